@@ -1,0 +1,102 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { swaggerUI } from '@hono/swagger-ui';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { bodyLimit } from 'hono/body-limit';
+import { secureHeaders } from 'hono/secure-headers';
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Db } from './db/client';
+import { defaultConfig, type Config, type Deps } from './deps';
+import type { FileStore } from './files';
+import type { Clock } from './clock';
+import { ApiError } from './errors';
+import type { AppEnv } from './http/env';
+import { errorResponse } from './http/errorHandler';
+import { openApiDocument } from './http/openapi';
+import { memoryRateLimiter } from './http/rateLimit';
+import { registerRoutes } from './routes/index';
+import { outboxMailer, type Mailer } from './services/auth/mailer';
+import type { PermissionSource } from './services/auth/session';
+
+export interface AppOptions {
+  db: Db;
+  files: FileStore;
+  clock: Clock;
+  config?: Partial<Config>;
+  mailer?: Mailer;
+  permissionSource?: PermissionSource;
+}
+
+/** Uploads (photos, documents, spreadsheets) may be larger than any JSON body. */
+export const JSON_LIMIT = 1024 * 1024;
+export const UPLOAD_LIMIT = 15 * 1024 * 1024;
+
+export function createApp(options: AppOptions) {
+  const config: Config = { ...defaultConfig, ...options.config };
+  const deps: Deps = {
+    db: options.db,
+    files: options.files,
+    clock: options.clock,
+    config,
+    mailer: options.mailer ?? outboxMailer(options.db, () => options.clock.now(), config.logRequests ? console.log : undefined),
+    permissionSource: options.permissionSource,
+    limiter: memoryRateLimiter(),
+  };
+
+  const app = new OpenAPIHono<AppEnv>({ strict: true });
+  app.use('*', async (c, next) => {
+    c.set('deps', deps);
+    c.set('requestId', c.req.header('x-request-id') ?? randomUUID());
+    const started = performance.now();
+    await next();
+    c.header('X-Request-Id', c.get('requestId'));
+    if (config.logRequests) {
+      // Path and status only: query strings and bodies can carry personal data.
+      console.log(JSON.stringify({ t: new Date(deps.clock.now()).toISOString(), id: c.get('requestId'), m: c.req.method, p: c.req.path, s: c.res.status, ms: Math.round(performance.now() - started), u: c.get('user')?.id }));
+    }
+  });
+  app.use('*', secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"], imgSrc: ["'self'", 'data:', 'blob:', 'https:'], styleSrc: ["'self'", "'unsafe-inline'"],
+      scriptSrc: ["'self'", "'unsafe-inline'", 'https://cdn.jsdelivr.net'], connectSrc: ["'self'", 'https:'], workerSrc: ["'self'", 'blob:'],
+      mediaSrc: ["'self'", 'blob:'], frameAncestors: ["'none'"],
+    },
+    crossOriginEmbedderPolicy: false,
+    xFrameOptions: 'DENY',
+  }));
+  app.use('/api/*', async (c, next) => {
+    const type = c.req.header('content-type') ?? '';
+    const limit = type.startsWith('multipart/') ? UPLOAD_LIMIT : JSON_LIMIT;
+    return bodyLimit({ maxSize: limit, onError: () => { throw new ApiError(413, 'payload_too_large', `Request body is larger than ${Math.round(limit / 1024)} KiB`); } })(c, next);
+  });
+
+  const api = new OpenAPIHono<AppEnv>({ strict: true });
+  registerRoutes(api);
+  let doc: unknown;
+  api.get('/openapi.json', (c) => c.json((doc ??= openApiDocument(api)) as object));
+  api.get('/docs', swaggerUI({ url: '/api/openapi.json' }));
+  api.notFound((c) => errorResponse(c, new ApiError(404, 'not_found', `No route for ${c.req.method} ${c.req.path}`)));
+  app.route('/api', api);
+
+  if (config.staticDir && existsSync(config.staticDir)) mountPwa(app, config.staticDir);
+  app.notFound((c) => errorResponse(c, new ApiError(404, 'not_found', `No route for ${c.req.method} ${c.req.path}`)));
+  app.onError((err, c) => errorResponse(c, err));
+  return Object.assign(app, { deps });
+}
+
+/** The built PWA at `/`, with index.html for client-side routes. */
+function mountPwa(app: OpenAPIHono<AppEnv>, dir: string): void {
+  const indexHtml = join(dir, 'index.html');
+  app.use('*', async (c, next) => {
+    if (c.req.path.startsWith('/api/') || c.req.path === '/api') return next();
+    return serveStatic({ root: dir })(c, next);
+  });
+  app.get('*', (c, next) => {
+    if (c.req.path.startsWith('/api')) return next();
+    if (!existsSync(indexHtml)) return next();
+    return c.html(readFileSync(indexHtml, 'utf8'));
+  });
+}
+
+export type CourierApp = ReturnType<typeof createApp>;

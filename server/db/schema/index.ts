@@ -1,0 +1,6 @@
+// The one list of schema modules: drizzle-kit reads this file to generate migrations.
+export * from './people';
+export * from './geo';
+export * from './places';
+export * from './packages';
+export * from './sync';

@@ -1,0 +1,62 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { activeFlag, archivable, id, str, timestamps } from './columns';
+
+export const company = sqliteTable('company', {
+  id: id(),
+  name: text('name').notNull(),
+  email: str('email'),
+  phone: str('phone'),
+  address: str('address'),
+  code: text('code').notNull(),
+  abn: str('abn'),
+  status: text('status').notNull().default('active'),
+  billing_type: text('billing_type').notNull().default('prepaid'),
+  currency: text('currency').notNull().default('AUD'),
+  ...activeFlag(),
+  ...archivable(),
+  ...timestamps(),
+}, (t) => [uniqueIndex('company_code_uq').on(t.code)]);
+
+/** Every login is a user: staff, drivers and company accounts (role `company`, with `company_id`). */
+export const user = sqliteTable('user', {
+  id: id(),
+  name: text('name').notNull(),
+  email: text('email').notNull(),
+  phone: str('phone'),
+  role: text('role').notNull(),
+  company_id: integer('company_id').references(() => company.id),
+  password_hash: text('password_hash'),
+  settings: text('settings').notNull().default('{}'),
+  ...activeFlag(),
+  ...archivable(),
+  ...timestamps(),
+}, (t) => [uniqueIndex('user_email_uq').on(t.email), index('user_role_idx').on(t.role), index('user_company_idx').on(t.company_id)]);
+
+export const authToken = sqliteTable('auth_token', {
+  id: id(),
+  user_id: integer('user_id').notNull().references(() => user.id),
+  token_hash: text('token_hash').notNull(),
+  kind: text('kind').notNull(),
+  expires_at: integer('expires_at').notNull(),
+  revoked_at: integer('revoked_at'),
+  created_at: integer('created_at').notNull(),
+}, (t) => [uniqueIndex('auth_token_hash_uq').on(t.token_hash), index('auth_token_user_idx').on(t.user_id)]);
+
+export const passwordReset = sqliteTable('password_reset', {
+  id: id(),
+  user_id: integer('user_id').notNull().references(() => user.id),
+  token_hash: text('token_hash').notNull(),
+  expires_at: integer('expires_at').notNull(),
+  used_at: integer('used_at'),
+  created_at: integer('created_at').notNull(),
+}, (t) => [uniqueIndex('password_reset_hash_uq').on(t.token_hash)]);
+
+/** Mail that could not go through SMTP (or no SMTP configured) waits here and in the log. */
+export const emailOutbox = sqliteTable('email_outbox', {
+  id: id(),
+  to: text('to').notNull(),
+  subject: text('subject').notNull(),
+  body: text('body').notNull(),
+  sent_at: integer('sent_at'),
+  created_at: integer('created_at').notNull(),
+});

@@ -1,0 +1,40 @@
+import type { Db } from './db/client';
+import type { FileStore } from './files';
+import type { Clock } from './clock';
+import type { Mailer } from './services/auth/mailer';
+import type { PermissionSource } from './services/auth/session';
+import type { RateLimiter } from './http/rateLimit';
+
+export interface Config {
+  /** Lifetime of login tokens. */
+  tokenTtlMs: number;
+  resetTtlMs: number;
+  maxAttempts: number;
+  /** Public origin used in links (password reset e-mails, tracking); derived from the request when unset. */
+  publicUrl?: string;
+  /** Directory of the built PWA to serve at `/`, if any. */
+  staticDir?: string;
+  idempotencyRetentionMs: number;
+  logRequests: boolean;
+}
+
+export const defaultConfig: Config = {
+  tokenTtlMs: 30 * 24 * 3600_000,
+  resetTtlMs: 3600_000,
+  maxAttempts: 3,
+  idempotencyRetentionMs: 30 * 24 * 3600_000,
+  logRequests: false,
+};
+
+/** Everything a request handler may touch; built by the caller of createApp, never a module global. */
+export interface Deps {
+  db: Db;
+  files: FileStore;
+  clock: Clock;
+  config: Config;
+  mailer: Mailer;
+  /** Permissions beyond the role's defaults (permission groups). */
+  permissionSource?: PermissionSource;
+  /** Per-app throttles (login attempts, public registration), never module globals. */
+  limiter: RateLimiter;
+}

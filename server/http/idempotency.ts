@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import { eq, lt, sql } from 'drizzle-orm';
+import type { Context } from 'hono';
+import type { Db } from '../db/client';
+import { device, idempotencyKey } from '../db/schema/index';
+import { ApiError } from '../errors';
+
+export interface DeviceInfo { id: string; seq: number | null }
+export interface IdempotencyInfo { key: string; device: DeviceInfo | null }
+export interface StoredAnswer { status: number; body: unknown }
+
+const KEY = /^[A-Za-z0-9_-]{8,128}$/;
+const DEVICE = /^[A-Za-z0-9_-]{1,128}$/;
+
+export function deviceOf(c: Context): DeviceInfo | null {
+  const id = c.req.header('x-device-id');
+  if (!id) return null;
+  if (!DEVICE.test(id)) throw new ApiError(400, 'validation_error', 'X-Device-Id must be 1-128 letters, digits, _ or -');
+  const rawSeq = c.req.header('x-device-seq');
+  if (rawSeq == null) return { id, seq: null };
+  const seq = Number(rawSeq);
+  if (!Number.isSafeInteger(seq) || seq < 1) throw new ApiError(400, 'validation_error', 'X-Device-Seq must be a positive integer');
+  return { id, seq };
+}
+
+export function idempotencyOf(c: Context): IdempotencyInfo | null {
+  const key = c.req.header('idempotency-key');
+  if (key == null) return null;
+  if (!KEY.test(key)) throw new ApiError(400, 'validation_error', 'Idempotency-Key must be 8-128 letters, digits, _ or - (a UUID)');
+  return { key, device: deviceOf(c) };
+}
+
+export function bodyHash(method: string, path: string, body: Uint8Array | string): string {
+  return createHash('sha256').update(`${method} ${path}\n`).update(body).digest('hex');
+}
+
+/** The stored answer for this key, or null if it was never answered; 422 if the key was used for another request. */
+export function findAnswer(db: Db, key: string, userId: number, hash: string): StoredAnswer | null {
+  const row = db.select().from(idempotencyKey).where(eq(idempotencyKey.key, key)).get();
+  if (!row) return null;
+  if (row.user_id !== userId || row.body_hash !== hash) {
+    throw new ApiError(422, 'idempotency_mismatch', 'This Idempotency-Key was already used for a different request');
+  }
+  return { status: row.status, body: JSON.parse(row.response) as unknown };
+}
+
+/** Written inside the transaction of the effect, so the effect and its answer commit together. */
+export function storeAnswer(
+  db: Db, info: IdempotencyInfo, userId: number, method: string, path: string, hash: string, answer: StoredAnswer, now: number,
+): void {
+  db.insert(idempotencyKey).values({
+    key: info.key, user_id: userId, device_id: info.device?.id ?? null, device_seq: info.device?.seq ?? null,
+    method, path, body_hash: hash, status: answer.status, response: JSON.stringify(answer.body), created_at: now,
+  }).run();
+  noteDevice(db, info.device, userId, now);
+}
+
+export function noteDevice(db: Db, dev: DeviceInfo | null, userId: number, now: number): void {
+  if (!dev || dev.seq == null) return;
+  db.insert(device).values({ device_id: dev.id, user_id: userId, last_seq: dev.seq, updated_at: now })
+    .onConflictDoUpdate({
+      target: device.device_id,
+      set: { last_seq: sql`max(${device.last_seq}, ${dev.seq})`, user_id: userId, updated_at: now },
+    }).run();
+}
+
+/** Keys older than the retention are dropped; each device's last seq is kept forever. */
+export function pruneAnswers(db: Db, olderThan: number): number {
+  return db.delete(idempotencyKey).where(lt(idempotencyKey.created_at, olderThan)).run().changes;
+}
+
+export function isUniqueViolation(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && 'code' in err &&
+    String((err as { code: unknown }).code).startsWith('SQLITE_CONSTRAINT');
+}

@@ -1,0 +1,245 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { z } from 'zod';
+import type { Permission } from '../../shared/permissions';
+import type { Role } from '../../shared/roles';
+import type { Deps } from '../deps';
+import { ApiError, forbidden, unauthenticated } from '../errors';
+import type { SessionUser } from '../services/auth/session';
+import { loadSession } from '../services/auth/session';
+import type { App, AppEnv } from './env';
+import { errorResponse, toApiError, validationError } from './errorHandler';
+import {
+  bodyHash, deviceOf, findAnswer, idempotencyOf, isUniqueViolation, noteDevice, storeAnswer, type DeviceInfo, type IdempotencyInfo,
+} from './idempotency';
+import { registerOperation } from './openapi';
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+/** Who may call a route: anyone, any logged-in user, holders of a permission, or some roles. */
+export type Access = 'public' | 'authenticated' | Permission | { roles: readonly Role[] };
+
+type Schema = z.ZodType | undefined;
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface RouteSpec<P extends Schema, Q extends Schema, B extends Schema, X> {
+  method: Method | readonly Method[];
+  /** Relative to `/api`, OpenAPI style: `/warehouse/{id}/`. Params named id, *_id, *Id or number match digits only. */
+  path: string;
+  catalogue: readonly string[];
+  summary: string;
+  description?: string;
+  tags?: readonly string[];
+  access: Access;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** `multipart` bodies are parsed from form data; files arrive as `File`. */
+  bodyKind?: 'json' | 'multipart';
+  response?: z.ZodType;
+  /** Non-JSON answers (files, CSV) are described by their media type. */
+  produces?: string;
+  status?: 200 | 201 | 202;
+  /**
+   * Mutations default to transactional: the handler runs synchronously inside one SQLite transaction
+   * with the Idempotency-Key record. `false` lets a handler await (login, password hashing) and
+   * opts out of idempotency.
+   */
+  transactional?: boolean;
+  /** Async work before the transaction (reading uploads, writing files); its result reaches the handler. */
+  prepare?: (input: Input<P, Q, B, undefined>) => Promise<X>;
+}
+
+export interface Input<P extends Schema, Q extends Schema, B extends Schema, X> {
+  c: Context<AppEnv>;
+  deps: Deps;
+  /** The caller; reading it on a public route without a token answers 401. */
+  readonly user: SessionUser;
+  readonly maybeUser: SessionUser | undefined;
+  params: Out<P>;
+  query: Out<Q>;
+  body: Out<B>;
+  device: DeviceInfo | null;
+  prepared: X;
+}
+
+type Result = unknown;
+export type Handler<P extends Schema, Q extends Schema, B extends Schema, X> =
+  (input: Input<P, Q, B, X>) => Result | Promise<Result>;
+
+const ID_PARAM = /^(id|number|.*_id|.*Id)$/;
+
+export function routingPath(path: string): string {
+  return path.replace(/\{([A-Za-z0-9_]+)\}/g, (_, name: string) => (ID_PARAM.test(name) ? `:${name}{[0-9]+}` : `:${name}`));
+}
+
+export function authenticate(c: Context<AppEnv>): SessionUser | undefined {
+  const cached = c.get('user');
+  if (cached) return cached;
+  const header = c.req.header('authorization');
+  if (!header) return undefined;
+  const match = /^Bearer\s+([A-Za-z0-9._~+/=-]{16,256})$/i.exec(header.trim());
+  if (!match?.[1]) throw unauthenticated('Malformed Authorization header: expected "Bearer <token>"');
+  const deps = c.get('deps');
+  const user = loadSession(deps.db, match[1], deps.clock.now(), deps.permissionSource);
+  if (!user) throw unauthenticated('Invalid or expired token');
+  c.set('user', user);
+  return user;
+}
+
+export function checkAccess(user: SessionUser | undefined, access: Access): void {
+  if (access === 'public') return;
+  if (!user) throw unauthenticated();
+  if (access === 'authenticated') return;
+  if (typeof access === 'string') {
+    if (!user.permissions.has(access)) throw forbidden(`You need the "${access}" permission`);
+    return;
+  }
+  if (!access.roles.includes(user.role)) throw forbidden(`Only ${access.roles.join(', ')} may do this`);
+}
+
+function parseWith<S extends Schema>(schema: S, value: unknown, where: string): Out<S> {
+  if (!schema) return undefined as Out<S>;
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError(result.error, where);
+  return result.data as Out<S>;
+}
+
+async function readBody(c: Context<AppEnv>, kind: 'json' | 'multipart'): Promise<{ raw: Uint8Array; value: unknown }> {
+  const type = (c.req.header('content-type') ?? '').toLowerCase();
+  if (kind === 'json') {
+    if (!/^application\/([a-z.+-]*\+)?json\b/.test(type)) {
+      throw new ApiError(415, 'unsupported_media_type', 'Send the body as application/json');
+    }
+    const raw = new Uint8Array(await c.req.arrayBuffer());
+    if (raw.byteLength === 0) throw new ApiError(400, 'validation_error', 'Request body is empty: a JSON object was expected');
+    let value: unknown;
+    try {
+      value = JSON.parse(new TextDecoder().decode(raw));
+    } catch {
+      throw new ApiError(400, 'validation_error', 'Malformed JSON in request body');
+    }
+    return { raw, value };
+  }
+  if (!type.startsWith('multipart/form-data')) {
+    throw new ApiError(415, 'unsupported_media_type', 'Send the body as multipart/form-data');
+  }
+  const raw = new Uint8Array(await c.req.arrayBuffer());
+  let form: Record<string, unknown>;
+  try {
+    form = await c.req.parseBody({ all: true });
+  } catch {
+    throw new ApiError(400, 'validation_error', 'Malformed multipart body');
+  }
+  return { raw, value: form };
+}
+
+const RECORDED = new Set([400, 403, 404, 409, 413, 415, 422]);
+
+/**
+ * Declares one operation: OpenAPI entry with its catalogue ids, access check, validation, and for
+ * mutations the transaction and Idempotency-Key handling of DESIGN.md section 6.
+ */
+export function defineRoute<P extends Schema = undefined, Q extends Schema = undefined, B extends Schema = undefined, X = undefined>(
+  app: App,
+  spec: RouteSpec<P, Q, B, X>,
+  handler: Handler<P, Q, B, X>,
+): void {
+  const methods = (Array.isArray(spec.method) ? spec.method : [spec.method]) as Method[];
+  const mutation = methods.some((m) => m !== 'get');
+  const transactional = mutation && spec.transactional !== false;
+  const status = spec.status ?? 200;
+  methods.forEach((method, i) => registerOperation(app, spec, method, i === 0));
+
+  app.on(methods.map((m) => m.toUpperCase()), routingPath(spec.path), async (c) => {
+    try {
+      const deps = c.get('deps');
+      const maybeUser = spec.access === 'public' ? tryAuthenticate(c) : authenticate(c);
+      checkAccess(maybeUser, spec.access);
+      const params = parseWith(spec.params as P, c.req.param(), 'path');
+      const query = parseWith(spec.query as Q, c.req.query(), 'query');
+      const idem = transactional && maybeUser ? idempotencyOf(c) : null;
+      const device = idem?.device ?? deviceOf(c);
+      const bodyRead = spec.body ? await readBody(c, spec.bodyKind ?? 'json') : null;
+      const hash = idem ? bodyHash(c.req.method, c.req.path, bodyRead?.raw ?? new Uint8Array()) : '';
+      const userId = maybeUser?.id ?? 0;
+
+      if (idem) {
+        const answer = findAnswer(deps.db, idem.key, userId, hash);
+        if (answer) return replay(c, answer.status, answer.body);
+      }
+
+      let body: Out<B>;
+      try {
+        body = parseWith(spec.body as B, bodyRead?.value, 'body');
+      } catch (err) {
+        if (idem) recordRejection(deps, idem, userId, c, hash, err);
+        throw err;
+      }
+      const userGetter = { get() { if (!maybeUser) throw unauthenticated(); return maybeUser; }, enumerable: true };
+      const make = <T>(prepared: T) => Object.defineProperty(
+        { c, deps, params, query, body, device, prepared, maybeUser }, 'user', userGetter,
+      ) as Input<P, Q, B, T>;
+      const prepared = spec.prepare ? await spec.prepare(make(undefined)) : (undefined as X);
+      const input = make(prepared);
+
+      if (!transactional) {
+        const result = await handler(input);
+        return result instanceof Response ? result : c.json(result as object, status as ContentfulStatusCode);
+      }
+
+      let result: Result;
+      try {
+        result = deps.db.transaction(() => {
+          const out = handler(input);
+          if (out instanceof Promise) throw new Error(`${spec.path}: transactional handlers must be synchronous`);
+          if (!(out instanceof Response)) {
+            if (idem) storeAnswer(deps.db, idem, userId, c.req.method, c.req.path, hash, { status, body: out }, deps.clock.now());
+            else if (maybeUser) noteDevice(deps.db, device, maybeUser.id, deps.clock.now());
+          }
+          return out;
+        });
+      } catch (err) {
+        if (idem && isUniqueViolation(err)) {
+          // A concurrent twin with the same key committed first: answer what it answered.
+          const answer = findAnswer(deps.db, idem.key, userId, hash);
+          if (answer) return replay(c, answer.status, answer.body);
+        }
+        recordRejection(deps, idem, userId, c, hash, err);
+        throw err;
+      }
+      return result instanceof Response ? result : c.json(result as object, status as ContentfulStatusCode);
+    } catch (err) {
+      return errorResponse(c, err);
+    }
+  });
+}
+
+function tryAuthenticate(c: Context<AppEnv>): SessionUser | undefined {
+  try { return authenticate(c); } catch { return undefined; }
+}
+
+function replay(c: Context<AppEnv>, status: number, body: unknown): Response {
+  const res = c.json(body as object, status as ContentfulStatusCode);
+  res.headers.set('Idempotent-Replayed', 'true');
+  return res;
+}
+
+/**
+ * A business rejection is an answer too: stored so one bad queued action never blocks the queue,
+ * together with whatever the rejection must leave behind (a refused scan is recorded).
+ */
+function recordRejection(deps: Deps, idem: IdempotencyInfo | null, userId: number, c: Context<AppEnv>, hash: string, err: unknown): void {
+  const apiError = toApiError(err);
+  const keep = idem != null && RECORDED.has(apiError.status);
+  if (!keep && !apiError.record) return;
+  try {
+    deps.db.transaction(() => {
+      apiError.record?.();
+      if (keep && idem) {
+        storeAnswer(deps.db, idem, userId, c.req.method, c.req.path, hash, { status: apiError.status, body: apiError.toBody() }, deps.clock.now());
+      }
+    });
+  } catch (storeErr) {
+    if (!isUniqueViolation(storeErr)) throw storeErr;
+  }
+}

@@ -1,0 +1,45 @@
+import { serve } from '@hono/node-server';
+import { resolve } from 'node:path';
+import { createApp } from './app';
+import { systemClock } from './clock';
+import { openDatabase } from './db/client';
+import { diskFileStore } from './files';
+import { ensureSuperAdmin } from './services/auth/bootstrap';
+
+/** Reads the environment (README "Configuration"), opens and migrates the database, serves API and PWA. */
+const env = process.env;
+const port = Number(env.PORT ?? 3000);
+const host = env.HOST ?? '0.0.0.0';
+const databasePath = resolve(env.DATABASE_PATH ?? './data/courier.db');
+const filesDir = resolve(env.FILES_DIR ?? './data/files');
+const staticDir = resolve(env.STATIC_DIR ?? './dist');
+
+const db = openDatabase(databasePath);
+const created = await ensureSuperAdmin(db, systemClock, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
+if (created) console.log(`[courier] created super admin ${created}`);
+
+const app = createApp({
+  db,
+  files: diskFileStore(filesDir),
+  clock: systemClock,
+  config: { staticDir, publicUrl: env.PUBLIC_URL, logRequests: env.LOG_REQUESTS !== '0' },
+});
+
+const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
+  console.log(`[courier] listening on http://${host === '0.0.0.0' ? 'localhost' : host}:${info.port} (API /api/, docs /api/docs, database ${databasePath})`);
+});
+
+// In-flight requests finish, then the database closes: an answered write is never cut in half.
+let closing = false;
+function shutdown(signal: string): void {
+  if (closing) return;
+  closing = true;
+  console.log(`[courier] ${signal}: closing`);
+  server.close(() => {
+    db.$client.close();
+    process.exit(0);
+  });
+  setTimeout(() => process.exit(1), 10_000).unref();
+}
+process.on('SIGTERM', () => shutdown('SIGTERM'));
+process.on('SIGINT', () => shutdown('SIGINT'));

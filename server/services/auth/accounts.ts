@@ -1,0 +1,107 @@
+import { and, eq, isNull, ne } from 'drizzle-orm';
+import type { Deps } from '../../deps';
+import { authToken, company, passwordReset, user } from '../../db/schema/index';
+import { ApiError, unauthenticated } from '../../errors';
+import type { AuthUser } from '../../../shared/schemas/auth';
+import type { Role } from '../../../shared/roles';
+import { iso } from '../../clock';
+import { DUMMY_HASH, hashPassword, verifyPassword } from './passwords';
+import { hashToken, newToken } from './tokens';
+
+export type TokenKind = 'web' | 'mobile';
+
+const LOGIN_LIMIT = 10;
+const LOGIN_WINDOW = 15 * 60_000;
+
+export function authUser(row: { id: number; name: string; email: string; role: string; company_id: number | null }): AuthUser {
+  return { id: row.id, name: row.name, email: row.email, role: row.role as Role, company: row.company_id };
+}
+
+/**
+ * Checks a password login. Failures are counted per e-mail and per client address; past the limit
+ * the caller is told to wait (429) before the password is even checked.
+ */
+export async function login(deps: Deps, email: string, password: string, kind: TokenKind, client: string) {
+  const now = deps.clock.now();
+  const keys = [`login:${email}`, `login-ip:${client}`];
+  if (deps.limiter.count(keys[0]!, now) >= LOGIN_LIMIT || deps.limiter.count(keys[1]!, now) >= LOGIN_LIMIT * 5) {
+    throw new ApiError(429, 'rate_limited', 'Too many failed logins; wait a few minutes and try again', [], { retry_after: 900 });
+  }
+  const row = deps.db.select().from(user).where(and(eq(user.email, email), isNull(user.deleted_at))).get();
+  const ok = await verifyPassword(password, row?.password_hash ?? DUMMY_HASH);
+  if (!row || !ok) {
+    deps.limiter.hit(keys[0]!, Number.MAX_SAFE_INTEGER, LOGIN_WINDOW, now);
+    deps.limiter.hit(keys[1]!, Number.MAX_SAFE_INTEGER, LOGIN_WINDOW, now);
+    throw unauthenticated('Wrong e-mail or password');
+  }
+  if (!row.is_active) throw new ApiError(403, 'forbidden', 'This account is disabled');
+  if (row.company_id != null) {
+    const co = deps.db.select().from(company).where(eq(company.id, row.company_id)).get();
+    if (!co || co.deleted_at != null || co.status !== 'active') {
+      throw new ApiError(403, 'forbidden', co?.status === 'pending' ? 'Your company is waiting for approval' : 'Your company account is suspended');
+    }
+  }
+  if (kind === 'web' && row.role === 'driver') throw new ApiError(403, 'forbidden', 'Drivers sign in with the driver app');
+  deps.limiter.reset(keys[0]!);
+  const { token, hash } = newToken();
+  const expires = now + deps.config.tokenTtlMs;
+  deps.db.insert(authToken).values({ user_id: row.id, token_hash: hash, kind, expires_at: expires, created_at: now }).run();
+  return { success: true, message: 'Logged in', token, expires_at: iso(expires) ?? '', user: authUser(row) };
+}
+
+export function revokeToken(deps: Deps, tokenId: number): void {
+  deps.db.update(authToken).set({ revoked_at: deps.clock.now() }).where(eq(authToken.id, tokenId)).run();
+}
+
+export function revokeAllTokens(deps: Deps, userId: number, exceptTokenId?: number): void {
+  const where = exceptTokenId != null ? and(eq(authToken.user_id, userId), ne(authToken.id, exceptTokenId)) : eq(authToken.user_id, userId);
+  deps.db.update(authToken).set({ revoked_at: deps.clock.now() }).where(and(where, isNull(authToken.revoked_at))).run();
+}
+
+/** Always answers the same way, so the endpoint does not reveal which e-mails have accounts. */
+export function requestReset(deps: Deps, email: string, origin: string): void {
+  const row = deps.db.select().from(user).where(and(eq(user.email, email), isNull(user.deleted_at))).get();
+  if (!row || !row.is_active) return;
+  const now = deps.clock.now();
+  const { token, hash } = newToken();
+  deps.db.insert(passwordReset).values({ user_id: row.id, token_hash: hash, expires_at: now + deps.config.resetTtlMs, created_at: now }).run();
+  const link = `${deps.config.publicUrl ?? origin}/#/reset-password?token=${token}`;
+  deps.mailer.send({
+    to: row.email,
+    subject: 'Reset your Courier password',
+    body: `Someone asked to reset the password of ${row.email}.\n\nReset token: ${token}\nLink: ${link}\n\nIt works once, for ${Math.round(deps.config.resetTtlMs / 60000)} minutes. If it was not you, ignore this mail.`,
+  });
+}
+
+export async function resetPassword(deps: Deps, token: string, password: string): Promise<void> {
+  const hash = await hashPassword(password);
+  const now = deps.clock.now();
+  deps.db.transaction(() => {
+    const row = deps.db.select().from(passwordReset).where(eq(passwordReset.token_hash, hashToken(token))).get();
+    if (!row || row.used_at != null || row.expires_at <= now) {
+      throw new ApiError(400, 'validation_error', 'This reset token is invalid, used or expired', [{ path: 'token', message: 'invalid or expired' }]);
+    }
+    deps.db.update(passwordReset).set({ used_at: now }).where(eq(passwordReset.id, row.id)).run();
+    deps.db.update(user).set({ password_hash: hash, updated_at: now }).where(eq(user.id, row.user_id)).run();
+    revokeAllTokens(deps, row.user_id);
+  });
+}
+
+export async function changePassword(deps: Deps, userId: number, oldPassword: string, newPassword: string, keepTokenId?: number): Promise<void> {
+  const row = deps.db.select().from(user).where(eq(user.id, userId)).get();
+  if (!row || !(await verifyPassword(oldPassword, row.password_hash))) {
+    throw new ApiError(400, 'validation_error', 'The current password is wrong', [{ path: 'old_password', message: 'wrong password' }]);
+  }
+  if (oldPassword === newPassword) {
+    throw new ApiError(400, 'validation_error', 'The new password must differ from the current one', [{ path: 'new_password', message: 'same as current' }]);
+  }
+  const hash = await hashPassword(newPassword);
+  deps.db.transaction(() => {
+    deps.db.update(user).set({ password_hash: hash, updated_at: deps.clock.now() }).where(eq(user.id, userId)).run();
+    revokeAllTokens(deps, userId, keepTokenId);
+  });
+}
+
+export function findUserByEmail(deps: Deps, email: string) {
+  return deps.db.select().from(user).where(and(eq(user.email, email), isNull(user.deleted_at))).get();
+}

@@ -1,0 +1,35 @@
+import { and, eq, inArray, isNull } from 'drizzle-orm';
+import type { Deps } from '../../deps';
+import { pkg, user } from '../../db/schema/index';
+import { ApiError, badRequest } from '../../errors';
+import type { SessionUser } from '../auth/session';
+import { transition, type ActionMeta } from './lifecycle';
+import type { PackageRow } from './shape';
+
+export function activeDriver(deps: Deps, driverId: number) {
+  const driver = deps.db.select().from(user).where(and(eq(user.id, driverId), isNull(user.deleted_at))).get();
+  if (!driver || driver.role !== 'driver') throw badRequest(`Employee ${driverId} is not a driver`, [{ path: 'driver', message: 'not a driver' }]);
+  if (!driver.is_active) throw badRequest(`Driver ${driver.name} is inactive`, [{ path: 'driver', message: 'inactive driver' }]);
+  return driver;
+}
+
+/**
+ * Assigns parcels to a driver, all or nothing. A parcel already with that driver is left alone;
+ * one taken from another driver leaves that driver's device through the change feed.
+ */
+export function assignDriver(deps: Deps, actor: SessionUser, driverId: number, packageIds: number[], meta: ActionMeta = {}): PackageRow[] {
+  const driver = activeDriver(deps, driverId);
+  const wanted = [...new Set(packageIds)];
+  const rows = deps.db.select().from(pkg).where(and(inArray(pkg.id, wanted), isNull(pkg.deleted_at))).all();
+  const found = new Set(rows.map((r) => r.id));
+  const missing = wanted.filter((id) => !found.has(id));
+  if (missing.length) {
+    throw new ApiError(400, 'validation_error', `Unknown package ids: ${missing.join(', ')}`, missing.map((id) => ({ path: 'packages', message: `no package ${id}` })));
+  }
+  const now = deps.clock.now();
+  return rows.map((row) => {
+    if (row.assigned_to_id === driver.id && row.status === 'assigned') return row;
+    return transition(deps.db, now, row, 'assigned', 'assign', { userId: actor.id }, { ...meta, data: { driver: driver.id } },
+      { assigned_to_id: driver.id, is_scanned: false });
+  });
+}

@@ -1,0 +1,9 @@
+export { optimizeRoute, DEFAULT_SEED, DEFAULT_TIME_LIMIT_MS } from './optimize';
+export type { OptimizeInput, OptimizeResult } from './optimize';
+export { routeCost } from './matrix';
+export { haversineMatrix, haversineDistance } from './haversine';
+export type { LatLng } from './haversine';
+export { haversineProvider } from './provider';
+export type { TravelTimeProvider } from './provider';
+export { parseTsplib, euc2dMatrix } from './tsplib';
+export type { TsplibInstance } from './tsplib';

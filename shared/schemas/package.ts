@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import { PACKAGE_STATUSES } from '../lifecycle';
+import { latitude, longitude, text } from './common';
+
+/** Spec 2.1 exactly: every field present, null where unset. */
+export const Package = z.object({
+  id: z.number().int(),
+  hawb: z.string(),
+  customer_code: z.string().nullable(),
+  customer_name: z.string().nullable(),
+  customer_address: z.string().nullable(),
+  customer_phone: z.string().nullable(),
+  postcode: z.number().int().nullable(),
+  postcode_name: z.string().nullable(),
+  description_of_goods: z.string().nullable(),
+  count: z.number().int().nullable(),
+  landed: z.boolean(),
+  company: z.number().int().nullable(),
+  company_name: z.string().nullable(),
+  weight: z.number().nullable(),
+  price: z.number().nullable(),
+  shipper_code: z.string().nullable(),
+  shipper_name: z.string().nullable(),
+  shipper_address: z.string().nullable(),
+  shipper_city: z.string().nullable(),
+  shipper_state: z.string().nullable(),
+  shipper_postcode: z.string().nullable(),
+  shipper_country: z.string().nullable(),
+  origin: z.string().nullable(),
+  port: z.string().nullable(),
+  total_value: z.string().nullable(),
+  goods_currency: z.string().nullable(),
+  sac: z.boolean(),
+  fr_reference: z.string().nullable(),
+  sub_master: z.string().nullable(),
+  pkg_type: z.string().nullable(),
+  country_of_origin: z.string().nullable(),
+  cyber_vendor_account: z.string().nullable(),
+  customs_code: z.string().nullable(),
+  cyber_importer_account: z.string().nullable(),
+  importer_abn: z.string().nullable(),
+  importer_cac: z.string().nullable(),
+  cyber_supplier_account: z.string().nullable(),
+  supplier_customs_code: z.string().nullable(),
+  is_scanned: z.boolean(),
+  parcel_no: z.number().int().nullable(),
+  sequence_no: z.number().int().nullable(),
+  status: z.enum(PACKAGE_STATUSES),
+  zone: z.number().int().nullable(),
+  zone_name: z.string().nullable(),
+  suburb: z.number().int().nullable(),
+  suburb_name: z.string().nullable(),
+  state: z.number().int().nullable(),
+  state_name: z.string().nullable(),
+  country: z.number().int().nullable(),
+  country_name: z.string().nullable(),
+  height: z.number().nullable(),
+  length: z.number().nullable(),
+  volume_weighted: z.number().nullable(),
+  assigned_to_id: z.number().int().nullable(),
+  assigned_to: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  coordinates: z.object({ latitude: z.number(), longitude: z.number() }).nullable(),
+  delivery_date: z.string().nullable(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  created_at: z.string(),
+  package_failed_delivery_status: z.array(
+    z.object({ id: z.number().int(), name: z.string(), note: z.string().nullable(), created_at: z.string() }),
+  ),
+});
+export type Package = z.infer<typeof Package>;
+
+const optText = (max = 255) => text(max).nullable().optional();
+const optNum = () => z.number().finite().min(0).max(1_000_000).nullable().optional();
+const optInt = () => z.number().int().min(0).max(2_147_483_647).nullable().optional();
+const optId = () => z.number().int().positive().nullable().optional();
+
+/** What a client may send when creating a package; joined names and state are server-owned. */
+export const PackageCreate = z.object({
+  hawb: z.string().trim().min(1).max(64).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces'),
+  customer_code: optText(64),
+  customer_name: optText(200),
+  customer_address: optText(500),
+  customer_phone: optText(32),
+  postcode: optInt(),
+  postcode_name: optText(120),
+  description_of_goods: optText(1000),
+  count: optInt(),
+  company: optId(),
+  weight: optNum(),
+  price: optNum(),
+  shipper_code: optText(64),
+  shipper_name: optText(200),
+  shipper_address: optText(500),
+  shipper_city: optText(120),
+  shipper_state: optText(120),
+  shipper_postcode: optText(16),
+  shipper_country: optText(120),
+  origin: optText(120),
+  port: optText(120),
+  total_value: optText(32),
+  goods_currency: optText(8),
+  sac: z.boolean().optional(),
+  fr_reference: optText(120),
+  sub_master: optText(120),
+  pkg_type: optText(120),
+  country_of_origin: optText(120),
+  cyber_vendor_account: optText(120),
+  customs_code: optText(120),
+  cyber_importer_account: optText(120),
+  importer_abn: optText(32),
+  importer_cac: optText(32),
+  cyber_supplier_account: optText(120),
+  supplier_customs_code: optText(120),
+  parcel_no: optInt(),
+  zone: optId(),
+  suburb: optId(),
+  state: optId(),
+  country: optId(),
+  height: optNum(),
+  length: optNum(),
+  width: optNum(),
+  delivery_date: z.iso.date().nullable().optional(),
+  latitude: latitude.nullable().optional(),
+  longitude: longitude.nullable().optional(),
+});
+export type PackageCreate = z.infer<typeof PackageCreate>;
+export const PackageUpdate = PackageCreate.partial();
+
+export const AssignDriverBody = z.object({
+  driver: z.number().int().positive(),
+  packages: z.array(z.number().int().positive()).min(1).max(5000),
+});
+
+export const BarcodeBody = z.object({
+  barcode: z.string().trim().min(1).max(128),
+  occurred_at: z.iso.datetime({ offset: true }).optional(),
+  latitude: latitude.optional(),
+  longitude: longitude.optional(),
+});
+export type BarcodeBody = z.infer<typeof BarcodeBody>;
+
+export const RemainingPackagesResponse = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  pending_packages: z.array(Package),
+});

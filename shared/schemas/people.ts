@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { ROLES } from '../roles';
+import { email, phone, requiredText, text } from './common';
+
+export const COMPANY_STATUSES = ['pending', 'active', 'suspended'] as const;
+export const BILLING_TYPES = ['prepaid', 'postpaid'] as const;
+
+export const Company = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  address: z.string(),
+  code: z.string(),
+  abn: z.string(),
+  status: z.enum(COMPANY_STATUSES),
+  billing_type: z.enum(BILLING_TYPES),
+  currency: z.string(),
+  is_active: z.boolean(),
+  created_at: z.string(),
+});
+export const CompanyCreate = z.object({
+  name: requiredText(200),
+  email: email(),
+  phone: phone().default(''),
+  address: text(500).default(''),
+  code: z.string().trim().min(1).max(32).regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only'),
+  abn: text(32).default(''),
+  status: z.enum(COMPANY_STATUSES).default('active'),
+  billing_type: z.enum(BILLING_TYPES).default('prepaid'),
+  currency: z.string().trim().length(3).toUpperCase().default('AUD'),
+});
+export const CompanyUpdate = CompanyCreate.partial();
+
+export const Employee = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  role: z.enum(ROLES),
+  company: z.number().int().nullable(),
+  is_active: z.boolean(),
+  created_at: z.string(),
+});
+export const EmployeeCreate = z.object({
+  name: requiredText(200),
+  email: email(),
+  phone: phone().default(''),
+  role: z.enum(ROLES),
+  company: z.number().int().positive().nullable().optional(),
+  password: z.string().min(8).max(128).optional(),
+  is_active: z.boolean().default(true),
+});
+export const EmployeeUpdate = EmployeeCreate.partial();

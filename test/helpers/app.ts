@@ -1,0 +1,70 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp, type CourierApp } from '../../server/app';
+import { manualClock } from '../../server/clock';
+import { openMemoryDatabase, type Db } from '../../server/db/client';
+import { user, company } from '../../server/db/schema/index';
+import { diskFileStore } from '../../server/files';
+import { hashPasswordSync } from '../../server/services/auth/passwords';
+import type { Role } from '../../shared/roles';
+
+export const PASSWORD = 'correct-horse-42';
+// Cheap hashes keep tests fast; production uses the default cost.
+const HASH = hashPasswordSync(PASSWORD, 1024);
+
+export interface TestApp {
+  app: CourierApp;
+  db: Db;
+  clock: ReturnType<typeof manualClock>;
+  filesDir: string;
+  /** JSON request helper: `call('POST', '/api/package/', token, body)`. */
+  call: (method: string, path: string, token?: string | null, body?: unknown, headers?: Record<string, string>) => Promise<Response>;
+  json: <T = Record<string, unknown>>(method: string, path: string, token?: string | null, body?: unknown, headers?: Record<string, string>) => Promise<{ status: number; body: T; res: Response }>;
+  /** Creates a user with PASSWORD and returns a token for it. */
+  login: (role: Role, opts?: { companyId?: number | null; email?: string; name?: string }) => Promise<{ id: number; token: string; email: string }>;
+  company: (name?: string, status?: string) => number;
+}
+
+let seq = 0;
+
+export function makeApp(): TestApp {
+  const db = openMemoryDatabase();
+  const clock = manualClock();
+  const filesDir = mkdtempSync(join(tmpdir(), 'courier-files-'));
+  const app = createApp({ db, files: diskFileStore(filesDir), clock });
+  const call: TestApp['call'] = (method, path, token, body, headers = {}) => {
+    const h: Record<string, string> = { ...headers };
+    if (token) h.authorization = `Bearer ${token}`;
+    let payload: BodyInit | undefined;
+    if (body instanceof FormData) payload = body;
+    else if (body !== undefined) {
+      payload = typeof body === 'string' ? body : JSON.stringify(body);
+      h['content-type'] ??= 'application/json';
+    }
+    return Promise.resolve(app.request(path, { method, headers: h, body: payload }));
+  };
+  const json: TestApp['json'] = async (method, path, token, body, headers) => {
+    const res = await call(method, path, token, body, headers);
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : null), res };
+  };
+  const companyFn: TestApp['company'] = (name, status = 'active') => {
+    seq += 1;
+    const now = clock.now();
+    return db.insert(company).values({ name: name ?? `Company ${seq}`, code: `C${seq}`, email: `c${seq}@example.com`, status, created_at: now, updated_at: now }).returning().get().id;
+  };
+  const login: TestApp['login'] = async (role, opts = {}) => {
+    seq += 1;
+    const email = opts.email ?? `${role}${seq}@example.com`;
+    const now = clock.now();
+    const companyId = opts.companyId !== undefined ? opts.companyId : role === 'company' ? companyFn() : null;
+    const id = db.insert(user).values({
+      name: opts.name ?? `${role} ${seq}`, email, role, company_id: companyId, password_hash: HASH, created_at: now, updated_at: now,
+    }).returning().get().id;
+    const res = await json<{ token: string }>('POST', role === 'driver' ? '/api/auth/login/' : '/api/auth/web-login/', null, { email, password: PASSWORD });
+    if (res.status !== 200) throw new Error(`login failed: ${JSON.stringify(res.body)}`);
+    return { id, token: res.body.token, email };
+  };
+  return { app, db, clock, filesDir, call, json, login, company: companyFn };
+}

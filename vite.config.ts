@@ -1,0 +1,42 @@
+import { defineConfig } from 'vite';
+import preact from '@preact/preset-vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:3000';
+
+export default defineConfig({
+  root: 'client',
+  publicDir: 'public',
+  build: { outDir: '../dist', emptyOutDir: true, sourcemap: false, target: 'es2020' },
+  server: { proxy: { '/api': apiTarget } },
+  preview: { proxy: { '/api': apiTarget } },
+  plugins: [
+    preact(),
+    VitePWA({
+      registerType: 'prompt',
+      injectRegister: false,
+      manifest: {
+        name: 'Courier',
+        short_name: 'Courier',
+        description: 'Deliveries, depot scans and dispatch, online or offline',
+        theme_color: '#0b3d91',
+        background_color: '#ffffff',
+        display: 'standalone',
+        start_url: '/',
+        scope: '/',
+        icons: [
+          { src: '/icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
+          { src: '/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any maskable' },
+        ],
+      },
+      workbox: {
+        // The app shell only: API calls are never cached (DESIGN.md section 6).
+        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+        navigateFallback: '/index.html',
+        navigateFallbackDenylist: [/^\/api\//],
+        runtimeCaching: [],
+      },
+    }),
+  ],
+});
