@@ -366,4 +366,19 @@ CREATE TABLE `idempotency_key` (
 	`created_at` integer NOT NULL
 );
 --> statement-breakpoint
-CREATE INDEX `idempotency_created_idx` ON `idempotency_key` (`created_at`);
+CREATE INDEX `idempotency_created_idx` ON `idempotency_key` (`created_at`);--> statement-breakpoint
+CREATE TABLE `stored_file` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`key` text NOT NULL,
+	`client_id` text,
+	`sha256` text NOT NULL,
+	`mime` text NOT NULL,
+	`size` integer NOT NULL,
+	`kind` text NOT NULL,
+	`owner_id` integer NOT NULL,
+	`created_at` integer NOT NULL,
+	FOREIGN KEY (`owner_id`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `stored_file_client_uq` ON `stored_file` (`owner_id`,`client_id`);--> statement-breakpoint
+CREATE INDEX `stored_file_sha_idx` ON `stored_file` (`sha256`);

@@ -4,3 +4,4 @@ export * from './geo';
 export * from './places';
 export * from './packages';
 export * from './sync';
+export * from './files';

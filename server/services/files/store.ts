@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Deps } from '../../deps';
+import type { Db } from '../../db/client';
+import { storedFile } from '../../db/schema/index';
+import { ApiError, conflict } from '../../errors';
+import { sniff, type FileType } from './sniff';
+
+export type StoredFile = typeof storedFile.$inferSelect;
+export const FILE_KINDS = ['photo', 'signature', 'document', 'profile', 'pod'] as const;
+export type FileKind = (typeof FILE_KINDS)[number];
+
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+const IMAGE_TYPES: readonly FileType[] = ['image/jpeg', 'image/png', 'image/webp'];
+const ACCEPTED: Record<FileKind, readonly FileType[]> = {
+  photo: IMAGE_TYPES, signature: IMAGE_TYPES, profile: IMAGE_TYPES, pod: IMAGE_TYPES,
+  document: [...IMAGE_TYPES, 'application/pdf'],
+};
+
+export interface CheckedUpload { bytes: Uint8Array; mime: FileType; sha256: string }
+
+/** Size, type by content and optional declared hash: everything checked before a byte is stored. */
+export function checkUpload(bytes: Uint8Array, kind: FileKind, declaredSha256?: string): CheckedUpload {
+  if (bytes.byteLength === 0) throw new ApiError(400, 'validation_error', 'The file is empty', [{ path: 'file', message: 'empty' }]);
+  if (bytes.byteLength > MAX_FILE_BYTES) throw new ApiError(413, 'payload_too_large', `Files are limited to ${MAX_FILE_BYTES / 1024 / 1024} MiB`);
+  const mime = sniff(bytes);
+  if (!mime || !ACCEPTED[kind].includes(mime)) {
+    throw new ApiError(415, 'unsupported_media_type', `A ${kind} must be ${ACCEPTED[kind].join(', ')}`, [{ path: 'file', message: 'unsupported type' }]);
+  }
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  if (declaredSha256 && declaredSha256.toLowerCase() !== sha256) {
+    throw new ApiError(400, 'validation_error', 'The file does not match its sha256; it was damaged on the way', [{ path: 'sha256', message: 'mismatch' }]);
+  }
+  return { bytes, mime, sha256 };
+}
+
+/**
+ * Writes the bytes (async, before any transaction) and returns the storage key; the row is
+ * inserted by `recordFile` inside the caller's transaction.
+ */
+export async function writeBytes(deps: Deps, upload: CheckedUpload): Promise<string> {
+  return deps.files.put(upload.bytes);
+}
+
+export function recordFile(db: Db, now: number, ownerId: number, key: string, upload: CheckedUpload, kind: FileKind, clientId: string | null): StoredFile {
+  if (clientId) {
+    const existing = db.select().from(storedFile).where(and(eq(storedFile.owner_id, ownerId), eq(storedFile.client_id, clientId))).get();
+    if (existing) {
+      if (existing.sha256 !== upload.sha256) throw conflict(`File ${clientId} was already uploaded with other content`);
+      return existing;
+    }
+  }
+  return db.insert(storedFile).values({
+    key, client_id: clientId, sha256: upload.sha256, mime: upload.mime, size: upload.bytes.byteLength, kind, owner_id: ownerId, created_at: now,
+  }).returning().get();
+}
+
+export function fileById(db: Db, id: number): StoredFile | undefined {
+  return db.select().from(storedFile).where(eq(storedFile.id, id)).get();
+}
+
+/**
+ * Resolves the files an action names, by server id or by the client id the device gave them. A
+ * missing one answers 409 so the device uploads it and retries (DESIGN.md section 6).
+ */
+export function requireFiles(db: Db, ownerId: number, refs: (number | string)[]): StoredFile[] {
+  if (!refs.length) return [];
+  const ids = refs.filter((r): r is number => typeof r === 'number');
+  const clientIds = refs.filter((r): r is string => typeof r === 'string');
+  const rows = [
+    ...(ids.length ? db.select().from(storedFile).where(inArray(storedFile.id, ids)).all() : []),
+    ...(clientIds.length ? db.select().from(storedFile).where(and(eq(storedFile.owner_id, ownerId), inArray(storedFile.client_id, clientIds))).all() : []),
+  ];
+  const found = new Set<number | string>([...rows.map((r) => r.id), ...rows.map((r) => r.client_id ?? '')]);
+  const missing = refs.filter((r) => !found.has(r));
+  if (missing.length) {
+    throw new ApiError(409, 'conflict', `The server does not have file(s) ${missing.join(', ')} yet; upload them first`, [], { missing_files: missing });
+  }
+  return refs.map((r) => rows.find((row) => row.id === r || row.client_id === r) as StoredFile);
+}
