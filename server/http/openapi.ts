@@ -26,6 +26,19 @@ interface SpecLike {
   response?: z.ZodType; produces?: string; status?: number;
 }
 
+/** Multipart file fields are `z.instanceof(File)`, which JSON Schema cannot express: document them as binary strings. */
+function documentable(schema: z.ZodType): z.ZodType {
+  if (!(schema instanceof z.ZodObject)) return schema;
+  const shape: Record<string, z.ZodType> = {};
+  for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    const inner = field instanceof z.ZodOptional ? (field.unwrap() as z.ZodType) : field;
+    const isFile = inner instanceof z.ZodCustom || (inner instanceof z.ZodArray && inner.element instanceof z.ZodCustom);
+    const doc = isFile ? z.string().describe('file (binary)') : field;
+    shape[key] = isFile && field instanceof z.ZodOptional ? doc.optional() : doc;
+  }
+  return z.object(shape);
+}
+
 function asObject(schema: z.ZodType | undefined): z.ZodObject | undefined {
   return schema instanceof z.ZodObject ? schema : undefined;
 }
@@ -57,7 +70,7 @@ export function registerOperation(app: OpenAPIHono<AppEnv>, spec: SpecLike, meth
     request: {
       params: asObject(spec.params),
       query: asObject(spec.query),
-      body: spec.body ? { required: true, content: { [bodyMedia]: { schema: spec.body } } } : undefined,
+      body: spec.body ? { required: true, content: { [bodyMedia]: { schema: documentable(spec.body) } } } : undefined,
     },
     responses,
     'x-catalogue': primary ? [...spec.catalogue] : [],
