@@ -1,0 +1,23 @@
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { runApiBench } from './api';
+
+/** `npm run bench`: every benchmark in one run on this machine; figures go in closing notes, never in tests. */
+async function optional(file: string, fn: string): Promise<void> {
+  const path = new URL(file, import.meta.url);
+  if (!existsSync(path)) return;
+  const mod = (await import(pathToFileURL(path.pathname).href)) as Record<string, () => Promise<unknown>>;
+  const run = mod[fn];
+  if (typeof run === 'function') {
+    console.log(`\n## ${file}`);
+    await run();
+  }
+}
+
+console.log('## API (bench/api.ts)');
+await runApiBench();
+await optional('./optimizer.ts', 'runOptimizerBench');
+await optional('./sync.ts', 'runSyncBench');
+await optional('./scale.ts', 'runScaleBench');
+await optional('./bundle.ts', 'runBundleBench');
+await optional('./export.ts', 'runExportBench');

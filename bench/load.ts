@@ -1,0 +1,44 @@
+import autocannon from 'autocannon';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export interface LoadResult { name: string; rps: number; p50: number; p99: number; non2xx: number; errors: number; requests: number }
+
+export async function startBenchServer(databasePath: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), [], {
+    env: { ...process.env, DATABASE_PATH: databasePath, PORT: '0' }, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (m) => resolve((m as { port: number }).port));
+    child.once('exit', (code) => reject(new Error(`bench server exited ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+export async function stopBenchServer(child: ChildProcess): Promise<void> {
+  await new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); });
+}
+
+type Req = { method?: string; path: string; headers?: Record<string, string>; body?: string };
+
+/** One autocannon run; `next` gives each request, so writes never repeat an already-applied action. */
+export async function load(name: string, url: string, next: () => Req, opts: { connections?: number; amount?: number; duration?: number } = {}): Promise<LoadResult> {
+  const limit = opts.amount ? { amount: opts.amount } : { duration: opts.duration ?? 5 };
+  const result = await autocannon({
+    url, connections: opts.connections ?? 10, ...limit,
+    requests: [{ setupRequest: (req) => { const r = next(); return { ...req, method: (r.method ?? 'GET') as 'GET', path: r.path, headers: { ...r.headers }, body: r.body }; } }],
+  });
+  return {
+    name, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99,
+    non2xx: result.non2xx, errors: result.errors, requests: result.requests.total,
+  };
+}
+
+export function printTable(rows: LoadResult[], bareName: string): void {
+  const bare = rows.find((r) => r.name === bareName)?.rps ?? 0;
+  console.log('| endpoint | req/s | p50 ms | p99 ms | non-2xx | vs bare |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${bare ? (r.rps / bare).toFixed(2) : '-'} |`);
+  }
+}
