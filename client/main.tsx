@@ -1,12 +1,7 @@
 import { render } from 'preact';
+import { App } from './app/App';
+import { registerServiceWorker } from './app/serviceWorker';
+import './ui/styles.css';
 
-function Shell() {
-  return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', padding: '2rem' }}>
-      <h1>Courier</h1>
-      <p>The app is loading its screens.</p>
-    </main>
-  );
-}
-
-render(<Shell />, document.getElementById('app') as HTMLElement);
+render(<App />, document.getElementById('app') as HTMLElement);
+void registerServiceWorker();

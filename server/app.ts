@@ -18,6 +18,7 @@ import { memoryRateLimiter } from './http/rateLimit';
 import { registerRoutes } from './routes/index';
 import { outboxMailer, type Mailer } from './services/auth/mailer';
 import type { PermissionSource } from './services/auth/session';
+import { groupPermissions } from './services/auth/permissionGroups';
 
 export interface AppOptions {
   db: Db;
@@ -40,7 +41,7 @@ export function createApp(options: AppOptions) {
     clock: options.clock,
     config,
     mailer: options.mailer ?? outboxMailer(options.db, () => options.clock.now(), config.logRequests ? console.log : undefined),
-    permissionSource: options.permissionSource,
+    permissionSource: options.permissionSource ?? groupPermissions,
     limiter: memoryRateLimiter(),
   };
 

@@ -25,6 +25,17 @@ export class ApiError extends Error {
     return this;
   }
 
+  /**
+   * A refusal the client cures and then repeats with the same Idempotency-Key (a file not uploaded
+   * yet): it is not stored as that key's answer, so the retry is processed afresh.
+   */
+  retryable = false;
+
+  retry(): this {
+    this.retryable = true;
+    return this;
+  }
+
   toBody(): ApiErrorBody {
     const body: ApiErrorBody = { success: false, message: this.message, code: this.code, errors: this.errors };
     if (this.details) body.details = this.details;

@@ -5,6 +5,7 @@ import { systemClock } from './clock';
 import { openDatabase } from './db/client';
 import { diskFileStore } from './files';
 import { ensureSuperAdmin } from './services/auth/bootstrap';
+import { runSyncMaintenance } from './services/sync/maintenance';
 
 /** Reads the environment (README "Configuration"), opens and migrates the database, serves API and PWA. */
 const env = process.env;
@@ -24,6 +25,10 @@ const app = createApp({
   clock: systemClock,
   config: { staticDir, publicUrl: env.PUBLIC_URL, logRequests: env.LOG_REQUESTS !== '0' },
 });
+
+// Old idempotency answers (30 days) and change-feed rows (90 days) go; each device's last seq stays.
+const maintenance = setInterval(() => runSyncMaintenance(app.deps), 3600_000);
+maintenance.unref();
 
 const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
   console.log(`[courier] listening on http://${host === '0.0.0.0' ? 'localhost' : host}:${info.port} (API /api/, docs /api/docs, database ${databasePath})`);

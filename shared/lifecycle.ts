@@ -16,18 +16,40 @@ export type PackageStatus = (typeof PACKAGE_STATUSES)[number];
 
 export const FINAL_STATUSES: readonly PackageStatus[] = ['delivered', 'returned_to_sender', 'cancelled'];
 
+/** Statuses a parcel can still be cancelled from: everything before it left on a van. */
+export const CANCELLABLE_STATUSES: readonly PackageStatus[] = ['pickup_requested', 'picked_up', 'created', 'received', 'assigned'];
+
 const TRANSITIONS: Record<PackageStatus, readonly PackageStatus[]> = {
   pickup_requested: ['picked_up', 'cancelled'],
   picked_up: ['received', 'cancelled'],
+  // A parcel may be given to a driver before it is scanned in at the depot (direct-to-driver runs).
   created: ['received', 'assigned', 'cancelled'],
   received: ['assigned', 'cancelled'],
-  assigned: ['out_for_delivery', 'received', 'cancelled', 'assigned'],
+  // Back to `created`/`received` is an unassignment; `assigned` again is a reassignment.
+  assigned: ['out_for_delivery', 'assigned', 'received', 'created', 'cancelled'],
+  // Back to `assigned` is the driver unloading it (reset scan) or staff reassigning it.
   out_for_delivery: ['delivered', 'failed', 'assigned'],
   delivered: [],
-  failed: ['out_for_delivery', 'returned', 'assigned'],
+  // Reattempt by the same driver, by another driver, or back to the depot.
+  failed: ['out_for_delivery', 'assigned', 'returned'],
   returned: ['assigned', 'returned_to_sender'],
   returned_to_sender: [],
   cancelled: [],
+};
+
+/** Human labels (staff screens, public tracking). */
+export const STATUS_LABELS: Record<PackageStatus, string> = {
+  pickup_requested: 'Pickup requested',
+  picked_up: 'Picked up',
+  created: 'Shipment created',
+  received: 'Received at depot',
+  assigned: 'Assigned to a driver',
+  out_for_delivery: 'Out for delivery',
+  delivered: 'Delivered',
+  failed: 'Delivery attempted',
+  returned: 'Returned to depot',
+  returned_to_sender: 'Returned to sender',
+  cancelled: 'Cancelled',
 };
 
 export const DEFAULT_MAX_ATTEMPTS = 3;
@@ -49,6 +71,24 @@ export function mustReturn(attempts: number, maxAttempts = DEFAULT_MAX_ATTEMPTS)
   return attempts >= maxAttempts;
 }
 
+/**
+ * Why `from -> to` is refused for a parcel with `attempts` failed attempts, or null when allowed.
+ * `force` (admin force-deliver / force-fail) skips the table but never leaves a final state.
+ */
+export function transitionProblem(
+  from: PackageStatus, to: PackageStatus, opts: { attempts?: number; maxAttempts?: number; force?: boolean } = {},
+): 'final' | 'not_allowed' | 'must_return' | null {
+  if (isFinal(from)) return 'final';
+  // Forcing a parcel into the state it is already in would only count a second attempt.
+  if ((!opts.force || from === to) && !canTransition(from, to)) return 'not_allowed';
+  if (!opts.force && from === 'failed' && to !== 'returned' && mustReturn(opts.attempts ?? 0, opts.maxAttempts)) return 'must_return';
+  return null;
+}
+
 export function isPackageStatus(value: string): value is PackageStatus {
   return (PACKAGE_STATUSES as readonly string[]).includes(value);
+}
+
+export function statusLabel(status: string): string {
+  return isPackageStatus(status) ? STATUS_LABELS[status] : status;
 }

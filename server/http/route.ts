@@ -179,7 +179,14 @@ export function defineRoute<P extends Schema = undefined, Q extends Schema = und
       const make = <T>(prepared: T) => Object.defineProperty(
         { c, deps, params, query, body, device, prepared, maybeUser }, 'user', userGetter,
       ) as Input<P, Q, B, T>;
-      const prepared = spec.prepare ? await spec.prepare(make(undefined)) : (undefined as X);
+      let prepared: X;
+      try {
+        prepared = spec.prepare ? await spec.prepare(make(undefined)) : (undefined as X);
+      } catch (err) {
+        // A refused upload is an answer like any other rejection: replayed, never re-run.
+        if (idem) recordRejection(deps, idem, userId, c, hash, err);
+        throw err;
+      }
       const input = make(prepared);
 
       if (!transactional) {
@@ -199,8 +206,9 @@ export function defineRoute<P extends Schema = undefined, Q extends Schema = und
           return out;
         });
       } catch (err) {
-        if (idem && isUniqueViolation(err)) {
-          // A concurrent twin with the same key committed first: answer what it answered.
+        if (idem) {
+          // A concurrent twin with the same key committed first (our insert of the key failed, or
+          // our handler saw the twin's effect and refused): answer what the twin answered.
           const answer = findAnswer(deps.db, idem.key, userId, hash);
           if (answer) return replay(c, answer.status, answer.body);
         }
@@ -230,7 +238,7 @@ function replay(c: Context<AppEnv>, status: number, body: unknown): Response {
  */
 function recordRejection(deps: Deps, idem: IdempotencyInfo | null, userId: number, c: Context<AppEnv>, hash: string, err: unknown): void {
   const apiError = toApiError(err);
-  const keep = idem != null && RECORDED.has(apiError.status);
+  const keep = idem != null && RECORDED.has(apiError.status) && !apiError.retryable;
   if (!keep && !apiError.record) return;
   try {
     deps.db.transaction(() => {

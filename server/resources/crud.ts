@@ -2,7 +2,7 @@ import { and, eq, inArray, isNotNull, isNull, type SQL } from 'drizzle-orm';
 import { getTableName } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { z } from 'zod';
-import { ArchiveBody, IdParams, ListQuery, pageOf, restoreEnvelope, StatusChangeBody, SuccessMessage } from '../../shared/schemas/common';
+import { ArchiveBody, IdParams, ListQuery, pageOf, restoreEnvelope, StatusChangeBody, SuccessMessage, updateOf } from '../../shared/schemas/common';
 import type { Db } from '../db/client';
 import { referencingRows } from '../db/references';
 import type { Deps } from '../deps';
@@ -85,7 +85,9 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
     return row;
   };
   const names = spec.archiveNames ?? { list: `archive-${path}-list`, archive: `archive-${path}`, restore: `restore-${path}` };
-  const listQuery = spec.listQuery ? ListQuery.extend(spec.listQuery.shape) : ListQuery;
+  // Declared filters become query parameters, so zod keeps them (and OpenAPI documents them).
+  const filterShape = Object.fromEntries(Object.keys(spec.list?.filters ?? {}).map((k) => [k, z.string().max(2000).optional()]));
+  const listQuery = ListQuery.extend({ ...filterShape, ...(spec.listQuery?.shape ?? {}) });
 
   // Fixed paths first: `{id}` matches digits only, but order keeps the intent obvious.
   if (deletedCol && spec.ops.archiveList) {
@@ -173,7 +175,7 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
   }
 
   if (spec.ops.update && (spec.update || spec.create)) {
-    const updateSchema = (spec.update ?? spec.create?.partial()) as z.ZodObject;
+    const updateSchema = (spec.update ?? (spec.create ? updateOf(spec.create) : undefined)) as z.ZodObject;
     defineRoute(app, {
       method: ['patch', 'put'], path: `/${path}/{id}/`, catalogue: ids(spec.ops.update), tags, summary: `Update a ${label.toLowerCase()}`,
       description: 'Partial update: only the fields sent change. PUT is accepted as a synonym.',

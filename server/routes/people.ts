@@ -9,14 +9,22 @@ import type { App } from '../http/env';
 import { defineResource, type Row } from '../resources/crud';
 import { revokeAllTokens } from '../services/auth/accounts';
 import { hashPasswordSync } from '../services/auth/passwords';
+import { afterEmployeeWrite, employeeScope } from '../services/org/employees';
+import { filterQuery } from './org/filters';
 
 export const toCompany = (r: Row) => ({
   id: r.id, name: r.name, email: r.email, phone: r.phone, address: r.address, code: r.code, abn: r.abn,
   status: r.status, billing_type: r.billing_type, currency: r.currency, is_active: r.is_active, created_at: iso(r.created_at as number),
 });
+const docUrl = (r: Row, column: string, slug: string) => (r[column] != null ? `/api/employee/${String(r.id)}/document/${slug}/` : null);
 export const toEmployee = (r: Row) => ({
   id: r.id, name: r.name, email: r.email, phone: r.phone, role: r.role, company: r.company_id, is_active: r.is_active,
-  created_at: iso(r.created_at as number),
+  profile_image: r.profile_image_file_id != null ? `/api/employee/${String(r.id)}/profile-image/` : null,
+  documents: {
+    driving_license: docUrl(r, 'driving_license_file_id', 'driving-license'), police_check: docUrl(r, 'police_check_file_id', 'police-check'),
+    passport: docUrl(r, 'passport_file_id', 'passport'), visa: docUrl(r, 'visa_file_id', 'visa'),
+  },
+  archived_at: iso(r.deleted_at as number | null), created_at: iso(r.created_at as number),
 });
 
 export function peopleRoutes(app: App): void {
@@ -24,7 +32,9 @@ export function peopleRoutes(app: App): void {
     path: 'company', table: company, label: 'Company', view: 'company.view', manage: 'company.manage',
     ops: {
       list: ops('web/Company', 'Get'), create: ops('web/Company', 'Create'), retrieve: ops('web/Company', 'Retrieve'),
-      update: ops('web/Company', 'Update'),
+      update: ops('web/Company', 'Update'), delete: ops('web/Company', 'Delete'),
+      archiveList: ops('web/Company', 'Archive/Archive List'), archive: ops('web/Company', 'Archive/Archive'),
+      restore: ops('web/Company', 'Archive/Restore'),
     },
     record: Company, create: CompanyCreate, update: CompanyUpdate, toApi: toCompany,
     // A company login sees only its own company.
@@ -34,6 +44,7 @@ export function peopleRoutes(app: App): void {
         .where(and(eq(company.code, String(values.code)), existing ? ne(company.id, existing.id as number) : undefined)).get();
       if (dup) throw conflict(`Company code ${String(values.code)} is already used by company ${dup.id}`);
     },
+    listQuery: filterQuery('status', 'billing_type', 'is_active'),
     list: { search: ['name', 'email', 'code', 'phone'], ordering: ['name', 'code', 'created_at', 'status'], filters: { status: 'status', billing_type: 'billing_type', is_active: 'is_active' } },
   });
 
@@ -41,10 +52,13 @@ export function peopleRoutes(app: App): void {
     path: 'employee', table: user, label: 'Employee', view: 'employee.view', manage: 'employee.manage',
     ops: {
       list: ops('web/Employee', 'Get'), create: ops('web/Employee', 'Create'), retrieve: ops('web/Employee', 'Retrieve'),
-      update: ops('web/Employee', 'Update'),
+      update: ops('web/Employee', 'Update'), statusChange: ops('web/Employee', 'Status Change'),
+      archiveList: ops('web/Employee', 'Archive/Archive List'), archive: ops('web/Employee', 'Archive/Archive'),
+      restore: ops('web/Employee', 'Archive/Restore'),
     },
     record: Employee, create: EmployeeCreate, update: EmployeeUpdate, toApi: toEmployee,
-    scope: (u) => (u.companyId != null ? eq(user.company_id, u.companyId) : undefined),
+    scope: employeeScope,
+    afterWrite: afterEmployeeWrite,
     toRow: (input, { user: me, existing }) => {
       const { password, company: companyId, ...rest } = input;
       const role = input.role ?? (existing?.role as string | undefined);
@@ -63,10 +77,9 @@ export function peopleRoutes(app: App): void {
       const dup = deps.db.select({ id: user.id }).from(user)
         .where(and(eq(user.email, String(values.email)), existing ? ne(user.id, existing.id as number) : undefined)).get();
       if (dup) throw conflict(`The e-mail ${String(values.email)} is already used by another account`);
-      if (existing && (values.is_active === false || values.password_hash !== existing.password_hash || values.deleted_at != null)) {
-        revokeAllTokens(deps, existing.id as number);
-      }
+      if (existing && values.password_hash !== existing.password_hash) revokeAllTokens(deps, existing.id as number);
     },
+    listQuery: filterQuery('role', 'company', 'is_active'),
     list: {
       search: ['name', 'email', 'phone'], ordering: ['name', 'email', 'role', 'created_at'],
       filters: { role: 'role', company: 'company_id', is_active: 'is_active' },

@@ -1,56 +1,155 @@
-import { and, eq, isNull, notInArray } from 'drizzle-orm';
+import { and, eq, gte, isNull, lt, notInArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { FINAL_STATUSES } from '../../shared/lifecycle';
-import { SuccessMessage } from '../../shared/schemas/common';
-import { AssignDriverBody, BarcodeBody, Package, RemainingPackagesResponse } from '../../shared/schemas/package';
-import { isStaff } from '../../shared/roles';
-import { pkg } from '../db/schema/index';
-import { forbidden } from '../errors';
+import { allowedTransitions, FINAL_STATUSES, STATUS_LABELS, type PackageStatus } from '../../shared/lifecycle';
+import { Package, RemainingPackagesResponse } from '../../shared/schemas/package';
+import {
+  CheckScanAnswer, DayQuery, DeliverAnswer, NoParcelBody, ResolveBody, ScanAnswer, ScanBody, ScanDeliverBody,
+  ScannedPackagesResponse, ScanException, ScanExceptionQuery, SupervisorScanItem, TrackingDeliverBody, ZoneScanAnswer,
+} from '../../shared/schemas/delivery';
+import { idParam, pageOf, SuccessMessage } from '../../shared/schemas/common';
+import { isStaff, type Role } from '../../shared/roles';
+import { packageEvent, pkg, scanException, user as userTable } from '../db/schema/index';
+import { iso } from '../clock';
+import { forbidden, notFound } from '../errors';
 import { ops } from '../http/catalogue';
 import type { App } from '../http/env';
 import { defineRoute } from '../http/route';
-import { assignDriver } from '../services/packages/assign';
-import { inboundScan } from '../services/packages/scan';
+import { pageLinks } from '../resources/list';
+import { deliver, wasDriversParcel } from '../services/packages/deliver';
+import { checkScans, dayStart, shapeEvents } from '../services/packages/history';
+import { proofOf } from '../services/packages/proof';
+import {
+  actionMeta, checkScan, inboundScan, notYours, parcelByCode, recordScanException, resetScan, scanAssignZone, scanContext,
+} from '../services/packages/scan';
 import { packagesByIds, selectPackages, shapePackages } from '../services/packages/shape';
 
-export const ScanAnswer = SuccessMessage.extend({ already_scanned: z.boolean(), package: Package });
+export { actionMeta, ScanAnswer };
 
-/** Device time and position of an action, from the body (DESIGN.md section 6). */
-export function actionMeta(body: { occurred_at?: string; latitude?: number; longitude?: number }) {
-  return {
-    occurredAt: body.occurred_at ? Date.parse(body.occurred_at) : undefined,
-    latitude: body.latitude ?? null,
-    longitude: body.longitude ?? null,
-  };
-}
+const tags = ['Scan API'];
+const DEPOT: readonly Role[] = ['super_admin', 'admin', 'supervisor', 'depot_manager'];
+const SUPERVISORS: readonly Role[] = ['super_admin', 'admin', 'supervisor', 'depot_manager'];
+const DriverParams = z.object({ number: z.coerce.number().int().positive() });
+const one = (db: Parameters<typeof packagesByIds>[0], id: number) => packagesByIds(db, [id])[0] as Package;
 
 export function scanRoutes(app: App): void {
   defineRoute(app, {
-    method: 'post', path: '/assign-package/assign-driver/', tags: ['Assign Package To Driver'], access: 'assign.manage',
-    catalogue: ops('web/Assign Package To Driver', 'Assign Driver'),
-    summary: 'Assign packages to a driver (all or nothing)', body: AssignDriverBody,
-    response: SuccessMessage.extend({ count: z.number().int(), packages: z.array(Package) }),
-  }, ({ deps, user, body }) => {
-    const rows = assignDriver(deps, user, body.driver, body.packages);
-    return { success: true, message: `${rows.length} package(s) assigned`, count: rows.length, packages: packagesByIds(deps.db, rows.map((r) => r.id)) };
+    method: 'post', path: '/scan-package-api/scan-assign-zone/', tags, access: { roles: DEPOT },
+    catalogue: ops('mobile/Scan API', 'Scan Package and Assign Zone'), body: ScanBody, response: ZoneScanAnswer,
+    summary: 'Depot inbound: the parcel lands (received) and is given its zone',
+    description: 'created/picked_up -> received with landed=true; the zone comes from the suburb, else the postcode. The answer names the zone so the screen can say which bay. Unknown codes (404) and refused states (409) are recorded.',
+  }, ({ deps, user, body, device }) => {
+    const { row, already, zone } = scanAssignZone(deps, user, body.barcode, actionMeta(body), device?.id);
+    const where = zone ? `zone ${zone.name}` : 'no zone (set the suburb or postcode)';
+    return { success: true, message: `${already ? 'Already received' : 'Received'} ${row.hawb}: ${where}`, already_scanned: already, zone, package: one(deps.db, row.id) };
   });
 
   defineRoute(app, {
-    method: 'post', path: '/scan-package-api/inbound-scan/', tags: ['Scan API'], access: { roles: ['driver'] },
+    method: 'post', path: '/scan-package-api/inbound-scan/', tags, access: { roles: ['driver'] },
     catalogue: ops('mobile/Scan API', 'Inbound Scan (Scan by Driver)'),
-    summary: 'Driver scans a parcel onto the van', body: BarcodeBody, response: ScanAnswer,
-    description: '404 for an unknown code, 409 for a parcel of another driver or in a state that cannot be loaded (both recorded). A repeat scan answers 200 with already_scanned.',
+    summary: 'Driver scans a parcel onto the van', body: ScanBody, response: ScanAnswer,
+    description: '404 for an unknown code, 409 for a parcel of another driver or in a state that cannot be loaded (all recorded). A repeat scan answers 200 with already_scanned. A failed parcel scanned again is a reattempt, refused once it must be returned.',
   }, ({ deps, user, body, device }) => {
     const { row, already } = inboundScan(deps, user, body.barcode, actionMeta(body), device?.id);
     return {
       success: true, message: already ? `Parcel ${row.hawb} is already loaded` : `Parcel ${row.hawb} loaded`,
-      already_scanned: already, package: packagesByIds(deps.db, [row.id])[0],
+      already_scanned: already, package: one(deps.db, row.id),
     };
   });
 
   defineRoute(app, {
-    method: 'get', path: '/scan-package-api/{number}/remaining-packages-list/', tags: ['Scan API'], access: 'package.view',
-    catalogue: ops('mobile/Scan API', 'Remaining Packages List'), params: z.object({ number: z.coerce.number().int().positive() }),
+    method: 'post', path: '/scan-package-api/reset-scanned/', tags, access: { roles: ['driver'] },
+    catalogue: ops('mobile/Scan API', 'Reset Scanned Parcel by Driver'), body: ScanBody, response: ScanAnswer,
+    summary: 'Driver takes a loaded parcel off the van (out_for_delivery -> assigned, is_scanned false)',
+  }, ({ deps, user, body, device }) => {
+    const row = resetScan(deps, user, body.barcode, actionMeta(body), device?.id);
+    return { success: true, message: `Parcel ${row.hawb} unloaded`, already_scanned: false, package: one(deps.db, row.id) };
+  });
+
+  for (const [path, op, action, roles] of [
+    ['/scan-package-api/super-admin-scan/', 'Scan by Super Admin', 'admin_scan', ['super_admin', 'admin']],
+    ['/scan-package-api/supervisor-scan/', 'Scan By Supervisor', 'supervisor_check', SUPERVISORS],
+  ] as const) {
+    defineRoute(app, {
+      method: 'post', path, tags, access: { roles }, catalogue: ops('mobile/Scan API', op), body: ScanBody, response: CheckScanAnswer,
+      summary: `${op}: a recorded check of a parcel in hand; its state is unchanged`,
+      description: 'Answers the parcel, its state with a label, the states it may go to next and the last thing that happened to it.',
+    }, ({ deps, user, body, device }) => {
+      const { row, before } = checkScan(deps, user, body.barcode, action, actionMeta(body), device?.id);
+      const status = row.status as PackageStatus;
+      return {
+        success: true, message: `Parcel ${row.hawb} is ${STATUS_LABELS[status].toLowerCase()}`, status, status_label: STATUS_LABELS[status],
+        allowed: [...allowedTransitions(status)], package: one(deps.db, row.id), last_event: before ? shapeEvents(deps.db, [before])[0] ?? null : null,
+      };
+    });
+  }
+
+  defineRoute(app, {
+    method: 'get', path: '/scan-package-api/supervisor-scan/', tags, access: { roles: SUPERVISORS },
+    catalogue: ops('mobile/Scan API', 'Supervisor Scan Package List'), query: DayQuery, response: pageOf(SupervisorScanItem),
+    summary: 'Parcels checked by supervisors on a day (default today, UTC), newest first; ?supervisor= narrows to one',
+  }, ({ deps, query, c }) => {
+    const day = query.date ?? new Date(deps.clock.now()).toISOString().slice(0, 10);
+    const start = dayStart(day);
+    const where = and(gte(packageEvent.received_at, start), lt(packageEvent.received_at, start + 86_400_000),
+      query.supervisor != null ? eq(packageEvent.actor_id, query.supervisor) : undefined);
+    return checkScans(deps, where, query.page, query.page_size, c.req.url);
+  });
+
+  defineRoute(app, {
+    method: 'post', path: '/scan-package-api/no-parcel/', tags, access: 'scan.manage', status: 201,
+    catalogue: ops('mobile/Scan API', 'Scan Input / No Parcel'), body: NoParcelBody, response: SuccessMessage.extend({ exception: ScanException, package: Package.nullable() }),
+    summary: 'Report a scanned code with no parcel; it waits in the scan-exception list for staff',
+    description: 'If the code does belong to a parcel the answer says so (and includes it when the caller may see it); the report is kept either way.',
+  }, ({ deps, user, body, device }) => {
+    const ctx = scanContext(user, body, device);
+    const row = deps.db.select().from(pkg).where(and(eq(pkg.hawb, body.code), isNull(pkg.deleted_at))).get();
+    const ex = recordScanException(deps.db, deps.clock.now(), body.code, 'no_parcel', ctx);
+    const visible = row && (isStaff(user.role) || row.assigned_to_id === user.id);
+    return {
+      success: true, message: row ? `Code ${body.code} is parcel ${row.hawb}; reported anyway` : `Code ${body.code} reported to the depot`,
+      exception: shapeException(ex, user.name), package: visible ? one(deps.db, row.id) : null,
+    };
+  });
+
+  defineRoute(app, {
+    method: 'get', path: '/scan-package-api/no-parcel/', tags, access: { roles: DEPOT }, catalogue: [], query: ScanExceptionQuery,
+    response: pageOf(ScanException), summary: 'Scan exceptions (unknown codes, no-parcel reports) for staff; ?resolved=false for open ones',
+  }, ({ deps, query, c }) => {
+    const where = query.resolved ? eq(scanException.resolved, query.resolved === 'true') : undefined;
+    const count = deps.db.select({ n: sql<number>`count(*)` }).from(scanException).where(where).get()?.n ?? 0;
+    const rows = deps.db.select({ e: scanException, name: userTable.name }).from(scanException).leftJoin(userTable, eq(userTable.id, scanException.actor_id))
+      .where(where).orderBy(sql`${scanException.id} desc`).limit(query.page_size).offset((query.page - 1) * query.page_size).all();
+    return { count, ...pageLinks(c.req.url, query.page, query.page_size, count), results: rows.map((r) => shapeException(r.e, r.name)) };
+  });
+
+  defineRoute(app, {
+    method: 'post', path: '/scan-package-api/no-parcel/{id}/resolve/', tags, access: { roles: DEPOT }, catalogue: [],
+    params: z.object({ id: idParam }), body: ResolveBody, response: ScanException, summary: 'Mark a scan exception as sorted out',
+  }, ({ deps, user, params, body }) => {
+    const ex = deps.db.select().from(scanException).where(eq(scanException.id, params.id)).get();
+    if (!ex) throw notFound(`Scan exception ${params.id} not found`);
+    const note = [body.note, body.package != null ? `parcel ${body.package}` : undefined].filter(Boolean).join('; ') || null;
+    const updated = deps.db.update(scanException).set({ resolved: true, resolved_by: user.id, resolved_at: deps.clock.now(), resolution_note: note })
+      .where(eq(scanException.id, ex.id)).returning().get();
+    const actor = ex.actor_id != null ? deps.db.select({ name: userTable.name }).from(userTable).where(eq(userTable.id, ex.actor_id)).get()?.name : null;
+    return shapeException(updated ?? ex, actor ?? null);
+  });
+
+  defineRoute(app, {
+    method: 'post', path: '/scan-package-api/scan-deliver/', tags, access: { roles: ['driver'] },
+    catalogue: ops('mobile/Scan API', 'Scan and Deliverd'), body: ScanDeliverBody, response: DeliverAnswer,
+    summary: 'Scan a parcel at the door and deliver it in one step (body as package-delivered/{id}/deliver/ plus barcode)',
+  }, ({ deps, user, body, device }) => deliverByCode(deps, scanContext(user, body, device), body.barcode, body));
+
+  defineRoute(app, {
+    method: 'post', path: '/scan-package-api/deliver-by-tracking/', tags, access: { roles: ['driver'] },
+    catalogue: ops('mobile/Scan API', 'Package Delivered by Tracking No'), body: TrackingDeliverBody, response: DeliverAnswer,
+    summary: 'Deliver a parcel by its typed tracking number (when the label will not scan)',
+  }, ({ deps, user, body, device }) => deliverByCode(deps, scanContext(user, body, device), body.tracking_no, body));
+
+  defineRoute(app, {
+    method: 'get', path: '/scan-package-api/{number}/remaining-packages-list/', tags, access: 'package.view',
+    catalogue: ops('mobile/Scan API', 'Remaining Packages List'), params: DriverParams,
     summary: "A driver's assigned packages not yet scanned onto the van", response: RemainingPackagesResponse,
     description: '`number` is the driver\'s employee id. A driver may ask only for their own id; supervisors and admins for anyone.',
   }, ({ deps, user, params }) => {
@@ -61,4 +160,37 @@ export function scanRoutes(app: App): void {
     const pending = shapePackages(deps.db, rows);
     return { success: true, message: `${pending.length} package(s) remaining`, pending_packages: pending };
   });
+
+  defineRoute(app, {
+    method: 'get', path: '/scan-package-api/{number}/scanned-packages-list/', tags, access: 'package.view',
+    catalogue: ops('mobile/Scan API', 'Scanned Packages List'), params: DriverParams, response: ScannedPackagesResponse,
+    summary: "A driver's packages scanned onto the van and not yet in a final state",
+    description: 'Same access as the remaining list: a driver only their own id, staff anyone.',
+  }, ({ deps, user, params }) => {
+    if (!isStaff(user.role) && user.id !== params.number) throw forbidden('You may only list your own scanned packages');
+    const rows = selectPackages(deps.db)
+      .where(and(eq(pkg.assigned_to_id, params.number), eq(pkg.is_scanned, true), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES])))
+      .orderBy(pkg.sequence_no, pkg.id).all();
+    const scanned = shapePackages(deps.db, rows);
+    return { success: true, message: `${scanned.length} package(s) on the van`, scanned_packages: scanned };
+  });
+}
+
+function deliverByCode(deps: Parameters<typeof deliver>[0], ctx: Parameters<typeof deliver>[1], code: string, body: Parameters<typeof deliver>[3]) {
+  const row = parcelByCode(deps, code, 'deliver', ctx);
+  // A code in hand that was never this driver's is answered by name, not hidden as a 404.
+  if (row.assigned_to_id !== ctx.actor.id && !wasDriversParcel(deps.db, row.id, ctx.actor.id)) throw notYours(deps, row, 'deliver', ctx);
+  const { row: done, flagged } = deliver(deps, ctx, row, body, 'scan_deliver');
+  return {
+    success: true, message: flagged ? `Parcel ${done.hawb} delivered and flagged for a supervisor: it had been reassigned` : `Parcel ${done.hawb} delivered`,
+    flagged, package: one(deps.db, done.id), proof: proofOf(deps.db, done),
+  };
+}
+
+function shapeException(e: typeof scanException.$inferSelect, actorName: string | null) {
+  return {
+    id: e.id, code: e.code, action: e.action, actor: e.actor_id != null ? { id: e.actor_id, name: actorName ?? '' } : null, device_id: e.device_id,
+    occurred_at: iso(e.occurred_at) ?? '', received_at: iso(e.received_at) ?? '', latitude: e.latitude, longitude: e.longitude, note: e.note,
+    resolved: e.resolved, resolved_at: iso(e.resolved_at), resolution_note: e.resolution_note,
+  };
 }

@@ -62,7 +62,6 @@ function trySegment(s: SearchState, s1: number, sL: number, len: number): boolea
       if (reversed) delta += flipExtra;
       if (delta < -eps) {
         tour.moveSegment(p1, len, c, reversed);
-        s.touched();
         s.delta += delta;
         s.push(p);
         s.push(nx);

@@ -2,9 +2,10 @@ import type { Rng } from './rng';
 import type { SearchState } from './state';
 
 /**
- * Local double-bridge: swap two short adjacent segments B and C (A B C D -> A C B D). The
- * three new edges join nodes that were close in tour order, hence usually close in space,
- * so the kick is a plausible improvement that 2-opt/Or-opt cannot reach on their own.
+ * Local double-bridge: swap two adjacent segments B and C of bounded length (A B C D ->
+ * A C B D). The three new edges join nodes that were fairly close in tour order, hence
+ * usually in space, and the kick keeps every segment's direction, so it is valid for
+ * asymmetric costs and out of reach of 2-opt/Or-opt on their own.
  * Returns false (tour untouched) if the chosen cuts would detach the pinned dummy node.
  */
 export function localDoubleBridge(s: SearchState, rng: Rng, maxLen: number, dummy: number): boolean {
@@ -27,7 +28,6 @@ export function localDoubleBridge(s: SearchState, rng: Rng, maxLen: number, dumm
     d[a1 * n + c1] + d[c2 * n + b1] + d[b2 * n + d1] - d[a1 * n + b1] - d[b2 * n + c1] - d[c2 * n + d1];
   // Segment B moves behind C; moveSegment shifts the shorter side, here C (or B).
   tour.moveSegment((p + 1) % n, l1, c2, false);
-  s.touched();
   s.push(a1);
   s.push(b1);
   s.push(b2);

@@ -22,7 +22,6 @@ export class SearchState {
   /** Prefix sums along the tour of forward/backward edge costs, for asymmetric reversals. */
   private readonly fwd: Float64Array;
   private readonly bwd: Float64Array;
-  private prefixStale = true;
 
   constructor(problem: TourProblem, nb: Neighbors, tour: Tour) {
     this.n = problem.n;
@@ -57,14 +56,9 @@ export class SearchState {
     while (this.size > 0) this.pop();
   }
 
-  /** Must be called whenever the tour array changes. */
-  touched(): void {
-    this.prefixStale = true;
-  }
-
   /** Cost change from reversing the path u..v (forward from u) on an asymmetric matrix. */
   reversalDelta(u: number, v: number): number {
-    if (this.prefixStale) this.rebuildPrefix();
+    if (this.tour.dirtyFrom < this.n) this.refreshPrefix();
     const { n, fwd, bwd } = this;
     const pos = this.tour.pos;
     const i = pos[u];
@@ -73,15 +67,16 @@ export class SearchState {
     return bwd[n] - bwd[i] + bwd[j] - (fwd[n] - fwd[i] + fwd[j]);
   }
 
-  private rebuildPrefix(): void {
-    const { n, d, fwd, bwd } = this;
-    const t = this.tour.t;
-    for (let k = 0; k < n; k++) {
+  private refreshPrefix(): void {
+    const { n, d, fwd, bwd, tour } = this;
+    const t = tour.t;
+    // Entry k + 1 covers the edge leaving position k, so it depends on position k + 1 too.
+    for (let k = Math.max(0, tour.dirtyFrom - 1); k < n; k++) {
       const a = t[k];
       const b = t[k + 1 === n ? 0 : k + 1];
       fwd[k + 1] = fwd[k] + d[a * n + b];
       bwd[k + 1] = bwd[k] + d[b * n + a];
     }
-    this.prefixStale = false;
+    tour.dirtyFrom = n;
   }
 }

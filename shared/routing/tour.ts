@@ -8,6 +8,11 @@ export class Tour {
   readonly t: Int32Array;
   /** Position of each node. */
   readonly pos: Int32Array;
+  /**
+   * Lowest position written since the owner last reset it to n; lets position-indexed
+   * caches (prefix sums) be refreshed from there instead of from scratch.
+   */
+  dirtyFrom = 0;
   private readonly scratch: Int32Array;
 
   constructor(order: ArrayLike<number>) {
@@ -30,6 +35,7 @@ export class Tour {
 
   load(from: Int32Array): void {
     const { n, t, pos } = this;
+    this.dirtyFrom = 0;
     // Plain loop: TypedArray#set has a fixed overhead that dominates at a few hundred nodes.
     for (let i = 0; i < n; i++) {
       const v = from[i];
@@ -54,6 +60,7 @@ export class Tour {
   reverse(i: number, j: number): void {
     const { n, t, pos } = this;
     const len = ((j - i + n) % n) + 1;
+    this.markDirty(i, len);
     let a = i;
     let b = j;
     for (let k = len >> 1; k > 0; k--) {
@@ -99,8 +106,10 @@ export class Tour {
         pos[v] = p;
       }
       dest = (i + ahead) % n;
+      this.markDirty(i, ahead + len);
     } else {
       dest = (i - behind + n) % n;
+      this.markDirty(dest, behind + len);
       for (let k = behind - 1; k >= 0; k--) {
         const v = t[(dest + k) % n];
         const p = (dest + k + len) % n;
@@ -114,6 +123,11 @@ export class Tour {
       t[p] = v;
       pos[v] = p;
     }
+  }
+
+  private markDirty(from: number, len: number): void {
+    const lowest = from + len > this.n ? 0 : from;
+    if (lowest < this.dirtyFrom) this.dirtyFrom = lowest;
   }
 
   private reindex(): void {

@@ -18,7 +18,7 @@ export function tryTwoOpt(s: SearchState, a: number): boolean {
     const dd = tour.next(c);
     if (c === b || dd === a) continue;
     let delta = dac + d[b * n + dd] - dab - d[c * n + dd];
-     
+    if (!symmetric) delta += s.reversalDelta(b, c);
     if (delta < -eps) {
       apply(s, a, b, c, dd, delta);
       return true;
@@ -46,7 +46,6 @@ export function tryTwoOpt(s: SearchState, a: number): boolean {
 
 function apply(s: SearchState, x1: number, x2: number, y1: number, y2: number, delta: number): void {
   s.tour.twoOptMove(x1, x2, y1, y2, !s.symmetric);
-  s.touched();
   s.delta += delta;
   s.push(x1);
   s.push(x2);

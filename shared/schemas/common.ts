@@ -59,3 +59,16 @@ export const latitude = z.number().min(-90).max(90);
 export const longitude = z.number().min(-180).max(180);
 /** Device-side time of an action: ISO 8601 with offset. */
 export const occurredAt = z.iso.datetime({ offset: true });
+
+/**
+ * The update form of a create schema: every field optional and no defaults, so a PATCH that omits
+ * a field never resets it to its create-time default.
+ */
+export function updateOf<T extends z.ZodRawShape>(schema: z.ZodObject<T>): z.ZodObject<{ [K in keyof T]: z.ZodOptional<z.ZodType<z.output<T[K]>>> }> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [key, field] of Object.entries(schema.shape as z.ZodRawShape)) {
+    const base = field instanceof z.ZodDefault ? (field.removeDefault() as z.ZodType) : (field as z.ZodType);
+    shape[key] = base.optional();
+  }
+  return z.object(shape) as unknown as z.ZodObject<{ [K in keyof T]: z.ZodOptional<z.ZodType<z.output<T[K]>>> }>;
+}

@@ -125,7 +125,111 @@ export const PackageCreate = z.object({
   longitude: longitude.nullable().optional(),
 });
 export type PackageCreate = z.infer<typeof PackageCreate>;
-export const PackageUpdate = PackageCreate.partial();
+
+/** Fields that change only through their own operations; sending them to an update is a 400 that says where to go. */
+const ELSEWHERE = {
+  status: 'POST package/{id}/status-change/',
+  assigned_to_id: 'the assign and unassign operations',
+  assigned_to: 'the assign and unassign operations',
+  driver: 'the assign and unassign operations',
+  is_scanned: 'the scan operations',
+  landed: 'the inbound scan operations',
+} as const;
+
+/** Partial update: only the fields sent change (PUT is a synonym). */
+export const PackageUpdate = PackageCreate.partial()
+  .extend(Object.fromEntries(Object.keys(ELSEWHERE).map((k) => [k, z.unknown().optional()])) as Record<keyof typeof ELSEWHERE, z.ZodOptional<z.ZodUnknown>>)
+  .superRefine((value, ctx) => {
+    for (const [key, where] of Object.entries(ELSEWHERE)) {
+      if ((value as Record<string, unknown>)[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `not editable here; use ${where}` });
+    }
+  });
+export type PackageUpdate = z.infer<typeof PackageUpdate>;
+
+/**
+ * Statuses an admin or supervisor may set by hand. The others carry data of their own (a driver for
+ * `assigned`, a scan for `out_for_delivery`, proof or a reason for `delivered`/`failed`) and have
+ * their own operations.
+ */
+export const STATUS_CHANGE_TARGETS = ['received', 'cancelled', 'returned', 'returned_to_sender', 'picked_up'] as const;
+export const PackageStatusChangeBody = z.object({
+  status: z.enum(STATUS_CHANGE_TARGETS),
+  note: z.string().trim().max(1000).optional(),
+});
+
+const packageIds = z.array(z.number().int().positive()).min(1).max(5000);
+export const PackageIdsBody = z.object({ packages: packageIds });
+export const AssignSingleBody = z.object({ driver: z.number().int().positive() });
+
+export const PackageListAnswer = z.object({ count: z.number().int(), next: z.string().nullable(), previous: z.string().nullable(), results: z.array(Package) });
+export const PackagesChanged = z.object({ success: z.boolean(), message: z.string(), count: z.number().int(), packages: z.array(Package) });
+
+/** A quote for a parcel not yet created; dimensions in cm, weight in kg. */
+export const PriceQuoteBody = z.object({
+  company: z.number().int().positive().optional(),
+  weight: z.number().finite().min(0).max(100_000),
+  length: z.number().finite().min(0).max(10_000).optional(),
+  width: z.number().finite().min(0).max(10_000).optional(),
+  height: z.number().finite().min(0).max(10_000).optional(),
+  zone: z.number().int().positive().optional(),
+  postcode: z.number().int().min(0).max(99_999_999).optional(),
+  /** A package type by name, as packages carry it. */
+  pkg_type: z.string().trim().max(120).optional(),
+});
+export const PriceAnswer = z.object({
+  success: z.boolean(),
+  package: z.number().int().nullable(),
+  currency: z.string(),
+  /** Minor units (cents). */
+  amount: z.number().int(),
+  /** The same in major units, as the Package `price` field carries it. */
+  price: z.number(),
+  chargeable_weight: z.number(),
+  volumetric_weight: z.number().nullable(),
+  method: z.string(),
+});
+
+export const AreaByPostcodeQuery = z.object({ postcode: z.string().trim().regex(/^[A-Za-z0-9 -]{2,12}$/, 'a postcode') });
+export const AreaByPostcodeAnswer = z.object({
+  success: z.boolean(),
+  postcode: z.string(),
+  suburbs: z.array(z.object({
+    id: z.number().int(), name: z.string(), zone: z.number().int().nullable(), zone_name: z.string().nullable(),
+    state: z.number().int(), state_name: z.string().nullable(),
+  })),
+  areas: z.array(z.object({ id: z.number().int(), name: z.string(), suburb: z.number().int(), suburb_name: z.string() })),
+});
+
+export const UPLOAD_MAX_ROWS = 50_000;
+export const UploadBody = z.object({
+  file: z.instanceof(File, { message: 'a file is required' }),
+  /** Staff only: the company of rows without a `company` column. */
+  company: z.coerce.number().int().positive().optional(),
+});
+export const UploadQuery = z.object({ partial: z.enum(['true', 'false']).default('false').transform((v) => v === 'true') });
+export const UploadReportRow = z.object({
+  row: z.number().int(),
+  hawb: z.string().nullable(),
+  status: z.enum(['created', 'rejected']),
+  id: z.number().int().nullable(),
+  errors: z.array(z.object({ path: z.string(), message: z.string() })),
+});
+export type UploadReportRow = z.infer<typeof UploadReportRow>;
+export const UploadAnswer = z.object({
+  success: z.boolean(), message: z.string(), created: z.number().int(), rejected: z.number().int(), report: z.array(UploadReportRow),
+});
+
+export const DashboardCountAnswer = z.object({
+  success: z.boolean(),
+  total: z.number().int(),
+  by_status: z.record(z.enum(PACKAGE_STATUSES), z.number().int()),
+  unassigned: z.number().int(),
+  assigned_not_scanned: z.number().int(),
+  flagged: z.number().int(),
+});
+
+export const ScanPackageQuery = z.object({ barcode: z.string().trim().min(1).max(128) });
+export const HealthAnswer = z.object({ success: z.boolean(), status: z.literal('ok'), time: z.string() });
 
 export const AssignDriverBody = z.object({
   driver: z.number().int().positive(),

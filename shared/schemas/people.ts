@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ROLES } from '../roles';
-import { email, phone, requiredText, text } from './common';
+import { email, phone, requiredText, text, updateOf } from './common';
 
 export const COMPANY_STATUSES = ['pending', 'active', 'suspended'] as const;
 export const BILLING_TYPES = ['prepaid', 'postpaid'] as const;
@@ -30,8 +30,14 @@ export const CompanyCreate = z.object({
   billing_type: z.enum(BILLING_TYPES).default('prepaid'),
   currency: z.string().trim().length(3).toUpperCase().default('AUD'),
 });
-export const CompanyUpdate = CompanyCreate.partial();
+export const CompanyUpdate = updateOf(CompanyCreate);
+export const CompanyStatusBody = z.object({ status: z.enum(COMPANY_STATUSES) });
 
+/** The identity documents kept for an employee (drivers mostly); path segment and column stem. */
+export const EMPLOYEE_DOCUMENTS = ['driving-license', 'police-check', 'passport', 'visa'] as const;
+export type EmployeeDocument = (typeof EMPLOYEE_DOCUMENTS)[number];
+
+const fileUrl = z.string().nullable();
 export const Employee = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -40,6 +46,10 @@ export const Employee = z.object({
   role: z.enum(ROLES),
   company: z.number().int().nullable(),
   is_active: z.boolean(),
+  /** Where staff and the employee fetch each image; null when none is stored. */
+  profile_image: fileUrl,
+  documents: z.object({ driving_license: fileUrl, police_check: fileUrl, passport: fileUrl, visa: fileUrl }),
+  archived_at: z.string().nullable(),
   created_at: z.string(),
 });
 export const EmployeeCreate = z.object({
@@ -51,4 +61,4 @@ export const EmployeeCreate = z.object({
   password: z.string().min(8).max(128).optional(),
   is_active: z.boolean().default(true),
 });
-export const EmployeeUpdate = EmployeeCreate.partial();
+export const EmployeeUpdate = updateOf(EmployeeCreate);

@@ -40,3 +40,30 @@ describe('foundation smoke', () => {
     expect(Object.keys(res.body.paths)).toContain('/warehouse/{id}/');
   });
 });
+
+describe('generic list filters', () => {
+  it('filters by declared fields and refuses bad filter values', async () => {
+    const t = makeApp();
+    const admin = await t.login('admin');
+    for (const state of ['NSW', 'VIC', 'NSW']) {
+      await t.json('POST', '/api/warehouse/', admin.token, { street_address: `1 ${state} Rd`, suburb: 'X', state, postcode: '2000' });
+    }
+    const nsw = await t.json<{ count: number }>('GET', '/api/warehouse/?state=NSW', admin.token);
+    expect(nsw.body.count).toBe(2);
+    const both = await t.json<{ count: number }>('GET', '/api/warehouse/?state=NSW,VIC', admin.token);
+    expect(both.body.count).toBe(3);
+    const active = await t.json<{ count: number }>('GET', '/api/warehouse/?is_active=false', admin.token);
+    expect(active.body.count).toBe(0);
+    expect((await t.json('GET', '/api/warehouse/?is_active=maybe', admin.token)).status).toBe(400);
+  });
+});
+
+describe('partial update', () => {
+  it('leaves fields the PATCH did not send alone, even ones with create defaults', async () => {
+    const t = makeApp();
+    const admin = await t.login('admin');
+    const w = await t.json<{ id: number }>('POST', '/api/warehouse/', admin.token, { street_address: '1 A Rd', suburb: 'X', state: 'NSW', postcode: '2000', is_active: false, additional_details: 'Dock 4' });
+    const res = await t.json<{ is_active: boolean; additional_details: string; suburb: string }>('PATCH', `/api/warehouse/${w.body.id}/`, admin.token, { suburb: 'Y' });
+    expect(res.body).toMatchObject({ is_active: false, additional_details: 'Dock 4', suburb: 'Y' });
+  });
+});

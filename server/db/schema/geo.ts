@@ -1,5 +1,6 @@
-import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { activeFlag, archivable, id, str, timestamps } from './columns';
+import { warehouse } from './places';
 
 export const country = sqliteTable('country', {
   id: id(),
@@ -29,9 +30,9 @@ export const zone = sqliteTable('zone', {
   name: text('name').notNull(),
   code: str('code'),
   description: str('description'),
-  warehouse_id: integer('warehouse_id'),
+  warehouse_id: integer('warehouse_id').references(() => warehouse.id),
   ...activeFlag(), ...archivable(), ...timestamps(),
-});
+}, (t) => [index('zone_warehouse_idx').on(t.warehouse_id)]);
 
 export const suburb = sqliteTable('suburb', {
   id: id(),
@@ -43,7 +44,10 @@ export const suburb = sqliteTable('suburb', {
   latitude: real('latitude'),
   longitude: real('longitude'),
   ...activeFlag(), ...archivable(), ...timestamps(),
-}, (t) => [index('suburb_zone_idx').on(t.zone_id), index('suburb_postcode_idx').on(t.postcode)]);
+}, (t) => [
+  index('suburb_zone_idx').on(t.zone_id), index('suburb_postcode_idx').on(t.postcode),
+  index('suburb_state_idx').on(t.state_id), index('suburb_city_idx').on(t.city_id),
+]);
 
 export const area = sqliteTable('area', {
   id: id(),
@@ -64,4 +68,7 @@ export const pincode = sqliteTable('pincode', {
   code: text('code').notNull(),
   suburb_id: integer('suburb_id').notNull().references(() => suburb.id),
   ...activeFlag(), ...archivable(), ...timestamps(),
-}, (t) => [index('pincode_code_idx').on(t.code), index('pincode_suburb_idx').on(t.suburb_id)]);
+}, (t) => [
+  // One row per (code, suburb): a postcode spans several suburbs and a suburb may have several postcodes.
+  uniqueIndex('pincode_code_suburb_uq').on(t.code, t.suburb_id), index('pincode_suburb_idx').on(t.suburb_id),
+]);

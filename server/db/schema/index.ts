@@ -5,3 +5,8 @@ export * from './places';
 export * from './packages';
 export * from './sync';
 export * from './files';
+export * from './org';
+export * from './delivery';
+export * from './money';
+export * from './routes';
+export * from './webhooks';

@@ -1,5 +1,6 @@
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { activeFlag, archivable, id, str, timestamps } from './columns';
+import { storedFile } from './files';
 
 export const company = sqliteTable('company', {
   id: id(),
@@ -27,6 +28,13 @@ export const user = sqliteTable('user', {
   company_id: integer('company_id').references(() => company.id),
   password_hash: text('password_hash'),
   settings: text('settings').notNull().default('{}'),
+  /** JSON array of Package keys the user shows in the package table, in order; null = the default set. */
+  package_columns: text('package_columns'),
+  profile_image_file_id: integer('profile_image_file_id').references((): AnySQLiteColumn => storedFile.id),
+  driving_license_file_id: integer('driving_license_file_id').references((): AnySQLiteColumn => storedFile.id),
+  police_check_file_id: integer('police_check_file_id').references((): AnySQLiteColumn => storedFile.id),
+  passport_file_id: integer('passport_file_id').references((): AnySQLiteColumn => storedFile.id),
+  visa_file_id: integer('visa_file_id').references((): AnySQLiteColumn => storedFile.id),
   ...activeFlag(),
   ...archivable(),
   ...timestamps(),

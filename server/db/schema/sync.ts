@@ -13,7 +13,13 @@ export const changeLog = sqliteTable('change_log', {
   driver_id: integer('driver_id'),
   company_id: integer('company_id'),
   created_at: integer('created_at').notNull(),
-}, (t) => [index('change_log_driver_idx').on(t.driver_id, t.seq), index('change_log_entity_idx').on(t.entity, t.seq)]);
+}, (t) => [
+  index('change_log_driver_idx').on(t.driver_id, t.seq),
+  index('change_log_entity_idx').on(t.entity, t.seq),
+  // A record's latest feed row (snapshot ordering) and a company's feed, without scanning history.
+  index('change_log_record_idx').on(t.entity, t.entity_id, t.seq),
+  index('change_log_company_idx').on(t.company_id, t.seq),
+]);
 
 /** One row per Idempotency-Key, written in the transaction of the effect it answered. */
 export const idempotencyKey = sqliteTable('idempotency_key', {

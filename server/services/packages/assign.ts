@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { pkg, user } from '../../db/schema/index';
-import { ApiError, badRequest } from '../../errors';
+import { ApiError, badRequest, invalidTransition } from '../../errors';
 import type { SessionUser } from '../auth/session';
 import { transition, type ActionMeta } from './lifecycle';
 import type { PackageRow } from './shape';
@@ -31,5 +31,35 @@ export function assignDriver(deps: Deps, actor: SessionUser, driverId: number, p
     if (row.assigned_to_id === driver.id && row.status === 'assigned') return row;
     return transition(deps.db, now, row, 'assigned', 'assign', { userId: actor.id }, { ...meta, data: { driver: driver.id } },
       { assigned_to_id: driver.id, is_scanned: false });
+  });
+}
+
+function packagesOrUnknown(deps: Deps, ids: number[]): PackageRow[] {
+  const wanted = [...new Set(ids)];
+  const rows = deps.db.select().from(pkg).where(and(inArray(pkg.id, wanted), isNull(pkg.deleted_at))).all();
+  const found = new Set(rows.map((r) => r.id));
+  const missing = wanted.filter((id) => !found.has(id));
+  if (missing.length) {
+    throw new ApiError(400, 'validation_error', `Unknown package ids: ${missing.join(', ')}`, missing.map((id) => ({ path: 'packages', message: `no package ${id}` })));
+  }
+  return rows;
+}
+
+/**
+ * Takes parcels back from their driver, all or nothing. Only a parcel still waiting for its driver
+ * (`assigned`, not yet on the van) can be taken back; it returns to the depot shelf (`received`)
+ * when it has landed there, otherwise to `created`. The driver's device drops it through the
+ * change feed.
+ */
+export function unassignPackages(deps: Deps, actor: SessionUser, packageIds: number[], meta: ActionMeta = {}): PackageRow[] {
+  const rows = packagesOrUnknown(deps, packageIds);
+  const now = deps.clock.now();
+  return rows.map((row) => {
+    if (row.status !== 'assigned') {
+      throw invalidTransition(`Parcel ${row.hawb} is ${row.status.replace(/_/g, ' ')}; only an assigned parcel not yet on the van can be unassigned`,
+        { package: row.id, hawb: row.hawb, status: row.status });
+    }
+    return transition(deps.db, now, row, row.landed ? 'received' : 'created', 'unassign', { userId: actor.id },
+      { ...meta, data: { driver: row.assigned_to_id } }, { assigned_to_id: null, is_scanned: false });
   });
 }

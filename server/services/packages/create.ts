@@ -1,9 +1,11 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Deps } from '../../deps';
+import type { Db } from '../../db/client';
 import { company, pkg, suburb, zone } from '../../db/schema/index';
 import { badRequest, conflict, forbidden } from '../../errors';
 import type { PackageCreate } from '../../../shared/schemas/package';
 import type { SessionUser } from '../auth/session';
+import { chargeForPackage } from '../money/charges';
 import { recordEvent } from './lifecycle';
 import { logPackageChange } from '../sync/changes';
 import type { PackageRow } from './shape';
@@ -15,10 +17,12 @@ export function volumetricWeight(length?: number | null, width?: number | null, 
   return Math.round(((length * width * height) / VOLUMETRIC_DIVISOR) * 1000) / 1000;
 }
 
+export type PackageValues = Partial<typeof pkg.$inferInsert>;
+
 /** Package fields an input maps to: the API names ids `zone`, the table `zone_id`. */
-export function packageValues(input: Partial<PackageCreate>): Partial<typeof pkg.$inferInsert> {
+export function packageValues(input: Partial<PackageCreate>): PackageValues {
   const { company: companyId, zone: zoneId, suburb: suburbId, state: stateId, country: countryId, ...rest } = input;
-  const out: Partial<typeof pkg.$inferInsert> = { ...rest };
+  const out: PackageValues = { ...rest };
   if (companyId !== undefined) out.company_id = companyId;
   if (zoneId !== undefined) out.zone_id = zoneId;
   if (suburbId !== undefined) out.suburb_id = suburbId;
@@ -27,40 +31,62 @@ export function packageValues(input: Partial<PackageCreate>): Partial<typeof pkg
   return out;
 }
 
+/**
+ * The company a new parcel belongs to: a company user always sends for itself, drivers never
+ * create, staff name any active company (or none).
+ */
+export function owningCompany(user: SessionUser, requested: number | null | undefined): number | null | undefined {
+  if (user.role === 'driver') throw forbidden('Drivers cannot create packages');
+  if (user.role !== 'company') return requested;
+  if (requested != null && requested !== user.companyId) throw forbidden('A company can only create its own packages');
+  return user.companyId;
+}
+
+/** A suspended or archived company sends nothing new. */
+export function checkCompanyActive(db: Db, companyId: number): void {
+  const co = db.select().from(company).where(eq(company.id, companyId)).get();
+  if (!co || co.deleted_at != null) throw badRequest(`Company ${companyId} does not exist`, [{ path: 'company', message: 'unknown company' }]);
+  if (co.status !== 'active') throw forbidden(`Company ${co.name} is ${co.status}; it cannot send new packages`);
+}
+
+/** A suburb brings its zone unless one is given; a given zone must exist. */
+export function resolveZone(db: Db, values: PackageValues): void {
+  if (values.suburb_id != null && values.zone_id == null) {
+    values.zone_id = db.select({ z: suburb.zone_id }).from(suburb).where(eq(suburb.id, values.suburb_id)).get()?.z ?? null;
+  }
+  if (values.zone_id != null && !db.select({ id: zone.id }).from(zone).where(and(eq(zone.id, values.zone_id), isNull(zone.deleted_at))).get()) {
+    throw badRequest(`Zone ${values.zone_id} does not exist`, [{ path: 'zone', message: 'unknown zone' }]);
+  }
+}
+
+export function assertHawbFree(db: Db, hawb: string, exceptId?: number): void {
+  const other = db.select({ id: pkg.id }).from(pkg).where(eq(pkg.hawb, hawb)).get();
+  if (other && other.id !== exceptId) throw conflict(`A package with hawb ${hawb} already exists`, { hawb });
+}
+
+export function foreignKeyError(err: unknown): never {
+  const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
+  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw badRequest('The package refers to a suburb, state or country that does not exist');
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE') throw conflict('A package with this hawb already exists');
+  throw err;
+}
+
 /** Creates a parcel in `created`; a company may only create for itself, and a suspended one not at all. */
 export function createPackage(deps: Deps, user: SessionUser, input: PackageCreate, action = 'create'): PackageRow {
   const { db } = deps;
   const now = deps.clock.now();
   const values = packageValues(input);
-  if (user.role === 'company') {
-    if (input.company != null && input.company !== user.companyId) throw forbidden('A company can only create its own packages');
-    values.company_id = user.companyId;
-  } else if (user.role === 'driver') {
-    throw forbidden('Drivers cannot create packages');
-  }
-  if (values.company_id != null) {
-    const co = db.select().from(company).where(eq(company.id, values.company_id)).get();
-    if (!co || co.deleted_at != null) throw badRequest(`Company ${values.company_id} does not exist`, [{ path: 'company', message: 'unknown company' }]);
-    if (co.status !== 'active') throw forbidden(`Company ${co.name} is ${co.status}; it cannot send new packages`);
-  }
-  if (values.suburb_id != null && values.zone_id == null) {
-    values.zone_id = db.select({ z: suburb.zone_id }).from(suburb).where(eq(suburb.id, values.suburb_id)).get()?.z ?? null;
-  }
-  if (values.zone_id != null && !db.select({ id: zone.id }).from(zone).where(eq(zone.id, values.zone_id)).get()) {
-    throw badRequest(`Zone ${values.zone_id} does not exist`, [{ path: 'zone', message: 'unknown zone' }]);
-  }
-  if (db.select({ id: pkg.id }).from(pkg).where(eq(pkg.hawb, input.hawb)).get()) {
-    throw conflict(`A package with hawb ${input.hawb} already exists`, { hawb: input.hawb });
-  }
+  const companyId = owningCompany(user, input.company);
+  if (companyId !== undefined) values.company_id = companyId;
+  if (values.company_id != null) checkCompanyActive(db, values.company_id);
+  resolveZone(db, values);
+  assertHawbFree(db, input.hawb);
   values.volume_weighted = volumetricWeight(input.length, input.width, input.height);
   let row: PackageRow;
   try {
     row = db.insert(pkg).values({ ...values, hawb: input.hawb, status: 'created', created_at: now, updated_at: now }).returning().get();
-  } catch (err) {
-    const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
-    if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw badRequest('The package refers to a suburb, state or country that does not exist');
-    throw err;
-  }
+  } catch (err) { foreignKeyError(err); }
+  row = chargeForPackage(deps, row.company_id, row, user.id);
   recordEvent(db, now, { id: row.id, status: 'created' }, action, { userId: user.id }, {}, 'created');
   logPackageChange(db, row.id, { driverId: null, companyId: row.company_id }, now);
   return row;

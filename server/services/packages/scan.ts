@@ -1,35 +1,155 @@
+import { and, desc, eq, isNotNull, isNull } from 'drizzle-orm';
+import type { Db } from '../../db/client';
 import type { Deps } from '../../deps';
+import { packageEvent, pincode, scanException, suburb, zone } from '../../db/schema/index';
 import { ApiError } from '../../errors';
 import type { SessionUser } from '../auth/session';
-import { findByBarcode, recordEvent, transition, type ActionMeta } from './lifecycle';
+import { findByBarcode, recordEvent, refusal, transition, updatePackage, type ActionMeta, type Actor } from './lifecycle';
 import type { PackageRow } from './shape';
 
 export interface ScanResult { row: PackageRow; already: boolean }
+export interface ScanContext { actor: SessionUser; meta: ActionMeta; deviceId?: string | null }
+
+/** Device time and position of an action, from the body (DESIGN.md section 6). */
+export function actionMeta(body: { occurred_at?: string; latitude?: number; longitude?: number; note?: string }): ActionMeta {
+  return {
+    occurredAt: body.occurred_at ? Date.parse(body.occurred_at) : undefined,
+    latitude: body.latitude ?? null,
+    longitude: body.longitude ?? null,
+    note: body.note ?? null,
+  };
+}
+
+const actorOf = (ctx: ScanContext): Actor => ({ userId: ctx.actor.id, deviceId: ctx.deviceId });
+const words = (s: string) => s.replace(/_/g, ' ');
+
+export function recordScanException(db: Db, now: number, code: string, action: string, ctx: ScanContext) {
+  return db.insert(scanException).values({
+    code, action, actor_id: ctx.actor.id, device_id: ctx.deviceId ?? null, occurred_at: ctx.meta.occurredAt ?? now, received_at: now,
+    latitude: ctx.meta.latitude ?? null, longitude: ctx.meta.longitude ?? null, note: ctx.meta.note ?? null,
+  }).returning().get();
+}
+
+/** The parcel a code names; an unknown code is a 404 that stays on record as a scan exception for staff. */
+export function parcelByCode(deps: Deps, code: string, action: string, ctx: ScanContext): PackageRow {
+  const row = findByBarcode(deps.db, code);
+  if (row && row.deleted_at == null) return row;
+  const now = deps.clock.now();
+  throw new ApiError(404, 'not_found', `No parcel has the code ${code}`, [{ path: 'barcode', message: 'unknown code' }], { barcode: code })
+    .withRecord(() => { recordScanException(deps.db, now, code, action, ctx); });
+}
+
+/** A refusal that stays on the parcel's history after the rollback. */
+export function recordedRefusal(deps: Deps, err: ApiError, row: PackageRow, action: string, ctx: ScanContext): ApiError {
+  const now = deps.clock.now();
+  return err.withRecord(() => recordEvent(deps.db, now, row, action, actorOf(ctx), { ...ctx.meta, data: { refused: err.message, code: err.code } }));
+}
+
+export function notYours(deps: Deps, row: PackageRow, action: string, ctx: ScanContext): ApiError {
+  const err = new ApiError(409, 'conflict', `Parcel ${row.hawb} (${words(row.status)}) is not assigned to you`, [],
+    { package: row.id, hawb: row.hawb, status: row.status, reason: 'not_yours' });
+  return recordedRefusal(deps, err, row, `${action}_rejected`, ctx);
+}
+
+/** Runs a transition, recording the refusal (with its reason) if the lifecycle forbids it. */
+export function recordedTransition(deps: Deps, ctx: ScanContext, run: () => PackageRow, row: PackageRow, action: string): PackageRow {
+  try {
+    return run();
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 409) throw recordedRefusal(deps, err, row, `${action}_rejected`, ctx);
+    throw err;
+  }
+}
 
 /**
  * The driver loads a parcel on the van: it must be theirs and waiting (assigned, or failed for a
  * reattempt). A second scan of a loaded parcel is harmless and says so.
  */
 export function inboundScan(deps: Deps, driver: SessionUser, barcode: string, meta: ActionMeta, deviceId?: string | null): ScanResult {
+  const ctx: ScanContext = { actor: driver, meta, deviceId };
   const now = deps.clock.now();
-  const row = findByBarcode(deps.db, barcode);
-  if (!row || row.deleted_at != null) {
-    throw new ApiError(404, 'not_found', `No parcel has the barcode ${barcode}`, [{ path: 'barcode', message: 'unknown code' }], { barcode });
-  }
-  const actor = { userId: driver.id, deviceId };
-  if (row.assigned_to_id !== driver.id) {
-    throw new ApiError(409, 'conflict', `Parcel ${row.hawb} is not assigned to you`, [], { package: row.id, hawb: row.hawb, status: row.status, reason: 'not_yours' })
-      .withRecord(() => recordEvent(deps.db, now, row, 'scan_rejected_not_yours', actor, meta));
-  }
+  const row = parcelByCode(deps, barcode, 'inbound', ctx);
+  if (row.assigned_to_id !== driver.id) throw notYours(deps, row, 'scan', ctx);
   if (row.status === 'out_for_delivery' && row.is_scanned) {
-    recordEvent(deps.db, now, row, 'scan_repeat', actor, meta);
+    recordEvent(deps.db, now, row, 'scan_repeat', actorOf(ctx), meta);
     return { row, already: true };
   }
   if (row.status !== 'assigned' && row.status !== 'failed') {
-    throw new ApiError(409, 'invalid_transition', `Parcel ${row.hawb} is ${row.status.replace(/_/g, ' ')}; it cannot be loaded`, [],
-      { package: row.id, hawb: row.hawb, status: row.status })
-      .withRecord(() => recordEvent(deps.db, now, row, 'scan_rejected_state', actor, meta));
+    throw recordedRefusal(deps, refusal(row, 'out_for_delivery', 'not_allowed'), row, 'scan_rejected', ctx);
   }
-  const updated = transition(deps.db, now, row, 'out_for_delivery', 'inbound_scan', actor, meta, { is_scanned: true });
+  const updated = recordedTransition(deps, ctx, () => transition(deps.db, now, row, 'out_for_delivery', 'inbound_scan', actorOf(ctx), meta,
+    { is_scanned: true }, { maxAttempts: deps.config.maxAttempts }), row, 'scan');
   return { row: updated, already: false };
+}
+
+/** The zone a parcel belongs to: its suburb's zone, else a suburb (or pincode) with its postcode. */
+export function zoneFor(db: Db, row: PackageRow): { id: number; name: string } | null {
+  let zoneId: number | null = null;
+  if (row.suburb_id != null) zoneId = db.select({ z: suburb.zone_id }).from(suburb).where(eq(suburb.id, row.suburb_id)).get()?.z ?? null;
+  if (zoneId == null && row.postcode != null) {
+    const code = String(row.postcode);
+    zoneId = db.select({ z: suburb.zone_id }).from(suburb)
+      .where(and(eq(suburb.postcode, code), isNotNull(suburb.zone_id), isNull(suburb.deleted_at))).orderBy(suburb.id).get()?.z
+      ?? db.select({ z: suburb.zone_id }).from(pincode).innerJoin(suburb, eq(suburb.id, pincode.suburb_id))
+        .where(and(eq(pincode.code, code), isNotNull(suburb.zone_id), isNull(pincode.deleted_at))).orderBy(pincode.id).get()?.z
+      ?? null;
+  }
+  zoneId ??= row.zone_id;
+  if (zoneId == null) return null;
+  const z = db.select({ id: zone.id, name: zone.name }).from(zone).where(eq(zone.id, zoneId)).get();
+  return z ?? null;
+}
+
+/**
+ * Depot inbound: the parcel lands (`received`, landed) and gets its zone so the screen can say
+ * which bay it goes to. A parcel already given to a driver only lands; a repeat scan says so.
+ */
+export function scanAssignZone(deps: Deps, staff: SessionUser, barcode: string, meta: ActionMeta, deviceId?: string | null) {
+  const ctx: ScanContext = { actor: staff, meta, deviceId };
+  const now = deps.clock.now();
+  const row = parcelByCode(deps, barcode, 'depot', ctx);
+  const found = zoneFor(deps.db, row);
+  const patch = { landed: true, zone_id: found?.id ?? row.zone_id };
+  const data = { zone: found?.id ?? null };
+  if (row.status === 'created' || row.status === 'picked_up') {
+    return { row: transition(deps.db, now, row, 'received', 'depot_scan', actorOf(ctx), { ...meta, data }, patch), already: false, zone: found };
+  }
+  if (row.status === 'received' || (row.status === 'assigned' && !row.landed)) {
+    const already = row.status === 'received' && row.landed && row.zone_id === patch.zone_id;
+    const updated = already ? row : updatePackage(deps.db, now, row, patch, 'depot_scan', actorOf(ctx), { ...meta, data });
+    if (already) recordEvent(deps.db, now, row, 'scan_repeat', actorOf(ctx), meta);
+    return { row: updated, already, zone: found };
+  }
+  throw recordedRefusal(deps, refusal(row, 'received', row.status === 'delivered' || row.status === 'cancelled' || row.status === 'returned_to_sender' ? 'final' : 'not_allowed'),
+    row, 'depot_scan_rejected', ctx);
+}
+
+/** The driver takes a loaded parcel back off the van: out_for_delivery -> assigned. */
+export function resetScan(deps: Deps, driver: SessionUser, barcode: string, meta: ActionMeta, deviceId?: string | null): PackageRow {
+  const ctx: ScanContext = { actor: driver, meta, deviceId };
+  const row = parcelByCode(deps, barcode, 'reset', ctx);
+  if (row.assigned_to_id !== driver.id) throw notYours(deps, row, 'reset', ctx);
+  if (row.status !== 'out_for_delivery') throw recordedRefusal(deps, refusal(row, 'assigned', row.status === 'delivered' ? 'final' : 'not_allowed'), row, 'reset_rejected', ctx);
+  return transition(deps.db, deps.clock.now(), row, 'assigned', 'reset_scan', actorOf(ctx), meta, { is_scanned: false });
+}
+
+/** A supervisor's or admin's check of a parcel in hand: recorded, state unchanged. */
+export function checkScan(deps: Deps, user: SessionUser, barcode: string, action: 'supervisor_check' | 'admin_scan', meta: ActionMeta, deviceId?: string | null) {
+  const ctx: ScanContext = { actor: user, meta, deviceId };
+  const now = deps.clock.now();
+  const row = parcelByCode(deps, barcode, action, ctx);
+  const before = lastEvent(deps.db, row.id);
+  recordEvent(deps.db, now, row, action, actorOf(ctx), meta);
+  return { row, before };
+}
+
+export function lastEvent(db: Db, packageId: number) {
+  return db.select().from(packageEvent).where(eq(packageEvent.package_id, packageId)).orderBy(desc(packageEvent.id)).limit(1).get();
+}
+
+/** The context of an action from a route's input: who, from which device, when and where. */
+export function scanContext(
+  actor: SessionUser, body: { occurred_at?: string; latitude?: number; longitude?: number; note?: string } | undefined, device: { id: string } | null,
+): ScanContext {
+  return { actor, meta: actionMeta(body ?? {}), deviceId: device?.id ?? null };
 }

@@ -1,0 +1,36 @@
+import { can } from '../app/access';
+import { Lazy } from '../app/Lazy';
+import { match } from '../app/router';
+import type { Session } from '../app/session';
+import { Empty } from '../ui/States';
+import Dashboard from './Dashboard';
+import { resourceByName } from './resource/declarations';
+import { ResourceScreen } from './resource/ResourceScreen';
+
+const loadPackageList = () => import('./packages/PackageList');
+const loadPackageUpload = () => import('./packages/PackageUpload');
+const loadPackageDetail = () => import('./packages/PackageDetail');
+
+function NotAllowed() {
+  return <div class="card"><Empty title="Not available for your role">Ask an administrator if you need this screen.</Empty></div>;
+}
+
+/** The admin area's routes (the shell around them is in app/Shell.tsx). */
+export default function Admin({ path, query, session }: { path: string; query: URLSearchParams; session: Session }) {
+  const role = session.user.role;
+  if (path === '/' || path === '/dashboard') return <Dashboard session={session} />;
+  if (path === '/packages') return can(role, 'package.view') ? <Lazy key={query.toString()} load={loadPackageList} props={{ session, query }} /> : <NotAllowed />;
+  if (path === '/packages/upload') return can(role, 'package.manage') ? <Lazy load={loadPackageUpload} props={{ session }} /> : <NotAllowed />;
+  const pkg = match('/packages/:id', path);
+  if (pkg && /^\d+$/.test(pkg.id ?? '')) return <Lazy load={loadPackageDetail} props={{ id: Number(pkg.id) }} />;
+
+  const res = match('/r/:name', path) ?? match('/r/:name/:view', path);
+  if (res) {
+    const decl = resourceByName(res.name ?? '');
+    if (!decl) return <div class="card"><Empty title="No such screen" /></div>;
+    if (!can(role, decl.view)) return <NotAllowed />;
+    const archived = res.view === 'archive';
+    return <ResourceScreen key={`${decl.name}:${archived}`} decl={decl} session={session} archived={archived} />;
+  }
+  return <div class="card"><Empty title="Page not found"><a href="#/">Go to the dashboard</a></Empty></div>;
+}

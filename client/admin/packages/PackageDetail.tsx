@@ -1,0 +1,131 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { z } from 'zod';
+import { PROOF_SLOTS, type PackageEvent, type Proof } from '../../../shared/schemas/delivery';
+import { statusLabel } from '../../../shared/lifecycle';
+import { ApiError, api, authHeaders } from '../../api/client';
+import { PATHS } from '../../api/paths';
+import { Badge, StatusBadge } from '../../ui/Badge';
+import { LinkButton } from '../../ui/Button';
+import { ErrorState, Loading } from '../../ui/States';
+import type { PackageRow } from './columns';
+
+type Event = z.infer<typeof PackageEvent>;
+
+/** An optional part of the page: a 404 means "this server has no such data", not an error. */
+async function optional<T>(path: string): Promise<T | null> {
+  try {
+    return await api.get<T>(path);
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 404 || err.status === 403)) return null;
+    throw err;
+  }
+}
+
+/** File URLs need the bearer token, which an <img src> cannot send: fetch, then show a blob URL. */
+function AuthImage({ url, alt }: { url: string; alt: string }) {
+  const [src, setSrc] = useState<string | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let objectUrl: string | null = null;
+    let live = true;
+    fetch(url, { headers: authHeaders() })
+      .then((r) => (r.ok ? r.blob() : Promise.reject(new Error(String(r.status)))))
+      .then((b) => { if (live) { objectUrl = URL.createObjectURL(b); setSrc(objectUrl); } })
+      .catch(() => { if (live) setFailed(true); });
+    return () => { live = false; if (objectUrl) URL.revokeObjectURL(objectUrl); };
+  }, [url]);
+  if (failed) return <div class="state">Image unavailable</div>;
+  return src ? <a href={src} target="_blank" rel="noopener"><img src={src} alt={alt} /></a> : <div class="loader" aria-label="Loading image" />;
+}
+
+const FIELDS: [keyof PackageRow, string][] = [
+  ['customer_name', 'Customer'], ['customer_phone', 'Phone'], ['customer_address', 'Address'], ['postcode', 'Postcode'],
+  ['suburb_name', 'Suburb'], ['zone_name', 'Zone'], ['company_name', 'Company'], ['description_of_goods', 'Goods'], ['count', 'Pieces'],
+  ['weight', 'Weight'], ['price', 'Price'], ['delivery_date', 'Delivery date'], ['shipper_name', 'Shipper'], ['created_at', 'Created'],
+];
+
+export default function PackageDetail({ id }: { id: number }) {
+  const [pkg, setPkg] = useState<PackageRow | null>(null);
+  const [events, setEvents] = useState<Event[] | null>(null);
+  const [proof, setProof] = useState<Proof | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [tick, setTick] = useState(0);
+
+  useEffect(() => {
+    let live = true;
+    setError(null);
+    api.get<PackageRow>(PATHS.package(id)).then((p) => { if (live) setPkg(p); }, (err: unknown) => { if (live) setError(err); });
+    optional<{ events: Event[]; proof: Proof | null }>(PATHS.packageHistory(id)).then((r) => {
+      if (!live || !r) return;
+      setEvents(r.events);
+      setProof(r.proof);
+    }, () => undefined);
+    return () => { live = false; };
+  }, [id, tick]);
+
+  if (error) return <ErrorState error={error} onRetry={() => setTick((n) => n + 1)} />;
+  if (!pkg) return <Loading />;
+  const slots = proof ? PROOF_SLOTS.filter((s) => proof[s] != null) : [];
+  return (
+    <section class="stack" aria-labelledby="package-title">
+      <div class="page-head">
+        <h1 id="package-title"><span class="mono">{pkg.hawb}</span></h1>
+        <StatusBadge status={pkg.status} />
+        {pkg.is_scanned && <Badge tone="info">On van</Badge>}
+        <span class="spacer" />
+        <LinkButton href="#/packages">Back to packages</LinkButton>
+      </div>
+      <div class="grid-2">
+        <div class="card">
+          <h2 style={{ marginTop: 0 }}>Details</h2>
+          <dl class="dl">
+            {FIELDS.map(([key, label]) => {
+              const v = pkg[key];
+              const text = v == null || v === '' ? '—' : key === 'created_at' ? new Date(String(v)).toLocaleString() : String(v);
+              return [<dt key={`${key}-t`}>{label}</dt>, <dd key={`${key}-d`}>{text}</dd>];
+            })}
+            <dt>Driver</dt><dd>{pkg.assigned_to?.name ?? 'Unassigned'}</dd>
+          </dl>
+        </div>
+        <div class="card">
+          <h2 style={{ marginTop: 0 }}>Status history</h2>
+          {events === null ? <p class="muted">No history is available for this package.</p>
+            : events.length === 0 ? <p class="muted">No events yet.</p> : (
+              <ol class="timeline">
+                {events.map((e) => (
+                  <li key={e.id}>
+                    <strong>{e.to_status ? statusLabel(e.to_status) : e.action.replace(/_/g, ' ')}</strong>
+                    <div class="muted">{new Date(e.occurred_at).toLocaleString()}{e.actor ? ` · ${e.actor.name}` : ''}</div>
+                    {e.note && <div>{e.note}</div>}
+                  </li>
+                ))}
+              </ol>
+            )}
+          {pkg.package_failed_delivery_status.length > 0 && (
+            <>
+              <h3>Failed attempts</h3>
+              <ul>{pkg.package_failed_delivery_status.map((f) => <li key={f.id}>{f.name} · {new Date(f.created_at).toLocaleString()}{f.note ? ` — ${f.note}` : ''}</li>)}</ul>
+            </>
+          )}
+        </div>
+      </div>
+      {proof && (
+        <div class="card">
+          <h2 style={{ marginTop: 0 }}>Proof of delivery</h2>
+          <dl class="dl">
+            <dt>Delivered</dt><dd>{proof.delivered_at ? new Date(proof.delivered_at).toLocaleString() : '—'}</dd>
+            <dt>Received by</dt><dd>{proof.recipient_name ?? '—'}</dd>
+            <dt>Driver</dt><dd>{proof.driver?.name ?? '—'}</dd>
+            {proof.note && <><dt>Note</dt><dd>{proof.note}</dd></>}
+            {proof.flagged && <><dt>Flag</dt><dd><Badge tone="bad">Flagged</Badge> {proof.flag_reason}</dd></>}
+          </dl>
+          {slots.length > 0 ? (
+            <div class="photos" style={{ marginTop: '1rem' }}>
+              {slots.map((s) => <AuthImage key={s} url={proof[s]!.url} alt={s === 'signature' ? 'Signature' : `Photo ${s.replace('photo_', '')}`} />)}
+            </div>
+          ) : <p class="muted">No photos or signature.</p>}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,53 @@
+import type { Permission } from '../../shared/permissions';
+import type { Role } from '../../shared/roles';
+import { can, canUseDepot } from './access';
+
+export interface NavItem {
+  href: string;
+  label: string;
+  group: string;
+  permission?: Permission;
+  roles?: (role: Role) => boolean;
+}
+
+/**
+ * The menu. Resource screens are `#/r/<name>`, named as in client/admin/resource/declarations.ts;
+ * this list holds only labels and permissions so the start-up bundle does not load any screen.
+ */
+export const NAV: readonly NavItem[] = [
+  { href: '/', label: 'Dashboard', group: 'Work', permission: 'dashboard.view' },
+  { href: '/packages', label: 'Packages', group: 'Work', permission: 'package.view' },
+  { href: '/packages/upload', label: 'Upload packages', group: 'Work', permission: 'package.manage' },
+  { href: '/depot', label: 'Depot scanning', group: 'Work', roles: canUseDepot },
+  { href: '/r/warehouse', label: 'Warehouses', group: 'Places', permission: 'warehouse.view' },
+  { href: '/r/pickup-point', label: 'Pickup points', group: 'Places', permission: 'pickup_point.view' },
+  { href: '/r/zone', label: 'Zones', group: 'Places', permission: 'geo.manage' },
+  { href: '/r/country', label: 'Countries', group: 'Places', permission: 'geo.manage' },
+  { href: '/r/state', label: 'States', group: 'Places', permission: 'geo.manage' },
+  { href: '/r/city', label: 'Cities', group: 'Places', permission: 'geo.manage' },
+  { href: '/r/suburb', label: 'Suburbs', group: 'Places', permission: 'geo.manage' },
+  { href: '/r/area', label: 'Areas', group: 'Places', permission: 'geo.manage' },
+  { href: '/r/street', label: 'Streets', group: 'Places', permission: 'geo.manage' },
+  { href: '/r/pincode', label: 'Postcodes', group: 'Places', permission: 'geo.manage' },
+  { href: '/r/company', label: 'Companies', group: 'People', permission: 'company.manage' },
+  { href: '/r/employee', label: 'Employees', group: 'People', permission: 'employee.view' },
+  { href: '/r/package-type', label: 'Package types', group: 'Settings', permission: 'package_type.view' },
+  { href: '/r/failed-delivery-status', label: 'Failed-delivery reasons', group: 'Settings', permission: 'failed_status.view' },
+  { href: '/r/unit-of-measurement', label: 'Units of measurement', group: 'Settings', permission: 'unit.manage' },
+  { href: '/r/delivery-rate', label: 'Delivery rates', group: 'Settings', permission: 'rate.manage' },
+  { href: '/r/driver-delivery-rate', label: 'Driver rates', group: 'Settings', permission: 'rate.manage' },
+];
+
+export function navFor(role: Role): NavItem[] {
+  return NAV.filter((item) => (item.roles ? item.roles(role) : item.permission ? can(role, item.permission) : true));
+}
+
+/** The nav entry a path belongs to (longest prefix), for aria-current. */
+export function activeHref(path: string, items: readonly NavItem[]): string | null {
+  let best: string | null = null;
+  for (const item of items) {
+    const hit = item.href === '/' ? path === '/' || path === '/dashboard' : path === item.href || path.startsWith(`${item.href}/`);
+    if (hit && (!best || item.href.length > best.length)) best = item.href;
+  }
+  return best;
+}

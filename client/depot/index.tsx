@@ -1,0 +1,87 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { z } from 'zod';
+import type { SupervisorScanItem } from '../../shared/schemas/delivery';
+import { api } from '../api/client';
+import type { Page } from '../api/paging';
+import { PATHS } from '../api/paths';
+import { ROLE_LABELS } from '../app/access';
+import { Banners } from '../app/Banners';
+import { match } from '../app/router';
+import type { Session } from '../app/session';
+import { logout } from '../app/Shell';
+import { Button, LinkButton } from '../ui/Button';
+import { MODE_TITLES, ScanStation } from './ScanStation';
+import type { ScanKind } from './scanQueue';
+
+type SupervisorItem = z.infer<typeof SupervisorScanItem>;
+
+/** Today's supervisor scans from the server (every supervisor's, so a shift hand-over sees them). */
+function SupervisorList() {
+  const [items, setItems] = useState<SupervisorItem[] | null>(null);
+  const [error, setError] = useState('');
+  useEffect(() => {
+    let live = true;
+    const load = () => api.get<Page<SupervisorItem>>(PATHS.scan.supervisorList, { page_size: 50 })
+      .then((p) => { if (live) { setItems(p.results); setError(''); } }, () => { if (live) setError('The list could not be loaded'); });
+    void load();
+    const t = setInterval(() => void load(), 5000);
+    return () => { live = false; clearInterval(t); };
+  }, []);
+  return (
+    <div class="list" data-testid="supervisor-list">
+      <h2>Supervisor scans today</h2>
+      {error ? <div class="empty">{error}</div> : items === null ? <div class="empty">Loading…</div> : items.length === 0 ? <div class="empty">None yet.</div> : (
+        <ul>
+          {items.map((it) => (
+            <li key={it.event.id} class="ok">
+              <div style={{ flex: 1 }}>
+                <div class="code">{it.package.hawb}</div>
+                <div class="why">{new Date(it.event.occurred_at).toLocaleTimeString()} · {it.event.actor?.name ?? ''} · {it.package.status.replace(/_/g, ' ')}</div>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+const MODES: { kind: ScanKind; path: string; blurb: string }[] = [
+  { kind: 'zone', path: 'inbound', blurb: 'Parcels arriving at the depot: marks them received and shows their zone.' },
+  { kind: 'supervisor', path: 'supervisor', blurb: 'Check parcels on the floor; each scan is logged, nothing changes.' },
+  { kind: 'return', path: 'returns', blurb: 'Parcels drivers bring back after failed deliveries.' },
+];
+
+/** Depot tablets: full-screen scanning, big targets, dark background so the result colours stand out. */
+export default function Depot({ path, session }: { path: string; session: Session }) {
+  const m = match('/depot/:mode', path);
+  const modes = MODES;
+  const mode = modes.find((x) => x.path === m?.mode);
+  return (
+    <div class="depot">
+      <div class="depot-bar">
+        <span class="title">{mode ? MODE_TITLES[mode.kind] : 'Depot scanning'}</span>
+        <span class="spacer" />
+        {mode && modes.map((x) => (
+          <LinkButton key={x.kind} href={`#/depot/${x.path}`} aria-pressed={x.kind === mode.kind}>{x.kind === 'zone' ? 'Inbound' : x.kind === 'supervisor' ? 'Supervisor' : 'Returns'}</LinkButton>
+        ))}
+        <LinkButton href="#/">Exit</LinkButton>
+        <Button onClick={() => void logout()}>Log out</Button>
+      </div>
+      <Banners />
+      {mode ? (
+        <ScanStation key={mode.kind} kind={mode.kind}>{mode.kind === 'supervisor' ? <SupervisorList /> : undefined}</ScanStation>
+      ) : (
+        <div class="modes">
+          {modes.map((x) => (
+            <a key={x.kind} class="mode-card" href={`#/depot/${x.path}`}>
+              <strong>{MODE_TITLES[x.kind]}</strong>
+              <span>{x.blurb}</span>
+            </a>
+          ))}
+          <p style={{ gridColumn: '1 / -1', color: '#c5d0e0' }}>{session.user.name} · {ROLE_LABELS[session.user.role]}</p>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+import type { ActionInput, FileInput } from './types';
+
+/** Where and when the driver did it: device time and, where known, position (DESIGN.md section 6). */
+export interface Place { latitude?: number; longitude?: number }
+
+function stamp(now: number, place: Place = {}): Record<string, unknown> {
+  const out: Record<string, unknown> = { occurred_at: new Date(now).toISOString() };
+  if (place.latitude != null && place.longitude != null) {
+    out.latitude = place.latitude;
+    out.longitude = place.longitude;
+  }
+  return out;
+}
+
+function named(files: FileInput[], newId: () => string): FileInput[] {
+  return files.map((f) => ({ ...f, clientId: f.clientId ?? newId() }));
+}
+
+/**
+ * The actions a driver takes, as the ordinary REST calls they replay as. Each carries the device
+ * time it happened and what it will do to the parcel, for the pending view.
+ */
+export function actionBuilders(now: () => number, newId: () => string) {
+  return {
+    inboundScan(barcode: string, place?: Place): ActionInput {
+      const code = barcode.trim();
+      return {
+        path: 'scan-package-api/inbound-scan/', body: { barcode: code, ...stamp(now(), place) },
+        effect: { hawb: code, patch: { status: 'out_for_delivery', is_scanned: true } }, label: `Load ${code}`,
+      };
+    },
+    deliver(packageId: number, opts: { photos?: FileInput[]; signature?: FileInput; recipient_name?: string; note?: string } & Place = {}): ActionInput {
+      const photos = named(opts.photos ?? [], newId).map((f) => ({ ...f, kind: f.kind ?? 'photo' as const }));
+      const signature = opts.signature ? named([opts.signature], newId).map((f) => ({ ...f, kind: 'signature' as const }))[0] : undefined;
+      const body: Record<string, unknown> = { photos: photos.map((f) => f.clientId), ...stamp(now(), opts) };
+      if (signature) body.signature = signature.clientId;
+      if (opts.recipient_name) body.recipient_name = opts.recipient_name;
+      if (opts.note) body.note = opts.note;
+      return {
+        path: `package-delivered/${packageId}/deliver/`, body, files: signature ? [...photos, signature] : photos,
+        effect: { packageId, patch: { status: 'delivered' } }, label: `Deliver parcel ${packageId}`,
+      };
+    },
+    fail(packageId: number, opts: { failed_delivery_status: number; note?: string; photo?: FileInput } & Place): ActionInput {
+      const photo = opts.photo ? named([opts.photo], newId)[0] : undefined;
+      const body: Record<string, unknown> = { failed_delivery_status: opts.failed_delivery_status, ...stamp(now(), opts) };
+      if (opts.note) body.note = opts.note;
+      if (photo) body.photo = photo.clientId;
+      return {
+        path: `package-delivered/${packageId}/fail/`, body, files: photo ? [photo] : [],
+        effect: { packageId, patch: { status: 'failed' } }, label: `Failed delivery of parcel ${packageId}`,
+      };
+    },
+  };
+}
+export type ActionBuilders = ReturnType<typeof actionBuilders>;

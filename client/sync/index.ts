@@ -1,0 +1,350 @@
+import { actionBuilders, type ActionBuilders } from './actions';
+import { getMeta, META, setMeta, SyncDb } from './db';
+import { request, type FetchLike, type Transport } from './http';
+import { outboxLock } from './lock';
+import { addToOutbox, discardRejectedRow, newId, requeueRejected } from './outbox';
+import { forgetCopies, pullChanges } from './puller';
+import { drainOutbox } from './sender';
+import { checkBarcode, pendingView } from './view';
+import type { ActionInput, FailedStatus, LocalCheck, OutboxRow, SessionInfo, SyncStatus, ViewPackage } from './types';
+
+export type * from './types';
+export { SyncStorageError } from './outbox';
+export { SyncDb } from './db';
+
+export interface SyncEngineOptions {
+  /** `https://host/api/` */
+  baseUrl: string;
+  fetch?: FetchLike;
+  dbName?: string;
+  /** The device clock: stamps `occurred_at`, back-off and leases; never used to read the server feed. */
+  now?: () => number;
+  indexedDB?: IDBFactory;
+  IDBKeyRange?: typeof IDBKeyRange;
+  /** `lease` forces the IndexedDB lease even where Web Locks exist (tests). */
+  lock?: 'auto' | 'lease';
+  backoff?: { baseMs: number; maxMs: number };
+  /** How often a started engine tries on its own. */
+  pollMs?: number;
+  pageSize?: number;
+  timeoutMs?: number;
+  random?: () => number;
+}
+
+export interface SyncEngine {
+  /** Saves the action on the device (throws SyncStorageError when it cannot), then tries to send. */
+  enqueue(action: ActionInput): Promise<OutboxRow>;
+  actions: ActionBuilders;
+  pendingView(): Promise<ViewPackage[]>;
+  failedStatuses(): Promise<FailedStatus[]>;
+  outbox(): Promise<OutboxRow[]>;
+  localCheck(barcode: string): Promise<LocalCheck>;
+  status(): SyncStatus;
+  /** Called at once and on every change; returns the unsubscribe function. */
+  subscribe(cb: (s: SyncStatus) => void): () => void;
+  retryRejected(id: number): Promise<boolean>;
+  discardRejected(id: number): Promise<boolean>;
+  /** Push, then pull; ignores any back-off (the user asked). */
+  syncNow(): Promise<SyncStatus>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  login(email: string, password: string): Promise<SessionInfo>;
+  /** Adopts a session obtained elsewhere (web login screen). */
+  setSession(token: string, user: SessionInfo): Promise<void>;
+  logout(): Promise<void>;
+  session(): Promise<SessionInfo | null>;
+  readonly deviceId: Promise<string>;
+  readonly db: SyncDb;
+}
+
+const DEFAULTS = { backoff: { baseMs: 1000, maxMs: 5 * 60_000 }, pollMs: 60_000, pageSize: 500, timeoutMs: 30_000 };
+/** When another tab holds the outbox, look again this soon (for this tab's status). */
+const LOCK_RECHECK_MS = 2000;
+
+type Listener = (s: SyncStatus) => void;
+
+function onlineNow(): boolean {
+  const nav = (globalThis as { navigator?: { onLine?: boolean } }).navigator;
+  return nav?.onLine ?? true;
+}
+
+export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
+  const now = options.now ?? (() => Date.now());
+  const random = options.random ?? Math.random;
+  const backoff = options.backoff ?? DEFAULTS.backoff;
+  const pollMs = options.pollMs ?? DEFAULTS.pollMs;
+  const db = new SyncDb(options.dbName ?? 'courier', { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange });
+  const transport: Transport = {
+    baseUrl: options.baseUrl, timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+  };
+  const owner = newId();
+  const lock = outboxLock(db, owner, now, options.lock ?? 'auto');
+  const actions = actionBuilders(now, newId);
+
+  const deviceId = db.transaction('rw', db.meta, async () => {
+    const existing = await getMeta<string>(db, META.deviceId);
+    if (existing) return existing;
+    const id = newId();
+    await setMeta(db, META.deviceId, id);
+    return id;
+  });
+
+  let state: SyncStatus = {
+    queued: 0, sending: 0, rejected: 0, online: onlineNow(), loginNeeded: false, syncing: false,
+    lastSyncedAt: null, lastError: null, nextRetryAt: null,
+  };
+  const listeners = new Set<Listener>();
+  let failures = 0;
+  let started = false;
+  let closed = false;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let poll: ReturnType<typeof setInterval> | null = null;
+  let running: Promise<void> | null = null;
+  let again = false;
+  const cleanups: (() => void)[] = [];
+
+  function publish(patch: Partial<SyncStatus>): void {
+    state = { ...state, ...patch };
+    for (const l of listeners) l(state);
+  }
+
+  async function refreshCounts(): Promise<void> {
+    if (closed) return;
+    const [queued, sending, rejected, lastSyncedAt] = await Promise.all([
+      db.outbox.where('status').equals('queued').count(), db.outbox.where('status').equals('sending').count(),
+      db.outbox.where('status').equals('rejected').count(), getMeta<number>(db, META.lastSyncedAt),
+    ]);
+    publish({ queued, sending, rejected, lastSyncedAt: lastSyncedAt ?? null });
+  }
+  // Coalesced: a burst of row changes costs one count, not one per row.
+  let counting = false;
+  let recount = false;
+  const changed = () => {
+    if (counting) { recount = true; return; }
+    counting = true;
+    void (async () => {
+      try {
+        do { recount = false; await refreshCounts(); } while (recount);
+      } catch { /* the database closed under us: nothing to show */ } finally { counting = false; }
+    })();
+  };
+
+  function schedule(delayMs: number): void {
+    if (!started || closed) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => { timer = null; void kick(true); }, Math.max(0, delayMs));
+  }
+
+  function delayFor(retryAfterMs: number | null): number {
+    failures += 1;
+    const exp = Math.min(backoff.maxMs, backoff.baseMs * 2 ** Math.min(failures - 1, 20));
+    // Jitter spreads a fleet of phones that regain signal together.
+    return Math.max(retryAfterMs ?? 0, Math.round(exp * (0.5 + random() * 0.5)));
+  }
+
+  async function currentSession(): Promise<{ token: string; user: SessionInfo } | null> {
+    const [token, user] = await Promise.all([getMeta<string>(db, META.token), getMeta<SessionInfo>(db, META.user)]);
+    return token && user ? { token, user } : null;
+  }
+
+  /** One pass: everything this user queued, then the server's changes; push before pull. */
+  async function pass(): Promise<void> {
+    const session = await currentSession();
+    if (!session) { publish({ loginNeeded: true }); return; }
+    if (state.loginNeeded) return;
+    const id = await deviceId;
+    const outcome = await lock(async (stillMine) => {
+      // Rows left "sending" by a tab that died: we hold the lock, nobody else is sending them.
+      await db.outbox.where('status').equals('sending').modify({ status: 'queued' });
+      // A stopping engine finishes the row in flight and sends no more.
+      const mayGoOn = async () => !closed && await stillMine();
+      const drained = await drainOutbox({ db, transport, now, deviceId: id, token: session.token, userId: session.user.id, changed }, mayGoOn);
+      if (drained.kind !== 'empty' || closed) return drained;
+      return pullChanges({ db, transport, now, token: session.token, userId: session.user.id, pageSize: options.pageSize ?? DEFAULTS.pageSize });
+    });
+    if (outcome === null) { schedule(LOCK_RECHECK_MS); return; }
+    switch (outcome.kind) {
+      case 'done':
+        failures = 0;
+        await setMeta(db, META.lastSyncedAt, now());
+        publish({ online: true, lastError: null, nextRetryAt: null });
+        break;
+      case 'auth':
+        publish({ loginNeeded: true, lastError: outcome.message, online: true });
+        break;
+      case 'retry': {
+        const delay = delayFor(outcome.retryAfterMs);
+        publish({ online: !outcome.offline, lastError: outcome.message, nextRetryAt: now() + delay });
+        schedule(delay);
+        break;
+      }
+      case 'lost_lock':
+        schedule(LOCK_RECHECK_MS);
+        break;
+    }
+  }
+
+  /** Runs a pass, or asks the running one to go again: triggers never overlap or get lost. */
+  function kick(force: boolean): Promise<void> {
+    if (closed) return Promise.resolve();
+    if (!force && state.nextRetryAt != null && state.nextRetryAt > now()) return running ?? Promise.resolve();
+    if (running) { again = true; return running; }
+    running = (async () => {
+      publish({ syncing: true });
+      try {
+        do {
+          again = false;
+          await pass();
+        } while (again && !closed && !(state.nextRetryAt != null && state.nextRetryAt > now()));
+      } finally {
+        running = null;
+        if (!closed) {
+          publish({ syncing: false });
+          await refreshCounts();
+        }
+      }
+    })();
+    return running;
+  }
+
+  async function storeSession(token: string, user: SessionInfo): Promise<void> {
+    const previous = await getMeta<SessionInfo>(db, META.user);
+    // Another person's copies never show on this phone; their queued actions stay, unsendable until they log in.
+    if (previous && previous.id !== user.id) await forgetCopies(db);
+    await db.transaction('rw', db.meta, async () => {
+      await setMeta(db, META.token, token);
+      await setMeta(db, META.user, user);
+    });
+    failures = 0;
+    publish({ loginNeeded: false, lastError: null, nextRetryAt: null });
+  }
+
+  const engine: SyncEngine = {
+    db,
+    deviceId,
+    actions,
+    async enqueue(action) {
+      const session = await currentSession();
+      const user = session?.user ?? (await getMeta<SessionInfo>(db, META.user));
+      if (!user) throw new Error('Log in once with signal before working offline');
+      await deviceId;
+      const row = await addToOutbox(db, action, user.id, now());
+      await refreshCounts();
+      if (started) {
+        void kick(false);
+        registerBackgroundSync();
+      }
+      return row;
+    },
+    async pendingView() {
+      return pendingView(db, (await getMeta<SessionInfo>(db, META.user))?.id ?? null);
+    },
+    async failedStatuses() {
+      return (await db.failedStatuses.toArray()).map(({ syncedAt: _s, ...s }) => s).sort((a, b) => a.name.localeCompare(b.name));
+    },
+    outbox: () => db.outbox.orderBy('seq').toArray(),
+    async localCheck(barcode) {
+      return checkBarcode(db, (await getMeta<SessionInfo>(db, META.user))?.id ?? null, barcode);
+    },
+    status: () => state,
+    subscribe(cb) {
+      listeners.add(cb);
+      cb(state);
+      return () => { listeners.delete(cb); };
+    },
+    async retryRejected(id) {
+      const ok = await requeueRejected(db, id);
+      await refreshCounts();
+      if (ok && started) void kick(true);
+      return ok;
+    },
+    async discardRejected(id) {
+      const ok = await discardRejectedRow(db, id);
+      await refreshCounts();
+      return ok;
+    },
+    async syncNow() {
+      await kick(true);
+      return state;
+    },
+    async start() {
+      if (started || closed) return;
+      started = true;
+      await deviceId;
+      await requestPersistence();
+      listen();
+      poll = setInterval(() => { void kick(false); }, pollMs);
+      await refreshCounts();
+      void kick(true);
+    },
+    async stop() {
+      started = false;
+      closed = true;
+      if (timer) clearTimeout(timer);
+      if (poll) clearInterval(poll);
+      cleanups.splice(0).forEach((f) => f());
+      await running;
+      listeners.clear();
+      db.close();
+    },
+    async login(email, password) {
+      const outcome = await request(transport, 'POST', 'auth/login/', { 'content-type': 'application/json' }, JSON.stringify({ email, password }));
+      if (outcome.kind !== 'ok') throw new Error('message' in outcome ? outcome.message : 'Login failed');
+      const body = outcome.body as { token: string; user: SessionInfo };
+      await storeSession(body.token, body.user);
+      if (started) void kick(true);
+      return body.user;
+    },
+    async setSession(token, user) {
+      await storeSession(token, user);
+      if (started) void kick(true);
+    },
+    async logout() {
+      const session = await currentSession();
+      if (session) {
+        // Best effort: offline, the token simply expires on the server.
+        await request(transport, 'POST', 'auth/logout/', { authorization: `Bearer ${session.token}` }).catch(() => undefined);
+      }
+      await db.meta.delete(META.token);
+      publish({ loginNeeded: true });
+    },
+    async session() {
+      return (await currentSession())?.user ?? null;
+    },
+  };
+
+  function listen(): void {
+    const g = globalThis as { addEventListener?: (t: string, f: () => void) => void; removeEventListener?: (t: string, f: () => void) => void; document?: Document };
+    const onOnline = () => { publish({ online: true, nextRetryAt: null }); void kick(true); };
+    const onOffline = () => publish({ online: false });
+    if (g.addEventListener && g.removeEventListener) {
+      const add = g.addEventListener.bind(g);
+      const remove = g.removeEventListener.bind(g);
+      add('online', onOnline);
+      add('offline', onOffline);
+      cleanups.push(() => { remove('online', onOnline); remove('offline', onOffline); });
+    }
+    const doc = g.document;
+    if (doc) {
+      const onVisible = () => { if (doc.visibilityState === 'visible') void kick(false); };
+      doc.addEventListener('visibilitychange', onVisible);
+      cleanups.push(() => doc.removeEventListener('visibilitychange', onVisible));
+    }
+  }
+
+  return engine;
+}
+
+/** Asks the browser not to evict the outbox under storage pressure; refusal is not an error. */
+async function requestPersistence(): Promise<void> {
+  const storage = (globalThis as { navigator?: { storage?: { persist?: () => Promise<boolean> } } }).navigator?.storage;
+  try { await storage?.persist?.(); } catch { /* the browser said no; nothing to do */ }
+}
+
+/** A nudge for the service worker to wake us when signal returns; the timers never rely on it. */
+function registerBackgroundSync(): void {
+  const sw = (globalThis as { navigator?: { serviceWorker?: { ready: Promise<unknown> } } }).navigator?.serviceWorker;
+  if (!sw) return;
+  void sw.ready.then((reg) => (reg as { sync?: { register(tag: string): Promise<void> } }).sync?.register('courier-outbox')).catch(() => undefined);
+}

@@ -1,0 +1,104 @@
+import type { Package } from '../../shared/schemas/package';
+import type { SyncUpserts } from '../../shared/schemas/sync';
+
+export type { Package };
+export type FailedStatus = SyncUpserts['failed_delivery_statuses'][number];
+export type Method = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type OutboxStatus = 'queued' | 'sending' | 'rejected';
+
+/** What a queued action will do to a package once the server accepts it, shown before it does. */
+export interface PendingEffect {
+  packageId?: number;
+  /** Scans name the parcel by its barcode. */
+  hawb?: string;
+  patch: Partial<Package>;
+}
+
+/** The server's refusal of an action, kept for the driver to read. */
+export interface Rejection { status: number; code: string; message: string }
+
+export interface OutboxRow {
+  id?: number;
+  /** X-Device-Seq: 1, 2, 3, ... per device, shared by every tab. */
+  seq: number;
+  /** Idempotency-Key. */
+  key: string;
+  /** Only sent with this user's token; another driver on the same phone never sends it. */
+  userId: number;
+  method: Method;
+  /** Relative to the API base: `scan-package-api/inbound-scan/`. */
+  path: string;
+  body: Record<string, unknown>;
+  /** client ids of the blobs this action names, uploaded before it. */
+  blobRefs: string[];
+  status: OutboxStatus;
+  attempts: number;
+  lastError: string | null;
+  rejection: Rejection | null;
+  effect: PendingEffect | null;
+  /** For the screen: "Loaded AB123". */
+  label: string;
+  createdAt: number;
+}
+
+export interface BlobRow {
+  clientId: string;
+  bytes: ArrayBuffer;
+  mime: string;
+  kind: 'photo' | 'signature' | 'document' | 'pod';
+  sha256: string;
+  uploaded: boolean;
+  serverId: number | null;
+  createdAt: number;
+}
+
+/** Server copies carry the device time they were written, to age out delivered history. */
+export type StoredPackage = Package & { syncedAt: number };
+export type StoredStatus = FailedStatus & { syncedAt: number };
+/** Barcodes of parcels that left this device's scope, so a scan says "not yours" rather than "unknown". */
+export interface GoneRow { hawb: string; id: number; at: number }
+export interface MetaRow { key: string; value: unknown }
+export interface LeaseRow { name: string; owner: string; expires: number }
+
+export interface SessionInfo { id: number; name: string; email: string; role: string; company: number | null }
+
+/** A file an action carries (photo, signature), stored as bytes until uploaded. */
+export interface FileInput {
+  bytes: ArrayBuffer | Uint8Array | Blob;
+  mime: string;
+  kind?: BlobRow['kind'];
+  /** Chosen here when absent; the action names the file by it. */
+  clientId?: string;
+}
+
+export interface ActionInput {
+  method?: Method;
+  path: string;
+  body: Record<string, unknown>;
+  files?: FileInput[];
+  effect?: PendingEffect | null;
+  label?: string;
+}
+
+export interface SyncStatus {
+  queued: number;
+  sending: number;
+  rejected: number;
+  online: boolean;
+  /** The token was refused: nothing is lost, the queue waits for `login()`. */
+  loginNeeded: boolean;
+  syncing: boolean;
+  lastSyncedAt: number | null;
+  lastError: string | null;
+  /** Device time of the next retry after a failure, if one is scheduled. */
+  nextRetryAt: number | null;
+}
+
+export type ViewPackage = Package & {
+  /** An accepted-here, not-yet-answered action changed what is shown. */
+  pending: { outboxId: number; label: string; status: OutboxStatus } | null;
+  rejected: { outboxId: number; label: string; message: string } | null;
+};
+
+export type LocalCheckResult = 'loadable' | 'already_loaded' | 'not_yours' | 'unknown' | 'not_loadable';
+export interface LocalCheck { result: LocalCheckResult; package: ViewPackage | null; message: string }

@@ -1,0 +1,58 @@
+import type { SyncDb } from './db';
+import type { LocalCheck, OutboxRow, StoredPackage, ViewPackage } from './types';
+
+function strip(p: StoredPackage): ViewPackage {
+  const { syncedAt: _syncedAt, ...rest } = p;
+  return { ...rest, pending: null, rejected: null };
+}
+
+function targets(row: OutboxRow, byId: Map<number, ViewPackage>, byHawb: Map<string, ViewPackage>): ViewPackage | undefined {
+  const e = row.effect;
+  if (!e) return undefined;
+  return (e.packageId != null ? byId.get(e.packageId) : undefined) ?? (e.hawb != null ? byHawb.get(e.hawb.trim()) : undefined);
+}
+
+/**
+ * Server copies with this user's queued actions laid over them, in queue order: a queued delivery
+ * shows the parcel as delivered (pending). Rejected actions change nothing but are pointed out.
+ */
+export async function pendingView(db: SyncDb, userId: number | null): Promise<ViewPackage[]> {
+  const [copies, rows] = await Promise.all([db.packages.toArray(), db.outbox.orderBy('seq').toArray()]);
+  const view = copies.map(strip);
+  const byId = new Map(view.map((p) => [p.id, p]));
+  const byHawb = new Map(view.map((p) => [p.hawb, p]));
+  for (const row of rows) {
+    if (row.userId !== userId || row.id == null) continue;
+    const target = targets(row, byId, byHawb);
+    if (!target) continue;
+    if (row.status === 'rejected') {
+      target.rejected = { outboxId: row.id, label: row.label, message: row.rejection?.message ?? 'Refused by the server' };
+      continue;
+    }
+    Object.assign(target, row.effect?.patch ?? {});
+    target.pending = { outboxId: row.id, label: row.label, status: row.status };
+  }
+  return view.sort((a, b) => (a.sequence_no ?? Number.MAX_SAFE_INTEGER) - (b.sequence_no ?? Number.MAX_SAFE_INTEGER) || a.id - b.id);
+}
+
+/**
+ * A scan checked against the local manifest before anything is sent (DESIGN.md section 8), so a
+ * wrong parcel is flagged with no signal. The server still decides when the scan is replayed.
+ */
+export async function checkBarcode(db: SyncDb, userId: number | null, barcode: string): Promise<LocalCheck> {
+  const code = barcode.trim();
+  const copy = await db.packages.where('hawb').equals(code).first();
+  if (!copy) {
+    const gone = await db.gone.get(code);
+    return gone
+      ? { result: 'not_yours', package: null, message: `Parcel ${code} is no longer assigned to you` }
+      : { result: 'unknown', package: null, message: `Parcel ${code} is not on your manifest` };
+  }
+  const view = (await pendingView(db, userId)).find((p) => p.id === copy.id) ?? strip(copy);
+  if (userId != null && view.assigned_to_id !== userId) {
+    return { result: 'not_yours', package: view, message: `Parcel ${code} is assigned to ${view.assigned_to?.name ?? 'someone else'}` };
+  }
+  if (view.status === 'out_for_delivery' && view.is_scanned) return { result: 'already_loaded', package: view, message: `Parcel ${code} is already loaded` };
+  if (view.status === 'assigned' || view.status === 'failed') return { result: 'loadable', package: view, message: `Parcel ${code} is yours: load it` };
+  return { result: 'not_loadable', package: view, message: `Parcel ${code} is ${view.status.replace(/_/g, ' ')}; it cannot be loaded` };
+}

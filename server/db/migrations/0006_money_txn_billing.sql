@@ -1,0 +1,1 @@
+ALTER TABLE `wallet_txn` ADD `billing` text DEFAULT 'prepaid' NOT NULL;

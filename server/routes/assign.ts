@@ -1,0 +1,97 @@
+import { inArray, isNotNull, isNull } from 'drizzle-orm';
+import { z } from 'zod';
+import { IdParams } from '../../shared/schemas/common';
+import {
+  AssignDriverBody, AssignSingleBody, DashboardCountAnswer, HealthAnswer, Package, PackageIdsBody, PackageListAnswer, PackagesChanged,
+  ScanPackageQuery,
+} from '../../shared/schemas/package';
+import { iso } from '../clock';
+import { ApiError } from '../errors';
+import { ops } from '../http/catalogue';
+import type { App } from '../http/env';
+import { defineRoute } from '../http/route';
+import { pkg } from '../db/schema/index';
+import { assignDriver, unassignPackages } from '../services/packages/assign';
+import { packageCounts } from '../services/packages/counts';
+import { findByBarcode, findPackage } from '../services/packages/lifecycle';
+import { packageScope, visiblePackage } from '../services/packages/scope';
+import { packagesByIds } from '../services/packages/shape';
+import { LIST_FILTERS_DOC, PackageListQuery, packageListWhere, packagePage } from './packages';
+
+const tags = ['Assign Package To Driver'];
+const ap = (...names: string[]) => ops('web/Assign Package To Driver', ...names);
+
+/** Parcels that are, or may be, waiting for a driver: the assignment screen's default view. */
+const ASSIGNABLE = ['created', 'received', 'assigned', 'failed', 'returned'];
+
+const changed = (verb: string, db: Parameters<typeof packagesByIds>[0], ids: number[]) => ({
+  success: true, message: `${ids.length} package(s) ${verb}`, count: ids.length, packages: packagesByIds(db, ids),
+});
+
+export function assignRoutes(app: App): void {
+  defineRoute(app, {
+    method: 'get', path: '/assign-package/', tags, access: 'assign.view', response: PackageListAnswer,
+    query: PackageListQuery.extend({ assigned: z.enum(['true', 'false']).optional() }),
+    catalogue: ap('Get'), summary: 'Packages for the assignment screen',
+    description: `Without a status filter: ${ASSIGNABLE.join(', ')}. \`assigned=true|false\` keeps those with or without a driver. ${LIST_FILTERS_DOC}`,
+  }, ({ deps, user, query, c }) => {
+    const withDriver = query.assigned === undefined ? undefined : query.assigned === 'true' ? isNotNull(pkg.assigned_to_id) : isNull(pkg.assigned_to_id);
+    const where = packageListWhere(user, query, false, query.status ? undefined : inArray(pkg.status, ASSIGNABLE), withDriver);
+    return packagePage(deps.db, where, query, c.req.url);
+  });
+
+  defineRoute(app, {
+    method: 'post', path: '/assign-package/assign-driver/', tags, access: 'assign.manage', body: AssignDriverBody, response: PackagesChanged,
+    catalogue: ap('Assign Driver'), summary: 'Assign packages to a driver (all or nothing)',
+    description: 'Unknown package ids answer 400 naming them; a package whose state cannot be assigned (final, or failed past its attempts) 409.',
+  }, ({ deps, user, body }) => changed('assigned', deps.db, assignDriver(deps, user, body.driver, body.packages).map((r) => r.id)));
+
+  defineRoute(app, {
+    method: 'post', path: '/assign-package/{id}/assign-driver/', tags, access: 'assign.manage', params: IdParams, body: AssignSingleBody,
+    response: Package, catalogue: ap('Assign Single Package Driver'), summary: 'Assign one package to a driver',
+  }, ({ deps, user, params, body }) => {
+    visiblePackage(user, findPackage(deps.db, params.id), params.id);
+    return packagesByIds(deps.db, [assignDriver(deps, user, body.driver, [params.id])[0].id])[0];
+  });
+
+  defineRoute(app, {
+    method: 'post', path: '/assign-package/unassign-package/', tags, access: 'assign.manage', body: PackageIdsBody, response: PackagesChanged,
+    catalogue: ap('Unassign Package'), summary: 'Take packages back from their drivers (all or nothing)',
+    description: 'Only assigned parcels not yet on the van (409 otherwise). Each goes back to `received` if it had landed at the depot, else to `created`.',
+  }, ({ deps, user, body }) => changed('unassigned', deps.db, unassignPackages(deps, user, body.packages).map((r) => r.id)));
+
+  defineRoute(app, {
+    method: 'post', path: '/package/{id}/unassign/', tags, access: 'assign.manage', params: IdParams, response: Package,
+    catalogue: [...ap('Unassign Single Package'), ...ops('web/Package Model', 'Unassign')],
+    summary: 'Take one package back from its driver',
+    description: 'Only an assigned parcel not yet on the van (409 otherwise); back to `received` if it had landed, else `created`.',
+  }, ({ deps, user, params }) => {
+    visiblePackage(user, findPackage(deps.db, params.id), params.id);
+    return packagesByIds(deps.db, [unassignPackages(deps, user, [params.id])[0].id])[0];
+  });
+
+  defineRoute(app, {
+    method: 'get', path: '/assign-package/scan-package/', tags, access: 'assign.view', query: ScanPackageQuery, response: Package,
+    catalogue: ap('Scan Package'), summary: 'Look a package up by its barcode (hawb) to assign it',
+    description: 'For a hardware scanner on the assignment screen. An unknown code answers 404 naming it.',
+  }, ({ deps, user, query }) => {
+    const row = findByBarcode(deps.db, query.barcode);
+    if (!row || row.deleted_at != null) {
+      throw new ApiError(404, 'not_found', `No parcel has the barcode ${query.barcode}`, [{ path: 'barcode', message: 'unknown code' }], { barcode: query.barcode });
+    }
+    visiblePackage(user, row, query.barcode);
+    return packagesByIds(deps.db, [row.id])[0];
+  });
+
+  defineRoute(app, {
+    method: 'get', path: '/assign-package/dashboard-count/', tags, access: 'package.view', response: DashboardCountAnswer,
+    catalogue: ap('Dash Board Count'), summary: 'Package counts by status (a company: its own; a driver: theirs)',
+    description: 'Archived packages are not counted. `unassigned`: created, received or returned without a driver; '
+      + '`assigned_not_scanned`: assigned but not yet on the van; `flagged`: waiting for a supervisor.',
+  }, ({ deps, user }) => ({ success: true, ...packageCounts(deps.db, packageScope(user)) }));
+
+  defineRoute(app, {
+    method: 'get', path: '/assign-package/testing/', tags, access: 'authenticated', response: HealthAnswer,
+    catalogue: ap('Testing'), summary: 'Health check of the assignment service',
+  }, ({ deps }) => ({ success: true, status: 'ok' as const, time: iso(deps.clock.now()) ?? '' }));
+}

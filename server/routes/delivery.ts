@@ -1,0 +1,222 @@
+import { and, desc, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import { IdParams, ListQuery, pageOf } from '../../shared/schemas/common';
+import {
+  Attempt, AttemptCreateBody, AttemptQuery, DeliverAnswer, DeliverBody, FailAnswer, FailBody, FailPhotoBody, FileInfo, FlagResolveBody,
+  ForceDeliverBody, ForceFailBody, PackageListQuery, pageOfPackages, Proof, SlotParam, SlotUploadBody,
+} from '../../shared/schemas/delivery';
+import { Package } from '../../shared/schemas/package';
+import { isStaff, type Role } from '../../shared/roles';
+import { deliveryAttempt, deliveryRecord, pkg } from '../db/schema/index';
+import type { Deps } from '../deps';
+import { forbidden, notFound } from '../errors';
+import { ops } from '../http/catalogue';
+import type { App } from '../http/env';
+import { defineRoute } from '../http/route';
+import { pageLinks } from '../resources/list';
+import type { SessionUser } from '../services/auth/session';
+import { checkUpload, recordFile, writeBytes } from '../services/files/store';
+import { deliver, forceDeliver, resolveFlag } from '../services/packages/deliver';
+import { attachFailurePhoto, attemptsWhere, failDelivery, type FailResult } from '../services/packages/fail';
+import { dayStart } from '../services/packages/history';
+import { findPackage } from '../services/packages/lifecycle';
+import { fileInfo, proofOf, proofParcel, proofsOf, updateDeliveryText, writeSlots } from '../services/packages/proof';
+import { scanContext } from '../services/packages/scan';
+import { packageScope, visiblePackage } from '../services/packages/scope';
+import { packagesByIds, type PackageRow } from '../services/packages/shape';
+
+const tags = ['Package Delivered'];
+const ADMINS: readonly Role[] = ['super_admin', 'admin'];
+const SUPERVISORS: readonly Role[] = ['super_admin', 'admin', 'supervisor', 'depot_manager'];
+const SlotParams = z.object({ id: IdParams.shape.id, slot: SlotParam });
+const one = (deps: Deps, id: number) => packagesByIds(deps.db, [id])[0] as z.infer<typeof Package>;
+
+/**
+ * The parcel a driver names by id: their own, or one they held before a reassignment (the
+ * services decide what that allows); anything else is outside their scope.
+ */
+function parcelFor(deps: Deps, user: SessionUser, id: number): PackageRow {
+  const row = findPackage(deps.db, id);
+  if (row && row.deleted_at == null && user.role === 'driver') return row;
+  return visiblePackage(user, row, id);
+}
+
+function failAnswer(deps: Deps, r: FailResult) {
+  const msg = r.mustReturn
+    ? `Parcel ${r.row.hawb} failed ${r.row.attempts} of ${r.maxAttempts} times; it must be returned to the depot`
+    : `Attempt ${r.row.attempts} of ${r.maxAttempts} at ${r.row.hawb} recorded as failed`;
+  return { success: true, message: msg, attempts: r.row.attempts, max_attempts: r.maxAttempts, must_return: r.mustReturn, package: one(deps, r.row.id) };
+}
+
+export function deliveryRoutes(app: App): void {
+  defineRoute(app, {
+    method: 'post', path: '/package-delivered/{id}/deliver/', tags, access: { roles: ['driver'] }, params: IdParams, body: DeliverBody,
+    response: DeliverAnswer, catalogue: ops('mobile/Failed Delivery', 'Deliver Status Update'),
+    summary: 'Driver delivers a parcel with its proof (up to five photos and a signature)',
+    description: [
+      'Photos and signature are file refs: a server file id or the client_id the device gave the upload. A file the server lacks answers 409 with details.missing_files and is not stored against the Idempotency-Key, so the device uploads and repeats the same request.',
+      'An assigned (unscanned) or failed (reattempt) parcel passes through out_for_delivery first. A parcel that used its attempts must be returned (409).',
+      'Delivered, returned-to-sender and cancelled are final: a later delivery is refused with 409 and the current state in details, and recorded.',
+      'A delivery made offline after the parcel was reassigned is accepted and flagged for a supervisor.',
+    ].join('\n\n'),
+  }, ({ deps, user, params, body, device }) => {
+    const { row, flagged } = deliver(deps, scanContext(user, body, device), parcelFor(deps, user, params.id), body);
+    return {
+      success: true, message: flagged ? `Parcel ${row.hawb} delivered and flagged for a supervisor: it had been reassigned` : `Parcel ${row.hawb} delivered`,
+      flagged, package: one(deps, row.id), proof: proofOf(deps.db, row),
+    };
+  });
+
+  defineRoute(app, {
+    method: 'post', path: '/package-delivered/{id}/fail/', tags, access: { roles: ['driver'] }, params: IdParams, body: FailBody,
+    response: FailAnswer, catalogue: ops('mobile/Package Delivered', 'Fail Delivery'),
+    summary: 'Driver reports a failed attempt (reason, note, optional photo); counts toward the maximum',
+    description: 'out_for_delivery -> failed, attempts + 1. `must_return: true` once the configured maximum (default 3) is reached: the parcel can then only be returned at the depot.',
+  }, ({ deps, user, params, body, device }) => failAnswer(deps, failDelivery(deps, scanContext(user, body, device), parcelFor(deps, user, params.id), body)));
+
+  defineRoute(app, {
+    method: 'post', path: '/package-delivered/{id}/force-deliver/', tags, access: { roles: ADMINS }, params: IdParams, body: ForceDeliverBody,
+    response: DeliverAnswer, catalogue: ops('mobile/Package Delivered', 'Package Force Delivery'),
+    summary: 'Admin marks a parcel delivered without scan or proof (recorded as forced; never over a final state)',
+  }, ({ deps, user, params, body, device }) => {
+    const row = forceDeliver(deps, scanContext(user, body, device), visiblePackage(user, findPackage(deps.db, params.id), params.id), body);
+    return { success: true, message: `Parcel ${row.hawb} force-delivered`, flagged: row.flagged, package: one(deps, row.id), proof: proofOf(deps.db, row) };
+  });
+
+  defineRoute(app, {
+    method: 'post', path: '/package-delivered/{id}/force-fail/', tags, access: { roles: ADMINS }, params: IdParams, body: ForceFailBody,
+    response: FailAnswer, catalogue: ops('mobile/Package Delivered', 'Force Fully Fail Package'),
+    summary: 'Admin marks a parcel failed from any open state (recorded as forced; counts as an attempt)',
+  }, ({ deps, user, params, body, device }) => failAnswer(deps,
+    failDelivery(deps, scanContext(user, body, device), visiblePackage(user, findPackage(deps.db, params.id), params.id), body, { force: true, action: 'force_fail' })));
+
+  defineRoute(app, {
+    method: 'post', path: '/package-delivered/{id}/fail-photo/', tags, access: 'delivery.manage', params: IdParams, bodyKind: 'multipart',
+    body: FailPhotoBody, status: 201, catalogue: ops('mobile/Package Delivered', 'Fail Delivery Upload Photo'),
+    response: z.object({ success: z.boolean(), message: z.string(), file: FileInfo, client_id: z.string().nullable(), attached_to_attempt: z.number().int().nullable() }),
+    summary: 'Upload the photo of a failed attempt (before the failure: name it in the fail body; after: it joins the latest attempt)',
+    prepare: async ({ deps, body }) => {
+      const upload = checkUpload(new Uint8Array(await body.file.arrayBuffer()), 'photo', body.sha256);
+      return { upload, key: await writeBytes(deps, upload) };
+    },
+  }, ({ deps, user, params, body, prepared }) => {
+    const row = parcelFor(deps, user, params.id);
+    if (user.role === 'driver' && row.assigned_to_id !== user.id) throw notFound(`Package ${params.id} not found`);
+    const file = recordFile(deps.db, deps.clock.now(), user.id, prepared.key, prepared.upload, 'photo', body.client_id ?? null);
+    const attempt = attachFailurePhoto(deps, user, row, file.id);
+    return {
+      success: true, message: attempt != null ? `Photo added to attempt ${attempt} of ${row.hawb}` : 'Photo stored; name it in the fail request',
+      file: fileInfo(file), client_id: file.client_id, attached_to_attempt: attempt,
+    };
+  });
+
+  defineRoute(app, {
+    method: 'post', path: '/package-delivered/{id}/photo/', tags, access: 'delivery.manage', params: IdParams, bodyKind: 'multipart',
+    body: SlotUploadBody, status: 201, response: Proof, catalogue: ops('mobile/Package Delivered', 'Package Delivered Photo Upload'),
+    summary: 'Upload one proof photo or the signature into its slot (multipart: file, slot, client_id?, sha256?)',
+    description: 'Drivers fill the slots of parcels they hold; after delivery they may only fill empty slots (replacing is for staff).',
+    prepare: async ({ deps, body }) => {
+      const upload = checkUpload(new Uint8Array(await body.file.arrayBuffer()), body.slot === 'signature' ? 'signature' : 'photo', body.sha256);
+      return { upload, key: await writeBytes(deps, upload) };
+    },
+  }, ({ deps, user, params, body, prepared, device }) => {
+    const row = visiblePackageForProof(deps, user, params.id);
+    const file = recordFile(deps.db, deps.clock.now(), user.id, prepared.key, prepared.upload, body.slot === 'signature' ? 'signature' : 'photo', body.client_id ?? null);
+    writeSlots(deps, user, row, { [body.slot]: file.id }, device?.id);
+    return proofOf(deps.db, row);
+  });
+
+  defineRoute(app, {
+    method: 'delete', path: '/package-delivered/{id}/photo/{slot}/', tags, access: 'delivery.manage', params: SlotParams, response: Proof,
+    catalogue: ops('mobile/Package Delivered', 'Photo Upload Delete'),
+    summary: 'Remove one proof photo or the signature (slot: photo-one..photo-five, signature)',
+  }, ({ deps, user, params, device }) => {
+    const row = visiblePackageForProof(deps, user, params.id);
+    writeSlots(deps, user, row, { [params.slot]: null }, device?.id);
+    return proofOf(deps.db, row);
+  });
+
+  defineRoute(app, {
+    method: 'get', path: '/package-delivered/', tags, access: 'package.view', query: PackageListQuery, response: pageOf(Proof),
+    catalogue: ops('mobile/Package Delivered', 'List'),
+    summary: 'Delivered parcels with their proof, newest first (drivers: their deliveries; companies: their parcels)',
+    description: 'Filters: driver (staff), date_from/date_to (UTC days of the delivery).',
+  }, ({ deps, user, query, c }) => {
+    const where = and(
+      eq(pkg.status, 'delivered'), isNull(pkg.deleted_at),
+      user.role === 'driver' ? eq(deliveryRecord.driver_id, user.id) : packageScope(user),
+      query.driver != null && isStaff(user.role) ? eq(deliveryRecord.driver_id, query.driver) : undefined,
+      query.date_from ? gte(pkg.delivered_at, dayStart(query.date_from)) : undefined,
+      query.date_to ? lt(pkg.delivered_at, dayStart(query.date_to) + 86_400_000) : undefined,
+    );
+    return proofPage(deps, where, query, c.req.url);
+  });
+
+  defineRoute(app, {
+    method: 'get', path: '/package-delivered/{id}/', tags, access: 'package.view', params: IdParams, response: Proof,
+    catalogue: ops('mobile/Package Delivered', 'Retrieve'), summary: 'The proof of delivery of a parcel',
+  }, ({ deps, user, params }) => proofOf(deps.db, visiblePackageForProof(deps, user, params.id, false)));
+
+  defineRoute(app, {
+    method: ['patch', 'put'], path: '/package-delivered/{id}/', tags, access: 'delivery.manage', params: IdParams,
+    body: z.object({ recipient_name: z.string().trim().max(200).optional(), note: z.string().trim().max(1000).optional() }),
+    response: Proof, catalogue: ops('mobile/Package Delivered', 'Update'),
+    summary: 'Correct the recipient name or note of a delivery (the delivering driver or staff; recorded)',
+  }, ({ deps, user, params, body, device }) => {
+    const row = visiblePackageForProof(deps, user, params.id);
+    updateDeliveryText(deps, user, row, body, device?.id);
+    return proofOf(deps.db, row);
+  });
+
+  defineRoute(app, {
+    method: 'get', path: '/package-delivered/flagged/', tags, access: { roles: SUPERVISORS }, catalogue: [],
+    query: ListQuery.pick({ page: true, page_size: true }), response: pageOfPackages,
+    summary: 'Parcels flagged for a supervisor (e.g. delivered offline after a reassignment)',
+  }, ({ deps, query, c }) => {
+    const where = and(eq(pkg.flagged, true), isNull(pkg.deleted_at));
+    const count = deps.db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get()?.n ?? 0;
+    const ids = deps.db.select({ id: pkg.id }).from(pkg).where(where).orderBy(desc(pkg.updated_at), desc(pkg.id))
+      .limit(query.page_size).offset((query.page - 1) * query.page_size).all().map((r) => r.id);
+    return { count, ...pageLinks(c.req.url, query.page, query.page_size, count), results: packagesByIds(deps.db, ids) };
+  });
+
+  defineRoute(app, {
+    method: 'post', path: '/package-delivered/{id}/resolve-flag/', tags, access: { roles: SUPERVISORS }, catalogue: [], params: IdParams,
+    body: FlagResolveBody, response: Package, summary: 'Clear the flag of a parcel once a supervisor has looked at it (recorded)',
+  }, ({ deps, user, params, body, device }) => {
+    const row = resolveFlag(deps, scanContext(user, body, device), visiblePackage(user, findPackage(deps.db, params.id), params.id));
+    return one(deps, row.id);
+  });
+
+  defineRoute(app, {
+    method: 'get', path: '/delivery-attempt/', tags: ['Delivery Attempt'], access: 'package.view', query: AttemptQuery, response: pageOf(Attempt),
+    catalogue: ops('web/Delivery Attempt', 'Get'), summary: 'Failed delivery attempts, newest first (?package=, ?driver=)',
+  }, ({ deps, user, query, c }) => {
+    const where = and(
+      user.role === 'driver' ? eq(deliveryAttempt.driver_id, user.id) : packageScope(user),
+      query.package != null ? eq(deliveryAttempt.package_id, query.package) : undefined,
+      query.driver != null ? eq(deliveryAttempt.driver_id, query.driver) : undefined,
+    );
+    const count = deps.db.select({ n: sql<number>`count(*)` }).from(deliveryAttempt).innerJoin(pkg, eq(pkg.id, deliveryAttempt.package_id)).where(where).get()?.n ?? 0;
+    return { count, ...pageLinks(c.req.url, query.page, query.page_size, count), results: attemptsWhere(deps.db, where, query.page_size, (query.page - 1) * query.page_size) };
+  });
+
+  defineRoute(app, {
+    method: 'post', path: '/delivery-attempt/', tags: ['Delivery Attempt'], access: 'delivery.manage', body: AttemptCreateBody, response: FailAnswer,
+    status: 201, catalogue: ops('web/Delivery Attempt', 'Create'),
+    summary: 'Record a failed attempt (a driver for their parcel, or staff for a driver who reported it); same rules as fail/',
+  }, ({ deps, user, body, device }) => failAnswer(deps, failDelivery(deps, scanContext(user, body, device), parcelFor(deps, user, body.package), body)));
+}
+
+/** Reading proof follows the parcel's scope; changing it is for drivers and staff. */
+function visiblePackageForProof(deps: Deps, user: SessionUser, id: number, writing = true): PackageRow {
+  if (writing && !isStaff(user.role) && user.role !== 'driver') throw forbidden('Only drivers and staff change delivery proof');
+  return proofParcel(deps.db, user, id);
+}
+
+export function proofPage(deps: Deps, where: SQL | undefined, query: { page: number; page_size: number }, url: string) {
+  const count = deps.db.select({ n: sql<number>`count(*)` }).from(pkg).leftJoin(deliveryRecord, eq(deliveryRecord.package_id, pkg.id)).where(where).get()?.n ?? 0;
+  const rows = deps.db.select({ p: pkg }).from(pkg).leftJoin(deliveryRecord, eq(deliveryRecord.package_id, pkg.id)).where(where)
+    .orderBy(desc(pkg.delivered_at), desc(pkg.id)).limit(query.page_size).offset((query.page - 1) * query.page_size).all();
+  return { count, ...pageLinks(url, query.page, query.page_size, count), results: proofsOf(deps.db, rows.map((r) => r.p)) };
+}

@@ -1,0 +1,121 @@
+import { and, desc, eq, gte, lt, like, sql, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import { IdParams, pageOf } from '../../../shared/schemas/common';
+import { GenerateInvoiceBody, Invoice, InvoiceDetails, InvoiceQuery, InvoiceStatusBody } from '../../../shared/schemas/money';
+import type { Db } from '../../db/client';
+import { invoice } from '../../db/schema/index';
+import { ops } from '../../http/catalogue';
+import type { App } from '../../http/env';
+import { defineRoute } from '../../http/route';
+import { escapeLike, pageLinks } from '../../resources/list';
+import type { SessionUser } from '../../services/auth/session';
+import { companyFilter, loginCompany, requireMoneyStaff } from '../../services/money/access';
+import { invoicePdf, invoicesCsv } from '../../services/money/documents';
+import { dayStart, DAY_MS, findInvoice, generateStatement, setInvoiceStatus } from '../../services/money/invoices';
+import { markPaid } from '../../services/money/payments';
+import { invoiceLines, invoicesApi, type InvoiceRow } from '../../services/money/shape';
+import { findCompany } from '../../services/money/wallets';
+
+const tags = ['Invoice'];
+const CSV_MAX_ROWS = 50_000;
+
+type Q = z.output<typeof InvoiceQuery>;
+
+/** Where-clause of an invoice list: the caller's scope, then the filters. */
+function invoiceWhere(user: SessionUser, q: Partial<Q>, ...more: (SQL | undefined)[]): SQL | undefined {
+  const own = companyFilter(user);
+  return and(
+    own != null ? eq(invoice.company_id, own) : undefined,
+    q.company ? eq(invoice.company_id, q.company) : undefined,
+    q.kind ? eq(invoice.kind, q.kind) : undefined,
+    q.status ? eq(invoice.status, q.status) : undefined,
+    q.from ? gte(invoice.issued_at, dayStart(q.from)) : undefined,
+    q.to ? lt(invoice.issued_at, dayStart(q.to) + DAY_MS) : undefined,
+    q.search?.trim() ? like(invoice.number, `%${escapeLike(q.search.trim())}%`) : undefined,
+    ...more,
+  );
+}
+
+export function invoicePage(db: Db, where: SQL | undefined, q: Q, url: string) {
+  const count = db.select({ n: sql<number>`count(*)` }).from(invoice).where(where).get()?.n ?? 0;
+  const rows = db.select().from(invoice).where(where).orderBy(desc(invoice.id)).limit(q.page_size).offset((q.page - 1) * q.page_size).all();
+  return { count, ...pageLinks(url, q.page, q.page_size, count), results: invoicesApi(db, rows) };
+}
+
+const details = (db: Db, row: InvoiceRow) => ({ ...invoicesApi(db, [row])[0], lines: invoiceLines(db, row.id) });
+
+function csvResponse(db: Db, where: SQL | undefined, name: string): Response {
+  const rows = db.select().from(invoice).where(where).orderBy(invoice.id).limit(CSV_MAX_ROWS).all();
+  return new Response(invoicesCsv(invoicesApi(db, rows)), {
+    headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${name}"` },
+  });
+}
+
+export function invoiceRoutes(app: App): void {
+  defineRoute(app, {
+    method: 'post', path: '/invoice/generate-invoice/', tags, access: 'invoice.manage', catalogue: ops('web/Invoice', 'Generate Invoice'),
+    body: GenerateInvoiceBody, response: InvoiceDetails, status: 201,
+    summary: "Issue a postpaid company's statement for a period",
+    description: 'Lists every charge and refund made in the period (inclusive UTC days) that no statement documents yet; numbered without gaps (INV-YYYY-NNNNNN). 409 for a prepaid company or when there is nothing to invoice.',
+  }, ({ deps, user, body }) => {
+    requireMoneyStaff(user);
+    return details(deps.db, generateStatement(deps, user, body.company, body.period_from, body.period_to));
+  });
+
+  defineRoute(app, {
+    method: 'get', path: '/invoice/', tags, access: 'invoice.view', catalogue: ops('web/Invoice', 'Get'), query: InvoiceQuery,
+    response: pageOf(Invoice), summary: 'List invoices, receipts and notes (a company sees its own)',
+    description: 'Filters: company, kind (statement, receipt, adjustment), status, from/to (issue day), search (number).',
+  }, ({ deps, user, query, c }) => invoicePage(deps.db, invoiceWhere(user, query), query, c.req.url));
+
+  defineRoute(app, {
+    method: 'get', path: '/invoice/prepaid-recharge/', tags, access: 'invoice.view', catalogue: ops('web/Invoice', 'Prepaid Recharge'),
+    query: InvoiceQuery, response: pageOf(Invoice), summary: 'Receipts of prepaid recharges (a company sees its own)',
+  }, ({ deps, user, query, c }) => invoicePage(deps.db, invoiceWhere(user, { ...query, kind: 'receipt' }), query, c.req.url));
+
+  defineRoute(app, {
+    method: 'get', path: '/invoice/csv-download/', tags, access: 'invoice.view', catalogue: ops('web/Wallet Adjustment', 'Invoice CSV Download'),
+    query: InvoiceQuery, produces: 'text/csv', summary: 'Invoices as CSV (same filters as the list; a company gets its own)',
+    description: 'Cells that could start a spreadsheet formula (= + - @) are prefixed with an apostrophe.',
+  }, ({ deps, user, query }) => csvResponse(deps.db, invoiceWhere(user, query), 'invoices.csv'));
+
+  defineRoute(app, {
+    method: 'get', path: '/invoice/login-company-csv-download/', tags, access: 'invoice.view',
+    catalogue: ops('web/Wallet Adjustment', 'Login Company Invoice CSV Download'), query: InvoiceQuery, produces: 'text/csv',
+    summary: "The logged-in company's invoices as CSV",
+  }, ({ deps, user, query }) => {
+    const companyId = loginCompany(user);
+    return csvResponse(deps.db, invoiceWhere(user, { ...query, company: companyId }), `invoices-${companyId}.csv`);
+  });
+
+  defineRoute(app, {
+    method: 'get', path: '/invoice/{id}/', tags, access: 'invoice.view', catalogue: ops('web/Invoice', 'Get Invoice Details'), params: IdParams,
+    response: InvoiceDetails, summary: 'An invoice with its lines',
+  }, ({ deps, user, params }) => details(deps.db, findInvoice(deps.db, user, params.id)));
+
+  defineRoute(app, {
+    method: 'get', path: '/invoice/{id}/pdf/', tags, access: 'invoice.view', catalogue: [], params: IdParams, produces: 'application/pdf',
+    summary: 'An invoice as PDF',
+  }, async ({ deps, user, params }) => {
+    const row = findInvoice(deps.db, user, params.id);
+    const api = invoicesApi(deps.db, [row])[0];
+    const bytes = await invoicePdf(api, invoiceLines(deps.db, row.id), findCompany(deps.db, row.company_id));
+    return new Response(bytes, {
+      headers: { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="${row.number}.pdf"` },
+    });
+  });
+
+  defineRoute(app, {
+    method: ['post', 'patch'], path: '/invoice/{id}/status-change/', tags, access: 'invoice.manage',
+    catalogue: ops('web/Wallet Adjustment', 'Invoice Status Change'), params: IdParams, body: InvoiceStatusBody, response: InvoiceDetails,
+    summary: 'Mark an issued invoice paid or void',
+    description: 'issued -> paid records the payment of a statement in the wallet; issued -> void moves no money (correct it with a wallet adjustment). Anything else: 409 invalid_transition.',
+  }, ({ deps, user, params, body }) => {
+    requireMoneyStaff(user);
+    const row = findInvoice(deps.db, user, params.id);
+    const updated = body.status === 'paid'
+      ? markPaid(deps, user, row, body.reference, body.note)
+      : setInvoiceStatus(deps, row, 'void', { reason: body.reason });
+    return details(deps.db, updated);
+  });
+}

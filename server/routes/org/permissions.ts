@@ -1,0 +1,47 @@
+import { and, eq, ne } from 'drizzle-orm';
+import { IdParams, SuccessMessage } from '../../../shared/schemas/common';
+import { PermissionGroup, PermissionGroupCreate, PermissionGroupUpdate } from '../../../shared/schemas/org';
+import { iso } from '../../clock';
+import { permissionGroup } from '../../db/schema/index';
+import { conflict, notFound } from '../../errors';
+import { ops } from '../../http/catalogue';
+import type { App } from '../../http/env';
+import { defineRoute } from '../../http/route';
+import { defineResource, type Row } from '../../resources/crud';
+import { membersOf, parsePermissions, removeGroup } from '../../services/auth/permissionGroups';
+
+const GROUP = 'web/Group Permission';
+
+export function permissionGroupRoutes(app: App): void {
+  defineResource(app, {
+    path: 'group-permission', table: permissionGroup, label: 'Permission group', tags: ['Group Permission'],
+    view: 'permission.view', manage: 'permission.manage',
+    ops: { list: ops(GROUP, 'Get'), create: ops(GROUP, 'Create'), retrieve: ops(GROUP, 'Retrieve'), update: ops(GROUP, 'Update') },
+    record: PermissionGroup, create: PermissionGroupCreate, update: PermissionGroupUpdate,
+    toApi: (r, db) => ({
+      id: r.id, name: r.name, description: r.description, permissions: parsePermissions(String(r.permissions)),
+      users: membersOf(db, r.id as number), created_at: iso(r.created_at as number),
+    }),
+    toRow: (input) => {
+      const { permissions, ...rest } = input;
+      const row: Row = { ...rest };
+      if (permissions !== undefined) row.permissions = JSON.stringify([...new Set(permissions)].sort());
+      return row;
+    },
+    validate: (values, { deps, existing }) => {
+      const dup = deps.db.select({ id: permissionGroup.id }).from(permissionGroup)
+        .where(and(eq(permissionGroup.name, String(values.name)), existing ? ne(permissionGroup.id, existing.id as number) : undefined)).get();
+      if (dup) throw conflict(`A permission group named "${String(values.name)}" already exists (id ${dup.id})`);
+    },
+    list: { search: ['name', 'description'], ordering: ['name', 'created_at'], defaultOrdering: 'name' },
+  });
+
+  defineRoute(app, {
+    method: 'delete', path: '/group-permission/{id}/', tags: ['Group Permission'], access: 'permission.manage',
+    catalogue: ops(GROUP, 'Delete'), params: IdParams, response: SuccessMessage,
+    summary: 'Delete a permission group', description: 'Its members lose its permissions from their next request.',
+  }, ({ deps, params }) => {
+    if (!removeGroup(deps.db, params.id)) throw notFound(`Permission group ${params.id} not found`);
+    return { success: true, message: `Permission group ${params.id} deleted` };
+  });
+}

@@ -1,0 +1,21 @@
+import { GenerateKeyBody, GenerateKeyResponse } from '../../../shared/schemas/org';
+import { iso } from '../../clock';
+import { ops } from '../../http/catalogue';
+import type { App } from '../../http/env';
+import { defineRoute } from '../../http/route';
+import { generateWebhookKey } from '../../services/org/webhookKey';
+
+export function webhookKeyRoutes(app: App): void {
+  defineRoute(app, {
+    method: 'post', path: '/webhook-secret-key/generate-key/', tags: ['Webhook Secret Key'], access: 'webhook.manage',
+    catalogue: ops('web/Webhook Secret Key', 'Generate Key'), body: GenerateKeyBody, response: GenerateKeyResponse, status: 201,
+    summary: "Generate (or replace) a company's webhook signing key",
+    description: 'Answers the key once (64 hex characters); the previous key stops working at once. A company login acts for itself; admins send `company`.',
+  }, ({ deps, user, body }) => {
+    const made = generateWebhookKey(deps, user, body.company);
+    return {
+      success: true, message: made.regenerated ? 'A new key replaced the previous one' : 'Key generated; store it now, it is not shown again',
+      company: made.company, secret_key: made.secret, regenerated: made.regenerated, created_at: iso(made.now) ?? '',
+    };
+  });
+}

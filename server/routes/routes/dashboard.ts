@@ -1,0 +1,91 @@
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { z } from 'zod';
+import { HistoryItem, HistoryQuery } from '../../../shared/schemas/delivery';
+import { pageOf } from '../../../shared/schemas/common';
+import {
+  CompletedQuery, DashboardCountAnswer, DashboardListQuery, MapAnswer, MapQuery, pageOfPackages, SequenceWiseAnswer, SequenceWiseQuery,
+} from '../../../shared/schemas/routes';
+import { deliveryRoute, pkg } from '../../db/schema/index';
+import { ops } from '../../http/catalogue';
+import type { App } from '../../http/env';
+import { defineRoute } from '../../http/route';
+import { driverHistory } from '../../services/packages/history';
+import {
+  assignedWhere, bySequence, completedWhere, dashboardCount, dashboardMap, packagePage, pendingWhere, routableWhere, today,
+} from '../../services/routes/dashboard';
+import { routesWithPackages } from '../../services/routes/shape';
+import { STAFF, STAFF_AND_DRIVERS, whichDriver } from './common';
+
+const tags = ['Dashboard'];
+const web = (op: string) => ops('web/Dashboard API', op);
+
+export function dashboardRoutes(app: App): void {
+  defineRoute(app, {
+    method: 'get', path: '/dashboard/count/', tags, access: { roles: STAFF }, query: z.object({ date: z.iso.date().optional() }),
+    response: DashboardCountAnswer, catalogue: web('Dashboard Count'),
+    summary: 'Office dashboard counts: parcels (pending, with drivers, delivered and failed on the day), routes of the day, drivers',
+    description: '`date` (UTC day, default today) applies to delivered_today, failed_today (attempts received that day) and the routes. `drivers.reporting` = drivers whose phone reported a position in the last 15 minutes.',
+  }, ({ deps, query }) => dashboardCount(deps.db, deps.clock.now(), query.date ?? today(deps.clock.now())));
+
+  defineRoute(app, {
+    method: 'get', path: '/dashboard/driver-history/', tags, access: { roles: STAFF }, query: HistoryQuery, response: pageOf(HistoryItem),
+    catalogue: web('Driver History'),
+    summary: 'The parcels a driver (?driver=, required) moved, each with their latest action, newest first',
+    description: 'Filters: status (comma-separated), date_from/date_to (UTC days of the action), search (hawb, customer name).',
+  }, ({ deps, user, query, c }) => {
+    const driver = whichDriver(deps.db, user, query.driver) as { id: number };
+    return driverHistory(deps, driver.id, query, c.req.url);
+  });
+
+  defineRoute(app, {
+    method: 'get', path: '/dashboard/pending-delivery/', tags, access: { roles: STAFF_AND_DRIVERS }, query: DashboardListQuery, response: pageOfPackages,
+    catalogue: [...web('Pending Delivery List'), ...ops('mobile/Dashboard', 'Pending Delivery List')],
+    summary: 'Parcels still to be delivered (created, received, assigned, out for delivery, failed), in route sequence (a driver: their own)',
+    description: 'Filters: driver (staff), route, zone.',
+  }, ({ deps, user, query, c }) => {
+    const driver = whichDriver(deps.db, user, query.driver, true);
+    return packagePage(deps.db, pendingWhere({ ...query, driver: driver?.id }), bySequence(), query, c.req.url);
+  });
+
+  defineRoute(app, {
+    method: 'get', path: '/dashboard/assigned-delivery/', tags, access: { roles: STAFF }, query: DashboardListQuery, response: pageOfPackages,
+    catalogue: web('Assigned Delivery List'),
+    summary: 'Parcels with a driver and not yet attempted (assigned, out for delivery), by driver then sequence',
+  }, ({ deps, query, c }) => packagePage(deps.db, assignedWhere(query), [asc(pkg.assigned_to_id), ...bySequence()], query, c.req.url));
+
+  defineRoute(app, {
+    method: 'get', path: '/dashboard/completed-delivery/', tags, access: { roles: STAFF_AND_DRIVERS }, query: CompletedQuery, response: pageOfPackages,
+    catalogue: ops('mobile/Dashboard', 'Completed Delivery List'),
+    summary: 'Parcels a driver delivered, newest first (a driver: their own; staff: ?driver= or everyone)',
+    description: 'date_from/date_to: UTC days of the delivery.',
+  }, ({ deps, user, query, c }) => {
+    const driver = whichDriver(deps.db, user, query.driver, true);
+    return packagePage(deps.db, completedWhere(driver?.id, query.date_from, query.date_to), [desc(pkg.delivered_at), desc(pkg.id)], query, c.req.url, 'delivery');
+  });
+
+  defineRoute(app, {
+    method: 'get', path: '/dashboard/optimize-route-packages/', tags, access: { roles: STAFF }, query: DashboardListQuery.omit({ route: true }),
+    response: pageOfPackages, catalogue: web('Optimize Route Package List'),
+    summary: 'Parcels a planner can put on a route: created, received or assigned, on no planned or running route',
+    description: 'Filters: driver (the parcels a driver holds), zone.',
+  }, ({ deps, query, c }) => packagePage(deps.db, routableWhere(query), [asc(pkg.zone_id), asc(pkg.postcode), asc(pkg.id)], query, c.req.url));
+
+  defineRoute(app, {
+    method: 'get', path: '/dashboard/sequence-wise-route/', tags, access: { roles: STAFF }, query: SequenceWiseQuery, response: SequenceWiseAnswer,
+    catalogue: web('Sequence Wise Route'),
+    summary: 'The routes of a day (default today), each with its parcels in sequence order',
+  }, ({ deps, query }) => {
+    const date = query.date ?? today(deps.clock.now());
+    const rows = deps.db.select().from(deliveryRoute)
+      .where(and(eq(deliveryRoute.date, date), query.driver != null ? eq(deliveryRoute.driver_id, query.driver) : undefined,
+        query.kind ? eq(deliveryRoute.kind, query.kind) : undefined, inArray(deliveryRoute.status, ['planned', 'in_progress', 'completed'])))
+      .orderBy(asc(deliveryRoute.driver_id), asc(deliveryRoute.id)).limit(200).all();
+    return { success: true, date, results: routesWithPackages(deps.db, rows) };
+  });
+
+  defineRoute(app, {
+    method: 'get', path: '/dashboard/map/', tags, access: { roles: STAFF }, query: MapQuery, response: MapAnswer,
+    catalogue: ops('web/Optimize Route List of Package', 'Dashboard Map API'),
+    summary: 'Map data: each active driver\'s last position, current route and open parcels with status; open parcels nobody holds',
+  }, ({ deps, query }) => dashboardMap(deps.db, query.driver));
+}

@@ -1,0 +1,147 @@
+import { and, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import { IdParams, pageOf, SuccessMessage } from '../../../shared/schemas/common';
+import {
+  PodAnswer, ROUTE_KINDS, ROUTE_STATUSES, RouteAnswer, RouteCreate, RouteListQuery, RoutePackagesAnswer, RouteRecord, RouteStatusBody, RouteUpdate,
+} from '../../../shared/schemas/routes';
+import { deliveryRoute } from '../../db/schema/index';
+import type { Db } from '../../db/client';
+import { badRequest } from '../../errors';
+import { ops } from '../../http/catalogue';
+import type { App } from '../../http/env';
+import { defineRoute } from '../../http/route';
+import { escapeLike, orderBy, pageLinks } from '../../resources/list';
+import type { SessionUser } from '../../services/auth/session';
+import { proofsOf } from '../../services/packages/proof';
+import { routesCsv } from '../../services/routes/csv';
+import { changeStatus, createRoute, deleteRoute, updateRoute } from '../../services/routes/manage';
+import { findRoute, routePackages, routeParcels, routeRecord, routeRecords, routeScope } from '../../services/routes/shape';
+import { requireRouteWriter } from './common';
+
+const tags = ['Route'];
+const CSV_MAX_ROUTES = 2000;
+
+function oneOf<T extends string>(raw: string | undefined, allowed: readonly T[], path: string): T[] {
+  if (!raw) return [];
+  const values = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = values.filter((v) => !(allowed as readonly string[]).includes(v));
+  if (bad.length) throw badRequest(`Unknown ${path}: ${bad.join(', ')}; allowed: ${allowed.join(', ')}`, [{ path, message: `unknown ${path}` }]);
+  return values as T[];
+}
+
+/** The route list's conditions, shared by the list and the CSV download. */
+export function routeWhere(me: SessionUser, q: z.output<typeof RouteListQuery>): SQL | undefined {
+  const statuses = oneOf(q.status, ROUTE_STATUSES, 'status');
+  const kinds = oneOf(q.kind, ROUTE_KINDS, 'kind');
+  const term = q.search?.trim();
+  return and(
+    routeScope(me),
+    statuses.length ? inArray(deliveryRoute.status, statuses) : undefined,
+    kinds.length ? inArray(deliveryRoute.kind, kinds) : undefined,
+    q.driver != null ? eq(deliveryRoute.driver_id, q.driver) : undefined,
+    q.date ? eq(deliveryRoute.date, q.date) : undefined,
+    q.date_from ? gte(deliveryRoute.date, q.date_from) : undefined,
+    q.date_to ? lte(deliveryRoute.date, q.date_to) : undefined,
+    term ? sql`${deliveryRoute.name} like ${`%${escapeLike(term)}%`} escape '\\'` : undefined,
+  );
+}
+const ORDERING = { ordering: ['date', 'name', 'status', 'created_at', 'updated_at'], defaultOrdering: '-date' };
+
+const answer = (db: Db, row: typeof deliveryRoute.$inferSelect, message: string) => ({ success: true, message, route: routeRecord(db, row) });
+
+export function routeCrudRoutes(app: App): void {
+  defineRoute(app, {
+    method: 'get', path: '/route/', tags, access: 'route.view', query: RouteListQuery, response: pageOf(RouteRecord),
+    catalogue: [...ops('web/Route', 'Get'), ...ops('mobile/Dashboard', 'Route List')],
+    summary: 'Routes, newest day first (a driver: their own)',
+    description: 'Filters: status and kind (comma-separated), driver, date, date_from/date_to (inclusive), search (name). Companies have no access to routes.',
+  }, ({ deps, user, query, c }) => {
+    const where = routeWhere(user, query);
+    const count = deps.db.select({ n: sql<number>`count(*)` }).from(deliveryRoute).where(where).get()?.n ?? 0;
+    const rows = deps.db.select().from(deliveryRoute).where(where).orderBy(...orderBy(deliveryRoute, ORDERING, query.ordering))
+      .limit(query.page_size).offset((query.page - 1) * query.page_size).all();
+    return { count, ...pageLinks(c.req.url, query.page, query.page_size, count), results: routeRecords(deps.db, rows) };
+  });
+
+  defineRoute(app, {
+    method: 'get', path: '/route/csv-download/', tags, access: 'route.manage', query: RouteListQuery, produces: 'text/csv',
+    catalogue: ops('web/Route', 'Route CSV Download'),
+    summary: 'Routes as CSV, one line per parcel in sequence order (same filters as the list)',
+  }, ({ deps, user, query }) => {
+    const rows = deps.db.select().from(deliveryRoute).where(routeWhere(user, query))
+      .orderBy(...orderBy(deliveryRoute, ORDERING, query.ordering)).limit(CSV_MAX_ROUTES).all();
+    const name = `routes-${new Date(deps.clock.now()).toISOString().slice(0, 10)}.csv`;
+    return new Response(routesCsv(deps.db, rows), {
+      headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${name}"` },
+    });
+  });
+
+  defineRoute(app, {
+    method: 'post', path: '/route/', tags, access: 'route.manage', body: RouteCreate, response: RouteAnswer, status: 201,
+    catalogue: ops('web/Route', 'Create'),
+    summary: 'Create a route from parcels (order = the order given); with a driver, the parcels are assigned to them',
+    description: 'A parcel can be on one planned or running route at a time (409 otherwise). Delivery routes take created, received, assigned, out_for_delivery or failed parcels; pickup routes take pickup_requested ones.',
+  }, ({ deps, user, body }) => {
+    const { route } = createRoute(deps, user, body);
+    return answer(deps.db, route, `Route ${route.name} created`);
+  });
+
+  defineRoute(app, {
+    method: 'get', path: '/route/{id}/', tags, access: 'route.view', params: IdParams, response: RouteRecord,
+    catalogue: ops('web/Route', 'Retrieve'), summary: 'A route (a driver: only their own, others 404)',
+  }, ({ deps, user, params }) => routeRecord(deps.db, findRoute(deps.db, user, params.id)));
+
+  defineRoute(app, {
+    method: ['patch', 'put'], path: '/route/{id}/', tags, access: 'route.manage', params: IdParams, body: RouteUpdate, response: RouteAnswer,
+    catalogue: ops('web/Route', 'Update'),
+    summary: 'Partial update: name, date, warehouse, start point, status, and the ordered list of its open parcels',
+    description: '`packages` replaces the open parcels (in that order); open parcels left out leave the route but keep their driver. The driver changes only through assign-driver / assign-other-driver.',
+  }, ({ deps, user, params, body }) => {
+    const row = updateRoute(deps, user, findRoute(deps.db, user, params.id), body);
+    return answer(deps.db, row, `Route ${row.name} updated`);
+  });
+
+  defineRoute(app, {
+    method: 'delete', path: '/route/{id}/', tags, access: 'route.manage', params: IdParams, response: SuccessMessage,
+    catalogue: ops('web/Route', 'Delete'),
+    summary: 'Delete a planned or cancelled route with no worked parcel (its parcels leave it); otherwise 409',
+  }, ({ deps, user, params }) => {
+    const route = findRoute(deps.db, user, params.id);
+    deleteRoute(deps, user, route);
+    return { success: true, message: `Route ${route.name} deleted` };
+  });
+
+  defineRoute(app, {
+    method: ['post', 'patch'], path: '/route/{id}/status-change/', tags, access: 'route.view', params: IdParams, body: RouteStatusBody, response: RouteAnswer,
+    catalogue: [...ops('mobile/Assign Route', 'Route Status Change'), ...ops('mobile/Route Status Change', 'Status Change')],
+    summary: 'Change a route\'s status (drivers: start or complete their own route; staff: any allowed move)',
+    description: 'planned -> in_progress | cancelled, in_progress -> completed | cancelled, cancelled -> planned. The same status again answers 200 unchanged.',
+  }, ({ deps, user, params, body }) => {
+    requireRouteWriter(user);
+    const row = changeStatus(deps, user, findRoute(deps.db, user, params.id), body.status);
+    return answer(deps.db, row, `Route ${row.name} is ${row.status.replace('_', ' ')}`);
+  });
+
+  defineRoute(app, {
+    method: 'get', path: '/route/{id}/packages/', tags, access: 'route.view', params: IdParams, response: RoutePackagesAnswer,
+    catalogue: [...ops('mobile/Assign Route', 'Package by Route Sequence'), ...ops('web/Optimize Route List of Package', 'Route Package List')],
+    summary: 'The route\'s parcels in sequence order (spec 2.1 shape)',
+  }, ({ deps, user, params }) => {
+    const route = findRoute(deps.db, user, params.id);
+    return { success: true, route: routeRecord(deps.db, route), packages: routePackages(deps.db, route.id) };
+  });
+
+  defineRoute(app, {
+    method: 'get', path: '/route/{id}/pod/', tags, access: 'route.view', params: IdParams, response: PodAnswer,
+    catalogue: ops('web/Optimize Route List of Package', 'POD'),
+    summary: 'Proof of delivery of the route\'s delivered parcels (recipient, photos, signature), in sequence order',
+  }, ({ deps, user, params }) => {
+    const route = findRoute(deps.db, user, params.id);
+    const parcels = routeParcels(deps.db, route.id);
+    const delivered = parcels.filter((p) => p.status === 'delivered');
+    return {
+      success: true, route: routeRecord(deps.db, route), delivered: delivered.length,
+      failed: parcels.filter((p) => p.status === 'failed').length, results: proofsOf(deps.db, delivered),
+    };
+  });
+}

@@ -1,0 +1,44 @@
+import { badRequest } from '../../errors';
+import type { SessionUser } from '../auth/session';
+import { requireMoneyStaff } from './access';
+import { findInvoice, issueInvoice } from './invoices';
+import type { InvoiceRow } from './shape';
+import { append, ensureWallet, findCompany, type TxnRow, type WalletRow, type Ledger } from './wallets';
+
+export interface AdjustmentInput {
+  company: number;
+  direction: 'credit' | 'debit';
+  amount_cents: number;
+  reason: string;
+  invoice?: number;
+}
+
+/**
+ * The one way to correct money after the fact (a void invoice, a goodwill credit, a missed charge):
+ * an appended transaction that names who and why, documented by a numbered note. A debit never
+ * takes a prepaid wallet below zero; a postpaid one may go past its limit, since staff decided it.
+ */
+export function createAdjustment(deps: Ledger, user: SessionUser, input: AdjustmentInput): { wallet: WalletRow; transaction: TxnRow; note: InvoiceRow } {
+  requireMoneyStaff(user);
+  const co = findCompany(deps.db, input.company);
+  let corrects: InvoiceRow | null = null;
+  if (input.invoice != null) {
+    corrects = findInvoice(deps.db, user, input.invoice);
+    if (corrects.company_id !== co.id) {
+      throw badRequest(`Invoice ${corrects.number} belongs to another company`, [{ path: 'invoice', message: 'another company\'s invoice' }]);
+    }
+  }
+  const signed = input.direction === 'credit' ? input.amount_cents : -input.amount_cents;
+  const w = ensureWallet(deps, co.id, user.id);
+  const transaction = append(deps, w.id, {
+    kind: 'adjustment', amount_cents: signed, created_by: user.id, reason: input.reason, reference: corrects?.number ?? '',
+  }, co.billing_type !== 'postpaid');
+  const note = issueInvoice(deps, {
+    companyId: co.id, kind: 'adjustment', status: 'paid', currency: w.currency, createdBy: user.id, correctsId: corrects?.id ?? null,
+    lines: [{
+      txn: transaction, amount_cents: -signed,
+      description: `${input.direction === 'credit' ? 'Credit' : 'Debit'} adjustment${corrects ? ` to ${corrects.number}` : ''}: ${input.reason}`,
+    }],
+  });
+  return { wallet: ensureWallet(deps, co.id), transaction, note };
+}

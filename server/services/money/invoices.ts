@@ -1,0 +1,121 @@
+import { and, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { canChangeInvoice, invoiceNumber, type InvoiceKind, type InvoiceStatus } from '../../../shared/money';
+import type { Db } from '../../db/client';
+import { invoice, invoiceCounter, invoiceLine, pkg, walletTxn } from '../../db/schema/index';
+import { badRequest, conflict, invalidTransition, notFound } from '../../errors';
+import type { SessionUser } from '../auth/session';
+import { requireCompanyInScope } from './access';
+import type { InvoiceRow } from './shape';
+import { billingOf, findCompany, type TxnRow, type Ledger } from './wallets';
+
+export const DAY_MS = 86_400_000;
+const MAX_PERIOD_DAYS = 366;
+
+/**
+ * The next number of the issuing year. The counter moves in the transaction that inserts the
+ * invoice, so a rolled-back issue gives its number back and numbers never skip.
+ */
+export function allocateNumber(db: Db, now: number): string {
+  const year = new Date(now).getUTCFullYear();
+  const row = db.insert(invoiceCounter).values({ year, last: 1 })
+    .onConflictDoUpdate({ target: invoiceCounter.year, set: { last: sql`${invoiceCounter.last} + 1` } })
+    .returning().get();
+  return invoiceNumber(year, row.last);
+}
+
+export interface LineInput { txn: TxnRow; description: string; amount_cents: number }
+export interface IssueInput {
+  companyId: number;
+  kind: InvoiceKind;
+  status: InvoiceStatus;
+  currency: string;
+  lines: LineInput[];
+  periodFrom?: number | null;
+  periodTo?: number | null;
+  correctsId?: number | null;
+  createdBy: number | null;
+}
+
+/** Writes an invoice and its lines once; nothing here is ever updated except the status columns. */
+export function issueInvoice(deps: Ledger, input: IssueInput): InvoiceRow {
+  const { db } = deps;
+  const now = deps.clock.now();
+  const total = input.lines.reduce((s, l) => s + l.amount_cents, 0);
+  const row = db.insert(invoice).values({
+    number: allocateNumber(db, now), company_id: input.companyId, kind: input.kind, status: input.status, currency: input.currency,
+    period_from: input.periodFrom ?? null, period_to: input.periodTo ?? null, total_cents: total, issued_at: now,
+    paid_at: input.status === 'paid' ? now : null, corrects_invoice_id: input.correctsId ?? null, created_by: input.createdBy,
+    created_at: now, updated_at: now,
+  }).returning().get();
+  if (input.lines.length) {
+    db.insert(invoiceLine).values(input.lines.map((l) => ({
+      invoice_id: row.id, txn_id: l.txn.id, package_id: l.txn.package_id, description: l.description, amount_cents: l.amount_cents, created_at: now,
+    }))).run();
+  }
+  return row;
+}
+
+export function findInvoice(db: Db, user: SessionUser, id: number): InvoiceRow {
+  const row = db.select().from(invoice).where(eq(invoice.id, id)).get();
+  if (!row) throw notFound(`Invoice ${id} not found`);
+  requireCompanyInScope(user, row.company_id, `Invoice ${id}`);
+  return row;
+}
+
+export const dayStart = (d: string) => Date.parse(`${d}T00:00:00Z`);
+
+/**
+ * A postpaid company's statement for a period: every charge and refund made in it, while it was
+ * postpaid, that no earlier statement documents (prepaid charges were settled from the wallet). Each charge is billed once; a later refund of an earlier-billed parcel is a
+ * negative line of the statement of its own period.
+ */
+export function generateStatement(deps: Ledger, user: SessionUser, companyId: number, from: string, to: string): InvoiceRow {
+  const { db } = deps;
+  const co = findCompany(db, companyId);
+  if (billingOf(co) !== 'postpaid') {
+    throw conflict(`${co.name} is prepaid: its charges are settled from the wallet and each recharge has its receipt`);
+  }
+  const start = dayStart(from);
+  const end = dayStart(to) + DAY_MS;
+  if ((end - start) / DAY_MS > MAX_PERIOD_DAYS) {
+    throw badRequest(`A statement covers at most ${MAX_PERIOD_DAYS} days`, [{ path: 'period_to', message: 'period too long' }]);
+  }
+  const rows = db.select({ t: walletTxn, hawb: pkg.hawb }).from(walletTxn)
+    .leftJoin(invoiceLine, eq(invoiceLine.txn_id, walletTxn.id))
+    .leftJoin(pkg, eq(pkg.id, walletTxn.package_id))
+    .where(and(
+      eq(walletTxn.company_id, companyId), inArray(walletTxn.kind, ['charge', 'refund']), eq(walletTxn.billing, 'postpaid'),
+      gte(walletTxn.created_at, start), lt(walletTxn.created_at, end), isNull(invoiceLine.id),
+    )).orderBy(walletTxn.id).all();
+  if (!rows.length) throw conflict(`Nothing to invoice for ${co.name} from ${from} to ${to}`);
+  return issueInvoice(deps, {
+    companyId, kind: 'statement', status: 'issued', currency: rows[0].t.currency, periodFrom: start, periodTo: end, createdBy: user.id,
+    lines: rows.map(({ t, hawb }) => ({
+      txn: t,
+      description: t.kind === 'charge' ? `Delivery ${hawb ?? t.reference}` : `Refund ${hawb ?? t.reference}`,
+      // A statement shows what the company owes: a charge (a debit of the wallet) is a positive line.
+      amount_cents: -t.amount_cents,
+    })),
+  });
+}
+
+/** issued -> paid | void; amounts and lines stay as issued. */
+export function setInvoiceStatus(
+  deps: Ledger, row: InvoiceRow, to: InvoiceStatus, extra: { paymentTxnId?: number | null; reason?: string },
+): InvoiceRow {
+  if (!canChangeInvoice(row.status as InvoiceStatus, to)) {
+    throw invalidTransition(`Invoice ${row.number} is ${row.status}; it cannot become ${to}`, { invoice: row.id, status: row.status });
+  }
+  const now = deps.clock.now();
+  const patch = to === 'paid'
+    ? { status: to, paid_at: now, payment_txn_id: extra.paymentTxnId ?? null, updated_at: now }
+    : { status: to, voided_at: now, void_reason: extra.reason ?? '', updated_at: now };
+  const updated = deps.db.update(invoice).set(patch).where(and(eq(invoice.id, row.id), eq(invoice.status, 'issued'))).returning().get();
+  if (!updated) throw invalidTransition(`Invoice ${row.number} changed meanwhile`, { invoice: row.id });
+  return updated;
+}
+
+export function invoiceOfTxn(db: Db, txnId: number): InvoiceRow | undefined {
+  return db.select({ i: invoice }).from(invoiceLine).innerJoin(invoice, eq(invoice.id, invoiceLine.invoice_id))
+    .where(eq(invoiceLine.txn_id, txnId)).get()?.i;
+}

@@ -1,0 +1,90 @@
+import { and, eq, gte, sql } from 'drizzle-orm';
+import { canDebit, formatMinor, post, type Billing, type TxnKind, type WalletState } from '../../../shared/money';
+import type { Db } from '../../db/client';
+import { company, wallet, walletTxn } from '../../db/schema/index';
+import type { Deps } from '../../deps';
+
+/** What the ledger needs: the database (inside the caller's transaction) and the time. */
+export type Ledger = Pick<Deps, 'db' | 'clock'>;
+import { conflict, notFound } from '../../errors';
+
+export type WalletRow = typeof wallet.$inferSelect;
+export type TxnRow = typeof walletTxn.$inferSelect;
+export type CompanyRow = typeof company.$inferSelect;
+
+export function findCompany(db: Db, companyId: number): CompanyRow {
+  const row = db.select().from(company).where(eq(company.id, companyId)).get();
+  if (!row || row.deleted_at != null) throw notFound(`Company ${companyId} not found`);
+  return row;
+}
+
+export function billingOf(co: CompanyRow): Billing {
+  return co.billing_type === 'postpaid' ? 'postpaid' : 'prepaid';
+}
+
+export function walletOfCompany(db: Db, companyId: number): WalletRow | undefined {
+  return db.select().from(wallet).where(eq(wallet.company_id, companyId)).get();
+}
+
+/** A company's wallet, opened on first use in the company's currency. Runs inside the caller's transaction. */
+export function ensureWallet(deps: Ledger, companyId: number, createdBy: number | null = null): WalletRow {
+  const existing = walletOfCompany(deps.db, companyId);
+  if (existing) return existing;
+  const co = findCompany(deps.db, companyId);
+  const now = deps.clock.now();
+  return deps.db.insert(wallet).values({
+    company_id: companyId, currency: co.currency, balance_cents: 0, created_by: createdBy, created_at: now, updated_at: now,
+  }).returning().get();
+}
+
+export function stateOf(w: WalletRow, co: CompanyRow): WalletState {
+  return { billing: billingOf(co), balance_cents: w.balance_cents, credit_limit_cents: w.credit_limit_cents };
+}
+
+export interface Posting {
+  kind: TxnKind;
+  /** Signed: credits positive, debits negative. */
+  amount_cents: number;
+  package_id?: number | null;
+  reason?: string;
+  reference?: string;
+  created_by?: number | null;
+  /** Defaults to the company's billing type now; a refund takes its charge's. */
+  billing?: Billing;
+}
+
+export function insufficientFunds(co: CompanyRow, w: WalletRow, needed: number) {
+  return conflict(
+    `Insufficient wallet balance for ${co.name}: ${formatMinor(w.balance_cents, w.currency)} ${w.currency} available, `
+    + `${formatMinor(needed, w.currency)} ${w.currency} needed. Recharge the wallet first.`,
+    { wallet: w.id, company: co.id, balance_cents: w.balance_cents, required_cents: needed, currency: w.currency },
+  );
+}
+
+/**
+ * Appends one transaction and moves the cached balance with it, both inside the caller's
+ * transaction. Debits are checked twice: by the pure rule (for the message) and by a conditional
+ * UPDATE, so no interleaving can ever take a prepaid wallet below zero.
+ */
+export function append(deps: Ledger, walletId: number, p: Posting, enforceFloor = true): TxnRow {
+  const { db } = deps;
+  const w = db.select().from(wallet).where(eq(wallet.id, walletId)).get();
+  if (!w) throw notFound(`Wallet ${walletId} not found`);
+  const co = findCompany(db, w.company_id);
+  post(w.balance_cents, p.amount_cents);
+  const debit = p.amount_cents < 0;
+  const state = stateOf(w, co);
+  if (debit && enforceFloor && !canDebit(state, -p.amount_cents)) throw insufficientFunds(co, w, -p.amount_cents);
+  const floor = !debit || !enforceFloor ? null : state.billing === 'prepaid' ? 0 : state.credit_limit_cents == null ? null : -state.credit_limit_cents;
+  const now = deps.clock.now();
+  const moved = db.update(wallet)
+    .set({ balance_cents: sql`${wallet.balance_cents} + ${p.amount_cents}`, updated_at: now })
+    .where(and(eq(wallet.id, w.id), floor == null ? undefined : gte(sql`${wallet.balance_cents} + ${p.amount_cents}`, floor)))
+    .returning({ balance: wallet.balance_cents }).get();
+  if (!moved) throw insufficientFunds(co, w, -p.amount_cents);
+  return db.insert(walletTxn).values({
+    wallet_id: w.id, company_id: w.company_id, kind: p.kind, amount_cents: p.amount_cents, balance_after_cents: moved.balance,
+    currency: w.currency, billing: p.billing ?? state.billing, package_id: p.package_id ?? null, reason: p.reason ?? '', reference: p.reference ?? '',
+    created_by: p.created_by ?? null, created_at: now,
+  }).returning().get();
+}

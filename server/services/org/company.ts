@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { RegisterCompanyBody } from '../../../shared/schemas/org';
+import type { COMPANY_STATUSES } from '../../../shared/schemas/people';
+import type { Deps } from '../../deps';
+import { company, user } from '../../db/schema/index';
+import { conflict, notFound } from '../../errors';
+
+type CompanyRow = typeof company.$inferSelect;
+export type CompanyStatus = (typeof COMPANY_STATUSES)[number];
+
+/** Registrations from one address per hour: enough for an office, too few for a spam run. */
+export const REGISTER_LIMIT = 5;
+export const REGISTER_WINDOW_MS = 3600_000;
+
+/** `Acme Freight Pty` -> `ACMEFREI-3F9A`: readable, and the random tail keeps it unique. */
+function deriveCode(name: string): string {
+  const stem = name.toUpperCase().replace(/[^A-Z0-9]/g, '').slice(0, 8) || 'CO';
+  return `${stem}-${randomBytes(2).toString('hex').toUpperCase()}`;
+}
+
+/**
+ * A self-registered company waits as `pending` with its login; it cannot sign in until an admin
+ * approves it through the status change. `passwordHash` is computed before the transaction.
+ */
+export function registerCompany(deps: Deps, body: z.output<typeof RegisterCompanyBody>, passwordHash: string) {
+  const now = deps.clock.now();
+  const taken = deps.db.select({ id: user.id }).from(user).where(eq(user.email, body.email)).get();
+  if (taken) throw conflict(`The e-mail ${body.email} is already registered; log in or reset the password`);
+  const code = body.code ?? deriveCode(body.name);
+  if (deps.db.select({ id: company.id }).from(company).where(eq(company.code, code)).get()) {
+    throw conflict(`Company code ${code} is already used; choose another`);
+  }
+  const co = deps.db.insert(company).values({
+    name: body.name, email: body.email, phone: body.phone, address: body.address, abn: body.abn, code,
+    status: 'pending', created_at: now, updated_at: now,
+  }).returning().get();
+  const login = deps.db.insert(user).values({
+    name: body.contact_name ?? body.name, email: body.email, phone: body.phone, role: 'company', company_id: co.id,
+    password_hash: passwordHash, created_at: now, updated_at: now,
+  }).returning().get();
+  deps.mailer.send({
+    to: body.email,
+    subject: 'Your Courier registration is waiting for approval',
+    body: `Thank you for registering ${body.name} (code ${code}). You can log in once an administrator approves the account.`,
+  });
+  return { company: co, user: login };
+}
+
+/**
+ * Moves a company between pending, active and suspended. Its logins' tokens stop working while it
+ * is not active (the session check reads the status), and its new packages are refused.
+ */
+export function changeCompanyStatus(deps: Deps, id: number, status: CompanyStatus): CompanyRow {
+  const existing = deps.db.select().from(company).where(eq(company.id, id)).get();
+  if (!existing) throw notFound(`Company ${id} not found`);
+  if (existing.status === status) return existing;
+  const row = deps.db.update(company).set({ status, updated_at: deps.clock.now() }).where(eq(company.id, id)).returning().get();
+  if (existing.status === 'pending' && status === 'active') {
+    const logins = deps.db.select({ email: user.email }).from(user)
+      .where(and(eq(user.company_id, id), eq(user.role, 'company'), isNull(user.deleted_at))).all();
+    for (const l of logins) {
+      deps.mailer.send({ to: l.email, subject: 'Your Courier account is approved', body: `${row.name} is approved; you can log in now.` });
+    }
+  }
+  return row;
+}

@@ -1,0 +1,83 @@
+import { and, eq, inArray, isNull, notInArray, type SQL } from 'drizzle-orm';
+import { isStaff } from '../../../shared/roles';
+import type { Deps } from '../../deps';
+import type { Db } from '../../db/client';
+import { referencingRows } from '../../db/references';
+import { authToken, passwordReset, user, userPermissionGroup } from '../../db/schema/index';
+import { badRequest, conflict, forbidden, notFound } from '../../errors';
+import type { ResourceContext } from '../../resources/crud';
+import { revokeAllTokens } from '../auth/accounts';
+import type { SessionUser } from '../auth/session';
+
+export type UserRow = typeof user.$inferSelect;
+
+/** A company login sees only its own company's people; staff see everyone. */
+export function employeeScope(me: SessionUser): SQL | undefined {
+  return me.companyId != null ? eq(user.company_id, me.companyId) : undefined;
+}
+
+/** An employee the caller may see (archived ones included); outside scope is 404. */
+export function findEmployee(db: Db, me: SessionUser, id: number): UserRow {
+  const row = db.select().from(user).where(and(employeeScope(me), eq(user.id, id))).get();
+  if (!row) throw notFound(`Employee ${id} not found`);
+  return row;
+}
+
+/** Identity documents are for staff and the employee themself, not for a company login. */
+export function findEmployeeForDocuments(db: Db, me: SessionUser, id: number, write: boolean): UserRow {
+  if (me.id !== id) {
+    if (!isStaff(me.role) && !me.permissions.has('employee.manage')) throw notFound(`Employee ${id} not found`);
+    if (write && !me.permissions.has('employee.manage')) throw forbidden('You need the "employee.manage" permission');
+  }
+  const row = findEmployee(db, me, id);
+  if (write && me.id !== id && row.role === 'super_admin' && me.role !== 'super_admin') throw forbidden('Only a super admin can change a super admin');
+  return row;
+}
+
+/** Active, not archived drivers the caller may see, with extra conditions. */
+export function driverWhere(me: SessionUser, ...more: (SQL | undefined)[]): SQL | undefined {
+  return and(employeeScope(me), eq(user.role, 'driver'), eq(user.is_active, true), isNull(user.deleted_at), ...more);
+}
+
+export function companyDriversWhere(me: SessionUser, companyId: number | undefined): SQL | undefined {
+  const company = me.companyId ?? companyId;
+  if (company == null) throw badRequest('Name the company: ?company=<id>', [{ path: 'company', message: 'required' }]);
+  if (me.companyId != null && companyId != null && companyId !== me.companyId) throw notFound(`Company ${companyId} not found`);
+  return driverWhere(me, eq(user.company_id, company));
+}
+
+export function excludeDriversWhere(me: SessionUser, exclude: string | undefined): SQL | undefined {
+  const ids = (exclude ?? '').split(',').map((s) => s.trim()).filter(Boolean).map(Number).slice(0, 500);
+  return driverWhere(me, ids.length ? notInArray(user.id, ids) : undefined);
+}
+
+/**
+ * After any employee write: a disabled or archived account loses its sessions at once (so restoring
+ * it does not revive old tokens), and nobody disables or archives themself or a super admin
+ * without being one.
+ */
+export function afterEmployeeWrite(db: Db, ids: number[], { deps, user: me }: ResourceContext): void {
+  const rows = ids.length ? db.select().from(user).where(inArray(user.id, ids)).all() : [];
+  for (const row of rows) {
+    if (row.is_active && row.deleted_at == null) continue;
+    if (row.id === me.id) throw badRequest('You cannot disable or archive your own account');
+    if (row.role === 'super_admin' && me.role !== 'super_admin') throw forbidden('Only a super admin can disable a super admin');
+    revokeAllTokens(deps, row.id);
+  }
+}
+
+/**
+ * Deletes an employee nothing refers to. Sessions, reset tokens and group memberships belong to the
+ * account itself and go with it; anything else (packages, files, tickets) refuses with 409.
+ */
+export function deleteEmployee(deps: Deps, me: SessionUser, id: number): void {
+  const row = findEmployee(deps.db, me, id);
+  if (row.id === me.id) throw badRequest('You cannot delete your own account');
+  if (row.role === 'super_admin' && me.role !== 'super_admin') throw forbidden('Only a super admin can delete a super admin');
+  deps.db.delete(authToken).where(eq(authToken.user_id, id)).run();
+  deps.db.delete(passwordReset).where(eq(passwordReset.user_id, id)).run();
+  deps.db.delete(userPermissionGroup).where(eq(userPermissionGroup.user_id, id)).run();
+  const refs = referencingRows(deps.db, 'user', id);
+  if (refs.length) throw conflict(`Employee ${id} is still referenced by ${refs.join(', ')}; archive it instead`, { referenced_by: refs });
+  deps.db.delete(user).where(eq(user.id, id)).run();
+}

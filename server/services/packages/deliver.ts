@@ -1,0 +1,107 @@
+import { and, eq, isNotNull } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import type { Deps } from '../../deps';
+import { changeLog, deliveryRecord, packageEvent, user } from '../../db/schema/index';
+import { notFound } from '../../errors';
+import { isFinal, mustReturn, type PackageStatus } from '../../../shared/lifecycle';
+import type { DeliverBody } from '../../../shared/schemas/delivery';
+import { refusal, transition, updatePackage, type Actor } from './lifecycle';
+import { deliverySlots, resolveFiles, writeSlots } from './proof';
+import { recordedRefusal, recordedTransition, type ScanContext } from './scan';
+import type { PackageRow } from './shape';
+
+export type DeliverInput = Omit<DeliverBody, 'occurred_at' | 'latitude' | 'longitude'>;
+export interface DeliverResult { row: PackageRow; flagged: boolean }
+
+/**
+ * Whether the parcel was ever this driver's: they moved it along its lifecycle, or it entered their device's scope
+ * (the change feed remembers every scope a parcel entered).
+ */
+export function wasDriversParcel(db: Db, packageId: number, driverId: number): boolean {
+  const acted = db.select({ id: packageEvent.id }).from(packageEvent)
+    .where(and(eq(packageEvent.package_id, packageId), eq(packageEvent.actor_id, driverId), isNotNull(packageEvent.to_status))).limit(1).get();
+  return acted != null || db.select({ seq: changeLog.seq }).from(changeLog)
+    .where(and(eq(changeLog.entity, 'package'), eq(changeLog.entity_id, packageId), eq(changeLog.driver_id, driverId))).limit(1).get() != null;
+}
+
+/** Final states win: a later conflicting action is refused with the current state, and stays on record. */
+export function refuseIfFinal(deps: Deps, row: PackageRow, to: PackageStatus, action: string, ctx: ScanContext): void {
+  if (!isFinal(row.status as PackageStatus)) return;
+  const err = refusal(row, to, 'final');
+  if (err.details) err.details.delivered_at = row.delivered_at != null ? new Date(row.delivered_at).toISOString() : null;
+  throw recordedRefusal(deps, err, row, `${action}_rejected`, ctx);
+}
+
+function driverName(db: Db, id: number | null): string {
+  if (id == null) return 'nobody';
+  return db.select({ name: user.name }).from(user).where(eq(user.id, id)).get()?.name ?? `driver ${id}`;
+}
+
+/**
+ * A driver's delivery with its proof. A parcel still assigned (not scanned) or failed (reattempt)
+ * passes through out_for_delivery first, each step an event. A delivery made offline after the
+ * parcel was reassigned is accepted, since it happened, and flagged for a supervisor.
+ */
+export function deliver(deps: Deps, ctx: ScanContext, row: PackageRow, input: DeliverInput, action = 'deliver'): DeliverResult {
+  const { db } = deps;
+  const driver = ctx.actor;
+  const now = deps.clock.now();
+  const actor: Actor = { userId: driver.id, deviceId: ctx.deviceId };
+  const reassigned = row.assigned_to_id !== driver.id;
+  if (reassigned && !wasDriversParcel(db, row.id, driver.id)) throw notFound(`Package ${row.id} not found`);
+  refuseIfFinal(deps, row, 'delivered', action, ctx);
+  // Checked before any change so a missing upload leaves nothing half done.
+  resolveFiles(db, driver, [...input.photos, ...(input.signature !== undefined ? [input.signature] : [])]);
+
+  const deliveredAt = Math.min(ctx.meta.occurredAt ?? now, now);
+  const opts = { maxAttempts: deps.config.maxAttempts };
+  let current = row;
+  let flagged = false;
+  if (reassigned) {
+    flagged = true;
+    const reason = `Delivered by ${driver.name} (offline) after it was reassigned to ${driverName(db, row.assigned_to_id)}`;
+    current = transition(db, now, current, 'delivered', action, actor, { ...ctx.meta, data: { flagged: true, previous_driver: row.assigned_to_id } },
+      { assigned_to_id: driver.id, delivered_at: deliveredAt, flagged: true, flag_reason: reason }, { ...opts, force: true });
+  } else {
+    if (current.status === 'failed' && mustReturn(current.attempts, opts.maxAttempts)) {
+      throw recordedRefusal(deps, refusal(current, 'delivered', 'must_return', opts.maxAttempts), current, `${action}_rejected`, ctx);
+    }
+    if (current.status === 'assigned' || current.status === 'failed') {
+      const from = current;
+      current = recordedTransition(deps, ctx, () => transition(db, now, from, 'out_for_delivery', 'implicit_load', actor, ctx.meta, { is_scanned: true }, opts), from, action);
+    }
+    const loaded = current;
+    current = recordedTransition(deps, ctx, () => transition(db, now, loaded, 'delivered', action, actor, ctx.meta, { delivered_at: deliveredAt }, opts), loaded, action);
+  }
+  db.insert(deliveryRecord).values({
+    package_id: row.id, driver_id: driver.id, recipient_name: input.recipient_name ?? null, note: input.note ?? null,
+    occurred_at: ctx.meta.occurredAt ?? now, received_at: now, latitude: ctx.meta.latitude ?? null, longitude: ctx.meta.longitude ?? null,
+    forced: false, updated_at: now,
+  }).onConflictDoUpdate({
+    target: deliveryRecord.package_id,
+    set: { driver_id: driver.id, recipient_name: input.recipient_name ?? null, note: input.note ?? null, occurred_at: ctx.meta.occurredAt ?? now, received_at: now, forced: false, updated_at: now },
+  }).run();
+  writeSlots(deps, driver, current, deliverySlots(input.photos, input.signature), ctx.deviceId, true);
+  return { row: current, flagged };
+}
+
+/** Admin force delivery: no scan or proof needed, never over a final state; recorded as forced. */
+export function forceDeliver(deps: Deps, ctx: ScanContext, row: PackageRow, input: { note: string; recipient_name?: string }): PackageRow {
+  const now = deps.clock.now();
+  refuseIfFinal(deps, row, 'delivered', 'force_deliver', ctx);
+  const updated = transition(deps.db, now, row, 'delivered', 'force_deliver', { userId: ctx.actor.id, deviceId: ctx.deviceId }, ctx.meta,
+    { delivered_at: Math.min(ctx.meta.occurredAt ?? now, now) }, { force: true });
+  deps.db.insert(deliveryRecord).values({
+    package_id: row.id, driver_id: row.assigned_to_id, recipient_name: input.recipient_name ?? null, note: input.note,
+    occurred_at: ctx.meta.occurredAt ?? now, received_at: now, latitude: ctx.meta.latitude ?? null, longitude: ctx.meta.longitude ?? null,
+    forced: true, updated_at: now,
+  }).onConflictDoUpdate({ target: deliveryRecord.package_id, set: { note: input.note, forced: true, received_at: now, updated_at: now } }).run();
+  return updated;
+}
+
+/** Staff clear a delivery flag once they have looked at it. */
+export function resolveFlag(deps: Deps, ctx: ScanContext, row: PackageRow): PackageRow {
+  if (!row.flagged) return row;
+  return updatePackage(deps.db, deps.clock.now(), row, { flagged: false }, 'flag_resolved', { userId: ctx.actor.id, deviceId: ctx.deviceId },
+    { ...ctx.meta, data: { reason: row.flag_reason } });
+}

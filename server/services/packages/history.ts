@@ -1,0 +1,137 @@
+import { and, asc, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db } from '../../db/client';
+import type { Deps } from '../../deps';
+import { deliveryAttempt, packageEvent, pkg, user } from '../../db/schema/index';
+import { iso } from '../../clock';
+import { badRequest, forbidden, notFound } from '../../errors';
+import { escapeLike, pageLinks } from '../../resources/list';
+import { isPackageStatus } from '../../../shared/lifecycle';
+import { isStaff } from '../../../shared/roles';
+import type { HistoryQuery, PackageEvent } from '../../../shared/schemas/delivery';
+import type { Page } from '../../../shared/schemas/common';
+import type { Package } from '../../../shared/schemas/package';
+import type { SessionUser } from '../auth/session';
+import { attemptsWhere } from './fail';
+import { proofOf } from './proof';
+import { canSeePackage } from './scope';
+import { packagesByIds, type PackageRow } from './shape';
+
+type EventRow = typeof packageEvent.$inferSelect;
+const DAY = 86_400_000;
+export const dayStart = (date: string, utcOffsetMin = 0) => Date.parse(`${date}T00:00:00Z`) - utcOffsetMin * 60_000;
+
+/** Events as answered, with who did them. */
+export function shapeEvents(db: Db, rows: EventRow[]): z.infer<typeof PackageEvent>[] {
+  const ids = [...new Set(rows.map((r) => r.actor_id).filter((id): id is number => id != null))];
+  const names = new Map(ids.length ? db.select({ id: user.id, name: user.name }).from(user).where(inArray(user.id, ids)).all().map((u) => [u.id, u.name]) : []);
+  return rows.map((e) => ({
+    id: e.id, action: e.action, from_status: e.from_status, to_status: e.to_status,
+    actor: e.actor_id != null ? { id: e.actor_id, name: names.get(e.actor_id) ?? '' } : null,
+    occurred_at: iso(e.occurred_at) ?? '', received_at: iso(e.received_at) ?? '', latitude: e.latitude, longitude: e.longitude, note: e.note,
+  }));
+}
+
+/** Drivers see their own history; staff anyone's (`?driver=`); companies have none. */
+export function historyDriver(user: SessionUser, requested?: number): number {
+  if (user.role === 'driver') {
+    if (requested != null && requested !== user.id) throw forbidden('You may only see your own history');
+    return user.id;
+  }
+  if (!isStaff(user.role)) throw forbidden('History is kept for drivers and staff');
+  if (requested == null) throw badRequest('Say whose history: ?driver=<employee id>', [{ path: 'driver', message: 'required for staff' }]);
+  return requested;
+}
+
+/**
+ * The parcels a driver moved along (each with its latest action by that driver), newest first,
+ * filtered by status, day range and search.
+ */
+export function driverHistory(deps: Deps, driverId: number, q: z.output<typeof HistoryQuery>, url: string): Page<{ package: Package; last_action: string; last_at: string }> {
+  const { db } = deps;
+  const last = db.select({ package_id: packageEvent.package_id, last_id: sql<number>`max(${packageEvent.id})`.as('last_id') })
+    .from(packageEvent).where(eq(packageEvent.actor_id, driverId)).groupBy(packageEvent.package_id).as('last');
+  const statuses = q.status?.split(',').map((s) => s.trim()).filter(Boolean) ?? [];
+  const unknown = statuses.filter((s) => !isPackageStatus(s));
+  if (unknown.length) throw badRequest(`Unknown status: ${unknown.join(', ')}`, [{ path: 'status', message: 'unknown status' }]);
+  const term = q.search?.trim();
+  const where = and(
+    isNull(pkg.deleted_at),
+    statuses.length ? inArray(pkg.status, statuses) : undefined,
+    q.date_from ? gte(packageEvent.received_at, dayStart(q.date_from)) : undefined,
+    q.date_to ? lt(packageEvent.received_at, dayStart(q.date_to) + DAY) : undefined,
+    term ? or(sql`${pkg.hawb} like ${`%${escapeLike(term)}%`} escape '\\'`, sql`${pkg.customer_name} like ${`%${escapeLike(term)}%`} escape '\\'`) : undefined,
+  );
+  const base = () => db.select({ id: pkg.id, action: packageEvent.action, at: packageEvent.received_at }).from(last)
+    .innerJoin(pkg, eq(pkg.id, last.package_id)).innerJoin(packageEvent, eq(packageEvent.id, last.last_id));
+  const count = db.select({ n: sql<number>`count(*)` }).from(last).innerJoin(pkg, eq(pkg.id, last.package_id))
+    .innerJoin(packageEvent, eq(packageEvent.id, last.last_id)).where(where).get()?.n ?? 0;
+  const rows = base().where(where).orderBy(desc(packageEvent.id)).limit(q.page_size).offset((q.page - 1) * q.page_size).all();
+  const byId = new Map(packagesByIds(db, rows.map((r) => r.id)).map((p) => [p.id, p]));
+  return {
+    count, ...pageLinks(url, q.page, q.page_size, count),
+    results: rows.flatMap((r) => {
+      const p = byId.get(r.id);
+      return p ? [{ package: p, last_action: r.action, last_at: iso(r.at) ?? '' }] : [];
+    }),
+  };
+}
+
+/** Drivers may open the story of parcels they hold or once moved; others as their scope allows. */
+export function historyVisible(db: Db, me: SessionUser, row: PackageRow | undefined, id: number): PackageRow {
+  if (!row || row.deleted_at != null) throw notFound(`Package ${id} not found`);
+  if (canSeePackage(me, row)) return row;
+  if (me.role === 'driver') {
+    const acted = db.select({ id: packageEvent.id }).from(packageEvent)
+      .where(and(eq(packageEvent.package_id, row.id), eq(packageEvent.actor_id, me.id))).limit(1).get();
+    if (acted) return row;
+  }
+  throw notFound(`Package ${id} not found`);
+}
+
+export function packageStory(db: Db, row: PackageRow) {
+  const events = db.select().from(packageEvent).where(eq(packageEvent.package_id, row.id)).orderBy(asc(packageEvent.id)).all();
+  return {
+    package: packagesByIds(db, [row.id])[0] as Package,
+    events: shapeEvents(db, events),
+    attempts: attemptsWhere(db, eq(deliveryAttempt.package_id, row.id)).reverse(),
+    proof: row.status === 'delivered' || row.delivered_at != null ? proofOf(db, row) : null,
+  };
+}
+
+/** A driver's packages for one of their days: due that day, or given to them that day. */
+export function packagesForDay(db: Db, driverId: number, date: string, utcOffsetMin: number): Package[] {
+  const start = dayStart(date, utcOffsetMin);
+  const assignedThatDay = sql`exists (select 1 from package_event e where e.package_id = ${pkg.id} and e.to_status = 'assigned'
+    and e.received_at >= ${start} and e.received_at < ${start + DAY})`;
+  const rows = db.select({ id: pkg.id }).from(pkg)
+    .where(and(eq(pkg.assigned_to_id, driverId), isNull(pkg.deleted_at), or(eq(pkg.delivery_date, date), assignedThatDay)))
+    .orderBy(asc(pkg.sequence_no), asc(pkg.id)).limit(5000).all();
+  return packagesByIds(db, rows.map((r) => r.id));
+}
+
+/** Pickups waiting for (or collected by) the driver. */
+export function pickupPackages(db: Db, driverId: number): Package[] {
+  const rows = db.select({ id: pkg.id }).from(pkg)
+    .where(and(eq(pkg.assigned_to_id, driverId), isNull(pkg.deleted_at), inArray(pkg.status, ['pickup_requested', 'picked_up'])))
+    .orderBy(asc(pkg.sequence_no), asc(pkg.id)).limit(5000).all();
+  return packagesByIds(db, rows.map((r) => r.id));
+}
+
+/** Supervisor checks of a day, newest first. */
+export function checkScans(deps: Deps, where: SQL | undefined, page: number, pageSize: number, url: string) {
+  const { db } = deps;
+  const cond = and(eq(packageEvent.action, 'supervisor_check'), where);
+  const count = db.select({ n: sql<number>`count(*)` }).from(packageEvent).where(cond).get()?.n ?? 0;
+  const events = db.select().from(packageEvent).where(cond).orderBy(desc(packageEvent.id)).limit(pageSize).offset((page - 1) * pageSize).all();
+  const pkgs = new Map(packagesByIds(db, [...new Set(events.map((e) => e.package_id))]).map((p) => [p.id, p]));
+  const shaped = shapeEvents(db, events);
+  return {
+    count, ...pageLinks(url, page, pageSize, count),
+    results: events.flatMap((e, i) => {
+      const p = pkgs.get(e.package_id);
+      const ev = shaped[i];
+      return p && ev ? [{ event: ev, package: p }] : [];
+    }),
+  };
+}

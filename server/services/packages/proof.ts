@@ -1,0 +1,148 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import type { Deps } from '../../deps';
+import { deliveryRecord, packagePhoto, storedFile, user } from '../../db/schema/index';
+import { iso } from '../../clock';
+import { ApiError, badRequest, conflict, forbidden } from '../../errors';
+import { isStaff } from '../../../shared/roles';
+import { PHOTO_SLOTS, PROOF_SLOTS, type FileRef, type Proof, type ProofSlot } from '../../../shared/schemas/delivery';
+import type { PackageStatus } from '../../../shared/lifecycle';
+import type { SessionUser } from '../auth/session';
+import { requireFiles, type StoredFile } from '../files/store';
+import { findPackage, recordEvent } from './lifecycle';
+import { visiblePackage } from './scope';
+import type { PackageRow } from './shape';
+
+export const fileInfo = (f: StoredFile) => ({ id: f.id, url: `/api/file/${f.id}/`, mime: f.mime, size: f.size, sha256: f.sha256 });
+
+/**
+ * The files an action names. Missing ones answer a retryable 409 (the device uploads, then repeats
+ * the same request); a driver may only name files they uploaded themselves.
+ */
+export function resolveFiles(db: Db, actor: SessionUser, refs: FileRef[]): StoredFile[] {
+  let files: StoredFile[];
+  try {
+    files = requireFiles(db, actor.id, refs);
+  } catch (err) {
+    if (err instanceof ApiError && err.details?.missing_files) err.retry();
+    throw err;
+  }
+  if (!isStaff(actor.role)) {
+    const foreign = files.filter((f) => f.owner_id !== actor.id).map((f) => f.id);
+    if (foreign.length) throw badRequest(`File(s) ${foreign.join(', ')} were uploaded by someone else`, [{ path: 'files', message: 'not your upload' }]);
+  }
+  const wrongKind = files.filter((f) => !f.mime.startsWith('image/')).map((f) => f.id);
+  if (wrongKind.length) throw badRequest(`File(s) ${wrongKind.join(', ')} are not images`, [{ path: 'files', message: 'not an image' }]);
+  return files;
+}
+
+export function deliveryOf(db: Db, packageId: number) {
+  return db.select().from(deliveryRecord).where(eq(deliveryRecord.package_id, packageId)).get();
+}
+
+/** Proof answers for several parcels with three queries. */
+export function proofsOf(db: Db, rows: PackageRow[]): Proof[] {
+  if (!rows.length) return [];
+  const ids = rows.map((r) => r.id);
+  const records = new Map(db.select().from(deliveryRecord).where(inArray(deliveryRecord.package_id, ids)).all().map((d) => [d.package_id, d]));
+  const photos = db.select({ p: packagePhoto, f: storedFile }).from(packagePhoto)
+    .innerJoin(storedFile, eq(storedFile.id, packagePhoto.file_id)).where(inArray(packagePhoto.package_id, ids)).all();
+  const driverIds = [...new Set([...records.values()].map((d) => d.driver_id).filter((d): d is number => d != null))];
+  const names = new Map(driverIds.length ? db.select({ id: user.id, name: user.name }).from(user).where(inArray(user.id, driverIds)).all().map((u) => [u.id, u.name]) : []);
+  return rows.map((row) => {
+    const d = records.get(row.id);
+    const slots = Object.fromEntries(PROOF_SLOTS.map((s) => [s, null])) as Record<ProofSlot, ReturnType<typeof fileInfo> | null>;
+    for (const { p, f } of photos) if (p.package_id === row.id && (PROOF_SLOTS as readonly string[]).includes(p.slot)) slots[p.slot as ProofSlot] = fileInfo(f);
+    return {
+      package: row.id, hawb: row.hawb, status: row.status as PackageStatus, delivered: row.status === 'delivered',
+      delivered_at: iso(row.delivered_at), recipient_name: d?.recipient_name ?? null, note: d?.note ?? null,
+      driver: d?.driver_id != null ? { id: d.driver_id, name: names.get(d.driver_id) ?? '' } : null,
+      latitude: d?.latitude ?? null, longitude: d?.longitude ?? null, forced: d?.forced ?? false,
+      flagged: row.flagged, flag_reason: row.flag_reason, ...slots,
+    };
+  });
+}
+export const proofOf = (db: Db, row: PackageRow): Proof => proofsOf(db, [row])[0] as Proof;
+
+/**
+ * Drivers edit the proof of parcels they hold or delivered; once delivered they may only fill
+ * empty slots, since replacing evidence after the fact is a staff decision.
+ */
+export function checkProofEditor(db: Db, actor: SessionUser, row: PackageRow, replacing: boolean): void {
+  if (isStaff(actor.role)) return;
+  if (actor.role !== 'driver') throw forbidden('Only drivers and staff change delivery proof');
+  const delivered = deliveryOf(db, row.id);
+  const mine = row.assigned_to_id === actor.id || delivered?.driver_id === actor.id;
+  if (!mine) throw forbidden(`Parcel ${row.hawb} is not yours`);
+  if (replacing && row.status === 'delivered') {
+    throw conflict(`Parcel ${row.hawb} is delivered; only staff may replace or remove its proof`, { package: row.id, hawb: row.hawb, status: row.status });
+  }
+}
+
+/** Writes slots (a file, or null to clear) and records what changed on the parcel's history. */
+export function writeSlots(
+  deps: Deps, actor: SessionUser, row: PackageRow, slots: Partial<Record<ProofSlot, FileRef | null>>, deviceId?: string | null,
+  /** The delivery itself writes its proof: the editor check is the delivery's own. */
+  trusted = false,
+): void {
+  const { db } = deps;
+  const now = deps.clock.now();
+  const wanted = Object.entries(slots).filter((e): e is [ProofSlot, FileRef | null] => e[1] !== undefined);
+  if (!wanted.length) return;
+  const existing = new Map(db.select().from(packagePhoto).where(eq(packagePhoto.package_id, row.id)).all().map((p) => [p.slot, p]));
+  if (!trusted) checkProofEditor(db, actor, row, wanted.some(([slot, ref]) => existing.has(slot) && (ref === null || !sameFile(db, existing.get(slot)?.file_id, ref, actor))));
+  const refs = wanted.map(([, ref]) => ref).filter((r): r is FileRef => r !== null);
+  const files = resolveFiles(db, actor, refs);
+  const byRef = new Map(refs.map((r, i) => [r, files[i] as StoredFile]));
+  const changed: Record<string, number | null> = {};
+  for (const [slot, ref] of wanted) {
+    db.delete(packagePhoto).where(and(eq(packagePhoto.package_id, row.id), eq(packagePhoto.slot, slot))).run();
+    if (ref === null) { changed[slot] = null; continue; }
+    const file = byRef.get(ref) as StoredFile;
+    db.insert(packagePhoto).values({ package_id: row.id, slot, file_id: file.id, added_by: actor.id, created_at: now }).run();
+    changed[slot] = file.id;
+  }
+  recordEvent(db, now, row, 'proof_update', { userId: actor.id, deviceId }, { data: changed });
+}
+
+function sameFile(db: Db, fileId: number | undefined, ref: FileRef, actor: SessionUser): boolean {
+  if (fileId == null) return false;
+  if (typeof ref === 'number') return ref === fileId;
+  const f = db.select().from(storedFile).where(and(eq(storedFile.owner_id, actor.id), eq(storedFile.client_id, ref))).get();
+  return f?.id === fileId;
+}
+
+/** Photos of a delivery fill photo_one.. in order; the signature its own slot. */
+export function deliverySlots(photos: FileRef[], signature: FileRef | undefined): Partial<Record<ProofSlot, FileRef>> {
+  const out: Partial<Record<ProofSlot, FileRef>> = {};
+  photos.forEach((ref, i) => { const slot = PHOTO_SLOTS[i]; if (slot) out[slot] = ref; });
+  if (signature !== undefined) out.signature = signature;
+  return out;
+}
+
+/** Recipient name and note of a delivered parcel: the delivering driver or staff may correct them. */
+export function updateDeliveryText(
+  deps: Deps, actor: SessionUser, row: PackageRow, fields: { recipient_name?: string; note?: string }, deviceId?: string | null,
+): void {
+  if (fields.recipient_name === undefined && fields.note === undefined) return;
+  const d = deliveryOf(deps.db, row.id);
+  if (!d) throw conflict(`Parcel ${row.hawb} is ${row.status.replace(/_/g, ' ')}; it has no delivery to correct`, { package: row.id, status: row.status });
+  if (!isStaff(actor.role) && d.driver_id !== actor.id) throw forbidden(`Only the driver who delivered ${row.hawb} or staff may correct it`);
+  const now = deps.clock.now();
+  const patch: Partial<typeof deliveryRecord.$inferInsert> = { updated_at: now };
+  if (fields.recipient_name !== undefined) patch.recipient_name = fields.recipient_name;
+  if (fields.note !== undefined) patch.note = fields.note;
+  deps.db.update(deliveryRecord).set(patch).where(eq(deliveryRecord.id, d.id)).run();
+  recordEvent(deps.db, now, row, 'delivery_update', { userId: actor.id, deviceId }, {
+    data: { before: { recipient_name: d.recipient_name, note: d.note }, after: fields },
+  });
+}
+
+/** Drivers reach the proof of parcels they hold or delivered; companies read their own; staff everything. */
+export function proofParcel(db: Db, actor: SessionUser, id: number): PackageRow {
+  const row = findPackage(db, id);
+  if (actor.role === 'driver' && row && row.deleted_at == null) {
+    if (row.assigned_to_id === actor.id || deliveryOf(db, row.id)?.driver_id === actor.id) return row;
+  }
+  return visiblePackage(actor, row, id);
+}

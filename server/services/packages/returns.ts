@@ -1,0 +1,90 @@
+import { and, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import type { Deps } from '../../deps';
+import { pkg } from '../../db/schema/index';
+import { CANCELLABLE_STATUSES, type PackageStatus } from '../../../shared/lifecycle';
+import { isStaff } from '../../../shared/roles';
+import type { SessionUser } from '../auth/session';
+import { activeDriver } from './assign';
+import { refuseIfFinal } from './deliver';
+import { refusal, recordEvent, transition, type Actor } from './lifecycle';
+import { notYours, parcelByCode, recordedRefusal, recordedTransition, type ScanContext } from './scan';
+import type { PackageRow } from './shape';
+
+const actorOf = (ctx: ScanContext): Actor => ({ userId: ctx.actor.id, deviceId: ctx.deviceId });
+
+/**
+ * A failed parcel is handed in at the depot: failed -> returned. It leaves the driver's device
+ * (no longer assigned) and counts as landed. A repeat scan is harmless.
+ */
+export function returnScan(deps: Deps, ctx: ScanContext, barcode: string): { row: PackageRow; already: boolean } {
+  const row = parcelByCode(deps, barcode, 'return', ctx);
+  const now = deps.clock.now();
+  if (ctx.actor.role === 'driver' && row.assigned_to_id !== ctx.actor.id) {
+    if (row.status === 'returned') return { row, already: true };
+    throw notYours(deps, row, 'return', ctx);
+  }
+  if (row.status === 'returned') {
+    recordEvent(deps.db, now, row, 'scan_repeat', actorOf(ctx), ctx.meta);
+    return { row, already: true };
+  }
+  refuseIfFinal(deps, row, 'returned', 'return', ctx);
+  const updated = recordedTransition(deps, ctx, () => transition(deps.db, now, row, 'returned', 'return_scan', actorOf(ctx),
+    { ...ctx.meta, data: { driver: row.assigned_to_id } }, { assigned_to_id: null, is_scanned: false, landed: true }), row, 'return');
+  return { row: updated, already: false };
+}
+
+export type DepotOutcome = 'returned' | 'returned_to_sender' | 'redeliver';
+
+/**
+ * The depot manager settles a parcel that came back: keep it on the shelf, send it back to the
+ * shipper (final), or give it to a driver again, which starts a fresh count of attempts.
+ */
+export function depotReturn(deps: Deps, ctx: ScanContext, barcode: string, outcome: DepotOutcome, driverId?: number): PackageRow {
+  let row = parcelByCode(deps, barcode, 'return', ctx);
+  if (row.status === 'failed') row = returnScan(deps, ctx, barcode).row;
+  if (outcome === 'returned') {
+    if (row.status !== 'returned') throw recordedRefusal(deps, refusal(row, 'returned', 'not_allowed'), row, 'return_rejected', ctx);
+    return row;
+  }
+  refuseIfFinal(deps, row, outcome === 'redeliver' ? 'assigned' : 'returned_to_sender', 'return', ctx);
+  if (row.status !== 'returned') {
+    throw recordedRefusal(deps, refusal(row, outcome === 'redeliver' ? 'assigned' : 'returned_to_sender', 'not_allowed'), row, 'return_rejected', ctx);
+  }
+  const now = deps.clock.now();
+  if (outcome === 'returned_to_sender') {
+    return transition(deps.db, now, row, 'returned_to_sender', 'return_to_sender', actorOf(ctx), ctx.meta);
+  }
+  const driver = activeDriver(deps, driverId ?? 0);
+  return transition(deps.db, now, row, 'assigned', 'redeliver', actorOf(ctx), { ...ctx.meta, data: { driver: driver.id, previous_attempts: row.attempts } },
+    { assigned_to_id: driver.id, is_scanned: false, attempts: 0 });
+}
+
+/** Staff or the owning company call a parcel off before it leaves on a van. */
+export function cancelPackage(deps: Deps, ctx: ScanContext, row: PackageRow): PackageRow {
+  refuseIfFinal(deps, row, 'cancelled', 'cancel', ctx);
+  if (!CANCELLABLE_STATUSES.includes(row.status as PackageStatus)) {
+    throw recordedRefusal(deps, refusal(row, 'cancelled', 'not_allowed'), row, 'cancel_rejected', ctx);
+  }
+  return transition(deps.db, deps.clock.now(), row, 'cancelled', 'cancel', actorOf(ctx), { ...ctx.meta, data: { driver: row.assigned_to_id } },
+    { assigned_to_id: null, is_scanned: false });
+}
+
+/** Scope of the return screens: staff see all, a company its own, a driver what they brought back. */
+export function returnScope(user: SessionUser): SQL | undefined {
+  if (isStaff(user.role)) return undefined;
+  if (user.role === 'company') return eq(pkg.company_id, user.companyId ?? -1);
+  return sql`exists (select 1 from package_event e where e.package_id = ${pkg.id} and e.actor_id = ${user.id} and e.action in ('return_scan', 'fail', 'force_fail'))`;
+}
+
+export function returnCounts(deps: Deps, user: SessionUser) {
+  const count = (...where: (SQL | undefined)[]) =>
+    deps.db.select({ n: sql<number>`count(*)` }).from(pkg).where(and(isNull(pkg.deleted_at), returnScope(user), ...where)).get()?.n ?? 0;
+  const max = deps.config.maxAttempts;
+  return {
+    returned: count(eq(pkg.status, 'returned')),
+    returned_to_sender: count(eq(pkg.status, 'returned_to_sender')),
+    failed_must_return: count(eq(pkg.status, 'failed'), gte(pkg.attempts, max)),
+    failed_awaiting_reattempt: count(eq(pkg.status, 'failed'), lt(pkg.attempts, max)),
+    max_attempts: max,
+  };
+}

@@ -1,0 +1,87 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Deps } from '../../deps';
+import type { Db } from '../../db/client';
+import { pickupPoint, pkg } from '../../db/schema/index';
+import { badRequest, invalidTransition, notFound } from '../../errors';
+import type { WebhookPickupCreate, WebhookPickupUpdate } from '../../../shared/schemas/webhooks';
+import { chargeForPackage } from '../money/charges';
+import {
+  assertHawbFree, checkCompanyActive, foreignKeyError, packageValues, resolveZone, volumetricWeight,
+} from '../packages/create';
+import { recordEvent, transition, updatePackage, type Actor } from '../packages/lifecycle';
+import type { PackageRow } from '../packages/shape';
+import { logPackageChange } from '../sync/changes';
+import { enqueueCreated } from '../webhooks/events';
+
+/** Pickup statuses: a parcel a company wants collected, then collected, until the depot receives it. */
+export const PICKUP_STATUSES = ['pickup_requested', 'picked_up'] as const;
+
+/** A pickup point a company may send parcels from: live, active and its own (as the pickup-point resource scopes them). */
+export function usablePickupPoint(db: Db, companyId: number | null, id: number) {
+  const point = db.select().from(pickupPoint).where(and(eq(pickupPoint.id, id), isNull(pickupPoint.deleted_at))).get();
+  if (!point || (companyId != null && point.company_id !== companyId)) {
+    throw badRequest(`Pickup point ${id} does not exist`, [{ path: 'pickup_point', message: 'unknown pickup point' }]);
+  }
+  if (!point.is_active) throw badRequest(`Pickup point ${id} is inactive`, [{ path: 'pickup_point', message: 'inactive pickup point' }]);
+  return point;
+}
+
+/** A parcel a company asks to have collected: `pickup_requested` from the start, charged like any parcel. */
+export function createPickup(deps: Deps, companyId: number, input: z.output<typeof WebhookPickupCreate>, actor: Actor, action = 'webhook_create'): PackageRow {
+  const { db } = deps;
+  const now = deps.clock.now();
+  const { pickup_point: pointId, ...fields } = input;
+  checkCompanyActive(db, companyId);
+  const values = packageValues(fields);
+  values.company_id = companyId;
+  if (pointId != null) values.pickup_point_id = usablePickupPoint(db, companyId, pointId).id;
+  resolveZone(db, values);
+  assertHawbFree(db, input.hawb);
+  values.volume_weighted = volumetricWeight(input.length, input.width, input.height);
+  let row: PackageRow;
+  try {
+    row = db.insert(pkg).values({ ...values, hawb: input.hawb, status: 'pickup_requested', created_at: now, updated_at: now }).returning().get();
+  } catch (err) { foreignKeyError(err); }
+  row = chargeForPackage(deps, companyId, row, actor.userId);
+  recordEvent(db, now, { id: row.id, status: 'pickup_requested' }, action, actor, {}, 'pickup_requested');
+  logPackageChange(db, row.id, { driverId: null, companyId }, now);
+  enqueueCreated(db, now, [row.id]);
+  return row;
+}
+
+/**
+ * A company's own change to a pickup it requested, found by hawb: details while it still waits for
+ * collection, or `status: cancelled` (before the depot receives it).
+ */
+export function updatePickup(deps: Deps, companyId: number, input: z.output<typeof WebhookPickupUpdate>, actor: Actor): PackageRow {
+  const { db } = deps;
+  const now = deps.clock.now();
+  const row = db.select().from(pkg).where(eq(pkg.hawb, input.hawb)).get();
+  if (!row || row.company_id !== companyId || row.deleted_at != null) throw notFound(`Package ${input.hawb} not found`);
+  const { hawb: _hawb, status, note, pickup_point: pointId, ...fields } = input;
+  const patch = packageValues(fields);
+  const changesDetails = Object.keys(patch).length > 0 || pointId !== undefined;
+  if (!changesDetails && status === undefined) throw badRequest('Nothing to change: send package fields, pickup_point or status');
+  if (changesDetails && row.status !== 'pickup_requested') {
+    throw invalidTransition(`Parcel ${row.hawb} is ${row.status.replace(/_/g, ' ')}; its details can change only while the pickup is requested`,
+      { package: row.id, hawb: row.hawb, status: row.status });
+  }
+  if (pointId !== undefined) patch.pickup_point_id = pointId == null ? null : usablePickupPoint(db, companyId, pointId).id;
+  if (patch.zone_id !== undefined || patch.suburb_id !== undefined) resolveZone(db, patch);
+  if (fields.length !== undefined || fields.width !== undefined || fields.height !== undefined) {
+    patch.volume_weighted = volumetricWeight(fields.length ?? row.length, fields.width ?? row.width, fields.height ?? row.height);
+  }
+  let current = row;
+  try {
+    if (changesDetails) current = updatePackage(db, now, current, patch, 'webhook_update', actor, { note: note ?? null, data: { fields: Object.keys(patch) } });
+  } catch (err) { foreignKeyError(err); }
+  if (status === 'cancelled') {
+    if (current.status !== 'pickup_requested' && current.status !== 'picked_up') {
+      throw invalidTransition(`Parcel ${row.hawb} is ${current.status.replace(/_/g, ' ')}; only a pickup not yet received can be cancelled by webhook`,
+        { package: row.id, hawb: row.hawb, status: current.status });
+    }
+    current = transition(db, now, current, 'cancelled', 'webhook_cancel', actor, { note: note ?? null }, { assigned_to_id: null });
+  }
+  return current;
+}

@@ -1,0 +1,31 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Deps } from '../../deps';
+import { packageEvent, pkg } from '../../db/schema/index';
+import type { SessionUser } from '../auth/session';
+import type { Sheet } from '../packages/sheet';
+import { importPackages, type UploadResult } from '../packages/upload';
+import { enqueueCreated } from '../webhooks/events';
+import { usablePickupPoint } from './create';
+
+export interface PickupUploadOptions { partial: boolean; defaultCompany?: number; pickupPoint?: number }
+
+/**
+ * Pickup parcels from a CSV/Excel sheet: the package importer validates and inserts the rows (one
+ * parser for every upload), then, in the same transaction, the new rows start life as
+ * `pickup_requested` instead of `created`, with their creation events saying so.
+ */
+export function importPickups(deps: Deps, user: SessionUser, sheet: Sheet, opts: PickupUploadOptions): UploadResult {
+  const { db } = deps;
+  const companyForPoint = user.role === 'company' ? user.companyId : opts.defaultCompany ?? null;
+  const point = opts.pickupPoint != null ? usablePickupPoint(db, companyForPoint, opts.pickupPoint) : null;
+  const result = importPackages(deps, user, sheet, { partial: opts.partial, defaultCompany: opts.defaultCompany });
+  const ids = result.report.filter((r) => r.status === 'created' && r.id != null).map((r) => r.id as number);
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    db.update(pkg).set({ status: 'pickup_requested', pickup_point_id: point?.id ?? null }).where(inArray(pkg.id, chunk)).run();
+    db.update(packageEvent).set({ action: 'pickup_upload', from_status: 'pickup_requested', to_status: 'pickup_requested' })
+      .where(and(inArray(packageEvent.package_id, chunk), eq(packageEvent.action, 'upload'))).run();
+  }
+  enqueueCreated(db, deps.clock.now(), ids);
+  return result;
+}

@@ -1,0 +1,140 @@
+import { and, asc, count, eq, gt, gte, inArray, lt, min, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
+import type { Db } from '../../db/client';
+import { company, deliveryAttempt, deliveryRecord, pkg, suburb, user, zone } from '../../db/schema/index';
+import { iso } from '../../clock';
+import { localDay, type ReportFilter } from './period';
+
+export const PAGE = 1000;
+const driver = alias(user, 'report_driver');
+
+/** Deliveries (proof records) in the period, oldest record first. */
+function deliveryWhere(f: ReportFilter): SQL | undefined {
+  return and(
+    gte(deliveryRecord.occurred_at, f.fromMs), lt(deliveryRecord.occurred_at, f.toMs),
+    f.companyId != null ? eq(pkg.company_id, f.companyId) : undefined,
+    f.driverId != null ? eq(deliveryRecord.driver_id, f.driverId) : undefined,
+    f.zoneId != null ? eq(pkg.zone_id, f.zoneId) : undefined,
+  );
+}
+
+function attemptWhere(f: ReportFilter): SQL | undefined {
+  return and(
+    gte(deliveryAttempt.occurred_at, f.fromMs), lt(deliveryAttempt.occurred_at, f.toMs),
+    f.companyId != null ? eq(pkg.company_id, f.companyId) : undefined,
+    f.driverId != null ? eq(deliveryAttempt.driver_id, f.driverId) : undefined,
+    f.zoneId != null ? eq(pkg.zone_id, f.zoneId) : undefined,
+  );
+}
+
+/** Packages created in the period (a company's package list and export). */
+export function packageWhere(f: ReportFilter): SQL | undefined {
+  return and(
+    gte(pkg.created_at, f.fromMs), lt(pkg.created_at, f.toMs),
+    f.companyId != null ? eq(pkg.company_id, f.companyId) : undefined,
+    f.driverId != null ? eq(pkg.assigned_to_id, f.driverId) : undefined,
+    f.zoneId != null ? eq(pkg.zone_id, f.zoneId) : undefined,
+  );
+}
+
+export function countDeliveries(db: Db, f: ReportFilter): number {
+  return db.select({ n: count() }).from(deliveryRecord).innerJoin(pkg, eq(pkg.id, deliveryRecord.package_id)).where(deliveryWhere(f)).get()?.n ?? 0;
+}
+export function countAttempts(db: Db, f: ReportFilter): number {
+  return db.select({ n: count() }).from(deliveryAttempt).innerJoin(pkg, eq(pkg.id, deliveryAttempt.package_id)).where(attemptWhere(f)).get()?.n ?? 0;
+}
+export function countPackages(db: Db, f: ReportFilter): number {
+  return db.select({ n: count() }).from(pkg).where(packageWhere(f)).get()?.n ?? 0;
+}
+
+/** How many failed attempts each parcel had: a delivery with none was a first-attempt success. */
+export function failuresOf(db: Db, packageIds: number[]): Map<number, number> {
+  const out = new Map<number, number>();
+  const ids = [...new Set(packageIds)];
+  for (let i = 0; i < ids.length; i += 500) {
+    for (const r of db.select({ id: deliveryAttempt.package_id, n: count() }).from(deliveryAttempt)
+      .where(inArray(deliveryAttempt.package_id, ids.slice(i, i + 500))).groupBy(deliveryAttempt.package_id).all()) out.set(r.id, r.n);
+  }
+  return out;
+}
+
+export type DeliveryRow = ReturnType<typeof deliveryPageRaw>[number] & { failed_attempts: number };
+
+function deliveryPageRaw(db: Db, f: ReportFilter, after: number, limit: number, offset = 0) {
+  return db.select({
+    id: deliveryRecord.id, package: pkg.id, hawb: pkg.hawb, company: pkg.company_id, company_name: company.name,
+    customer_name: pkg.customer_name, customer_address: pkg.customer_address, suburb_name: suburb.name,
+    zone: pkg.zone_id, zone_name: zone.name, driver: deliveryRecord.driver_id, driver_name: driver.name,
+    occurred_at: deliveryRecord.occurred_at, delivery_date: pkg.delivery_date, recipient_name: deliveryRecord.recipient_name,
+    note: deliveryRecord.note, forced: deliveryRecord.forced,
+  }).from(deliveryRecord)
+    .innerJoin(pkg, eq(pkg.id, deliveryRecord.package_id))
+    .leftJoin(company, eq(company.id, pkg.company_id))
+    .leftJoin(suburb, eq(suburb.id, pkg.suburb_id))
+    .leftJoin(zone, eq(zone.id, pkg.zone_id))
+    .leftJoin(driver, eq(driver.id, deliveryRecord.driver_id))
+    .where(and(deliveryWhere(f), gt(deliveryRecord.id, after))).orderBy(asc(deliveryRecord.id)).limit(limit).offset(offset).all();
+}
+
+/** One page of deliveries after record id `after` (keyset), or at an offset for the JSON list. */
+export function deliveryPage(db: Db, f: ReportFilter, after: number, limit = PAGE, offset = 0): DeliveryRow[] {
+  const rows = deliveryPageRaw(db, f, after, limit, offset);
+  const failures = failuresOf(db, rows.map((r) => r.package));
+  return rows.map((r) => ({ ...r, failed_attempts: failures.get(r.package) ?? 0 }));
+}
+
+/** On time = delivered on or before the promised day, counted in the report's days; unknown without a promised day. */
+export function onTime(occurredAt: number, deliveryDate: string | null, offsetMin: number): boolean | null {
+  return deliveryDate == null ? null : localDay(occurredAt, offsetMin) <= deliveryDate;
+}
+
+export const shapeDelivery = (r: DeliveryRow, f: ReportFilter) => ({
+  id: r.id, package: r.package, hawb: r.hawb, company: r.company, company_name: r.company_name, customer_name: r.customer_name,
+  customer_address: r.customer_address, suburb_name: r.suburb_name, zone: r.zone, zone_name: r.zone_name, driver: r.driver,
+  driver_name: r.driver_name, delivered_at: iso(r.occurred_at) ?? '', delivery_date: r.delivery_date,
+  on_time: onTime(r.occurred_at, r.delivery_date, f.offsetMin), recipient_name: r.recipient_name, failed_attempts: r.failed_attempts, forced: r.forced,
+});
+
+export function attemptPage(db: Db, f: ReportFilter, after: number, limit = PAGE, offset = 0) {
+  return db.select({
+    id: deliveryAttempt.id, package: pkg.id, hawb: pkg.hawb, company: pkg.company_id, company_name: company.name,
+    customer_name: pkg.customer_name, zone: pkg.zone_id, zone_name: zone.name, driver: deliveryAttempt.driver_id, driver_name: driver.name,
+    attempt_no: deliveryAttempt.attempt_no, reason: deliveryAttempt.reason, note: deliveryAttempt.note,
+    occurred_at: deliveryAttempt.occurred_at, status: pkg.status, forced: deliveryAttempt.forced,
+  }).from(deliveryAttempt)
+    .innerJoin(pkg, eq(pkg.id, deliveryAttempt.package_id))
+    .leftJoin(company, eq(company.id, pkg.company_id))
+    .leftJoin(zone, eq(zone.id, pkg.zone_id))
+    .leftJoin(driver, eq(driver.id, deliveryAttempt.driver_id))
+    .where(and(attemptWhere(f), gt(deliveryAttempt.id, after))).orderBy(asc(deliveryAttempt.id)).limit(limit).offset(offset).all();
+}
+export type AttemptRow = ReturnType<typeof attemptPage>[number];
+
+export const shapeAttempt = (r: AttemptRow) => ({
+  id: r.id, package: r.package, hawb: r.hawb, company: r.company, company_name: r.company_name, customer_name: r.customer_name,
+  zone: r.zone, zone_name: r.zone_name, driver: r.driver, driver_name: r.driver_name, attempt_no: r.attempt_no, reason: r.reason,
+  note: r.note, failed_at: iso(r.occurred_at) ?? '', status: r.status, forced: r.forced,
+});
+
+/** The earliest failed attempt id of each parcel: that attempt, not a later one, was the parcel's first. */
+export function firstAttemptIds(db: Db, packageIds: number[]): Set<number> {
+  const out = new Set<number>();
+  const ids = [...new Set(packageIds)];
+  for (let i = 0; i < ids.length; i += 500) {
+    for (const r of db.select({ first: min(deliveryAttempt.id) }).from(deliveryAttempt)
+      .where(inArray(deliveryAttempt.package_id, ids.slice(i, i + 500))).groupBy(deliveryAttempt.package_id).all()) {
+      if (r.first != null) out.add(r.first);
+    }
+  }
+  return out;
+}
+
+/** Keyset page sources: each call reads the next page after the last id it returned. */
+export function keyset<R extends { id: number }>(read: (after: number) => R[]): () => R[] {
+  let last = 0;
+  return () => {
+    const rows = read(last);
+    if (rows.length) last = rows[rows.length - 1].id;
+    return rows;
+  };
+}

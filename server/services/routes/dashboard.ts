@@ -1,0 +1,151 @@
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { deliveryAttempt, deliveryRecord, deliveryRoute, driverPosition, pkg, user } from '../../db/schema/index';
+import { pageLinks } from '../../resources/list';
+import { ROUTE_STATUSES, type RouteStatus } from '../../../shared/schemas/routes';
+import type { Page } from '../../../shared/schemas/common';
+import type { Package } from '../../../shared/schemas/package';
+import { packagesByIds } from '../packages/shape';
+import { LIVE_ROUTE, openStatuses } from './shape';
+import { shapePosition, latestPositions } from './positions';
+
+const DAY = 86_400_000;
+/** A driver whose phone reported within this window counts as "reporting" on the dashboard. */
+export const REPORTING_WINDOW_MS = 15 * 60_000;
+export const today = (now: number) => new Date(now).toISOString().slice(0, 10);
+export const dayStartUtc = (date: string) => Date.parse(`${date}T00:00:00Z`);
+
+const OPEN_DELIVERY = openStatuses('delivery');
+const live = () => and(isNull(pkg.deleted_at));
+/** Not on a planned or running route (a parcel of a finished or cancelled route may be planned again). */
+export const unrouted = () => sql`not exists (select 1 from ${deliveryRoute} where ${deliveryRoute.id} = ${pkg.route_id}
+  and ${deliveryRoute.status} in ${[...LIVE_ROUTE]})`;
+
+export interface PageOpts { page: number; page_size: number }
+
+/** One page of parcels under `where` as Package answers, in `order`. */
+export function packagePage(db: Db, where: SQL | undefined, order: SQL[], q: PageOpts, url: string, join?: 'delivery'): Page<Package> {
+  const base = join === 'delivery'
+    ? db.select({ id: pkg.id }).from(pkg).innerJoin(deliveryRecord, eq(deliveryRecord.package_id, pkg.id))
+    : db.select({ id: pkg.id }).from(pkg);
+  const counted = join === 'delivery'
+    ? db.select({ n: sql<number>`count(*)` }).from(pkg).innerJoin(deliveryRecord, eq(deliveryRecord.package_id, pkg.id))
+    : db.select({ n: sql<number>`count(*)` }).from(pkg);
+  const count = counted.where(where).get()?.n ?? 0;
+  const ids = base.where(where).orderBy(...order).limit(q.page_size).offset((q.page - 1) * q.page_size).all().map((r) => r.id);
+  return { count, ...pageLinks(url, q.page, q.page_size, count), results: packagesByIds(db, ids) };
+}
+
+export const bySequence = () => [sql`${pkg.sequence_no} is null`, asc(pkg.sequence_no), asc(pkg.id)];
+
+export interface ListFilter { driver?: number; route?: number; zone?: number }
+const filters = (f: ListFilter) => [
+  f.driver != null ? eq(pkg.assigned_to_id, f.driver) : undefined,
+  f.route != null ? eq(pkg.route_id, f.route) : undefined,
+  f.zone != null ? eq(pkg.zone_id, f.zone) : undefined,
+];
+
+/** Parcels still to be delivered. */
+export const pendingWhere = (f: ListFilter) => and(live(), inArray(pkg.status, [...OPEN_DELIVERY]), ...filters(f));
+/** Parcels with a driver, not yet attempted. */
+export const assignedWhere = (f: ListFilter) => and(live(), isNotNull(pkg.assigned_to_id), inArray(pkg.status, ['assigned', 'out_for_delivery']), ...filters(f));
+/** Parcels a planner can still put on a route: waiting at the depot or with a driver, on no live route. */
+export const routableWhere = (f: ListFilter) => and(live(), inArray(pkg.status, ['created', 'received', 'assigned']), unrouted(), ...filters(f));
+
+export function completedWhere(driver: number | undefined, from?: string, to?: string): SQL | undefined {
+  return and(live(), eq(pkg.status, 'delivered'),
+    driver != null ? eq(deliveryRecord.driver_id, driver) : undefined,
+    from ? gte(pkg.delivered_at, dayStartUtc(from)) : undefined,
+    to ? lt(pkg.delivered_at, dayStartUtc(to) + DAY) : undefined);
+}
+
+const zeroStatuses = () => Object.fromEntries(ROUTE_STATUSES.map((s) => [s, 0])) as Record<RouteStatus, number>;
+
+/** Routes of a day (or all days) for one driver (or all), by status, with their parcels counted. */
+export function routeCounts(db: Db, opts: { driver?: number; date?: string }) {
+  const where = and(opts.driver != null ? eq(deliveryRoute.driver_id, opts.driver) : undefined, opts.date ? eq(deliveryRoute.date, opts.date) : undefined);
+  const by_status = zeroStatuses();
+  let total = 0;
+  for (const r of db.select({ status: deliveryRoute.status, n: sql<number>`count(*)` }).from(deliveryRoute).where(where).groupBy(deliveryRoute.status).all()) {
+    if ((ROUTE_STATUSES as readonly string[]).includes(r.status)) by_status[r.status as RouteStatus] = r.n;
+    total += r.n;
+  }
+  const parcels = db.select({
+    total: sql<number>`count(*)`,
+    open: sql<number>`coalesce(sum(case when ${pkg.status} in ${[...OPEN_DELIVERY, 'pickup_requested']} then 1 else 0 end), 0)`,
+    delivered: sql<number>`coalesce(sum(case when ${pkg.status} = 'delivered' then 1 else 0 end), 0)`,
+    failed: sql<number>`coalesce(sum(case when ${pkg.status} = 'failed' then 1 else 0 end), 0)`,
+  }).from(pkg).innerJoin(deliveryRoute, eq(deliveryRoute.id, pkg.route_id)).where(and(live(), where)).get();
+  return { total, by_status, packages: { total: parcels?.total ?? 0, open: parcels?.open ?? 0, delivered: parcels?.delivered ?? 0, failed: parcels?.failed ?? 0 } };
+}
+
+export function dashboardCount(db: Db, now: number, date: string) {
+  const start = dayStartUtc(date);
+  const count = (where: SQL | undefined) => db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get()?.n ?? 0;
+  const routes = routeCounts(db, { date });
+  const drivers = db.select({ n: sql<number>`count(*)` }).from(user)
+    .where(and(eq(user.role, 'driver'), eq(user.is_active, true), isNull(user.deleted_at))).get()?.n ?? 0;
+  const onRoute = db.select({ n: sql<number>`count(distinct ${deliveryRoute.driver_id})` }).from(deliveryRoute)
+    .where(and(eq(deliveryRoute.status, 'in_progress'), isNotNull(deliveryRoute.driver_id))).get()?.n ?? 0;
+  const reporting = db.select({ n: sql<number>`count(distinct ${driverPosition.driver_id})` }).from(driverPosition)
+    .where(gte(driverPosition.received_at, now - REPORTING_WINDOW_MS)).get()?.n ?? 0;
+  return {
+    success: true, date,
+    packages: {
+      total: count(live()),
+      pending: count(pendingWhere({})),
+      assigned: count(and(live(), eq(pkg.status, 'assigned'))),
+      out_for_delivery: count(and(live(), eq(pkg.status, 'out_for_delivery'))),
+      delivered_today: count(and(live(), eq(pkg.status, 'delivered'), gte(pkg.delivered_at, start), lt(pkg.delivered_at, start + DAY))),
+      failed_today: db.select({ n: sql<number>`count(*)` }).from(deliveryAttempt)
+        .where(and(gte(deliveryAttempt.received_at, start), lt(deliveryAttempt.received_at, start + DAY))).get()?.n ?? 0,
+      unrouted_open: count(and(pendingWhere({}), unrouted())),
+    },
+    routes: { date, total: routes.total, by_status: routes.by_status },
+    drivers: { active: drivers, on_route: onRoute, reporting },
+  };
+}
+
+type MapParcel = { id: number; hawb: string; status: string; sequence_no: number | null; route: number | null; latitude: number | null; longitude: number | null; customer_name: string | null; customer_address: string | null };
+const MAP_LIMIT = 2000;
+
+function mapParcels(db: Db, where: SQL | undefined): (MapParcel & { driver: number | null })[] {
+  return db.select({
+    id: pkg.id, hawb: pkg.hawb, status: pkg.status, sequence_no: pkg.sequence_no, route: pkg.route_id, latitude: pkg.latitude,
+    longitude: pkg.longitude, customer_name: pkg.customer_name, customer_address: pkg.customer_address, driver: pkg.assigned_to_id,
+  }).from(pkg).where(where).orderBy(...bySequence()).limit(MAP_LIMIT).all();
+}
+
+/**
+ * What the dashboard map draws: each active driver's last position, current route and open
+ * parcels (with status), and open parcels nobody holds yet. The same data is a list offline.
+ */
+export function dashboardMap(db: Db, driverFilter?: number) {
+  const drivers = db.select({ id: user.id, name: user.name }).from(user)
+    .where(and(eq(user.role, 'driver'), eq(user.is_active, true), isNull(user.deleted_at), driverFilter != null ? eq(user.id, driverFilter) : undefined))
+    .orderBy(asc(user.name), asc(user.id)).all();
+  const ids = drivers.map((d) => d.id);
+  const positions = new Map(ids.length ? latestPositions(db, ids).map((r) => [r.p.driver_id, shapePosition(r.p)]) : []);
+  const routes = ids.length
+    ? db.select().from(deliveryRoute).where(and(inArray(deliveryRoute.driver_id, ids), inArray(deliveryRoute.status, [...LIVE_ROUTE])))
+      .orderBy(desc(sql`${deliveryRoute.status} = 'in_progress'`), desc(deliveryRoute.date), desc(deliveryRoute.id)).all()
+    : [];
+  const current = new Map<number, (typeof routes)[number]>();
+  for (const r of routes) if (r.driver_id != null && !current.has(r.driver_id)) current.set(r.driver_id, r);
+  const held = ids.length ? mapParcels(db, and(live(), inArray(pkg.assigned_to_id, ids), inArray(pkg.status, [...OPEN_DELIVERY, 'pickup_requested']))) : [];
+  const unassigned = driverFilter != null ? [] : mapParcels(db, and(live(), isNull(pkg.assigned_to_id), inArray(pkg.status, ['created', 'received']),
+    or(isNotNull(pkg.latitude), isNotNull(pkg.route_id))));
+  const strip = ({ driver: _driver, ...p }: MapParcel & { driver: number | null }): MapParcel => p;
+  return {
+    success: true,
+    drivers: drivers.map((d) => {
+      const route = current.get(d.id);
+      return {
+        driver: d, position: positions.get(d.id) ?? null,
+        route: route ? { id: route.id, name: route.name, status: route.status as RouteStatus } : null,
+        packages: held.filter((p) => p.driver === d.id).map(strip),
+      };
+    }),
+    unassigned: unassigned.map(strip),
+  };
+}

@@ -1,0 +1,110 @@
+import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { deliveryRoute, pkg, user, warehouse } from '../../db/schema/index';
+import { iso } from '../../clock';
+import { notFound } from '../../errors';
+import { isStaff } from '../../../shared/roles';
+import type { PackageStatus } from '../../../shared/lifecycle';
+import type { Package } from '../../../shared/schemas/package';
+import type { RouteKind, RouteRecord, RouteStatus } from '../../../shared/schemas/routes';
+import type { SessionUser } from '../auth/session';
+import { packagesByIds } from '../packages/shape';
+
+export type RouteRow = typeof deliveryRoute.$inferSelect;
+
+/** Parcels still to be worked on a route: only these are ordered, moved to a driver or re-sequenced. */
+const OPEN: Record<RouteKind, readonly PackageStatus[]> = {
+  delivery: ['created', 'received', 'assigned', 'out_for_delivery', 'failed'],
+  pickup: ['pickup_requested'],
+};
+const DONE: Record<RouteKind, readonly PackageStatus[]> = {
+  delivery: ['delivered'],
+  pickup: ['picked_up', 'received', 'assigned', 'out_for_delivery', 'delivered', 'failed', 'returned', 'returned_to_sender'],
+};
+/** Routes that still hold their parcels: a parcel belongs to at most one of these. */
+export const LIVE_ROUTE: readonly RouteStatus[] = ['planned', 'in_progress'];
+
+export const kindOf = (row: RouteRow): RouteKind => (row.kind === 'pickup' ? 'pickup' : 'delivery');
+export const openStatuses = (kind: RouteKind) => OPEN[kind];
+export const isOpen = (kind: RouteKind, status: string) => (OPEN[kind] as readonly string[]).includes(status);
+
+/** Staff see every route; a driver only the routes given to them. Companies have no route access at all. */
+export function routeScope(me: SessionUser): SQL | undefined {
+  if (isStaff(me.role)) return undefined;
+  if (me.role === 'driver') return eq(deliveryRoute.driver_id, me.id);
+  return sql`0`;
+}
+
+/** A route in the caller's scope, else 404 so route ids do not reveal other drivers' work. */
+export function findRoute(db: Db, me: SessionUser, id: number): RouteRow {
+  const row = db.select().from(deliveryRoute).where(and(eq(deliveryRoute.id, id), routeScope(me))).get();
+  if (!row) throw notFound(`Route ${id} not found`);
+  return row;
+}
+
+/** Every live parcel of a route, sequence order first, unsequenced last. */
+export function routeParcels(db: Db, routeId: number) {
+  return db.select().from(pkg).where(and(eq(pkg.route_id, routeId), isNull(pkg.deleted_at)))
+    .orderBy(sql`${pkg.sequence_no} is null`, asc(pkg.sequence_no), asc(pkg.id)).all();
+}
+
+export function openParcels(db: Db, route: RouteRow) {
+  return routeParcels(db, route.id).filter((p) => isOpen(kindOf(route), p.status));
+}
+
+export function routeRecords(db: Db, rows: RouteRow[]): RouteRecord[] {
+  if (!rows.length) return [];
+  const names = new Map<number, string>();
+  const people = [...new Set(rows.map((r) => r.driver_id).filter((v): v is number => v != null))];
+  if (people.length) for (const u of db.select({ id: user.id, name: user.name }).from(user).where(inArray(user.id, people)).all()) names.set(u.id, u.name);
+  const houses = new Map<number, string>();
+  const whIds = [...new Set(rows.map((r) => r.warehouse_id).filter((v): v is number => v != null))];
+  if (whIds.length) {
+    for (const w of db.select({ id: warehouse.id, name: warehouse.name, street: warehouse.street_address }).from(warehouse).where(inArray(warehouse.id, whIds)).all()) {
+      houses.set(w.id, w.name || w.street);
+    }
+  }
+  const parcels = db.select({ id: pkg.id, route: pkg.route_id, status: pkg.status }).from(pkg)
+    .where(and(inArray(pkg.route_id, rows.map((r) => r.id)), isNull(pkg.deleted_at)))
+    .orderBy(sql`${pkg.sequence_no} is null`, asc(pkg.sequence_no), asc(pkg.id)).all();
+  const byRoute = new Map<number, { id: number; status: string }[]>();
+  for (const p of parcels) if (p.route != null) byRoute.set(p.route, [...(byRoute.get(p.route) ?? []), p]);
+  return rows.map((r) => {
+    const kind = kindOf(r);
+    const list = byRoute.get(r.id) ?? [];
+    return {
+      id: r.id, name: r.name, date: r.date, kind, status: r.status as RouteStatus,
+      driver: r.driver_id, driver_name: r.driver_id != null ? names.get(r.driver_id) ?? null : null,
+      warehouse: r.warehouse_id, warehouse_name: r.warehouse_id != null ? houses.get(r.warehouse_id) ?? null : null,
+      start_latitude: r.start_latitude, start_longitude: r.start_longitude,
+      total_distance_m: r.total_distance_m == null ? null : Math.round(r.total_distance_m),
+      optimized_at: iso(r.optimized_at), started_at: iso(r.started_at), completed_at: iso(r.completed_at),
+      package_count: list.length,
+      open_count: list.filter((p) => isOpen(kind, p.status)).length,
+      done_count: list.filter((p) => (DONE[kind] as readonly string[]).includes(p.status)).length,
+      packages: list.map((p) => p.id),
+      created_at: iso(r.created_at) ?? '', updated_at: iso(r.updated_at) ?? '',
+    };
+  });
+}
+
+export const routeRecord = (db: Db, row: RouteRow): RouteRecord => routeRecords(db, [row])[0] as RouteRecord;
+
+/** The route's parcels as full Package answers (spec 2.1), in sequence order. */
+export function routePackages(db: Db, routeId: number): Package[] {
+  return packagesByIds(db, routeParcels(db, routeId).map((p) => p.id));
+}
+
+/** Routes with their parcels in sequence, for the driver and dashboard views. */
+export function routesWithPackages(db: Db, rows: RouteRow[]): { route: RouteRecord; packages: Package[] }[] {
+  const records = routeRecords(db, rows);
+  const all = new Map(packagesByIds(db, records.flatMap((r) => r.packages)).map((p) => [p.id, p]));
+  return records.map((route) => ({ route, packages: route.packages.map((id) => all.get(id)).filter((p): p is Package => p !== undefined) }));
+}
+
+/** The driver a route view is about: a driver is always themself; staff name one. */
+export function driverRef(db: Db, id: number): { id: number; name: string } {
+  const row = db.select({ id: user.id, name: user.name, role: user.role }).from(user).where(eq(user.id, id)).get();
+  if (!row || row.role !== 'driver') throw notFound(`Driver ${id} not found`);
+  return { id: row.id, name: row.name };
+}

@@ -1,0 +1,138 @@
+import { and, asc, gt, inArray, max, min, sql, type SQL } from 'drizzle-orm';
+import type { SyncChanges } from '../../../shared/schemas/sync';
+import { iso } from '../../clock';
+import type { Db } from '../../db/client';
+import { changeLog, failedDeliveryStatus, pkg } from '../../db/schema/index';
+import { packagesByIds } from '../packages/shape';
+import { packageFeedRows, packagesInScope, sharedFeedRows, statusesInScope, type FeedScope } from './scope';
+
+type Entity = 'package' | 'failed_delivery_status';
+interface FeedKey { entity: Entity; id: number; seq: number }
+
+const CHUNK = 500;
+
+function chunks<T>(items: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
+  return out;
+}
+
+/**
+ * Each record changed after `cursor` once, at its latest feed row, oldest first: a record that
+ * changed twice is sent once, in its current state, and the cursor never skips a record.
+ */
+function latestChanges(db: Db, where: SQL | null, cursor: number, take: number): FeedKey[] {
+  if (!where) return [];
+  const latest = max(changeLog.seq);
+  return db.select({ entity: changeLog.entity, id: changeLog.entity_id, seq: latest }).from(changeLog)
+    .where(and(where, gt(changeLog.seq, cursor)))
+    .groupBy(changeLog.entity, changeLog.entity_id).orderBy(asc(latest)).limit(take).all()
+    .map((r) => ({ entity: r.entity as Entity, id: r.id, seq: r.seq ?? 0 }));
+}
+
+function feedBounds(db: Db): { first: number | null; last: number | null } {
+  const row = db.select({ first: min(changeLog.seq), last: max(changeLog.seq) }).from(changeLog).get();
+  return { first: row?.first ?? null, last: row?.last ?? null };
+}
+
+function shapeStatuses(db: Db, ids: number[]) {
+  if (!ids.length) return [];
+  return chunks(ids).flatMap((part) => db.select().from(failedDeliveryStatus)
+    .where(and(inArray(failedDeliveryStatus.id, part), statusesInScope)).all())
+    .map((r) => ({ id: r.id, name: r.name, is_active: r.is_active, created_at: iso(r.created_at) ?? '' }));
+}
+
+/** Splits touched ids into those still in scope (sent whole) and those that left it (removed). */
+function resolve(db: Db, scope: FeedScope, keys: FeedKey[], now: number, withRemoves: boolean): Pick<SyncChanges, 'upserts' | 'removes'> {
+  const packageIds = keys.filter((k) => k.entity === 'package').map((k) => k.id);
+  const statusIds = keys.filter((k) => k.entity === 'failed_delivery_status').map((k) => k.id);
+  const inScope = packagesInScope(scope, now);
+  const keptPackages = inScope && packageIds.length
+    ? chunks(packageIds).flatMap((part) => db.select({ id: pkg.id }).from(pkg).where(and(inScope, inArray(pkg.id, part))).all().map((r) => r.id))
+    : [];
+  const statuses = shapeStatuses(db, statusIds);
+  const keptSet = new Set(keptPackages);
+  const statusSet = new Set(statuses.map((s) => s.id));
+  const packages = chunks(keptPackages).flatMap((part) => packagesByIds(db, part));
+  return {
+    upserts: { packages, failed_delivery_statuses: statuses },
+    removes: {
+      packages: withRemoves ? packageIds.filter((id) => !keptSet.has(id)) : [],
+      failed_delivery_statuses: withRemoves ? statusIds.filter((id) => !statusSet.has(id)) : [],
+    },
+  };
+}
+
+const RESET: SyncChanges = {
+  reset: true, upserts: { packages: [], failed_delivery_statuses: [] }, removes: { packages: [], failed_delivery_statuses: [] },
+  cursor: 0, has_more: true,
+};
+
+/**
+ * Cursor 0: every record in scope now, packages in the order of their latest feed row so that the
+ * next page continues as an ordinary incremental read from the last one sent. Shared records all
+ * come on the first page (there are few).
+ */
+function snapshot(db: Db, scope: FeedScope, limit: number, now: number, last: number): SyncChanges {
+  const inScope = packagesInScope(scope, now);
+  const ids = inScope ? db.select({ id: pkg.id }).from(pkg).where(inScope).all().map((r) => r.id) : [];
+  const feed = packageFeedRows(scope);
+  const latestOf = new Map<number, number>();
+  if (feed) {
+    for (const part of chunks(ids)) {
+      const latest = max(changeLog.seq);
+      for (const r of db.select({ id: changeLog.entity_id, seq: latest }).from(changeLog)
+        .where(and(feed, inArray(changeLog.entity_id, part))).groupBy(changeLog.entity_id).all()) {
+        latestOf.set(r.id, r.seq ?? 0);
+      }
+    }
+  }
+  // Parcels written without a feed row (seq 0) tie; ties are never split across pages, so the cursor always moves.
+  const ordered = ids.map((id) => ({ id, seq: latestOf.get(id) ?? 0 })).sort((a, b) => a.seq - b.seq || a.id - b.id);
+  let end = Math.min(limit, ordered.length);
+  while (end < ordered.length && end > 0 && ordered[end].seq === ordered[end - 1].seq) end += 1;
+  const page = ordered.slice(0, end);
+  const hasMore = end < ordered.length;
+  const statusIds = db.select({ id: failedDeliveryStatus.id }).from(failedDeliveryStatus).where(statusesInScope).all().map((r) => r.id);
+  return {
+    reset: false,
+    upserts: {
+      packages: chunks(page.map((p) => p.id)).flatMap((part) => packagesByIds(db, part)),
+      failed_delivery_statuses: shapeStatuses(db, statusIds),
+    },
+    removes: { packages: [], failed_delivery_statuses: [] },
+    cursor: hasMore ? page[page.length - 1].seq : last,
+    has_more: hasMore,
+  };
+}
+
+/**
+ * `GET sync/changes/` (DESIGN.md section 6). Synchronous from first read to last, so in one
+ * process nothing commits in between: the answer is one consistent state of the database.
+ */
+export function changesSince(db: Db, scope: FeedScope, cursor: number, limit: number, now: number): SyncChanges {
+  const { first, last } = feedBounds(db);
+  if (cursor === 0) return snapshot(db, scope, limit, now, last ?? 0);
+  // Newer than anything here (a restored database) or older than what pruning kept: unservable.
+  if (last == null || cursor > last || (first != null && cursor < first - 1)) return RESET;
+  const merged = [...latestChanges(db, packageFeedRows(scope), cursor, limit + 1), ...latestChanges(db, sharedFeedRows ?? null, cursor, limit + 1)]
+    .sort((a, b) => a.seq - b.seq);
+  const page = merged.slice(0, limit);
+  const hasMore = merged.length > limit;
+  return {
+    reset: false,
+    ...resolve(db, scope, page, now, true),
+    cursor: hasMore ? page[page.length - 1].seq : last,
+    has_more: hasMore,
+  };
+}
+
+/**
+ * Feed rows older than `olderThan` are dropped, never the newest (it anchors the cursor); a device
+ * whose cursor falls before what is left is told to reset.
+ */
+export function pruneChanges(db: Db, olderThan: number): number {
+  const { last } = feedBounds(db);
+  if (last == null) return 0;
+  return db.delete(changeLog).where(and(sql`${changeLog.created_at} < ${olderThan}`, sql`${changeLog.seq} < ${last}`)).run().changes;
+}

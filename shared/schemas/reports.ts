@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { idParam, MAX_PAGE_SIZE } from './common';
+
+/** The longest period one report covers; exports stream, so this bounds time, not memory. */
+export const MAX_REPORT_DAYS = 366;
+export const DEFAULT_REPORT_DAYS = 30;
+
+const day = z.iso.date();
+
+/** Period (local days, both included), scope filters and the caller's UTC offset for day boundaries. */
+export const ReportQuery = z.object({
+  from: day.optional(),
+  to: day.optional(),
+  company: idParam.optional(),
+  driver: idParam.optional(),
+  zone: idParam.optional(),
+  /** Minutes east of UTC (+600 Sydney) so days are the courier's days, as in driver-package/current-date. */
+  utc_offset: z.coerce.number().int().min(-840).max(840).default(0),
+});
+export type ReportQuery = z.output<typeof ReportQuery>;
+
+export const EXPORT_FORMATS = ['xlsx', 'csv'] as const;
+export const ExportQuery = ReportQuery.extend({ format: z.enum(EXPORT_FORMATS).default('xlsx') });
+export const CsvExportQuery = ReportQuery.extend({ format: z.enum(EXPORT_FORMATS).default('csv') });
+export const PagedReportQuery = ReportQuery.extend({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  page_size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50),
+});
+export const PodQuery = ReportQuery.extend({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  /** Deliveries per PDF: a busy month is several files rather than one enormous one. */
+  page_size: z.coerce.number().int().min(1).max(1000).default(300),
+});
+
+const period = z.object({ from: z.string(), to: z.string(), utc_offset: z.number().int() });
+const rate = z.number().nullable();
+
+export const KpiRow = z.object({
+  date: z.string().nullable(),
+  driver: z.number().int().nullable().optional(),
+  driver_name: z.string().nullable().optional(),
+  company: z.number().int().nullable().optional(),
+  company_name: z.string().nullable().optional(),
+  delivered: z.number().int(),
+  failed: z.number().int(),
+  first_attempts: z.number().int(),
+  first_attempt_success_rate: rate,
+  on_time_eligible: z.number().int(),
+  on_time_rate: rate,
+  parcels_per_hour: rate,
+  first_delivery_at: z.string().nullable(),
+  last_delivery_at: z.string().nullable(),
+});
+export const KpiAnswer = z.object({
+  success: z.boolean(), period, count: z.number().int(), next: z.string().nullable(), previous: z.string().nullable(), results: z.array(KpiRow),
+});
+
+export const DeliveryReportRow = z.object({
+  id: z.number().int(), package: z.number().int(), hawb: z.string(), company: z.number().int().nullable(), company_name: z.string().nullable(),
+  customer_name: z.string().nullable(), customer_address: z.string().nullable(), suburb_name: z.string().nullable(),
+  zone: z.number().int().nullable(), zone_name: z.string().nullable(), driver: z.number().int().nullable(), driver_name: z.string().nullable(),
+  delivered_at: z.string(), delivery_date: z.string().nullable(), on_time: z.boolean().nullable(), recipient_name: z.string().nullable(),
+  failed_attempts: z.number().int(), forced: z.boolean(),
+});
+export const FailedReportRow = z.object({
+  id: z.number().int(), package: z.number().int(), hawb: z.string(), company: z.number().int().nullable(), company_name: z.string().nullable(),
+  customer_name: z.string().nullable(), zone: z.number().int().nullable(), zone_name: z.string().nullable(),
+  driver: z.number().int().nullable(), driver_name: z.string().nullable(), attempt_no: z.number().int(), reason: z.string(),
+  note: z.string().nullable(), failed_at: z.string(), status: z.string(), forced: z.boolean(),
+});
+export const FailedReportAnswer = z.object({
+  success: z.boolean(), period, count: z.number().int(), next: z.string().nullable(), previous: z.string().nullable(), results: z.array(FailedReportRow),
+});
+
+export const CompanyReportRow = z.object({
+  company: z.number().int(), company_name: z.string().nullable(), created: z.number().int(),
+  by_status: z.record(z.string(), z.number().int()), delivered: z.number().int(), failed: z.number().int(),
+  first_attempt_success_rate: rate, on_time_rate: rate,
+});
+export const CompanyReportAnswer = z.object({ success: z.boolean(), period, count: z.number().int(), results: z.array(CompanyReportRow) });

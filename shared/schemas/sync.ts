@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { Package } from './package';
+import { FailedDeliveryStatus } from './places';
+
+export const SYNC_PAGE_DEFAULT = 500;
+export const SYNC_PAGE_MAX = 1000;
+
+export const SyncChangesQuery = z.object({
+  /** The `cursor` of the previous answer; 0 asks for a full snapshot of the caller's scope. */
+  cursor: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
+  limit: z.coerce.number().int().min(1).max(SYNC_PAGE_MAX).default(SYNC_PAGE_DEFAULT),
+});
+export type SyncChangesQuery = z.infer<typeof SyncChangesQuery>;
+
+/** The kinds of records a device keeps copies of; each appears in both `upserts` and `removes`. */
+export const SYNC_ENTITIES = ['packages', 'failed_delivery_statuses'] as const;
+export type SyncEntity = (typeof SYNC_ENTITIES)[number];
+
+export const SyncUpserts = z.object({
+  packages: z.array(Package),
+  failed_delivery_statuses: z.array(FailedDeliveryStatus),
+});
+export type SyncUpserts = z.infer<typeof SyncUpserts>;
+
+export const SyncRemoves = z.object({
+  packages: z.array(z.number().int()),
+  failed_delivery_statuses: z.array(z.number().int()),
+});
+export type SyncRemoves = z.infer<typeof SyncRemoves>;
+
+export const SyncChanges = z.object({
+  /** True when the cursor cannot be served (newer than the server, or older than the pruned feed): drop every copy and pull from 0. */
+  reset: z.boolean(),
+  upserts: SyncUpserts,
+  removes: SyncRemoves,
+  cursor: z.number().int(),
+  has_more: z.boolean(),
+});
+export type SyncChanges = z.infer<typeof SyncChanges>;

@@ -1,0 +1,45 @@
+import { eq } from 'drizzle-orm';
+import { company, packageType, pkg, zone } from '../../server/db/schema/index';
+import { makeApp, type TestApp } from '../helpers/app';
+
+export interface MoneyWorld {
+  t: TestApp;
+  admin: { id: number; token: string };
+  metro: number;
+  rural: number;
+  fragile: number;
+}
+
+/** An app with an admin, two zones and a package type: what every rate needs. */
+export async function moneyWorld(): Promise<MoneyWorld> {
+  const t = makeApp();
+  const admin = await t.login('admin');
+  const now = t.clock.now();
+  const metro = t.db.insert(zone).values({ name: 'Metro', created_at: now, updated_at: now }).returning().get().id;
+  const rural = t.db.insert(zone).values({ name: 'Rural', created_at: now, updated_at: now }).returning().get().id;
+  const fragile = t.db.insert(packageType).values({ package_type: 'Fragile', created_at: now, updated_at: now }).returning().get().id;
+  return { t, admin, metro, rural, fragile };
+}
+
+/** A company of the given billing type and a login for it. */
+export async function shipper(t: TestApp, billing: 'prepaid' | 'postpaid', currency = 'AUD') {
+  const companyId = t.company();
+  t.db.update(company).set({ billing_type: billing, currency }).where(eq(company.id, companyId)).run();
+  const login = await t.login('company', { companyId });
+  return { companyId, token: login.token, userId: login.id };
+}
+
+let hawbSeq = 0;
+export function hawb(): string {
+  hawbSeq += 1;
+  return `MNY${String(hawbSeq).padStart(6, '0')}`;
+}
+
+/** Marks a parcel delivered by a driver at a time, as the delivery flow will (it is built elsewhere). */
+export function deliver(t: TestApp, packageId: number, driverId: number, at: number, routeId: number | null = null): void {
+  t.db.update(pkg).set({ status: 'delivered', assigned_to_id: driverId, delivered_at: at, route_id: routeId, updated_at: at })
+    .where(eq(pkg.id, packageId)).run();
+}
+
+export type Json = Record<string, unknown>;
+export type Page<T = Json> = { count: number; next: string | null; previous: string | null; results: T[] };
