@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { runApiBench } from './api';
+import { runOptimizerBench } from './optimizer';
 
 /** `npm run bench`: every benchmark in one run on this machine; figures go in closing notes, never in tests. */
 async function optional(file: string, fn: string): Promise<void> {
@@ -16,7 +17,8 @@ async function optional(file: string, fn: string): Promise<void> {
 
 console.log('## API (bench/api.ts)');
 await runApiBench();
-await optional('./optimizer.ts', 'runOptimizerBench');
+console.log('\n## Route optimiser (bench/optimizer.ts, TSPLIB)');
+await runOptimizerBench((line: string) => console.log(line));
 await optional('./sync.ts', 'runSyncBench');
 await optional('./scale.ts', 'runScaleBench');
 await optional('./bundle.ts', 'runBundleBench');

@@ -2,6 +2,9 @@ import type { Neighbors } from './neighbors';
 import type { TourProblem } from './problem';
 import { Tour } from './tour';
 
+/** Reversed paths shorter than this are priced edge by edge. */
+const DIRECT_REVERSAL = 24;
+
 /**
  * Everything the local-search moves share. A FIFO of "active" nodes replaces a sweep over
  * don't-look bits: after a kick only the handful of touched nodes need to be re-examined.
@@ -58,11 +61,21 @@ export class SearchState {
 
   /** Cost change from reversing the path u..v (forward from u) on an asymmetric matrix. */
   reversalDelta(u: number, v: number): number {
-    if (this.tour.dirtyFrom < this.n) this.refreshPrefix();
-    const { n, fwd, bwd } = this;
-    const pos = this.tour.pos;
+    const { n, fwd, bwd, d, tour } = this;
+    const pos = tour.pos;
     const i = pos[u];
     const j = pos[v];
+    if ((j - i + n) % n < DIRECT_REVERSAL) {
+      // Short paths: summing directly is cheaper than refreshing the prefix sums.
+      let diff = 0;
+      for (let a = u; a !== v; ) {
+        const b = tour.next(a);
+        diff += d[b * n + a] - d[a * n + b];
+        a = b;
+      }
+      return diff;
+    }
+    if (tour.dirtyFrom < n) this.refreshPrefix();
     if (i <= j) return bwd[j] - bwd[i] - (fwd[j] - fwd[i]);
     return bwd[n] - bwd[i] + bwd[j] - (fwd[n] - fwd[i] + fwd[j]);
   }

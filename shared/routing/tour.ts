@@ -35,13 +35,18 @@ export class Tour {
 
   load(from: Int32Array): void {
     const { n, t, pos } = this;
-    this.dirtyFrom = 0;
     // Plain loop: TypedArray#set has a fixed overhead that dominates at a few hundred nodes.
+    // Writing only what differs keeps dirtyFrom (and so cache refreshes) as late as possible.
+    let first = n;
     for (let i = 0; i < n; i++) {
       const v = from[i];
-      t[i] = v;
-      pos[v] = i;
+      if (t[i] !== v) {
+        t[i] = v;
+        pos[v] = i;
+        if (first === n) first = i;
+      }
     }
+    if (first < this.dirtyFrom) this.dirtyFrom = first;
   }
 
   saveTo(into: Int32Array): void {

@@ -42,7 +42,7 @@ describe('pricing', () => {
     const dim = fc.double({ min: 0, max: 300, noNaN: true });
     fc.assert(fc.property(fc.double({ min: 0, max: 1000, noNaN: true }), dim, dim, dim, (w, l, wd, h) => {
       const c = chargeableKg({ weight: w, length: l, width: wd, height: h });
-      return c >= w - 1e-9 && c >= volumetricKg({ length: l, width: wd, height: h }) - 1e-9 && c <= Math.max(w, (l * wd * h) / 5000) + 0.001;
+      return c >= w - 1e-6 && c >= volumetricKg({ length: l, width: wd, height: h }) - 1e-6 && c <= Math.max(w, (l * wd * h) / 5000) + 0.001;
     }));
   });
 
