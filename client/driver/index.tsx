@@ -1,17 +1,83 @@
-import { LinkButton } from '../ui/Button';
+import { useEffect, useState } from 'preact/hooks';
+import { match } from '../app/router';
+import { Lazy } from '../app/Lazy';
+import type { SessionInfo } from '../sync/index';
+import { Loading } from '../ui/States';
+import { engine, LOCAL_KEYS } from './engine';
+import { Frame } from './Frame';
+import { DriverLogin } from './Login';
+import { refreshRoutes } from './routeCache';
+import { Today } from './Today';
+import './driver.css';
+
+// Screens used less often load on first visit (the service worker has them precached for offline use).
+const loadScan = () => import('./Scan');
+const loadStop = () => import('./Stop');
+const loadDeliver = () => import('./Deliver');
+const loadFail = () => import('./Fail');
+const loadSync = () => import('./SyncScreen');
+const loadMore = () => import('./More');
+const loadHistory = () => import('./History');
+const loadHistoryDetail = () => import('./HistoryDetail');
+const loadEarnings = () => import('./Earnings');
+const loadSupport = () => import('./Support');
+const loadProfile = () => import('./Profile');
+
+function Screen({ path, me }: { path: string; me: SessionInfo }) {
+  const sub = path.replace(/^\/driver\/?/, '/');
+  const id = (pattern: string) => {
+    const m = match(pattern, sub);
+    return m ? Number(m.id) : null;
+  };
+  if (sub === '/' || sub === '') return <Today me={me} />;
+  if (sub === '/scan') return <Lazy load={loadScan} props={{}} />;
+  if (sub === '/sync') return <Lazy load={loadSync} props={{}} />;
+  if (sub === '/more') return <Lazy load={loadMore} props={{ me }} />;
+  if (sub === '/history') return <Lazy load={loadHistory} props={{}} />;
+  if (sub === '/earnings') return <Lazy load={loadEarnings} props={{}} />;
+  if (sub === '/support') return <Lazy load={loadSupport} props={{}} />;
+  if (sub === '/profile') return <Lazy load={loadProfile} props={{ me }} />;
+  const stop = id('/stop/:id');
+  if (stop != null) return <Lazy load={loadStop} props={{ id: stop }} />;
+  const deliver = id('/deliver/:id');
+  if (deliver != null) return <Lazy load={loadDeliver} props={{ id: deliver }} />;
+  const fail = id('/fail/:id');
+  if (fail != null) return <Lazy load={loadFail} props={{ id: fail }} />;
+  const hist = id('/history/:id');
+  if (hist != null) return <Lazy load={loadHistoryDetail} props={{ id: hist }} />;
+  return <Today me={me} />;
+}
 
 /**
- * Placeholder for the driver app (owned by the driver-app work, which replaces this file). It is
- * loaded lazily at `#/driver`, so the admin and depot bundles never include driver code.
+ * The driver app at `#/driver`: one engine for the whole day, a login once (kept in IndexedDB for
+ * days offline), then the delivery screens in a phone frame with the sync state always in view.
  */
 export default function DriverApp({ path }: { path: string }) {
+  const [me, setMe] = useState<SessionInfo | null | undefined>(undefined);
+  useEffect(() => {
+    let live = true;
+    const e = engine();
+    void e.session().then((s) => {
+      if (!live) return;
+      setMe(s);
+      if (s) void e.start().then(refreshRoutes);
+    }, () => { if (live) setMe(null); });
+    return () => { live = false; };
+  }, []);
+
+  if (me === undefined) return <Loading label="Opening your day…" />;
+  if (me === null) {
+    return (
+      <DriverLogin onDone={(user) => {
+        localStorage.setItem(LOCAL_KEYS.used, '1');
+        setMe(user);
+        void engine().start().then(refreshRoutes);
+      }} />
+    );
+  }
   return (
-    <div class="login-page">
-      <div class="card login-card stack" data-testid="driver-app" data-path={path}>
-        <div class="logo"><img src="/icon.svg" alt="" />Courier Driver</div>
-        <p>The driver app is coming to this address. Until then, drivers sign in on the Courier driver app.</p>
-        <LinkButton href="#/login">Staff and company log in</LinkButton>
-      </div>
-    </div>
+    <Frame path={path} me={me}>
+      <Screen path={path} me={me} />
+    </Frame>
   );
 }

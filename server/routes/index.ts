@@ -16,6 +16,9 @@ import { returnRoutes } from './returns';
 import { trackingRoutes } from './tracking';
 import { historyRoutes } from './history';
 import { syncRoutes } from './sync';
+import { reportRoutes } from './reports/index';
+import { pickupRoutes } from './pickups/index';
+import { webhookRoutes } from './webhooks/index';
 import { routeRoutes } from './routes/index';
 
 /** The one list of route modules; each declares its operations with their catalogue ids. */
@@ -38,4 +41,5 @@ export function registerRoutes(app: App): void {
   syncRoutes(app);
   routeRoutes(app);
   moneyRoutes(app);
+  reportRoutes(app); pickupRoutes(app); webhookRoutes(app);
 }

@@ -21,7 +21,7 @@ import { changeStatus, deletePackage, editPackage } from '../services/packages/e
 import { findPackage } from '../services/packages/lifecycle';
 import { priceFor, type PriceQuote } from '../services/packages/price';
 import { packageScope, visiblePackage } from '../services/packages/scope';
-import { packagesByIds, selectPackages, shapePackages } from '../services/packages/shape';
+import { packageRows, packagesByIds, shapePackages } from '../services/packages/shape';
 
 const tags = ['Package'];
 const pm = (...names: string[]) => ops('web/Package Model', ...names);
@@ -63,8 +63,7 @@ export function packageListWhere(user: SessionUser, q: PackageListQuery, archive
 
 export function packagePage(db: Db, where: SQL | undefined, q: PackageListQuery, url: string) {
   const count = db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get()?.n ?? 0;
-  const rows = selectPackages(db).where(where).orderBy(...orderBy(pkg, PACKAGE_LIST, q.ordering))
-    .limit(q.page_size).offset((q.page - 1) * q.page_size).all();
+  const rows = packageRows(db, where, { orderBy: orderBy(pkg, PACKAGE_LIST, q.ordering), limit: q.page_size, offset: (q.page - 1) * q.page_size });
   return { count, ...pageLinks(url, q.page, q.page_size, count), results: shapePackages(db, rows) };
 }
 

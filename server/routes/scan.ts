@@ -21,7 +21,7 @@ import { proofOf } from '../services/packages/proof';
 import {
   actionMeta, checkScan, inboundScan, notYours, parcelByCode, recordScanException, resetScan, scanAssignZone, scanContext,
 } from '../services/packages/scan';
-import { packagesByIds, selectPackages, shapePackages } from '../services/packages/shape';
+import { packageRows, packagesByIds, selectPackages, shapePackages } from '../services/packages/shape';
 
 export { actionMeta, ScanAnswer };
 
@@ -154,9 +154,9 @@ export function scanRoutes(app: App): void {
     description: '`number` is the driver\'s employee id. A driver may ask only for their own id; supervisors and admins for anyone.',
   }, ({ deps, user, params }) => {
     if (!isStaff(user.role) && user.id !== params.number) throw forbidden('You may only list your own remaining packages');
-    const rows = selectPackages(deps.db)
-      .where(and(eq(pkg.assigned_to_id, params.number), eq(pkg.is_scanned, false), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES])))
-      .orderBy(pkg.sequence_no, pkg.id).all();
+    const rows = packageRows(deps.db,
+      and(eq(pkg.assigned_to_id, params.number), eq(pkg.is_scanned, false), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES])),
+      { orderBy: [pkg.sequence_no, pkg.id] });
     const pending = shapePackages(deps.db, rows);
     return { success: true, message: `${pending.length} package(s) remaining`, pending_packages: pending };
   });

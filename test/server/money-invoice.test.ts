@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { company, invoice, invoiceLine, pkg } from '../../server/db/schema/index';
+import { append, ensureWallet } from '../../server/services/money/wallets';
 import { transition } from '../../server/services/packages/lifecycle';
 import { hawb, moneyWorld, shipper, type Json, type Page } from './money-fixtures';
 
@@ -125,6 +126,20 @@ describe('postpaid invoices', () => {
     expect((await all.text()).trim().split('\n').length).toBe(2);
     expect((await (await t.call('GET', '/api/invoice/csv-download/', other.token)).text()).trim().split('\n').length).toBe(1);
     expect((await t.call('GET', '/api/invoice/login-company-csv-download/', admin.token)).status).toBe(403);
+  });
+
+  it('a busy month makes one statement of every charge', async () => {
+    const { t, admin } = await moneyWorld();
+    const co = await shipper(t, 'postpaid');
+    t.db.transaction(() => {
+      const w = ensureWallet(t, co.companyId);
+      for (let i = 0; i < 640; i++) append(t, w.id, { kind: 'charge', amount_cents: -(100 + (i % 7)), reference: `B${i}` });
+    });
+    const inv = await t.json<Json>('POST', '/api/invoice/generate-invoice/', admin.token, { company: co.companyId, period_from: '2026-01-01', period_to: '2026-01-31' });
+    expect(inv.status).toBe(201);
+    const lines = inv.body.lines as Json[];
+    expect(lines.length).toBe(640);
+    expect(inv.body.total_cents).toBe(lines.reduce((s, l) => s + (l.amount_cents as number), 0));
   });
 
   it('a debit adjustment never takes a prepaid wallet below zero', async () => {

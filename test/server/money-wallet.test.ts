@@ -144,6 +144,22 @@ describe('prepaid wallet', () => {
   });
 });
 
+describe('retries', () => {
+  it('a recharge retried with its Idempotency-Key credits once and answers the same', async () => {
+    const { t, admin } = await moneyWorld();
+    const co = await shipper(t, 'prepaid');
+    const headers = { 'idempotency-key': 'recharge-5b0d1c2e' };
+    const body = { company: co.companyId, amount_cents: 1200 };
+    const first = await t.json<Json>('POST', '/api/wallet/prepaid-recharge-by-company/', admin.token, body, headers);
+    const again = await t.json<Json>('POST', '/api/wallet/prepaid-recharge-by-company/', admin.token, body, headers);
+    expect(again.res.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(t.db.select().from(walletTxn).all().length).toBe(1);
+    const other = await t.json('POST', '/api/wallet/prepaid-recharge-by-company/', admin.token, { ...body, amount_cents: 1 }, headers);
+    expect(other.status).toBe(422);
+  });
+});
+
 describe('concurrency', () => {
   it('50 parallel parcels against a prepaid wallet holding 20 never overspend it', async () => {
     const { t, admin } = await moneyWorld();

@@ -2,7 +2,8 @@ import ExcelJS from 'exceljs';
 import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { pkg } from '../../server/db/schema/index';
+import { deliveryRate, pkg, wallet } from '../../server/db/schema/index';
+import { append, ensureWallet } from '../../server/services/money/wallets';
 import type { Package } from '../../shared/schemas/package';
 import { makeApp, type TestApp } from '../helpers/app';
 import { seedGeo } from './package-fixtures';
@@ -125,6 +126,30 @@ describe('package uploads (CSV and Excel)', () => {
     const list = await t.json<{ results: Package[] }>('GET', '/api/package/', shipper.token);
     expect(list.body.results.map((p) => p.hawb)).toEqual(['CO-1']);
     expect(list.body.results[0].company).toBe(own);
+  });
+
+  it('charges each uploaded parcel like a single create; a row the prepaid wallet cannot pay is rejected', async () => {
+    const t = makeApp();
+    const shipper = await t.login('company');
+    const co = t.db.query.user.findFirst({ where: (u, { eq }) => eq(u.id, shipper.id) }).sync()?.company_id ?? 0;
+    // Default card: 800 cents plus 150 per started kilogram, so each 1 kg parcel costs 950.
+    t.db.insert(deliveryRate).values({ base_cents: 800, per_unit_cents: 150, currency: 'AUD', created_at: 1, updated_at: 1 }).run();
+    const w = ensureWallet(t.app.deps, co);
+    append(t.app.deps, w.id, { kind: 'recharge', amount_cents: 2000 });
+    const balance = () => t.db.select().from(wallet).get()?.balance_cents;
+    const csv = 'hawb,weight\nPAY-1,1\nPAY-2,1\nPAY-3,1\n';
+
+    const refused = await upload<UploadRefused>(t, '/api/package/bulk-upload/', shipper.token, form(csv, 'w.csv'));
+    expect(refused.status).toBe(400);
+    expect(refused.body.details.report).toMatchObject([{ row: 4, hawb: 'PAY-3', status: 'rejected', errors: [{ path: 'wallet' }] }]);
+    expect(countPackages(t)).toBe(0);
+    expect(balance()).toBe(2000);
+
+    const partial = await upload<UploadOk>(t, '/api/package/bulk-upload/?partial=true', shipper.token, form(csv, 'w.csv'));
+    expect(partial.body).toMatchObject({ created: 2, rejected: 1 });
+    expect(balance()).toBe(100);
+    const made = await t.json<Package>('GET', `/api/package/${partial.body.report[0].id}/`, shipper.token);
+    expect(made.body.price).toBe(9.5);
   });
 
   it('Excel: typed cells, all or nothing, partial, and a checked file type', async () => {

@@ -150,6 +150,9 @@ describe('package model: a company, an admin and the whole path', () => {
 
   it('prices parcels and quotes, and finds areas by postcode', async () => {
     const { t, geo, admin, shipper, shipperCompany, rival } = await setup();
+    // Created before any rate card exists, so its (prepaid) company is not charged.
+    const made = await t.json<Package>('POST', '/api/package/', shipper.token, { hawb: 'PRICE-1', weight: 3.5 });
+    expect(made.status).toBe(201);
     const noCard = await t.json<{ code: string }>('POST', '/api/package/price/', shipper.token, { weight: 1 });
     expect(noCard.status).toBe(404);
     // The default rate card: 800 cents, then 150 per started kilogram.
@@ -162,7 +165,6 @@ describe('package model: a company, an admin and the whole path', () => {
     expect((await t.json('POST', '/api/package/price/', shipper.token, { weight: 1, company: shipperCompany + 1 })).status).toBe(403);
     expect((await t.json('POST', '/api/package/price/', admin.token, { weight: -1 })).status).toBe(400);
 
-    const made = await t.json<Package>('POST', '/api/package/', shipper.token, { hawb: 'PRICE-1', weight: 3.5 });
     const priced = await t.json('GET', `/api/package/${made.body.id}/price/`, shipper.token);
     expect(priced.body).toMatchObject({ package: made.body.id, amount: 800 + 4 * 150, chargeable_weight: 3.5, volumetric_weight: null });
     expect((await t.json('GET', `/api/package/${made.body.id}/price/`, rival.token)).status).toBe(404);

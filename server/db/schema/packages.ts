@@ -74,7 +74,8 @@ export const pkg = sqliteTable('package', {
   index('package_assigned_status_idx').on(tb.assigned_to_id, tb.status),
   index('package_company_idx').on(tb.company_id, tb.created_at),
   index('package_status_idx').on(tb.status),
-  index('package_zone_idx').on(tb.zone_id),
+  // The staff list filtered by zone and status (and its count) reads only this index; its prefix serves zone lookups.
+  index('package_zone_status_idx').on(tb.zone_id, tb.status, tb.deleted_at),
   index('package_route_idx').on(tb.route_id),
 ]);
 

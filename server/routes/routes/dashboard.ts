@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { HistoryItem, HistoryQuery } from '../../../shared/schemas/delivery';
 import { pageOf } from '../../../shared/schemas/common';
@@ -79,7 +79,7 @@ export function dashboardRoutes(app: App): void {
     const rows = deps.db.select().from(deliveryRoute)
       .where(and(eq(deliveryRoute.date, date), query.driver != null ? eq(deliveryRoute.driver_id, query.driver) : undefined,
         query.kind ? eq(deliveryRoute.kind, query.kind) : undefined, inArray(deliveryRoute.status, ['planned', 'in_progress', 'completed'])))
-      .orderBy(asc(deliveryRoute.driver_id), asc(deliveryRoute.id)).limit(200).all();
+      .orderBy(sql`${deliveryRoute.driver_id} is null`, asc(deliveryRoute.driver_id), asc(deliveryRoute.id)).limit(200).all();
     return { success: true, date, results: routesWithPackages(deps.db, rows) };
   });
 

@@ -47,7 +47,7 @@ export function mobileRouteRoutes(app: App): void {
     const driver = whichDriver(deps.db, user, query.driver) as { id: number; name: string };
     const rows = deps.db.select().from(deliveryRoute).where(driverRoutesWhere(driver.id, query))
       .orderBy(asc(deliveryRoute.date), asc(deliveryRoute.id)).limit(MAX_ROUTES).all();
-    return { success: true, driver, results: routesWithPackages(deps.db, rows) };
+    return { success: true, driver, results: routesWithPackages(deps.db, rows, user) };
   });
 
   defineRoute(app, {

@@ -16,7 +16,7 @@ import { proofsOf } from '../../services/packages/proof';
 import { routesCsv } from '../../services/routes/csv';
 import { changeStatus, createRoute, deleteRoute, updateRoute } from '../../services/routes/manage';
 import { findRoute, routePackages, routeParcels, routeRecord, routeRecords, routeScope } from '../../services/routes/shape';
-import { requireRouteWriter } from './common';
+import { requireRouteWriter, STAFF } from './common';
 
 const tags = ['Route'];
 const CSV_MAX_ROUTES = 2000;
@@ -128,11 +128,11 @@ export function routeCrudRoutes(app: App): void {
     summary: 'The route\'s parcels in sequence order (spec 2.1 shape)',
   }, ({ deps, user, params }) => {
     const route = findRoute(deps.db, user, params.id);
-    return { success: true, route: routeRecord(deps.db, route), packages: routePackages(deps.db, route.id) };
+    return { success: true, route: routeRecord(deps.db, route), packages: routePackages(deps.db, route.id, user) };
   });
 
   defineRoute(app, {
-    method: 'get', path: '/route/{id}/pod/', tags, access: 'route.view', params: IdParams, response: PodAnswer,
+    method: 'get', path: '/route/{id}/pod/', tags, access: { roles: STAFF }, params: IdParams, response: PodAnswer,
     catalogue: ops('web/Optimize Route List of Package', 'POD'),
     summary: 'Proof of delivery of the route\'s delivered parcels (recipient, photos, signature), in sequence order',
   }, ({ deps, user, params }) => {

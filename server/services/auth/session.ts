@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { authToken, company, user } from '../../db/schema/index';
 import { ROLE_PERMISSIONS, type Permission } from '../../../shared/permissions';
@@ -22,8 +22,8 @@ export type PermissionSource = (db: Db, userId: number) => Permission[];
  * A token works only while its user is active and not archived and, for a company login, while the
  * company is active: disabling any of them stops the token at once.
  */
-export function loadSession(db: Db, token: string, now: number, extra?: PermissionSource): SessionUser | null {
-  const row = db
+function sessionQuery(db: Db) {
+  return db
     .select({
       tokenId: authToken.id, id: user.id, name: user.name, email: user.email, role: user.role,
       companyId: user.company_id, isActive: user.is_active, deletedAt: user.deleted_at,
@@ -32,8 +32,17 @@ export function loadSession(db: Db, token: string, now: number, extra?: Permissi
     .from(authToken)
     .innerJoin(user, eq(user.id, authToken.user_id))
     .leftJoin(company, eq(company.id, user.company_id))
-    .where(and(eq(authToken.token_hash, hashToken(token)), isNull(authToken.revoked_at), gt(authToken.expires_at, now)))
-    .get();
+    .where(and(eq(authToken.token_hash, sql.placeholder('hash')), isNull(authToken.revoked_at), gt(authToken.expires_at, sql.placeholder('now'))))
+    .prepare();
+}
+
+/** Built once per database: every request reads its session, and building the SQL cost more than running it. */
+const prepared = new WeakMap<Db, ReturnType<typeof sessionQuery>>();
+
+export function loadSession(db: Db, token: string, now: number, extra?: PermissionSource): SessionUser | null {
+  let query = prepared.get(db);
+  if (!query) prepared.set(db, (query = sessionQuery(db)));
+  const row = query.get({ hash: hashToken(token), now });
   if (!row || !row.isActive || row.deletedAt != null) return null;
   if (row.companyId != null && (row.companyStatus !== 'active' || row.companyDeleted != null)) return null;
   const role = row.role as Role;

@@ -10,6 +10,7 @@ import { billingOf, findCompany, type TxnRow, type Ledger } from './wallets';
 
 export const DAY_MS = 86_400_000;
 const MAX_PERIOD_DAYS = 366;
+const LINE_BATCH = 500;
 
 /**
  * The next number of the issuing year. The counter moves in the transaction that inserts the
@@ -47,8 +48,9 @@ export function issueInvoice(deps: Ledger, input: IssueInput): InvoiceRow {
     paid_at: input.status === 'paid' ? now : null, corrects_invoice_id: input.correctsId ?? null, created_by: input.createdBy,
     created_at: now, updated_at: now,
   }).returning().get();
-  if (input.lines.length) {
-    db.insert(invoiceLine).values(input.lines.map((l) => ({
+  // In slices: a busy month has more lines than SQLite takes bound values in one statement.
+  for (let i = 0; i < input.lines.length; i += LINE_BATCH) {
+    db.insert(invoiceLine).values(input.lines.slice(i, i + LINE_BATCH).map((l) => ({
       invoice_id: row.id, txn_id: l.txn.id, package_id: l.txn.package_id, description: l.description, amount_cents: l.amount_cents, created_at: now,
     }))).run();
   }

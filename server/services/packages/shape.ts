@@ -1,5 +1,5 @@
-import { eq, inArray } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/sqlite-core';
+import { eq, getTableColumns, inArray, type SQL } from 'drizzle-orm';
+import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { company, country, packageFailure, pkg, state, suburb, user, zone } from '../../db/schema/index';
 import type { Package } from '../../../shared/schemas/package';
@@ -29,6 +29,47 @@ export function selectPackages(db: Db) {
     .leftJoin(state, eq(state.id, pkg.state_id))
     .leftJoin(country, eq(country.id, pkg.country_id))
     .leftJoin(driver, eq(driver.id, pkg.assigned_to_id));
+}
+
+const PKG_COLUMNS = Object.entries(getTableColumns(pkg)) as [keyof PackageRow, SQLiteColumn][];
+const JOINED_NAMES = {
+  company_name: company.name, zone_name: zone.name, suburb_name: suburb.name, state_name: state.name,
+  country_name: country.name, driver_name: driver.name,
+};
+const JOINED_KEYS = Object.keys(JOINED_NAMES) as (keyof typeof JOINED_NAMES)[];
+/** Flat, in a fixed order, so raw value arrays can be decoded by position. */
+const FLAT_SELECTION = { ...Object.fromEntries(PKG_COLUMNS.map(([k, col]) => [`p__${k}`, col])), ...JOINED_NAMES };
+
+export interface PackageQuery { orderBy?: (SQLiteColumn | SQL)[]; limit?: number; offset?: number }
+
+/**
+ * The same read as selectPackages(), decoded by hand from raw value arrays: drizzle's generic
+ * row mapper costs more than the query itself on wide package rows (lists of 50-500 parcels).
+ */
+export function packageRows(db: Db, where: SQL | undefined, q: PackageQuery = {}): JoinedPackage[] {
+  let query = db.select(FLAT_SELECTION).from(pkg)
+    .leftJoin(company, eq(company.id, pkg.company_id))
+    .leftJoin(zone, eq(zone.id, pkg.zone_id))
+    .leftJoin(suburb, eq(suburb.id, pkg.suburb_id))
+    .leftJoin(state, eq(state.id, pkg.state_id))
+    .leftJoin(country, eq(country.id, pkg.country_id))
+    .leftJoin(driver, eq(driver.id, pkg.assigned_to_id))
+    .where(where).$dynamic();
+  if (q.orderBy?.length) query = query.orderBy(...q.orderBy);
+  if (q.limit != null) query = query.limit(q.limit);
+  if (q.offset) query = query.offset(q.offset);
+  const n = PKG_COLUMNS.length;
+  return (query.values() as unknown[][]).map((values) => {
+    const p: Record<string, unknown> = {};
+    for (let i = 0; i < n; i++) {
+      const [key, col] = PKG_COLUMNS[i]!;
+      const v = values[i];
+      p[key] = v === null || v === undefined ? null : col.mapFromDriverValue(v);
+    }
+    const out = { p: p as PackageRow } as JoinedPackage;
+    for (let j = 0; j < JOINED_KEYS.length; j++) out[JOINED_KEYS[j]!] = (values[n + j] as string | null) ?? null;
+    return out;
+  });
 }
 
 export type JoinedPackage = {
@@ -79,7 +120,7 @@ export function toPackage(r: JoinedPackage, failures: Package['package_failed_de
 
 export function packagesByIds(db: Db, ids: number[]): Package[] {
   if (!ids.length) return [];
-  const rows = selectPackages(db).where(inArray(pkg.id, ids)).all();
+  const rows = packageRows(db, inArray(pkg.id, ids));
   const byId = new Map(shapePackages(db, rows).map((p) => [p.id, p]));
   return ids.map((id) => byId.get(id)).filter((p): p is Package => p !== undefined);
 }

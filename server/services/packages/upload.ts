@@ -1,4 +1,4 @@
-import { and, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { SQLiteInsertValue } from 'drizzle-orm/sqlite-core';
 import type { Deps } from '../../deps';
 import type { Db } from '../../db/client';
@@ -7,6 +7,7 @@ import { ApiError, forbidden } from '../../errors';
 import { Package, PackageCreate, type UploadReportRow } from '../../../shared/schemas/package';
 import type { SessionUser } from '../auth/session';
 import { volumetricWeight } from './create';
+import { uploadCharger } from './uploadCharges';
 import type { Cell, Sheet } from './sheet';
 
 type Field = keyof PackageCreate;
@@ -150,18 +151,19 @@ export function importPackages(deps: Deps, user: SessionUser, sheet: Sheet, opts
     if (input.country != null && !countries.has(input.country)) reject(c, 'country', `country ${input.country} does not exist`);
   }
 
+  const rejectedEarly = candidates.some((c) => c.errors.length > 0);
+  if (!rejectedEarly || opts.partial) insertRows(deps, user, good(), suburbZone);
+
   const rejected = candidates.filter((c) => c.errors.length > 0);
   if (rejected.length && !opts.partial) {
-    const report = rejected.map(reportRow);
+    // Nothing of this call survives: the route's transaction rolls back what insertRows wrote.
+    for (const c of candidates) c.id = null;
     throw new ApiError(400, 'validation_error',
       `${rejected.length} of ${candidates.length} row(s) rejected; nothing was imported (send ?partial=true to import the good rows)`,
       rejected.slice(0, 100).flatMap((c) => c.errors.map((e) => ({ path: `row ${c.row}.${e.path}`, message: e.message }))),
-      { created: 0, rejected: rejected.length, report });
+      { created: 0, rejected: rejected.length, report: rejected.map(reportRow) });
   }
-
-  insertRows(deps, user, good(), suburbZone);
-  const report = candidates.map(reportRow);
-  return { created: candidates.length - rejected.length, rejected: rejected.length, report };
+  return { created: candidates.length - rejected.length, rejected: rejected.length, report: candidates.map(reportRow) };
 }
 
 function reportRow(c: Candidate): UploadReportRow {
@@ -179,14 +181,17 @@ const INSERT_COLUMNS: (keyof typeof pkg.$inferInsert)[] = [
 
 /**
  * Prepared statements, each built once and run per row: building SQL is what costs here, not
- * SQLite, so 10,000 rows stay within a couple of seconds. The event and change-feed rows are those
- * `recordEvent` and `logPackageChange` write for a single create.
+ * SQLite, so 10,000 rows stay within a few seconds. The event and change-feed rows are those
+ * `recordEvent` and `logPackageChange` write for a single create, and each parcel is priced and
+ * charged as a single create charges it; a refused charge (a prepaid wallet without the balance)
+ * takes its row back out and rejects that row alone.
  */
 function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { input: PackageCreate })[], suburbZone: Map<number, number | null>): void {
   const { db } = deps;
   const now = deps.clock.now();
   const placeholders = Object.fromEntries(INSERT_COLUMNS.map((c) => [c, sql.placeholder(c)])) as SQLiteInsertValue<typeof pkg>;
   const insertPackage = db.insert(pkg).values(placeholders).returning({ id: pkg.id }).prepare();
+  const removePackage = db.delete(pkg).where(eq(pkg.id, sql.placeholder('id'))).prepare();
   const insertEvent = db.insert(packageEvent).values({
     package_id: sql.placeholder('id'), action: 'upload', from_status: 'created', to_status: 'created', actor_id: user.id,
     device_id: null, occurred_at: now, received_at: now, latitude: null, longitude: null, note: null, data: null,
@@ -194,17 +199,36 @@ function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { input: P
   const insertChange = db.insert(changeLog).values({
     entity: 'package', entity_id: sql.placeholder('id'), op: 'upsert', driver_id: null, company_id: sql.placeholder('company'), created_at: now,
   }).prepare();
+  const charger = uploadCharger(deps, user.id);
   const blank: Record<string, unknown> = { ...Object.fromEntries(INSERT_COLUMNS.map((col) => [col, null])), sac: false, status: 'created', created_at: now, updated_at: now };
+
   for (const c of rows) {
     const params: Record<string, unknown> = { ...blank };
     for (const [field, value] of Object.entries(c.input)) if (value !== undefined) params[COLUMN_OF[field as Field] ?? field] = value;
     params.volume_weighted = volumetricWeight(c.input.length, c.input.width, c.input.height);
     // As for a single create: a suburb brings its zone unless one is given.
-    if (c.input.suburb != null && c.input.zone == null) params.zone_id = suburbZone.get(c.input.suburb) ?? null;
+    const zoneId = c.input.zone ?? (c.input.suburb != null ? suburbZone.get(c.input.suburb) ?? null : null);
+    params.zone_id = zoneId;
+    const companyId = c.input.company ?? null;
+    const cost = charger.price({
+      company_id: companyId, zone_id: zoneId, pkg_type: c.input.pkg_type ?? null,
+      weight: c.input.weight ?? null, length: c.input.length ?? null, width: c.input.width ?? null, height: c.input.height ?? null,
+    });
+    if (cost) params.price = cost.price;
     const inserted = insertPackage.get(params);
     if (!inserted) throw new Error(`upload: insert of ${c.input.hawb} returned nothing`);
+    if (cost && companyId != null) {
+      try {
+        charger.charge(companyId, inserted.id, c.input.hawb, cost.cents);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        removePackage.run({ id: inserted.id });
+        c.errors.push({ path: 'wallet', message: err.message });
+        continue;
+      }
+    }
     c.id = inserted.id;
     insertEvent.run({ id: inserted.id });
-    insertChange.run({ id: inserted.id, company: c.input.company ?? null });
+    insertChange.run({ id: inserted.id, company: companyId });
   }
 }

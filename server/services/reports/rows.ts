@@ -3,6 +3,8 @@ import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { company, deliveryAttempt, deliveryRecord, pkg, suburb, user, zone } from '../../db/schema/index';
 import { iso } from '../../clock';
+import type { Package } from '../../../shared/schemas/package';
+import { selectPackages, shapePackages } from '../packages/shape';
 import { localDay, type ReportFilter } from './period';
 
 export const PAGE = 1000;
@@ -137,4 +139,18 @@ export function keyset<R extends { id: number }>(read: (after: number) => R[]): 
     if (rows.length) last = rows[rows.length - 1].id;
     return rows;
   };
+}
+
+/** Packages created in the period, shaped as spec 2.1, a page at a time by id. */
+export function packagePages(db: Db, f: ReportFilter): () => Package[] {
+  let last = 0;
+  return () => {
+    const rows = selectPackages(db).where(and(packageWhere(f), gt(pkg.id, last))).orderBy(asc(pkg.id)).limit(PAGE).all();
+    if (rows.length) last = rows[rows.length - 1].p.id;
+    return shapePackages(db, rows);
+  };
+}
+
+export function packageListPage(db: Db, f: ReportFilter, page: number, pageSize: number): Package[] {
+  return shapePackages(db, selectPackages(db).where(packageWhere(f)).orderBy(asc(pkg.id)).limit(pageSize).offset((page - 1) * pageSize).all());
 }

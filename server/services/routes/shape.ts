@@ -90,15 +90,21 @@ export function routeRecords(db: Db, rows: RouteRow[]): RouteRecord[] {
 
 export const routeRecord = (db: Db, row: RouteRow): RouteRecord => routeRecords(db, [row])[0] as RouteRecord;
 
+/**
+ * A driver sees a parcel's details only while it is theirs (as everywhere else): on a route handed
+ * over mid-run, the stops the first driver already delivered stay out of the new driver's list.
+ */
+const seenBy = (me: SessionUser | undefined) => (p: Package) => me?.role !== 'driver' || p.assigned_to_id === me.id;
+
 /** The route's parcels as full Package answers (spec 2.1), in sequence order. */
-export function routePackages(db: Db, routeId: number): Package[] {
-  return packagesByIds(db, routeParcels(db, routeId).map((p) => p.id));
+export function routePackages(db: Db, routeId: number, me?: SessionUser): Package[] {
+  return packagesByIds(db, routeParcels(db, routeId).map((p) => p.id)).filter(seenBy(me));
 }
 
 /** Routes with their parcels in sequence, for the driver and dashboard views. */
-export function routesWithPackages(db: Db, rows: RouteRow[]): { route: RouteRecord; packages: Package[] }[] {
+export function routesWithPackages(db: Db, rows: RouteRow[], me?: SessionUser): { route: RouteRecord; packages: Package[] }[] {
   const records = routeRecords(db, rows);
-  const all = new Map(packagesByIds(db, records.flatMap((r) => r.packages)).map((p) => [p.id, p]));
+  const all = new Map(packagesByIds(db, records.flatMap((r) => r.packages)).filter(seenBy(me)).map((p) => [p.id, p]));
   return records.map((route) => ({ route, packages: route.packages.map((id) => all.get(id)).filter((p): p is Package => p !== undefined) }));
 }
 

@@ -30,9 +30,14 @@ function latestChanges(db: Db, where: SQL | null, cursor: number, take: number):
     .map((r) => ({ entity: r.entity as Entity, id: r.id, seq: r.seq ?? 0 }));
 }
 
+/**
+ * Two separate reads on purpose: SQLite answers a lone min() or max() of the key from one end of
+ * the b-tree, but both in one select scan the whole feed (it runs on every sync request).
+ */
 function feedBounds(db: Db): { first: number | null; last: number | null } {
-  const row = db.select({ first: min(changeLog.seq), last: max(changeLog.seq) }).from(changeLog).get();
-  return { first: row?.first ?? null, last: row?.last ?? null };
+  const first = db.select({ v: min(changeLog.seq) }).from(changeLog).get()?.v ?? null;
+  const last = db.select({ v: max(changeLog.seq) }).from(changeLog).get()?.v ?? null;
+  return { first, last };
 }
 
 function shapeStatuses(db: Db, ids: number[]) {

@@ -1,0 +1,68 @@
+import { useState } from 'preact/hooks';
+import { navigate } from '../app/router';
+import { useStore } from '../app/store';
+import { Button } from '../ui/Button';
+import { TextField } from '../ui/Field';
+import { Empty, Loading } from '../ui/States';
+import { failures } from './day';
+import { engine } from './engine';
+import { position } from './geo';
+import { useFailedStatuses } from './hooks';
+import { PhotoPicker } from './PhotoPicker';
+import { maxAttempts } from './routeCache';
+import { hold } from './undo';
+import { canFail, usePackage } from './usePackage';
+
+/** A failed attempt: a reason from the office's list (kept on the phone), a note and an optional photo. */
+export default function Fail({ id }: { id: number }) {
+  const { p, loaded } = usePackage(id);
+  const reasons = useFailedStatuses();
+  const max = useStore(maxAttempts);
+  const [reason, setReason] = useState<number | null>(null);
+  const [note, setNote] = useState('');
+  const [photos, setPhotos] = useState<Blob[]>([]);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  if (!loaded) return <Loading />;
+  if (!p) return <Empty title="This parcel is not on your phone" />;
+  if (!canFail(p)) return <Empty title={`Parcel ${p.hawb} cannot be marked failed now`}>Only a parcel on the van can be. It is {p.status.replace(/_/g, ' ')}.</Empty>;
+  const attempt = failures(p) + 1;
+  const last = attempt >= max;
+
+  const confirm = async () => {
+    if (reason == null) { setError('Choose what went wrong.'); return; }
+    setBusy(true);
+    const place = await position(3000);
+    const e = engine();
+    const action = e.actions.fail(p.id, {
+      failed_delivery_status: reason, note: note.trim() || undefined,
+      photo: photos[0] ? { bytes: photos[0], mime: 'image/jpeg' } : undefined, ...place,
+    });
+    hold(`Failed ${p.hawb}`, action, p.id, () => navigate(`/driver/fail/${p.id}`));
+    navigate('/driver');
+  };
+
+  return (
+    <div class="drv-screen" data-testid="fail-screen">
+      <h1>Could not deliver {p.hawb}</h1>
+      <div class={last ? 'must-return' : 'note'} role={last ? 'alert' : undefined} data-testid="attempt-note">
+        Attempt {attempt} of {max}.{last ? ' After this the parcel must go back to the depot.' : ' It can be tried again: scan it onto the van next time.'}
+      </div>
+      <fieldset class="reasons">
+        <legend>What went wrong?</legend>
+        {reasons.length === 0 && <p class="muted">No reasons on the phone yet: open Sync with signal once.</p>}
+        {reasons.map((r) => (
+          <label key={r.id} class={`reason${reason === r.id ? ' chosen' : ''}`}>
+            <input type="radio" name="reason" value={r.id} checked={reason === r.id} onChange={() => setReason(r.id)} />
+            {r.name}
+          </label>
+        ))}
+      </fieldset>
+      <TextField label="Note" value={note} onValue={setNote} placeholder="e.g. gate locked, no answer on the phone" />
+      <PhotoPicker photos={photos} onChange={setPhotos} max={1} label="Add a photo" />
+      {error && <div class="form-error" role="alert">{error}</div>}
+      <Button variant="danger" class="xl" busy={busy} onClick={() => void confirm()} data-testid="confirm-fail">Record failed delivery</Button>
+    </div>
+  );
+}

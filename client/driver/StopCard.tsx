@@ -1,0 +1,30 @@
+import type { ViewPackage } from '../sync/index';
+import { StatusBadge } from '../ui/Badge';
+import { failures, mustReturn } from './day';
+import { addressOf, mapsHref, telHref } from './maps';
+
+/** Where to go, who to give it to and how to reach them: what a driver needs at a glance at the kerb. */
+export function StopCard({ p, max, title }: { p: ViewPackage; max: number; title?: string }) {
+  const maps = mapsHref(p);
+  const tel = telHref(p.customer_phone);
+  const notes = [p.description_of_goods, ...p.package_failed_delivery_status.map((f) => `Earlier attempt: ${f.name}${f.note ? ` (${f.note})` : ''}`)].filter(Boolean);
+  return (
+    <section class="stop-card" aria-label={title ?? `Parcel ${p.hawb}`} data-testid="stop-card" data-hawb={p.hawb}>
+      {title && <div class="eyebrow">{title}</div>}
+      <div class="row between">
+        <span class="hawb mono">{p.hawb}</span>
+        <StatusBadge status={p.status} />
+      </div>
+      <div class="address">{addressOf(p) || 'No address on this parcel'}</div>
+      <div class="receiver">{p.customer_name ?? 'No receiver name'}</div>
+      {notes.length > 0 && <ul class="notes">{notes.map((n) => <li key={n}>{n}</li>)}</ul>}
+      {mustReturn(p, max) && <div class="must-return" role="alert">Take back to the depot: {failures(p)} of {max} attempts used.</div>}
+      {p.pending && <div class="pending-note">Saved on the phone: {p.pending.label} ({p.pending.status === 'sending' ? 'sending' : 'waiting for signal'})</div>}
+      {p.rejected && <div class="rejected-note" role="alert">Refused by the office: {p.rejected.message}. See Sync.</div>}
+      <div class="contact">
+        {tel ? <a class="btn xl" href={tel}>Call {p.customer_phone}</a> : <span class="muted">No phone number</span>}
+        {maps && <a class="btn xl" href={maps} target="_blank" rel="noopener">Navigate</a>}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,114 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useStore } from '../app/store';
+import type { SessionInfo, ViewPackage } from '../sync/index';
+import { StatusBadge } from '../ui/Badge';
+import { Button, LinkButton } from '../ui/Button';
+import { Loading } from '../ui/States';
+import { toast } from '../ui/toast';
+import { countDay, isOpen, mustReturn, nextStop, toLoad } from './day';
+import { usePackages, useOutbox } from './hooks';
+import { addressOf } from './maps';
+import { groupByRoute, localOrders, maxAttempts, routes, sequencePath, settleLocalOrders, type RouteGroup } from './routeCache';
+import { StopCard } from './StopCard';
+import { held } from './undo';
+
+const loadReorder = () => import('./reorder');
+
+function StopRow({ p, n, max, heldIds }: { p: ViewPackage; n: number; max: number; heldIds: Set<number> }) {
+  const done = !isOpen(p) || heldIds.has(p.id);
+  return (
+    <li class={done ? 'done' : ''}>
+      <a href={`#/driver/stop/${p.id}`} data-testid="stop-row" data-hawb={p.hawb}>
+        <span class="seq">{n}</span>
+        <span class="body">
+          <span class="line1"><span class="mono">{p.hawb}</span> <StatusBadge status={heldIds.has(p.id) ? 'saving' : p.status} /></span>
+          <span class="line2">{p.customer_name ?? '—'} · {addressOf(p) || 'no address'}</span>
+          {mustReturn(p, max) && <span class="line2 bad">Back to depot</span>}
+          {p.rejected && <span class="line2 bad">Refused: {p.rejected.message}</span>}
+        </span>
+      </a>
+    </li>
+  );
+}
+
+function RouteBlock({ group, max, heldIds, localOrder }: { group: RouteGroup; max: number; heldIds: Set<number>; localOrder: boolean }) {
+  const [busy, setBusy] = useState(false);
+  const { route, packages } = group;
+  const open = packages.filter((p) => isOpen(p) && !heldIds.has(p.id));
+  const reoptimise = async () => {
+    if (!route) return;
+    setBusy(true);
+    try {
+      const { reoptimiseRoute } = await loadReorder();
+      const msg = await reoptimiseRoute(route, packages);
+      toast(msg, 'ok');
+    } catch (err) {
+      toast(err instanceof Error ? err.message : String(err), 'bad');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section class="route-block" data-testid="route-block" data-route={route?.id ?? 'none'}>
+      <div class="row between">
+        <h2>{route ? route.name : 'Parcels not on a route'}</h2>
+        <span class="muted">{open.length} open of {packages.length}</span>
+      </div>
+      {localOrder && <div class="pending-note" data-testid="local-order">Order changed on this phone; it goes to the office with your other actions.</div>}
+      {route && open.length > 1 && (
+        <Button class="xl" busy={busy} onClick={() => void reoptimise()} data-testid="reoptimise">Re-optimise remaining stops</Button>
+      )}
+      <ol class="stops">
+        {packages.map((p, i) => <StopRow key={p.id} p={p} n={i + 1} max={max} heldIds={heldIds} />)}
+      </ol>
+    </section>
+  );
+}
+
+/** The day at a glance: counts, the next stop with one big action, then every route in order. */
+export function Today({ me }: { me: SessionInfo }) {
+  const { packages, loaded } = usePackages();
+  const cache = useStore(routes);
+  const orders = useStore(localOrders);
+  const max = useStore(maxAttempts);
+  const heldList = useStore(held);
+  const [outbox] = useOutbox();
+  const heldIds = useMemo(() => new Set(heldList.map((h) => h.packageId).filter((x): x is number => x != null)), [heldList]);
+  const mine = packages.filter((p) => p.assigned_to_id === me.id || p.pending != null);
+  const groups = groupByRoute(mine, cache.routes, orders);
+  const counts = countDay(mine, max);
+  const ordered = groups.flatMap((g) => g.packages);
+  const next = nextStop(ordered, heldIds, max);
+  const pendingRoutes = useMemo(() => new Set(cache.routes.filter((r) => outbox.some((o) => o.path === sequencePath(r.id))).map((r) => r.id)), [outbox, cache]);
+  useEffect(() => { settleLocalOrders(pendingRoutes); }, [pendingRoutes, cache.fetchedAt]);
+
+  if (!loaded) return <Loading label="Reading your parcels…" />;
+  return (
+    <div class="drv-screen" data-testid="today">
+      <h1 class="sr-only">Today</h1>
+      <div class="counts" role="group" aria-label="Today's counts">
+        <a class="count" href="#/driver/scan"><b data-testid="count-to-load">{counts.toLoad}</b><span>To load</span></a>
+        <div class="count"><b data-testid="count-to-deliver">{counts.toDeliver}</b><span>To deliver</span></div>
+        <div class="count ok"><b data-testid="count-delivered">{counts.delivered}</b><span>Delivered</span></div>
+        <div class="count bad"><b data-testid="count-failed">{counts.failed}</b><span>Failed</span></div>
+      </div>
+      {counts.back > 0 && <div class="must-return">{counts.back} parcel{counts.back === 1 ? '' : 's'} must go back to the depot.</div>}
+      {next ? (
+        <>
+          <StopCard p={next} max={max} title="Next stop" />
+          {toLoad(next, max)
+            ? <LinkButton href="#/driver/scan" variant="primary" size="big" class="xl">Scan parcels onto the van</LinkButton>
+            : <div class="actions-2">
+                <LinkButton href={`#/driver/deliver/${next.id}`} variant="primary" size="big" class="xl">Deliver</LinkButton>
+                <LinkButton href={`#/driver/fail/${next.id}`} size="big" class="xl">Could not deliver</LinkButton>
+              </div>}
+        </>
+      ) : (
+        <div class="empty-day">{mine.length ? 'All stops done. Well driven!' : 'No parcels assigned to you yet. Open Sync to check again.'}</div>
+      )}
+      {groups.map((g) => (
+        <RouteBlock key={g.route?.id ?? 'none'} group={g} max={max} heldIds={heldIds} localOrder={g.route ? orders[g.route.id] !== undefined : false} />
+      ))}
+    </div>
+  );
+}

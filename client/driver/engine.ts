@@ -1,0 +1,32 @@
+import { createSyncEngine, type SyncEngine } from '../sync/index';
+
+const DB_NAME = 'courier';
+/** Keys this app keeps in localStorage next to the engine's IndexedDB; wiped with it at logout. */
+export const LOCAL_KEYS = { routes: 'courier.driver.routes', order: 'courier.driver.order', maxAttempts: 'courier.driver.maxAttempts', used: 'courier.driver' } as const;
+
+let current: SyncEngine | null = null;
+
+/** One engine per tab: two would race for the same outbox rows (the lock makes it safe, not cheap). */
+export function engine(): SyncEngine {
+  current ??= createSyncEngine({ baseUrl: `${window.location.origin}/api/`, dbName: DB_NAME });
+  return current;
+}
+
+/**
+ * Logout with an empty outbox (or the driver's explicit consent): the token is revoked where
+ * possible, then every trace of the driver's day leaves the phone, the next driver starts clean.
+ */
+export async function wipeDevice(): Promise<void> {
+  const e = engine();
+  await e.logout();
+  await e.stop();
+  current = null;
+  await new Promise<void>((resolve) => {
+    const req = indexedDB.deleteDatabase(DB_NAME);
+    req.onsuccess = () => resolve();
+    req.onerror = () => resolve();
+    // Another tab holding the database open: it closes on its own 'versionchange'; do not hang.
+    req.onblocked = () => resolve();
+  });
+  for (const key of Object.values(LOCAL_KEYS)) localStorage.removeItem(key);
+}

@@ -1,0 +1,8 @@
+import type { App } from '../../http/env';
+import { companyReportRoutes } from './companyReport';
+import { returnReportRoutes } from './returnReport';
+
+export function reportRoutes(app: App): void {
+  returnReportRoutes(app);
+  companyReportRoutes(app);
+}
