@@ -6,6 +6,7 @@ import { openDatabase } from './db/client';
 import { diskFileStore } from './files';
 import { ensureSuperAdmin } from './services/auth/bootstrap';
 import { runSyncMaintenance } from './services/sync/maintenance';
+import { createWebhookDispatcher } from './services/webhooks/dispatcher';
 
 /** Reads the environment (README "Configuration"), opens and migrates the database, serves API and PWA. */
 const env = process.env;
@@ -30,6 +31,10 @@ const app = createApp({
 const maintenance = setInterval(() => runSyncMaintenance(app.deps), 3600_000);
 maintenance.unref();
 
+// Outbound webhooks wait in a durable SQLite queue; the dispatcher drains it with back-off.
+const webhooks = createWebhookDispatcher({ db, clock: systemClock, log: (line) => console.log(line) });
+webhooks.start();
+
 const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
   console.log(`[courier] listening on http://${host === '0.0.0.0' ? 'localhost' : host}:${info.port} (API /api/, docs /api/docs, database ${databasePath})`);
 });
@@ -40,6 +45,7 @@ function shutdown(signal: string): void {
   if (closing) return;
   closing = true;
   console.log(`[courier] ${signal}: closing`);
+  void webhooks.stop();
   server.close(() => {
     db.$client.close();
     process.exit(0);

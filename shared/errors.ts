@@ -11,6 +11,7 @@ export const ERROR_CODES = [
   'rate_limited',
   'idempotency_mismatch',
   'internal_error',
+  'service_unavailable',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -29,9 +29,31 @@ function fromHttpException(err: HTTPException): ApiError {
   }
 }
 
+/**
+ * Storage trouble (disk full, read-only file system, I/O error, a lock held too long) is not a bug
+ * in the request: the same request will work once an operator fixes the disk, so it is a 503 the
+ * device's outbox backs off from and retries, never stored as the Idempotency-Key's answer.
+ */
+const STORAGE_ERRORS: [RegExp, string][] = [
+  [/^SQLITE_(FULL|IOERR)/, 'The server cannot write to its database right now (disk full or I/O error). Nothing was changed; try again later.'],
+  [/^SQLITE_(READONLY|CANTOPEN)/, 'The server database is read-only right now. Nothing was changed; try again later.'],
+  [/^SQLITE_(BUSY|LOCKED)/, 'The server database is busy. Nothing was changed; try again shortly.'],
+];
+export const STORAGE_RETRY_AFTER_S = 30;
+
+function storageError(err: unknown): ApiError | null {
+  const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
+  for (const [pattern, message] of STORAGE_ERRORS) {
+    if (pattern.test(code)) return new ApiError(503, 'service_unavailable', message, [], { retry_after: /BUSY|LOCKED/.test(code) ? 1 : STORAGE_RETRY_AFTER_S });
+  }
+  return null;
+}
+
 /** The one place that turns anything thrown into the error body of DESIGN.md section 3. */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  const storage = storageError(err);
+  if (storage) return storage;
   if (err instanceof HTTPException) return fromHttpException(err);
   if (err instanceof z.ZodError) return validationError(err, 'body');
   if (err instanceof SyntaxError) return new ApiError(400, 'validation_error', 'Malformed JSON in request body');
@@ -41,8 +63,9 @@ export function toApiError(err: unknown): ApiError {
 export function errorResponse(c: Context, err: unknown): Response {
   const apiError = toApiError(err);
   if (apiError.status === 500) console.error('[courier] unhandled error', c.req.method, c.req.path, err);
+  if (apiError.status === 503) console.error('[courier] storage unavailable', c.req.method, c.req.path, err instanceof Error ? err.message : err);
   const res = c.json(apiError.toBody(), apiError.status as ContentfulStatusCode);
-  if (apiError.status === 429 && apiError.details?.retry_after != null) {
+  if ((apiError.status === 429 || apiError.status === 503) && apiError.details?.retry_after != null) {
     res.headers.set('Retry-After', String(apiError.details.retry_after));
   }
   return res;

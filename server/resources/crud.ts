@@ -11,6 +11,7 @@ import type { App } from '../http/env';
 import { defineRoute, type Access } from '../http/route';
 import type { SessionUser } from '../services/auth/session';
 import { columnsOf, listConditions, listPage, orderBy, type ListSpec } from './list';
+import { audit } from '../services/audit/record';
 
 export type Row = Record<string, unknown>;
 export type Op = 'list' | 'create' | 'retrieve' | 'update' | 'delete' | 'archiveList' | 'archive' | 'restore' | 'statusChange';
@@ -202,6 +203,7 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
     }, ({ deps, user, params, body }) => {
       find(deps.db, user, params.id);
       const row = deps.db.update(table).set({ is_active: body.is_active, updated_at: deps.clock.now() }).where(eq(idCol, params.id)).returning().get() as Row;
+      audit(deps.db, deps.clock.now(), user.id, `${tableName}.status_change`, `${tableName}:${params.id}`, { is_active: body.is_active });
       spec.afterWrite?.(deps.db, [params.id], { deps, user });
       return spec.toApi(row, deps.db);
     });

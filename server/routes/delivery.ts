@@ -24,6 +24,7 @@ import { fileInfo, proofOf, proofParcel, proofsOf, updateDeliveryText, writeSlot
 import { scanContext } from '../services/packages/scan';
 import { packageScope, visiblePackage } from '../services/packages/scope';
 import { packagesByIds, type PackageRow } from '../services/packages/shape';
+import { audit } from '../services/audit/record';
 
 const tags = ['Package Delivered'];
 const ADMINS: readonly Role[] = ['super_admin', 'admin'];
@@ -80,6 +81,7 @@ export function deliveryRoutes(app: App): void {
     summary: 'Admin marks a parcel delivered without scan or proof (recorded as forced; never over a final state)',
   }, ({ deps, user, params, body, device }) => {
     const row = forceDeliver(deps, scanContext(user, body, device), visiblePackage(user, findPackage(deps.db, params.id), params.id), body);
+    audit(deps.db, deps.clock.now(), user.id, 'package.force_deliver', `package:${row.id}`, { hawb: row.hawb, note: body.note });
     return { success: true, message: `Parcel ${row.hawb} force-delivered`, flagged: row.flagged, package: one(deps, row.id), proof: proofOf(deps.db, row) };
   });
 
@@ -87,8 +89,11 @@ export function deliveryRoutes(app: App): void {
     method: 'post', path: '/package-delivered/{id}/force-fail/', tags, access: { roles: ADMINS }, params: IdParams, body: ForceFailBody,
     response: FailAnswer, catalogue: ops('mobile/Package Delivered', 'Force Fully Fail Package'),
     summary: 'Admin marks a parcel failed from any open state (recorded as forced; counts as an attempt)',
-  }, ({ deps, user, params, body, device }) => failAnswer(deps,
-    failDelivery(deps, scanContext(user, body, device), visiblePackage(user, findPackage(deps.db, params.id), params.id), body, { force: true, action: 'force_fail' })));
+  }, ({ deps, user, params, body, device }) => {
+    const r = failDelivery(deps, scanContext(user, body, device), visiblePackage(user, findPackage(deps.db, params.id), params.id), body, { force: true, action: 'force_fail' });
+    audit(deps.db, deps.clock.now(), user.id, 'package.force_fail', `package:${r.row.id}`, { hawb: r.row.hawb, note: body.note, reason: body.failed_delivery_status });
+    return failAnswer(deps, r);
+  });
 
   defineRoute(app, {
     method: 'post', path: '/package-delivered/{id}/fail-photo/', tags, access: 'delivery.manage', params: IdParams, bodyKind: 'multipart',

@@ -20,6 +20,7 @@ import { reportRoutes } from './reports/index';
 import { pickupRoutes } from './pickups/index';
 import { webhookRoutes } from './webhooks/index';
 import { routeRoutes } from './routes/index';
+import { auditRoutes } from '../services/audit/routes';
 
 /** The one list of route modules; each declares its operations with their catalogue ids. */
 export function registerRoutes(app: App): void {
@@ -41,5 +42,6 @@ export function registerRoutes(app: App): void {
   syncRoutes(app);
   routeRoutes(app);
   moneyRoutes(app);
+  auditRoutes(app);
   reportRoutes(app); pickupRoutes(app); webhookRoutes(app);
 }

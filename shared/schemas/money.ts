@@ -326,7 +326,7 @@ const earningsBase = {
   totals: EarningTotals,
 };
 export const DriverEarning = z.object({ ...earningsBase, days: z.array(z.object({ date: z.string(), ...earningFields })) });
-export const RouteEarning = z.object({ ...earningsBase, routes: z.array(z.object({ route: z.number().int().nullable(), ...earningFields })) });
+export const RouteEarning = z.object({ ...earningsBase, routes: z.array(z.object({ route: z.number().int().nullable(), route_name: z.string().nullable(), ...earningFields })) });
 export const CompanyEarning = z.object({
   ...earningsBase,
   companies: z.array(z.object({ company: z.number().int().nullable(), company_name: z.string().nullable(), ...earningFields })),

@@ -6,10 +6,14 @@
  * holds every action exactly once with its files. Screenshots of each screen at phone and tablet
  * sizes land in screenshots/ (git-ignored). Skipped where /usr/bin/chromium or ffmpeg is missing.
  */
-import { rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { PHONE, TABLET, browsers, buildPwa, hasChromium, PASSWORD, screenshot, startServer, type Browser, type Seeded, type TestServer } from './harness';
+import { PHONE, ROOT, TABLET, browsers, buildPwa, hasChromium, PASSWORD, screenshot, startServer, type Browser, type Seeded, type TestServer } from './harness';
 import { hasFfmpeg, labelVideo, mediaDir, photoJpeg } from './fixtures/media';
 
 interface Row { [k: string]: unknown }
@@ -55,6 +59,20 @@ async function drawSignature(page: Page): Promise<void> {
   await page.mouse.up();
 }
 
+/**
+ * The shared build, or a private one when the shared directory is incomplete: two suites building
+ * into the same temporary directory at once can leave it without its service worker.
+ */
+async function completeBuild(): Promise<{ dir: string; own: boolean }> {
+  const shared = await buildPwa();
+  if (existsSync(join(shared, 'sw.js')) && existsSync(join(shared, 'index.html'))) return { dir: shared, own: false };
+  const dir = mkdtempSync(join(tmpdir(), 'courier-driver-dist-'));
+  await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', dir, '--emptyOutDir', '--logLevel', 'warn'], {
+    cwd: ROOT, maxBuffer: 32 * 1024 * 1024, timeout: 240_000,
+  });
+  return { dir, own: true };
+}
+
 describe.skipIf(!hasChromium || !hasFfmpeg)('driver app in Chromium', () => {
   let srv: TestServer;
   let br: Browser;
@@ -63,20 +81,19 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app in Chromium', () => {
   let admin: Seeded;
   let ids: number[] = [];
   let routeId = 0;
-  let reasonId = 0;
+  let build: { dir: string; own: boolean } | null = null;
 
   beforeAll(async () => {
-    const [dist, dir] = await Promise.all([buildPwa(), Promise.resolve(mediaDir())]);
-    media = dir;
+    build = await completeBuild();
+    const dist = build.dir;
+    media = mediaDir();
     const video = await labelVideo(media, HAWBS[0]!);
     srv = await startServer(dist);
     admin = srv.addUser('admin', { name: 'Ada Admin' });
     driver = srv.addUser('driver', { name: 'Dana Driver', email: 'dana.driver@example.com' });
     const co = srv.addCompany('Acme Parts', 'ACME');
     for (const name of ['Nobody home', 'Address not found']) {
-      const r = await srv.api<{ id: number }>(admin, 'POST', 'failed-delivery-status/', { name });
-      expect(r.status).toBe(201);
-      reasonId ||= r.body.id;
+      expect((await srv.api(admin, 'POST', 'failed-delivery-status/', { name })).status).toBe(201);
     }
     for (const [i, hawb] of HAWBS.entries()) {
       const at = stop(RANK[i]!);
@@ -99,6 +116,7 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app in Chromium', () => {
     await br?.close();
     await srv?.close();
     if (media) rmSync(media, { recursive: true, force: true });
+    if (build?.own) rmSync(build.dir, { recursive: true, force: true });
   });
 
   it('works a whole shift offline and the server gets every action exactly once', async () => {
@@ -120,7 +138,7 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app in Chromium', () => {
     await page.getByTestId('route-block').filter({ hasText: 'Run North' }).waitFor({ timeout: 15_000 });
 
     // The service worker must control the page before the network goes.
-    await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+    await page.waitForFunction(async () => (await navigator.serviceWorker.getRegistration())?.active?.state === 'activated', undefined, { timeout: 60_000 });
     await page.reload();
     await page.getByTestId('today').waitFor();
     expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);

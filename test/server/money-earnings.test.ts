@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { deliveryRoute } from '../../server/db/schema/index';
 import { deliver, hawb, moneyWorld, shipper, type Json } from './money-fixtures';
 
 const at = (day: number, month = 0) => Date.UTC(2026, month, day, 10);
@@ -27,6 +28,7 @@ describe('driver earnings', () => {
     deliver(t, await make(a.token, rural), colleague.id, at(6), 9);    // someone else's
     await make(a.token, rural);                                        // not delivered
 
+    t.db.insert(deliveryRoute).values({ id: 7, name: 'North loop', date: '2026-01-05', driver_id: driver.id, created_at: at(1), updated_at: at(1) }).run();
     const q = '?from=2026-01-01&to=2026-01-31';
     const mine = await t.json<Json>('GET', `/api/dashboard/driver-earning/${q}`, driver.token);
     expect(mine.status).toBe(200);
@@ -40,8 +42,8 @@ describe('driver earnings', () => {
     });
     const routes = await t.json<Json>('GET', `/api/dashboard/route-wise-earning/${q}`, driver.token);
     expect(routes.body.routes).toEqual([
-      { route: 7, currency: 'AUD', delivered_count: 2, unrated_count: 0, amount_cents: 1050 },
-      { route: 8, currency: 'AUD', delivered_count: 1, unrated_count: 0, amount_cents: 500 },
+      { route: 7, route_name: 'North loop', currency: 'AUD', delivered_count: 2, unrated_count: 0, amount_cents: 1050 },
+      { route: 8, route_name: null, currency: 'AUD', delivered_count: 1, unrated_count: 0, amount_cents: 500 },
     ]);
     const companies = await t.json<Json>('GET', `/api/dashboard/driver-delivered-company/${q}`, driver.token);
     expect((companies.body.companies as Json[]).map((c) => [c.company, c.delivered_count, c.amount_cents])).toEqual([[a.companyId, 2, 1050], [b.companyId, 1, 500]]);

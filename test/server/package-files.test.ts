@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { deliveryRate, pkg, wallet } from '../../server/db/schema/index';
 import { append, ensureWallet } from '../../server/services/money/wallets';
+import { csvSafe } from '../../shared/csvSafe';
 import type { Package } from '../../shared/schemas/package';
 import { makeApp, type TestApp } from '../helpers/app';
 import { seedGeo } from './package-fixtures';
@@ -40,6 +41,13 @@ function zipDeclaring(size: number): Uint8Array<ArrayBuffer> {
   v.setUint32(76 + 16, 30, true);
   return b;
 }
+
+describe('csvSafe', () => {
+  it('neutralises text a spreadsheet would run, and leaves numbers and plain text alone', () => {
+    expect(['=1+1', '+1', '-1', '@A1', '\tx', '\rx'].map(csvSafe)).toEqual(["'=1+1", "'+1", "'-1", "'@A1", "'\tx", "'\rx"]);
+    expect([-5, 2.5, true, null, undefined, 'Ada', ' =x', 'a=b'].map(csvSafe)).toEqual(['-5', '2.5', 'true', '', '', 'Ada', ' =x', 'a=b']);
+  });
+});
 
 describe('package uploads (CSV and Excel)', () => {
   it('CSV: all or nothing by default, partial on request, duplicates and bad cells rejected with a per-row report', async () => {

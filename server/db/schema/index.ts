@@ -10,3 +10,4 @@ export * from './delivery';
 export * from './money';
 export * from './routes';
 export * from './webhooks';
+export * from './audit';

@@ -9,6 +9,7 @@ import { defineRoute } from '../../http/route';
 import { pageLinks } from '../../resources/list';
 import { companyFilter } from '../../services/money/access';
 import { createAdjustment } from '../../services/money/adjustments';
+import { audit } from '../../services/audit/record';
 import { invoicesApi, txnsApi, walletApi } from '../../services/money/shape';
 
 const g = 'web/Wallet Adjustment';
@@ -22,6 +23,7 @@ export function adjustmentRoutes(app: App): void {
     description: 'Staff only. Appends an adjustment transaction (who, when, why) and issues a numbered adjustment note. A debit never takes a prepaid wallet below zero (409).',
   }, ({ deps, user, body }) => {
     const r = createAdjustment(deps, user, body);
+    audit(deps.db, deps.clock.now(), user.id, 'wallet.adjust', `wallet:${r.wallet.id}`, { company: body.company, direction: body.direction, amount_cents: body.amount_cents, reason: body.reason, transaction: r.transaction.id });
     return {
       success: true,
       message: `${body.direction === 'credit' ? 'Credited' : 'Debited'} ${formatMinor(body.amount_cents, r.wallet.currency)} ${r.wallet.currency}`,

@@ -31,10 +31,11 @@ export function earningRoutes(app: App): void {
   }, ({ deps, user, query }) => {
     const period = earningPeriod(deps, user, query);
     const parcels = earnedParcels(deps.db, period);
+    const names = new Map(parcels.map((p) => [p.route_id, p.route_name]));
     return {
       success: true, driver: period.driver, from: period.from, to: period.to,
       totals: groupEarnings(parcels, () => null).map((x) => x.row),
-      routes: groupEarnings(parcels, (p) => p.route_id).map(({ key, row }) => ({ route: key, ...row })),
+      routes: groupEarnings(parcels, (p) => p.route_id).map(({ key, row }) => ({ route: key, route_name: names.get(key) ?? null, ...row })),
     };
   });
 

@@ -16,6 +16,7 @@ import { hashPassword } from '../../services/auth/passwords';
 import { changeCompanyStatus, REGISTER_LIMIT, REGISTER_WINDOW_MS, registerCompany } from '../../services/org/company';
 import { toCompany } from '../people';
 import { filterQuery } from './filters';
+import { audit } from '../../services/audit/record';
 
 const tags = ['Company'];
 
@@ -61,7 +62,9 @@ export function companyExtraRoutes(app: App): void {
   }, ({ deps, user, params, body }) => {
     if (user.companyId != null && user.companyId !== params.id) throw notFound(`Company ${params.id} not found`);
     if (user.companyId != null) throw forbidden('A company cannot change its own status');
-    return toCompany(changeCompanyStatus(deps, params.id, body.status));
+    const changed = changeCompanyStatus(deps, params.id, body.status);
+    audit(deps.db, deps.clock.now(), user.id, 'company.status_change', `company:${params.id}`, { status: body.status });
+    return toCompany(changed);
   });
 
   defineResource(app, {

@@ -15,6 +15,7 @@ import {
 } from '../../services/org/employees';
 import { attachUserFile, detachUserFile, fileResponse, readUserFile, type UserFileSlot } from '../../services/org/userFiles';
 import { toEmployee } from '../people';
+import { audit } from '../../services/audit/record';
 
 const tags = ['Employee'];
 const DocParams = z.object({ id: idParam, kind: z.enum(EMPLOYEE_DOCUMENTS) });
@@ -73,6 +74,7 @@ export function employeeExtraRoutes(app: App): void {
   }, ({ deps, user: me, params, body }) => {
     const row = findEmployee(deps.db, me, params.id);
     setUserGroups(deps, row.id, body.groups);
+    audit(deps.db, deps.clock.now(), me.id, 'user.groups_set', `user:${row.id}`, { groups: body.groups });
     return { user: row.id, groups: groupsOf(deps.db, row.id), permissions: effectivePermissions(deps.db, row.id, row.role as Role) };
   });
 

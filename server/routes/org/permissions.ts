@@ -9,6 +9,7 @@ import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
 import { defineResource, type Row } from '../../resources/crud';
 import { membersOf, parsePermissions, removeGroup } from '../../services/auth/permissionGroups';
+import { audit } from '../../services/audit/record';
 
 const GROUP = 'web/Group Permission';
 
@@ -34,14 +35,16 @@ export function permissionGroupRoutes(app: App): void {
       if (dup) throw conflict(`A permission group named "${String(values.name)}" already exists (id ${dup.id})`);
     },
     list: { search: ['name', 'description'], ordering: ['name', 'created_at'], defaultOrdering: 'name' },
+    afterWrite: (db, ids, { deps, user }) => { for (const id of ids) audit(db, deps.clock.now(), user.id, 'permission_group.write', `permission_group:${id}`, { permissions: parsePermissions(db.select({ p: permissionGroup.permissions }).from(permissionGroup).where(eq(permissionGroup.id, id)).get()?.p ?? '[]') }); },
   });
 
   defineRoute(app, {
     method: 'delete', path: '/group-permission/{id}/', tags: ['Group Permission'], access: 'permission.manage',
     catalogue: ops(GROUP, 'Delete'), params: IdParams, response: SuccessMessage,
     summary: 'Delete a permission group', description: 'Its members lose its permissions from their next request.',
-  }, ({ deps, params }) => {
+  }, ({ deps, user, params }) => {
     if (!removeGroup(deps.db, params.id)) throw notFound(`Permission group ${params.id} not found`);
+    audit(deps.db, deps.clock.now(), user.id, 'permission_group.delete', `permission_group:${params.id}`);
     return { success: true, message: `Permission group ${params.id} deleted` };
   });
 }

@@ -13,7 +13,6 @@ import { checkUploadSize, MAX_UPLOAD_BYTES, readCsv, readXlsx, type Sheet } from
 import { selectPackages, shapePackages } from '../../services/packages/shape';
 import { importPackages } from '../../services/packages/upload';
 import { companyOfApiKey } from '../../services/webhooks/apiKeys';
-import { enqueueCreated } from '../../services/webhooks/events';
 
 const KeyQuery = ListQuery.omit({ search: true, ordering: true }).extend({
   hawb: z.string().trim().min(1).max(64).optional(),
@@ -36,7 +35,6 @@ export function companyApiRoutes(app: App): void {
     },
   }, ({ deps, user, query, prepared }) => {
     const r = importPackages(deps, user, prepared, { partial: query.partial });
-    enqueueCreated(deps.db, deps.clock.now(), r.report.filter((x) => x.status === 'created' && x.id != null).map((x) => x.id as number));
     return { success: true, message: `${r.created} package(s) created${r.rejected ? `, ${r.rejected} row(s) rejected` : ''}`, ...r };
   });
   upload('/company-package/csv-upload/', 'Company CSV Upload', 'UTF-8 CSV', readCsv);

@@ -18,10 +18,6 @@ export interface SessionUser {
 /** Extra permissions a user holds beyond their role (permission groups plug in here). */
 export type PermissionSource = (db: Db, userId: number) => Permission[];
 
-/**
- * A token works only while its user is active and not archived and, for a company login, while the
- * company is active: disabling any of them stops the token at once.
- */
 function sessionQuery(db: Db) {
   return db
     .select({
@@ -39,6 +35,10 @@ function sessionQuery(db: Db) {
 /** Built once per database: every request reads its session, and building the SQL cost more than running it. */
 const prepared = new WeakMap<Db, ReturnType<typeof sessionQuery>>();
 
+/**
+ * A token works only while its user is active and not archived and, for a company login, while the
+ * company is active: disabling any of them stops the token at once.
+ */
 export function loadSession(db: Db, token: string, now: number, extra?: PermissionSource): SessionUser | null {
   let query = prepared.get(db);
   if (!query) prepared.set(db, (query = sessionQuery(db)));

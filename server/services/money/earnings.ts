@@ -2,7 +2,7 @@ import { and, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { driverRateFor, type DriverRateLine } from '../../../shared/money';
 import { isStaff } from '../../../shared/roles';
 import type { Db } from '../../db/client';
-import { company, driverRate, packageType, pkg, user } from '../../db/schema/index';
+import { company, deliveryRoute, driverRate, packageType, pkg, user } from '../../db/schema/index';
 import { badRequest, notFound } from '../../errors';
 import type { SessionUser } from '../auth/session';
 import { DAY_MS, dayStart } from './invoices';
@@ -38,6 +38,7 @@ export interface EarnedParcel {
   id: number;
   delivered_at: number;
   route_id: number | null;
+  route_name: string | null;
   company_id: number | null;
   company_name: string | null;
   rate: DriverRateLine | null;
@@ -46,9 +47,9 @@ export interface EarnedParcel {
 /** The driver's delivered parcels in the period, each with the driver rate in force when delivered. */
 export function earnedParcels(db: Db, p: EarningPeriod): EarnedParcel[] {
   const rows = db.select({
-    id: pkg.id, delivered_at: pkg.delivered_at, route_id: pkg.route_id, company_id: pkg.company_id, company_name: company.name,
-    zone_id: pkg.zone_id, pkg_type: pkg.pkg_type,
-  }).from(pkg).leftJoin(company, eq(company.id, pkg.company_id)).where(and(
+    id: pkg.id, delivered_at: pkg.delivered_at, route_id: pkg.route_id, route_name: deliveryRoute.name, company_id: pkg.company_id,
+    company_name: company.name, zone_id: pkg.zone_id, pkg_type: pkg.pkg_type,
+  }).from(pkg).leftJoin(company, eq(company.id, pkg.company_id)).leftJoin(deliveryRoute, eq(deliveryRoute.id, pkg.route_id)).where(and(
     eq(pkg.assigned_to_id, p.driver), eq(pkg.status, 'delivered'), isNull(pkg.deleted_at),
     gte(pkg.delivered_at, p.start), lt(pkg.delivered_at, p.end),
   )).orderBy(pkg.delivered_at, pkg.id).all();
@@ -68,7 +69,7 @@ export function earnedParcels(db: Db, p: EarningPeriod): EarnedParcel[] {
       driver_id: p.driver, zone_id: r.zone_id, delivered_at: deliveredAt,
       package_type_id: r.pkg_type ? typeIds.get(r.pkg_type.trim().toLowerCase()) ?? null : null,
     });
-    return { id: r.id, delivered_at: deliveredAt, route_id: r.route_id, company_id: r.company_id, company_name: r.company_name, rate };
+    return { id: r.id, delivered_at: deliveredAt, route_id: r.route_id, route_name: r.route_name, company_id: r.company_id, company_name: r.company_name, rate };
   });
 }
 

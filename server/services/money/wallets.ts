@@ -68,9 +68,11 @@ export function insufficientFunds(co: CompanyRow, w: WalletRow, needed: number) 
  */
 export function append(deps: Ledger, walletId: number, p: Posting, enforceFloor = true): TxnRow {
   const { db } = deps;
-  const w = db.select().from(wallet).where(eq(wallet.id, walletId)).get();
-  if (!w) throw notFound(`Wallet ${walletId} not found`);
-  const co = findCompany(db, w.company_id);
+  // Wallet and company in one read: this runs once per parcel of every upload.
+  const found = db.select({ w: wallet, co: company }).from(wallet).innerJoin(company, eq(company.id, wallet.company_id))
+    .where(eq(wallet.id, walletId)).get();
+  if (!found) throw notFound(`Wallet ${walletId} not found`);
+  const { w, co } = found;
   post(w.balance_cents, p.amount_cents);
   const debit = p.amount_cents < 0;
   const state = stateOf(w, co);

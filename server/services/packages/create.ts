@@ -8,6 +8,7 @@ import type { SessionUser } from '../auth/session';
 import { chargeForPackage } from '../money/charges';
 import { recordEvent } from './lifecycle';
 import { logPackageChange } from '../sync/changes';
+import { enqueueCreated } from '../webhooks/events';
 import type { PackageRow } from './shape';
 
 /** Volumetric weight in kg from cm dimensions, with the common 5000 cm³/kg divisor. */
@@ -89,5 +90,6 @@ export function createPackage(deps: Deps, user: SessionUser, input: PackageCreat
   row = chargeForPackage(deps, row.company_id, row, user.id);
   recordEvent(db, now, { id: row.id, status: 'created' }, action, { userId: user.id }, {}, 'created');
   logPackageChange(db, row.id, { driverId: null, companyId: row.company_id }, now);
+  enqueueCreated(db, now, [row.id]);
   return row;
 }

@@ -112,7 +112,9 @@ export function scanAssignZone(deps: Deps, staff: SessionUser, barcode: string, 
   const patch = { landed: true, zone_id: found?.id ?? row.zone_id };
   const data = { zone: found?.id ?? null };
   if (row.status === 'created' || row.status === 'picked_up') {
-    return { row: transition(deps.db, now, row, 'received', 'depot_scan', actorOf(ctx), { ...meta, data }, patch), already: false, zone: found };
+    // The pickup driver's job ends at the depot: the parcel leaves their device and waits for delivery assignment.
+    const handover = row.status === 'picked_up' ? { assigned_to_id: null, is_scanned: false } : {};
+    return { row: transition(deps.db, now, row, 'received', 'depot_scan', actorOf(ctx), { ...meta, data }, { ...patch, ...handover }), already: false, zone: found };
   }
   if (row.status === 'received' || (row.status === 'assigned' && !row.landed)) {
     const already = row.status === 'received' && row.landed && row.zone_id === patch.zone_id;

@@ -1,3 +1,4 @@
+import { enqueueCreated } from '../webhooks/events';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { SQLiteInsertValue } from 'drizzle-orm/sqlite-core';
 import type { Deps } from '../../deps';
@@ -231,4 +232,5 @@ function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { input: P
     insertEvent.run({ id: inserted.id });
     insertChange.run({ id: inserted.id, company: companyId });
   }
+  enqueueCreated(db, now, rows.flatMap((c) => (c.id != null ? [c.id] : [])));
 }

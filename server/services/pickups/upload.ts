@@ -4,7 +4,6 @@ import { packageEvent, pkg } from '../../db/schema/index';
 import type { SessionUser } from '../auth/session';
 import type { Sheet } from '../packages/sheet';
 import { importPackages, type UploadResult } from '../packages/upload';
-import { enqueueCreated } from '../webhooks/events';
 import { usablePickupPoint } from './create';
 
 export interface PickupUploadOptions { partial: boolean; defaultCompany?: number; pickupPoint?: number }
@@ -26,6 +25,6 @@ export function importPickups(deps: Deps, user: SessionUser, sheet: Sheet, opts:
     db.update(packageEvent).set({ action: 'pickup_upload', from_status: 'pickup_requested', to_status: 'pickup_requested' })
       .where(and(inArray(packageEvent.package_id, chunk), eq(packageEvent.action, 'upload'))).run();
   }
-  enqueueCreated(db, deps.clock.now(), ids);
+  // importPackages already queued package.created for these rows.
   return result;
 }

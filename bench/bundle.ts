@@ -1,0 +1,88 @@
+/**
+ * Size of what a phone downloads before the driver app can show the day: the entry chunk, the
+ * `#/driver` module and everything either imports statically, gzipped. The barcode scanner
+ * (@zxing) and the route optimiser must stay out of it (loaded only when used).
+ * Builds into a temporary directory with a Vite manifest (never touches dist/).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const BUDGET_KIB = 150;
+const DRIVER_MODULE = 'driver/index.tsx';
+
+interface Chunk { file: string; isEntry?: boolean; imports?: string[]; dynamicImports?: string[]; css?: string[]; src?: string }
+type Manifest = Record<string, Chunk>;
+
+export interface BundleReport {
+  initialJsGzipKiB: number;
+  initialCssGzipKiB: number;
+  chunks: { file: string; gzipKiB: number }[];
+  lazy: { what: string; file: string; gzipKiB: number }[];
+  withinBudget: boolean;
+}
+
+const kib = (n: number) => Math.round((n / 1024) * 10) / 10;
+
+/** The chunk keys a key pulls in before it runs: itself and its static imports, transitively. */
+function closure(manifest: Manifest, start: string[]): Set<string> {
+  const seen = new Set<string>();
+  const stack = [...start];
+  while (stack.length) {
+    const key = stack.pop() as string;
+    if (seen.has(key) || !manifest[key]) continue;
+    seen.add(key);
+    stack.push(...(manifest[key]?.imports ?? []));
+  }
+  return seen;
+}
+
+export function measure(outDir: string): BundleReport {
+  const manifest = JSON.parse(readFileSync(join(outDir, '.vite', 'manifest.json'), 'utf8')) as Manifest;
+  const entry = Object.keys(manifest).find((k) => manifest[k]?.isEntry);
+  if (!entry) throw new Error('no entry chunk in the Vite manifest');
+  if (!manifest[DRIVER_MODULE]) throw new Error(`${DRIVER_MODULE} is not a chunk of its own: the driver app must be loaded lazily`);
+  const keys = closure(manifest, [entry, DRIVER_MODULE]);
+  const gz = (file: string) => gzipSync(readFileSync(join(outDir, file)), { level: 9 }).length;
+  const chunks = [...keys].map((k) => manifest[k] as Chunk).map((c) => ({ file: c.file, gzipKiB: kib(gz(c.file)) }));
+  const css = [...new Set([...keys].flatMap((k) => manifest[k]?.css ?? []))];
+  const js = [...keys].reduce((sum, k) => sum + gz((manifest[k] as Chunk).file), 0);
+  const lazyOf = (what: string, test: (key: string) => boolean) => Object.entries(manifest)
+    .filter(([k]) => test(k) && !keys.has(k)).map(([, c]) => ({ what, file: c.file, gzipKiB: kib(gz(c.file)) }));
+  const lazy = [
+    ...lazyOf('barcode scanner (@zxing)', (k) => k.includes('@zxing')),
+    ...lazyOf('route optimiser', (k) => k.endsWith('driver/reorder.ts')),
+  ];
+  const leaked = [...keys].filter((k) => k.includes('@zxing') || k.includes('shared/routing') || k.endsWith('driver/reorder.ts'));
+  if (leaked.length) throw new Error(`loaded eagerly but must be lazy: ${leaked.join(', ')}`);
+  return {
+    initialJsGzipKiB: kib(js), initialCssGzipKiB: kib(css.reduce((s, f) => s + gz(f), 0)),
+    chunks: chunks.sort((a, b) => b.gzipKiB - a.gzipKiB), lazy, withinBudget: kib(js) <= BUDGET_KIB,
+  };
+}
+
+export async function runBundleBench(): Promise<BundleReport> {
+  const out = mkdtempSync(join(tmpdir(), 'courier-bundle-'));
+  try {
+    await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', out, '--emptyOutDir', '--manifest', '--logLevel', 'warn'], {
+      cwd: ROOT, maxBuffer: 32 * 1024 * 1024, timeout: 300_000,
+    });
+    const report = measure(out);
+    console.log(`driver app initial JavaScript: ${report.initialJsGzipKiB} KiB gzip (budget ${BUDGET_KIB} KiB: ${report.withinBudget ? 'within' : 'OVER'}), CSS ${report.initialCssGzipKiB} KiB gzip`);
+    for (const c of report.chunks) console.log(`  ${c.file.padEnd(48)} ${String(c.gzipKiB).padStart(7)} KiB`);
+    console.log('loaded only when used:');
+    for (const l of report.lazy) console.log(`  ${l.what.padEnd(28)} ${l.file.padEnd(40)} ${String(l.gzipKiB).padStart(7)} KiB`);
+    return report;
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && existsSync(process.argv[1]) && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await runBundleBench();
+}
