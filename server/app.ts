@@ -3,7 +3,6 @@ import { swaggerUI } from '@hono/swagger-ui';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
-import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from './db/client';
@@ -13,6 +12,7 @@ import type { Clock } from './clock';
 import { ApiError } from './errors';
 import type { AppEnv } from './http/env';
 import { errorResponse } from './http/errorHandler';
+import { maskEmails, requestIdOf, requestLogLine } from './http/logging';
 import { openApiDocument } from './http/openapi';
 import { memoryRateLimiter } from './http/rateLimit';
 import { registerRoutes } from './routes/index';
@@ -40,7 +40,7 @@ export function createApp(options: AppOptions) {
     files: options.files,
     clock: options.clock,
     config,
-    mailer: options.mailer ?? outboxMailer(options.db, () => options.clock.now(), config.logRequests ? console.log : undefined),
+    mailer: options.mailer ?? outboxMailer(options.db, () => options.clock.now(), config.logRequests ? (line: string) => console.log(maskEmails(line)) : undefined),
     permissionSource: options.permissionSource ?? groupPermissions,
     limiter: memoryRateLimiter(),
   };
@@ -48,14 +48,11 @@ export function createApp(options: AppOptions) {
   const app = new OpenAPIHono<AppEnv>({ strict: true });
   app.use('*', async (c, next) => {
     c.set('deps', deps);
-    c.set('requestId', c.req.header('x-request-id') ?? randomUUID());
+    c.set('requestId', requestIdOf(c));
     const started = performance.now();
     await next();
     c.header('X-Request-Id', c.get('requestId'));
-    if (config.logRequests) {
-      // Path and status only: query strings and bodies can carry personal data.
-      console.log(JSON.stringify({ t: new Date(deps.clock.now()).toISOString(), id: c.get('requestId'), m: c.req.method, p: c.req.path, s: c.res.status, ms: Math.round(performance.now() - started), u: c.get('user')?.id }));
-    }
+    if (config.logRequests) console.log(JSON.stringify(requestLogLine(c, deps.clock.now(), started, c.get('user')?.id)));
   });
   app.use('*', secureHeaders({
     contentSecurityPolicy: {

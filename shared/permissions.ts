@@ -34,7 +34,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   company: [
     ...view('geo', 'company', 'pickup_point', 'package_type', 'unit', 'failed_status', 'package', 'rate', 'wallet',
       'invoice', 'report', 'webhook', 'dashboard', 'tracking', 'employee'),
-    ...manage('package', 'pickup_point', 'webhook', 'wallet'),
+    ...manage('package', 'pickup_point', 'webhook'),
   ],
   driver: [
     ...view('geo', 'failed_status', 'package', 'route', 'package_type', 'support', 'dashboard', 'tracking', 'warehouse',

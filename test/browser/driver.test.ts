@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { PHONE, ROOT, TABLET, browsers, buildPwa, hasChromium, PASSWORD, screenshot, startServer, type Browser, type Seeded, type TestServer } from './harness';
+import { PHONE, ROOT, TABLET, browsers, hasChromium, PASSWORD, screenshot, startServer, type Browser, type Seeded, type TestServer } from './harness';
 import { hasFfmpeg, labelVideo, mediaDir, photoJpeg } from './fixtures/media';
 
 interface Row { [k: string]: unknown }
@@ -60,17 +60,17 @@ async function drawSignature(page: Page): Promise<void> {
 }
 
 /**
- * The shared build, or a private one when the shared directory is incomplete: two suites building
- * into the same temporary directory at once can leave it without its service worker.
+ * A production build of our own. The shared buildPwa() runs Vite with vitest's NODE_ENV=test, which
+ * makes a development build (import.meta.env.PROD false: no service worker is registered), and
+ * suites building into its one temporary directory at once can leave it half-written.
  */
-async function completeBuild(): Promise<{ dir: string; own: boolean }> {
-  const shared = await buildPwa();
-  if (existsSync(join(shared, 'sw.js')) && existsSync(join(shared, 'index.html'))) return { dir: shared, own: false };
+async function productionBuild(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'courier-driver-dist-'));
   await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', dir, '--emptyOutDir', '--logLevel', 'warn'], {
-    cwd: ROOT, maxBuffer: 32 * 1024 * 1024, timeout: 240_000,
+    cwd: ROOT, maxBuffer: 32 * 1024 * 1024, timeout: 240_000, env: { ...process.env, NODE_ENV: 'production' },
   });
-  return { dir, own: true };
+  if (!existsSync(join(dir, 'sw.js'))) throw new Error('the build has no service worker');
+  return dir;
 }
 
 describe.skipIf(!hasChromium || !hasFfmpeg)('driver app in Chromium', () => {
@@ -81,11 +81,10 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app in Chromium', () => {
   let admin: Seeded;
   let ids: number[] = [];
   let routeId = 0;
-  let build: { dir: string; own: boolean } | null = null;
+  let dist = '';
 
   beforeAll(async () => {
-    build = await completeBuild();
-    const dist = build.dir;
+    dist = await productionBuild();
     media = mediaDir();
     const video = await labelVideo(media, HAWBS[0]!);
     srv = await startServer(dist);
@@ -116,7 +115,7 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app in Chromium', () => {
     await br?.close();
     await srv?.close();
     if (media) rmSync(media, { recursive: true, force: true });
-    if (build?.own) rmSync(build.dir, { recursive: true, force: true });
+    if (dist) rmSync(dist, { recursive: true, force: true });
   });
 
   it('works a whole shift offline and the server gets every action exactly once', async () => {
@@ -138,7 +137,7 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app in Chromium', () => {
     await page.getByTestId('route-block').filter({ hasText: 'Run North' }).waitFor({ timeout: 15_000 });
 
     // The service worker must control the page before the network goes.
-    await page.waitForFunction(async () => (await navigator.serviceWorker.getRegistration())?.active?.state === 'activated', undefined, { timeout: 60_000 });
+    await page.evaluate(() => Promise.race([navigator.serviceWorker.ready.then(() => true), new Promise((r) => setTimeout(() => r(false), 60_000))]));
     await page.reload();
     await page.getByTestId('today').waitFor();
     expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
