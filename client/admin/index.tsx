@@ -6,10 +6,13 @@ import { Empty } from '../ui/States';
 import Dashboard from './Dashboard';
 import { resourceByName } from './resource/declarations';
 import { ResourceScreen } from './resource/ResourceScreen';
+import { businessRoute } from './money/business';
 
 const loadPackageList = () => import('./packages/PackageList');
 const loadPackageUpload = () => import('./packages/PackageUpload');
 const loadPackageDetail = () => import('./packages/PackageDetail');
+const loadRoutes = () => import('./routes/index');
+const loadOrg = () => import('./org/index');
 
 function NotAllowed() {
   return <div class="card"><Empty title="Not available for your role">Ask an administrator if you need this screen.</Empty></div>;
@@ -23,6 +26,10 @@ export default function Admin({ path, query, session }: { path: string; query: U
   if (path === '/packages/upload') return can(role, 'package.manage') ? <Lazy load={loadPackageUpload} props={{ session }} /> : <NotAllowed />;
   const pkg = match('/packages/:id', path);
   if (pkg && /^\d+$/.test(pkg.id ?? '')) return <Lazy load={loadPackageDetail} props={{ id: Number(pkg.id) }} />;
+  if (path === '/map' || path === '/routes' || path.startsWith('/routes/')) return <Lazy load={loadRoutes} props={{ path, query, session }} />;
+  if (path.startsWith('/org/')) return <Lazy load={loadOrg} props={{ path, session }} />;
+  const business = businessRoute(path, query, session);
+  if (business) return business;
 
   const res = match('/r/:name', path) ?? match('/r/:name/:view', path);
   if (res) {

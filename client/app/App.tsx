@@ -38,6 +38,11 @@ function Routes() {
   if (path === '/driver' || path.startsWith('/driver/')) return <Lazy load={loadDriver} props={{ path }} />;
   if (path === '/reset-password' || path === '/forgot-password') return <Lazy load={loadReset} props={{ token: query.get('token') }} />;
   if (!current) {
+    // The installed app starts at `/`; a phone that has used the driver app goes back to it.
+    if (path === '/' && localStorage.getItem('courier.driver') === '1') {
+      navigate('/driver', undefined, true);
+      return null;
+    }
     if (path !== '/login') {
       // Keep where the user was going so the login can send them there.
       navigate('/login', { next: path === '/' ? undefined : path }, true);

@@ -5,7 +5,7 @@ import { useOnline } from './useOnline';
 interface Row { currency: string | null; delivered_count: number; unrated_count: number; amount_cents: number }
 interface Answer { from: string; to: string; totals: Row[]; days: (Row & { date: string })[] }
 
-const money = (r: Row) => (r.currency ? formatMinor(r.amount_cents, r.currency) : '—');
+const money = (r: Row) => (r.currency ? formatMinor(r.amount_cents, r.currency) : 'No rate yet');
 
 /** This month's earnings as the office computes them (rates live on the server). */
 export default function Earnings() {

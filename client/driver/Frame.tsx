@@ -27,7 +27,7 @@ export function Frame({ path, me, children }: { path: string; me: SessionInfo; c
   return (
     <div class="drv-app">
       <header class="drv-top">
-        <a class="brand" href="#/driver"><img src="/icon.svg" alt="" /><span>{me.name}</span></a>
+        <a class="brand" href="#/driver"><img src="/icon.svg" alt="" /><span>{me.name.split(' ')[0]}</span></a>
         <span class="spacer" />
         <SyncChip status={status} />
       </header>

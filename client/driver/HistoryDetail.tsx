@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Attempt, Proof } from '../../shared/schemas/delivery';
 import type { Package } from '../sync/index';
 import { StatusBadge } from '../ui/Badge';
-import { LinkButton } from '../ui/Button';
+import { BigLink } from './BigLink';
 import { engine } from './engine';
 import { addressOf } from './maps';
 import { OnlineState } from './OnlineState';
@@ -61,7 +61,7 @@ export default function HistoryDetail({ id }: { id: number }) {
           </>
         )}
       </OnlineState>
-      <LinkButton href="#/driver/history" class="xl">Back to history</LinkButton>
+      <BigLink href="#/driver/history">Back to history</BigLink>
     </div>
   );
 }

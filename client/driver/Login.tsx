@@ -42,7 +42,7 @@ export function LoginForm({ onDone, submitLabel = 'Log in' }: { onDone: (u: Sess
 
 export function DriverLogin({ onDone }: { onDone: (u: SessionInfo) => void }) {
   return (
-    <div class="login-page drv">
+    <div class="login-page drv" data-testid="driver-login">
       <div class="card login-card stack">
         <div class="logo"><img src="/icon.svg" alt="" />Courier Driver</div>
         <LoginForm onDone={onDone} />

@@ -4,7 +4,9 @@ import { Button } from '../ui/Button';
 import { CameraScanner } from '../ui/CameraScanner';
 import { feedback, isMuted, setMuted, type Feedback } from '../ui/feedback';
 import { useScanner } from '../ui/useScanner';
+import { mustReturn } from './day';
 import { engine } from './engine';
+import { maxAttempts } from './routeCache';
 import { recentPlace, warmPosition } from './geo';
 
 /** The same label seen by the camera again within this long is the same parcel still in view. */
@@ -47,9 +49,16 @@ export default function Scan() {
       let r: Result;
       try {
         const check = await e.localCheck(code);
+        // The engine calls every failed parcel loadable; one that used its attempts goes back to the depot instead.
+        if (check.result === 'loadable' && check.package && mustReturn(check.package, maxAttempts.get())) {
+          check.result = 'not_loadable';
+          check.message = `Parcel ${code} used all its attempts: take it back to the depot`;
+        }
         // Unknown codes are sent too: the manifest may be older than the office's last assignment.
         if (check.result === 'loadable' || check.result === 'unknown') await e.enqueue(e.actions.inboundScan(code, recentPlace()));
-        const message = check.result === 'unknown' ? `${check.message}. Sent to the office to check.` : check.message;
+        const who = check.package ? [check.package.customer_name, check.package.customer_address].filter(Boolean).join(', ') : '';
+        const message = check.result === 'unknown' ? `${check.message}. Sent to the office to check.`
+          : check.result === 'loadable' ? `On the van${who ? ` for ${who}` : ''}` : check.message;
         r = { code, result: check.result, message, at: Date.now() };
       } catch (err) {
         r = { code, result: 'error', message: err instanceof Error ? err.message : String(err), at: Date.now() };

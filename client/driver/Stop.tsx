@@ -1,8 +1,8 @@
 import { useStore } from '../app/store';
-import { LinkButton } from '../ui/Button';
 import { Empty, Loading } from '../ui/States';
 import { mustReturn } from './day';
 import { maxAttempts } from './routeCache';
+import { BigLink } from './BigLink';
 import { StopCard } from './StopCard';
 import { canDeliver, canFail, usePackage } from './usePackage';
 
@@ -15,10 +15,10 @@ export default function Stop({ id }: { id: number }) {
   return (
     <div class="drv-screen">
       <StopCard p={p} max={max} />
-      {canDeliver(p, back) && <LinkButton href={`#/driver/deliver/${p.id}`} variant="primary" size="big" class="xl">Deliver</LinkButton>}
-      {canFail(p) && <LinkButton href={`#/driver/fail/${p.id}`} size="big" class="xl">Could not deliver</LinkButton>}
-      {p.status === 'assigned' && <LinkButton href="#/driver/scan" size="big" class="xl">Scan onto the van</LinkButton>}
-      <LinkButton href="#/driver" class="xl">Back to today</LinkButton>
+      {canDeliver(p, back) && <BigLink href={`#/driver/deliver/${p.id}`} primary>Deliver</BigLink>}
+      {canFail(p) && <BigLink href={`#/driver/fail/${p.id}`}>Could not deliver</BigLink>}
+      {p.status === 'assigned' && <BigLink href="#/driver/scan">Scan onto the van</BigLink>}
+      <BigLink href="#/driver">Back to today</BigLink>
     </div>
   );
 }

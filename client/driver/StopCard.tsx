@@ -1,5 +1,5 @@
 import type { ViewPackage } from '../sync/index';
-import { StatusBadge } from '../ui/Badge';
+import { Badge, StatusBadge } from '../ui/Badge';
 import { failures, mustReturn } from './day';
 import { addressOf, mapsHref, telHref } from './maps';
 
@@ -13,16 +13,18 @@ export function StopCard({ p, max, title }: { p: ViewPackage; max: number; title
       {title && <div class="eyebrow">{title}</div>}
       <div class="row between">
         <span class="hawb mono">{p.hawb}</span>
-        <StatusBadge status={p.status} />
+        <span class="row">
+          {p.pending && <Badge tone="info">{p.pending.status === 'sending' ? 'Sending' : 'Not sent yet'}</Badge>}
+          <StatusBadge status={p.status} />
+        </span>
       </div>
       <div class="address">{addressOf(p) || 'No address on this parcel'}</div>
-      <div class="receiver">{p.customer_name ?? 'No receiver name'}</div>
+      <div class="receiver">{p.customer_name ?? 'No receiver name'}{p.customer_phone ? <span class="phone"> · {p.customer_phone}</span> : null}</div>
       {notes.length > 0 && <ul class="notes">{notes.map((n) => <li key={n}>{n}</li>)}</ul>}
       {mustReturn(p, max) && <div class="must-return" role="alert">Take back to the depot: {failures(p)} of {max} attempts used.</div>}
-      {p.pending && <div class="pending-note">Saved on the phone: {p.pending.label} ({p.pending.status === 'sending' ? 'sending' : 'waiting for signal'})</div>}
       {p.rejected && <div class="rejected-note" role="alert">Refused by the office: {p.rejected.message}. See Sync.</div>}
       <div class="contact">
-        {tel ? <a class="btn xl" href={tel}>Call {p.customer_phone}</a> : <span class="muted">No phone number</span>}
+        {tel ? <a class="btn xl" href={tel} aria-label={`Call ${p.customer_phone ?? ''}`}>Call</a> : <span class="muted">No phone number</span>}
         {maps && <a class="btn xl" href={maps} target="_blank" rel="noopener">Navigate</a>}
       </div>
     </section>

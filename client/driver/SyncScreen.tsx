@@ -13,7 +13,7 @@ function advice(row: OutboxRow): string {
   switch (row.rejection?.code) {
     case 'invalid_transition': return 'The parcel changed at the office meanwhile (delivered, returned or reassigned). Call the office; discard once they have it right. Retrying will be refused again.';
     case 'not_yours': return 'The parcel was given to another driver. Tell the office, then discard.';
-    case 'not_found': return 'The parcel is no longer on your list. Tell the office, then discard.';
+    case 'not_found': return 'The office has no parcel of yours with this code. Check the label and tell the office, then discard.';
     case 'file_lost': return 'A photo of this action is gone from the phone. Discard it and record the delivery again.';
     case 'validation_error': return 'The office could not accept what was sent. Retry once; if it comes back, discard and raise a support ticket.';
     default: return 'Retry when the office has fixed the problem, or discard it.';
@@ -31,7 +31,7 @@ function Row({ row }: { row: OutboxRow }) {
       {!rejected && row.lastError && <div class="muted small">Last try: {row.lastError}</div>}
       {rejected && (
         <>
-          <div class="reason" role="alert">Office said: {row.rejection?.message ?? 'refused'}</div>
+          <div class="refusal" role="alert">Office said: {row.rejection?.message ?? 'refused'}</div>
           <div class="advice">{advice(row)}</div>
           <div class="actions-2">
             <Button class="xl" onClick={() => void e.retryRejected(row.id as number).then((ok) => toast(ok ? 'Queued again' : 'Already handled', ok ? 'ok' : 'info'))}>Retry</Button>

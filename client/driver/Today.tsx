@@ -2,13 +2,14 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useStore } from '../app/store';
 import type { SessionInfo, ViewPackage } from '../sync/index';
 import { StatusBadge } from '../ui/Badge';
-import { Button, LinkButton } from '../ui/Button';
+import { Button } from '../ui/Button';
 import { Loading } from '../ui/States';
 import { toast } from '../ui/toast';
 import { countDay, isOpen, mustReturn, nextStop, toLoad } from './day';
 import { usePackages, useOutbox } from './hooks';
 import { addressOf } from './maps';
 import { groupByRoute, localOrders, maxAttempts, routes, sequencePath, settleLocalOrders, type RouteGroup } from './routeCache';
+import { BigLink } from './BigLink';
 import { StopCard } from './StopCard';
 import { held } from './undo';
 
@@ -76,7 +77,7 @@ export function Today({ me }: { me: SessionInfo }) {
   const heldIds = useMemo(() => new Set(heldList.map((h) => h.packageId).filter((x): x is number => x != null)), [heldList]);
   const mine = packages.filter((p) => p.assigned_to_id === me.id || p.pending != null);
   const groups = groupByRoute(mine, cache.routes, orders);
-  const counts = countDay(mine, max);
+  const counts = countDay(mine.filter((p) => !heldIds.has(p.id)), max);
   const ordered = groups.flatMap((g) => g.packages);
   const next = nextStop(ordered, heldIds, max);
   const pendingRoutes = useMemo(() => new Set(cache.routes.filter((r) => outbox.some((o) => o.path === sequencePath(r.id))).map((r) => r.id)), [outbox, cache]);
@@ -97,10 +98,10 @@ export function Today({ me }: { me: SessionInfo }) {
         <>
           <StopCard p={next} max={max} title="Next stop" />
           {toLoad(next, max)
-            ? <LinkButton href="#/driver/scan" variant="primary" size="big" class="xl">Scan parcels onto the van</LinkButton>
+            ? <BigLink href="#/driver/scan" primary>Scan parcels onto the van</BigLink>
             : <div class="actions-2">
-                <LinkButton href={`#/driver/deliver/${next.id}`} variant="primary" size="big" class="xl">Deliver</LinkButton>
-                <LinkButton href={`#/driver/fail/${next.id}`} size="big" class="xl">Could not deliver</LinkButton>
+                <BigLink href={`#/driver/deliver/${next.id}`} primary>Deliver</BigLink>
+                <BigLink href={`#/driver/fail/${next.id}`}>Could not deliver</BigLink>
               </div>}
         </>
       ) : (

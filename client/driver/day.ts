@@ -7,8 +7,8 @@ export function mustReturn(p: ViewPackage, max: number): boolean {
   return p.status === 'failed' && failures(p) >= max;
 }
 
-/** Parcels still to be put on the van: assigned, or failed and allowed another attempt. */
-export const toLoad = (p: ViewPackage, max: number) => !p.is_scanned && (p.status === 'assigned' || (p.status === 'failed' && !mustReturn(p, max)));
+/** Parcels still to be scanned onto the van: assigned, or failed and allowed another attempt (a reattempt needs a new scan). */
+export const toLoad = (p: ViewPackage, max: number) => (p.status === 'assigned' && !p.is_scanned) || (p.status === 'failed' && !mustReturn(p, max));
 export const toDeliver = (p: ViewPackage) => p.status === 'out_for_delivery';
 
 /** Statuses the server still orders on a delivery route (server/services/routes/shape.ts OPEN). */

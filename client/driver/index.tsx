@@ -23,6 +23,10 @@ const loadEarnings = () => import('./Earnings');
 const loadSupport = () => import('./Support');
 const loadProfile = () => import('./Profile');
 
+/**
+ * Each screen's Lazy has its own key: without it Preact would reuse one Lazy and render the previous
+ * screen's component with the next screen's props until the new chunk arrives.
+ */
 function Screen({ path, me }: { path: string; me: SessionInfo }) {
   const sub = path.replace(/^\/driver\/?/, '/');
   const id = (pattern: string) => {
@@ -30,21 +34,21 @@ function Screen({ path, me }: { path: string; me: SessionInfo }) {
     return m ? Number(m.id) : null;
   };
   if (sub === '/' || sub === '') return <Today me={me} />;
-  if (sub === '/scan') return <Lazy load={loadScan} props={{}} />;
-  if (sub === '/sync') return <Lazy load={loadSync} props={{}} />;
-  if (sub === '/more') return <Lazy load={loadMore} props={{ me }} />;
-  if (sub === '/history') return <Lazy load={loadHistory} props={{}} />;
-  if (sub === '/earnings') return <Lazy load={loadEarnings} props={{}} />;
-  if (sub === '/support') return <Lazy load={loadSupport} props={{}} />;
-  if (sub === '/profile') return <Lazy load={loadProfile} props={{ me }} />;
+  if (sub === '/scan') return <Lazy key="scan" load={loadScan} props={{}} />;
+  if (sub === '/sync') return <Lazy key="sync" load={loadSync} props={{}} />;
+  if (sub === '/more') return <Lazy key="more" load={loadMore} props={{ me }} />;
+  if (sub === '/history') return <Lazy key="history" load={loadHistory} props={{}} />;
+  if (sub === '/earnings') return <Lazy key="earnings" load={loadEarnings} props={{}} />;
+  if (sub === '/support') return <Lazy key="support" load={loadSupport} props={{}} />;
+  if (sub === '/profile') return <Lazy key="profile" load={loadProfile} props={{ me }} />;
   const stop = id('/stop/:id');
-  if (stop != null) return <Lazy load={loadStop} props={{ id: stop }} />;
+  if (stop != null) return <Lazy key="stop" load={loadStop} props={{ id: stop }} />;
   const deliver = id('/deliver/:id');
-  if (deliver != null) return <Lazy load={loadDeliver} props={{ id: deliver }} />;
+  if (deliver != null) return <Lazy key={`deliver-${deliver}`} load={loadDeliver} props={{ id: deliver }} />;
   const fail = id('/fail/:id');
-  if (fail != null) return <Lazy load={loadFail} props={{ id: fail }} />;
+  if (fail != null) return <Lazy key={`fail-${fail}`} load={loadFail} props={{ id: fail }} />;
   const hist = id('/history/:id');
-  if (hist != null) return <Lazy load={loadHistoryDetail} props={{ id: hist }} />;
+  if (hist != null) return <Lazy key="historydetail" load={loadHistoryDetail} props={{ id: hist }} />;
   return <Today me={me} />;
 }
 

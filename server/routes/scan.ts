@@ -21,7 +21,7 @@ import { proofOf } from '../services/packages/proof';
 import {
   actionMeta, checkScan, inboundScan, notYours, parcelByCode, recordScanException, resetScan, scanAssignZone, scanContext,
 } from '../services/packages/scan';
-import { packageRows, packagesByIds, selectPackages, shapePackages } from '../services/packages/shape';
+import { decodePackageRows, packageSelect, packagesByIds, selectPackages, shapePackages } from '../services/packages/shape';
 
 export { actionMeta, ScanAnswer };
 
@@ -30,6 +30,20 @@ const DEPOT: readonly Role[] = ['super_admin', 'admin', 'supervisor', 'depot_man
 const SUPERVISORS: readonly Role[] = ['super_admin', 'admin', 'supervisor', 'depot_manager'];
 const DriverParams = z.object({ number: z.coerce.number().int().positive() });
 const one = (db: Parameters<typeof packagesByIds>[0], id: number) => packagesByIds(db, [id])[0] as Package;
+
+type Db = Parameters<typeof packagesByIds>[0];
+const remainingQueries = new WeakMap<Db, ReturnType<typeof buildRemainingQuery>>();
+function buildRemainingQuery(db: Db) {
+  return packageSelect(db)
+    .where(and(eq(pkg.assigned_to_id, sql.placeholder('driver')), eq(pkg.is_scanned, false), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES])))
+    .orderBy(pkg.sequence_no, pkg.id).prepare();
+}
+/** Prepared once per database: drivers poll this list, and building its SQL cost more than running it. */
+function remainingQuery(db: Db) {
+  let q = remainingQueries.get(db);
+  if (!q) remainingQueries.set(db, (q = buildRemainingQuery(db)));
+  return q;
+}
 
 export function scanRoutes(app: App): void {
   defineRoute(app, {
@@ -154,9 +168,7 @@ export function scanRoutes(app: App): void {
     description: '`number` is the driver\'s employee id. A driver may ask only for their own id; supervisors and admins for anyone.',
   }, ({ deps, user, params }) => {
     if (!isStaff(user.role) && user.id !== params.number) throw forbidden('You may only list your own remaining packages');
-    const rows = packageRows(deps.db,
-      and(eq(pkg.assigned_to_id, params.number), eq(pkg.is_scanned, false), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES])),
-      { orderBy: [pkg.sequence_no, pkg.id] });
+    const rows = decodePackageRows(remainingQuery(deps.db).values({ driver: params.number }) as unknown[][]);
     const pending = shapePackages(deps.db, rows);
     return { success: true, message: `${pending.length} package(s) remaining`, pending_packages: pending };
   });

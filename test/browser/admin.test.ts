@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { PATHS } from '../../client/api/paths';
 import {
-  DESKTOP, PHONE, TABLET, browsers, buildPwa, hasChromium, login, routeExists, screenshot, startServer,
+  DESKTOP, PHONE, TABLET, browsers, buildPwa, scannerBurst, hasChromium, login, routeExists, screenshot, startServer,
   type Browser, type Seeded, type TestServer,
 } from './harness';
 
@@ -253,8 +253,7 @@ describe.skipIf(!hasChromium)('admin web and depot in Chromium', () => {
 
       // A scan while the focus is elsewhere still lands (document-level wedge listener).
       await page.locator('.depot .counters').click();
-      await page.keyboard.type(codes[3]!, { delay: 5 });
-      await page.keyboard.press('Enter');
+      await scannerBurst(page, codes[3]!);
       await page.getByTestId('counter-scanned').filter({ hasText: '4' }).waitFor({ timeout: 5000 });
 
       // The same parcel again is a repeat (amber), not a new scan.
@@ -318,6 +317,6 @@ describe.skipIf(!hasChromium)('admin web and depot in Chromium', () => {
     await page.goto(`${srv.url}/#/depot/inbound`);
     await page.getByTestId('refused').waitFor();
     await page.getByRole('link', { name: 'Open the driver app' }).click();
-    await page.getByTestId('driver-app').waitFor();
+    await page.getByTestId('driver-login').waitFor(); // the driver app keeps its own session (IndexedDB)
   }, 120_000);
 });

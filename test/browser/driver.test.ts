@@ -6,14 +6,10 @@
  * holds every action exactly once with its files. Screenshots of each screen at phone and tablet
  * sizes land in screenshots/ (git-ignored). Skipped where /usr/bin/chromium or ffmpeg is missing.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { PHONE, ROOT, TABLET, browsers, hasChromium, PASSWORD, screenshot, startServer, type Browser, type Seeded, type TestServer } from './harness';
+import { buildPwa, scannerBurst, PHONE, TABLET, browsers, hasChromium, PASSWORD, screenshot, startServer, type Browser, type Seeded, type TestServer } from './harness';
 import { hasFfmpeg, labelVideo, mediaDir, photoJpeg } from './fixtures/media';
 
 interface Row { [k: string]: unknown }
@@ -36,7 +32,8 @@ async function waitQueued(page: Page, n: number, timeout = 30_000): Promise<void
 }
 
 async function wedge(page: Page, code: string, focusBox = true): Promise<void> {
-  if (focusBox) await page.locator('#drv-scan').focus();
+  if (!focusBox) return scannerBurst(page, code);
+  await page.locator('#drv-scan').focus();
   await page.keyboard.type(code, { delay: 5 });
   await page.keyboard.press('Enter');
 }
@@ -59,20 +56,6 @@ async function drawSignature(page: Page): Promise<void> {
   await page.mouse.up();
 }
 
-/**
- * A production build of our own. The shared buildPwa() runs Vite with vitest's NODE_ENV=test, which
- * makes a development build (import.meta.env.PROD false: no service worker is registered), and
- * suites building into its one temporary directory at once can leave it half-written.
- */
-async function productionBuild(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'courier-driver-dist-'));
-  await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', dir, '--emptyOutDir', '--logLevel', 'warn'], {
-    cwd: ROOT, maxBuffer: 32 * 1024 * 1024, timeout: 240_000, env: { ...process.env, NODE_ENV: 'production' },
-  });
-  if (!existsSync(join(dir, 'sw.js'))) throw new Error('the build has no service worker');
-  return dir;
-}
-
 describe.skipIf(!hasChromium || !hasFfmpeg)('driver app in Chromium', () => {
   let srv: TestServer;
   let br: Browser;
@@ -84,7 +67,7 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app in Chromium', () => {
   let dist = '';
 
   beforeAll(async () => {
-    dist = await productionBuild();
+    dist = await buildPwa();
     media = mediaDir();
     const video = await labelVideo(media, HAWBS[0]!);
     srv = await startServer(dist);
@@ -115,7 +98,6 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app in Chromium', () => {
     await br?.close();
     await srv?.close();
     if (media) rmSync(media, { recursive: true, force: true });
-    if (dist) rmSync(dist, { recursive: true, force: true });
   });
 
   it('works a whole shift offline and the server gets every action exactly once', async () => {
@@ -288,7 +270,7 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app in Chromium', () => {
       }
     }
     await page.goto(`${srv.url}/#/driver/history`);
-    await page.getByRole('link', { name: new RegExp(HAWBS[0]!) }).click();
+    await page.locator(`a[href="#/driver/history/${ids[0]}"]`).click();
     await page.getByRole('heading', { name: /Proof of delivery/ }).waitFor();
     await page.locator('.thumbs img').nth(2).waitFor({ timeout: 15_000 });
     await screenshot(page, 'driver-history-detail');

@@ -5,7 +5,7 @@
  */
 import { serve, type ServerType } from '@hono/node-server';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -49,18 +49,37 @@ function newestMtime(dir: string): number {
  * vite.config.ts; otherwise builds into a temporary directory (never touching dist/, which a
  * colleague's `npm start` may be serving).
  */
+/**
+ * One production build per change of the sources, shared by every browser suite: built into a
+ * fresh directory under a lock, then published by renaming, so parallel suites never see it
+ * half-written. NODE_ENV is forced to production: under vitest it is `test`, which would make a
+ * development build without a service worker.
+ */
 export async function buildPwa(): Promise<string> {
   const sources = Math.max(newestMtime(join(ROOT, 'client')), newestMtime(join(ROOT, 'shared')), statSync(join(ROOT, 'vite.config.ts')).mtimeMs);
-  const dist = join(ROOT, 'dist');
-  if (existsSync(join(dist, 'index.html')) && existsSync(join(dist, 'sw.js')) && statSync(join(dist, 'index.html')).mtimeMs > sources) return dist;
   const out = join(tmpdir(), 'courier-browser-dist');
-  const stamp = join(out, '.built-at');
-  if (existsSync(stamp) && statSync(stamp).mtimeMs > sources) return out;
-  await run(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'], {
-    cwd: ROOT, maxBuffer: 32 * 1024 * 1024, timeout: 240_000,
-  });
-  writeFileSync(stamp, new Date().toISOString());
-  return out;
+  const fresh = () => existsSync(join(out, '.built-at')) && statSync(join(out, '.built-at')).mtimeMs > sources;
+  if (fresh()) return out;
+  const lock = `${out}.lock`;
+  for (;;) {
+    try { mkdirSync(lock); break; } catch { /* another suite is building */ }
+    if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 300_000) rmSync(lock, { recursive: true, force: true });
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  try {
+    if (fresh()) return out;
+    const staging = mkdtempSync(join(tmpdir(), 'courier-browser-build-'));
+    await run(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', staging, '--emptyOutDir', '--logLevel', 'warn'], {
+      cwd: ROOT, maxBuffer: 32 * 1024 * 1024, timeout: 240_000, env: { ...process.env, NODE_ENV: 'production' },
+    });
+    if (!existsSync(join(staging, 'sw.js'))) throw new Error('the PWA build has no service worker');
+    writeFileSync(join(staging, '.built-at'), new Date().toISOString());
+    rmSync(out, { recursive: true, force: true });
+    renameSync(staging, out);
+    return out;
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 export interface Seeded { id: number; email: string; name: string; role: Role; companyId: number | null }
@@ -199,4 +218,19 @@ export async function routeExists(url: string, token: string, method: string, pa
   if (res.status !== 404) return true;
   const body = (await res.json().catch(() => ({}))) as { message?: string };
   return !/^No route for/.test(body.message ?? '');
+}
+
+/**
+ * A hardware scanner's burst: every key of the code and Enter dispatched in one task, the way a
+ * keyboard-wedge scanner delivers them. Playwright's typing on a loaded machine can leave gaps
+ * longer than the scanner threshold (50 ms), which would make a focus-independent scan flaky.
+ */
+export async function scannerBurst(page: Page, code: string): Promise<void> {
+  await page.evaluate((text) => {
+    const target = document.activeElement ?? document.body;
+    for (const key of [...text, 'Enter']) {
+      target.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+      target.dispatchEvent(new KeyboardEvent('keyup', { key, bubbles: true, cancelable: true }));
+    }
+  }, code);
 }

@@ -47,19 +47,27 @@ export interface PackageQuery { orderBy?: (SQLiteColumn | SQL)[]; limit?: number
  * row mapper costs more than the query itself on wide package rows (lists of 50-500 parcels).
  */
 export function packageRows(db: Db, where: SQL | undefined, q: PackageQuery = {}): JoinedPackage[] {
-  let query = db.select(FLAT_SELECTION).from(pkg)
+  let query = packageSelect(db).where(where).$dynamic();
+  if (q.orderBy?.length) query = query.orderBy(...q.orderBy);
+  if (q.limit != null) query = query.limit(q.limit);
+  if (q.offset) query = query.offset(q.offset);
+  return decodePackageRows(query.values() as unknown[][]);
+}
+
+/** The flat select behind packageRows(), for callers that prepare a fixed-shape query once (`.prepare()`, then `.values()`). */
+export function packageSelect(db: Db) {
+  return db.select(FLAT_SELECTION).from(pkg)
     .leftJoin(company, eq(company.id, pkg.company_id))
     .leftJoin(zone, eq(zone.id, pkg.zone_id))
     .leftJoin(suburb, eq(suburb.id, pkg.suburb_id))
     .leftJoin(state, eq(state.id, pkg.state_id))
     .leftJoin(country, eq(country.id, pkg.country_id))
-    .leftJoin(driver, eq(driver.id, pkg.assigned_to_id))
-    .where(where).$dynamic();
-  if (q.orderBy?.length) query = query.orderBy(...q.orderBy);
-  if (q.limit != null) query = query.limit(q.limit);
-  if (q.offset) query = query.offset(q.offset);
+    .leftJoin(driver, eq(driver.id, pkg.assigned_to_id));
+}
+
+export function decodePackageRows(raw: unknown[][]): JoinedPackage[] {
   const n = PKG_COLUMNS.length;
-  return (query.values() as unknown[][]).map((values) => {
+  return raw.map((values) => {
     const p: Record<string, unknown> = {};
     for (let i = 0; i < n; i++) {
       const [key, col] = PKG_COLUMNS[i]!;

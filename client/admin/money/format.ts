@@ -1,0 +1,74 @@
+import { minorDigits } from '../../../shared/money';
+
+const formatters = new Map<string, Intl.NumberFormat>();
+
+function formatter(currency: string): Intl.NumberFormat | null {
+  let f = formatters.get(currency);
+  if (!f) {
+    try {
+      f = new Intl.NumberFormat(undefined, { style: 'currency', currency, currencyDisplay: 'narrowSymbol' });
+    } catch {
+      return null;
+    }
+    formatters.set(currency, f);
+  }
+  return f;
+}
+
+/**
+ * Integer minor units as the user's locale writes that currency (`1250, 'AUD'` -> `$12.50`).
+ * The division is exact for every amount the server allows (at most 1e11 cents), so no rounding creeps in.
+ */
+export function money(cents: number | null | undefined, currency: string | null | undefined): string {
+  if (cents == null) return '—';
+  const cur = currency || 'AUD';
+  const major = cents / 10 ** minorDigits(cur);
+  return formatter(cur)?.format(major) ?? `${major.toFixed(minorDigits(cur))} ${cur}`;
+}
+
+/** Signed, for ledgers: credits get a plus so the direction reads without colour. */
+export function signedMoney(cents: number, currency: string): string {
+  return cents > 0 ? `+${money(cents, currency)}` : money(cents, currency);
+}
+
+/**
+ * What a person typed in major units ("12.5", "1,250.00") to minor units, by string arithmetic so
+ * 0.1 + 0.2 never happens. Null when it is not a non-negative amount with at most the currency's digits.
+ */
+export function parseMoney(input: string, currency: string): number | null {
+  const digits = minorDigits(currency || 'AUD');
+  const s = input.trim().replace(/[,\s]/g, '');
+  const m = /^(\d+)(?:\.(\d*))?$/.exec(s);
+  if (!m) return null;
+  const frac = m[2] ?? '';
+  if (frac.length > digits) return null;
+  const cents = Number(m[1]) * 10 ** digits + Number(frac.padEnd(digits, '0') || '0');
+  return Number.isSafeInteger(cents) ? cents : null;
+}
+
+/** Minor units back to the text a money input shows ("12.50"). */
+export function majorText(cents: number | null | undefined, currency: string): string {
+  if (cents == null) return '';
+  const digits = minorDigits(currency || 'AUD');
+  if (digits === 0) return String(cents);
+  const abs = Math.abs(cents);
+  return `${cents < 0 ? '-' : ''}${Math.floor(abs / 10 ** digits)}.${String(abs % 10 ** digits).padStart(digits, '0')}`;
+}
+
+export function dateTime(iso: string | null | undefined): string {
+  return iso ? new Date(iso).toLocaleString() : '—';
+}
+
+/** Compact date and time for table cells ("21/11/26, 2:32 pm"). */
+export function shortDateTime(iso: string | null | undefined): string {
+  return iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' }) : '—';
+}
+
+export function day(iso: string | null | undefined): string {
+  return iso ? new Date(iso.length === 10 ? `${iso}T00:00:00` : iso).toLocaleDateString() : '—';
+}
+
+/** yyyy-mm-dd of a local date, for <input type=date>. */
+export function isoDay(d: Date): string {
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}

@@ -1,0 +1,30 @@
+import type { Package } from '../../../shared/schemas/package';
+import { StatusBadge } from '../../ui/Badge';
+import { Empty } from '../../ui/States';
+import { coordsOf } from './format';
+
+/** The route's parcels in sequence order: the same stops the map numbers, and the whole story without a map. */
+export function StopList({ packages, unplaced }: { packages: readonly Package[]; unplaced: ReadonlySet<number> }) {
+  if (packages.length === 0) return <div class="card"><Empty title="No parcels on this route" /></div>;
+  return (
+    <ol class="stops" aria-label="Stops in sequence" data-testid="stop-list">
+      {packages.map((p, i) => {
+        const at = coordsOf(p);
+        return (
+          <li key={p.id} class="stop" data-testid="stop">
+            <span class="seq" aria-label={`Stop ${i + 1}`}>{i + 1}</span>
+            <div class="what">
+              <div class="row">
+                <a class="mono" href={`#/packages/${p.id}`}>{p.hawb}</a>
+                <StatusBadge status={p.status} />
+                {(unplaced.has(p.id) || !at) && <span class="badge warn" title="Without coordinates the optimiser keeps it after the placed stops">No location</span>}
+              </div>
+              <div>{p.customer_name ?? <span class="muted">No name</span>}</div>
+              <div class="muted small">{[p.customer_address, p.suburb_name, p.postcode].filter((x) => x != null && x !== '').join(', ') || 'No address'}</div>
+            </div>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
