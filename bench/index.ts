@@ -23,3 +23,4 @@ await optional('./sync.ts', 'runSyncBench');
 await optional('./scale.ts', 'runScaleBench');
 await optional('./bundle.ts', 'runBundleBench');
 await optional('./export.ts', 'runExportBench');
+await optional('./upload.ts', 'runUploadBench');

@@ -23,7 +23,7 @@ export const NAV: readonly NavItem[] = [
   { href: '/map', label: 'Live map', group: 'Work', permission: 'route.view' },
   { href: '/r/warehouse', label: 'Warehouses', group: 'Places', permission: 'warehouse.view' },
   { href: '/r/pickup-point', label: 'Pickup points', group: 'Places', permission: 'pickup_point.view' },
-  { href: '/org/pickup-qr', label: 'Pickup point QR codes', group: 'Places', permission: 'pickup_point.view' },
+  { href: '/org/pickup-qr', label: 'Pickup QR codes', group: 'Places', permission: 'pickup_point.view' },
   { href: '/r/zone', label: 'Zones', group: 'Places', permission: 'geo.manage' },
   { href: '/r/country', label: 'Countries', group: 'Places', permission: 'geo.manage' },
   { href: '/r/state', label: 'States', group: 'Places', permission: 'geo.manage' },

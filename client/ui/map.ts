@@ -95,6 +95,7 @@ export function createMap(L: LeafletApi, el: HTMLElement, onTilesFailed: () => v
 /** Fits the view to the points (one point: a street-level zoom around it). */
 export function fitTo(L: LeafletApi, map: Leaflet.Map, points: readonly [number, number][]): void {
   if (points.length === 0) return;
-  if (points.length === 1) map.setView(points[0]!, 15);
-  else map.fitBounds(L.latLngBounds(points.map((p) => L.latLng(p[0], p[1]))), { padding: [30, 30], maxZoom: 16 });
+  // Without animation: a redraw during a zoom animation would scale the new lines with the old view.
+  if (points.length === 1) map.setView(points[0]!, 15, { animate: false });
+  else map.fitBounds(L.latLngBounds(points.map((p) => L.latLng(p[0], p[1]))), { padding: [30, 30], maxZoom: 16, animate: false });
 }

@@ -48,7 +48,7 @@ export function Deliveries({ isCompany, canManage }: IntegrationProps) {
 
   const columns: Column<Delivery>[] = [
     { key: 'created_at', label: 'Raised', render: (d) => <span class="nowrap">{shortDateTime(d.created_at)}</span> },
-    { key: 'event', label: 'Event', render: (d) => <span class="mono">{d.event}</span> },
+    { key: 'event', label: 'Event', render: (d) => <button type="button" class="link-button mono" onClick={() => setOpen(d)} aria-label={`Details of ${d.event} #${d.id}`}>{d.event}</button> },
     ...(isCompany ? [] : [{ key: 'company', label: 'Company', render: (d: Delivery) => companies.name(d.company) }]),
     { key: 'package', label: 'Package', render: (d) => (d.package != null ? <a href={`#/packages/${d.package}`}>#{d.package}</a> : '—') },
     { key: 'status', label: 'Status', render: (d) => <Badge tone={TONE[d.status]}>{LABEL[d.status]}</Badge> },
@@ -71,12 +71,7 @@ export function Deliveries({ isCompany, canManage }: IntegrationProps) {
             : (
               <>
                 <DataTable<Delivery> columns={columns} rows={data.results} rowKey={(d) => d.id} caption="Webhook deliveries" onRowClick={setOpen}
-                  actions={(d) => (
-                    <div class="row">
-                      <Button size="small" onClick={() => setOpen(d)}>Details</Button>
-                      {canManage && <Button size="small" busy={busy === d.id} onClick={() => void replay(d)}>Replay</Button>}
-                    </div>
-                  )} />
+                  actions={canManage ? (d) => <Button size="small" busy={busy === d.id} onClick={() => void replay(d)}>Replay</Button> : undefined} />
                 <Pager page={list.params.page} pageSize={list.params.pageSize} count={data.count} onPage={(p) => list.setParams({ page: p })} onPageSize={(n) => list.setParams({ pageSize: n })} />
               </>
             )}

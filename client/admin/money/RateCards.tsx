@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { DEFAULT_VOLUMETRIC_DIVISOR } from '../../../shared/money';
 import { api, errorMessage } from '../../api/client';
 import { fetchAll } from '../../api/paging';
 import { can } from '../../app/access';
@@ -80,13 +81,11 @@ function StaffCards({ canManage }: { canManage: boolean }) {
   const cardName = (k: CardKey) => (k === 'default' ? 'Default card' : companies.name(k));
 
   const columns: Column<RateLine>[] = [
-    { key: 'zone', label: 'Zone', render: (l) => <span class="nowrap">{zones.name(l.zone, 'Any zone')}</span> },
+    { key: 'zone', label: 'Zone', render: (l) => <><span class="nowrap">{zones.name(l.zone, 'Any zone')}</span>{!l.is_active && <> <ActiveBadge active={false} /></>}</> },
     { key: 'package_type', label: 'Package type', render: (l) => types.name(l.package_type, 'Any type') },
-    { key: 'band', label: 'Weight band', render: (l) => <><span class="nowrap">{band(l, units)}</span>{l.name && <div class="muted" style={{ fontSize: '0.85rem' }}>{l.name}</div>}</> },
+    { key: 'band', label: 'Weight band', render: (l) => <><span class="nowrap">{band(l, units)}</span><div class="muted" style={{ fontSize: '0.82rem' }}>{[l.name, l.volumetric_divisor !== DEFAULT_VOLUMETRIC_DIVISOR ? `volumetric ÷${l.volumetric_divisor}` : ''].filter(Boolean).join(' · ')}</div></> },
     { key: 'base_cents', label: 'Base price', numeric: true, render: (l) => <span class="money">{money(l.base_cents, l.currency)}</span> },
     { key: 'per_unit_cents', label: 'Per extra unit', numeric: true, render: (l) => <span class="money">{money(l.per_unit_cents, l.currency)}</span> },
-    { key: 'volumetric_divisor', label: 'Vol. divisor', numeric: true },
-    { key: 'is_active', label: 'Status', render: (l) => <ActiveBadge active={l.is_active} /> },
   ];
 
   const remove = async () => {

@@ -19,8 +19,8 @@ const TABS: readonly Tab[] = [
   { id: 'driver-kpi', label: 'Driver KPI', staffOnly: true, Panel: DriverKpiPanel },
   { id: 'companies', label: 'Companies', Panel: CompaniesPanel },
   { id: 'company-kpi', label: 'Company KPI', Panel: CompanyKpiPanel },
-  { id: 'packages', label: 'Company packages', Panel: PackagesPanel },
-  { id: 'pod', label: 'Proof of delivery', Panel: PodPanel },
+  { id: 'packages', label: 'Packages', Panel: PackagesPanel },
+  { id: 'pod', label: 'POD (PDF)', Panel: PodPanel },
 ];
 
 /**

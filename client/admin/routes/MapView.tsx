@@ -41,8 +41,10 @@ function popup(m: MapMarker): HTMLElement {
  * cached) it says so and the screen's list carries the data; without tiles it draws on a blank
  * background. `onPick` turns clicks into coordinates (choosing a route's start).
  */
-export function MapView({ markers, lines = [], onPick, pickHint, label, height = 440 }: {
+export function MapView({ markers, lines = [], onPick, pickHint, label, height = 440, onFailed }: {
   markers: readonly MapMarker[]; lines?: readonly MapLine[]; onPick?: (lat: number, lng: number) => void; pickHint?: string; label: string; height?: number;
+  /** Tells the screen when Leaflet could not load, so it can give the list the map's room. */
+  onFailed?: (failed: boolean) => void;
 }) {
   const el = useRef<HTMLDivElement>(null);
   const handle = useRef<{ L: LeafletApi; h: MapHandle } | null>(null);
@@ -52,6 +54,7 @@ export function MapView({ markers, lines = [], onPick, pickHint, label, height =
   const [tilesFailed, setTilesFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
   const [settings, setSettings] = useState(false);
+  useEffect(() => { onFailed?.(state === 'failed'); }, [state]);
 
   useEffect(() => {
     let live = true;

@@ -26,6 +26,7 @@ export default function RouteDetail({ id, session }: { id: number; session: Sess
   const [tick, setTick] = useState(0);
   const [start, setStart] = useState<Start>({ lat: '', lng: '' });
   const [result, setResult] = useState<OptimiseResult | null>(null);
+  const [mapFailed, setMapFailed] = useState(false);
   const canManage = can(session.user.role, 'route.manage');
   const reload = () => setTick((n) => n + 1);
 
@@ -66,6 +67,17 @@ export default function RouteDetail({ id, session }: { id: number; session: Sess
   const { route, packages } = data;
   const live = route.status === 'planned' || route.status === 'in_progress';
   const noLocation = packages.filter((p) => !coordsOf(p)).length;
+  const stops = (
+    <>
+      <div class="row list-head">
+        <h2>Stops</h2>
+        {noLocation > 0 && <span class="muted small">{noLocation} without location</span>}
+        <span class="spacer" />
+        <Button size="small" onClick={reload}>Refresh</Button>
+      </div>
+      <StopList packages={packages} unplaced={unplaced} />
+    </>
+  );
 
   return (
     <section aria-labelledby="route-title" class="route-screen">
@@ -96,18 +108,13 @@ export default function RouteDetail({ id, session }: { id: number; session: Sess
           )}
           {canManage && live && <OptimisePanel route={route} start={start} onStart={setStart} disabled={route.open_count === 0} onDone={(r) => { setResult(r); reload(); }} />}
           {canManage && <AssignPanel route={route} onDone={reload} />}
-          <div class="row list-head">
-            <h2>Stops</h2>
-            {noLocation > 0 && <span class="muted small">{noLocation} without location</span>}
-            <span class="spacer" />
-            <Button size="small" onClick={reload}>Refresh</Button>
-          </div>
-          <StopList packages={packages} unplaced={unplaced} />
+          {!mapFailed && stops}
         </div>
-        <div class="route-map">
+        <div class={`route-map${mapFailed ? ' static' : ''}`}>
           <MapView label={`Map of route ${route.name}`} markers={markers} lines={[{ points: line, color: LINE_COLOUR }]} height={540}
             onPick={canManage && live ? (lat, lng) => setStart({ lat: lat.toFixed(6), lng: lng.toFixed(6) }) : undefined}
-            pickHint="Click the map to set the start point." />
+            pickHint="Click the map to set the start point." onFailed={setMapFailed} />
+          {mapFailed && stops}
         </div>
       </div>
     </section>

@@ -24,8 +24,7 @@ const COLUMNS: Column<RouteRecord>[] = [
   { key: 'status', label: 'Status', sort: 'status', render: (r) => <Badge tone={ROUTE_STATUS_TONE[r.status]}>{ROUTE_STATUS_LABELS[r.status]}</Badge> },
   { key: 'kind', label: 'Kind', optional: true },
   { key: 'driver_name', label: 'Driver', render: (r) => r.driver_name ?? <span class="muted">No driver</span> },
-  { key: 'package_count', label: 'Parcels', numeric: true },
-  { key: 'done_count', label: 'Done', numeric: true, render: (r) => `${r.done_count} / ${r.package_count}` },
+  { key: 'done_count', label: 'Done / parcels', numeric: true, render: (r) => `${r.done_count} / ${r.package_count}` },
   { key: 'total_distance_m', label: 'Distance', numeric: true, render: (r) => (r.optimized_at ? distance(r.total_distance_m) : <span class="muted">Not optimised</span>) },
 ];
 

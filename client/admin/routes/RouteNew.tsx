@@ -80,7 +80,7 @@ export default function RouteNew() {
         </div>
       </form>
       <h2>Parcels</h2>
-      <PackagePicker selected={selected} onSelected={setSelected} />
+      <PackagePicker selected={selected} onSelected={(next) => { setSelected(next); setFormError(null); }} />
     </section>
   );
 }

@@ -61,6 +61,34 @@ export function insufficientFunds(co: CompanyRow, w: WalletRow, needed: number) 
   );
 }
 
+/** No floor: a value no balance reaches, so one prepared UPDATE serves floored and unfloored moves. */
+const NO_FLOOR = Number.MIN_SAFE_INTEGER;
+
+function ledgerStatements(db: Db) {
+  return {
+    find: db.select({ w: wallet, co: company }).from(wallet).innerJoin(company, eq(company.id, wallet.company_id))
+      .where(eq(wallet.id, sql.placeholder('id'))).prepare(),
+    move: db.update(wallet)
+      .set({ balance_cents: sql`${wallet.balance_cents} + ${sql.placeholder('amount')}`, updated_at: sql`${sql.placeholder('now')}` })
+      .where(and(eq(wallet.id, sql.placeholder('id')), gte(sql`${wallet.balance_cents} + ${sql.placeholder('amount')}`, sql.placeholder('floor'))))
+      .returning({ balance: wallet.balance_cents }).prepare(),
+    insert: db.insert(walletTxn).values({
+      wallet_id: sql.placeholder('wallet_id'), company_id: sql.placeholder('company_id'), kind: sql.placeholder('kind'),
+      amount_cents: sql.placeholder('amount_cents'), balance_after_cents: sql.placeholder('balance_after_cents'),
+      currency: sql.placeholder('currency'), billing: sql.placeholder('billing'), package_id: sql.placeholder('package_id'),
+      reason: sql.placeholder('reason'), reference: sql.placeholder('reference'), created_by: sql.placeholder('created_by'),
+      created_at: sql.placeholder('created_at'),
+    }).returning().prepare(),
+  };
+}
+// Built once per database: a bulk upload appends one transaction per parcel.
+const statements = new WeakMap<Db, ReturnType<typeof ledgerStatements>>();
+function stmts(db: Db) {
+  let s = statements.get(db);
+  if (!s) { s = ledgerStatements(db); statements.set(db, s); }
+  return s;
+}
+
 /**
  * Appends one transaction and moves the cached balance with it, both inside the caller's
  * transaction. Debits are checked twice: by the pure rule (for the message) and by a conditional
@@ -68,9 +96,8 @@ export function insufficientFunds(co: CompanyRow, w: WalletRow, needed: number) 
  */
 export function append(deps: Ledger, walletId: number, p: Posting, enforceFloor = true): TxnRow {
   const { db } = deps;
-  // Wallet and company in one read: this runs once per parcel of every upload.
-  const found = db.select({ w: wallet, co: company }).from(wallet).innerJoin(company, eq(company.id, wallet.company_id))
-    .where(eq(wallet.id, walletId)).get();
+  const q = stmts(db);
+  const found = q.find.get({ id: walletId });
   if (!found) throw notFound(`Wallet ${walletId} not found`);
   const { w, co } = found;
   post(w.balance_cents, p.amount_cents);
@@ -79,14 +106,13 @@ export function append(deps: Ledger, walletId: number, p: Posting, enforceFloor 
   if (debit && enforceFloor && !canDebit(state, -p.amount_cents)) throw insufficientFunds(co, w, -p.amount_cents);
   const floor = !debit || !enforceFloor ? null : state.billing === 'prepaid' ? 0 : state.credit_limit_cents == null ? null : -state.credit_limit_cents;
   const now = deps.clock.now();
-  const moved = db.update(wallet)
-    .set({ balance_cents: sql`${wallet.balance_cents} + ${p.amount_cents}`, updated_at: now })
-    .where(and(eq(wallet.id, w.id), floor == null ? undefined : gte(sql`${wallet.balance_cents} + ${p.amount_cents}`, floor)))
-    .returning({ balance: wallet.balance_cents }).get();
+  const moved = q.move.get({ id: w.id, amount: p.amount_cents, now, floor: floor ?? NO_FLOOR });
   if (!moved) throw insufficientFunds(co, w, -p.amount_cents);
-  return db.insert(walletTxn).values({
+  const row = q.insert.get({
     wallet_id: w.id, company_id: w.company_id, kind: p.kind, amount_cents: p.amount_cents, balance_after_cents: moved.balance,
     currency: w.currency, billing: p.billing ?? state.billing, package_id: p.package_id ?? null, reason: p.reason ?? '', reference: p.reference ?? '',
     created_by: p.created_by ?? null, created_at: now,
-  }).returning().get();
+  });
+  if (!row) throw new Error(`wallet ${w.id}: the transaction insert returned nothing`);
+  return row;
 }

@@ -39,12 +39,15 @@ export interface KpiRow {
 
 const ratio = (n: number, d: number) => (d > 0 ? Math.round((n / d) * 10_000) / 10_000 : null);
 
+/** Below this span a rate extrapolates a burst (two scans seconds apart would read as thousands an hour). */
+const MIN_RATE_SPAN_MS = 15 * 60_000;
+
 /**
- * Parcels per hour: deliveries over the hours between the first and the last delivery. One delivery
- * (or several at the same instant) spans no time, so there is no rate.
+ * Parcels per hour: deliveries over the hours between the first and the last delivery. A span
+ * shorter than a quarter of an hour gives no rate.
  */
 function perHour(c: Cell): number | null {
-  if (c.firstAt == null || c.lastAt == null || c.lastAt <= c.firstAt) return null;
+  if (c.firstAt == null || c.lastAt == null || c.lastAt - c.firstAt < MIN_RATE_SPAN_MS) return null;
   return Math.round((c.delivered / ((c.lastAt - c.firstAt) / 3_600_000)) * 100) / 100;
 }
 

@@ -1,0 +1,55 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createApp } from '../server/app';
+import { systemClock } from '../server/clock';
+import { openDatabase } from '../server/db/client';
+import { company, user } from '../server/db/schema/index';
+import { diskFileStore } from '../server/files';
+import { hashPasswordSync } from '../server/services/auth/passwords';
+
+/**
+ * A company's 10,000-row CSV through POST package/bulk-upload/ on a file database, once without
+ * rate cards and once priced and charged to a prepaid wallet (the ledger path per parcel).
+ */
+async function uploadRun(rows: number, charged: boolean): Promise<{ ms: number; created: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'courier-upload-bench-'));
+  const db = openDatabase(join(dir, 'c.db'));
+  const app = createApp({ db, files: diskFileStore(join(dir, 'files')), clock: systemClock });
+  const now = Date.now();
+  const hash = hashPasswordSync('bench-password', 1024);
+  const co = db.insert(company).values({ name: 'Bulk Co', code: 'BULK', email: 'bulk@bench.test', billing_type: 'prepaid', created_at: now, updated_at: now }).returning().get();
+  db.insert(user).values({ name: 'Admin', email: 'a@bench.test', role: 'admin', password_hash: hash, created_at: now, updated_at: now }).run();
+  const json = async (path: string, token: string | null, body: unknown) => {
+    const res = await app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+    return (await res.json()) as Record<string, unknown>;
+  };
+  const token = (await json('/api/auth/web-login/', null, { email: 'a@bench.test', password: 'bench-password' })).token as string;
+  if (charged) {
+    await json('/api/delivery-rate/', token, { name: 'Flat', base_cents: 900 });
+    await json('/api/wallet/prepaid-recharge-by-company/', token, { company: co.id, amount_cents: 900 * rows });
+  }
+  const csv = ['hawb,company,customer_name,customer_address,weight'];
+  for (let i = 0; i < rows; i++) csv.push(`UP${String(i).padStart(7, '0')},${co.id},Receiver ${i},${i} Bulk St,${1 + (i % 9)}`);
+  const form = new FormData();
+  form.append('file', new File([csv.join('\n')], 'bulk.csv', { type: 'text/csv' }));
+  const t0 = performance.now();
+  const res = await app.request('/api/package/bulk-upload/', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  const ms = Math.round(performance.now() - t0);
+  const body = (await res.json()) as { created?: number };
+  if (res.status !== 200) throw new Error(`upload answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
+  db.$client.close();
+  return { ms, created: body.created ?? 0 };
+}
+
+export async function runUploadBench(): Promise<void> {
+  console.log('| 10,000-row CSV upload | ms | rows/s |');
+  console.log('|---|---:|---:|');
+  for (const charged of [false, true]) {
+    const r = await uploadRun(10_000, charged);
+    console.log(`| ${charged ? 'priced + charged (prepaid)' : 'no rate card'} | ${r.ms} | ${Math.round((r.created / r.ms) * 1000)} |`);
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await runUploadBench();
