@@ -65,6 +65,9 @@ export default function SyncScreen() {
         <div><dt>Refused</dt><dd data-testid="sync-rejected">{status.rejected}</dd></div>
         <div><dt>Last synced</dt><dd>{timeOf(status.lastSyncedAt)}</dd></div>
       </dl>
+      {status.resentAfterRestore > 0 && (
+        <p class="muted" data-testid="sync-resent">The office restored its records: {status.resentAfterRestore} of your earlier action{status.resentAfterRestore === 1 ? ' was' : 's were'} sent again so none is lost.</p>
+      )}
       {status.nextRetryAt && waiting > 0 && <p class="muted">Next try at {timeOf(status.nextRetryAt)}{status.lastError ? ` (${status.lastError})` : ''}.</p>}
       {status.loginNeeded ? (
         <div class="card stack">

@@ -1,5 +1,5 @@
 import Dexie, { type EntityTable } from 'dexie';
-import type { BlobRow, GoneRow, LeaseRow, MetaRow, OutboxRow, StoredPackage, StoredStatus } from './types';
+import type { BlobRow, GoneRow, JournalRow, LeaseRow, MetaRow, OutboxRow, StoredPackage, StoredStatus } from './types';
 
 export interface DbOptions { indexedDB?: IDBFactory; IDBKeyRange?: typeof IDBKeyRange }
 
@@ -16,6 +16,7 @@ export class SyncDb extends Dexie {
   blobs!: EntityTable<BlobRow, 'clientId'>;
   meta!: EntityTable<MetaRow, 'key'>;
   leases!: EntityTable<LeaseRow, 'name'>;
+  journal!: EntityTable<JournalRow, 'seq'>;
 
   constructor(name: string, options: DbOptions = {}) {
     super(name, options.indexedDB ? { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange } : undefined);
@@ -28,6 +29,17 @@ export class SyncDb extends Dexie {
       meta: 'key',
       leases: 'name',
     });
+    // Version 2 only adds the journal of acknowledged actions; every store of version 1 is repeated unchanged.
+    this.version(2).stores({
+      packages: 'id, hawb, status',
+      failedStatuses: 'id',
+      gone: 'hawb',
+      outbox: '++id, &seq, &key, status',
+      blobs: 'clientId',
+      meta: 'key',
+      leases: 'name',
+      journal: 'seq, &key, acknowledgedAt',
+    });
   }
 }
 
@@ -38,6 +50,8 @@ export const META = {
   token: 'token',
   user: 'user',
   lastSyncedAt: 'lastSyncedAt',
+  /** `{ count, at, serverLastSeq }` of the last re-send after a server restore. */
+  restoreResend: 'restoreResend',
 } as const;
 
 export async function getMeta<T>(db: SyncDb, key: string): Promise<T | undefined> {

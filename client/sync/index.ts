@@ -1,6 +1,7 @@
 import { actionBuilders, type ActionBuilders } from './actions';
 import { getMeta, META, setMeta, SyncDb } from './db';
 import { request, type FetchLike, type Transport } from './http';
+import { checkServerSeq, pruneJournal, requeueJournal, type RestoreResend } from './journal';
 import { outboxLock } from './lock';
 import { addToOutbox, discardRejectedRow, newId, requeueRejected } from './outbox';
 import { forgetCopies, pullChanges } from './puller';
@@ -92,7 +93,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
 
   let state: SyncStatus = {
     queued: 0, sending: 0, rejected: 0, online: onlineNow(), loginNeeded: false, syncing: false,
-    lastSyncedAt: null, lastError: null, nextRetryAt: null,
+    lastSyncedAt: null, lastError: null, nextRetryAt: null, resentAfterRestore: 0,
   };
   const listeners = new Set<Listener>();
   let failures = 0;
@@ -102,6 +103,9 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   let poll: ReturnType<typeof setInterval> | null = null;
   let running: Promise<void> | null = null;
   let again = false;
+  // Whether the next pass asks the server for its last seq first: at start, when signal returns and
+  // after a failed pass (the server may have been down for a restore).
+  let deviceCheckDue = true;
   const cleanups: (() => void)[] = [];
 
   function publish(patch: Partial<SyncStatus>): void {
@@ -111,11 +115,12 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
 
   async function refreshCounts(): Promise<void> {
     if (closed) return;
-    const [queued, sending, rejected, lastSyncedAt] = await Promise.all([
+    const [queued, sending, rejected, lastSyncedAt, resend] = await Promise.all([
       db.outbox.where('status').equals('queued').count(), db.outbox.where('status').equals('sending').count(),
       db.outbox.where('status').equals('rejected').count(), getMeta<number>(db, META.lastSyncedAt),
+      getMeta<RestoreResend>(db, META.restoreResend),
     ]);
-    publish({ queued, sending, rejected, lastSyncedAt: lastSyncedAt ?? null });
+    publish({ queued, sending, rejected, lastSyncedAt: lastSyncedAt ?? null, resentAfterRestore: resend?.count ?? 0 });
   }
   // Coalesced: a burst of row changes costs one count, not one per row.
   let counting = false;
@@ -154,14 +159,29 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (!session) { publish({ loginNeeded: true }); return; }
     if (state.loginNeeded) return;
     const id = await deviceId;
+    let checked = false;
     const outcome = await lock(async (stillMine) => {
       // Rows left "sending" by a tab that died: we hold the lock, nobody else is sending them.
       await db.outbox.where('status').equals('sending').modify({ status: 'queued' });
+      if (deviceCheckDue) {
+        const check = await checkServerSeq(db, transport, session.token, id, now());
+        if (check.kind === 'auth' || check.kind === 'retry') return check;
+        deviceCheckDue = false;
+        checked = check.kind === 'checked';
+        if (check.kind === 'checked' && check.resent) changed();
+      }
       // A stopping engine finishes the row in flight and sends no more.
       const mayGoOn = async () => !closed && await stillMine();
       const drained = await drainOutbox({ db, transport, now, deviceId: id, token: session.token, userId: session.user.id, changed }, mayGoOn);
       if (drained.kind !== 'empty' || closed) return drained;
-      return pullChanges({ db, transport, now, token: session.token, userId: session.user.id, pageSize: options.pageSize ?? DEFAULTS.pageSize });
+      const pulled = await pullChanges({ db, transport, now, token: session.token, userId: session.user.id, pageSize: options.pageSize ?? DEFAULTS.pageSize });
+      // A reset feed means a restored server. Unchecked this pass, rows sent before the pull may have
+      // raised its last_seq above the gap, so the whole journal goes again: what the server kept replays.
+      if (pulled.kind === 'done' && pulled.resets > 0 && !checked && await requeueJournal(db, 0, now(), null)) {
+        changed();
+        again = true;
+      }
+      return pulled;
     });
     if (outcome === null) { schedule(LOCK_RECHECK_MS); return; }
     switch (outcome.kind) {
@@ -174,6 +194,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         publish({ loginNeeded: true, lastError: outcome.message, online: true });
         break;
       case 'retry': {
+        deviceCheckDue = true;
         const delay = delayFor(outcome.retryAfterMs);
         publish({ online: !outcome.offline, lastError: outcome.message, nextRetryAt: now() + delay });
         schedule(delay);
@@ -273,6 +294,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       started = true;
       await deviceId;
       await requestPersistence();
+      await pruneJournal(db, now());
+      deviceCheckDue = true;
       listen();
       poll = setInterval(() => { void kick(false); }, pollMs);
       await refreshCounts();
@@ -316,7 +339,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
 
   function listen(): void {
     const g = globalThis as { addEventListener?: (t: string, f: () => void) => void; removeEventListener?: (t: string, f: () => void) => void; document?: Document };
-    const onOnline = () => { publish({ online: true, nextRetryAt: null }); void kick(true); };
+    const onOnline = () => { deviceCheckDue = true; publish({ online: true, nextRetryAt: null }); void kick(true); };
     const onOffline = () => publish({ online: false });
     if (g.addEventListener && g.removeEventListener) {
       const add = g.addEventListener.bind(g);

@@ -1,4 +1,5 @@
 import { getMeta, META, setMeta, type SyncDb } from './db';
+import { blobStillNamed } from './journal';
 import type { ActionInput, BlobRow, FileInput, OutboxRow } from './types';
 
 /** Writing to the device failed (storage full, private mode): the action was NOT saved and the screen must say so. */
@@ -82,18 +83,18 @@ export async function requeueRejected(db: SyncDb, id: number): Promise<boolean> 
   });
 }
 
+/** Callers run it in a transaction over outbox, journal and blobs. */
 export async function deleteRow(db: SyncDb, row: OutboxRow): Promise<void> {
   if (row.id == null) return;
   await db.outbox.delete(row.id);
-  // A blob another queued row still names stays.
+  // A blob another queued row or a journaled action still names stays: a re-send after a server restore uploads it again.
   for (const ref of row.blobRefs) {
-    const others = await db.outbox.filter((r) => r.blobRefs.includes(ref)).count();
-    if (!others) await db.blobs.delete(ref);
+    if (!(await blobStillNamed(db, ref))) await db.blobs.delete(ref);
   }
 }
 
 export async function discardRejectedRow(db: SyncDb, id: number): Promise<boolean> {
-  return db.transaction('rw', db.outbox, db.blobs, async () => {
+  return db.transaction('rw', db.outbox, db.journal, db.blobs, async () => {
     const row = await db.outbox.get(id);
     if (!row || row.status !== 'rejected') return false;
     await deleteRow(db, row);

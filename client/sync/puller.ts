@@ -13,7 +13,8 @@ export interface PullContext {
 }
 
 export type PullResult =
-  | { kind: 'done'; pages: number }
+  /** `resets`: the server could not serve the cursor (restored database, or a device away past the feed's retention). */
+  | { kind: 'done'; pages: number; resets: number }
   | { kind: 'retry'; message: string; retryAfterMs: number | null; offline: boolean }
   | { kind: 'auth'; message: string };
 
@@ -100,5 +101,5 @@ export async function pullChanges(ctx: PullContext): Promise<PullResult> {
     if (!page.has_more) break;
   }
   await ageOut(ctx);
-  return { kind: 'done', pages };
+  return { kind: 'done', pages, resets };
 }

@@ -1,5 +1,6 @@
 import type { SyncDb } from './db';
 import { request, type Outcome, type Transport } from './http';
+import { journalRowOf } from './journal';
 import { deleteRow, nextSendable } from './outbox';
 import type { BlobRow, OutboxRow, Package, StoredPackage } from './types';
 
@@ -62,15 +63,20 @@ function packagesIn(body: unknown): Package[] {
 
 /**
  * The answered row leaves the outbox in the same transaction that writes what the answer says
- * about its packages, so the screen never shows the old state in between.
+ * about its packages (so the screen never shows the old state in between) and that journals it
+ * (so no moment exists where an acknowledged action is on neither list).
  */
 async function acknowledge(ctx: SenderContext, row: OutboxRow, body: unknown): Promise<void> {
   const { db } = ctx;
-  await db.transaction('rw', db.outbox, db.blobs, db.packages, async () => {
-    for (const p of packagesIn(body)) {
-      const mine = p.assigned_to_id === ctx.userId || (await db.packages.get(p.id)) !== undefined;
-      if (mine) await db.packages.put({ ...p, syncedAt: ctx.now() } satisfies StoredPackage);
+  await db.transaction('rw', [db.outbox, db.journal, db.blobs, db.packages], async () => {
+    // A re-sent action's answer may be the replay of a days-old state; the pull that follows a restore brings the current one.
+    if (!row.resent) {
+      for (const p of packagesIn(body)) {
+        const mine = p.assigned_to_id === ctx.userId || (await db.packages.get(p.id)) !== undefined;
+        if (mine) await db.packages.put({ ...p, syncedAt: ctx.now() } satisfies StoredPackage);
+      }
     }
+    await db.journal.put(journalRowOf(row, ctx.now()));
     await deleteRow(db, row);
   });
 }

@@ -39,6 +39,26 @@ export interface OutboxRow {
   /** For the screen: "Loaded AB123". */
   label: string;
   createdAt: number;
+  /** Put back from the journal after a server restore; its answer may be a replay of an old state. */
+  resent?: boolean;
+}
+
+/**
+ * An action the server acknowledged, kept after it left the outbox so it can be sent again (same
+ * key, same seq, same body) if the server is restored from a backup taken before it.
+ */
+export interface JournalRow {
+  seq: number;
+  key: string;
+  userId: number;
+  method: Method;
+  path: string;
+  body: Record<string, unknown>;
+  blobRefs: string[];
+  effect: PendingEffect | null;
+  label: string;
+  /** Device time of the acknowledgement; the row is pruned JOURNAL_KEPT_MS after it. */
+  acknowledgedAt: number;
 }
 
 export interface BlobRow {
@@ -92,6 +112,8 @@ export interface SyncStatus {
   lastError: string | null;
   /** Device time of the next retry after a failure, if one is scheduled. */
   nextRetryAt: number | null;
+  /** Acknowledged actions put back in the outbox at the last restore the device noticed (0: never). */
+  resentAfterRestore: number;
 }
 
 export type ViewPackage = Package & {

@@ -37,3 +37,16 @@ export const SyncChanges = z.object({
   has_more: z.boolean(),
 });
 export type SyncChanges = z.infer<typeof SyncChanges>;
+
+export const SyncDeviceQuery = z.object({
+  /** The `X-Device-Id` the device sends with its actions. */
+  device_id: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'device_id must be 1-128 letters, digits, _ or -'),
+});
+export type SyncDeviceQuery = z.infer<typeof SyncDeviceQuery>;
+
+export const SyncDevice = z.object({
+  device_id: z.string(),
+  /** The highest `X-Device-Seq` this server has recorded for the device; 0 when it never saw one. */
+  last_seq: z.number().int(),
+});
+export type SyncDevice = z.infer<typeof SyncDevice>;

@@ -140,7 +140,9 @@ describe('sync engine against the app', () => {
     expect(status).toMatchObject({ queued: 0, rejected: 0 });
     const calls = net.sent.filter((r) => r.method === 'POST' && !r.path.startsWith('/api/auth/')).map((r) => [r.path, r.status]);
     expect(calls).toEqual([['/api/package-delivered/' + w.ids[0] + '/deliver/', 409], ['/api/file/', 201], ['/api/package-delivered/' + w.ids[0] + '/deliver/', 200]]);
-    expect(await engine.db.blobs.count()).toBe(0);
+    // The photo stays while the acknowledged delivery is journaled (re-sent if the server is restored).
+    expect(await engine.db.journal.count()).toBe(1);
+    expect(await engine.db.blobs.count()).toBe(1);
     await engine.stop();
   });
 
