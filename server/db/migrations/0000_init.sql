@@ -58,11 +58,22 @@ CREATE TABLE `user` (
 	`company_id` integer,
 	`password_hash` text,
 	`settings` text DEFAULT '{}' NOT NULL,
+	`package_columns` text,
+	`profile_image_file_id` integer,
+	`driving_license_file_id` integer,
+	`police_check_file_id` integer,
+	`passport_file_id` integer,
+	`visa_file_id` integer,
 	`is_active` integer DEFAULT true NOT NULL,
 	`deleted_at` integer,
 	`created_at` integer NOT NULL,
 	`updated_at` integer NOT NULL,
-	FOREIGN KEY (`company_id`) REFERENCES `company`(`id`) ON UPDATE no action ON DELETE no action
+	FOREIGN KEY (`company_id`) REFERENCES `company`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`profile_image_file_id`) REFERENCES `stored_file`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`driving_license_file_id`) REFERENCES `stored_file`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`police_check_file_id`) REFERENCES `stored_file`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`passport_file_id`) REFERENCES `stored_file`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`visa_file_id`) REFERENCES `stored_file`(`id`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `user_email_uq` ON `user` (`email`);--> statement-breakpoint
@@ -114,7 +125,7 @@ CREATE TABLE `pincode` (
 	FOREIGN KEY (`suburb_id`) REFERENCES `suburb`(`id`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
-CREATE INDEX `pincode_code_idx` ON `pincode` (`code`);--> statement-breakpoint
+CREATE UNIQUE INDEX `pincode_code_suburb_uq` ON `pincode` (`code`,`suburb_id`);--> statement-breakpoint
 CREATE INDEX `pincode_suburb_idx` ON `pincode` (`suburb_id`);--> statement-breakpoint
 CREATE TABLE `state` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
@@ -161,6 +172,8 @@ CREATE TABLE `suburb` (
 --> statement-breakpoint
 CREATE INDEX `suburb_zone_idx` ON `suburb` (`zone_id`);--> statement-breakpoint
 CREATE INDEX `suburb_postcode_idx` ON `suburb` (`postcode`);--> statement-breakpoint
+CREATE INDEX `suburb_state_idx` ON `suburb` (`state_id`);--> statement-breakpoint
+CREATE INDEX `suburb_city_idx` ON `suburb` (`city_id`);--> statement-breakpoint
 CREATE TABLE `zone` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`name` text NOT NULL,
@@ -170,9 +183,11 @@ CREATE TABLE `zone` (
 	`is_active` integer DEFAULT true NOT NULL,
 	`deleted_at` integer,
 	`created_at` integer NOT NULL,
-	`updated_at` integer NOT NULL
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`warehouse_id`) REFERENCES `warehouse`(`id`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
+CREATE INDEX `zone_warehouse_idx` ON `zone` (`warehouse_id`);--> statement-breakpoint
 CREATE TABLE `failed_delivery_status` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`name` text NOT NULL,
@@ -332,7 +347,7 @@ CREATE UNIQUE INDEX `package_hawb_uq` ON `package` (`hawb`);--> statement-breakp
 CREATE INDEX `package_assigned_status_idx` ON `package` (`assigned_to_id`,`status`);--> statement-breakpoint
 CREATE INDEX `package_company_idx` ON `package` (`company_id`,`created_at`);--> statement-breakpoint
 CREATE INDEX `package_status_idx` ON `package` (`status`);--> statement-breakpoint
-CREATE INDEX `package_zone_idx` ON `package` (`zone_id`);--> statement-breakpoint
+CREATE INDEX `package_zone_status_idx` ON `package` (`zone_id`,`status`,`deleted_at`);--> statement-breakpoint
 CREATE INDEX `package_route_idx` ON `package` (`route_id`);--> statement-breakpoint
 CREATE TABLE `change_log` (
 	`seq` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
@@ -346,6 +361,8 @@ CREATE TABLE `change_log` (
 --> statement-breakpoint
 CREATE INDEX `change_log_driver_idx` ON `change_log` (`driver_id`,`seq`);--> statement-breakpoint
 CREATE INDEX `change_log_entity_idx` ON `change_log` (`entity`,`seq`);--> statement-breakpoint
+CREATE INDEX `change_log_record_idx` ON `change_log` (`entity`,`entity_id`,`seq`);--> statement-breakpoint
+CREATE INDEX `change_log_company_idx` ON `change_log` (`company_id`,`seq`);--> statement-breakpoint
 CREATE TABLE `device` (
 	`device_id` text PRIMARY KEY NOT NULL,
 	`user_id` integer NOT NULL,
@@ -381,4 +398,397 @@ CREATE TABLE `stored_file` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `stored_file_client_uq` ON `stored_file` (`owner_id`,`client_id`);--> statement-breakpoint
-CREATE INDEX `stored_file_sha_idx` ON `stored_file` (`sha256`);
+CREATE INDEX `stored_file_sha_idx` ON `stored_file` (`sha256`);--> statement-breakpoint
+CREATE TABLE `company_depot_address` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`company_id` integer NOT NULL,
+	`name` text DEFAULT '' NOT NULL,
+	`street_address` text NOT NULL,
+	`additional_details` text DEFAULT '' NOT NULL,
+	`suburb` text DEFAULT '' NOT NULL,
+	`state` text DEFAULT '' NOT NULL,
+	`postcode` text DEFAULT '' NOT NULL,
+	`contact_phone` text DEFAULT '' NOT NULL,
+	`latitude` real,
+	`longitude` real,
+	`is_default` integer DEFAULT false NOT NULL,
+	`is_active` integer DEFAULT true NOT NULL,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`company_id`) REFERENCES `company`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `company_depot_address_company_idx` ON `company_depot_address` (`company_id`);--> statement-breakpoint
+CREATE TABLE `company_secret` (
+	`company_id` integer PRIMARY KEY NOT NULL,
+	`secret` text NOT NULL,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`company_id`) REFERENCES `company`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE TABLE `permission_group` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`name` text NOT NULL,
+	`description` text DEFAULT '' NOT NULL,
+	`permissions` text DEFAULT '[]' NOT NULL,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `permission_group_name_uq` ON `permission_group` (`name`);--> statement-breakpoint
+CREATE TABLE `server_secret` (
+	`name` text PRIMARY KEY NOT NULL,
+	`value` text NOT NULL,
+	`created_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE `support_ticket` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`driver_id` integer NOT NULL,
+	`subject` text NOT NULL,
+	`message` text NOT NULL,
+	`status` text DEFAULT 'open' NOT NULL,
+	`response` text DEFAULT '' NOT NULL,
+	`closed_at` integer,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`driver_id`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `support_ticket_driver_idx` ON `support_ticket` (`driver_id`);--> statement-breakpoint
+CREATE INDEX `support_ticket_status_idx` ON `support_ticket` (`status`);--> statement-breakpoint
+CREATE TABLE `user_permission_group` (
+	`user_id` integer NOT NULL,
+	`group_id` integer NOT NULL,
+	`created_at` integer NOT NULL,
+	PRIMARY KEY(`user_id`, `group_id`),
+	FOREIGN KEY (`user_id`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`group_id`) REFERENCES `permission_group`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `user_permission_group_group_idx` ON `user_permission_group` (`group_id`);--> statement-breakpoint
+CREATE TABLE `delivery_attempt` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`package_id` integer NOT NULL,
+	`attempt_no` integer NOT NULL,
+	`driver_id` integer,
+	`recorded_by` integer,
+	`failed_status_id` integer,
+	`reason` text NOT NULL,
+	`note` text,
+	`photo_file_id` integer,
+	`occurred_at` integer NOT NULL,
+	`received_at` integer NOT NULL,
+	`latitude` real,
+	`longitude` real,
+	`forced` integer DEFAULT false NOT NULL,
+	FOREIGN KEY (`package_id`) REFERENCES `package`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`driver_id`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`recorded_by`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`photo_file_id`) REFERENCES `stored_file`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `delivery_attempt_pkg_idx` ON `delivery_attempt` (`package_id`,`attempt_no`);--> statement-breakpoint
+CREATE INDEX `delivery_attempt_driver_idx` ON `delivery_attempt` (`driver_id`,`received_at`);--> statement-breakpoint
+CREATE TABLE `delivery_record` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`package_id` integer NOT NULL,
+	`driver_id` integer,
+	`recipient_name` text,
+	`note` text,
+	`occurred_at` integer NOT NULL,
+	`received_at` integer NOT NULL,
+	`latitude` real,
+	`longitude` real,
+	`forced` integer DEFAULT false NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`package_id`) REFERENCES `package`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`driver_id`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `delivery_record_pkg_uq` ON `delivery_record` (`package_id`);--> statement-breakpoint
+CREATE INDEX `delivery_record_driver_idx` ON `delivery_record` (`driver_id`,`received_at`);--> statement-breakpoint
+CREATE TABLE `package_photo` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`package_id` integer NOT NULL,
+	`slot` text NOT NULL,
+	`file_id` integer NOT NULL,
+	`added_by` integer,
+	`created_at` integer NOT NULL,
+	FOREIGN KEY (`package_id`) REFERENCES `package`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`file_id`) REFERENCES `stored_file`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`added_by`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `package_photo_slot_uq` ON `package_photo` (`package_id`,`slot`);--> statement-breakpoint
+CREATE TABLE `scan_exception` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`code` text NOT NULL,
+	`action` text NOT NULL,
+	`actor_id` integer,
+	`device_id` text,
+	`occurred_at` integer NOT NULL,
+	`received_at` integer NOT NULL,
+	`latitude` real,
+	`longitude` real,
+	`note` text,
+	`resolved` integer DEFAULT false NOT NULL,
+	`resolved_by` integer,
+	`resolved_at` integer,
+	`resolution_note` text,
+	FOREIGN KEY (`actor_id`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`resolved_by`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `scan_exception_open_idx` ON `scan_exception` (`resolved`,`received_at`);--> statement-breakpoint
+CREATE INDEX `scan_exception_code_idx` ON `scan_exception` (`code`);--> statement-breakpoint
+CREATE TABLE `delivery_rate` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`name` text DEFAULT '' NOT NULL,
+	`company_id` integer,
+	`zone_id` integer,
+	`package_type_id` integer,
+	`unit_id` integer,
+	`min_weight` real DEFAULT 0 NOT NULL,
+	`max_weight` real,
+	`base_cents` integer NOT NULL,
+	`per_unit_cents` integer DEFAULT 0 NOT NULL,
+	`currency` text NOT NULL,
+	`volumetric_divisor` integer DEFAULT 5000 NOT NULL,
+	`is_active` integer DEFAULT true NOT NULL,
+	`deleted_at` integer,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`company_id`) REFERENCES `company`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`zone_id`) REFERENCES `zone`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`package_type_id`) REFERENCES `package_type`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`unit_id`) REFERENCES `unit_of_measurement`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `delivery_rate_company_idx` ON `delivery_rate` (`company_id`);--> statement-breakpoint
+CREATE INDEX `delivery_rate_zone_idx` ON `delivery_rate` (`zone_id`);--> statement-breakpoint
+CREATE TABLE `driver_rate` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`name` text DEFAULT '' NOT NULL,
+	`driver_id` integer,
+	`zone_id` integer,
+	`package_type_id` integer,
+	`amount_cents` integer NOT NULL,
+	`currency` text NOT NULL,
+	`effective_from` integer NOT NULL,
+	`effective_to` integer,
+	`is_active` integer DEFAULT true NOT NULL,
+	`deleted_at` integer,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`driver_id`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`zone_id`) REFERENCES `zone`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`package_type_id`) REFERENCES `package_type`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `driver_rate_driver_idx` ON `driver_rate` (`driver_id`);--> statement-breakpoint
+CREATE TABLE `invoice` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`number` text NOT NULL,
+	`company_id` integer NOT NULL,
+	`kind` text NOT NULL,
+	`status` text NOT NULL,
+	`currency` text NOT NULL,
+	`period_from` integer,
+	`period_to` integer,
+	`total_cents` integer NOT NULL,
+	`issued_at` integer NOT NULL,
+	`paid_at` integer,
+	`payment_txn_id` integer,
+	`voided_at` integer,
+	`void_reason` text DEFAULT '' NOT NULL,
+	`corrects_invoice_id` integer,
+	`created_by` integer,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`company_id`) REFERENCES `company`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`created_by`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `invoice_number_uq` ON `invoice` (`number`);--> statement-breakpoint
+CREATE INDEX `invoice_company_idx` ON `invoice` (`company_id`,`issued_at`);--> statement-breakpoint
+CREATE TABLE `invoice_counter` (
+	`year` integer PRIMARY KEY NOT NULL,
+	`last` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE `invoice_line` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`invoice_id` integer NOT NULL,
+	`txn_id` integer NOT NULL,
+	`package_id` integer,
+	`description` text NOT NULL,
+	`amount_cents` integer NOT NULL,
+	`created_at` integer NOT NULL,
+	FOREIGN KEY (`invoice_id`) REFERENCES `invoice`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`txn_id`) REFERENCES `wallet_txn`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`package_id`) REFERENCES `package`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `invoice_line_invoice_idx` ON `invoice_line` (`invoice_id`);--> statement-breakpoint
+CREATE UNIQUE INDEX `invoice_line_txn_uq` ON `invoice_line` (`txn_id`);--> statement-breakpoint
+CREATE TABLE `unit_of_measurement` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`name` text NOT NULL,
+	`symbol` text NOT NULL,
+	`kg_factor` real NOT NULL,
+	`is_active` integer DEFAULT true NOT NULL,
+	`deleted_at` integer,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE `wallet` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`company_id` integer NOT NULL,
+	`currency` text NOT NULL,
+	`balance_cents` integer DEFAULT 0 NOT NULL,
+	`credit_limit_cents` integer,
+	`created_by` integer,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`company_id`) REFERENCES `company`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`created_by`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `wallet_company_uq` ON `wallet` (`company_id`);--> statement-breakpoint
+CREATE TABLE `wallet_txn` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`wallet_id` integer NOT NULL,
+	`company_id` integer NOT NULL,
+	`kind` text NOT NULL,
+	`amount_cents` integer NOT NULL,
+	`balance_after_cents` integer NOT NULL,
+	`currency` text NOT NULL,
+	`billing` text DEFAULT 'prepaid' NOT NULL,
+	`package_id` integer,
+	`reason` text DEFAULT '' NOT NULL,
+	`reference` text DEFAULT '' NOT NULL,
+	`created_by` integer,
+	`created_at` integer NOT NULL,
+	FOREIGN KEY (`wallet_id`) REFERENCES `wallet`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`company_id`) REFERENCES `company`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`package_id`) REFERENCES `package`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`created_by`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `wallet_txn_wallet_idx` ON `wallet_txn` (`wallet_id`,`id`);--> statement-breakpoint
+CREATE INDEX `wallet_txn_company_idx` ON `wallet_txn` (`company_id`,`created_at`);--> statement-breakpoint
+CREATE UNIQUE INDEX `wallet_txn_package_kind_uq` ON `wallet_txn` (`package_id`,`kind`);--> statement-breakpoint
+CREATE TABLE `route` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`name` text NOT NULL,
+	`date` text NOT NULL,
+	`kind` text DEFAULT 'delivery' NOT NULL,
+	`status` text DEFAULT 'planned' NOT NULL,
+	`driver_id` integer,
+	`warehouse_id` integer,
+	`start_latitude` real,
+	`start_longitude` real,
+	`total_distance_m` real,
+	`optimized_at` integer,
+	`started_at` integer,
+	`completed_at` integer,
+	`created_by` integer,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`driver_id`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`warehouse_id`) REFERENCES `warehouse`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`created_by`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `route_driver_status_idx` ON `route` (`driver_id`,`status`);--> statement-breakpoint
+CREATE INDEX `route_date_idx` ON `route` (`date`);--> statement-breakpoint
+CREATE TABLE `driver_position` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`driver_id` integer NOT NULL,
+	`latitude` real NOT NULL,
+	`longitude` real NOT NULL,
+	`accuracy` real,
+	`occurred_at` integer NOT NULL,
+	`received_at` integer NOT NULL,
+	`device_id` text,
+	FOREIGN KEY (`driver_id`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `driver_position_driver_time_uq` ON `driver_position` (`driver_id`,`occurred_at`);--> statement-breakpoint
+CREATE TABLE `company_api_key` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`company_id` integer NOT NULL,
+	`name` text DEFAULT '' NOT NULL,
+	`prefix` text NOT NULL,
+	`key_hash` text NOT NULL,
+	`last_used_at` integer,
+	`revoked_at` integer,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`company_id`) REFERENCES `company`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `company_api_key_hash_uq` ON `company_api_key` (`key_hash`);--> statement-breakpoint
+CREATE INDEX `company_api_key_company_idx` ON `company_api_key` (`company_id`);--> statement-breakpoint
+CREATE TABLE `webhook_delivery` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`endpoint_id` integer NOT NULL,
+	`company_id` integer NOT NULL,
+	`event_id` text NOT NULL,
+	`event` text NOT NULL,
+	`package_id` integer,
+	`payload` text NOT NULL,
+	`status` text DEFAULT 'pending' NOT NULL,
+	`attempts` integer DEFAULT 0 NOT NULL,
+	`next_attempt_at` integer NOT NULL,
+	`last_attempt_at` integer,
+	`last_status_code` integer,
+	`last_error` text,
+	`delivered_at` integer,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`endpoint_id`) REFERENCES `webhook_endpoint`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`company_id`) REFERENCES `company`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`package_id`) REFERENCES `package`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `webhook_delivery_event_uq` ON `webhook_delivery` (`event_id`);--> statement-breakpoint
+CREATE INDEX `webhook_delivery_due_idx` ON `webhook_delivery` (`status`,`next_attempt_at`);--> statement-breakpoint
+CREATE INDEX `webhook_delivery_company_idx` ON `webhook_delivery` (`company_id`,`id`);--> statement-breakpoint
+CREATE TABLE `webhook_endpoint` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`company_id` integer NOT NULL,
+	`url` text NOT NULL,
+	`events` text NOT NULL,
+	`description` text DEFAULT '' NOT NULL,
+	`is_active` integer DEFAULT true NOT NULL,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`company_id`) REFERENCES `company`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `webhook_endpoint_company_idx` ON `webhook_endpoint` (`company_id`,`is_active`);--> statement-breakpoint
+CREATE TABLE `webhook_nonce` (
+	`signature` text PRIMARY KEY NOT NULL,
+	`company_id` integer NOT NULL,
+	`expires_at` integer NOT NULL,
+	`created_at` integer NOT NULL,
+	FOREIGN KEY (`company_id`) REFERENCES `company`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `webhook_nonce_expiry_idx` ON `webhook_nonce` (`expires_at`);--> statement-breakpoint
+CREATE TABLE `audit_log` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`at` integer NOT NULL,
+	`actor_id` integer,
+	`action` text NOT NULL,
+	`target` text NOT NULL,
+	`details` text
+);
+--> statement-breakpoint
+CREATE INDEX `audit_log_target_idx` ON `audit_log` (`target`,`id`);--> statement-breakpoint
+CREATE INDEX `audit_log_actor_idx` ON `audit_log` (`actor_id`,`id`);--> statement-breakpoint
+CREATE INDEX `audit_log_action_idx` ON `audit_log` (`action`,`id`);

@@ -1,1 +1,0 @@
-ALTER TABLE `wallet_txn` ADD `billing` text DEFAULT 'prepaid' NOT NULL;
