@@ -46,7 +46,8 @@ describe('online backup and restore', () => {
       expect(copy.pragma('foreign_key_check')).toEqual([]);
       const loaded = (copy.prepare("select hawb from package where hawb like 'BK%' and status = 'out_for_delivery' order by hawb").all() as { hawb: string }[]).map((r) => r.hawb);
       for (const i of acked.slice(0, ackedBefore)) expect(loaded).toContain(seeded.hawbs[i]);
-      expect(loaded.length).toBeLessThanOrEqual(ackedAfter);
+      // The one device sends one scan at a time: at most one was committed but not yet answered when the copy ended.
+      expect(loaded.length).toBeLessThanOrEqual(ackedAfter + 1);
       // Never half an action: every loaded parcel has its event and its stored answer.
       const orphans = copy.prepare(`select count(*) as n from package p where hawb like 'BK%' and status = 'out_for_delivery' and (
           not exists (select 1 from package_event e where e.package_id = p.id and e.action = 'inbound_scan'))`).get() as { n: number };
