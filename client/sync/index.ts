@@ -188,10 +188,11 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       case 'done':
         failures = 0;
         await setMeta(db, META.lastSyncedAt, now());
-        publish({ online: true, lastError: null, nextRetryAt: null });
+        // A pass that finished just after the browser went offline must not mark it online again.
+        publish({ online: onlineNow(), lastError: null, nextRetryAt: null });
         break;
       case 'auth':
-        publish({ loginNeeded: true, lastError: outcome.message, online: true });
+        publish({ loginNeeded: true, lastError: outcome.message, online: onlineNow() });
         break;
       case 'retry': {
         deviceCheckDue = true;
