@@ -2,12 +2,13 @@ import { useEffect, useState } from 'preact/hooks';
 import type { z } from 'zod';
 import { PROOF_SLOTS, type PackageEvent, type Proof } from '../../../shared/schemas/delivery';
 import { statusLabel } from '../../../shared/lifecycle';
-import { ApiError, api, authHeaders } from '../../api/client';
+import { ApiError, api } from '../../api/client';
 import { PATHS } from '../../api/paths';
 import { Badge, StatusBadge } from '../../ui/Badge';
 import { LinkButton } from '../../ui/Button';
 import { ErrorState, Loading } from '../../ui/States';
 import type { PackageRow } from './columns';
+import { AuthImage } from '../../ui/AuthImage';
 
 type Event = z.infer<typeof PackageEvent>;
 
@@ -21,22 +22,6 @@ async function optional<T>(path: string): Promise<T | null> {
   }
 }
 
-/** File URLs need the bearer token, which an <img src> cannot send: fetch, then show a blob URL. */
-function AuthImage({ url, alt }: { url: string; alt: string }) {
-  const [src, setSrc] = useState<string | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    let objectUrl: string | null = null;
-    let live = true;
-    fetch(url, { headers: authHeaders() })
-      .then((r) => (r.ok ? r.blob() : Promise.reject(new Error(String(r.status)))))
-      .then((b) => { if (live) { objectUrl = URL.createObjectURL(b); setSrc(objectUrl); } })
-      .catch(() => { if (live) setFailed(true); });
-    return () => { live = false; if (objectUrl) URL.revokeObjectURL(objectUrl); };
-  }, [url]);
-  if (failed) return <div class="state">Image unavailable</div>;
-  return src ? <a href={src} target="_blank" rel="noopener"><img src={src} alt={alt} /></a> : <div class="loader" aria-label="Loading image" />;
-}
 
 const FIELDS: [keyof PackageRow, string][] = [
   ['customer_name', 'Customer'], ['customer_phone', 'Phone'], ['customer_address', 'Address'], ['postcode', 'Postcode'],
@@ -121,7 +106,7 @@ export default function PackageDetail({ id }: { id: number }) {
           </dl>
           {slots.length > 0 ? (
             <div class="photos" style={{ marginTop: '1rem' }}>
-              {slots.map((s) => <AuthImage key={s} url={proof[s]!.url} alt={s === 'signature' ? 'Signature' : `Photo ${s.replace('photo_', '')}`} />)}
+              {slots.map((s) => <AuthImage key={s} linked url={proof[s]!.url} alt={s === 'signature' ? 'Signature' : `Photo ${s.replace('photo_', '')}`} />)}
             </div>
           ) : <p class="muted">No photos or signature.</p>}
         </div>

@@ -1,31 +1,16 @@
 import { useEffect, useState } from 'preact/hooks';
 import { PROOF_SLOTS, type Proof } from '../../../shared/schemas/delivery';
 import type { RouteRecord } from '../../../shared/schemas/routes';
-import { api, authHeaders } from '../../api/client';
+import { api } from '../../api/client';
 import { Badge } from '../../ui/Badge';
 import { Button, LinkButton } from '../../ui/Button';
 import { Empty, ErrorState, Loading } from '../../ui/States';
 import { ROUTE_PATHS } from './paths';
 import './routes.css';
+import { AuthImage } from '../../ui/AuthImage';
 
 interface Pod { route: RouteRecord; delivered: number; failed: number; results: Proof[] }
 
-/** Photo and signature files need the bearer token, which an <img src> cannot send: fetched, shown as blob URLs. */
-function AuthImage({ url, alt }: { url: string; alt: string }) {
-  const [src, setSrc] = useState<string | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    let objectUrl: string | null = null;
-    let live = true;
-    fetch(url, { headers: authHeaders() })
-      .then((r) => (r.ok ? r.blob() : Promise.reject(new Error(String(r.status)))))
-      .then((b) => { if (live) { objectUrl = URL.createObjectURL(b); setSrc(objectUrl); } })
-      .catch(() => { if (live) setFailed(true); });
-    return () => { live = false; if (objectUrl) URL.revokeObjectURL(objectUrl); };
-  }, [url]);
-  if (failed) return <div class="state">Image unavailable</div>;
-  return src ? <img src={src} alt={alt} /> : <span class="loader" aria-label="Loading image" />;
-}
 
 /** Proof of delivery of a route's delivered parcels, in sequence order, printable. */
 export default function RoutePod({ id }: { id: number }) {
