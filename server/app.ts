@@ -51,7 +51,8 @@ export function createApp(options: AppOptions) {
     c.set('requestId', requestIdOf(c));
     const started = performance.now();
     await next();
-    c.header('X-Request-Id', c.get('requestId'));
+    // On the finished response's headers: c.header() now would rebuild the whole Response.
+    c.res.headers.set('X-Request-Id', c.get('requestId'));
     if (config.logRequests) console.log(JSON.stringify(requestLogLine(c, deps.clock.now(), started, c.get('user')?.id)));
   });
   app.use('*', secureHeaders({

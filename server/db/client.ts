@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as schema from './schema/index';
+import { cacheStatements } from './statementCache';
 
 export type Schema = typeof schema;
 export type Db = BetterSQLite3Database<Schema> & { $client: Database.Database };
@@ -20,6 +21,7 @@ function configure(sqlite: Database.Database, file: boolean): void {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  cacheStatements(sqlite);
 }
 
 export function openDatabase(path: string): Db {

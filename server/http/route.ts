@@ -13,6 +13,7 @@ import {
   bodyHash, deviceOf, findAnswer, idempotencyOf, isUniqueViolation, noteDevice, storeAnswer, type DeviceInfo, type IdempotencyInfo,
 } from './idempotency';
 import { registerOperation } from './openapi';
+import { RawJson } from './rawJson';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /** Who may call a route: anyone, any logged-in user, holders of a permission, or some roles. */
@@ -190,8 +191,7 @@ export function defineRoute<P extends Schema = undefined, Q extends Schema = und
       const input = make(prepared);
 
       if (!transactional) {
-        const result = await handler(input);
-        return result instanceof Response ? result : c.json(result as object, status as ContentfulStatusCode);
+        return answer(c, await handler(input), status);
       }
 
       let result: Result;
@@ -215,11 +215,17 @@ export function defineRoute<P extends Schema = undefined, Q extends Schema = und
         recordRejection(deps, idem, userId, c, hash, err);
         throw err;
       }
-      return result instanceof Response ? result : c.json(result as object, status as ContentfulStatusCode);
+      return answer(c, result, status);
     } catch (err) {
       return errorResponse(c, err);
     }
   });
+}
+
+function answer(c: Context<AppEnv>, result: Result, status: number): Response {
+  if (result instanceof Response) return result;
+  if (result instanceof RawJson) return c.body(result.text, status as ContentfulStatusCode, { 'content-type': 'application/json' });
+  return c.json(result as object, status as ContentfulStatusCode);
 }
 
 function tryAuthenticate(c: Context<AppEnv>): SessionUser | undefined {
