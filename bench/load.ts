@@ -1,8 +1,24 @@
 import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export interface LoadResult { name: string; rps: number; p50: number; p99: number; non2xx: number; errors: number; requests: number }
+export interface LoadResult {
+  name: string; rps: number; p50: number; p90: number; p99: number; max: number; non2xx: number; errors: number; requests: number;
+  /** Server CPU per request (user + system), when the server's pid was given: the figure that moves least with a noisy machine. */
+  cpuMs?: number;
+}
+
+/** CPU seconds a process has used so far, from /proc (Linux); undefined elsewhere. */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
 
 export async function startBenchServer(databasePath: string): Promise<{ url: string; child: ChildProcess }> {
   const child = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), [], {
@@ -22,23 +38,28 @@ export async function stopBenchServer(child: ChildProcess): Promise<void> {
 type Req = { method?: string; path: string; headers?: Record<string, string>; body?: string };
 
 /** One autocannon run; `next` gives each request, so writes never repeat an already-applied action. */
-export async function load(name: string, url: string, next: () => Req, opts: { connections?: number; amount?: number; duration?: number } = {}): Promise<LoadResult> {
+export async function load(
+  name: string, url: string, next: () => Req,
+  opts: { connections?: number; amount?: number; duration?: number; rate?: number; pid?: number } = {},
+): Promise<LoadResult> {
   const limit = opts.amount ? { amount: opts.amount } : { duration: opts.duration ?? 5 };
+  const cpu0 = cpuSeconds(opts.pid);
   const result = await autocannon({
-    url, connections: opts.connections ?? 10, ...limit,
+    url, connections: opts.connections ?? 10, ...limit, ...(opts.rate ? { overallRate: opts.rate } : {}),
     requests: [{ setupRequest: (req) => { const r = next(); return { ...req, method: (r.method ?? 'GET') as 'GET', path: r.path, headers: { ...r.headers }, body: r.body }; } }],
   });
   return {
-    name, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99,
+    name, rps: Math.round(result.requests.average), p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max,
     non2xx: result.non2xx, errors: result.errors, requests: result.requests.total,
+    cpuMs: cpu0 !== undefined && result.requests.total ? ((cpuSeconds(opts.pid)! - cpu0) * 1000) / result.requests.total : undefined,
   };
 }
 
 export function printTable(rows: LoadResult[], bareName: string): void {
   const bare = rows.find((r) => r.name === bareName)?.rps ?? 0;
-  console.log('| endpoint | req/s | p50 ms | p99 ms | non-2xx | vs bare |');
-  console.log('|---|---:|---:|---:|---:|---:|');
+  console.log('| endpoint | req/s | p50 ms | p90 ms | p99 ms | max ms | server CPU ms/req | non-2xx | vs bare |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
-    console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${bare ? (r.rps / bare).toFixed(2) : '-'} |`);
+    console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.max} | ${r.cpuMs?.toFixed(2) ?? '-'} | ${r.non2xx} | ${bare ? (r.rps / bare).toFixed(2) : '-'} |`);
   }
 }
