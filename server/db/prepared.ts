@@ -50,7 +50,8 @@ export interface EncodedPatch {
 /**
  * A patch ready for a prepared UPDATE built by `placeholderSet`. Undefined values and keys that are
  * no column are left out, as drizzle's own `set()` does. Null when a value is an SQL expression or a
- * column, which cannot be bound: the caller builds that one query as usual.
+ * column, which cannot be bound: the caller builds that one query as usual. Not for tables with
+ * `$onUpdate` columns: drizzle would compute their value once, when the prepared query is built.
  */
 export function encodePatch(columns: Readonly<Record<string, Column>>, patch: Readonly<Record<string, unknown>>): EncodedPatch | null {
   const keys: string[] = [];
@@ -67,12 +68,15 @@ export function encodePatch(columns: Readonly<Record<string, Column>>, patch: Re
   return { shape: keys.join(','), keys, values };
 }
 
+/** A placeholder where drizzle's types want SQL (`set()`), bound as given: no column encodes it. */
+export const bound = (name: string): SQL => sql`${sql.placeholder(name)}`;
+
 /**
  * A `set()` source of placeholders named after the columns. Each is wrapped in `sql` so drizzle
  * binds the value `encodePatch` already encoded instead of encoding it again.
  */
 export function placeholderSet(keys: readonly string[]): Record<string, SQL> {
   const set: Record<string, SQL> = {};
-  for (const key of keys) set[key] = sql`${sql.placeholder(key)}`;
+  for (const key of keys) set[key] = bound(key);
   return set;
 }

@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 import { eq, lt, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { Db } from '../db/client';
+import { bound, prepared } from '../db/prepared';
 import { device, idempotencyKey } from '../db/schema/index';
 import { ApiError } from '../errors';
+import { jsonText } from './rawJson';
 
 export interface DeviceInfo { id: string; seq: number | null }
 export interface IdempotencyInfo { key: string; device: DeviceInfo | null }
@@ -34,9 +36,24 @@ export function bodyHash(method: string, path: string, body: Uint8Array | string
   return createHash('sha256').update(`${method} ${path}\n`).update(body).digest('hex');
 }
 
+// Every device action runs these: built once per database rather than per request.
+const answerByKey = (db: Db) => db.select().from(idempotencyKey).where(eq(idempotencyKey.key, sql.placeholder('key'))).prepare();
+const answerInsert = (db: Db) => db.insert(idempotencyKey).values({
+  key: sql.placeholder('key'), user_id: sql.placeholder('user_id'), device_id: sql.placeholder('device_id'),
+  device_seq: sql.placeholder('device_seq'), method: sql.placeholder('method'), path: sql.placeholder('path'),
+  body_hash: sql.placeholder('body_hash'), status: sql.placeholder('status'), response: sql.placeholder('response'),
+  created_at: sql.placeholder('created_at'),
+}).prepare();
+const deviceUpsert = (db: Db) => db.insert(device)
+  .values({ device_id: sql.placeholder('device_id'), user_id: sql.placeholder('user_id'), last_seq: sql.placeholder('seq'), updated_at: sql.placeholder('now') })
+  .onConflictDoUpdate({
+    target: device.device_id,
+    set: { last_seq: sql`max(${device.last_seq}, ${sql.placeholder('seq')})`, user_id: bound('user_id'), updated_at: bound('now') },
+  }).prepare();
+
 /** The stored answer for this key, or null if it was never answered; 422 if the key was used for another request. */
 export function findAnswer(db: Db, key: string, userId: number, hash: string): StoredAnswer | null {
-  const row = db.select().from(idempotencyKey).where(eq(idempotencyKey.key, key)).get();
+  const row = prepared(db, 'idempotency.answerByKey', answerByKey).get({ key });
   if (!row) return null;
   if (row.user_id !== userId || row.body_hash !== hash) {
     throw new ApiError(422, 'idempotency_mismatch', 'This Idempotency-Key was already used for a different request');
@@ -48,20 +65,16 @@ export function findAnswer(db: Db, key: string, userId: number, hash: string): S
 export function storeAnswer(
   db: Db, info: IdempotencyInfo, userId: number, method: string, path: string, hash: string, answer: StoredAnswer, now: number,
 ): void {
-  db.insert(idempotencyKey).values({
+  prepared(db, 'idempotency.answerInsert', answerInsert).run({
     key: info.key, user_id: userId, device_id: info.device?.id ?? null, device_seq: info.device?.seq ?? null,
-    method, path, body_hash: hash, status: answer.status, response: JSON.stringify(answer.body), created_at: now,
-  }).run();
+    method, path, body_hash: hash, status: answer.status, response: jsonText(answer.body), created_at: now,
+  });
   noteDevice(db, info.device, userId, now);
 }
 
 export function noteDevice(db: Db, dev: DeviceInfo | null, userId: number, now: number): void {
   if (!dev || dev.seq == null) return;
-  db.insert(device).values({ device_id: dev.id, user_id: userId, last_seq: dev.seq, updated_at: now })
-    .onConflictDoUpdate({
-      target: device.device_id,
-      set: { last_seq: sql`max(${device.last_seq}, ${dev.seq})`, user_id: userId, updated_at: now },
-    }).run();
+  prepared(db, 'idempotency.deviceUpsert', deviceUpsert).run({ device_id: dev.id, user_id: userId, seq: dev.seq, now });
 }
 
 /** Keys older than the retention are dropped; each device's last seq is kept forever. */

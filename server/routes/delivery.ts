@@ -12,6 +12,7 @@ import type { Deps } from '../deps';
 import { forbidden, notFound } from '../errors';
 import { ops } from '../http/catalogue';
 import type { App } from '../http/env';
+import { rawArray, rawObject } from '../http/rawJson';
 import { defineRoute } from '../http/route';
 import { pageLinks } from '../resources/list';
 import type { SessionUser } from '../services/auth/session';
@@ -23,14 +24,15 @@ import { findPackage } from '../services/packages/lifecycle';
 import { fileInfo, proofOf, proofParcel, proofsOf, updateDeliveryText, writeSlots } from '../services/packages/proof';
 import { scanContext } from '../services/packages/scan';
 import { packageScope, visiblePackage } from '../services/packages/scope';
-import { packagesByIds, type PackageRow } from '../services/packages/shape';
+import { packageJson, packageJsonByIds } from '../services/packages/json';
+import type { PackageRow } from '../services/packages/shape';
 import { audit } from '../services/audit/record';
 
 const tags = ['Package Delivered'];
 const ADMINS: readonly Role[] = ['super_admin', 'admin'];
 const SUPERVISORS: readonly Role[] = ['super_admin', 'admin', 'supervisor', 'depot_manager'];
 const SlotParams = z.object({ id: IdParams.shape.id, slot: SlotParam });
-const one = (deps: Deps, id: number) => packagesByIds(deps.db, [id])[0] as z.infer<typeof Package>;
+const one = (deps: Deps, id: number) => packageJson(deps.db, id);
 
 /**
  * The parcel a driver names by id: their own, or one they held before a reassignment (the
@@ -46,7 +48,7 @@ function failAnswer(deps: Deps, r: FailResult) {
   const msg = r.mustReturn
     ? `Parcel ${r.row.hawb} failed ${r.row.attempts} of ${r.maxAttempts} times; it must be returned to the depot`
     : `Attempt ${r.row.attempts} of ${r.maxAttempts} at ${r.row.hawb} recorded as failed`;
-  return { success: true, message: msg, attempts: r.row.attempts, max_attempts: r.maxAttempts, must_return: r.mustReturn, package: one(deps, r.row.id) };
+  return rawObject({ success: true, message: msg, attempts: r.row.attempts, max_attempts: r.maxAttempts, must_return: r.mustReturn, package: one(deps, r.row.id) });
 }
 
 export function deliveryRoutes(app: App): void {
@@ -62,10 +64,10 @@ export function deliveryRoutes(app: App): void {
     ].join('\n\n'),
   }, ({ deps, user, params, body, device }) => {
     const { row, flagged } = deliver(deps, scanContext(user, body, device), parcelFor(deps, user, params.id), body);
-    return {
+    return rawObject({
       success: true, message: flagged ? `Parcel ${row.hawb} delivered and flagged for a supervisor: it had been reassigned` : `Parcel ${row.hawb} delivered`,
       flagged, package: one(deps, row.id), proof: proofOf(deps.db, row),
-    };
+    });
   });
 
   defineRoute(app, {
@@ -82,7 +84,7 @@ export function deliveryRoutes(app: App): void {
   }, ({ deps, user, params, body, device }) => {
     const row = forceDeliver(deps, scanContext(user, body, device), visiblePackage(user, findPackage(deps.db, params.id), params.id), body);
     audit(deps.db, deps.clock.now(), user.id, 'package.force_deliver', `package:${row.id}`, { hawb: row.hawb, note: body.note });
-    return { success: true, message: `Parcel ${row.hawb} force-delivered`, flagged: row.flagged, package: one(deps, row.id), proof: proofOf(deps.db, row) };
+    return rawObject({ success: true, message: `Parcel ${row.hawb} force-delivered`, flagged: row.flagged, package: one(deps, row.id), proof: proofOf(deps.db, row) });
   });
 
   defineRoute(app, {
@@ -182,7 +184,7 @@ export function deliveryRoutes(app: App): void {
     const count = deps.db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get()?.n ?? 0;
     const ids = deps.db.select({ id: pkg.id }).from(pkg).where(where).orderBy(desc(pkg.updated_at), desc(pkg.id))
       .limit(query.page_size).offset((query.page - 1) * query.page_size).all().map((r) => r.id);
-    return { count, ...pageLinks(c.req.url, query.page, query.page_size, count), results: packagesByIds(deps.db, ids) };
+    return rawObject({ count, ...pageLinks(c.req.url, query.page, query.page_size, count), results: rawArray(packageJsonByIds(deps.db, ids)) });
   });
 
   defineRoute(app, {

@@ -12,6 +12,7 @@ import { area, pincode, pkg, state, suburb, zone } from '../db/schema/index';
 import { badRequest, forbidden } from '../errors';
 import { ops } from '../http/catalogue';
 import type { App } from '../http/env';
+import { rawArray, rawObject, type RawJson } from '../http/rawJson';
 import { defineRoute } from '../http/route';
 import { listConditions, orderBy, pageLinks, type ListSpec } from '../resources/list';
 import type { SessionUser } from '../services/auth/session';
@@ -21,7 +22,7 @@ import { changeStatus, deletePackage, editPackage } from '../services/packages/e
 import { findPackage } from '../services/packages/lifecycle';
 import { priceFor, type PriceQuote } from '../services/packages/price';
 import { packageScope, visiblePackage } from '../services/packages/scope';
-import { packageRows, packagesByIds, shapePackages } from '../services/packages/shape';
+import { packageJson, packageJsonByIds, packageJsonWhere } from '../services/packages/json';
 
 const tags = ['Package'];
 const pm = (...names: string[]) => ops('web/Package Model', ...names);
@@ -61,13 +62,14 @@ export function packageListWhere(user: SessionUser, q: PackageListQuery, archive
   );
 }
 
-export function packagePage(db: Db, where: SQL | undefined, q: PackageListQuery, url: string) {
+/** A PackageListAnswer whose results SQLite serialised (packages/json.ts). */
+export function packagePage(db: Db, where: SQL | undefined, q: PackageListQuery, url: string): RawJson {
   const count = db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get()?.n ?? 0;
-  const rows = packageRows(db, where, { orderBy: orderBy(pkg, PACKAGE_LIST, q.ordering), limit: q.page_size, offset: (q.page - 1) * q.page_size });
-  return { count, ...pageLinks(url, q.page, q.page_size, count), results: shapePackages(db, rows) };
+  const results = packageJsonWhere(db, where, { orderBy: orderBy(pkg, PACKAGE_LIST, q.ordering), limit: q.page_size, offset: (q.page - 1) * q.page_size });
+  return rawObject({ count, ...pageLinks(url, q.page, q.page_size, count), results: rawArray(results) });
 }
 
-const one = (db: Db, id: number) => packagesByIds(db, [id])[0];
+const one = packageJson;
 
 const priceAnswer = (packageId: number | null, q: PriceQuote) => ({
   success: true, package: packageId, currency: q.currency, amount: q.amount, price: q.amount / 100,
@@ -102,8 +104,8 @@ export function packageRoutes(app: App): void {
         + 'Answers the envelope of spec 4.6 with the packages this call changed. '
         + (archive ? 'A parcel with a driver (assigned, out for delivery, failed) cannot be archived (409).' : ''),
     }, ({ deps, user, body }) => {
-      const data = packagesByIds(deps.db, setPackagesArchived(deps, user, body.deleted, archive));
-      return { count: data.length, next: null, previous: null, results: { success: true, data } };
+      const data = packageJsonByIds(deps.db, setPackagesArchived(deps, user, body.deleted, archive));
+      return rawObject({ count: data.length, next: null, previous: null, results: rawObject({ success: true, data: rawArray(data) }) });
     });
   }
 

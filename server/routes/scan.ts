@@ -8,11 +8,14 @@ import {
 } from '../../shared/schemas/delivery';
 import { idParam, pageOf, SuccessMessage } from '../../shared/schemas/common';
 import { isStaff, type Role } from '../../shared/roles';
+import type { Db } from '../db/client';
+import { prepared } from '../db/prepared';
 import { packageEvent, pkg, scanException, user as userTable } from '../db/schema/index';
 import { iso } from '../clock';
 import { forbidden, notFound } from '../errors';
 import { ops } from '../http/catalogue';
 import type { App } from '../http/env';
+import { rawArray, rawObject } from '../http/rawJson';
 import { defineRoute } from '../http/route';
 import { pageLinks } from '../resources/list';
 import { deliver, wasDriversParcel } from '../services/packages/deliver';
@@ -21,7 +24,7 @@ import { proofOf } from '../services/packages/proof';
 import {
   actionMeta, checkScan, inboundScan, notYours, parcelByCode, recordScanException, resetScan, scanAssignZone, scanContext,
 } from '../services/packages/scan';
-import { decodePackageRows, packageSelect, packagesByIds, selectPackages, shapePackages } from '../services/packages/shape';
+import { packageJson, packageJsonSelect, packageJsonWhere, rawPackages } from '../services/packages/json';
 
 export { actionMeta, ScanAnswer };
 
@@ -29,21 +32,10 @@ const tags = ['Scan API'];
 const DEPOT: readonly Role[] = ['super_admin', 'admin', 'supervisor', 'depot_manager'];
 const SUPERVISORS: readonly Role[] = ['super_admin', 'admin', 'supervisor', 'depot_manager'];
 const DriverParams = z.object({ number: z.coerce.number().int().positive() });
-const one = (db: Parameters<typeof packagesByIds>[0], id: number) => packagesByIds(db, [id])[0] as Package;
-
-type Db = Parameters<typeof packagesByIds>[0];
-const remainingQueries = new WeakMap<Db, ReturnType<typeof buildRemainingQuery>>();
-function buildRemainingQuery(db: Db) {
-  return packageSelect(db)
-    .where(and(eq(pkg.assigned_to_id, sql.placeholder('driver')), eq(pkg.is_scanned, false), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES])))
-    .orderBy(pkg.sequence_no, pkg.id).prepare();
-}
 /** Prepared once per database: drivers poll this list, and building its SQL cost more than running it. */
-function remainingQuery(db: Db) {
-  let q = remainingQueries.get(db);
-  if (!q) remainingQueries.set(db, (q = buildRemainingQuery(db)));
-  return q;
-}
+const remainingQuery = (db: Db) => prepared(db, 'remaining-packages-json', (d) => packageJsonSelect(d)
+  .where(and(eq(pkg.assigned_to_id, sql.placeholder('driver')), eq(pkg.is_scanned, false), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES])))
+  .orderBy(pkg.sequence_no, pkg.id).prepare());
 
 export function scanRoutes(app: App): void {
   defineRoute(app, {
@@ -54,7 +46,7 @@ export function scanRoutes(app: App): void {
   }, ({ deps, user, body, device }) => {
     const { row, already, zone } = scanAssignZone(deps, user, body.barcode, actionMeta(body), device?.id);
     const where = zone ? `zone ${zone.name}` : 'no zone (set the suburb or postcode)';
-    return { success: true, message: `${already ? 'Already received' : 'Received'} ${row.hawb}: ${where}`, already_scanned: already, zone, package: one(deps.db, row.id) };
+    return rawObject({ success: true, message: `${already ? 'Already received' : 'Received'} ${row.hawb}: ${where}`, already_scanned: already, zone, package: packageJson(deps.db, row.id) });
   });
 
   defineRoute(app, {
@@ -64,10 +56,10 @@ export function scanRoutes(app: App): void {
     description: '404 for an unknown code, 409 for a parcel of another driver or in a state that cannot be loaded (all recorded). A repeat scan answers 200 with already_scanned. A failed parcel scanned again is a reattempt, refused once it must be returned.',
   }, ({ deps, user, body, device }) => {
     const { row, already } = inboundScan(deps, user, body.barcode, actionMeta(body), device?.id);
-    return {
+    return rawObject({
       success: true, message: already ? `Parcel ${row.hawb} is already loaded` : `Parcel ${row.hawb} loaded`,
-      already_scanned: already, package: one(deps.db, row.id),
-    };
+      already_scanned: already, package: packageJson(deps.db, row.id),
+    });
   });
 
   defineRoute(app, {
@@ -76,7 +68,7 @@ export function scanRoutes(app: App): void {
     summary: 'Driver takes a loaded parcel off the van (out_for_delivery -> assigned, is_scanned false)',
   }, ({ deps, user, body, device }) => {
     const row = resetScan(deps, user, body.barcode, actionMeta(body), device?.id);
-    return { success: true, message: `Parcel ${row.hawb} unloaded`, already_scanned: false, package: one(deps.db, row.id) };
+    return rawObject({ success: true, message: `Parcel ${row.hawb} unloaded`, already_scanned: false, package: packageJson(deps.db, row.id) });
   });
 
   for (const [path, op, action, roles] of [
@@ -90,10 +82,10 @@ export function scanRoutes(app: App): void {
     }, ({ deps, user, body, device }) => {
       const { row, before } = checkScan(deps, user, body.barcode, action, actionMeta(body), device?.id);
       const status = row.status as PackageStatus;
-      return {
+      return rawObject({
         success: true, message: `Parcel ${row.hawb} is ${STATUS_LABELS[status].toLowerCase()}`, status, status_label: STATUS_LABELS[status],
-        allowed: [...allowedTransitions(status)], package: one(deps.db, row.id), last_event: before ? shapeEvents(deps.db, [before])[0] ?? null : null,
-      };
+        allowed: [...allowedTransitions(status)], package: packageJson(deps.db, row.id), last_event: before ? shapeEvents(deps.db, [before])[0] ?? null : null,
+      });
     });
   }
 
@@ -119,10 +111,10 @@ export function scanRoutes(app: App): void {
     const row = deps.db.select().from(pkg).where(and(eq(pkg.hawb, body.code), isNull(pkg.deleted_at))).get();
     const ex = recordScanException(deps.db, deps.clock.now(), body.code, 'no_parcel', ctx);
     const visible = row && (isStaff(user.role) || row.assigned_to_id === user.id);
-    return {
+    return rawObject({
       success: true, message: row ? `Code ${body.code} is parcel ${row.hawb}; reported anyway` : `Code ${body.code} reported to the depot`,
-      exception: shapeException(ex, user.name), package: visible ? one(deps.db, row.id) : null,
-    };
+      exception: shapeException(ex, user.name), package: visible ? packageJson(deps.db, row.id) : null,
+    });
   });
 
   defineRoute(app, {
@@ -168,9 +160,8 @@ export function scanRoutes(app: App): void {
     description: '`number` is the driver\'s employee id. A driver may ask only for their own id; supervisors and admins for anyone.',
   }, ({ deps, user, params }) => {
     if (!isStaff(user.role) && user.id !== params.number) throw forbidden('You may only list your own remaining packages');
-    const rows = decodePackageRows(remainingQuery(deps.db).values({ driver: params.number }) as unknown[][]);
-    const pending = shapePackages(deps.db, rows);
-    return { success: true, message: `${pending.length} package(s) remaining`, pending_packages: pending };
+    const pending = rawPackages(remainingQuery(deps.db).values({ driver: params.number }) as unknown[][]);
+    return rawObject({ success: true, message: `${pending.length} package(s) remaining`, pending_packages: rawArray(pending) });
   });
 
   defineRoute(app, {
@@ -180,11 +171,10 @@ export function scanRoutes(app: App): void {
     description: 'Same access as the remaining list: a driver only their own id, staff anyone.',
   }, ({ deps, user, params }) => {
     if (!isStaff(user.role) && user.id !== params.number) throw forbidden('You may only list your own scanned packages');
-    const rows = selectPackages(deps.db)
-      .where(and(eq(pkg.assigned_to_id, params.number), eq(pkg.is_scanned, true), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES])))
-      .orderBy(pkg.sequence_no, pkg.id).all();
-    const scanned = shapePackages(deps.db, rows);
-    return { success: true, message: `${scanned.length} package(s) on the van`, scanned_packages: scanned };
+    const scanned = packageJsonWhere(deps.db,
+      and(eq(pkg.assigned_to_id, params.number), eq(pkg.is_scanned, true), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES])),
+      { orderBy: [pkg.sequence_no, pkg.id] });
+    return rawObject({ success: true, message: `${scanned.length} package(s) on the van`, scanned_packages: rawArray(scanned) });
   });
 }
 
@@ -193,10 +183,10 @@ function deliverByCode(deps: Parameters<typeof deliver>[0], ctx: Parameters<type
   // A code in hand that was never this driver's is answered by name, not hidden as a 404.
   if (row.assigned_to_id !== ctx.actor.id && !wasDriversParcel(deps.db, row.id, ctx.actor.id)) throw notYours(deps, row, 'deliver', ctx);
   const { row: done, flagged } = deliver(deps, ctx, row, body, 'scan_deliver');
-  return {
+  return rawObject({
     success: true, message: flagged ? `Parcel ${done.hawb} delivered and flagged for a supervisor: it had been reassigned` : `Parcel ${done.hawb} delivered`,
-    flagged, package: one(deps.db, done.id), proof: proofOf(deps.db, done),
-  };
+    flagged, package: packageJson(deps.db, done.id), proof: proofOf(deps.db, done),
+  });
 }
 
 function shapeException(e: typeof scanException.$inferSelect, actorName: string | null) {

@@ -1,5 +1,6 @@
 import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { prepared } from '../../db/prepared';
 import { auditLog, user } from '../../db/schema/index';
 import { iso } from '../../clock';
 
@@ -12,12 +13,18 @@ function clean(details: Record<string, unknown> | undefined): string | null {
   return Object.keys(kept).length ? JSON.stringify(kept) : null;
 }
 
+// Most staff mutations write a line: built once per database.
+const auditInsert = (db: Db) => db.insert(auditLog).values({
+  at: sql.placeholder('at'), actor_id: sql.placeholder('actor_id'), action: sql.placeholder('action'), target: sql.placeholder('target'),
+  details: sql.placeholder('details'),
+}).prepare();
+
 /**
  * One line of the admin audit trail. Called inside the transaction of the action it describes,
  * so the action and its record commit (or roll back) together.
  */
 export function audit(db: Db, now: number, actorId: number | null, action: string, target: string, details?: Record<string, unknown>): void {
-  db.insert(auditLog).values({ at: now, actor_id: actorId, action, target, details: clean(details) }).run();
+  prepared(db, 'audit.insert', auditInsert).run({ at: now, actor_id: actorId, action, target, details: clean(details) });
 }
 
 export interface AuditFilter { action?: string; target?: string; actor?: number; from?: number; to?: number }

@@ -1,8 +1,9 @@
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { ALL_PERMISSIONS, ROLE_PERMISSIONS, type Permission } from '../../../shared/permissions';
 import type { Role } from '../../../shared/roles';
 import type { Deps } from '../../deps';
 import type { Db } from '../../db/client';
+import { prepared } from '../../db/prepared';
 import { permissionGroup, userPermissionGroup } from '../../db/schema/index';
 import { ApiError } from '../../errors';
 import type { PermissionSource } from './session';
@@ -16,11 +17,15 @@ export function parsePermissions(json: string): Permission[] {
   return Array.isArray(value) ? value.filter((p): p is Permission => typeof p === 'string' && KNOWN.has(p)) : [];
 }
 
+// Read on every authenticated request, never cached (a changed group applies at once): built once per database.
+const permissionsOfUser = (db: Db) => db.select({ permissions: permissionGroup.permissions }).from(userPermissionGroup)
+  .innerJoin(permissionGroup, eq(permissionGroup.id, userPermissionGroup.group_id))
+  .where(eq(userPermissionGroup.user_id, sql.placeholder('user'))).prepare();
+
 /** The default permission source: the union of the permissions of the user's groups. */
 export const groupPermissions: PermissionSource = (db, userId) => {
-  const rows = db.select({ permissions: permissionGroup.permissions }).from(userPermissionGroup)
-    .innerJoin(permissionGroup, eq(permissionGroup.id, userPermissionGroup.group_id))
-    .where(eq(userPermissionGroup.user_id, userId)).all();
+  const rows = prepared(db, 'permissionGroups.ofUser', permissionsOfUser).all({ user: userId });
+  if (!rows.length) return [];
   return [...new Set(rows.flatMap((r) => parsePermissions(r.permissions)))];
 };
 

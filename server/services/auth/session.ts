@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { prepared } from '../../db/prepared';
 import { authToken, company, user } from '../../db/schema/index';
 import { ROLE_PERMISSIONS, type Permission } from '../../../shared/permissions';
 import type { Role } from '../../../shared/roles';
@@ -18,6 +19,7 @@ export interface SessionUser {
 /** Extra permissions a user holds beyond their role (permission groups plug in here). */
 export type PermissionSource = (db: Db, userId: number) => Permission[];
 
+/** Built once per database: every request reads its session, and building the SQL cost more than running it. */
 function sessionQuery(db: Db) {
   return db
     .select({
@@ -32,17 +34,12 @@ function sessionQuery(db: Db) {
     .prepare();
 }
 
-/** Built once per database: every request reads its session, and building the SQL cost more than running it. */
-const prepared = new WeakMap<Db, ReturnType<typeof sessionQuery>>();
-
 /**
  * A token works only while its user is active and not archived and, for a company login, while the
  * company is active: disabling any of them stops the token at once.
  */
 export function loadSession(db: Db, token: string, now: number, extra?: PermissionSource): SessionUser | null {
-  let query = prepared.get(db);
-  if (!query) prepared.set(db, (query = sessionQuery(db)));
-  const row = query.get({ hash: hashToken(token), now });
+  const row = prepared(db, 'session.byTokenHash', sessionQuery).get({ hash: hashToken(token), now });
   if (!row || !row.isActive || row.deletedAt != null) return null;
   if (row.companyId != null && (row.companyStatus !== 'active' || row.companyDeleted != null)) return null;
   const role = row.role as Role;

@@ -1,10 +1,16 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { toMajor } from '../../../shared/money';
 import { pkg, walletTxn } from '../../db/schema/index';
 import type { Db } from '../../db/client';
+import { bound, prepared } from '../../db/prepared';
 import type { PackageRow } from '../packages/shape';
 import { priceOfPackage } from './pricing';
 import { append, ensureWallet, findCompany, type Ledger, type TxnRow } from './wallets';
+
+// Every accepted parcel is priced and every cancel looks for its charge: built once per database.
+const priceUpdate = (db: Db) => db.update(pkg).set({ price: bound('price') }).where(eq(pkg.id, sql.placeholder('id'))).returning().prepare();
+const txnOfPackage = (db: Db) => db.select().from(walletTxn)
+  .where(and(eq(walletTxn.package_id, sql.placeholder('pkg')), eq(walletTxn.kind, sql.placeholder('kind')))).prepare();
 
 /**
  * Prices a parcel the moment it is accepted and charges its company's wallet, inside the
@@ -25,11 +31,11 @@ export function chargeForPackage(deps: Ledger, companyId: number | null | undefi
       reason: `Delivery of ${row.hawb}`, reference: row.hawb,
     });
   }
-  return deps.db.update(pkg).set({ price: toMajor(cents, co.currency) }).where(eq(pkg.id, row.id)).returning().get() ?? row;
+  return prepared(deps.db, 'charges.priceUpdate', priceUpdate).get({ price: toMajor(cents, co.currency), id: row.id }) ?? row;
 }
 
 export function chargeOf(deps: Ledger, packageId: number): TxnRow | undefined {
-  return deps.db.select().from(walletTxn).where(and(eq(walletTxn.package_id, packageId), eq(walletTxn.kind, 'charge'))).get();
+  return prepared(deps.db, 'charges.txnOfPackage', txnOfPackage).get({ pkg: packageId, kind: 'charge' });
 }
 
 /**
@@ -39,8 +45,7 @@ export function chargeOf(deps: Ledger, packageId: number): TxnRow | undefined {
 export function refundPackage(deps: Ledger, row: Pick<PackageRow, 'id' | 'hawb'>, actorId: number | null = null, reason = 'cancelled'): TxnRow | null {
   const charge = chargeOf(deps, row.id);
   if (!charge) return null;
-  const already = deps.db.select({ id: walletTxn.id }).from(walletTxn)
-    .where(and(eq(walletTxn.package_id, row.id), eq(walletTxn.kind, 'refund'))).get();
+  const already = prepared(deps.db, 'charges.txnOfPackage', txnOfPackage).get({ pkg: row.id, kind: 'refund' });
   if (already) return null;
   return append(deps, charge.wallet_id, {
     kind: 'refund', amount_cents: -charge.amount_cents, package_id: row.id, created_by: actorId,

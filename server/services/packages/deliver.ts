@@ -1,5 +1,6 @@
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { bound, prepared } from '../../db/prepared';
 import type { Deps } from '../../deps';
 import { changeLog, deliveryRecord, packageEvent, user } from '../../db/schema/index';
 import { notFound } from '../../errors';
@@ -13,15 +14,34 @@ import type { PackageRow } from './shape';
 export type DeliverInput = Omit<DeliverBody, 'occurred_at' | 'latitude' | 'longitude'>;
 export interface DeliverResult { row: PackageRow; flagged: boolean }
 
+// A delivery runs these once each: built once per database, since building drizzle's SQL cost more than running it.
+const movedByDriver = (db: Db) => db.select({ id: packageEvent.id }).from(packageEvent)
+  .where(and(eq(packageEvent.package_id, sql.placeholder('pkg')), eq(packageEvent.actor_id, sql.placeholder('driver')), isNotNull(packageEvent.to_status)))
+  .limit(1).prepare();
+const inDriversFeed = (db: Db) => db.select({ seq: changeLog.seq }).from(changeLog)
+  .where(and(eq(changeLog.entity, 'package'), eq(changeLog.entity_id, sql.placeholder('pkg')), eq(changeLog.driver_id, sql.placeholder('driver'))))
+  .limit(1).prepare();
+const nameOfUser = (db: Db) => db.select({ name: user.name }).from(user).where(eq(user.id, sql.placeholder('id'))).prepare();
+const recordUpsert = (db: Db) => db.insert(deliveryRecord).values({
+  package_id: sql.placeholder('package_id'), driver_id: sql.placeholder('driver_id'), recipient_name: sql.placeholder('recipient_name'),
+  note: sql.placeholder('note'), occurred_at: sql.placeholder('occurred_at'), received_at: sql.placeholder('received_at'),
+  latitude: sql.placeholder('latitude'), longitude: sql.placeholder('longitude'), forced: false, updated_at: sql.placeholder('received_at'),
+}).onConflictDoUpdate({
+  target: deliveryRecord.package_id,
+  set: {
+    driver_id: bound('driver_id'), recipient_name: bound('recipient_name'), note: bound('note'), occurred_at: bound('occurred_at'),
+    received_at: bound('received_at'), forced: false, updated_at: bound('received_at'),
+  },
+}).prepare();
+
 /**
  * Whether the parcel was ever this driver's: they moved it along its lifecycle, or it entered their device's scope
  * (the change feed remembers every scope a parcel entered).
  */
 export function wasDriversParcel(db: Db, packageId: number, driverId: number): boolean {
-  const acted = db.select({ id: packageEvent.id }).from(packageEvent)
-    .where(and(eq(packageEvent.package_id, packageId), eq(packageEvent.actor_id, driverId), isNotNull(packageEvent.to_status))).limit(1).get();
-  return acted != null || db.select({ seq: changeLog.seq }).from(changeLog)
-    .where(and(eq(changeLog.entity, 'package'), eq(changeLog.entity_id, packageId), eq(changeLog.driver_id, driverId))).limit(1).get() != null;
+  const args = { pkg: packageId, driver: driverId };
+  return prepared(db, 'deliver.movedByDriver', movedByDriver).get(args) != null
+    || prepared(db, 'deliver.inDriversFeed', inDriversFeed).get(args) != null;
 }
 
 /** Final states win: a later conflicting action is refused with the current state, and stays on record. */
@@ -34,7 +54,7 @@ export function refuseIfFinal(deps: Deps, row: PackageRow, to: PackageStatus, ac
 
 function driverName(db: Db, id: number | null): string {
   if (id == null) return 'nobody';
-  return db.select({ name: user.name }).from(user).where(eq(user.id, id)).get()?.name ?? `driver ${id}`;
+  return prepared(db, 'deliver.nameOfUser', nameOfUser).get({ id })?.name ?? `driver ${id}`;
 }
 
 /**
@@ -73,14 +93,10 @@ export function deliver(deps: Deps, ctx: ScanContext, row: PackageRow, input: De
     const loaded = current;
     current = recordedTransition(deps, ctx, () => transition(db, now, loaded, 'delivered', action, actor, ctx.meta, { delivered_at: deliveredAt }, opts), loaded, action);
   }
-  db.insert(deliveryRecord).values({
+  prepared(db, 'deliver.recordUpsert', recordUpsert).run({
     package_id: row.id, driver_id: driver.id, recipient_name: input.recipient_name ?? null, note: input.note ?? null,
     occurred_at: ctx.meta.occurredAt ?? now, received_at: now, latitude: ctx.meta.latitude ?? null, longitude: ctx.meta.longitude ?? null,
-    forced: false, updated_at: now,
-  }).onConflictDoUpdate({
-    target: deliveryRecord.package_id,
-    set: { driver_id: driver.id, recipient_name: input.recipient_name ?? null, note: input.note ?? null, occurred_at: ctx.meta.occurredAt ?? now, received_at: now, forced: false, updated_at: now },
-  }).run();
+  });
   writeSlots(deps, driver, current, deliverySlots(input.photos, input.signature), ctx.deviceId, true);
   return { row: current, flagged };
 }

@@ -1,5 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { encodePatch, placeholderSet, prepared, preparedShape } from '../../db/prepared';
 import { packageEvent, pkg } from '../../db/schema/index';
 import { allowedTransitions, DEFAULT_MAX_ATTEMPTS, transitionProblem, type PackageStatus } from '../../../shared/lifecycle';
 import { invalidTransition } from '../../errors';
@@ -24,23 +25,48 @@ export interface TransitionOptions {
   force?: boolean;
 }
 
+// Every scan and delivery runs these several times: built once per database, since building
+// drizzle's SQL cost more than SQLite running it.
+const byId = (db: Db) => db.select().from(pkg).where(eq(pkg.id, sql.placeholder('id'))).prepare();
+const byHawb = (db: Db) => db.select().from(pkg).where(eq(pkg.hawb, sql.placeholder('hawb'))).prepare();
+const eventInsert = (db: Db) => db.insert(packageEvent).values({
+  package_id: sql.placeholder('package_id'), action: sql.placeholder('action'), from_status: sql.placeholder('from_status'),
+  to_status: sql.placeholder('to_status'), actor_id: sql.placeholder('actor_id'), device_id: sql.placeholder('device_id'),
+  occurred_at: sql.placeholder('occurred_at'), received_at: sql.placeholder('received_at'), latitude: sql.placeholder('latitude'),
+  longitude: sql.placeholder('longitude'), note: sql.placeholder('note'), data: sql.placeholder('data'),
+}).prepare();
+
 export function findPackage(db: Db, id: number): PackageRow | undefined {
-  return db.select().from(pkg).where(eq(pkg.id, id)).get();
+  return prepared(db, 'package.byId', byId).get({ id });
 }
 export function findByBarcode(db: Db, barcode: string): PackageRow | undefined {
-  return db.select().from(pkg).where(eq(pkg.hawb, barcode.trim())).get();
+  return prepared(db, 'package.byHawb', byHawb).get({ hawb: barcode.trim() });
 }
 
 export function recordEvent(
   db: Db, now: number, row: Pick<PackageRow, 'id' | 'status'>, action: string, actor: Actor, meta: ActionMeta,
   to: PackageStatus | null = null,
 ): void {
-  db.insert(packageEvent).values({
+  prepared(db, 'package.eventInsert', eventInsert).run({
     package_id: row.id, action, from_status: row.status, to_status: to, actor_id: actor.userId,
     device_id: actor.deviceId ?? null, occurred_at: meta.occurredAt ?? now, received_at: now,
     latitude: meta.latitude ?? null, longitude: meta.longitude ?? null, note: meta.note ?? null,
     data: meta.data ? JSON.stringify(meta.data) : null,
-  }).run();
+  });
+}
+
+type PackagePatch = Partial<typeof pkg.$inferInsert>;
+const PKG_COLUMNS = getTableColumns(pkg);
+/** Not a column name, so it never meets a SET placeholder. */
+const ROW_ID = 'row id';
+const patchUpdate = (keys: readonly string[]) => (db: Db) =>
+  db.update(pkg).set(placeholderSet(keys)).where(eq(pkg.id, sql.placeholder(ROW_ID))).returning().prepare();
+
+/** The patched row. Prepared per set of columns changed: the lifecycle's few patches repeat endlessly. */
+function applyPatch(db: Db, id: number, patch: PackagePatch): PackageRow | undefined {
+  const encoded = encodePatch(PKG_COLUMNS, patch);
+  if (!encoded) return db.update(pkg).set(patch).where(eq(pkg.id, id)).returning().get();
+  return preparedShape(db, 'package.update', encoded.shape, patchUpdate(encoded.keys)).get({ ...encoded.values, [ROW_ID]: id });
 }
 
 const words = (s: string) => s.replace(/_/g, ' ');
@@ -75,7 +101,7 @@ export function updatePackage(
   db: Db, now: number, row: PackageRow, patch: Partial<typeof pkg.$inferInsert>, action: string, actor: Actor,
   meta: ActionMeta = {}, to: PackageStatus | null = null,
 ): PackageRow {
-  const updated = db.update(pkg).set({ ...patch, updated_at: now }).where(eq(pkg.id, row.id)).returning().get();
+  const updated = applyPatch(db, row.id, { ...patch, updated_at: now });
   if (!updated) throw new Error(`package ${row.id} vanished inside its transaction`);
   recordEvent(db, now, row, action, actor, meta, to);
   logPackageChange(db, row.id, { driverId: updated.assigned_to_id, previousDriverId: row.assigned_to_id, companyId: updated.company_id }, now);

@@ -1,5 +1,6 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { prepared } from '../../db/prepared';
 import type { Deps } from '../../deps';
 import { deliveryRecord, packagePhoto, storedFile, user } from '../../db/schema/index';
 import { iso } from '../../clock';
@@ -36,8 +37,38 @@ export function resolveFiles(db: Db, actor: SessionUser, refs: FileRef[]): Store
   return files;
 }
 
+// A delivery's proof is read and written on every delivery: these are built once per database.
+const recordOf = (db: Db) => db.select().from(deliveryRecord).where(eq(deliveryRecord.package_id, sql.placeholder('pkg'))).prepare();
+const photosOf = (db: Db) => db.select({ p: packagePhoto, f: storedFile }).from(packagePhoto)
+  .innerJoin(storedFile, eq(storedFile.id, packagePhoto.file_id)).where(eq(packagePhoto.package_id, sql.placeholder('pkg'))).prepare();
+const slotsOf = (db: Db) => db.select().from(packagePhoto).where(eq(packagePhoto.package_id, sql.placeholder('pkg'))).prepare();
+const nameOf = (db: Db) => db.select({ name: user.name }).from(user).where(eq(user.id, sql.placeholder('id'))).prepare();
+const slotDelete = (db: Db) => db.delete(packagePhoto)
+  .where(and(eq(packagePhoto.package_id, sql.placeholder('pkg')), eq(packagePhoto.slot, sql.placeholder('slot')))).prepare();
+const slotInsert = (db: Db) => db.insert(packagePhoto).values({
+  package_id: sql.placeholder('pkg'), slot: sql.placeholder('slot'), file_id: sql.placeholder('file'), added_by: sql.placeholder('by'),
+  created_at: sql.placeholder('now'),
+}).prepare();
+const ownFile = (db: Db) => db.select().from(storedFile)
+  .where(and(eq(storedFile.owner_id, sql.placeholder('owner')), eq(storedFile.client_id, sql.placeholder('client')))).prepare();
+
 export function deliveryOf(db: Db, packageId: number) {
-  return db.select().from(deliveryRecord).where(eq(deliveryRecord.package_id, packageId)).get();
+  return prepared(db, 'proof.recordOf', recordOf).get({ pkg: packageId });
+}
+
+type DeliveryRow = typeof deliveryRecord.$inferSelect;
+type PhotoRow = { p: typeof packagePhoto.$inferSelect; f: StoredFile };
+
+function shapeProof(row: PackageRow, d: DeliveryRow | undefined, photos: readonly PhotoRow[], driverName: (id: number) => string): Proof {
+  const slots = Object.fromEntries(PROOF_SLOTS.map((s) => [s, null])) as Record<ProofSlot, ReturnType<typeof fileInfo> | null>;
+  for (const { p, f } of photos) if (p.package_id === row.id && (PROOF_SLOTS as readonly string[]).includes(p.slot)) slots[p.slot as ProofSlot] = fileInfo(f);
+  return {
+    package: row.id, hawb: row.hawb, status: row.status as PackageStatus, delivered: row.status === 'delivered',
+    delivered_at: iso(row.delivered_at), recipient_name: d?.recipient_name ?? null, note: d?.note ?? null,
+    driver: d?.driver_id != null ? { id: d.driver_id, name: driverName(d.driver_id) } : null,
+    latitude: d?.latitude ?? null, longitude: d?.longitude ?? null, forced: d?.forced ?? false,
+    flagged: row.flagged, flag_reason: row.flag_reason, ...slots,
+  };
 }
 
 /** Proof answers for several parcels with three queries. */
@@ -49,20 +80,15 @@ export function proofsOf(db: Db, rows: PackageRow[]): Proof[] {
     .innerJoin(storedFile, eq(storedFile.id, packagePhoto.file_id)).where(inArray(packagePhoto.package_id, ids)).all();
   const driverIds = [...new Set([...records.values()].map((d) => d.driver_id).filter((d): d is number => d != null))];
   const names = new Map(driverIds.length ? db.select({ id: user.id, name: user.name }).from(user).where(inArray(user.id, driverIds)).all().map((u) => [u.id, u.name]) : []);
-  return rows.map((row) => {
-    const d = records.get(row.id);
-    const slots = Object.fromEntries(PROOF_SLOTS.map((s) => [s, null])) as Record<ProofSlot, ReturnType<typeof fileInfo> | null>;
-    for (const { p, f } of photos) if (p.package_id === row.id && (PROOF_SLOTS as readonly string[]).includes(p.slot)) slots[p.slot as ProofSlot] = fileInfo(f);
-    return {
-      package: row.id, hawb: row.hawb, status: row.status as PackageStatus, delivered: row.status === 'delivered',
-      delivered_at: iso(row.delivered_at), recipient_name: d?.recipient_name ?? null, note: d?.note ?? null,
-      driver: d?.driver_id != null ? { id: d.driver_id, name: names.get(d.driver_id) ?? '' } : null,
-      latitude: d?.latitude ?? null, longitude: d?.longitude ?? null, forced: d?.forced ?? false,
-      flagged: row.flagged, flag_reason: row.flag_reason, ...slots,
-    };
-  });
+  return rows.map((row) => shapeProof(row, records.get(row.id), photos, (id) => names.get(id) ?? ''));
 }
-export const proofOf = (db: Db, row: PackageRow): Proof => proofsOf(db, [row])[0] as Proof;
+
+/** One parcel's proof (every delivery answers it) with prepared queries. */
+export function proofOf(db: Db, row: PackageRow): Proof {
+  const d = deliveryOf(db, row.id);
+  const photos = prepared(db, 'proof.photosOf', photosOf).all({ pkg: row.id });
+  return shapeProof(row, d, photos, (id) => prepared(db, 'proof.nameOf', nameOf).get({ id })?.name ?? '');
+}
 
 /**
  * Drivers edit the proof of parcels they hold or delivered; once delivered they may only fill
@@ -89,17 +115,19 @@ export function writeSlots(
   const now = deps.clock.now();
   const wanted = Object.entries(slots).filter((e): e is [ProofSlot, FileRef | null] => e[1] !== undefined);
   if (!wanted.length) return;
-  const existing = new Map(db.select().from(packagePhoto).where(eq(packagePhoto.package_id, row.id)).all().map((p) => [p.slot, p]));
+  const existing = new Map(prepared(db, 'proof.slotsOf', slotsOf).all({ pkg: row.id }).map((p) => [p.slot, p]));
   if (!trusted) checkProofEditor(db, actor, row, wanted.some(([slot, ref]) => existing.has(slot) && (ref === null || !sameFile(db, existing.get(slot)?.file_id, ref, actor))));
   const refs = wanted.map(([, ref]) => ref).filter((r): r is FileRef => r !== null);
   const files = resolveFiles(db, actor, refs);
   const byRef = new Map(refs.map((r, i) => [r, files[i] as StoredFile]));
   const changed: Record<string, number | null> = {};
+  const remove = prepared(db, 'proof.slotDelete', slotDelete);
+  const insert = prepared(db, 'proof.slotInsert', slotInsert);
   for (const [slot, ref] of wanted) {
-    db.delete(packagePhoto).where(and(eq(packagePhoto.package_id, row.id), eq(packagePhoto.slot, slot))).run();
+    remove.run({ pkg: row.id, slot });
     if (ref === null) { changed[slot] = null; continue; }
     const file = byRef.get(ref) as StoredFile;
-    db.insert(packagePhoto).values({ package_id: row.id, slot, file_id: file.id, added_by: actor.id, created_at: now }).run();
+    insert.run({ pkg: row.id, slot, file: file.id, by: actor.id, now });
     changed[slot] = file.id;
   }
   recordEvent(db, now, row, 'proof_update', { userId: actor.id, deviceId }, { data: changed });
@@ -108,7 +136,7 @@ export function writeSlots(
 function sameFile(db: Db, fileId: number | undefined, ref: FileRef, actor: SessionUser): boolean {
   if (fileId == null) return false;
   if (typeof ref === 'number') return ref === fileId;
-  const f = db.select().from(storedFile).where(and(eq(storedFile.owner_id, actor.id), eq(storedFile.client_id, ref))).get();
+  const f = prepared(db, 'proof.ownFile', ownFile).get({ owner: actor.id, client: ref });
   return f?.id === fileId;
 }
 

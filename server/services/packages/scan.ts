@@ -1,5 +1,6 @@
-import { and, desc, eq, isNotNull, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { prepared } from '../../db/prepared';
 import type { Deps } from '../../deps';
 import { packageEvent, pincode, scanException, suburb, zone } from '../../db/schema/index';
 import { ApiError } from '../../errors';
@@ -23,11 +24,26 @@ export function actionMeta(body: { occurred_at?: string; latitude?: number; long
 const actorOf = (ctx: ScanContext): Actor => ({ userId: ctx.actor.id, deviceId: ctx.deviceId });
 const words = (s: string) => s.replace(/_/g, ' ');
 
+// Scans run these all day: built once per database, since building drizzle's SQL cost more than running it.
+const exceptionInsert = (db: Db) => db.insert(scanException).values({
+  code: sql.placeholder('code'), action: sql.placeholder('action'), actor_id: sql.placeholder('actor_id'), device_id: sql.placeholder('device_id'),
+  occurred_at: sql.placeholder('occurred_at'), received_at: sql.placeholder('received_at'), latitude: sql.placeholder('latitude'),
+  longitude: sql.placeholder('longitude'), note: sql.placeholder('note'),
+}).returning().prepare();
+const suburbZone = (db: Db) => db.select({ z: suburb.zone_id }).from(suburb).where(eq(suburb.id, sql.placeholder('id'))).prepare();
+const postcodeSuburbZone = (db: Db) => db.select({ z: suburb.zone_id }).from(suburb)
+  .where(and(eq(suburb.postcode, sql.placeholder('code')), isNotNull(suburb.zone_id), isNull(suburb.deleted_at))).orderBy(suburb.id).prepare();
+const pincodeZone = (db: Db) => db.select({ z: suburb.zone_id }).from(pincode).innerJoin(suburb, eq(suburb.id, pincode.suburb_id))
+  .where(and(eq(pincode.code, sql.placeholder('code')), isNotNull(suburb.zone_id), isNull(pincode.deleted_at))).orderBy(pincode.id).prepare();
+const zoneById = (db: Db) => db.select({ id: zone.id, name: zone.name }).from(zone).where(eq(zone.id, sql.placeholder('id'))).prepare();
+const newestEvent = (db: Db) => db.select().from(packageEvent).where(eq(packageEvent.package_id, sql.placeholder('pkg')))
+  .orderBy(desc(packageEvent.id)).limit(1).prepare();
+
 export function recordScanException(db: Db, now: number, code: string, action: string, ctx: ScanContext) {
-  return db.insert(scanException).values({
+  return prepared(db, 'scan.exceptionInsert', exceptionInsert).get({
     code, action, actor_id: ctx.actor.id, device_id: ctx.deviceId ?? null, occurred_at: ctx.meta.occurredAt ?? now, received_at: now,
     latitude: ctx.meta.latitude ?? null, longitude: ctx.meta.longitude ?? null, note: ctx.meta.note ?? null,
-  }).returning().get();
+  });
 }
 
 /** The parcel a code names; an unknown code is a 404 that stays on record as a scan exception for staff. */
@@ -85,19 +101,16 @@ export function inboundScan(deps: Deps, driver: SessionUser, barcode: string, me
 /** The zone a parcel belongs to: its suburb's zone, else a suburb (or pincode) with its postcode. */
 export function zoneFor(db: Db, row: PackageRow): { id: number; name: string } | null {
   let zoneId: number | null = null;
-  if (row.suburb_id != null) zoneId = db.select({ z: suburb.zone_id }).from(suburb).where(eq(suburb.id, row.suburb_id)).get()?.z ?? null;
+  if (row.suburb_id != null) zoneId = prepared(db, 'scan.suburbZone', suburbZone).get({ id: row.suburb_id })?.z ?? null;
   if (zoneId == null && row.postcode != null) {
     const code = String(row.postcode);
-    zoneId = db.select({ z: suburb.zone_id }).from(suburb)
-      .where(and(eq(suburb.postcode, code), isNotNull(suburb.zone_id), isNull(suburb.deleted_at))).orderBy(suburb.id).get()?.z
-      ?? db.select({ z: suburb.zone_id }).from(pincode).innerJoin(suburb, eq(suburb.id, pincode.suburb_id))
-        .where(and(eq(pincode.code, code), isNotNull(suburb.zone_id), isNull(pincode.deleted_at))).orderBy(pincode.id).get()?.z
+    zoneId = prepared(db, 'scan.postcodeSuburbZone', postcodeSuburbZone).get({ code })?.z
+      ?? prepared(db, 'scan.pincodeZone', pincodeZone).get({ code })?.z
       ?? null;
   }
   zoneId ??= row.zone_id;
   if (zoneId == null) return null;
-  const z = db.select({ id: zone.id, name: zone.name }).from(zone).where(eq(zone.id, zoneId)).get();
-  return z ?? null;
+  return prepared(db, 'scan.zoneById', zoneById).get({ id: zoneId }) ?? null;
 }
 
 /**
@@ -146,7 +159,7 @@ export function checkScan(deps: Deps, user: SessionUser, barcode: string, action
 }
 
 export function lastEvent(db: Db, packageId: number) {
-  return db.select().from(packageEvent).where(eq(packageEvent.package_id, packageId)).orderBy(desc(packageEvent.id)).limit(1).get();
+  return prepared(db, 'scan.newestEvent', newestEvent).get({ pkg: packageId });
 }
 
 /** The context of an action from a route's input: who, from which device, when and where. */

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
+import { prepared } from '../../db/prepared';
 import type { Deps } from '../../deps';
 import { driverPosition, user } from '../../db/schema/index';
 import { iso } from '../../clock';
@@ -18,6 +19,15 @@ export const shapePosition = (p: PositionRow) => ({
   latitude: p.latitude, longitude: p.longitude, accuracy: p.accuracy, occurred_at: iso(p.occurred_at) ?? '', received_at: iso(p.received_at) ?? '',
 });
 
+// Every phone reports its position every few seconds: built once per database.
+const positionInsert = (db: Db) => db.insert(driverPosition).values({
+  driver_id: sql.placeholder('driver_id'), latitude: sql.placeholder('latitude'), longitude: sql.placeholder('longitude'),
+  accuracy: sql.placeholder('accuracy'), occurred_at: sql.placeholder('occurred_at'), received_at: sql.placeholder('received_at'),
+  device_id: sql.placeholder('device_id'),
+}).onConflictDoNothing().prepare();
+const newestOfDriver = (db: Db) => db.select().from(driverPosition).where(eq(driverPosition.driver_id, sql.placeholder('driver')))
+  .orderBy(desc(driverPosition.occurred_at)).limit(1).prepare();
+
 /** Stores a batch; a reading already stored (same driver and device instant) is counted, not repeated. */
 export function recordPositions(deps: Deps, driverId: number, body: z.output<typeof PositionBatchBody>, deviceId: string | null) {
   const now = deps.clock.now();
@@ -25,11 +35,9 @@ export function recordPositions(deps: Deps, driverId: number, body: z.output<typ
     driver_id: driverId, latitude: p.latitude, longitude: p.longitude, accuracy: p.accuracy ?? null,
     occurred_at: Math.min(Date.parse(p.occurred_at), now + CLOCK_SKEW_MS), received_at: now, device_id: deviceId,
   }));
+  const insert = prepared(deps.db, 'positions.insert', positionInsert);
   let stored = 0;
-  for (const row of rows) {
-    const res = deps.db.insert(driverPosition).values(row).onConflictDoNothing().run();
-    stored += res.changes;
-  }
+  for (const row of rows) stored += insert.run(row).changes;
   return { stored, duplicates: rows.length - stored };
 }
 
@@ -55,5 +63,5 @@ export function trail(db: Db, driverId: number, now: number, fromIso?: string, t
 }
 
 export function lastPositionOf(db: Db, driverId: number): PositionRow | undefined {
-  return db.select().from(driverPosition).where(eq(driverPosition.driver_id, driverId)).orderBy(desc(driverPosition.occurred_at)).limit(1).get();
+  return prepared(db, 'positions.newestOfDriver', newestOfDriver).get({ driver: driverId });
 }

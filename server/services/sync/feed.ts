@@ -3,11 +3,14 @@ import type { SyncChanges } from '../../../shared/schemas/sync';
 import { iso } from '../../clock';
 import type { Db } from '../../db/client';
 import { changeLog, failedDeliveryStatus, pkg } from '../../db/schema/index';
-import { packagesByIds } from '../packages/shape';
+import { rawArray, rawObject, type RawJson } from '../../http/rawJson';
+import { packageJsonByIds } from '../packages/json';
 import { packageFeedRows, packagesInScope, sharedFeedRows, statusesInScope, type FeedScope } from './scope';
 
 type Entity = 'package' | 'failed_delivery_status';
 interface FeedKey { entity: Entity; id: number; seq: number }
+/** A SyncChanges page whose packages SQLite serialised (packages/json.ts). */
+type FeedPage = Omit<SyncChanges, 'upserts'> & { upserts: Omit<SyncChanges['upserts'], 'packages'> & { packages: RawJson[] } };
 
 const CHUNK = 500;
 
@@ -48,7 +51,7 @@ function shapeStatuses(db: Db, ids: number[]) {
 }
 
 /** Splits touched ids into those still in scope (sent whole) and those that left it (removed). */
-function resolve(db: Db, scope: FeedScope, keys: FeedKey[], now: number, withRemoves: boolean): Pick<SyncChanges, 'upserts' | 'removes'> {
+function resolve(db: Db, scope: FeedScope, keys: FeedKey[], now: number, withRemoves: boolean): Pick<FeedPage, 'upserts' | 'removes'> {
   const packageIds = keys.filter((k) => k.entity === 'package').map((k) => k.id);
   const statusIds = keys.filter((k) => k.entity === 'failed_delivery_status').map((k) => k.id);
   const inScope = packagesInScope(scope, now);
@@ -58,7 +61,7 @@ function resolve(db: Db, scope: FeedScope, keys: FeedKey[], now: number, withRem
   const statuses = shapeStatuses(db, statusIds);
   const keptSet = new Set(keptPackages);
   const statusSet = new Set(statuses.map((s) => s.id));
-  const packages = chunks(keptPackages).flatMap((part) => packagesByIds(db, part));
+  const packages = packageJsonByIds(db, keptPackages);
   return {
     upserts: { packages, failed_delivery_statuses: statuses },
     removes: {
@@ -68,7 +71,7 @@ function resolve(db: Db, scope: FeedScope, keys: FeedKey[], now: number, withRem
   };
 }
 
-const RESET: SyncChanges = {
+const RESET: FeedPage = {
   reset: true, upserts: { packages: [], failed_delivery_statuses: [] }, removes: { packages: [], failed_delivery_statuses: [] },
   cursor: 0, has_more: true,
 };
@@ -78,7 +81,7 @@ const RESET: SyncChanges = {
  * next page continues as an ordinary incremental read from the last one sent. Shared records all
  * come on the first page (there are few).
  */
-function snapshot(db: Db, scope: FeedScope, limit: number, now: number, last: number): SyncChanges {
+function snapshot(db: Db, scope: FeedScope, limit: number, now: number, last: number): FeedPage {
   const inScope = packagesInScope(scope, now);
   const ids = inScope ? db.select({ id: pkg.id }).from(pkg).where(inScope).all().map((r) => r.id) : [];
   const feed = packageFeedRows(scope);
@@ -102,7 +105,7 @@ function snapshot(db: Db, scope: FeedScope, limit: number, now: number, last: nu
   return {
     reset: false,
     upserts: {
-      packages: chunks(page.map((p) => p.id)).flatMap((part) => packagesByIds(db, part)),
+      packages: packageJsonByIds(db, page.map((p) => p.id)),
       failed_delivery_statuses: shapeStatuses(db, statusIds),
     },
     removes: { packages: [], failed_delivery_statuses: [] },
@@ -112,10 +115,19 @@ function snapshot(db: Db, scope: FeedScope, limit: number, now: number, last: nu
 }
 
 /**
- * `GET sync/changes/` (DESIGN.md section 6). Synchronous from first read to last, so in one
- * process nothing commits in between: the answer is one consistent state of the database.
+ * `GET sync/changes/` (DESIGN.md section 6) as the SyncChanges JSON text. Synchronous from first
+ * read to last, so in one process nothing commits in between: the answer is one consistent state
+ * of the database.
  */
-export function changesSince(db: Db, scope: FeedScope, cursor: number, limit: number, now: number): SyncChanges {
+export function changesSince(db: Db, scope: FeedScope, cursor: number, limit: number, now: number): RawJson {
+  const { reset, upserts, removes, cursor: next, has_more } = feedPage(db, scope, cursor, limit, now);
+  return rawObject({
+    reset, upserts: rawObject({ packages: rawArray(upserts.packages), failed_delivery_statuses: upserts.failed_delivery_statuses }),
+    removes, cursor: next, has_more,
+  });
+}
+
+function feedPage(db: Db, scope: FeedScope, cursor: number, limit: number, now: number): FeedPage {
   const { first, last } = feedBounds(db);
   if (cursor === 0) return snapshot(db, scope, limit, now, last ?? 0);
   // Newer than anything here (a restored database) or older than what pruning kept: unservable.

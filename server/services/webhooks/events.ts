@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { prepared } from '../../db/prepared';
 import { pkg, webhookDelivery, webhookEndpoint } from '../../db/schema/index';
 import type { PackageStatus } from '../../../shared/lifecycle';
 import type { WebhookEvent } from '../../../shared/schemas/webhooks';
@@ -33,23 +34,32 @@ function payloadOf(event: WebhookEvent, eventId: string, now: number, row: Packa
   };
 }
 
+// Every transition asks for its company's endpoints: built once per database, not per parcel.
+const activeEndpoints = (db: Db) => db.select({ id: webhookEndpoint.id, events: webhookEndpoint.events }).from(webhookEndpoint)
+  .where(and(eq(webhookEndpoint.company_id, sql.placeholder('company')), eq(webhookEndpoint.is_active, true))).prepare();
+const deliveryInsert = (db: Db) => db.insert(webhookDelivery).values({
+  endpoint_id: sql.placeholder('endpoint_id'), company_id: sql.placeholder('company_id'), event_id: sql.placeholder('event_id'),
+  event: sql.placeholder('event'), package_id: sql.placeholder('package_id'), payload: sql.placeholder('payload'), status: 'pending',
+  attempts: 0, next_attempt_at: sql.placeholder('now'), created_at: sql.placeholder('now'), updated_at: sql.placeholder('now'),
+}).prepare();
+
 /** One queue row per subscribed, active endpoint of the parcel's company. Must run in the caller's transaction. */
 function subscribers(db: Db, companyId: number, event: WebhookEvent): number[] {
-  return db.select({ id: webhookEndpoint.id, events: webhookEndpoint.events }).from(webhookEndpoint)
-    .where(and(eq(webhookEndpoint.company_id, companyId), eq(webhookEndpoint.is_active, true))).all()
+  return prepared(db, 'webhooks.activeEndpoints', activeEndpoints).all({ company: companyId })
     .filter((e) => (JSON.parse(e.events) as string[]).includes(event)).map((e) => e.id);
 }
 
 export function enqueueEvent(db: Db, now: number, event: WebhookEvent, row: PackageRow, previous: string | null, endpoints?: number[]): number {
   if (row.company_id == null) return 0;
   const targets = endpoints ?? subscribers(db, row.company_id, event);
+  if (!targets.length) return 0;
+  const insert = prepared(db, 'webhooks.deliveryInsert', deliveryInsert);
   for (const endpointId of targets) {
     const eventId = randomUUID();
-    db.insert(webhookDelivery).values({
+    insert.run({
       endpoint_id: endpointId, company_id: row.company_id, event_id: eventId, event, package_id: row.id,
-      payload: JSON.stringify(payloadOf(event, eventId, now, row, previous)), status: 'pending', attempts: 0,
-      next_attempt_at: now, created_at: now, updated_at: now,
-    }).run();
+      payload: JSON.stringify(payloadOf(event, eventId, now, row, previous)), now,
+    });
   }
   return targets.length;
 }
