@@ -6,6 +6,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from './db/client';
+import { createWriteBatch, type WriteBatchOptions } from './db/writeBatch';
 import { defaultConfig, type Config, type Deps } from './deps';
 import type { FileStore } from './files';
 import type { Clock } from './clock';
@@ -27,6 +28,7 @@ export interface AppOptions {
   config?: Partial<Config>;
   mailer?: Mailer;
   permissionSource?: PermissionSource;
+  writeBatch?: WriteBatchOptions;
 }
 
 /** Uploads (photos, documents, spreadsheets) may be larger than any JSON body. */
@@ -43,6 +45,7 @@ export function createApp(options: AppOptions) {
     mailer: options.mailer ?? outboxMailer(options.db, () => options.clock.now(), config.logRequests ? (line: string) => console.log(maskEmails(line)) : undefined),
     permissionSource: options.permissionSource ?? groupPermissions,
     limiter: memoryRateLimiter(),
+    writes: createWriteBatch(options.db.$client, options.writeBatch),
   };
 
   const app = new OpenAPIHono<AppEnv>({ strict: true });
@@ -64,6 +67,21 @@ export function createApp(options: AppOptions) {
     crossOriginEmbedderPolicy: false,
     xFrameOptions: 'DENY',
   }));
+  // Reads share the connection that holds the open write batch, so they may see rows not committed
+  // yet: a read's answer leaves once that batch committed, and is a 503 if a batch failed meanwhile.
+  // Mutations wait for their own batch in server/http/route.ts.
+  app.use('*', async (c, next) => {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
+    const since = deps.writes.failures;
+    await next();
+    try {
+      await deps.writes.settled(since);
+    } catch (err) {
+      // Unset first: assigning over a response would carry its headers (Content-Disposition...) over.
+      c.res = undefined;
+      c.res = errorResponse(c, err);
+    }
+  });
   app.use('/api/*', async (c, next) => {
     const type = c.req.header('content-type') ?? '';
     const limit = type.startsWith('multipart/') ? UPLOAD_LIMIT : JSON_LIMIT;

@@ -4,6 +4,7 @@ import type { Clock } from './clock';
 import type { Mailer } from './services/auth/mailer';
 import type { PermissionSource } from './services/auth/session';
 import type { RateLimiter } from './http/rateLimit';
+import type { WriteBatch } from './db/writeBatch';
 
 export interface Config {
   /** Lifetime of login tokens. */
@@ -37,4 +38,6 @@ export interface Deps {
   permissionSource?: PermissionSource;
   /** Per-app throttles (login attempts, public registration), never module globals. */
   limiter: RateLimiter;
+  /** Group commit of the mutation routes: their units of work share one COMMIT (docs/architecture.md). */
+  writes: WriteBatch;
 }

@@ -27,26 +27,41 @@ const app = createApp({
   config: { staticDir, publicUrl: env.PUBLIC_URL, logRequests: env.LOG_REQUESTS !== '0' },
 });
 
+const writes = app.deps.writes;
+
 // Old idempotency answers (30 days) and change-feed rows (90 days) go; each device's last seq stays.
-const maintenance = setInterval(() => runSyncMaintenance(app.deps), 3600_000);
+const maintenance = setInterval(() => {
+  writes.run(() => runSyncMaintenance(app.deps)).catch((err: unknown) => console.error('[courier] sync maintenance failed', err));
+}, 3600_000);
 maintenance.unref();
 
-// Outbound webhooks wait in a durable SQLite queue; the dispatcher drains it with back-off.
+// Outbound webhooks wait in a durable SQLite queue; the dispatcher drains it with back-off. The queue
+// is read only while no write batch is open, so a delivery leaves only once what queued it committed.
 const webhooks = createWebhookDispatcher({ db, clock: systemClock, log: (line) => console.log(line) });
-webhooks.start();
+async function dispatchCommitted(): Promise<void> {
+  while (writes.open) await writes.settled().catch(() => undefined);
+  await webhooks.runOnce();
+}
+const dispatch = setInterval(() => {
+  dispatchCommitted().catch((err: unknown) => console.log(`[webhooks] dispatcher error: ${String(err)}`));
+}, 5_000);
+dispatch.unref();
 
 const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
   console.log(`[courier] listening on http://${host === '0.0.0.0' ? 'localhost' : host}:${info.port} (API /api/, docs /api/docs, database ${databasePath})`);
 });
 
-// In-flight requests finish, then the database closes: an answered write is never cut in half.
+// In-flight requests finish (each answered once its batch committed), then whatever background work
+// left in an open batch is committed and the database closes: an answered write is never cut in half.
 let closing = false;
 function shutdown(signal: string): void {
   if (closing) return;
   closing = true;
   console.log(`[courier] ${signal}: closing`);
+  clearInterval(dispatch);
   void webhooks.stop();
   server.close(() => {
+    writes.flush();
     db.$client.close();
     process.exit(0);
   });

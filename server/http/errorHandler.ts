@@ -38,6 +38,8 @@ const STORAGE_ERRORS: [RegExp, string][] = [
   [/^SQLITE_(FULL|IOERR)/, 'The server cannot write to its database right now (disk full or I/O error). Nothing was changed; try again later.'],
   [/^SQLITE_(READONLY|CANTOPEN)/, 'The server database is read-only right now. Nothing was changed; try again later.'],
   [/^SQLITE_(BUSY|LOCKED)/, 'The server database is busy. Nothing was changed; try again shortly.'],
+  // A write batch undone by SQLite after a storage failure elsewhere in it (server/db/writeBatch.ts).
+  [/^SQLITE_ABORT_ROLLBACK$/, 'The server could not finish writing to its database. Nothing was changed; try again later.'],
 ];
 export const STORAGE_RETRY_AFTER_S = 30;
 

@@ -11,6 +11,7 @@ import type { App, AppEnv } from './env';
 import { errorResponse, toApiError, validationError } from './errorHandler';
 import {
   bodyHash, deviceOf, findAnswer, idempotencyOf, isUniqueViolation, noteDevice, storeAnswer, type DeviceInfo, type IdempotencyInfo,
+  type StoredAnswer,
 } from './idempotency';
 import { registerOperation } from './openapi';
 import { RawJson } from './rawJson';
@@ -64,6 +65,8 @@ export interface Input<P extends Schema, Q extends Schema, B extends Schema, X> 
 }
 
 type Result = unknown;
+/** What a transactional request's unit of work ends with; answered once its batch committed. */
+type Outcome = { result: Result } | { replayed: StoredAnswer } | { rejected: unknown };
 export type Handler<P extends Schema, Q extends Schema, B extends Schema, X> =
   (input: Input<P, Q, B, X>) => Result | Promise<Result>;
 
@@ -152,8 +155,11 @@ export function defineRoute<P extends Schema = undefined, Q extends Schema = und
   methods.forEach((method, i) => registerOperation(app, spec, method, i === 0));
 
   app.on(methods.map((m) => m.toUpperCase()), routingPath(spec.path), async (c) => {
+    const deps = c.get('deps');
+    // Reads are held back in server/app.ts; a mutation's answer waits here (docs/architecture.md).
+    const write = c.req.method !== 'GET' && c.req.method !== 'HEAD';
+    const since = deps.writes.failures;
     try {
-      const deps = c.get('deps');
       const maybeUser = spec.access === 'public' ? tryAuthenticate(c) : authenticate(c);
       checkAccess(maybeUser, spec.access);
       const params = parseWith(spec.params as P, c.req.param(), 'path');
@@ -165,15 +171,19 @@ export function defineRoute<P extends Schema = undefined, Q extends Schema = und
       const userId = maybeUser?.id ?? 0;
 
       if (idem) {
-        const answer = findAnswer(deps.db, idem.key, userId, hash);
-        if (answer) return replay(c, answer.status, answer.body);
+        const stored = findAnswer(deps.db, idem.key, userId, hash);
+        if (stored) {
+          // It may be a twin's answer in the batch still open: replayed once that batch committed.
+          await deps.writes.settled();
+          return replay(c, stored.status, stored.body);
+        }
       }
 
       let body: Out<B>;
       try {
         body = parseWith(spec.body as B, bodyRead?.value, 'body');
       } catch (err) {
-        if (idem) recordRejection(deps, idem, userId, c, hash, err);
+        if (idem) await deps.writes.run(() => recordRejection(deps, idem, userId, c, hash, err));
         throw err;
       }
       const userGetter = { get() { if (!maybeUser) throw unauthenticated(); return maybeUser; }, enumerable: true };
@@ -185,38 +195,58 @@ export function defineRoute<P extends Schema = undefined, Q extends Schema = und
         prepared = spec.prepare ? await spec.prepare(make(undefined)) : (undefined as X);
       } catch (err) {
         // A refused upload is an answer like any other rejection: replayed, never re-run.
-        if (idem) recordRejection(deps, idem, userId, c, hash, err);
+        if (idem) await deps.writes.run(() => recordRejection(deps, idem, userId, c, hash, err));
         throw err;
       }
       const input = make(prepared);
 
       if (!transactional) {
-        return answer(c, await handler(input), status);
+        const result = await handler(input);
+        // Its writes joined whichever batch was open at the time; a failed one may have taken them.
+        if (write) await deps.writes.settled(since);
+        return answer(c, result, status);
       }
 
-      let result: Result;
-      try {
-        result = deps.db.transaction(() => {
-          const out = handler(input);
-          if (out instanceof Promise) throw new Error(`${spec.path}: transactional handlers must be synchronous`);
-          if (!(out instanceof Response)) {
-            if (idem) storeAnswer(deps.db, idem, userId, c.req.method, c.req.path, hash, { status, body: out }, deps.clock.now());
-            else if (maybeUser) noteDevice(deps.db, device, maybeUser.id, deps.clock.now());
+      // One unit of the open write batch: the effect with its stored answer or, failing that, the
+      // rejection stored instead; one savepoint inside the unit so the rejection outlives the effect.
+      const outcome = await deps.writes.run((): Outcome => {
+        try {
+          return {
+            // better-sqlite3's own savepoint: drizzle's transaction() builds a query builder per table for a tx object nobody uses.
+            result: deps.db.$client.transaction(() => {
+              const out = handler(input);
+              if (out instanceof Promise) throw new Error(`${spec.path}: transactional handlers must be synchronous`);
+              if (!(out instanceof Response)) {
+                if (idem) storeAnswer(deps.db, idem, userId, c.req.method, c.req.path, hash, { status, body: out }, deps.clock.now());
+                else if (maybeUser) noteDevice(deps.db, device, maybeUser.id, deps.clock.now());
+              }
+              return out;
+            })(),
+          };
+        } catch (err) {
+          if (idem) {
+            // A twin with the same key got there first (our insert of the key failed, or our handler
+            // saw the twin's effect and refused), maybe earlier in this same batch: its answer is ours.
+            const stored = findAnswer(deps.db, idem.key, userId, hash);
+            if (stored) return { replayed: stored };
           }
-          return out;
-        });
-      } catch (err) {
-        if (idem) {
-          // A concurrent twin with the same key committed first (our insert of the key failed, or
-          // our handler saw the twin's effect and refused): answer what the twin answered.
-          const answer = findAnswer(deps.db, idem.key, userId, hash);
-          if (answer) return replay(c, answer.status, answer.body);
+          // Nothing to keep: failing the unit lets the batch see the error itself (disk full...).
+          if (!recordRejection(deps, idem, userId, c, hash, err)) throw err;
+          return { rejected: err };
         }
-        recordRejection(deps, idem, userId, c, hash, err);
-        throw err;
-      }
-      return answer(c, result, status);
+      });
+      if ('replayed' in outcome) return replay(c, outcome.replayed.status, outcome.replayed.body);
+      if ('rejected' in outcome) throw outcome.rejected;
+      return answer(c, outcome.result, status);
     } catch (err) {
+      if (write) {
+        // An error answer may rest on rows of a batch still open (a twin's key, a revoked token).
+        try {
+          await deps.writes.settled(since);
+        } catch (batchErr) {
+          return errorResponse(c, batchErr);
+        }
+      }
       return errorResponse(c, err);
     }
   });
@@ -240,12 +270,13 @@ function replay(c: Context<AppEnv>, status: number, body: unknown): Response {
 
 /**
  * A business rejection is an answer too: stored so one bad queued action never blocks the queue,
- * together with whatever the rejection must leave behind (a refused scan is recorded).
+ * together with whatever the rejection must leave behind (a refused scan is recorded). Runs inside
+ * a unit of the write batch; answers whether it wrote anything.
  */
-function recordRejection(deps: Deps, idem: IdempotencyInfo | null, userId: number, c: Context<AppEnv>, hash: string, err: unknown): void {
+function recordRejection(deps: Deps, idem: IdempotencyInfo | null, userId: number, c: Context<AppEnv>, hash: string, err: unknown): boolean {
   const apiError = toApiError(err);
   const keep = idem != null && RECORDED.has(apiError.status) && !apiError.retryable;
-  if (!keep && !apiError.record) return;
+  if (!keep && !apiError.record) return false;
   try {
     deps.db.transaction(() => {
       apiError.record?.();
@@ -253,7 +284,9 @@ function recordRejection(deps: Deps, idem: IdempotencyInfo | null, userId: numbe
         storeAnswer(deps.db, idem, userId, c.req.method, c.req.path, hash, { status: apiError.status, body: apiError.toBody() }, deps.clock.now());
       }
     });
+    return true;
   } catch (storeErr) {
     if (!isUniqueViolation(storeErr)) throw storeErr;
+    return false;
   }
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createApp, type CourierApp } from '../../server/app';
 import { manualClock } from '../../server/clock';
 import { openMemoryDatabase, type Db } from '../../server/db/client';
+import type { WriteBatchOptions } from '../../server/db/writeBatch';
 import { user, company } from '../../server/db/schema/index';
 import { diskFileStore } from '../../server/files';
 import { hashPasswordSync } from '../../server/services/auth/passwords';
@@ -28,11 +29,12 @@ export interface TestApp {
 
 let seq = 0;
 
-export function makeApp(): TestApp {
+/** `writeBatch` reaches the app's group commit (server/db/writeBatch.ts), e.g. to fail a COMMIT. */
+export function makeApp(options: { writeBatch?: WriteBatchOptions } = {}): TestApp {
   const db = openMemoryDatabase();
   const clock = manualClock();
   const filesDir = mkdtempSync(join(tmpdir(), 'courier-files-'));
-  const app = createApp({ db, files: diskFileStore(filesDir), clock });
+  const app = createApp({ db, files: diskFileStore(filesDir), clock, writeBatch: options.writeBatch });
   const call: TestApp['call'] = (method, path, token, body, headers = {}) => {
     const h: Record<string, string> = { ...headers };
     if (token) h.authorization = `Bearer ${token}`;

@@ -59,6 +59,8 @@ export async function attachUserFile(deps: Deps, userId: number, slot: UserFileS
     await removeBytes(deps, [key]);
     throw err;
   }
+  // The old bytes go only once the row that dropped them is on disk (it may sit in an open write batch).
+  await deps.writes.settled();
   await removeBytes(deps, stale);
   return stored;
 }
@@ -72,6 +74,7 @@ export async function detachUserFile(deps: Deps, userId: number, slot: UserFileS
     deps.db.update(user).set({ [column]: null, updated_at: deps.clock.now() }).where(eq(user.id, userId)).run();
     return discard(deps.db, row[column]);
   });
+  await deps.writes.settled();
   await removeBytes(deps, stale);
 }
 
