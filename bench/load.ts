@@ -63,3 +63,46 @@ export function printTable(rows: LoadResult[], bareName: string): void {
     console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.max} | ${r.cpuMs?.toFixed(2) ?? '-'} | ${r.non2xx} | ${bare ? (r.rps / bare).toFixed(2) : '-'} |`);
   }
 }
+
+/**
+ * Open-loop load at a steady rate: request k is due at start + k/rate and its latency counts from
+ * then, so a slow answer cannot hide the ones queued behind it. (autocannon's own rate limit sends
+ * each second's quota in one burst, which measures the burst, not the server.) At most
+ * `connections` requests are in flight, on keep-alive sockets.
+ */
+export async function paced(name: string, url: string, next: () => Req, opts: { rate: number; duration: number; connections: number; pid?: number }): Promise<LoadResult> {
+  const { Agent, request } = await import('node:http');
+  const agent = new Agent({ keepAlive: true, maxSockets: opts.connections });
+  const total = Math.max(1, Math.round(opts.rate * opts.duration));
+  const latencies: number[] = [];
+  let non2xx = 0; let errors = 0;
+  const send = (r: Req) => new Promise<number>((resolve) => {
+    const req = request(`${url}${r.path}`, { method: r.method ?? 'GET', headers: r.headers, agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', () => resolve(0));
+    req.end(r.body);
+  });
+  const cpu0 = cpuSeconds(opts.pid);
+  const start = performance.now();
+  const inFlight: Promise<void>[] = [];
+  for (let k = 0; k < total; k++) {
+    const due = start + (k * 1000) / opts.rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    inFlight.push(send(next()).then((status) => {
+      latencies.push(performance.now() - due);
+      if (status === 0) errors += 1; else if (status < 200 || status >= 300) non2xx += 1;
+    }));
+  }
+  await Promise.all(inFlight);
+  const seconds = (performance.now() - start) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! * 10) / 10;
+  return {
+    name, rps: Math.round(total / seconds), p50: at(0.5), p90: at(0.9), p99: at(0.99), max: at(1), non2xx, errors, requests: total,
+    cpuMs: cpu0 !== undefined ? ((cpuSeconds(opts.pid)! - cpu0) * 1000) / total : undefined,
+  };
+}

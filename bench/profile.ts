@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { load } from './load';
+import { load, paced } from './load';
 import { SCALE_DEFAULTS, seedScaleDatabase, type ScaleData } from './scale';
 
 const which = process.argv[2] ?? 'remaining';
@@ -47,7 +47,7 @@ const gens: Record<string, () => { method?: string; path: string; headers?: Reco
 const gen = gens[which];
 if (!gen) throw new Error(`unknown ${which}`);
 await load('warm', url, gen, { connections: 10, duration: 1 });
-const r = await load(which, url, gen, { connections: 50, duration: seconds, pid: child.pid, rate: Number(process.env.RATE ?? 0) || undefined });
+const r = process.env.RATE ? await paced(which, url, gen, { connections: 50, duration: seconds, pid: child.pid, rate: Number(process.env.RATE) }) : await load(which, url, gen, { connections: 50, duration: seconds, pid: child.pid });
 console.log(JSON.stringify(r));
 await new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); });
 if (process.env.NOPROF) process.exit(0);

@@ -14,7 +14,7 @@ import { openDatabase, type Db } from '../server/db/client';
 import { authToken, changeLog, company, pkg, user, zone } from '../server/db/schema/index';
 import { hashPasswordSync } from '../server/services/auth/passwords';
 import { newToken } from '../server/services/auth/tokens';
-import { load, printTable, startBenchServer, stopBenchServer, type LoadResult } from './load';
+import { load, paced as pacedLoad, printTable, startBenchServer, stopBenchServer, type LoadResult } from './load';
 
 export interface ScaleOptions {
   companies: number;
@@ -241,10 +241,11 @@ export async function runScaleBench(opts: Partial<ScaleOptions> = {}): Promise<{
 
     // Closed-loop runs saturate the one server thread, and a saturated Node server starves new
     // connections (their first answer waits seconds), which is what p99 shows above. The same
-    // endpoints at half the throughput they reached show the latency of a server with headroom.
+    // endpoints at a steady half of the throughput they reached show the latency with headroom.
     const paced: LoadResult[] = [];
     const pace = async (row: LoadResult, next: () => { method?: string; path: string; headers?: Record<string, string>; body?: string }) => {
-      paced.push(await load(`${row.name} @ ${Math.round(row.rps / 2)} req/s`, url, next, { ...c, duration: o.duration, rate: Math.max(1, Math.round(row.rps / 2)) }));
+      const rate = Math.max(1, Math.round(row.rps / 2));
+      paced.push(await pacedLoad(`${row.name} @ ${rate} req/s`, url, next, { ...c, duration: o.duration, rate }));
     };
     const [remainingRow, listRow, snapshotRow] = [rows[1]!, rows[2]!, rows[3]!];
     const [scanRow, deliverRow] = [writes[1]!, writes[2]!];
