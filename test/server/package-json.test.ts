@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { Package } from '../../shared/schemas/package';
 import type { PackageStatus } from '../../shared/lifecycle';
 import type { Db } from '../../server/db/client';
-import { country, packageFailure, pkg, state, suburb, zone } from '../../server/db/schema/index';
+import { alias } from 'drizzle-orm/sqlite-core';
+import { company, country, packageFailure, pkg, state, suburb, user, zone } from '../../server/db/schema/index';
 import { packageJson, packageJsonByIds, packageJsonWhere } from '../../server/services/packages/json';
-import { packagesByIds, selectPackages } from '../../server/services/packages/shape';
+import { packagesByIds } from '../../server/services/packages/shape';
 import { makeApp } from '../helpers/app';
 
 /**
@@ -13,7 +14,15 @@ import { makeApp } from '../helpers/app';
  * SQLite serialises must parse to exactly this, key order included.
  */
 function previousShaping(db: Db, id: number): Package {
-  const r = selectPackages(db).where(eq(pkg.id, id)).get();
+  const driver = alias(user, 'driver');
+  const r = db.select({
+    p: pkg, company_name: company.name, zone_name: zone.name, suburb_name: suburb.name,
+    state_name: state.name, country_name: country.name, driver_name: driver.name,
+  }).from(pkg)
+    .leftJoin(company, eq(company.id, pkg.company_id)).leftJoin(zone, eq(zone.id, pkg.zone_id))
+    .leftJoin(suburb, eq(suburb.id, pkg.suburb_id)).leftJoin(state, eq(state.id, pkg.state_id))
+    .leftJoin(country, eq(country.id, pkg.country_id)).leftJoin(driver, eq(driver.id, pkg.assigned_to_id))
+    .where(eq(pkg.id, id)).get();
   if (!r) throw new Error(`no package ${id}`);
   const p = r.p;
   const iso = (ms: number) => new Date(ms).toISOString();

@@ -10,7 +10,7 @@ import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
 import { pageLinks } from '../../resources/list';
 import { checkUploadSize, MAX_UPLOAD_BYTES, readCsv, readXlsx, type Sheet } from '../../services/packages/sheet';
-import { selectPackages, shapePackages } from '../../services/packages/shape';
+import { packageJsonSelect, parsePackages } from '../../services/packages/json';
 import { importPackages } from '../../services/packages/upload';
 import { companyOfApiKey } from '../../services/webhooks/apiKeys';
 
@@ -54,7 +54,7 @@ export function companyApiRoutes(app: App): void {
       query.updated_since ? sql`${pkg.updated_at} >= ${Date.parse(query.updated_since)}` : undefined,
     );
     const total = deps.db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get()?.n ?? 0;
-    const rows = selectPackages(deps.db).where(where).orderBy(sql`${pkg.id} desc`).limit(query.page_size).offset((query.page - 1) * query.page_size).all();
-    return { count: total, ...pageLinks(c.req.url, query.page, query.page_size, total), results: shapePackages(deps.db, rows) };
+    const rows = packageJsonSelect(deps.db).where(where).orderBy(sql`${pkg.id} desc`).limit(query.page_size).offset((query.page - 1) * query.page_size).all();
+    return { count: total, ...pageLinks(c.req.url, query.page, query.page_size, total), results: parsePackages(rows) };
   });
 }

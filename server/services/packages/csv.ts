@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { pkg } from '../../db/schema/index';
 import { csvSafe } from '../../../shared/csvSafe';
 import type { Package } from '../../../shared/schemas/package';
-import { selectPackages, shapePackages } from './shape';
+import { packageJsonSelect, parsePackages } from './json';
 
 /** Spec 2.1 fields, flat: nested objects become their useful scalar. */
 export const CSV_COLUMNS = [
@@ -42,13 +42,13 @@ export function packagesCsvStream(db: Db, where: SQL | undefined): ReadableStrea
         controller.enqueue(encoder.encode(`\uFEFF${stringify([[...CSV_COLUMNS]])}`));
         return;
       }
-      const rows = selectPackages(db).where(and(where, gt(pkg.id, lastId))).orderBy(asc(pkg.id)).limit(CSV_PAGE).all();
+      const rows = packageJsonSelect(db).where(and(where, gt(pkg.id, lastId))).orderBy(asc(pkg.id)).limit(CSV_PAGE).all();
       if (!rows.length) {
         controller.close();
         return;
       }
-      lastId = rows[rows.length - 1].p.id;
-      const records = shapePackages(db, rows).map((p) => CSV_COLUMNS.map((c) => cell(p, c)));
+      lastId = rows[rows.length - 1].id;
+      const records = parsePackages(rows).map((p) => CSV_COLUMNS.map((c) => cell(p, c)));
       controller.enqueue(encoder.encode(stringify(records)));
       if (rows.length < CSV_PAGE) controller.close();
     },

@@ -63,19 +63,11 @@ function render(): SQL<string> {
 
 export const PACKAGE_JSON = render();
 
-/** `select <package json> from package` with the joins the expression reads; add where/order/limit. */
+/**
+ * `select id, <package json> from package` with the joins the expression reads; add where, order and
+ * limit. Every package read (answers, lists, exports) goes through this one select.
+ */
 export function packageJsonSelect(db: Db) {
-  return db.select({ json: PACKAGE_JSON }).from(pkg)
-    .leftJoin(company, eq(company.id, pkg.company_id))
-    .leftJoin(zone, eq(zone.id, pkg.zone_id))
-    .leftJoin(suburb, eq(suburb.id, pkg.suburb_id))
-    .leftJoin(state, eq(state.id, pkg.state_id))
-    .leftJoin(country, eq(country.id, pkg.country_id))
-    .leftJoin(driver, eq(driver.id, pkg.assigned_to_id));
-}
-
-/** The same select with the id first, for callers that reorder rows themselves. */
-function idJsonSelect(db: Db) {
   return db.select({ id: pkg.id, json: PACKAGE_JSON }).from(pkg)
     .leftJoin(company, eq(company.id, pkg.company_id))
     .leftJoin(zone, eq(zone.id, pkg.zone_id))
@@ -85,13 +77,18 @@ function idJsonSelect(db: Db) {
     .leftJoin(driver, eq(driver.id, pkg.assigned_to_id));
 }
 
-/** Decodes `.values()` of a select of PACKAGE_JSON alone. */
+/** Decodes `.values()` of packageJsonSelect(). */
 export function rawPackages(values: unknown[][]): RawJson[] {
-  return values.map((row) => new RawJson(row[0] as string));
+  return values.map((row) => new RawJson(row[1] as string));
+}
+
+/** Rows of packageJsonSelect() as objects, for code that works on packages (exports, reports). */
+export function parsePackages(rows: readonly { json: string }[]): Package[] {
+  return rows.map((r) => JSON.parse(r.json) as Package);
 }
 
 // The ids travel as one JSON text so that one statement serves any number of them.
-const byIds = (db: Db) => prepared(db, 'package-json-by-ids', (d) => idJsonSelect(d)
+const byIds = (db: Db) => prepared(db, 'package-json-by-ids', (d) => packageJsonSelect(d)
   .where(sql`${pkg.id} in (select value from json_each(${sql.placeholder('ids')}))`).prepare());
 const byId = (db: Db) => prepared(db, 'package-json-by-id', (d) => packageJsonSelect(d)
   .where(eq(pkg.id, sql.placeholder('id'))).prepare());
@@ -115,8 +112,7 @@ export function packageJsonByIds(db: Db, ids: readonly number[]): RawJson[] {
 
 /** One package, as scan and delivery answers carry it. */
 export function packageJson(db: Db, id: number): RawJson | undefined {
-  const row = byId(db).values({ id })[0] as unknown[] | undefined;
-  return row ? new RawJson(row[0] as string) : undefined;
+  return rawPackages(byId(db).values({ id }) as unknown[][])[0];
 }
 
 export interface PackageJsonQuery { orderBy?: (SQLiteColumn | SQL)[]; limit?: number; offset?: number }

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { company, deliveryAttempt, deliveryRecord, pkg, suburb, user, zone } from '../../db/schema/index';
 import { iso } from '../../clock';
 import type { Package } from '../../../shared/schemas/package';
-import { selectPackages, shapePackages } from '../packages/shape';
+import { packageJsonSelect, parsePackages } from '../packages/json';
 import { localDay, type ReportFilter } from './period';
 
 export const PAGE = 1000;
@@ -145,12 +145,12 @@ export function keyset<R extends { id: number }>(read: (after: number) => R[]): 
 export function packagePages(db: Db, f: ReportFilter): () => Package[] {
   let last = 0;
   return () => {
-    const rows = selectPackages(db).where(and(packageWhere(f), gt(pkg.id, last))).orderBy(asc(pkg.id)).limit(PAGE).all();
-    if (rows.length) last = rows[rows.length - 1].p.id;
-    return shapePackages(db, rows);
+    const rows = packageJsonSelect(db).where(and(packageWhere(f), gt(pkg.id, last))).orderBy(asc(pkg.id)).limit(PAGE).all();
+    if (rows.length) last = rows[rows.length - 1].id;
+    return parsePackages(rows);
   };
 }
 
 export function packageListPage(db: Db, f: ReportFilter, page: number, pageSize: number): Package[] {
-  return shapePackages(db, selectPackages(db).where(packageWhere(f)).orderBy(asc(pkg.id)).limit(pageSize).offset((page - 1) * pageSize).all());
+  return parsePackages(packageJsonSelect(db).where(packageWhere(f)).orderBy(asc(pkg.id)).limit(pageSize).offset((page - 1) * pageSize).all());
 }
