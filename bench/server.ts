@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../server/app';
 import { systemClock } from '../server/clock';
+import { startCheckpointer } from '../server/db/checkpointer';
 import { openDatabase } from '../server/db/client';
 import { diskFileStore } from '../server/files';
 
@@ -13,6 +14,8 @@ import { diskFileStore } from '../server/files';
  * insert and one indexed read. The ratio real/bare is the figure the bench reports.
  */
 const db = openDatabase(process.env.DATABASE_PATH ?? '');
+// As server/main.ts does: WAL checkpoints off the event loop.
+const checkpoints = startCheckpointer(db.$client);
 const app = createApp({ db, files: diskFileStore(mkdtempSync(join(tmpdir(), 'bench-files-'))), clock: systemClock });
 db.$client.exec('create table if not exists bare_write (id integer primary key, v text not null, at integer not null)');
 const insert = db.$client.prepare('insert into bare_write (v, at) values (?, ?)');
@@ -28,4 +31,4 @@ outer.route('/', app);
 const server = serve({ fetch: outer.fetch, port: Number(process.env.PORT ?? 0), hostname: '127.0.0.1' }, (info) => {
   process.send?.({ port: info.port });
 });
-process.on('SIGTERM', () => server.close(() => { db.$client.close(); process.exit(0); }));
+process.on('SIGTERM', () => server.close(() => { void checkpoints.stop().finally(() => { db.$client.close(); process.exit(0); }); }));

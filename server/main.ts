@@ -2,6 +2,7 @@ import { serve } from '@hono/node-server';
 import { resolve } from 'node:path';
 import { createApp } from './app';
 import { systemClock } from './clock';
+import { startCheckpointer } from './db/checkpointer';
 import { openDatabase } from './db/client';
 import { diskFileStore } from './files';
 import { ensureSuperAdmin } from './services/auth/bootstrap';
@@ -17,6 +18,8 @@ const filesDir = resolve(env.FILES_DIR ?? './data/files');
 const staticDir = resolve(env.STATIC_DIR ?? './dist');
 
 const db = openDatabase(databasePath);
+// WAL checkpoints in a worker thread: inside a COMMIT they stalled every request behind it.
+const checkpoints = startCheckpointer(db.$client, { log: (line) => console.error(line) });
 const created = await ensureSuperAdmin(db, systemClock, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
 if (created) console.log(`[courier] created super admin ${created}`);
 
@@ -62,8 +65,10 @@ function shutdown(signal: string): void {
   void webhooks.stop();
   server.close(() => {
     writes.flush();
-    db.$client.close();
-    process.exit(0);
+    void checkpoints.stop().finally(() => {
+      db.$client.close();
+      process.exit(0);
+    });
   });
   setTimeout(() => process.exit(1), 10_000).unref();
 }
