@@ -239,6 +239,18 @@ export async function runScaleBench(opts: Partial<ScaleOptions> = {}): Promise<{
       return { path: `/api/sync/changes/?cursor=${data.feedLast}`, headers: auth(d.token) };
     }, { ...c, duration: o.duration }));
 
+    // The request a device makes most: a poll at the head of the feed, nothing new.
+    const head = await (await fetch(`${url}/api/sync/changes/?cursor=${data.feedLast}&limit=500`, { headers: auth(data.drivers[0]!.token) })).json() as { cursor: number; has_more: boolean };
+    let headCursor = head.cursor;
+    for (let more = head.has_more; more;) {
+      const next = await (await fetch(`${url}/api/sync/changes/?cursor=${headCursor}&limit=500`, { headers: auth(data.drivers[0]!.token) })).json() as { cursor: number; has_more: boolean };
+      headCursor = next.cursor; more = next.has_more;
+    }
+    rows.push(await load('GET sync/changes/?cursor=head (driver poll, nothing new)', url, () => {
+      const d = data.drivers[i++ % data.drivers.length]!;
+      return { path: `/api/sync/changes/?cursor=${headCursor}`, headers: auth(d.token) };
+    }, { ...c, duration: o.duration }));
+
     // Closed-loop runs saturate the one server thread, and a saturated Node server starves new
     // connections (their first answer waits seconds), which is what p99 shows above. The same
     // endpoints at a steady half of the throughput they reached show the latency with headroom.
