@@ -40,6 +40,7 @@ const gens: Record<string, () => { method?: string; path: string; headers?: Reco
   remaining: () => { const d = data.drivers[i++ % data.drivers.length]!; return { path: `/api/scan-package-api/${d.id}/remaining-packages-list/`, headers: auth(d.token) }; },
   list: () => ({ path: `/api/package/?status=assigned&zone=${data.zoneIds[i++ % data.zoneIds.length]}&page_size=50`, headers: auth(data.adminToken) }),
   sync0: () => { const d = data.drivers[i++ % data.drivers.length]!; return { path: '/api/sync/changes/?cursor=0', headers: auth(d.token) }; },
+  head: () => { const d = data.drivers[i++ % data.drivers.length]!; return { path: `/api/sync/changes/?cursor=${data.feedLast}`, headers: auth(d.token) }; },
   syncN: () => { const d = data.drivers[i++ % data.drivers.length]!; return { path: `/api/sync/changes/?cursor=${data.feedLast - 2000}`, headers: auth(d.token) }; },
   scan: () => { const s = scans[i++ % scans.length]!; return { method: 'POST', path: '/api/scan-package-api/inbound-scan/', headers: auth(s.token), body: JSON.stringify({ barcode: s.barcode }) }; },
   deliver: () => { const d = delivers[i++ % delivers.length]!; return { method: 'POST', path: `/api/package-delivered/${d.id}/deliver/`, headers: auth(d.token), body: JSON.stringify({ recipient_name: 'Front desk' }) }; },

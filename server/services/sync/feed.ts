@@ -1,7 +1,8 @@
-import { and, asc, gt, inArray, max, min, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, max, min, sql, type SQL } from 'drizzle-orm';
 import type { SyncChanges } from '../../../shared/schemas/sync';
 import { iso } from '../../clock';
 import type { Db } from '../../db/client';
+import { prepared } from '../../db/prepared';
 import { changeLog, failedDeliveryStatus, pkg } from '../../db/schema/index';
 import { rawArray, rawObject, type RawJson } from '../../http/rawJson';
 import { packageJsonByIds } from '../packages/json';
@@ -20,16 +21,30 @@ function chunks<T>(items: T[]): T[][] {
   return out;
 }
 
+type FeedRows = 'driver' | 'company' | 'shared';
+/** Whose feed rows: the scope's own package rows (by driver or company column) or the shared ones. */
+const FEED_ROWS: Record<FeedRows, SQL | undefined> = {
+  driver: and(eq(changeLog.entity, 'package'), eq(changeLog.driver_id, sql.placeholder('owner'))),
+  company: and(eq(changeLog.entity, 'package'), eq(changeLog.company_id, sql.placeholder('owner'))),
+  shared: sharedFeedRows,
+};
+
+// Every device polls: these are prepared once per database rather than built per request.
+const latestQuery = (db: Db, rows: FeedRows) => prepared(db, `feed-latest-${rows}`, (d) => {
+  const latest = max(changeLog.seq);
+  return d.select({ entity: changeLog.entity, id: changeLog.entity_id, seq: latest }).from(changeLog)
+    .where(and(FEED_ROWS[rows], gt(changeLog.seq, sql.placeholder('cursor'))))
+    .groupBy(changeLog.entity, changeLog.entity_id).orderBy(asc(latest)).limit(sql.placeholder('take')).prepare();
+});
+const firstQuery = (db: Db) => prepared(db, 'feed-first', (d) => d.select({ v: min(changeLog.seq) }).from(changeLog).prepare());
+const lastQuery = (db: Db) => prepared(db, 'feed-last', (d) => d.select({ v: max(changeLog.seq) }).from(changeLog).prepare());
+
 /**
  * Each record changed after `cursor` once, at its latest feed row, oldest first: a record that
  * changed twice is sent once, in its current state, and the cursor never skips a record.
  */
-function latestChanges(db: Db, where: SQL | null, cursor: number, take: number): FeedKey[] {
-  if (!where) return [];
-  const latest = max(changeLog.seq);
-  return db.select({ entity: changeLog.entity, id: changeLog.entity_id, seq: latest }).from(changeLog)
-    .where(and(where, gt(changeLog.seq, cursor)))
-    .groupBy(changeLog.entity, changeLog.entity_id).orderBy(asc(latest)).limit(take).all()
+function latestChanges(db: Db, rows: FeedRows, owner: number, cursor: number, take: number): FeedKey[] {
+  return latestQuery(db, rows).all({ owner, cursor, take })
     .map((r) => ({ entity: r.entity as Entity, id: r.id, seq: r.seq ?? 0 }));
 }
 
@@ -38,9 +53,7 @@ function latestChanges(db: Db, where: SQL | null, cursor: number, take: number):
  * the b-tree, but both in one select scan the whole feed (it runs on every sync request).
  */
 function feedBounds(db: Db): { first: number | null; last: number | null } {
-  const first = db.select({ v: min(changeLog.seq) }).from(changeLog).get()?.v ?? null;
-  const last = db.select({ v: max(changeLog.seq) }).from(changeLog).get()?.v ?? null;
-  return { first, last };
+  return { first: firstQuery(db).get()?.v ?? null, last: lastQuery(db).get()?.v ?? null };
 }
 
 function shapeStatuses(db: Db, ids: number[]) {
@@ -132,7 +145,9 @@ function feedPage(db: Db, scope: FeedScope, cursor: number, limit: number, now: 
   if (cursor === 0) return snapshot(db, scope, limit, now, last ?? 0);
   // Newer than anything here (a restored database) or older than what pruning kept: unservable.
   if (last == null || cursor > last || (first != null && cursor < first - 1)) return RESET;
-  const merged = [...latestChanges(db, packageFeedRows(scope), cursor, limit + 1), ...latestChanges(db, sharedFeedRows ?? null, cursor, limit + 1)]
+  const own = scope.kind === 'driver' ? latestChanges(db, 'driver', scope.driverId, cursor, limit + 1)
+    : scope.kind === 'company' ? latestChanges(db, 'company', scope.companyId, cursor, limit + 1) : [];
+  const merged = [...own, ...latestChanges(db, 'shared', 0, cursor, limit + 1)]
     .sort((a, b) => a.seq - b.seq);
   const page = merged.slice(0, limit);
   const hasMore = merged.length > limit;
