@@ -23,7 +23,7 @@ export interface SpawnedServer {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
     const srv = createServer();
     srv.once('error', fail);
@@ -40,36 +40,45 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((ok) => child.once('exit', () => ok()));
 }
 
-function launch(port: number, dir: string): Promise<ChildProcess> {
+/** One server/main.ts process on `dir`'s database and files, resolved once it listens. */
+export interface LaunchedServer {
+  child: ChildProcess;
+  port: number;
+  /** `http://127.0.0.1:PORT/api/` */
+  baseUrl: string;
+  exit: Promise<number | null>;
+  /** Everything it printed so far. */
+  output: () => string;
+}
+
+export async function launchServer(dir: string, port?: number): Promise<LaunchedServer> {
+  const p = port ?? (await freePort());
   // node itself (not npx), so the signal reaches the server and not a wrapper.
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server/main.ts')], {
     cwd: ROOT,
     env: {
-      ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'courier.db'), FILES_DIR: join(dir, 'files'),
+      ...process.env, PORT: String(p), HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'courier.db'), FILES_DIR: join(dir, 'files'),
       STATIC_DIR: join(dir, 'no-pwa'), ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, LOG_REQUESTS: '0',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  return new Promise((ok, fail) => {
-    const timer = setTimeout(() => { child.kill('SIGKILL'); fail(new Error(`server did not start:\n${output}`)); }, 60_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('listening on')) {
-        clearTimeout(timer);
-        ok(child);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.once('exit', (code, signal) => { clearTimeout(timer); fail(new Error(`server exited (${code ?? signal}) before listening:\n${output}`)); });
+  let out = '';
+  child.stdout?.on('data', (b: Buffer) => { out += b.toString(); });
+  child.stderr?.on('data', (b: Buffer) => { out += b.toString(); });
+  const exit = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
+  await new Promise<void>((ok, fail) => {
+    const timer = setTimeout(() => { child.kill('SIGKILL'); fail(new Error(`server did not start:\n${out}`)); }, 90_000);
+    const check = () => { if (out.includes('listening on')) { clearTimeout(timer); ok(); } };
+    child.stdout?.on('data', check);
+    void exit.then((code) => { clearTimeout(timer); fail(new Error(`server exited ${code} before listening:\n${out}`)); });
   });
+  return { child, port: p, baseUrl: `http://127.0.0.1:${p}/api/`, exit, output: () => out };
 }
 
 export async function spawnServer(): Promise<SpawnedServer> {
   const dir = mkdtempSync(join(tmpdir(), 'courier-server-'));
   const port = await freePort();
-  let child = await launch(port, dir);
+  let child = (await launchServer(dir, port)).child;
   return {
     port, dir, databasePath: join(dir, 'courier.db'), baseUrl: `http://127.0.0.1:${port}/api/`,
     async kill() {
@@ -78,7 +87,7 @@ export async function spawnServer(): Promise<SpawnedServer> {
     },
     async restart() {
       if (child.exitCode === null && child.signalCode === null) throw new Error('kill or stop the server first');
-      child = await launch(port, dir);
+      child = (await launchServer(dir, port)).child;
     },
     async stop() {
       child.kill('SIGTERM');

@@ -1,55 +1,15 @@
 import Database from 'better-sqlite3';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ADMIN, callApi, seedOverHttp } from '../helpers/server';
+import { ADMIN, callApi, launchServer, seedOverHttp, type LaunchedServer } from '../helpers/server';
 import { makeApp } from '../helpers/app';
 
-/**
- * The real server (server/main.ts) as a child process on files this test owns, so it can be killed,
- * terminated, starved of disk and started again on the same database.
- */
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-
-interface Proc { child: ChildProcess; baseUrl: string; port: number; exit: Promise<number | null>; output: () => string }
-
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const srv = createServer();
-    srv.once('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      srv.close(() => ok(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
-
-async function launch(dir: string, port?: number): Promise<Proc> {
-  const p = port ?? (await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server/main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env, PORT: String(p), HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'courier.db'), FILES_DIR: join(dir, 'files'),
-      STATIC_DIR: join(dir, 'no-pwa'), ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, LOG_REQUESTS: '0',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (b: Buffer) => { out += b.toString(); });
-  child.stderr?.on('data', (b: Buffer) => { out += b.toString(); });
-  const exit = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
-  await new Promise<void>((ok, fail) => {
-    const timer = setTimeout(() => { child.kill('SIGKILL'); fail(new Error(`server did not start:\n${out}`)); }, 90_000);
-    const check = () => { if (out.includes('listening on')) { clearTimeout(timer); ok(); } };
-    child.stdout?.on('data', check);
-    void exit.then((code) => { clearTimeout(timer); fail(new Error(`server exited ${code} before listening:\n${out}`)); });
-  });
-  return { child, port: p, baseUrl: `http://127.0.0.1:${p}/api/`, exit, output: () => out };
-}
+// The real server (launchServer: server/main.ts in its own process) on files this test owns, so it
+// can be killed, terminated, starved of disk and started again on the same database.
 
 async function post(baseUrl: string, path: string, token: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(new URL(path, baseUrl), {
@@ -70,7 +30,7 @@ function integrity(path: string): string {
 describe('SIGKILL during writes', () => {
   it('loses no acknowledged write and leaves no half-applied action; replays complete the rest exactly once', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'courier-kill-'));
-    let srv = await launch(dir);
+    let srv = await launchServer(dir);
     const seeded = await seedOverHttp(srv.baseUrl, 60, 'KL');
     const token = await login(srv.baseUrl, seeded.driver.email, seeded.driver.password);
     const device = { 'x-device-id': 'kill-device' };
@@ -85,7 +45,7 @@ describe('SIGKILL during writes', () => {
     await Promise.allSettled(inflight);
     expect(acked.size).toBeGreaterThanOrEqual(10);
 
-    srv = await launch(dir, srv.port);
+    srv = await launchServer(dir, srv.port);
     try {
       const db = new Database(join(dir, 'courier.db'), { readonly: true });
       const rows = db.prepare(`select p.id, p.hawb, p.status, p.is_scanned,
@@ -128,7 +88,7 @@ describe('SIGKILL during writes', () => {
 describe('graceful shutdown', () => {
   it('SIGTERM lets an in-flight request finish, refuses new connections, closes the database and exits 0', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'courier-term-'));
-    const srv = await launch(dir);
+    const srv = await launchServer(dir);
     const token = await login(srv.baseUrl, ADMIN.email, ADMIN.password, true);
     const body = JSON.stringify({ hawb: 'TERM-1', customer_name: 'In flight' });
     const socket = connect(srv.port, '127.0.0.1');
@@ -192,19 +152,31 @@ describe('storage failures answer 503 and recover', () => {
     expect(t.db.$client.pragma('integrity_check', { simple: true })).toBe('ok');
   });
 
+  // Written until the disk says no: the background checkpointer may grow the database file at the
+  // same moment, so a size computed from statfs beforehand can already be too big.
+  const fillDisk = (path: string) => {
+    const fd = openSync(path, 'w');
+    const chunk = Buffer.alloc(64 * 1024);
+    try {
+      for (;;) writeSync(fd, chunk);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
+    } finally {
+      closeSync(fd);
+    }
+  };
   const canMount = process.getuid?.() === 0 && spawnSync('mount', ['--version']).status === 0;
   it.skipIf(!canMount)('a real full disk (tiny tmpfs): the running server answers 503, stays up, does not corrupt the database, and recovers', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'courier-full-'));
     mkdirSync(join(dir, 'mnt'));
     const mnt = join(dir, 'mnt');
     if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=12m', 'tmpfs', mnt]).status !== 0) return;
-    let srv: Proc | undefined;
+    let srv: LaunchedServer | undefined;
     try {
-      srv = await launch(mnt);
+      srv = await launchServer(mnt);
       const token = await login(srv.baseUrl, ADMIN.email, ADMIN.password, true);
       expect((await post(srv.baseUrl, 'package/', token, { hawb: 'DISK-0' })).status).toBe(201);
-      const free = statfsSync(mnt);
-      writeFileSync(join(mnt, 'filler'), Buffer.alloc(Math.max(0, Number(free.bavail) * Number(free.bsize) - 4096)));
+      fillDisk(join(mnt, 'filler'));
       const statuses: number[] = [];
       for (let i = 1; i <= 60 && !statuses.includes(503); i++) {
         statuses.push((await post(srv.baseUrl, 'package/', token, { hawb: `DISK-${i}`, description_of_goods: 'y'.repeat(900) })).status);
