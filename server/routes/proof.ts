@@ -6,6 +6,7 @@ import { isStaff } from '../../shared/roles';
 import { deliveryRecord, packagePhoto, pkg } from '../db/schema/index';
 import { forbidden } from '../errors';
 import { ops } from '../http/catalogue';
+import type { Deps } from '../deps';
 import type { App } from '../http/env';
 import { defineRoute } from '../http/route';
 import type { SessionUser } from '../services/auth/session';
@@ -26,6 +27,15 @@ function writer(user: SessionUser): void {
 
 function slotsOf(body: z.output<typeof ProofUpdateBody>) {
   return Object.fromEntries(PROOF_SLOTS.filter((s) => body[s] !== undefined).map((s) => [s, body[s]]));
+}
+
+/** Create and update alike: the slots the body names, then the delivery's recipient and note. */
+function setProof(deps: Deps, user: SessionUser, packageId: number, body: z.output<typeof ProofUpdateBody>, deviceId: string | undefined) {
+  writer(user);
+  const row = proofParcel(deps.db, user, packageId);
+  writeSlots(deps, user, row, slotsOf(body), deviceId);
+  updateDeliveryText(deps, user, row, { recipient_name: body.recipient_name, note: body.note }, deviceId);
+  return proofOf(deps.db, row);
 }
 
 /**
@@ -49,13 +59,7 @@ export function proofRoutes(app: App): void {
     catalogue: ops(group, 'Create'),
     summary: "Set a parcel's proof slots (photo_one..photo_five, signature: file id or client_id) and, for a delivered parcel, the recipient and note",
     description: 'A file the server lacks answers 409 (upload it, then repeat). Drivers may not replace the proof of a delivered parcel.',
-  }, ({ deps, user, body, device }) => {
-    writer(user);
-    const row = proofParcel(deps.db, user, body.package);
-    writeSlots(deps, user, row, slotsOf(body), device?.id);
-    updateDeliveryText(deps, user, row, { recipient_name: body.recipient_name, note: body.note }, device?.id);
-    return proofOf(deps.db, row);
-  });
+  }, ({ deps, user, body, device }) => setProof(deps, user, body.package, body, device?.id));
 
   defineRoute(app, {
     method: 'get', path: '/photo-upload/{id}/', tags, access: 'package.view', params: IdParams, response: Proof,
@@ -66,13 +70,7 @@ export function proofRoutes(app: App): void {
     method: ['patch', 'put'], path: '/photo-upload/{id}/', tags, access: 'delivery.manage', params: IdParams, body: ProofUpdateBody,
     response: Proof, catalogue: ops(group, 'Update'),
     summary: 'Change proof slots (null clears one) and the recipient or note of a delivery',
-  }, ({ deps, user, params, body, device }) => {
-    writer(user);
-    const row = proofParcel(deps.db, user, params.id);
-    writeSlots(deps, user, row, slotsOf(body), device?.id);
-    updateDeliveryText(deps, user, row, { recipient_name: body.recipient_name, note: body.note }, device?.id);
-    return proofOf(deps.db, row);
-  });
+  }, ({ deps, user, params, body, device }) => setProof(deps, user, params.id, body, device?.id));
 
   defineRoute(app, {
     method: 'delete', path: '/photo-upload/{id}/', tags, access: 'delivery.manage', params: IdParams, response: Proof,
