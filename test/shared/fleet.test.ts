@@ -69,7 +69,8 @@ describe('optimizeFleet on random instances (property)', () => {
 
   it('matches the brute-force optimum on small instances', () => {
     for (let seed = 1; seed <= 24; seed++) {
-      const input = randomFleet(seed * 7919, { jobs: 5 + (seed % 2), vehicles: 1 + (seed % 3), asymmetric: seed % 2 === 0 });
+      // Six jobs with three vans is ~10 s of brute force: keep that case to five jobs.
+      const input = randomFleet(seed * 7919, { jobs: seed % 3 === 2 ? 5 : 5 + (seed % 2), vehicles: 1 + (seed % 3), asymmetric: seed % 2 === 0 });
       const exact = bruteForceFleet(input);
       const res = optimizeFleet({ ...input, timeLimitMs: 10_000, seed });
       const check = checkPlan(input, res);
@@ -77,7 +78,7 @@ describe('optimizeFleet on random instances (property)', () => {
       expect(check.served, `seed ${seed}`).toBe(exact.served);
       expect(check.travel, `seed ${seed}`).toBeCloseTo(exact.travel, 6);
     }
-  });
+  }, 180_000);
 });
 
 describe('determinism and input rules', () => {

@@ -33,10 +33,10 @@ const NEIGHBOURS = 100;
 export const NEAR_ROUTES = 30;
 /** Iterations without a new best before stopping early, so small plans answer fast. */
 export function stallLimit(J: number): number {
-  return 5000 + 200 * J;
+  return 2000 + 1000 * J;
 }
 /** Annealing temperatures as multiples of the mean travel per job of the first plan. */
-const TEMP_START = 0.5;
+const TEMP_START = 1;
 const TEMP_END = 0.01;
 /** The clock is read only every this many iterations. */
 const CLOCK_EVERY = 16;
