@@ -95,21 +95,28 @@ export function recreate(ctx: RecreateContext, sol: Solution, touch: (r: number)
       }
     }
     for (let t = 0; t < emptyOf.length; t++) if (emptyOf[t] >= 0) candidates.push(emptyOf[t]);
-    for (const r of candidates) {
-      const route = routes[r];
-      if (!fits(m, r, route.load, u)) continue;
-      const len = route.jobs.length;
-      ctx.work += len + 1;
-      for (let p = 0; p <= len; p++) {
-        if (gap-- === 0) {
-          gap = blinkGap(rng);
-          continue;
-        }
-        const c = route.insertionCost(m, u, p);
-        if (c < best) {
-          best = c;
-          bestR = r;
-          bestP = p;
+    for (let pass = 0; pass < 2 && bestR < 0; pass++) {
+      if (pass === 1) {
+        // Nothing near fits (a mixed fleet: only a far-away van is big enough): try every route.
+        candidates.length = 0;
+        for (let r = 0; r < routes.length; r++) if (routeStamp[r] !== stamp && routes[r].jobs.length > 0) candidates.push(r);
+      }
+      for (const r of candidates) {
+        const route = routes[r];
+        if (!fits(m, r, route.load, u)) continue;
+        const len = route.jobs.length;
+        ctx.work += len + 1;
+        for (let p = 0; p <= len; p++) {
+          if (gap-- === 0) {
+            gap = blinkGap(rng);
+            continue;
+          }
+          const c = route.insertionCost(m, u, p);
+          if (c < best) {
+            best = c;
+            bestR = r;
+            bestP = p;
+          }
         }
       }
     }
