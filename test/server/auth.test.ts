@@ -33,16 +33,16 @@ describe('auth', () => {
     expect(bad.body).toMatchObject({ code: 'not_authenticated' });
   });
 
-  it('slows down repeated failed logins with 429', async () => {
+  it('slows down repeated failed logins with 429 (growing delays, no hard lock)', async () => {
     const t = makeApp();
     const d = await t.login('driver');
     const statuses: number[] = [];
-    for (let i = 0; i < 12; i++) statuses.push((await t.json('POST', '/api/auth/login/', null, { email: d.email, password: 'wrong-password' })).status);
-    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
-    expect(statuses.slice(10)).toEqual([429, 429]);
+    for (let i = 0; i < 8; i++) statuses.push((await t.json('POST', '/api/auth/login/', null, { email: d.email, password: 'wrong-password' })).status);
+    // Five failures are free; the sixth is checked and sets a delay that refuses what follows at once.
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 429, 429]);
     const locked = await t.json('POST', '/api/auth/login/', null, { email: d.email, password: PASSWORD });
     expect(locked.status).toBe(429);
-    t.clock.advance(16 * 60_000);
+    t.clock.advance(1_000);
     expect((await t.json('POST', '/api/auth/login/', null, { email: d.email, password: PASSWORD })).status).toBe(200);
   });
 
