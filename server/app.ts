@@ -38,7 +38,7 @@ export const UPLOAD_LIMIT = 15 * 1024 * 1024;
 
 export function createApp(options: AppOptions) {
   const config: Config = { ...defaultConfig, ...options.config };
-  const limiter = memoryRateLimiter();
+  const limiter = memoryRateLimiter(config.limiterCapacity);
   const deps: Deps = {
     db: options.db,
     files: options.files,
@@ -47,7 +47,7 @@ export function createApp(options: AppOptions) {
     mailer: options.mailer ?? outboxMailer(options.db, () => options.clock.now(), config.logRequests ? (line: string) => console.log(maskEmails(line)) : undefined),
     permissionSource: options.permissionSource ?? groupPermissions,
     limiter,
-    throttle: memoryLoginThrottle(limiter),
+    throttle: memoryLoginThrottle(limiter, config.limiterCapacity),
     writes: createWriteBatch(options.db.$client, options.writeBatch),
   };
 

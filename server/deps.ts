@@ -21,6 +21,8 @@ export interface Config {
   trustProxy: number;
   /** A staff or company session unused this long stops working; drivers' sessions do not idle out. */
   staffIdleMs: number;
+  /** Entries each throttle scope keeps (server/http/rateLimit.ts); live locks are never dropped. */
+  limiterCapacity: number;
   /** Directory of the built PWA to serve at `/`, if any. */
   staticDir?: string;
   idempotencyRetentionMs: number;
@@ -33,6 +35,7 @@ export const defaultConfig: Config = {
   maxAttempts: 3,
   trustProxy: 0,
   staffIdleMs: 12 * 3600_000,
+  limiterCapacity: 50_000,
   idempotencyRetentionMs: 30 * 24 * 3600_000,
   logRequests: false,
 };
