@@ -153,6 +153,18 @@ describe('2. login throttling', () => {
     expect((await loginAs(t, d.email, PASSWORD, user)).status).toBe(200);
   });
 
+  it('a botnet keeping the account delayed cannot keep its owner out: an address they signed in from before skips that layer', async () => {
+    const t = makeApp({ config: { trustProxy: 1 } });
+    const d = await t.login('driver');
+    const home = { 'x-forwarded-for': '203.0.113.10' };
+    expect((await loginAs(t, d.email, PASSWORD, home)).status).toBe(200);
+    t.clock.advance(60_000);
+    // 40 guesses from 40 addresses: the account-wide layer now delays everyone else.
+    for (let i = 0; i < 40; i++) await loginAs(t, d.email, 'wrong-password', { 'x-forwarded-for': `10.4.0.${i}` });
+    expect((await loginAs(t, d.email, PASSWORD, { 'x-forwarded-for': '10.4.1.1' })).status).toBe(429);
+    expect((await loginAs(t, d.email, PASSWORD, home)).status).toBe(200);
+  }, 120_000);
+
   it('flooding the limiter with e-mail keys does not forget a live delay (bounded, separate tables)', async () => {
     const t = makeApp({ config: { trustProxy: 1, limiterCapacity: 10 } });
     const d = await t.login('driver');

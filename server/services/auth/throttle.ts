@@ -8,8 +8,9 @@ import { BoundedTable, LIMITER_CAPACITY, tooMany, type RateLimiter } from '../..
  * - per account and address: growing delays after PAIR_FREE failures, up to PAIR_MAX_DELAY; this is
  *   what stops one attacker, and it does not touch the real user on their own address;
  * - per account from everywhere: growing delays after ACCOUNT_FREE failures, capped at a minute, so a
- *   distributed guesser gets about one guess a minute while the real user waits at most that long.
- * No hard lock: there is nothing an attacker can do to keep the real user out for 15 minutes.
+ *   distributed guesser gets about one guess a minute. An address this account signed in from
+ *   before (KNOWN_FOR) skips this layer: a botnet keeping the account busy cannot keep its owner out.
+ * No hard lock: there is nothing an attacker elsewhere can do to keep the real user out.
  */
 export const IP_LIMIT = 30;
 export const IP_WINDOW = 15 * 60_000;
@@ -19,6 +20,8 @@ export const ACCOUNT_FREE = 20;
 export const ACCOUNT_MAX_DELAY = 60_000;
 /** Failures older than this (with no attempt since) are forgotten. */
 export const FAILURE_MEMORY = 60 * 60_000;
+/** How long an address that signed in to an account stays known to it. */
+export const KNOWN_FOR = 30 * 24 * 3600_000;
 
 interface Failures { fails: number; nextAt: number; lastAt: number }
 
@@ -45,6 +48,7 @@ export function memoryLoginThrottle(limiter: RateLimiter, capacity = LIMITER_CAP
     (f, now) => f.nextAt <= now && now - f.lastAt >= FAILURE_MEMORY,
     (f, now) => f.nextAt > now);
 
+  const known = new BoundedTable<number>(capacity, (at, now) => now - at >= KNOWN_FOR, () => false);
   const check = (key: string, now: number) => {
     const f = failures.get(key, now);
     if (f && f.nextAt > now) throw tooMany(f.nextAt - now, 'Too many failed logins for this account');
@@ -63,16 +67,19 @@ export function memoryLoginThrottle(limiter: RateLimiter, capacity = LIMITER_CAP
       const ipKey = `${scope}-ip:${ip}`;
       const pairKey = `${scope}-pair:${account}\u0000${ip}`;
       const accountKey = `${scope}-account:${account}`;
+      const knownKey = `${scope}-known:${account}\u0000${ip}`;
       // The address first: a client over its limit adds nothing to any account's table.
       limiter.hit(ipKey, IP_LIMIT, IP_WINDOW, now);
       check(pairKey, now);
-      check(accountKey, now);
+      const familiar = known.get(knownKey, now) !== undefined;
+      if (!familiar) check(accountKey, now);
       count(pairKey, PAIR_FREE, PAIR_MAX_DELAY, now);
-      count(accountKey, ACCOUNT_FREE, ACCOUNT_MAX_DELAY, now);
+      if (!familiar) count(accountKey, ACCOUNT_FREE, ACCOUNT_MAX_DELAY, now);
       return {
         succeeded() {
           failures.delete(pairKey);
           failures.delete(accountKey);
+          known.set(knownKey, now, now);
           limiter.refund(ipKey, now);
         },
       };
