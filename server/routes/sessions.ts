@@ -9,6 +9,7 @@ import { assertMayManage, findEmployee } from '../services/org/employees';
 
 const tags = ['Employee'];
 const SessionParams = z.object({ id: idParam, session_id: idParam });
+const OwnSessionParams = z.object({ session_id: idParam });
 
 /** An account's signed-in devices, and signing one out (a lost or stolen phone), under the rank rule. */
 export function sessionRoutes(app: App): void {
@@ -32,6 +33,23 @@ export function sessionRoutes(app: App): void {
     assertMayManage(me, row);
     const revoked = revokeSession(deps, row.id, params.session_id);
     audit(deps.db, deps.clock.now(), me.id, 'user.session_revoke', `user:${row.id}`, { session: params.session_id, revoked });
+    return { success: true, message: `Signed out ${revoked} session(s)`, revoked };
+  });
+
+  defineRoute(app, {
+    method: 'get', path: '/auth/sessions/', tags: ['Auth'], access: 'authenticated', catalogue: [], response: SessionList,
+    summary: 'Your own signed-in browsers and devices', description: '`current` marks the session of this request.',
+  }, ({ deps, user: me }) => {
+    const results = listSessions(deps, me.id, me.tokenId);
+    return { count: results.length, results };
+  });
+
+  defineRoute(app, {
+    method: 'delete', path: '/auth/sessions/{session_id}/', tags: ['Auth'], access: 'authenticated', catalogue: [],
+    params: OwnSessionParams, response: RevokeSessionAnswer, summary: 'Sign out one of your own devices (a lost phone)',
+  }, ({ deps, user: me, params }) => {
+    const revoked = revokeSession(deps, me.id, params.session_id);
+    audit(deps.db, deps.clock.now(), me.id, 'user.session_revoke', `user:${me.id}`, { session: params.session_id, revoked });
     return { success: true, message: `Signed out ${revoked} session(s)`, revoked };
   });
 }

@@ -381,6 +381,23 @@ describe('sessions: idle expiry for staff, per-device revocation by an admin', (
   });
 });
 
+describe('own sessions', () => {
+  it('a driver signs out their lost phone from the new one; another account\'s session is not theirs to end', async () => {
+    const t = makeApp();
+    const d = await t.login('driver');
+    const lost = (await loginAs(t, d.email, PASSWORD, { 'x-device-id': 'old-phone' })).body.token;
+    const mine = await t.json<{ results: { id: number; device_id: string | null; current: boolean }[] }>('GET', '/api/auth/sessions/', d.token);
+    expect(mine.body.results.filter((s) => s.current)).toHaveLength(1);
+    const old = mine.body.results.find((s) => s.device_id === 'old-phone')!;
+    const other = await t.login('driver');
+    expect((await t.json('DELETE', `/api/auth/sessions/${old.id}/`, other.token)).status).toBe(404);
+    expect((await t.json('GET', '/api/profile/', lost)).status).toBe(200);
+    expect((await t.json('DELETE', `/api/auth/sessions/${old.id}/`, d.token)).status).toBe(200);
+    expect((await t.json('GET', '/api/profile/', lost)).status).toBe(401);
+    expect((await t.json('GET', '/api/profile/', d.token)).status).toBe(200);
+  });
+});
+
 describe('the bounded limiter table (server/http/rateLimit.ts)', () => {
   it('drops expired entries first, then the oldest unlocked one, never a live lock; full of locks, it refuses', () => {
     const limiter = memoryRateLimiter(3);
