@@ -223,6 +223,10 @@ export const UploadReportRow = z.object({
 export type UploadReportRow = z.infer<typeof UploadReportRow>;
 export const UploadAnswer = z.object({
   success: z.boolean(), message: z.string(), created: z.number().int(), rejected: z.number().int(), report: z.array(UploadReportRow),
+  /** How precisely the new parcels were located: counts per precision (issue 16). */
+  located: z.record(z.string(), z.number().int()).optional(),
+  /** With GEOCODER_URL set: the background job filling in the rest (`GET geocode-job/{id}/`), else null. */
+  geocode_job: z.number().int().nullable().optional(),
 });
 
 export const DashboardCountAnswer = z.object({

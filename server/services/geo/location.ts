@@ -46,7 +46,7 @@ const upsert = (db: Db) => db.insert(packageLocation).values({
 export function recordLocation(db: Db, packageId: number, r: Resolution, now: number, jobId: number | null = null, geocodeStatus: string | null = null): void {
   prepared(db, 'location.upsert', upsert).run({
     package_id: packageId, precision: r.precision, source: r.source, address_key: r.address_key, pending: r.pending ? 1 : 0,
-    job_id: r.pending ? jobId : null, geocode_status: geocodeStatus, resolved_at: now,
+    job_id: jobId, geocode_status: geocodeStatus, resolved_at: now,
   });
 }
 

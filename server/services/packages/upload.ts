@@ -256,7 +256,7 @@ function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { input: P
     }
     c.id = inserted.id;
     if (where.pending && job == null) job = openGeocodeJob(db, user, now);
-    recordLocation(db, inserted.id, where, now, job);
+    recordLocation(db, inserted.id, where, now, where.pending ? job : null);
     located[where.precision] += 1;
     insertEvent.run({ id: inserted.id });
     insertChange.run({ id: inserted.id, company: companyId });
