@@ -77,15 +77,17 @@ export function agreedPosition(sightings: LatLng[]): (LatLng & { samples: number
 /** One hit of a Nominatim (`format=jsonv2`) or Photon (GeoJSON) search answer. */
 export interface GeocodeHit { latitude: number; longitude: number; precision: Precision; label: string }
 
-/** Nominatim's `addresstype`/`type`/`class` (or Photon's `type`/`osm_key`) to a precision. */
+/**
+ * Nominatim's `category`/`type`/`addresstype` (or Photon's `osm_key`/`type`) to a precision. A house
+ * is `category: place, type: house, addresstype: place`; a street `category: highway, addresstype: road`.
+ */
 export function precisionOfPlace(kind: { addresstype?: string; type?: string; class?: string; osm_key?: string }): Precision {
-  const t = (kind.addresstype ?? kind.type ?? '').toLowerCase();
+  const names = [kind.type, kind.addresstype].map((v) => (v ?? '').toLowerCase());
   const cls = (kind.class ?? kind.osm_key ?? '').toLowerCase();
-  if (['house', 'building', 'house_number', 'address', 'amenity', 'shop', 'office'].includes(t)) return 'exact';
-  if (cls === 'building' || cls === 'amenity' || cls === 'shop' || cls === 'office') return 'exact';
-  if (['road', 'street', 'residential', 'highway', 'pedestrian', 'service', 'unclassified', 'tertiary', 'secondary', 'primary'].includes(t) || cls === 'highway') return 'street';
-  if (['suburb', 'neighbourhood', 'quarter', 'hamlet', 'village', 'town', 'city_district', 'locality', 'district'].includes(t)) return 'suburb';
-  if (t === 'postcode') return 'postcode';
+  const any = (list: string[]) => names.some((n) => list.includes(n));
+  if (any(['house', 'building', 'house_number', 'address']) || ['building', 'amenity', 'shop', 'office', 'craft'].includes(cls)) return 'exact';
+  if (cls === 'highway' || any(['road', 'street'])) return 'street';
+  if (any(['postcode'])) return 'postcode';
   return 'suburb';
 }
 
