@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { walletTxn } from '../../server/db/schema/index';
+import ExcelJS from 'exceljs';
+import { company, walletTxn } from '../../server/db/schema/index';
+import { companyWithKey, webhookCall } from './webhooks-helpers';
 import { csvForm, locateWorld, type Json } from './geo-locate-fixtures';
 
 type Pkg = Json & { id: number; zone: number | null; suburb: number | null; state: number | null; latitude: number | null; longitude: number | null; price: number | null };
@@ -85,5 +87,44 @@ describe('every parcel gets a place (issue 16 findings)', () => {
     expect(ledger()).toEqual([['charge', -1800], ['reprice', -1200], ['refund', 3000]]);
     const own = await w.t.json<Json>('GET', `/api/package/${created.body.id}/price/`, w.admin.token);
     expect(own.body.price).toBe(30);
+  });
+
+  it('every other path in is located the same way: staff Excel upload, pickup webhook create and update, edit', async () => {
+    const w = await locateWorld();
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Parcels');
+    ws.addRow(['hawb', 'customer_address', 'postcode', 'postcode_name', 'weight']);
+    ws.addRow(['XL-1', '12 Campbell Parade', 2026, 'Bondi', 1]);
+    ws.addRow(['XL-2', '9 Hay St', 2000, 'Haymarket', 1]);
+    const form = new FormData();
+    form.append('file', new File([new Uint8Array(await wb.xlsx.writeBuffer() as ArrayBuffer)], 'parcels.xlsx'));
+    form.append('company', String(w.shipperId));
+    const xl = await w.t.json<Json & { report: { id: number }[]; located: Json }>('POST', '/api/package/excel-upload/', w.admin.token, form);
+    expect(xl.status, JSON.stringify(xl.body)).toBe(200);
+    expect(xl.body.located).toMatchObject({ street: 1, suburb: 1 });
+    const [a, b] = await Promise.all(xl.body.report.map((r) => w.t.json<Pkg>('GET', `/api/package/${r.id}/`, w.admin.token).then((x) => x.body)));
+    expect([a.suburb, a.zone, a.price, a.latitude]).toEqual([w.bondi, w.east, 18, -33.8908]);
+    expect([b.suburb, b.zone, b.price]).toEqual([w.haymarket, w.city, 15]);
+
+    const co = await companyWithKey(w.t, 'Webhook Co');
+    w.t.db.update(company).set({ billing_type: 'postpaid' }).where(eq(company.id, co.id)).run();
+    const hook = await webhookCall(w.t, 'POST', co, { hawb: 'WH-1', customer_address: '3 Hall St', postcode: 2026, weight: 1 });
+    expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+    const hookId = hook.body.package.id as number;
+    const viaHook = (await w.t.json<Pkg>('GET', `/api/package/${hookId}/`, w.admin.token)).body;
+    expect([viaHook.suburb, viaHook.zone, viaHook.price, viaHook.latitude]).toEqual([w.bondi, w.east, 18, -33.8915]);
+    // The company moves the pickup to Haymarket: located again, and priced for City.
+    expect((await webhookCall(w.t, 'PATCH', co, { hawb: 'WH-1', postcode: 2000, postcode_name: 'Haymarket' })).status).toBe(200);
+    const moved = (await w.t.json<Pkg>('GET', `/api/package/${hookId}/`, w.admin.token)).body;
+    expect([moved.suburb, moved.zone, moved.price, moved.latitude]).toEqual([w.haymarket, w.city, 15, -33.8793]);
+
+    // An edit that sends coordinates keeps them (exact); one that changes only the name keeps the caller's point out of it.
+    const p = await w.t.json<Pkg>('POST', '/api/package/', w.shipper.token, { hawb: 'ED-1', postcode: 2026, weight: 1 });
+    const pinned = await w.t.json<Pkg>('PATCH', `/api/package/${p.body.id}/`, w.shipper.token, { latitude: -33.8899, longitude: 151.2712 });
+    expect([pinned.body.latitude, pinned.body.zone, pinned.body.price]).toEqual([-33.8899, w.east, 18]);
+    const renamed = await w.t.json<Pkg>('PATCH', `/api/package/${p.body.id}/`, w.shipper.token, { customer_name: 'New name' });
+    expect(renamed.body.latitude).toBe(-33.8899);
+    const readdressed = await w.t.json<Pkg>('PATCH', `/api/package/${p.body.id}/`, w.shipper.token, { postcode: 2000, postcode_name: 'Sydney' });
+    expect([readdressed.body.latitude, readdressed.body.suburb, readdressed.body.zone, readdressed.body.price]).toEqual([-33.8688, w.sydney, w.city, 15]);
   });
 });
