@@ -8,6 +8,8 @@ import { diskFileStore } from './files';
 import { ensureSuperAdmin } from './services/auth/bootstrap';
 import { runSyncMaintenance } from './services/sync/maintenance';
 import { createWebhookDispatcher } from './services/webhooks/dispatcher';
+import { messageDispatcherFor, transportsFromEnv } from './services/messages/setup';
+import { NO_PUBLIC_URL_WARNING } from './services/recipients/links';
 
 /** Reads the environment (README "Configuration"), opens and migrates the database, serves API and PWA. */
 const env = process.env;
@@ -50,6 +52,12 @@ const dispatch = setInterval(() => {
 }, 5_000);
 dispatch.unref();
 
+// E-mail and SMS (password resets, recipient notices) wait in message_outbox; the dispatcher sends
+// each at most once, after what queued it committed (it waits for the open write batch itself).
+if (!env.PUBLIC_URL) console.warn(`[courier] ${NO_PUBLIC_URL_WARNING}`);
+const messages = messageDispatcherFor(app.deps, transportsFromEnv(env, (line) => console.log(line)), { log: (line) => console.log(line) });
+messages.start(2_000);
+
 const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
   console.log(`[courier] listening on http://${host === '0.0.0.0' ? 'localhost' : host}:${info.port} (API /api/, docs /api/docs, database ${databasePath})`);
 });
@@ -63,6 +71,7 @@ function shutdown(signal: string): void {
   console.log(`[courier] ${signal}: closing`);
   clearInterval(dispatch);
   void webhooks.stop();
+  void messages.stop();
   server.close(() => {
     writes.flush();
     void checkpoints.stop().finally(() => {

@@ -20,6 +20,7 @@ import { reportRoutes } from './reports/index';
 import { pickupRoutes } from './pickups/index';
 import { webhookRoutes } from './webhooks/index';
 import { routeRoutes } from './routes/index';
+import { recipientRoutes } from './recipients';
 import { auditRoutes } from '../services/audit/routes';
 
 /** The one list of route modules; each declares its operations with their catalogue ids. */
@@ -44,4 +45,5 @@ export function registerRoutes(app: App): void {
   moneyRoutes(app);
   auditRoutes(app);
   reportRoutes(app); pickupRoutes(app); webhookRoutes(app);
+  recipientRoutes(app);
 }

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { company, emailOutbox, user } from '../../server/db/schema/index';
+import { company, messageOutbox, user } from '../../server/db/schema/index';
 import { ensureSuperAdmin } from '../../server/services/auth/bootstrap';
 import { makeApp, PASSWORD } from '../helpers/app';
 
@@ -79,9 +79,9 @@ describe('auth', () => {
     const known = await t.json<{ message: string }>('POST', '/api/auth/forget-password/', null, { email: d.email });
     expect(known.status).toBe(200);
     expect(unknown.body.message).toBe(known.body.message); // no account enumeration
-    const mails = t.db.select().from(emailOutbox).all();
+    const mails = t.db.select().from(messageOutbox).all();
     expect(mails).toHaveLength(1);
-    const token = /Reset token: (\S+)/.exec(mails[0]!.body)?.[1] as string;
+    const token = /Reset token: (\S+)/.exec(mails[0]!.body ?? '')?.[1] as string;
     expect(token).toBeTruthy();
 
     const tooShort = await t.json('POST', '/api/auth/reset-password/', null, { token, password: 'short' });
@@ -93,7 +93,7 @@ describe('auth', () => {
     expect((await t.json('POST', '/api/auth/login/', null, { email: d.email, password: 'a-brand-new-pass' })).status).toBe(200);
 
     await t.json('POST', '/api/auth/forget-password/', null, { email: d.email });
-    const second = /Reset token: (\S+)/.exec(t.db.select().from(emailOutbox).all()[1]!.body)?.[1] as string;
+    const second = /Reset token: (\S+)/.exec(t.db.select().from(messageOutbox).all()[1]!.body ?? '')?.[1] as string;
     t.clock.advance(2 * 3600_000);
     expect((await t.json('POST', '/api/auth/reset-password/', null, { token: second, password: 'too-late-pass' })).status).toBe(400);
   });
