@@ -64,7 +64,7 @@ describe('the recipient tracking link', () => {
     expect((await w.t.json('GET', '/api/public/track/../../package/1/')).status).toBe(401);
     // The tracking number alone still gives only the coarse status.
     const coarse = await w.t.json<Record<string, unknown>>('GET', '/api/track/TRK-A/');
-    expect(Object.keys(coarse.body).sort()).toEqual(['delivered_at', 'events', 'hawb', 'status', 'status_label', 'success', 'suburb']);
+    expect(Object.keys(coarse.body).sort()).toEqual(['delivered_at', 'events', 'hawb', 'status', 'status_label', 'suburb', 'success']);
   });
 
   it('shows the proof (photo and signature) only once delivered, and never another parcel\'s files', async () => {
