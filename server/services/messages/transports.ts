@@ -38,7 +38,7 @@ export function logEmailTransport(log: (line: string) => void): EmailTransport {
   return {
     kind: 'log',
     send(mail) {
-      log(`[messages] e-mail not sent (no SMTP_URL) to ${mail.to.replace(/^(.).*@/, '$1***@')}: ${mail.subject}`);
+      log(`[messages] e-mail not sent (no SMTP_URL) to ${mail.to.replace(/^.*@/, '***@')}: ${mail.subject}`);
       return Promise.resolve({ ok: true, providerId: null });
     },
   };
