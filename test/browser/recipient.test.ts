@@ -16,7 +16,7 @@ import type { MessageDispatcher } from '../../server/services/messages/dispatche
 import { messageDispatcherFor } from '../../server/services/messages/setup';
 import { logSmsProvider, smtpTransport } from '../../server/services/messages/transports';
 import { startSmtp, type ReceivedMail } from '../helpers/messaging';
-import { buildPwa, browsers, hasChromium, PASSWORD, PHONE, ROOT, screenshot, startServer, type Browser, type Seeded, type TestServer } from './harness';
+import { buildPwa, browsers, DESKTOP, hasChromium, login, PASSWORD, PHONE, ROOT, screenshot, startServer, type Browser, type Seeded, type TestServer } from './harness';
 
 const PHOTO = readFileSync(join(ROOT, 'client', 'public', 'icon-512.png'));
 
@@ -44,6 +44,7 @@ describe.skipIf(!hasChromium)('recipient tracking in Chromium', () => {
   let admin: Seeded;
   let driver: Seeded;
   let reason = 0;
+  let shipper: Seeded;
   const ids: Record<string, number> = {};
   const errors: string[] = [];
 
@@ -56,6 +57,7 @@ describe.skipIf(!hasChromium)('recipient tracking in Chromium', () => {
     admin = srv.addUser('admin', { name: 'Ada Admin' });
     driver = srv.addUser('driver', { name: 'Dana Driver' });
     const co = srv.addCompany('Bloom Flowers', 'BLOOM');
+    shipper = srv.addUser('company', { name: 'Bloom Office', companyId: co });
     reason = (await srv.api<{ id: number }>(admin, 'POST', 'failed-delivery-status/', { name: 'No one home' })).body.id;
     for (const [hawb, email] of [['RCP-1', 'robin@example.net'], ['RCP-2', 'sam@example.net']] as const) {
       const r = await srv.api<{ id: number }>(admin, 'POST', 'package/', {
@@ -175,4 +177,24 @@ describe.skipIf(!hasChromium)('recipient tracking in Chromium', () => {
     expect(robin.filter((s) => /on its way/.test(s))).toHaveLength(1);
     expect(robin.filter((s) => /delivered/.test(s))).toHaveLength(1);
   }, 240_000);
+
+  it('the company sets what its recipients hear and sees the ratings per driver', async () => {
+    const ctx = await br.context(DESKTOP);
+    const page = await ctx.newPage();
+    await login(page, srv.url, shipper);
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor({ timeout: 30_000 });
+    await page.goto(`${srv.url}/#/integrations/recipients`);
+    await page.getByLabel('Sender name').fill('Bloom Flowers Sydney').catch(async (err: unknown) => {
+      await screenshot(page, 'recipient-settings-debug');
+      throw new Error(`${String(err)}\n${errors.join('\n')}`);
+    });
+    await page.getByLabel('Arriving soon', { exact: true }).uncheck();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Recipient messages saved').waitFor();
+    await page.getByRole('heading', { name: "Recipients' ratings per driver" }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'recipient-company-settings');
+    const saved = await srv.api<{ sender_name: string; events: string[] }>(shipper, 'GET', 'recipient-settings/');
+    expect(saved.body).toMatchObject({ sender_name: 'Bloom Flowers Sydney', events: ['out_for_delivery', 'delivered', 'failed', 'returned_to_sender'] });
+    await ctx.close();
+  }, 120_000);
 });
