@@ -1,19 +1,19 @@
-import { useEffect, useRef } from 'preact/hooks';
-import { DEFAULT_ATTRIBUTION, DEFAULT_TILE_URL, loadLeaflet, pinIcon, type Leaflet } from '../ui/map';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { createMap, loadLeaflet, pinIcon, type Leaflet } from '../ui/map';
 
 /** The van's last position; the map library loads only when there is a position to show. */
 export function DriverMap({ position }: { position: { latitude: number; longitude: number; at: string } }) {
   const box = useRef<HTMLDivElement>(null);
   const map = useRef<{ map: Leaflet.Map; marker: Leaflet.Marker } | null>(null);
+  const [noTiles, setNoTiles] = useState(false);
   useEffect(() => {
     let gone = false;
     void loadLeaflet().then((L) => {
       if (gone || !box.current) return;
       const at: [number, number] = [position.latitude, position.longitude];
       if (!map.current) {
-        const m = L.map(box.current, { zoomControl: true, attributionControl: true }).setView(at, 15);
-        L.tileLayer(DEFAULT_TILE_URL, { attribution: DEFAULT_ATTRIBUTION, maxZoom: 19 }).addTo(m);
-        map.current = { map: m, marker: L.marker(at, { icon: pinIcon(L, { label: '🚚', color: '#0b3d91' }), title: 'Your driver' }).addTo(m) };
+        const m = createMap(L, box.current, () => setNoTiles(true)).map.setView(at, 15);
+        map.current = { map: m, marker: L.marker(at, { icon: pinIcon(L, { label: 'Van', color: '#0b3d91', size: 40 }), title: 'Your driver' }).addTo(m) };
       } else {
         map.current.marker.setLatLng(at);
         map.current.map.panTo(at);
@@ -26,6 +26,7 @@ export function DriverMap({ position }: { position: { latitude: number; longitud
     <section class="trk-card" aria-labelledby="trk-map">
       <h2 id="trk-map">Your driver is nearby</h2>
       <div ref={box} class="trk-map" data-testid="driver-map" role="img" aria-label={`Driver's position at ${new Date(position.at).toLocaleTimeString()}`} />
+      {noTiles && <p class="trk-muted">The street map could not load; the pin still shows where your driver is.</p>}
       <p class="trk-muted">Updated {new Date(position.at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })}</p>
     </section>
   );

@@ -145,6 +145,14 @@ describe('recipient messages through the outbox', () => {
     const failed = w.mailsTo('robin.msg-5@example.net').find((m) => /missed/.test(m.subject))!;
     expect(failed.subject).toBe('We missed you: parcel MSG-5');
     expect(failed.text).toContain('we could not deliver your parcel MSG-5 (No one home). We will try again on the next delivery day. Choose another day or leave instructions: https://track.example.com/track.html#');
+
+    // Back to the depot, then to the sender: "returned to sender" once, at the final step.
+    expect((await w.t.json('POST', `/api/package/${b}/status-change/`, w.admin.token, { status: 'returned' })).status).toBe(200);
+    expect((await w.t.json('POST', `/api/package/${b}/status-change/`, w.admin.token, { status: 'returned_to_sender' })).status).toBe(200);
+    await w.dispatcher.runOnce();
+    const back = w.mailsTo('robin.msg-5@example.net').filter((m) => /back to the sender/.test(m.subject));
+    expect(back.map((m) => m.subject)).toEqual(['Your parcel MSG-5 is going back to the sender']);
+    expect(back[0]!.text).toMatch(/Details: https:\/\/track\.example\.com\/track\.html#/);
   });
 
   it('"arriving soon" goes to the parcels within the company\'s N stops once a stop is done', async () => {
