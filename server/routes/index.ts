@@ -20,6 +20,7 @@ import { reportRoutes } from './reports/index';
 import { pickupRoutes } from './pickups/index';
 import { webhookRoutes } from './webhooks/index';
 import { routeRoutes } from './routes/index';
+import { dispatchRoutes } from './dispatch/index';
 import { auditRoutes } from '../services/audit/routes';
 
 /** The one list of route modules; each declares its operations with their catalogue ids. */
@@ -41,6 +42,7 @@ export function registerRoutes(app: App): void {
   historyRoutes(app);
   syncRoutes(app);
   routeRoutes(app);
+  dispatchRoutes(app);
   moneyRoutes(app);
   auditRoutes(app);
   reportRoutes(app); pickupRoutes(app); webhookRoutes(app);

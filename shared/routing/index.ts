@@ -7,3 +7,5 @@ export { haversineProvider } from './provider';
 export type { TravelTimeProvider } from './provider';
 export { parseTsplib, euc2dMatrix } from './tsplib';
 export type { TsplibInstance } from './tsplib';
+export { stopEtas, travelSeconds, timeOnDay, clockTime, etaBand, DEFAULT_TRAVEL, DEFAULT_SERVICE_S } from './eta';
+export type { EtaStop, StopEta, EtaInput, TravelModel } from './eta';
