@@ -9,3 +9,9 @@ export { parseTsplib, euc2dMatrix } from './tsplib';
 export type { TsplibInstance } from './tsplib';
 export { stopEtas, travelSeconds, timeOnDay, clockTime, etaBand, DEFAULT_TRAVEL, DEFAULT_SERVICE_S } from './eta';
 export type { EtaStop, StopEta, EtaInput, TravelModel } from './eta';
+export {
+  optimizeFleet, routeSchedule, unassignedReason, parseSolomon, FLEET_DEFAULT_SEED, FLEET_DEFAULT_TIME_LIMIT_MS,
+} from './fleet';
+export type {
+  FleetInput, FleetJob, FleetResult, FleetRoute, FleetVehicle, RouteSchedule, StopTimes, UnassignedReason, SolomonInstance,
+} from './fleet';

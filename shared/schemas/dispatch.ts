@@ -106,7 +106,7 @@ export const PlanRoute = z.object({
 });
 export type PlanRoute = z.infer<typeof PlanRoute>;
 
-export const UNASSIGNED_REASONS = ['no_coordinates', 'no_vehicle_fits', 'window_unreachable', 'fleet_full'] as const;
+export const UNASSIGNED_REASONS = ['no_coordinates', 'capacity', 'window', 'shift', 'fleet_full'] as const;
 export type UnassignedReason = (typeof UNASSIGNED_REASONS)[number];
 export const PlanUnassigned = z.object({
   package: z.number().int(), hawb: z.string(), customer_name: z.string().nullable(), address: z.string(),

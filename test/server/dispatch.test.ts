@@ -139,7 +139,7 @@ describe('planning the day', () => {
     expect(Date.parse(windowed.eta)).toBeLessThanOrEqual(Date.parse(`${DAY}T15:30:00Z`));
     expect(windowed.late).toBe(false);
     const reasons = Object.fromEntries(p.unassigned.map((u) => [u.hawb, u.reason]));
-    expect(reasons).toEqual({ NOWHERE: 'no_coordinates', HEAVY: 'no_vehicle_fits' });
+    expect(reasons).toEqual({ NOWHERE: 'no_coordinates', HEAVY: 'capacity' });
 
     // Lock a parcel of driver 1 to driver 2, re-plan: it moves and stays there.
     const r1 = p.routes.find((r) => r.driver === d1.id)!;

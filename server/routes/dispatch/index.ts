@@ -13,7 +13,7 @@ import { defineRoute } from '../../http/route';
 import { depotPositions, setDepotPosition } from '../../services/dispatch/depots';
 import { dayEtas, etaFor, routeEtas } from '../../services/dispatch/eta';
 import { commitPlan, findPlan, shapePlan, startPlan } from '../../services/dispatch/plans';
-import { runFleetInWorker } from '../../services/dispatch/runner';
+import { runFleet } from '../../services/planning/runFleet';
 import { companyService, setCompanyService, setWindow, windowOf } from '../../services/dispatch/windows';
 import { findPackage } from '../../services/packages/lifecycle';
 import { visiblePackage } from '../../services/packages/scope';
@@ -76,7 +76,7 @@ export function dispatchRoutes(app: App): void {
     method: 'post', path: '/dispatch/plan/', tags, access: 'route.manage', catalogue: [], body: PlanRequest, response: PlanJob, status: 202,
     summary: 'Plans a day: one route per driver on shift, in a worker thread; poll the plan for progress and the proposal',
     description: 'Parcels: created, received or assigned, on no planned or running route, in the zones named or the zones of the depots named (none = all). `locks` pin a parcel to a driver; `fixed_routes` keep a driver\'s route as given.',
-  }, ({ deps, user, body }) => startPlan(deps, user, body, runFleetInWorker));
+  }, ({ deps, user, body }) => startPlan(deps, user, body, (input, hardLimitMs) => runFleet(input, { signal: AbortSignal.timeout(hardLimitMs) })));
 
   defineRoute(app, {
     method: 'get', path: '/dispatch/plan/{id}/', tags, access: 'route.manage', catalogue: [], params: IdParams, response: PlanJob,

@@ -7,7 +7,7 @@ import { ApiError, conflict, notFound } from '../../errors';
 import type { SessionUser } from '../auth/session';
 import { createRoute } from '../routes/manage';
 import { routeRecord } from '../routes/shape';
-import type { FleetInput, FleetResult } from './fleetTypes';
+import type { FleetInput, FleetResult } from '../../../shared/routing/fleet/index';
 import { refreshRouteEtas } from './eta';
 import { buildPlan } from './problem';
 import { toProposal } from './proposal';

@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull, notInArray, or, sql } from 'drizzle-orm';
 import { haversineDistance, type LatLng } from '../../../shared/routing/haversine';
+import { unassignedReason, type UnassignedReason as FleetReason } from '../../../shared/routing/fleet/index';
 import { DEFAULT_TRAVEL, timeOnDay, travelSeconds, type TravelModel } from '../../../shared/routing/eta';
 import type { PlanRequest, UnassignedReason } from '../../../shared/schemas/dispatch';
 import type { Deps } from '../../deps';
@@ -9,7 +10,7 @@ import { ApiError, badRequest } from '../../errors';
 import { activeDriver } from '../packages/assign';
 import type { PackageRow } from '../packages/shape';
 import { LIVE_ROUTE } from '../routes/shape';
-import type { FleetInput } from './fleetTypes';
+import type { FleetInput } from '../../../shared/routing/fleet/index';
 import { windowsOf, type WindowInfo } from './windows';
 
 /** Parcels a plan may take: not yet out, on no planned or running route (as `optimize-route-packages`). */
@@ -171,26 +172,16 @@ export function buildPlan(deps: Deps, req: PlanRequest, model: TravelModel = DEF
   return { ctx: { date, dayStart, drivers: active, parcels, points, jobLocation, matrix, locks, fixed, preUnassigned, model }, input };
 }
 
-/**
- * Why the optimiser left a job out: no van can carry it at all, or no driver could reach it inside
- * its window (even going there first); otherwise the fleet is full.
- */
-export function unassignedReason(ctx: PlanContext, input: FleetInput, job: number): { reason: UnassignedReason; message: string } {
-  const j = input.jobs[job];
-  const fits = input.vehicles.filter((v) => (j.demand ?? []).every((d, k) => d <= (v.capacity?.[k] ?? Infinity)));
-  if (!fits.length) {
-    const locked = ctx.locks.has(ctx.parcels[job].row.id);
-    return { reason: 'no_vehicle_fits', message: locked ? 'Too heavy or too big for the van of the driver it is locked to' : 'Too heavy or too big for every van on shift' };
-  }
-  const reachable = fits.some((v) => {
-    const arrive = (v.shift?.[0] ?? 0) + input.matrix[v.start][j.location];
-    const begin = j.windows?.length ? Math.max(arrive, j.windows[0][0]) : arrive;
-    const latest = j.windows?.length ? Math.min(...j.windows.map((w) => w[1])) : Infinity;
-    const back = v.end != null ? input.matrix[j.location][v.end] : 0;
-    return arrive <= latest && begin + (j.service ?? 0) + back <= (v.shift?.[1] ?? Infinity);
-  });
-  if (!reachable) return { reason: 'window_unreachable', message: 'No driver can get there inside its delivery window and shift' };
-  return { reason: 'fleet_full', message: 'The vans on shift are full or out of time' };
+const REASON_TEXT: Record<FleetReason, { reason: UnassignedReason; message: string }> = {
+  capacity: { reason: 'capacity', message: 'Too heavy or too big for every van that may take it' },
+  window: { reason: 'window', message: 'No driver can get there before its delivery window closes' },
+  shift: { reason: 'shift', message: 'No driver could get there and back inside their shift' },
+  no_vehicle: { reason: 'fleet_full', message: 'The vans on shift are full or out of time' },
+};
+
+/** Why the optimiser left a job out (fleet's `unassignedReason`), in the board's words. */
+export function unassignedWhy(input: FleetInput, job: number): { reason: UnassignedReason; message: string } {
+  return REASON_TEXT[unassignedReason(input, job)];
 }
 
 export const pathMetres = (points: LatLng[], model: TravelModel) => points.reduce((m, p, i) => (i ? m + haversineDistance(points[i - 1], p) * model.detourFactor : 0), 0);

@@ -2,8 +2,8 @@ import { stopEtas, timeOnDay, type EtaStop } from '../../../shared/routing/eta';
 import type { LatLng } from '../../../shared/routing/haversine';
 import type { PlanRoute, PlanStop, PlanUnassigned, Proposal } from '../../../shared/schemas/dispatch';
 import { iso } from '../../clock';
-import type { FleetInput, FleetResult } from './fleetTypes';
-import { pathMetres, unassignedReason, type PlanContext, type PlanDriver, type PlanParcel } from './problem';
+import type { FleetInput, FleetResult } from '../../../shared/routing/fleet/index';
+import { pathMetres, unassignedWhy, type PlanContext, type PlanDriver, type PlanParcel } from './problem';
 
 const addressOf = (p: PlanParcel) => [p.row.customer_address, p.row.postcode_name ?? (p.row.postcode != null ? String(p.row.postcode) : null)]
   .filter((x): x is string => !!x && x.trim() !== '').join(', ');
@@ -56,7 +56,7 @@ export function toProposal(ctx: PlanContext, input: FleetInput, result: FleetRes
   for (const f of ctx.fixed) routes.push(planRoute(ctx, f.driver, f.parcels, true));
   const unassigned = [
     ...ctx.preUnassigned.map((u) => unassignedOf(u.parcel, u.reason, u.message)),
-    ...result.unassigned.map((j) => { const r = unassignedReason(ctx, input, j); return unassignedOf(ctx.parcels[j], r.reason, r.message); }),
+    ...result.unassigned.map((j) => { const r = unassignedWhy(input, j); return unassignedOf(ctx.parcels[j], r.reason, r.message); }),
   ];
   return {
     date: ctx.date, routes, unassigned,
