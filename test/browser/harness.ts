@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 /**
  * Browser-test harness shared by the admin/depot and driver-app suites: builds the PWA once, serves it
  * with the real API from createApp on a temporary SQLite file, seeds users, and starts Chromium
@@ -57,7 +58,8 @@ function newestMtime(dir: string): number {
  */
 export async function buildPwa(): Promise<string> {
   const sources = Math.max(newestMtime(join(ROOT, 'client')), newestMtime(join(ROOT, 'shared')), statSync(join(ROOT, 'vite.config.ts')).mtimeMs);
-  const out = join(tmpdir(), 'courier-browser-dist');
+  // One per checkout: worktrees side by side must not serve each other's builds.
+  const out = join(tmpdir(), `courier-browser-dist-${createHash('sha256').update(ROOT).digest('hex').slice(0, 12)}`);
   const fresh = () => existsSync(join(out, '.built-at')) && statSync(join(out, '.built-at')).mtimeMs > sources;
   if (fresh()) return out;
   const lock = `${out}.lock`;
