@@ -97,6 +97,25 @@ describe('vehicles, shifts, depots, windows', () => {
     const p = await t.json<Json>('GET', `/api/package/${id}/`, admin.token);
     expect(p.body).not.toHaveProperty('window_start');
   });
+
+  it('takes window_start, window_end and service_s as upload columns, refusing bad ones', async () => {
+    const w = await routeWorld();
+    const { t, shipper } = w;
+    const upload = async (csv: string, partial = false) => {
+      const form = new FormData();
+      form.append('file', new File([csv], 'p.csv', { type: 'text/csv' }));
+      return t.call('POST', `/api/package/bulk-upload/${partial ? '?partial=true' : ''}`, shipper.token, form);
+    };
+    const bad = await upload('hawb,customer_name,window_start,window_end,service_s\nW-1,Ann,9:30,11:00,120\nW-2,Bob,12:00,11:00,\n');
+    expect(bad.status).toBe(400);
+    expect(t.db.select().from(pkg).all()).toHaveLength(0);
+    const ok = await upload('hawb,customer_name,window_start,window_end,service_s\nW-1,Ann,9:30,11:00,120\nW-2,Bob,,,\nW-3,Cy,14:00,,\n', true);
+    expect(ok.status).toBe(200);
+    const byHawb = new Map(t.db.select().from(pkg).all().map((r) => [r.hawb, r.id]));
+    expect([...byHawb.keys()].sort()).toEqual(['W-1', 'W-2']);
+    expect((await t.json('GET', `/api/package/${byHawb.get('W-1')}/window/`, shipper.token)).body).toMatchObject({ window_start: '09:30', window_end: '11:00', service_s: 120, service_source: 'package' });
+    expect((await t.json('GET', `/api/package/${byHawb.get('W-2')}/window/`, shipper.token)).body).toMatchObject({ window_start: null, service_source: 'default' });
+  });
 });
 
 describe('planning the day', () => {
