@@ -160,6 +160,10 @@ export const RouteEtas = z.object({
   /** Minutes the next open stop runs behind its planned time (0 when on time). */
   delay_min: z.number().int(), late_stops: z.number().int(), running_late: z.boolean(),
   finish: z.string().nullable(),
+  /** `HH:MM` the driver's shift starts that day: nobody arrives anywhere before it. */
+  shift_start: z.string(),
+  /** Where the route starts (the depot), when known. */
+  start: z.object({ latitude: z.number(), longitude: z.number() }).nullable(),
   stops: z.array(StopEtaRecord),
 });
 export type RouteEtas = z.infer<typeof RouteEtas>;

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { PlanJob, RouteEtas } from '../../shared/schemas/dispatch';
 import { pkg, stopEta } from '../../server/db/schema/index';
 import { etaFor } from '../../server/services/dispatch/eta';
+import { phoneEtas } from '../../client/driver/etaMath';
 import { routeWorld, type Json, type PackageJson, type RouteJson } from './routes-helpers';
 
 const DAY = '2026-01-05';
@@ -223,6 +224,16 @@ describe('planning the day', () => {
     const pos = await t.json('POST', '/api/driver-position/', d1.token, { positions: [{ latitude: DEPOT[0] - 0.18, longitude: DEPOT[1], occurred_at: `${DAY}T10:00:00Z` }] });
     expect(pos.status).toBe(200);
     expect(etaOf(order[1]).eta_at).toBeGreaterThan(first);
+    // The phone computes the same minute offline, from its own copy: its parcels, the route's plan and its position.
+    const phoneCopy = async () => {
+      const plan = await t.json<RouteEtas>('GET', `/api/route/${routeId}/eta/`, d1.token);
+      const sync = await t.json<{ upserts: { packages: PackageJson[] } }>('GET', '/api/sync/changes/?cursor=0', d1.token);
+      const mine = new Map(sync.body.upserts.packages.map((p) => [p.id, p as PackageJson & { latitude: number | null; longitude: number | null }]));
+      return { plan: plan.body, ordered: order.map((id) => mine.get(id)!) };
+    };
+    const copy = await phoneCopy();
+    const onPhone = phoneEtas({ date: DAY }, copy.ordered, copy.plan, { latitude: DEPOT[0] - 0.18, longitude: DEPOT[1] }, t.clock.now());
+    for (const id of order) expect(onPhone.get(id)).toBe(etaOf(id).eta_at);
     const late = await t.json<{ results: RouteEtas[] }>('GET', `/api/dispatch/eta/?date=${DAY}`, admin.token);
     expect(late.body.results[0]).toMatchObject({ route: routeId, running_late: true });
     expect(late.body.results[0].delay_min).toBeGreaterThan(15);
@@ -233,6 +244,10 @@ describe('planning the day', () => {
     expect(t.db.select().from(stopEta).where(eq(stopEta.package_id, order[0])).get()).toBeUndefined();
     // The van no longer goes to stop 1 first, so stop 2 is reached sooner.
     expect(etaOf(order[1]).eta_at).toBeLessThan(second);
+    const after = await phoneCopy();
+    const phoneAfter = phoneEtas({ date: DAY }, after.ordered, after.plan, { latitude: DEPOT[0] - 0.18, longitude: DEPOT[1] }, t.clock.now());
+    expect(phoneAfter.has(order[0])).toBe(false);
+    for (const id of order.slice(1)) expect(phoneAfter.get(id)).toBe(etaOf(id).eta_at);
     expect((await t.json('GET', `/api/dispatch/eta/?date=${DAY}`, w.shipper.token)).status).toBe(403);
   });
 });

@@ -20,12 +20,27 @@ export const LATE_AFTER_MIN = 15;
 
 const placed = (p: { latitude: number | null; longitude: number | null }): p is { latitude: number; longitude: number } => p.latitude != null && p.longitude != null;
 
-/** When and where the route's next leg starts: the van's fresh position, else the last stop worked, else the depot. */
+function shiftOf(db: Db, route: RouteRow) {
+  return route.driver_id != null
+    ? db.select().from(driverShift).where(and(eq(driverShift.driver_id, route.driver_id), eq(driverShift.date, route.date))).get()
+    : undefined;
+}
+
+/** Where the route starts: its own start point, else its driver's depot that day. */
+function routeStart(db: Db, route: RouteRow, shift: ReturnType<typeof shiftOf>): LatLng | null {
+  if (route.start_latitude != null && route.start_longitude != null) return { latitude: route.start_latitude, longitude: route.start_longitude };
+  const depot = shift?.start_warehouse_id != null ? db.select().from(depotPosition).where(eq(depotPosition.warehouse_id, shift.start_warehouse_id)).get() : undefined;
+  return depot ? { latitude: depot.latitude, longitude: depot.longitude } : null;
+}
+
+/**
+ * When and where the route's next leg starts: now (never before the shift starts), from the van's
+ * fresh position, else the last stop worked, else the route's start. The phone does the same
+ * (client/driver/eta.ts).
+ */
 function origin(deps: Deps, route: RouteRow, worked: { latitude: number | null; longitude: number | null }[]): { from: LatLng | null; startAt: number } {
   const now = deps.clock.now();
-  const shift = route.driver_id != null
-    ? deps.db.select().from(driverShift).where(and(eq(driverShift.driver_id, route.driver_id), eq(driverShift.date, route.date))).get()
-    : undefined;
+  const shift = shiftOf(deps.db, route);
   const shiftStart = timeOnDay(route.date, shift?.start_time ?? DEFAULT_SHIFT.start);
   const startAt = Math.max(now, shiftStart);
   if (route.driver_id != null && route.status === 'in_progress') {
@@ -34,9 +49,7 @@ function origin(deps: Deps, route: RouteRow, worked: { latitude: number | null; 
   }
   const lastWorked = [...worked].reverse().find(placed);
   if (lastWorked) return { from: { latitude: lastWorked.latitude, longitude: lastWorked.longitude }, startAt };
-  if (route.start_latitude != null && route.start_longitude != null) return { from: { latitude: route.start_latitude, longitude: route.start_longitude }, startAt };
-  const depot = shift?.start_warehouse_id != null ? deps.db.select().from(depotPosition).where(eq(depotPosition.warehouse_id, shift.start_warehouse_id)).get() : undefined;
-  return { from: depot ? { latitude: depot.latitude, longitude: depot.longitude } : null, startAt };
+  return { from: routeStart(deps.db, route, shift), startAt };
 }
 
 /**
@@ -116,12 +129,14 @@ export function routeEtas(db: Db, route: RouteRow, driverName: string | null): R
   const windows = windowsOf(db, rows.map((r) => r.package_id));
   const stops = rows.map((r) => shapeEta(r, seq.get(r.package_id) ?? null, windows.get(r.package_id)));
   const next = stops[0];
+  const shift = shiftOf(db, route);
   const lateStops = stops.filter((s) => s.late).length;
   const delay = next?.delay_min ?? 0;
   return {
     route: route.id, name: route.name, driver: route.driver_id, driver_name: driverName, status: route.status, open: stops.length,
     delay_min: delay, late_stops: lateStops, running_late: delay >= LATE_AFTER_MIN || lateStops > 0,
-    finish: rows.length ? iso(Math.max(...rows.map((r) => r.eta_at))) : null, stops,
+    finish: rows.length ? iso(Math.max(...rows.map((r) => r.eta_at))) : null,
+    shift_start: shift?.start_time ?? DEFAULT_SHIFT.start, start: routeStart(db, route, shift), stops,
   };
 }
 
