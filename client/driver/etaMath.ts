@@ -2,7 +2,6 @@ import { DEFAULT_SERVICE_S, stopEtas, timeOnDay } from '../../shared/routing/eta
 import type { LatLng } from '../../shared/routing/haversine';
 import type { RouteEtas } from '../../shared/schemas/dispatch';
 import type { RouteRecord } from '../../shared/schemas/routes';
-import type { ViewPackage } from '../sync/index';
 
 /** Stops the van still drives to (the server's TO_VISIT in server/services/dispatch/eta.ts). */
 const TO_VISIT = new Set(['created', 'received', 'assigned', 'out_for_delivery']);
@@ -15,7 +14,7 @@ const placed = (p: { latitude: number | null; longitude: number | null }): p is 
  * from the phone's position, else the last stop worked, else the route's start; `done` holds stops
  * worked on the phone but not yet sent.
  */
-export function phoneEtas(route: Pick<RouteRecord, 'date'>, ordered: readonly Pick<ViewPackage, 'id' | 'status' | 'latitude' | 'longitude'>[], plan: RouteEtas | undefined, here: Partial<LatLng>, now: number, done: ReadonlySet<number> = new Set()): Map<number, number> {
+export function phoneEtas(route: Pick<RouteRecord, 'date'>, ordered: readonly { id: number; status: string; latitude: number | null; longitude: number | null }[], plan: RouteEtas | undefined, here: Partial<LatLng>, now: number, done: ReadonlySet<number> = new Set()): Map<number, number> {
   const visit = ordered.filter((p) => TO_VISIT.has(p.status) && !done.has(p.id));
   const worked = ordered.filter((p) => !visit.includes(p));
   const info = new Map((plan?.stops ?? []).map((s) => [s.package, s]));

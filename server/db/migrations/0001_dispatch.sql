@@ -65,8 +65,7 @@ CREATE TABLE `stop_eta` (
 	`wait_s` integer DEFAULT 0 NOT NULL,
 	`late` integer DEFAULT false NOT NULL,
 	`computed_at` integer NOT NULL,
-	FOREIGN KEY (`package_id`) REFERENCES `package`(`id`) ON UPDATE no action ON DELETE no action,
-	FOREIGN KEY (`route_id`) REFERENCES `route`(`id`) ON UPDATE no action ON DELETE no action
+	FOREIGN KEY (`package_id`) REFERENCES `package`(`id`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
 CREATE INDEX `stop_eta_route_idx` ON `stop_eta` (`route_id`);--> statement-breakpoint

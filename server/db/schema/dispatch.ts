@@ -3,7 +3,6 @@ import { activeFlag, archivable, id, str, timestamps } from './columns';
 import { pkg } from './packages';
 import { company, user } from './people';
 import { warehouse } from './places';
-import { deliveryRoute } from './routes';
 
 /** A van, bike or truck; capacities are limits on the sum of its parcels (null = no limit). */
 export const vehicle = sqliteTable('vehicle', {
@@ -92,7 +91,8 @@ export const dispatchPlan = sqliteTable('dispatch_plan', {
  */
 export const stopEta = sqliteTable('stop_eta', {
   package_id: integer('package_id').primaryKey().references(() => pkg.id),
-  route_id: integer('route_id').notNull().references(() => deliveryRoute.id),
+  /** No foreign key: a planned route may be deleted; `etaFor` checks the parcel is still on it. */
+  route_id: integer('route_id').notNull(),
   eta_at: integer('eta_at').notNull(),
   planned_at: integer('planned_at').notNull(),
   /** Minutes waited for the window to open. */

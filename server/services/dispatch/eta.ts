@@ -117,8 +117,11 @@ function shapeEta(r: typeof stopEta.$inferSelect, sequence: number | null, w: Wi
 export function etaFor(db: Db, packageId: number): StopEtaRecord | null {
   const r = db.select().from(stopEta).where(eq(stopEta.package_id, packageId)).get();
   if (!r) return null;
-  const seq = db.select({ seq: pkg.sequence_no }).from(pkg).where(eq(pkg.id, packageId)).get();
-  return shapeEta(r, seq?.seq ?? null, windowsOf(db, [packageId]).get(packageId));
+  // Only while the parcel is still to visit on that route, and the route is live.
+  const p = db.select({ seq: pkg.sequence_no, route: pkg.route_id, status: pkg.status, live: deliveryRoute.status }).from(pkg)
+    .leftJoin(deliveryRoute, eq(deliveryRoute.id, pkg.route_id)).where(eq(pkg.id, packageId)).get();
+  if (!p || p.route !== r.route_id || !TO_VISIT.has(p.status) || !(LIVE_ROUTE as readonly string[]).includes(p.live ?? '')) return null;
+  return shapeEta(r, p.seq, windowsOf(db, [packageId]).get(packageId));
 }
 
 export function routeEtas(db: Db, route: RouteRow, driverName: string | null): RouteEtas {
