@@ -164,6 +164,47 @@ describe.skipIf(!hasChromium)('dispatch board in Chromium', () => {
     await ctx.close();
   }, 300_000);
 
+  it('arrival times show on the route screen, the dashboard (late routes first) and the driver\'s phone', async () => {
+    const list = await srv.api<{ results: RouteJson[] }>(admin, 'GET', `route/?date=${DAY}&page_size=50`);
+    const route = list.body.results.find((r) => r.driver === drivers[0]!.id)!;
+    // Driver A is far away and has started: their route runs late.
+    expect((await srv.api(drivers[0]!, 'POST', `route/${route.id}/status-change/`, { status: 'in_progress' })).status).toBe(200);
+    const far = { latitude: DEPOT.latitude - 0.5, longitude: DEPOT.longitude, occurred_at: new Date().toISOString() };
+    expect((await srv.api(drivers[0]!, 'POST', 'driver-position/', { positions: [far] })).status).toBe(200);
+
+    const ctx = await br.context({ width: 1280, height: 800 });
+    const page = await ctx.newPage();
+    await login(page, srv.url, admin);
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await page.getByTestId('routes-today').waitFor();
+    const rows = page.getByTestId('route-eta-row');
+    expect(await rows.count()).toBe(DRIVERS);
+    expect(await rows.first().getAttribute('data-late')).toBe('true');
+    expect(await rows.first().textContent()).toContain('Driver A');
+    await page.getByTestId('routes-today').scrollIntoViewIfNeeded();
+    await screenshot(page, 'dashboard-routes-today');
+    await rows.first().getByRole('link').click();
+    await page.getByTestId('stop-list').waitFor();
+    await expect.poll(() => page.getByTestId('stop-eta').count()).toBe(route.packages.length);
+    await screenshot(page, 'route-etas');
+    await ctx.close();
+
+    // Driver B's phone: ETAs on the list and the next stop, still there offline.
+    const phone = await br.context(PHONE);
+    const dp = await phone.newPage();
+    await dp.goto(`${srv.url}/#/driver`);
+    await dp.getByLabel('E-mail').fill(drivers[1]!.email);
+    await dp.getByLabel('Password').fill('browser-test-pass-1');
+    await dp.getByRole('button', { name: 'Log in' }).click();
+    await dp.getByTestId('route-block').first().waitFor({ timeout: 30_000 });
+    await expect.poll(() => dp.getByTestId('stop-eta').count(), { timeout: 20_000 }).toBeGreaterThan(10);
+    const first = await dp.getByTestId('stop-eta').first().textContent();
+    expect(first).toMatch(/~\d\d:\d\d/);
+    await dp.getByTestId('next-eta').waitFor();
+    await screenshot(dp, 'driver-today-etas');
+    await phone.close();
+  }, 180_000);
+
   it('the board fits a tablet and a phone', async () => {
     for (const size of [TABLET, PHONE, DESKTOP]) {
       const ctx = await br.context(size);
