@@ -97,6 +97,8 @@ export const PlanRoute = z.object({
   driver: z.number().int(), driver_name: z.string(),
   vehicle: z.number().int().nullable(), vehicle_name: z.string().nullable(),
   shift_start: z.string(), shift_end: z.string(),
+  /** ISO time the van leaves: the shift start, or the time of planning for a day under way. */
+  depart: z.string(),
   start: point.nullable(), end: point.nullable(),
   capacity, load,
   distance_m: z.number(), duration_s: z.number(),

@@ -26,7 +26,7 @@ const round = (n: number) => Math.round(n * 1000) / 1000;
 /** Loads, distance-free timing and ETAs of a route after an edit, with the same function the server and the phone use. */
 export function retime(date: string, route: PlanRoute): PlanRoute {
   const windows = (s: PlanStop): [number, number] | null => (s.window_start && s.window_end ? [timeOnDay(date, s.window_start), timeOnDay(date, s.window_end)] : null);
-  const startAt = timeOnDay(date, route.shift_start);
+  const startAt = Date.parse(route.depart);
   const etas = stopEtas({
     from: route.start, startAt,
     stops: route.stops.map((s) => ({ id: s.package, latitude: s.latitude, longitude: s.longitude, serviceS: s.service_s, window: windows(s) })),

@@ -21,7 +21,10 @@ const UNLIMITED = 1e12;
 
 export interface PlanDriver {
   id: number; name: string; vehicleId: number | null; vehicleName: string | null;
-  shiftStart: string; shiftEnd: string; start: LatLng | null; end: LatLng | null; startWarehouse: number | null;
+  shiftStart: string; shiftEnd: string;
+  /** Epoch ms the van can leave: the shift start, or now when planning a day already under way. */
+  departAt: number;
+  start: LatLng | null; end: LatLng | null; startWarehouse: number | null;
   capacity: { kg: number | null; m3: number | null; parcels: number | null };
 }
 export interface PlanParcel { row: PackageRow; window: WindowInfo; kg: number; m3: number }
@@ -51,6 +54,7 @@ function depots(db: Db, ids: number[]): Map<number, LatLng> {
 }
 
 function planDrivers(deps: Deps, date: string, ids: number[], fallback: LatLng | null): PlanDriver[] {
+  const now = deps.clock.now();
   const unique = [...new Set(ids)];
   if (unique.length !== ids.length) throw badRequest('A driver is named twice', [{ path: 'drivers', message: 'duplicate ids' }]);
   const drivers = unique.map((id) => activeDriver(deps, id));
@@ -63,9 +67,11 @@ function planDrivers(deps: Deps, date: string, ids: number[], fallback: LatLng |
     const van = s?.vehicle_id != null ? vans.get(s.vehicle_id) : undefined;
     const start = (s?.start_warehouse_id != null ? houses.get(s.start_warehouse_id) : undefined) ?? fallback;
     const end = (s?.end_warehouse_id != null ? houses.get(s.end_warehouse_id) : undefined) ?? (s?.end_warehouse_id == null && s?.start_warehouse_id != null ? start : null);
+    const shiftStart = s?.start_time ?? DEFAULT_SHIFT.start;
+    const shiftEnd = s?.end_time ?? DEFAULT_SHIFT.end;
     return {
-      id: d.id, name: d.name, vehicleId: van?.id ?? null, vehicleName: van?.name ?? null,
-      shiftStart: s?.start_time ?? DEFAULT_SHIFT.start, shiftEnd: s?.end_time ?? DEFAULT_SHIFT.end,
+      id: d.id, name: d.name, vehicleId: van?.id ?? null, vehicleName: van?.name ?? null, shiftStart, shiftEnd,
+      departAt: Math.min(Math.max(timeOnDay(date, shiftStart), now), timeOnDay(date, shiftEnd)),
       start, end, startWarehouse: s?.start_warehouse_id ?? null,
       capacity: { kg: van?.capacity_kg ?? null, m3: van?.capacity_m3 ?? null, parcels: van?.capacity_parcels ?? null },
     };
@@ -156,7 +162,7 @@ export function buildPlan(deps: Deps, req: PlanRequest, model: TravelModel = DEF
     vehicles: active.map((d, v) => ({
       id: v, start: vehicleAt[v].start, ...(vehicleAt[v].end != null ? { end: vehicleAt[v].end } : {}),
       capacity: [d.capacity.kg ?? UNLIMITED, d.capacity.m3 ?? UNLIMITED, d.capacity.parcels ?? UNLIMITED, ...lockDrivers.map((ld) => (ld === d.id ? UNLIMITED : 0))],
-      shift: [secondsOfDay(date, dayStart, d.shiftStart), secondsOfDay(date, dayStart, d.shiftEnd)],
+      shift: [Math.round((d.departAt - dayStart) / 1000), secondsOfDay(date, dayStart, d.shiftEnd)],
     })),
     jobs: parcels.map((p, j) => ({
       id: j, location: jobLocation[j],

@@ -17,7 +17,7 @@ export const etaStop = (date: string, p: PlanParcel): EtaStop => ({
 
 /** One driver's route as the board shows it: stops with ETAs (the shared function), load against capacity, distance. */
 function planRoute(ctx: PlanContext, driver: PlanDriver, parcels: PlanParcel[], fixed: boolean, legs?: number[]): PlanRoute {
-  const startAt = timeOnDay(ctx.date, driver.shiftStart);
+  const startAt = driver.departAt;
   const etas = stopEtas({ from: driver.start, startAt, stops: parcels.map((p) => etaStop(ctx.date, p)), legs, model: ctx.model });
   const stops: PlanStop[] = parcels.map((p, i) => ({
     package: p.row.id, hawb: p.row.hawb, customer_name: p.row.customer_name, address: addressOf(p),
@@ -30,7 +30,7 @@ function planRoute(ctx: PlanContext, driver: PlanDriver, parcels: PlanParcel[], 
   const last = etas.at(-1);
   return {
     driver: driver.id, driver_name: driver.name, vehicle: driver.vehicleId, vehicle_name: driver.vehicleName,
-    shift_start: driver.shiftStart, shift_end: driver.shiftEnd, start: driver.start, end: driver.end,
+    shift_start: driver.shiftStart, shift_end: driver.shiftEnd, depart: iso(startAt) ?? '', start: driver.start, end: driver.end,
     capacity: driver.capacity,
     load: { kg: round(parcels.reduce((s, p) => s + p.kg, 0)), m3: round(parcels.reduce((s, p) => s + p.m3, 0)), parcels: parcels.length },
     distance_m: Math.round(pathMetres(path, ctx.model)),
