@@ -131,6 +131,14 @@ describe('planning the day', () => {
     expect((await t.json('POST', '/api/dispatch/plan/', admin.token, { date: DAY, drivers: [shipper.id] })).status).toBe(400);
     expect((await t.json('POST', '/api/dispatch/plan/', admin.token, { date: DAY, drivers: [d1.id], locks: [{ package: w.ids[0], driver: w.d2.id }] })).status).toBe(400);
     expect((await t.json('GET', '/api/dispatch/plan/1/', shipper.token)).status).toBe(403);
+    expect((await t.json('GET', '/api/dispatch/plan/999/', admin.token)).status).toBe(404);
+    // At most two plans solve at once (each takes a core); a third waits its turn.
+    const slow = { date: DAY, drivers: [d1.id], time_limit_ms: 1500 };
+    expect((await t.json('POST', '/api/dispatch/plan/', admin.token, slow)).status).toBe(202);
+    expect((await t.json('POST', '/api/dispatch/plan/', admin.token, slow)).status).toBe(202);
+    const third = await t.json<Json>('POST', '/api/dispatch/plan/', admin.token, slow);
+    expect(third.status).toBe(409);
+    expect(third.body).toMatchObject({ success: false, code: 'conflict' });
   });
 
   it('proposes one route per driver within capacity, windows and shifts; locks hold on re-plan; commit assigns like route/', async () => {

@@ -15,10 +15,16 @@ import { toProposal } from './proposal';
 type PlanRow = typeof dispatchPlan.$inferSelect;
 /** The worker gets the time limit plus this before it counts as lost. */
 const WORKER_MARGIN_MS = 30_000;
+/** Plans solving at once: each takes a core for its whole budget (the server has few). */
+export const MAX_RUNNING_PLANS = 2;
+
+/** A plan still "running" well past its budget was lost (the server restarted while it ran). */
+const lost = (row: PlanRow, now: number) => row.status === 'running' && row.started_at != null && now - row.started_at > row.time_limit_ms + 2 * WORKER_MARGIN_MS;
 
 export type FleetRunner = (input: FleetInput, hardLimitMs: number) => Promise<FleetResult>;
 
 export function shapePlan(row: PlanRow, now: number): PlanJob {
+  if (lost(row, now)) row = { ...row, status: 'failed', message: 'The plan was interrupted (the server restarted); plan again' };
   const running = row.status === 'running' && row.started_at != null;
   // The optimiser uses its whole budget, so elapsed time over the budget is an honest progress figure.
   const progress = row.status === 'done' ? 1 : running ? Math.min(0.95, 0.05 + (now - (row.started_at as number)) / row.time_limit_ms) : 0;
@@ -34,8 +40,12 @@ export function shapePlan(row: PlanRow, now: number): PlanJob {
  * the proposal or why it failed.
  */
 export function startPlan(deps: Deps, actor: SessionUser, req: PlanRequest, run: FleetRunner): PlanJob {
-  const { ctx, input } = buildPlan(deps, req);
   const now = deps.clock.now();
+  const running = deps.db.select().from(dispatchPlan).where(eq(dispatchPlan.status, 'running')).all().filter((r) => !lost(r, now));
+  if (running.length >= MAX_RUNNING_PLANS) {
+    throw new ApiError(409, 'conflict', `${running.length} plans are being made already; try again when one has finished`, [], { running: running.map((r) => r.id) });
+  }
+  const { ctx, input } = buildPlan(deps, req);
   const row = deps.db.insert(dispatchPlan).values({
     date: req.date, status: 'running', request: JSON.stringify(req), time_limit_ms: req.time_limit_ms,
     started_at: now, created_by: actor.id, created_at: now,
