@@ -21,6 +21,7 @@ import { pickupRoutes } from './pickups/index';
 import { webhookRoutes } from './webhooks/index';
 import { routeRoutes } from './routes/index';
 import { recipientRoutes } from './recipients';
+import { dispatchRoutes } from './dispatch/index';
 import { auditRoutes } from '../services/audit/routes';
 
 /** The one list of route modules; each declares its operations with their catalogue ids. */
@@ -42,6 +43,7 @@ export function registerRoutes(app: App): void {
   historyRoutes(app);
   syncRoutes(app);
   routeRoutes(app);
+  dispatchRoutes(app);
   moneyRoutes(app);
   auditRoutes(app);
   reportRoutes(app); pickupRoutes(app); webhookRoutes(app);

@@ -58,7 +58,7 @@ function newestMtime(dir: string): number {
  */
 export async function buildPwa(): Promise<string> {
   const sources = Math.max(newestMtime(join(ROOT, 'client')), newestMtime(join(ROOT, 'shared')), statSync(join(ROOT, 'vite.config.ts')).mtimeMs);
-  // One build directory per checkout: worktrees side by side must not serve each other's builds.
+  // One per checkout: worktrees side by side must not serve each other's builds.
   const out = join(tmpdir(), `courier-browser-dist-${createHash('sha256').update(ROOT).digest('hex').slice(0, 12)}`);
   const fresh = () => existsSync(join(out, '.built-at')) && statSync(join(out, '.built-at')).mtimeMs > sources;
   if (fresh()) return out;

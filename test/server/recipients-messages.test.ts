@@ -78,6 +78,22 @@ describe('recipient messages through the outbox', () => {
     expect(w.mailsTo('robin.msg-1@example.net')).toHaveLength(1);
   });
 
+  it('"on its way" carries the arrival window of the planned route (dispatch ETAs), and the page shows it', async () => {
+    const w = await world();
+    const id = await w.parcel('ETA-1', { latitude: -33.87, longitude: 151.21, customer_phone: null });
+    const route = await w.t.json<{ route: { id: number } }>('POST', '/api/route/', w.admin.token, { name: 'Run', date: '2026-01-05', driver: w.driver.id, packages: [id] });
+    expect(route.status).toBe(201);
+    expect((await w.t.json('POST', `/api/route/${route.body.route.id}/optimize/`, w.admin.token, { start_latitude: -33.80, start_longitude: 151.20 })).status).toBe(200);
+    expect((await w.t.json('POST', '/api/scan-package-api/inbound-scan/', w.driver.token, { barcode: 'ETA-1' })).status).toBe(200);
+    await w.dispatcher.runOnce();
+    const [mail] = w.mailsTo('robin.eta-1@example.net');
+    const window = /is on its way, arriving (\d\d:\d\d)–(\d\d:\d\d)\. Track it/.exec(mail!.text);
+    expect(window).not.toBeNull();
+    const token = /#([A-Za-z0-9_-]{32})/.exec(mail!.text)![1]!;
+    const view = await w.t.json<{ eta: { from: string; to: string } | null }>('GET', `/api/public/track/${token}/`);
+    expect(Date.parse(view.body.eta!.to) - Date.parse(view.body.eta!.from)).toBe(30 * 60_000);
+  });
+
   it('retries SMS after a 500 and a 429 (honouring Retry-After), then sends once; a 400 is final', async () => {
     const w = await world();
     const id = await w.parcel('MSG-2', { recipient_email: null });

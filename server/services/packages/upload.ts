@@ -10,6 +10,7 @@ import type { SessionUser } from '../auth/session';
 import { volumetricWeight } from './create';
 import { uploadCharger } from './uploadCharges';
 import type { Cell, Sheet } from './sheet';
+import { PLAN_COLUMNS, readPlanColumns, saveUploadWindows } from '../dispatch/uploadWindows';
 
 type Field = keyof PackageCreate;
 const WRITABLE = new Set<string>(Object.keys(PackageCreate.shape));
@@ -38,7 +39,7 @@ function mapHeader(header: string[]): Map<Field, number> {
   const repeated: string[] = [];
   header.forEach((raw, i) => {
     const name = headerName(raw);
-    if (!name || READ_ONLY.has(name)) return;
+    if (!name || READ_ONLY.has(name) || PLAN_COLUMNS.has(name)) return;
     if (!WRITABLE.has(name)) { unknown.push(raw); return; }
     if (columns.has(name as Field)) repeated.push(raw);
     columns.set(name as Field, i);
@@ -105,6 +106,9 @@ export function importPackages(deps: Deps, user: SessionUser, sheet: Sheet, opts
   }
   const columns = mapHeader(sheet.header);
   const candidates = sheet.rows.map((r) => parseRow(columns, r.row, r.cells)).filter((c): c is Candidate => c !== null);
+  // Delivery windows and times at the door (issue 16) live beside the package row.
+  const windows = readPlanColumns(sheet, headerName);
+  for (const c of candidates) c.errors.push(...(windows.get(c.row)?.errors ?? []));
   if (!candidates.length) throw new ApiError(400, 'validation_error', 'The file has no package rows', [{ path: 'file', message: 'no rows' }]);
 
   const good = () => candidates.filter((c): c is Candidate & { input: PackageCreate } => c.input !== undefined && c.errors.length === 0);
@@ -153,7 +157,10 @@ export function importPackages(deps: Deps, user: SessionUser, sheet: Sheet, opts
   }
 
   const rejectedEarly = candidates.some((c) => c.errors.length > 0);
-  if (!rejectedEarly || opts.partial) insertRows(deps, user, good(), suburbZone);
+  if (!rejectedEarly || opts.partial) {
+    insertRows(deps, user, good(), suburbZone);
+    saveUploadWindows(db, deps.clock.now(), windows, candidates);
+  }
 
   const rejected = candidates.filter((c) => c.errors.length > 0);
   if (rejected.length && !opts.partial) {
