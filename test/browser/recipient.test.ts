@@ -68,6 +68,10 @@ describe.skipIf(!hasChromium)('recipient tracking in Chromium', () => {
       ids[hawb] = r.body.id;
     }
     expect((await srv.api(admin, 'POST', 'assign-package/assign-driver/', { driver: driver.id, packages: Object.values(ids) })).status).toBe(200);
+    // Planned on today's route: the dispatch service gives each stop an ETA, which "on its way" tells.
+    const route = await srv.api<{ route: { id: number } }>(admin, 'POST', 'route/', { name: 'Garden run', date: new Date().toISOString().slice(0, 10), driver: driver.id, packages: Object.values(ids) });
+    expect(route.status).toBe(201);
+    expect((await srv.api(admin, 'POST', `route/${route.body.route.id}/optimize/`, { start_latitude: -33.80, start_longitude: 151.20 })).status).toBe(200);
     br = browsers();
   }, 300_000);
 
@@ -104,7 +108,7 @@ describe.skipIf(!hasChromium)('recipient tracking in Chromium', () => {
     }
     const onItsWay = await waitForMail(smtp.mails, (m) => m.to.includes('robin@example.net') && /on its way/.test(m.subject));
     expect(onItsWay.subject).toBe('Your parcel RCP-1 is on its way');
-    expect(onItsWay.text).toMatch(/^Bloom Flowers: your parcel RCP-1 is on its way\. Track it or leave instructions: http/);
+    expect(onItsWay.text).toMatch(/^Bloom Flowers: your parcel RCP-1 is on its way, arriving \d\d:\d\d–\d\d:\d\d\. Track it or leave instructions: http/);
     const link = linkIn(onItsWay);
     // The van reports where it is: RCP-1 is the next stop, so its recipient may see it.
     expect((await srv.api(driver, 'POST', 'driver-position/', { positions: [{ latitude: -33.868, longitude: 151.209, occurred_at: new Date().toISOString() }] })).status).toBe(200);
@@ -117,6 +121,7 @@ describe.skipIf(!hasChromium)('recipient tracking in Chromium', () => {
       throw new Error(`${String(err)}\n${errors.join('\n')}\n${await recipient.content()}`);
     });
     await recipient.getByText('Bloom Flowers').first().waitFor();
+    await recipient.getByText(/^Arriving between \d\d:\d\d( [AP]M)? and \d\d:\d\d( [AP]M)?$/).waitFor();
     await recipient.getByRole('heading', { name: 'Your driver is nearby' }).waitFor();
     await recipient.locator('[data-testid=driver-map] .leaflet-marker-icon').waitFor({ timeout: 20_000 });
     await screenshot(recipient, 'recipient-out-for-delivery');
