@@ -10,6 +10,8 @@ import { runSyncMaintenance } from './services/sync/maintenance';
 import { createWebhookDispatcher } from './services/webhooks/dispatcher';
 import { messageDispatcherFor, transportsFromEnv } from './services/messages/setup';
 import { NO_PUBLIC_URL_WARNING } from './services/recipients/links';
+import { securityConfig } from './securityConfig';
+import { createGeocodeWorker } from './services/geo/geocoder';
 
 /** Reads the environment (README "Configuration"), opens and migrates the database, serves API and PWA. */
 const env = process.env;
@@ -25,11 +27,20 @@ const checkpoints = startCheckpointer(db.$client, { log: (line) => console.error
 const created = await ensureSuperAdmin(db, systemClock, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
 if (created) console.log(`[courier] created super admin ${created}`);
 
+const security = securityConfig(env);
+for (const line of security.warnings) console.warn(`[courier] WARNING: ${line}`);
+
 const app = createApp({
   db,
   files: diskFileStore(filesDir),
   clock: systemClock,
-  config: { staticDir, publicUrl: env.PUBLIC_URL, logRequests: env.LOG_REQUESTS !== '0' },
+  config: {
+    staticDir, ...security.config, logRequests: env.LOG_REQUESTS !== '0',
+    geocoderUrl: env.GEOCODER_URL || undefined, osrmUrl: env.OSRM_URL || undefined,
+    ...(env.GEOCODER_INTERVAL_MS ? { geocoderIntervalMs: Number(env.GEOCODER_INTERVAL_MS) } : {}),
+    ...(env.TRAVEL_SPEED_KMH ? { travelSpeedKmh: Number(env.TRAVEL_SPEED_KMH) } : {}),
+    ...(env.DETOUR_FACTOR ? { detourFactor: Number(env.DETOUR_FACTOR) } : {}),
+  },
 });
 
 const writes = app.deps.writes;
@@ -57,6 +68,12 @@ dispatch.unref();
 if (!env.PUBLIC_URL) console.warn(`[courier] ${NO_PUBLIC_URL_WARNING}`);
 const messages = messageDispatcherFor(app.deps, transportsFromEnv(env, (line) => console.log(line)), { log: (line) => console.log(line) });
 messages.start(2_000);
+// Addresses waiting for the external geocoder are asked in the background, never inside a request.
+const geocoder = app.deps.config.geocoderUrl ? createGeocodeWorker(app.deps, { log: (line) => console.log(line) }) : null;
+const geocoding = geocoder ? setInterval(() => {
+  geocoder.runOnce().catch((err: unknown) => console.log(`[geocoder] error: ${String(err)}`));
+}, 2_000) : null;
+geocoding?.unref();
 
 const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
   console.log(`[courier] listening on http://${host === '0.0.0.0' ? 'localhost' : host}:${info.port} (API /api/, docs /api/docs, database ${databasePath})`);
@@ -70,6 +87,7 @@ function shutdown(signal: string): void {
   closing = true;
   console.log(`[courier] ${signal}: closing`);
   clearInterval(dispatch);
+  if (geocoding) clearInterval(geocoding);
   void webhooks.stop();
   void messages.stop();
   server.close(() => {

@@ -4,7 +4,7 @@ import {
   RecipientView, RescheduleBody, TrackFileParams, TrackingLink, TrackTokenParams,
 } from '../../shared/schemas/recipients';
 import { notFound } from '../errors';
-import { clientAddress } from '../http/client';
+import { clientIp } from '../http/client';
 import type { App } from '../http/env';
 import { defineRoute } from '../http/route';
 import { chooseAnotherDay, leaveInstructions, optOut, rateDelivery } from '../services/recipients/actions';
@@ -22,14 +22,14 @@ export function recipientRoutes(app: App): void {
   }, ({ deps, params, c }) => {
     c.header('Cache-Control', 'no-store');
     c.header('Referrer-Policy', 'no-referrer');
-    return recipientView(deps, tracked(deps, params.token, clientAddress(c)));
+    return recipientView(deps, tracked(deps, params.token, clientIp(c, deps.config)));
   });
 
   defineRoute(app, {
     method: 'get', path: '/public/track/{token}/file/{file_id}/', tags, access: 'public', catalogue: [], params: TrackFileParams,
     produces: 'application/octet-stream', summary: 'A proof-of-delivery photo or signature, or the company logo, of this tracking page', description: publicNote,
   }, async ({ deps, params, c }) => {
-    const row = trackedFile(deps, tracked(deps, params.token, clientAddress(c)), params.file_id);
+    const row = trackedFile(deps, tracked(deps, params.token, clientIp(c, deps.config)), params.file_id);
     const bytes = await deps.files.get(row.key);
     if (!bytes) throw notFound('No such file on this tracking page');
     c.header('Content-Type', row.mime);
@@ -42,7 +42,7 @@ export function recipientRoutes(app: App): void {
     method: 'post', path: '/public/track/{token}/instructions/', tags, access: 'public', catalogue: [], params: TrackTokenParams,
     body: InstructionsBody, response: SuccessMessage, summary: 'Leave delivery instructions or a safe place (reaches the driver\'s phone)', description: publicNote,
   }, ({ deps, params, body, c }) => {
-    leaveInstructions(deps, tracked(deps, params.token, clientAddress(c)), body.instructions);
+    leaveInstructions(deps, tracked(deps, params.token, clientIp(c, deps.config)), body.instructions);
     return { success: true, message: body.instructions ? 'Your instructions are on their way to the driver' : 'Instructions removed' };
   });
 
@@ -50,7 +50,7 @@ export function recipientRoutes(app: App): void {
     method: 'post', path: '/public/track/{token}/reschedule/', tags, access: 'public', catalogue: [], params: TrackTokenParams,
     body: RescheduleBody, response: SuccessMessage, summary: 'After a failed attempt, choose another delivery day', description: publicNote,
   }, ({ deps, params, body, c }) => {
-    const date = chooseAnotherDay(deps, tracked(deps, params.token, clientAddress(c)), body.date);
+    const date = chooseAnotherDay(deps, tracked(deps, params.token, clientIp(c, deps.config)), body.date);
     return { success: true, message: `We will deliver on ${date}` };
   });
 
@@ -58,7 +58,7 @@ export function recipientRoutes(app: App): void {
     method: 'post', path: '/public/track/{token}/rating/', tags, access: 'public', catalogue: [], params: TrackTokenParams,
     body: RatingBody, response: SuccessMessage, status: 201, summary: 'Rate the delivery (1-5, optional comment)', description: publicNote,
   }, ({ deps, params, body, c }) => {
-    rateDelivery(deps, tracked(deps, params.token, clientAddress(c)), body.rating, body.comment ?? null);
+    rateDelivery(deps, tracked(deps, params.token, clientIp(c, deps.config)), body.rating, body.comment ?? null);
     return { success: true, message: 'Thank you for your rating' };
   });
 
@@ -66,7 +66,7 @@ export function recipientRoutes(app: App): void {
     method: 'post', path: '/public/track/{token}/opt-out/', tags, access: 'public', catalogue: [], params: TrackTokenParams,
     response: SuccessMessage, summary: 'Stop messages to this parcel\'s recipient (at once, and for the company\'s later parcels)', description: publicNote,
   }, ({ deps, params, c }) => {
-    optOut(deps, tracked(deps, params.token, clientAddress(c)));
+    optOut(deps, tracked(deps, params.token, clientIp(c, deps.config)));
     return { success: true, message: 'You will get no more messages' };
   });
 
