@@ -1,13 +1,23 @@
 import { defineConfig } from 'vite';
 import preact from '@preact/preset-vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { fileURLToPath } from 'node:url';
 
 const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
   root: 'client',
   publicDir: 'public',
-  build: { outDir: '../dist', emptyOutDir: true, sourcemap: false, target: 'es2020' },
+  build: {
+    outDir: '../dist', emptyOutDir: true, sourcemap: false, target: 'es2020',
+    // Two entries: the app, and the recipients' tracking page with its own small bundle (no app code).
+    rollupOptions: {
+      input: {
+        index: fileURLToPath(new URL('./client/index.html', import.meta.url)),
+        track: fileURLToPath(new URL('./client/track.html', import.meta.url)),
+      },
+    },
+  },
   server: { proxy: { '/api': apiTarget } },
   preview: { proxy: { '/api': apiTarget } },
   plugins: [
@@ -34,7 +44,7 @@ export default defineConfig({
         // The app shell only: API calls are never cached (DESIGN.md section 6).
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
         navigateFallback: '/index.html',
-        navigateFallbackDenylist: [/^\/api\//],
+        navigateFallbackDenylist: [/^\/api\//, /^\/track\.html/],
         runtimeCaching: [],
       },
     }),

@@ -15,6 +15,9 @@ import { gzipSync } from 'node:zlib';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const BUDGET_KIB = 150;
 const DRIVER_MODULE = 'driver/index.tsx';
+const TRACK_ENTRY = 'track.html';
+/** Source folders the tracking page must never load: the app shell, the staff screens, the driver app and its sync engine. */
+const APP_ONLY = /^(admin|app|depot|driver|sync|api)\//;
 
 interface Chunk { file: string; isEntry?: boolean; imports?: string[]; dynamicImports?: string[]; css?: string[]; src?: string }
 type Manifest = Record<string, Chunk>;
@@ -25,6 +28,8 @@ export interface BundleReport {
   chunks: { file: string; gzipKiB: number }[];
   lazy: { what: string; file: string; gzipKiB: number }[];
   withinBudget: boolean;
+  /** The recipients' tracking page (track.html): its own entry, none of the app's code. */
+  trackingPage: { jsGzipKiB: number; cssGzipKiB: number; chunks: string[] };
 }
 
 const kib = (n: number) => Math.round((n / 1024) * 10) / 10;
@@ -44,7 +49,8 @@ function closure(manifest: Manifest, start: string[]): Set<string> {
 
 export function measure(outDir: string): BundleReport {
   const manifest = JSON.parse(readFileSync(join(outDir, '.vite', 'manifest.json'), 'utf8')) as Manifest;
-  const entry = Object.keys(manifest).find((k) => manifest[k]?.isEntry);
+  // Two HTML entries since the tracking page has its own: the app's is index.html.
+  const entry = manifest['index.html']?.isEntry ? 'index.html' : Object.keys(manifest).find((k) => manifest[k]?.isEntry && k !== TRACK_ENTRY);
   if (!entry) throw new Error('no entry chunk in the Vite manifest');
   if (!manifest[DRIVER_MODULE]) throw new Error(`${DRIVER_MODULE} is not a chunk of its own: the driver app must be loaded lazily`);
   const keys = closure(manifest, [entry, DRIVER_MODULE]);
@@ -60,7 +66,18 @@ export function measure(outDir: string): BundleReport {
   ];
   const leaked = [...keys].filter((k) => k.includes('@zxing') || k.includes('shared/routing') || k.endsWith('driver/reorder.ts'));
   if (leaked.length) throw new Error(`loaded eagerly but must be lazy: ${leaked.join(', ')}`);
+  if (!manifest[TRACK_ENTRY]) throw new Error(`${TRACK_ENTRY} is not an entry of the build`);
+  const trackKeys = closure(manifest, [TRACK_ENTRY]);
+  const appCode = [...trackKeys].filter((k) => APP_ONLY.test(k));
+  if (appCode.length) throw new Error(`the tracking page loads app code: ${appCode.join(', ')}`);
+  const trackCss = [...new Set([...trackKeys].flatMap((k) => manifest[k]?.css ?? []))];
+  const trackingPage = {
+    jsGzipKiB: kib([...trackKeys].reduce((sum, k) => sum + gz((manifest[k] as Chunk).file), 0)),
+    cssGzipKiB: kib(trackCss.reduce((sum, f) => sum + gz(f), 0)),
+    chunks: [...trackKeys].map((k) => (manifest[k] as Chunk).file),
+  };
   return {
+    trackingPage,
     initialJsGzipKiB: kib(js), initialCssGzipKiB: kib(css.reduce((s, f) => s + gz(f), 0)),
     chunks: chunks.sort((a, b) => b.gzipKiB - a.gzipKiB), lazy, withinBudget: kib(js) <= BUDGET_KIB,
   };
@@ -75,6 +92,7 @@ export async function runBundleBench(): Promise<BundleReport> {
     const report = measure(out);
     console.log(`driver app initial JavaScript: ${report.initialJsGzipKiB} KiB gzip (budget ${BUDGET_KIB} KiB: ${report.withinBudget ? 'within' : 'OVER'}), CSS ${report.initialCssGzipKiB} KiB gzip`);
     for (const c of report.chunks) console.log(`  ${c.file.padEnd(48)} ${String(c.gzipKiB).padStart(7)} KiB`);
+    console.log(`recipients' tracking page: ${report.trackingPage.jsGzipKiB} KiB JavaScript + ${report.trackingPage.cssGzipKiB} KiB CSS gzip (${report.trackingPage.chunks.join(', ')}); the map library only with a driver position`);
     console.log('loaded only when used:');
     for (const l of report.lazy) console.log(`  ${l.what.padEnd(28)} ${l.file.padEnd(40)} ${String(l.gzipKiB).padStart(7)} KiB`);
     return report;

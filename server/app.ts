@@ -13,7 +13,7 @@ import type { Clock } from './clock';
 import { ApiError } from './errors';
 import type { AppEnv } from './http/env';
 import { errorResponse } from './http/errorHandler';
-import { maskEmails, requestIdOf, requestLogLine } from './http/logging';
+import { requestIdOf, requestLogLine } from './http/logging';
 import { openApiDocument } from './http/openapi';
 import { memoryRateLimiter } from './http/rateLimit';
 import { registerRoutes } from './routes/index';
@@ -44,7 +44,7 @@ export function createApp(options: AppOptions) {
     files: options.files,
     clock: options.clock,
     config,
-    mailer: options.mailer ?? outboxMailer(options.db, () => options.clock.now(), config.logRequests ? (line: string) => console.log(maskEmails(line)) : undefined),
+    mailer: options.mailer ?? outboxMailer(options.db, () => options.clock.now()),
     permissionSource: options.permissionSource ?? groupPermissions,
     limiter,
     throttle: memoryLoginThrottle(limiter, config.limiterCapacity),

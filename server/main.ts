@@ -8,6 +8,8 @@ import { diskFileStore } from './files';
 import { ensureSuperAdmin } from './services/auth/bootstrap';
 import { runSyncMaintenance } from './services/sync/maintenance';
 import { createWebhookDispatcher } from './services/webhooks/dispatcher';
+import { messageDispatcherFor, transportsFromEnv } from './services/messages/setup';
+import { NO_PUBLIC_URL_WARNING } from './services/recipients/links';
 import { securityConfig } from './securityConfig';
 import { createGeocodeWorker } from './services/geo/geocoder';
 
@@ -61,6 +63,11 @@ const dispatch = setInterval(() => {
 }, 5_000);
 dispatch.unref();
 
+// E-mail and SMS (password resets, recipient notices) wait in message_outbox; the dispatcher sends
+// each at most once, after what queued it committed (it waits for the open write batch itself).
+if (!env.PUBLIC_URL) console.warn(`[courier] ${NO_PUBLIC_URL_WARNING}`);
+const messages = messageDispatcherFor(app.deps, transportsFromEnv(env, (line) => console.log(line)), { log: (line) => console.log(line) });
+messages.start(2_000);
 // Addresses waiting for the external geocoder are asked in the background, never inside a request.
 const geocoder = app.deps.config.geocoderUrl ? createGeocodeWorker(app.deps, { log: (line) => console.log(line) }) : null;
 const geocoding = geocoder ? setInterval(() => {
@@ -82,6 +89,7 @@ function shutdown(signal: string): void {
   clearInterval(dispatch);
   if (geocoding) clearInterval(geocoding);
   void webhooks.stop();
+  void messages.stop();
   server.close(() => {
     writes.flush();
     void checkpoints.stop().finally(() => {

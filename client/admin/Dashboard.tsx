@@ -12,6 +12,7 @@ import { Button, LinkButton } from '../ui/Button';
 import { toast } from '../ui/toast';
 import { Counter } from '../ui/Counter';
 import { ErrorState, Loading } from '../ui/States';
+import { RoutesToday } from './dispatch/RoutesToday';
 
 type Counts = z.infer<typeof DashboardCountAnswer>;
 
@@ -82,6 +83,7 @@ export default function Dashboard({ session }: { session: Session }) {
       <div class="counters">
         {shown.map((s) => <Counter key={s} label={STATUS_LABELS[s]} value={counts.by_status[s]} tone={STATUS_TONE[s]} href={`#/packages?status=${s}`} />)}
       </div>
+      <RoutesToday tick={tick} />
       {flagged.length > 0 && (
         <div class="card" data-testid="flagged">
           <h2 style={{ marginTop: 0 }}>Flagged for a supervisor</h2>

@@ -14,6 +14,7 @@ const loadPackageDetail = () => import('./packages/PackageDetail');
 const loadLocationReview = () => import('./packages/LocationReview');
 const loadRoutes = () => import('./routes/index');
 const loadOrg = () => import('./org/index');
+const loadDispatch = () => import('./dispatch/Board');
 
 function NotAllowed() {
   return <div class="card"><Empty title="Not available for your role">Ask an administrator if you need this screen.</Empty></div>;
@@ -28,6 +29,7 @@ export default function Admin({ path, query, session }: { path: string; query: U
   if (path === '/packages/review') return can(role, 'package.view') ? <Lazy key={query.toString()} load={loadLocationReview} props={{ query }} /> : <NotAllowed />;
   const pkg = match('/packages/:id', path);
   if (pkg && /^\d+$/.test(pkg.id ?? '')) return <Lazy load={loadPackageDetail} props={{ id: Number(pkg.id), session }} />;
+  if (path === '/dispatch') return can(role, 'route.manage') && role !== 'company' ? <Lazy load={loadDispatch} props={{}} /> : <NotAllowed />;
   if (path === '/map' || path === '/routes' || path.startsWith('/routes/')) return <Lazy load={loadRoutes} props={{ path, query, session }} />;
   if (path.startsWith('/org/')) return <Lazy load={loadOrg} props={{ path, session }} />;
   const business = businessRoute(path, query, session);

@@ -19,6 +19,7 @@ export const NAV: readonly NavItem[] = [
   { href: '/packages', label: 'Packages', group: 'Work', permission: 'package.view' },
   { href: '/packages/upload', label: 'Upload packages', group: 'Work', permission: 'package.manage' },
   { href: '/depot', label: 'Depot scanning', group: 'Work', roles: canUseDepot },
+  { href: '/dispatch', label: 'Dispatch board', group: 'Work', permission: 'route.manage' },
   { href: '/routes', label: 'Routes', group: 'Work', permission: 'route.view' },
   { href: '/map', label: 'Live map', group: 'Work', permission: 'route.view' },
   { href: '/r/warehouse', label: 'Warehouses', group: 'Places', permission: 'warehouse.view' },

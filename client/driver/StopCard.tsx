@@ -2,15 +2,16 @@ import type { ViewPackage } from '../sync/index';
 import { Badge, StatusBadge } from '../ui/Badge';
 import { failures, mustReturn } from './day';
 import { addressOf, mapsHref, telHref } from './maps';
+import { RecipientNote } from './RecipientNote';
 
 /** Where to go, who to give it to and how to reach them: what a driver needs at a glance at the kerb. */
-export function StopCard({ p, max, title }: { p: ViewPackage; max: number; title?: string }) {
+export function StopCard({ p, max, title, eta }: { p: ViewPackage; max: number; title?: string; eta?: string | null }) {
   const maps = mapsHref(p);
   const tel = telHref(p.customer_phone);
   const notes = [p.description_of_goods, ...p.package_failed_delivery_status.map((f) => `Earlier attempt: ${f.name}${f.note ? ` (${f.note})` : ''}`)].filter(Boolean);
   return (
     <section class="stop-card" aria-label={title ?? `Parcel ${p.hawb}`} data-testid="stop-card" data-hawb={p.hawb}>
-      {title && <div class="eyebrow">{title}</div>}
+      {title && <div class="eyebrow">{title}{eta && <span data-testid="next-eta"> · arriving about {eta}</span>}</div>}
       <div class="row between">
         <span class="hawb mono">{p.hawb}</span>
         <span class="row">
@@ -20,6 +21,7 @@ export function StopCard({ p, max, title }: { p: ViewPackage; max: number; title
       </div>
       <div class="address">{addressOf(p) || 'No address on this parcel'}</div>
       <div class="receiver">{p.customer_name ?? 'No receiver name'}{p.customer_phone ? <span class="phone"> · {p.customer_phone}</span> : null}</div>
+      <RecipientNote text={p.recipient_instructions} />
       {notes.length > 0 && <ul class="notes">{notes.map((n) => <li key={n}>{n}</li>)}</ul>}
       {mustReturn(p, max) && <div class="must-return" role="alert">Take back to the depot: {failures(p)} of {max} attempts used.</div>}
       {p.rejected && <div class="rejected-note" role="alert">Refused by the office: {p.rejected.message}. See Sync.</div>}

@@ -11,18 +11,20 @@ import { addressOf } from './maps';
 import { groupByRoute, localOrders, maxAttempts, routes, sequencePath, settleLocalOrders, type RouteGroup } from './routeCache';
 import { BigLink } from './BigLink';
 import { StopCard } from './StopCard';
+import { clockOf, phoneEtas, routePlans } from './eta';
+import { recentPlace } from './geo';
 import { held } from './undo';
 
 const loadReorder = () => import('./reorder');
 
-function StopRow({ p, n, max, heldIds }: { p: ViewPackage; n: number; max: number; heldIds: Set<number> }) {
+function StopRow({ p, n, max, heldIds, eta }: { p: ViewPackage; n: number; max: number; heldIds: Set<number>; eta?: string | null }) {
   const done = !isOpen(p) || heldIds.has(p.id);
   return (
     <li class={done ? 'done' : ''}>
       <a href={`#/driver/stop/${p.id}`} data-testid="stop-row" data-hawb={p.hawb}>
         <span class="seq">{n}</span>
         <span class="body">
-          <span class="line1"><span class="mono">{p.hawb}</span> <StatusBadge status={heldIds.has(p.id) ? 'saving' : p.status} /></span>
+          <span class="line1"><span class="mono">{p.hawb}</span> <StatusBadge status={heldIds.has(p.id) ? 'saving' : p.status} />{eta && !done && <b class="eta" data-testid="stop-eta"> ~{eta}</b>}</span>
           <span class="line2">{p.customer_name ?? '—'} · {addressOf(p) || 'no address'}</span>
           {mustReturn(p, max) && <span class="line2 bad">Back to depot</span>}
           {p.rejected && <span class="line2 bad">Refused: {p.rejected.message}</span>}
@@ -32,7 +34,7 @@ function StopRow({ p, n, max, heldIds }: { p: ViewPackage; n: number; max: numbe
   );
 }
 
-function RouteBlock({ group, max, heldIds, localOrder }: { group: RouteGroup; max: number; heldIds: Set<number>; localOrder: boolean }) {
+function RouteBlock({ group, max, heldIds, localOrder, etas }: { group: RouteGroup; max: number; heldIds: Set<number>; localOrder: boolean; etas: Map<number, number> }) {
   const [busy, setBusy] = useState(false);
   const { route, packages } = group;
   const open = packages.filter((p) => isOpen(p) && !heldIds.has(p.id));
@@ -60,7 +62,7 @@ function RouteBlock({ group, max, heldIds, localOrder }: { group: RouteGroup; ma
         <Button class="xl" busy={busy} onClick={() => void reoptimise()} data-testid="reoptimise">Re-optimise remaining stops</Button>
       )}
       <ol class="stops">
-        {packages.map((p, i) => <StopRow key={p.id} p={p} n={i + 1} max={max} heldIds={heldIds} />)}
+        {packages.map((p, i) => <StopRow key={p.id} p={p} n={i + 1} max={max} heldIds={heldIds} eta={clockOf(etas.get(p.id))} />)}
       </ol>
     </section>
   );
@@ -82,6 +84,10 @@ export function Today({ me }: { me: SessionInfo }) {
   const next = nextStop(ordered, heldIds, max);
   const pendingRoutes = useMemo(() => new Set(cache.routes.filter((r) => outbox.some((o) => o.path === sequencePath(r.id))).map((r) => r.id)), [outbox, cache]);
   useEffect(() => { settleLocalOrders(pendingRoutes); }, [pendingRoutes, cache.fetchedAt]);
+  // Arrival times computed here, offline, with the function the server uses (issue 16).
+  const plans = useStore(routePlans);
+  const etas = useMemo(() => new Map(groups.flatMap((g) => (g.route ? [...phoneEtas(g.route, g.packages, plans[g.route.id], recentPlace(), Date.now(), heldIds)] : []))),
+    [groups.map((g) => g.packages.map((p) => `${p.id}:${p.status}`).join()).join('|'), plans, heldIds]);
 
   if (!loaded) return <Loading label="Reading your parcels…" />;
   return (
@@ -96,7 +102,7 @@ export function Today({ me }: { me: SessionInfo }) {
       {counts.back > 0 && <div class="must-return">{counts.back} parcel{counts.back === 1 ? '' : 's'} must go back to the depot.</div>}
       {next ? (
         <>
-          <StopCard p={next} max={max} title="Next stop" />
+          <StopCard p={next} max={max} title="Next stop" eta={clockOf(etas.get(next.id))} />
           {toLoad(next, max)
             ? <BigLink href="#/driver/scan" primary>Scan parcels onto the van</BigLink>
             : <div class="actions-2">
@@ -108,7 +114,7 @@ export function Today({ me }: { me: SessionInfo }) {
         <div class="empty-day">{mine.length ? 'All stops done. Well driven!' : 'No parcels assigned to you yet. Open Sync to check again.'}</div>
       )}
       {groups.map((g) => (
-        <RouteBlock key={g.route?.id ?? 'none'} group={g} max={max} heldIds={heldIds} localOrder={g.route ? orders[g.route.id] !== undefined : false} />
+        <RouteBlock key={g.route?.id ?? 'none'} group={g} max={max} heldIds={heldIds} localOrder={g.route ? orders[g.route.id] !== undefined : false} etas={etas} />
       ))}
     </div>
   );

@@ -2,7 +2,7 @@ import { createSyncEngine, type SyncEngine } from '../sync/index';
 
 const DB_NAME = 'courier';
 /** Keys this app keeps in localStorage next to the engine's IndexedDB; wiped with it at logout. */
-export const LOCAL_KEYS = { routes: 'courier.driver.routes', order: 'courier.driver.order', maxAttempts: 'courier.driver.maxAttempts', used: 'courier.driver' } as const;
+export const LOCAL_KEYS = { routes: 'courier.driver.routes', etas: 'courier.driver.etas', order: 'courier.driver.order', maxAttempts: 'courier.driver.maxAttempts', used: 'courier.driver' } as const;
 
 let current: SyncEngine | null = null;
 

@@ -2,6 +2,7 @@ import { createStore } from '../app/store';
 import type { RouteRecord } from '../../shared/schemas/routes';
 import type { ViewPackage } from '../sync/index';
 import { LOCAL_KEYS } from './engine';
+import { refreshPlans } from './eta';
 import { online } from './online';
 
 export type { RouteRecord };
@@ -31,6 +32,7 @@ export async function refreshRoutes(): Promise<void> {
     const next = { fetchedAt: Date.now(), routes: page.results };
     localStorage.setItem(LOCAL_KEYS.routes, JSON.stringify(next));
     routes.set(next);
+    await refreshPlans(page.results.map((r) => r.id));
   } catch { /* offline or not yet deployed: the cached routes stand */ }
   try {
     const s = await online<{ max_attempts: number }>('GET', 'delivery-status/');

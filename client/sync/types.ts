@@ -73,7 +73,8 @@ export interface BlobRow {
 }
 
 /** Server copies carry the device time they were written, to age out delivered history. */
-export type StoredPackage = Package & { syncedAt: number };
+/** `recipient_instructions` arrives with the sync feed only (shared/schemas/sync.ts SyncPackage). */
+export type StoredPackage = Package & { recipient_instructions?: string | null; syncedAt: number };
 export type StoredStatus = FailedStatus & { syncedAt: number };
 /** Barcodes of parcels that left this device's scope, so a scan says "not yours" rather than "unknown". */
 export interface GoneRow { hawb: string; id: number; at: number }
@@ -117,6 +118,8 @@ export interface SyncStatus {
 }
 
 export type ViewPackage = Package & {
+  /** The recipient's delivery instructions, from the sync feed (absent when none). */
+  recipient_instructions?: string | null;
   /** An accepted-here, not-yet-answered action changed what is shown. */
   pending: { outboxId: number; label: string; status: OutboxStatus } | null;
   rejected: { outboxId: number; label: string; message: string } | null;

@@ -27,6 +27,7 @@ import { packageScope, visiblePackage } from '../services/packages/scope';
 import { packageJson, packageJsonByIds } from '../services/packages/json';
 import type { PackageRow } from '../services/packages/shape';
 import { audit } from '../services/audit/record';
+import { refreshParcelRouteEtas } from '../services/dispatch/eta';
 
 const tags = ['Package Delivered'];
 const ADMINS: readonly Role[] = ['super_admin', 'admin'];
@@ -45,6 +46,7 @@ function parcelFor(deps: Deps, user: SessionUser, id: number): PackageRow {
 }
 
 function failAnswer(deps: Deps, r: FailResult) {
+  refreshParcelRouteEtas(deps, r.row.id); // the rest of its route moves (issue 16)
   const msg = r.mustReturn
     ? `Parcel ${r.row.hawb} failed ${r.row.attempts} of ${r.maxAttempts} times; it must be returned to the depot`
     : `Attempt ${r.row.attempts} of ${r.maxAttempts} at ${r.row.hawb} recorded as failed`;
@@ -64,6 +66,7 @@ export function deliveryRoutes(app: App): void {
     ].join('\n\n'),
   }, ({ deps, user, params, body, device }) => {
     const { row, flagged } = deliver(deps, scanContext(user, body, device), parcelFor(deps, user, params.id), body);
+    refreshParcelRouteEtas(deps, row.id);
     return rawObject({
       success: true, message: flagged ? `Parcel ${row.hawb} delivered and flagged for a supervisor: it had been reassigned` : `Parcel ${row.hawb} delivered`,
       flagged, package: one(deps, row.id), proof: proofOf(deps.db, row),

@@ -21,6 +21,8 @@ import { reportRoutes } from './reports/index';
 import { pickupRoutes } from './pickups/index';
 import { webhookRoutes } from './webhooks/index';
 import { routeRoutes } from './routes/index';
+import { recipientRoutes } from './recipients';
+import { dispatchRoutes } from './dispatch/index';
 import { auditRoutes } from '../services/audit/routes';
 import { sessionRoutes } from './sessions';
 
@@ -45,7 +47,9 @@ export function registerRoutes(app: App): void {
   historyRoutes(app);
   syncRoutes(app);
   routeRoutes(app);
+  dispatchRoutes(app);
   moneyRoutes(app);
   auditRoutes(app);
   reportRoutes(app); pickupRoutes(app); webhookRoutes(app);
+  recipientRoutes(app);
 }

@@ -7,6 +7,8 @@ export { haversineProvider, greatCircleProvider, greatCircleSeconds, osrmTablePr
 export type { TravelTimeProvider, GreatCircleOptions, OsrmOptions } from './provider';
 export { parseTsplib, euc2dMatrix } from './tsplib';
 export type { TsplibInstance } from './tsplib';
+export { stopEtas, travelSeconds, timeOnDay, clockTime, etaBand, DEFAULT_TRAVEL, DEFAULT_SERVICE_S } from './eta';
+export type { EtaStop, StopEta, EtaInput, TravelModel } from './eta';
 export {
   optimizeFleet, routeSchedule, unassignedReason, parseSolomon, FLEET_DEFAULT_SEED, FLEET_DEFAULT_TIME_LIMIT_MS,
 } from './fleet';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PACKAGE_STATUSES } from '../lifecycle';
-import { latitude, longitude, text } from './common';
+import { email, latitude, longitude, text } from './common';
 
 /** Spec 2.1 exactly: every field present, null where unset. */
 export const Package = z.object({
@@ -82,6 +82,8 @@ export const PackageCreate = z.object({
   customer_name: optText(200),
   customer_address: optText(500),
   customer_phone: optText(32),
+  /** Where the recipient's e-mail notices go (issue 17); kept beside the parcel, not in the Package answer of spec 2.1. */
+  recipient_email: email().nullable().optional(),
   postcode: optInt(),
   postcode_name: optText(120),
   description_of_goods: optText(1000),

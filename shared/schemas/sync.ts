@@ -16,8 +16,12 @@ export type SyncChangesQuery = z.infer<typeof SyncChangesQuery>;
 export const SYNC_ENTITIES = ['packages', 'failed_delivery_statuses'] as const;
 export type SyncEntity = (typeof SYNC_ENTITIES)[number];
 
+/** A device's copy of a parcel: the Package answer plus what only its driver needs (the recipient's instructions). */
+export const SyncPackage = Package.extend({ recipient_instructions: z.string().nullable().optional() });
+export type SyncPackage = z.infer<typeof SyncPackage>;
+
 export const SyncUpserts = z.object({
-  packages: z.array(Package),
+  packages: z.array(SyncPackage),
   failed_delivery_statuses: z.array(FailedDeliveryStatus),
 });
 export type SyncUpserts = z.infer<typeof SyncUpserts>;

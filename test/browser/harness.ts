@@ -5,6 +5,7 @@
  */
 import { serve, type ServerType } from '@hono/node-server';
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { createApp } from '../../server/app';
+import { createApp, type CourierApp } from '../../server/app';
 import { systemClock } from '../../server/clock';
 import { openDatabase, type Db } from '../../server/db/client';
 import { company, user } from '../../server/db/schema/index';
@@ -57,7 +58,8 @@ function newestMtime(dir: string): number {
  */
 export async function buildPwa(): Promise<string> {
   const sources = Math.max(newestMtime(join(ROOT, 'client')), newestMtime(join(ROOT, 'shared')), statSync(join(ROOT, 'vite.config.ts')).mtimeMs);
-  const out = join(tmpdir(), 'courier-browser-dist');
+  // One per checkout: worktrees side by side must not serve each other's builds.
+  const out = join(tmpdir(), `courier-browser-dist-${createHash('sha256').update(ROOT).digest('hex').slice(0, 12)}`);
   const fresh = () => existsSync(join(out, '.built-at')) && statSync(join(out, '.built-at')).mtimeMs > sources;
   if (fresh()) return out;
   const lock = `${out}.lock`;
@@ -87,6 +89,8 @@ export interface Seeded { id: number; email: string; name: string; role: Role; c
 export interface TestServer {
   url: string;
   db: Db;
+  /** The app's dependencies (config, writes...), for suites that run its background work (message dispatcher). */
+  deps: CourierApp['deps'];
   addCompany(name: string, code: string): number;
   addUser(role: Role, opts?: { name?: string; email?: string; companyId?: number | null }): Seeded;
   /** API call as a user (logs in once per user and caches the token). */
@@ -97,8 +101,11 @@ export interface TestServer {
 
 let seq = 0;
 
-/** The real server: createApp on a temporary SQLite file, the build at `/`, on a free port. */
-export async function startServer(staticDir: string): Promise<TestServer> {
+/**
+ * The real server: createApp on a temporary SQLite file, the build at `/`, on a free port.
+ * `publicUrl: true` makes its own address the configured PUBLIC_URL (links in messages).
+ */
+export async function startServer(staticDir: string, opts: { publicUrl?: boolean } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'courier-browser-'));
   const db = openDatabase(join(dir, 'courier.db'));
   const app = createApp({ db, files: diskFileStore(join(dir, 'files')), clock: systemClock, config: { staticDir } });
@@ -107,6 +114,7 @@ export async function startServer(staticDir: string): Promise<TestServer> {
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
+  if (opts.publicUrl) app.deps.config.publicUrl = url;
   const tokens = new Map<number, string>();
 
   const addCompany = (name: string, code: string) => {
@@ -147,7 +155,7 @@ export async function startServer(staticDir: string): Promise<TestServer> {
     db.$client.close();
     rmSync(dir, { recursive: true, force: true });
   };
-  return { url, db, addCompany, addUser, api, token, close };
+  return { url, db, deps: app.deps, addCompany, addUser, api, token, close };
 }
 
 /** Which API routes exist, from the OpenAPI document ("METHOD /path/"), to skip what has not landed. */

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { company, emailOutbox, user } from '../../server/db/schema/index';
+import { company, messageOutbox, user } from '../../server/db/schema/index';
 import { ensureSuperAdmin } from '../../server/services/auth/bootstrap';
 import { makeApp, PASSWORD } from '../helpers/app';
 
@@ -82,9 +82,9 @@ describe('auth', () => {
     expect(known.status).toBe(200);
     expect(unknown.body.message).toBe(known.body.message); // no account enumeration
     await afterAnswer(); // the reset is written after the answer, so its timing tells nothing
-    const mails = t.db.select().from(emailOutbox).all();
+    const mails = t.db.select().from(messageOutbox).all();
     expect(mails).toHaveLength(1);
-    const token = /Reset token: (\S+)/.exec(mails[0]!.body)?.[1] as string;
+    const token = /Reset token: (\S+)/.exec(mails[0]!.body ?? '')?.[1] as string;
     expect(token).toBeTruthy();
 
     const tooShort = await t.json('POST', '/api/auth/reset-password/', null, { token, password: 'short' });
@@ -97,7 +97,7 @@ describe('auth', () => {
 
     await t.json('POST', '/api/auth/forget-password/', null, { email: d.email });
     await afterAnswer();
-    const second = /Reset token: (\S+)/.exec(t.db.select().from(emailOutbox).all()[1]!.body)?.[1] as string;
+    const second = /Reset token: (\S+)/.exec(t.db.select().from(messageOutbox).all()[1]!.body ?? '')?.[1] as string;
     t.clock.advance(2 * 3600_000);
     expect((await t.json('POST', '/api/auth/reset-password/', null, { token: second, password: 'too-late-pass' })).status).toBe(400);
   });

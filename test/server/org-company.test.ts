@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { company, emailOutbox, user } from '../../server/db/schema/index';
+import { company, messageOutbox, user } from '../../server/db/schema/index';
 import { makeApp, PASSWORD } from '../helpers/app';
 
 type Body = Record<string, unknown>;
@@ -93,7 +93,7 @@ describe('company: register without auth', () => {
     expect(ok.status).toBe(200);
     const mine = await t.json<{ results: Body[] }>('GET', '/api/company/', ok.body.token);
     expect(mine.body.results.map((c) => c.id)).toEqual([reg.body.company.id]);
-    const mails = t.db.select().from(emailOutbox).all().map((m) => m.subject);
+    const mails = t.db.select().from(messageOutbox).all().map((m) => m.subject ?? '');
     expect(mails.some((s) => /approved/.test(s))).toBe(true);
   });
 

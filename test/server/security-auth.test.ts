@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { authToken, company, emailOutbox, permissionGroup, user, userPermissionGroup } from '../../server/db/schema/index';
+import { authToken, company, messageOutbox, permissionGroup, user, userPermissionGroup } from '../../server/db/schema/index';
 import { memoryRateLimiter } from '../../server/http/rateLimit';
 import { securityConfig } from '../../server/securityConfig';
 import { ACCOUNT_FREE, IP_LIMIT, PAIR_FREE } from '../../server/services/auth/throttle';
@@ -21,7 +21,7 @@ const loginAs = (t: TestApp, email: string, password: string, headers: Record<st
 /** The reset mail is written just after the answer (its timing must not tell who has an account). */
 const outbox = async (t: TestApp) => {
   await new Promise<void>((ok) => { setImmediate(ok); });
-  return t.db.select().from(emailOutbox).all();
+  return t.db.select().from(messageOutbox).all();
 };
 
 describe('1. password-reset links come from PUBLIC_URL only', () => {

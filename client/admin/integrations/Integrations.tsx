@@ -4,6 +4,7 @@ import type { Session } from '../../app/session';
 import { ApiKeys } from './ApiKeys';
 import { Deliveries } from './Deliveries';
 import { Endpoints } from './Endpoints';
+import { RecipientMessages } from './RecipientMessages';
 import { WebhookSecret } from './WebhookSecret';
 import './integrations.css';
 
@@ -14,6 +15,7 @@ const TABS: readonly { id: string; label: string; Panel: ComponentType<Integrati
   { id: 'deliveries', label: 'Deliveries', Panel: Deliveries },
   { id: 'api-keys', label: 'API keys', Panel: ApiKeys },
   { id: 'secret', label: 'Signing secret', Panel: WebhookSecret },
+  { id: 'recipients', label: 'Recipient messages', Panel: RecipientMessages },
 ];
 
 /**

@@ -1,3 +1,4 @@
+import type { RouteEtas, StopEtaRecord } from '../../../shared/schemas/dispatch';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Package } from '../../../shared/schemas/package';
 import type { RouteRecord } from '../../../shared/schemas/routes';
@@ -27,6 +28,7 @@ export default function RouteDetail({ id, session }: { id: number; session: Sess
   const [start, setStart] = useState<Start>({ lat: '', lng: '' });
   const [result, setResult] = useState<OptimiseResult | null>(null);
   const [mapFailed, setMapFailed] = useState(false);
+  const [etas, setEtas] = useState<Map<number, StopEtaRecord>>(new Map());
   const canManage = can(session.user.role, 'route.manage');
   const reload = () => setTick((n) => n + 1);
 
@@ -39,6 +41,8 @@ export default function RouteDetail({ id, session }: { id: number; session: Sess
       // The saved start shows until the planner picks another one.
       setStart((s) => (s.lat || s.lng ? s : { lat: num(d.route.start_latitude), lng: num(d.route.start_longitude) }));
     }, (err: unknown) => { if (live) setError(err); });
+    // Arrival times of the stops still to visit (issue 16); the list works without them.
+    api.get<RouteEtas>(ROUTE_PATHS.eta(id)).then((e) => { if (live) setEtas(new Map(e.stops.map((s) => [s.package, s]))); }, () => undefined);
     return () => { live = false; };
   }, [id, tick]);
 
@@ -75,7 +79,7 @@ export default function RouteDetail({ id, session }: { id: number; session: Sess
         <span class="spacer" />
         <Button size="small" onClick={reload}>Refresh</Button>
       </div>
-      <StopList packages={packages} unplaced={unplaced} />
+      <StopList packages={packages} unplaced={unplaced} etas={etas} />
     </>
   );
 

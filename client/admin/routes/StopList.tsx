@@ -1,15 +1,19 @@
 import type { Package } from '../../../shared/schemas/package';
 import { StatusBadge } from '../../ui/Badge';
 import { Empty } from '../../ui/States';
+import type { StopEtaRecord } from '../../../shared/schemas/dispatch';
 import { coordsOf } from './format';
 
+const clock = (iso: string) => iso.slice(11, 16);
+
 /** The route's parcels in sequence order: the same stops the map numbers, and the whole story without a map. */
-export function StopList({ packages, unplaced }: { packages: readonly Package[]; unplaced: ReadonlySet<number> }) {
+export function StopList({ packages, unplaced, etas }: { packages: readonly Package[]; unplaced: ReadonlySet<number>; etas?: ReadonlyMap<number, StopEtaRecord> }) {
   if (packages.length === 0) return <div class="card"><Empty title="No parcels on this route" /></div>;
   return (
     <ol class="stops" aria-label="Stops in sequence" data-testid="stop-list">
       {packages.map((p, i) => {
         const at = coordsOf(p);
+        const eta = etas?.get(p.id);
         return (
           <li key={p.id} class="stop" data-testid="stop">
             <span class="seq" aria-label={`Stop ${i + 1}`}>{i + 1}</span>
@@ -17,6 +21,12 @@ export function StopList({ packages, unplaced }: { packages: readonly Package[];
               <div class="row">
                 <a class="mono" href={`#/packages/${p.id}`}>{p.hawb}</a>
                 <StatusBadge status={p.status} />
+                {eta && (
+                  <span class={`badge ${eta.late ? 'bad' : eta.delay_min >= 15 ? 'warn' : 'info'}`} data-testid="stop-eta"
+                    title={`Planned ${clock(eta.planned)}${eta.window_start ? `, window ${eta.window_start}–${eta.window_end}` : ''}`}>
+                    ETA {clock(eta.eta)}{eta.delay_min > 0 ? ` (+${eta.delay_min} min)` : ''}{eta.late ? ' · misses window' : ''}
+                  </span>
+                )}
                 {(unplaced.has(p.id) || !at) && <span class="badge warn" title="Without coordinates the optimiser keeps it after the placed stops">No location</span>}
               </div>
               <div>{p.customer_name ?? <span class="muted">No name</span>}</div>

@@ -13,6 +13,8 @@ export const ROUTE_PATHS = {
   routable: 'dashboard/optimize-route-packages/',
   packages: 'package/',
   map: 'dashboard/map/',
+  /** Arrival times of a route's stops still to visit (issue 16). */
+  eta: (id: number) => `route/${id}/eta/`,
 } as const;
 
 export const ORG_PATHS = {

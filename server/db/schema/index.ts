@@ -11,4 +11,6 @@ export * from './money';
 export * from './routes';
 export * from './webhooks';
 export * from './audit';
+export * from './recipients';
+export * from './dispatch';
 export * from './location';

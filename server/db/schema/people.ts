@@ -63,12 +63,3 @@ export const passwordReset = sqliteTable('password_reset', {
   created_at: integer('created_at').notNull(),
 }, (t) => [uniqueIndex('password_reset_hash_uq').on(t.token_hash)]);
 
-/** Mail that could not go through SMTP (or no SMTP configured) waits here and in the log. */
-export const emailOutbox = sqliteTable('email_outbox', {
-  id: id(),
-  to: text('to').notNull(),
-  subject: text('subject').notNull(),
-  body: text('body').notNull(),
-  sent_at: integer('sent_at'),
-  created_at: integer('created_at').notNull(),
-});

@@ -9,6 +9,7 @@ import { assignRoute, reassignRoute } from '../../services/routes/assign';
 import { optimise, resequence } from '../../services/routes/optimize';
 import { findRoute, routeRecord } from '../../services/routes/shape';
 import { requireRouteWriter } from './common';
+import { refreshRouteEtas } from '../../services/dispatch/eta';
 
 const tags = ['Route'];
 
@@ -24,6 +25,7 @@ export function optimizeRoutes(app: App): void {
     ].join('\n\n'),
   }, ({ deps, user, params, body }) => {
     const result = optimise(deps, user, findRoute(deps.db, user, params.id), body);
+    refreshRouteEtas(deps, result.route.id, { replan: true });
     return {
       success: true, message: `Route ${result.route.name} ordered: ${result.order.length} parcel(s)`,
       route: routeRecord(deps.db, result.route), order: result.order, total_distance_m: Math.round(result.metres),
@@ -39,6 +41,7 @@ export function optimizeRoutes(app: App): void {
   }, ({ deps, user, params, body, device }) => {
     requireRouteWriter(user);
     const result = resequence(deps, user, findRoute(deps.db, user, params.id), body, actionMeta(body), device?.id ?? null);
+    refreshRouteEtas(deps, result.route.id);
     return { success: true, message: `Route ${result.route.name} re-sequenced`, route: routeRecord(deps.db, result.route) };
   });
 

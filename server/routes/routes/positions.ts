@@ -4,6 +4,7 @@ import { ops } from '../../http/catalogue';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
 import { latestPositions, recordPositions, shapePosition, trail } from '../../services/routes/positions';
+import { refreshDriverEtas } from '../../services/dispatch/eta';
 import { STAFF, STAFF_AND_DRIVERS, whichDriver } from './common';
 
 const tags = ['Driver Lat-Long'];
@@ -16,6 +17,7 @@ export function positionRoutes(app: App): void {
     description: 'Up to 500 readings `{ latitude, longitude, accuracy?, occurred_at }`. A reading already stored (same driver and occurred_at) is counted in `duplicates` and not stored again.',
   }, ({ deps, user, body, device }) => {
     const r = recordPositions(deps, user.id, body, device?.id ?? null);
+    if (r.stored) refreshDriverEtas(deps, user.id);
     return { success: true, message: `${r.stored} position(s) stored`, ...r };
   });
 

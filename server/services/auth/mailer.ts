@@ -1,18 +1,18 @@
 import type { Db } from '../../db/client';
-import { emailOutbox } from '../../db/schema/index';
+import { enqueueMessage } from '../messages/outbox';
 
-export interface Mail { to: string; subject: string; body: string }
+export interface Mail { to: string; subject: string; body: string; kind?: string }
 export interface Mailer { send(mail: Mail): void }
 
 /**
- * Without SMTP_URL mail is kept in the outbox table and logged, so a reset link can be read by the
- * operator. The row is written synchronously inside the caller's transaction.
+ * Account mail (password resets, registrations) joins the one message outbox, written in the
+ * caller's transaction; the message dispatcher sends it over SMTP after the commit (or, without
+ * SMTP_URL, logs it and keeps it in the table for the operator).
  */
-export function outboxMailer(db: Db, now: () => number, log: (line: string) => void = () => {}): Mailer {
+export function outboxMailer(db: Db, now: () => number): Mailer {
   return {
     send(mail) {
-      db.insert(emailOutbox).values({ ...mail, created_at: now() }).run();
-      log(`mail to ${mail.to}: ${mail.subject}`);
+      enqueueMessage(db, now(), { channel: 'email', to: mail.to, kind: mail.kind ?? 'account', subject: mail.subject, body: mail.body });
     },
   };
 }

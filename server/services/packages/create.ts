@@ -10,6 +10,7 @@ import { recordEvent } from './lifecycle';
 import { logPackageChange } from '../sync/changes';
 import { enqueueCreated } from '../webhooks/events';
 import type { PackageRow } from './shape';
+import { setRecipientEmail } from '../recipients/recipient';
 import { applyResolution, locationInput, recordLocation, resolverFor } from '../geo/location';
 
 /** Volumetric weight in kg from cm dimensions, with the common 5000 cm³/kg divisor. */
@@ -23,7 +24,7 @@ export type PackageValues = Partial<typeof pkg.$inferInsert>;
 
 /** Package fields an input maps to: the API names ids `zone`, the table `zone_id`. */
 export function packageValues(input: Partial<PackageCreate>): PackageValues {
-  const { company: companyId, zone: zoneId, suburb: suburbId, state: stateId, country: countryId, ...rest } = input;
+  const { company: companyId, zone: zoneId, suburb: suburbId, state: stateId, country: countryId, recipient_email: _email, ...rest } = input;
   const out: PackageValues = { ...rest };
   if (companyId !== undefined) out.company_id = companyId;
   if (zoneId !== undefined) out.zone_id = zoneId;
@@ -98,5 +99,6 @@ export function createPackage(deps: Deps, user: SessionUser, input: PackageCreat
   recordEvent(db, now, { id: row.id, status: 'created' }, action, { userId: user.id }, {}, 'created');
   logPackageChange(db, row.id, { driverId: null, companyId: row.company_id }, now);
   enqueueCreated(db, now, [row.id]);
+  if (input.recipient_email) setRecipientEmail(db, now, row.id, input.recipient_email);
   return row;
 }

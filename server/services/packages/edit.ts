@@ -1,3 +1,4 @@
+import { setRecipientEmail } from '../recipients/recipient';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { changeLog, packageEvent, packageLocation, pkg } from '../../db/schema/index';
@@ -40,6 +41,7 @@ export function editPackage(deps: Deps, user: SessionUser, id: number, input: Pa
   if (fields.length !== undefined || fields.width !== undefined || fields.height !== undefined) {
     values.volume_weighted = volumetricWeight(fields.length ?? row.length, fields.width ?? row.width, fields.height ?? row.height);
   }
+  if (fields.recipient_email !== undefined) setRecipientEmail(db, deps.clock.now(), row.id, fields.recipient_email);
   const now = deps.clock.now();
   let updated: PackageRow;
   try {

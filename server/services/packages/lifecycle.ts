@@ -8,6 +8,7 @@ import { logPackageChange } from '../sync/changes';
 import type { PackageRow } from './shape';
 import { refundOnCancel } from '../money/charges';
 import { enqueueWebhookEvents } from '../webhooks/events';
+import { recipientHook } from '../recipients/notify';
 
 export interface Actor { userId: number | null; deviceId?: string | null }
 export interface ActionMeta {
@@ -106,5 +107,7 @@ export function updatePackage(
   recordEvent(db, now, row, action, actor, meta, to);
   logPackageChange(db, row.id, { driverId: updated.assigned_to_id, previousDriverId: row.assigned_to_id, companyId: updated.company_id }, now);
   enqueueWebhookEvents(db, now, updated, to, row.status);
+  const reason = typeof meta.data?.reason === 'string' ? meta.data.reason : null;
+  recipientHook(db, now, row, updated, to, reason);
   return updated;
 }

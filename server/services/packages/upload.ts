@@ -13,6 +13,7 @@ import { PRECISIONS, type Precision } from '../../../shared/geo/address';
 import { applyResolution, locationInput, recordLocation, resolverFor } from '../geo/location';
 import { openGeocodeJob } from '../geo/geocodeJobs';
 import type { Cell, Sheet } from './sheet';
+import { PLAN_COLUMNS, readPlanColumns, saveUploadWindows } from '../dispatch/uploadWindows';
 
 type Field = keyof PackageCreate;
 const WRITABLE = new Set<string>(Object.keys(PackageCreate.shape));
@@ -46,7 +47,7 @@ function mapHeader(header: string[]): Map<Field, number> {
   const repeated: string[] = [];
   header.forEach((raw, i) => {
     const name = headerName(raw);
-    if (!name || READ_ONLY.has(name)) return;
+    if (!name || READ_ONLY.has(name) || PLAN_COLUMNS.has(name)) return;
     if (!WRITABLE.has(name)) { unknown.push(raw); return; }
     if (columns.has(name as Field)) repeated.push(raw);
     columns.set(name as Field, i);
@@ -118,6 +119,9 @@ export function importPackages(deps: Deps, user: SessionUser, sheet: Sheet, opts
   }
   const columns = mapHeader(sheet.header);
   const candidates = sheet.rows.map((r) => parseRow(columns, r.row, r.cells)).filter((c): c is Candidate => c !== null);
+  // Delivery windows and times at the door (issue 16) live beside the package row.
+  const windows = readPlanColumns(sheet, headerName);
+  for (const c of candidates) c.errors.push(...(windows.get(c.row)?.errors ?? []));
   if (!candidates.length) throw new ApiError(400, 'validation_error', 'The file has no package rows', [{ path: 'file', message: 'no rows' }]);
 
   const good = () => candidates.filter((c): c is Candidate & { input: PackageCreate } => c.input !== undefined && c.errors.length === 0);
@@ -168,7 +172,10 @@ export function importPackages(deps: Deps, user: SessionUser, sheet: Sheet, opts
   const rejectedEarly = candidates.some((c) => c.errors.length > 0);
   const located = Object.fromEntries(PRECISIONS.map((p) => [p, 0])) as Record<Precision, number>;
   let job: number | null = null;
-  if (!rejectedEarly || opts.partial) job = insertRows(deps, user, good(), located);
+  if (!rejectedEarly || opts.partial) {
+    job = insertRows(deps, user, good(), located);
+    saveUploadWindows(db, deps.clock.now(), windows, candidates);
+  }
 
   const rejected = candidates.filter((c) => c.errors.length > 0);
   if (rejected.length && !opts.partial) {

@@ -6,6 +6,7 @@ import { prepared } from '../../db/prepared';
 import { changeLog, failedDeliveryStatus, pkg } from '../../db/schema/index';
 import { rawArray, rawObject, type RawJson } from '../../http/rawJson';
 import { packageJsonByIds } from '../packages/json';
+import { withRecipientInstructions } from '../recipients/feed';
 import { packageFeedRows, packagesInScope, sharedFeedRows, statusesInScope, type FeedScope } from './scope';
 
 type Entity = 'package' | 'failed_delivery_status';
@@ -74,7 +75,7 @@ function resolve(db: Db, scope: FeedScope, keys: FeedKey[], now: number, withRem
   const statuses = shapeStatuses(db, statusIds);
   const keptSet = new Set(keptPackages);
   const statusSet = new Set(statuses.map((s) => s.id));
-  const packages = packageJsonByIds(db, keptPackages);
+  const packages = withRecipientInstructions(db, packageJsonByIds(db, keptPackages));
   return {
     upserts: { packages, failed_delivery_statuses: statuses },
     removes: {
@@ -118,7 +119,7 @@ function snapshot(db: Db, scope: FeedScope, limit: number, now: number, last: nu
   return {
     reset: false,
     upserts: {
-      packages: packageJsonByIds(db, page.map((p) => p.id)),
+      packages: withRecipientInstructions(db, packageJsonByIds(db, page.map((p) => p.id))),
       failed_delivery_statuses: shapeStatuses(db, statusIds),
     },
     removes: { packages: [], failed_delivery_statuses: [] },

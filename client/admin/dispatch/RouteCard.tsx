@@ -1,0 +1,83 @@
+import type { PlanRoute } from '../../../shared/schemas/dispatch';
+import { distance } from '../routes/format';
+import { hhmm, loadShare } from './board';
+
+const DRAG_TYPE = 'text/plain';
+
+/** What a stop's drag carries: the parcel id. */
+export const dragStart = (pkg: number) => (e: DragEvent) => {
+  e.dataTransfer?.setData(DRAG_TYPE, String(pkg));
+  if (e.dataTransfer) e.dataTransfer.effectAllowed = 'move';
+};
+const dropped = (e: DragEvent): number | null => {
+  const v = Number(e.dataTransfer?.getData(DRAG_TYPE));
+  return Number.isInteger(v) && v > 0 ? v : null;
+};
+
+/**
+ * One driver's proposed route: colour, load against the van's tightest capacity, distance and
+ * finish, then the stops with their ETAs. Stops drag between cards (or move with the select, for
+ * keyboards); a stop can be locked to this driver, or the whole route kept as it is.
+ */
+export function RouteCard({ route, colour, drivers, fixed, onMove, onLock, onFix }: {
+  route: PlanRoute; colour: string; drivers: { id: number; name: string }[]; fixed: boolean;
+  onMove: (pkg: number, toDriver: number, before: number | null) => void; onLock: (pkg: number) => void; onFix: (on: boolean) => void;
+}) {
+  const load = loadShare(route);
+  const over = load.share > 1;
+  const last = route.stops.at(-1);
+  const late = route.stops.filter((s) => s.late).length;
+  const allow = (e: DragEvent) => { e.preventDefault(); if (e.dataTransfer) e.dataTransfer.dropEffect = 'move'; };
+  return (
+    <section class={`plan-card${fixed ? ' fixed' : ''}`} style={{ borderLeftColor: colour }} data-testid="plan-route" data-driver={route.driver}
+      aria-label={`Route of ${route.driver_name}`}
+      onDragOver={allow} onDrop={(e) => { e.preventDefault(); const p = dropped(e); if (p != null) onMove(p, route.driver, null); }}>
+      <header class="plan-card-head">
+        <span class="swatch" style={{ background: colour }} aria-hidden="true" />
+        <div class="who">
+          <strong>{route.driver_name}</strong>
+          <span class="muted small">{route.vehicle_name ?? 'No vehicle'} · {route.shift_start}–{route.shift_end}</span>
+        </div>
+        <span class="count" data-testid="plan-stop-count">{route.stops.length}</span>
+      </header>
+      <div class={`load-bar${over ? ' over' : ''}`} role="meter" aria-label={`Load of ${route.driver_name}`} aria-valuemin={0} aria-valuemax={100}
+        aria-valuenow={Math.round(load.share * 100)} aria-valuetext={load.label} data-testid="load-bar">
+        <div style={{ width: `${Math.min(100, Math.round(load.share * 100))}%`, background: over ? undefined : colour }} />
+      </div>
+      <div class="plan-facts small">
+        <span>{load.label}</span>
+        <span>{distance(route.distance_m)}</span>
+        <span>back {last ? hhmm(new Date(Date.parse(last.eta) + last.service_s * 1000).toISOString()) : '—'}</span>
+        {late > 0 && <span class="bad-text">{late} late</span>}
+      </div>
+      <label class="check small">
+        <input type="checkbox" checked={fixed} onChange={(e) => onFix((e.currentTarget as HTMLInputElement).checked)} /> Keep this route as it is on re-plan
+      </label>
+      {route.stops.length === 0 ? <p class="muted small drop-hint">No stops. Drag stops here.</p> : (
+        <ol class="plan-stops">
+          {route.stops.map((s, i) => (
+            <li key={s.package} draggable data-testid="plan-stop" data-package={s.package} data-hawb={s.hawb} class={s.late ? 'late' : ''}
+              onDragStart={dragStart(s.package)} onDragOver={allow}
+              onDrop={(e) => { e.preventDefault(); e.stopPropagation(); const p = dropped(e); if (p != null && p !== s.package) onMove(p, route.driver, s.package); }}>
+              <span class="seq" style={{ background: colour }}>{i + 1}</span>
+              <span class="what">
+                <span class="mono">{s.hawb}</span> <span class="eta" data-testid="plan-eta">{hhmm(s.eta)}</span>
+                {s.window_start && <span class={`win${s.late ? ' bad-text' : ''}`}> · window {s.window_start}–{s.window_end}</span>}
+                <span class="muted small addr">{s.customer_name ?? ''}{s.address ? ` · ${s.address}` : ''}</span>
+              </span>
+              <button class={`lock${s.locked ? ' on' : ''}`} aria-pressed={s.locked} title={s.locked ? 'Locked to this driver' : 'Lock to this driver'}
+                aria-label={`${s.locked ? 'Unlock' : 'Lock'} ${s.hawb}`} onClick={() => onLock(s.package)} data-testid="lock">
+                {s.locked ? 'Locked' : 'Lock'}
+              </button>
+              <select class="move" aria-label={`Move ${s.hawb} to`} value="" data-testid="move"
+                onChange={(e) => { const v = Number((e.currentTarget as HTMLSelectElement).value); if (v) onMove(s.package, v, null); }}>
+                <option value="">Move…</option>
+                {drivers.filter((d) => d.id !== route.driver).map((d) => <option key={d.id} value={d.id}>{d.name}</option>)}
+              </select>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

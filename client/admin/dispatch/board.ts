@@ -1,0 +1,90 @@
+import { stopEtas, timeOnDay } from '../../../shared/routing/eta';
+import type { PlanRoute, PlanStop, Proposal } from '../../../shared/schemas/dispatch';
+
+/** API paths of the dispatch board (test/browser/dispatch.test.ts checks them against /api/openapi.json). */
+export const DISPATCH_PATHS = {
+  plan: 'dispatch/plan/',
+  planOne: (id: number) => `dispatch/plan/${id}/`,
+  commit: (id: number) => `dispatch/plan/${id}/commit/`,
+  shifts: 'driver-shift/',
+  drivers: 'employee/driver-list/',
+  warehouses: 'warehouse/',
+  zones: 'zone/',
+  dayEtas: 'dispatch/eta/',
+  routeEta: (id: number) => `route/${id}/eta/`,
+} as const;
+
+/**
+ * One colour per driver: hues far apart (and distinct for common colour blindness in the first
+ * eight); the card, the line and the pins share it, and the card names the driver.
+ */
+export const ROUTE_COLOURS = ['#1f77b4', '#d95f02', '#1b9e77', '#7570b3', '#e7298a', '#66a61e', '#a6761d', '#e6ab02', '#17becf', '#8c564b', '#bcbd22', '#525252'];
+export const colourFor = (i: number) => ROUTE_COLOURS[i % ROUTE_COLOURS.length] as string;
+
+const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/** Loads, distance-free timing and ETAs of a route after an edit, with the same function the server and the phone use. */
+export function retime(date: string, route: PlanRoute): PlanRoute {
+  const windows = (s: PlanStop): [number, number] | null => (s.window_start && s.window_end ? [timeOnDay(date, s.window_start), timeOnDay(date, s.window_end)] : null);
+  const startAt = Date.parse(route.depart);
+  const etas = stopEtas({
+    from: route.start, startAt,
+    stops: route.stops.map((s) => ({ id: s.package, latitude: s.latitude, longitude: s.longitude, serviceS: s.service_s, window: windows(s) })),
+  });
+  const last = etas.at(-1);
+  return {
+    ...route,
+    stops: route.stops.map((s, i) => ({ ...s, eta: new Date(etas[i]!.arrive).toISOString(), late: etas[i]!.late })),
+    load: { kg: round(route.stops.reduce((a, s) => a + s.kg, 0)), m3: round(route.stops.reduce((a, s) => a + s.m3, 0)), parcels: route.stops.length },
+    duration_s: last ? Math.round((last.depart - startAt) / 1000) : 0,
+  };
+}
+
+/**
+ * Moves a stop to another driver's route (before `before`, else at the end). A stop moved by hand
+ * is locked to its new driver, so a re-plan keeps the dispatcher's decision.
+ */
+export function moveStop(p: Proposal, pkg: number, toDriver: number, before: number | null = null): Proposal {
+  const from = p.routes.find((r) => r.stops.some((s) => s.package === pkg));
+  if (!from) return p;
+  const stop = { ...(from.stops.find((s) => s.package === pkg) as PlanStop), locked: true };
+  const routes = p.routes.map((r) => {
+    let stops = r.stops.filter((s) => s.package !== pkg);
+    if (r.driver === toDriver) {
+      const at = before != null ? stops.findIndex((s) => s.package === before) : -1;
+      stops = at >= 0 ? [...stops.slice(0, at), stop, ...stops.slice(at)] : [...stops, stop];
+    }
+    return stops === r.stops ? r : retime(p.date, { ...r, stops });
+  });
+  return { ...p, routes };
+}
+
+export function toggleLock(p: Proposal, pkg: number): Proposal {
+  return { ...p, routes: p.routes.map((r) => ({ ...r, stops: r.stops.map((s) => (s.package === pkg ? { ...s, locked: !s.locked } : s)) })) };
+}
+
+/** What a re-plan keeps: locked stops stay with their driver, fixed routes stay as they are. */
+export function replanBody(p: Proposal, fixed: ReadonlySet<number>) {
+  return {
+    locks: p.routes.filter((r) => !fixed.has(r.driver)).flatMap((r) => r.stops.filter((s) => s.locked).map((s) => ({ package: s.package, driver: r.driver }))),
+    fixed_routes: p.routes.filter((r) => fixed.has(r.driver)).map((r) => ({ driver: r.driver, packages: r.stops.map((s) => s.package) })),
+  };
+}
+
+export const commitBody = (p: Proposal) => ({
+  routes: p.routes.filter((r) => r.stops.length > 0).map((r) => ({ driver: r.driver, packages: r.stops.map((s) => s.package) })),
+});
+
+export function hhmm(iso: string): string {
+  return iso ? iso.slice(11, 16) : '—';
+}
+
+/** Share of the tightest capacity a route uses (0..1+), and which one it is. */
+export function loadShare(r: PlanRoute): { share: number; label: string } {
+  const parts: { share: number; label: string }[] = [];
+  if (r.capacity.parcels) parts.push({ share: r.load.parcels / r.capacity.parcels, label: `${r.load.parcels} / ${r.capacity.parcels} parcels` });
+  if (r.capacity.kg) parts.push({ share: r.load.kg / r.capacity.kg, label: `${Math.round(r.load.kg)} / ${r.capacity.kg} kg` });
+  if (r.capacity.m3) parts.push({ share: r.load.m3 / r.capacity.m3, label: `${r.load.m3.toFixed(2)} / ${r.capacity.m3} m³` });
+  if (!parts.length) return { share: 0, label: `${r.load.parcels} parcels, no limit` };
+  return parts.reduce((a, b) => (b.share > a.share ? b : a));
+}

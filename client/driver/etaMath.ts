@@ -1,0 +1,37 @@
+import { DEFAULT_SERVICE_S, stopEtas, timeOnDay } from '../../shared/routing/eta';
+import type { LatLng } from '../../shared/routing/haversine';
+import type { RouteEtas } from '../../shared/schemas/dispatch';
+import type { RouteRecord } from '../../shared/schemas/routes';
+
+/** Stops the van still drives to (the server's TO_VISIT in server/services/dispatch/eta.ts). */
+const TO_VISIT = new Set(['created', 'received', 'assigned', 'out_for_delivery']);
+
+const placed = (p: { latitude: number | null; longitude: number | null }): p is LatLng => p.latitude != null && p.longitude != null;
+
+/**
+ * Arrival time (epoch ms) of each stop still to visit, in the driver's order, computed on the phone
+ * with the shared function and the same rules as the server: now (not before the shift starts),
+ * from the phone's position, else the last stop worked, else the route's start; `done` holds stops
+ * worked on the phone but not yet sent.
+ */
+export function phoneEtas(route: Pick<RouteRecord, 'date'>, ordered: readonly { id: number; status: string; latitude: number | null; longitude: number | null }[], plan: RouteEtas | undefined, here: Partial<LatLng>, now: number, done: ReadonlySet<number> = new Set()): Map<number, number> {
+  const visit = ordered.filter((p) => TO_VISIT.has(p.status) && !done.has(p.id));
+  const worked = ordered.filter((p) => !visit.includes(p));
+  const info = new Map((plan?.stops ?? []).map((s) => [s.package, s]));
+  const startAt = Math.max(now, timeOnDay(route.date, plan?.shift_start ?? '08:00'));
+  const lastWorked = [...worked].reverse().find(placed);
+  const from: LatLng | null = here.latitude != null && here.longitude != null ? { latitude: here.latitude, longitude: here.longitude }
+    : lastWorked ? { latitude: lastWorked.latitude as number, longitude: lastWorked.longitude as number } : plan?.start ?? null;
+  const etas = stopEtas({
+    from, startAt,
+    stops: visit.map((p) => {
+      const s = info.get(p.id);
+      return {
+        id: p.id, latitude: p.latitude, longitude: p.longitude, serviceS: s?.service_s ?? DEFAULT_SERVICE_S,
+        window: s?.window_start && s.window_end ? [timeOnDay(route.date, s.window_start), timeOnDay(route.date, s.window_end)] as const : null,
+      };
+    }),
+  });
+  return new Map(etas.map((e) => [e.id, e.arrive]));
+}
+

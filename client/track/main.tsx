@@ -1,0 +1,5 @@
+import { render } from 'preact';
+import { TrackApp } from './TrackApp';
+import './track.css';
+
+render(<TrackApp />, document.getElementById('track') as HTMLElement);

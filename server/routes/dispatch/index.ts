@@ -1,0 +1,120 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { z } from 'zod';
+import { IdParams } from '../../../shared/schemas/common';
+import {
+  CommitBody, CompanyServiceTime, CompanyServiceTimeBody, DepotPosition, DepotPositionBody, PackageWindow, PackageWindowBody, PlanJob, PlanRequest,
+  RouteEtas, StopEtaRecord,
+} from '../../../shared/schemas/dispatch';
+import { RouteRecord } from '../../../shared/schemas/routes';
+import { warehouse } from '../../db/schema/index';
+import { forbidden, notFound } from '../../errors';
+import type { App } from '../../http/env';
+import { defineRoute } from '../../http/route';
+import { depotPositions, setDepotPosition } from '../../services/dispatch/depots';
+import { dayEtas, etaFor, routeEtas } from '../../services/dispatch/eta';
+import { commitPlan, findPlan, shapePlan, startPlan } from '../../services/dispatch/plans';
+import { runFleet } from '../../services/planning/runFleet';
+import { companyService, setCompanyService, setWindow, windowOf } from '../../services/dispatch/windows';
+import { findPackage } from '../../services/packages/lifecycle';
+import { visiblePackage } from '../../services/packages/scope';
+import { driverRef, findRoute } from '../../services/routes/shape';
+import { STAFF } from '../routes/common';
+import { dispatchResourceRoutes } from './resources';
+
+const tags = ['Dispatch'];
+const DateQuery = z.object({ date: z.iso.date().optional() });
+
+/** Planning the day (issue 16): vehicles, shifts, depots, windows, plans in a worker thread, commit, arrival times. */
+export function dispatchRoutes(app: App): void {
+  dispatchResourceRoutes(app);
+
+  defineRoute(app, {
+    method: 'get', path: '/dispatch/depot/', tags, access: 'route.view', catalogue: [], response: z.object({ results: z.array(DepotPosition) }),
+    summary: 'Depots (warehouses) with their position on the map, if set',
+  }, ({ deps }) => ({ results: depotPositions(deps.db) }));
+
+  defineRoute(app, {
+    method: 'put', path: '/warehouse/{id}/position/', tags, access: 'warehouse.manage', catalogue: [], params: IdParams, body: DepotPositionBody,
+    response: DepotPosition, summary: 'Sets where a depot is: vans leave from and return to it',
+  }, ({ deps, params, body }) => {
+    const w = deps.db.select({ id: warehouse.id }).from(warehouse).where(and(eq(warehouse.id, params.id), isNull(warehouse.deleted_at))).get();
+    if (!w) throw notFound(`Warehouse ${params.id} not found`);
+    return setDepotPosition(deps.db, deps.clock.now(), params.id, body);
+  });
+
+  defineRoute(app, {
+    method: 'get', path: '/package/{id}/window/', tags, access: 'package.view', catalogue: [], params: IdParams, response: PackageWindow,
+    summary: 'A parcel\'s delivery window and time at the door (own, company default or courier default)',
+  }, ({ deps, user, params }) => {
+    visiblePackage(user, findPackage(deps.db, params.id), params.id);
+    return windowOf(deps.db, params.id);
+  });
+
+  defineRoute(app, {
+    method: ['put', 'patch'], path: '/package/{id}/window/', tags, access: 'package.manage', catalogue: [], params: IdParams, body: PackageWindowBody,
+    response: PackageWindow, summary: 'Sets a parcel\'s delivery window (`HH:MM` on its delivery day) and time at the door; null clears',
+  }, ({ deps, user, params, body }) => {
+    visiblePackage(user, findPackage(deps.db, params.id), params.id);
+    setWindow(deps.db, deps.clock.now(), params.id, body);
+    return windowOf(deps.db, params.id);
+  });
+
+  defineRoute(app, {
+    method: 'get', path: '/company/{id}/service-time/', tags, access: 'company.view', catalogue: [], params: IdParams, response: CompanyServiceTime,
+    summary: 'A company\'s default time at the door (seconds) for its parcels',
+  }, ({ deps, user, params }) => {
+    if (user.role === 'company' && user.companyId !== params.id) throw notFound(`Company ${params.id} not found`);
+    return companyService(deps.db, params.id);
+  });
+
+  defineRoute(app, {
+    method: 'put', path: '/company/{id}/service-time/', tags, access: 'company.manage', catalogue: [], params: IdParams, body: CompanyServiceTimeBody,
+    response: CompanyServiceTime, summary: 'Sets a company\'s default time at the door (seconds)',
+  }, ({ deps, params, body }) => setCompanyService(deps.db, deps.clock.now(), params.id, body.service_s));
+
+  defineRoute(app, {
+    method: 'post', path: '/dispatch/plan/', tags, access: 'route.manage', catalogue: [], body: PlanRequest, response: PlanJob, status: 202,
+    summary: 'Plans a day: one route per driver on shift, in a worker thread; poll the plan for progress and the proposal',
+    description: 'Parcels: created, received or assigned, on no planned or running route, in the zones named or the zones of the depots named (none = all). `locks` pin a parcel to a driver; `fixed_routes` keep a driver\'s route as given.',
+  }, ({ deps, user, body }) => startPlan(deps, user, body, (input, hardLimitMs) => runFleet(input, { signal: AbortSignal.timeout(hardLimitMs) })));
+
+  defineRoute(app, {
+    method: 'get', path: '/dispatch/plan/{id}/', tags, access: 'route.manage', catalogue: [], params: IdParams, response: PlanJob,
+    summary: 'A plan: status, progress (0..1) and, when done, the proposal',
+  }, ({ deps, params }) => shapePlan(findPlan(deps, params.id), deps.clock.now()));
+
+  defineRoute(app, {
+    method: 'post', path: '/dispatch/plan/{id}/commit/', tags, access: 'route.manage', catalogue: [], params: IdParams, body: CommitBody,
+    response: z.object({ success: z.boolean(), message: z.string(), routes: z.array(RouteRecord) }), status: 201,
+    summary: 'Creates the plan\'s routes (as edited on the board) and assigns their parcels, as POST route/ with a driver does',
+  }, ({ deps, user, params, body }) => {
+    const routes = commitPlan(deps, user, findPlan(deps, params.id), body);
+    return { success: true, message: `${routes.length} route(s) created`, routes };
+  });
+
+  defineRoute(app, {
+    method: 'get', path: '/dispatch/eta/', tags, access: { roles: STAFF }, catalogue: [], query: DateQuery,
+    response: z.object({ date: z.string(), results: z.array(RouteEtas) }),
+    summary: 'The day\'s planned and running routes with their arrival times, late-running routes first',
+  }, ({ deps, query }) => {
+    const date = query.date ?? new Date(deps.clock.now()).toISOString().slice(0, 10);
+    return { date, results: dayEtas(deps.db, date) };
+  });
+
+  defineRoute(app, {
+    method: 'get', path: '/route/{id}/eta/', tags, access: 'route.view', catalogue: [], params: IdParams, response: RouteEtas,
+    summary: 'Arrival times of a route\'s stops still to visit (staff, or the route\'s driver)',
+  }, ({ deps, user, params }) => {
+    if (user.role === 'company') throw forbidden('Companies have no access to routes');
+    const route = findRoute(deps.db, user, params.id);
+    return routeEtas(deps.db, route, route.driver_id != null ? driverRef(deps.db, route.driver_id).name : null);
+  });
+
+  defineRoute(app, {
+    method: 'get', path: '/package/{id}/eta/', tags, access: 'package.view', catalogue: [], params: IdParams, response: z.object({ eta: StopEtaRecord.nullable() }),
+    summary: 'A parcel\'s arrival time on its route and the band told to its recipient (null when not on a planned or running route)',
+  }, ({ deps, user, params }) => {
+    visiblePackage(user, findPackage(deps.db, params.id), params.id);
+    return { eta: etaFor(deps.db, params.id) };
+  });
+}

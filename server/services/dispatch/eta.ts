@@ -1,0 +1,152 @@
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import { DEFAULT_TRAVEL, etaBand, stopEtas, timeOnDay, type EtaStop, type TravelModel } from '../../../shared/routing/eta';
+import type { LatLng } from '../../../shared/routing/haversine';
+import type { RouteEtas, StopEtaRecord } from '../../../shared/schemas/dispatch';
+import { iso } from '../../clock';
+import type { Deps } from '../../deps';
+import type { Db } from '../../db/client';
+import { deliveryRoute, depotPosition, driverShift, pkg, stopEta, user } from '../../db/schema/index';
+import { lastPositionOf } from '../routes/positions';
+import { LIVE_ROUTE, routeParcels, type RouteRow } from '../routes/shape';
+import { DEFAULT_SHIFT } from './problem';
+import { windowsOf, type WindowInfo } from './windows';
+
+/** Stops still to be driven to: failed ones were skipped today, delivered ones are done. */
+const TO_VISIT = new Set(['created', 'received', 'assigned', 'out_for_delivery']);
+/** A position older than this says little about where the van is now. */
+const FRESH_POSITION_MS = 30 * 60_000;
+/** A route whose next stop runs this far behind its planned time is "running late". */
+export const LATE_AFTER_MIN = 15;
+
+const placed = (p: { latitude: number | null; longitude: number | null }): p is { latitude: number; longitude: number } => p.latitude != null && p.longitude != null;
+
+function shiftOf(db: Db, route: RouteRow) {
+  return route.driver_id != null
+    ? db.select().from(driverShift).where(and(eq(driverShift.driver_id, route.driver_id), eq(driverShift.date, route.date))).get()
+    : undefined;
+}
+
+/** Where the route starts: its own start point, else its driver's depot that day. */
+function routeStart(db: Db, route: RouteRow, shift: ReturnType<typeof shiftOf>): LatLng | null {
+  if (route.start_latitude != null && route.start_longitude != null) return { latitude: route.start_latitude, longitude: route.start_longitude };
+  const depot = shift?.start_warehouse_id != null ? db.select().from(depotPosition).where(eq(depotPosition.warehouse_id, shift.start_warehouse_id)).get() : undefined;
+  return depot ? { latitude: depot.latitude, longitude: depot.longitude } : null;
+}
+
+/**
+ * When and where the route's next leg starts: now (never before the shift starts), from the van's
+ * fresh position, else the last stop worked, else the route's start. The phone does the same
+ * (client/driver/eta.ts).
+ */
+function origin(deps: Deps, route: RouteRow, worked: { latitude: number | null; longitude: number | null }[]): { from: LatLng | null; startAt: number } {
+  const now = deps.clock.now();
+  const shift = shiftOf(deps.db, route);
+  const shiftStart = timeOnDay(route.date, shift?.start_time ?? DEFAULT_SHIFT.start);
+  const startAt = Math.max(now, shiftStart);
+  if (route.driver_id != null && route.status === 'in_progress') {
+    const pos = lastPositionOf(deps.db, route.driver_id);
+    if (pos && now - pos.occurred_at <= FRESH_POSITION_MS) return { from: { latitude: pos.latitude, longitude: pos.longitude }, startAt };
+  }
+  const lastWorked = [...worked].reverse().find(placed);
+  if (lastWorked) return { from: { latitude: lastWorked.latitude, longitude: lastWorked.longitude }, startAt };
+  return { from: routeStart(deps.db, route, shift), startAt };
+}
+
+/**
+ * Recomputes the arrival time of every stop still to visit on a route, with the same function the
+ * phone runs, and stores it. `replan` also resets the promised (planned) time: a new plan or order.
+ */
+export function refreshRouteEtas(deps: Deps, routeId: number, opts: { replan?: boolean; model?: TravelModel } = {}): void {
+  const route = deps.db.select().from(deliveryRoute).where(eq(deliveryRoute.id, routeId)).get();
+  if (!route) return;
+  const live = (LIVE_ROUTE as readonly string[]).includes(route.status) && route.kind === 'delivery';
+  const parcels = live ? routeParcels(deps.db, route.id) : [];
+  const visit = parcels.filter((p) => TO_VISIT.has(p.status));
+  const worked = parcels.filter((p) => !TO_VISIT.has(p.status) && p.sequence_no != null);
+  const keep = new Set(visit.map((p) => p.id));
+  const stale = deps.db.select({ id: stopEta.package_id }).from(stopEta).where(eq(stopEta.route_id, route.id)).all().map((r) => r.id).filter((id) => !keep.has(id));
+  if (stale.length) deps.db.delete(stopEta).where(inArray(stopEta.package_id, stale)).run();
+  if (!visit.length) return;
+  const windows = windowsOf(deps.db, visit.map((p) => p.id));
+  const stops: EtaStop[] = visit.map((p) => {
+    const w = windows.get(p.id);
+    return {
+      id: p.id, latitude: p.latitude, longitude: p.longitude, serviceS: w?.service_s ?? 0,
+      window: w?.window_start && w.window_end ? [timeOnDay(route.date, w.window_start), timeOnDay(route.date, w.window_end)] : null,
+    };
+  });
+  const { from, startAt } = origin(deps, route, worked);
+  const etas = stopEtas({ from, startAt, stops, model: opts.model ?? DEFAULT_TRAVEL });
+  const now = deps.clock.now();
+  const existing = new Map(deps.db.select().from(stopEta).where(inArray(stopEta.package_id, visit.map((p) => p.id))).all().map((r) => [r.package_id, r]));
+  for (const e of etas) {
+    const prev = existing.get(e.id);
+    const planned = !opts.replan && prev && prev.route_id === route.id ? prev.planned_at : e.arrive;
+    const values = { route_id: route.id, eta_at: e.arrive, planned_at: planned, wait_s: e.waitS, late: e.late, computed_at: now };
+    deps.db.insert(stopEta).values({ package_id: e.id, ...values }).onConflictDoUpdate({ target: stopEta.package_id, set: values }).run();
+  }
+}
+
+/** The live routes a driver is on today and later: positions move their ETAs. */
+export function refreshDriverEtas(deps: Deps, driverId: number): void {
+  const today = new Date(deps.clock.now()).toISOString().slice(0, 10);
+  const rows = deps.db.select({ id: deliveryRoute.id, date: deliveryRoute.date }).from(deliveryRoute)
+    .where(and(eq(deliveryRoute.driver_id, driverId), eq(deliveryRoute.status, 'in_progress'))).all();
+  for (const r of rows) if (r.date <= today) refreshRouteEtas(deps, r.id);
+}
+
+/** After a stop is worked (delivered, failed, returned): the rest of its route moves. */
+export function refreshParcelRouteEtas(deps: Deps, packageId: number): void {
+  const row = deps.db.select({ route: pkg.route_id }).from(pkg).where(eq(pkg.id, packageId)).get();
+  if (row?.route != null) refreshRouteEtas(deps, row.route);
+}
+
+function shapeEta(r: typeof stopEta.$inferSelect, sequence: number | null, w: WindowInfo | undefined): StopEtaRecord {
+  const [from, to] = etaBand(r.eta_at);
+  return {
+    package: r.package_id, route: r.route_id, sequence_no: sequence, eta: iso(r.eta_at) ?? '', planned: iso(r.planned_at) ?? '',
+    from: iso(from) ?? '', to: iso(to) ?? '', late: r.late, delay_min: Math.max(0, Math.round((r.eta_at - r.planned_at) / 60_000)),
+    service_s: w?.service_s ?? 0, window_start: w?.window_start ?? null, window_end: w?.window_end ?? null,
+  };
+}
+
+/**
+ * A parcel's arrival time and the band to tell its recipient ("arriving 14:10–14:40"), or null when
+ * it is on no planned or running route. For recipients' messages (issue 16).
+ */
+export function etaFor(db: Db, packageId: number): StopEtaRecord | null {
+  const r = db.select().from(stopEta).where(eq(stopEta.package_id, packageId)).get();
+  if (!r) return null;
+  // Only while the parcel is still to visit on that route, and the route is live.
+  const p = db.select({ seq: pkg.sequence_no, route: pkg.route_id, status: pkg.status, live: deliveryRoute.status }).from(pkg)
+    .leftJoin(deliveryRoute, eq(deliveryRoute.id, pkg.route_id)).where(eq(pkg.id, packageId)).get();
+  if (!p || p.route !== r.route_id || !TO_VISIT.has(p.status) || !(LIVE_ROUTE as readonly string[]).includes(p.live ?? '')) return null;
+  return shapeEta(r, p.seq, windowsOf(db, [packageId]).get(packageId));
+}
+
+export function routeEtas(db: Db, route: RouteRow, driverName: string | null): RouteEtas {
+  const parcels = routeParcels(db, route.id);
+  const seq = new Map(parcels.map((p) => [p.id, p.sequence_no]));
+  const rows = db.select().from(stopEta).where(eq(stopEta.route_id, route.id)).all()
+    .sort((a, b) => (seq.get(a.package_id) ?? Infinity) - (seq.get(b.package_id) ?? Infinity) || a.eta_at - b.eta_at);
+  const windows = windowsOf(db, rows.map((r) => r.package_id));
+  const stops = rows.map((r) => shapeEta(r, seq.get(r.package_id) ?? null, windows.get(r.package_id)));
+  const next = stops[0];
+  const shift = shiftOf(db, route);
+  const lateStops = stops.filter((s) => s.late).length;
+  const delay = next?.delay_min ?? 0;
+  return {
+    route: route.id, name: route.name, driver: route.driver_id, driver_name: driverName, status: route.status, open: stops.length,
+    delay_min: delay, late_stops: lateStops, running_late: delay >= LATE_AFTER_MIN || lateStops > 0,
+    finish: rows.length ? iso(Math.max(...rows.map((r) => r.eta_at))) : null,
+    shift_start: shift?.start_time ?? DEFAULT_SHIFT.start, start: routeStart(db, route, shift), stops,
+  };
+}
+
+/** The day's planned and running delivery routes with their ETAs, the late-running ones first. */
+export function dayEtas(db: Db, date: string): RouteEtas[] {
+  const routes = db.select({ r: deliveryRoute, name: user.name }).from(deliveryRoute).leftJoin(user, eq(user.id, deliveryRoute.driver_id))
+    .where(and(eq(deliveryRoute.date, date), eq(deliveryRoute.kind, 'delivery'), inArray(deliveryRoute.status, [...LIVE_ROUTE])))
+    .orderBy(desc(deliveryRoute.id)).all();
+  return routes.map((x) => routeEtas(db, x.r, x.name)).sort((a, b) => Number(b.running_late) - Number(a.running_late) || b.delay_min - a.delay_min);
+}

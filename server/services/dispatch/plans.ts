@@ -1,0 +1,100 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { Proposal, type CommitBody, type PlanJob, type PlanRequest } from '../../../shared/schemas/dispatch';
+import { iso } from '../../clock';
+import type { Deps } from '../../deps';
+import { depotPosition, dispatchPlan, driverShift, user } from '../../db/schema/index';
+import { ApiError, conflict, notFound } from '../../errors';
+import type { SessionUser } from '../auth/session';
+import { createRoute } from '../routes/manage';
+import { routeRecord } from '../routes/shape';
+import type { FleetInput, FleetResult } from '../../../shared/routing/fleet/index';
+import { refreshRouteEtas } from './eta';
+import { buildPlan } from './problem';
+import { toProposal } from './proposal';
+
+type PlanRow = typeof dispatchPlan.$inferSelect;
+/** The worker gets the time limit plus this before it counts as lost. */
+const WORKER_MARGIN_MS = 30_000;
+/** Plans solving at once: each takes a core for its whole budget (the server has few). */
+export const MAX_RUNNING_PLANS = 2;
+
+/** A plan still "running" well past its budget was lost (the server restarted while it ran). */
+const lost = (row: PlanRow, now: number) => row.status === 'running' && row.started_at != null && now - row.started_at > row.time_limit_ms + 2 * WORKER_MARGIN_MS;
+
+export type FleetRunner = (input: FleetInput, hardLimitMs: number) => Promise<FleetResult>;
+
+export function shapePlan(row: PlanRow, now: number): PlanJob {
+  if (lost(row, now)) row = { ...row, status: 'failed', message: 'The plan was interrupted (the server restarted); plan again' };
+  const running = row.status === 'running' && row.started_at != null;
+  // The optimiser uses its whole budget, so elapsed time over the budget is an honest progress figure.
+  const progress = row.status === 'done' ? 1 : running ? Math.min(0.95, 0.05 + (now - (row.started_at as number)) / row.time_limit_ms) : 0;
+  return {
+    id: row.id, date: row.date, status: row.status as PlanJob['status'], progress: Math.round(progress * 100) / 100, message: row.message,
+    proposal: row.proposal ? Proposal.parse(JSON.parse(row.proposal)) : null, committed_at: iso(row.committed_at), created_at: iso(row.created_at) ?? '',
+  };
+}
+
+/**
+ * Starts planning a day: the problem is read and checked inside the request (bad input answers 400
+ * and nothing runs), then solved in a worker thread; the plan row reports progress and, at the end,
+ * the proposal or why it failed.
+ */
+export function startPlan(deps: Deps, actor: SessionUser, req: PlanRequest, run: FleetRunner): PlanJob {
+  const now = deps.clock.now();
+  const running = deps.db.select().from(dispatchPlan).where(eq(dispatchPlan.status, 'running')).all().filter((r) => !lost(r, now));
+  if (running.length >= MAX_RUNNING_PLANS) {
+    throw new ApiError(409, 'conflict', `${running.length} plans are being made already; try again when one has finished`, [], { running: running.map((r) => r.id) });
+  }
+  const { ctx, input } = buildPlan(deps, req);
+  const row = deps.db.insert(dispatchPlan).values({
+    date: req.date, status: 'running', request: JSON.stringify(req), time_limit_ms: req.time_limit_ms,
+    started_at: now, created_by: actor.id, created_at: now,
+  }).returning().get();
+  const finish = (patch: Partial<PlanRow>) => {
+    deps.db.update(dispatchPlan).set({ ...patch, finished_at: deps.clock.now() }).where(eq(dispatchPlan.id, row.id)).run();
+  };
+  const t0 = performance.now();
+  // Nothing to optimise: answer at once rather than start a thread.
+  const solving = input.jobs.length && input.vehicles.length
+    ? run(input, req.time_limit_ms + WORKER_MARGIN_MS)
+    : Promise.resolve<FleetResult>({ routes: [], unassigned: input.jobs.map((j) => j.id) });
+  // Settles after this request's transaction committed (the worker takes far longer than one turn).
+  void solving.then(
+    (result) => finish({ status: 'done', proposal: JSON.stringify(toProposal(ctx, input, result, performance.now() - t0)) }),
+    (err: unknown) => finish({ status: 'failed', message: err instanceof Error ? err.message : String(err) }),
+  ).catch(() => { /* the database is gone (app closed): nothing to report to */ });
+  return shapePlan(row, now);
+}
+
+export function findPlan(deps: Deps, id: number): PlanRow {
+  const row = deps.db.select().from(dispatchPlan).where(eq(dispatchPlan.id, id)).get();
+  if (!row) throw notFound(`Plan ${id} not found`);
+  return row;
+}
+
+/**
+ * Turns the (possibly edited) proposal into routes: one `createRoute` per driver with the parcels
+ * in order, exactly as `POST route/` with a driver does (route_add and assign events, the change
+ * feed to the drivers' phones), all in one transaction. Then every stop gets its promised ETA.
+ */
+export function commitPlan(deps: Deps, actor: SessionUser, plan: PlanRow, body: CommitBody) {
+  if (plan.committed_at != null) throw conflict(`Plan ${plan.id} was already committed`, { committed_at: iso(plan.committed_at) });
+  if (plan.status !== 'done') throw conflict(`Plan ${plan.id} is ${plan.status}; only a finished plan can be committed`, { status: plan.status });
+  const drivers = body.routes.map((r) => r.driver);
+  if (new Set(drivers).size !== drivers.length) throw new ApiError(400, 'validation_error', 'One route per driver', [{ path: 'routes', message: 'a driver is named twice' }]);
+  const shifts = new Map(deps.db.select().from(driverShift).where(and(eq(driverShift.date, plan.date), inArray(driverShift.driver_id, drivers))).all().map((s) => [s.driver_id, s]));
+  const names = new Map(deps.db.select({ id: user.id, name: user.name }).from(user).where(inArray(user.id, drivers)).all().map((u) => [u.id, u.name]));
+  const created = body.routes.map((r) => {
+    const shift = shifts.get(r.driver);
+    const depot = shift?.start_warehouse_id != null ? deps.db.select().from(depotPosition).where(eq(depotPosition.warehouse_id, shift.start_warehouse_id)).get() : undefined;
+    const { route } = createRoute(deps, actor, {
+      name: r.name ?? `${names.get(r.driver) ?? `Driver ${r.driver}`} ${plan.date}`, date: plan.date, kind: 'delivery', driver: r.driver,
+      warehouse: shift?.start_warehouse_id ?? null, start_latitude: depot?.latitude ?? null, start_longitude: depot?.longitude ?? null, packages: r.packages,
+    });
+    return route;
+  });
+  const now = deps.clock.now();
+  deps.db.update(dispatchPlan).set({ committed_at: now }).where(eq(dispatchPlan.id, plan.id)).run();
+  for (const route of created) refreshRouteEtas(deps, route.id, { replan: true });
+  return created.map((r) => routeRecord(deps.db, r));
+}

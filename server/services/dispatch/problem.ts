@@ -1,0 +1,193 @@
+import { and, eq, inArray, isNull, notInArray, or, sql } from 'drizzle-orm';
+import { haversineDistance, type LatLng } from '../../../shared/routing/haversine';
+import { unassignedReason, type UnassignedReason as FleetReason } from '../../../shared/routing/fleet/index';
+import { DEFAULT_TRAVEL, timeOnDay, travelSeconds, type TravelModel } from '../../../shared/routing/eta';
+import type { PlanRequest, UnassignedReason } from '../../../shared/schemas/dispatch';
+import type { Deps } from '../../deps';
+import type { Db } from '../../db/client';
+import { deliveryRoute, depotPosition, driverShift, pkg, vehicle, zone } from '../../db/schema/index';
+import { ApiError, badRequest } from '../../errors';
+import { activeDriver } from '../packages/assign';
+import type { PackageRow } from '../packages/shape';
+import { LIVE_ROUTE } from '../routes/shape';
+import type { FleetInput } from '../../../shared/routing/fleet/index';
+import { windowsOf, type WindowInfo } from './windows';
+
+/** Parcels a plan may take: not yet out, on no planned or running route (as `optimize-route-packages`). */
+const PLANNABLE = ['created', 'received', 'assigned'] as const;
+export const DEFAULT_SHIFT = { start: '08:00', end: '17:00' } as const;
+/** Stands for "no limit" on a capacity dimension. */
+const UNLIMITED = 1e12;
+
+export interface PlanDriver {
+  id: number; name: string; vehicleId: number | null; vehicleName: string | null;
+  shiftStart: string; shiftEnd: string;
+  /** Epoch ms the van can leave: the shift start, or now when planning a day already under way. */
+  departAt: number;
+  start: LatLng | null; end: LatLng | null; startWarehouse: number | null;
+  capacity: { kg: number | null; m3: number | null; parcels: number | null };
+}
+export interface PlanParcel { row: PackageRow; window: WindowInfo; kg: number; m3: number }
+export interface PlanContext {
+  date: string;
+  dayStart: number;
+  drivers: PlanDriver[];
+  /** Jobs of the fleet problem, by job id (= index in this list). */
+  parcels: PlanParcel[];
+  /** Locations: vehicles' starts and ends first, then one per job. */
+  points: LatLng[];
+  jobLocation: number[];
+  matrix: number[][];
+  locks: Map<number, number>;
+  fixed: { driver: PlanDriver; parcels: PlanParcel[] }[];
+  preUnassigned: { parcel: PlanParcel; reason: UnassignedReason; message: string }[];
+  model: TravelModel;
+}
+
+export const volumeOf = (p: PackageRow) => (p.length != null && p.width != null && p.height != null ? (p.length * p.width * p.height) / 1e6 : 0);
+const located = (p: PackageRow) => p.latitude != null && p.longitude != null;
+
+function depots(db: Db, ids: number[]): Map<number, LatLng> {
+  if (!ids.length) return new Map();
+  return new Map(db.select().from(depotPosition).where(inArray(depotPosition.warehouse_id, ids)).all()
+    .map((r) => [r.warehouse_id, { latitude: r.latitude, longitude: r.longitude }]));
+}
+
+function planDrivers(deps: Deps, date: string, ids: number[], fallback: LatLng | null): PlanDriver[] {
+  const now = deps.clock.now();
+  const unique = [...new Set(ids)];
+  if (unique.length !== ids.length) throw badRequest('A driver is named twice', [{ path: 'drivers', message: 'duplicate ids' }]);
+  const drivers = unique.map((id) => activeDriver(deps, id));
+  const shifts = new Map(deps.db.select().from(driverShift).where(and(eq(driverShift.date, date), inArray(driverShift.driver_id, unique))).all().map((s) => [s.driver_id, s]));
+  const vehicleIds = [...shifts.values()].map((s) => s.vehicle_id).filter((v): v is number => v != null);
+  const vans = new Map(vehicleIds.length ? deps.db.select().from(vehicle).where(inArray(vehicle.id, vehicleIds)).all().map((v) => [v.id, v]) : []);
+  const houses = depots(deps.db, [...shifts.values()].flatMap((s) => [s.start_warehouse_id, s.end_warehouse_id]).filter((v): v is number => v != null));
+  return drivers.map((d) => {
+    const s = shifts.get(d.id);
+    const van = s?.vehicle_id != null ? vans.get(s.vehicle_id) : undefined;
+    const start = (s?.start_warehouse_id != null ? houses.get(s.start_warehouse_id) : undefined) ?? fallback;
+    const end = (s?.end_warehouse_id != null ? houses.get(s.end_warehouse_id) : undefined) ?? (s?.end_warehouse_id == null && s?.start_warehouse_id != null ? start : null);
+    const shiftStart = s?.start_time ?? DEFAULT_SHIFT.start;
+    const shiftEnd = s?.end_time ?? DEFAULT_SHIFT.end;
+    return {
+      id: d.id, name: d.name, vehicleId: van?.id ?? null, vehicleName: van?.name ?? null, shiftStart, shiftEnd,
+      departAt: Math.min(Math.max(timeOnDay(date, shiftStart), now), timeOnDay(date, shiftEnd)),
+      start, end, startWarehouse: s?.start_warehouse_id ?? null,
+      capacity: { kg: van?.capacity_kg ?? null, m3: van?.capacity_m3 ?? null, parcels: van?.capacity_parcels ?? null },
+    };
+  });
+}
+
+/** Zones to plan: those named plus those of the depots named; none named = every zone. */
+function zonesOf(db: Db, req: PlanRequest): number[] | null {
+  if (!req.zones.length && !req.warehouses.length) return null;
+  const fromDepots = req.warehouses.length ? db.select({ id: zone.id }).from(zone).where(inArray(zone.warehouse_id, req.warehouses)).all().map((z) => z.id) : [];
+  return [...new Set([...req.zones, ...fromDepots])];
+}
+
+function pool(db: Db, req: PlanRequest, excluded: number[]): PackageRow[] {
+  const zones = zonesOf(db, req);
+  const locked = req.locks.map((l) => l.package);
+  const live = db.select({ id: deliveryRoute.id }).from(deliveryRoute).where(inArray(deliveryRoute.status, [...LIVE_ROUTE]));
+  const inZones = zones == null ? undefined : zones.length ? inArray(pkg.zone_id, zones) : sql`0`;
+  return db.select().from(pkg).where(and(
+    isNull(pkg.deleted_at), inArray(pkg.status, [...PLANNABLE]),
+    or(isNull(pkg.route_id), notInArray(pkg.route_id, live)),
+    locked.length && inZones ? or(inZones, inArray(pkg.id, locked)) : inZones,
+    excluded.length ? notInArray(pkg.id, excluded) : undefined,
+  )).orderBy(pkg.id).limit(5000).all();
+}
+
+function secondsOfDay(date: string, dayStart: number, hhmm: string): number {
+  return Math.round((timeOnDay(date, hhmm) - dayStart) / 1000);
+}
+
+/**
+ * Reads everything a plan needs and shapes the fleet problem: one vehicle per driver (its shift,
+ * depot and van's capacities), one job per parcel with coordinates (weight, volume, one parcel;
+ * window; time at the door). A stop locked to a driver gets one unit of an extra dimension that
+ * only that driver's vehicle has room for, so the optimiser cannot move it elsewhere.
+ */
+export function buildPlan(deps: Deps, req: PlanRequest, model: TravelModel = DEFAULT_TRAVEL): { ctx: PlanContext; input: FleetInput } {
+  const date = req.date;
+  const dayStart = timeOnDay(date, '00:00');
+  const fixedIds = req.fixed_routes.flatMap((f) => f.packages);
+  if (new Set(fixedIds).size !== fixedIds.length) throw badRequest('A parcel is on two fixed routes', [{ path: 'fixed_routes', message: 'duplicate parcel' }]);
+  const fixedRows = fixedIds.length ? deps.db.select().from(pkg).where(and(inArray(pkg.id, fixedIds), isNull(pkg.deleted_at))).all() : [];
+  if (fixedRows.length !== new Set(fixedIds).size) throw badRequest('A fixed route names an unknown parcel', [{ path: 'fixed_routes', message: 'unknown parcel' }]);
+  const rows = pool(deps.db, req, fixedIds);
+  const lockedWanted = new Set(req.locks.map((l) => l.package));
+  const missingLocks = [...lockedWanted].filter((id) => !rows.some((r) => r.id === id));
+  if (missingLocks.length) {
+    throw new ApiError(400, 'validation_error', `Locked parcels that cannot be planned: ${missingLocks.join(', ')}`, missingLocks.map((id) => ({ path: 'locks', message: `package ${id} is not open or already on a route` })));
+  }
+  const placedRows = rows.filter(located);
+  const centroid = placedRows.length
+    ? { latitude: placedRows.reduce((s, r) => s + (r.latitude as number), 0) / placedRows.length, longitude: placedRows.reduce((s, r) => s + (r.longitude as number), 0) / placedRows.length }
+    : null;
+  const drivers = planDrivers(deps, date, req.drivers, centroid);
+  const byDriver = new Map(drivers.map((d) => [d.id, d]));
+  for (const f of req.fixed_routes) if (!byDriver.has(f.driver)) throw badRequest(`Fixed route of driver ${f.driver}, who is not in this plan`, [{ path: 'fixed_routes', message: 'driver not planned' }]);
+  for (const l of req.locks) {
+    if (!byDriver.has(l.driver)) throw badRequest(`Parcel ${l.package} is locked to driver ${l.driver}, who is not in this plan`, [{ path: 'locks', message: 'driver not planned' }]);
+    if (req.fixed_routes.some((f) => f.driver === l.driver)) throw badRequest(`Driver ${l.driver} has a fixed route; lock the parcel into it instead`, [{ path: 'locks', message: 'driver is fixed' }]);
+  }
+  const windows = windowsOf(deps.db, [...rows, ...fixedRows].map((r) => r.id));
+  const parcelOf = (row: PackageRow): PlanParcel => ({ row, window: windows.get(row.id) as WindowInfo, kg: row.weight ?? 0, m3: volumeOf(row) });
+  const fixedById = new Map(fixedRows.map((r) => [r.id, r]));
+  const fixed = req.fixed_routes.map((f) => ({ driver: byDriver.get(f.driver) as PlanDriver, parcels: f.packages.map((id) => parcelOf(fixedById.get(id) as PackageRow)) }));
+  const active = drivers.filter((d) => !req.fixed_routes.some((f) => f.driver === d.id));
+
+  const preUnassigned: PlanContext['preUnassigned'] = rows.filter((r) => !located(r))
+    .map((r) => ({ parcel: parcelOf(r), reason: 'no_coordinates' as const, message: 'No coordinates: resolve the address first' }));
+  const parcels = placedRows.map(parcelOf);
+
+  // Locations: each active vehicle's start and end, then the jobs.
+  const points: LatLng[] = [];
+  const vehicleAt = active.map((d) => {
+    const s = d.start ?? centroid ?? { latitude: 0, longitude: 0 };
+    points.push(s);
+    const start = points.length - 1;
+    let end: number | undefined;
+    if (d.end) { points.push(d.end); end = points.length - 1; }
+    return { start, end };
+  });
+  const jobLocation = parcels.map((p) => { points.push({ latitude: p.row.latitude as number, longitude: p.row.longitude as number }); return points.length - 1; });
+  const matrix = points.map((a) => points.map((b) => Math.round(travelSeconds(a, b, model))));
+
+  const lockDrivers = [...new Set(req.locks.map((l) => l.driver))];
+  const locks = new Map(req.locks.map((l) => [l.package, l.driver]));
+  const input: FleetInput = {
+    matrix,
+    vehicles: active.map((d, v) => ({
+      id: v, start: vehicleAt[v].start, ...(vehicleAt[v].end != null ? { end: vehicleAt[v].end } : {}),
+      capacity: [d.capacity.kg ?? UNLIMITED, d.capacity.m3 ?? UNLIMITED, d.capacity.parcels ?? UNLIMITED, ...lockDrivers.map((ld) => (ld === d.id ? UNLIMITED : 0))],
+      shift: [Math.round((d.departAt - dayStart) / 1000), secondsOfDay(date, dayStart, d.shiftEnd)],
+    })),
+    jobs: parcels.map((p, j) => ({
+      id: j, location: jobLocation[j],
+      demand: [p.kg, p.m3, 1, ...lockDrivers.map((ld) => (locks.get(p.row.id) === ld ? 1 : 0))],
+      service: p.window.service_s,
+      ...(p.window.window_start && p.window.window_end
+        ? { windows: [[secondsOfDay(date, dayStart, p.window.window_start), secondsOfDay(date, dayStart, p.window.window_end)] as [number, number]] }
+        : {}),
+    })),
+    timeLimitMs: req.time_limit_ms,
+    seed: 1,
+  };
+  return { ctx: { date, dayStart, drivers: active, parcels, points, jobLocation, matrix, locks, fixed, preUnassigned, model }, input };
+}
+
+const REASON_TEXT: Record<FleetReason, { reason: UnassignedReason; message: string }> = {
+  capacity: { reason: 'capacity', message: 'Too heavy or too big for every van that may take it' },
+  window: { reason: 'window', message: 'No driver can get there before its delivery window closes' },
+  shift: { reason: 'shift', message: 'No driver could get there and back inside their shift' },
+  no_vehicle: { reason: 'fleet_full', message: 'The vans on shift are full or out of time' },
+};
+
+/** Why the optimiser left a job out (fleet's `unassignedReason`), in the board's words. */
+export function unassignedWhy(input: FleetInput, job: number): { reason: UnassignedReason; message: string } {
+  return REASON_TEXT[unassignedReason(input, job)];
+}
+
+export const pathMetres = (points: LatLng[], model: TravelModel) => points.reduce((m, p, i) => (i ? m + haversineDistance(points[i - 1], p) * model.detourFactor : 0), 0);

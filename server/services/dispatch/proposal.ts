@@ -1,0 +1,66 @@
+import { stopEtas, timeOnDay, type EtaStop } from '../../../shared/routing/eta';
+import type { LatLng } from '../../../shared/routing/haversine';
+import type { PlanRoute, PlanStop, PlanUnassigned, Proposal } from '../../../shared/schemas/dispatch';
+import { iso } from '../../clock';
+import type { FleetInput, FleetResult } from '../../../shared/routing/fleet/index';
+import { pathMetres, unassignedWhy, type PlanContext, type PlanDriver, type PlanParcel } from './problem';
+
+const addressOf = (p: PlanParcel) => [p.row.customer_address, p.row.postcode_name ?? (p.row.postcode != null ? String(p.row.postcode) : null)]
+  .filter((x): x is string => !!x && x.trim() !== '').join(', ');
+
+export const windowMs = (date: string, p: PlanParcel): [number, number] | null =>
+  (p.window.window_start && p.window.window_end ? [timeOnDay(date, p.window.window_start), timeOnDay(date, p.window.window_end)] : null);
+
+export const etaStop = (date: string, p: PlanParcel): EtaStop => ({
+  id: p.row.id, latitude: p.row.latitude, longitude: p.row.longitude, serviceS: p.window.service_s, window: windowMs(date, p),
+});
+
+/** One driver's route as the board shows it: stops with ETAs (the shared function), load against capacity, distance. */
+function planRoute(ctx: PlanContext, driver: PlanDriver, parcels: PlanParcel[], fixed: boolean, legs?: number[]): PlanRoute {
+  const startAt = driver.departAt;
+  const etas = stopEtas({ from: driver.start, startAt, stops: parcels.map((p) => etaStop(ctx.date, p)), legs, model: ctx.model });
+  const stops: PlanStop[] = parcels.map((p, i) => ({
+    package: p.row.id, hawb: p.row.hawb, customer_name: p.row.customer_name, address: addressOf(p),
+    latitude: p.row.latitude, longitude: p.row.longitude,
+    window_start: p.window.window_start, window_end: p.window.window_end, service_s: p.window.service_s,
+    kg: p.kg, m3: p.m3, eta: iso(etas[i].arrive) ?? '', late: etas[i].late, locked: ctx.locks.get(p.row.id) === driver.id,
+  }));
+  const placed = parcels.filter((p) => p.row.latitude != null && p.row.longitude != null).map((p) => ({ latitude: p.row.latitude as number, longitude: p.row.longitude as number }));
+  const path: LatLng[] = [...(driver.start ? [driver.start] : []), ...placed, ...(driver.end ? [driver.end] : [])];
+  const last = etas.at(-1);
+  return {
+    driver: driver.id, driver_name: driver.name, vehicle: driver.vehicleId, vehicle_name: driver.vehicleName,
+    shift_start: driver.shiftStart, shift_end: driver.shiftEnd, depart: iso(startAt) ?? '', start: driver.start, end: driver.end,
+    capacity: driver.capacity,
+    load: { kg: round(parcels.reduce((s, p) => s + p.kg, 0)), m3: round(parcels.reduce((s, p) => s + p.m3, 0)), parcels: parcels.length },
+    distance_m: Math.round(pathMetres(path, ctx.model)),
+    duration_s: last ? Math.round((last.depart - startAt) / 1000) : 0,
+    fixed, stops,
+  };
+}
+const round = (n: number) => Math.round(n * 1000) / 1000;
+
+function unassignedOf(p: PlanParcel, reason: PlanUnassigned['reason'], message: string): PlanUnassigned {
+  return { package: p.row.id, hawb: p.row.hawb, customer_name: p.row.customer_name, address: addressOf(p), latitude: p.row.latitude, longitude: p.row.longitude, reason, message };
+}
+
+/** The optimiser's answer as the board's proposal: every driver gets a route (empty if nothing fitted). */
+export function toProposal(ctx: PlanContext, input: FleetInput, result: FleetResult, solveMs: number): Proposal {
+  const byVehicle = new Map(result.routes.map((r) => [r.vehicle, r.jobs]));
+  const routes = ctx.drivers.map((d, v) => {
+    const jobs = byVehicle.get(v) ?? [];
+    const start = input.vehicles[v].start;
+    const legs = jobs.map((j, i) => input.matrix[i === 0 ? start : input.jobs[jobs[i - 1]].location][input.jobs[j].location]);
+    return planRoute(ctx, d, jobs.map((j) => ctx.parcels[j]), false, legs);
+  });
+  for (const f of ctx.fixed) routes.push(planRoute(ctx, f.driver, f.parcels, true));
+  const unassigned = [
+    ...ctx.preUnassigned.map((u) => unassignedOf(u.parcel, u.reason, u.message)),
+    ...result.unassigned.map((j) => { const r = unassignedWhy(input, j); return unassignedOf(ctx.parcels[j], r.reason, r.message); }),
+  ];
+  return {
+    date: ctx.date, routes, unassigned,
+    parcels: ctx.parcels.length + ctx.preUnassigned.length + ctx.fixed.reduce((s, f) => s + f.parcels.length, 0),
+    distance_m: routes.reduce((s, r) => s + r.distance_m, 0), solve_ms: Math.round(solveMs),
+  };
+}

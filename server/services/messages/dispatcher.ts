@@ -1,0 +1,150 @@
+import { and, asc, eq, lt, lte, sql } from 'drizzle-orm';
+import type { Clock } from '../../clock';
+import type { Db } from '../../db/client';
+import type { WriteBatch } from '../../db/writeBatch';
+import { messageOutbox } from '../../db/schema/index';
+import { backoffDelay } from '../webhooks/dispatcher';
+import type { EmailTransport, SendOutcome, SmsProvider } from './transports';
+
+export type OutboxRow = typeof messageOutbox.$inferSelect;
+/** Text for a row queued without one (recipient notices are rendered from the company's template when sent). */
+export type Rendered = { subject: string | null; body: string; senderName?: string | null } | { skip: string };
+export type Renderer = (row: OutboxRow) => Rendered;
+
+export interface MessageDispatcherOptions {
+  db: Db;
+  clock: Clock;
+  email: EmailTransport;
+  sms: SmsProvider;
+  /** The envelope sender address; the display name is the company's sender name. */
+  fromAddress: string;
+  render?: Renderer;
+  /** The app's group commit: rows are read and claimed only while no write batch is open, i.e. after what queued them committed. */
+  writes?: WriteBatch;
+  maxAttempts?: number;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  batchSize?: number;
+  /** A row claimed longer ago than this was cut off mid-send by a stop: marked uncertain, never re-sent. */
+  leaseMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface MessageDispatcher {
+  /** Sends what is due now; resolves with the number of rows attempted. Overlapping calls share one run. */
+  runOnce(): Promise<number>;
+  start(intervalMs?: number): void;
+  stop(): Promise<void>;
+}
+
+const quoteName = (name: string) => `"${name.replace(/["\\\r\n]/g, '')}"`;
+
+/**
+ * Drains `message_outbox`. Each row is claimed (status `sending`, committed on its own) before the
+ * network call and settled after it, so a crash between the two leaves an `uncertain` row rather
+ * than a second copy in someone's inbox: at most once, retried only when the provider said it did
+ * not take the message.
+ */
+export function createMessageDispatcher(opts: MessageDispatcherOptions): MessageDispatcher {
+  const { db, clock } = opts;
+  const maxAttempts = opts.maxAttempts ?? 6;
+  const baseDelay = opts.baseDelayMs ?? 30_000;
+  const maxDelay = opts.maxDelayMs ?? 3600_000;
+  const batch = opts.batchSize ?? 50;
+  const leaseMs = opts.leaseMs ?? 10 * 60_000;
+  let running: Promise<number> | null = null;
+  let timer: NodeJS.Timeout | null = null;
+
+  async function committed(): Promise<void> {
+    while (opts.writes?.open) await opts.writes.settled().catch(() => undefined);
+  }
+
+  function settle(row: OutboxRow, attempts: number, outcome: SendOutcome): void {
+    const at = clock.now();
+    if (outcome.ok) {
+      db.update(messageOutbox).set({ status: 'sent', sent_at: at, provider_id: outcome.providerId ?? null, last_error: null, updated_at: at })
+        .where(eq(messageOutbox.id, row.id)).run();
+      return;
+    }
+    const dead = !outcome.retry || attempts >= maxAttempts;
+    const wait = Math.max(backoffDelay(attempts, baseDelay, maxDelay), outcome.retryAfterMs ?? 0);
+    db.update(messageOutbox).set({
+      status: dead ? 'dead' : 'pending', last_error: outcome.error, next_attempt_at: dead ? at : at + wait, claimed_at: null, updated_at: at,
+    }).where(eq(messageOutbox.id, row.id)).run();
+    opts.log?.(`[messages] ${row.channel} ${row.id} (${row.kind}) attempt ${attempts} failed: ${outcome.error}${dead ? ' (dead)' : ''}`);
+  }
+
+  async function sendOne(row: OutboxRow): Promise<void> {
+    await committed();
+    // Synchronous from here to the claim: no batch can open in between, so the claim commits alone.
+    const fresh = db.select().from(messageOutbox).where(and(eq(messageOutbox.id, row.id), eq(messageOutbox.status, 'pending'))).get();
+    if (!fresh) return;
+    const now = clock.now();
+    let subject = fresh.subject;
+    let body = fresh.body;
+    let senderName: string | null = null;
+    if (opts.render && fresh.kind !== 'account') {
+      const r = opts.render(fresh);
+      if ('skip' in r) {
+        db.update(messageOutbox).set({ status: 'skipped', last_error: r.skip, updated_at: now }).where(eq(messageOutbox.id, fresh.id)).run();
+        return;
+      }
+      subject = r.subject;
+      body = r.body;
+      senderName = r.senderName ?? null;
+    }
+    if (body == null) {
+      db.update(messageOutbox).set({ status: 'dead', last_error: 'nothing to send', updated_at: now }).where(eq(messageOutbox.id, fresh.id)).run();
+      return;
+    }
+    const attempts = fresh.attempts + 1;
+    const claimed = db.update(messageOutbox).set({ status: 'sending', claimed_at: now, attempts, subject, body, updated_at: now })
+      .where(and(eq(messageOutbox.id, fresh.id), eq(messageOutbox.status, 'pending'))).run();
+    if (claimed.changes === 0) return;
+    const outcome = fresh.channel === 'email'
+      ? await opts.email.send({ from: `${quoteName(senderName ?? 'Courier')} <${opts.fromAddress}>`, to: fresh.to, subject: subject ?? '', text: body })
+      : await opts.sms.send({ to: fresh.to, body });
+    settle(fresh, attempts, outcome);
+    if (outcome.ok && (fresh.channel === 'email' ? opts.email.kind : opts.sms.kind) === 'log') {
+      db.update(messageOutbox).set({ status: 'logged' }).where(eq(messageOutbox.id, fresh.id)).run();
+    }
+  }
+
+  async function run(): Promise<number> {
+    await committed();
+    const now = clock.now();
+    const stale = db.update(messageOutbox).set({ status: 'uncertain', last_error: 'stopped while sending; not retried (it may have gone)', updated_at: now })
+      .where(and(eq(messageOutbox.status, 'sending'), lt(messageOutbox.claimed_at, now - leaseMs))).run();
+    if (stale.changes) opts.log?.(`[messages] ${stale.changes} message(s) cut off mid-send marked uncertain`);
+    const due = db.select().from(messageOutbox)
+      .where(and(eq(messageOutbox.status, 'pending'), lte(messageOutbox.next_attempt_at, now)))
+      .orderBy(asc(messageOutbox.next_attempt_at), asc(messageOutbox.id)).limit(batch).all();
+    for (const row of due) await sendOne(row);
+    return due.length;
+  }
+
+  const runOnce = (): Promise<number> => {
+    running ??= run().finally(() => { running = null; });
+    return running;
+  };
+
+  return {
+    runOnce,
+    start(intervalMs = 2_000) {
+      if (timer) return;
+      timer = setInterval(() => { runOnce().catch((err: unknown) => opts.log?.(`[messages] dispatcher error: ${String(err)}`)); }, intervalMs);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await running;
+    },
+  };
+}
+
+/** Counts by status, for tests and the operator. */
+export function outboxCounts(db: Db): Record<string, number> {
+  const rows = db.select({ status: messageOutbox.status, n: sql<number>`count(*)` }).from(messageOutbox).groupBy(messageOutbox.status).all();
+  return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+}

@@ -1,0 +1,63 @@
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import type { Deps } from '../../deps';
+import { deliveryRating, pkg, user as userTable } from '../../db/schema/index';
+import { iso } from '../../clock';
+import { badRequest, forbidden } from '../../errors';
+import { isStaff } from '../../../shared/roles';
+import type { SessionUser } from '../auth/session';
+import { findPackage } from '../packages/lifecycle';
+import { visiblePackage } from '../packages/scope';
+import { NO_PUBLIC_URL_WARNING, trackingUrl } from './links';
+import { ensureRecipient } from './recipient';
+
+/** The company whose recipient settings a caller manages: its own, or (staff) the one named. */
+export function settingsCompany(me: SessionUser, requested: number | undefined): number {
+  if (me.role === 'company') {
+    if (requested != null && requested !== me.companyId) throw forbidden('A company manages only its own recipient messages');
+    if (me.companyId == null) throw forbidden('This login belongs to no company');
+    return me.companyId;
+  }
+  if (!isStaff(me.role)) throw forbidden('Only companies and staff manage recipient messages');
+  if (requested == null) throw badRequest('Name the company', [{ path: 'company', message: 'required for staff' }]);
+  return requested;
+}
+
+/** The users whose uploads may become the company's logo: its own logins (and the staff member saving). */
+export function logoUploaders(deps: Deps, me: SessionUser, companyId: number): number[] {
+  const logins = deps.db.select({ id: userTable.id }).from(userTable)
+    .where(and(eq(userTable.company_id, companyId), isNull(userTable.deleted_at))).all().map((u) => u.id);
+  return isStaff(me.role) ? [...logins, me.id] : logins;
+}
+
+/** The parcel's tracking link for the shipper to share (created on first ask); the same link the messages carry. */
+export function trackingLinkOf(deps: Deps, me: SessionUser, packageId: number) {
+  const row = visiblePackage(me, findPackage(deps.db, packageId), packageId);
+  if (me.role === 'driver') throw forbidden('Drivers do not hand out tracking links');
+  const recipient = ensureRecipient(deps.db, deps.clock.now(), row.id);
+  const url = trackingUrl(deps.config.publicUrl, recipient.token);
+  return { package: row.id, url, token: recipient.token, warning: url ? null : NO_PUBLIC_URL_WARNING };
+}
+
+/** Ratings per driver, best known first: staff see every company's, a company only its own parcels'. */
+export function driverRatings(deps: Deps, me: SessionUser, companyId: number | undefined) {
+  let scope: number | undefined;
+  if (me.role === 'company') scope = me.companyId ?? -1;
+  else if (isStaff(me.role)) scope = companyId;
+  else throw forbidden('Only companies and staff read ratings');
+  const rows = deps.db.select({ r: deliveryRating, hawb: pkg.hawb, name: userTable.name }).from(deliveryRating)
+    .innerJoin(pkg, eq(pkg.id, deliveryRating.package_id)).leftJoin(userTable, eq(userTable.id, deliveryRating.driver_id))
+    .where(scope != null ? eq(deliveryRating.company_id, scope) : undefined).orderBy(desc(deliveryRating.id)).limit(5000).all();
+  const byDriver = new Map<number | null, { driver: number | null; driver_name: string | null; sum: number; count: number; recent: { rating: number; comment: string | null; hawb: string; at: string }[] }>();
+  for (const { r, hawb, name } of rows) {
+    let d = byDriver.get(r.driver_id);
+    if (!d) { d = { driver: r.driver_id, driver_name: name, sum: 0, count: 0, recent: [] }; byDriver.set(r.driver_id, d); }
+    d.sum += r.rating;
+    d.count += 1;
+    if (d.recent.length < 5) d.recent.push({ rating: r.rating, comment: r.comment, hawb, at: iso(r.created_at) ?? '' });
+  }
+  return {
+    results: [...byDriver.values()]
+      .map((d) => ({ driver: d.driver, driver_name: d.driver_name, count: d.count, average: Math.round((d.sum / d.count) * 100) / 100, recent: d.recent }))
+      .sort((a, b) => b.average - a.average || b.count - a.count),
+  };
+}

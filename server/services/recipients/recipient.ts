@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { prepared } from '../../db/prepared';
+import { packageRecipient, pkg } from '../../db/schema/index';
+import type { PackageRow } from '../packages/shape';
+
+export type RecipientRow = typeof packageRecipient.$inferSelect;
+
+/** 24 random bytes (192 bits), base64url: 32 characters, never derived from the parcel. */
+export function newTrackToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+const byPackage = (db: Db) => db.select().from(packageRecipient).where(eq(packageRecipient.package_id, sql.placeholder('pkg'))).prepare();
+const byToken = (db: Db) => db.select().from(packageRecipient).where(eq(packageRecipient.token, sql.placeholder('token'))).prepare();
+
+export function recipientOf(db: Db, packageId: number): RecipientRow | undefined {
+  return prepared(db, 'recipients.byPackage', byPackage).get({ pkg: packageId });
+}
+
+export function recipientByToken(db: Db, token: string): RecipientRow | undefined {
+  return prepared(db, 'recipients.byToken', byToken).get({ token });
+}
+
+/** The parcel's recipient row, created with a fresh token the first time anyone needs a link. Runs in the caller's transaction. */
+export function ensureRecipient(db: Db, now: number, packageId: number): RecipientRow {
+  const existing = recipientOf(db, packageId);
+  if (existing) return existing;
+  return db.insert(packageRecipient).values({ package_id: packageId, token: newTrackToken(), created_at: now, updated_at: now }).returning().get();
+}
+
+/** The shipper's e-mail for the recipient (null clears it). */
+export function setRecipientEmail(db: Db, now: number, packageId: number, email: string | null): void {
+  ensureRecipient(db, now, packageId);
+  db.update(packageRecipient).set({ email, updated_at: now }).where(eq(packageRecipient.package_id, packageId)).run();
+}
+
+const remainingOf = (db: Db) => db.select({ id: pkg.id, company_id: pkg.company_id, customer_phone: pkg.customer_phone, attempts: pkg.attempts })
+  .from(pkg).where(and(eq(pkg.assigned_to_id, sql.placeholder('driver')), eq(pkg.status, 'out_for_delivery')))
+  .orderBy(sql`${pkg.sequence_no} is null`, asc(pkg.sequence_no), asc(pkg.id)).prepare();
+
+/** The driver's parcels still out for delivery, in the order they will be visited (route sequence, then id). */
+export function remainingStops(db: Db, driverId: number): { id: number; company_id: number | null; customer_phone: string | null; attempts: number }[] {
+  return prepared(db, 'recipients.remaining', remainingOf).all({ driver: driverId });
+}
+
+/** How many of its driver's stops come before this parcel's, or null when it is not out for delivery. */
+export function stopsBefore(db: Db, row: Pick<PackageRow, 'id' | 'status' | 'assigned_to_id'>): number | null {
+  if (row.status !== 'out_for_delivery' || row.assigned_to_id == null) return null;
+  const index = remainingStops(db, row.assigned_to_id).findIndex((r) => r.id === row.id);
+  return index < 0 ? null : index;
+}

@@ -1,0 +1,69 @@
+import type { Db } from '../../db/client';
+import { mustReturn } from '../../../shared/lifecycle';
+import { RECIPIENT_EVENTS, type RecipientEvent } from '../../../shared/schemas/recipients';
+import type { OutboxRow, Rendered } from '../messages/dispatcher';
+import { isOptedOut, type Channel } from '../messages/outbox';
+import { findPackage } from '../packages/lifecycle';
+import { optOutUrl, trackingUrl } from './links';
+import { recipientOf } from './recipient';
+import { effectiveSettings, SUBJECTS } from './settings';
+
+export interface RenderOptions {
+  publicUrl?: string;
+  maxAttempts: number;
+  /** How an ETA reads ("14:10"): the server's zone unless given. */
+  timeZone?: string;
+}
+
+const NO_LINK = '\u0000';
+const isEvent = (k: string): k is RecipientEvent => (RECIPIENT_EVENTS as readonly string[]).includes(k);
+
+/** `{name}` placeholders from `values`; unknown ones stay as written, so a typo shows instead of vanishing. */
+export function fillTemplate(template: string, values: Record<string, string>): string {
+  return template.replace(/\{([a-z_]+)\}/g, (whole, key: string) => (key in values ? values[key]! : whole)).replace(/[ \t]+([.,])/g, '$1').trim();
+}
+
+export function nextStepText(attempts: number, maxAttempts: number): string {
+  return mustReturn(attempts, maxAttempts)
+    ? 'It goes back to our depot and then to the sender.'
+    : 'We will try again on the next delivery day.';
+}
+
+function clock(ms: number, timeZone?: string): string {
+  return new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone }).format(ms);
+}
+
+/**
+ * The dispatcher's renderer: a recipient notice becomes text when it is sent, from the company's
+ * template of that moment. A notice to someone who opted out since it was queued is skipped.
+ */
+export function recipientRenderer(db: Db, opts: RenderOptions) {
+  return (row: OutboxRow): Rendered => {
+    if (!isEvent(row.kind)) return { skip: `unknown message kind ${row.kind}` };
+    if (row.package_id == null || row.company_id == null) return { skip: 'no parcel' };
+    const parcel = findPackage(db, row.package_id);
+    const recipient = recipientOf(db, row.package_id);
+    const settings = effectiveSettings(db, row.company_id);
+    if (!parcel || !recipient || !settings) return { skip: 'parcel gone' };
+    if (recipient.opted_out_at != null || isOptedOut(db, row.company_id, row.channel as Channel, row.to)) return { skip: 'recipient opted out' };
+    const data = (row.data ? JSON.parse(row.data) : {}) as { eta_from?: number; eta_to?: number; reason?: string | null; stops_away?: number };
+    const link = trackingUrl(opts.publicUrl, recipient.token);
+    const stops = data.stops_away ?? 1;
+    const values: Record<string, string> = {
+      company: settings.senderName,
+      hawb: parcel.hawb,
+      eta: data.eta_from != null && data.eta_to != null ? `, arriving ${clock(data.eta_from, opts.timeZone)}–${clock(data.eta_to, opts.timeZone)}` : '',
+      stops: stops <= 1 ? 'the next stop' : `${stops} stops`,
+      reason: data.reason ?? 'no one could take it',
+      next_step: nextStepText(parcel.attempts, opts.maxAttempts),
+      link: link ?? '',
+    };
+    let body = fillTemplate(settings.templates[row.kind], link ? values : { ...values, link: NO_LINK });
+    // Without PUBLIC_URL there is no link: the sentence that offered it goes, rather than end on "Track it: ".
+    if (!link) body = body.replace(/[^.!?]*\u0000[^.!?]*[.!?]?/g, '').replace(/\s+/g, ' ').trim();
+    const stop = optOutUrl(opts.publicUrl, recipient.token);
+    if (stop) body += row.channel === 'sms' ? ` Stop: ${stop}` : `\n\nTo stop these messages: ${stop}`;
+    const subject = row.channel === 'email' ? fillTemplate(SUBJECTS[row.kind], values) : null;
+    return { subject, body, senderName: settings.senderName };
+  };
+}

@@ -1,0 +1,134 @@
+import { and, asc, desc, eq, isNotNull } from 'drizzle-orm';
+import type { Deps } from '../../deps';
+import { deliveryAttempt, deliveryRating, deliveryRecord, packageEvent, packagePhoto, storedFile, suburb } from '../../db/schema/index';
+import { iso } from '../../clock';
+import { notFound } from '../../errors';
+import { isPackageStatus, mustReturn, STATUS_LABELS, type PackageStatus } from '../../../shared/lifecycle';
+import { PHOTO_SLOTS, type ProofSlot } from '../../../shared/schemas/delivery';
+import type { RecipientView } from '../../../shared/schemas/recipients';
+import { findPackage } from '../packages/lifecycle';
+import type { PackageRow } from '../packages/shape';
+import { lastPositionOf } from '../routes/positions';
+import { etaWindowFor } from './eta';
+import { recipientByToken, stopsBefore, type RecipientRow } from './recipient';
+import { nextStepText } from './render';
+import { effectiveSettings, type EffectiveSettings } from './settings';
+
+/** Public calls per address and minute (page loads, polls, actions together). */
+export const RECIPIENT_LIMIT = 60;
+export const RECIPIENT_WINDOW_MS = 60_000;
+/** A position older than this says nothing about where the van is now. */
+export const POSITION_MAX_AGE_MS = 15 * 60_000;
+
+const fileUrl = (token: string, fileId: number) => `/api/public/track/${token}/file/${fileId}/`;
+export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export interface Tracked { recipient: RecipientRow; parcel: PackageRow; settings: EffectiveSettings }
+
+/**
+ * The parcel a tracking link names, after the address's rate limit. Every public recipient call
+ * starts here: a wrong or archived token is the same 404 as one that never existed.
+ */
+export function tracked(deps: Deps, token: string, address: string): Tracked {
+  deps.limiter.hit(`recipient:${address}`, RECIPIENT_LIMIT, RECIPIENT_WINDOW_MS, deps.clock.now());
+  const recipient = recipientByToken(deps.db, token);
+  const parcel = recipient ? findPackage(deps.db, recipient.package_id) : undefined;
+  const settings = parcel?.company_id != null ? effectiveSettings(deps.db, parcel.company_id) : undefined;
+  if (!recipient || !parcel || parcel.deleted_at != null || !settings) throw notFound('This tracking link is not valid');
+  return { recipient, parcel, settings };
+}
+
+/** When the parcel last went out for delivery (null when it is not out now). */
+function outSince(deps: Deps, parcel: PackageRow): number | null {
+  if (parcel.status !== 'out_for_delivery') return null;
+  const e = deps.db.select({ at: packageEvent.received_at }).from(packageEvent)
+    .where(and(eq(packageEvent.package_id, parcel.id), eq(packageEvent.to_status, 'out_for_delivery')))
+    .orderBy(desc(packageEvent.id)).limit(1).get();
+  return e?.at ?? null;
+}
+
+/**
+ * Where the van is, shown only while all of these hold: the parcel is out for delivery, it went out
+ * today, it is within the company's last N stops, and the driver's newest reading is from the last
+ * few minutes. Never before (a recipient cannot follow a driver around all day) nor after delivery.
+ */
+export function visiblePosition(deps: Deps, parcel: PackageRow, settings: EffectiveSettings, stops: number | null) {
+  const now = deps.clock.now();
+  if (parcel.status !== 'out_for_delivery' || parcel.assigned_to_id == null || stops == null) return null;
+  if (stops + 1 > settings.stopsAway) return null;
+  const since = outSince(deps, parcel);
+  if (since == null || utcDay(since) !== utcDay(now)) return null;
+  const p = lastPositionOf(deps.db, parcel.assigned_to_id);
+  if (!p || now - p.occurred_at > POSITION_MAX_AGE_MS || p.occurred_at < since) return null;
+  return { latitude: p.latitude, longitude: p.longitude, at: iso(p.occurred_at) ?? '' };
+}
+
+function proofOfParcel(deps: Deps, token: string, parcel: PackageRow): RecipientView['proof'] {
+  if (parcel.status !== 'delivered') return null;
+  const d = deps.db.select().from(deliveryRecord).where(eq(deliveryRecord.package_id, parcel.id)).get();
+  const files = deps.db.select({ slot: packagePhoto.slot, id: storedFile.id, mime: storedFile.mime }).from(packagePhoto)
+    .innerJoin(storedFile, eq(storedFile.id, packagePhoto.file_id)).where(eq(packagePhoto.package_id, parcel.id)).all();
+  const link = (f: { id: number; mime: string }) => ({ url: fileUrl(token, f.id), mime: f.mime });
+  const photos = PHOTO_SLOTS.map((s) => files.find((f) => f.slot === s)).filter((f): f is NonNullable<typeof f> => f != null).map(link);
+  const signature = files.find((f) => f.slot === ('signature' satisfies ProofSlot));
+  return { delivered_at: iso(parcel.delivered_at), recipient_name: d?.recipient_name ?? null, photos, signature: signature ? link(signature) : null };
+}
+
+/** The last day a failed parcel may be moved to, and the first (tomorrow), or null when it cannot be moved. */
+export function rescheduleWindow(deps: Deps, parcel: PackageRow, settings: EffectiveSettings): { earliest: string; latest: string } | null {
+  if (parcel.status !== 'failed' || mustReturn(parcel.attempts, deps.config.maxAttempts)) return null;
+  const today = Date.parse(`${utcDay(deps.clock.now())}T00:00:00Z`);
+  return { earliest: utcDay(today + 86_400_000), latest: utcDay(today + settings.rescheduleDays * 86_400_000) };
+}
+
+export function recipientView(deps: Deps, t: Tracked): RecipientView {
+  const { db } = deps;
+  const { parcel, recipient, settings } = t;
+  const token = recipient.token;
+  const status = parcel.status as PackageStatus;
+  const place = parcel.suburb_id != null
+    ? db.select({ name: suburb.name }).from(suburb).where(eq(suburb.id, parcel.suburb_id)).get()?.name ?? parcel.postcode_name
+    : parcel.postcode_name;
+  const events = db.select({ to: packageEvent.to_status, at: packageEvent.occurred_at, received: packageEvent.received_at }).from(packageEvent)
+    .where(and(eq(packageEvent.package_id, parcel.id), isNotNull(packageEvent.to_status))).orderBy(asc(packageEvent.id)).all()
+    .filter((e): e is { to: PackageStatus; at: number; received: number } => e.to != null && isPackageStatus(e.to))
+    .filter((e, i, all) => i === 0 || all[i - 1]?.to !== e.to);
+  const stops = stopsBefore(db, parcel);
+  const eta = status === 'out_for_delivery' ? etaWindowFor(db, parcel.id) : null;
+  const lastFailure = status === 'failed'
+    ? db.select({ reason: deliveryAttempt.reason }).from(deliveryAttempt).where(eq(deliveryAttempt.package_id, parcel.id)).orderBy(desc(deliveryAttempt.id)).limit(1).get()
+    : undefined;
+  const rating = db.select().from(deliveryRating).where(eq(deliveryRating.package_id, parcel.id)).get();
+  const open = !['delivered', 'returned', 'returned_to_sender', 'cancelled'].includes(status);
+  return {
+    hawb: parcel.hawb,
+    status,
+    status_label: STATUS_LABELS[status],
+    suburb: place ?? null,
+    delivery_date: parcel.delivery_date,
+    timeline: events.map((e) => ({ status: e.to, label: STATUS_LABELS[e.to], time: iso(Math.min(e.at, e.received)) ?? '' })),
+    eta: eta ? { from: iso(eta.from) ?? '', to: iso(eta.to) ?? '' } : null,
+    stops_before: stops,
+    driver_position: visiblePosition(deps, parcel, settings, stops),
+    proof: proofOfParcel(deps, token, parcel),
+    failure: status === 'failed' ? { reason: lastFailure?.reason ?? null, next_step: nextStepText(parcel.attempts, deps.config.maxAttempts) } : null,
+    company: { name: settings.senderName, logo: settings.logoFileId != null ? { url: fileUrl(token, settings.logoFileId), mime: 'image' } : null },
+    instructions: recipient.instructions,
+    can_leave_instructions: open,
+    reschedule: rescheduleWindow(deps, parcel, settings),
+    rating: rating ? { rating: rating.rating, comment: rating.comment } : null,
+    can_rate: status === 'delivered' && !rating,
+    opted_out: recipient.opted_out_at != null,
+  };
+}
+
+/** A file the tracking page of this parcel may show: its proof once delivered, or its company's logo. Anything else is a 404. */
+export function trackedFile(deps: Deps, t: Tracked, fileId: number) {
+  const isLogo = t.settings.logoFileId === fileId;
+  const isProof = t.parcel.status === 'delivered' && deps.db.select({ id: packagePhoto.id }).from(packagePhoto)
+    .where(and(eq(packagePhoto.package_id, t.parcel.id), eq(packagePhoto.file_id, fileId))).get() !== undefined;
+  if (!isLogo && !isProof) throw notFound('No such file on this tracking page');
+  const row = deps.db.select().from(storedFile).where(eq(storedFile.id, fileId)).get();
+  if (!row) throw notFound('No such file on this tracking page');
+  return row;
+}

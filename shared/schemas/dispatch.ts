@@ -1,0 +1,171 @@
+import { z } from 'zod';
+import { idParam, latitude, longitude, requiredText, text } from './common';
+
+/** `HH:MM`, 00:00..23:59 (UTC, like the server's days). */
+export const hhmm = z.string().trim().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a time as HH:MM (00:00 to 23:59)');
+const day = z.iso.date();
+const positive = z.number().positive().max(1_000_000);
+
+export const VEHICLE_TYPES = ['van', 'truck', 'car', 'bike', 'other'] as const;
+
+export const VehicleCreate = z.object({
+  name: requiredText(100),
+  type: z.enum(VEHICLE_TYPES).default('van'),
+  registration: text(32).default(''),
+  /** Limits on the sum of the parcels on board; null = no limit. */
+  capacity_kg: positive.nullable().optional(),
+  capacity_m3: positive.nullable().optional(),
+  capacity_parcels: z.number().int().positive().max(100_000).nullable().optional(),
+  is_active: z.boolean().default(true),
+});
+export const Vehicle = z.object({
+  id: z.number().int(), name: z.string(), type: z.enum(VEHICLE_TYPES), registration: z.string(),
+  capacity_kg: z.number().nullable(), capacity_m3: z.number().nullable(), capacity_parcels: z.number().int().nullable(),
+  is_active: z.boolean(), created_at: z.string(), updated_at: z.string(),
+});
+export type Vehicle = z.infer<typeof Vehicle>;
+
+export const ShiftCreate = z.object({
+  driver: idParam,
+  date: day,
+  start_time: hhmm,
+  end_time: hhmm,
+  start_warehouse: idParam.nullable().optional(),
+  end_warehouse: idParam.nullable().optional(),
+  vehicle: idParam.nullable().optional(),
+});
+export const Shift = z.object({
+  id: z.number().int(), driver: z.number().int(), driver_name: z.string(), date: z.string(), start_time: z.string(), end_time: z.string(),
+  start_warehouse: z.number().int().nullable(), end_warehouse: z.number().int().nullable(), vehicle: z.number().int().nullable(),
+  vehicle_name: z.string().nullable(), created_at: z.string(), updated_at: z.string(),
+});
+export type Shift = z.infer<typeof Shift>;
+
+export const DepotPositionBody = z.object({ latitude, longitude });
+export const DepotPosition = z.object({ warehouse: z.number().int(), name: z.string(), latitude: z.number().nullable(), longitude: z.number().nullable() });
+export type DepotPosition = z.infer<typeof DepotPosition>;
+
+/** A parcel's window and time at the door; null clears. */
+export const PackageWindowBody = z.object({
+  window_start: hhmm.nullable().optional(),
+  window_end: hhmm.nullable().optional(),
+  service_s: z.number().int().min(0).max(4 * 3600).nullable().optional(),
+});
+export const PackageWindow = z.object({
+  package: z.number().int(), window_start: z.string().nullable(), window_end: z.string().nullable(),
+  /** Seconds at the door in effect (the parcel's own, else its company's default, else the courier's). */
+  service_s: z.number().int(), service_source: z.enum(['package', 'company', 'default']),
+});
+export type PackageWindow = z.infer<typeof PackageWindow>;
+export const CompanyServiceTimeBody = z.object({ service_s: z.number().int().min(0).max(4 * 3600) });
+export const CompanyServiceTime = z.object({ company: z.number().int(), service_s: z.number().int(), is_default: z.boolean() });
+
+/** A stop pinned to a driver: re-planning keeps it on that driver's route. */
+export const PlanLock = z.object({ package: idParam, driver: idParam });
+/** A whole route kept as it is, order included: its driver and parcels sit out the re-plan. */
+export const PlanFixedRoute = z.object({ driver: idParam, packages: z.array(idParam).max(2000) });
+
+export const PlanRequest = z.object({
+  date: day,
+  /** Depots whose zones' parcels are planned; with `zones`, the union. Both empty = every zone. */
+  warehouses: z.array(idParam).max(200).default([]),
+  zones: z.array(idParam).max(2000).default([]),
+  drivers: z.array(idParam).min(1).max(200),
+  locks: z.array(PlanLock).max(5000).default([]),
+  fixed_routes: z.array(PlanFixedRoute).max(200).default([]),
+  /** Optimiser budget in the worker thread. */
+  time_limit_ms: z.number().int().min(100).max(60_000).default(3000),
+});
+export type PlanRequest = z.infer<typeof PlanRequest>;
+
+const point = z.object({ latitude: z.number(), longitude: z.number() });
+const load = z.object({ kg: z.number(), m3: z.number(), parcels: z.number().int() });
+const capacity = z.object({ kg: z.number().nullable(), m3: z.number().nullable(), parcels: z.number().int().nullable() });
+
+export const PlanStop = z.object({
+  package: z.number().int(), hawb: z.string(), customer_name: z.string().nullable(), address: z.string(),
+  latitude: z.number().nullable(), longitude: z.number().nullable(),
+  window_start: z.string().nullable(), window_end: z.string().nullable(), service_s: z.number().int(),
+  kg: z.number(), m3: z.number(),
+  /** ISO time the van arrives. */
+  eta: z.string(), late: z.boolean(),
+  locked: z.boolean(),
+});
+export type PlanStop = z.infer<typeof PlanStop>;
+
+export const PlanRoute = z.object({
+  driver: z.number().int(), driver_name: z.string(),
+  vehicle: z.number().int().nullable(), vehicle_name: z.string().nullable(),
+  shift_start: z.string(), shift_end: z.string(),
+  /** ISO time the van leaves: the shift start, or the time of planning for a day under way. */
+  depart: z.string(),
+  start: point.nullable(), end: point.nullable(),
+  capacity, load,
+  distance_m: z.number(), duration_s: z.number(),
+  /** Kept exactly as given (a fixed route). */
+  fixed: z.boolean(),
+  stops: z.array(PlanStop),
+});
+export type PlanRoute = z.infer<typeof PlanRoute>;
+
+export const UNASSIGNED_REASONS = ['no_coordinates', 'capacity', 'window', 'shift', 'fleet_full'] as const;
+export type UnassignedReason = (typeof UNASSIGNED_REASONS)[number];
+export const PlanUnassigned = z.object({
+  package: z.number().int(), hawb: z.string(), customer_name: z.string().nullable(), address: z.string(),
+  latitude: z.number().nullable(), longitude: z.number().nullable(),
+  reason: z.enum(UNASSIGNED_REASONS), message: z.string(),
+});
+export type PlanUnassigned = z.infer<typeof PlanUnassigned>;
+
+export const Proposal = z.object({
+  date: z.string(),
+  routes: z.array(PlanRoute),
+  unassigned: z.array(PlanUnassigned),
+  parcels: z.number().int(),
+  distance_m: z.number(),
+  solve_ms: z.number(),
+});
+export type Proposal = z.infer<typeof Proposal>;
+
+export const PLAN_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
+export const PlanJob = z.object({
+  id: z.number().int(), date: z.string(), status: z.enum(PLAN_STATUSES),
+  /** 0..1 while planning; 1 when done. */
+  progress: z.number(), message: z.string().nullable(),
+  proposal: Proposal.nullable(), committed_at: z.string().nullable(), created_at: z.string(),
+});
+export type PlanJob = z.infer<typeof PlanJob>;
+
+export const CommitRoute = z.object({
+  driver: idParam,
+  packages: z.array(idParam).min(1).max(2000),
+  name: requiredText(200).optional(),
+});
+export const CommitBody = z.object({
+  routes: z.array(CommitRoute).min(1).max(200),
+});
+export type CommitBody = z.infer<typeof CommitBody>;
+
+export const StopEtaRecord = z.object({
+  package: z.number().int(), route: z.number().int(), sequence_no: z.number().int().nullable(),
+  /** ISO times; `from`..`to` is the band told to a recipient. */
+  eta: z.string(), planned: z.string(), from: z.string(), to: z.string(),
+  late: z.boolean(), delay_min: z.number().int(),
+  /** What the phone needs to recompute the same offline. */
+  service_s: z.number().int(), window_start: z.string().nullable(), window_end: z.string().nullable(),
+});
+export type StopEtaRecord = z.infer<typeof StopEtaRecord>;
+
+export const RouteEtas = z.object({
+  route: z.number().int(), name: z.string(), driver: z.number().int().nullable(), driver_name: z.string().nullable(),
+  status: z.string(), open: z.number().int(),
+  /** Minutes the next open stop runs behind its planned time (0 when on time). */
+  delay_min: z.number().int(), late_stops: z.number().int(), running_late: z.boolean(),
+  finish: z.string().nullable(),
+  /** `HH:MM` the driver's shift starts that day: nobody arrives anywhere before it. */
+  shift_start: z.string(),
+  /** Where the route starts (the depot), when known. */
+  start: z.object({ latitude: z.number(), longitude: z.number() }).nullable(),
+  stops: z.array(StopEtaRecord),
+});
+export type RouteEtas = z.infer<typeof RouteEtas>;

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { PACKAGE_STATUSES } from '../lifecycle';
+import { idParam, text } from './common';
+
+/** What a recipient hears about, in the order a day goes. */
+export const RECIPIENT_EVENTS = ['out_for_delivery', 'arriving_soon', 'delivered', 'failed', 'returned_to_sender'] as const;
+export type RecipientEvent = (typeof RECIPIENT_EVENTS)[number];
+export const MESSAGE_CHANNELS = ['email', 'sms'] as const;
+export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
+
+/** Placeholders a template may use; anything else in braces is left as written. */
+export const TEMPLATE_PLACEHOLDERS = ['company', 'hawb', 'eta', 'stops', 'reason', 'next_step', 'link'] as const;
+
+export const RecipientSettings = z.object({
+  company: z.number().int(),
+  events: z.array(z.enum(RECIPIENT_EVENTS)),
+  channels: z.array(z.enum(MESSAGE_CHANNELS)),
+  sender_name: z.string(),
+  templates: z.record(z.enum(RECIPIENT_EVENTS), z.string()),
+  logo_file: z.number().int().nullable(),
+  stops_away: z.number().int(),
+  reschedule_days: z.number().int(),
+});
+export type RecipientSettings = z.infer<typeof RecipientSettings>;
+
+export const RecipientSettingsQuery = z.object({ company: idParam.optional() });
+export const RecipientSettingsUpdate = z.object({
+  events: z.array(z.enum(RECIPIENT_EVENTS)).max(RECIPIENT_EVENTS.length).optional(),
+  channels: z.array(z.enum(MESSAGE_CHANNELS)).max(2).optional(),
+  sender_name: text(80).regex(/^[^\r\n"<>]*$/, 'no quotes, angle brackets or line breaks').nullable().optional(),
+  templates: z.partialRecord(z.enum(RECIPIENT_EVENTS), text(480)).optional(),
+  logo_file: idParam.nullable().optional(),
+  stops_away: z.number().int().min(0).max(20).optional(),
+  reschedule_days: z.number().int().min(1).max(30).optional(),
+}).strict();
+
+/** 24 random bytes in base64url: 32 characters. */
+export const TrackToken = z.string().regex(/^[A-Za-z0-9_-]{32}$/, 'not a tracking link');
+export const TrackTokenParams = z.object({ token: TrackToken });
+export const TrackFileParams = z.object({ token: TrackToken, file_id: idParam });
+
+export const TrackingLink = z.object({ package: z.number().int(), url: z.string().nullable(), token: z.string(), warning: z.string().nullable() });
+
+const FileLink = z.object({ url: z.string(), mime: z.string() });
+
+/** The tracking page of one parcel, reached by its unguessable link: only that parcel, only what its recipient may see. */
+export const RecipientView = z.object({
+  hawb: z.string(),
+  status: z.enum(PACKAGE_STATUSES),
+  status_label: z.string(),
+  suburb: z.string().nullable(),
+  delivery_date: z.string().nullable(),
+  timeline: z.array(z.object({ status: z.enum(PACKAGE_STATUSES), label: z.string(), time: z.string() })),
+  eta: z.object({ from: z.string(), to: z.string() }).nullable(),
+  stops_before: z.number().int().nullable(),
+  /** Only on the day of delivery, while the parcel is out and within the company's last stops. */
+  driver_position: z.object({ latitude: z.number(), longitude: z.number(), at: z.string() }).nullable(),
+  proof: z.object({ delivered_at: z.string().nullable(), recipient_name: z.string().nullable(), photos: z.array(FileLink), signature: FileLink.nullable() }).nullable(),
+  failure: z.object({ reason: z.string().nullable(), next_step: z.string() }).nullable(),
+  company: z.object({ name: z.string(), logo: FileLink.nullable() }),
+  instructions: z.string().nullable(),
+  can_leave_instructions: z.boolean(),
+  reschedule: z.object({ earliest: z.string(), latest: z.string() }).nullable(),
+  rating: z.object({ rating: z.number().int(), comment: z.string().nullable() }).nullable(),
+  can_rate: z.boolean(),
+  opted_out: z.boolean(),
+});
+export type RecipientView = z.infer<typeof RecipientView>;
+
+export const InstructionsBody = z.object({ instructions: text(500) }).strict();
+export const RescheduleBody = z.object({ date: z.iso.date() }).strict();
+export const RatingBody = z.object({ rating: z.number().int().min(1).max(5), comment: text(1000).nullable().optional() }).strict();
+
+export const DriverRatingsQuery = z.object({ company: idParam.optional() });
+export const DriverRatings = z.object({
+  results: z.array(z.object({
+    driver: z.number().int().nullable(), driver_name: z.string().nullable(), count: z.number().int(), average: z.number(),
+    recent: z.array(z.object({ rating: z.number().int(), comment: z.string().nullable(), hawb: z.string(), at: z.string() })),
+  })),
+});
