@@ -34,7 +34,9 @@ const SUPERVISORS: readonly Role[] = ['super_admin', 'admin', 'supervisor', 'dep
 const DriverParams = z.object({ number: z.coerce.number().int().positive() });
 /** Prepared once per database: drivers poll this list, and building its SQL cost more than running it. */
 const remainingQuery = (db: Db) => prepared(db, 'remaining-packages-json', (d) => packageJsonSelect(d)
-  .where(and(eq(pkg.assigned_to_id, sql.placeholder('driver')), eq(pkg.is_scanned, false), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES])))
+  // Same rule as offerableToDriver (shared/lifecycle.ts): a failed parcel past its attempts must come back, so it is not offered.
+  .where(and(eq(pkg.assigned_to_id, sql.placeholder('driver')), eq(pkg.is_scanned, false), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES]),
+    sql`not (${pkg.status} = 'failed' and ${pkg.attempts} >= ${sql.placeholder('max')})`))
   .orderBy(pkg.sequence_no, pkg.id).prepare());
 
 export function scanRoutes(app: App): void {
@@ -160,7 +162,7 @@ export function scanRoutes(app: App): void {
     description: '`number` is the driver\'s employee id. A driver may ask only for their own id; supervisors and admins for anyone.',
   }, ({ deps, user, params }) => {
     if (!isStaff(user.role) && user.id !== params.number) throw forbidden('You may only list your own remaining packages');
-    const pending = rawPackages(remainingQuery(deps.db).values({ driver: params.number }) as unknown[][]);
+    const pending = rawPackages(remainingQuery(deps.db).values({ driver: params.number, max: deps.config.maxAttempts }) as unknown[][]);
     return rawObject({ success: true, message: `${pending.length} package(s) remaining`, pending_packages: rawArray(pending) });
   });
 
