@@ -25,7 +25,7 @@ export default function Admin({ path, query, session }: { path: string; query: U
   if (path === '/packages') return can(role, 'package.view') ? <Lazy key={query.toString()} load={loadPackageList} props={{ session, query }} /> : <NotAllowed />;
   if (path === '/packages/upload') return can(role, 'package.manage') ? <Lazy load={loadPackageUpload} props={{ session }} /> : <NotAllowed />;
   const pkg = match('/packages/:id', path);
-  if (pkg && /^\d+$/.test(pkg.id ?? '')) return <Lazy load={loadPackageDetail} props={{ id: Number(pkg.id) }} />;
+  if (pkg && /^\d+$/.test(pkg.id ?? '')) return <Lazy load={loadPackageDetail} props={{ id: Number(pkg.id), session }} />;
   if (path === '/map' || path === '/routes' || path.startsWith('/routes/')) return <Lazy load={loadRoutes} props={{ path, query, session }} />;
   if (path.startsWith('/org/')) return <Lazy load={loadOrg} props={{ path, session }} />;
   const business = businessRoute(path, query, session);

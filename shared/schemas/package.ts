@@ -159,7 +159,8 @@ export const PackageStatusChangeBody = z.object({
 
 const packageIds = z.array(z.number().int().positive()).min(1).max(5000);
 export const PackageIdsBody = z.object({ packages: packageIds });
-export const AssignSingleBody = z.object({ driver: z.number().int().positive() });
+/** `note`: why (a re-attempt from the office names its reason; it goes into the parcel's history). */
+export const AssignSingleBody = z.object({ driver: z.number().int().positive(), note: z.string().trim().max(1000).optional() });
 
 export const PackageListAnswer = z.object({ count: z.number().int(), next: z.string().nullable(), previous: z.string().nullable(), results: z.array(Package) });
 export const PackagesChanged = z.object({ success: z.boolean(), message: z.string(), count: z.number().int(), packages: z.array(Package) });

@@ -9,6 +9,9 @@ import { LinkButton } from '../../ui/Button';
 import { ErrorState, Loading } from '../../ui/States';
 import type { PackageRow } from './columns';
 import { AuthImage } from '../../ui/AuthImage';
+import type { Session } from '../../app/session';
+import { PackageActions } from './actions/PackageActions';
+import { eventLabel } from './actions/eventLabel';
 
 type Event = z.infer<typeof PackageEvent>;
 
@@ -29,7 +32,7 @@ const FIELDS: [keyof PackageRow, string][] = [
   ['weight', 'Weight'], ['price', 'Price'], ['delivery_date', 'Delivery date'], ['shipper_name', 'Shipper'], ['created_at', 'Created'],
 ];
 
-export default function PackageDetail({ id }: { id: number }) {
+export default function PackageDetail({ id, session }: { id: number; session?: Session }) {
   const [pkg, setPkg] = useState<PackageRow | null>(null);
   const [events, setEvents] = useState<Event[] | null>(null);
   const [proof, setProof] = useState<Proof | null>(null);
@@ -60,6 +63,7 @@ export default function PackageDetail({ id }: { id: number }) {
         <span class="spacer" />
         <LinkButton href="#/packages">Back to packages</LinkButton>
       </div>
+      {session && <PackageActions pkg={pkg} role={session.user.role} onChanged={() => setTick((n) => n + 1)} />}
       <div class="grid-2">
         <div class="card">
           <h2 style={{ marginTop: 0 }}>Details</h2>
@@ -79,7 +83,7 @@ export default function PackageDetail({ id }: { id: number }) {
               <ol class="timeline">
                 {events.map((e) => (
                   <li key={e.id}>
-                    <strong>{e.to_status ? statusLabel(e.to_status) : e.action.replace(/_/g, ' ')}</strong>
+                    <strong>{eventLabel(e.action, e.to_status ? statusLabel(e.to_status) : null)}</strong>
                     <div class="muted">{new Date(e.occurred_at).toLocaleString()}{e.actor ? ` · ${e.actor.name}` : ''}</div>
                     {e.note && <div>{e.note}</div>}
                   </li>
