@@ -21,6 +21,7 @@ import { pickupRoutes } from './pickups/index';
 import { webhookRoutes } from './webhooks/index';
 import { routeRoutes } from './routes/index';
 import { auditRoutes } from '../services/audit/routes';
+import { pricingRoutes } from './pricing';
 
 /** The one list of route modules; each declares its operations with their catalogue ids. */
 export function registerRoutes(app: App): void {
@@ -30,6 +31,7 @@ export function registerRoutes(app: App): void {
   placeRoutes(app);
   orgRoutes(app);
   geoRoutes(app);
+  pricingRoutes(app);
   packageRoutes(app);
   packageFileRoutes(app);
   assignRoutes(app);

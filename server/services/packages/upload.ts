@@ -8,6 +8,7 @@ import { ApiError, forbidden } from '../../errors';
 import { Package, PackageCreate, type UploadReportRow } from '../../../shared/schemas/package';
 import type { SessionUser } from '../auth/session';
 import { volumetricWeight } from './create';
+import { companyPolicy, unpricedRefusal, writeState } from '../money/parcelPricing';
 import { uploadCharger } from './uploadCharges';
 import type { Cell, Sheet } from './sheet';
 
@@ -216,6 +217,11 @@ function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { input: P
       weight: c.input.weight ?? null, length: c.input.length ?? null, width: c.input.width ?? null, height: c.input.height ?? null,
     });
     if (cost) params.price = cost.price;
+    // No rate line fits: the company's terms say refuse (a row error) or accept it unpriced (listed for the office).
+    if (!cost && companyId != null && companyPolicy(db, companyId).unpriced_policy === 'refuse') {
+      c.errors.push({ path: 'rate', message: unpricedRefusal({ hawb: c.input.hawb, zone_id: zoneId, weight: c.input.weight ?? null, company_id: companyId }).message });
+      continue;
+    }
     const inserted = insertPackage.get(params);
     if (!inserted) throw new Error(`upload: insert of ${c.input.hawb} returned nothing`);
     if (cost && companyId != null) {
@@ -227,6 +233,9 @@ function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { input: P
         c.errors.push({ path: 'wallet', message: err.message });
         continue;
       }
+    }
+    if (companyId != null) {
+      writeState(db, now, inserted.id, companyId, charger.currency(companyId), cost ? 'priced' : 'unpriced', cost ? cost.cents : null, cost ? '' : 'no_rate_line');
     }
     c.id = inserted.id;
     insertEvent.run({ id: inserted.id });
