@@ -4,7 +4,7 @@ import { IdParams } from '../../shared/schemas/common';
 import { CompanyParams } from '../../shared/schemas/money';
 import { Package } from '../../shared/schemas/package';
 import {
-  CompanyTerms, CompanyTermsUpdate, PriceNowAnswer, PriceNowBody, UnpricedList, UnpricedQuery, WeightAdjustmentBody,
+  CompanyTerms, CompanyTermsUpdate, ParcelPricing, PriceNowAnswer, PriceNowBody, UnpricedList, UnpricedQuery, WeightAdjustmentBody,
 } from '../../shared/schemas/pricing';
 import { ADMIN_ROLES, STAFF_ROLES } from '../../shared/roles';
 import { iso } from '../clock';
@@ -14,7 +14,9 @@ import type { App } from '../http/env';
 import { defineRoute } from '../http/route';
 import { audit } from '../services/audit/record';
 import { canSeeCompany, companyFilter } from '../services/money/access';
-import { companyPolicy, priceUnpriced, setCompanyTerms, unpricedParcels } from '../services/money/parcelPricing';
+import { companyPolicy, priceUnpriced, pricingOf, setCompanyTerms, unpricedParcels } from '../services/money/parcelPricing';
+import { findPackage } from '../services/packages/lifecycle';
+import { visiblePackage } from '../services/packages/scope';
 import { findCompany } from '../services/money/wallets';
 import { adjustWeight } from '../services/packages/edit';
 import { packagesByIds } from '../services/packages/shape';
@@ -45,6 +47,15 @@ export function pricingRoutes(app: App): void {
     const r = priceUnpriced(deps, user.id, body.company);
     if (r.priced) audit(deps.db, deps.clock.now(), user.id, 'package.priced_later', body.company != null ? `company:${body.company}` : 'package:unpriced', { priced: r.priced, remaining: r.remaining });
     return { success: true, message: `${r.priced} parcel(s) priced, ${r.remaining} still unpriced`, ...r };
+  });
+
+  defineRoute(app, {
+    method: 'get', path: '/package/{id}/pricing/', tags, access: 'package.view', catalogue: [], params: IdParams, response: ParcelPricing,
+    summary: "A parcel's pricing state and what its company has been charged for it (net)",
+  }, ({ deps, user, params }) => {
+    if (user.role === 'driver') throw notFound(`Package ${params.id} not found`);
+    visiblePackage(user, findPackage(deps.db, params.id), params.id);
+    return pricingOf(deps.db, params.id);
   });
 
   defineRoute(app, {

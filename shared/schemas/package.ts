@@ -217,7 +217,7 @@ export const UploadReportRow = z.object({
 });
 export type UploadReportRow = z.infer<typeof UploadReportRow>;
 export const UploadAnswer = z.object({
-  success: z.boolean(), message: z.string(), created: z.number().int(), rejected: z.number().int(), report: z.array(UploadReportRow),
+  success: z.boolean(), message: z.string(), created: z.number().int(), rejected: z.number().int(), unpriced: z.number().int().optional(), report: z.array(UploadReportRow),
 });
 
 export const DashboardCountAnswer = z.object({

@@ -13,6 +13,12 @@ export const UnpricedParcel = z.object({
 });
 export const UnpricedList = z.object({ count: z.number().int(), results: z.array(UnpricedParcel) });
 
+/** One parcel's money: its pricing state and what its company has paid for it so far (net of re-prices and refunds). */
+export const ParcelPricing = z.object({
+  package: z.number().int(), state: z.enum(['priced', 'unpriced', 'none']), price_cents: z.number().int().nullable(),
+  charged_cents: z.number().int(), currency: z.string().nullable(), reason: z.string(),
+});
+
 export const PriceNowBody = z.object({ company: z.number().int().positive().optional() }).strict();
 export const PriceNowAnswer = z.object({ success: z.boolean(), message: z.string(), priced: z.number().int(), remaining: z.number().int() });
 

@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { eq } from 'drizzle-orm';
+import { company } from '../../server/db/schema/index';
 import { DESKTOP, PHONE, browsers, buildPwa, hasChromium, login, screenshot, startServer, type Browser, type Seeded, type TestServer } from './harness';
 
 async function waitText(page: Page, text: string | RegExp, timeout = 15_000): Promise<void> {
@@ -42,6 +44,7 @@ describe.skipIf(!hasChromium)('office exceptions from the web (Chromium)', () =>
     admin = srv.addUser('admin', { name: 'Olive Office', email: 'olive@example.com' });
     driver = srv.addUser('driver', { name: 'Dana Driver', email: 'dana-office@example.com' });
     coA = srv.addCompany('Acme Parts', 'ACME');
+    srv.db.update(company).set({ billing_type: 'postpaid' }).where(eq(company.id, coA)).run();
     companyUser = srv.addUser('company', { name: 'Acme Desk', email: 'desk-office@acme.example', companyId: coA });
     reason = (await srv.api<{ id: number }>(admin, 'POST', 'failed-delivery-status/', { name: 'Nobody home' })).body.id;
     br = browsers();
@@ -168,6 +171,33 @@ describe.skipIf(!hasChromium)('office exceptions from the web (Chromium)', () =>
     await confirmWith(page, 'Customer changed their mind');
     await waitText(page, /Cancel: parcel WEB-0007 done/);
     expect(await status(f)).toBe('cancelled');
+    await ctx.close();
+  }, 120_000);
+
+  it('money: an unpriced parcel is visible and listed, a rate line prices it, a weight adjustment re-prices it', async () => {
+    const g = await create('WEB-0008');
+    const ctx = await br.context(DESKTOP);
+    const page = await ctx.newPage();
+    await login(page, srv.url, admin);
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await page.goto(`${srv.url}/#/packages/${g}`);
+    await page.getByTestId('pricing-card').getByText('Unpriced', { exact: true }).waitFor();
+    await page.goto(`${srv.url}/#/money/unpriced`);
+    await page.getByRole('heading', { name: 'Unpriced parcels' }).waitFor();
+    await waitText(page, 'WEB-0008');
+    await screenshot(page, 'office-unpriced');
+    expect((await srv.api(admin, 'POST', 'delivery-rate/', { base_cents: 900, per_unit_cents: 0, currency: 'AUD' })).status).toBe(201);
+    await page.getByRole('button', { name: 'Price now' }).click();
+    await waitText(page, 'Every parcel is priced');
+    await page.goto(`${srv.url}/#/packages/${g}`);
+    await page.getByTestId('pricing-card').getByText('Priced', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Adjust weight' }).click();
+    await page.getByLabel('Weight (kg)').fill('3');
+    await page.getByLabel('Reason').fill('Shipper sent the wrong weight');
+    await page.getByRole('button', { name: 'Save and re-price' }).click();
+    await waitText(page, /weight 3 kg recorded and re-priced/);
+    await waitText(page, 'Weight adjusted');
+    await screenshot(page, 'office-priced');
     await ctx.close();
   }, 120_000);
 });

@@ -83,5 +83,19 @@ describe('unpriced parcels and re-pricing (API)', () => {
     expect(refused.body).toMatchObject({ details: { reason: 'unpriced' } });
     expect((await t.json<{ count: number }>('GET', '/api/package/?search=HEAVY-1', admin.token)).body.count).toBe(0);
     expect((await t.json('POST', '/api/package/', c.token, { hawb: 'LIGHT-1', weight: 5 })).status).toBe(201);
+
+    // Uploads say how many rows were accepted unpriced (company a accepts them), or refuse them by row (company c).
+    const csv = (rows: string[]) => {
+      const f = new FormData();
+      f.set('file', new File([['hawb,weight', ...rows].join('\r\n')], 'u.csv', { type: 'text/csv' }));
+      return f;
+    };
+    const up = await t.json<{ message: string; unpriced: number; created: number }>('POST', '/api/package/bulk-upload/', a.token, csv(['UP-H1,50', 'UP-L1,2']));
+    expect(up.status).toBe(200);
+    expect(up.body).toMatchObject({ created: 2, unpriced: 1 });
+    expect(up.body.message).toContain('1 of them unpriced');
+    const upRefused = await t.json<{ details: { report: { errors: { message: string }[] }[] } }>('POST', '/api/package/bulk-upload/', c.token, csv(['UP-H2,50']));
+    expect(upRefused.status).toBe(400);
+    expect(upRefused.body.details.report[0]?.errors[0]?.message).toContain('does not accept unpriced parcels');
   });
 });

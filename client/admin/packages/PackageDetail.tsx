@@ -11,6 +11,7 @@ import type { PackageRow } from './columns';
 import { AuthImage } from '../../ui/AuthImage';
 import type { Session } from '../../app/session';
 import { PackageActions } from './actions/PackageActions';
+import { PricingCard } from './actions/PricingCard';
 import { eventLabel } from './actions/eventLabel';
 
 type Event = z.infer<typeof PackageEvent>;
@@ -64,6 +65,7 @@ export default function PackageDetail({ id, session }: { id: number; session?: S
         <LinkButton href="#/packages">Back to packages</LinkButton>
       </div>
       {session && <PackageActions pkg={pkg} role={session.user.role} onChanged={() => setTick((n) => n + 1)} />}
+      {session && <PricingCard pkg={pkg} role={session.user.role} onChanged={() => setTick((n) => n + 1)} />}
       <div class="grid-2">
         <div class="card">
           <h2 style={{ marginTop: 0 }}>Details</h2>

@@ -187,3 +187,12 @@ export function priceUnpriced(deps: Ledger, actorId: number | null, companyId?: 
 export function walletCurrency(db: Db, companyId: number): string | null {
   return walletOfCompany(db, companyId)?.currency ?? findCompany(db, companyId).currency;
 }
+
+/** The pricing of one parcel for its detail page; `none` for a parcel of no company (nothing to charge). */
+export function pricingOf(db: Db, packageId: number) {
+  const row = db.select().from(packagePricing).where(eq(packagePricing.package_id, packageId)).get();
+  return {
+    package: packageId, state: row ? (row.state === 'priced' ? 'priced' as const : 'unpriced' as const) : 'none' as const,
+    price_cents: row?.price_cents ?? null, charged_cents: netCharged(db, packageId) + 0, currency: row?.currency ?? null, reason: row?.reason ?? '',
+  };
+}

@@ -25,7 +25,8 @@ const FALSE = new Set(['false', '0', 'no', 'n']);
 const NUMERIC = /^-?\d+(\.\d+)?$/;
 
 export interface UploadOptions { partial: boolean; defaultCompany?: number }
-export interface UploadResult { created: number; rejected: number; report: UploadReportRow[] }
+/** `unpriced`: created parcels no rate line priced (charged nothing yet, listed for the office). */
+export interface UploadResult { created: number; rejected: number; unpriced: number; report: UploadReportRow[] }
 
 type ErrorList = UploadReportRow['errors'];
 interface Candidate { row: number; hawb: string | null; input?: PackageCreate; errors: ErrorList; id: number | null }
@@ -154,7 +155,7 @@ export function importPackages(deps: Deps, user: SessionUser, sheet: Sheet, opts
   }
 
   const rejectedEarly = candidates.some((c) => c.errors.length > 0);
-  if (!rejectedEarly || opts.partial) insertRows(deps, user, good(), suburbZone);
+  const unpriced = !rejectedEarly || opts.partial ? insertRows(deps, user, good(), suburbZone) : 0;
 
   const rejected = candidates.filter((c) => c.errors.length > 0);
   if (rejected.length && !opts.partial) {
@@ -165,7 +166,7 @@ export function importPackages(deps: Deps, user: SessionUser, sheet: Sheet, opts
       rejected.slice(0, 100).flatMap((c) => c.errors.map((e) => ({ path: `row ${c.row}.${e.path}`, message: e.message }))),
       { created: 0, rejected: rejected.length, report: rejected.map(reportRow) });
   }
-  return { created: candidates.length - rejected.length, rejected: rejected.length, report: candidates.map(reportRow) };
+  return { created: candidates.length - rejected.length, rejected: rejected.length, unpriced, report: candidates.map(reportRow) };
 }
 
 function reportRow(c: Candidate): UploadReportRow {
@@ -188,8 +189,9 @@ const INSERT_COLUMNS: (keyof typeof pkg.$inferInsert)[] = [
  * charged as a single create charges it; a refused charge (a prepaid wallet without the balance)
  * takes its row back out and rejects that row alone.
  */
-function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { input: PackageCreate })[], suburbZone: Map<number, number | null>): void {
+function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { input: PackageCreate })[], suburbZone: Map<number, number | null>): number {
   const { db } = deps;
+  let unpriced = 0;
   const now = deps.clock.now();
   const placeholders = Object.fromEntries(INSERT_COLUMNS.map((c) => [c, sql.placeholder(c)])) as SQLiteInsertValue<typeof pkg>;
   const insertPackage = db.insert(pkg).values(placeholders).returning({ id: pkg.id }).prepare();
@@ -236,10 +238,12 @@ function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { input: P
     }
     if (companyId != null) {
       writeState(db, now, inserted.id, companyId, charger.currency(companyId), cost ? 'priced' : 'unpriced', cost ? cost.cents : null, cost ? '' : 'no_rate_line');
+      if (!cost) unpriced += 1;
     }
     c.id = inserted.id;
     insertEvent.run({ id: inserted.id });
     insertChange.run({ id: inserted.id, company: companyId });
   }
   enqueueCreated(db, now, rows.flatMap((c) => (c.id != null ? [c.id] : [])));
+  return unpriced;
 }
