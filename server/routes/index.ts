@@ -22,6 +22,7 @@ import { webhookRoutes } from './webhooks/index';
 import { routeRoutes } from './routes/index';
 import { auditRoutes } from '../services/audit/routes';
 import { pricingRoutes } from './pricing';
+import { labelRoutes } from './labels';
 
 /** The one list of route modules; each declares its operations with their catalogue ids. */
 export function registerRoutes(app: App): void {
@@ -32,6 +33,7 @@ export function registerRoutes(app: App): void {
   orgRoutes(app);
   geoRoutes(app);
   pricingRoutes(app);
+  labelRoutes(app);
   packageRoutes(app);
   packageFileRoutes(app);
   assignRoutes(app);

@@ -22,6 +22,7 @@ import { ActionDialog } from './actions/ActionDialog';
 import { PackageForm } from './actions/PackageForm';
 import { ACTIONS, type ActionKind } from './actions/rules';
 import { bulkKinds } from './actions/bulk';
+import { DriverManifest, PrintLabels } from './actions/PrintLabels';
 
 const STATUS_OPTIONS = PACKAGE_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }));
 
@@ -31,7 +32,7 @@ export default function PackageList({ session, query }: { session: Session; quer
   const isCompany = role === 'company';
   const canAssign = can(role, 'assign.manage');
   const bulk = bulkKinds(role);
-  const canSelect = canAssign || bulk.length > 0;
+  const canSelect = canAssign || bulk.length > 0 || can(role, 'package.view');
   const [acting, setActing] = useState<ActionKind | null>(null);
   const [creating, setCreating] = useState(false);
   const initialFilters: Record<string, string> = {};
@@ -102,6 +103,7 @@ export default function PackageList({ session, query }: { session: Session; quer
         <SelectField name="filter-zone" label="Zone" value={f.zone ?? ''} onValue={(v) => list.setFilter('zone', v)} options={zones.options} placeholder="All" />
         {!isCompany && <SelectField name="filter-driver" label="Driver" value={f.driver ?? ''} onValue={(v) => list.setFilter('driver', v)} options={drivers.options} placeholder="All" />}
         <span class="spacer" />
+        {!isCompany && f.driver && <DriverManifest driver={Number(f.driver)} />}
         <ColumnChooser columns={PACKAGE_COLUMNS} visible={visible} onToggle={toggle} />
       </div>
       {canSelect && ids.length > 0 && (
@@ -110,6 +112,7 @@ export default function PackageList({ session, query }: { session: Session; quer
           {canAssign && <Button variant="primary" onClick={() => setAssigning(true)}>Assign to driver</Button>}
           {canAssign && <Button onClick={() => setUnassigning(true)}>Unassign</Button>}
           {bulk.map((k) => <Button key={k} onClick={() => setActing(k)}>{ACTIONS[k].label}</Button>)}
+          <PrintLabels ids={ids} />
           <Button variant="ghost" onClick={() => setSelected(new Set())}>Clear</Button>
         </div>
       )}

@@ -7,6 +7,7 @@ import { toast } from '../../../ui/toast';
 import type { PackageRow } from '../columns';
 import { ActionDialog } from './ActionDialog';
 import { PackageForm } from './PackageForm';
+import { PrintLabels } from './PrintLabels';
 import { ACTIONS, allowedActions, type ActionKind } from './rules';
 
 /** The package detail's action bar: correct the details, and the exception actions this role may take now. */
@@ -23,7 +24,8 @@ export function PackageActions({ pkg, role, onChanged }: { pkg: PackageRow; role
 
   const kinds = allowedActions(pkg, role, must);
   const canEdit = can(role, 'package.manage') && !['delivered', 'returned_to_sender', 'cancelled'].includes(pkg.status);
-  if (!kinds.length && !canEdit) return null;
+  const printable = role !== 'driver' && !['delivered', 'returned_to_sender', 'cancelled'].includes(pkg.status);
+  if (!kinds.length && !canEdit && !printable) return null;
   const done = (message: string) => { toast(message, 'ok'); setOpen(null); onChanged(); };
   return (
     <div class="card" data-testid="package-actions">
@@ -34,6 +36,7 @@ export function PackageActions({ pkg, role, onChanged }: { pkg: PackageRow; role
         {kinds.map((k) => (
           <Button key={k} variant={ACTIONS[k].danger ? 'danger' : 'primary'} onClick={() => setOpen(k)}>{ACTIONS[k].label}</Button>
         ))}
+        {printable && <PrintLabels ids={[pkg.id]} label="Label" />}
       </div>
       {open === 'edit' && (
         <PackageForm pkg={pkg} isCompany={role === 'company'} onClose={() => setOpen(null)} onSaved={() => done(`Parcel ${pkg.hawb} corrected`)} />
