@@ -7,7 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { eq } from 'drizzle-orm';
 import { company } from '../../server/db/schema/index';
-import { DESKTOP, PHONE, browsers, buildPwa, hasChromium, login, screenshot, startServer, type Browser, type Seeded, type TestServer } from './harness';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { DESKTOP, PHONE, SCREENSHOTS, browsers, buildPwa, hasChromium, login, screenshot, startServer, type Browser, type Seeded, type TestServer } from './harness';
+
+const run = promisify(execFile);
 
 async function waitText(page: Page, text: string | RegExp, timeout = 15_000): Promise<void> {
   await page.getByText(text).first().waitFor({ state: 'visible', timeout });
@@ -198,6 +203,36 @@ describe.skipIf(!hasChromium)('office exceptions from the web (Chromium)', () =>
     await waitText(page, /weight 3 kg recorded and re-priced/);
     await waitText(page, 'Weight adjusted');
     await screenshot(page, 'office-priced');
+    await ctx.close();
+  }, 120_000);
+
+  it('labels: one parcel from its detail, a selection from the list (A4 sheet), and a driver manifest; rendered and read back', async () => {
+    const h = await create('WEB-0009');
+    const i = await create('WEB-0010');
+    expect((await srv.api(admin, 'POST', 'assign-package/assign-driver/', { driver: driver.id, packages: [h, i] })).status).toBe(200);
+    const ctx = await br.context(DESKTOP);
+    const page = await ctx.newPage();
+    await login(page, srv.url, admin);
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    const save = async (click: () => Promise<void>, name: string) => {
+      const [download] = await Promise.all([page.waitForEvent('download', { timeout: 10_000 }).catch(async (e: unknown) => { await screenshot(page, `fail-${name}`); throw e; }), click()]);
+      const file = join(SCREENSHOTS, `${name}.pdf`);
+      await download.saveAs(file);
+      await run('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', '-singlefile', file, join(SCREENSHOTS, name)]);
+      return (await run('pdftotext', ['-layout', file, '-'])).stdout;
+    };
+    await page.goto(`${srv.url}/#/packages/${h}`);
+    const one = await save(() => page.getByRole('button', { name: 'Label (4×6)' }).click(), 'office-label-4x6');
+    expect(one).toContain('WEB-0009');
+    await page.goto(`${srv.url}/#/packages?search=WEB-00`);
+    for (const id of [h, i]) await page.getByLabel(`Select row ${id}`).check();
+    const sheet = await save(() => page.getByRole('button', { name: 'Print labels (A4 ×4)' }).click(), 'office-labels-a4');
+    expect(sheet).toMatch(/WEB-0009[\s\S]*WEB-0010|WEB-0010[\s\S]*WEB-0009/);
+    await page.goto(`${srv.url}/#/packages?driver=${driver.id}`);
+    const manifest = await save(() => page.getByRole('button', { name: 'Driver manifest (PDF)' }).click(), 'office-manifest');
+    expect(manifest).toContain('Driver manifest: Dana Driver');
+    expect(manifest).toContain('WEB-0010');
+    await screenshot(page, 'office-driver-filter');
     await ctx.close();
   }, 120_000);
 });
