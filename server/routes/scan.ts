@@ -48,7 +48,10 @@ export function scanRoutes(app: App): void {
   }, ({ deps, user, body, device }) => {
     const { row, already, zone } = scanAssignZone(deps, user, body.barcode, actionMeta(body), device?.id);
     const where = zone ? `zone ${zone.name}` : 'no zone (set the suburb or postcode)';
-    return rawObject({ success: true, message: `${already ? 'Already received' : 'Received'} ${row.hawb}: ${where}`, already_scanned: already, zone, package: packageJson(deps.db, row.id) });
+    // A parcel already given to a driver only lands: say so rather than "Received" while it stays Assigned (issue 18).
+    const verb = row.status === 'assigned' ? (already ? 'Already at the depot (still assigned to its driver)' : 'At the depot, still assigned to its driver:')
+      : already ? 'Already received' : 'Received';
+    return rawObject({ success: true, message: `${verb} ${row.hawb}: ${where}`, already_scanned: already, zone, package: packageJson(deps.db, row.id) });
   });
 
   defineRoute(app, {

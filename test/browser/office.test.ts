@@ -235,4 +235,30 @@ describe.skipIf(!hasChromium)('office exceptions from the web (Chromium)', () =>
     await screenshot(page, 'office-driver-filter');
     await ctx.close();
   }, 120_000);
+
+  it('shell on a phone: skip-to-content is the first Tab stop, the drawer closes on Escape and on a tap outside, Log out fits', async () => {
+    const ctx = await br.context(PHONE);
+    const page = await ctx.newPage();
+    await login(page, srv.url, admin);
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+    const logout = await page.getByRole('button', { name: 'Log out' }).evaluate((el) => ({ sw: el.scrollWidth, cw: el.clientWidth }));
+    expect(logout.sw).toBeLessThanOrEqual(logout.cw);
+    const box = await page.getByRole('button', { name: 'Log out' }).boundingBox();
+    expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
+    const toggle = page.getByRole('button', { name: 'Menu' });
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await screenshot(page, 'office-drawer-open');
+    await page.keyboard.press('Escape');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await toggle.click();
+    await page.getByTestId('drawer-scrim').click({ position: { x: 370, y: 400 } });
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await screenshot(page, 'office-shell-phone');
+    await ctx.close();
+  }, 120_000);
 });
