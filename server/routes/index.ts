@@ -7,6 +7,7 @@ import { moneyRoutes } from './money/index';
 import { orgRoutes } from './org/index';
 import { packageFileRoutes } from './packageFiles';
 import { packageRoutes } from './packages';
+import { locationRoutes } from './location';
 import { peopleRoutes } from './people';
 import { placeRoutes } from './places';
 import { scanRoutes } from './scan';
@@ -23,18 +24,21 @@ import { routeRoutes } from './routes/index';
 import { auditRoutes } from '../services/audit/routes';
 import { pricingRoutes } from './pricing';
 import { labelRoutes } from './labels';
+import { sessionRoutes } from './sessions';
 
 /** The one list of route modules; each declares its operations with their catalogue ids. */
 export function registerRoutes(app: App): void {
   authRoutes(app);
   fileRoutes(app);
   peopleRoutes(app);
+  sessionRoutes(app);
   placeRoutes(app);
   orgRoutes(app);
   geoRoutes(app);
   pricingRoutes(app);
   labelRoutes(app);
   packageRoutes(app);
+  locationRoutes(app);
   packageFileRoutes(app);
   assignRoutes(app);
   scanRoutes(app);

@@ -13,6 +13,10 @@ import type { Session } from '../../app/session';
 import { PackageActions } from './actions/PackageActions';
 import { PricingCard } from './actions/PricingCard';
 import { eventLabel } from './actions/eventLabel';
+import { LocationCard } from './LocationCard';
+
+/** Who may move a parcel's pin (server: PUT package/{id}/location/). */
+const PINNERS = new Set(['super_admin', 'admin', 'supervisor']);
 
 type Event = z.infer<typeof PackageEvent>;
 
@@ -100,6 +104,7 @@ export default function PackageDetail({ id, session }: { id: number; session?: S
           )}
         </div>
       </div>
+      <LocationCard id={id} canPin={PINNERS.has(session?.user.role ?? '')} onMoved={() => setTick((n) => n + 1)} />
       {proof && (
         <div class="card">
           <h2 style={{ marginTop: 0 }}>Proof of delivery</h2>

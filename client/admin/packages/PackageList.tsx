@@ -17,7 +17,8 @@ import { toast } from '../../ui/toast';
 import { REFS } from '../resource/declarations';
 import { useRefOptions } from '../resource/refOptions';
 import { AssignDialog } from './AssignDialog';
-import { PACKAGE_COLUMNS, type PackageRow } from './columns';
+import { LOCATION_COLUMN_KEY, PACKAGE_COLUMNS, type PackageRow } from './columns';
+import { PrecisionBadge, usePrecisions } from './precision';
 import { ActionDialog } from './actions/ActionDialog';
 import { PackageForm } from './actions/PackageForm';
 import { ACTIONS, type ActionKind } from './actions/rules';
@@ -52,6 +53,10 @@ export default function PackageList({ session, query }: { session: Session; quer
   const { params, data } = list;
   const f = params.filters ?? {};
   const ids = [...selected];
+  const precisions = usePrecisions(data?.results.map((p) => p.id) ?? []);
+  const columns = PACKAGE_COLUMNS.map((c) => (c.key !== LOCATION_COLUMN_KEY ? c : {
+    ...c, render: (p: PackageRow) => { const l = precisions.get(p.id); return l ? <PrecisionBadge precision={l.precision} pending={l.pending} /> : <span class="muted">…</span>; },
+  }));
 
   const done = (message: string) => {
     toast(message, 'ok');
@@ -90,6 +95,7 @@ export default function PackageList({ session, query }: { session: Session; quer
         <span class="spacer" />
         <Button onClick={() => void exportCsv()}>Download CSV</Button>
         {can(role, 'package.manage') && <Button onClick={() => setCreating(true)}>New package</Button>}
+        <LinkButton href="#/packages/review">Review locations</LinkButton>
         {can(role, 'package.manage') && <LinkButton href="#/packages/upload" variant="primary">Upload packages</LinkButton>}
       </div>
       <div class="toolbar">
@@ -124,7 +130,7 @@ export default function PackageList({ session, query }: { session: Session; quer
             </Empty></div>
           ) : (
             <div aria-busy={list.loading ? 'true' : undefined} style={{ opacity: list.loading ? 0.6 : 1 }}>
-              <DataTable<PackageRow> columns={PACKAGE_COLUMNS} rows={data.results} rowKey={(p) => p.id} visible={visible} caption="Packages"
+              <DataTable<PackageRow> columns={columns} rows={data.results} rowKey={(p) => p.id} visible={visible} caption="Packages"
                 ordering={params.ordering} onOrdering={(o) => list.setParams({ ordering: o })}
                 selected={canSelect ? selected : undefined} onSelected={canSelect ? setSelected : undefined}
                 onRowClick={(p) => navigate(`/packages/${p.id}`)} />

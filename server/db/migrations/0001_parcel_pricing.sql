@@ -19,6 +19,4 @@ CREATE TABLE `package_pricing` (
 	FOREIGN KEY (`company_id`) REFERENCES `company`(`id`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
-CREATE INDEX `package_pricing_state_idx` ON `package_pricing` (`state`,`company_id`);--> statement-breakpoint
-DROP INDEX `wallet_txn_package_kind_uq`;--> statement-breakpoint
-CREATE UNIQUE INDEX `wallet_txn_package_kind_uq` ON `wallet_txn` (`package_id`,`kind`) WHERE "wallet_txn"."kind" in ('charge', 'refund');
+CREATE INDEX `package_pricing_state_idx` ON `package_pricing` (`state`,`company_id`);

@@ -82,9 +82,9 @@ export const walletTxn = sqliteTable('wallet_txn', {
 }, (t) => [
   index('wallet_txn_wallet_idx').on(t.wallet_id, t.id),
   index('wallet_txn_company_idx').on(t.company_id, t.created_at),
-  // A parcel is charged once and refunded once, whatever retries happen. Re-prices (a weight change
-  // charging or refunding the difference) may be several, each settling to the price then implied.
-  uniqueIndex('wallet_txn_package_kind_uq').on(t.package_id, t.kind).where(sql`${t.kind} in ('charge', 'refund')`),
+  // A parcel is charged once and refunded once, whatever retries happen; each zone change after
+  // acceptance may re-price it (kind `reprice`, the difference), so those are not unique.
+  uniqueIndex('wallet_txn_package_kind_uq').on(t.package_id, t.kind).where(sql`${t.kind} <> 'reprice'`),
 ]);
 
 /**

@@ -1,9 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { ApiError } from '../../errors';
 import { walletTxn } from '../../db/schema/index';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import type { PackageRow } from '../packages/shape';
-import { priceAtCreation, refundAll } from './parcelPricing';
+import { netCharged, priceAtCreation, pricingOf, refundAll, repriceParcel } from './parcelPricing';
 import type { Ledger, TxnRow } from './wallets';
 
 // Built once per database.
@@ -31,6 +32,38 @@ export function chargeOf(deps: Ledger, packageId: number): TxnRow | undefined {
  */
 export function refundPackage(deps: Ledger, row: Pick<PackageRow, 'id' | 'hawb'>, actorId: number | null = null, reason = 'cancelled'): TxnRow | null {
   return refundAll(deps, row, actorId, reason);
+}
+
+export type RepriceOutcome =
+  | { status: 'unchanged' | 'charged' | 'repriced'; price: number | null }
+  | { status: 'unpriced' | 'refused'; price: number | null; reason: string };
+
+/**
+ * A parcel's zone changed after acceptance (the depot scan or an edit located it better): it is
+ * priced again from the same rate card, as a quote for the new zone would be. Not yet charged: it
+ * is charged now. Charged a different amount: the difference is posted (kind `reprice`, on the
+ * next statement like the charge), so a later cancel refunds what it finally cost. A prepaid wallet that cannot pay the difference, or a zone no line fits,
+ * keeps the old price and says why; the scan or edit itself is never refused for money.
+ */
+export function repriceForZone(deps: Ledger, row: PackageRow, actorId: number | null = null): RepriceOutcome {
+  if (row.company_id == null) return { status: 'unchanged', price: row.price };
+  // One rule for every re-price (parcelPricing.ts, issue 18): settle to what the parcel now implies, or list it unpriced.
+  const before = netCharged(deps.db, row.id) + 0;
+  const wasCharged = deps.db.select({ id: walletTxn.id }).from(walletTxn).where(and(eq(walletTxn.package_id, row.id), eq(walletTxn.kind, 'charge'))).get() != null;
+  try {
+    return deps.db.transaction(() => {
+      const updated = repriceParcel(deps, row, actorId, 'zone changed');
+      if (pricingOf(deps.db, row.id).state === 'unpriced') {
+        return { status: 'unpriced' as const, price: updated.price, reason: 'no line of the rate card fits the new zone' };
+      }
+      const after = netCharged(deps.db, row.id) + 0;
+      if (after === before) return { status: 'unchanged' as const, price: updated.price };
+      return { status: wasCharged ? 'repriced' as const : 'charged' as const, price: updated.price };
+    });
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    return { status: 'refused', price: row.price, reason: err.message };
+  }
 }
 
 /** For the lifecycle, which holds the database and the time rather than Deps: every cancel refunds. */

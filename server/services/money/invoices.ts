@@ -94,7 +94,7 @@ export function generateStatement(deps: Ledger, user: SessionUser, companyId: nu
     companyId, kind: 'statement', status: 'issued', currency: rows[0].t.currency, periodFrom: start, periodTo: end, createdBy: user.id,
     lines: rows.map(({ t, hawb }) => ({
       txn: t,
-      description: t.kind === 'charge' ? `Delivery ${hawb ?? t.reference}` : t.kind === 'reprice' ? `Re-price ${hawb ?? t.reference}` : `Refund ${hawb ?? t.reference}`,
+      description: t.kind === 'charge' ? `Delivery ${hawb ?? t.reference}` : t.kind === 'reprice' ? `Re-priced ${hawb ?? t.reference}` : `Refund ${hawb ?? t.reference}`,
       // A statement shows what the company owes: a charge (a debit of the wallet) is a positive line.
       amount_cents: -t.amount_cents,
     })),

@@ -1,12 +1,13 @@
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Deps } from '../../deps';
-import { changeLog, packageEvent, packagePricing, pkg } from '../../db/schema/index';
+import { changeLog, packageEvent, packageLocation, packagePricing, pkg } from '../../db/schema/index';
 import { referencingRows } from '../../db/references';
 import { conflict, forbidden } from '../../errors';
 import { isFinal, type PackageStatus } from '../../../shared/lifecycle';
 import type { PackageUpdate, STATUS_CHANGE_TARGETS } from '../../../shared/schemas/package';
 import type { SessionUser } from '../auth/session';
-import { assertHawbFree, checkCompanyActive, foreignKeyError, packageValues, resolveZone, volumetricWeight } from './create';
+import { assertHawbFree, checkCompanyActive, foreignKeyError, packageValues, volumetricWeight } from './create';
+import { recordLocation, relocate } from '../geo/location';
 import { findPackage, transition, updatePackage } from './lifecycle';
 import { visiblePackage } from './scope';
 import type { PackageRow } from './shape';
@@ -36,7 +37,7 @@ export function editPackage(deps: Deps, user: SessionUser, id: number, input: Pa
     if (user.role === 'company') throw forbidden('A company can only manage its own packages');
     if (fields.company != null) checkCompanyActive(db, fields.company);
   }
-  resolveZone(db, values);
+  const located = relocate(deps, row, values);
   if (fields.length !== undefined || fields.width !== undefined || fields.height !== undefined) {
     values.volume_weighted = volumetricWeight(fields.length ?? row.length, fields.width ?? row.width, fields.height ?? row.height);
   }
@@ -50,12 +51,17 @@ export function editPackage(deps: Deps, user: SessionUser, id: number, input: Pa
     throw conflict(`Package ${row.hawb} has been charged to its company; cancel it and create it again for another company`, { package: row.id });
   }
   const before = Object.fromEntries(Object.keys(fields).map((k) => [k, (row as Record<string, unknown>)[COLUMN[k] ?? k] ?? null]));
+  const now = deps.clock.now();
   let updated: PackageRow;
   try {
-    updated = updatePackage(db, deps.clock.now(), row, values, 'update', { userId: user.id }, { data: { fields: Object.keys(fields), before } });
+    updated = updatePackage(db, now, row, values, 'update', { userId: user.id }, { data: { fields: Object.keys(fields), before } });
   } catch (err) { foreignKeyError(err); }
-  // Before depot receipt the sender's figures are what is billed: a change re-prices (charge or refund the difference, once).
-  if (priceFields.length) updated = repriceParcel(deps, updated, user.id, `${priceFields.join(', ')} changed before receipt`);
+  if (located) recordLocation(db, row.id, located, now);
+  // Before depot receipt the sender's figures are what is billed; a new zone (the address located
+  // better) is a new price too: either re-prices, charging or refunding the difference once.
+  if (priceFields.length || updated.zone_id !== row.zone_id) {
+    updated = repriceParcel(deps, updated, user.id, `${[...priceFields, ...(updated.zone_id !== row.zone_id && !priceFields.includes('zone') ? ['zone'] : [])].join(', ')} changed`);
+  }
   return updated;
 }
 
@@ -103,9 +109,10 @@ export function deletePackage(deps: Deps, user: SessionUser, id: number): Packag
   if (row.status !== 'created' || moved > 0) {
     throw conflict(`Package ${row.hawb} has already moved (${row.status.replace(/_/g, ' ')}); cancel or archive it instead`, { package: row.id, status: row.status });
   }
-  const refs = referencingRows(db, 'package', id).filter((r) => !r.endsWith(' package_event') && !r.endsWith(' package_pricing'));
+  const refs = referencingRows(db, 'package', id).filter((r) => !r.endsWith(' package_event') && !r.endsWith(' package_location') && !r.endsWith(' package_pricing'));
   if (refs.length) throw conflict(`Package ${row.hawb} is still referenced by ${refs.join(', ')}; archive it instead`, { referenced_by: refs });
   db.delete(packageEvent).where(eq(packageEvent.package_id, id)).run();
+  db.delete(packageLocation).where(eq(packageLocation.package_id, id)).run();
   // Its pricing state goes with it (a charged parcel never gets here: the ledger references it).
   db.delete(packagePricing).where(eq(packagePricing.package_id, id)).run();
   db.delete(pkg).where(eq(pkg.id, id)).run();
