@@ -82,8 +82,9 @@ describe.skipIf(!hasChromium)('office exceptions from the web (Chromium)', () =>
     await screenshot(page, 'office-package-detail');
 
     await page.getByRole('button', { name: 'Correct details' }).click();
-    await page.getByLabel('Address').fill('12 King St');
-    await page.getByLabel('Phone').fill('0400 999 888');
+    const fix = page.getByRole('dialog', { name: 'Correct parcel WEB-0001' });
+    await fix.getByLabel('Address').fill('12 King St');
+    await fix.getByLabel('Phone').fill('0400 999 888');
     await page.getByTestId('package-save').click();
     await waitText(page, 'Parcel WEB-0001 corrected');
     await waitText(page, '12 King St');
