@@ -5,7 +5,7 @@ import { systemClock } from './clock';
 import { startCheckpointer } from './db/checkpointer';
 import { openDatabase } from './db/client';
 import { diskFileStore } from './files';
-import { ensureSuperAdmin } from './services/auth/bootstrap';
+import { bootstrapMessage, bootstrapSuperAdmin } from './services/auth/bootstrap';
 import { runSyncMaintenance } from './services/sync/maintenance';
 import { createWebhookDispatcher } from './services/webhooks/dispatcher';
 import { messageDispatcherFor, transportsFromEnv } from './services/messages/setup';
@@ -24,8 +24,9 @@ const staticDir = resolve(env.STATIC_DIR ?? './dist');
 const db = openDatabase(databasePath);
 // WAL checkpoints in a worker thread: inside a COMMIT they stalled every request behind it.
 const checkpoints = startCheckpointer(db.$client, { log: (line) => console.error(line) });
-const created = await ensureSuperAdmin(db, systemClock, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
-if (created) console.log(`[courier] created super admin ${created}`);
+const bootstrap = await bootstrapSuperAdmin(db, systemClock, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
+const bootstrapLine = bootstrapMessage(bootstrap);
+if (bootstrapLine) console.log(bootstrapLine);
 
 const security = securityConfig(env);
 for (const line of security.warnings) console.warn(`[courier] WARNING: ${line}`);

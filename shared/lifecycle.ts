@@ -74,6 +74,11 @@ export function mustReturn(attempts: number, maxAttempts = DEFAULT_MAX_ATTEMPTS)
 /**
  * Why `from -> to` is refused for a parcel with `attempts` failed attempts, or null when allowed.
  * `force` (admin force-deliver / force-fail) skips the table but never leaves a final state.
+ *
+ * The attempt limit is decided here, once, for every path (issue 18): it binds forced actions too.
+ * A failed parcel that used its attempts may only go back to the depot (`returned`); from there the
+ * depot returns it to the sender or starts a new delivery cycle (redelivery resets the count). So
+ * an admin cannot force-deliver it, and no driver list offers it (`offerableToDriver`).
  */
 export function transitionProblem(
   from: PackageStatus, to: PackageStatus, opts: { attempts?: number; maxAttempts?: number; force?: boolean } = {},
@@ -81,8 +86,14 @@ export function transitionProblem(
   if (isFinal(from)) return 'final';
   // Forcing a parcel into the state it is already in would only count a second attempt.
   if ((!opts.force || from === to) && !canTransition(from, to)) return 'not_allowed';
-  if (!opts.force && from === 'failed' && to !== 'returned' && mustReturn(opts.attempts ?? 0, opts.maxAttempts)) return 'must_return';
+  if (from === 'failed' && to !== 'returned' && mustReturn(opts.attempts ?? 0, opts.maxAttempts)) return 'must_return';
   return null;
+}
+
+/** Whether a driver's lists (remaining, today) may offer the parcel: never one that must come back. */
+export function offerableToDriver(status: PackageStatus, attempts: number, maxAttempts = DEFAULT_MAX_ATTEMPTS): boolean {
+  if (isFinal(status)) return false;
+  return !(status === 'failed' && mustReturn(attempts, maxAttempts));
 }
 
 export function isPackageStatus(value: string): value is PackageStatus {

@@ -11,6 +11,7 @@ export const BILLING = ['prepaid', 'postpaid'] as const;
 export type Billing = (typeof BILLING)[number];
 
 /** Credits (recharge, payment, refund, credit adjustment) are positive, debits negative. */
+/** `reprice`: a parcel's weight or dimensions changed after it was charged; the difference, either way. */
 export const TXN_KINDS = ['recharge', 'payment', 'charge', 'refund', 'adjustment', 'reprice'] as const;
 export type TxnKind = (typeof TXN_KINDS)[number];
 

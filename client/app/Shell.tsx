@@ -21,19 +21,33 @@ export function Shell({ current, children }: { current: Session; children: Compo
   const items = navFor(current.user.role);
   const active = activeHref(path, items);
   useEffect(() => setOpen(false), [path]);
+  // The drawer closes on Escape (focus back on the ☰ button) like any other overlay.
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setOpen(false);
+      document.querySelector<HTMLElement>('.menu-toggle')?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
   const groups = [...new Set(items.map((i) => i.group))];
   return (
     <div class="shell">
+      {/* First Tab stop: straight to the page instead of walking the whole menu. */}
+      <a class="skip-link" href="#main" onClick={(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>Skip to content</a>
       <header class="topbar">
         <Button class="menu-toggle" variant="ghost" aria-label="Menu" aria-expanded={open} aria-controls="sidenav" onClick={() => setOpen(!open)}>☰</Button>
-        <a class="brand" href="#/"><img src="/icon.svg" alt="" />Courier</a>
+        <a class="brand" href="#/" aria-label="Courier"><img src="/icon.svg" alt="" /><span class="brand-name">Courier</span></a>
         <span class="spacer" />
         <div class="who">
           <div><strong>{current.user.name}</strong> · {ROLE_LABELS[current.user.role]}</div>
           <div class="email">{current.user.email}</div>
         </div>
-        <Button size="small" onClick={() => void logout()}>Log out</Button>
+        <Button size="small" class="logout" onClick={() => void logout()}>Log out</Button>
       </header>
+      {open && <div class="drawer-scrim" data-testid="drawer-scrim" aria-hidden="true" onClick={() => setOpen(false)} />}
       <nav id="sidenav" class={`sidenav${open ? ' open' : ''}`} aria-label="Main">
         {groups.map((g) => (
           <div key={g}>
@@ -46,7 +60,7 @@ export function Shell({ current, children }: { current: Session; children: Compo
       </nav>
       <div style={{ minWidth: 0 }}>
         <Banners />
-        <main class="content" id="main">{children}</main>
+        <main class="content" id="main" tabIndex={-1}>{children}</main>
       </div>
     </div>
   );

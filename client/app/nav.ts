@@ -49,6 +49,7 @@ export const NAV: readonly NavItem[] = [
   { href: '/money/wallets', label: 'Wallets', group: 'Money', permission: 'wallet.manage' },
   { href: '/money/wallet', label: 'Wallet', group: 'Money', roles: (r) => r === 'company' },
   { href: '/money/invoices', label: 'Invoices', group: 'Money', permission: 'invoice.view' },
+  { href: '/money/unpriced', label: 'Unpriced parcels', group: 'Money', permission: 'invoice.view' },
   { href: '/money/adjustments', label: 'Wallet adjustments', group: 'Money', permission: 'wallet.view' },
   { href: '/money/rate-cards', label: 'Rate cards', group: 'Money', permission: 'rate.view' },
   { href: '/money/calculator', label: 'Price calculator', group: 'Money', permission: 'rate.view' },

@@ -21,9 +21,9 @@ const IDLE_HINT: Record<ScanKind, string> = {
 };
 
 type Tone = 'ok' | 'warn' | 'bad';
-const TONE: Record<ScanResult['outcome'], Tone> = { ok: 'ok', repeat: 'warn', unknown: 'bad', wrong_state: 'bad', offline: 'bad', error: 'bad' };
+const TONE: Record<ScanResult['outcome'], Tone> = { ok: 'ok', assigned: 'warn', repeat: 'warn', unknown: 'bad', wrong_state: 'bad', offline: 'bad', error: 'bad' };
 const VERDICT: Record<ScanResult['outcome'], string> = {
-  ok: 'OK', repeat: 'Already scanned', unknown: 'Unknown code', wrong_state: 'Cannot take this scan', offline: 'Not sent — offline', error: 'Error',
+  ok: 'OK', assigned: 'At depot, still assigned to a driver', repeat: 'Already scanned', unknown: 'Unknown code', wrong_state: 'Cannot take this scan', offline: 'Not sent — offline', error: 'Error',
 };
 
 interface Exception extends ScanResult { key: number }
@@ -52,11 +52,12 @@ export function ScanStation({ kind, children }: { kind: ScanKind; children?: Com
     setPending((n) => n + 1);
     chain.current = chain.current.then(async () => {
       const r = await enqueueScan(kind, code);
-      feedback(r.outcome === 'ok' ? 'ok' : r.outcome === 'repeat' ? 'warn' : 'error');
+      feedback(r.outcome === 'ok' ? 'ok' : r.outcome === 'repeat' || r.outcome === 'assigned' ? 'warn' : 'error');
       setLast(r);
       setPending((n) => n - 1);
-      if (r.outcome === 'ok' || r.outcome === 'repeat') {
-        setCounts((c) => ({ ...c, [r.outcome]: c[r.outcome as 'ok' | 'repeat'] + 1 }));
+      if (r.outcome === 'ok' || r.outcome === 'repeat' || r.outcome === 'assigned') {
+        const k = r.outcome === 'assigned' ? 'ok' : r.outcome;
+        setCounts((c) => ({ ...c, [k]: c[k] + 1 }));
         setRecent((list) => [r, ...list].slice(0, 50));
       } else {
         setCounts((c) => ({ ...c, problems: c.problems + 1 }));

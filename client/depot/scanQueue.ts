@@ -7,6 +7,8 @@ export type ScanKind = 'zone' | 'supervisor' | 'return';
 export type ScanOutcome =
   /** Accepted: the parcel moved on. */
   | 'ok'
+  /** Zone scan of a parcel already given to a driver: it landed at the depot but stays assigned (not "Received"). */
+  | 'assigned'
   /** Accepted earlier already; nothing changed. */
   | 'repeat'
   /** No parcel has this code. */
@@ -66,7 +68,8 @@ export async function enqueueScan(kind: ScanKind, barcode: string): Promise<Scan
   });
   try {
     const answer = await api.post<ScanAnswer>(ENDPOINT[kind], bodyFor(kind, barcode));
-    return result(answer.already_scanned ? 'repeat' : 'ok', answer.message, answer);
+    const stillAssigned = kind === 'zone' && answer.package?.status === 'assigned';
+    return result(answer.already_scanned ? 'repeat' : stillAssigned ? 'assigned' : 'ok', answer.message, answer);
   } catch (err) {
     if (err instanceof ApiError) {
       if (err.isNetwork) return result('offline', 'Not sent: no connection', null);

@@ -51,7 +51,7 @@ export function assignRoutes(app: App): void {
     response: Package, catalogue: ap('Assign Single Package Driver'), summary: 'Assign one package to a driver',
   }, ({ deps, user, params, body }) => {
     visiblePackage(user, findPackage(deps.db, params.id), params.id);
-    return packagesByIds(deps.db, [assignDriver(deps, user, body.driver, [params.id])[0].id])[0];
+    return packagesByIds(deps.db, [assignDriver(deps, user, body.driver, [params.id], { note: body.note ?? null })[0].id])[0];
   });
 
   defineRoute(app, {

@@ -24,6 +24,8 @@ import { routeRoutes } from './routes/index';
 import { recipientRoutes } from './recipients';
 import { dispatchRoutes } from './dispatch/index';
 import { auditRoutes } from '../services/audit/routes';
+import { pricingRoutes } from './pricing';
+import { labelRoutes } from './labels';
 import { sessionRoutes } from './sessions';
 
 /** The one list of route modules; each declares its operations with their catalogue ids. */
@@ -35,6 +37,8 @@ export function registerRoutes(app: App): void {
   placeRoutes(app);
   orgRoutes(app);
   geoRoutes(app);
+  pricingRoutes(app);
+  labelRoutes(app);
   packageRoutes(app);
   locationRoutes(app);
   packageFileRoutes(app);

@@ -17,7 +17,9 @@ const UPLOAD_DOC = `multipart/form-data: \`file\` (at most ${MAX_UPLOAD_BYTES / 
   + 'the rejected rows in `details.report` and creates nothing; `?partial=true` creates the good rows. A company uploads only its own packages.';
 
 const answer = (r: UploadResult) => ({
-  success: true, message: `${r.created} package(s) created${r.rejected ? `, ${r.rejected} row(s) rejected` : ''}`, ...r,
+  success: true,
+  message: `${r.created} package(s) created${r.unpriced ? `, ${r.unpriced} of them unpriced (no rate line fits: not charged, listed under Unpriced parcels)` : ''}${r.rejected ? `, ${r.rejected} row(s) rejected` : ''}`,
+  ...r,
 });
 
 async function bytesOf(file: File): Promise<Uint8Array> {

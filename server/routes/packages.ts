@@ -36,7 +36,8 @@ export const PackageListQuery = ListQuery.extend({
   is_scanned: z.enum(['true', 'false']).optional(),
   created_from: z.iso.date().optional(),
   created_to: z.iso.date().optional(),
-});
+// Unknown filters answer 400 (issue 18: `?hawb=X` used to be ignored and returned every parcel); use `search` for a tracking number.
+}).strict();
 export type PackageListQuery = z.output<typeof PackageListQuery>;
 
 export const PACKAGE_LIST: ListSpec = {

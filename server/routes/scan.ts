@@ -34,7 +34,9 @@ const SUPERVISORS: readonly Role[] = ['super_admin', 'admin', 'supervisor', 'dep
 const DriverParams = z.object({ number: z.coerce.number().int().positive() });
 /** Prepared once per database: drivers poll this list, and building its SQL cost more than running it. */
 const remainingQuery = (db: Db) => prepared(db, 'remaining-packages-json', (d) => packageJsonSelect(d)
-  .where(and(eq(pkg.assigned_to_id, sql.placeholder('driver')), eq(pkg.is_scanned, false), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES])))
+  // Same rule as offerableToDriver (shared/lifecycle.ts): a failed parcel past its attempts must come back, so it is not offered.
+  .where(and(eq(pkg.assigned_to_id, sql.placeholder('driver')), eq(pkg.is_scanned, false), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES]),
+    sql`not (${pkg.status} = 'failed' and ${pkg.attempts} >= ${sql.placeholder('max')})`))
   .orderBy(pkg.sequence_no, pkg.id).prepare());
 
 export function scanRoutes(app: App): void {
@@ -46,7 +48,10 @@ export function scanRoutes(app: App): void {
   }, ({ deps, user, body, device }) => {
     const { row, already, zone } = scanAssignZone(deps, user, body.barcode, actionMeta(body), device?.id);
     const where = zone ? `zone ${zone.name}` : 'no zone (set the suburb or postcode)';
-    return rawObject({ success: true, message: `${already ? 'Already received' : 'Received'} ${row.hawb}: ${where}`, already_scanned: already, zone, package: packageJson(deps.db, row.id) });
+    // A parcel already given to a driver only lands: say so rather than "Received" while it stays Assigned (issue 18).
+    const verb = row.status === 'assigned' ? (already ? 'Already at the depot (still assigned to its driver)' : 'At the depot, still assigned to its driver:')
+      : already ? 'Already received' : 'Received';
+    return rawObject({ success: true, message: `${verb} ${row.hawb}: ${where}`, already_scanned: already, zone, package: packageJson(deps.db, row.id) });
   });
 
   defineRoute(app, {
@@ -160,7 +165,7 @@ export function scanRoutes(app: App): void {
     description: '`number` is the driver\'s employee id. A driver may ask only for their own id; supervisors and admins for anyone.',
   }, ({ deps, user, params }) => {
     if (!isStaff(user.role) && user.id !== params.number) throw forbidden('You may only list your own remaining packages');
-    const pending = rawPackages(remainingQuery(deps.db).values({ driver: params.number }) as unknown[][]);
+    const pending = rawPackages(remainingQuery(deps.db).values({ driver: params.number, max: deps.config.maxAttempts }) as unknown[][]);
     return rawObject({ success: true, message: `${pending.length} package(s) remaining`, pending_packages: rawArray(pending) });
   });
 

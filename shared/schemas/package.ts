@@ -161,7 +161,8 @@ export const PackageStatusChangeBody = z.object({
 
 const packageIds = z.array(z.number().int().positive()).min(1).max(5000);
 export const PackageIdsBody = z.object({ packages: packageIds });
-export const AssignSingleBody = z.object({ driver: z.number().int().positive() });
+/** `note`: why (a re-attempt from the office names its reason; it goes into the parcel's history). */
+export const AssignSingleBody = z.object({ driver: z.number().int().positive(), note: z.string().trim().max(1000).optional() });
 
 export const PackageListAnswer = z.object({ count: z.number().int(), next: z.string().nullable(), previous: z.string().nullable(), results: z.array(Package) });
 export const PackagesChanged = z.object({ success: z.boolean(), message: z.string(), count: z.number().int(), packages: z.array(Package) });
@@ -224,7 +225,7 @@ export const UploadReportRow = z.object({
 });
 export type UploadReportRow = z.infer<typeof UploadReportRow>;
 export const UploadAnswer = z.object({
-  success: z.boolean(), message: z.string(), created: z.number().int(), rejected: z.number().int(), report: z.array(UploadReportRow),
+  success: z.boolean(), message: z.string(), created: z.number().int(), rejected: z.number().int(), unpriced: z.number().int().optional(), report: z.array(UploadReportRow),
   /** How precisely the new parcels were located: counts per precision (issue 16). */
   located: z.record(z.string(), z.number().int()).optional(),
   /** With GEOCODER_URL set: the background job filling in the rest (`GET geocode-job/{id}/`), else null. */

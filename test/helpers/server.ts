@@ -51,14 +51,14 @@ export interface LaunchedServer {
   output: () => string;
 }
 
-export async function launchServer(dir: string, port?: number): Promise<LaunchedServer> {
+export async function launchServer(dir: string, port?: number, env: Record<string, string> = {}): Promise<LaunchedServer> {
   const p = port ?? (await freePort());
   // node itself (not npx), so the signal reaches the server and not a wrapper.
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server/main.ts')], {
     cwd: ROOT,
     env: {
       ...process.env, PORT: String(p), HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'courier.db'), FILES_DIR: join(dir, 'files'),
-      STATIC_DIR: join(dir, 'no-pwa'), ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, LOG_REQUESTS: '0',
+      STATIC_DIR: join(dir, 'no-pwa'), ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, LOG_REQUESTS: '0', ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

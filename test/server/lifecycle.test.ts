@@ -134,6 +134,13 @@ describe('package lifecycle over HTTP', () => {
     expect(redeliver.status).toBe(409);
     const reassign = await t.json('POST', '/api/assign-package/assign-driver/', w.admin.token, { driver: w.d2.id, packages: [id] });
     expect(reassign.status).toBe(409);
+    // Issue 18: the attempt limit binds forced actions too, and the driver's remaining list no longer offers it.
+    const forced = await post(t, `/api/package-delivered/${id}/force-deliver/`, w.admin.token, { note: 'customer phoned' });
+    expect(forced.status).toBe(409);
+    expect(forced.body).toMatchObject({ code: 'invalid_transition', details: { reason: 'must_return' } });
+    const remaining = await t.json<{ pending_packages: { id: number }[] }>('GET', `/api/scan-package-api/${w.d1.id}/remaining-packages-list/`, w.d1.token);
+    expect(remaining.status).toBe(200);
+    expect(remaining.body.pending_packages.map((p) => p.id)).not.toContain(id);
 
     const returned = await post(t, '/api/return-parcel/scan/', w.d1.token, { barcode: 'HAWB-3' });
     expect(returned.status).toBe(200);

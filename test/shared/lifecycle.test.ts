@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  allowedTransitions, CANCELLABLE_STATUSES, canTransition, FINAL_STATUSES, isFinal, mustReturn, PACKAGE_STATUSES, STATUS_LABELS,
+  allowedTransitions, CANCELLABLE_STATUSES, offerableToDriver, canTransition, FINAL_STATUSES, isFinal, mustReturn, PACKAGE_STATUSES, STATUS_LABELS,
   transitionProblem,
 } from '../../shared/lifecycle';
 
@@ -35,13 +35,14 @@ describe('package lifecycle table', () => {
     }));
   });
 
-  it('after the last attempt a failed parcel may only be returned, unless an admin forces it', () => {
+  it('after the last attempt a failed parcel may only be returned, even when an admin forces it', () => {
     fc.assert(fc.property(fc.integer({ min: 0, max: 10 }), fc.integer({ min: 1, max: 6 }), (attempts, max) => {
       const must = mustReturn(attempts, max);
       expect(must).toBe(attempts >= max);
       expect(transitionProblem('failed', 'out_for_delivery', { attempts, maxAttempts: max })).toBe(must ? 'must_return' : null);
       expect(transitionProblem('failed', 'returned', { attempts, maxAttempts: max })).toBeNull();
-      expect(transitionProblem('failed', 'delivered', { attempts, maxAttempts: max, force: true })).toBeNull();
+      expect(transitionProblem('failed', 'delivered', { attempts, maxAttempts: max, force: true })).toBe(must ? 'must_return' : null);
+      expect(offerableToDriver('failed', attempts, max)).toBe(!must);
     }));
     expect(transitionProblem('failed', 'failed', { force: true })).toBe('not_allowed');
     expect(transitionProblem('assigned', 'delivered', { force: true })).toBeNull();

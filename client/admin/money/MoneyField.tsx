@@ -14,6 +14,8 @@ export function MoneyField({ label, value, onValue, currency, error, hint, requi
         <div class="money-input">
           <input id={id} name={name} class="input" inputMode="decimal" autoComplete="off" value={value} required={required}
             aria-invalid={invalid ? 'true' : undefined} aria-describedby={describedBy}
+            // A prefilled "0.00" is selected on focus, so typing replaces it instead of making "1.200.00".
+            onFocus={(e) => (e.currentTarget as HTMLInputElement).select()}
             onInput={(e) => onValue((e.currentTarget as HTMLInputElement).value)} />
           <span class="cur" aria-hidden="true">{currency}</span>
         </div>

@@ -17,6 +17,7 @@ const load = {
   invoices: () => import('./Invoices'),
   invoiceDetail: () => import('./InvoiceDetail'),
   adjustments: () => import('./Adjustments'),
+  unpriced: () => import('./Unpriced'),
   reports: () => import('../reports/Reports'),
   integrations: () => import('../integrations/Integrations'),
 };
@@ -50,6 +51,7 @@ export function businessRoute(path: string, query: URLSearchParams, session: Ses
   if (inv && /^\d+$/.test(inv.id ?? '')) {
     return gate('invoice.view', () => <Lazy key={inv.id} load={load.invoiceDetail} props={{ ...props, id: Number(inv.id) }} />);
   }
+  if (path === '/money/unpriced') return gate('package.view', () => <Lazy load={load.unpriced} props={props} />);
   if (path === '/money/adjustments') return gate('wallet.view', () => <Lazy load={load.adjustments} props={props} />);
   const rep = path === '/reports' ? { tab: '' } : match('/reports/:tab', path);
   if (rep) return gate('report.view', () => <Lazy load={load.reports} props={{ ...props, tab: rep.tab ?? '' }} />);

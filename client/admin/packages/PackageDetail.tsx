@@ -10,6 +10,9 @@ import { ErrorState, Loading } from '../../ui/States';
 import type { PackageRow } from './columns';
 import { AuthImage } from '../../ui/AuthImage';
 import type { Session } from '../../app/session';
+import { PackageActions } from './actions/PackageActions';
+import { PricingCard } from './actions/PricingCard';
+import { eventLabel } from './actions/eventLabel';
 import { LocationCard } from './LocationCard';
 
 /** Who may move a parcel's pin (server: PUT package/{id}/location/). */
@@ -65,6 +68,8 @@ export default function PackageDetail({ id, session }: { id: number; session?: S
         <span class="spacer" />
         <LinkButton href="#/packages">Back to packages</LinkButton>
       </div>
+      {session && <PackageActions pkg={pkg} role={session.user.role} onChanged={() => setTick((n) => n + 1)} />}
+      {session && <PricingCard pkg={pkg} role={session.user.role} onChanged={() => setTick((n) => n + 1)} />}
       <div class="grid-2">
         <div class="card">
           <h2 style={{ marginTop: 0 }}>Details</h2>
@@ -84,7 +89,7 @@ export default function PackageDetail({ id, session }: { id: number; session?: S
               <ol class="timeline">
                 {events.map((e) => (
                   <li key={e.id}>
-                    <strong>{e.to_status ? statusLabel(e.to_status) : e.action.replace(/_/g, ' ')}</strong>
+                    <strong>{eventLabel(e.action, e.to_status ? statusLabel(e.to_status) : null)}</strong>
                     <div class="muted">{new Date(e.occurred_at).toLocaleString()}{e.actor ? ` · ${e.actor.name}` : ''}</div>
                     {e.note && <div>{e.note}</div>}
                   </li>

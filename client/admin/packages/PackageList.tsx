@@ -19,6 +19,11 @@ import { useRefOptions } from '../resource/refOptions';
 import { AssignDialog } from './AssignDialog';
 import { LOCATION_COLUMN_KEY, PACKAGE_COLUMNS, type PackageRow } from './columns';
 import { PrecisionBadge, usePrecisions } from './precision';
+import { ActionDialog } from './actions/ActionDialog';
+import { PackageForm } from './actions/PackageForm';
+import { ACTIONS, type ActionKind } from './actions/rules';
+import { bulkKinds } from './actions/bulk';
+import { DriverManifest, PrintLabels } from './actions/PrintLabels';
 
 const STATUS_OPTIONS = PACKAGE_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }));
 
@@ -27,6 +32,10 @@ export default function PackageList({ session, query }: { session: Session; quer
   const role = session.user.role;
   const isCompany = role === 'company';
   const canAssign = can(role, 'assign.manage');
+  const bulk = bulkKinds(role);
+  const canSelect = canAssign || bulk.length > 0 || can(role, 'package.view');
+  const [acting, setActing] = useState<ActionKind | null>(null);
+  const [creating, setCreating] = useState(false);
   const initialFilters: Record<string, string> = {};
   for (const key of ['status', 'company', 'zone', 'driver']) {
     const v = query.get(key);
@@ -54,6 +63,7 @@ export default function PackageList({ session, query }: { session: Session; quer
     setSelected(new Set());
     setAssigning(false);
     setUnassigning(false);
+    setActing(null);
     list.reload();
   };
 
@@ -84,6 +94,7 @@ export default function PackageList({ session, query }: { session: Session; quer
         <h1 id="packages-title">Packages</h1>
         <span class="spacer" />
         <Button onClick={() => void exportCsv()}>Download CSV</Button>
+        {can(role, 'package.manage') && <Button onClick={() => setCreating(true)}>New package</Button>}
         <LinkButton href="#/packages/review">Review locations</LinkButton>
         {can(role, 'package.manage') && <LinkButton href="#/packages/upload" variant="primary">Upload packages</LinkButton>}
       </div>
@@ -98,13 +109,16 @@ export default function PackageList({ session, query }: { session: Session; quer
         <SelectField name="filter-zone" label="Zone" value={f.zone ?? ''} onValue={(v) => list.setFilter('zone', v)} options={zones.options} placeholder="All" />
         {!isCompany && <SelectField name="filter-driver" label="Driver" value={f.driver ?? ''} onValue={(v) => list.setFilter('driver', v)} options={drivers.options} placeholder="All" />}
         <span class="spacer" />
+        {!isCompany && f.driver && <DriverManifest driver={Number(f.driver)} />}
         <ColumnChooser columns={PACKAGE_COLUMNS} visible={visible} onToggle={toggle} />
       </div>
-      {canAssign && ids.length > 0 && (
+      {canSelect && ids.length > 0 && (
         <div class="selection-bar" role="status" data-testid="selection-bar">
           {ids.length} selected
-          <Button variant="primary" onClick={() => setAssigning(true)}>Assign to driver</Button>
-          <Button onClick={() => setUnassigning(true)}>Unassign</Button>
+          {canAssign && <Button variant="primary" onClick={() => setAssigning(true)}>Assign to driver</Button>}
+          {canAssign && <Button onClick={() => setUnassigning(true)}>Unassign</Button>}
+          {bulk.map((k) => <Button key={k} onClick={() => setActing(k)}>{ACTIONS[k].label}</Button>)}
+          <PrintLabels ids={ids} />
           <Button variant="ghost" onClick={() => setSelected(new Set())}>Clear</Button>
         </div>
       )}
@@ -118,11 +132,18 @@ export default function PackageList({ session, query }: { session: Session; quer
             <div aria-busy={list.loading ? 'true' : undefined} style={{ opacity: list.loading ? 0.6 : 1 }}>
               <DataTable<PackageRow> columns={columns} rows={data.results} rowKey={(p) => p.id} visible={visible} caption="Packages"
                 ordering={params.ordering} onOrdering={(o) => list.setParams({ ordering: o })}
-                selected={canAssign ? selected : undefined} onSelected={canAssign ? setSelected : undefined}
+                selected={canSelect ? selected : undefined} onSelected={canSelect ? setSelected : undefined}
                 onRowClick={(p) => navigate(`/packages/${p.id}`)} />
               <Pager page={params.page} pageSize={params.pageSize} count={data.count} onPage={(p) => list.setParams({ page: p })} onPageSize={(n) => list.setParams({ pageSize: n })} />
             </div>
           )}
+      {acting && data && (
+        <ActionDialog kind={acting} packages={data.results.filter((p) => selected.has(p.id))} onClose={() => setActing(null)} onDone={done} />
+      )}
+      {creating && (
+        <PackageForm pkg={null} isCompany={isCompany} onClose={() => setCreating(false)}
+          onSaved={(p) => { toast(`Package ${p.hawb} created`, 'ok'); setCreating(false); navigate(`/packages/${p.id}`); }} />
+      )}
       {assigning && <AssignDialog ids={ids} onClose={() => setAssigning(false)} onDone={done} />}
       {unassigning && (
         <ConfirmDialog title={`Unassign ${ids.length} package(s)?`} message={<p>They go back to the depot's unassigned list; drivers' phones drop them at their next sync.</p>}

@@ -7,6 +7,7 @@ import { uploadWithProgress } from '../../api/upload';
 import type { Session } from '../../app/session';
 import { Badge } from '../../ui/Badge';
 import { Button, LinkButton } from '../../ui/Button';
+import { PrintLabels } from './actions/PrintLabels';
 import { Counter } from '../../ui/Counter';
 import { CheckField, SelectField } from '../../ui/Field';
 import { REFS } from '../resource/declarations';
@@ -129,7 +130,12 @@ export default function PackageUpload({ session }: { session: Session }) {
               </table>
             </div>
           )}
-          {answer.created > 0 && <LinkButton href="#/packages?status=created" variant="primary">See the new packages</LinkButton>}
+          {answer.created > 0 && (
+            <div class="row">
+              <LinkButton href="#/packages?status=created" variant="primary">See the new packages</LinkButton>
+              <PrintLabels ids={answer.report.flatMap((r: UploadReportRow) => (r.id != null && r.status !== 'rejected' ? [r.id] : []))} label="Labels for this upload" />
+            </div>
+          )}
         </div>
       )}
     </section>

@@ -13,4 +13,5 @@ export * from './webhooks';
 export * from './audit';
 export * from './recipients';
 export * from './dispatch';
+export * from './pricing';
 export * from './location';

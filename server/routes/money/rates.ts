@@ -1,4 +1,4 @@
-import { and, eq, isNull, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or } from 'drizzle-orm';
 import { toMajor } from '../../../shared/money';
 import {
   CompanyParams, DeliveryRate, DeliveryRateCreate, DeliveryRateUpdate, Quote, QuoteBody, RateCard, RateFilterQuery, RateList,
@@ -16,6 +16,8 @@ import type { SessionUser } from '../../services/auth/session';
 import { canSeeCompany, companyFilter } from '../../services/money/access';
 import { cardFor, currencyOf, FALLBACK_CURRENCY, priceParcel } from '../../services/money/pricing';
 import { findCompany } from '../../services/money/wallets';
+import { priceUnpriced } from '../../services/money/parcelPricing';
+import { audit } from '../../services/audit/record';
 import { filters } from './filters';
 
 const g = 'web/Delivery Rates';
@@ -132,6 +134,13 @@ export function rateRoutes(app: App): void {
           throw badRequest(`${co.name} is billed in ${co.currency}; its rates must be too`, [{ path: 'currency', message: `must be ${co.currency}` }]);
         }
       }
+    },
+    // A new or changed line may price parcels that were accepted unpriced: they are charged now, once (issue 18).
+    afterWrite: (db, ids, { deps, user }) => {
+      const lines = ids.length ? db.select().from(deliveryRate).where(inArray(deliveryRate.id, ids)).all() : [];
+      const companies = new Set(lines.map((l) => l.company_id));
+      const r = priceUnpriced(deps, user.id, companies.size === 1 && !companies.has(null) ? [...companies][0] : undefined);
+      for (const l of lines) audit(db, deps.clock.now(), user.id, 'rate.write', `delivery_rate:${l.id}`, { line: toRate(l as Row), priced_now: r.priced });
     },
     listQuery: filters('company', 'zone', 'package_type', 'unit', 'currency', 'is_active'),
     list: {

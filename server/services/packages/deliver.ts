@@ -109,7 +109,7 @@ export function forceDeliver(deps: Deps, ctx: ScanContext, row: PackageRow, inpu
   const now = deps.clock.now();
   refuseIfFinal(deps, row, 'delivered', 'force_deliver', ctx);
   const updated = transition(deps.db, now, row, 'delivered', 'force_deliver', { userId: ctx.actor.id, deviceId: ctx.deviceId }, ctx.meta,
-    { delivered_at: Math.min(ctx.meta.occurredAt ?? now, now) }, { force: true });
+    { delivered_at: Math.min(ctx.meta.occurredAt ?? now, now) }, { force: true, maxAttempts: deps.config.maxAttempts });
   deps.db.insert(deliveryRecord).values({
     package_id: row.id, driver_id: row.assigned_to_id, recipient_name: input.recipient_name ?? null, note: input.note,
     occurred_at: ctx.meta.occurredAt ?? now, received_at: now, latitude: ctx.meta.latitude ?? null, longitude: ctx.meta.longitude ?? null,

@@ -1,7 +1,7 @@
 import { setRecipientEmail } from '../recipients/recipient';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Deps } from '../../deps';
-import { changeLog, packageEvent, packageLocation, pkg } from '../../db/schema/index';
+import { changeLog, packageEvent, packageLocation, packagePricing, pkg } from '../../db/schema/index';
 import { referencingRows } from '../../db/references';
 import { conflict, forbidden } from '../../errors';
 import { isFinal, type PackageStatus } from '../../../shared/lifecycle';
@@ -9,10 +9,11 @@ import type { PackageUpdate, STATUS_CHANGE_TARGETS } from '../../../shared/schem
 import type { SessionUser } from '../auth/session';
 import { assertHawbFree, checkCompanyActive, foreignKeyError, packageValues, volumetricWeight } from './create';
 import { recordLocation, relocate } from '../geo/location';
-import { repriceForZone } from '../money/charges';
 import { findPackage, transition, updatePackage } from './lifecycle';
 import { visiblePackage } from './scope';
 import type { PackageRow } from './shape';
+import { netCharged, repriceParcel } from '../money/parcelPricing';
+import { audit } from '../audit/record';
 
 /** Event actions that record paperwork, not movement: a parcel with only these never left the shipper. */
 const PAPERWORK_ACTIONS = ['create', 'upload', 'update'];
@@ -41,15 +42,59 @@ export function editPackage(deps: Deps, user: SessionUser, id: number, input: Pa
   if (fields.length !== undefined || fields.width !== undefined || fields.height !== undefined) {
     values.volume_weighted = volumetricWeight(fields.length ?? row.length, fields.width ?? row.width, fields.height ?? row.height);
   }
+  const priceFields = PRICE_FIELDS.filter((k) => fields[k] !== undefined && fields[k] !== (row as Record<string, unknown>)[COLUMN[k] ?? k]);
+  const measures = priceFields.filter((k) => MEASURES.includes(k));
+  if (measures.length && row.landed) {
+    throw conflict(`Package ${row.hawb} has been received at the depot: its measured weight and size win. Record a change as a weight adjustment with a reason`,
+      { package: row.id, fields: measures, reason: 'received' });
+  }
+  if (fields.company !== undefined && fields.company !== row.company_id && netCharged(db, row.id) !== 0) {
+    throw conflict(`Package ${row.hawb} has been charged to its company; cancel it and create it again for another company`, { package: row.id });
+  }
+  const before = Object.fromEntries(Object.keys(fields).map((k) => [k, (row as Record<string, unknown>)[COLUMN[k] ?? k] ?? null]));
   if (fields.recipient_email !== undefined) setRecipientEmail(db, deps.clock.now(), row.id, fields.recipient_email);
   const now = deps.clock.now();
   let updated: PackageRow;
   try {
-    updated = updatePackage(db, now, row, values, 'update', { userId: user.id }, { data: { fields: Object.keys(fields) } });
+    updated = updatePackage(db, now, row, values, 'update', { userId: user.id }, { data: { fields: Object.keys(fields), before } });
   } catch (err) { foreignKeyError(err); }
   if (located) recordLocation(db, row.id, located, now);
-  // A new zone is a new price, exactly as a quote for the new address would say (money/charges.ts).
-  if (updated.zone_id !== row.zone_id) repriceForZone(deps, updated, user.id);
+  // Before depot receipt the sender's figures are what is billed; a new zone (the address located
+  // better) is a new price too: either re-prices, charging or refunding the difference once.
+  if (priceFields.length || updated.zone_id !== row.zone_id) {
+    updated = repriceParcel(deps, updated, user.id, `${[...priceFields, ...(updated.zone_id !== row.zone_id && !priceFields.includes('zone') ? ['zone'] : [])].join(', ')} changed`);
+  }
+  return updated;
+}
+
+/** Fields whose change moves the price; MEASURES are the ones the depot measures (they win after receipt). */
+const PRICE_FIELDS = ['weight', 'length', 'width', 'height', 'zone', 'suburb', 'postcode', 'pkg_type', 'company'] as const;
+const MEASURES: readonly string[] = ['weight', 'length', 'width', 'height'];
+const COLUMN: Record<string, string> = { zone: 'zone_id', suburb: 'suburb_id', company: 'company_id' };
+
+/**
+ * A weight (or size) change with a reason: before receipt the sender corrects it; after receipt it
+ * is the depot's measurement, which wins. Either way the parcel is re-priced once and the change is
+ * in its history and the audit log, before -> after.
+ */
+export function adjustWeight(deps: Deps, user: SessionUser, id: number, input: { weight: number; length?: number | null; width?: number | null; height?: number | null; reason: string }): PackageRow {
+  const { db } = deps;
+  const row = visiblePackage(user, findPackage(db, id), id);
+  if (isFinal(row.status as PackageStatus)) {
+    throw conflict(`Package ${row.hawb} is ${row.status.replace(/_/g, ' ')} (final); its weight can no longer change`, { package: row.id, status: row.status });
+  }
+  const values: Partial<typeof pkg.$inferInsert> = { weight: input.weight };
+  for (const k of ['length', 'width', 'height'] as const) if (input[k] !== undefined) values[k] = input[k];
+  if (input.length !== undefined || input.width !== undefined || input.height !== undefined) {
+    values.volume_weighted = volumetricWeight(input.length ?? row.length, input.width ?? row.width, input.height ?? row.height);
+  }
+  const before = { weight: row.weight, length: row.length, width: row.width, height: row.height, price: row.price };
+  const now = deps.clock.now();
+  let updated = updatePackage(db, now, row, values, 'weight_adjusted', { userId: user.id }, { note: input.reason, data: { before, measured_at_depot: row.landed } });
+  updated = repriceParcel(deps, updated, user.id, `${row.landed ? 'measured at the depot' : 'corrected'}: ${input.reason}`);
+  audit(db, now, user.id, 'package.weight_adjusted', `package:${row.id}`, {
+    hawb: row.hawb, reason: input.reason, before, after: { weight: updated.weight, length: updated.length, width: updated.width, height: updated.height, price: updated.price },
+  });
   return updated;
 }
 
@@ -66,10 +111,12 @@ export function deletePackage(deps: Deps, user: SessionUser, id: number): Packag
   if (row.status !== 'created' || moved > 0) {
     throw conflict(`Package ${row.hawb} has already moved (${row.status.replace(/_/g, ' ')}); cancel or archive it instead`, { package: row.id, status: row.status });
   }
-  const refs = referencingRows(db, 'package', id).filter((r) => !r.endsWith(' package_event') && !r.endsWith(' package_location'));
+  const refs = referencingRows(db, 'package', id).filter((r) => !r.endsWith(' package_event') && !r.endsWith(' package_location') && !r.endsWith(' package_pricing'));
   if (refs.length) throw conflict(`Package ${row.hawb} is still referenced by ${refs.join(', ')}; archive it instead`, { referenced_by: refs });
   db.delete(packageEvent).where(eq(packageEvent.package_id, id)).run();
   db.delete(packageLocation).where(eq(packageLocation.package_id, id)).run();
+  // Its pricing state goes with it (a charged parcel never gets here: the ledger references it).
+  db.delete(packagePricing).where(eq(packagePricing.package_id, id)).run();
   db.delete(pkg).where(eq(pkg.id, id)).run();
   // Company screens and any device holding it learn that it is gone.
   db.insert(changeLog).values({ entity: 'package', entity_id: id, op: 'remove', driver_id: null, company_id: row.company_id, created_at: deps.clock.now() }).run();

@@ -8,6 +8,7 @@ import { ApiError, forbidden } from '../../errors';
 import { Package, PackageCreate, type UploadReportRow } from '../../../shared/schemas/package';
 import type { SessionUser } from '../auth/session';
 import { volumetricWeight } from './create';
+import { companyPolicy, unpricedRefusal, writeState } from '../money/parcelPricing';
 import { uploadCharger } from './uploadCharges';
 import { PRECISIONS, type Precision } from '../../../shared/geo/address';
 import { applyResolution, locationInput, recordLocation, resolverFor } from '../geo/location';
@@ -30,6 +31,8 @@ const NUMERIC = /^-?\d+(\.\d+)?$/;
 export interface UploadOptions { partial: boolean; defaultCompany?: number }
 export interface UploadResult {
   created: number; rejected: number; report: UploadReportRow[];
+  /** Created parcels no rate line priced (charged nothing yet, listed for the office). */
+  unpriced: number;
   /** How precisely the created parcels were located, and the background geocoding job of those waiting for the geocoder. */
   located?: Record<Precision, number>;
   geocode_job?: number | null;
@@ -172,8 +175,9 @@ export function importPackages(deps: Deps, user: SessionUser, sheet: Sheet, opts
   const rejectedEarly = candidates.some((c) => c.errors.length > 0);
   const located = Object.fromEntries(PRECISIONS.map((p) => [p, 0])) as Record<Precision, number>;
   let job: number | null = null;
+  let unpriced = 0;
   if (!rejectedEarly || opts.partial) {
-    job = insertRows(deps, user, good(), located);
+    ({ job, unpriced } = insertRows(deps, user, good(), located));
     saveUploadWindows(db, deps.clock.now(), windows, candidates);
   }
 
@@ -186,7 +190,7 @@ export function importPackages(deps: Deps, user: SessionUser, sheet: Sheet, opts
       rejected.slice(0, 100).flatMap((c) => c.errors.map((e) => ({ path: `row ${c.row}.${e.path}`, message: e.message }))),
       { created: 0, rejected: rejected.length, report: rejected.map(reportRow) });
   }
-  return { created: candidates.length - rejected.length, rejected: rejected.length, report: candidates.map(reportRow), located, geocode_job: job };
+  return { created: candidates.length - rejected.length, rejected: rejected.length, unpriced, report: candidates.map(reportRow), located, geocode_job: job };
 }
 
 function reportRow(c: Candidate): UploadReportRow {
@@ -209,8 +213,9 @@ const INSERT_COLUMNS: (keyof typeof pkg.$inferInsert)[] = [
  * charged as a single create charges it; a refused charge (a prepaid wallet without the balance)
  * takes its row back out and rejects that row alone.
  */
-function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { input: PackageCreate })[], located: Record<Precision, number>): number | null {
+function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { input: PackageCreate })[], located: Record<Precision, number>): { job: number | null; unpriced: number } {
   const { db } = deps;
+  let unpriced = 0;
   const now = deps.clock.now();
   const placeholders = Object.fromEntries(INSERT_COLUMNS.map((c) => [c, sql.placeholder(c)])) as SQLiteInsertValue<typeof pkg>;
   const insertPackage = db.insert(pkg).values(placeholders).returning({ id: pkg.id }).prepare();
@@ -249,6 +254,11 @@ function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { input: P
       weight: c.input.weight ?? null, length: c.input.length ?? null, width: c.input.width ?? null, height: c.input.height ?? null,
     });
     if (cost) params.price = cost.price;
+    // No rate line fits: the company's terms say refuse (a row error) or accept it unpriced (listed for the office).
+    if (!cost && companyId != null && companyPolicy(db, companyId).unpriced_policy === 'refuse') {
+      c.errors.push({ path: 'rate', message: unpricedRefusal({ hawb: c.input.hawb, zone_id: zoneId, weight: c.input.weight ?? null, company_id: companyId }).message });
+      continue;
+    }
     const inserted = insertPackage.get(params);
     if (!inserted) throw new Error(`upload: insert of ${c.input.hawb} returned nothing`);
     if (cost && companyId != null) {
@@ -261,6 +271,10 @@ function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { input: P
         continue;
       }
     }
+    if (companyId != null) {
+      writeState(db, now, inserted.id, companyId, charger.currency(companyId), cost ? 'priced' : 'unpriced', cost ? cost.cents : null, cost ? '' : 'no_rate_line');
+      if (!cost) unpriced += 1;
+    }
     c.id = inserted.id;
     if (where.pending && job == null) job = openGeocodeJob(db, user, now);
     recordLocation(db, inserted.id, where, now, where.pending ? job : null);
@@ -269,5 +283,5 @@ function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { input: P
     insertChange.run({ id: inserted.id, company: companyId });
   }
   enqueueCreated(db, now, rows.flatMap((c) => (c.id != null ? [c.id] : [])));
-  return job;
+  return { job, unpriced };
 }

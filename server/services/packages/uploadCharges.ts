@@ -37,6 +37,7 @@ export function uploadCharger(deps: Deps, actorId: number) {
 
   return {
     /** What the parcel costs, or null when no line of its company's card fits (it is then accepted uncharged). */
+    currency(companyId: number): string { return cardOf(companyId).currency; },
     price(row: ChargeableRow): { cents: number; price: number } | null {
       if (row.company_id == null) return null;
       const card = cardOf(row.company_id);
