@@ -27,3 +27,4 @@ await optional('./scale.ts', 'runScaleBench');
 await optional('./bundle.ts', 'runBundleBench');
 await optional('./export.ts', 'runExportBench');
 await optional('./upload.ts', 'runUploadBench');
+await optional('./auth.ts', 'runAuthBench');

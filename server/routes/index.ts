@@ -22,12 +22,14 @@ import { webhookRoutes } from './webhooks/index';
 import { routeRoutes } from './routes/index';
 import { dispatchRoutes } from './dispatch/index';
 import { auditRoutes } from '../services/audit/routes';
+import { sessionRoutes } from './sessions';
 
 /** The one list of route modules; each declares its operations with their catalogue ids. */
 export function registerRoutes(app: App): void {
   authRoutes(app);
   fileRoutes(app);
   peopleRoutes(app);
+  sessionRoutes(app);
   placeRoutes(app);
   orgRoutes(app);
   geoRoutes(app);

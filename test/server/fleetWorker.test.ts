@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSolomon } from '../../shared/routing';
+import { createFleetPlanner } from '../../server/services/planning/planner';
 import { runFleet } from '../../server/services/planning/runFleet';
 import { checkPlan } from '../shared/fleet-helpers';
 
@@ -37,5 +38,24 @@ describe('runFleet (worker thread)', () => {
     setTimeout(() => ctl.abort(), 50);
     await expect(plan).rejects.toThrow(/aborted/);
     await expect(runFleet(input, { signal: ctl.signal })).rejects.toThrow(/aborted/);
+  });
+
+  it('a planner runs one plan at a time, in order, and drops an aborted queued plan', async () => {
+    const input = parseSolomon(readFileSync(R101, 'utf8')).input;
+    const planner = createFleetPlanner({ concurrency: 1 });
+    const done: string[] = [];
+    const first = planner.plan({ ...input, timeLimitMs: 200, seed: 1 }).then((r) => { done.push('first'); return r; });
+    const ctl = new AbortController();
+    const dropped = planner.plan({ ...input, timeLimitMs: 200 }, { signal: ctl.signal });
+    const second = planner.plan({ ...input, timeLimitMs: 200, seed: 2 }).then((r) => { done.push('second'); return r; });
+    expect([planner.running, planner.queued]).toEqual([1, 2]);
+    ctl.abort();
+    await expect(dropped).rejects.toThrow(/aborted/);
+    expect([planner.running, planner.queued]).toEqual([1, 1]);
+    const [a, b] = await Promise.all([first, second]);
+    expect(done).toEqual(['first', 'second']);
+    expect(checkPlan(input, a).violations).toEqual([]);
+    expect(checkPlan(input, b).violations).toEqual([]);
+    expect([planner.running, planner.queued]).toEqual([0, 0]);
   });
 });

@@ -12,8 +12,8 @@ import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
 import { depotPositions, setDepotPosition } from '../../services/dispatch/depots';
 import { dayEtas, etaFor, routeEtas } from '../../services/dispatch/eta';
-import { commitPlan, findPlan, shapePlan, startPlan } from '../../services/dispatch/plans';
-import { runFleet } from '../../services/planning/runFleet';
+import { commitPlan, findPlan, MAX_RUNNING_PLANS, shapePlan, startPlan } from '../../services/dispatch/plans';
+import { createFleetPlanner } from '../../services/planning/planner';
 import { companyService, setCompanyService, setWindow, windowOf } from '../../services/dispatch/windows';
 import { findPackage } from '../../services/packages/lifecycle';
 import { visiblePackage } from '../../services/packages/scope';
@@ -27,6 +27,8 @@ const DateQuery = z.object({ date: z.iso.date().optional() });
 /** Planning the day (issue 16): vehicles, shifts, depots, windows, plans in a worker thread, commit, arrival times. */
 export function dispatchRoutes(app: App): void {
   dispatchResourceRoutes(app);
+  // This app's worker threads (fleet's queue); startPlan refuses more than it runs at once.
+  const planner = createFleetPlanner({ concurrency: MAX_RUNNING_PLANS });
 
   defineRoute(app, {
     method: 'get', path: '/dispatch/depot/', tags, access: 'route.view', catalogue: [], response: z.object({ results: z.array(DepotPosition) }),
@@ -76,7 +78,7 @@ export function dispatchRoutes(app: App): void {
     method: 'post', path: '/dispatch/plan/', tags, access: 'route.manage', catalogue: [], body: PlanRequest, response: PlanJob, status: 202,
     summary: 'Plans a day: one route per driver on shift, in a worker thread; poll the plan for progress and the proposal',
     description: 'Parcels: created, received or assigned, on no planned or running route, in the zones named or the zones of the depots named (none = all). `locks` pin a parcel to a driver; `fixed_routes` keep a driver\'s route as given.',
-  }, ({ deps, user, body }) => startPlan(deps, user, body, (input, hardLimitMs) => runFleet(input, { signal: AbortSignal.timeout(hardLimitMs) })));
+  }, ({ deps, user, body }) => startPlan(deps, user, body, (input, hardLimitMs) => planner.plan(input, { signal: AbortSignal.timeout(hardLimitMs) })));
 
   defineRoute(app, {
     method: 'get', path: '/dispatch/plan/{id}/', tags, access: 'route.manage', catalogue: [], params: IdParams, response: PlanJob,

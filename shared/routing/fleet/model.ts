@@ -10,6 +10,12 @@ export interface FleetModel {
   n: number;
   /** Row-major travel times. */
   d: Float64Array;
+  /**
+   * Transposed travel times (the same array when the matrix is symmetric): insertion tests read
+   * `to u` and `from u` both along row u, which stays in cache; a column walk over a
+   * 1,000-location matrix misses on every read.
+   */
+  dT: Float64Array;
   /** Jobs. */
   J: number;
   jobIds: number[];
@@ -65,6 +71,13 @@ export function buildModel(input: FleetInput): FleetModel {
       if (!finiteNumber(v) || v < 0) fail(`matrix[${i}][${j}] must be a finite non-negative number`);
       d[i * n + j] = v;
     }
+  }
+  let symmetric = true;
+  for (let i = 0; i < n && symmetric; i++) for (let j = 0; j < i; j++) if (d[i * n + j] !== d[j * n + i]) { symmetric = false; break; }
+  let dT = d;
+  if (!symmetric) {
+    dT = new Float64Array(n * n);
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) dT[j * n + i] = d[i * n + j];
   }
   if (!Array.isArray(vehicles) || !Array.isArray(jobs)) fail('vehicles and jobs must be arrays');
 
@@ -156,7 +169,7 @@ export function buildModel(input: FleetInput): FleetModel {
   });
 
   return {
-    n, d, J, jobIds, loc, service, D, demand, wOff, wLo: Float64Array.from(lo), wHi: Float64Array.from(hi),
+    n, d, dT, J, jobIds, loc, service, D, demand, wOff, wLo: Float64Array.from(lo), wHi: Float64Array.from(hi),
     V, vehicleIds, vStart, vEnd, cap, shiftStart, shiftEnd, vType,
   };
 }

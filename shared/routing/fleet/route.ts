@@ -12,6 +12,8 @@ export class Route {
   readonly jobs: number[] = [];
   readonly early: number[] = [];
   readonly late: number[] = [];
+  /** legs[k]: travel into stop k; legs[length]: travel back to the end (0 for an open or empty route). */
+  readonly legs: number[] = [0];
   readonly load: Float64Array;
   cost = 0;
 
@@ -24,11 +26,14 @@ export class Route {
     this.jobs.length = n;
     this.early.length = n;
     this.late.length = n;
+    this.legs.length = n + 1;
     for (let k = 0; k < n; k++) {
       this.jobs[k] = o.jobs[k];
       this.early[k] = o.early[k];
       this.late[k] = o.late[k];
+      this.legs[k] = o.legs[k];
     }
+    this.legs[n] = o.legs[n];
     this.load.set(o.load);
     this.cost = o.cost;
   }
@@ -41,6 +46,7 @@ export class Route {
     const len = jobs.length;
     this.early.length = len;
     this.late.length = len;
+    this.legs.length = len + 1;
     this.load.fill(0);
     let prev = m.vStart[v];
     let t = m.shiftStart[v];
@@ -49,6 +55,7 @@ export class Route {
       const j = jobs[k];
       const l = loc[j];
       const leg = d[prev * n + l];
+      this.legs[k] = leg;
       cost += leg;
       const st = earliestStart(m, j, t + leg);
       this.early[k] = st;
@@ -57,7 +64,9 @@ export class Route {
       for (let q = 0; q < D; q++) this.load[q] += demand[j * D + q];
     }
     const end = m.vEnd[v];
-    if (end >= 0 && len > 0) cost += d[prev * n + end];
+    const back = end >= 0 && len > 0 ? d[prev * n + end] : 0;
+    this.legs[len] = back;
+    cost += back;
     this.cost = cost;
     let bound = m.shiftEnd[v];
     let next = end;
@@ -77,10 +86,10 @@ export class Route {
    * or Infinity when that breaks a window or the shift. Capacity is the caller's check.
    */
   insertionCost(m: FleetModel, u: number, p: number): number {
-    const { d, n, loc, service } = m;
+    const { d, dT, n, loc, service } = m;
     const v = this.v;
     const jobs = this.jobs;
-    const lu = loc[u];
+    const row = loc[u] * n;
     let prev: number;
     let dep: number;
     if (p === 0) {
@@ -91,20 +100,19 @@ export class Route {
       prev = loc[pj];
       dep = this.early[p - 1] + service[pj];
     }
-    const toU = d[prev * n + lu];
+    const toU = dT[row + prev];
     const st = earliestStart(m, u, dep + toU);
     if (st === Infinity) return Infinity;
     const done = st + service[u];
     if (p === jobs.length) {
       const end = m.vEnd[v];
       if (end < 0) return done <= m.shiftEnd[v] + EPS ? toU : Infinity;
-      const back = d[lu * n + end];
+      const back = d[row + end];
       if (done + back > m.shiftEnd[v] + EPS) return Infinity;
-      return toU + back - (p === 0 ? 0 : d[prev * n + end]);
+      return toU + back - this.legs[p];
     }
-    const nx = loc[jobs[p]];
-    const fromU = d[lu * n + nx];
+    const fromU = d[row + loc[jobs[p]]];
     if (done + fromU > this.late[p] + EPS) return Infinity;
-    return toU + fromU - d[prev * n + nx];
+    return toU + fromU - this.legs[p];
   }
 }

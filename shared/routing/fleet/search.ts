@@ -12,6 +12,8 @@ export interface SearchOptions {
   work: number;
   /** Wall-clock cap (ms from the call); only a safety stop, so runs that end by `work` are reproducible. */
   timeLimitMs: number;
+  /** Annealing temperatures as multiples of the first plan's travel per job (tuning only). */
+  temperatures?: [number, number];
 }
 
 export interface SearchResult {
@@ -27,12 +29,14 @@ export interface SearchResult {
 
 /** Neighbours of each job kept for the ruin step, nearest first. */
 const NEIGHBOURS = 100;
+/** An insertion tries the routes of this many nearest jobs. */
+export const NEAR_ROUTES = 30;
 /** Iterations without a new best before stopping early, so small plans answer fast. */
 export function stallLimit(J: number): number {
-  return 5000 + 200 * J;
+  return 2000 + 1000 * J;
 }
 /** Annealing temperatures as multiples of the mean travel per job of the first plan. */
-const TEMP_START = 0.5;
+const TEMP_START = 1;
 const TEMP_END = 0.01;
 /** The clock is read only every this many iterations. */
 const CLOCK_EVERY = 16;
@@ -79,7 +83,9 @@ export function solveFleetModel(m: FleetModel, opts: SearchOptions): SearchResul
   }
   let maxType = 0;
   for (let v = 0; v < m.V; v++) maxType = Math.max(maxType, m.vType[v] + 1);
-  const ctx: RecreateContext = { m, rng, depotDistance, typeStamp: new Int32Array(maxType), stamp: 0, work: 0 };
+  const ctx: RecreateContext = {
+    m, rng, depotDistance, emptyOf: new Int32Array(maxType), routeStamp: new Int32Array(m.V), adj, near: NEAR_ROUTES, stamp: 0, work: 0,
+  };
 
   const work = new Solution(m);
   const cur = new Solution(m);
@@ -101,22 +107,32 @@ export function solveFleetModel(m: FleetModel, opts: SearchOptions): SearchResul
 
   let curCost = work.cost();
   let curAbsent = work.absent.length;
-  let best = work.snapshot();
+  // The best plan, copied lazily: only routes changed since the last copy are copied again.
+  const bestRoutes = work.routes.map((r) => r.jobs.slice());
+  let bestAbsentJobs = work.absent.slice();
+  const dirty = new Uint8Array(m.V);
+  const dirtyList: number[] = [];
   let bestCost = curCost;
   let bestAbsent = curAbsent;
   const scale = jobs.length > 0 ? Math.max(curCost, 1e-9) / jobs.length : 1;
-  const tStart = TEMP_START * scale;
-  const tEnd = TEMP_END * scale;
+  const tStart = (opts.temperatures?.[0] ?? TEMP_START) * scale;
+  const tEnd = (opts.temperatures?.[1] ?? TEMP_END) * scale;
   const stall = stallLimit(jobs.length);
 
   let it = 0;
   let lastImprovement = 0;
   const startWork = ctx.work;
   const budget = Math.max(1, opts.work);
+  let timeProgress = 0;
   while (jobs.length > 0 && m.V > 0) {
-    const progress = (ctx.work - startWork) / budget;
+    if (it % CLOCK_EVERY === 0) {
+      const t = now();
+      if (t > deadline) break;
+      timeProgress = (t - t0) / opts.timeLimitMs;
+    }
+    // Cooling follows the work budget; on a machine too slow to spend it in time, the clock.
+    const progress = Math.max((ctx.work - startWork) / budget, timeProgress);
     if (progress >= 1 || it - lastImprovement > stall) break;
-    if (it % CLOCK_EVERY === 0 && now() > deadline) break;
     it++;
     const temp = tStart * Math.pow(tEnd / tStart, progress);
 
@@ -134,12 +150,23 @@ export function solveFleetModel(m: FleetModel, opts: SearchOptions): SearchResul
     const accept = newAbsent < curAbsent
       || (newAbsent === curAbsent && newCost < curCost - temp * Math.log(rng.next()));
     if (accept) {
-      for (const r of touchedList) cur.routes[r].copyFrom(work.routes[r]);
+      for (const r of touchedList) {
+        cur.routes[r].copyFrom(work.routes[r]);
+        if (!dirty[r]) {
+          dirty[r] = 1;
+          dirtyList.push(r);
+        }
+      }
       cur.absent = work.absent.slice();
       curCost = newCost;
       curAbsent = newAbsent;
       if (newAbsent < bestAbsent || (newAbsent === bestAbsent && newCost < bestCost - 1e-9)) {
-        best = work.snapshot();
+        for (const r of dirtyList) {
+          bestRoutes[r] = cur.routes[r].jobs.slice();
+          dirty[r] = 0;
+        }
+        dirtyList.length = 0;
+        bestAbsentJobs = cur.absent.slice();
         bestCost = newCost;
         bestAbsent = newAbsent;
         lastImprovement = it;
@@ -155,5 +182,5 @@ export function solveFleetModel(m: FleetModel, opts: SearchOptions): SearchResul
     // Guard against drift of the running sum.
     if (it % 1024 === 0) curCost = cur.cost();
   }
-  return { routes: best.routes, absent: best.absent.concat(never), cost: bestCost, iterations: it, lastImprovement };
+  return { routes: bestRoutes, absent: bestAbsentJobs.concat(never), cost: bestCost, iterations: it, lastImprovement };
 }

@@ -43,8 +43,4 @@ export class Solution {
     route.update(this.m);
     this.index(r);
   }
-
-  snapshot(): { routes: number[][]; absent: number[] } {
-    return { routes: this.routes.map((r) => r.jobs.slice()), absent: this.absent.slice() };
-  }
 }
