@@ -11,4 +11,5 @@ export * from './money';
 export * from './routes';
 export * from './webhooks';
 export * from './audit';
+export * from './location';
 export * from './dispatch';

@@ -10,6 +10,7 @@ import { refusal, transition, updatePackage, type Actor } from './lifecycle';
 import { deliverySlots, resolveFiles, writeSlots } from './proof';
 import { recordedRefusal, recordedTransition, type ScanContext } from './scan';
 import type { PackageRow } from './shape';
+import { learnFromDelivery } from '../geo/addressBook';
 
 export type DeliverInput = Omit<DeliverBody, 'occurred_at' | 'latitude' | 'longitude'>;
 export interface DeliverResult { row: PackageRow; flagged: boolean }
@@ -98,6 +99,8 @@ export function deliver(deps: Deps, ctx: ScanContext, row: PackageRow, input: De
     occurred_at: ctx.meta.occurredAt ?? now, received_at: now, latitude: ctx.meta.latitude ?? null, longitude: ctx.meta.longitude ?? null,
   });
   writeSlots(deps, driver, current, deliverySlots(input.photos, input.signature), ctx.deviceId, true);
+  // Where the phone was at the door teaches the address book (two agreeing deliveries place the address).
+  learnFromDelivery(db, now, row, ctx.meta.latitude, ctx.meta.longitude, deliveredAt);
   return { row: current, flagged };
 }
 
