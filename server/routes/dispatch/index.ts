@@ -11,7 +11,7 @@ import { forbidden, notFound } from '../../errors';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
 import { depotPositions, setDepotPosition } from '../../services/dispatch/depots';
-import { dayEtas, etaFor, routeEtas } from '../../services/dispatch/eta';
+import { dayEtas, etaFor, routeEtas, travelModel } from '../../services/dispatch/eta';
 import { commitPlan, findPlan, MAX_RUNNING_PLANS, shapePlan, startPlan } from '../../services/dispatch/plans';
 import { createFleetPlanner } from '../../services/planning/planner';
 import { companyService, setCompanyService, setWindow, windowOf } from '../../services/dispatch/windows';
@@ -100,7 +100,7 @@ export function dispatchRoutes(app: App): void {
     summary: 'The day\'s planned and running routes with their arrival times, late-running routes first',
   }, ({ deps, query }) => {
     const date = query.date ?? new Date(deps.clock.now()).toISOString().slice(0, 10);
-    return { date, results: dayEtas(deps.db, date) };
+    return { date, results: dayEtas(deps.db, date, travelModel(deps.config)) };
   });
 
   defineRoute(app, {
@@ -109,7 +109,7 @@ export function dispatchRoutes(app: App): void {
   }, ({ deps, user, params }) => {
     if (user.role === 'company') throw forbidden('Companies have no access to routes');
     const route = findRoute(deps.db, user, params.id);
-    return routeEtas(deps.db, route, route.driver_id != null ? driverRef(deps.db, route.driver_id).name : null);
+    return routeEtas(deps.db, route, route.driver_id != null ? driverRef(deps.db, route.driver_id).name : null, travelModel(deps.config));
   });
 
   defineRoute(app, {

@@ -9,7 +9,7 @@ import type { SessionUser } from '../auth/session';
 import { createRoute } from '../routes/manage';
 import { routeRecord } from '../routes/shape';
 import type { FleetInput, FleetResult } from '../../../shared/routing/fleet/index';
-import { refreshRouteEtas } from './eta';
+import { refreshRouteEtas, travelModel } from './eta';
 import { buildPlan } from './problem';
 import { toProposal } from './proposal';
 
@@ -46,7 +46,7 @@ export function startPlan(deps: Deps, actor: SessionUser, req: PlanRequest, run:
   if (running.length >= MAX_RUNNING_PLANS) {
     throw new ApiError(409, 'conflict', `${running.length} plans are being made already; try again when one has finished`, [], { running: running.map((r) => r.id) });
   }
-  const { ctx, input } = buildPlan(deps, req);
+  const { ctx, input } = buildPlan(deps, req, travelModel(deps.config));
   const row = deps.db.insert(dispatchPlan).values({
     date: req.date, status: 'running', request: JSON.stringify(req), time_limit_ms: req.time_limit_ms,
     started_at: now, created_by: actor.id, created_at: now,
