@@ -14,6 +14,8 @@ export interface SearchOptions {
   timeLimitMs: number;
   /** Annealing temperatures as multiples of the first plan's travel per job (tuning only). */
   temperatures?: [number, number];
+  /** Nearest jobs whose routes an insertion tries (tuning only). */
+  near?: number;
 }
 
 export interface SearchResult {
@@ -84,7 +86,7 @@ export function solveFleetModel(m: FleetModel, opts: SearchOptions): SearchResul
   let maxType = 0;
   for (let v = 0; v < m.V; v++) maxType = Math.max(maxType, m.vType[v] + 1);
   const ctx: RecreateContext = {
-    m, rng, depotDistance, emptyOf: new Int32Array(maxType), routeStamp: new Int32Array(m.V), adj, near: NEAR_ROUTES, stamp: 0, work: 0,
+    m, rng, depotDistance, emptyOf: new Int32Array(maxType), routeStamp: new Int32Array(m.V), adj, near: opts.near ?? NEAR_ROUTES, stamp: 0, work: 0,
   };
 
   const work = new Solution(m);
