@@ -23,7 +23,7 @@ export function phoneEtas(route: Pick<RouteRecord, 'date'>, ordered: readonly { 
   const from: LatLng | null = here.latitude != null && here.longitude != null ? { latitude: here.latitude, longitude: here.longitude }
     : lastWorked ? { latitude: lastWorked.latitude as number, longitude: lastWorked.longitude as number } : plan?.start ?? null;
   const etas = stopEtas({
-    from, startAt,
+    from, startAt, model: plan?.travel,
     stops: visit.map((p) => {
       const s = info.get(p.id);
       return {

@@ -166,6 +166,8 @@ export const RouteEtas = z.object({
   shift_start: z.string(),
   /** Where the route starts (the depot), when known. */
   start: z.object({ latitude: z.number(), longitude: z.number() }).nullable(),
+  /** The travel model the server times by, so the phone times the same way. */
+  travel: z.object({ speedKmh: z.number(), detourFactor: z.number() }),
   stops: z.array(StopEtaRecord),
 });
 export type RouteEtas = z.infer<typeof RouteEtas>;

@@ -186,6 +186,7 @@ describe.skipIf(!hasChromium)('dispatch board in Chromium', () => {
     await rows.first().getByRole('link').click();
     await page.getByTestId('stop-list').waitFor();
     await expect.poll(() => page.getByTestId('stop-eta').count()).toBe(route.packages.length);
+    await page.getByTestId('stop-list').scrollIntoViewIfNeeded();
     await screenshot(page, 'route-etas');
     await ctx.close();
 

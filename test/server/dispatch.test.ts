@@ -193,6 +193,7 @@ describe('planning the day', () => {
       const want = routes.find((x) => x.driver === r.driver)!;
       expect(r.packages).toEqual(want.packages);
       expect(r.status).toBe('planned');
+      expect(r.total_distance_m).toBeGreaterThan(0);
       const sync = await t.json<{ upserts: { packages: PackageJson[] } }>('GET', '/api/sync/changes/?cursor=0', r.driver === d1.id ? d1.token : d2.token);
       const mine = sync.body.upserts.packages.filter((x) => want.packages.includes(x.id));
       expect(mine).toHaveLength(want.packages.length);

@@ -168,7 +168,7 @@ export default function DispatchBoard() {
         </fieldset>
         <div class="row plan-actions">
           <Button variant="primary" size="big" onClick={() => void plan(false)} busy={planning} disabled={!pickedDrivers.size} data-testid="plan">Plan</Button>
-          {proposal && <Button size="big" onClick={() => void plan(true)} busy={planning} data-testid="replan">Re-plan around locks</Button>}
+          {proposal && !committed && <Button size="big" onClick={() => void plan(true)} busy={planning} data-testid="replan">Re-plan around locks</Button>}
           {proposal && !committed && <Button variant="primary" size="big" onClick={() => void commit()} busy={committing} disabled={planning || planned === 0} data-testid="commit">Commit {planned} route{planned === 1 ? '' : 's'}</Button>}
           {!pickedDrivers.size && <span class="muted">Choose at least one driver.</span>}
         </div>

@@ -11,9 +11,9 @@ import { forbidden, notFound } from '../../errors';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
 import { depotPositions, setDepotPosition } from '../../services/dispatch/depots';
-import { dayEtas, etaFor, routeEtas } from '../../services/dispatch/eta';
-import { commitPlan, findPlan, shapePlan, startPlan } from '../../services/dispatch/plans';
-import { runFleet } from '../../services/planning/runFleet';
+import { dayEtas, etaFor, routeEtas, travelModel } from '../../services/dispatch/eta';
+import { commitPlan, findPlan, MAX_RUNNING_PLANS, shapePlan, startPlan } from '../../services/dispatch/plans';
+import { createFleetPlanner } from '../../services/planning/planner';
 import { companyService, setCompanyService, setWindow, windowOf } from '../../services/dispatch/windows';
 import { findPackage } from '../../services/packages/lifecycle';
 import { visiblePackage } from '../../services/packages/scope';
@@ -27,6 +27,8 @@ const DateQuery = z.object({ date: z.iso.date().optional() });
 /** Planning the day (issue 16): vehicles, shifts, depots, windows, plans in a worker thread, commit, arrival times. */
 export function dispatchRoutes(app: App): void {
   dispatchResourceRoutes(app);
+  // This app's worker threads (fleet's queue); startPlan refuses more than it runs at once.
+  const planner = createFleetPlanner({ concurrency: MAX_RUNNING_PLANS });
 
   defineRoute(app, {
     method: 'get', path: '/dispatch/depot/', tags, access: 'route.view', catalogue: [], response: z.object({ results: z.array(DepotPosition) }),
@@ -76,7 +78,7 @@ export function dispatchRoutes(app: App): void {
     method: 'post', path: '/dispatch/plan/', tags, access: 'route.manage', catalogue: [], body: PlanRequest, response: PlanJob, status: 202,
     summary: 'Plans a day: one route per driver on shift, in a worker thread; poll the plan for progress and the proposal',
     description: 'Parcels: created, received or assigned, on no planned or running route, in the zones named or the zones of the depots named (none = all). `locks` pin a parcel to a driver; `fixed_routes` keep a driver\'s route as given.',
-  }, ({ deps, user, body }) => startPlan(deps, user, body, (input, hardLimitMs) => runFleet(input, { signal: AbortSignal.timeout(hardLimitMs) })));
+  }, ({ deps, user, body }) => startPlan(deps, user, body, (input, hardLimitMs) => planner.plan(input, { signal: AbortSignal.timeout(hardLimitMs) })));
 
   defineRoute(app, {
     method: 'get', path: '/dispatch/plan/{id}/', tags, access: 'route.manage', catalogue: [], params: IdParams, response: PlanJob,
@@ -98,7 +100,7 @@ export function dispatchRoutes(app: App): void {
     summary: 'The day\'s planned and running routes with their arrival times, late-running routes first',
   }, ({ deps, query }) => {
     const date = query.date ?? new Date(deps.clock.now()).toISOString().slice(0, 10);
-    return { date, results: dayEtas(deps.db, date) };
+    return { date, results: dayEtas(deps.db, date, travelModel(deps.config)) };
   });
 
   defineRoute(app, {
@@ -107,7 +109,7 @@ export function dispatchRoutes(app: App): void {
   }, ({ deps, user, params }) => {
     if (user.role === 'company') throw forbidden('Companies have no access to routes');
     const route = findRoute(deps.db, user, params.id);
-    return routeEtas(deps.db, route, route.driver_id != null ? driverRef(deps.db, route.driver_id).name : null);
+    return routeEtas(deps.db, route, route.driver_id != null ? driverRef(deps.db, route.driver_id).name : null, travelModel(deps.config));
   });
 
   defineRoute(app, {

@@ -11,6 +11,9 @@ import { LIVE_ROUTE, routeParcels, type RouteRow } from '../routes/shape';
 import { DEFAULT_SHIFT } from './problem';
 import { windowsOf, type WindowInfo } from './windows';
 
+/** The great-circle model of the configured travel times (TRAVEL_SPEED_KMH, DETOUR_FACTOR); the phone gets it with the plan. */
+export const travelModel = (config: Deps['config']): TravelModel => ({ speedKmh: config.travelSpeedKmh ?? DEFAULT_TRAVEL.speedKmh, detourFactor: config.detourFactor ?? DEFAULT_TRAVEL.detourFactor });
+
 /** Stops still to be driven to: failed ones were skipped today, delivered ones are done. */
 const TO_VISIT = new Set(['created', 'received', 'assigned', 'out_for_delivery']);
 /** A position older than this says little about where the van is now. */
@@ -76,7 +79,7 @@ export function refreshRouteEtas(deps: Deps, routeId: number, opts: { replan?: b
     };
   });
   const { from, startAt } = origin(deps, route, worked);
-  const etas = stopEtas({ from, startAt, stops, model: opts.model ?? DEFAULT_TRAVEL });
+  const etas = stopEtas({ from, startAt, stops, model: opts.model ?? travelModel(deps.config) });
   const now = deps.clock.now();
   const existing = new Map(deps.db.select().from(stopEta).where(inArray(stopEta.package_id, visit.map((p) => p.id))).all().map((r) => [r.package_id, r]));
   for (const e of etas) {
@@ -124,7 +127,7 @@ export function etaFor(db: Db, packageId: number): StopEtaRecord | null {
   return shapeEta(r, p.seq, windowsOf(db, [packageId]).get(packageId));
 }
 
-export function routeEtas(db: Db, route: RouteRow, driverName: string | null): RouteEtas {
+export function routeEtas(db: Db, route: RouteRow, driverName: string | null, model: TravelModel = DEFAULT_TRAVEL): RouteEtas {
   const parcels = routeParcels(db, route.id);
   const seq = new Map(parcels.map((p) => [p.id, p.sequence_no]));
   const rows = db.select().from(stopEta).where(eq(stopEta.route_id, route.id)).all()
@@ -139,14 +142,14 @@ export function routeEtas(db: Db, route: RouteRow, driverName: string | null): R
     route: route.id, name: route.name, driver: route.driver_id, driver_name: driverName, status: route.status, open: stops.length,
     delay_min: delay, late_stops: lateStops, running_late: delay >= LATE_AFTER_MIN || lateStops > 0,
     finish: rows.length ? iso(Math.max(...rows.map((r) => r.eta_at))) : null,
-    shift_start: shift?.start_time ?? DEFAULT_SHIFT.start, start: routeStart(db, route, shift), stops,
+    shift_start: shift?.start_time ?? DEFAULT_SHIFT.start, start: routeStart(db, route, shift), travel: model, stops,
   };
 }
 
 /** The day's planned and running delivery routes with their ETAs, the late-running ones first. */
-export function dayEtas(db: Db, date: string): RouteEtas[] {
+export function dayEtas(db: Db, date: string, model: TravelModel = DEFAULT_TRAVEL): RouteEtas[] {
   const routes = db.select({ r: deliveryRoute, name: user.name }).from(deliveryRoute).leftJoin(user, eq(user.id, deliveryRoute.driver_id))
     .where(and(eq(deliveryRoute.date, date), eq(deliveryRoute.kind, 'delivery'), inArray(deliveryRoute.status, [...LIVE_ROUTE])))
     .orderBy(desc(deliveryRoute.id)).all();
-  return routes.map((x) => routeEtas(db, x.r, x.name)).sort((a, b) => Number(b.running_late) - Number(a.running_late) || b.delay_min - a.delay_min);
+  return routes.map((x) => routeEtas(db, x.r, x.name, model)).sort((a, b) => Number(b.running_late) - Number(a.running_late) || b.delay_min - a.delay_min);
 }

@@ -2,13 +2,14 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { Proposal, type CommitBody, type PlanJob, type PlanRequest } from '../../../shared/schemas/dispatch';
 import { iso } from '../../clock';
 import type { Deps } from '../../deps';
-import { depotPosition, dispatchPlan, driverShift, user } from '../../db/schema/index';
+import { deliveryRoute, depotPosition, dispatchPlan, driverShift, pkg, user } from '../../db/schema/index';
+import { pathMetres } from '../routes/optimize';
 import { ApiError, conflict, notFound } from '../../errors';
 import type { SessionUser } from '../auth/session';
 import { createRoute } from '../routes/manage';
 import { routeRecord } from '../routes/shape';
 import type { FleetInput, FleetResult } from '../../../shared/routing/fleet/index';
-import { refreshRouteEtas } from './eta';
+import { refreshRouteEtas, travelModel } from './eta';
 import { buildPlan } from './problem';
 import { toProposal } from './proposal';
 
@@ -45,7 +46,7 @@ export function startPlan(deps: Deps, actor: SessionUser, req: PlanRequest, run:
   if (running.length >= MAX_RUNNING_PLANS) {
     throw new ApiError(409, 'conflict', `${running.length} plans are being made already; try again when one has finished`, [], { running: running.map((r) => r.id) });
   }
-  const { ctx, input } = buildPlan(deps, req);
+  const { ctx, input } = buildPlan(deps, req, travelModel(deps.config));
   const row = deps.db.insert(dispatchPlan).values({
     date: req.date, status: 'running', request: JSON.stringify(req), time_limit_ms: req.time_limit_ms,
     started_at: now, created_by: actor.id, created_at: now,
@@ -84,6 +85,8 @@ export function commitPlan(deps: Deps, actor: SessionUser, plan: PlanRow, body: 
   if (new Set(drivers).size !== drivers.length) throw new ApiError(400, 'validation_error', 'One route per driver', [{ path: 'routes', message: 'a driver is named twice' }]);
   const shifts = new Map(deps.db.select().from(driverShift).where(and(eq(driverShift.date, plan.date), inArray(driverShift.driver_id, drivers))).all().map((s) => [s.driver_id, s]));
   const names = new Map(deps.db.select({ id: user.id, name: user.name }).from(user).where(inArray(user.id, drivers)).all().map((u) => [u.id, u.name]));
+  const ids = body.routes.flatMap((r) => r.packages);
+  const parcels = new Map(deps.db.select({ id: pkg.id, latitude: pkg.latitude, longitude: pkg.longitude }).from(pkg).where(inArray(pkg.id, ids)).all().map((p) => [p.id, p]));
   const created = body.routes.map((r) => {
     const shift = shifts.get(r.driver);
     const depot = shift?.start_warehouse_id != null ? deps.db.select().from(depotPosition).where(eq(depotPosition.warehouse_id, shift.start_warehouse_id)).get() : undefined;
@@ -91,7 +94,13 @@ export function commitPlan(deps: Deps, actor: SessionUser, plan: PlanRow, body: 
       name: r.name ?? `${names.get(r.driver) ?? `Driver ${r.driver}`} ${plan.date}`, date: plan.date, kind: 'delivery', driver: r.driver,
       warehouse: shift?.start_warehouse_id ?? null, start_latitude: depot?.latitude ?? null, start_longitude: depot?.longitude ?? null, packages: r.packages,
     });
-    return route;
+    // The route's length as POST route/{id}/sequence/ measures it (metres from the start through the stops).
+    const stops = r.packages.flatMap((id) => {
+      const p = parcels.get(id);
+      return p?.latitude != null && p.longitude != null ? [{ latitude: p.latitude, longitude: p.longitude }] : [];
+    });
+    const start = depot ? { latitude: depot.latitude, longitude: depot.longitude } : null;
+    return deps.db.update(deliveryRoute).set({ total_distance_m: pathMetres(start, stops) }).where(eq(deliveryRoute.id, route.id)).returning().get() ?? route;
   });
   const now = deps.clock.now();
   deps.db.update(dispatchPlan).set({ committed_at: now }).where(eq(dispatchPlan.id, plan.id)).run();
