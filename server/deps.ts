@@ -17,6 +17,11 @@ export interface Config {
   staticDir?: string;
   idempotencyRetentionMs: number;
   logRequests: boolean;
+  /**
+   * Webhook receivers allowed on private addresses (WEBHOOK_ALLOW_HOSTS: host names or CIDRs, comma
+   * separated). Every other target resolving to loopback, private, link-local or reserved is refused.
+   */
+  webhookAllow: string[];
 }
 
 export const defaultConfig: Config = {
@@ -25,6 +30,7 @@ export const defaultConfig: Config = {
   maxAttempts: 3,
   idempotencyRetentionMs: 30 * 24 * 3600_000,
   logRequests: false,
+  webhookAllow: [],
 };
 
 /** Everything a request handler may touch; built by the caller of createApp, never a module global. */

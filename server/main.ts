@@ -27,7 +27,10 @@ const app = createApp({
   db,
   files: diskFileStore(filesDir),
   clock: systemClock,
-  config: { staticDir, publicUrl: env.PUBLIC_URL, logRequests: env.LOG_REQUESTS !== '0' },
+  config: {
+    staticDir, publicUrl: env.PUBLIC_URL, logRequests: env.LOG_REQUESTS !== '0',
+    webhookAllow: (env.WEBHOOK_ALLOW_HOSTS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+  },
 });
 
 const writes = app.deps.writes;
@@ -40,7 +43,7 @@ maintenance.unref();
 
 // Outbound webhooks wait in a durable SQLite queue; the dispatcher drains it with back-off. The queue
 // is read only while no write batch is open, so a delivery leaves only once what queued it committed.
-const webhooks = createWebhookDispatcher({ db, clock: systemClock, log: (line) => console.log(line) });
+const webhooks = createWebhookDispatcher({ db, clock: systemClock, allow: app.deps.config.webhookAllow, log: (line) => console.log(line) });
 async function dispatchCommitted(): Promise<void> {
   while (writes.open) await writes.settled().catch(() => undefined);
   await webhooks.runOnce();
