@@ -17,6 +17,7 @@ import { maskEmails, requestIdOf, requestLogLine } from './http/logging';
 import { openApiDocument } from './http/openapi';
 import { memoryRateLimiter } from './http/rateLimit';
 import { registerRoutes } from './routes/index';
+import { createSheetParser } from './services/uploads/parser';
 import { outboxMailer, type Mailer } from './services/auth/mailer';
 import type { PermissionSource } from './services/auth/session';
 import { groupPermissions } from './services/auth/permissionGroups';
@@ -46,6 +47,7 @@ export function createApp(options: AppOptions) {
     permissionSource: options.permissionSource ?? groupPermissions,
     limiter: memoryRateLimiter(),
     writes: createWriteBatch(options.db.$client, options.writeBatch),
+    sheets: createSheetParser({ concurrency: config.uploadParsers, timeoutMs: config.uploadParseTimeoutMs }),
   };
 
   const app = new OpenAPIHono<AppEnv>({ strict: true });

@@ -5,6 +5,7 @@ import type { Mailer } from './services/auth/mailer';
 import type { PermissionSource } from './services/auth/session';
 import type { RateLimiter } from './http/rateLimit';
 import type { WriteBatch } from './db/writeBatch';
+import type { SheetParser } from './services/uploads/parser';
 
 export interface Config {
   /** Lifetime of login tokens. */
@@ -22,6 +23,10 @@ export interface Config {
    * separated). Every other target resolving to loopback, private, link-local or reserved is refused.
    */
   webhookAllow: string[];
+  /** Spreadsheets/CSV read at once (each in a worker thread); more answer 503 with Retry-After. */
+  uploadParsers: number;
+  /** A file not read by then is refused and its worker stopped. */
+  uploadParseTimeoutMs: number;
 }
 
 export const defaultConfig: Config = {
@@ -31,6 +36,8 @@ export const defaultConfig: Config = {
   idempotencyRetentionMs: 30 * 24 * 3600_000,
   logRequests: false,
   webhookAllow: [],
+  uploadParsers: 2,
+  uploadParseTimeoutMs: 20_000,
 };
 
 /** Everything a request handler may touch; built by the caller of createApp, never a module global. */
@@ -46,4 +53,6 @@ export interface Deps {
   limiter: RateLimiter;
   /** Group commit of the mutation routes: their units of work share one COMMIT (docs/architecture.md). */
   writes: WriteBatch;
+  /** Reads uploaded spreadsheets and CSV off the request thread (services/uploads/parser.ts). */
+  sheets: SheetParser;
 }
