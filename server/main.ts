@@ -1,9 +1,9 @@
-import { serve } from '@hono/node-server';
 import { resolve } from 'node:path';
 import { createApp } from './app';
 import { systemClock } from './clock';
 import { startCheckpointer } from './db/checkpointer';
 import { openDatabase } from './db/client';
+import { listen } from './http/listen';
 import { diskFileStore } from './files';
 import { ensureSuperAdmin } from './services/auth/bootstrap';
 import { runSyncMaintenance } from './services/sync/maintenance';
@@ -53,8 +53,9 @@ const dispatch = setInterval(() => {
 }, 5_000);
 dispatch.unref();
 
-const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
-  console.log(`[courier] listening on http://${host === '0.0.0.0' ? 'localhost' : host}:${info.port} (API /api/, docs /api/docs, database ${databasePath})`);
+// Unread request bodies are drained (or the connection closed gracefully): every request gets an answer.
+const server = listen(app.fetch, { port, hostname: host }, (bound) => {
+  console.log(`[courier] listening on http://${host === '0.0.0.0' ? 'localhost' : host}:${bound} (API /api/, docs /api/docs, database ${databasePath})`);
 });
 
 // In-flight requests finish (each answered once its batch committed), then whatever background work
