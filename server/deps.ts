@@ -27,6 +27,12 @@ export interface Config {
   uploadParsers: number;
   /** A file not read by then is refused and its worker stopped. */
   uploadParseTimeoutMs: number;
+  /** Bytes of stored files a company (all its logins) may hold. */
+  uploadQuotaBytes: number;
+  /** Bytes a company, or a user without one, may upload per minute. */
+  uploadBytesPerMinute: number;
+  /** Bytes on disk that no file record names are removed after this long (a write may still be committing before). */
+  orphanFileGraceMs: number;
 }
 
 export const defaultConfig: Config = {
@@ -38,6 +44,9 @@ export const defaultConfig: Config = {
   webhookAllow: [],
   uploadParsers: 2,
   uploadParseTimeoutMs: 20_000,
+  uploadQuotaBytes: 5 * 1024 ** 3,
+  uploadBytesPerMinute: 60 * 1024 * 1024,
+  orphanFileGraceMs: 24 * 3600_000,
 };
 
 /** Everything a request handler may touch; built by the caller of createApp, never a module global. */

@@ -6,6 +6,7 @@ import { openDatabase } from './db/client';
 import { listen } from './http/listen';
 import { diskFileStore } from './files';
 import { ensureSuperAdmin } from './services/auth/bootstrap';
+import { sweepOrphanFiles } from './services/files/sweep';
 import { runSyncMaintenance } from './services/sync/maintenance';
 import { createWebhookDispatcher } from './services/webhooks/dispatcher';
 
@@ -40,6 +41,13 @@ const maintenance = setInterval(() => {
   writes.run(() => runSyncMaintenance(app.deps)).catch((err: unknown) => console.error('[courier] sync maintenance failed', err));
 }, 3600_000);
 maintenance.unref();
+
+// Bytes on disk that no file record names (refused uploads, crashes mid-upload) go after a grace period.
+const fileSweep = setInterval(() => {
+  sweepOrphanFiles(app.deps).then((n) => { if (n) console.log(`[courier] removed ${n} unreferenced file(s)`); })
+    .catch((err: unknown) => console.error('[courier] file sweep failed', err));
+}, 3600_000);
+fileSweep.unref();
 
 // Outbound webhooks wait in a durable SQLite queue; the dispatcher drains it with back-off. The queue
 // is read only while no write batch is open, so a delivery leaves only once what queued it committed.
