@@ -21,6 +21,11 @@ export async function* xlsxRows(bytes: Uint8Array, limits: SheetLimits): AsyncGe
   const reader = new excel.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]), {
     worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', entries: 'ignore',
   });
+  // exceljs copies a worksheet to a temp file (whole) when it comes before the shared strings it
+  // may use; a workbook with no shared strings at all is streamed at once, so it stops early.
+  if (!Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes('xl/sharedStrings.xml')) {
+    (reader as unknown as { sharedStrings: string[] }).sharedStrings = [];
+  }
   let seen = 0;
   try {
     for await (const sheet of reader) {
