@@ -1,5 +1,4 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { swaggerUI } from '@hono/swagger-ui';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
@@ -12,11 +11,13 @@ import type { FileStore } from './files';
 import type { Clock } from './clock';
 import { ApiError } from './errors';
 import type { AppEnv } from './http/env';
+import { docsRoutes } from './http/docs';
 import { errorResponse } from './http/errorHandler';
 import { requestIdOf, requestLogLine } from './http/logging';
 import { openApiDocument } from './http/openapi';
 import { memoryRateLimiter } from './http/rateLimit';
 import { registerRoutes } from './routes/index';
+import { createSheetParser } from './services/uploads/parser';
 import { memoryLoginThrottle } from './services/auth/throttle';
 import { outboxMailer, type Mailer } from './services/auth/mailer';
 import type { PermissionSource } from './services/auth/session';
@@ -49,6 +50,7 @@ export function createApp(options: AppOptions) {
     limiter,
     throttle: memoryLoginThrottle(limiter, config.limiterCapacity),
     writes: createWriteBatch(options.db.$client, options.writeBatch),
+    sheets: createSheetParser({ concurrency: config.uploadParsers, timeoutMs: config.uploadParseTimeoutMs }),
   };
 
   const app = new OpenAPIHono<AppEnv>({ strict: true });
@@ -63,9 +65,10 @@ export function createApp(options: AppOptions) {
   });
   app.use('*', secureHeaders({
     contentSecurityPolicy: {
+      // Scripts only from this server (no inline script, no CDN: /api/docs serves Swagger UI from the package).
       defaultSrc: ["'self'"], imgSrc: ["'self'", 'data:', 'blob:', 'https:'], styleSrc: ["'self'", "'unsafe-inline'"],
-      scriptSrc: ["'self'", "'unsafe-inline'", 'https://cdn.jsdelivr.net'], connectSrc: ["'self'", 'https:'], workerSrc: ["'self'", 'blob:'],
-      mediaSrc: ["'self'", 'blob:'], frameAncestors: ["'none'"],
+      scriptSrc: ["'self'"], connectSrc: ["'self'", 'https:'], workerSrc: ["'self'", 'blob:'],
+      mediaSrc: ["'self'", 'blob:'], frameAncestors: ["'none'"], objectSrc: ["'none'"], baseUri: ["'self'"], formAction: ["'self'"],
     },
     crossOriginEmbedderPolicy: false,
     xFrameOptions: 'DENY',
@@ -97,7 +100,7 @@ export function createApp(options: AppOptions) {
   registerRoutes(api);
   let doc: unknown;
   api.get('/openapi.json', (c) => c.json((doc ??= openApiDocument(api)) as object));
-  api.get('/docs', swaggerUI({ url: '/api/openapi.json' }));
+  docsRoutes(api);
   api.notFound((c) => errorResponse(c, new ApiError(404, 'not_found', `No route for ${c.req.method} ${c.req.path}`)));
   app.route('/api', api);
 

@@ -6,6 +6,7 @@ import type { PermissionSource } from './services/auth/session';
 import type { RateLimiter } from './http/rateLimit';
 import type { LoginThrottle } from './services/auth/throttle';
 import type { WriteBatch } from './db/writeBatch';
+import type { SheetParser } from './services/uploads/parser';
 
 export interface Config {
   /** Lifetime of login tokens. */
@@ -38,6 +39,21 @@ export interface Config {
   /** Great-circle travel times: road distance ≈ straight line × detour factor, at this speed. */
   travelSpeedKmh: number;
   detourFactor: number;
+  /**
+   * Webhook receivers allowed on private addresses (WEBHOOK_ALLOW_HOSTS: host names or CIDRs, comma
+   * separated). Every other target resolving to loopback, private, link-local or reserved is refused.
+   */
+  webhookAllow: string[];
+  /** Spreadsheets/CSV read at once (each in a worker thread); more answer 503 with Retry-After. */
+  uploadParsers: number;
+  /** A file not read by then is refused and its worker stopped. */
+  uploadParseTimeoutMs: number;
+  /** Bytes of stored files a company (all its logins) may hold. */
+  uploadQuotaBytes: number;
+  /** Bytes a company, or a user without one, may upload per minute. */
+  uploadBytesPerMinute: number;
+  /** Bytes on disk that no file record names are removed after this long (a write may still be committing before). */
+  orphanFileGraceMs: number;
 }
 
 export const defaultConfig: Config = {
@@ -53,6 +69,12 @@ export const defaultConfig: Config = {
   geocoderTimeoutMs: 5000,
   travelSpeedKmh: 30,
   detourFactor: 1.3,
+  webhookAllow: [],
+  uploadParsers: 2,
+  uploadParseTimeoutMs: 20_000,
+  uploadQuotaBytes: 5 * 1024 ** 3,
+  uploadBytesPerMinute: 60 * 1024 * 1024,
+  orphanFileGraceMs: 24 * 3600_000,
 };
 
 /** Everything a request handler may touch; built by the caller of createApp, never a module global. */
@@ -70,4 +92,6 @@ export interface Deps {
   throttle: LoginThrottle;
   /** Group commit of the mutation routes: their units of work share one COMMIT (docs/architecture.md). */
   writes: WriteBatch;
+  /** Reads uploaded spreadsheets and CSV off the request thread (services/uploads/parser.ts). */
+  sheets: SheetParser;
 }

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile, rename } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, rename, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -12,6 +12,8 @@ export interface FileStore {
   get(key: string): Promise<Uint8Array | null>;
   delete(key: string): Promise<void>;
   has(key: string): boolean;
+  /** Every stored key with the time its bytes were written (for the orphan sweep). */
+  list(): Promise<{ key: string; writtenAt: number }[]>;
 }
 
 const KEY = /^[a-f0-9-]{36}$/;
@@ -37,11 +39,28 @@ export function diskFileStore(dir: string): FileStore {
       try { return new Uint8Array(await readFile(pathOf(key))); } catch { return null; }
     },
     async delete(key) {
-      if (!KEY.test(key)) return;
-      await rm(pathOf(key), { force: true });
+      const tmp = key.endsWith('.tmp');
+      const bare = tmp ? key.slice(0, -4) : key;
+      if (!KEY.test(bare)) return;
+      await rm(tmp ? `${pathOf(bare)}.tmp` : pathOf(bare), { force: true });
     },
     has(key) {
       return KEY.test(key) && existsSync(pathOf(key));
+    },
+    async list() {
+      const out: { key: string; writtenAt: number }[] = [];
+      const dirs = await readdir(root).catch(() => [] as string[]);
+      for (const dir of dirs) {
+        if (!/^[a-f0-9]{2}$/.test(dir)) continue;
+        for (const name of await readdir(join(root, dir)).catch(() => [] as string[])) {
+          // Half-written `.tmp` files count too (a crash between write and rename): named by their key.
+          const key = name.replace(/\.tmp$/, '');
+          if (!KEY.test(key)) continue;
+          const info = await stat(join(root, dir, name)).catch(() => null);
+          if (info) out.push({ key: name.endsWith('.tmp') ? `${key}.tmp` : key, writtenAt: info.mtimeMs });
+        }
+      }
+      return out;
     },
   };
 }

@@ -1,11 +1,12 @@
-import { serve } from '@hono/node-server';
 import { resolve } from 'node:path';
 import { createApp } from './app';
 import { systemClock } from './clock';
 import { startCheckpointer } from './db/checkpointer';
 import { openDatabase } from './db/client';
+import { listen } from './http/listen';
 import { diskFileStore } from './files';
 import { bootstrapMessage, bootstrapSuperAdmin } from './services/auth/bootstrap';
+import { sweepOrphanFiles } from './services/files/sweep';
 import { runSyncMaintenance } from './services/sync/maintenance';
 import { createWebhookDispatcher } from './services/webhooks/dispatcher';
 import { messageDispatcherFor, transportsFromEnv } from './services/messages/setup';
@@ -41,6 +42,7 @@ const app = createApp({
     ...(env.GEOCODER_INTERVAL_MS ? { geocoderIntervalMs: Number(env.GEOCODER_INTERVAL_MS) } : {}),
     ...(env.TRAVEL_SPEED_KMH ? { travelSpeedKmh: Number(env.TRAVEL_SPEED_KMH) } : {}),
     ...(env.DETOUR_FACTOR ? { detourFactor: Number(env.DETOUR_FACTOR) } : {}),
+    webhookAllow: (env.WEBHOOK_ALLOW_HOSTS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   },
 });
 
@@ -52,9 +54,16 @@ const maintenance = setInterval(() => {
 }, 3600_000);
 maintenance.unref();
 
+// Bytes on disk that no file record names (refused uploads, crashes mid-upload) go after a grace period.
+const fileSweep = setInterval(() => {
+  sweepOrphanFiles(app.deps).then((n) => { if (n) console.log(`[courier] removed ${n} unreferenced file(s)`); })
+    .catch((err: unknown) => console.error('[courier] file sweep failed', err));
+}, 3600_000);
+fileSweep.unref();
+
 // Outbound webhooks wait in a durable SQLite queue; the dispatcher drains it with back-off. The queue
 // is read only while no write batch is open, so a delivery leaves only once what queued it committed.
-const webhooks = createWebhookDispatcher({ db, clock: systemClock, log: (line) => console.log(line) });
+const webhooks = createWebhookDispatcher({ db, clock: systemClock, allow: app.deps.config.webhookAllow, log: (line) => console.log(line) });
 async function dispatchCommitted(): Promise<void> {
   while (writes.open) await writes.settled().catch(() => undefined);
   await webhooks.runOnce();
@@ -76,8 +85,9 @@ const geocoding = geocoder ? setInterval(() => {
 }, 2_000) : null;
 geocoding?.unref();
 
-const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
-  console.log(`[courier] listening on http://${host === '0.0.0.0' ? 'localhost' : host}:${info.port} (API /api/, docs /api/docs, database ${databasePath})`);
+// Unread request bodies are drained (or the connection closed gracefully): every request gets an answer.
+const server = listen(app.fetch, { port, hostname: host }, (bound) => {
+  console.log(`[courier] listening on http://${host === '0.0.0.0' ? 'localhost' : host}:${bound} (API /api/, docs /api/docs, database ${databasePath})`);
 });
 
 // In-flight requests finish (each answered once its batch committed), then whatever background work

@@ -49,6 +49,11 @@ export interface RouteSpec<P extends Schema, Q extends Schema, B extends Schema,
   transactional?: boolean;
   /** Async work before the transaction (reading uploads, writing files); its result reaches the handler. */
   prepare?: (input: Input<P, Q, B, undefined>) => Promise<X>;
+  /**
+   * Runs after the request's answer is final and its batch committed, whatever the outcome
+   * (success, refusal, replay): e.g. removing bytes `prepare` wrote that no committed row names.
+   */
+  settle?: (prepared: X, deps: Deps) => Promise<void>;
 }
 
 export interface Input<P extends Schema, Q extends Schema, B extends Schema, X> {
@@ -162,6 +167,13 @@ export function defineRoute<P extends Schema = undefined, Q extends Schema = und
     // Reads are held back in server/app.ts; a mutation's answer waits here (docs/architecture.md).
     const write = c.req.method !== 'GET' && c.req.method !== 'HEAD';
     const since = deps.writes.failures;
+    let settle: (() => Promise<void>) | null = null;
+    const settled = async (res: Response): Promise<Response> => {
+      if (!settle) return res;
+      await deps.writes.settled(since).catch(() => undefined);
+      await settle().catch((err: unknown) => console.error('[courier] settle failed', c.req.method, c.req.path, err));
+      return res;
+    };
     try {
       const maybeUser = spec.access === 'public' ? tryAuthenticate(c) : authenticate(c);
       checkAccess(maybeUser, spec.access);
@@ -196,6 +208,8 @@ export function defineRoute<P extends Schema = undefined, Q extends Schema = und
       let prepared: X;
       try {
         prepared = spec.prepare ? await spec.prepare(make(undefined)) : (undefined as X);
+        const done = prepared;
+        if (spec.settle) settle = () => (spec.settle as NonNullable<typeof spec.settle>)(done, deps);
       } catch (err) {
         // A refused upload is an answer like any other rejection: replayed, never re-run.
         if (idem) await deps.writes.run(() => recordRejection(deps, idem, userId, c, hash, err));
@@ -207,7 +221,7 @@ export function defineRoute<P extends Schema = undefined, Q extends Schema = und
         const result = await handler(input);
         // Its writes joined whichever batch was open at the time; a failed one may have taken them.
         if (write) await deps.writes.settled(since);
-        return answer(c, result, status);
+        return settled(answer(c, result, status));
       }
 
       // One unit of the open write batch: the effect with its stored answer or, failing that, the
@@ -238,19 +252,19 @@ export function defineRoute<P extends Schema = undefined, Q extends Schema = und
           return { rejected: err };
         }
       });
-      if ('replayed' in outcome) return replay(c, outcome.replayed.status, outcome.replayed.body);
+      if ('replayed' in outcome) return settled(replay(c, outcome.replayed.status, outcome.replayed.body));
       if ('rejected' in outcome) throw outcome.rejected;
-      return answer(c, outcome.result, status);
+      return settled(answer(c, outcome.result, status));
     } catch (err) {
       if (write) {
         // An error answer may rest on rows of a batch still open (a twin's key, a revoked token).
         try {
           await deps.writes.settled(since);
         } catch (batchErr) {
-          return errorResponse(c, batchErr);
+          return settled(errorResponse(c, batchErr));
         }
       }
-      return errorResponse(c, err);
+      return settled(errorResponse(c, err));
     }
   });
 }

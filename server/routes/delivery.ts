@@ -16,7 +16,7 @@ import { rawArray, rawObject } from '../http/rawJson';
 import { defineRoute } from '../http/route';
 import { pageLinks } from '../resources/list';
 import type { SessionUser } from '../services/auth/session';
-import { checkUpload, recordFile, writeBytes } from '../services/files/store';
+import { checkUpload, dropIfUnused, recordFile, writeBytes } from '../services/files/store';
 import { deliver, forceDeliver, resolveFlag } from '../services/packages/deliver';
 import { attachFailurePhoto, attemptsWhere, failDelivery, type FailResult } from '../services/packages/fail';
 import { dayStart } from '../services/packages/history';
@@ -105,10 +105,11 @@ export function deliveryRoutes(app: App): void {
     body: FailPhotoBody, status: 201, catalogue: ops('mobile/Package Delivered', 'Fail Delivery Upload Photo'),
     response: z.object({ success: z.boolean(), message: z.string(), file: FileInfo, client_id: z.string().nullable(), attached_to_attempt: z.number().int().nullable() }),
     summary: 'Upload the photo of a failed attempt (before the failure: name it in the fail body; after: it joins the latest attempt)',
-    prepare: async ({ deps, body }) => {
+    prepare: async ({ deps, body, user }) => {
       const upload = checkUpload(new Uint8Array(await body.file.arrayBuffer()), 'photo', body.sha256);
-      return { upload, key: await writeBytes(deps, upload) };
+      return { upload, key: await writeBytes(deps, upload, user.id) };
     },
+    settle: ({ key }, deps) => dropIfUnused(deps, key),
   }, ({ deps, user, params, body, prepared }) => {
     const row = parcelFor(deps, user, params.id);
     if (user.role === 'driver' && row.assigned_to_id !== user.id) throw notFound(`Package ${params.id} not found`);
@@ -125,10 +126,11 @@ export function deliveryRoutes(app: App): void {
     body: SlotUploadBody, status: 201, response: Proof, catalogue: ops('mobile/Package Delivered', 'Package Delivered Photo Upload'),
     summary: 'Upload one proof photo or the signature into its slot (multipart: file, slot, client_id?, sha256?)',
     description: 'Drivers fill the slots of parcels they hold; after delivery they may only fill empty slots (replacing is for staff).',
-    prepare: async ({ deps, body }) => {
+    prepare: async ({ deps, body, user }) => {
       const upload = checkUpload(new Uint8Array(await body.file.arrayBuffer()), body.slot === 'signature' ? 'signature' : 'photo', body.sha256);
-      return { upload, key: await writeBytes(deps, upload) };
+      return { upload, key: await writeBytes(deps, upload, user.id) };
     },
+    settle: ({ key }, deps) => dropIfUnused(deps, key),
   }, ({ deps, user, params, body, prepared, device }) => {
     const row = visiblePackageForProof(deps, user, params.id);
     const file = recordFile(deps.db, deps.clock.now(), user.id, prepared.key, prepared.upload, body.slot === 'signature' ? 'signature' : 'photo', body.client_id ?? null);

@@ -5,7 +5,8 @@ import { iso } from '../clock';
 import { notFound } from '../errors';
 import type { App } from '../http/env';
 import { defineRoute } from '../http/route';
-import { checkUpload, fileById, FILE_KINDS, recordFile, writeBytes, type StoredFile } from '../services/files/store';
+import { checkUpload, dropIfUnused, fileById, FILE_KINDS, recordFile, writeBytes, type StoredFile } from '../services/files/store';
+import { userFileResponse } from '../services/files/serve';
 
 export const UploadBody = z.object({
   file: z.instanceof(File, { message: 'a file is required' }),
@@ -29,10 +30,11 @@ export function fileRoutes(app: App): void {
     summary: 'Upload a photo, signature or document (one per request, idempotent by client_id)',
     description: 'multipart/form-data with `file`, `kind`, optional `client_id` (chosen by the device) and `sha256`. Type is checked by content; 10 MiB at most.',
     bodyKind: 'multipart', body: UploadBody, response: FileRecord, status: 201,
-    prepare: async ({ deps, body }) => {
+    prepare: async ({ deps, body, user }) => {
       const upload = checkUpload(new Uint8Array(await body.file.arrayBuffer()), body.kind, body.sha256);
-      return { upload, key: await writeBytes(deps, upload) };
+      return { upload, key: await writeBytes(deps, upload, user.id) };
     },
+    settle: ({ key }, deps) => dropIfUnused(deps, key),
   }, ({ deps, user, body, prepared }) =>
     toFileRecord(recordFile(deps.db, deps.clock.now(), user.id, prepared.key, prepared.upload, body.kind, body.client_id ?? null)));
 
@@ -44,9 +46,6 @@ export function fileRoutes(app: App): void {
     if (!row || (row.owner_id !== user.id && !isStaff(user.role))) throw notFound(`File ${params.id} not found`);
     const bytes = await deps.files.get(row.key);
     if (!bytes) throw notFound(`File ${params.id} is missing from storage`);
-    c.header('Content-Type', row.mime);
-    c.header('Cache-Control', 'private, max-age=3600');
-    c.header('X-Content-Type-Options', 'nosniff');
-    return c.body(bytes as Uint8Array<ArrayBuffer>);
+    return userFileResponse(row, bytes, 'private, max-age=3600');
   });
 }

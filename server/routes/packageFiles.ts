@@ -3,7 +3,7 @@ import { ops } from '../http/catalogue';
 import type { App } from '../http/env';
 import { defineRoute } from '../http/route';
 import { packagesCsvStream } from '../services/packages/csv';
-import { checkUploadSize, MAX_UPLOAD_BYTES, readCsv, readXlsx, type Sheet } from '../services/packages/sheet';
+import { checkUploadSize, MAX_UPLOAD_BYTES } from '../services/packages/sheet';
 import { importPackages, type UploadResult } from '../services/packages/upload';
 import { LIST_FILTERS_DOC, PackageListQuery, packageListWhere } from './packages';
 
@@ -29,15 +29,15 @@ async function bytesOf(file: File): Promise<Uint8Array> {
 }
 
 export function packageFileRoutes(app: App): void {
-  const upload = (path: string, id: string, kind: string, read: (bytes: Uint8Array) => Sheet | Promise<Sheet>) => defineRoute(app, {
+  const upload = (path: string, id: string, kind: string, read: 'package-csv' | 'package-xlsx') => defineRoute(app, {
     method: 'post', path, tags, access: 'package.manage', catalogue: pm(id), summary: `Create packages from a ${kind} file`,
     description: UPLOAD_DOC, bodyKind: 'multipart', body: UploadBody, query: UploadQuery, response: UploadAnswer,
-    prepare: async ({ body }) => read(await bytesOf(body.file)),
+    prepare: async ({ body, deps }) => deps.sheets.parse(read, await bytesOf(body.file)),
   }, ({ deps, user, body, query, prepared }) =>
     answer(importPackages(deps, user, prepared, { partial: query.partial, defaultCompany: body.company })));
 
-  upload('/package/bulk-upload/', 'Bulk Upload', 'UTF-8 CSV', readCsv);
-  upload('/package/excel-upload/', 'Excel Upload', '.xlsx', readXlsx);
+  upload('/package/bulk-upload/', 'Bulk Upload', 'UTF-8 CSV', 'package-csv');
+  upload('/package/excel-upload/', 'Excel Upload', '.xlsx', 'package-xlsx');
 
   defineRoute(app, {
     method: 'get', path: '/package/csv-download/', tags, access: 'package.view', query: PackageListQuery, produces: 'text/csv',

@@ -47,7 +47,9 @@ export const WebhookDelivery = z.object({
   attempts: z.number().int(),
   next_attempt_at: z.string().nullable(),
   last_attempt_at: z.string().nullable(),
-  last_status_code: z.number().int().nullable(),
+  /** The receiver's last answer as a class (`2xx`...`5xx`), never the exact status: the log is not a port scanner. */
+  last_status_class: z.string().nullable(),
+  /** A fixed phrase (no answer, target refused, failed: 5xx), never the network error's text. */
   last_error: z.string().nullable(),
   delivered_at: z.string().nullable(),
   created_at: z.string(),

@@ -1,8 +1,10 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ROLE_PERMISSIONS, type Permission } from '../../shared/permissions';
 import type { Role } from '../../shared/roles';
+import { JSON_LIMIT, UPLOAD_LIMIT } from '../../server/app';
 import { makeApp, type TestApp } from '../helpers/app';
+import { closeServed, served } from '../helpers/served';
 
 /**
  * Property-based fuzzing of every JSON body in the OpenAPI document: values generated loosely from
@@ -76,6 +78,8 @@ function changed(before: Map<string, number>, after: Map<string, number>): strin
   return [...after].filter(([name, n]) => !RECORDED_ON_REJECTION.has(name) && before.get(name) !== n).map(([name, n]) => `${name} ${before.get(name)} -> ${n}`);
 }
 
+afterEach(closeServed);
+
 describe('fuzzing every JSON body of the OpenAPI document', () => {
   it('no 5xx, and a 4xx changes no table', async () => {
     const t = makeApp();
@@ -125,4 +129,50 @@ describe('fuzzing every JSON body of the OpenAPI document', () => {
     console.log(`[fuzz] ${targets.length} JSON operations, ${requests} requests (FUZZ_RUNS=${RUNS})`);
     expect(failures.slice(0, 30)).toEqual([]);
   }, 900_000);
+
+  it('oversized bodies over one keep-alive connection: every request gets an HTTP answer', async () => {
+    const t = makeApp();
+    const admin = await t.login('super_admin');
+    const doc = (await t.json<Doc>('GET', '/api/openapi.json', null)).body;
+    const targets: { method: string; path: string; schema: Schema }[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const method of METHODS) {
+        const schema = item[method]?.requestBody?.content?.['application/json']?.schema;
+        if (schema && method !== 'get') targets.push({ method, path, schema });
+      }
+    }
+    const { send, connections } = await served(t);
+    const failures: string[] = [];
+    let requests = 0;
+    let closes = 0;
+    for (const { method, path, schema } of targets) {
+      // A documented-looking body padded past the JSON limit, or a large one under it without a token.
+      const oversized = fc.record({
+        value: fromSchema(schema), pad: fc.integer({ min: 200 * 1024, max: JSON_LIMIT + 300 * 1024 }), token: fc.boolean(), id: fc.constantFrom('1', '999999'),
+      });
+      await fc.assert(fc.asyncProperty(oversized, async ({ value, pad, token, id }) => {
+        const url = `/api${path.replace(/\{[^}]+\}/g, id)}`;
+        const body = JSON.stringify({ ...(typeof value === 'object' && value ? value : {}), pad: 'x'.repeat(pad) });
+        const headers: Record<string, string> = { 'content-type': 'application/json', ...(token && !SKIP.has(path) ? { authorization: `Bearer ${admin.token}` } : {}) };
+        requests += 1;
+        try {
+          const res = await send(method.toUpperCase(), url, headers, body);
+          if (res.connection === 'close') closes += 1;
+          if (res.status >= 500) failures.push(`${method.toUpperCase()} ${url} (${body.length} B) -> ${res.status}`);
+          if (body.length > JSON_LIMIT && res.status !== 413) failures.push(`${method.toUpperCase()} ${url} (${body.length} B) -> ${res.status}, not 413`);
+        } catch (err) {
+          failures.push(`${method.toUpperCase()} ${url} (${body.length} B) -> no answer: ${String(err)}`);
+        }
+        return true;
+      }), { numRuns: 2, seed: Number(process.env.FUZZ_SEED ?? 20240611) });
+    }
+    // Past every limit: 413 and the connection closed, answered all the same.
+    const huge = await send('POST', '/api/package/', { 'content-type': 'application/json' }, 'x'.repeat(UPLOAD_LIMIT + 1024));
+    expect([huge.status, huge.connection]).toEqual([413, 'close']);
+    console.log(`[fuzz] ${requests} oversized requests over ${connections()} connection(s)`);
+    expect(failures.slice(0, 30)).toEqual([]);
+    // One connection carried all of them (the last answer closed it).
+    expect(connections()).toBe(1 + closes);
+    expect(closes).toBe(0);
+  }, 600_000);
 });

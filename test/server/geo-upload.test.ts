@@ -179,5 +179,5 @@ describe('pincode bulk upload', () => {
     noFile.set('other', 'x');
     expect((await w.t.json('POST', '/api/pincode/bulk-upload/', w.token, noFile)).status).toBe(400);
     expect((await w.t.json('POST', '/api/pincode/bulk-upload/', w.token, { file: 'code,suburb' })).status).toBe(415);
-  });
+  }, 120_000); // fourteen files, each read in its own worker thread (server/services/uploads/parser.ts)
 });

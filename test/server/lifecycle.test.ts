@@ -211,8 +211,9 @@ describe('package lifecycle over HTTP', () => {
 
     const foreign = await post(t, '/api/scan-package-api/inbound-scan/', w.d2.token, { barcode: 'HAWB-7' });
     expect(foreign.status).toBe(409);
-    expect(foreign.body.message).toMatch(/HAWB-7 \(assigned\) is not assigned to you/);
-    expect(foreign.body.details).toMatchObject({ status: 'assigned', reason: 'not_yours' });
+    expect(foreign.body.message).toMatch(/HAWB-7 is not assigned to you/);
+    // Not yours, and nothing more: no id, no status of another driver's parcel.
+    expect(foreign.body.details).toEqual({ hawb: 'HAWB-7', reason: 'not_yours' });
 
     await post(t, '/api/scan-package-api/inbound-scan/', w.d1.token, { barcode: 'HAWB-7' });
     expect((await post(t, `/api/package-delivered/${id}/deliver/`, w.d1.token, {})).status).toBe(200);

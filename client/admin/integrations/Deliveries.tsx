@@ -19,8 +19,9 @@ const TONE: Record<Delivery['status'], Tone> = { pending: 'warn', delivered: 'ok
 const LABEL: Record<Delivery['status'], string> = { pending: 'Pending', delivered: 'Delivered', dead: 'Gave up' };
 
 function lastResult(d: Delivery): string {
-  if (d.last_status_code != null) return `HTTP ${d.last_status_code}`;
-  return d.last_error ?? (d.attempts === 0 ? 'Not tried yet' : '—');
+  if (d.last_error) return d.last_error;
+  if (d.last_status_class != null) return `Delivered (${d.last_status_class})`;
+  return d.attempts === 0 ? 'Not tried yet' : '—';
 }
 
 /** Every event sent (or being sent) to an endpoint, its attempts and last answer; replay re-sends it. */
@@ -53,7 +54,7 @@ export function Deliveries({ isCompany, canManage }: IntegrationProps) {
     { key: 'package', label: 'Package', render: (d) => (d.package != null ? <a href={`#/packages/${d.package}`}>#{d.package}</a> : '—') },
     { key: 'status', label: 'Status', render: (d) => <Badge tone={TONE[d.status]}>{LABEL[d.status]}</Badge> },
     { key: 'attempts', label: 'Attempts', numeric: true },
-    { key: 'last', label: 'Last answer', render: (d) => <span class={d.last_status_code != null && d.last_status_code < 300 ? undefined : 'muted'}>{lastResult(d)}</span> },
+    { key: 'last', label: 'Last answer', render: (d) => <span class={d.last_status_class === '2xx' ? undefined : 'muted'}>{lastResult(d)}</span> },
     { key: 'next_attempt_at', label: 'Next try', render: (d) => (d.status === 'pending' ? <span class="nowrap">{shortDateTime(d.next_attempt_at)}</span> : '—') },
   ];
 

@@ -13,7 +13,7 @@ import {
 } from '../../services/geo/lookup';
 import { toArea, toCurrency, toPincode, toSuburb, toZone } from '../../services/geo/shape';
 import { uploadPincodes } from '../../services/geo/upload/pincodes';
-import { MAX_SHEET_BYTES, MAX_SHEET_ROWS, readSheet } from '../../services/geo/upload/sheet';
+import { MAX_SHEET_BYTES, MAX_SHEET_ROWS } from '../../services/geo/upload/sheet';
 
 const extra = (name: string) => ops('web/Common/Extras', name);
 const tags = ['Geography'];
@@ -81,7 +81,7 @@ export function geoExtraRoutes(app: App): void {
       + 'type checked by content. Columns: code, suburb (name or id), optional state (name, code or id) and zone (name, code or id; moves the suburb '
       + 'into that zone). Every row is reported as created, updated or rejected. All or nothing unless `?partial=true`: a rejected row makes the '
       + 'answer 400 with the report in `details` and nothing applied.',
-    prepare: async ({ body }) => readSheet(new Uint8Array(await body.file.arrayBuffer())),
+    prepare: async ({ body, deps }) => deps.sheets.parse('geo-sheet', new Uint8Array(await body.file.arrayBuffer())),
   }, ({ deps, query, prepared }) => {
     const out = uploadPincodes(deps, prepared, query.partial);
     const message = `${out.created} created, ${out.updated} updated, ${out.rejected} rejected`;

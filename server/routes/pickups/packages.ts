@@ -11,7 +11,7 @@ import { ops } from '../../http/catalogue';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
 import type { SessionUser } from '../../services/auth/session';
-import { checkUploadSize, MAX_UPLOAD_BYTES, readCsv, readXlsx, type Sheet } from '../../services/packages/sheet';
+import { checkUploadSize, MAX_UPLOAD_BYTES } from '../../services/packages/sheet';
 import { findPackage } from '../../services/packages/lifecycle';
 import { visiblePackage } from '../../services/packages/scope';
 import { packagesByIds } from '../../services/packages/shape';
@@ -62,20 +62,20 @@ export function pickupPackageRoutes(app: App): void {
     description: `Without \`status\`: pickup_requested and picked_up. \`pickup_point\` filters by pickup point. ${LIST_FILTERS_DOC}`,
   }, ({ deps, user, query, c }) => packagePage(deps.db, pickupWhere(user, query), query, c.req.url));
 
-  const upload = (path: string, id: string, kind: string, read: (b: Uint8Array) => Sheet | Promise<Sheet>, companyOnly: boolean) => defineRoute(app, {
+  const upload = (path: string, id: string, kind: string, read: 'package-csv' | 'package-xlsx', companyOnly: boolean) => defineRoute(app, {
     method: 'post', path, tags, access: 'package.manage', catalogue: pp(id), summary: `Request pickups from a ${kind} file${companyOnly ? ' (company login)' : ''}`,
     description: UPLOAD_DOC, bodyKind: 'multipart', body: PickupUploadBody, query: UploadQuery, response: UploadAnswer,
-    prepare: async ({ body, user }) => {
+    prepare: async ({ body, user, deps }) => {
       if (companyOnly && user.role !== 'company') throw forbidden('This upload is for company logins; staff use pickup-package/bulk-upload/');
-      return read(await bytesOf(body.file));
+      return deps.sheets.parse(read, await bytesOf(body.file));
     },
   }, ({ deps, user, body, query, prepared }) =>
     answer(importPickups(deps, user, prepared, { partial: query.partial, defaultCompany: body.company, pickupPoint: body.pickup_point })));
 
-  upload('/pickup-package/bulk-upload/', 'Bulk Upload', 'UTF-8 CSV', readCsv, false);
-  upload('/pickup-package/excel-upload/', 'Excel Upload', '.xlsx', readXlsx, false);
-  upload('/pickup-package/company/bulk-upload/', 'Bulk Upload by Company', 'UTF-8 CSV', readCsv, true);
-  upload('/pickup-package/company/excel-upload/', 'Excel Upload by Company', '.xlsx', readXlsx, true);
+  upload('/pickup-package/bulk-upload/', 'Bulk Upload', 'UTF-8 CSV', 'package-csv', false);
+  upload('/pickup-package/excel-upload/', 'Excel Upload', '.xlsx', 'package-xlsx', false);
+  upload('/pickup-package/company/bulk-upload/', 'Bulk Upload by Company', 'UTF-8 CSV', 'package-csv', true);
+  upload('/pickup-package/company/excel-upload/', 'Excel Upload by Company', '.xlsx', 'package-xlsx', true);
 
   const assignDoc = 'Only parcels still waiting for collection (pickup_requested; 409 otherwise). The status does not change: the driver\'s scan at the pickup point does that.';
   defineRoute(app, {

@@ -9,7 +9,7 @@ import { ops } from '../../http/catalogue';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
 import { pageLinks } from '../../resources/list';
-import { checkUploadSize, MAX_UPLOAD_BYTES, readCsv, readXlsx, type Sheet } from '../../services/packages/sheet';
+import { checkUploadSize, MAX_UPLOAD_BYTES } from '../../services/packages/sheet';
 import { packageJsonSelect, parsePackages } from '../../services/packages/json';
 import { importPackages } from '../../services/packages/upload';
 import { companyOfApiKey } from '../../services/webhooks/apiKeys';
@@ -22,23 +22,23 @@ const KeyQuery = ListQuery.omit({ search: true, ordering: true }).extend({
 });
 
 export function companyApiRoutes(app: App): void {
-  const upload = (path: string, id: string, kind: string, read: (b: Uint8Array) => Sheet | Promise<Sheet>) => defineRoute(app, {
+  const upload = (path: string, id: string, kind: string, read: 'package-csv' | 'package-xlsx') => defineRoute(app, {
     method: 'post', path, tags: ['Company Package Upload'], access: 'package.manage', catalogue: ops('web/Company Package Upload', id),
     summary: `A company uploads its packages from a ${kind} file`, bodyKind: 'multipart', body: UploadBody, query: UploadQuery, response: UploadAnswer,
     description: `Company logins only. multipart \`file\` (at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB, ${UPLOAD_MAX_ROWS} rows); the columns and checks `
       + 'of package/bulk-upload/; every row is the company\'s own (a `company` column naming another is rejected). All or nothing unless `?partial=true`. '
       + 'Each new package raises package.created for the company\'s webhook endpoints.',
-    prepare: async ({ body, user }) => {
+    prepare: async ({ body, user, deps }) => {
       if (user.role !== 'company') throw forbidden('This upload is for company logins; staff use package/bulk-upload/');
       checkUploadSize(body.file.size);
-      return read(new Uint8Array(await body.file.arrayBuffer()));
+      return deps.sheets.parse(read, new Uint8Array(await body.file.arrayBuffer()));
     },
   }, ({ deps, user, query, prepared }) => {
     const r = importPackages(deps, user, prepared, { partial: query.partial });
     return { success: true, message: `${r.created} package(s) created${r.rejected ? `, ${r.rejected} row(s) rejected` : ''}`, ...r };
   });
-  upload('/company-package/csv-upload/', 'Company CSV Upload', 'UTF-8 CSV', readCsv);
-  upload('/company-package/excel-upload/', 'Company Excel Upload', '.xlsx', readXlsx);
+  upload('/company-package/csv-upload/', 'Company CSV Upload', 'UTF-8 CSV', 'package-csv');
+  upload('/company-package/excel-upload/', 'Company Excel Upload', '.xlsx', 'package-xlsx');
 
   defineRoute(app, {
     method: 'get', path: '/company-key/package/', tags: ['Package by Company Key'], access: 'public', query: KeyQuery, response: PackageListAnswer,

@@ -6,6 +6,8 @@ import {
 } from '../../../shared/schemas/webhooks';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
+import { badRequest } from '../../errors';
+import { refusedAtSave } from '../../services/webhooks/outbound';
 import { pageLinks } from '../../resources/list';
 import { createApiKey, listApiKeys, revokeApiKey, toApiKey } from '../../services/webhooks/apiKeys';
 import {
@@ -19,6 +21,17 @@ const SIGNING = 'Each event is POSTed as JSON `{ id, type, created_at, data: { p
   + 'HMAC-SHA256 of "<timestamp>.<body>">` keyed with the company\'s webhook secret, as inbound calls are signed. Any 2xx is success; '
   + 'otherwise retried with exponential back-off and marked dead after the last attempt.';
 
+const TARGET_DOC = 'A `url` whose host is, or resolves to, a loopback, private, link-local, unique-local, multicast or reserved address '
+  + '(IPv4-mapped forms included) is refused with 400, and checked again before every send; redirects are not followed. '
+  + 'The delivery log shows only delivered or failed with the status class.';
+
+/** Refused targets are a 400 before the transaction (resolving a name is async). */
+async function checkTarget(allow: readonly string[], url: string | undefined): Promise<void> {
+  if (url === undefined) return;
+  const reason = await refusedAtSave(url, allow);
+  if (reason) throw badRequest(`The webhook URL is refused: ${reason}`, [{ path: 'url', message: reason }]);
+}
+
 export function webhookEndpointRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/webhook-endpoint/', tags, access: 'webhook.view', query: WebhookEndpointQuery, response: WebhookEndpointList,
@@ -31,7 +44,8 @@ export function webhookEndpointRoutes(app: App): void {
   defineRoute(app, {
     method: 'post', path: '/webhook-endpoint/', tags, access: 'webhook.manage', body: WebhookEndpointCreate, response: WebhookEndpoint, status: 201,
     catalogue: [], summary: 'Register an endpoint for package events',
-    description: `${SIGNING} The company must have generated its webhook key first (409 otherwise). Staff name \`company\`.`,
+    description: `${SIGNING} The company must have generated its webhook key first (409 otherwise). Staff name \`company\`. ${TARGET_DOC}`,
+    prepare: ({ deps, body }) => checkTarget(deps.config.webhookAllow, body.url),
   }, ({ deps, user, body }) => createEndpoint(deps, user, body));
 
   defineRoute(app, {
@@ -41,7 +55,8 @@ export function webhookEndpointRoutes(app: App): void {
 
   defineRoute(app, {
     method: ['patch', 'put'], path: '/webhook-endpoint/{id}/', tags, access: 'webhook.manage', params: IdParams, body: WebhookEndpointUpdate,
-    response: WebhookEndpoint, catalogue: [], summary: 'Change a webhook endpoint (url, events, active)',
+    response: WebhookEndpoint, catalogue: [], summary: 'Change a webhook endpoint (url, events, active)', description: TARGET_DOC,
+    prepare: ({ deps, body }) => checkTarget(deps.config.webhookAllow, body.url),
   }, ({ deps, user, params, body }) => updateEndpoint(deps, user, params.id, body));
 
   defineRoute(app, {

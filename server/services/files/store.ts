@@ -4,6 +4,7 @@ import type { Deps } from '../../deps';
 import type { Db } from '../../db/client';
 import { storedFile } from '../../db/schema/index';
 import { ApiError, conflict } from '../../errors';
+import { checkUploadAllowance } from './allowance';
 import { sniff, type FileType } from './sniff';
 
 export type StoredFile = typeof storedFile.$inferSelect;
@@ -36,10 +37,21 @@ export function checkUpload(bytes: Uint8Array, kind: FileKind, declaredSha256?: 
 
 /**
  * Writes the bytes (async, before any transaction) and returns the storage key; the row is
- * inserted by `recordFile` inside the caller's transaction.
+ * inserted by `recordFile` inside the caller's transaction. The owner's quota and rate are checked
+ * first; bytes no row ends up naming are removed by the route (`settle`) or the sweep (sweep.ts).
  */
-export async function writeBytes(deps: Deps, upload: CheckedUpload): Promise<string> {
+export async function writeBytes(deps: Deps, upload: CheckedUpload, ownerId: number): Promise<string> {
+  checkUploadAllowance(deps, ownerId, upload.bytes.byteLength);
   return deps.files.put(upload.bytes);
+}
+
+export function keyInUse(db: Db, key: string): boolean {
+  return db.select({ id: storedFile.id }).from(storedFile).where(eq(storedFile.key, key)).get() !== undefined;
+}
+
+/** For a route's `settle`: once its answer committed, bytes it wrote that no row names (refused, or a replay) go. */
+export async function dropIfUnused(deps: Deps, key: string): Promise<void> {
+  if (!keyInUse(deps.db, key)) await deps.files.delete(key);
 }
 
 export function recordFile(db: Db, now: number, ownerId: number, key: string, upload: CheckedUpload, kind: FileKind, clientId: string | null): StoredFile {

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { referencingRows } from '../../db/references';
 import { storedFile, user } from '../../db/schema/index';
 import { notFound } from '../../errors';
+import { userFileResponse } from '../files/serve';
 import { checkUpload, fileById, recordFile, writeBytes, type FileKind, type StoredFile } from '../files/store';
 
 /** The images kept on a user row, each a stored_file id column. */
@@ -42,7 +43,7 @@ async function removeBytes(deps: Deps, keys: string[]): Promise<void> {
 export async function attachUserFile(deps: Deps, userId: number, slot: UserFileSlot, file: File): Promise<StoredFile> {
   const { kind, column } = USER_FILE_SLOTS[slot];
   const upload = checkUpload(new Uint8Array(await file.arrayBuffer()), kind);
-  const key = await writeBytes(deps, upload);
+  const key = await writeBytes(deps, upload, userId);
   let stale: string[] = [];
   let stored: StoredFile;
   try {
@@ -88,11 +89,5 @@ export async function readUserFile(deps: Deps, row: UserRow, slot: UserFileSlot)
 }
 
 export function fileResponse(file: StoredFile, bytes: Uint8Array): Response {
-  return new Response(bytes as Uint8Array<ArrayBuffer>, {
-    status: 200,
-    headers: {
-      'Content-Type': file.mime, 'Cache-Control': 'private, no-store', 'X-Content-Type-Options': 'nosniff',
-      'Content-Disposition': 'inline',
-    },
-  });
+  return userFileResponse(file, bytes, 'private, no-store');
 }

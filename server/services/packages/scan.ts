@@ -25,7 +25,6 @@ export function actionMeta(body: { occurred_at?: string; latitude?: number; long
 }
 
 const actorOf = (ctx: ScanContext): Actor => ({ userId: ctx.actor.id, deviceId: ctx.deviceId });
-const words = (s: string) => s.replace(/_/g, ' ');
 
 // Scans run these all day: built once per database, since building drizzle's SQL cost more than running it.
 const exceptionInsert = (db: Db) => db.insert(scanException).values({
@@ -59,9 +58,12 @@ export function recordedRefusal(deps: Deps, err: ApiError, row: PackageRow, acti
   return err.withRecord(() => recordEvent(deps.db, now, row, action, actorOf(ctx), { ...ctx.meta, data: { refused: err.message, code: err.code } }));
 }
 
+/**
+ * A scan of a parcel that is someone else's: the driver learns only that it is not theirs, never
+ * its id or status (another driver's work, another company's parcel). Its history records more.
+ */
 export function notYours(deps: Deps, row: PackageRow, action: string, ctx: ScanContext): ApiError {
-  const err = new ApiError(409, 'conflict', `Parcel ${row.hawb} (${words(row.status)}) is not assigned to you`, [],
-    { package: row.id, hawb: row.hawb, status: row.status, reason: 'not_yours' });
+  const err = new ApiError(409, 'conflict', `Parcel ${row.hawb} is not assigned to you`, [], { hawb: row.hawb, reason: 'not_yours' });
   return recordedRefusal(deps, err, row, `${action}_rejected`, ctx);
 }
 

@@ -3,6 +3,7 @@ import type { Clock } from '../../clock';
 import type { Db } from '../../db/client';
 import { webhookDelivery, webhookEndpoint } from '../../db/schema/index';
 import { companyWebhookSecret } from '../org/webhookKey';
+import { outboundPolicy, postVetted, TargetRefused, vetTarget, type Resolver } from './outbound';
 import { signBody } from './signature';
 
 export interface DispatcherOptions {
@@ -15,9 +16,14 @@ export interface DispatcherOptions {
   maxDelayMs?: number;
   timeoutMs?: number;
   batchSize?: number;
-  /** Endpoints on loopback or private address literals are refused unless allowed (tests, on-premise receivers). */
-  allowPrivateTargets?: boolean;
-  fetch?: typeof fetch;
+  /**
+   * Host names or CIDRs that may be private (on-premise receivers; WEBHOOK_ALLOW_HOSTS): every other
+   * target resolving to a loopback, private, link-local or reserved address is refused (outbound.ts).
+   */
+  allow?: readonly string[];
+  resolve?: Resolver;
+  /** How much of a receiver's answer is read before the connection is dropped. */
+  maxResponseBytes?: number;
   log?: (message: string) => void;
 }
 
@@ -28,12 +34,17 @@ export interface WebhookDispatcher {
   stop(): Promise<void>;
 }
 
-const PRIVATE = [/^127\./, /^10\./, /^192\.168\./, /^172\.(1[6-9]|2\d|3[01])\./, /^169\.254\./, /^0\./, /^localhost$/i, /^\[?::1\]?$/, /^\[?f[cd][0-9a-f]{2}:/i];
-
-function privateTarget(url: string): boolean {
-  const host = new URL(url).hostname;
-  return PRIVATE.some((re) => re.test(host));
-}
+/**
+ * What the company may see of an attempt: the outcome and the status class. The exact status or the
+ * network error would make the delivery log a port scanner of whatever the target reaches; the
+ * operator's log line keeps the detail.
+ */
+export const DELIVERY_FAILURES = {
+  noKey: 'the company has no webhook key; generate one to receive events',
+  refused: 'target refused: it resolves to a private, loopback or reserved address',
+  noAnswer: 'failed: no HTTP answer',
+} as const;
+export const statusClass = (status: number) => `${Math.floor(status / 100)}xx`;
 
 /** Delay before the attempt after `attempts` failures: base, 2x, 4x, ... capped. */
 export function backoffDelay(attempts: number, baseMs: number, maxMs: number): number {
@@ -52,37 +63,34 @@ export function createWebhookDispatcher(opts: DispatcherOptions): WebhookDispatc
   const maxDelay = opts.maxDelayMs ?? 6 * 3600_000;
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const batch = opts.batchSize ?? 25;
-  const send = opts.fetch ?? fetch;
+  const policy = outboundPolicy(opts.allow);
+  const maxResponseBytes = opts.maxResponseBytes ?? 64 * 1024;
   let running: Promise<number> | null = null;
   let timer: NodeJS.Timeout | null = null;
 
-  async function attempt(row: typeof webhookDelivery.$inferSelect, url: string): Promise<{ ok: boolean; status: number | null; error: string | null }> {
+  interface Attempt { ok: boolean; status: number | null; shown: string | null; detail: string | null }
+
+  async function attempt(row: typeof webhookDelivery.$inferSelect, url: string): Promise<Attempt> {
     const secret = companyWebhookSecret(db, row.company_id);
-    if (!secret) return { ok: false, status: null, error: 'the company has no webhook key; generate one to receive events' };
-    if (!opts.allowPrivateTargets && privateTarget(url)) return { ok: false, status: null, error: 'private or loopback address refused' };
+    if (!secret) return { ok: false, status: null, shown: DELIVERY_FAILURES.noKey, detail: 'no webhook key' };
     const timestamp = Math.floor(clock.now() / 1000);
     try {
-      const res = await send(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'Courier-Webhooks/1',
-          'x-courier-event': row.event,
-          'x-courier-event-id': row.event_id,
-          'x-courier-delivery': String(row.id),
-          'x-courier-timestamp': String(timestamp),
-          'x-courier-signature': signBody(secret, timestamp, row.payload),
-        },
-        body: row.payload,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      // The receiver's body is not needed; reading it frees the connection.
-      await res.arrayBuffer().catch(() => undefined);
-      return res.status >= 200 && res.status < 300 ? { ok: true, status: res.status, error: null } : { ok: false, status: res.status, error: `HTTP ${res.status}` };
+      // Vetted now, at send time, whatever was checked when the endpoint was saved: DNS may have changed.
+      const target = await vetTarget(url, policy, opts.resolve);
+      const { status } = await postVetted(target, {
+        'content-type': 'application/json',
+        'user-agent': 'Courier-Webhooks/1',
+        'x-courier-event': row.event,
+        'x-courier-event-id': row.event_id,
+        'x-courier-delivery': String(row.id),
+        'x-courier-timestamp': String(timestamp),
+        'x-courier-signature': signBody(secret, timestamp, row.payload),
+      }, row.payload, { timeoutMs, maxResponseBytes });
+      const ok = status >= 200 && status < 300;
+      return { ok, status, shown: ok ? null : `failed: ${statusClass(status)}`, detail: ok ? null : `HTTP ${status}` };
     } catch (err) {
-      const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
-      return { ok: false, status: null, error: `${err instanceof Error ? err.message : String(err)}${cause}`.slice(0, 500) };
+      const detail = `${err instanceof Error ? err.message : String(err)}`.slice(0, 300);
+      return { ok: false, status: null, shown: err instanceof TargetRefused ? DELIVERY_FAILURES.refused : DELIVERY_FAILURES.noAnswer, detail };
     }
   }
 
@@ -102,12 +110,12 @@ export function createWebhookDispatcher(opts: DispatcherOptions): WebhookDispatc
         status: result.ok ? 'delivered' : dead ? 'dead' : 'pending',
         last_attempt_at: at,
         last_status_code: result.status,
-        last_error: result.error,
+        last_error: result.shown,
         delivered_at: result.ok ? at : null,
         next_attempt_at: result.ok || dead ? at : at + backoffDelay(attempts, baseDelay, maxDelay),
         updated_at: at,
       }).where(eq(webhookDelivery.id, row.id)).run();
-      if (!result.ok) opts.log?.(`[webhooks] delivery ${row.id} (${row.event}) attempt ${attempts} failed: ${result.error}${dead ? ' (dead)' : ''}`);
+      if (!result.ok) opts.log?.(`[webhooks] delivery ${row.id} (${row.event}) attempt ${attempts} failed: ${result.detail}${dead ? ' (dead)' : ''}`);
     }
     return due.length;
   }

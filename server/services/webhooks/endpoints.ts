@@ -10,6 +10,7 @@ import type {
 } from '../../../shared/schemas/webhooks';
 import type { SessionUser } from '../auth/session';
 import { companyWebhookSecret } from '../org/webhookKey';
+import { statusClass } from './dispatcher';
 import { companyFilter, owningCompany } from './owner';
 
 type EndpointRow = typeof webhookEndpoint.$inferSelect;
@@ -24,7 +25,7 @@ export const toDelivery = (r: DeliveryRow) => ({
   id: r.id, endpoint: r.endpoint_id, company: r.company_id, event_id: r.event_id, event: r.event as WebhookEvent,
   package: r.package_id, status: r.status as 'pending' | 'delivered' | 'dead', attempts: r.attempts,
   next_attempt_at: r.status === 'pending' ? iso(r.next_attempt_at) : null, last_attempt_at: iso(r.last_attempt_at),
-  last_status_code: r.last_status_code, last_error: r.last_error, delivered_at: iso(r.delivered_at), created_at: iso(r.created_at) ?? '',
+  last_status_class: r.last_status_code == null ? null : statusClass(r.last_status_code), last_error: r.last_error, delivered_at: iso(r.delivered_at), created_at: iso(r.created_at) ?? '',
   payload: JSON.parse(r.payload) as unknown,
 });
 

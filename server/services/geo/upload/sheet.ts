@@ -1,11 +1,12 @@
-import { parse } from 'csv-parse/sync';
-import ExcelJS from 'exceljs';
+import { CsvError, parse } from 'csv-parse/sync';
+import type ExcelJS from 'exceljs';
 import { ApiError } from '../../../errors';
+import { checkRowShape, tooLarge, MAX_CELL_CHARS, MAX_COLUMNS, MAX_XLSX_INFLATED, type SheetLimits } from '../../uploads/limits';
+import { xlsxRows } from '../../uploads/xlsxStream';
 
 export const MAX_SHEET_BYTES = 5 * 1024 * 1024;
 export const MAX_SHEET_ROWS = 50_000;
-/** A small zip can inflate enormously, so the sizes its directory declares are bounded before it is opened. */
-export const MAX_XLSX_INFLATED = 100 * 1024 * 1024;
+const GEO_SHEET_LIMITS: SheetLimits = { rows: MAX_SHEET_ROWS, columns: MAX_COLUMNS, cellChars: MAX_CELL_CHARS, inflatedBytes: MAX_XLSX_INFLATED };
 
 export type SheetKind = 'csv' | 'xlsx';
 /** `line` is the row number a person sees in the spreadsheet (the header is row 1 in a CSV). */
@@ -57,9 +58,12 @@ function readCsv(bytes: Uint8Array): Sheet {
   try {
     records = parse(text, {
       bom: true, delimiter: delimiterOf(text.replace(/^\uFEFF/, '')), relax_column_count: true, skip_empty_lines: true,
-      trim: true, to: MAX_SHEET_ROWS + 2,
+      trim: true, to: MAX_SHEET_ROWS + 2, max_record_size: MAX_CELL_CHARS * 4,
+      on_record: (record: string[], { lines }) => { checkRowShape(GEO_SHEET_LIMITS, lines, record.length, record); return record; },
     }) as string[][];
   } catch (err) {
+    if (err instanceof ApiError) throw err;
+    if (err instanceof CsvError && err.code === 'CSV_MAX_RECORD_SIZE') throw tooLarge(`A row holds more than ${MAX_CELL_CHARS * 4} characters`);
     const reason = err instanceof Error ? err.message : 'unreadable';
     throw new ApiError(400, 'validation_error', `The CSV could not be read: ${reason}`, [{ path: 'file', message: reason }]);
   }
@@ -70,47 +74,12 @@ function readCsv(bytes: Uint8Array): Sheet {
   return { kind: 'csv', header, rows };
 }
 
-/** Sum of the uncompressed sizes the zip's central directory declares; null when the directory is unreadable. */
-export function declaredZipSize(bytes: Uint8Array): number | null {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  // The end-of-directory record is the last 22 bytes plus a comment of up to 64 KiB.
-  for (let eocd = bytes.length - 22; eocd >= Math.max(0, bytes.length - 22 - 0xffff); eocd -= 1) {
-    if (view.getUint32(eocd, true) !== 0x06054b50) continue;
-    const entries = view.getUint16(eocd + 10, true);
-    let at = view.getUint32(eocd + 16, true);
-    let total = 0;
-    for (let i = 0; i < entries; i += 1) {
-      if (at + 46 > bytes.length || view.getUint32(at, true) !== 0x02014b50) return null;
-      total += view.getUint32(at + 24, true);
-      at += 46 + view.getUint16(at + 28, true) + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
-    }
-    return total;
-  }
-  return null;
-}
-
 async function readXlsx(bytes: Uint8Array): Promise<Sheet> {
-  const inflated = declaredZipSize(bytes);
-  if (inflated == null) throw new ApiError(400, 'validation_error', 'The .xlsx workbook could not be read', [{ path: 'file', message: 'not a readable workbook' }]);
-  if (inflated > MAX_XLSX_INFLATED) {
-    throw new ApiError(413, 'payload_too_large', `The workbook unpacks to more than ${MAX_XLSX_INFLATED / 1024 / 1024} MiB`, [{ path: 'file', message: 'too large unpacked' }]);
-  }
-  const book = new ExcelJS.Workbook();
-  try {
-    await book.xlsx.load(bytes.slice().buffer);
-  } catch {
-    throw new ApiError(400, 'validation_error', 'The .xlsx workbook could not be read', [{ path: 'file', message: 'not a readable workbook' }]);
-  }
-  const ws = book.worksheets[0];
-  if (!ws) throw new ApiError(400, 'validation_error', 'The workbook has no sheet', [{ path: 'file', message: 'no sheet' }]);
-  if (ws.actualRowCount > MAX_SHEET_ROWS + 1) throw tooMany();
   const rows: SheetRow[] = [];
-  ws.eachRow({ includeEmpty: false }, (row, line) => {
-    const values = Array.isArray(row.values) ? row.values : [];
-    // exceljs numbers cells from 1; index 0 is always empty.
-    const cells = Array.from({ length: Math.max(0, values.length - 1) }, (_, i) => cellText(values[i + 1]));
-    if (cells.some(Boolean)) rows.push({ line, cells });
-  });
+  for await (const row of xlsxRows(bytes, GEO_SHEET_LIMITS)) {
+    const cells = row.values.map((v) => cellText(v ?? null));
+    if (cells.some(Boolean)) rows.push({ line: row.number, cells });
+  }
   const [header, ...rest] = rows;
   return { kind: 'xlsx', header: header?.cells ?? [], rows: rest };
 }
