@@ -12,7 +12,8 @@ export interface MoneyWorld {
 
 /** An app with an admin, two zones and a package type: what every rate needs. */
 export async function moneyWorld(): Promise<MoneyWorld> {
-  const t = makeApp();
+  // Months walked on the test clock with one set of logins (idle expiry has its own tests).
+  const t = makeApp({ config: { staffIdleMs: 366 * 24 * 3600_000 } });
   const admin = await t.login('admin');
   const now = t.clock.now();
   const metro = t.db.insert(zone).values({ name: 'Metro', created_at: now, updated_at: now }).returning().get().id;

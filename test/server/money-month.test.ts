@@ -9,7 +9,8 @@ const jan = (day: number, hour = 9) => Date.UTC(2026, 0, day, hour);
 
 describe('a company through January', () => {
   it('rate card, parcels priced on creation, prepaid top-up and refusal, switch to postpaid, statement with PDF, adjustment, driver earnings', async () => {
-    const t = makeApp();
+    // A month walked on the test clock with one set of logins (idle expiry has its own tests).
+    const t = makeApp({ config: { staffIdleMs: 366 * 24 * 3600_000 } });
     t.clock.set(jan(5));
     const admin = await t.login('admin');
     const driver = await t.login('driver');
