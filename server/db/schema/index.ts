@@ -11,3 +11,4 @@ export * from './money';
 export * from './routes';
 export * from './webhooks';
 export * from './audit';
+export * from './refusedDelivery';
