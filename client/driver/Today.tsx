@@ -4,7 +4,6 @@ import type { SessionInfo, ViewPackage } from '../sync/index';
 import { StatusBadge } from '../ui/Badge';
 import { Button } from '../ui/Button';
 import { Loading } from '../ui/States';
-import { toast } from '../ui/toast';
 import { countDay, isOpen, mustReturn, nextStop, toLoad } from './day';
 import { usePackages, useOutbox } from './hooks';
 import { addressOf } from './maps';
@@ -34,6 +33,8 @@ function StopRow({ p, n, max, heldIds }: { p: ViewPackage; n: number; max: numbe
 
 function RouteBlock({ group, max, heldIds, localOrder }: { group: RouteGroup; max: number; heldIds: Set<number>; localOrder: boolean }) {
   const [busy, setBusy] = useState(false);
+  // The result is said here, beside the list it changed: a toast would cover the stops.
+  const [said, setSaid] = useState<{ text: string; ok: boolean } | null>(null);
   const { route, packages } = group;
   const open = packages.filter((p) => isOpen(p) && !heldIds.has(p.id));
   const reoptimise = async () => {
@@ -41,10 +42,9 @@ function RouteBlock({ group, max, heldIds, localOrder }: { group: RouteGroup; ma
     setBusy(true);
     try {
       const { reoptimiseRoute } = await loadReorder();
-      const msg = await reoptimiseRoute(route, packages);
-      toast(msg, 'ok');
+      setSaid({ text: await reoptimiseRoute(route, packages), ok: true });
     } catch (err) {
-      toast(err instanceof Error ? err.message : String(err), 'bad');
+      setSaid({ text: err instanceof Error ? err.message : String(err), ok: false });
     } finally {
       setBusy(false);
     }
@@ -59,6 +59,7 @@ function RouteBlock({ group, max, heldIds, localOrder }: { group: RouteGroup; ma
       {route && open.length > 1 && (
         <Button class="xl" busy={busy} onClick={() => void reoptimise()} data-testid="reoptimise">Re-optimise remaining stops</Button>
       )}
+      {said && <div class={`reorder-note${said.ok ? '' : ' bad'}`} role="status" data-testid="reorder-result">{said.text}</div>}
       <ol class="stops">
         {packages.map((p, i) => <StopRow key={p.id} p={p} n={i + 1} max={max} heldIds={heldIds} />)}
       </ol>

@@ -144,7 +144,7 @@ export interface SyncStatus {
 export type ViewPackage = Package & {
   /** An accepted-here, not-yet-answered action changed what is shown. */
   pending: { outboxId: number; label: string; status: OutboxStatus } | null;
-  rejected: { outboxId: number; label: string; message: string } | null;
+  rejected: { outboxId: number; label: string; message: string; rejection: Rejection | null; path: string } | null;
 };
 
 export type LocalCheckResult = 'loadable' | 'already_loaded' | 'not_yours' | 'unknown' | 'not_loadable';

@@ -28,7 +28,7 @@ export async function pendingView(db: SyncDb, userId: number | null): Promise<Vi
     const target = targets(row, byId, byHawb);
     if (!target) continue;
     if (row.status === 'rejected') {
-      target.rejected = { outboxId: row.id, label: row.label, message: row.rejection?.message ?? 'Refused by the server' };
+      target.rejected = { outboxId: row.id, label: row.label, message: row.rejection?.message ?? 'Refused by the server', rejection: row.rejection, path: row.path };
       continue;
     }
     Object.assign(target, row.effect?.patch ?? {});
