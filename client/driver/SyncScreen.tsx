@@ -101,7 +101,7 @@ export default function SyncScreen() {
       {status.resentAfterRestore > 0 && (
         <p class="muted" data-testid="sync-resent">The office restored its records: {status.resentAfterRestore} of your earlier action{status.resentAfterRestore === 1 ? ' was' : 's were'} sent again so none is lost.</p>
       )}
-      {status.nextRetryAt && waiting > 0 && <p class="muted">Next try at {timeOf(status.nextRetryAt)}{status.lastError ? ` (${status.lastError})` : ''}.</p>}
+      {status.nextRetryAt && waiting > 0 && <p class="muted">Next try at {timeOf(status.nextRetryAt)}{status.lastError && !reach ? ` (${status.lastError})` : ''}.</p>}
       {status.loginNeeded ? (
         <div class="card stack">
           <strong>Your login has expired. Log in again to send your saved work; nothing is lost.</strong>

@@ -95,3 +95,53 @@ export async function ownChromium(profile: string): Promise<OwnChromium> {
   };
   return { proc, browser, ctx, kill };
 }
+
+/**
+ * A switchable front for the real server, on its own port (the origin the phone knows): `pass`
+ * forwards every connection, `down` closes the port (a dead server: connection refused), `busy`
+ * answers every request 503 (a server that answers but cannot take work).
+ */
+export interface Front { url: string; mode(m: 'pass' | 'down' | 'busy'): Promise<void>; close(): Promise<void> }
+
+export async function front(backendUrl: string): Promise<Front> {
+  const net = await import('node:net');
+  const backend = new URL(backendUrl);
+  let current: 'pass' | 'down' | 'busy' = 'pass';
+  const sockets = new Set<import('node:net').Socket>();
+  const body = JSON.stringify({ success: false, message: 'Service temporarily unavailable', code: 'unavailable', errors: [] });
+  const server = net.createServer((client) => {
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    client.on('error', () => undefined);
+    if (current === 'busy') {
+      client.once('data', () => {
+        client.end(`HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      });
+      return;
+    }
+    const upstream = net.connect(Number(backend.port), backend.hostname);
+    sockets.add(upstream);
+    upstream.on('close', () => sockets.delete(upstream));
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const port = (server.address() as import('node:net').AddressInfo).port;
+  const dropAll = () => { for (const s of sockets) s.destroy(); sockets.clear(); };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async mode(m) {
+      if (m === current) return;
+      const wasDown = current === 'down';
+      current = m;
+      dropAll();
+      if (m === 'down') await new Promise<void>((ok) => server.close(() => ok()));
+      else if (wasDown) await new Promise<void>((ok) => server.listen(port, '127.0.0.1', ok));
+    },
+    async close() {
+      dropAll();
+      if (current !== 'down') await new Promise<void>((ok) => server.close(() => ok()));
+    },
+  };
+}
