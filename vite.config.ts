@@ -1,8 +1,11 @@
 import { defineConfig } from 'vite';
 import preact from '@preact/preset-vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { driverPrecache, precompress } from './scripts/vitePlugins';
 
 const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:3000';
+// The phone precaches the driver app only; admin and depot screens load from the network.
+const precache = driverPrecache();
 
 export default defineConfig({
   root: 'client',
@@ -12,6 +15,7 @@ export default defineConfig({
   preview: { proxy: { '/api': apiTarget } },
   plugins: [
     preact(),
+    precache.plugin,
     VitePWA({
       registerType: 'prompt',
       injectRegister: false,
@@ -36,7 +40,9 @@ export default defineConfig({
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api\//],
         runtimeCaching: [],
+        manifestTransforms: [async (entries) => ({ manifest: entries.filter((e) => precache.keep(e.url)), warnings: [] })],
       },
     }),
+    precompress(),
   ],
 });

@@ -1,3 +1,4 @@
+import type { Config } from '../../server/deps';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,11 +31,11 @@ export interface TestApp {
 let seq = 0;
 
 /** `writeBatch` reaches the app's group commit (server/db/writeBatch.ts), e.g. to fail a COMMIT. */
-export function makeApp(options: { writeBatch?: WriteBatchOptions } = {}): TestApp {
+export function makeApp(options: { writeBatch?: WriteBatchOptions; config?: Partial<Config> } = {}): TestApp {
   const db = openMemoryDatabase();
   const clock = manualClock();
   const filesDir = mkdtempSync(join(tmpdir(), 'courier-files-'));
-  const app = createApp({ db, files: diskFileStore(filesDir), clock, writeBatch: options.writeBatch });
+  const app = createApp({ db, files: diskFileStore(filesDir), clock, writeBatch: options.writeBatch, config: options.config });
   const call: TestApp['call'] = (method, path, token, body, headers = {}) => {
     const h: Record<string, string> = { ...headers };
     if (token) h.authorization = `Bearer ${token}`;
