@@ -22,5 +22,6 @@ await runOptimizerBench((line: string) => console.log(line));
 await optional('./sync.ts', 'runSyncBench');
 await optional('./scale.ts', 'runScaleBench');
 await optional('./bundle.ts', 'runBundleBench');
+await optional('./firstLoad.ts', 'runFirstLoadBench');
 await optional('./export.ts', 'runExportBench');
 await optional('./upload.ts', 'runUploadBench');
