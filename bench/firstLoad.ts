@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { buildPwa, CHROMIUM, CHROMIUM_ARGS, PASSWORD, PHONE, startServer } from '../test/browser/harness';
 
-const RUNS = 3;
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 /** DevTools' "Fast 3G": 562.5 ms round trip, 1.6 Mbit/s down, 750 kbit/s up (each x0.9, as DevTools does). */
 const FAST_3G = { offline: false, latency: 562.5, downloadThroughput: (1.6 * 1024 * 1024 / 8) * 0.9, uploadThroughput: (750 * 1024 / 8) * 0.9 };
 const CPU_SLOWDOWN = 4;
@@ -76,6 +76,10 @@ async function oneRun(url: string, driver: { email: string }, stops: number): Pr
     const sizes = new Map<string, number>();
     let counting = true;
     cdp.on('Network.loadingFinished', (e: { requestId: string; encodedDataLength: number }) => { if (counting) sizes.set(e.requestId, e.encodedDataLength); });
+    if (process.env.BENCH_DEBUG) {
+      const t0 = Date.now();
+      cdp.on('Network.requestWillBeSent', (e: { request: { url: string } }) => console.log(`  +${Date.now() - t0} ms request ${e.request.url.replace(url, '')}`));
+    }
     await page.goto(`${url}/#/driver`, { waitUntil: 'commit' });
     const coldMs = await seen(page, 'login');
     counting = false;
@@ -97,6 +101,7 @@ async function oneRun(url: string, driver: { email: string }, stops: number): Pr
     await throttled(again);
     await again.goto(`${url}/#/driver`, { waitUntil: 'commit' });
     const warmMs = await seen(again, 'today');
+    if (process.env.BENCH_DEBUG) console.log('warm marks', await again.evaluate(() => JSON.stringify({ seen: (window as unknown as { __firstSeen: unknown }).__firstSeen, nav: performance.getEntriesByType('navigation')[0]?.toJSON(), res: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((r) => [r.name.split('/').pop(), Math.round(r.startTime), Math.round(r.responseEnd)]) })));
     if (!(await again.evaluate(() => navigator.serviceWorker.controller !== null))) throw new Error('warm start was not served by the service worker');
     return { bytes, requests: sizes.size, coldMs, warmMs };
   } finally {
