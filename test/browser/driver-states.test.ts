@@ -12,7 +12,7 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browsers, buildPwa, hasChromium, PHONE, screenshot, startServer, type Browser, type Seeded, type TestServer } from './harness';
+import { browsers, buildPwa, DESKTOP, hasChromium, login, PHONE, screenshot, startServer, type Browser, type Seeded, type TestServer } from './harness';
 import { front, loginDriver, phoneOutbox, seedDay, waitChip, type DayParcel, type Front } from './driverKit';
 import { hasFfmpeg, mediaDir, photoJpeg } from './fixtures/media';
 
@@ -156,5 +156,21 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app: what the top bar and Sy
     await notice.waitFor({ state: 'detached' });
     expect(errors).toEqual([]);
     await ctx.close();
+
+    // The supervisor's side: the dashboard's flagged list names both; the parcel shows the refused delivery with its photo.
+    const office = await br.context(DESKTOP);
+    const desk = await office.newPage();
+    const supervisor = srv.addUser('supervisor', { name: 'Sue Supervisor' });
+    await login(desk, srv.url, supervisor);
+    const flaggedCard = desk.getByTestId('flagged');
+    await flaggedCard.getByText(p2.hawb).waitFor({ timeout: 30_000 });
+    await flaggedCard.getByText(p3.hawb).waitFor();
+    await desk.goto(`${srv.url}/#/packages/${p2.id}`);
+    const card = desk.getByTestId('refused-deliveries');
+    await card.waitFor({ timeout: 30_000 });
+    expect(await card.textContent()).toContain('cancelled');
+    await card.getByRole('img', { name: 'Photo one' }).waitFor({ timeout: 20_000 });
+    await screenshot(desk, 'admin-package-refused-delivery');
+    await office.close();
   }, 400_000);
 });

@@ -9,6 +9,7 @@ import { LinkButton } from '../../ui/Button';
 import { ErrorState, Loading } from '../../ui/States';
 import type { PackageRow } from './columns';
 import { AuthImage } from '../../ui/AuthImage';
+import { RefusedDeliveries } from './RefusedDeliveries';
 
 type Event = z.infer<typeof PackageEvent>;
 
@@ -111,6 +112,7 @@ export default function PackageDetail({ id }: { id: number }) {
           ) : <p class="muted">No photos or signature.</p>}
         </div>
       )}
+      <RefusedDeliveries id={id} />
     </section>
   );
 }
