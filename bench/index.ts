@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { runApiBench } from './api';
+import { runFleetBench } from './fleet';
 import { runOptimizerBench } from './optimizer';
 
 /** `npm run bench`: every benchmark in one run on this machine; figures go in closing notes, never in tests. */
@@ -19,9 +20,12 @@ console.log('## API (bench/api.ts)');
 await runApiBench();
 console.log('\n## Route optimiser (bench/optimizer.ts, TSPLIB)');
 await runOptimizerBench((line: string) => console.log(line));
+console.log('\n## Fleet optimiser (bench/fleet.ts, Solomon VRPTW + Gehring & Homberger 1000)');
+await runFleetBench((line: string) => console.log(line));
 await optional('./sync.ts', 'runSyncBench');
 await optional('./scale.ts', 'runScaleBench');
 await optional('./bundle.ts', 'runBundleBench');
 await optional('./firstLoad.ts', 'runFirstLoadBench');
 await optional('./export.ts', 'runExportBench');
 await optional('./upload.ts', 'runUploadBench');
+await optional('./auth.ts', 'runAuthBench');

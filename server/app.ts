@@ -18,6 +18,7 @@ import { maskEmails, requestIdOf, requestLogLine } from './http/logging';
 import { openApiDocument } from './http/openapi';
 import { memoryRateLimiter } from './http/rateLimit';
 import { registerRoutes } from './routes/index';
+import { memoryLoginThrottle } from './services/auth/throttle';
 import { outboxMailer, type Mailer } from './services/auth/mailer';
 import type { PermissionSource } from './services/auth/session';
 import { groupPermissions } from './services/auth/permissionGroups';
@@ -38,6 +39,7 @@ export const UPLOAD_LIMIT = 15 * 1024 * 1024;
 
 export function createApp(options: AppOptions) {
   const config: Config = { ...defaultConfig, ...options.config };
+  const limiter = memoryRateLimiter(config.limiterCapacity);
   const deps: Deps = {
     db: options.db,
     files: options.files,
@@ -45,7 +47,8 @@ export function createApp(options: AppOptions) {
     config,
     mailer: options.mailer ?? outboxMailer(options.db, () => options.clock.now(), config.logRequests ? (line: string) => console.log(maskEmails(line)) : undefined),
     permissionSource: options.permissionSource ?? groupPermissions,
-    limiter: memoryRateLimiter(),
+    limiter,
+    throttle: memoryLoginThrottle(limiter, config.limiterCapacity),
     writes: createWriteBatch(options.db.$client, options.writeBatch),
   };
 

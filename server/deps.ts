@@ -4,6 +4,7 @@ import type { Clock } from './clock';
 import type { Mailer } from './services/auth/mailer';
 import type { PermissionSource } from './services/auth/session';
 import type { RateLimiter } from './http/rateLimit';
+import type { LoginThrottle } from './services/auth/throttle';
 import type { WriteBatch } from './db/writeBatch';
 
 export interface Config {
@@ -11,8 +12,17 @@ export interface Config {
   tokenTtlMs: number;
   resetTtlMs: number;
   maxAttempts: number;
-  /** Public origin used in links (password reset e-mails, tracking); derived from the request when unset. */
+  /**
+   * Base URL of the server for links sent away from a request (password reset e-mails). Never derived
+   * from request headers: without it, reset links are refused (server/http/client.ts).
+   */
   publicUrl?: string;
+  /** How many reverse proxies of ours stand in front (TRUST_PROXY); 0 trusts no X-Forwarded-For. */
+  trustProxy: number;
+  /** A staff or company session unused this long stops working; drivers' sessions do not idle out. */
+  staffIdleMs: number;
+  /** Entries each throttle scope keeps (server/http/rateLimit.ts); live locks are never dropped. */
+  limiterCapacity: number;
   /** Directory of the built PWA to serve at `/`, if any. */
   staticDir?: string;
   idempotencyRetentionMs: number;
@@ -23,6 +33,9 @@ export const defaultConfig: Config = {
   tokenTtlMs: 30 * 24 * 3600_000,
   resetTtlMs: 3600_000,
   maxAttempts: 3,
+  trustProxy: 0,
+  staffIdleMs: 12 * 3600_000,
+  limiterCapacity: 50_000,
   idempotencyRetentionMs: 30 * 24 * 3600_000,
   logRequests: false,
 };
@@ -38,6 +51,8 @@ export interface Deps {
   permissionSource?: PermissionSource;
   /** Per-app throttles (login attempts, public registration), never module globals. */
   limiter: RateLimiter;
+  /** Password attempts (login, password change): counted before hashing, growing delays. */
+  throttle: LoginThrottle;
   /** Group commit of the mutation routes: their units of work share one COMMIT (docs/architecture.md). */
   writes: WriteBatch;
 }

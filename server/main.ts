@@ -8,6 +8,7 @@ import { diskFileStore } from './files';
 import { ensureSuperAdmin } from './services/auth/bootstrap';
 import { runSyncMaintenance } from './services/sync/maintenance';
 import { createWebhookDispatcher } from './services/webhooks/dispatcher';
+import { securityConfig } from './securityConfig';
 
 /** Reads the environment (README "Configuration"), opens and migrates the database, serves API and PWA. */
 const env = process.env;
@@ -23,11 +24,14 @@ const checkpoints = startCheckpointer(db.$client, { log: (line) => console.error
 const created = await ensureSuperAdmin(db, systemClock, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
 if (created) console.log(`[courier] created super admin ${created}`);
 
+const security = securityConfig(env);
+for (const line of security.warnings) console.warn(`[courier] WARNING: ${line}`);
+
 const app = createApp({
   db,
   files: diskFileStore(filesDir),
   clock: systemClock,
-  config: { staticDir, publicUrl: env.PUBLIC_URL, logRequests: env.LOG_REQUESTS !== '0' },
+  config: { staticDir, ...security.config, logRequests: env.LOG_REQUESTS !== '0' },
 });
 
 const writes = app.deps.writes;

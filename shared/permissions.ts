@@ -42,3 +42,16 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     ...manage('scan', 'delivery', 'support'),
   ],
 };
+
+/**
+ * What a company login may ever hold, whatever its permission groups say: its role's defaults plus
+ * managing its own people (its drivers; the rank rule in shared/roles.ts keeps it to lower ranks).
+ * Everything else acts on data outside one company (master data, every company's packages, rates,
+ * permission groups, other companies' accounts), so granting it to a company login is refused and,
+ * should a group still carry it, ignored at sign-in.
+ */
+export const COMPANY_GRANTABLE: ReadonlySet<Permission> = new Set<Permission>([...ROLE_PERMISSIONS.company, 'employee.manage']);
+
+export function grantableTo(role: Role, permission: Permission): boolean {
+  return role !== 'company' || COMPANY_GRANTABLE.has(permission);
+}

@@ -35,6 +35,7 @@ export const NAV: readonly NavItem[] = [
   { href: '/r/company', label: 'Companies', group: 'People', permission: 'company.manage' },
   { href: '/r/employee', label: 'Employees', group: 'People', permission: 'employee.view' },
   { href: '/org/groups', label: 'Permission groups', group: 'People', permission: 'permission.view' },
+  { href: '/org/sessions', label: 'Signed-in devices', group: 'People', permission: 'employee.manage' },
   { href: '/org/registrations', label: 'Company approvals', group: 'People', permission: 'company.manage' },
   { href: '/org/depots', label: 'Company depots', group: 'People', permission: 'company.view' },
   { href: '/org/support', label: 'Driver support', group: 'People', permission: 'support.view' },

@@ -392,7 +392,9 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       db.close();
     },
     async login(email, password) {
-      const outcome = await request(transport, 'POST', 'auth/login/', { 'content-type': 'application/json' }, JSON.stringify({ email, password }));
+      // The device id names this phone's session, so an admin can sign out this phone alone.
+      const outcome = await request(transport, 'POST', 'auth/login/', { 'content-type': 'application/json', 'x-device-id': await deviceId },
+        JSON.stringify({ email, password }));
       if (outcome.kind !== 'ok') throw new Error('message' in outcome ? outcome.message : 'Login failed');
       const body = outcome.body as { token: string; user: SessionInfo };
       await storeSession(body.token, body.user);

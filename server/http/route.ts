@@ -6,7 +6,7 @@ import type { Role } from '../../shared/roles';
 import type { Deps } from '../deps';
 import { ApiError, forbidden, unauthenticated } from '../errors';
 import type { SessionUser } from '../services/auth/session';
-import { loadSession } from '../services/auth/session';
+import { loadSession, touchSession } from '../services/auth/session';
 import type { App, AppEnv } from './env';
 import { errorResponse, toApiError, validationError } from './errorHandler';
 import {
@@ -84,8 +84,11 @@ export function authenticate(c: Context<AppEnv>): SessionUser | undefined {
   const match = /^Bearer\s+([A-Za-z0-9._~+/=-]{16,256})$/i.exec(header.trim());
   if (!match?.[1]) throw unauthenticated('Malformed Authorization header: expected "Bearer <token>"');
   const deps = c.get('deps');
-  const user = loadSession(deps.db, match[1], deps.clock.now(), deps.permissionSource);
+  const now = deps.clock.now();
+  const user = loadSession(deps.db, match[1], now, deps.permissionSource, deps.config.staffIdleMs);
   if (!user) throw unauthenticated('Invalid or expired token');
+  // In the group commit (one fsync shared with other writes); a failed touch only shortens the idle clock.
+  if (user.stale) deps.writes.run(() => touchSession(deps.db, user.tokenId, now)).catch(() => undefined);
   c.set('user', user);
   return user;
 }

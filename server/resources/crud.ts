@@ -45,6 +45,11 @@ export interface ResourceSpec<C extends z.ZodObject, U extends z.ZodObject> {
   toRestoreApi?: (row: Row) => unknown;
   /** Path segments of the archive operations; default `archive-<path>-list`, `archive-<path>`, `restore-<path>`. */
   archiveNames?: { list: string; archive: string; restore: string };
+  /**
+   * Called with each existing row before any write touches it (update, status change, archive,
+   * restore, delete): record-level rules such as the rank rule on accounts. Throw ApiError.
+   */
+  guard?: (row: Row, ctx: ResourceContext) => void;
   /** Called after any write with the ids it touched (change feed, webhooks). */
   afterWrite?: (db: Db, ids: number[], ctx: ResourceContext) => void;
   /** What an update answers, when not the record (spec 4.2 answers `{}`). */
@@ -113,6 +118,7 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
         throw new ApiError(400, 'validation_error', `Unknown ${label.toLowerCase()} ids: ${missing.join(', ')}`,
           missing.map((id) => ({ path: 'deleted', message: `no ${label.toLowerCase()} ${id}` })));
       }
+      for (const r of found) spec.guard?.(r, { deps, user, existing: r });
       const target = found.filter((r) => (archive ? r.deleted_at == null : r.deleted_at != null)).map((r) => r.id as number);
       if (target.length) {
         const now = deps.clock.now();
@@ -184,6 +190,7 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
     }, ({ deps, user, params, body }) => {
       const existing = find(deps.db, user, params.id);
       const ctx = { deps, user, existing };
+      spec.guard?.(existing, ctx);
       const sent = Object.fromEntries(Object.entries(body as Row).filter(([k]) => k in (body as Row) && (body as Row)[k] !== undefined));
       const values = { ...toRow(sent as Partial<z.output<C>>, ctx), updated_at: deps.clock.now() };
       spec.validate?.({ ...existing, ...values }, ctx);
@@ -201,7 +208,8 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
       method: ['post', 'patch'], path: `/${path}/{id}/status-change/`, catalogue: ids(spec.ops.statusChange), tags,
       summary: `Activate or deactivate a ${label.toLowerCase()}`, access: spec.manage, params: IdParams, body: StatusChangeBody, response: spec.record,
     }, ({ deps, user, params, body }) => {
-      find(deps.db, user, params.id);
+      const existing = find(deps.db, user, params.id);
+      spec.guard?.(existing, { deps, user, existing });
       const row = deps.db.update(table).set({ is_active: body.is_active, updated_at: deps.clock.now() }).where(eq(idCol, params.id)).returning().get() as Row;
       audit(deps.db, deps.clock.now(), user.id, `${tableName}.status_change`, `${tableName}:${params.id}`, { is_active: body.is_active });
       spec.afterWrite?.(deps.db, [params.id], { deps, user });
@@ -216,7 +224,8 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
       description: 'Refused with 409 while other records reference it; archive it instead.',
       access: spec.manage, params: IdParams, response: SuccessMessage,
     }, ({ deps, user, params }) => {
-      find(deps.db, user, params.id);
+      const existing = find(deps.db, user, params.id);
+      spec.guard?.(existing, { deps, user, existing });
       const refs = referencingRows(deps.db, tableName, params.id);
       if (refs.length) throw conflict(`${label} ${params.id} is still referenced by ${refs.join(', ')}; archive it instead`, { referenced_by: refs });
       deps.db.delete(table).where(eq(idCol, params.id)).run();

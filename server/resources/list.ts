@@ -88,7 +88,9 @@ export function pageLinks(url: string, page: number, pageSize: number, count: nu
     const u = new URL(url);
     u.searchParams.set('page', String(p));
     u.searchParams.set('page_size', String(pageSize));
-    return u.toString();
+    // Path and query only: the origin of the request URL comes from the Host header, which the
+    // caller writes (a shared cache could hand a poisoned link to others).
+    return `${u.pathname}${u.search}`;
   };
   return {
     next: page * pageSize < count ? make(page + 1) : null,

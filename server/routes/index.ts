@@ -21,12 +21,14 @@ import { pickupRoutes } from './pickups/index';
 import { webhookRoutes } from './webhooks/index';
 import { routeRoutes } from './routes/index';
 import { auditRoutes } from '../services/audit/routes';
+import { sessionRoutes } from './sessions';
 
 /** The one list of route modules; each declares its operations with their catalogue ids. */
 export function registerRoutes(app: App): void {
   authRoutes(app);
   fileRoutes(app);
   peopleRoutes(app);
+  sessionRoutes(app);
   placeRoutes(app);
   orgRoutes(app);
   geoRoutes(app);

@@ -1,15 +1,14 @@
 import { and, eq, ne } from 'drizzle-orm';
 import { Company, CompanyCreate, CompanyUpdate, Employee, EmployeeCreate, EmployeeUpdate } from '../../shared/schemas/people';
-import { isAdmin } from '../../shared/roles';
 import { company, user } from '../db/schema/index';
 import { iso } from '../clock';
-import { badRequest, conflict, forbidden } from '../errors';
+import { badRequest, conflict } from '../errors';
 import { ops } from '../http/catalogue';
 import type { App } from '../http/env';
 import { defineResource, type Row } from '../resources/crud';
 import { revokeAllTokens } from '../services/auth/accounts';
 import { hashPasswordSync } from '../services/auth/passwords';
-import { afterEmployeeWrite, employeeScope } from '../services/org/employees';
+import { afterEmployeeWrite, assertMayGiveRole, assertMayManage, employeeScope } from '../services/org/employees';
 import { filterQuery } from './org/filters';
 
 export const toCompany = (r: Row) => ({
@@ -58,12 +57,12 @@ export function peopleRoutes(app: App): void {
     },
     record: Employee, create: EmployeeCreate, update: EmployeeUpdate, toApi: toEmployee,
     scope: employeeScope,
+    guard: (row, { user: me }) => assertMayManage(me, { id: row.id as number, role: String(row.role) }),
     afterWrite: afterEmployeeWrite,
     toRow: (input, { user: me, existing }) => {
       const { password, company: companyId, ...rest } = input;
-      const role = input.role ?? (existing?.role as string | undefined);
-      if ((role === 'super_admin' || role === 'admin') && !isAdmin(me.role)) throw forbidden('Only admins can create or promote admins');
-      if (role === 'super_admin' && me.role !== 'super_admin') throw forbidden('Only a super admin can create super admins');
+      // The rank rule: a new account, or a changed role, must rank below the one who gives it.
+      if (input.role !== undefined && input.role !== existing?.role) assertMayGiveRole(me, input.role);
       const row: Row = { ...rest };
       if (companyId !== undefined) row.company_id = companyId;
       if (me.companyId != null) row.company_id = me.companyId;

@@ -1,6 +1,6 @@
 import { allowedTransitions, isFinal, PACKAGE_STATUSES, STATUS_LABELS } from '../../shared/lifecycle';
 import { StatusListAnswer, TrackingAnswer, TrackParams } from '../../shared/schemas/delivery';
-import { clientAddress } from '../http/client';
+import { clientIp } from '../http/client';
 import { ops } from '../http/catalogue';
 import type { App } from '../http/env';
 import { defineRoute } from '../http/route';
@@ -24,13 +24,13 @@ export function trackingRoutes(app: App): void {
     catalogue: ops('web/Delivery Status Manage Model', 'Package Tracking'),
     summary: 'Public tracking by tracking number (hawb): states, times and the destination suburb only',
     description: 'No names, phones, photos or notes. Limited per address (30 a minute, then 429 with Retry-After). The same answer as a small HTML page: track/{hawb}/page/.',
-  }, ({ deps, params, c }) => trackParcel(deps, params.hawb, clientAddress(c)));
+  }, ({ deps, params, c }) => trackParcel(deps, params.hawb, clientIp(c, deps.config)));
 
   defineRoute(app, {
     method: 'get', path: '/track/{hawb}/page/', tags, access: 'public', params: TrackParams, catalogue: [], produces: 'text/html',
     summary: 'Public tracking page a recipient can open from a text message',
   }, ({ deps, params, c }) => {
     c.header('Cache-Control', 'no-store');
-    return c.html(trackingHtml(trackParcel(deps, params.hawb, clientAddress(c))));
+    return c.html(trackingHtml(trackParcel(deps, params.hawb, clientIp(c, deps.config))));
   });
 }

@@ -7,3 +7,9 @@ export { haversineProvider } from './provider';
 export type { TravelTimeProvider } from './provider';
 export { parseTsplib, euc2dMatrix } from './tsplib';
 export type { TsplibInstance } from './tsplib';
+export {
+  optimizeFleet, routeSchedule, unassignedReason, parseSolomon, FLEET_DEFAULT_SEED, FLEET_DEFAULT_TIME_LIMIT_MS,
+} from './fleet';
+export type {
+  FleetInput, FleetJob, FleetResult, FleetRoute, FleetVehicle, RouteSchedule, StopTimes, UnassignedReason, SolomonInstance,
+} from './fleet';

@@ -29,3 +29,16 @@ export const PasswordChangeWithEmailBody = z.object({
   old_password: z.string().min(1).max(128),
   new_password: password(),
 });
+
+/** One signed-in device or browser of an account (never the token itself). */
+export const Session = z.object({
+  id: z.number().int(),
+  kind: z.enum(['web', 'mobile']),
+  device_id: z.string().nullable(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+  expires_at: z.string(),
+  current: z.boolean(),
+});
+export const SessionList = z.object({ count: z.number().int(), results: z.array(Session) });
+export const RevokeSessionAnswer = z.object({ success: z.boolean(), message: z.string(), revoked: z.number().int() });

@@ -4,7 +4,7 @@ import { ROLES } from '../roles';
 import { password } from './auth';
 import { email, idParam, latitude, longitude, phone, requiredText, text, updateOf } from './common';
 import { Package } from './package';
-import { Company } from './people';
+import { Company, companyCode } from './people';
 
 // ---- Company registration and depot addresses -------------------------------------------------
 
@@ -15,7 +15,7 @@ export const RegisterCompanyBody = z.object({
   address: text(500).default(''),
   abn: text(32).default(''),
   /** Left out, the server derives one from the name. */
-  code: z.string().trim().min(1).max(32).regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').optional(),
+  code: companyCode().optional(),
   /** Name on the company's login; defaults to the company name. */
   contact_name: requiredText(200).optional(),
   password: password(),

@@ -1,8 +1,8 @@
-import type { Config } from '../../server/deps';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type CourierApp } from '../../server/app';
+import type { Config } from '../../server/deps';
 import { manualClock } from '../../server/clock';
 import { openMemoryDatabase, type Db } from '../../server/db/client';
 import type { WriteBatchOptions } from '../../server/db/writeBatch';
@@ -30,12 +30,16 @@ export interface TestApp {
 
 let seq = 0;
 
-/** `writeBatch` reaches the app's group commit (server/db/writeBatch.ts), e.g. to fail a COMMIT. */
+/**
+ * `writeBatch` reaches the app's group commit (server/db/writeBatch.ts), e.g. to fail a COMMIT.
+ * `config` overrides the app's configuration; PUBLIC_URL defaults to https://courier.test.
+ */
 export function makeApp(options: { writeBatch?: WriteBatchOptions; config?: Partial<Config> } = {}): TestApp {
   const db = openMemoryDatabase();
   const clock = manualClock();
   const filesDir = mkdtempSync(join(tmpdir(), 'courier-files-'));
-  const app = createApp({ db, files: diskFileStore(filesDir), clock, writeBatch: options.writeBatch, config: options.config });
+  const config = { publicUrl: 'https://courier.test', ...options.config };
+  const app = createApp({ db, files: diskFileStore(filesDir), clock, writeBatch: options.writeBatch, config });
   const call: TestApp['call'] = (method, path, token, body, headers = {}) => {
     const h: Record<string, string> = { ...headers };
     if (token) h.authorization = `Bearer ${token}`;

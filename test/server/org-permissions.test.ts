@@ -74,10 +74,14 @@ describe('group permission', () => {
     const co = await t.login('company');
     const other = t.company('Other');
     const otherUser = await t.login('company', { companyId: other });
+    // permission.view acts outside one company: a company login cannot be given it (issue 15 item 8).
     const g = await t.json<{ id: number }>('POST', '/api/group-permission/', admin.token, { name: 'Viewers', permissions: ['permission.view'] });
-    await t.json('PUT', `/api/employee/${co.id}/groups/`, admin.token, { groups: [g.body.id] });
+    expect((await t.json('PUT', `/api/employee/${co.id}/groups/`, admin.token, { groups: [g.body.id] })).status).toBe(400);
+    const m = await t.json<{ id: number }>('POST', '/api/group-permission/', admin.token, { name: 'People', permissions: ['employee.manage'] });
+    expect((await t.json('PUT', `/api/employee/${co.id}/groups/`, admin.token, { groups: [m.body.id] })).status).toBe(200);
     // A group widens what a company may do, never whose records it sees.
-    expect((await t.json('GET', `/api/employee/${otherUser.id}/groups/`, co.token)).status).toBe(404);
-    expect((await t.json('GET', `/api/employee/${co.id}/groups/`, co.token)).status).toBe(200);
+    expect((await t.json('GET', `/api/employee/${otherUser.id}/`, co.token)).status).toBe(404);
+    expect((await t.json('PATCH', `/api/employee/${otherUser.id}/`, co.token, { name: 'x' })).status).toBe(404);
+    expect((await t.json('GET', `/api/employee/${co.id}/`, co.token)).status).toBe(200);
   });
 });

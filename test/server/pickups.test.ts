@@ -139,7 +139,9 @@ describe('pickups', () => {
     expect((await send(unsigned)).status).toBe(401);
     expect(packageCount(t)).toBe(before);
 
-    const good = signed(co.secret, body, now - 60, String(co.id));
+    // The company id is not a sender name (issue 15 item 7: X-Courier-Company is the code only).
+    expect((await send(signed(co.secret, body, now, String(co.id)))).status).toBe(401);
+    const good = signed(co.secret, body, now - 60, co.code);
     const first = await send(good);
     expect(first.status).toBe(201);
     const replay = await send(good);

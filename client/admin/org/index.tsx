@@ -9,6 +9,7 @@ type Screen = { permission: Permission; staffOnly?: boolean; load: () => Promise
 /** `#/org/<screen>`: organisation screens, each its own chunk. */
 const SCREENS: Record<string, Screen> = {
   '/org/groups': { permission: 'permission.view', load: () => import('./PermissionGroups') },
+  '/org/sessions': { permission: 'employee.manage', load: () => import('./Sessions') },
   '/org/support': { permission: 'support.view', staffOnly: true, load: () => import('./SupportTickets') },
   '/org/registrations': { permission: 'company.manage', staffOnly: true, load: () => import('./CompanyApprovals') },
   '/org/depots': { permission: 'company.view', load: () => import('./DepotAddresses') },

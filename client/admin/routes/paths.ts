@@ -20,6 +20,7 @@ export const ORG_PATHS = {
   group: (id: number) => `group-permission/${id}/`,
   employees: 'employee/',
   userGroups: (id: number) => `employee/${id}/groups/`,
+  sessions: (id: number) => `employee/${id}/sessions/`,
   tickets: 'driver-support/',
   ticket: (id: number) => `driver-support/${id}/`,
   companies: 'company/',

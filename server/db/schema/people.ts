@@ -48,6 +48,10 @@ export const authToken = sqliteTable('auth_token', {
   expires_at: integer('expires_at').notNull(),
   revoked_at: integer('revoked_at'),
   created_at: integer('created_at').notNull(),
+  /** Last request made with the token, to the minute (idle expiry of staff sessions). */
+  last_used_at: integer('last_used_at'),
+  /** The X-Device-Id the app sent when logging in, so an admin can sign out one phone. */
+  device_id: text('device_id'),
 }, (t) => [uniqueIndex('auth_token_hash_uq').on(t.token_hash), index('auth_token_user_idx').on(t.user_id)]);
 
 export const passwordReset = sqliteTable('password_reset', {

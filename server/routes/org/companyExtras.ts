@@ -7,7 +7,7 @@ import type { Db } from '../../db/client';
 import { company, companyDepotAddress } from '../../db/schema/index';
 import { badRequest, forbidden, notFound } from '../../errors';
 import { ops } from '../../http/catalogue';
-import { clientAddress } from '../../http/client';
+import { clientIp } from '../../http/client';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
 import { defineResource, type ResourceContext, type Row } from '../../resources/crud';
@@ -43,7 +43,7 @@ export function companyExtraRoutes(app: App): void {
     description: `Creates the company with status "pending" and its company login. It can sign in once an admin sets the status to "active". At most ${REGISTER_LIMIT} registrations an hour per client address.`,
     body: RegisterCompanyBody, response: RegisterCompanyResponse, status: 201,
     prepare: async ({ deps, body, c }) => {
-      deps.limiter.hit(`register-company:${clientAddress(c)}`, REGISTER_LIMIT, REGISTER_WINDOW_MS, deps.clock.now());
+      deps.limiter.hit(`register-company:${clientIp(c, deps.config)}`, REGISTER_LIMIT, REGISTER_WINDOW_MS, deps.clock.now());
       return hashPassword(body.password);
     },
   }, ({ deps, body, prepared }) => {

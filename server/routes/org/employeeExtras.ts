@@ -11,7 +11,7 @@ import { defineRoute } from '../../http/route';
 import { listConditions, listPage, orderBy, type ListSpec } from '../../resources/list';
 import { effectivePermissions, groupsOf, setUserGroups } from '../../services/auth/permissionGroups';
 import {
-  companyDriversWhere, deleteEmployee, driverWhere, excludeDriversWhere, findEmployee, findEmployeeForDocuments,
+  assertMayManage, companyDriversWhere, deleteEmployee, driverWhere, excludeDriversWhere, findEmployee, findEmployeeForDocuments,
 } from '../../services/org/employees';
 import { attachUserFile, detachUserFile, fileResponse, readUserFile, type UserFileSlot } from '../../services/org/userFiles';
 import { toEmployee } from '../people';
@@ -73,7 +73,9 @@ export function employeeExtraRoutes(app: App): void {
     summary: "Set an employee's permission groups", description: 'Replaces the groups; the permissions apply from the next request.',
   }, ({ deps, user: me, params, body }) => {
     const row = findEmployee(deps.db, me, params.id);
-    setUserGroups(deps, row.id, body.groups);
+    // Groups raise what an account can do: never one's own, never someone of one's rank or above.
+    assertMayManage(me, row, 'deny');
+    setUserGroups(deps, me, row, body.groups);
     audit(deps.db, deps.clock.now(), me.id, 'user.groups_set', `user:${row.id}`, { groups: body.groups });
     return { user: row.id, groups: groupsOf(deps.db, row.id), permissions: effectivePermissions(deps.db, row.id, row.role as Role) };
   });

@@ -8,7 +8,7 @@ import { ops } from '../../http/catalogue';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
 import { defineResource, type Row } from '../../resources/crud';
-import { membersOf, parsePermissions, removeGroup } from '../../services/auth/permissionGroups';
+import { assertMayWriteGroup, membersOf, parsePermissions, removeGroup } from '../../services/auth/permissionGroups';
 import { audit } from '../../services/audit/record';
 
 const GROUP = 'web/Group Permission';
@@ -23,8 +23,10 @@ export function permissionGroupRoutes(app: App): void {
       id: r.id, name: r.name, description: r.description, permissions: parsePermissions(String(r.permissions)),
       users: membersOf(db, r.id as number), created_at: iso(r.created_at as number),
     }),
-    toRow: (input) => {
+    toRow: (input, { deps, user, existing }) => {
       const { permissions, ...rest } = input;
+      const current = existing ? parsePermissions(String(existing.permissions)) : [];
+      assertMayWriteGroup(deps, user, existing?.id as number | undefined, permissions ?? current);
       const row: Row = { ...rest };
       if (permissions !== undefined) row.permissions = JSON.stringify([...new Set(permissions)].sort());
       return row;
@@ -43,6 +45,7 @@ export function permissionGroupRoutes(app: App): void {
     catalogue: ops(GROUP, 'Delete'), params: IdParams, response: SuccessMessage,
     summary: 'Delete a permission group', description: 'Its members lose its permissions from their next request.',
   }, ({ deps, user, params }) => {
+    assertMayWriteGroup(deps, user, params.id, []);
     if (!removeGroup(deps.db, params.id)) throw notFound(`Permission group ${params.id} not found`);
     audit(deps.db, deps.clock.now(), user.id, 'permission_group.delete', `permission_group:${params.id}`);
     return { success: true, message: `Permission group ${params.id} deleted` };

@@ -6,6 +6,7 @@ import { PACKAGE_COLUMN_KEYS } from '../../../shared/schemas/org';
 import { ops } from '../../http/catalogue';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
+import { clientIp } from '../../http/client';
 import { changePassword } from '../../services/auth/accounts';
 import { loadUser, profileOf, updatePackageColumns, updateProfile, updateSettings } from '../../services/org/profile';
 import { attachUserFile, detachUserFile, fileResponse, readUserFile } from '../../services/org/userFiles';
@@ -70,10 +71,11 @@ export function profileRoutes(app: App): void {
     method: ['post', 'patch'], path: '/profile/change-password/', tags, access: 'authenticated', transactional: false,
     catalogue: ops(WEB, 'User Password Change'), body: ChangePasswordBody, response: SuccessMessage,
     summary: 'Change your password (your other sessions are signed out)',
-  }, async ({ deps, user, body }) => {
-    // A stolen token must not become an oracle for guessing the current password.
-    deps.limiter.hit(`profile-password:${user.id}`, 10, 3600_000, deps.clock.now());
+  }, async ({ deps, user, body, c }) => {
+    // A stolen token must not become an oracle for guessing the current password: throttled like a login.
+    const attempt = deps.throttle.begin('pwchange', user.email, clientIp(c, deps.config), deps.clock.now());
     await changePassword(deps, user.id, body.old_password, body.new_password, user.tokenId);
+    attempt.succeeded();
     return { success: true, message: 'Password changed' };
   });
 }

@@ -16,7 +16,7 @@ import { PickupListQuery, pickupWhere } from './packages';
 const tags = ['Pickup Package by Webhook'];
 const pw = (...names: string[]) => ops('web/Pickup Package by Webhook', ...names);
 
-const SIGNED_DOC = 'Called by a company\'s own system, without a login. Headers: `X-Courier-Company` (company code or id), '
+const SIGNED_DOC = 'Called by a company\'s own system, without a login. Headers: `X-Courier-Company` (the company code, never its id), '
   + '`X-Courier-Timestamp` (unix seconds), `X-Courier-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">` keyed with the '
   + `company's webhook secret (webhook-secret-key/generate-key/). Timestamps more than ${WEBHOOK_WINDOW_SECONDS} s from the server time, `
   + 'a signature already used (replay) or one that does not match answer 401 and change nothing. A malformed body is a 400.';

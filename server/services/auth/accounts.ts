@@ -5,35 +5,27 @@ import { ApiError, unauthenticated } from '../../errors';
 import type { AuthUser } from '../../../shared/schemas/auth';
 import type { Role } from '../../../shared/roles';
 import { iso } from '../../clock';
-import { DUMMY_HASH, hashPassword, verifyPassword } from './passwords';
+import { hashPassword, verifyPassword } from './passwords';
 import { hashToken, newToken } from './tokens';
 
 export type TokenKind = 'web' | 'mobile';
-
-const LOGIN_LIMIT = 10;
-const LOGIN_WINDOW = 15 * 60_000;
 
 export function authUser(row: { id: number; name: string; email: string; role: string; company_id: number | null }): AuthUser {
   return { id: row.id, name: row.name, email: row.email, role: row.role as Role, company: row.company_id };
 }
 
 /**
- * Checks a password login. Failures are counted per e-mail and per client address; past the limit
- * the caller is told to wait (429) before the password is even checked.
+ * Checks a password login. The attempt is counted (per address, per account and address, per
+ * account) before the password is hashed, so parallel guesses are refused as they arrive; unknown
+ * e-mails cost the same hash work as known ones.
  */
-export async function login(deps: Deps, email: string, password: string, kind: TokenKind, client: string) {
+export async function login(deps: Deps, email: string, password: string, kind: TokenKind, client: string, deviceId?: string) {
   const now = deps.clock.now();
-  const keys = [`login:${email}`, `login-ip:${client}`];
-  if (deps.limiter.count(keys[0]!, now) >= LOGIN_LIMIT || deps.limiter.count(keys[1]!, now) >= LOGIN_LIMIT * 5) {
-    throw new ApiError(429, 'rate_limited', 'Too many failed logins; wait a few minutes and try again', [], { retry_after: 900 });
-  }
-  const row = deps.db.select().from(user).where(and(eq(user.email, email), isNull(user.deleted_at))).get();
-  const ok = await verifyPassword(password, row?.password_hash ?? DUMMY_HASH);
-  if (!row || !ok) {
-    deps.limiter.hit(keys[0]!, Number.MAX_SAFE_INTEGER, LOGIN_WINDOW, now);
-    deps.limiter.hit(keys[1]!, Number.MAX_SAFE_INTEGER, LOGIN_WINDOW, now);
-    throw unauthenticated('Wrong e-mail or password');
-  }
+  const attempt = deps.throttle.begin('login', email, client, now);
+  const row = findUserByEmail(deps, email);
+  const ok = await verifyPassword(password, row?.password_hash);
+  if (!row || !ok) throw unauthenticated('Wrong e-mail or password');
+  attempt.succeeded();
   if (!row.is_active) throw new ApiError(403, 'forbidden', 'This account is disabled');
   if (row.company_id != null) {
     const co = deps.db.select().from(company).where(eq(company.id, row.company_id)).get();
@@ -42,10 +34,11 @@ export async function login(deps: Deps, email: string, password: string, kind: T
     }
   }
   if (kind === 'web' && row.role === 'driver') throw new ApiError(403, 'forbidden', 'Drivers sign in with the driver app');
-  deps.limiter.reset(keys[0]!);
   const { token, hash } = newToken();
   const expires = now + deps.config.tokenTtlMs;
-  deps.db.insert(authToken).values({ user_id: row.id, token_hash: hash, kind, expires_at: expires, created_at: now }).run();
+  deps.db.insert(authToken).values({
+    user_id: row.id, token_hash: hash, kind, expires_at: expires, created_at: now, last_used_at: now, device_id: deviceId ?? null,
+  }).run();
   return { success: true, message: 'Logged in', token, expires_at: iso(expires) ?? '', user: authUser(row) };
 }
 
@@ -59,13 +52,13 @@ export function revokeAllTokens(deps: Deps, userId: number, exceptTokenId?: numb
 }
 
 /** Always answers the same way, so the endpoint does not reveal which e-mails have accounts. */
-export function requestReset(deps: Deps, email: string, origin: string): void {
+export function requestReset(deps: Deps, email: string, baseUrl: string): void {
   const row = deps.db.select().from(user).where(and(eq(user.email, email), isNull(user.deleted_at))).get();
   if (!row || !row.is_active) return;
   const now = deps.clock.now();
   const { token, hash } = newToken();
   deps.db.insert(passwordReset).values({ user_id: row.id, token_hash: hash, expires_at: now + deps.config.resetTtlMs, created_at: now }).run();
-  const link = `${deps.config.publicUrl ?? origin}/#/reset-password?token=${token}`;
+  const link = `${baseUrl}/#/reset-password?token=${token}`;
   deps.mailer.send({
     to: row.email,
     subject: 'Reset your Courier password',
@@ -87,9 +80,15 @@ export async function resetPassword(deps: Deps, token: string, password: string)
   });
 }
 
-export async function changePassword(deps: Deps, userId: number, oldPassword: string, newPassword: string, keepTokenId?: number): Promise<void> {
-  const row = deps.db.select().from(user).where(eq(user.id, userId)).get();
-  if (!row || !(await verifyPassword(oldPassword, row.password_hash))) {
+/**
+ * Changes a password after checking the current one. The caller counted the attempt (LoginThrottle)
+ * first. `userId` null (an unknown e-mail on the session-less path) does the same hash work and
+ * answers the same error as a wrong password.
+ */
+export async function changePassword(deps: Deps, userId: number | null, oldPassword: string, newPassword: string, keepTokenId?: number): Promise<void> {
+  const row = userId == null ? undefined : deps.db.select().from(user).where(eq(user.id, userId)).get();
+  const ok = await verifyPassword(oldPassword, row?.password_hash);
+  if (!row || !ok) {
     throw new ApiError(400, 'validation_error', 'The current password is wrong', [{ path: 'old_password', message: 'wrong password' }]);
   }
   if (oldPassword === newPassword) {
@@ -97,8 +96,8 @@ export async function changePassword(deps: Deps, userId: number, oldPassword: st
   }
   const hash = await hashPassword(newPassword);
   deps.db.transaction(() => {
-    deps.db.update(user).set({ password_hash: hash, updated_at: deps.clock.now() }).where(eq(user.id, userId)).run();
-    revokeAllTokens(deps, userId, keepTokenId);
+    deps.db.update(user).set({ password_hash: hash, updated_at: deps.clock.now() }).where(eq(user.id, row.id)).run();
+    revokeAllTokens(deps, row.id, keepTokenId);
   });
 }
 

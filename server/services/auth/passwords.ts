@@ -15,13 +15,22 @@ export async function hashPassword(password: string, cost = N): Promise<string> 
   return `scrypt$${cost}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
-export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
-  if (!stored) return false;
-  const [scheme, n, salt, key] = stored.split('$');
-  if (scheme !== 'scrypt' || !n || !salt || !key) return false;
-  const expected = Buffer.from(key, 'base64');
-  const actual = await derive(password, Buffer.from(salt, 'base64'), Number(n));
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+/**
+ * Always spends one full derivation: with no stored hash (unknown account, an account without a
+ * password) it derives against DUMMY_HASH and answers false, so the time taken does not tell
+ * whether the account exists.
+ */
+export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
+  const parsed = parseHash(stored);
+  const target = parsed ?? parseHash(DUMMY_HASH)!;
+  const actual = await derive(password, target.salt, target.n);
+  return parsed !== undefined && actual.length === target.key.length && timingSafeEqual(actual, target.key);
+}
+
+function parseHash(stored: string | null | undefined): { n: number; salt: Buffer; key: Buffer } | undefined {
+  const [scheme, n, salt, key] = (stored ?? '').split('$');
+  if (scheme !== 'scrypt' || !n || !salt || !key || !/^\d{1,7}$/.test(n)) return undefined;
+  return { n: Number(n), salt: Buffer.from(salt, 'base64'), key: Buffer.from(key, 'base64') };
 }
 
 /** A hash to compare against when the user does not exist, so timing does not reveal accounts. */

@@ -1,12 +1,12 @@
 import { eq, inArray, sql } from 'drizzle-orm';
-import { ALL_PERMISSIONS, ROLE_PERMISSIONS, type Permission } from '../../../shared/permissions';
-import type { Role } from '../../../shared/roles';
+import { ALL_PERMISSIONS, grantableTo, ROLE_PERMISSIONS, type Permission } from '../../../shared/permissions';
+import { outranks, type Role } from '../../../shared/roles';
 import type { Deps } from '../../deps';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
-import { permissionGroup, userPermissionGroup } from '../../db/schema/index';
-import { ApiError } from '../../errors';
-import type { PermissionSource } from './session';
+import { permissionGroup, user, userPermissionGroup } from '../../db/schema/index';
+import { ApiError, forbidden } from '../../errors';
+import type { PermissionSource, SessionUser } from './session';
 
 const KNOWN = new Set<string>(ALL_PERMISSIONS);
 
@@ -41,23 +41,56 @@ export function membersOf(db: Db, groupId: number): number[] {
 }
 
 /** Replaces the user's groups; unknown group ids are a 400 naming them, nothing changed. */
-export function setUserGroups(deps: Deps, userId: number, groupIds: number[]): void {
+export function setUserGroups(deps: Deps, me: SessionUser, target: { id: number; role: string }, groupIds: number[]): void {
   const wanted = [...new Set(groupIds)];
-  const found = wanted.length ? deps.db.select({ id: permissionGroup.id }).from(permissionGroup).where(inArray(permissionGroup.id, wanted)).all() : [];
+  const found = wanted.length ? deps.db.select().from(permissionGroup).where(inArray(permissionGroup.id, wanted)).all() : [];
   const known = new Set(found.map((r) => r.id));
   const missing = wanted.filter((id) => !known.has(id));
   if (missing.length) {
     throw new ApiError(400, 'validation_error', `Unknown permission group ids: ${missing.join(', ')}`,
       missing.map((id) => ({ path: 'groups', message: `no permission group ${id}` })));
   }
-  deps.db.delete(userPermissionGroup).where(eq(userPermissionGroup.user_id, userId)).run();
+  const granted = new Set(found.flatMap((g) => parsePermissions(g.permissions)));
+  assertMayGrant(me, target.role as Role, [...granted], 'groups');
+  deps.db.delete(userPermissionGroup).where(eq(userPermissionGroup.user_id, target.id)).run();
   const now = deps.clock.now();
-  if (wanted.length) deps.db.insert(userPermissionGroup).values(wanted.map((group_id) => ({ user_id: userId, group_id, created_at: now }))).run();
+  if (wanted.length) deps.db.insert(userPermissionGroup).values(wanted.map((group_id) => ({ user_id: target.id, group_id, created_at: now }))).run();
+}
+
+/**
+ * Nobody hands out a permission they do not hold themself, and a company login is never given one
+ * that acts outside its own company (shared/permissions.ts COMPANY_GRANTABLE).
+ */
+export function assertMayGrant(me: SessionUser, role: Role, permissions: Permission[], path: string): void {
+  const notHeld = permissions.filter((p) => !me.permissions.has(p));
+  if (notHeld.length) throw forbidden(`You cannot grant permissions you do not hold: ${notHeld.join(', ')}`);
+  const outside = permissions.filter((p) => !grantableTo(role, p));
+  if (outside.length) {
+    throw new ApiError(400, 'validation_error', `A ${role.replace('_', ' ')} login cannot hold ${outside.join(', ')}: these act outside its company`,
+      outside.map((p) => ({ path, message: `${p} cannot be granted to a ${role} login` })));
+  }
+}
+
+/**
+ * Before a group is created, changed or deleted: the writer holds every permission it grants, ranks
+ * above every member (changing a group changes what its members can do), and no company login in it
+ * would receive a permission outside its company.
+ */
+export function assertMayWriteGroup(deps: Deps, me: SessionUser, groupId: number | undefined, permissions: Permission[]): void {
+  const members = groupId == null ? [] : deps.db.select({ id: user.id, role: user.role }).from(userPermissionGroup)
+    .innerJoin(user, eq(user.id, userPermissionGroup.user_id)).where(eq(userPermissionGroup.group_id, groupId)).all();
+  for (const m of members) {
+    if (m.id === me.id ? me.role !== 'super_admin' : !outranks(me.role, m.role as Role)) {
+      throw forbidden(`Permission group ${groupId} includes an account of your rank or above (user ${m.id}); only a higher rank can change it`);
+    }
+  }
+  assertMayGrant(me, me.role, permissions, 'permissions');
+  for (const role of new Set(members.map((m) => m.role as Role))) assertMayGrant(me, role, permissions, 'permissions');
 }
 
 /** What a user holds in effect: the role's defaults plus their groups'. */
 export function effectivePermissions(db: Db, userId: number, role: Role): Permission[] {
-  const all = new Set<Permission>([...ROLE_PERMISSIONS[role], ...groupPermissions(db, userId)]);
+  const all = new Set<Permission>([...ROLE_PERMISSIONS[role], ...groupPermissions(db, userId).filter((p) => grantableTo(role, p))]);
   return ALL_PERMISSIONS.filter((p) => all.has(p));
 }
 

@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { authToken, company, user } from '../../db/schema/index';
-import { ROLE_PERMISSIONS, type Permission } from '../../../shared/permissions';
+import { grantableTo, ROLE_PERMISSIONS, type Permission } from '../../../shared/permissions';
 import type { Role } from '../../../shared/roles';
 import { hashToken } from './tokens';
 
@@ -14,7 +14,12 @@ export interface SessionUser {
   companyId: number | null;
   tokenId: number;
   permissions: ReadonlySet<Permission>;
+  /** The token's last use is older than TOUCH_EVERY: the caller records this use (route.ts). */
+  stale?: boolean;
 }
+
+/** Last use is recorded to the minute: one small write a minute per active session, not one per request. */
+export const TOUCH_EVERY = 60_000;
 
 /** Extra permissions a user holds beyond their role (permission groups plug in here). */
 export type PermissionSource = (db: Db, userId: number) => Permission[];
@@ -23,7 +28,7 @@ export type PermissionSource = (db: Db, userId: number) => Permission[];
 function sessionQuery(db: Db) {
   return db
     .select({
-      tokenId: authToken.id, id: user.id, name: user.name, email: user.email, role: user.role,
+      tokenId: authToken.id, lastUsedAt: authToken.last_used_at, createdAt: authToken.created_at, id: user.id, name: user.name, email: user.email, role: user.role,
       companyId: user.company_id, isActive: user.is_active, deletedAt: user.deleted_at,
       companyStatus: company.status, companyDeleted: company.deleted_at,
     })
@@ -36,14 +41,29 @@ function sessionQuery(db: Db) {
 
 /**
  * A token works only while its user is active and not archived and, for a company login, while the
- * company is active: disabling any of them stops the token at once.
+ * company is active: disabling any of them stops the token at once. A staff or company session
+ * unused for `idleMs` stops too (a forgotten office browser); drivers' sessions do not idle out,
+ * because a phone may stay offline for days, and are revoked per device by an admin instead.
+ * Group permissions a role may not hold (a company login given staff-wide powers) are ignored.
  */
-export function loadSession(db: Db, token: string, now: number, extra?: PermissionSource): SessionUser | null {
+export function loadSession(db: Db, token: string, now: number, extra?: PermissionSource, idleMs = Infinity): SessionUser | null {
   const row = prepared(db, 'session.byTokenHash', sessionQuery).get({ hash: hashToken(token), now });
   if (!row || !row.isActive || row.deletedAt != null) return null;
   if (row.companyId != null && (row.companyStatus !== 'active' || row.companyDeleted != null)) return null;
   const role = row.role as Role;
+  const lastUsed = row.lastUsedAt ?? row.createdAt;
+  if (role !== 'driver' && now - lastUsed > idleMs) return null;
   const permissions = new Set<Permission>(ROLE_PERMISSIONS[role]);
-  if (extra) for (const p of extra(db, row.id)) permissions.add(p);
-  return { id: row.id, name: row.name, email: row.email, role, companyId: row.companyId, tokenId: row.tokenId, permissions };
+  if (extra) for (const p of extra(db, row.id)) if (grantableTo(role, p)) permissions.add(p);
+  return {
+    id: row.id, name: row.name, email: row.email, role, companyId: row.companyId, tokenId: row.tokenId, permissions,
+    stale: now - lastUsed >= TOUCH_EVERY,
+  };
+}
+
+const touchQuery = (db: Db) => db.update(authToken).set({ last_used_at: sql`${sql.placeholder('now')}` })
+  .where(eq(authToken.id, sql.placeholder('id'))).prepare();
+
+export function touchSession(db: Db, tokenId: number, now: number): void {
+  prepared(db, 'session.touch', touchQuery).run({ id: tokenId, now });
 }

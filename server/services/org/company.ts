@@ -16,7 +16,9 @@ export const REGISTER_WINDOW_MS = 3600_000;
 
 /** `Acme Freight Pty` -> `ACMEFREI-3F9A`: readable, and the random tail keeps it unique. */
 function deriveCode(name: string): string {
-  const stem = name.toUpperCase().replace(/[^A-Z0-9]/g, '').slice(0, 8) || 'CO';
+  const letters = name.toUpperCase().replace(/[^A-Z0-9]/g, '').slice(0, 8);
+  // A code holds a letter (shared/schemas/people.ts companyCode): `123 Pty` -> `C123PTY-...`.
+  const stem = /[A-Z]/.test(letters) ? letters : `C${letters}`;
   return `${stem}-${randomBytes(2).toString('hex').toUpperCase()}`;
 }
 

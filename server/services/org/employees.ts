@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, notInArray, type SQL } from 'drizzle-orm';
-import { isStaff } from '../../../shared/roles';
+import { isStaff, outranks, type Role } from '../../../shared/roles';
 import type { Deps } from '../../deps';
 import type { Db } from '../../db/client';
 import { referencingRows } from '../../db/references';
@@ -10,6 +10,25 @@ import { revokeAllTokens } from '../auth/accounts';
 import type { SessionUser } from '../auth/session';
 
 export type UserRow = typeof user.$inferSelect;
+
+/**
+ * The rank rule (shared/roles.ts `outranks`) on another person's account, whatever the fields of the
+ * request: nobody edits, deactivates, archives, deletes, resets, re-roles, regroups or signs out an
+ * account of their own rank or above. `self: 'allow'` lets an account act on itself where the path
+ * has its own self rules (an edit of one's own name); 'deny' for paths that would raise oneself.
+ */
+export function assertMayManage(me: SessionUser, target: { id: number; role: string }, self: 'allow' | 'deny' = 'allow'): void {
+  if (target.id === me.id && self === 'allow') return;
+  if (target.id === me.id && me.role !== 'super_admin') throw forbidden('You cannot do this to your own account; ask someone of a higher rank');
+  if (!outranks(me.role, target.role as Role)) {
+    throw forbidden(`Only someone of a higher rank than ${target.role.replace('_', ' ')} can change this account`);
+  }
+}
+
+/** Nobody gives an account (new or existing) a role of their own rank or above. */
+export function assertMayGiveRole(me: SessionUser, role: string): void {
+  if (!outranks(me.role, role as Role)) throw forbidden(`You cannot give the role ${role.replace('_', ' ')}: it is not below your own`);
+}
 
 /** A company login sees only its own company's people; staff see everyone. */
 export function employeeScope(me: SessionUser): SQL | undefined {
@@ -30,7 +49,7 @@ export function findEmployeeForDocuments(db: Db, me: SessionUser, id: number, wr
     if (write && !me.permissions.has('employee.manage')) throw forbidden('You need the "employee.manage" permission');
   }
   const row = findEmployee(db, me, id);
-  if (write && me.id !== id && row.role === 'super_admin' && me.role !== 'super_admin') throw forbidden('Only a super admin can change a super admin');
+  if (write) assertMayManage(me, row);
   return row;
 }
 
@@ -61,7 +80,7 @@ export function afterEmployeeWrite(db: Db, ids: number[], { deps, user: me }: Re
   for (const row of rows) {
     if (row.is_active && row.deleted_at == null) continue;
     if (row.id === me.id) throw badRequest('You cannot disable or archive your own account');
-    if (row.role === 'super_admin' && me.role !== 'super_admin') throw forbidden('Only a super admin can disable a super admin');
+    assertMayManage(me, row);
     revokeAllTokens(deps, row.id);
   }
 }
@@ -73,7 +92,7 @@ export function afterEmployeeWrite(db: Db, ids: number[], { deps, user: me }: Re
 export function deleteEmployee(deps: Deps, me: SessionUser, id: number): void {
   const row = findEmployee(deps.db, me, id);
   if (row.id === me.id) throw badRequest('You cannot delete your own account');
-  if (row.role === 'super_admin' && me.role !== 'super_admin') throw forbidden('Only a super admin can delete a super admin');
+  assertMayManage(me, row);
   deps.db.delete(authToken).where(eq(authToken.user_id, id)).run();
   deps.db.delete(passwordReset).where(eq(passwordReset.user_id, id)).run();
   deps.db.delete(userPermissionGroup).where(eq(userPermissionGroup.user_id, id)).run();

@@ -20,11 +20,12 @@ export interface VerifiedCall { companyId: number; signature: string; expiresAt:
 /** One message for every refusal, so a caller learns nothing about which part was wrong. */
 const refused = (why: string) => unauthenticated(`Webhook signature refused: ${why}`);
 
-function companyOf(db: Db, ref: string): { id: number; deleted_at: number | null } | undefined {
-  const byCode = db.select({ id: company.id, deleted_at: company.deleted_at }).from(company).where(eq(company.code, ref)).get();
-  if (byCode) return byCode;
-  if (!/^\d{1,15}$/.test(ref)) return undefined;
-  return db.select({ id: company.id, deleted_at: company.deleted_at }).from(company).where(eq(company.id, Number(ref))).get();
+/**
+ * X-Courier-Company carries the company's code and nothing else: one header, one meaning. Codes hold
+ * a letter and ids never do, so no company can register a code that shadows another's id.
+ */
+function companyOf(db: Db, code: string): { id: number; deleted_at: number | null } | undefined {
+  return db.select({ id: company.id, deleted_at: company.deleted_at }).from(company).where(eq(company.code, code)).get();
 }
 
 /**

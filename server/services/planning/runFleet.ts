@@ -1,0 +1,59 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { FleetInput, FleetResult } from '../../../shared/routing';
+
+export type FleetWorkerReply =
+  | { ok: true; result: FleetResult }
+  | { ok: false; message: string; range: boolean };
+
+/**
+ * The worker is TypeScript like the rest of the server. A tiny CommonJS bootstrap loads it
+ * through tsx's API (Node 20 does not apply `--import` loader hooks inside workers), so it runs
+ * the same under `tsx server/main.ts` and under vitest.
+ */
+// The ESM build of tsx/esm/api (require.resolve would pick the CommonJS one).
+const TSX_API = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
+const WORKER_FILE = new URL('./fleetWorker.ts', import.meta.url).href;
+const BOOTSTRAP = `
+const { workerData } = require('node:worker_threads');
+import(workerData.tsxApi).then((api) => api.tsImport(workerData.file, workerData.file)).catch((err) => {
+  setImmediate(() => { throw err; });
+});
+`;
+
+/**
+ * Runs `optimizeFleet` in a worker thread and resolves with its plan. Malformed input rejects
+ * with the optimiser's RangeError; a crashed worker rejects with an Error. `signal` aborts
+ * (terminates the worker), for a dispatcher who cancels or re-plans.
+ */
+export function runFleet(input: FleetInput, options: { signal?: AbortSignal } = {}): Promise<FleetResult> {
+  return new Promise<FleetResult>((resolve, reject) => {
+    if (options.signal?.aborted) {
+      reject(new Error('fleet planning aborted'));
+      return;
+    }
+    const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { input, tsxApi: TSX_API, file: WORKER_FILE } });
+    let settled = false;
+    const finish = (fn: () => void): void => {
+      if (settled) return;
+      settled = true;
+      options.signal?.removeEventListener('abort', onAbort);
+      fn();
+    };
+    const onAbort = (): void => {
+      finish(() => reject(new Error('fleet planning aborted')));
+      void worker.terminate();
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    worker.once('message', (reply: FleetWorkerReply) => {
+      finish(() => {
+        if (reply.ok) resolve(reply.result);
+        else reject(reply.range ? new RangeError(reply.message) : new Error(reply.message));
+      });
+    });
+    worker.once('error', (err) => finish(() => reject(err)));
+    worker.once('exit', (code) => finish(() => reject(new Error(`fleet worker exited with code ${code} before answering`))));
+  });
+}

@@ -1,0 +1,200 @@
+import type { FleetInput } from './types';
+
+/**
+ * The input flattened into typed arrays indexed by job / vehicle position, so the search's inner
+ * loops touch no objects. Windows are sorted and merged; a job without windows gets one unbounded
+ * window, so every feasibility test is the same code.
+ */
+export interface FleetModel {
+  /** Locations. */
+  n: number;
+  /** Row-major travel times. */
+  d: Float64Array;
+  /**
+   * Transposed travel times (the same array when the matrix is symmetric): insertion tests read
+   * `to u` and `from u` both along row u, which stays in cache; a column walk over a
+   * 1,000-location matrix misses on every read.
+   */
+  dT: Float64Array;
+  /** Jobs. */
+  J: number;
+  jobIds: number[];
+  loc: Int32Array;
+  service: Float64Array;
+  /** Demand dimensions. */
+  D: number;
+  /** J * D. */
+  demand: Float64Array;
+  /** Windows of job j are wLo/wHi[wOff[j] .. wOff[j+1]). */
+  wOff: Int32Array;
+  wLo: Float64Array;
+  wHi: Float64Array;
+  /** Vehicles. */
+  V: number;
+  vehicleIds: number[];
+  vStart: Int32Array;
+  /** -1: open route. */
+  vEnd: Int32Array;
+  /** V * D; Infinity where unlimited. */
+  cap: Float64Array;
+  shiftStart: Float64Array;
+  shiftEnd: Float64Array;
+  /** Vehicles with the same start, end, shift and capacity share a type: one empty one is tried per type. */
+  vType: Int32Array;
+}
+
+/** Comparisons of times and loads allow this much rounding (Solomon times are unrounded Euclidean). */
+export const EPS = 1e-6;
+
+function fail(msg: string): never {
+  throw new RangeError(`optimizeFleet: ${msg}`);
+}
+
+function isIndex(v: unknown, n: number): v is number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < n;
+}
+
+function finiteNumber(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v);
+}
+
+export function buildModel(input: FleetInput): FleetModel {
+  const { matrix, vehicles, jobs } = input;
+  if (!Array.isArray(matrix)) fail('matrix must be an array of rows');
+  const n = matrix.length;
+  const d = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    const row = matrix[i];
+    if (!Array.isArray(row) || row.length !== n) fail(`matrix row ${i} must have ${n} entries`);
+    for (let j = 0; j < n; j++) {
+      const v = row[j];
+      if (!finiteNumber(v) || v < 0) fail(`matrix[${i}][${j}] must be a finite non-negative number`);
+      d[i * n + j] = v;
+    }
+  }
+  let symmetric = true;
+  for (let i = 0; i < n && symmetric; i++) for (let j = 0; j < i; j++) if (d[i * n + j] !== d[j * n + i]) { symmetric = false; break; }
+  let dT = d;
+  if (!symmetric) {
+    dT = new Float64Array(n * n);
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) dT[j * n + i] = d[i * n + j];
+  }
+  if (!Array.isArray(vehicles) || !Array.isArray(jobs)) fail('vehicles and jobs must be arrays');
+
+  let D = 0;
+  for (const j of jobs) D = Math.max(D, j.demand?.length ?? 0);
+  for (const v of vehicles) D = Math.max(D, v.capacity?.length ?? 0);
+
+  const J = jobs.length;
+  const jobIds: number[] = [];
+  const seenJobs = new Set<number>();
+  const loc = new Int32Array(J);
+  const service = new Float64Array(J);
+  const demand = new Float64Array(J * D);
+  const wOff = new Int32Array(J + 1);
+  const lo: number[] = [];
+  const hi: number[] = [];
+  jobs.forEach((job, j) => {
+    if (!Number.isInteger(job.id)) fail(`job ${j}: id must be an integer`);
+    if (seenJobs.has(job.id)) fail(`job id ${job.id} appears twice`);
+    seenJobs.add(job.id);
+    jobIds.push(job.id);
+    if (!isIndex(job.location, n)) fail(`job ${job.id}: location must be a matrix index`);
+    loc[j] = job.location;
+    const s = job.service ?? 0;
+    if (!finiteNumber(s) || s < 0) fail(`job ${job.id}: service must be a non-negative number`);
+    service[j] = s;
+    (job.demand ?? []).forEach((q, k) => {
+      if (!finiteNumber(q) || q < 0) fail(`job ${job.id}: demand must be non-negative numbers`);
+      demand[j * D + k] = q;
+    });
+    wOff[j] = lo.length;
+    const ws = job.windows ?? [];
+    if (ws.length === 0) {
+      lo.push(-Infinity);
+      hi.push(Infinity);
+    } else {
+      const sorted = ws.map((w, k) => {
+        if (!Array.isArray(w) || w.length !== 2 || !finiteNumber(w[0]) || !finiteNumber(w[1]) || w[0] > w[1]) {
+          fail(`job ${job.id}: window ${k} must be [start, end] with start <= end`);
+        }
+        return [w[0], w[1]] as const;
+      }).sort((a, b) => a[0] - b[0]);
+      for (const [a, b] of sorted) {
+        const last = lo.length - 1;
+        if (last >= wOff[j] && a <= hi[last]) hi[last] = Math.max(hi[last], b);
+        else {
+          lo.push(a);
+          hi.push(b);
+        }
+      }
+    }
+  });
+  wOff[J] = lo.length;
+
+  const V = vehicles.length;
+  const vehicleIds: number[] = [];
+  const seenVehicles = new Set<number>();
+  const vStart = new Int32Array(V);
+  const vEnd = new Int32Array(V);
+  const cap = new Float64Array(V * D).fill(Infinity);
+  const shiftStart = new Float64Array(V);
+  const shiftEnd = new Float64Array(V);
+  const vType = new Int32Array(V);
+  const types = new Map<string, number>();
+  vehicles.forEach((v, k) => {
+    if (!Number.isInteger(v.id)) fail(`vehicle ${k}: id must be an integer`);
+    if (seenVehicles.has(v.id)) fail(`vehicle id ${v.id} appears twice`);
+    seenVehicles.add(v.id);
+    vehicleIds.push(v.id);
+    if (!isIndex(v.start, n)) fail(`vehicle ${v.id}: start must be a matrix index`);
+    vStart[k] = v.start;
+    if (v.end !== undefined && !isIndex(v.end, n)) fail(`vehicle ${v.id}: end must be a matrix index`);
+    vEnd[k] = v.end ?? -1;
+    (v.capacity ?? []).forEach((q, dim) => {
+      if (!finiteNumber(q) || q < 0) fail(`vehicle ${v.id}: capacity must be non-negative numbers`);
+      cap[k * D + dim] = q;
+    });
+    const [a, b] = v.shift ?? [0, Infinity];
+    if (!finiteNumber(a) || Number.isNaN(b) || b < a) fail(`vehicle ${v.id}: shift must be [start, end] with start <= end`);
+    shiftStart[k] = a;
+    shiftEnd[k] = b;
+    const key = `${v.start}|${vEnd[k]}|${a}|${b}|${Array.from(cap.subarray(k * D, k * D + D)).join(',')}`;
+    let t = types.get(key);
+    if (t === undefined) {
+      t = types.size;
+      types.set(key, t);
+    }
+    vType[k] = t;
+  });
+
+  return {
+    n, d, dT, J, jobIds, loc, service, D, demand, wOff, wLo: Float64Array.from(lo), wHi: Float64Array.from(hi),
+    V, vehicleIds, vStart, vEnd, cap, shiftStart, shiftEnd, vType,
+  };
+}
+
+/** Earliest service start at or after arrival `a`, or Infinity when every window has closed. */
+export function earliestStart(m: FleetModel, j: number, a: number): number {
+  for (let w = m.wOff[j], e = m.wOff[j + 1]; w < e; w++) {
+    if (a <= m.wHi[w] + EPS) return a > m.wLo[w] ? a : m.wLo[w];
+  }
+  return Infinity;
+}
+
+/** Latest service start no later than `b`, or -Infinity when no window opens by then. */
+export function latestStart(m: FleetModel, j: number, b: number): number {
+  for (let w = m.wOff[j + 1] - 1, s = m.wOff[j]; w >= s; w--) {
+    if (b >= m.wLo[w] - EPS) return b < m.wHi[w] ? b : m.wHi[w];
+  }
+  return -Infinity;
+}
+
+/** Does job j's demand fit vehicle v on top of `load` (length D)? */
+export function fits(m: FleetModel, v: number, load: Float64Array, j: number): boolean {
+  const D = m.D;
+  for (let k = 0; k < D; k++) {
+    if (load[k] + m.demand[j * D + k] > m.cap[v * D + k] + EPS) return false;
+  }
+  return true;
+}

@@ -1,0 +1,39 @@
+import { buildModel, fits, earliestStart, EPS, type FleetModel } from './model';
+import { Route } from './route';
+import type { FleetInput } from './types';
+
+/**
+ * Why a job is left out:
+ * - 'capacity': its demand exceeds every vehicle's capacity;
+ * - 'window': no vehicle that can carry it can reach it before its windows close;
+ * - 'shift': it can be reached in a window, but no vehicle could then be back by its shift end;
+ * - 'no_vehicle': some vehicle could serve it alone, but the fleet has no room or time left for it
+ *   in this plan (or there are no vehicles at all).
+ */
+export type UnassignedReason = 'capacity' | 'window' | 'shift' | 'no_vehicle';
+
+const RANK: Record<UnassignedReason, number> = { capacity: 0, window: 1, shift: 2, no_vehicle: 3 };
+
+function aloneReason(m: FleetModel, v: number, j: number): UnassignedReason {
+  const empty = new Route(v, m.D);
+  if (!fits(m, v, empty.load, j)) return 'capacity';
+  const arrival = m.shiftStart[v] + m.d[m.vStart[v] * m.n + m.loc[j]];
+  const start = earliestStart(m, j, arrival);
+  if (start === Infinity) return 'window';
+  const done = start + m.service[j];
+  const back = m.vEnd[v] >= 0 ? m.d[m.loc[j] * m.n + m.vEnd[v]] : 0;
+  if (done + back > m.shiftEnd[v] + EPS) return 'shift';
+  return 'no_vehicle';
+}
+
+export function unassignedReason(input: Pick<FleetInput, 'matrix' | 'vehicles' | 'jobs'>, jobId: number): UnassignedReason {
+  const m = buildModel({ ...input });
+  const j = m.jobIds.indexOf(jobId);
+  if (j < 0) throw new RangeError(`unassignedReason: unknown job ${jobId}`);
+  let best: UnassignedReason | null = null;
+  for (let v = 0; v < m.V; v++) {
+    const r = aloneReason(m, v, j);
+    if (best === null || RANK[r] > RANK[best]) best = r;
+  }
+  return best ?? 'no_vehicle';
+}

@@ -1,0 +1,132 @@
+import type { Rng } from '../rng';
+import { fits, type FleetModel } from './model';
+import type { Solution } from './solution';
+
+/** Chance to skip a position while inserting ("blinks" in SISR): cheap diversification. */
+export const BLINK_RATE = 0.01;
+
+export interface RecreateContext {
+  m: FleetModel;
+  rng: Rng;
+  /** Distance from each job to its vehicle depots, for the "far first" / "close first" orders. */
+  depotDistance: Float64Array;
+  /** Per vehicle type: an empty vehicle of that type, or -1. */
+  emptyOf: Int32Array;
+  /** Per route: last insertion that listed it as a candidate. */
+  routeStamp: Int32Array;
+  /** Nearest jobs first, per job. */
+  adj: Int32Array[];
+  /** How many nearest jobs' routes an insertion tries. */
+  near: number;
+  stamp: number;
+  /** Work counter (positions evaluated), the search's deterministic clock. */
+  work: number;
+}
+
+function sortAbsent(ctx: RecreateContext, absent: number[]): void {
+  const { rng, m, depotDistance } = ctx;
+  const x = rng.next() * 11;
+  if (x < 4) {
+    for (let i = absent.length - 1; i > 0; i--) {
+      const k = rng.int(i + 1);
+      const t = absent[i];
+      absent[i] = absent[k];
+      absent[k] = t;
+    }
+  } else if (x < 8) {
+    const D = m.D;
+    const total = (j: number): number => {
+      let s = 0;
+      for (let q = 0; q < D; q++) s += m.demand[j * D + q];
+      return s;
+    };
+    absent.sort((a, b) => total(b) - total(a) || a - b);
+  } else if (x < 10) absent.sort((a, b) => depotDistance[b] - depotDistance[a] || a - b);
+  else absent.sort((a, b) => depotDistance[a] - depotDistance[b] || a - b);
+}
+
+/** The next empty vehicle of type t after `taken` gets its first job. */
+function findEmpty(ctx: RecreateContext, sol: Solution, t: number, taken: number): void {
+  ctx.emptyOf[t] = -1;
+  for (let r = taken + 1; r < sol.routes.length; r++) {
+    if (ctx.m.vType[r] === t && sol.routes[r].jobs.length === 0) {
+      ctx.emptyOf[t] = r;
+      return;
+    }
+  }
+}
+
+/** Positions until the next blink: geometric, so one random number covers ~1/BLINK_RATE positions. */
+function blinkGap(rng: Rng): number {
+  return Math.floor(Math.log(1 - rng.next()) / LOG_KEEP);
+}
+const LOG_KEEP = Math.log(1 - BLINK_RATE);
+
+/**
+ * Greedy insertion with blinks of every absent job at its cheapest feasible place. Only routes
+ * that serve one of the job's nearest neighbours (plus one empty vehicle per type) are tried:
+ * the cheapest place is almost always next to a near job, and it keeps big plans fast.
+ */
+export function recreate(ctx: RecreateContext, sol: Solution, touch: (r: number) => void): void {
+  const routes = sol.routes;
+  const { m, rng, emptyOf, routeStamp, adj, near } = ctx;
+  const absent = sol.absent;
+  if (absent.length === 0) return;
+  sortAbsent(ctx, absent);
+  emptyOf.fill(-1);
+  for (let r = routes.length - 1; r >= 0; r--) if (routes[r].jobs.length === 0) emptyOf[m.vType[r]] = r;
+  const left: number[] = [];
+  const routeOf = sol.routeOf;
+  const candidates: number[] = [];
+  let gap = blinkGap(rng);
+  for (const u of absent) {
+    let best = Infinity;
+    let bestR = -1;
+    let bestP = -1;
+    const stamp = ++ctx.stamp;
+    candidates.length = 0;
+    const list = adj[u];
+    const k = Math.min(near, list.length);
+    for (let i = 0; i < k; i++) {
+      const r = routeOf[list[i]];
+      if (r >= 0 && routeStamp[r] !== stamp) {
+        routeStamp[r] = stamp;
+        candidates.push(r);
+      }
+    }
+    for (let t = 0; t < emptyOf.length; t++) if (emptyOf[t] >= 0) candidates.push(emptyOf[t]);
+    for (let pass = 0; pass < 2 && bestR < 0; pass++) {
+      if (pass === 1) {
+        // Nothing near fits (a mixed fleet: only a far-away van is big enough): try every route.
+        candidates.length = 0;
+        for (let r = 0; r < routes.length; r++) if (routeStamp[r] !== stamp && routes[r].jobs.length > 0) candidates.push(r);
+      }
+      for (const r of candidates) {
+        const route = routes[r];
+        if (!fits(m, r, route.load, u)) continue;
+        const len = route.jobs.length;
+        ctx.work += len + 1;
+        for (let p = 0; p <= len; p++) {
+          if (gap-- === 0) {
+            gap = blinkGap(rng);
+            continue;
+          }
+          const c = route.insertionCost(m, u, p);
+          if (c < best) {
+            best = c;
+            bestR = r;
+            bestP = p;
+          }
+        }
+      }
+    }
+    if (bestR < 0) left.push(u);
+    else {
+      if (routes[bestR].jobs.length === 0) findEmpty(ctx, sol, m.vType[bestR], bestR);
+      sol.insert(u, bestR, bestP);
+      ctx.work += routes[bestR].jobs.length;
+      touch(bestR);
+    }
+  }
+  sol.absent = left;
+}

@@ -1,0 +1,85 @@
+import type { Rng } from '../rng';
+import type { Solution } from './solution';
+
+/**
+ * SISR ruin (Christiaens & Vanden Berghe, "Slack Induction by String Removals", 2020): remove
+ * a few strings of consecutive stops from routes that lie near a random seed job, so the removed
+ * jobs are close in space and the routes around them get slack to be rebuilt differently.
+ */
+export interface RuinParams {
+  /** Mean number of jobs removed. */
+  avgRemoved: number;
+  /** Longest string. */
+  maxString: number;
+  /** Probability of a split string (keeps a middle part in place). */
+  splitRate: number;
+  /** Per-step chance to keep one more stop in place inside a split string. */
+  splitDepth: number;
+}
+
+export const RUIN: RuinParams = { avgRemoved: 15, maxString: 15, splitRate: 0.5, splitDepth: 0.01 };
+
+/** Removes strings; appends removed jobs to `sol.absent` and calls `touch(r)` for each route changed. */
+export function ruin(sol: Solution, adj: Int32Array[], rng: Rng, p: RuinParams, touch: (r: number) => void): void {
+  const { routes, routeOf, posOf } = sol;
+  let served = 0;
+  let used = 0;
+  for (const r of routes) {
+    if (r.jobs.length > 0) {
+      served += r.jobs.length;
+      used++;
+    }
+  }
+  if (served === 0) return;
+  const lsMax = Math.min(p.maxString, served / used);
+  const ksMax = (4 * p.avgRemoved) / (1 + lsMax) - 1;
+  const ks = Math.floor(rng.next() * ksMax) + 1;
+  // Seed: a random served job.
+  let seed = -1;
+  const J = routeOf.length;
+  for (let tries = 0; tries < 4 * J && seed < 0; tries++) {
+    const j = rng.int(J);
+    if (routeOf[j] >= 0) seed = j;
+  }
+  if (seed < 0) return;
+  const ruined = new Set<number>();
+  const list = adj[seed];
+  for (let i = -1; i < list.length && ruined.size < ks; i++) {
+    const c = i < 0 ? seed : list[i];
+    const r = routeOf[c];
+    if (r < 0 || ruined.has(r)) continue;
+    const jobs = routes[r].jobs;
+    const len = jobs.length;
+    const lMax = Math.min(len, lsMax);
+    const l = Math.floor(rng.next() * lMax) + 1;
+    const pos = posOf[c];
+    let removed: number[];
+    if (l === len || rng.next() >= p.splitRate) {
+      // A string of l stops containing c.
+      const lo = Math.max(0, pos - l + 1);
+      const hi = Math.min(pos, len - l);
+      const a = lo + rng.int(hi - lo + 1);
+      removed = jobs.splice(a, l);
+    } else {
+      // A string of l + m stops containing c, of which m consecutive ones stay.
+      let m = 1;
+      while (l + m < len && rng.next() < p.splitDepth) m++;
+      const total = l + m;
+      const lo = Math.max(0, pos - total + 1);
+      const hi = Math.min(pos, len - total);
+      const a = lo + rng.int(hi - lo + 1);
+      const keepAt = rng.int(l + 1);
+      const segment = jobs.splice(a, total);
+      const kept = segment.splice(keepAt, m);
+      jobs.splice(a, 0, ...kept);
+      removed = segment;
+    }
+    for (const j of removed) {
+      routeOf[j] = -1;
+      posOf[j] = -1;
+      sol.absent.push(j);
+    }
+    ruined.add(r);
+    touch(r);
+  }
+}

@@ -1,0 +1,186 @@
+import { now } from '../clock';
+import { createRng } from '../rng';
+import { fits, type FleetModel } from './model';
+import { recreate, type RecreateContext } from './recreate';
+import { Route } from './route';
+import { RUIN, ruin } from './ruin';
+import { Solution } from './solution';
+
+export interface SearchOptions {
+  seed: number;
+  /** Deterministic budget in work units (insertion positions evaluated); the annealing schedule runs on it. */
+  work: number;
+  /** Wall-clock cap (ms from the call); only a safety stop, so runs that end by `work` are reproducible. */
+  timeLimitMs: number;
+  /** Annealing temperatures as multiples of the first plan's travel per job (tuning only). */
+  temperatures?: [number, number];
+}
+
+export interface SearchResult {
+  /** Job indices per vehicle index. */
+  routes: number[][];
+  /** Job indices nobody serves. */
+  absent: number[];
+  cost: number;
+  iterations: number;
+  /** Iteration that found the returned plan. */
+  lastImprovement: number;
+}
+
+/** Neighbours of each job kept for the ruin step, nearest first. */
+const NEIGHBOURS = 100;
+/** An insertion tries the routes of this many nearest jobs. */
+export const NEAR_ROUTES = 30;
+/** Iterations without a new best before stopping early, so small plans answer fast. */
+export function stallLimit(J: number): number {
+  return 2000 + 1000 * J;
+}
+/** Annealing temperatures as multiples of the mean travel per job of the first plan. */
+const TEMP_START = 1;
+const TEMP_END = 0.01;
+/** The clock is read only every this many iterations. */
+const CLOCK_EVERY = 16;
+
+/** Can vehicle v serve job j alone (window, capacity, shift)? */
+export function servableBy(m: FleetModel, v: number, j: number): boolean {
+  const empty = new Route(v, m.D);
+  if (!fits(m, v, empty.load, j)) return false;
+  return empty.insertionCost(m, j, 0) < Infinity;
+}
+
+function neighbourLists(m: FleetModel, jobs: number[]): Int32Array[] {
+  const { d, n, loc } = m;
+  const adj: Int32Array[] = new Array<Int32Array>(m.J);
+  const k = Math.min(NEIGHBOURS, jobs.length - 1);
+  for (const a of jobs) {
+    const la = loc[a];
+    const others = jobs.filter((b) => b !== a);
+    const key = new Float64Array(m.J);
+    for (const b of others) key[b] = d[la * n + loc[b]] + d[loc[b] * n + la];
+    others.sort((x, y) => key[x] - key[y] || x - y);
+    adj[a] = Int32Array.from(others.slice(0, k));
+  }
+  return adj;
+}
+
+export function solveFleetModel(m: FleetModel, opts: SearchOptions): SearchResult {
+  const t0 = now();
+  const deadline = t0 + opts.timeLimitMs;
+  const rng = createRng(opts.seed);
+  const jobs: number[] = [];
+  const never: number[] = [];
+  for (let j = 0; j < m.J; j++) {
+    let ok = false;
+    for (let v = 0; v < m.V && !ok; v++) ok = servableBy(m, v, j);
+    (ok ? jobs : never).push(j);
+  }
+  const adj = neighbourLists(m, jobs);
+  const depotDistance = new Float64Array(m.J);
+  for (const j of jobs) {
+    let best = Infinity;
+    for (let v = 0; v < m.V; v++) best = Math.min(best, m.d[m.vStart[v] * m.n + m.loc[j]]);
+    depotDistance[j] = best;
+  }
+  let maxType = 0;
+  for (let v = 0; v < m.V; v++) maxType = Math.max(maxType, m.vType[v] + 1);
+  const ctx: RecreateContext = {
+    m, rng, depotDistance, emptyOf: new Int32Array(maxType), routeStamp: new Int32Array(m.V), adj, near: NEAR_ROUTES, stamp: 0, work: 0,
+  };
+
+  const work = new Solution(m);
+  const cur = new Solution(m);
+  const touched = new Uint8Array(m.V);
+  const touchedList: number[] = [];
+  const touch = (r: number): void => {
+    if (!touched[r]) {
+      touched[r] = 1;
+      touchedList.push(r);
+    }
+  };
+
+  work.absent = jobs.slice();
+  recreate(ctx, work, touch);
+  for (const r of touchedList) cur.routes[r].copyFrom(work.routes[r]);
+  cur.absent = work.absent.slice();
+  touchedList.length = 0;
+  touched.fill(0);
+
+  let curCost = work.cost();
+  let curAbsent = work.absent.length;
+  // The best plan, copied lazily: only routes changed since the last copy are copied again.
+  const bestRoutes = work.routes.map((r) => r.jobs.slice());
+  let bestAbsentJobs = work.absent.slice();
+  const dirty = new Uint8Array(m.V);
+  const dirtyList: number[] = [];
+  let bestCost = curCost;
+  let bestAbsent = curAbsent;
+  const scale = jobs.length > 0 ? Math.max(curCost, 1e-9) / jobs.length : 1;
+  const tStart = (opts.temperatures?.[0] ?? TEMP_START) * scale;
+  const tEnd = (opts.temperatures?.[1] ?? TEMP_END) * scale;
+  const stall = stallLimit(jobs.length);
+
+  let it = 0;
+  let lastImprovement = 0;
+  const startWork = ctx.work;
+  const budget = Math.max(1, opts.work);
+  let timeProgress = 0;
+  while (jobs.length > 0 && m.V > 0) {
+    if (it % CLOCK_EVERY === 0) {
+      const t = now();
+      if (t > deadline) break;
+      timeProgress = (t - t0) / opts.timeLimitMs;
+    }
+    // Cooling follows the work budget; on a machine too slow to spend it in time, the clock.
+    const progress = Math.max((ctx.work - startWork) / budget, timeProgress);
+    if (progress >= 1 || it - lastImprovement > stall) break;
+    it++;
+    const temp = tStart * Math.pow(tEnd / tStart, progress);
+
+    ruin(work, adj, rng, RUIN, touch);
+    for (const r of touchedList) {
+      work.routes[r].update(m);
+      work.index(r);
+      ctx.work += work.routes[r].jobs.length;
+    }
+    recreate(ctx, work, touch);
+
+    const newAbsent = work.absent.length;
+    let newCost = curCost;
+    for (const r of touchedList) newCost += work.routes[r].cost - cur.routes[r].cost;
+    const accept = newAbsent < curAbsent
+      || (newAbsent === curAbsent && newCost < curCost - temp * Math.log(rng.next()));
+    if (accept) {
+      for (const r of touchedList) {
+        cur.routes[r].copyFrom(work.routes[r]);
+        if (!dirty[r]) {
+          dirty[r] = 1;
+          dirtyList.push(r);
+        }
+      }
+      cur.absent = work.absent.slice();
+      curCost = newCost;
+      curAbsent = newAbsent;
+      if (newAbsent < bestAbsent || (newAbsent === bestAbsent && newCost < bestCost - 1e-9)) {
+        for (const r of dirtyList) {
+          bestRoutes[r] = cur.routes[r].jobs.slice();
+          dirty[r] = 0;
+        }
+        dirtyList.length = 0;
+        bestAbsentJobs = cur.absent.slice();
+        bestCost = newCost;
+        bestAbsent = newAbsent;
+        lastImprovement = it;
+      }
+    } else {
+      for (const r of touchedList) work.routes[r].copyFrom(cur.routes[r]);
+      work.absent = cur.absent.slice();
+      for (const r of touchedList) work.index(r);
+      work.markAbsent();
+    }
+    for (const r of touchedList) touched[r] = 0;
+    touchedList.length = 0;
+    // Guard against drift of the running sum.
+    if (it % 1024 === 0) curCost = cur.cost();
+  }
+  return { routes: bestRoutes, absent: bestAbsentJobs.concat(never), cost: bestCost, iterations: it, lastImprovement };
+}
