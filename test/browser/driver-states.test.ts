@@ -55,6 +55,7 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app: what the top bar and Sy
     await page.locator('#drv-scan').focus();
     await page.keyboard.type(p3.hawb, { delay: 5 });
     await page.keyboard.press('Enter');
+    await expect.poll(() => count("select count(*) n from package_event where package_id = ? and action = 'inbound_scan'", p3.id), { timeout: 60_000, interval: 250 }).toBe(1);
     await waitChip(page, { queued: 0 });
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
     await page.reload();
