@@ -27,6 +27,17 @@ export interface Config {
   staticDir?: string;
   idempotencyRetentionMs: number;
   logRequests: boolean;
+  /** Nominatim/Photon search endpoint (e.g. http://localhost:8080/search); unset = master data only (issue 16). */
+  geocoderUrl?: string;
+  /** At most one geocoder request per this many ms (Nominatim's public usage policy asks for 1 s). */
+  geocoderIntervalMs: number;
+  /** A geocoder request slower than this counts as failed. */
+  geocoderTimeoutMs: number;
+  /** OSRM base URL (e.g. http://localhost:5000); unset = great-circle travel times. */
+  osrmUrl?: string;
+  /** Great-circle travel times: road distance ≈ straight line × detour factor, at this speed. */
+  travelSpeedKmh: number;
+  detourFactor: number;
 }
 
 export const defaultConfig: Config = {
@@ -38,6 +49,10 @@ export const defaultConfig: Config = {
   limiterCapacity: 50_000,
   idempotencyRetentionMs: 30 * 24 * 3600_000,
   logRequests: false,
+  geocoderIntervalMs: 1000,
+  geocoderTimeoutMs: 5000,
+  travelSpeedKmh: 30,
+  detourFactor: 1.3,
 };
 
 /** Everything a request handler may touch; built by the caller of createApp, never a module global. */

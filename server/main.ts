@@ -9,6 +9,7 @@ import { ensureSuperAdmin } from './services/auth/bootstrap';
 import { runSyncMaintenance } from './services/sync/maintenance';
 import { createWebhookDispatcher } from './services/webhooks/dispatcher';
 import { securityConfig } from './securityConfig';
+import { createGeocodeWorker } from './services/geo/geocoder';
 
 /** Reads the environment (README "Configuration"), opens and migrates the database, serves API and PWA. */
 const env = process.env;
@@ -31,7 +32,13 @@ const app = createApp({
   db,
   files: diskFileStore(filesDir),
   clock: systemClock,
-  config: { staticDir, ...security.config, logRequests: env.LOG_REQUESTS !== '0' },
+  config: {
+    staticDir, ...security.config, logRequests: env.LOG_REQUESTS !== '0',
+    geocoderUrl: env.GEOCODER_URL || undefined, osrmUrl: env.OSRM_URL || undefined,
+    ...(env.GEOCODER_INTERVAL_MS ? { geocoderIntervalMs: Number(env.GEOCODER_INTERVAL_MS) } : {}),
+    ...(env.TRAVEL_SPEED_KMH ? { travelSpeedKmh: Number(env.TRAVEL_SPEED_KMH) } : {}),
+    ...(env.DETOUR_FACTOR ? { detourFactor: Number(env.DETOUR_FACTOR) } : {}),
+  },
 });
 
 const writes = app.deps.writes;
@@ -54,6 +61,13 @@ const dispatch = setInterval(() => {
 }, 5_000);
 dispatch.unref();
 
+// Addresses waiting for the external geocoder are asked in the background, never inside a request.
+const geocoder = app.deps.config.geocoderUrl ? createGeocodeWorker(app.deps, { log: (line) => console.log(line) }) : null;
+const geocoding = geocoder ? setInterval(() => {
+  geocoder.runOnce().catch((err: unknown) => console.log(`[geocoder] error: ${String(err)}`));
+}, 2_000) : null;
+geocoding?.unref();
+
 const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
   console.log(`[courier] listening on http://${host === '0.0.0.0' ? 'localhost' : host}:${info.port} (API /api/, docs /api/docs, database ${databasePath})`);
 });
@@ -66,6 +80,7 @@ function shutdown(signal: string): void {
   closing = true;
   console.log(`[courier] ${signal}: closing`);
   clearInterval(dispatch);
+  if (geocoding) clearInterval(geocoding);
   void webhooks.stop();
   server.close(() => {
     writes.flush();

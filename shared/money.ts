@@ -11,7 +11,7 @@ export const BILLING = ['prepaid', 'postpaid'] as const;
 export type Billing = (typeof BILLING)[number];
 
 /** Credits (recharge, payment, refund, credit adjustment) are positive, debits negative. */
-export const TXN_KINDS = ['recharge', 'payment', 'charge', 'refund', 'adjustment'] as const;
+export const TXN_KINDS = ['recharge', 'payment', 'charge', 'refund', 'adjustment', 'reprice'] as const;
 export type TxnKind = (typeof TXN_KINDS)[number];
 
 /** Digits after the decimal point of a currency (AUD 2, JPY 0), from the runtime's ISO 4217 data. */

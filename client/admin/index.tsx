@@ -11,6 +11,7 @@ import { businessRoute } from './money/business';
 const loadPackageList = () => import('./packages/PackageList');
 const loadPackageUpload = () => import('./packages/PackageUpload');
 const loadPackageDetail = () => import('./packages/PackageDetail');
+const loadLocationReview = () => import('./packages/LocationReview');
 const loadRoutes = () => import('./routes/index');
 const loadOrg = () => import('./org/index');
 
@@ -24,8 +25,9 @@ export default function Admin({ path, query, session }: { path: string; query: U
   if (path === '/' || path === '/dashboard') return <Dashboard session={session} />;
   if (path === '/packages') return can(role, 'package.view') ? <Lazy key={query.toString()} load={loadPackageList} props={{ session, query }} /> : <NotAllowed />;
   if (path === '/packages/upload') return can(role, 'package.manage') ? <Lazy load={loadPackageUpload} props={{ session }} /> : <NotAllowed />;
+  if (path === '/packages/review') return can(role, 'package.view') ? <Lazy key={query.toString()} load={loadLocationReview} props={{ query }} /> : <NotAllowed />;
   const pkg = match('/packages/:id', path);
-  if (pkg && /^\d+$/.test(pkg.id ?? '')) return <Lazy load={loadPackageDetail} props={{ id: Number(pkg.id) }} />;
+  if (pkg && /^\d+$/.test(pkg.id ?? '')) return <Lazy load={loadPackageDetail} props={{ id: Number(pkg.id), session }} />;
   if (path === '/map' || path === '/routes' || path.startsWith('/routes/')) return <Lazy load={loadRoutes} props={{ path, query, session }} />;
   if (path.startsWith('/org/')) return <Lazy load={loadOrg} props={{ path, session }} />;
   const business = businessRoute(path, query, session);

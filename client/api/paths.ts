@@ -6,6 +6,10 @@
 export const PATHS = {
   packages: 'package/',
   package: (id: number) => `package/${id}/`,
+  packageLocation: (id: number) => `package/${id}/location/`,
+  packageLocations: 'package/locations/',
+  locationReview: 'package/location-review/',
+  geocodeJob: (id: number) => `geocode-job/${id}/`,
   /** Events, attempts and proof of delivery of one parcel. */
   packageHistory: (id: number) => `history/${id}/`,
   packageStatusChange: (id: number) => `package/${id}/status-change/`,

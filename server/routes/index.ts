@@ -7,6 +7,7 @@ import { moneyRoutes } from './money/index';
 import { orgRoutes } from './org/index';
 import { packageFileRoutes } from './packageFiles';
 import { packageRoutes } from './packages';
+import { locationRoutes } from './location';
 import { peopleRoutes } from './people';
 import { placeRoutes } from './places';
 import { scanRoutes } from './scan';
@@ -33,6 +34,7 @@ export function registerRoutes(app: App): void {
   orgRoutes(app);
   geoRoutes(app);
   packageRoutes(app);
+  locationRoutes(app);
   packageFileRoutes(app);
   assignRoutes(app);
   scanRoutes(app);

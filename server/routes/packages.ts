@@ -71,9 +71,9 @@ export function packagePage(db: Db, where: SQL | undefined, q: PackageListQuery,
 
 const one = packageJson;
 
-const priceAnswer = (packageId: number | null, q: PriceQuote) => ({
+const priceAnswer = (packageId: number | null, q: PriceQuote & { zoneId: number | null }) => ({
   success: true, package: packageId, currency: q.currency, amount: q.amount, price: q.amount / 100,
-  chargeable_weight: q.chargeableWeight, volumetric_weight: q.volumetricWeight, method: q.method,
+  chargeable_weight: q.chargeableWeight, volumetric_weight: q.volumetricWeight, method: q.method, zone: q.zoneId,
 });
 
 export function packageRoutes(app: App): void {
@@ -141,7 +141,7 @@ export function packageRoutes(app: App): void {
     const companyId = user.role === 'company' ? user.companyId : body.company;
     return priceAnswer(null, priceFor(deps.db, {
       companyId, weightKg: body.weight, lengthCm: body.length, widthCm: body.width, heightCm: body.height, zoneId: body.zone, postcode: body.postcode,
-      pkgType: body.pkg_type,
+      suburbId: body.suburb, postcodeName: body.postcode_name, customerAddress: body.customer_address, pkgType: body.pkg_type,
     }));
   });
 

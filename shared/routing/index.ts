@@ -3,8 +3,8 @@ export type { OptimizeInput, OptimizeResult } from './optimize';
 export { routeCost } from './matrix';
 export { haversineMatrix, haversineDistance } from './haversine';
 export type { LatLng } from './haversine';
-export { haversineProvider } from './provider';
-export type { TravelTimeProvider } from './provider';
+export { haversineProvider, greatCircleProvider, greatCircleSeconds, osrmTableProvider, TravelTimeError } from './provider';
+export type { TravelTimeProvider, GreatCircleOptions, OsrmOptions } from './provider';
 export { parseTsplib, euc2dMatrix } from './tsplib';
 export type { TsplibInstance } from './tsplib';
 export {

@@ -71,10 +71,15 @@ export const AreaUpdate = AreaFields.partial();
 export const AreaCreate = AreaFields.partial().required({ name: true, suburb: true });
 export const Area = z.object({ ...base, name: z.string(), suburb: z.number().int(), suburb_name: z.string().nullable() });
 
-const StreetFields = z.object({ name, area: parent, is_active: z.boolean() });
+const StreetFields = z.object({
+  name, area: parent, is_active: z.boolean(),
+  latitude: z.number().min(-90).max(90).nullable(), longitude: z.number().min(-180).max(180).nullable(),
+});
 export const StreetUpdate = StreetFields.partial();
 export const StreetCreate = StreetFields.partial().required({ name: true, area: true });
-export const Street = z.object({ ...base, name: z.string(), area: z.number().int(), area_name: z.string().nullable() });
+export const Street = z.object({
+  ...base, name: z.string(), area: z.number().int(), area_name: z.string().nullable(), latitude: z.number().nullable(), longitude: z.number().nullable(),
+});
 
 const PincodeFields = z.object({ code: pincodeCode, suburb: parent, is_active: z.boolean() });
 export const PincodeUpdate = PincodeFields.partial();

@@ -93,6 +93,10 @@ export const QuoteBody = z.object({
   company: optRef(),
   zone: optRef(),
   suburb: optRef(),
+  /** Or the place as a parcel carries it: postcode, place name, address line (located like a new parcel). */
+  postcode: z.number().int().min(0).max(99_999_999).nullable().optional(),
+  postcode_name: text(120).nullable().optional(),
+  customer_address: text(500).nullable().optional(),
   package_type: optRef(),
   /** A package type by name, as a Package carries it (`pkg_type`). */
   pkg_type: text(120).nullable().optional(),

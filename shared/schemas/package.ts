@@ -173,6 +173,10 @@ export const PriceQuoteBody = z.object({
   height: z.number().finite().min(0).max(10_000).optional(),
   zone: z.number().int().positive().optional(),
   postcode: z.number().int().min(0).max(99_999_999).optional(),
+  /** The place as a parcel would carry it: a suburb id, or its name (`postcode_name`) and the address line. */
+  suburb: z.number().int().positive().optional(),
+  postcode_name: z.string().trim().max(120).optional(),
+  customer_address: z.string().trim().max(500).optional(),
   /** A package type by name, as packages carry it. */
   pkg_type: z.string().trim().max(120).optional(),
 });
@@ -187,6 +191,8 @@ export const PriceAnswer = z.object({
   chargeable_weight: z.number(),
   volumetric_weight: z.number().nullable(),
   method: z.string(),
+  /** The zone it was priced in (the one a creation of the same parcel gets). */
+  zone: z.number().int().nullable(),
 });
 
 export const AreaByPostcodeQuery = z.object({ postcode: z.string().trim().regex(/^[A-Za-z0-9 -]{2,12}$/, 'a postcode') });
@@ -217,6 +223,10 @@ export const UploadReportRow = z.object({
 export type UploadReportRow = z.infer<typeof UploadReportRow>;
 export const UploadAnswer = z.object({
   success: z.boolean(), message: z.string(), created: z.number().int(), rejected: z.number().int(), report: z.array(UploadReportRow),
+  /** How precisely the new parcels were located: counts per precision (issue 16). */
+  located: z.record(z.string(), z.number().int()).optional(),
+  /** With GEOCODER_URL set: the background job filling in the rest (`GET geocode-job/{id}/`), else null. */
+  geocode_job: z.number().int().nullable().optional(),
 });
 
 export const DashboardCountAnswer = z.object({

@@ -10,6 +10,6 @@ export type InvoiceDetailsT = z.infer<typeof InvoiceDetails>;
 export type AdjustmentT = z.infer<typeof Adjustment>;
 
 export const TXN_LABELS: Record<TxnT['kind'], string> = {
-  recharge: 'Recharge', payment: 'Payment', charge: 'Charge', refund: 'Refund', adjustment: 'Adjustment',
+  recharge: 'Recharge', payment: 'Payment', charge: 'Charge', refund: 'Refund', adjustment: 'Adjustment', reprice: 'Re-price',
 };
 export const INVOICE_KIND_LABELS: Record<InvoiceT['kind'], string> = { statement: 'Statement', receipt: 'Receipt', adjustment: 'Adjustment note' };

@@ -10,6 +10,11 @@ import { ErrorState, Loading } from '../../ui/States';
 import type { PackageRow } from './columns';
 import { AuthImage } from '../../ui/AuthImage';
 import { RefusedDeliveries } from './RefusedDeliveries';
+import type { Session } from '../../app/session';
+import { LocationCard } from './LocationCard';
+
+/** Who may move a parcel's pin (server: PUT package/{id}/location/). */
+const PINNERS = new Set(['super_admin', 'admin', 'supervisor']);
 
 type Event = z.infer<typeof PackageEvent>;
 
@@ -30,7 +35,7 @@ const FIELDS: [keyof PackageRow, string][] = [
   ['weight', 'Weight'], ['price', 'Price'], ['delivery_date', 'Delivery date'], ['shipper_name', 'Shipper'], ['created_at', 'Created'],
 ];
 
-export default function PackageDetail({ id }: { id: number }) {
+export default function PackageDetail({ id, session }: { id: number; session?: Session }) {
   const [pkg, setPkg] = useState<PackageRow | null>(null);
   const [events, setEvents] = useState<Event[] | null>(null);
   const [proof, setProof] = useState<Proof | null>(null);
@@ -95,6 +100,7 @@ export default function PackageDetail({ id }: { id: number }) {
           )}
         </div>
       </div>
+      <LocationCard id={id} canPin={PINNERS.has(session?.user.role ?? '')} onMoved={() => setTick((n) => n + 1)} />
       {proof && (
         <div class="card">
           <h2 style={{ marginTop: 0 }}>Proof of delivery</h2>

@@ -17,7 +17,8 @@ import { toast } from '../../ui/toast';
 import { REFS } from '../resource/declarations';
 import { useRefOptions } from '../resource/refOptions';
 import { AssignDialog } from './AssignDialog';
-import { PACKAGE_COLUMNS, type PackageRow } from './columns';
+import { LOCATION_COLUMN_KEY, PACKAGE_COLUMNS, type PackageRow } from './columns';
+import { PrecisionBadge, usePrecisions } from './precision';
 
 const STATUS_OPTIONS = PACKAGE_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }));
 
@@ -43,6 +44,10 @@ export default function PackageList({ session, query }: { session: Session; quer
   const { params, data } = list;
   const f = params.filters ?? {};
   const ids = [...selected];
+  const precisions = usePrecisions(data?.results.map((p) => p.id) ?? []);
+  const columns = PACKAGE_COLUMNS.map((c) => (c.key !== LOCATION_COLUMN_KEY ? c : {
+    ...c, render: (p: PackageRow) => { const l = precisions.get(p.id); return l ? <PrecisionBadge precision={l.precision} pending={l.pending} /> : <span class="muted">…</span>; },
+  }));
 
   const done = (message: string) => {
     toast(message, 'ok');
@@ -79,6 +84,7 @@ export default function PackageList({ session, query }: { session: Session; quer
         <h1 id="packages-title">Packages</h1>
         <span class="spacer" />
         <Button onClick={() => void exportCsv()}>Download CSV</Button>
+        <LinkButton href="#/packages/review">Review locations</LinkButton>
         {can(role, 'package.manage') && <LinkButton href="#/packages/upload" variant="primary">Upload packages</LinkButton>}
       </div>
       <div class="toolbar">
@@ -110,7 +116,7 @@ export default function PackageList({ session, query }: { session: Session; quer
             </Empty></div>
           ) : (
             <div aria-busy={list.loading ? 'true' : undefined} style={{ opacity: list.loading ? 0.6 : 1 }}>
-              <DataTable<PackageRow> columns={PACKAGE_COLUMNS} rows={data.results} rowKey={(p) => p.id} visible={visible} caption="Packages"
+              <DataTable<PackageRow> columns={columns} rows={data.results} rowKey={(p) => p.id} visible={visible} caption="Packages"
                 ordering={params.ordering} onOrdering={(o) => list.setParams({ ordering: o })}
                 selected={canAssign ? selected : undefined} onSelected={canAssign ? setSelected : undefined}
                 onRowClick={(p) => navigate(`/packages/${p.id}`)} />

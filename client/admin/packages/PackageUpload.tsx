@@ -11,6 +11,7 @@ import { Counter } from '../../ui/Counter';
 import { CheckField, SelectField } from '../../ui/Field';
 import { REFS } from '../resource/declarations';
 import { useRefOptions } from '../resource/refOptions';
+import { UploadLocations } from './GeocodeProgress';
 
 type Answer = z.infer<typeof UploadAnswer>;
 const MAX_BYTES = 10 * 1024 * 1024;
@@ -109,6 +110,7 @@ export default function PackageUpload({ session }: { session: Session }) {
             <Counter label="Created" value={answer.created} tone="ok" />
             <Counter label="Rejected" value={answer.rejected} tone={answer.rejected ? 'bad' : undefined} />
           </div>
+          {answer.created > 0 && <UploadLocations located={answer.located} job={answer.geocode_job} />}
           {rejected.length > 0 && (
             <div class="table-wrap">
               <table class="data">

@@ -41,3 +41,6 @@ export const PACKAGE_COLUMNS: Column<PackageRow>[] = [...new Set(ALL_KEYS)].map(
   optional: !(DEFAULT_PACKAGE_COLUMNS as readonly string[]).includes(key),
   render: RENDER[key],
 }));
+/** Not a Package field (the spec's shape is exact): the list fills it from `package/locations/` (precision badges). */
+export const LOCATION_COLUMN_KEY = 'location';
+PACKAGE_COLUMNS.splice(4, 0, { key: LOCATION_COLUMN_KEY, label: 'Location', optional: false, render: () => '—' });

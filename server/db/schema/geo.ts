@@ -60,6 +60,9 @@ export const street = sqliteTable('street', {
   id: id(),
   name: text('name').notNull(),
   area_id: integer('area_id').notNull().references(() => area.id),
+  /** Optional: a street with a position lets the resolver place a parcel at `street` precision. */
+  latitude: real('latitude'),
+  longitude: real('longitude'),
   ...activeFlag(), ...archivable(), ...timestamps(),
 }, (t) => [index('street_area_idx').on(t.area_id)]);
 

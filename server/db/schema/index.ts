@@ -12,3 +12,4 @@ export * from './routes';
 export * from './webhooks';
 export * from './audit';
 export * from './refusedDelivery';
+export * from './location';

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { activeFlag, archivable, id, str, timestamps } from './columns';
 import { zone } from './geo';
@@ -81,8 +82,9 @@ export const walletTxn = sqliteTable('wallet_txn', {
 }, (t) => [
   index('wallet_txn_wallet_idx').on(t.wallet_id, t.id),
   index('wallet_txn_company_idx').on(t.company_id, t.created_at),
-  // A parcel is charged once and refunded once, whatever retries happen.
-  uniqueIndex('wallet_txn_package_kind_uq').on(t.package_id, t.kind),
+  // A parcel is charged once and refunded once, whatever retries happen; each zone change after
+  // acceptance may re-price it (kind `reprice`, the difference), so those are not unique.
+  uniqueIndex('wallet_txn_package_kind_uq').on(t.package_id, t.kind).where(sql`${t.kind} <> 'reprice'`),
 ]);
 
 /**

@@ -9,6 +9,7 @@ import { company, deliveryRate, unitOfMeasurement } from '../../db/schema/index'
 import { badRequest, notFound } from '../../errors';
 import { ops } from '../../http/catalogue';
 import type { App } from '../../http/env';
+import { zoneOfAddress } from '../../services/geo/resolve';
 import { defineRoute } from '../../http/route';
 import { defineResource, type Row } from '../../resources/crud';
 import type { SessionUser } from '../../services/auth/session';
@@ -86,8 +87,12 @@ export function rateRoutes(app: App): void {
     if (own != null && body.company != null && body.company !== own) throw notFound(`Company ${body.company} not found`);
     const companyId = own ?? body.company ?? null;
     if (companyId != null) findCompany(deps.db, companyId);
+    // The zone a parcel sent to this address gets: the same resolver as creation and the depot scan.
+    const zoneId = zoneOfAddress(deps.db, {
+      zone_id: body.zone, suburb_id: body.suburb, postcode: body.postcode, postcode_name: body.postcode_name, customer_address: body.customer_address,
+    });
     const p = priceParcel(deps.db, {
-      companyId, zoneId: body.zone, suburbId: body.suburb, packageTypeId: body.package_type, pkgType: body.pkg_type,
+      companyId, zoneId, suburbId: body.suburb, packageTypeId: body.package_type, pkgType: body.pkg_type,
       weightKg: body.weight, lengthCm: body.length, widthCm: body.width, heightCm: body.height, currency: body.currency,
     });
     const priced = p.priced;

@@ -38,7 +38,9 @@ export const toSuburb = (r: Row, db: Db) => ({
 
 export const toArea = (r: Row, db: Db) => ({ ...common(r), name: r.name, suburb: r.suburb_id, suburb_name: nameOf(db, suburb, r.suburb_id) });
 
-export const toStreet = (r: Row, db: Db) => ({ ...common(r), name: r.name, area: r.area_id, area_name: nameOf(db, area, r.area_id) });
+export const toStreet = (r: Row, db: Db) => ({
+  ...common(r), name: r.name, area: r.area_id, area_name: nameOf(db, area, r.area_id), latitude: r.latitude ?? null, longitude: r.longitude ?? null,
+});
 
 export const toPincode = (r: Row, db: Db) => {
   const sub = db.select({ name: suburb.name, state_id: suburb.state_id, zone_id: suburb.zone_id }).from(suburb)

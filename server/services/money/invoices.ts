@@ -86,7 +86,7 @@ export function generateStatement(deps: Ledger, user: SessionUser, companyId: nu
     .leftJoin(invoiceLine, eq(invoiceLine.txn_id, walletTxn.id))
     .leftJoin(pkg, eq(pkg.id, walletTxn.package_id))
     .where(and(
-      eq(walletTxn.company_id, companyId), inArray(walletTxn.kind, ['charge', 'refund']), eq(walletTxn.billing, 'postpaid'),
+      eq(walletTxn.company_id, companyId), inArray(walletTxn.kind, ['charge', 'refund', 'reprice']), eq(walletTxn.billing, 'postpaid'),
       gte(walletTxn.created_at, start), lt(walletTxn.created_at, end), isNull(invoiceLine.id),
     )).orderBy(walletTxn.id).all();
   if (!rows.length) throw conflict(`Nothing to invoice for ${co.name} from ${from} to ${to}`);
@@ -94,7 +94,7 @@ export function generateStatement(deps: Ledger, user: SessionUser, companyId: nu
     companyId, kind: 'statement', status: 'issued', currency: rows[0].t.currency, periodFrom: start, periodTo: end, createdBy: user.id,
     lines: rows.map(({ t, hawb }) => ({
       txn: t,
-      description: t.kind === 'charge' ? `Delivery ${hawb ?? t.reference}` : `Refund ${hawb ?? t.reference}`,
+      description: t.kind === 'charge' ? `Delivery ${hawb ?? t.reference}` : t.kind === 'reprice' ? `Re-priced ${hawb ?? t.reference}` : `Refund ${hawb ?? t.reference}`,
       // A statement shows what the company owes: a charge (a debit of the wallet) is a positive line.
       amount_cents: -t.amount_cents,
     })),

@@ -10,6 +10,7 @@ import { recordEvent } from './lifecycle';
 import { logPackageChange } from '../sync/changes';
 import { enqueueCreated } from '../webhooks/events';
 import type { PackageRow } from './shape';
+import { applyResolution, locationInput, recordLocation, resolverFor } from '../geo/location';
 
 /** Volumetric weight in kg from cm dimensions, with the common 5000 cm³/kg divisor. */
 export const VOLUMETRIC_DIVISOR = 5000;
@@ -50,7 +51,10 @@ export function checkCompanyActive(db: Db, companyId: number): void {
   if (co.status !== 'active') throw forbidden(`Company ${co.name} is ${co.status}; it cannot send new packages`);
 }
 
-/** A suburb brings its zone unless one is given; a given zone must exist. */
+/**
+ * A suburb brings its zone unless one is given; a given zone must exist. Kept for callers that only
+ * need the zone; parcels are located by the resolver (geo/resolve.ts), which applies the same rule.
+ */
 export function resolveZone(db: Db, values: PackageValues): void {
   if (values.suburb_id != null && values.zone_id == null) {
     values.zone_id = db.select({ z: suburb.zone_id }).from(suburb).where(eq(suburb.id, values.suburb_id)).get()?.z ?? null;
@@ -80,13 +84,16 @@ export function createPackage(deps: Deps, user: SessionUser, input: PackageCreat
   const companyId = owningCompany(user, input.company);
   if (companyId !== undefined) values.company_id = companyId;
   if (values.company_id != null) checkCompanyActive(db, values.company_id);
-  resolveZone(db, values);
+  // Located before pricing, so the charge reads the zone a quote for the same address would.
+  const located = resolverFor(deps).resolve(locationInput(values));
+  applyResolution(values, located);
   assertHawbFree(db, input.hawb);
   values.volume_weighted = volumetricWeight(input.length, input.width, input.height);
   let row: PackageRow;
   try {
     row = db.insert(pkg).values({ ...values, hawb: input.hawb, status: 'created', created_at: now, updated_at: now }).returning().get();
   } catch (err) { foreignKeyError(err); }
+  recordLocation(db, row.id, located, now);
   row = chargeForPackage(deps, row.company_id, row, user.id);
   recordEvent(db, now, { id: row.id, status: 'created' }, action, { userId: user.id }, {}, 'created');
   logPackageChange(db, row.id, { driverId: null, companyId: row.company_id }, now);

@@ -11,6 +11,7 @@ import { deliverySlots, resolveFiles, writeSlots } from './proof';
 import { keepRefusedDelivery } from './refusedDelivery';
 import { recordedRefusal, recordedTransition, type ScanContext } from './scan';
 import type { PackageRow } from './shape';
+import { learnFromDelivery } from '../geo/addressBook';
 
 export type DeliverInput = Omit<DeliverBody, 'occurred_at' | 'latitude' | 'longitude'>;
 export interface DeliverResult { row: PackageRow; flagged: boolean }
@@ -111,6 +112,8 @@ function deliverOrRefuse(deps: Deps, ctx: ScanContext, row: PackageRow, input: D
     occurred_at: ctx.meta.occurredAt ?? now, received_at: now, latitude: ctx.meta.latitude ?? null, longitude: ctx.meta.longitude ?? null,
   });
   writeSlots(deps, driver, current, deliverySlots(input.photos, input.signature), ctx.deviceId, true);
+  // Where the phone was at the door teaches the address book (two agreeing deliveries place the address).
+  learnFromDelivery(db, now, row, ctx.meta.latitude, ctx.meta.longitude, deliveredAt);
   return { row: current, flagged };
 }
 

@@ -1,12 +1,14 @@
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Deps } from '../../deps';
-import { changeLog, packageEvent, pkg } from '../../db/schema/index';
+import { changeLog, packageEvent, packageLocation, pkg } from '../../db/schema/index';
 import { referencingRows } from '../../db/references';
 import { conflict, forbidden } from '../../errors';
 import { isFinal, type PackageStatus } from '../../../shared/lifecycle';
 import type { PackageUpdate, STATUS_CHANGE_TARGETS } from '../../../shared/schemas/package';
 import type { SessionUser } from '../auth/session';
-import { assertHawbFree, checkCompanyActive, foreignKeyError, packageValues, resolveZone, volumetricWeight } from './create';
+import { assertHawbFree, checkCompanyActive, foreignKeyError, packageValues, volumetricWeight } from './create';
+import { recordLocation, relocate } from '../geo/location';
+import { repriceForZone } from '../money/charges';
 import { findPackage, transition, updatePackage } from './lifecycle';
 import { visiblePackage } from './scope';
 import type { PackageRow } from './shape';
@@ -34,13 +36,19 @@ export function editPackage(deps: Deps, user: SessionUser, id: number, input: Pa
     if (user.role === 'company') throw forbidden('A company can only manage its own packages');
     if (fields.company != null) checkCompanyActive(db, fields.company);
   }
-  resolveZone(db, values);
+  const located = relocate(deps, row, values);
   if (fields.length !== undefined || fields.width !== undefined || fields.height !== undefined) {
     values.volume_weighted = volumetricWeight(fields.length ?? row.length, fields.width ?? row.width, fields.height ?? row.height);
   }
+  const now = deps.clock.now();
+  let updated: PackageRow;
   try {
-    return updatePackage(db, deps.clock.now(), row, values, 'update', { userId: user.id }, { data: { fields: Object.keys(fields) } });
+    updated = updatePackage(db, now, row, values, 'update', { userId: user.id }, { data: { fields: Object.keys(fields) } });
   } catch (err) { foreignKeyError(err); }
+  if (located) recordLocation(db, row.id, located, now);
+  // A new zone is a new price, exactly as a quote for the new address would say (money/charges.ts).
+  if (updated.zone_id !== row.zone_id) repriceForZone(deps, updated, user.id);
+  return updated;
 }
 
 /**
@@ -56,9 +64,10 @@ export function deletePackage(deps: Deps, user: SessionUser, id: number): Packag
   if (row.status !== 'created' || moved > 0) {
     throw conflict(`Package ${row.hawb} has already moved (${row.status.replace(/_/g, ' ')}); cancel or archive it instead`, { package: row.id, status: row.status });
   }
-  const refs = referencingRows(db, 'package', id).filter((r) => !r.endsWith(' package_event'));
+  const refs = referencingRows(db, 'package', id).filter((r) => !r.endsWith(' package_event') && !r.endsWith(' package_location'));
   if (refs.length) throw conflict(`Package ${row.hawb} is still referenced by ${refs.join(', ')}; archive it instead`, { referenced_by: refs });
   db.delete(packageEvent).where(eq(packageEvent.package_id, id)).run();
+  db.delete(packageLocation).where(eq(packageLocation.package_id, id)).run();
   db.delete(pkg).where(eq(pkg.id, id)).run();
   // Company screens and any device holding it learn that it is gone.
   db.insert(changeLog).values({ entity: 'package', entity_id: id, op: 'remove', driver_id: null, company_id: row.company_id, created_at: deps.clock.now() }).run();

@@ -2,10 +2,13 @@ import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import type { Deps } from '../../deps';
-import { packageEvent, pincode, scanException, suburb, zone } from '../../db/schema/index';
+import { packageEvent, pkg, scanException, zone } from '../../db/schema/index';
 import { ApiError } from '../../errors';
 import type { SessionUser } from '../auth/session';
-import { findByBarcode, recordEvent, refusal, transition, updatePackage, type ActionMeta, type Actor } from './lifecycle';
+import { findByBarcode, findPackage, recordEvent, refusal, transition, updatePackage, type ActionMeta, type Actor } from './lifecycle';
+import { locationInput, locationRow, recordLocation, resolverFor } from '../geo/location';
+import type { Resolution } from '../geo/resolve';
+import { repriceForZone } from '../money/charges';
 import type { PackageRow } from './shape';
 
 export interface ScanResult { row: PackageRow; already: boolean }
@@ -30,11 +33,6 @@ const exceptionInsert = (db: Db) => db.insert(scanException).values({
   occurred_at: sql.placeholder('occurred_at'), received_at: sql.placeholder('received_at'), latitude: sql.placeholder('latitude'),
   longitude: sql.placeholder('longitude'), note: sql.placeholder('note'),
 }).returning().prepare();
-const suburbZone = (db: Db) => db.select({ z: suburb.zone_id }).from(suburb).where(eq(suburb.id, sql.placeholder('id'))).prepare();
-const postcodeSuburbZone = (db: Db) => db.select({ z: suburb.zone_id }).from(suburb)
-  .where(and(eq(suburb.postcode, sql.placeholder('code')), isNotNull(suburb.zone_id), isNull(suburb.deleted_at))).orderBy(suburb.id).prepare();
-const pincodeZone = (db: Db) => db.select({ z: suburb.zone_id }).from(pincode).innerJoin(suburb, eq(suburb.id, pincode.suburb_id))
-  .where(and(eq(pincode.code, sql.placeholder('code')), isNotNull(suburb.zone_id), isNull(pincode.deleted_at))).orderBy(pincode.id).prepare();
 const zoneById = (db: Db) => db.select({ id: zone.id, name: zone.name }).from(zone).where(eq(zone.id, sql.placeholder('id'))).prepare();
 const newestEvent = (db: Db) => db.select().from(packageEvent).where(eq(packageEvent.package_id, sql.placeholder('pkg')))
   .orderBy(desc(packageEvent.id)).limit(1).prepare();
@@ -98,19 +96,20 @@ export function inboundScan(deps: Deps, driver: SessionUser, barcode: string, me
   return { row: updated, already: false };
 }
 
-/** The zone a parcel belongs to: its suburb's zone, else a suburb (or pincode) with its postcode. */
-export function zoneFor(db: Db, row: PackageRow): { id: number; name: string } | null {
-  let zoneId: number | null = null;
-  if (row.suburb_id != null) zoneId = prepared(db, 'scan.suburbZone', suburbZone).get({ id: row.suburb_id })?.z ?? null;
-  if (zoneId == null && row.postcode != null) {
-    const code = String(row.postcode);
-    zoneId = prepared(db, 'scan.postcodeSuburbZone', postcodeSuburbZone).get({ code })?.z
-      ?? prepared(db, 'scan.pincodeZone', pincodeZone).get({ code })?.z
-      ?? null;
-  }
-  zoneId ??= row.zone_id;
-  if (zoneId == null) return null;
-  return prepared(db, 'scan.zoneById', zoneById).get({ id: zoneId }) ?? null;
+/**
+ * Where the depot puts a parcel: located by the same resolver as its creation and its quote
+ * (geo/resolve.ts), from master data as it is now (its suburb's zone, else its postcode's), the
+ * stored zone only when master data names none.
+ */
+export function locateAtDepot(deps: Pick<Deps, 'db' | 'config'>, row: PackageRow): { zone: { id: number; name: string } | null; located: Resolution } {
+  const located = resolverFor(deps).resolve({ ...locationInput(row), zone_id: null, latitude: null, longitude: null });
+  const zoneId = located.zone_id ?? row.zone_id;
+  return { zone: zoneId == null ? null : prepared(deps.db, 'scan.zoneById', zoneById).get({ id: zoneId }) ?? null, located };
+}
+
+/** The zone a parcel belongs to (see locateAtDepot). */
+export function zoneFor(deps: Pick<Deps, 'db' | 'config'>, row: PackageRow): { id: number; name: string } | null {
+  return locateAtDepot(deps, row).zone;
 }
 
 /**
@@ -121,17 +120,27 @@ export function scanAssignZone(deps: Deps, staff: SessionUser, barcode: string, 
   const ctx: ScanContext = { actor: staff, meta, deviceId };
   const now = deps.clock.now();
   const row = parcelByCode(deps, barcode, 'depot', ctx);
-  const found = zoneFor(deps.db, row);
-  const patch = { landed: true, zone_id: found?.id ?? row.zone_id };
+  const { zone: found, located } = locateAtDepot(deps, row);
+  const patch: Partial<typeof pkg.$inferInsert> = { landed: true, zone_id: found?.id ?? row.zone_id };
+  // A parcel never located (older than the resolver) gets its place here too.
+  const unlocated = row.latitude == null && located.latitude != null && !locationRow(deps.db, row.id);
+  if (unlocated) Object.assign(patch, { latitude: located.latitude, longitude: located.longitude, suburb_id: row.suburb_id ?? located.suburb_id, state_id: row.state_id ?? located.state_id });
   const data = { zone: found?.id ?? null };
+  // A new zone is a new price, the one a quote for this address gives now (money/charges.ts).
+  const settle = (updated: PackageRow): PackageRow => {
+    if (unlocated) recordLocation(deps.db, row.id, { ...located, pending: false }, now);
+    if (updated.zone_id === row.zone_id) return updated;
+    const outcome = repriceForZone(deps, updated, staff.id);
+    return outcome.status === 'charged' || outcome.status === 'repriced' ? findPackage(deps.db, row.id) ?? updated : updated;
+  };
   if (row.status === 'created' || row.status === 'picked_up') {
     // The pickup driver's job ends at the depot: the parcel leaves their device and waits for delivery assignment.
     const handover = row.status === 'picked_up' ? { assigned_to_id: null, is_scanned: false } : {};
-    return { row: transition(deps.db, now, row, 'received', 'depot_scan', actorOf(ctx), { ...meta, data }, { ...patch, ...handover }), already: false, zone: found };
+    return { row: settle(transition(deps.db, now, row, 'received', 'depot_scan', actorOf(ctx), { ...meta, data }, { ...patch, ...handover })), already: false, zone: found };
   }
   if (row.status === 'received' || (row.status === 'assigned' && !row.landed)) {
     const already = row.status === 'received' && row.landed && row.zone_id === patch.zone_id;
-    const updated = already ? row : updatePackage(deps.db, now, row, patch, 'depot_scan', actorOf(ctx), { ...meta, data });
+    const updated = already ? row : settle(updatePackage(deps.db, now, row, patch, 'depot_scan', actorOf(ctx), { ...meta, data }));
     if (already) recordEvent(deps.db, now, row, 'scan_repeat', actorOf(ctx), meta);
     return { row: updated, already, zone: found };
   }

@@ -9,6 +9,9 @@ import { Package, PackageCreate, type UploadReportRow } from '../../../shared/sc
 import type { SessionUser } from '../auth/session';
 import { volumetricWeight } from './create';
 import { uploadCharger } from './uploadCharges';
+import { PRECISIONS, type Precision } from '../../../shared/geo/address';
+import { applyResolution, locationInput, recordLocation, resolverFor } from '../geo/location';
+import { openGeocodeJob } from '../geo/geocodeJobs';
 import type { Cell, Sheet } from './sheet';
 
 type Field = keyof PackageCreate;
@@ -24,7 +27,12 @@ const FALSE = new Set(['false', '0', 'no', 'n']);
 const NUMERIC = /^-?\d+(\.\d+)?$/;
 
 export interface UploadOptions { partial: boolean; defaultCompany?: number }
-export interface UploadResult { created: number; rejected: number; report: UploadReportRow[] }
+export interface UploadResult {
+  created: number; rejected: number; report: UploadReportRow[];
+  /** How precisely the created parcels were located, and the background geocoding job of those waiting for the geocoder. */
+  located?: Record<Precision, number>;
+  geocode_job?: number | null;
+}
 
 type ErrorList = UploadReportRow['errors'];
 interface Candidate { row: number; hawb: string | null; input?: PackageCreate; errors: ErrorList; id: number | null }
@@ -75,6 +83,11 @@ function parseRow(columns: Map<Field, number>, row: number, cells: Cell[]): Cand
   for (const [field, i] of columns) {
     const value = convert(field, cells[i] ?? null);
     if (value !== undefined) raw[field] = value;
+  }
+  // A sheet names suburbs as people write them ("Bondi"), not by id: a name is the place name the resolver reads.
+  if (typeof raw.suburb === 'string' && !NUMERIC.test(raw.suburb.trim())) {
+    raw.postcode_name ??= raw.suburb.trim();
+    delete raw.suburb;
   }
   const hawb = typeof raw.hawb === 'string' ? raw.hawb.trim() || null : null;
   const parsed = PackageCreate.safeParse(raw);
@@ -153,7 +166,9 @@ export function importPackages(deps: Deps, user: SessionUser, sheet: Sheet, opts
   }
 
   const rejectedEarly = candidates.some((c) => c.errors.length > 0);
-  if (!rejectedEarly || opts.partial) insertRows(deps, user, good(), suburbZone);
+  const located = Object.fromEntries(PRECISIONS.map((p) => [p, 0])) as Record<Precision, number>;
+  let job: number | null = null;
+  if (!rejectedEarly || opts.partial) job = insertRows(deps, user, good(), located);
 
   const rejected = candidates.filter((c) => c.errors.length > 0);
   if (rejected.length && !opts.partial) {
@@ -164,7 +179,7 @@ export function importPackages(deps: Deps, user: SessionUser, sheet: Sheet, opts
       rejected.slice(0, 100).flatMap((c) => c.errors.map((e) => ({ path: `row ${c.row}.${e.path}`, message: e.message }))),
       { created: 0, rejected: rejected.length, report: rejected.map(reportRow) });
   }
-  return { created: candidates.length - rejected.length, rejected: rejected.length, report: candidates.map(reportRow) };
+  return { created: candidates.length - rejected.length, rejected: rejected.length, report: candidates.map(reportRow), located, geocode_job: job };
 }
 
 function reportRow(c: Candidate): UploadReportRow {
@@ -187,7 +202,7 @@ const INSERT_COLUMNS: (keyof typeof pkg.$inferInsert)[] = [
  * charged as a single create charges it; a refused charge (a prepaid wallet without the balance)
  * takes its row back out and rejects that row alone.
  */
-function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { input: PackageCreate })[], suburbZone: Map<number, number | null>): void {
+function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { input: PackageCreate })[], located: Record<Precision, number>): number | null {
   const { db } = deps;
   const now = deps.clock.now();
   const placeholders = Object.fromEntries(INSERT_COLUMNS.map((c) => [c, sql.placeholder(c)])) as SQLiteInsertValue<typeof pkg>;
@@ -201,15 +216,26 @@ function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { input: P
     entity: 'package', entity_id: sql.placeholder('id'), op: 'upsert', driver_id: null, company_id: sql.placeholder('company'), created_at: now,
   }).prepare();
   const charger = uploadCharger(deps, user.id);
+  // One resolver for the whole file: each postcode and suburb is looked up once.
+  const resolver = resolverFor(deps);
+  let job: number | null = null;
   const blank: Record<string, unknown> = { ...Object.fromEntries(INSERT_COLUMNS.map((col) => [col, null])), sac: false, status: 'created', created_at: now, updated_at: now };
 
   for (const c of rows) {
     const params: Record<string, unknown> = { ...blank };
     for (const [field, value] of Object.entries(c.input)) if (value !== undefined) params[COLUMN_OF[field as Field] ?? field] = value;
     params.volume_weighted = volumetricWeight(c.input.length, c.input.width, c.input.height);
-    // As for a single create: a suburb brings its zone unless one is given.
-    const zoneId = c.input.zone ?? (c.input.suburb != null ? suburbZone.get(c.input.suburb) ?? null : null);
-    params.zone_id = zoneId;
+    // As for a single create: located by the one resolver, so the zone (and the price read from it) is the same.
+    let where;
+    try {
+      where = resolver.resolve(locationInput(params as Partial<typeof pkg.$inferInsert>));
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      c.errors.push(...(err.errors.length ? err.errors : [{ path: 'row', message: err.message }]));
+      continue;
+    }
+    applyResolution(params as Partial<typeof pkg.$inferInsert>, where);
+    const zoneId = where.zone_id;
     const companyId = c.input.company ?? null;
     const cost = charger.price({
       company_id: companyId, zone_id: zoneId, pkg_type: c.input.pkg_type ?? null,
@@ -229,8 +255,12 @@ function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { input: P
       }
     }
     c.id = inserted.id;
+    if (where.pending && job == null) job = openGeocodeJob(db, user, now);
+    recordLocation(db, inserted.id, where, now, where.pending ? job : null);
+    located[where.precision] += 1;
     insertEvent.run({ id: inserted.id });
     insertChange.run({ id: inserted.id, company: companyId });
   }
   enqueueCreated(db, now, rows.flatMap((c) => (c.id != null ? [c.id] : [])));
+  return job;
 }

@@ -7,8 +7,10 @@ import { badRequest, invalidTransition, notFound } from '../../errors';
 import type { WebhookPickupCreate, WebhookPickupUpdate } from '../../../shared/schemas/webhooks';
 import { chargeForPackage } from '../money/charges';
 import {
-  assertHawbFree, checkCompanyActive, foreignKeyError, packageValues, resolveZone, volumetricWeight,
+  assertHawbFree, checkCompanyActive, foreignKeyError, packageValues, volumetricWeight,
 } from '../packages/create';
+import { applyResolution, locationInput, recordLocation, relocate, resolverFor } from '../geo/location';
+import { repriceForZone } from '../money/charges';
 import { recordEvent, transition, updatePackage, type Actor } from '../packages/lifecycle';
 import type { PackageRow } from '../packages/shape';
 import { logPackageChange } from '../sync/changes';
@@ -36,13 +38,15 @@ export function createPickup(deps: Deps, companyId: number, input: z.output<type
   const values = packageValues(fields);
   values.company_id = companyId;
   if (pointId != null) values.pickup_point_id = usablePickupPoint(db, companyId, pointId).id;
-  resolveZone(db, values);
+  const located = resolverFor(deps).resolve(locationInput(values));
+  applyResolution(values, located);
   assertHawbFree(db, input.hawb);
   values.volume_weighted = volumetricWeight(input.length, input.width, input.height);
   let row: PackageRow;
   try {
     row = db.insert(pkg).values({ ...values, hawb: input.hawb, status: 'pickup_requested', created_at: now, updated_at: now }).returning().get();
   } catch (err) { foreignKeyError(err); }
+  recordLocation(db, row.id, located, now);
   row = chargeForPackage(deps, companyId, row, actor.userId);
   recordEvent(db, now, { id: row.id, status: 'pickup_requested' }, action, actor, {}, 'pickup_requested');
   logPackageChange(db, row.id, { driverId: null, companyId }, now);
@@ -68,7 +72,7 @@ export function updatePickup(deps: Deps, companyId: number, input: z.output<type
       { package: row.id, hawb: row.hawb, status: row.status });
   }
   if (pointId !== undefined) patch.pickup_point_id = pointId == null ? null : usablePickupPoint(db, companyId, pointId).id;
-  if (patch.zone_id !== undefined || patch.suburb_id !== undefined) resolveZone(db, patch);
+  const located = relocate(deps, row, patch);
   if (fields.length !== undefined || fields.width !== undefined || fields.height !== undefined) {
     patch.volume_weighted = volumetricWeight(fields.length ?? row.length, fields.width ?? row.width, fields.height ?? row.height);
   }
@@ -76,6 +80,8 @@ export function updatePickup(deps: Deps, companyId: number, input: z.output<type
   try {
     if (changesDetails) current = updatePackage(db, now, current, patch, 'webhook_update', actor, { note: note ?? null, data: { fields: Object.keys(patch) } });
   } catch (err) { foreignKeyError(err); }
+  if (located) recordLocation(db, row.id, located, now);
+  if (current.zone_id !== row.zone_id) repriceForZone(deps, current, actor.userId ?? null);
   if (status === 'cancelled') {
     if (current.status !== 'pickup_requested' && current.status !== 'picked_up') {
       throw invalidTransition(`Parcel ${row.hawb} is ${current.status.replace(/_/g, ' ')}; only a pickup not yet received can be cancelled by webhook`,

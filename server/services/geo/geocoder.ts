@@ -1,0 +1,157 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Deps } from '../../deps';
+import { geocodeCache, packageLocation, pkg, suburb } from '../../db/schema/index';
+import { readGeocodeAnswer, type GeocodeHit } from '../../../shared/geo/address';
+import { findPackage, updatePackage } from '../packages/lifecycle';
+import { locationInput, recordLocation, resolverFor } from './location';
+import { geocodeCacheKey, geocodeQuery } from './resolve';
+
+export type GeocodeFailure = 'failed' | 'timeout' | 'rate_limited';
+export class GeocodeError extends Error {
+  constructor(readonly kind: GeocodeFailure, message: string, readonly retryAfterMs: number | null = null) { super(message); }
+}
+
+/**
+ * One search against a Nominatim (`/search?format=jsonv2`) or Photon (`/api`) server. Null when it
+ * found nothing; a GeocodeError when it failed, timed out or asked us to slow down (429).
+ */
+export async function geocodeSearch(baseUrl: string, query: string, timeoutMs: number): Promise<GeocodeHit | null> {
+  const url = new URL(baseUrl);
+  url.searchParams.set('q', query);
+  url.searchParams.set('format', 'jsonv2');
+  url.searchParams.set('limit', '1');
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: { accept: 'application/json', 'user-agent': 'Courier/1 (parcel geocoding)' }, signal: AbortSignal.timeout(timeoutMs) });
+  } catch (err) {
+    const name = err instanceof Error ? err.name : '';
+    if (name === 'TimeoutError' || name === 'AbortError') throw new GeocodeError('timeout', `no answer within ${timeoutMs} ms`);
+    throw new GeocodeError('failed', `unreachable: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (res.status === 429) {
+    const after = Number(res.headers.get('retry-after'));
+    await res.body?.cancel();
+    throw new GeocodeError('rate_limited', 'the geocoder asked us to slow down (429)', Number.isFinite(after) && after >= 0 ? after * 1000 : null);
+  }
+  if (!res.ok) {
+    await res.body?.cancel();
+    throw new GeocodeError('failed', `HTTP ${res.status}`);
+  }
+  try {
+    return readGeocodeAnswer(await res.json());
+  } catch (err) {
+    throw new GeocodeError('failed', `unreadable answer: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+export interface GeocodeWorkerOptions {
+  /** Wall time for the rate limit and back-off (tests pass their own). */
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  log?: (line: string) => void;
+  /** Pause after a failure or timeout, so a geocoder that is down is not hammered. */
+  failureBackoffMs?: number;
+  /** Pause after a 429 without Retry-After. */
+  rateLimitBackoffMs?: number;
+}
+
+export interface GeocodeRun { asked: number; located: number; notFound: number; failed: number; rateLimited: boolean; fromCache: number }
+
+/**
+ * The background geocoder: takes parcels waiting for it (oldest first), asks the configured server
+ * at most one request per `geocoderIntervalMs`, caches every answer (found or not) and moves each
+ * parcel to the better point in its own small write. Requests never wait for it. A 429 pauses it
+ * for Retry-After; a failure or timeout marks that parcel `failed` (it keeps its master-data point
+ * and shows in the review list) and pauses before the next one.
+ */
+export function createGeocodeWorker(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'writes'>, opts: GeocodeWorkerOptions = {}) {
+  const now = opts.now ?? Date.now;
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => { setTimeout(r, ms); }));
+  const log = opts.log ?? (() => undefined);
+  let lastRequest = Number.NEGATIVE_INFINITY;
+  let pausedUntil = 0;
+  let running: Promise<GeocodeRun> | null = null;
+
+  const waiting = (limit: number) => deps.db.select({ id: pkg.id, address: pkg.customer_address, place: pkg.postcode_name, postcode: pkg.postcode, suburbName: suburb.name })
+    .from(packageLocation).innerJoin(pkg, eq(pkg.id, packageLocation.package_id)).leftJoin(suburb, eq(suburb.id, pkg.suburb_id))
+    .where(eq(packageLocation.pending, true)).orderBy(asc(packageLocation.package_id)).limit(limit).all();
+
+  const settle = (packageId: number, status: string | null) => deps.writes.run(() => {
+    const { db } = deps;
+    const loc = db.select().from(packageLocation).where(and(eq(packageLocation.package_id, packageId), eq(packageLocation.pending, true))).get();
+    const row = findPackage(db, packageId);
+    if (!loc || !row) return false;
+    const t = deps.clock.now();
+    // Suburb and zone stay as they were at acceptance (the price was read from them); only the point improves.
+    const r = resolverFor(deps).resolve({ ...locationInput(row), latitude: null, longitude: null });
+    const better = r.source === 'geocoder' || r.source === 'address_book' || r.source === 'office';
+    if (better && (r.latitude !== row.latitude || r.longitude !== row.longitude)) {
+      updatePackage(db, t, row, { latitude: r.latitude, longitude: r.longitude }, 'geocoded', { userId: null }, { data: { precision: r.precision, source: r.source } });
+    }
+    if (better) recordLocation(db, packageId, { ...r, pending: false }, t, loc.job_id);
+    else db.update(packageLocation).set({ pending: false, geocode_status: status, resolved_at: t }).where(eq(packageLocation.package_id, packageId)).run();
+    return better;
+  });
+
+  const remember = (key: string, hit: GeocodeHit | null) => deps.writes.run(() => {
+    deps.db.insert(geocodeCache).values({
+      query: key, found: hit != null, latitude: hit?.latitude ?? null, longitude: hit?.longitude ?? null, precision: hit?.precision ?? null,
+      label: hit?.label ?? null, fetched_at: deps.clock.now(),
+    }).onConflictDoNothing().run();
+  });
+
+  async function run(limit: number): Promise<GeocodeRun> {
+    const out: GeocodeRun = { asked: 0, located: 0, notFound: 0, failed: 0, rateLimited: false, fromCache: 0 };
+    const base = deps.config.geocoderUrl;
+    if (!base || now() < pausedUntil) return out;
+    for (const w of waiting(limit)) {
+      const query = geocodeQuery(w.address, w.place ?? w.suburbName, w.postcode);
+      if (!query) { await settle(w.id, null); continue; }
+      const key = geocodeCacheKey(query);
+      const cached = deps.db.select().from(geocodeCache).where(eq(geocodeCache.query, key)).get();
+      if (cached) {
+        out.fromCache += 1;
+        if (await settle(w.id, cached.found ? null : 'not_found')) out.located += 1;
+        continue;
+      }
+      const wait = lastRequest + deps.config.geocoderIntervalMs - now();
+      if (wait > 0) await sleep(wait);
+      lastRequest = now();
+      out.asked += 1;
+      try {
+        const hit = await geocodeSearch(base, query, deps.config.geocoderTimeoutMs);
+        await remember(key, hit);
+        if (hit == null) out.notFound += 1;
+        if (await settle(w.id, hit ? null : 'not_found')) out.located += 1;
+      } catch (err) {
+        if (!(err instanceof GeocodeError)) throw err;
+        log(`[geocoder] ${err.kind}: ${err.message}`);
+        if (err.kind === 'rate_limited') {
+          out.rateLimited = true;
+          pausedUntil = now() + (err.retryAfterMs ?? opts.rateLimitBackoffMs ?? 60_000);
+          await deps.writes.run(() => deps.db.update(packageLocation).set({ geocode_status: 'rate_limited' }).where(eq(packageLocation.package_id, w.id)).run());
+          break;
+        }
+        out.failed += 1;
+        await settle(w.id, err.kind);
+        pausedUntil = now() + (opts.failureBackoffMs ?? 30_000);
+        break;
+      }
+    }
+    return out;
+  }
+
+  return {
+    /** One pass over up to `limit` waiting parcels; concurrent calls share the pass in progress. */
+    runOnce(limit = 50): Promise<GeocodeRun> {
+      if (!running) running = run(limit).finally(() => { running = null; });
+      return running;
+    },
+    /** How many parcels wait for the geocoder. */
+    waiting(): number {
+      return deps.db.select({ n: sql<number>`count(*)` }).from(packageLocation).where(eq(packageLocation.pending, true)).get()?.n ?? 0;
+    },
+    get pausedUntil() { return pausedUntil; },
+  };
+}
+export type GeocodeWorker = ReturnType<typeof createGeocodeWorker>;

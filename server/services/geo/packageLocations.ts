@@ -1,0 +1,56 @@
+import { and, asc, eq, inArray, isNull, notInArray, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { packageLocation, pkg, suburb, zone } from '../../db/schema/index';
+import { iso } from '../../clock';
+import { PRECISIONS, type LocationSource, type Precision } from '../../../shared/geo/address';
+import { FINAL_STATUSES } from '../../../shared/lifecycle';
+import type { PackageLocation } from '../../../shared/schemas/location';
+import type { SessionUser } from '../auth/session';
+import { packageScope } from '../packages/scope';
+import { bookEntry, keyOfPackage } from './addressBook';
+
+/** A parcel located before the resolver existed has no location row: its own point counts as the caller's. */
+const precisionSql = sql<string>`coalesce(${packageLocation.precision}, case when ${pkg.latitude} is null then 'none' else 'exact' end)`;
+const sourceSql = sql<string>`coalesce(${packageLocation.source}, case when ${pkg.latitude} is null then 'none' else 'caller' end)`;
+
+function select(db: Db) {
+  return db.select({
+    p: pkg, precision: precisionSql, source: sourceSql, pending: packageLocation.pending, geocode_status: packageLocation.geocode_status,
+    resolved_at: packageLocation.resolved_at, suburb_name: suburb.name, zone_name: zone.name,
+  }).from(pkg).leftJoin(packageLocation, eq(packageLocation.package_id, pkg.id))
+    .leftJoin(suburb, eq(suburb.id, pkg.suburb_id)).leftJoin(zone, eq(zone.id, pkg.zone_id));
+}
+type Selected = Awaited<ReturnType<ReturnType<typeof select>['all']>>[number];
+
+function shape(db: Db, r: Selected, withBook: boolean): PackageLocation {
+  const book = withBook ? bookEntry(db, keyOfPackage(r.p)) : null;
+  return {
+    package: r.p.id, hawb: r.p.hawb, customer_address: r.p.customer_address, postcode: r.p.postcode, postcode_name: r.p.postcode_name,
+    latitude: r.p.latitude, longitude: r.p.longitude, precision: r.precision as Precision, source: r.source as LocationSource,
+    pending: !!r.pending, geocode_status: r.geocode_status ?? null, suburb: r.p.suburb_id, suburb_name: r.suburb_name ?? null,
+    zone: r.p.zone_id, zone_name: r.zone_name ?? null,
+    address_book: book ? { latitude: book.latitude, longitude: book.longitude, source: book.source as 'deliveries' | 'office', samples: book.samples } : null,
+    resolved_at: r.resolved_at != null ? iso(r.resolved_at) : null,
+  };
+}
+
+export function packageLocationOf(db: Db, packageId: number): PackageLocation {
+  const r = select(db).where(eq(pkg.id, packageId)).get();
+  if (!r) throw new Error(`package ${packageId} vanished`);
+  return shape(db, r, true);
+}
+
+/** Open parcels located at `worst` precision or worse, for the office to check (oldest first). */
+export function reviewList(db: Db, user: SessionUser, worst: Precision, page: number, pageSize: number) {
+  const levels = PRECISIONS.slice(PRECISIONS.indexOf(worst));
+  const where: SQL | undefined = and(isNull(pkg.deleted_at), packageScope(user), notInArray(pkg.status, [...FINAL_STATUSES]), inArray(precisionSql, levels));
+  const count = db.select({ n: sql<number>`count(*)` }).from(pkg).leftJoin(packageLocation, eq(packageLocation.package_id, pkg.id)).where(where).get()?.n ?? 0;
+  const rows = select(db).where(where).orderBy(asc(pkg.id)).limit(pageSize).offset((page - 1) * pageSize).all();
+  return { count, results: rows.map((r) => shape(db, r, false)) };
+}
+
+/** Precision badges for a page of the package list; parcels outside the caller's scope are left out. */
+export function precisionsOf(db: Db, user: SessionUser, ids: number[]) {
+  const rows = select(db).where(and(inArray(pkg.id, ids), packageScope(user), isNull(pkg.deleted_at))).all();
+  return rows.map((r) => ({ package: r.p.id, precision: r.precision as Precision, source: r.source as LocationSource, pending: !!r.pending }));
+}

@@ -1,0 +1,182 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { prepared } from '../../db/prepared';
+import { addressBook, geocodeCache } from '../../db/schema/index';
+import { badRequest } from '../../errors';
+import {
+  addressKey, atLeast, containsWords, normaliseAddress, validCoordinates, type LocationSource, type Precision,
+} from '../../../shared/geo/address';
+import { haversineDistance } from '../../../shared/routing/haversine';
+import { masterData, type SuburbRow } from './masterData';
+
+/** The address fields of a parcel, as the package table names them. */
+export interface LocationInput {
+  customer_address?: string | null;
+  postcode?: number | null;
+  postcode_name?: string | null;
+  suburb_id?: number | null;
+  zone_id?: number | null;
+  state_id?: number | null;
+  country_id?: number | null;
+  latitude?: number | null;
+  longitude?: number | null;
+}
+
+export interface Resolution {
+  latitude: number | null;
+  longitude: number | null;
+  suburb_id: number | null;
+  zone_id: number | null;
+  state_id: number | null;
+  country_id: number | null;
+  precision: Precision;
+  source: LocationSource;
+  /** Address book key (normalised address + postcode); null without a street address. */
+  address_key: string | null;
+  /** The text the external geocoder is (or would be) asked; null when there is nothing to ask. */
+  geocode_query: string | null;
+  /** The background geocoder should try this address (configured, not yet asked, nothing better known). */
+  pending: boolean;
+}
+
+export interface ResolverOptions {
+  /** GEOCODER_URL is configured: unresolved addresses are queued for it. */
+  geocoder: boolean;
+}
+
+/** The geocoder cache key of an address: one normalised line, so spelling variants share an answer. */
+export function geocodeQuery(address: string | null | undefined, place: string | null | undefined, postcode: number | string | null | undefined): string | null {
+  if (!normaliseAddress(address)) return null;
+  return [address, place, postcode].filter((p) => p != null && String(p).trim() !== '').map((p) => String(p).trim()).join(', ');
+}
+export const geocodeCacheKey = (query: string) => normaliseAddress(query);
+
+const centroid = (rows: SuburbRow[]) => {
+  const placed = rows.filter((r) => r.latitude != null && r.longitude != null);
+  if (!placed.length) return null;
+  return {
+    latitude: placed.reduce((a, r) => a + (r.latitude as number), 0) / placed.length,
+    longitude: placed.reduce((a, r) => a + (r.longitude as number), 0) / placed.length,
+  };
+};
+
+const bookEntry = (db: Db) => db.select().from(addressBook).where(eq(addressBook.address_key, sql.placeholder('key'))).prepare();
+const cacheEntry = (db: Db) => db.select().from(geocodeCache).where(eq(geocodeCache.query, sql.placeholder('q'))).prepare();
+
+/**
+ * The one resolver of parcel locations (issue 16), used by every path a parcel comes in by.
+ * Coordinates: 1. the caller's (validated), 2. the address book, 3. the external geocoder's cached
+ * answer, 4. master data (street, suburb, postcode centroid). Suburb, zone and state come from the
+ * same master data, so the zone (and the price read from it) is the same whichever path asks.
+ * Synchronous: it runs inside the route's transaction; the geocoder itself is only ever called in
+ * the background (geo/geocoder.ts), which later fills in what the cache then holds.
+ */
+export function createResolver(db: Db, opts: ResolverOptions) {
+  const md = masterData(db);
+  const book = prepared(db, 'geo.addressBook', bookEntry);
+  const cache = prepared(db, 'geo.geocodeCache', cacheEntry);
+
+  function pickSuburb(input: LocationInput, candidates: SuburbRow[], normAddress: string, point: { latitude: number; longitude: number } | null): SuburbRow | null {
+    if (input.suburb_id != null) {
+      const s = md.suburb(input.suburb_id);
+      if (!s) throw badRequest(`Suburb ${input.suburb_id} does not exist`, [{ path: 'suburb', message: 'unknown suburb' }]);
+      return s;
+    }
+    const name = normaliseAddress(input.postcode_name);
+    const inState = (rows: SuburbRow[]) => (input.state_id != null ? rows.filter((r) => r.state_id === input.state_id) : rows);
+    if (name) {
+      const named = candidates.length ? candidates.filter((c) => normaliseAddress(c.name) === name) : inState(md.suburbsNamed(input.postcode_name ?? ''));
+      if (named.length) return named[0];
+    }
+    if (normAddress && candidates.length > 1) {
+      // "12 Campbell Pde, Bondi Beach 2026": the suburb named in the address line, longest name first.
+      const inText = candidates.filter((c) => containsWords(normAddress, c.name)).sort((a, b) => b.name.length - a.name.length);
+      if (inText.length) return inText[0];
+    }
+    if (candidates.length === 1) return candidates[0];
+    if (point && candidates.length > 1) {
+      // A known point and a postcode shared by several suburbs: the nearest of them.
+      const placed = candidates.filter((c) => c.latitude != null && c.longitude != null);
+      if (placed.length) {
+        return placed.reduce((best, c) => (haversineDistance(point, c as { latitude: number; longitude: number })
+          < haversineDistance(point, best as { latitude: number; longitude: number }) ? c : best));
+      }
+    }
+    return null;
+  }
+
+  return {
+    resolve(input: LocationInput): Resolution {
+      const hasLat = input.latitude != null;
+      if (hasLat !== (input.longitude != null)) {
+        throw badRequest('Send latitude and longitude together', [{ path: hasLat ? 'longitude' : 'latitude', message: 'required with the other coordinate' }]);
+      }
+      if (input.zone_id != null && !md.zoneLive(input.zone_id)) throw badRequest(`Zone ${input.zone_id} does not exist`, [{ path: 'zone', message: 'unknown zone' }]);
+      const code = input.postcode != null ? String(input.postcode) : null;
+      const candidates = code ? md.suburbsOfPostcode(code) : [];
+      const normAddress = normaliseAddress(input.customer_address);
+      const key = addressKey(input.customer_address, input.postcode);
+
+      // Points known before master data: the caller's, then the address book.
+      let point: { latitude: number; longitude: number } | null = null;
+      let precision: Precision = 'none';
+      let source: LocationSource = 'none';
+      if (validCoordinates(input.latitude, input.longitude)) {
+        point = { latitude: input.latitude, longitude: input.longitude as number };
+        precision = 'exact';
+        source = 'caller';
+      } else if (key) {
+        const known = book.get({ key });
+        if (known) {
+          point = { latitude: known.latitude, longitude: known.longitude };
+          precision = 'exact';
+          source = known.source === 'office' ? 'office' : 'address_book';
+        }
+      }
+
+      const s = pickSuburb(input, candidates, normAddress, point);
+      const zoneId = input.zone_id ?? (s ? s.zone_id : candidates.find((c) => c.zone_id != null)?.zone_id ?? null);
+      const states = new Set(candidates.map((c) => c.state_id));
+      const stateId = input.state_id ?? s?.state_id ?? (states.size === 1 ? candidates[0].state_id : null);
+      const countryId = input.country_id ?? (stateId != null ? md.countryOfState(stateId) : null);
+      const query = geocodeQuery(input.customer_address, input.postcode_name ?? s?.name, input.postcode);
+
+      let pending = false;
+      if (!point) {
+        // Master data: a street of the suburb named in the address, the suburb, the postcode's centroid.
+        let master: { point: { latitude: number; longitude: number }; precision: Precision } | null = null;
+        const st = s && normAddress ? md.streetsOf(s.id).filter((r) => containsWords(normAddress, r.name)).sort((a, b) => b.name.length - a.name.length)[0] : undefined;
+        if (st) master = { point: { latitude: st.latitude, longitude: st.longitude }, precision: 'street' };
+        else if (s && s.latitude != null && s.longitude != null) master = { point: { latitude: s.latitude, longitude: s.longitude }, precision: 'suburb' };
+        else if (!s) {
+          const c = centroid(candidates);
+          if (c) master = { point: c, precision: 'postcode' };
+        }
+        const cached = query ? cache.get({ q: geocodeCacheKey(query) }) : undefined;
+        if (cached?.found && cached.latitude != null && cached.longitude != null
+          && (!master || atLeast(cached.precision as Precision, master.precision))) {
+          point = { latitude: cached.latitude, longitude: cached.longitude };
+          precision = cached.precision as Precision;
+          source = 'geocoder';
+        } else if (master) {
+          point = master.point;
+          precision = master.precision;
+          source = master.precision as LocationSource;
+        }
+        pending = opts.geocoder && query != null && cached === undefined;
+      }
+      return {
+        latitude: point?.latitude ?? null, longitude: point?.longitude ?? null, suburb_id: s?.id ?? null, zone_id: zoneId,
+        state_id: stateId, country_id: countryId, precision, source, address_key: key, geocode_query: query, pending,
+      };
+    },
+  };
+}
+export type Resolver = ReturnType<typeof createResolver>;
+
+/** The zone a parcel sent to this address would get (quotes): the resolver without the geocoder queue. */
+export function zoneOfAddress(db: Db, input: LocationInput): number | null {
+  if (input.zone_id != null) return input.zone_id;
+  if (input.suburb_id == null && input.postcode == null && !input.postcode_name) return null;
+  return createResolver(db, { geocoder: false }).resolve(input).zone_id;
+}
