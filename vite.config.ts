@@ -2,8 +2,11 @@ import { defineConfig } from 'vite';
 import preact from '@preact/preset-vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { fileURLToPath } from 'node:url';
+import { driverPrecache, precompress } from './scripts/vitePlugins';
 
 const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:3000';
+// The phone precaches the driver app only; admin and depot screens load from the network.
+const precache = driverPrecache();
 
 export default defineConfig({
   root: 'client',
@@ -16,12 +19,24 @@ export default defineConfig({
         index: fileURLToPath(new URL('./client/index.html', import.meta.url)),
         track: fileURLToPath(new URL('./client/track.html', import.meta.url)),
       },
+      output: {
+        // Fewer, larger chunks on the driver's path: on 3G each request costs a round trip and a
+        // browser opens only six connections. `shell` is what every screen loads anyway; `driver-core`
+        // is the sync engine and the driver's shared helpers (no other screen imports them).
+        codeSplitting: {
+          groups: [
+            { name: 'shell', test: /node_modules[\\/](preact|@preact)[\\/]|[\\/]client[\\/]ui[\\/](Button|Badge)\.tsx|[\\/]shared[\\/]lifecycle\.ts|rolldown[:\\/]runtime|defineProperty/ },
+            { name: 'driver-core', test: /node_modules[\\/]dexie[\\/]|[\\/]client[\\/]sync[\\/]|[\\/]client[\\/]driver[\\/](engine|routeCache|online|maps|refusal)\.ts/ },
+          ],
+        },
+      },
     },
   },
   server: { proxy: { '/api': apiTarget } },
   preview: { proxy: { '/api': apiTarget } },
   plugins: [
     preact(),
+    precache.plugin,
     VitePWA({
       registerType: 'prompt',
       injectRegister: false,
@@ -46,7 +61,9 @@ export default defineConfig({
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api\//, /^\/track\.html/],
         runtimeCaching: [],
+        manifestTransforms: [async (entries) => ({ manifest: entries.filter((e) => precache.keep(e.url)), warnings: [] })],
       },
     }),
+    precompress(),
   ],
 });

@@ -25,6 +25,7 @@ await runFleetBench((line: string) => console.log(line));
 await optional('./sync.ts', 'runSyncBench');
 await optional('./scale.ts', 'runScaleBench');
 await optional('./bundle.ts', 'runBundleBench');
+await optional('./firstLoad.ts', 'runFirstLoadBench');
 await optional('./export.ts', 'runExportBench');
 await optional('./upload.ts', 'runUploadBench');
 await optional('./auth.ts', 'runAuthBench');

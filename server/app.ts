@@ -1,9 +1,9 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context, Next } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import type { Db } from './db/client';
 import { createWriteBatch, type WriteBatchOptions } from './db/writeBatch';
 import { defaultConfig, type Config, type Deps } from './deps';
@@ -12,6 +12,7 @@ import type { Clock } from './clock';
 import { ApiError } from './errors';
 import type { AppEnv } from './http/env';
 import { docsRoutes } from './http/docs';
+import { compressJson, staticCacheControl } from './http/compress';
 import { errorResponse } from './http/errorHandler';
 import { requestIdOf, requestLogLine } from './http/logging';
 import { openApiDocument } from './http/openapi';
@@ -63,6 +64,8 @@ export function createApp(options: AppOptions) {
     c.res.headers.set('X-Request-Id', c.get('requestId'));
     if (config.logRequests) console.log(JSON.stringify(requestLogLine(c, deps.clock.now(), started, c.get('user')?.id)));
   });
+  // Outermost but for the log line: compresses the answer exactly as it leaves (after group commit).
+  app.use('*', compressJson());
   app.use('*', secureHeaders({
     contentSecurityPolicy: {
       // Scripts only from this server (no inline script, no CDN: /api/docs serves Swagger UI from the package).
@@ -110,18 +113,30 @@ export function createApp(options: AppOptions) {
   return Object.assign(app, { deps });
 }
 
-/** The built PWA at `/`, with index.html for client-side routes. */
+/**
+ * The built PWA at `/`, with index.html for client-side routes. Files come precompressed from the
+ * build (`.br`, `.gz` beside each, see vite.config.ts) with `Vary: Accept-Encoding`; hashed assets
+ * are cached for good, index.html, the service worker and the rest are revalidated every time.
+ */
 function mountPwa(app: OpenAPIHono<AppEnv>, dir: string): void {
-  const indexHtml = join(dir, 'index.html');
-  app.use('*', async (c, next) => {
-    if (c.req.path.startsWith('/api/') || c.req.path === '/api') return next();
-    return serveStatic({ root: dir })(c, next);
-  });
-  app.get('*', (c, next) => {
-    if (c.req.path.startsWith('/api')) return next();
-    if (!existsSync(indexHtml)) return next();
-    return c.html(readFileSync(indexHtml, 'utf8'));
-  });
+  const finish = (path: string, res: Response) => {
+    res.headers.set('cache-control', staticCacheControl(path));
+    if (/^(text\/|application\/(javascript|json|manifest\+json)|image\/svg)/.test(res.headers.get('content-type') ?? '') && !res.headers.get('vary')) {
+      res.headers.set('vary', 'Accept-Encoding');
+    }
+  };
+  const serve = (path?: string) => async (c: Context<AppEnv>, next: Next) => {
+    let found = false;
+    // serveStatic answers the file's Response (not yet c.res) when it found one; otherwise it ran next().
+    const res = await serveStatic<AppEnv>({ root: dir, path, precompressed: true, onFound: () => { found = true; } })(c, next);
+    if (!found || !(res instanceof Response)) return res;
+    finish(path ? `/${path}` : c.req.path, res);
+    return res;
+  };
+  const files = serve();
+  const index = serve('index.html');
+  app.use('*', (c, next) => (c.req.path.startsWith('/api/') || c.req.path === '/api' ? next() : files(c, next)));
+  app.get('*', (c, next) => (c.req.path.startsWith('/api') ? next() : index(c, next)));
 }
 
 export type CourierApp = ReturnType<typeof createApp>;

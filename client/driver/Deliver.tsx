@@ -31,28 +31,41 @@ export default function Deliver({ id }: { id: number }) {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const pad = useRef<SignatureHandle | null>(null);
+  // One confirmation is one delivery: a second click (mouse double-click, impatient tap) while the
+  // first is still being saved is ignored, before any await lets it through.
+  const confirming = useRef(false);
 
   if (!loaded) return <Loading />;
   if (!p) return <Empty title="This parcel is not on your phone" />;
   if (!canDeliver(p, mustReturn(p, max))) return <Empty title={`Parcel ${p.hawb} cannot be delivered now`}>It is {p.status.replace(/_/g, ' ')}.</Empty>;
 
   const confirm = async () => {
-    const signature = (await pad.current?.toBlob()) ?? null;
-    if (!photos.length && !signature && !note.trim()) {
-      setError('Add a photo, a signature, or a note saying where you left the parcel.');
-      return;
-    }
+    if (confirming.current) return;
+    confirming.current = true;
     setBusy(true);
-    const place = await position(3000);
-    const e = engine();
-    const action = e.actions.deliver(p.id, {
-      photos: photos.map((b) => ({ bytes: b, mime: 'image/jpeg' })),
-      signature: signature ? { bytes: signature, mime: 'image/png' } : undefined,
-      recipient_name: recipient.trim() || undefined, note: note.trim() || undefined, ...place,
-    });
-    const saved: Draft = { photos, signature, recipient, note };
-    hold(`Delivered ${p.hawb}`, action, p.id, () => { drafts.set(p.id, saved); navigate(`/driver/deliver/${p.id}`); });
-    navigate('/driver');
+    try {
+      const signature = (await pad.current?.toBlob()) ?? null;
+      if (!photos.length && !signature && !note.trim()) {
+        setError('Add a photo, a signature, or a note saying where you left the parcel.');
+        return;
+      }
+      const place = await position(3000);
+      const e = engine();
+      const action = e.actions.deliver(p.id, {
+        photos: photos.map((b) => ({ bytes: b, mime: 'image/jpeg' })),
+        signature: signature ? { bytes: signature, mime: 'image/png' } : undefined,
+        recipient_name: recipient.trim() || undefined, note: note.trim() || undefined, parcel: p, ...place,
+      });
+      const saved: Draft = { photos, signature, recipient, note };
+      await hold(`Delivered ${p.hawb}`, action, p.id, () => { drafts.set(p.id, saved); navigate(`/driver/deliver/${p.id}`); });
+      navigate('/driver');
+    } catch (err) {
+      // Not saved on the phone (storage full, private mode): say so, keep the form as it is.
+      setError(`The delivery was NOT saved on this phone: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      confirming.current = false;
+      setBusy(false);
+    }
   };
 
   return (

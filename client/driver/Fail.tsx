@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { navigate } from '../app/router';
 import { useStore } from '../app/store';
 import { Button } from '../ui/Button';
@@ -23,6 +23,7 @@ export default function Fail({ id }: { id: number }) {
   const [photos, setPhotos] = useState<Blob[]>([]);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  const confirming = useRef(false);
 
   if (!loaded) return <Loading />;
   if (!p) return <Empty title="This parcel is not on your phone" />;
@@ -32,15 +33,25 @@ export default function Fail({ id }: { id: number }) {
 
   const confirm = async () => {
     if (reason == null) { setError('Choose what went wrong.'); return; }
+    // One confirmation is one action, however fast the button is pressed twice.
+    if (confirming.current) return;
+    confirming.current = true;
     setBusy(true);
-    const place = await position(3000);
-    const e = engine();
-    const action = e.actions.fail(p.id, {
-      failed_delivery_status: reason, note: note.trim() || undefined,
-      photo: photos[0] ? { bytes: photos[0], mime: 'image/jpeg' } : undefined, ...place,
-    });
-    hold(`Failed ${p.hawb}`, action, p.id, () => navigate(`/driver/fail/${p.id}`));
-    navigate('/driver');
+    try {
+      const place = await position(3000);
+      const e = engine();
+      const action = e.actions.fail(p.id, {
+        failed_delivery_status: reason, note: note.trim() || undefined,
+        photo: photos[0] ? { bytes: photos[0], mime: 'image/jpeg' } : undefined, parcel: p, ...place,
+      });
+      await hold(`Failed ${p.hawb}`, action, p.id, () => navigate(`/driver/fail/${p.id}`));
+      navigate('/driver');
+    } catch (err) {
+      setError(`This was NOT saved on the phone: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      confirming.current = false;
+      setBusy(false);
+    }
   };
 
   return (

@@ -6,7 +6,7 @@ import type { SessionInfo } from '../sync/index';
 import { Button } from '../ui/Button';
 import { useSyncStatus } from './hooks';
 import { refreshRoutes } from './routeCache';
-import { SyncChip } from './SyncChip';
+import { SyncChip, waitingOf } from './SyncChip';
 import { commitAll } from './undo';
 import { UndoBar } from './UndoBar';
 
@@ -23,7 +23,7 @@ export function Frame({ path, me, children }: { path: string; me: SessionInfo; c
   const update = useStore(updateReady);
   // Each sync pass may bring new routes; the list is small and only fetched with signal.
   useEffect(() => { if (status.online && status.lastSyncedAt) void refreshRoutes(); }, [status.lastSyncedAt]);
-  const waiting = status.queued + status.sending;
+  const waiting = waitingOf(status);
   return (
     <div class="drv-app">
       <header class="drv-top">
@@ -36,6 +36,11 @@ export function Frame({ path, me, children }: { path: string; me: SessionInfo; c
       )}
       {status.rejected > 0 && (
         <a class="drv-banner bad" href="#/driver/sync" role="alert" data-testid="rejected-banner">{status.rejected} action{status.rejected === 1 ? ' was' : 's were'} refused by the office: tap to see why</a>
+      )}
+      {status.notices > 0 && (
+        <a class="drv-banner info" href="#/driver/sync" role="status" data-testid="notice-banner">
+          The office has {status.notices} message{status.notices === 1 ? '' : 's'} about your deliveries: tap to read
+        </a>
       )}
       {update && (
         <div class="drv-banner info" role="status">

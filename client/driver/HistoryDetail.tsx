@@ -36,7 +36,7 @@ export default function HistoryDetail({ id }: { id: number }) {
         {(d) => (
           <>
             <h1><span class="mono">{d.package.hawb}</span> <StatusBadge status={d.package.status} /></h1>
-            <p>{d.package.customer_name} · {addressOf({ ...d.package, pending: null, rejected: null })}</p>
+            <p>{d.package.customer_name} · {addressOf(d.package)}</p>
             {d.proof && (
               <>
                 <h2>Proof of delivery</h2>

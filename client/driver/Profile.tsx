@@ -76,7 +76,7 @@ function Logout() {
   const status = useSyncStatus();
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
-  const waiting = status.queued + status.sending + status.rejected;
+  const waiting = status.held + status.queued + status.sending + status.rejected;
   const out = async () => {
     setBusy(true);
     await wipeDevice();

@@ -55,7 +55,7 @@ export default function Scan() {
           check.message = `Parcel ${code} used all its attempts: take it back to the depot`;
         }
         // Unknown codes are sent too: the manifest may be older than the office's last assignment.
-        if (check.result === 'loadable' || check.result === 'unknown') await e.enqueue(e.actions.inboundScan(code, recentPlace()));
+        if (check.result === 'loadable' || check.result === 'unknown') await e.enqueue(e.actions.inboundScan(code, recentPlace(), check.package ?? undefined));
         const who = check.package ? [check.package.customer_name, check.package.customer_address].filter(Boolean).join(', ') : '';
         const message = check.result === 'unknown' ? `${check.message}. Sent to the office to check.`
           : check.result === 'loadable' ? `On the van${who ? ` for ${who}` : ''}` : check.message;

@@ -1,6 +1,8 @@
 import { useStore } from '../app/store';
 import { Empty, Loading } from '../ui/States';
 import { mustReturn } from './day';
+import { useOutbox } from './hooks';
+import { storyOfRow } from './refusal';
 import { maxAttempts } from './routeCache';
 import { BigLink } from './BigLink';
 import { StopCard } from './StopCard';
@@ -9,8 +11,24 @@ import { canDeliver, canFail, usePackage } from './usePackage';
 export default function Stop({ id }: { id: number }) {
   const { p, loaded } = usePackage(id);
   const max = useStore(maxAttempts);
+  const [outbox] = useOutbox();
   if (!loaded) return <Loading />;
-  if (!p) return <Empty title="This parcel is not on your phone">It may have been given to another driver.</Empty>;
+  if (!p) {
+    // Gone from the phone (cancelled, reassigned): a refusal of the driver's own action says why.
+    const refused = outbox.find((r) => r.status === 'rejected' && r.effect?.packageId === id);
+    if (refused) {
+      const story = storyOfRow(refused);
+      return (
+        <div class="drv-screen" data-testid="stop-gone">
+          <h1>{refused.label}</h1>
+          <div class="rejected-note" role="alert" data-testid="stop-refused"><div>{story.what}</div><div>{story.todo}</div></div>
+          <BigLink href="#/driver/sync">See it in Sync</BigLink>
+          <BigLink href="#/driver">Back to today</BigLink>
+        </div>
+      );
+    }
+    return <Empty title="This parcel is not on your phone">The office took it off your list (given to another driver or cancelled). Open Sync with signal for the latest; keep the parcel and call the office if you have it.</Empty>;
+  }
   const back = mustReturn(p, max);
   return (
     <div class="drv-screen">

@@ -3,6 +3,7 @@ import { Badge, StatusBadge } from '../ui/Badge';
 import { failures, mustReturn } from './day';
 import { addressOf, mapsHref, telHref } from './maps';
 import { RecipientNote } from './RecipientNote';
+import { storyOf } from './refusal';
 
 /** Where to go, who to give it to and how to reach them: what a driver needs at a glance at the kerb. */
 export function StopCard({ p, max, title, eta }: { p: ViewPackage; max: number; title?: string; eta?: string | null }) {
@@ -24,11 +25,17 @@ export function StopCard({ p, max, title, eta }: { p: ViewPackage; max: number; 
       <RecipientNote text={p.recipient_instructions} />
       {notes.length > 0 && <ul class="notes">{notes.map((n) => <li key={n}>{n}</li>)}</ul>}
       {mustReturn(p, max) && <div class="must-return" role="alert">Take back to the depot: {failures(p)} of {max} attempts used.</div>}
-      {p.rejected && <div class="rejected-note" role="alert">Refused by the office: {p.rejected.message}. See Sync.</div>}
+      {p.rejected && <RefusedNote r={p.rejected} />}
       <div class="contact">
         {tel ? <a class="btn xl" href={tel} aria-label={`Call ${p.customer_phone ?? ''}`}>Call</a> : <span class="muted">No phone number</span>}
         {maps && <a class="btn xl" href={maps} target="_blank" rel="noopener">Navigate</a>}
       </div>
     </section>
   );
+}
+
+/** A refused action on this parcel: what happened and what to do with the parcel, not the server's wording. */
+function RefusedNote({ r }: { r: NonNullable<ViewPackage['rejected']> }) {
+  const story = storyOf(r.rejection, r.path);
+  return <div class="rejected-note" role="alert" data-testid="stop-refused"><div>{story.what}</div><div>{story.todo}</div></div>;
 }

@@ -4,7 +4,6 @@ import type { SessionInfo, ViewPackage } from '../sync/index';
 import { StatusBadge } from '../ui/Badge';
 import { Button } from '../ui/Button';
 import { Loading } from '../ui/States';
-import { toast } from '../ui/toast';
 import { countDay, isOpen, mustReturn, nextStop, toLoad } from './day';
 import { usePackages, useOutbox } from './hooks';
 import { addressOf } from './maps';
@@ -36,6 +35,8 @@ function StopRow({ p, n, max, heldIds, eta }: { p: ViewPackage; n: number; max: 
 
 function RouteBlock({ group, max, heldIds, localOrder, etas }: { group: RouteGroup; max: number; heldIds: Set<number>; localOrder: boolean; etas: Map<number, number> }) {
   const [busy, setBusy] = useState(false);
+  // The result is said here, beside the list it changed: a toast would cover the stops.
+  const [said, setSaid] = useState<{ text: string; ok: boolean } | null>(null);
   const { route, packages } = group;
   const open = packages.filter((p) => isOpen(p) && !heldIds.has(p.id));
   const reoptimise = async () => {
@@ -43,10 +44,9 @@ function RouteBlock({ group, max, heldIds, localOrder, etas }: { group: RouteGro
     setBusy(true);
     try {
       const { reoptimiseRoute } = await loadReorder();
-      const msg = await reoptimiseRoute(route, packages);
-      toast(msg, 'ok');
+      setSaid({ text: await reoptimiseRoute(route, packages), ok: true });
     } catch (err) {
-      toast(err instanceof Error ? err.message : String(err), 'bad');
+      setSaid({ text: err instanceof Error ? err.message : String(err), ok: false });
     } finally {
       setBusy(false);
     }
@@ -61,6 +61,7 @@ function RouteBlock({ group, max, heldIds, localOrder, etas }: { group: RouteGro
       {route && open.length > 1 && (
         <Button class="xl" busy={busy} onClick={() => void reoptimise()} data-testid="reoptimise">Re-optimise remaining stops</Button>
       )}
+      {said && <div class={`reorder-note${said.ok ? '' : ' bad'}`} role="status" data-testid="reorder-result">{said.text}</div>}
       <ol class="stops">
         {packages.map((p, i) => <StopRow key={p.id} p={p} n={i + 1} max={max} heldIds={heldIds} eta={clockOf(etas.get(p.id))} />)}
       </ol>

@@ -1,8 +1,16 @@
 import type { ViewPackage } from '../sync/index';
 
-export function addressOf(p: ViewPackage): string {
-  return [p.customer_address, p.suburb_name, p.postcode_name ?? (p.postcode != null ? String(p.postcode) : null), p.state_name]
-    .filter((x): x is string => !!x && x.trim() !== '').join(', ');
+/**
+ * The street address, then the suburb, postcode and state only where the typed address does not
+ * already say them ("1 George St, Sydney NSW 2000" is not followed by ", Sydney, 2000, NSW").
+ */
+export function addressOf(p: Pick<ViewPackage, 'customer_address' | 'suburb_name' | 'postcode_name' | 'postcode' | 'state_name'>): string {
+  const street = p.customer_address?.trim() ?? '';
+  const said = street.toLowerCase();
+  const has = (part: string) => new RegExp(`(^|[^a-z0-9])${part.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^a-z0-9])`).test(said);
+  const rest = [p.suburb_name, p.postcode_name ?? (p.postcode != null ? String(p.postcode) : null), p.state_name]
+    .filter((x): x is string => !!x && x.trim() !== '' && !has(x.trim()));
+  return [street, ...rest].filter((x) => x !== '').join(', ');
 }
 
 /**

@@ -12,6 +12,10 @@ function stamp(now: number, place: Place = {}): Record<string, unknown> {
   return out;
 }
 
+/** The parcel as printed on its label, for the driver's lists: "DRV-1001 · Sam Receiver". */
+export interface LabelOf { hawb: string; customer_name?: string | null }
+const labelOf = (p: LabelOf) => (p.customer_name ? `${p.hawb} · ${p.customer_name}` : p.hawb);
+
 function named(files: FileInput[], newId: () => string): FileInput[] {
   return files.map((f) => ({ ...f, clientId: f.clientId ?? newId() }));
 }
@@ -22,14 +26,14 @@ function named(files: FileInput[], newId: () => string): FileInput[] {
  */
 export function actionBuilders(now: () => number, newId: () => string) {
   return {
-    inboundScan(barcode: string, place?: Place): ActionInput {
+    inboundScan(barcode: string, place?: Place, parcel?: LabelOf): ActionInput {
       const code = barcode.trim();
       return {
         path: 'scan-package-api/inbound-scan/', body: { barcode: code, ...stamp(now(), place) },
-        effect: { hawb: code, patch: { status: 'out_for_delivery', is_scanned: true } }, label: `Load ${code}`,
+        effect: { hawb: code, patch: { status: 'out_for_delivery', is_scanned: true } }, label: `Load ${parcel ? labelOf(parcel) : code}`,
       };
     },
-    deliver(packageId: number, opts: { photos?: FileInput[]; signature?: FileInput; recipient_name?: string; note?: string } & Place = {}): ActionInput {
+    deliver(packageId: number, opts: { photos?: FileInput[]; signature?: FileInput; recipient_name?: string; note?: string; parcel?: LabelOf } & Place = {}): ActionInput {
       const photos = named(opts.photos ?? [], newId).map((f) => ({ ...f, kind: f.kind ?? 'photo' as const }));
       const signature = opts.signature ? named([opts.signature], newId).map((f) => ({ ...f, kind: 'signature' as const }))[0] : undefined;
       const body: Record<string, unknown> = { photos: photos.map((f) => f.clientId), ...stamp(now(), opts) };
@@ -38,17 +42,17 @@ export function actionBuilders(now: () => number, newId: () => string) {
       if (opts.note) body.note = opts.note;
       return {
         path: `package-delivered/${packageId}/deliver/`, body, files: signature ? [...photos, signature] : photos,
-        effect: { packageId, patch: { status: 'delivered' } }, label: `Deliver parcel ${packageId}`,
+        effect: { packageId, patch: { status: 'delivered' } }, label: `Deliver ${opts.parcel ? labelOf(opts.parcel) : `parcel ${packageId}`}`,
       };
     },
-    fail(packageId: number, opts: { failed_delivery_status: number; note?: string; photo?: FileInput } & Place): ActionInput {
+    fail(packageId: number, opts: { failed_delivery_status: number; note?: string; photo?: FileInput; parcel?: LabelOf } & Place): ActionInput {
       const photo = opts.photo ? named([opts.photo], newId)[0] : undefined;
       const body: Record<string, unknown> = { failed_delivery_status: opts.failed_delivery_status, ...stamp(now(), opts) };
       if (opts.note) body.note = opts.note;
       if (photo) body.photo = photo.clientId;
       return {
         path: `package-delivered/${packageId}/fail/`, body, files: photo ? [photo] : [],
-        effect: { packageId, patch: { status: 'failed' } }, label: `Failed delivery of parcel ${packageId}`,
+        effect: { packageId, patch: { status: 'failed' } }, label: `Could not deliver ${opts.parcel ? labelOf(opts.parcel) : `parcel ${packageId}`}`,
       };
     },
   };

@@ -52,6 +52,8 @@ export const META = {
   lastSyncedAt: 'lastSyncedAt',
   /** `{ count, at, serverLastSeq }` of the last re-send after a server restore. */
   restoreResend: 'restoreResend',
+  /** `Notice[]`: what the server said about accepted actions that the driver must read (flagged deliveries). */
+  notices: 'notices',
 } as const;
 
 export async function getMeta<T>(db: SyncDb, key: string): Promise<T | undefined> {

@@ -14,7 +14,7 @@ export interface Transport {
 export type Outcome =
   | { kind: 'ok'; status: number; body: unknown; replayed: boolean }
   /** A recorded business refusal: the row is kept as rejected and the queue moves on. */
-  | { kind: 'rejected'; status: number; code: string; message: string }
+  | { kind: 'rejected'; status: number; code: string; message: string; details?: Record<string, unknown> }
   /** The server lacks files the action names: upload them and send again. */
   | { kind: 'files_missing'; missing: (string | number)[] }
   | { kind: 'auth'; message: string }
@@ -60,5 +60,6 @@ export async function request(
   }
   const missing = isErrorBody(payload) ? payload.details?.missing_files : undefined;
   if (res.status === 409 && Array.isArray(missing)) return { kind: 'files_missing', missing: missing as (string | number)[] };
-  return { kind: 'rejected', status: res.status, code: isErrorBody(payload) ? payload.code : 'error', message };
+  const details = isErrorBody(payload) && payload.details ? payload.details : undefined;
+  return { kind: 'rejected', status: res.status, code: isErrorBody(payload) ? payload.code : 'error', message, ...(details ? { details } : {}) };
 }

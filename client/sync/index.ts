@@ -3,11 +3,11 @@ import { getMeta, META, setMeta, SyncDb } from './db';
 import { request, type FetchLike, type Transport } from './http';
 import { checkServerSeq, pruneJournal, requeueJournal, type RestoreResend } from './journal';
 import { outboxLock } from './lock';
-import { addToOutbox, discardRejectedRow, newId, requeueRejected } from './outbox';
+import { addToOutbox, discardRejectedRow, newId, releaseHeld, requeueRejected, undoHeld, unsentFiles } from './outbox';
 import { forgetCopies, pullChanges } from './puller';
 import { drainOutbox } from './sender';
 import { checkBarcode, pendingView } from './view';
-import type { ActionInput, FailedStatus, LocalCheck, OutboxRow, SessionInfo, SyncStatus, ViewPackage } from './types';
+import type { ActionInput, FailedStatus, LocalCheck, Notice, OutboxRow, Reach, SessionInfo, SyncStatus, ViewPackage } from './types';
 
 export type * from './types';
 export { SyncStorageError } from './outbox';
@@ -35,6 +35,21 @@ export interface SyncEngineOptions {
 export interface SyncEngine {
   /** Saves the action on the device (throws SyncStorageError when it cannot), then tries to send. */
   enqueue(action: ActionInput): Promise<OutboxRow>;
+  /**
+   * Saves the action on the device as held (durable at once, counted, not sent) for the undo
+   * window of `ms`; it is released (takes its seq and is sent) when the window closes, at
+   * `release()`, or at the next start() if the page died meanwhile.
+   */
+  hold(action: ActionInput, ms: number): Promise<OutboxRow>;
+  /** Ends the window now: one held row, or all of them. */
+  release(id?: number): Promise<void>;
+  /** Takes a held row back (and its files); false once it was released. */
+  undo(id: number): Promise<boolean>;
+  /** What the server said about accepted actions that the driver should read. */
+  notices(): Promise<Notice[]>;
+  dismissNotice(id: string): Promise<void>;
+  /** Files of a row the server does not hold yet. */
+  unsentFiles(id: number): Promise<number>;
   actions: ActionBuilders;
   pendingView(): Promise<ViewPackage[]>;
   failedStatuses(): Promise<FailedStatus[]>;
@@ -44,7 +59,8 @@ export interface SyncEngine {
   /** Called at once and on every change; returns the unsubscribe function. */
   subscribe(cb: (s: SyncStatus) => void): () => void;
   retryRejected(id: number): Promise<boolean>;
-  discardRejected(id: number): Promise<boolean>;
+  /** Refuses (false) while the row's files have not reached the server, unless `force`. */
+  discardRejected(id: number, force?: boolean): Promise<boolean>;
   /** Push, then pull; ignores any back-off (the user asked). */
   syncNow(): Promise<SyncStatus>;
   start(): Promise<void>;
@@ -92,8 +108,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   });
 
   let state: SyncStatus = {
-    queued: 0, sending: 0, rejected: 0, online: onlineNow(), loginNeeded: false, syncing: false,
-    lastSyncedAt: null, lastError: null, nextRetryAt: null, resentAfterRestore: 0,
+    held: 0, queued: 0, sending: 0, rejected: 0, online: onlineNow(), loginNeeded: false, syncing: false,
+    lastSyncedAt: null, lastError: null, nextRetryAt: null, resentAfterRestore: 0, reach: onlineNow() ? 'ok' : 'no_signal', notices: 0,
   };
   const listeners = new Set<Listener>();
   let failures = 0;
@@ -103,6 +119,10 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   let poll: ReturnType<typeof setInterval> | null = null;
   let running: Promise<void> | null = null;
   let again = false;
+  // A forced trigger (signal back, page visible, the driver asked) that arrived during a pass: the
+  // next round runs even if that pass just scheduled a back-off.
+  let urgent = false;
+  const holdTimers = new Map<number, ReturnType<typeof setTimeout>>();
   // Whether the next pass asks the server for its last seq first: at start, when signal returns and
   // after a failed pass (the server may have been down for a restore).
   let deviceCheckDue = true;
@@ -115,12 +135,13 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
 
   async function refreshCounts(): Promise<void> {
     if (closed) return;
-    const [queued, sending, rejected, lastSyncedAt, resend] = await Promise.all([
+    const [held, queued, sending, rejected, lastSyncedAt, resend, notices] = await Promise.all([
+      db.outbox.where('status').equals('held').count(),
       db.outbox.where('status').equals('queued').count(), db.outbox.where('status').equals('sending').count(),
       db.outbox.where('status').equals('rejected').count(), getMeta<number>(db, META.lastSyncedAt),
-      getMeta<RestoreResend>(db, META.restoreResend),
+      getMeta<RestoreResend>(db, META.restoreResend), getMeta<Notice[]>(db, META.notices),
     ]);
-    publish({ queued, sending, rejected, lastSyncedAt: lastSyncedAt ?? null, resentAfterRestore: resend?.count ?? 0 });
+    publish({ held, queued, sending, rejected, lastSyncedAt: lastSyncedAt ?? null, resentAfterRestore: resend?.count ?? 0, notices: notices?.length ?? 0 });
   }
   // Coalesced: a burst of row changes costs one count, not one per row.
   let counting = false;
@@ -159,6 +180,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (!session) { publish({ loginNeeded: true }); return; }
     if (state.loginNeeded) return;
     const id = await deviceId;
+    // Undo windows that closed while no timer ran (page frozen, timers throttled) end here.
+    if ((await releaseHeld(db, { closedBy: now() })).length) changed();
     let checked = false;
     const outcome = await lock(async (stillMine) => {
       // Rows left "sending" by a tab that died: we hold the lock, nobody else is sending them.
@@ -189,15 +212,16 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         failures = 0;
         await setMeta(db, META.lastSyncedAt, now());
         // A pass that finished just after the browser went offline must not mark it online again.
-        publish({ online: onlineNow(), lastError: null, nextRetryAt: null });
+        publish({ online: onlineNow(), lastError: null, nextRetryAt: null, reach: onlineNow() ? 'ok' : 'no_signal' });
         break;
       case 'auth':
-        publish({ loginNeeded: true, lastError: outcome.message, online: onlineNow() });
+        publish({ loginNeeded: true, lastError: outcome.message, online: onlineNow(), reach: onlineNow() ? 'ok' : 'no_signal' });
         break;
       case 'retry': {
         deviceCheckDue = true;
         const delay = delayFor(outcome.retryAfterMs);
-        publish({ online: !outcome.offline, lastError: outcome.message, nextRetryAt: now() + delay });
+        const reach: Reach = !onlineNow() ? 'no_signal' : outcome.offline ? 'no_answer' : 'server_error';
+        publish({ online: !outcome.offline && onlineNow(), lastError: outcome.message, nextRetryAt: now() + delay, reach });
         schedule(delay);
         break;
       }
@@ -211,14 +235,25 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   function kick(force: boolean): Promise<void> {
     if (closed) return Promise.resolve();
     if (!force && state.nextRetryAt != null && state.nextRetryAt > now()) return running ?? Promise.resolve();
-    if (running) { again = true; return running; }
+    if (running) {
+      again = true;
+      if (force) urgent = true;
+      return running;
+    }
     running = (async () => {
       publish({ syncing: true });
       try {
         do {
           again = false;
+          if (urgent) {
+            // The pass that just ended may have scheduled a back-off; this trigger goes now.
+            urgent = false;
+            failures = 0;
+            if (timer) { clearTimeout(timer); timer = null; }
+            publish({ nextRetryAt: null });
+          }
           await pass();
-        } while (again && !closed && !(state.nextRetryAt != null && state.nextRetryAt > now()));
+        } while (again && !closed && (urgent || !(state.nextRetryAt != null && state.nextRetryAt > now())));
       } finally {
         running = null;
         if (!closed) {
@@ -242,10 +277,50 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     publish({ loginNeeded: false, lastError: null, nextRetryAt: null });
   }
 
+  async function releaseNow(which: { ids?: number[]; closedBy?: number }): Promise<void> {
+    const ids = await releaseHeld(db, which);
+    for (const id of ids) { clearTimeout(holdTimers.get(id)); holdTimers.delete(id); }
+    if (!ids.length || closed) return;
+    await refreshCounts();
+    if (started) void kick(false);
+  }
+
   const engine: SyncEngine = {
     db,
     deviceId,
     actions,
+    async hold(action, ms) {
+      const user = (await currentSession())?.user ?? (await getMeta<SessionInfo>(db, META.user));
+      if (!user) throw new Error('Log in once with signal before working offline');
+      await deviceId;
+      const row = await addToOutbox(db, action, user.id, now(), now() + ms);
+      const id = row.id as number;
+      holdTimers.set(id, setTimeout(() => { holdTimers.delete(id); void releaseNow({ ids: [id] }).catch(() => undefined); }, ms));
+      await refreshCounts();
+      return row;
+    },
+    release: (id) => releaseNow(id != null ? { ids: [id] } : {}),
+    async undo(id) {
+      clearTimeout(holdTimers.get(id));
+      holdTimers.delete(id);
+      const ok = await undoHeld(db, id);
+      await refreshCounts();
+      return ok;
+    },
+    async notices() {
+      return (await getMeta<Notice[]>(db, META.notices)) ?? [];
+    },
+    async dismissNotice(id) {
+      await db.transaction('rw', db.meta, async () => {
+        const list = (await getMeta<Notice[]>(db, META.notices)) ?? [];
+        await setMeta(db, META.notices, list.filter((n) => n.id !== id));
+      });
+      await refreshCounts();
+    },
+    async unsentFiles(id) {
+      const row = await db.outbox.get(id);
+      return row ? unsentFiles(db, row) : 0;
+    },
     async enqueue(action) {
       const session = await currentSession();
       const user = session?.user ?? (await getMeta<SessionInfo>(db, META.user));
@@ -281,8 +356,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       if (ok && started) void kick(true);
       return ok;
     },
-    async discardRejected(id) {
-      const ok = await discardRejectedRow(db, id);
+    async discardRejected(id, force = false) {
+      const ok = await discardRejectedRow(db, id, force);
       await refreshCounts();
       return ok;
     },
@@ -296,6 +371,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       await deviceId;
       await requestPersistence();
       await pruneJournal(db, now());
+      // Held rows left by a page that died inside its undo window: the window ended with it.
+      await releaseHeld(db, {});
       deviceCheckDue = true;
       listen();
       poll = setInterval(() => { void kick(false); }, pollMs);
@@ -307,6 +384,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       closed = true;
       if (timer) clearTimeout(timer);
       if (poll) clearInterval(poll);
+      for (const t of holdTimers.values()) clearTimeout(t);
+      holdTimers.clear();
       cleanups.splice(0).forEach((f) => f());
       await running;
       listeners.clear();
@@ -342,8 +421,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
 
   function listen(): void {
     const g = globalThis as { addEventListener?: (t: string, f: () => void) => void; removeEventListener?: (t: string, f: () => void) => void; document?: Document };
-    const onOnline = () => { deviceCheckDue = true; publish({ online: true, nextRetryAt: null }); void kick(true); };
-    const onOffline = () => publish({ online: false });
+    const onOnline = () => { deviceCheckDue = true; failures = 0; publish({ online: true, nextRetryAt: null, reach: 'ok' }); void kick(true); };
+    const onOffline = () => publish({ online: false, reach: 'no_signal' });
     if (g.addEventListener && g.removeEventListener) {
       const add = g.addEventListener.bind(g);
       const remove = g.removeEventListener.bind(g);
@@ -353,7 +432,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     }
     const doc = g.document;
     if (doc) {
-      const onVisible = () => { if (doc.visibilityState === 'visible') void kick(false); };
+      // Back in front of the driver: send now rather than at the back-off timer.
+      const onVisible = () => { if (doc.visibilityState === 'visible') void kick(true); };
       doc.addEventListener('visibilitychange', onVisible);
       cleanups.push(() => doc.removeEventListener('visibilitychange', onVisible));
     }

@@ -47,15 +47,15 @@ async function takeSeq(db: SyncDb): Promise<number> {
  * The action, its files and its seq in ONE transaction: when this resolves the action is on the
  * device for good; when it throws, nothing of it was written and the caller must not say "saved".
  */
-export async function addToOutbox(db: SyncDb, action: ActionInput, userId: number, now: number): Promise<OutboxRow> {
+export async function addToOutbox(db: SyncDb, action: ActionInput, userId: number, now: number, holdUntil: number | null = null): Promise<OutboxRow> {
   const files = await Promise.all((action.files ?? []).map((f) => prepareFile(f, now)));
   try {
     return await db.transaction('rw', db.outbox, db.blobs, db.meta, async () => {
       for (const f of files) await db.blobs.put(f);
       const row: OutboxRow = {
-        seq: await takeSeq(db), key: newId(), userId, method: action.method ?? 'POST', path: action.path, body: action.body,
-        blobRefs: files.map((f) => f.clientId), status: 'queued', attempts: 0, lastError: null, rejection: null,
-        effect: action.effect ?? null, label: action.label ?? `${action.method ?? 'POST'} ${action.path}`, createdAt: now,
+        seq: holdUntil != null ? await placeholderSeq(db) : await takeSeq(db), key: newId(), userId, method: action.method ?? 'POST', path: action.path, body: action.body,
+        blobRefs: files.map((f) => f.clientId), status: holdUntil != null ? 'held' : 'queued', attempts: 0, lastError: null, rejection: null,
+        effect: action.effect ?? null, label: action.label ?? `${action.method ?? 'POST'} ${action.path}`, createdAt: now, holdUntil,
       };
       row.id = await db.outbox.add(row);
       return row;
@@ -65,9 +65,40 @@ export async function addToOutbox(db: SyncDb, action: ActionInput, userId: numbe
   }
 }
 
-/** The oldest row this user may send: strict seq order, rejected rows skipped (they never block). */
+/** A held row's seq until it is released: negative (never sent, never clashing with a real seq), unique. */
+async function placeholderSeq(db: SyncDb): Promise<number> {
+  const lowest = (await db.outbox.orderBy('seq').first())?.seq ?? 0;
+  return Math.min(0, lowest) - 1;
+}
+
+/** The oldest row this user may send: strict seq order, rejected and held rows skipped (they never block). */
 export async function nextSendable(db: SyncDb, userId: number): Promise<OutboxRow | undefined> {
-  return db.outbox.orderBy('seq').filter((r) => r.userId === userId && r.status !== 'rejected').first();
+  return db.outbox.orderBy('seq').filter((r) => r.userId === userId && r.status !== 'rejected' && r.status !== 'held').first();
+}
+
+/**
+ * Ends the undo window of held rows (`ids`, or every held row whose window closed by `closedBy`,
+ * or all of them): each takes the next seq, in the order they were held, and becomes sendable.
+ * Answers the ids released.
+ */
+export async function releaseHeld(db: SyncDb, which: { ids?: number[]; closedBy?: number }): Promise<number[]> {
+  return db.transaction('rw', db.outbox, db.meta, async () => {
+    const held = (await db.outbox.where('status').equals('held').toArray())
+      .filter((r) => (which.ids ? which.ids.includes(r.id as number) : which.closedBy == null || (r.holdUntil ?? 0) <= which.closedBy))
+      .sort((a, b) => a.createdAt - b.createdAt || b.seq - a.seq);
+    for (const r of held) await db.outbox.update(r.id as number, { seq: await takeSeq(db), status: 'queued', holdUntil: null });
+    return held.map((r) => r.id as number);
+  });
+}
+
+/** Undo inside the window: the held row and its files leave the device; false once it was released. */
+export async function undoHeld(db: SyncDb, id: number): Promise<boolean> {
+  return db.transaction('rw', db.outbox, db.journal, db.blobs, async () => {
+    const row = await db.outbox.get(id);
+    if (!row || row.status !== 'held') return false;
+    await deleteRow(db, row);
+    return true;
+  });
 }
 
 /**
@@ -93,10 +124,22 @@ export async function deleteRow(db: SyncDb, row: OutboxRow): Promise<void> {
   }
 }
 
-export async function discardRejectedRow(db: SyncDb, id: number): Promise<boolean> {
+/** Files of a row the server does not hold yet (never uploaded): discarding the row would lose them for good. */
+export async function unsentFiles(db: SyncDb, row: OutboxRow): Promise<number> {
+  const blobs = await db.blobs.bulkGet(row.blobRefs);
+  return blobs.filter((b) => b !== undefined && !b.uploaded).length;
+}
+
+/**
+ * Discarding a refusal deletes the phone's copies of its files only once the server holds them
+ * (uploaded: a refused delivery keeps its proof on the server). A row whose files never reached the
+ * server is discarded only with `force` (the driver was told the files will be lost).
+ */
+export async function discardRejectedRow(db: SyncDb, id: number, force = false): Promise<boolean> {
   return db.transaction('rw', db.outbox, db.journal, db.blobs, async () => {
     const row = await db.outbox.get(id);
     if (!row || row.status !== 'rejected') return false;
+    if (!force && (await unsentFiles(db, row)) > 0) return false;
     await deleteRow(db, row);
     return true;
   });

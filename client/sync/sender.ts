@@ -1,8 +1,8 @@
-import type { SyncDb } from './db';
+import { getMeta, META, setMeta, type SyncDb } from './db';
 import { request, type Outcome, type Transport } from './http';
 import { journalRowOf } from './journal';
 import { deleteRow, nextSendable } from './outbox';
-import type { BlobRow, OutboxRow, Package, StoredPackage } from './types';
+import type { BlobRow, Notice, OutboxRow, Package, StoredPackage } from './types';
 
 export interface SenderContext {
   db: SyncDb;
@@ -66,9 +66,24 @@ function packagesIn(body: unknown): Package[] {
  * about its packages (so the screen never shows the old state in between) and that journals it
  * (so no moment exists where an acknowledged action is on neither list).
  */
+/** An accepted action the server flagged for a supervisor: the driver is told, not just the office. */
+function noticeOf(row: OutboxRow, body: unknown, at: number): Notice | null {
+  if (typeof body !== 'object' || body === null || (body as { flagged?: unknown }).flagged !== true) return null;
+  const message = (body as { message?: unknown }).message;
+  return {
+    id: row.key, at, label: row.label, packageId: row.effect?.packageId ?? null,
+    message: typeof message === 'string' ? message : 'Accepted, and flagged for a supervisor to check',
+  };
+}
+
 async function acknowledge(ctx: SenderContext, row: OutboxRow, body: unknown): Promise<void> {
   const { db } = ctx;
-  await db.transaction('rw', [db.outbox, db.journal, db.blobs, db.packages], async () => {
+  await db.transaction('rw', [db.outbox, db.journal, db.blobs, db.packages, db.meta], async () => {
+    const notice = noticeOf(row, body, ctx.now());
+    if (notice) {
+      const list = (await getMeta<Notice[]>(db, META.notices)) ?? [];
+      if (!list.some((n) => n.id === notice.id)) await setMeta(db, META.notices, [...list, notice]);
+    }
     // A re-sent action's answer may be the replay of a days-old state; the pull that follows a restore brings the current one.
     if (!row.resent) {
       for (const p of packagesIn(body)) {
@@ -81,8 +96,9 @@ async function acknowledge(ctx: SenderContext, row: OutboxRow, body: unknown): P
   });
 }
 
-async function reject(ctx: SenderContext, row: OutboxRow, status: number, code: string, message: string): Promise<void> {
-  await ctx.db.outbox.update(row.id as number, { status: 'rejected', rejection: { status, code, message }, lastError: message, attempts: row.attempts + 1 });
+async function reject(ctx: SenderContext, row: OutboxRow, status: number, code: string, message: string, details?: Record<string, unknown>): Promise<void> {
+  const rejection = { status, code, message, ...(details ? { details } : {}) };
+  await ctx.db.outbox.update(row.id as number, { status: 'rejected', rejection, lastError: message, attempts: row.attempts + 1 });
 }
 
 /**
@@ -113,7 +129,7 @@ export async function drainOutbox(ctx: SenderContext, stillMine: () => Promise<b
         await acknowledge(ctx, row, outcome.body);
         break;
       case 'rejected':
-        await reject(ctx, row, outcome.status, outcome.code, outcome.message);
+        await reject(ctx, row, outcome.status, outcome.code, outcome.message, outcome.details);
         break;
       case 'files_missing': {
         fileRounds += 1;

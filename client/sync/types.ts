@@ -4,7 +4,11 @@ import type { SyncUpserts } from '../../shared/schemas/sync';
 export type { Package };
 export type FailedStatus = SyncUpserts['failed_delivery_statuses'][number];
 export type Method = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-export type OutboxStatus = 'queued' | 'sending' | 'rejected';
+/**
+ * `held`: saved on the device during the driver's undo window, not sendable yet and without a seq
+ * (it takes one when the window closes, so the seq order is the order actions were released in).
+ */
+export type OutboxStatus = 'held' | 'queued' | 'sending' | 'rejected';
 
 /** What a queued action will do to a package once the server accepts it, shown before it does. */
 export interface PendingEffect {
@@ -15,11 +19,15 @@ export interface PendingEffect {
 }
 
 /** The server's refusal of an action, kept for the driver to read. */
-export interface Rejection { status: number; code: string; message: string }
+export interface Rejection {
+  status: number; code: string; message: string;
+  /** The server's `details` (e.g. `{ status: 'cancelled', reason: 'final' }`), so the screen can say what happened. */
+  details?: Record<string, unknown>;
+}
 
 export interface OutboxRow {
   id?: number;
-  /** X-Device-Seq: 1, 2, 3, ... per device, shared by every tab. */
+  /** X-Device-Seq: 1, 2, 3, ... per device, shared by every tab. A held row has a negative placeholder until released. */
   seq: number;
   /** Idempotency-Key. */
   key: string;
@@ -41,6 +49,8 @@ export interface OutboxRow {
   createdAt: number;
   /** Put back from the journal after a server restore; its answer may be a replay of an old state. */
   resent?: boolean;
+  /** Device time the undo window of a held row closes. */
+  holdUntil?: number | null;
 }
 
 /**
@@ -101,7 +111,19 @@ export interface ActionInput {
   label?: string;
 }
 
+/**
+ * Whether the last attempt reached the server: `no_signal` (the phone says it has no network),
+ * `no_answer` (it has network but the server did not answer), `server_error` (the server answered
+ * that it cannot take work now: 5xx, 429).
+ */
+export type Reach = 'ok' | 'no_signal' | 'no_answer' | 'server_error';
+
+/** Something the server said about an accepted action that the driver must know (e.g. accepted but flagged). */
+export interface Notice { id: string; at: number; label: string; message: string; packageId: number | null }
+
 export interface SyncStatus {
+  /** Saved on the device inside the undo window; sent when it closes. */
+  held: number;
   queued: number;
   sending: number;
   rejected: number;
@@ -115,6 +137,9 @@ export interface SyncStatus {
   nextRetryAt: number | null;
   /** Acknowledged actions put back in the outbox at the last restore the device noticed (0: never). */
   resentAfterRestore: number;
+  reach: Reach;
+  /** Notices not yet dismissed by the driver. */
+  notices: number;
 }
 
 export type ViewPackage = Package & {
@@ -122,7 +147,7 @@ export type ViewPackage = Package & {
   recipient_instructions?: string | null;
   /** An accepted-here, not-yet-answered action changed what is shown. */
   pending: { outboxId: number; label: string; status: OutboxStatus } | null;
-  rejected: { outboxId: number; label: string; message: string } | null;
+  rejected: { outboxId: number; label: string; message: string; rejection: Rejection | null; path: string } | null;
 };
 
 export type LocalCheckResult = 'loadable' | 'already_loaded' | 'not_yours' | 'unknown' | 'not_loadable';

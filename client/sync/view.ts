@@ -17,7 +17,9 @@ function targets(row: OutboxRow, byId: Map<number, ViewPackage>, byHawb: Map<str
  * shows the parcel as delivered (pending). Rejected actions change nothing but are pointed out.
  */
 export async function pendingView(db: SyncDb, userId: number | null): Promise<ViewPackage[]> {
-  const [copies, rows] = await Promise.all([db.packages.toArray(), db.outbox.orderBy('seq').toArray()]);
+  const [copies, all] = await Promise.all([db.packages.toArray(), db.outbox.orderBy('seq').toArray()]);
+  // Held rows (undo window) are the newest actions: laid over last, in the order they were held.
+  const rows = [...all.filter((r) => r.status !== 'held'), ...all.filter((r) => r.status === 'held').sort((a, b) => a.createdAt - b.createdAt || b.seq - a.seq)];
   const view = copies.map(strip);
   const byId = new Map(view.map((p) => [p.id, p]));
   const byHawb = new Map(view.map((p) => [p.hawb, p]));
@@ -26,7 +28,7 @@ export async function pendingView(db: SyncDb, userId: number | null): Promise<Vi
     const target = targets(row, byId, byHawb);
     if (!target) continue;
     if (row.status === 'rejected') {
-      target.rejected = { outboxId: row.id, label: row.label, message: row.rejection?.message ?? 'Refused by the server' };
+      target.rejected = { outboxId: row.id, label: row.label, message: row.rejection?.message ?? 'Refused by the server', rejection: row.rejection, path: row.path };
       continue;
     }
     Object.assign(target, row.effect?.patch ?? {});

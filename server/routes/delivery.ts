@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { IdParams, ListQuery, pageOf } from '../../shared/schemas/common';
 import {
   Attempt, AttemptCreateBody, AttemptQuery, DeliverAnswer, DeliverBody, FailAnswer, FailBody, FailPhotoBody, FileInfo, FlagResolveBody,
-  ForceDeliverBody, ForceFailBody, PackageListQuery, pageOfPackages, Proof, SlotParam, SlotUploadBody,
+  ForceDeliverBody, ForceFailBody, PackageListQuery, pageOfPackages, Proof, RefusedDelivery, SlotParam, SlotUploadBody,
 } from '../../shared/schemas/delivery';
 import { Package } from '../../shared/schemas/package';
 import { isStaff, type Role } from '../../shared/roles';
@@ -28,6 +28,7 @@ import { packageJson, packageJsonByIds } from '../services/packages/json';
 import type { PackageRow } from '../services/packages/shape';
 import { audit } from '../services/audit/record';
 import { refreshParcelRouteEtas } from '../services/dispatch/eta';
+import { refusedDeliveriesOf } from '../services/packages/refusedDelivery';
 
 const tags = ['Package Delivered'];
 const ADMINS: readonly Role[] = ['super_admin', 'admin'];
@@ -191,6 +192,12 @@ export function deliveryRoutes(app: App): void {
       .limit(query.page_size).offset((query.page - 1) * query.page_size).all().map((r) => r.id);
     return rawObject({ count, ...pageLinks(c.req.url, query.page, query.page_size, count), results: rawArray(packageJsonByIds(deps.db, ids)) });
   });
+
+  defineRoute(app, {
+    method: 'get', path: '/package-delivered/{id}/refused/', tags, access: { roles: SUPERVISORS }, catalogue: [], params: IdParams,
+    response: z.object({ results: z.array(RefusedDelivery) }),
+    summary: 'Deliveries of a parcel the server refused (cancelled, final, out of attempts), with the proof the driver recorded',
+  }, ({ deps, user, params }) => ({ results: refusedDeliveriesOf(deps.db, visiblePackage(user, findPackage(deps.db, params.id), params.id).id) }));
 
   defineRoute(app, {
     method: 'post', path: '/package-delivered/{id}/resolve-flag/', tags, access: { roles: SUPERVISORS }, catalogue: [], params: IdParams,

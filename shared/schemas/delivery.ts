@@ -80,6 +80,14 @@ export const SlotUploadBody = z.object({ slot: z.enum(PROOF_SLOTS), ...uploadFie
 export const FailPhotoBody = z.object(uploadFields);
 
 export const FileInfo = z.object({ id: z.number().int(), url: z.string(), mime: z.string(), size: z.number().int(), sha256: z.string() });
+
+/** A delivery the server refused, kept with the proof the driver recorded (flagged for a supervisor). */
+export const RefusedDelivery = z.object({
+  id: z.number().int(), package: z.number().int(), driver: z.number().int(), code: z.string(), message: z.string(),
+  status: z.string().describe('the parcel\'s status when the delivery arrived'), recipient_name: z.string().nullable(), note: z.string().nullable(),
+  occurred_at: z.string(), received_at: z.string(), latitude: z.number().nullable(), longitude: z.number().nullable(),
+  files: z.array(FileInfo.extend({ slot: z.string() })),
+});
 const person = z.object({ id: z.number().int(), name: z.string() });
 
 export const Proof = z.object({

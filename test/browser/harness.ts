@@ -57,8 +57,9 @@ function newestMtime(dir: string): number {
  * development build without a service worker.
  */
 export async function buildPwa(): Promise<string> {
-  const sources = Math.max(newestMtime(join(ROOT, 'client')), newestMtime(join(ROOT, 'shared')), statSync(join(ROOT, 'vite.config.ts')).mtimeMs);
-  // One per checkout: worktrees side by side must not serve each other's builds.
+  const sources = Math.max(newestMtime(join(ROOT, 'client')), newestMtime(join(ROOT, 'shared')), newestMtime(join(ROOT, 'scripts')),
+    statSync(join(ROOT, 'vite.config.ts')).mtimeMs);
+  // One build per checkout: worktrees side by side must never run each other's build.
   const out = join(tmpdir(), `courier-browser-dist-${createHash('sha256').update(ROOT).digest('hex').slice(0, 12)}`);
   const fresh = () => existsSync(join(out, '.built-at')) && statSync(join(out, '.built-at')).mtimeMs > sources;
   if (fresh()) return out;

@@ -9,6 +9,7 @@ import { LinkButton } from '../../ui/Button';
 import { ErrorState, Loading } from '../../ui/States';
 import type { PackageRow } from './columns';
 import { AuthImage } from '../../ui/AuthImage';
+import { RefusedDeliveries } from './RefusedDeliveries';
 import type { Session } from '../../app/session';
 import { PackageActions } from './actions/PackageActions';
 import { PricingCard } from './actions/PricingCard';
@@ -122,6 +123,7 @@ export default function PackageDetail({ id, session }: { id: number; session?: S
           ) : <p class="muted">No photos or signature.</p>}
         </div>
       )}
+      <RefusedDeliveries id={id} />
     </section>
   );
 }

@@ -14,4 +14,5 @@ export * from './audit';
 export * from './recipients';
 export * from './dispatch';
 export * from './pricing';
+export * from './refusedDelivery';
 export * from './location';

@@ -3,11 +3,12 @@ import type { Db } from '../../db/client';
 import { bound, prepared } from '../../db/prepared';
 import type { Deps } from '../../deps';
 import { changeLog, deliveryRecord, packageEvent, user } from '../../db/schema/index';
-import { notFound } from '../../errors';
+import { ApiError, notFound } from '../../errors';
 import { isFinal, mustReturn, type PackageStatus } from '../../../shared/lifecycle';
 import type { DeliverBody } from '../../../shared/schemas/delivery';
 import { refusal, transition, updatePackage, type Actor } from './lifecycle';
 import { deliverySlots, resolveFiles, writeSlots } from './proof';
+import { keepRefusedDelivery } from './refusedDelivery';
 import { recordedRefusal, recordedTransition, type ScanContext } from './scan';
 import type { PackageRow } from './shape';
 import { learnFromDelivery } from '../geo/addressBook';
@@ -61,9 +62,21 @@ function driverName(db: Db, id: number | null): string {
 /**
  * A driver's delivery with its proof. A parcel still assigned (not scanned) or failed (reattempt)
  * passes through out_for_delivery first, each step an event. A delivery made offline after the
- * parcel was reassigned is accepted, since it happened, and flagged for a supervisor.
+ * parcel was reassigned is accepted, since it happened, and flagged for a supervisor. One the
+ * lifecycle refuses (cancelled, final, out of attempts) keeps its proof with the refusal and flags
+ * the parcel too (`keepRefusedDelivery`).
  */
 export function deliver(deps: Deps, ctx: ScanContext, row: PackageRow, input: DeliverInput, action = 'deliver'): DeliverResult {
+  try {
+    return deliverOrRefuse(deps, ctx, row, input, action);
+  } catch (err) {
+    // A retryable 409 (files not uploaded yet) comes back with the same key; only a final refusal is kept.
+    if (err instanceof ApiError && err.status === 409 && !err.retryable) throw keepRefusedDelivery(deps, ctx, row, input, err);
+    throw err;
+  }
+}
+
+function deliverOrRefuse(deps: Deps, ctx: ScanContext, row: PackageRow, input: DeliverInput, action: string): DeliverResult {
   const { db } = deps;
   const driver = ctx.actor;
   const now = deps.clock.now();

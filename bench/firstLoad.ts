@@ -1,0 +1,155 @@
+/**
+ * The driver's first load on a slow phone: Chromium with 4x CPU slowdown and Fast 3G (CDP
+ * Emulation.setCPUThrottlingRate + Network.emulateNetworkConditions), against the real server and the
+ * production build (precompressed, service worker).
+ * - first load: bytes on the wire (encoded, headers included) the page fetched until the driver's
+ *   first screen (the login) was drawn; and what the service worker then precaches in the background;
+ * - cold first render: navigation start to the login screen on a fresh profile;
+ * - warm start: a logged-in driver opens the app again: navigation start to Today with its stops,
+ *   shell from the service worker, parcels from IndexedDB.
+ * Median of RUNS. Aims (issue 19): <= 100 KB, <= 2.0 s, <= 0.5 s. Run alone: `npx tsx bench/firstLoad.ts`.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { buildPwa, CHROMIUM, CHROMIUM_ARGS, PASSWORD, PHONE, startServer } from '../test/browser/harness';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+/** DevTools' "Fast 3G": 562.5 ms round trip, 1.6 Mbit/s down, 750 kbit/s up (each x0.9, as DevTools does). */
+const FAST_3G = { offline: false, latency: 562.5, downloadThroughput: (1.6 * 1024 * 1024 / 8) * 0.9, uploadThroughput: (750 * 1024 / 8) * 0.9 };
+const CPU_SLOWDOWN = 4;
+export const AIMS = { firstLoadKB: 100, coldRenderMs: 2000, warmStartMs: 500 };
+
+export interface FirstLoadReport {
+  firstLoadKB: number; firstLoadRequests: number; precacheFiles: number; precacheKB: number;
+  coldRenderMs: number; warmStartMs: number; runs: { firstLoadKB: number; coldRenderMs: number; warmStartMs: number }[];
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const kb = (n: number) => Math.round(n / 102.4) / 10;
+
+/** Records, inside the page, when a selector first matches (ms since navigation start). */
+const MARKER = `(() => {
+  const seen = {};
+  window.__firstSeen = seen;
+  const check = () => {
+    for (const [name, sel] of [['login', 'button[type=submit]'], ['today', '[data-testid=stop-row]']]) {
+      if (seen[name] === undefined && document.querySelector(sel)) seen[name] = performance.now();
+    }
+  };
+  new MutationObserver(check).observe(document, { childList: true, subtree: true });
+})();`;
+
+async function throttled(page: Page): Promise<CDPSession> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', FAST_3G);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+  return cdp;
+}
+
+async function seen(page: Page, name: 'login' | 'today'): Promise<number> {
+  await page.waitForFunction((n) => (window as unknown as { __firstSeen: Record<string, number> }).__firstSeen?.[n] !== undefined, name, { timeout: 120_000, polling: 50 });
+  return page.evaluate((n) => (window as unknown as { __firstSeen: Record<string, number> }).__firstSeen[n]!, name);
+}
+
+/** Precache list of the build's service worker and its size as sent (brotli copies where the build made them). */
+function precacheOf(dist: string): { files: number; bytes: number } {
+  const sw = readFileSync(join(dist, 'sw.js'), 'utf8');
+  const urls = [...new Set([...sw.matchAll(/url:"([^"]+)"/g)].map((m) => m[1]!))];
+  const bytes = urls.reduce((sum, u) => {
+    const file = join(dist, u);
+    try { return sum + statSync(`${file}.br`).size; } catch { return sum + statSync(file).size; }
+  }, 0);
+  return { files: urls.length, bytes };
+}
+
+async function oneRun(url: string, driver: { email: string }, stops: number): Promise<{ bytes: number; requests: number; coldMs: number; warmMs: number }> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  try {
+    const ctx: BrowserContext = await browser.newContext({ viewport: PHONE });
+    await ctx.addInitScript(MARKER);
+    // Cold: a phone that never opened the app.
+    const page = await ctx.newPage();
+    const cdp = await throttled(page);
+    const sizes = new Map<string, number>();
+    let counting = true;
+    cdp.on('Network.loadingFinished', (e: { requestId: string; encodedDataLength: number }) => { if (counting) sizes.set(e.requestId, e.encodedDataLength); });
+    if (process.env.BENCH_DEBUG) {
+      const t0 = Date.now();
+      cdp.on('Network.requestWillBeSent', (e: { request: { url: string } }) => console.log(`  +${Date.now() - t0} ms request ${e.request.url.replace(url, '')}`));
+    }
+    await page.goto(`${url}/#/driver`, { waitUntil: 'commit' });
+    const coldMs = await seen(page, 'login');
+    counting = false;
+    // Let requests that were in flight at the first render finish being counted out.
+    const bytes = [...sizes.values()].reduce((a, b) => a + b, 0);
+
+    // Log in, let the service worker install and take the page, the day reach IndexedDB.
+    await page.getByLabel('E-mail').fill(driver.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.locator('[data-testid=stop-row]').nth(stops - 1).waitFor({ timeout: 120_000 });
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+    await page.reload();
+    await page.locator('[data-testid=stop-row]').first().waitFor({ timeout: 120_000 });
+    await page.close();
+
+    // Warm: the driver opens the app again (same phone, service worker in control).
+    const again = await ctx.newPage();
+    await throttled(again);
+    await again.goto(`${url}/#/driver`, { waitUntil: 'commit' });
+    const warmMs = await seen(again, 'today');
+    if (process.env.BENCH_DEBUG) console.log('warm marks', await again.evaluate(() => JSON.stringify({ seen: (window as unknown as { __firstSeen: unknown }).__firstSeen, nav: performance.getEntriesByType('navigation')[0]?.toJSON(), res: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((r) => [r.name.split('/').pop(), Math.round(r.startTime), Math.round(r.responseEnd)]) })));
+    if (!(await again.evaluate(() => navigator.serviceWorker.controller !== null))) throw new Error('warm start was not served by the service worker');
+    return { bytes, requests: sizes.size, coldMs, warmMs };
+  } finally {
+    await browser.close();
+  }
+}
+
+export async function runFirstLoadBench(): Promise<FirstLoadReport> {
+  const dist = await buildPwa();
+  const srv = await startServer(dist);
+  try {
+    const admin = srv.addUser('admin');
+    const driver = srv.addUser('driver', { name: 'Bench Driver' });
+    const co = srv.addCompany('Bench Co', 'BENCH');
+    const ids: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const r = await srv.api<{ id: number }>(admin, 'POST', 'package/', {
+        hawb: `FL-${1000 + i}`, company: co, customer_name: `Receiver ${i}`, customer_address: `${i + 1} George Street, Sydney NSW 2000`,
+        customer_phone: '+61 400 000 000', latitude: -33.86 - i * 0.001, longitude: 151.2,
+      });
+      ids.push(r.body.id);
+    }
+    await srv.api(admin, 'POST', 'assign-package/assign-driver/', { driver: driver.id, packages: ids });
+    const runs: FirstLoadReport['runs'] = [];
+    let requests = 0;
+    for (let i = 0; i < RUNS; i++) {
+      const r = await oneRun(srv.url, driver, ids.length);
+      requests = r.requests;
+      runs.push({ firstLoadKB: kb(r.bytes), coldRenderMs: Math.round(r.coldMs), warmStartMs: Math.round(r.warmMs) });
+    }
+    const pre = precacheOf(dist);
+    const report: FirstLoadReport = {
+      firstLoadKB: median(runs.map((r) => r.firstLoadKB)), firstLoadRequests: requests, precacheFiles: pre.files, precacheKB: kb(pre.bytes),
+      coldRenderMs: median(runs.map((r) => r.coldRenderMs)), warmStartMs: median(runs.map((r) => r.warmStartMs)), runs,
+    };
+    const mark = (ok: boolean) => (ok ? 'within aim' : 'OVER aim');
+    console.log(`driver first load (Fast 3G, ${CPU_SLOWDOWN}x CPU, median of ${RUNS}):`);
+    console.log(`  first load on the wire:  ${report.firstLoadKB} KB in ${report.firstLoadRequests} requests (aim <= ${AIMS.firstLoadKB} KB: ${mark(report.firstLoadKB <= AIMS.firstLoadKB)})`);
+    console.log(`  cold first render:       ${report.coldRenderMs} ms (aim <= ${AIMS.coldRenderMs} ms: ${mark(report.coldRenderMs <= AIMS.coldRenderMs)})`);
+    console.log(`  warm start (SW + IDB):   ${report.warmStartMs} ms (aim <= ${AIMS.warmStartMs} ms: ${mark(report.warmStartMs <= AIMS.warmStartMs)})`);
+    console.log(`  then precached in the background: ${report.precacheFiles} files, ${report.precacheKB} KB (brotli)`);
+    console.log(`  runs: ${runs.map((r) => `${r.firstLoadKB} KB / ${r.coldRenderMs} ms / ${r.warmStartMs} ms`).join('; ')}`);
+    return report;
+  } finally {
+    await srv.close();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  await runFirstLoadBench();
+}
