@@ -7,7 +7,8 @@ import { makeApp } from '../helpers/app';
 type Json = Record<string, unknown>;
 
 async function world() {
-  const t = makeApp();
+  // Days pass on the test clock with one set of logins (idle expiry has its own tests).
+  const t = makeApp({ config: { staffIdleMs: 366 * 24 * 3600_000 } });
   const admin = await t.login('admin');
   const depot = await t.login('depot_manager');
   const d1 = await t.login('driver', { name: 'Dana Driver' });
