@@ -12,7 +12,7 @@ import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
 import { depotPositions, setDepotPosition } from '../../services/dispatch/depots';
 import { dayEtas, etaFor, routeEtas, travelModel } from '../../services/dispatch/eta';
-import { commitPlan, findPlan, MAX_RUNNING_PLANS, shapePlan, startPlan } from '../../services/dispatch/plans';
+import { commitPlan, findPlan, MAX_RUNNING_PLANS, planTravel, shapePlan, startPlan } from '../../services/dispatch/plans';
 import { createFleetPlanner } from '../../services/planning/planner';
 import { companyService, setCompanyService, setWindow, windowOf } from '../../services/dispatch/windows';
 import { findPackage } from '../../services/packages/lifecycle';
@@ -78,7 +78,9 @@ export function dispatchRoutes(app: App): void {
     method: 'post', path: '/dispatch/plan/', tags, access: 'route.manage', catalogue: [], body: PlanRequest, response: PlanJob, status: 202,
     summary: 'Plans a day: one route per driver on shift, in a worker thread; poll the plan for progress and the proposal',
     description: 'Parcels: created, received or assigned, on no planned or running route, in the zones named or the zones of the depots named (none = all). `locks` pin a parcel to a driver; `fixed_routes` keep a driver\'s route as given.',
-  }, ({ deps, user, body }) => startPlan(deps, user, body, (input, hardLimitMs) => planner.plan(input, { signal: AbortSignal.timeout(hardLimitMs) })));
+    // The road engine is asked before the transaction (OSRM_URL; great-circle when unset or failing).
+    prepare: ({ deps, body }) => planTravel(deps, body),
+  }, ({ deps, user, body, prepared }) => startPlan(deps, user, body, (input, hardLimitMs) => planner.plan(input, { signal: AbortSignal.timeout(hardLimitMs) }), prepared));
 
   defineRoute(app, {
     method: 'get', path: '/dispatch/plan/{id}/', tags, access: 'route.manage', catalogue: [], params: IdParams, response: PlanJob,

@@ -10,7 +10,8 @@ import { createRoute } from '../routes/manage';
 import { routeRecord } from '../routes/shape';
 import type { FleetInput, FleetResult } from '../../../shared/routing/fleet/index';
 import { refreshRouteEtas, travelModel } from './eta';
-import { buildPlan } from './problem';
+import { buildPlan, type RoadTravel } from './problem';
+import { travelMatrix } from '../geo/travelTimes';
 import { toProposal } from './proposal';
 
 type PlanRow = typeof dispatchPlan.$inferSelect;
@@ -36,17 +37,32 @@ export function shapePlan(row: PlanRow, now: number): PlanJob {
 }
 
 /**
+ * The road matrix for a plan, fetched before its transaction (a route's `prepare`: handlers of
+ * mutations are synchronous). Only when a road engine is configured: without one the great-circle
+ * estimate is computed inside the request as before, with nothing cached. The plan's points are
+ * read here once to know what to ask; `travelMatrix` caches per day and falls back to the
+ * great-circle estimate when the engine fails, so planning never depends on it.
+ */
+export async function planTravel(deps: Deps, req: PlanRequest): Promise<RoadTravel | null> {
+  if (!deps.config.osrmUrl) return null;
+  const { ctx } = buildPlan(deps, req, travelModel(deps.config));
+  if (ctx.points.length < 2) return null;
+  const travel = await travelMatrix(deps, ctx.points, req.date);
+  return { points: ctx.points, matrix: travel.matrix };
+}
+
+/**
  * Starts planning a day: the problem is read and checked inside the request (bad input answers 400
  * and nothing runs), then solved in a worker thread; the plan row reports progress and, at the end,
  * the proposal or why it failed.
  */
-export function startPlan(deps: Deps, actor: SessionUser, req: PlanRequest, run: FleetRunner): PlanJob {
+export function startPlan(deps: Deps, actor: SessionUser, req: PlanRequest, run: FleetRunner, road: RoadTravel | null = null): PlanJob {
   const now = deps.clock.now();
   const running = deps.db.select().from(dispatchPlan).where(eq(dispatchPlan.status, 'running')).all().filter((r) => !lost(r, now));
   if (running.length >= MAX_RUNNING_PLANS) {
     throw new ApiError(409, 'conflict', `${running.length} plans are being made already; try again when one has finished`, [], { running: running.map((r) => r.id) });
   }
-  const { ctx, input } = buildPlan(deps, req, travelModel(deps.config));
+  const { ctx, input } = buildPlan(deps, req, travelModel(deps.config), road);
   const row = deps.db.insert(dispatchPlan).values({
     date: req.date, status: 'running', request: JSON.stringify(req), time_limit_ms: req.time_limit_ms,
     started_at: now, created_by: actor.id, created_at: now,

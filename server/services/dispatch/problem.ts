@@ -44,6 +44,33 @@ export interface PlanContext {
   model: TravelModel;
 }
 
+/** A road matrix fetched before the plan's transaction (OSRM `table`, or its great-circle stand-in), over the points it was asked for. */
+export interface RoadTravel { points: LatLng[]; matrix: number[][] }
+
+const pointKey = (p: LatLng) => `${p.latitude.toFixed(6)},${p.longitude.toFixed(6)}`;
+
+/** Seconds from a to b by the road matrix, or undefined when it was not asked about either end. */
+function roadLookup(road: RoadTravel | null): (a: LatLng, b: LatLng) => number | undefined {
+  const at = new Map<string, number>();
+  road?.points.forEach((p, i) => { if (!at.has(pointKey(p))) at.set(pointKey(p), i); });
+  return (a, b) => {
+    const i = at.get(pointKey(a));
+    const j = at.get(pointKey(b));
+    const v = road && i != null && j != null ? road.matrix[i]?.[j] : undefined;
+    return v != null && Number.isFinite(v) ? v : undefined;
+  };
+}
+
+/**
+ * Travel seconds between the plan's points: the road matrix where it knows both ends, else the
+ * great-circle estimate. The road matrix was read before the transaction, so a parcel added or
+ * moved in between is simply estimated rather than failing the plan.
+ */
+function planMatrix(points: LatLng[], model: TravelModel, road: RoadTravel | null): number[][] {
+  const leg = roadLookup(road);
+  return points.map((a) => points.map((b) => Math.round(leg(a, b) ?? travelSeconds(a, b, model))));
+}
+
 export const volumeOf = (p: PackageRow) => (p.length != null && p.width != null && p.height != null ? (p.length * p.width * p.height) / 1e6 : 0);
 const located = (p: PackageRow) => p.latitude != null && p.longitude != null;
 
@@ -106,9 +133,10 @@ function secondsOfDay(date: string, dayStart: number, hhmm: string): number {
  * Reads everything a plan needs and shapes the fleet problem: one vehicle per driver (its shift,
  * depot and van's capacities), one job per parcel with coordinates (weight, volume, one parcel;
  * window; time at the door). A stop locked to a driver gets one unit of an extra dimension that
- * only that driver's vehicle has room for, so the optimiser cannot move it elsewhere.
+ * only that driver's vehicle has room for, so the optimiser cannot move it elsewhere. Travel
+ * times come from `road` (read by `planTravel` before the transaction) where it has them.
  */
-export function buildPlan(deps: Deps, req: PlanRequest, model: TravelModel = DEFAULT_TRAVEL): { ctx: PlanContext; input: FleetInput } {
+export function buildPlan(deps: Deps, req: PlanRequest, model: TravelModel = DEFAULT_TRAVEL, road: RoadTravel | null = null): { ctx: PlanContext; input: FleetInput } {
   const date = req.date;
   const dayStart = timeOnDay(date, '00:00');
   const fixedIds = req.fixed_routes.flatMap((f) => f.packages);
@@ -153,7 +181,7 @@ export function buildPlan(deps: Deps, req: PlanRequest, model: TravelModel = DEF
     return { start, end };
   });
   const jobLocation = parcels.map((p) => { points.push({ latitude: p.row.latitude as number, longitude: p.row.longitude as number }); return points.length - 1; });
-  const matrix = points.map((a) => points.map((b) => Math.round(travelSeconds(a, b, model))));
+  const matrix = planMatrix(points, model, road);
 
   const lockDrivers = [...new Set(req.locks.map((l) => l.driver))];
   const locks = new Map(req.locks.map((l) => [l.package, l.driver]));
