@@ -55,6 +55,8 @@ export interface ResourceSpec<C extends z.ZodObject, U extends z.ZodObject> {
    * flag changes, in the same transaction: work an account still holds is settled with the switch.
    */
   statusChange?: { body: z.ZodObject; before: (existing: Row, body: Row, ctx: ResourceContext) => void };
+  /** Runs for each row about to be archived, after `guard`: refuses (ApiError) what must be settled first. */
+  beforeArchive?: (row: Row, ctx: ResourceContext) => void;
   /** Called after any write with the ids it touched (change feed, webhooks). */
   afterWrite?: (db: Db, ids: number[], ctx: ResourceContext) => void;
   /** What an update answers, when not the record (spec 4.2 answers `{}`). */
@@ -125,6 +127,7 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
       }
       for (const r of found) spec.guard?.(r, { deps, user, existing: r });
       const target = found.filter((r) => (archive ? r.deleted_at == null : r.deleted_at != null)).map((r) => r.id as number);
+      if (archive) for (const r of found) if (r.deleted_at == null) spec.beforeArchive?.(r, { deps, user, existing: r });
       if (target.length) {
         const now = deps.clock.now();
         deps.db.update(table).set({ deleted_at: archive ? now : null, updated_at: now }).where(inArray(idCol, target)).run();

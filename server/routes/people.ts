@@ -10,7 +10,7 @@ import { revokeAllTokens } from '../services/auth/accounts';
 import { hashPasswordSync } from '../services/auth/passwords';
 import { afterEmployeeWrite, assertMayGiveRole, assertMayManage, employeeScope } from '../services/org/employees';
 import { filterQuery } from './org/filters';
-import { HandoverChoice, handOverOnDeactivate } from '../services/org/handover';
+import { HandoverChoice, handOverOnDeactivate, refuseArchiveWithOpenWork } from '../services/org/handover';
 import { z } from 'zod';
 
 /** Deactivating a driver may carry what happens to their open parcels and routes (issue 18 item 6). */
@@ -64,6 +64,7 @@ export function peopleRoutes(app: App): void {
     scope: employeeScope,
     guard: (row, { user: me }) => assertMayManage(me, { id: row.id as number, role: String(row.role) }),
     afterWrite: afterEmployeeWrite,
+    beforeArchive: (row, { deps }) => refuseArchiveWithOpenWork(deps.db, { id: row.id as number, role: String(row.role) }),
     statusChange: {
       body: EmployeeStatusChange,
       before: (row, body, { deps, user: me }) => {

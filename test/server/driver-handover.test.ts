@@ -94,6 +94,16 @@ describe('deactivating a driver with open work', () => {
     expect((await t.json('GET', `/api/employee/${old.id}/open-work/`, old.token)).status).toBe(403);
   });
 
+  it('archiving a driver who still holds work is refused until it is handed over', async () => {
+    const { t, admin, old } = await setup();
+    const refused = await t.json<Refusal>('POST', '/api/employee/archive-employee/', admin.token, { deleted: [old.id] });
+    expect(refused.status).toBe(409);
+    expect(refused.body.details.open_parcels).toBe(4);
+    expect(t.db.select().from(user).where(eq(user.id, old.id)).get()?.deleted_at).toBeNull();
+    expect((await t.json('POST', `/api/employee/${old.id}/status-change/`, admin.token, { is_active: false, handover: { return_to_depot: true } })).status).toBe(200);
+    expect((await t.json('POST', '/api/employee/archive-employee/', admin.token, { deleted: [old.id] })).status).toBe(200);
+  });
+
   it('a driver without open work is deactivated as before', async () => {
     const { t, admin, next } = await setup();
     expect((await t.json('POST', `/api/employee/${next.id}/status-change/`, admin.token, { is_active: false })).status).toBe(200);

@@ -60,6 +60,20 @@ export function handOverOnDeactivate(deps: Deps, me: SessionUser, row: { id: num
   return remaining;
 }
 
+/**
+ * Archiving hides an account from every list and choice, so a driver who still holds work (say,
+ * one deactivated before handovers were asked for) is refused until it is handed over.
+ */
+export function refuseArchiveWithOpenWork(db: Db, row: { id: number; role: string }): void {
+  if (row.role !== 'driver') return;
+  const work = openWork(db, row.id);
+  if (!hasWork(work)) return;
+  throw conflict(`Driver ${row.id} still has ${work.parcels.length} open parcel(s) and ${work.routes.length} open route(s); deactivate with a handover first`, {
+    open_parcels: work.parcels.length, open_routes: work.routes.length,
+    parcels: work.parcels.map((p) => p.hawb), routes: work.routes.map((r) => r.name),
+  });
+}
+
 /** Routes move through the route service, then any parcel off a route through the assign service. */
 function reassignAll(deps: Deps, me: SessionUser, fromId: number, toId: number): OpenWork {
   if (toId === fromId) throw badRequest('Hand the work to another driver', [{ path: 'handover.to_driver', message: 'same driver' }]);
