@@ -50,6 +50,13 @@ export interface ResourceSpec<C extends z.ZodObject, U extends z.ZodObject> {
    * restore, delete): record-level rules such as the rank rule on accounts. Throw ApiError.
    */
   guard?: (row: Row, ctx: ResourceContext) => void;
+  /**
+   * Extends the status-change body (must include `is_active`) and runs, after `guard` and before the
+   * flag changes, in the same transaction: work an account still holds is settled with the switch.
+   */
+  statusChange?: { body: z.ZodObject; before: (existing: Row, body: Row, ctx: ResourceContext) => void };
+  /** Runs for each row about to be archived, after `guard`: refuses (ApiError) what must be settled first. */
+  beforeArchive?: (row: Row, ctx: ResourceContext) => void;
   /** Called after any write with the ids it touched (change feed, webhooks). */
   afterWrite?: (db: Db, ids: number[], ctx: ResourceContext) => void;
   /** What an update answers, when not the record (spec 4.2 answers `{}`). */
@@ -120,6 +127,7 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
       }
       for (const r of found) spec.guard?.(r, { deps, user, existing: r });
       const target = found.filter((r) => (archive ? r.deleted_at == null : r.deleted_at != null)).map((r) => r.id as number);
+      if (archive) for (const r of found) if (r.deleted_at == null) spec.beforeArchive?.(r, { deps, user, existing: r });
       if (target.length) {
         const now = deps.clock.now();
         deps.db.update(table).set({ deleted_at: archive ? now : null, updated_at: now }).where(inArray(idCol, target)).run();
@@ -206,12 +214,14 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
   if (spec.ops.statusChange && cols.is_active) {
     defineRoute(app, {
       method: ['post', 'patch'], path: `/${path}/{id}/status-change/`, catalogue: ids(spec.ops.statusChange), tags,
-      summary: `Activate or deactivate a ${label.toLowerCase()}`, access: spec.manage, params: IdParams, body: StatusChangeBody, response: spec.record,
+      summary: `Activate or deactivate a ${label.toLowerCase()}`, access: spec.manage, params: IdParams, body: spec.statusChange?.body ?? StatusChangeBody, response: spec.record,
     }, ({ deps, user, params, body }) => {
       const existing = find(deps.db, user, params.id);
       spec.guard?.(existing, { deps, user, existing });
-      const row = deps.db.update(table).set({ is_active: body.is_active, updated_at: deps.clock.now() }).where(eq(idCol, params.id)).returning().get() as Row;
-      audit(deps.db, deps.clock.now(), user.id, `${tableName}.status_change`, `${tableName}:${params.id}`, { is_active: body.is_active });
+      const sent = body as Row & z.output<typeof StatusChangeBody>;
+      spec.statusChange?.before(existing, sent, { deps, user, existing });
+      const row = deps.db.update(table).set({ is_active: sent.is_active, updated_at: deps.clock.now() }).where(eq(idCol, params.id)).returning().get() as Row;
+      audit(deps.db, deps.clock.now(), user.id, `${tableName}.status_change`, `${tableName}:${params.id}`, { is_active: sent.is_active });
       spec.afterWrite?.(deps.db, [params.id], { deps, user });
       return spec.toApi(row, deps.db);
     });

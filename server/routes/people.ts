@@ -10,6 +10,11 @@ import { revokeAllTokens } from '../services/auth/accounts';
 import { hashPasswordSync } from '../services/auth/passwords';
 import { afterEmployeeWrite, assertMayGiveRole, assertMayManage, employeeScope } from '../services/org/employees';
 import { filterQuery } from './org/filters';
+import { HandoverChoice, handOverOnDeactivate, refuseArchiveWithOpenWork } from '../services/org/handover';
+import { z } from 'zod';
+
+/** Deactivating a driver may carry what happens to their open parcels and routes (issue 18 item 6). */
+const EmployeeStatusChange = z.object({ is_active: z.boolean(), handover: HandoverChoice.optional() });
 
 export const toCompany = (r: Row) => ({
   id: r.id, name: r.name, email: r.email, phone: r.phone, address: r.address, code: r.code, abn: r.abn,
@@ -59,6 +64,15 @@ export function peopleRoutes(app: App): void {
     scope: employeeScope,
     guard: (row, { user: me }) => assertMayManage(me, { id: row.id as number, role: String(row.role) }),
     afterWrite: afterEmployeeWrite,
+    beforeArchive: (row, { deps }) => refuseArchiveWithOpenWork(deps.db, { id: row.id as number, role: String(row.role) }),
+    statusChange: {
+      body: EmployeeStatusChange,
+      before: (row, body, { deps, user: me }) => {
+        const sent = EmployeeStatusChange.parse(body);
+        if (sent.is_active) return;
+        handOverOnDeactivate(deps, me, { id: row.id as number, role: String(row.role), is_active: Boolean(row.is_active) }, sent.handover);
+      },
+    },
     toRow: (input, { user: me, existing }) => {
       const { password, company: companyId, ...rest } = input;
       // The rank rule: a new account, or a changed role, must rank below the one who gives it.

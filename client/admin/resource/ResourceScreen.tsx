@@ -34,6 +34,7 @@ export function ResourceScreen({ decl, session, archived }: { decl: ResourceDecl
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [pending, setPending] = useState<Pending>(null);
   const [busy, setBusy] = useState(false);
+  const [deactivating, setDeactivating] = useState<Row | null>(null);
 
   const changed = () => {
     forgetRefs(decl.name);
@@ -75,7 +76,8 @@ export function ResourceScreen({ decl, session, archived }: { decl: ResourceDecl
     if (!status || !canManage || archived) return null;
     if (status.kind === 'active') {
       const on = row.is_active === true;
-      return <Button size="small" onClick={() => void setStatus(row, !on)}>{on ? 'Deactivate' : 'Activate'}</Button>;
+      const toggle = () => (on && decl.deactivateDialog ? setDeactivating(row) : void setStatus(row, !on));
+      return <Button size="small" onClick={toggle}>{on ? 'Deactivate' : 'Activate'}</Button>;
     }
     return (
       <select class="input" style={{ width: 'auto', minHeight: '36px', display: 'inline-block' }} aria-label={`Status of #${row.id}`}
@@ -156,6 +158,13 @@ export function ResourceScreen({ decl, session, archived }: { decl: ResourceDecl
             setEditing(null);
             changed();
           }} />
+      )}
+      {deactivating && decl.deactivateDialog && (
+        <decl.deactivateDialog row={deactivating} onClose={() => setDeactivating(null)} onDone={() => {
+          toast(`${decl.singular} #${deactivating.id} is now inactive`, 'ok');
+          setDeactivating(null);
+          changed();
+        }} />
       )}
       {pending && (
         <ConfirmDialog title={pending.kind === 'archive' ? `Archive ${pending.ids.length} record(s)?` : `Restore ${pending.ids.length} record(s)?`}

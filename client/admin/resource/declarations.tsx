@@ -7,6 +7,7 @@ import { ROLE_LABELS } from '../../app/access';
 import { ActiveBadge, Badge, type Tone } from '../../ui/Badge';
 import type { Column } from '../../ui/DataTable';
 import type { RefDecl, ResourceDecl, Row } from './types';
+import { DeactivateEmployeeDialog } from '../org/DeactivateEmployee';
 
 const str = (v: unknown) => (v == null ? '' : String(v));
 const byName: RefDecl['label'] = (r) => str(r.name ?? r.code ?? r.id);
@@ -80,6 +81,7 @@ export const RESOURCES: readonly ResourceDecl[] = [
   {
     name: 'employee', title: 'Employees', singular: 'Employee', view: 'employee.view', manage: 'employee.manage',
     create: EmployeeCreate, update: EmployeeUpdate, archive: true, status: { kind: 'active' }, createOnly: [],
+    deactivateDialog: DeactivateEmployeeDialog,
     hints: { password: 'Sets the login password; leave empty to keep it' },
     columns: [id, { key: 'name', label: 'Name', sort: 'name' }, { key: 'email', label: 'E-mail', sort: 'email' }, { key: 'phone', label: 'Phone', optional: true },
       { key: 'role', label: 'Role', sort: 'role', render: (r) => ROLE_LABELS[r.role as keyof typeof ROLE_LABELS] ?? str(r.role) },

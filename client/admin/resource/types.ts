@@ -1,3 +1,4 @@
+import type { ComponentType } from 'preact';
 import type { z } from 'zod';
 import type { Permission } from '../../../shared/permissions';
 import type { Column } from '../../ui/DataTable';
@@ -54,4 +55,6 @@ export interface ResourceDecl {
   status?: StatusDecl;
   /** The update answers `{}` rather than the record (failed-delivery status, spec 4.2). */
   updateAnswersEmpty?: boolean;
+  /** Asked before deactivating a record (an employee may hold open work); it deactivates itself. */
+  deactivateDialog?: ComponentType<{ row: Row; onDone: () => void; onClose: () => void }>;
 }

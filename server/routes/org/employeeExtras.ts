@@ -16,6 +16,13 @@ import {
 import { attachUserFile, detachUserFile, fileResponse, readUserFile, type UserFileSlot } from '../../services/org/userFiles';
 import { toEmployee } from '../people';
 import { audit } from '../../services/audit/record';
+import { openWork } from '../../services/org/handover';
+
+const OpenWorkAnswer = z.object({
+  open_parcels: z.number().int(), open_routes: z.number().int(),
+  parcels: z.array(z.object({ id: z.number().int(), hawb: z.string(), status: z.string(), route: z.number().int().nullable() })),
+  routes: z.array(z.object({ id: z.number().int(), name: z.string(), status: z.string() })),
+});
 
 const tags = ['Employee'];
 const DocParams = z.object({ id: idParam, kind: z.enum(EMPLOYEE_DOCUMENTS) });
@@ -32,6 +39,16 @@ const driverPage = (deps: { db: Parameters<typeof listPage>[0] }, where: SQL | u
   listPage(deps.db, user, where, orderBy(user, DRIVER_LIST, query.ordering), query, url, (rows) => rows.map(toEmployee));
 
 export function employeeExtraRoutes(app: App): void {
+  defineRoute(app, {
+    method: 'get', path: '/employee/{id}/open-work/', tags, access: 'employee.manage', catalogue: [],
+    summary: 'Open parcels and routes an employee still holds (asked before deactivating a driver)',
+    params: IdParams, response: OpenWorkAnswer,
+  }, ({ deps, user: me, params }) => {
+    const row = findEmployee(deps.db, me, params.id);
+    const work = openWork(deps.db, row.id);
+    return { open_parcels: work.parcels.length, open_routes: work.routes.length, ...work };
+  });
+
   defineRoute(app, {
     method: 'get', path: '/employee/driver-list/', tags, access: 'employee.view', catalogue: ops('web/Employee', 'Driver List'),
     summary: 'Active drivers (a company sees its own)', query: ListQuery, response: pageOf(Employee),
