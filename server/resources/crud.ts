@@ -11,7 +11,7 @@ import type { App } from '../http/env';
 import { defineRoute, type Access } from '../http/route';
 import type { SessionUser } from '../services/auth/session';
 import { columnsOf, listConditions, listPage, orderBy, type ListSpec } from './list';
-import { audit } from '../services/audit/record';
+import { audit, changes } from '../services/audit/record';
 
 export type Row = Record<string, unknown>;
 export type Op = 'list' | 'create' | 'retrieve' | 'update' | 'delete' | 'archiveList' | 'archive' | 'restore' | 'statusChange';
@@ -62,6 +62,13 @@ export interface ResourceSpec<C extends z.ZodObject, U extends z.ZodObject> {
   /** What an update answers, when not the record (spec 4.2 answers `{}`). */
   updateAnswer?: { schema: z.ZodType; shape: (row: Row) => unknown };
   tags?: readonly string[];
+  /**
+   * Every write leaves one audit line `<table>.<create|update|archive|restore|delete|status_change>`
+   * with before/after. `'self'` for a resource whose `afterWrite` writes its own lines (so none is doubled).
+   */
+  audited?: 'self';
+  /** How a row reads in the audit trail when columns hold encoded values (a JSON list); defaults to the row. */
+  auditView?: (row: Row) => Row;
 }
 
 const ids = (v: string | readonly string[] | undefined): string[] => (v == null ? [] : typeof v === 'string' ? [v] : [...v]);
@@ -101,6 +108,14 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
   // Declared filters become query parameters, so zod keeps them (and OpenAPI documents them).
   const filterShape = Object.fromEntries(Object.keys(spec.list?.filters ?? {}).map((k) => [k, z.string().max(2000).optional()]));
   const listQuery = ListQuery.extend({ ...filterShape, ...(spec.listQuery?.shape ?? {}) });
+  const record = (deps: Deps, user: SessionUser, op: string, id: number, before: Row | null, after: Row | null): void => {
+    if (spec.audited === 'self') return;
+    const view = spec.auditView ?? ((r: Row) => r);
+    const diff = changes(before && view(before), after && view(after));
+    // A write that changed nothing a manager can see (only updated_at) is not worth a line.
+    if (before && after && Object.keys(diff.after ?? {}).length === 0) return;
+    audit(deps.db, deps.clock.now(), user.id, `${tableName}.${op}`, `${tableName}:${id}`, diff);
+  };
 
   // Fixed paths first: `{id}` matches digits only, but order keeps the intent obvious.
   if (deletedCol && spec.ops.archiveList) {
@@ -131,6 +146,9 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
       if (target.length) {
         const now = deps.clock.now();
         deps.db.update(table).set({ deleted_at: archive ? now : null, updated_at: now }).where(inArray(idCol, target)).run();
+        for (const r of found) {
+          if (target.includes(r.id as number)) record(deps, user, archive ? 'archive' : 'restore', r.id as number, r, { ...r, deleted_at: archive ? now : null });
+        }
         spec.afterWrite?.(deps.db, target, { deps, user });
       }
       const rows = target.length ? (deps.db.select().from(table).where(inArray(idCol, target)).all() as Row[]) : [];
@@ -177,6 +195,7 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
       try {
         row = deps.db.insert(table).values(values).returning().get() as Row;
       } catch (err) { mapDbError(err, label); }
+      record(deps, user, 'create', row.id as number, null, row);
       spec.afterWrite?.(deps.db, [row.id as number], ctx);
       return spec.toApi(row, deps.db);
     });
@@ -206,6 +225,7 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
       try {
         row = deps.db.update(table).set(values).where(eq(idCol, params.id)).returning().get() as Row;
       } catch (err) { mapDbError(err, label); }
+      record(deps, user, 'update', params.id, existing, row);
       spec.afterWrite?.(deps.db, [params.id], ctx);
       return spec.updateAnswer ? spec.updateAnswer.shape(row) : spec.toApi(row, deps.db);
     });
@@ -221,7 +241,10 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
       const sent = body as Row & z.output<typeof StatusChangeBody>;
       spec.statusChange?.before(existing, sent, { deps, user, existing });
       const row = deps.db.update(table).set({ is_active: sent.is_active, updated_at: deps.clock.now() }).where(eq(idCol, params.id)).returning().get() as Row;
-      audit(deps.db, deps.clock.now(), user.id, `${tableName}.status_change`, `${tableName}:${params.id}`, { is_active: sent.is_active });
+      // Always a line, even when the flag already had this value: someone asked for it, and when matters.
+      if (spec.audited !== 'self') {
+        audit(deps.db, deps.clock.now(), user.id, `${tableName}.status_change`, `${tableName}:${params.id}`, { before: { is_active: existing.is_active }, after: { is_active: row.is_active } });
+      }
       spec.afterWrite?.(deps.db, [params.id], { deps, user });
       return spec.toApi(row, deps.db);
     });
@@ -239,6 +262,7 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
       const refs = referencingRows(deps.db, tableName, params.id);
       if (refs.length) throw conflict(`${label} ${params.id} is still referenced by ${refs.join(', ')}; archive it instead`, { referenced_by: refs });
       deps.db.delete(table).where(eq(idCol, params.id)).run();
+      record(deps, user, 'delete', params.id, existing, null);
       spec.afterWrite?.(deps.db, [params.id], { deps, user });
       return { success: true, message: `${label} ${params.id} deleted` };
     });

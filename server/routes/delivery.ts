@@ -86,8 +86,9 @@ export function deliveryRoutes(app: App): void {
     response: DeliverAnswer, catalogue: ops('mobile/Package Delivered', 'Package Force Delivery'),
     summary: 'Admin marks a parcel delivered without scan or proof (recorded as forced; never over a final state)',
   }, ({ deps, user, params, body, device }) => {
-    const row = forceDeliver(deps, scanContext(user, body, device), visiblePackage(user, findPackage(deps.db, params.id), params.id), body);
-    audit(deps.db, deps.clock.now(), user.id, 'package.force_deliver', `package:${row.id}`, { hawb: row.hawb, note: body.note });
+    const was = visiblePackage(user, findPackage(deps.db, params.id), params.id);
+    const row = forceDeliver(deps, scanContext(user, body, device), was, body);
+    audit(deps.db, deps.clock.now(), user.id, 'package.force_deliver', `package:${row.id}`, { hawb: row.hawb, note: body.note, before: { status: was.status }, after: { status: row.status } });
     return rawObject({ success: true, message: `Parcel ${row.hawb} force-delivered`, flagged: row.flagged, package: one(deps, row.id), proof: proofOf(deps.db, row) });
   });
 
@@ -96,8 +97,9 @@ export function deliveryRoutes(app: App): void {
     response: FailAnswer, catalogue: ops('mobile/Package Delivered', 'Force Fully Fail Package'),
     summary: 'Admin marks a parcel failed from any open state (recorded as forced; counts as an attempt)',
   }, ({ deps, user, params, body, device }) => {
-    const r = failDelivery(deps, scanContext(user, body, device), visiblePackage(user, findPackage(deps.db, params.id), params.id), body, { force: true, action: 'force_fail' });
-    audit(deps.db, deps.clock.now(), user.id, 'package.force_fail', `package:${r.row.id}`, { hawb: r.row.hawb, note: body.note, reason: body.failed_delivery_status });
+    const was = visiblePackage(user, findPackage(deps.db, params.id), params.id);
+    const r = failDelivery(deps, scanContext(user, body, device), was, body, { force: true, action: 'force_fail' });
+    audit(deps.db, deps.clock.now(), user.id, 'package.force_fail', `package:${r.row.id}`, { hawb: r.row.hawb, note: body.note, reason: body.failed_delivery_status, before: { status: was.status }, after: { status: r.row.status } });
     return failAnswer(deps, r);
   });
 

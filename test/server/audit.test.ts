@@ -84,11 +84,11 @@ describe('audit log of admin actions', () => {
 
     const actions = (await trail(t, admin.token)).results.map((e) => [e.action, e.target, e.details]);
     expect(actions).toEqual([
-      ['permission_group.delete', `permission_group:${group.body.id}`, null],
-      ['user.groups_set', `user:${other.id}`, { groups: [group.body.id] }],
-      ['permission_group.write', `permission_group:${group.body.id}`, { permissions: ['wallet.view'] }],
-      ['user.status_change', `user:${driver.id}`, { is_active: false }],
-      ['company.status_change', `company:${companyId}`, { status: 'suspended' }],
+      ['permission_group.delete', `permission_group:${group.body.id}`, { before: expect.objectContaining({ name: 'Night shift', permissions: ['wallet.view'] }), after: null }],
+      ['user.groups_set', `user:${other.id}`, { groups: [group.body.id], before: { groups: [] }, after: { groups: [{ id: group.body.id, name: 'Night shift' }] } }],
+      ['permission_group.create', `permission_group:${group.body.id}`, { before: null, after: expect.objectContaining({ id: group.body.id, name: 'Night shift', permissions: ['wallet.view'] }) }],
+      ['user.status_change', `user:${driver.id}`, { before: { is_active: true }, after: { is_active: false } }],
+      ['company.status_change', `company:${companyId}`, { before: { status: 'active' }, after: { status: 'suspended' } }],
     ]);
     expect(t.db.select({ s: company.status }).from(company).where(eq(company.id, companyId)).get()?.s).toBe('suspended');
   });

@@ -23,7 +23,10 @@ export function adjustmentRoutes(app: App): void {
     description: 'Staff only. Appends an adjustment transaction (who, when, why) and issues a numbered adjustment note. A debit never takes a prepaid wallet below zero (409).',
   }, ({ deps, user, body }) => {
     const r = createAdjustment(deps, user, body);
-    audit(deps.db, deps.clock.now(), user.id, 'wallet.adjust', `wallet:${r.wallet.id}`, { company: body.company, direction: body.direction, amount_cents: body.amount_cents, reason: body.reason, transaction: r.transaction.id });
+    audit(deps.db, deps.clock.now(), user.id, 'wallet.adjust', `wallet:${r.wallet.id}`, {
+      company: body.company, direction: body.direction, amount_cents: body.amount_cents, reason: body.reason, transaction: r.transaction.id,
+      before: { balance_cents: r.wallet.balance_cents - r.transaction.amount_cents }, after: { balance_cents: r.wallet.balance_cents },
+    });
     return {
       success: true,
       message: `${body.direction === 'credit' ? 'Credited' : 'Debited'} ${formatMinor(body.amount_cents, r.wallet.currency)} ${r.wallet.currency}`,

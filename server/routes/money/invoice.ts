@@ -4,6 +4,7 @@ import { IdParams, pageOf } from '../../../shared/schemas/common';
 import { GenerateInvoiceBody, Invoice, InvoiceDetails, InvoiceQuery, InvoiceStatusBody } from '../../../shared/schemas/money';
 import type { Db } from '../../db/client';
 import { invoice } from '../../db/schema/index';
+import { audit, changes } from '../../services/audit/record';
 import { ops } from '../../http/catalogue';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
@@ -59,7 +60,9 @@ export function invoiceRoutes(app: App): void {
     description: 'Lists every charge and refund made in the period (inclusive UTC days) that no statement documents yet; numbered without gaps (INV-YYYY-NNNNNN). 409 for a prepaid company or when there is nothing to invoice.',
   }, ({ deps, user, body }) => {
     requireMoneyStaff(user);
-    return details(deps.db, generateStatement(deps, user, body.company, body.period_from, body.period_to));
+    const inv = generateStatement(deps, user, body.company, body.period_from, body.period_to);
+    audit(deps.db, deps.clock.now(), user.id, 'invoice.issue', `invoice:${inv.id}`, changes(null, inv));
+    return details(deps.db, inv);
   });
 
   defineRoute(app, {
@@ -116,6 +119,10 @@ export function invoiceRoutes(app: App): void {
     const updated = body.status === 'paid'
       ? markPaid(deps, user, row, body.reference, body.note)
       : setInvoiceStatus(deps, row, 'void', { reason: body.reason });
+    // Paying a statement also moves money; this one line says so (the payment transaction is in `after`).
+    audit(deps.db, deps.clock.now(), user.id, `invoice.${body.status}`, `invoice:${row.id}`, {
+      ...changes(row, updated), ...(body.status === 'void' ? { reason: body.reason } : { reference: body.reference }),
+    });
     return details(deps.db, updated);
   });
 }

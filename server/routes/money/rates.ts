@@ -139,8 +139,10 @@ export function rateRoutes(app: App): void {
     afterWrite: (db, ids, { deps, user }) => {
       const lines = ids.length ? db.select().from(deliveryRate).where(inArray(deliveryRate.id, ids)).all() : [];
       const companies = new Set(lines.map((l) => l.company_id));
-      const r = priceUnpriced(deps, user.id, companies.size === 1 && !companies.has(null) ? [...companies][0] : undefined);
-      for (const l of lines) audit(db, deps.clock.now(), user.id, 'rate.write', `delivery_rate:${l.id}`, { line: toRate(l as Row), priced_now: r.priced });
+      // The line itself is audited by defineResource (before/after); parcels it priced are a separate consequence.
+      const one = companies.size === 1 && !companies.has(null) ? [...companies][0] : undefined;
+      const r = priceUnpriced(deps, user.id, one);
+      if (r.priced) audit(db, deps.clock.now(), user.id, 'package.priced_later', one != null ? `company:${one}` : 'package:unpriced', { priced: r.priced, remaining: r.remaining, rate_lines: lines.map((l) => l.id) });
     },
     listQuery: filters('company', 'zone', 'package_type', 'unit', 'currency', 'is_active'),
     list: {

@@ -7,6 +7,8 @@ import {
   Txn, TxnQuery, Wallet, WalletAnswer, WalletCreate, WalletDetails,
 } from '../../../shared/schemas/money';
 import type { Db } from '../../db/client';
+import type { Deps } from '../../deps';
+import { audit, changes } from '../../services/audit/record';
 import { invoice, wallet, walletTxn } from '../../db/schema/index';
 import { conflict, notFound } from '../../errors';
 import { ops } from '../../http/catalogue';
@@ -40,7 +42,15 @@ function txnPage(db: Db, where: SQL | undefined, q: z.output<typeof TxnQuery>, u
   return { count, ...pageLinks(url, q.page, q.page_size, count), results: txnsApi(db, rows) };
 }
 
-function paid(db: Db, r: PaymentResult, what: string) {
+/** Answers a recharge or payment and leaves its audit line (balance before -> after, the statement it settled). */
+function paid(deps: Deps, user: SessionUser, r: PaymentResult, what: string) {
+  const { db } = deps;
+  const t = r.transaction;
+  audit(db, deps.clock.now(), user.id, what === 'Recharge' ? 'wallet.recharge' : 'wallet.payment', `wallet:${r.wallet.id}`, {
+    company: r.wallet.company_id, amount_cents: t.amount_cents, transaction: t.id, receipt: r.receipt.id, settled_invoice: r.settled?.id,
+    before: { balance_cents: r.wallet.balance_cents - t.amount_cents, ...(r.settled ? { invoice_status: 'issued' } : {}) },
+    after: { balance_cents: r.wallet.balance_cents, ...(r.settled ? { invoice_status: r.settled.status } : {}) },
+  });
   return {
     success: true, message: `${what} of ${formatMinor(r.transaction.amount_cents, r.transaction.currency)} ${r.transaction.currency} recorded`,
     wallet: walletApi(db, r.wallet), transaction: txnsApi(db, [r.transaction])[0], receipt: invoicesApi(db, [r.receipt])[0],
@@ -72,6 +82,7 @@ export function walletRoutes(app: App): void {
     const w = ensureWallet(deps, body.company, user.id);
     const row = body.credit_limit_cents === undefined ? w
       : deps.db.update(wallet).set({ credit_limit_cents: body.credit_limit_cents }).where(eq(wallet.id, w.id)).returning().get() ?? w;
+    audit(deps.db, deps.clock.now(), user.id, 'wallet.create', `wallet:${row.id}`, changes(null, row));
     return { success: true, message: 'Wallet opened', wallet: walletApi(deps.db, row) };
   });
 
@@ -149,7 +160,7 @@ export function walletRoutes(app: App): void {
         catalogue: ops(g, mode === 'prepaid' ? 'PrePaid Recharge by Company' : 'PostPaid Recharge by Company'),
         body: mode === 'prepaid' ? CompanyRechargeBody : CompanyPaymentBody, response: RechargeAnswer, status: 201,
         summary: `${word} received from a company, addressed by company`, description: `Staff only; issues a receipt.${bodyDesc}`,
-      }, ({ deps, user, body }) => paid(deps.db, receivePayment(deps, user, body.company, mode, body), word));
+      }, ({ deps, user, body }) => paid(deps, user, receivePayment(deps, user, body.company, mode, body), word));
     } else {
       defineRoute(app, {
         method: 'post', path: `/wallet/{id}/${mode}-recharge/`, tags, access: 'wallet.manage',
@@ -159,7 +170,7 @@ export function walletRoutes(app: App): void {
       }, ({ deps, user, params, body }) => {
         requireMoneyStaff(user);
         const w = findWallet(deps.db, user, params.id);
-        return paid(deps.db, receivePayment(deps, user, w.company_id, mode, body), word);
+        return paid(deps, user, receivePayment(deps, user, w.company_id, mode, body), word);
       });
     }
   };
@@ -182,6 +193,7 @@ export function walletRoutes(app: App): void {
     const w = findWallet(deps.db, user, params.id);
     if (body.credit_limit_cents === undefined) return walletApi(deps.db, w);
     const row = deps.db.update(wallet).set({ credit_limit_cents: body.credit_limit_cents, updated_at: deps.clock.now() }).where(eq(wallet.id, w.id)).returning().get();
+    if (row && row.credit_limit_cents !== w.credit_limit_cents) audit(deps.db, deps.clock.now(), user.id, 'wallet.update', `wallet:${w.id}`, changes(w, row));
     return walletApi(deps.db, row ?? w);
   });
 

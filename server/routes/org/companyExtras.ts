@@ -16,7 +16,7 @@ import { hashPassword } from '../../services/auth/passwords';
 import { changeCompanyStatus, REGISTER_LIMIT, REGISTER_WINDOW_MS, registerCompany } from '../../services/org/company';
 import { toCompany } from '../people';
 import { filterQuery } from './filters';
-import { audit } from '../../services/audit/record';
+import { audit, changes } from '../../services/audit/record';
 
 const tags = ['Company'];
 
@@ -48,6 +48,8 @@ export function companyExtraRoutes(app: App): void {
     },
   }, ({ deps, body, prepared }) => {
     const made = registerCompany(deps, body, prepared);
+    // No one is signed in: the actor is empty and the new login is named in `after`.
+    audit(deps.db, deps.clock.now(), null, 'company.register', `company:${made.company.id}`, { ...changes(null, made.company), login: made.user.id });
     return {
       success: true, message: 'Registered; an administrator will review the company before it can log in',
       company: toCompany(made.company), user: authUser(made.user),
@@ -62,8 +64,9 @@ export function companyExtraRoutes(app: App): void {
   }, ({ deps, user, params, body }) => {
     if (user.companyId != null && user.companyId !== params.id) throw notFound(`Company ${params.id} not found`);
     if (user.companyId != null) throw forbidden('A company cannot change its own status');
+    const before = deps.db.select({ status: company.status }).from(company).where(eq(company.id, params.id)).get();
     const changed = changeCompanyStatus(deps, params.id, body.status);
-    audit(deps.db, deps.clock.now(), user.id, 'company.status_change', `company:${params.id}`, { status: body.status });
+    audit(deps.db, deps.clock.now(), user.id, 'company.status_change', `company:${params.id}`, { before: { status: before?.status ?? null }, after: { status: changed.status } });
     return toCompany(changed);
   });
 

@@ -15,7 +15,7 @@ import {
 } from '../../services/org/employees';
 import { attachUserFile, detachUserFile, fileResponse, readUserFile, type UserFileSlot } from '../../services/org/userFiles';
 import { toEmployee } from '../people';
-import { audit } from '../../services/audit/record';
+import { audit, changes } from '../../services/audit/record';
 import { openWork } from '../../services/org/handover';
 
 const OpenWorkAnswer = z.object({
@@ -80,7 +80,9 @@ export function employeeExtraRoutes(app: App): void {
     params: IdParams, response: SuccessMessage, summary: 'Delete an employee',
     description: 'Refused with 409 while packages, files or tickets refer to the employee; archive instead. Sessions and group memberships go with the account.',
   }, ({ deps, user: me, params }) => {
+    const before = findEmployee(deps.db, me, params.id);
     deleteEmployee(deps, me, params.id);
+    audit(deps.db, deps.clock.now(), me.id, 'user.delete', `user:${params.id}`, changes(before, null));
     return { success: true, message: `Employee ${params.id} deleted` };
   });
 
@@ -92,8 +94,9 @@ export function employeeExtraRoutes(app: App): void {
     const row = findEmployee(deps.db, me, params.id);
     // Groups raise what an account can do: never one's own, never someone of one's rank or above.
     assertMayManage(me, row, 'deny');
+    const before = groupsOf(deps.db, row.id);
     setUserGroups(deps, me, row, body.groups);
-    audit(deps.db, deps.clock.now(), me.id, 'user.groups_set', `user:${row.id}`, { groups: body.groups });
+    audit(deps.db, deps.clock.now(), me.id, 'user.groups_set', `user:${row.id}`, { groups: body.groups, before: { groups: before }, after: { groups: groupsOf(deps.db, row.id) } });
     return { user: row.id, groups: groupsOf(deps.db, row.id), permissions: effectivePermissions(deps.db, row.id, row.role as Role) };
   });
 

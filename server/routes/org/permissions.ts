@@ -9,7 +9,7 @@ import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
 import { defineResource, type Row } from '../../resources/crud';
 import { assertMayWriteGroup, membersOf, parsePermissions, removeGroup } from '../../services/auth/permissionGroups';
-import { audit } from '../../services/audit/record';
+import { audit, changes } from '../../services/audit/record';
 
 const GROUP = 'web/Group Permission';
 
@@ -37,7 +37,8 @@ export function permissionGroupRoutes(app: App): void {
       if (dup) throw conflict(`A permission group named "${String(values.name)}" already exists (id ${dup.id})`);
     },
     list: { search: ['name', 'description'], ordering: ['name', 'created_at'], defaultOrdering: 'name' },
-    afterWrite: (db, ids, { deps, user }) => { for (const id of ids) audit(db, deps.clock.now(), user.id, 'permission_group.write', `permission_group:${id}`, { permissions: parsePermissions(db.select({ p: permissionGroup.permissions }).from(permissionGroup).where(eq(permissionGroup.id, id)).get()?.p ?? '[]') }); },
+    // The trail shows the permission list as a list, so before -> after reads as what was granted or taken.
+    auditView: (r) => ({ ...r, permissions: parsePermissions(String(r.permissions)) }),
   });
 
   defineRoute(app, {
@@ -46,8 +47,10 @@ export function permissionGroupRoutes(app: App): void {
     summary: 'Delete a permission group', description: 'Its members lose its permissions from their next request.',
   }, ({ deps, user, params }) => {
     assertMayWriteGroup(deps, user, params.id, []);
-    if (!removeGroup(deps.db, params.id)) throw notFound(`Permission group ${params.id} not found`);
-    audit(deps.db, deps.clock.now(), user.id, 'permission_group.delete', `permission_group:${params.id}`);
+    const before = deps.db.select().from(permissionGroup).where(eq(permissionGroup.id, params.id)).get();
+    if (!before || !removeGroup(deps.db, params.id)) throw notFound(`Permission group ${params.id} not found`);
+    audit(deps.db, deps.clock.now(), user.id, 'permission_group.delete', `permission_group:${params.id}`,
+      changes({ ...before, permissions: parsePermissions(before.permissions) }, null));
     return { success: true, message: `Permission group ${params.id} deleted` };
   });
 }

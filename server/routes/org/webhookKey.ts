@@ -3,6 +3,7 @@ import { iso } from '../../clock';
 import { ops } from '../../http/catalogue';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
+import { audit } from '../../services/audit/record';
 import { generateWebhookKey } from '../../services/org/webhookKey';
 
 export function webhookKeyRoutes(app: App): void {
@@ -13,6 +14,8 @@ export function webhookKeyRoutes(app: App): void {
     description: 'Answers the key once (64 hex characters); the previous key stops working at once. A company login acts for itself; admins send `company`.',
   }, ({ deps, user, body }) => {
     const made = generateWebhookKey(deps, user, body.company);
+    // Who replaced a key matters when a company's webhooks suddenly fail to verify; the key itself never enters the trail.
+    audit(deps.db, made.now, user.id, made.regenerated ? 'company.webhook_key_replace' : 'company.webhook_key_create', `company:${made.company}`);
     return {
       success: true, message: made.regenerated ? 'A new key replaced the previous one' : 'Key generated; store it now, it is not shown again',
       company: made.company, secret_key: made.secret, regenerated: made.regenerated, created_at: iso(made.now) ?? '',
