@@ -25,6 +25,7 @@ import { recipientRoutes } from './recipients';
 import { dispatchRoutes } from './dispatch/index';
 import { auditRoutes } from '../services/audit/routes';
 import { pricingRoutes } from './pricing';
+import { businessProfileRoutes } from './businessProfile';
 import { labelRoutes } from './labels';
 import { sessionRoutes } from './sessions';
 
@@ -38,6 +39,7 @@ export function registerRoutes(app: App): void {
   orgRoutes(app);
   geoRoutes(app);
   pricingRoutes(app);
+  businessProfileRoutes(app);
   labelRoutes(app);
   packageRoutes(app);
   locationRoutes(app);

@@ -269,9 +269,16 @@ export const Invoice = z.object({
   voided_at: z.string().nullable(),
   void_reason: z.string(),
   corrects_invoice: z.number().int().nullable(),
+  /** Statements: the last day to pay (issue day + the company's days to pay at issue). */
+  due_date: z.string().nullable(),
+  /** GST rate (basis points) and whether line amounts include it, fixed at issue. */
+  gst_rate_bp: z.number().int(),
+  prices_include_gst: z.boolean(),
 });
 export type Invoice = z.infer<typeof Invoice>;
-export const InvoiceDetails = Invoice.extend({ lines: z.array(InvoiceLine) });
+const GstSplit = z.object({ excl_cents: z.number().int(), gst_cents: z.number().int(), incl_cents: z.number().int() });
+/** `gst`: totals of the per-line GST split (shared/gst.ts), as the tax invoice prints them. */
+export const InvoiceDetails = Invoice.extend({ lines: z.array(InvoiceLine.extend({ gst: GstSplit })), gst: GstSplit });
 export const RechargeAnswer = z.object({ success: z.boolean(), message: z.string(), wallet: Wallet, transaction: Txn, receipt: Invoice });
 
 export const GenerateInvoiceBody = z.object({

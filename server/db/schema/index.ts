@@ -16,3 +16,4 @@ export * from './dispatch';
 export * from './pricing';
 export * from './refusedDelivery';
 export * from './location';
+export * from './business';

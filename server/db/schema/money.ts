@@ -109,6 +109,11 @@ export const invoice = sqliteTable('invoice', {
   void_reason: str('void_reason'),
   /** An adjustment note names the invoice it corrects. */
   corrects_invoice_id: integer('corrects_invoice_id'),
+  /** Statements: UTC midnight of the due day (issue day + the company's days to pay at issue), fixed at issue. */
+  due_at: integer('due_at'),
+  /** GST rate and inclusive flag of the business profile at issue, so a re-rendered tax invoice never changes. Null: issued before GST was recorded (10 %, inclusive). */
+  gst_rate_bp: integer('gst_rate_bp'),
+  prices_include_gst: integer('prices_include_gst', { mode: 'boolean' }),
   created_by: integer('created_by').references(() => user.id),
   ...timestamps(),
 }, (t) => [uniqueIndex('invoice_number_uq').on(t.number), index('invoice_company_idx').on(t.company_id, t.issued_at)]);

@@ -11,7 +11,9 @@ import { defineRoute } from '../../http/route';
 import { escapeLike, pageLinks } from '../../resources/list';
 import type { SessionUser } from '../../services/auth/session';
 import { companyFilter, loginCompany, requireMoneyStaff } from '../../services/money/access';
+import { gstForLines } from '../../../shared/gst';
 import { invoicePdf, invoicesCsv } from '../../services/money/documents';
+import { getBusinessProfile } from '../../services/money/businessProfile';
 import { dayStart, DAY_MS, findInvoice, generateStatement, setInvoiceStatus } from '../../services/money/invoices';
 import { markPaid } from '../../services/money/payments';
 import { invoiceLines, invoicesApi, type InvoiceRow } from '../../services/money/shape';
@@ -43,7 +45,12 @@ export function invoicePage(db: Db, where: SQL | undefined, q: Q, url: string) {
   return { count, ...pageLinks(url, q.page, q.page_size, count), results: invoicesApi(db, rows) };
 }
 
-const details = (db: Db, row: InvoiceRow) => ({ ...invoicesApi(db, [row])[0], lines: invoiceLines(db, row.id) });
+const details = (db: Db, row: InvoiceRow) => {
+  const api = invoicesApi(db, [row])[0];
+  const lines = invoiceLines(db, row.id);
+  const gst = gstForLines(lines.map((l) => l.amount_cents), api.gst_rate_bp, api.prices_include_gst);
+  return { ...api, lines: lines.map((l, i) => ({ ...l, gst: gst.lines[i] })), gst: gst.total };
+};
 
 function csvResponse(db: Db, where: SQL | undefined, name: string): Response {
   const rows = db.select().from(invoice).where(where).orderBy(invoice.id).limit(CSV_MAX_ROWS).all();
@@ -102,7 +109,8 @@ export function invoiceRoutes(app: App): void {
   }, async ({ deps, user, params }) => {
     const row = findInvoice(deps.db, user, params.id);
     const api = invoicesApi(deps.db, [row])[0];
-    const bytes = await invoicePdf(api, invoiceLines(deps.db, row.id), findCompany(deps.db, row.company_id));
+    const ctx = { seller: getBusinessProfile(deps.db) };
+    const bytes = await invoicePdf(api, invoiceLines(deps.db, row.id), findCompany(deps.db, row.company_id), ctx);
     return new Response(bytes, {
       headers: { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="${row.number}.pdf"` },
     });

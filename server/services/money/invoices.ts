@@ -5,6 +5,8 @@ import { invoice, invoiceCounter, invoiceLine, pkg, walletTxn } from '../../db/s
 import { badRequest, conflict, invalidTransition, notFound } from '../../errors';
 import type { SessionUser } from '../auth/session';
 import { requireCompanyInScope } from './access';
+import { getBusinessProfile } from './businessProfile';
+import { companyPolicy } from './parcelPricing';
 import type { InvoiceRow } from './shape';
 import { billingOf, findCompany, type TxnRow, type Ledger } from './wallets';
 
@@ -42,7 +44,13 @@ export function issueInvoice(deps: Ledger, input: IssueInput): InvoiceRow {
   const { db } = deps;
   const now = deps.clock.now();
   const total = input.lines.reduce((s, l) => s + l.amount_cents, 0);
+  // GST settings and the due day are fixed at issue, so the document never changes when the profile or terms do.
+  const profile = getBusinessProfile(db);
+  const dueAt = input.kind === 'statement'
+    ? Math.floor(now / DAY_MS) * DAY_MS + companyPolicy(db, input.companyId).payment_terms_days * DAY_MS
+    : null;
   const row = db.insert(invoice).values({
+    due_at: dueAt, gst_rate_bp: profile.gst_rate_bp, prices_include_gst: profile.prices_include_gst,
     number: allocateNumber(db, now), company_id: input.companyId, kind: input.kind, status: input.status, currency: input.currency,
     period_from: input.periodFrom ?? null, period_to: input.periodTo ?? null, total_cents: total, issued_at: now,
     paid_at: input.status === 'paid' ? now : null, corrects_invoice_id: input.correctsId ?? null, created_by: input.createdBy,

@@ -1,4 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
+import { DEFAULT_GST_RATE_BP } from '../../../shared/gst';
 import { available, formatMinor, type InvoiceKind, type InvoiceStatus, type TxnKind } from '../../../shared/money';
 import type { z } from 'zod';
 import type { Invoice, InvoiceLine, Txn, Wallet } from '../../../shared/schemas/money';
@@ -47,7 +48,9 @@ export function invoicesApi(db: Db, rows: InvoiceRow[]): z.infer<typeof Invoice>
     period_to: r.period_to == null ? null : day(r.period_to - 1),
     total_cents: r.total_cents, total: formatMinor(r.total_cents, r.currency), issued_at: iso(r.issued_at) ?? '',
     paid_at: iso(r.paid_at), payment_transaction: r.payment_txn_id, voided_at: iso(r.voided_at), void_reason: r.void_reason,
-    corrects_invoice: r.corrects_invoice_id,
+    corrects_invoice: r.corrects_invoice_id, due_date: day(r.due_at),
+    // Invoices issued before GST was recorded were priced as rate cards always were: 10 %, inclusive.
+    gst_rate_bp: r.gst_rate_bp ?? DEFAULT_GST_RATE_BP, prices_include_gst: r.prices_include_gst ?? true,
   }));
 }
 
