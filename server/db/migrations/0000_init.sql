@@ -599,6 +599,9 @@ CREATE TABLE `invoice` (
 	`voided_at` integer,
 	`void_reason` text DEFAULT '' NOT NULL,
 	`corrects_invoice_id` integer,
+	`due_at` integer,
+	`gst_rate_bp` integer,
+	`prices_include_gst` integer,
 	`created_by` integer,
 	`created_at` integer NOT NULL,
 	`updated_at` integer NOT NULL,
@@ -1067,4 +1070,21 @@ CREATE TABLE `travel_matrix_cache` (
 	`matrix` text NOT NULL,
 	`created_at` integer NOT NULL,
 	PRIMARY KEY(`day`, `provider`, `points_hash`)
+);
+--> statement-breakpoint
+CREATE TABLE `business_profile` (
+	`id` integer PRIMARY KEY NOT NULL,
+	`legal_name` text DEFAULT '' NOT NULL,
+	`trading_name` text DEFAULT '' NOT NULL,
+	`abn` text DEFAULT '' NOT NULL,
+	`address` text DEFAULT '' NOT NULL,
+	`email` text DEFAULT '' NOT NULL,
+	`phone` text DEFAULT '' NOT NULL,
+	`bank_account_name` text DEFAULT '' NOT NULL,
+	`bank_bsb` text DEFAULT '' NOT NULL,
+	`bank_account_number` text DEFAULT '' NOT NULL,
+	`payment_instructions` text DEFAULT '' NOT NULL,
+	`gst_rate_bp` integer DEFAULT 1000 NOT NULL,
+	`prices_include_gst` integer DEFAULT true NOT NULL,
+	`updated_at` integer NOT NULL
 );
