@@ -1,4 +1,5 @@
 import { and, asc, eq, lt, lte, sql } from 'drizzle-orm';
+import { backgroundLoop } from '../background/loop';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/client';
 import type { WriteBatch } from '../../db/writeBatch';
@@ -52,8 +53,6 @@ export function createMessageDispatcher(opts: MessageDispatcherOptions): Message
   const maxDelay = opts.maxDelayMs ?? 3600_000;
   const batch = opts.batchSize ?? 50;
   const leaseMs = opts.leaseMs ?? 10 * 60_000;
-  let running: Promise<number> | null = null;
-  let timer: NodeJS.Timeout | null = null;
 
   async function committed(): Promise<void> {
     while (opts.writes?.open) await opts.writes.settled().catch(() => undefined);
@@ -123,24 +122,7 @@ export function createMessageDispatcher(opts: MessageDispatcherOptions): Message
     return due.length;
   }
 
-  const runOnce = (): Promise<number> => {
-    running ??= run().finally(() => { running = null; });
-    return running;
-  };
-
-  return {
-    runOnce,
-    start(intervalMs = 2_000) {
-      if (timer) return;
-      timer = setInterval(() => { runOnce().catch((err: unknown) => opts.log?.(`[messages] dispatcher error: ${String(err)}`)); }, intervalMs);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running;
-    },
-  };
+  return backgroundLoop(run, { name: 'messages', intervalMs: 2_000, log: opts.log });
 }
 
 /** Counts by status, for tests and the operator. */

@@ -1,4 +1,5 @@
 import { and, asc, eq, lte } from 'drizzle-orm';
+import { backgroundLoop } from '../background/loop';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/client';
 import { webhookDelivery, webhookEndpoint } from '../../db/schema/index';
@@ -65,8 +66,6 @@ export function createWebhookDispatcher(opts: DispatcherOptions): WebhookDispatc
   const batch = opts.batchSize ?? 25;
   const policy = outboundPolicy(opts.allow);
   const maxResponseBytes = opts.maxResponseBytes ?? 64 * 1024;
-  let running: Promise<number> | null = null;
-  let timer: NodeJS.Timeout | null = null;
 
   interface Attempt { ok: boolean; status: number | null; shown: string | null; detail: string | null }
 
@@ -120,22 +119,5 @@ export function createWebhookDispatcher(opts: DispatcherOptions): WebhookDispatc
     return due.length;
   }
 
-  const runOnce = (): Promise<number> => {
-    running ??= run().finally(() => { running = null; });
-    return running;
-  };
-
-  return {
-    runOnce,
-    start(intervalMs = 5_000) {
-      if (timer) return;
-      timer = setInterval(() => { runOnce().catch((err: unknown) => opts.log?.(`[webhooks] dispatcher error: ${String(err)}`)); }, intervalMs);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running;
-    },
-  };
+  return backgroundLoop(run, { name: 'webhooks', intervalMs: 5_000, log: opts.log });
 }
