@@ -9,7 +9,7 @@ import { seedBenchDatabase } from './seed';
 export async function runApiBench(opts = { drivers: 200, perDriver: 100, connections: 10 }): Promise<LoadResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'courier-bench-'));
   const t0 = performance.now();
-  const data = seedBenchDatabase(join(dir, 'bench.db'), { companies: 20, drivers: opts.drivers, perDriver: opts.perDriver, unassigned: 0 });
+  const data = await seedBenchDatabase(join(dir, 'bench.db'), { companies: 20, drivers: opts.drivers, perDriver: opts.perDriver, unassigned: 0 });
   console.log(`seeded ${data.packages} packages for ${data.drivers.length} drivers in ${Math.round(performance.now() - t0)} ms`);
   const { url, child } = await startBenchServer(data.path);
   const rows: LoadResult[] = [];

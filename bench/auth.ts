@@ -16,13 +16,13 @@ import { hashPassword } from '../server/services/auth/passwords';
  */
 export async function runAuthBench(rounds = 9): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'courier-auth-bench-'));
-  const db = openDatabase(join(dir, 'c.db'));
+  const db = await openDatabase(join(dir, 'c.db'));
   const app = createApp({ db, files: diskFileStore(join(dir, 'files')), clock: systemClock, config: { trustProxy: 1, publicUrl: 'https://bench.test' } });
   const now = Date.now();
   const hash = await hashPassword('bench-password-1');
-  db.insert(user).values({ name: 'Known', email: 'known@bench.test', role: 'admin', password_hash: hash, created_at: now, updated_at: now }).run();
+  await db.insert(user).values({ name: 'Known', email: 'known@bench.test', role: 'admin', password_hash: hash, created_at: now, updated_at: now }).run();
   // Known accounts for forget-password, named by the request counter the bench will reach.
-  for (let i = 1; i <= rounds * 8; i++) db.insert(user).values({ name: `K${i}`, email: `known${i}@bench.test`, role: 'driver', password_hash: hash, created_at: now, updated_at: now }).run();
+  for (let i = 1; i <= rounds * 8; i++) await db.insert(user).values({ name: `K${i}`, email: `known${i}@bench.test`, role: 'driver', password_hash: hash, created_at: now, updated_at: now }).run();
   let ip = 0;
   const time = async (path: string, body: unknown): Promise<{ ms: number; status: number }> => {
     ip += 1; // one address per request: the throttle is not what is measured here

@@ -16,12 +16,12 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
  * N packages written straight into SQLite with one prepared statement in one transaction (the API
  * would take minutes; bench/seed.ts does the same for its day of work).
  */
-function seed(db: Db, now: number): string {
-  const companyId = db.insert(company).values({ name: 'Export Co', code: 'EXP', email: 'exp@bench.test', created_at: now, updated_at: now }).returning().get().id;
-  const zones = Array.from({ length: 10 }, (_, i) => db.insert(zone).values({ name: `Zone ${i}`, created_at: now, updated_at: now }).returning().get().id);
-  const admin = db.insert(user).values({ name: 'Bench Admin', email: 'admin@export.test', role: 'super_admin', created_at: now, updated_at: now }).returning().get();
+async function seed(db: Db, now: number): Promise<string> {
+  const companyId = (await db.insert(company).values({ name: 'Export Co', code: 'EXP', email: 'exp@bench.test', created_at: now, updated_at: now }).returning().get()).id;
+  const zones = Array.from({ length: 10 }, async (_, i) => (await db.insert(zone).values({ name: `Zone ${i}`, created_at: now, updated_at: now }).returning().get()).id);
+  const admin = await db.insert(user).values({ name: 'Bench Admin', email: 'admin@export.test', role: 'super_admin', created_at: now, updated_at: now }).returning().get();
   const t = newToken();
-  db.insert(authToken).values({ user_id: admin.id, token_hash: t.hash, kind: 'web', expires_at: now + 86_400_000, created_at: now }).run();
+  await db.insert(authToken).values({ user_id: admin.id, token_hash: t.hash, kind: 'web', expires_at: now + 86_400_000, created_at: now }).run();
   const insert = db.$client.prepare(`INSERT INTO package (hawb, company_id, zone_id, status, customer_name, customer_address, customer_phone, postcode,
     description_of_goods, weight, price, delivery_date, created_at, updated_at) VALUES (?, ?, ?, 'created', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   db.$client.transaction(() => {
@@ -75,10 +75,10 @@ async function exportOnce(app: ReturnType<typeof createApp>, token: string, form
 export async function runExportBench(): Promise<Run[]> {
   const dir = mkdtempSync(join(tmpdir(), 'courier-export-bench-'));
   try {
-    const db = openDatabase(join(dir, 'bench.db'));
+    const db = await openDatabase(join(dir, 'bench.db'));
     const now = Date.now();
     const t0 = performance.now();
-    const token = seed(db, now);
+    const token = await seed(db, now);
     console.log(`seeded ${N} packages in ${Math.round(performance.now() - t0)} ms`);
     const app = createApp({ db, files: diskFileStore(join(dir, 'files')), clock: systemClock });
     const day = new Date(now).toISOString().slice(0, 10);

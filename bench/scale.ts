@@ -46,32 +46,32 @@ const DAY = 86_400_000;
  * Written straight into SQLite like bench/seed.ts (the API would take many minutes), in batches,
  * with the change-feed rows the server would have written so sync reads meet a realistic feed.
  */
-export function seedScaleDatabase(path: string, o: ScaleOptions): ScaleData {
-  const db: Db = openDatabase(path);
+export async function seedScaleDatabase(path: string, o: ScaleOptions): Promise<ScaleData> {
+  const db: Db = await openDatabase(path);
   const now = Date.now();
   const hash = hashPasswordSync('bench-password', 1024);
   const out: ScaleData = { path, adminToken: '', zoneIds: [], drivers: [], packages: 0, feedLast: 0 };
   let n = 0;
   const pending: (typeof pkg.$inferInsert)[] = [];
   const feed: (typeof changeLog.$inferInsert)[] = [];
-  const flush = () => {
+  const flush = async () => {
     for (let i = 0; i < pending.length; i += 400) {
-      const ids = db.insert(pkg).values(pending.slice(i, i + 400)).returning({ id: pkg.id, assigned: pkg.assigned_to_id, company: pkg.company_id, status: pkg.status }).all();
+      const ids = await db.insert(pkg).values(pending.slice(i, i + 400)).returning({ id: pkg.id, assigned: pkg.assigned_to_id, company: pkg.company_id, status: pkg.status }).all();
       for (const r of ids) {
         if (r.status !== 'delivered') feed.push({ entity: 'package', entity_id: r.id, op: 'upsert', driver_id: r.assigned, company_id: r.company, created_at: now });
       }
     }
     pending.length = 0;
-    for (let i = 0; i < feed.length; i += 500) db.insert(changeLog).values(feed.slice(i, i + 500)).run();
+    for (let i = 0; i < feed.length; i += 500) await db.insert(changeLog).values(feed.slice(i, i + 500)).run();
     feed.length = 0;
   };
-  db.transaction(() => {
-    const companyIds = Array.from({ length: o.companies }, (_, i) =>
-      db.insert(company).values({ name: `Company ${i}`, code: `CO${i}`, email: `co${i}@bench.test`, created_at: now, updated_at: now }).returning().get().id);
-    out.zoneIds = Array.from({ length: o.zones }, (_, i) => db.insert(zone).values({ name: `Zone ${i}`, created_at: now, updated_at: now }).returning().get().id);
-    const admin = db.insert(user).values({ name: 'Bench Admin', email: 'admin@bench.test', role: 'super_admin', password_hash: hash, created_at: now, updated_at: now }).returning().get();
+  await db.transaction(async () => {
+    const companyIds = Array.from({ length: o.companies }, async (_, i) =>
+      (await db.insert(company).values({ name: `Company ${i}`, code: `CO${i}`, email: `co${i}@bench.test`, created_at: now, updated_at: now }).returning().get()).id);
+    out.zoneIds = Array.from({ length: o.zones }, async (_, i) => (await db.insert(zone).values({ name: `Zone ${i}`, created_at: now, updated_at: now }).returning().get()).id);
+    const admin = await db.insert(user).values({ name: 'Bench Admin', email: 'admin@bench.test', role: 'super_admin', password_hash: hash, created_at: now, updated_at: now }).returning().get();
     const t = newToken();
-    db.insert(authToken).values({ user_id: admin.id, token_hash: t.hash, kind: 'web', expires_at: now + DAY, created_at: now }).run();
+    await db.insert(authToken).values({ user_id: admin.id, token_hash: t.hash, kind: 'web', expires_at: now + DAY, created_at: now }).run();
     out.adminToken = t.token;
     const row = (hawb: string, driverId: number, status: string, seqNo: number, extra: Partial<typeof pkg.$inferInsert> = {}): typeof pkg.$inferInsert => {
       n += 1;
@@ -85,9 +85,9 @@ export function seedScaleDatabase(path: string, o: ScaleOptions): ScaleData {
     const activePerDriver = o.toScan + o.toDrain + o.onVan;
     const historyPerDriver = Math.max(0, Math.floor((o.packages - activePerDriver * o.drivers) / o.drivers));
     for (let d = 0; d < o.drivers; d++) {
-      const driver = db.insert(user).values({ name: `Driver ${d}`, email: `driver${d}@bench.test`, role: 'driver', password_hash: hash, created_at: now, updated_at: now }).returning().get();
+      const driver = await db.insert(user).values({ name: `Driver ${d}`, email: `driver${d}@bench.test`, role: 'driver', password_hash: hash, created_at: now, updated_at: now }).returning().get();
       const dt = newToken();
-      db.insert(authToken).values({ user_id: driver.id, token_hash: dt.hash, kind: 'mobile', expires_at: now + DAY, created_at: now }).run();
+      await db.insert(authToken).values({ user_id: driver.id, token_hash: dt.hash, kind: 'mobile', expires_at: now + DAY, created_at: now }).run();
       const entry: ScaleDriver = { id: driver.id, token: dt.token, toScan: [], drain: [], onVan: [] };
       // Last week's deliveries: out of the device scope (final, older than 3 days) but in every list and count.
       for (let i = 0; i < historyPerDriver; i++) {
@@ -100,7 +100,7 @@ export function seedScaleDatabase(path: string, o: ScaleOptions): ScaleData {
       for (let i = 0; i < o.onVan; i++) pending.push(row(`BV${String(n).padStart(8, '0')}`, driver.id, 'out_for_delivery', activePerDriver + i + 1, { landed: true, is_scanned: true }));
       const firstId = (db.$client.prepare('select coalesce(max(id), 0) as m from package').get() as { m: number }).m + 1;
       const historyCount = historyPerDriver;
-      flush();
+      await flush();
       // Ids are assigned in insertion order inside this one transaction.
       const base = firstId + historyCount;
       for (let i = 0; i < o.toDrain; i++) entry.drain.push({ id: base + o.toScan + i, hawb: `BD${String(drainFrom + i).padStart(8, '0')}` });
@@ -191,7 +191,7 @@ export async function runScaleBench(opts: Partial<ScaleOptions> = {}): Promise<{
   const o = { ...SCALE_DEFAULTS, ...opts };
   const dir = mkdtempSync(join(tmpdir(), 'courier-scale-'));
   const t0 = performance.now();
-  const data = seedScaleDatabase(join(dir, 'scale.db'), o);
+  const data = await seedScaleDatabase(join(dir, 'scale.db'), o);
   console.log(`seeded ${data.packages} packages, ${data.drivers.length} drivers, ${o.companies} companies in ${Math.round(performance.now() - t0)} ms`);
   const { url, child } = await startBenchServer(data.path);
   const rows: LoadResult[] = [];

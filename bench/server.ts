@@ -13,7 +13,7 @@ import { diskFileStore } from '../server/files';
  * The real app on the bench database, plus two bare Hono routes on the same connection: one SQLite
  * insert and one indexed read. The ratio real/bare is the figure the bench reports.
  */
-const db = openDatabase(process.env.DATABASE_PATH ?? '');
+const db = await openDatabase(process.env.DATABASE_PATH ?? '');
 // As server/main.ts does: WAL checkpoints off the event loop.
 const checkpoints = startCheckpointer(db.$client);
 const app = createApp({ db, files: diskFileStore(mkdtempSync(join(tmpdir(), 'bench-files-'))), clock: systemClock });

@@ -15,12 +15,12 @@ import { hashPasswordSync } from '../server/services/auth/passwords';
  */
 async function uploadRun(rows: number, charged: boolean, located = false): Promise<{ ms: number; created: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'courier-upload-bench-'));
-  const db = openDatabase(join(dir, 'c.db'));
+  const db = await openDatabase(join(dir, 'c.db'));
   const app = createApp({ db, files: diskFileStore(join(dir, 'files')), clock: systemClock });
   const now = Date.now();
   const hash = hashPasswordSync('bench-password', 1024);
-  const co = db.insert(company).values({ name: 'Bulk Co', code: 'BULK', email: 'bulk@bench.test', billing_type: 'prepaid', created_at: now, updated_at: now }).returning().get();
-  db.insert(user).values({ name: 'Admin', email: 'a@bench.test', role: 'admin', password_hash: hash, created_at: now, updated_at: now }).run();
+  const co = await db.insert(company).values({ name: 'Bulk Co', code: 'BULK', email: 'bulk@bench.test', billing_type: 'prepaid', created_at: now, updated_at: now }).returning().get();
+  await db.insert(user).values({ name: 'Admin', email: 'a@bench.test', role: 'admin', password_hash: hash, created_at: now, updated_at: now }).run();
   const json = async (path: string, token: string | null, body: unknown) => {
     const res = await app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
     return (await res.json()) as Record<string, unknown>;
@@ -33,11 +33,11 @@ async function uploadRun(rows: number, charged: boolean, located = false): Promi
   const csv = [located ? 'hawb,company,customer_name,customer_address,weight,postcode,postcode_name' : 'hawb,company,customer_name,customer_address,weight'];
   if (located) {
     // Issue 16: every row names one of 200 master-data suburbs (4 per postcode) and is located by the resolver.
-    const au = db.insert(country).values({ name: 'Australia', created_at: now, updated_at: now }).returning().get().id;
-    const st = db.insert(state).values({ name: 'NSW', country_id: au, created_at: now, updated_at: now }).returning().get().id;
-    const z = db.insert(zone).values({ name: 'Metro', created_at: now, updated_at: now }).returning().get().id;
+    const au = (await db.insert(country).values({ name: 'Australia', created_at: now, updated_at: now }).returning().get()).id;
+    const st = (await db.insert(state).values({ name: 'NSW', country_id: au, created_at: now, updated_at: now }).returning().get()).id;
+    const z = (await db.insert(zone).values({ name: 'Metro', created_at: now, updated_at: now }).returning().get()).id;
     for (let s = 0; s < 200; s++) {
-      db.insert(suburb).values({ name: `Suburb ${s}`, postcode: String(2000 + Math.floor(s / 4)), state_id: st, zone_id: z,
+      await db.insert(suburb).values({ name: `Suburb ${s}`, postcode: String(2000 + Math.floor(s / 4)), state_id: st, zone_id: z,
         latitude: -33.8 - s / 1000, longitude: 151.2 + s / 1000, created_at: now, updated_at: now }).run();
     }
   }

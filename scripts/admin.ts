@@ -16,7 +16,7 @@ if (!email || !password) {
   process.exit(2);
 }
 const databasePath = resolve(process.env.DATABASE_PATH ?? './data/courier.db');
-const db = openDatabase(databasePath);
+const db = await openDatabase(databasePath);
 try {
   const r = await createOrResetAdmin(db, systemClock, email, password);
   console.log(r.kind === 'created'

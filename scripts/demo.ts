@@ -12,8 +12,8 @@ import { hashPassword } from '../server/services/auth/passwords';
  * zones and suburbs, drivers and a few hundred packages, assigned through the real API.
  */
 const databasePath = resolve(process.env.DATABASE_PATH ?? './data/courier.db');
-const db = openDatabase(databasePath);
-if ((db.select({ n: sql<number>`count(*)` }).from(company).get()?.n ?? 0) > 0) {
+const db = await openDatabase(databasePath);
+if (((await db.select({ n: sql<number>`count(*)` }).from(company).get())?.n ?? 0) > 0) {
   console.log(`The database ${databasePath} already has data; demo not loaded. Delete it to start again.`);
   process.exit(0);
 }
@@ -22,8 +22,8 @@ const now = Date.now();
 const PASSWORD = 'demo-password';
 const hash = await hashPassword(PASSWORD);
 
-const au = db.insert(country).values({ name: 'Australia', iso2: 'AU', currency: 'AUD', created_at: now, updated_at: now }).returning().get();
-const nsw = db.insert(state).values({ name: 'New South Wales', code: 'NSW', country_id: au.id, created_at: now, updated_at: now }).returning().get();
+const au = await db.insert(country).values({ name: 'Australia', iso2: 'AU', currency: 'AUD', created_at: now, updated_at: now }).returning().get();
+const nsw = await db.insert(state).values({ name: 'New South Wales', code: 'NSW', country_id: au.id, created_at: now, updated_at: now }).returning().get();
 const zones = ['CBD', 'Inner West', 'Eastern Suburbs', 'North Shore'].map((name) =>
   db.insert(zone).values({ name, code: name.slice(0, 3).toUpperCase(), created_at: now, updated_at: now }).returning().get());
 const suburbs = [
@@ -32,13 +32,13 @@ const suburbs = [
   ['Chatswood', '2067', 3, -33.7969, 151.1803], ['North Sydney', '2060', 3, -33.8390, 151.2070],
 ] as const;
 const suburbRows = suburbs.map(([name, postcode, z, latitude, longitude]) =>
-  db.insert(suburb).values({ name, postcode, zone_id: zones[z]!.id, state_id: nsw.id, latitude, longitude, created_at: now, updated_at: now }).returning().get());
-db.insert(warehouse).values([
+  db.insert(suburb).values({ name, postcode, zone_id: (await zones[z]!).id, state_id: nsw.id, latitude, longitude, created_at: now, updated_at: now }).returning().get());
+await db.insert(warehouse).values([
   { name: 'Mascot depot', street_address: '9 Depot Way', suburb: 'Mascot', state: 'NSW', postcode: '2020', created_at: now, updated_at: now },
   { name: 'Silverwater depot', street_address: '40 Holker St', suburb: 'Silverwater', state: 'NSW', postcode: '2128', created_at: now, updated_at: now },
 ]).run();
 for (const name of ['Receiver not home', 'Address not found', 'Refused by receiver', 'Business closed', 'Unsafe to leave']) {
-  db.insert(failedDeliveryStatus).values({ name, created_at: now, updated_at: now }).run();
+  await db.insert(failedDeliveryStatus).values({ name, created_at: now, updated_at: now }).run();
 }
 const companies = [['Acme Imports', 'ACME'], ['Harbour Books', 'HBOOK'], ['Koala Cosmetics', 'KOALA']].map(([name, code]) =>
   db.insert(company).values({ name: name!, code: code!, email: `${code!.toLowerCase()}@demo.test`, created_at: now, updated_at: now }).returning().get());
@@ -49,9 +49,9 @@ const mk = (name: string, email: string, role: string, companyId: number | null 
   logins.push([role, email, PASSWORD]);
   return row;
 };
-mk('Ada Admin', 'admin@demo.test', 'admin');
-mk('Sam Supervisor', 'supervisor@demo.test', 'supervisor');
-mk('Dee Depot', 'depot@demo.test', 'depot_manager');
+await mk('Ada Admin', 'admin@demo.test', 'admin');
+await mk('Sam Supervisor', 'supervisor@demo.test', 'supervisor');
+await mk('Dee Depot', 'depot@demo.test', 'depot_manager');
 companies.forEach((c) => mk(`${c.name} desk`, `desk@${c.code.toLowerCase()}.demo.test`, 'company', c.id));
 const drivers = ['Dana', 'Eli', 'Farah', 'Gus', 'Hana', 'Ivo'].map((n) => mk(`${n} Driver`, `${n.toLowerCase()}@demo.test`, 'driver'));
 
@@ -68,7 +68,7 @@ for (let i = 0; i < 300; i++) {
   const s = suburbRows[i % suburbRows.length]!;
   const jitter = () => (Math.sin(i * 12.9898) * 43758.5453 % 1) * 0.01;
   const p = await call('/api/package/', {
-    hawb: `DEMO${String(100000 + i)}`, company: companies[i % companies.length]!.id, customer_name: `Receiver ${i + 1}`,
+    hawb: `DEMO${String(100000 + i)}`, company: (await companies[i % companies.length]!).id, customer_name: `Receiver ${i + 1}`,
     customer_address: `${(i % 180) + 1} ${streets[i % streets.length]}, ${s.name}`, customer_phone: `+61 4${String(10000000 + i * 7919).slice(0, 8)}`,
     postcode: Number(s.postcode), postcode_name: s.name, suburb: s.id, weight: 0.5 + (i % 9), count: 1 + (i % 3),
     description_of_goods: ['Books', 'Cosmetics', 'Electronics', 'Clothing'][i % 4], latitude: (s.latitude ?? 0) + jitter(), longitude: (s.longitude ?? 0) + jitter(),

@@ -5,7 +5,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import { existsSync } from 'node:fs';
 import type { Db } from './db/client';
-import { createWriteBatch, type WriteBatchOptions } from './db/writeBatch';
+import type { UnitOptions as WriteBatchOptions } from './db/engine/types';
 import { defaultConfig, type Config, type Deps } from './deps';
 import type { FileStore } from './files';
 import type { Clock } from './clock';
@@ -50,7 +50,7 @@ export function createApp(options: AppOptions) {
     permissionSource: options.permissionSource ?? groupPermissions,
     limiter,
     throttle: memoryLoginThrottle(limiter, config.limiterCapacity),
-    writes: createWriteBatch(options.db.$client, options.writeBatch),
+    writes: options.db.$engine.units(options.writeBatch),
     sheets: createSheetParser({ concurrency: config.uploadParsers, timeoutMs: config.uploadParseTimeoutMs }),
   };
 

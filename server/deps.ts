@@ -5,7 +5,7 @@ import type { Mailer } from './services/auth/mailer';
 import type { PermissionSource } from './services/auth/session';
 import type { RateLimiter } from './http/rateLimit';
 import type { LoginThrottle } from './services/auth/throttle';
-import type { WriteBatch } from './db/writeBatch';
+import type { Units as WriteBatch } from './db/engine/types';
 import type { SheetParser } from './services/uploads/parser';
 
 export interface Config {

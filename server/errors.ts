@@ -18,7 +18,7 @@ export class ApiError extends Error {
    * A side effect that must outlive the rolled-back transaction of a rejected action (a refused
    * scan is still recorded). The route layer runs it in the transaction that stores the rejection.
    */
-  record?: () => void;
+  record?: () => void | Promise<void>;
 
   withRecord(fn: () => void): this {
     this.record = fn;

@@ -22,7 +22,7 @@ const databasePath = resolve(env.DATABASE_PATH ?? './data/courier.db');
 const filesDir = resolve(env.FILES_DIR ?? './data/files');
 const staticDir = resolve(env.STATIC_DIR ?? './dist');
 
-const db = openDatabase(databasePath);
+const db = await openDatabase(databasePath);
 // WAL checkpoints in a worker thread: inside a COMMIT they stalled every request behind it.
 const checkpoints = startCheckpointer(db.$client, { log: (line) => console.error(line) });
 const bootstrap = await bootstrapSuperAdmin(db, systemClock, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
@@ -101,8 +101,8 @@ function shutdown(signal: string): void {
   if (geocoding) clearInterval(geocoding);
   void webhooks.stop();
   void messages.stop();
-  server.close(() => {
-    writes.flush();
+  server.close(async () => {
+    await writes.flush();
     void checkpoints.stop().finally(() => {
       db.$client.close();
       process.exit(0);

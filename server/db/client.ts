@@ -1,16 +1,42 @@
 import Database from 'better-sqlite3';
-import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
-import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { drizzle, type SqliteRemoteDatabase } from 'drizzle-orm/sqlite-proxy';
+import { migrate as migrateSqlite } from 'drizzle-orm/better-sqlite3/migrator';
+import { drizzle as drizzleSqlite } from 'drizzle-orm/better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as schema from './schema/index';
-import { cacheStatements } from './statementCache';
+import type { Engine } from './engine/types';
+import { sqliteEngine } from './engine/sqlite';
+import { postgresEngine } from './engine/postgres';
+import { migratePostgres } from './engine/postgresMigrate';
 
 export type Schema = typeof schema;
-export type Db = BetterSQLite3Database<Schema> & { $client: Database.Database };
+/**
+ * The database every service is written against: drizzle's SQLite query builder, asynchronous, run
+ * by whichever engine was chosen at start (`$engine`). See docs/decisions-data-layer.md.
+ */
+export type Db = SqliteRemoteDatabase<Schema> & { $engine: Engine };
 
-export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+const here = dirname(fileURLToPath(import.meta.url));
+export const MIGRATIONS_DIR = join(here, 'migrations');
+export const PG_MIGRATIONS_DIR = join(here, 'migrations-pg');
+
+/** Where the data lives: a PostgreSQL URL, else a SQLite file (or `:memory:`). */
+export interface DatabaseTarget {
+  url?: string;
+  path?: string;
+}
+
+/** Wraps an engine in the one query builder; PostgreSQL numbers its parameters ($1, $2...). */
+export function dbOf(engine: Engine): Db {
+  const db = drizzle((sql, params, method) => engine.execute(sql, params, method) as Promise<{ rows: never[] }>, { schema });
+  if (engine.kind === 'postgres') {
+    const dialect = (db as unknown as { dialect: { escapeParam: (n: number) => string } }).dialect;
+    dialect.escapeParam = (n) => `$${n + 1}`;
+  }
+  return Object.assign(db, { $engine: engine });
+}
 
 /**
  * WAL with synchronous=FULL: a device deletes a queued action once it is answered, so an answered
@@ -21,29 +47,53 @@ function configure(sqlite: Database.Database, file: boolean): void {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  cacheStatements(sqlite);
 }
 
-export function openDatabase(path: string): Db {
+function openSqliteFile(path: string): Database.Database {
   const file = path !== ':memory:';
   if (file) mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path);
   configure(sqlite, file);
-  const db = drizzle(sqlite, { schema });
-  migrate(db, { migrationsFolder: MIGRATIONS_DIR });
-  return db as Db;
+  migrateSqlite(drizzleSqlite(sqlite), { migrationsFolder: MIGRATIONS_DIR });
+  return sqlite;
+}
+
+/** Opens and migrates the database: PostgreSQL when `url` is a postgres:// URL, else SQLite at `path`. */
+export async function openDatabase(target: DatabaseTarget | string): Promise<Db> {
+  const { url, path } = typeof target === 'string' ? { url: undefined, path: target } : target;
+  if (url) {
+    if (!/^postgres(ql)?:\/\//.test(url)) throw new Error('DATABASE_URL must be a postgres:// URL (leave it unset for SQLite at DATABASE_PATH)');
+    await migratePostgres(url, PG_MIGRATIONS_DIR);
+    return dbOf(postgresEngine(url));
+  }
+  return dbOf(sqliteEngine(openSqliteFile(path ?? './data/courier.db')));
+}
+
+/** The better-sqlite3 connection under a SQLite database (backups, checkpoints); null on PostgreSQL. */
+export function sqliteOf(db: Db): Database.Database | null {
+  const engine = db.$engine as Engine & { sqlite?: Database.Database };
+  return engine.sqlite ?? null;
 }
 
 let template: Buffer | undefined;
 
-/** A fresh migrated in-memory database; migrations run once per process, then the image is copied. */
-export function openMemoryDatabase(): Db {
+/**
+ * A fresh migrated database for a test: in-memory SQLite (migrations run once per process, then the
+ * image is copied), or, with TEST_DATABASE_URL set, a new PostgreSQL database made from a migrated
+ * template (test/helpers/postgres.ts).
+ */
+export async function openMemoryDatabase(): Promise<Db> {
+  const admin = process.env.TEST_DATABASE_URL;
+  if (admin) {
+    const { freshPostgresDatabase } = await import('./engine/postgresDatabases');
+    return dbOf(postgresEngine(await freshPostgresDatabase(admin, PG_MIGRATIONS_DIR), { poolSize: 4 }));
+  }
   if (!template) {
-    const first = openDatabase(':memory:');
-    template = first.$client.serialize();
-    first.$client.close();
+    const first = openSqliteFile(':memory:');
+    template = first.serialize();
+    first.close();
   }
   const sqlite = new Database(template);
   configure(sqlite, false);
-  return drizzle(sqlite, { schema }) as Db;
+  return dbOf(sqliteEngine(sqlite));
 }

@@ -1,20 +1,19 @@
+import { sql } from 'drizzle-orm';
 import type { Db } from './client';
+import { referencesQuery } from './engine/dialect';
 
 interface Ref { table: string; column: string }
 const cache = new WeakMap<Db, Map<string, Ref[]>>();
 
-function referencesTo(db: Db, target: string): Ref[] {
+async function referencesTo(db: Db, target: string): Promise<Ref[]> {
   let byTarget = cache.get(db);
   if (!byTarget) {
     byTarget = new Map();
-    const tables = db.$client.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '__drizzle%'").all() as { name: string }[];
-    for (const { name } of tables) {
-      const fks = db.$client.prepare(`pragma foreign_key_list("${name.replace(/"/g, '""')}")`).all() as { table: string; from: string }[];
-      for (const fk of fks) {
-        const list = byTarget.get(fk.table) ?? [];
-        list.push({ table: name, column: fk.from });
-        byTarget.set(fk.table, list);
-      }
+    for (const [from_table, from_column, to_table] of await db.values<[string, string, string]>(referencesQuery(db))) {
+      const fk = { from_table, from_column, to_table };
+      const list = byTarget.get(fk.to_table) ?? [];
+      list.push({ table: fk.from_table, column: fk.from_column });
+      byTarget.set(fk.to_table, list);
     }
     cache.set(db, byTarget);
   }
@@ -22,11 +21,12 @@ function referencesTo(db: Db, target: string): Ref[] {
 }
 
 /** What still points at a row, e.g. `["3 package", "1 suburb"]`, so a refused delete can say why. */
-export function referencingRows(db: Db, target: string, id: number): string[] {
+export async function referencingRows(db: Db, target: string, id: number): Promise<string[]> {
   const out: string[] = [];
-  for (const ref of referencesTo(db, target)) {
-    const row = db.$client.prepare(`select count(*) as n from "${ref.table}" where "${ref.column}" = ?`).get(id) as { n: number };
-    if (row.n > 0) out.push(`${row.n} ${ref.table}`);
+  for (const ref of await referencesTo(db, target)) {
+    const [n] = await db.values<[number]>(sql`select count(*) from ${sql.identifier(ref.table)} where ${sql.identifier(ref.column)} = ${id}`);
+    const count = Number(n?.[0] ?? 0);
+    if (count > 0) out.push(`${count} ${ref.table}`);
   }
   return out;
 }

@@ -1,3 +1,4 @@
+import { constraintOf } from '../db/engine/errors';
 import { createHash } from 'node:crypto';
 import { eq, lt, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
@@ -52,8 +53,8 @@ const deviceUpsert = (db: Db) => db.insert(device)
   }).prepare();
 
 /** The stored answer for this key, or null if it was never answered; 422 if the key was used for another request. */
-export function findAnswer(db: Db, key: string, userId: number, hash: string): StoredAnswer | null {
-  const row = prepared(db, 'idempotency.answerByKey', answerByKey).get({ key });
+export async function findAnswer(db: Db, key: string, userId: number, hash: string): Promise<StoredAnswer | null> {
+  const row = await prepared(db, 'idempotency.answerByKey', answerByKey).get({ key });
   if (!row) return null;
   if (row.user_id !== userId || row.body_hash !== hash) {
     throw new ApiError(422, 'idempotency_mismatch', 'This Idempotency-Key was already used for a different request');
@@ -62,27 +63,27 @@ export function findAnswer(db: Db, key: string, userId: number, hash: string): S
 }
 
 /** Written inside the transaction of the effect, so the effect and its answer commit together. */
-export function storeAnswer(
+export async function storeAnswer(
   db: Db, info: IdempotencyInfo, userId: number, method: string, path: string, hash: string, answer: StoredAnswer, now: number,
-): void {
-  prepared(db, 'idempotency.answerInsert', answerInsert).run({
+): Promise<void> {
+  await prepared(db, 'idempotency.answerInsert', answerInsert).run({
     key: info.key, user_id: userId, device_id: info.device?.id ?? null, device_seq: info.device?.seq ?? null,
     method, path, body_hash: hash, status: answer.status, response: jsonText(answer.body), created_at: now,
   });
-  noteDevice(db, info.device, userId, now);
+  await noteDevice(db, info.device, userId, now);
 }
 
-export function noteDevice(db: Db, dev: DeviceInfo | null, userId: number, now: number): void {
+export async function noteDevice(db: Db, dev: DeviceInfo | null, userId: number, now: number): Promise<void> {
   if (!dev || dev.seq == null) return;
-  prepared(db, 'idempotency.deviceUpsert', deviceUpsert).run({ device_id: dev.id, user_id: userId, seq: dev.seq, now });
+  await prepared(db, 'idempotency.deviceUpsert', deviceUpsert).run({ device_id: dev.id, user_id: userId, seq: dev.seq, now });
 }
 
 /** Keys older than the retention are dropped; each device's last seq is kept forever. */
-export function pruneAnswers(db: Db, olderThan: number): number {
-  return db.delete(idempotencyKey).where(lt(idempotencyKey.created_at, olderThan)).run().changes;
+export async function pruneAnswers(db: Db, olderThan: number): Promise<number> {
+  return (await db.delete(idempotencyKey).where(lt(idempotencyKey.created_at, olderThan)).run()).changes;
 }
 
+/** Any constraint (a twin's key, a sequence already taken): the twin's answer is looked up. */
 export function isUniqueViolation(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && 'code' in err &&
-    String((err as { code: unknown }).code).startsWith('SQLITE_CONSTRAINT');
+  return constraintOf(err) !== null;
 }

@@ -15,6 +15,7 @@ import {
 } from './idempotency';
 import { registerOperation } from './openapi';
 import { RawJson } from './rawJson';
+import { isRetryable } from '../db/engine/errors';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /** Who may call a route: anyone, any logged-in user, holders of a permission, or some roles. */
@@ -42,9 +43,9 @@ export interface RouteSpec<P extends Schema, Q extends Schema, B extends Schema,
   produces?: string;
   status?: 200 | 201 | 202;
   /**
-   * Mutations default to transactional: the handler runs synchronously inside one SQLite transaction
-   * with the Idempotency-Key record. `false` lets a handler await (login, password hashing) and
-   * opts out of idempotency.
+   * Mutations default to transactional: the handler runs as one unit of work (server/db/engine/types.ts)
+   * with the Idempotency-Key record; it awaits only the database. `false` lets a handler await
+   * other things (login, password hashing) and opts out of idempotency.
    */
   transactional?: boolean;
   /** Async work before the transaction (reading uploads, writing files); its result reaches the handler. */
@@ -81,7 +82,7 @@ export function routingPath(path: string): string {
   return path.replace(/\{([A-Za-z0-9_]+)\}/g, (_, name: string) => (ID_PARAM.test(name) ? `:${name}{[0-9]+}` : `:${name}`));
 }
 
-export function authenticate(c: Context<AppEnv>): SessionUser | undefined {
+export async function authenticate(c: Context<AppEnv>): Promise<SessionUser | undefined> {
   const cached = c.get('user');
   if (cached) return cached;
   const header = c.req.header('authorization');
@@ -90,7 +91,7 @@ export function authenticate(c: Context<AppEnv>): SessionUser | undefined {
   if (!match?.[1]) throw unauthenticated('Malformed Authorization header: expected "Bearer <token>"');
   const deps = c.get('deps');
   const now = deps.clock.now();
-  const user = loadSession(deps.db, match[1], now, deps.permissionSource, deps.config.staffIdleMs);
+  const user = await loadSession(deps.db, match[1], now, deps.permissionSource, deps.config.staffIdleMs);
   if (!user) throw unauthenticated('Invalid or expired token');
   // In the group commit (one fsync shared with other writes); a failed touch only shortens the idle clock.
   if (user.stale) deps.writes.run(() => touchSession(deps.db, user.tokenId, now)).catch(() => undefined);
@@ -186,7 +187,7 @@ export function defineRoute<P extends Schema = undefined, Q extends Schema = und
       const userId = maybeUser?.id ?? 0;
 
       if (idem) {
-        const stored = findAnswer(deps.db, idem.key, userId, hash);
+        const stored = await findAnswer(deps.db, idem.key, userId, hash);
         if (stored) {
           // It may be a twin's answer in the batch still open: replayed once that batch committed.
           await deps.writes.settled();
@@ -226,29 +227,29 @@ export function defineRoute<P extends Schema = undefined, Q extends Schema = und
 
       // One unit of the open write batch: the effect with its stored answer or, failing that, the
       // rejection stored instead; one savepoint inside the unit so the rejection outlives the effect.
-      const outcome = await deps.writes.run((): Outcome => {
+      const outcome = await deps.writes.run(async (): Promise<Outcome> => {
         try {
           return {
-            // better-sqlite3's own savepoint: drizzle's transaction() builds a query builder per table for a tx object nobody uses.
-            result: deps.db.$client.transaction(() => {
-              const out = handler(input);
-              if (out instanceof Promise) throw new Error(`${spec.path}: transactional handlers must be synchronous`);
+            result: await deps.db.$engine.savepoint(async () => {
+              const out = await handler(input);
               if (!(out instanceof Response)) {
-                if (idem) storeAnswer(deps.db, idem, userId, c.req.method, c.req.path, hash, { status, body: out }, deps.clock.now());
-                else if (maybeUser) noteDevice(deps.db, device, maybeUser.id, deps.clock.now());
+                if (idem) await storeAnswer(deps.db, idem, userId, c.req.method, c.req.path, hash, { status, body: out }, deps.clock.now());
+                else if (maybeUser) await noteDevice(deps.db, device, maybeUser.id, deps.clock.now());
               }
               return out;
-            })(),
+            }),
           };
         } catch (err) {
+          // PostgreSQL could not serialize this unit: it runs again from the start (server/db/engine/postgres.ts).
+          if (isRetryable(err)) throw err;
           if (idem) {
             // A twin with the same key got there first (our insert of the key failed, or our handler
             // saw the twin's effect and refused), maybe earlier in this same batch: its answer is ours.
-            const stored = findAnswer(deps.db, idem.key, userId, hash);
+            const stored = await findAnswer(deps.db, idem.key, userId, hash);
             if (stored) return { replayed: stored };
           }
           // Nothing to keep: failing the unit lets the batch see the error itself (disk full...).
-          if (!recordRejection(deps, idem, userId, c, hash, err)) throw err;
+          if (!(await recordRejection(deps, idem, userId, c, hash, err))) throw err;
           return { rejected: err };
         }
       });
@@ -275,8 +276,8 @@ function answer(c: Context<AppEnv>, result: Result, status: number): Response {
   return c.json(result as object, status as ContentfulStatusCode);
 }
 
-function tryAuthenticate(c: Context<AppEnv>): SessionUser | undefined {
-  try { return authenticate(c); } catch { return undefined; }
+async function tryAuthenticate(c: Context<AppEnv>): Promise<SessionUser | undefined> {
+  try { return await authenticate(c); } catch { return undefined; }
 }
 
 function replay(c: Context<AppEnv>, status: number, body: unknown): Response {
@@ -290,15 +291,15 @@ function replay(c: Context<AppEnv>, status: number, body: unknown): Response {
  * together with whatever the rejection must leave behind (a refused scan is recorded). Runs inside
  * a unit of the write batch; answers whether it wrote anything.
  */
-function recordRejection(deps: Deps, idem: IdempotencyInfo | null, userId: number, c: Context<AppEnv>, hash: string, err: unknown): boolean {
+async function recordRejection(deps: Deps, idem: IdempotencyInfo | null, userId: number, c: Context<AppEnv>, hash: string, err: unknown): Promise<boolean> {
   const apiError = toApiError(err);
   const keep = idem != null && RECORDED.has(apiError.status) && !apiError.retryable;
   if (!keep && !apiError.record) return false;
   try {
-    deps.db.transaction(() => {
-      apiError.record?.();
+    await deps.db.$engine.savepoint(async () => {
+      await apiError.record?.();
       if (keep && idem) {
-        storeAnswer(deps.db, idem, userId, c.req.method, c.req.path, hash, { status: apiError.status, body: apiError.toBody() }, deps.clock.now());
+        await storeAnswer(deps.db, idem, userId, c.req.method, c.req.path, hash, { status: apiError.status, body: apiError.toBody() }, deps.clock.now());
       }
     });
     return true;

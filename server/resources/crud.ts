@@ -1,3 +1,4 @@
+import { constraintOf } from '../db/engine/errors';
 import { and, eq, inArray, isNotNull, isNull, type SQL } from 'drizzle-orm';
 import { getTableName } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
@@ -78,10 +79,10 @@ export function scopeWhere(spec: { scope?: (u: SessionUser) => SQL | undefined }
 }
 
 function mapDbError(err: unknown, label: string): never {
-  const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
-  if (code === 'SQLITE_CONSTRAINT_UNIQUE') throw conflict(`A ${label.toLowerCase()} with these details already exists`);
-  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw badRequest(`${label} refers to a record that does not exist`);
-  if (code === 'SQLITE_CONSTRAINT_NOTNULL') throw badRequest(`${label} is missing a required field`);
+  const kind = constraintOf(err);
+  if (kind === 'unique') throw conflict(`A ${label.toLowerCase()} with these details already exists`);
+  if (kind === 'foreign_key') throw badRequest(`${label} refers to a record that does not exist`);
+  if (kind === 'not_null') throw badRequest(`${label} is missing a required field`);
   throw err;
 }
 
@@ -108,13 +109,13 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
   // Declared filters become query parameters, so zod keeps them (and OpenAPI documents them).
   const filterShape = Object.fromEntries(Object.keys(spec.list?.filters ?? {}).map((k) => [k, z.string().max(2000).optional()]));
   const listQuery = ListQuery.extend({ ...filterShape, ...(spec.listQuery?.shape ?? {}) });
-  const record = (deps: Deps, user: SessionUser, op: string, id: number, before: Row | null, after: Row | null): void => {
+  const record = async (deps: Deps, user: SessionUser, op: string, id: number, before: Row | null, after: Row | null): Promise<void> => {
     if (spec.audited === 'self') return;
     const view = spec.auditView ?? ((r: Row) => r);
     const diff = changes(before && view(before), after && view(after));
     // A write that changed nothing a manager can see (only updated_at) is not worth a line.
     if (before && after && Object.keys(diff.after ?? {}).length === 0) return;
-    audit(deps.db, deps.clock.now(), user.id, `${tableName}.${op}`, `${tableName}:${id}`, diff);
+    await audit(deps.db, deps.clock.now(), user.id, `${tableName}.${op}`, `${tableName}:${id}`, diff);
   };
 
   // Fixed paths first: `{id}` matches digits only, but order keeps the intent obvious.
@@ -131,7 +132,7 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
 
   if (deletedCol && (spec.ops.archive || spec.ops.restore)) {
     const restoreShape = spec.restoreRecord ?? spec.record;
-    const setArchived = (archive: boolean) => ({ deps, user, body }: { deps: Deps; user: SessionUser; body: z.output<typeof ArchiveBody> }) => {
+    const setArchived = (archive: boolean) => async ({ deps, user, body }: { deps: Deps; user: SessionUser; body: z.output<typeof ArchiveBody> }) => {
       const wanted = [...new Set(body.deleted)];
       const found = deps.db.select().from(table).where(scopeWhere(spec, user, inArray(idCol, wanted))).all() as Row[];
       const known = new Set(found.map((r) => r.id as number));
@@ -145,9 +146,9 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
       if (archive) for (const r of found) if (r.deleted_at == null) spec.beforeArchive?.(r, { deps, user, existing: r });
       if (target.length) {
         const now = deps.clock.now();
-        deps.db.update(table).set({ deleted_at: archive ? now : null, updated_at: now }).where(inArray(idCol, target)).run();
+        await deps.db.update(table).set({ deleted_at: archive ? now : null, updated_at: now }).where(inArray(idCol, target)).run();
         for (const r of found) {
-          if (target.includes(r.id as number)) record(deps, user, archive ? 'archive' : 'restore', r.id as number, r, { ...r, deleted_at: archive ? now : null });
+          if (target.includes(r.id as number)) await record(deps, user, archive ? 'archive' : 'restore', r.id as number, r, { ...r, deleted_at: archive ? now : null });
         }
         spec.afterWrite?.(deps.db, target, { deps, user });
       }
@@ -186,7 +187,7 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
     defineRoute(app, {
       method: 'post', path: `/${path}/`, catalogue: ids(spec.ops.create), tags, summary: `Create a ${label.toLowerCase()}`,
       access: spec.manage, body: spec.create, response: spec.record, status: 201,
-    }, ({ deps, user, body }) => {
+    }, async ({ deps, user, body }) => {
       const ctx = { deps, user };
       const now = deps.clock.now();
       const values = { ...toRow(body as Partial<z.output<C>>, ctx), created_at: now, updated_at: now };
@@ -195,7 +196,7 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
       try {
         row = deps.db.insert(table).values(values).returning().get() as Row;
       } catch (err) { mapDbError(err, label); }
-      record(deps, user, 'create', row.id as number, null, row);
+      await record(deps, user, 'create', row.id as number, null, row);
       spec.afterWrite?.(deps.db, [row.id as number], ctx);
       return spec.toApi(row, deps.db);
     });
@@ -214,7 +215,7 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
       method: ['patch', 'put'], path: `/${path}/{id}/`, catalogue: ids(spec.ops.update), tags, summary: `Update a ${label.toLowerCase()}`,
       description: 'Partial update: only the fields sent change. PUT is accepted as a synonym.',
       access: spec.manage, params: IdParams, body: updateSchema, response: spec.updateAnswer?.schema ?? spec.record,
-    }, ({ deps, user, params, body }) => {
+    }, async ({ deps, user, params, body }) => {
       const existing = find(deps.db, user, params.id);
       const ctx = { deps, user, existing };
       spec.guard?.(existing, ctx);
@@ -225,7 +226,7 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
       try {
         row = deps.db.update(table).set(values).where(eq(idCol, params.id)).returning().get() as Row;
       } catch (err) { mapDbError(err, label); }
-      record(deps, user, 'update', params.id, existing, row);
+      await record(deps, user, 'update', params.id, existing, row);
       spec.afterWrite?.(deps.db, [params.id], ctx);
       return spec.updateAnswer ? spec.updateAnswer.shape(row) : spec.toApi(row, deps.db);
     });
@@ -235,7 +236,7 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
     defineRoute(app, {
       method: ['post', 'patch'], path: `/${path}/{id}/status-change/`, catalogue: ids(spec.ops.statusChange), tags,
       summary: `Activate or deactivate a ${label.toLowerCase()}`, access: spec.manage, params: IdParams, body: spec.statusChange?.body ?? StatusChangeBody, response: spec.record,
-    }, ({ deps, user, params, body }) => {
+    }, async ({ deps, user, params, body }) => {
       const existing = find(deps.db, user, params.id);
       spec.guard?.(existing, { deps, user, existing });
       const sent = body as Row & z.output<typeof StatusChangeBody>;
@@ -243,7 +244,7 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
       const row = deps.db.update(table).set({ is_active: sent.is_active, updated_at: deps.clock.now() }).where(eq(idCol, params.id)).returning().get() as Row;
       // Always a line, even when the flag already had this value: someone asked for it, and when matters.
       if (spec.audited !== 'self') {
-        audit(deps.db, deps.clock.now(), user.id, `${tableName}.status_change`, `${tableName}:${params.id}`, { before: { is_active: existing.is_active }, after: { is_active: row.is_active } });
+        await audit(deps.db, deps.clock.now(), user.id, `${tableName}.status_change`, `${tableName}:${params.id}`, { before: { is_active: existing.is_active }, after: { is_active: row.is_active } });
       }
       spec.afterWrite?.(deps.db, [params.id], { deps, user });
       return spec.toApi(row, deps.db);
@@ -256,13 +257,13 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
       summary: `Delete a ${label.toLowerCase()}`,
       description: 'Refused with 409 while other records reference it; archive it instead.',
       access: spec.manage, params: IdParams, response: SuccessMessage,
-    }, ({ deps, user, params }) => {
+    }, async ({ deps, user, params }) => {
       const existing = find(deps.db, user, params.id);
       spec.guard?.(existing, { deps, user, existing });
-      const refs = referencingRows(deps.db, tableName, params.id);
+      const refs = await referencingRows(deps.db, tableName, params.id);
       if (refs.length) throw conflict(`${label} ${params.id} is still referenced by ${refs.join(', ')}; archive it instead`, { referenced_by: refs });
-      deps.db.delete(table).where(eq(idCol, params.id)).run();
-      record(deps, user, 'delete', params.id, existing, null);
+      await deps.db.delete(table).where(eq(idCol, params.id)).run();
+      await record(deps, user, 'delete', params.id, existing, null);
       spec.afterWrite?.(deps.db, [params.id], { deps, user });
       return { success: true, message: `${label} ${params.id} deleted` };
     });

@@ -99,11 +99,11 @@ export function pageLinks(url: string, page: number, pageSize: number, count: nu
 }
 
 /** One page of rows of `table` under `where`, shaped by `shape`. */
-export function listPage<T>(
+export async function listPage<T>(
   db: Db, table: SQLiteTable, where: SQL | undefined, order: SQL[], opts: ListOptions, url: string,
   shape: (rows: Record<string, unknown>[]) => T[],
-): Page<T> {
-  const countRow = db.select({ n: sql<number>`count(*)` }).from(table).where(where).get();
+): Promise<Page<T>> {
+  const countRow = await db.select({ n: sql<number>`count(*)` }).from(table).where(where).get();
   const count = countRow?.n ?? 0;
   const rows = db.select().from(table).where(where).orderBy(...order)
     .limit(opts.page_size).offset((opts.page - 1) * opts.page_size).all() as Record<string, unknown>[];

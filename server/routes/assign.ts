@@ -44,43 +44,43 @@ export function assignRoutes(app: App): void {
     method: 'post', path: '/assign-package/assign-driver/', tags, access: 'assign.manage', body: AssignDriverBody, response: PackagesChanged,
     catalogue: ap('Assign Driver'), summary: 'Assign packages to a driver (all or nothing)',
     description: 'Unknown package ids answer 400 naming them; a package whose state cannot be assigned (final, or failed past its attempts) 409.',
-  }, ({ deps, user, body }) => changed('assigned', deps.db, assignDriver(deps, user, body.driver, body.packages).map((r) => r.id)));
+  }, async ({ deps, user, body }) => changed('assigned', deps.db, (await assignDriver(deps, user, body.driver, body.packages)).map((r) => r.id)));
 
   defineRoute(app, {
     method: 'post', path: '/assign-package/{id}/assign-driver/', tags, access: 'assign.manage', params: IdParams, body: AssignSingleBody,
     response: Package, catalogue: ap('Assign Single Package Driver'), summary: 'Assign one package to a driver',
-  }, ({ deps, user, params, body }) => {
-    visiblePackage(user, findPackage(deps.db, params.id), params.id);
-    return packagesByIds(deps.db, [assignDriver(deps, user, body.driver, [params.id], { note: body.note ?? null })[0].id])[0];
+  }, async ({ deps, user, params, body }) => {
+    visiblePackage(user, await findPackage(deps.db, params.id), params.id);
+    return (await packagesByIds(deps.db, [(await assignDriver(deps, user, body.driver, [params.id], { note: body.note ?? null }))[0].id]))[0];
   });
 
   defineRoute(app, {
     method: 'post', path: '/assign-package/unassign-package/', tags, access: 'assign.manage', body: PackageIdsBody, response: PackagesChanged,
     catalogue: ap('Unassign Package'), summary: 'Take packages back from their drivers (all or nothing)',
     description: 'Only assigned parcels not yet on the van (409 otherwise). Each goes back to `received` if it had landed at the depot, else to `created`.',
-  }, ({ deps, user, body }) => changed('unassigned', deps.db, unassignPackages(deps, user, body.packages).map((r) => r.id)));
+  }, async ({ deps, user, body }) => changed('unassigned', deps.db, (await unassignPackages(deps, user, body.packages)).map((r) => r.id)));
 
   defineRoute(app, {
     method: 'post', path: '/package/{id}/unassign/', tags, access: 'assign.manage', params: IdParams, response: Package,
     catalogue: [...ap('Unassign Single Package'), ...ops('web/Package Model', 'Unassign')],
     summary: 'Take one package back from its driver',
     description: 'Only an assigned parcel not yet on the van (409 otherwise); back to `received` if it had landed, else `created`.',
-  }, ({ deps, user, params }) => {
-    visiblePackage(user, findPackage(deps.db, params.id), params.id);
-    return packagesByIds(deps.db, [unassignPackages(deps, user, [params.id])[0].id])[0];
+  }, async ({ deps, user, params }) => {
+    visiblePackage(user, await findPackage(deps.db, params.id), params.id);
+    return (await packagesByIds(deps.db, [(await unassignPackages(deps, user, [params.id]))[0].id]))[0];
   });
 
   defineRoute(app, {
     method: 'get', path: '/assign-package/scan-package/', tags, access: 'assign.view', query: ScanPackageQuery, response: Package,
     catalogue: ap('Scan Package'), summary: 'Look a package up by its barcode (hawb) to assign it',
     description: 'For a hardware scanner on the assignment screen. An unknown code answers 404 naming it.',
-  }, ({ deps, user, query }) => {
-    const row = findByBarcode(deps.db, query.barcode);
+  }, async ({ deps, user, query }) => {
+    const row = await findByBarcode(deps.db, query.barcode);
     if (!row || row.deleted_at != null) {
       throw new ApiError(404, 'not_found', `No parcel has the barcode ${query.barcode}`, [{ path: 'barcode', message: 'unknown code' }], { barcode: query.barcode });
     }
     visiblePackage(user, row, query.barcode);
-    return packagesByIds(deps.db, [row.id])[0];
+    return (await packagesByIds(deps.db, [row.id]))[0];
   });
 
   defineRoute(app, {

@@ -32,8 +32,8 @@ export function authRoutes(app: App): void {
     method: 'post', path: '/auth/logout/', tags, access: 'authenticated', transactional: false,
     catalogue: [...ops('web/Auth', 'Logout'), ...ops('mobile/Login/Logout', 'Logout')],
     summary: 'Revoke the token of this request', response: SuccessMessage,
-  }, ({ deps, user }) => {
-    revokeToken(deps, user.tokenId);
+  }, async ({ deps, user }) => {
+    await revokeToken(deps, user.tokenId);
     return { success: true, message: 'Logged out' };
   });
 
@@ -84,7 +84,7 @@ export function authRoutes(app: App): void {
   }, async ({ deps, body, c }) => {
     const attempt = deps.throttle.begin('pwchange', body.email, clientIp(c, deps.config), deps.clock.now());
     // An unknown e-mail does the same hash work and gets the same answer as a wrong password.
-    await changePassword(deps, findUserByEmail(deps, body.email)?.id ?? null, body.old_password, body.new_password);
+    await changePassword(deps, (await findUserByEmail(deps, body.email))?.id ?? null, body.old_password, body.new_password);
     attempt.succeeded();
     return { success: true, message: 'Password changed; log in with the new password' };
   });

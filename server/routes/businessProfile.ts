@@ -12,16 +12,16 @@ export function businessProfileRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/settings/business-profile/', tags, access: { roles: ADMIN_ROLES }, catalogue: [], response: BusinessProfile,
     summary: "The courier's business profile (seller on tax invoices)",
-  }, ({ deps }) => shapeBusinessProfile(getBusinessProfile(deps.db)));
+  }, async ({ deps }) => shapeBusinessProfile(await getBusinessProfile(deps.db)));
 
   defineRoute(app, {
     method: 'patch', path: '/settings/business-profile/', tags, access: { roles: ADMIN_ROLES }, catalogue: [], body: BusinessProfileUpdate,
     response: BusinessProfile, summary: 'Change the business profile (admins); audited before -> after',
     description: 'ABN is checked with the ABR checksum; `gst_rate_bp` is basis points (1000 = 10 %). Issued invoices are re-rendered with the current profile.',
-  }, ({ deps, user, body }) => {
+  }, async ({ deps, user, body }) => {
     const now = deps.clock.now();
-    const { before, after } = setBusinessProfile(deps.db, now, body);
-    audit(deps.db, now, user.id, 'settings.business_profile', 'business_profile:1', { before: shapeBusinessProfile(before), after: shapeBusinessProfile(after) });
+    const { before, after } = await setBusinessProfile(deps.db, now, body);
+    await audit(deps.db, now, user.id, 'settings.business_profile', 'business_profile:1', { before: shapeBusinessProfile(before), after: shapeBusinessProfile(after) });
     return shapeBusinessProfile(after);
   });
 }

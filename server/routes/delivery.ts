@@ -40,14 +40,14 @@ const one = (deps: Deps, id: number) => packageJson(deps.db, id);
  * The parcel a driver names by id: their own, or one they held before a reassignment (the
  * services decide what that allows); anything else is outside their scope.
  */
-function parcelFor(deps: Deps, user: SessionUser, id: number): PackageRow {
-  const row = findPackage(deps.db, id);
+async function parcelFor(deps: Deps, user: SessionUser, id: number): Promise<PackageRow> {
+  const row = await findPackage(deps.db, id);
   if (row && row.deleted_at == null && user.role === 'driver') return row;
   return visiblePackage(user, row, id);
 }
 
-function failAnswer(deps: Deps, r: FailResult) {
-  refreshParcelRouteEtas(deps, r.row.id); // the rest of its route moves (issue 16)
+async function failAnswer(deps: Deps, r: FailResult) {
+  await refreshParcelRouteEtas(deps, r.row.id); // the rest of its route moves (issue 16)
   const msg = r.mustReturn
     ? `Parcel ${r.row.hawb} failed ${r.row.attempts} of ${r.maxAttempts} times; it must be returned to the depot`
     : `Attempt ${r.row.attempts} of ${r.maxAttempts} at ${r.row.hawb} recorded as failed`;
@@ -65,9 +65,9 @@ export function deliveryRoutes(app: App): void {
       'Delivered, returned-to-sender and cancelled are final: a later delivery is refused with 409 and the current state in details, and recorded.',
       'A delivery made offline after the parcel was reassigned is accepted and flagged for a supervisor.',
     ].join('\n\n'),
-  }, ({ deps, user, params, body, device }) => {
-    const { row, flagged } = deliver(deps, scanContext(user, body, device), parcelFor(deps, user, params.id), body);
-    refreshParcelRouteEtas(deps, row.id);
+  }, async ({ deps, user, params, body, device }) => {
+    const { row, flagged } = await deliver(deps, scanContext(user, body, device), await parcelFor(deps, user, params.id), body);
+    await refreshParcelRouteEtas(deps, row.id);
     return rawObject({
       success: true, message: flagged ? `Parcel ${row.hawb} delivered and flagged for a supervisor: it had been reassigned` : `Parcel ${row.hawb} delivered`,
       flagged, package: one(deps, row.id), proof: proofOf(deps.db, row),
@@ -79,16 +79,16 @@ export function deliveryRoutes(app: App): void {
     response: FailAnswer, catalogue: ops('mobile/Package Delivered', 'Fail Delivery'),
     summary: 'Driver reports a failed attempt (reason, note, optional photo); counts toward the maximum',
     description: 'out_for_delivery -> failed, attempts + 1. `must_return: true` once the configured maximum (default 3) is reached: the parcel can then only be returned at the depot.',
-  }, ({ deps, user, params, body, device }) => failAnswer(deps, failDelivery(deps, scanContext(user, body, device), parcelFor(deps, user, params.id), body)));
+  }, async ({ deps, user, params, body, device }) => failAnswer(deps, await failDelivery(deps, scanContext(user, body, device), await parcelFor(deps, user, params.id), body)));
 
   defineRoute(app, {
     method: 'post', path: '/package-delivered/{id}/force-deliver/', tags, access: { roles: ADMINS }, params: IdParams, body: ForceDeliverBody,
     response: DeliverAnswer, catalogue: ops('mobile/Package Delivered', 'Package Force Delivery'),
     summary: 'Admin marks a parcel delivered without scan or proof (recorded as forced; never over a final state)',
-  }, ({ deps, user, params, body, device }) => {
-    const was = visiblePackage(user, findPackage(deps.db, params.id), params.id);
-    const row = forceDeliver(deps, scanContext(user, body, device), was, body);
-    audit(deps.db, deps.clock.now(), user.id, 'package.force_deliver', `package:${row.id}`, { hawb: row.hawb, note: body.note, before: { status: was.status }, after: { status: row.status } });
+  }, async ({ deps, user, params, body, device }) => {
+    const was = visiblePackage(user, await findPackage(deps.db, params.id), params.id);
+    const row = await forceDeliver(deps, scanContext(user, body, device), was, body);
+    await audit(deps.db, deps.clock.now(), user.id, 'package.force_deliver', `package:${row.id}`, { hawb: row.hawb, note: body.note, before: { status: was.status }, after: { status: row.status } });
     return rawObject({ success: true, message: `Parcel ${row.hawb} force-delivered`, flagged: row.flagged, package: one(deps, row.id), proof: proofOf(deps.db, row) });
   });
 
@@ -96,10 +96,10 @@ export function deliveryRoutes(app: App): void {
     method: 'post', path: '/package-delivered/{id}/force-fail/', tags, access: { roles: ADMINS }, params: IdParams, body: ForceFailBody,
     response: FailAnswer, catalogue: ops('mobile/Package Delivered', 'Force Fully Fail Package'),
     summary: 'Admin marks a parcel failed from any open state (recorded as forced; counts as an attempt)',
-  }, ({ deps, user, params, body, device }) => {
-    const was = visiblePackage(user, findPackage(deps.db, params.id), params.id);
-    const r = failDelivery(deps, scanContext(user, body, device), was, body, { force: true, action: 'force_fail' });
-    audit(deps.db, deps.clock.now(), user.id, 'package.force_fail', `package:${r.row.id}`, { hawb: r.row.hawb, note: body.note, reason: body.failed_delivery_status, before: { status: was.status }, after: { status: r.row.status } });
+  }, async ({ deps, user, params, body, device }) => {
+    const was = visiblePackage(user, await findPackage(deps.db, params.id), params.id);
+    const r = await failDelivery(deps, scanContext(user, body, device), was, body, { force: true, action: 'force_fail' });
+    await audit(deps.db, deps.clock.now(), user.id, 'package.force_fail', `package:${r.row.id}`, { hawb: r.row.hawb, note: body.note, reason: body.failed_delivery_status, before: { status: was.status }, after: { status: r.row.status } });
     return failAnswer(deps, r);
   });
 
@@ -113,10 +113,10 @@ export function deliveryRoutes(app: App): void {
       return { upload, key: await writeBytes(deps, upload, user.id) };
     },
     settle: ({ key }, deps) => dropIfUnused(deps, key),
-  }, ({ deps, user, params, body, prepared }) => {
-    const row = parcelFor(deps, user, params.id);
+  }, async ({ deps, user, params, body, prepared }) => {
+    const row = await parcelFor(deps, user, params.id);
     if (user.role === 'driver' && row.assigned_to_id !== user.id) throw notFound(`Package ${params.id} not found`);
-    const file = recordFile(deps.db, deps.clock.now(), user.id, prepared.key, prepared.upload, 'photo', body.client_id ?? null);
+    const file = await recordFile(deps.db, deps.clock.now(), user.id, prepared.key, prepared.upload, 'photo', body.client_id ?? null);
     const attempt = attachFailurePhoto(deps, user, row, file.id);
     return {
       success: true, message: attempt != null ? `Photo added to attempt ${attempt} of ${row.hawb}` : 'Photo stored; name it in the fail request',
@@ -134,10 +134,10 @@ export function deliveryRoutes(app: App): void {
       return { upload, key: await writeBytes(deps, upload, user.id) };
     },
     settle: ({ key }, deps) => dropIfUnused(deps, key),
-  }, ({ deps, user, params, body, prepared, device }) => {
-    const row = visiblePackageForProof(deps, user, params.id);
-    const file = recordFile(deps.db, deps.clock.now(), user.id, prepared.key, prepared.upload, body.slot === 'signature' ? 'signature' : 'photo', body.client_id ?? null);
-    writeSlots(deps, user, row, { [body.slot]: file.id }, device?.id);
+  }, async ({ deps, user, params, body, prepared, device }) => {
+    const row = await visiblePackageForProof(deps, user, params.id);
+    const file = await recordFile(deps.db, deps.clock.now(), user.id, prepared.key, prepared.upload, body.slot === 'signature' ? 'signature' : 'photo', body.client_id ?? null);
+    await writeSlots(deps, user, row, { [body.slot]: file.id }, device?.id);
     return proofOf(deps.db, row);
   });
 
@@ -145,9 +145,9 @@ export function deliveryRoutes(app: App): void {
     method: 'delete', path: '/package-delivered/{id}/photo/{slot}/', tags, access: 'delivery.manage', params: SlotParams, response: Proof,
     catalogue: ops('mobile/Package Delivered', 'Photo Upload Delete'),
     summary: 'Remove one proof photo or the signature (slot: photo-one..photo-five, signature)',
-  }, ({ deps, user, params, device }) => {
-    const row = visiblePackageForProof(deps, user, params.id);
-    writeSlots(deps, user, row, { [params.slot]: null }, device?.id);
+  }, async ({ deps, user, params, device }) => {
+    const row = await visiblePackageForProof(deps, user, params.id);
+    await writeSlots(deps, user, row, { [params.slot]: null }, device?.id);
     return proofOf(deps.db, row);
   });
 
@@ -170,16 +170,16 @@ export function deliveryRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/package-delivered/{id}/', tags, access: 'package.view', params: IdParams, response: Proof,
     catalogue: ops('mobile/Package Delivered', 'Retrieve'), summary: 'The proof of delivery of a parcel',
-  }, ({ deps, user, params }) => proofOf(deps.db, visiblePackageForProof(deps, user, params.id, false)));
+  }, async ({ deps, user, params }) => proofOf(deps.db, await visiblePackageForProof(deps, user, params.id, false)));
 
   defineRoute(app, {
     method: ['patch', 'put'], path: '/package-delivered/{id}/', tags, access: 'delivery.manage', params: IdParams,
     body: z.object({ recipient_name: z.string().trim().max(200).optional(), note: z.string().trim().max(1000).optional() }),
     response: Proof, catalogue: ops('mobile/Package Delivered', 'Update'),
     summary: 'Correct the recipient name or note of a delivery (the delivering driver or staff; recorded)',
-  }, ({ deps, user, params, body, device }) => {
-    const row = visiblePackageForProof(deps, user, params.id);
-    updateDeliveryText(deps, user, row, body, device?.id);
+  }, async ({ deps, user, params, body, device }) => {
+    const row = await visiblePackageForProof(deps, user, params.id);
+    await updateDeliveryText(deps, user, row, body, device?.id);
     return proofOf(deps.db, row);
   });
 
@@ -187,38 +187,38 @@ export function deliveryRoutes(app: App): void {
     method: 'get', path: '/package-delivered/flagged/', tags, access: { roles: SUPERVISORS }, catalogue: [],
     query: ListQuery.pick({ page: true, page_size: true }), response: pageOfPackages,
     summary: 'Parcels flagged for a supervisor (e.g. delivered offline after a reassignment)',
-  }, ({ deps, query, c }) => {
+  }, async ({ deps, query, c }) => {
     const where = and(eq(pkg.flagged, true), isNull(pkg.deleted_at));
-    const count = deps.db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get()?.n ?? 0;
-    const ids = deps.db.select({ id: pkg.id }).from(pkg).where(where).orderBy(desc(pkg.updated_at), desc(pkg.id))
-      .limit(query.page_size).offset((query.page - 1) * query.page_size).all().map((r) => r.id);
-    return rawObject({ count, ...pageLinks(c.req.url, query.page, query.page_size, count), results: rawArray(packageJsonByIds(deps.db, ids)) });
+    const count = (await deps.db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get())?.n ?? 0;
+    const ids = (await deps.db.select({ id: pkg.id }).from(pkg).where(where).orderBy(desc(pkg.updated_at), desc(pkg.id))
+      .limit(query.page_size).offset((query.page - 1) * query.page_size).all()).map((r) => r.id);
+    return rawObject({ count, ...pageLinks(c.req.url, query.page, query.page_size, count), results: rawArray(await packageJsonByIds(deps.db, ids)) });
   });
 
   defineRoute(app, {
     method: 'get', path: '/package-delivered/{id}/refused/', tags, access: { roles: SUPERVISORS }, catalogue: [], params: IdParams,
     response: z.object({ results: z.array(RefusedDelivery) }),
     summary: 'Deliveries of a parcel the server refused (cancelled, final, out of attempts), with the proof the driver recorded',
-  }, ({ deps, user, params }) => ({ results: refusedDeliveriesOf(deps.db, visiblePackage(user, findPackage(deps.db, params.id), params.id).id) }));
+  }, async ({ deps, user, params }) => ({ results: refusedDeliveriesOf(deps.db, visiblePackage(user, await findPackage(deps.db, params.id), params.id).id) }));
 
   defineRoute(app, {
     method: 'post', path: '/package-delivered/{id}/resolve-flag/', tags, access: { roles: SUPERVISORS }, catalogue: [], params: IdParams,
     body: FlagResolveBody, response: Package, summary: 'Clear the flag of a parcel once a supervisor has looked at it (recorded)',
-  }, ({ deps, user, params, body, device }) => {
-    const row = resolveFlag(deps, scanContext(user, body, device), visiblePackage(user, findPackage(deps.db, params.id), params.id));
+  }, async ({ deps, user, params, body, device }) => {
+    const row = await resolveFlag(deps, scanContext(user, body, device), visiblePackage(user, await findPackage(deps.db, params.id), params.id));
     return one(deps, row.id);
   });
 
   defineRoute(app, {
     method: 'get', path: '/delivery-attempt/', tags: ['Delivery Attempt'], access: 'package.view', query: AttemptQuery, response: pageOf(Attempt),
     catalogue: ops('web/Delivery Attempt', 'Get'), summary: 'Failed delivery attempts, newest first (?package=, ?driver=)',
-  }, ({ deps, user, query, c }) => {
+  }, async ({ deps, user, query, c }) => {
     const where = and(
       user.role === 'driver' ? eq(deliveryAttempt.driver_id, user.id) : packageScope(user),
       query.package != null ? eq(deliveryAttempt.package_id, query.package) : undefined,
       query.driver != null ? eq(deliveryAttempt.driver_id, query.driver) : undefined,
     );
-    const count = deps.db.select({ n: sql<number>`count(*)` }).from(deliveryAttempt).innerJoin(pkg, eq(pkg.id, deliveryAttempt.package_id)).where(where).get()?.n ?? 0;
+    const count = (await deps.db.select({ n: sql<number>`count(*)` }).from(deliveryAttempt).innerJoin(pkg, eq(pkg.id, deliveryAttempt.package_id)).where(where).get())?.n ?? 0;
     return { count, ...pageLinks(c.req.url, query.page, query.page_size, count), results: attemptsWhere(deps.db, where, query.page_size, (query.page - 1) * query.page_size) };
   });
 
@@ -226,18 +226,18 @@ export function deliveryRoutes(app: App): void {
     method: 'post', path: '/delivery-attempt/', tags: ['Delivery Attempt'], access: 'delivery.manage', body: AttemptCreateBody, response: FailAnswer,
     status: 201, catalogue: ops('web/Delivery Attempt', 'Create'),
     summary: 'Record a failed attempt (a driver for their parcel, or staff for a driver who reported it); same rules as fail/',
-  }, ({ deps, user, body, device }) => failAnswer(deps, failDelivery(deps, scanContext(user, body, device), parcelFor(deps, user, body.package), body)));
+  }, async ({ deps, user, body, device }) => failAnswer(deps, await failDelivery(deps, scanContext(user, body, device), await parcelFor(deps, user, body.package), body)));
 }
 
 /** Reading proof follows the parcel's scope; changing it is for drivers and staff. */
-function visiblePackageForProof(deps: Deps, user: SessionUser, id: number, writing = true): PackageRow {
+async function visiblePackageForProof(deps: Deps, user: SessionUser, id: number, writing = true): Promise<PackageRow> {
   if (writing && !isStaff(user.role) && user.role !== 'driver') throw forbidden('Only drivers and staff change delivery proof');
-  return proofParcel(deps.db, user, id);
+  return await proofParcel(deps.db, user, id);
 }
 
-export function proofPage(deps: Deps, where: SQL | undefined, query: { page: number; page_size: number }, url: string) {
-  const count = deps.db.select({ n: sql<number>`count(*)` }).from(pkg).leftJoin(deliveryRecord, eq(deliveryRecord.package_id, pkg.id)).where(where).get()?.n ?? 0;
-  const rows = deps.db.select({ p: pkg }).from(pkg).leftJoin(deliveryRecord, eq(deliveryRecord.package_id, pkg.id)).where(where)
+export async function proofPage(deps: Deps, where: SQL | undefined, query: { page: number; page_size: number }, url: string) {
+  const count = (await deps.db.select({ n: sql<number>`count(*)` }).from(pkg).leftJoin(deliveryRecord, eq(deliveryRecord.package_id, pkg.id)).where(where).get())?.n ?? 0;
+  const rows = await deps.db.select({ p: pkg }).from(pkg).leftJoin(deliveryRecord, eq(deliveryRecord.package_id, pkg.id)).where(where)
     .orderBy(desc(pkg.delivered_at), desc(pkg.id)).limit(query.page_size).offset((query.page - 1) * query.page_size).all();
   return { count, ...pageLinks(url, query.page, query.page_size, count), results: proofsOf(deps.db, rows.map((r) => r.p)) };
 }

@@ -35,14 +35,14 @@ export function fileRoutes(app: App): void {
       return { upload, key: await writeBytes(deps, upload, user.id) };
     },
     settle: ({ key }, deps) => dropIfUnused(deps, key),
-  }, ({ deps, user, body, prepared }) =>
-    toFileRecord(recordFile(deps.db, deps.clock.now(), user.id, prepared.key, prepared.upload, body.kind, body.client_id ?? null)));
+  }, async ({ deps, user, body, prepared }) =>
+    toFileRecord(await recordFile(deps.db, deps.clock.now(), user.id, prepared.key, prepared.upload, body.kind, body.client_id ?? null)));
 
   defineRoute(app, {
     method: 'get', path: '/file/{id}/', tags: ['Files'], access: 'authenticated', catalogue: [], params: IdParams,
     summary: 'Download a file you uploaded (staff: any file)', produces: 'application/octet-stream',
   }, async ({ deps, user, params, c }) => {
-    const row = fileById(deps.db, params.id);
+    const row = await fileById(deps.db, params.id);
     if (!row || (row.owner_id !== user.id && !isStaff(user.role))) throw notFound(`File ${params.id} not found`);
     const bytes = await deps.files.get(row.key);
     if (!bytes) throw notFound(`File ${params.id} is missing from storage`);

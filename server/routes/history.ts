@@ -25,17 +25,17 @@ export function historyRoutes(app: App): void {
     method: 'get', path: '/history/{id}/', tags: ['History'], access: 'package.view', params: IdParams, response: HistoryDetail,
     catalogue: ops('mobile/History', 'History Detail'),
     summary: 'The whole story of one parcel: every event (who, device time, received time, position), attempts and proof',
-  }, ({ deps, user, params }) => ({ success: true, ...packageStory(deps.db, historyVisible(deps.db, user, findPackage(deps.db, params.id), params.id)) }));
+  }, async ({ deps, user, params }) => ({ success: true, ...packageStory(deps.db, await historyVisible(deps.db, user, await findPackage(deps.db, params.id), params.id)) }));
 
   defineRoute(app, {
     method: 'get', path: '/driver-package/current-date/', tags: ['Other'], access: 'package.view', query: CurrentDateQuery, response: PackagesAnswer,
     catalogue: ops('mobile/Other', 'Package By Current Date'),
     summary: "The logged-in driver's packages for today: due today (delivery_date) or assigned today",
     description: '`date` (YYYY-MM-DD) defaults to today at the device offset `utc_offset` (minutes east of UTC, e.g. 600 for Sydney).',
-  }, ({ deps, user, query }) => {
+  }, async ({ deps, user, query }) => {
     const me = driverOnly(user);
     const date = query.date ?? new Date(deps.clock.now() + query.utc_offset * 60_000).toISOString().slice(0, 10);
-    const packages = packagesForDay(deps.db, me, date, query.utc_offset);
+    const packages = await packagesForDay(deps.db, me, date, query.utc_offset);
     return { success: true, message: `${packages.length} package(s) for ${date}`, count: packages.length, packages };
   });
 
@@ -43,8 +43,8 @@ export function historyRoutes(app: App): void {
     method: 'get', path: '/driver-package/pickup/', tags: ['Other'], access: 'package.view', response: PackagesAnswer,
     catalogue: ops('mobile/Other', 'Login Driver Pickup Driver Package'),
     summary: "The logged-in driver's pickups: pickup_requested or picked_up parcels assigned to them",
-  }, ({ deps, user }) => {
-    const packages = pickupPackages(deps.db, driverOnly(user));
+  }, async ({ deps, user }) => {
+    const packages = await pickupPackages(deps.db, driverOnly(user));
     return { success: true, message: `${packages.length} pickup package(s)`, count: packages.length, packages };
   });
 }

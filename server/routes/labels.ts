@@ -24,7 +24,7 @@ export function labelRoutes(app: App): void {
       + 'For an upload batch, pass the ids the upload answered. A parcel outside your scope answers 404.',
   }, async ({ deps, user, query }) => {
     noDrivers(user.role);
-    const parcels = parcelsToLabel(deps.db, user, query.ids);
+    const parcels = await parcelsToLabel(deps.db, user, query.ids);
     return pdf(await labelsPdf(parcels, query.layout as LabelLayout), `labels-${parcels.length}.pdf`);
   });
 
@@ -33,7 +33,7 @@ export function labelRoutes(app: App): void {
     summary: "One parcel's label(s), one per piece",
   }, async ({ deps, user, params, query }) => {
     noDrivers(user.role);
-    const parcels = parcelsToLabel(deps.db, user, [params.id]);
+    const parcels = await parcelsToLabel(deps.db, user, [params.id]);
     return pdf(await labelsPdf(parcels, query.layout as LabelLayout), `label-${parcels[0]?.hawb ?? params.id}.pdf`);
   });
 
@@ -41,7 +41,7 @@ export function labelRoutes(app: App): void {
     method: 'get', path: '/package/manifest/', tags, access: { roles: STAFF_ROLES }, catalogue: [], query: ManifestQuery, produces: 'application/pdf',
     summary: "A manifest: a driver's open parcels (`driver=`) or a route's parcels (`route=`), in delivery order, with totals and signature lines",
   }, async ({ deps, query }) => {
-    const m = manifestParcels(deps.db, query);
+    const m = await manifestParcels(deps.db, query);
     const now = deps.clock.now();
     const bytes = await manifestPdf({ title: m.title, driver: m.driver, date: m.date ?? (iso(now) ?? '').slice(0, 10), generatedAt: (iso(now) ?? '').slice(0, 16).replace('T', ' ') }, m.parcels);
     return pdf(bytes, 'manifest.pdf');

@@ -20,8 +20,8 @@ export function locationRoutes(app: App): void {
     method: 'get', path: '/package/location-review/', tags, access: 'package.view', query: ReviewQuery, response: ReviewAnswer, catalogue: [],
     summary: 'Open parcels located only to their suburb or worse, for the office to check',
     description: '`precision` is the best level listed (default `suburb`: suburb, postcode and none). Companies see their own parcels.',
-  }, ({ deps, user, query, c }) => {
-    const { count, results } = reviewList(deps.db, user, query.precision, query.page, query.page_size);
+  }, async ({ deps, user, query, c }) => {
+    const { count, results } = await reviewList(deps.db, user, query.precision, query.page, query.page_size);
     return { count, ...pageLinks(c.req.url, query.page, query.page_size, count), results };
   });
 
@@ -33,8 +33,8 @@ export function locationRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/package/{id}/location/', tags, access: 'package.view', params: IdParams, response: PackageLocation, catalogue: [],
     summary: "A parcel's position, its precision (exact, street, suburb, postcode, none) and where it came from",
-  }, ({ deps, user, params }) => {
-    visiblePackage(user, findPackage(deps.db, params.id), params.id);
+  }, async ({ deps, user, params }) => {
+    visiblePackage(user, await findPackage(deps.db, params.id), params.id);
     return packageLocationOf(deps.db, params.id);
   });
 
@@ -43,8 +43,8 @@ export function locationRoutes(app: App): void {
     summary: 'The office places the pin of a parcel (dragged on its map)',
     description: 'The address book takes this position for the address and wins over what deliveries taught; open parcels to the same '
       + 'address (not placed by their sender) move with it. Zone and price are unchanged: they follow the suburb.',
-  }, ({ deps, user, params, body }) => {
-    const row = visiblePackage(user, findPackage(deps.db, params.id), params.id);
+  }, async ({ deps, user, params, body }) => {
+    const row = visiblePackage(user, await findPackage(deps.db, params.id), params.id);
     const moved = pinAddress(deps.db, deps.clock.now(), row, body.latitude, body.longitude, { userId: user.id });
     return { success: true, message: `${moved} parcel(s) placed`, moved, location: packageLocationOf(deps.db, row.id) };
   });

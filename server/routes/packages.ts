@@ -64,9 +64,9 @@ export function packageListWhere(user: SessionUser, q: PackageListQuery, archive
 }
 
 /** A PackageListAnswer whose results SQLite serialised (packages/json.ts). */
-export function packagePage(db: Db, where: SQL | undefined, q: PackageListQuery, url: string): RawJson {
-  const count = db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get()?.n ?? 0;
-  const results = packageJsonWhere(db, where, { orderBy: orderBy(pkg, PACKAGE_LIST, q.ordering), limit: q.page_size, offset: (q.page - 1) * q.page_size });
+export async function packagePage(db: Db, where: SQL | undefined, q: PackageListQuery, url: string): Promise<RawJson> {
+  const count = (await db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get())?.n ?? 0;
+  const results = await packageJsonWhere(db, where, { orderBy: orderBy(pkg, PACKAGE_LIST, q.ordering), limit: q.page_size, offset: (q.page - 1) * q.page_size });
   return rawObject({ count, ...pageLinks(url, q.page, q.page_size, count), results: rawArray(results) });
 }
 
@@ -104,8 +104,8 @@ export function packageRoutes(app: App): void {
       description: 'Body `{ deleted: [ids] }`, all or nothing; unknown ids (or another company\'s) answer 400 naming them. '
         + 'Answers the envelope of spec 4.6 with the packages this call changed. '
         + (archive ? 'A parcel with a driver (assigned, out for delivery, failed) cannot be archived (409).' : ''),
-    }, ({ deps, user, body }) => {
-      const data = packageJsonByIds(deps.db, setPackagesArchived(deps, user, body.deleted, archive));
+    }, async ({ deps, user, body }) => {
+      const data = await packageJsonByIds(deps.db, await setPackagesArchived(deps, user, body.deleted, archive));
       return rawObject({ count: data.length, next: null, previous: null, results: rawObject({ success: true, data: rawArray(data) }) });
     });
   }
@@ -115,10 +115,10 @@ export function packageRoutes(app: App): void {
     catalogue: pm('Area by Postcode'),
     summary: 'Suburbs (with their zone and state) and areas for a postcode',
     description: 'Matches suburbs by their own postcode and by the pincode table.',
-  }, ({ deps, query }) => {
+  }, async ({ deps, query }) => {
     const { db } = deps;
-    const viaPincode = db.select({ id: pincode.suburb_id }).from(pincode).where(and(eq(pincode.code, query.postcode), isNull(pincode.deleted_at))).all().map((r) => r.id);
-    const suburbs = db.select({
+    const viaPincode = (await db.select({ id: pincode.suburb_id }).from(pincode).where(and(eq(pincode.code, query.postcode), isNull(pincode.deleted_at))).all()).map((r) => r.id);
+    const suburbs = await db.select({
       id: suburb.id, name: suburb.name, zone: suburb.zone_id, zone_name: zone.name, state: suburb.state_id, state_name: state.name,
     }).from(suburb).leftJoin(zone, eq(zone.id, suburb.zone_id)).leftJoin(state, eq(state.id, suburb.state_id))
       .where(and(isNull(suburb.deleted_at), viaPincode.length ? sql`(${suburb.postcode} = ${query.postcode} or ${inArray(suburb.id, viaPincode)})` : eq(suburb.postcode, query.postcode)))
@@ -137,10 +137,10 @@ export function packageRoutes(app: App): void {
     summary: 'Quote a price for a parcel not yet created',
     description: 'Weight in kg, dimensions in cm. `amount` is in minor units; `price` the same in major units. A company is quoted its own prices. '
       + 'No rate line that fits the parcel answers 404.',
-  }, ({ deps, user, body }) => {
+  }, async ({ deps, user, body }) => {
     if (user.role === 'company' && body.company != null && body.company !== user.companyId) throw forbidden('A company is quoted only its own prices');
     const companyId = user.role === 'company' ? user.companyId : body.company;
-    return priceAnswer(null, priceFor(deps.db, {
+    return priceAnswer(null, await priceFor(deps.db, {
       companyId, weightKg: body.weight, lengthCm: body.length, widthCm: body.width, heightCm: body.height, zoneId: body.zone, postcode: body.postcode,
       suburbId: body.suburb, postcodeName: body.postcode_name, customerAddress: body.customer_address, pkgType: body.pkg_type,
     }));
@@ -149,9 +149,9 @@ export function packageRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/package/{id}/price/', tags, access: 'package.view', params: IdParams, response: PriceAnswer,
     catalogue: pm('Get Price'), summary: 'The price of an existing package', description: 'No rate line that fits the parcel answers 404.',
-  }, ({ deps, user, params }) => {
-    const row = visiblePackage(user, findPackage(deps.db, params.id), params.id);
-    return priceAnswer(row.id, priceFor(deps.db, {
+  }, async ({ deps, user, params }) => {
+    const row = visiblePackage(user, await findPackage(deps.db, params.id), params.id);
+    return priceAnswer(row.id, await priceFor(deps.db, {
       companyId: row.company_id, weightKg: row.weight, lengthCm: row.length, widthCm: row.width, heightCm: row.height,
       zoneId: row.zone_id, postcode: row.postcode, pkgType: row.pkg_type,
     }));
@@ -178,8 +178,8 @@ export function packageRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/package/{id}/', tags, access: 'package.view', params: IdParams, response: Package,
     catalogue: pm('Retrieve', 'Get Package by ID'), summary: 'Retrieve a package',
-  }, ({ deps, user, params }) => {
-    visiblePackage(user, findPackage(deps.db, params.id), params.id);
+  }, async ({ deps, user, params }) => {
+    visiblePackage(user, await findPackage(deps.db, params.id), params.id);
     return one(deps.db, params.id);
   });
 
@@ -189,14 +189,14 @@ export function packageRoutes(app: App): void {
     summary: 'Update the details of a package that is not final (a company: its own)',
     description: 'Partial: only the fields sent change; PUT is a synonym. Status and driver are not editable here '
       + '(status-change, assign and unassign are). A final package answers 409; the hawb changes only while the package is `created`.',
-  }, ({ deps, user, params, body }) => one(deps.db, editPackage(deps, user, params.id, body).id));
+  }, async ({ deps, user, params, body }) => one(deps.db, (await editPackage(deps, user, params.id, body)).id));
 
   defineRoute(app, {
     method: 'delete', path: '/package/{id}/', tags, access: 'package.manage', params: IdParams, response: SuccessMessage,
     catalogue: pm('Delete'), summary: 'Delete a package nobody has handled yet',
     description: 'Only while `created` with no scan or transition beyond its creation; afterwards 409 (cancel or archive it instead).',
-  }, ({ deps, user, params }) => {
-    const row = deletePackage(deps, user, params.id);
+  }, async ({ deps, user, params }) => {
+    const row = await deletePackage(deps, user, params.id);
     return { success: true, message: `Package ${row.hawb} deleted` };
   });
 
@@ -206,5 +206,5 @@ export function packageRoutes(app: App): void {
     catalogue: pm('Status Change'), summary: 'Set a package status by hand (admins and supervisors)',
     description: 'Goes through the lifecycle table: a change it does not allow answers 409 invalid_transition. `received` also takes the '
       + 'parcel off its driver. Assigning, loading, delivering and failing have their own operations.',
-  }, ({ deps, user, params, body }) => one(deps.db, changeStatus(deps, user, params.id, body.status, body.note).id));
+  }, async ({ deps, user, params, body }) => one(deps.db, (await changeStatus(deps, user, params.id, body.status, body.note)).id));
 }

@@ -43,8 +43,8 @@ export function peopleRoutes(app: App): void {
     record: Company, create: CompanyCreate, update: CompanyUpdate, toApi: toCompany,
     // A company login sees only its own company.
     scope: (u) => (u.companyId != null ? eq(company.id, u.companyId) : undefined),
-    validate: (values, { deps, existing }) => {
-      const dup = deps.db.select({ id: company.id }).from(company)
+    validate: async (values, { deps, existing }) => {
+      const dup = await deps.db.select({ id: company.id }).from(company)
         .where(and(eq(company.code, String(values.code)), existing ? ne(company.id, existing.id as number) : undefined)).get();
       if (dup) throw conflict(`Company code ${String(values.code)} is already used by company ${dup.id}`);
     },
@@ -67,10 +67,10 @@ export function peopleRoutes(app: App): void {
     beforeArchive: (row, { deps }) => refuseArchiveWithOpenWork(deps.db, { id: row.id as number, role: String(row.role) }),
     statusChange: {
       body: EmployeeStatusChange,
-      before: (row, body, { deps, user: me }) => {
+      before: async (row, body, { deps, user: me }) => {
         const sent = EmployeeStatusChange.parse(body);
         if (sent.is_active) return;
-        handOverOnDeactivate(deps, me, { id: row.id as number, role: String(row.role), is_active: Boolean(row.is_active) }, sent.handover);
+        await handOverOnDeactivate(deps, me, { id: row.id as number, role: String(row.role), is_active: Boolean(row.is_active) }, sent.handover);
       },
     },
     toRow: (input, { user: me, existing }) => {
@@ -83,14 +83,14 @@ export function peopleRoutes(app: App): void {
       if (password) row.password_hash = hashPasswordSync(password);
       return row;
     },
-    validate: (values, { deps, existing }) => {
+    validate: async (values, { deps, existing }) => {
       if (values.role === 'company' && values.company_id == null) {
         throw badRequest('A company login needs its company', [{ path: 'company', message: 'required for role company' }]);
       }
-      const dup = deps.db.select({ id: user.id }).from(user)
+      const dup = await deps.db.select({ id: user.id }).from(user)
         .where(and(eq(user.email, String(values.email)), existing ? ne(user.id, existing.id as number) : undefined)).get();
       if (dup) throw conflict(`The e-mail ${String(values.email)} is already used by another account`);
-      if (existing && values.password_hash !== existing.password_hash) revokeAllTokens(deps, existing.id as number);
+      if (existing && values.password_hash !== existing.password_hash) await revokeAllTokens(deps, existing.id as number);
     },
     listQuery: filterQuery('role', 'company', 'is_active'),
     list: {

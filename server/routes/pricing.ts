@@ -30,31 +30,31 @@ export function pricingRoutes(app: App): void {
     summary: 'Parcels no rate line priced (not charged yet), oldest first',
     description: 'Staff see every company (`?company=` narrows), a company its own. `reason`: `no_rate_line` or `insufficient_balance` (prepaid). '
       + 'Adding a rate line prices them at once; `POST package/unpriced/price/` tries again.',
-  }, ({ deps, user, query }) => {
+  }, async ({ deps, user, query }) => {
     const own = companyFilter(user);
     if (own != null && query.company != null && query.company !== own) throw notFound(`Company ${query.company} not found`);
-    const { count, rows } = unpricedParcels(deps.db, own ?? query.company, query.page_size, (query.page - 1) * query.page_size);
-    const names = new Map(rows.length ? deps.db.select({ id: company.id, name: company.name }).from(company)
-      .where(inArray(company.id, [...new Set(rows.map((r) => r.company))])).all().map((c) => [c.id, c.name]) : []);
+    const { count, rows } = await unpricedParcels(deps.db, own ?? query.company, query.page_size, (query.page - 1) * query.page_size);
+    const names = new Map(rows.length ? (await deps.db.select({ id: company.id, name: company.name }).from(company)
+      .where(inArray(company.id, [...new Set(rows.map((r) => r.company))])).all()).map((c) => [c.id, c.name]) : []);
     return { count, results: rows.map((r) => ({ ...r, company_name: names.get(r.company) ?? null, since: iso(r.since) ?? '' })) };
   });
 
   defineRoute(app, {
     method: 'post', path: '/package/unpriced/price/', tags, access: { roles: STAFF_ROLES }, catalogue: [], body: PriceNowBody, response: PriceNowAnswer,
     summary: 'Price every unpriced parcel a rate line now fits (each charged once)',
-  }, ({ deps, user, body }) => {
-    if (body.company != null) findCompany(deps.db, body.company);
-    const r = priceUnpriced(deps, user.id, body.company);
-    if (r.priced) audit(deps.db, deps.clock.now(), user.id, 'package.priced_later', body.company != null ? `company:${body.company}` : 'package:unpriced', { priced: r.priced, remaining: r.remaining });
+  }, async ({ deps, user, body }) => {
+    if (body.company != null) await findCompany(deps.db, body.company);
+    const r = await priceUnpriced(deps, user.id, body.company);
+    if (r.priced) await audit(deps.db, deps.clock.now(), user.id, 'package.priced_later', body.company != null ? `company:${body.company}` : 'package:unpriced', { priced: r.priced, remaining: r.remaining });
     return { success: true, message: `${r.priced} parcel(s) priced, ${r.remaining} still unpriced`, ...r };
   });
 
   defineRoute(app, {
     method: 'get', path: '/package/{id}/pricing/', tags, access: 'package.view', catalogue: [], params: IdParams, response: ParcelPricing,
     summary: "A parcel's pricing state and what its company has been charged for it (net)",
-  }, ({ deps, user, params }) => {
+  }, async ({ deps, user, params }) => {
     if (user.role === 'driver') throw notFound(`Package ${params.id} not found`);
-    visiblePackage(user, findPackage(deps.db, params.id), params.id);
+    visiblePackage(user, await findPackage(deps.db, params.id), params.id);
     return pricingOf(deps.db, params.id);
   });
 
@@ -63,25 +63,25 @@ export function pricingRoutes(app: App): void {
     body: WeightAdjustmentBody, response: Package,
     summary: "Change a parcel's weight (and size) with a reason; after depot receipt this is the depot's measurement, which wins",
     description: 'Re-prices the parcel: the difference is charged or refunded once (`reprice` transaction). Recorded in the history and the audit log, before -> after.',
-  }, ({ deps, user, params, body }) => packagesByIds(deps.db, [adjustWeight(deps, user, params.id, body).id])[0] as z.infer<typeof Package>);
+  }, async ({ deps, user, params, body }) => (await packagesByIds(deps.db, [(await adjustWeight(deps, user, params.id, body)).id]))[0] as z.infer<typeof Package>);
 
   defineRoute(app, {
     method: 'get', path: '/company/{company_id}/terms/', tags, access: { roles: STAFF_ROLES }, catalogue: [], params: CompanyParams, response: CompanyTerms,
     summary: "A company's terms: unpriced parcels accepted or refused, days to pay a statement",
-  }, ({ deps, user, params }) => {
+  }, async ({ deps, user, params }) => {
     if (!canSeeCompany(user, params.company_id)) throw notFound(`Company ${params.company_id} not found`);
-    findCompany(deps.db, params.company_id);
+    await findCompany(deps.db, params.company_id);
     return { company: params.company_id, ...companyPolicy(deps.db, params.company_id) };
   });
 
   defineRoute(app, {
     method: 'patch', path: '/company/{company_id}/terms/', tags, access: { roles: ADMIN_ROLES }, catalogue: [], params: CompanyParams,
     body: CompanyTermsUpdate, response: CompanyTerms, summary: "Set a company's terms (admins); audited before -> after",
-  }, ({ deps, user, params, body }) => {
-    findCompany(deps.db, params.company_id);
+  }, async ({ deps, user, params, body }) => {
+    await findCompany(deps.db, params.company_id);
     const now = deps.clock.now();
-    const { before, after } = setCompanyTerms(deps.db, now, params.company_id, body);
-    audit(deps.db, now, user.id, 'company.terms', `company:${params.company_id}`, { before, after });
+    const { before, after } = await setCompanyTerms(deps.db, now, params.company_id, body);
+    await audit(deps.db, now, user.id, 'company.terms', `company:${params.company_id}`, { before, after });
     return { company: params.company_id, ...after };
   });
 }

@@ -30,11 +30,11 @@ function slotsOf(body: z.output<typeof ProofUpdateBody>) {
 }
 
 /** Create and update alike: the slots the body names, then the delivery's recipient and note. */
-function setProof(deps: Deps, user: SessionUser, packageId: number, body: z.output<typeof ProofUpdateBody>, deviceId: string | undefined) {
+async function setProof(deps: Deps, user: SessionUser, packageId: number, body: z.output<typeof ProofUpdateBody>, deviceId: string | undefined) {
   writer(user);
-  const row = proofParcel(deps.db, user, packageId);
-  writeSlots(deps, user, row, slotsOf(body), deviceId);
-  updateDeliveryText(deps, user, row, { recipient_name: body.recipient_name, note: body.note }, deviceId);
+  const row = await proofParcel(deps.db, user, packageId);
+  await writeSlots(deps, user, row, slotsOf(body), deviceId);
+  await updateDeliveryText(deps, user, row, { recipient_name: body.recipient_name, note: body.note }, deviceId);
   return proofOf(deps.db, row);
 }
 
@@ -64,7 +64,7 @@ export function proofRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/photo-upload/{id}/', tags, access: 'package.view', params: IdParams, response: Proof,
     catalogue: ops(group, 'Retrieve'), summary: 'The proof of package {id}',
-  }, ({ deps, user, params }) => proofOf(deps.db, proofParcel(deps.db, user, params.id)));
+  }, async ({ deps, user, params }) => proofOf(deps.db, await proofParcel(deps.db, user, params.id)));
 
   defineRoute(app, {
     method: ['patch', 'put'], path: '/photo-upload/{id}/', tags, access: 'delivery.manage', params: IdParams, body: ProofUpdateBody,
@@ -75,10 +75,10 @@ export function proofRoutes(app: App): void {
   defineRoute(app, {
     method: 'delete', path: '/photo-upload/{id}/', tags, access: 'delivery.manage', params: IdParams, response: Proof,
     catalogue: ops(group, 'Delete'), summary: 'Clear every proof slot of a parcel (the files stay stored; the change is recorded)',
-  }, ({ deps, user, params, device }) => {
+  }, async ({ deps, user, params, device }) => {
     writer(user);
-    const row = proofParcel(deps.db, user, params.id);
-    writeSlots(deps, user, row, Object.fromEntries(PROOF_SLOTS.map((s) => [s, null])), device?.id);
+    const row = await proofParcel(deps.db, user, params.id);
+    await writeSlots(deps, user, row, Object.fromEntries(PROOF_SLOTS.map((s) => [s, null])), device?.id);
     return proofOf(deps.db, row);
   });
 
@@ -86,10 +86,10 @@ export function proofRoutes(app: App): void {
     defineRoute(app, {
       method: 'delete', path: `/photo-upload/{id}/${slotPath(slot)}/`, tags, access: 'delivery.manage', params: IdParams, response: Proof,
       catalogue: ops(group, `Photo Upload Delete/${OP_OF_SLOT[slot]}`), summary: `Remove ${slot.replace('_', ' ')} from a parcel's proof`,
-    }, ({ deps, user, params, device }) => {
+    }, async ({ deps, user, params, device }) => {
       writer(user);
-      const row = proofParcel(deps.db, user, params.id);
-      writeSlots(deps, user, row, { [slot]: null }, device?.id);
+      const row = await proofParcel(deps.db, user, params.id);
+      await writeSlots(deps, user, row, { [slot]: null }, device?.id);
       return proofOf(deps.db, row);
     });
   }

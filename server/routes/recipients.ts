@@ -19,17 +19,17 @@ export function recipientRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/public/track/{token}/', tags, access: 'public', catalogue: [], params: TrackTokenParams, response: RecipientView,
     summary: 'A parcel\'s tracking page data, by its tracking link', description: publicNote,
-  }, ({ deps, params, c }) => {
+  }, async ({ deps, params, c }) => {
     c.header('Cache-Control', 'no-store');
     c.header('Referrer-Policy', 'no-referrer');
-    return recipientView(deps, tracked(deps, params.token, clientIp(c, deps.config)));
+    return recipientView(deps, await tracked(deps, params.token, clientIp(c, deps.config)));
   });
 
   defineRoute(app, {
     method: 'get', path: '/public/track/{token}/file/{file_id}/', tags, access: 'public', catalogue: [], params: TrackFileParams,
     produces: 'application/octet-stream', summary: 'A proof-of-delivery photo or signature, or the company logo, of this tracking page', description: publicNote,
   }, async ({ deps, params, c }) => {
-    const row = trackedFile(deps, tracked(deps, params.token, clientIp(c, deps.config)), params.file_id);
+    const row = await trackedFile(deps, await tracked(deps, params.token, clientIp(c, deps.config)), params.file_id);
     const bytes = await deps.files.get(row.key);
     if (!bytes) throw notFound('No such file on this tracking page');
     c.header('Content-Type', row.mime);
@@ -41,32 +41,32 @@ export function recipientRoutes(app: App): void {
   defineRoute(app, {
     method: 'post', path: '/public/track/{token}/instructions/', tags, access: 'public', catalogue: [], params: TrackTokenParams,
     body: InstructionsBody, response: SuccessMessage, summary: 'Leave delivery instructions or a safe place (reaches the driver\'s phone)', description: publicNote,
-  }, ({ deps, params, body, c }) => {
-    leaveInstructions(deps, tracked(deps, params.token, clientIp(c, deps.config)), body.instructions);
+  }, async ({ deps, params, body, c }) => {
+    await leaveInstructions(deps, await tracked(deps, params.token, clientIp(c, deps.config)), body.instructions);
     return { success: true, message: body.instructions ? 'Your instructions are on their way to the driver' : 'Instructions removed' };
   });
 
   defineRoute(app, {
     method: 'post', path: '/public/track/{token}/reschedule/', tags, access: 'public', catalogue: [], params: TrackTokenParams,
     body: RescheduleBody, response: SuccessMessage, summary: 'After a failed attempt, choose another delivery day', description: publicNote,
-  }, ({ deps, params, body, c }) => {
-    const date = chooseAnotherDay(deps, tracked(deps, params.token, clientIp(c, deps.config)), body.date);
+  }, async ({ deps, params, body, c }) => {
+    const date = chooseAnotherDay(deps, await tracked(deps, params.token, clientIp(c, deps.config)), body.date);
     return { success: true, message: `We will deliver on ${date}` };
   });
 
   defineRoute(app, {
     method: 'post', path: '/public/track/{token}/rating/', tags, access: 'public', catalogue: [], params: TrackTokenParams,
     body: RatingBody, response: SuccessMessage, status: 201, summary: 'Rate the delivery (1-5, optional comment)', description: publicNote,
-  }, ({ deps, params, body, c }) => {
-    rateDelivery(deps, tracked(deps, params.token, clientIp(c, deps.config)), body.rating, body.comment ?? null);
+  }, async ({ deps, params, body, c }) => {
+    await rateDelivery(deps, await tracked(deps, params.token, clientIp(c, deps.config)), body.rating, body.comment ?? null);
     return { success: true, message: 'Thank you for your rating' };
   });
 
   defineRoute(app, {
     method: 'post', path: '/public/track/{token}/opt-out/', tags, access: 'public', catalogue: [], params: TrackTokenParams,
     response: SuccessMessage, summary: 'Stop messages to this parcel\'s recipient (at once, and for the company\'s later parcels)', description: publicNote,
-  }, ({ deps, params, c }) => {
-    optOut(deps, tracked(deps, params.token, clientIp(c, deps.config)));
+  }, async ({ deps, params, c }) => {
+    await optOut(deps, await tracked(deps, params.token, clientIp(c, deps.config)));
     return { success: true, message: 'You will get no more messages' };
   });
 
@@ -85,9 +85,9 @@ export function recipientRoutes(app: App): void {
     method: 'patch', path: '/recipient-settings/', tags, access: 'authenticated', catalogue: [], query: RecipientSettingsQuery,
     body: RecipientSettingsUpdate, response: RecipientSettings,
     summary: 'Change what recipients hear (templates may use {company} {hawb} {eta} {stops} {reason} {next_step} {link})',
-  }, ({ deps, user, query, body }) => {
+  }, async ({ deps, user, query, body }) => {
     const companyId = settingsCompany(user, query.company);
-    return saveSettings(deps.db, deps.clock.now(), companyId, logoUploaders(deps, user, companyId), body);
+    return saveSettings(deps.db, deps.clock.now(), companyId, await logoUploaders(deps, user, companyId), body);
   });
 
   defineRoute(app, {

@@ -29,9 +29,9 @@ export function returnRoutes(app: App): void {
     catalogue: ops(group, 'Return Scan'),
     summary: 'A failed parcel is handed in at the depot (failed -> returned); drivers scan their own, staff any',
     description: 'It leaves the driver (unassigned). Unknown codes (404), parcels of other drivers and other states (409) are refused and recorded.',
-  }, ({ deps, user, body, device }) => {
-    const { row, already } = returnScan(deps, scanContext(user, body, device), body.barcode);
-    return { success: true, message: already ? `Parcel ${row.hawb} is already returned` : `Parcel ${row.hawb} returned to the depot`, already_scanned: already, package: packagesByIds(deps.db, [row.id])[0] as z.infer<typeof Package> };
+  }, async ({ deps, user, body, device }) => {
+    const { row, already } = await returnScan(deps, scanContext(user, body, device), body.barcode);
+    return { success: true, message: already ? `Parcel ${row.hawb} is already returned` : `Parcel ${row.hawb} returned to the depot`, already_scanned: already, package: (await packagesByIds(deps.db, [row.id]))[0] as z.infer<typeof Package> };
   });
 
   defineRoute(app, {
@@ -39,10 +39,10 @@ export function returnRoutes(app: App): void {
     catalogue: ops(group, 'Return Parcel by Depo Manager'),
     summary: 'The depot settles a parcel that came back: keep it (returned), send it to the shipper (returned_to_sender), or redeliver with a driver',
     description: 'A failed parcel is first received back (failed -> returned). Redelivery (returned -> assigned) starts a fresh count of attempts.',
-  }, ({ deps, user, body, device }) => {
-    const row = depotReturn(deps, scanContext(user, body, device), body.barcode, body.outcome, body.driver);
+  }, async ({ deps, user, body, device }) => {
+    const row = await depotReturn(deps, scanContext(user, body, device), body.barcode, body.outcome, body.driver);
     const what = { returned: 'kept at the depot', returned_to_sender: 'returned to the sender', redeliver: 'assigned for redelivery' }[body.outcome];
-    return { success: true, message: `Parcel ${row.hawb} ${what}`, already_scanned: false, package: packagesByIds(deps.db, [row.id])[0] as z.infer<typeof Package> };
+    return { success: true, message: `Parcel ${row.hawb} ${what}`, already_scanned: false, package: (await packagesByIds(deps.db, [row.id]))[0] as z.infer<typeof Package> };
   });
 
   defineRoute(app, {
@@ -50,15 +50,15 @@ export function returnRoutes(app: App): void {
     catalogue: ops(group, 'Returned Packages List'),
     summary: 'Returned parcels (?status=returned|returned_to_sender|failed; default both returned states), latest change first',
     description: 'Staff see all, a company its own, a driver the parcels they failed or brought back. ?driver= (staff: parcels that driver failed), date_from/date_to on the last change.',
-  }, ({ deps, user, query, c }) => {
+  }, async ({ deps, user, query, c }) => {
     const statuses = query.status ? [query.status] : ['returned', 'returned_to_sender'];
     const where = and(isNull(pkg.deleted_at), inArray(pkg.status, statuses), returnScope(user),
       query.driver != null && user.role !== 'driver' ? sql`exists (select 1 from delivery_attempt a where a.package_id = ${pkg.id} and a.driver_id = ${query.driver})` : undefined,
       query.date_from ? gte(pkg.updated_at, dayStart(query.date_from)) : undefined,
       query.date_to ? lt(pkg.updated_at, dayStart(query.date_to) + 86_400_000) : undefined);
-    const count = deps.db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get()?.n ?? 0;
-    const ids = deps.db.select({ id: pkg.id }).from(pkg).where(where).orderBy(desc(pkg.updated_at), desc(pkg.id))
-      .limit(query.page_size).offset((query.page - 1) * query.page_size).all().map((r) => r.id);
+    const count = (await deps.db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get())?.n ?? 0;
+    const ids = (await deps.db.select({ id: pkg.id }).from(pkg).where(where).orderBy(desc(pkg.updated_at), desc(pkg.id))
+      .limit(query.page_size).offset((query.page - 1) * query.page_size).all()).map((r) => r.id);
     return { count, ...pageLinks(c.req.url, query.page, query.page_size, count), results: packagesByIds(deps.db, ids) };
   });
 
@@ -72,9 +72,9 @@ export function returnRoutes(app: App): void {
     method: 'get', path: '/return-parcel/{id}/', tags, access: 'package.view', params: IdParams, response: ReturnDetailAnswer,
     catalogue: ops(group, 'Returned Packages Full Details'),
     summary: 'A returned (or failed) parcel in full: the package, every attempt with its reason and photo, and its history',
-  }, ({ deps, user, params }) => {
-    const row = historyVisible(deps.db, user, findPackage(deps.db, params.id), params.id);
-    const story = packageStory(deps.db, row);
+  }, async ({ deps, user, params }) => {
+    const row = await historyVisible(deps.db, user, await findPackage(deps.db, params.id), params.id);
+    const story = await packageStory(deps.db, row);
     return { success: true, package: story.package, attempts: story.attempts, events: story.events, must_return: row.status === 'failed' && mustReturn(row.attempts, deps.config.maxAttempts) };
   });
 
@@ -82,9 +82,9 @@ export function returnRoutes(app: App): void {
     method: 'post', path: '/package/{id}/cancel/', tags: ['Package'], access: 'package.manage', params: IdParams, body: CancelBody, response: Package,
     catalogue: [], summary: 'Cancel a parcel before it leaves on a van (staff, or the company that sent it)',
     description: 'Allowed from pickup_requested, picked_up, created, received and assigned; otherwise 409 with the current state (recorded).',
-  }, ({ deps, user, params, body, device }) => {
-    const row = cancelPackage(deps, scanContext(user, body, device), visiblePackage(user, findPackage(deps.db, params.id), params.id));
-    return packagesByIds(deps.db, [row.id])[0] as z.infer<typeof Package>;
+  }, async ({ deps, user, params, body, device }) => {
+    const row = await cancelPackage(deps, scanContext(user, body, device), visiblePackage(user, await findPackage(deps.db, params.id), params.id));
+    return (await packagesByIds(deps.db, [row.id]))[0] as z.infer<typeof Package>;
   });
 
 }

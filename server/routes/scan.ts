@@ -45,8 +45,8 @@ export function scanRoutes(app: App): void {
     catalogue: ops('mobile/Scan API', 'Scan Package and Assign Zone'), body: ScanBody, response: ZoneScanAnswer,
     summary: 'Depot inbound: the parcel lands (received) and is given its zone',
     description: 'created/picked_up -> received with landed=true; the zone comes from the suburb, else the postcode. The answer names the zone so the screen can say which bay. Unknown codes (404) and refused states (409) are recorded.',
-  }, ({ deps, user, body, device }) => {
-    const { row, already, zone } = scanAssignZone(deps, user, body.barcode, actionMeta(body), device?.id);
+  }, async ({ deps, user, body, device }) => {
+    const { row, already, zone } = await scanAssignZone(deps, user, body.barcode, actionMeta(body), device?.id);
     const where = zone ? `zone ${zone.name}` : 'no zone (set the suburb or postcode)';
     // A parcel already given to a driver only lands: say so rather than "Received" while it stays Assigned (issue 18).
     const verb = row.status === 'assigned' ? (already ? 'Already at the depot (still assigned to its driver)' : 'At the depot, still assigned to its driver:')
@@ -59,8 +59,8 @@ export function scanRoutes(app: App): void {
     catalogue: ops('mobile/Scan API', 'Inbound Scan (Scan by Driver)'),
     summary: 'Driver scans a parcel onto the van', body: ScanBody, response: ScanAnswer,
     description: '404 for an unknown code, 409 for a parcel of another driver or in a state that cannot be loaded (all recorded). A repeat scan answers 200 with already_scanned. A failed parcel scanned again is a reattempt, refused once it must be returned.',
-  }, ({ deps, user, body, device }) => {
-    const { row, already } = inboundScan(deps, user, body.barcode, actionMeta(body), device?.id);
+  }, async ({ deps, user, body, device }) => {
+    const { row, already } = await inboundScan(deps, user, body.barcode, actionMeta(body), device?.id);
     return rawObject({
       success: true, message: already ? `Parcel ${row.hawb} is already loaded` : `Parcel ${row.hawb} loaded`,
       already_scanned: already, package: packageJson(deps.db, row.id),
@@ -71,8 +71,8 @@ export function scanRoutes(app: App): void {
     method: 'post', path: '/scan-package-api/reset-scanned/', tags, access: { roles: ['driver'] },
     catalogue: ops('mobile/Scan API', 'Reset Scanned Parcel by Driver'), body: ScanBody, response: ScanAnswer,
     summary: 'Driver takes a loaded parcel off the van (out_for_delivery -> assigned, is_scanned false)',
-  }, ({ deps, user, body, device }) => {
-    const row = resetScan(deps, user, body.barcode, actionMeta(body), device?.id);
+  }, async ({ deps, user, body, device }) => {
+    const row = await resetScan(deps, user, body.barcode, actionMeta(body), device?.id);
     return rawObject({ success: true, message: `Parcel ${row.hawb} unloaded`, already_scanned: false, package: packageJson(deps.db, row.id) });
   });
 
@@ -84,12 +84,12 @@ export function scanRoutes(app: App): void {
       method: 'post', path, tags, access: { roles }, catalogue: ops('mobile/Scan API', op), body: ScanBody, response: CheckScanAnswer,
       summary: `${op}: a recorded check of a parcel in hand; its state is unchanged`,
       description: 'Answers the parcel, its state with a label, the states it may go to next and the last thing that happened to it.',
-    }, ({ deps, user, body, device }) => {
-      const { row, before } = checkScan(deps, user, body.barcode, action, actionMeta(body), device?.id);
+    }, async ({ deps, user, body, device }) => {
+      const { row, before } = await checkScan(deps, user, body.barcode, action, actionMeta(body), device?.id);
       const status = row.status as PackageStatus;
       return rawObject({
         success: true, message: `Parcel ${row.hawb} is ${STATUS_LABELS[status].toLowerCase()}`, status, status_label: STATUS_LABELS[status],
-        allowed: [...allowedTransitions(status)], package: packageJson(deps.db, row.id), last_event: before ? shapeEvents(deps.db, [before])[0] ?? null : null,
+        allowed: [...allowedTransitions(status)], package: packageJson(deps.db, row.id), last_event: before ? (await shapeEvents(deps.db, [before]))[0] ?? null : null,
       });
     });
   }
@@ -111,10 +111,10 @@ export function scanRoutes(app: App): void {
     catalogue: ops('mobile/Scan API', 'Scan Input / No Parcel'), body: NoParcelBody, response: SuccessMessage.extend({ exception: ScanException, package: Package.nullable() }),
     summary: 'Report a scanned code with no parcel; it waits in the scan-exception list for staff',
     description: 'If the code does belong to a parcel the answer says so (and includes it when the caller may see it); the report is kept either way.',
-  }, ({ deps, user, body, device }) => {
+  }, async ({ deps, user, body, device }) => {
     const ctx = scanContext(user, body, device);
-    const row = deps.db.select().from(pkg).where(and(eq(pkg.hawb, body.code), isNull(pkg.deleted_at))).get();
-    const ex = recordScanException(deps.db, deps.clock.now(), body.code, 'no_parcel', ctx);
+    const row = await deps.db.select().from(pkg).where(and(eq(pkg.hawb, body.code), isNull(pkg.deleted_at))).get();
+    const ex = await recordScanException(deps.db, deps.clock.now(), body.code, 'no_parcel', ctx);
     const visible = row && (isStaff(user.role) || row.assigned_to_id === user.id);
     return rawObject({
       success: true, message: row ? `Code ${body.code} is parcel ${row.hawb}; reported anyway` : `Code ${body.code} reported to the depot`,
@@ -125,10 +125,10 @@ export function scanRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/scan-package-api/no-parcel/', tags, access: { roles: DEPOT }, catalogue: [], query: ScanExceptionQuery,
     response: pageOf(ScanException), summary: 'Scan exceptions (unknown codes, no-parcel reports) for staff; ?resolved=false for open ones',
-  }, ({ deps, query, c }) => {
+  }, async ({ deps, query, c }) => {
     const where = query.resolved ? eq(scanException.resolved, query.resolved === 'true') : undefined;
-    const count = deps.db.select({ n: sql<number>`count(*)` }).from(scanException).where(where).get()?.n ?? 0;
-    const rows = deps.db.select({ e: scanException, name: userTable.name }).from(scanException).leftJoin(userTable, eq(userTable.id, scanException.actor_id))
+    const count = (await deps.db.select({ n: sql<number>`count(*)` }).from(scanException).where(where).get())?.n ?? 0;
+    const rows = await deps.db.select({ e: scanException, name: userTable.name }).from(scanException).leftJoin(userTable, eq(userTable.id, scanException.actor_id))
       .where(where).orderBy(sql`${scanException.id} desc`).limit(query.page_size).offset((query.page - 1) * query.page_size).all();
     return { count, ...pageLinks(c.req.url, query.page, query.page_size, count), results: rows.map((r) => shapeException(r.e, r.name)) };
   });
@@ -136,13 +136,13 @@ export function scanRoutes(app: App): void {
   defineRoute(app, {
     method: 'post', path: '/scan-package-api/no-parcel/{id}/resolve/', tags, access: { roles: DEPOT }, catalogue: [],
     params: z.object({ id: idParam }), body: ResolveBody, response: ScanException, summary: 'Mark a scan exception as sorted out',
-  }, ({ deps, user, params, body }) => {
-    const ex = deps.db.select().from(scanException).where(eq(scanException.id, params.id)).get();
+  }, async ({ deps, user, params, body }) => {
+    const ex = await deps.db.select().from(scanException).where(eq(scanException.id, params.id)).get();
     if (!ex) throw notFound(`Scan exception ${params.id} not found`);
     const note = [body.note, body.package != null ? `parcel ${body.package}` : undefined].filter(Boolean).join('; ') || null;
-    const updated = deps.db.update(scanException).set({ resolved: true, resolved_by: user.id, resolved_at: deps.clock.now(), resolution_note: note })
+    const updated = await deps.db.update(scanException).set({ resolved: true, resolved_by: user.id, resolved_at: deps.clock.now(), resolution_note: note })
       .where(eq(scanException.id, ex.id)).returning().get();
-    const actor = ex.actor_id != null ? deps.db.select({ name: userTable.name }).from(userTable).where(eq(userTable.id, ex.actor_id)).get()?.name : null;
+    const actor = ex.actor_id != null ? (await deps.db.select({ name: userTable.name }).from(userTable).where(eq(userTable.id, ex.actor_id)).get())?.name : null;
     return shapeException(updated ?? ex, actor ?? null);
   });
 
@@ -163,9 +163,9 @@ export function scanRoutes(app: App): void {
     catalogue: ops('mobile/Scan API', 'Remaining Packages List'), params: DriverParams,
     summary: "A driver's assigned packages not yet scanned onto the van", response: RemainingPackagesResponse,
     description: '`number` is the driver\'s employee id. A driver may ask only for their own id; supervisors and admins for anyone.',
-  }, ({ deps, user, params }) => {
+  }, async ({ deps, user, params }) => {
     if (!isStaff(user.role) && user.id !== params.number) throw forbidden('You may only list your own remaining packages');
-    const pending = rawPackages(remainingQuery(deps.db).values({ driver: params.number, max: deps.config.maxAttempts }) as unknown[][]);
+    const pending = rawPackages((await remainingQuery(deps.db).values({ driver: params.number, max: deps.config.maxAttempts })) as unknown[][]);
     return rawObject({ success: true, message: `${pending.length} package(s) remaining`, pending_packages: rawArray(pending) });
   });
 
@@ -174,20 +174,20 @@ export function scanRoutes(app: App): void {
     catalogue: ops('mobile/Scan API', 'Scanned Packages List'), params: DriverParams, response: ScannedPackagesResponse,
     summary: "A driver's packages scanned onto the van and not yet in a final state",
     description: 'Same access as the remaining list: a driver only their own id, staff anyone.',
-  }, ({ deps, user, params }) => {
+  }, async ({ deps, user, params }) => {
     if (!isStaff(user.role) && user.id !== params.number) throw forbidden('You may only list your own scanned packages');
-    const scanned = packageJsonWhere(deps.db,
+    const scanned = await packageJsonWhere(deps.db,
       and(eq(pkg.assigned_to_id, params.number), eq(pkg.is_scanned, true), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES])),
       { orderBy: [pkg.sequence_no, pkg.id] });
     return rawObject({ success: true, message: `${scanned.length} package(s) on the van`, scanned_packages: rawArray(scanned) });
   });
 }
 
-function deliverByCode(deps: Parameters<typeof deliver>[0], ctx: Parameters<typeof deliver>[1], code: string, body: Parameters<typeof deliver>[3]) {
-  const row = parcelByCode(deps, code, 'deliver', ctx);
+async function deliverByCode(deps: Parameters<typeof deliver>[0], ctx: Parameters<typeof deliver>[1], code: string, body: Parameters<typeof deliver>[3]) {
+  const row = await parcelByCode(deps, code, 'deliver', ctx);
   // A code in hand that was never this driver's is answered by name, not hidden as a 404.
   if (row.assigned_to_id !== ctx.actor.id && !wasDriversParcel(deps.db, row.id, ctx.actor.id)) throw notYours(deps, row, 'deliver', ctx);
-  const { row: done, flagged } = deliver(deps, ctx, row, body, 'scan_deliver');
+  const { row: done, flagged } = await deliver(deps, ctx, row, body, 'scan_deliver');
   return rawObject({
     success: true, message: flagged ? `Parcel ${done.hawb} delivered and flagged for a supervisor: it had been reassigned` : `Parcel ${done.hawb} delivered`,
     flagged, package: packageJson(deps.db, done.id), proof: proofOf(deps.db, done),

@@ -29,8 +29,8 @@ export function trackingRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/track/{hawb}/page/', tags, access: 'public', params: TrackParams, catalogue: [], produces: 'text/html',
     summary: 'Public tracking page a recipient can open from a text message',
-  }, ({ deps, params, c }) => {
+  }, async ({ deps, params, c }) => {
     c.header('Cache-Control', 'no-store');
-    return c.html(trackingHtml(trackParcel(deps, params.hawb, clientIp(c, deps.config))));
+    return c.html(trackingHtml(await trackParcel(deps, params.hawb, clientIp(c, deps.config))));
   });
 }

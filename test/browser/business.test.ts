@@ -46,7 +46,7 @@ describe.skipIf(!hasChromium)('money, reports and integrations in Chromium', () 
     const driver2 = srv.addUser('driver', { name: 'Omar Oak', email: 'omar.money@example.com' });
     acme = srv.addCompany('Acme Parts', 'ACME');
     bolt = srv.addCompany('Bolt Retail', 'BOLT');
-    srv.db.update(company).set({ billing_type: 'postpaid' }).where(eq(company.id, bolt)).run();
+    await srv.db.update(company).set({ billing_type: 'postpaid' }).where(eq(company.id, bolt)).run();
     acmeUser = srv.addUser('company', { name: 'Acme Desk', email: 'desk.money@acme.example', companyId: acme });
 
     const ok = (r: { status: number; body: unknown }, what: string) => {

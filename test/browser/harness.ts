@@ -108,7 +108,7 @@ let seq = 0;
  */
 export async function startServer(staticDir: string, opts: { publicUrl?: boolean } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'courier-browser-'));
-  const db = openDatabase(join(dir, 'courier.db'));
+  const db = await openDatabase(join(dir, 'courier.db'));
   const app = createApp({ db, files: diskFileStore(join(dir, 'files')), clock: systemClock, config: { staticDir } });
   const server: ServerType = await new Promise((ok) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => ok(s));
@@ -118,17 +118,17 @@ export async function startServer(staticDir: string, opts: { publicUrl?: boolean
   if (opts.publicUrl) app.deps.config.publicUrl = url;
   const tokens = new Map<number, string>();
 
-  const addCompany = (name: string, code: string) => {
+  const addCompany = async (name: string, code: string) => {
     const now = Date.now();
-    return db.insert(company).values({ name, code, email: `${code.toLowerCase()}@example.com`, status: 'active', created_at: now, updated_at: now }).returning().get().id;
+    return (await db.insert(company).values({ name, code, email: `${code.toLowerCase()}@example.com`, status: 'active', created_at: now, updated_at: now }).returning().get()).id;
   };
-  const addUser: TestServer['addUser'] = (role, opts = {}) => {
+  const addUser: TestServer['addUser'] = async (role, opts = {}) => {
     seq += 1;
     const now = Date.now();
     const email = opts.email ?? `${role}${seq}@example.com`;
     const name = opts.name ?? `${role.replace('_', ' ')} ${seq}`;
     const companyId = opts.companyId ?? null;
-    const id = db.insert(user).values({ name, email, role, company_id: companyId, password_hash: HASH, created_at: now, updated_at: now }).returning().get().id;
+    const id = (await db.insert(user).values({ name, email, role, company_id: companyId, password_hash: HASH, created_at: now, updated_at: now }).returning().get()).id;
     return { id, email, name, role, companyId };
   };
   const token = async (who: Seeded) => {

@@ -49,7 +49,7 @@ describe.skipIf(!hasChromium)('office exceptions from the web (Chromium)', () =>
     admin = srv.addUser('admin', { name: 'Olive Office', email: 'olive@example.com' });
     driver = srv.addUser('driver', { name: 'Dana Driver', email: 'dana-office@example.com' });
     coA = srv.addCompany('Acme Parts', 'ACME');
-    srv.db.update(company).set({ billing_type: 'postpaid' }).where(eq(company.id, coA)).run();
+    await srv.db.update(company).set({ billing_type: 'postpaid' }).where(eq(company.id, coA)).run();
     companyUser = srv.addUser('company', { name: 'Acme Desk', email: 'desk-office@acme.example', companyId: coA });
     reason = (await srv.api<{ id: number }>(admin, 'POST', 'failed-delivery-status/', { name: 'Nobody home' })).body.id;
     br = browsers();

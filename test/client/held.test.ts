@@ -13,7 +13,7 @@ const PNG = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAA
 const count = (t: ReturnType<typeof makeApp>, sql: string, ...args: unknown[]) => (t.db.$client.prepare(sql).get(...args) as { n: number }).n;
 
 async function world(hawbs: string[]) {
-  const t = makeApp();
+  const t = await makeApp();
   const admin = await t.login('admin');
   const driver = await t.login('driver', { name: 'Dana Driver' });
   const other = await t.login('driver', { name: 'Eli Driver' });
@@ -24,7 +24,7 @@ async function world(hawbs: string[]) {
 describe('held actions (undo window)', () => {
   it('is saved and counted at once, not sent, survives the engine dying, and is sent once by the next start', async () => {
     const w = await world(['HLD-1', 'HLD-2']);
-    const net = network(w.t);
+    const net = network(await w.t);
     const name = uniqueDbName();
     const first = engineOn(net, name);
     await first.login(w.driver.email, PASSWORD);
@@ -56,7 +56,7 @@ describe('held actions (undo window)', () => {
 
   it('undo inside the window removes the action and its files; after release undo says no', async () => {
     const w = await world(['UND-1']);
-    const net = network(w.t);
+    const net = network(await w.t);
     const engine = engineOn(net, uniqueDbName());
     await engine.login(w.driver.email, PASSWORD);
     await engine.syncNow();
@@ -77,11 +77,11 @@ describe('held actions (undo window)', () => {
 
   it('a delivery refused because the office cancelled it: the phone keeps the reason, and discards its proof only once the server holds it', async () => {
     const w = await world(['CAN-1', 'CAN-2']);
-    const net = network(w.t);
+    const net = network(await w.t);
     const engine = engineOn(net, uniqueDbName());
     await engine.login(w.driver.email, PASSWORD);
     await engine.syncNow();
-    expect((await w.t.json('POST', `/api/package/${w.ids[0]}/cancel/`, w.admin.token, {})).status).toBe(200);
+    expect((await (await w.t).json('POST', `/api/package/${w.ids[0]}/cancel/`, w.admin.token, {})).status).toBe(200);
     await engine.enqueue(engine.actions.deliver(w.ids[0]!, { photos: [{ bytes: PNG, mime: 'image/png' }], signature: { bytes: PNG, mime: 'image/png' } }));
     await engine.syncNow();
     const [refused] = await engine.outbox();
@@ -106,7 +106,7 @@ describe('held actions (undo window)', () => {
 
   it('a delivery accepted but flagged (the parcel had been reassigned) becomes a notice for the driver', async () => {
     const w = await world(['RSG-1']);
-    const net = network(w.t);
+    const net = network(await w.t);
     const engine = engineOn(net, uniqueDbName());
     await engine.login(w.driver.email, PASSWORD);
     await engine.enqueue(engine.actions.inboundScan('RSG-1'));
@@ -114,7 +114,7 @@ describe('held actions (undo window)', () => {
     net.online = false;
     await engine.enqueue(engine.actions.deliver(w.ids[0]!, { note: 'front door' }));
     // The office reassigns it while the phone is offline.
-    expect((await w.t.json('POST', '/api/assign-package/assign-driver/', w.admin.token, { driver: w.other.id, packages: [w.ids[0]] })).status).toBe(200);
+    expect((await (await w.t).json('POST', '/api/assign-package/assign-driver/', w.admin.token, { driver: w.other.id, packages: [w.ids[0]] })).status).toBe(200);
     net.online = true;
     const status = await engine.syncNow();
     expect(status).toMatchObject({ queued: 0, rejected: 0, notices: 1 });

@@ -144,7 +144,7 @@ describe('acknowledged actions survive a server restore', () => {
   }, 180_000);
 
   it('re-sending to a server that lost nothing only replays the stored answers', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const driver = await t.login('driver');
     const hawbs = Array.from({ length: 10 }, (_, i) => `RN${String(i).padStart(4, '0')}`);
@@ -166,7 +166,7 @@ describe('acknowledged actions survive a server restore', () => {
     for (const h of hawbs) keys.push((await engine.enqueue(engine.actions.inboundScan(h))).key);
     await syncUntil([engine], async () => (await engine.db.outbox.count()) === 0);
     const events = () => t.db.select().from(packageEvent).where(and(inArray(packageEvent.package_id, ids), eq(packageEvent.action, 'inbound_scan'))).all();
-    const before = events();
+    const before = await events();
     expect(before.length).toBe(10);
     const copies = await engine.pendingView();
 
@@ -186,7 +186,7 @@ describe('acknowledged actions survive a server restore', () => {
   });
 
   it('keeps the files of journaled actions until the journal row ages out (7 days, pruned at start)', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const driver = await t.login('driver');
     const [id] = await seedAssigned(t, admin.token, driver.id, ['RP0001']);

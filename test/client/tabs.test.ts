@@ -7,7 +7,7 @@ import { engineOn, network, seedAssigned, syncUntil, uniqueDbName } from './supp
 
 describe('two tabs on one device database', () => {
   it('share one seq sequence with no gaps and never send the same row twice', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const driver = await t.login('driver');
     const hawbs = Array.from({ length: 60 }, (_, i) => `TB${String(i).padStart(3, '0')}`);
@@ -35,15 +35,15 @@ describe('two tabs on one device database', () => {
     expect(sends.some((r) => r.replayed)).toBe(false);
     // Sent in seq order, and applied in that order.
     expect(sends.map((r) => keyOfSeq.get(r.key ?? ''))).toEqual(seqs);
-    const events = t.db.select().from(packageEvent)
+    const events = await t.db.select().from(packageEvent)
       .where(and(inArray(packageEvent.package_id, ids), eq(packageEvent.action, 'inbound_scan'))).orderBy(asc(packageEvent.id)).all();
     expect(events).toHaveLength(60);
     const seqOfPackage = new Map((await enqueued).map((r, i) => [ids[i], r.seq]));
     expect(events.map((e) => seqOfPackage.get(e.package_id))).toEqual(seqs);
 
     const deviceId = await tab1.deviceId;
-    expect(t.db.select().from(device).where(eq(device.device_id, deviceId)).get()?.last_seq).toBe(60);
-    const stored = t.db.select().from(idempotencyKey).where(eq(idempotencyKey.device_id, deviceId)).all().map((r) => r.device_seq).sort((a, b) => (a ?? 0) - (b ?? 0));
+    expect((await t.db.select().from(device).where(eq(device.device_id, deviceId)).get())?.last_seq).toBe(60);
+    const stored = (await t.db.select().from(idempotencyKey).where(eq(idempotencyKey.device_id, deviceId)).all()).map((r) => r.device_seq).sort((a, b) => (a ?? 0) - (b ?? 0));
     expect(stored).toEqual(seqs);
     const [v1, v2] = [await tab1.pendingView(), await tab2.pendingView()];
     expect(v1).toEqual(v2);

@@ -9,7 +9,7 @@ import { engineOn, network, seedAssigned, uniqueDbName } from './support';
 
 describe('send-now triggers', () => {
   it('a forced trigger during a failing pass sends right after it, not at the retry timer', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const driver = await t.login('driver');
     await seedAssigned(t, admin.token, driver.id, ['TRG-1']);

@@ -5,7 +5,7 @@ import { createApp, type CourierApp } from '../../server/app';
 import type { Config } from '../../server/deps';
 import { manualClock } from '../../server/clock';
 import { openMemoryDatabase, type Db } from '../../server/db/client';
-import type { WriteBatchOptions } from '../../server/db/writeBatch';
+import type { UnitOptions as WriteBatchOptions } from '../../server/db/engine/types';
 import { user, company } from '../../server/db/schema/index';
 import { diskFileStore } from '../../server/files';
 import { hashPasswordSync } from '../../server/services/auth/passwords';
@@ -34,8 +34,8 @@ let seq = 0;
  * `writeBatch` reaches the app's group commit (server/db/writeBatch.ts), e.g. to fail a COMMIT.
  * `config` overrides the app's configuration; PUBLIC_URL defaults to https://courier.test.
  */
-export function makeApp(options: { writeBatch?: WriteBatchOptions; config?: Partial<Config> } = {}): TestApp {
-  const db = openMemoryDatabase();
+export async function makeApp(options: { writeBatch?: WriteBatchOptions; config?: Partial<Config> } = {}): Promise<TestApp> {
+  const db = await openMemoryDatabase();
   const clock = manualClock();
   const filesDir = mkdtempSync(join(tmpdir(), 'courier-files-'));
   const config = { publicUrl: 'https://courier.test', ...options.config };
@@ -56,19 +56,19 @@ export function makeApp(options: { writeBatch?: WriteBatchOptions; config?: Part
     const text = await res.text();
     return { status: res.status, body: (text ? JSON.parse(text) : null), res };
   };
-  const companyFn: TestApp['company'] = (name, status = 'active') => {
+  const companyFn: TestApp['company'] = async (name, status = 'active') => {
     seq += 1;
     const now = clock.now();
-    return db.insert(company).values({ name: name ?? `Company ${seq}`, code: `C${seq}`, email: `c${seq}@example.com`, status, created_at: now, updated_at: now }).returning().get().id;
+    return (await db.insert(company).values({ name: name ?? `Company ${seq}`, code: `C${seq}`, email: `c${seq}@example.com`, status, created_at: now, updated_at: now }).returning().get()).id;
   };
   const login: TestApp['login'] = async (role, opts = {}) => {
     seq += 1;
     const email = opts.email ?? `${role}${seq}@example.com`;
     const now = clock.now();
     const companyId = opts.companyId !== undefined ? opts.companyId : role === 'company' ? companyFn() : null;
-    const id = db.insert(user).values({
+    const id = (await db.insert(user).values({
       name: opts.name ?? `${role} ${seq}`, email, role, company_id: companyId, password_hash: HASH, created_at: now, updated_at: now,
-    }).returning().get().id;
+    }).returning().get()).id;
     const res = await json<{ token: string }>('POST', role === 'driver' ? '/api/auth/login/' : '/api/auth/web-login/', null, { email, password: PASSWORD });
     if (res.status !== 200) throw new Error(`login failed: ${JSON.stringify(res.body)}`);
     return { id, token: res.body.token, email };

@@ -8,7 +8,7 @@ type Changed = { success: boolean; count: number; packages: Package[] };
 type Page = { count: number; results: Package[] };
 
 async function setup() {
-  const t = makeApp();
+  const t = await makeApp();
   const admin = await t.login('admin');
   const depot = await t.login('depot_manager');
   const shipper = await t.login('company');
@@ -41,7 +41,7 @@ describe('assign package to driver', () => {
     const byId = new Map(back.body.packages.map((p) => [p.id, p]));
     expect(byId.get(ids[0])).toMatchObject({ status: 'received', assigned_to_id: null, assigned_to: null });
     expect(byId.get(ids[1])).toMatchObject({ status: 'created', assigned_to_id: null });
-    const removed = t.db.select().from(changeLog).where(and(eq(changeLog.entity_id, ids[0]), eq(changeLog.op, 'remove'), eq(changeLog.driver_id, driver.id))).all();
+    const removed = await t.db.select().from(changeLog).where(and(eq(changeLog.entity_id, ids[0]), eq(changeLog.op, 'remove'), eq(changeLog.driver_id, driver.id))).all();
     expect(removed.length).toBe(1);
 
     const one = await t.json<Package>('POST', `/api/package/${ids[2]}/unassign/`, admin.token);
@@ -52,7 +52,7 @@ describe('assign package to driver', () => {
     const again = await t.json('POST', '/api/assign-package/unassign-package/', depot.token, { packages: [ids[3], ids[0]] });
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ code: 'invalid_transition' });
-    expect(t.db.select().from(pkg).where(eq(pkg.id, ids[3])).get()?.status).toBe('assigned');
+    expect((await t.db.select().from(pkg).where(eq(pkg.id, ids[3])).get())?.status).toBe('assigned');
     const unknown = await t.json<{ message: string }>('POST', '/api/assign-package/assign-driver/', depot.token, { driver: driver.id, packages: [ids[0], 777777] });
     expect(unknown.status).toBe(400);
     expect(unknown.body.message).toContain('777777');
@@ -68,7 +68,7 @@ describe('assign package to driver', () => {
     await t.json('POST', `/api/package/${ids[1]}/status-change/`, admin.token, { status: 'cancelled' });
     const final = await t.json('POST', '/api/assign-package/assign-driver/', depot.token, { driver: driver.id, packages: [ids[0], ids[1]] });
     expect(final.status).toBe(409);
-    expect(t.db.select().from(pkg).where(eq(pkg.id, ids[0])).get()?.status).toBe('received');
+    expect((await t.db.select().from(pkg).where(eq(pkg.id, ids[0])).get())?.status).toBe('received');
   });
 
   it('looks parcels up by barcode, counts them by status, and answers its health check', async () => {
@@ -102,7 +102,7 @@ describe('assign package to driver', () => {
   });
 
   it('serves every operation of both groups in the OpenAPI document', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const doc = await t.json<{ paths: Record<string, Record<string, { 'x-catalogue'?: string[] }>> }>('GET', '/api/openapi.json', null);
     const served = new Set(Object.values(doc.body.paths).flatMap((p) => Object.values(p).flatMap((op) => op['x-catalogue'] ?? [])));
     const { catalogue } = await import('../../server/http/catalogue');

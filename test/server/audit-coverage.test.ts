@@ -9,7 +9,7 @@ import type { TestApp } from '../helpers/app';
 interface Entry { id: number; at: string; actor: { id: number; name: string } | null; action: string; target: string; details: Json | null }
 
 const DAY = 86_400_000;
-const lineCount = (t: TestApp) => t.db.select({ n: count() }).from(auditLog).get()?.n ?? 0;
+const lineCount = async (t: TestApp) => (await t.db.select({ n: count() }).from(auditLog).get())?.n ?? 0;
 
 async function trail(t: TestApp, token: string, query = ''): Promise<Page<Entry>> {
   const res = await t.json<Page<Entry>>('GET', `/api/audit-log/${query}`, token);
@@ -22,7 +22,7 @@ async function trail(t: TestApp, token: string, query = ''): Promise<Page<Entry>
  * entity, with both `before` and `after` present; answers that line for closer checks.
  */
 async function once(t: TestApp, token: string, actorId: number, action: string, entity: string, run: () => Promise<{ status: number }>): Promise<Entry> {
-  const n = lineCount(t);
+  const n = await lineCount(t);
   const res = await run();
   expect(res.status, action).toBeLessThan(300);
   expect(lineCount(t), action).toBe(n + 1);
@@ -116,9 +116,9 @@ describe('audit coverage of manager actions', () => {
 
     // Force actions.
     const parcel = await post<{ id: number }>('/api/package/', { hawb: hawb(), customer_name: 'Ann' });
-    const row = t.db.select().from(pkg).where(eq(pkg.id, parcel.body.id)).get();
+    const row = await t.db.select().from(pkg).where(eq(pkg.id, parcel.body.id)).get();
     if (!row) throw new Error('package missing');
-    t.db.transaction(() => transition(t.db, t.clock.now(), row, 'received', 'receive', { userId: admin.id }));
+    await t.db.transaction(() => transition(t.db, t.clock.now(), row, 'received', 'receive', { userId: admin.id }));
     const forced = await once(t, admin.token, admin.id, 'package.force_deliver', 'package', () => post(`/api/package-delivered/${parcel.body.id}/force-deliver/`, { note: 'handed over' }));
     expect(forced.details).toMatchObject({ note: 'handed over', before: { status: 'received' }, after: { status: 'delivered' } });
 

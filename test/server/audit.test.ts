@@ -28,7 +28,7 @@ async function trail(t: TestApp, token: string, query = ''): Promise<Page<AuditE
 
 describe('audit log of admin actions', () => {
   it('records force delivery and force failure with who, what and why; staff read it, others are refused', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const a = await parcel(t, admin.token, 'AUD-1');
     const b = await parcel(t, admin.token, 'AUD-2');
@@ -59,17 +59,17 @@ describe('audit log of admin actions', () => {
   });
 
   it('a refused force action leaves no audit line (it rolls back with the action)', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const a = await parcel(t, admin.token, 'AUD-3');
     expect((await t.json('POST', `/api/package-delivered/${a}/force-deliver/`, admin.token, { note: 'first' })).status).toBe(200);
     // Delivered is final: the second force is refused, and so is its audit line.
     expect((await t.json('POST', `/api/package-delivered/${a}/force-deliver/`, admin.token, { note: 'second' })).status).toBe(409);
-    expect(t.db.select({ n: count() }).from(auditLog).get()?.n).toBe(1);
+    expect((await t.db.select({ n: count() }).from(auditLog).get())?.n).toBe(1);
   });
 
   it('records company and employee status changes and permission changes', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('super_admin');
     const companyId = t.company('Audited Co');
     const driver = await t.login('driver');
@@ -90,11 +90,11 @@ describe('audit log of admin actions', () => {
       ['user.status_change', `user:${driver.id}`, { before: { is_active: true }, after: { is_active: false } }],
       ['company.status_change', `company:${companyId}`, { before: { status: 'active' }, after: { status: 'suspended' } }],
     ]);
-    expect(t.db.select({ s: company.status }).from(company).where(eq(company.id, companyId)).get()?.s).toBe('suspended');
+    expect((await t.db.select({ s: company.status }).from(company).where(eq(company.id, companyId)).get())?.s).toBe('suspended');
   });
 
   it('records wallet adjustments', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const companyId = t.company('Wallet Co');
     const res = await t.json('POST', '/api/wallet-adjustment/', admin.token, { company: companyId, direction: 'credit', amount_cents: 1250, reason: 'goodwill credit' });
@@ -115,13 +115,13 @@ describe('request log', () => {
   it('writes one JSON line per request with the route template, never query strings, bodies, tokens or e-mail addresses', async () => {
     const lines: string[] = [];
     vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => { lines.push(args.map(String).join(' ')); });
-    const db = openMemoryDatabase();
+    const db = await openMemoryDatabase();
     const clock = manualClock();
     const app = createApp({ db, files: diskFileStore(mkdtempSync(join(tmpdir(), 'courier-log-'))), clock, config: { logRequests: true, publicUrl: 'https://courier.test' } });
     const now = clock.now();
     const email = 'secret.person@example.org';
     const password = 'hunter2-hunter2';
-    db.insert(user).values({ name: 'Private Person', email, role: 'admin', password_hash: hashPasswordSync(password, 1024), created_at: now, updated_at: now }).run();
+    await db.insert(user).values({ name: 'Private Person', email, role: 'admin', password_hash: hashPasswordSync(password, 1024), created_at: now, updated_at: now }).run();
 
     const login = await app.request('/api/auth/web-login/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
     const { token } = (await login.json()) as { token: string };

@@ -9,7 +9,7 @@ import { openDatabase } from '../../server/db/client';
 describe('background WAL checkpoints', () => {
   it('moves committed pages into the database file from a worker, and the last one runs at stop', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'courier-ckpt-')), 'c.db');
-    const db = openDatabase(path);
+    const db = await openDatabase(path);
     const checkpoints = startCheckpointer(db.$client, { intervalMs: 20 });
     expect(db.$client.pragma('wal_autocheckpoint', { simple: true })).toBe(BACKSTOP_PAGES);
     db.$client.exec('create table t (id integer primary key, v text)');

@@ -32,7 +32,7 @@ function builtPwa(): { dir: string; js: string } {
 describe('compression and caching', () => {
   it('serves the PWA precompressed with Vary, hashed assets immutable, index.html and sw.js never stale', async () => {
     const { dir, js } = builtPwa();
-    const t = makeApp({ config: { staticDir: dir } });
+    const t = await makeApp({ config: { staticDir: dir } });
     const asset = await t.call('GET', '/assets/index-C3luPffc.js', undefined, undefined, { 'accept-encoding': 'gzip, deflate, br, zstd' });
     expect(asset.status).toBe(200);
     expect(asset.headers.get('content-encoding')).toBe('br');
@@ -70,7 +70,7 @@ describe('compression and caching', () => {
   });
 
   it('compresses JSON answers above 1 KiB (brotli, else gzip), leaves small ones and unaccepting clients alone', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const co = t.company();
     for (let i = 0; i < 12; i++) {

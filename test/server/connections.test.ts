@@ -8,7 +8,7 @@ const json = { 'content-type': 'application/json' };
 
 describe('every request gets an HTTP answer, even when its body is never read', () => {
   it('refusals before the body keep the connection: logout with 300 KB, an expired token with an upload, a 413, an unknown route', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const auth = { authorization: `Bearer ${admin.token}` };
     const expired = { authorization: 'Bearer expired-token-of-a-phone-0000' };
@@ -33,7 +33,7 @@ describe('every request gets an HTTP answer, even when its body is never read', 
   });
 
   it('a body larger than any limit is answered 413 with Connection: close, and the client can go on', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const auth = { authorization: `Bearer ${admin.token}` };
     const { send, connections } = await served(t);

@@ -8,7 +8,7 @@ type Json = Record<string, unknown> & { package?: Record<string, unknown>; detai
 type ProofJson = Record<string, { id: number } | null | unknown>;
 
 async function world() {
-  const t = makeApp();
+  const t = await makeApp();
   const admin = await t.login('admin');
   const supervisor = await t.login('supervisor');
   const d1 = await t.login('driver');
@@ -75,7 +75,7 @@ describe('proof of delivery (web photo upload)', () => {
     const cleared = await t.json<ProofJson>('DELETE', `/api/photo-upload/${id}/`, w.admin.token);
     expect(cleared.status).toBe(200);
     expect(cleared.body).toMatchObject({ photo_two: null, photo_three: null, signature: null, recipient_name: 'Kim' });
-    expect(t.db.select().from(packageEvent).where(eq(packageEvent.package_id, id)).all().filter((e) => e.action === 'proof_update').length).toBeGreaterThan(8);
+    expect((await t.db.select().from(packageEvent).where(eq(packageEvent.package_id, id)).all()).filter((e) => e.action === 'proof_update').length).toBeGreaterThan(8);
     expect((await t.json('DELETE', `/api/photo-upload/${id}/`, w.d2.token)).status).toBe(404);
   });
 });

@@ -37,11 +37,11 @@ async function world() {
 }
 
 async function planned(w: Awaited<ReturnType<typeof world>>, body: Json): Promise<PlanJob> {
-  const start = await w.t.json<PlanJob>('POST', '/api/dispatch/plan/', w.admin.token, { date: DAY, time_limit_ms: 300, ...body });
+  const start = await (await w.t).json<PlanJob>('POST', '/api/dispatch/plan/', w.admin.token, { date: DAY, time_limit_ms: 300, ...body });
   expect(start.status, JSON.stringify(start.body)).toBe(202);
   expect(start.body.status).toBe('running');
   for (let i = 0; i < 300; i++) {
-    const r = await w.t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, w.admin.token);
+    const r = await (await w.t).json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, w.admin.token);
     expect(r.status).toBe(200);
     if (r.body.status === 'done' || r.body.status === 'failed') return r.body;
     await new Promise((res) => setTimeout(res, 100));
@@ -83,7 +83,7 @@ describe('vehicles, shifts, depots, windows', () => {
     const id = w.ids[0];
     const before = await t.json<Json>('GET', `/api/package/${id}/window/`, shipper.token);
     expect(before.body).toMatchObject({ window_start: null, window_end: null, service_s: 180, service_source: 'default' });
-    const companyId = (t.db.select().from(pkg).where(eq(pkg.id, id)).get()?.company_id) as number;
+    const companyId = ((await t.db.select().from(pkg).where(eq(pkg.id, id)).get())?.company_id) as number;
     expect((await t.json('PUT', `/api/company/${companyId}/service-time/`, admin.token, { service_s: 240 })).status).toBe(200);
     expect((await t.json('PUT', `/api/company/${companyId}/service-time/`, shipper.token, { service_s: 1 })).status).toBe(403);
     const set = await t.json<Json>('PUT', `/api/package/${id}/window/`, shipper.token, { window_start: '10:00', window_end: '11:00' });
@@ -112,7 +112,7 @@ describe('vehicles, shifts, depots, windows', () => {
     expect(t.db.select().from(pkg).all()).toHaveLength(0);
     const ok = await upload('hawb,customer_name,window_start,window_end,service_s\nW-1,Ann,9:30,11:00,120\nW-2,Bob,,,\nW-3,Cy,14:00,,\n', true);
     expect(ok.status).toBe(200);
-    const byHawb = new Map(t.db.select().from(pkg).all().map((r) => [r.hawb, r.id]));
+    const byHawb = new Map((await t.db.select().from(pkg).all()).map((r) => [r.hawb, r.id]));
     expect([...byHawb.keys()].sort()).toEqual(['W-1', 'W-2']);
     expect((await t.json('GET', `/api/package/${byHawb.get('W-1')}/window/`, shipper.token)).body).toMatchObject({ window_start: '09:30', window_end: '11:00', service_s: 120, service_source: 'package' });
     expect((await t.json('GET', `/api/package/${byHawb.get('W-2')}/window/`, shipper.token)).body).toMatchObject({ window_start: null, service_source: 'default' });
@@ -226,13 +226,13 @@ describe('planning the day', () => {
     expect(c.status).toBe(201);
     const routeId = c.body.routes[0].id;
     const etaOf = (id: number) => t.db.select().from(stopEta).where(eq(stopEta.package_id, id)).get()!;
-    const first = etaOf(order[1]).eta_at;
+    const first = (await etaOf(order[1])).eta_at;
     expect((await t.json('POST', `/api/route/${routeId}/status-change/`, d1.token, { status: 'in_progress' })).status).toBe(200);
     // The van is 20 km away at 10:00: every remaining stop moves later.
     t.clock.set(Date.parse(`${DAY}T10:00:00Z`));
     const pos = await t.json('POST', '/api/driver-position/', d1.token, { positions: [{ latitude: DEPOT[0] - 0.18, longitude: DEPOT[1], occurred_at: `${DAY}T10:00:00Z` }] });
     expect(pos.status).toBe(200);
-    expect(etaOf(order[1]).eta_at).toBeGreaterThan(first);
+    expect((await etaOf(order[1])).eta_at).toBeGreaterThan(first);
     // The phone computes the same minute offline, from its own copy: its parcels, the route's plan and its position.
     const phoneCopy = async () => {
       const plan = await t.json<RouteEtas>('GET', `/api/route/${routeId}/eta/`, d1.token);
@@ -242,21 +242,21 @@ describe('planning the day', () => {
     };
     const copy = await phoneCopy();
     const onPhone = phoneEtas({ date: DAY }, copy.ordered, copy.plan, { latitude: DEPOT[0] - 0.18, longitude: DEPOT[1] }, t.clock.now());
-    for (const id of order) expect(onPhone.get(id)).toBe(etaOf(id).eta_at);
+    for (const id of order) expect(onPhone.get(id)).toBe((await etaOf(id)).eta_at);
     const late = await t.json<{ results: RouteEtas[] }>('GET', `/api/dispatch/eta/?date=${DAY}`, admin.token);
     expect(late.body.results[0]).toMatchObject({ route: routeId, running_late: true });
     expect(late.body.results[0].delay_min).toBeGreaterThan(15);
     // The first stop fails (skipped today): it leaves the ETA list, the rest is recomputed.
-    const second = etaOf(order[1]).eta_at;
+    const second = (await etaOf(order[1])).eta_at;
     const fail = await t.json('POST', `/api/package-delivered/${order[0]}/force-fail/`, admin.token, { note: 'closed' });
     expect(fail.status, JSON.stringify(fail.body)).toBe(200);
     expect(t.db.select().from(stopEta).where(eq(stopEta.package_id, order[0])).get()).toBeUndefined();
     // The van no longer goes to stop 1 first, so stop 2 is reached sooner.
-    expect(etaOf(order[1]).eta_at).toBeLessThan(second);
+    expect((await etaOf(order[1])).eta_at).toBeLessThan(second);
     const after = await phoneCopy();
     const phoneAfter = phoneEtas({ date: DAY }, after.ordered, after.plan, { latitude: DEPOT[0] - 0.18, longitude: DEPOT[1] }, t.clock.now());
     expect(phoneAfter.has(order[0])).toBe(false);
-    for (const id of order.slice(1)) expect(phoneAfter.get(id)).toBe(etaOf(id).eta_at);
+    for (const id of order.slice(1)) expect(phoneAfter.get(id)).toBe((await etaOf(id)).eta_at);
     expect((await t.json('GET', `/api/dispatch/eta/?date=${DAY}`, w.shipper.token)).status).toBe(403);
   });
 });

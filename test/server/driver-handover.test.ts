@@ -10,7 +10,7 @@ type Refusal = { code: string; details: { open_parcels: number; open_routes: num
 
 /** A driver with four open parcels: two on a planned route, one loose, one out on the van. */
 async function setup() {
-  const t = makeApp();
+  const t = await makeApp();
   const admin = await t.login('admin');
   const shipper = await t.login('company');
   const old = await t.login('driver', { name: 'Leaving Driver' });
@@ -22,7 +22,7 @@ async function setup() {
   expect((await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: old.id, packages: [ids[2], ids[3]] })).status).toBe(200);
   // HO-4 goes on the van; HO-5 is delivered by nobody (stays unassigned, never part of the handover).
   expect((await t.json('POST', '/api/scan-package-api/inbound-scan/', old.token, { barcode: 'HO-4' })).status).toBe(200);
-  expect(t.db.select().from(pkg).where(eq(pkg.id, ids[3]!)).get()?.status).toBe('out_for_delivery');
+  expect((await t.db.select().from(pkg).where(eq(pkg.id, ids[3]!)).get())?.status).toBe('out_for_delivery');
   return { t, admin, shipper, old, next, ids, routeId: route.body.route.id };
 }
 
@@ -40,8 +40,8 @@ describe('deactivating a driver with open work', () => {
     expect(refused.status).toBe(409);
     expect(refused.body.details).toMatchObject({ open_parcels: 4, open_routes: 1, parcels: ['HO-1', 'HO-2', 'HO-3', 'HO-4'], routes: ['Run A'] });
     // Nothing changed: the driver is still active and still holds the parcels.
-    expect(t.db.select().from(user).where(eq(user.id, old.id)).get()?.is_active).toBe(true);
-    expect(ids.slice(0, 4).every((id) => row(t, id).assigned_to_id === old.id)).toBe(true);
+    expect((await t.db.select().from(user).where(eq(user.id, old.id)).get())?.is_active).toBe(true);
+    expect(ids.slice(0, 4).every((id) => (await row(t, id)).assigned_to_id === old.id)).toBe(true);
   });
 
   it('reassigns every open parcel and route to another driver in the same step; both phones hear of it', async () => {
@@ -54,15 +54,15 @@ describe('deactivating a driver with open work', () => {
     expect(done.status).toBe(200);
     expect(done.body.is_active).toBe(false);
     for (const id of ids.slice(0, 4)) expect(row(t, id)).toMatchObject({ assigned_to_id: next.id, status: 'assigned' });
-    expect(row(t, ids[4]!).assigned_to_id).toBeNull();
-    expect(t.db.select().from(deliveryRoute).where(eq(deliveryRoute.id, routeId)).get()?.driver_id).toBe(next.id);
+    expect((await row(t, ids[4]!)).assigned_to_id).toBeNull();
+    expect((await t.db.select().from(deliveryRoute).where(eq(deliveryRoute.id, routeId)).get())?.driver_id).toBe(next.id);
     expect((await t.json<{ open_parcels: number; open_routes: number }>('GET', `/api/employee/${old.id}/open-work/`, admin.token)).body)
       .toMatchObject({ open_parcels: 0, open_routes: 0 });
 
     const nextFeed = await t.json<Feed>('GET', `/api/sync/changes/?cursor=${nextCursor}`, next.token);
     expect(nextFeed.body.upserts.packages.map((p) => p.id).sort((a, b) => a - b)).toEqual(ids.slice(0, 4));
     // The old driver's session is gone, so read their device's feed as the server would serve it.
-    const oldFeed = JSON.parse(changesSince(t.db, { kind: 'driver', driverId: oldUser.id }, oldCursor, 100, t.clock.now()).text) as { removes: { packages: number[] } };
+    const oldFeed = JSON.parse((await changesSince(t.db, { kind: 'driver', driverId: oldUser.id }, oldCursor, 100, t.clock.now())).text) as { removes: { packages: number[] } };
     expect([...oldFeed.removes.packages].sort((a, b) => a - b)).toEqual(ids.slice(0, 4));
     expect(t.db.select().from(auditLog).where(eq(auditLog.action, 'user.handover')).all()).toHaveLength(1);
   });
@@ -72,7 +72,7 @@ describe('deactivating a driver with open work', () => {
     const done = await t.json('POST', `/api/employee/${old.id}/status-change/`, admin.token, { is_active: false, handover: { return_to_depot: true } });
     expect(done.status).toBe(200);
     for (const id of ids.slice(0, 4)) expect(row(t, id)).toMatchObject({ assigned_to_id: null, status: 'created' });
-    expect(t.db.select().from(deliveryRoute).where(eq(deliveryRoute.id, routeId)).get()?.driver_id).toBeNull();
+    expect((await t.db.select().from(deliveryRoute).where(eq(deliveryRoute.id, routeId)).get())?.driver_id).toBeNull();
     const pool = await t.json<{ count: number }>('GET', '/api/assign-package/?assigned=false', admin.token);
     expect(pool.body.count).toBe(5);
   });
@@ -86,8 +86,8 @@ describe('deactivating a driver with open work', () => {
       expect(r.status, `to ${to}`).toBe(400);
     }
     expect((await t.json('POST', `/api/employee/${old.id}/status-change/`, admin.token, { is_active: false, handover: { return_to_depot: false } })).status).toBe(400);
-    expect(t.db.select().from(user).where(eq(user.id, old.id)).get()?.is_active).toBe(true);
-    expect(ids.slice(0, 4).every((id) => row(t, id).assigned_to_id === old.id)).toBe(true);
+    expect((await t.db.select().from(user).where(eq(user.id, old.id)).get())?.is_active).toBe(true);
+    expect(ids.slice(0, 4).every((id) => (await row(t, id)).assigned_to_id === old.id)).toBe(true);
 
     expect((await t.json('GET', `/api/employee/${old.id}/open-work/`, shipper.token)).status).toBe(403);
     expect((await t.json('POST', `/api/employee/${old.id}/status-change/`, shipper.token, { is_active: false, handover: { return_to_depot: true } })).status).toBe(403);
@@ -99,7 +99,7 @@ describe('deactivating a driver with open work', () => {
     const refused = await t.json<Refusal>('POST', '/api/employee/archive-employee/', admin.token, { deleted: [old.id] });
     expect(refused.status).toBe(409);
     expect(refused.body.details.open_parcels).toBe(4);
-    expect(t.db.select().from(user).where(eq(user.id, old.id)).get()?.deleted_at).toBeNull();
+    expect((await t.db.select().from(user).where(eq(user.id, old.id)).get())?.deleted_at).toBeNull();
     expect((await t.json('POST', `/api/employee/${old.id}/status-change/`, admin.token, { is_active: false, handover: { return_to_depot: true } })).status).toBe(200);
     expect((await t.json('POST', '/api/employee/archive-employee/', admin.token, { deleted: [old.id] })).status).toBe(200);
   });

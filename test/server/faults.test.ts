@@ -118,7 +118,7 @@ describe('graceful shutdown', () => {
 
 describe('storage failures answer 503 and recover', () => {
   it('a read-only database: writes answer 503 service_unavailable with Retry-After, reads still work, nothing half-written, writes resume', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     expect((await t.json('POST', '/api/package/', admin.token, { hawb: 'RO-1' })).status).toBe(201);
     t.db.$client.pragma('query_only = ON');
@@ -137,7 +137,7 @@ describe('storage failures answer 503 and recover', () => {
   });
 
   it('a full database (page limit reached): 503, not 500, and writes resume once there is room', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const pages = t.db.$client.pragma('page_count', { simple: true }) as number;
     t.db.$client.pragma(`max_page_count = ${pages}`);

@@ -82,7 +82,7 @@ afterEach(closeServed);
 
 describe('fuzzing every JSON body of the OpenAPI document', () => {
   it('no 5xx, and a 4xx changes no table', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     // Records for ids 1-3 to exist, so bodies reach business rules and not only "not found".
     const co = t.company('Fuzz Co');
     const drivers = [await t.login('driver'), await t.login('driver')];
@@ -131,7 +131,7 @@ describe('fuzzing every JSON body of the OpenAPI document', () => {
   }, 900_000);
 
   it('oversized bodies over one keep-alive connection: every request gets an HTTP answer', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('super_admin');
     const doc = (await t.json<Doc>('GET', '/api/openapi.json', null)).body;
     const targets: { method: string; path: string; schema: Schema }[] = [];

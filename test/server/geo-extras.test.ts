@@ -13,7 +13,7 @@ interface ErrorBody { code: string; message: string; errors: { path: string; mes
 
 describe('geography extras', () => {
   it('gives a country\'s currency, and every live country with its currency', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const { token } = await t.login('admin');
     const au = await create(t, token, 'country', { name: 'Australia', currency: 'AUD' });
     const nz = await create(t, token, 'country', { name: 'New Zealand', currency: 'NZD' });
@@ -31,7 +31,7 @@ describe('geography extras', () => {
   });
 
   it('assigns many suburbs to a zone at once, all or nothing', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const { token } = await t.login('admin');
     const c = await seedChain(t, token);
     const west = await create(t, token, 'zone', { name: 'West' });
@@ -44,7 +44,7 @@ describe('geography extras', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.message).toContain('9876');
     expect(refused.body.message).toContain(String(gone));
-    expect(t.db.select().from(suburb).where(eq(suburb.id, a)).get()?.zone_id).toBeNull();
+    expect((await t.db.select().from(suburb).where(eq(suburb.id, a)).get())?.zone_id).toBeNull();
     const noZone = await t.json<ErrorBody>('POST', '/api/suburb/assign-zone/', token, { zone: 777, suburbs: [a] });
     expect(noZone.status).toBe(400);
     expect(noZone.body.errors[0].path).toBe('zone');
@@ -65,7 +65,7 @@ describe('geography extras', () => {
   });
 
   it('filters zones by suburb and by pincode', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const { token } = await t.login('admin');
     const c = await seedChain(t, token);
     const north = await create(t, token, 'zone', { name: 'North' });
@@ -99,7 +99,7 @@ describe('geography extras', () => {
   });
 
   it('filters areas and pincodes by suburb', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const { token } = await t.login('admin');
     const c = await seedChain(t, token);
     const coogee = await create(t, token, 'suburb', { name: 'Coogee', city: c.city });

@@ -60,7 +60,7 @@ describe('the external geocoder (a Nominatim stand-in on loopback)', () => {
     // Geocoding moves the point only: zone and price are those of acceptance.
     const p1 = (await w.t.json<Pkg>('GET', `/api/package/${ids[0]}/`, w.admin.token)).body;
     expect([p1.latitude, p1.zone, p1.price]).toEqual([-33.8902, w.east, 18]);
-    expect(w.t.db.select().from(packageEvent).where(eq(packageEvent.package_id, ids[0])).all().map((e) => e.action)).toContain('geocoded');
+    expect((await w.t.db.select().from(packageEvent).where(eq(packageEvent.package_id, ids[0])).all()).map((e) => e.action)).toContain('geocoded');
     expect(w.t.db.select().from(geocodeCache).all()).toHaveLength(3);
 
     // The cache answers the next parcel to a known address inside its own request, and remembers "not found" too.
@@ -121,7 +121,7 @@ describe('the external geocoder (a Nominatim stand-in on loopback)', () => {
     // Failed parcels are listed for review; a failure is not cached, so a later parcel to that address is asked again.
     const review = await w.t.json<{ results: PackageLocation[] }>('GET', '/api/package/location-review/', w.admin.token);
     expect(review.body.results.map((r) => r.package)).toEqual([failId, slowId, oddId]);
-    expect(w.t.db.select().from(geocodeCache).all().map((c) => c.found)).toEqual([true]);
+    expect((await w.t.db.select().from(geocodeCache).all()).map((c) => c.found)).toEqual([true]);
   });
 
   it('without GEOCODER_URL nothing is queued and the worker asks nothing', async () => {

@@ -14,7 +14,7 @@ export async function locateWorld(t: TestApp = makeApp()) {
   const admin = await t.login('admin');
   const depot = await t.login('depot_manager');
   const shipperId = t.company('Shipper');
-  t.db.update(company).set({ billing_type: 'postpaid', currency: 'AUD' }).where(eq(company.id, shipperId)).run();
+  await t.db.update(company).set({ billing_type: 'postpaid', currency: 'AUD' }).where(eq(company.id, shipperId)).run();
   const shipper = await t.login('company', { companyId: shipperId });
   const now = t.clock.now();
   const ins = <T extends { id: number }>(q: { returning: () => { get: () => T } }) => q.returning().get().id;

@@ -80,7 +80,7 @@ describe('every parcel gets a place (issue 16 findings)', () => {
     const quote = await w.t.json<Json>('POST', '/api/package/price/', w.shipper.token, { weight: 1, postcode: 2026 });
     expect(quote.body.price).toBe(30);
     // The ledger: the charge at acceptance and the difference at the depot; a cancel refunds what it finally cost.
-    const ledger = () => w.t.db.select().from(walletTxn).where(eq(walletTxn.package_id, created.body.id)).orderBy(walletTxn.id).all()
+    const ledger = async () => (await w.t.db.select().from(walletTxn).where(eq(walletTxn.package_id, created.body.id)).orderBy(walletTxn.id).all())
       .map((r) => [r.kind, r.amount_cents]);
     expect(ledger()).toEqual([['charge', -1800], ['reprice', -1200]]);
     expect((await w.t.json('POST', `/api/package/${created.body.id}/status-change/`, w.admin.token, { status: 'cancelled' })).status).toBe(200);
@@ -107,7 +107,7 @@ describe('every parcel gets a place (issue 16 findings)', () => {
     expect([b.suburb, b.zone, b.price]).toEqual([w.haymarket, w.city, 15]);
 
     const co = await companyWithKey(w.t, 'Webhook Co');
-    w.t.db.update(company).set({ billing_type: 'postpaid' }).where(eq(company.id, co.id)).run();
+    await w.t.db.update(company).set({ billing_type: 'postpaid' }).where(eq(company.id, co.id)).run();
     const hook = await webhookCall(w.t, 'POST', co, { hawb: 'WH-1', customer_address: '3 Hall St', postcode: 2026, weight: 1 });
     expect(hook.status, JSON.stringify(hook.body)).toBe(201);
     const hookId = hook.body.package.id as number;

@@ -118,7 +118,7 @@ async function walk(t: TestApp, token: string, chain: GeoChain, g: Group): Promi
 describe('geography groups: a user\'s whole path', () => {
   for (const g of GROUPS) {
     it(`${g.path}: create, search, order, filter, update, archive, restore, delete refused while referenced`, async () => {
-      const t = makeApp();
+      const t = await makeApp();
       const admin = await t.login('admin');
       const chain = await seedChain(t, admin.token);
       await walk(t, admin.token, chain, g);
@@ -126,7 +126,7 @@ describe('geography groups: a user\'s whole path', () => {
   }
 
   it('answers records with their parents named', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const c = await seedChain(t, admin.token);
     const suburb = await t.json('GET', `/api/suburb/${c.suburb}/`, admin.token);

@@ -6,7 +6,7 @@ interface ErrorBody { success: boolean; code: string; message: string; errors: {
 
 describe('geography hierarchy', () => {
   it('refuses unknown parents with 400 naming the field', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const { token } = await t.login('admin');
     const cases: [string, Record<string, unknown>, string][] = [
       ['state', { name: 'S', country: 999 }, 'country'],
@@ -30,7 +30,7 @@ describe('geography hierarchy', () => {
   });
 
   it('keeps a suburb\'s city inside its state, and takes the state from the city when only the city is given', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const { token } = await t.login('admin');
     const c = await seedChain(t, token);
     const vic = await create(t, token, 'state', { name: 'Victoria', code: 'VIC', country: c.country });
@@ -56,7 +56,7 @@ describe('geography hierarchy', () => {
   });
 
   it('refuses new references to archived parents but keeps the ones that exist', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const { token } = await t.login('admin');
     const c = await seedChain(t, token);
     await t.json('POST', '/api/suburb/archive-suburb/', token, { deleted: [c.suburb] });
@@ -68,7 +68,7 @@ describe('geography hierarchy', () => {
   });
 
   it('refuses duplicates among siblings with 409, ignoring case', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const { token } = await t.login('admin');
     const c = await seedChain(t, token);
     const dupes: [string, Record<string, unknown>][] = [
@@ -96,7 +96,7 @@ describe('geography hierarchy', () => {
   });
 
   it('validates the currency as an ISO 4217 code', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const { token } = await t.login('admin');
     const nz = await t.json<{ currency: string; iso2: string }>('POST', '/api/country/', token, { name: 'New Zealand', iso2: 'nz', currency: 'nzd' });
     expect(nz.status).toBe(201);
@@ -110,7 +110,7 @@ describe('geography hierarchy', () => {
   });
 
   it('refuses deleting a warehouse a zone points at', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const { token } = await t.login('admin');
     const wh = await create(t, token, 'warehouse', { street_address: '1 Dock Rd', suburb: 'Botany', state: 'NSW', postcode: '2019' });
     const zone = await t.json<{ warehouse: number; warehouse_name: string }>('POST', '/api/zone/', token, { name: 'Port', warehouse: wh });
@@ -121,7 +121,7 @@ describe('geography hierarchy', () => {
 
 describe('geography access and input', () => {
   it('lets a driver read but not write (403), and nobody in without a token (401)', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const c = await seedChain(t, admin.token);
     const driver = await t.login('driver');
@@ -151,7 +151,7 @@ describe('geography access and input', () => {
   });
 
   it('answers bad input with the one error shape, never a 500', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const { token } = await t.login('admin');
     const c = await seedChain(t, token);
     const bad: [string, string, unknown, number][] = [

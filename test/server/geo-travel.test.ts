@@ -61,7 +61,7 @@ describe('travel times', () => {
   });
 
   it('the server: OSRM when configured, cached per day; the great-circle estimate by default and when OSRM fails', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const deps = t.app.deps;
     // Default: great-circle × 1.3 at 30 km/h, in seconds.
     const gc = await travelMatrix(deps, sydney, '2026-03-02');

@@ -13,7 +13,7 @@ interface World extends GeoChain { t: TestApp; token: string; vic: number; richm
 
 /** Bondi (NSW, zone East, pincode 2026) plus a Richmond in both NSW and Victoria, and an empty zone West. */
 async function world(): Promise<World> {
-  const t = makeApp();
+  const t = await makeApp();
   const { token } = await t.login('admin');
   const chain = await seedChain(t, token);
   const vic = await create(t, token, 'state', { name: 'Victoria', code: 'VIC', country: chain.country });
@@ -51,8 +51,8 @@ function inflatingZip(size: number): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
-const pincodeCount = (w: World) => w.t.db.select().from(pincode).all().length;
-const zoneOf = (w: World, id: number) => w.t.db.select().from(suburb).where(eq(suburb.id, id)).get()?.zone_id;
+const pincodeCount = async (w: World) => (await w.t.db.select().from(pincode).all()).length;
+const zoneOf = async (w: World, id: number) => (await w.t.db.select().from(suburb).where(eq(suburb.id, id)).get())?.zone_id;
 
 const GOOD_CSV = 'Postcode,Suburb,State,Zone\n2026,Bondi,NSW,\n2000,bondi,,\n3121,Richmond,VIC,West\n';
 const MIXED_CSV = [
@@ -106,7 +106,7 @@ describe('pincode bulk upload', () => {
 
   it('applies the good rows of a CSV with ?partial=true', async () => {
     const w = await world();
-    const before = pincodeCount(w);
+    const before = await pincodeCount(w);
     const res = await upload(w, MIXED_CSV, 'p.csv', '?partial=true');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ created: 2, updated: 0, rejected: 6 });
@@ -125,7 +125,7 @@ describe('pincode bulk upload', () => {
     expect(res.body.report.map((r) => [r.row, r.status, r.code])).toEqual([[2, 'created', '2010'], [3, 'created', '3122']]);
     expect(zoneOf(w, w.richmondVic)).toBe(w.west);
 
-    const before = pincodeCount(w);
+    const before = await pincodeCount(w);
     const mixed = await xlsx([['code', 'suburb', 'state'], [2011, 'Bondi', 'NSW'], [null, null, null], [2012, 'Bondi', 'VIC'], [2013, 9999, null]]);
     const refused = await upload(w, mixed, 'codes.xlsx');
     expect(refused.status).toBe(400);

@@ -33,7 +33,7 @@ async function driverWorld(t: TestApp, hawbs: string[], foreign: string[] = []) 
   return { admin, driver, ids };
 }
 
-const statusOf = (t: TestApp, hawb: string) => t.db.select({ status: pkg.status }).from(pkg).where(eq(pkg.hawb, hawb)).get()?.status;
+const statusOf = async (t: TestApp, hawb: string) => (await t.db.select({ status: pkg.status }).from(pkg).where(eq(pkg.hawb, hawb)).get())?.status;
 const eventsOf = (t: TestApp, id: number, action: string) =>
   t.db.select().from(packageEvent).where(and(eq(packageEvent.package_id, id), eq(packageEvent.action, action))).all();
 const answerOf = (t: TestApp, name: string) => t.db.select().from(idempotencyKey).where(eq(idempotencyKey.key, `${name}-${process.pid}`)).get();
@@ -95,7 +95,7 @@ describe('group commit', () => {
 
   it('writes arriving together share one COMMIT; a business rejection among them undoes only itself and stays recorded', async () => {
     const probe = commitProbe();
-    const t = makeApp({ writeBatch: probe });
+    const t = await makeApp({ writeBatch: probe });
     const mine = ['GB1', 'GB2', 'GB3', 'GB4', 'GB5'];
     const { driver, ids } = await driverWorld(t, mine, ['GBX']);
     const scan = (barcode: string, name: string) =>
@@ -115,7 +115,7 @@ describe('group commit', () => {
     expect(statusOf(t, 'GBX')).toBe('assigned');
     expect(eventsOf(t, ids.get('GBX')!, 'inbound_scan')).toHaveLength(0);
     expect(eventsOf(t, ids.get('GBX')!, 'scan_rejected')).toHaveLength(1);
-    expect(answerOf(t, 'gb-GBX')?.status).toBe(409);
+    expect((await answerOf(t, 'gb-GBX'))?.status).toBe(409);
 
     const again = await scan('GBX', 'gb-GBX');
     expect(again.status).toBe(409);
@@ -125,7 +125,7 @@ describe('group commit', () => {
 
   it('idempotent twins racing in one batch are applied once and all get its answer', async () => {
     const probe = commitProbe();
-    const t = makeApp({ writeBatch: probe });
+    const t = await makeApp({ writeBatch: probe });
     const { driver, ids } = await driverWorld(t, ['GT1']);
     const headers = { ...key('gt-twin'), 'x-device-seq': '7' };
 
@@ -151,7 +151,7 @@ describe('group commit', () => {
 
   it('a failed COMMIT answers every request of the batch 503, a read that saw the batch too, and keeps nothing of it', async () => {
     const probe = commitProbe();
-    const t = makeApp({ writeBatch: probe });
+    const t = await makeApp({ writeBatch: probe });
     const { driver, admin, ids } = await driverWorld(t, ['GF1']);
     const before = (await t.json<{ count: number }>('GET', '/api/package/', admin.token)).body.count;
     const creates = ['GF-A', 'GF-B', 'GF-C'];
@@ -193,7 +193,7 @@ describe('group commit', () => {
   });
 
   it('a statement that makes SQLite undo the whole transaction (database full) fails the units before it too: no 201 is lost', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const pages = t.db.$client.pragma('page_count', { simple: true }) as number;
     // Room for a few parcels: the first fits, a later one of the same batch does not. A plain insert

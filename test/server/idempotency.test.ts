@@ -38,7 +38,7 @@ const PNG = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAA
 
 describe('Idempotency-Key', () => {
   it('replays the stored answer for the same key and body, applying the action once', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const { driver, packageId } = await driverWithParcel(t);
     const body = { barcode: 'ID1', occurred_at: '2026-01-05T07:00:00.000Z' };
     const first = await t.json('POST', '/api/scan-package-api/inbound-scan/', driver.token, body, headers('key-replay-1', 1));
@@ -53,7 +53,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('answers 422 when a key is reused for another body, path or user', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const { driver } = await driverWithParcel(t);
     await t.json('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: 'ID1' }, headers('key-mismatch'));
     const other = await t.json<{ code: string }>('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: 'ID2' }, headers('key-mismatch'));
@@ -69,7 +69,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('records business rejections as processed: replayed, with their trace written once', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const { driver } = await driverWithParcel(t);
     const other = await driverWithParcel(t, 'ID9');
     const unknown = await t.json('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: 'NOPE' }, headers('key-rej-404', 1));
@@ -78,13 +78,13 @@ describe('Idempotency-Key', () => {
     expect(unknownAgain.status).toBe(404);
     expect(unknownAgain.res.headers.get('idempotent-replayed')).toBe('true');
 
-    const before = events(t, other.packageId).length;
+    const before = (await events(t, other.packageId)).length;
     for (let i = 0; i < 2; i++) {
       const res = await t.json('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: 'ID9' }, headers('key-rej-409', 2));
       expect(res.status).toBe(409);
     }
     // The refused scan leaves one trace on the parcel, not one per retry.
-    expect(events(t, other.packageId).length).toBe(before + 1);
+    expect((await events(t, other.packageId)).length).toBe(before + 1);
 
     const invalid = await t.json('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: '' }, headers('key-rej-400', 3));
     expect(invalid.status).toBe(400);
@@ -99,7 +99,7 @@ describe('Idempotency-Key', () => {
       expect(res.status).toBe(415);
       expect(res.headers.get('idempotent-replayed')).toBe(i === 0 ? null : 'true');
     }
-    const stored = t.db.select().from(idempotencyKey).all().map((r) => [r.key, r.status]);
+    const stored = (await t.db.select().from(idempotencyKey).all()).map((r) => [r.key, r.status]);
     expect(stored).toEqual(expect.arrayContaining([['key-rej-404', 404], ['key-rej-409', 409], ['key-rej-400', 400], ['key-rej-415', 415]]));
     // A refused token is not an answer: nothing stored, the device retries after logging in.
     const unauth = await t.json('POST', '/api/scan-package-api/inbound-scan/', 'not-a-valid-token-at-all', { barcode: 'ID1' }, headers('key-rej-401', 4));
@@ -108,7 +108,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('applies concurrent twins with the same key once and gives them one answer', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const { driver, packageId } = await driverWithParcel(t);
     const body = { barcode: 'ID1' };
     const answers = await Promise.all(Array.from({ length: 5 }, () =>
@@ -133,7 +133,7 @@ describe('Idempotency-Key', () => {
   });
 
   it("keeps each device's highest seq forever and drops keys after the retention", async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const { driver } = await driverWithParcel(t);
     await t.json('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: 'ID1' }, headers('key-seq-5', 5, 'phone-seq'));
     await t.json('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: 'NOPE' }, headers('key-seq-3', 3, 'phone-seq'));
@@ -142,6 +142,6 @@ describe('Idempotency-Key', () => {
     expect(pruneAnswers(t.db, t.clock.now() - 30 * DAY)).toBe(0);
     t.clock.advance(31 * DAY);
     expect(pruneAnswers(t.db, t.clock.now() - t.app.deps.config.idempotencyRetentionMs)).toBe(2);
-    expect(row()?.last_seq).toBe(5);
+    expect((await row())?.last_seq).toBe(5);
   });
 });

@@ -39,7 +39,7 @@ const pages = (pdf: ArrayBuffer) => (Buffer.from(pdf).toString('latin1').match(/
 
 describe('shipping labels and manifests (PDF)', () => {
   it('prints one 4x6 label per piece with a scannable Code 128 and QR of the tracking number; A4 puts four on a sheet; scope and input are checked', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const co = await t.login('company');
     const other = await t.login('company');

@@ -8,7 +8,7 @@ type Json = Record<string, unknown>;
 
 async function world() {
   // Days pass on the test clock with one set of logins (idle expiry has its own tests).
-  const t = makeApp({ config: { staffIdleMs: 366 * 24 * 3600_000 } });
+  const t = await makeApp({ config: { staffIdleMs: 366 * 24 * 3600_000 } });
   const admin = await t.login('admin');
   const depot = await t.login('depot_manager');
   const d1 = await t.login('driver', { name: 'Dana Driver' });
@@ -63,12 +63,12 @@ describe('public tracking and the status list', () => {
 
   it('lists statuses with labels and next states for any logged-in user', async () => {
     const w = await world();
-    const res = await w.t.json<{ count: number; max_attempts: number; results: { value: string; label: string; final: boolean; next: string[] }[] }>('GET', '/api/delivery-status/', w.d1.token);
+    const res = await (await w.t).json<{ count: number; max_attempts: number; results: { value: string; label: string; final: boolean; next: string[] }[] }>('GET', '/api/delivery-status/', w.d1.token);
     expect(res.status).toBe(200);
     expect(res.body.max_attempts).toBe(3);
     expect(res.body.results.find((s) => s.value === 'delivered')).toEqual({ value: 'delivered', label: 'Delivered', final: true, next: [] });
     expect(res.body.results.find((s) => s.value === 'failed')?.next).toEqual(['out_for_delivery', 'assigned', 'returned']);
-    expect((await w.t.json('GET', '/api/delivery-status/', null)).status).toBe(401);
+    expect((await (await w.t).json('GET', '/api/delivery-status/', null)).status).toBe(401);
   });
 });
 
@@ -123,7 +123,7 @@ describe('driver history and day lists', () => {
     t.clock.set(Date.UTC(2026, 0, 7, 1, 0, 0));
     await w.assign(w.d1.id, [today]);
     const pickup = await w.parcel('Q-3');
-    t.db.update(pkg).set({ status: 'pickup_requested', assigned_to_id: w.d1.id }).where(eq(pkg.id, pickup)).run();
+    await t.db.update(pkg).set({ status: 'pickup_requested', assigned_to_id: w.d1.id }).where(eq(pkg.id, pickup)).run();
 
     const list = await t.json<{ count: number; packages: { hawb: string }[] }>('GET', '/api/driver-package/current-date/', w.d1.token);
     expect(list.status).toBe(200);

@@ -11,7 +11,7 @@ type Json = Record<string, unknown> & { package?: Record<string, unknown> };
 
 /** A courier with a depot team, two drivers, a shipper, one zone with one suburb and a failure reason. */
 async function world() {
-  const t = makeApp();
+  const t = await makeApp();
   const admin = await t.login('admin');
   const depot = await t.login('depot_manager');
   const supervisor = await t.login('supervisor');
@@ -19,10 +19,10 @@ async function world() {
   const d2 = await t.login('driver', { name: 'Eli Driver' });
   const shipper = await t.login('company');
   const now = t.clock.now();
-  const countryId = t.db.insert(country).values({ name: 'Australia', created_at: now, updated_at: now }).returning().get().id;
-  const stateId = t.db.insert(state).values({ name: 'NSW', country_id: countryId, created_at: now, updated_at: now }).returning().get().id;
-  const zoneId = t.db.insert(zone).values({ name: 'East', created_at: now, updated_at: now }).returning().get().id;
-  const suburbId = t.db.insert(suburb).values({ name: 'Bondi', state_id: stateId, zone_id: zoneId, postcode: '2026', created_at: now, updated_at: now }).returning().get().id;
+  const countryId = (await t.db.insert(country).values({ name: 'Australia', created_at: now, updated_at: now }).returning().get()).id;
+  const stateId = (await t.db.insert(state).values({ name: 'NSW', country_id: countryId, created_at: now, updated_at: now }).returning().get()).id;
+  const zoneId = (await t.db.insert(zone).values({ name: 'East', created_at: now, updated_at: now }).returning().get()).id;
+  const suburbId = (await t.db.insert(suburb).values({ name: 'Bondi', state_id: stateId, zone_id: zoneId, postcode: '2026', created_at: now, updated_at: now }).returning().get()).id;
   const reason = await t.json<{ id: number }>('POST', '/api/failed-delivery-status/', admin.token, { name: 'Nobody home' });
   expect(reason.status).toBe(201);
 
@@ -55,7 +55,7 @@ describe('package lifecycle over HTTP', () => {
     const w = await world();
     const { t } = w;
     const id = await w.parcel('HAWB-1', { suburb: w.suburbId });
-    expect(w.status(id)?.status).toBe('created');
+    expect((await w.status(id))?.status).toBe('created');
 
     const landed = await post(t, '/api/scan-package-api/scan-assign-zone/', w.depot.token, { barcode: 'HAWB-1' });
     expect(landed.status).toBe(200);
@@ -79,11 +79,11 @@ describe('package lifecycle over HTTP', () => {
     const proof = done.body.proof as Record<string, { id: number } | null>;
     expect(['photo_one', 'photo_two', 'photo_three', 'photo_four', 'photo_five', 'signature'].every((s) => proof[s] != null)).toBe(true);
     expect(proof.photo_one?.id).toBe(photos[0]);
-    const row = w.status(id);
+    const row = await w.status(id);
     expect(row?.delivered_at).toBe(Date.parse('2026-01-05T07:55:00Z'));
 
     // Every change is an event with who, device time, received time, position, from and to.
-    const events = t.db.select().from(packageEvent).where(eq(packageEvent.package_id, id)).all();
+    const events = await t.db.select().from(packageEvent).where(eq(packageEvent.package_id, id)).all();
     const delivered = events.find((e) => e.to_status === 'delivered');
     expect(delivered).toMatchObject({ from_status: 'out_for_delivery', actor_id: w.d1.id, occurred_at: Date.parse('2026-01-05T07:55:00Z'), received_at: t.clock.now(), latitude: -33.89 });
     expect(events.map((e) => e.to_status).filter(Boolean)).toEqual(['created', 'received', 'assigned', 'out_for_delivery', 'delivered']);
@@ -150,7 +150,7 @@ describe('package lifecycle over HTTP', () => {
 
     const rts = await post(t, '/api/return-parcel/depot-manager/', w.depot.token, { barcode: 'HAWB-3', outcome: 'returned_to_sender' });
     expect(rts.status).toBe(200);
-    expect(w.status(id)?.status).toBe('returned_to_sender');
+    expect((await w.status(id))?.status).toBe('returned_to_sender');
     // Final: nothing moves it any more.
     const late = await post(t, '/api/return-parcel/depot-manager/', w.depot.token, { barcode: 'HAWB-3', outcome: 'redeliver', driver: w.d2.id });
     expect(late.status).toBe(409);
@@ -190,7 +190,7 @@ describe('package lifecycle over HTTP', () => {
     expect(tooLate.status).toBe(409);
     expect(tooLate.body).toMatchObject({ code: 'invalid_transition', details: { status: 'out_for_delivery' } });
     // Refusals stay on the record.
-    expect(t.db.select().from(packageEvent).where(eq(packageEvent.package_id, b)).all().some((e) => e.action === 'cancel_rejected')).toBe(true);
+    expect((await t.db.select().from(packageEvent).where(eq(packageEvent.package_id, b)).all()).some((e) => e.action === 'cancel_rejected')).toBe(true);
 
     const other = await t.login('company');
     expect((await post(t, `/api/package/${b}/cancel/`, other.token, {})).status).toBe(404);
@@ -221,8 +221,8 @@ describe('package lifecycle over HTTP', () => {
     const late = await post(t, `/api/package-delivered/${id}/fail/`, w.d1.token, { failed_delivery_status: w.reasonId }, { 'Idempotency-Key': 'late-fail-0001' });
     expect(late.status).toBe(409);
     expect(late.body.details).toMatchObject({ status: 'delivered', reason: 'final' });
-    expect(w.status(id)?.status).toBe('delivered');
-    const actions = t.db.select().from(packageEvent).where(eq(packageEvent.package_id, id)).all().map((e) => e.action);
+    expect((await w.status(id))?.status).toBe('delivered');
+    const actions = (await t.db.select().from(packageEvent).where(eq(packageEvent.package_id, id)).all()).map((e) => e.action);
     expect(actions).toContain('scan_rejected');
     expect(actions).toContain('fail_rejected');
     // The refusal is the stored answer of its key: replaying it repeats it.
@@ -244,7 +244,7 @@ describe('package lifecycle over HTTP', () => {
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ flagged: true, package: { status: 'delivered', assigned_to_id: w.d1.id } });
     expect(w.status(id)).toMatchObject({ flagged: true, delivered_at: Date.parse('2026-01-05T08:10:00Z') });
-    expect(w.status(id)?.flag_reason).toMatch(/Dana Driver.*reassigned to Eli Driver/);
+    expect((await w.status(id))?.flag_reason).toMatch(/Dana Driver.*reassigned to Eli Driver/);
 
     const flagged = await t.json<{ count: number; results: { id: number }[] }>('GET', '/api/package-delivered/flagged/', w.supervisor.token);
     expect(flagged.body.count).toBe(1);
@@ -277,7 +277,7 @@ describe('package lifecycle over HTTP', () => {
     const first = await post(t, `/api/package-delivered/${id}/deliver/`, w.d1.token, body, headers);
     expect(first.status).toBe(409);
     expect(first.body.details).toMatchObject({ missing_files: ['offline-photo-1', 'offline-sig-1'] });
-    expect(w.status(id)?.status).toBe('out_for_delivery');
+    expect((await w.status(id))?.status).toBe('out_for_delivery');
 
     await w.upload(w.d1.token, png(1), 'offline-photo-1');
     const still = await post(t, `/api/package-delivered/${id}/deliver/`, w.d1.token, body, headers);
@@ -299,6 +299,6 @@ describe('package lifecycle over HTTP', () => {
     const foreignFile = await w.upload(w.d2.token, png(3), 'd2-photo-0001');
     const bad = await post(t, `/api/package-delivered/${id2}/deliver/`, w.d1.token, { photos: [foreignFile] });
     expect(bad.status).toBe(400);
-    expect(w.status(id2)?.status).toBe('assigned');
+    expect((await w.status(id2))?.status).toBe('assigned');
   });
 });

@@ -21,14 +21,14 @@ describe('driver earnings', () => {
       expect(r.status).toBe(201);
       return r.body.id as number;
     };
-    deliver(t, await make(a.token, rural), driver.id, at(5), 7);       // 450
-    deliver(t, await make(a.token, metro), driver.id, at(5), 7);       // 600
-    deliver(t, await make(b.token, rural), driver.id, at(21), 8);      // 500
-    deliver(t, await make(b.token, rural), driver.id, at(2, 1), 8);    // February: outside
-    deliver(t, await make(a.token, rural), colleague.id, at(6), 9);    // someone else's
+    await deliver(t, await make(a.token, rural), driver.id, at(5), 7);       // 450
+    await deliver(t, await make(a.token, metro), driver.id, at(5), 7);       // 600
+    await deliver(t, await make(b.token, rural), driver.id, at(21), 8);      // 500
+    await deliver(t, await make(b.token, rural), driver.id, at(2, 1), 8);    // February: outside
+    await deliver(t, await make(a.token, rural), colleague.id, at(6), 9);    // someone else's
     await make(a.token, rural);                                        // not delivered
 
-    t.db.insert(deliveryRoute).values({ id: 7, name: 'North loop', date: '2026-01-05', driver_id: driver.id, created_at: at(1), updated_at: at(1) }).run();
+    await t.db.insert(deliveryRoute).values({ id: 7, name: 'North loop', date: '2026-01-05', driver_id: driver.id, created_at: at(1), updated_at: at(1) }).run();
     const q = '?from=2026-01-01&to=2026-01-31';
     const mine = await t.json<Json>('GET', `/api/dashboard/driver-earning/${q}`, driver.token);
     expect(mine.status).toBe(200);
@@ -67,7 +67,7 @@ describe('driver earnings', () => {
     const driver = await t.login('driver');
     const a = await shipper(t, 'postpaid');
     const p = await t.json<Json>('POST', '/api/package/', a.token, { hawb: hawb(), zone: rural });
-    deliver(t, p.body.id as number, driver.id, at(3));
+    await deliver(t, p.body.id as number, driver.id, at(3));
     const r = await t.json<Json>('GET', '/api/dashboard/driver-earning/?from=2026-01-01&to=2026-01-31', driver.token);
     expect(r.body.totals).toEqual([{ currency: null, delivered_count: 1, unrated_count: 1, amount_cents: 0 }]);
   });

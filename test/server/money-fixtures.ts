@@ -13,19 +13,19 @@ export interface MoneyWorld {
 /** An app with an admin, two zones and a package type: what every rate needs. */
 export async function moneyWorld(): Promise<MoneyWorld> {
   // Months walked on the test clock with one set of logins (idle expiry has its own tests).
-  const t = makeApp({ config: { staffIdleMs: 366 * 24 * 3600_000 } });
+  const t = await makeApp({ config: { staffIdleMs: 366 * 24 * 3600_000 } });
   const admin = await t.login('admin');
   const now = t.clock.now();
-  const metro = t.db.insert(zone).values({ name: 'Metro', created_at: now, updated_at: now }).returning().get().id;
-  const rural = t.db.insert(zone).values({ name: 'Rural', created_at: now, updated_at: now }).returning().get().id;
-  const fragile = t.db.insert(packageType).values({ package_type: 'Fragile', created_at: now, updated_at: now }).returning().get().id;
+  const metro = (await t.db.insert(zone).values({ name: 'Metro', created_at: now, updated_at: now }).returning().get()).id;
+  const rural = (await t.db.insert(zone).values({ name: 'Rural', created_at: now, updated_at: now }).returning().get()).id;
+  const fragile = (await t.db.insert(packageType).values({ package_type: 'Fragile', created_at: now, updated_at: now }).returning().get()).id;
   return { t, admin, metro, rural, fragile };
 }
 
 /** A company of the given billing type and a login for it. */
 export async function shipper(t: TestApp, billing: 'prepaid' | 'postpaid', currency = 'AUD') {
   const companyId = t.company();
-  t.db.update(company).set({ billing_type: billing, currency }).where(eq(company.id, companyId)).run();
+  await t.db.update(company).set({ billing_type: billing, currency }).where(eq(company.id, companyId)).run();
   const login = await t.login('company', { companyId });
   return { companyId, token: login.token, userId: login.id };
 }
@@ -37,8 +37,8 @@ export function hawb(): string {
 }
 
 /** Marks a parcel delivered by a driver at a time, as the delivery flow will (it is built elsewhere). */
-export function deliver(t: TestApp, packageId: number, driverId: number, at: number, routeId: number | null = null): void {
-  t.db.update(pkg).set({ status: 'delivered', assigned_to_id: driverId, delivered_at: at, route_id: routeId, updated_at: at })
+export async function deliver(t: TestApp, packageId: number, driverId: number, at: number, routeId: number | null = null): Promise<void> {
+  await t.db.update(pkg).set({ status: 'delivered', assigned_to_id: driverId, delivered_at: at, route_id: routeId, updated_at: at })
     .where(eq(pkg.id, packageId)).run();
 }
 

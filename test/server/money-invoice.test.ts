@@ -19,9 +19,9 @@ async function postpaidJanuary() {
     ids.push(p.body.id as number);
     t.clock.advance(DAY);
   }
-  const row = t.db.select().from(pkg).where(eq(pkg.id, ids[2])).get();
+  const row = await t.db.select().from(pkg).where(eq(pkg.id, ids[2])).get();
   if (!row) throw new Error('package missing');
-  t.db.transaction(() => transition(t.db, t.clock.now(), row, 'cancelled', 'cancel', { userId: admin.id }));
+  await t.db.transaction(() => transition(t.db, t.clock.now(), row, 'cancelled', 'cancel', { userId: admin.id }));
   t.clock.set(Date.UTC(2026, 1, 2, 9));
   return { ...world, co, ids };
 }
@@ -80,14 +80,14 @@ describe('postpaid invoices', () => {
     expect(details.body).toMatchObject({ wallet: { balance_cents: 0 }, outstanding_invoices: 0 });
 
     // Numbers stay consecutive across refused attempts.
-    const numbers = t.db.select({ n: invoice.number }).from(invoice).orderBy(invoice.id).all().map((r) => r.n);
+    const numbers = (await t.db.select({ n: invoice.number }).from(invoice).orderBy(invoice.id).all()).map((r) => r.n);
     expect(numbers).toEqual(['INV-2026-000001', 'INV-2026-000002']);
-    expect(t.db.select().from(invoiceLine).where(eq(invoiceLine.invoice_id, id)).all().length).toBe(4);
+    expect((await t.db.select().from(invoiceLine).where(eq(invoiceLine.invoice_id, id)).all()).length).toBe(4);
   });
 
   it('a void statement is corrected by an adjustment; the adjustment list and CSV downloads show it, formula-safe', async () => {
     const { t, admin, co } = await postpaidJanuary();
-    t.db.update(company).set({ name: '=HYPERLINK("http://x")' }).where(eq(company.id, co.companyId)).run();
+    await t.db.update(company).set({ name: '=HYPERLINK("http://x")' }).where(eq(company.id, co.companyId)).run();
     const inv = await t.json<Json>('POST', '/api/invoice/generate-invoice/', admin.token, { company: co.companyId, period_from: '2026-01-01', period_to: '2026-01-31' });
     const id = inv.body.id as number;
     const voided = await t.json<Json>('POST', `/api/invoice/${id}/status-change/`, admin.token, { status: 'void', reason: 'Rate entered wrong' });
@@ -131,9 +131,9 @@ describe('postpaid invoices', () => {
   it('a busy month makes one statement of every charge', async () => {
     const { t, admin } = await moneyWorld();
     const co = await shipper(t, 'postpaid');
-    t.db.transaction(() => {
-      const w = ensureWallet(t, co.companyId);
-      for (let i = 0; i < 640; i++) append(t, w.id, { kind: 'charge', amount_cents: -(100 + (i % 7)), reference: `B${i}` });
+    await t.db.transaction(async () => {
+      const w = await ensureWallet(t, co.companyId);
+      for (let i = 0; i < 640; i++) await append(t, w.id, { kind: 'charge', amount_cents: -(100 + (i % 7)), reference: `B${i}` });
     });
     const inv = await t.json<Json>('POST', '/api/invoice/generate-invoice/', admin.token, { company: co.companyId, period_from: '2026-01-01', period_to: '2026-01-31' });
     expect(inv.status).toBe(201);

@@ -10,7 +10,7 @@ const jan = (day: number, hour = 9) => Date.UTC(2026, 0, day, hour);
 describe('a company through January', () => {
   it('rate card, parcels priced on creation, prepaid top-up and refusal, switch to postpaid, statement with PDF, adjustment, driver earnings', async () => {
     // A month walked on the test clock with one set of logins (idle expiry has its own tests).
-    const t = makeApp({ config: { staffIdleMs: 366 * 24 * 3600_000 } });
+    const t = await makeApp({ config: { staffIdleMs: 366 * 24 * 3600_000 } });
     t.clock.set(jan(5));
     const admin = await t.login('admin');
     const driver = await t.login('driver');
@@ -93,9 +93,9 @@ describe('a company through January', () => {
     expect(byCompany.body.companies).toEqual([{ company: companyId, company_name: 'Acme Pty Ltd', currency: 'AUD', delivered_count: 4, unrated_count: 0, amount_cents: 1800 }]);
 
     // The ledger adds up: the cached balance is the sum of its transactions; no line was touched.
-    const w = t.db.select().from(wallet).where(eq(wallet.company_id, companyId)).get();
-    const txns = t.db.select().from(walletTxn).where(eq(walletTxn.company_id, companyId)).all();
+    const w = await t.db.select().from(wallet).where(eq(wallet.company_id, companyId)).get();
+    const txns = await t.db.select().from(walletTxn).where(eq(walletTxn.company_id, companyId)).all();
     expect(w?.balance_cents).toBe(txns.reduce((s, x) => s + x.amount_cents, 0));
-    expect(t.db.select().from(invoiceLine).where(eq(invoiceLine.invoice_id, inv.body.id as number)).all().map((l) => l.amount_cents)).toEqual([1100, 1100, 1100]);
+    expect((await t.db.select().from(invoiceLine).where(eq(invoiceLine.invoice_id, inv.body.id as number)).all()).map((l) => l.amount_cents)).toEqual([1100, 1100, 1100]);
   });
 });

@@ -62,24 +62,24 @@ function modelPrice(lines: Line[], p: Pick<Parcel, 'kg' | 'zone'>): number | nul
 
 describe('money property: parcels charged once at the price they imply, or listed unpriced', () => {
   it('holds for any sequence of creations, weight changes, rate-line changes, cancellations, deliveries and statements', () => {
-    fc.assert(fc.property(fc.array(op, { minLength: 1, maxLength: 35 }), (ops) => {
-      const t = makeApp();
+    fc.assert(fc.property(fc.array(op, { minLength: 1, maxLength: 35 }), async (ops) => {
+      const t = await makeApp();
       const deps = t.app.deps;
       const now = t.clock.now();
-      const adminId = t.db.insert(user).values({ name: 'A', email: 'a@x.test', role: 'admin', created_at: now, updated_at: now }).returning().get().id;
+      const adminId = (await t.db.insert(user).values({ name: 'A', email: 'a@x.test', role: 'admin', created_at: now, updated_at: now }).returning().get()).id;
       const admin: SessionUser = { id: adminId, name: 'A', email: 'a@x.test', role: 'admin', companyId: null, tokenId: 0, permissions: new Set() };
       const billing = ['postpaid', 'prepaid', 'postpaid'] as const;
       const companies = billing.map(() => t.company());
       companies.forEach((id, i) => t.db.update(company).set({ billing_type: billing[i] }).where(eq(company.id, id)).run());
-      const zones = Array.from({ length: ZONES }, (_, i) => t.db.insert(zone).values({ name: `Z${i}`, created_at: now, updated_at: now }).returning().get().id);
+      const zones = Array.from({ length: ZONES }, async (_, i) => (await t.db.insert(zone).values({ name: `Z${i}`, created_at: now, updated_at: now }).returning().get()).id);
       // The prepaid company holds enough that it never runs dry (running dry is the ledger property's business).
-      t.db.transaction(() => receivePayment(deps, admin, companies[1], 'prepaid', { amount_cents: 100_000_000, reference: '', note: '' }));
+      await t.db.transaction(() => receivePayment(deps, admin, companies[1], 'prepaid', { amount_cents: 100_000_000, reference: '', note: '' }));
 
       const lines: Line[] = [];
       const parcels: Parcel[] = [];
       let n = 0;
-      const tx = (fn: () => void): boolean => {
-        try { t.db.transaction(fn); return true; } catch (err) {
+      const tx = async (fn: () => void): Promise<boolean> => {
+        try { await t.db.transaction(fn); return true; } catch (err) {
           if (err instanceof ApiError && (err.status === 409 || err.status === 400)) return false;
           throw err;
         }
@@ -103,79 +103,79 @@ describe('money property: parcels charged once at the price they imply, or liste
           if (!p) continue;
           const open = !['delivered', 'cancelled'].includes(p.status);
           // Before receipt the office edits the weight; after it, only an adjustment with a reason.
-          const ok = tx(() => {
-            if (p.landed) adjustWeight(deps, admin, p.id, { weight: o.kg, reason: 'measured' });
-            else editPackage(deps, admin, p.id, { weight: o.kg });
+          const ok = await tx(async () => {
+            if (p.landed) await adjustWeight(deps, admin, p.id, { weight: o.kg, reason: 'measured' });
+            else await editPackage(deps, admin, p.id, { weight: o.kg });
           });
           expect(ok).toBe(open);
           if (ok) { p.kg = o.kg; p.expected = modelPrice(lines, p); }
           if (p.landed && open) {
             // The PATCH path is refused after receipt: the depot's measurement wins.
-            expect(tx(() => { editPackage(deps, admin, p.id, { weight: o.kg + 1 }); })).toBe(false);
+            expect(tx(async () => { await editPackage(deps, admin, p.id, { weight: o.kg + 1 }); })).toBe(false);
           }
         } else if (o.kind === 'receive') {
           const p = pick(o.nth);
           if (!p) continue;
-          const ok = tx(() => { changeStatus(deps, admin, p.id, 'received'); });
+          const ok = await tx(async () => { await changeStatus(deps, admin, p.id, 'received'); });
           expect(ok).toBe(p.status === 'created');
           if (ok) { p.status = 'received'; p.landed = true; }
         } else if (o.kind === 'line') {
           const z = o.zone < ZONES ? zones[o.zone] : null;
-          t.db.transaction(() => {
-            const id = t.db.insert(deliveryRate).values({ zone_id: z, base_cents: o.base, per_unit_cents: o.per, currency: 'AUD', created_at: now, updated_at: now }).returning().get().id;
+          await t.db.transaction(async () => {
+            const id = (await t.db.insert(deliveryRate).values({ zone_id: z, base_cents: o.base, per_unit_cents: o.per, currency: 'AUD', created_at: now, updated_at: now }).returning().get()).id;
             lines.push({ id, zone: z, base: o.base, per: o.per, active: true });
-            priceUnpriced(deps, adminId); // what the rate-line route runs after every write
+            await priceUnpriced(deps, adminId); // what the rate-line route runs after every write
           });
           repriceUnpriced();
         } else if (o.kind === 'drop_line') {
           const active = lines.filter((l) => l.active);
           if (!active.length) continue;
           const l = active[o.nth % active.length];
-          t.db.transaction(() => {
-            t.db.update(deliveryRate).set({ is_active: false }).where(eq(deliveryRate.id, l.id)).run();
-            priceUnpriced(deps, adminId);
+          await t.db.transaction(async () => {
+            await t.db.update(deliveryRate).set({ is_active: false }).where(eq(deliveryRate.id, l.id)).run();
+            await priceUnpriced(deps, adminId);
           });
           l.active = false;
           repriceUnpriced();
         } else if (o.kind === 'cancel') {
           const p = pick(o.nth);
           if (!p) continue;
-          const ok = tx(() => { changeStatus(deps, admin, p.id, 'cancelled', 'prop'); });
+          const ok = await tx(async () => { await changeStatus(deps, admin, p.id, 'cancelled', 'prop'); });
           expect(ok).toBe(['created', 'received'].includes(p.status));
           if (ok) p.status = 'cancelled';
         } else if (o.kind === 'deliver') {
           const p = pick(o.nth);
           if (!p) continue;
-          const ok = tx(() => {
-            const row = t.db.select().from(pkg).where(eq(pkg.id, p.id)).get();
+          const ok = await tx(async () => {
+            const row = await t.db.select().from(pkg).where(eq(pkg.id, p.id)).get();
             if (!row) throw new Error('parcel vanished');
-            transition(t.db, now, row, 'delivered', 'force_deliver', { userId: adminId }, { note: 'prop' }, { delivered_at: now }, { force: true });
+            await transition(t.db, now, row, 'delivered', 'force_deliver', { userId: adminId }, { note: 'prop' }, { delivered_at: now }, { force: true });
           });
           expect(ok).toBe(!['delivered', 'cancelled'].includes(p.status));
           if (ok) p.status = 'delivered';
         } else {
           if (billing[o.co] !== 'postpaid') continue;
           const day = new Date(now).toISOString().slice(0, 10);
-          tx(() => { generateStatement(deps, admin, companies[o.co], day, day); });
+          await tx(async () => { await generateStatement(deps, admin, companies[o.co], day, day); });
         }
       }
 
       // 1. Every parcel: charged exactly what the model says, or nothing and listed as unpriced.
-      const listed = new Set(unpricedParcels(t.db, null, 10_000).rows.map((r) => r.package));
+      const listed = new Set((await unpricedParcels(t.db, null, 10_000)).rows.map((r) => r.package));
       for (const p of parcels) {
-        const charged = netCharged(t.db, p.id) + 0;
+        const charged = await netCharged(t.db, p.id) + 0;
         if (p.status === 'cancelled') { expect(charged).toBe(0); expect(listed.has(p.id)).toBe(false); continue; }
         if (p.expected == null) { expect(listed.has(p.id)).toBe(true); expect(charged).toBe(0); continue; }
         expect(listed.has(p.id)).toBe(false);
         expect(charged).toBe(p.expected);
-        const row = t.db.select().from(pkg).where(eq(pkg.id, p.id)).get();
+        const row = await t.db.select().from(pkg).where(eq(pkg.id, p.id)).get();
         expect(Math.round((row?.price ?? -1) * 100)).toBe(p.expected);
       }
 
       // 2. Wallets equal the sum of their ledger, row by row.
       for (const id of companies) {
-        const w = t.db.select().from(wallet).where(eq(wallet.company_id, id)).get();
-        const txns = t.db.select().from(walletTxn).where(eq(walletTxn.company_id, id)).orderBy(walletTxn.id).all();
+        const w = await t.db.select().from(wallet).where(eq(wallet.company_id, id)).get();
+        const txns = await t.db.select().from(walletTxn).where(eq(walletTxn.company_id, id)).orderBy(walletTxn.id).all();
         let running = 0;
         for (const x of txns) { running += x.amount_cents; expect(x.balance_after_cents).toBe(running); }
         expect(w?.balance_cents ?? 0).toBe(running);
@@ -185,8 +185,8 @@ describe('money property: parcels charged once at the price they imply, or liste
       const day = new Date(now).toISOString().slice(0, 10);
       for (const [i, id] of companies.entries()) {
         if (billing[i] !== 'postpaid') continue;
-        tx(() => { generateStatement(deps, admin, id, day, day); });
-        const moves = t.db.select().from(walletTxn).where(and(eq(walletTxn.company_id, id), inArray(walletTxn.kind, ['charge', 'reprice', 'refund']))).all();
+        await tx(async () => { await generateStatement(deps, admin, id, day, day); });
+        const moves = await t.db.select().from(walletTxn).where(and(eq(walletTxn.company_id, id), inArray(walletTxn.kind, ['charge', 'reprice', 'refund']))).all();
         const lines = moves.length ? t.db.select().from(invoiceLine).where(inArray(invoiceLine.txn_id, moves.map((m) => m.id))).all() : [];
         expect(lines.length).toBe(moves.length);
         const billed = lines.reduce((s, l) => s + l.amount_cents, 0);

@@ -32,25 +32,25 @@ const op: fc.Arbitrary<Op> = fc.oneof(
  */
 describe('ledger property (real database)', () => {
   it('balances are the sums of their transactions, prepaid never below zero, and all wallets = money in - money out', () => {
-    fc.assert(fc.property(fc.array(op, { minLength: 1, maxLength: 40 }), fc.integer({ min: 0, max: 4000 }), (ops, limit) => {
-      const t = makeApp();
+    fc.assert(fc.property(fc.array(op, { minLength: 1, maxLength: 40 }), fc.integer({ min: 0, max: 4000 }), async (ops, limit) => {
+      const t = await makeApp();
       const now = t.clock.now();
-      const adminId = t.db.insert(user).values({ name: 'A', email: "a@x.test", role: 'admin', created_at: now, updated_at: now }).returning().get().id;
+      const adminId = (await t.db.insert(user).values({ name: 'A', email: "a@x.test", role: 'admin', created_at: now, updated_at: now }).returning().get()).id;
       const admin: SessionUser = { id: adminId, name: 'A', email: 'a@x.test', role: 'admin', companyId: null, tokenId: 0, permissions: new Set() };
       const billing = ['prepaid', 'postpaid', 'prepaid'] as const;
       const companies = billing.map((b) => t.company());
       companies.forEach((id, i) => t.db.update(company).set({ billing_type: billing[i] }).where(eq(company.id, id)).run());
       // Company 1 is postpaid with a credit limit; charges cost 100 per started kilogram.
-      t.db.insert(wallet).values({ company_id: companies[1], currency: 'AUD', credit_limit_cents: limit, created_at: now, updated_at: now }).run();
-      t.db.insert(deliveryRate).values({ base_cents: 0, per_unit_cents: 100, currency: 'AUD', created_at: now, updated_at: now }).run();
+      await t.db.insert(wallet).values({ company_id: companies[1], currency: 'AUD', credit_limit_cents: limit, created_at: now, updated_at: now }).run();
+      await t.db.insert(deliveryRate).values({ base_cents: 0, per_unit_cents: 100, currency: 'AUD', created_at: now, updated_at: now }).run();
 
       const model = companies.map(() => 0);
       const charged: { pkgId: number; co: number; amount: number; refunded: boolean }[] = [];
       let moneyIn = 0;
       let moneyOut = 0;
       let n = 0;
-      const attempt = (fn: () => void): boolean => {
-        try { t.db.transaction(fn); return true; } catch (err) {
+      const attempt = async (fn: () => void): Promise<boolean> => {
+        try { await t.db.transaction(fn); return true; } catch (err) {
           if (err instanceof ApiError && err.status === 409) return false;
           throw err;
         }
@@ -65,18 +65,18 @@ describe('ledger property (real database)', () => {
           const price = o.kg * 100;
           const expected = canDebit(state(o.co), price);
           let pkgId = 0;
-          const ok = attempt(() => {
+          const ok = await attempt(async () => {
             n += 1;
-            const row = t.db.insert(pkg).values({ hawb: `P${n}`, company_id: companies[o.co], weight: o.kg, created_at: now, updated_at: now }).returning().get();
+            const row = await t.db.insert(pkg).values({ hawb: `P${n}`, company_id: companies[o.co], weight: o.kg, created_at: now, updated_at: now }).returning().get();
             pkgId = row.id;
-            chargeForPackage(t, companies[o.co], row, adminId);
+            await chargeForPackage(t, companies[o.co], row, adminId);
           });
           expect(ok).toBe(expected);
           if (ok) { model[o.co] -= price; moneyOut += price; charged.push({ pkgId, co: o.co, amount: price, refunded: false }); }
         } else if (o.kind === 'refund') {
           if (!charged.length) continue;
           const c = charged[o.nth % charged.length];
-          const row = t.db.select().from(pkg).where(eq(pkg.id, c.pkgId)).get();
+          const row = await t.db.select().from(pkg).where(eq(pkg.id, c.pkgId)).get();
           if (!row) throw new Error('package missing');
           let refund: unknown = null;
           expect(attempt(() => { refund = refundPackage(t, row, adminId); })).toBe(true);
@@ -84,7 +84,7 @@ describe('ledger property (real database)', () => {
           if (!c.refunded) { model[c.co] += c.amount; moneyIn += c.amount; c.refunded = true; }
         } else {
           const expected = o.credit || billing[o.co] === 'postpaid' || canDebit(state(o.co), o.amount);
-          const ok = attempt(() => createAdjustment(t, admin, { company: companies[o.co], direction: o.credit ? 'credit' : 'debit', amount_cents: o.amount, reason: 'prop' }));
+          const ok = await attempt(() => createAdjustment(t, admin, { company: companies[o.co], direction: o.credit ? 'credit' : 'debit', amount_cents: o.amount, reason: 'prop' }));
           expect(ok).toBe(expected);
           if (ok) { model[o.co] += o.credit ? o.amount : -o.amount; if (o.credit) moneyIn += o.amount; else moneyOut += o.amount; }
         }
@@ -92,8 +92,8 @@ describe('ledger property (real database)', () => {
 
       let total = 0;
       for (const [i, id] of companies.entries()) {
-        const w = t.db.select().from(wallet).where(eq(wallet.company_id, id)).get();
-        const txns = t.db.select().from(walletTxn).where(eq(walletTxn.company_id, id)).orderBy(walletTxn.id).all();
+        const w = await t.db.select().from(wallet).where(eq(wallet.company_id, id)).get();
+        const txns = await t.db.select().from(walletTxn).where(eq(walletTxn.company_id, id)).orderBy(walletTxn.id).all();
         let running = 0;
         for (const x of txns) {
           running += x.amount_cents;

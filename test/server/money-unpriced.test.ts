@@ -10,7 +10,7 @@ describe('unpriced parcels and re-pricing (API)', () => {
     const a = await shipper(t, 'postpaid');
     const b = await shipper(t, 'postpaid');
     const txns = (companyId: number) => t.db.select().from(walletTxn).where(eq(walletTxn.company_id, companyId)).orderBy(walletTxn.id).all();
-    const net = (companyId: number, pkgId: number) => 0 - txns(companyId).filter((x) => x.package_id === pkgId).reduce((s, x) => s + x.amount_cents, 0);
+    const net = async (companyId: number, pkgId: number) => 0 - (await txns(companyId)).filter((x) => x.package_id === pkgId).reduce((s, x) => s + x.amount_cents, 0);
 
     const ids: number[] = [];
     for (const kg of [1, 3, 7]) {
@@ -36,7 +36,7 @@ describe('unpriced parcels and re-pricing (API)', () => {
     expect((await t.json<{ count: number }>('GET', '/api/package/unpriced/', admin.token)).body.count).toBe(0);
     expect(ids.map((id) => net(a.companyId, id))).toEqual([600, 800, 1200]);
     expect((await t.json('PATCH', `/api/delivery-rate/${line.body.id}/`, admin.token, { name: 'Standard' })).status).toBe(200);
-    expect(txns(a.companyId).filter((x) => x.kind === 'charge')).toHaveLength(3);
+    expect((await txns(a.companyId)).filter((x) => x.kind === 'charge')).toHaveLength(3);
     const price = await t.json<{ price: number }>('GET', `/api/package/${ids[0]}/`, a.token);
     expect(price.body.price).toBe(6);
 
@@ -46,7 +46,7 @@ describe('unpriced parcels and re-pricing (API)', () => {
     expect((await t.json('PATCH', `/api/package/${ids[0]}/`, a.token, { weight: 4 })).status).toBe(200);
     expect((await t.json('PATCH', `/api/package/${ids[0]}/`, a.token, { weight: 2 })).status).toBe(200);
     expect(net(a.companyId, ids[0])).toBe(700);
-    expect(txns(a.companyId).filter((x) => x.package_id === ids[0]).map((x) => [x.kind, x.amount_cents])).toEqual([['charge', -600], ['reprice', -300], ['reprice', 200]]);
+    expect((await txns(a.companyId)).filter((x) => x.package_id === ids[0]).map((x) => [x.kind, x.amount_cents])).toEqual([['charge', -600], ['reprice', -300], ['reprice', 200]]);
 
     // After receipt the depot's measurement wins: PATCH is refused, an adjustment with a reason re-prices and is audited.
     expect((await t.json('POST', `/api/package/${ids[1]}/status-change/`, admin.token, { status: 'received' })).status).toBe(200);

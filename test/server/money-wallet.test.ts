@@ -47,10 +47,10 @@ describe('prepaid wallet', () => {
     expect(mine.body.results[0]).toMatchObject({ package: expect.any(Number), invoice: null });
 
     // Cancelling refunds the charge exactly once.
-    const row = t.db.select().from(pkg).where(eq(pkg.id, first.body.id as number)).get();
+    const row = await t.db.select().from(pkg).where(eq(pkg.id, first.body.id as number)).get();
     if (!row) throw new Error('package missing');
-    t.db.transaction(() => transition(t.db, t.clock.now(), row, 'cancelled', 'cancel', { userId: admin.id }));
-    expect(t.db.transaction(() => refundPackage(t, row, admin.id))).toBeNull();
+    await t.db.transaction(() => transition(t.db, t.clock.now(), row, 'cancelled', 'cancel', { userId: admin.id }));
+    expect(await t.db.transaction(() => refundPackage(t, row, admin.id))).toBeNull();
     const details = await t.json<Json>('GET', '/api/wallet/login-company-wallet-details/', co.token);
     expect(details.body).toMatchObject({
       wallet: { id: walletId, balance_cents: 1500 },
@@ -81,8 +81,8 @@ describe('prepaid wallet', () => {
     expect((await t.json<Page>('GET', '/api/invoice/prepaid-recharge/', rival.token)).body.count).toBe(0);
 
     // The cached balance is the sum of the ledger.
-    const w = t.db.select().from(wallet).where(eq(wallet.id, walletId)).get();
-    const sum = t.db.select().from(walletTxn).where(eq(walletTxn.wallet_id, walletId)).all().reduce((s, x) => s + x.amount_cents, 0);
+    const w = await t.db.select().from(wallet).where(eq(wallet.id, walletId)).get();
+    const sum = (await t.db.select().from(walletTxn).where(eq(walletTxn.wallet_id, walletId)).all()).reduce((s, x) => s + x.amount_cents, 0);
     expect(w?.balance_cents).toBe(sum);
   });
 
@@ -154,7 +154,7 @@ describe('retries', () => {
     const again = await t.json<Json>('POST', '/api/wallet/prepaid-recharge-by-company/', admin.token, body, headers);
     expect(again.res.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
-    expect(t.db.select().from(walletTxn).all().length).toBe(1);
+    expect((await t.db.select().from(walletTxn).all()).length).toBe(1);
     const other = await t.json('POST', '/api/wallet/prepaid-recharge-by-company/', admin.token, { ...body, amount_cents: 1 }, headers);
     expect(other.status).toBe(422);
   });
@@ -170,9 +170,9 @@ describe('concurrency', () => {
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 201).length).toBe(20);
     expect(statuses.filter((s) => s === 409).length).toBe(30);
-    const w = t.db.select().from(wallet).where(eq(wallet.company_id, co.companyId)).get();
+    const w = await t.db.select().from(wallet).where(eq(wallet.company_id, co.companyId)).get();
     expect(w?.balance_cents).toBe(0);
-    const txns = t.db.select().from(walletTxn).where(eq(walletTxn.company_id, co.companyId)).all();
+    const txns = await t.db.select().from(walletTxn).where(eq(walletTxn.company_id, co.companyId)).all();
     expect(txns.filter((x) => x.kind === 'charge').length).toBe(20);
     expect(txns.reduce((s, x) => s + x.amount_cents, 0)).toBe(0);
     expect(Math.min(...txns.map((x) => x.balance_after_cents))).toBe(0);

@@ -4,7 +4,7 @@ import { makeApp } from '../helpers/app';
 /** Issue 18's small slips that live on the server. */
 describe('office slips', () => {
   it('unknown package list filters answer 400; the documented ones keep working', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     expect((await t.json('POST', '/api/package/', admin.token, { hawb: 'SLIP-1' })).status).toBe(201);
     expect((await t.json('POST', '/api/package/', admin.token, { hawb: 'SLIP-2' })).status).toBe(201);
@@ -18,7 +18,7 @@ describe('office slips', () => {
   });
 
   it('a depot scan of a parcel already assigned to a driver says it stays assigned, not "Received"', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const depot = await t.login('depot_manager');
     const driver = await t.login('driver');

@@ -7,7 +7,7 @@ type Body = Record<string, unknown>;
 
 describe('company: delete, archive, status change', () => {
   it('deletes an unreferenced company, refuses a referenced one, archives and restores', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const made = await t.json<{ id: number }>('POST', '/api/company/', admin.token, { name: 'Solo', email: 'solo@example.com', code: 'SOLO' });
     expect(made.status).toBe(201);
@@ -35,10 +35,10 @@ describe('company: delete, archive, status change', () => {
   });
 
   it('suspending a company stops its tokens, its logins and its new packages; reactivating lets it back', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const co = await t.login('company');
-    const coId = t.db.select().from(user).where(eq(user.id, co.id)).get()?.company_id as number;
+    const coId = (await t.db.select().from(user).where(eq(user.id, co.id)).get())?.company_id as number;
     expect((await t.json('GET', '/api/company/', co.token)).status).toBe(200);
 
     const suspended = await t.json<Body>('PATCH', `/api/company/${coId}/status-change/`, admin.token, { status: 'suspended' });
@@ -56,11 +56,11 @@ describe('company: delete, archive, status change', () => {
   });
 
   it('refuses status changes from non-admins and bad statuses', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const supervisor = await t.login('supervisor');
     const co = await t.login('company');
-    const coId = t.db.select().from(user).where(eq(user.id, co.id)).get()?.company_id as number;
+    const coId = (await t.db.select().from(user).where(eq(user.id, co.id)).get())?.company_id as number;
     expect((await t.json('PATCH', `/api/company/${coId}/status-change/`, supervisor.token, { status: 'suspended' })).status).toBe(403);
     expect((await t.json('PATCH', `/api/company/${coId}/status-change/`, co.token, { status: 'suspended' })).status).toBe(403);
     expect((await t.json('PATCH', `/api/company/${coId}/status-change/`, admin.token, { status: 'closed' })).status).toBe(400);
@@ -73,7 +73,7 @@ describe('company: register without auth', () => {
   const form = (n: number) => ({ name: `Acme Freight ${n}`, email: `ops${n}@acme.example`, phone: '+61 2 9999 0000', password: 'long-enough-pw' });
 
   it('creates a pending company that can log in only after an admin approves it', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const reg = await t.json<{ company: Body; user: Body; success: boolean }>('POST', '/api/company/register/', null, form(1));
     expect(reg.status).toBe(201);
     expect(reg.body.company).toMatchObject({ name: 'Acme Freight 1', status: 'pending', email: 'ops1@acme.example' });
@@ -93,12 +93,12 @@ describe('company: register without auth', () => {
     expect(ok.status).toBe(200);
     const mine = await t.json<{ results: Body[] }>('GET', '/api/company/', ok.body.token);
     expect(mine.body.results.map((c) => c.id)).toEqual([reg.body.company.id]);
-    const mails = t.db.select().from(messageOutbox).all().map((m) => m.subject ?? '');
+    const mails = (await t.db.select().from(messageOutbox).all()).map((m) => m.subject ?? '');
     expect(mails.some((s) => /approved/.test(s))).toBe(true);
   });
 
   it('refuses bad input, taken e-mails and codes, and too many registrations from one address', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     expect((await t.json('POST', '/api/company/register/', null, { ...form(1), password: 'short' })).status).toBe(400);
     expect((await t.json('POST', '/api/company/register/', null, { ...form(1), role: 'admin' })).status).toBe(400);
     expect((await t.json('POST', '/api/company/register/', null, { ...form(1), email: 'not-an-email' })).status).toBe(400);
@@ -118,12 +118,12 @@ describe('company: register without auth', () => {
 
 describe('company: depot addresses', () => {
   it('a company manages only its own depots; staff manage any; others are refused', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const a = await t.login('company');
     const b = await t.login('company');
-    const aCo = t.db.select().from(user).where(eq(user.id, a.id)).get()?.company_id as number;
-    const bCo = t.db.select().from(user).where(eq(user.id, b.id)).get()?.company_id as number;
+    const aCo = (await t.db.select().from(user).where(eq(user.id, a.id)).get())?.company_id as number;
+    const bCo = (await t.db.select().from(user).where(eq(user.id, b.id)).get())?.company_id as number;
 
     const first = await t.json<Body>('POST', '/api/company/depot-address/', a.token, { name: 'Main', street_address: '1 Dock Rd', suburb: 'Botany', postcode: '2019', is_default: true });
     expect(first.status).toBe(201);

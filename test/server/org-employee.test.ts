@@ -13,11 +13,11 @@ function upload(bytes: Uint8Array, name = 'scan.png'): FormData {
   return form;
 }
 
-const companyOf = (t: TestApp, userId: number) => t.db.select().from(user).where(eq(user.id, userId)).get()?.company_id as number;
+const companyOf = async (t: TestApp, userId: number) => (await t.db.select().from(user).where(eq(user.id, userId)).get())?.company_id as number;
 
 describe('employee: archive, status change, delete', () => {
   it('archiving revokes the tokens for good; restore brings the account back without them', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const driver = await t.login('driver');
     expect((await t.json('GET', '/api/profile/', driver.token)).status).toBe(200);
@@ -40,7 +40,7 @@ describe('employee: archive, status change, delete', () => {
   });
 
   it('status change disables an account and its sessions; admins cannot disable a super admin', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const driver = await t.login('driver');
     const off = await t.json<Body>('POST', `/api/employee/${driver.id}/status-change/`, admin.token, { is_active: false });
@@ -58,7 +58,7 @@ describe('employee: archive, status change, delete', () => {
   });
 
   it('deletes an unreferenced employee with its sessions; refuses one still referenced', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const temp = await t.login('driver');
     const gone = await t.json('DELETE', `/api/employee/${temp.id}/`, admin.token);
@@ -82,7 +82,7 @@ describe('employee: archive, status change, delete', () => {
 
 describe('employee: identity documents', () => {
   it('staff upload, the employee and staff read, a company never; delete removes the file', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const co = await t.login('company');
     const driver = await t.login('driver', { companyId: companyOf(t, co.id) });
@@ -114,7 +114,7 @@ describe('employee: identity documents', () => {
     expect((await t.json('POST', `/api/employee/${driver.id}/document/visa/`, admin.token, { file: 'x' })).status).toBe(415);
 
     // Replacing a document removes the old stored file.
-    const before = t.db.select().from(user).where(eq(user.id, driver.id)).get()?.driving_license_file_id as number;
+    const before = (await t.db.select().from(user).where(eq(user.id, driver.id)).get())?.driving_license_file_id as number;
     await t.json('POST', `/api/employee/${driver.id}/document/driving-license/`, admin.token, upload(PDF, 'l.pdf'));
     expect(t.db.select().from(storedFile).where(eq(storedFile.id, before)).get()).toBeUndefined();
 
@@ -132,7 +132,7 @@ describe('employee: identity documents', () => {
 
 describe('employee: driver lists', () => {
   it('company drivers, exclude drivers and the driver list stay inside the caller scope', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const a = await t.login('company');
     const b = await t.login('company');

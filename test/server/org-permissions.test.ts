@@ -5,7 +5,7 @@ type Body = Record<string, unknown>;
 
 describe('group permission', () => {
   it('a group grants its permissions to its members from the next request, and loses them when removed', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const supervisor = await t.login('supervisor');
     const co = t.company('Target Co');
@@ -50,7 +50,7 @@ describe('group permission', () => {
   });
 
   it('validates permissions, names and group ids, and keeps groups to permission managers', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const supervisor = await t.login('supervisor');
     const bad = await t.json<Body>('POST', '/api/group-permission/', admin.token, { name: 'X', permissions: ['company.destroy'] });

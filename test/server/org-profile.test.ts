@@ -14,7 +14,7 @@ const image = (bytes: Uint8Array) => {
 
 describe('profile', () => {
   it('reads and updates name and phone, never the role', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const co = await t.login('company', { name: 'Shipper Sam' });
     const me = await t.json<Body>('GET', '/api/profile/', co.token);
     expect(me.status).toBe(200);
@@ -28,7 +28,7 @@ describe('profile', () => {
     expect((await t.json('PATCH', '/api/profile/', co.token, { email: 'x@example.com' })).status).toBe(400);
     expect((await t.json('PATCH', '/api/profile/', co.token, { phone: 'call me' })).status).toBe(400);
     expect((await t.json('PATCH', '/api/profile/', co.token, { name: '' })).status).toBe(400);
-    expect(t.db.select().from(user).where(eq(user.id, co.id)).get()?.role).toBe('company');
+    expect((await t.db.select().from(user).where(eq(user.id, co.id)).get())?.role).toBe('company');
     expect((await t.json('GET', '/api/profile/', null)).status).toBe(401);
 
     const driver = await t.login('driver');
@@ -37,7 +37,7 @@ describe('profile', () => {
   });
 
   it('merges, removes and replaces settings within limits', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const first = await t.json<Body>('PATCH', '/api/profile/settings/', admin.token, { theme: 'dark', page_size: 100, map: { zoom: 12, lazy: true } });
     expect(first.body).toEqual({ settings: { theme: 'dark', page_size: 100, map: { zoom: 12, lazy: true } } });
@@ -59,7 +59,7 @@ describe('profile', () => {
   });
 
   it('stores package columns as Package keys in order, and resets them', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const set = await t.json<Body>('PATCH', '/api/profile/package-columns/', admin.token, { columns: ['status', 'hawb', 'assigned_to'] });
     expect(set.body).toEqual({ package_columns: ['status', 'hawb', 'assigned_to'] });
@@ -73,7 +73,7 @@ describe('profile', () => {
   });
 
   it('uploads, serves and deletes the profile image (web and driver app)', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const driver = await t.login('driver');
     const admin = await t.login('admin');
     const other = await t.login('driver');
@@ -87,8 +87,8 @@ describe('profile', () => {
     const emp = await t.json<Body>('GET', `/api/employee/${driver.id}/`, admin.token);
     expect(emp.body.profile_image).toBe(`/api/employee/${driver.id}/profile-image/`);
 
-    const fileId = t.db.select().from(user).where(eq(user.id, driver.id)).get()?.profile_image_file_id as number;
-    const key = t.db.select().from(storedFile).where(eq(storedFile.id, fileId)).get()?.key as string;
+    const fileId = (await t.db.select().from(user).where(eq(user.id, driver.id)).get())?.profile_image_file_id as number;
+    const key = (await t.db.select().from(storedFile).where(eq(storedFile.id, fileId)).get())?.key as string;
     expect(t.app.deps.files.has(key)).toBe(true);
     expect((await t.json('POST', '/api/profile/image/', driver.token, image(new TextEncoder().encode('%PDF-1.4 no')))).status).toBe(415);
 
@@ -101,7 +101,7 @@ describe('profile', () => {
   });
 
   it('changes the password: wrong current password refused, other sessions signed out', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const co = await t.login('company');
     const second = await t.json<{ token: string }>('POST', '/api/auth/web-login/', null, { email: co.email, password: PASSWORD });
     const wrong = await t.json<Body>('POST', '/api/profile/change-password/', co.token, { old_password: 'nope-nope', new_password: 'brand-new-pass' });

@@ -7,11 +7,11 @@ import { companyWebhookSecret } from '../../server/services/org/webhookKey';
 import { makeApp, type TestApp } from '../helpers/app';
 
 type Body = Record<string, unknown>;
-const companyOf = (t: TestApp, userId: number) => t.db.select().from(user).where(eq(user.id, userId)).get()?.company_id as number;
+const companyOf = async (t: TestApp, userId: number) => (await t.db.select().from(user).where(eq(user.id, userId)).get())?.company_id as number;
 
 describe('driver support', () => {
   it('a driver raises and sees only their own tickets; staff answer and close them', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const d1 = await t.login('driver', { name: 'Dana' });
     const d2 = await t.login('driver');
     const supervisor = await t.login('supervisor');
@@ -56,11 +56,11 @@ describe('driver support', () => {
 
 describe('webhook secret key', () => {
   it('a company generates and regenerates its own key; admins for any company; others refused', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const a = await t.login('company');
     const b = await t.login('company');
-    const aCo = companyOf(t, a.id);
-    const bCo = companyOf(t, b.id);
+    const aCo = await companyOf(t, a.id);
+    const bCo = await companyOf(t, b.id);
 
     const first = await t.json<Body>('POST', '/api/webhook-secret-key/generate-key/', a.token, {});
     expect(first.status).toBe(201);
@@ -100,7 +100,7 @@ describe('pickup point QR code', () => {
   });
 
   it('renders PNG and SVG holding a signed code; company scope and archive respected', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const a = await t.login('company');
     const b = await t.login('company');
     const made = await t.json<{ id: number }>('POST', '/api/pickup-point/', a.token, point());

@@ -20,7 +20,7 @@ const form = (content: string | Uint8Array<ArrayBuffer>, name: string, extra: Re
   return f;
 };
 const upload = <T>(t: TestApp, path: string, token: string, body: FormData) => t.json<T>('POST', path, token, body);
-const countPackages = (t: TestApp) => t.db.select({ n: sql<number>`count(*)` }).from(pkg).get()?.n ?? 0;
+const countPackages = async (t: TestApp) => (await t.db.select({ n: sql<number>`count(*)` }).from(pkg).get())?.n ?? 0;
 
 async function xlsx(rows: unknown[][]): Promise<Uint8Array<ArrayBuffer>> {
   const wb = new ExcelJS.Workbook();
@@ -51,8 +51,8 @@ describe('csvSafe', () => {
 
 describe('package uploads (CSV and Excel)', () => {
   it('CSV: all or nothing by default, partial on request, duplicates and bad cells rejected with a per-row report', async () => {
-    const t = makeApp();
-    const geo = seedGeo(t.db);
+    const t = await makeApp();
+    const geo = await seedGeo(t.db);
     const admin = await t.login('admin');
     await t.json('POST', '/api/package/', admin.token, { hawb: 'EXISTS-1' });
     const csv = [
@@ -65,7 +65,7 @@ describe('package uploads (CSV and Excel)', () => {
       '',
       'UP-3,"=cmd|\' /C calc\'!A0",2,,no,,,',
     ].join('\r\n');
-    const before = countPackages(t);
+    const before = await countPackages(t);
 
     const refused = await upload<UploadRefused>(t, '/api/package/bulk-upload/', admin.token, form(csv, 'p.csv'));
     expect(refused.status).toBe(400);
@@ -93,7 +93,7 @@ describe('package uploads (CSV and Excel)', () => {
   });
 
   it('CSV: refuses unusable files before reading rows', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const driver = await t.login('driver');
     const path = '/api/package/bulk-upload/';
@@ -120,9 +120,9 @@ describe('package uploads (CSV and Excel)', () => {
   });
 
   it('a company uploads only for itself', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const shipper = await t.login('company');
-    const own = t.db.query.user.findFirst({ where: (u, { eq }) => eq(u.id, shipper.id) }).sync()?.company_id;
+    const own = (await t.db.query.user.findFirst({ where: (u, { eq }) => eq(u.id, shipper.id) })).sync()?.company_id;
     const rivalCompany = t.company('Rival');
     const csv = `hawb,company\nCO-1,\nCO-2,${rivalCompany}\n`;
     const refused = await upload<UploadRefused>(t, '/api/package/bulk-upload/', shipper.token, form(csv, 'c.csv'));
@@ -137,14 +137,14 @@ describe('package uploads (CSV and Excel)', () => {
   });
 
   it('charges each uploaded parcel like a single create; a row the prepaid wallet cannot pay is rejected', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const shipper = await t.login('company');
-    const co = t.db.query.user.findFirst({ where: (u, { eq }) => eq(u.id, shipper.id) }).sync()?.company_id ?? 0;
+    const co = (await t.db.query.user.findFirst({ where: (u, { eq }) => eq(u.id, shipper.id) })).sync()?.company_id ?? 0;
     // Default card: 800 cents plus 150 per started kilogram, so each 1 kg parcel costs 950.
-    t.db.insert(deliveryRate).values({ base_cents: 800, per_unit_cents: 150, currency: 'AUD', created_at: 1, updated_at: 1 }).run();
-    const w = ensureWallet(t.app.deps, co);
-    append(t.app.deps, w.id, { kind: 'recharge', amount_cents: 2000 });
-    const balance = () => t.db.select().from(wallet).get()?.balance_cents;
+    await t.db.insert(deliveryRate).values({ base_cents: 800, per_unit_cents: 150, currency: 'AUD', created_at: 1, updated_at: 1 }).run();
+    const w = await ensureWallet(t.app.deps, co);
+    await append(t.app.deps, w.id, { kind: 'recharge', amount_cents: 2000 });
+    const balance = async () => (await t.db.select().from(wallet).get())?.balance_cents;
     const csv = 'hawb,weight\nPAY-1,1\nPAY-2,1\nPAY-3,1\n';
 
     const refused = await upload<UploadRefused>(t, '/api/package/bulk-upload/', shipper.token, form(csv, 'w.csv'));
@@ -161,7 +161,7 @@ describe('package uploads (CSV and Excel)', () => {
   });
 
   it('Excel: typed cells, all or nothing, partial, and a checked file type', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const co = t.company('Shipper');
     const rows = [
@@ -192,7 +192,7 @@ describe('package uploads (CSV and Excel)', () => {
   });
 
   it('imports 1,000 rows in one call and streams them back as formula-safe CSV, scoped to the caller', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const shipper = await t.login('company');
     const rival = await t.login('company');
     const admin = await t.login('admin');

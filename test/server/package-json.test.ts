@@ -13,9 +13,9 @@ import { makeApp } from '../helpers/app';
  * The JS shaping the SQL-built JSON replaced (spec 2.1), kept here as the oracle: every Package
  * SQLite serialises must parse to exactly this, key order included.
  */
-function previousShaping(db: Db, id: number): Package {
+async function previousShaping(db: Db, id: number): Promise<Package> {
   const driver = alias(user, 'driver');
-  const r = db.select({
+  const r = await db.select({
     p: pkg, company_name: company.name, zone_name: zone.name, suburb_name: suburb.name,
     state_name: state.name, country_name: country.name, driver_name: driver.name,
   }).from(pkg)
@@ -26,7 +26,7 @@ function previousShaping(db: Db, id: number): Package {
   if (!r) throw new Error(`no package ${id}`);
   const p = r.p;
   const iso = (ms: number) => new Date(ms).toISOString();
-  const failures = db.select().from(packageFailure).where(inArray(packageFailure.package_id, [id])).all()
+  const failures = (await db.select().from(packageFailure).where(inArray(packageFailure.package_id, [id])).all())
     .map((f) => ({ id: f.status_id, name: f.name, note: f.note, created_at: iso(f.created_at) }));
   return {
     id: p.id, hawb: p.hawb, customer_code: p.customer_code, customer_name: p.customer_name,
@@ -62,7 +62,7 @@ function expectSame(actual: unknown, expected: Package): void {
 const AWKWARD = `Zoë "Z" O'Brien \\ 🚚 ✓ 東京 \n\ttab \u2028 </script>`;
 
 async function world() {
-  const t = makeApp();
+  const t = await makeApp();
   const { db } = t;
   const admin = await t.login('admin');
   const driver = await t.login('driver', { name: AWKWARD });
@@ -70,12 +70,12 @@ async function world() {
   const companyId = t.company(`Acme "Imports" & Söhne 'Ltd'`);
   const now = t.clock.now();
   const ts = { created_at: now, updated_at: now };
-  const au = db.insert(country).values({ name: 'Österreich "AT"', ...ts }).returning().get().id;
-  const st = db.insert(state).values({ name: "New South Wales 'NSW'", country_id: au, ...ts }).returning().get().id;
-  const zn = db.insert(zone).values({ name: 'Nörth ⟶ "Zone"', ...ts }).returning().get().id;
-  const sb = db.insert(suburb).values({ name: 'Sydney\\CBD', state_id: st, zone_id: zn, postcode: '2000', ...ts }).returning().get().id;
+  const au = (await db.insert(country).values({ name: 'Österreich "AT"', ...ts }).returning().get()).id;
+  const st = (await db.insert(state).values({ name: "New South Wales 'NSW'", country_id: au, ...ts }).returning().get()).id;
+  const zn = (await db.insert(zone).values({ name: 'Nörth ⟶ "Zone"', ...ts }).returning().get()).id;
+  const sb = (await db.insert(suburb).values({ name: 'Sydney\\CBD', state_id: st, zone_id: zn, postcode: '2000', ...ts }).returning().get()).id;
 
-  const full = db.insert(pkg).values({
+  const full = (await db.insert(pkg).values({
     hawb: 'FULL-1', customer_code: 'C"1', customer_name: AWKWARD, customer_address: '1 "Quoted" St\nLevel 2', customer_phone: '+61 400 000 000',
     postcode: 2000, postcode_name: 'Sydney', description_of_goods: 'Books 📚, "rare"', count: 3, landed: true, company_id: companyId,
     weight: 1.5, price: 12.345, shipper_code: 'S1', shipper_name: 'Shipper ü', shipper_address: 'Addr', shipper_city: 'City',
@@ -86,17 +86,17 @@ async function world() {
     zone_id: zn, suburb_id: sb, state_id: st, country_id: au, height: 0.1, length: 1 / 3, width: 2, volume_weighted: 0.1 + 0.2,
     assigned_to_id: driver.id, delivery_date: '2026-01-06', latitude: -33.865143, longitude: 151.2099,
     created_at: Date.UTC(2026, 0, 5, 8, 0, 0, 999), updated_at: now,
-  }).returning().get().id;
-  const bare = db.insert(pkg).values({ hawb: 'BARE-1', created_at: 0, updated_at: now }).returning().get().id;
-  const halfCoordinates = db.insert(pkg).values({
+  }).returning().get()).id;
+  const bare = (await db.insert(pkg).values({ hawb: 'BARE-1', created_at: 0, updated_at: now }).returning().get()).id;
+  const halfCoordinates = (await db.insert(pkg).values({
     hawb: 'HALF-1', latitude: -33.86, weight: 5, price: 0, height: 1e-7, length: 123456789.123, sac: true, landed: false, is_scanned: true,
     status: 'out_for_delivery', assigned_to_id: driver.id, company_id: companyId, created_at: Date.UTC(2025, 11, 31, 23, 59, 59, 1), updated_at: now,
-  }).returning().get().id;
-  const otherDriver = db.insert(pkg).values({
+  }).returning().get()).id;
+  const otherDriver = (await db.insert(pkg).values({
     hawb: 'PLAIN-1', longitude: 151.2, status: 'assigned', assigned_to_id: plain.id, sequence_no: 1, created_at: now + 5, updated_at: now,
-  }).returning().get().id;
+  }).returning().get()).id;
   // Failures written out of id order on purpose, with and without notes; the answer lists them by id.
-  db.insert(packageFailure).values([
+  await db.insert(packageFailure).values([
     { id: 40, package_id: full, status_id: 3, name: 'Closed "shop"', note: null, created_at: now + 1 },
     { id: 20, package_id: full, status_id: 9, name: 'Nobody home 🏠', note: "left a card 'here'", created_at: Date.UTC(2026, 0, 5, 9, 30, 0, 5) },
     { id: 30, package_id: halfCoordinates, status_id: 3, name: 'Closed "shop"', note: '', created_at: 1 },
@@ -108,14 +108,14 @@ describe('Package JSON built by SQLite', () => {
   it('parses to exactly the previous JS shaping for every kind of field', async () => {
     const { db, ids } = await world();
     for (const id of Object.values(ids)) {
-      const raw = packageJson(db, id);
+      const raw = await packageJson(db, id);
       expect(raw).toBeDefined();
-      expectSame(JSON.parse(raw?.text ?? 'null'), previousShaping(db, id));
+      expectSame(JSON.parse(raw?.text ?? 'null'), await previousShaping(db, id));
     }
-    const full = JSON.parse(packageJson(db, ids.full)?.text ?? 'null') as Package;
+    const full = JSON.parse((await packageJson(db, ids.full))?.text ?? 'null') as Package;
     expect(full.package_failed_delivery_status.map((f) => f.id)).toEqual([9, 3]);
     expect(full).toMatchObject({ landed: true, sac: true, is_scanned: false, coordinates: { latitude: -33.865143, longitude: 151.2099 } });
-    const half = JSON.parse(packageJson(db, ids.halfCoordinates)?.text ?? 'null') as Package;
+    const half = JSON.parse((await packageJson(db, ids.halfCoordinates))?.text ?? 'null') as Package;
     expect(half).toMatchObject({ coordinates: null, assigned_to: { id: expect.any(Number) as number }, landed: false, is_scanned: true });
     expect(packageJson(db, 999_999)).toBeUndefined();
   });
@@ -127,26 +127,26 @@ describe('Package JSON built by SQLite', () => {
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
     const times = [0, 1, 999, 1000, 86_399_999, Date.UTC(2000, 1, 29, 23, 59, 59, 999), Date.UTC(2099, 11, 31, 23, 59, 59, 999)];
     for (let i = 0; i < 300; i++) times.push((next() * 2048 + (next() % 2048)) % 4_102_444_800_000);
-    const ids = times.map((ms, i) => db.insert(pkg).values({ hawb: `T-${i}`, created_at: ms, updated_at: t.clock.now() }).returning().get().id);
-    const parsed = packagesByIds(db, ids);
+    const ids = times.map((ms, i) => (await db.insert(pkg).values({ hawb: `T-${i}`, created_at: ms, updated_at: t.clock.now() }).returning().get()).id);
+    const parsed = await packagesByIds(db, ids);
     expect(parsed.map((p) => p.created_at)).toEqual(times.map((ms) => new Date(ms).toISOString()));
   });
 
   it('answers ids in the order asked, skipping unknown ones, and lists under a filter', async () => {
     const { db, ids } = await world();
     const order = [ids.otherDriver, ids.full, 424_242, ids.bare, ids.full];
-    const raws = packageJsonByIds(db, order);
+    const raws = await packageJsonByIds(db, order);
     expect(raws.map((r) => (JSON.parse(r.text) as Package).id)).toEqual([ids.otherDriver, ids.full, ids.bare, ids.full]);
     expect(packagesByIds(db, order)).toEqual([ids.otherDriver, ids.full, ids.bare, ids.full].map((id) => previousShaping(db, id)));
     expect(packageJsonByIds(db, [])).toEqual([]);
-    const listed = packageJsonWhere(db, eq(pkg.status, 'assigned'), { orderBy: [pkg.sequence_no, pkg.id], limit: 10 });
+    const listed = await packageJsonWhere(db, eq(pkg.status, 'assigned'), { orderBy: [pkg.sequence_no, pkg.id], limit: 10 });
     expect(listed.map((r) => (JSON.parse(r.text) as Package).id)).toEqual([ids.otherDriver, ids.full]);
-    expect(packageJsonWhere(db, eq(pkg.status, 'assigned'), { orderBy: [pkg.id], limit: 1, offset: 1 }).map((r) => (JSON.parse(r.text) as Package).id)).toEqual([ids.otherDriver]);
+    expect((await packageJsonWhere(db, eq(pkg.status, 'assigned'), { orderBy: [pkg.id], limit: 1, offset: 1 })).map((r) => (JSON.parse(r.text) as Package).id)).toEqual([ids.otherDriver]);
   });
 
   it('answers the same packages from the endpoints that splice it', async () => {
     const { t, db, admin, driver, ids } = await world();
-    const same = (list: Package[]) => { for (const p of list) expectSame(p, previousShaping(db, p.id)); };
+    const same = async (list: Package[]) => { for (const p of list) expectSame(p, await previousShaping(db, p.id)); };
 
     const remaining = await t.json<{ success: boolean; message: string; pending_packages: Package[] }>(
       'GET', `/api/scan-package-api/${driver.id}/remaining-packages-list/`, driver.token);
@@ -155,7 +155,7 @@ describe('Package JSON built by SQLite', () => {
     expect(Object.keys(remaining.body)).toEqual(['success', 'message', 'pending_packages']);
     expect(remaining.body.message).toBe('1 package(s) remaining');
     expect(remaining.body.pending_packages.map((p) => p.id)).toEqual([ids.full]);
-    same(remaining.body.pending_packages);
+    await same(remaining.body.pending_packages);
 
     const list = await t.json<{ count: number; next: string | null; previous: string | null; results: Package[] }>('GET', '/api/package/?page_size=2', admin.token);
     expect(list.status).toBe(200);
@@ -163,7 +163,7 @@ describe('Package JSON built by SQLite', () => {
     expect(list.body.count).toBe(4);
     expect(list.body.next).toContain('page=2');
     expect(list.body.results.map((p) => p.id)).toEqual([ids.otherDriver, ids.halfCoordinates]);
-    same(list.body.results);
+    await same(list.body.results);
 
     const sync = await t.json<{ upserts: { packages: Package[]; failed_delivery_statuses: unknown[] }; removes: unknown; cursor: number; has_more: boolean }>(
       'GET', '/api/sync/changes/?cursor=0', driver.token);
@@ -171,20 +171,20 @@ describe('Package JSON built by SQLite', () => {
     expect(Object.keys(sync.body)).toEqual(['reset', 'upserts', 'removes', 'cursor', 'has_more']);
     expect(Object.keys(sync.body.upserts)).toEqual(['packages', 'failed_delivery_statuses']);
     expect(sync.body.upserts.packages.map((p) => p.id).sort((a, b) => a - b)).toEqual([ids.full, ids.halfCoordinates].sort((a, b) => a - b));
-    same(sync.body.upserts.packages);
+    await same(sync.body.upserts.packages);
 
     const scanned = await t.json<{ success: boolean; already_scanned: boolean; package: Package }>(
       'POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: 'FULL-1' });
     expect(scanned.status).toBe(200);
     expect(Object.keys(scanned.body)).toEqual(['success', 'message', 'already_scanned', 'package']);
     expect(scanned.body.package.is_scanned).toBe(true);
-    expectSame(scanned.body.package, previousShaping(db, ids.full));
+    expectSame(scanned.body.package, await previousShaping(db, ids.full));
 
     const delivered = await t.json<{ package: Package; flagged: boolean }>(
       'POST', `/api/package-delivered/${ids.full}/deliver/`, driver.token, { recipient_name: 'Front desk' });
     expect(delivered.status).toBe(200);
     expect(Object.keys(delivered.body)).toEqual(['success', 'message', 'flagged', 'package', 'proof']);
     expect(delivered.body.package.status).toBe('delivered');
-    expectSame(delivered.body.package, previousShaping(db, ids.full));
+    expectSame(delivered.body.package, await previousShaping(db, ids.full));
   });
 });

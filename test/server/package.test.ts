@@ -8,11 +8,11 @@ import { forceStatus, seedGeo } from './package-fixtures';
 type Page = { count: number; results: Package[] };
 
 async function setup() {
-  const t = makeApp();
+  const t = await makeApp();
   const geo = seedGeo(t.db);
   const admin = await t.login('admin');
   const shipper = await t.login('company');
-  const shipperCompany = t.db.query.user.findFirst({ where: (u, { eq: e }) => e(u.id, shipper.id) }).sync()?.company_id ?? 0;
+  const shipperCompany = (await t.db.query.user.findFirst({ where: (u, { eq: e }) => e(u.id, shipper.id) })).sync()?.company_id ?? 0;
   const rival = await t.login('company');
   const driver = await t.login('driver');
   return { t, geo, admin, shipper, shipperCompany, rival, driver };
@@ -76,7 +76,7 @@ describe('package model: a company, an admin and the whole path', () => {
     const received = await t.json<Package>('POST', `/api/package/${id}/status-change/`, supervisor.token, { status: 'received', note: 'shelf 4' });
     expect(received.status).toBe(200);
     expect(received.body).toMatchObject({ status: 'received', landed: true });
-    const event = t.db.select().from(packageEvent).where(eq(packageEvent.package_id, id)).all().at(-1);
+    const event = (await t.db.select().from(packageEvent).where(eq(packageEvent.package_id, id)).all()).at(-1);
     expect(event).toMatchObject({ action: 'status_change', from_status: 'created', to_status: 'received', note: 'shelf 4', actor_id: supervisor.id });
     const backwards = await t.json('PATCH', `/api/package/${id}/status-change/`, admin.token, { status: 'picked_up' });
     expect(backwards.status).toBe(409);
@@ -100,7 +100,7 @@ describe('package model: a company, an admin and the whole path', () => {
     expect((await t.json('POST', `/api/package/${third.body.id}/status-change/`, admin.token, { status: 'cancelled' })).status).toBe(200);
     const late = await t.json('PATCH', `/api/package/${third.body.id}/`, admin.token, { customer_name: 'late' });
     expect(late.status).toBe(409);
-    forceStatus(t.db, id, 'delivered');
+    await forceStatus(t.db, id, 'delivered');
     expect((await t.json('PATCH', `/api/package/${id}/`, shipper.token, { customer_phone: '1' })).status).toBe(409);
     expect((await t.json('DELETE', `/api/package/${id}/`, admin.token)).status).toBe(409);
   });
@@ -108,7 +108,7 @@ describe('package model: a company, an admin and the whole path', () => {
   it('a parcel scanned but still created cannot be deleted', async () => {
     const { t, admin } = await setup();
     const made = await t.json<Package>('POST', '/api/package/', admin.token, { hawb: 'SCANNED-1' });
-    t.db.insert(packageEvent).values({ package_id: made.body.id, action: 'scan_rejected_state', from_status: 'created', occurred_at: 1, received_at: 1 }).run();
+    await t.db.insert(packageEvent).values({ package_id: made.body.id, action: 'scan_rejected_state', from_status: 'created', occurred_at: 1, received_at: 1 }).run();
     expect((await t.json('DELETE', `/api/package/${made.body.id}/`, admin.token)).status).toBe(409);
     expect(t.db.select().from(pkg).where(eq(pkg.id, made.body.id)).get()).toBeTruthy();
   });
@@ -156,7 +156,7 @@ describe('package model: a company, an admin and the whole path', () => {
     const noCard = await t.json<{ code: string }>('POST', '/api/package/price/', shipper.token, { weight: 1 });
     expect(noCard.status).toBe(404);
     // The default rate card: 800 cents, then 150 per started kilogram.
-    t.db.insert(deliveryRate).values({ base_cents: 800, per_unit_cents: 150, currency: 'AUD', created_at: 1, updated_at: 1 }).run();
+    await t.db.insert(deliveryRate).values({ base_cents: 800, per_unit_cents: 150, currency: 'AUD', created_at: 1, updated_at: 1 }).run();
     const quote = await t.json('POST', '/api/package/price/', shipper.token, { weight: 2.2, length: 50, width: 40, height: 30 });
     expect(quote.status).toBe(200);
     // Volumetric 12 kg beats 2.2 kg: base 800 + 12 x 150 cents.

@@ -18,7 +18,7 @@ async function pickupPoint(t: TestApp, token: string, name = 'Back dock') {
 
 describe('pickups', () => {
   it('webhook request -> driver scans the pickup point QR -> scans the parcel -> picked up -> depot receives', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const co = await companyWithKey(t, 'Acme Widgets');
     const admin = await t.login('admin');
     const depot = await t.login('depot_manager');
@@ -30,7 +30,7 @@ describe('pickups', () => {
     expect(created.status).toBe(201);
     const id = created.body.package.id as number;
     expect(created.body.package).toMatchObject({ hawb: 'PU-1', status: 'pickup_requested', company: co.id });
-    expect(statusOf(t, id)?.pickup_point_id).toBe(point);
+    expect((await statusOf(t, id))?.pickup_point_id).toBe(point);
     await webhookCall(t, 'POST', co, { hawb: 'PU-2', pickup_point: point });
     await webhookCall(t, 'POST', co, { hawb: 'PU-ELSEWHERE' });
 
@@ -48,7 +48,7 @@ describe('pickups', () => {
     const single = await t.json<Json>('POST', `/api/pickup-package/${pu2}/assign-driver/`, admin.token, { driver: other.id });
     expect(single.body).toMatchObject({ status: 'pickup_requested', assigned_to_id: other.id });
     expect((await t.json('POST', `/api/pickup-package/${pu2}/unassign/`, admin.token)).status).toBe(200);
-    expect(statusOf(t, pu2)?.assigned_to_id).toBeNull();
+    expect((await statusOf(t, pu2))?.assigned_to_id).toBeNull();
     await t.json('POST', '/api/pickup-package/assign-driver/', admin.token, { driver: other.id, packages: [pu2] });
     expect((await t.json('POST', '/api/pickup-package/unassign-package/', admin.token, { packages: [pu2, 999999] })).status).toBe(400);
 
@@ -65,7 +65,7 @@ describe('pickups', () => {
     // Someone else's parcel is refused (and recorded); ours becomes picked up, exactly once.
     const notMine = await t.json<Json>('POST', '/api/pickup-point-scan/package-scan/', driver.token, { barcode: 'PU-2', pickup_point: point });
     expect(notMine.status).toBe(409);
-    expect(statusOf(t, pu2)?.status).toBe('pickup_requested');
+    expect((await statusOf(t, pu2))?.status).toBe('pickup_requested');
     const headers = { 'Idempotency-Key': 'pickup-scan-0001', 'X-Device-Id': 'phone-1', 'X-Device-Seq': '1' };
     const picked = await t.json<Json & { package: Json }>('POST', '/api/pickup-point-scan/package-scan/', driver.token, { barcode: 'PU-1', pickup_point: point }, headers);
     expect(picked.status).toBe(200);
@@ -74,7 +74,7 @@ describe('pickups', () => {
     expect(replayed.res.headers.get('idempotent-replayed')).toBe('true');
     const again = await t.json<Json>('POST', '/api/pickup-point-scan/package-scan/', driver.token, { barcode: 'PU-1' });
     expect(again.body.already_scanned).toBe(true);
-    expect(t.db.select().from(packageEvent).where(eq(packageEvent.package_id, id)).all().filter((e) => e.to_status === 'picked_up')).toHaveLength(1);
+    expect((await t.db.select().from(packageEvent).where(eq(packageEvent.package_id, id)).all()).filter((e) => e.to_status === 'picked_up')).toHaveLength(1);
 
     const atPoint = await t.json<{ pending: Json[]; collected: Json[] }>('GET', `/api/pickup-point-scan/${point}/packages/`, driver.token);
     expect(atPoint.body.collected.map((p) => p.hawb)).toEqual(['PU-1']);
@@ -86,12 +86,12 @@ describe('pickups', () => {
     const received = await t.json<Json & { package: Json }>('POST', '/api/scan-package-api/scan-assign-zone/', depot.token, { barcode: 'PU-1' });
     expect(received.status).toBe(200);
     expect(statusOf(t, id)).toMatchObject({ status: 'received', landed: true });
-    expect(t.db.select().from(packageEvent).where(eq(packageEvent.package_id, id)).all().map((e) => e.to_status).filter(Boolean))
+    expect((await t.db.select().from(packageEvent).where(eq(packageEvent.package_id, id)).all()).map((e) => e.to_status).filter(Boolean))
       .toEqual(['pickup_requested', 'picked_up', 'received']);
   });
 
   it('status change by hand, wrong pickup point, and cancel by webhook', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const co = await companyWithKey(t, 'Beta');
     const admin = await t.login('admin');
     const driver = await t.login('driver');
@@ -123,9 +123,9 @@ describe('pickups', () => {
   });
 
   it('signed calls: bad signature, old timestamp, replay and unknown company are 401 and change nothing', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const co = await companyWithKey(t, 'Delta');
-    const before = packageCount(t);
+    const before = await packageCount(t);
     const body = JSON.stringify({ hawb: 'D-1' });
     const now = Math.floor(t.clock.now() / 1000);
     const send = (headers: Record<string, string>, payload = body) => t.json('POST', '/api/pickup-package/webhook/', null, payload, headers);
@@ -157,7 +157,7 @@ describe('pickups', () => {
   });
 
   it('pickup uploads (csv and excel, staff and company) start as pickup_requested and raise package.created', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const co = await companyWithKey(t, 'Epsilon');
     const admin = await t.login('admin');
     const point = await pickupPoint(t, co.login.token);
@@ -168,10 +168,10 @@ describe('pickups', () => {
     const up = await t.json<{ created: number }>('POST', '/api/pickup-package/company/bulk-upload/', co.login.token, csv('U-1,Ann\nU-2,Ben\n'));
     expect(up.status).toBe(200);
     expect(up.body.created).toBe(2);
-    const rows = t.db.select().from(pkg).where(eq(pkg.pickup_point_id, point)).all();
+    const rows = await t.db.select().from(pkg).where(eq(pkg.pickup_point_id, point)).all();
     expect(rows.map((r) => [r.hawb, r.status])).toEqual([['U-1', 'pickup_requested'], ['U-2', 'pickup_requested']]);
     expect(t.db.select().from(packageEvent).where(eq(packageEvent.package_id, rows[0]?.id ?? 0)).get()).toMatchObject({ action: 'pickup_upload', to_status: 'pickup_requested' });
-    expect(t.db.select().from(webhookDelivery).all().map((d) => d.event)).toEqual(['package.created', 'package.created']);
+    expect((await t.db.select().from(webhookDelivery).all()).map((d) => d.event)).toEqual(['package.created', 'package.created']);
 
     expect((await t.json('POST', '/api/pickup-package/company/bulk-upload/', admin.token, csv('U-3,Cy\n'))).status).toBe(403);
     const staffForm = csv('U-3,Cy\n');

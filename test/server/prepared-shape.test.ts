@@ -25,9 +25,9 @@ describe('encodePatch', () => {
 });
 
 describe('preparedShape', () => {
-  it('builds once per shape and database', () => {
-    const db = openMemoryDatabase();
-    const other = openMemoryDatabase();
+  it('builds once per shape and database', async () => {
+    const db = await openMemoryDatabase();
+    const other = await openMemoryDatabase();
     let built = 0;
     const build = () => ({ n: ++built });
     const a = preparedShape(db, 'f', 'a', build);
@@ -37,8 +37,8 @@ describe('preparedShape', () => {
     expect(built).toBe(3);
   });
 
-  it('keeps only the most recently used shapes', () => {
-    const db = openMemoryDatabase();
+  it('keeps only the most recently used shapes', async () => {
+    const db = await openMemoryDatabase();
     const built: string[] = [];
     const get = (shape: string) => preparedShape(db, 'f', shape, () => { built.push(shape); return { shape }; }, 2);
     get('a'); get('b'); get('a'); get('c');
@@ -50,14 +50,14 @@ describe('preparedShape', () => {
 });
 
 describe('prepared package update', () => {
-  it('applies booleans, nulls and numbers and returns the row, across shapes', () => {
-    const db = openMemoryDatabase();
+  it('applies booleans, nulls and numbers and returns the row, across shapes', async () => {
+    const db = await openMemoryDatabase();
     const now = 1_700_000_000_000;
-    const row = db.insert(pkg).values({ hawb: 'P1', created_at: now, updated_at: now }).returning().get();
+    const row = await db.insert(pkg).values({ hawb: 'P1', created_at: now, updated_at: now }).returning().get();
     const actor = { userId: null };
-    const a = updatePackage(db, now + 1, row, { is_scanned: true, flag_reason: 'look' }, 'test', actor);
+    const a = await updatePackage(db, now + 1, row, { is_scanned: true, flag_reason: 'look' }, 'test', actor);
     expect(a).toMatchObject({ is_scanned: true, flag_reason: 'look', updated_at: now + 1 });
-    const b = updatePackage(db, now + 2, a, { is_scanned: false, flag_reason: null, attempts: 2 }, 'test', actor);
+    const b = await updatePackage(db, now + 2, a, { is_scanned: false, flag_reason: null, attempts: 2 }, 'test', actor);
     expect(b).toMatchObject({ is_scanned: false, flag_reason: null, attempts: 2, updated_at: now + 2 });
     // The same shape again reuses the prepared query with new values.
     const c = updatePackage(db, now + 3, b, { is_scanned: true, flag_reason: 'again', attempts: 3 }, 'test', actor);
@@ -67,10 +67,10 @@ describe('prepared package update', () => {
     expect(db.$client.prepare('select is_scanned from package where id = ?').get(row.id)).toEqual({ is_scanned: 1 });
   });
 
-  it('a placeholder set binds what it is given', () => {
-    const db = openMemoryDatabase();
+  it('a placeholder set binds what it is given', async () => {
+    const db = await openMemoryDatabase();
     const now = 1_700_000_000_000;
-    const row = db.insert(pkg).values({ hawb: 'P3', created_at: now, updated_at: now }).returning().get();
+    const row = await db.insert(pkg).values({ hawb: 'P3', created_at: now, updated_at: now }).returning().get();
     const q = db.update(pkg).set(placeholderSet(['hawb'])).where(eq(pkg.id, sql.placeholder('id'))).returning({ hawb: pkg.hawb }).prepare();
     expect(q.get({ hawb: 'P3b', id: row.id })).toEqual({ hawb: 'P3b' });
   });

@@ -14,7 +14,7 @@ type Json = Record<string, unknown>;
 interface Refused { id: number; code: string; status: string; recipient_name: string | null; driver: number; files: { slot: string; id: number; url: string }[] }
 
 async function world() {
-  const t = makeApp();
+  const t = await makeApp();
   const admin = await t.login('admin');
   const supervisor = await t.login('supervisor');
   const d1 = await t.login('driver', { name: 'Dana Driver' });
@@ -58,7 +58,7 @@ describe('refused deliveries keep their proof and reach a supervisor', () => {
 
     // Still cancelled, but flagged for a supervisor with a reason that says what happened.
     expect(w.row(id)).toMatchObject({ status: 'cancelled', flagged: true });
-    expect(w.row(id)?.flag_reason).toMatch(/Dana Driver refused \(the office had cancelled it\); 2 proof files kept/);
+    expect((await w.row(id))?.flag_reason).toMatch(/Dana Driver refused \(the office had cancelled it\); 2 proof files kept/);
     const flagged = await t.json<{ count: number; results: { id: number }[] }>('GET', '/api/package-delivered/flagged/', w.supervisor.token);
     expect(flagged.body.results.map((p) => p.id)).toContain(id);
 
@@ -82,7 +82,7 @@ describe('refused deliveries keep their proof and reach a supervisor', () => {
     expect((await t.json('GET', `/api/package-delivered/${id}/refused/`, w.d1.token)).status).toBe(403);
     expect((await t.json('GET', `/api/package-delivered/${id}/refused/`, w.shipper.token)).status).toBe(403);
     expect((await t.json('POST', `/api/package-delivered/${id}/resolve-flag/`, w.supervisor.token, { note: 'parcel back at depot' })).status).toBe(200);
-    expect(w.row(id)?.flagged).toBe(false);
+    expect((await w.row(id))?.flagged).toBe(false);
   });
 
   it('a parcel already delivered (from the driver’s other phone): the late delivery is refused and flagged too', async () => {
@@ -109,7 +109,7 @@ describe('refused deliveries keep their proof and reach a supervisor', () => {
     const id = await w.parcel('REF-3', w.d1.id);
     const missing = await t.json<Json>('POST', `/api/package-delivered/${id}/deliver/`, w.d1.token, { photos: ['not-uploaded-001'] });
     expect(missing.status).toBe(409);
-    expect(w.row(id)?.flagged).toBe(false);
+    expect((await w.row(id))?.flagged).toBe(false);
     expect(w.count('select count(*) n from refused_delivery')).toBe(0);
   });
 });

@@ -24,7 +24,7 @@ const get = (t: TestApp, path: string, token: string) => t.call('GET', path, tok
 
 describe('return reports', () => {
   it('driver KPIs by day: delivered, failed, first-attempt and on-time rates, parcels per hour', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const w = await reportWorld(t);
     const res = await t.json<{ count: number; results: Kpi[]; period: Kpi }>('GET', `/api/report/driver-kpi/?${PERIOD}`, w.admin.token);
     expect(res.status).toBe(200);
@@ -61,7 +61,7 @@ describe('return reports', () => {
   });
 
   it('driver report over the period, as JSON and as a spreadsheet', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const w = await reportWorld(t);
     const res = await t.json<{ results: Kpi[] }>('GET', `/api/report/driver/delivery-report/?${PERIOD}`, w.admin.token);
     expect(res.status).toBe(200);
@@ -81,7 +81,7 @@ describe('return reports', () => {
   });
 
   it('delivery report (xlsx and csv) and failed report, filtered, with formulas neutralised', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const w = await reportWorld(t);
     const xlsx = await get(t, `/api/report/delivery/excel-download/?${PERIOD}`, w.admin.token);
     expect(xlsx.status).toBe(200);
@@ -119,7 +119,7 @@ describe('return reports', () => {
 
 describe('company reports', () => {
   it('company report and KPIs; a company sees only its own', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const w = await reportWorld(t);
     const wide = 'from=2026-01-04&to=2026-01-06';
     const report = await t.json<{ results: Kpi[] }>('GET', `/api/report/company/?${wide}`, w.admin.token);
@@ -151,7 +151,7 @@ describe('company reports', () => {
   });
 
   it('package list and package export (csv and xlsx) of the logged-in company', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const w = await reportWorld(t);
     const wide = 'from=2026-01-04&to=2026-01-06';
     const list = await t.json<{ count: number; results: Kpi[] }>('GET', `/api/report/company/package-list/?${wide}`, w.coX.token);
@@ -173,14 +173,14 @@ describe('company reports', () => {
   });
 
   it('POD report: a PDF with the delivery photos, paged', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const w = await reportWorld(t);
     const png = new Uint8Array(await QRCode.toBuffer('proof photo', { type: 'png', width: 200 }));
     const key = await t.app.deps.files.put(png);
     const now = t.clock.now();
-    const file = t.db.insert(storedFile).values({ key, sha256: 'x'.repeat(64), mime: 'image/png', size: png.byteLength, kind: 'photo', owner_id: w.a.id, created_at: now }).returning().get();
-    t.db.insert(packagePhoto).values({ package_id: w.ids.p1, slot: 'photo_one', file_id: file.id, added_by: w.a.id, created_at: now }).run();
-    t.db.insert(packagePhoto).values({ package_id: w.ids.p1, slot: 'signature', file_id: file.id, added_by: w.a.id, created_at: now }).run();
+    const file = await t.db.insert(storedFile).values({ key, sha256: 'x'.repeat(64), mime: 'image/png', size: png.byteLength, kind: 'photo', owner_id: w.a.id, created_at: now }).returning().get();
+    await t.db.insert(packagePhoto).values({ package_id: w.ids.p1, slot: 'photo_one', file_id: file.id, added_by: w.a.id, created_at: now }).run();
+    await t.db.insert(packagePhoto).values({ package_id: w.ids.p1, slot: 'signature', file_id: file.id, added_by: w.a.id, created_at: now }).run();
 
     const res = await get(t, `/api/report/company/pod-report/?${PERIOD}`, w.coX.token);
     expect(res.status).toBe(200);

@@ -32,7 +32,7 @@ async function dataSet() {
   }
   expect((await w.post(`/api/package-delivered/${ids.X5}/deliver/`, d2.token, { recipient_name: 'Sam' })).status).toBe(200);
   expect((await w.post(`/api/package-delivered/${ids.X6}/fail/`, d2.token, { failed_delivery_status: (reason.body as { id: number }).id })).status).toBe(200);
-  for (const p of PARCELS) expect(w.row(ids[p.hawb] as number)?.status, p.hawb).toBe(p.status);
+  for (const p of PARCELS) expect((await w.row(ids[p.hawb] as number))?.status, p.hawb).toBe(p.status);
   return { ...w, ids, route1, route2 };
 }
 
@@ -42,7 +42,7 @@ describe('dashboards over a known data set', () => {
   it('counts, lists, sequence-wise routes, history and the map', async () => {
     const w = await dataSet();
     const { admin, d1, d2, shipper, ids, route1, route2 } = w;
-    const now = new Date(w.t.clock.now()).toISOString();
+    const now = new Date((await w.t).clock.now()).toISOString();
     expect((await w.post('/api/driver-position/', d1.token, { positions: [{ latitude: -33.91, longitude: 151.02, accuracy: 8, occurred_at: now }] })).status).toBe(200);
 
     const count = await w.get<Json>('/api/dashboard/count/?date=2026-01-05', admin.token);
@@ -123,7 +123,7 @@ describe('driver positions', () => {
   it('batch from the phone, latest per driver, a driver\'s trail', async () => {
     const w = await routeWorld();
     const { admin, depot, d1, d2, shipper } = w;
-    const at = (minAgo: number) => new Date(w.t.clock.now() - minAgo * 60_000).toISOString();
+    const at = async (minAgo: number) => new Date((await w.t).clock.now() - minAgo * 60_000).toISOString();
     const batch = { positions: [
       { latitude: -33.90, longitude: 151.00, accuracy: 12, occurred_at: at(10) },
       { latitude: -33.91, longitude: 151.01, occurred_at: at(5) },
@@ -156,13 +156,13 @@ describe('driver positions', () => {
     const trail = await w.get<{ results: { latitude: number }[]; truncated: boolean }>(`/api/driver-position/${d1.id}/trail/`, admin.token);
     expect(trail.body.results.map((p) => p.latitude)).toEqual([-33.9, -33.91, -33.92]);
     expect(trail.body.truncated).toBe(false);
-    const part = await w.get<{ results: { latitude: number }[] }>(`/api/driver-position/${d1.id}/trail/?from=${encodeURIComponent(at(6))}&to=${encodeURIComponent(at(2))}`, admin.token);
+    const part = await w.get<{ results: { latitude: number }[] }>(`/api/driver-position/${d1.id}/trail/?from=${encodeURIComponent(await at(6))}&to=${encodeURIComponent(await at(2))}`, admin.token);
     expect(part.body.results.map((p) => p.latitude)).toEqual([-33.91]);
     // A driver reads only their own trail.
     expect((await w.get(`/api/driver-position/${d1.id}/trail/`, d1.token)).status).toBe(200);
     expect((await w.get(`/api/driver-position/${d1.id}/trail/`, d2.token)).status).toBe(404);
     expect((await w.get(`/api/driver-position/${shipper.id}/trail/`, admin.token)).status).toBe(404);
-    expect((await w.get(`/api/driver-position/${d1.id}/trail/?from=${encodeURIComponent(at(1))}&to=${encodeURIComponent(at(10))}`, admin.token)).status).toBe(400);
+    expect((await w.get(`/api/driver-position/${d1.id}/trail/?from=${encodeURIComponent(await at(1))}&to=${encodeURIComponent(await at(10))}`, admin.token)).status).toBe(400);
     expect((await w.get(`/api/driver-position/${d1.id}/trail/?from=2025-01-01T00:00:00Z`, admin.token)).status).toBe(400);
   });
 });

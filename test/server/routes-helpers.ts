@@ -18,14 +18,14 @@ export function metres(a: [number, number], b: [number, number]): number {
 
 /** A depot team, two drivers, a shipper and a warehouse. */
 export async function routeWorld() {
-  const t = makeApp();
+  const t = await makeApp();
   const admin = await t.login('admin');
   const depot = await t.login('depot_manager');
   const d1 = await t.login('driver', { name: 'Dana Driver' });
   const d2 = await t.login('driver', { name: 'Eli Driver' });
   const shipper = await t.login('company');
   const now = t.clock.now();
-  const warehouseId = t.db.insert(warehouse).values({ name: 'Main depot', street_address: '1 Depot Rd', created_at: now, updated_at: now }).returning().get().id;
+  const warehouseId = (await t.db.insert(warehouse).values({ name: 'Main depot', street_address: '1 Depot Rd', created_at: now, updated_at: now }).returning().get()).id;
 
   const parcel = async (hawb: string, extra: Json = {}) => {
     const res = await t.json<{ id: number }>('POST', '/api/package/', shipper.token, { hawb, customer_name: `Customer ${hawb}`, postcode: 2000, ...extra });

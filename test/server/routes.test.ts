@@ -37,8 +37,8 @@ describe('routes: a planner\'s and a driver\'s whole path', () => {
     expect(opt.body.unplaced).toEqual([ids.NOC]);
     expect((opt.body.packages as PackageJson[]).map((p) => p.hawb)).toEqual(['P1', 'P2', 'P3', 'P4', 'P5', 'NOC']);
     expect(Math.abs((opt.body.total_distance_m as number) - metres(START, east(5)))).toBeLessThan(2);
-    order.forEach((id, i) => expect(w.row(id)?.sequence_no).toBe(i + 1));
-    expect(w.routeRow(route.id)?.optimized_at).not.toBeNull();
+    order.forEach((id, i) => expect((await w.row(id))?.sequence_no).toBe(i + 1));
+    expect((await w.routeRow(route.id))?.optimized_at).not.toBeNull();
 
     // Assign to the first driver: every open parcel follows through the lifecycle.
     const assigned = await w.post(`/api/route/${route.id}/assign-driver/`, admin.token, { driver: d1.id });
@@ -80,8 +80,8 @@ describe('routes: a planner\'s and a driver\'s whole path', () => {
     const resq = await w.post(`/api/route/${route.id}/sequence/`, d1.token, { packages: phoneOrder, occurred_at: '2026-01-05T09:00:00Z' }, key);
     expect(resq.status, JSON.stringify(resq.body)).toBe(200);
     // Numbers continue after the delivered first stop: one order for the day.
-    phoneOrder.forEach((id, i) => expect(w.row(id)?.sequence_no).toBe(i + 2));
-    expect(w.row(ids.P1 as number)?.sequence_no).toBe(1);
+    phoneOrder.forEach((id, i) => expect((await w.row(id))?.sequence_no).toBe(i + 2));
+    expect((await w.row(ids.P1 as number))?.sequence_no).toBe(1);
     const replay = await w.post(`/api/route/${route.id}/sequence/`, d1.token, { packages: phoneOrder, occurred_at: '2026-01-05T09:00:00Z' }, key);
     expect(replay.status).toBe(200);
     expect(replay.res.headers.get('idempotent-replayed')).toBe('true');
@@ -90,7 +90,7 @@ describe('routes: a planner\'s and a driver\'s whole path', () => {
       const res = await w.post(`/api/route/${route.id}/sequence/`, d1.token, { packages: bad });
       expect(res.status, JSON.stringify(bad)).toBe(400);
     }
-    phoneOrder.forEach((id, i) => expect(w.row(id)?.sequence_no).toBe(i + 2));
+    phoneOrder.forEach((id, i) => expect((await w.row(id))?.sequence_no).toBe(i + 2));
     expect((await w.post(`/api/route/${route.id}/sequence/`, d2.token, { packages: phoneOrder })).status).toBe(404);
 
     // Hand the rest to another driver: the first driver's device hears that the parcels left.
@@ -116,7 +116,7 @@ describe('routes: a planner\'s and a driver\'s whole path', () => {
 
     // The new driver completes the run; a finished route is no longer ordered, changed or deleted.
     expect((await w.post(`/api/route/${route.id}/status-change/`, d2.token, { status: 'completed' })).status).toBe(200);
-    expect(w.routeRow(route.id)?.completed_at).not.toBeNull();
+    expect((await w.routeRow(route.id))?.completed_at).not.toBeNull();
     expect((await w.post(`/api/route/${route.id}/optimize/`, admin.token, {})).status).toBe(409);
     expect((await w.post(`/api/route/${route.id}/status-change/`, admin.token, { status: 'planned' })).status).toBe(409);
     expect((await t.json('DELETE', `/api/route/${route.id}/`, admin.token)).status).toBe(409);
@@ -188,7 +188,7 @@ describe('routes: CRUD rules and refusals', () => {
     // A delivery route does not take final or pickup parcels; a pickup route only pickups.
     const pickup = await w.parcel('PU1');
     // Pickup creation belongs to the pickup group; the row is set up directly here.
-    t.db.update(pkg).set({ status: 'pickup_requested', assigned_to_id: d1.id, latitude: -33.8, longitude: 151.3 }).where(eq(pkg.id, pickup)).run();
+    await t.db.update(pkg).set({ status: 'pickup_requested', assigned_to_id: d1.id, latitude: -33.8, longitude: 151.3 }).where(eq(pkg.id, pickup)).run();
     expect((await w.post('/api/route/', admin.token, { name: 'Bad', date: '2026-01-07', packages: [pickup] })).status).toBe(400);
     expect((await w.post('/api/pickup-route/', admin.token, { name: 'Bad', date: '2026-01-07', packages: [b] })).status).toBe(400);
     const auto = await w.post('/api/pickup-route/create-route/', admin.token, { driver: d1.id, date: '2026-01-07', start_latitude: -33.9, start_longitude: 151 });
@@ -234,7 +234,7 @@ describe('routes: CRUD rules and refusals', () => {
     const names = await w.get<{ results: { name: string }[] }>(`/api/route/names/?driver=${d1.id}`, admin.token);
     expect(names.body.results.map((r) => r.name)).toEqual(['+Route A']);
 
-    const csv = await w.t.call('GET', '/api/route/csv-download/?ordering=date', admin.token);
+    const csv = await (await w.t).call('GET', '/api/route/csv-download/?ordering=date', admin.token);
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
     const text = (await csv.text()).replace(/^\uFEFF/, '');
@@ -245,6 +245,6 @@ describe('routes: CRUD rules and refusals', () => {
     expect(text).toContain(`"'=HYPERLINK(""x"")"`);
     expect(text).toContain("'@SUM(A1)");
     expect(text).not.toMatch(/(^|,)[=+@]/m);
-    expect((await w.t.call('GET', '/api/route/csv-download/', d1.token)).status).toBe(403);
+    expect((await (await w.t).call('GET', '/api/route/csv-download/', d1.token)).status).toBe(403);
   });
 });

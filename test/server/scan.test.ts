@@ -6,7 +6,7 @@ import { makeApp } from '../helpers/app';
 type Json = Record<string, unknown> & { package?: Record<string, unknown>; details?: Record<string, unknown> };
 
 async function world() {
-  const t = makeApp();
+  const t = await makeApp();
   const admin = await t.login('admin');
   const superAdmin = await t.login('super_admin');
   const depot = await t.login('depot_manager');
@@ -15,10 +15,10 @@ async function world() {
   const d2 = await t.login('driver');
   const shipper = await t.login('company');
   const now = t.clock.now();
-  const countryId = t.db.insert(country).values({ name: 'Australia', created_at: now, updated_at: now }).returning().get().id;
-  const stateId = t.db.insert(state).values({ name: 'VIC', country_id: countryId, created_at: now, updated_at: now }).returning().get().id;
-  const zoneId = t.db.insert(zone).values({ name: 'North', created_at: now, updated_at: now }).returning().get().id;
-  t.db.insert(suburb).values({ name: 'Coburg', state_id: stateId, zone_id: zoneId, postcode: '3058', created_at: now, updated_at: now }).run();
+  const countryId = (await t.db.insert(country).values({ name: 'Australia', created_at: now, updated_at: now }).returning().get()).id;
+  const stateId = (await t.db.insert(state).values({ name: 'VIC', country_id: countryId, created_at: now, updated_at: now }).returning().get()).id;
+  const zoneId = (await t.db.insert(zone).values({ name: 'North', created_at: now, updated_at: now }).returning().get()).id;
+  await t.db.insert(suburb).values({ name: 'Coburg', state_id: stateId, zone_id: zoneId, postcode: '3058', created_at: now, updated_at: now }).run();
   const parcel = async (hawb: string, extra: Record<string, unknown> = {}) => {
     const res = await t.json<{ id: number }>('POST', '/api/package/', shipper.token, { hawb, postcode: 3058, ...extra });
     expect(res.status).toBe(201);
@@ -40,7 +40,7 @@ describe('scan API', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ zone: { id: w.zoneId, name: 'North' }, package: { status: 'received', landed: true, zone: w.zoneId, zone_name: 'North' } });
     expect(res.body.message).toContain('North');
-    expect(w.events(id).at(-1)).toMatchObject({ action: 'depot_scan', from_status: 'created', to_status: 'received', actor_id: w.depot.id, latitude: -37.7 });
+    expect((await w.events(id)).at(-1)).toMatchObject({ action: 'depot_scan', from_status: 'created', to_status: 'received', actor_id: w.depot.id, latitude: -37.7 });
 
     // Assigned before it landed: the scan only lands it.
     const direct = await w.parcel('Z-2', { postcode: 9999 });
@@ -58,7 +58,7 @@ describe('scan API', () => {
     const loaded = await w.post('scan-assign-zone/', w.depot.token, { barcode: 'Z-2' });
     expect(loaded.status).toBe(409);
     expect(loaded.body.message).toContain('Z-2 is out for delivery');
-    expect(w.events(direct).map((e) => e.action)).toContain('depot_scan_rejected');
+    expect((await w.events(direct)).map((e) => e.action)).toContain('depot_scan_rejected');
   });
 
   it('inbound scan, scanned list, reset and remaining list for the driver', async () => {
@@ -69,13 +69,13 @@ describe('scan API', () => {
     expect((await w.post('inbound-scan/', w.d1.token, { barcode: 'S-1' })).body).toMatchObject({ already_scanned: false });
     expect((await w.post('inbound-scan/', w.d1.token, { barcode: 'S-1' })).body).toMatchObject({ already_scanned: true });
 
-    const scanned = await w.t.json<{ scanned_packages: { hawb: string }[] }>('GET', `/api/scan-package-api/${w.d1.id}/scanned-packages-list/`, w.d1.token);
+    const scanned = await (await w.t).json<{ scanned_packages: { hawb: string }[] }>('GET', `/api/scan-package-api/${w.d1.id}/scanned-packages-list/`, w.d1.token);
     expect(scanned.status).toBe(200);
     expect(scanned.body.scanned_packages.map((p) => p.hawb)).toEqual(['S-1']);
-    const remaining = await w.t.json<{ pending_packages: { hawb: string }[] }>('GET', `/api/scan-package-api/${w.d1.id}/remaining-packages-list/`, w.d1.token);
+    const remaining = await (await w.t).json<{ pending_packages: { hawb: string }[] }>('GET', `/api/scan-package-api/${w.d1.id}/remaining-packages-list/`, w.d1.token);
     expect(remaining.body.pending_packages.map((p) => p.hawb)).toEqual(['S-2']);
-    expect((await w.t.json('GET', `/api/scan-package-api/${w.d1.id}/scanned-packages-list/`, w.d2.token)).status).toBe(403);
-    expect((await w.t.json('GET', `/api/scan-package-api/${w.d1.id}/scanned-packages-list/`, w.supervisor.token)).status).toBe(200);
+    expect((await (await w.t).json('GET', `/api/scan-package-api/${w.d1.id}/scanned-packages-list/`, w.d2.token)).status).toBe(403);
+    expect((await (await w.t).json('GET', `/api/scan-package-api/${w.d1.id}/scanned-packages-list/`, w.supervisor.token)).status).toBe(200);
 
     const reset = await w.post('reset-scanned/', w.d1.token, { barcode: 'S-1' });
     expect(reset.status).toBe(200);
@@ -98,16 +98,16 @@ describe('scan API', () => {
     expect(admin.body.last_event).toMatchObject({ action: 'supervisor_check', note: 'shelf 4' });
     expect((await w.post('super-admin-scan/', w.supervisor.token, { barcode: 'C-1' })).status).toBe(403);
     expect((await w.post('supervisor-scan/', w.d1.token, { barcode: 'C-1' })).status).toBe(403);
-    expect(w.t.db.select().from(pkg).where(eq(pkg.id, id)).get()?.status).toBe('created');
+    expect((await (await w.t).db.select().from(pkg).where(eq(pkg.id, id)).get())?.status).toBe('created');
 
-    const list = await w.t.json<{ count: number; results: { event: { action: string; actor: { id: number } }; package: { hawb: string } }[] }>(
+    const list = await (await w.t).json<{ count: number; results: { event: { action: string; actor: { id: number } }; package: { hawb: string } }[] }>(
       'GET', '/api/scan-package-api/supervisor-scan/', w.supervisor.token);
     expect(list.status).toBe(200);
     expect(list.body.count).toBe(1);
     expect(list.body.results[0]).toMatchObject({ event: { action: 'supervisor_check', actor: { id: w.supervisor.id } }, package: { hawb: 'C-1' } });
-    const otherDay = await w.t.json<{ count: number }>('GET', '/api/scan-package-api/supervisor-scan/?date=2025-12-31', w.supervisor.token);
+    const otherDay = await (await w.t).json<{ count: number }>('GET', '/api/scan-package-api/supervisor-scan/?date=2025-12-31', w.supervisor.token);
     expect(otherDay.body.count).toBe(0);
-    expect((await w.t.json('GET', '/api/scan-package-api/supervisor-scan/?date=yesterday', w.supervisor.token)).status).toBe(400);
+    expect((await (await w.t).json('GET', '/api/scan-package-api/supervisor-scan/?date=yesterday', w.supervisor.token)).status).toBe(400);
   });
 
   it('no-parcel reports and unknown codes wait for staff, who resolve them', async () => {
@@ -121,14 +121,14 @@ describe('scan API', () => {
     expect(known.body.package).toBeNull();
     await w.post('supervisor-scan/', w.supervisor.token, { barcode: 'GHOST-1' });
 
-    const open = await w.t.json<{ count: number; results: { id: number; code: string }[] }>('GET', '/api/scan-package-api/no-parcel/?resolved=false', w.depot.token);
+    const open = await (await w.t).json<{ count: number; results: { id: number; code: string }[] }>('GET', '/api/scan-package-api/no-parcel/?resolved=false', w.depot.token);
     expect(open.body.results.map((r) => r.code)).toEqual(['GHOST-1', 'N-1', 'LOOSE-77']);
-    expect((await w.t.json('GET', '/api/scan-package-api/no-parcel/', w.d1.token)).status).toBe(403);
+    expect((await (await w.t).json('GET', '/api/scan-package-api/no-parcel/', w.d1.token)).status).toBe(403);
     const first = open.body.results[2]?.id ?? 0;
-    const resolved = await w.t.json('POST', `/api/scan-package-api/no-parcel/${first}/resolve/`, w.depot.token, { note: 'label torn, relabelled' });
+    const resolved = await (await w.t).json('POST', `/api/scan-package-api/no-parcel/${first}/resolve/`, w.depot.token, { note: 'label torn, relabelled' });
     expect(resolved.body).toMatchObject({ resolved: true, resolution_note: 'label torn, relabelled' });
-    expect((await w.t.json<{ count: number }>('GET', '/api/scan-package-api/no-parcel/?resolved=false', w.depot.token)).body.count).toBe(2);
-    expect((await w.t.json('POST', '/api/scan-package-api/no-parcel/999/resolve/', w.depot.token, {})).status).toBe(404);
+    expect((await (await w.t).json<{ count: number }>('GET', '/api/scan-package-api/no-parcel/?resolved=false', w.depot.token)).body.count).toBe(2);
+    expect((await (await w.t).json('POST', '/api/scan-package-api/no-parcel/999/resolve/', w.depot.token, {})).status).toBe(404);
   });
 
   it('scan-and-deliver and deliver-by-tracking-number in one step', async () => {
@@ -141,7 +141,7 @@ describe('scan API', () => {
     const one = await w.post('scan-deliver/', w.d1.token, { barcode: 'D-1', recipient_name: 'Sam' });
     expect(one.status).toBe(200);
     expect(one.body).toMatchObject({ package: { status: 'delivered' }, proof: { recipient_name: 'Sam' } });
-    expect(w.events(a).map((e) => e.to_status).filter(Boolean)).toEqual(['created', 'assigned', 'out_for_delivery', 'delivered']);
+    expect((await w.events(a)).map((e) => e.to_status).filter(Boolean)).toEqual(['created', 'assigned', 'out_for_delivery', 'delivered']);
     const typed = await w.post('deliver-by-tracking/', w.d1.token, { tracking_no: 'D-2' });
     expect(typed.status).toBe(200);
     expect((await w.post('deliver-by-tracking/', w.d1.token, { tracking_no: 'D-2' })).status).toBe(409);

@@ -26,7 +26,7 @@ const outbox = async (t: TestApp) => {
 
 describe('1. password-reset links come from PUBLIC_URL only', () => {
   it('without PUBLIC_URL the reset is refused with a clear 503 and no mail is written, whatever the Host', async () => {
-    const t = makeApp({ config: { publicUrl: undefined } });
+    const t = await makeApp({ config: { publicUrl: undefined } });
     const d = await t.login('driver');
     const res = await t.json<{ code: string; message: string }>('POST', 'http://evil.example/api/auth/forget-password/', null, { email: d.email },
       { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' });
@@ -37,7 +37,7 @@ describe('1. password-reset links come from PUBLIC_URL only', () => {
   });
 
   it('with PUBLIC_URL the link names it, never the Host or X-Forwarded-Host of the request', async () => {
-    const t = makeApp({ config: { publicUrl: 'https://courier.example.com/app/' } });
+    const t = await makeApp({ config: { publicUrl: 'https://courier.example.com/app/' } });
     const d = await t.login('driver');
     const res = await t.json('POST', 'http://evil.example/api/auth/forget-password/', null, { email: d.email },
       { host: 'evil.example', 'x-forwarded-host': 'evil.example', forwarded: 'host=evil.example' });
@@ -49,7 +49,7 @@ describe('1. password-reset links come from PUBLIC_URL only', () => {
   });
 
   it('page links carry no origin the caller chose', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     await t.login('driver');
     const page = await t.json<{ next: string | null }>('GET', 'http://evil.example/api/employee/?page_size=1', admin.token, undefined, { host: 'evil.example' });
@@ -87,7 +87,7 @@ describe('1. password-reset links come from PUBLIC_URL only', () => {
 
 describe('1b. X-Forwarded-For is trusted only with TRUST_PROXY', () => {
   it('without TRUST_PROXY a client cannot dodge the per-address limit by writing X-Forwarded-For', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const statuses: number[] = [];
     for (let i = 0; i <= IP_LIMIT; i++) {
       statuses.push((await loginAs(t, `nobody${i}@example.com`, 'wrong-password', { 'x-forwarded-for': `10.0.${i}.1` })).status);
@@ -97,7 +97,7 @@ describe('1b. X-Forwarded-For is trusted only with TRUST_PROXY', () => {
   });
 
   it('with TRUST_PROXY=1 the address the proxy appended counts, not what the client put before it', async () => {
-    const t = makeApp({ config: { trustProxy: 1 } });
+    const t = await makeApp({ config: { trustProxy: 1 } });
     // The same real client (203.0.113.9, appended by our proxy) forging different left-hand entries.
     const statuses: number[] = [];
     for (let i = 0; i <= IP_LIMIT; i++) {
@@ -111,7 +111,7 @@ describe('1b. X-Forwarded-For is trusted only with TRUST_PROXY', () => {
 
 describe('2. login throttling', () => {
   it('100 parallel wrong passwords and the right one in the same burst: the right one is refused', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const d = await t.login('driver');
     const burst = [...Array.from({ length: 100 }, () => loginAs(t, d.email, 'wrong-password')), loginAs(t, d.email, PASSWORD)];
     const answers = await Promise.all(burst);
@@ -124,7 +124,7 @@ describe('2. login throttling', () => {
   });
 
   it('the same burst spread over 101 addresses (a botnet) still refuses the right password', async () => {
-    const t = makeApp({ config: { trustProxy: 1 } });
+    const t = await makeApp({ config: { trustProxy: 1 } });
     const d = await t.login('driver');
     const burst = [
       ...Array.from({ length: 100 }, (_, i) => loginAs(t, d.email, 'wrong-password', { 'x-forwarded-for': `10.1.${i}.1` })),
@@ -136,7 +136,7 @@ describe('2. login throttling', () => {
   });
 
   it('delays grow per account and address; the real user on their own address is not locked out by an attacker', async () => {
-    const t = makeApp({ config: { trustProxy: 1 } });
+    const t = await makeApp({ config: { trustProxy: 1 } });
     const d = await t.login('driver');
     const attacker = { 'x-forwarded-for': '198.51.100.66' };
     const user = { 'x-forwarded-for': '203.0.113.10' };
@@ -154,7 +154,7 @@ describe('2. login throttling', () => {
   });
 
   it('a botnet keeping the account delayed cannot keep its owner out: an address they signed in from before skips that layer', async () => {
-    const t = makeApp({ config: { trustProxy: 1 } });
+    const t = await makeApp({ config: { trustProxy: 1 } });
     const d = await t.login('driver');
     const home = { 'x-forwarded-for': '203.0.113.10' };
     expect((await loginAs(t, d.email, PASSWORD, home)).status).toBe(200);
@@ -166,7 +166,7 @@ describe('2. login throttling', () => {
   }, 120_000);
 
   it('flooding the limiter with e-mail keys does not forget a live delay (bounded, separate tables)', async () => {
-    const t = makeApp({ config: { trustProxy: 1, limiterCapacity: 10 } });
+    const t = await makeApp({ config: { trustProxy: 1, limiterCapacity: 10 } });
     const d = await t.login('driver');
     const attacker = { 'x-forwarded-for': '198.51.100.66' };
     for (let i = 0; i < PAIR_FREE + 1; i++) await loginAs(t, d.email, 'wrong-password', attacker);
@@ -183,7 +183,7 @@ describe('2. login throttling', () => {
   }, 120_000);
 
   it('forget-password checks the address before counting the e-mail', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const statuses: number[] = [];
     for (let i = 0; i < 52; i++) statuses.push((await t.json('POST', '/api/auth/forget-password/', null, { email: `x${i}@example.com` })).status);
     expect(statuses.slice(0, 50).every((s) => s === 200)).toBe(true);
@@ -191,7 +191,7 @@ describe('2. login throttling', () => {
   });
 
   it('password-change-with-email is throttled like a login, and answers an unknown e-mail like a wrong password', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const a = await t.login('admin');
     const unknown = await t.json('POST', '/api/auth/password-change-with-email/', null, { email: 'ghost@example.com', old_password: 'whatever-1', new_password: 'new-password-1' });
     const wrong = await t.json('POST', '/api/auth/password-change-with-email/', null, { email: a.email, old_password: 'whatever-1', new_password: 'new-password-1' });
@@ -209,7 +209,7 @@ describe('2. login throttling', () => {
 
 describe('3. the rank rule: nobody takes over an account of their rank or above', () => {
   it('an admin cannot edit, re-role, reset, deactivate, archive, delete or regroup a super admin or another admin', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const boss = await t.login('super_admin');
     const admin = await t.login('admin');
     const peer = await t.login('admin');
@@ -235,7 +235,7 @@ describe('3. the rank rule: nobody takes over an account of their rank or above'
   });
 
   it('nobody gives a role of their own rank or above, on create or on update', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const sup = await t.login('supervisor');
     const make = (role: string, n: number) => ({ name: `New ${role}`, email: `new-${role}-${n}@example.com`, role, password: 'new-password-1' });
@@ -243,13 +243,13 @@ describe('3. the rank rule: nobody takes over an account of their rank or above'
     expect((await t.json('POST', '/api/employee/', admin.token, make('admin', 1))).status).toBe(403);
     expect((await t.json('POST', '/api/employee/', admin.token, make('supervisor', 1))).status).toBe(201);
     expect((await t.json('PATCH', `/api/employee/${sup.id}/`, admin.token, { role: 'admin' })).status).toBe(403);
-    expect(t.db.select({ role: user.role }).from(user).where(eq(user.id, sup.id)).get()?.role).toBe('supervisor');
+    expect((await t.db.select({ role: user.role }).from(user).where(eq(user.id, sup.id)).get())?.role).toBe('supervisor');
   });
 });
 
 describe('8. permission groups cannot lift a company login out of its company', () => {
   it('a company given employee.manage creates only drivers of its own company, never staff', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const co = await t.login('company');
     const group = await t.json<{ id: number }>('POST', '/api/group-permission/', admin.token, { name: 'People', permissions: ['employee.manage'] });
@@ -261,12 +261,12 @@ describe('8. permission groups cannot lift a company login out of its company', 
     expect(t.db.select().from(user).where(eq(user.email, 'x-supervisor@example.com')).get()).toBeUndefined();
     const driver = await t.json<{ company: number }>('POST', '/api/employee/', co.token, { ...make('driver'), company: 999 });
     expect(driver.status).toBe(201);
-    const coRow = t.db.select({ company_id: user.company_id }).from(user).where(eq(user.id, co.id)).get();
+    const coRow = await t.db.select({ company_id: user.company_id }).from(user).where(eq(user.id, co.id)).get();
     expect(driver.body.company).toBe(coRow?.company_id);
   });
 
   it('permissions that act outside one company cannot be granted to a company login, nor smuggled in by editing its group', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const co = await t.login('company');
     const wide = await t.json<{ id: number }>('POST', '/api/group-permission/', admin.token, { name: 'Wide', permissions: ['company.manage', 'rate.manage'] });
@@ -278,13 +278,13 @@ describe('8. permission groups cannot lift a company login out of its company', 
     expect((await t.json('PATCH', `/api/group-permission/${narrow.body.id}/`, admin.token, { permissions: ['package.view', 'geo.manage'] })).status).toBe(400);
     // A group written straight into the database still gives a company login nothing outside its scope.
     const now = t.clock.now();
-    const gid = t.db.insert(permissionGroup).values({ name: 'Legacy', permissions: JSON.stringify(['warehouse.manage']), created_at: now, updated_at: now }).returning().get().id;
-    t.db.insert(userPermissionGroup).values({ user_id: co.id, group_id: gid, created_at: now }).run();
+    const gid = (await t.db.insert(permissionGroup).values({ name: 'Legacy', permissions: JSON.stringify(['warehouse.manage']), created_at: now, updated_at: now }).returning().get()).id;
+    await t.db.insert(userPermissionGroup).values({ user_id: co.id, group_id: gid, created_at: now }).run();
     expect((await t.json('POST', '/api/warehouse/', co.token, { name: 'Sneaky' })).status).toBe(403);
   });
 
   it('nobody grants a permission they do not hold, nor edits a group of a higher-ranked member', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const sup = await t.login('supervisor');
     const dm = await t.login('depot_manager');
@@ -306,7 +306,7 @@ describe('8. permission groups cannot lift a company login out of its company', 
 
 describe('7. inbound webhooks: the sender is named one way only', () => {
   it('a company code cannot look like an id (register, create, update)', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const reg = await t.json('POST', '/api/company/register/', null, { name: 'Shadow', email: 'shadow@example.com', code: '2', password: 'shadow-password-1' });
     expect(reg.status).toBe(400);
@@ -322,11 +322,11 @@ describe('7. inbound webhooks: the sender is named one way only', () => {
   });
 
   it('X-Courier-Company is the code: an id is refused, and a legacy numeric code cannot shadow a company id', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const victim = await companyWithKey(t, 'Victim');
     // A company stored before the rule with a code equal to the victim's id.
     const now = t.clock.now();
-    t.db.insert(company).values({ name: 'Squatter', code: String(victim.id), email: 's@example.com', status: 'active', created_at: now, updated_at: now }).run();
+    await t.db.insert(company).values({ name: 'Squatter', code: String(victim.id), email: 's@example.com', status: 'active', created_at: now, updated_at: now }).run();
     const body = JSON.stringify({ hawb: 'V-1' });
     const ts = Math.floor(now / 1000);
     const before = packageCount(t);
@@ -339,7 +339,7 @@ describe('7. inbound webhooks: the sender is named one way only', () => {
 
 describe('sessions: idle expiry for staff, per-device revocation by an admin', () => {
   it('a staff session unused for the idle time stops; a driver session does not; use keeps it alive', async () => {
-    const t = makeApp({ config: { staffIdleMs: 60 * 60_000 } });
+    const t = await makeApp({ config: { staffIdleMs: 60 * 60_000 } });
     const admin = await t.login('admin');
     const busy = await t.login('supervisor');
     const driver = await t.login('driver');
@@ -354,7 +354,7 @@ describe('sessions: idle expiry for staff, per-device revocation by an admin', (
   });
 
   it('an admin lists a driver\'s devices and signs one phone out; the other keeps working', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const d = await t.login('driver');
     const phone = async (device: string) => (await loginAs(t, d.email, PASSWORD, { 'x-device-id': device })).body.token;
@@ -377,13 +377,13 @@ describe('sessions: idle expiry for staff, per-device revocation by an admin', (
     expect((await t.json('DELETE', `/api/employee/${other.id}/sessions/${target.id}/`, admin.token)).status).toBe(404);
     const co = await t.login('company');
     expect((await t.json('GET', `/api/employee/${d.id}/sessions/`, co.token)).status).toBe(403);
-    expect(t.db.select().from(authToken).where(eq(authToken.user_id, d.id)).all().filter((r) => r.revoked_at == null)).toHaveLength(2);
+    expect((await t.db.select().from(authToken).where(eq(authToken.user_id, d.id)).all()).filter((r) => r.revoked_at == null)).toHaveLength(2);
   });
 });
 
 describe('own sessions', () => {
   it('a driver signs out their lost phone from the new one; another account\'s session is not theirs to end', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const d = await t.login('driver');
     const lost = (await loginAs(t, d.email, PASSWORD, { 'x-device-id': 'old-phone' })).body.token;
     const mine = await t.json<{ results: { id: number; device_id: string | null; current: boolean }[] }>('GET', '/api/auth/sessions/', d.token);

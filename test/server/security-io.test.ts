@@ -23,7 +23,7 @@ async function upload(t: TestApp, token: string, bytes: Uint8Array, kind: string
 
 describe('user files: served safely, bounded, and never left behind', () => {
   it('documents are downloaded as attachments, images shown inline; never sniffed', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const co = await t.login('company');
     const doc = await upload(t, co.token, pdf(), 'document');
     const img = await upload(t, co.token, PNG, 'photo');
@@ -39,7 +39,7 @@ describe('user files: served safely, bounded, and never left behind', () => {
   });
 
   it('a refused upload leaves no bytes: conflicting client id, replay of the same file, over the rate', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const driver = await t.login('driver');
     expect((await upload(t, driver.token, PNG, 'photo', 'photo-0001')).status).toBe(201);
     expect(onDisk(t)).toHaveLength(1);
@@ -53,7 +53,7 @@ describe('user files: served safely, bounded, and never left behind', () => {
   });
 
   it('per company: bytes per minute (429) and a total quota (413), counted over all its logins', async () => {
-    const t = makeApp({ config: { uploadBytesPerMinute: 250_000, uploadQuotaBytes: 500_000 } });
+    const t = await makeApp({ config: { uploadBytesPerMinute: 250_000, uploadQuotaBytes: 500_000 } });
     const companyId = t.company('Hoarder');
     const a = await t.login('company', { companyId });
     const b = await t.login('company', { companyId });
@@ -75,7 +75,7 @@ describe('user files: served safely, bounded, and never left behind', () => {
   });
 
   it('the sweep removes bytes no record names once the grace period passed, and nothing else', async () => {
-    const t = makeApp({ config: { orphanFileGraceMs: 3600_000 } });
+    const t = await makeApp({ config: { orphanFileGraceMs: 3600_000 } });
     const driver = await t.login('driver');
     expect((await upload(t, driver.token, PNG, 'photo')).status).toBe(201);
     // Bytes a crash left between the write and the COMMIT.
@@ -91,7 +91,7 @@ describe('user files: served safely, bounded, and never left behind', () => {
 
 describe('scans of another driver\'s parcel', () => {
   it('answer "not yours" without the parcel\'s id or status', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const d1 = await t.login('driver');
     const d2 = await t.login('driver');

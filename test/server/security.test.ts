@@ -110,7 +110,7 @@ const SECRET_ADDRESS = '77 Hidden Lane';
 
 /** Company A with a parcel full of personal data, delivered by A's driver with a photo; company B and driver B beside them. */
 async function twoCompanies() {
-  const t = makeApp();
+  const t = await makeApp();
   const admin = await t.login('super_admin');
   const coA = t.company('Alpha Freight');
   const coB = t.company('Beta Freight');
@@ -133,7 +133,7 @@ async function twoCompanies() {
 
 describe('access matrix over every route of the OpenAPI document', () => {
   it('a role lacking the declared permission or role is refused (403/404, never 2xx); a role holding it is never refused by the access check', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const ops = await operations(t);
     const tokens = new Map<Role, string>();
     for (const role of ROLES) tokens.set(role, (await t.login(role)).token);
@@ -216,16 +216,16 @@ describe('record scope: another company or driver never reads company A\'s parce
 
   it('public tracking shows the journey, never names, phones or addresses', async () => {
     const w = await twoCompanies();
-    const ops = (await operations(w.t)).filter((o) => o.method === 'get' && isPublic(o.op) && paramNames(o.path).length > 0);
+    const ops = (await operations(await w.t)).filter((o) => o.method === 'get' && isPublic(o.op) && paramNames(o.path).length > 0);
     expect(ops.length).toBeGreaterThan(0);
     for (const { path } of ops) {
       const url = concrete(path, (name) => (isIdParam(name) ? String(w.pkgA) : w.hawbA));
-      const res = await w.t.call('GET', url, null);
+      const res = await (await w.t).call('GET', url, null);
       const text = await res.text();
       expect(res.status, url).toBeLessThan(500);
       for (const secret of [SECRET_NAME, SECRET_PHONE, SECRET_ADDRESS, w.driverA.email]) expect(text, `${url} shows ${secret}`).not.toContain(secret);
     }
-    const track = await w.t.json<{ status?: string }>('GET', `/api/track/${w.hawbA}/`, null);
+    const track = await (await w.t).json<{ status?: string }>('GET', `/api/track/${w.hawbA}/`, null);
     expect(track.status).toBe(200);
     expect(JSON.stringify(track.body)).toContain('delivered');
   });
@@ -233,7 +233,7 @@ describe('record scope: another company or driver never reads company A\'s parce
 
 describe('exports neutralise spreadsheet formulas', () => {
   it('every CSV/Excel route of the document: no cell from user data starts with = + - @ (or tab/CR), and workbooks hold no formulas', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('super_admin');
     const co = t.company('Formula Co');
     const companyUser = await t.login('company', { companyId: co });
@@ -284,11 +284,11 @@ describe('security headers and uploads', () => {
 
   it('API answers (success, error, file download) and PWA pages carry CSP, nosniff and frame denial', async () => {
     const w = await twoCompanies();
-    expectHeaders(await w.t.call('GET', '/api/package/', w.admin.token), 'API list');
-    expectHeaders(await w.t.call('GET', '/api/package/', null), 'API 401');
-    expectHeaders(await w.t.call('GET', '/api/nothing-here/', null), 'API 404');
-    expectHeaders(await w.t.call('GET', `/api/file/${w.fileA}/`, w.admin.token), 'file download');
-    expectHeaders(await w.t.call('GET', '/api/openapi.json', null), 'OpenAPI');
+    expectHeaders(await (await w.t).call('GET', '/api/package/', w.admin.token), 'API list');
+    expectHeaders(await (await w.t).call('GET', '/api/package/', null), 'API 401');
+    expectHeaders(await (await w.t).call('GET', '/api/nothing-here/', null), 'API 404');
+    expectHeaders(await (await w.t).call('GET', `/api/file/${w.fileA}/`, w.admin.token), 'file download');
+    expectHeaders(await (await w.t).call('GET', '/api/openapi.json', null), 'OpenAPI');
 
     const dist = mkdtempSync(join(tmpdir(), 'courier-pwa-'));
     writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Courier</title>');
@@ -302,7 +302,7 @@ describe('security headers and uploads', () => {
   });
 
   it('uploads are typed by their bytes, not their name or declared type', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const driver = await t.login('driver');
     const script = new TextEncoder().encode('<script>alert(document.cookie)</script>');
     const svg = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');

@@ -3,7 +3,7 @@ import { makeApp } from '../helpers/app';
 
 describe('foundation smoke', () => {
   it('logs in, creates a warehouse, archives and restores it with the spec 4.6 envelope', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const created = await t.json<{ id: number }>('POST', '/api/warehouse/', admin.token, {
       street_address: '1 Dock Rd', suburb: 'Botany', state: 'NSW', postcode: '2019',
@@ -23,7 +23,7 @@ describe('foundation smoke', () => {
   });
 
   it('answers 401 without a token and the error shape for bad JSON', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const res = await t.json('GET', '/api/warehouse/', null);
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ success: false, code: 'not_authenticated' });
@@ -34,7 +34,7 @@ describe('foundation smoke', () => {
   });
 
   it('serves the OpenAPI document', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const res = await t.json<{ paths: Record<string, unknown> }>('GET', '/api/openapi.json', null);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body.paths)).toContain('/warehouse/{id}/');
@@ -43,7 +43,7 @@ describe('foundation smoke', () => {
 
 describe('generic list filters', () => {
   it('filters by declared fields and refuses bad filter values', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     for (const state of ['NSW', 'VIC', 'NSW']) {
       await t.json('POST', '/api/warehouse/', admin.token, { street_address: `1 ${state} Rd`, suburb: 'X', state, postcode: '2000' });
@@ -60,7 +60,7 @@ describe('generic list filters', () => {
 
 describe('partial update', () => {
   it('leaves fields the PATCH did not send alone, even ones with create defaults', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const w = await t.json<{ id: number }>('POST', '/api/warehouse/', admin.token, { street_address: '1 A Rd', suburb: 'X', state: 'NSW', postcode: '2000', is_active: false, additional_details: 'Dock 4' });
     const res = await t.json<{ is_active: boolean; additional_details: string; suburb: string }>('PATCH', `/api/warehouse/${w.body.id}/`, admin.token, { suburb: 'Y' });

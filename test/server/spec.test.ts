@@ -36,7 +36,7 @@ async function seedAssigned(t: TestApp, n: number) {
 
 describe('4.1 remaining packages list', () => {
   it("answers the driver's assigned, unscanned packages with every spec 2.1 field", async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const { driver, ids, companyId } = await seedAssigned(t, 3);
     const scan = await t.json('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: 'HAWB1000' });
     expect(scan.status).toBe(200);
@@ -58,7 +58,7 @@ describe('4.1 remaining packages list', () => {
   });
 
   it('lets a driver ask only for their own id; supervisors and admins for anyone', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const { driver } = await seedAssigned(t, 1);
     const other = await t.login('driver');
     const supervisor = await t.login('supervisor');
@@ -75,7 +75,7 @@ describe('4.1 remaining packages list', () => {
 
 describe('4.2 update failed-delivery status', () => {
   it('answers 200 and {} and changes the name', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const created = await t.json<{ id: number }>('POST', '/api/failed-delivery-status/', admin.token, { name: 'Nobody home' });
     expect(created.status).toBe(201);
@@ -87,7 +87,7 @@ describe('4.2 update failed-delivery status', () => {
   });
 
   it('refuses an empty name, an unknown id and a driver', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const driver = await t.login('driver');
     const created = await t.json<{ id: number }>('POST', '/api/failed-delivery-status/', admin.token, { name: 'Closed' });
@@ -114,7 +114,7 @@ describe('4.3-4.6 restore operations', () => {
   ];
   for (const c of cases) {
     it(`${c.path}: restores archived records and answers the envelope with exactly the spec fields`, async () => {
-      const t = makeApp();
+      const t = await makeApp();
       const admin = await t.login('admin');
       const a = await t.json<{ id: number }>('POST', `/api/${c.path}/`, admin.token, c.body);
       const b = await t.json<{ id: number }>('POST', `/api/${c.path}/`, admin.token, c.body);
@@ -133,7 +133,7 @@ describe('4.3-4.6 restore operations', () => {
     });
 
     it(`${c.path}: unknown ids are named in a 400 and nothing changes; drivers are refused`, async () => {
-      const t = makeApp();
+      const t = await makeApp();
       const admin = await t.login('admin');
       const driver = await t.login('driver');
       const a = await t.json<{ id: number }>('POST', `/api/${c.path}/`, admin.token, c.body);

@@ -30,11 +30,11 @@ async function receivedParcel(t: TestApp, companyToken: string, hawb: string) {
 }
 
 /** An endpoint row as one saved before the save-time check existed (or whose name changed address since). */
-function plantEndpoint(t: TestApp, companyId: number, url: string): number {
+async function plantEndpoint(t: TestApp, companyId: number, url: string): Promise<number> {
   const now = t.clock.now();
-  return t.db.insert(webhookEndpoint).values({
+  return (await t.db.insert(webhookEndpoint).values({
     company_id: companyId, url, events: JSON.stringify(['package.received']), description: '', is_active: true, created_at: now, updated_at: now,
-  }).returning().get().id;
+  }).returning().get()).id;
 }
 
 describe('webhook targets cannot reach this machine or its network (SSRF)', () => {
@@ -48,7 +48,7 @@ describe('webhook targets cannot reach this machine or its network (SSRF)', () =
   });
 
   it('saving an endpoint that is or resolves to a local address is a clear 400, whatever its spelling', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const co = await companyWithKey(t, 'Attacker');
     const rx = await listener();
     const targets = [
@@ -64,16 +64,16 @@ describe('webhook targets cannot reach this machine or its network (SSRF)', () =
     const ok = await t.json<{ id: number }>('POST', '/api/webhook-endpoint/', co.login.token, { url: 'https://8.8.8.8/in', events: ['package.received'] });
     expect(ok.status).toBe(201);
     expect((await t.json('PATCH', `/api/webhook-endpoint/${ok.body.id}/`, co.login.token, { url: `http://[::ffff:127.0.0.1]:${rx.port}/` })).status).toBe(400);
-    expect(t.db.select().from(webhookEndpoint).all().map((e) => e.url)).toEqual(['https://8.8.8.8/in']);
+    expect((await t.db.select().from(webhookEndpoint).all()).map((e) => e.url)).toEqual(['https://8.8.8.8/in']);
     expect(rx.connections()).toBe(0);
   });
 
   it('at send time every local target is refused without a connection, and the company sees no error text', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const co = await companyWithKey(t, 'Planted');
     const rx = await listener();
     for (const url of [`http://[::ffff:127.0.0.1]:${rx.port}/`, `http://[::]:${rx.port}/`, `http://localhost:${rx.port}/`, `http://127.0.0.1:${rx.port}/`]) {
-      plantEndpoint(t, co.id, url);
+      await plantEndpoint(t, co.id, url);
     }
     await receivedParcel(t, co.login.token, 'SSRF-1');
     const lines: string[] = [];
@@ -86,7 +86,7 @@ describe('webhook targets cannot reach this machine or its network (SSRF)', () =
   });
 
   it('connects to the vetted address (no second lookup), follows no redirect, and bounds time and answer size', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const co = await companyWithKey(t, 'OnPrem');
     const elsewhere = await listener();
     const redirector = await listener((_req, res) => { res.writeHead(302, { location: `http://127.0.0.1:${elsewhere.port}/` }); res.end(); });
@@ -109,24 +109,24 @@ describe('webhook targets cannot reach this machine or its network (SSRF)', () =
     await receivedParcel(t, co.login.token, 'SSRF-2');
     const dispatcher = createWebhookDispatcher({ db: t.db, clock: t.clock, allow: ['127.0.0.1/32'], resolve, timeoutMs: 500 });
     await dispatcher.runOnce();
-    const byEndpoint = new Map(t.db.select().from(webhookDelivery).all().map((d) => [d.endpoint_id, d]));
+    const byEndpoint = new Map((await t.db.select().from(webhookDelivery).all()).map((d) => [d.endpoint_id, d]));
     expect(lookups).toBe(4);
-    expect(byEndpoint.get(ids[0] as number)).toMatchObject({ status: 'delivered', last_status_code: 204 });
-    expect(byEndpoint.get(ids[1] as number)).toMatchObject({ status: 'pending', last_status_code: 302, last_error: 'failed: 3xx' });
+    expect(byEndpoint.get((await ids[0]) as number)).toMatchObject({ status: 'delivered', last_status_code: 204 });
+    expect(byEndpoint.get((await ids[1]) as number)).toMatchObject({ status: 'pending', last_status_code: 302, last_error: 'failed: 3xx' });
     expect(elsewhere.connections()).toBe(0);
     // An endless answer is cut after the bound; the status still counts.
-    expect(byEndpoint.get(ids[2] as number)).toMatchObject({ status: 'delivered', last_status_code: 200 });
-    expect(byEndpoint.get(ids[3] as number)).toMatchObject({ status: 'pending', last_status_code: null, last_error: 'failed: no HTTP answer' });
+    expect(byEndpoint.get((await ids[2]) as number)).toMatchObject({ status: 'delivered', last_status_code: 200 });
+    expect(byEndpoint.get((await ids[3]) as number)).toMatchObject({ status: 'pending', last_status_code: null, last_error: 'failed: no HTTP answer' });
 
     // Without the allowlist the same name is refused: the allowlist is what lets on-premise receivers in.
-    t.db.update(webhookDelivery).set({ status: 'pending', next_attempt_at: 0 }).run();
+    await t.db.update(webhookDelivery).set({ status: 'pending', next_attempt_at: 0 }).run();
     const before = ok.connections();
     await createWebhookDispatcher({ db: t.db, clock: t.clock, resolve }).runOnce();
     expect(ok.connections()).toBe(before);
   });
 
   it('a name allowed by host name reaches its private receiver', async () => {
-    const t = makeApp({ config: { webhookAllow: ['localhost'] } });
+    const t = await makeApp({ config: { webhookAllow: ['localhost'] } });
     const co = await companyWithKey(t, 'Named');
     const rx = await listener();
     const ep = await t.json('POST', '/api/webhook-endpoint/', co.login.token, { url: `http://localhost:${rx.port}/in`, events: ['package.received'] });

@@ -12,7 +12,7 @@ type Doc = { paths: Record<string, Record<string, Operation>> };
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
 async function loadDoc() {
-  const t = makeApp();
+  const t = await makeApp();
   const res = await t.json<Doc>('GET', '/api/openapi.json', null);
   expect(res.status).toBe(200);
   return { t, doc: res.body };

@@ -3,7 +3,7 @@ import type { SyncDevice } from '../../shared/schemas/sync';
 import { makeApp, type TestApp } from '../helpers/app';
 
 async function world() {
-  const t = makeApp();
+  const t = await makeApp();
   const admin = await t.login('admin');
   const driver = await t.login('driver');
   const other = await t.login('driver');

@@ -48,7 +48,7 @@ async function pullAll(t: TestApp, token: string, from: number, copy = new Map<n
 
 describe('GET sync/changes/', () => {
   it('gives a driver a snapshot of their parcels and the shared statuses, then only what changed', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const s = await seed(t);
     const mine = [await s.make('SY1'), await s.make('SY2'), await s.make('SY3')];
     const theirs = await s.make('SY4');
@@ -65,7 +65,7 @@ describe('GET sync/changes/', () => {
     expect(snap.body.upserts.packages.map((p) => p.id).sort()).toEqual([...mine].sort());
     for (const p of snap.body.upserts.packages) expect(Package.strict().safeParse(p).success).toBe(true);
     expect(snap.body.upserts.failed_delivery_statuses).toEqual([expect.objectContaining({ id: status.body.id, name: 'Nobody home', is_active: true })]);
-    const maxSeq = t.db.select({ n: count() }).from(changeLog).get()?.n ?? 0;
+    const maxSeq = (await t.db.select({ n: count() }).from(changeLog).get())?.n ?? 0;
     expect(snap.body.cursor).toBe(maxSeq);
 
     const quiet = await changes(t, s.a.token, snap.body.cursor);
@@ -94,7 +94,7 @@ describe('GET sync/changes/', () => {
   });
 
   it('pages a snapshot and the feed so that a copy folded from pages equals the server', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const s = await seed(t);
     const ids: number[] = [];
     for (let i = 0; i < 7; i++) ids.push(await s.make(`PG${i}`));
@@ -117,7 +117,7 @@ describe('GET sync/changes/', () => {
   });
 
   it('tells a device to start again when its cursor cannot be served, and prunes old feed rows and keys', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const s = await seed(t);
     const id = await s.make('RS1');
     await s.assign(s.a.id, [id]);
@@ -137,7 +137,7 @@ describe('GET sync/changes/', () => {
     expect(result.answersPruned).toBe(1);
     expect(result.changesPruned).toBeGreaterThan(0);
     expect(t.db.select().from(idempotencyKey).all()).toEqual([]);
-    expect(t.db.select().from(device).where(eq(device.device_id, 'dev-prune')).get()?.last_seq).toBe(7);
+    expect((await t.db.select().from(device).where(eq(device.device_id, 'dev-prune')).get())?.last_seq).toBe(7);
 
     const stale = await changes(t, s.a.token, snap.body.cursor);
     expect(stale.body.reset).toBe(true);
@@ -146,7 +146,7 @@ describe('GET sync/changes/', () => {
   });
 
   it('scopes companies to their parcels and staff to the shared records; refuses bad queries', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const s = await seed(t);
     const own = await s.make('CO1');
     const other = await s.make('CO2', t.company());

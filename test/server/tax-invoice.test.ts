@@ -47,7 +47,7 @@ describe('tax invoice (issue 18)', () => {
     expect(saved.body).toMatchObject({ ...PROFILE, abn: '51824753556', bank_bsb: '062000', gst_rate_bp: 1000, updated_at: expect.any(String) });
     const partial = await t.json<Json>('PATCH', '/api/settings/business-profile/', admin.token, { phone: '02 9111 1111' });
     expect(partial.body).toMatchObject({ legal_name: PROFILE.legal_name, phone: '02 9111 1111' });
-    const trail = t.db.select().from(auditLog).all().filter((a) => a.action === 'settings.business_profile');
+    const trail = (await t.db.select().from(auditLog).all()).filter((a) => a.action === 'settings.business_profile');
     expect(trail).toHaveLength(2);
   });
 
@@ -55,7 +55,7 @@ describe('tax invoice (issue 18)', () => {
     const { t, admin } = await moneyWorld();
     await t.json('POST', '/api/delivery-rate/', admin.token, { base_cents: 1234 });
     const co = await shipper(t, 'postpaid');
-    t.db.update(company).set({ name: 'Acme Widgets', abn: '53004085616', address: '9 Buyer St, Sydney' }).where(eq(company.id, co.companyId)).run();
+    await t.db.update(company).set({ name: 'Acme Widgets', abn: '53004085616', address: '9 Buyer St, Sydney' }).where(eq(company.id, co.companyId)).run();
     expect((await t.json('PATCH', '/api/settings/business-profile/', admin.token, PROFILE)).status).toBe(200);
     expect((await t.json('PATCH', `/api/company/${co.companyId}/terms/`, admin.token, { payment_terms_days: 30 })).status).toBe(200);
 

@@ -16,7 +16,7 @@ const numbered = (n: number) => Array.from({ length: n }, (_, i) => `<row r="${i
 
 describe('spreadsheet and CSV uploads are read off the request thread, bounded, and stop early', () => {
   it('a small .xlsx honestly declaring ~130 MB is refused unopened', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const co = await t.login('company');
     const bomb = xlsxOf(header + filler(1_300_000), 'A1:B1300001');
     expect(bomb.byteLength).toBeLessThan(1024 * 1024);
@@ -27,7 +27,7 @@ describe('spreadsheet and CSV uploads are read off the request thread, bounded, 
   });
 
   it('a sheet of 200k rows under the unpacked bound stops at the row limit, while another user is answered', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const co = await t.login('company');
     const other = await t.login('admin');
     const file = xlsxOf(header + numbered(200_000), 'A1:B200001');
@@ -48,7 +48,7 @@ describe('spreadsheet and CSV uploads are read off the request thread, bounded, 
   });
 
   it('columns, cell size and rows are bounded in CSV and .xlsx alike', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const admin = await t.login('admin');
     const wide = `hawb,${Array.from({ length: 300 }, (_, i) => `c${i}`).join(',')}\nA,1\n`;
     const fat = `hawb,customer_name\nA,${'x'.repeat(20_000)}\n`;
@@ -70,7 +70,7 @@ describe('spreadsheet and CSV uploads are read off the request thread, bounded, 
   });
 
   it('more files at once than readers answers 503 with Retry-After; a slot frees when a file is done', async () => {
-    const t = makeApp({ config: { uploadParsers: 1 } });
+    const t = await makeApp({ config: { uploadParsers: 1 } });
     const admin = await t.login('admin');
     const big = t.json('POST', '/api/package/excel-upload/', admin.token, form(xlsxOf(header + numbered(200_000)), 'big.xlsx'));
     const small = () => t.call('POST', '/api/package/bulk-upload/', admin.token, form('hawb\nS-1\n', 's.csv'));
@@ -82,7 +82,7 @@ describe('spreadsheet and CSV uploads are read off the request thread, bounded, 
   });
 
   it('a file not read in time is refused and its worker stopped', async () => {
-    const t = makeApp({ config: { uploadParseTimeoutMs: 1 } });
+    const t = await makeApp({ config: { uploadParseTimeoutMs: 1 } });
     const admin = await t.login('admin');
     const res = await t.json<{ message: string }>('POST', '/api/package/bulk-upload/', admin.token, form('hawb\nT-1\n', 't.csv'));
     expect(res.status).toBe(413);

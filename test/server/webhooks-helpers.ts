@@ -14,11 +14,11 @@ export async function companyWithKey(t: TestApp, name: string) {
   const login = await t.login('company', { companyId: id });
   const key = await t.json<{ secret_key: string }>('POST', '/api/webhook-secret-key/generate-key/', login.token, {});
   if (key.status !== 201) throw new Error(JSON.stringify(key.body));
-  const code = t.db.select({ code: company.code }).from(company).where(eq(company.id, id)).get()?.code ?? '';
+  const code = (await t.db.select({ code: company.code }).from(company).where(eq(company.id, id)).get())?.code ?? '';
   return { id, login, secret: key.body.secret_key, code };
 }
 
-export const packageCount = (t: TestApp) => t.db.select({ n: count() }).from(pkg).get()?.n ?? 0;
+export const packageCount = async (t: TestApp) => (await t.db.select({ n: count() }).from(pkg).get())?.n ?? 0;
 
 /** Sends a signed webhook call; `at` is the signing time in ms (default: the server's clock). */
 export function webhookCall(t: TestApp, method: 'POST' | 'PATCH', co: { secret: string; code: string }, payload: unknown, at = t.clock.now()) {

@@ -62,7 +62,7 @@ const deliveries = (t: TestApp) => t.db.select().from(webhookDelivery).all();
 
 describe('outbound webhooks', () => {
   it('round trip: a state change is queued in its transaction, sent signed, and verifies', async () => {
-    const t = makeApp({ config: { webhookAllow: LOOPBACK } });
+    const t = await makeApp({ config: { webhookAllow: LOOPBACK } });
     const co = await companyWithKey(t, 'Hooked');
     const rx = await receiver();
     const ep = await t.json<Json>('POST', '/api/webhook-endpoint/', co.login.token, { url: rx.url, events: ['package.received', 'package.delivered'] });
@@ -70,7 +70,7 @@ describe('outbound webhooks', () => {
     expect(ep.body).toMatchObject({ company: co.id, url: rx.url, events: ['package.delivered', 'package.received'], is_active: true });
 
     const id = await receivedParcel(t, co.login.token, 'WH-1');
-    const queued = deliveries(t);
+    const queued = await deliveries(t);
     expect(queued.map((d) => [d.event, d.package_id, d.status])).toEqual([['package.received', id, 'pending']]);
 
     const dispatcher = createWebhookDispatcher({ db: t.db, clock: t.clock, allow: LOOPBACK });
@@ -82,7 +82,7 @@ describe('outbound webhooks', () => {
     const payload = JSON.parse(got.body) as { id: string; type: string; data: { package: Json } };
     expect(payload).toMatchObject({ id: queued[0]?.event_id, type: 'package.received', data: { package: { id, hawb: 'WH-1', status: 'received', previous_status: 'created' } } });
     expect(got.headers['x-courier-event-id']).toBe(payload.id);
-    expect(deliveries(t)[0]).toMatchObject({ status: 'delivered', attempts: 1, last_status_code: 204, last_error: null });
+    expect((await deliveries(t))[0]).toMatchObject({ status: 'delivered', attempts: 1, last_status_code: 204, last_error: null });
     expect(await dispatcher.runOnce()).toBe(0);
 
     const list = await t.json<{ count: number; results: Json[] }>('GET', '/api/webhook-delivery/', co.login.token);
@@ -96,7 +96,7 @@ describe('outbound webhooks', () => {
   });
 
   it('a receiver that is down at first gets the event after back-off; endless failures end dead', async () => {
-    const t = makeApp({ config: { webhookAllow: LOOPBACK } });
+    const t = await makeApp({ config: { webhookAllow: LOOPBACK } });
     const co = await companyWithKey(t, 'Flaky');
     const port = await closedPort();
     await t.json('POST', '/api/webhook-endpoint/', co.login.token, { url: `http://127.0.0.1:${port}/in`, events: ['package.received'] });
@@ -104,7 +104,7 @@ describe('outbound webhooks', () => {
     const dispatcher = createWebhookDispatcher({ db: t.db, clock: t.clock, allow: LOOPBACK, baseDelayMs: 60_000, maxAttempts: 3 });
 
     await dispatcher.runOnce();
-    const [first] = deliveries(t);
+    const [first] = await deliveries(t);
     expect(first).toMatchObject({ status: 'pending', attempts: 1, last_status_code: null });
     expect(first?.last_error).toBe('failed: no HTTP answer');
     expect(first?.next_attempt_at).toBe(t.clock.now() + 60_000);
@@ -112,21 +112,21 @@ describe('outbound webhooks', () => {
 
     t.clock.advance(60_000);
     await dispatcher.runOnce();
-    expect(deliveries(t)[0]).toMatchObject({ status: 'pending', attempts: 2, next_attempt_at: t.clock.now() + 120_000 });
+    expect((await deliveries(t))[0]).toMatchObject({ status: 'pending', attempts: 2, next_attempt_at: t.clock.now() + 120_000 });
 
     const rx = await receiver(port);
     t.clock.advance(120_000);
     await dispatcher.runOnce();
     expect(rx.got).toHaveLength(1);
     expect(verify(co.secret, rx.got[0] as Received)).toBe(true);
-    expect(deliveries(t)[0]).toMatchObject({ status: 'delivered', attempts: 3, last_error: null });
+    expect((await deliveries(t))[0]).toMatchObject({ status: 'delivered', attempts: 3, last_error: null });
 
     // A receiver that always answers 500 is given up on after maxAttempts.
     const broken = await receiver(0, 500);
     const ep2 = await t.json<{ id: number }>('POST', '/api/webhook-endpoint/', co.login.token, { url: broken.url, events: ['package.received'] });
     await receivedParcel(t, co.login.token, 'WH-3');
     for (let i = 0; i < 3; i++) { await dispatcher.runOnce(); t.clock.advance(10 * 60_000); }
-    const dead = deliveries(t).find((d) => d.endpoint_id === ep2.body.id);
+    const dead = (await deliveries(t)).find((d) => d.endpoint_id === ep2.body.id);
     expect(dead).toMatchObject({ status: 'dead', attempts: 3, last_status_code: 500 });
     expect(broken.got).toHaveLength(3);
     const listed = await t.json<{ count: number; results: Json[] }>('GET', '/api/webhook-delivery/?status=dead', co.login.token);
@@ -137,7 +137,7 @@ describe('outbound webhooks', () => {
   });
 
   it('endpoints belong to their company; loopback targets are refused by default', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const a = await companyWithKey(t, 'Alpha');
     const b = await companyWithKey(t, 'Bravo');
     const admin = await t.login('admin');
@@ -156,12 +156,12 @@ describe('outbound webhooks', () => {
     expect((await t.json<{ count: number }>('GET', '/api/webhook-endpoint/', admin.token)).body.count).toBe(1);
 
     await receivedParcel(t, a.login.token, 'WH-4');
-    const [queued] = deliveries(t);
+    const [queued] = await deliveries(t);
     expect((await t.json('GET', `/api/webhook-delivery/${queued?.id}/`, b.login.token)).status).toBe(404);
     expect((await t.json('POST', `/api/webhook-delivery/${queued?.id}/replay/`, b.login.token)).status).toBe(404);
     // The name resolves to loopback by send time (DNS changed): refused then too.
     await createWebhookDispatcher({ db: t.db, clock: t.clock, resolve: () => Promise.resolve([{ address: '127.0.0.1', family: 4 }]) }).runOnce();
-    expect(t.db.select().from(webhookDelivery).where(eq(webhookDelivery.id, queued?.id ?? 0)).get()?.last_error).toContain('private, loopback');
+    expect((await t.db.select().from(webhookDelivery).where(eq(webhookDelivery.id, queued?.id ?? 0)).get())?.last_error).toContain('private, loopback');
 
     const off = await t.json<Json>('PATCH', `/api/webhook-endpoint/${ep.body.id}/`, a.login.token, { is_active: false });
     expect(off.body).toMatchObject({ is_active: false });
@@ -174,7 +174,7 @@ describe('outbound webhooks', () => {
 
 describe('company integrations', () => {
   it('API keys: a company system reads only its own packages; revoked keys stop at once', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const a = await companyWithKey(t, 'Keyed');
     const b = await companyWithKey(t, 'Other');
     await t.json('POST', '/api/package/', a.login.token, { hawb: 'K-1' });
@@ -205,7 +205,7 @@ describe('company integrations', () => {
   });
 
   it('company CSV and Excel uploads create its own packages and raise package.created', async () => {
-    const t = makeApp();
+    const t = await makeApp();
     const co = await companyWithKey(t, 'Uploader');
     const admin = await t.login('admin');
     await t.json('POST', '/api/webhook-endpoint/', co.login.token, { url: 'https://hooks.example.com/in', events: ['package.created'] });
@@ -214,7 +214,7 @@ describe('company integrations', () => {
     const ok = await t.json<{ created: number; report: Json[] }>('POST', '/api/company-package/csv-upload/', co.login.token, form('hawb,customer_name\nC-1,Ann\nC-2,Ben\n'));
     expect(ok.status).toBe(200);
     expect(ok.body.created).toBe(2);
-    expect(deliveries(t).map((d) => d.event)).toEqual(['package.created', 'package.created']);
+    expect((await deliveries(t)).map((d) => d.event)).toEqual(['package.created', 'package.created']);
 
     const other = t.company('Someone Else');
     const refused = await t.json('POST', '/api/company-package/csv-upload/', co.login.token, form(`hawb,company\nC-3,${other}\n`));

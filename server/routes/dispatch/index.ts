@@ -47,17 +47,17 @@ export function dispatchRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/package/{id}/window/', tags, access: 'package.view', catalogue: [], params: IdParams, response: PackageWindow,
     summary: 'A parcel\'s delivery window and time at the door (own, company default or courier default)',
-  }, ({ deps, user, params }) => {
-    visiblePackage(user, findPackage(deps.db, params.id), params.id);
+  }, async ({ deps, user, params }) => {
+    visiblePackage(user, await findPackage(deps.db, params.id), params.id);
     return windowOf(deps.db, params.id);
   });
 
   defineRoute(app, {
     method: ['put', 'patch'], path: '/package/{id}/window/', tags, access: 'package.manage', catalogue: [], params: IdParams, body: PackageWindowBody,
     response: PackageWindow, summary: 'Sets a parcel\'s delivery window (`HH:MM` on its delivery day) and time at the door; null clears',
-  }, ({ deps, user, params, body }) => {
-    visiblePackage(user, findPackage(deps.db, params.id), params.id);
-    setWindow(deps.db, deps.clock.now(), params.id, body);
+  }, async ({ deps, user, params, body }) => {
+    visiblePackage(user, await findPackage(deps.db, params.id), params.id);
+    await setWindow(deps.db, deps.clock.now(), params.id, body);
     return windowOf(deps.db, params.id);
   });
 
@@ -85,14 +85,14 @@ export function dispatchRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/dispatch/plan/{id}/', tags, access: 'route.manage', catalogue: [], params: IdParams, response: PlanJob,
     summary: 'A plan: status, progress (0..1) and, when done, the proposal',
-  }, ({ deps, params }) => shapePlan(findPlan(deps, params.id), deps.clock.now()));
+  }, async ({ deps, params }) => shapePlan(await findPlan(deps, params.id), deps.clock.now()));
 
   defineRoute(app, {
     method: 'post', path: '/dispatch/plan/{id}/commit/', tags, access: 'route.manage', catalogue: [], params: IdParams, body: CommitBody,
     response: z.object({ success: z.boolean(), message: z.string(), routes: z.array(RouteRecord) }), status: 201,
     summary: 'Creates the plan\'s routes (as edited on the board) and assigns their parcels, as POST route/ with a driver does',
-  }, ({ deps, user, params, body }) => {
-    const routes = commitPlan(deps, user, findPlan(deps, params.id), body);
+  }, async ({ deps, user, params, body }) => {
+    const routes = await commitPlan(deps, user, await findPlan(deps, params.id), body);
     return { success: true, message: `${routes.length} route(s) created`, routes };
   });
 
@@ -108,17 +108,17 @@ export function dispatchRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/route/{id}/eta/', tags, access: 'route.view', catalogue: [], params: IdParams, response: RouteEtas,
     summary: 'Arrival times of a route\'s stops still to visit (staff, or the route\'s driver)',
-  }, ({ deps, user, params }) => {
+  }, async ({ deps, user, params }) => {
     if (user.role === 'company') throw forbidden('Companies have no access to routes');
-    const route = findRoute(deps.db, user, params.id);
-    return routeEtas(deps.db, route, route.driver_id != null ? driverRef(deps.db, route.driver_id).name : null, travelModel(deps.config));
+    const route = await findRoute(deps.db, user, params.id);
+    return routeEtas(deps.db, route, route.driver_id != null ? (await driverRef(deps.db, route.driver_id)).name : null, travelModel(deps.config));
   });
 
   defineRoute(app, {
     method: 'get', path: '/package/{id}/eta/', tags, access: 'package.view', catalogue: [], params: IdParams, response: z.object({ eta: StopEtaRecord.nullable() }),
     summary: 'A parcel\'s arrival time on its route and the band told to its recipient (null when not on a planned or running route)',
-  }, ({ deps, user, params }) => {
-    visiblePackage(user, findPackage(deps.db, params.id), params.id);
+  }, async ({ deps, user, params }) => {
+    visiblePackage(user, await findPackage(deps.db, params.id), params.id);
     return { eta: etaFor(deps.db, params.id) };
   });
 }

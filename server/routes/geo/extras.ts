@@ -39,8 +39,8 @@ export function geoExtraRoutes(app: App): void {
     method: ['post', 'patch'], path: '/suburb/assign-zone/', catalogue: extra('Suburb Assign Multiple Suburbs to Zone'), tags, access: 'geo.manage',
     summary: 'Put many suburbs in one zone (all or nothing)', body: AssignSuburbsBody, response: AssignSuburbsAnswer,
     description: '`zone: null` takes them out of any zone. Unknown or archived suburb ids: 400 naming them, nothing changed.',
-  }, ({ deps, body }) => {
-    const rows = assignSuburbsToZone(deps, body.zone, body.suburbs);
+  }, async ({ deps, body }) => {
+    const rows = await assignSuburbsToZone(deps, body.zone, body.suburbs);
     const where = body.zone == null ? 'out of any zone' : `into zone ${body.zone}`;
     return { success: true, message: `${rows.length} suburb(s) moved ${where}`, count: rows.length, results: rows.map((r) => toSuburb(r, deps.db)) };
   });
@@ -49,27 +49,27 @@ export function geoExtraRoutes(app: App): void {
     method: 'get', path: '/zone/by-suburb/', catalogue: extra('Zone by Suburb Filter'), tags, access: 'geo.view',
     summary: 'Zones of the given suburbs (`?suburb=3,4`)', query: SuburbFilterQuery, response: ZoneMatchList,
     description: 'Each zone lists which of the given suburbs led to it; archived zones are left out. Unknown suburb ids: 400.',
-  }, ({ deps, query }) => zoneMatches(deps.db, zonesBySuburb(deps.db, query.suburb)));
+  }, async ({ deps, query }) => zoneMatches(deps.db, await zonesBySuburb(deps.db, query.suburb)));
 
   defineRoute(app, {
     method: 'get', path: '/zone/by-pincode/', catalogue: extra('Zone by Pincode Filter'), tags, access: 'geo.view',
     summary: 'Zones a postcode falls in (`?pincode=2000`)', query: PincodeFilterQuery, response: ZoneMatchList,
     description: 'Postcode -> suburbs (through pincode records and the postcode on suburbs) -> their zones. An unknown postcode gives an empty list.',
-  }, ({ deps, query }) => zoneMatches(deps.db, zonesByPincode(deps.db, query.pincode)));
+  }, async ({ deps, query }) => zoneMatches(deps.db, await zonesByPincode(deps.db, query.pincode)));
 
   defineRoute(app, {
     method: 'get', path: '/area/by-suburb/', catalogue: extra('Area by Suburb Filter'), tags, access: 'geo.view',
     summary: 'Live areas of the given suburbs (`?suburb=3,4`)', query: SuburbFilterQuery, response: AreaList,
-  }, ({ deps, query }) => {
-    const rows = areasBySuburb(deps.db, query.suburb);
+  }, async ({ deps, query }) => {
+    const rows = await areasBySuburb(deps.db, query.suburb);
     return { count: rows.length, results: rows.map((r) => toArea(r, deps.db)) };
   });
 
   defineRoute(app, {
     method: 'get', path: '/pincode/by-suburb/', catalogue: extra('Pincode by Suburb Filter'), tags, access: 'geo.view',
     summary: 'Live pincodes of the given suburbs (`?suburb=3,4`)', query: SuburbFilterQuery, response: PincodeList,
-  }, ({ deps, query }) => {
-    const rows = pincodesBySuburb(deps.db, query.suburb);
+  }, async ({ deps, query }) => {
+    const rows = await pincodesBySuburb(deps.db, query.suburb);
     return { count: rows.length, results: rows.map((r) => toPincode(r, deps.db)) };
   });
 
@@ -82,8 +82,8 @@ export function geoExtraRoutes(app: App): void {
       + 'into that zone). Every row is reported as created, updated or rejected. All or nothing unless `?partial=true`: a rejected row makes the '
       + 'answer 400 with the report in `details` and nothing applied.',
     prepare: async ({ body, deps }) => deps.sheets.parse('geo-sheet', new Uint8Array(await body.file.arrayBuffer())),
-  }, ({ deps, query, prepared }) => {
-    const out = uploadPincodes(deps, prepared, query.partial);
+  }, async ({ deps, query, prepared }) => {
+    const out = await uploadPincodes(deps, prepared, query.partial);
     const message = `${out.created} created, ${out.updated} updated, ${out.rejected} rejected`;
     return { success: true, message, ...out };
   });

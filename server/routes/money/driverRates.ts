@@ -38,12 +38,12 @@ export function driverRateRoutes(app: App): void {
       if (effective_to !== undefined) row.effective_to = toMs(effective_to);
       return row;
     },
-    validate: (values, { deps }) => {
+    validate: async (values, { deps }) => {
       if (values.effective_to != null && Number(values.effective_to) <= Number(values.effective_from)) {
         throw badRequest('effective_to must be after effective_from', [{ path: 'effective_to', message: 'must be after effective_from' }]);
       }
       if (values.driver_id != null) {
-        const d = deps.db.select({ role: user.role }).from(user).where(eq(user.id, Number(values.driver_id))).get();
+        const d = await deps.db.select({ role: user.role }).from(user).where(eq(user.id, Number(values.driver_id))).get();
         if (d?.role !== 'driver') throw badRequest(`User ${String(values.driver_id)} is not a driver`, [{ path: 'driver', message: 'not a driver' }]);
       }
     },

@@ -15,9 +15,9 @@ export function earningRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/dashboard/driver-earning/', tags, access, catalogue: ops(g, 'Driver Earning'), query: EarningsQuery,
     response: DriverEarning, summary: "A driver's earnings by day", description,
-  }, ({ deps, user, query }) => {
-    const period = earningPeriod(deps, user, query);
-    const parcels = earnedParcels(deps.db, period);
+  }, async ({ deps, user, query }) => {
+    const period = await earningPeriod(deps, user, query);
+    const parcels = await earnedParcels(deps.db, period);
     return {
       success: true, driver: period.driver, from: period.from, to: period.to,
       totals: groupEarnings(parcels, () => null).map((x) => x.row),
@@ -28,9 +28,9 @@ export function earningRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/dashboard/route-wise-earning/', tags, access, catalogue: ops(g, 'Route Wise Earning'), query: EarningsQuery,
     response: RouteEarning, summary: "A driver's earnings by route", description,
-  }, ({ deps, user, query }) => {
-    const period = earningPeriod(deps, user, query);
-    const parcels = earnedParcels(deps.db, period);
+  }, async ({ deps, user, query }) => {
+    const period = await earningPeriod(deps, user, query);
+    const parcels = await earnedParcels(deps.db, period);
     const names = new Map(parcels.map((p) => [p.route_id, p.route_name]));
     return {
       success: true, driver: period.driver, from: period.from, to: period.to,
@@ -42,9 +42,9 @@ export function earningRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/dashboard/driver-delivered-company/', tags, access, catalogue: ops(g, 'Driver Delivered Company'),
     query: EarningsQuery, response: CompanyEarning, summary: 'The companies whose parcels a driver delivered, with counts and earnings', description,
-  }, ({ deps, user, query }) => {
-    const period = earningPeriod(deps, user, query);
-    const parcels = earnedParcels(deps.db, period);
+  }, async ({ deps, user, query }) => {
+    const period = await earningPeriod(deps, user, query);
+    const parcels = await earnedParcels(deps.db, period);
     const names = new Map(parcels.map((p) => [p.company_id, p.company_name]));
     return {
       success: true, driver: period.driver, from: period.from, to: period.to,

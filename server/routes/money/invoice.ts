@@ -39,22 +39,22 @@ function invoiceWhere(user: SessionUser, q: Partial<Q>, ...more: (SQL | undefine
   );
 }
 
-export function invoicePage(db: Db, where: SQL | undefined, q: Q, url: string) {
-  const count = db.select({ n: sql<number>`count(*)` }).from(invoice).where(where).get()?.n ?? 0;
-  const rows = db.select().from(invoice).where(where).orderBy(desc(invoice.id)).limit(q.page_size).offset((q.page - 1) * q.page_size).all();
+export async function invoicePage(db: Db, where: SQL | undefined, q: Q, url: string) {
+  const count = (await db.select({ n: sql<number>`count(*)` }).from(invoice).where(where).get())?.n ?? 0;
+  const rows = await db.select().from(invoice).where(where).orderBy(desc(invoice.id)).limit(q.page_size).offset((q.page - 1) * q.page_size).all();
   return { count, ...pageLinks(url, q.page, q.page_size, count), results: invoicesApi(db, rows) };
 }
 
-const details = (db: Db, row: InvoiceRow) => {
-  const api = invoicesApi(db, [row])[0];
-  const lines = invoiceLines(db, row.id);
+const details = async (db: Db, row: InvoiceRow) => {
+  const api = (await invoicesApi(db, [row]))[0];
+  const lines = await invoiceLines(db, row.id);
   const gst = gstForLines(lines.map((l) => l.amount_cents), api.gst_rate_bp, api.prices_include_gst);
   return { ...api, lines: lines.map((l, i) => ({ ...l, gst: gst.lines[i] })), gst: gst.total };
 };
 
-function csvResponse(db: Db, where: SQL | undefined, name: string): Response {
-  const rows = db.select().from(invoice).where(where).orderBy(invoice.id).limit(CSV_MAX_ROWS).all();
-  return new Response(invoicesCsv(invoicesApi(db, rows)), {
+async function csvResponse(db: Db, where: SQL | undefined, name: string): Promise<Response> {
+  const rows = await db.select().from(invoice).where(where).orderBy(invoice.id).limit(CSV_MAX_ROWS).all();
+  return new Response(invoicesCsv(await invoicesApi(db, rows)), {
     headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${name}"` },
   });
 }
@@ -65,10 +65,10 @@ export function invoiceRoutes(app: App): void {
     body: GenerateInvoiceBody, response: InvoiceDetails, status: 201,
     summary: "Issue a postpaid company's statement for a period",
     description: 'Lists every charge and refund made in the period (inclusive UTC days) that no statement documents yet; numbered without gaps (INV-YYYY-NNNNNN). 409 for a prepaid company or when there is nothing to invoice.',
-  }, ({ deps, user, body }) => {
+  }, async ({ deps, user, body }) => {
     requireMoneyStaff(user);
-    const inv = generateStatement(deps, user, body.company, body.period_from, body.period_to);
-    audit(deps.db, deps.clock.now(), user.id, 'invoice.issue', `invoice:${inv.id}`, changes(null, inv));
+    const inv = await generateStatement(deps, user, body.company, body.period_from, body.period_to);
+    await audit(deps.db, deps.clock.now(), user.id, 'invoice.issue', `invoice:${inv.id}`, changes(null, inv));
     return details(deps.db, inv);
   });
 
@@ -101,16 +101,16 @@ export function invoiceRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/invoice/{id}/', tags, access: 'invoice.view', catalogue: ops('web/Invoice', 'Get Invoice Details'), params: IdParams,
     response: InvoiceDetails, summary: 'An invoice with its lines',
-  }, ({ deps, user, params }) => details(deps.db, findInvoice(deps.db, user, params.id)));
+  }, async ({ deps, user, params }) => details(deps.db, await findInvoice(deps.db, user, params.id)));
 
   defineRoute(app, {
     method: 'get', path: '/invoice/{id}/pdf/', tags, access: 'invoice.view', catalogue: [], params: IdParams, produces: 'application/pdf',
     summary: 'An invoice as PDF',
   }, async ({ deps, user, params }) => {
-    const row = findInvoice(deps.db, user, params.id);
-    const api = invoicesApi(deps.db, [row])[0];
+    const row = await findInvoice(deps.db, user, params.id);
+    const api = (await invoicesApi(deps.db, [row]))[0];
     const ctx = { seller: getBusinessProfile(deps.db) };
-    const bytes = await invoicePdf(api, invoiceLines(deps.db, row.id), findCompany(deps.db, row.company_id), ctx);
+    const bytes = await invoicePdf(api, await invoiceLines(deps.db, row.id), await findCompany(deps.db, row.company_id), ctx);
     return new Response(bytes, {
       headers: { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="${row.number}.pdf"` },
     });
@@ -121,14 +121,14 @@ export function invoiceRoutes(app: App): void {
     catalogue: ops('web/Wallet Adjustment', 'Invoice Status Change'), params: IdParams, body: InvoiceStatusBody, response: InvoiceDetails,
     summary: 'Mark an issued invoice paid or void',
     description: 'issued -> paid records the payment of a statement in the wallet; issued -> void moves no money (correct it with a wallet adjustment). Anything else: 409 invalid_transition.',
-  }, ({ deps, user, params, body }) => {
+  }, async ({ deps, user, params, body }) => {
     requireMoneyStaff(user);
-    const row = findInvoice(deps.db, user, params.id);
+    const row = await findInvoice(deps.db, user, params.id);
     const updated = body.status === 'paid'
       ? markPaid(deps, user, row, body.reference, body.note)
       : setInvoiceStatus(deps, row, 'void', { reason: body.reason });
     // Paying a statement also moves money; this one line says so (the payment transaction is in `after`).
-    audit(deps.db, deps.clock.now(), user.id, `invoice.${body.status}`, `invoice:${row.id}`, {
+    await audit(deps.db, deps.clock.now(), user.id, `invoice.${body.status}`, `invoice:${row.id}`, {
       ...changes(row, updated), ...(body.status === 'void' ? { reason: body.reason } : { reference: body.reference }),
     });
     return details(deps.db, updated);

@@ -46,9 +46,9 @@ export function rateRoutes(app: App): void {
     catalogue: ops(g, 'Rate Card by Company'), params: CompanyParams, response: RateCard,
     summary: "The rate card that prices a company's parcels",
     description: 'The company\'s own active lines in its currency when it has any, otherwise the default card (`source` says which).',
-  }, ({ deps, user, params }) => {
-    const co = companyInScope(user, params.company_id, deps.db);
-    const card = cardFor(deps.db, co.id, co.currency);
+  }, async ({ deps, user, params }) => {
+    const co = await companyInScope(user, params.company_id, deps.db);
+    const card = await cardFor(deps.db, co.id, co.currency);
     return { success: true, company: co.id, currency: co.currency, source: card.source, rates: card.rows.map(toRate) };
   });
 
@@ -56,11 +56,11 @@ export function rateRoutes(app: App): void {
     method: 'get', path: '/delivery-rate/filter/', tags, access: 'rate.view', catalogue: ops(g, 'Delivery Rate Filters'),
     query: RateFilterQuery, response: RateList, summary: 'Rate lines that would apply to a company, zone, package type or weight',
     description: 'Lines without a zone or package type apply to every zone or type, so they are included. `company` narrows to the card that prices that company; `weight` (kg) to lines whose band holds it.',
-  }, ({ deps, user, query }) => {
+  }, async ({ deps, user, query }) => {
     const conds = [isNull(deliveryRate.deleted_at), rateScope(user)];
     if (query.company != null) {
-      const co = companyInScope(user, query.company, deps.db);
-      const card = cardFor(deps.db, co.id, co.currency);
+      const co = await companyInScope(user, query.company, deps.db);
+      const card = await cardFor(deps.db, co.id, co.currency);
       conds.push(card.source === 'company' ? eq(deliveryRate.company_id, co.id) : isNull(deliveryRate.company_id), eq(deliveryRate.currency, co.currency));
     }
     if (query.zone != null) conds.push(or(isNull(deliveryRate.zone_id), eq(deliveryRate.zone_id, query.zone)));
@@ -68,7 +68,7 @@ export function rateRoutes(app: App): void {
     if (query.unit != null) conds.push(eq(deliveryRate.unit_id, query.unit));
     if (query.currency) conds.push(eq(deliveryRate.currency, query.currency));
     if (query.is_active) conds.push(eq(deliveryRate.is_active, query.is_active === 'true'));
-    let rows = deps.db.select({ r: deliveryRate, f: unitOfMeasurement.kg_factor }).from(deliveryRate)
+    let rows = await deps.db.select({ r: deliveryRate, f: unitOfMeasurement.kg_factor }).from(deliveryRate)
       .leftJoin(unitOfMeasurement, eq(unitOfMeasurement.id, deliveryRate.unit_id)).where(and(...conds)).orderBy(deliveryRate.id).all();
     if (query.weight != null) {
       const kg = query.weight;
@@ -84,16 +84,16 @@ export function rateRoutes(app: App): void {
     method: 'post', path: '/delivery-rate/quote/', tags, access: 'rate.view', catalogue: [], body: QuoteBody, response: Quote,
     summary: 'Price a parcel before it is sent',
     description: 'Chargeable weight is the larger of actual and volumetric (L×W×H cm / divisor). `price_cents` is null when no line of the card fits; a company always quotes its own card.',
-  }, ({ deps, user, body }) => {
+  }, async ({ deps, user, body }) => {
     const own = companyFilter(user);
     if (own != null && body.company != null && body.company !== own) throw notFound(`Company ${body.company} not found`);
     const companyId = own ?? body.company ?? null;
-    if (companyId != null) findCompany(deps.db, companyId);
+    if (companyId != null) await findCompany(deps.db, companyId);
     // The zone a parcel sent to this address gets: the same resolver as creation and the depot scan.
     const zoneId = zoneOfAddress(deps.db, {
       zone_id: body.zone, suburb_id: body.suburb, postcode: body.postcode, postcode_name: body.postcode_name, customer_address: body.customer_address,
     });
-    const p = priceParcel(deps.db, {
+    const p = await priceParcel(deps.db, {
       companyId, zoneId, suburbId: body.suburb, packageTypeId: body.package_type, pkgType: body.pkg_type,
       weightKg: body.weight, lengthCm: body.length, widthCm: body.width, heightCm: body.height, currency: body.currency,
     });
@@ -122,13 +122,13 @@ export function rateRoutes(app: App): void {
       if (!existing && row.currency === undefined) row.currency = currencyOf(deps.db, company ?? null, FALLBACK_CURRENCY);
       return row;
     },
-    validate: (values, { deps }) => {
+    validate: async (values, { deps }) => {
       const min = Number(values.min_weight ?? 0);
       if (values.max_weight != null && Number(values.max_weight) <= min) {
         throw badRequest('max_weight must be above min_weight', [{ path: 'max_weight', message: 'must be above min_weight' }]);
       }
       if (values.company_id != null) {
-        const co = deps.db.select().from(company).where(eq(company.id, Number(values.company_id))).get();
+        const co = await deps.db.select().from(company).where(eq(company.id, Number(values.company_id))).get();
         if (!co) throw badRequest(`Company ${String(values.company_id)} does not exist`, [{ path: 'company', message: 'unknown company' }]);
         if (co.currency !== values.currency) {
           throw badRequest(`${co.name} is billed in ${co.currency}; its rates must be too`, [{ path: 'currency', message: `must be ${co.currency}` }]);
@@ -136,13 +136,13 @@ export function rateRoutes(app: App): void {
       }
     },
     // A new or changed line may price parcels that were accepted unpriced: they are charged now, once (issue 18).
-    afterWrite: (db, ids, { deps, user }) => {
+    afterWrite: async (db, ids, { deps, user }) => {
       const lines = ids.length ? db.select().from(deliveryRate).where(inArray(deliveryRate.id, ids)).all() : [];
       const companies = new Set(lines.map((l) => l.company_id));
       // The line itself is audited by defineResource (before/after); parcels it priced are a separate consequence.
       const one = companies.size === 1 && !companies.has(null) ? [...companies][0] : undefined;
-      const r = priceUnpriced(deps, user.id, one);
-      if (r.priced) audit(db, deps.clock.now(), user.id, 'package.priced_later', one != null ? `company:${one}` : 'package:unpriced', { priced: r.priced, remaining: r.remaining, rate_lines: lines.map((l) => l.id) });
+      const r = await priceUnpriced(deps, user.id, one);
+      if (r.priced) await audit(db, deps.clock.now(), user.id, 'package.priced_later', one != null ? `company:${one}` : 'package:unpriced', { priced: r.priced, remaining: r.remaining, rate_lines: lines.map((l) => l.id) });
     },
     listQuery: filters('company', 'zone', 'package_type', 'unit', 'currency', 'is_active'),
     list: {

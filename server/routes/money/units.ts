@@ -17,9 +17,9 @@ export function unitRoutes(app: App): void {
     record: Unit, create: UnitCreate, update: UnitUpdate,
     toApi: (r) => ({ id: r.id, name: r.name, symbol: r.symbol, kg_factor: r.kg_factor, is_active: r.is_active }),
     // Rates name a unit by symbol on screens, so two live units never share one.
-    validate: (values, { deps, existing }) => {
+    validate: async (values, { deps, existing }) => {
       const symbol = String(values.symbol).toLowerCase();
-      const dup = deps.db.select({ id: unitOfMeasurement.id }).from(unitOfMeasurement).where(and(
+      const dup = await deps.db.select({ id: unitOfMeasurement.id }).from(unitOfMeasurement).where(and(
         sql`lower(${unitOfMeasurement.symbol}) = ${symbol}`, isNull(unitOfMeasurement.deleted_at),
         existing ? ne(unitOfMeasurement.id, existing.id as number) : undefined,
       )).get();

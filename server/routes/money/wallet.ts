@@ -25,35 +25,35 @@ import { ensureWallet, findCompany, stateOf, type WalletRow } from '../../servic
 const g = 'web/Wallet';
 const tags = ['Wallet'];
 
-function findWallet(db: Db, user: SessionUser, id: number): WalletRow {
-  const w = db.select().from(wallet).where(eq(wallet.id, id)).get();
+async function findWallet(db: Db, user: SessionUser, id: number): Promise<WalletRow> {
+  const w = await db.select().from(wallet).where(eq(wallet.id, id)).get();
   if (!w) throw notFound(`Wallet ${id} not found`);
   requireCompanyInScope(user, w.company_id, `Wallet ${id}`);
   return w;
 }
 
-function txnPage(db: Db, where: SQL | undefined, q: z.output<typeof TxnQuery>, url: string) {
+async function txnPage(db: Db, where: SQL | undefined, q: z.output<typeof TxnQuery>, url: string) {
   const conds = and(
     where, q.kind ? eq(walletTxn.kind, q.kind) : undefined,
     q.from ? gte(walletTxn.created_at, dayStart(q.from)) : undefined, q.to ? lt(walletTxn.created_at, dayStart(q.to) + DAY_MS) : undefined,
   );
-  const count = db.select({ n: sql<number>`count(*)` }).from(walletTxn).where(conds).get()?.n ?? 0;
-  const rows = db.select().from(walletTxn).where(conds).orderBy(desc(walletTxn.id)).limit(q.page_size).offset((q.page - 1) * q.page_size).all();
+  const count = (await db.select({ n: sql<number>`count(*)` }).from(walletTxn).where(conds).get())?.n ?? 0;
+  const rows = await db.select().from(walletTxn).where(conds).orderBy(desc(walletTxn.id)).limit(q.page_size).offset((q.page - 1) * q.page_size).all();
   return { count, ...pageLinks(url, q.page, q.page_size, count), results: txnsApi(db, rows) };
 }
 
 /** Answers a recharge or payment and leaves its audit line (balance before -> after, the statement it settled). */
-function paid(deps: Deps, user: SessionUser, r: PaymentResult, what: string) {
+async function paid(deps: Deps, user: SessionUser, r: PaymentResult, what: string) {
   const { db } = deps;
   const t = r.transaction;
-  audit(db, deps.clock.now(), user.id, what === 'Recharge' ? 'wallet.recharge' : 'wallet.payment', `wallet:${r.wallet.id}`, {
+  await audit(db, deps.clock.now(), user.id, what === 'Recharge' ? 'wallet.recharge' : 'wallet.payment', `wallet:${r.wallet.id}`, {
     company: r.wallet.company_id, amount_cents: t.amount_cents, transaction: t.id, receipt: r.receipt.id, settled_invoice: r.settled?.id,
     before: { balance_cents: r.wallet.balance_cents - t.amount_cents, ...(r.settled ? { invoice_status: 'issued' } : {}) },
     after: { balance_cents: r.wallet.balance_cents, ...(r.settled ? { invoice_status: r.settled.status } : {}) },
   });
   return {
     success: true, message: `${what} of ${formatMinor(r.transaction.amount_cents, r.transaction.currency)} ${r.transaction.currency} recorded`,
-    wallet: walletApi(db, r.wallet), transaction: txnsApi(db, [r.transaction])[0], receipt: invoicesApi(db, [r.receipt])[0],
+    wallet: walletApi(db, r.wallet), transaction: (await txnsApi(db, [r.transaction]))[0], receipt: (await invoicesApi(db, [r.receipt]))[0],
   };
 }
 
@@ -62,46 +62,46 @@ export function walletRoutes(app: App): void {
     method: 'get', path: '/wallet/', tags, access: 'wallet.view', catalogue: ops(g, 'Get Wallet'),
     query: ListQuery.extend({ company: z.coerce.number().int().positive().optional() }), response: pageOf(Wallet),
     summary: 'List wallets (a company sees its own)',
-  }, ({ deps, user, query, c }) => {
+  }, async ({ deps, user, query, c }) => {
     const own = companyFilter(user);
     const where = and(own != null ? eq(wallet.company_id, own) : undefined, query.company ? eq(wallet.company_id, query.company) : undefined);
-    const count = deps.db.select({ n: sql<number>`count(*)` }).from(wallet).where(where).get()?.n ?? 0;
-    const rows = deps.db.select().from(wallet).where(where).orderBy(wallet.id).limit(query.page_size).offset((query.page - 1) * query.page_size).all();
+    const count = (await deps.db.select({ n: sql<number>`count(*)` }).from(wallet).where(where).get())?.n ?? 0;
+    const rows = await deps.db.select().from(wallet).where(where).orderBy(wallet.id).limit(query.page_size).offset((query.page - 1) * query.page_size).all();
     return { count, ...pageLinks(c.req.url, query.page, query.page_size, count), results: rows.map((w) => walletApi(deps.db, w)) };
   });
 
   defineRoute(app, {
     method: 'post', path: '/wallet/', tags, access: 'wallet.manage', catalogue: ops(g, 'Create'), body: WalletCreate, response: WalletAnswer,
     status: 201, summary: "Open a company's wallet", description: 'Wallets also open on first use; 409 when the company has one.',
-  }, ({ deps, user, body }) => {
+  }, async ({ deps, user, body }) => {
     requireMoneyStaff(user);
-    findCompany(deps.db, body.company);
+    await findCompany(deps.db, body.company);
     if (deps.db.select({ id: wallet.id }).from(wallet).where(eq(wallet.company_id, body.company)).get()) {
       throw conflict(`Company ${body.company} already has a wallet`);
     }
-    const w = ensureWallet(deps, body.company, user.id);
+    const w = await ensureWallet(deps, body.company, user.id);
     const row = body.credit_limit_cents === undefined ? w
       : deps.db.update(wallet).set({ credit_limit_cents: body.credit_limit_cents }).where(eq(wallet.id, w.id)).returning().get() ?? w;
-    audit(deps.db, deps.clock.now(), user.id, 'wallet.create', `wallet:${row.id}`, changes(null, row));
+    await audit(deps.db, deps.clock.now(), user.id, 'wallet.create', `wallet:${row.id}`, changes(null, row));
     return { success: true, message: 'Wallet opened', wallet: walletApi(deps.db, row) };
   });
 
   defineRoute(app, {
     method: 'get', path: '/wallet/login-company-wallet-details/', tags, access: 'wallet.view', catalogue: ops(g, 'Login Company Wallet Details'),
     response: WalletDetails, summary: "The logged-in company's wallet, its totals and open invoices",
-  }, ({ deps, user }) => {
+  }, async ({ deps, user }) => {
     const companyId = loginCompany(user);
-    const w = ensureWallet(deps, companyId);
-    const sums = deps.db.select({
+    const w = await ensureWallet(deps, companyId);
+    const sums = await deps.db.select({
       credited: sql<number>`coalesce(sum(case when ${walletTxn.amount_cents} > 0 then ${walletTxn.amount_cents} end), 0)`,
       debited: sql<number>`coalesce(sum(case when ${walletTxn.amount_cents} < 0 then -${walletTxn.amount_cents} end), 0)`,
       charges: sql<number>`coalesce(sum(case when ${walletTxn.kind} = 'charge' then -${walletTxn.amount_cents} end), 0)`,
       refunds: sql<number>`coalesce(sum(case when ${walletTxn.kind} = 'refund' then ${walletTxn.amount_cents} end), 0)`,
       n: sql<number>`count(*)`,
     }).from(walletTxn).where(eq(walletTxn.wallet_id, w.id)).get();
-    const open = deps.db.select({ n: sql<number>`count(*)`, total: sql<number>`coalesce(sum(${invoice.total_cents}), 0)` }).from(invoice)
+    const open = await deps.db.select({ n: sql<number>`count(*)`, total: sql<number>`coalesce(sum(${invoice.total_cents}), 0)` }).from(invoice)
       .where(and(eq(invoice.company_id, companyId), eq(invoice.status, 'issued'))).get();
-    const recent = deps.db.select().from(walletTxn).where(eq(walletTxn.wallet_id, w.id)).orderBy(desc(walletTxn.id)).limit(10).all();
+    const recent = await deps.db.select().from(walletTxn).where(eq(walletTxn.wallet_id, w.id)).orderBy(desc(walletTxn.id)).limit(10).all();
     return {
       success: true, wallet: walletApi(deps.db, w),
       totals: {
@@ -121,20 +121,20 @@ export function walletRoutes(app: App): void {
     method: 'get', path: '/wallet/balance-check/', tags, access: 'wallet.view', catalogue: ops(g, 'Wallet Balance Check'),
     query: BalanceCheckQuery, response: BalanceCheck,
     summary: 'Whether a company can pay an amount now', description: 'A company checks its own wallet; staff name `company`.',
-  }, ({ deps, user, query }) => {
+  }, async ({ deps, user, query }) => {
     const own = companyFilter(user);
     const companyId = own ?? query.company;
     if (companyId == null) throw notFound('Name the company to check');
     if (own != null && query.company != null && query.company !== own) throw notFound(`Company ${query.company} not found`);
-    const co = findCompany(deps.db, companyId);
-    const w = ensureWallet(deps, companyId);
+    const co = await findCompany(deps.db, companyId);
+    const w = await ensureWallet(deps, companyId);
     const amount = query.amount_cents ?? 0;
     const state = stateOf(w, co);
     const sufficient = canDebit(state, amount);
     return {
       success: true, message: sufficient ? 'The wallet covers this amount' : 'Insufficient balance: recharge the wallet',
       company: co.id, billing_type: state.billing, currency: w.currency, balance_cents: w.balance_cents,
-      available_cents: walletApi(deps.db, w).available_cents, amount_cents: amount, sufficient,
+      available_cents: (await walletApi(deps.db, w)).available_cents, amount_cents: amount, sufficient,
     };
   });
 
@@ -142,13 +142,13 @@ export function walletRoutes(app: App): void {
     method: 'get', path: '/wallet/transaction/{id}/invoice/', tags, access: 'wallet.view', catalogue: ops(g, 'Invoice by Transaction'),
     params: IdParams, response: Invoice, summary: 'The invoice, receipt or note that documents a transaction',
     description: '404 while a postpaid charge is not yet on a statement.',
-  }, ({ deps, user, params }) => {
-    const t = deps.db.select().from(walletTxn).where(eq(walletTxn.id, params.id)).get();
+  }, async ({ deps, user, params }) => {
+    const t = await deps.db.select().from(walletTxn).where(eq(walletTxn.id, params.id)).get();
     if (!t) throw notFound(`Transaction ${params.id} not found`);
     requireCompanyInScope(user, t.company_id, `Transaction ${params.id}`);
-    const inv = invoiceOfTxn(deps.db, t.id);
+    const inv = await invoiceOfTxn(deps.db, t.id);
     if (!inv) throw notFound(`Transaction ${params.id} is not on an invoice yet`);
-    return invoicesApi(deps.db, [inv])[0];
+    return (await invoicesApi(deps.db, [inv]))[0];
   });
 
   const recharge = (mode: 'prepaid' | 'postpaid', byCompany: boolean) => {
@@ -167,9 +167,9 @@ export function walletRoutes(app: App): void {
         catalogue: ops(g, mode === 'prepaid' ? 'PrePaid Recharge Wallet' : 'PostPaid Recharge Wallet'),
         params: IdParams, body: mode === 'prepaid' ? RechargeBody : PaymentBody, response: RechargeAnswer, status: 201,
         summary: `${word} received into a wallet`, description: `Staff only; issues a receipt.${bodyDesc}`,
-      }, ({ deps, user, params, body }) => {
+      }, async ({ deps, user, params, body }) => {
         requireMoneyStaff(user);
-        const w = findWallet(deps.db, user, params.id);
+        const w = await findWallet(deps.db, user, params.id);
         return paid(deps, user, receivePayment(deps, user, w.company_id, mode, body), word);
       });
     }
@@ -182,23 +182,23 @@ export function walletRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/wallet/{id}/', tags, access: 'wallet.view', catalogue: ops(g, 'Get Wallet'), params: IdParams, response: Wallet,
     summary: 'A wallet and its balance',
-  }, ({ deps, user, params }) => walletApi(deps.db, findWallet(deps.db, user, params.id)));
+  }, async ({ deps, user, params }) => walletApi(deps.db, await findWallet(deps.db, user, params.id)));
 
   defineRoute(app, {
     method: ['patch', 'put'], path: '/wallet/{id}/', tags, access: 'wallet.manage', catalogue: [], params: IdParams,
     body: z.object({ credit_limit_cents: WalletCreate.shape.credit_limit_cents }), response: Wallet,
     summary: "Set a postpaid wallet's credit limit", description: 'The balance never changes here: only transactions move it.',
-  }, ({ deps, user, params, body }) => {
+  }, async ({ deps, user, params, body }) => {
     requireMoneyStaff(user);
-    const w = findWallet(deps.db, user, params.id);
+    const w = await findWallet(deps.db, user, params.id);
     if (body.credit_limit_cents === undefined) return walletApi(deps.db, w);
-    const row = deps.db.update(wallet).set({ credit_limit_cents: body.credit_limit_cents, updated_at: deps.clock.now() }).where(eq(wallet.id, w.id)).returning().get();
-    if (row && row.credit_limit_cents !== w.credit_limit_cents) audit(deps.db, deps.clock.now(), user.id, 'wallet.update', `wallet:${w.id}`, changes(w, row));
+    const row = await deps.db.update(wallet).set({ credit_limit_cents: body.credit_limit_cents, updated_at: deps.clock.now() }).where(eq(wallet.id, w.id)).returning().get();
+    if (row && row.credit_limit_cents !== w.credit_limit_cents) await audit(deps.db, deps.clock.now(), user.id, 'wallet.update', `wallet:${w.id}`, changes(w, row));
     return walletApi(deps.db, row ?? w);
   });
 
   defineRoute(app, {
     method: 'get', path: '/wallet/{id}/transaction/', tags, access: 'wallet.view', catalogue: ops(g, 'Get Wallet Transaction'),
     params: IdParams, query: TxnQuery, response: pageOf(Txn), summary: "A wallet's transactions, newest first",
-  }, ({ deps, user, params, query, c }) => txnPage(deps.db, eq(walletTxn.wallet_id, findWallet(deps.db, user, params.id).id), query, c.req.url));
+  }, async ({ deps, user, params, query, c }) => txnPage(deps.db, eq(walletTxn.wallet_id, (await findWallet(deps.db, user, params.id)).id), query, c.req.url));
 }

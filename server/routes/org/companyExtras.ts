@@ -46,13 +46,13 @@ export function companyExtraRoutes(app: App): void {
       deps.limiter.hit(`register-company:${clientIp(c, deps.config)}`, REGISTER_LIMIT, REGISTER_WINDOW_MS, deps.clock.now());
       return hashPassword(body.password);
     },
-  }, ({ deps, body, prepared }) => {
-    const made = registerCompany(deps, body, prepared);
+  }, async ({ deps, body, prepared }) => {
+    const made = await registerCompany(deps, body, prepared);
     // No one is signed in: the actor is empty and the new login is named in `after`.
-    audit(deps.db, deps.clock.now(), null, 'company.register', `company:${made.company.id}`, { ...changes(null, made.company), login: made.user.id });
+    await audit(deps.db, deps.clock.now(), null, 'company.register', `company:${(await made.company).id}`, { ...changes(null, await made.company), login: (await made.user).id });
     return {
       success: true, message: 'Registered; an administrator will review the company before it can log in',
-      company: toCompany(made.company), user: authUser(made.user),
+      company: toCompany(await made.company), user: authUser(await made.user),
     };
   });
 
@@ -61,12 +61,12 @@ export function companyExtraRoutes(app: App): void {
     catalogue: ops('web/Company', 'Status Change'), params: IdParams, body: CompanyStatusBody, response: Company,
     summary: 'Approve, suspend or reactivate a company',
     description: 'Status `active`, `suspended` or `pending`. While not active its logins cannot sign in, their tokens stop working and its new packages are refused.',
-  }, ({ deps, user, params, body }) => {
+  }, async ({ deps, user, params, body }) => {
     if (user.companyId != null && user.companyId !== params.id) throw notFound(`Company ${params.id} not found`);
     if (user.companyId != null) throw forbidden('A company cannot change its own status');
-    const before = deps.db.select({ status: company.status }).from(company).where(eq(company.id, params.id)).get();
-    const changed = changeCompanyStatus(deps, params.id, body.status);
-    audit(deps.db, deps.clock.now(), user.id, 'company.status_change', `company:${params.id}`, { before: { status: before?.status ?? null }, after: { status: changed.status } });
+    const before = await deps.db.select({ status: company.status }).from(company).where(eq(company.id, params.id)).get();
+    const changed = await changeCompanyStatus(deps, params.id, body.status);
+    await audit(deps.db, deps.clock.now(), user.id, 'company.status_change', `company:${params.id}`, { before: { status: before?.status ?? null }, after: { status: changed.status } });
     return toCompany(changed);
   });
 
@@ -101,22 +101,22 @@ export function companyExtraRoutes(app: App): void {
     method: 'delete', path: '/company/depot-address/{id}/', tags: ['Company depot address'], access: 'company.view',
     catalogue: ops('web/Company/Depo Address', 'Delete'), params: IdParams, response: SuccessMessage,
     summary: 'Delete a depot address',
-  }, ({ deps, user, params }) => {
-    const row = deps.db.select().from(companyDepotAddress).where(and(
+  }, async ({ deps, user, params }) => {
+    const row = await deps.db.select().from(companyDepotAddress).where(and(
       user.companyId != null ? eq(companyDepotAddress.company_id, user.companyId) : undefined, eq(companyDepotAddress.id, params.id),
     )).get();
     if (!row) throw notFound(`Depot address ${params.id} not found`);
     depotOwner(row, { deps, user });
-    deps.db.delete(companyDepotAddress).where(eq(companyDepotAddress.id, params.id)).run();
+    await deps.db.delete(companyDepotAddress).where(eq(companyDepotAddress.id, params.id)).run();
     return { success: true, message: `Depot address ${params.id} deleted` };
   });
 }
 
 /** A company has at most one default depot: marking one clears the flag on the others. */
-function keepOneDefault(db: Db, ids: number[]): void {
+async function keepOneDefault(db: Db, ids: number[]): Promise<void> {
   const rows = ids.length ? db.select().from(companyDepotAddress).where(and(inArray(companyDepotAddress.id, ids), eq(companyDepotAddress.is_default, true))).all() : [];
   for (const r of rows) {
-    db.update(companyDepotAddress).set({ is_default: false })
+    await db.update(companyDepotAddress).set({ is_default: false })
       .where(and(eq(companyDepotAddress.company_id, r.company_id), ne(companyDepotAddress.id, r.id))).run();
   }
 }

@@ -43,8 +43,8 @@ export function employeeExtraRoutes(app: App): void {
     method: 'get', path: '/employee/{id}/open-work/', tags, access: 'employee.manage', catalogue: [],
     summary: 'Open parcels and routes an employee still holds (asked before deactivating a driver)',
     params: IdParams, response: OpenWorkAnswer,
-  }, ({ deps, user: me, params }) => {
-    const row = findEmployee(deps.db, me, params.id);
+  }, async ({ deps, user: me, params }) => {
+    const row = await findEmployee(deps.db, me, params.id);
     const work = openWork(deps.db, row.id);
     return { open_parcels: work.parcels.length, open_routes: work.routes.length, ...work };
   });
@@ -79,10 +79,10 @@ export function employeeExtraRoutes(app: App): void {
     method: 'delete', path: '/employee/{id}/', tags, access: 'employee.manage', catalogue: ops('web/Employee', 'Delete'),
     params: IdParams, response: SuccessMessage, summary: 'Delete an employee',
     description: 'Refused with 409 while packages, files or tickets refer to the employee; archive instead. Sessions and group memberships go with the account.',
-  }, ({ deps, user: me, params }) => {
-    const before = findEmployee(deps.db, me, params.id);
-    deleteEmployee(deps, me, params.id);
-    audit(deps.db, deps.clock.now(), me.id, 'user.delete', `user:${params.id}`, changes(before, null));
+  }, async ({ deps, user: me, params }) => {
+    const before = await findEmployee(deps.db, me, params.id);
+    await deleteEmployee(deps, me, params.id);
+    await audit(deps.db, deps.clock.now(), me.id, 'user.delete', `user:${params.id}`, changes(before, null));
     return { success: true, message: `Employee ${params.id} deleted` };
   });
 
@@ -90,21 +90,21 @@ export function employeeExtraRoutes(app: App): void {
     method: ['put', 'patch'], path: '/employee/{id}/groups/', tags: ['Group Permission'], access: 'permission.manage', catalogue: [],
     params: IdParams, body: UserGroupsBody, response: UserGroupsResponse,
     summary: "Set an employee's permission groups", description: 'Replaces the groups; the permissions apply from the next request.',
-  }, ({ deps, user: me, params, body }) => {
-    const row = findEmployee(deps.db, me, params.id);
+  }, async ({ deps, user: me, params, body }) => {
+    const row = await findEmployee(deps.db, me, params.id);
     // Groups raise what an account can do: never one's own, never someone of one's rank or above.
     assertMayManage(me, row, 'deny');
     const before = groupsOf(deps.db, row.id);
-    setUserGroups(deps, me, row, body.groups);
-    audit(deps.db, deps.clock.now(), me.id, 'user.groups_set', `user:${row.id}`, { groups: body.groups, before: { groups: before }, after: { groups: groupsOf(deps.db, row.id) } });
+    await setUserGroups(deps, me, row, body.groups);
+    await audit(deps.db, deps.clock.now(), me.id, 'user.groups_set', `user:${row.id}`, { groups: body.groups, before: { groups: before }, after: { groups: groupsOf(deps.db, row.id) } });
     return { user: row.id, groups: groupsOf(deps.db, row.id), permissions: effectivePermissions(deps.db, row.id, row.role as Role) };
   });
 
   defineRoute(app, {
     method: 'get', path: '/employee/{id}/groups/', tags: ['Group Permission'], access: 'permission.view', catalogue: [],
     params: IdParams, response: UserGroupsResponse, summary: "An employee's permission groups and effective permissions",
-  }, ({ deps, user: me, params }) => {
-    const row = findEmployee(deps.db, me, params.id);
+  }, async ({ deps, user: me, params }) => {
+    const row = await findEmployee(deps.db, me, params.id);
     return { user: row.id, groups: groupsOf(deps.db, row.id), permissions: effectivePermissions(deps.db, row.id, row.role as Role) };
   });
 
@@ -114,16 +114,16 @@ export function employeeExtraRoutes(app: App): void {
     summary: 'Upload a driving licence, police check, passport or visa image (JPEG, PNG, WebP or PDF)',
     description: 'Staff with employee.manage, or the employee themself. Replaces (and removes) the previous image.',
   }, async ({ deps, user: me, params, body }) => {
-    findEmployeeForDocuments(deps.db, me, params.id, true);
+    await findEmployeeForDocuments(deps.db, me, params.id, true);
     await attachUserFile(deps, params.id, slotOf(params.kind), body.file);
-    return toEmployee(findEmployee(deps.db, me, params.id));
+    return toEmployee(await findEmployee(deps.db, me, params.id));
   });
 
   defineRoute(app, {
     method: 'get', path: '/employee/{id}/document/{kind}/', tags, access: 'authenticated', catalogue: [], params: DocParams,
     summary: "An employee's document image (staff and the employee only)", produces: 'application/octet-stream',
   }, async ({ deps, user: me, params }) => {
-    const row = findEmployeeForDocuments(deps.db, me, params.id, false);
+    const row = await findEmployeeForDocuments(deps.db, me, params.id, false);
     const { file, bytes } = await readUserFile(deps, row, slotOf(params.kind));
     return fileResponse(file, bytes);
   });
@@ -134,16 +134,16 @@ export function employeeExtraRoutes(app: App): void {
     summary: 'Delete a driving licence, police check, passport or visa image',
     description: 'Path `kind`: driving-license, police-check, passport or visa. Staff with employee.manage, or the employee themself; the stored file is removed.',
   }, async ({ deps, user: me, params }) => {
-    findEmployeeForDocuments(deps.db, me, params.id, true);
+    await findEmployeeForDocuments(deps.db, me, params.id, true);
     await detachUserFile(deps, params.id, slotOf(params.kind));
-    return toEmployee(findEmployee(deps.db, me, params.id));
+    return toEmployee(await findEmployee(deps.db, me, params.id));
   });
 
   defineRoute(app, {
     method: 'get', path: '/employee/{id}/profile-image/', tags, access: 'authenticated', catalogue: [], params: IdParams,
     summary: "An employee's profile image (staff and the employee only)", produces: 'application/octet-stream',
   }, async ({ deps, user: me, params }) => {
-    const row = findEmployeeForDocuments(deps.db, me, params.id, false);
+    const row = await findEmployeeForDocuments(deps.db, me, params.id, false);
     const { file, bytes } = await readUserFile(deps, row, 'profile_image');
     return fileResponse(file, bytes);
   });

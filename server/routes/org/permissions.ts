@@ -31,8 +31,8 @@ export function permissionGroupRoutes(app: App): void {
       if (permissions !== undefined) row.permissions = JSON.stringify([...new Set(permissions)].sort());
       return row;
     },
-    validate: (values, { deps, existing }) => {
-      const dup = deps.db.select({ id: permissionGroup.id }).from(permissionGroup)
+    validate: async (values, { deps, existing }) => {
+      const dup = await deps.db.select({ id: permissionGroup.id }).from(permissionGroup)
         .where(and(eq(permissionGroup.name, String(values.name)), existing ? ne(permissionGroup.id, existing.id as number) : undefined)).get();
       if (dup) throw conflict(`A permission group named "${String(values.name)}" already exists (id ${dup.id})`);
     },
@@ -45,11 +45,11 @@ export function permissionGroupRoutes(app: App): void {
     method: 'delete', path: '/group-permission/{id}/', tags: ['Group Permission'], access: 'permission.manage',
     catalogue: ops(GROUP, 'Delete'), params: IdParams, response: SuccessMessage,
     summary: 'Delete a permission group', description: 'Its members lose its permissions from their next request.',
-  }, ({ deps, user, params }) => {
+  }, async ({ deps, user, params }) => {
     assertMayWriteGroup(deps, user, params.id, []);
-    const before = deps.db.select().from(permissionGroup).where(eq(permissionGroup.id, params.id)).get();
+    const before = await deps.db.select().from(permissionGroup).where(eq(permissionGroup.id, params.id)).get();
     if (!before || !removeGroup(deps.db, params.id)) throw notFound(`Permission group ${params.id} not found`);
-    audit(deps.db, deps.clock.now(), user.id, 'permission_group.delete', `permission_group:${params.id}`,
+    await audit(deps.db, deps.clock.now(), user.id, 'permission_group.delete', `permission_group:${params.id}`,
       changes({ ...before, permissions: parsePermissions(before.permissions) }, null));
     return { success: true, message: `Permission group ${params.id} deleted` };
   });

@@ -15,7 +15,7 @@ export function pickupQrRoutes(app: App): void {
     summary: 'QR code to print at a pickup point (PNG or SVG)',
     description: 'Encodes `COURIER-PP:<id>:<8 hex of an HMAC the server keeps>`, which the driver app scans. `?format=png|svg`, `?size=64..2048`. The code is sent in `X-QR-Text` too.',
   }, async ({ deps, user, params, query, c }) => {
-    const point = deps.db.select({ id: pickupPoint.id }).from(pickupPoint).where(and(
+    const point = await deps.db.select({ id: pickupPoint.id }).from(pickupPoint).where(and(
       eq(pickupPoint.id, params.id), isNull(pickupPoint.deleted_at),
       user.role === 'company' ? eq(pickupPoint.company_id, user.companyId ?? -1) : undefined,
     )).get();

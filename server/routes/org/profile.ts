@@ -19,14 +19,14 @@ export function profileRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/profile/', tags, access: 'authenticated', catalogue: [...ops(WEB, 'Get User'), ...ops('mobile/Profile', 'Get')],
     summary: 'The signed-in user: details, settings, package columns and effective permissions', response: Profile,
-  }, ({ deps, user }) => profileOf(deps.db, loadUser(deps.db, user.id)));
+  }, async ({ deps, user }) => profileOf(deps.db, await loadUser(deps.db, user.id)));
 
   defineRoute(app, {
     method: ['patch', 'put'], path: '/profile/', tags, access: 'authenticated',
     catalogue: [...ops(WEB, 'User Update'), ...ops('mobile/Profile', 'Driver Update')],
     summary: 'Change your name or phone', description: 'Only `name` and `phone`; role, e-mail and company are changed by an admin.',
     body: ProfileUpdateBody, response: Profile,
-  }, ({ deps, user, body }) => profileOf(deps.db, updateProfile(deps, user.id, body)));
+  }, async ({ deps, user, body }) => profileOf(deps.db, await updateProfile(deps, user.id, body)));
 
   defineRoute(app, {
     method: ['patch', 'put'], path: '/profile/settings/', tags, access: 'authenticated', catalogue: ops(WEB, 'Setting Update'),
@@ -47,14 +47,14 @@ export function profileRoutes(app: App): void {
     summary: 'Upload your profile image (JPEG, PNG or WebP, 10 MiB at most)', description: 'Replaces (and removes) the previous image.',
   }, async ({ deps, user, body }) => {
     await attachUserFile(deps, user.id, 'profile_image', body.file);
-    return profileOf(deps.db, loadUser(deps.db, user.id));
+    return profileOf(deps.db, await loadUser(deps.db, user.id));
   });
 
   defineRoute(app, {
     method: 'get', path: '/profile/image/', tags, access: 'authenticated', catalogue: [], produces: 'application/octet-stream',
     summary: 'Your profile image',
   }, async ({ deps, user }) => {
-    const { file, bytes } = await readUserFile(deps, loadUser(deps.db, user.id), 'profile_image');
+    const { file, bytes } = await readUserFile(deps, await loadUser(deps.db, user.id), 'profile_image');
     return fileResponse(file, bytes);
   });
 
@@ -64,7 +64,7 @@ export function profileRoutes(app: App): void {
     summary: 'Delete your profile image', response: Profile,
   }, async ({ deps, user }) => {
     await detachUserFile(deps, user.id, 'profile_image');
-    return profileOf(deps.db, loadUser(deps.db, user.id));
+    return profileOf(deps.db, await loadUser(deps.db, user.id));
   });
 
   defineRoute(app, {

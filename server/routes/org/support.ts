@@ -9,7 +9,7 @@ import type { App } from '../../http/env';
 import { defineResource, type Row } from '../../resources/crud';
 import { filterQuery } from './filters';
 
-const nameOf = (db: Db, id: number) => db.select({ name: user.name }).from(user).where(eq(user.id, id)).get()?.name ?? '';
+const nameOf = async (db: Db, id: number) => (await db.select({ name: user.name }).from(user).where(eq(user.id, id)).get())?.name ?? '';
 const toTicket = (r: Row, db: Db) => ({
   id: r.id, driver: r.driver_id, driver_name: nameOf(db, r.driver_id as number), subject: r.subject, message: r.message,
   status: r.status, response: r.response, closed_at: iso(r.closed_at as number | null), created_at: iso(r.created_at as number),

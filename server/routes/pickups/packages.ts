@@ -69,8 +69,8 @@ export function pickupPackageRoutes(app: App): void {
       if (companyOnly && user.role !== 'company') throw forbidden('This upload is for company logins; staff use pickup-package/bulk-upload/');
       return deps.sheets.parse(read, await bytesOf(body.file));
     },
-  }, ({ deps, user, body, query, prepared }) =>
-    answer(importPickups(deps, user, prepared, { partial: query.partial, defaultCompany: body.company, pickupPoint: body.pickup_point })));
+  }, async ({ deps, user, body, query, prepared }) =>
+    answer(await importPickups(deps, user, prepared, { partial: query.partial, defaultCompany: body.company, pickupPoint: body.pickup_point })));
 
   upload('/pickup-package/bulk-upload/', 'Bulk Upload', 'UTF-8 CSV', 'package-csv', false);
   upload('/pickup-package/excel-upload/', 'Excel Upload', '.xlsx', 'package-xlsx', false);
@@ -81,26 +81,26 @@ export function pickupPackageRoutes(app: App): void {
   defineRoute(app, {
     method: 'post', path: '/pickup-package/assign-driver/', tags, access: 'assign.manage', body: AssignDriverBody, response: PackagesChanged,
     catalogue: pp('Assign Driver'), summary: 'Send a driver to collect pickups (all or nothing)', description: `${assignDoc} Unknown ids are a 400 naming them.`,
-  }, ({ deps, user, body }) => changed('assigned', deps.db, assignPickups(deps, user, body.driver, body.packages).map((r) => r.id)));
+  }, async ({ deps, user, body }) => changed('assigned', deps.db, (await assignPickups(deps, user, body.driver, body.packages)).map((r) => r.id)));
 
   defineRoute(app, {
     method: 'post', path: '/pickup-package/{id}/assign-driver/', tags, access: 'assign.manage', params: IdParams, body: AssignSingleBody,
     response: Package, catalogue: pp('Assign Single Package Driver'), summary: 'Send a driver to collect one pickup', description: assignDoc,
-  }, ({ deps, user, params, body }) => {
-    visiblePackage(user, findPackage(deps.db, params.id), params.id);
-    return packagesByIds(deps.db, [assignPickups(deps, user, body.driver, [params.id])[0].id])[0];
+  }, async ({ deps, user, params, body }) => {
+    visiblePackage(user, await findPackage(deps.db, params.id), params.id);
+    return (await packagesByIds(deps.db, [(await assignPickups(deps, user, body.driver, [params.id]))[0].id]))[0];
   });
 
   defineRoute(app, {
     method: 'post', path: '/pickup-package/unassign-package/', tags, access: 'assign.manage', body: PackageIdsBody, response: PackagesChanged,
     catalogue: pp('Unassign Package'), summary: 'Take pickups back from their drivers (all or nothing)', description: assignDoc,
-  }, ({ deps, user, body }) => changed('unassigned', deps.db, unassignPickups(deps, user, body.packages).map((r) => r.id)));
+  }, async ({ deps, user, body }) => changed('unassigned', deps.db, (await unassignPickups(deps, user, body.packages)).map((r) => r.id)));
 
   defineRoute(app, {
     method: 'post', path: '/pickup-package/{id}/unassign/', tags, access: 'assign.manage', params: IdParams, response: Package,
     catalogue: pp('Unassign Single Package'), summary: 'Take one pickup back from its driver', description: assignDoc,
-  }, ({ deps, user, params }) => {
-    visiblePackage(user, findPackage(deps.db, params.id), params.id);
-    return packagesByIds(deps.db, [unassignPickups(deps, user, [params.id])[0].id])[0];
+  }, async ({ deps, user, params }) => {
+    visiblePackage(user, await findPackage(deps.db, params.id), params.id);
+    return (await packagesByIds(deps.db, [(await unassignPickups(deps, user, [params.id]))[0].id]))[0];
   });
 }

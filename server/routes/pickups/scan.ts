@@ -43,8 +43,8 @@ const pointOf = (p: ReturnType<typeof visiblePoint>) => ({
 });
 
 export function pickupScanRoutes(app: App): void {
-  const at = (deps: Parameters<typeof packagesByIds>[0], user: Parameters<typeof pickupsAtPoint>[1], point: ReturnType<typeof visiblePoint>, message: string) => {
-    const rows = pickupsAtPoint(deps, user, point.id);
+  const at = async (deps: Parameters<typeof packagesByIds>[0], user: Parameters<typeof pickupsAtPoint>[1], point: ReturnType<typeof visiblePoint>, message: string) => {
+    const rows = await pickupsAtPoint(deps, user, point.id);
     const ids = (s: string) => rows.filter((r) => r.status === s).map((r) => r.id);
     return { success: true, message, pickup_point: pointOf(point), pending: packagesByIds(deps, ids('pickup_requested')), collected: packagesByIds(deps, ids('picked_up')) };
   };
@@ -53,9 +53,9 @@ export function pickupScanRoutes(app: App): void {
     method: 'post', path: '/pickup-point-scan/qr-scan/', tags, access: { roles: ['driver'] }, body: QrBody, response: PointAnswer,
     catalogue: qr('Pickup Point QR Scan'), summary: "Driver scans a pickup point's QR code",
     description: 'The code printed by pickup-point/{id}/qr-code/. Answers the point and its parcels for this driver: `pending` (waiting there, assigned to this driver or to nobody) and `collected` (picked up by this driver). A code this server did not print is a 404, recorded for staff.',
-  }, ({ deps, user, body, device }) => {
+  }, async ({ deps, user, body, device }) => {
     const point = scanPickupPoint(deps, scanContext(user, body, device), body.code);
-    return at(deps.db, user, point, `Pickup point ${point.person_name}`);
+    return await at(deps.db, user, point, `Pickup point ${point.person_name}`);
   });
 
   defineRoute(app, {
@@ -63,11 +63,11 @@ export function pickupScanRoutes(app: App): void {
     response: z.object({ success: z.boolean(), message: z.string(), already_scanned: z.boolean(), package: Package }),
     catalogue: qr('Pickup Point Package Scan'), summary: 'Driver scans a parcel at the pickup point: picked up',
     description: 'pickup_requested -> picked_up; the parcel becomes this driver\'s. A parcel meant for another driver or waiting at another pickup point is 409, an unknown code 404 (all recorded). A repeat scan answers 200 with already_scanned. Works offline through the outbox (Idempotency-Key).',
-  }, ({ deps, user, body, device }) => {
-    const { row, already } = collectPickup(deps, scanContext(user, body, device), body.barcode, body.pickup_point);
+  }, async ({ deps, user, body, device }) => {
+    const { row, already } = await collectPickup(deps, scanContext(user, body, device), body.barcode, body.pickup_point);
     return {
       success: true, message: already ? `Parcel ${row.hawb} is already picked up` : `Parcel ${row.hawb} picked up`,
-      already_scanned: already, package: packagesByIds(deps.db, [row.id])[0],
+      already_scanned: already, package: (await packagesByIds(deps.db, [row.id]))[0],
     };
   });
 
@@ -75,9 +75,9 @@ export function pickupScanRoutes(app: App): void {
     method: 'get', path: '/pickup-point-scan/{id}/packages/', tags, access: 'pickup_point.view', params: IdParams, response: PointAnswer,
     catalogue: qr('Package by Pickup Point'), summary: 'Pickup parcels at a pickup point',
     description: 'A driver sees what waits there for them or for nobody and what they collected; a company its own parcels at its own points; staff everything. Another company\'s point is 404.',
-  }, ({ deps, user, params }) => {
-    const point = visiblePoint(deps.db, user, params.id);
-    return at(deps.db, user, point, `Pickup point ${point.person_name}`);
+  }, async ({ deps, user, params }) => {
+    const point = await visiblePoint(deps.db, user, params.id);
+    return await at(deps.db, user, point, `Pickup point ${point.person_name}`);
   });
 
   defineRoute(app, {

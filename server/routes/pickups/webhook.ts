@@ -46,10 +46,10 @@ export function pickupWebhookRoutes(app: App): void {
     catalogue: pw('Create Pickup Package by Webhook'), summary: 'A company system requests a pickup (signed call)',
     description: `${SIGNED_DOC} Body: Package fields (hawb required, unique) and optional \`pickup_point\` (the company's). The parcel starts as pickup_requested.`,
     prepare: ({ c, deps }) => verified(c, deps.clock.now()),
-  }, ({ deps, body, prepared }) => {
-    claimSignature(deps.db, prepared, deps.clock.now());
+  }, async ({ deps, body, prepared }) => {
+    await claimSignature(deps.db, prepared, deps.clock.now());
     const row = createPickup(deps, prepared.companyId, body, { userId: null, deviceId: null });
-    return { success: true, message: `Pickup ${row.hawb} requested`, package: packagesByIds(deps.db, [row.id])[0] };
+    return { success: true, message: `Pickup ${row.hawb} requested`, package: (await packagesByIds(deps.db, [row.id]))[0] };
   });
 
   defineRoute(app, {
@@ -57,9 +57,9 @@ export function pickupWebhookRoutes(app: App): void {
     catalogue: pw('Update Pickup Package by Webhook'), summary: 'A company system changes or cancels a pickup (signed call)',
     description: `${SIGNED_DOC} Body: \`hawb\` names the parcel (the company's own; anything else is 404); other Package fields and \`pickup_point\` change while it is pickup_requested (409 after); \`status: "cancelled"\` cancels it before the depot receives it.`,
     prepare: ({ c, deps }) => verified(c, deps.clock.now()),
-  }, ({ deps, body, prepared }) => {
-    claimSignature(deps.db, prepared, deps.clock.now());
+  }, async ({ deps, body, prepared }) => {
+    await claimSignature(deps.db, prepared, deps.clock.now());
     const row = updatePickup(deps, prepared.companyId, body, { userId: null, deviceId: null });
-    return { success: true, message: `Pickup ${row.hawb} updated`, package: packagesByIds(deps.db, [row.id])[0] };
+    return { success: true, message: `Pickup ${row.hawb} updated`, package: (await packagesByIds(deps.db, [row.id]))[0] };
   });
 }

@@ -61,9 +61,9 @@ export function companyReportRoutes(app: App): void {
     method: 'get', path: '/report/company/package-list/', tags, access: 'report.view', query: PagedReportQuery, response: PackageListAnswer,
     catalogue: cr('Login Company Package List'), summary: "The logged-in company's packages created in a period",
     description: `Package records (spec 2.1) in id order. A company login gets its own; staff may name \`company\`. ${FILTER_DOC}`,
-  }, ({ deps, user, query, c }) => {
+  }, async ({ deps, user, query, c }) => {
     const f = reportFilter(user, query, deps.clock.now());
-    const total = countPackages(deps.db, f);
+    const total = await countPackages(deps.db, f);
     return { count: total, ...pageLinks(c.req.url, query.page, query.page_size, total), results: packageListPage(deps.db, f, query.page, query.page_size) };
   });
 
@@ -83,9 +83,9 @@ export function companyReportRoutes(app: App): void {
     method: 'get', path: '/report/company/pod-report/', tags, access: 'report.view', query: PodQuery, produces: 'application/pdf',
     catalogue: cr('Company POD Report'), summary: 'Proof of delivery of a period as a PDF (photos and signatures)',
     description: `One block per delivery (oldest first) with its details and thumbnails of its photos and signature. \`page_size\` deliveries per PDF (default 300, at most 1000), \`page\` picks which; \`X-Total-Rows\` gives the number of deliveries so a client knows how many PDFs there are. JPEG/PNG images up to 1.5 MB are embedded (scaled to thumbnails); larger or other images, and images past 80 MB per PDF, are listed instead. ${FILTER_DOC}`,
-  }, ({ deps, user, query }) => {
+  }, async ({ deps, user, query }) => {
     const f = reportFilter(user, query, deps.clock.now());
-    const total = countDeliveries(deps.db, f);
+    const total = await countDeliveries(deps.db, f);
     const who = f.companyId != null ? companyName(deps.db, f.companyId) ?? `Company ${f.companyId}` : 'All companies';
     const body = podPdf(deps, { filter: f, title: `Proof of delivery: ${who}`, page: query.page, pageSize: query.page_size, total });
     const pages = Math.max(1, Math.ceil(total / query.page_size));

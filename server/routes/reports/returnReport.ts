@@ -30,7 +30,7 @@ export function returnReportRoutes(app: App): void {
     const f = reportFilter(user, query, deps.clock.now());
     return exportResponse({
       format: query.format, filename: `deliveries_${stamp(f)}`, sheet: 'Deliveries', columns: deliveryColumns(f.offsetMin),
-      total: countDeliveries(deps.db, f), next: keyset((after) => deliveryPage(deps.db, f, after)),
+      total: countDeliveries(deps.db, f), next: keyset(async (after) => await deliveryPage(deps.db, f, after)),
     });
   });
 
@@ -38,10 +38,10 @@ export function returnReportRoutes(app: App): void {
     method: 'get', path: '/report/delivery/failed-report/', tags, access: 'report.view', query: PagedReportQuery, response: FailedReportAnswer,
     catalogue: rr('Delivery Report/Failed Report'), summary: 'Failed delivery attempts of a period',
     description: `One row per failed attempt (oldest first) with its reason and the parcel's current status. ${FILTER_DOC} The same rows as a file: \`report/delivery/failed-report/excel-download/\`.`,
-  }, ({ deps, user, query, c }) => {
+  }, async ({ deps, user, query, c }) => {
     const f = reportFilter(user, query, deps.clock.now());
-    const total = countAttempts(deps.db, f);
-    const rows = attemptPage(deps.db, f, 0, query.page_size, (query.page - 1) * query.page_size);
+    const total = await countAttempts(deps.db, f);
+    const rows = await attemptPage(deps.db, f, 0, query.page_size, (query.page - 1) * query.page_size);
     return { success: true, period: periodOf(f), count: total, ...pageLinks(c.req.url, query.page, query.page_size, total), results: rows.map(shapeAttempt) };
   });
 
@@ -53,7 +53,7 @@ export function returnReportRoutes(app: App): void {
     const f = reportFilter(user, query, deps.clock.now());
     return exportResponse({
       format: query.format, filename: `failed_${stamp(f)}`, sheet: 'Failed attempts', columns: attemptColumns,
-      total: countAttempts(deps.db, f), next: keyset((after) => attemptPage(deps.db, f, after)),
+      total: countAttempts(deps.db, f), next: keyset(async (after) => await attemptPage(deps.db, f, after)),
     });
   });
 

@@ -12,7 +12,7 @@ export const STAFF_AND_DRIVERS: readonly Role[] = [...STAFF_ROLES, 'driver'];
  * The driver a view is about. A driver is always themself (naming another is outside their scope:
  * 404); staff must name one unless `optional`.
  */
-export function whichDriver(db: Db, me: SessionUser, requested: number | undefined, optional = false): { id: number; name: string } | null {
+export async function whichDriver(db: Db, me: SessionUser, requested: number | undefined, optional = false): Promise<{ id: number; name: string } | null> {
   if (me.role === 'driver') {
     if (requested != null && requested !== me.id) throw notFound(`Driver ${requested} not found`);
     return { id: me.id, name: me.name };
@@ -21,7 +21,7 @@ export function whichDriver(db: Db, me: SessionUser, requested: number | undefin
     if (optional) return null;
     throw badRequest('Say which driver: ?driver=<employee id>', [{ path: 'driver', message: 'required for staff' }]);
   }
-  return driverRef(db, requested);
+  return await driverRef(db, requested);
 }
 
 /** Route changes a driver makes from the phone; anyone else needs route.manage. */

@@ -32,8 +32,8 @@ export function dashboardRoutes(app: App): void {
     catalogue: web('Driver History'),
     summary: 'The parcels a driver (?driver=, required) moved, each with their latest action, newest first',
     description: 'Filters: status (comma-separated), date_from/date_to (UTC days of the action), search (hawb, customer name).',
-  }, ({ deps, user, query, c }) => {
-    const driver = whichDriver(deps.db, user, query.driver) as { id: number };
+  }, async ({ deps, user, query, c }) => {
+    const driver = (await whichDriver(deps.db, user, query.driver)) as { id: number };
     return driverHistory(deps, driver.id, query, c.req.url);
   });
 
@@ -42,8 +42,8 @@ export function dashboardRoutes(app: App): void {
     catalogue: [...web('Pending Delivery List'), ...ops('mobile/Dashboard', 'Pending Delivery List')],
     summary: 'Parcels still to be delivered (created, received, assigned, out for delivery, failed), in route sequence (a driver: their own)',
     description: 'Filters: driver (staff), route, zone.',
-  }, ({ deps, user, query, c }) => {
-    const driver = whichDriver(deps.db, user, query.driver, true);
+  }, async ({ deps, user, query, c }) => {
+    const driver = await whichDriver(deps.db, user, query.driver, true);
     return packagePage(deps.db, pendingWhere({ ...query, driver: driver?.id }), bySequence(), query, c.req.url);
   });
 
@@ -58,8 +58,8 @@ export function dashboardRoutes(app: App): void {
     catalogue: ops('mobile/Dashboard', 'Completed Delivery List'),
     summary: 'Parcels a driver delivered, newest first (a driver: their own; staff: ?driver= or everyone)',
     description: 'date_from/date_to: UTC days of the delivery.',
-  }, ({ deps, user, query, c }) => {
-    const driver = whichDriver(deps.db, user, query.driver, true);
+  }, async ({ deps, user, query, c }) => {
+    const driver = await whichDriver(deps.db, user, query.driver, true);
     return packagePage(deps.db, completedWhere(driver?.id, query.date_from, query.date_to), [desc(pkg.delivered_at), desc(pkg.id)], query, c.req.url, 'delivery');
   });
 
@@ -74,9 +74,9 @@ export function dashboardRoutes(app: App): void {
     method: 'get', path: '/dashboard/sequence-wise-route/', tags, access: { roles: STAFF }, query: SequenceWiseQuery, response: SequenceWiseAnswer,
     catalogue: web('Sequence Wise Route'),
     summary: 'The routes of a day (default today), each with its parcels in sequence order',
-  }, ({ deps, query }) => {
+  }, async ({ deps, query }) => {
     const date = query.date ?? today(deps.clock.now());
-    const rows = deps.db.select().from(deliveryRoute)
+    const rows = await deps.db.select().from(deliveryRoute)
       .where(and(eq(deliveryRoute.date, date), query.driver != null ? eq(deliveryRoute.driver_id, query.driver) : undefined,
         query.kind ? eq(deliveryRoute.kind, query.kind) : undefined, inArray(deliveryRoute.status, ['planned', 'in_progress', 'completed'])))
       .orderBy(sql`${deliveryRoute.driver_id} is null`, asc(deliveryRoute.driver_id), asc(deliveryRoute.id)).limit(200).all();

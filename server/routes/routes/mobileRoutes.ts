@@ -32,9 +32,9 @@ export function mobileRouteRoutes(app: App): void {
     method: 'get', path: '/route/driver-routes/', tags, access: 'route.view', query: DriverQuery, response: pageOf(RouteRecord),
     catalogue: [...ops('mobile/Assign Route', 'Assigned Routes List by Driver'), ...ops('mobile/Dashboard', 'Driver Route List')],
     summary: 'A driver\'s routes (a driver: their own; staff: ?driver=), by default planned and in progress, earliest day first',
-  }, ({ deps, user, query }) => {
-    const driver = whichDriver(deps.db, user, query.driver) as { id: number };
-    const rows = deps.db.select().from(deliveryRoute).where(driverRoutesWhere(driver.id, query))
+  }, async ({ deps, user, query }) => {
+    const driver = (await whichDriver(deps.db, user, query.driver)) as { id: number };
+    const rows = await deps.db.select().from(deliveryRoute).where(driverRoutesWhere(driver.id, query))
       .orderBy(asc(deliveryRoute.date), asc(deliveryRoute.id)).limit(MAX_ROUTES).all();
     return { count: rows.length, next: null, previous: null, results: routeRecords(deps.db, rows) };
   });
@@ -43,9 +43,9 @@ export function mobileRouteRoutes(app: App): void {
     method: 'get', path: '/route/driver-packages/', tags, access: 'route.view', query: DriverQuery, response: DriverRoutesAnswer,
     catalogue: [...ops('web/Optimize Route List of Package', 'Package By Driver Route'), ...ops('mobile/Dashboard', 'Driver Route Packages')],
     summary: 'A driver\'s routes, each with its parcels in sequence order',
-  }, ({ deps, user, query }) => {
-    const driver = whichDriver(deps.db, user, query.driver) as { id: number; name: string };
-    const rows = deps.db.select().from(deliveryRoute).where(driverRoutesWhere(driver.id, query))
+  }, async ({ deps, user, query }) => {
+    const driver = (await whichDriver(deps.db, user, query.driver)) as { id: number; name: string };
+    const rows = await deps.db.select().from(deliveryRoute).where(driverRoutesWhere(driver.id, query))
       .orderBy(asc(deliveryRoute.date), asc(deliveryRoute.id)).limit(MAX_ROUTES).all();
     return { success: true, driver, results: routesWithPackages(deps.db, rows, user) };
   });
@@ -54,9 +54,9 @@ export function mobileRouteRoutes(app: App): void {
     method: 'get', path: '/route/names/', tags, access: 'route.view', query: DriverQuery, response: RouteNamesAnswer,
     catalogue: ops('web/Optimize Route List of Package', 'Route Name by Driver'),
     summary: 'Id and name of a driver\'s routes (for pickers), newest day first; ?status= defaults to every status',
-  }, ({ deps, user, query }) => {
-    const driver = whichDriver(deps.db, user, query.driver) as { id: number };
-    const rows = deps.db.select({ id: deliveryRoute.id, name: deliveryRoute.name, date: deliveryRoute.date, status: deliveryRoute.status, kind: deliveryRoute.kind })
+  }, async ({ deps, user, query }) => {
+    const driver = (await whichDriver(deps.db, user, query.driver)) as { id: number };
+    const rows = await deps.db.select({ id: deliveryRoute.id, name: deliveryRoute.name, date: deliveryRoute.date, status: deliveryRoute.status, kind: deliveryRoute.kind })
       .from(deliveryRoute)
       .where(and(eq(deliveryRoute.driver_id, driver.id), query.status ? inArray(deliveryRoute.status, statusesOf(query.status)) : undefined,
         query.date ? eq(deliveryRoute.date, query.date) : undefined))
@@ -71,8 +71,8 @@ export function mobileRouteRoutes(app: App): void {
     method: 'get', path: '/route/count/', tags, access: 'route.view', query: DriverQuery.omit({ status: true }), response: RouteCountAnswer,
     catalogue: [...ops('mobile/Dashboard', 'Assigned Routes Count'), ...ops('web/Optimize Route List of Package', 'Dashboard Count')],
     summary: 'Routes by status and their parcels counted (a driver: their own; staff: every driver or ?driver=), for a ?date= or all days',
-  }, ({ deps, user, query }) => {
-    const driver = whichDriver(deps.db, user, query.driver, true);
+  }, async ({ deps, user, query }) => {
+    const driver = await whichDriver(deps.db, user, query.driver, true);
     return { success: true, driver, date: query.date ?? null, ...routeCounts(deps.db, { driver: driver?.id, date: query.date }) };
   });
 }

@@ -23,12 +23,12 @@ export function optimizeRoutes(app: App): void {
       'Parcels without coordinates follow the ordered ones. `total_distance_m` is the path from the start through every placed stop (back to the start with return_to_start).',
       'time_limit_ms (1..1000, default 500) bounds the optimiser; up to 12 stops are solved exactly.',
     ].join('\n\n'),
-  }, ({ deps, user, params, body }) => {
-    const result = optimise(deps, user, findRoute(deps.db, user, params.id), body);
-    refreshRouteEtas(deps, result.route.id, { replan: true });
+  }, async ({ deps, user, params, body }) => {
+    const result = await optimise(deps, user, await findRoute(deps.db, user, params.id), body);
+    await refreshRouteEtas(deps, (await result.route).id, { replan: true });
     return {
-      success: true, message: `Route ${result.route.name} ordered: ${result.order.length} parcel(s)`,
-      route: routeRecord(deps.db, result.route), order: result.order, total_distance_m: Math.round(result.metres),
+      success: true, message: `Route ${(await result.route).name} ordered: ${result.order.length} parcel(s)`,
+      route: routeRecord(deps.db, await result.route), order: result.order, total_distance_m: Math.round(result.metres),
       unplaced: result.unplaced, packages: packagesByIds(deps.db, result.order),
     };
   });
@@ -38,11 +38,11 @@ export function optimizeRoutes(app: App): void {
     catalogue: [],
     summary: 'Apply an order made elsewhere (the phone re-optimising offline): exactly the route\'s open parcels, each once',
     description: 'The route\'s driver or staff with route.manage. Idempotent with Idempotency-Key; a list that is not exactly the open parcels is 400 and changes nothing.',
-  }, ({ deps, user, params, body, device }) => {
+  }, async ({ deps, user, params, body, device }) => {
     requireRouteWriter(user);
-    const result = resequence(deps, user, findRoute(deps.db, user, params.id), body, actionMeta(body), device?.id ?? null);
-    refreshRouteEtas(deps, result.route.id);
-    return { success: true, message: `Route ${result.route.name} re-sequenced`, route: routeRecord(deps.db, result.route) };
+    const result = await resequence(deps, user, await findRoute(deps.db, user, params.id), body, actionMeta(body), device?.id ?? null);
+    await refreshRouteEtas(deps, (await result.route).id);
+    return { success: true, message: `Route ${(await result.route).name} re-sequenced`, route: routeRecord(deps.db, await result.route) };
   });
 
   defineRoute(app, {
@@ -50,9 +50,9 @@ export function optimizeRoutes(app: App): void {
     catalogue: ops('web/Route', 'Assign Route to Driver'),
     summary: 'Give a route without a driver to one; its open parcels are assigned to that driver',
     description: 'A route that already has another driver answers 409 (use assign-other-driver). Failed parcels that used their attempts are skipped (they go back to the depot).',
-  }, ({ deps, user, params, body }) => {
-    const before = findRoute(deps.db, user, params.id);
-    const result = assignRoute(deps, user, before, body.driver);
+  }, async ({ deps, user, params, body }) => {
+    const before = await findRoute(deps.db, user, params.id);
+    const result = await assignRoute(deps, user, before, body.driver);
     return {
       success: true, message: `Route ${result.route.name} assigned: ${result.moved.length} parcel(s) moved`, route: routeRecord(deps.db, result.route),
       moved: result.moved, skipped: result.skipped, previous_driver: before.driver_id,
@@ -63,9 +63,9 @@ export function optimizeRoutes(app: App): void {
     method: 'post', path: '/route/{id}/assign-other-driver/', tags, access: 'route.manage', params: IdParams, body: AssignRouteBody, response: AssignRouteAnswer,
     catalogue: ops('web/Route', 'Assign Route To Other Driver'),
     summary: 'Move a route and its open parcels to another driver; the first driver\'s devices drop them through the change feed',
-  }, ({ deps, user, params, body }) => {
-    const before = findRoute(deps.db, user, params.id);
-    const result = reassignRoute(deps, user, before, body.driver);
+  }, async ({ deps, user, params, body }) => {
+    const before = await findRoute(deps.db, user, params.id);
+    const result = await reassignRoute(deps, user, before, body.driver);
     return {
       success: true, message: `Route ${result.route.name} moved: ${result.moved.length} parcel(s)`, route: routeRecord(deps.db, result.route),
       moved: result.moved, skipped: result.skipped, previous_driver: before.driver_id,

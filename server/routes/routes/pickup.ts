@@ -29,17 +29,17 @@ export function pickupRouteRoutes(app: App): void {
     catalogue: ops('web/Pickup Route', 'Create Route'),
     summary: 'Build a driver\'s pickup route for a day from every pickup they hold that is on no live route, already optimised',
     description: 'Ordered from start_latitude/start_longitude when given, otherwise from the best first stop. 400 when the driver has no pickup waiting.',
-  }, ({ deps, user, body }) => {
-    const driver = activeDriver(deps, body.driver);
-    const ids = deps.db.select({ id: pkg.id }).from(pkg)
+  }, async ({ deps, user, body }) => {
+    const driver = await activeDriver(deps, body.driver);
+    const ids = (await deps.db.select({ id: pkg.id }).from(pkg)
       .where(and(eq(pkg.assigned_to_id, driver.id), eq(pkg.status, 'pickup_requested'), isNull(pkg.deleted_at), unrouted()))
-      .orderBy(asc(pkg.id)).limit(2000).all().map((r) => r.id);
+      .orderBy(asc(pkg.id)).limit(2000).all()).map((r) => r.id);
     if (!ids.length) throw badRequest(`${driver.name} has no pickup waiting for a route`, [{ path: 'driver', message: 'no pickups' }]);
     const { route } = createRoute(deps, user, {
       name: body.name ?? `Pickups ${driver.name} ${body.date}`, date: body.date, kind: 'pickup', driver: driver.id, warehouse: body.warehouse,
       start_latitude: body.start_latitude ?? null, start_longitude: body.start_longitude ?? null, packages: ids,
     });
-    const ordered = optimise(deps, user, route, { return_to_start: false });
-    return { success: true, message: `Pickup route ${route.name} created with ${ids.length} pickup(s)`, route: routeRecord(deps.db, ordered.route) };
+    const ordered = await optimise(deps, user, route, { return_to_start: false });
+    return { success: true, message: `Pickup route ${route.name} created with ${ids.length} pickup(s)`, route: routeRecord(deps.db, await ordered.route) };
   });
 }

@@ -15,9 +15,9 @@ export function positionRoutes(app: App): void {
     catalogue: ops('mobile/Dashboard', 'Tracking'),
     summary: 'A driver\'s phone reports a batch of positions (queued offline, sent with an Idempotency-Key)',
     description: 'Up to 500 readings `{ latitude, longitude, accuracy?, occurred_at }`. A reading already stored (same driver and occurred_at) is counted in `duplicates` and not stored again.',
-  }, ({ deps, user, body, device }) => {
-    const r = recordPositions(deps, user.id, body, device?.id ?? null);
-    if (r.stored) refreshDriverEtas(deps, user.id);
+  }, async ({ deps, user, body, device }) => {
+    const r = await recordPositions(deps, user.id, body, device?.id ?? null);
+    if (r.stored) await refreshDriverEtas(deps, user.id);
     return { success: true, message: `${r.stored} position(s) stored`, ...r };
   });
 
@@ -25,9 +25,9 @@ export function positionRoutes(app: App): void {
     method: 'get', path: '/driver-position/', tags, access: { roles: STAFF }, response: LatestPositionsAnswer,
     catalogue: ops('web/Driver Lat-Long Manage', 'Get'),
     summary: 'Each driver\'s latest reported position (by device time)',
-  }, ({ deps }) => ({
+  }, async ({ deps }) => ({
     success: true,
-    results: latestPositions(deps.db).map((r) => ({ driver: { id: r.p.driver_id, name: r.name }, position: shapePosition(r.p) })),
+    results: (await latestPositions(deps.db)).map((r) => ({ driver: { id: r.p.driver_id, name: r.name }, position: shapePosition(r.p) })),
   }));
 
   defineRoute(app, {
@@ -35,9 +35,9 @@ export function positionRoutes(app: App): void {
     response: TrailAnswer, catalogue: ops('web/Driver Lat-Long Manage', 'Get'),
     summary: 'A driver\'s positions in a period, oldest first (default the last 24 hours, at most 31 days; a driver: only their own)',
     description: '`from`/`to` are ISO 8601 times with offset. At most 10,000 points; `truncated` says more exist (ask for a shorter period).',
-  }, ({ deps, user, params, query }) => {
-    const driver = whichDriver(deps.db, user, params.driver_id) as { id: number; name: string };
-    const t = trail(deps.db, driver.id, deps.clock.now(), query.from, query.to);
+  }, async ({ deps, user, params, query }) => {
+    const driver = (await whichDriver(deps.db, user, params.driver_id)) as { id: number; name: string };
+    const t = await trail(deps.db, driver.id, deps.clock.now(), query.from, query.to);
     return { success: true, driver, from: iso(t.from) ?? '', to: iso(t.to) ?? '', truncated: t.truncated, results: t.rows.map(shapePosition) };
   });
 }

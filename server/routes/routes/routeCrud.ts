@@ -55,10 +55,10 @@ export function routeCrudRoutes(app: App): void {
     catalogue: [...ops('web/Route', 'Get'), ...ops('mobile/Dashboard', 'Route List')],
     summary: 'Routes, newest day first (a driver: their own)',
     description: 'Filters: status and kind (comma-separated), driver, date, date_from/date_to (inclusive), search (name). Companies have no access to routes.',
-  }, ({ deps, user, query, c }) => {
+  }, async ({ deps, user, query, c }) => {
     const where = routeWhere(user, query);
-    const count = deps.db.select({ n: sql<number>`count(*)` }).from(deliveryRoute).where(where).get()?.n ?? 0;
-    const rows = deps.db.select().from(deliveryRoute).where(where).orderBy(...orderBy(deliveryRoute, ORDERING, query.ordering))
+    const count = (await deps.db.select({ n: sql<number>`count(*)` }).from(deliveryRoute).where(where).get())?.n ?? 0;
+    const rows = await deps.db.select().from(deliveryRoute).where(where).orderBy(...orderBy(deliveryRoute, ORDERING, query.ordering))
       .limit(query.page_size).offset((query.page - 1) * query.page_size).all();
     return { count, ...pageLinks(c.req.url, query.page, query.page_size, count), results: routeRecords(deps.db, rows) };
   });
@@ -67,11 +67,11 @@ export function routeCrudRoutes(app: App): void {
     method: 'get', path: '/route/csv-download/', tags, access: 'route.manage', query: RouteListQuery, produces: 'text/csv',
     catalogue: ops('web/Route', 'Route CSV Download'),
     summary: 'Routes as CSV, one line per parcel in sequence order (same filters as the list)',
-  }, ({ deps, user, query }) => {
-    const rows = deps.db.select().from(deliveryRoute).where(routeWhere(user, query))
+  }, async ({ deps, user, query }) => {
+    const rows = await deps.db.select().from(deliveryRoute).where(routeWhere(user, query))
       .orderBy(...orderBy(deliveryRoute, ORDERING, query.ordering)).limit(CSV_MAX_ROUTES).all();
     const name = `routes-${new Date(deps.clock.now()).toISOString().slice(0, 10)}.csv`;
-    return new Response(routesCsv(deps.db, rows), {
+    return new Response(await routesCsv(deps.db, rows), {
       headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${name}"` },
     });
   });
@@ -89,15 +89,15 @@ export function routeCrudRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/route/{id}/', tags, access: 'route.view', params: IdParams, response: RouteRecord,
     catalogue: ops('web/Route', 'Retrieve'), summary: 'A route (a driver: only their own, others 404)',
-  }, ({ deps, user, params }) => routeRecord(deps.db, findRoute(deps.db, user, params.id)));
+  }, async ({ deps, user, params }) => routeRecord(deps.db, await findRoute(deps.db, user, params.id)));
 
   defineRoute(app, {
     method: ['patch', 'put'], path: '/route/{id}/', tags, access: 'route.manage', params: IdParams, body: RouteUpdate, response: RouteAnswer,
     catalogue: ops('web/Route', 'Update'),
     summary: 'Partial update: name, date, warehouse, start point, status, and the ordered list of its open parcels',
     description: '`packages` replaces the open parcels (in that order); open parcels left out leave the route but keep their driver. The driver changes only through assign-driver / assign-other-driver.',
-  }, ({ deps, user, params, body }) => {
-    const row = updateRoute(deps, user, findRoute(deps.db, user, params.id), body);
+  }, async ({ deps, user, params, body }) => {
+    const row = updateRoute(deps, user, await findRoute(deps.db, user, params.id), body);
     return answer(deps.db, row, `Route ${row.name} updated`);
   });
 
@@ -105,8 +105,8 @@ export function routeCrudRoutes(app: App): void {
     method: 'delete', path: '/route/{id}/', tags, access: 'route.manage', params: IdParams, response: SuccessMessage,
     catalogue: ops('web/Route', 'Delete'),
     summary: 'Delete a planned or cancelled route with no worked parcel (its parcels leave it); otherwise 409',
-  }, ({ deps, user, params }) => {
-    const route = findRoute(deps.db, user, params.id);
+  }, async ({ deps, user, params }) => {
+    const route = await findRoute(deps.db, user, params.id);
     deleteRoute(deps, user, route);
     return { success: true, message: `Route ${route.name} deleted` };
   });
@@ -116,9 +116,9 @@ export function routeCrudRoutes(app: App): void {
     catalogue: [...ops('mobile/Assign Route', 'Route Status Change'), ...ops('mobile/Route Status Change', 'Status Change')],
     summary: 'Change a route\'s status (drivers: start or complete their own route; staff: any allowed move)',
     description: 'planned -> in_progress | cancelled, in_progress -> completed | cancelled, cancelled -> planned. The same status again answers 200 unchanged.',
-  }, ({ deps, user, params, body }) => {
+  }, async ({ deps, user, params, body }) => {
     requireRouteWriter(user);
-    const row = changeStatus(deps, user, findRoute(deps.db, user, params.id), body.status);
+    const row = changeStatus(deps, user, await findRoute(deps.db, user, params.id), body.status);
     return answer(deps.db, row, `Route ${row.name} is ${row.status.replace('_', ' ')}`);
   });
 
@@ -126,8 +126,8 @@ export function routeCrudRoutes(app: App): void {
     method: 'get', path: '/route/{id}/packages/', tags, access: 'route.view', params: IdParams, response: RoutePackagesAnswer,
     catalogue: [...ops('mobile/Assign Route', 'Package by Route Sequence'), ...ops('web/Optimize Route List of Package', 'Route Package List')],
     summary: 'The route\'s parcels in sequence order (spec 2.1 shape)',
-  }, ({ deps, user, params }) => {
-    const route = findRoute(deps.db, user, params.id);
+  }, async ({ deps, user, params }) => {
+    const route = await findRoute(deps.db, user, params.id);
     return { success: true, route: routeRecord(deps.db, route), packages: routePackages(deps.db, route.id, user) };
   });
 
@@ -135,9 +135,9 @@ export function routeCrudRoutes(app: App): void {
     method: 'get', path: '/route/{id}/pod/', tags, access: { roles: STAFF }, params: IdParams, response: PodAnswer,
     catalogue: ops('web/Optimize Route List of Package', 'POD'),
     summary: 'Proof of delivery of the route\'s delivered parcels (recipient, photos, signature), in sequence order',
-  }, ({ deps, user, params }) => {
-    const route = findRoute(deps.db, user, params.id);
-    const parcels = routeParcels(deps.db, route.id);
+  }, async ({ deps, user, params }) => {
+    const route = await findRoute(deps.db, user, params.id);
+    const parcels = await routeParcels(deps.db, route.id);
     const delivered = parcels.filter((p) => p.status === 'delivered');
     return {
       success: true, route: routeRecord(deps.db, route), delivered: delivered.length,

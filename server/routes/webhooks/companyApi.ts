@@ -45,7 +45,7 @@ export function companyApiRoutes(app: App): void {
     catalogue: ops('web/Package by Company Key', 'Get Package'), summary: "A company's system reads its packages with an API key",
     description: 'Header `X-Api-Key` (from company-api-key/) instead of a login; a missing, unknown or revoked key, or a company that is not active, is 401. '
       + 'Only that company\'s packages, newest first; filters `hawb`, `status`, `updated_since`.',
-  }, ({ deps, c, query }) => {
+  }, async ({ deps, c, query }) => {
     const companyId = companyOfApiKey(deps.db, c.req.header('x-api-key'), deps.clock.now());
     const where = and(
       eq(pkg.company_id, companyId), sql`${pkg.deleted_at} is null`,
@@ -53,8 +53,8 @@ export function companyApiRoutes(app: App): void {
       query.status ? eq(pkg.status, query.status) : undefined,
       query.updated_since ? sql`${pkg.updated_at} >= ${Date.parse(query.updated_since)}` : undefined,
     );
-    const total = deps.db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get()?.n ?? 0;
-    const rows = packageJsonSelect(deps.db).where(where).orderBy(sql`${pkg.id} desc`).limit(query.page_size).offset((query.page - 1) * query.page_size).all();
+    const total = (await deps.db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get())?.n ?? 0;
+    const rows = await packageJsonSelect(deps.db).where(where).orderBy(sql`${pkg.id} desc`).limit(query.page_size).offset((query.page - 1) * query.page_size).all();
     return { count: total, ...pageLinks(c.req.url, query.page, query.page_size, total), results: parsePackages(rows) };
   });
 }

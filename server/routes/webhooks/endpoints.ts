@@ -36,8 +36,8 @@ export function webhookEndpointRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/webhook-endpoint/', tags, access: 'webhook.view', query: WebhookEndpointQuery, response: WebhookEndpointList,
     catalogue: [], summary: 'Outbound webhook endpoints', description: `Events: ${WEBHOOK_EVENTS.join(', ')}. A company sees its own; staff all (\`company\` filters).`,
-  }, ({ deps, user, query, c }) => {
-    const { total, rows } = listEndpoints(deps.db, user, query);
+  }, async ({ deps, user, query, c }) => {
+    const { total, rows } = await listEndpoints(deps.db, user, query);
     return { count: total, ...pageLinks(c.req.url, query.page, query.page_size, total), results: rows };
   });
 
@@ -51,7 +51,7 @@ export function webhookEndpointRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/webhook-endpoint/{id}/', tags, access: 'webhook.view', params: IdParams, response: WebhookEndpoint,
     catalogue: [], summary: 'One webhook endpoint',
-  }, ({ deps, user, params }) => toEndpoint(findEndpoint(deps.db, user, params.id)));
+  }, async ({ deps, user, params }) => toEndpoint(await findEndpoint(deps.db, user, params.id)));
 
   defineRoute(app, {
     method: ['patch', 'put'], path: '/webhook-endpoint/{id}/', tags, access: 'webhook.manage', params: IdParams, body: WebhookEndpointUpdate,
@@ -63,23 +63,23 @@ export function webhookEndpointRoutes(app: App): void {
     method: 'delete', path: '/webhook-endpoint/{id}/', tags, access: 'webhook.manage', params: IdParams, response: SuccessMessage,
     catalogue: [], summary: 'Remove a webhook endpoint and its queued deliveries',
     description: 'To stop deliveries but keep the history, PATCH `is_active: false` instead.',
-  }, ({ deps, user, params }) => {
-    deleteEndpoint(deps, user, params.id);
+  }, async ({ deps, user, params }) => {
+    await deleteEndpoint(deps, user, params.id);
     return { success: true, message: `Webhook endpoint ${params.id} removed` };
   });
 
   defineRoute(app, {
     method: 'get', path: '/webhook-delivery/', tags, access: 'webhook.view', query: WebhookDeliveryQuery, response: WebhookDeliveryList,
     catalogue: [], summary: 'Outbound event deliveries with their attempts', description: 'Newest first. Filters: status (pending, delivered, dead), endpoint, package, company (staff).',
-  }, ({ deps, user, query, c }) => {
-    const { total, rows } = listDeliveries(deps.db, user, query);
+  }, async ({ deps, user, query, c }) => {
+    const { total, rows } = await listDeliveries(deps.db, user, query);
     return { count: total, ...pageLinks(c.req.url, query.page, query.page_size, total), results: rows };
   });
 
   defineRoute(app, {
     method: 'get', path: '/webhook-delivery/{id}/', tags, access: 'webhook.view', params: IdParams, response: WebhookDelivery,
     catalogue: [], summary: 'One event delivery',
-  }, ({ deps, user, params }) => toDelivery(findDelivery(deps.db, user, params.id)));
+  }, async ({ deps, user, params }) => toDelivery(await findDelivery(deps.db, user, params.id)));
 
   defineRoute(app, {
     method: 'post', path: '/webhook-delivery/{id}/replay/', tags, access: 'webhook.manage', params: IdParams, response: WebhookDelivery,
@@ -90,8 +90,8 @@ export function webhookEndpointRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/company-api-key/', tags, access: 'webhook.view', query: z.object({ company: z.coerce.number().int().positive().optional() }),
     response: ApiKeyList, catalogue: [], summary: "A company's API keys (never the keys themselves)",
-  }, ({ deps, user, query }) => {
-    const results = listApiKeys(deps.db, user, query.company);
+  }, async ({ deps, user, query }) => {
+    const results = await listApiKeys(deps.db, user, query.company);
     return { count: results.length, results };
   });
 

@@ -26,8 +26,8 @@ const auditInsert = (db: Db) => db.insert(auditLog).values({
  * One line of the admin audit trail. Called inside the transaction of the action it describes,
  * so the action and its record commit (or roll back) together.
  */
-export function audit(db: Db, now: number, actorId: number | null, action: string, target: string, details?: Record<string, unknown>): void {
-  prepared(db, 'audit.insert', auditInsert).run({ at: now, actor_id: actorId, action, target, details: clean(details) });
+export async function audit(db: Db, now: number, actorId: number | null, action: string, target: string, details?: Record<string, unknown>): Promise<void> {
+  await prepared(db, 'audit.insert', auditInsert).run({ at: now, actor_id: actorId, action, target, details: clean(details) });
 }
 
 /** Columns that change on every write and say nothing a manager would ask about. */
@@ -69,8 +69,8 @@ function where(f: AuditFilter): SQL | undefined {
   );
 }
 
-function entries(db: Db, w: SQL | undefined, limit: number, offset: number): AuditEntry[] {
-  const rows = db.select({ a: auditLog, name: user.name }).from(auditLog).leftJoin(user, eq(user.id, auditLog.actor_id))
+async function entries(db: Db, w: SQL | undefined, limit: number, offset: number): Promise<AuditEntry[]> {
+  const rows = await db.select({ a: auditLog, name: user.name }).from(auditLog).leftJoin(user, eq(user.id, auditLog.actor_id))
     .where(w).orderBy(desc(auditLog.id)).limit(limit).offset(offset).all();
   return rows.map(({ a, name }) => ({
     id: a.id, at: iso(a.at) ?? '', actor: a.actor_id != null ? { id: a.actor_id, name: name ?? '' } : null, action: a.action, target: a.target,
@@ -79,9 +79,9 @@ function entries(db: Db, w: SQL | undefined, limit: number, offset: number): Aud
 }
 
 /** Newest first. */
-export function auditPage(db: Db, f: AuditFilter, page: number, pageSize: number): { count: number; results: AuditEntry[] } {
+export async function auditPage(db: Db, f: AuditFilter, page: number, pageSize: number): Promise<{ count: number; results: AuditEntry[] }> {
   const w = where(f);
-  const count = db.select({ n: sql<number>`count(*)` }).from(auditLog).where(w).get()?.n ?? 0;
+  const count = (await db.select({ n: sql<number>`count(*)` }).from(auditLog).where(w).get())?.n ?? 0;
   return { count, results: entries(db, w, pageSize, (page - 1) * pageSize) };
 }
 
@@ -89,11 +89,11 @@ export function auditPage(db: Db, f: AuditFilter, page: number, pageSize: number
 export const AUDIT_EXPORT_MAX = 50_000;
 
 /** Every line the filters match, newest first, as CSV with formula-safe cells (before/after as JSON text). */
-export function auditCsv(db: Db, f: AuditFilter): string {
+export async function auditCsv(db: Db, f: AuditFilter): Promise<string> {
   const w = where(f);
-  const count = db.select({ n: sql<number>`count(*)` }).from(auditLog).where(w).get()?.n ?? 0;
+  const count = (await db.select({ n: sql<number>`count(*)` }).from(auditLog).where(w).get())?.n ?? 0;
   if (count > AUDIT_EXPORT_MAX) throw badRequest(`${count} audit lines match; narrow the filters to at most ${AUDIT_EXPORT_MAX}`);
-  const rows = entries(db, w, AUDIT_EXPORT_MAX, 0).map((e) => {
+  const rows = (await entries(db, w, AUDIT_EXPORT_MAX, 0)).map((e) => {
     const { before, after, ...rest } = e.details ?? {};
     const json = (v: unknown) => (v === undefined ? '' : JSON.stringify(v));
     return csvSafeRow([e.id, e.at, e.actor?.id ?? '', e.actor?.name ?? '', e.action, e.target, json(before), json(after),

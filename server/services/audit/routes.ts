@@ -35,8 +35,8 @@ export function auditRoutes(app: App): void {
     description: 'Force delivery and failure, wallet adjustments, permission and group changes, company and employee status changes. '
       + 'Every create, update, archive, restore, delete and status change of a resource carries `before`/`after` (changed fields only). '
       + 'Filters: `action` (e.g. `package.force_deliver`), `target` (`package:12`), `entity` (`company`, `user`, `wallet`...), `actor` (user id), `from`/`to` (UTC dates, `to` inclusive).',
-  }, ({ deps, query, c }) => {
-    const page = auditPage(deps.db, filterOf(query), query.page, query.page_size);
+  }, async ({ deps, query, c }) => {
+    const page = await auditPage(deps.db, filterOf(query), query.page, query.page_size);
     return { count: page.count, ...pageLinks(c.req.url, query.page, query.page_size, page.count), results: page.results };
   });
 
@@ -45,7 +45,7 @@ export function auditRoutes(app: App): void {
     query: AuditQuery.omit({ page: true, page_size: true }), produces: 'text/csv',
     summary: 'The admin audit trail as CSV (staff only)',
     description: 'The same filters as the list, every matching line newest first; `before` and `after` are JSON text. 400 past 50,000 lines.',
-  }, ({ deps, query }) => new Response(auditCsv(deps.db, filterOf({ ...query, page: 1, page_size: 1 })), {
+  }, async ({ deps, query }) => new Response(await auditCsv(deps.db, filterOf({ ...query, page: 1, page_size: 1 })), {
     headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="audit-log.csv"' },
   }));
 }

@@ -7,6 +7,7 @@ import type { Role } from '../../../shared/roles';
 import { iso } from '../../clock';
 import { hashPassword, verifyPassword } from './passwords';
 import { hashToken, newToken } from './tokens';
+import { atomically } from '../../db/atomically';
 
 export type TokenKind = 'web' | 'mobile';
 
@@ -22,13 +23,13 @@ export function authUser(row: { id: number; name: string; email: string; role: s
 export async function login(deps: Deps, email: string, password: string, kind: TokenKind, client: string, deviceId?: string) {
   const now = deps.clock.now();
   const attempt = deps.throttle.begin('login', email, client, now);
-  const row = findUserByEmail(deps, email);
+  const row = await findUserByEmail(deps, email);
   const ok = await verifyPassword(password, row?.password_hash);
   if (!row || !ok) throw unauthenticated('Wrong e-mail or password');
   attempt.succeeded();
   if (!row.is_active) throw new ApiError(403, 'forbidden', 'This account is disabled');
   if (row.company_id != null) {
-    const co = deps.db.select().from(company).where(eq(company.id, row.company_id)).get();
+    const co = await deps.db.select().from(company).where(eq(company.id, row.company_id)).get();
     if (!co || co.deleted_at != null || co.status !== 'active') {
       throw new ApiError(403, 'forbidden', co?.status === 'pending' ? 'Your company is waiting for approval' : 'Your company account is suspended');
     }
@@ -36,28 +37,28 @@ export async function login(deps: Deps, email: string, password: string, kind: T
   if (kind === 'web' && row.role === 'driver') throw new ApiError(403, 'forbidden', 'Drivers sign in with the driver app');
   const { token, hash } = newToken();
   const expires = now + deps.config.tokenTtlMs;
-  deps.db.insert(authToken).values({
+  await deps.db.insert(authToken).values({
     user_id: row.id, token_hash: hash, kind, expires_at: expires, created_at: now, last_used_at: now, device_id: deviceId ?? null,
   }).run();
   return { success: true, message: 'Logged in', token, expires_at: iso(expires) ?? '', user: authUser(row) };
 }
 
-export function revokeToken(deps: Deps, tokenId: number): void {
-  deps.db.update(authToken).set({ revoked_at: deps.clock.now() }).where(eq(authToken.id, tokenId)).run();
+export async function revokeToken(deps: Deps, tokenId: number): Promise<void> {
+  await deps.db.update(authToken).set({ revoked_at: deps.clock.now() }).where(eq(authToken.id, tokenId)).run();
 }
 
-export function revokeAllTokens(deps: Deps, userId: number, exceptTokenId?: number): void {
+export async function revokeAllTokens(deps: Deps, userId: number, exceptTokenId?: number): Promise<void> {
   const where = exceptTokenId != null ? and(eq(authToken.user_id, userId), ne(authToken.id, exceptTokenId)) : eq(authToken.user_id, userId);
-  deps.db.update(authToken).set({ revoked_at: deps.clock.now() }).where(and(where, isNull(authToken.revoked_at))).run();
+  await deps.db.update(authToken).set({ revoked_at: deps.clock.now() }).where(and(where, isNull(authToken.revoked_at))).run();
 }
 
 /** Always answers the same way, so the endpoint does not reveal which e-mails have accounts. */
-export function requestReset(deps: Deps, email: string, baseUrl: string): void {
-  const row = deps.db.select().from(user).where(and(eq(user.email, email), isNull(user.deleted_at))).get();
+export async function requestReset(deps: Deps, email: string, baseUrl: string): Promise<void> {
+  const row = await deps.db.select().from(user).where(and(eq(user.email, email), isNull(user.deleted_at))).get();
   if (!row || !row.is_active) return;
   const now = deps.clock.now();
   const { token, hash } = newToken();
-  deps.db.insert(passwordReset).values({ user_id: row.id, token_hash: hash, expires_at: now + deps.config.resetTtlMs, created_at: now }).run();
+  await deps.db.insert(passwordReset).values({ user_id: row.id, token_hash: hash, expires_at: now + deps.config.resetTtlMs, created_at: now }).run();
   const link = `${baseUrl}/#/reset-password?token=${token}`;
   deps.mailer.send({
     to: row.email,
@@ -69,14 +70,14 @@ export function requestReset(deps: Deps, email: string, baseUrl: string): void {
 export async function resetPassword(deps: Deps, token: string, password: string): Promise<void> {
   const hash = await hashPassword(password);
   const now = deps.clock.now();
-  deps.db.transaction(() => {
-    const row = deps.db.select().from(passwordReset).where(eq(passwordReset.token_hash, hashToken(token))).get();
+  await atomically(deps, async () => {
+    const row = await deps.db.select().from(passwordReset).where(eq(passwordReset.token_hash, hashToken(token))).get();
     if (!row || row.used_at != null || row.expires_at <= now) {
       throw new ApiError(400, 'validation_error', 'This reset token is invalid, used or expired', [{ path: 'token', message: 'invalid or expired' }]);
     }
-    deps.db.update(passwordReset).set({ used_at: now }).where(eq(passwordReset.id, row.id)).run();
-    deps.db.update(user).set({ password_hash: hash, updated_at: now }).where(eq(user.id, row.user_id)).run();
-    revokeAllTokens(deps, row.user_id);
+    await deps.db.update(passwordReset).set({ used_at: now }).where(eq(passwordReset.id, row.id)).run();
+    await deps.db.update(user).set({ password_hash: hash, updated_at: now }).where(eq(user.id, row.user_id)).run();
+    await revokeAllTokens(deps, row.user_id);
   });
 }
 
@@ -95,9 +96,9 @@ export async function changePassword(deps: Deps, userId: number | null, oldPassw
     throw new ApiError(400, 'validation_error', 'The new password must differ from the current one', [{ path: 'new_password', message: 'same as current' }]);
   }
   const hash = await hashPassword(newPassword);
-  deps.db.transaction(() => {
-    deps.db.update(user).set({ password_hash: hash, updated_at: deps.clock.now() }).where(eq(user.id, row.id)).run();
-    revokeAllTokens(deps, row.id, keepTokenId);
+  await atomically(deps, async () => {
+    await deps.db.update(user).set({ password_hash: hash, updated_at: deps.clock.now() }).where(eq(user.id, row.id)).run();
+    await revokeAllTokens(deps, row.id, keepTokenId);
   });
 }
 

@@ -17,11 +17,11 @@ export type BootstrapOutcome =
 export async function bootstrapSuperAdmin(db: Db, clock: Clock, email?: string, password?: string): Promise<BootstrapOutcome> {
   if (!email || !password) return { kind: 'not_set' };
   const normalized = email.trim().toLowerCase();
-  const n = db.select({ n: sql<number>`count(*)` }).from(user).get()?.n ?? 0;
+  const n = (await db.select({ n: sql<number>`count(*)` }).from(user).get())?.n ?? 0;
   if (n > 0) return { kind: 'ignored', email: normalized, users: n };
   if (password.length < MIN_ADMIN_PASSWORD) throw new Error(`ADMIN_PASSWORD must be at least ${MIN_ADMIN_PASSWORD} characters`);
   const now = clock.now();
-  db.insert(user).values({
+  await db.insert(user).values({
     name: 'Super Admin', email: normalized, role: 'super_admin', password_hash: await hashPassword(password),
     created_at: now, updated_at: now,
   }).run();
@@ -57,21 +57,22 @@ export async function createOrResetAdmin(db: Db, clock: Clock, email: string, pa
   if (password.length < MIN_ADMIN_PASSWORD) throw new Error(`the password must be at least ${MIN_ADMIN_PASSWORD} characters`);
   const hash = await hashPassword(password);
   const now = clock.now();
-  return db.transaction((tx) => {
-    const existing = tx.select().from(user).where(eq(user.email, normalized)).get();
+  const tx = db;
+  return db.$engine.units().run(async () => {
+    const existing = await tx.select().from(user).where(eq(user.email, normalized)).get();
     if (existing) {
       if (existing.role !== 'super_admin' && existing.role !== 'admin') {
         throw new Error(`${normalized} is a ${existing.role} account, not an admin: change its role in the app or choose another e-mail`);
       }
-      tx.update(user).set({ password_hash: hash, is_active: true, deleted_at: null, updated_at: now }).where(eq(user.id, existing.id)).run();
-      tx.update(authToken).set({ revoked_at: now }).where(and(eq(authToken.user_id, existing.id), isNull(authToken.revoked_at))).run();
-      tx.insert(auditLog).values({ at: now, actor_id: null, action: 'user.admin_reset', target: `user:${existing.id}`, details: JSON.stringify({ via: 'npm run admin' }) }).run();
+      await tx.update(user).set({ password_hash: hash, is_active: true, deleted_at: null, updated_at: now }).where(eq(user.id, existing.id)).run();
+      await tx.update(authToken).set({ revoked_at: now }).where(and(eq(authToken.user_id, existing.id), isNull(authToken.revoked_at))).run();
+      await tx.insert(auditLog).values({ at: now, actor_id: null, action: 'user.admin_reset', target: `user:${existing.id}`, details: JSON.stringify({ via: 'npm run admin' }) }).run();
       return { kind: 'reset' as const, email: normalized, id: existing.id };
     }
-    const row = tx.insert(user).values({
+    const row = await tx.insert(user).values({
       name: 'Super Admin', email: normalized, role: 'super_admin', password_hash: hash, created_at: now, updated_at: now,
     }).returning({ id: user.id }).get();
-    tx.insert(auditLog).values({ at: now, actor_id: null, action: 'user.admin_create', target: `user:${row.id}`, details: JSON.stringify({ via: 'npm run admin', role: 'super_admin' }) }).run();
+    await tx.insert(auditLog).values({ at: now, actor_id: null, action: 'user.admin_create', target: `user:${row.id}`, details: JSON.stringify({ via: 'npm run admin', role: 'super_admin' }) }).run();
     return { kind: 'created' as const, email: normalized, id: row.id };
   });
 }

@@ -11,8 +11,8 @@ export interface Mailer { send(mail: Mail): void }
  */
 export function outboxMailer(db: Db, now: () => number): Mailer {
   return {
-    send(mail) {
-      enqueueMessage(db, now(), { channel: 'email', to: mail.to, kind: mail.kind ?? 'account', subject: mail.subject, body: mail.body });
+    async send(mail) {
+      await enqueueMessage(db, now(), { channel: 'email', to: mail.to, kind: mail.kind ?? 'account', subject: mail.subject, body: mail.body });
     },
   };
 }

@@ -23,25 +23,25 @@ const permissionsOfUser = (db: Db) => db.select({ permissions: permissionGroup.p
   .where(eq(userPermissionGroup.user_id, sql.placeholder('user'))).prepare();
 
 /** The default permission source: the union of the permissions of the user's groups. */
-export const groupPermissions: PermissionSource = (db, userId) => {
-  const rows = prepared(db, 'permissionGroups.ofUser', permissionsOfUser).all({ user: userId });
+export const groupPermissions: PermissionSource = async (db, userId) => {
+  const rows = await prepared(db, 'permissionGroups.ofUser', permissionsOfUser).all({ user: userId });
   if (!rows.length) return [];
   return [...new Set(rows.flatMap((r) => parsePermissions(r.permissions)))];
 };
 
-export function groupsOf(db: Db, userId: number): { id: number; name: string }[] {
-  return db.select({ id: permissionGroup.id, name: permissionGroup.name }).from(userPermissionGroup)
+export async function groupsOf(db: Db, userId: number): Promise<{ id: number; name: string }[]> {
+  return await db.select({ id: permissionGroup.id, name: permissionGroup.name }).from(userPermissionGroup)
     .innerJoin(permissionGroup, eq(permissionGroup.id, userPermissionGroup.group_id))
     .where(eq(userPermissionGroup.user_id, userId)).orderBy(permissionGroup.name).all();
 }
 
-export function membersOf(db: Db, groupId: number): number[] {
-  return db.select({ id: userPermissionGroup.user_id }).from(userPermissionGroup)
-    .where(eq(userPermissionGroup.group_id, groupId)).orderBy(userPermissionGroup.user_id).all().map((r) => r.id);
+export async function membersOf(db: Db, groupId: number): Promise<number[]> {
+  return (await db.select({ id: userPermissionGroup.user_id }).from(userPermissionGroup)
+    .where(eq(userPermissionGroup.group_id, groupId)).orderBy(userPermissionGroup.user_id).all()).map((r) => r.id);
 }
 
 /** Replaces the user's groups; unknown group ids are a 400 naming them, nothing changed. */
-export function setUserGroups(deps: Deps, me: SessionUser, target: { id: number; role: string }, groupIds: number[]): void {
+export async function setUserGroups(deps: Deps, me: SessionUser, target: { id: number; role: string }, groupIds: number[]): Promise<void> {
   const wanted = [...new Set(groupIds)];
   const found = wanted.length ? deps.db.select().from(permissionGroup).where(inArray(permissionGroup.id, wanted)).all() : [];
   const known = new Set(found.map((r) => r.id));
@@ -52,9 +52,9 @@ export function setUserGroups(deps: Deps, me: SessionUser, target: { id: number;
   }
   const granted = new Set(found.flatMap((g) => parsePermissions(g.permissions)));
   assertMayGrant(me, target.role as Role, [...granted], 'groups');
-  deps.db.delete(userPermissionGroup).where(eq(userPermissionGroup.user_id, target.id)).run();
+  await deps.db.delete(userPermissionGroup).where(eq(userPermissionGroup.user_id, target.id)).run();
   const now = deps.clock.now();
-  if (wanted.length) deps.db.insert(userPermissionGroup).values(wanted.map((group_id) => ({ user_id: target.id, group_id, created_at: now }))).run();
+  if (wanted.length) await deps.db.insert(userPermissionGroup).values(wanted.map((group_id) => ({ user_id: target.id, group_id, created_at: now }))).run();
 }
 
 /**
@@ -94,7 +94,7 @@ export function effectivePermissions(db: Db, userId: number, role: Role): Permis
   return ALL_PERMISSIONS.filter((p) => all.has(p));
 }
 
-export function removeGroup(db: Db, groupId: number): boolean {
-  db.delete(userPermissionGroup).where(eq(userPermissionGroup.group_id, groupId)).run();
-  return db.delete(permissionGroup).where(eq(permissionGroup.id, groupId)).run().changes > 0;
+export async function removeGroup(db: Db, groupId: number): Promise<boolean> {
+  await db.delete(userPermissionGroup).where(eq(userPermissionGroup.group_id, groupId)).run();
+  return (await db.delete(permissionGroup).where(eq(permissionGroup.id, groupId)).run()).changes > 0;
 }

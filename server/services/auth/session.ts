@@ -46,8 +46,8 @@ function sessionQuery(db: Db) {
  * because a phone may stay offline for days, and are revoked per device by an admin instead.
  * Group permissions a role may not hold (a company login given staff-wide powers) are ignored.
  */
-export function loadSession(db: Db, token: string, now: number, extra?: PermissionSource, idleMs = Infinity): SessionUser | null {
-  const row = prepared(db, 'session.byTokenHash', sessionQuery).get({ hash: hashToken(token), now });
+export async function loadSession(db: Db, token: string, now: number, extra?: PermissionSource, idleMs = Infinity): Promise<SessionUser | null> {
+  const row = await prepared(db, 'session.byTokenHash', sessionQuery).get({ hash: hashToken(token), now });
   if (!row || !row.isActive || row.deletedAt != null) return null;
   if (row.companyId != null && (row.companyStatus !== 'active' || row.companyDeleted != null)) return null;
   const role = row.role as Role;
@@ -64,6 +64,6 @@ export function loadSession(db: Db, token: string, now: number, extra?: Permissi
 const touchQuery = (db: Db) => db.update(authToken).set({ last_used_at: sql`${sql.placeholder('now')}` })
   .where(eq(authToken.id, sql.placeholder('id'))).prepare();
 
-export function touchSession(db: Db, tokenId: number, now: number): void {
-  prepared(db, 'session.touch', touchQuery).run({ id: tokenId, now });
+export async function touchSession(db: Db, tokenId: number, now: number): Promise<void> {
+  await prepared(db, 'session.touch', touchQuery).run({ id: tokenId, now });
 }

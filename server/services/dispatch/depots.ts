@@ -3,14 +3,14 @@ import type { DepotPosition } from '../../../shared/schemas/dispatch';
 import type { Db } from '../../db/client';
 import { depotPosition, warehouse } from '../../db/schema/index';
 
-export function depotPositions(db: Db): DepotPosition[] {
-  return db.select({ id: warehouse.id, name: warehouse.name, street: warehouse.street_address, lat: depotPosition.latitude, lng: depotPosition.longitude })
-    .from(warehouse).leftJoin(depotPosition, eq(depotPosition.warehouse_id, warehouse.id)).where(isNull(warehouse.deleted_at)).orderBy(asc(warehouse.name)).all()
+export async function depotPositions(db: Db): Promise<DepotPosition[]> {
+  return (await db.select({ id: warehouse.id, name: warehouse.name, street: warehouse.street_address, lat: depotPosition.latitude, lng: depotPosition.longitude })
+    .from(warehouse).leftJoin(depotPosition, eq(depotPosition.warehouse_id, warehouse.id)).where(isNull(warehouse.deleted_at)).orderBy(asc(warehouse.name)).all())
     .map((r) => ({ warehouse: r.id, name: r.name || r.street, latitude: r.lat ?? null, longitude: r.lng ?? null }));
 }
 
-export function setDepotPosition(db: Db, now: number, warehouseId: number, p: { latitude: number; longitude: number }): DepotPosition {
-  db.insert(depotPosition).values({ warehouse_id: warehouseId, ...p, updated_at: now })
+export async function setDepotPosition(db: Db, now: number, warehouseId: number, p: { latitude: number; longitude: number }): Promise<DepotPosition> {
+  await db.insert(depotPosition).values({ warehouse_id: warehouseId, ...p, updated_at: now })
     .onConflictDoUpdate({ target: depotPosition.warehouse_id, set: { ...p, updated_at: now } }).run();
-  return depotPositions(db).find((d) => d.warehouse === warehouseId) as DepotPosition;
+  return (await depotPositions(db)).find((d) => d.warehouse === warehouseId) as DepotPosition;
 }

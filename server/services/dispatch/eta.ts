@@ -41,13 +41,13 @@ function routeStart(db: Db, route: RouteRow, shift: ReturnType<typeof shiftOf>):
  * fresh position, else the last stop worked, else the route's start. The phone does the same
  * (client/driver/eta.ts).
  */
-function origin(deps: Deps, route: RouteRow, worked: { latitude: number | null; longitude: number | null }[]): { from: LatLng | null; startAt: number } {
+async function origin(deps: Deps, route: RouteRow, worked: { latitude: number | null; longitude: number | null }[]): Promise<{ from: LatLng | null; startAt: number }> {
   const now = deps.clock.now();
-  const shift = shiftOf(deps.db, route);
+  const shift = await shiftOf(deps.db, route);
   const shiftStart = timeOnDay(route.date, shift?.start_time ?? DEFAULT_SHIFT.start);
   const startAt = Math.max(now, shiftStart);
   if (route.driver_id != null && route.status === 'in_progress') {
-    const pos = lastPositionOf(deps.db, route.driver_id);
+    const pos = await lastPositionOf(deps.db, route.driver_id);
     if (pos && now - pos.occurred_at <= FRESH_POSITION_MS) return { from: { latitude: pos.latitude, longitude: pos.longitude }, startAt };
   }
   const lastWorked = [...worked].reverse().find(placed);
@@ -59,18 +59,18 @@ function origin(deps: Deps, route: RouteRow, worked: { latitude: number | null; 
  * Recomputes the arrival time of every stop still to visit on a route, with the same function the
  * phone runs, and stores it. `replan` also resets the promised (planned) time: a new plan or order.
  */
-export function refreshRouteEtas(deps: Deps, routeId: number, opts: { replan?: boolean; model?: TravelModel } = {}): void {
-  const route = deps.db.select().from(deliveryRoute).where(eq(deliveryRoute.id, routeId)).get();
+export async function refreshRouteEtas(deps: Deps, routeId: number, opts: { replan?: boolean; model?: TravelModel } = {}): Promise<void> {
+  const route = await deps.db.select().from(deliveryRoute).where(eq(deliveryRoute.id, routeId)).get();
   if (!route) return;
   const live = (LIVE_ROUTE as readonly string[]).includes(route.status) && route.kind === 'delivery';
   const parcels = live ? routeParcels(deps.db, route.id) : [];
   const visit = parcels.filter((p) => TO_VISIT.has(p.status));
   const worked = parcels.filter((p) => !TO_VISIT.has(p.status) && p.sequence_no != null);
   const keep = new Set(visit.map((p) => p.id));
-  const stale = deps.db.select({ id: stopEta.package_id }).from(stopEta).where(eq(stopEta.route_id, route.id)).all().map((r) => r.id).filter((id) => !keep.has(id));
-  if (stale.length) deps.db.delete(stopEta).where(inArray(stopEta.package_id, stale)).run();
+  const stale = (await deps.db.select({ id: stopEta.package_id }).from(stopEta).where(eq(stopEta.route_id, route.id)).all()).map((r) => r.id).filter((id) => !keep.has(id));
+  if (stale.length) await deps.db.delete(stopEta).where(inArray(stopEta.package_id, stale)).run();
   if (!visit.length) return;
-  const windows = windowsOf(deps.db, visit.map((p) => p.id));
+  const windows = await windowsOf(deps.db, visit.map((p) => p.id));
   const stops: EtaStop[] = visit.map((p) => {
     const w = windows.get(p.id);
     return {
@@ -78,30 +78,30 @@ export function refreshRouteEtas(deps: Deps, routeId: number, opts: { replan?: b
       window: w?.window_start && w.window_end ? [timeOnDay(route.date, w.window_start), timeOnDay(route.date, w.window_end)] : null,
     };
   });
-  const { from, startAt } = origin(deps, route, worked);
+  const { from, startAt } = await origin(deps, route, worked);
   const etas = stopEtas({ from, startAt, stops, model: opts.model ?? travelModel(deps.config) });
   const now = deps.clock.now();
-  const existing = new Map(deps.db.select().from(stopEta).where(inArray(stopEta.package_id, visit.map((p) => p.id))).all().map((r) => [r.package_id, r]));
+  const existing = new Map((await deps.db.select().from(stopEta).where(inArray(stopEta.package_id, visit.map((p) => p.id))).all()).map((r) => [r.package_id, r]));
   for (const e of etas) {
     const prev = existing.get(e.id);
     const planned = !opts.replan && prev && prev.route_id === route.id ? prev.planned_at : e.arrive;
     const values = { route_id: route.id, eta_at: e.arrive, planned_at: planned, wait_s: e.waitS, late: e.late, computed_at: now };
-    deps.db.insert(stopEta).values({ package_id: e.id, ...values }).onConflictDoUpdate({ target: stopEta.package_id, set: values }).run();
+    await deps.db.insert(stopEta).values({ package_id: e.id, ...values }).onConflictDoUpdate({ target: stopEta.package_id, set: values }).run();
   }
 }
 
 /** The live routes a driver is on today and later: positions move their ETAs. */
-export function refreshDriverEtas(deps: Deps, driverId: number): void {
+export async function refreshDriverEtas(deps: Deps, driverId: number): Promise<void> {
   const today = new Date(deps.clock.now()).toISOString().slice(0, 10);
-  const rows = deps.db.select({ id: deliveryRoute.id, date: deliveryRoute.date }).from(deliveryRoute)
+  const rows = await deps.db.select({ id: deliveryRoute.id, date: deliveryRoute.date }).from(deliveryRoute)
     .where(and(eq(deliveryRoute.driver_id, driverId), eq(deliveryRoute.status, 'in_progress'))).all();
-  for (const r of rows) if (r.date <= today) refreshRouteEtas(deps, r.id);
+  for (const r of rows) if (r.date <= today) await refreshRouteEtas(deps, r.id);
 }
 
 /** After a stop is worked (delivered, failed, returned): the rest of its route moves. */
-export function refreshParcelRouteEtas(deps: Deps, packageId: number): void {
-  const row = deps.db.select({ route: pkg.route_id }).from(pkg).where(eq(pkg.id, packageId)).get();
-  if (row?.route != null) refreshRouteEtas(deps, row.route);
+export async function refreshParcelRouteEtas(deps: Deps, packageId: number): Promise<void> {
+  const row = await deps.db.select({ route: pkg.route_id }).from(pkg).where(eq(pkg.id, packageId)).get();
+  if (row?.route != null) await refreshRouteEtas(deps, row.route);
 }
 
 function shapeEta(r: typeof stopEta.$inferSelect, sequence: number | null, w: WindowInfo | undefined): StopEtaRecord {
@@ -117,25 +117,25 @@ function shapeEta(r: typeof stopEta.$inferSelect, sequence: number | null, w: Wi
  * A parcel's arrival time and the band to tell its recipient ("arriving 14:10–14:40"), or null when
  * it is on no planned or running route. For recipients' messages (issue 16).
  */
-export function etaFor(db: Db, packageId: number): StopEtaRecord | null {
-  const r = db.select().from(stopEta).where(eq(stopEta.package_id, packageId)).get();
+export async function etaFor(db: Db, packageId: number): Promise<StopEtaRecord | null> {
+  const r = await db.select().from(stopEta).where(eq(stopEta.package_id, packageId)).get();
   if (!r) return null;
   // Only while the parcel is still to visit on that route, and the route is live.
-  const p = db.select({ seq: pkg.sequence_no, route: pkg.route_id, status: pkg.status, live: deliveryRoute.status }).from(pkg)
+  const p = await db.select({ seq: pkg.sequence_no, route: pkg.route_id, status: pkg.status, live: deliveryRoute.status }).from(pkg)
     .leftJoin(deliveryRoute, eq(deliveryRoute.id, pkg.route_id)).where(eq(pkg.id, packageId)).get();
   if (!p || p.route !== r.route_id || !TO_VISIT.has(p.status) || !(LIVE_ROUTE as readonly string[]).includes(p.live ?? '')) return null;
-  return shapeEta(r, p.seq, windowsOf(db, [packageId]).get(packageId));
+  return shapeEta(r, p.seq, (await windowsOf(db, [packageId])).get(packageId));
 }
 
-export function routeEtas(db: Db, route: RouteRow, driverName: string | null, model: TravelModel = DEFAULT_TRAVEL): RouteEtas {
-  const parcels = routeParcels(db, route.id);
+export async function routeEtas(db: Db, route: RouteRow, driverName: string | null, model: TravelModel = DEFAULT_TRAVEL): Promise<RouteEtas> {
+  const parcels = await routeParcels(db, route.id);
   const seq = new Map(parcels.map((p) => [p.id, p.sequence_no]));
-  const rows = db.select().from(stopEta).where(eq(stopEta.route_id, route.id)).all()
+  const rows = (await db.select().from(stopEta).where(eq(stopEta.route_id, route.id)).all())
     .sort((a, b) => (seq.get(a.package_id) ?? Infinity) - (seq.get(b.package_id) ?? Infinity) || a.eta_at - b.eta_at);
-  const windows = windowsOf(db, rows.map((r) => r.package_id));
+  const windows = await windowsOf(db, rows.map((r) => r.package_id));
   const stops = rows.map((r) => shapeEta(r, seq.get(r.package_id) ?? null, windows.get(r.package_id)));
   const next = stops[0];
-  const shift = shiftOf(db, route);
+  const shift = await shiftOf(db, route);
   const lateStops = stops.filter((s) => s.late).length;
   const delay = next?.delay_min ?? 0;
   return {
@@ -147,8 +147,8 @@ export function routeEtas(db: Db, route: RouteRow, driverName: string | null, mo
 }
 
 /** The day's planned and running delivery routes with their ETAs, the late-running ones first. */
-export function dayEtas(db: Db, date: string, model: TravelModel = DEFAULT_TRAVEL): RouteEtas[] {
-  const routes = db.select({ r: deliveryRoute, name: user.name }).from(deliveryRoute).leftJoin(user, eq(user.id, deliveryRoute.driver_id))
+export async function dayEtas(db: Db, date: string, model: TravelModel = DEFAULT_TRAVEL): Promise<RouteEtas[]> {
+  const routes = await db.select({ r: deliveryRoute, name: user.name }).from(deliveryRoute).leftJoin(user, eq(user.id, deliveryRoute.driver_id))
     .where(and(eq(deliveryRoute.date, date), eq(deliveryRoute.kind, 'delivery'), inArray(deliveryRoute.status, [...LIVE_ROUTE])))
     .orderBy(desc(deliveryRoute.id)).all();
   return routes.map((x) => routeEtas(db, x.r, x.name, model)).sort((a, b) => Number(b.running_late) - Number(a.running_late) || b.delay_min - a.delay_min);

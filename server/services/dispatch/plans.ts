@@ -45,7 +45,7 @@ export function shapePlan(row: PlanRow, now: number): PlanJob {
  */
 export async function planTravel(deps: Deps, req: PlanRequest): Promise<RoadTravel | null> {
   if (!deps.config.osrmUrl) return null;
-  const { ctx } = buildPlan(deps, req, travelModel(deps.config));
+  const { ctx } = await buildPlan(deps, req, travelModel(deps.config));
   if (ctx.points.length < 2) return null;
   const travel = await travelMatrix(deps, ctx.points, req.date);
   return { points: ctx.points, matrix: travel.matrix };
@@ -56,19 +56,19 @@ export async function planTravel(deps: Deps, req: PlanRequest): Promise<RoadTrav
  * and nothing runs), then solved in a worker thread; the plan row reports progress and, at the end,
  * the proposal or why it failed.
  */
-export function startPlan(deps: Deps, actor: SessionUser, req: PlanRequest, run: FleetRunner, road: RoadTravel | null = null): PlanJob {
+export async function startPlan(deps: Deps, actor: SessionUser, req: PlanRequest, run: FleetRunner, road: RoadTravel | null = null): Promise<PlanJob> {
   const now = deps.clock.now();
-  const running = deps.db.select().from(dispatchPlan).where(eq(dispatchPlan.status, 'running')).all().filter((r) => !lost(r, now));
+  const running = (await deps.db.select().from(dispatchPlan).where(eq(dispatchPlan.status, 'running')).all()).filter((r) => !lost(r, now));
   if (running.length >= MAX_RUNNING_PLANS) {
     throw new ApiError(409, 'conflict', `${running.length} plans are being made already; try again when one has finished`, [], { running: running.map((r) => r.id) });
   }
-  const { ctx, input } = buildPlan(deps, req, travelModel(deps.config), road);
-  const row = deps.db.insert(dispatchPlan).values({
+  const { ctx, input } = await buildPlan(deps, req, travelModel(deps.config), road);
+  const row = await deps.db.insert(dispatchPlan).values({
     date: req.date, status: 'running', request: JSON.stringify(req), time_limit_ms: req.time_limit_ms,
     started_at: now, created_by: actor.id, created_at: now,
   }).returning().get();
-  const finish = (patch: Partial<PlanRow>) => {
-    deps.db.update(dispatchPlan).set({ ...patch, finished_at: deps.clock.now() }).where(eq(dispatchPlan.id, row.id)).run();
+  const finish = async (patch: Partial<PlanRow>) => {
+    await deps.db.update(dispatchPlan).set({ ...patch, finished_at: deps.clock.now() }).where(eq(dispatchPlan.id, row.id)).run();
   };
   const t0 = performance.now();
   // Nothing to optimise: answer at once rather than start a thread.
@@ -83,8 +83,8 @@ export function startPlan(deps: Deps, actor: SessionUser, req: PlanRequest, run:
   return shapePlan(row, now);
 }
 
-export function findPlan(deps: Deps, id: number): PlanRow {
-  const row = deps.db.select().from(dispatchPlan).where(eq(dispatchPlan.id, id)).get();
+export async function findPlan(deps: Deps, id: number): Promise<PlanRow> {
+  const row = await deps.db.select().from(dispatchPlan).where(eq(dispatchPlan.id, id)).get();
   if (!row) throw notFound(`Plan ${id} not found`);
   return row;
 }
@@ -94,18 +94,18 @@ export function findPlan(deps: Deps, id: number): PlanRow {
  * in order, exactly as `POST route/` with a driver does (route_add and assign events, the change
  * feed to the drivers' phones), all in one transaction. Then every stop gets its promised ETA.
  */
-export function commitPlan(deps: Deps, actor: SessionUser, plan: PlanRow, body: CommitBody) {
+export async function commitPlan(deps: Deps, actor: SessionUser, plan: PlanRow, body: CommitBody) {
   if (plan.committed_at != null) throw conflict(`Plan ${plan.id} was already committed`, { committed_at: iso(plan.committed_at) });
   if (plan.status !== 'done') throw conflict(`Plan ${plan.id} is ${plan.status}; only a finished plan can be committed`, { status: plan.status });
   const drivers = body.routes.map((r) => r.driver);
   if (new Set(drivers).size !== drivers.length) throw new ApiError(400, 'validation_error', 'One route per driver', [{ path: 'routes', message: 'a driver is named twice' }]);
-  const shifts = new Map(deps.db.select().from(driverShift).where(and(eq(driverShift.date, plan.date), inArray(driverShift.driver_id, drivers))).all().map((s) => [s.driver_id, s]));
-  const names = new Map(deps.db.select({ id: user.id, name: user.name }).from(user).where(inArray(user.id, drivers)).all().map((u) => [u.id, u.name]));
+  const shifts = new Map((await deps.db.select().from(driverShift).where(and(eq(driverShift.date, plan.date), inArray(driverShift.driver_id, drivers))).all()).map((s) => [s.driver_id, s]));
+  const names = new Map((await deps.db.select({ id: user.id, name: user.name }).from(user).where(inArray(user.id, drivers)).all()).map((u) => [u.id, u.name]));
   const ids = body.routes.flatMap((r) => r.packages);
-  const parcels = new Map(deps.db.select({ id: pkg.id, latitude: pkg.latitude, longitude: pkg.longitude }).from(pkg).where(inArray(pkg.id, ids)).all().map((p) => [p.id, p]));
+  const parcels = new Map((await deps.db.select({ id: pkg.id, latitude: pkg.latitude, longitude: pkg.longitude }).from(pkg).where(inArray(pkg.id, ids)).all()).map((p) => [p.id, p]));
   const created = body.routes.map((r) => {
     const shift = shifts.get(r.driver);
-    const depot = shift?.start_warehouse_id != null ? deps.db.select().from(depotPosition).where(eq(depotPosition.warehouse_id, shift.start_warehouse_id)).get() : undefined;
+    const depot = (await shift?.start_warehouse_id != null ? await deps.db.select().from(depotPosition).where(eq(depotPosition.warehouse_id, shift.start_warehouse_id)).get() : undefined);
     const { route } = createRoute(deps, actor, {
       name: r.name ?? `${names.get(r.driver) ?? `Driver ${r.driver}`} ${plan.date}`, date: plan.date, kind: 'delivery', driver: r.driver,
       warehouse: shift?.start_warehouse_id ?? null, start_latitude: depot?.latitude ?? null, start_longitude: depot?.longitude ?? null, packages: r.packages,
@@ -119,7 +119,7 @@ export function commitPlan(deps: Deps, actor: SessionUser, plan: PlanRow, body: 
     return deps.db.update(deliveryRoute).set({ total_distance_m: pathMetres(start, stops) }).where(eq(deliveryRoute.id, route.id)).returning().get() ?? route;
   });
   const now = deps.clock.now();
-  deps.db.update(dispatchPlan).set({ committed_at: now }).where(eq(dispatchPlan.id, plan.id)).run();
-  for (const route of created) refreshRouteEtas(deps, route.id, { replan: true });
+  await deps.db.update(dispatchPlan).set({ committed_at: now }).where(eq(dispatchPlan.id, plan.id)).run();
+  for (const route of created) await refreshRouteEtas(deps, route.id, { replan: true });
   return created.map((r) => routeRecord(deps.db, r));
 }

@@ -74,21 +74,21 @@ function planMatrix(points: LatLng[], model: TravelModel, road: RoadTravel | nul
 export const volumeOf = (p: PackageRow) => (p.length != null && p.width != null && p.height != null ? (p.length * p.width * p.height) / 1e6 : 0);
 const located = (p: PackageRow) => p.latitude != null && p.longitude != null;
 
-function depots(db: Db, ids: number[]): Map<number, LatLng> {
+async function depots(db: Db, ids: number[]): Promise<Map<number, LatLng>> {
   if (!ids.length) return new Map();
-  return new Map(db.select().from(depotPosition).where(inArray(depotPosition.warehouse_id, ids)).all()
+  return new Map((await db.select().from(depotPosition).where(inArray(depotPosition.warehouse_id, ids)).all())
     .map((r) => [r.warehouse_id, { latitude: r.latitude, longitude: r.longitude }]));
 }
 
-function planDrivers(deps: Deps, date: string, ids: number[], fallback: LatLng | null): PlanDriver[] {
+async function planDrivers(deps: Deps, date: string, ids: number[], fallback: LatLng | null): Promise<PlanDriver[]> {
   const now = deps.clock.now();
   const unique = [...new Set(ids)];
   if (unique.length !== ids.length) throw badRequest('A driver is named twice', [{ path: 'drivers', message: 'duplicate ids' }]);
   const drivers = unique.map((id) => activeDriver(deps, id));
-  const shifts = new Map(deps.db.select().from(driverShift).where(and(eq(driverShift.date, date), inArray(driverShift.driver_id, unique))).all().map((s) => [s.driver_id, s]));
+  const shifts = new Map((await deps.db.select().from(driverShift).where(and(eq(driverShift.date, date), inArray(driverShift.driver_id, unique))).all()).map((s) => [s.driver_id, s]));
   const vehicleIds = [...shifts.values()].map((s) => s.vehicle_id).filter((v): v is number => v != null);
-  const vans = new Map(vehicleIds.length ? deps.db.select().from(vehicle).where(inArray(vehicle.id, vehicleIds)).all().map((v) => [v.id, v]) : []);
-  const houses = depots(deps.db, [...shifts.values()].flatMap((s) => [s.start_warehouse_id, s.end_warehouse_id]).filter((v): v is number => v != null));
+  const vans = new Map(vehicleIds.length ? (await deps.db.select().from(vehicle).where(inArray(vehicle.id, vehicleIds)).all()).map((v) => [v.id, v]) : []);
+  const houses = await depots(deps.db, [...shifts.values()].flatMap((s) => [s.start_warehouse_id, s.end_warehouse_id]).filter((v): v is number => v != null));
   return drivers.map((d) => {
     const s = shifts.get(d.id);
     const van = s?.vehicle_id != null ? vans.get(s.vehicle_id) : undefined;
@@ -106,18 +106,18 @@ function planDrivers(deps: Deps, date: string, ids: number[], fallback: LatLng |
 }
 
 /** Zones to plan: those named plus those of the depots named; none named = every zone. */
-function zonesOf(db: Db, req: PlanRequest): number[] | null {
+async function zonesOf(db: Db, req: PlanRequest): Promise<number[] | null> {
   if (!req.zones.length && !req.warehouses.length) return null;
-  const fromDepots = req.warehouses.length ? db.select({ id: zone.id }).from(zone).where(inArray(zone.warehouse_id, req.warehouses)).all().map((z) => z.id) : [];
+  const fromDepots = req.warehouses.length ? (await db.select({ id: zone.id }).from(zone).where(inArray(zone.warehouse_id, req.warehouses)).all()).map((z) => z.id) : [];
   return [...new Set([...req.zones, ...fromDepots])];
 }
 
-function pool(db: Db, req: PlanRequest, excluded: number[]): PackageRow[] {
-  const zones = zonesOf(db, req);
+async function pool(db: Db, req: PlanRequest, excluded: number[]): Promise<PackageRow[]> {
+  const zones = await zonesOf(db, req);
   const locked = req.locks.map((l) => l.package);
   const live = db.select({ id: deliveryRoute.id }).from(deliveryRoute).where(inArray(deliveryRoute.status, [...LIVE_ROUTE]));
   const inZones = zones == null ? undefined : zones.length ? inArray(pkg.zone_id, zones) : sql`0`;
-  return db.select().from(pkg).where(and(
+  return await db.select().from(pkg).where(and(
     isNull(pkg.deleted_at), inArray(pkg.status, [...PLANNABLE]),
     or(isNull(pkg.route_id), notInArray(pkg.route_id, live)),
     locked.length && inZones ? or(inZones, inArray(pkg.id, locked)) : inZones,
@@ -136,14 +136,14 @@ function secondsOfDay(date: string, dayStart: number, hhmm: string): number {
  * only that driver's vehicle has room for, so the optimiser cannot move it elsewhere. Travel
  * times come from `road` (read by `planTravel` before the transaction) where it has them.
  */
-export function buildPlan(deps: Deps, req: PlanRequest, model: TravelModel = DEFAULT_TRAVEL, road: RoadTravel | null = null): { ctx: PlanContext; input: FleetInput } {
+export async function buildPlan(deps: Deps, req: PlanRequest, model: TravelModel = DEFAULT_TRAVEL, road: RoadTravel | null = null): Promise<{ ctx: PlanContext; input: FleetInput }> {
   const date = req.date;
   const dayStart = timeOnDay(date, '00:00');
   const fixedIds = req.fixed_routes.flatMap((f) => f.packages);
   if (new Set(fixedIds).size !== fixedIds.length) throw badRequest('A parcel is on two fixed routes', [{ path: 'fixed_routes', message: 'duplicate parcel' }]);
   const fixedRows = fixedIds.length ? deps.db.select().from(pkg).where(and(inArray(pkg.id, fixedIds), isNull(pkg.deleted_at))).all() : [];
   if (fixedRows.length !== new Set(fixedIds).size) throw badRequest('A fixed route names an unknown parcel', [{ path: 'fixed_routes', message: 'unknown parcel' }]);
-  const rows = pool(deps.db, req, fixedIds);
+  const rows = await pool(deps.db, req, fixedIds);
   const lockedWanted = new Set(req.locks.map((l) => l.package));
   const missingLocks = [...lockedWanted].filter((id) => !rows.some((r) => r.id === id));
   if (missingLocks.length) {
@@ -153,14 +153,14 @@ export function buildPlan(deps: Deps, req: PlanRequest, model: TravelModel = DEF
   const centroid = placedRows.length
     ? { latitude: placedRows.reduce((s, r) => s + (r.latitude as number), 0) / placedRows.length, longitude: placedRows.reduce((s, r) => s + (r.longitude as number), 0) / placedRows.length }
     : null;
-  const drivers = planDrivers(deps, date, req.drivers, centroid);
+  const drivers = await planDrivers(deps, date, req.drivers, centroid);
   const byDriver = new Map(drivers.map((d) => [d.id, d]));
   for (const f of req.fixed_routes) if (!byDriver.has(f.driver)) throw badRequest(`Fixed route of driver ${f.driver}, who is not in this plan`, [{ path: 'fixed_routes', message: 'driver not planned' }]);
   for (const l of req.locks) {
     if (!byDriver.has(l.driver)) throw badRequest(`Parcel ${l.package} is locked to driver ${l.driver}, who is not in this plan`, [{ path: 'locks', message: 'driver not planned' }]);
     if (req.fixed_routes.some((f) => f.driver === l.driver)) throw badRequest(`Driver ${l.driver} has a fixed route; lock the parcel into it instead`, [{ path: 'locks', message: 'driver is fixed' }]);
   }
-  const windows = windowsOf(deps.db, [...rows, ...fixedRows].map((r) => r.id));
+  const windows = await windowsOf(deps.db, [...rows, ...fixedRows].map((r) => r.id));
   const parcelOf = (row: PackageRow): PlanParcel => ({ row, window: windows.get(row.id) as WindowInfo, kg: row.weight ?? 0, m3: volumeOf(row) });
   const fixedById = new Map(fixedRows.map((r) => [r.id, r]));
   const fixed = req.fixed_routes.map((f) => ({ driver: byDriver.get(f.driver) as PlanDriver, parcels: f.packages.map((id) => parcelOf(fixedById.get(id) as PackageRow)) }));

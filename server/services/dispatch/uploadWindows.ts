@@ -49,9 +49,9 @@ export function readPlanColumns(sheet: Sheet, headerName: (h: string) => string)
 }
 
 /** Stores the windows of the rows that were created. */
-export function saveUploadWindows(db: Db, now: number, parsed: Map<number, Parsed>, created: { row: number; id: number | null }[]): void {
+export async function saveUploadWindows(db: Db, now: number, parsed: Map<number, Parsed>, created: { row: number; id: number | null }[]): Promise<void> {
   for (const c of created) {
     const w = parsed.get(c.row)?.value;
-    if (c.id != null && w) setWindow(db, now, c.id, w);
+    if (c.id != null && w) await setWindow(db, now, c.id, w);
   }
 }

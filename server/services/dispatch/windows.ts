@@ -15,7 +15,7 @@ function checkOrder(start: string | null, end: string | null): void {
 }
 
 /** Windows and times at the door of many parcels: their own, else their company's default, else the courier's. */
-export function windowsOf(db: Db, ids: number[]): Map<number, WindowInfo> {
+export async function windowsOf(db: Db, ids: number[]): Promise<Map<number, WindowInfo>> {
   const out = new Map<number, WindowInfo>();
   if (!ids.length) return out;
   const own = new Map<number, typeof packageWindow.$inferSelect>();
@@ -27,7 +27,7 @@ export function windowsOf(db: Db, ids: number[]): Map<number, WindowInfo> {
   }
   const companies = [...new Set([...companyOf.values()].filter((c): c is number => c != null))];
   const defaults = new Map(companies.length
-    ? db.select().from(companyServiceTime).where(inArray(companyServiceTime.company_id, companies)).all().map((r) => [r.company_id, r.service_s])
+    ? (await db.select().from(companyServiceTime).where(inArray(companyServiceTime.company_id, companies)).all()).map((r) => [r.company_id, r.service_s])
     : []);
   for (const id of ids) {
     const w = own.get(id);
@@ -40,14 +40,14 @@ export function windowsOf(db: Db, ids: number[]): Map<number, WindowInfo> {
   return out;
 }
 
-export function windowOf(db: Db, id: number): PackageWindow {
-  const w = windowsOf(db, [id]).get(id) as WindowInfo;
+export async function windowOf(db: Db, id: number): Promise<PackageWindow> {
+  const w = (await windowsOf(db, [id])).get(id) as WindowInfo;
   return { package: id, ...w };
 }
 
 /** Sets (or clears, with null) a parcel's window and time at the door; fields left out keep their value. */
-export function setWindow(db: Db, now: number, packageId: number, body: z.output<typeof PackageWindowBody>): void {
-  const cur = db.select().from(packageWindow).where(eq(packageWindow.package_id, packageId)).get();
+export async function setWindow(db: Db, now: number, packageId: number, body: z.output<typeof PackageWindowBody>): Promise<void> {
+  const cur = await db.select().from(packageWindow).where(eq(packageWindow.package_id, packageId)).get();
   const next = {
     window_start: body.window_start !== undefined ? body.window_start : cur?.window_start ?? null,
     window_end: body.window_end !== undefined ? body.window_end : cur?.window_end ?? null,
@@ -57,19 +57,19 @@ export function setWindow(db: Db, now: number, packageId: number, body: z.output
   if ((next.window_start == null) !== (next.window_end == null)) {
     throw badRequest('Give both window_start and window_end, or neither', [{ path: next.window_start == null ? 'window_start' : 'window_end', message: 'required with the other end' }]);
   }
-  db.insert(packageWindow).values({ package_id: packageId, ...next, updated_at: now })
+  await db.insert(packageWindow).values({ package_id: packageId, ...next, updated_at: now })
     .onConflictDoUpdate({ target: packageWindow.package_id, set: { ...next, updated_at: now } }).run();
 }
 
-export function companyService(db: Db, companyId: number) {
+export async function companyService(db: Db, companyId: number) {
   if (!db.select({ id: company.id }).from(company).where(eq(company.id, companyId)).get()) throw notFound(`Company ${companyId} not found`);
-  const row = db.select().from(companyServiceTime).where(eq(companyServiceTime.company_id, companyId)).get();
+  const row = await db.select().from(companyServiceTime).where(eq(companyServiceTime.company_id, companyId)).get();
   return { company: companyId, service_s: row?.service_s ?? DEFAULT_SERVICE_S, is_default: row == null };
 }
 
-export function setCompanyService(db: Db, now: number, companyId: number, serviceS: number) {
-  companyService(db, companyId);
-  db.insert(companyServiceTime).values({ company_id: companyId, service_s: serviceS, updated_at: now })
+export async function setCompanyService(db: Db, now: number, companyId: number, serviceS: number) {
+  await companyService(db, companyId);
+  await db.insert(companyServiceTime).values({ company_id: companyId, service_s: serviceS, updated_at: now })
     .onConflictDoUpdate({ target: companyServiceTime.company_id, set: { service_s: serviceS, updated_at: now } }).run();
   return companyService(db, companyId);
 }

@@ -41,7 +41,7 @@ export function checkUpload(bytes: Uint8Array, kind: FileKind, declaredSha256?: 
  * first; bytes no row ends up naming are removed by the route (`settle`) or the sweep (sweep.ts).
  */
 export async function writeBytes(deps: Deps, upload: CheckedUpload, ownerId: number): Promise<string> {
-  checkUploadAllowance(deps, ownerId, upload.bytes.byteLength);
+  await checkUploadAllowance(deps, ownerId, upload.bytes.byteLength);
   return deps.files.put(upload.bytes);
 }
 
@@ -54,21 +54,21 @@ export async function dropIfUnused(deps: Deps, key: string): Promise<void> {
   if (!keyInUse(deps.db, key)) await deps.files.delete(key);
 }
 
-export function recordFile(db: Db, now: number, ownerId: number, key: string, upload: CheckedUpload, kind: FileKind, clientId: string | null): StoredFile {
+export async function recordFile(db: Db, now: number, ownerId: number, key: string, upload: CheckedUpload, kind: FileKind, clientId: string | null): Promise<StoredFile> {
   if (clientId) {
-    const existing = db.select().from(storedFile).where(and(eq(storedFile.owner_id, ownerId), eq(storedFile.client_id, clientId))).get();
+    const existing = await db.select().from(storedFile).where(and(eq(storedFile.owner_id, ownerId), eq(storedFile.client_id, clientId))).get();
     if (existing) {
       if (existing.sha256 !== upload.sha256) throw conflict(`File ${clientId} was already uploaded with other content`);
       return existing;
     }
   }
-  return db.insert(storedFile).values({
+  return await db.insert(storedFile).values({
     key, client_id: clientId, sha256: upload.sha256, mime: upload.mime, size: upload.bytes.byteLength, kind, owner_id: ownerId, created_at: now,
   }).returning().get();
 }
 
-export function fileById(db: Db, id: number): StoredFile | undefined {
-  return db.select().from(storedFile).where(eq(storedFile.id, id)).get();
+export async function fileById(db: Db, id: number): Promise<StoredFile | undefined> {
+  return await db.select().from(storedFile).where(eq(storedFile.id, id)).get();
 }
 
 /**
@@ -80,8 +80,8 @@ export function requireFiles(db: Db, ownerId: number, refs: (number | string)[])
   const ids = refs.filter((r): r is number => typeof r === 'number');
   const clientIds = refs.filter((r): r is string => typeof r === 'string');
   const rows = [
-    ...(ids.length ? db.select().from(storedFile).where(inArray(storedFile.id, ids)).all() : []),
-    ...(clientIds.length ? db.select().from(storedFile).where(and(eq(storedFile.owner_id, ownerId), inArray(storedFile.client_id, clientIds))).all() : []),
+    ...await (ids.length ? db.select().from(storedFile).where(inArray(storedFile.id, ids)).all() : []),
+    ...await (clientIds.length ? db.select().from(storedFile).where(and(eq(storedFile.owner_id, ownerId), inArray(storedFile.client_id, clientIds))).all() : []),
   ];
   const found = new Set<number | string>([...rows.map((r) => r.id), ...rows.map((r) => r.client_id ?? '')]);
   const missing = refs.filter((r) => !found.has(r));

@@ -14,8 +14,8 @@ export async function sweepOrphanFiles(deps: Pick<Deps, 'db' | 'files' | 'clock'
   let removed = 0;
   for (let i = 0; i < old.length; i += 500) {
     const chunk = old.slice(i, i + 500);
-    const named = new Set(deps.db.select({ key: storedFile.key }).from(storedFile)
-      .where(inArray(storedFile.key, chunk.map((f) => f.key))).all().map((r) => r.key));
+    const named = new Set((await deps.db.select({ key: storedFile.key }).from(storedFile)
+      .where(inArray(storedFile.key, chunk.map((f) => f.key))).all()).map((r) => r.key));
     for (const f of chunk) {
       if (named.has(f.key)) continue;
       await deps.files.delete(f.key);

@@ -26,16 +26,16 @@ export const keyOfPackage = (row: Pick<PackageRow, 'customer_address' | 'postcod
  * address agree within ~50 m, later parcels to it are placed there (`exact`). A pin the office set
  * is never overwritten by deliveries. Runs inside the delivery's transaction.
  */
-export function learnFromDelivery(db: Db, now: number, row: PackageRow, lat: number | null | undefined, lng: number | null | undefined, at: number): void {
+export async function learnFromDelivery(db: Db, now: number, row: PackageRow, lat: number | null | undefined, lng: number | null | undefined, at: number): Promise<void> {
   if (!validCoordinates(lat, lng)) return;
   const key = keyOfPackage(row);
   if (!key) return;
-  prepared(db, 'book.sighting', sightingUpsert).run({ key, pkg: row.id, lat, lng, at });
-  const known = prepared(db, 'book.byKey', bookByKey).get({ key });
+  await prepared(db, 'book.sighting', sightingUpsert).run({ key, pkg: row.id, lat, lng, at });
+  const known = await prepared(db, 'book.byKey', bookByKey).get({ key });
   if (known?.source === 'office') return;
-  const agreed = agreedPosition(prepared(db, 'book.recent', recentSightings).all({ key }));
+  const agreed = agreedPosition(await prepared(db, 'book.recent', recentSightings).all({ key }));
   if (!agreed) return;
-  db.insert(addressBook).values({ address_key: key, latitude: agreed.latitude, longitude: agreed.longitude, source: 'deliveries', samples: agreed.samples, updated_at: now })
+  await db.insert(addressBook).values({ address_key: key, latitude: agreed.latitude, longitude: agreed.longitude, source: 'deliveries', samples: agreed.samples, updated_at: now })
     .onConflictDoUpdate({ target: addressBook.address_key, set: { latitude: agreed.latitude, longitude: agreed.longitude, source: 'deliveries', samples: agreed.samples, updated_at: now } })
     .run();
 }
@@ -49,24 +49,24 @@ export function bookEntry(db: Db, key: string | null) {
  * over what deliveries taught), and every open parcel to the same address that the caller did not
  * place itself moves there. Returns how many parcels moved, the dragged one included.
  */
-export function pinAddress(db: Db, now: number, row: PackageRow, latitude: number, longitude: number, actor: Actor): number {
+export async function pinAddress(db: Db, now: number, row: PackageRow, latitude: number, longitude: number, actor: Actor): Promise<number> {
   const key = keyOfPackage(row);
   if (key) {
-    db.insert(addressBook).values({ address_key: key, latitude, longitude, source: 'office', samples: 0, updated_by: actor.userId, updated_at: now })
+    await db.insert(addressBook).values({ address_key: key, latitude, longitude, source: 'office', samples: 0, updated_by: actor.userId, updated_at: now })
       .onConflictDoUpdate({ target: addressBook.address_key, set: { latitude, longitude, source: 'office', updated_by: actor.userId, updated_at: now } }).run();
   }
   const open = key
-    ? db.select({ p: pkg }).from(pkg).leftJoin(packageLocation, eq(packageLocation.package_id, pkg.id)).where(and(
+    ? (await db.select({ p: pkg }).from(pkg).leftJoin(packageLocation, eq(packageLocation.package_id, pkg.id)).where(and(
       eq(pkg.postcode, row.postcode ?? -1), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES]),
       sql`coalesce(${packageLocation.source}, '') <> 'caller'`, ne(pkg.id, row.id),
-    )).all().map((r) => r.p).filter((p) => keyOfPackage(p) === key)
+    )).all()).map((r) => r.p).filter((p) => keyOfPackage(p) === key)
     : [];
   const moved = [row, ...open];
   for (const p of moved) {
-    updatePackage(db, now, p, { latitude, longitude }, 'location_pinned', actor, { latitude, longitude, data: { address_key: key } });
+    await updatePackage(db, now, p, { latitude, longitude }, 'location_pinned', actor, { latitude, longitude, data: { address_key: key } });
   }
   const ids = moved.map((p) => p.id);
-  db.insert(packageLocation).values(ids.map((id) => ({ package_id: id, precision: 'exact', source: 'office', address_key: key, pending: false, resolved_at: now })))
+  await db.insert(packageLocation).values(ids.map((id) => ({ package_id: id, precision: 'exact', source: 'office', address_key: key, pending: false, resolved_at: now })))
     .onConflictDoUpdate({ target: packageLocation.package_id, set: { precision: 'exact', source: 'office', address_key: key, pending: false, job_id: null, geocode_status: null, resolved_at: now } }).run();
   return ids.length;
 }

@@ -76,25 +76,25 @@ export function createGeocodeWorker(deps: Pick<Deps, 'db' | 'clock' | 'config' |
     .from(packageLocation).innerJoin(pkg, eq(pkg.id, packageLocation.package_id)).leftJoin(suburb, eq(suburb.id, pkg.suburb_id))
     .where(eq(packageLocation.pending, true)).orderBy(asc(packageLocation.package_id)).limit(limit).all();
 
-  const settle = (packageId: number, status: string | null) => deps.writes.run(() => {
+  const settle = (packageId: number, status: string | null) => deps.writes.run(async () => {
     const { db } = deps;
-    const loc = db.select().from(packageLocation).where(and(eq(packageLocation.package_id, packageId), eq(packageLocation.pending, true))).get();
-    const row = findPackage(db, packageId);
+    const loc = await db.select().from(packageLocation).where(and(eq(packageLocation.package_id, packageId), eq(packageLocation.pending, true))).get();
+    const row = await findPackage(db, packageId);
     if (!loc || !row) return false;
     const t = deps.clock.now();
     // Suburb and zone stay as they were at acceptance (the price was read from them); only the point improves.
-    const r = resolverFor(deps).resolve({ ...locationInput(row), latitude: null, longitude: null });
+    const r = await resolverFor(deps).resolve({ ...locationInput(row), latitude: null, longitude: null });
     const better = r.source === 'geocoder' || r.source === 'address_book' || r.source === 'office';
     if (better && (r.latitude !== row.latitude || r.longitude !== row.longitude)) {
-      updatePackage(db, t, row, { latitude: r.latitude, longitude: r.longitude }, 'geocoded', { userId: null }, { data: { precision: r.precision, source: r.source } });
+      await updatePackage(db, t, row, { latitude: r.latitude, longitude: r.longitude }, 'geocoded', { userId: null }, { data: { precision: r.precision, source: r.source } });
     }
-    if (better) recordLocation(db, packageId, { ...r, pending: false }, t, loc.job_id);
-    else db.update(packageLocation).set({ pending: false, geocode_status: status, resolved_at: t }).where(eq(packageLocation.package_id, packageId)).run();
+    if (better) await recordLocation(db, packageId, { ...r, pending: false }, t, loc.job_id);
+    else await db.update(packageLocation).set({ pending: false, geocode_status: status, resolved_at: t }).where(eq(packageLocation.package_id, packageId)).run();
     return better;
   });
 
-  const remember = (key: string, hit: GeocodeHit | null) => deps.writes.run(() => {
-    deps.db.insert(geocodeCache).values({
+  const remember = (key: string, hit: GeocodeHit | null) => deps.writes.run(async () => {
+    await deps.db.insert(geocodeCache).values({
       query: key, found: hit != null, latitude: hit?.latitude ?? null, longitude: hit?.longitude ?? null, precision: hit?.precision ?? null,
       label: hit?.label ?? null, fetched_at: deps.clock.now(),
     }).onConflictDoNothing().run();
@@ -104,11 +104,11 @@ export function createGeocodeWorker(deps: Pick<Deps, 'db' | 'clock' | 'config' |
     const out: GeocodeRun = { asked: 0, located: 0, notFound: 0, failed: 0, rateLimited: false, fromCache: 0 };
     const base = deps.config.geocoderUrl;
     if (!base || now() < pausedUntil) return out;
-    for (const w of waiting(limit)) {
+    for (const w of await waiting(limit)) {
       const query = geocodeQuery(w.address, w.place ?? w.suburbName, w.postcode);
       if (!query) { await settle(w.id, null); continue; }
       const key = geocodeCacheKey(query);
-      const cached = deps.db.select().from(geocodeCache).where(eq(geocodeCache.query, key)).get();
+      const cached = await deps.db.select().from(geocodeCache).where(eq(geocodeCache.query, key)).get();
       if (cached) {
         out.fromCache += 1;
         if (await settle(w.id, cached.found ? null : 'not_found')) out.located += 1;
@@ -148,8 +148,8 @@ export function createGeocodeWorker(deps: Pick<Deps, 'db' | 'clock' | 'config' |
       return running;
     },
     /** How many parcels wait for the geocoder. */
-    waiting(): number {
-      return deps.db.select({ n: sql<number>`count(*)` }).from(packageLocation).where(eq(packageLocation.pending, true)).get()?.n ?? 0;
+    async waiting(): Promise<number> {
+      return (await deps.db.select({ n: sql<number>`count(*)` }).from(packageLocation).where(eq(packageLocation.pending, true)).get())?.n ?? 0;
     },
     get pausedUntil() { return pausedUntil; },
   };

@@ -43,8 +43,8 @@ const upsert = (db: Db) => db.insert(packageLocation).values({
 }).prepare();
 
 /** Records how a parcel was located (one row per parcel, replaced on every re-resolution). */
-export function recordLocation(db: Db, packageId: number, r: Resolution, now: number, jobId: number | null = null, geocodeStatus: string | null = null): void {
-  prepared(db, 'location.upsert', upsert).run({
+export async function recordLocation(db: Db, packageId: number, r: Resolution, now: number, jobId: number | null = null, geocodeStatus: string | null = null): Promise<void> {
+  await prepared(db, 'location.upsert', upsert).run({
     package_id: packageId, precision: r.precision, source: r.source, address_key: r.address_key, pending: r.pending ? 1 : 0,
     job_id: jobId, geocode_status: geocodeStatus, resolved_at: now,
   });
@@ -66,13 +66,13 @@ const ADDRESS_FIELDS = ['customer_address', 'postcode', 'postcode_name', 'suburb
  * change; a changed address re-derives suburb, zone and state unless those are sent too.
  * Returns null when the edit touches no address field.
  */
-export function relocate(deps: Pick<Deps, 'db' | 'config'>, row: typeof pkg.$inferSelect, values: PackageInsert): Resolution | null {
+export async function relocate(deps: Pick<Deps, 'db' | 'config'>, row: typeof pkg.$inferSelect, values: PackageInsert): Promise<Resolution | null> {
   if (!touchesLocation(values)) return null;
   const addressChanged = ADDRESS_FIELDS.some((f) => values[f] !== undefined && values[f] !== row[f]);
   const input: LocationInput = locationInput(row);
   for (const f of LOCATION_FIELDS) if (values[f] !== undefined) (input as Record<string, unknown>)[f] = values[f];
   if (values.latitude === undefined && values.longitude === undefined) {
-    const prev = locationRow(deps.db, row.id);
+    const prev = await locationRow(deps.db, row.id);
     const callersPoint = prev ? prev.source === 'caller' : true;
     if (addressChanged || !callersPoint) { input.latitude = null; input.longitude = null; }
   }
@@ -82,7 +82,7 @@ export function relocate(deps: Pick<Deps, 'db' | 'config'>, row: typeof pkg.$inf
     if (values.state_id === undefined) input.state_id = null;
     if (values.country_id === undefined) input.country_id = null;
   }
-  const r = resolverFor(deps).resolve(input);
+  const r = await resolverFor(deps).resolve(input);
   applyResolution(values, r);
   return r;
 }

@@ -5,8 +5,8 @@ import { ApiError, notFound } from '../../errors';
 import type { Row } from './hierarchy';
 
 /** Filters name suburbs by id; an id that was never a suburb is a mistake worth saying, archived ones are not. */
-export function requireSuburbs(db: Db, ids: number[]): void {
-  const found = new Set(db.select({ id: suburb.id }).from(suburb).where(inArray(suburb.id, ids)).all().map((r) => r.id));
+export async function requireSuburbs(db: Db, ids: number[]): Promise<void> {
+  const found = new Set((await db.select({ id: suburb.id }).from(suburb).where(inArray(suburb.id, ids)).all()).map((r) => r.id));
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length) {
     throw new ApiError(400, 'validation_error', `Unknown suburb ids: ${missing.join(', ')}`,
@@ -17,9 +17,9 @@ export function requireSuburbs(db: Db, ids: number[]): void {
 export interface ZoneMatch { zone: Row; suburbs: number[] }
 
 /** Live zones of the given suburbs, each with the suburbs that led to it. */
-function zonesOfSuburbs(db: Db, suburbIds: number[]): ZoneMatch[] {
+async function zonesOfSuburbs(db: Db, suburbIds: number[]): Promise<ZoneMatch[]> {
   if (!suburbIds.length) return [];
-  const links = db.select({ suburb: suburb.id, zone: suburb.zone_id }).from(suburb)
+  const links = await db.select({ suburb: suburb.id, zone: suburb.zone_id }).from(suburb)
     .where(inArray(suburb.id, suburbIds)).orderBy(asc(suburb.id)).all();
   const bySuburb = new Map<number, number[]>();
   for (const l of links) {
@@ -32,32 +32,32 @@ function zonesOfSuburbs(db: Db, suburbIds: number[]): ZoneMatch[] {
   return zones.map((z) => ({ zone: z, suburbs: bySuburb.get(z.id as number) ?? [] }));
 }
 
-export function zonesBySuburb(db: Db, suburbIds: number[]): ZoneMatch[] {
-  requireSuburbs(db, suburbIds);
-  return zonesOfSuburbs(db, suburbIds);
+export async function zonesBySuburb(db: Db, suburbIds: number[]): Promise<ZoneMatch[]> {
+  await requireSuburbs(db, suburbIds);
+  return await zonesOfSuburbs(db, suburbIds);
 }
 
 /**
  * A postcode reaches zones through the suburbs it covers: pincode rows first, and the postcode a
  * suburb itself carries, so either way of recording it works.
  */
-export function zonesByPincode(db: Db, code: string): ZoneMatch[] {
-  const viaPincode = db.select({ id: pincode.suburb_id }).from(pincode).where(and(eq(pincode.code, code), isNull(pincode.deleted_at))).all();
-  const suburbs = db.select({ id: suburb.id }).from(suburb).where(and(
+export async function zonesByPincode(db: Db, code: string): Promise<ZoneMatch[]> {
+  const viaPincode = await db.select({ id: pincode.suburb_id }).from(pincode).where(and(eq(pincode.code, code), isNull(pincode.deleted_at))).all();
+  const suburbs = await db.select({ id: suburb.id }).from(suburb).where(and(
     isNull(suburb.deleted_at),
     or(eq(suburb.postcode, code), inArray(suburb.id, viaPincode.map((p) => p.id))),
   )).all();
   return zonesOfSuburbs(db, suburbs.map((s) => s.id));
 }
 
-export function areasBySuburb(db: Db, suburbIds: number[]): Row[] {
-  requireSuburbs(db, suburbIds);
+export async function areasBySuburb(db: Db, suburbIds: number[]): Promise<Row[]> {
+  await requireSuburbs(db, suburbIds);
   return db.select().from(area).where(and(inArray(area.suburb_id, suburbIds), isNull(area.deleted_at)))
     .orderBy(asc(area.name), asc(area.id)).all() as Row[];
 }
 
-export function pincodesBySuburb(db: Db, suburbIds: number[]): Row[] {
-  requireSuburbs(db, suburbIds);
+export async function pincodesBySuburb(db: Db, suburbIds: number[]): Promise<Row[]> {
+  await requireSuburbs(db, suburbIds);
   return db.select().from(pincode).where(and(inArray(pincode.suburb_id, suburbIds), isNull(pincode.deleted_at)))
     .orderBy(asc(pincode.code), asc(pincode.id)).all() as Row[];
 }

@@ -38,19 +38,19 @@ export function masterData(db: Db) {
   const remember = (rows: SuburbRow[]) => { for (const r of rows) suburbs.set(r.id, r); return rows; };
 
   return {
-    suburb(id: number): SuburbRow | null {
-      if (!suburbs.has(id)) suburbs.set(id, prepared(db, 'geo.suburbById', suburbById).get({ id }) ?? null);
+    async suburb(id: number): Promise<SuburbRow | null> {
+      if (!suburbs.has(id)) suburbs.set(id, await prepared(db, 'geo.suburbById', suburbById).get({ id }) ?? null);
       return suburbs.get(id) ?? null;
     },
     /** Live suburbs a postcode covers, by their own postcode or pincode rows; oldest first. */
-    suburbsOfPostcode(code: string): SuburbRow[] {
+    async suburbsOfPostcode(code: string): Promise<SuburbRow[]> {
       let rows = byPostcode.get(code);
       if (!rows) {
-        const viaPincode = prepared(db, 'geo.pincodeSuburbs', pincodeSuburbs).all({ code }).map((r) => r.id);
-        rows = remember(viaPincode.length
+        const viaPincode = (await prepared(db, 'geo.pincodeSuburbs', pincodeSuburbs).all({ code })).map((r) => r.id);
+        rows = remember(((((((((((await await await await await await await await await await viaPincode.length
           ? db.select(SUBURB_COLUMNS).from(suburb)
             .where(and(isNull(suburb.deleted_at), or(eq(suburb.postcode, code), inArray(suburb.id, viaPincode)))).orderBy(asc(suburb.id)).all()
-          : prepared(db, 'geo.postcodeSuburbs', postcodeSuburbs).all({ code }));
+          : prepared(db, 'geo.postcodeSuburbs', postcodeSuburbs).all({ code }))))))))))));
         byPostcode.set(code, rows);
       }
       return rows;
@@ -77,8 +77,8 @@ export function masterData(db: Db) {
       }
       return rows;
     },
-    countryOfState(stateId: number): number | null {
-      if (!countries.has(stateId)) countries.set(stateId, prepared(db, 'geo.stateCountry', stateCountry).get({ id: stateId })?.c ?? null);
+    async countryOfState(stateId: number): Promise<number | null> {
+      if (!countries.has(stateId)) countries.set(stateId, (await prepared(db, 'geo.stateCountry', stateCountry).get({ id: stateId }))?.c ?? null);
       return countries.get(stateId) ?? null;
     },
     zoneLive(id: number): boolean {

@@ -34,23 +34,23 @@ function shape(db: Db, r: Selected, withBook: boolean): PackageLocation {
   };
 }
 
-export function packageLocationOf(db: Db, packageId: number): PackageLocation {
-  const r = select(db).where(eq(pkg.id, packageId)).get();
+export async function packageLocationOf(db: Db, packageId: number): Promise<PackageLocation> {
+  const r = await select(db).where(eq(pkg.id, packageId)).get();
   if (!r) throw new Error(`package ${packageId} vanished`);
   return shape(db, r, true);
 }
 
 /** Open parcels located at `worst` precision or worse, for the office to check (oldest first). */
-export function reviewList(db: Db, user: SessionUser, worst: Precision, page: number, pageSize: number) {
+export async function reviewList(db: Db, user: SessionUser, worst: Precision, page: number, pageSize: number) {
   const levels = PRECISIONS.slice(PRECISIONS.indexOf(worst));
   const where: SQL | undefined = and(isNull(pkg.deleted_at), packageScope(user), notInArray(pkg.status, [...FINAL_STATUSES]), inArray(precisionSql, levels));
-  const count = db.select({ n: sql<number>`count(*)` }).from(pkg).leftJoin(packageLocation, eq(packageLocation.package_id, pkg.id)).where(where).get()?.n ?? 0;
-  const rows = select(db).where(where).orderBy(asc(pkg.id)).limit(pageSize).offset((page - 1) * pageSize).all();
+  const count = (await db.select({ n: sql<number>`count(*)` }).from(pkg).leftJoin(packageLocation, eq(packageLocation.package_id, pkg.id)).where(where).get())?.n ?? 0;
+  const rows = await select(db).where(where).orderBy(asc(pkg.id)).limit(pageSize).offset((page - 1) * pageSize).all();
   return { count, results: rows.map((r) => shape(db, r, false)) };
 }
 
 /** Precision badges for a page of the package list; parcels outside the caller's scope are left out. */
-export function precisionsOf(db: Db, user: SessionUser, ids: number[]) {
-  const rows = select(db).where(and(inArray(pkg.id, ids), packageScope(user), isNull(pkg.deleted_at))).all();
+export async function precisionsOf(db: Db, user: SessionUser, ids: number[]) {
+  const rows = await select(db).where(and(inArray(pkg.id, ids), packageScope(user), isNull(pkg.deleted_at))).all();
   return rows.map((r) => ({ package: r.p.id, precision: r.precision as Precision, source: r.source as LocationSource, pending: !!r.pending }));
 }

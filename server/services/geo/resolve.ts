@@ -76,9 +76,9 @@ export function createResolver(db: Db, opts: ResolverOptions) {
   const book = prepared(db, 'geo.addressBook', bookEntry);
   const cache = prepared(db, 'geo.geocodeCache', cacheEntry);
 
-  function pickSuburb(input: LocationInput, candidates: SuburbRow[], normAddress: string, point: { latitude: number; longitude: number } | null): SuburbRow | null {
+  async function pickSuburb(input: LocationInput, candidates: SuburbRow[], normAddress: string, point: { latitude: number; longitude: number } | null): Promise<SuburbRow | null> {
     if (input.suburb_id != null) {
-      const s = md.suburb(input.suburb_id);
+      const s = await md.suburb(input.suburb_id);
       if (!s) throw badRequest(`Suburb ${input.suburb_id} does not exist`, [{ path: 'suburb', message: 'unknown suburb' }]);
       return s;
     }
@@ -106,7 +106,7 @@ export function createResolver(db: Db, opts: ResolverOptions) {
   }
 
   return {
-    resolve(input: LocationInput): Resolution {
+    async resolve(input: LocationInput): Promise<Resolution> {
       const hasLat = input.latitude != null;
       if (hasLat !== (input.longitude != null)) {
         throw badRequest('Send latitude and longitude together', [{ path: hasLat ? 'longitude' : 'latitude', message: 'required with the other coordinate' }]);
@@ -126,7 +126,7 @@ export function createResolver(db: Db, opts: ResolverOptions) {
         precision = 'exact';
         source = 'caller';
       } else if (key) {
-        const known = book.get({ key });
+        const known = await book.get({ key });
         if (known) {
           point = { latitude: known.latitude, longitude: known.longitude };
           precision = 'exact';
@@ -134,7 +134,7 @@ export function createResolver(db: Db, opts: ResolverOptions) {
         }
       }
 
-      const s = pickSuburb(input, candidates, normAddress, point);
+      const s = await pickSuburb(input, candidates, normAddress, point);
       const zoneId = input.zone_id ?? (s ? s.zone_id : candidates.find((c) => c.zone_id != null)?.zone_id ?? null);
       const states = new Set(candidates.map((c) => c.state_id));
       const stateId = input.state_id ?? s?.state_id ?? (states.size === 1 ? candidates[0].state_id : null);
@@ -175,8 +175,8 @@ export function createResolver(db: Db, opts: ResolverOptions) {
 export type Resolver = ReturnType<typeof createResolver>;
 
 /** The zone a parcel sent to this address would get (quotes): the resolver without the geocoder queue. */
-export function zoneOfAddress(db: Db, input: LocationInput): number | null {
+export async function zoneOfAddress(db: Db, input: LocationInput): Promise<number | null> {
   if (input.zone_id != null) return input.zone_id;
   if (input.suburb_id == null && input.postcode == null && !input.postcode_name) return null;
-  return createResolver(db, { geocoder: false }).resolve(input).zone_id;
+  return (await createResolver(db, { geocoder: false }).resolve(input)).zone_id;
 }

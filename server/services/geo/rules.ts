@@ -41,10 +41,10 @@ export const zoneRule: Rule = (v, { deps: { db }, existing }) => {
 };
 
 /** A suburb sent with a city but no state lies in the city's state. */
-export function suburbToRow(input: Row, { deps: { db } }: GeoContext): Row {
+export async function suburbToRow(input: Row, { deps: { db } }: GeoContext): Promise<Row> {
   const row = renamer({ state: 'state_id', city: 'city_id', zone: 'zone_id' })(input);
   if (typeof input.city === 'number' && input.state === undefined) {
-    const parent = db.select({ state_id: city.state_id }).from(city).where(eq(city.id, input.city)).get();
+    const parent = await db.select({ state_id: city.state_id }).from(city).where(eq(city.id, input.city)).get();
     if (parent) row.state_id = parent.state_id;
   }
   return row;
@@ -85,10 +85,10 @@ export const pincodeRule: Rule = (v, { deps: { db }, existing }) => {
 };
 
 /** Moving a city to another state moves its suburbs with it, so suburb.state_id never contradicts its city. */
-export function followCityState(db: Db, cityIds: number[]): void {
+export async function followCityState(db: Db, cityIds: number[]): Promise<void> {
   for (const id of cityIds) {
-    const row = db.select({ state_id: city.state_id }).from(city).where(eq(city.id, id)).get();
-    if (row) db.update(suburb).set({ state_id: row.state_id }).where(eq(suburb.city_id, id)).run();
+    const row = await db.select({ state_id: city.state_id }).from(city).where(eq(city.id, id)).get();
+    if (row) await db.update(suburb).set({ state_id: row.state_id }).where(eq(suburb.city_id, id)).run();
   }
 }
 

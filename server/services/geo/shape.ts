@@ -42,8 +42,8 @@ export const toStreet = (r: Row, db: Db) => ({
   ...common(r), name: r.name, area: r.area_id, area_name: nameOf(db, area, r.area_id), latitude: r.latitude ?? null, longitude: r.longitude ?? null,
 });
 
-export const toPincode = (r: Row, db: Db) => {
-  const sub = db.select({ name: suburb.name, state_id: suburb.state_id, zone_id: suburb.zone_id }).from(suburb)
+export const toPincode = async (r: Row, db: Db) => {
+  const sub = await db.select({ name: suburb.name, state_id: suburb.state_id, zone_id: suburb.zone_id }).from(suburb)
     .where(eq(suburb.id, r.suburb_id as number)).get();
   return {
     ...common(r), code: r.code, suburb: r.suburb_id, suburb_name: sub?.name ?? null,

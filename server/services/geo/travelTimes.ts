@@ -39,7 +39,7 @@ export async function travelMatrix(deps: Pick<Deps, 'db' | 'config' | 'writes' |
   const { primary, fallback } = travelProviders(deps.config, fetchFn);
   const hash = pointsHash(points);
   const name = primary.name ?? 'unnamed';
-  const hit = deps.db.select().from(travelMatrixCache)
+  const hit = await deps.db.select().from(travelMatrixCache)
     .where(and(eq(travelMatrixCache.day, day), eq(travelMatrixCache.provider, name), eq(travelMatrixCache.points_hash, hash))).get();
   if (hit) return { matrix: JSON.parse(hit.matrix) as number[][], source: name, cached: true, fallback: null };
   let matrix: number[][];
@@ -50,9 +50,9 @@ export async function travelMatrix(deps: Pick<Deps, 'db' | 'config' | 'writes' |
     return { matrix: await fallback.matrix(points), source: fallback.name ?? 'great-circle', cached: false, fallback: err.message };
   }
   const oldest = new Date(Date.parse(`${day}T00:00:00Z`) - KEEP_DAYS * 86_400_000).toISOString().slice(0, 10);
-  await deps.writes.run(() => {
-    deps.db.delete(travelMatrixCache).where(lt(travelMatrixCache.day, oldest)).run();
-    deps.db.insert(travelMatrixCache).values({ day, provider: name, points_hash: hash, matrix: JSON.stringify(matrix), created_at: deps.clock.now() })
+  await deps.writes.run(async () => {
+    await deps.db.delete(travelMatrixCache).where(lt(travelMatrixCache.day, oldest)).run();
+    await deps.db.insert(travelMatrixCache).values({ day, provider: name, points_hash: hash, matrix: JSON.stringify(matrix), created_at: deps.clock.now() })
       .onConflictDoNothing().run();
   });
   return { matrix, source: name, cached: false, fallback: null };

@@ -10,31 +10,31 @@ import { visiblePackage } from '../packages/scope';
 import { packagesByIds } from '../packages/shape';
 
 /** Parcels to label, in the order asked; any id outside the caller's scope answers 404 (as for one parcel). */
-export function parcelsToLabel(db: Db, caller: SessionUser, ids: readonly number[]): Package[] {
-  for (const id of ids) visiblePackage(caller, findPackage(db, id), id);
-  const byId = new Map(packagesByIds(db, ids).map((p) => [p.id, p]));
+export async function parcelsToLabel(db: Db, caller: SessionUser, ids: readonly number[]): Promise<Package[]> {
+  for (const id of ids) visiblePackage(caller, await findPackage(db, id), id);
+  const byId = new Map((await packagesByIds(db, ids)).map((p) => [p.id, p]));
   return ids.flatMap((id) => (byId.has(id) ? [byId.get(id) as Package] : []));
 }
 
 /** A driver's open parcels, or a route's parcels, in delivery order, with the title of the manifest. */
-export function manifestParcels(db: Db, q: { driver?: number; route?: number }): { title: string; driver: string | null; date: string | null; parcels: Package[] } {
+export async function manifestParcels(db: Db, q: { driver?: number; route?: number }): Promise<{ title: string; driver: string | null; date: string | null; parcels: Package[] }> {
   if (q.route != null) {
-    const r = db.select().from(deliveryRoute).where(eq(deliveryRoute.id, q.route)).get();
+    const r = await db.select().from(deliveryRoute).where(eq(deliveryRoute.id, q.route)).get();
     if (!r) throw notFound(`Route ${q.route} not found`);
-    const driver = r.driver_id != null ? db.select({ name: user.name }).from(user).where(eq(user.id, r.driver_id)).get()?.name ?? null : null;
-    const ids = db.select({ id: pkg.id }).from(pkg).where(and(eq(pkg.route_id, r.id), isNull(pkg.deleted_at)))
-      .orderBy(asc(pkg.sequence_no), asc(pkg.id)).all().map((x) => x.id);
+    const driver = r.driver_id != null ? (await db.select({ name: user.name }).from(user).where(eq(user.id, r.driver_id)).get())?.name ?? null : null;
+    const ids = (await db.select({ id: pkg.id }).from(pkg).where(and(eq(pkg.route_id, r.id), isNull(pkg.deleted_at)))
+      .orderBy(asc(pkg.sequence_no), asc(pkg.id)).all()).map((x) => x.id);
     return { title: `Route manifest: ${r.name}`, driver, date: r.date, parcels: orderOf(db, ids) };
   }
-  const d = db.select().from(user).where(and(eq(user.id, q.driver ?? 0), eq(user.role, 'driver'))).get();
+  const d = await db.select().from(user).where(and(eq(user.id, q.driver ?? 0), eq(user.role, 'driver'))).get();
   if (!d) throw notFound(`Driver ${q.driver} not found`);
-  const ids = db.select({ id: pkg.id }).from(pkg)
+  const ids = (await db.select({ id: pkg.id }).from(pkg)
     .where(and(eq(pkg.assigned_to_id, d.id), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES])))
-    .orderBy(asc(pkg.sequence_no), asc(pkg.id)).all().map((x) => x.id);
+    .orderBy(asc(pkg.sequence_no), asc(pkg.id)).all()).map((x) => x.id);
   return { title: `Driver manifest: ${d.name}`, driver: d.name, date: null, parcels: orderOf(db, ids) };
 }
 
-function orderOf(db: Db, ids: number[]): Package[] {
-  const byId = new Map(packagesByIds(db, ids).map((p) => [p.id, p]));
+async function orderOf(db: Db, ids: number[]): Promise<Package[]> {
+  const byId = new Map((await packagesByIds(db, ids)).map((p) => [p.id, p]));
   return ids.flatMap((id) => (byId.has(id) ? [byId.get(id) as Package] : []));
 }

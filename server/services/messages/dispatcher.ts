@@ -58,16 +58,16 @@ export function createMessageDispatcher(opts: MessageDispatcherOptions): Message
     while (opts.writes?.open) await opts.writes.settled().catch(() => undefined);
   }
 
-  function settle(row: OutboxRow, attempts: number, outcome: SendOutcome): void {
+  async function settle(row: OutboxRow, attempts: number, outcome: SendOutcome): Promise<void> {
     const at = clock.now();
     if (outcome.ok) {
-      db.update(messageOutbox).set({ status: 'sent', sent_at: at, provider_id: outcome.providerId ?? null, last_error: null, updated_at: at })
+      await db.update(messageOutbox).set({ status: 'sent', sent_at: at, provider_id: outcome.providerId ?? null, last_error: null, updated_at: at })
         .where(eq(messageOutbox.id, row.id)).run();
       return;
     }
     const dead = !outcome.retry || attempts >= maxAttempts;
     const wait = Math.max(backoffDelay(attempts, baseDelay, maxDelay), outcome.retryAfterMs ?? 0);
-    db.update(messageOutbox).set({
+    await db.update(messageOutbox).set({
       status: dead ? 'dead' : 'pending', last_error: outcome.error, next_attempt_at: dead ? at : at + wait, claimed_at: null, updated_at: at,
     }).where(eq(messageOutbox.id, row.id)).run();
     opts.log?.(`[messages] ${row.channel} ${row.id} (${row.kind}) attempt ${attempts} failed: ${outcome.error}${dead ? ' (dead)' : ''}`);
@@ -76,7 +76,7 @@ export function createMessageDispatcher(opts: MessageDispatcherOptions): Message
   async function sendOne(row: OutboxRow): Promise<void> {
     await committed();
     // Synchronous from here to the claim: no batch can open in between, so the claim commits alone.
-    const fresh = db.select().from(messageOutbox).where(and(eq(messageOutbox.id, row.id), eq(messageOutbox.status, 'pending'))).get();
+    const fresh = await db.select().from(messageOutbox).where(and(eq(messageOutbox.id, row.id), eq(messageOutbox.status, 'pending'))).get();
     if (!fresh) return;
     const now = clock.now();
     let subject = fresh.subject;
@@ -85,7 +85,7 @@ export function createMessageDispatcher(opts: MessageDispatcherOptions): Message
     if (opts.render && fresh.kind !== 'account') {
       const r = opts.render(fresh);
       if ('skip' in r) {
-        db.update(messageOutbox).set({ status: 'skipped', last_error: r.skip, updated_at: now }).where(eq(messageOutbox.id, fresh.id)).run();
+        await db.update(messageOutbox).set({ status: 'skipped', last_error: r.skip, updated_at: now }).where(eq(messageOutbox.id, fresh.id)).run();
         return;
       }
       subject = r.subject;
@@ -93,29 +93,29 @@ export function createMessageDispatcher(opts: MessageDispatcherOptions): Message
       senderName = r.senderName ?? null;
     }
     if (body == null) {
-      db.update(messageOutbox).set({ status: 'dead', last_error: 'nothing to send', updated_at: now }).where(eq(messageOutbox.id, fresh.id)).run();
+      await db.update(messageOutbox).set({ status: 'dead', last_error: 'nothing to send', updated_at: now }).where(eq(messageOutbox.id, fresh.id)).run();
       return;
     }
     const attempts = fresh.attempts + 1;
-    const claimed = db.update(messageOutbox).set({ status: 'sending', claimed_at: now, attempts, subject, body, updated_at: now })
+    const claimed = await db.update(messageOutbox).set({ status: 'sending', claimed_at: now, attempts, subject, body, updated_at: now })
       .where(and(eq(messageOutbox.id, fresh.id), eq(messageOutbox.status, 'pending'))).run();
     if (claimed.changes === 0) return;
     const outcome = fresh.channel === 'email'
       ? await opts.email.send({ from: `${quoteName(senderName ?? 'Courier')} <${opts.fromAddress}>`, to: fresh.to, subject: subject ?? '', text: body })
       : await opts.sms.send({ to: fresh.to, body });
-    settle(fresh, attempts, outcome);
+    await settle(fresh, attempts, outcome);
     if (outcome.ok && (fresh.channel === 'email' ? opts.email.kind : opts.sms.kind) === 'log') {
-      db.update(messageOutbox).set({ status: 'logged' }).where(eq(messageOutbox.id, fresh.id)).run();
+      await db.update(messageOutbox).set({ status: 'logged' }).where(eq(messageOutbox.id, fresh.id)).run();
     }
   }
 
   async function run(): Promise<number> {
     await committed();
     const now = clock.now();
-    const stale = db.update(messageOutbox).set({ status: 'uncertain', last_error: 'stopped while sending; not retried (it may have gone)', updated_at: now })
+    const stale = await db.update(messageOutbox).set({ status: 'uncertain', last_error: 'stopped while sending; not retried (it may have gone)', updated_at: now })
       .where(and(eq(messageOutbox.status, 'sending'), lt(messageOutbox.claimed_at, now - leaseMs))).run();
     if (stale.changes) opts.log?.(`[messages] ${stale.changes} message(s) cut off mid-send marked uncertain`);
-    const due = db.select().from(messageOutbox)
+    const due = await db.select().from(messageOutbox)
       .where(and(eq(messageOutbox.status, 'pending'), lte(messageOutbox.next_attempt_at, now)))
       .orderBy(asc(messageOutbox.next_attempt_at), asc(messageOutbox.id)).limit(batch).all();
     for (const row of due) await sendOne(row);
@@ -126,7 +126,7 @@ export function createMessageDispatcher(opts: MessageDispatcherOptions): Message
 }
 
 /** Counts by status, for tests and the operator. */
-export function outboxCounts(db: Db): Record<string, number> {
-  const rows = db.select({ status: messageOutbox.status, n: sql<number>`count(*)` }).from(messageOutbox).groupBy(messageOutbox.status).all();
+export async function outboxCounts(db: Db): Promise<Record<string, number>> {
+  const rows = await db.select({ status: messageOutbox.status, n: sql<number>`count(*)` }).from(messageOutbox).groupBy(messageOutbox.status).all();
   return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }

@@ -42,9 +42,9 @@ export function isOptedOut(db: Db, companyId: number | null | undefined, channel
  * Queues one message in the caller's transaction; the dispatcher sends it after that commits.
  * Answers false when it was not queued (opted out, or its dedupe key was already queued).
  */
-export function enqueueMessage(db: Db, now: number, m: QueuedMessage): boolean {
+export async function enqueueMessage(db: Db, now: number, m: QueuedMessage): Promise<boolean> {
   if (isOptedOut(db, m.companyId, m.channel, m.to)) return false;
-  const result = prepared(db, 'messages.insert', insertRow).run({
+  const result = await prepared(db, 'messages.insert', insertRow).run({
     channel: m.channel, to: m.to.trim(), kind: m.kind, subject: m.subject ?? null, body: m.body ?? null,
     data: m.data ? JSON.stringify(m.data) : null, company_id: m.companyId ?? null, package_id: m.packageId ?? null,
     dedupe_key: m.dedupeKey ?? null, now,
@@ -52,6 +52,6 @@ export function enqueueMessage(db: Db, now: number, m: QueuedMessage): boolean {
   return result.changes > 0;
 }
 
-export function recordOptOut(db: Db, now: number, companyId: number, channel: Channel, address: string): void {
-  db.insert(messageOptOut).values({ company_id: companyId, address: normaliseAddress(channel, address), created_at: now }).onConflictDoNothing().run();
+export async function recordOptOut(db: Db, now: number, companyId: number, channel: Channel, address: string): Promise<void> {
+  await db.insert(messageOptOut).values({ company_id: companyId, address: normaliseAddress(channel, address), created_at: now }).onConflictDoNothing().run();
 }

@@ -20,16 +20,16 @@ export interface AdjustmentInput {
  */
 export function createAdjustment(deps: Ledger, user: SessionUser, input: AdjustmentInput): { wallet: WalletRow; transaction: TxnRow; note: InvoiceRow } {
   requireMoneyStaff(user);
-  const co = findCompany(deps.db, input.company);
+  const co = await findCompany(deps.db, input.company);
   let corrects: InvoiceRow | null = null;
   if (input.invoice != null) {
-    corrects = findInvoice(deps.db, user, input.invoice);
+    corrects = await findInvoice(deps.db, user, input.invoice);
     if (corrects.company_id !== co.id) {
       throw badRequest(`Invoice ${corrects.number} belongs to another company`, [{ path: 'invoice', message: 'another company\'s invoice' }]);
     }
   }
   const signed = input.direction === 'credit' ? input.amount_cents : -input.amount_cents;
-  const w = ensureWallet(deps, co.id, user.id);
+  const w = await ensureWallet(deps, co.id, user.id);
   const transaction = append(deps, w.id, {
     kind: 'adjustment', amount_cents: signed, created_by: user.id, reason: input.reason, reference: corrects?.number ?? '',
   }, co.billing_type !== 'postpaid');

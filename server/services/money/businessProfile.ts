@@ -10,11 +10,11 @@ import { conflict } from '../../errors';
 export type BusinessProfileRow = typeof businessProfile.$inferSelect;
 
 /** The single profile row (id 1); before an admin saves one, empty texts and 10 % GST, prices GST-inclusive (as rate cards always were). */
-export function getBusinessProfile(db: Db): BusinessProfileRow {
-  return db.select().from(businessProfile).where(eq(businessProfile.id, 1)).get() ?? {
+export async function getBusinessProfile(db: Db): Promise<BusinessProfileRow> {
+  return (await db.select().from(businessProfile).where(eq(businessProfile.id, 1)).get() ?? {
     id: 1, legal_name: '', trading_name: '', abn: '', address: '', email: '', phone: '', bank_account_name: '', bank_bsb: '',
     bank_account_number: '', payment_instructions: '', gst_rate_bp: DEFAULT_GST_RATE_BP, prices_include_gst: true, updated_at: 0,
-  };
+  });
 }
 
 export function shapeBusinessProfile(row: BusinessProfileRow) {
@@ -23,16 +23,16 @@ export function shapeBusinessProfile(row: BusinessProfileRow) {
 }
 
 /** Applies a partial update to the one row; answers before and after for the audit trail. */
-export function setBusinessProfile(db: Db, now: number, patch: z.infer<typeof BusinessProfileUpdate>) {
+export async function setBusinessProfile(db: Db, now: number, patch: z.infer<typeof BusinessProfileUpdate>) {
   // Wallet charges, statement totals and payments are the rate-card amounts; until charging adds GST on
   // top, GST-exclusive prices would print a payable total the ledger does not hold. Refused, not half-done.
   if (patch.prices_include_gst === false) {
     throw conflict('GST-exclusive prices are not supported yet: rate cards and wallet charges are GST-inclusive', { reason: 'gst_exclusive_unsupported' });
   }
-  const before = getBusinessProfile(db);
+  const before = await getBusinessProfile(db);
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<BusinessProfileRow>;
   const { id: _id, ...base } = before;
   const next = { ...base, ...changes, updated_at: now };
-  db.insert(businessProfile).values({ id: 1, ...next }).onConflictDoUpdate({ target: businessProfile.id, set: next }).run();
+  await db.insert(businessProfile).values({ id: 1, ...next }).onConflictDoUpdate({ target: businessProfile.id, set: next }).run();
   return { before, after: getBusinessProfile(db) };
 }

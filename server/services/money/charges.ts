@@ -6,6 +6,7 @@ import { prepared } from '../../db/prepared';
 import type { PackageRow } from '../packages/shape';
 import { netCharged, priceAtCreation, pricingOf, refundAll, repriceParcel } from './parcelPricing';
 import type { Ledger, TxnRow } from './wallets';
+import { atomically } from '../../db/atomically';
 
 // Built once per database.
 const txnOfPackage = (db: Db) => db.select().from(walletTxn)
@@ -17,21 +18,21 @@ const txnOfPackage = (db: Db) => db.select().from(walletTxn)
  * No rate line fits: unpriced (listed for the office) or refused, as the company's terms say
  * (`priceAtCreation` in parcelPricing.ts). Returns the row with its `price` set.
  */
-export function chargeForPackage(deps: Ledger, companyId: number | null | undefined, row: PackageRow, actorId: number | null = null): PackageRow {
+export async function chargeForPackage(deps: Ledger, companyId: number | null | undefined, row: PackageRow, actorId: number | null = null): Promise<PackageRow> {
   if (companyId == null) return row;
-  return priceAtCreation(deps, { ...row, company_id: companyId }, actorId);
+  return await priceAtCreation(deps, { ...row, company_id: companyId }, actorId);
 }
 
-export function chargeOf(deps: Ledger, packageId: number): TxnRow | undefined {
-  return prepared(deps.db, 'charges.txnOfPackage', txnOfPackage).get({ pkg: packageId, kind: 'charge' });
+export async function chargeOf(deps: Ledger, packageId: number): Promise<TxnRow | undefined> {
+  return await prepared(deps.db, 'charges.txnOfPackage', txnOfPackage).get({ pkg: packageId, kind: 'charge' });
 }
 
 /**
  * Gives back what a parcel was charged (its charge and any re-prices), once: the lifecycle calls it
  * when a parcel is cancelled. Returns the refund, or null when nothing was charged or it was already refunded.
  */
-export function refundPackage(deps: Ledger, row: Pick<PackageRow, 'id' | 'hawb'>, actorId: number | null = null, reason = 'cancelled'): TxnRow | null {
-  return refundAll(deps, row, actorId, reason);
+export async function refundPackage(deps: Ledger, row: Pick<PackageRow, 'id' | 'hawb'>, actorId: number | null = null, reason = 'cancelled'): Promise<TxnRow | null> {
+  return await refundAll(deps, row, actorId, reason);
 }
 
 export type RepriceOutcome =
@@ -45,18 +46,18 @@ export type RepriceOutcome =
  * next statement like the charge), so a later cancel refunds what it finally cost. A prepaid wallet that cannot pay the difference, or a zone no line fits,
  * keeps the old price and says why; the scan or edit itself is never refused for money.
  */
-export function repriceForZone(deps: Ledger, row: PackageRow, actorId: number | null = null): RepriceOutcome {
+export async function repriceForZone(deps: Ledger, row: PackageRow, actorId: number | null = null): Promise<RepriceOutcome> {
   if (row.company_id == null) return { status: 'unchanged', price: row.price };
   // One rule for every re-price (parcelPricing.ts, issue 18): settle to what the parcel now implies, or list it unpriced.
-  const before = netCharged(deps.db, row.id) + 0;
+  const before = await netCharged(deps.db, row.id) + 0;
   const wasCharged = deps.db.select({ id: walletTxn.id }).from(walletTxn).where(and(eq(walletTxn.package_id, row.id), eq(walletTxn.kind, 'charge'))).get() != null;
   try {
-    return deps.db.transaction(() => {
-      const updated = repriceParcel(deps, row, actorId, 'zone changed');
-      if (pricingOf(deps.db, row.id).state === 'unpriced') {
+    return await atomically(deps, async () => {
+      const updated = await repriceParcel(deps, row, actorId, 'zone changed');
+      if ((await pricingOf(deps.db, row.id)).state === 'unpriced') {
         return { status: 'unpriced' as const, price: updated.price, reason: 'no line of the rate card fits the new zone' };
       }
-      const after = netCharged(deps.db, row.id) + 0;
+      const after = await netCharged(deps.db, row.id) + 0;
       if (after === before) return { status: 'unchanged' as const, price: updated.price };
       return { status: wasCharged ? 'repriced' as const : 'charged' as const, price: updated.price };
     });
@@ -67,6 +68,6 @@ export function repriceForZone(deps: Ledger, row: PackageRow, actorId: number | 
 }
 
 /** For the lifecycle, which holds the database and the time rather than Deps: every cancel refunds. */
-export function refundOnCancel(db: Db, now: number, row: Pick<PackageRow, 'id' | 'hawb'>, actorId: number | null): void {
-  refundPackage({ db, clock: { now: () => now } }, row, actorId, 'cancelled');
+export async function refundOnCancel(db: Db, now: number, row: Pick<PackageRow, 'id' | 'hawb'>, actorId: number | null): Promise<void> {
+  await refundPackage({ db, clock: { now: () => now } }, row, actorId, 'cancelled');
 }

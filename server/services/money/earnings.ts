@@ -13,10 +13,10 @@ const MAX_DAYS = 366;
 export interface EarningPeriod { driver: number; from: string; to: string; start: number; end: number }
 
 /** Which driver and days an earnings question is about: a driver only ever gets their own. */
-export function earningPeriod(deps: Ledger, me: SessionUser, q: { from?: string; to?: string; driver?: number }): EarningPeriod {
+export async function earningPeriod(deps: Ledger, me: SessionUser, q: { from?: string; to?: string; driver?: number }): Promise<EarningPeriod> {
   let driverId = me.id;
   if (isStaff(me.role) && q.driver != null) {
-    const d = deps.db.select({ id: user.id, role: user.role }).from(user).where(eq(user.id, q.driver)).get();
+    const d = await deps.db.select({ id: user.id, role: user.role }).from(user).where(eq(user.id, q.driver)).get();
     if (!d || d.role !== 'driver') throw notFound(`Driver ${q.driver} not found`);
     driverId = d.id;
   } else if (q.driver != null && q.driver !== me.id) {
@@ -45,21 +45,21 @@ export interface EarnedParcel {
 }
 
 /** The driver's delivered parcels in the period, each with the driver rate in force when delivered. */
-export function earnedParcels(db: Db, p: EarningPeriod): EarnedParcel[] {
-  const rows = db.select({
+export async function earnedParcels(db: Db, p: EarningPeriod): Promise<EarnedParcel[]> {
+  const rows = await db.select({
     id: pkg.id, delivered_at: pkg.delivered_at, route_id: pkg.route_id, route_name: deliveryRoute.name, company_id: pkg.company_id,
     company_name: company.name, zone_id: pkg.zone_id, pkg_type: pkg.pkg_type,
   }).from(pkg).leftJoin(company, eq(company.id, pkg.company_id)).leftJoin(deliveryRoute, eq(deliveryRoute.id, pkg.route_id)).where(and(
     eq(pkg.assigned_to_id, p.driver), eq(pkg.status, 'delivered'), isNull(pkg.deleted_at),
     gte(pkg.delivered_at, p.start), lt(pkg.delivered_at, p.end),
   )).orderBy(pkg.delivered_at, pkg.id).all();
-  const rates: DriverRateLine[] = db.select().from(driverRate).where(and(
+  const rates: DriverRateLine[] = await db.select().from(driverRate).where(and(
     or(isNull(driverRate.driver_id), eq(driverRate.driver_id, p.driver)), eq(driverRate.is_active, true), isNull(driverRate.deleted_at),
   )).all();
   const names = [...new Set(rows.map((r) => r.pkg_type?.trim().toLowerCase()).filter((n): n is string => !!n))];
   const typeIds = new Map<string, number>();
   if (names.length) {
-    const types = db.select({ id: packageType.id, name: sql<string>`lower(${packageType.package_type})` }).from(packageType)
+    const types = await db.select({ id: packageType.id, name: sql<string>`lower(${packageType.package_type})` }).from(packageType)
       .where(and(inArray(sql`lower(${packageType.package_type})`, names), isNull(packageType.deleted_at))).orderBy(packageType.id).all();
     for (const t of types) if (!typeIds.has(t.name)) typeIds.set(t.name, t.id);
   }

@@ -18,9 +18,9 @@ const LINE_BATCH = 500;
  * The next number of the issuing year. The counter moves in the transaction that inserts the
  * invoice, so a rolled-back issue gives its number back and numbers never skip.
  */
-export function allocateNumber(db: Db, now: number): string {
+export async function allocateNumber(db: Db, now: number): Promise<string> {
   const year = new Date(now).getUTCFullYear();
-  const row = db.insert(invoiceCounter).values({ year, last: 1 })
+  const row = await db.insert(invoiceCounter).values({ year, last: 1 })
     .onConflictDoUpdate({ target: invoiceCounter.year, set: { last: sql`${invoiceCounter.last} + 1` } })
     .returning().get();
   return invoiceNumber(year, row.last);
@@ -40,16 +40,16 @@ export interface IssueInput {
 }
 
 /** Writes an invoice and its lines once; nothing here is ever updated except the status columns. */
-export function issueInvoice(deps: Ledger, input: IssueInput): InvoiceRow {
+export async function issueInvoice(deps: Ledger, input: IssueInput): Promise<InvoiceRow> {
   const { db } = deps;
   const now = deps.clock.now();
   const total = input.lines.reduce((s, l) => s + l.amount_cents, 0);
   // GST settings and the due day are fixed at issue, so the document never changes when the profile or terms do.
-  const profile = getBusinessProfile(db);
+  const profile = await getBusinessProfile(db);
   const dueAt = input.kind === 'statement'
-    ? Math.floor(now / DAY_MS) * DAY_MS + companyPolicy(db, input.companyId).payment_terms_days * DAY_MS
+    ? Math.floor(now / DAY_MS) * DAY_MS + (await companyPolicy(db, input.companyId)).payment_terms_days * DAY_MS
     : null;
-  const row = db.insert(invoice).values({
+  const row = await db.insert(invoice).values({
     due_at: dueAt, gst_rate_bp: profile.gst_rate_bp, prices_include_gst: profile.prices_include_gst,
     number: allocateNumber(db, now), company_id: input.companyId, kind: input.kind, status: input.status, currency: input.currency,
     period_from: input.periodFrom ?? null, period_to: input.periodTo ?? null, total_cents: total, issued_at: now,
@@ -58,15 +58,15 @@ export function issueInvoice(deps: Ledger, input: IssueInput): InvoiceRow {
   }).returning().get();
   // In slices: a busy month has more lines than SQLite takes bound values in one statement.
   for (let i = 0; i < input.lines.length; i += LINE_BATCH) {
-    db.insert(invoiceLine).values(input.lines.slice(i, i + LINE_BATCH).map((l) => ({
+    await db.insert(invoiceLine).values(input.lines.slice(i, i + LINE_BATCH).map((l) => ({
       invoice_id: row.id, txn_id: l.txn.id, package_id: l.txn.package_id, description: l.description, amount_cents: l.amount_cents, created_at: now,
     }))).run();
   }
   return row;
 }
 
-export function findInvoice(db: Db, user: SessionUser, id: number): InvoiceRow {
-  const row = db.select().from(invoice).where(eq(invoice.id, id)).get();
+export async function findInvoice(db: Db, user: SessionUser, id: number): Promise<InvoiceRow> {
+  const row = await db.select().from(invoice).where(eq(invoice.id, id)).get();
   if (!row) throw notFound(`Invoice ${id} not found`);
   requireCompanyInScope(user, row.company_id, `Invoice ${id}`);
   return row;
@@ -79,9 +79,9 @@ export const dayStart = (d: string) => Date.parse(`${d}T00:00:00Z`);
  * postpaid, that no earlier statement documents (prepaid charges were settled from the wallet). Each charge is billed once; a later refund of an earlier-billed parcel is a
  * negative line of the statement of its own period.
  */
-export function generateStatement(deps: Ledger, user: SessionUser, companyId: number, from: string, to: string): InvoiceRow {
+export async function generateStatement(deps: Ledger, user: SessionUser, companyId: number, from: string, to: string): Promise<InvoiceRow> {
   const { db } = deps;
-  const co = findCompany(db, companyId);
+  const co = await findCompany(db, companyId);
   if (billingOf(co) !== 'postpaid') {
     throw conflict(`${co.name} is prepaid: its charges are settled from the wallet and each recharge has its receipt`);
   }
@@ -90,7 +90,7 @@ export function generateStatement(deps: Ledger, user: SessionUser, companyId: nu
   if ((end - start) / DAY_MS > MAX_PERIOD_DAYS) {
     throw badRequest(`A statement covers at most ${MAX_PERIOD_DAYS} days`, [{ path: 'period_to', message: 'period too long' }]);
   }
-  const rows = db.select({ t: walletTxn, hawb: pkg.hawb }).from(walletTxn)
+  const rows = await db.select({ t: walletTxn, hawb: pkg.hawb }).from(walletTxn)
     .leftJoin(invoiceLine, eq(invoiceLine.txn_id, walletTxn.id))
     .leftJoin(pkg, eq(pkg.id, walletTxn.package_id))
     .where(and(
@@ -110,9 +110,9 @@ export function generateStatement(deps: Ledger, user: SessionUser, companyId: nu
 }
 
 /** issued -> paid | void; amounts and lines stay as issued. */
-export function setInvoiceStatus(
+export async function setInvoiceStatus(
   deps: Ledger, row: InvoiceRow, to: InvoiceStatus, extra: { paymentTxnId?: number | null; reason?: string },
-): InvoiceRow {
+): Promise<InvoiceRow> {
   if (!canChangeInvoice(row.status as InvoiceStatus, to)) {
     throw invalidTransition(`Invoice ${row.number} is ${row.status}; it cannot become ${to}`, { invoice: row.id, status: row.status });
   }
@@ -120,12 +120,12 @@ export function setInvoiceStatus(
   const patch = to === 'paid'
     ? { status: to, paid_at: now, payment_txn_id: extra.paymentTxnId ?? null, updated_at: now }
     : { status: to, voided_at: now, void_reason: extra.reason ?? '', updated_at: now };
-  const updated = deps.db.update(invoice).set(patch).where(and(eq(invoice.id, row.id), eq(invoice.status, 'issued'))).returning().get();
+  const updated = await deps.db.update(invoice).set(patch).where(and(eq(invoice.id, row.id), eq(invoice.status, 'issued'))).returning().get();
   if (!updated) throw invalidTransition(`Invoice ${row.number} changed meanwhile`, { invoice: row.id });
   return updated;
 }
 
-export function invoiceOfTxn(db: Db, txnId: number): InvoiceRow | undefined {
-  return db.select({ i: invoice }).from(invoiceLine).innerJoin(invoice, eq(invoice.id, invoiceLine.invoice_id))
-    .where(eq(invoiceLine.txn_id, txnId)).get()?.i;
+export async function invoiceOfTxn(db: Db, txnId: number): Promise<InvoiceRow | undefined> {
+  return (await db.select({ i: invoice }).from(invoiceLine).innerJoin(invoice, eq(invoice.id, invoiceLine.invoice_id))
+    .where(eq(invoiceLine.txn_id, txnId)).get())?.i;
 }

@@ -6,6 +6,7 @@ import { ApiError, conflict } from '../../errors';
 import type { PackageRow } from '../packages/shape';
 import { priceOfPackage } from './pricing';
 import { append, ensureWallet, findCompany, walletOfCompany, type Ledger } from './wallets';
+import { atomically } from '../../db/atomically';
 
 /**
  * Parcel pricing as one rule (issue 18): a company's parcel is either charged exactly the price its
@@ -20,23 +21,23 @@ export type UnpricedPolicy = 'accept' | 'refuse';
 export type UnpricedReason = 'no_rate_line' | 'insufficient_balance';
 export const PACKAGE_MONEY_KINDS = ['charge', 'reprice', 'refund'] as const;
 
-export function companyPolicy(db: Db, companyId: number): { unpriced_policy: UnpricedPolicy; payment_terms_days: number } {
-  const row = db.select().from(companyTerms).where(eq(companyTerms.company_id, companyId)).get();
+export async function companyPolicy(db: Db, companyId: number): Promise<{ unpriced_policy: UnpricedPolicy; payment_terms_days: number }> {
+  const row = await db.select().from(companyTerms).where(eq(companyTerms.company_id, companyId)).get();
   return { unpriced_policy: row?.unpriced_policy === 'refuse' ? 'refuse' : 'accept', payment_terms_days: row?.payment_terms_days ?? 14 };
 }
 
-export function setCompanyTerms(db: Db, now: number, companyId: number, patch: { unpriced_policy?: UnpricedPolicy; payment_terms_days?: number }) {
+export async function setCompanyTerms(db: Db, now: number, companyId: number, patch: { unpriced_policy?: UnpricedPolicy; payment_terms_days?: number }) {
   const current = companyPolicy(db, companyId);
   const next = { ...current, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
-  db.insert(companyTerms).values({ company_id: companyId, ...next, updated_at: now })
+  await db.insert(companyTerms).values({ company_id: companyId, ...next, updated_at: now })
     .onConflictDoUpdate({ target: companyTerms.company_id, set: { ...next, updated_at: now } }).run();
   return { before: current, after: next };
 }
 
 /** What the company has paid for the parcel so far, in cents (charges and re-prices less refunds). */
-export function netCharged(db: Db, packageId: number): number {
-  const sum = db.select({ s: sql<number>`coalesce(sum(${walletTxn.amount_cents}), 0)` }).from(walletTxn)
-    .where(and(eq(walletTxn.package_id, packageId), inArray(walletTxn.kind, [...PACKAGE_MONEY_KINDS]))).get()?.s ?? 0;
+export async function netCharged(db: Db, packageId: number): Promise<number> {
+  const sum = (await db.select({ s: sql<number>`coalesce(sum(${walletTxn.amount_cents}), 0)` }).from(walletTxn)
+    .where(and(eq(walletTxn.package_id, packageId), inArray(walletTxn.kind, [...PACKAGE_MONEY_KINDS]))).get())?.s ?? 0;
   return -sum;
 }
 
@@ -49,16 +50,16 @@ function hasCharge(db: Db, packageId: number): boolean {
  * later differences are `reprice` rows (a debit or a credit). A prepaid wallet that cannot pay
  * throws 409 and writes nothing (the caller's savepoint rolls back).
  */
-function settleTo(deps: Ledger, row: Pick<PackageRow, 'id' | 'hawb'>, companyId: number, target: number, actorId: number | null, why: string): void {
-  const diff = target - netCharged(deps.db, row.id);
+async function settleTo(deps: Ledger, row: Pick<PackageRow, 'id' | 'hawb'>, companyId: number, target: number, actorId: number | null, why: string): Promise<void> {
+  const diff = target - await netCharged(deps.db, row.id);
   if (diff === 0) return;
-  const w = ensureWallet(deps, companyId, actorId);
+  const w = await ensureWallet(deps, companyId, actorId);
   const first = !hasCharge(deps.db, row.id);
   if (first && diff > 0) {
-    append(deps, w.id, { kind: 'charge', amount_cents: -diff, package_id: row.id, created_by: actorId, reason: `Delivery of ${row.hawb}`, reference: row.hawb });
+    await append(deps, w.id, { kind: 'charge', amount_cents: -diff, package_id: row.id, created_by: actorId, reason: `Delivery of ${row.hawb}`, reference: row.hawb });
     return;
   }
-  append(deps, w.id, {
+  await append(deps, w.id, {
     kind: 'reprice', amount_cents: -diff, package_id: row.id, created_by: actorId, reference: row.hawb,
     reason: `${diff > 0 ? 'Re-price' : 'Re-price refund'} of ${row.hawb}: ${why}`,
   });
@@ -70,13 +71,13 @@ export function unpricedRefusal(row: Pick<PackageRow, 'hawb' | 'zone_id' | 'weig
     { reason: 'unpriced', package: row.hawb, zone: row.zone_id, weight: row.weight, company: row.company_id });
 }
 
-export function writeState(db: Db, now: number, packageId: number, companyId: number, currency: string, state: 'priced' | 'unpriced', cents: number | null, reason: UnpricedReason | ''): void {
+export async function writeState(db: Db, now: number, packageId: number, companyId: number, currency: string, state: 'priced' | 'unpriced', cents: number | null, reason: UnpricedReason | ''): Promise<void> {
   const values = { company_id: companyId, state, price_cents: cents, currency, reason, priced_at: state === 'priced' ? now : null, updated_at: now };
-  db.insert(packagePricing).values({ package_id: packageId, ...values }).onConflictDoUpdate({ target: packagePricing.package_id, set: values }).run();
+  await db.insert(packagePricing).values({ package_id: packageId, ...values }).onConflictDoUpdate({ target: packagePricing.package_id, set: values }).run();
 }
 
-function setPrice(db: Db, id: number, price: number | null): PackageRow {
-  const row = db.update(pkg).set({ price }).where(eq(pkg.id, id)).returning().get();
+async function setPrice(db: Db, id: number, price: number | null): Promise<PackageRow> {
+  const row = await db.update(pkg).set({ price }).where(eq(pkg.id, id)).returning().get();
   if (!row) throw new Error(`package ${id} vanished while being priced`);
   return row;
 }
@@ -85,51 +86,51 @@ function setPrice(db: Db, id: number, price: number | null): PackageRow {
  * At creation, in the transaction that creates the parcel. No company: nothing to charge. No rate
  * line fits: the company's policy refuses (409, nothing created) or accepts it as `unpriced`.
  */
-export function priceAtCreation(deps: Ledger, row: PackageRow, actorId: number | null): PackageRow {
+export async function priceAtCreation(deps: Ledger, row: PackageRow, actorId: number | null): Promise<PackageRow> {
   const companyId = row.company_id;
   if (companyId == null) return row;
-  const pricing = priceOfPackage(deps.db, row);
+  const pricing = await priceOfPackage(deps.db, row);
   const now = deps.clock.now();
   if (!pricing.priced) {
-    if (companyPolicy(deps.db, companyId).unpriced_policy === 'refuse') {
+    if ((await companyPolicy(deps.db, companyId)).unpriced_policy === 'refuse') {
       throw unpricedRefusal(row);
     }
-    writeState(deps.db, now, row.id, companyId, pricing.currency, 'unpriced', null, 'no_rate_line');
+    await writeState(deps.db, now, row.id, companyId, pricing.currency, 'unpriced', null, 'no_rate_line');
     return row;
   }
   const cents = pricing.priced.price_cents;
-  settleTo(deps, row, companyId, cents, actorId, 'created');
-  writeState(deps.db, now, row.id, companyId, pricing.currency, 'priced', cents, '');
-  return setPrice(deps.db, row.id, toMajor(cents, pricing.currency));
+  await settleTo(deps, row, companyId, cents, actorId, 'created');
+  await writeState(deps.db, now, row.id, companyId, pricing.currency, 'priced', cents, '');
+  return await setPrice(deps.db, row.id, toMajor(cents, pricing.currency));
 }
 
 /**
  * After a weight, dimension or zone change: price again with the card in force now and settle the
  * difference. No line fits any more: what was charged is refunded and the parcel is listed unpriced.
  */
-export function repriceParcel(deps: Ledger, row: PackageRow, actorId: number | null, why: string): PackageRow {
+export async function repriceParcel(deps: Ledger, row: PackageRow, actorId: number | null, why: string): Promise<PackageRow> {
   const companyId = row.company_id;
   if (companyId == null || row.status === 'cancelled') return row;
-  const pricing = priceOfPackage(deps.db, row);
+  const pricing = await priceOfPackage(deps.db, row);
   const now = deps.clock.now();
   if (!pricing.priced) {
-    settleTo(deps, row, companyId, 0, actorId, `${why}; no rate line fits any more`);
-    writeState(deps.db, now, row.id, companyId, pricing.currency, 'unpriced', null, 'no_rate_line');
+    await settleTo(deps, row, companyId, 0, actorId, `${why}; no rate line fits any more`);
+    await writeState(deps.db, now, row.id, companyId, pricing.currency, 'unpriced', null, 'no_rate_line');
     return row;
   }
   const cents = pricing.priced.price_cents;
-  settleTo(deps, row, companyId, cents, actorId, why);
-  writeState(deps.db, now, row.id, companyId, pricing.currency, 'priced', cents, '');
-  return setPrice(deps.db, row.id, toMajor(cents, pricing.currency));
+  await settleTo(deps, row, companyId, cents, actorId, why);
+  await writeState(deps.db, now, row.id, companyId, pricing.currency, 'priced', cents, '');
+  return await setPrice(deps.db, row.id, toMajor(cents, pricing.currency));
 }
 
 /** Cancelling gives back everything the parcel was charged, once (the refund row is unique per parcel). */
-export function refundAll(deps: Ledger, row: Pick<PackageRow, 'id' | 'hawb'>, actorId: number | null, reason: string) {
-  const net = netCharged(deps.db, row.id);
+export async function refundAll(deps: Ledger, row: Pick<PackageRow, 'id' | 'hawb'>, actorId: number | null, reason: string) {
+  const net = await netCharged(deps.db, row.id);
   if (net <= 0) return null;
-  const already = deps.db.select({ id: walletTxn.id }).from(walletTxn).where(and(eq(walletTxn.package_id, row.id), eq(walletTxn.kind, 'refund'))).get();
+  const already = await deps.db.select({ id: walletTxn.id }).from(walletTxn).where(and(eq(walletTxn.package_id, row.id), eq(walletTxn.kind, 'refund'))).get();
   if (already) return null;
-  const first = deps.db.select().from(walletTxn).where(and(eq(walletTxn.package_id, row.id), inArray(walletTxn.kind, ['charge', 'reprice']))).orderBy(walletTxn.id).get();
+  const first = await deps.db.select().from(walletTxn).where(and(eq(walletTxn.package_id, row.id), inArray(walletTxn.kind, ['charge', 'reprice']))).orderBy(walletTxn.id).get();
   if (!first) return null;
   return append(deps, first.wallet_id, {
     kind: 'refund', amount_cents: net, package_id: row.id, created_by: actorId,
@@ -140,11 +141,11 @@ export function refundAll(deps: Ledger, row: Pick<PackageRow, 'id' | 'hawb'>, ac
 export interface UnpricedRow { package: number; hawb: string; company: number; status: string; reason: string; weight: number | null; zone: number | null; since: number }
 
 /** Unpriced parcels (cancelled ones owe nothing and are left out), oldest first; `companyId` narrows. */
-export function unpricedParcels(db: Db, companyId?: number | null, limit = 500, offset = 0): { count: number; rows: UnpricedRow[] } {
+export async function unpricedParcels(db: Db, companyId?: number | null, limit = 500, offset = 0): Promise<{ count: number; rows: UnpricedRow[] }> {
   const where = and(eq(packagePricing.state, 'unpriced'), ne(pkg.status, 'cancelled'), isNull(pkg.deleted_at),
     companyId != null ? eq(packagePricing.company_id, companyId) : undefined);
-  const count = db.select({ n: sql<number>`count(*)` }).from(packagePricing).innerJoin(pkg, eq(pkg.id, packagePricing.package_id)).where(where).get()?.n ?? 0;
-  const rows = db.select({ p: packagePricing, hawb: pkg.hawb, status: pkg.status, weight: pkg.weight, zone: pkg.zone_id, created: pkg.created_at })
+  const count = (await db.select({ n: sql<number>`count(*)` }).from(packagePricing).innerJoin(pkg, eq(pkg.id, packagePricing.package_id)).where(where).get())?.n ?? 0;
+  const rows = await db.select({ p: packagePricing, hawb: pkg.hawb, status: pkg.status, weight: pkg.weight, zone: pkg.zone_id, created: pkg.created_at })
     .from(packagePricing).innerJoin(pkg, eq(pkg.id, packagePricing.package_id)).where(where).orderBy(pkg.id).limit(limit).offset(offset).all();
   return {
     count,
@@ -157,42 +158,42 @@ export function unpricedParcels(db: Db, companyId?: number | null, limit = 500, 
  * prepaid wallet that cannot pay leaves that parcel listed, reason `insufficient_balance`).
  * Called after every rate-line write and by the office's "Price now".
  */
-export function priceUnpriced(deps: Ledger, actorId: number | null, companyId?: number | null): { priced: number; remaining: number } {
-  const ids = deps.db.select({ id: packagePricing.package_id }).from(packagePricing).innerJoin(pkg, eq(pkg.id, packagePricing.package_id))
+export async function priceUnpriced(deps: Ledger, actorId: number | null, companyId?: number | null): Promise<{ priced: number; remaining: number }> {
+  const ids = (await deps.db.select({ id: packagePricing.package_id }).from(packagePricing).innerJoin(pkg, eq(pkg.id, packagePricing.package_id))
     .where(and(eq(packagePricing.state, 'unpriced'), ne(pkg.status, 'cancelled'), isNull(pkg.deleted_at),
-      companyId != null ? eq(packagePricing.company_id, companyId) : undefined)).orderBy(packagePricing.package_id).all().map((r) => r.id);
+      companyId != null ? eq(packagePricing.company_id, companyId) : undefined)).orderBy(packagePricing.package_id).all()).map((r) => r.id);
   let priced = 0;
   for (const id of ids) {
-    const row = deps.db.select().from(pkg).where(eq(pkg.id, id)).get();
+    const row = await deps.db.select().from(pkg).where(eq(pkg.id, id)).get();
     if (!row || row.company_id == null) continue;
-    const pricing = priceOfPackage(deps.db, row);
+    const pricing = await priceOfPackage(deps.db, row);
     if (!pricing.priced) continue;
     const cents = pricing.priced.price_cents;
     try {
-      deps.db.transaction(() => {
-        settleTo(deps, row, row.company_id as number, cents, actorId, 'priced after a rate line was added');
-        writeState(deps.db, deps.clock.now(), row.id, row.company_id as number, pricing.currency, 'priced', cents, '');
-        setPrice(deps.db, row.id, toMajor(cents, pricing.currency));
+      await atomically(deps, async () => {
+        await settleTo(deps, row, row.company_id as number, cents, actorId, 'priced after a rate line was added');
+        await writeState(deps.db, deps.clock.now(), row.id, row.company_id as number, pricing.currency, 'priced', cents, '');
+        await setPrice(deps.db, row.id, toMajor(cents, pricing.currency));
       });
       priced += 1;
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 409) throw err;
-      writeState(deps.db, deps.clock.now(), row.id, row.company_id, pricing.currency, 'unpriced', null, 'insufficient_balance');
+      await writeState(deps.db, deps.clock.now(), row.id, row.company_id, pricing.currency, 'unpriced', null, 'insufficient_balance');
     }
   }
   return { priced, remaining: ids.length - priced };
 }
 
 /** The company's wallet currency, for messages; null without a wallet. */
-export function walletCurrency(db: Db, companyId: number): string | null {
-  return walletOfCompany(db, companyId)?.currency ?? findCompany(db, companyId).currency;
+export async function walletCurrency(db: Db, companyId: number): Promise<string | null> {
+  return (await walletOfCompany(db, companyId))?.currency ?? (await findCompany(db, companyId)).currency;
 }
 
 /** The pricing of one parcel for its detail page; `none` for a parcel of no company (nothing to charge). */
-export function pricingOf(db: Db, packageId: number) {
-  const row = db.select().from(packagePricing).where(eq(packagePricing.package_id, packageId)).get();
+export async function pricingOf(db: Db, packageId: number) {
+  const row = await db.select().from(packagePricing).where(eq(packagePricing.package_id, packageId)).get();
   return {
     package: packageId, state: row ? (row.state === 'priced' ? 'priced' as const : 'unpriced' as const) : 'none' as const,
-    price_cents: row?.price_cents ?? null, charged_cents: netCharged(db, packageId) + 0, currency: row?.currency ?? null, reason: row?.reason ?? '',
+    price_cents: row?.price_cents ?? null, charged_cents: await netCharged(db, packageId) + 0, currency: row?.currency ?? null, reason: row?.reason ?? '',
   };
 }

@@ -23,7 +23,7 @@ export interface PaymentResult { wallet: WalletRow; transaction: TxnRow; receipt
  */
 export function receivePayment(deps: Ledger, user: SessionUser, companyId: number, mode: 'prepaid' | 'postpaid', input: PaymentInput): PaymentResult {
   requireMoneyStaff(user);
-  const co = findCompany(deps.db, companyId);
+  const co = await findCompany(deps.db, companyId);
   // A statement issued while the company was postpaid can still be settled after it switched.
   if (input.invoice == null && billingOf(co) !== mode) {
     throw conflict(`${co.name} is ${billingOf(co)}; use the ${billingOf(co)} recharge`, { billing_type: billingOf(co) });
@@ -31,7 +31,7 @@ export function receivePayment(deps: Ledger, user: SessionUser, companyId: numbe
   let statement: InvoiceRow | null = null;
   if (input.invoice != null) {
     if (mode !== 'postpaid') throw conflict('Only a postpaid payment settles an invoice');
-    statement = findInvoice(deps.db, user, input.invoice);
+    statement = await findInvoice(deps.db, user, input.invoice);
     if (statement.company_id !== companyId) throw conflict(`Invoice ${statement.number} belongs to another company`);
     if (statement.kind !== 'statement' || statement.status !== 'issued') {
       throw conflict(`Invoice ${statement.number} is not an open statement (it is a ${statement.status} ${statement.kind})`);
@@ -44,8 +44,8 @@ export function receivePayment(deps: Ledger, user: SessionUser, companyId: numbe
       );
     }
   }
-  const w = ensureWallet(deps, companyId, user.id);
-  const transaction = append(deps, w.id, {
+  const w = await ensureWallet(deps, companyId, user.id);
+  const transaction = await append(deps, w.id, {
     kind: mode === 'prepaid' ? 'recharge' : 'payment', amount_cents: input.amount_cents, created_by: user.id,
     reference: input.reference, reason: input.note || (statement ? `Payment of ${statement.number}` : mode === 'prepaid' ? 'Wallet recharge' : 'Payment on account'),
   });
@@ -69,5 +69,5 @@ export function markPaid(deps: Ledger, user: SessionUser, row: InvoiceRow, refer
   if (row.kind === 'statement' && row.total_cents > 0 && row.status === 'issued') {
     return receivePayment(deps, user, row.company_id, 'postpaid', { amount_cents: row.total_cents, reference, note, invoice: row.id }).settled ?? row;
   }
-  return setInvoiceStatus(deps, row, 'paid', {});
+  return await setInvoiceStatus(deps, row, 'paid', {});
 }

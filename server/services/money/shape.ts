@@ -13,8 +13,8 @@ type LineRow = typeof invoiceLine.$inferSelect;
 
 const day = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString().slice(0, 10));
 
-export function walletApi(db: Db, w: WalletRow): z.infer<typeof Wallet> {
-  const co = findCompany(db, w.company_id);
+export async function walletApi(db: Db, w: WalletRow): Promise<z.infer<typeof Wallet>> {
+  const co = await findCompany(db, w.company_id);
   return {
     id: w.id, company: w.company_id, company_name: co.name, billing_type: billingOf(co), currency: w.currency,
     balance_cents: w.balance_cents, balance: formatMinor(w.balance_cents, w.currency), credit_limit_cents: w.credit_limit_cents,
@@ -23,10 +23,10 @@ export function walletApi(db: Db, w: WalletRow): z.infer<typeof Wallet> {
 }
 
 /** Transactions with the invoice that documents each (if any), in one extra query. */
-export function txnsApi(db: Db, rows: TxnRow[]): z.infer<typeof Txn>[] {
+export async function txnsApi(db: Db, rows: TxnRow[]): Promise<z.infer<typeof Txn>[]> {
   const ids = rows.map((r) => r.id);
   const docs = ids.length
-    ? new Map(db.select({ t: invoiceLine.txn_id, i: invoiceLine.invoice_id }).from(invoiceLine).where(inArray(invoiceLine.txn_id, ids)).all().map((r) => [r.t, r.i]))
+    ? new Map((await db.select({ t: invoiceLine.txn_id, i: invoiceLine.invoice_id }).from(invoiceLine).where(inArray(invoiceLine.txn_id, ids)).all()).map((r) => [r.t, r.i]))
     : new Map<number, number>();
   return rows.map((r) => ({
     id: r.id, wallet: r.wallet_id, company: r.company_id, kind: r.kind as TxnKind, amount_cents: r.amount_cents,
@@ -36,10 +36,10 @@ export function txnsApi(db: Db, rows: TxnRow[]): z.infer<typeof Txn>[] {
   }));
 }
 
-export function invoicesApi(db: Db, rows: InvoiceRow[]): z.infer<typeof Invoice>[] {
+export async function invoicesApi(db: Db, rows: InvoiceRow[]): Promise<z.infer<typeof Invoice>[]> {
   const companyIds = [...new Set(rows.map((r) => r.company_id))];
   const names = companyIds.length
-    ? new Map(db.select({ id: company.id, name: company.name }).from(company).where(inArray(company.id, companyIds)).all().map((c) => [c.id, c.name]))
+    ? new Map((await db.select({ id: company.id, name: company.name }).from(company).where(inArray(company.id, companyIds)).all()).map((c) => [c.id, c.name]))
     : new Map<number, string>();
   return rows.map((r) => ({
     id: r.id, number: r.number, company: r.company_id, company_name: names.get(r.company_id) ?? '', kind: r.kind as InvoiceKind,
@@ -54,8 +54,8 @@ export function invoicesApi(db: Db, rows: InvoiceRow[]): z.infer<typeof Invoice>
   }));
 }
 
-export function invoiceLines(db: Db, invoiceId: number): z.infer<typeof InvoiceLine>[] {
-  const rows: { l: LineRow; hawb: string | null }[] = db.select({ l: invoiceLine, hawb: pkg.hawb }).from(invoiceLine)
+export async function invoiceLines(db: Db, invoiceId: number): Promise<z.infer<typeof InvoiceLine>[]> {
+  const rows: { l: LineRow; hawb: string | null }[] = await db.select({ l: invoiceLine, hawb: pkg.hawb }).from(invoiceLine)
     .leftJoin(pkg, eq(pkg.id, invoiceLine.package_id)).where(eq(invoiceLine.invoice_id, invoiceId)).orderBy(invoiceLine.id).all();
   return rows.map(({ l, hawb }) => ({
     id: l.id, transaction: l.txn_id, package: l.package_id, hawb, description: l.description, amount_cents: l.amount_cents,

@@ -12,8 +12,8 @@ export type WalletRow = typeof wallet.$inferSelect;
 export type TxnRow = typeof walletTxn.$inferSelect;
 export type CompanyRow = typeof company.$inferSelect;
 
-export function findCompany(db: Db, companyId: number): CompanyRow {
-  const row = db.select().from(company).where(eq(company.id, companyId)).get();
+export async function findCompany(db: Db, companyId: number): Promise<CompanyRow> {
+  const row = await db.select().from(company).where(eq(company.id, companyId)).get();
   if (!row || row.deleted_at != null) throw notFound(`Company ${companyId} not found`);
   return row;
 }
@@ -22,17 +22,17 @@ export function billingOf(co: CompanyRow): Billing {
   return co.billing_type === 'postpaid' ? 'postpaid' : 'prepaid';
 }
 
-export function walletOfCompany(db: Db, companyId: number): WalletRow | undefined {
-  return db.select().from(wallet).where(eq(wallet.company_id, companyId)).get();
+export async function walletOfCompany(db: Db, companyId: number): Promise<WalletRow | undefined> {
+  return await db.select().from(wallet).where(eq(wallet.company_id, companyId)).get();
 }
 
 /** A company's wallet, opened on first use in the company's currency. Runs inside the caller's transaction. */
-export function ensureWallet(deps: Ledger, companyId: number, createdBy: number | null = null): WalletRow {
-  const existing = walletOfCompany(deps.db, companyId);
+export async function ensureWallet(deps: Ledger, companyId: number, createdBy: number | null = null): Promise<WalletRow> {
+  const existing = await walletOfCompany(deps.db, companyId);
   if (existing) return existing;
-  const co = findCompany(deps.db, companyId);
+  const co = await findCompany(deps.db, companyId);
   const now = deps.clock.now();
-  return deps.db.insert(wallet).values({
+  return await deps.db.insert(wallet).values({
     company_id: companyId, currency: co.currency, balance_cents: 0, created_by: createdBy, created_at: now, updated_at: now,
   }).returning().get();
 }
@@ -94,10 +94,10 @@ function stmts(db: Db) {
  * transaction. Debits are checked twice: by the pure rule (for the message) and by a conditional
  * UPDATE, so no interleaving can ever take a prepaid wallet below zero.
  */
-export function append(deps: Ledger, walletId: number, p: Posting, enforceFloor = true): TxnRow {
+export async function append(deps: Ledger, walletId: number, p: Posting, enforceFloor = true): Promise<TxnRow> {
   const { db } = deps;
   const q = stmts(db);
-  const found = q.find.get({ id: walletId });
+  const found = await q.find.get({ id: walletId });
   if (!found) throw notFound(`Wallet ${walletId} not found`);
   const { w, co } = found;
   post(w.balance_cents, p.amount_cents);
@@ -106,9 +106,9 @@ export function append(deps: Ledger, walletId: number, p: Posting, enforceFloor 
   if (debit && enforceFloor && !canDebit(state, -p.amount_cents)) throw insufficientFunds(co, w, -p.amount_cents);
   const floor = !debit || !enforceFloor ? null : state.billing === 'prepaid' ? 0 : state.credit_limit_cents == null ? null : -state.credit_limit_cents;
   const now = deps.clock.now();
-  const moved = q.move.get({ id: w.id, amount: p.amount_cents, now, floor: floor ?? NO_FLOOR });
+  const moved = await q.move.get({ id: w.id, amount: p.amount_cents, now, floor: floor ?? NO_FLOOR });
   if (!moved) throw insufficientFunds(co, w, -p.amount_cents);
-  const row = q.insert.get({
+  const row = await q.insert.get({
     wallet_id: w.id, company_id: w.company_id, kind: p.kind, amount_cents: p.amount_cents, balance_after_cents: moved.balance,
     currency: w.currency, billing: p.billing ?? state.billing, package_id: p.package_id ?? null, reason: p.reason ?? '', reference: p.reference ?? '',
     created_by: p.created_by ?? null, created_at: now,

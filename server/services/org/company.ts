@@ -26,15 +26,15 @@ function deriveCode(name: string): string {
  * A self-registered company waits as `pending` with its login; it cannot sign in until an admin
  * approves it through the status change. `passwordHash` is computed before the transaction.
  */
-export function registerCompany(deps: Deps, body: z.output<typeof RegisterCompanyBody>, passwordHash: string) {
+export async function registerCompany(deps: Deps, body: z.output<typeof RegisterCompanyBody>, passwordHash: string) {
   const now = deps.clock.now();
-  const taken = deps.db.select({ id: user.id }).from(user).where(eq(user.email, body.email)).get();
+  const taken = await deps.db.select({ id: user.id }).from(user).where(eq(user.email, body.email)).get();
   if (taken) throw conflict(`The e-mail ${body.email} is already registered; log in or reset the password`);
   const code = body.code ?? deriveCode(body.name);
   if (deps.db.select({ id: company.id }).from(company).where(eq(company.code, code)).get()) {
     throw conflict(`Company code ${code} is already used; choose another`);
   }
-  const co = deps.db.insert(company).values({
+  const co = await deps.db.insert(company).values({
     name: body.name, email: body.email, phone: body.phone, address: body.address, abn: body.abn, code,
     status: 'pending', created_at: now, updated_at: now,
   }).returning().get();
@@ -54,13 +54,13 @@ export function registerCompany(deps: Deps, body: z.output<typeof RegisterCompan
  * Moves a company between pending, active and suspended. Its logins' tokens stop working while it
  * is not active (the session check reads the status), and its new packages are refused.
  */
-export function changeCompanyStatus(deps: Deps, id: number, status: CompanyStatus): CompanyRow {
-  const existing = deps.db.select().from(company).where(eq(company.id, id)).get();
+export async function changeCompanyStatus(deps: Deps, id: number, status: CompanyStatus): Promise<CompanyRow> {
+  const existing = await deps.db.select().from(company).where(eq(company.id, id)).get();
   if (!existing) throw notFound(`Company ${id} not found`);
   if (existing.status === status) return existing;
-  const row = deps.db.update(company).set({ status, updated_at: deps.clock.now() }).where(eq(company.id, id)).returning().get();
+  const row = await deps.db.update(company).set({ status, updated_at: deps.clock.now() }).where(eq(company.id, id)).returning().get();
   if (existing.status === 'pending' && status === 'active') {
-    const logins = deps.db.select({ email: user.email }).from(user)
+    const logins = await deps.db.select({ email: user.email }).from(user)
       .where(and(eq(user.company_id, id), eq(user.role, 'company'), isNull(user.deleted_at))).all();
     for (const l of logins) {
       deps.mailer.send({ to: l.email, subject: 'Your Courier account is approved', body: `${row.name} is approved; you can log in now.` });

@@ -36,19 +36,19 @@ export function employeeScope(me: SessionUser): SQL | undefined {
 }
 
 /** An employee the caller may see (archived ones included); outside scope is 404. */
-export function findEmployee(db: Db, me: SessionUser, id: number): UserRow {
-  const row = db.select().from(user).where(and(employeeScope(me), eq(user.id, id))).get();
+export async function findEmployee(db: Db, me: SessionUser, id: number): Promise<UserRow> {
+  const row = await db.select().from(user).where(and(employeeScope(me), eq(user.id, id))).get();
   if (!row) throw notFound(`Employee ${id} not found`);
   return row;
 }
 
 /** Identity documents are for staff and the employee themself, not for a company login. */
-export function findEmployeeForDocuments(db: Db, me: SessionUser, id: number, write: boolean): UserRow {
+export async function findEmployeeForDocuments(db: Db, me: SessionUser, id: number, write: boolean): Promise<UserRow> {
   if (me.id !== id) {
     if (!isStaff(me.role) && !me.permissions.has('employee.manage')) throw notFound(`Employee ${id} not found`);
     if (write && !me.permissions.has('employee.manage')) throw forbidden('You need the "employee.manage" permission');
   }
-  const row = findEmployee(db, me, id);
+  const row = await findEmployee(db, me, id);
   if (write) assertMayManage(me, row);
   return row;
 }
@@ -75,13 +75,13 @@ export function excludeDriversWhere(me: SessionUser, exclude: string | undefined
  * it does not revive old tokens), and nobody disables or archives themself or a super admin
  * without being one.
  */
-export function afterEmployeeWrite(db: Db, ids: number[], { deps, user: me }: ResourceContext): void {
+export async function afterEmployeeWrite(db: Db, ids: number[], { deps, user: me }: ResourceContext): Promise<void> {
   const rows = ids.length ? db.select().from(user).where(inArray(user.id, ids)).all() : [];
   for (const row of rows) {
     if (row.is_active && row.deleted_at == null) continue;
     if (row.id === me.id) throw badRequest('You cannot disable or archive your own account');
     assertMayManage(me, row);
-    revokeAllTokens(deps, row.id);
+    await revokeAllTokens(deps, row.id);
   }
 }
 
@@ -89,14 +89,14 @@ export function afterEmployeeWrite(db: Db, ids: number[], { deps, user: me }: Re
  * Deletes an employee nothing refers to. Sessions, reset tokens and group memberships belong to the
  * account itself and go with it; anything else (packages, files, tickets) refuses with 409.
  */
-export function deleteEmployee(deps: Deps, me: SessionUser, id: number): void {
-  const row = findEmployee(deps.db, me, id);
+export async function deleteEmployee(deps: Deps, me: SessionUser, id: number): Promise<void> {
+  const row = await findEmployee(deps.db, me, id);
   if (row.id === me.id) throw badRequest('You cannot delete your own account');
   assertMayManage(me, row);
-  deps.db.delete(authToken).where(eq(authToken.user_id, id)).run();
-  deps.db.delete(passwordReset).where(eq(passwordReset.user_id, id)).run();
-  deps.db.delete(userPermissionGroup).where(eq(userPermissionGroup.user_id, id)).run();
-  const refs = referencingRows(deps.db, 'user', id);
+  await deps.db.delete(authToken).where(eq(authToken.user_id, id)).run();
+  await deps.db.delete(passwordReset).where(eq(passwordReset.user_id, id)).run();
+  await deps.db.delete(userPermissionGroup).where(eq(userPermissionGroup.user_id, id)).run();
+  const refs = await referencingRows(deps.db, 'user', id);
   if (refs.length) throw conflict(`Employee ${id} is still referenced by ${refs.join(', ')}; archive it instead`, { referenced_by: refs });
-  deps.db.delete(user).where(eq(user.id, id)).run();
+  await deps.db.delete(user).where(eq(user.id, id)).run();
 }

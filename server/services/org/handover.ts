@@ -42,7 +42,7 @@ const hasWork = (w: OpenWork) => w.parcels.length > 0 || w.routes.length > 0;
  * simply be switched off: their parcels would stay with an account that can no longer log in, so
  * without a choice the request answers 409 with the list the web shows in its confirmation.
  */
-export function handOverOnDeactivate(deps: Deps, me: SessionUser, row: { id: number; role: string; is_active: boolean }, choice: HandoverChoice | undefined): OpenWork | null {
+export async function handOverOnDeactivate(deps: Deps, me: SessionUser, row: { id: number; role: string; is_active: boolean }, choice: HandoverChoice | undefined): Promise<OpenWork | null> {
   if (row.role !== 'driver' || !row.is_active) return null;
   const work = openWork(deps.db, row.id);
   if (!hasWork(work)) return null;
@@ -53,7 +53,7 @@ export function handOverOnDeactivate(deps: Deps, me: SessionUser, row: { id: num
     });
   }
   const remaining = 'to_driver' in choice ? reassignAll(deps, me, row.id, choice.to_driver) : returnAll(deps, me, row.id);
-  audit(deps.db, deps.clock.now(), me.id, 'user.handover', `user:${row.id}`, {
+  await audit(deps.db, deps.clock.now(), me.id, 'user.handover', `user:${row.id}`, {
     choice: 'to_driver' in choice ? { to_driver: choice.to_driver } : { return_to_depot: true },
     parcels: work.parcels.length, routes: work.routes.length, remaining: remaining.parcels.map((p) => p.hawb),
   });
@@ -75,50 +75,50 @@ export function refuseArchiveWithOpenWork(db: Db, row: { id: number; role: strin
 }
 
 /** Routes move through the route service, then any parcel off a route through the assign service. */
-function reassignAll(deps: Deps, me: SessionUser, fromId: number, toId: number): OpenWork {
+async function reassignAll(deps: Deps, me: SessionUser, fromId: number, toId: number): Promise<OpenWork> {
   if (toId === fromId) throw badRequest('Hand the work to another driver', [{ path: 'handover.to_driver', message: 'same driver' }]);
   // Only a driver the caller may see (a company login: its own people), and an active, live one.
   if (!deps.db.select({ id: user.id }).from(user).where(and(employeeScope(me), eq(user.id, toId))).get()) {
     throw badRequest(`Employee ${toId} is not a driver`, [{ path: 'handover.to_driver', message: 'not a driver' }]);
   }
-  activeDriver(deps, toId);
+  await activeDriver(deps, toId);
   const meta = { data: { from_driver: fromId, handover: true } };
   for (const r of openWork(deps.db, fromId).routes) {
-    const route = deps.db.select().from(deliveryRoute).where(eq(deliveryRoute.id, r.id)).get();
-    if (route) reassignRoute(deps, me, route, toId);
+    const route = await deps.db.select().from(deliveryRoute).where(eq(deliveryRoute.id, r.id)).get();
+    if (route) await reassignRoute(deps, me, route, toId);
   }
   const now = deps.clock.now();
-  const left = deps.db.select().from(pkg)
+  const left = await deps.db.select().from(pkg)
     .where(and(eq(pkg.assigned_to_id, fromId), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES]))).all();
   const delivery: number[] = [];
   for (const p of left) {
     // A pickup is not in the delivery lifecycle yet: only the collector changes (as route handover does).
-    if (p.status === 'pickup_requested' || p.status === 'picked_up') updatePackage(deps.db, now, p, { assigned_to_id: toId }, 'assign_pickup', { userId: me.id }, meta);
+    if (p.status === 'pickup_requested' || p.status === 'picked_up') await updatePackage(deps.db, now, p, { assigned_to_id: toId }, 'assign_pickup', { userId: me.id }, meta);
     // A parcel that used its attempts may only go back to the depot: it stays listed as remaining.
     else if (!(p.status === 'failed' && mustReturn(p.attempts, deps.config.maxAttempts))) delivery.push(p.id);
   }
-  if (delivery.length) assignDriver(deps, me, toId, delivery, meta);
+  if (delivery.length) await assignDriver(deps, me, toId, delivery, meta);
   return openWork(deps.db, fromId);
 }
 
 /** Everything back to the depot pool: routes lose their driver, parcels lose theirs through the lifecycle. */
-function returnAll(deps: Deps, me: SessionUser, fromId: number): OpenWork {
+async function returnAll(deps: Deps, me: SessionUser, fromId: number): Promise<OpenWork> {
   const now = deps.clock.now();
   const meta = { data: { driver: fromId, handover: 'return_to_depot' } };
-  deps.db.update(deliveryRoute).set({ driver_id: null, updated_at: now })
+  await deps.db.update(deliveryRoute).set({ driver_id: null, updated_at: now })
     .where(and(eq(deliveryRoute.driver_id, fromId), inArray(deliveryRoute.status, [...LIVE_ROUTE]))).run();
-  const rows = deps.db.select().from(pkg)
+  const rows = await deps.db.select().from(pkg)
     .where(and(eq(pkg.assigned_to_id, fromId), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES]))).all();
   const toUnassign: number[] = [];
   for (let p of rows) {
     if (p.status === 'out_for_delivery') {
       // Off the van first (the same step as a driver's reset scan), then off the driver.
-      p = transition(deps.db, now, p, 'assigned', 'handover_unload', { userId: me.id }, meta);
+      p = await transition(deps.db, now, p, 'assigned', 'handover_unload', { userId: me.id }, meta);
     }
     if (p.status === 'assigned') toUnassign.push(p.id);
-    else if (p.status === 'failed') transition(deps.db, now, p, 'returned', 'handover_return', { userId: me.id }, meta, { assigned_to_id: null, is_scanned: false });
-    else updatePackage(deps.db, now, p, { assigned_to_id: null }, 'handover_unassign', { userId: me.id }, meta);
+    else if (p.status === 'failed') await transition(deps.db, now, p, 'returned', 'handover_return', { userId: me.id }, meta, { assigned_to_id: null, is_scanned: false });
+    else await updatePackage(deps.db, now, p, { assigned_to_id: null }, 'handover_unassign', { userId: me.id }, meta);
   }
-  if (toUnassign.length) unassignPackages(deps, me, toUnassign, meta);
+  if (toUnassign.length) await unassignPackages(deps, me, toUnassign, meta);
   return openWork(deps.db, fromId);
 }

@@ -6,8 +6,8 @@ import { serverSecretValue } from './serverSecret';
 const PREFIX = 'COURIER-PP';
 const SECRET = 'pickup-point-qr';
 
-function tag(db: Db, id: number, now: number): string {
-  return createHmac('sha256', serverSecretValue(db, SECRET, now)).update(`${PREFIX}:${id}`).digest('hex').slice(0, 8);
+async function tag(db: Db, id: number, now: number): Promise<string> {
+  return createHmac('sha256', await serverSecretValue(db, SECRET, now)).update(`${PREFIX}:${id}`).digest('hex').slice(0, 8);
 }
 
 /** What a pickup point's QR code holds: `COURIER-PP:<id>:<first 8 hex of HMAC-SHA256>`. */
@@ -16,11 +16,11 @@ export function pickupPointCode(db: Db, id: number, now: number): string {
 }
 
 /** The pickup point id a scanned text names, or null when it is not a code this server printed. */
-export function parsePickupPointCode(db: Db, text: string, now: number): number | null {
+export async function parsePickupPointCode(db: Db, text: string, now: number): Promise<number | null> {
   const m = /^COURIER-PP:(\d{1,15}):([0-9a-f]{8})$/.exec(text.trim());
   if (!m?.[1] || !m[2]) return null;
   const id = Number(m[1]);
-  const expected = Buffer.from(tag(db, id, now));
+  const expected = Buffer.from(await tag(db, id, now));
   const given = Buffer.from(m[2]);
   return expected.length === given.length && timingSafeEqual(expected, given) ? id : null;
 }

@@ -30,8 +30,8 @@ export function packageColumnsOf(row: UserRow): PackageColumn[] {
   return kept.length ? kept : [...DEFAULT_PACKAGE_COLUMNS];
 }
 
-export function loadUser(db: Db, id: number): UserRow {
-  const row = db.select().from(user).where(eq(user.id, id)).get();
+export async function loadUser(db: Db, id: number): Promise<UserRow> {
+  const row = await db.select().from(user).where(eq(user.id, id)).get();
   if (!row) throw notFound(`User ${id} not found`);
   return row;
 }
@@ -47,14 +47,14 @@ export function profileOf(db: Db, row: UserRow) {
   };
 }
 
-export function updateProfile(deps: Deps, userId: number, changes: { name?: string; phone?: string }): UserRow {
+export async function updateProfile(deps: Deps, userId: number, changes: { name?: string; phone?: string }): Promise<UserRow> {
   const values = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-  return deps.db.update(user).set({ ...values, updated_at: deps.clock.now() }).where(eq(user.id, userId)).returning().get();
+  return await deps.db.update(user).set({ ...values, updated_at: deps.clock.now() }).where(eq(user.id, userId)).returning().get();
 }
 
 /** PATCH merges (a null value removes the key), PUT replaces; the result is bounded in keys and bytes. */
-export function updateSettings(deps: Deps, userId: number, incoming: Settings, replace: boolean): Settings {
-  const merged: Settings = replace ? {} : { ...settingsOf(loadUser(deps.db, userId)) };
+export async function updateSettings(deps: Deps, userId: number, incoming: Settings, replace: boolean): Promise<Settings> {
+  const merged: Settings = replace ? {} : { ...settingsOf(await loadUser(deps.db, userId)) };
   for (const [key, value] of Object.entries(incoming)) {
     if (value === null) delete merged[key];
     else merged[key] = value;
@@ -66,12 +66,12 @@ export function updateSettings(deps: Deps, userId: number, incoming: Settings, r
   if (new TextEncoder().encode(json).byteLength > SETTINGS_MAX_BYTES) {
     throw new ApiError(413, 'payload_too_large', `Settings are limited to ${SETTINGS_MAX_BYTES / 1024} KiB`);
   }
-  deps.db.update(user).set({ settings: json, updated_at: deps.clock.now() }).where(eq(user.id, userId)).run();
+  await deps.db.update(user).set({ settings: json, updated_at: deps.clock.now() }).where(eq(user.id, userId)).run();
   return merged;
 }
 
-export function updatePackageColumns(deps: Deps, userId: number, columns: PackageColumn[] | null): PackageColumn[] {
-  deps.db.update(user).set({ package_columns: columns ? JSON.stringify(columns) : null, updated_at: deps.clock.now() })
+export async function updatePackageColumns(deps: Deps, userId: number, columns: PackageColumn[] | null): Promise<PackageColumn[]> {
+  await deps.db.update(user).set({ package_columns: columns ? JSON.stringify(columns) : null, updated_at: deps.clock.now() })
     .where(eq(user.id, userId)).run();
   return columns ?? [...DEFAULT_PACKAGE_COLUMNS];
 }

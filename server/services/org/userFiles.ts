@@ -6,6 +6,7 @@ import { storedFile, user } from '../../db/schema/index';
 import { notFound } from '../../errors';
 import { userFileResponse } from '../files/serve';
 import { checkUpload, fileById, recordFile, writeBytes, type FileKind, type StoredFile } from '../files/store';
+import { atomically } from '../../db/atomically';
 
 /** The images kept on a user row, each a stored_file id column. */
 export const USER_FILE_SLOTS = {
@@ -26,9 +27,9 @@ export function slotFileId(row: UserRow, slot: UserFileSlot): number | null {
 /** Drops a stored file nothing points at any more; answers its storage key so the bytes can go after commit. */
 function discard(db: Db, fileId: number | null): string[] {
   if (fileId == null) return [];
-  const file = fileById(db, fileId);
-  if (!file || referencingRows(db, 'stored_file', fileId).length) return [];
-  db.delete(storedFile).where(eq(storedFile.id, fileId)).run();
+  const file = await fileById(db, fileId);
+  if (!file || (await referencingRows(db, 'stored_file', fileId)).length) return [];
+  await db.delete(storedFile).where(eq(storedFile.id, fileId)).run();
   return [file.key];
 }
 
@@ -47,12 +48,12 @@ export async function attachUserFile(deps: Deps, userId: number, slot: UserFileS
   let stale: string[] = [];
   let stored: StoredFile;
   try {
-    stored = deps.db.transaction(() => {
-      const row = deps.db.select().from(user).where(eq(user.id, userId)).get();
+    stored = await atomically(deps, async () => {
+      const row = await deps.db.select().from(user).where(eq(user.id, userId)).get();
       if (!row) throw notFound(`Employee ${userId} not found`);
       // The employee owns their documents, so they can also fetch them through GET file/{id}/.
-      const rec = recordFile(deps.db, deps.clock.now(), userId, key, upload, kind, null);
-      deps.db.update(user).set({ [column]: rec.id, updated_at: deps.clock.now() }).where(eq(user.id, userId)).run();
+      const rec = await recordFile(deps.db, deps.clock.now(), userId, key, upload, kind, null);
+      await deps.db.update(user).set({ [column]: rec.id, updated_at: deps.clock.now() }).where(eq(user.id, userId)).run();
       stale = discard(deps.db, row[column]);
       return rec;
     });
@@ -69,10 +70,10 @@ export async function attachUserFile(deps: Deps, userId: number, slot: UserFileS
 /** Removes the user's image in `slot`, row and bytes; 404 when there is none. */
 export async function detachUserFile(deps: Deps, userId: number, slot: UserFileSlot): Promise<void> {
   const { column, label } = USER_FILE_SLOTS[slot];
-  const stale = deps.db.transaction(() => {
-    const row = deps.db.select().from(user).where(eq(user.id, userId)).get();
+  const stale = await atomically(deps, async () => {
+    const row = await deps.db.select().from(user).where(eq(user.id, userId)).get();
     if (!row || row[column] == null) throw notFound(`No ${label} is stored for this user`);
-    deps.db.update(user).set({ [column]: null, updated_at: deps.clock.now() }).where(eq(user.id, userId)).run();
+    await deps.db.update(user).set({ [column]: null, updated_at: deps.clock.now() }).where(eq(user.id, userId)).run();
     return discard(deps.db, row[column]);
   });
   await deps.writes.settled();

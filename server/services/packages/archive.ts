@@ -14,10 +14,10 @@ const WITH_DRIVER = ['assigned', 'out_for_delivery', 'failed'];
  * company's) are a 400 naming them. Answers the ids this call changed: already archived (or
  * already active) ones are left alone.
  */
-export function setPackagesArchived(deps: Deps, user: SessionUser, ids: number[], archive: boolean): number[] {
+export async function setPackagesArchived(deps: Deps, user: SessionUser, ids: number[], archive: boolean): Promise<number[]> {
   const { db } = deps;
   const wanted = [...new Set(ids)];
-  const found = db.select().from(pkg).where(and(inArray(pkg.id, wanted), packageScope(user))).all();
+  const found = await db.select().from(pkg).where(and(inArray(pkg.id, wanted), packageScope(user))).all();
   const known = new Set(found.map((r) => r.id));
   const missing = wanted.filter((id) => !known.has(id));
   if (missing.length) {
@@ -34,7 +34,7 @@ export function setPackagesArchived(deps: Deps, user: SessionUser, ids: number[]
   }
   const now = deps.clock.now();
   for (const row of target) {
-    updatePackage(db, now, row, { deleted_at: archive ? now : null }, archive ? 'archive' : 'restore', { userId: user.id });
+    await updatePackage(db, now, row, { deleted_at: archive ? now : null }, archive ? 'archive' : 'restore', { userId: user.id });
   }
   return target.map((r) => r.id);
 }

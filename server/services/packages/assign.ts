@@ -6,8 +6,8 @@ import type { SessionUser } from '../auth/session';
 import { transition, type ActionMeta } from './lifecycle';
 import type { PackageRow } from './shape';
 
-export function activeDriver(deps: Deps, driverId: number) {
-  const driver = deps.db.select().from(user).where(and(eq(user.id, driverId), isNull(user.deleted_at))).get();
+export async function activeDriver(deps: Deps, driverId: number) {
+  const driver = await deps.db.select().from(user).where(and(eq(user.id, driverId), isNull(user.deleted_at))).get();
   if (!driver || driver.role !== 'driver') throw badRequest(`Employee ${driverId} is not a driver`, [{ path: 'driver', message: 'not a driver' }]);
   if (!driver.is_active) throw badRequest(`Driver ${driver.name} is inactive`, [{ path: 'driver', message: 'inactive driver' }]);
   return driver;
@@ -17,10 +17,10 @@ export function activeDriver(deps: Deps, driverId: number) {
  * Assigns parcels to a driver, all or nothing. A parcel already with that driver is left alone;
  * one taken from another driver leaves that driver's device through the change feed.
  */
-export function assignDriver(deps: Deps, actor: SessionUser, driverId: number, packageIds: number[], meta: ActionMeta = {}): PackageRow[] {
-  const driver = activeDriver(deps, driverId);
+export async function assignDriver(deps: Deps, actor: SessionUser, driverId: number, packageIds: number[], meta: ActionMeta = {}): Promise<PackageRow[]> {
+  const driver = await activeDriver(deps, driverId);
   const wanted = [...new Set(packageIds)];
-  const rows = deps.db.select().from(pkg).where(and(inArray(pkg.id, wanted), isNull(pkg.deleted_at))).all();
+  const rows = await deps.db.select().from(pkg).where(and(inArray(pkg.id, wanted), isNull(pkg.deleted_at))).all();
   const found = new Set(rows.map((r) => r.id));
   const missing = wanted.filter((id) => !found.has(id));
   if (missing.length) {
@@ -34,9 +34,9 @@ export function assignDriver(deps: Deps, actor: SessionUser, driverId: number, p
   });
 }
 
-function packagesOrUnknown(deps: Deps, ids: number[]): PackageRow[] {
+async function packagesOrUnknown(deps: Deps, ids: number[]): Promise<PackageRow[]> {
   const wanted = [...new Set(ids)];
-  const rows = deps.db.select().from(pkg).where(and(inArray(pkg.id, wanted), isNull(pkg.deleted_at))).all();
+  const rows = await deps.db.select().from(pkg).where(and(inArray(pkg.id, wanted), isNull(pkg.deleted_at))).all();
   const found = new Set(rows.map((r) => r.id));
   const missing = wanted.filter((id) => !found.has(id));
   if (missing.length) {
@@ -51,8 +51,8 @@ function packagesOrUnknown(deps: Deps, ids: number[]): PackageRow[] {
  * when it has landed there, otherwise to `created`. The driver's device drops it through the
  * change feed.
  */
-export function unassignPackages(deps: Deps, actor: SessionUser, packageIds: number[], meta: ActionMeta = {}): PackageRow[] {
-  const rows = packagesOrUnknown(deps, packageIds);
+export async function unassignPackages(deps: Deps, actor: SessionUser, packageIds: number[], meta: ActionMeta = {}): Promise<PackageRow[]> {
+  const rows = await packagesOrUnknown(deps, packageIds);
   const now = deps.clock.now();
   return rows.map((row) => {
     if (row.status !== 'assigned') {

@@ -12,8 +12,8 @@ export interface PackageCounts {
 }
 
 /** Live parcels (archived ones left out) under `scope`, counted in one pass; every status appears, zero or not. */
-export function packageCounts(db: Db, scope: SQL | undefined): PackageCounts {
-  const rows = db.select({
+export async function packageCounts(db: Db, scope: SQL | undefined): Promise<PackageCounts> {
+  const rows = await db.select({
     status: pkg.status,
     n: sql<number>`count(*)`,
     unassigned: sql<number>`sum(case when ${pkg.assigned_to_id} is null then 1 else 0 end)`,

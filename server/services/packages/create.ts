@@ -1,3 +1,4 @@
+import { constraintOf } from '../../db/engine/errors';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import type { Db } from '../../db/client';
@@ -47,7 +48,7 @@ export function owningCompany(user: SessionUser, requested: number | null | unde
 
 /** A suspended or archived company sends nothing new. */
 export function checkCompanyActive(db: Db, companyId: number): void {
-  const co = db.select().from(company).where(eq(company.id, companyId)).get();
+  const co = await db.select().from(company).where(eq(company.id, companyId)).get();
   if (!co || co.deleted_at != null) throw badRequest(`Company ${companyId} does not exist`, [{ path: 'company', message: 'unknown company' }]);
   if (co.status !== 'active') throw forbidden(`Company ${co.name} is ${co.status}; it cannot send new packages`);
 }
@@ -58,7 +59,7 @@ export function checkCompanyActive(db: Db, companyId: number): void {
  */
 export function resolveZone(db: Db, values: PackageValues): void {
   if (values.suburb_id != null && values.zone_id == null) {
-    values.zone_id = db.select({ z: suburb.zone_id }).from(suburb).where(eq(suburb.id, values.suburb_id)).get()?.z ?? null;
+    values.zone_id = (await db.select({ z: suburb.zone_id }).from(suburb).where(eq(suburb.id, values.suburb_id)).get())?.z ?? null;
   }
   if (values.zone_id != null && !db.select({ id: zone.id }).from(zone).where(and(eq(zone.id, values.zone_id), isNull(zone.deleted_at))).get()) {
     throw badRequest(`Zone ${values.zone_id} does not exist`, [{ path: 'zone', message: 'unknown zone' }]);
@@ -66,14 +67,14 @@ export function resolveZone(db: Db, values: PackageValues): void {
 }
 
 export function assertHawbFree(db: Db, hawb: string, exceptId?: number): void {
-  const other = db.select({ id: pkg.id }).from(pkg).where(eq(pkg.hawb, hawb)).get();
+  const other = await db.select({ id: pkg.id }).from(pkg).where(eq(pkg.hawb, hawb)).get();
   if (other && other.id !== exceptId) throw conflict(`A package with hawb ${hawb} already exists`, { hawb });
 }
 
 export function foreignKeyError(err: unknown): never {
-  const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
-  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw badRequest('The package refers to a suburb, state or country that does not exist');
-  if (code === 'SQLITE_CONSTRAINT_UNIQUE') throw conflict('A package with this hawb already exists');
+  const kind = constraintOf(err);
+  if (kind === 'foreign_key') throw badRequest('The package refers to a suburb, state or country that does not exist');
+  if (kind === 'unique') throw conflict('A package with this hawb already exists');
   throw err;
 }
 
@@ -86,19 +87,19 @@ export function createPackage(deps: Deps, user: SessionUser, input: PackageCreat
   if (companyId !== undefined) values.company_id = companyId;
   if (values.company_id != null) checkCompanyActive(db, values.company_id);
   // Located before pricing, so the charge reads the zone a quote for the same address would.
-  const located = resolverFor(deps).resolve(locationInput(values));
+  const located = await resolverFor(deps).resolve(locationInput(values));
   applyResolution(values, located);
   assertHawbFree(db, input.hawb);
   values.volume_weighted = volumetricWeight(input.length, input.width, input.height);
   let row: PackageRow;
   try {
-    row = db.insert(pkg).values({ ...values, hawb: input.hawb, status: 'created', created_at: now, updated_at: now }).returning().get();
+    row = await db.insert(pkg).values({ ...values, hawb: input.hawb, status: 'created', created_at: now, updated_at: now }).returning().get();
   } catch (err) { foreignKeyError(err); }
-  recordLocation(db, row.id, located, now);
-  row = chargeForPackage(deps, row.company_id, row, user.id);
-  recordEvent(db, now, { id: row.id, status: 'created' }, action, { userId: user.id }, {}, 'created');
-  logPackageChange(db, row.id, { driverId: null, companyId: row.company_id }, now);
+  await recordLocation(db, row.id, located, now);
+  row = await chargeForPackage(deps, row.company_id, row, user.id);
+  await recordEvent(db, now, { id: row.id, status: 'created' }, action, { userId: user.id }, {}, 'created');
+  await logPackageChange(db, row.id, { driverId: null, companyId: row.company_id }, now);
   enqueueCreated(db, now, [row.id]);
-  if (input.recipient_email) setRecipientEmail(db, now, row.id, input.recipient_email);
+  if (input.recipient_email) await setRecipientEmail(db, now, row.id, input.recipient_email);
   return row;
 }

@@ -35,14 +35,14 @@ export function packagesCsvStream(db: Db, where: SQL | undefined): ReadableStrea
   let lastId = 0;
   let headerSent = false;
   return new ReadableStream<Uint8Array>({
-    pull(controller) {
+    async pull(controller) {
       if (!headerSent) {
         headerSent = true;
         // A BOM so Excel opens UTF-8 names correctly.
         controller.enqueue(encoder.encode(`\uFEFF${stringify([[...CSV_COLUMNS]])}`));
         return;
       }
-      const rows = packageJsonSelect(db).where(and(where, gt(pkg.id, lastId))).orderBy(asc(pkg.id)).limit(CSV_PAGE).all();
+      const rows = await packageJsonSelect(db).where(and(where, gt(pkg.id, lastId))).orderBy(asc(pkg.id)).limit(CSV_PAGE).all();
       if (!rows.length) {
         controller.close();
         return;

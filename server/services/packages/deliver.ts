@@ -54,9 +54,9 @@ export function refuseIfFinal(deps: Deps, row: PackageRow, to: PackageStatus, ac
   throw recordedRefusal(deps, err, row, `${action}_rejected`, ctx);
 }
 
-function driverName(db: Db, id: number | null): string {
+async function driverName(db: Db, id: number | null): Promise<string> {
   if (id == null) return 'nobody';
-  return prepared(db, 'deliver.nameOfUser', nameOfUser).get({ id })?.name ?? `driver ${id}`;
+  return (await prepared(db, 'deliver.nameOfUser', nameOfUser).get({ id }))?.name ?? `driver ${id}`;
 }
 
 /**
@@ -66,9 +66,9 @@ function driverName(db: Db, id: number | null): string {
  * lifecycle refuses (cancelled, final, out of attempts) keeps its proof with the refusal and flags
  * the parcel too (`keepRefusedDelivery`).
  */
-export function deliver(deps: Deps, ctx: ScanContext, row: PackageRow, input: DeliverInput, action = 'deliver'): DeliverResult {
+export async function deliver(deps: Deps, ctx: ScanContext, row: PackageRow, input: DeliverInput, action = 'deliver'): Promise<DeliverResult> {
   try {
-    return deliverOrRefuse(deps, ctx, row, input, action);
+    return await deliverOrRefuse(deps, ctx, row, input, action);
   } catch (err) {
     // A retryable 409 (files not uploaded yet) comes back with the same key; only a final refusal is kept.
     if (err instanceof ApiError && err.status === 409 && !err.retryable) throw keepRefusedDelivery(deps, ctx, row, input, err);
@@ -76,7 +76,7 @@ export function deliver(deps: Deps, ctx: ScanContext, row: PackageRow, input: De
   }
 }
 
-function deliverOrRefuse(deps: Deps, ctx: ScanContext, row: PackageRow, input: DeliverInput, action: string): DeliverResult {
+async function deliverOrRefuse(deps: Deps, ctx: ScanContext, row: PackageRow, input: DeliverInput, action: string): Promise<DeliverResult> {
   const { db } = deps;
   const driver = ctx.actor;
   const now = deps.clock.now();
@@ -94,7 +94,7 @@ function deliverOrRefuse(deps: Deps, ctx: ScanContext, row: PackageRow, input: D
   if (reassigned) {
     flagged = true;
     const reason = `Delivered by ${driver.name} (offline) after it was reassigned to ${driverName(db, row.assigned_to_id)}`;
-    current = transition(db, now, current, 'delivered', action, actor, { ...ctx.meta, data: { flagged: true, previous_driver: row.assigned_to_id } },
+    current = await transition(db, now, current, 'delivered', action, actor, { ...ctx.meta, data: { flagged: true, previous_driver: row.assigned_to_id } },
       { assigned_to_id: driver.id, delivered_at: deliveredAt, flagged: true, flag_reason: reason }, { ...opts, force: true });
   } else {
     if (current.status === 'failed' && mustReturn(current.attempts, opts.maxAttempts)) {
@@ -102,28 +102,28 @@ function deliverOrRefuse(deps: Deps, ctx: ScanContext, row: PackageRow, input: D
     }
     if (current.status === 'assigned' || current.status === 'failed') {
       const from = current;
-      current = recordedTransition(deps, ctx, () => transition(db, now, from, 'out_for_delivery', 'implicit_load', actor, ctx.meta, { is_scanned: true }, opts), from, action);
+      current = recordedTransition(deps, ctx, () => await transition(db, now, from, 'out_for_delivery', 'implicit_load', actor, ctx.meta, { is_scanned: true }, opts), from, action);
     }
     const loaded = current;
-    current = recordedTransition(deps, ctx, () => transition(db, now, loaded, 'delivered', action, actor, ctx.meta, { delivered_at: deliveredAt }, opts), loaded, action);
+    current = recordedTransition(deps, ctx, () => await transition(db, now, loaded, 'delivered', action, actor, ctx.meta, { delivered_at: deliveredAt }, opts), loaded, action);
   }
-  prepared(db, 'deliver.recordUpsert', recordUpsert).run({
+  await prepared(db, 'deliver.recordUpsert', recordUpsert).run({
     package_id: row.id, driver_id: driver.id, recipient_name: input.recipient_name ?? null, note: input.note ?? null,
     occurred_at: ctx.meta.occurredAt ?? now, received_at: now, latitude: ctx.meta.latitude ?? null, longitude: ctx.meta.longitude ?? null,
   });
-  writeSlots(deps, driver, current, deliverySlots(input.photos, input.signature), ctx.deviceId, true);
+  await writeSlots(deps, driver, current, deliverySlots(input.photos, input.signature), ctx.deviceId, true);
   // Where the phone was at the door teaches the address book (two agreeing deliveries place the address).
-  learnFromDelivery(db, now, row, ctx.meta.latitude, ctx.meta.longitude, deliveredAt);
+  await learnFromDelivery(db, now, row, ctx.meta.latitude, ctx.meta.longitude, deliveredAt);
   return { row: current, flagged };
 }
 
 /** Admin force delivery: no scan or proof needed, never over a final state; recorded as forced. */
-export function forceDeliver(deps: Deps, ctx: ScanContext, row: PackageRow, input: { note: string; recipient_name?: string }): PackageRow {
+export async function forceDeliver(deps: Deps, ctx: ScanContext, row: PackageRow, input: { note: string; recipient_name?: string }): Promise<PackageRow> {
   const now = deps.clock.now();
   refuseIfFinal(deps, row, 'delivered', 'force_deliver', ctx);
   const updated = transition(deps.db, now, row, 'delivered', 'force_deliver', { userId: ctx.actor.id, deviceId: ctx.deviceId }, ctx.meta,
     { delivered_at: Math.min(ctx.meta.occurredAt ?? now, now) }, { force: true, maxAttempts: deps.config.maxAttempts });
-  deps.db.insert(deliveryRecord).values({
+  await deps.db.insert(deliveryRecord).values({
     package_id: row.id, driver_id: row.assigned_to_id, recipient_name: input.recipient_name ?? null, note: input.note,
     occurred_at: ctx.meta.occurredAt ?? now, received_at: now, latitude: ctx.meta.latitude ?? null, longitude: ctx.meta.longitude ?? null,
     forced: true, updated_at: now,
@@ -132,8 +132,8 @@ export function forceDeliver(deps: Deps, ctx: ScanContext, row: PackageRow, inpu
 }
 
 /** Staff clear a delivery flag once they have looked at it. */
-export function resolveFlag(deps: Deps, ctx: ScanContext, row: PackageRow): PackageRow {
+export async function resolveFlag(deps: Deps, ctx: ScanContext, row: PackageRow): Promise<PackageRow> {
   if (!row.flagged) return row;
-  return updatePackage(deps.db, deps.clock.now(), row, { flagged: false }, 'flag_resolved', { userId: ctx.actor.id, deviceId: ctx.deviceId },
+  return await updatePackage(deps.db, deps.clock.now(), row, { flagged: false }, 'flag_resolved', { userId: ctx.actor.id, deviceId: ctx.deviceId },
     { ...ctx.meta, data: { reason: row.flag_reason } });
 }

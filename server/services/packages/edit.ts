@@ -22,9 +22,9 @@ const PAPERWORK_ACTIONS = ['create', 'upload', 'update'];
  * Edits the details of a parcel that is not final. State and assignment have their own operations;
  * the hawb is the printed label, so it changes only before anyone has handled the parcel.
  */
-export function editPackage(deps: Deps, user: SessionUser, id: number, input: PackageUpdate): PackageRow {
+export async function editPackage(deps: Deps, user: SessionUser, id: number, input: PackageUpdate): Promise<PackageRow> {
   const { db } = deps;
-  const row = visiblePackage(user, findPackage(db, id), id);
+  const row = visiblePackage(user, await findPackage(db, id), id);
   if (isFinal(row.status as PackageStatus)) {
     throw conflict(`Package ${row.hawb} is ${row.status.replace(/_/g, ' ')} (final); it can no longer be edited`, { package: row.id, status: row.status });
   }
@@ -38,7 +38,7 @@ export function editPackage(deps: Deps, user: SessionUser, id: number, input: Pa
     if (user.role === 'company') throw forbidden('A company can only manage its own packages');
     if (fields.company != null) checkCompanyActive(db, fields.company);
   }
-  const located = relocate(deps, row, values);
+  const located = await relocate(deps, row, values);
   if (fields.length !== undefined || fields.width !== undefined || fields.height !== undefined) {
     values.volume_weighted = volumetricWeight(fields.length ?? row.length, fields.width ?? row.width, fields.height ?? row.height);
   }
@@ -48,21 +48,21 @@ export function editPackage(deps: Deps, user: SessionUser, id: number, input: Pa
     throw conflict(`Package ${row.hawb} has been received at the depot: its measured weight and size win. Record a change as a weight adjustment with a reason`,
       { package: row.id, fields: measures, reason: 'received' });
   }
-  if (fields.company !== undefined && fields.company !== row.company_id && netCharged(db, row.id) !== 0) {
+  if (fields.company !== undefined && fields.company !== row.company_id && await netCharged(db, row.id) !== 0) {
     throw conflict(`Package ${row.hawb} has been charged to its company; cancel it and create it again for another company`, { package: row.id });
   }
   const before = Object.fromEntries(Object.keys(fields).map((k) => [k, (row as Record<string, unknown>)[COLUMN[k] ?? k] ?? null]));
-  if (fields.recipient_email !== undefined) setRecipientEmail(db, deps.clock.now(), row.id, fields.recipient_email);
+  if (fields.recipient_email !== undefined) await setRecipientEmail(db, deps.clock.now(), row.id, fields.recipient_email);
   const now = deps.clock.now();
   let updated: PackageRow;
   try {
-    updated = updatePackage(db, now, row, values, 'update', { userId: user.id }, { data: { fields: Object.keys(fields), before } });
+    updated = await updatePackage(db, now, row, values, 'update', { userId: user.id }, { data: { fields: Object.keys(fields), before } });
   } catch (err) { foreignKeyError(err); }
-  if (located) recordLocation(db, row.id, located, now);
+  if (located) await recordLocation(db, row.id, located, now);
   // Before depot receipt the sender's figures are what is billed; a new zone (the address located
   // better) is a new price too: either re-prices, charging or refunding the difference once.
   if (priceFields.length || updated.zone_id !== row.zone_id) {
-    updated = repriceParcel(deps, updated, user.id, `${[...priceFields, ...(updated.zone_id !== row.zone_id && !priceFields.includes('zone') ? ['zone'] : [])].join(', ')} changed`);
+    updated = await repriceParcel(deps, updated, user.id, `${[...priceFields, ...(updated.zone_id !== row.zone_id && !priceFields.includes('zone') ? ['zone'] : [])].join(', ')} changed`);
   }
   return updated;
 }
@@ -77,9 +77,9 @@ const COLUMN: Record<string, string> = { zone: 'zone_id', suburb: 'suburb_id', c
  * is the depot's measurement, which wins. Either way the parcel is re-priced once and the change is
  * in its history and the audit log, before -> after.
  */
-export function adjustWeight(deps: Deps, user: SessionUser, id: number, input: { weight: number; length?: number | null; width?: number | null; height?: number | null; reason: string }): PackageRow {
+export async function adjustWeight(deps: Deps, user: SessionUser, id: number, input: { weight: number; length?: number | null; width?: number | null; height?: number | null; reason: string }): Promise<PackageRow> {
   const { db } = deps;
-  const row = visiblePackage(user, findPackage(db, id), id);
+  const row = visiblePackage(user, await findPackage(db, id), id);
   if (isFinal(row.status as PackageStatus)) {
     throw conflict(`Package ${row.hawb} is ${row.status.replace(/_/g, ' ')} (final); its weight can no longer change`, { package: row.id, status: row.status });
   }
@@ -90,9 +90,9 @@ export function adjustWeight(deps: Deps, user: SessionUser, id: number, input: {
   }
   const before = { weight: row.weight, length: row.length, width: row.width, height: row.height, price: row.price };
   const now = deps.clock.now();
-  let updated = updatePackage(db, now, row, values, 'weight_adjusted', { userId: user.id }, { note: input.reason, data: { before, measured_at_depot: row.landed } });
-  updated = repriceParcel(deps, updated, user.id, `${row.landed ? 'measured at the depot' : 'corrected'}: ${input.reason}`);
-  audit(db, now, user.id, 'package.weight_adjusted', `package:${row.id}`, {
+  let updated = await updatePackage(db, now, row, values, 'weight_adjusted', { userId: user.id }, { note: input.reason, data: { before, measured_at_depot: row.landed } });
+  updated = await repriceParcel(deps, updated, user.id, `${row.landed ? 'measured at the depot' : 'corrected'}: ${input.reason}`);
+  await audit(db, now, user.id, 'package.weight_adjusted', `package:${row.id}`, {
     hawb: row.hawb, reason: input.reason, before, after: { weight: updated.weight, length: updated.length, width: updated.width, height: updated.height, price: updated.price },
   });
   return updated;
@@ -103,23 +103,23 @@ export function adjustWeight(deps: Deps, user: SessionUser, id: number, input: {
  * or transition beyond its creation, nothing else pointing at it); afterwards it is history and can
  * only be cancelled or archived.
  */
-export function deletePackage(deps: Deps, user: SessionUser, id: number): PackageRow {
+export async function deletePackage(deps: Deps, user: SessionUser, id: number): Promise<PackageRow> {
   const { db } = deps;
-  const row = visiblePackage(user, findPackage(db, id), id);
-  const moved = db.select({ n: sql<number>`count(*)` }).from(packageEvent)
-    .where(and(eq(packageEvent.package_id, id), notInArray(packageEvent.action, PAPERWORK_ACTIONS))).get()?.n ?? 0;
+  const row = visiblePackage(user, await findPackage(db, id), id);
+  const moved = (await db.select({ n: sql<number>`count(*)` }).from(packageEvent)
+    .where(and(eq(packageEvent.package_id, id), notInArray(packageEvent.action, PAPERWORK_ACTIONS))).get())?.n ?? 0;
   if (row.status !== 'created' || moved > 0) {
     throw conflict(`Package ${row.hawb} has already moved (${row.status.replace(/_/g, ' ')}); cancel or archive it instead`, { package: row.id, status: row.status });
   }
-  const refs = referencingRows(db, 'package', id).filter((r) => !r.endsWith(' package_event') && !r.endsWith(' package_location') && !r.endsWith(' package_pricing'));
+  const refs = (await referencingRows(db, 'package', id)).filter((r) => !r.endsWith(' package_event') && !r.endsWith(' package_location') && !r.endsWith(' package_pricing'));
   if (refs.length) throw conflict(`Package ${row.hawb} is still referenced by ${refs.join(', ')}; archive it instead`, { referenced_by: refs });
-  db.delete(packageEvent).where(eq(packageEvent.package_id, id)).run();
-  db.delete(packageLocation).where(eq(packageLocation.package_id, id)).run();
+  await db.delete(packageEvent).where(eq(packageEvent.package_id, id)).run();
+  await db.delete(packageLocation).where(eq(packageLocation.package_id, id)).run();
   // Its pricing state goes with it (a charged parcel never gets here: the ledger references it).
-  db.delete(packagePricing).where(eq(packagePricing.package_id, id)).run();
-  db.delete(pkg).where(eq(pkg.id, id)).run();
+  await db.delete(packagePricing).where(eq(packagePricing.package_id, id)).run();
+  await db.delete(pkg).where(eq(pkg.id, id)).run();
   // Company screens and any device holding it learn that it is gone.
-  db.insert(changeLog).values({ entity: 'package', entity_id: id, op: 'remove', driver_id: null, company_id: row.company_id, created_at: deps.clock.now() }).run();
+  await db.insert(changeLog).values({ entity: 'package', entity_id: id, op: 'remove', driver_id: null, company_id: row.company_id, created_at: deps.clock.now() }).run();
   return row;
 }
 
@@ -127,10 +127,10 @@ export function deletePackage(deps: Deps, user: SessionUser, id: number): Packag
  * An admin or supervisor sets a status by hand, through the lifecycle table like every other change.
  * A parcel put back to `received` is on the depot shelf again: no driver, not on a van.
  */
-export function changeStatus(
+export async function changeStatus(
   deps: Deps, user: SessionUser, id: number, to: (typeof STATUS_CHANGE_TARGETS)[number], note?: string,
-): PackageRow {
-  const row = visiblePackage(user, findPackage(deps.db, id), id);
+): Promise<PackageRow> {
+  const row = visiblePackage(user, await findPackage(deps.db, id), id);
   const patch: Partial<typeof pkg.$inferInsert> =
     to === 'received' ? { landed: true, assigned_to_id: null, is_scanned: false }
       : to === 'returned' ? { is_scanned: false } : {};

@@ -17,8 +17,8 @@ import type { PackageRow } from './shape';
 export interface FailInput { failed_delivery_status?: number; note?: string; photo?: FileRef }
 export interface FailResult { row: PackageRow; mustReturn: boolean; maxAttempts: number }
 
-function reasonOf(db: Db, id: number): { id: number; name: string } {
-  const r = db.select().from(failedDeliveryStatus).where(and(eq(failedDeliveryStatus.id, id), isNull(failedDeliveryStatus.deleted_at))).get();
+async function reasonOf(db: Db, id: number): Promise<{ id: number; name: string }> {
+  const r = await db.select().from(failedDeliveryStatus).where(and(eq(failedDeliveryStatus.id, id), isNull(failedDeliveryStatus.deleted_at))).get();
   if (!r) throw badRequest(`Failed-delivery status ${id} does not exist`, [{ path: 'failed_delivery_status', message: 'unknown status' }]);
   return { id: r.id, name: r.name };
 }
@@ -28,7 +28,7 @@ function reasonOf(db: Db, id: number): { id: number; name: string } {
  * says when the parcel has used its attempts and must go back to the depot. Staff may record an
  * attempt a driver reported by phone; an admin may force one from any open state.
  */
-export function failDelivery(deps: Deps, ctx: ScanContext, row: PackageRow, input: FailInput, opts: { force?: boolean; action?: string } = {}): FailResult {
+export async function failDelivery(deps: Deps, ctx: ScanContext, row: PackageRow, input: FailInput, opts: { force?: boolean; action?: string } = {}): Promise<FailResult> {
   const { db } = deps;
   const action = opts.action ?? 'fail';
   const me = ctx.actor;
@@ -45,15 +45,15 @@ export function failDelivery(deps: Deps, ctx: ScanContext, row: PackageRow, inpu
   const now = deps.clock.now();
   const maxAttempts = deps.config.maxAttempts;
   const attempts = row.attempts + 1;
-  const updated = recordedTransition(deps, ctx, () => transition(db, now, row, 'failed', action, { userId: me.id, deviceId: ctx.deviceId },
+  const updated = recordedTransition(deps, ctx, async () => await transition(db, now, row, 'failed', action, { userId: me.id, deviceId: ctx.deviceId },
     { ...ctx.meta, data: { attempt: attempts, reason: reason?.name ?? null } }, { attempts, is_scanned: false }, { maxAttempts, force: opts.force }), row, action);
   const reasonText = reason?.name ?? 'Forced failure';
-  db.insert(deliveryAttempt).values({
+  await db.insert(deliveryAttempt).values({
     package_id: row.id, attempt_no: attempts, driver_id: row.assigned_to_id, recorded_by: me.id, failed_status_id: reason?.id ?? null,
     reason: reasonText, note: input.note ?? null, photo_file_id: photo?.id ?? null, occurred_at: ctx.meta.occurredAt ?? now,
     received_at: now, latitude: ctx.meta.latitude ?? null, longitude: ctx.meta.longitude ?? null, forced: opts.force ?? false,
   }).run();
-  if (reason) db.insert(packageFailure).values({ package_id: row.id, status_id: reason.id, name: reason.name, note: input.note ?? null, created_at: now }).run();
+  if (reason) await db.insert(packageFailure).values({ package_id: row.id, status_id: reason.id, name: reason.name, note: input.note ?? null, created_at: now }).run();
   return { row: updated, mustReturn: mustReturn(attempts, maxAttempts), maxAttempts };
 }
 
@@ -61,21 +61,21 @@ export function failDelivery(deps: Deps, ctx: ScanContext, row: PackageRow, inpu
  * A failure photo uploaded after the failure was reported: it joins the parcel's latest attempt
  * when that attempt has none yet.
  */
-export function attachFailurePhoto(deps: Deps, actor: SessionUser, row: PackageRow, fileId: number): number | null {
-  const latest = deps.db.select().from(deliveryAttempt).where(eq(deliveryAttempt.package_id, row.id)).orderBy(desc(deliveryAttempt.attempt_no)).limit(1).get();
+export async function attachFailurePhoto(deps: Deps, actor: SessionUser, row: PackageRow, fileId: number): Promise<number | null> {
+  const latest = await deps.db.select().from(deliveryAttempt).where(eq(deliveryAttempt.package_id, row.id)).orderBy(desc(deliveryAttempt.attempt_no)).limit(1).get();
   if (!latest || latest.photo_file_id != null || row.status !== 'failed') return null;
   if (!isStaff(actor.role) && latest.driver_id !== actor.id && latest.recorded_by !== actor.id) return null;
-  deps.db.update(deliveryAttempt).set({ photo_file_id: fileId }).where(eq(deliveryAttempt.id, latest.id)).run();
+  await deps.db.update(deliveryAttempt).set({ photo_file_id: fileId }).where(eq(deliveryAttempt.id, latest.id)).run();
   return latest.attempt_no;
 }
 
 /** Attempts as answered: with the driver's name, the photo and both times. */
-export function attemptsWhere(db: Db, where: SQL | undefined, limit = 500, offset = 0): Attempt[] {
-  const rows = db.select({ a: deliveryAttempt, hawb: pkg.hawb, driver_name: user.name }).from(deliveryAttempt)
+export async function attemptsWhere(db: Db, where: SQL | undefined, limit = 500, offset = 0): Promise<Attempt[]> {
+  const rows = await db.select({ a: deliveryAttempt, hawb: pkg.hawb, driver_name: user.name }).from(deliveryAttempt)
     .innerJoin(pkg, eq(pkg.id, deliveryAttempt.package_id)).leftJoin(user, eq(user.id, deliveryAttempt.driver_id))
     .where(where).orderBy(desc(deliveryAttempt.id)).limit(limit).offset(offset).all();
   const photoIds = rows.map((r) => r.a.photo_file_id).filter((id): id is number => id != null);
-  const photos = new Map(photoIds.length ? db.select().from(storedFile).where(inArray(storedFile.id, photoIds)).all().map((f) => [f.id, fileInfo(f)]) : []);
+  const photos = new Map(photoIds.length ? (await db.select().from(storedFile).where(inArray(storedFile.id, photoIds)).all()).map((f) => [f.id, fileInfo(f)]) : []);
   return rows.map(({ a, hawb, driver_name }) => ({
     id: a.id, package: a.package_id, hawb, attempt_no: a.attempt_no,
     driver: a.driver_id != null ? { id: a.driver_id, name: driver_name ?? '' } : null,

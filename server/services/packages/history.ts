@@ -22,9 +22,9 @@ const DAY = 86_400_000;
 export const dayStart = (date: string, utcOffsetMin = 0) => Date.parse(`${date}T00:00:00Z`) - utcOffsetMin * 60_000;
 
 /** Events as answered, with who did them. */
-export function shapeEvents(db: Db, rows: EventRow[]): z.infer<typeof PackageEvent>[] {
+export async function shapeEvents(db: Db, rows: EventRow[]): Promise<z.infer<typeof PackageEvent>[]> {
   const ids = [...new Set(rows.map((r) => r.actor_id).filter((id): id is number => id != null))];
-  const names = new Map(ids.length ? db.select({ id: user.id, name: user.name }).from(user).where(inArray(user.id, ids)).all().map((u) => [u.id, u.name]) : []);
+  const names = new Map(ids.length ? (await db.select({ id: user.id, name: user.name }).from(user).where(inArray(user.id, ids)).all()).map((u) => [u.id, u.name]) : []);
   return rows.map((e) => ({
     id: e.id, action: e.action, from_status: e.from_status, to_status: e.to_status,
     actor: e.actor_id != null ? { id: e.actor_id, name: names.get(e.actor_id) ?? '' } : null,
@@ -47,7 +47,7 @@ export function historyDriver(user: SessionUser, requested?: number): number {
  * The parcels a driver moved along (each with its latest action by that driver), newest first,
  * filtered by status, day range and search.
  */
-export function driverHistory(deps: Deps, driverId: number, q: z.output<typeof HistoryQuery>, url: string): Page<{ package: Package; last_action: string; last_at: string }> {
+export async function driverHistory(deps: Deps, driverId: number, q: z.output<typeof HistoryQuery>, url: string): Promise<Page<{ package: Package; last_action: string; last_at: string }>> {
   const { db } = deps;
   const last = db.select({ package_id: packageEvent.package_id, last_id: sql<number>`max(${packageEvent.id})`.as('last_id') })
     .from(packageEvent).where(eq(packageEvent.actor_id, driverId)).groupBy(packageEvent.package_id).as('last');
@@ -64,10 +64,10 @@ export function driverHistory(deps: Deps, driverId: number, q: z.output<typeof H
   );
   const base = () => db.select({ id: pkg.id, action: packageEvent.action, at: packageEvent.received_at }).from(last)
     .innerJoin(pkg, eq(pkg.id, last.package_id)).innerJoin(packageEvent, eq(packageEvent.id, last.last_id));
-  const count = db.select({ n: sql<number>`count(*)` }).from(last).innerJoin(pkg, eq(pkg.id, last.package_id))
-    .innerJoin(packageEvent, eq(packageEvent.id, last.last_id)).where(where).get()?.n ?? 0;
-  const rows = base().where(where).orderBy(desc(packageEvent.id)).limit(q.page_size).offset((q.page - 1) * q.page_size).all();
-  const byId = new Map(packagesByIds(db, rows.map((r) => r.id)).map((p) => [p.id, p]));
+  const count = (await db.select({ n: sql<number>`count(*)` }).from(last).innerJoin(pkg, eq(pkg.id, last.package_id))
+    .innerJoin(packageEvent, eq(packageEvent.id, last.last_id)).where(where).get())?.n ?? 0;
+  const rows = await base().where(where).orderBy(desc(packageEvent.id)).limit(q.page_size).offset((q.page - 1) * q.page_size).all();
+  const byId = new Map((await packagesByIds(db, rows.map((r) => r.id))).map((p) => [p.id, p]));
   return {
     count, ...pageLinks(url, q.page, q.page_size, count),
     results: rows.flatMap((r) => {
@@ -78,54 +78,54 @@ export function driverHistory(deps: Deps, driverId: number, q: z.output<typeof H
 }
 
 /** Drivers may open the story of parcels they hold or once moved; others as their scope allows. */
-export function historyVisible(db: Db, me: SessionUser, row: PackageRow | undefined, id: number): PackageRow {
+export async function historyVisible(db: Db, me: SessionUser, row: PackageRow | undefined, id: number): Promise<PackageRow> {
   if (!row || row.deleted_at != null) throw notFound(`Package ${id} not found`);
   if (canSeePackage(me, row)) return row;
   if (me.role === 'driver') {
-    const acted = db.select({ id: packageEvent.id }).from(packageEvent)
+    const acted = await db.select({ id: packageEvent.id }).from(packageEvent)
       .where(and(eq(packageEvent.package_id, row.id), eq(packageEvent.actor_id, me.id))).limit(1).get();
     if (acted) return row;
   }
   throw notFound(`Package ${id} not found`);
 }
 
-export function packageStory(db: Db, row: PackageRow) {
-  const events = db.select().from(packageEvent).where(eq(packageEvent.package_id, row.id)).orderBy(asc(packageEvent.id)).all();
+export async function packageStory(db: Db, row: PackageRow) {
+  const events = await db.select().from(packageEvent).where(eq(packageEvent.package_id, row.id)).orderBy(asc(packageEvent.id)).all();
   return {
-    package: packagesByIds(db, [row.id])[0] as Package,
+    package: (await packagesByIds(db, [row.id]))[0] as Package,
     events: shapeEvents(db, events),
-    attempts: attemptsWhere(db, eq(deliveryAttempt.package_id, row.id)).reverse(),
+    attempts: (await attemptsWhere(db, eq(deliveryAttempt.package_id, row.id))).reverse(),
     proof: row.status === 'delivered' || row.delivered_at != null ? proofOf(db, row) : null,
   };
 }
 
 /** A driver's packages for one of their days: due that day, or given to them that day. */
-export function packagesForDay(db: Db, driverId: number, date: string, utcOffsetMin: number): Package[] {
+export async function packagesForDay(db: Db, driverId: number, date: string, utcOffsetMin: number): Promise<Package[]> {
   const start = dayStart(date, utcOffsetMin);
   const assignedThatDay = sql`exists (select 1 from package_event e where e.package_id = ${pkg.id} and e.to_status = 'assigned'
     and e.received_at >= ${start} and e.received_at < ${start + DAY})`;
-  const rows = db.select({ id: pkg.id }).from(pkg)
+  const rows = await db.select({ id: pkg.id }).from(pkg)
     .where(and(eq(pkg.assigned_to_id, driverId), isNull(pkg.deleted_at), or(eq(pkg.delivery_date, date), assignedThatDay)))
     .orderBy(asc(pkg.sequence_no), asc(pkg.id)).limit(5000).all();
   return packagesByIds(db, rows.map((r) => r.id));
 }
 
 /** Pickups waiting for (or collected by) the driver. */
-export function pickupPackages(db: Db, driverId: number): Package[] {
-  const rows = db.select({ id: pkg.id }).from(pkg)
+export async function pickupPackages(db: Db, driverId: number): Promise<Package[]> {
+  const rows = await db.select({ id: pkg.id }).from(pkg)
     .where(and(eq(pkg.assigned_to_id, driverId), isNull(pkg.deleted_at), inArray(pkg.status, ['pickup_requested', 'picked_up'])))
     .orderBy(asc(pkg.sequence_no), asc(pkg.id)).limit(5000).all();
   return packagesByIds(db, rows.map((r) => r.id));
 }
 
 /** Supervisor checks of a day, newest first. */
-export function checkScans(deps: Deps, where: SQL | undefined, page: number, pageSize: number, url: string) {
+export async function checkScans(deps: Deps, where: SQL | undefined, page: number, pageSize: number, url: string) {
   const { db } = deps;
   const cond = and(eq(packageEvent.action, 'supervisor_check'), where);
-  const count = db.select({ n: sql<number>`count(*)` }).from(packageEvent).where(cond).get()?.n ?? 0;
-  const events = db.select().from(packageEvent).where(cond).orderBy(desc(packageEvent.id)).limit(pageSize).offset((page - 1) * pageSize).all();
-  const pkgs = new Map(packagesByIds(db, [...new Set(events.map((e) => e.package_id))]).map((p) => [p.id, p]));
-  const shaped = shapeEvents(db, events);
+  const count = (await db.select({ n: sql<number>`count(*)` }).from(packageEvent).where(cond).get())?.n ?? 0;
+  const events = await db.select().from(packageEvent).where(cond).orderBy(desc(packageEvent.id)).limit(pageSize).offset((page - 1) * pageSize).all();
+  const pkgs = new Map((await packagesByIds(db, [...new Set(events.map((e) => e.package_id))])).map((p) => [p.id, p]));
+  const shaped = await shapeEvents(db, events);
   return {
     count, ...pageLinks(url, page, pageSize, count),
     results: events.flatMap((e, i) => {

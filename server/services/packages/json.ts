@@ -1,74 +1,73 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { alias, SQLiteSyncDialect, type SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
+import { inJsonIds, jsonSql, type JsonSql } from '../../db/engine/dialect';
+import type { EngineKind } from '../../db/engine/types';
 import { prepared } from '../../db/prepared';
 import { company, country, packageFailure, pkg, state, suburb, user, zone } from '../../db/schema/index';
 import { RawJson } from '../../http/rawJson';
 import type { Package } from '../../../shared/schemas/package';
 
 /**
- * The Package answer of spec 2.1 built by SQLite as JSON text: materialising ~67 columns per row
+ * The Package answer of spec 2.1 built by the database as JSON text: materialising ~67 columns per row
  * into JS values, shaping objects and stringifying them again was most of a package list request.
  * This is the one shaping of a Package; `packagesByIds()` parses it for callers that need objects.
  */
 
 const driver = alias(user, 'driver');
 
-/** Same text as `iso()` in server/clock.ts: SQLite rounds unixepoch seconds to whole milliseconds, so `%f` is exact. */
-const isoOf = (ms: SQLiteColumn): SQL => sql`coalesce(strftime('%Y-%m-%dT%H:%M:%fZ', ${ms} / 1000.0, 'unixepoch'), '')`;
-
-/** Boolean columns hold 0/1; drizzle reads them as `value === 1`. json() marks the text as JSON, not a string. */
-const bool = (col: SQLiteColumn): SQL => sql`json(iif(${col} = 1, 'true', 'false'))`;
-
-const failures = sql`json((select json_group_array(json_object(
-  'id', ${packageFailure.status_id}, 'name', ${packageFailure.name}, 'note', ${packageFailure.note},
-  'created_at', ${isoOf(packageFailure.created_at)}) order by ${packageFailure.id})
-  from ${packageFailure} where ${packageFailure.package_id} = ${pkg.id}))`;
-
-/** Every Package key in answer order; `satisfies` keeps it in step with the schema. */
-const FIELDS = {
-  id: pkg.id, hawb: pkg.hawb, customer_code: pkg.customer_code, customer_name: pkg.customer_name,
-  customer_address: pkg.customer_address, customer_phone: pkg.customer_phone, postcode: pkg.postcode,
-  postcode_name: pkg.postcode_name, description_of_goods: pkg.description_of_goods, count: pkg.count, landed: bool(pkg.landed),
-  company: pkg.company_id, company_name: company.name, weight: pkg.weight, price: pkg.price,
-  shipper_code: pkg.shipper_code, shipper_name: pkg.shipper_name, shipper_address: pkg.shipper_address,
-  shipper_city: pkg.shipper_city, shipper_state: pkg.shipper_state, shipper_postcode: pkg.shipper_postcode,
-  shipper_country: pkg.shipper_country, origin: pkg.origin, port: pkg.port, total_value: pkg.total_value,
-  goods_currency: pkg.goods_currency, sac: bool(pkg.sac), fr_reference: pkg.fr_reference, sub_master: pkg.sub_master,
-  pkg_type: pkg.pkg_type, country_of_origin: pkg.country_of_origin, cyber_vendor_account: pkg.cyber_vendor_account,
-  customs_code: pkg.customs_code, cyber_importer_account: pkg.cyber_importer_account, importer_abn: pkg.importer_abn,
-  importer_cac: pkg.importer_cac, cyber_supplier_account: pkg.cyber_supplier_account,
-  supplier_customs_code: pkg.supplier_customs_code, is_scanned: bool(pkg.is_scanned), parcel_no: pkg.parcel_no,
-  sequence_no: pkg.sequence_no, status: pkg.status, zone: pkg.zone_id, zone_name: zone.name,
-  suburb: pkg.suburb_id, suburb_name: suburb.name, state: pkg.state_id, state_name: state.name,
-  country: pkg.country_id, country_name: country.name, height: pkg.height, length: pkg.length,
-  volume_weighted: pkg.volume_weighted, assigned_to_id: pkg.assigned_to_id,
-  assigned_to: sql`iif(${pkg.assigned_to_id} is null, null, json_object('id', ${pkg.assigned_to_id}, 'name', coalesce(${driver.name}, '')))`,
-  coordinates: sql`iif(${pkg.latitude} is null or ${pkg.longitude} is null, null,
-    json_object('latitude', ${pkg.latitude}, 'longitude', ${pkg.longitude}))`,
-  delivery_date: pkg.delivery_date, latitude: pkg.latitude, longitude: pkg.longitude,
-  created_at: isoOf(pkg.created_at), package_failed_delivery_status: failures,
-} satisfies Record<keyof Package, SQLiteColumn | SQL>;
+/** The Package answer as one JSON expression in the engine's own functions. */
+function packageExpression(j: JsonSql): SQL {
+  const failures = j.arrayOf(
+    j.object([['id', packageFailure.status_id], ['name', packageFailure.name], ['note', packageFailure.note], ['created_at', j.iso(packageFailure.created_at)]]),
+    sql`from ${packageFailure} where ${packageFailure.package_id} = ${pkg.id}`, sql`${packageFailure.id}`);
+  /** Every Package key in answer order; `satisfies` keeps it in step with the schema. */
+  const fields = {
+    id: pkg.id, hawb: pkg.hawb, customer_code: pkg.customer_code, customer_name: pkg.customer_name,
+    customer_address: pkg.customer_address, customer_phone: pkg.customer_phone, postcode: pkg.postcode,
+    postcode_name: pkg.postcode_name, description_of_goods: pkg.description_of_goods, count: pkg.count, landed: j.bool(pkg.landed),
+    company: pkg.company_id, company_name: company.name, weight: pkg.weight, price: pkg.price,
+    shipper_code: pkg.shipper_code, shipper_name: pkg.shipper_name, shipper_address: pkg.shipper_address,
+    shipper_city: pkg.shipper_city, shipper_state: pkg.shipper_state, shipper_postcode: pkg.shipper_postcode,
+    shipper_country: pkg.shipper_country, origin: pkg.origin, port: pkg.port, total_value: pkg.total_value,
+    goods_currency: pkg.goods_currency, sac: j.bool(pkg.sac), fr_reference: pkg.fr_reference, sub_master: pkg.sub_master,
+    pkg_type: pkg.pkg_type, country_of_origin: pkg.country_of_origin, cyber_vendor_account: pkg.cyber_vendor_account,
+    customs_code: pkg.customs_code, cyber_importer_account: pkg.cyber_importer_account, importer_abn: pkg.importer_abn,
+    importer_cac: pkg.importer_cac, cyber_supplier_account: pkg.cyber_supplier_account,
+    supplier_customs_code: pkg.supplier_customs_code, is_scanned: j.bool(pkg.is_scanned), parcel_no: pkg.parcel_no,
+    sequence_no: pkg.sequence_no, status: pkg.status, zone: pkg.zone_id, zone_name: zone.name,
+    suburb: pkg.suburb_id, suburb_name: suburb.name, state: pkg.state_id, state_name: state.name,
+    country: pkg.country_id, country_name: country.name, height: pkg.height, length: pkg.length,
+    volume_weighted: pkg.volume_weighted, assigned_to_id: pkg.assigned_to_id,
+    assigned_to: sql`case when ${pkg.assigned_to_id} is null then null else ${j.object([['id', pkg.assigned_to_id], ['name', sql`coalesce(${driver.name}, '')`]])} end`,
+    coordinates: sql`case when ${pkg.latitude} is null or ${pkg.longitude} is null then null
+      else ${j.object([['latitude', pkg.latitude], ['longitude', pkg.longitude]])} end`,
+    delivery_date: pkg.delivery_date, latitude: pkg.latitude, longitude: pkg.longitude,
+    created_at: j.iso(pkg.created_at), package_failed_delivery_status: failures,
+  } satisfies Record<keyof Package, SQLiteColumn | SQL>;
+  return j.object(Object.entries(fields));
+}
 
 /**
- * Rendered to text once: drizzle re-walks every chunk of an expression each time it builds a
- * query, and the list endpoints build theirs per request (their filters vary).
+ * Rendered to text once per engine: drizzle re-walks every chunk of an expression each time it
+ * builds a query, and the list endpoints build theirs per request (their filters vary).
  */
-function render(): SQL<string> {
-  const members = Object.entries(FIELDS).map(([key, value]) => sql`${sql.raw(`'${key}'`)}, ${value}`);
-  const query = new SQLiteSyncDialect().sqlToQuery(sql`json_object(${sql.join(members, sql`, `)})`);
+function render(kind: EngineKind): SQL<string> {
+  const query = new SQLiteSyncDialect().sqlToQuery(packageExpression(jsonSql(kind)));
   if (query.params.length) throw new Error('package JSON expression must not bind parameters');
   return sql<string>`${sql.raw(query.sql)}`;
 }
 
-export const PACKAGE_JSON = render();
+const PACKAGE_JSON: Record<EngineKind, SQL<string>> = { sqlite: render('sqlite'), postgres: render('postgres') };
 
 /**
  * `select id, <package json> from package` with the joins the expression reads; add where, order and
- * limit. Every package read (answers, lists, exports) goes through this one select.
+ * limit. Every package read (answers, lists, exports) goes through this one select. PostgreSQL
+ * answers `json` values as text too (no type parser for them is set), so callers see the same.
  */
 export function packageJsonSelect(db: Db) {
-  return db.select({ id: pkg.id, json: PACKAGE_JSON }).from(pkg)
+  const json = db.$engine.kind === 'postgres' ? sql<string>`(${PACKAGE_JSON.postgres})::text` : PACKAGE_JSON.sqlite;
+  return db.select({ id: pkg.id, json }).from(pkg)
     .leftJoin(company, eq(company.id, pkg.company_id))
     .leftJoin(zone, eq(zone.id, pkg.zone_id))
     .leftJoin(suburb, eq(suburb.id, pkg.suburb_id))
@@ -89,19 +88,19 @@ export function parsePackages(rows: readonly { json: string }[]): Package[] {
 
 // The ids travel as one JSON text so that one statement serves any number of them.
 const byIds = (db: Db) => prepared(db, 'package-json-by-ids', (d) => packageJsonSelect(d)
-  .where(sql`${pkg.id} in (select value from json_each(${sql.placeholder('ids')}))`).prepare());
+  .where(inJsonIds(d, pkg.id, sql.placeholder('ids'))).prepare());
 const byId = (db: Db) => prepared(db, 'package-json-by-id', (d) => packageJsonSelect(d)
   .where(eq(pkg.id, sql.placeholder('id'))).prepare());
 
 /** The packages of `ids` in that order; ids with no package are skipped. */
-export function packageJsonByIds(db: Db, ids: readonly number[]): RawJson[] {
+export async function packageJsonByIds(db: Db, ids: readonly number[]): Promise<RawJson[]> {
   if (!ids.length) return [];
   if (ids.length === 1) {
-    const one = packageJson(db, ids[0]!);
+    const one = await packageJson(db, ids[0]!);
     return one ? [one] : [];
   }
   const found = new Map<number, string>();
-  for (const row of byIds(db).values({ ids: JSON.stringify(ids) }) as unknown[][]) found.set(row[0] as number, row[1] as string);
+  for (const row of (await byIds(db).values({ ids: JSON.stringify(ids) })) as unknown[][]) found.set(row[0] as number, row[1] as string);
   const out: RawJson[] = [];
   for (const id of ids) {
     const text = found.get(id);
@@ -111,8 +110,8 @@ export function packageJsonByIds(db: Db, ids: readonly number[]): RawJson[] {
 }
 
 /** One package, as scan and delivery answers carry it. */
-export function packageJson(db: Db, id: number): RawJson | undefined {
-  return rawPackages(byId(db).values({ id }) as unknown[][])[0];
+export async function packageJson(db: Db, id: number): Promise<RawJson | undefined> {
+  return rawPackages((await byId(db).values({ id })) as unknown[][])[0];
 }
 
 export interface PackageJsonQuery { orderBy?: (SQLiteColumn | SQL)[]; limit?: number; offset?: number }
@@ -122,15 +121,16 @@ export interface PackageJsonQuery { orderBy?: (SQLiteColumn | SQL)[]; limit?: nu
  * id first: under an ORDER BY no index serves, SQLite computes the result column of every
  * matching row before it sorts and cuts, and here that column is the whole package.
  */
-export function packageJsonWhere(db: Db, where: SQL | undefined, q: PackageJsonQuery = {}): RawJson[] {
+export async function packageJsonWhere(db: Db, where: SQL | undefined, q: PackageJsonQuery = {}): Promise<RawJson[]> {
   if (q.limit == null && !q.offset) {
     let query = packageJsonSelect(db).where(where).$dynamic();
     if (q.orderBy?.length) query = query.orderBy(...q.orderBy);
-    return rawPackages(query.values() as unknown[][]);
+    return rawPackages((await query.values()) as unknown[][]);
   }
   let page = db.select({ id: pkg.id }).from(pkg).where(where).$dynamic();
   if (q.orderBy?.length) page = page.orderBy(...q.orderBy);
-  page = page.limit(q.limit ?? -1);
+  // Both engines read a limit this large as "no limit" (PostgreSQL refuses SQLite's -1).
+  page = page.limit(q.limit ?? Number.MAX_SAFE_INTEGER);
   if (q.offset) page = page.offset(q.offset);
-  return packageJsonByIds(db, page.all().map((r) => r.id));
+  return packageJsonByIds(db, (await page.all()).map((r) => r.id));
 }

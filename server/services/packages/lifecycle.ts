@@ -37,18 +37,18 @@ const eventInsert = (db: Db) => db.insert(packageEvent).values({
   longitude: sql.placeholder('longitude'), note: sql.placeholder('note'), data: sql.placeholder('data'),
 }).prepare();
 
-export function findPackage(db: Db, id: number): PackageRow | undefined {
-  return prepared(db, 'package.byId', byId).get({ id });
+export async function findPackage(db: Db, id: number): Promise<PackageRow | undefined> {
+  return await prepared(db, 'package.byId', byId).get({ id });
 }
-export function findByBarcode(db: Db, barcode: string): PackageRow | undefined {
-  return prepared(db, 'package.byHawb', byHawb).get({ hawb: barcode.trim() });
+export async function findByBarcode(db: Db, barcode: string): Promise<PackageRow | undefined> {
+  return await prepared(db, 'package.byHawb', byHawb).get({ hawb: barcode.trim() });
 }
 
-export function recordEvent(
+export async function recordEvent(
   db: Db, now: number, row: Pick<PackageRow, 'id' | 'status'>, action: string, actor: Actor, meta: ActionMeta,
   to: PackageStatus | null = null,
-): void {
-  prepared(db, 'package.eventInsert', eventInsert).run({
+): Promise<void> {
+  await prepared(db, 'package.eventInsert', eventInsert).run({
     package_id: row.id, action, from_status: row.status, to_status: to, actor_id: actor.userId,
     device_id: actor.deviceId ?? null, occurred_at: meta.occurredAt ?? now, received_at: now,
     latitude: meta.latitude ?? null, longitude: meta.longitude ?? null, note: meta.note ?? null,
@@ -64,10 +64,10 @@ const patchUpdate = (keys: readonly string[]) => (db: Db) =>
   db.update(pkg).set(placeholderSet(keys)).where(eq(pkg.id, sql.placeholder(ROW_ID))).returning().prepare();
 
 /** The patched row. Prepared per set of columns changed: the lifecycle's few patches repeat endlessly. */
-function applyPatch(db: Db, id: number, patch: PackagePatch): PackageRow | undefined {
+async function applyPatch(db: Db, id: number, patch: PackagePatch): Promise<PackageRow | undefined> {
   const encoded = encodePatch(PKG_COLUMNS, patch);
-  if (!encoded) return db.update(pkg).set(patch).where(eq(pkg.id, id)).returning().get();
-  return preparedShape(db, 'package.update', encoded.shape, patchUpdate(encoded.keys)).get({ ...encoded.values, [ROW_ID]: id });
+  if (!encoded) return await db.update(pkg).set(patch).where(eq(pkg.id, id)).returning().get();
+  return await preparedShape(db, 'package.update', encoded.shape, patchUpdate(encoded.keys)).get({ ...encoded.values, [ROW_ID]: id });
 }
 
 const words = (s: string) => s.replace(/_/g, ' ');
@@ -87,27 +87,27 @@ export function refusal(row: PackageRow, to: PackageStatus | string, problem: st
  * The one way a package changes state: checks the lifecycle table, applies the patch, writes the
  * event and the change-feed rows. Must run inside the caller's transaction.
  */
-export function transition(
+export async function transition(
   db: Db, now: number, row: PackageRow, to: PackageStatus, action: string, actor: Actor, meta: ActionMeta = {},
   patch: Partial<typeof pkg.$inferInsert> = {}, opts: TransitionOptions = {},
-): PackageRow {
+): Promise<PackageRow> {
   const problem = transitionProblem(row.status as PackageStatus, to, { attempts: row.attempts, maxAttempts: opts.maxAttempts, force: opts.force });
   if (problem) throw refusal(row, to, problem, opts.maxAttempts);
-  if (to === 'cancelled') refundOnCancel(db, now, row, actor.userId);
-  return updatePackage(db, now, row, { ...patch, status: to }, action, actor, meta, to);
+  if (to === 'cancelled') await refundOnCancel(db, now, row, actor.userId);
+  return await updatePackage(db, now, row, { ...patch, status: to }, action, actor, meta, to);
 }
 
 /** A change that is not a transition (sequence, zone) still writes an event and reaches devices. */
-export function updatePackage(
+export async function updatePackage(
   db: Db, now: number, row: PackageRow, patch: Partial<typeof pkg.$inferInsert>, action: string, actor: Actor,
   meta: ActionMeta = {}, to: PackageStatus | null = null,
-): PackageRow {
-  const updated = applyPatch(db, row.id, { ...patch, updated_at: now });
+): Promise<PackageRow> {
+  const updated = await applyPatch(db, row.id, { ...patch, updated_at: now });
   if (!updated) throw new Error(`package ${row.id} vanished inside its transaction`);
-  recordEvent(db, now, row, action, actor, meta, to);
-  logPackageChange(db, row.id, { driverId: updated.assigned_to_id, previousDriverId: row.assigned_to_id, companyId: updated.company_id }, now);
+  await recordEvent(db, now, row, action, actor, meta, to);
+  await logPackageChange(db, row.id, { driverId: updated.assigned_to_id, previousDriverId: row.assigned_to_id, companyId: updated.company_id }, now);
   enqueueWebhookEvents(db, now, updated, to, row.status);
   const reason = typeof meta.data?.reason === 'string' ? meta.data.reason : null;
-  recipientHook(db, now, row, updated, to, reason);
+  await recipientHook(db, now, row, updated, to, reason);
   return updated;
 }

@@ -39,12 +39,12 @@ export const DEFAULT_TARIFF = { base: 800, perKg: 150, currency: 'AUD' } as cons
  * own card, else the default card. No fitting line is a 404 rather than an invented price, since
  * such a parcel is accepted uncharged.
  */
-export function priceFor(db: Db, input: PriceInput): PriceQuote & { zoneId: number | null } {
+export async function priceFor(db: Db, input: PriceInput): Promise<PriceQuote & { zoneId: number | null }> {
   // The zone a creation of this parcel would get: the same resolver, so quote and charge agree.
   const zoneId = zoneOfAddress(db, {
     zone_id: input.zoneId, postcode: input.postcode, suburb_id: input.suburbId, postcode_name: input.postcodeName, customer_address: input.customerAddress,
   });
-  const p = priceParcel(db, {
+  const p = await priceParcel(db, {
     companyId: input.companyId, zoneId, pkgType: input.pkgType, weightKg: input.weightKg,
     lengthCm: input.lengthCm, widthCm: input.widthCm, heightCm: input.heightCm,
   });

@@ -72,32 +72,32 @@ function shapeProof(row: PackageRow, d: DeliveryRow | undefined, photos: readonl
 }
 
 /** Proof answers for several parcels with three queries. */
-export function proofsOf(db: Db, rows: PackageRow[]): Proof[] {
+export async function proofsOf(db: Db, rows: PackageRow[]): Promise<Proof[]> {
   if (!rows.length) return [];
   const ids = rows.map((r) => r.id);
-  const records = new Map(db.select().from(deliveryRecord).where(inArray(deliveryRecord.package_id, ids)).all().map((d) => [d.package_id, d]));
-  const photos = db.select({ p: packagePhoto, f: storedFile }).from(packagePhoto)
+  const records = new Map((await db.select().from(deliveryRecord).where(inArray(deliveryRecord.package_id, ids)).all()).map((d) => [d.package_id, d]));
+  const photos = await db.select({ p: packagePhoto, f: storedFile }).from(packagePhoto)
     .innerJoin(storedFile, eq(storedFile.id, packagePhoto.file_id)).where(inArray(packagePhoto.package_id, ids)).all();
   const driverIds = [...new Set([...records.values()].map((d) => d.driver_id).filter((d): d is number => d != null))];
-  const names = new Map(driverIds.length ? db.select({ id: user.id, name: user.name }).from(user).where(inArray(user.id, driverIds)).all().map((u) => [u.id, u.name]) : []);
+  const names = new Map(driverIds.length ? (await db.select({ id: user.id, name: user.name }).from(user).where(inArray(user.id, driverIds)).all()).map((u) => [u.id, u.name]) : []);
   return rows.map((row) => shapeProof(row, records.get(row.id), photos, (id) => names.get(id) ?? ''));
 }
 
 /** One parcel's proof (every delivery answers it) with prepared queries. */
-export function proofOf(db: Db, row: PackageRow): Proof {
-  const d = deliveryOf(db, row.id);
-  const photos = prepared(db, 'proof.photosOf', photosOf).all({ pkg: row.id });
-  return shapeProof(row, d, photos, (id) => prepared(db, 'proof.nameOf', nameOf).get({ id })?.name ?? '');
+export async function proofOf(db: Db, row: PackageRow): Promise<Proof> {
+  const d = await deliveryOf(db, row.id);
+  const photos = await prepared(db, 'proof.photosOf', photosOf).all({ pkg: row.id });
+  return shapeProof(row, d, photos, async (id) => (await prepared(db, 'proof.nameOf', nameOf).get({ id }))?.name ?? '');
 }
 
 /**
  * Drivers edit the proof of parcels they hold or delivered; once delivered they may only fill
  * empty slots, since replacing evidence after the fact is a staff decision.
  */
-export function checkProofEditor(db: Db, actor: SessionUser, row: PackageRow, replacing: boolean): void {
+export async function checkProofEditor(db: Db, actor: SessionUser, row: PackageRow, replacing: boolean): Promise<void> {
   if (isStaff(actor.role)) return;
   if (actor.role !== 'driver') throw forbidden('Only drivers and staff change delivery proof');
-  const delivered = deliveryOf(db, row.id);
+  const delivered = await deliveryOf(db, row.id);
   const mine = row.assigned_to_id === actor.id || delivered?.driver_id === actor.id;
   if (!mine) throw forbidden(`Parcel ${row.hawb} is not yours`);
   if (replacing && row.status === 'delivered') {
@@ -106,17 +106,17 @@ export function checkProofEditor(db: Db, actor: SessionUser, row: PackageRow, re
 }
 
 /** Writes slots (a file, or null to clear) and records what changed on the parcel's history. */
-export function writeSlots(
+export async function writeSlots(
   deps: Deps, actor: SessionUser, row: PackageRow, slots: Partial<Record<ProofSlot, FileRef | null>>, deviceId?: string | null,
   /** The delivery itself writes its proof: the editor check is the delivery's own. */
   trusted = false,
-): void {
+): Promise<void> {
   const { db } = deps;
   const now = deps.clock.now();
   const wanted = Object.entries(slots).filter((e): e is [ProofSlot, FileRef | null] => e[1] !== undefined);
   if (!wanted.length) return;
-  const existing = new Map(prepared(db, 'proof.slotsOf', slotsOf).all({ pkg: row.id }).map((p) => [p.slot, p]));
-  if (!trusted) checkProofEditor(db, actor, row, wanted.some(([slot, ref]) => existing.has(slot) && (ref === null || !sameFile(db, existing.get(slot)?.file_id, ref, actor))));
+  const existing = new Map((await prepared(db, 'proof.slotsOf', slotsOf).all({ pkg: row.id })).map((p) => [p.slot, p]));
+  if (!trusted) await checkProofEditor(db, actor, row, wanted.some(([slot, ref]) => existing.has(slot) && (ref === null || !sameFile(db, existing.get(slot)?.file_id, ref, actor))));
   const refs = wanted.map(([, ref]) => ref).filter((r): r is FileRef => r !== null);
   const files = resolveFiles(db, actor, refs);
   const byRef = new Map(refs.map((r, i) => [r, files[i] as StoredFile]));
@@ -124,19 +124,19 @@ export function writeSlots(
   const remove = prepared(db, 'proof.slotDelete', slotDelete);
   const insert = prepared(db, 'proof.slotInsert', slotInsert);
   for (const [slot, ref] of wanted) {
-    remove.run({ pkg: row.id, slot });
+    await remove.run({ pkg: row.id, slot });
     if (ref === null) { changed[slot] = null; continue; }
     const file = byRef.get(ref) as StoredFile;
-    insert.run({ pkg: row.id, slot, file: file.id, by: actor.id, now });
+    await insert.run({ pkg: row.id, slot, file: file.id, by: actor.id, now });
     changed[slot] = file.id;
   }
-  recordEvent(db, now, row, 'proof_update', { userId: actor.id, deviceId }, { data: changed });
+  await recordEvent(db, now, row, 'proof_update', { userId: actor.id, deviceId }, { data: changed });
 }
 
-function sameFile(db: Db, fileId: number | undefined, ref: FileRef, actor: SessionUser): boolean {
+async function sameFile(db: Db, fileId: number | undefined, ref: FileRef, actor: SessionUser): Promise<boolean> {
   if (fileId == null) return false;
   if (typeof ref === 'number') return ref === fileId;
-  const f = prepared(db, 'proof.ownFile', ownFile).get({ owner: actor.id, client: ref });
+  const f = await prepared(db, 'proof.ownFile', ownFile).get({ owner: actor.id, client: ref });
   return f?.id === fileId;
 }
 
@@ -149,28 +149,28 @@ export function deliverySlots(photos: FileRef[], signature: FileRef | undefined)
 }
 
 /** Recipient name and note of a delivered parcel: the delivering driver or staff may correct them. */
-export function updateDeliveryText(
+export async function updateDeliveryText(
   deps: Deps, actor: SessionUser, row: PackageRow, fields: { recipient_name?: string; note?: string }, deviceId?: string | null,
-): void {
+): Promise<void> {
   if (fields.recipient_name === undefined && fields.note === undefined) return;
-  const d = deliveryOf(deps.db, row.id);
+  const d = await deliveryOf(deps.db, row.id);
   if (!d) throw conflict(`Parcel ${row.hawb} is ${row.status.replace(/_/g, ' ')}; it has no delivery to correct`, { package: row.id, status: row.status });
   if (!isStaff(actor.role) && d.driver_id !== actor.id) throw forbidden(`Only the driver who delivered ${row.hawb} or staff may correct it`);
   const now = deps.clock.now();
   const patch: Partial<typeof deliveryRecord.$inferInsert> = { updated_at: now };
   if (fields.recipient_name !== undefined) patch.recipient_name = fields.recipient_name;
   if (fields.note !== undefined) patch.note = fields.note;
-  deps.db.update(deliveryRecord).set(patch).where(eq(deliveryRecord.id, d.id)).run();
-  recordEvent(deps.db, now, row, 'delivery_update', { userId: actor.id, deviceId }, {
+  await deps.db.update(deliveryRecord).set(patch).where(eq(deliveryRecord.id, d.id)).run();
+  await recordEvent(deps.db, now, row, 'delivery_update', { userId: actor.id, deviceId }, {
     data: { before: { recipient_name: d.recipient_name, note: d.note }, after: fields },
   });
 }
 
 /** Drivers reach the proof of parcels they hold or delivered; companies read their own; staff everything. */
-export function proofParcel(db: Db, actor: SessionUser, id: number): PackageRow {
-  const row = findPackage(db, id);
+export async function proofParcel(db: Db, actor: SessionUser, id: number): Promise<PackageRow> {
+  const row = await findPackage(db, id);
   if (actor.role === 'driver' && row && row.deleted_at == null) {
-    if (row.assigned_to_id === actor.id || deliveryOf(db, row.id)?.driver_id === actor.id) return row;
+    if (row.assigned_to_id === actor.id || (await deliveryOf(db, row.id))?.driver_id === actor.id) return row;
   }
   return visiblePackage(actor, row, id);
 }

@@ -17,8 +17,8 @@ function ownFiles(db: Db, ownerId: number, refs: FileRef[]): Map<FileRef, Stored
   const ids = refs.filter((r): r is number => typeof r === 'number');
   const clientIds = refs.filter((r): r is string => typeof r === 'string');
   const rows = [
-    ...(ids.length ? db.select().from(storedFile).where(and(eq(storedFile.owner_id, ownerId), inArray(storedFile.id, ids))).all() : []),
-    ...(clientIds.length ? db.select().from(storedFile).where(and(eq(storedFile.owner_id, ownerId), inArray(storedFile.client_id, clientIds))).all() : []),
+    ...await (ids.length ? db.select().from(storedFile).where(and(eq(storedFile.owner_id, ownerId), inArray(storedFile.id, ids))).all() : []),
+    ...await (clientIds.length ? db.select().from(storedFile).where(and(eq(storedFile.owner_id, ownerId), inArray(storedFile.client_id, clientIds))).all() : []),
   ];
   const out = new Map<FileRef, StoredFile>();
   for (const r of refs) {
@@ -38,12 +38,12 @@ const words = (s: string) => s.replace(/_/g, ' ');
 export function keepRefusedDelivery(deps: Deps, ctx: ScanContext, row: PackageRow, input: RefusedInput, err: ApiError): ApiError {
   const previous = err.record;
   const now = deps.clock.now();
-  return err.withRecord(() => {
-    previous?.();
+  return err.withRecord(async () => {
+    await previous?.();
     const { db } = deps;
     const driver = ctx.actor;
     const current = findPackage(db, row.id) ?? row;
-    const refused = db.insert(refusedDelivery).values({
+    const refused = await db.insert(refusedDelivery).values({
       package_id: row.id, driver_id: driver.id, device_id: ctx.deviceId ?? null, code: err.code, message: err.message, status: current.status,
       recipient_name: input.recipient_name ?? null, note: input.note ?? null, occurred_at: ctx.meta.occurredAt ?? now, received_at: now,
       latitude: ctx.meta.latitude ?? null, longitude: ctx.meta.longitude ?? null,
@@ -54,21 +54,21 @@ export function keepRefusedDelivery(deps: Deps, ctx: ScanContext, row: PackageRo
     for (const [slot, ref] of Object.entries(slots) as [ProofSlot, FileRef][]) {
       const f = files.get(ref);
       if (!f) continue;
-      db.insert(refusedDeliveryFile).values({ refused_id: refused.id, slot, file_id: f.id }).run();
+      await db.insert(refusedDeliveryFile).values({ refused_id: refused.id, slot, file_id: f.id }).run();
       kept += 1;
     }
     const cause = current.status === 'cancelled' ? 'the office had cancelled it' : `it was ${words(current.status)}`;
     const reason = `Delivery by ${driver.name} refused (${cause}); ${kept} proof file${kept === 1 ? '' : 's'} kept with the refusal`;
-    updatePackage(db, now, current, { flagged: true, flag_reason: reason }, 'delivery_refused_flagged', { userId: driver.id, deviceId: ctx.deviceId },
+    await updatePackage(db, now, current, { flagged: true, flag_reason: reason }, 'delivery_refused_flagged', { userId: driver.id, deviceId: ctx.deviceId },
       { ...ctx.meta, data: { refused_delivery: refused.id, code: err.code } });
   });
 }
 
 /** Refused deliveries of a parcel with their proof, newest first (for the supervisor who clears the flag). */
-export function refusedDeliveriesOf(db: Db, packageId: number) {
-  const rows = db.select().from(refusedDelivery).where(eq(refusedDelivery.package_id, packageId)).orderBy(desc(refusedDelivery.id)).all();
+export async function refusedDeliveriesOf(db: Db, packageId: number) {
+  const rows = await db.select().from(refusedDelivery).where(eq(refusedDelivery.package_id, packageId)).orderBy(desc(refusedDelivery.id)).all();
   if (!rows.length) return [];
-  const files = db.select({ rf: refusedDeliveryFile, f: storedFile }).from(refusedDeliveryFile)
+  const files = await db.select({ rf: refusedDeliveryFile, f: storedFile }).from(refusedDeliveryFile)
     .innerJoin(storedFile, eq(storedFile.id, refusedDeliveryFile.file_id))
     .where(inArray(refusedDeliveryFile.refused_id, rows.map((r) => r.id))).all();
   return rows.map((r) => ({

@@ -16,19 +16,19 @@ const actorOf = (ctx: ScanContext): Actor => ({ userId: ctx.actor.id, deviceId: 
  * A failed parcel is handed in at the depot: failed -> returned. It leaves the driver's device
  * (no longer assigned) and counts as landed. A repeat scan is harmless.
  */
-export function returnScan(deps: Deps, ctx: ScanContext, barcode: string): { row: PackageRow; already: boolean } {
-  const row = parcelByCode(deps, barcode, 'return', ctx);
+export async function returnScan(deps: Deps, ctx: ScanContext, barcode: string): Promise<{ row: PackageRow; already: boolean }> {
+  const row = await parcelByCode(deps, barcode, 'return', ctx);
   const now = deps.clock.now();
   if (ctx.actor.role === 'driver' && row.assigned_to_id !== ctx.actor.id) {
     if (row.status === 'returned') return { row, already: true };
     throw notYours(deps, row, 'return', ctx);
   }
   if (row.status === 'returned') {
-    recordEvent(deps.db, now, row, 'scan_repeat', actorOf(ctx), ctx.meta);
+    await recordEvent(deps.db, now, row, 'scan_repeat', actorOf(ctx), ctx.meta);
     return { row, already: true };
   }
   refuseIfFinal(deps, row, 'returned', 'return', ctx);
-  const updated = recordedTransition(deps, ctx, () => transition(deps.db, now, row, 'returned', 'return_scan', actorOf(ctx),
+  const updated = recordedTransition(deps, ctx, async () => await transition(deps.db, now, row, 'returned', 'return_scan', actorOf(ctx),
     { ...ctx.meta, data: { driver: row.assigned_to_id } }, { assigned_to_id: null, is_scanned: false, landed: true }), row, 'return');
   return { row: updated, already: false };
 }
@@ -39,9 +39,9 @@ export type DepotOutcome = 'returned' | 'returned_to_sender' | 'redeliver';
  * The depot manager settles a parcel that came back: keep it on the shelf, send it back to the
  * shipper (final), or give it to a driver again, which starts a fresh count of attempts.
  */
-export function depotReturn(deps: Deps, ctx: ScanContext, barcode: string, outcome: DepotOutcome, driverId?: number): PackageRow {
-  let row = parcelByCode(deps, barcode, 'return', ctx);
-  if (row.status === 'failed') row = returnScan(deps, ctx, barcode).row;
+export async function depotReturn(deps: Deps, ctx: ScanContext, barcode: string, outcome: DepotOutcome, driverId?: number): Promise<PackageRow> {
+  let row = await parcelByCode(deps, barcode, 'return', ctx);
+  if (row.status === 'failed') row = (await returnScan(deps, ctx, barcode)).row;
   if (outcome === 'returned') {
     if (row.status !== 'returned') throw recordedRefusal(deps, refusal(row, 'returned', 'not_allowed'), row, 'return_rejected', ctx);
     return row;
@@ -54,18 +54,18 @@ export function depotReturn(deps: Deps, ctx: ScanContext, barcode: string, outco
   if (outcome === 'returned_to_sender') {
     return transition(deps.db, now, row, 'returned_to_sender', 'return_to_sender', actorOf(ctx), ctx.meta);
   }
-  const driver = activeDriver(deps, driverId ?? 0);
+  const driver = await activeDriver(deps, driverId ?? 0);
   return transition(deps.db, now, row, 'assigned', 'redeliver', actorOf(ctx), { ...ctx.meta, data: { driver: driver.id, previous_attempts: row.attempts } },
     { assigned_to_id: driver.id, is_scanned: false, attempts: 0 });
 }
 
 /** Staff or the owning company call a parcel off before it leaves on a van. */
-export function cancelPackage(deps: Deps, ctx: ScanContext, row: PackageRow): PackageRow {
+export async function cancelPackage(deps: Deps, ctx: ScanContext, row: PackageRow): Promise<PackageRow> {
   refuseIfFinal(deps, row, 'cancelled', 'cancel', ctx);
   if (!CANCELLABLE_STATUSES.includes(row.status as PackageStatus)) {
     throw recordedRefusal(deps, refusal(row, 'cancelled', 'not_allowed'), row, 'cancel_rejected', ctx);
   }
-  return transition(deps.db, deps.clock.now(), row, 'cancelled', 'cancel', actorOf(ctx), { ...ctx.meta, data: { driver: row.assigned_to_id } },
+  return await transition(deps.db, deps.clock.now(), row, 'cancelled', 'cancel', actorOf(ctx), { ...ctx.meta, data: { driver: row.assigned_to_id } },
     { assigned_to_id: null, is_scanned: false });
 }
 
@@ -77,8 +77,8 @@ export function returnScope(user: SessionUser): SQL | undefined {
 }
 
 export function returnCounts(deps: Deps, user: SessionUser) {
-  const count = (...where: (SQL | undefined)[]) =>
-    deps.db.select({ n: sql<number>`count(*)` }).from(pkg).where(and(isNull(pkg.deleted_at), returnScope(user), ...where)).get()?.n ?? 0;
+  const count = async (...where: (SQL | undefined)[]) =>
+    (await deps.db.select({ n: sql<number>`count(*)` }).from(pkg).where(and(isNull(pkg.deleted_at), returnScope(user), ...where)).get())?.n ?? 0;
   const max = deps.config.maxAttempts;
   return {
     returned: count(eq(pkg.status, 'returned')),

@@ -44,12 +44,12 @@ export function recordScanException(db: Db, now: number, code: string, action: s
 }
 
 /** The parcel a code names; an unknown code is a 404 that stays on record as a scan exception for staff. */
-export function parcelByCode(deps: Deps, code: string, action: string, ctx: ScanContext): PackageRow {
-  const row = findByBarcode(deps.db, code);
+export async function parcelByCode(deps: Deps, code: string, action: string, ctx: ScanContext): Promise<PackageRow> {
+  const row = await findByBarcode(deps.db, code);
   if (row && row.deleted_at == null) return row;
   const now = deps.clock.now();
   throw new ApiError(404, 'not_found', `No parcel has the code ${code}`, [{ path: 'barcode', message: 'unknown code' }], { barcode: code })
-    .withRecord(() => { recordScanException(deps.db, now, code, action, ctx); });
+    .withRecord(async () => { await recordScanException(deps.db, now, code, action, ctx); });
 }
 
 /** A refusal that stays on the parcel's history after the rollback. */
@@ -81,19 +81,19 @@ export function recordedTransition(deps: Deps, ctx: ScanContext, run: () => Pack
  * The driver loads a parcel on the van: it must be theirs and waiting (assigned, or failed for a
  * reattempt). A second scan of a loaded parcel is harmless and says so.
  */
-export function inboundScan(deps: Deps, driver: SessionUser, barcode: string, meta: ActionMeta, deviceId?: string | null): ScanResult {
+export async function inboundScan(deps: Deps, driver: SessionUser, barcode: string, meta: ActionMeta, deviceId?: string | null): Promise<ScanResult> {
   const ctx: ScanContext = { actor: driver, meta, deviceId };
   const now = deps.clock.now();
-  const row = parcelByCode(deps, barcode, 'inbound', ctx);
+  const row = await parcelByCode(deps, barcode, 'inbound', ctx);
   if (row.assigned_to_id !== driver.id) throw notYours(deps, row, 'scan', ctx);
   if (row.status === 'out_for_delivery' && row.is_scanned) {
-    recordEvent(deps.db, now, row, 'scan_repeat', actorOf(ctx), meta);
+    await recordEvent(deps.db, now, row, 'scan_repeat', actorOf(ctx), meta);
     return { row, already: true };
   }
   if (row.status !== 'assigned' && row.status !== 'failed') {
     throw recordedRefusal(deps, refusal(row, 'out_for_delivery', 'not_allowed'), row, 'scan_rejected', ctx);
   }
-  const updated = recordedTransition(deps, ctx, () => transition(deps.db, now, row, 'out_for_delivery', 'inbound_scan', actorOf(ctx), meta,
+  const updated = recordedTransition(deps, ctx, async () => await transition(deps.db, now, row, 'out_for_delivery', 'inbound_scan', actorOf(ctx), meta,
     { is_scanned: true }, { maxAttempts: deps.config.maxAttempts }), row, 'scan');
   return { row: updated, already: false };
 }
@@ -103,47 +103,47 @@ export function inboundScan(deps: Deps, driver: SessionUser, barcode: string, me
  * (geo/resolve.ts), from master data as it is now (its suburb's zone, else its postcode's), the
  * stored zone only when master data names none.
  */
-export function locateAtDepot(deps: Pick<Deps, 'db' | 'config'>, row: PackageRow): { zone: { id: number; name: string } | null; located: Resolution } {
-  const located = resolverFor(deps).resolve({ ...locationInput(row), zone_id: null, latitude: null, longitude: null });
+export async function locateAtDepot(deps: Pick<Deps, 'db' | 'config'>, row: PackageRow): Promise<{ zone: { id: number; name: string } | null; located: Resolution }> {
+  const located = await resolverFor(deps).resolve({ ...locationInput(row), zone_id: null, latitude: null, longitude: null });
   const zoneId = located.zone_id ?? row.zone_id;
   return { zone: zoneId == null ? null : prepared(deps.db, 'scan.zoneById', zoneById).get({ id: zoneId }) ?? null, located };
 }
 
 /** The zone a parcel belongs to (see locateAtDepot). */
-export function zoneFor(deps: Pick<Deps, 'db' | 'config'>, row: PackageRow): { id: number; name: string } | null {
-  return locateAtDepot(deps, row).zone;
+export async function zoneFor(deps: Pick<Deps, 'db' | 'config'>, row: PackageRow): Promise<{ id: number; name: string } | null> {
+  return (await locateAtDepot(deps, row)).zone;
 }
 
 /**
  * Depot inbound: the parcel lands (`received`, landed) and gets its zone so the screen can say
  * which bay it goes to. A parcel already given to a driver only lands; a repeat scan says so.
  */
-export function scanAssignZone(deps: Deps, staff: SessionUser, barcode: string, meta: ActionMeta, deviceId?: string | null) {
+export async function scanAssignZone(deps: Deps, staff: SessionUser, barcode: string, meta: ActionMeta, deviceId?: string | null) {
   const ctx: ScanContext = { actor: staff, meta, deviceId };
   const now = deps.clock.now();
-  const row = parcelByCode(deps, barcode, 'depot', ctx);
-  const { zone: found, located } = locateAtDepot(deps, row);
+  const row = await parcelByCode(deps, barcode, 'depot', ctx);
+  const { zone: found, located } = await locateAtDepot(deps, row);
   const patch: Partial<typeof pkg.$inferInsert> = { landed: true, zone_id: found?.id ?? row.zone_id };
   // A parcel never located (older than the resolver) gets its place here too.
   const unlocated = row.latitude == null && located.latitude != null && !locationRow(deps.db, row.id);
   if (unlocated) Object.assign(patch, { latitude: located.latitude, longitude: located.longitude, suburb_id: row.suburb_id ?? located.suburb_id, state_id: row.state_id ?? located.state_id });
   const data = { zone: found?.id ?? null };
   // A new zone is a new price, the one a quote for this address gives now (money/charges.ts).
-  const settle = (updated: PackageRow): PackageRow => {
-    if (unlocated) recordLocation(deps.db, row.id, { ...located, pending: false }, now);
+  const settle = async (updated: PackageRow): Promise<PackageRow> => {
+    if (unlocated) await recordLocation(deps.db, row.id, { ...located, pending: false }, now);
     if (updated.zone_id === row.zone_id) return updated;
-    const outcome = repriceForZone(deps, updated, staff.id);
-    return outcome.status === 'charged' || outcome.status === 'repriced' ? findPackage(deps.db, row.id) ?? updated : updated;
+    const outcome = await repriceForZone(deps, updated, staff.id);
+    return outcome.status === 'charged' || outcome.status === 'repriced' ? await findPackage(deps.db, row.id) ?? updated : updated;
   };
   if (row.status === 'created' || row.status === 'picked_up') {
     // The pickup driver's job ends at the depot: the parcel leaves their device and waits for delivery assignment.
     const handover = row.status === 'picked_up' ? { assigned_to_id: null, is_scanned: false } : {};
-    return { row: settle(transition(deps.db, now, row, 'received', 'depot_scan', actorOf(ctx), { ...meta, data }, { ...patch, ...handover })), already: false, zone: found };
+    return { row: settle(await transition(deps.db, now, row, 'received', 'depot_scan', actorOf(ctx), { ...meta, data }, { ...patch, ...handover })), already: false, zone: found };
   }
   if (row.status === 'received' || (row.status === 'assigned' && !row.landed)) {
     const already = row.status === 'received' && row.landed && row.zone_id === patch.zone_id;
-    const updated = already ? row : settle(updatePackage(deps.db, now, row, patch, 'depot_scan', actorOf(ctx), { ...meta, data }));
-    if (already) recordEvent(deps.db, now, row, 'scan_repeat', actorOf(ctx), meta);
+    const updated = already ? row : settle(await updatePackage(deps.db, now, row, patch, 'depot_scan', actorOf(ctx), { ...meta, data }));
+    if (already) await recordEvent(deps.db, now, row, 'scan_repeat', actorOf(ctx), meta);
     return { row: updated, already, zone: found };
   }
   throw recordedRefusal(deps, refusal(row, 'received', row.status === 'delivered' || row.status === 'cancelled' || row.status === 'returned_to_sender' ? 'final' : 'not_allowed'),
@@ -151,21 +151,21 @@ export function scanAssignZone(deps: Deps, staff: SessionUser, barcode: string, 
 }
 
 /** The driver takes a loaded parcel back off the van: out_for_delivery -> assigned. */
-export function resetScan(deps: Deps, driver: SessionUser, barcode: string, meta: ActionMeta, deviceId?: string | null): PackageRow {
+export async function resetScan(deps: Deps, driver: SessionUser, barcode: string, meta: ActionMeta, deviceId?: string | null): Promise<PackageRow> {
   const ctx: ScanContext = { actor: driver, meta, deviceId };
-  const row = parcelByCode(deps, barcode, 'reset', ctx);
+  const row = await parcelByCode(deps, barcode, 'reset', ctx);
   if (row.assigned_to_id !== driver.id) throw notYours(deps, row, 'reset', ctx);
   if (row.status !== 'out_for_delivery') throw recordedRefusal(deps, refusal(row, 'assigned', row.status === 'delivered' ? 'final' : 'not_allowed'), row, 'reset_rejected', ctx);
   return transition(deps.db, deps.clock.now(), row, 'assigned', 'reset_scan', actorOf(ctx), meta, { is_scanned: false });
 }
 
 /** A supervisor's or admin's check of a parcel in hand: recorded, state unchanged. */
-export function checkScan(deps: Deps, user: SessionUser, barcode: string, action: 'supervisor_check' | 'admin_scan', meta: ActionMeta, deviceId?: string | null) {
+export async function checkScan(deps: Deps, user: SessionUser, barcode: string, action: 'supervisor_check' | 'admin_scan', meta: ActionMeta, deviceId?: string | null) {
   const ctx: ScanContext = { actor: user, meta, deviceId };
   const now = deps.clock.now();
-  const row = parcelByCode(deps, barcode, action, ctx);
+  const row = await parcelByCode(deps, barcode, action, ctx);
   const before = lastEvent(deps.db, row.id);
-  recordEvent(deps.db, now, row, action, actorOf(ctx), meta);
+  await recordEvent(deps.db, now, row, action, actorOf(ctx), meta);
   return { row, before };
 }
 

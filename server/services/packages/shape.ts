@@ -7,7 +7,7 @@ import { packageJsonByIds } from './json';
 export type PackageRow = typeof pkg.$inferSelect;
 
 /** The packages of `ids` as objects, in that order; ids with no package are skipped. */
-export function packagesByIds(db: Db, ids: readonly number[]): Package[] {
+export async function packagesByIds(db: Db, ids: readonly number[]): Promise<Package[]> {
   if (!ids.length) return [];
-  return JSON.parse(rawArray(packageJsonByIds(db, ids)).text) as Package[];
+  return JSON.parse(rawArray(await packageJsonByIds(db, ids)).text) as Package[];
 }

@@ -14,14 +14,14 @@ export const TRACK_WINDOW_MS = 60_000;
  * What a recipient may see of a parcel: its states, when, and the suburb it is going to. No names,
  * phones, photos, drivers or notes; refused scans and other internal events are left out.
  */
-export function trackParcel(deps: Deps, hawb: string, address: string): TrackingAnswer {
+export async function trackParcel(deps: Deps, hawb: string, address: string): Promise<TrackingAnswer> {
   const now = deps.clock.now();
   deps.limiter.hit(`track:${address}`, TRACK_LIMIT, TRACK_WINDOW_MS, now);
-  const row = deps.db.select({ p: pkg, suburb_name: suburb.name }).from(pkg).leftJoin(suburb, eq(suburb.id, pkg.suburb_id))
+  const row = await deps.db.select({ p: pkg, suburb_name: suburb.name }).from(pkg).leftJoin(suburb, eq(suburb.id, pkg.suburb_id))
     .where(eq(pkg.hawb, hawb)).get();
   if (!row || row.p.deleted_at != null) throw notFound(`No parcel has the tracking number ${hawb}`);
   const place = row.suburb_name ?? row.p.postcode_name ?? null;
-  const events = deps.db.select({ to: packageEvent.to_status, at: packageEvent.occurred_at, received: packageEvent.received_at }).from(packageEvent)
+  const events = await deps.db.select({ to: packageEvent.to_status, at: packageEvent.occurred_at, received: packageEvent.received_at }).from(packageEvent)
     .where(and(eq(packageEvent.package_id, row.p.id), isNotNull(packageEvent.to_status))).orderBy(asc(packageEvent.id)).all();
   const shown = events.filter((e): e is { to: PackageStatus; at: number; received: number } => e.to != null && isPackageStatus(e.to))
     // A reassignment or a reset scan is housekeeping, not news: show each status once per run.

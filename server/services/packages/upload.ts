@@ -151,11 +151,11 @@ export function importPackages(deps: Deps, user: SessionUser, sheet: Sheet, opts
   }
   const idsOf = (key: 'company' | 'zone' | 'suburb' | 'state' | 'country') =>
     new Set(good().map((c) => c.input[key]).filter((v): v is number => v != null));
-  const liveCompanies = existing(db, idsOf('company'), (ids) => db.select({ id: company.id }).from(company)
-    .where(and(inArray(company.id, ids), isNull(company.deleted_at), inArray(company.status, ['active']))).all().map((r) => r.id));
-  const zones = existing(db, idsOf('zone'), (ids) => db.select({ id: zone.id }).from(zone).where(and(inArray(zone.id, ids), isNull(zone.deleted_at))).all().map((r) => r.id));
-  const states = existing(db, idsOf('state'), (ids) => db.select({ id: state.id }).from(state).where(inArray(state.id, ids)).all().map((r) => r.id));
-  const countries = existing(db, idsOf('country'), (ids) => db.select({ id: country.id }).from(country).where(inArray(country.id, ids)).all().map((r) => r.id));
+  const liveCompanies = existing(db, idsOf('company'), async (ids) => (await db.select({ id: company.id }).from(company)
+    .where(and(inArray(company.id, ids), isNull(company.deleted_at), inArray(company.status, ['active']))).all()).map((r) => r.id));
+  const zones = existing(db, idsOf('zone'), async (ids) => (await db.select({ id: zone.id }).from(zone).where(and(inArray(zone.id, ids), isNull(zone.deleted_at))).all()).map((r) => r.id));
+  const states = existing(db, idsOf('state'), async (ids) => (await db.select({ id: state.id }).from(state).where(inArray(state.id, ids)).all()).map((r) => r.id));
+  const countries = existing(db, idsOf('country'), async (ids) => (await db.select({ id: country.id }).from(country).where(inArray(country.id, ids)).all()).map((r) => r.id));
   const suburbZone = new Map<number, number | null>();
   const suburbIds = [...idsOf('suburb')];
   for (let i = 0; i < suburbIds.length; i += 500) {
@@ -177,8 +177,8 @@ export function importPackages(deps: Deps, user: SessionUser, sheet: Sheet, opts
   let job: number | null = null;
   let unpriced = 0;
   if (!rejectedEarly || opts.partial) {
-    ({ job, unpriced } = insertRows(deps, user, good(), located));
-    saveUploadWindows(db, deps.clock.now(), windows, candidates);
+    ({ job, unpriced } = await insertRows(deps, user, good(), located));
+    await saveUploadWindows(db, deps.clock.now(), windows, candidates);
   }
 
   const rejected = candidates.filter((c) => c.errors.length > 0);
@@ -213,7 +213,7 @@ const INSERT_COLUMNS: (keyof typeof pkg.$inferInsert)[] = [
  * charged as a single create charges it; a refused charge (a prepaid wallet without the balance)
  * takes its row back out and rejects that row alone.
  */
-function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { input: PackageCreate })[], located: Record<Precision, number>): { job: number | null; unpriced: number } {
+async function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { input: PackageCreate })[], located: Record<Precision, number>): Promise<{ job: number | null; unpriced: number }> {
   const { db } = deps;
   let unpriced = 0;
   const now = deps.clock.now();
@@ -249,38 +249,38 @@ function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { input: P
     applyResolution(params as Partial<typeof pkg.$inferInsert>, where);
     const zoneId = where.zone_id;
     const companyId = c.input.company ?? null;
-    const cost = charger.price({
+    const cost = await charger.price({
       company_id: companyId, zone_id: zoneId, pkg_type: c.input.pkg_type ?? null,
       weight: c.input.weight ?? null, length: c.input.length ?? null, width: c.input.width ?? null, height: c.input.height ?? null,
     });
     if (cost) params.price = cost.price;
     // No rate line fits: the company's terms say refuse (a row error) or accept it unpriced (listed for the office).
-    if (!cost && companyId != null && companyPolicy(db, companyId).unpriced_policy === 'refuse') {
+    if (!cost && companyId != null && (await companyPolicy(db, companyId)).unpriced_policy === 'refuse') {
       c.errors.push({ path: 'rate', message: unpricedRefusal({ hawb: c.input.hawb, zone_id: zoneId, weight: c.input.weight ?? null, company_id: companyId }).message });
       continue;
     }
-    const inserted = insertPackage.get(params);
+    const inserted = await insertPackage.get(params);
     if (!inserted) throw new Error(`upload: insert of ${c.input.hawb} returned nothing`);
     if (cost && companyId != null) {
       try {
-        charger.charge(companyId, inserted.id, c.input.hawb, cost.cents);
+        await charger.charge(companyId, inserted.id, c.input.hawb, cost.cents);
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
-        removePackage.run({ id: inserted.id });
+        await removePackage.run({ id: inserted.id });
         c.errors.push({ path: 'wallet', message: err.message });
         continue;
       }
     }
     if (companyId != null) {
-      writeState(db, now, inserted.id, companyId, charger.currency(companyId), cost ? 'priced' : 'unpriced', cost ? cost.cents : null, cost ? '' : 'no_rate_line');
+      await writeState(db, now, inserted.id, companyId, await charger.currency(companyId), cost ? 'priced' : 'unpriced', cost ? cost.cents : null, cost ? '' : 'no_rate_line');
       if (!cost) unpriced += 1;
     }
     c.id = inserted.id;
-    if (where.pending && job == null) job = openGeocodeJob(db, user, now);
-    recordLocation(db, inserted.id, where, now, where.pending ? job : null);
+    if (where.pending && job == null) job = await openGeocodeJob(db, user, now);
+    await recordLocation(db, inserted.id, where, now, where.pending ? job : null);
     located[where.precision] += 1;
-    insertEvent.run({ id: inserted.id });
-    insertChange.run({ id: inserted.id, company: companyId });
+    await insertEvent.run({ id: inserted.id });
+    await insertChange.run({ id: inserted.id, company: companyId });
   }
   enqueueCreated(db, now, rows.flatMap((c) => (c.id != null ? [c.id] : [])));
   return { job, unpriced };

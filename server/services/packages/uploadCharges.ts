@@ -20,27 +20,27 @@ export function uploadCharger(deps: Deps, actorId: number) {
   const wallets = new Map<number, number>();
   const typeIds = new Map<string, number | null>();
 
-  const cardOf = (companyId: number) => {
+  const cardOf = async (companyId: number) => {
     let card = cards.get(companyId);
     if (!card) {
-      const currency = currencyOf(db, companyId);
-      card = { currency, lines: toRateLines(db, cardFor(db, companyId, currency).rows) };
+      const currency = await currencyOf(db, companyId);
+      card = { currency, lines: toRateLines(db, (await cardFor(db, companyId, currency)).rows) };
       cards.set(companyId, card);
     }
     return card;
   };
-  const typeIdOf = (name: string | null) => {
+  const typeIdOf = async (name: string | null) => {
     const key = name?.trim().toLowerCase() ?? '';
-    if (!typeIds.has(key)) typeIds.set(key, packageTypeIdByName(db, name));
+    if (!typeIds.has(key)) typeIds.set(key, await packageTypeIdByName(db, name));
     return typeIds.get(key) ?? null;
   };
 
   return {
     /** What the parcel costs, or null when no line of its company's card fits (it is then accepted uncharged). */
-    currency(companyId: number): string { return cardOf(companyId).currency; },
-    price(row: ChargeableRow): { cents: number; price: number } | null {
+    async currency(companyId: number): Promise<string> { return (await cardOf(companyId)).currency; },
+    async price(row: ChargeableRow): Promise<{ cents: number; price: number } | null> {
       if (row.company_id == null) return null;
-      const card = cardOf(row.company_id);
+      const card = await cardOf(row.company_id);
       if (!card.lines.length) return null;
       const priced = selectRate(card.lines, {
         weight: row.weight, length: row.length, width: row.width, height: row.height, zone_id: row.zone_id, package_type_id: typeIdOf(row.pkg_type),
@@ -48,14 +48,14 @@ export function uploadCharger(deps: Deps, actorId: number) {
       return priced ? { cents: priced.price_cents, price: toMajor(priced.price_cents, card.currency) } : null;
     },
     /** Debits the company's wallet for the parcel; a prepaid wallet without the balance throws 409 and writes nothing. */
-    charge(companyId: number, packageId: number, hawb: string, cents: number): void {
+    async charge(companyId: number, packageId: number, hawb: string, cents: number): Promise<void> {
       if (cents <= 0) return;
       let walletId = wallets.get(companyId);
       if (walletId === undefined) {
-        walletId = ensureWallet(deps, companyId, actorId).id;
+        walletId = (await ensureWallet(deps, companyId, actorId)).id;
         wallets.set(companyId, walletId);
       }
-      append(deps, walletId, { kind: 'charge', amount_cents: -cents, package_id: packageId, created_by: actorId, reason: `Delivery of ${hawb}`, reference: hawb });
+      await append(deps, walletId, { kind: 'charge', amount_cents: -cents, package_id: packageId, created_by: actorId, reason: `Delivery of ${hawb}`, reference: hawb });
     },
   };
 }

@@ -9,9 +9,9 @@ import { packageScope } from '../packages/scope';
 import type { PackageRow } from '../packages/shape';
 
 /** Pickups in the caller's scope by id, all or nothing: unknown (or another company's) ids are named in a 400. */
-function pickupsOrUnknown(deps: Deps, user: SessionUser, ids: number[]): PackageRow[] {
+async function pickupsOrUnknown(deps: Deps, user: SessionUser, ids: number[]): Promise<PackageRow[]> {
   const wanted = [...new Set(ids)];
-  const rows = deps.db.select().from(pkg).where(and(inArray(pkg.id, wanted), isNull(pkg.deleted_at), packageScope(user))).all();
+  const rows = await deps.db.select().from(pkg).where(and(inArray(pkg.id, wanted), isNull(pkg.deleted_at), packageScope(user))).all();
   const found = new Set(rows.map((r) => r.id));
   const missing = wanted.filter((id) => !found.has(id));
   if (missing.length) {
@@ -29,9 +29,9 @@ const notWaiting = (row: PackageRow, what: string) => invalidTransition(
  * Sends a driver to collect parcels. The status stays `pickup_requested` (the lifecycle moves on
  * when the driver scans it at the pickup point); the driver's device gets it through the change feed.
  */
-export function assignPickups(deps: Deps, actor: SessionUser, driverId: number, ids: number[]): PackageRow[] {
-  const driver = activeDriver(deps, driverId);
-  const rows = pickupsOrUnknown(deps, actor, ids);
+export async function assignPickups(deps: Deps, actor: SessionUser, driverId: number, ids: number[]): Promise<PackageRow[]> {
+  const driver = await activeDriver(deps, driverId);
+  const rows = await pickupsOrUnknown(deps, actor, ids);
   const bad = rows.find((r) => r.status !== 'pickup_requested');
   if (bad) throw notWaiting(bad, 'assigned for collection');
   const now = deps.clock.now();
@@ -39,8 +39,8 @@ export function assignPickups(deps: Deps, actor: SessionUser, driverId: number, 
     : updatePackage(deps.db, now, row, { assigned_to_id: driver.id }, 'pickup_assign', { userId: actor.id }, { data: { driver: driver.id, previous: row.assigned_to_id } })));
 }
 
-export function unassignPickups(deps: Deps, actor: SessionUser, ids: number[]): PackageRow[] {
-  const rows = pickupsOrUnknown(deps, actor, ids);
+export async function unassignPickups(deps: Deps, actor: SessionUser, ids: number[]): Promise<PackageRow[]> {
+  const rows = await pickupsOrUnknown(deps, actor, ids);
   const bad = rows.find((r) => r.status !== 'pickup_requested');
   if (bad) throw notWaiting(bad, 'unassigned');
   const now = deps.clock.now();

@@ -21,7 +21,7 @@ export const PICKUP_STATUSES = ['pickup_requested', 'picked_up'] as const;
 
 /** A pickup point a company may send parcels from: live, active and its own (as the pickup-point resource scopes them). */
 export function usablePickupPoint(db: Db, companyId: number | null, id: number) {
-  const point = db.select().from(pickupPoint).where(and(eq(pickupPoint.id, id), isNull(pickupPoint.deleted_at))).get();
+  const point = await db.select().from(pickupPoint).where(and(eq(pickupPoint.id, id), isNull(pickupPoint.deleted_at))).get();
   if (!point || (companyId != null && point.company_id !== companyId)) {
     throw badRequest(`Pickup point ${id} does not exist`, [{ path: 'pickup_point', message: 'unknown pickup point' }]);
   }
@@ -37,19 +37,19 @@ export function createPickup(deps: Deps, companyId: number, input: z.output<type
   checkCompanyActive(db, companyId);
   const values = packageValues(fields);
   values.company_id = companyId;
-  if (pointId != null) values.pickup_point_id = usablePickupPoint(db, companyId, pointId).id;
-  const located = resolverFor(deps).resolve(locationInput(values));
+  if (pointId != null) values.pickup_point_id = (await usablePickupPoint(db, companyId, pointId)).id;
+  const located = await resolverFor(deps).resolve(locationInput(values));
   applyResolution(values, located);
   assertHawbFree(db, input.hawb);
   values.volume_weighted = volumetricWeight(input.length, input.width, input.height);
   let row: PackageRow;
   try {
-    row = db.insert(pkg).values({ ...values, hawb: input.hawb, status: 'pickup_requested', created_at: now, updated_at: now }).returning().get();
+    row = await db.insert(pkg).values({ ...values, hawb: input.hawb, status: 'pickup_requested', created_at: now, updated_at: now }).returning().get();
   } catch (err) { foreignKeyError(err); }
-  recordLocation(db, row.id, located, now);
-  row = chargeForPackage(deps, companyId, row, actor.userId);
-  recordEvent(db, now, { id: row.id, status: 'pickup_requested' }, action, actor, {}, 'pickup_requested');
-  logPackageChange(db, row.id, { driverId: null, companyId }, now);
+  await recordLocation(db, row.id, located, now);
+  row = await chargeForPackage(deps, companyId, row, actor.userId);
+  await recordEvent(db, now, { id: row.id, status: 'pickup_requested' }, action, actor, {}, 'pickup_requested');
+  await logPackageChange(db, row.id, { driverId: null, companyId }, now);
   enqueueCreated(db, now, [row.id]);
   return row;
 }
@@ -61,7 +61,7 @@ export function createPickup(deps: Deps, companyId: number, input: z.output<type
 export function updatePickup(deps: Deps, companyId: number, input: z.output<typeof WebhookPickupUpdate>, actor: Actor): PackageRow {
   const { db } = deps;
   const now = deps.clock.now();
-  const row = db.select().from(pkg).where(eq(pkg.hawb, input.hawb)).get();
+  const row = await db.select().from(pkg).where(eq(pkg.hawb, input.hawb)).get();
   if (!row || row.company_id !== companyId || row.deleted_at != null) throw notFound(`Package ${input.hawb} not found`);
   const { hawb: _hawb, status, note, pickup_point: pointId, ...fields } = input;
   const patch = packageValues(fields);
@@ -71,23 +71,23 @@ export function updatePickup(deps: Deps, companyId: number, input: z.output<type
     throw invalidTransition(`Parcel ${row.hawb} is ${row.status.replace(/_/g, ' ')}; its details can change only while the pickup is requested`,
       { package: row.id, hawb: row.hawb, status: row.status });
   }
-  if (pointId !== undefined) patch.pickup_point_id = pointId == null ? null : usablePickupPoint(db, companyId, pointId).id;
-  const located = relocate(deps, row, patch);
+  if (pointId !== undefined) patch.pickup_point_id = pointId == null ? null : (await usablePickupPoint(db, companyId, pointId)).id;
+  const located = await relocate(deps, row, patch);
   if (fields.length !== undefined || fields.width !== undefined || fields.height !== undefined) {
     patch.volume_weighted = volumetricWeight(fields.length ?? row.length, fields.width ?? row.width, fields.height ?? row.height);
   }
   let current = row;
   try {
-    if (changesDetails) current = updatePackage(db, now, current, patch, 'webhook_update', actor, { note: note ?? null, data: { fields: Object.keys(patch) } });
+    if (changesDetails) current = await updatePackage(db, now, current, patch, 'webhook_update', actor, { note: note ?? null, data: { fields: Object.keys(patch) } });
   } catch (err) { foreignKeyError(err); }
-  if (located) recordLocation(db, row.id, located, now);
-  if (current.zone_id !== row.zone_id) repriceForZone(deps, current, actor.userId ?? null);
+  if (located) await recordLocation(db, row.id, located, now);
+  if (current.zone_id !== row.zone_id) await repriceForZone(deps, current, actor.userId ?? null);
   if (status === 'cancelled') {
     if (current.status !== 'pickup_requested' && current.status !== 'picked_up') {
       throw invalidTransition(`Parcel ${row.hawb} is ${current.status.replace(/_/g, ' ')}; only a pickup not yet received can be cancelled by webhook`,
         { package: row.id, hawb: row.hawb, status: current.status });
     }
-    current = transition(db, now, current, 'cancelled', 'webhook_cancel', actor, { note: note ?? null }, { assigned_to_id: null });
+    current = await transition(db, now, current, 'cancelled', 'webhook_cancel', actor, { note: note ?? null }, { assigned_to_id: null });
   }
   return current;
 }

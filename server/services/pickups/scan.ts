@@ -15,8 +15,8 @@ import type { PackageRow } from '../packages/shape';
 type PointRow = typeof pickupPoint.$inferSelect;
 
 /** A pickup point the caller may look at: live, and for a company login its own. */
-export function visiblePoint(db: Db, user: SessionUser, id: number): PointRow {
-  const point = db.select().from(pickupPoint).where(and(eq(pickupPoint.id, id), isNull(pickupPoint.deleted_at))).get();
+export async function visiblePoint(db: Db, user: SessionUser, id: number): Promise<PointRow> {
+  const point = await db.select().from(pickupPoint).where(and(eq(pickupPoint.id, id), isNull(pickupPoint.deleted_at))).get();
   if (!point || (user.role === 'company' && point.company_id !== user.companyId)) throw notFound(`Pickup point ${id} not found`);
   return point;
 }
@@ -25,7 +25,7 @@ export function visiblePoint(db: Db, user: SessionUser, id: number): PointRow {
  * Pickups at a point as the caller may see them. A driver: those waiting there for them or for
  * anyone (unassigned), and those they collected; a company its own; staff all.
  */
-export function pickupsAtPoint(db: Db, user: SessionUser, pointId: number): PackageRow[] {
+export async function pickupsAtPoint(db: Db, user: SessionUser, pointId: number): Promise<PackageRow[]> {
   let scope: SQL | undefined;
   if (user.role === 'driver') {
     scope = or(
@@ -35,7 +35,7 @@ export function pickupsAtPoint(db: Db, user: SessionUser, pointId: number): Pack
   } else {
     scope = and(or(eq(pkg.status, 'pickup_requested'), eq(pkg.status, 'picked_up')), isStaff(user.role) ? undefined : eq(pkg.company_id, user.companyId ?? -1));
   }
-  return db.select().from(pkg).where(and(eq(pkg.pickup_point_id, pointId), isNull(pkg.deleted_at), scope)).orderBy(asc(pkg.id)).all();
+  return await db.select().from(pkg).where(and(eq(pkg.pickup_point_id, pointId), isNull(pkg.deleted_at), scope)).orderBy(asc(pkg.id)).all();
 }
 
 /** The driver at a pickup point: its QR code names it; a code this server did not print is a recorded 404. */
@@ -46,7 +46,7 @@ export function scanPickupPoint(deps: Deps, ctx: ScanContext, code: string): Poi
     : deps.db.select().from(pickupPoint).where(and(eq(pickupPoint.id, id), isNull(pickupPoint.deleted_at))).get();
   if (!point) {
     throw new ApiError(404, 'not_found', 'This is not a pickup point code of this courier', [{ path: 'code', message: 'unknown pickup point code' }], { code })
-      .withRecord(() => { recordScanException(deps.db, now, code, 'pickup_point', ctx); });
+      .withRecord(async () => { await recordScanException(deps.db, now, code, 'pickup_point', ctx); });
   }
   return point;
 }
@@ -56,12 +56,12 @@ export function scanPickupPoint(deps: Deps, ctx: ScanContext, code: string): Poi
  * theirs from then on. One meant for another driver, or waiting at another point, is refused and
  * recorded; a repeat scan of a parcel they already collected is harmless and says so.
  */
-export function collectPickup(deps: Deps, ctx: ScanContext, barcode: string, pointId: number | undefined): { row: PackageRow; already: boolean } {
+export async function collectPickup(deps: Deps, ctx: ScanContext, barcode: string, pointId: number | undefined): Promise<{ row: PackageRow; already: boolean }> {
   const driver = ctx.actor;
   const now = deps.clock.now();
-  const row = parcelByCode(deps, barcode, 'pickup', ctx);
+  const row = await parcelByCode(deps, barcode, 'pickup', ctx);
   if (row.status === 'picked_up' && row.assigned_to_id === driver.id) {
-    recordEvent(deps.db, now, row, 'scan_repeat', { userId: driver.id, deviceId: ctx.deviceId }, ctx.meta);
+    await recordEvent(deps.db, now, row, 'scan_repeat', { userId: driver.id, deviceId: ctx.deviceId }, ctx.meta);
     return { row, already: true };
   }
   if (row.status === 'pickup_requested' && row.assigned_to_id != null && row.assigned_to_id !== driver.id) throw notYours(deps, row, 'pickup_scan', ctx);
@@ -75,7 +75,7 @@ export function collectPickup(deps: Deps, ctx: ScanContext, barcode: string, poi
     throw recordedRefusal(deps, err, row, 'pickup_scan_rejected', ctx);
   }
   const meta: ActionMeta = { ...ctx.meta, data: { pickup_point: pointId ?? row.pickup_point_id } };
-  const updated = recordedTransition(deps, ctx, () => transition(deps.db, now, row, 'picked_up', 'pickup_scan',
+  const updated = recordedTransition(deps, ctx, async () => await transition(deps.db, now, row, 'picked_up', 'pickup_scan',
     { userId: driver.id, deviceId: ctx.deviceId }, meta, { assigned_to_id: driver.id, is_scanned: false }), row, 'pickup_scan');
   return { row: updated, already: false };
 }
@@ -87,7 +87,7 @@ export function collectPickup(deps: Deps, ctx: ScanContext, barcode: string, poi
 export function markCollected(deps: Deps, ctx: ScanContext, ids: number[], pointId: number | undefined): { row: PackageRow; already: boolean }[] {
   const driver = ctx.actor;
   return [...new Set(ids)].map((id) => {
-    const row = deps.db.select().from(pkg).where(and(eq(pkg.id, id), isNull(pkg.deleted_at))).get();
+    const row = await deps.db.select().from(pkg).where(and(eq(pkg.id, id), isNull(pkg.deleted_at))).get();
     const mine = row != null && row.assigned_to_id === driver.id;
     const open = row != null && row.assigned_to_id == null && row.status === 'pickup_requested' && pointId != null && row.pickup_point_id === pointId;
     if (!row || (!mine && !open)) throw notFound(`Package ${id} not found`);

@@ -13,7 +13,7 @@ export interface PickupUploadOptions { partial: boolean; defaultCompany?: number
  * parser for every upload), then, in the same transaction, the new rows start life as
  * `pickup_requested` instead of `created`, with their creation events saying so.
  */
-export function importPickups(deps: Deps, user: SessionUser, sheet: Sheet, opts: PickupUploadOptions): UploadResult {
+export async function importPickups(deps: Deps, user: SessionUser, sheet: Sheet, opts: PickupUploadOptions): Promise<UploadResult> {
   const { db } = deps;
   const companyForPoint = user.role === 'company' ? user.companyId : opts.defaultCompany ?? null;
   const point = opts.pickupPoint != null ? usablePickupPoint(db, companyForPoint, opts.pickupPoint) : null;
@@ -21,8 +21,8 @@ export function importPickups(deps: Deps, user: SessionUser, sheet: Sheet, opts:
   const ids = result.report.filter((r) => r.status === 'created' && r.id != null).map((r) => r.id as number);
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
-    db.update(pkg).set({ status: 'pickup_requested', pickup_point_id: point?.id ?? null }).where(inArray(pkg.id, chunk)).run();
-    db.update(packageEvent).set({ action: 'pickup_upload', from_status: 'pickup_requested', to_status: 'pickup_requested' })
+    await db.update(pkg).set({ status: 'pickup_requested', pickup_point_id: point?.id ?? null }).where(inArray(pkg.id, chunk)).run();
+    await db.update(packageEvent).set({ action: 'pickup_upload', from_status: 'pickup_requested', to_status: 'pickup_requested' })
       .where(and(inArray(packageEvent.package_id, chunk), eq(packageEvent.action, 'upload'))).run();
   }
   // importPackages already queued package.created for these rows.

@@ -23,28 +23,28 @@ export function settingsCompany(me: SessionUser, requested: number | undefined):
 }
 
 /** The users whose uploads may become the company's logo: its own logins (and the staff member saving). */
-export function logoUploaders(deps: Deps, me: SessionUser, companyId: number): number[] {
-  const logins = deps.db.select({ id: userTable.id }).from(userTable)
-    .where(and(eq(userTable.company_id, companyId), isNull(userTable.deleted_at))).all().map((u) => u.id);
+export async function logoUploaders(deps: Deps, me: SessionUser, companyId: number): Promise<number[]> {
+  const logins = (await deps.db.select({ id: userTable.id }).from(userTable)
+    .where(and(eq(userTable.company_id, companyId), isNull(userTable.deleted_at))).all()).map((u) => u.id);
   return isStaff(me.role) ? [...logins, me.id] : logins;
 }
 
 /** The parcel's tracking link for the shipper to share (created on first ask); the same link the messages carry. */
-export function trackingLinkOf(deps: Deps, me: SessionUser, packageId: number) {
-  const row = visiblePackage(me, findPackage(deps.db, packageId), packageId);
+export async function trackingLinkOf(deps: Deps, me: SessionUser, packageId: number) {
+  const row = visiblePackage(me, await findPackage(deps.db, packageId), packageId);
   if (me.role === 'driver') throw forbidden('Drivers do not hand out tracking links');
-  const recipient = ensureRecipient(deps.db, deps.clock.now(), row.id);
+  const recipient = await ensureRecipient(deps.db, deps.clock.now(), row.id);
   const url = trackingUrl(deps.config.publicUrl, recipient.token);
   return { package: row.id, url, token: recipient.token, warning: url ? null : NO_PUBLIC_URL_WARNING };
 }
 
 /** Ratings per driver, best known first: staff see every company's, a company only its own parcels'. */
-export function driverRatings(deps: Deps, me: SessionUser, companyId: number | undefined) {
+export async function driverRatings(deps: Deps, me: SessionUser, companyId: number | undefined) {
   let scope: number | undefined;
   if (me.role === 'company') scope = me.companyId ?? -1;
   else if (isStaff(me.role)) scope = companyId;
   else throw forbidden('Only companies and staff read ratings');
-  const rows = deps.db.select({ r: deliveryRating, hawb: pkg.hawb, name: userTable.name }).from(deliveryRating)
+  const rows = await deps.db.select({ r: deliveryRating, hawb: pkg.hawb, name: userTable.name }).from(deliveryRating)
     .innerJoin(pkg, eq(pkg.id, deliveryRating.package_id)).leftJoin(userTable, eq(userTable.id, deliveryRating.driver_id))
     .where(scope != null ? eq(deliveryRating.company_id, scope) : undefined).orderBy(desc(deliveryRating.id)).limit(5000).all();
   const byDriver = new Map<number | null, { driver: number | null; driver_name: string | null; sum: number; count: number; recent: { rating: number; comment: string | null; hawb: string; at: string }[] }>();

@@ -9,8 +9,8 @@ export interface EtaWindow { from: number; to: number }
  * dispatch service, or null when the parcel is on no live planned route (then messages say only
  * "on its way" and the page shows no window).
  */
-export function etaWindowFor(db: Db, packageId: number): EtaWindow | null {
-  const eta = etaFor(db, packageId);
+export async function etaWindowFor(db: Db, packageId: number): Promise<EtaWindow | null> {
+  const eta = await etaFor(db, packageId);
   if (!eta?.from || !eta.to) return null;
   const from = Date.parse(eta.from);
   const to = Date.parse(eta.to);

@@ -14,10 +14,10 @@ const ID_PREFIX = /^\{"id":(\d+)[,}]/;
  * `recipient_instructions` (a member of the synced copy only, not of the Package answer of spec 2.1),
  * so the driver reads them on the phone with no signal. Parcels without instructions are unchanged.
  */
-export function withRecipientInstructions(db: Db, packages: RawJson[]): RawJson[] {
+export async function withRecipientInstructions(db: Db, packages: RawJson[]): Promise<RawJson[]> {
   if (!packages.length) return packages;
   const ids = packages.map((p) => Number(ID_PREFIX.exec(p.text)?.[1]));
-  const found = new Map(prepared(db, 'recipients.instructionsOf', instructionsOf).all({ ids: JSON.stringify(ids) }).map((r) => [r.id, r.text]));
+  const found = new Map((await prepared(db, 'recipients.instructionsOf', instructionsOf).all({ ids: JSON.stringify(ids) })).map((r) => [r.id, r.text]));
   if (!found.size) return packages;
   return packages.map((p, i) => {
     const text = found.get(ids[i]!);

@@ -20,21 +20,21 @@ const EVENT_OF: Partial<Record<PackageStatus, RecipientEvent>> = {
  * the recipient can be reached by. Text is rendered when sent (render.ts): opting out in between
  * still stops it. `occurrence` keeps one message per event and attempt, however often it is queued.
  */
-export function notifyRecipient(
-  db: Db, now: number, row: Pick<PackageRow, 'id' | 'company_id' | 'customer_phone'>, event: RecipientEvent, occurrence: string, data: Record<string, unknown> = {}): number {
+export async function notifyRecipient(
+  db: Db, now: number, row: Pick<PackageRow, 'id' | 'company_id' | 'customer_phone'>, event: RecipientEvent, occurrence: string, data: Record<string, unknown> = {}): Promise<number> {
   if (row.company_id == null) return 0;
-  const settings = effectiveSettings(db, row.company_id);
+  const settings = await effectiveSettings(db, row.company_id);
   if (!settings || !settings.events.includes(event)) return 0;
-  const recipient = recipientOf(db, row.id);
+  const recipient = await recipientOf(db, row.id);
   if (recipient?.opted_out_at != null) return 0;
   const targets: { channel: 'email' | 'sms'; to: string }[] = [];
   if (settings.channels.includes('email') && recipient?.email) targets.push({ channel: 'email', to: recipient.email });
   if (settings.channels.includes('sms') && row.customer_phone?.trim()) targets.push({ channel: 'sms', to: row.customer_phone.trim() });
   if (!targets.length) return 0;
-  ensureRecipient(db, now, row.id);
+  await ensureRecipient(db, now, row.id);
   let queued = 0;
   for (const t of targets) {
-    if (enqueueMessage(db, now, {
+    if (await enqueueMessage(db, now, {
       channel: t.channel, to: t.to, kind: event, data, companyId: row.company_id, packageId: row.id,
       dedupeKey: `${event}:${row.id}:${occurrence}:${t.channel}`,
     })) queued += 1;
@@ -46,30 +46,30 @@ export function notifyRecipient(
  * The lifecycle's hook (lifecycle.ts `updatePackage`), in the transaction of the change: the
  * parcel's own event, and "arriving soon" for the driver's next parcels when a stop is done.
  */
-export function recipientHook(db: Db, now: number, before: PackageRow, after: PackageRow, to: PackageStatus | null, reason: string | null): void {
+export async function recipientHook(db: Db, now: number, before: PackageRow, after: PackageRow, to: PackageStatus | null, reason: string | null): Promise<void> {
   if (to == null) return;
   const event = EVENT_OF[to];
   if (event === 'out_for_delivery') {
-    const eta = etaWindowFor(db, after.id);
-    notifyRecipient(db, now, after, event, String(after.attempts), eta ? { eta_from: eta.from, eta_to: eta.to } : {});
+    const eta = await etaWindowFor(db, after.id);
+    await notifyRecipient(db, now, after, event, String(after.attempts), eta ? { eta_from: eta.from, eta_to: eta.to } : {});
   } else if (event === 'failed') {
-    notifyRecipient(db, now, after, event, String(after.attempts), { reason });
+    await notifyRecipient(db, now, after, event, String(after.attempts), { reason });
   } else if (event) {
-    notifyRecipient(db, now, after, event, 'final');
+    await notifyRecipient(db, now, after, event, 'final');
   }
-  if (before.status === 'out_for_delivery' && to !== 'out_for_delivery' && before.assigned_to_id != null) arrivingSoon(db, now, before.assigned_to_id);
+  if (before.status === 'out_for_delivery' && to !== 'out_for_delivery' && before.assigned_to_id != null) await arrivingSoon(db, now, before.assigned_to_id);
 }
 
 /** After a stop is done: each of the driver's parcels now within its company's N stops hears so, once per attempt. */
-export function arrivingSoon(db: Db, now: number, driverId: number): void {
-  const stops = remainingStops(db, driverId);
+export async function arrivingSoon(db: Db, now: number, driverId: number): Promise<void> {
+  const stops = await remainingStops(db, driverId);
   const thresholds = new Map<number, number>();
   stops.forEach((s, index) => {
     if (s.company_id == null) return;
     let n = thresholds.get(s.company_id);
-    if (n === undefined) { n = effectiveSettings(db, s.company_id)?.stopsAway ?? 0; thresholds.set(s.company_id, n); }
+    if (n === undefined) { n = (await effectiveSettings(db, s.company_id))?.stopsAway ?? 0; thresholds.set(s.company_id, n); }
     if (index >= n) return;
     // "2 stops away": one stop before this one, then this one.
-    notifyRecipient(db, now, s, 'arriving_soon', String(s.attempts), { stops_away: index + 1 });
+    await notifyRecipient(db, now, s, 'arriving_soon', String(s.attempts), { stops_away: index + 1 });
   });
 }

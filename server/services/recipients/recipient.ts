@@ -15,25 +15,25 @@ export function newTrackToken(): string {
 const byPackage = (db: Db) => db.select().from(packageRecipient).where(eq(packageRecipient.package_id, sql.placeholder('pkg'))).prepare();
 const byToken = (db: Db) => db.select().from(packageRecipient).where(eq(packageRecipient.token, sql.placeholder('token'))).prepare();
 
-export function recipientOf(db: Db, packageId: number): RecipientRow | undefined {
-  return prepared(db, 'recipients.byPackage', byPackage).get({ pkg: packageId });
+export async function recipientOf(db: Db, packageId: number): Promise<RecipientRow | undefined> {
+  return await prepared(db, 'recipients.byPackage', byPackage).get({ pkg: packageId });
 }
 
-export function recipientByToken(db: Db, token: string): RecipientRow | undefined {
-  return prepared(db, 'recipients.byToken', byToken).get({ token });
+export async function recipientByToken(db: Db, token: string): Promise<RecipientRow | undefined> {
+  return await prepared(db, 'recipients.byToken', byToken).get({ token });
 }
 
 /** The parcel's recipient row, created with a fresh token the first time anyone needs a link. Runs in the caller's transaction. */
-export function ensureRecipient(db: Db, now: number, packageId: number): RecipientRow {
-  const existing = recipientOf(db, packageId);
+export async function ensureRecipient(db: Db, now: number, packageId: number): Promise<RecipientRow> {
+  const existing = await recipientOf(db, packageId);
   if (existing) return existing;
-  return db.insert(packageRecipient).values({ package_id: packageId, token: newTrackToken(), created_at: now, updated_at: now }).returning().get();
+  return await db.insert(packageRecipient).values({ package_id: packageId, token: newTrackToken(), created_at: now, updated_at: now }).returning().get();
 }
 
 /** The shipper's e-mail for the recipient (null clears it). */
-export function setRecipientEmail(db: Db, now: number, packageId: number, email: string | null): void {
-  ensureRecipient(db, now, packageId);
-  db.update(packageRecipient).set({ email, updated_at: now }).where(eq(packageRecipient.package_id, packageId)).run();
+export async function setRecipientEmail(db: Db, now: number, packageId: number, email: string | null): Promise<void> {
+  await ensureRecipient(db, now, packageId);
+  await db.update(packageRecipient).set({ email, updated_at: now }).where(eq(packageRecipient.package_id, packageId)).run();
 }
 
 const remainingOf = (db: Db) => db.select({ id: pkg.id, company_id: pkg.company_id, customer_phone: pkg.customer_phone, attempts: pkg.attempts })
@@ -41,13 +41,13 @@ const remainingOf = (db: Db) => db.select({ id: pkg.id, company_id: pkg.company_
   .orderBy(sql`${pkg.sequence_no} is null`, asc(pkg.sequence_no), asc(pkg.id)).prepare();
 
 /** The driver's parcels still out for delivery, in the order they will be visited (route sequence, then id). */
-export function remainingStops(db: Db, driverId: number): { id: number; company_id: number | null; customer_phone: string | null; attempts: number }[] {
-  return prepared(db, 'recipients.remaining', remainingOf).all({ driver: driverId });
+export async function remainingStops(db: Db, driverId: number): Promise<{ id: number; company_id: number | null; customer_phone: string | null; attempts: number }[]> {
+  return await prepared(db, 'recipients.remaining', remainingOf).all({ driver: driverId });
 }
 
 /** How many of its driver's stops come before this parcel's, or null when it is not out for delivery. */
-export function stopsBefore(db: Db, row: Pick<PackageRow, 'id' | 'status' | 'assigned_to_id'>): number | null {
+export async function stopsBefore(db: Db, row: Pick<PackageRow, 'id' | 'status' | 'assigned_to_id'>): Promise<number | null> {
   if (row.status !== 'out_for_delivery' || row.assigned_to_id == null) return null;
-  const index = remainingStops(db, row.assigned_to_id).findIndex((r) => r.id === row.id);
+  const index = (await remainingStops(db, row.assigned_to_id)).findIndex((r) => r.id === row.id);
   return index < 0 ? null : index;
 }

@@ -38,12 +38,12 @@ function clock(ms: number, timeZone?: string): string {
  * template of that moment. A notice to someone who opted out since it was queued is skipped.
  */
 export function recipientRenderer(db: Db, opts: RenderOptions) {
-  return (row: OutboxRow): Rendered => {
+  return async (row: OutboxRow): Promise<Rendered> => {
     if (!isEvent(row.kind)) return { skip: `unknown message kind ${row.kind}` };
     if (row.package_id == null || row.company_id == null) return { skip: 'no parcel' };
-    const parcel = findPackage(db, row.package_id);
-    const recipient = recipientOf(db, row.package_id);
-    const settings = effectiveSettings(db, row.company_id);
+    const parcel = await findPackage(db, row.package_id);
+    const recipient = await recipientOf(db, row.package_id);
+    const settings = await effectiveSettings(db, row.company_id);
     if (!parcel || !recipient || !settings) return { skip: 'parcel gone' };
     if (recipient.opted_out_at != null || isOptedOut(db, row.company_id, row.channel as Channel, row.to)) return { skip: 'recipient opted out' };
     const data = (row.data ? JSON.parse(row.data) : {}) as { eta_from?: number; eta_to?: number; reason?: string | null; stops_away?: number };

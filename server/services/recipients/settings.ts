@@ -41,8 +41,8 @@ const settingsOf = (db: Db) => db.select({ s: recipientSettings, name: company.n
   .leftJoin(recipientSettings, eq(recipientSettings.company_id, company.id)).where(eq(company.id, sql.placeholder('company'))).prepare();
 
 /** A company's settings with the defaults filled in (every event, both channels, its own name). */
-export function effectiveSettings(db: Db, companyId: number): EffectiveSettings | undefined {
-  const row = prepared(db, 'recipients.settingsOf', settingsOf).get({ company: companyId });
+export async function effectiveSettings(db: Db, companyId: number): Promise<EffectiveSettings | undefined> {
+  const row = await prepared(db, 'recipients.settingsOf', settingsOf).get({ company: companyId });
   if (!row) return undefined;
   const s = row.s;
   const templates = { ...DEFAULT_TEMPLATES, ...(s ? JSON.parse(s.templates) as Partial<Record<RecipientEvent, string>> : {}) };
@@ -66,18 +66,18 @@ export function shapeSettings(e: EffectiveSettings): RecipientSettings {
   };
 }
 
-export function readSettings(db: Db, companyId: number): RecipientSettings {
-  const e = effectiveSettings(db, companyId);
+export async function readSettings(db: Db, companyId: number): Promise<RecipientSettings> {
+  const e = await effectiveSettings(db, companyId);
   if (!e) throw notFound(`Company ${companyId} not found`);
   return shapeSettings(e);
 }
 
 /** Partial update; the logo must be an image the company's own users uploaded. */
-export function saveSettings(db: Db, now: number, companyId: number, uploaderIds: number[], body: z.output<typeof RecipientSettingsUpdate>): RecipientSettings {
-  const current = effectiveSettings(db, companyId);
+export async function saveSettings(db: Db, now: number, companyId: number, uploaderIds: number[], body: z.output<typeof RecipientSettingsUpdate>): Promise<RecipientSettings> {
+  const current = await effectiveSettings(db, companyId);
   if (!current) throw notFound(`Company ${companyId} not found`);
   if (body.logo_file != null) {
-    const f = db.select().from(storedFile).where(eq(storedFile.id, body.logo_file)).get();
+    const f = await db.select().from(storedFile).where(eq(storedFile.id, body.logo_file)).get();
     if (!f || !uploaderIds.includes(f.owner_id ?? -1)) throw badRequest(`File ${body.logo_file} is not one of your uploads`, [{ path: 'logo_file', message: 'unknown file' }]);
     if (!f.mime.startsWith('image/')) throw badRequest(`File ${body.logo_file} is not an image`, [{ path: 'logo_file', message: 'not an image' }]);
   }
@@ -93,7 +93,7 @@ export function saveSettings(db: Db, now: number, companyId: number, uploaderIds
     reschedule_days: body.reschedule_days ?? current.rescheduleDays,
     updated_at: now,
   };
-  db.insert(recipientSettings).values({ company_id: companyId, ...values, created_at: now })
+  await db.insert(recipientSettings).values({ company_id: companyId, ...values, created_at: now })
     .onConflictDoUpdate({ target: recipientSettings.company_id, set: values }).run();
   return readSettings(db, companyId);
 }

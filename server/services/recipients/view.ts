@@ -29,9 +29,9 @@ export interface Tracked { recipient: RecipientRow; parcel: PackageRow; settings
  * The parcel a tracking link names, after the address's rate limit. Every public recipient call
  * starts here: a wrong or archived token is the same 404 as one that never existed.
  */
-export function tracked(deps: Deps, token: string, address: string): Tracked {
+export async function tracked(deps: Deps, token: string, address: string): Promise<Tracked> {
   deps.limiter.hit(`recipient:${address}`, RECIPIENT_LIMIT, RECIPIENT_WINDOW_MS, deps.clock.now());
-  const recipient = recipientByToken(deps.db, token);
+  const recipient = await recipientByToken(deps.db, token);
   const parcel = recipient ? findPackage(deps.db, recipient.package_id) : undefined;
   const settings = parcel?.company_id != null ? effectiveSettings(deps.db, parcel.company_id) : undefined;
   if (!recipient || !parcel || parcel.deleted_at != null || !settings) throw notFound('This tracking link is not valid');
@@ -39,9 +39,9 @@ export function tracked(deps: Deps, token: string, address: string): Tracked {
 }
 
 /** When the parcel last went out for delivery (null when it is not out now). */
-function outSince(deps: Deps, parcel: PackageRow): number | null {
+async function outSince(deps: Deps, parcel: PackageRow): Promise<number | null> {
   if (parcel.status !== 'out_for_delivery') return null;
-  const e = deps.db.select({ at: packageEvent.received_at }).from(packageEvent)
+  const e = await deps.db.select({ at: packageEvent.received_at }).from(packageEvent)
     .where(and(eq(packageEvent.package_id, parcel.id), eq(packageEvent.to_status, 'out_for_delivery')))
     .orderBy(desc(packageEvent.id)).limit(1).get();
   return e?.at ?? null;
@@ -52,21 +52,21 @@ function outSince(deps: Deps, parcel: PackageRow): number | null {
  * today, it is within the company's last N stops, and the driver's newest reading is from the last
  * few minutes. Never before (a recipient cannot follow a driver around all day) nor after delivery.
  */
-export function visiblePosition(deps: Deps, parcel: PackageRow, settings: EffectiveSettings, stops: number | null) {
+export async function visiblePosition(deps: Deps, parcel: PackageRow, settings: EffectiveSettings, stops: number | null) {
   const now = deps.clock.now();
   if (parcel.status !== 'out_for_delivery' || parcel.assigned_to_id == null || stops == null) return null;
   if (stops + 1 > settings.stopsAway) return null;
-  const since = outSince(deps, parcel);
+  const since = await outSince(deps, parcel);
   if (since == null || utcDay(since) !== utcDay(now)) return null;
-  const p = lastPositionOf(deps.db, parcel.assigned_to_id);
+  const p = await lastPositionOf(deps.db, parcel.assigned_to_id);
   if (!p || now - p.occurred_at > POSITION_MAX_AGE_MS || p.occurred_at < since) return null;
   return { latitude: p.latitude, longitude: p.longitude, at: iso(p.occurred_at) ?? '' };
 }
 
-function proofOfParcel(deps: Deps, token: string, parcel: PackageRow): RecipientView['proof'] {
+async function proofOfParcel(deps: Deps, token: string, parcel: PackageRow): Promise<RecipientView['proof']> {
   if (parcel.status !== 'delivered') return null;
-  const d = deps.db.select().from(deliveryRecord).where(eq(deliveryRecord.package_id, parcel.id)).get();
-  const files = deps.db.select({ slot: packagePhoto.slot, id: storedFile.id, mime: storedFile.mime }).from(packagePhoto)
+  const d = await deps.db.select().from(deliveryRecord).where(eq(deliveryRecord.package_id, parcel.id)).get();
+  const files = await deps.db.select({ slot: packagePhoto.slot, id: storedFile.id, mime: storedFile.mime }).from(packagePhoto)
     .innerJoin(storedFile, eq(storedFile.id, packagePhoto.file_id)).where(eq(packagePhoto.package_id, parcel.id)).all();
   const link = (f: { id: number; mime: string }) => ({ url: fileUrl(token, f.id), mime: f.mime });
   const photos = PHOTO_SLOTS.map((s) => files.find((f) => f.slot === s)).filter((f): f is NonNullable<typeof f> => f != null).map(link);
@@ -81,24 +81,24 @@ export function rescheduleWindow(deps: Deps, parcel: PackageRow, settings: Effec
   return { earliest: utcDay(today + 86_400_000), latest: utcDay(today + settings.rescheduleDays * 86_400_000) };
 }
 
-export function recipientView(deps: Deps, t: Tracked): RecipientView {
+export async function recipientView(deps: Deps, t: Tracked): Promise<RecipientView> {
   const { db } = deps;
   const { parcel, recipient, settings } = t;
   const token = recipient.token;
   const status = parcel.status as PackageStatus;
   const place = parcel.suburb_id != null
-    ? db.select({ name: suburb.name }).from(suburb).where(eq(suburb.id, parcel.suburb_id)).get()?.name ?? parcel.postcode_name
+    ? (await db.select({ name: suburb.name }).from(suburb).where(eq(suburb.id, parcel.suburb_id)).get())?.name ?? parcel.postcode_name
     : parcel.postcode_name;
-  const events = db.select({ to: packageEvent.to_status, at: packageEvent.occurred_at, received: packageEvent.received_at }).from(packageEvent)
-    .where(and(eq(packageEvent.package_id, parcel.id), isNotNull(packageEvent.to_status))).orderBy(asc(packageEvent.id)).all()
+  const events = (await db.select({ to: packageEvent.to_status, at: packageEvent.occurred_at, received: packageEvent.received_at }).from(packageEvent)
+    .where(and(eq(packageEvent.package_id, parcel.id), isNotNull(packageEvent.to_status))).orderBy(asc(packageEvent.id)).all())
     .filter((e): e is { to: PackageStatus; at: number; received: number } => e.to != null && isPackageStatus(e.to))
     .filter((e, i, all) => i === 0 || all[i - 1]?.to !== e.to);
-  const stops = stopsBefore(db, parcel);
+  const stops = await stopsBefore(db, parcel);
   const eta = status === 'out_for_delivery' ? etaWindowFor(db, parcel.id) : null;
   const lastFailure = status === 'failed'
     ? db.select({ reason: deliveryAttempt.reason }).from(deliveryAttempt).where(eq(deliveryAttempt.package_id, parcel.id)).orderBy(desc(deliveryAttempt.id)).limit(1).get()
     : undefined;
-  const rating = db.select().from(deliveryRating).where(eq(deliveryRating.package_id, parcel.id)).get();
+  const rating = await db.select().from(deliveryRating).where(eq(deliveryRating.package_id, parcel.id)).get();
   const open = !['delivered', 'returned', 'returned_to_sender', 'cancelled'].includes(status);
   return {
     hawb: parcel.hawb,

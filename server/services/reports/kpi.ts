@@ -73,7 +73,7 @@ export function kpis(db: Db, f: ReportFilter, by: KpiBy, byDay: boolean): KpiRow
     return c;
   };
 
-  const deliveries = keyset((after) => deliveryPage(db, f, after));
+  const deliveries = keyset(async (after) => await deliveryPage(db, f, after));
   for (let page = deliveries(); page.length; page = deliveries()) {
     for (const d of page) {
       const c = cellOf(d.occurred_at, by === 'driver' ? d.driver : d.company);
@@ -85,7 +85,7 @@ export function kpis(db: Db, f: ReportFilter, by: KpiBy, byDay: boolean): KpiRow
       if (ok !== null) { c.onTimeEligible += 1; if (ok) c.onTime += 1; }
     }
   }
-  const attempts = keyset((after) => attemptPage(db, f, after));
+  const attempts = keyset(async (after) => await attemptPage(db, f, after));
   for (let page = attempts(); page.length; page = attempts()) {
     const firsts = firstAttemptIds(db, page.map((a) => a.package));
     for (const a of page) {
@@ -127,6 +127,6 @@ function namesOf(db: Db, by: KpiBy, ids: number[]): Map<number, string> {
   return out;
 }
 
-export function companyName(db: Db, id: number): string | null {
-  return db.select({ name: company.name }).from(company).where(eq(company.id, id)).get()?.name ?? null;
+export async function companyName(db: Db, id: number): Promise<string | null> {
+  return (await db.select({ name: company.name }).from(company).where(eq(company.id, id)).get())?.name ?? null;
 }

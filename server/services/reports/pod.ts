@@ -18,10 +18,10 @@ const THUMB_H = 120;
 
 interface Photo { package_id: number; slot: string; key: string; mime: string; size: number }
 
-function photosOf(deps: Deps, packageIds: number[]): Map<number, Photo[]> {
+async function photosOf(deps: Deps, packageIds: number[]): Promise<Map<number, Photo[]>> {
   const out = new Map<number, Photo[]>();
   if (!packageIds.length) return out;
-  const rows = deps.db.select({ package_id: packagePhoto.package_id, slot: packagePhoto.slot, key: storedFile.key, mime: storedFile.mime, size: storedFile.size })
+  const rows = await deps.db.select({ package_id: packagePhoto.package_id, slot: packagePhoto.slot, key: storedFile.key, mime: storedFile.mime, size: storedFile.size })
     .from(packagePhoto).innerJoin(storedFile, eq(storedFile.id, packagePhoto.file_id))
     .where(and(inArray(packagePhoto.package_id, packageIds))).all();
   for (const r of rows) {
@@ -103,11 +103,11 @@ export function podPdf(deps: Deps, spec: PodSpec): ReadableStream<Uint8Array> {
 
   const produce = async () => {
     header();
-    const rows = deliveryPage(deps.db, f, 0, spec.pageSize, (spec.page - 1) * spec.pageSize);
+    const rows = await deliveryPage(deps.db, f, 0, spec.pageSize, (spec.page - 1) * spec.pageSize);
     if (!rows.length) doc.fontSize(10).text('No deliveries in this period.');
     for (let i = 0; i < rows.length; i += 50) {
       const chunk = rows.slice(i, i + 50);
-      const photos = photosOf(deps, chunk.map((r) => r.package));
+      const photos = await photosOf(deps, chunk.map((r) => r.package));
       for (const d of chunk) {
         if (doc.destroyed) return;
         await block(d, photos.get(d.package) ?? []);

@@ -39,14 +39,14 @@ export function packageWhere(f: ReportFilter): SQL | undefined {
   );
 }
 
-export function countDeliveries(db: Db, f: ReportFilter): number {
-  return db.select({ n: count() }).from(deliveryRecord).innerJoin(pkg, eq(pkg.id, deliveryRecord.package_id)).where(deliveryWhere(f)).get()?.n ?? 0;
+export async function countDeliveries(db: Db, f: ReportFilter): Promise<number> {
+  return (await db.select({ n: count() }).from(deliveryRecord).innerJoin(pkg, eq(pkg.id, deliveryRecord.package_id)).where(deliveryWhere(f)).get())?.n ?? 0;
 }
-export function countAttempts(db: Db, f: ReportFilter): number {
-  return db.select({ n: count() }).from(deliveryAttempt).innerJoin(pkg, eq(pkg.id, deliveryAttempt.package_id)).where(attemptWhere(f)).get()?.n ?? 0;
+export async function countAttempts(db: Db, f: ReportFilter): Promise<number> {
+  return (await db.select({ n: count() }).from(deliveryAttempt).innerJoin(pkg, eq(pkg.id, deliveryAttempt.package_id)).where(attemptWhere(f)).get())?.n ?? 0;
 }
-export function countPackages(db: Db, f: ReportFilter): number {
-  return db.select({ n: count() }).from(pkg).where(packageWhere(f)).get()?.n ?? 0;
+export async function countPackages(db: Db, f: ReportFilter): Promise<number> {
+  return (await db.select({ n: count() }).from(pkg).where(packageWhere(f)).get())?.n ?? 0;
 }
 
 /** How many failed attempts each parcel had: a delivery with none was a first-attempt success. */
@@ -79,8 +79,8 @@ function deliveryPageRaw(db: Db, f: ReportFilter, after: number, limit: number, 
 }
 
 /** One page of deliveries after record id `after` (keyset), or at an offset for the JSON list. */
-export function deliveryPage(db: Db, f: ReportFilter, after: number, limit = PAGE, offset = 0): DeliveryRow[] {
-  const rows = deliveryPageRaw(db, f, after, limit, offset);
+export async function deliveryPage(db: Db, f: ReportFilter, after: number, limit = PAGE, offset = 0): Promise<DeliveryRow[]> {
+  const rows = await deliveryPageRaw(db, f, after, limit, offset);
   const failures = failuresOf(db, rows.map((r) => r.package));
   return rows.map((r) => ({ ...r, failed_attempts: failures.get(r.package) ?? 0 }));
 }
@@ -144,8 +144,8 @@ export function keyset<R extends { id: number }>(read: (after: number) => R[]): 
 /** Packages created in the period, shaped as spec 2.1, a page at a time by id. */
 export function packagePages(db: Db, f: ReportFilter): () => Package[] {
   let last = 0;
-  return () => {
-    const rows = packageJsonSelect(db).where(and(packageWhere(f), gt(pkg.id, last))).orderBy(asc(pkg.id)).limit(PAGE).all();
+  return async () => {
+    const rows = await packageJsonSelect(db).where(and(packageWhere(f), gt(pkg.id, last))).orderBy(asc(pkg.id)).limit(PAGE).all();
     if (rows.length) last = rows[rows.length - 1].id;
     return parsePackages(rows);
   };

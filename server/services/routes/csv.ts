@@ -12,11 +12,11 @@ export const ROUTE_CSV_COLUMNS = [
  * One line per parcel of each route, in sequence order (a route with no parcel still has its own
  * line). Every cell goes through csvSafe: names and addresses are typed by customers.
  */
-export function routesCsv(db: Db, rows: RouteRow[]): string {
+export async function routesCsv(db: Db, rows: RouteRow[]): Promise<string> {
   const lines: unknown[][] = [];
-  for (const route of routeRecords(db, rows)) {
+  for (const route of await routeRecords(db, rows)) {
     const head = [route.id, route.name, route.date, route.kind, route.status, route.driver_name];
-    const parcels = routePackages(db, route.id);
+    const parcels = await routePackages(db, route.id);
     if (!parcels.length) lines.push([...head, ...new Array<null>(ROUTE_CSV_COLUMNS.length - head.length).fill(null)]);
     for (const p of parcels) {
       lines.push([...head, p.sequence_no, p.id, p.hawb, p.status, p.customer_name, p.customer_address, p.customer_phone, p.postcode,

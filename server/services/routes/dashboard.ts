@@ -24,15 +24,15 @@ export const unrouted = () => sql`not exists (select 1 from ${deliveryRoute} whe
 export interface PageOpts { page: number; page_size: number }
 
 /** One page of parcels under `where` as Package answers, in `order`. */
-export function packagePage(db: Db, where: SQL | undefined, order: SQL[], q: PageOpts, url: string, join?: 'delivery'): Page<Package> {
+export async function packagePage(db: Db, where: SQL | undefined, order: SQL[], q: PageOpts, url: string, join?: 'delivery'): Promise<Page<Package>> {
   const base = join === 'delivery'
     ? db.select({ id: pkg.id }).from(pkg).innerJoin(deliveryRecord, eq(deliveryRecord.package_id, pkg.id))
     : db.select({ id: pkg.id }).from(pkg);
   const counted = join === 'delivery'
     ? db.select({ n: sql<number>`count(*)` }).from(pkg).innerJoin(deliveryRecord, eq(deliveryRecord.package_id, pkg.id))
     : db.select({ n: sql<number>`count(*)` }).from(pkg);
-  const count = counted.where(where).get()?.n ?? 0;
-  const ids = base.where(where).orderBy(...order).limit(q.page_size).offset((q.page - 1) * q.page_size).all().map((r) => r.id);
+  const count = (await counted.where(where).get())?.n ?? 0;
+  const ids = (await base.where(where).orderBy(...order).limit(q.page_size).offset((q.page - 1) * q.page_size).all()).map((r) => r.id);
   return { count, ...pageLinks(url, q.page, q.page_size, count), results: packagesByIds(db, ids) };
 }
 
@@ -62,7 +62,7 @@ export function completedWhere(driver: number | undefined, from?: string, to?: s
 const zeroStatuses = () => Object.fromEntries(ROUTE_STATUSES.map((s) => [s, 0])) as Record<RouteStatus, number>;
 
 /** Routes of a day (or all days) for one driver (or all), by status, with their parcels counted. */
-export function routeCounts(db: Db, opts: { driver?: number; date?: string }) {
+export async function routeCounts(db: Db, opts: { driver?: number; date?: string }) {
   const where = and(opts.driver != null ? eq(deliveryRoute.driver_id, opts.driver) : undefined, opts.date ? eq(deliveryRoute.date, opts.date) : undefined);
   const by_status = zeroStatuses();
   let total = 0;
@@ -70,7 +70,7 @@ export function routeCounts(db: Db, opts: { driver?: number; date?: string }) {
     if ((ROUTE_STATUSES as readonly string[]).includes(r.status)) by_status[r.status as RouteStatus] = r.n;
     total += r.n;
   }
-  const parcels = db.select({
+  const parcels = await db.select({
     total: sql<number>`count(*)`,
     open: sql<number>`coalesce(sum(case when ${pkg.status} in ${[...OPEN_DELIVERY, 'pickup_requested']} then 1 else 0 end), 0)`,
     delivered: sql<number>`coalesce(sum(case when ${pkg.status} = 'delivered' then 1 else 0 end), 0)`,
@@ -79,16 +79,16 @@ export function routeCounts(db: Db, opts: { driver?: number; date?: string }) {
   return { total, by_status, packages: { total: parcels?.total ?? 0, open: parcels?.open ?? 0, delivered: parcels?.delivered ?? 0, failed: parcels?.failed ?? 0 } };
 }
 
-export function dashboardCount(db: Db, now: number, date: string) {
+export async function dashboardCount(db: Db, now: number, date: string) {
   const start = dayStartUtc(date);
-  const count = (where: SQL | undefined) => db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get()?.n ?? 0;
-  const routes = routeCounts(db, { date });
-  const drivers = db.select({ n: sql<number>`count(*)` }).from(user)
-    .where(and(eq(user.role, 'driver'), eq(user.is_active, true), isNull(user.deleted_at))).get()?.n ?? 0;
-  const onRoute = db.select({ n: sql<number>`count(distinct ${deliveryRoute.driver_id})` }).from(deliveryRoute)
-    .where(and(eq(deliveryRoute.status, 'in_progress'), isNotNull(deliveryRoute.driver_id))).get()?.n ?? 0;
-  const reporting = db.select({ n: sql<number>`count(distinct ${driverPosition.driver_id})` }).from(driverPosition)
-    .where(gte(driverPosition.received_at, now - REPORTING_WINDOW_MS)).get()?.n ?? 0;
+  const count = async (where: SQL | undefined) => (await db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get())?.n ?? 0;
+  const routes = await routeCounts(db, { date });
+  const drivers = (await db.select({ n: sql<number>`count(*)` }).from(user)
+    .where(and(eq(user.role, 'driver'), eq(user.is_active, true), isNull(user.deleted_at))).get())?.n ?? 0;
+  const onRoute = (await db.select({ n: sql<number>`count(distinct ${deliveryRoute.driver_id})` }).from(deliveryRoute)
+    .where(and(eq(deliveryRoute.status, 'in_progress'), isNotNull(deliveryRoute.driver_id))).get())?.n ?? 0;
+  const reporting = (await db.select({ n: sql<number>`count(distinct ${driverPosition.driver_id})` }).from(driverPosition)
+    .where(gte(driverPosition.received_at, now - REPORTING_WINDOW_MS)).get())?.n ?? 0;
   return {
     success: true, date,
     packages: {
@@ -97,8 +97,8 @@ export function dashboardCount(db: Db, now: number, date: string) {
       assigned: count(and(live(), eq(pkg.status, 'assigned'))),
       out_for_delivery: count(and(live(), eq(pkg.status, 'out_for_delivery'))),
       delivered_today: count(and(live(), eq(pkg.status, 'delivered'), gte(pkg.delivered_at, start), lt(pkg.delivered_at, start + DAY))),
-      failed_today: db.select({ n: sql<number>`count(*)` }).from(deliveryAttempt)
-        .where(and(gte(deliveryAttempt.received_at, start), lt(deliveryAttempt.received_at, start + DAY))).get()?.n ?? 0,
+      failed_today: (await db.select({ n: sql<number>`count(*)` }).from(deliveryAttempt)
+        .where(and(gte(deliveryAttempt.received_at, start), lt(deliveryAttempt.received_at, start + DAY))).get())?.n ?? 0,
       unrouted_open: count(and(pendingWhere({}), unrouted())),
     },
     routes: { date, total: routes.total, by_status: routes.by_status },
@@ -109,8 +109,8 @@ export function dashboardCount(db: Db, now: number, date: string) {
 type MapParcel = { id: number; hawb: string; status: string; sequence_no: number | null; route: number | null; latitude: number | null; longitude: number | null; customer_name: string | null; customer_address: string | null };
 const MAP_LIMIT = 2000;
 
-function mapParcels(db: Db, where: SQL | undefined): (MapParcel & { driver: number | null })[] {
-  return db.select({
+async function mapParcels(db: Db, where: SQL | undefined): Promise<(MapParcel & { driver: number | null })[]> {
+  return await db.select({
     id: pkg.id, hawb: pkg.hawb, status: pkg.status, sequence_no: pkg.sequence_no, route: pkg.route_id, latitude: pkg.latitude,
     longitude: pkg.longitude, customer_name: pkg.customer_name, customer_address: pkg.customer_address, driver: pkg.assigned_to_id,
   }).from(pkg).where(where).orderBy(...bySequence()).limit(MAP_LIMIT).all();
@@ -120,12 +120,12 @@ function mapParcels(db: Db, where: SQL | undefined): (MapParcel & { driver: numb
  * What the dashboard map draws: each active driver's last position, current route and open
  * parcels (with status), and open parcels nobody holds yet. The same data is a list offline.
  */
-export function dashboardMap(db: Db, driverFilter?: number) {
-  const drivers = db.select({ id: user.id, name: user.name }).from(user)
+export async function dashboardMap(db: Db, driverFilter?: number) {
+  const drivers = await db.select({ id: user.id, name: user.name }).from(user)
     .where(and(eq(user.role, 'driver'), eq(user.is_active, true), isNull(user.deleted_at), driverFilter != null ? eq(user.id, driverFilter) : undefined))
     .orderBy(asc(user.name), asc(user.id)).all();
   const ids = drivers.map((d) => d.id);
-  const positions = new Map(ids.length ? latestPositions(db, ids).map((r) => [r.p.driver_id, shapePosition(r.p)]) : []);
+  const positions = new Map(ids.length ? (await latestPositions(db, ids)).map((r) => [r.p.driver_id, shapePosition(r.p)]) : []);
   const routes = ids.length
     ? db.select().from(deliveryRoute).where(and(inArray(deliveryRoute.driver_id, ids), inArray(deliveryRoute.status, [...LIVE_ROUTE])))
       .orderBy(desc(sql`${deliveryRoute.status} = 'in_progress'`), desc(deliveryRoute.date), desc(deliveryRoute.id)).all()

@@ -30,7 +30,7 @@ function checkStart(lat: number | null | undefined, lng: number | null | undefin
 
 function checkWarehouse(deps: Deps, id: number | null | undefined): void {
   if (id == null) return;
-  const row = deps.db.select({ id: warehouse.id, deleted: warehouse.deleted_at }).from(warehouse).where(eq(warehouse.id, id)).get();
+  const row = await deps.db.select({ id: warehouse.id, deleted: warehouse.deleted_at }).from(warehouse).where(eq(warehouse.id, id)).get();
   if (!row) throw badRequest(`Warehouse ${id} does not exist`, [{ path: 'warehouse', message: 'unknown warehouse' }]);
   if (row.deleted != null) throw badRequest(`Warehouse ${id} is archived`, [{ path: 'warehouse', message: 'archived' }]);
 }
@@ -43,7 +43,7 @@ function eligibleParcels(deps: Deps, kind: RouteKind, routeId: number | null, id
   if (!ids.length) return [];
   const wanted = [...new Set(ids)];
   if (wanted.length !== ids.length) throw badRequest('A parcel is named twice', [{ path: 'packages', message: 'duplicate ids' }]);
-  const rows = deps.db.select().from(pkg).where(and(inArray(pkg.id, wanted), isNull(pkg.deleted_at))).all();
+  const rows = await deps.db.select().from(pkg).where(and(inArray(pkg.id, wanted), isNull(pkg.deleted_at))).all();
   const byId = new Map(rows.map((r) => [r.id, r]));
   const missing = wanted.filter((id) => !byId.has(id));
   if (missing.length) {
@@ -56,8 +56,8 @@ function eligibleParcels(deps: Deps, kind: RouteKind, routeId: number | null, id
   }
   const onRoutes = rows.filter((r) => r.route_id != null && r.route_id !== routeId).map((r) => r.route_id as number);
   if (onRoutes.length) {
-    const live = new Set(deps.db.select({ id: deliveryRoute.id }).from(deliveryRoute)
-      .where(and(inArray(deliveryRoute.id, [...new Set(onRoutes)]), inArray(deliveryRoute.status, [...LIVE_ROUTE]))).all().map((r) => r.id));
+    const live = new Set((await deps.db.select({ id: deliveryRoute.id }).from(deliveryRoute)
+      .where(and(inArray(deliveryRoute.id, [...new Set(onRoutes)]), inArray(deliveryRoute.status, [...LIVE_ROUTE]))).all()).map((r) => r.id));
     const taken = rows.filter((r) => r.route_id != null && live.has(r.route_id) && r.route_id !== routeId);
     if (taken.length) {
       throw conflict(`Parcels already on another route: ${taken.map((r) => r.hawb).join(', ')}`, { packages: taken.map((r) => ({ package: r.id, route: r.route_id })) });
@@ -69,7 +69,7 @@ function eligibleParcels(deps: Deps, kind: RouteKind, routeId: number | null, id
 /** Sequence numbers continue after the parcels already worked, so a day keeps one order. */
 export function sequenceBase(deps: Deps, route: RouteRow): number {
   const kind = kindOf(route);
-  return routeParcels(deps.db, route.id).filter((p) => !isOpen(kind, p.status)).reduce((m, p) => Math.max(m, p.sequence_no ?? 0), 0);
+  return (await routeParcels(deps.db, route.id)).filter((p) => !isOpen(kind, p.status)).reduce((m, p) => Math.max(m, p.sequence_no ?? 0), 0);
 }
 
 /** Writes `route_id` and `sequence_no` where they change, through the lifecycle so devices hear of it. */
@@ -81,7 +81,7 @@ export function placeParcels(
   ordered.forEach((p, i) => {
     const seq = base + i + 1;
     if (p.route_id === route.id && p.sequence_no === seq) return;
-    updatePackage(deps.db, now, p, { route_id: route.id, sequence_no: seq }, action, { userId: actor.id, deviceId },
+    await updatePackage(deps.db, now, p, { route_id: route.id, sequence_no: seq }, action, { userId: actor.id, deviceId },
       { ...meta, data: { ...meta.data, route: route.id, sequence_no: seq } });
   });
 }
@@ -89,7 +89,7 @@ export function placeParcels(
 function detach(deps: Deps, actor: SessionUser, route: RouteRow, parcels: PackageRow[]): void {
   const now = deps.clock.now();
   for (const p of parcels) {
-    updatePackage(deps.db, now, p, { route_id: null, sequence_no: isFinal(p.status as PackageStatus) ? p.sequence_no : null }, 'route_remove',
+    await updatePackage(deps.db, now, p, { route_id: null, sequence_no: isFinal(p.status as PackageStatus) ? p.sequence_no : null }, 'route_remove',
       { userId: actor.id }, { data: { route: route.id } });
   }
 }
@@ -97,15 +97,15 @@ function detach(deps: Deps, actor: SessionUser, route: RouteRow, parcels: Packag
 export function createRoute(deps: Deps, actor: SessionUser, body: z.output<typeof RouteCreate>) {
   checkStart(body.start_latitude, body.start_longitude);
   checkWarehouse(deps, body.warehouse);
-  if (body.driver != null) activeDriver(deps, body.driver);
+  if (body.driver != null) await activeDriver(deps, body.driver);
   const parcels = eligibleParcels(deps, body.kind, null, body.packages);
   const now = deps.clock.now();
-  const route = deps.db.insert(deliveryRoute).values({
+  const route = await deps.db.insert(deliveryRoute).values({
     name: body.name, date: body.date, kind: body.kind, status: 'planned', driver_id: body.driver ?? null, warehouse_id: body.warehouse ?? null,
     start_latitude: body.start_latitude ?? null, start_longitude: body.start_longitude ?? null, created_by: actor.id, created_at: now, updated_at: now,
   }).returning().get();
   placeParcels(deps, actor, route, parcels, 'route_add');
-  const handover = route.driver_id != null ? handOver(deps, actor, route, route.driver_id, openParcels(deps.db, route)) : { moved: [], skipped: [] };
+  const handover = route.driver_id != null ? handOver(deps, actor, route, route.driver_id, await openParcels(deps.db, route)) : { moved: [], skipped: [] };
   return { route, handover };
 }
 
@@ -122,7 +122,7 @@ export function updateRoute(deps: Deps, actor: SessionUser, route: RouteRow, bod
   if (body.warehouse !== undefined) patch.warehouse_id = body.warehouse;
   if (body.start_latitude !== undefined || body.start_longitude !== undefined) Object.assign(patch, { start_latitude: lat ?? null, start_longitude: lng ?? null });
   if (Object.keys(patch).length) {
-    row = deps.db.update(deliveryRoute).set({ ...patch, updated_at: deps.clock.now() }).where(eq(deliveryRoute.id, route.id)).returning().get() ?? row;
+    row = await deps.db.update(deliveryRoute).set({ ...patch, updated_at: deps.clock.now() }).where(eq(deliveryRoute.id, route.id)).returning().get() ?? row;
   }
   if (body.packages !== undefined) setRouteParcels(deps, actor, row, body.packages);
   return row;
@@ -136,9 +136,9 @@ function setRouteParcels(deps: Deps, actor: SessionUser, route: RouteRow, ids: n
   if (!(LIVE_ROUTE as readonly string[]).includes(route.status)) throw conflict(`Route ${route.name} is ${route.status}; its parcels no longer change`, { status: route.status });
   const wanted = eligibleParcels(deps, kindOf(route), route.id, ids);
   const keep = new Set(ids);
-  detach(deps, actor, route, openParcels(deps.db, route).filter((p) => !keep.has(p.id)));
+  detach(deps, actor, route, (await openParcels(deps.db, route)).filter((p) => !keep.has(p.id)));
   placeParcels(deps, actor, route, wanted, 'route_add');
-  if (route.driver_id != null) handOver(deps, actor, route, route.driver_id, openParcels(deps.db, route));
+  if (route.driver_id != null) await handOver(deps, actor, route, route.driver_id, await openParcels(deps.db, route));
 }
 
 export function changeStatus(deps: Deps, actor: SessionUser, route: RouteRow, to: RouteStatus): RouteRow {
@@ -155,7 +155,7 @@ export function changeStatus(deps: Deps, actor: SessionUser, route: RouteRow, to
   if (to === 'in_progress') patch.started_at = now;
   if (to === 'completed') patch.completed_at = now;
   if (to === 'planned') Object.assign(patch, { started_at: null, completed_at: null });
-  return deps.db.update(deliveryRoute).set(patch).where(eq(deliveryRoute.id, route.id)).returning().get() ?? route;
+  return (await deps.db.update(deliveryRoute).set(patch).where(eq(deliveryRoute.id, route.id)).returning().get() ?? route);
 }
 
 /** Only a plan with nothing worked may go; anything else is the record of a run (cancel it instead). */
@@ -163,10 +163,10 @@ export function deleteRoute(deps: Deps, actor: SessionUser, route: RouteRow): vo
   if (route.status !== 'planned' && route.status !== 'cancelled') {
     throw conflict(`Route ${route.name} is ${route.status.replace('_', ' ')}; only planned or cancelled routes can be deleted`, { status: route.status });
   }
-  const parcels = routeParcels(deps.db, route.id);
+  const parcels = await routeParcels(deps.db, route.id);
   const kind = kindOf(route);
   const worked = parcels.filter((p) => !isOpen(kind, p.status));
   if (worked.length) throw conflict(`Route ${route.name} has ${worked.length} worked parcel(s); cancel it instead`, { packages: worked.map((p) => p.id) });
   detach(deps, actor, route, parcels);
-  deps.db.delete(deliveryRoute).where(eq(deliveryRoute.id, route.id)).run();
+  await deps.db.delete(deliveryRoute).where(eq(deliveryRoute.id, route.id)).run();
 }

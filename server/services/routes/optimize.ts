@@ -50,10 +50,10 @@ export function pathMetres(start: LatLng | null, stops: LatLng[], back = false):
  * offline). Without a known start the best path may begin at any stop: a free node at distance 0
  * from every stop stands in for it. Parcels without coordinates keep their order after the rest.
  */
-export function optimise(deps: Deps, actor: SessionUser, route: RouteRow, body: z.output<typeof OptimizeBody>) {
+export async function optimise(deps: Deps, actor: SessionUser, route: RouteRow, body: z.output<typeof OptimizeBody>) {
   requireLive(route);
   const start = startOf(route, body);
-  const open = openParcels(deps.db, route);
+  const open = await openParcels(deps.db, route);
   const placed = open.filter(located);
   const unplaced = open.filter((p) => !located(p));
   let ordered: PackageRow[] = [];
@@ -84,9 +84,9 @@ export function optimise(deps: Deps, actor: SessionUser, route: RouteRow, body: 
  * The phone's own order (re-optimised offline with the same function), applied as an ordinary
  * action: it must name exactly the route's open parcels, each once.
  */
-export function resequence(deps: Deps, actor: SessionUser, route: RouteRow, body: z.output<typeof SequenceBody>, meta: ActionMeta, deviceId: string | null) {
+export async function resequence(deps: Deps, actor: SessionUser, route: RouteRow, body: z.output<typeof SequenceBody>, meta: ActionMeta, deviceId: string | null) {
   requireLive(route);
-  const open = openParcels(deps.db, route);
+  const open = await openParcels(deps.db, route);
   const byId = new Map(open.map((p) => [p.id, p]));
   const seen = new Set<number>();
   const dupes = body.packages.filter((id) => (seen.has(id) ? true : (seen.add(id), false)));
@@ -107,8 +107,8 @@ export function resequence(deps: Deps, actor: SessionUser, route: RouteRow, body
   return { route: row, order: body.packages };
 }
 
-function saveDistance(deps: Deps, route: RouteRow, metres: number, optimised: boolean): RouteRow {
+async function saveDistance(deps: Deps, route: RouteRow, metres: number, optimised: boolean): Promise<RouteRow> {
   const now = deps.clock.now();
-  return deps.db.update(deliveryRoute).set({ total_distance_m: metres, updated_at: now, ...(optimised ? { optimized_at: now } : {}) })
-    .where(eq(deliveryRoute.id, route.id)).returning().get() ?? route;
+  return (await deps.db.update(deliveryRoute).set({ total_distance_m: metres, updated_at: now, ...(optimised ? { optimized_at: now } : {}) })
+    .where(eq(deliveryRoute.id, route.id)).returning().get() ?? route);
 }

@@ -29,7 +29,7 @@ const newestOfDriver = (db: Db) => db.select().from(driverPosition).where(eq(dri
   .orderBy(desc(driverPosition.occurred_at)).limit(1).prepare();
 
 /** Stores a batch; a reading already stored (same driver and device instant) is counted, not repeated. */
-export function recordPositions(deps: Deps, driverId: number, body: z.output<typeof PositionBatchBody>, deviceId: string | null) {
+export async function recordPositions(deps: Deps, driverId: number, body: z.output<typeof PositionBatchBody>, deviceId: string | null) {
   const now = deps.clock.now();
   const rows = body.positions.map((p) => ({
     driver_id: driverId, latitude: p.latitude, longitude: p.longitude, accuracy: p.accuracy ?? null,
@@ -37,7 +37,7 @@ export function recordPositions(deps: Deps, driverId: number, body: z.output<typ
   }));
   const insert = prepared(deps.db, 'positions.insert', positionInsert);
   let stored = 0;
-  for (const row of rows) stored += insert.run(row).changes;
+  for (const row of rows) stored += (await insert.run(row)).changes;
   return { stored, duplicates: rows.length - stored };
 }
 
@@ -51,17 +51,17 @@ export function latestPositions(db: Db, driverIds?: number[]) {
 }
 
 /** A driver's readings in [from, to], oldest first; default the last 24 hours. */
-export function trail(db: Db, driverId: number, now: number, fromIso?: string, toIso?: string) {
+export async function trail(db: Db, driverId: number, now: number, fromIso?: string, toIso?: string) {
   const to = toIso ? Date.parse(toIso) : now;
   const from = fromIso ? Date.parse(fromIso) : to - 86_400_000;
   if (from > to) throw badRequest('"from" is after "to"', [{ path: 'from', message: 'after to' }]);
   if (to - from > MAX_TRAIL_SPAN_MS) throw badRequest('Ask for at most 31 days at a time', [{ path: 'from', message: 'period longer than 31 days' }]);
-  const rows = db.select().from(driverPosition)
+  const rows = await db.select().from(driverPosition)
     .where(and(eq(driverPosition.driver_id, driverId), gte(driverPosition.occurred_at, from), lte(driverPosition.occurred_at, to)))
     .orderBy(asc(driverPosition.occurred_at)).limit(TRAIL_LIMIT + 1).all();
   return { from, to, truncated: rows.length > TRAIL_LIMIT, rows: rows.slice(0, TRAIL_LIMIT) };
 }
 
-export function lastPositionOf(db: Db, driverId: number): PositionRow | undefined {
-  return prepared(db, 'positions.newestOfDriver', newestOfDriver).get({ driver: driverId });
+export async function lastPositionOf(db: Db, driverId: number): Promise<PositionRow | undefined> {
+  return await prepared(db, 'positions.newestOfDriver', newestOfDriver).get({ driver: driverId });
 }

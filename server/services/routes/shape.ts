@@ -36,8 +36,8 @@ export function routeScope(me: SessionUser): SQL | undefined {
 }
 
 /** A route in the caller's scope, else 404 so route ids do not reveal other drivers' work. */
-export function findRoute(db: Db, me: SessionUser, id: number): RouteRow {
-  const row = db.select().from(deliveryRoute).where(and(eq(deliveryRoute.id, id), routeScope(me))).get();
+export async function findRoute(db: Db, me: SessionUser, id: number): Promise<RouteRow> {
+  const row = await db.select().from(deliveryRoute).where(and(eq(deliveryRoute.id, id), routeScope(me))).get();
   if (!row) throw notFound(`Route ${id} not found`);
   return row;
 }
@@ -48,11 +48,11 @@ export function routeParcels(db: Db, routeId: number) {
     .orderBy(sql`${pkg.sequence_no} is null`, asc(pkg.sequence_no), asc(pkg.id)).all();
 }
 
-export function openParcels(db: Db, route: RouteRow) {
-  return routeParcels(db, route.id).filter((p) => isOpen(kindOf(route), p.status));
+export async function openParcels(db: Db, route: RouteRow) {
+  return (await routeParcels(db, route.id)).filter((p) => isOpen(kindOf(route), p.status));
 }
 
-export function routeRecords(db: Db, rows: RouteRow[]): RouteRecord[] {
+export async function routeRecords(db: Db, rows: RouteRow[]): Promise<RouteRecord[]> {
   if (!rows.length) return [];
   const names = new Map<number, string>();
   const people = [...new Set(rows.map((r) => r.driver_id).filter((v): v is number => v != null))];
@@ -64,7 +64,7 @@ export function routeRecords(db: Db, rows: RouteRow[]): RouteRecord[] {
       houses.set(w.id, w.name || w.street);
     }
   }
-  const parcels = db.select({ id: pkg.id, route: pkg.route_id, status: pkg.status }).from(pkg)
+  const parcels = await db.select({ id: pkg.id, route: pkg.route_id, status: pkg.status }).from(pkg)
     .where(and(inArray(pkg.route_id, rows.map((r) => r.id)), isNull(pkg.deleted_at)))
     .orderBy(sql`${pkg.sequence_no} is null`, asc(pkg.sequence_no), asc(pkg.id)).all();
   const byRoute = new Map<number, { id: number; status: string }[]>();
@@ -88,7 +88,7 @@ export function routeRecords(db: Db, rows: RouteRow[]): RouteRecord[] {
   });
 }
 
-export const routeRecord = (db: Db, row: RouteRow): RouteRecord => routeRecords(db, [row])[0] as RouteRecord;
+export const routeRecord = async (db: Db, row: RouteRow): Promise<RouteRecord> => (await routeRecords(db, [row]))[0] as RouteRecord;
 
 /**
  * A driver sees a parcel's details only while it is theirs (as everywhere else): on a route handed
@@ -97,20 +97,20 @@ export const routeRecord = (db: Db, row: RouteRow): RouteRecord => routeRecords(
 const seenBy = (me: SessionUser | undefined) => (p: Package) => me?.role !== 'driver' || p.assigned_to_id === me.id;
 
 /** The route's parcels as full Package answers (spec 2.1), in sequence order. */
-export function routePackages(db: Db, routeId: number, me?: SessionUser): Package[] {
-  return packagesByIds(db, routeParcels(db, routeId).map((p) => p.id)).filter(seenBy(me));
+export async function routePackages(db: Db, routeId: number, me?: SessionUser): Promise<Package[]> {
+  return (await packagesByIds(db, (await routeParcels(db, routeId)).map((p) => p.id))).filter(seenBy(me));
 }
 
 /** Routes with their parcels in sequence, for the driver and dashboard views. */
-export function routesWithPackages(db: Db, rows: RouteRow[], me?: SessionUser): { route: RouteRecord; packages: Package[] }[] {
-  const records = routeRecords(db, rows);
-  const all = new Map(packagesByIds(db, records.flatMap((r) => r.packages)).filter(seenBy(me)).map((p) => [p.id, p]));
+export async function routesWithPackages(db: Db, rows: RouteRow[], me?: SessionUser): Promise<{ route: RouteRecord; packages: Package[] }[]> {
+  const records = await routeRecords(db, rows);
+  const all = new Map((await packagesByIds(db, records.flatMap((r) => r.packages))).filter(seenBy(me)).map((p) => [p.id, p]));
   return records.map((route) => ({ route, packages: route.packages.map((id) => all.get(id)).filter((p): p is Package => p !== undefined) }));
 }
 
 /** The driver a route view is about: a driver is always themself; staff name one. */
-export function driverRef(db: Db, id: number): { id: number; name: string } {
-  const row = db.select({ id: user.id, name: user.name, role: user.role }).from(user).where(eq(user.id, id)).get();
+export async function driverRef(db: Db, id: number): Promise<{ id: number; name: string }> {
+  const row = await db.select({ id: user.id, name: user.name, role: user.role }).from(user).where(eq(user.id, id)).get();
   if (!row || row.role !== 'driver') throw notFound(`Driver ${id} not found`);
   return { id: row.id, name: row.name };
 }

@@ -15,19 +15,19 @@ const packageInsert = (db: Db) => db.insert(changeLog).values({
  * Appends to the change feed for a package: an upsert for its current driver (and company, for
  * company screens) and a remove for a driver it was taken from. Runs inside the caller's transaction.
  */
-export function logPackageChange(
+export async function logPackageChange(
   db: Db, packageId: number, scope: { driverId: number | null; previousDriverId?: number | null; companyId: number | null }, now: number,
-): void {
+): Promise<void> {
   const insert = prepared(db, 'changeLog.packageInsert', packageInsert);
   // The remove first: a device reading the feed in order ends with the parcel's current scope.
   if (scope.previousDriverId != null && scope.previousDriverId !== scope.driverId) {
-    insert.run({ entity_id: packageId, op: 'remove', driver_id: scope.previousDriverId, company_id: null, created_at: now });
+    await insert.run({ entity_id: packageId, op: 'remove', driver_id: scope.previousDriverId, company_id: null, created_at: now });
   }
-  insert.run({ entity_id: packageId, op: 'upsert', driver_id: scope.driverId, company_id: scope.companyId, created_at: now });
+  await insert.run({ entity_id: packageId, op: 'upsert', driver_id: scope.driverId, company_id: scope.companyId, created_at: now });
 }
 
 /** Records shared by every device (failed-delivery statuses, etc.): driver_id null. */
-export function logSharedChange(db: Db, entity: string, ids: number[], op: ChangeOp, now: number): void {
+export async function logSharedChange(db: Db, entity: string, ids: number[], op: ChangeOp, now: number): Promise<void> {
   if (!ids.length) return;
-  db.insert(changeLog).values(ids.map((id) => ({ entity, entity_id: id, op, driver_id: null, company_id: null, created_at: now }))).run();
+  await db.insert(changeLog).values(ids.map((id) => ({ entity, entity_id: id, op, driver_id: null, company_id: null, created_at: now }))).run();
 }

@@ -10,8 +10,8 @@ import { ApiError } from '../../errors';
  * the device must re-send everything it journaled. Another user's device answers 404 so ids
  * cannot be probed.
  */
-export function deviceLastSeq(db: Db, userId: number, deviceId: string): SyncDevice {
-  const row = db.select({ user_id: device.user_id, last_seq: device.last_seq }).from(device).where(eq(device.device_id, deviceId)).get();
+export async function deviceLastSeq(db: Db, userId: number, deviceId: string): Promise<SyncDevice> {
+  const row = await db.select({ user_id: device.user_id, last_seq: device.last_seq }).from(device).where(eq(device.device_id, deviceId)).get();
   if (!row) return { device_id: deviceId, last_seq: 0 };
   if (row.user_id !== userId) throw new ApiError(404, 'not_found', 'No such device');
   return { device_id: deviceId, last_seq: row.last_seq };

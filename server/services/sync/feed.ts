@@ -44,8 +44,8 @@ const lastQuery = (db: Db) => prepared(db, 'feed-last', (d) => d.select({ v: max
  * Each record changed after `cursor` once, at its latest feed row, oldest first: a record that
  * changed twice is sent once, in its current state, and the cursor never skips a record.
  */
-function latestChanges(db: Db, rows: FeedRows, owner: number, cursor: number, take: number): FeedKey[] {
-  return latestQuery(db, rows).all({ owner, cursor, take })
+async function latestChanges(db: Db, rows: FeedRows, owner: number, cursor: number, take: number): Promise<FeedKey[]> {
+  return (await latestQuery(db, rows).all({ owner, cursor, take }))
     .map((r) => ({ entity: r.entity as Entity, id: r.id, seq: r.seq ?? 0 }));
 }
 
@@ -53,8 +53,8 @@ function latestChanges(db: Db, rows: FeedRows, owner: number, cursor: number, ta
  * Two separate reads on purpose: SQLite answers a lone min() or max() of the key from one end of
  * the b-tree, but both in one select scan the whole feed (it runs on every sync request).
  */
-function feedBounds(db: Db): { first: number | null; last: number | null } {
-  return { first: firstQuery(db).get()?.v ?? null, last: lastQuery(db).get()?.v ?? null };
+async function feedBounds(db: Db): Promise<{ first: number | null; last: number | null }> {
+  return { first: (await firstQuery(db).get())?.v ?? null, last: (await lastQuery(db).get())?.v ?? null };
 }
 
 function shapeStatuses(db: Db, ids: number[]) {
@@ -65,17 +65,17 @@ function shapeStatuses(db: Db, ids: number[]) {
 }
 
 /** Splits touched ids into those still in scope (sent whole) and those that left it (removed). */
-function resolve(db: Db, scope: FeedScope, keys: FeedKey[], now: number, withRemoves: boolean): Pick<FeedPage, 'upserts' | 'removes'> {
+async function resolve(db: Db, scope: FeedScope, keys: FeedKey[], now: number, withRemoves: boolean): Promise<Pick<FeedPage, 'upserts' | 'removes'>> {
   const packageIds = keys.filter((k) => k.entity === 'package').map((k) => k.id);
   const statusIds = keys.filter((k) => k.entity === 'failed_delivery_status').map((k) => k.id);
   const inScope = packagesInScope(scope, now);
   const keptPackages = inScope && packageIds.length
-    ? chunks(packageIds).flatMap((part) => db.select({ id: pkg.id }).from(pkg).where(and(inScope, inArray(pkg.id, part))).all().map((r) => r.id))
+    ? chunks(packageIds).flatMap((part) => (await db.select({ id: pkg.id }).from(pkg).where(and(inScope, inArray(pkg.id, part))).all()).map((r) => r.id))
     : [];
   const statuses = shapeStatuses(db, statusIds);
   const keptSet = new Set(keptPackages);
   const statusSet = new Set(statuses.map((s) => s.id));
-  const packages = withRecipientInstructions(db, packageJsonByIds(db, keptPackages));
+  const packages = withRecipientInstructions(db, await packageJsonByIds(db, keptPackages));
   return {
     upserts: { packages, failed_delivery_statuses: statuses },
     removes: {
@@ -95,9 +95,9 @@ const RESET: FeedPage = {
  * next page continues as an ordinary incremental read from the last one sent. Shared records all
  * come on the first page (there are few).
  */
-function snapshot(db: Db, scope: FeedScope, limit: number, now: number, last: number): FeedPage {
+async function snapshot(db: Db, scope: FeedScope, limit: number, now: number, last: number): Promise<FeedPage> {
   const inScope = packagesInScope(scope, now);
-  const ids = inScope ? db.select({ id: pkg.id }).from(pkg).where(inScope).all().map((r) => r.id) : [];
+  const ids = inScope ? (await db.select({ id: pkg.id }).from(pkg).where(inScope).all()).map((r) => r.id) : [];
   const feed = packageFeedRows(scope);
   const latestOf = new Map<number, number>();
   if (feed) {
@@ -115,11 +115,11 @@ function snapshot(db: Db, scope: FeedScope, limit: number, now: number, last: nu
   while (end < ordered.length && end > 0 && ordered[end].seq === ordered[end - 1].seq) end += 1;
   const page = ordered.slice(0, end);
   const hasMore = end < ordered.length;
-  const statusIds = db.select({ id: failedDeliveryStatus.id }).from(failedDeliveryStatus).where(statusesInScope).all().map((r) => r.id);
+  const statusIds = (await db.select({ id: failedDeliveryStatus.id }).from(failedDeliveryStatus).where(statusesInScope).all()).map((r) => r.id);
   return {
     reset: false,
     upserts: {
-      packages: withRecipientInstructions(db, packageJsonByIds(db, page.map((p) => p.id))),
+      packages: withRecipientInstructions(db, await packageJsonByIds(db, page.map((p) => p.id))),
       failed_delivery_statuses: shapeStatuses(db, statusIds),
     },
     removes: { packages: [], failed_delivery_statuses: [] },
@@ -133,22 +133,22 @@ function snapshot(db: Db, scope: FeedScope, limit: number, now: number, last: nu
  * read to last, so in one process nothing commits in between: the answer is one consistent state
  * of the database.
  */
-export function changesSince(db: Db, scope: FeedScope, cursor: number, limit: number, now: number): RawJson {
-  const { reset, upserts, removes, cursor: next, has_more } = feedPage(db, scope, cursor, limit, now);
+export async function changesSince(db: Db, scope: FeedScope, cursor: number, limit: number, now: number): Promise<RawJson> {
+  const { reset, upserts, removes, cursor: next, has_more } = await feedPage(db, scope, cursor, limit, now);
   return rawObject({
     reset, upserts: rawObject({ packages: rawArray(upserts.packages), failed_delivery_statuses: upserts.failed_delivery_statuses }),
     removes, cursor: next, has_more,
   });
 }
 
-function feedPage(db: Db, scope: FeedScope, cursor: number, limit: number, now: number): FeedPage {
-  const { first, last } = feedBounds(db);
-  if (cursor === 0) return snapshot(db, scope, limit, now, last ?? 0);
+async function feedPage(db: Db, scope: FeedScope, cursor: number, limit: number, now: number): Promise<FeedPage> {
+  const { first, last } = await feedBounds(db);
+  if (cursor === 0) return await snapshot(db, scope, limit, now, last ?? 0);
   // Newer than anything here (a restored database) or older than what pruning kept: unservable.
   if (last == null || cursor > last || (first != null && cursor < first - 1)) return RESET;
   const own = scope.kind === 'driver' ? latestChanges(db, 'driver', scope.driverId, cursor, limit + 1)
     : scope.kind === 'company' ? latestChanges(db, 'company', scope.companyId, cursor, limit + 1) : [];
-  const merged = [...own, ...latestChanges(db, 'shared', 0, cursor, limit + 1)]
+  const merged = [...own, ...await latestChanges(db, 'shared', 0, cursor, limit + 1)]
     .sort((a, b) => a.seq - b.seq);
   const page = merged.slice(0, limit);
   const hasMore = merged.length > limit;
@@ -164,8 +164,8 @@ function feedPage(db: Db, scope: FeedScope, cursor: number, limit: number, now: 
  * Feed rows older than `olderThan` are dropped, never the newest (it anchors the cursor); a device
  * whose cursor falls before what is left is told to reset.
  */
-export function pruneChanges(db: Db, olderThan: number): number {
-  const { last } = feedBounds(db);
+export async function pruneChanges(db: Db, olderThan: number): Promise<number> {
+  const { last } = await feedBounds(db);
   if (last == null) return 0;
-  return db.delete(changeLog).where(and(sql`${changeLog.created_at} < ${olderThan}`, sql`${changeLog.seq} < ${last}`)).run().changes;
+  return (await db.delete(changeLog).where(and(sql`${changeLog.created_at} < ${olderThan}`, sql`${changeLog.seq} < ${last}`)).run()).changes;
 }

@@ -28,14 +28,14 @@ export function createApiKey(deps: Deps, me: SessionUser, requested: number | un
   return { row, key };
 }
 
-export function listApiKeys(db: Db, me: SessionUser, requested?: number) {
+export async function listApiKeys(db: Db, me: SessionUser, requested?: number) {
   const companyId = companyFilter(me, requested);
-  return db.select().from(companyApiKey).where(companyId != null ? eq(companyApiKey.company_id, companyId) : undefined)
-    .orderBy(desc(companyApiKey.id)).all().map(toApiKey);
+  return (await db.select().from(companyApiKey).where(companyId != null ? eq(companyApiKey.company_id, companyId) : undefined)
+    .orderBy(desc(companyApiKey.id)).all()).map(toApiKey);
 }
 
-export function revokeApiKey(deps: Deps, me: SessionUser, id: number) {
-  const row = deps.db.select().from(companyApiKey).where(eq(companyApiKey.id, id)).get();
+export async function revokeApiKey(deps: Deps, me: SessionUser, id: number) {
+  const row = await deps.db.select().from(companyApiKey).where(eq(companyApiKey.id, id)).get();
   if (!row || (me.companyId != null && row.company_id !== me.companyId)) throw notFound(`API key ${id} not found`);
   if (row.revoked_at != null) return toApiKey(row);
   const now = deps.clock.now();
@@ -43,16 +43,16 @@ export function revokeApiKey(deps: Deps, me: SessionUser, id: number) {
 }
 
 /** The company an `X-Api-Key` belongs to; 401 for a missing, unknown or revoked key, or a company that is not active. */
-export function companyOfApiKey(db: Db, key: string | undefined, now: number): number {
+export async function companyOfApiKey(db: Db, key: string | undefined, now: number): Promise<number> {
   const given = key?.trim() ?? '';
   if (!KEY_FORMAT.test(given)) throw unauthenticated('Send a valid company API key in X-Api-Key');
-  const row = db.select({ key: companyApiKey, status: company.status, deleted: company.deleted_at }).from(companyApiKey)
+  const row = await db.select({ key: companyApiKey, status: company.status, deleted: company.deleted_at }).from(companyApiKey)
     .innerJoin(company, eq(company.id, companyApiKey.company_id))
     .where(and(eq(companyApiKey.key_hash, hashOf(given)), isNull(companyApiKey.revoked_at))).get();
   if (!row || row.deleted != null || row.status !== 'active') throw unauthenticated('Unknown or revoked API key');
   // Written at most once a minute per key, so a polling integration does not turn every read into a write.
   if (row.key.last_used_at == null || now - row.key.last_used_at > 60_000) {
-    db.update(companyApiKey).set({ last_used_at: now }).where(eq(companyApiKey.id, row.key.id)).run();
+    await db.update(companyApiKey).set({ last_used_at: now }).where(eq(companyApiKey.id, row.key.id)).run();
   }
   return row.key.company_id;
 }

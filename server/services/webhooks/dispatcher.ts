@@ -70,7 +70,7 @@ export function createWebhookDispatcher(opts: DispatcherOptions): WebhookDispatc
   interface Attempt { ok: boolean; status: number | null; shown: string | null; detail: string | null }
 
   async function attempt(row: typeof webhookDelivery.$inferSelect, url: string): Promise<Attempt> {
-    const secret = companyWebhookSecret(db, row.company_id);
+    const secret = await companyWebhookSecret(db, row.company_id);
     if (!secret) return { ok: false, status: null, shown: DELIVERY_FAILURES.noKey, detail: 'no webhook key' };
     const timestamp = Math.floor(clock.now() / 1000);
     try {
@@ -95,7 +95,7 @@ export function createWebhookDispatcher(opts: DispatcherOptions): WebhookDispatc
 
   async function run(): Promise<number> {
     const now = clock.now();
-    const due = db.select({ row: webhookDelivery, url: webhookEndpoint.url }).from(webhookDelivery)
+    const due = await db.select({ row: webhookDelivery, url: webhookEndpoint.url }).from(webhookDelivery)
       .innerJoin(webhookEndpoint, eq(webhookEndpoint.id, webhookDelivery.endpoint_id))
       .where(and(eq(webhookDelivery.status, 'pending'), lte(webhookDelivery.next_attempt_at, now)))
       .orderBy(asc(webhookDelivery.next_attempt_at), asc(webhookDelivery.id)).limit(batch).all();
@@ -104,7 +104,7 @@ export function createWebhookDispatcher(opts: DispatcherOptions): WebhookDispatc
       const at = clock.now();
       const attempts = row.attempts + 1;
       const dead = !result.ok && attempts >= maxAttempts;
-      db.update(webhookDelivery).set({
+      await db.update(webhookDelivery).set({
         attempts,
         status: result.ok ? 'delivered' : dead ? 'dead' : 'pending',
         last_attempt_at: at,

@@ -31,23 +31,23 @@ export const toDelivery = (r: DeliveryRow) => ({
 
 const dedupe = (events: readonly WebhookEvent[]) => JSON.stringify([...new Set(events)].sort());
 
-export function findEndpoint(db: Db, me: SessionUser, id: number): EndpointRow {
-  const row = db.select().from(webhookEndpoint).where(eq(webhookEndpoint.id, id)).get();
+export async function findEndpoint(db: Db, me: SessionUser, id: number): Promise<EndpointRow> {
+  const row = await db.select().from(webhookEndpoint).where(eq(webhookEndpoint.id, id)).get();
   if (!row || (me.companyId != null && row.company_id !== me.companyId)) throw notFound(`Webhook endpoint ${id} not found`);
   return row;
 }
 
-export function listEndpoints(db: Db, me: SessionUser, q: z.output<typeof WebhookEndpointQuery>) {
+export async function listEndpoints(db: Db, me: SessionUser, q: z.output<typeof WebhookEndpointQuery>) {
   const companyId = companyFilter(me, q.company);
   const where = companyId != null ? eq(webhookEndpoint.company_id, companyId) : undefined;
-  const total = db.select({ n: count() }).from(webhookEndpoint).where(where).get()?.n ?? 0;
-  const rows = db.select().from(webhookEndpoint).where(where).orderBy(desc(webhookEndpoint.id))
+  const total = (await db.select({ n: count() }).from(webhookEndpoint).where(where).get())?.n ?? 0;
+  const rows = await db.select().from(webhookEndpoint).where(where).orderBy(desc(webhookEndpoint.id))
     .limit(q.page_size).offset((q.page - 1) * q.page_size).all();
   return { total, rows: rows.map(toEndpoint) };
 }
 
-export function createEndpoint(deps: Deps, me: SessionUser, body: z.output<typeof WebhookEndpointCreate>) {
-  const companyId = owningCompany(deps.db, me, body.company);
+export async function createEndpoint(deps: Deps, me: SessionUser, body: z.output<typeof WebhookEndpointCreate>) {
+  const companyId = await owningCompany(deps.db, me, body.company);
   // Events are signed with the company key; without one a receiver could not check anything.
   if (!companyWebhookSecret(deps.db, companyId)) {
     throw conflict('Generate a webhook secret key first (POST webhook-secret-key/generate-key/): deliveries are signed with it', { reason: 'no_webhook_key' });
@@ -59,8 +59,8 @@ export function createEndpoint(deps: Deps, me: SessionUser, body: z.output<typeo
   }).returning().get());
 }
 
-export function updateEndpoint(deps: Deps, me: SessionUser, id: number, body: z.output<typeof WebhookEndpointUpdate>) {
-  const row = findEndpoint(deps.db, me, id);
+export async function updateEndpoint(deps: Deps, me: SessionUser, id: number, body: z.output<typeof WebhookEndpointUpdate>) {
+  const row = await findEndpoint(deps.db, me, id);
   if (body.company != null && body.company !== row.company_id) throw notFound(`Webhook endpoint ${id} not found`);
   const patch: Partial<typeof webhookEndpoint.$inferInsert> = { updated_at: deps.clock.now() };
   if (body.url !== undefined) patch.url = body.url;
@@ -71,13 +71,13 @@ export function updateEndpoint(deps: Deps, me: SessionUser, id: number, body: z.
 }
 
 /** An endpoint goes with its queue: undelivered events to it could never be sent anywhere else. */
-export function deleteEndpoint(deps: Deps, me: SessionUser, id: number): void {
-  findEndpoint(deps.db, me, id);
-  deps.db.delete(webhookDelivery).where(eq(webhookDelivery.endpoint_id, id)).run();
-  deps.db.delete(webhookEndpoint).where(eq(webhookEndpoint.id, id)).run();
+export async function deleteEndpoint(deps: Deps, me: SessionUser, id: number): Promise<void> {
+  await findEndpoint(deps.db, me, id);
+  await deps.db.delete(webhookDelivery).where(eq(webhookDelivery.endpoint_id, id)).run();
+  await deps.db.delete(webhookEndpoint).where(eq(webhookEndpoint.id, id)).run();
 }
 
-export function listDeliveries(db: Db, me: SessionUser, q: z.output<typeof WebhookDeliveryQuery>) {
+export async function listDeliveries(db: Db, me: SessionUser, q: z.output<typeof WebhookDeliveryQuery>) {
   const companyId = companyFilter(me, q.company);
   const conds: (SQL | undefined)[] = [
     companyId != null ? eq(webhookDelivery.company_id, companyId) : undefined,
@@ -86,21 +86,21 @@ export function listDeliveries(db: Db, me: SessionUser, q: z.output<typeof Webho
     q.package ? eq(webhookDelivery.package_id, q.package) : undefined,
   ];
   const where = and(...conds);
-  const total = db.select({ n: count() }).from(webhookDelivery).where(where).get()?.n ?? 0;
-  const rows = db.select().from(webhookDelivery).where(where).orderBy(desc(webhookDelivery.id))
+  const total = (await db.select({ n: count() }).from(webhookDelivery).where(where).get())?.n ?? 0;
+  const rows = await db.select().from(webhookDelivery).where(where).orderBy(desc(webhookDelivery.id))
     .limit(q.page_size).offset((q.page - 1) * q.page_size).all();
   return { total, rows: rows.map(toDelivery) };
 }
 
-export function findDelivery(db: Db, me: SessionUser, id: number): DeliveryRow {
-  const row = db.select().from(webhookDelivery).where(eq(webhookDelivery.id, id)).get();
+export async function findDelivery(db: Db, me: SessionUser, id: number): Promise<DeliveryRow> {
+  const row = await db.select().from(webhookDelivery).where(eq(webhookDelivery.id, id)).get();
   if (!row || (me.companyId != null && row.company_id !== me.companyId)) throw notFound(`Webhook delivery ${id} not found`);
   return row;
 }
 
 /** Sends an event again: due now, with a fresh allowance of attempts; the event id stays the same so receivers can de-duplicate. */
-export function replayDelivery(deps: Deps, me: SessionUser, id: number) {
-  findDelivery(deps.db, me, id);
+export async function replayDelivery(deps: Deps, me: SessionUser, id: number) {
+  await findDelivery(deps.db, me, id);
   const now = deps.clock.now();
   return toDelivery(deps.db.update(webhookDelivery).set({ status: 'pending', attempts: 0, next_attempt_at: now, delivered_at: null, updated_at: now })
     .where(eq(webhookDelivery.id, id)).returning().get() as DeliveryRow);

@@ -44,19 +44,19 @@ const deliveryInsert = (db: Db) => db.insert(webhookDelivery).values({
 }).prepare();
 
 /** One queue row per subscribed, active endpoint of the parcel's company. Must run in the caller's transaction. */
-function subscribers(db: Db, companyId: number, event: WebhookEvent): number[] {
-  return prepared(db, 'webhooks.activeEndpoints', activeEndpoints).all({ company: companyId })
+async function subscribers(db: Db, companyId: number, event: WebhookEvent): Promise<number[]> {
+  return (await prepared(db, 'webhooks.activeEndpoints', activeEndpoints).all({ company: companyId }))
     .filter((e) => (JSON.parse(e.events) as string[]).includes(event)).map((e) => e.id);
 }
 
-export function enqueueEvent(db: Db, now: number, event: WebhookEvent, row: PackageRow, previous: string | null, endpoints?: number[]): number {
+export async function enqueueEvent(db: Db, now: number, event: WebhookEvent, row: PackageRow, previous: string | null, endpoints?: number[]): Promise<number> {
   if (row.company_id == null) return 0;
   const targets = endpoints ?? subscribers(db, row.company_id, event);
   if (!targets.length) return 0;
   const insert = prepared(db, 'webhooks.deliveryInsert', deliveryInsert);
   for (const endpointId of targets) {
     const eventId = randomUUID();
-    insert.run({
+    await insert.run({
       endpoint_id: endpointId, company_id: row.company_id, event_id: eventId, event, package_id: row.id,
       payload: JSON.stringify(payloadOf(event, eventId, now, row, previous)), now,
     });
@@ -67,7 +67,7 @@ export function enqueueEvent(db: Db, now: number, event: WebhookEvent, row: Pack
 /** The lifecycle's hook: called from `updatePackage()` for every transition, in its transaction. */
 export function enqueueWebhookEvents(db: Db, now: number, row: PackageRow, to: PackageStatus | null, from: string | null = null): void {
   const event = to ? EVENT_OF[to] : undefined;
-  if (event) enqueueEvent(db, now, event, row, from);
+  if (event) await enqueueEvent(db, now, event, row, from);
 }
 
 /** `package.created` for parcels this module creates (webhook pickups, uploads). */
@@ -78,8 +78,8 @@ export function enqueueCreated(db: Db, now: number, ids: number[]): void {
     for (const row of db.select().from(pkg).where(inArray(pkg.id, ids.slice(i, i + 500))).all()) {
       if (row.company_id == null) continue;
       let targets = byCompany.get(row.company_id);
-      if (!targets) { targets = subscribers(db, row.company_id, 'package.created'); byCompany.set(row.company_id, targets); }
-      if (targets.length) enqueueEvent(db, now, 'package.created', row, null, targets);
+      if (!targets) { targets = await subscribers(db, row.company_id, 'package.created'); byCompany.set(row.company_id, targets); }
+      if (targets.length) await enqueueEvent(db, now, 'package.created', row, null, targets);
     }
   }
 }

@@ -8,13 +8,13 @@ import type { SessionUser } from '../auth/session';
  * The company an integration record belongs to: a company login always its own (naming another is
  * a 404, as if it did not exist); staff must name an existing company.
  */
-export function owningCompany(db: Db, me: SessionUser, requested: number | undefined | null): number {
+export async function owningCompany(db: Db, me: SessionUser, requested: number | undefined | null): Promise<number> {
   if (me.companyId != null) {
     if (requested != null && requested !== me.companyId) throw notFound(`Company ${requested} not found`);
     return me.companyId;
   }
   if (requested == null) throw badRequest('Name the company', [{ path: 'company', message: 'required' }]);
-  const co = db.select({ id: company.id, deleted: company.deleted_at }).from(company).where(eq(company.id, requested)).get();
+  const co = await db.select({ id: company.id, deleted: company.deleted_at }).from(company).where(eq(company.id, requested)).get();
   if (!co || co.deleted != null) throw notFound(`Company ${requested} not found`);
   return co.id;
 }

@@ -24,8 +24,8 @@ const refused = (why: string) => unauthenticated(`Webhook signature refused: ${w
  * X-Courier-Company carries the company's code and nothing else: one header, one meaning. Codes hold
  * a letter and ids never do, so no company can register a code that shadows another's id.
  */
-function companyOf(db: Db, code: string): { id: number; deleted_at: number | null } | undefined {
-  return db.select({ id: company.id, deleted_at: company.deleted_at }).from(company).where(eq(company.code, code)).get();
+async function companyOf(db: Db, code: string): Promise<{ id: number; deleted_at: number | null } | undefined> {
+  return await db.select({ id: company.id, deleted_at: company.deleted_at }).from(company).where(eq(company.code, code)).get();
 }
 
 /**
@@ -33,13 +33,13 @@ function companyOf(db: Db, code: string): { id: number; deleted_at: number | nul
  * key, the timestamp is within the window, the HMAC matches (compared in constant time). Replays are
  * checked by `claimSignature` inside the transaction of the effect.
  */
-export function verifySignedCall(db: Db, h: SignedHeaders, raw: Uint8Array, now: number): VerifiedCall {
+export async function verifySignedCall(db: Db, h: SignedHeaders, raw: Uint8Array, now: number): Promise<VerifiedCall> {
   const ref = h.company?.trim();
   if (!ref || !h.timestamp || !h.signature) throw refused('X-Courier-Company, X-Courier-Timestamp and X-Courier-Signature are required');
   if (!/^\d{1,12}$/.test(h.timestamp.trim())) throw refused('X-Courier-Timestamp must be unix seconds');
   const ts = Number(h.timestamp.trim());
   if (Math.abs(now / 1000 - ts) > WEBHOOK_WINDOW_SECONDS) throw refused(`the timestamp is more than ${WEBHOOK_WINDOW_SECONDS} seconds from the server time`);
-  const co = companyOf(db, ref);
+  const co = await companyOf(db, ref);
   const secret = co && co.deleted_at == null ? companyWebhookSecret(db, co.id) : undefined;
   if (!co || !secret) throw refused('unknown company or no webhook key generated');
   const expected = Buffer.from(signBody(secret, h.timestamp.trim(), raw));
@@ -52,10 +52,10 @@ export function verifySignedCall(db: Db, h: SignedHeaders, raw: Uint8Array, now:
  * Remembers a verified signature until its timestamp leaves the window; a second use is a replay.
  * Runs in the transaction of the effect, so a call that changed nothing can be sent again.
  */
-export function claimSignature(db: Db, call: VerifiedCall, now: number): void {
-  db.delete(webhookNonce).where(lt(webhookNonce.expires_at, now)).run();
-  const seen = db.select({ s: webhookNonce.signature }).from(webhookNonce)
+export async function claimSignature(db: Db, call: VerifiedCall, now: number): Promise<void> {
+  await db.delete(webhookNonce).where(lt(webhookNonce.expires_at, now)).run();
+  const seen = await db.select({ s: webhookNonce.signature }).from(webhookNonce)
     .where(and(eq(webhookNonce.signature, call.signature), eq(webhookNonce.company_id, call.companyId))).get();
   if (seen) throw refused('this request was already received (replay)');
-  db.insert(webhookNonce).values({ signature: call.signature, company_id: call.companyId, expires_at: call.expiresAt, created_at: now }).run();
+  await db.insert(webhookNonce).values({ signature: call.signature, company_id: call.companyId, expires_at: call.expiresAt, created_at: now }).run();
 }

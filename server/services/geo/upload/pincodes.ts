@@ -103,10 +103,10 @@ function planRow(idx: ReferenceIndex, cols: Columns, row: SheetRow, seen: Seen):
  * the rows that passed; a refused upload changes nothing and answers 400 with the full report.
  * Runs inside the request's transaction, so a failure half-way leaves nothing behind.
  */
-export function uploadPincodes(deps: Deps, sheet: Sheet, partial: boolean): UploadOutcome {
+export async function uploadPincodes(deps: Deps, sheet: Sheet, partial: boolean): Promise<UploadOutcome> {
   const cols = columnsOf(sheet.header);
   if (!sheet.rows.length) throw new ApiError(400, 'validation_error', 'The file has no data rows', [{ path: 'file', message: 'no data rows' }]);
-  const idx = loadReferences(deps.db);
+  const idx = await loadReferences(deps.db);
   const seen: Seen = { pincodes: new Map(), zones: new Map() };
   const report: BulkRowReport[] = [];
   const plans: Plan[] = [];
@@ -129,25 +129,25 @@ export function uploadPincodes(deps: Deps, sheet: Sheet, partial: boolean): Uplo
       refused.slice(0, 100).map((r) => ({ path: `row ${r.row}`, message: r.reason ?? 'rejected' })),
       { applied: false, ...outcome });
   }
-  applyPlans(deps, plans, report);
+  await applyPlans(deps, plans, report);
   return outcome;
 }
 
-function applyPlans(deps: Deps, plans: Plan[], report: BulkRowReport[]): void {
+async function applyPlans(deps: Deps, plans: Plan[], report: BulkRowReport[]): Promise<void> {
   const now = deps.clock.now();
   const byLine = new Map(report.map((r) => [r.row, r]));
   const zoned = new Set<number>();
   for (const p of plans) {
     const entry = byLine.get(p.line);
     if (p.existing) {
-      deps.db.update(pincode).set({ deleted_at: null, updated_at: now }).where(eq(pincode.id, p.existing.id)).run();
+      await deps.db.update(pincode).set({ deleted_at: null, updated_at: now }).where(eq(pincode.id, p.existing.id)).run();
       if (entry && p.existing.deleted_at != null) entry.reason = 'restored from the archive';
     } else {
-      const row = deps.db.insert(pincode).values({ code: p.code, suburb_id: p.suburb.id, created_at: now, updated_at: now }).returning({ id: pincode.id }).get();
+      const row = await deps.db.insert(pincode).values({ code: p.code, suburb_id: p.suburb.id, created_at: now, updated_at: now }).returning({ id: pincode.id }).get();
       if (entry) entry.id = row.id;
     }
     if (p.zoneId !== undefined && p.suburb.zone_id !== p.zoneId && !zoned.has(p.suburb.id)) {
-      deps.db.update(suburb).set({ zone_id: p.zoneId, updated_at: now }).where(eq(suburb.id, p.suburb.id)).run();
+      await deps.db.update(suburb).set({ zone_id: p.zoneId, updated_at: now }).where(eq(suburb.id, p.suburb.id)).run();
       zoned.add(p.suburb.id);
       if (entry) entry.reason = [entry.reason, `suburb ${p.suburb.id} moved to zone ${p.zoneId}`].filter(Boolean).join('; ');
     }

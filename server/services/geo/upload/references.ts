@@ -25,12 +25,12 @@ function push<T>(map: Map<string, T[]>, k: string, v: T): void {
   if (list) { if (!list.includes(v)) list.push(v); } else map.set(k, [v]);
 }
 
-export function loadReferences(db: Db): ReferenceIndex {
+export async function loadReferences(db: Db): Promise<ReferenceIndex> {
   const idx: ReferenceIndex = {
     suburbById: new Map(), suburbsByName: new Map(), stateById: new Map(), statesByKey: new Map(),
     zoneById: new Map(), zonesByKey: new Map(), pincodes: new Map(),
   };
-  const suburbs = db.select({ id: suburb.id, name: suburb.name, deleted_at: suburb.deleted_at, state_id: suburb.state_id, zone_id: suburb.zone_id })
+  const suburbs = await db.select({ id: suburb.id, name: suburb.name, deleted_at: suburb.deleted_at, state_id: suburb.state_id, zone_id: suburb.zone_id })
     .from(suburb).all();
   for (const s of suburbs) {
     idx.suburbById.set(s.id, s);

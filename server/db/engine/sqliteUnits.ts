@@ -1,47 +1,26 @@
+import type { AsyncLocalStorage } from 'node:async_hooks';
 import Database from 'better-sqlite3';
+import type { UnitOptions, Units } from './types';
+
+/** Which unit holds the connection now; statements of everyone else wait for `idle`. */
+export interface UnitGate {
+  store: AsyncLocalStorage<object>;
+  active: { token: object; idle: Promise<void> } | null;
+}
 
 /**
  * Group commit. With synchronous=FULL every COMMIT waits for an fsync, and an answered write must
  * be durable (a device deletes a queued action once it is answered), so one transaction per request
- * makes the disk flush the ceiling of every write route. Instead the first write of an event-loop
- * turn opens one transaction, each request's unit of work runs in its own SAVEPOINT inside it, and
- * the whole batch commits once at the end of the turn: one fsync for all of them. A unit's promise
+ * makes the disk flush the ceiling of every write route. Instead the first unit of an event-loop
+ * turn opens one transaction, each unit runs in its own SAVEPOINT inside it (one unit at a time:
+ * the gate holds everyone else's statements back while a unit is between two of its own), and the
+ * whole batch commits once at the end of the turn: one fsync for all of them. A unit's promise
  * settles only after that COMMIT; if the COMMIT fails, the whole batch is rolled back and every unit
  * in it fails with the storage error, so nothing that was answered can vanish.
  *
- * Anything else that writes on the connection while a batch is open (a single statement, a nested
- * `db.transaction`) simply becomes part of the batch, and its durability is the batch's.
+ * A statement run outside any unit while a batch is open simply becomes part of the batch, and its
+ * durability is the batch's.
  */
-export interface WriteBatch {
-  /**
-   * Runs `work` now, synchronously, in its own savepoint of the open batch (opening one if none is).
-   * Resolves with its result, or rejects with what it threw, once the batch has committed; rejects
-   * with the batch's error if the batch could not be committed.
-   */
-  run<T>(work: () => T): Promise<T>;
-  /**
-   * Resolves once the batch open now (if any) has committed. Rejects if it failed, or if any batch
-   * failed after `since` (a `failures` reading taken when a request began): an answer built from
-   * reads may have seen rows of that batch.
-   */
-  settled(since?: number): Promise<void>;
-  /** How many batches have failed so far. */
-  readonly failures: number;
-  readonly open: boolean;
-  /** Commits the open batch now (shutdown, before the database closes). */
-  flush(): void;
-}
-
-export interface WriteBatchOptions {
-  /** Units after which the batch commits without waiting for the end of the turn. */
-  maxUnits?: number;
-  /**
-   * Test seam: runs just before COMMIT, and what it throws is handled as the COMMIT failing. A real
-   * disk-full or I/O error at that exact statement cannot be provoked deterministically in a test.
-   */
-  beforeCommit?: () => void;
-}
-
 interface Batch {
   units: number;
   done: Promise<void>;
@@ -60,7 +39,7 @@ function rolledBack(): Error {
   return new Database.SqliteError('A failed write rolled back the whole transaction; nothing of it was kept', 'SQLITE_ABORT_ROLLBACK');
 }
 
-export function createWriteBatch(sqlite: Database.Database, options: WriteBatchOptions = {}): WriteBatch {
+export function sqliteUnits(sqlite: Database.Database, gate: UnitGate, options: UnitOptions = {}): Units {
   const maxUnits = options.maxUnits ?? DEFAULT_MAX_UNITS;
   const begin = sqlite.prepare('BEGIN IMMEDIATE');
   const commit = sqlite.prepare('COMMIT');
@@ -71,6 +50,8 @@ export function createWriteBatch(sqlite: Database.Database, options: WriteBatchO
   let current: Batch | null = null;
   let failures = 0;
   let lastError: unknown = null;
+  // Units queue here: each waits for the one before it to leave the connection.
+  let queue: Promise<void> = Promise.resolve();
 
   function fail(batch: Batch, err: unknown): void {
     if (current === batch) current = null;
@@ -82,6 +63,11 @@ export function createWriteBatch(sqlite: Database.Database, options: WriteBatchO
 
   function finish(batch: Batch): void {
     if (current !== batch) return;
+    // A unit awaiting something other than this connection spans turns: commit once it is done.
+    if (gate.active) {
+      void gate.active.idle.then(() => finish(batch));
+      return;
+    }
     current = null;
     clearImmediate(batch.timer);
     if (!sqlite.inTransaction) return fail(batch, rolledBack());
@@ -119,47 +105,60 @@ export function createWriteBatch(sqlite: Database.Database, options: WriteBatchO
     return batch;
   }
 
-  function unit<T>(batch: Batch, work: () => T): Outcome<T> {
+  const inside = (): boolean => gate.active !== null && gate.store.getStore() === gate.active.token;
+
+  async function unit<T>(work: () => T | Promise<T>): Promise<T> {
+    const before = queue;
+    let leave: () => void = () => undefined;
+    const mine = new Promise<void>((ok) => { leave = ok; });
+    queue = mine;
+    await before;
+    const token = {};
+    gate.active = { token, idle: mine };
+    let batch: Batch;
+    try {
+      batch = join();
+    } catch (err) {
+      gate.active = null;
+      leave();
+      throw err;
+    }
     batch.units += 1;
-    savepoint.run();
     let outcome: Outcome<T>;
     try {
-      const value = work();
-      if (value instanceof Promise) throw new TypeError('A write unit must be synchronous: its effects would land outside its savepoint');
-      outcome = { ok: true, value };
+      savepoint.run();
+      outcome = { ok: true, value: await gate.store.run(token, work) };
     } catch (error) {
       outcome = { ok: false, error };
     }
-    if (!sqlite.inTransaction) {
-      // SQLite rolled back the whole transaction (disk full, I/O error): every unit of the batch is gone.
-      fail(batch, outcome.ok ? rolledBack() : outcome.error);
-    } else if (outcome.ok) {
-      release.run();
-    } else {
-      rollbackTo.run();
-      release.run();
+    try {
+      if (!sqlite.inTransaction) {
+        // SQLite rolled back the whole transaction (disk full, I/O error): every unit of the batch is gone.
+        fail(batch, outcome.ok ? rolledBack() : outcome.error);
+      } else if (outcome.ok) {
+        release.run();
+      } else {
+        rollbackTo.run();
+        release.run();
+      }
+    } finally {
+      gate.active = null;
+      leave();
     }
-    return outcome;
+    if (batch.units >= maxUnits && !batch.capped) {
+      batch.capped = true;
+      queueMicrotask(() => finish(batch));
+    }
+    await batch.done;
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
   }
 
   return {
-    run<T>(work: () => T): Promise<T> {
-      let batch: Batch;
-      try {
-        batch = join();
-      } catch (err) {
-        return Promise.reject(err);
-      }
-      const outcome = unit(batch, work);
-      if (batch.units >= maxUnits && !batch.capped) {
-        batch.capped = true;
-        // After the current call stack: a unit's caller may still be inside a transaction callback.
-        queueMicrotask(() => finish(batch));
-      }
-      return batch.done.then(() => {
-        if (!outcome.ok) throw outcome.error;
-        return outcome.value;
-      });
+    run<T>(work: () => T | Promise<T>): Promise<T> {
+      // A unit inside a unit is part of it: its savepoint is the caller's business.
+      if (inside()) return Promise.resolve().then(work);
+      return unit(work);
     },
     settled(since = failures): Promise<void> {
       const check = (): void => {
@@ -173,10 +172,17 @@ export function createWriteBatch(sqlite: Database.Database, options: WriteBatchO
         return Promise.reject(err);
       }
     },
-    get failures() { return failures; },
-    get open() { return current !== null; },
-    flush(): void {
-      if (current) finish(current);
+    get failures() {
+      return failures;
     },
+    async flush() {
+      await queue;
+      if (current) {
+        const batch = current;
+        finish(batch);
+        await batch.done.catch(() => undefined);
+      }
+    },
+    inside,
   };
 }

@@ -1,0 +1,71 @@
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { EngineKind } from './types';
+
+/**
+ * The one place for SQL that differs between the engines. Everything else is drizzle's query builder
+ * and plain SQL both engines read alike (docs/decisions-data-layer.md); add here, never inline.
+ */
+interface HasEngine { $engine: { kind: EngineKind } }
+const kindOf = (db: HasEngine | EngineKind): EngineKind => (typeof db === 'string' ? db : db.$engine.kind);
+
+/** Every foreign key as (from_table, from_column, to_table) rows. */
+export function referencesQuery(db: HasEngine): SQL {
+  if (kindOf(db) === 'postgres') {
+    return sql`select cl.relname, att.attname, ref.relname from pg_constraint con
+      join pg_class cl on cl.oid = con.conrelid join pg_class ref on ref.oid = con.confrelid
+      join pg_namespace ns on ns.oid = cl.relnamespace
+      join pg_attribute att on att.attrelid = con.conrelid and att.attnum = con.conkey[1]
+      where con.contype = 'f' and ns.nspname = current_schema()`;
+  }
+  return sql`select m.name, f."from", f."table" from sqlite_master m, pragma_foreign_key_list(m.name) f
+    where m.type = 'table' and m.name not like 'sqlite_%' and m.name not like '__drizzle%'`;
+}
+
+/** The larger of two values (SQLite's scalar max()). */
+export function greatest(db: HasEngine, a: SQLWrapper, b: SQLWrapper): SQL {
+  return kindOf(db) === 'postgres' ? sql`greatest(${a}, ${b})` : sql`max(${a}, ${b})`;
+}
+
+/** `column` is one of the ids in a JSON array bound as one parameter: one statement text for any count. */
+export function inJsonIds(db: HasEngine, column: SQLWrapper, ids: SQLWrapper): SQL {
+  return kindOf(db) === 'postgres'
+    ? sql`${column} in (select value::bigint from json_array_elements_text(${ids}::json))`
+    : sql`${column} in (select value from json_each(${ids}))`;
+}
+
+/** Case-insensitive LIKE with `\` as escape (SQLite's LIKE ignores ASCII case; PostgreSQL's needs ILIKE). */
+export function likeAnyCase(db: HasEngine, column: SQLWrapper, pattern: string): SQL {
+  return kindOf(db) === 'postgres' ? sql`${column} ilike ${pattern} escape '\\'` : sql`${column} like ${pattern} escape '\\'`;
+}
+
+/** JSON building for answers made by the database (server/services/packages/json.ts). */
+export interface JsonSql {
+  object(members: [string, SQL | SQLWrapper][]): SQL;
+  /** A JSON array of `element` over the rows of `from ... where ...`, `[]` when none. */
+  arrayOf(element: SQL, from: SQL, orderBy: SQL): SQL;
+  /** A 0/1 column as JSON true/false. */
+  bool(column: SQLWrapper): SQL;
+  /** Epoch milliseconds as ISO 8601 text (`''` for null), the same text as `iso()` in server/clock.ts. */
+  iso(ms: SQLWrapper): SQL;
+}
+
+const keys = (members: [string, SQL | SQLWrapper][]) => members.map(([k, v]) => sql`${sql.raw(`'${k.replace(/'/g, "''")}'`)}, ${v}`);
+
+const sqliteJson: JsonSql = {
+  object: (members) => sql`json_object(${sql.join(keys(members), sql`, `)})`,
+  arrayOf: (element, from, orderBy) => sql`json((select json_group_array(${element} order by ${orderBy}) ${from}))`,
+  bool: (col) => sql`json(case when ${col} = 1 then 'true' else 'false' end)`,
+  // SQLite rounds unixepoch seconds to whole milliseconds, so `%f` is exact.
+  iso: (ms) => sql`coalesce(strftime('%Y-%m-%dT%H:%M:%fZ', ${ms} / 1000.0, 'unixepoch'), '')`,
+};
+
+const postgresJson: JsonSql = {
+  object: (members) => sql`json_build_object(${sql.join(keys(members), sql`, `)})`,
+  arrayOf: (element, from, orderBy) => sql`coalesce((select json_agg(${element} order by ${orderBy}) ${from}), '[]'::json)`,
+  bool: (col) => sql`(${col} = 1)`,
+  iso: (ms) => sql`coalesce(to_char(to_timestamp(${ms} / 1000.0) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), '')`,
+};
+
+export function jsonSql(db: HasEngine | EngineKind): JsonSql {
+  return kindOf(db) === 'postgres' ? postgresJson : sqliteJson;
+}

@@ -1,0 +1,62 @@
+/**
+ * What the data layer needs from a database engine. Queries are built once, by drizzle's SQLite
+ * query builder (the one dialect every service is written against), and executed by an engine:
+ * better-sqlite3 in this process, or PostgreSQL over node-postgres (docs/decisions-data-layer.md).
+ */
+export type Method = 'run' | 'all' | 'get' | 'values';
+
+/** Rows are value arrays in column order (drizzle maps them to objects); `run` counts changed rows. */
+export interface QueryResult {
+  rows: unknown;
+  changes?: number;
+}
+
+export type EngineKind = 'sqlite' | 'postgres';
+
+/**
+ * Units of work: each mutation's effects, with its stored answer, commit together or not at all.
+ * On SQLite units run one at a time on the one connection and share a group commit
+ * (server/db/engine/sqliteUnits.ts); on PostgreSQL each unit is a serializable transaction of its own,
+ * retried when PostgreSQL could not serialize it (server/db/engine/postgres.ts).
+ */
+export interface Units {
+  /**
+   * Runs `work` as one unit. Resolves with its result (or rejects with what it threw) once its effects
+   * are durable. A unit started inside a unit runs inline, as part of it.
+   */
+  run<T>(work: () => T | Promise<T>): Promise<T>;
+  /**
+   * Resolves once writes answered so far are durable. Rejects if a group commit failed after `since`
+   * (a `failures` reading taken when a request began): an answer built from reads may have seen its rows.
+   */
+  settled(since?: number): Promise<void>;
+  readonly failures: number;
+  /** Commits whatever is pending now (shutdown). */
+  flush(): Promise<void>;
+  /** Whether the caller runs inside a unit. */
+  inside(): boolean;
+}
+
+export interface UnitOptions {
+  /** SQLite: units after which the group commit commits without waiting for the end of the turn. */
+  maxUnits?: number;
+  /**
+   * Test seam: runs just before COMMIT, and what it throws is handled as the COMMIT failing. A real
+   * disk-full or I/O error at that exact statement cannot be provoked deterministically in a test.
+   */
+  beforeCommit?: () => void;
+}
+
+export interface Engine {
+  readonly kind: EngineKind;
+  execute(sql: string, params: unknown[], method: Method): Promise<QueryResult>;
+  /** The engine's units of work; options apply to SQLite's group commit. */
+  units(options?: UnitOptions): Units;
+  /**
+   * Runs `work` in a savepoint of the current unit: what it throws undoes only its own effects. Both
+   * engines speak the same SAVEPOINT statements; outside a unit it is an error (PostgreSQL has no
+   * transaction to put it in).
+   */
+  savepoint<T>(work: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
