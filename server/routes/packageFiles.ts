@@ -33,8 +33,8 @@ export function packageFileRoutes(app: App): void {
     method: 'post', path, tags, access: 'package.manage', catalogue: pm(id), summary: `Create packages from a ${kind} file`,
     description: UPLOAD_DOC, bodyKind: 'multipart', body: UploadBody, query: UploadQuery, response: UploadAnswer,
     prepare: async ({ body, deps }) => deps.sheets.parse(read, await bytesOf(body.file)),
-  }, ({ deps, user, body, query, prepared }) =>
-    answer(importPackages(deps, user, prepared, { partial: query.partial, defaultCompany: body.company })));
+  }, async ({ deps, user, body, query, prepared }) =>
+    answer(await importPackages(deps, user, prepared, { partial: query.partial, defaultCompany: body.company })));
 
   upload('/package/bulk-upload/', 'Bulk Upload', 'UTF-8 CSV', 'package-csv');
   upload('/package/excel-upload/', 'Excel Upload', '.xlsx', 'package-xlsx');

@@ -88,7 +88,7 @@ export function packageRoutes(app: App): void {
     method: 'post', path: '/package/', tags, access: 'package.manage', body: PackageCreate, response: Package, status: 201,
     catalogue: pm('Create', 'Create Package by Company'),
     summary: 'Create a package (a company user creates for its own company)',
-  }, ({ deps, user, body }) => one(deps.db, createPackage(deps, user, body).id));
+  }, async ({ deps, user, body }) => one(deps.db, (await createPackage(deps, user, body)).id));
 
   defineRoute(app, {
     method: 'get', path: '/package/archive-package-list/', tags, access: 'package.view', query: PackageListQuery, response: PackageListAnswer,

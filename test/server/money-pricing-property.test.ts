@@ -94,7 +94,7 @@ describe('money property: parcels charged once at the price they imply, or liste
           n += 1;
           const z = o.zone < ZONES ? zones[o.zone] : null;
           let id = 0;
-          expect(tx(() => { id = createPackage(deps, admin, { hawb: `PP${n}`, company: companies[o.co], weight: o.kg, zone: z }).id; })).toBe(true);
+          expect(tx(async () => { id = (await createPackage(deps, admin, { hawb: `PP${n}`, company: companies[o.co], weight: o.kg, zone: z })).id; })).toBe(true);
           const p: Parcel = { id, co: o.co, kg: o.kg, zone: z, landed: false, status: 'created', expected: null };
           p.expected = modelPrice(lines, p);
           parcels.push(p);

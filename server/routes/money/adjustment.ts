@@ -22,7 +22,7 @@ export function adjustmentRoutes(app: App): void {
     summary: 'Credit or debit a company wallet, with a reason',
     description: 'Staff only. Appends an adjustment transaction (who, when, why) and issues a numbered adjustment note. A debit never takes a prepaid wallet below zero (409).',
   }, async ({ deps, user, body }) => {
-    const r = createAdjustment(deps, user, body);
+    const r = await createAdjustment(deps, user, body);
     await audit(deps.db, deps.clock.now(), user.id, 'wallet.adjust', `wallet:${r.wallet.id}`, {
       company: body.company, direction: body.direction, amount_cents: body.amount_cents, reason: body.reason, transaction: r.transaction.id,
       before: { balance_cents: r.wallet.balance_cents - r.transaction.amount_cents }, after: { balance_cents: r.wallet.balance_cents },

@@ -160,7 +160,7 @@ export function walletRoutes(app: App): void {
         catalogue: ops(g, mode === 'prepaid' ? 'PrePaid Recharge by Company' : 'PostPaid Recharge by Company'),
         body: mode === 'prepaid' ? CompanyRechargeBody : CompanyPaymentBody, response: RechargeAnswer, status: 201,
         summary: `${word} received from a company, addressed by company`, description: `Staff only; issues a receipt.${bodyDesc}`,
-      }, ({ deps, user, body }) => paid(deps, user, receivePayment(deps, user, body.company, mode, body), word));
+      }, async ({ deps, user, body }) => paid(deps, user, await receivePayment(deps, user, body.company, mode, body), word));
     } else {
       defineRoute(app, {
         method: 'post', path: `/wallet/{id}/${mode}-recharge/`, tags, access: 'wallet.manage',
@@ -170,7 +170,7 @@ export function walletRoutes(app: App): void {
       }, async ({ deps, user, params, body }) => {
         requireMoneyStaff(user);
         const w = await findWallet(deps.db, user, params.id);
-        return paid(deps, user, receivePayment(deps, user, w.company_id, mode, body), word);
+        return paid(deps, user, await receivePayment(deps, user, w.company_id, mode, body), word);
       });
     }
   };

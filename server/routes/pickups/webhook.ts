@@ -48,7 +48,7 @@ export function pickupWebhookRoutes(app: App): void {
     prepare: ({ c, deps }) => verified(c, deps.clock.now()),
   }, async ({ deps, body, prepared }) => {
     await claimSignature(deps.db, prepared, deps.clock.now());
-    const row = createPickup(deps, prepared.companyId, body, { userId: null, deviceId: null });
+    const row = await createPickup(deps, prepared.companyId, body, { userId: null, deviceId: null });
     return { success: true, message: `Pickup ${row.hawb} requested`, package: (await packagesByIds(deps.db, [row.id]))[0] };
   });
 
@@ -59,7 +59,7 @@ export function pickupWebhookRoutes(app: App): void {
     prepare: ({ c, deps }) => verified(c, deps.clock.now()),
   }, async ({ deps, body, prepared }) => {
     await claimSignature(deps.db, prepared, deps.clock.now());
-    const row = updatePickup(deps, prepared.companyId, body, { userId: null, deviceId: null });
+    const row = await updatePickup(deps, prepared.companyId, body, { userId: null, deviceId: null });
     return { success: true, message: `Pickup ${row.hawb} updated`, package: (await packagesByIds(deps.db, [row.id]))[0] };
   });
 }

@@ -19,8 +19,8 @@ export function pickupRouteRoutes(app: App): void {
     method: 'post', path: '/pickup-route/', tags, access: 'route.manage', body: PickupCreate, response: RouteAnswer, status: 201,
     catalogue: ops('web/Pickup Route', 'Create'),
     summary: 'Create a pickup route from pickup_requested parcels (order = the order given); with a driver, they become theirs to collect',
-  }, ({ deps, user, body }) => {
-    const { route } = createRoute(deps, user, { ...body, kind: 'pickup' });
+  }, async ({ deps, user, body }) => {
+    const { route } = await createRoute(deps, user, { ...body, kind: 'pickup' });
     return { success: true, message: `Pickup route ${route.name} created`, route: routeRecord(deps.db, route) };
   });
 
@@ -35,7 +35,7 @@ export function pickupRouteRoutes(app: App): void {
       .where(and(eq(pkg.assigned_to_id, driver.id), eq(pkg.status, 'pickup_requested'), isNull(pkg.deleted_at), unrouted()))
       .orderBy(asc(pkg.id)).limit(2000).all()).map((r) => r.id);
     if (!ids.length) throw badRequest(`${driver.name} has no pickup waiting for a route`, [{ path: 'driver', message: 'no pickups' }]);
-    const { route } = createRoute(deps, user, {
+    const { route } = await createRoute(deps, user, {
       name: body.name ?? `Pickups ${driver.name} ${body.date}`, date: body.date, kind: 'pickup', driver: driver.id, warehouse: body.warehouse,
       start_latitude: body.start_latitude ?? null, start_longitude: body.start_longitude ?? null, packages: ids,
     });

@@ -81,8 +81,8 @@ export function routeCrudRoutes(app: App): void {
     catalogue: ops('web/Route', 'Create'),
     summary: 'Create a route from parcels (order = the order given); with a driver, the parcels are assigned to them',
     description: 'A parcel can be on one planned or running route at a time (409 otherwise). Delivery routes take created, received, assigned, out_for_delivery or failed parcels; pickup routes take pickup_requested ones.',
-  }, ({ deps, user, body }) => {
-    const { route } = createRoute(deps, user, body);
+  }, async ({ deps, user, body }) => {
+    const { route } = await createRoute(deps, user, body);
     return answer(deps.db, route, `Route ${route.name} created`);
   });
 
@@ -97,7 +97,7 @@ export function routeCrudRoutes(app: App): void {
     summary: 'Partial update: name, date, warehouse, start point, status, and the ordered list of its open parcels',
     description: '`packages` replaces the open parcels (in that order); open parcels left out leave the route but keep their driver. The driver changes only through assign-driver / assign-other-driver.',
   }, async ({ deps, user, params, body }) => {
-    const row = updateRoute(deps, user, await findRoute(deps.db, user, params.id), body);
+    const row = await updateRoute(deps, user, await findRoute(deps.db, user, params.id), body);
     return answer(deps.db, row, `Route ${row.name} updated`);
   });
 
@@ -107,7 +107,7 @@ export function routeCrudRoutes(app: App): void {
     summary: 'Delete a planned or cancelled route with no worked parcel (its parcels leave it); otherwise 409',
   }, async ({ deps, user, params }) => {
     const route = await findRoute(deps.db, user, params.id);
-    deleteRoute(deps, user, route);
+    await deleteRoute(deps, user, route);
     return { success: true, message: `Route ${route.name} deleted` };
   });
 
@@ -118,7 +118,7 @@ export function routeCrudRoutes(app: App): void {
     description: 'planned -> in_progress | cancelled, in_progress -> completed | cancelled, cancelled -> planned. The same status again answers 200 unchanged.',
   }, async ({ deps, user, params, body }) => {
     requireRouteWriter(user);
-    const row = changeStatus(deps, user, await findRoute(deps.db, user, params.id), body.status);
+    const row = await changeStatus(deps, user, await findRoute(deps.db, user, params.id), body.status);
     return answer(deps.db, row, `Route ${row.name} is ${row.status.replace('_', ' ')}`);
   });
 

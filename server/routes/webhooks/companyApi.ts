@@ -33,8 +33,8 @@ export function companyApiRoutes(app: App): void {
       checkUploadSize(body.file.size);
       return deps.sheets.parse(read, new Uint8Array(await body.file.arrayBuffer()));
     },
-  }, ({ deps, user, query, prepared }) => {
-    const r = importPackages(deps, user, prepared, { partial: query.partial });
+  }, async ({ deps, user, query, prepared }) => {
+    const r = await importPackages(deps, user, prepared, { partial: query.partial });
     return { success: true, message: `${r.created} package(s) created${r.rejected ? `, ${r.rejected} row(s) rejected` : ''}`, ...r };
   });
   upload('/company-package/csv-upload/', 'Company CSV Upload', 'UTF-8 CSV', 'package-csv');

@@ -106,7 +106,7 @@ export async function commitPlan(deps: Deps, actor: SessionUser, plan: PlanRow, 
   const created = body.routes.map((r) => {
     const shift = shifts.get(r.driver);
     const depot = (await shift?.start_warehouse_id != null ? await deps.db.select().from(depotPosition).where(eq(depotPosition.warehouse_id, shift.start_warehouse_id)).get() : undefined);
-    const { route } = createRoute(deps, actor, {
+    const { route } = await createRoute(deps, actor, {
       name: r.name ?? `${names.get(r.driver) ?? `Driver ${r.driver}`} ${plan.date}`, date: plan.date, kind: 'delivery', driver: r.driver,
       warehouse: shift?.start_warehouse_id ?? null, start_latitude: depot?.latitude ?? null, start_longitude: depot?.longitude ?? null, packages: r.packages,
     });

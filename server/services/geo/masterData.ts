@@ -47,10 +47,10 @@ export function masterData(db: Db) {
       let rows = byPostcode.get(code);
       if (!rows) {
         const viaPincode = (await prepared(db, 'geo.pincodeSuburbs', pincodeSuburbs).all({ code })).map((r) => r.id);
-        rows = remember(((((((((((await await await await await await await await await await viaPincode.length
+        rows = remember((((((((((((((((((((await await await await await await await await await await await await await await await await await await await viaPincode.length
           ? db.select(SUBURB_COLUMNS).from(suburb)
             .where(and(isNull(suburb.deleted_at), or(eq(suburb.postcode, code), inArray(suburb.id, viaPincode)))).orderBy(asc(suburb.id)).all()
-          : prepared(db, 'geo.postcodeSuburbs', postcodeSuburbs).all({ code }))))))))))));
+          : prepared(db, 'geo.postcodeSuburbs', postcodeSuburbs).all({ code })))))))))))))))))))));
         byPostcode.set(code, rows);
       }
       return rows;

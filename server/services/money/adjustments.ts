@@ -18,7 +18,7 @@ export interface AdjustmentInput {
  * an appended transaction that names who and why, documented by a numbered note. A debit never
  * takes a prepaid wallet below zero; a postpaid one may go past its limit, since staff decided it.
  */
-export function createAdjustment(deps: Ledger, user: SessionUser, input: AdjustmentInput): { wallet: WalletRow; transaction: TxnRow; note: InvoiceRow } {
+export async function createAdjustment(deps: Ledger, user: SessionUser, input: AdjustmentInput): Promise<{ wallet: WalletRow; transaction: TxnRow; note: InvoiceRow }> {
   requireMoneyStaff(user);
   const co = await findCompany(deps.db, input.company);
   let corrects: InvoiceRow | null = null;

@@ -21,7 +21,7 @@ export interface PaymentResult { wallet: WalletRow; transaction: TxnRow; receipt
  * all in one transaction. The mode must match the company's billing type, so a prepaid top-up is
  * never booked as a postpaid settlement or the other way round.
  */
-export function receivePayment(deps: Ledger, user: SessionUser, companyId: number, mode: 'prepaid' | 'postpaid', input: PaymentInput): PaymentResult {
+export async function receivePayment(deps: Ledger, user: SessionUser, companyId: number, mode: 'prepaid' | 'postpaid', input: PaymentInput): Promise<PaymentResult> {
   requireMoneyStaff(user);
   const co = await findCompany(deps.db, companyId);
   // A statement issued while the company was postpaid can still be settled after it switched.
@@ -64,10 +64,10 @@ export function receivePayment(deps: Ledger, user: SessionUser, companyId: numbe
  * Marking a statement paid records the payment that paid it, so the wallet and the invoice never
  * disagree; other documents (receipts, notes) are settled when issued.
  */
-export function markPaid(deps: Ledger, user: SessionUser, row: InvoiceRow, reference: string, note: string): InvoiceRow {
+export async function markPaid(deps: Ledger, user: SessionUser, row: InvoiceRow, reference: string, note: string): Promise<InvoiceRow> {
   requireMoneyStaff(user);
   if (row.kind === 'statement' && row.total_cents > 0 && row.status === 'issued') {
-    return receivePayment(deps, user, row.company_id, 'postpaid', { amount_cents: row.total_cents, reference, note, invoice: row.id }).settled ?? row;
+    return (await receivePayment(deps, user, row.company_id, 'postpaid', { amount_cents: row.total_cents, reference, note, invoice: row.id })).settled ?? row;
   }
   return await setInvoiceStatus(deps, row, 'paid', {});
 }

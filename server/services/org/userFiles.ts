@@ -25,7 +25,7 @@ export function slotFileId(row: UserRow, slot: UserFileSlot): number | null {
 }
 
 /** Drops a stored file nothing points at any more; answers its storage key so the bytes can go after commit. */
-function discard(db: Db, fileId: number | null): string[] {
+async function discard(db: Db, fileId: number | null): Promise<string[]> {
   if (fileId == null) return [];
   const file = await fileById(db, fileId);
   if (!file || (await referencingRows(db, 'stored_file', fileId)).length) return [];
@@ -54,7 +54,7 @@ export async function attachUserFile(deps: Deps, userId: number, slot: UserFileS
       // The employee owns their documents, so they can also fetch them through GET file/{id}/.
       const rec = await recordFile(deps.db, deps.clock.now(), userId, key, upload, kind, null);
       await deps.db.update(user).set({ [column]: rec.id, updated_at: deps.clock.now() }).where(eq(user.id, userId)).run();
-      stale = discard(deps.db, row[column]);
+      stale = await discard(deps.db, row[column]);
       return rec;
     });
   } catch (err) {

@@ -47,7 +47,7 @@ export function owningCompany(user: SessionUser, requested: number | null | unde
 }
 
 /** A suspended or archived company sends nothing new. */
-export function checkCompanyActive(db: Db, companyId: number): void {
+export async function checkCompanyActive(db: Db, companyId: number): Promise<void> {
   const co = await db.select().from(company).where(eq(company.id, companyId)).get();
   if (!co || co.deleted_at != null) throw badRequest(`Company ${companyId} does not exist`, [{ path: 'company', message: 'unknown company' }]);
   if (co.status !== 'active') throw forbidden(`Company ${co.name} is ${co.status}; it cannot send new packages`);
@@ -57,7 +57,7 @@ export function checkCompanyActive(db: Db, companyId: number): void {
  * A suburb brings its zone unless one is given; a given zone must exist. Kept for callers that only
  * need the zone; parcels are located by the resolver (geo/resolve.ts), which applies the same rule.
  */
-export function resolveZone(db: Db, values: PackageValues): void {
+export async function resolveZone(db: Db, values: PackageValues): Promise<void> {
   if (values.suburb_id != null && values.zone_id == null) {
     values.zone_id = (await db.select({ z: suburb.zone_id }).from(suburb).where(eq(suburb.id, values.suburb_id)).get())?.z ?? null;
   }
@@ -66,7 +66,7 @@ export function resolveZone(db: Db, values: PackageValues): void {
   }
 }
 
-export function assertHawbFree(db: Db, hawb: string, exceptId?: number): void {
+export async function assertHawbFree(db: Db, hawb: string, exceptId?: number): Promise<void> {
   const other = await db.select({ id: pkg.id }).from(pkg).where(eq(pkg.hawb, hawb)).get();
   if (other && other.id !== exceptId) throw conflict(`A package with hawb ${hawb} already exists`, { hawb });
 }
@@ -79,17 +79,17 @@ export function foreignKeyError(err: unknown): never {
 }
 
 /** Creates a parcel in `created`; a company may only create for itself, and a suspended one not at all. */
-export function createPackage(deps: Deps, user: SessionUser, input: PackageCreate, action = 'create'): PackageRow {
+export async function createPackage(deps: Deps, user: SessionUser, input: PackageCreate, action = 'create'): Promise<PackageRow> {
   const { db } = deps;
   const now = deps.clock.now();
   const values = packageValues(input);
   const companyId = owningCompany(user, input.company);
   if (companyId !== undefined) values.company_id = companyId;
-  if (values.company_id != null) checkCompanyActive(db, values.company_id);
+  if (values.company_id != null) await checkCompanyActive(db, values.company_id);
   // Located before pricing, so the charge reads the zone a quote for the same address would.
   const located = await resolverFor(deps).resolve(locationInput(values));
   applyResolution(values, located);
-  assertHawbFree(db, input.hawb);
+  await assertHawbFree(db, input.hawb);
   values.volume_weighted = volumetricWeight(input.length, input.width, input.height);
   let row: PackageRow;
   try {
@@ -99,7 +99,7 @@ export function createPackage(deps: Deps, user: SessionUser, input: PackageCreat
   row = await chargeForPackage(deps, row.company_id, row, user.id);
   await recordEvent(db, now, { id: row.id, status: 'created' }, action, { userId: user.id }, {}, 'created');
   await logPackageChange(db, row.id, { driverId: null, companyId: row.company_id }, now);
-  enqueueCreated(db, now, [row.id]);
+  await enqueueCreated(db, now, [row.id]);
   if (input.recipient_email) await setRecipientEmail(db, now, row.id, input.recipient_email);
   return row;
 }

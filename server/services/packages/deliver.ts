@@ -102,10 +102,10 @@ async function deliverOrRefuse(deps: Deps, ctx: ScanContext, row: PackageRow, in
     }
     if (current.status === 'assigned' || current.status === 'failed') {
       const from = current;
-      current = recordedTransition(deps, ctx, () => await transition(db, now, from, 'out_for_delivery', 'implicit_load', actor, ctx.meta, { is_scanned: true }, opts), from, action);
+      current = recordedTransition(deps, ctx, async () => await transition(db, now, from, 'out_for_delivery', 'implicit_load', actor, ctx.meta, { is_scanned: true }, opts), from, action);
     }
     const loaded = current;
-    current = recordedTransition(deps, ctx, () => await transition(db, now, loaded, 'delivered', action, actor, ctx.meta, { delivered_at: deliveredAt }, opts), loaded, action);
+    current = recordedTransition(deps, ctx, async () => await transition(db, now, loaded, 'delivered', action, actor, ctx.meta, { delivered_at: deliveredAt }, opts), loaded, action);
   }
   await prepared(db, 'deliver.recordUpsert', recordUpsert).run({
     package_id: row.id, driver_id: driver.id, recipient_name: input.recipient_name ?? null, note: input.note ?? null,

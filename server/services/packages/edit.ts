@@ -32,11 +32,11 @@ export async function editPackage(deps: Deps, user: SessionUser, id: number, inp
   const values = packageValues(fields);
   if (fields.hawb !== undefined && fields.hawb !== row.hawb) {
     if (row.status !== 'created') throw conflict(`Package ${row.hawb} has been handled; its hawb (the printed label) can no longer change`, { package: row.id, status: row.status });
-    assertHawbFree(db, fields.hawb, row.id);
+    await assertHawbFree(db, fields.hawb, row.id);
   }
   if (fields.company !== undefined && fields.company !== row.company_id) {
     if (user.role === 'company') throw forbidden('A company can only manage its own packages');
-    if (fields.company != null) checkCompanyActive(db, fields.company);
+    if (fields.company != null) await checkCompanyActive(db, fields.company);
   }
   const located = await relocate(deps, row, values);
   if (fields.length !== undefined || fields.width !== undefined || fields.height !== undefined) {

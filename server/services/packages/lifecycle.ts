@@ -106,7 +106,7 @@ export async function updatePackage(
   if (!updated) throw new Error(`package ${row.id} vanished inside its transaction`);
   await recordEvent(db, now, row, action, actor, meta, to);
   await logPackageChange(db, row.id, { driverId: updated.assigned_to_id, previousDriverId: row.assigned_to_id, companyId: updated.company_id }, now);
-  enqueueWebhookEvents(db, now, updated, to, row.status);
+  await enqueueWebhookEvents(db, now, updated, to, row.status);
   const reason = typeof meta.data?.reason === 'string' ? meta.data.reason : null;
   await recipientHook(db, now, row, updated, to, reason);
   return updated;

@@ -114,7 +114,7 @@ function existing(db: Db, wanted: Set<number>, lookup: (ids: number[]) => number
  * (free hawbs, live companies, zones, suburbs, states, countries) and inserts the good rows in
  * batches. Must run inside the caller's one transaction: all or nothing unless `partial`.
  */
-export function importPackages(deps: Deps, user: SessionUser, sheet: Sheet, opts: UploadOptions): UploadResult {
+export async function importPackages(deps: Deps, user: SessionUser, sheet: Sheet, opts: UploadOptions): Promise<UploadResult> {
   const { db } = deps;
   if (user.role === 'driver') throw forbidden('Drivers cannot create packages');
   if (user.role === 'company' && opts.defaultCompany != null && opts.defaultCompany !== user.companyId) {
@@ -282,6 +282,6 @@ async function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { in
     await insertEvent.run({ id: inserted.id });
     await insertChange.run({ id: inserted.id, company: companyId });
   }
-  enqueueCreated(db, now, rows.flatMap((c) => (c.id != null ? [c.id] : [])));
+  await enqueueCreated(db, now, rows.flatMap((c) => (c.id != null ? [c.id] : [])));
   return { job, unpriced };
 }

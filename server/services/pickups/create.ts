@@ -20,7 +20,7 @@ import { enqueueCreated } from '../webhooks/events';
 export const PICKUP_STATUSES = ['pickup_requested', 'picked_up'] as const;
 
 /** A pickup point a company may send parcels from: live, active and its own (as the pickup-point resource scopes them). */
-export function usablePickupPoint(db: Db, companyId: number | null, id: number) {
+export async function usablePickupPoint(db: Db, companyId: number | null, id: number) {
   const point = await db.select().from(pickupPoint).where(and(eq(pickupPoint.id, id), isNull(pickupPoint.deleted_at))).get();
   if (!point || (companyId != null && point.company_id !== companyId)) {
     throw badRequest(`Pickup point ${id} does not exist`, [{ path: 'pickup_point', message: 'unknown pickup point' }]);
@@ -30,17 +30,17 @@ export function usablePickupPoint(db: Db, companyId: number | null, id: number) 
 }
 
 /** A parcel a company asks to have collected: `pickup_requested` from the start, charged like any parcel. */
-export function createPickup(deps: Deps, companyId: number, input: z.output<typeof WebhookPickupCreate>, actor: Actor, action = 'webhook_create'): PackageRow {
+export async function createPickup(deps: Deps, companyId: number, input: z.output<typeof WebhookPickupCreate>, actor: Actor, action = 'webhook_create'): Promise<PackageRow> {
   const { db } = deps;
   const now = deps.clock.now();
   const { pickup_point: pointId, ...fields } = input;
-  checkCompanyActive(db, companyId);
+  await checkCompanyActive(db, companyId);
   const values = packageValues(fields);
   values.company_id = companyId;
   if (pointId != null) values.pickup_point_id = (await usablePickupPoint(db, companyId, pointId)).id;
   const located = await resolverFor(deps).resolve(locationInput(values));
   applyResolution(values, located);
-  assertHawbFree(db, input.hawb);
+  await assertHawbFree(db, input.hawb);
   values.volume_weighted = volumetricWeight(input.length, input.width, input.height);
   let row: PackageRow;
   try {
@@ -50,7 +50,7 @@ export function createPickup(deps: Deps, companyId: number, input: z.output<type
   row = await chargeForPackage(deps, companyId, row, actor.userId);
   await recordEvent(db, now, { id: row.id, status: 'pickup_requested' }, action, actor, {}, 'pickup_requested');
   await logPackageChange(db, row.id, { driverId: null, companyId }, now);
-  enqueueCreated(db, now, [row.id]);
+  await enqueueCreated(db, now, [row.id]);
   return row;
 }
 
@@ -58,7 +58,7 @@ export function createPickup(deps: Deps, companyId: number, input: z.output<type
  * A company's own change to a pickup it requested, found by hawb: details while it still waits for
  * collection, or `status: cancelled` (before the depot receives it).
  */
-export function updatePickup(deps: Deps, companyId: number, input: z.output<typeof WebhookPickupUpdate>, actor: Actor): PackageRow {
+export async function updatePickup(deps: Deps, companyId: number, input: z.output<typeof WebhookPickupUpdate>, actor: Actor): Promise<PackageRow> {
   const { db } = deps;
   const now = deps.clock.now();
   const row = await db.select().from(pkg).where(eq(pkg.hawb, input.hawb)).get();

@@ -17,7 +17,7 @@ export async function importPickups(deps: Deps, user: SessionUser, sheet: Sheet,
   const { db } = deps;
   const companyForPoint = user.role === 'company' ? user.companyId : opts.defaultCompany ?? null;
   const point = opts.pickupPoint != null ? usablePickupPoint(db, companyForPoint, opts.pickupPoint) : null;
-  const result = importPackages(deps, user, sheet, { partial: opts.partial, defaultCompany: opts.defaultCompany });
+  const result = await importPackages(deps, user, sheet, { partial: opts.partial, defaultCompany: opts.defaultCompany });
   const ids = result.report.filter((r) => r.status === 'created' && r.id != null).map((r) => r.id as number);
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);

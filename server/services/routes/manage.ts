@@ -28,7 +28,7 @@ function checkStart(lat: number | null | undefined, lng: number | null | undefin
   }
 }
 
-function checkWarehouse(deps: Deps, id: number | null | undefined): void {
+async function checkWarehouse(deps: Deps, id: number | null | undefined): Promise<void> {
   if (id == null) return;
   const row = await deps.db.select({ id: warehouse.id, deleted: warehouse.deleted_at }).from(warehouse).where(eq(warehouse.id, id)).get();
   if (!row) throw badRequest(`Warehouse ${id} does not exist`, [{ path: 'warehouse', message: 'unknown warehouse' }]);
@@ -39,7 +39,7 @@ function checkWarehouse(deps: Deps, id: number | null | undefined): void {
  * The parcels a route may take, all or nothing: live, in a state the route's kind works on, and
  * on no other planned or running route (moving a parcel between live routes is explicit).
  */
-function eligibleParcels(deps: Deps, kind: RouteKind, routeId: number | null, ids: number[]): PackageRow[] {
+async function eligibleParcels(deps: Deps, kind: RouteKind, routeId: number | null, ids: number[]): Promise<PackageRow[]> {
   if (!ids.length) return [];
   const wanted = [...new Set(ids)];
   if (wanted.length !== ids.length) throw badRequest('A parcel is named twice', [{ path: 'packages', message: 'duplicate ids' }]);
@@ -67,17 +67,17 @@ function eligibleParcels(deps: Deps, kind: RouteKind, routeId: number | null, id
 }
 
 /** Sequence numbers continue after the parcels already worked, so a day keeps one order. */
-export function sequenceBase(deps: Deps, route: RouteRow): number {
+export async function sequenceBase(deps: Deps, route: RouteRow): Promise<number> {
   const kind = kindOf(route);
   return (await routeParcels(deps.db, route.id)).filter((p) => !isOpen(kind, p.status)).reduce((m, p) => Math.max(m, p.sequence_no ?? 0), 0);
 }
 
 /** Writes `route_id` and `sequence_no` where they change, through the lifecycle so devices hear of it. */
-export function placeParcels(
+export async function placeParcels(
   deps: Deps, actor: SessionUser, route: RouteRow, ordered: PackageRow[], action: string, meta: ActionMeta = {}, deviceId: string | null = null,
-): void {
+): Promise<void> {
   const now = deps.clock.now();
-  const base = sequenceBase(deps, route);
+  const base = await sequenceBase(deps, route);
   ordered.forEach((p, i) => {
     const seq = base + i + 1;
     if (p.route_id === route.id && p.sequence_no === seq) return;
@@ -86,7 +86,7 @@ export function placeParcels(
   });
 }
 
-function detach(deps: Deps, actor: SessionUser, route: RouteRow, parcels: PackageRow[]): void {
+async function detach(deps: Deps, actor: SessionUser, route: RouteRow, parcels: PackageRow[]): Promise<void> {
   const now = deps.clock.now();
   for (const p of parcels) {
     await updatePackage(deps.db, now, p, { route_id: null, sequence_no: isFinal(p.status as PackageStatus) ? p.sequence_no : null }, 'route_remove',
@@ -94,28 +94,28 @@ function detach(deps: Deps, actor: SessionUser, route: RouteRow, parcels: Packag
   }
 }
 
-export function createRoute(deps: Deps, actor: SessionUser, body: z.output<typeof RouteCreate>) {
+export async function createRoute(deps: Deps, actor: SessionUser, body: z.output<typeof RouteCreate>) {
   checkStart(body.start_latitude, body.start_longitude);
-  checkWarehouse(deps, body.warehouse);
+  await checkWarehouse(deps, body.warehouse);
   if (body.driver != null) await activeDriver(deps, body.driver);
-  const parcels = eligibleParcels(deps, body.kind, null, body.packages);
+  const parcels = await eligibleParcels(deps, body.kind, null, body.packages);
   const now = deps.clock.now();
   const route = await deps.db.insert(deliveryRoute).values({
     name: body.name, date: body.date, kind: body.kind, status: 'planned', driver_id: body.driver ?? null, warehouse_id: body.warehouse ?? null,
     start_latitude: body.start_latitude ?? null, start_longitude: body.start_longitude ?? null, created_by: actor.id, created_at: now, updated_at: now,
   }).returning().get();
-  placeParcels(deps, actor, route, parcels, 'route_add');
+  await placeParcels(deps, actor, route, parcels, 'route_add');
   const handover = route.driver_id != null ? handOver(deps, actor, route, route.driver_id, await openParcels(deps.db, route)) : { moved: [], skipped: [] };
   return { route, handover };
 }
 
-export function updateRoute(deps: Deps, actor: SessionUser, route: RouteRow, body: z.output<typeof RouteUpdate>): RouteRow {
+export async function updateRoute(deps: Deps, actor: SessionUser, route: RouteRow, body: z.output<typeof RouteUpdate>): Promise<RouteRow> {
   const lat = body.start_latitude !== undefined ? body.start_latitude : route.start_latitude;
   const lng = body.start_longitude !== undefined ? body.start_longitude : route.start_longitude;
   checkStart(lat, lng);
-  checkWarehouse(deps, body.warehouse);
+  await checkWarehouse(deps, body.warehouse);
   let row = route;
-  if (body.status !== undefined && body.status !== route.status) row = changeStatus(deps, actor, row, body.status);
+  if (body.status !== undefined && body.status !== route.status) row = await changeStatus(deps, actor, row, body.status);
   const patch: Partial<typeof deliveryRoute.$inferInsert> = {};
   if (body.name !== undefined) patch.name = body.name;
   if (body.date !== undefined) patch.date = body.date;
@@ -124,7 +124,7 @@ export function updateRoute(deps: Deps, actor: SessionUser, route: RouteRow, bod
   if (Object.keys(patch).length) {
     row = await deps.db.update(deliveryRoute).set({ ...patch, updated_at: deps.clock.now() }).where(eq(deliveryRoute.id, route.id)).returning().get() ?? row;
   }
-  if (body.packages !== undefined) setRouteParcels(deps, actor, row, body.packages);
+  if (body.packages !== undefined) await setRouteParcels(deps, actor, row, body.packages);
   return row;
 }
 
@@ -132,16 +132,16 @@ export function updateRoute(deps: Deps, actor: SessionUser, route: RouteRow, bod
  * `packages` of an update is the wanted list of open parcels, in order. Open parcels left out are
  * taken off the route (they keep their driver); worked parcels stay on it as its record.
  */
-function setRouteParcels(deps: Deps, actor: SessionUser, route: RouteRow, ids: number[]): void {
+async function setRouteParcels(deps: Deps, actor: SessionUser, route: RouteRow, ids: number[]): Promise<void> {
   if (!(LIVE_ROUTE as readonly string[]).includes(route.status)) throw conflict(`Route ${route.name} is ${route.status}; its parcels no longer change`, { status: route.status });
-  const wanted = eligibleParcels(deps, kindOf(route), route.id, ids);
+  const wanted = await eligibleParcels(deps, kindOf(route), route.id, ids);
   const keep = new Set(ids);
-  detach(deps, actor, route, (await openParcels(deps.db, route)).filter((p) => !keep.has(p.id)));
-  placeParcels(deps, actor, route, wanted, 'route_add');
+  await detach(deps, actor, route, (await openParcels(deps.db, route)).filter((p) => !keep.has(p.id)));
+  await placeParcels(deps, actor, route, wanted, 'route_add');
   if (route.driver_id != null) await handOver(deps, actor, route, route.driver_id, await openParcels(deps.db, route));
 }
 
-export function changeStatus(deps: Deps, actor: SessionUser, route: RouteRow, to: RouteStatus): RouteRow {
+export async function changeStatus(deps: Deps, actor: SessionUser, route: RouteRow, to: RouteStatus): Promise<RouteRow> {
   const from = route.status as RouteStatus;
   if (from === to) return route;
   if (!STATUS_FLOW[from].includes(to)) {
@@ -159,7 +159,7 @@ export function changeStatus(deps: Deps, actor: SessionUser, route: RouteRow, to
 }
 
 /** Only a plan with nothing worked may go; anything else is the record of a run (cancel it instead). */
-export function deleteRoute(deps: Deps, actor: SessionUser, route: RouteRow): void {
+export async function deleteRoute(deps: Deps, actor: SessionUser, route: RouteRow): Promise<void> {
   if (route.status !== 'planned' && route.status !== 'cancelled') {
     throw conflict(`Route ${route.name} is ${route.status.replace('_', ' ')}; only planned or cancelled routes can be deleted`, { status: route.status });
   }
@@ -167,6 +167,6 @@ export function deleteRoute(deps: Deps, actor: SessionUser, route: RouteRow): vo
   const kind = kindOf(route);
   const worked = parcels.filter((p) => !isOpen(kind, p.status));
   if (worked.length) throw conflict(`Route ${route.name} has ${worked.length} worked parcel(s); cancel it instead`, { packages: worked.map((p) => p.id) });
-  detach(deps, actor, route, parcels);
+  await detach(deps, actor, route, parcels);
   await deps.db.delete(deliveryRoute).where(eq(deliveryRoute.id, route.id)).run();
 }

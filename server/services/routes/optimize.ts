@@ -75,7 +75,7 @@ export async function optimise(deps: Deps, actor: SessionUser, route: RouteRow, 
     }
   }
   const all = [...ordered, ...unplaced];
-  placeParcels(deps, actor, route, all, 'route_optimize');
+  await placeParcels(deps, actor, route, all, 'route_optimize');
   const row = saveDistance(deps, route, metres, true);
   return { route: row, order: all.map((p) => p.id), metres, unplaced: unplaced.map((p) => p.id) };
 }
@@ -100,7 +100,7 @@ export async function resequence(deps: Deps, actor: SessionUser, route: RouteRow
     ]);
   }
   const ordered = body.packages.map((id) => byId.get(id) as PackageRow);
-  placeParcels(deps, actor, route, ordered, 'route_sequence', meta, deviceId);
+  await placeParcels(deps, actor, route, ordered, 'route_sequence', meta, deviceId);
   const start = startOf(route, {});
   const stops = ordered.filter(located).map(point);
   const row = saveDistance(deps, route, pathMetres(start, stops), false);

@@ -65,13 +65,13 @@ export async function enqueueEvent(db: Db, now: number, event: WebhookEvent, row
 }
 
 /** The lifecycle's hook: called from `updatePackage()` for every transition, in its transaction. */
-export function enqueueWebhookEvents(db: Db, now: number, row: PackageRow, to: PackageStatus | null, from: string | null = null): void {
+export async function enqueueWebhookEvents(db: Db, now: number, row: PackageRow, to: PackageStatus | null, from: string | null = null): Promise<void> {
   const event = to ? EVENT_OF[to] : undefined;
   if (event) await enqueueEvent(db, now, event, row, from);
 }
 
 /** `package.created` for parcels this module creates (webhook pickups, uploads). */
-export function enqueueCreated(db: Db, now: number, ids: number[]): void {
+export async function enqueueCreated(db: Db, now: number, ids: number[]): Promise<void> {
   // An upload of thousands of rows asks for each company's endpoints once.
   const byCompany = new Map<number, number[]>();
   for (let i = 0; i < ids.length; i += 500) {
