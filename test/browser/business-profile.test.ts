@@ -59,7 +59,15 @@ describe.skipIf(!hasChromium)('business profile settings (Chromium)', () => {
     const page = await ctx.newPage();
     await login(page, srv.url, admin);
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor({ timeout: 30_000 });
-    await page.getByRole('link', { name: 'Business profile' }).click();
+    // An invoice says what its PDF lacks and leads to the profile.
+    await page.goto(`${srv.url}/#/money/invoices/${invoiceId}`);
+    const notice = page.getByTestId('profile-notice');
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain('The PDF prints without your legal name, ABN, payment details.');
+    await screenshot(page, 'profile-invoice-notice');
+    // Reached from the notice, and from the menu (Settings > Business profile).
+    expect(await page.getByRole('link', { name: 'Business profile', exact: true }).getAttribute('href')).toBe('#/settings/business-profile');
+    await notice.getByRole('link', { name: 'Set up the business profile' }).click();
     await page.getByRole('heading', { name: 'Business profile' }).waitFor();
     await waitText(page, 'Not set up yet');
     const preview = page.getByTestId('seller-preview');
@@ -121,6 +129,9 @@ describe.skipIf(!hasChromium)('business profile settings (Chromium)', () => {
     // The statement issued before the profile existed is re-rendered with it.
     await page.goto(`${srv.url}/#/money/invoices/${invoiceId}`);
     await page.getByTestId('invoice-total').waitFor();
+    // Complete now: no notice.
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByTestId('profile-notice').count()).toBe(0);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PDF' }).click()]);
     const file = join(SCREENSHOTS, 'profile-tax-invoice.pdf');
     await download.saveAs(file);
