@@ -153,4 +153,27 @@ describe.skipIf(!hasChromium)('deactivating a driver with open work (Chromium)',
     ]);
     await ctx.close();
   }, 180_000);
+
+  it('the last active driver can only hand work back to the depot', async () => {
+    const { driver: finn, ids } = await driverWithWork('Finn Final', 'FF');
+    // Everyone else has left already.
+    const others = srv.db.select({ id: user.id }).from(user).where(eq(user.role, 'driver')).all().map((r) => r.id).filter((id) => id !== finn.id);
+    srv.db.update(user).set({ is_active: false }).where(inArray(user.id, others)).run();
+    const ctx = await br.context(DESK);
+    const page = await ctx.newPage();
+    await login(page, srv.url, admin);
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor({ timeout: 30_000 });
+    await page.goto(`${srv.url}/#/r/employee`);
+    await page.getByLabel('Search').fill('Finn');
+    await page.locator('table.data tbody tr', { hasText: 'Finn Final' }).getByRole('button', { name: 'Deactivate' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Deactivate Finn Final?' });
+    await dialog.getByText('There is no other active driver.').waitFor();
+    expect(await dialog.getByLabel('Hand them to another driver').isDisabled()).toBe(true);
+    expect(await dialog.getByLabel('Return them to the depot (unassigned)').isChecked()).toBe(true);
+    await screenshot(page, 'deactivate-last-driver');
+    await dialog.getByRole('button', { name: 'Deactivate' }).click();
+    await waitText(page, 'Finn Final is now inactive; 5 parcels and 1 route back to the depot');
+    expect(holder(ids).every((p) => p.to === null)).toBe(true);
+    await ctx.close();
+  }, 120_000);
 });

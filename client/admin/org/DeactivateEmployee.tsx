@@ -36,7 +36,7 @@ export function DeactivateEmployeeDialog({ row, onDone, onClose }: { row: Row; o
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   const [left, setLeft] = useState<OpenWork | null>(null);
-  const { options } = useRefOptions(DRIVERS);
+  const { options, failed: driversFailed } = useRefOptions(DRIVERS);
   const name = String(row.name ?? `#${String(row.id)}`);
 
   const fetchWork = () => api.get<OpenWork>(`employee/${row.id}/open-work/`);
@@ -50,6 +50,10 @@ export function DeactivateEmployeeDialog({ row, onDone, onClose }: { row: Row; o
   const mustReturn = work?.parcels.filter((p) => p.must_return) ?? [];
   const others = options.filter((o) => o.value !== String(row.id));
   const taker = others.find((o) => o.value === driver)?.label ?? '';
+  // Nobody to hand over to (the last driver leaves, or the list did not load): the depot is the only choice.
+  const loadedDrivers = options.length > 0 || driversFailed;
+  const noTaker = loadedDrivers && others.length === 0;
+  useEffect(() => { if (noTaker) setChoice('depot'); }, [noTaker]);
 
   const submit = async () => {
     if (hasWork && choice === 'driver' && !driver) { setError('Choose the driver who takes over'); return; }
@@ -107,7 +111,8 @@ export function DeactivateEmployeeDialog({ row, onDone, onClose }: { row: Row; o
           {work.routes.length > 0 && <p class="handover-list" data-testid="open-routes">Routes: {work.routes.map((r) => r.name).join(', ')}</p>}
           <fieldset>
             <legend>What happens to them?</legend>
-            <label class="check"><input type="radio" name="handover" checked={choice === 'driver'} onChange={() => { setChoice('driver'); setError(''); }} /> Hand them to another driver</label>
+            <label class="check"><input type="radio" name="handover" checked={choice === 'driver'} disabled={noTaker} onChange={() => { setChoice('driver'); setError(''); }} /> Hand them to another driver</label>
+            {noTaker && <p class="muted" style={{ margin: 0 }}>{driversFailed ? 'The list of drivers could not be loaded.' : 'There is no other active driver.'}</p>}
             <label class="check"><input type="radio" name="handover" checked={choice === 'depot'} onChange={() => { setChoice('depot'); setError(''); }} /> Return them to the depot (unassigned)</label>
           </fieldset>
           {choice === 'driver' && (
