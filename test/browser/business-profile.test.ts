@@ -125,6 +125,12 @@ describe.skipIf(!hasChromium)('business profile settings (Chromium)', () => {
     expect(await page.getByLabel('ABN').inputValue()).toBe('51 824 753 556');
     expect(await page.getByLabel('BSB').inputValue()).toBe('062-000');
     await waitText(page, /^Last saved /);
+    // A change can be taken back before saving.
+    await page.getByLabel('Legal name').fill('Typo Pty Ltd');
+    await waitText(page, 'Unsaved changes');
+    await page.getByRole('button', { name: 'Discard changes' }).click();
+    expect(await page.getByLabel('Legal name').inputValue()).toBe('Swift Parcels Pty Ltd');
+    await waitText(page, /^Last saved /);
 
     // The statement issued before the profile existed is re-rendered with it.
     await page.goto(`${srv.url}/#/money/invoices/${invoiceId}`);
