@@ -19,6 +19,7 @@ describe.skipIf(!hasChromium)('package list as cards on small screens (Chromium)
   let br: Browser;
   let admin: Seeded;
   let driver: Seeded;
+  let shipper: Seeded;
   const ids = new Map<string, number>();
 
   beforeAll(async () => {
@@ -27,6 +28,7 @@ describe.skipIf(!hasChromium)('package list as cards on small screens (Chromium)
     admin = srv.addUser('admin', { name: 'Olive Office', email: 'olive.cards@example.com' });
     driver = srv.addUser('driver', { name: 'Dana Driver', email: 'dana.cards@example.com' });
     const co = srv.addCompany('Acme Parts', 'ACME');
+    shipper = srv.addUser('company', { name: 'Acme Desk', email: 'desk.cards@acme.example', companyId: co });
     const parcels = [
       { hawb: 'PC-0001', customer_name: 'Rita Recipient', customer_address: '1 Main St, Newtown', postcode_name: 'Newtown', postcode: 2042, customer_phone: '0400 111 222' },
       { hawb: 'PC-0002', customer_name: 'Sam Long-Surname-Hyphenated-Beyond-Reason', customer_address: 'Unit 12, 345 Parramatta Road', postcode_name: 'Leichhardt', postcode: 2040 },
@@ -117,6 +119,20 @@ describe.skipIf(!hasChromium)('package list as cards on small screens (Chromium)
     await page.getByRole('heading', { name: 'PC-0001' }).waitFor();
     await ctx.close();
   }, 180_000);
+
+  it('a company login on a phone: its own cards, no company line, only the actions it may take', async () => {
+    const ctx = await br.context(PHONE);
+    const page = await ctx.newPage();
+    await login(page, srv.url, shipper);
+    await page.goto(`${srv.url}/#/packages`);
+    const card = page.getByTestId('package-card').filter({ hasText: 'PC-0001' });
+    await card.waitFor();
+    expect(await card.locator('dt').allTextContents()).not.toContain('Company');
+    expect(await card.getByRole('button', { name: 'Force deliver PC-0001' }).count()).toBe(0);
+    await card.getByRole('button', { name: 'Cancel PC-0001' }).waitFor();
+    await screenshot(page, 'package-cards-company');
+    await ctx.close();
+  }, 120_000);
 
   it('at 1280x800 the table stays, at 700 px the cards begin', async () => {
     const ctx = await br.context(DESK);
