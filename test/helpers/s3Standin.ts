@@ -171,8 +171,8 @@ export async function startS3Standin(options: { buckets?: string[]; pageSize?: n
         if (method === 'HEAD') { res.end(); return 200; }
         if (cut > 0) {
           cut -= 1;
-          res.write(o.bytes.subarray(0, Math.floor(o.bytes.length / 2)));
-          res.socket?.destroy();
+          // Half the body reaches the client, then the connection drops.
+          res.write(o.bytes.subarray(0, Math.floor(o.bytes.length / 2)), () => setTimeout(() => res.socket?.destroy(), 20));
           return 200;
         }
         let out = o.bytes;
