@@ -15,7 +15,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { crc32 } from 'node:zlib';
 
-interface S3Object { bytes: Buffer; lastModified: Date; etag: string; crc32: string | null }
+export interface S3Object { bytes: Buffer; lastModified: Date; etag: string; crc32: string | null }
 
 export interface S3Standin {
   /** `http://127.0.0.1:<port>` */

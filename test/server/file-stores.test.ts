@@ -12,7 +12,7 @@ import {
 import { sweepOrphanFiles } from '../../server/services/files/sweep';
 import { makeApp, type TestApp } from '../helpers/app';
 import { isWhole, selfChecking } from '../helpers/fileWriter';
-import { startS3Standin, type S3Standin } from '../helpers/s3Standin';
+import { startS3Standin, type S3Object, type S3Standin } from '../helpers/s3Standin';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const PNG = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64'));
@@ -200,7 +200,7 @@ describe('S3 store: failures answered by the bucket', () => {
     standin.failNext(1, 503, 'PUT');
     const key = await store.put(PNG);
     expect(count('PUT')).toBe(2);
-    expect(objects()).toEqual([`files/${key}`]);
+    expect(objects()).toEqual([`files/${key.slice(0, 2)}/${key}`]);
     expect(await store.get(key)).toEqual(PNG);
   });
 
@@ -253,6 +253,14 @@ describe('S3 store: failures answered by the bucket', () => {
     expect(objects()).toHaveLength(1);
   });
 
+  it('lists only what it wrote: other objects in the bucket or under the prefix are never offered to the sweep', async () => {
+    const key = await store.put(PNG);
+    const bucket = standin.buckets.get('courier') as Map<string, S3Object>;
+    const foreign = { bytes: Buffer.from('x'), lastModified: new Date(0), etag: 'x', crc32: null };
+    for (const name of ['files/README', `files/${key}`, `files/${key.slice(0, 2)}/${key}/copy`, `files/zz/${key}`, `other/${key.slice(0, 2)}/${key}`]) bucket.set(name, foreign);
+    expect((await all(store.list())).map((e) => e.key)).toEqual([key]);
+  });
+
   it('FILES_URL selects the bucket, prefix, region and endpoint; credentials come from the AWS_* variables', async () => {
     vi.stubEnv('AWS_ACCESS_KEY_ID', standin.accessKeyId);
     vi.stubEnv('AWS_SECRET_ACCESS_KEY', standin.secretAccessKey);
@@ -260,7 +268,7 @@ describe('S3 store: failures answered by the bucket', () => {
       const fromEnv = openFileStore({ FILES_URL: `s3://courier/prod/courier?region=${standin.region}&endpoint=${encodeURIComponent(standin.endpoint)}`, FILES_DIR: '/nonexistent' });
       expect(fromEnv.location).toBe('s3://courier/prod/courier/');
       const key = await fromEnv.put(PNG);
-      expect(objects()).toEqual([`prod/courier/${key}`]);
+      expect(objects()).toEqual([`prod/courier/${key.slice(0, 2)}/${key}`]);
       expect(await fromEnv.get(key)).toEqual(PNG);
     } finally {
       vi.unstubAllEnvs();
@@ -281,9 +289,9 @@ describe('S3 store: failures answered by the bucket', () => {
     const orphan = await store.put(PNG);
     const named = t.db.select().from(storedFile).get()?.key as string;
     expect(await sweepOrphanFiles(t.app.deps)).toBe(0);
-    for (const key of [orphan, named]) standin.age('courier', `files/${key}`, new Date(Date.now() - 2 * 24 * 3600_000));
+    for (const key of [orphan, named]) standin.age('courier', `files/${key.slice(0, 2)}/${key}`, new Date(Date.now() - 2 * 24 * 3600_000));
     expect(await sweepOrphanFiles(t.app.deps)).toBe(1);
-    expect(objects()).toEqual([`files/${named}`]);
+    expect(objects()).toEqual([`files/${named.slice(0, 2)}/${named}`]);
   });
 });
 
@@ -307,7 +315,7 @@ describe('S3 store behind the app: a driver\'s photo', () => {
     const up = await upload(driver.token);
     expect(up.status).toBe(201);
     const row = t.db.select().from(storedFile).where(eq(storedFile.id, up.body.id)).get();
-    expect(standin.buckets.get('courier')?.get(`files/${row?.key}`)?.bytes).toEqual(Buffer.from(PNG));
+    expect(standin.buckets.get('courier')?.get(`files/${row?.key.slice(0, 2)}/${row?.key}`)?.bytes).toEqual(Buffer.from(PNG));
     const back = await t.call('GET', `/api/file/${up.body.id}/`, driver.token);
     expect(back.status).toBe(200);
     expect(new Uint8Array(await back.arrayBuffer())).toEqual(PNG);
