@@ -11,6 +11,7 @@ import {
 } from '../../server/files/index';
 import { sweepOrphanFiles } from '../../server/services/files/sweep';
 import { makeApp, type TestApp } from '../helpers/app';
+import { ADMIN, launchServer } from '../helpers/server';
 import { isWhole, selfChecking } from '../helpers/fileWriter';
 import { startS3Standin, type S3Object, type S3Standin } from '../helpers/s3Standin';
 
@@ -331,6 +332,39 @@ describe('S3 store behind the app: a driver\'s photo', () => {
     // Back up: the same upload works.
     expect((await upload(driver.token)).status).toBe(201);
   });
+});
+
+describe('FILES_URL on the real server (server/main.ts)', () => {
+  it('puts uploads in the bucket and serves them from there; a malformed FILES_URL stops the start', async () => {
+    const standin = await startS3Standin();
+    const dir = mkdtempSync(join(tmpdir(), 'courier-s3-server-'));
+    const server = await launchServer(dir, undefined, {
+      FILES_URL: `s3://courier/spawned?region=${standin.region}&endpoint=${encodeURIComponent(standin.endpoint)}`,
+      AWS_ACCESS_KEY_ID: standin.accessKeyId, AWS_SECRET_ACCESS_KEY: standin.secretAccessKey,
+    });
+    try {
+      expect(server.output()).toContain('files s3://courier/spawned/');
+      const login = await fetch(`${server.baseUrl}auth/web-login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+      const { token } = (await login.json()) as { token: string };
+      const form = new FormData();
+      form.append('file', new File([PNG], 'p.png'));
+      form.append('kind', 'photo');
+      const up = await fetch(`${server.baseUrl}file/`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+      expect(up.status).toBe(201);
+      const { id } = (await up.json()) as { id: number };
+      const names = [...(standin.buckets.get('courier')?.keys() ?? [])];
+      expect(names).toHaveLength(1);
+      expect(names[0]).toMatch(/^spawned\/[a-f0-9]{2}\/[a-f0-9-]{36}$/);
+      expect(readdirSync(dir)).not.toContain('files');
+      const back = await fetch(`${server.baseUrl}file/${id}/`, { headers: { authorization: `Bearer ${token}` } });
+      expect(new Uint8Array(await back.arrayBuffer())).toEqual(PNG);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exit;
+      await standin.close();
+    }
+    await expect(launchServer(dir, undefined, { FILES_URL: 's3://key:secret@courier/x' })).rejects.toThrow(/FILES_URL must not hold credentials/);
+  }, 120_000);
 });
 
 describe('FILES_URL', () => {
