@@ -332,6 +332,23 @@ describe('S3 store behind the app: a driver\'s photo', () => {
     // Back up: the same upload works.
     expect((await upload(driver.token)).status).toBe(201);
   });
+
+  it('a bucket refusing DELETE does not fail a committed removal: the bytes wait for the sweep', async () => {
+    const driver = await t.login('driver');
+    const form = new FormData();
+    form.append('file', new File([PNG], 'me.png'));
+    expect((await t.json('POST', '/api/profile/image/', driver.token, form)).status).toBe(200);
+    const [name] = [...(standin.buckets.get('courier')?.keys() ?? [])];
+    standin.failNext(3, 503, 'DELETE');
+    expect((await t.json('DELETE', '/api/profile/image/', driver.token)).status).toBe(200);
+    expect((await t.json('GET', '/api/profile/image/', driver.token)).status).toBe(404);
+    expect(t.db.select().from(storedFile).all()).toEqual([]);
+    expect([...(standin.buckets.get('courier')?.keys() ?? [])]).toEqual([name]);
+    standin.age('courier', name as string, new Date(Date.now() - 2 * 24 * 3600_000));
+    t.clock.set(Date.now());
+    expect(await sweepOrphanFiles(t.app.deps)).toBe(1);
+    expect(standin.buckets.get('courier')?.size).toBe(0);
+  });
 });
 
 describe('FILES_URL on the real server (server/main.ts)', () => {
