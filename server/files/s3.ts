@@ -17,6 +17,8 @@ export interface S3FileStoreOptions {
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
   /** Tries per call, retries on 5xx, throttling and dropped connections with back-off (SDK default 3). */
   maxAttempts?: number;
+  /** Longest wait for an answer per try (the SDK waits forever by default); default 30 s. */
+  timeoutMs?: number;
 }
 
 interface SdkError { name?: string; $metadata?: { httpStatusCode?: number } }
@@ -58,6 +60,8 @@ export function s3FileStore(options: S3FileStoreOptions): FileStore {
     forcePathStyle: options.forcePathStyle ?? false,
     ...(options.credentials ? { credentials: options.credentials } : {}),
     ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}),
+    // A bucket that stops answering must fail the request (503), not hold it and its socket forever.
+    requestHandler: { connectionTimeout: Math.min(5_000, options.timeoutMs ?? 5_000), requestTimeout: options.timeoutMs ?? 30_000, throwOnRequestTimeout: true },
   });
   // The disk store's layout (`<first two hex>/<key>`), so a files directory moves to a bucket with
   // one `aws s3 sync` and back.

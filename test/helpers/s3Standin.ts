@@ -8,7 +8,7 @@
  *
  * Failures are scripted: `failNext` answers the next requests with an S3 error (500 InternalError,
  * 503 SlowDown...), `corruptNextGet` flips a byte of the next object body served, `cutNextGet`
- * closes the connection half way through the next body.
+ * closes the connection half way through the next body, `stallNext` never answers.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -31,6 +31,8 @@ export interface S3Standin {
   failNext(count: number, status: 500 | 503 | 403, method?: string): void;
   corruptNextGet(): void;
   cutNextGet(): void;
+  /** The next `count` requests get no answer at all (a hung service); the connection stays open. */
+  stallNext(count: number): void;
   /** Sets an object's LastModified (the sweep's clock on S3). */
   age(bucket: string, key: string, at: Date): void;
   close(): Promise<void>;
@@ -94,6 +96,7 @@ export async function startS3Standin(options: { buckets?: string[]; pageSize?: n
   const failures: { status: 500 | 503 | 403; method?: string }[] = [];
   let corrupt = 0;
   let cut = 0;
+  let stall = 0;
 
   function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
     res.writeHead(status, { 'content-type': 'application/xml', 'content-length': String(Buffer.byteLength(body)), 'x-amz-request-id': 'standin', ...headers });
@@ -200,6 +203,11 @@ export async function startS3Standin(options: { buckets?: string[]; pageSize?: n
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://standin');
+      if (stall > 0) {
+        stall -= 1;
+        requests.push({ method: req.method ?? '', path: url.pathname, query: url.searchParams, status: 0 });
+        return;
+      }
       const status = handle(req, res, Buffer.concat(chunks));
       requests.push({ method: req.method ?? '', path: url.pathname, query: url.searchParams, status });
     });
@@ -212,6 +220,7 @@ export async function startS3Standin(options: { buckets?: string[]; pageSize?: n
     failNext(count, status, method) { for (let i = 0; i < count; i++) failures.push({ status, ...(method ? { method } : {}) }); },
     corruptNextGet() { corrupt += 1; },
     cutNextGet() { cut += 1; },
+    stallNext(count) { stall += count; },
     age(bucket, key, at) {
       const o = buckets.get(bucket)?.get(key);
       if (!o) throw new Error(`no object ${bucket}/${key}`);

@@ -230,6 +230,18 @@ describe('S3 store: failures answered by the bucket', () => {
     expect(await store.has('0b7d8e34-4c3a-4d8e-9a6f-3c2b1a0f9e8d')).toBe(false);
   });
 
+  it('a bucket that stops answering fails the call after the timeout instead of holding it', async () => {
+    const key = await store.put(PNG);
+    const impatient = s3FileStore({
+      bucket: 'courier', prefix: 'files/', region: standin.region, endpoint: standin.endpoint, forcePathStyle: true,
+      credentials: { accessKeyId: standin.accessKeyId, secretAccessKey: standin.secretAccessKey }, timeoutMs: 300,
+    });
+    standin.stallNext(3);
+    await expect(impatient.get(key)).rejects.toBeInstanceOf(FileStoreError);
+    expect(standin.requests.filter((r) => r.status === 0)).toHaveLength(3);
+    expect(await impatient.get(key)).toEqual(PNG);
+  });
+
   it('a listing whose next page fails fails, never comes back short', async () => {
     for (let i = 0; i < 7; i++) await store.put(Uint8Array.of(i));
     const seen: string[] = [];
