@@ -17,6 +17,8 @@ export interface S3FileStoreOptions {
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
   /** Tries per call, retries on 5xx, throttling and dropped connections with back-off (SDK default 3). */
   maxAttempts?: number;
+  /** Objects per ListObjectsV2 page (S3's and the default: 1000). */
+  listPageSize?: number;
   /** Longest wait for an answer per try (the SDK waits forever by default); default 30 s. */
   timeoutMs?: number;
 }
@@ -120,7 +122,9 @@ export function s3FileStore(options: S3FileStoreOptions): FileStore {
       do {
         let page;
         try {
-          page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ...(token ? { ContinuationToken: token } : {}) }));
+          page = await client.send(new ListObjectsV2Command({
+            Bucket: bucket, Prefix: prefix, ...(options.listPageSize ? { MaxKeys: options.listPageSize } : {}), ...(token ? { ContinuationToken: token } : {}),
+          }));
         } catch (err) {
           throw failed('list', err);
         }

@@ -13,6 +13,7 @@ import { sweepOrphanFiles } from '../../server/services/files/sweep';
 import { makeApp, type TestApp } from '../helpers/app';
 import { ADMIN, launchServer } from '../helpers/server';
 import { isWhole, selfChecking } from '../helpers/fileWriter';
+import { MOTO_SERVER, startMotoS3 } from '../helpers/motoS3';
 import { startS3Standin, type S3Object, type S3Standin } from '../helpers/s3Standin';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -107,6 +108,19 @@ fileStoreContract('S3 (loopback stand-in, 3 keys per list page)', async () => {
   const standin = await startS3Standin({ pageSize: 3 });
   return { store: s3Store(standin), close: () => standin.close() };
 });
+
+// The same contract against moto's S3 server (an independent implementation), where installed.
+if (MOTO_SERVER) {
+  fileStoreContract('S3 (moto_server, 3 keys per list page)', async () => {
+    const moto = await startMotoS3();
+    return {
+      store: s3FileStore({ bucket: moto.bucket, prefix: 'files/', region: moto.region, endpoint: moto.endpoint, forcePathStyle: true, credentials: moto.credentials, listPageSize: 3 }),
+      close: () => moto.close(),
+    };
+  });
+} else {
+  describe.skip('S3 (moto_server): not installed (pip install "moto[server]")', () => { it('runs the contract', () => undefined); });
+}
 
 describe('local directory shared by several processes', () => {
   it('two processes write while a third lists and reads: every file whole, every key distinct', async () => {
