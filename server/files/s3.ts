@@ -32,7 +32,7 @@ const isNotFound = (err: unknown) => {
 
 /**
  * The CRC32 S3 keeps with the object and checks on arrival, from Node's native zlib (Node ≥ 20.15):
- * several times cheaper than the SDK computing it in JavaScript. Older Node: the SDK computes it.
+ * cheaper than the SDK computing it in JavaScript (bench/files.ts). Older Node: the SDK computes it.
  */
 function crc32Of(bytes: Uint8Array): { ChecksumCRC32: string } | { ChecksumAlgorithm: 'CRC32' } {
   if (typeof zlib.crc32 !== 'function') return { ChecksumAlgorithm: 'CRC32' };
@@ -42,7 +42,7 @@ function crc32Of(bytes: Uint8Array): { ChecksumCRC32: string } | { ChecksumAlgor
 }
 
 function failed(what: string, err: unknown): FileStoreError {
-  const e = err as SdkError & { message?: string } | null;
+  const e = err as SdkError | null;
   const status = statusOf(err);
   return new FileStoreError(`File store (S3): ${what} failed: ${e?.name ?? 'error'}${status ? ` (HTTP ${status})` : ''}`, { cause: err });
 }
