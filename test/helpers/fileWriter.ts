@@ -1,7 +1,7 @@
 /**
  * A second process writing into a shared files directory (test/server/file-stores.test.ts):
- * `node --import tsx fileWriter.ts <dir> <count>` stores `count` files, each of which carries the
- * sha256 of its own body, and prints their keys as one JSON line.
+ * `node --import tsx fileWriter.ts <dir> <count> [size]` stores `count` files of about `size` bytes
+ * (64 KiB), each of which carries the sha256 of its own body, and prints their keys as one JSON line.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { diskFileStore } from '../../server/files/index';
@@ -18,9 +18,9 @@ export function isWhole(bytes: Uint8Array): boolean {
 }
 
 if (process.argv[1]?.endsWith('fileWriter.ts')) {
-  const [dir, count] = process.argv.slice(2);
+  const [dir, count, size = String(64 * 1024)] = process.argv.slice(2);
   const store = diskFileStore(dir as string);
   const keys: string[] = [];
-  for (let i = 0; i < Number(count); i++) keys.push(await store.put(selfChecking(64 * 1024 + i)));
+  for (let i = 0; i < Number(count); i++) keys.push(await store.put(selfChecking(Number(size) + i)));
   process.stdout.write(`${JSON.stringify(keys)}\n`);
 }
