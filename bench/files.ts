@@ -11,11 +11,12 @@ import { startS3Standin } from '../test/helpers/s3Standin';
  * The file stores (server/files/): 200 KB writes (a phone photo) and reads, one at a time and 8 at
  * once. The disk store flushes each file and its directory entry before answering; beside it, a
  * bare writeFile + rename with no flush (what the store did before) shows what durability costs.
- * The S3 store runs against the loopback stand-in, so its figure is the client's own cost (signing,
+ * Then the listing the orphan sweep walks, over 20,000 files. The S3 store runs against the loopback stand-in, so its figure is the client's own cost (signing,
  * CRC32, HTTP), not a real bucket's latency.
  */
 const SIZE = 200 * 1024;
 const N = 200;
+const LISTED = 20_000;
 
 async function timed(n: number, concurrency: number, op: (i: number) => Promise<unknown>): Promise<{ perOpMs: number; perS: number }> {
   let next = 0;
@@ -36,6 +37,14 @@ async function storeFigures(name: string, store: FileStore, log: (line: string) 
   }
   const get = await timed(N, 8, async (i) => { await store.get(keys[i] as string); });
   log(`${name.padEnd(28)} get x8: ${get.perOpMs.toFixed(2)} ms/op, ${get.perS.toFixed(0)} files/s`);
+  // What the hourly orphan sweep pays before any database lookup: listing everything.
+  const tiny = Uint8Array.of(1);
+  await timed(LISTED - 2 * N, 16, async () => { await store.put(tiny); });
+  const start = performance.now();
+  let listed = 0;
+  for await (const _ of store.list()) listed += 1;
+  const ms = performance.now() - start;
+  log(`${name.padEnd(28)} list ${listed} files: ${ms.toFixed(0)} ms (${((ms / listed) * 1e7 / 60_000).toFixed(1)} min per 10M files)`);
 }
 
 export async function runFilesBench(log: (line: string) => void = console.log): Promise<void> {
