@@ -87,15 +87,15 @@ describe('profile', () => {
     const emp = await t.json<Body>('GET', `/api/employee/${driver.id}/`, admin.token);
     expect(emp.body.profile_image).toBe(`/api/employee/${driver.id}/profile-image/`);
 
-    const fileId = (await t.db.select().from(user).where(eq(user.id, driver.id)).get())?.profile_image_file_id as number;
-    const key = (await t.db.select().from(storedFile).where(eq(storedFile.id, fileId)).get())?.key as string;
-    expect(t.app.deps.files.has(key)).toBe(true);
+    const fileId = t.db.select().from(user).where(eq(user.id, driver.id)).get()?.profile_image_file_id as number;
+    const key = t.db.select().from(storedFile).where(eq(storedFile.id, fileId)).get()?.key as string;
+    expect(await t.app.deps.files.has(key)).toBe(true);
     expect((await t.json('POST', '/api/profile/image/', driver.token, image(new TextEncoder().encode('%PDF-1.4 no')))).status).toBe(415);
 
     const del = await t.json<Body>('DELETE', '/api/profile/image/', driver.token);
     expect(del.status).toBe(200);
     expect(del.body.profile_image).toBeNull();
-    expect(t.app.deps.files.has(key)).toBe(false);
+    expect(await t.app.deps.files.has(key)).toBe(false);
     expect((await t.json('GET', '/api/profile/image/', driver.token)).status).toBe(404);
     expect((await t.json('DELETE', '/api/profile/image/', driver.token)).status).toBe(404);
   });

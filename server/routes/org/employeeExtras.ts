@@ -20,7 +20,7 @@ import { openWork } from '../../services/org/handover';
 
 const OpenWorkAnswer = z.object({
   open_parcels: z.number().int(), open_routes: z.number().int(),
-  parcels: z.array(z.object({ id: z.number().int(), hawb: z.string(), status: z.string(), route: z.number().int().nullable() })),
+  parcels: z.array(z.object({ id: z.number().int(), hawb: z.string(), status: z.string(), route: z.number().int().nullable(), must_return: z.boolean() })),
   routes: z.array(z.object({ id: z.number().int(), name: z.string(), status: z.string() })),
 });
 
@@ -43,9 +43,9 @@ export function employeeExtraRoutes(app: App): void {
     method: 'get', path: '/employee/{id}/open-work/', tags, access: 'employee.manage', catalogue: [],
     summary: 'Open parcels and routes an employee still holds (asked before deactivating a driver)',
     params: IdParams, response: OpenWorkAnswer,
-  }, async ({ deps, user: me, params }) => {
-    const row = await findEmployee(deps.db, me, params.id);
-    const work = openWork(deps.db, row.id);
+  }, ({ deps, user: me, params }) => {
+    const row = findEmployee(deps.db, me, params.id);
+    const work = openWork(deps.db, row.id, deps.config.maxAttempts);
     return { open_parcels: work.parcels.length, open_routes: work.routes.length, ...work };
   });
 
