@@ -52,7 +52,7 @@ export async function runAuthBench(rounds = 9): Promise<void> {
     }
     console.log(`${path.padEnd(40)} known ${median(known).toFixed(1)} ms, unknown ${median(unknown).toFixed(1)} ms (median of ${rounds}; status known/unknown ${[...statuses].join(',')})`);
   }
-  db.$client.close();
+  await db.$engine.close();
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await runAuthBench();

@@ -113,9 +113,9 @@ export async function runFirstLoadBench(): Promise<FirstLoadReport> {
   const dist = await buildPwa();
   const srv = await startServer(dist);
   try {
-    const admin = srv.addUser('admin');
-    const driver = srv.addUser('driver', { name: 'Bench Driver' });
-    const co = srv.addCompany('Bench Co', 'BENCH');
+    const admin = await srv.addUser('admin');
+    const driver = await srv.addUser('driver', { name: 'Bench Driver' });
+    const co = await srv.addCompany('Bench Co', 'BENCH');
     const ids: number[] = [];
     for (let i = 0; i < 30; i++) {
       const r = await srv.api<{ id: number }>(admin, 'POST', 'package/', {

@@ -10,7 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { openDatabase, type Db } from '../server/db/client';
+import { openDatabase, sqliteOf, type Db } from '../server/db/client';
 import { authToken, changeLog, company, pkg, user, zone } from '../server/db/schema/index';
 import { hashPasswordSync } from '../server/services/auth/passwords';
 import { newToken } from '../server/services/auth/tokens';
@@ -48,6 +48,7 @@ const DAY = 86_400_000;
  */
 export async function seedScaleDatabase(path: string, o: ScaleOptions): Promise<ScaleData> {
   const db: Db = await openDatabase(path);
+  const sqlite = sqliteOf(db)!;
   const now = Date.now();
   const hash = hashPasswordSync('bench-password', 1024);
   const out: ScaleData = { path, adminToken: '', zoneIds: [], drivers: [], packages: 0, feedLast: 0 };
@@ -66,9 +67,11 @@ export async function seedScaleDatabase(path: string, o: ScaleOptions): Promise<
     feed.length = 0;
   };
   await db.transaction(async () => {
-    const companyIds = Array.from({ length: o.companies }, async (_, i) =>
-      (await db.insert(company).values({ name: `Company ${i}`, code: `CO${i}`, email: `co${i}@bench.test`, created_at: now, updated_at: now }).returning().get()).id);
-    out.zoneIds = Array.from({ length: o.zones }, async (_, i) => (await db.insert(zone).values({ name: `Zone ${i}`, created_at: now, updated_at: now }).returning().get()).id);
+    const companyIds: number[] = [];
+    for (let i = 0; i < o.companies; i++) {
+      companyIds.push((await db.insert(company).values({ name: `Company ${i}`, code: `CO${i}`, email: `co${i}@bench.test`, created_at: now, updated_at: now }).returning().get()).id);
+    }
+    for (let i = 0; i < o.zones; i++) out.zoneIds.push((await db.insert(zone).values({ name: `Zone ${i}`, created_at: now, updated_at: now }).returning().get()).id);
     const admin = await db.insert(user).values({ name: 'Bench Admin', email: 'admin@bench.test', role: 'super_admin', password_hash: hash, created_at: now, updated_at: now }).returning().get();
     const t = newToken();
     await db.insert(authToken).values({ user_id: admin.id, token_hash: t.hash, kind: 'web', expires_at: now + DAY, created_at: now }).run();
@@ -98,7 +101,7 @@ export async function seedScaleDatabase(path: string, o: ScaleOptions): Promise<
       const drainFrom = n;
       for (let i = 0; i < o.toDrain; i++) pending.push(row(`BD${String(n).padStart(8, '0')}`, driver.id, 'assigned', o.toScan + i + 1, { landed: true }));
       for (let i = 0; i < o.onVan; i++) pending.push(row(`BV${String(n).padStart(8, '0')}`, driver.id, 'out_for_delivery', activePerDriver + i + 1, { landed: true, is_scanned: true }));
-      const firstId = (db.$client.prepare('select coalesce(max(id), 0) as m from package').get() as { m: number }).m + 1;
+      const firstId = (sqlite.prepare('select coalesce(max(id), 0) as m from package').get() as { m: number }).m + 1;
       const historyCount = historyPerDriver;
       await flush();
       // Ids are assigned in insertion order inside this one transaction.
@@ -108,10 +111,10 @@ export async function seedScaleDatabase(path: string, o: ScaleOptions): Promise<
       out.drivers.push(entry);
     }
     out.packages = n;
-    out.feedLast = (db.$client.prepare('select coalesce(max(seq), 0) as m from change_log').get() as { m: number }).m;
+    out.feedLast = (sqlite.prepare('select coalesce(max(seq), 0) as m from change_log').get() as { m: number }).m;
   });
-  db.$client.pragma('optimize');
-  db.$client.close();
+  sqlite.pragma('optimize');
+  await db.$engine.close();
   return out;
 }
 

@@ -20,9 +20,12 @@ export async function seedBenchDatabase(path: string, opts = { companies: 20, dr
   const hash = hashPasswordSync('bench-password', 1024);
   const out: BenchData = { path, adminToken: '', drivers: [], packages: 0 };
   await db.transaction(async () => {
-    const companyIds = Array.from({ length: opts.companies }, async (_, i) =>
-      (await db.insert(company).values({ name: `Company ${i}`, code: `CO${i}`, email: `co${i}@bench.test`, created_at: now, updated_at: now }).returning().get()).id);
-    const zoneIds = Array.from({ length: 10 }, async (_, i) => (await db.insert(zone).values({ name: `Zone ${i}`, created_at: now, updated_at: now }).returning().get()).id);
+    const companyIds: number[] = [];
+    for (let i = 0; i < opts.companies; i++) {
+      companyIds.push((await db.insert(company).values({ name: `Company ${i}`, code: `CO${i}`, email: `co${i}@bench.test`, created_at: now, updated_at: now }).returning().get()).id);
+    }
+    const zoneIds: number[] = [];
+    for (let i = 0; i < 10; i++) zoneIds.push((await db.insert(zone).values({ name: `Zone ${i}`, created_at: now, updated_at: now }).returning().get()).id);
     const admin = await db.insert(user).values({ name: 'Bench Admin', email: 'admin@bench.test', role: 'super_admin', password_hash: hash, created_at: now, updated_at: now }).returning().get();
     const t = newToken();
     await db.insert(authToken).values({ user_id: admin.id, token_hash: t.hash, kind: 'web', expires_at: now + 86_400_000, created_at: now }).run();
@@ -50,6 +53,6 @@ export async function seedBenchDatabase(path: string, opts = { companies: 20, dr
     }
     out.packages = n + opts.unassigned;
   });
-  db.$client.close();
+  await db.$engine.close();
   return out;
 }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createApp } from '../server/app';
 import { systemClock } from '../server/clock';
 import { startCheckpointer } from '../server/db/checkpointer';
-import { openDatabase } from '../server/db/client';
+import { openDatabase, sqliteOf } from '../server/db/client';
 import { diskFileStore } from '../server/files';
 
 /**
@@ -15,11 +15,12 @@ import { diskFileStore } from '../server/files';
  */
 const db = await openDatabase(process.env.DATABASE_PATH ?? '');
 // As server/main.ts does: WAL checkpoints off the event loop.
-const checkpoints = startCheckpointer(db.$client);
+const sqlite = sqliteOf(db)!;
+const checkpoints = startCheckpointer(sqlite);
 const app = createApp({ db, files: diskFileStore(mkdtempSync(join(tmpdir(), 'bench-files-'))), clock: systemClock });
-db.$client.exec('create table if not exists bare_write (id integer primary key, v text not null, at integer not null)');
-const insert = db.$client.prepare('insert into bare_write (v, at) values (?, ?)');
-const read = db.$client.prepare('select id, hawb, status from package where id = ?');
+sqlite.exec('create table if not exists bare_write (id integer primary key, v text not null, at integer not null)');
+const insert = sqlite.prepare('insert into bare_write (v, at) values (?, ?)');
+const read = sqlite.prepare('select id, hawb, status from package where id = ?');
 const outer = new Hono();
 outer.post('/bare/insert', async (c) => {
   const body = await c.req.json<{ v: string }>();
@@ -31,4 +32,4 @@ outer.route('/', app);
 const server = serve({ fetch: outer.fetch, port: Number(process.env.PORT ?? 0), hostname: '127.0.0.1' }, (info) => {
   process.send?.({ port: info.port });
 });
-process.on('SIGTERM', () => server.close(() => { void checkpoints.stop().finally(() => { db.$client.close(); process.exit(0); }); }));
+process.on('SIGTERM', () => server.close(() => { void checkpoints.stop().finally(async () => { await db.$engine.close(); process.exit(0); }); }));

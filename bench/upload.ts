@@ -52,7 +52,7 @@ async function uploadRun(rows: number, charged: boolean, located = false): Promi
   const ms = Math.round(performance.now() - t0);
   const body = (await res.json()) as { created?: number };
   if (res.status !== 200) throw new Error(`upload answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
-  db.$client.close();
+  await db.$engine.close();
   return { ms, created: body.created ?? 0 };
 }
 

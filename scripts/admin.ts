@@ -16,7 +16,7 @@ if (!email || !password) {
   process.exit(2);
 }
 const databasePath = resolve(process.env.DATABASE_PATH ?? './data/courier.db');
-const db = await openDatabase(databasePath);
+const db = await openDatabase({ url: process.env.DATABASE_URL || undefined, path: databasePath });
 try {
   const r = await createOrResetAdmin(db, systemClock, email, password);
   console.log(r.kind === 'created'
@@ -26,5 +26,5 @@ try {
   console.error(`npm run admin: ${err instanceof Error ? err.message : String(err)}`);
   process.exitCode = 1;
 } finally {
-  db.$client.close();
+  await db.$engine.close();
 }

@@ -1,5 +1,7 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, statSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { dirname, join, resolve } from 'node:path';
 
 /**
@@ -23,8 +25,31 @@ export async function backupDatabase(source: string, target: string): Promise<{ 
   }
 }
 
+/**
+ * PostgreSQL: `pg_dump` in its custom format (compressed, restorable table by table with
+ * `pg_restore --clean --if-exists -d <url> <file>`), consistent while the servers write: it reads
+ * one snapshot. PostgreSQL's own client tools must match the server's major version or be newer.
+ */
+export async function backupPostgres(url: string, target: string, pgDump = process.env.PG_DUMP ?? 'pg_dump'): Promise<{ bytes: number; target: string }> {
+  mkdirSync(dirname(target), { recursive: true });
+  try {
+    await promisify(execFile)(pgDump, ['--format=custom', '--no-owner', `--file=${target}`, `--dbname=${url}`], { maxBuffer: 16 * 1024 * 1024 });
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ENOENT') {
+      throw new Error(`${pgDump} was not found: install PostgreSQL's client tools (Debian: apt-get install postgresql-client), set PG_DUMP to its path, or use your managed database's snapshots`);
+    }
+    throw err;
+  }
+  return { bytes: statSync(target).size, target };
+}
+
 const isMain = import.meta.url === new URL(`file://${resolve(process.argv[1] ?? '')}`).href;
-if (isMain) {
+if (isMain && process.env.DATABASE_URL) {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const target = resolve(process.argv[2] ?? join('data', 'backups', `courier-${stamp}.pgdump`));
+  const { bytes } = await backupPostgres(process.env.DATABASE_URL, target);
+  console.log(`backed up PostgreSQL -> ${target} (${bytes} bytes, pg_dump custom format; restore with pg_restore)`);
+} else if (isMain) {
   const source = resolve(process.env.DATABASE_PATH ?? './data/courier.db');
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const target = resolve(process.argv[2] ?? join(dirname(source), 'backups', `courier-${stamp}.db`));

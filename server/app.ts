@@ -17,9 +17,10 @@ import { errorResponse } from './http/errorHandler';
 import { requestIdOf, requestLogLine } from './http/logging';
 import { openApiDocument } from './http/openapi';
 import { memoryRateLimiter } from './http/rateLimit';
+import { databaseRateLimiter } from './http/sharedRateLimit';
 import { registerRoutes } from './routes/index';
 import { createSheetParser } from './services/uploads/parser';
-import { memoryLoginThrottle } from './services/auth/throttle';
+import { databaseLoginThrottle, memoryLoginThrottle } from './services/auth/throttle';
 import { outboxMailer, type Mailer } from './services/auth/mailer';
 import type { PermissionSource } from './services/auth/session';
 import { groupPermissions } from './services/auth/permissionGroups';
@@ -40,7 +41,10 @@ export const UPLOAD_LIMIT = 15 * 1024 * 1024;
 
 export function createApp(options: AppOptions) {
   const config: Config = { ...defaultConfig, ...options.config };
-  const limiter = memoryRateLimiter(config.limiterCapacity);
+  // PostgreSQL may be served by several processes (WORKERS=N): their throttles count in one table.
+  // SQLite is served by one process: memory. Built here, outside any unit of work (see outsideUnits).
+  const shared = options.db.$engine.kind === 'postgres';
+  const limiter = shared ? databaseRateLimiter(options.db) : memoryRateLimiter(config.limiterCapacity);
   const deps: Deps = {
     db: options.db,
     files: options.files,
@@ -49,7 +53,7 @@ export function createApp(options: AppOptions) {
     mailer: options.mailer ?? outboxMailer(options.db, () => options.clock.now()),
     permissionSource: options.permissionSource ?? groupPermissions,
     limiter,
-    throttle: memoryLoginThrottle(limiter, config.limiterCapacity),
+    throttle: shared ? databaseLoginThrottle(options.db, limiter) : memoryLoginThrottle(limiter, config.limiterCapacity),
     writes: options.db.$engine.units(options.writeBatch),
     sheets: createSheetParser({ concurrency: config.uploadParsers, timeoutMs: config.uploadParseTimeoutMs }),
   };

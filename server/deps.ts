@@ -22,7 +22,7 @@ export interface Config {
   trustProxy: number;
   /** A staff or company session unused this long stops working; drivers' sessions do not idle out. */
   staffIdleMs: number;
-  /** Entries each throttle scope keeps (server/http/rateLimit.ts); live locks are never dropped. */
+  /** Entries each in-memory throttle scope keeps (SQLite; server/http/rateLimit.ts); live locks are never dropped. */
   limiterCapacity: number;
   /** Directory of the built PWA to serve at `/`, if any. */
   staticDir?: string;
@@ -86,7 +86,7 @@ export interface Deps {
   mailer: Mailer;
   /** Permissions beyond the role's defaults (permission groups). */
   permissionSource?: PermissionSource;
-  /** Per-app throttles (login attempts, public registration), never module globals. */
+  /** Per-app throttles (login attempts, public registration), never module globals; shared by every process on PostgreSQL. */
   limiter: RateLimiter;
   /** Password attempts (login, password change): counted before hashing, growing delays. */
   throttle: LoginThrottle;

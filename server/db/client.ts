@@ -97,3 +97,8 @@ export async function openMemoryDatabase(): Promise<Db> {
   configure(sqlite, false);
   return dbOf(sqliteEngine(sqlite));
 }
+
+/** How many rows an UPDATE or DELETE `.run()` changed, on either engine. */
+export function changedRows(result: unknown): number {
+  return (result as { changes?: number }).changes ?? 0;
+}

@@ -2,7 +2,7 @@ import { constraintOf } from '../db/engine/errors';
 import { createHash } from 'node:crypto';
 import { eq, lt, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
-import type { Db } from '../db/client';
+import { changedRows, type Db } from '../db/client';
 import { bound, prepared } from '../db/prepared';
 import { device, idempotencyKey } from '../db/schema/index';
 import { ApiError } from '../errors';
@@ -80,7 +80,7 @@ export async function noteDevice(db: Db, dev: DeviceInfo | null, userId: number,
 
 /** Keys older than the retention are dropped; each device's last seq is kept forever. */
 export async function pruneAnswers(db: Db, olderThan: number): Promise<number> {
-  return (await db.delete(idempotencyKey).where(lt(idempotencyKey.created_at, olderThan)).run()).changes;
+  return changedRows(await db.delete(idempotencyKey).where(lt(idempotencyKey.created_at, olderThan)).run());
 }
 
 /** Any constraint (a twin's key, a sequence already taken): the twin's answer is looked up. */

@@ -1,19 +1,20 @@
 import { ApiError } from '../errors';
 
 /**
- * Throttles held by the app instance (never module globals). Keys are `<scope>:<subject>`; each scope
- * (`login-ip`, `reset`, `track`...) has its own bounded table, so flooding one kind of key (e-mails)
- * cannot push out another (addresses). The interface is what a shared store (a database table, when
- * several processes serve the API) would implement.
+ * Throttles held by the app instance (never module globals). Keys are `<scope>:<subject>`. In one
+ * process (SQLite) they live in memory: each scope (`login-ip`, `reset`, `track`...) has its own
+ * bounded table, so flooding one kind of key (e-mails) cannot push out another (addresses). When
+ * several processes serve the API (PostgreSQL, WORKERS=N) they are rows of a table every process
+ * counts in (server/http/sharedRateLimit.ts). Call before a unit of work starts.
  */
 export interface RateLimiter {
-  /** Counts a hit; throws 429 when `key` exceeded `limit` within `windowMs`. */
-  hit(key: string, limit: number, windowMs: number, now: number): void;
+  /** Counts a hit; rejects with 429 when `key` exceeded `limit` within `windowMs`. */
+  hit(key: string, limit: number, windowMs: number, now: number): Promise<void>;
   /** How many hits `key` has in its current window. */
-  count(key: string, now: number): number;
+  count(key: string, now: number): Promise<number>;
   /** Takes back one hit (a login that turned out right). */
-  refund(key: string, now: number): void;
-  reset(key: string): void;
+  refund(key: string, now: number): Promise<void>;
+  reset(key: string): Promise<void>;
 }
 
 interface Window { start: number; windowMs: number; n: number; limit: number }
@@ -83,18 +84,18 @@ export const LIMITER_CAPACITY = 50_000;
 export function memoryRateLimiter(capacity = LIMITER_CAPACITY): RateLimiter {
   const windows = new BoundedTable<Window>(capacity, (w, now) => now - w.start >= w.windowMs, (w) => w.n >= w.limit);
   return {
-    hit(key, limit, windowMs, now) {
+    async hit(key, limit, windowMs, now) {
       const w = windows.get(key, now) ?? { start: now, windowMs, n: 0, limit };
       w.n += 1;
       w.limit = limit;
       windows.set(key, w, now);
       if (w.n > limit) throw tooMany(w.start + windowMs - now);
     },
-    count(key, now) { return windows.get(key, now)?.n ?? 0; },
-    refund(key, now) {
+    async count(key, now) { return windows.get(key, now)?.n ?? 0; },
+    async refund(key, now) {
       const w = windows.get(key, now);
       if (w && w.n > 0) w.n -= 1;
     },
-    reset(key) { windows.delete(key); },
+    async reset(key) { windows.delete(key); },
   };
 }

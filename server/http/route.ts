@@ -176,7 +176,7 @@ export function defineRoute<P extends Schema = undefined, Q extends Schema = und
       return res;
     };
     try {
-      const maybeUser = spec.access === 'public' ? tryAuthenticate(c) : authenticate(c);
+      const maybeUser = await (spec.access === 'public' ? tryAuthenticate(c) : authenticate(c));
       checkAccess(maybeUser, spec.access);
       const params = parseWith(spec.params as P, c.req.param(), 'path');
       const query = parseWith(spec.query as Q, c.req.query(), 'query');

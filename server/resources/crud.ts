@@ -29,13 +29,13 @@ export interface ResourceSpec<C extends z.ZodObject, U extends z.ZodObject> {
   view: Access;
   manage: Access;
   record: z.ZodType;
-  toApi: (row: Row, db: Db) => unknown;
+  toApi: (row: Row, db: Db) => unknown | Promise<unknown>;
   create?: C;
   update?: U;
   /** API input -> column values; defaults to the same names. */
-  toRow?: (input: Partial<z.output<C>>, ctx: ResourceContext) => Row;
+  toRow?: (input: Partial<z.output<C>>, ctx: ResourceContext) => Row | Promise<Row>;
   /** Checks that need the database (parents exist, uniqueness with a message); throw ApiError. */
-  validate?: (values: Row, ctx: ResourceContext) => void;
+  validate?: (values: Row, ctx: ResourceContext) => void | Promise<void>;
   list?: ListSpec;
   /** Extra query parameters the list accepts (documented in OpenAPI). */
   listQuery?: z.ZodObject;
@@ -50,16 +50,16 @@ export interface ResourceSpec<C extends z.ZodObject, U extends z.ZodObject> {
    * Called with each existing row before any write touches it (update, status change, archive,
    * restore, delete): record-level rules such as the rank rule on accounts. Throw ApiError.
    */
-  guard?: (row: Row, ctx: ResourceContext) => void;
+  guard?: (row: Row, ctx: ResourceContext) => void | Promise<void>;
   /**
    * Extends the status-change body (must include `is_active`) and runs, after `guard` and before the
    * flag changes, in the same transaction: work an account still holds is settled with the switch.
    */
-  statusChange?: { body: z.ZodObject; before: (existing: Row, body: Row, ctx: ResourceContext) => void };
+  statusChange?: { body: z.ZodObject; before: (existing: Row, body: Row, ctx: ResourceContext) => void | Promise<void> };
   /** Runs for each row about to be archived, after `guard`: refuses (ApiError) what must be settled first. */
-  beforeArchive?: (row: Row, ctx: ResourceContext) => void;
+  beforeArchive?: (row: Row, ctx: ResourceContext) => void | Promise<void>;
   /** Called after any write with the ids it touched (change feed, webhooks). */
-  afterWrite?: (db: Db, ids: number[], ctx: ResourceContext) => void;
+  afterWrite?: (db: Db, ids: number[], ctx: ResourceContext) => void | Promise<void>;
   /** What an update answers, when not the record (spec 4.2 answers `{}`). */
   updateAnswer?: { schema: z.ZodType; shape: (row: Row) => unknown };
   tags?: readonly string[];
@@ -99,9 +99,14 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
   const tableName = getTableName(table);
   const tags = spec.tags ?? [label];
   const toRow = spec.toRow ?? ((input: Partial<z.output<C>>) => ({ ...input }) as Row);
-  const shape = (db: Db) => (rows: Row[]) => rows.map((r) => spec.toApi(r, db));
-  const find = (db: Db, user: SessionUser, id: number): Row => {
-    const row = db.select().from(table).where(scopeWhere(spec, user, eq(idCol, id))).get() as Row | undefined;
+  // One row after another: answers built by the database run in order on the unit's connection.
+  const shape = (db: Db) => async (rows: Row[]): Promise<unknown[]> => {
+    const out: unknown[] = [];
+    for (const r of rows) out.push(await spec.toApi(r, db));
+    return out;
+  };
+  const find = async (db: Db, user: SessionUser, id: number): Promise<Row> => {
+    const row = (await db.select().from(table).where(scopeWhere(spec, user, eq(idCol, id))).get()) as Row | undefined;
     if (!row) throw notFound(`${label} ${id} not found`);
     return row;
   };
@@ -134,26 +139,27 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
     const restoreShape = spec.restoreRecord ?? spec.record;
     const setArchived = (archive: boolean) => async ({ deps, user, body }: { deps: Deps; user: SessionUser; body: z.output<typeof ArchiveBody> }) => {
       const wanted = [...new Set(body.deleted)];
-      const found = deps.db.select().from(table).where(scopeWhere(spec, user, inArray(idCol, wanted))).all() as Row[];
+      const found = (await deps.db.select().from(table).where(scopeWhere(spec, user, inArray(idCol, wanted))).all()) as Row[];
       const known = new Set(found.map((r) => r.id as number));
       const missing = wanted.filter((id) => !known.has(id));
       if (missing.length) {
         throw new ApiError(400, 'validation_error', `Unknown ${label.toLowerCase()} ids: ${missing.join(', ')}`,
           missing.map((id) => ({ path: 'deleted', message: `no ${label.toLowerCase()} ${id}` })));
       }
-      for (const r of found) spec.guard?.(r, { deps, user, existing: r });
+      for (const r of found) await spec.guard?.(r, { deps, user, existing: r });
       const target = found.filter((r) => (archive ? r.deleted_at == null : r.deleted_at != null)).map((r) => r.id as number);
-      if (archive) for (const r of found) if (r.deleted_at == null) spec.beforeArchive?.(r, { deps, user, existing: r });
+      if (archive) for (const r of found) if (r.deleted_at == null) await spec.beforeArchive?.(r, { deps, user, existing: r });
       if (target.length) {
         const now = deps.clock.now();
         await deps.db.update(table).set({ deleted_at: archive ? now : null, updated_at: now }).where(inArray(idCol, target)).run();
         for (const r of found) {
           if (target.includes(r.id as number)) await record(deps, user, archive ? 'archive' : 'restore', r.id as number, r, { ...r, deleted_at: archive ? now : null });
         }
-        spec.afterWrite?.(deps.db, target, { deps, user });
+        await spec.afterWrite?.(deps.db, target, { deps, user });
       }
-      const rows = target.length ? (deps.db.select().from(table).where(inArray(idCol, target)).all() as Row[]) : [];
-      const data = rows.map((r) => (!archive && spec.toRestoreApi ? spec.toRestoreApi(r) : spec.toApi(r, deps.db)));
+      const rows = target.length ? ((await deps.db.select().from(table).where(inArray(idCol, target)).all()) as Row[]) : [];
+      const data: unknown[] = [];
+      for (const r of rows) data.push(!archive && spec.toRestoreApi ? spec.toRestoreApi(r) : await spec.toApi(r, deps.db));
       return { count: data.length, next: null, previous: null, results: { success: true, data } };
     };
     if (spec.ops.archive) {
@@ -190,14 +196,14 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
     }, async ({ deps, user, body }) => {
       const ctx = { deps, user };
       const now = deps.clock.now();
-      const values = { ...toRow(body as Partial<z.output<C>>, ctx), created_at: now, updated_at: now };
-      spec.validate?.(values, ctx);
+      const values = { ...await toRow(body as Partial<z.output<C>>, ctx), created_at: now, updated_at: now };
+      await spec.validate?.(values, ctx);
       let row: Row;
       try {
-        row = deps.db.insert(table).values(values).returning().get() as Row;
+        row = (await deps.db.insert(table).values(values).returning().get()) as Row;
       } catch (err) { mapDbError(err, label); }
       await record(deps, user, 'create', row.id as number, null, row);
-      spec.afterWrite?.(deps.db, [row.id as number], ctx);
+      await spec.afterWrite?.(deps.db, [row.id as number], ctx);
       return spec.toApi(row, deps.db);
     });
   }
@@ -206,7 +212,7 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
     defineRoute(app, {
       method: 'get', path: `/${path}/{id}/`, catalogue: ids(spec.ops.retrieve), tags, summary: `Retrieve a ${label.toLowerCase()}`,
       access: spec.view, params: IdParams, response: spec.record,
-    }, ({ deps, user, params }) => spec.toApi(find(deps.db, user, params.id), deps.db));
+    }, async ({ deps, user, params }) => spec.toApi(await find(deps.db, user, params.id), deps.db));
   }
 
   if (spec.ops.update && (spec.update || spec.create)) {
@@ -216,18 +222,18 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
       description: 'Partial update: only the fields sent change. PUT is accepted as a synonym.',
       access: spec.manage, params: IdParams, body: updateSchema, response: spec.updateAnswer?.schema ?? spec.record,
     }, async ({ deps, user, params, body }) => {
-      const existing = find(deps.db, user, params.id);
+      const existing = await find(deps.db, user, params.id);
       const ctx = { deps, user, existing };
-      spec.guard?.(existing, ctx);
+      await spec.guard?.(existing, ctx);
       const sent = Object.fromEntries(Object.entries(body as Row).filter(([k]) => k in (body as Row) && (body as Row)[k] !== undefined));
-      const values = { ...toRow(sent as Partial<z.output<C>>, ctx), updated_at: deps.clock.now() };
-      spec.validate?.({ ...existing, ...values }, ctx);
+      const values = { ...await toRow(sent as Partial<z.output<C>>, ctx), updated_at: deps.clock.now() };
+      await spec.validate?.({ ...existing, ...values }, ctx);
       let row: Row;
       try {
-        row = deps.db.update(table).set(values).where(eq(idCol, params.id)).returning().get() as Row;
+        row = (await deps.db.update(table).set(values).where(eq(idCol, params.id)).returning().get()) as Row;
       } catch (err) { mapDbError(err, label); }
       await record(deps, user, 'update', params.id, existing, row);
-      spec.afterWrite?.(deps.db, [params.id], ctx);
+      await spec.afterWrite?.(deps.db, [params.id], ctx);
       return spec.updateAnswer ? spec.updateAnswer.shape(row) : spec.toApi(row, deps.db);
     });
   }
@@ -237,16 +243,16 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
       method: ['post', 'patch'], path: `/${path}/{id}/status-change/`, catalogue: ids(spec.ops.statusChange), tags,
       summary: `Activate or deactivate a ${label.toLowerCase()}`, access: spec.manage, params: IdParams, body: spec.statusChange?.body ?? StatusChangeBody, response: spec.record,
     }, async ({ deps, user, params, body }) => {
-      const existing = find(deps.db, user, params.id);
-      spec.guard?.(existing, { deps, user, existing });
+      const existing = await find(deps.db, user, params.id);
+      await spec.guard?.(existing, { deps, user, existing });
       const sent = body as Row & z.output<typeof StatusChangeBody>;
-      spec.statusChange?.before(existing, sent, { deps, user, existing });
-      const row = deps.db.update(table).set({ is_active: sent.is_active, updated_at: deps.clock.now() }).where(eq(idCol, params.id)).returning().get() as Row;
+      await spec.statusChange?.before(existing, sent, { deps, user, existing });
+      const row = (await deps.db.update(table).set({ is_active: sent.is_active, updated_at: deps.clock.now() }).where(eq(idCol, params.id)).returning().get()) as Row;
       // Always a line, even when the flag already had this value: someone asked for it, and when matters.
       if (spec.audited !== 'self') {
         await audit(deps.db, deps.clock.now(), user.id, `${tableName}.status_change`, `${tableName}:${params.id}`, { before: { is_active: existing.is_active }, after: { is_active: row.is_active } });
       }
-      spec.afterWrite?.(deps.db, [params.id], { deps, user });
+      await spec.afterWrite?.(deps.db, [params.id], { deps, user });
       return spec.toApi(row, deps.db);
     });
   }
@@ -258,13 +264,13 @@ export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(app
       description: 'Refused with 409 while other records reference it; archive it instead.',
       access: spec.manage, params: IdParams, response: SuccessMessage,
     }, async ({ deps, user, params }) => {
-      const existing = find(deps.db, user, params.id);
-      spec.guard?.(existing, { deps, user, existing });
+      const existing = await find(deps.db, user, params.id);
+      await spec.guard?.(existing, { deps, user, existing });
       const refs = await referencingRows(deps.db, tableName, params.id);
       if (refs.length) throw conflict(`${label} ${params.id} is still referenced by ${refs.join(', ')}; archive it instead`, { referenced_by: refs });
       await deps.db.delete(table).where(eq(idCol, params.id)).run();
       await record(deps, user, 'delete', params.id, existing, null);
-      spec.afterWrite?.(deps.db, [params.id], { deps, user });
+      await spec.afterWrite?.(deps.db, [params.id], { deps, user });
       return { success: true, message: `${label} ${params.id} deleted` };
     });
   }

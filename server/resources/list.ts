@@ -101,13 +101,13 @@ export function pageLinks(url: string, page: number, pageSize: number, count: nu
 /** One page of rows of `table` under `where`, shaped by `shape`. */
 export async function listPage<T>(
   db: Db, table: SQLiteTable, where: SQL | undefined, order: SQL[], opts: ListOptions, url: string,
-  shape: (rows: Record<string, unknown>[]) => T[],
+  shape: (rows: Record<string, unknown>[]) => T[] | Promise<T[]>,
 ): Promise<Page<T>> {
   const countRow = await db.select({ n: sql<number>`count(*)` }).from(table).where(where).get();
   const count = countRow?.n ?? 0;
-  const rows = db.select().from(table).where(where).orderBy(...order)
-    .limit(opts.page_size).offset((opts.page - 1) * opts.page_size).all() as Record<string, unknown>[];
-  return { count, ...pageLinks(url, opts.page, opts.page_size, count), results: shape(rows) };
+  const rows = (await db.select().from(table).where(where).orderBy(...order)
+    .limit(opts.page_size).offset((opts.page - 1) * opts.page_size).all()) as Record<string, unknown>[];
+  return { count, ...pageLinks(url, opts.page, opts.page_size, count), results: await shape(rows) };
 }
 
 export function notArchived(table: SQLiteTable): SQL | undefined {

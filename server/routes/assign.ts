@@ -24,8 +24,8 @@ const ap = (...names: string[]) => ops('web/Assign Package To Driver', ...names)
 /** Parcels that are, or may be, waiting for a driver: the assignment screen's default view. */
 const ASSIGNABLE = ['created', 'received', 'assigned', 'failed', 'returned'];
 
-const changed = (verb: string, db: Parameters<typeof packagesByIds>[0], ids: number[]) => ({
-  success: true, message: `${ids.length} package(s) ${verb}`, count: ids.length, packages: packagesByIds(db, ids),
+const changed = async (verb: string, db: Parameters<typeof packagesByIds>[0], ids: number[]) => ({
+  success: true, message: `${ids.length} package(s) ${verb}`, count: ids.length, packages: await packagesByIds(db, ids),
 });
 
 export function assignRoutes(app: App): void {
@@ -88,7 +88,7 @@ export function assignRoutes(app: App): void {
     catalogue: ap('Dash Board Count'), summary: 'Package counts by status (a company: its own; a driver: theirs)',
     description: 'Archived packages are not counted. `unassigned`: created, received or returned without a driver; '
       + '`assigned_not_scanned`: assigned but not yet on the van; `flagged`: waiting for a supervisor.',
-  }, ({ deps, user }) => ({ success: true, ...packageCounts(deps.db, packageScope(user)) }));
+  }, async ({ deps, user }) => ({ success: true, ...await packageCounts(deps.db, packageScope(user)) }));
 
   defineRoute(app, {
     method: 'get', path: '/assign-package/testing/', tags, access: 'authenticated', response: HealthAnswer,

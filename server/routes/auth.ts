@@ -70,9 +70,9 @@ export function authRoutes(app: App): void {
     catalogue: ops('web/Auth', 'Change Password'),
     summary: 'Change your password (other sessions are signed out)', body: ChangePasswordBody, response: SuccessMessage,
   }, async ({ deps, user, body, c }) => {
-    const attempt = deps.throttle.begin('pwchange', user.email, clientIp(c, deps.config), deps.clock.now());
+    const attempt = await deps.throttle.begin('pwchange', user.email, clientIp(c, deps.config), deps.clock.now());
     await changePassword(deps, user.id, body.old_password, body.new_password, user.tokenId);
-    attempt.succeeded();
+    await attempt.succeeded();
     return { success: true, message: 'Password changed' };
   });
 
@@ -82,10 +82,10 @@ export function authRoutes(app: App): void {
     summary: 'Change a password by e-mail and current password, without a session', body: PasswordChangeWithEmailBody,
     response: SuccessMessage,
   }, async ({ deps, body, c }) => {
-    const attempt = deps.throttle.begin('pwchange', body.email, clientIp(c, deps.config), deps.clock.now());
+    const attempt = await deps.throttle.begin('pwchange', body.email, clientIp(c, deps.config), deps.clock.now());
     // An unknown e-mail does the same hash work and gets the same answer as a wrong password.
     await changePassword(deps, (await findUserByEmail(deps, body.email))?.id ?? null, body.old_password, body.new_password);
-    attempt.succeeded();
+    await attempt.succeeded();
     return { success: true, message: 'Password changed; log in with the new password' };
   });
 }

@@ -51,7 +51,7 @@ async function failAnswer(deps: Deps, r: FailResult) {
   const msg = r.mustReturn
     ? `Parcel ${r.row.hawb} failed ${r.row.attempts} of ${r.maxAttempts} times; it must be returned to the depot`
     : `Attempt ${r.row.attempts} of ${r.maxAttempts} at ${r.row.hawb} recorded as failed`;
-  return rawObject({ success: true, message: msg, attempts: r.row.attempts, max_attempts: r.maxAttempts, must_return: r.mustReturn, package: one(deps, r.row.id) });
+  return rawObject({ success: true, message: msg, attempts: r.row.attempts, max_attempts: r.maxAttempts, must_return: r.mustReturn, package: await one(deps, r.row.id) });
 }
 
 export function deliveryRoutes(app: App): void {
@@ -70,7 +70,7 @@ export function deliveryRoutes(app: App): void {
     await refreshParcelRouteEtas(deps, row.id);
     return rawObject({
       success: true, message: flagged ? `Parcel ${row.hawb} delivered and flagged for a supervisor: it had been reassigned` : `Parcel ${row.hawb} delivered`,
-      flagged, package: one(deps, row.id), proof: proofOf(deps.db, row),
+      flagged, package: await one(deps, row.id), proof: await proofOf(deps.db, row),
     });
   });
 
@@ -89,7 +89,7 @@ export function deliveryRoutes(app: App): void {
     const was = visiblePackage(user, await findPackage(deps.db, params.id), params.id);
     const row = await forceDeliver(deps, scanContext(user, body, device), was, body);
     await audit(deps.db, deps.clock.now(), user.id, 'package.force_deliver', `package:${row.id}`, { hawb: row.hawb, note: body.note, before: { status: was.status }, after: { status: row.status } });
-    return rawObject({ success: true, message: `Parcel ${row.hawb} force-delivered`, flagged: row.flagged, package: one(deps, row.id), proof: proofOf(deps.db, row) });
+    return rawObject({ success: true, message: `Parcel ${row.hawb} force-delivered`, flagged: row.flagged, package: await one(deps, row.id), proof: await proofOf(deps.db, row) });
   });
 
   defineRoute(app, {
@@ -117,7 +117,7 @@ export function deliveryRoutes(app: App): void {
     const row = await parcelFor(deps, user, params.id);
     if (user.role === 'driver' && row.assigned_to_id !== user.id) throw notFound(`Package ${params.id} not found`);
     const file = await recordFile(deps.db, deps.clock.now(), user.id, prepared.key, prepared.upload, 'photo', body.client_id ?? null);
-    const attempt = attachFailurePhoto(deps, user, row, file.id);
+    const attempt = await attachFailurePhoto(deps, user, row, file.id);
     return {
       success: true, message: attempt != null ? `Photo added to attempt ${attempt} of ${row.hawb}` : 'Photo stored; name it in the fail request',
       file: fileInfo(file), client_id: file.client_id, attached_to_attempt: attempt,
@@ -199,7 +199,7 @@ export function deliveryRoutes(app: App): void {
     method: 'get', path: '/package-delivered/{id}/refused/', tags, access: { roles: SUPERVISORS }, catalogue: [], params: IdParams,
     response: z.object({ results: z.array(RefusedDelivery) }),
     summary: 'Deliveries of a parcel the server refused (cancelled, final, out of attempts), with the proof the driver recorded',
-  }, async ({ deps, user, params }) => ({ results: refusedDeliveriesOf(deps.db, visiblePackage(user, await findPackage(deps.db, params.id), params.id).id) }));
+  }, async ({ deps, user, params }) => ({ results: await refusedDeliveriesOf(deps.db, visiblePackage(user, await findPackage(deps.db, params.id), params.id).id) }));
 
   defineRoute(app, {
     method: 'post', path: '/package-delivered/{id}/resolve-flag/', tags, access: { roles: SUPERVISORS }, catalogue: [], params: IdParams,
@@ -219,7 +219,7 @@ export function deliveryRoutes(app: App): void {
       query.driver != null ? eq(deliveryAttempt.driver_id, query.driver) : undefined,
     );
     const count = (await deps.db.select({ n: sql<number>`count(*)` }).from(deliveryAttempt).innerJoin(pkg, eq(pkg.id, deliveryAttempt.package_id)).where(where).get())?.n ?? 0;
-    return { count, ...pageLinks(c.req.url, query.page, query.page_size, count), results: attemptsWhere(deps.db, where, query.page_size, (query.page - 1) * query.page_size) };
+    return { count, ...pageLinks(c.req.url, query.page, query.page_size, count), results: await attemptsWhere(deps.db, where, query.page_size, (query.page - 1) * query.page_size) };
   });
 
   defineRoute(app, {
@@ -239,5 +239,5 @@ export async function proofPage(deps: Deps, where: SQL | undefined, query: { pag
   const count = (await deps.db.select({ n: sql<number>`count(*)` }).from(pkg).leftJoin(deliveryRecord, eq(deliveryRecord.package_id, pkg.id)).where(where).get())?.n ?? 0;
   const rows = await deps.db.select({ p: pkg }).from(pkg).leftJoin(deliveryRecord, eq(deliveryRecord.package_id, pkg.id)).where(where)
     .orderBy(desc(pkg.delivered_at), desc(pkg.id)).limit(query.page_size).offset((query.page - 1) * query.page_size).all();
-  return { count, ...pageLinks(url, query.page, query.page_size, count), results: proofsOf(deps.db, rows.map((r) => r.p)) };
+  return { count, ...pageLinks(url, query.page, query.page_size, count), results: await proofsOf(deps.db, rows.map((r) => r.p)) };
 }

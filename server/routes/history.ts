@@ -25,7 +25,7 @@ export function historyRoutes(app: App): void {
     method: 'get', path: '/history/{id}/', tags: ['History'], access: 'package.view', params: IdParams, response: HistoryDetail,
     catalogue: ops('mobile/History', 'History Detail'),
     summary: 'The whole story of one parcel: every event (who, device time, received time, position), attempts and proof',
-  }, async ({ deps, user, params }) => ({ success: true, ...packageStory(deps.db, await historyVisible(deps.db, user, await findPackage(deps.db, params.id), params.id)) }));
+  }, async ({ deps, user, params }) => ({ success: true, ...await packageStory(deps.db, await historyVisible(deps.db, user, await findPackage(deps.db, params.id), params.id)) }));
 
   defineRoute(app, {
     method: 'get', path: '/driver-package/current-date/', tags: ['Other'], access: 'package.view', query: CurrentDateQuery, response: PackagesAnswer,

@@ -28,7 +28,7 @@ export function locationRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/package/locations/', tags, access: 'package.view', query: PrecisionsQuery, response: PrecisionsAnswer, catalogue: [],
     summary: 'Location precision of several parcels (list badges)', description: '`ids` comma-separated, at most 500; parcels you cannot see are left out.',
-  }, ({ deps, user, query }) => ({ results: precisionsOf(deps.db, user, query.ids.split(',').map(Number)) }));
+  }, async ({ deps, user, query }) => ({ results: await precisionsOf(deps.db, user, query.ids.split(',').map(Number)) }));
 
   defineRoute(app, {
     method: 'get', path: '/package/{id}/location/', tags, access: 'package.view', params: IdParams, response: PackageLocation, catalogue: [],
@@ -45,8 +45,8 @@ export function locationRoutes(app: App): void {
       + 'address (not placed by their sender) move with it. Zone and price are unchanged: they follow the suburb.',
   }, async ({ deps, user, params, body }) => {
     const row = visiblePackage(user, await findPackage(deps.db, params.id), params.id);
-    const moved = pinAddress(deps.db, deps.clock.now(), row, body.latitude, body.longitude, { userId: user.id });
-    return { success: true, message: `${moved} parcel(s) placed`, moved, location: packageLocationOf(deps.db, row.id) };
+    const moved = await pinAddress(deps.db, deps.clock.now(), row, body.latitude, body.longitude, { userId: user.id });
+    return { success: true, message: `${moved} parcel(s) placed`, moved, location: await packageLocationOf(deps.db, row.id) };
   });
 
   defineRoute(app, {

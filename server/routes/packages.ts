@@ -124,7 +124,7 @@ export function packageRoutes(app: App): void {
       .where(and(isNull(suburb.deleted_at), viaPincode.length ? sql`(${suburb.postcode} = ${query.postcode} or ${inArray(suburb.id, viaPincode)})` : eq(suburb.postcode, query.postcode)))
       .orderBy(suburb.name).all();
     const areas = suburbs.length
-      ? db.select({ id: area.id, name: area.name, suburb: area.suburb_id, suburb_name: suburb.name }).from(area)
+      ? await db.select({ id: area.id, name: area.name, suburb: area.suburb_id, suburb_name: suburb.name }).from(area)
         .innerJoin(suburb, eq(suburb.id, area.suburb_id))
         .where(and(inArray(area.suburb_id, suburbs.map((s) => s.id)), isNull(area.deleted_at))).orderBy(area.name).all()
       : [];

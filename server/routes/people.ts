@@ -7,7 +7,7 @@ import { ops } from '../http/catalogue';
 import type { App } from '../http/env';
 import { defineResource, type Row } from '../resources/crud';
 import { revokeAllTokens } from '../services/auth/accounts';
-import { hashPasswordSync } from '../services/auth/passwords';
+import { hashPassword } from '../services/auth/passwords';
 import { afterEmployeeWrite, assertMayGiveRole, assertMayManage, employeeScope } from '../services/org/employees';
 import { filterQuery } from './org/filters';
 import { HandoverChoice, handOverOnDeactivate, refuseArchiveWithOpenWork } from '../services/org/handover';
@@ -73,14 +73,14 @@ export function peopleRoutes(app: App): void {
         await handOverOnDeactivate(deps, me, { id: row.id as number, role: String(row.role), is_active: Boolean(row.is_active) }, sent.handover);
       },
     },
-    toRow: (input, { user: me, existing }) => {
+    toRow: async (input, { user: me, existing }) => {
       const { password, company: companyId, ...rest } = input;
       // The rank rule: a new account, or a changed role, must rank below the one who gives it.
       if (input.role !== undefined && input.role !== existing?.role) assertMayGiveRole(me, input.role);
       const row: Row = { ...rest };
       if (companyId !== undefined) row.company_id = companyId;
       if (me.companyId != null) row.company_id = me.companyId;
-      if (password) row.password_hash = hashPasswordSync(password);
+      if (password) row.password_hash = await hashPassword(password);
       return row;
     },
     validate: async (values, { deps, existing }) => {

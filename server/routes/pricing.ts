@@ -71,7 +71,7 @@ export function pricingRoutes(app: App): void {
   }, async ({ deps, user, params }) => {
     if (!canSeeCompany(user, params.company_id)) throw notFound(`Company ${params.company_id} not found`);
     await findCompany(deps.db, params.company_id);
-    return { company: params.company_id, ...companyPolicy(deps.db, params.company_id) };
+    return { company: params.company_id, ...await companyPolicy(deps.db, params.company_id) };
   });
 
   defineRoute(app, {

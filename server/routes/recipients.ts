@@ -50,7 +50,7 @@ export function recipientRoutes(app: App): void {
     method: 'post', path: '/public/track/{token}/reschedule/', tags, access: 'public', catalogue: [], params: TrackTokenParams,
     body: RescheduleBody, response: SuccessMessage, summary: 'After a failed attempt, choose another delivery day', description: publicNote,
   }, async ({ deps, params, body, c }) => {
-    const date = chooseAnotherDay(deps, await tracked(deps, params.token, clientIp(c, deps.config)), body.date);
+    const date = await chooseAnotherDay(deps, await tracked(deps, params.token, clientIp(c, deps.config)), body.date);
     return { success: true, message: `We will deliver on ${date}` };
   });
 

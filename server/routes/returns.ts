@@ -59,14 +59,14 @@ export function returnRoutes(app: App): void {
     const count = (await deps.db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get())?.n ?? 0;
     const ids = (await deps.db.select({ id: pkg.id }).from(pkg).where(where).orderBy(desc(pkg.updated_at), desc(pkg.id))
       .limit(query.page_size).offset((query.page - 1) * query.page_size).all()).map((r) => r.id);
-    return { count, ...pageLinks(c.req.url, query.page, query.page_size, count), results: packagesByIds(deps.db, ids) };
+    return { count, ...pageLinks(c.req.url, query.page, query.page_size, count), results: await packagesByIds(deps.db, ids) };
   });
 
   defineRoute(app, {
     method: 'get', path: '/return-parcel/info/', tags, access: 'package.view', response: ReturnInfoAnswer,
     catalogue: ops(group, 'Returned Packages Info'),
     summary: 'Counts: returned, returned to sender, failed parcels that must come back, failed ones awaiting a reattempt',
-  }, ({ deps, user }) => ({ success: true, ...returnCounts(deps, user) }));
+  }, async ({ deps, user }) => ({ success: true, ...await returnCounts(deps, user) }));
 
   defineRoute(app, {
     method: 'get', path: '/return-parcel/{id}/', tags, access: 'package.view', params: IdParams, response: ReturnDetailAnswer,

@@ -51,7 +51,7 @@ export function scanRoutes(app: App): void {
     // A parcel already given to a driver only lands: say so rather than "Received" while it stays Assigned (issue 18).
     const verb = row.status === 'assigned' ? (already ? 'Already at the depot (still assigned to its driver)' : 'At the depot, still assigned to its driver:')
       : already ? 'Already received' : 'Received';
-    return rawObject({ success: true, message: `${verb} ${row.hawb}: ${where}`, already_scanned: already, zone, package: packageJson(deps.db, row.id) });
+    return rawObject({ success: true, message: `${verb} ${row.hawb}: ${where}`, already_scanned: already, zone, package: await packageJson(deps.db, row.id) });
   });
 
   defineRoute(app, {
@@ -63,7 +63,7 @@ export function scanRoutes(app: App): void {
     const { row, already } = await inboundScan(deps, user, body.barcode, actionMeta(body), device?.id);
     return rawObject({
       success: true, message: already ? `Parcel ${row.hawb} is already loaded` : `Parcel ${row.hawb} loaded`,
-      already_scanned: already, package: packageJson(deps.db, row.id),
+      already_scanned: already, package: await packageJson(deps.db, row.id),
     });
   });
 
@@ -73,7 +73,7 @@ export function scanRoutes(app: App): void {
     summary: 'Driver takes a loaded parcel off the van (out_for_delivery -> assigned, is_scanned false)',
   }, async ({ deps, user, body, device }) => {
     const row = await resetScan(deps, user, body.barcode, actionMeta(body), device?.id);
-    return rawObject({ success: true, message: `Parcel ${row.hawb} unloaded`, already_scanned: false, package: packageJson(deps.db, row.id) });
+    return rawObject({ success: true, message: `Parcel ${row.hawb} unloaded`, already_scanned: false, package: await packageJson(deps.db, row.id) });
   });
 
   for (const [path, op, action, roles] of [
@@ -89,7 +89,7 @@ export function scanRoutes(app: App): void {
       const status = row.status as PackageStatus;
       return rawObject({
         success: true, message: `Parcel ${row.hawb} is ${STATUS_LABELS[status].toLowerCase()}`, status, status_label: STATUS_LABELS[status],
-        allowed: [...allowedTransitions(status)], package: packageJson(deps.db, row.id), last_event: before ? (await shapeEvents(deps.db, [before]))[0] ?? null : null,
+        allowed: [...allowedTransitions(status)], package: await packageJson(deps.db, row.id), last_event: before ? (await shapeEvents(deps.db, [before]))[0] ?? null : null,
       });
     });
   }
@@ -118,7 +118,7 @@ export function scanRoutes(app: App): void {
     const visible = row && (isStaff(user.role) || row.assigned_to_id === user.id);
     return rawObject({
       success: true, message: row ? `Code ${body.code} is parcel ${row.hawb}; reported anyway` : `Code ${body.code} reported to the depot`,
-      exception: shapeException(ex, user.name), package: visible ? packageJson(deps.db, row.id) : null,
+      exception: shapeException(ex, user.name), package: visible ? await packageJson(deps.db, row.id) : null,
     });
   });
 
@@ -186,11 +186,11 @@ export function scanRoutes(app: App): void {
 async function deliverByCode(deps: Parameters<typeof deliver>[0], ctx: Parameters<typeof deliver>[1], code: string, body: Parameters<typeof deliver>[3]) {
   const row = await parcelByCode(deps, code, 'deliver', ctx);
   // A code in hand that was never this driver's is answered by name, not hidden as a 404.
-  if (row.assigned_to_id !== ctx.actor.id && !wasDriversParcel(deps.db, row.id, ctx.actor.id)) throw notYours(deps, row, 'deliver', ctx);
+  if (row.assigned_to_id !== ctx.actor.id && !(await wasDriversParcel(deps.db, row.id, ctx.actor.id))) throw notYours(deps, row, 'deliver', ctx);
   const { row: done, flagged } = await deliver(deps, ctx, row, body, 'scan_deliver');
   return rawObject({
     success: true, message: flagged ? `Parcel ${done.hawb} delivered and flagged for a supervisor: it had been reassigned` : `Parcel ${done.hawb} delivered`,
-    flagged, package: packageJson(deps.db, done.id), proof: proofOf(deps.db, done),
+    flagged, package: await packageJson(deps.db, done.id), proof: await proofOf(deps.db, done),
   });
 }
 

@@ -31,7 +31,7 @@ export function sessionRoutes(app: App): void {
   }, async ({ deps, user: me, params }) => {
     const row = await findEmployee(deps.db, me, params.id);
     assertMayManage(me, row);
-    const revoked = revokeSession(deps, row.id, params.session_id);
+    const revoked = await revokeSession(deps, row.id, params.session_id);
     await audit(deps.db, deps.clock.now(), me.id, 'user.session_revoke', `user:${row.id}`, { session: params.session_id, revoked });
     return { success: true, message: `Signed out ${revoked} session(s)`, revoked };
   });
@@ -48,7 +48,7 @@ export function sessionRoutes(app: App): void {
     method: 'delete', path: '/auth/sessions/{session_id}/', tags: ['Auth'], access: 'authenticated', catalogue: [],
     params: OwnSessionParams, response: RevokeSessionAnswer, summary: 'Sign out one of your own devices (a lost phone)',
   }, async ({ deps, user: me, params }) => {
-    const revoked = revokeSession(deps, me.id, params.session_id);
+    const revoked = await revokeSession(deps, me.id, params.session_id);
     await audit(deps.db, deps.clock.now(), me.id, 'user.session_revoke', `user:${me.id}`, { session: params.session_id, revoked });
     return { success: true, message: `Signed out ${revoked} session(s)`, revoked };
   });

@@ -34,12 +34,12 @@ describe.skipIf(!hasChromium)('admin web and depot in Chromium', () => {
   beforeAll(async () => {
     const dist = await buildPwa();
     srv = await startServer(dist);
-    admin = srv.addUser('admin', { name: 'Ada Admin', email: 'ada@example.com' });
-    depot = srv.addUser('depot_manager', { name: 'Dev Depot', email: 'depot@example.com' });
-    coA = srv.addCompany('Acme Parts', 'ACME');
-    coB = srv.addCompany('Bolt Retail', 'BOLT');
-    driver = srv.addUser('driver', { name: 'Dana Driver', email: 'dana@example.com' });
-    companyUser = srv.addUser('company', { name: 'Acme Shipping Desk', email: 'desk@acme.example', companyId: coA });
+    admin = await srv.addUser('admin', { name: 'Ada Admin', email: 'ada@example.com' });
+    depot = await srv.addUser('depot_manager', { name: 'Dev Depot', email: 'depot@example.com' });
+    coA = await srv.addCompany('Acme Parts', 'ACME');
+    coB = await srv.addCompany('Bolt Retail', 'BOLT');
+    driver = await srv.addUser('driver', { name: 'Dana Driver', email: 'dana@example.com' });
+    companyUser = await srv.addUser('company', { name: 'Acme Shipping Desk', email: 'desk@acme.example', companyId: coA });
     br = browsers();
   }, 300_000);
 

@@ -4,6 +4,7 @@
  * (nothing saved), fixes them, saves, finds them again after a reload, and downloads a statement
  * whose tax-invoice PDF names the seller with those details. Desktop and phone screenshots.
  */
+import { sqliteOf } from '../../server/db/client';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -33,10 +34,10 @@ describe.skipIf(!hasChromium)('business profile settings (Chromium)', () => {
   beforeAll(async () => {
     const dist = await buildPwa();
     srv = await startServer(dist);
-    admin = srv.addUser('admin', { name: 'Pia Profile', email: 'pia.profile@example.com' });
-    supervisor = srv.addUser('supervisor', { name: 'Sam Super', email: 'sam.profile@example.com' });
-    const co = srv.addCompany('Acme Widgets', 'ACMEW');
-    srv.db.update(company).set({ billing_type: 'postpaid' }).where(eq(company.id, co)).run();
+    admin = await srv.addUser('admin', { name: 'Pia Profile', email: 'pia.profile@example.com' });
+    supervisor = await srv.addUser('supervisor', { name: 'Sam Super', email: 'sam.profile@example.com' });
+    const co = await srv.addCompany('Acme Widgets', 'ACMEW');
+    await srv.db.update(company).set({ billing_type: 'postpaid' }).where(eq(company.id, co)).run();
     expect((await srv.api(admin, 'POST', 'delivery-rate/', { base_cents: 1100, per_unit_cents: 0, currency: 'AUD' })).status).toBe(201);
     for (const hawb of ['BP-0001', 'BP-0002']) {
       expect((await srv.api(admin, 'POST', 'package/', { hawb, company: co, customer_name: `Customer ${hawb}` })).status).toBe(201);
@@ -163,7 +164,7 @@ describe.skipIf(!hasChromium)('business profile settings (Chromium)', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await screenshot(page, 'profile-phone');
     // The server refuses (the admin lost the role meanwhile): the answer is shown, the typed text kept.
-    srv.db.$client.prepare("UPDATE user SET role = 'supervisor' WHERE id = ?").run(admin.id);
+    sqliteOf(srv.db)!.prepare("UPDATE user SET role = 'supervisor' WHERE id = ?").run(admin.id);
     await page.getByTestId('profile-save').click();
     const failure = page.getByTestId('form-error');
     await failure.waitFor();
@@ -172,7 +173,7 @@ describe.skipIf(!hasChromium)('business profile settings (Chromium)', () => {
     const box = await failure.boundingBox();
     expect(box && box.y >= 0 && box.y + box.height <= PHONE.height).toBe(true);
     expect(await page.getByLabel('Phone').inputValue()).toBe('02 9000 0000');
-    srv.db.$client.prepare("UPDATE user SET role = 'admin' WHERE id = ?").run(admin.id);
+    sqliteOf(srv.db)!.prepare("UPDATE user SET role = 'admin' WHERE id = ?").run(admin.id);
     expect((await srv.api<Profile>(admin, 'GET', 'settings/business-profile/')).body.phone).toBe('');
     await screenshot(page, 'profile-phone-failed');
     await ctx.close();

@@ -41,13 +41,13 @@ describe.skipIf(!hasChromium)('money, reports and integrations in Chromium', () 
   beforeAll(async () => {
     const dist = await buildPwa();
     srv = await startServer(dist);
-    admin = srv.addUser('admin', { name: 'Ada Admin', email: 'ada.money@example.com' });
-    driver = srv.addUser('driver', { name: 'Dana Driver', email: 'dana.money@example.com' });
-    const driver2 = srv.addUser('driver', { name: 'Omar Oak', email: 'omar.money@example.com' });
-    acme = srv.addCompany('Acme Parts', 'ACME');
-    bolt = srv.addCompany('Bolt Retail', 'BOLT');
+    admin = await srv.addUser('admin', { name: 'Ada Admin', email: 'ada.money@example.com' });
+    driver = await srv.addUser('driver', { name: 'Dana Driver', email: 'dana.money@example.com' });
+    const driver2 = await srv.addUser('driver', { name: 'Omar Oak', email: 'omar.money@example.com' });
+    acme = await srv.addCompany('Acme Parts', 'ACME');
+    bolt = await srv.addCompany('Bolt Retail', 'BOLT');
     await srv.db.update(company).set({ billing_type: 'postpaid' }).where(eq(company.id, bolt)).run();
-    acmeUser = srv.addUser('company', { name: 'Acme Desk', email: 'desk.money@acme.example', companyId: acme });
+    acmeUser = await srv.addUser('company', { name: 'Acme Desk', email: 'desk.money@acme.example', companyId: acme });
 
     const ok = (r: { status: number; body: unknown }, what: string) => {
       if (r.status >= 300) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.body)}`);

@@ -31,7 +31,7 @@ describe.skipIf(!hasChromium)('deactivating a driver with open work (Chromium)',
 
   /** A driver holding: two parcels on a planned route, one loose, one on the van, one failed three times. */
   const driverWithWork = async (name: string, prefix: string) => {
-    const driver = srv.addUser('driver', { name, email: `${prefix.toLowerCase()}@example.com` });
+    const driver = await srv.addUser('driver', { name, email: `${prefix.toLowerCase()}@example.com` });
     const ids: number[] = [];
     for (let i = 1; i <= 5; i++) ids.push(await parcel(`${prefix}-${i}`));
     ok(await srv.api(admin, 'POST', 'route/', { name: `${name}'s run`, date: new Date().toISOString().slice(0, 10), driver: driver.id, packages: [ids[0], ids[1]] }), 'route');
@@ -40,18 +40,18 @@ describe.skipIf(!hasChromium)('deactivating a driver with open work (Chromium)',
     ok(await srv.api(driver, 'POST', 'scan-package-api/inbound-scan/', { barcode: `${prefix}-5` }), 'scan');
     ok(await srv.api(driver, 'POST', `package-delivered/${ids[4]}/fail/`, { failed_delivery_status: reason }), 'fail');
     // Its earlier two attempts happened on other days; only a return to the depot is left for it.
-    srv.db.update(pkg).set({ attempts: 3 }).where(eq(pkg.id, ids[4]!)).run();
+    await srv.db.update(pkg).set({ attempts: 3 }).where(eq(pkg.id, ids[4]!)).run();
     return { driver, ids };
   };
 
   const holder = (ids: number[]) => srv.db.select({ hawb: pkg.hawb, to: pkg.assigned_to_id, status: pkg.status }).from(pkg).where(inArray(pkg.id, ids)).orderBy(pkg.id).all();
-  const isActive = (id: number) => srv.db.select({ a: user.is_active }).from(user).where(eq(user.id, id)).get()?.a;
+  const isActive = async (id: number) => (await srv.db.select({ a: user.is_active }).from(user).where(eq(user.id, id)).get())?.a;
 
   beforeAll(async () => {
     const dist = await buildPwa();
     srv = await startServer(dist);
-    admin = srv.addUser('admin', { name: 'Olive Office', email: 'olive.handover@example.com' });
-    coA = srv.addCompany('Acme Parts', 'ACME');
+    admin = await srv.addUser('admin', { name: 'Olive Office', email: 'olive.handover@example.com' });
+    coA = await srv.addCompany('Acme Parts', 'ACME');
     reason = ok(await srv.api<{ id: number }>(admin, 'POST', 'failed-delivery-status/', { name: 'Nobody home' }), 'reason').id;
     br = browsers();
   }, 300_000);
@@ -63,7 +63,7 @@ describe.skipIf(!hasChromium)('deactivating a driver with open work (Chromium)',
 
   it('admin sees the open work, hands it to another driver, and the parcels end up with that driver', async () => {
     const { driver: dana, ids } = await driverWithWork('Dana Leaving', 'DL');
-    const bea = srv.addUser('driver', { name: 'Bea Backup', email: 'bea.backup@example.com' });
+    const bea = await srv.addUser('driver', { name: 'Bea Backup', email: 'bea.backup@example.com' });
     const ctx = await br.context(DESK);
     const page = await ctx.newPage();
     await login(page, srv.url, admin);
@@ -86,7 +86,7 @@ describe.skipIf(!hasChromium)('deactivating a driver with open work (Chromium)',
     await dialog.getByRole('button', { name: 'Deactivate' }).click();
     await dialog.getByText('Choose the driver who takes over').waitFor();
     expect(await dialog.getByRole('combobox', { name: 'Driver' }).getAttribute('aria-invalid')).toBe('true');
-    expect(isActive(dana.id)).toBe(true);
+    expect(await isActive(dana.id)).toBe(true);
     await screenshot(page, 'deactivate-open-work');
 
     await dialog.getByRole('combobox', { name: 'Driver' }).selectOption({ label: 'Bea Backup' });
@@ -96,13 +96,13 @@ describe.skipIf(!hasChromium)('deactivating a driver with open work (Chromium)',
     await row.getByText('Inactive').waitFor();
     await screenshot(page, 'deactivate-done');
 
-    expect(isActive(dana.id)).toBe(false);
-    expect(holder(ids)).toEqual([
+    expect(await isActive(dana.id)).toBe(false);
+    expect(await holder(ids)).toEqual([
       { hawb: 'DL-1', to: bea.id, status: 'assigned' }, { hawb: 'DL-2', to: bea.id, status: 'assigned' },
       { hawb: 'DL-3', to: bea.id, status: 'assigned' }, { hawb: 'DL-4', to: bea.id, status: 'assigned' },
       { hawb: 'DL-5', to: null, status: 'returned' },
     ]);
-    expect(srv.db.select({ d: deliveryRoute.driver_id }).from(deliveryRoute).where(eq(deliveryRoute.name, "Dana Leaving's run")).get()?.d).toBe(bea.id);
+    expect((await srv.db.select({ d: deliveryRoute.driver_id }).from(deliveryRoute).where(eq(deliveryRoute.name, "Dana Leaving's run")).get())?.d).toBe(bea.id);
     expect((await srv.api<{ open_parcels: number; open_routes: number }>(admin, 'GET', `employee/${dana.id}/open-work/`)).body).toMatchObject({ open_parcels: 0, open_routes: 0 });
     // Dana can no longer sign in.
     const signIn = await fetch(`${srv.url}/api/auth/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: dana.email, password: 'browser-test-pass-1' }) });
@@ -120,7 +120,7 @@ describe.skipIf(!hasChromium)('deactivating a driver with open work (Chromium)',
     expect(offered).not.toContain('Dana Leaving');
     expect(offered).not.toContain('Eve Exiting');
     await eveDialog.getByRole('button', { name: 'Cancel' }).click();
-    expect(holder(eIds).every((p) => p.to !== bea.id)).toBe(true);
+    expect((await holder(eIds)).every((p) => p.to !== bea.id)).toBe(true);
 
     // The parcels are in Bea's list on the packages screen.
     await page.goto(`${srv.url}/#/packages?driver=${bea.id}`);
@@ -147,8 +147,8 @@ describe.skipIf(!hasChromium)('deactivating a driver with open work (Chromium)',
     expect(await dialog.getByTestId('must-return').count()).toBe(0);
     await dialog.getByRole('button', { name: 'Deactivate' }).click();
     await waitText(page, 'Cal Quitting is now inactive; 5 parcels and 1 route back to the depot');
-    expect(isActive(cal.id)).toBe(false);
-    expect(holder(ids).map((p) => [p.hawb, p.to, p.status])).toEqual([
+    expect(await isActive(cal.id)).toBe(false);
+    expect((await holder(ids)).map((p) => [p.hawb, p.to, p.status])).toEqual([
       ['CQ-1', null, 'created'], ['CQ-2', null, 'created'], ['CQ-3', null, 'created'], ['CQ-4', null, 'created'], ['CQ-5', null, 'returned'],
     ]);
     await ctx.close();
@@ -157,8 +157,8 @@ describe.skipIf(!hasChromium)('deactivating a driver with open work (Chromium)',
   it('the last active driver can only hand work back to the depot', async () => {
     const { driver: finn, ids } = await driverWithWork('Finn Final', 'FF');
     // Everyone else has left already.
-    const others = srv.db.select({ id: user.id }).from(user).where(eq(user.role, 'driver')).all().map((r) => r.id).filter((id) => id !== finn.id);
-    srv.db.update(user).set({ is_active: false }).where(inArray(user.id, others)).run();
+    const others = (await srv.db.select({ id: user.id }).from(user).where(eq(user.role, 'driver')).all()).map((r) => r.id).filter((id) => id !== finn.id);
+    await srv.db.update(user).set({ is_active: false }).where(inArray(user.id, others)).run();
     const ctx = await br.context(DESK);
     const page = await ctx.newPage();
     await login(page, srv.url, admin);
@@ -173,7 +173,7 @@ describe.skipIf(!hasChromium)('deactivating a driver with open work (Chromium)',
     await screenshot(page, 'deactivate-last-driver');
     await dialog.getByRole('button', { name: 'Deactivate' }).click();
     await waitText(page, 'Finn Final is now inactive; 5 parcels and 1 route back to the depot');
-    expect(holder(ids).every((p) => p.to === null)).toBe(true);
+    expect((await holder(ids)).every((p) => p.to === null)).toBe(true);
     await ctx.close();
   }, 120_000);
 });

@@ -41,12 +41,12 @@ describe.skipIf(!hasChromium)('dispatch board in Chromium', () => {
   beforeAll(async () => {
     const dist = await buildPwa();
     srv = await startServer(dist);
-    admin = srv.addUser('admin', { name: 'Dora Dispatcher', email: 'dora@example.com' });
+    admin = await srv.addUser('admin', { name: 'Dora Dispatcher', email: 'dora@example.com' });
     const wh = await srv.api<{ id: number }>(admin, 'POST', 'warehouse/', { name: 'Alexandria depot', street_address: '1 Depot Rd', suburb: 'Alexandria', state: 'NSW', postcode: '2015' });
     expect(wh.status, JSON.stringify(wh.body)).toBe(201);
     expect((await srv.api(admin, 'PUT', `warehouse/${wh.body.id}/position/`, DEPOT)).status).toBe(200);
     for (let d = 0; d < DRIVERS; d++) {
-      const who = srv.addUser('driver', { name: `Driver ${String.fromCharCode(65 + d)}`, email: `drv${d}@example.com` });
+      const who = await srv.addUser('driver', { name: `Driver ${String.fromCharCode(65 + d)}`, email: `drv${d}@example.com` });
       drivers.push(who);
       const van = await srv.api<{ id: number }>(admin, 'POST', 'vehicle/', { name: `Van ${d + 1}`, type: 'van', capacity_parcels: 40, capacity_kg: 600 });
       expect(van.status).toBe(201);

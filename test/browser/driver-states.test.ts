@@ -10,6 +10,7 @@
  *    server holds it. A parcel reassigned away and delivered offline: accepted, flagged, and the
  *    driver is told.
  */
+import { sqliteOf } from '../../server/db/client';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browsers, buildPwa, DESKTOP, hasChromium, login, PHONE, screenshot, startServer, type Browser, type Seeded, type TestServer } from './harness';
@@ -27,7 +28,7 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app: what the top bar and Sy
     const dist = await buildPwa();
     srv = await startServer(dist);
     fr = await front(srv.url);
-    admin = srv.addUser('admin', { name: 'Ada Admin' });
+    admin = await srv.addUser('admin', { name: 'Ada Admin' });
     media = mediaDir();
     br = browsers();
   }, 300_000);
@@ -39,11 +40,11 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app: what the top bar and Sy
     if (media) rmSync(media, { recursive: true, force: true });
   });
 
-  const count = (sql: string, ...args: unknown[]) => (srv.db.$client.prepare(sql).get(...args) as { n: number }).n;
+  const count = (sql: string, ...args: unknown[]) => (sqliteOf(srv.db)!.prepare(sql).get(...args) as { n: number }).n;
 
   it('tells no signal, a silent server and a busy server apart; names actions by label; explains refusals', async () => {
-    const driver = srv.addUser('driver', { name: 'Sam Signal' });
-    const other = srv.addUser('driver', { name: 'Oli Other' });
+    const driver = await srv.addUser('driver', { name: 'Sam Signal' });
+    const other = await srv.addUser('driver', { name: 'Oli Other' });
     const [p1, p2, p3] = await seedDay(srv, admin, driver, ['STA-001', 'STA-002', 'STA-003']) as [DayParcel, DayParcel, DayParcel];
     const ctx = await br.context(PHONE);
     const page = await ctx.newPage();
@@ -161,7 +162,7 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app: what the top bar and Sy
     // The supervisor's side: the dashboard's flagged list names both; the parcel shows the refused delivery with its photo.
     const office = await br.context(DESKTOP);
     const desk = await office.newPage();
-    const supervisor = srv.addUser('supervisor', { name: 'Sue Supervisor' });
+    const supervisor = await srv.addUser('supervisor', { name: 'Sue Supervisor' });
     await login(desk, srv.url, supervisor);
     const flaggedCard = desk.getByTestId('flagged');
     await flaggedCard.getByText(p2.hawb).waitFor({ timeout: 30_000 });

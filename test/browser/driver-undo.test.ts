@@ -5,6 +5,7 @@
  *    (once, with its photo and signature).
  * 3. A mouse double-click on Confirm delivery queues one delivery.
  */
+import { sqliteOf } from '../../server/db/client';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +24,7 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app: the undo window and the
   beforeAll(async () => {
     const dist = await buildPwa();
     srv = await startServer(dist);
-    admin = srv.addUser('admin', { name: 'Ada Admin' });
+    admin = await srv.addUser('admin', { name: 'Ada Admin' });
     media = mediaDir();
     br = browsers();
   }, 300_000);
@@ -35,10 +36,10 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app: the undo window and the
     if (media) rmSync(media, { recursive: true, force: true });
   });
 
-  const count = (sql: string, ...args: unknown[]) => (srv.db.$client.prepare(sql).get(...args) as { n: number }).n;
+  const count = (sql: string, ...args: unknown[]) => (sqliteOf(srv.db)!.prepare(sql).get(...args) as { n: number }).n;
 
   it('keeps a delivery confirmed seconds before the browser process is killed, and sends it after relaunch', async () => {
-    const driver = srv.addUser('driver', { name: 'Kim Killed' });
+    const driver = await srv.addUser('driver', { name: 'Kim Killed' });
     const [p1] = await seedDay(srv, admin, driver, ['KILL-001', 'KILL-002']) as [DayParcel, DayParcel];
     const profile = mkdtempSync(join(tmpdir(), 'courier-kill-profile-'));
     profiles.push(profile);
@@ -88,7 +89,7 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app: the undo window and the
   }, 300_000);
 
   it('a mouse double-click on Confirm delivery queues one delivery, sent once with its files uploaded once', async () => {
-    const driver = srv.addUser('driver', { name: 'Dee Double' });
+    const driver = await srv.addUser('driver', { name: 'Dee Double' });
     const [p1] = await seedDay(srv, admin, driver, ['DBL-001', 'DBL-002']) as [DayParcel, DayParcel];
     const ctx = await br.context(PHONE);
     const page = await ctx.newPage();

@@ -6,6 +6,7 @@
  * holds every action exactly once with its files. Screenshots of each screen at phone and tablet
  * sizes land in screenshots/ (git-ignored). Skipped where /usr/bin/chromium or ffmpeg is missing.
  */
+import { sqliteOf } from '../../server/db/client';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -71,9 +72,9 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app in Chromium', () => {
     media = mediaDir();
     const video = await labelVideo(media, HAWBS[0]!);
     srv = await startServer(dist);
-    admin = srv.addUser('admin', { name: 'Ada Admin' });
-    driver = srv.addUser('driver', { name: 'Dana Driver', email: 'dana.driver@example.com' });
-    const co = srv.addCompany('Acme Parts', 'ACME');
+    admin = await srv.addUser('admin', { name: 'Ada Admin' });
+    driver = await srv.addUser('driver', { name: 'Dana Driver', email: 'dana.driver@example.com' });
+    const co = await srv.addCompany('Acme Parts', 'ACME');
     for (const name of ['Nobody home', 'Address not found']) {
       expect((await srv.api(admin, 'POST', 'failed-delivery-status/', { name })).status).toBe(201);
     }
@@ -223,7 +224,7 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app in Chromium', () => {
     await page.locator('[data-testid=outbox-row]').first().waitFor({ state: 'detached' });
 
     // The server holds each action once, with its files.
-    const q = (sql: string, ...args: unknown[]) => srv.db.$client.prepare(sql).all(...args) as Row[];
+    const q = (sql: string, ...args: unknown[]) => sqliteOf(srv.db)!.prepare(sql).all(...args) as Row[];
     const status = new Map(q('select id, status, is_scanned, sequence_no from package').map((r) => [r.id as number, r]));
     expect(ids.map((id) => status.get(id)?.status)).toEqual(['delivered', 'failed', 'out_for_delivery', 'out_for_delivery', 'assigned', 'assigned']);
     for (const id of ids.slice(0, 4)) {

@@ -12,7 +12,7 @@ export interface DayParcel { id: number; hawb: string; receiver: string }
 
 /** Parcels of one company assigned to the driver, with real-looking addresses (suburb, postcode, state in the text). */
 export async function seedDay(srv: TestServer, admin: Seeded, driver: Seeded, hawbs: string[]): Promise<DayParcel[]> {
-  const co = srv.addCompany(`Co ${hawbs[0]}`, `C${hawbs[0]!.replace(/\W/g, '').slice(-6)}`);
+  const co = await srv.addCompany(`Co ${hawbs[0]}`, `C${hawbs[0]!.replace(/\W/g, '').slice(-6)}`);
   const out: DayParcel[] = [];
   for (const [i, hawb] of hawbs.entries()) {
     const receiver = `Receiver ${hawb.slice(-1)}${i}`;

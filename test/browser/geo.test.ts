@@ -18,8 +18,8 @@ describe.skipIf(!hasChromium)('parcel locations in Chromium', () => {
   beforeAll(async () => {
     const dist = await buildPwa();
     srv = await startServer(dist);
-    admin = srv.addUser('admin', { name: 'Olive Office', email: 'olive@example.com' });
-    co = srv.addCompany('Acme Parts', 'ACME');
+    admin = await srv.addUser('admin', { name: 'Olive Office', email: 'olive@example.com' });
+    co = await srv.addCompany('Acme Parts', 'ACME');
     await srv.db.update(company).set({ billing_type: 'postpaid' }).where(eq(company.id, co)).run();
     const now = Date.now();
     const au = (await srv.db.insert(country).values({ name: 'Australia', currency: 'AUD', created_at: now, updated_at: now }).returning().get()).id;

@@ -92,8 +92,8 @@ export interface TestServer {
   db: Db;
   /** The app's dependencies (config, writes...), for suites that run its background work (message dispatcher). */
   deps: CourierApp['deps'];
-  addCompany(name: string, code: string): number;
-  addUser(role: Role, opts?: { name?: string; email?: string; companyId?: number | null }): Seeded;
+  addCompany(name: string, code: string): Promise<number>;
+  addUser(role: Role, opts?: { name?: string; email?: string; companyId?: number | null }): Promise<Seeded>;
   /** API call as a user (logs in once per user and caches the token). */
   api<T = Record<string, unknown>>(who: Seeded, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
   token(who: Seeded): Promise<string>;
@@ -153,7 +153,7 @@ export async function startServer(staticDir: string, opts: { publicUrl?: boolean
   };
   const close = async () => {
     await new Promise<void>((ok) => server.close(() => ok()));
-    db.$client.close();
+    await db.$engine.close();
     rmSync(dir, { recursive: true, force: true });
   };
   return { url, db, deps: app.deps, addCompany, addUser, api, token, close };

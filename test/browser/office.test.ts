@@ -46,11 +46,11 @@ describe.skipIf(!hasChromium)('office exceptions from the web (Chromium)', () =>
   beforeAll(async () => {
     const dist = await buildPwa();
     srv = await startServer(dist);
-    admin = srv.addUser('admin', { name: 'Olive Office', email: 'olive@example.com' });
-    driver = srv.addUser('driver', { name: 'Dana Driver', email: 'dana-office@example.com' });
-    coA = srv.addCompany('Acme Parts', 'ACME');
+    admin = await srv.addUser('admin', { name: 'Olive Office', email: 'olive@example.com' });
+    driver = await srv.addUser('driver', { name: 'Dana Driver', email: 'dana-office@example.com' });
+    coA = await srv.addCompany('Acme Parts', 'ACME');
     await srv.db.update(company).set({ billing_type: 'postpaid' }).where(eq(company.id, coA)).run();
-    companyUser = srv.addUser('company', { name: 'Acme Desk', email: 'desk-office@acme.example', companyId: coA });
+    companyUser = await srv.addUser('company', { name: 'Acme Desk', email: 'desk-office@acme.example', companyId: coA });
     reason = (await srv.api<{ id: number }>(admin, 'POST', 'failed-delivery-status/', { name: 'Nobody home' })).body.id;
     br = browsers();
   }, 300_000);

@@ -25,10 +25,10 @@ describe.skipIf(!hasChromium)('package list as cards on small screens (Chromium)
   beforeAll(async () => {
     const dist = await buildPwa();
     srv = await startServer(dist);
-    admin = srv.addUser('admin', { name: 'Olive Office', email: 'olive.cards@example.com' });
-    driver = srv.addUser('driver', { name: 'Dana Driver', email: 'dana.cards@example.com' });
-    const co = srv.addCompany('Acme Parts', 'ACME');
-    shipper = srv.addUser('company', { name: 'Acme Desk', email: 'desk.cards@acme.example', companyId: co });
+    admin = await srv.addUser('admin', { name: 'Olive Office', email: 'olive.cards@example.com' });
+    driver = await srv.addUser('driver', { name: 'Dana Driver', email: 'dana.cards@example.com' });
+    const co = await srv.addCompany('Acme Parts', 'ACME');
+    shipper = await srv.addUser('company', { name: 'Acme Desk', email: 'desk.cards@acme.example', companyId: co });
     const parcels = [
       { hawb: 'PC-0001', customer_name: 'Rita Recipient', customer_address: '1 Main St, Newtown', postcode_name: 'Newtown', postcode: 2042, customer_phone: '0400 111 222' },
       { hawb: 'PC-0002', customer_name: 'Sam Long-Surname-Hyphenated-Beyond-Reason', customer_address: 'Unit 12, 345 Parramatta Road', postcode_name: 'Leichhardt', postcode: 2040 },

@@ -54,10 +54,10 @@ describe.skipIf(!hasChromium)('recipient tracking in Chromium', () => {
     smtp = await startSmtp();
     messages = messageDispatcherFor(srv.deps, { email: smtpTransport(smtp.url), sms: logSmsProvider(() => {}), fromAddress: 'notices@courier.test' });
     messages.start(200);
-    admin = srv.addUser('admin', { name: 'Ada Admin' });
-    driver = srv.addUser('driver', { name: 'Dana Driver' });
-    const co = srv.addCompany('Bloom Flowers', 'BLOOM');
-    shipper = srv.addUser('company', { name: 'Bloom Office', companyId: co });
+    admin = await srv.addUser('admin', { name: 'Ada Admin' });
+    driver = await srv.addUser('driver', { name: 'Dana Driver' });
+    const co = await srv.addCompany('Bloom Flowers', 'BLOOM');
+    shipper = await srv.addUser('company', { name: 'Bloom Office', companyId: co });
     reason = (await srv.api<{ id: number }>(admin, 'POST', 'failed-delivery-status/', { name: 'No one home' })).body.id;
     for (const [hawb, email] of [['RCP-1', 'robin@example.net'], ['RCP-2', 'sam@example.net']] as const) {
       const r = await srv.api<{ id: number }>(admin, 'POST', 'package/', {
@@ -180,7 +180,7 @@ describe.skipIf(!hasChromium)('recipient tracking in Chromium', () => {
     await sam.getByRole('button', { name: 'Deliver on this day' }).click();
     await sam.getByRole('status').filter({ hasText: `We will deliver on ${tomorrow}` }).waitFor();
     await screenshot(sam, 'recipient-rescheduled');
-    expect(srv.db.select().from(pkg).where(eq(pkg.id, ids['RCP-2']!)).get()).toMatchObject({ delivery_date: tomorrow, route_id: null });
+    expect(await srv.db.select().from(pkg).where(eq(pkg.id, ids['RCP-2']!)).get()).toMatchObject({ delivery_date: tomorrow, route_id: null });
 
     expect(errors).toEqual([]);
     // Each message went once.

@@ -47,10 +47,10 @@ describe.skipIf(!hasChromium)('routes, live map and organisation screens in Chro
   beforeAll(async () => {
     const dist = await buildPwa();
     srv = await startServer(dist);
-    admin = srv.addUser('admin', { name: 'Rita Router', email: 'rita@example.com' });
-    supervisor = srv.addUser('supervisor', { name: 'Sam Supervisor', email: 'sam@example.com' });
-    driver = srv.addUser('driver', { name: 'Dana Driver', email: 'dana.r@example.com' });
-    driver2 = srv.addUser('driver', { name: 'Omar Other', email: 'omar@example.com' });
+    admin = await srv.addUser('admin', { name: 'Rita Router', email: 'rita@example.com' });
+    supervisor = await srv.addUser('supervisor', { name: 'Sam Supervisor', email: 'sam@example.com' });
+    driver = await srv.addUser('driver', { name: 'Dana Driver', email: 'dana.r@example.com' });
+    driver2 = await srv.addUser('driver', { name: 'Omar Other', email: 'omar@example.com' });
     for (const s of STOPS) {
       const res = await srv.api(admin, 'POST', 'package/', { hawb: s.hawb, customer_name: s.name, customer_address: s.address, latitude: s.lat, longitude: s.lng });
       expect(res.status, JSON.stringify(res.body)).toBe(201);

@@ -16,9 +16,9 @@ describe.skipIf(!hasChromium)('signed-in devices screen', () => {
   beforeAll(async () => {
     const dist = await buildPwa();
     srv = await startServer(dist);
-    admin = srv.addUser('admin', { name: 'Ada Admin', email: 'ada@example.com' });
-    peer = srv.addUser('admin', { name: 'Pat Peer', email: 'pat@example.com' });
-    driver = srv.addUser('driver', { name: 'Dana Driver', email: 'dana@example.com' });
+    admin = await srv.addUser('admin', { name: 'Ada Admin', email: 'ada@example.com' });
+    peer = await srv.addUser('admin', { name: 'Pat Peer', email: 'pat@example.com' });
+    driver = await srv.addUser('driver', { name: 'Dana Driver', email: 'dana@example.com' });
     br = browsers();
   }, 300_000);
 

@@ -24,7 +24,7 @@ const scans = (t: TestApp, ids: number[]) => t.db.select().from(packageEvent)
 describe('sync engine against the app', () => {
   it('saves actions offline, shows them pending, then sends each once, in order, and pulls the result', async () => {
     const w = await world(5, 'EN');
-    const net = network(await w.t);
+    const net = network(w.t);
     const engine = engineOn(net, uniqueDbName());
     await engine.login(w.driver.email, PASSWORD);
     await engine.syncNow();
@@ -43,17 +43,17 @@ describe('sync engine against the app', () => {
     const offline = await engine.syncNow();
     expect(offline).toMatchObject({ online: false, queued: 5 });
     expect(offline.lastError).toMatch(/No answer/);
-    expect(scans(await w.t, w.ids)).toEqual([]);
+    expect(await scans(w.t, w.ids)).toEqual([]);
 
     net.online = true;
     const done = await engine.syncNow();
     expect(done).toMatchObject({ online: true, queued: 0, sending: 0, rejected: 0, lastError: null });
     expect(done.lastSyncedAt).not.toBeNull();
-    expect((await scans(await w.t, w.ids)).map((e) => e.package_id)).toEqual(order.map((i) => w.ids[i]));
+    expect((await scans(w.t, w.ids)).map((e) => e.package_id)).toEqual(order.map((i) => w.ids[i]));
     const sentKeys = net.sent.filter((r) => r.key).map((r) => r.key);
     expect(new Set(sentKeys).size).toBe(5);
     const copies = await engine.pendingView();
-    const server = await (await w.t).json<{ results: { id: number; status: string; is_scanned: boolean }[] }>('GET', '/api/package/?page_size=500', w.driver.token);
+    const server = await w.t.json<{ results: { id: number; status: string; is_scanned: boolean }[] }>('GET', '/api/package/?page_size=500', w.driver.token);
     expect(copies.map((p) => [p.id, p.status, p.is_scanned, p.pending])).toEqual(
       server.body.results.sort((a, b) => a.id - b.id).map((p) => [p.id, p.status, p.is_scanned, null]));
     await engine.stop();
@@ -61,7 +61,7 @@ describe('sync engine against the app', () => {
 
   it('keeps a rejected action aside without blocking the ones after it; retry and discard', async () => {
     const w = await world(2, 'RJ');
-    const net = network(await w.t);
+    const net = network(w.t);
     const engine = engineOn(net, uniqueDbName());
     await engine.login(w.driver.email, PASSWORD);
     await engine.syncNow();
@@ -69,7 +69,7 @@ describe('sync engine against the app', () => {
     await engine.enqueue(engine.actions.inboundScan(w.hawbs[0]));
     const status = await engine.syncNow();
     expect(status).toMatchObject({ queued: 0, rejected: 1 });
-    expect((await scans(await w.t, w.ids)).map((e) => e.package_id)).toEqual([w.ids[0]]);
+    expect((await scans(w.t, w.ids)).map((e) => e.package_id)).toEqual([w.ids[0]]);
     const [kept] = await engine.outbox();
     expect(kept).toMatchObject({ id: bad.id, status: 'rejected', rejection: { status: 404, code: 'not_found' } });
     expect(kept.rejection?.message).toMatch(/NO-SUCH-PARCEL/);
@@ -81,7 +81,7 @@ describe('sync engine against the app', () => {
     expect(retried.seq).toBeGreaterThan(bad.seq);
     expect(retried.key).not.toBe(bad.key);
     await engine.syncNow();
-    expect(scans(await w.t, w.ids)).toHaveLength(2);
+    expect(await scans(w.t, w.ids)).toHaveLength(2);
     expect(await engine.outbox()).toEqual([expect.objectContaining({ id: bad.id, status: 'rejected' })]);
     expect(await engine.discardRejected(bad.id as number)).toBe(true);
     expect(await engine.outbox()).toEqual([]);
@@ -91,10 +91,10 @@ describe('sync engine against the app', () => {
 
   it('a parcel reassigned while the driver is offline: the scan is refused, a delivery is accepted and flagged; copies follow', async () => {
     const w = await world(2, 'RA');
-    const other = await (await w.t).login('driver');
-    const net = network(await w.t);
+    const other = await w.t.login('driver');
+    const net = network(w.t);
     const a = engineOn(net, uniqueDbName());
-    const b = engineOn(network(await w.t), uniqueDbName());
+    const b = engineOn(network(w.t), uniqueDbName());
     await a.login(w.driver.email, PASSWORD);
     await b.login(other.email, PASSWORD);
     await a.syncNow();
@@ -104,7 +104,7 @@ describe('sync engine against the app', () => {
     await a.enqueue(a.actions.inboundScan(w.hawbs[0]));
     await a.enqueue(a.actions.deliver(w.ids[1], { photos: [{ bytes: PNG, mime: 'image/png' }], signature: { bytes: PNG, mime: 'image/png' } }));
     expect((await a.pendingView()).map((p) => p.status)).toEqual(['out_for_delivery', 'delivered']);
-    const moved = await (await w.t).json('POST', '/api/assign-package/assign-driver/', w.admin.token, { driver: other.id, packages: w.ids });
+    const moved = await w.t.json('POST', '/api/assign-package/assign-driver/', w.admin.token, { driver: other.id, packages: w.ids });
     expect(moved.status).toBe(200);
     await b.syncNow();
     expect((await b.pendingView()).map((p) => p.id)).toEqual(w.ids);
@@ -114,9 +114,9 @@ describe('sync engine against the app', () => {
     expect(status).toMatchObject({ queued: 0, rejected: 1 });
     const [refused] = await a.outbox();
     expect(refused.rejection).toMatchObject({ status: 409 });
-    const delivered = (await w.t).db.select().from(pkg).where(eq(pkg.id, w.ids[1])).get();
+    const delivered = await w.t.db.select().from(pkg).where(eq(pkg.id, w.ids[1])).get();
     expect(delivered).toMatchObject({ status: 'delivered', flagged: true });
-    expect((await (await w.t).db.select().from(storedFile).all()).map((f) => f.kind).sort()).toEqual(['photo', 'signature']);
+    expect((await w.t.db.select().from(storedFile).all()).map((f) => f.kind).sort()).toEqual(['photo', 'signature']);
 
     // The refused parcel left A's device and says so at the next scan; B keeps it and loses the delivered one.
     expect((await a.pendingView()).map((p) => p.id)).not.toContain(w.ids[0]);
@@ -129,7 +129,7 @@ describe('sync engine against the app', () => {
 
   it('uploads photos again when the server says it lacks them', async () => {
     const w = await world(1, 'FM');
-    const net = network(await w.t);
+    const net = network(w.t);
     const engine = engineOn(net, uniqueDbName());
     await engine.login(w.driver.email, PASSWORD);
     await engine.syncNow();
@@ -148,7 +148,7 @@ describe('sync engine against the app', () => {
 
   it('pauses on 401 without losing anything and resumes after login', async () => {
     const w = await world(1, 'AU');
-    const net = network(await w.t);
+    const net = network(w.t);
     const engine = engineOn(net, uniqueDbName());
     const user = await engine.login(w.driver.email, PASSWORD);
     await engine.enqueue(engine.actions.inboundScan(w.hawbs[0]));
@@ -157,25 +157,25 @@ describe('sync engine against the app', () => {
     expect(await engine.syncNow()).toMatchObject({ loginNeeded: true, queued: 1 });
     await engine.login(w.driver.email, PASSWORD);
     expect(await engine.syncNow()).toMatchObject({ loginNeeded: false, queued: 0 });
-    expect(scans(await w.t, w.ids)).toHaveLength(1);
+    expect(await scans(w.t, w.ids)).toHaveLength(1);
     await engine.stop();
   });
 
   it('changes nothing when the device clock is three days off: device time is kept beside server time', async () => {
     const w = await world(3, 'CK');
-    const net = network(await w.t);
+    const net = network(w.t);
     const skew = -3 * DAY;
-    const engine = engineOn(net, uniqueDbName(), { now: async () => (await w.t).clock.now() + skew });
+    const engine = engineOn(net, uniqueDbName(), { now: () => w.t.clock.now() + skew });
     await engine.login(w.driver.email, PASSWORD);
     await engine.syncNow();
     for (const h of w.hawbs) await engine.enqueue(engine.actions.inboundScan(h));
-    (await w.t).clock.advance(60_000);
+    w.t.clock.advance(60_000);
     await syncUntil([engine], async () => (await engine.outbox()).length === 0);
-    const events = await scans(await w.t, w.ids);
+    const events = await scans(w.t, w.ids);
     expect(events.map((e) => e.package_id)).toEqual(w.ids);
     for (const e of events) {
-      expect(e.received_at).toBe((await w.t).clock.now());
-      expect(e.occurred_at).toBe((await w.t).clock.now() - 60_000 + skew);
+      expect(e.received_at).toBe(w.t.clock.now());
+      expect(e.occurred_at).toBe(w.t.clock.now() - 60_000 + skew);
     }
     expect((await engine.pendingView()).every((p) => p.status === 'out_for_delivery' && p.pending === null)).toBe(true);
     await engine.stop();
@@ -183,7 +183,7 @@ describe('sync engine against the app', () => {
 
   it('starts over from a snapshot when the server cannot serve its cursor', async () => {
     const w = await world(3, 'RE');
-    const engine = engineOn(network(await w.t), uniqueDbName());
+    const engine = engineOn(network(w.t), uniqueDbName());
     await engine.login(w.driver.email, PASSWORD);
     await engine.syncNow();
     // A copy the server no longer vouches for, and a cursor from a future the server never reached (restored backup).
@@ -197,7 +197,7 @@ describe('sync engine against the app', () => {
 
   it('says so when an action cannot be saved on the device, and saves nothing of it', async () => {
     const w = await world(1, 'QU');
-    const engine = engineOn(network(await w.t), uniqueDbName());
+    const engine = engineOn(network(w.t), uniqueDbName());
     await engine.login(w.driver.email, PASSWORD);
     const before = (await engine.db.meta.get('nextSeq'))?.value;
     // A value IndexedDB cannot store stands in for a full disk: the transaction fails as a whole.

@@ -6,11 +6,12 @@
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { makeApp, PASSWORD } from '../helpers/app';
+import { sql, type SQL } from 'drizzle-orm';
+import { makeApp, PASSWORD, type TestApp } from '../helpers/app';
 import { engineOn, network, seedAssigned, uniqueDbName } from './support';
 
 const PNG = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'));
-const count = (t: ReturnType<typeof makeApp>, sql: string, ...args: unknown[]) => (t.db.$client.prepare(sql).get(...args) as { n: number }).n;
+const count = async (t: TestApp, query: SQL) => Number((await t.db.values<[number]>(query))[0]![0]);
 
 async function world(hawbs: string[]) {
   const t = await makeApp();
@@ -24,7 +25,7 @@ async function world(hawbs: string[]) {
 describe('held actions (undo window)', () => {
   it('is saved and counted at once, not sent, survives the engine dying, and is sent once by the next start', async () => {
     const w = await world(['HLD-1', 'HLD-2']);
-    const net = network(await w.t);
+    const net = network(w.t);
     const name = uniqueDbName();
     const first = engineOn(net, name);
     await first.login(w.driver.email, PASSWORD);
@@ -45,8 +46,8 @@ describe('held actions (undo window)', () => {
     await second.start();
     for (let i = 0; i < 50 && (await second.db.outbox.count()) > 0; i++) await second.syncNow();
     expect(await second.db.outbox.count()).toBe(0);
-    expect(count(w.t, "select count(*) n from package_event where package_id = ? and to_status = 'delivered'", w.ids[0])).toBe(1);
-    expect(count(w.t, 'select count(*) n from package_photo where package_id = ?', w.ids[0])).toBe(1);
+    expect(await count(w.t, sql`select count(*) n from package_event where package_id = ${w.ids[0]} and to_status = 'delivered'`)).toBe(1);
+    expect(await count(w.t, sql`select count(*) n from package_photo where package_id = ${w.ids[0]}`)).toBe(1);
     const sent = net.sent.filter((r) => r.path.includes('/deliver/'));
     expect(sent).toHaveLength(1);
     // It took a real seq when released.
@@ -56,7 +57,7 @@ describe('held actions (undo window)', () => {
 
   it('undo inside the window removes the action and its files; after release undo says no', async () => {
     const w = await world(['UND-1']);
-    const net = network(await w.t);
+    const net = network(w.t);
     const engine = engineOn(net, uniqueDbName());
     await engine.login(w.driver.email, PASSWORD);
     await engine.syncNow();
@@ -71,22 +72,22 @@ describe('held actions (undo window)', () => {
     await engine.release(again.id as number);
     expect(await engine.undo(again.id as number)).toBe(false);
     await engine.syncNow();
-    expect(count(w.t, "select count(*) n from package_event where package_id = ? and to_status = 'delivered'", w.ids[0])).toBe(1);
+    expect(await count(w.t, sql`select count(*) n from package_event where package_id = ${w.ids[0]} and to_status = 'delivered'`)).toBe(1);
     await engine.stop();
   });
 
   it('a delivery refused because the office cancelled it: the phone keeps the reason, and discards its proof only once the server holds it', async () => {
     const w = await world(['CAN-1', 'CAN-2']);
-    const net = network(await w.t);
+    const net = network(w.t);
     const engine = engineOn(net, uniqueDbName());
     await engine.login(w.driver.email, PASSWORD);
     await engine.syncNow();
-    expect((await (await w.t).json('POST', `/api/package/${w.ids[0]}/cancel/`, w.admin.token, {})).status).toBe(200);
+    expect((await w.t.json('POST', `/api/package/${w.ids[0]}/cancel/`, w.admin.token, {})).status).toBe(200);
     await engine.enqueue(engine.actions.deliver(w.ids[0]!, { photos: [{ bytes: PNG, mime: 'image/png' }], signature: { bytes: PNG, mime: 'image/png' } }));
     await engine.syncNow();
     const [refused] = await engine.outbox();
     expect(refused).toMatchObject({ status: 'rejected', rejection: { status: 409, code: 'invalid_transition', details: { status: 'cancelled', reason: 'final' } } });
-    expect(count(w.t, 'select count(*) n from refused_delivery_file')).toBe(2);
+    expect(await count(w.t, sql`select count(*) n from refused_delivery_file`)).toBe(2);
     expect(await engine.unsentFiles(refused!.id as number)).toBe(0);
     expect(await engine.discardRejected(refused!.id as number)).toBe(true);
     expect(await engine.db.blobs.count()).toBe(0);
@@ -106,7 +107,7 @@ describe('held actions (undo window)', () => {
 
   it('a delivery accepted but flagged (the parcel had been reassigned) becomes a notice for the driver', async () => {
     const w = await world(['RSG-1']);
-    const net = network(await w.t);
+    const net = network(w.t);
     const engine = engineOn(net, uniqueDbName());
     await engine.login(w.driver.email, PASSWORD);
     await engine.enqueue(engine.actions.inboundScan('RSG-1'));
@@ -114,7 +115,7 @@ describe('held actions (undo window)', () => {
     net.online = false;
     await engine.enqueue(engine.actions.deliver(w.ids[0]!, { note: 'front door' }));
     // The office reassigns it while the phone is offline.
-    expect((await (await w.t).json('POST', '/api/assign-package/assign-driver/', w.admin.token, { driver: w.other.id, packages: [w.ids[0]] })).status).toBe(200);
+    expect((await w.t.json('POST', '/api/assign-package/assign-driver/', w.admin.token, { driver: w.other.id, packages: [w.ids[0]] })).status).toBe(200);
     net.online = true;
     const status = await engine.syncNow();
     expect(status).toMatchObject({ queued: 0, rejected: 0, notices: 1 });

@@ -178,7 +178,7 @@ describe('acknowledged actions survive a server restore', () => {
     await syncUntil([again], async () => (await again.db.outbox.count()) === 0 && again.status().resentAfterRestore === 10);
     const resent = net.sent.filter((r) => r.key);
     expect(resent.map((r) => [r.key, r.status, r.replayed])).toEqual(keys.map((k) => [k, 200, true]));
-    expect(events()).toEqual(before);
+    expect(await events()).toEqual(before);
     // Replayed answers are days-old states: they do not overwrite the copies.
     expect(await again.pendingView()).toEqual(copies);
     expect(again.status()).toMatchObject({ resentAfterRestore: 10, queued: 0, rejected: 0 });

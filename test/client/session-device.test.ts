@@ -15,11 +15,11 @@ describe('driver app login names its device (issue 15: per-device sign-out)', ()
     const deviceId = await engine.deviceId;
     const row = await t.db.select().from(authToken).where(eq(authToken.device_id, deviceId)).get();
     expect(row?.user_id).toBe(driver.id);
-    const gone = await t.json<{ revoked: number }>('DELETE', `/api/employee/${driver.id}/sessions/${(await row!).id}/`, admin.token);
+    const gone = await t.json<{ revoked: number }>('DELETE', `/api/employee/${driver.id}/sessions/${row!.id}/`, admin.token);
     expect(gone.body.revoked).toBe(1);
     // The login of the test helper (no device) still works.
     expect((await t.json('GET', '/api/profile/', driver.token)).status).toBe(200);
-    const revoked = await t.db.select().from(authToken).where(eq(authToken.id, (await row!).id)).get();
+    const revoked = await t.db.select().from(authToken).where(eq(authToken.id, row!.id)).get();
     expect(revoked?.revoked_at).not.toBeNull();
     await engine.stop();
   });

@@ -39,7 +39,7 @@ export function engineOn(net: Network, dbName: string, extra: Partial<SyncEngine
 
 /** Admin creates parcels for one company and assigns them to the driver; answers their ids in order. */
 export async function seedAssigned(t: TestApp, adminToken: string, driverId: number, hawbs: string[]): Promise<number[]> {
-  const company = t.company();
+  const company = await t.company();
   const ids: number[] = [];
   for (const hawb of hawbs) {
     const res = await t.json<{ id: number }>('POST', '/api/package/', adminToken, { hawb, company, customer_name: `Receiver ${hawb}` });

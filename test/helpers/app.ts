@@ -25,7 +25,7 @@ export interface TestApp {
   json: <T = Record<string, unknown>>(method: string, path: string, token?: string | null, body?: unknown, headers?: Record<string, string>) => Promise<{ status: number; body: T; res: Response }>;
   /** Creates a user with PASSWORD and returns a token for it. */
   login: (role: Role, opts?: { companyId?: number | null; email?: string; name?: string }) => Promise<{ id: number; token: string; email: string }>;
-  company: (name?: string, status?: string) => number;
+  company: (name?: string, status?: string) => Promise<number>;
 }
 
 let seq = 0;
@@ -66,7 +66,7 @@ export async function makeApp(options: { writeBatch?: WriteBatchOptions; config?
     seq += 1;
     const email = opts.email ?? `${role}${seq}@example.com`;
     const now = clock.now();
-    const companyId = opts.companyId !== undefined ? opts.companyId : role === 'company' ? companyFn() : null;
+    const companyId = opts.companyId !== undefined ? opts.companyId : role === 'company' ? await companyFn() : null;
     const id = (await db.insert(user).values({
       name: opts.name ?? `${role} ${seq}`, email, role, company_id: companyId, password_hash: HASH, created_at: now, updated_at: now,
     }).returning().get()).id;

@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { count, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { atomically } from '../../server/db/atomically';
 import { auditLog, pkg } from '../../server/db/schema/index';
 import { transition } from '../../server/services/packages/lifecycle';
 import { hawb, moneyWorld, shipper, type Json, type Page } from './money-fixtures';
@@ -25,7 +26,7 @@ async function once(t: TestApp, token: string, actorId: number, action: string, 
   const n = await lineCount(t);
   const res = await run();
   expect(res.status, action).toBeLessThan(300);
-  expect(lineCount(t), action).toBe(n + 1);
+  expect(await lineCount(t), action).toBe(n + 1);
   const [line] = (await trail(t, token, '?page_size=1')).results;
   expect(line, action).toMatchObject({ action, actor: { id: actorId } });
   expect(line!.target.startsWith(`${entity}:`), `${action} -> ${line!.target}`).toBe(true);
@@ -118,14 +119,14 @@ describe('audit coverage of manager actions', () => {
     const parcel = await post<{ id: number }>('/api/package/', { hawb: hawb(), customer_name: 'Ann' });
     const row = await t.db.select().from(pkg).where(eq(pkg.id, parcel.body.id)).get();
     if (!row) throw new Error('package missing');
-    await t.db.transaction(() => transition(t.db, t.clock.now(), row, 'received', 'receive', { userId: admin.id }));
+    await atomically(t.app.deps, () => transition(t.db, t.clock.now(), row, 'received', 'receive', { userId: admin.id }));
     const forced = await once(t, admin.token, admin.id, 'package.force_deliver', 'package', () => post(`/api/package-delivered/${parcel.body.id}/force-deliver/`, { note: 'handed over' }));
     expect(forced.details).toMatchObject({ note: 'handed over', before: { status: 'received' }, after: { status: 'delivered' } });
 
     // A write that changes nothing leaves no line.
     const n = lineCount(t);
     expect((await patch(`/api/company/${coId}/`, { name: 'Acme Logistics' })).status).toBe(200);
-    expect(lineCount(t)).toBe(n);
+    expect(await lineCount(t)).toBe(n);
   });
 
   it('filters by actor, entity and date; the CSV export holds the same lines; only staff read either', async () => {

@@ -71,7 +71,7 @@ describe('audit log of admin actions', () => {
   it('records company and employee status changes and permission changes', async () => {
     const t = await makeApp();
     const admin = await t.login('super_admin');
-    const companyId = t.company('Audited Co');
+    const companyId = await t.company('Audited Co');
     const driver = await t.login('driver');
 
     expect((await t.json('POST', `/api/company/${companyId}/status-change/`, admin.token, { status: 'suspended' })).status).toBe(200);
@@ -96,7 +96,7 @@ describe('audit log of admin actions', () => {
   it('records wallet adjustments', async () => {
     const t = await makeApp();
     const admin = await t.login('admin');
-    const companyId = t.company('Wallet Co');
+    const companyId = await t.company('Wallet Co');
     const res = await t.json('POST', '/api/wallet-adjustment/', admin.token, { company: companyId, direction: 'credit', amount_cents: 1250, reason: 'goodwill credit' });
     // The wallet owner may require a wallet first; either way an accepted adjustment is audited.
     if (res.status === 201) {

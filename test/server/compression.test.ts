@@ -72,7 +72,7 @@ describe('compression and caching', () => {
   it('compresses JSON answers above 1 KiB (brotli, else gzip), leaves small ones and unaccepting clients alone', async () => {
     const t = await makeApp();
     const admin = await t.login('admin');
-    const co = t.company();
+    const co = await t.company();
     for (let i = 0; i < 12; i++) {
       expect((await t.json('POST', '/api/package/', admin.token, { hawb: `CMP-${i}`, company: co, customer_name: `Receiver ${i}`, customer_address: `${i} George Street, Sydney NSW 2000` })).status).toBe(201);
     }

@@ -150,7 +150,7 @@ describe('package delivered (mobile)', () => {
     const phoned = await t.json<Json>('POST', '/api/delivery-attempt/', w.supervisor.token, { package: id3, failed_delivery_status: w.reason, note: 'driver called' });
     expect(phoned.status).toBe(201);
     expect(phoned.body).toMatchObject({ attempts: 1, package: { status: 'failed' } });
-    expect(t.db.select().from(deliveryAttempt).where(eq(deliveryAttempt.package_id, id3)).get()).toMatchObject({ driver_id: w.d1.id, recorded_by: w.supervisor.id });
+    expect(await t.db.select().from(deliveryAttempt).where(eq(deliveryAttempt.package_id, id3)).get()).toMatchObject({ driver_id: w.d1.id, recorded_by: w.supervisor.id });
     expect((await t.json('POST', '/api/delivery-attempt/', w.shipper.token, { package: id3, failed_delivery_status: w.reason })).status).toBe(403);
 
     // Admin force actions: from an open state, never over a final one.

@@ -52,10 +52,10 @@ async function world(osrmUrl: string) {
 }
 
 async function planned(w: Awaited<ReturnType<typeof world>>, body: Json = {}): Promise<PlanJob> {
-  const start = await (await w.t).json<PlanJob>('POST', '/api/dispatch/plan/', w.admin.token, { date: DAY, time_limit_ms: 300, drivers: [w.d1.id], ...body });
+  const start = await w.t.json<PlanJob>('POST', '/api/dispatch/plan/', w.admin.token, { date: DAY, time_limit_ms: 300, drivers: [w.d1.id], ...body });
   expect(start.status, JSON.stringify(start.body)).toBe(202);
   for (let i = 0; i < 300; i++) {
-    const r = await (await w.t).json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, w.admin.token);
+    const r = await w.t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, w.admin.token);
     if (r.body.status === 'done' || r.body.status === 'failed') return r.body;
     await new Promise((res) => setTimeout(res, 100));
   }

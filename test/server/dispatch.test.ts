@@ -37,11 +37,11 @@ async function world() {
 }
 
 async function planned(w: Awaited<ReturnType<typeof world>>, body: Json): Promise<PlanJob> {
-  const start = await (await w.t).json<PlanJob>('POST', '/api/dispatch/plan/', w.admin.token, { date: DAY, time_limit_ms: 300, ...body });
+  const start = await w.t.json<PlanJob>('POST', '/api/dispatch/plan/', w.admin.token, { date: DAY, time_limit_ms: 300, ...body });
   expect(start.status, JSON.stringify(start.body)).toBe(202);
   expect(start.body.status).toBe('running');
   for (let i = 0; i < 300; i++) {
-    const r = await (await w.t).json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, w.admin.token);
+    const r = await w.t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, w.admin.token);
     expect(r.status).toBe(200);
     if (r.body.status === 'done' || r.body.status === 'failed') return r.body;
     await new Promise((res) => setTimeout(res, 100));
@@ -109,7 +109,7 @@ describe('vehicles, shifts, depots, windows', () => {
     };
     const bad = await upload('hawb,customer_name,window_start,window_end,service_s\nW-1,Ann,9:30,11:00,120\nW-2,Bob,12:00,11:00,\n');
     expect(bad.status).toBe(400);
-    expect(t.db.select().from(pkg).all()).toHaveLength(0);
+    expect(await t.db.select().from(pkg).all()).toHaveLength(0);
     const ok = await upload('hawb,customer_name,window_start,window_end,service_s\nW-1,Ann,9:30,11:00,120\nW-2,Bob,,,\nW-3,Cy,14:00,,\n', true);
     expect(ok.status).toBe(200);
     const byHawb = new Map((await t.db.select().from(pkg).all()).map((r) => [r.hawb, r.id]));
@@ -203,7 +203,7 @@ describe('planning the day', () => {
       // Every stop has a stored ETA that recipients can read.
       const eta = await t.json<RouteEtas>('GET', `/api/route/${r.id}/eta/`, admin.token);
       expect(eta.body.stops.map((s) => s.package)).toEqual(want.packages);
-      expect(etaFor(t.db, want.packages[0])).toMatchObject({ route: r.id, sequence_no: 1 });
+      expect(await etaFor(t.db, want.packages[0])).toMatchObject({ route: r.id, sequence_no: 1 });
     }
     // Same events as the assign endpoint: an assign event per parcel.
     // Committing twice, or a second plan over the same parcels, is refused and changes nothing.
@@ -225,7 +225,7 @@ describe('planning the day', () => {
     const c = await t.json<{ routes: RouteJson[] }>('POST', `/api/dispatch/plan/${plan.id}/commit/`, admin.token, { routes: [{ driver: d1.id, packages: order }] });
     expect(c.status).toBe(201);
     const routeId = c.body.routes[0].id;
-    const etaOf = (id: number) => t.db.select().from(stopEta).where(eq(stopEta.package_id, id)).get()!;
+    const etaOf = async (id: number) => (await t.db.select().from(stopEta).where(eq(stopEta.package_id, id)).get())!;
     const first = (await etaOf(order[1])).eta_at;
     expect((await t.json('POST', `/api/route/${routeId}/status-change/`, d1.token, { status: 'in_progress' })).status).toBe(200);
     // The van is 20 km away at 10:00: every remaining stop moves later.
@@ -250,7 +250,7 @@ describe('planning the day', () => {
     const second = (await etaOf(order[1])).eta_at;
     const fail = await t.json('POST', `/api/package-delivered/${order[0]}/force-fail/`, admin.token, { note: 'closed' });
     expect(fail.status, JSON.stringify(fail.body)).toBe(200);
-    expect(t.db.select().from(stopEta).where(eq(stopEta.package_id, order[0])).get()).toBeUndefined();
+    expect(await t.db.select().from(stopEta).where(eq(stopEta.package_id, order[0])).get()).toBeUndefined();
     // The van no longer goes to stop 1 first, so stop 2 is reached sooner.
     expect((await etaOf(order[1])).eta_at).toBeLessThan(second);
     const after = await phoneCopy();

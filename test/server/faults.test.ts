@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, callApi, launchServer, seedOverHttp, type LaunchedServer } from '../helpers/server';
 import { makeApp } from '../helpers/app';
+import { sqliteOf } from '../../server/db/client';
 
 // The real server (launchServer: server/main.ts in its own process) on files this test owns, so it
 // can be killed, terminated, starved of disk and started again on the same database.
@@ -116,40 +117,41 @@ describe('graceful shutdown', () => {
   }, 180_000);
 });
 
-describe('storage failures answer 503 and recover', () => {
+// SQLite fault injection (query_only, max_page_count pragmas): no such switches on PostgreSQL.
+describe.skipIf(!!process.env.TEST_DATABASE_URL)('storage failures answer 503 and recover', () => {
   it('a read-only database: writes answer 503 service_unavailable with Retry-After, reads still work, nothing half-written, writes resume', async () => {
     const t = await makeApp();
     const admin = await t.login('admin');
     expect((await t.json('POST', '/api/package/', admin.token, { hawb: 'RO-1' })).status).toBe(201);
-    t.db.$client.pragma('query_only = ON');
+    sqliteOf(t.db)!.pragma('query_only = ON');
     const refused = await t.json<{ code: string; message: string }>('POST', '/api/package/', admin.token, { hawb: 'RO-2' }, { 'idempotency-key': 'read-only-key-1' });
     expect(refused.status).toBe(503);
     expect(refused.body.code).toBe('service_unavailable');
     expect(refused.body.message).toMatch(/read-only/);
     expect(refused.res.headers.get('retry-after')).toBe('30');
     expect((await t.json<{ count: number }>('GET', '/api/package/', admin.token)).body.count).toBe(1);
-    t.db.$client.pragma('query_only = OFF');
+    sqliteOf(t.db)!.pragma('query_only = OFF');
     // The same key again: a 503 was not stored as its answer, so the retry is processed afresh.
     const retried = await t.json('POST', '/api/package/', admin.token, { hawb: 'RO-2' }, { 'idempotency-key': 'read-only-key-1' });
     expect(retried.status).toBe(201);
     expect(retried.res.headers.get('idempotent-replayed')).toBeNull();
-    expect(t.db.$client.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(sqliteOf(t.db)!.pragma('integrity_check', { simple: true })).toBe('ok');
   });
 
   it('a full database (page limit reached): 503, not 500, and writes resume once there is room', async () => {
     const t = await makeApp();
     const admin = await t.login('admin');
-    const pages = t.db.$client.pragma('page_count', { simple: true }) as number;
-    t.db.$client.pragma(`max_page_count = ${pages}`);
+    const pages = sqliteOf(t.db)!.pragma('page_count', { simple: true }) as number;
+    sqliteOf(t.db)!.pragma(`max_page_count = ${pages}`);
     const statuses: number[] = [];
     for (let i = 0; i < 200 && !statuses.includes(503); i++) {
       statuses.push((await t.json('POST', '/api/package/', admin.token, { hawb: `FULL-${i}`, description_of_goods: 'x'.repeat(900) })).status);
     }
     expect(statuses).toContain(503);
     expect(statuses.filter((s) => s >= 500 && s !== 503)).toEqual([]);
-    t.db.$client.pragma(`max_page_count = ${pages * 100}`);
+    sqliteOf(t.db)!.pragma(`max_page_count = ${pages * 100}`);
     expect((await t.json('POST', '/api/package/', admin.token, { hawb: 'FULL-after' })).status).toBe(201);
-    expect(t.db.$client.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(sqliteOf(t.db)!.pragma('integrity_check', { simple: true })).toBe('ok');
   });
 
   // Written until the disk says no: the background checkpointer may grow the database file at the

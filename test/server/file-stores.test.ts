@@ -178,7 +178,7 @@ describe('local directory shared by several processes', () => {
   }, 60_000);
 
   it('the sweep leaves another process\'s write in progress alone, and removes a crash\'s leftover after an hour', async () => {
-    const t = makeApp({ config: { orphanFileGraceMs: 0 } });
+    const t = await makeApp({ config: { orphanFileGraceMs: 0 } });
     t.clock.set(Date.now() + 1000);
     const driver = await t.login('driver');
     const form = new FormData();
@@ -192,7 +192,7 @@ describe('local directory shared by several processes', () => {
     // An older version's leftover name is recognised too.
     const legacy = join(t.filesDir, 'ab', 'ab0c2d1e-0000-4000-8000-000000000002.tmp');
     writeFileSync(legacy, 'half');
-    const named = t.db.select().from(storedFile).get()?.key as string;
+    const named = (await t.db.select().from(storedFile).get())?.key as string;
     const orphan = await t.app.deps.files.put(PNG);
     t.clock.set(Date.now() + 1000);
 
@@ -211,14 +211,14 @@ describe('local directory shared by several processes', () => {
   it('a directory that cannot be written answers 503 and records nothing', async () => {
     const base = mkdtempSync(join(tmpdir(), 'courier-broken-'));
     writeFileSync(join(base, 'files'), 'a file where the directory should be');
-    const t = makeApp({ files: diskFileStore(join(base, 'files')) });
+    const t = await makeApp({ files: diskFileStore(join(base, 'files')) });
     const driver = await t.login('driver');
     const form = new FormData();
     form.append('file', new File([PNG], 'p.png'));
     form.append('kind', 'photo');
     const res = await t.json<{ code: string }>('POST', '/api/file/', driver.token, form);
     expect([res.status, res.body.code, res.res.headers.get('retry-after')]).toEqual([503, 'service_unavailable', '30']);
-    expect(t.db.select().from(storedFile).all()).toEqual([]);
+    expect(await t.db.select().from(storedFile).all()).toEqual([]);
   });
 });
 
@@ -328,7 +328,7 @@ describe('S3 store: failures answered by the bucket', () => {
   });
 
   it('the sweep removes an orphaned object once its LastModified is past the grace period, and keeps named ones', async () => {
-    const t = makeApp({ files: store, config: { orphanFileGraceMs: 24 * 3600_000 } });
+    const t = await makeApp({ files: store, config: { orphanFileGraceMs: 24 * 3600_000 } });
     t.clock.set(Date.now());
     const driver = await t.login('driver');
     const form = new FormData();
@@ -336,7 +336,7 @@ describe('S3 store: failures answered by the bucket', () => {
     form.append('kind', 'photo');
     expect((await t.call('POST', '/api/file/', driver.token, form)).status).toBe(201);
     const orphan = await store.put(PNG);
-    const named = t.db.select().from(storedFile).get()?.key as string;
+    const named = (await t.db.select().from(storedFile).get())?.key as string;
     expect(await sweepOrphanFiles(t.app.deps)).toBe(0);
     for (const key of [orphan, named]) standin.age('courier', `files/${key.slice(0, 2)}/${key}`, new Date(Date.now() - 2 * 24 * 3600_000));
     expect(await sweepOrphanFiles(t.app.deps)).toBe(1);
@@ -349,7 +349,7 @@ describe('S3 store behind the app: a driver\'s photo', () => {
   let t: TestApp;
   beforeEach(async () => {
     standin = await startS3Standin();
-    t = makeApp({ files: s3Store(standin) });
+    t = await makeApp({ files: s3Store(standin) });
   });
   afterEach(() => standin.close());
   const upload = (token: string) => {
@@ -363,7 +363,7 @@ describe('S3 store behind the app: a driver\'s photo', () => {
     const driver = await t.login('driver');
     const up = await upload(driver.token);
     expect(up.status).toBe(201);
-    const row = t.db.select().from(storedFile).where(eq(storedFile.id, up.body.id)).get();
+    const row = await t.db.select().from(storedFile).where(eq(storedFile.id, up.body.id)).get();
     expect(standin.buckets.get('courier')?.get(`files/${row?.key.slice(0, 2)}/${row?.key}`)?.bytes).toEqual(Buffer.from(PNG));
     const back = await t.call('GET', `/api/file/${up.body.id}/`, driver.token);
     expect(back.status).toBe(200);
@@ -372,7 +372,7 @@ describe('S3 store behind the app: a driver\'s photo', () => {
     standin.failNext(3, 503, 'PUT');
     const down = await upload(driver.token);
     expect([down.status, down.body.code, down.res.headers.get('retry-after')]).toEqual([503, 'service_unavailable', '30']);
-    expect(t.db.select().from(storedFile).all()).toHaveLength(1);
+    expect(await t.db.select().from(storedFile).all()).toHaveLength(1);
 
     standin.failNext(3, 500, 'GET');
     const read = await t.json<{ code: string }>('GET', `/api/file/${up.body.id}/`, driver.token);
@@ -390,7 +390,7 @@ describe('S3 store behind the app: a driver\'s photo', () => {
     standin.failNext(3, 503, 'DELETE');
     expect((await t.json('DELETE', '/api/profile/image/', driver.token)).status).toBe(200);
     expect((await t.json('GET', '/api/profile/image/', driver.token)).status).toBe(404);
-    expect(t.db.select().from(storedFile).all()).toEqual([]);
+    expect(await t.db.select().from(storedFile).all()).toEqual([]);
     expect([...(standin.buckets.get('courier')?.keys() ?? [])]).toEqual([name]);
     standin.age('courier', name as string, new Date(Date.now() - 2 * 24 * 3600_000));
     t.clock.set(Date.now());

@@ -61,7 +61,7 @@ describe('the external geocoder (a Nominatim stand-in on loopback)', () => {
     const p1 = (await w.t.json<Pkg>('GET', `/api/package/${ids[0]}/`, w.admin.token)).body;
     expect([p1.latitude, p1.zone, p1.price]).toEqual([-33.8902, w.east, 18]);
     expect((await w.t.db.select().from(packageEvent).where(eq(packageEvent.package_id, ids[0])).all()).map((e) => e.action)).toContain('geocoded');
-    expect(w.t.db.select().from(geocodeCache).all()).toHaveLength(3);
+    expect(await w.t.db.select().from(geocodeCache).all()).toHaveLength(3);
 
     // The cache answers the next parcel to a known address inside its own request, and remembers "not found" too.
     const again = await w.t.json<Pkg>('POST', '/api/package/', w.shipper.token, { hawb: 'GC-6', customer_address: '7 Hall St', postcode: 2026, postcode_name: 'Bondi' });

@@ -82,9 +82,9 @@ describe('every parcel gets a place (issue 16 findings)', () => {
     // The ledger: the charge at acceptance and the difference at the depot; a cancel refunds what it finally cost.
     const ledger = async () => (await w.t.db.select().from(walletTxn).where(eq(walletTxn.package_id, created.body.id)).orderBy(walletTxn.id).all())
       .map((r) => [r.kind, r.amount_cents]);
-    expect(ledger()).toEqual([['charge', -1800], ['reprice', -1200]]);
+    expect(await ledger()).toEqual([['charge', -1800], ['reprice', -1200]]);
     expect((await w.t.json('POST', `/api/package/${created.body.id}/status-change/`, w.admin.token, { status: 'cancelled' })).status).toBe(200);
-    expect(ledger()).toEqual([['charge', -1800], ['reprice', -1200], ['refund', 3000]]);
+    expect(await ledger()).toEqual([['charge', -1800], ['reprice', -1200], ['refund', 3000]]);
     const own = await w.t.json<Json>('GET', `/api/package/${created.body.id}/price/`, w.admin.token);
     expect(own.body.price).toBe(30);
   });

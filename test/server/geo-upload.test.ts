@@ -75,7 +75,7 @@ describe('pincode bulk upload', () => {
     expect(res.body).toMatchObject({ success: true, created: 2, updated: 1, rejected: 0 });
     expect(res.body.report.map((r) => [r.row, r.status, r.code])).toEqual([[2, 'updated', '2026'], [3, 'created', '2000'], [4, 'created', '3121']]);
     expect(res.body.report[0].id).toBe(w.pincode);
-    expect(zoneOf(w, w.richmondVic)).toBe(w.west);
+    expect(await zoneOf(w, w.richmondVic)).toBe(w.west);
     const pins = await w.t.json<{ count: number; results: { code: string; suburb: number }[] }>('GET', `/api/pincode/?suburb=${w.suburb}&ordering=code`, w.token);
     expect(pins.body.results.map((p) => p.code)).toEqual(['2000', '2026']);
 
@@ -100,8 +100,8 @@ describe('pincode bulk upload', () => {
     expect(byRow.get(7)?.reason).toContain('repeats row 2');
     expect(byRow.get(8)?.reason).toContain('unknown state "Tasmania"');
     expect(res.body.errors.map((e) => e.path)).toEqual(['row 3', 'row 4', 'row 5', 'row 6', 'row 7', 'row 8']);
-    expect(pincodeCount(w)).toBe(before);
-    expect(zoneOf(w, w.richmondNsw)).toBeNull();
+    expect(await pincodeCount(w)).toBe(before);
+    expect(await zoneOf(w, w.richmondNsw)).toBeNull();
   });
 
   it('applies the good rows of a CSV with ?partial=true', async () => {
@@ -112,8 +112,8 @@ describe('pincode bulk upload', () => {
     expect(res.body).toMatchObject({ created: 2, updated: 0, rejected: 6 });
     expect(res.body.report.filter((r) => r.status === 'created').map((r) => r.row)).toEqual([2, 9]);
     expect(res.body.report.find((r) => r.row === 9)?.reason).toContain(`moved to zone ${w.west}`);
-    expect(pincodeCount(w)).toBe(before + 2);
-    expect(zoneOf(w, w.richmondNsw)).toBe(w.west);
+    expect(await pincodeCount(w)).toBe(before + 2);
+    expect(await zoneOf(w, w.richmondNsw)).toBe(w.west);
     expect((await upload(w, MIXED_CSV, 'p.csv', '?partial=maybe')).status).toBe(400);
   });
 
@@ -123,7 +123,7 @@ describe('pincode bulk upload', () => {
     const res = await upload(w, good, 'codes.xlsx');
     expect(res.status).toBe(200);
     expect(res.body.report.map((r) => [r.row, r.status, r.code])).toEqual([[2, 'created', '2010'], [3, 'created', '3122']]);
-    expect(zoneOf(w, w.richmondVic)).toBe(w.west);
+    expect(await zoneOf(w, w.richmondVic)).toBe(w.west);
 
     const before = await pincodeCount(w);
     const mixed = await xlsx([['code', 'suburb', 'state'], [2011, 'Bondi', 'NSW'], [null, null, null], [2012, 'Bondi', 'VIC'], [2013, 9999, null]]);
@@ -132,11 +132,11 @@ describe('pincode bulk upload', () => {
     expect(refused.body.details.report.map((r) => [r.row, r.status])).toEqual([[2, 'created'], [4, 'rejected'], [5, 'rejected']]);
     expect(refused.body.details.report[1].reason).toContain(`unknown suburb "Bondi" in state ${w.vic}`);
     expect(refused.body.details.report[2].reason).toContain('unknown suburb 9999');
-    expect(pincodeCount(w)).toBe(before);
+    expect(await pincodeCount(w)).toBe(before);
     const partial = await upload(w, mixed, 'codes.xlsx', '?partial=1');
     expect(partial.status).toBe(200);
     expect(partial.body).toMatchObject({ created: 1, rejected: 2 });
-    expect(pincodeCount(w)).toBe(before + 1);
+    expect(await pincodeCount(w)).toBe(before + 1);
   });
 
   it('brings an archived pincode back when a file names it', async () => {

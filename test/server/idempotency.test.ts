@@ -48,8 +48,8 @@ describe('Idempotency-Key', () => {
     expect(again.status).toBe(200);
     expect(again.res.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
-    expect(events(t, packageId, 'inbound_scan')).toHaveLength(1);
-    expect(events(t, packageId, 'scan_repeat')).toHaveLength(0);
+    expect(await events(t, packageId, 'inbound_scan')).toHaveLength(1);
+    expect(await events(t, packageId, 'scan_repeat')).toHaveLength(0);
   });
 
   it('answers 422 when a key is reused for another body, path or user', async () => {
@@ -104,7 +104,7 @@ describe('Idempotency-Key', () => {
     // A refused token is not an answer: nothing stored, the device retries after logging in.
     const unauth = await t.json('POST', '/api/scan-package-api/inbound-scan/', 'not-a-valid-token-at-all', { barcode: 'ID1' }, headers('key-rej-401', 4));
     expect(unauth.status).toBe(401);
-    expect(t.db.select().from(idempotencyKey).where(eq(idempotencyKey.key, 'key-rej-401')).get()).toBeUndefined();
+    expect(await t.db.select().from(idempotencyKey).where(eq(idempotencyKey.key, 'key-rej-401')).get()).toBeUndefined();
   });
 
   it('applies concurrent twins with the same key once and gives them one answer', async () => {
@@ -116,8 +116,8 @@ describe('Idempotency-Key', () => {
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
     for (const a of answers) expect(a.body).toEqual(answers[0].body);
     expect(answers.filter((a) => a.res.headers.get('idempotent-replayed') !== 'true')).toHaveLength(1);
-    expect(events(t, packageId, 'inbound_scan')).toHaveLength(1);
-    expect(events(t, packageId, 'scan_repeat')).toHaveLength(0);
+    expect(await events(t, packageId, 'inbound_scan')).toHaveLength(1);
+    expect(await events(t, packageId, 'scan_repeat')).toHaveLength(0);
 
     // Uploads await between their check and their transaction: twins race into it, one row results.
     const { body: form, type } = fixedMultipart({ kind: 'photo' }, PNG);
@@ -129,7 +129,7 @@ describe('Idempotency-Key', () => {
     }));
     expect(uploads.map((u) => u.status), JSON.stringify(uploads[0].body)).toEqual([201, 201, 201]);
     expect(new Set(uploads.map((u) => u.body.id)).size).toBe(1);
-    expect(t.db.select().from(storedFile).all()).toHaveLength(1);
+    expect(await t.db.select().from(storedFile).all()).toHaveLength(1);
   });
 
   it("keeps each device's highest seq forever and drops keys after the retention", async () => {
@@ -138,10 +138,10 @@ describe('Idempotency-Key', () => {
     await t.json('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: 'ID1' }, headers('key-seq-5', 5, 'phone-seq'));
     await t.json('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: 'NOPE' }, headers('key-seq-3', 3, 'phone-seq'));
     const row = () => t.db.select().from(device).where(eq(device.device_id, 'phone-seq')).get();
-    expect(row()).toMatchObject({ user_id: driver.id, last_seq: 5 });
-    expect(pruneAnswers(t.db, t.clock.now() - 30 * DAY)).toBe(0);
+    expect(await row()).toMatchObject({ user_id: driver.id, last_seq: 5 });
+    expect(await pruneAnswers(t.db, t.clock.now() - 30 * DAY)).toBe(0);
     t.clock.advance(31 * DAY);
-    expect(pruneAnswers(t.db, t.clock.now() - t.app.deps.config.idempotencyRetentionMs)).toBe(2);
+    expect(await pruneAnswers(t.db, t.clock.now() - t.app.deps.config.idempotencyRetentionMs)).toBe(2);
     expect((await row())?.last_seq).toBe(5);
   });
 });

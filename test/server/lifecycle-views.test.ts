@@ -63,12 +63,12 @@ describe('public tracking and the status list', () => {
 
   it('lists statuses with labels and next states for any logged-in user', async () => {
     const w = await world();
-    const res = await (await w.t).json<{ count: number; max_attempts: number; results: { value: string; label: string; final: boolean; next: string[] }[] }>('GET', '/api/delivery-status/', w.d1.token);
+    const res = await w.t.json<{ count: number; max_attempts: number; results: { value: string; label: string; final: boolean; next: string[] }[] }>('GET', '/api/delivery-status/', w.d1.token);
     expect(res.status).toBe(200);
     expect(res.body.max_attempts).toBe(3);
     expect(res.body.results.find((s) => s.value === 'delivered')).toEqual({ value: 'delivered', label: 'Delivered', final: true, next: [] });
     expect(res.body.results.find((s) => s.value === 'failed')?.next).toEqual(['out_for_delivery', 'assigned', 'returned']);
-    expect((await (await w.t).json('GET', '/api/delivery-status/', null)).status).toBe(401);
+    expect((await w.t.json('GET', '/api/delivery-status/', null)).status).toBe(401);
   });
 });
 

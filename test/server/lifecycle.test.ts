@@ -109,7 +109,7 @@ describe('package lifecycle over HTTP', () => {
     // A failed parcel delivered straight away is a reattempt at the door.
     const done = await post(t, `/api/package-delivered/${id}/deliver/`, w.d1.token, { recipient_name: 'Neighbour' });
     expect(done.status).toBe(200);
-    expect(w.status(id)).toMatchObject({ status: 'delivered', attempts: 2 });
+    expect(await w.status(id)).toMatchObject({ status: 'delivered', attempts: 2 });
     const pkgAnswer = await t.json<{ package_failed_delivery_status: { name: string }[] }>('GET', `/api/package/${id}/`, w.admin.token);
     expect(pkgAnswer.body.package_failed_delivery_status.map((f) => f.name)).toEqual(['Nobody home', 'Nobody home']);
   });
@@ -155,7 +155,7 @@ describe('package lifecycle over HTTP', () => {
     const late = await post(t, '/api/return-parcel/depot-manager/', w.depot.token, { barcode: 'HAWB-3', outcome: 'redeliver', driver: w.d2.id });
     expect(late.status).toBe(409);
     expect(late.body.details).toMatchObject({ status: 'returned_to_sender', reason: 'final' });
-    expect(t.db.select().from(deliveryAttempt).where(eq(deliveryAttempt.package_id, id)).all()).toHaveLength(3);
+    expect(await t.db.select().from(deliveryAttempt).where(eq(deliveryAttempt.package_id, id)).all()).toHaveLength(3);
   });
 
   it('a returned parcel can be redelivered with a fresh count of attempts', async () => {
@@ -167,7 +167,7 @@ describe('package lifecycle over HTTP', () => {
     await post(t, `/api/package-delivered/${id}/fail/`, w.d1.token, { failed_delivery_status: w.reasonId });
     const res = await post(t, '/api/return-parcel/depot-manager/', w.depot.token, { barcode: 'HAWB-4', outcome: 'redeliver', driver: w.d2.id });
     expect(res.status).toBe(200);
-    expect(w.status(id)).toMatchObject({ status: 'assigned', assigned_to_id: w.d2.id, attempts: 0 });
+    expect(await w.status(id)).toMatchObject({ status: 'assigned', assigned_to_id: w.d2.id, attempts: 0 });
     expect((await post(t, '/api/scan-package-api/inbound-scan/', w.d2.token, { barcode: 'HAWB-4' })).status).toBe(200);
     expect((await post(t, `/api/package-delivered/${id}/deliver/`, w.d2.token, {})).status).toBe(200);
   });
@@ -207,7 +207,7 @@ describe('package lifecycle over HTTP', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ success: false, code: 'not_found' });
     expect(unknown.body.message).toContain('NOPE-1');
-    expect(t.db.select().from(scanException).all()).toMatchObject([{ code: 'NOPE-1', action: 'inbound', actor_id: w.d1.id, resolved: false }]);
+    expect(await t.db.select().from(scanException).all()).toMatchObject([{ code: 'NOPE-1', action: 'inbound', actor_id: w.d1.id, resolved: false }]);
 
     const foreign = await post(t, '/api/scan-package-api/inbound-scan/', w.d2.token, { barcode: 'HAWB-7' });
     expect(foreign.status).toBe(409);
@@ -243,7 +243,7 @@ describe('package lifecycle over HTTP', () => {
     const done = await post(t, `/api/package-delivered/${id}/deliver/`, w.d1.token, { recipient_name: 'Rita', occurred_at: '2026-01-05T08:10:00Z' });
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ flagged: true, package: { status: 'delivered', assigned_to_id: w.d1.id } });
-    expect(w.status(id)).toMatchObject({ flagged: true, delivered_at: Date.parse('2026-01-05T08:10:00Z') });
+    expect(await w.status(id)).toMatchObject({ flagged: true, delivered_at: Date.parse('2026-01-05T08:10:00Z') });
     expect((await w.status(id))?.flag_reason).toMatch(/Dana Driver.*reassigned to Eli Driver/);
 
     const flagged = await t.json<{ count: number; results: { id: number }[] }>('GET', '/api/package-delivered/flagged/', w.supervisor.token);
@@ -291,7 +291,7 @@ describe('package lifecycle over HTTP', () => {
     const replay = await post(t, `/api/package-delivered/${id}/deliver/`, w.d1.token, body, headers);
     expect(replay.status).toBe(200);
     expect(replay.res.headers.get('Idempotent-Replayed')).toBe('true');
-    expect(t.db.select().from(packagePhoto).where(eq(packagePhoto.package_id, id)).all()).toHaveLength(2);
+    expect(await t.db.select().from(packagePhoto).where(eq(packagePhoto.package_id, id)).all()).toHaveLength(2);
 
     // Another driver's upload cannot be named as proof.
     const id2 = await w.parcel('HAWB-11');

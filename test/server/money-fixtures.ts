@@ -24,7 +24,7 @@ export async function moneyWorld(): Promise<MoneyWorld> {
 
 /** A company of the given billing type and a login for it. */
 export async function shipper(t: TestApp, billing: 'prepaid' | 'postpaid', currency = 'AUD') {
-  const companyId = t.company();
+  const companyId = await t.company();
   await t.db.update(company).set({ billing_type: billing, currency }).where(eq(company.id, companyId)).run();
   const login = await t.login('company', { companyId });
   return { companyId, token: login.token, userId: login.id };

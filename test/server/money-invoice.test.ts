@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { atomically } from '../../server/db/atomically';
 import { company, invoice, invoiceLine, pkg } from '../../server/db/schema/index';
 import { append, ensureWallet } from '../../server/services/money/wallets';
 import { transition } from '../../server/services/packages/lifecycle';
@@ -21,7 +22,7 @@ async function postpaidJanuary() {
   }
   const row = await t.db.select().from(pkg).where(eq(pkg.id, ids[2])).get();
   if (!row) throw new Error('package missing');
-  await t.db.transaction(() => transition(t.db, t.clock.now(), row, 'cancelled', 'cancel', { userId: admin.id }));
+  await atomically(t.app.deps, () => transition(t.db, t.clock.now(), row, 'cancelled', 'cancel', { userId: admin.id }));
   t.clock.set(Date.UTC(2026, 1, 2, 9));
   return { ...world, co, ids };
 }
@@ -131,7 +132,7 @@ describe('postpaid invoices', () => {
   it('a busy month makes one statement of every charge', async () => {
     const { t, admin } = await moneyWorld();
     const co = await shipper(t, 'postpaid');
-    await t.db.transaction(async () => {
+    await atomically(t.app.deps, async () => {
       const w = await ensureWallet(t, co.companyId);
       for (let i = 0; i < 640; i++) await append(t, w.id, { kind: 'charge', amount_cents: -(100 + (i % 7)), reference: `B${i}` });
     });

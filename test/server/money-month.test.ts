@@ -63,7 +63,7 @@ describe('a company through January', () => {
 
     // The driver delivers four of them during the month.
     await t.json('POST', '/api/driver-delivery-rate/', admin.token, { amount_cents: 450, effective_from: '2026-01-01' });
-    parcels.slice(0, 4).forEach((id, i) => deliver(t, id, driver.id, jan(10 + i * 5, 14), i < 2 ? 1 : 2));
+    for (const [i, id] of parcels.slice(0, 4).entries()) await deliver(t, id, driver.id, jan(10 + i * 5, 14), i < 2 ? 1 : 2);
 
     // February 1st: January's statement lists only the postpaid charges.
     t.clock.set(Date.UTC(2026, 1, 1, 8));

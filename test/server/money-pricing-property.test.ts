@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { and, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { atomically } from '../../server/db/atomically';
 import { company, deliveryRate, invoiceLine, pkg, user, wallet, walletTxn, zone } from '../../server/db/schema/index';
 import { ApiError } from '../../server/errors';
 import type { SessionUser } from '../../server/services/auth/session';
@@ -61,25 +62,30 @@ function modelPrice(lines: Line[], p: Pick<Parcel, 'kg' | 'zone'>): number | nul
 }
 
 describe('money property: parcels charged once at the price they imply, or listed unpriced', () => {
-  it('holds for any sequence of creations, weight changes, rate-line changes, cancellations, deliveries and statements', () => {
-    fc.assert(fc.property(fc.array(op, { minLength: 1, maxLength: 35 }), async (ops) => {
+  it('holds for any sequence of creations, weight changes, rate-line changes, cancellations, deliveries and statements', async () => {
+    await fc.assert(fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 35 }), async (ops) => {
       const t = await makeApp();
       const deps = t.app.deps;
       const now = t.clock.now();
       const adminId = (await t.db.insert(user).values({ name: 'A', email: 'a@x.test', role: 'admin', created_at: now, updated_at: now }).returning().get()).id;
       const admin: SessionUser = { id: adminId, name: 'A', email: 'a@x.test', role: 'admin', companyId: null, tokenId: 0, permissions: new Set() };
       const billing = ['postpaid', 'prepaid', 'postpaid'] as const;
-      const companies = billing.map(() => t.company());
-      companies.forEach((id, i) => t.db.update(company).set({ billing_type: billing[i] }).where(eq(company.id, id)).run());
-      const zones = Array.from({ length: ZONES }, async (_, i) => (await t.db.insert(zone).values({ name: `Z${i}`, created_at: now, updated_at: now }).returning().get()).id);
+      const companies: number[] = [];
+      for (const b of billing) {
+        const id = await t.company();
+        await t.db.update(company).set({ billing_type: b }).where(eq(company.id, id)).run();
+        companies.push(id);
+      }
+      const zones: number[] = [];
+      for (let i = 0; i < ZONES; i++) zones.push((await t.db.insert(zone).values({ name: `Z${i}`, created_at: now, updated_at: now }).returning().get()).id);
       // The prepaid company holds enough that it never runs dry (running dry is the ledger property's business).
-      await t.db.transaction(() => receivePayment(deps, admin, companies[1], 'prepaid', { amount_cents: 100_000_000, reference: '', note: '' }));
+      await atomically(deps, async () => receivePayment(deps, admin, companies[1], 'prepaid', { amount_cents: 100_000_000, reference: '', note: '' }));
 
       const lines: Line[] = [];
       const parcels: Parcel[] = [];
       let n = 0;
-      const tx = async (fn: () => void): Promise<boolean> => {
-        try { await t.db.transaction(fn); return true; } catch (err) {
+      const tx = async (fn: () => Promise<void>): Promise<boolean> => {
+        try { await atomically(deps, fn); return true; } catch (err) {
           if (err instanceof ApiError && (err.status === 409 || err.status === 400)) return false;
           throw err;
         }
@@ -94,7 +100,7 @@ describe('money property: parcels charged once at the price they imply, or liste
           n += 1;
           const z = o.zone < ZONES ? zones[o.zone] : null;
           let id = 0;
-          expect(tx(async () => { id = (await createPackage(deps, admin, { hawb: `PP${n}`, company: companies[o.co], weight: o.kg, zone: z })).id; })).toBe(true);
+          expect(await tx(async () => { id = (await createPackage(deps, admin, { hawb: `PP${n}`, company: companies[o.co], weight: o.kg, zone: z })).id; })).toBe(true);
           const p: Parcel = { id, co: o.co, kg: o.kg, zone: z, landed: false, status: 'created', expected: null };
           p.expected = modelPrice(lines, p);
           parcels.push(p);
@@ -111,7 +117,7 @@ describe('money property: parcels charged once at the price they imply, or liste
           if (ok) { p.kg = o.kg; p.expected = modelPrice(lines, p); }
           if (p.landed && open) {
             // The PATCH path is refused after receipt: the depot's measurement wins.
-            expect(tx(async () => { await editPackage(deps, admin, p.id, { weight: o.kg + 1 }); })).toBe(false);
+            expect(await tx(async () => { await editPackage(deps, admin, p.id, { weight: o.kg + 1 }); })).toBe(false);
           }
         } else if (o.kind === 'receive') {
           const p = pick(o.nth);
@@ -121,7 +127,7 @@ describe('money property: parcels charged once at the price they imply, or liste
           if (ok) { p.status = 'received'; p.landed = true; }
         } else if (o.kind === 'line') {
           const z = o.zone < ZONES ? zones[o.zone] : null;
-          await t.db.transaction(async () => {
+          await atomically(deps, async () => {
             const id = (await t.db.insert(deliveryRate).values({ zone_id: z, base_cents: o.base, per_unit_cents: o.per, currency: 'AUD', created_at: now, updated_at: now }).returning().get()).id;
             lines.push({ id, zone: z, base: o.base, per: o.per, active: true });
             await priceUnpriced(deps, adminId); // what the rate-line route runs after every write
@@ -131,7 +137,7 @@ describe('money property: parcels charged once at the price they imply, or liste
           const active = lines.filter((l) => l.active);
           if (!active.length) continue;
           const l = active[o.nth % active.length];
-          await t.db.transaction(async () => {
+          await atomically(deps, async () => {
             await t.db.update(deliveryRate).set({ is_active: false }).where(eq(deliveryRate.id, l.id)).run();
             await priceUnpriced(deps, adminId);
           });
@@ -163,7 +169,7 @@ describe('money property: parcels charged once at the price they imply, or liste
       // 1. Every parcel: charged exactly what the model says, or nothing and listed as unpriced.
       const listed = new Set((await unpricedParcels(t.db, null, 10_000)).rows.map((r) => r.package));
       for (const p of parcels) {
-        const charged = await netCharged(t.db, p.id) + 0;
+        const charged = (await netCharged(t.db, p.id)) + 0;
         if (p.status === 'cancelled') { expect(charged).toBe(0); expect(listed.has(p.id)).toBe(false); continue; }
         if (p.expected == null) { expect(listed.has(p.id)).toBe(true); expect(charged).toBe(0); continue; }
         expect(listed.has(p.id)).toBe(false);
@@ -187,13 +193,13 @@ describe('money property: parcels charged once at the price they imply, or liste
         if (billing[i] !== 'postpaid') continue;
         await tx(async () => { await generateStatement(deps, admin, id, day, day); });
         const moves = await t.db.select().from(walletTxn).where(and(eq(walletTxn.company_id, id), inArray(walletTxn.kind, ['charge', 'reprice', 'refund']))).all();
-        const lines = moves.length ? t.db.select().from(invoiceLine).where(inArray(invoiceLine.txn_id, moves.map((m) => m.id))).all() : [];
+        const lines = moves.length ? await t.db.select().from(invoiceLine).where(inArray(invoiceLine.txn_id, moves.map((m) => m.id))).all() : [];
         expect(lines.length).toBe(moves.length);
         const billed = lines.reduce((s, l) => s + l.amount_cents, 0);
         const owed = parcels.filter((p) => p.co === i && p.status !== 'cancelled').reduce((s, p) => s + (p.expected ?? 0), 0);
         expect(billed).toBe(owed);
       }
-      t.db.$client.close();
+      await t.db.$engine.close();
     }), { numRuns: 40 });
   }, 180_000);
 });

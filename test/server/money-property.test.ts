@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { canDebit } from '../../shared/money';
+import { atomically } from '../../server/db/atomically';
 import { company, deliveryRate, pkg, user, wallet, walletTxn } from '../../server/db/schema/index';
 import { ApiError } from '../../server/errors';
 import type { SessionUser } from '../../server/services/auth/session';
@@ -31,15 +32,19 @@ const op: fc.Arbitrary<Op> = fc.oneof(
  * a real database, next to a tiny model that predicts which are accepted.
  */
 describe('ledger property (real database)', () => {
-  it('balances are the sums of their transactions, prepaid never below zero, and all wallets = money in - money out', () => {
-    fc.assert(fc.property(fc.array(op, { minLength: 1, maxLength: 40 }), fc.integer({ min: 0, max: 4000 }), async (ops, limit) => {
+  it('balances are the sums of their transactions, prepaid never below zero, and all wallets = money in - money out', async () => {
+    await fc.assert(fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 40 }), fc.integer({ min: 0, max: 4000 }), async (ops, limit) => {
       const t = await makeApp();
       const now = t.clock.now();
       const adminId = (await t.db.insert(user).values({ name: 'A', email: "a@x.test", role: 'admin', created_at: now, updated_at: now }).returning().get()).id;
       const admin: SessionUser = { id: adminId, name: 'A', email: 'a@x.test', role: 'admin', companyId: null, tokenId: 0, permissions: new Set() };
       const billing = ['prepaid', 'postpaid', 'prepaid'] as const;
-      const companies = billing.map((b) => t.company());
-      companies.forEach((id, i) => t.db.update(company).set({ billing_type: billing[i] }).where(eq(company.id, id)).run());
+      const companies: number[] = [];
+      for (const b of billing) {
+        const id = await t.company();
+        await t.db.update(company).set({ billing_type: b }).where(eq(company.id, id)).run();
+        companies.push(id);
+      }
       // Company 1 is postpaid with a credit limit; charges cost 100 per started kilogram.
       await t.db.insert(wallet).values({ company_id: companies[1], currency: 'AUD', credit_limit_cents: limit, created_at: now, updated_at: now }).run();
       await t.db.insert(deliveryRate).values({ base_cents: 0, per_unit_cents: 100, currency: 'AUD', created_at: now, updated_at: now }).run();
@@ -49,8 +54,8 @@ describe('ledger property (real database)', () => {
       let moneyIn = 0;
       let moneyOut = 0;
       let n = 0;
-      const attempt = async (fn: () => void): Promise<boolean> => {
-        try { await t.db.transaction(fn); return true; } catch (err) {
+      const attempt = async (fn: () => Promise<unknown>): Promise<boolean> => {
+        try { await atomically(t.app.deps, fn); return true; } catch (err) {
           if (err instanceof ApiError && err.status === 409) return false;
           throw err;
         }
@@ -59,7 +64,7 @@ describe('ledger property (real database)', () => {
 
       for (const o of ops) {
         if (o.kind === 'recharge') {
-          expect(attempt(() => receivePayment(t, admin, companies[o.co], billing[o.co], { amount_cents: o.amount, reference: '', note: '' }))).toBe(true);
+          expect(await attempt(async () => receivePayment(t, admin, companies[o.co], billing[o.co], { amount_cents: o.amount, reference: '', note: '' }))).toBe(true);
           model[o.co] += o.amount; moneyIn += o.amount;
         } else if (o.kind === 'charge') {
           const price = o.kg * 100;
@@ -79,7 +84,7 @@ describe('ledger property (real database)', () => {
           const row = await t.db.select().from(pkg).where(eq(pkg.id, c.pkgId)).get();
           if (!row) throw new Error('package missing');
           let refund: unknown = null;
-          expect(attempt(() => { refund = refundPackage(t, row, adminId); })).toBe(true);
+          expect(await attempt(async () => { refund = await refundPackage(t, row, adminId); })).toBe(true);
           expect(refund == null).toBe(c.refunded);
           if (!c.refunded) { model[c.co] += c.amount; moneyIn += c.amount; c.refunded = true; }
         } else {
@@ -105,7 +110,7 @@ describe('ledger property (real database)', () => {
         total += running;
       }
       expect(total).toBe(moneyIn - moneyOut);
-      t.db.$client.close();
+      await t.db.$engine.close();
     }), { numRuns: 40 });
   });
 });

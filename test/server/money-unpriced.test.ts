@@ -20,7 +20,7 @@ describe('unpriced parcels and re-pricing (API)', () => {
     }
     const other = await t.json<{ id: number }>('POST', '/api/package/', b.token, { hawb: hawb(), weight: 2 });
     expect(other.status).toBe(201);
-    expect(txns(a.companyId)).toHaveLength(0);
+    expect(await txns(a.companyId)).toHaveLength(0);
 
     const listed = await t.json<{ count: number; results: Json[] }>('GET', '/api/package/unpriced/', admin.token);
     expect(listed.body.count).toBe(4);
@@ -34,7 +34,9 @@ describe('unpriced parcels and re-pricing (API)', () => {
     const line = await t.json<{ id: number }>('POST', '/api/delivery-rate/', admin.token, { base_cents: 500, per_unit_cents: 100, currency: 'AUD' });
     expect(line.status).toBe(201);
     expect((await t.json<{ count: number }>('GET', '/api/package/unpriced/', admin.token)).body.count).toBe(0);
-    expect(ids.map((id) => net(a.companyId, id))).toEqual([600, 800, 1200]);
+    const nets: number[] = [];
+    for (const id of ids) nets.push(await net(a.companyId, id));
+    expect(nets).toEqual([600, 800, 1200]);
     expect((await t.json('PATCH', `/api/delivery-rate/${line.body.id}/`, admin.token, { name: 'Standard' })).status).toBe(200);
     expect((await txns(a.companyId)).filter((x) => x.kind === 'charge')).toHaveLength(3);
     const price = await t.json<{ price: number }>('GET', `/api/package/${ids[0]}/`, a.token);
@@ -42,10 +44,10 @@ describe('unpriced parcels and re-pricing (API)', () => {
 
     // Before receipt the sender's weight is billed: heavier charges the difference, lighter refunds it, the same weight posts nothing.
     expect((await t.json('PATCH', `/api/package/${ids[0]}/`, a.token, { weight: 4 })).status).toBe(200);
-    expect(net(a.companyId, ids[0])).toBe(900);
+    expect(await net(a.companyId, ids[0])).toBe(900);
     expect((await t.json('PATCH', `/api/package/${ids[0]}/`, a.token, { weight: 4 })).status).toBe(200);
     expect((await t.json('PATCH', `/api/package/${ids[0]}/`, a.token, { weight: 2 })).status).toBe(200);
-    expect(net(a.companyId, ids[0])).toBe(700);
+    expect(await net(a.companyId, ids[0])).toBe(700);
     expect((await txns(a.companyId)).filter((x) => x.package_id === ids[0]).map((x) => [x.kind, x.amount_cents])).toEqual([['charge', -600], ['reprice', -300], ['reprice', 200]]);
 
     // After receipt the depot's measurement wins: PATCH is refused, an adjustment with a reason re-prices and is audited.
@@ -58,13 +60,13 @@ describe('unpriced parcels and re-pricing (API)', () => {
     const adj = await t.json<{ weight: number; price: number }>('POST', `/api/package/${ids[1]}/weight-adjustment/`, admin.token, { weight: 9, reason: 'Scale at bay 2' });
     expect(adj.status).toBe(200);
     expect(adj.body).toMatchObject({ weight: 9, price: 14 });
-    expect(net(a.companyId, ids[1])).toBe(1400);
+    expect(await net(a.companyId, ids[1])).toBe(1400);
     const trail = await t.json<{ results: Json[] }>('GET', `/api/audit-log/?target=package:${ids[1]}`, admin.token);
     expect(trail.body.results[0]).toMatchObject({ action: 'package.weight_adjusted', details: { reason: 'Scale at bay 2', before: { weight: 3 }, after: { weight: 9, price: 14 } } });
 
     // Cancelling refunds everything the parcel was charged, once.
     expect((await t.json('POST', `/api/package/${ids[0]}/cancel/`, admin.token, { note: 'dup' })).status).toBe(200);
-    expect(net(a.companyId, ids[0])).toBe(0);
+    expect(await net(a.companyId, ids[0])).toBe(0);
 
     // A statement lists charges, re-prices and refunds; its total is what the company owes.
     const today = new Date(t.clock.now()).toISOString().slice(0, 10);

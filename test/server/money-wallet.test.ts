@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { atomically } from '../../server/db/atomically';
 import { pkg, wallet, walletTxn } from '../../server/db/schema/index';
 import { refundPackage } from '../../server/services/money/charges';
 import { transition } from '../../server/services/packages/lifecycle';
@@ -49,8 +50,8 @@ describe('prepaid wallet', () => {
     // Cancelling refunds the charge exactly once.
     const row = await t.db.select().from(pkg).where(eq(pkg.id, first.body.id as number)).get();
     if (!row) throw new Error('package missing');
-    await t.db.transaction(() => transition(t.db, t.clock.now(), row, 'cancelled', 'cancel', { userId: admin.id }));
-    expect(await t.db.transaction(() => refundPackage(t, row, admin.id))).toBeNull();
+    await atomically(t.app.deps, () => transition(t.db, t.clock.now(), row, 'cancelled', 'cancel', { userId: admin.id }));
+    expect(await atomically(t.app.deps, () => refundPackage(t, row, admin.id))).toBeNull();
     const details = await t.json<Json>('GET', '/api/wallet/login-company-wallet-details/', co.token);
     expect(details.body).toMatchObject({
       wallet: { id: walletId, balance_cents: 1500 },
@@ -140,7 +141,7 @@ describe('prepaid wallet', () => {
     expect(p.status).toBe(201);
     expect(p.body.price).toBeNull();
     expect((await t.json('POST', '/api/package/', admin.token, { hawb: hawb(), weight: 2 })).status).toBe(201);
-    expect(t.db.select().from(walletTxn).all()).toEqual([]);
+    expect(await t.db.select().from(walletTxn).all()).toEqual([]);
   });
 });
 

@@ -13,9 +13,9 @@ describe('company: delete, archive, status change', () => {
     expect(made.status).toBe(201);
     const gone = await t.json('DELETE', `/api/company/${made.body.id}/`, admin.token);
     expect(gone.status).toBe(200);
-    expect(t.db.select().from(company).where(eq(company.id, made.body.id)).get()).toBeUndefined();
+    expect(await t.db.select().from(company).where(eq(company.id, made.body.id)).get()).toBeUndefined();
 
-    const used = t.company('Used Co');
+    const used = await t.company('Used Co');
     await t.login('company', { companyId: used });
     const refused = await t.json<Body>('DELETE', `/api/company/${used}/`, admin.token);
     expect(refused.status).toBe(409);

@@ -63,7 +63,7 @@ describe('employee: archive, status change, delete', () => {
     const temp = await t.login('driver');
     const gone = await t.json('DELETE', `/api/employee/${temp.id}/`, admin.token);
     expect(gone.status).toBe(200);
-    expect(t.db.select().from(authToken).where(eq(authToken.user_id, temp.id)).all()).toEqual([]);
+    expect(await t.db.select().from(authToken).where(eq(authToken.user_id, temp.id)).all()).toEqual([]);
     expect((await t.json('GET', `/api/employee/${temp.id}/`, admin.token)).status).toBe(404);
 
     const driver = await t.login('driver');
@@ -85,7 +85,7 @@ describe('employee: identity documents', () => {
     const t = await makeApp();
     const admin = await t.login('admin');
     const co = await t.login('company');
-    const driver = await t.login('driver', { companyId: companyOf(t, co.id) });
+    const driver = await t.login('driver', { companyId: await companyOf(t, co.id) });
     const other = await t.login('driver');
     const supervisor = await t.login('supervisor');
 
@@ -116,7 +116,7 @@ describe('employee: identity documents', () => {
     // Replacing a document removes the old stored file.
     const before = (await t.db.select().from(user).where(eq(user.id, driver.id)).get())?.driving_license_file_id as number;
     await t.json('POST', `/api/employee/${driver.id}/document/driving-license/`, admin.token, upload(PDF, 'l.pdf'));
-    expect(t.db.select().from(storedFile).where(eq(storedFile.id, before)).get()).toBeUndefined();
+    expect(await t.db.select().from(storedFile).where(eq(storedFile.id, before)).get()).toBeUndefined();
 
     const del = await t.json<Body>('DELETE', `/api/employee/${driver.id}/document/driving-license/`, admin.token);
     expect(del.status).toBe(200);
@@ -136,8 +136,8 @@ describe('employee: driver lists', () => {
     const admin = await t.login('admin');
     const a = await t.login('company');
     const b = await t.login('company');
-    const aCo = companyOf(t, a.id);
-    const bCo = companyOf(t, b.id);
+    const aCo = await companyOf(t, a.id);
+    const bCo = await companyOf(t, b.id);
     const a1 = await t.login('driver', { companyId: aCo, name: 'Alice' });
     const a2 = await t.login('driver', { companyId: aCo, name: 'Aaron' });
     const b1 = await t.login('driver', { companyId: bCo, name: 'Bob' });

@@ -8,7 +8,7 @@ describe('group permission', () => {
     const t = await makeApp();
     const admin = await t.login('admin');
     const supervisor = await t.login('supervisor');
-    const co = t.company('Target Co');
+    const co = await t.company('Target Co');
 
     expect((await t.json('PATCH', `/api/company/${co}/`, supervisor.token, { phone: '123' })).status).toBe(403);
 
@@ -72,7 +72,7 @@ describe('group permission', () => {
     expect((await t.json('GET', '/api/group-permission/', null)).status).toBe(401);
 
     const co = await t.login('company');
-    const other = t.company('Other');
+    const other = await t.company('Other');
     const otherUser = await t.login('company', { companyId: other });
     // permission.view acts outside one company: a company login cannot be given it (issue 15 item 8).
     const g = await t.json<{ id: number }>('POST', '/api/group-permission/', admin.token, { name: 'Viewers', permissions: ['permission.view'] });

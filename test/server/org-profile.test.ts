@@ -87,8 +87,8 @@ describe('profile', () => {
     const emp = await t.json<Body>('GET', `/api/employee/${driver.id}/`, admin.token);
     expect(emp.body.profile_image).toBe(`/api/employee/${driver.id}/profile-image/`);
 
-    const fileId = t.db.select().from(user).where(eq(user.id, driver.id)).get()?.profile_image_file_id as number;
-    const key = t.db.select().from(storedFile).where(eq(storedFile.id, fileId)).get()?.key as string;
+    const fileId = (await t.db.select().from(user).where(eq(user.id, driver.id)).get())?.profile_image_file_id as number;
+    const key = (await t.db.select().from(storedFile).where(eq(storedFile.id, fileId)).get())?.key as string;
     expect(await t.app.deps.files.has(key)).toBe(true);
     expect((await t.json('POST', '/api/profile/image/', driver.token, image(new TextEncoder().encode('%PDF-1.4 no')))).status).toBe(415);
 

@@ -50,7 +50,7 @@ describe('driver support', () => {
     const co = await t.login('company');
     expect((await t.json('GET', '/api/driver-support/', co.token)).status).toBe(403);
     expect((await t.json('DELETE', `/api/driver-support/${id}/`, d1.token)).status).toBe(200);
-    expect(t.db.select().from(supportTicket).where(eq(supportTicket.id, id)).get()).toBeUndefined();
+    expect(await t.db.select().from(supportTicket).where(eq(supportTicket.id, id)).get()).toBeUndefined();
   });
 });
 
@@ -66,16 +66,16 @@ describe('webhook secret key', () => {
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({ success: true, company: aCo, regenerated: false });
     expect(String(first.body.secret_key)).toMatch(/^[0-9a-f]{64}$/);
-    expect(companyWebhookSecret(t.db, aCo)).toBe(first.body.secret_key);
+    expect(await companyWebhookSecret(t.db, aCo)).toBe(first.body.secret_key);
 
     const second = await t.json<Body>('POST', '/api/webhook-secret-key/generate-key/', a.token, { company: aCo });
     expect(second.body.regenerated).toBe(true);
     expect(second.body.secret_key).not.toBe(first.body.secret_key);
-    expect(companyWebhookSecret(t.db, aCo)).toBe(second.body.secret_key);
-    expect(t.db.select().from(companySecret).all()).toHaveLength(1);
+    expect(await companyWebhookSecret(t.db, aCo)).toBe(second.body.secret_key);
+    expect(await t.db.select().from(companySecret).all()).toHaveLength(1);
 
     expect((await t.json('POST', '/api/webhook-secret-key/generate-key/', a.token, { company: bCo })).status).toBe(404);
-    expect(companyWebhookSecret(t.db, bCo)).toBeUndefined();
+    expect(await companyWebhookSecret(t.db, bCo)).toBeUndefined();
 
     const admin = await t.login('admin');
     expect((await t.json('POST', '/api/webhook-secret-key/generate-key/', admin.token, {})).status).toBe(400);
@@ -83,7 +83,7 @@ describe('webhook secret key', () => {
     expect((await t.json('POST', '/api/webhook-secret-key/generate-key/', admin.token, { company: 'b' })).status).toBe(400);
     const forB = await t.json<Body>('POST', '/api/webhook-secret-key/generate-key/', admin.token, { company: bCo });
     expect(forB.status).toBe(201);
-    expect(companyWebhookSecret(t.db, bCo)).toBe(forB.body.secret_key);
+    expect(await companyWebhookSecret(t.db, bCo)).toBe(forB.body.secret_key);
 
     for (const role of ['supervisor', 'driver'] as const) {
       const who = await t.login(role);
@@ -114,12 +114,12 @@ describe('pickup point QR code', () => {
     expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     const text = png.headers.get('x-qr-text') ?? '';
     expect(text).toMatch(new RegExp(`^COURIER-PP:${id}:[0-9a-f]{8}$`));
-    expect(parsePickupPointCode(t.db, text, t.clock.now())).toBe(id);
-    expect(parsePickupPointCode(t.db, text.replace(/:[0-9a-f]{8}$/, ':00000000'), t.clock.now())).toBeNull();
-    expect(parsePickupPointCode(t.db, `COURIER-PP:${id + 1}:${text.slice(-8)}`, t.clock.now())).toBeNull();
+    expect(await parsePickupPointCode(t.db, text, t.clock.now())).toBe(id);
+    expect(await parsePickupPointCode(t.db, text.replace(/:[0-9a-f]{8}$/, ':00000000'), t.clock.now())).toBeNull();
+    expect(await parsePickupPointCode(t.db, `COURIER-PP:${id + 1}:${text.slice(-8)}`, t.clock.now())).toBeNull();
     // Knowing the format is not enough to forge a code without the server's key.
     const forged = createHmac('sha256', 'guess').update(`COURIER-PP:${id}`).digest('hex').slice(0, 8);
-    expect(parsePickupPointCode(t.db, `COURIER-PP:${id}:${forged}`, t.clock.now())).toBeNull();
+    expect(await parsePickupPointCode(t.db, `COURIER-PP:${id}:${forged}`, t.clock.now())).toBeNull();
 
     const svg = await t.call('GET', `/api/pickup-point/${id}/qr-code/?format=svg&size=200`, a.token);
     expect(svg.headers.get('content-type')).toBe('image/svg+xml');

@@ -76,7 +76,7 @@ describe('package uploads (CSV and Excel)', () => {
     expect(byRow.get(4)?.errors[0].message).toContain('duplicate of row 2');
     expect(byRow.get(5)?.errors[0].message).toContain('already exists');
     expect(byRow.get(6)?.hawb).toBeNull();
-    expect(countPackages(t)).toBe(before);
+    expect(await countPackages(t)).toBe(before);
 
     const partial = await upload<UploadOk>(t, '/api/package/bulk-upload/?partial=true', admin.token, form(csv, 'p.csv'));
     expect(partial.status).toBe(200);
@@ -85,7 +85,7 @@ describe('package uploads (CSV and Excel)', () => {
     expect(created.map((r) => [r.row, r.hawb])).toEqual([[2, 'UP-1'], [8, 'UP-3']]);
     const first = await t.json<Package>('GET', `/api/package/${created[0].id}/`, admin.token);
     expect(first.body).toMatchObject({ hawb: 'UP-1', customer_name: 'Ada', weight: 1.5, sac: true, delivery_date: '2030-01-02', status: 'created', zone: geo.north });
-    expect(countPackages(t)).toBe(before + 2);
+    expect(await countPackages(t)).toBe(before + 2);
 
     // Same file again: every row is now a duplicate of the database.
     const again = await upload<UploadRefused>(t, '/api/package/bulk-upload/?partial=true', admin.token, form(csv, 'p.csv'));
@@ -116,14 +116,14 @@ describe('package uploads (CSV and Excel)', () => {
     expect((await upload(t, path, admin.token, form(big, 'big.csv'))).status).toBe(413);
     const long = `hawb\n${Array.from({ length: 50_001 }, (_, i) => `L${i}`).join('\n')}`;
     expect((await upload(t, path, admin.token, form(long, 'long.csv'))).status).toBe(413);
-    expect(countPackages(t)).toBe(0);
+    expect(await countPackages(t)).toBe(0);
   });
 
   it('a company uploads only for itself', async () => {
     const t = await makeApp();
     const shipper = await t.login('company');
-    const own = (await t.db.query.user.findFirst({ where: (u, { eq }) => eq(u.id, shipper.id) })).sync()?.company_id;
-    const rivalCompany = t.company('Rival');
+    const own = (await t.db.query.user.findFirst({ where: (u, { eq }) => eq(u.id, shipper.id) }))?.company_id;
+    const rivalCompany = await t.company('Rival');
     const csv = `hawb,company\nCO-1,\nCO-2,${rivalCompany}\n`;
     const refused = await upload<UploadRefused>(t, '/api/package/bulk-upload/', shipper.token, form(csv, 'c.csv'));
     expect(refused.status).toBe(400);
@@ -139,7 +139,7 @@ describe('package uploads (CSV and Excel)', () => {
   it('charges each uploaded parcel like a single create; a row the prepaid wallet cannot pay is rejected', async () => {
     const t = await makeApp();
     const shipper = await t.login('company');
-    const co = (await t.db.query.user.findFirst({ where: (u, { eq }) => eq(u.id, shipper.id) })).sync()?.company_id ?? 0;
+    const co = (await t.db.query.user.findFirst({ where: (u, { eq }) => eq(u.id, shipper.id) }))?.company_id ?? 0;
     // Default card: 800 cents plus 150 per started kilogram, so each 1 kg parcel costs 950.
     await t.db.insert(deliveryRate).values({ base_cents: 800, per_unit_cents: 150, currency: 'AUD', created_at: 1, updated_at: 1 }).run();
     const w = await ensureWallet(t.app.deps, co);
@@ -150,12 +150,12 @@ describe('package uploads (CSV and Excel)', () => {
     const refused = await upload<UploadRefused>(t, '/api/package/bulk-upload/', shipper.token, form(csv, 'w.csv'));
     expect(refused.status).toBe(400);
     expect(refused.body.details.report).toMatchObject([{ row: 4, hawb: 'PAY-3', status: 'rejected', errors: [{ path: 'wallet' }] }]);
-    expect(countPackages(t)).toBe(0);
-    expect(balance()).toBe(2000);
+    expect(await countPackages(t)).toBe(0);
+    expect(await balance()).toBe(2000);
 
     const partial = await upload<UploadOk>(t, '/api/package/bulk-upload/?partial=true', shipper.token, form(csv, 'w.csv'));
     expect(partial.body).toMatchObject({ created: 2, rejected: 1 });
-    expect(balance()).toBe(100);
+    expect(await balance()).toBe(100);
     const made = await t.json<Package>('GET', `/api/package/${partial.body.report[0].id}/`, shipper.token);
     expect(made.body.price).toBe(9.5);
   });
@@ -163,7 +163,7 @@ describe('package uploads (CSV and Excel)', () => {
   it('Excel: typed cells, all or nothing, partial, and a checked file type', async () => {
     const t = await makeApp();
     const admin = await t.login('admin');
-    const co = t.company('Shipper');
+    const co = await t.company('Shipper');
     const rows = [
       ['hawb', 'customer_name', 'weight', 'sac', 'delivery_date', 'customer_phone'],
       [12345, { richText: [{ text: 'Ada ' }, { text: 'Lovelace' }] }, 2, true, new Date(Date.UTC(2030, 0, 2)), 400111222],
@@ -174,7 +174,7 @@ describe('package uploads (CSV and Excel)', () => {
     const refused = await upload<UploadRefused>(t, path, admin.token, form(await xlsx(rows), 'p.xlsx', { company: String(co) }));
     expect(refused.status).toBe(400);
     expect(refused.body.details.report.map((r) => r.row)).toEqual([4]);
-    expect(countPackages(t)).toBe(0);
+    expect(await countPackages(t)).toBe(0);
 
     const ok = await upload<UploadOk>(t, `${path}?partial=true`, admin.token, form(await xlsx(rows), 'p.xlsx', { company: String(co) }));
     expect(ok.status).toBe(200);

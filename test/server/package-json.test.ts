@@ -67,7 +67,7 @@ async function world() {
   const admin = await t.login('admin');
   const driver = await t.login('driver', { name: AWKWARD });
   const plain = await t.login('driver', { name: 'Plain Driver' });
-  const companyId = t.company(`Acme "Imports" & Söhne 'Ltd'`);
+  const companyId = await t.company(`Acme "Imports" & Söhne 'Ltd'`);
   const now = t.clock.now();
   const ts = { created_at: now, updated_at: now };
   const au = (await db.insert(country).values({ name: 'Österreich "AT"', ...ts }).returning().get()).id;
@@ -117,7 +117,7 @@ describe('Package JSON built by SQLite', () => {
     expect(full).toMatchObject({ landed: true, sac: true, is_scanned: false, coordinates: { latitude: -33.865143, longitude: 151.2099 } });
     const half = JSON.parse((await packageJson(db, ids.halfCoordinates))?.text ?? 'null') as Package;
     expect(half).toMatchObject({ coordinates: null, assigned_to: { id: expect.any(Number) as number }, landed: false, is_scanned: true });
-    expect(packageJson(db, 999_999)).toBeUndefined();
+    expect(await packageJson(db, 999_999)).toBeUndefined();
   });
 
   it('keeps timestamps to the millisecond as toISOString does', async () => {
@@ -127,7 +127,8 @@ describe('Package JSON built by SQLite', () => {
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
     const times = [0, 1, 999, 1000, 86_399_999, Date.UTC(2000, 1, 29, 23, 59, 59, 999), Date.UTC(2099, 11, 31, 23, 59, 59, 999)];
     for (let i = 0; i < 300; i++) times.push((next() * 2048 + (next() % 2048)) % 4_102_444_800_000);
-    const ids = times.map((ms, i) => (await db.insert(pkg).values({ hawb: `T-${i}`, created_at: ms, updated_at: t.clock.now() }).returning().get()).id);
+    const ids: number[] = [];
+    for (const [i, ms] of times.entries()) ids.push((await db.insert(pkg).values({ hawb: `T-${i}`, created_at: ms, updated_at: t.clock.now() }).returning().get()).id);
     const parsed = await packagesByIds(db, ids);
     expect(parsed.map((p) => p.created_at)).toEqual(times.map((ms) => new Date(ms).toISOString()));
   });
@@ -137,8 +138,10 @@ describe('Package JSON built by SQLite', () => {
     const order = [ids.otherDriver, ids.full, 424_242, ids.bare, ids.full];
     const raws = await packageJsonByIds(db, order);
     expect(raws.map((r) => (JSON.parse(r.text) as Package).id)).toEqual([ids.otherDriver, ids.full, ids.bare, ids.full]);
-    expect(packagesByIds(db, order)).toEqual([ids.otherDriver, ids.full, ids.bare, ids.full].map((id) => previousShaping(db, id)));
-    expect(packageJsonByIds(db, [])).toEqual([]);
+    const shaped: Package[] = [];
+    for (const id of [ids.otherDriver, ids.full, ids.bare, ids.full]) shaped.push(await previousShaping(db, id));
+    expect(await packagesByIds(db, order)).toEqual(shaped);
+    expect(await packageJsonByIds(db, [])).toEqual([]);
     const listed = await packageJsonWhere(db, eq(pkg.status, 'assigned'), { orderBy: [pkg.sequence_no, pkg.id], limit: 10 });
     expect(listed.map((r) => (JSON.parse(r.text) as Package).id)).toEqual([ids.otherDriver, ids.full]);
     expect((await packageJsonWhere(db, eq(pkg.status, 'assigned'), { orderBy: [pkg.id], limit: 1, offset: 1 })).map((r) => (JSON.parse(r.text) as Package).id)).toEqual([ids.otherDriver]);

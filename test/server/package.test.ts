@@ -9,10 +9,10 @@ type Page = { count: number; results: Package[] };
 
 async function setup() {
   const t = await makeApp();
-  const geo = seedGeo(t.db);
+  const geo = await seedGeo(t.db);
   const admin = await t.login('admin');
   const shipper = await t.login('company');
-  const shipperCompany = (await t.db.query.user.findFirst({ where: (u, { eq: e }) => e(u.id, shipper.id) })).sync()?.company_id ?? 0;
+  const shipperCompany = (await t.db.query.user.findFirst({ where: (u, { eq: e }) => e(u.id, shipper.id) }))?.company_id ?? 0;
   const rival = await t.login('company');
   const driver = await t.login('driver');
   return { t, geo, admin, shipper, shipperCompany, rival, driver };
@@ -94,7 +94,7 @@ describe('package model: a company, an admin and the whole path', () => {
     expect((await t.json('DELETE', `/api/package/${fresh}/`, rival.token)).status).toBe(404);
     expect((await t.json('DELETE', `/api/package/${fresh}/`, shipper.token)).status).toBe(200);
     expect((await t.json('GET', `/api/package/${fresh}/`, admin.token)).status).toBe(404);
-    expect(t.db.select().from(packageEvent).where(eq(packageEvent.package_id, fresh)).all()).toEqual([]);
+    expect(await t.db.select().from(packageEvent).where(eq(packageEvent.package_id, fresh)).all()).toEqual([]);
 
     // Final parcels are history: no edits.
     expect((await t.json('POST', `/api/package/${third.body.id}/status-change/`, admin.token, { status: 'cancelled' })).status).toBe(200);
@@ -110,7 +110,7 @@ describe('package model: a company, an admin and the whole path', () => {
     const made = await t.json<Package>('POST', '/api/package/', admin.token, { hawb: 'SCANNED-1' });
     await t.db.insert(packageEvent).values({ package_id: made.body.id, action: 'scan_rejected_state', from_status: 'created', occurred_at: 1, received_at: 1 }).run();
     expect((await t.json('DELETE', `/api/package/${made.body.id}/`, admin.token)).status).toBe(409);
-    expect(t.db.select().from(pkg).where(eq(pkg.id, made.body.id)).get()).toBeTruthy();
+    expect(await t.db.select().from(pkg).where(eq(pkg.id, made.body.id)).get()).toBeTruthy();
   });
 
   it('archives and restores with the spec 4.6 envelope, scoped to the caller', async () => {

@@ -60,7 +60,7 @@ describe('pickups', () => {
     expect(scanned.body.pending.map((p) => p.hawb)).toEqual(['PU-1']);
     const forged = await t.json('POST', '/api/pickup-point-scan/qr-scan/', driver.token, { code: code.replace(/:[0-9a-f]{8}$/, ':00000000') });
     expect(forged.status).toBe(404);
-    expect(t.db.select().from(scanException).where(eq(scanException.action, 'pickup_point')).all()).toHaveLength(1);
+    expect(await t.db.select().from(scanException).where(eq(scanException.action, 'pickup_point')).all()).toHaveLength(1);
 
     // Someone else's parcel is refused (and recorded); ours becomes picked up, exactly once.
     const notMine = await t.json<Json>('POST', '/api/pickup-point-scan/package-scan/', driver.token, { barcode: 'PU-2', pickup_point: point });
@@ -85,7 +85,7 @@ describe('pickups', () => {
     expect((await webhookCall(t, 'PATCH', co, { hawb: 'PU-1', customer_name: 'Changed' })).status).toBe(409);
     const received = await t.json<Json & { package: Json }>('POST', '/api/scan-package-api/scan-assign-zone/', depot.token, { barcode: 'PU-1' });
     expect(received.status).toBe(200);
-    expect(statusOf(t, id)).toMatchObject({ status: 'received', landed: true });
+    expect(await statusOf(t, id)).toMatchObject({ status: 'received', landed: true });
     expect((await t.db.select().from(packageEvent).where(eq(packageEvent.package_id, id)).all()).map((e) => e.to_status).filter(Boolean))
       .toEqual(['pickup_requested', 'picked_up', 'received']);
   });
@@ -106,13 +106,13 @@ describe('pickups', () => {
     expect((await t.json('POST', '/api/pickup-point-scan/status-change/', driver.token, { packages: [b], status: 'picked_up', pickup_point: p1 })).status).toBe(404);
     const manual = await t.json<{ count: number }>('POST', '/api/pickup-point-scan/status-change/', driver.token, { packages: [a], status: 'picked_up', pickup_point: p1 });
     expect(manual.status).toBe(200);
-    expect(statusOf(t, a)).toMatchObject({ status: 'picked_up', assigned_to_id: driver.id });
+    expect(await statusOf(t, a)).toMatchObject({ status: 'picked_up', assigned_to_id: driver.id });
     expect((await t.json('POST', '/api/pickup-point-scan/status-change/', driver.token, { packages: [a], status: 'delivered' })).status).toBe(400);
     expect((await t.json('POST', '/api/pickup-package/assign-driver/', admin.token, { driver: driver.id, packages: [a] })).status).toBe(409);
 
     const changed = await webhookCall(t, 'PATCH', co, { hawb: 'B-3', customer_phone: '0400 999 999', pickup_point: p2 });
     expect(changed.status).toBe(200);
-    expect(statusOf(t, c)).toMatchObject({ customer_phone: '0400 999 999', pickup_point_id: p2 });
+    expect(await statusOf(t, c)).toMatchObject({ customer_phone: '0400 999 999', pickup_point_id: p2 });
     const cancelled = await webhookCall(t, 'PATCH', co, { hawb: 'B-3', status: 'cancelled', note: 'customer changed mind' });
     expect(cancelled.body.package).toMatchObject({ status: 'cancelled' });
     expect((await webhookCall(t, 'PATCH', co, { hawb: 'B-3' })).status).toBe(400);
@@ -137,7 +137,7 @@ describe('pickups', () => {
     expect((await send(signed(co.secret, body, now, 'NO-SUCH-CODE'))).status).toBe(401);
     const { 'x-courier-signature': _sig, ...unsigned } = signed(co.secret, body, now, co.code);
     expect((await send(unsigned)).status).toBe(401);
-    expect(packageCount(t)).toBe(before);
+    expect(await packageCount(t)).toBe(before);
 
     // The company id is not a sender name (issue 15 item 7: X-Courier-Company is the code only).
     expect((await send(signed(co.secret, body, now, String(co.id)))).status).toBe(401);
@@ -147,13 +147,13 @@ describe('pickups', () => {
     const replay = await send(good);
     expect(replay.status).toBe(401);
     expect(replay.body).toMatchObject({ success: false, code: 'not_authenticated' });
-    expect(packageCount(t)).toBe(before + 1);
-    expect(t.db.select().from(webhookNonce).all()).toHaveLength(1);
+    expect(await packageCount(t)).toBe(before + 1);
+    expect(await t.db.select().from(webhookNonce).all()).toHaveLength(1);
 
     // A regenerated key makes the old one useless at once.
     await t.json('POST', '/api/webhook-secret-key/generate-key/', co.login.token, {});
     expect((await send(signed(co.secret, JSON.stringify({ hawb: 'D-3' }), now, co.code), JSON.stringify({ hawb: 'D-3' }))).status).toBe(401);
-    expect(packageCount(t)).toBe(before + 1);
+    expect(await packageCount(t)).toBe(before + 1);
   });
 
   it('pickup uploads (csv and excel, staff and company) start as pickup_requested and raise package.created', async () => {
@@ -170,7 +170,7 @@ describe('pickups', () => {
     expect(up.body.created).toBe(2);
     const rows = await t.db.select().from(pkg).where(eq(pkg.pickup_point_id, point)).all();
     expect(rows.map((r) => [r.hawb, r.status])).toEqual([['U-1', 'pickup_requested'], ['U-2', 'pickup_requested']]);
-    expect(t.db.select().from(packageEvent).where(eq(packageEvent.package_id, rows[0]?.id ?? 0)).get()).toMatchObject({ action: 'pickup_upload', to_status: 'pickup_requested' });
+    expect(await t.db.select().from(packageEvent).where(eq(packageEvent.package_id, rows[0]?.id ?? 0)).get()).toMatchObject({ action: 'pickup_upload', to_status: 'pickup_requested' });
     expect((await t.db.select().from(webhookDelivery).all()).map((d) => d.event)).toEqual(['package.created', 'package.created']);
 
     expect((await t.json('POST', '/api/pickup-package/company/bulk-upload/', admin.token, csv('U-3,Cy\n'))).status).toBe(403);

@@ -60,11 +60,11 @@ describe('prepared package update', () => {
     const b = await updatePackage(db, now + 2, a, { is_scanned: false, flag_reason: null, attempts: 2 }, 'test', actor);
     expect(b).toMatchObject({ is_scanned: false, flag_reason: null, attempts: 2, updated_at: now + 2 });
     // The same shape again reuses the prepared query with new values.
-    const c = updatePackage(db, now + 3, b, { is_scanned: true, flag_reason: 'again', attempts: 3 }, 'test', actor);
+    const c = await updatePackage(db, now + 3, b, { is_scanned: true, flag_reason: 'again', attempts: 3 }, 'test', actor);
     expect(c).toMatchObject({ is_scanned: true, flag_reason: 'again', attempts: 3 });
-    const stored = db.select().from(pkg).where(eq(pkg.id, row.id)).get();
+    const stored = await db.select().from(pkg).where(eq(pkg.id, row.id)).get();
     expect(stored).toEqual(c);
-    expect(db.$client.prepare('select is_scanned from package where id = ?').get(row.id)).toEqual({ is_scanned: 1 });
+    expect(await db.values(sql`select is_scanned from package where id = ${row.id}`)).toEqual([[1]]);
   });
 
   it('a placeholder set binds what it is given', async () => {
@@ -72,6 +72,6 @@ describe('prepared package update', () => {
     const now = 1_700_000_000_000;
     const row = await db.insert(pkg).values({ hawb: 'P3', created_at: now, updated_at: now }).returning().get();
     const q = db.update(pkg).set(placeholderSet(['hawb'])).where(eq(pkg.id, sql.placeholder('id'))).returning({ hawb: pkg.hawb }).prepare();
-    expect(q.get({ hawb: 'P3b', id: row.id })).toEqual({ hawb: 'P3b' });
+    expect(await q.get({ hawb: 'P3b', id: row.id })).toEqual({ hawb: 'P3b' });
   });
 });

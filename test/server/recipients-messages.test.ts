@@ -73,7 +73,7 @@ describe('recipient messages through the outbox', () => {
 
     // Never twice: another run, or the same scan replayed, sends nothing more.
     expect(await w.dispatcher.runOnce()).toBe(0);
-    await (await w.t).json('POST', '/api/scan-package-api/inbound-scan/', w.driver.token, { barcode: 'MSG-1' });
+    await w.t.json('POST', '/api/scan-package-api/inbound-scan/', w.driver.token, { barcode: 'MSG-1' });
     await w.dispatcher.runOnce();
     expect(w.mailsTo('robin.msg-1@example.net')).toHaveLength(1);
   });
@@ -81,16 +81,16 @@ describe('recipient messages through the outbox', () => {
   it('"on its way" carries the arrival window of the planned route (dispatch ETAs), and the page shows it', async () => {
     const w = await world();
     const id = await w.parcel('ETA-1', { latitude: -33.87, longitude: 151.21, customer_phone: null });
-    const route = await (await w.t).json<{ route: { id: number } }>('POST', '/api/route/', w.admin.token, { name: 'Run', date: '2026-01-05', driver: w.driver.id, packages: [id] });
+    const route = await w.t.json<{ route: { id: number } }>('POST', '/api/route/', w.admin.token, { name: 'Run', date: '2026-01-05', driver: w.driver.id, packages: [id] });
     expect(route.status).toBe(201);
-    expect((await (await w.t).json('POST', `/api/route/${route.body.route.id}/optimize/`, w.admin.token, { start_latitude: -33.80, start_longitude: 151.20 })).status).toBe(200);
-    expect((await (await w.t).json('POST', '/api/scan-package-api/inbound-scan/', w.driver.token, { barcode: 'ETA-1' })).status).toBe(200);
+    expect((await w.t.json('POST', `/api/route/${route.body.route.id}/optimize/`, w.admin.token, { start_latitude: -33.80, start_longitude: 151.20 })).status).toBe(200);
+    expect((await w.t.json('POST', '/api/scan-package-api/inbound-scan/', w.driver.token, { barcode: 'ETA-1' })).status).toBe(200);
     await w.dispatcher.runOnce();
     const [mail] = w.mailsTo('robin.eta-1@example.net');
     const window = /is on its way, arriving (\d\d:\d\d)–(\d\d:\d\d)\. Track it/.exec(mail!.text);
     expect(window).not.toBeNull();
     const token = /#([A-Za-z0-9_-]{32})/.exec(mail!.text)![1]!;
-    const view = await (await w.t).json<{ eta: { from: string; to: string } | null }>('GET', `/api/public/track/${token}/`);
+    const view = await w.t.json<{ eta: { from: string; to: string } | null }>('GET', `/api/public/track/${token}/`);
     expect(Date.parse(view.body.eta!.to) - Date.parse(view.body.eta!.from)).toBe(30 * 60_000);
   });
 
@@ -104,21 +104,21 @@ describe('recipient messages through the outbox', () => {
     let row = (await w.rows()).find((r) => r.package_id === id)!;
     expect(row).toMatchObject({ status: 'pending', attempts: 1 });
     expect(row.last_error).toMatch(/^HTTP 500/);
-    expect(row.next_attempt_at).toBe((await w.t).clock.now() + 60_000);
+    expect(row.next_attempt_at).toBe(w.t.clock.now() + 60_000);
     await w.dispatcher.runOnce(); // not due yet
     expect(sms.requests.length).toBe(before + 1);
 
-    (await w.t).clock.advance(60_000);
+    w.t.clock.advance(60_000);
     await w.dispatcher.runOnce();
     row = (await w.rows()).find((r) => r.package_id === id)!;
     expect(row).toMatchObject({ status: 'pending', attempts: 2 });
     expect(row.last_error).toMatch(/^HTTP 429/);
     // The provider asked for 600 s, longer than our 120 s back-off.
-    expect(row.next_attempt_at).toBe((await w.t).clock.now() + 600_000);
-    (await w.t).clock.advance(120_000);
+    expect(row.next_attempt_at).toBe(w.t.clock.now() + 600_000);
+    w.t.clock.advance(120_000);
     await w.dispatcher.runOnce();
     expect(sms.requests.length).toBe(before + 2);
-    (await w.t).clock.advance(480_000);
+    w.t.clock.advance(480_000);
     await w.dispatcher.runOnce();
     row = (await w.rows()).find((r) => r.package_id === id)!;
     expect(row).toMatchObject({ status: 'sent', attempts: 3 });
@@ -135,7 +135,7 @@ describe('recipient messages through the outbox', () => {
 
   it('wrong SMS credentials are refused by the provider and the message is given up, not retried forever', async () => {
     const w = await world();
-    const dispatcher = messageDispatcherFor((await w.t).app.deps, {
+    const dispatcher = messageDispatcherFor(w.t.app.deps, {
       fromAddress: 'x@example.com', email: logEmailTransport(() => {}),
       sms: httpSmsProvider({ url: sms.url, accountSid: sms.sid, authToken: 'wrong', from: '+1' }),
     });
@@ -152,8 +152,8 @@ describe('recipient messages through the outbox', () => {
     const b = await w.parcel('MSG-5');
     await w.outForDelivery(a, 'MSG-4');
     await w.outForDelivery(b, 'MSG-5');
-    expect((await (await w.t).json('POST', `/api/package-delivered/${a}/deliver/`, w.driver.token, { recipient_name: 'Robin' })).status).toBe(200);
-    expect((await (await w.t).json('POST', `/api/package-delivered/${b}/fail/`, w.driver.token, { failed_delivery_status: w.reason })).status).toBe(200);
+    expect((await w.t.json('POST', `/api/package-delivered/${a}/deliver/`, w.driver.token, { recipient_name: 'Robin' })).status).toBe(200);
+    expect((await w.t.json('POST', `/api/package-delivered/${b}/fail/`, w.driver.token, { failed_delivery_status: w.reason })).status).toBe(200);
     await w.dispatcher.runOnce();
     const delivered = w.mailsTo('robin.msg-4@example.net').find((m) => /delivered/.test(m.subject))!;
     expect(delivered.subject).toBe('Your parcel MSG-4 was delivered');
@@ -163,8 +163,8 @@ describe('recipient messages through the outbox', () => {
     expect(failed.text).toContain('we could not deliver your parcel MSG-5 (No one home). We will try again on the next delivery day. Choose another day or leave instructions: https://track.example.com/track.html#');
 
     // Back to the depot, then to the sender: "returned to sender" once, at the final step.
-    expect((await (await w.t).json('POST', `/api/package/${b}/status-change/`, w.admin.token, { status: 'returned' })).status).toBe(200);
-    expect((await (await w.t).json('POST', `/api/package/${b}/status-change/`, w.admin.token, { status: 'returned_to_sender' })).status).toBe(200);
+    expect((await w.t.json('POST', `/api/package/${b}/status-change/`, w.admin.token, { status: 'returned' })).status).toBe(200);
+    expect((await w.t.json('POST', `/api/package/${b}/status-change/`, w.admin.token, { status: 'returned_to_sender' })).status).toBe(200);
     await w.dispatcher.runOnce();
     const back = w.mailsTo('robin.msg-5@example.net').filter((m) => /back to the sender/.test(m.subject));
     expect(back.map((m) => m.subject)).toEqual(['Your parcel MSG-5 is going back to the sender']);
@@ -177,7 +177,7 @@ describe('recipient messages through the outbox', () => {
     for (const h of ['SOON-1', 'SOON-2', 'SOON-3', 'SOON-4']) ids.push(await w.parcel(h));
     for (const [i, id] of ids.entries()) await w.outForDelivery(id, `SOON-${i + 1}`);
     await w.dispatcher.runOnce();
-    expect((await (await w.t).json('POST', `/api/package-delivered/${ids[0]!}/deliver/`, w.driver.token, {})).status).toBe(200);
+    expect((await w.t.json('POST', `/api/package-delivered/${ids[0]!}/deliver/`, w.driver.token, {})).status).toBe(200);
     const soon = (await w.rows()).filter((r) => r.kind === 'arriving_soon' && r.channel === 'email');
     // Default N = 2: SOON-2 is next, SOON-3 two stops away, SOON-4 not yet.
     expect(soon.map((r) => r.package_id)).toEqual([ids[1], ids[2]]);
@@ -185,24 +185,24 @@ describe('recipient messages through the outbox', () => {
     expect(w.mailsTo('robin.soon-2@example.net').map((m) => m.subject)).toContain('Your parcel SOON-2 is the next stop away');
     expect(w.mailsTo('robin.soon-3@example.net').map((m) => m.subject)).toContain('Your parcel SOON-3 is 2 stops away');
     // The next stop done: SOON-4 enters the window, SOON-3 does not hear again.
-    await (await w.t).json('POST', `/api/package-delivered/${ids[1]!}/deliver/`, w.driver.token, {});
+    await w.t.json('POST', `/api/package-delivered/${ids[1]!}/deliver/`, w.driver.token, {});
     expect((await w.rows()).filter((r) => r.kind === 'arriving_soon' && r.channel === 'email').map((r) => r.package_id)).toEqual([ids[1], ids[2], ids[3]]);
   });
 
   it('follows the company\'s settings: events, channels, sender name and template text', async () => {
     const w = await world();
-    const other = await (await w.t).login('company');
-    const patch = await (await w.t).json('PATCH', '/api/recipient-settings/', w.shipper.token, {
+    const other = await w.t.login('company');
+    const patch = await w.t.json('PATCH', '/api/recipient-settings/', w.shipper.token, {
       events: ['out_for_delivery'], channels: ['email'], sender_name: 'Bloom Flowers',
       templates: { out_for_delivery: 'Hi from {company}! {hawb} is coming today. {link}' },
     });
     expect(patch.status).toBe(200);
-    expect((await (await w.t).json('PATCH', `/api/recipient-settings/?company=${String(patch.body.company)}`, other.token, { channels: [] })).status).toBe(403);
-    expect((await (await w.t).json('PATCH', '/api/recipient-settings/', w.shipper.token, { channels: ['pigeon'] })).status).toBe(400);
-    expect((await (await w.t).json('PATCH', '/api/recipient-settings/', w.shipper.token, { sender_name: 'Evil\r\nBcc: x@y' })).status).toBe(400);
+    expect((await w.t.json('PATCH', `/api/recipient-settings/?company=${String(patch.body.company)}`, other.token, { channels: [] })).status).toBe(403);
+    expect((await w.t.json('PATCH', '/api/recipient-settings/', w.shipper.token, { channels: ['pigeon'] })).status).toBe(400);
+    expect((await w.t.json('PATCH', '/api/recipient-settings/', w.shipper.token, { sender_name: 'Evil\r\nBcc: x@y' })).status).toBe(400);
     const id = await w.parcel('MSG-6');
     await w.outForDelivery(id, 'MSG-6');
-    await (await w.t).json('POST', `/api/package-delivered/${id}/deliver/`, w.driver.token, {});
+    await w.t.json('POST', `/api/package-delivered/${id}/deliver/`, w.driver.token, {});
     expect((await w.rows()).filter((r) => r.package_id === id).map((r) => `${r.kind}/${r.channel}`)).toEqual(['out_for_delivery/email']);
     await w.dispatcher.runOnce();
     const [mail] = w.mailsTo('robin.msg-6@example.net');
@@ -213,23 +213,23 @@ describe('recipient messages through the outbox', () => {
   it('without PUBLIC_URL messages carry no link at all (never one built from a request\'s Host)', async () => {
     const w = await world(null);
     const id = await w.parcel('MSG-7');
-    await (await w.t).json('POST', '/api/assign-package/assign-driver/', w.admin.token, { driver: w.driver.id, packages: [id] });
-    await (await w.t).json('POST', '/api/scan-package-api/inbound-scan/', w.driver.token, { barcode: 'MSG-7' }, { host: 'evil.example', 'x-forwarded-host': 'evil.example' });
+    await w.t.json('POST', '/api/assign-package/assign-driver/', w.admin.token, { driver: w.driver.id, packages: [id] });
+    await w.t.json('POST', '/api/scan-package-api/inbound-scan/', w.driver.token, { barcode: 'MSG-7' }, { host: 'evil.example', 'x-forwarded-host': 'evil.example' });
     await w.dispatcher.runOnce();
     const [mail] = w.mailsTo('robin.msg-7@example.net');
     expect(mail!.text).toMatch(/^Company \d+: your parcel MSG-7 is on its way\.$/);
     expect(mail!.raw).not.toMatch(/evil|http/);
-    const link = await (await w.t).json<{ url: string | null; warning: string }>('GET', `/api/package/${id}/tracking-link/`, w.shipper.token, undefined, { host: 'evil.example' });
+    const link = await w.t.json<{ url: string | null; warning: string }>('GET', `/api/package/${id}/tracking-link/`, w.shipper.token, undefined, { host: 'evil.example' });
     expect(link.body.url).toBeNull();
     expect(link.body.warning).toMatch(/PUBLIC_URL is not set/);
   });
 
   it('password reset mail goes through the same outbox and SMTP', async () => {
     const w = await world();
-    expect((await (await w.t).json('POST', '/api/auth/forget-password/', null, { email: w.driver.email })).status).toBe(200);
+    expect((await w.t.json('POST', '/api/auth/forget-password/', null, { email: w.driver.email })).status).toBe(200);
     // The reset is written just after the answer (so its timing tells nothing), then committed.
     await new Promise<void>((ok) => { setImmediate(ok); });
-    await (await w.t).app.deps.writes.settled();
+    await w.t.app.deps.writes.settled();
     expect((await w.rows()).find((r) => r.kind === 'account')).toMatchObject({ channel: 'email', status: 'pending', to: w.driver.email });
     await w.dispatcher.runOnce();
     const [mail] = w.mailsTo(w.driver.email);
@@ -243,10 +243,10 @@ describe('recipient messages through the outbox', () => {
     await w.outForDelivery(id, 'MSG-8');
     const row = (await w.rows()).find((r) => r.package_id === id)!;
     // What a crash between the claim and the provider's answer leaves behind.
-    await (await w.t).db.update(messageOutbox).set({ status: 'sending', claimed_at: (await w.t).clock.now(), attempts: 1 }).where(eq(messageOutbox.id, row.id)).run();
+    await w.t.db.update(messageOutbox).set({ status: 'sending', claimed_at: w.t.clock.now(), attempts: 1 }).where(eq(messageOutbox.id, row.id)).run();
     await w.dispatcher.runOnce();
     expect((await w.rows()).find((r) => r.id === row.id)!.status).toBe('sending'); // still within its lease
-    (await w.t).clock.advance(11 * 60_000);
+    w.t.clock.advance(11 * 60_000);
     await w.dispatcher.runOnce();
     expect((await w.rows()).find((r) => r.id === row.id)).toMatchObject({ status: 'uncertain' });
     expect(w.mailsTo('robin.msg-8@example.net')).toHaveLength(0);
@@ -254,16 +254,16 @@ describe('recipient messages through the outbox', () => {
 
   it('an unreachable SMTP server is retried later; without SMTP_URL or SMS_URL messages are logged and kept', async () => {
     const w = await world();
-    const down = messageDispatcherFor((await w.t).app.deps, { fromAddress: 'x@example.com', email: smtpTransport('smtp://127.0.0.1:9'), sms: logSmsProvider(() => {}) });
+    const down = messageDispatcherFor(w.t.app.deps, { fromAddress: 'x@example.com', email: smtpTransport('smtp://127.0.0.1:9'), sms: logSmsProvider(() => {}) });
     const id = await w.parcel('MSG-9', { customer_phone: null });
     await w.outForDelivery(id, 'MSG-9');
     await down.runOnce();
     expect((await w.rows()).find((r) => r.package_id === id)).toMatchObject({ status: 'pending', attempts: 1 });
     const lines: string[] = [];
-    const logOnly = messageDispatcherFor((await w.t).app.deps, {
+    const logOnly = messageDispatcherFor(w.t.app.deps, {
       fromAddress: 'x@example.com', email: logEmailTransport((l) => lines.push(l)), sms: logSmsProvider((l) => lines.push(l)),
     });
-    (await w.t).clock.advance(3600_000);
+    w.t.clock.advance(3600_000);
     await logOnly.runOnce();
     expect((await w.rows()).find((r) => r.package_id === id)).toMatchObject({ status: 'logged', attempts: 2 });
     expect(lines.join('\n')).toMatch(/e-mail not sent \(no SMTP_URL\) to \*\*\*@example\.net/);

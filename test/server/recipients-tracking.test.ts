@@ -47,9 +47,9 @@ describe('the recipient tracking link', () => {
     expect(a.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(a.token).not.toBe(b.token);
     // The same link each time it is asked for (messages and shipper share it).
-    expect((await (await w.t).json<{ token: string }>('GET', `/api/package/${a.id}/tracking-link/`, w.shipper.token)).body.token).toBe(a.token);
-    expect((await (await w.t).json('GET', `/api/package/${a.id}/tracking-link/`, w.otherShipper.token)).status).toBe(404);
-    expect((await (await w.t).json('GET', `/api/package/${a.id}/tracking-link/`, w.driver.token)).status).toBe(404);
+    expect((await w.t.json<{ token: string }>('GET', `/api/package/${a.id}/tracking-link/`, w.shipper.token)).body.token).toBe(a.token);
+    expect((await w.t.json('GET', `/api/package/${a.id}/tracking-link/`, w.otherShipper.token)).status).toBe(404);
+    expect((await w.t.json('GET', `/api/package/${a.id}/tracking-link/`, w.driver.token)).status).toBe(404);
 
     const va = await w.view(a.token);
     expect(va.status).toBe(200);
@@ -61,9 +61,9 @@ describe('the recipient tracking link', () => {
     expect((await w.view(`${a.token.slice(0, -1)}${a.token.endsWith('A') ? 'B' : 'A'}`)).status).toBe(404);
     expect((await w.view('short')).status).toBe(400);
     // A path trick lands on the ordinary, protected route: no way around the token.
-    expect((await (await w.t).json('GET', '/api/public/track/../../package/1/')).status).toBe(401);
+    expect((await w.t.json('GET', '/api/public/track/../../package/1/')).status).toBe(401);
     // The tracking number alone still gives only the coarse status.
-    const coarse = await (await w.t).json<Record<string, unknown>>('GET', '/api/track/TRK-A/');
+    const coarse = await w.t.json<Record<string, unknown>>('GET', '/api/track/TRK-A/');
     expect(Object.keys(coarse.body).sort()).toEqual(['delivered_at', 'events', 'hawb', 'status', 'status_label', 'suburb', 'success']);
   });
 
@@ -76,10 +76,10 @@ describe('the recipient tracking link', () => {
     const photoA = await w.upload(w.driver.token, 1);
     const signA = await w.upload(w.driver.token, 2);
     const photoB = await w.upload(w.driver.token, 3);
-    await (await w.t).json('POST', '/api/photo-upload/', w.driver.token, { package: a.id, photo_one: photoA });
-    expect((await (await w.t).json(`GET`, `/api/public/track/${a.token}/file/${photoA}/`)).status).toBe(404); // not delivered yet
-    expect((await (await w.t).json('POST', `/api/package-delivered/${a.id}/deliver/`, w.driver.token, { recipient_name: 'Robin', photos: [photoA], signature: signA })).status).toBe(200);
-    expect((await (await w.t).json('POST', `/api/package-delivered/${b.id}/deliver/`, w.driver.token, { photos: [photoB] })).status).toBe(200);
+    await w.t.json('POST', '/api/photo-upload/', w.driver.token, { package: a.id, photo_one: photoA });
+    expect((await w.t.json(`GET`, `/api/public/track/${a.token}/file/${photoA}/`)).status).toBe(404); // not delivered yet
+    expect((await w.t.json('POST', `/api/package-delivered/${a.id}/deliver/`, w.driver.token, { recipient_name: 'Robin', photos: [photoA], signature: signA })).status).toBe(200);
+    expect((await w.t.json('POST', `/api/package-delivered/${b.id}/deliver/`, w.driver.token, { photos: [photoB] })).status).toBe(200);
 
     const v = await w.view(a.token);
     expect(v.body.proof).toEqual({
@@ -87,14 +87,14 @@ describe('the recipient tracking link', () => {
       photos: [{ url: `/api/public/track/${a.token}/file/${photoA}/`, mime: 'image/png' }],
       signature: { url: `/api/public/track/${a.token}/file/${signA}/`, mime: 'image/png' },
     });
-    const img = await (await w.t).call('GET', `/api/public/track/${a.token}/file/${photoA}/`);
+    const img = await w.t.call('GET', `/api/public/track/${a.token}/file/${photoA}/`);
     expect(img.status).toBe(200);
     expect(img.headers.get('content-type')).toBe('image/png');
     expect(new Uint8Array(await img.arrayBuffer())).toEqual(png(1));
     // B's photo through A's link, or any other file id: 404.
-    expect((await (await w.t).call('GET', `/api/public/track/${a.token}/file/${photoB}/`)).status).toBe(404);
-    expect((await (await w.t).call('GET', `/api/public/track/${b.token}/file/${photoA}/`)).status).toBe(404);
-    expect((await (await w.t).call('GET', `/api/public/track/${a.token}/file/999999/`)).status).toBe(404);
+    expect((await w.t.call('GET', `/api/public/track/${a.token}/file/${photoB}/`)).status).toBe(404);
+    expect((await w.t.call('GET', `/api/public/track/${b.token}/file/${photoA}/`)).status).toBe(404);
+    expect((await w.t.call('GET', `/api/public/track/${a.token}/file/999999/`)).status).toBe(404);
   });
 
   it('shows the driver\'s position only on the day, while out, within the last N stops, and never after delivery', async () => {
@@ -108,25 +108,25 @@ describe('the recipient tracking link', () => {
     expect((await w.view(stops[0]!.token)).body.driver_position).toMatchObject({ latitude: -33.9 });
 
     // A stale reading (older than 15 minutes) says nothing.
-    (await w.t).clock.advance(16 * 60_000);
+    w.t.clock.advance(16 * 60_000);
     expect((await w.view(stops[0]!.token)).body.driver_position).toBeNull();
     await w.position(-33.8);
     expect((await w.view(stops[0]!.token)).body.driver_position).toMatchObject({ latitude: -33.8 });
 
     // Delivered: the driver moves on and the recipient no longer sees where.
-    expect((await (await w.t).json('POST', `/api/package-delivered/${stops[0]!.id}/deliver/`, w.driver.token, {})).status).toBe(200);
+    expect((await w.t.json('POST', `/api/package-delivered/${stops[0]!.id}/deliver/`, w.driver.token, {})).status).toBe(200);
     expect((await w.view(stops[0]!.token)).body).toMatchObject({ status: 'delivered', driver_position: null, stops_before: null });
     expect((await w.view(stops[2]!.token)).body.driver_position).toMatchObject({ latitude: -33.8 });
 
     // The next day, a parcel that went out yesterday and is still "out" shows nothing.
-    (await w.t).clock.advance(24 * 3600_000);
+    w.t.clock.advance(24 * 3600_000);
     await w.position(-33.7);
     expect((await w.view(stops[1]!.token)).body.driver_position).toBeNull();
   });
 
   it('a company that sets N = 0 never shows the van', async () => {
     const w = await world();
-    await (await w.t).json('PATCH', '/api/recipient-settings/', w.shipper.token, { stops_away: 0 });
+    await w.t.json('PATCH', '/api/recipient-settings/', w.shipper.token, { stops_away: 0 });
     const only = await w.parcel('POS-0');
     await w.out(only);
     await w.position(-33.6);
@@ -137,19 +137,19 @@ describe('the recipient tracking link', () => {
     const w = await world();
     const a = await w.parcel('INS-A');
     await w.out(a);
-    const cursor = (await (await w.t).json<{ cursor: number }>('GET', '/api/sync/changes/?cursor=0', w.driver.token)).body.cursor;
-    const left = await (await w.t).json('POST', `/api/public/track/${a.token}/instructions/`, null, { instructions: 'behind the side gate' });
+    const cursor = (await w.t.json<{ cursor: number }>('GET', '/api/sync/changes/?cursor=0', w.driver.token)).body.cursor;
+    const left = await w.t.json('POST', `/api/public/track/${a.token}/instructions/`, null, { instructions: 'behind the side gate' });
     expect(left.status).toBe(200);
-    const feed = await (await w.t).json<{ upserts: { packages: { id: number; recipient_instructions?: string }[] } }>('GET', `/api/sync/changes/?cursor=${cursor}`, w.driver.token);
+    const feed = await w.t.json<{ upserts: { packages: { id: number; recipient_instructions?: string }[] } }>('GET', `/api/sync/changes/?cursor=${cursor}`, w.driver.token);
     expect(feed.body.upserts.packages).toEqual([expect.objectContaining({ id: a.id, recipient_instructions: 'behind the side gate' })]);
-    const answer = await (await w.t).json<Record<string, unknown>>('GET', `/api/package/${a.id}/`, w.admin.token);
+    const answer = await w.t.json<Record<string, unknown>>('GET', `/api/package/${a.id}/`, w.admin.token);
     expect(answer.body).not.toHaveProperty('recipient_instructions');
     expect((await w.view(a.token)).body.instructions).toBe('behind the side gate');
     // Too long, or not a string: 400 and nothing changes.
-    expect((await (await w.t).json('POST', `/api/public/track/${a.token}/instructions/`, null, { instructions: 'x'.repeat(501) })).status).toBe(400);
-    expect((await (await w.t).json('POST', `/api/public/track/${a.token}/instructions/`, null, { instructions: 5 })).status).toBe(400);
-    await (await w.t).json('POST', `/api/package-delivered/${a.id}/deliver/`, w.driver.token, {});
-    expect((await (await w.t).json('POST', `/api/public/track/${a.token}/instructions/`, null, { instructions: 'too late' })).status).toBe(409);
+    expect((await w.t.json('POST', `/api/public/track/${a.token}/instructions/`, null, { instructions: 'x'.repeat(501) })).status).toBe(400);
+    expect((await w.t.json('POST', `/api/public/track/${a.token}/instructions/`, null, { instructions: 5 })).status).toBe(400);
+    await w.t.json('POST', `/api/package-delivered/${a.id}/deliver/`, w.driver.token, {});
+    expect((await w.t.json('POST', `/api/public/track/${a.token}/instructions/`, null, { instructions: 'too late' })).status).toBe(409);
     expect((await w.view(a.token)).body.instructions).toBe('behind the side gate');
   });
 
@@ -157,19 +157,19 @@ describe('the recipient tracking link', () => {
     const w = await world();
     const a = await w.parcel('DAY-A');
     await w.out(a);
-    expect((await (await w.t).json('POST', `/api/public/track/${a.token}/reschedule/`, null, { date: '2026-01-06' })).status).toBe(409); // not failed
-    await (await w.t).db.update(pkg).set({ route_id: 77, sequence_no: 3 }).where(eq(pkg.id, a.id)).run();
-    await (await w.t).json('POST', `/api/package-delivered/${a.id}/fail/`, w.driver.token, { failed_delivery_status: w.reason });
+    expect((await w.t.json('POST', `/api/public/track/${a.token}/reschedule/`, null, { date: '2026-01-06' })).status).toBe(409); // not failed
+    await w.t.db.update(pkg).set({ route_id: 77, sequence_no: 3 }).where(eq(pkg.id, a.id)).run();
+    await w.t.json('POST', `/api/package-delivered/${a.id}/fail/`, w.driver.token, { failed_delivery_status: w.reason });
     const v = await w.view(a.token);
     // The test clock starts on 2026-01-05.
     expect(v.body).toMatchObject({ status: 'failed', failure: { reason: 'Closed' }, reschedule: { earliest: '2026-01-06', latest: '2026-01-12' } });
-    expect((await (await w.t).json('POST', `/api/public/track/${a.token}/reschedule/`, null, { date: '2026-01-05' })).status).toBe(400);
-    expect((await (await w.t).json('POST', `/api/public/track/${a.token}/reschedule/`, null, { date: '2026-01-13' })).status).toBe(400);
-    expect((await (await w.t).json('POST', `/api/public/track/${a.token}/reschedule/`, null, { date: 'tomorrow' })).status).toBe(400);
-    expect((await w.t).db.select().from(pkg).where(eq(pkg.id, a.id)).get()).toMatchObject({ delivery_date: null, route_id: 77 });
-    const ok = await (await w.t).json('POST', `/api/public/track/${a.token}/reschedule/`, null, { date: '2026-01-06' });
+    expect((await w.t.json('POST', `/api/public/track/${a.token}/reschedule/`, null, { date: '2026-01-05' })).status).toBe(400);
+    expect((await w.t.json('POST', `/api/public/track/${a.token}/reschedule/`, null, { date: '2026-01-13' })).status).toBe(400);
+    expect((await w.t.json('POST', `/api/public/track/${a.token}/reschedule/`, null, { date: 'tomorrow' })).status).toBe(400);
+    expect(await w.t.db.select().from(pkg).where(eq(pkg.id, a.id)).get()).toMatchObject({ delivery_date: null, route_id: 77 });
+    const ok = await w.t.json('POST', `/api/public/track/${a.token}/reschedule/`, null, { date: '2026-01-06' });
     expect(ok.status).toBe(200);
-    expect((await w.t).db.select().from(pkg).where(eq(pkg.id, a.id)).get()).toMatchObject({ delivery_date: '2026-01-06', route_id: null, sequence_no: null, status: 'failed' });
+    expect(await w.t.db.select().from(pkg).where(eq(pkg.id, a.id)).get()).toMatchObject({ delivery_date: '2026-01-06', route_id: null, sequence_no: null, status: 'failed' });
     expect((await w.view(a.token)).body.delivery_date).toBe('2026-01-06');
   });
 
@@ -178,17 +178,17 @@ describe('the recipient tracking link', () => {
     const a = await w.parcel('RATE-A');
     const other = await w.parcel('RATE-O', w.otherShipper);
     await w.out(a);
-    expect((await (await w.t).json('POST', `/api/public/track/${a.token}/rating/`, null, { rating: 5 })).status).toBe(409);
-    await (await w.t).json('POST', `/api/package-delivered/${a.id}/deliver/`, w.driver.token, {});
-    expect((await (await w.t).json('POST', `/api/public/track/${a.token}/rating/`, null, { rating: 6 })).status).toBe(400);
-    expect((await (await w.t).json('POST', `/api/public/track/${a.token}/rating/`, null, { rating: 4, comment: 'Friendly, left it dry' })).status).toBe(201);
-    expect((await (await w.t).json('POST', `/api/public/track/${a.token}/rating/`, null, { rating: 1 })).status).toBe(409);
+    expect((await w.t.json('POST', `/api/public/track/${a.token}/rating/`, null, { rating: 5 })).status).toBe(409);
+    await w.t.json('POST', `/api/package-delivered/${a.id}/deliver/`, w.driver.token, {});
+    expect((await w.t.json('POST', `/api/public/track/${a.token}/rating/`, null, { rating: 6 })).status).toBe(400);
+    expect((await w.t.json('POST', `/api/public/track/${a.token}/rating/`, null, { rating: 4, comment: 'Friendly, left it dry' })).status).toBe(201);
+    expect((await w.t.json('POST', `/api/public/track/${a.token}/rating/`, null, { rating: 1 })).status).toBe(409);
     expect((await w.view(a.token)).body).toMatchObject({ rating: { rating: 4, comment: 'Friendly, left it dry' }, can_rate: false });
-    const mine = await (await w.t).json<{ results: { driver: number; average: number; count: number; recent: { comment: string }[] }[] }>('GET', '/api/report/driver-ratings/', w.shipper.token);
+    const mine = await w.t.json<{ results: { driver: number; average: number; count: number; recent: { comment: string }[] }[] }>('GET', '/api/report/driver-ratings/', w.shipper.token);
     expect(mine.body.results).toEqual([expect.objectContaining({ driver: w.driver.id, average: 4, count: 1, recent: [expect.objectContaining({ comment: 'Friendly, left it dry', hawb: 'RATE-A' })] })]);
-    expect((await (await w.t).json<{ results: unknown[] }>('GET', '/api/report/driver-ratings/', w.otherShipper.token)).body.results).toEqual([]);
-    expect((await (await w.t).json<{ results: unknown[] }>('GET', '/api/report/driver-ratings/', w.admin.token)).body.results).toHaveLength(1);
-    expect((await (await w.t).json('GET', '/api/report/driver-ratings/', w.driver.token)).status).toBe(403);
+    expect((await w.t.json<{ results: unknown[] }>('GET', '/api/report/driver-ratings/', w.otherShipper.token)).body.results).toEqual([]);
+    expect((await w.t.json<{ results: unknown[] }>('GET', '/api/report/driver-ratings/', w.admin.token)).body.results).toHaveLength(1);
+    expect((await w.t.json('GET', '/api/report/driver-ratings/', w.driver.token)).status).toBe(403);
     expect(other.token).toBeTruthy();
   });
 
@@ -196,34 +196,34 @@ describe('the recipient tracking link', () => {
     const w = await world();
     const a = await w.parcel('OPT-A');
     await w.out(a);
-    expect((await (await w.t).db.select().from(messageOutbox).where(eq(messageOutbox.package_id, a.id)).all()).map((r) => r.status)).toEqual(['pending', 'pending']);
-    expect((await (await w.t).json('POST', `/api/public/track/${a.token}/opt-out/`, null)).status).toBe(200);
-    expect((await (await w.t).db.select().from(messageOutbox).where(eq(messageOutbox.package_id, a.id)).all()).map((r) => r.status)).toEqual(['skipped', 'skipped']);
+    expect((await w.t.db.select().from(messageOutbox).where(eq(messageOutbox.package_id, a.id)).all()).map((r) => r.status)).toEqual(['pending', 'pending']);
+    expect((await w.t.json('POST', `/api/public/track/${a.token}/opt-out/`, null)).status).toBe(200);
+    expect((await w.t.db.select().from(messageOutbox).where(eq(messageOutbox.package_id, a.id)).all()).map((r) => r.status)).toEqual(['skipped', 'skipped']);
     expect((await w.view(a.token)).body.opted_out).toBe(true);
-    await (await w.t).json('POST', `/api/package-delivered/${a.id}/deliver/`, w.driver.token, {});
-    expect((await w.t).db.select().from(messageOutbox).where(eq(messageOutbox.package_id, a.id)).all()).toHaveLength(2);
+    await w.t.json('POST', `/api/package-delivered/${a.id}/deliver/`, w.driver.token, {});
+    expect(await w.t.db.select().from(messageOutbox).where(eq(messageOutbox.package_id, a.id)).all()).toHaveLength(2);
     // The same phone on the company's next parcel: no SMS queued (its e-mail differs, so that one is).
     const b = await w.parcel('OPT-B');
     await w.out(b);
-    expect((await (await w.t).db.select().from(messageOutbox).where(eq(messageOutbox.package_id, b.id)).all()).map((r) => r.channel)).toEqual(['email']);
+    expect((await w.t.db.select().from(messageOutbox).where(eq(messageOutbox.package_id, b.id)).all()).map((r) => r.channel)).toEqual(['email']);
   });
 
   it('company settings: own company only, staff name one, logo must be an image the company uploaded', async () => {
     const w = await world();
-    const mine = await (await w.t).json<{ company: number; events: string[]; sender_name: string }>('GET', '/api/recipient-settings/', w.shipper.token);
+    const mine = await w.t.json<{ company: number; events: string[]; sender_name: string }>('GET', '/api/recipient-settings/', w.shipper.token);
     expect(mine.body.events).toEqual(['out_for_delivery', 'arriving_soon', 'delivered', 'failed', 'returned_to_sender']);
-    expect((await (await w.t).json('GET', `/api/recipient-settings/?company=${mine.body.company}`, w.otherShipper.token)).status).toBe(403);
-    expect((await (await w.t).json('GET', '/api/recipient-settings/', w.admin.token)).status).toBe(400);
-    expect((await (await w.t).json('GET', `/api/recipient-settings/?company=${mine.body.company}`, w.admin.token)).status).toBe(200);
-    expect((await (await w.t).json('GET', '/api/recipient-settings/', w.driver.token)).status).toBe(403);
+    expect((await w.t.json('GET', `/api/recipient-settings/?company=${mine.body.company}`, w.otherShipper.token)).status).toBe(403);
+    expect((await w.t.json('GET', '/api/recipient-settings/', w.admin.token)).status).toBe(400);
+    expect((await w.t.json('GET', `/api/recipient-settings/?company=${mine.body.company}`, w.admin.token)).status).toBe(200);
+    expect((await w.t.json('GET', '/api/recipient-settings/', w.driver.token)).status).toBe(403);
     const foreign = await w.upload(w.driver.token, 9);
-    expect((await (await w.t).json('PATCH', '/api/recipient-settings/', w.shipper.token, { logo_file: foreign })).status).toBe(400);
+    expect((await w.t.json('PATCH', '/api/recipient-settings/', w.shipper.token, { logo_file: foreign })).status).toBe(400);
     const logo = await w.upload(w.shipper.token, 10);
-    expect((await (await w.t).json('PATCH', '/api/recipient-settings/', w.shipper.token, { logo_file: logo })).status).toBe(200);
+    expect((await w.t.json('PATCH', '/api/recipient-settings/', w.shipper.token, { logo_file: logo })).status).toBe(200);
     const a = await w.parcel('LOGO-A');
     const v = await w.view(a.token);
     expect(v.body.company.logo?.url).toBe(`/api/public/track/${a.token}/file/${logo}/`);
-    expect((await (await w.t).call('GET', v.body.company.logo!.url)).status).toBe(200);
+    expect((await w.t.call('GET', v.body.company.logo!.url)).status).toBe(200);
   });
 
   it('limits public calls per address', async () => {

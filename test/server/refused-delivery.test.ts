@@ -3,7 +3,7 @@
  * was already delivered) still happened at the door: its proof stays on the server with the refused
  * attempt, the parcel is flagged for a supervisor, and a replay of the same action changes nothing.
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { pkg } from '../../server/db/schema/index';
 import { makeApp } from '../helpers/app';
@@ -36,7 +36,7 @@ async function world() {
     return res.body.id;
   };
   const row = (id: number) => t.db.select().from(pkg).where(eq(pkg.id, id)).get();
-  const count = (sql: string, ...args: unknown[]) => (t.db.$client.prepare(sql).get(...args) as { n: number }).n;
+  const count = async (query: SQL) => Number((await t.db.values<[number]>(query))[0]![0]);
   return { t, admin, supervisor, d1, d2, shipper, parcel, upload, row, count };
 }
 
@@ -57,7 +57,7 @@ describe('refused deliveries keep their proof and reach a supervisor', () => {
     expect(refused.body).toMatchObject({ code: 'invalid_transition', details: { status: 'cancelled', reason: 'final' } });
 
     // Still cancelled, but flagged for a supervisor with a reason that says what happened.
-    expect(w.row(id)).toMatchObject({ status: 'cancelled', flagged: true });
+    expect(await w.row(id)).toMatchObject({ status: 'cancelled', flagged: true });
     expect((await w.row(id))?.flag_reason).toMatch(/Dana Driver refused \(the office had cancelled it\); 2 proof files kept/);
     const flagged = await t.json<{ count: number; results: { id: number }[] }>('GET', '/api/package-delivered/flagged/', w.supervisor.token);
     expect(flagged.body.results.map((p) => p.id)).toContain(id);
@@ -70,13 +70,13 @@ describe('refused deliveries keep their proof and reach a supervisor', () => {
     expect(list.body.results[0]!.files.map((f) => [f.slot, f.id])).toEqual([['photo_one', photo], ['signature', sig]]);
     const file = await t.call('GET', list.body.results[0]!.files[0]!.url, w.supervisor.token);
     expect(file.status).toBe(200);
-    expect(w.count("select count(*) n from package_event where package_id = ? and action = 'deliver_rejected'", id)).toBe(1);
+    expect(await w.count(sql`select count(*) n from package_event where package_id = ${id} and action = 'deliver_rejected'`)).toBe(1);
 
     // The phone retrying the same action (lost answer) gets the same refusal and records nothing twice.
     const replay = await t.json<Json>('POST', `/api/package-delivered/${id}/deliver/`, w.d1.token, body, key);
     expect(replay.status).toBe(409);
     expect(replay.res.headers.get('idempotent-replayed')).toBe('true');
-    expect(w.count('select count(*) n from refused_delivery where package_id = ?', id)).toBe(1);
+    expect(await w.count(sql`select count(*) n from refused_delivery where package_id = ${id}`)).toBe(1);
 
     // Drivers and companies do not read the refusal list; the supervisor clears the flag once looked at.
     expect((await t.json('GET', `/api/package-delivered/${id}/refused/`, w.d1.token)).status).toBe(403);
@@ -95,7 +95,7 @@ describe('refused deliveries keep their proof and reach a supervisor', () => {
     await w.upload(w.d1.token, jpeg(3), 'late-photo-0001');
     const late = await t.json<Json>('POST', `/api/package-delivered/${id}/deliver/`, w.d1.token, { photos: ['late-photo-0001'] });
     expect(late.status).toBe(409);
-    expect(w.row(id)).toMatchObject({ status: 'delivered', flagged: true });
+    expect(await w.row(id)).toMatchObject({ status: 'delivered', flagged: true });
     const list = await t.json<{ results: Refused[] }>('GET', `/api/package-delivered/${id}/refused/`, w.supervisor.token);
     expect(list.body.results[0]).toMatchObject({ status: 'delivered', files: [{ slot: 'photo_one' }] });
     // The accepted delivery's proof is untouched by the refused one.
@@ -110,6 +110,6 @@ describe('refused deliveries keep their proof and reach a supervisor', () => {
     const missing = await t.json<Json>('POST', `/api/package-delivered/${id}/deliver/`, w.d1.token, { photos: ['not-uploaded-001'] });
     expect(missing.status).toBe(409);
     expect((await w.row(id))?.flagged).toBe(false);
-    expect(w.count('select count(*) n from refused_delivery')).toBe(0);
+    expect(await w.count(sql`select count(*) n from refused_delivery`)).toBe(0);
   });
 });

@@ -11,8 +11,8 @@ export async function reportWorld(t: TestApp) {
   const admin = await t.login('admin');
   const a = await t.login('driver', { name: 'Alice Driver' });
   const b = await t.login('driver', { name: 'Bob Driver' });
-  const x = t.company('Xpress Goods');
-  const y = t.company('Yonder Supplies');
+  const x = await t.company('Xpress Goods');
+  const y = await t.company('Yonder Supplies');
   const coX = await t.login('company', { companyId: x });
   const coY = await t.login('company', { companyId: y });
   const now = t.clock.now();

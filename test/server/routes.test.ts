@@ -23,7 +23,7 @@ describe('routes: a planner\'s and a driver\'s whole path', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const route = created.body.route as RouteJson;
     expect(route).toMatchObject({ status: 'planned', driver: null, packages: given, package_count: 6, open_count: 6, done_count: 0 });
-    given.forEach((id, i) => expect(w.row(id)).toMatchObject({ route_id: route.id, sequence_no: i + 1 }));
+    for (const [i, id] of given.entries()) expect(await w.row(id)).toMatchObject({ route_id: route.id, sequence_no: i + 1 });
 
     // A driver cannot see a route that is not theirs, nor optimise one.
     expect((await w.get(`/api/route/${route.id}/`, d1.token)).status).toBe(404);
@@ -37,14 +37,14 @@ describe('routes: a planner\'s and a driver\'s whole path', () => {
     expect(opt.body.unplaced).toEqual([ids.NOC]);
     expect((opt.body.packages as PackageJson[]).map((p) => p.hawb)).toEqual(['P1', 'P2', 'P3', 'P4', 'P5', 'NOC']);
     expect(Math.abs((opt.body.total_distance_m as number) - metres(START, east(5)))).toBeLessThan(2);
-    order.forEach((id, i) => expect((await w.row(id))?.sequence_no).toBe(i + 1));
+    for (const [i, id] of order.entries()) expect((await w.row(id))?.sequence_no).toBe(i + 1);
     expect((await w.routeRow(route.id))?.optimized_at).not.toBeNull();
 
     // Assign to the first driver: every open parcel follows through the lifecycle.
     const assigned = await w.post(`/api/route/${route.id}/assign-driver/`, admin.token, { driver: d1.id });
     expect(assigned.status, JSON.stringify(assigned.body)).toBe(200);
     expect(assigned.body).toMatchObject({ moved: expect.arrayContaining(order), skipped: [], previous_driver: null });
-    for (const id of order) expect(w.row(id)).toMatchObject({ assigned_to_id: d1.id, status: 'assigned' });
+    for (const id of order) expect(await w.row(id)).toMatchObject({ assigned_to_id: d1.id, status: 'assigned' });
     // Assigning again to someone else is a move, which has its own operation.
     expect((await w.post(`/api/route/${route.id}/assign-driver/`, admin.token, { driver: d2.id })).status).toBe(409);
 
@@ -80,7 +80,7 @@ describe('routes: a planner\'s and a driver\'s whole path', () => {
     const resq = await w.post(`/api/route/${route.id}/sequence/`, d1.token, { packages: phoneOrder, occurred_at: '2026-01-05T09:00:00Z' }, key);
     expect(resq.status, JSON.stringify(resq.body)).toBe(200);
     // Numbers continue after the delivered first stop: one order for the day.
-    phoneOrder.forEach((id, i) => expect((await w.row(id))?.sequence_no).toBe(i + 2));
+    for (const [i, id] of phoneOrder.entries()) expect((await w.row(id))?.sequence_no).toBe(i + 2);
     expect((await w.row(ids.P1 as number))?.sequence_no).toBe(1);
     const replay = await w.post(`/api/route/${route.id}/sequence/`, d1.token, { packages: phoneOrder, occurred_at: '2026-01-05T09:00:00Z' }, key);
     expect(replay.status).toBe(200);
@@ -90,7 +90,7 @@ describe('routes: a planner\'s and a driver\'s whole path', () => {
       const res = await w.post(`/api/route/${route.id}/sequence/`, d1.token, { packages: bad });
       expect(res.status, JSON.stringify(bad)).toBe(400);
     }
-    phoneOrder.forEach((id, i) => expect((await w.row(id))?.sequence_no).toBe(i + 2));
+    for (const [i, id] of phoneOrder.entries()) expect((await w.row(id))?.sequence_no).toBe(i + 2);
     expect((await w.post(`/api/route/${route.id}/sequence/`, d2.token, { packages: phoneOrder })).status).toBe(404);
 
     // Hand the rest to another driver: the first driver's device hears that the parcels left.
@@ -102,9 +102,9 @@ describe('routes: a planner\'s and a driver\'s whole path', () => {
     expect(moved.body.previous_driver).toBe(d1.id);
     const after = await w.get<{ removes: { packages: number[] } }>(`/api/sync/changes/?cursor=${feed.body.cursor}&limit=1000`, d1.token);
     expect([...after.body.removes.packages].sort((a, b) => a - b)).toEqual([...phoneOrder].sort((a, b) => a - b));
-    for (const id of phoneOrder) expect(w.row(id)).toMatchObject({ assigned_to_id: d2.id, status: 'assigned' });
+    for (const id of phoneOrder) expect(await w.row(id)).toMatchObject({ assigned_to_id: d2.id, status: 'assigned' });
     // The delivered parcel stays the first driver's record.
-    expect(w.row(ids.P1 as number)).toMatchObject({ assigned_to_id: d1.id, status: 'delivered' });
+    expect(await w.row(ids.P1 as number)).toMatchObject({ assigned_to_id: d1.id, status: 'delivered' });
     expect((await w.get(`/api/route/${route.id}/`, d1.token)).status).toBe(404);
     expect((await w.get<{ count: number }>('/api/dashboard/pending-delivery/', d1.token)).body.count).toBe(0);
     expect((await w.get<{ results: RouteJson[] }>('/api/route/driver-routes/', d1.token)).body.results).toEqual([]);
@@ -158,8 +158,8 @@ describe('routes: CRUD rules and refusals', () => {
     const patched = await t.json<{ route: RouteJson }>('PATCH', `/api/route/${r1.id}/`, admin.token, { name: 'One renamed', packages: [c, a] });
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
     expect(patched.body.route).toMatchObject({ name: 'One renamed', date: '2026-01-06', status: 'planned', packages: [c, a] });
-    expect(w.row(b)).toMatchObject({ route_id: null, sequence_no: null });
-    expect(w.row(c)).toMatchObject({ route_id: r1.id, sequence_no: 1 });
+    expect(await w.row(b)).toMatchObject({ route_id: null, sequence_no: null });
+    expect(await w.row(c)).toMatchObject({ route_id: r1.id, sequence_no: 1 });
     expect((await t.json('PATCH', `/api/route/${r1.id}/`, admin.token, { start_longitude: 151 })).status).toBe(400);
     expect((await t.json('PATCH', `/api/route/${r1.id}/`, admin.token, { status: 'completed' })).status).toBe(409);
     expect((await t.json('PATCH', `/api/route/${r1.id}/`, d1.token, { name: 'Mine' })).status).toBe(403);
@@ -174,7 +174,7 @@ describe('routes: CRUD rules and refusals', () => {
     expect((await t.json('DELETE', `/api/route/${r1.id}/`, d1.token)).status).toBe(403);
     const del = await t.json('DELETE', `/api/route/${r1.id}/`, admin.token);
     expect(del.status).toBe(200);
-    expect(w.row(a)).toMatchObject({ route_id: null, sequence_no: null });
+    expect(await w.row(a)).toMatchObject({ route_id: null, sequence_no: null });
     expect((await w.get(`/api/route/${r1.id}/`, admin.token)).status).toBe(404);
 
     // A cancelled route lets its parcels go to another route.
@@ -183,7 +183,7 @@ describe('routes: CRUD rules and refusals', () => {
     expect((await w.post(`/api/route/${r2.id}/status-change/`, admin.token, { status: 'cancelled' })).status).toBe(200);
     const r3 = await w.post('/api/route/', admin.token, { name: 'Three', date: '2026-01-07', packages: [a], driver: d1.id });
     expect(r3.status).toBe(201);
-    expect(w.row(a)).toMatchObject({ route_id: (r3.body.route as RouteJson).id, assigned_to_id: d1.id, status: 'assigned' });
+    expect(await w.row(a)).toMatchObject({ route_id: (r3.body.route as RouteJson).id, assigned_to_id: d1.id, status: 'assigned' });
 
     // A delivery route does not take final or pickup parcels; a pickup route only pickups.
     const pickup = await w.parcel('PU1');
@@ -194,7 +194,7 @@ describe('routes: CRUD rules and refusals', () => {
     const auto = await w.post('/api/pickup-route/create-route/', admin.token, { driver: d1.id, date: '2026-01-07', start_latitude: -33.9, start_longitude: 151 });
     expect(auto.status, JSON.stringify(auto.body)).toBe(201);
     expect(auto.body.route).toMatchObject({ kind: 'pickup', driver: d1.id, packages: [pickup], open_count: 1 });
-    expect(w.row(pickup)).toMatchObject({ status: 'pickup_requested', sequence_no: 1 });
+    expect(await w.row(pickup)).toMatchObject({ status: 'pickup_requested', sequence_no: 1 });
     // Nothing left to collect.
     expect((await w.post('/api/pickup-route/create-route/', admin.token, { driver: d1.id, date: '2026-01-07' })).status).toBe(400);
     const manual = await w.post('/api/pickup-route/', admin.token, { name: 'Pickups', date: '2026-01-08', packages: [] });
@@ -234,7 +234,7 @@ describe('routes: CRUD rules and refusals', () => {
     const names = await w.get<{ results: { name: string }[] }>(`/api/route/names/?driver=${d1.id}`, admin.token);
     expect(names.body.results.map((r) => r.name)).toEqual(['+Route A']);
 
-    const csv = await (await w.t).call('GET', '/api/route/csv-download/?ordering=date', admin.token);
+    const csv = await w.t.call('GET', '/api/route/csv-download/?ordering=date', admin.token);
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
     const text = (await csv.text()).replace(/^\uFEFF/, '');
@@ -245,6 +245,6 @@ describe('routes: CRUD rules and refusals', () => {
     expect(text).toContain(`"'=HYPERLINK(""x"")"`);
     expect(text).toContain("'@SUM(A1)");
     expect(text).not.toMatch(/(^|,)[=+@]/m);
-    expect((await (await w.t).call('GET', '/api/route/csv-download/', d1.token)).status).toBe(403);
+    expect((await w.t.call('GET', '/api/route/csv-download/', d1.token)).status).toBe(403);
   });
 });

@@ -69,13 +69,13 @@ describe('scan API', () => {
     expect((await w.post('inbound-scan/', w.d1.token, { barcode: 'S-1' })).body).toMatchObject({ already_scanned: false });
     expect((await w.post('inbound-scan/', w.d1.token, { barcode: 'S-1' })).body).toMatchObject({ already_scanned: true });
 
-    const scanned = await (await w.t).json<{ scanned_packages: { hawb: string }[] }>('GET', `/api/scan-package-api/${w.d1.id}/scanned-packages-list/`, w.d1.token);
+    const scanned = await w.t.json<{ scanned_packages: { hawb: string }[] }>('GET', `/api/scan-package-api/${w.d1.id}/scanned-packages-list/`, w.d1.token);
     expect(scanned.status).toBe(200);
     expect(scanned.body.scanned_packages.map((p) => p.hawb)).toEqual(['S-1']);
-    const remaining = await (await w.t).json<{ pending_packages: { hawb: string }[] }>('GET', `/api/scan-package-api/${w.d1.id}/remaining-packages-list/`, w.d1.token);
+    const remaining = await w.t.json<{ pending_packages: { hawb: string }[] }>('GET', `/api/scan-package-api/${w.d1.id}/remaining-packages-list/`, w.d1.token);
     expect(remaining.body.pending_packages.map((p) => p.hawb)).toEqual(['S-2']);
-    expect((await (await w.t).json('GET', `/api/scan-package-api/${w.d1.id}/scanned-packages-list/`, w.d2.token)).status).toBe(403);
-    expect((await (await w.t).json('GET', `/api/scan-package-api/${w.d1.id}/scanned-packages-list/`, w.supervisor.token)).status).toBe(200);
+    expect((await w.t.json('GET', `/api/scan-package-api/${w.d1.id}/scanned-packages-list/`, w.d2.token)).status).toBe(403);
+    expect((await w.t.json('GET', `/api/scan-package-api/${w.d1.id}/scanned-packages-list/`, w.supervisor.token)).status).toBe(200);
 
     const reset = await w.post('reset-scanned/', w.d1.token, { barcode: 'S-1' });
     expect(reset.status).toBe(200);
@@ -98,16 +98,16 @@ describe('scan API', () => {
     expect(admin.body.last_event).toMatchObject({ action: 'supervisor_check', note: 'shelf 4' });
     expect((await w.post('super-admin-scan/', w.supervisor.token, { barcode: 'C-1' })).status).toBe(403);
     expect((await w.post('supervisor-scan/', w.d1.token, { barcode: 'C-1' })).status).toBe(403);
-    expect((await (await w.t).db.select().from(pkg).where(eq(pkg.id, id)).get())?.status).toBe('created');
+    expect((await w.t.db.select().from(pkg).where(eq(pkg.id, id)).get())?.status).toBe('created');
 
-    const list = await (await w.t).json<{ count: number; results: { event: { action: string; actor: { id: number } }; package: { hawb: string } }[] }>(
+    const list = await w.t.json<{ count: number; results: { event: { action: string; actor: { id: number } }; package: { hawb: string } }[] }>(
       'GET', '/api/scan-package-api/supervisor-scan/', w.supervisor.token);
     expect(list.status).toBe(200);
     expect(list.body.count).toBe(1);
     expect(list.body.results[0]).toMatchObject({ event: { action: 'supervisor_check', actor: { id: w.supervisor.id } }, package: { hawb: 'C-1' } });
-    const otherDay = await (await w.t).json<{ count: number }>('GET', '/api/scan-package-api/supervisor-scan/?date=2025-12-31', w.supervisor.token);
+    const otherDay = await w.t.json<{ count: number }>('GET', '/api/scan-package-api/supervisor-scan/?date=2025-12-31', w.supervisor.token);
     expect(otherDay.body.count).toBe(0);
-    expect((await (await w.t).json('GET', '/api/scan-package-api/supervisor-scan/?date=yesterday', w.supervisor.token)).status).toBe(400);
+    expect((await w.t.json('GET', '/api/scan-package-api/supervisor-scan/?date=yesterday', w.supervisor.token)).status).toBe(400);
   });
 
   it('no-parcel reports and unknown codes wait for staff, who resolve them', async () => {
@@ -121,14 +121,14 @@ describe('scan API', () => {
     expect(known.body.package).toBeNull();
     await w.post('supervisor-scan/', w.supervisor.token, { barcode: 'GHOST-1' });
 
-    const open = await (await w.t).json<{ count: number; results: { id: number; code: string }[] }>('GET', '/api/scan-package-api/no-parcel/?resolved=false', w.depot.token);
+    const open = await w.t.json<{ count: number; results: { id: number; code: string }[] }>('GET', '/api/scan-package-api/no-parcel/?resolved=false', w.depot.token);
     expect(open.body.results.map((r) => r.code)).toEqual(['GHOST-1', 'N-1', 'LOOSE-77']);
-    expect((await (await w.t).json('GET', '/api/scan-package-api/no-parcel/', w.d1.token)).status).toBe(403);
+    expect((await w.t.json('GET', '/api/scan-package-api/no-parcel/', w.d1.token)).status).toBe(403);
     const first = open.body.results[2]?.id ?? 0;
-    const resolved = await (await w.t).json('POST', `/api/scan-package-api/no-parcel/${first}/resolve/`, w.depot.token, { note: 'label torn, relabelled' });
+    const resolved = await w.t.json('POST', `/api/scan-package-api/no-parcel/${first}/resolve/`, w.depot.token, { note: 'label torn, relabelled' });
     expect(resolved.body).toMatchObject({ resolved: true, resolution_note: 'label torn, relabelled' });
-    expect((await (await w.t).json<{ count: number }>('GET', '/api/scan-package-api/no-parcel/?resolved=false', w.depot.token)).body.count).toBe(2);
-    expect((await (await w.t).json('POST', '/api/scan-package-api/no-parcel/999/resolve/', w.depot.token, {})).status).toBe(404);
+    expect((await w.t.json<{ count: number }>('GET', '/api/scan-package-api/no-parcel/?resolved=false', w.depot.token)).body.count).toBe(2);
+    expect((await w.t.json('POST', '/api/scan-package-api/no-parcel/999/resolve/', w.depot.token, {})).status).toBe(404);
   });
 
   it('scan-and-deliver and deliver-by-tracking-number in one step', async () => {

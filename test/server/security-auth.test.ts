@@ -213,10 +213,10 @@ describe('3. the rank rule: nobody takes over an account of their rank or above'
     const boss = await t.login('super_admin');
     const admin = await t.login('admin');
     const peer = await t.login('admin');
-    const before = t.db.select().from(user).where(eq(user.id, boss.id)).get();
+    const before = await t.db.select().from(user).where(eq(user.id, boss.id)).get();
     const takeover = await t.json('PATCH', `/api/employee/${boss.id}/`, admin.token, { role: 'admin', email: 'mine@evil.example', password: 'taken-over-42' });
     expect(takeover.status).toBe(403);
-    expect(t.db.select().from(user).where(eq(user.id, boss.id)).get()).toEqual(before);
+    expect(await t.db.select().from(user).where(eq(user.id, boss.id)).get()).toEqual(before);
     expect((await t.json('GET', '/api/profile/', boss.token)).status).toBe(200);
     for (const target of [boss, peer]) {
       expect((await t.json('PATCH', `/api/employee/${target.id}/`, admin.token, { name: 'Renamed' })).status).toBe(403);
@@ -258,7 +258,7 @@ describe('8. permission groups cannot lift a company login out of its company', 
     for (const role of ['supervisor', 'depot_manager', 'admin', 'company']) {
       expect((await t.json('POST', '/api/employee/', co.token, make(role))).status, role).toBe(403);
     }
-    expect(t.db.select().from(user).where(eq(user.email, 'x-supervisor@example.com')).get()).toBeUndefined();
+    expect(await t.db.select().from(user).where(eq(user.email, 'x-supervisor@example.com')).get()).toBeUndefined();
     const driver = await t.json<{ company: number }>('POST', '/api/employee/', co.token, { ...make('driver'), company: 999 });
     expect(driver.status).toBe(201);
     const coRow = await t.db.select({ company_id: user.company_id }).from(user).where(eq(user.id, co.id)).get();
@@ -329,9 +329,9 @@ describe('7. inbound webhooks: the sender is named one way only', () => {
     await t.db.insert(company).values({ name: 'Squatter', code: String(victim.id), email: 's@example.com', status: 'active', created_at: now, updated_at: now }).run();
     const body = JSON.stringify({ hawb: 'V-1' });
     const ts = Math.floor(now / 1000);
-    const before = packageCount(t);
+    const before = await packageCount(t);
     expect((await t.json('POST', '/api/pickup-package/webhook/', null, body, signed(victim.secret, body, ts, String(victim.id)))).status).toBe(401);
-    expect(packageCount(t)).toBe(before);
+    expect(await packageCount(t)).toBe(before);
     const good = await t.json('POST', '/api/pickup-package/webhook/', null, body, signed(victim.secret, body, ts, victim.code));
     expect(good.status).toBe(201);
   });
@@ -399,23 +399,23 @@ describe('own sessions', () => {
 });
 
 describe('the bounded limiter table (server/http/rateLimit.ts)', () => {
-  it('drops expired entries first, then the oldest unlocked one, never a live lock; full of locks, it refuses', () => {
+  it('drops expired entries first, then the oldest unlocked one, never a live lock; full of locks, it refuses', async () => {
     const limiter = memoryRateLimiter(3);
-    limiter.hit('s:a', 1, 1000, 0); // at its limit: a live lock until 1000
-    expect(() => limiter.hit('s:a', 1, 1000, 0)).toThrow(/Too many/);
-    limiter.hit('s:b', 5, 100, 0); // expires at 100
-    limiter.hit('s:c', 5, 1000, 0);
-    limiter.hit('s:d', 5, 1000, 200); // full: b (expired) goes
-    expect(limiter.count('s:b', 200)).toBe(0);
-    expect(limiter.count('s:c', 200)).toBe(1);
-    limiter.hit('s:e', 5, 1000, 200); // full, nothing expired: c (oldest unlocked) goes, a stays
-    expect(limiter.count('s:c', 200)).toBe(0);
-    expect(() => limiter.hit('s:a', 1, 1000, 300)).toThrow(/Too many/);
+    await limiter.hit('s:a', 1, 1000, 0); // at its limit: a live lock until 1000
+    await expect(limiter.hit('s:a', 1, 1000, 0)).rejects.toThrow(/Too many/);
+    await limiter.hit('s:b', 5, 100, 0); // expires at 100
+    await limiter.hit('s:c', 5, 1000, 0);
+    await limiter.hit('s:d', 5, 1000, 200); // full: b (expired) goes
+    expect(await limiter.count('s:b', 200)).toBe(0);
+    expect(await limiter.count('s:c', 200)).toBe(1);
+    await limiter.hit('s:e', 5, 1000, 200); // full, nothing expired: c (oldest unlocked) goes, a stays
+    expect(await limiter.count('s:c', 200)).toBe(0);
+    await expect(limiter.hit('s:a', 1, 1000, 300)).rejects.toThrow(/Too many/);
     // Another scope has its own table.
-    limiter.hit('other:x', 5, 1000, 300);
-    expect(limiter.count('s:d', 300)).toBe(1);
+    await limiter.hit('other:x', 5, 1000, 300);
+    expect(await limiter.count('s:d', 300)).toBe(1);
     const locks = memoryRateLimiter(2);
-    for (const k of ['s:1', 's:2']) locks.hit(k, 1, 1000, 0);
-    expect(() => locks.hit('s:3', 5, 1000, 0)).toThrow(/throttled/);
+    for (const k of ['s:1', 's:2']) await locks.hit(k, 1, 1000, 0);
+    await expect(locks.hit('s:3', 5, 1000, 0)).rejects.toThrow(/throttled/);
   });
 });

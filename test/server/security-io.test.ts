@@ -54,7 +54,7 @@ describe('user files: served safely, bounded, and never left behind', () => {
 
   it('per company: bytes per minute (429) and a total quota (413), counted over all its logins', async () => {
     const t = await makeApp({ config: { uploadBytesPerMinute: 250_000, uploadQuotaBytes: 500_000 } });
-    const companyId = t.company('Hoarder');
+    const companyId = await t.company('Hoarder');
     const a = await t.login('company', { companyId });
     const b = await t.login('company', { companyId });
     const other = await t.login('company');

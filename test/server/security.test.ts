@@ -112,8 +112,8 @@ const SECRET_ADDRESS = '77 Hidden Lane';
 async function twoCompanies() {
   const t = await makeApp();
   const admin = await t.login('super_admin');
-  const coA = t.company('Alpha Freight');
-  const coB = t.company('Beta Freight');
+  const coA = await t.company('Alpha Freight');
+  const coB = await t.company('Beta Freight');
   const companyA = await t.login('company', { companyId: coA });
   const companyB = await t.login('company', { companyId: coB });
   const driverA = await t.login('driver', { companyId: null });
@@ -216,16 +216,16 @@ describe('record scope: another company or driver never reads company A\'s parce
 
   it('public tracking shows the journey, never names, phones or addresses', async () => {
     const w = await twoCompanies();
-    const ops = (await operations(await w.t)).filter((o) => o.method === 'get' && isPublic(o.op) && paramNames(o.path).length > 0);
+    const ops = (await operations(w.t)).filter((o) => o.method === 'get' && isPublic(o.op) && paramNames(o.path).length > 0);
     expect(ops.length).toBeGreaterThan(0);
     for (const { path } of ops) {
       const url = concrete(path, (name) => (isIdParam(name) ? String(w.pkgA) : w.hawbA));
-      const res = await (await w.t).call('GET', url, null);
+      const res = await w.t.call('GET', url, null);
       const text = await res.text();
       expect(res.status, url).toBeLessThan(500);
       for (const secret of [SECRET_NAME, SECRET_PHONE, SECRET_ADDRESS, w.driverA.email]) expect(text, `${url} shows ${secret}`).not.toContain(secret);
     }
-    const track = await (await w.t).json<{ status?: string }>('GET', `/api/track/${w.hawbA}/`, null);
+    const track = await w.t.json<{ status?: string }>('GET', `/api/track/${w.hawbA}/`, null);
     expect(track.status).toBe(200);
     expect(JSON.stringify(track.body)).toContain('delivered');
   });
@@ -235,7 +235,7 @@ describe('exports neutralise spreadsheet formulas', () => {
   it('every CSV/Excel route of the document: no cell from user data starts with = + - @ (or tab/CR), and workbooks hold no formulas', async () => {
     const t = await makeApp();
     const admin = await t.login('super_admin');
-    const co = t.company('Formula Co');
+    const co = await t.company('Formula Co');
     const companyUser = await t.login('company', { companyId: co });
     const payloads = ['=HYPERLINK("http://evil.test","INJ1")', '+INJ2+1', '-INJ3-1', '@INJ4(A1)', '\t=INJ5', '\r=INJ6', '=cmd|INJ7'];
     for (const [i, name] of payloads.entries()) {
@@ -284,16 +284,16 @@ describe('security headers and uploads', () => {
 
   it('API answers (success, error, file download) and PWA pages carry CSP, nosniff and frame denial', async () => {
     const w = await twoCompanies();
-    expectHeaders(await (await w.t).call('GET', '/api/package/', w.admin.token), 'API list');
-    expectHeaders(await (await w.t).call('GET', '/api/package/', null), 'API 401');
-    expectHeaders(await (await w.t).call('GET', '/api/nothing-here/', null), 'API 404');
-    expectHeaders(await (await w.t).call('GET', `/api/file/${w.fileA}/`, w.admin.token), 'file download');
-    expectHeaders(await (await w.t).call('GET', '/api/openapi.json', null), 'OpenAPI');
+    expectHeaders(await w.t.call('GET', '/api/package/', w.admin.token), 'API list');
+    expectHeaders(await w.t.call('GET', '/api/package/', null), 'API 401');
+    expectHeaders(await w.t.call('GET', '/api/nothing-here/', null), 'API 404');
+    expectHeaders(await w.t.call('GET', `/api/file/${w.fileA}/`, w.admin.token), 'file download');
+    expectHeaders(await w.t.call('GET', '/api/openapi.json', null), 'OpenAPI');
 
     const dist = mkdtempSync(join(tmpdir(), 'courier-pwa-'));
     writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Courier</title>');
     writeFileSync(join(dist, 'app.js'), 'console.log(1)');
-    const app = createApp({ db: openMemoryDatabase(), files: diskFileStore(mkdtempSync(join(tmpdir(), 'courier-f-'))), clock: manualClock(), config: { staticDir: dist } });
+    const app = createApp({ db: await openMemoryDatabase(), files: diskFileStore(mkdtempSync(join(tmpdir(), 'courier-f-'))), clock: manualClock(), config: { staticDir: dist } });
     for (const path of ['/', '/index.html', '/app.js', '/driver/today']) {
       const res = await app.request(path);
       expect(res.status, path).toBe(200);

@@ -19,7 +19,7 @@ const SPEC_PACKAGE_FIELDS = [
 async function seedAssigned(t: TestApp, n: number) {
   const admin = await t.login('admin');
   const driver = await t.login('driver', { name: 'Dana Driver' });
-  const companyId = t.company('Acme Imports');
+  const companyId = await t.company('Acme Imports');
   const ids: number[] = [];
   for (let i = 0; i < n; i++) {
     const res = await t.json<{ id: number }>('POST', '/api/package/', admin.token, {

@@ -105,18 +105,19 @@ describe('webhook targets cannot reach this machine or its network (SSRF)', () =
       lookups += 1;
       return host === 'rebind.test' ? Promise.resolve([{ address: '127.0.0.1', family: 4 }]) : Promise.reject(new Error('unknown'));
     };
-    const ids = [ok, redirector, endless, silent].map((l) => plantEndpoint(t, co.id, `http://rebind.test:${l.port}/hook`));
+    const ids: number[] = [];
+    for (const l of [ok, redirector, endless, silent]) ids.push(await plantEndpoint(t, co.id, `http://rebind.test:${l.port}/hook`));
     await receivedParcel(t, co.login.token, 'SSRF-2');
     const dispatcher = createWebhookDispatcher({ db: t.db, clock: t.clock, allow: ['127.0.0.1/32'], resolve, timeoutMs: 500 });
     await dispatcher.runOnce();
     const byEndpoint = new Map((await t.db.select().from(webhookDelivery).all()).map((d) => [d.endpoint_id, d]));
     expect(lookups).toBe(4);
-    expect(byEndpoint.get((await ids[0]) as number)).toMatchObject({ status: 'delivered', last_status_code: 204 });
-    expect(byEndpoint.get((await ids[1]) as number)).toMatchObject({ status: 'pending', last_status_code: 302, last_error: 'failed: 3xx' });
+    expect(byEndpoint.get(ids[0] as number)).toMatchObject({ status: 'delivered', last_status_code: 204 });
+    expect(byEndpoint.get(ids[1] as number)).toMatchObject({ status: 'pending', last_status_code: 302, last_error: 'failed: 3xx' });
     expect(elsewhere.connections()).toBe(0);
     // An endless answer is cut after the bound; the status still counts.
-    expect(byEndpoint.get((await ids[2]) as number)).toMatchObject({ status: 'delivered', last_status_code: 200 });
-    expect(byEndpoint.get((await ids[3]) as number)).toMatchObject({ status: 'pending', last_status_code: null, last_error: 'failed: no HTTP answer' });
+    expect(byEndpoint.get(ids[2] as number)).toMatchObject({ status: 'delivered', last_status_code: 200 });
+    expect(byEndpoint.get(ids[3] as number)).toMatchObject({ status: 'pending', last_status_code: null, last_error: 'failed: no HTTP answer' });
 
     // Without the allowlist the same name is refused: the allowlist is what lets on-premise receivers in.
     await t.db.update(webhookDelivery).set({ status: 'pending', next_attempt_at: 0 }).run();
@@ -133,7 +134,7 @@ describe('webhook targets cannot reach this machine or its network (SSRF)', () =
     expect(ep.status).toBe(201);
     await receivedParcel(t, co.login.token, 'SSRF-3');
     await createWebhookDispatcher({ db: t.db, clock: t.clock, allow: t.app.deps.config.webhookAllow }).runOnce();
-    expect(t.db.select().from(webhookDelivery).get()).toMatchObject({ status: 'delivered' });
+    expect(await t.db.select().from(webhookDelivery).get()).toMatchObject({ status: 'delivered' });
     expect(rx.connections()).toBe(1);
   });
 });

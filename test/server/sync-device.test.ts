@@ -7,7 +7,7 @@ async function world() {
   const admin = await t.login('admin');
   const driver = await t.login('driver');
   const other = await t.login('driver');
-  const company = t.company();
+  const company = await t.company();
   const made = await t.json<{ id: number; hawb: string }>('POST', '/api/package/', admin.token, { hawb: 'DV1', company, customer_name: 'Receiver DV1' });
   expect(made.status).toBe(201);
   expect((await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: [made.body.id] })).status).toBe(200);

@@ -10,7 +10,7 @@ const DAY = 24 * 3600_000;
 
 async function seed(t: TestApp) {
   const admin = await t.login('admin');
-  const companyId = t.company();
+  const companyId = await t.company();
   const a = await t.login('driver');
   const b = await t.login('driver');
   const make = async (hawb: string, company = companyId) => {
@@ -133,10 +133,10 @@ describe('GET sync/changes/', () => {
     s.a.token = again.body.token;
     const id2 = await s.make('RS2');
     await s.assign(s.a.id, [id2]);
-    const result = runSyncMaintenance(t.app.deps);
+    const result = await runSyncMaintenance(t.app.deps);
     expect(result.answersPruned).toBe(1);
     expect(result.changesPruned).toBeGreaterThan(0);
-    expect(t.db.select().from(idempotencyKey).all()).toEqual([]);
+    expect(await t.db.select().from(idempotencyKey).all()).toEqual([]);
     expect((await t.db.select().from(device).where(eq(device.device_id, 'dev-prune')).get())?.last_seq).toBe(7);
 
     const stale = await changes(t, s.a.token, snap.body.cursor);
@@ -149,7 +149,7 @@ describe('GET sync/changes/', () => {
     const t = await makeApp();
     const s = await seed(t);
     const own = await s.make('CO1');
-    const other = await s.make('CO2', t.company());
+    const other = await s.make('CO2', await t.company());
     await s.assign(s.a.id, [own, other]);
     const co = await t.login('company', { companyId: s.companyId });
     const coSnap = await pullAll(t, co.token, 0);

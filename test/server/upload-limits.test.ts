@@ -23,7 +23,7 @@ describe('spreadsheet and CSV uploads are read off the request thread, bounded, 
     const res = await t.json<{ code: string; message: string }>('POST', '/api/company-package/excel-upload/', co.token, form(bomb, 'p.xlsx'));
     expect(res.status).toBe(413);
     expect(res.body.message).toContain('unpacks to more');
-    expect(t.db.select().from(pkg).all()).toHaveLength(0);
+    expect(await t.db.select().from(pkg).all()).toHaveLength(0);
   });
 
   it('a sheet of 200k rows under the unpacked bound stops at the row limit, while another user is answered', async () => {

@@ -10,7 +10,7 @@ export function signed(secret: string, body: string, timestamp: number, companyR
 }
 
 export async function companyWithKey(t: TestApp, name: string) {
-  const id = t.company(name);
+  const id = await t.company(name);
   const login = await t.login('company', { companyId: id });
   const key = await t.json<{ secret_key: string }>('POST', '/api/webhook-secret-key/generate-key/', login.token, {});
   if (key.status !== 201) throw new Error(JSON.stringify(key.body));

@@ -166,9 +166,9 @@ describe('outbound webhooks', () => {
     const off = await t.json<Json>('PATCH', `/api/webhook-endpoint/${ep.body.id}/`, a.login.token, { is_active: false });
     expect(off.body).toMatchObject({ is_active: false });
     await receivedParcel(t, a.login.token, 'WH-5');
-    expect(deliveries(t)).toHaveLength(1);
+    expect(await deliveries(t)).toHaveLength(1);
     expect((await t.json('DELETE', `/api/webhook-endpoint/${ep.body.id}/`, a.login.token)).status).toBe(200);
-    expect(deliveries(t)).toHaveLength(0);
+    expect(await deliveries(t)).toHaveLength(0);
   });
 });
 
@@ -216,11 +216,11 @@ describe('company integrations', () => {
     expect(ok.body.created).toBe(2);
     expect((await deliveries(t)).map((d) => d.event)).toEqual(['package.created', 'package.created']);
 
-    const other = t.company('Someone Else');
+    const other = await t.company('Someone Else');
     const refused = await t.json('POST', '/api/company-package/csv-upload/', co.login.token, form(`hawb,company\nC-3,${other}\n`));
     expect(refused.status).toBe(400);
     expect((await t.json('POST', '/api/company-package/csv-upload/', admin.token, form('hawb\nC-4\n'))).status).toBe(403);
     expect((await t.json('POST', '/api/company-package/excel-upload/', co.login.token, form('hawb\nC-5\n', 'p.xlsx'))).status).toBe(415);
-    expect(deliveries(t)).toHaveLength(2);
+    expect(await deliveries(t)).toHaveLength(2);
   });
 });

@@ -14,7 +14,16 @@ const types = {
 
 const MAX_TRIES = 8;
 
-interface Scope { client: pg.PoolClient; depth: number }
+/**
+ * SQLite sorts NULL below every value, PostgreSQL above: the queries are written for SQLite's order
+ * (undated stops first...), so each ASC/DESC drizzle renders gets SQLite's placement of NULLs.
+ */
+export function sqliteNullOrder(text: string): string {
+  return text.replace(/ (asc|desc)(?=,|\)| limit | offset |$)/g, (_, dir: string) => (dir === 'asc' ? ' asc nulls first' : ' desc nulls last'));
+}
+
+/** A unit's connection; `ended` once it committed or rolled back (work it started may outlive it). */
+interface Scope { client: pg.PoolClient; ended: boolean; after: (() => void)[] }
 
 export interface PostgresOptions {
   /** Connections per process. */
@@ -46,8 +55,14 @@ export function postgresEngine(url: string, options: PostgresOptions = {}): Engi
     return name;
   };
 
+  /** The unit the caller runs in, if it is still open: background work started by a unit carries its context. */
+  const current = (): Scope | undefined => {
+    const scope = store.getStore();
+    return scope && !scope.ended ? scope : undefined;
+  };
+
   async function execute(sql: string, params: unknown[], method: Method): Promise<QueryResult> {
-    const target = store.getStore()?.client ?? pool;
+    const target = current()?.client ?? pool;
     const res = await target.query({ name: nameOf(sql), text: sql, values: params, rowMode: 'array' });
     if (method === 'run') return { rows: [], changes: res.rowCount ?? 0 };
     return { rows: method === 'get' ? res.rows[0] : res.rows };
@@ -55,16 +70,20 @@ export function postgresEngine(url: string, options: PostgresOptions = {}): Engi
 
   const units: Units = {
     async run<T>(work: () => T | Promise<T>): Promise<T> {
-      if (store.getStore()) return work();
+      if (current()) return work();
       for (let attempt = 1; ; attempt += 1) {
         const client = await pool.connect();
+        const scope: Scope = { client, ended: false, after: [] };
         let broken = false;
         try {
           await client.query('begin isolation level serializable');
-          const value = await store.run({ client, depth: 0 }, work);
+          const value = await store.run(scope, work);
           await client.query('commit');
+          scope.ended = true;
+          for (const task of scope.after) store.exit(task);
           return value;
         } catch (err) {
+          scope.ended = true;
           try {
             await client.query('rollback');
           } catch {
@@ -81,8 +100,14 @@ export function postgresEngine(url: string, options: PostgresOptions = {}): Engi
     // Every unit committed before it answered: nothing is ever pending.
     settled: () => Promise.resolve(),
     failures: 0,
+    open: false,
     flush: () => Promise.resolve(),
-    inside: () => store.getStore() !== undefined,
+    inside: () => current() !== undefined,
+    after(task) {
+      const scope = current();
+      if (scope) scope.after.push(task);
+      else store.exit(task);
+    },
   };
 
   return {
@@ -91,7 +116,7 @@ export function postgresEngine(url: string, options: PostgresOptions = {}): Engi
     execute,
     units: () => units,
     async savepoint<T>(work: () => Promise<T>): Promise<T> {
-      const scope = store.getStore();
+      const scope = current();
       if (!scope) throw new Error('A savepoint runs inside a unit of work');
       await scope.client.query('savepoint nested');
       try {

@@ -5,7 +5,7 @@ import type { UnitOptions, Units } from './types';
 /** Which unit holds the connection now; statements of everyone else wait for `idle`. */
 export interface UnitGate {
   store: AsyncLocalStorage<object>;
-  active: { token: object; idle: Promise<void> } | null;
+  active: { token: object; idle: Promise<void>; after: (() => void)[] } | null;
 }
 
 /**
@@ -114,7 +114,8 @@ export function sqliteUnits(sqlite: Database.Database, gate: UnitGate, options: 
     queue = mine;
     await before;
     const token = {};
-    gate.active = { token, idle: mine };
+    const after: (() => void)[] = [];
+    gate.active = { token, idle: mine, after };
     let batch: Batch;
     try {
       batch = join();
@@ -151,6 +152,7 @@ export function sqliteUnits(sqlite: Database.Database, gate: UnitGate, options: 
     }
     await batch.done;
     if (!outcome.ok) throw outcome.error;
+    for (const task of after) gate.store.exit(task);
     return outcome.value;
   }
 
@@ -175,6 +177,9 @@ export function sqliteUnits(sqlite: Database.Database, gate: UnitGate, options: 
     get failures() {
       return failures;
     },
+    get open() {
+      return current !== null;
+    },
     async flush() {
       await queue;
       if (current) {
@@ -184,5 +189,9 @@ export function sqliteUnits(sqlite: Database.Database, gate: UnitGate, options: 
       }
     },
     inside,
+    after(task) {
+      if (inside() && gate.active) gate.active.after.push(task);
+      else gate.store.exit(task);
+    },
   };
 }

@@ -31,10 +31,17 @@ export interface Units {
    */
   settled(since?: number): Promise<void>;
   readonly failures: number;
+  /** Whether a group commit is open (SQLite): what it holds is not durable yet. */
+  readonly open: boolean;
   /** Commits whatever is pending now (shutdown). */
   flush(): Promise<void>;
   /** Whether the caller runs inside a unit. */
   inside(): boolean;
+  /**
+   * Runs `task` once the caller's unit is durable, outside of it (work a request starts that must see
+   * the request's rows: a solver's result written back); dropped if the unit fails. Outside a unit, now.
+   */
+  after(task: () => void): void;
 }
 
 export interface UnitOptions {

@@ -17,3 +17,4 @@ export * from './pricing';
 export * from './refusedDelivery';
 export * from './location';
 export * from './business';
+export * from './throttle';

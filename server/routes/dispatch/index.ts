@@ -33,13 +33,13 @@ export function dispatchRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/dispatch/depot/', tags, access: 'route.view', catalogue: [], response: z.object({ results: z.array(DepotPosition) }),
     summary: 'Depots (warehouses) with their position on the map, if set',
-  }, ({ deps }) => ({ results: depotPositions(deps.db) }));
+  }, async ({ deps }) => ({ results: await depotPositions(deps.db) }));
 
   defineRoute(app, {
     method: 'put', path: '/warehouse/{id}/position/', tags, access: 'warehouse.manage', catalogue: [], params: IdParams, body: DepotPositionBody,
     response: DepotPosition, summary: 'Sets where a depot is: vans leave from and return to it',
-  }, ({ deps, params, body }) => {
-    const w = deps.db.select({ id: warehouse.id }).from(warehouse).where(and(eq(warehouse.id, params.id), isNull(warehouse.deleted_at))).get();
+  }, async ({ deps, params, body }) => {
+    const w = await deps.db.select({ id: warehouse.id }).from(warehouse).where(and(eq(warehouse.id, params.id), isNull(warehouse.deleted_at))).get();
     if (!w) throw notFound(`Warehouse ${params.id} not found`);
     return setDepotPosition(deps.db, deps.clock.now(), params.id, body);
   });
@@ -100,9 +100,9 @@ export function dispatchRoutes(app: App): void {
     method: 'get', path: '/dispatch/eta/', tags, access: { roles: STAFF }, catalogue: [], query: DateQuery,
     response: z.object({ date: z.string(), results: z.array(RouteEtas) }),
     summary: 'The day\'s planned and running routes with their arrival times, late-running routes first',
-  }, ({ deps, query }) => {
+  }, async ({ deps, query }) => {
     const date = query.date ?? new Date(deps.clock.now()).toISOString().slice(0, 10);
-    return { date, results: dayEtas(deps.db, date, travelModel(deps.config)) };
+    return { date, results: await dayEtas(deps.db, date, travelModel(deps.config)) };
   });
 
   defineRoute(app, {
@@ -119,6 +119,6 @@ export function dispatchRoutes(app: App): void {
     summary: 'A parcel\'s arrival time on its route and the band told to its recipient (null when not on a planned or running route)',
   }, async ({ deps, user, params }) => {
     visiblePackage(user, await findPackage(deps.db, params.id), params.id);
-    return { eta: etaFor(deps.db, params.id) };
+    return { eta: await etaFor(deps.db, params.id) };
   });
 }

@@ -17,23 +17,25 @@ import { MAX_SHEET_BYTES, MAX_SHEET_ROWS } from '../../services/geo/upload/sheet
 
 const extra = (name: string) => ops('web/Common/Extras', name);
 const tags = ['Geography'];
-const zoneMatches = (db: Db, found: ZoneMatch[]) => ({
-  count: found.length, results: found.map((m) => ({ ...toZone(m.zone, db), suburbs: m.suburbs })),
-});
+const zoneMatches = async (db: Db, found: ZoneMatch[]) => {
+  const results = [];
+  for (const m of found) results.push({ ...await toZone(m.zone, db), suburbs: m.suburbs });
+  return { count: found.length, results };
+};
 
 export function geoExtraRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/country/get-currency/', catalogue: extra('Country Get Currency'), tags, access: 'geo.view',
     summary: 'Every live country with its ISO 4217 currency', response: CountryCurrencyList,
-  }, ({ deps }) => {
-    const rows = countryCurrencies(deps.db);
+  }, async ({ deps }) => {
+    const rows = await countryCurrencies(deps.db);
     return { count: rows.length, results: rows.map(toCurrency) };
   });
 
   defineRoute(app, {
     method: 'get', path: '/country/{id}/get-currency/', catalogue: extra('Country Get Currency'), tags, access: 'geo.view',
     summary: "One country's ISO 4217 currency", params: IdParams, response: CountryCurrency,
-  }, ({ deps, params }) => toCurrency(countryById(deps.db, params.id)));
+  }, async ({ deps, params }) => toCurrency((await countryById(deps.db, params.id))));
 
   defineRoute(app, {
     method: ['post', 'patch'], path: '/suburb/assign-zone/', catalogue: extra('Suburb Assign Multiple Suburbs to Zone'), tags, access: 'geo.manage',
@@ -42,7 +44,9 @@ export function geoExtraRoutes(app: App): void {
   }, async ({ deps, body }) => {
     const rows = await assignSuburbsToZone(deps, body.zone, body.suburbs);
     const where = body.zone == null ? 'out of any zone' : `into zone ${body.zone}`;
-    return { success: true, message: `${rows.length} suburb(s) moved ${where}`, count: rows.length, results: rows.map((r) => toSuburb(r, deps.db)) };
+    const results = [];
+    for (const r of rows) results.push(await toSuburb(r, deps.db));
+    return { success: true, message: `${rows.length} suburb(s) moved ${where}`, count: rows.length, results };
   });
 
   defineRoute(app, {
@@ -62,7 +66,9 @@ export function geoExtraRoutes(app: App): void {
     summary: 'Live areas of the given suburbs (`?suburb=3,4`)', query: SuburbFilterQuery, response: AreaList,
   }, async ({ deps, query }) => {
     const rows = await areasBySuburb(deps.db, query.suburb);
-    return { count: rows.length, results: rows.map((r) => toArea(r, deps.db)) };
+    const results = [];
+    for (const r of rows) results.push(await toArea(r, deps.db));
+    return { count: rows.length, results };
   });
 
   defineRoute(app, {
@@ -70,7 +76,9 @@ export function geoExtraRoutes(app: App): void {
     summary: 'Live pincodes of the given suburbs (`?suburb=3,4`)', query: SuburbFilterQuery, response: PincodeList,
   }, async ({ deps, query }) => {
     const rows = await pincodesBySuburb(deps.db, query.suburb);
-    return { count: rows.length, results: rows.map((r) => toPincode(r, deps.db)) };
+    const results = [];
+    for (const r of rows) results.push(await toPincode(r, deps.db));
+    return { count: rows.length, results };
   });
 
   defineRoute(app, {

@@ -30,7 +30,7 @@ export function adjustmentRoutes(app: App): void {
     return {
       success: true,
       message: `${body.direction === 'credit' ? 'Credited' : 'Debited'} ${formatMinor(body.amount_cents, r.wallet.currency)} ${r.wallet.currency}`,
-      wallet: walletApi(deps.db, r.wallet), transaction: (await txnsApi(deps.db, [r.transaction]))[0], note: (await invoicesApi(deps.db, [r.note]))[0],
+      wallet: await walletApi(deps.db, r.wallet), transaction: (await txnsApi(deps.db, [r.transaction]))[0], note: (await invoicesApi(deps.db, [r.note]))[0],
     };
   });
 
@@ -47,15 +47,16 @@ export function adjustmentRoutes(app: App): void {
     const notes = await deps.db.select().from(invoice).where(where).orderBy(desc(invoice.id))
       .limit(query.page_size).offset((query.page - 1) * query.page_size).all();
     const links = notes.length
-      ? deps.db.select({ invoice: invoiceLine.invoice_id, t: walletTxn }).from(invoiceLine).innerJoin(walletTxn, eq(walletTxn.id, invoiceLine.txn_id))
+      ? await deps.db.select({ invoice: invoiceLine.invoice_id, t: walletTxn }).from(invoiceLine).innerJoin(walletTxn, eq(walletTxn.id, invoiceLine.txn_id))
         .where(inArray(invoiceLine.invoice_id, notes.map((n) => n.id))).all()
       : [];
     const txnOf = new Map(links.map((l) => [l.invoice, l.t]));
     const shapedNotes = await invoicesApi(deps.db, notes);
-    const results = notes.flatMap((n, i) => {
+    const results = [];
+    for (const [i, n] of notes.entries()) {
       const t = txnOf.get(n.id);
-      return t ? [{ transaction: (await txnsApi(deps.db, [t]))[0], note: shapedNotes[i] }] : [];
-    });
+      if (t) results.push({ transaction: (await txnsApi(deps.db, [t]))[0], note: shapedNotes[i] });
+    }
     return { count, ...pageLinks(c.req.url, query.page, query.page_size, count), results };
   });
 }

@@ -42,7 +42,7 @@ function invoiceWhere(user: SessionUser, q: Partial<Q>, ...more: (SQL | undefine
 export async function invoicePage(db: Db, where: SQL | undefined, q: Q, url: string) {
   const count = (await db.select({ n: sql<number>`count(*)` }).from(invoice).where(where).get())?.n ?? 0;
   const rows = await db.select().from(invoice).where(where).orderBy(desc(invoice.id)).limit(q.page_size).offset((q.page - 1) * q.page_size).all();
-  return { count, ...pageLinks(url, q.page, q.page_size, count), results: invoicesApi(db, rows) };
+  return { count, ...pageLinks(url, q.page, q.page_size, count), results: await invoicesApi(db, rows) };
 }
 
 const details = async (db: Db, row: InvoiceRow) => {
@@ -109,7 +109,7 @@ export function invoiceRoutes(app: App): void {
   }, async ({ deps, user, params }) => {
     const row = await findInvoice(deps.db, user, params.id);
     const api = (await invoicesApi(deps.db, [row]))[0];
-    const ctx = { seller: getBusinessProfile(deps.db) };
+    const ctx = { seller: await getBusinessProfile(deps.db) };
     const bytes = await invoicePdf(api, await invoiceLines(deps.db, row.id), await findCompany(deps.db, row.company_id), ctx);
     return new Response(bytes, {
       headers: { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="${row.number}.pdf"` },
@@ -125,8 +125,8 @@ export function invoiceRoutes(app: App): void {
     requireMoneyStaff(user);
     const row = await findInvoice(deps.db, user, params.id);
     const updated = body.status === 'paid'
-      ? markPaid(deps, user, row, body.reference, body.note)
-      : setInvoiceStatus(deps, row, 'void', { reason: body.reason });
+      ? await markPaid(deps, user, row, body.reference, body.note)
+      : await setInvoiceStatus(deps, row, 'void', { reason: body.reason });
     // Paying a statement also moves money; this one line says so (the payment transaction is in `after`).
     await audit(deps.db, deps.clock.now(), user.id, `invoice.${body.status}`, `invoice:${row.id}`, {
       ...changes(row, updated), ...(body.status === 'void' ? { reason: body.reason } : { reference: body.reference }),

@@ -90,7 +90,7 @@ export function rateRoutes(app: App): void {
     const companyId = own ?? body.company ?? null;
     if (companyId != null) await findCompany(deps.db, companyId);
     // The zone a parcel sent to this address gets: the same resolver as creation and the depot scan.
-    const zoneId = zoneOfAddress(deps.db, {
+    const zoneId = await zoneOfAddress(deps.db, {
       zone_id: body.zone, suburb_id: body.suburb, postcode: body.postcode, postcode_name: body.postcode_name, customer_address: body.customer_address,
     });
     const p = await priceParcel(deps.db, {
@@ -111,7 +111,7 @@ export function rateRoutes(app: App): void {
     ops: { list: ops(g, 'Get'), create: ops(g, 'Create'), retrieve: ops(g, 'Retrieve'), update: ops(g, 'Update'), delete: ops(g, 'Delete') },
     record: DeliveryRate, create: DeliveryRateCreate, update: DeliveryRateUpdate,
     toApi: toRate, scope: rateScope,
-    toRow: (input, { deps, existing }) => {
+    toRow: async (input, { deps, existing }) => {
       const { company, zone, package_type, unit, ...rest } = input;
       const row: Row = { ...rest };
       if (company !== undefined) row.company_id = company;
@@ -119,7 +119,7 @@ export function rateRoutes(app: App): void {
       if (package_type !== undefined) row.package_type_id = package_type;
       if (unit !== undefined) row.unit_id = unit;
       // A company's lines are in its billing currency unless told otherwise.
-      if (!existing && row.currency === undefined) row.currency = currencyOf(deps.db, company ?? null, FALLBACK_CURRENCY);
+      if (!existing && row.currency === undefined) row.currency = await currencyOf(deps.db, company ?? null, FALLBACK_CURRENCY);
       return row;
     },
     validate: async (values, { deps }) => {
@@ -137,7 +137,7 @@ export function rateRoutes(app: App): void {
     },
     // A new or changed line may price parcels that were accepted unpriced: they are charged now, once (issue 18).
     afterWrite: async (db, ids, { deps, user }) => {
-      const lines = ids.length ? db.select().from(deliveryRate).where(inArray(deliveryRate.id, ids)).all() : [];
+      const lines = ids.length ? await db.select().from(deliveryRate).where(inArray(deliveryRate.id, ids)).all() : [];
       const companies = new Set(lines.map((l) => l.company_id));
       // The line itself is audited by defineResource (before/after); parcels it priced are a separate consequence.
       const one = companies.size === 1 && !companies.has(null) ? [...companies][0] : undefined;

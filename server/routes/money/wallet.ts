@@ -39,7 +39,7 @@ async function txnPage(db: Db, where: SQL | undefined, q: z.output<typeof TxnQue
   );
   const count = (await db.select({ n: sql<number>`count(*)` }).from(walletTxn).where(conds).get())?.n ?? 0;
   const rows = await db.select().from(walletTxn).where(conds).orderBy(desc(walletTxn.id)).limit(q.page_size).offset((q.page - 1) * q.page_size).all();
-  return { count, ...pageLinks(url, q.page, q.page_size, count), results: txnsApi(db, rows) };
+  return { count, ...pageLinks(url, q.page, q.page_size, count), results: await txnsApi(db, rows) };
 }
 
 /** Answers a recharge or payment and leaves its audit line (balance before -> after, the statement it settled). */
@@ -53,7 +53,7 @@ async function paid(deps: Deps, user: SessionUser, r: PaymentResult, what: strin
   });
   return {
     success: true, message: `${what} of ${formatMinor(r.transaction.amount_cents, r.transaction.currency)} ${r.transaction.currency} recorded`,
-    wallet: walletApi(db, r.wallet), transaction: (await txnsApi(db, [r.transaction]))[0], receipt: (await invoicesApi(db, [r.receipt]))[0],
+    wallet: await walletApi(db, r.wallet), transaction: (await txnsApi(db, [r.transaction]))[0], receipt: (await invoicesApi(db, [r.receipt]))[0],
   };
 }
 
@@ -67,7 +67,9 @@ export function walletRoutes(app: App): void {
     const where = and(own != null ? eq(wallet.company_id, own) : undefined, query.company ? eq(wallet.company_id, query.company) : undefined);
     const count = (await deps.db.select({ n: sql<number>`count(*)` }).from(wallet).where(where).get())?.n ?? 0;
     const rows = await deps.db.select().from(wallet).where(where).orderBy(wallet.id).limit(query.page_size).offset((query.page - 1) * query.page_size).all();
-    return { count, ...pageLinks(c.req.url, query.page, query.page_size, count), results: rows.map((w) => walletApi(deps.db, w)) };
+    const results = [];
+    for (const w of rows) results.push(await walletApi(deps.db, w));
+    return { count, ...pageLinks(c.req.url, query.page, query.page_size, count), results };
   });
 
   defineRoute(app, {
@@ -76,14 +78,14 @@ export function walletRoutes(app: App): void {
   }, async ({ deps, user, body }) => {
     requireMoneyStaff(user);
     await findCompany(deps.db, body.company);
-    if (deps.db.select({ id: wallet.id }).from(wallet).where(eq(wallet.company_id, body.company)).get()) {
+    if (await deps.db.select({ id: wallet.id }).from(wallet).where(eq(wallet.company_id, body.company)).get()) {
       throw conflict(`Company ${body.company} already has a wallet`);
     }
     const w = await ensureWallet(deps, body.company, user.id);
     const row = body.credit_limit_cents === undefined ? w
-      : deps.db.update(wallet).set({ credit_limit_cents: body.credit_limit_cents }).where(eq(wallet.id, w.id)).returning().get() ?? w;
+      : (await deps.db.update(wallet).set({ credit_limit_cents: body.credit_limit_cents }).where(eq(wallet.id, w.id)).returning().get()) ?? w;
     await audit(deps.db, deps.clock.now(), user.id, 'wallet.create', `wallet:${row.id}`, changes(null, row));
-    return { success: true, message: 'Wallet opened', wallet: walletApi(deps.db, row) };
+    return { success: true, message: 'Wallet opened', wallet: await walletApi(deps.db, row) };
   });
 
   defineRoute(app, {
@@ -103,12 +105,12 @@ export function walletRoutes(app: App): void {
       .where(and(eq(invoice.company_id, companyId), eq(invoice.status, 'issued'))).get();
     const recent = await deps.db.select().from(walletTxn).where(eq(walletTxn.wallet_id, w.id)).orderBy(desc(walletTxn.id)).limit(10).all();
     return {
-      success: true, wallet: walletApi(deps.db, w),
+      success: true, wallet: await walletApi(deps.db, w),
       totals: {
         credited_cents: sums?.credited ?? 0, debited_cents: sums?.debited ?? 0, charges_cents: sums?.charges ?? 0,
         refunds_cents: sums?.refunds ?? 0, transactions: sums?.n ?? 0,
       },
-      outstanding_invoices: open?.n ?? 0, outstanding_cents: open?.total ?? 0, recent_transactions: txnsApi(deps.db, recent),
+      outstanding_invoices: open?.n ?? 0, outstanding_cents: open?.total ?? 0, recent_transactions: await txnsApi(deps.db, recent),
     };
   });
 

@@ -27,11 +27,11 @@ const toDepot = (r: Row) => ({
 });
 
 /** A company login writes its own depots; staff need company.manage and name an existing company. */
-function depotOwner(values: Row, { deps, user }: ResourceContext): void {
+async function depotOwner(values: Row, { deps, user }: ResourceContext): Promise<void> {
   if (user.companyId == null && !user.permissions.has('company.manage')) throw forbidden('You need the "company.manage" permission');
   const id = values.company_id as number | undefined;
   if (id == null) throw badRequest('Name the company of this depot address', [{ path: 'company', message: 'required' }]);
-  const co = deps.db.select({ id: company.id }).from(company).where(eq(company.id, id)).get();
+  const co = await deps.db.select({ id: company.id }).from(company).where(eq(company.id, id)).get();
   if (!co || (user.companyId != null && id !== user.companyId)) throw notFound(`Company ${id} not found`);
 }
 
@@ -49,10 +49,10 @@ export function companyExtraRoutes(app: App): void {
   }, async ({ deps, body, prepared }) => {
     const made = await registerCompany(deps, body, prepared);
     // No one is signed in: the actor is empty and the new login is named in `after`.
-    await audit(deps.db, deps.clock.now(), null, 'company.register', `company:${(await made.company).id}`, { ...changes(null, await made.company), login: (await made.user).id });
+    await audit(deps.db, deps.clock.now(), null, 'company.register', `company:${made.company.id}`, { ...changes(null, made.company), login: made.user.id });
     return {
       success: true, message: 'Registered; an administrator will review the company before it can log in',
-      company: toCompany(await made.company), user: authUser(await made.user),
+      company: toCompany(made.company), user: authUser(made.user),
     };
   });
 
@@ -106,7 +106,7 @@ export function companyExtraRoutes(app: App): void {
       user.companyId != null ? eq(companyDepotAddress.company_id, user.companyId) : undefined, eq(companyDepotAddress.id, params.id),
     )).get();
     if (!row) throw notFound(`Depot address ${params.id} not found`);
-    depotOwner(row, { deps, user });
+    await depotOwner(row, { deps, user });
     await deps.db.delete(companyDepotAddress).where(eq(companyDepotAddress.id, params.id)).run();
     return { success: true, message: `Depot address ${params.id} deleted` };
   });
@@ -114,7 +114,7 @@ export function companyExtraRoutes(app: App): void {
 
 /** A company has at most one default depot: marking one clears the flag on the others. */
 async function keepOneDefault(db: Db, ids: number[]): Promise<void> {
-  const rows = ids.length ? db.select().from(companyDepotAddress).where(and(inArray(companyDepotAddress.id, ids), eq(companyDepotAddress.is_default, true))).all() : [];
+  const rows = ids.length ? await db.select().from(companyDepotAddress).where(and(inArray(companyDepotAddress.id, ids), eq(companyDepotAddress.is_default, true))).all() : [];
   for (const r of rows) {
     await db.update(companyDepotAddress).set({ is_default: false })
       .where(and(eq(companyDepotAddress.company_id, r.company_id), ne(companyDepotAddress.id, r.id))).run();

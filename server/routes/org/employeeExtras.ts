@@ -43,9 +43,9 @@ export function employeeExtraRoutes(app: App): void {
     method: 'get', path: '/employee/{id}/open-work/', tags, access: 'employee.manage', catalogue: [],
     summary: 'Open parcels and routes an employee still holds (asked before deactivating a driver)',
     params: IdParams, response: OpenWorkAnswer,
-  }, ({ deps, user: me, params }) => {
-    const row = findEmployee(deps.db, me, params.id);
-    const work = openWork(deps.db, row.id, deps.config.maxAttempts);
+  }, async ({ deps, user: me, params }) => {
+    const row = await findEmployee(deps.db, me, params.id);
+    const work = await openWork(deps.db, row.id, deps.config.maxAttempts);
     return { open_parcels: work.parcels.length, open_routes: work.routes.length, ...work };
   });
 
@@ -94,10 +94,10 @@ export function employeeExtraRoutes(app: App): void {
     const row = await findEmployee(deps.db, me, params.id);
     // Groups raise what an account can do: never one's own, never someone of one's rank or above.
     assertMayManage(me, row, 'deny');
-    const before = groupsOf(deps.db, row.id);
+    const before = await groupsOf(deps.db, row.id);
     await setUserGroups(deps, me, row, body.groups);
-    await audit(deps.db, deps.clock.now(), me.id, 'user.groups_set', `user:${row.id}`, { groups: body.groups, before: { groups: before }, after: { groups: groupsOf(deps.db, row.id) } });
-    return { user: row.id, groups: groupsOf(deps.db, row.id), permissions: effectivePermissions(deps.db, row.id, row.role as Role) };
+    await audit(deps.db, deps.clock.now(), me.id, 'user.groups_set', `user:${row.id}`, { groups: body.groups, before: { groups: before }, after: { groups: await groupsOf(deps.db, row.id) } });
+    return { user: row.id, groups: await groupsOf(deps.db, row.id), permissions: await effectivePermissions(deps.db, row.id, row.role as Role) };
   });
 
   defineRoute(app, {
@@ -105,7 +105,7 @@ export function employeeExtraRoutes(app: App): void {
     params: IdParams, response: UserGroupsResponse, summary: "An employee's permission groups and effective permissions",
   }, async ({ deps, user: me, params }) => {
     const row = await findEmployee(deps.db, me, params.id);
-    return { user: row.id, groups: groupsOf(deps.db, row.id), permissions: effectivePermissions(deps.db, row.id, row.role as Role) };
+    return { user: row.id, groups: await groupsOf(deps.db, row.id), permissions: await effectivePermissions(deps.db, row.id, row.role as Role) };
   });
 
   defineRoute(app, {

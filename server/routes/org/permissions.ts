@@ -19,14 +19,14 @@ export function permissionGroupRoutes(app: App): void {
     view: 'permission.view', manage: 'permission.manage',
     ops: { list: ops(GROUP, 'Get'), create: ops(GROUP, 'Create'), retrieve: ops(GROUP, 'Retrieve'), update: ops(GROUP, 'Update') },
     record: PermissionGroup, create: PermissionGroupCreate, update: PermissionGroupUpdate,
-    toApi: (r, db) => ({
+    toApi: async (r, db) => ({
       id: r.id, name: r.name, description: r.description, permissions: parsePermissions(String(r.permissions)),
-      users: membersOf(db, r.id as number), created_at: iso(r.created_at as number),
+      users: await membersOf(db, r.id as number), created_at: iso(r.created_at as number),
     }),
-    toRow: (input, { deps, user, existing }) => {
+    toRow: async (input, { deps, user, existing }) => {
       const { permissions, ...rest } = input;
       const current = existing ? parsePermissions(String(existing.permissions)) : [];
-      assertMayWriteGroup(deps, user, existing?.id as number | undefined, permissions ?? current);
+      await assertMayWriteGroup(deps, user, existing?.id as number | undefined, permissions ?? current);
       const row: Row = { ...rest };
       if (permissions !== undefined) row.permissions = JSON.stringify([...new Set(permissions)].sort());
       return row;
@@ -46,9 +46,9 @@ export function permissionGroupRoutes(app: App): void {
     catalogue: ops(GROUP, 'Delete'), params: IdParams, response: SuccessMessage,
     summary: 'Delete a permission group', description: 'Its members lose its permissions from their next request.',
   }, async ({ deps, user, params }) => {
-    assertMayWriteGroup(deps, user, params.id, []);
+    await assertMayWriteGroup(deps, user, params.id, []);
     const before = await deps.db.select().from(permissionGroup).where(eq(permissionGroup.id, params.id)).get();
-    if (!before || !removeGroup(deps.db, params.id)) throw notFound(`Permission group ${params.id} not found`);
+    if (!before || !(await removeGroup(deps.db, params.id))) throw notFound(`Permission group ${params.id} not found`);
     await audit(deps.db, deps.clock.now(), user.id, 'permission_group.delete', `permission_group:${params.id}`,
       changes({ ...before, permissions: parsePermissions(before.permissions) }, null));
     return { success: true, message: `Permission group ${params.id} deleted` };

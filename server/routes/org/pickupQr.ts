@@ -20,7 +20,7 @@ export function pickupQrRoutes(app: App): void {
       user.role === 'company' ? eq(pickupPoint.company_id, user.companyId ?? -1) : undefined,
     )).get();
     if (!point) throw notFound(`Pickup point ${params.id} not found`);
-    const text = pickupPointCode(deps.db, point.id, deps.clock.now());
+    const text = await pickupPointCode(deps.db, point.id, deps.clock.now());
     const image = await renderQr(text, query.format, query.size);
     c.header('X-QR-Text', text);
     c.header('Cache-Control', 'private, max-age=300');

@@ -32,14 +32,14 @@ export function profileRoutes(app: App): void {
     method: ['patch', 'put'], path: '/profile/settings/', tags, access: 'authenticated', catalogue: ops(WEB, 'Setting Update'),
     summary: 'Change your app settings', body: SettingsBody, response: z.object({ settings: SettingsBody }),
     description: 'A JSON object of short keys to small values (text, number, boolean, lists of those, flat objects). PATCH merges and a null value removes a key; PUT replaces all. 100 keys and 16 KiB at most.',
-  }, ({ deps, user, body, c }) => ({ settings: updateSettings(deps, user.id, body, c.req.method === 'PUT') }));
+  }, async ({ deps, user, body, c }) => ({ settings: await updateSettings(deps, user.id, body, c.req.method === 'PUT') }));
 
   defineRoute(app, {
     method: ['patch', 'put'], path: '/profile/package-columns/', tags, access: 'authenticated', catalogue: ops(WEB, 'Package Column Update'),
     summary: 'Choose and order the columns of your package table', body: PackageColumnsBody,
     response: z.object({ package_columns: z.array(z.enum(PACKAGE_COLUMN_KEYS)) }),
     description: '`columns` are keys of the Package record (spec 2.1), each once, in display order; null restores the default set.',
-  }, ({ deps, user, body }) => ({ package_columns: updatePackageColumns(deps, user.id, body.columns) }));
+  }, async ({ deps, user, body }) => ({ package_columns: await updatePackageColumns(deps, user.id, body.columns) }));
 
   defineRoute(app, {
     method: ['post', 'put'], path: '/profile/image/', tags, access: 'authenticated', catalogue: [], transactional: false,
@@ -73,9 +73,9 @@ export function profileRoutes(app: App): void {
     summary: 'Change your password (your other sessions are signed out)',
   }, async ({ deps, user, body, c }) => {
     // A stolen token must not become an oracle for guessing the current password: throttled like a login.
-    const attempt = deps.throttle.begin('pwchange', user.email, clientIp(c, deps.config), deps.clock.now());
+    const attempt = await deps.throttle.begin('pwchange', user.email, clientIp(c, deps.config), deps.clock.now());
     await changePassword(deps, user.id, body.old_password, body.new_password, user.tokenId);
-    attempt.succeeded();
+    await attempt.succeeded();
     return { success: true, message: 'Password changed' };
   });
 }

@@ -10,8 +10,8 @@ import { defineResource, type Row } from '../../resources/crud';
 import { filterQuery } from './filters';
 
 const nameOf = async (db: Db, id: number) => (await db.select({ name: user.name }).from(user).where(eq(user.id, id)).get())?.name ?? '';
-const toTicket = (r: Row, db: Db) => ({
-  id: r.id, driver: r.driver_id, driver_name: nameOf(db, r.driver_id as number), subject: r.subject, message: r.message,
+const toTicket = async (r: Row, db: Db) => ({
+  id: r.id, driver: r.driver_id, driver_name: await nameOf(db, r.driver_id as number), subject: r.subject, message: r.message,
   status: r.status, response: r.response, closed_at: iso(r.closed_at as number | null), created_at: iso(r.created_at as number),
   updated_at: iso(r.updated_at as number),
 });
@@ -27,7 +27,7 @@ export function supportRoutes(app: App): void {
     record: SupportTicket, create: SupportTicketCreate, update: SupportTicketUpdate, toApi: toTicket,
     // A driver sees only their own tickets; staff see all. Nobody else holds support.view by default.
     scope: (u) => (u.role === 'driver' ? eq(supportTicket.driver_id, u.id) : u.companyId != null ? eq(supportTicket.id, -1) : undefined),
-    toRow: (input, { deps, user: me, existing }) => {
+    toRow: async (input, { deps, user: me, existing }) => {
       const { driver, status, response, ...rest } = input as typeof input & { status?: string; response?: string };
       const row: Row = { ...rest };
       if (me.role === 'driver') {
@@ -41,7 +41,7 @@ export function supportRoutes(app: App): void {
         if (response !== undefined) row.response = response;
         if (!existing) {
           if (driver == null) throw badRequest('Name the driver the ticket is for', [{ path: 'driver', message: 'required' }]);
-          const d = deps.db.select({ id: user.id }).from(user).where(and(eq(user.id, driver), eq(user.role, 'driver'))).get();
+          const d = await deps.db.select({ id: user.id }).from(user).where(and(eq(user.id, driver), eq(user.role, 'driver'))).get();
           if (!d) throw notFound(`Driver ${driver} not found`);
           row.driver_id = driver;
         }

@@ -46,8 +46,8 @@ const answer = (r: UploadResult) => ({
   success: true, message: `${r.created} pickup(s) requested${r.rejected ? `, ${r.rejected} row(s) rejected` : ''}`, ...r,
 });
 
-const changed = (verb: string, db: Parameters<typeof packagesByIds>[0], ids: number[]) => ({
-  success: true, message: `${ids.length} pickup(s) ${verb}`, count: ids.length, packages: packagesByIds(db, ids),
+const changed = async (verb: string, db: Parameters<typeof packagesByIds>[0], ids: number[]) => ({
+  success: true, message: `${ids.length} pickup(s) ${verb}`, count: ids.length, packages: await packagesByIds(db, ids),
 });
 
 async function bytesOf(file: File): Promise<Uint8Array> {

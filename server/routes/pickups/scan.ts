@@ -37,16 +37,16 @@ const StatusChangeBody = z.object({
   ...ActionFields,
 });
 
-const pointOf = (p: ReturnType<typeof visiblePoint>) => ({
+const pointOf = (p: Awaited<ReturnType<typeof visiblePoint>>) => ({
   id: p.id, person_name: p.person_name, phone: p.phone, address: p.address, additional_detail: p.additional_detail, suburb: p.suburb,
   state: p.state, pincode: p.pincode, company: p.company_id, latitude: p.latitude, longitude: p.longitude, is_active: p.is_active,
 });
 
 export function pickupScanRoutes(app: App): void {
-  const at = async (deps: Parameters<typeof packagesByIds>[0], user: Parameters<typeof pickupsAtPoint>[1], point: ReturnType<typeof visiblePoint>, message: string) => {
+  const at = async (deps: Parameters<typeof packagesByIds>[0], user: Parameters<typeof pickupsAtPoint>[1], point: Awaited<ReturnType<typeof visiblePoint>>, message: string) => {
     const rows = await pickupsAtPoint(deps, user, point.id);
     const ids = (s: string) => rows.filter((r) => r.status === s).map((r) => r.id);
-    return { success: true, message, pickup_point: pointOf(point), pending: packagesByIds(deps, ids('pickup_requested')), collected: packagesByIds(deps, ids('picked_up')) };
+    return { success: true, message, pickup_point: pointOf(point), pending: await packagesByIds(deps, ids('pickup_requested')), collected: await packagesByIds(deps, ids('picked_up')) };
   };
 
   defineRoute(app, {
@@ -54,7 +54,7 @@ export function pickupScanRoutes(app: App): void {
     catalogue: qr('Pickup Point QR Scan'), summary: "Driver scans a pickup point's QR code",
     description: 'The code printed by pickup-point/{id}/qr-code/. Answers the point and its parcels for this driver: `pending` (waiting there, assigned to this driver or to nobody) and `collected` (picked up by this driver). A code this server did not print is a 404, recorded for staff.',
   }, async ({ deps, user, body, device }) => {
-    const point = scanPickupPoint(deps, scanContext(user, body, device), body.code);
+    const point = await scanPickupPoint(deps, scanContext(user, body, device), body.code);
     return await at(deps.db, user, point, `Pickup point ${point.person_name}`);
   });
 
@@ -85,9 +85,9 @@ export function pickupScanRoutes(app: App): void {
     response: z.object({ success: z.boolean(), message: z.string(), count: z.number().int(), packages: z.array(Package) }),
     catalogue: qr('Status Change'), summary: 'Driver marks parcels picked up without scanning them',
     description: 'For a label that will not scan: the same rules as the scan, all or nothing. A parcel may be named if it is assigned to this driver, or waits unassigned at the `pickup_point` given. Others are 404.',
-  }, ({ deps, user, body, device }) => {
-    const done = markCollected(deps, scanContext(user, body, device), body.packages, body.pickup_point);
-    return { success: true, message: `${done.length} parcel(s) picked up`, count: done.length, packages: packagesByIds(deps.db, done.map((d) => d.row.id)) };
+  }, async ({ deps, user, body, device }) => {
+    const done = await markCollected(deps, scanContext(user, body, device), body.packages, body.pickup_point);
+    return { success: true, message: `${done.length} parcel(s) picked up`, count: done.length, packages: await packagesByIds(deps.db, done.map((d) => d.row.id)) };
   });
 }
 

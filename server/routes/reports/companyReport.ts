@@ -24,18 +24,18 @@ export function companyReportRoutes(app: App): void {
     method: 'get', path: '/report/company/', tags, access: 'report.view', query: ReportQuery, response: CompanyReportAnswer,
     catalogue: cr('Company Report'), summary: 'Per company: parcels created in the period by current status, deliveries and failures',
     description: `\`by_status\` counts parcels created in the period by the status they are in now; delivered, failed and the rates count what happened in the period. ${FILTER_DOC}`,
-  }, ({ deps, user, query }) => {
+  }, async ({ deps, user, query }) => {
     const f = reportFilter(user, query, deps.clock.now());
-    const results = companyReport(deps.db, f);
+    const results = await companyReport(deps.db, f);
     return { success: true, period: periodOf(f), count: results.length, results };
   });
 
   defineRoute(app, {
     method: 'get', path: '/report/company/excel-download/', tags, access: 'report.view', query: ExportQuery, produces: XLSX,
     catalogue: cr('Company Excel Download'), summary: 'The company report as a spreadsheet', description: `${FILTER_DOC} ${EXPORT_DOC}`,
-  }, ({ deps, user, query }) => {
+  }, async ({ deps, user, query }) => {
     const f = reportFilter(user, query, deps.clock.now());
-    const rows = companyReport(deps.db, f);
+    const rows = await companyReport(deps.db, f);
     return exportResponse({ format: query.format, filename: `companies_${stamp(f)}`, sheet: 'Companies', columns: companyColumns(PACKAGE_STATUSES), total: rows.length, next: pagesOf(rows) });
   });
 
@@ -43,17 +43,17 @@ export function companyReportRoutes(app: App): void {
     method: 'get', path: '/report/company-kpi/', tags, access: 'report.view', query: PagedReportQuery, response: KpiAnswer,
     catalogue: cr('Company KPI Report'), summary: 'Delivery KPIs by day and company',
     description: `The driver KPIs (see report/driver-kpi/) grouped by the parcels' company. ${FILTER_DOC}`,
-  }, ({ deps, user, query, c }) => {
+  }, async ({ deps, user, query, c }) => {
     const f = reportFilter(user, query, deps.clock.now());
-    return { success: true, period: periodOf(f), ...pageOfList(c, kpis(deps.db, f, 'company', true), query.page, query.page_size) };
+    return { success: true, period: periodOf(f), ...pageOfList(c, await kpis(deps.db, f, 'company', true), query.page, query.page_size) };
   });
 
   defineRoute(app, {
     method: 'get', path: '/report/company-kpi/excel-download/', tags, access: 'report.view', query: ExportQuery, produces: XLSX,
     catalogue: cr('Company KPI Excel'), summary: 'Company KPIs by day as a spreadsheet', description: `${FILTER_DOC} ${EXPORT_DOC}`,
-  }, ({ deps, user, query }) => {
+  }, async ({ deps, user, query }) => {
     const f = reportFilter(user, query, deps.clock.now());
-    const rows = kpis(deps.db, f, 'company', true);
+    const rows = await kpis(deps.db, f, 'company', true);
     return exportResponse({ format: query.format, filename: `company-kpi_${stamp(f)}`, sheet: 'Company KPI', columns: kpiColumns('company', true), total: rows.length, next: pagesOf(rows) });
   });
 
@@ -64,18 +64,18 @@ export function companyReportRoutes(app: App): void {
   }, async ({ deps, user, query, c }) => {
     const f = reportFilter(user, query, deps.clock.now());
     const total = await countPackages(deps.db, f);
-    return { count: total, ...pageLinks(c.req.url, query.page, query.page_size, total), results: packageListPage(deps.db, f, query.page, query.page_size) };
+    return { count: total, ...pageLinks(c.req.url, query.page, query.page_size, total), results: await packageListPage(deps.db, f, query.page, query.page_size) };
   });
 
   defineRoute(app, {
     method: 'get', path: '/report/company/package-excel-download/', tags, access: 'report.view', query: ExportQuery, produces: XLSX,
     catalogue: cr('Company Package Excel Download'), summary: 'Packages created in a period as a spreadsheet (streamed)',
     description: `${FILTER_DOC} ${EXPORT_DOC}`,
-  }, ({ deps, user, query }) => {
+  }, async ({ deps, user, query }) => {
     const f = reportFilter(user, query, deps.clock.now());
     return exportResponse({
       format: query.format, filename: `packages_${stamp(f)}`, sheet: 'Packages', columns: packageColumns,
-      total: countPackages(deps.db, f), next: packagePages(deps.db, f),
+      total: await countPackages(deps.db, f), next: packagePages(deps.db, f),
     });
   });
 
@@ -86,7 +86,7 @@ export function companyReportRoutes(app: App): void {
   }, async ({ deps, user, query }) => {
     const f = reportFilter(user, query, deps.clock.now());
     const total = await countDeliveries(deps.db, f);
-    const who = f.companyId != null ? companyName(deps.db, f.companyId) ?? `Company ${f.companyId}` : 'All companies';
+    const who = f.companyId != null ? (await companyName(deps.db, f.companyId)) ?? `Company ${f.companyId}` : 'All companies';
     const body = podPdf(deps, { filter: f, title: `Proof of delivery: ${who}`, page: query.page, pageSize: query.page_size, total });
     const pages = Math.max(1, Math.ceil(total / query.page_size));
     return new Response(body, {

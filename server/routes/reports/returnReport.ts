@@ -26,11 +26,11 @@ export function returnReportRoutes(app: App): void {
     produces: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
     catalogue: rr('Delivery Report/Excel Download'), summary: 'Deliveries of a period as a spreadsheet (streamed)',
     description: `One row per delivery made in the period, with the failed attempts before it and whether it was on time. ${FILTER_DOC} ${EXPORT_DOC}`,
-  }, ({ deps, user, query }) => {
+  }, async ({ deps, user, query }) => {
     const f = reportFilter(user, query, deps.clock.now());
     return exportResponse({
       format: query.format, filename: `deliveries_${stamp(f)}`, sheet: 'Deliveries', columns: deliveryColumns(f.offsetMin),
-      total: countDeliveries(deps.db, f), next: keyset(async (after) => await deliveryPage(deps.db, f, after)),
+      total: await countDeliveries(deps.db, f), next: keyset(async (after) => await deliveryPage(deps.db, f, after)),
     });
   });
 
@@ -49,11 +49,11 @@ export function returnReportRoutes(app: App): void {
     method: 'get', path: '/report/delivery/failed-report/excel-download/', tags, access: 'report.view', query: ExportQuery,
     produces: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', catalogue: [],
     summary: 'Failed delivery attempts of a period as a spreadsheet (streamed)', description: `${FILTER_DOC} ${EXPORT_DOC}`,
-  }, ({ deps, user, query }) => {
+  }, async ({ deps, user, query }) => {
     const f = reportFilter(user, query, deps.clock.now());
     return exportResponse({
       format: query.format, filename: `failed_${stamp(f)}`, sheet: 'Failed attempts', columns: attemptColumns,
-      total: countAttempts(deps.db, f), next: keyset(async (after) => await attemptPage(deps.db, f, after)),
+      total: await countAttempts(deps.db, f), next: keyset(async (after) => await attemptPage(deps.db, f, after)),
     });
   });
 
@@ -62,9 +62,9 @@ export function returnReportRoutes(app: App): void {
     response: z.object({ success: z.boolean(), period: z.object({ from: z.string(), to: z.string(), utc_offset: z.number() }), count: z.number().int(), results: z.array(KpiRow) }),
     catalogue: rr('Driver Report/Delivery Report'), summary: 'Per driver: deliveries, failures and rates over the period',
     description: `The KPIs of the driver KPI report over the whole period instead of by day (\`date\` is null). ${KPI_DOC} ${FILTER_DOC}`,
-  }, ({ deps, user, query }) => {
+  }, async ({ deps, user, query }) => {
     const f = reportFilter(user, query, deps.clock.now());
-    const results = kpis(deps.db, f, 'driver', false);
+    const results = await kpis(deps.db, f, 'driver', false);
     return { success: true, period: periodOf(f), count: results.length, results };
   });
 
@@ -73,9 +73,9 @@ export function returnReportRoutes(app: App): void {
     produces: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
     catalogue: rr('Driver Report/Excel Download'), summary: 'The driver report as a spreadsheet',
     description: `${FILTER_DOC} ${EXPORT_DOC}`,
-  }, ({ deps, user, query }) => {
+  }, async ({ deps, user, query }) => {
     const f = reportFilter(user, query, deps.clock.now());
-    const rows = kpis(deps.db, f, 'driver', false);
+    const rows = await kpis(deps.db, f, 'driver', false);
     return exportResponse({ format: query.format, filename: `drivers_${stamp(f)}`, sheet: 'Drivers', columns: kpiColumns('driver', false), total: rows.length, next: pagesOf(rows) });
   });
 
@@ -83,18 +83,18 @@ export function returnReportRoutes(app: App): void {
     method: 'get', path: '/report/driver-kpi/', tags, access: 'report.view', query: PagedReportQuery, response: KpiAnswer,
     catalogue: rr('Driver Kpi Report'), summary: 'Driver KPIs by day and driver',
     description: `${KPI_DOC} ${FILTER_DOC} Rows by date, then driver name; paged.`,
-  }, ({ deps, user, query, c }) => {
+  }, async ({ deps, user, query, c }) => {
     const f = reportFilter(user, query, deps.clock.now());
-    return { success: true, period: periodOf(f), ...pageOfList(c, kpis(deps.db, f, 'driver', true), query.page, query.page_size) };
+    return { success: true, period: periodOf(f), ...pageOfList(c, await kpis(deps.db, f, 'driver', true), query.page, query.page_size) };
   });
 
   defineRoute(app, {
     method: 'get', path: '/report/driver-kpi/csv/', tags, access: 'report.view', query: CsvExportQuery, produces: 'text/csv',
     catalogue: rr('Kpi Report CSV'), summary: 'Driver KPIs by day and driver as CSV',
     description: `${KPI_DOC} ${FILTER_DOC} ${EXPORT_DOC} Default format csv.`,
-  }, ({ deps, user, query }) => {
+  }, async ({ deps, user, query }) => {
     const f = reportFilter(user, query, deps.clock.now());
-    const rows = kpis(deps.db, f, 'driver', true);
+    const rows = await kpis(deps.db, f, 'driver', true);
     return exportResponse({ format: query.format, filename: `driver-kpi_${stamp(f)}`, sheet: 'Driver KPI', columns: kpiColumns('driver', true), total: rows.length, next: pagesOf(rows) });
   });
 }

@@ -80,7 +80,7 @@ export function dashboardRoutes(app: App): void {
       .where(and(eq(deliveryRoute.date, date), query.driver != null ? eq(deliveryRoute.driver_id, query.driver) : undefined,
         query.kind ? eq(deliveryRoute.kind, query.kind) : undefined, inArray(deliveryRoute.status, ['planned', 'in_progress', 'completed'])))
       .orderBy(sql`${deliveryRoute.driver_id} is null`, asc(deliveryRoute.driver_id), asc(deliveryRoute.id)).limit(200).all();
-    return { success: true, date, results: routesWithPackages(deps.db, rows) };
+    return { success: true, date, results: await routesWithPackages(deps.db, rows) };
   });
 
   defineRoute(app, {

@@ -36,7 +36,7 @@ export function mobileRouteRoutes(app: App): void {
     const driver = (await whichDriver(deps.db, user, query.driver)) as { id: number };
     const rows = await deps.db.select().from(deliveryRoute).where(driverRoutesWhere(driver.id, query))
       .orderBy(asc(deliveryRoute.date), asc(deliveryRoute.id)).limit(MAX_ROUTES).all();
-    return { count: rows.length, next: null, previous: null, results: routeRecords(deps.db, rows) };
+    return { count: rows.length, next: null, previous: null, results: await routeRecords(deps.db, rows) };
   });
 
   defineRoute(app, {
@@ -47,7 +47,7 @@ export function mobileRouteRoutes(app: App): void {
     const driver = (await whichDriver(deps.db, user, query.driver)) as { id: number; name: string };
     const rows = await deps.db.select().from(deliveryRoute).where(driverRoutesWhere(driver.id, query))
       .orderBy(asc(deliveryRoute.date), asc(deliveryRoute.id)).limit(MAX_ROUTES).all();
-    return { success: true, driver, results: routesWithPackages(deps.db, rows, user) };
+    return { success: true, driver, results: await routesWithPackages(deps.db, rows, user) };
   });
 
   defineRoute(app, {
@@ -73,6 +73,6 @@ export function mobileRouteRoutes(app: App): void {
     summary: 'Routes by status and their parcels counted (a driver: their own; staff: every driver or ?driver=), for a ?date= or all days',
   }, async ({ deps, user, query }) => {
     const driver = await whichDriver(deps.db, user, query.driver, true);
-    return { success: true, driver, date: query.date ?? null, ...routeCounts(deps.db, { driver: driver?.id, date: query.date }) };
+    return { success: true, driver, date: query.date ?? null, ...await routeCounts(deps.db, { driver: driver?.id, date: query.date }) };
   });
 }

@@ -25,11 +25,11 @@ export function optimizeRoutes(app: App): void {
     ].join('\n\n'),
   }, async ({ deps, user, params, body }) => {
     const result = await optimise(deps, user, await findRoute(deps.db, user, params.id), body);
-    await refreshRouteEtas(deps, (await result.route).id, { replan: true });
+    await refreshRouteEtas(deps, result.route.id, { replan: true });
     return {
-      success: true, message: `Route ${(await result.route).name} ordered: ${result.order.length} parcel(s)`,
-      route: routeRecord(deps.db, await result.route), order: result.order, total_distance_m: Math.round(result.metres),
-      unplaced: result.unplaced, packages: packagesByIds(deps.db, result.order),
+      success: true, message: `Route ${result.route.name} ordered: ${result.order.length} parcel(s)`,
+      route: await routeRecord(deps.db, result.route), order: result.order, total_distance_m: Math.round(result.metres),
+      unplaced: result.unplaced, packages: await packagesByIds(deps.db, result.order),
     };
   });
 
@@ -41,8 +41,8 @@ export function optimizeRoutes(app: App): void {
   }, async ({ deps, user, params, body, device }) => {
     requireRouteWriter(user);
     const result = await resequence(deps, user, await findRoute(deps.db, user, params.id), body, actionMeta(body), device?.id ?? null);
-    await refreshRouteEtas(deps, (await result.route).id);
-    return { success: true, message: `Route ${(await result.route).name} re-sequenced`, route: routeRecord(deps.db, await result.route) };
+    await refreshRouteEtas(deps, result.route.id);
+    return { success: true, message: `Route ${result.route.name} re-sequenced`, route: await routeRecord(deps.db, result.route) };
   });
 
   defineRoute(app, {
@@ -54,7 +54,7 @@ export function optimizeRoutes(app: App): void {
     const before = await findRoute(deps.db, user, params.id);
     const result = await assignRoute(deps, user, before, body.driver);
     return {
-      success: true, message: `Route ${result.route.name} assigned: ${result.moved.length} parcel(s) moved`, route: routeRecord(deps.db, result.route),
+      success: true, message: `Route ${result.route.name} assigned: ${result.moved.length} parcel(s) moved`, route: await routeRecord(deps.db, result.route),
       moved: result.moved, skipped: result.skipped, previous_driver: before.driver_id,
     };
   });
@@ -67,7 +67,7 @@ export function optimizeRoutes(app: App): void {
     const before = await findRoute(deps.db, user, params.id);
     const result = await reassignRoute(deps, user, before, body.driver);
     return {
-      success: true, message: `Route ${result.route.name} moved: ${result.moved.length} parcel(s)`, route: routeRecord(deps.db, result.route),
+      success: true, message: `Route ${result.route.name} moved: ${result.moved.length} parcel(s)`, route: await routeRecord(deps.db, result.route),
       moved: result.moved, skipped: result.skipped, previous_driver: before.driver_id,
     };
   });

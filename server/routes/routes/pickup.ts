@@ -21,7 +21,7 @@ export function pickupRouteRoutes(app: App): void {
     summary: 'Create a pickup route from pickup_requested parcels (order = the order given); with a driver, they become theirs to collect',
   }, async ({ deps, user, body }) => {
     const { route } = await createRoute(deps, user, { ...body, kind: 'pickup' });
-    return { success: true, message: `Pickup route ${route.name} created`, route: routeRecord(deps.db, route) };
+    return { success: true, message: `Pickup route ${route.name} created`, route: await routeRecord(deps.db, route) };
   });
 
   defineRoute(app, {
@@ -40,6 +40,6 @@ export function pickupRouteRoutes(app: App): void {
       start_latitude: body.start_latitude ?? null, start_longitude: body.start_longitude ?? null, packages: ids,
     });
     const ordered = await optimise(deps, user, route, { return_to_start: false });
-    return { success: true, message: `Pickup route ${route.name} created with ${ids.length} pickup(s)`, route: routeRecord(deps.db, await ordered.route) };
+    return { success: true, message: `Pickup route ${route.name} created with ${ids.length} pickup(s)`, route: await routeRecord(deps.db, ordered.route) };
   });
 }

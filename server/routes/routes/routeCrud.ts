@@ -47,7 +47,7 @@ export function routeWhere(me: SessionUser, q: z.output<typeof RouteListQuery>):
 }
 const ORDERING = { ordering: ['date', 'name', 'status', 'created_at', 'updated_at'], defaultOrdering: '-date' };
 
-const answer = (db: Db, row: typeof deliveryRoute.$inferSelect, message: string) => ({ success: true, message, route: routeRecord(db, row) });
+const answer = async (db: Db, row: typeof deliveryRoute.$inferSelect, message: string) => ({ success: true, message, route: await routeRecord(db, row) });
 
 export function routeCrudRoutes(app: App): void {
   defineRoute(app, {
@@ -60,7 +60,7 @@ export function routeCrudRoutes(app: App): void {
     const count = (await deps.db.select({ n: sql<number>`count(*)` }).from(deliveryRoute).where(where).get())?.n ?? 0;
     const rows = await deps.db.select().from(deliveryRoute).where(where).orderBy(...orderBy(deliveryRoute, ORDERING, query.ordering))
       .limit(query.page_size).offset((query.page - 1) * query.page_size).all();
-    return { count, ...pageLinks(c.req.url, query.page, query.page_size, count), results: routeRecords(deps.db, rows) };
+    return { count, ...pageLinks(c.req.url, query.page, query.page_size, count), results: await routeRecords(deps.db, rows) };
   });
 
   defineRoute(app, {
@@ -128,7 +128,7 @@ export function routeCrudRoutes(app: App): void {
     summary: 'The route\'s parcels in sequence order (spec 2.1 shape)',
   }, async ({ deps, user, params }) => {
     const route = await findRoute(deps.db, user, params.id);
-    return { success: true, route: routeRecord(deps.db, route), packages: routePackages(deps.db, route.id, user) };
+    return { success: true, route: await routeRecord(deps.db, route), packages: await routePackages(deps.db, route.id, user) };
   });
 
   defineRoute(app, {
@@ -140,8 +140,8 @@ export function routeCrudRoutes(app: App): void {
     const parcels = await routeParcels(deps.db, route.id);
     const delivered = parcels.filter((p) => p.status === 'delivered');
     return {
-      success: true, route: routeRecord(deps.db, route), delivered: delivered.length,
-      failed: parcels.filter((p) => p.status === 'failed').length, results: proofsOf(deps.db, delivered),
+      success: true, route: await routeRecord(deps.db, route), delivered: delivered.length,
+      failed: parcels.filter((p) => p.status === 'failed').length, results: await proofsOf(deps.db, delivered),
     };
   });
 }

@@ -46,7 +46,7 @@ export function companyApiRoutes(app: App): void {
     description: 'Header `X-Api-Key` (from company-api-key/) instead of a login; a missing, unknown or revoked key, or a company that is not active, is 401. '
       + 'Only that company\'s packages, newest first; filters `hawb`, `status`, `updated_since`.',
   }, async ({ deps, c, query }) => {
-    const companyId = companyOfApiKey(deps.db, c.req.header('x-api-key'), deps.clock.now());
+    const companyId = await companyOfApiKey(deps.db, c.req.header('x-api-key'), deps.clock.now());
     const where = and(
       eq(pkg.company_id, companyId), sql`${pkg.deleted_at} is null`,
       query.hawb ? eq(pkg.hawb, query.hawb) : undefined,

@@ -99,8 +99,8 @@ export function webhookEndpointRoutes(app: App): void {
     method: 'post', path: '/company-api-key/', tags, access: 'webhook.manage', body: ApiKeyCreate, response: ApiKeyCreated, status: 201,
     catalogue: [], summary: 'Make an API key for company-key/package/ (answered once)',
     description: 'The key is shown only in this answer; the server keeps its SHA-256. A company login makes keys for itself; staff name `company`.',
-  }, ({ deps, user, body }) => {
-    const { row, key } = createApiKey(deps, user, body.company, body.name);
+  }, async ({ deps, user, body }) => {
+    const { row, key } = await createApiKey(deps, user, body.company, body.name);
     return { success: true, message: 'Store this key now: it is not shown again', key, ...toApiKey(row) };
   });
 

@@ -82,7 +82,7 @@ async function entries(db: Db, w: SQL | undefined, limit: number, offset: number
 export async function auditPage(db: Db, f: AuditFilter, page: number, pageSize: number): Promise<{ count: number; results: AuditEntry[] }> {
   const w = where(f);
   const count = (await db.select({ n: sql<number>`count(*)` }).from(auditLog).where(w).get())?.n ?? 0;
-  return { count, results: entries(db, w, pageSize, (page - 1) * pageSize) };
+  return { count, results: await entries(db, w, pageSize, (page - 1) * pageSize) };
 }
 
 /** An export is one answer held in memory: past this many lines the caller must narrow the filters. */

@@ -22,11 +22,11 @@ export function authUser(row: { id: number; name: string; email: string; role: s
  */
 export async function login(deps: Deps, email: string, password: string, kind: TokenKind, client: string, deviceId?: string) {
   const now = deps.clock.now();
-  const attempt = deps.throttle.begin('login', email, client, now);
+  const attempt = await deps.throttle.begin('login', email, client, now);
   const row = await findUserByEmail(deps, email);
   const ok = await verifyPassword(password, row?.password_hash);
   if (!row || !ok) throw unauthenticated('Wrong e-mail or password');
-  attempt.succeeded();
+  await attempt.succeeded();
   if (!row.is_active) throw new ApiError(403, 'forbidden', 'This account is disabled');
   if (row.company_id != null) {
     const co = await deps.db.select().from(company).where(eq(company.id, row.company_id)).get();
@@ -87,7 +87,7 @@ export async function resetPassword(deps: Deps, token: string, password: string)
  * answers the same error as a wrong password.
  */
 export async function changePassword(deps: Deps, userId: number | null, oldPassword: string, newPassword: string, keepTokenId?: number): Promise<void> {
-  const row = userId == null ? undefined : deps.db.select().from(user).where(eq(user.id, userId)).get();
+  const row = userId == null ? undefined : await deps.db.select().from(user).where(eq(user.id, userId)).get();
   const ok = await verifyPassword(oldPassword, row?.password_hash);
   if (!row || !ok) {
     throw new ApiError(400, 'validation_error', 'The current password is wrong', [{ path: 'old_password', message: 'wrong password' }]);

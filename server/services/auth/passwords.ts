@@ -36,7 +36,7 @@ function parseHash(stored: string | null | undefined): { n: number; salt: Buffer
 /** A hash to compare against when the user does not exist, so timing does not reveal accounts. */
 export const DUMMY_HASH = 'scrypt$32768$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
 
-/** For admin writes that run inside a synchronous transaction (creating a login). */
+/** For callers that cannot await (test fixtures hashing before the app exists). */
 export function hashPasswordSync(password: string, cost = N): string {
   const salt = randomBytes(16);
   const key = scryptSync(password, salt, KEYLEN, { N: cost, r: R, p: P, maxmem: MAXMEM });

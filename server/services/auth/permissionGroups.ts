@@ -2,7 +2,7 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { ALL_PERMISSIONS, grantableTo, ROLE_PERMISSIONS, type Permission } from '../../../shared/permissions';
 import { outranks, type Role } from '../../../shared/roles';
 import type { Deps } from '../../deps';
-import type { Db } from '../../db/client';
+import { changedRows, type Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { permissionGroup, user, userPermissionGroup } from '../../db/schema/index';
 import { ApiError, forbidden } from '../../errors';
@@ -43,7 +43,7 @@ export async function membersOf(db: Db, groupId: number): Promise<number[]> {
 /** Replaces the user's groups; unknown group ids are a 400 naming them, nothing changed. */
 export async function setUserGroups(deps: Deps, me: SessionUser, target: { id: number; role: string }, groupIds: number[]): Promise<void> {
   const wanted = [...new Set(groupIds)];
-  const found = wanted.length ? deps.db.select().from(permissionGroup).where(inArray(permissionGroup.id, wanted)).all() : [];
+  const found = wanted.length ? await deps.db.select().from(permissionGroup).where(inArray(permissionGroup.id, wanted)).all() : [];
   const known = new Set(found.map((r) => r.id));
   const missing = wanted.filter((id) => !known.has(id));
   if (missing.length) {
@@ -76,8 +76,8 @@ export function assertMayGrant(me: SessionUser, role: Role, permissions: Permiss
  * above every member (changing a group changes what its members can do), and no company login in it
  * would receive a permission outside its company.
  */
-export function assertMayWriteGroup(deps: Deps, me: SessionUser, groupId: number | undefined, permissions: Permission[]): void {
-  const members = groupId == null ? [] : deps.db.select({ id: user.id, role: user.role }).from(userPermissionGroup)
+export async function assertMayWriteGroup(deps: Deps, me: SessionUser, groupId: number | undefined, permissions: Permission[]): Promise<void> {
+  const members = groupId == null ? [] : await deps.db.select({ id: user.id, role: user.role }).from(userPermissionGroup)
     .innerJoin(user, eq(user.id, userPermissionGroup.user_id)).where(eq(userPermissionGroup.group_id, groupId)).all();
   for (const m of members) {
     if (m.id === me.id ? me.role !== 'super_admin' : !outranks(me.role, m.role as Role)) {
@@ -89,12 +89,12 @@ export function assertMayWriteGroup(deps: Deps, me: SessionUser, groupId: number
 }
 
 /** What a user holds in effect: the role's defaults plus their groups'. */
-export function effectivePermissions(db: Db, userId: number, role: Role): Permission[] {
-  const all = new Set<Permission>([...ROLE_PERMISSIONS[role], ...groupPermissions(db, userId).filter((p) => grantableTo(role, p))]);
+export async function effectivePermissions(db: Db, userId: number, role: Role): Promise<Permission[]> {
+  const all = new Set<Permission>([...ROLE_PERMISSIONS[role], ...(await groupPermissions(db, userId)).filter((p) => grantableTo(role, p))]);
   return ALL_PERMISSIONS.filter((p) => all.has(p));
 }
 
 export async function removeGroup(db: Db, groupId: number): Promise<boolean> {
   await db.delete(userPermissionGroup).where(eq(userPermissionGroup.group_id, groupId)).run();
-  return (await db.delete(permissionGroup).where(eq(permissionGroup.id, groupId)).run()).changes > 0;
+  return changedRows(await db.delete(permissionGroup).where(eq(permissionGroup.id, groupId)).run()) > 0;
 }

@@ -22,7 +22,7 @@ export interface SessionUser {
 export const TOUCH_EVERY = 60_000;
 
 /** Extra permissions a user holds beyond their role (permission groups plug in here). */
-export type PermissionSource = (db: Db, userId: number) => Permission[];
+export type PermissionSource = (db: Db, userId: number) => Promise<Permission[]>;
 
 /** Built once per database: every request reads its session, and building the SQL cost more than running it. */
 function sessionQuery(db: Db) {
@@ -54,7 +54,7 @@ export async function loadSession(db: Db, token: string, now: number, extra?: Pe
   const lastUsed = row.lastUsedAt ?? row.createdAt;
   if (role !== 'driver' && now - lastUsed > idleMs) return null;
   const permissions = new Set<Permission>(ROLE_PERMISSIONS[role]);
-  if (extra) for (const p of extra(db, row.id)) if (grantableTo(role, p)) permissions.add(p);
+  if (extra) for (const p of await extra(db, row.id)) if (grantableTo(role, p)) permissions.add(p);
   return {
     id: row.id, name: row.name, email: row.email, role, companyId: row.companyId, tokenId: row.tokenId, permissions,
     stale: now - lastUsed >= TOUCH_EVERY,

@@ -2,6 +2,7 @@ import { and, desc, eq, gt, isNull } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Session } from '../../../shared/schemas/auth';
 import { iso } from '../../clock';
+import { changedRows } from '../../db/client';
 import type { Deps } from '../../deps';
 import { authToken } from '../../db/schema/index';
 import { notFound } from '../../errors';
@@ -28,5 +29,5 @@ export async function revokeSession(deps: Deps, userId: number, sessionId: numbe
   const row = await deps.db.select().from(authToken).where(and(live(userId, now), eq(authToken.id, sessionId))).get();
   if (!row) throw notFound(`Session ${sessionId} not found`);
   const which = row.device_id != null ? eq(authToken.device_id, row.device_id) : eq(authToken.id, row.id);
-  return (await deps.db.update(authToken).set({ revoked_at: now }).where(and(live(userId, now), which)).run()).changes;
+  return changedRows(await deps.db.update(authToken).set({ revoked_at: now }).where(and(live(userId, now), which)).run());
 }

@@ -23,16 +23,16 @@ export const LATE_AFTER_MIN = 15;
 
 const placed = (p: { latitude: number | null; longitude: number | null }): p is { latitude: number; longitude: number } => p.latitude != null && p.longitude != null;
 
-function shiftOf(db: Db, route: RouteRow) {
+async function shiftOf(db: Db, route: RouteRow) {
   return route.driver_id != null
-    ? db.select().from(driverShift).where(and(eq(driverShift.driver_id, route.driver_id), eq(driverShift.date, route.date))).get()
+    ? await db.select().from(driverShift).where(and(eq(driverShift.driver_id, route.driver_id), eq(driverShift.date, route.date))).get()
     : undefined;
 }
 
 /** Where the route starts: its own start point, else its driver's depot that day. */
-function routeStart(db: Db, route: RouteRow, shift: ReturnType<typeof shiftOf>): LatLng | null {
+async function routeStart(db: Db, route: RouteRow, shift: Awaited<ReturnType<typeof shiftOf>>): Promise<LatLng | null> {
   if (route.start_latitude != null && route.start_longitude != null) return { latitude: route.start_latitude, longitude: route.start_longitude };
-  const depot = shift?.start_warehouse_id != null ? db.select().from(depotPosition).where(eq(depotPosition.warehouse_id, shift.start_warehouse_id)).get() : undefined;
+  const depot = shift?.start_warehouse_id != null ? await db.select().from(depotPosition).where(eq(depotPosition.warehouse_id, shift.start_warehouse_id)).get() : undefined;
   return depot ? { latitude: depot.latitude, longitude: depot.longitude } : null;
 }
 
@@ -52,7 +52,7 @@ async function origin(deps: Deps, route: RouteRow, worked: { latitude: number | 
   }
   const lastWorked = [...worked].reverse().find(placed);
   if (lastWorked) return { from: { latitude: lastWorked.latitude, longitude: lastWorked.longitude }, startAt };
-  return { from: routeStart(deps.db, route, shift), startAt };
+  return { from: await routeStart(deps.db, route, shift), startAt };
 }
 
 /**
@@ -63,7 +63,7 @@ export async function refreshRouteEtas(deps: Deps, routeId: number, opts: { repl
   const route = await deps.db.select().from(deliveryRoute).where(eq(deliveryRoute.id, routeId)).get();
   if (!route) return;
   const live = (LIVE_ROUTE as readonly string[]).includes(route.status) && route.kind === 'delivery';
-  const parcels = live ? routeParcels(deps.db, route.id) : [];
+  const parcels = live ? await routeParcels(deps.db, route.id) : [];
   const visit = parcels.filter((p) => TO_VISIT.has(p.status));
   const worked = parcels.filter((p) => !TO_VISIT.has(p.status) && p.sequence_no != null);
   const keep = new Set(visit.map((p) => p.id));
@@ -142,7 +142,7 @@ export async function routeEtas(db: Db, route: RouteRow, driverName: string | nu
     route: route.id, name: route.name, driver: route.driver_id, driver_name: driverName, status: route.status, open: stops.length,
     delay_min: delay, late_stops: lateStops, running_late: delay >= LATE_AFTER_MIN || lateStops > 0,
     finish: rows.length ? iso(Math.max(...rows.map((r) => r.eta_at))) : null,
-    shift_start: shift?.start_time ?? DEFAULT_SHIFT.start, start: routeStart(db, route, shift), travel: model, stops,
+    shift_start: shift?.start_time ?? DEFAULT_SHIFT.start, start: await routeStart(db, route, shift), travel: model, stops,
   };
 }
 
@@ -151,5 +151,7 @@ export async function dayEtas(db: Db, date: string, model: TravelModel = DEFAULT
   const routes = await db.select({ r: deliveryRoute, name: user.name }).from(deliveryRoute).leftJoin(user, eq(user.id, deliveryRoute.driver_id))
     .where(and(eq(deliveryRoute.date, date), eq(deliveryRoute.kind, 'delivery'), inArray(deliveryRoute.status, [...LIVE_ROUTE])))
     .orderBy(desc(deliveryRoute.id)).all();
-  return routes.map((x) => routeEtas(db, x.r, x.name, model)).sort((a, b) => Number(b.running_late) - Number(a.running_late) || b.delay_min - a.delay_min);
+  const out: RouteEtas[] = [];
+  for (const x of routes) out.push(await routeEtas(db, x.r, x.name, model));
+  return out.sort((a, b) => Number(b.running_late) - Number(a.running_late) || b.delay_min - a.delay_min);
 }

@@ -1,5 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { Proposal, type CommitBody, type PlanJob, type PlanRequest } from '../../../shared/schemas/dispatch';
+import type { RouteRecord } from '../../../shared/schemas/routes';
 import { iso } from '../../clock';
 import type { Deps } from '../../deps';
 import { deliveryRoute, depotPosition, dispatchPlan, driverShift, pkg, user } from '../../db/schema/index';
@@ -7,7 +8,7 @@ import { pathMetres } from '../routes/optimize';
 import { ApiError, conflict, notFound } from '../../errors';
 import type { SessionUser } from '../auth/session';
 import { createRoute } from '../routes/manage';
-import { routeRecord } from '../routes/shape';
+import { routeRecord, type RouteRow } from '../routes/shape';
 import type { FleetInput, FleetResult } from '../../../shared/routing/fleet/index';
 import { refreshRouteEtas, travelModel } from './eta';
 import { buildPlan, type RoadTravel } from './problem';
@@ -38,7 +39,7 @@ export function shapePlan(row: PlanRow, now: number): PlanJob {
 
 /**
  * The road matrix for a plan, fetched before its transaction (a route's `prepare`: handlers of
- * mutations are synchronous). Only when a road engine is configured: without one the great-circle
+ * mutations await only the database). Only when a road engine is configured: without one the great-circle
  * estimate is computed inside the request as before, with nothing cached. The plan's points are
  * read here once to know what to ask; `travelMatrix` caches per day and falls back to the
  * great-circle estimate when the engine fails, so planning never depends on it.
@@ -75,11 +76,15 @@ export async function startPlan(deps: Deps, actor: SessionUser, req: PlanRequest
   const solving = input.jobs.length && input.vehicles.length
     ? run(input, req.time_limit_ms + WORKER_MARGIN_MS)
     : Promise.resolve<FleetResult>({ routes: [], unassigned: input.jobs.map((j) => j.id) });
-  // Settles after this request's transaction committed (the worker takes far longer than one turn).
-  void solving.then(
-    (result) => finish({ status: 'done', proposal: JSON.stringify(toProposal(ctx, input, result, performance.now() - t0)) }),
-    (err: unknown) => finish({ status: 'failed', message: err instanceof Error ? err.message : String(err) }),
-  ).catch(() => { /* the database is gone (app closed): nothing to report to */ });
+  // Its failure is reported through the plan row; a unit that failed leaves nobody to report to.
+  solving.catch(() => undefined);
+  // Written back once this request's unit is durable, so the plan row is there to update.
+  deps.writes.after(() => {
+    void solving.then(
+      (result) => finish({ status: 'done', proposal: JSON.stringify(toProposal(ctx, input, result, performance.now() - t0)) }),
+      (err: unknown) => finish({ status: 'failed', message: err instanceof Error ? err.message : String(err) }),
+    ).catch(() => { /* the database is gone (app closed): nothing to report to */ });
+  });
   return shapePlan(row, now);
 }
 
@@ -103,9 +108,10 @@ export async function commitPlan(deps: Deps, actor: SessionUser, plan: PlanRow, 
   const names = new Map((await deps.db.select({ id: user.id, name: user.name }).from(user).where(inArray(user.id, drivers)).all()).map((u) => [u.id, u.name]));
   const ids = body.routes.flatMap((r) => r.packages);
   const parcels = new Map((await deps.db.select({ id: pkg.id, latitude: pkg.latitude, longitude: pkg.longitude }).from(pkg).where(inArray(pkg.id, ids)).all()).map((p) => [p.id, p]));
-  const created = body.routes.map((r) => {
+  const created: RouteRow[] = [];
+  for (const r of body.routes) {
     const shift = shifts.get(r.driver);
-    const depot = (await shift?.start_warehouse_id != null ? await deps.db.select().from(depotPosition).where(eq(depotPosition.warehouse_id, shift.start_warehouse_id)).get() : undefined);
+    const depot = shift?.start_warehouse_id != null ? await deps.db.select().from(depotPosition).where(eq(depotPosition.warehouse_id, shift.start_warehouse_id)).get() : undefined;
     const { route } = await createRoute(deps, actor, {
       name: r.name ?? `${names.get(r.driver) ?? `Driver ${r.driver}`} ${plan.date}`, date: plan.date, kind: 'delivery', driver: r.driver,
       warehouse: shift?.start_warehouse_id ?? null, start_latitude: depot?.latitude ?? null, start_longitude: depot?.longitude ?? null, packages: r.packages,
@@ -116,10 +122,12 @@ export async function commitPlan(deps: Deps, actor: SessionUser, plan: PlanRow, 
       return p?.latitude != null && p.longitude != null ? [{ latitude: p.latitude, longitude: p.longitude }] : [];
     });
     const start = depot ? { latitude: depot.latitude, longitude: depot.longitude } : null;
-    return deps.db.update(deliveryRoute).set({ total_distance_m: pathMetres(start, stops) }).where(eq(deliveryRoute.id, route.id)).returning().get() ?? route;
-  });
+    created.push(await deps.db.update(deliveryRoute).set({ total_distance_m: pathMetres(start, stops) }).where(eq(deliveryRoute.id, route.id)).returning().get() ?? route);
+  }
   const now = deps.clock.now();
   await deps.db.update(dispatchPlan).set({ committed_at: now }).where(eq(dispatchPlan.id, plan.id)).run();
   for (const route of created) await refreshRouteEtas(deps, route.id, { replan: true });
-  return created.map((r) => routeRecord(deps.db, r));
+  const records: RouteRecord[] = [];
+  for (const r of created) records.push(await routeRecord(deps.db, r));
+  return records;
 }

@@ -84,7 +84,8 @@ async function planDrivers(deps: Deps, date: string, ids: number[], fallback: La
   const now = deps.clock.now();
   const unique = [...new Set(ids)];
   if (unique.length !== ids.length) throw badRequest('A driver is named twice', [{ path: 'drivers', message: 'duplicate ids' }]);
-  const drivers = unique.map((id) => activeDriver(deps, id));
+  const drivers: Awaited<ReturnType<typeof activeDriver>>[] = [];
+  for (const id of unique) drivers.push(await activeDriver(deps, id));
   const shifts = new Map((await deps.db.select().from(driverShift).where(and(eq(driverShift.date, date), inArray(driverShift.driver_id, unique))).all()).map((s) => [s.driver_id, s]));
   const vehicleIds = [...shifts.values()].map((s) => s.vehicle_id).filter((v): v is number => v != null);
   const vans = new Map(vehicleIds.length ? (await deps.db.select().from(vehicle).where(inArray(vehicle.id, vehicleIds)).all()).map((v) => [v.id, v]) : []);
@@ -116,7 +117,7 @@ async function pool(db: Db, req: PlanRequest, excluded: number[]): Promise<Packa
   const zones = await zonesOf(db, req);
   const locked = req.locks.map((l) => l.package);
   const live = db.select({ id: deliveryRoute.id }).from(deliveryRoute).where(inArray(deliveryRoute.status, [...LIVE_ROUTE]));
-  const inZones = zones == null ? undefined : zones.length ? inArray(pkg.zone_id, zones) : sql`0`;
+  const inZones = zones == null ? undefined : zones.length ? inArray(pkg.zone_id, zones) : sql`1 = 0`;
   return await db.select().from(pkg).where(and(
     isNull(pkg.deleted_at), inArray(pkg.status, [...PLANNABLE]),
     or(isNull(pkg.route_id), notInArray(pkg.route_id, live)),
@@ -141,7 +142,7 @@ export async function buildPlan(deps: Deps, req: PlanRequest, model: TravelModel
   const dayStart = timeOnDay(date, '00:00');
   const fixedIds = req.fixed_routes.flatMap((f) => f.packages);
   if (new Set(fixedIds).size !== fixedIds.length) throw badRequest('A parcel is on two fixed routes', [{ path: 'fixed_routes', message: 'duplicate parcel' }]);
-  const fixedRows = fixedIds.length ? deps.db.select().from(pkg).where(and(inArray(pkg.id, fixedIds), isNull(pkg.deleted_at))).all() : [];
+  const fixedRows = fixedIds.length ? await deps.db.select().from(pkg).where(and(inArray(pkg.id, fixedIds), isNull(pkg.deleted_at))).all() : [];
   if (fixedRows.length !== new Set(fixedIds).size) throw badRequest('A fixed route names an unknown parcel', [{ path: 'fixed_routes', message: 'unknown parcel' }]);
   const rows = await pool(deps.db, req, fixedIds);
   const lockedWanted = new Set(req.locks.map((l) => l.package));

@@ -15,7 +15,7 @@ export function toVehicle(r: Row) {
 
 export async function toShift(r: Row, db: Db) {
   const driver = await db.select({ name: user.name }).from(user).where(eq(user.id, r.driver_id as number)).get();
-  const van = r.vehicle_id != null ? db.select({ name: vehicle.name }).from(vehicle).where(eq(vehicle.id, r.vehicle_id as number)).get() : undefined;
+  const van = r.vehicle_id != null ? await db.select({ name: vehicle.name }).from(vehicle).where(eq(vehicle.id, r.vehicle_id as number)).get() : undefined;
   return {
     id: r.id, driver: r.driver_id, driver_name: driver?.name ?? '', date: r.date, start_time: r.start_time, end_time: r.end_time,
     start_warehouse: r.start_warehouse_id ?? null, end_warehouse: r.end_warehouse_id ?? null, vehicle: r.vehicle_id ?? null,

@@ -22,8 +22,8 @@ export async function windowsOf(db: Db, ids: number[]): Promise<Map<number, Wind
   const companyOf = new Map<number, number | null>();
   for (let i = 0; i < ids.length; i += 500) {
     const part = ids.slice(i, i + 500);
-    for (const r of db.select().from(packageWindow).where(inArray(packageWindow.package_id, part)).all()) own.set(r.package_id, r);
-    for (const r of db.select({ id: pkg.id, company: pkg.company_id }).from(pkg).where(inArray(pkg.id, part)).all()) companyOf.set(r.id, r.company);
+    for (const r of await db.select().from(packageWindow).where(inArray(packageWindow.package_id, part)).all()) own.set(r.package_id, r);
+    for (const r of await db.select({ id: pkg.id, company: pkg.company_id }).from(pkg).where(inArray(pkg.id, part)).all()) companyOf.set(r.id, r.company);
   }
   const companies = [...new Set([...companyOf.values()].filter((c): c is number => c != null))];
   const defaults = new Map(companies.length
@@ -62,7 +62,7 @@ export async function setWindow(db: Db, now: number, packageId: number, body: z.
 }
 
 export async function companyService(db: Db, companyId: number) {
-  if (!db.select({ id: company.id }).from(company).where(eq(company.id, companyId)).get()) throw notFound(`Company ${companyId} not found`);
+  if (!await db.select({ id: company.id }).from(company).where(eq(company.id, companyId)).get()) throw notFound(`Company ${companyId} not found`);
   const row = await db.select().from(companyServiceTime).where(eq(companyServiceTime.company_id, companyId)).get();
   return { company: companyId, service_s: row?.service_s ?? DEFAULT_SERVICE_S, is_default: row == null };
 }

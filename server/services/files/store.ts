@@ -45,13 +45,13 @@ export async function writeBytes(deps: Deps, upload: CheckedUpload, ownerId: num
   return deps.files.put(upload.bytes);
 }
 
-export function keyInUse(db: Db, key: string): boolean {
-  return db.select({ id: storedFile.id }).from(storedFile).where(eq(storedFile.key, key)).get() !== undefined;
+export async function keyInUse(db: Db, key: string): Promise<boolean> {
+  return (await db.select({ id: storedFile.id }).from(storedFile).where(eq(storedFile.key, key)).get()) !== undefined;
 }
 
 /** For a route's `settle`: once its answer committed, bytes it wrote that no row names (refused, or a replay) go. */
 export async function dropIfUnused(deps: Deps, key: string): Promise<void> {
-  if (!keyInUse(deps.db, key)) await deps.files.delete(key);
+  if (!(await keyInUse(deps.db, key))) await deps.files.delete(key);
 }
 
 export async function recordFile(db: Db, now: number, ownerId: number, key: string, upload: CheckedUpload, kind: FileKind, clientId: string | null): Promise<StoredFile> {
@@ -75,13 +75,13 @@ export async function fileById(db: Db, id: number): Promise<StoredFile | undefin
  * Resolves the files an action names, by server id or by the client id the device gave them. A
  * missing one answers 409 so the device uploads it and retries (DESIGN.md section 6).
  */
-export function requireFiles(db: Db, ownerId: number, refs: (number | string)[]): StoredFile[] {
+export async function requireFiles(db: Db, ownerId: number, refs: (number | string)[]): Promise<StoredFile[]> {
   if (!refs.length) return [];
   const ids = refs.filter((r): r is number => typeof r === 'number');
   const clientIds = refs.filter((r): r is string => typeof r === 'string');
   const rows = [
-    ...await (ids.length ? db.select().from(storedFile).where(inArray(storedFile.id, ids)).all() : []),
-    ...await (clientIds.length ? db.select().from(storedFile).where(and(eq(storedFile.owner_id, ownerId), inArray(storedFile.client_id, clientIds))).all() : []),
+    ...(ids.length ? await db.select().from(storedFile).where(inArray(storedFile.id, ids)).all() : []),
+    ...(clientIds.length ? await db.select().from(storedFile).where(and(eq(storedFile.owner_id, ownerId), inArray(storedFile.client_id, clientIds))).all() : []),
   ];
   const found = new Set<number | string>([...rows.map((r) => r.id), ...rows.map((r) => r.client_id ?? '')]);
   const missing = refs.filter((r) => !found.has(r));

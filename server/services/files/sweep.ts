@@ -25,8 +25,8 @@ export async function sweepOrphanFiles(deps: Pick<Deps, 'db' | 'files' | 'clock'
   let removed = 0;
   let chunk: FileEntry[] = [];
   const settle = async () => {
-    const named = new Set(chunk.length ? deps.db.select({ key: storedFile.key }).from(storedFile)
-      .where(inArray(storedFile.key, chunk.map((f) => f.key))).all().map((r) => r.key) : []);
+    const named = new Set(chunk.length ? (await deps.db.select({ key: storedFile.key }).from(storedFile)
+      .where(inArray(storedFile.key, chunk.map((f) => f.key))).all()).map((r) => r.key) : []);
     for (const f of chunk) {
       if (named.has(f.key)) continue;
       await deps.files.delete(f.key);

@@ -40,8 +40,8 @@ export async function learnFromDelivery(db: Db, now: number, row: PackageRow, la
     .run();
 }
 
-export function bookEntry(db: Db, key: string | null) {
-  return key ? prepared(db, 'book.byKey', bookByKey).get({ key }) ?? null : null;
+export async function bookEntry(db: Db, key: string | null) {
+  return key ? await prepared(db, 'book.byKey', bookByKey).get({ key }) ?? null : null;
 }
 
 /**

@@ -10,7 +10,7 @@ import { requireParent, type Row } from './hierarchy';
  */
 export async function assignSuburbsToZone(deps: Deps, zoneId: number | null, suburbIds: number[]): Promise<Row[]> {
   const { db } = deps;
-  if (zoneId != null) requireParent(db, zone, zoneId, 'zone', 'zone');
+  if (zoneId != null) await requireParent(db, zone, zoneId, 'zone', 'zone');
   const wanted = [...new Set(suburbIds)];
   const found = await db.select({ id: suburb.id, deleted_at: suburb.deleted_at }).from(suburb).where(inArray(suburb.id, wanted)).all();
   const known = new Map(found.map((s) => [s.id, s]));
@@ -25,5 +25,5 @@ export async function assignSuburbsToZone(deps: Deps, zoneId: number | null, sub
     throw new ApiError(400, 'validation_error', `Nothing assigned: ${parts.filter(Boolean).join('; ')}`, errors, { missing, archived });
   }
   await db.update(suburb).set({ zone_id: zoneId, updated_at: deps.clock.now() }).where(inArray(suburb.id, wanted)).run();
-  return db.select().from(suburb).where(inArray(suburb.id, wanted)).orderBy(suburb.name, suburb.id).all() as Row[];
+  return await db.select().from(suburb).where(inArray(suburb.id, wanted)).orderBy(suburb.name, suburb.id).all() as Row[];
 }

@@ -27,7 +27,7 @@ async function zonesOfSuburbs(db: Db, suburbIds: number[]): Promise<ZoneMatch[]>
     bySuburb.set(l.zone, [...(bySuburb.get(l.zone) ?? []), l.suburb]);
   }
   if (!bySuburb.size) return [];
-  const zones = db.select().from(zone).where(and(inArray(zone.id, [...bySuburb.keys()]), isNull(zone.deleted_at)))
+  const zones = await db.select().from(zone).where(and(inArray(zone.id, [...bySuburb.keys()]), isNull(zone.deleted_at)))
     .orderBy(asc(zone.name), asc(zone.id)).all() as Row[];
   return zones.map((z) => ({ zone: z, suburbs: bySuburb.get(z.id as number) ?? [] }));
 }
@@ -52,22 +52,22 @@ export async function zonesByPincode(db: Db, code: string): Promise<ZoneMatch[]>
 
 export async function areasBySuburb(db: Db, suburbIds: number[]): Promise<Row[]> {
   await requireSuburbs(db, suburbIds);
-  return db.select().from(area).where(and(inArray(area.suburb_id, suburbIds), isNull(area.deleted_at)))
+  return await db.select().from(area).where(and(inArray(area.suburb_id, suburbIds), isNull(area.deleted_at)))
     .orderBy(asc(area.name), asc(area.id)).all() as Row[];
 }
 
 export async function pincodesBySuburb(db: Db, suburbIds: number[]): Promise<Row[]> {
   await requireSuburbs(db, suburbIds);
-  return db.select().from(pincode).where(and(inArray(pincode.suburb_id, suburbIds), isNull(pincode.deleted_at)))
+  return await db.select().from(pincode).where(and(inArray(pincode.suburb_id, suburbIds), isNull(pincode.deleted_at)))
     .orderBy(asc(pincode.code), asc(pincode.id)).all() as Row[];
 }
 
-export function countryCurrencies(db: Db): Row[] {
-  return db.select().from(country).where(isNull(country.deleted_at)).orderBy(asc(country.name), asc(country.id)).all() as Row[];
+export async function countryCurrencies(db: Db): Promise<Row[]> {
+  return await db.select().from(country).where(isNull(country.deleted_at)).orderBy(asc(country.name), asc(country.id)).all() as Row[];
 }
 
-export function countryById(db: Db, id: number): Row {
-  const row = db.select().from(country).where(eq(country.id, id)).get() as Row | undefined;
+export async function countryById(db: Db, id: number): Promise<Row> {
+  const row = await db.select().from(country).where(eq(country.id, id)).get() as Row | undefined;
   if (!row) throw notFound(`Country ${id} not found`);
   return row;
 }

@@ -47,29 +47,29 @@ export function masterData(db: Db) {
       let rows = byPostcode.get(code);
       if (!rows) {
         const viaPincode = (await prepared(db, 'geo.pincodeSuburbs', pincodeSuburbs).all({ code })).map((r) => r.id);
-        rows = remember((((((((((((((((((((await await await await await await await await await await await await await await await await await await await viaPincode.length
-          ? db.select(SUBURB_COLUMNS).from(suburb)
+        rows = remember(viaPincode.length
+          ? await db.select(SUBURB_COLUMNS).from(suburb)
             .where(and(isNull(suburb.deleted_at), or(eq(suburb.postcode, code), inArray(suburb.id, viaPincode)))).orderBy(asc(suburb.id)).all()
-          : prepared(db, 'geo.postcodeSuburbs', postcodeSuburbs).all({ code })))))))))))))))))))));
+          : await prepared(db, 'geo.postcodeSuburbs', postcodeSuburbs).all({ code }));
         byPostcode.set(code, rows);
       }
       return rows;
     },
     /** Live suburbs of that name (case-insensitive), oldest first. */
-    suburbsNamed(name: string): SuburbRow[] {
+    async suburbsNamed(name: string): Promise<SuburbRow[]> {
       const key = name.trim().toLowerCase();
       let rows = byName.get(key);
       if (!rows) {
-        rows = remember(db.select(SUBURB_COLUMNS).from(suburb).where(and(isNull(suburb.deleted_at), sql`lower(${suburb.name}) = ${key}`)).orderBy(asc(suburb.id)).all());
+        rows = remember(await db.select(SUBURB_COLUMNS).from(suburb).where(and(isNull(suburb.deleted_at), sql`lower(${suburb.name}) = ${key}`)).orderBy(asc(suburb.id)).all());
         byName.set(key, rows);
       }
       return rows;
     },
     /** Live streets with a position in a suburb (through its areas). */
-    streetsOf(suburbId: number): StreetRow[] {
+    async streetsOf(suburbId: number): Promise<StreetRow[]> {
       let rows = streets.get(suburbId);
       if (!rows) {
-        rows = db.select({ id: street.id, name: street.name, suburb_id: area.suburb_id, latitude: street.latitude, longitude: street.longitude })
+        rows = await db.select({ id: street.id, name: street.name, suburb_id: area.suburb_id, latitude: street.latitude, longitude: street.longitude })
           .from(street).innerJoin(area, eq(area.id, street.area_id))
           .where(and(eq(area.suburb_id, suburbId), isNull(street.deleted_at), isNull(area.deleted_at), isNotNull(street.latitude), isNotNull(street.longitude)))
           .orderBy(asc(street.id)).all() as StreetRow[];
@@ -81,8 +81,8 @@ export function masterData(db: Db) {
       if (!countries.has(stateId)) countries.set(stateId, (await prepared(db, 'geo.stateCountry', stateCountry).get({ id: stateId }))?.c ?? null);
       return countries.get(stateId) ?? null;
     },
-    zoneLive(id: number): boolean {
-      if (!zones.has(id)) zones.set(id, !!prepared(db, 'geo.liveZone', liveZone).get({ id }));
+    async zoneLive(id: number): Promise<boolean> {
+      if (!zones.has(id)) zones.set(id, !!await prepared(db, 'geo.liveZone', liveZone).get({ id }));
       return zones.get(id) ?? false;
     },
   };

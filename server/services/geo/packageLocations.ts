@@ -22,8 +22,8 @@ function select(db: Db) {
 }
 type Selected = Awaited<ReturnType<ReturnType<typeof select>['all']>>[number];
 
-function shape(db: Db, r: Selected, withBook: boolean): PackageLocation {
-  const book = withBook ? bookEntry(db, keyOfPackage(r.p)) : null;
+async function shape(db: Db, r: Selected, withBook: boolean): Promise<PackageLocation> {
+  const book = withBook ? await bookEntry(db, keyOfPackage(r.p)) : null;
   return {
     package: r.p.id, hawb: r.p.hawb, customer_address: r.p.customer_address, postcode: r.p.postcode, postcode_name: r.p.postcode_name,
     latitude: r.p.latitude, longitude: r.p.longitude, precision: r.precision as Precision, source: r.source as LocationSource,
@@ -37,7 +37,7 @@ function shape(db: Db, r: Selected, withBook: boolean): PackageLocation {
 export async function packageLocationOf(db: Db, packageId: number): Promise<PackageLocation> {
   const r = await select(db).where(eq(pkg.id, packageId)).get();
   if (!r) throw new Error(`package ${packageId} vanished`);
-  return shape(db, r, true);
+  return await shape(db, r, true);
 }
 
 /** Open parcels located at `worst` precision or worse, for the office to check (oldest first). */
@@ -46,7 +46,9 @@ export async function reviewList(db: Db, user: SessionUser, worst: Precision, pa
   const where: SQL | undefined = and(isNull(pkg.deleted_at), packageScope(user), notInArray(pkg.status, [...FINAL_STATUSES]), inArray(precisionSql, levels));
   const count = (await db.select({ n: sql<number>`count(*)` }).from(pkg).leftJoin(packageLocation, eq(packageLocation.package_id, pkg.id)).where(where).get())?.n ?? 0;
   const rows = await select(db).where(where).orderBy(asc(pkg.id)).limit(pageSize).offset((page - 1) * pageSize).all();
-  return { count, results: rows.map((r) => shape(db, r, false)) };
+  const results: PackageLocation[] = [];
+  for (const r of rows) results.push(await shape(db, r, false));
+  return { count, results };
 }
 
 /** Precision badges for a page of the package list; parcels outside the caller's scope are left out. */

@@ -68,7 +68,7 @@ const cacheEntry = (db: Db) => db.select().from(geocodeCache).where(eq(geocodeCa
  * Coordinates: 1. the caller's (validated), 2. the address book, 3. the external geocoder's cached
  * answer, 4. master data (street, suburb, postcode centroid). Suburb, zone and state come from the
  * same master data, so the zone (and the price read from it) is the same whichever path asks.
- * Synchronous: it runs inside the route's transaction; the geocoder itself is only ever called in
+ * It awaits only the database: it runs inside the route's transaction; the geocoder itself is only ever called in
  * the background (geo/geocoder.ts), which later fills in what the cache then holds.
  */
 export function createResolver(db: Db, opts: ResolverOptions) {
@@ -85,7 +85,7 @@ export function createResolver(db: Db, opts: ResolverOptions) {
     const name = normaliseAddress(input.postcode_name);
     const inState = (rows: SuburbRow[]) => (input.state_id != null ? rows.filter((r) => r.state_id === input.state_id) : rows);
     if (name) {
-      const named = candidates.length ? candidates.filter((c) => normaliseAddress(c.name) === name) : inState(md.suburbsNamed(input.postcode_name ?? ''));
+      const named = candidates.length ? candidates.filter((c) => normaliseAddress(c.name) === name) : inState(await md.suburbsNamed(input.postcode_name ?? ''));
       if (named.length) return named[0];
     }
     if (normAddress && candidates.length > 1) {
@@ -111,9 +111,9 @@ export function createResolver(db: Db, opts: ResolverOptions) {
       if (hasLat !== (input.longitude != null)) {
         throw badRequest('Send latitude and longitude together', [{ path: hasLat ? 'longitude' : 'latitude', message: 'required with the other coordinate' }]);
       }
-      if (input.zone_id != null && !md.zoneLive(input.zone_id)) throw badRequest(`Zone ${input.zone_id} does not exist`, [{ path: 'zone', message: 'unknown zone' }]);
+      if (input.zone_id != null && !(await md.zoneLive(input.zone_id))) throw badRequest(`Zone ${input.zone_id} does not exist`, [{ path: 'zone', message: 'unknown zone' }]);
       const code = input.postcode != null ? String(input.postcode) : null;
-      const candidates = code ? md.suburbsOfPostcode(code) : [];
+      const candidates = code ? await md.suburbsOfPostcode(code) : [];
       const normAddress = normaliseAddress(input.customer_address);
       const key = addressKey(input.customer_address, input.postcode);
 
@@ -138,21 +138,21 @@ export function createResolver(db: Db, opts: ResolverOptions) {
       const zoneId = input.zone_id ?? (s ? s.zone_id : candidates.find((c) => c.zone_id != null)?.zone_id ?? null);
       const states = new Set(candidates.map((c) => c.state_id));
       const stateId = input.state_id ?? s?.state_id ?? (states.size === 1 ? candidates[0].state_id : null);
-      const countryId = input.country_id ?? (stateId != null ? md.countryOfState(stateId) : null);
+      const countryId = input.country_id ?? (stateId != null ? await md.countryOfState(stateId) : null);
       const query = geocodeQuery(input.customer_address, input.postcode_name ?? s?.name, input.postcode);
 
       let pending = false;
       if (!point) {
         // Master data: a street of the suburb named in the address, the suburb, the postcode's centroid.
         let master: { point: { latitude: number; longitude: number }; precision: Precision } | null = null;
-        const st = s && normAddress ? md.streetsOf(s.id).filter((r) => containsWords(normAddress, r.name)).sort((a, b) => b.name.length - a.name.length)[0] : undefined;
+        const st = s && normAddress ? (await md.streetsOf(s.id)).filter((r) => containsWords(normAddress, r.name)).sort((a, b) => b.name.length - a.name.length)[0] : undefined;
         if (st) master = { point: { latitude: st.latitude, longitude: st.longitude }, precision: 'street' };
         else if (s && s.latitude != null && s.longitude != null) master = { point: { latitude: s.latitude, longitude: s.longitude }, precision: 'suburb' };
         else if (!s) {
           const c = centroid(candidates);
           if (c) master = { point: c, precision: 'postcode' };
         }
-        const cached = query ? cache.get({ q: geocodeCacheKey(query) }) : undefined;
+        const cached = query ? await cache.get({ q: geocodeCacheKey(query) }) : undefined;
         if (cached?.found && cached.latitude != null && cached.longitude != null
           && (!master || atLeast(cached.precision as Precision, master.precision))) {
           point = { latitude: cached.latitude, longitude: cached.longitude };

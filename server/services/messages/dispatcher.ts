@@ -1,8 +1,8 @@
 import { and, asc, eq, lt, lte, sql } from 'drizzle-orm';
 import { backgroundLoop } from '../background/loop';
 import type { Clock } from '../../clock';
-import type { Db } from '../../db/client';
-import type { WriteBatch } from '../../db/writeBatch';
+import { changedRows, type Db } from '../../db/client';
+import type { Units } from '../../db/engine/types';
 import { messageOutbox } from '../../db/schema/index';
 import { backoffDelay } from '../webhooks/dispatcher';
 import type { EmailTransport, SendOutcome, SmsProvider } from './transports';
@@ -10,7 +10,7 @@ import type { EmailTransport, SendOutcome, SmsProvider } from './transports';
 export type OutboxRow = typeof messageOutbox.$inferSelect;
 /** Text for a row queued without one (recipient notices are rendered from the company's template when sent). */
 export type Rendered = { subject: string | null; body: string; senderName?: string | null } | { skip: string };
-export type Renderer = (row: OutboxRow) => Rendered;
+export type Renderer = (row: OutboxRow) => Rendered | Promise<Rendered>;
 
 export interface MessageDispatcherOptions {
   db: Db;
@@ -20,8 +20,11 @@ export interface MessageDispatcherOptions {
   /** The envelope sender address; the display name is the company's sender name. */
   fromAddress: string;
   render?: Renderer;
-  /** The app's group commit: rows are read and claimed only while no write batch is open, i.e. after what queued them committed. */
-  writes?: WriteBatch;
+  /**
+   * The app's units of work: rows are read after the writes answered so far are durable, and each claim
+   * is a unit of its own, committed before the network call.
+   */
+  writes?: Units;
   maxAttempts?: number;
   baseDelayMs?: number;
   maxDelayMs?: number;
@@ -55,7 +58,12 @@ export function createMessageDispatcher(opts: MessageDispatcherOptions): Message
   const leaseMs = opts.leaseMs ?? 10 * 60_000;
 
   async function committed(): Promise<void> {
-    while (opts.writes?.open) await opts.writes.settled().catch(() => undefined);
+    await opts.writes?.settled().catch(() => undefined);
+  }
+
+  /** Runs a write as a unit of its own and resolves once it is durable (directly when no units are given). */
+  function durably<T>(work: () => Promise<T>): Promise<T> {
+    return opts.writes ? opts.writes.run(work) : work();
   }
 
   async function settle(row: OutboxRow, attempts: number, outcome: SendOutcome): Promise<void> {
@@ -75,7 +83,7 @@ export function createMessageDispatcher(opts: MessageDispatcherOptions): Message
 
   async function sendOne(row: OutboxRow): Promise<void> {
     await committed();
-    // Synchronous from here to the claim: no batch can open in between, so the claim commits alone.
+    // The claim below is conditional on `pending` and committed (its own unit) before the send.
     const fresh = await db.select().from(messageOutbox).where(and(eq(messageOutbox.id, row.id), eq(messageOutbox.status, 'pending'))).get();
     if (!fresh) return;
     const now = clock.now();
@@ -83,7 +91,7 @@ export function createMessageDispatcher(opts: MessageDispatcherOptions): Message
     let body = fresh.body;
     let senderName: string | null = null;
     if (opts.render && fresh.kind !== 'account') {
-      const r = opts.render(fresh);
+      const r = await opts.render(fresh);
       if ('skip' in r) {
         await db.update(messageOutbox).set({ status: 'skipped', last_error: r.skip, updated_at: now }).where(eq(messageOutbox.id, fresh.id)).run();
         return;
@@ -97,9 +105,9 @@ export function createMessageDispatcher(opts: MessageDispatcherOptions): Message
       return;
     }
     const attempts = fresh.attempts + 1;
-    const claimed = await db.update(messageOutbox).set({ status: 'sending', claimed_at: now, attempts, subject, body, updated_at: now })
-      .where(and(eq(messageOutbox.id, fresh.id), eq(messageOutbox.status, 'pending'))).run();
-    if (claimed.changes === 0) return;
+    const claimed = changedRows(await durably(() => db.update(messageOutbox).set({ status: 'sending', claimed_at: now, attempts, subject, body, updated_at: now })
+      .where(and(eq(messageOutbox.id, fresh.id), eq(messageOutbox.status, 'pending'))).run()));
+    if (claimed === 0) return;
     const outcome = fresh.channel === 'email'
       ? await opts.email.send({ from: `${quoteName(senderName ?? 'Courier')} <${opts.fromAddress}>`, to: fresh.to, subject: subject ?? '', text: body })
       : await opts.sms.send({ to: fresh.to, body });
@@ -112,9 +120,9 @@ export function createMessageDispatcher(opts: MessageDispatcherOptions): Message
   async function run(): Promise<number> {
     await committed();
     const now = clock.now();
-    const stale = await db.update(messageOutbox).set({ status: 'uncertain', last_error: 'stopped while sending; not retried (it may have gone)', updated_at: now })
-      .where(and(eq(messageOutbox.status, 'sending'), lt(messageOutbox.claimed_at, now - leaseMs))).run();
-    if (stale.changes) opts.log?.(`[messages] ${stale.changes} message(s) cut off mid-send marked uncertain`);
+    const stale = changedRows(await db.update(messageOutbox).set({ status: 'uncertain', last_error: 'stopped while sending; not retried (it may have gone)', updated_at: now })
+      .where(and(eq(messageOutbox.status, 'sending'), lt(messageOutbox.claimed_at, now - leaseMs))).run());
+    if (stale) opts.log?.(`[messages] ${stale} message(s) cut off mid-send marked uncertain`);
     const due = await db.select().from(messageOutbox)
       .where(and(eq(messageOutbox.status, 'pending'), lte(messageOutbox.next_attempt_at, now)))
       .orderBy(asc(messageOutbox.next_attempt_at), asc(messageOutbox.id)).limit(batch).all();

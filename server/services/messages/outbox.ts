@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { changedRows, type Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { messageOptOut, messageOutbox } from '../../db/schema/index';
 
@@ -33,9 +33,9 @@ export function normaliseAddress(channel: Channel, address: string): string {
   return channel === 'email' ? address.trim().toLowerCase() : address.replace(/[\s()-]/g, '');
 }
 
-export function isOptedOut(db: Db, companyId: number | null | undefined, channel: Channel, address: string): boolean {
+export async function isOptedOut(db: Db, companyId: number | null | undefined, channel: Channel, address: string): Promise<boolean> {
   if (companyId == null) return false;
-  return prepared(db, 'messages.optedOut', optedOut).get({ company: companyId, address: normaliseAddress(channel, address) }) !== undefined;
+  return (await prepared(db, 'messages.optedOut', optedOut).get({ company: companyId, address: normaliseAddress(channel, address) })) !== undefined;
 }
 
 /**
@@ -43,13 +43,13 @@ export function isOptedOut(db: Db, companyId: number | null | undefined, channel
  * Answers false when it was not queued (opted out, or its dedupe key was already queued).
  */
 export async function enqueueMessage(db: Db, now: number, m: QueuedMessage): Promise<boolean> {
-  if (isOptedOut(db, m.companyId, m.channel, m.to)) return false;
+  if (await isOptedOut(db, m.companyId, m.channel, m.to)) return false;
   const result = await prepared(db, 'messages.insert', insertRow).run({
     channel: m.channel, to: m.to.trim(), kind: m.kind, subject: m.subject ?? null, body: m.body ?? null,
     data: m.data ? JSON.stringify(m.data) : null, company_id: m.companyId ?? null, package_id: m.packageId ?? null,
     dedupe_key: m.dedupeKey ?? null, now,
   });
-  return result.changes > 0;
+  return changedRows(result) > 0;
 }
 
 export async function recordOptOut(db: Db, now: number, companyId: number, channel: Channel, address: string): Promise<void> {

@@ -30,15 +30,15 @@ export async function createAdjustment(deps: Ledger, user: SessionUser, input: A
   }
   const signed = input.direction === 'credit' ? input.amount_cents : -input.amount_cents;
   const w = await ensureWallet(deps, co.id, user.id);
-  const transaction = append(deps, w.id, {
+  const transaction = await append(deps, w.id, {
     kind: 'adjustment', amount_cents: signed, created_by: user.id, reason: input.reason, reference: corrects?.number ?? '',
   }, co.billing_type !== 'postpaid');
-  const note = issueInvoice(deps, {
+  const note = await issueInvoice(deps, {
     companyId: co.id, kind: 'adjustment', status: 'paid', currency: w.currency, createdBy: user.id, correctsId: corrects?.id ?? null,
     lines: [{
       txn: transaction, amount_cents: -signed,
       description: `${input.direction === 'credit' ? 'Credit' : 'Debit'} adjustment${corrects ? ` to ${corrects.number}` : ''}: ${input.reason}`,
     }],
   });
-  return { wallet: ensureWallet(deps, co.id), transaction, note };
+  return { wallet: await ensureWallet(deps, co.id), transaction, note };
 }

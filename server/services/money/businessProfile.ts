@@ -11,10 +11,10 @@ export type BusinessProfileRow = typeof businessProfile.$inferSelect;
 
 /** The single profile row (id 1); before an admin saves one, empty texts and 10 % GST, prices GST-inclusive (as rate cards always were). */
 export async function getBusinessProfile(db: Db): Promise<BusinessProfileRow> {
-  return (await db.select().from(businessProfile).where(eq(businessProfile.id, 1)).get() ?? {
+  return await db.select().from(businessProfile).where(eq(businessProfile.id, 1)).get() ?? {
     id: 1, legal_name: '', trading_name: '', abn: '', address: '', email: '', phone: '', bank_account_name: '', bank_bsb: '',
     bank_account_number: '', payment_instructions: '', gst_rate_bp: DEFAULT_GST_RATE_BP, prices_include_gst: true, updated_at: 0,
-  });
+  };
 }
 
 export function shapeBusinessProfile(row: BusinessProfileRow) {
@@ -34,5 +34,5 @@ export async function setBusinessProfile(db: Db, now: number, patch: z.infer<typ
   const { id: _id, ...base } = before;
   const next = { ...base, ...changes, updated_at: now };
   await db.insert(businessProfile).values({ id: 1, ...next }).onConflictDoUpdate({ target: businessProfile.id, set: next }).run();
-  return { before, after: getBusinessProfile(db) };
+  return { before, after: await getBusinessProfile(db) };
 }

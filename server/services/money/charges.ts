@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import type { PackageRow } from '../packages/shape';
 import { netCharged, priceAtCreation, pricingOf, refundAll, repriceParcel } from './parcelPricing';
-import type { Ledger, TxnRow } from './wallets';
+import type { Ledger, TxnRow, UnitLedger } from './wallets';
 import { atomically } from '../../db/atomically';
 
 // Built once per database.
@@ -46,11 +46,11 @@ export type RepriceOutcome =
  * next statement like the charge), so a later cancel refunds what it finally cost. A prepaid wallet that cannot pay the difference, or a zone no line fits,
  * keeps the old price and says why; the scan or edit itself is never refused for money.
  */
-export async function repriceForZone(deps: Ledger, row: PackageRow, actorId: number | null = null): Promise<RepriceOutcome> {
+export async function repriceForZone(deps: UnitLedger, row: PackageRow, actorId: number | null = null): Promise<RepriceOutcome> {
   if (row.company_id == null) return { status: 'unchanged', price: row.price };
   // One rule for every re-price (parcelPricing.ts, issue 18): settle to what the parcel now implies, or list it unpriced.
   const before = await netCharged(deps.db, row.id) + 0;
-  const wasCharged = deps.db.select({ id: walletTxn.id }).from(walletTxn).where(and(eq(walletTxn.package_id, row.id), eq(walletTxn.kind, 'charge'))).get() != null;
+  const wasCharged = (await deps.db.select({ id: walletTxn.id }).from(walletTxn).where(and(eq(walletTxn.package_id, row.id), eq(walletTxn.kind, 'charge'))).get()) != null;
   try {
     return await atomically(deps, async () => {
       const updated = await repriceParcel(deps, row, actorId, 'zone changed');

@@ -51,7 +51,7 @@ export async function issueInvoice(deps: Ledger, input: IssueInput): Promise<Inv
     : null;
   const row = await db.insert(invoice).values({
     due_at: dueAt, gst_rate_bp: profile.gst_rate_bp, prices_include_gst: profile.prices_include_gst,
-    number: allocateNumber(db, now), company_id: input.companyId, kind: input.kind, status: input.status, currency: input.currency,
+    number: await allocateNumber(db, now), company_id: input.companyId, kind: input.kind, status: input.status, currency: input.currency,
     period_from: input.periodFrom ?? null, period_to: input.periodTo ?? null, total_cents: total, issued_at: now,
     paid_at: input.status === 'paid' ? now : null, corrects_invoice_id: input.correctsId ?? null, created_by: input.createdBy,
     created_at: now, updated_at: now,

@@ -5,7 +5,7 @@ import { companyTerms, packagePricing, pkg, walletTxn } from '../../db/schema/in
 import { ApiError, conflict } from '../../errors';
 import type { PackageRow } from '../packages/shape';
 import { priceOfPackage } from './pricing';
-import { append, ensureWallet, findCompany, walletOfCompany, type Ledger } from './wallets';
+import { append, ensureWallet, findCompany, walletOfCompany, type Ledger, type UnitLedger } from './wallets';
 import { atomically } from '../../db/atomically';
 
 /**
@@ -27,7 +27,7 @@ export async function companyPolicy(db: Db, companyId: number): Promise<{ unpric
 }
 
 export async function setCompanyTerms(db: Db, now: number, companyId: number, patch: { unpriced_policy?: UnpricedPolicy; payment_terms_days?: number }) {
-  const current = companyPolicy(db, companyId);
+  const current = await companyPolicy(db, companyId);
   const next = { ...current, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
   await db.insert(companyTerms).values({ company_id: companyId, ...next, updated_at: now })
     .onConflictDoUpdate({ target: companyTerms.company_id, set: { ...next, updated_at: now } }).run();
@@ -41,8 +41,8 @@ export async function netCharged(db: Db, packageId: number): Promise<number> {
   return -sum;
 }
 
-function hasCharge(db: Db, packageId: number): boolean {
-  return db.select({ id: walletTxn.id }).from(walletTxn).where(and(eq(walletTxn.package_id, packageId), eq(walletTxn.kind, 'charge'))).get() != null;
+async function hasCharge(db: Db, packageId: number): Promise<boolean> {
+  return (await db.select({ id: walletTxn.id }).from(walletTxn).where(and(eq(walletTxn.package_id, packageId), eq(walletTxn.kind, 'charge'))).get()) != null;
 }
 
 /**
@@ -54,7 +54,7 @@ async function settleTo(deps: Ledger, row: Pick<PackageRow, 'id' | 'hawb'>, comp
   const diff = target - await netCharged(deps.db, row.id);
   if (diff === 0) return;
   const w = await ensureWallet(deps, companyId, actorId);
-  const first = !hasCharge(deps.db, row.id);
+  const first = !(await hasCharge(deps.db, row.id));
   if (first && diff > 0) {
     await append(deps, w.id, { kind: 'charge', amount_cents: -diff, package_id: row.id, created_by: actorId, reason: `Delivery of ${row.hawb}`, reference: row.hawb });
     return;
@@ -158,7 +158,7 @@ export async function unpricedParcels(db: Db, companyId?: number | null, limit =
  * prepaid wallet that cannot pay leaves that parcel listed, reason `insufficient_balance`).
  * Called after every rate-line write and by the office's "Price now".
  */
-export async function priceUnpriced(deps: Ledger, actorId: number | null, companyId?: number | null): Promise<{ priced: number; remaining: number }> {
+export async function priceUnpriced(deps: UnitLedger, actorId: number | null, companyId?: number | null): Promise<{ priced: number; remaining: number }> {
   const ids = (await deps.db.select({ id: packagePricing.package_id }).from(packagePricing).innerJoin(pkg, eq(pkg.id, packagePricing.package_id))
     .where(and(eq(packagePricing.state, 'unpriced'), ne(pkg.status, 'cancelled'), isNull(pkg.deleted_at),
       companyId != null ? eq(packagePricing.company_id, companyId) : undefined)).orderBy(packagePricing.package_id).all()).map((r) => r.id);

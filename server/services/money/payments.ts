@@ -49,15 +49,15 @@ export async function receivePayment(deps: Ledger, user: SessionUser, companyId:
     kind: mode === 'prepaid' ? 'recharge' : 'payment', amount_cents: input.amount_cents, created_by: user.id,
     reference: input.reference, reason: input.note || (statement ? `Payment of ${statement.number}` : mode === 'prepaid' ? 'Wallet recharge' : 'Payment on account'),
   });
-  const receipt = issueInvoice(deps, {
+  const receipt = await issueInvoice(deps, {
     companyId, kind: 'receipt', status: 'paid', currency: w.currency, createdBy: user.id, correctsId: null,
     lines: [{
       txn: transaction, amount_cents: input.amount_cents,
       description: statement ? `Payment received for ${statement.number}` : mode === 'prepaid' ? 'Prepaid wallet recharge' : 'Payment received on account',
     }],
   });
-  const settled = statement ? setInvoiceStatus(deps, statement, 'paid', { paymentTxnId: transaction.id }) : null;
-  return { wallet: ensureWallet(deps, companyId), transaction, receipt, settled };
+  const settled = statement ? await setInvoiceStatus(deps, statement, 'paid', { paymentTxnId: transaction.id }) : null;
+  return { wallet: await ensureWallet(deps, companyId), transaction, receipt, settled };
 }
 
 /**

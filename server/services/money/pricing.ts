@@ -54,7 +54,7 @@ export async function cardFor(db: Db, companyId: number | null, currency: string
     const own = await cardLines(db, companyId, currency);
     if (own.length) return { source: 'company', rows: own };
   }
-  return { source: 'default', rows: cardLines(db, null, currency) };
+  return { source: 'default', rows: await cardLines(db, null, currency) };
 }
 
 export async function toRateLines(db: Db, rows: RateRow[]): Promise<RateLine[]> {
@@ -89,7 +89,7 @@ export async function priceParcel(db: Db, input: PricingInput): Promise<Pricing>
     ?? (input.suburbId != null ? (await db.select({ z: suburb.zone_id }).from(suburb).where(eq(suburb.id, input.suburbId)).get())?.z ?? null : null);
   const parcel: Parcel = {
     weight: input.weightKg, length: input.lengthCm, width: input.widthCm, height: input.heightCm,
-    zone_id: zoneId, package_type_id: input.packageTypeId ?? packageTypeIdByName(db, input.pkgType),
+    zone_id: zoneId, package_type_id: input.packageTypeId ?? await packageTypeIdByName(db, input.pkgType),
   };
   const card = await cardFor(db, input.companyId ?? null, currency);
   const priced = selectRate(await toRateLines(db, card.rows), parcel);

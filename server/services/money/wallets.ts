@@ -6,6 +6,8 @@ import type { Deps } from '../../deps';
 
 /** What the ledger needs: the database (inside the caller's transaction) and the time. */
 export type Ledger = Pick<Deps, 'db' | 'clock'>;
+/** A ledger that may open a unit of work (or a savepoint in the caller's) of its own. */
+export type UnitLedger = Pick<Deps, 'db' | 'clock' | 'writes'>;
 import { conflict, notFound } from '../../errors';
 
 export type WalletRow = typeof wallet.$inferSelect;

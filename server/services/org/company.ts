@@ -31,14 +31,14 @@ export async function registerCompany(deps: Deps, body: z.output<typeof Register
   const taken = await deps.db.select({ id: user.id }).from(user).where(eq(user.email, body.email)).get();
   if (taken) throw conflict(`The e-mail ${body.email} is already registered; log in or reset the password`);
   const code = body.code ?? deriveCode(body.name);
-  if (deps.db.select({ id: company.id }).from(company).where(eq(company.code, code)).get()) {
+  if ((await deps.db.select({ id: company.id }).from(company).where(eq(company.code, code)).get())) {
     throw conflict(`Company code ${code} is already used; choose another`);
   }
   const co = await deps.db.insert(company).values({
     name: body.name, email: body.email, phone: body.phone, address: body.address, abn: body.abn, code,
     status: 'pending', created_at: now, updated_at: now,
   }).returning().get();
-  const login = deps.db.insert(user).values({
+  const login = await deps.db.insert(user).values({
     name: body.contact_name ?? body.name, email: body.email, phone: body.phone, role: 'company', company_id: co.id,
     password_hash: passwordHash, created_at: now, updated_at: now,
   }).returning().get();

@@ -76,7 +76,7 @@ export function excludeDriversWhere(me: SessionUser, exclude: string | undefined
  * without being one.
  */
 export async function afterEmployeeWrite(db: Db, ids: number[], { deps, user: me }: ResourceContext): Promise<void> {
-  const rows = ids.length ? db.select().from(user).where(inArray(user.id, ids)).all() : [];
+  const rows = ids.length ? await db.select().from(user).where(inArray(user.id, ids)).all() : [];
   for (const row of rows) {
     if (row.is_active && row.deleted_at == null) continue;
     if (row.id === me.id) throw badRequest('You cannot disable or archive your own account');

@@ -27,12 +27,12 @@ export interface OpenWork {
 }
 
 /** Parcels still with the driver (not final, not archived) and routes still planned or running. */
-export function openWork(db: Db, driverId: number, maxAttempts?: number): OpenWork {
-  const parcels = db.select({ id: pkg.id, hawb: pkg.hawb, status: pkg.status, route: pkg.route_id, attempts: pkg.attempts }).from(pkg)
+export async function openWork(db: Db, driverId: number, maxAttempts?: number): Promise<OpenWork> {
+  const parcels = (await db.select({ id: pkg.id, hawb: pkg.hawb, status: pkg.status, route: pkg.route_id, attempts: pkg.attempts }).from(pkg)
     .where(and(eq(pkg.assigned_to_id, driverId), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES])))
-    .orderBy(pkg.id).all()
+    .orderBy(pkg.id).all())
     .map(({ attempts, ...p }) => ({ ...p, must_return: p.status === 'failed' && mustReturn(attempts, maxAttempts) }));
-  const routes = db.select({ id: deliveryRoute.id, name: deliveryRoute.name, status: deliveryRoute.status }).from(deliveryRoute)
+  const routes = await db.select({ id: deliveryRoute.id, name: deliveryRoute.name, status: deliveryRoute.status }).from(deliveryRoute)
     .where(and(eq(deliveryRoute.driver_id, driverId), inArray(deliveryRoute.status, [...LIVE_ROUTE]))).orderBy(deliveryRoute.id).all();
   return { parcels, routes };
 }
@@ -46,7 +46,7 @@ const hasWork = (w: OpenWork) => w.parcels.length > 0 || w.routes.length > 0;
  */
 export async function handOverOnDeactivate(deps: Deps, me: SessionUser, row: { id: number; role: string; is_active: boolean }, choice: HandoverChoice | undefined): Promise<OpenWork | null> {
   if (row.role !== 'driver' || !row.is_active) return null;
-  const work = openWork(deps.db, row.id, deps.config.maxAttempts);
+  const work = await openWork(deps.db, row.id, deps.config.maxAttempts);
   if (!hasWork(work)) return null;
   if (!choice) {
     throw conflict(`The driver still has ${work.parcels.length} open parcel(s) and ${work.routes.length} open route(s); choose a driver to hand them to or return them to the depot`, {
@@ -54,7 +54,7 @@ export async function handOverOnDeactivate(deps: Deps, me: SessionUser, row: { i
       parcels: work.parcels.map((p) => p.hawb), routes: work.routes.map((r) => r.name),
     });
   }
-  const remaining = 'to_driver' in choice ? reassignAll(deps, me, row.id, choice.to_driver) : returnAll(deps, me, row.id);
+  const remaining = 'to_driver' in choice ? await reassignAll(deps, me, row.id, choice.to_driver) : await returnAll(deps, me, row.id);
   await audit(deps.db, deps.clock.now(), me.id, 'user.handover', `user:${row.id}`, {
     choice: 'to_driver' in choice ? { to_driver: choice.to_driver } : { return_to_depot: true },
     parcels: work.parcels.length, routes: work.routes.length, remaining: remaining.parcels.map((p) => p.hawb),
@@ -66,9 +66,9 @@ export async function handOverOnDeactivate(deps: Deps, me: SessionUser, row: { i
  * Archiving hides an account from every list and choice, so a driver who still holds work (say,
  * one deactivated before handovers were asked for) is refused until it is handed over.
  */
-export function refuseArchiveWithOpenWork(db: Db, row: { id: number; role: string }): void {
+export async function refuseArchiveWithOpenWork(db: Db, row: { id: number; role: string }): Promise<void> {
   if (row.role !== 'driver') return;
-  const work = openWork(db, row.id);
+  const work = await openWork(db, row.id);
   if (!hasWork(work)) return;
   throw conflict(`Driver ${row.id} still has ${work.parcels.length} open parcel(s) and ${work.routes.length} open route(s); deactivate with a handover first`, {
     open_parcels: work.parcels.length, open_routes: work.routes.length,
@@ -80,12 +80,12 @@ export function refuseArchiveWithOpenWork(db: Db, row: { id: number; role: strin
 async function reassignAll(deps: Deps, me: SessionUser, fromId: number, toId: number): Promise<OpenWork> {
   if (toId === fromId) throw badRequest('Hand the work to another driver', [{ path: 'handover.to_driver', message: 'same driver' }]);
   // Only a driver the caller may see (a company login: its own people), and an active, live one.
-  if (!deps.db.select({ id: user.id }).from(user).where(and(employeeScope(me), eq(user.id, toId))).get()) {
+  if (!(await deps.db.select({ id: user.id }).from(user).where(and(employeeScope(me), eq(user.id, toId))).get())) {
     throw badRequest(`Employee ${toId} is not a driver`, [{ path: 'handover.to_driver', message: 'not a driver' }]);
   }
   await activeDriver(deps, toId);
   const meta = { data: { from_driver: fromId, handover: true } };
-  for (const r of openWork(deps.db, fromId).routes) {
+  for (const r of (await openWork(deps.db, fromId)).routes) {
     const route = await deps.db.select().from(deliveryRoute).where(eq(deliveryRoute.id, r.id)).get();
     if (route) await reassignRoute(deps, me, route, toId);
   }
@@ -95,11 +95,11 @@ async function reassignAll(deps: Deps, me: SessionUser, fromId: number, toId: nu
   const delivery: number[] = [];
   for (const p of left) {
     // A pickup is not in the delivery lifecycle yet: only the collector changes (as route handover does).
-    if (p.status === 'pickup_requested' || p.status === 'picked_up') updatePackage(deps.db, now, p, { assigned_to_id: toId }, 'assign_pickup', { userId: me.id }, meta);
+    if (p.status === 'pickup_requested' || p.status === 'picked_up') await updatePackage(deps.db, now, p, { assigned_to_id: toId }, 'assign_pickup', { userId: me.id }, meta);
     // A parcel that used its attempts may only go back to the depot (shared/lifecycle.ts), so it does, as with
     // "return to the depot": left with an account that can no longer log in, nobody would see it again.
     else if (p.status === 'failed' && mustReturn(p.attempts, deps.config.maxAttempts)) {
-      transition(deps.db, now, p, 'returned', 'handover_return', { userId: me.id }, meta, { assigned_to_id: null, is_scanned: false });
+      await transition(deps.db, now, p, 'returned', 'handover_return', { userId: me.id }, meta, { assigned_to_id: null, is_scanned: false });
     } else delivery.push(p.id);
   }
   if (delivery.length) await assignDriver(deps, me, toId, delivery, meta);

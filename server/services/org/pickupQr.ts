@@ -11,8 +11,8 @@ async function tag(db: Db, id: number, now: number): Promise<string> {
 }
 
 /** What a pickup point's QR code holds: `COURIER-PP:<id>:<first 8 hex of HMAC-SHA256>`. */
-export function pickupPointCode(db: Db, id: number, now: number): string {
-  return `${PREFIX}:${id}:${tag(db, id, now)}`;
+export async function pickupPointCode(db: Db, id: number, now: number): Promise<string> {
+  return `${PREFIX}:${id}:${(await tag(db, id, now))}`;
 }
 
 /** The pickup point id a scanned text names, or null when it is not a code this server printed. */

@@ -36,14 +36,14 @@ export async function loadUser(db: Db, id: number): Promise<UserRow> {
   return row;
 }
 
-export function profileOf(db: Db, row: UserRow) {
-  const co = row.company_id != null ? db.select({ name: company.name }).from(company).where(eq(company.id, row.company_id)).get() : undefined;
+export async function profileOf(db: Db, row: UserRow) {
+  const co = row.company_id != null ? await db.select({ name: company.name }).from(company).where(eq(company.id, row.company_id)).get() : undefined;
   return {
     id: row.id, name: row.name, email: row.email, phone: row.phone, role: row.role as Role, company: row.company_id,
     company_name: co?.name ?? null,
     profile_image: row.profile_image_file_id != null ? '/api/profile/image/' : null,
     settings: settingsOf(row), package_columns: packageColumnsOf(row),
-    permissions: effectivePermissions(db, row.id, row.role as Role), created_at: iso(row.created_at) ?? '',
+    permissions: await effectivePermissions(db, row.id, row.role as Role), created_at: iso(row.created_at) ?? '',
   };
 }
 

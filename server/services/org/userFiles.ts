@@ -90,7 +90,7 @@ export async function detachUserFile(deps: Deps, userId: number, slot: UserFileS
 /** The bytes of the user's image in `slot`, for a route that already checked who may see it. */
 export async function readUserFile(deps: Deps, row: UserRow, slot: UserFileSlot): Promise<{ file: StoredFile; bytes: Uint8Array }> {
   const id = slotFileId(row, slot);
-  const file = id != null ? fileById(deps.db, id) : undefined;
+  const file = id != null ? await fileById(deps.db, id) : undefined;
   const bytes = file ? await deps.files.get(file.key) : null;
   if (!file || !bytes) throw notFound(`No ${USER_FILE_SLOTS[slot].label} is stored for this user`);
   return { file, bytes };

@@ -27,11 +27,13 @@ export async function assignDriver(deps: Deps, actor: SessionUser, driverId: num
     throw new ApiError(400, 'validation_error', `Unknown package ids: ${missing.join(', ')}`, missing.map((id) => ({ path: 'packages', message: `no package ${id}` })));
   }
   const now = deps.clock.now();
-  return rows.map((row) => {
-    if (row.assigned_to_id === driver.id && row.status === 'assigned') return row;
-    return transition(deps.db, now, row, 'assigned', 'assign', { userId: actor.id }, { ...meta, data: { driver: driver.id } },
-      { assigned_to_id: driver.id, is_scanned: false });
-  });
+  const out: PackageRow[] = [];
+  for (const row of rows) {
+    if (row.assigned_to_id === driver.id && row.status === 'assigned') { out.push(row); continue; }
+    out.push(await transition(deps.db, now, row, 'assigned', 'assign', { userId: actor.id }, { ...meta, data: { driver: driver.id } },
+      { assigned_to_id: driver.id, is_scanned: false }));
+  }
+  return out;
 }
 
 async function packagesOrUnknown(deps: Deps, ids: number[]): Promise<PackageRow[]> {
@@ -54,12 +56,14 @@ async function packagesOrUnknown(deps: Deps, ids: number[]): Promise<PackageRow[
 export async function unassignPackages(deps: Deps, actor: SessionUser, packageIds: number[], meta: ActionMeta = {}): Promise<PackageRow[]> {
   const rows = await packagesOrUnknown(deps, packageIds);
   const now = deps.clock.now();
-  return rows.map((row) => {
+  const out: PackageRow[] = [];
+  for (const row of rows) {
     if (row.status !== 'assigned') {
       throw invalidTransition(`Parcel ${row.hawb} is ${row.status.replace(/_/g, ' ')}; only an assigned parcel not yet on the van can be unassigned`,
         { package: row.id, hawb: row.hawb, status: row.status });
     }
-    return transition(deps.db, now, row, row.landed ? 'received' : 'created', 'unassign', { userId: actor.id },
-      { ...meta, data: { driver: row.assigned_to_id } }, { assigned_to_id: null, is_scanned: false });
-  });
+    out.push(await transition(deps.db, now, row, row.landed ? 'received' : 'created', 'unassign', { userId: actor.id },
+      { ...meta, data: { driver: row.assigned_to_id } }, { assigned_to_id: null, is_scanned: false }));
+  }
+  return out;
 }

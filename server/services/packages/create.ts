@@ -61,7 +61,7 @@ export async function resolveZone(db: Db, values: PackageValues): Promise<void> 
   if (values.suburb_id != null && values.zone_id == null) {
     values.zone_id = (await db.select({ z: suburb.zone_id }).from(suburb).where(eq(suburb.id, values.suburb_id)).get())?.z ?? null;
   }
-  if (values.zone_id != null && !db.select({ id: zone.id }).from(zone).where(and(eq(zone.id, values.zone_id), isNull(zone.deleted_at))).get()) {
+  if (values.zone_id != null && !(await db.select({ id: zone.id }).from(zone).where(and(eq(zone.id, values.zone_id), isNull(zone.deleted_at))).get())) {
     throw badRequest(`Zone ${values.zone_id} does not exist`, [{ path: 'zone', message: 'unknown zone' }]);
   }
 }

@@ -40,10 +40,10 @@ const recordUpsert = (db: Db) => db.insert(deliveryRecord).values({
  * Whether the parcel was ever this driver's: they moved it along its lifecycle, or it entered their device's scope
  * (the change feed remembers every scope a parcel entered).
  */
-export function wasDriversParcel(db: Db, packageId: number, driverId: number): boolean {
+export async function wasDriversParcel(db: Db, packageId: number, driverId: number): Promise<boolean> {
   const args = { pkg: packageId, driver: driverId };
-  return prepared(db, 'deliver.movedByDriver', movedByDriver).get(args) != null
-    || prepared(db, 'deliver.inDriversFeed', inDriversFeed).get(args) != null;
+  return (await prepared(db, 'deliver.movedByDriver', movedByDriver).get(args)) != null
+    || (await prepared(db, 'deliver.inDriversFeed', inDriversFeed).get(args)) != null;
 }
 
 /** Final states win: a later conflicting action is refused with the current state, and stays on record. */
@@ -82,10 +82,10 @@ async function deliverOrRefuse(deps: Deps, ctx: ScanContext, row: PackageRow, in
   const now = deps.clock.now();
   const actor: Actor = { userId: driver.id, deviceId: ctx.deviceId };
   const reassigned = row.assigned_to_id !== driver.id;
-  if (reassigned && !wasDriversParcel(db, row.id, driver.id)) throw notFound(`Package ${row.id} not found`);
+  if (reassigned && !(await wasDriversParcel(db, row.id, driver.id))) throw notFound(`Package ${row.id} not found`);
   refuseIfFinal(deps, row, 'delivered', action, ctx);
   // Checked before any change so a missing upload leaves nothing half done.
-  resolveFiles(db, driver, [...input.photos, ...(input.signature !== undefined ? [input.signature] : [])]);
+  await resolveFiles(db, driver, [...input.photos, ...(input.signature !== undefined ? [input.signature] : [])]);
 
   const deliveredAt = Math.min(ctx.meta.occurredAt ?? now, now);
   const opts = { maxAttempts: deps.config.maxAttempts };
@@ -93,7 +93,7 @@ async function deliverOrRefuse(deps: Deps, ctx: ScanContext, row: PackageRow, in
   let flagged = false;
   if (reassigned) {
     flagged = true;
-    const reason = `Delivered by ${driver.name} (offline) after it was reassigned to ${driverName(db, row.assigned_to_id)}`;
+    const reason = `Delivered by ${driver.name} (offline) after it was reassigned to ${(await driverName(db, row.assigned_to_id))}`;
     current = await transition(db, now, current, 'delivered', action, actor, { ...ctx.meta, data: { flagged: true, previous_driver: row.assigned_to_id } },
       { assigned_to_id: driver.id, delivered_at: deliveredAt, flagged: true, flag_reason: reason }, { ...opts, force: true });
   } else {
@@ -102,10 +102,10 @@ async function deliverOrRefuse(deps: Deps, ctx: ScanContext, row: PackageRow, in
     }
     if (current.status === 'assigned' || current.status === 'failed') {
       const from = current;
-      current = recordedTransition(deps, ctx, async () => await transition(db, now, from, 'out_for_delivery', 'implicit_load', actor, ctx.meta, { is_scanned: true }, opts), from, action);
+      current = await recordedTransition(deps, ctx, async () => await transition(db, now, from, 'out_for_delivery', 'implicit_load', actor, ctx.meta, { is_scanned: true }, opts), from, action);
     }
     const loaded = current;
-    current = recordedTransition(deps, ctx, async () => await transition(db, now, loaded, 'delivered', action, actor, ctx.meta, { delivered_at: deliveredAt }, opts), loaded, action);
+    current = await recordedTransition(deps, ctx, async () => await transition(db, now, loaded, 'delivered', action, actor, ctx.meta, { delivered_at: deliveredAt }, opts), loaded, action);
   }
   await prepared(db, 'deliver.recordUpsert', recordUpsert).run({
     package_id: row.id, driver_id: driver.id, recipient_name: input.recipient_name ?? null, note: input.note ?? null,
@@ -121,7 +121,7 @@ async function deliverOrRefuse(deps: Deps, ctx: ScanContext, row: PackageRow, in
 export async function forceDeliver(deps: Deps, ctx: ScanContext, row: PackageRow, input: { note: string; recipient_name?: string }): Promise<PackageRow> {
   const now = deps.clock.now();
   refuseIfFinal(deps, row, 'delivered', 'force_deliver', ctx);
-  const updated = transition(deps.db, now, row, 'delivered', 'force_deliver', { userId: ctx.actor.id, deviceId: ctx.deviceId }, ctx.meta,
+  const updated = await transition(deps.db, now, row, 'delivered', 'force_deliver', { userId: ctx.actor.id, deviceId: ctx.deviceId }, ctx.meta,
     { delivered_at: Math.min(ctx.meta.occurredAt ?? now, now) }, { force: true, maxAttempts: deps.config.maxAttempts });
   await deps.db.insert(deliveryRecord).values({
     package_id: row.id, driver_id: row.assigned_to_id, recipient_name: input.recipient_name ?? null, note: input.note,

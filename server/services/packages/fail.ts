@@ -33,19 +33,19 @@ export async function failDelivery(deps: Deps, ctx: ScanContext, row: PackageRow
   const action = opts.action ?? 'fail';
   const me = ctx.actor;
   if (me.role === 'driver' && row.assigned_to_id !== me.id) {
-    if (!wasDriversParcel(db, row.id, me.id)) throw notFound(`Package ${row.id} not found`);
+    if (!(await wasDriversParcel(db, row.id, me.id))) throw notFound(`Package ${row.id} not found`);
     // A failure is no fact worth overriding a reassignment for: the new driver may still deliver it.
     throw notYours(deps, row, action, ctx);
   }
   refuseIfFinal(deps, row, 'failed', action, ctx);
-  const reason = input.failed_delivery_status != null ? reasonOf(db, input.failed_delivery_status) : null;
+  const reason = input.failed_delivery_status != null ? await reasonOf(db, input.failed_delivery_status) : null;
   if (!reason && !opts.force) throw badRequest('Say why the delivery failed', [{ path: 'failed_delivery_status', message: 'required' }]);
-  const photo = input.photo !== undefined ? resolveFiles(db, me, [input.photo])[0] : undefined;
+  const photo = input.photo !== undefined ? (await resolveFiles(db, me, [input.photo]))[0] : undefined;
 
   const now = deps.clock.now();
   const maxAttempts = deps.config.maxAttempts;
   const attempts = row.attempts + 1;
-  const updated = recordedTransition(deps, ctx, async () => await transition(db, now, row, 'failed', action, { userId: me.id, deviceId: ctx.deviceId },
+  const updated = await recordedTransition(deps, ctx, async () => await transition(db, now, row, 'failed', action, { userId: me.id, deviceId: ctx.deviceId },
     { ...ctx.meta, data: { attempt: attempts, reason: reason?.name ?? null } }, { attempts, is_scanned: false }, { maxAttempts, force: opts.force }), row, action);
   const reasonText = reason?.name ?? 'Forced failure';
   await db.insert(deliveryAttempt).values({

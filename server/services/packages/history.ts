@@ -93,9 +93,9 @@ export async function packageStory(db: Db, row: PackageRow) {
   const events = await db.select().from(packageEvent).where(eq(packageEvent.package_id, row.id)).orderBy(asc(packageEvent.id)).all();
   return {
     package: (await packagesByIds(db, [row.id]))[0] as Package,
-    events: shapeEvents(db, events),
+    events: await shapeEvents(db, events),
     attempts: (await attemptsWhere(db, eq(deliveryAttempt.package_id, row.id))).reverse(),
-    proof: row.status === 'delivered' || row.delivered_at != null ? proofOf(db, row) : null,
+    proof: row.status === 'delivered' || row.delivered_at != null ? await proofOf(db, row) : null,
   };
 }
 

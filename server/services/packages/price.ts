@@ -41,7 +41,7 @@ export const DEFAULT_TARIFF = { base: 800, perKg: 150, currency: 'AUD' } as cons
  */
 export async function priceFor(db: Db, input: PriceInput): Promise<PriceQuote & { zoneId: number | null }> {
   // The zone a creation of this parcel would get: the same resolver, so quote and charge agree.
-  const zoneId = zoneOfAddress(db, {
+  const zoneId = await zoneOfAddress(db, {
     zone_id: input.zoneId, postcode: input.postcode, suburb_id: input.suburbId, postcode_name: input.postcodeName, customer_address: input.customerAddress,
   });
   const p = await priceParcel(db, {

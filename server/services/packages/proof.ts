@@ -20,10 +20,10 @@ export const fileInfo = (f: StoredFile) => ({ id: f.id, url: `/api/file/${f.id}/
  * The files an action names. Missing ones answer a retryable 409 (the device uploads, then repeats
  * the same request); a driver may only name files they uploaded themselves.
  */
-export function resolveFiles(db: Db, actor: SessionUser, refs: FileRef[]): StoredFile[] {
+export async function resolveFiles(db: Db, actor: SessionUser, refs: FileRef[]): Promise<StoredFile[]> {
   let files: StoredFile[];
   try {
-    files = requireFiles(db, actor.id, refs);
+    files = await requireFiles(db, actor.id, refs);
   } catch (err) {
     if (err instanceof ApiError && err.details?.missing_files) err.retry();
     throw err;
@@ -87,7 +87,9 @@ export async function proofsOf(db: Db, rows: PackageRow[]): Promise<Proof[]> {
 export async function proofOf(db: Db, row: PackageRow): Promise<Proof> {
   const d = await deliveryOf(db, row.id);
   const photos = await prepared(db, 'proof.photosOf', photosOf).all({ pkg: row.id });
-  return shapeProof(row, d, photos, async (id) => (await prepared(db, 'proof.nameOf', nameOf).get({ id }))?.name ?? '');
+  // shapeProof names the driver synchronously: read the name first.
+  const name = d?.driver_id != null ? (await prepared(db, 'proof.nameOf', nameOf).get({ id: d.driver_id }))?.name ?? '' : '';
+  return shapeProof(row, d, photos, () => name);
 }
 
 /**
@@ -116,9 +118,15 @@ export async function writeSlots(
   const wanted = Object.entries(slots).filter((e): e is [ProofSlot, FileRef | null] => e[1] !== undefined);
   if (!wanted.length) return;
   const existing = new Map((await prepared(db, 'proof.slotsOf', slotsOf).all({ pkg: row.id })).map((p) => [p.slot, p]));
-  if (!trusted) await checkProofEditor(db, actor, row, wanted.some(([slot, ref]) => existing.has(slot) && (ref === null || !sameFile(db, existing.get(slot)?.file_id, ref, actor))));
+  if (!trusted) {
+    let replacing = false;
+    for (const [slot, ref] of wanted) {
+      if (existing.has(slot) && (ref === null || !(await sameFile(db, existing.get(slot)?.file_id, ref, actor)))) { replacing = true; break; }
+    }
+    await checkProofEditor(db, actor, row, replacing);
+  }
   const refs = wanted.map(([, ref]) => ref).filter((r): r is FileRef => r !== null);
-  const files = resolveFiles(db, actor, refs);
+  const files = await resolveFiles(db, actor, refs);
   const byRef = new Map(refs.map((r, i) => [r, files[i] as StoredFile]));
   const changed: Record<string, number | null> = {};
   const remove = prepared(db, 'proof.slotDelete', slotDelete);

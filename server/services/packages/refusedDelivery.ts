@@ -13,12 +13,12 @@ import type { PackageRow } from './shape';
 export interface RefusedInput { photos: FileRef[]; signature?: FileRef; recipient_name?: string; note?: string }
 
 /** The driver's own uploads an action names; a ref the server lacks is skipped (nothing to keep). */
-function ownFiles(db: Db, ownerId: number, refs: FileRef[]): Map<FileRef, StoredFile> {
+async function ownFiles(db: Db, ownerId: number, refs: FileRef[]): Promise<Map<FileRef, StoredFile>> {
   const ids = refs.filter((r): r is number => typeof r === 'number');
   const clientIds = refs.filter((r): r is string => typeof r === 'string');
   const rows = [
-    ...await (ids.length ? db.select().from(storedFile).where(and(eq(storedFile.owner_id, ownerId), inArray(storedFile.id, ids))).all() : []),
-    ...await (clientIds.length ? db.select().from(storedFile).where(and(eq(storedFile.owner_id, ownerId), inArray(storedFile.client_id, clientIds))).all() : []),
+    ...(ids.length ? await db.select().from(storedFile).where(and(eq(storedFile.owner_id, ownerId), inArray(storedFile.id, ids))).all() : []),
+    ...(clientIds.length ? await db.select().from(storedFile).where(and(eq(storedFile.owner_id, ownerId), inArray(storedFile.client_id, clientIds))).all() : []),
   ];
   const out = new Map<FileRef, StoredFile>();
   for (const r of refs) {
@@ -42,14 +42,14 @@ export function keepRefusedDelivery(deps: Deps, ctx: ScanContext, row: PackageRo
     await previous?.();
     const { db } = deps;
     const driver = ctx.actor;
-    const current = findPackage(db, row.id) ?? row;
+    const current = (await findPackage(db, row.id)) ?? row;
     const refused = await db.insert(refusedDelivery).values({
       package_id: row.id, driver_id: driver.id, device_id: ctx.deviceId ?? null, code: err.code, message: err.message, status: current.status,
       recipient_name: input.recipient_name ?? null, note: input.note ?? null, occurred_at: ctx.meta.occurredAt ?? now, received_at: now,
       latitude: ctx.meta.latitude ?? null, longitude: ctx.meta.longitude ?? null,
     }).returning({ id: refusedDelivery.id }).get();
     const slots = deliverySlots(input.photos, input.signature);
-    const files = ownFiles(db, driver.id, Object.values(slots));
+    const files = await ownFiles(db, driver.id, Object.values(slots));
     let kept = 0;
     for (const [slot, ref] of Object.entries(slots) as [ProofSlot, FileRef][]) {
       const f = files.get(ref);

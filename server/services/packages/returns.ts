@@ -28,7 +28,7 @@ export async function returnScan(deps: Deps, ctx: ScanContext, barcode: string):
     return { row, already: true };
   }
   refuseIfFinal(deps, row, 'returned', 'return', ctx);
-  const updated = recordedTransition(deps, ctx, async () => await transition(deps.db, now, row, 'returned', 'return_scan', actorOf(ctx),
+  const updated = await recordedTransition(deps, ctx, async () => await transition(deps.db, now, row, 'returned', 'return_scan', actorOf(ctx),
     { ...ctx.meta, data: { driver: row.assigned_to_id } }, { assigned_to_id: null, is_scanned: false, landed: true }), row, 'return');
   return { row: updated, already: false };
 }
@@ -76,15 +76,15 @@ export function returnScope(user: SessionUser): SQL | undefined {
   return sql`exists (select 1 from package_event e where e.package_id = ${pkg.id} and e.actor_id = ${user.id} and e.action in ('return_scan', 'fail', 'force_fail'))`;
 }
 
-export function returnCounts(deps: Deps, user: SessionUser) {
+export async function returnCounts(deps: Deps, user: SessionUser) {
   const count = async (...where: (SQL | undefined)[]) =>
     (await deps.db.select({ n: sql<number>`count(*)` }).from(pkg).where(and(isNull(pkg.deleted_at), returnScope(user), ...where)).get())?.n ?? 0;
   const max = deps.config.maxAttempts;
   return {
-    returned: count(eq(pkg.status, 'returned')),
-    returned_to_sender: count(eq(pkg.status, 'returned_to_sender')),
-    failed_must_return: count(eq(pkg.status, 'failed'), gte(pkg.attempts, max)),
-    failed_awaiting_reattempt: count(eq(pkg.status, 'failed'), lt(pkg.attempts, max)),
+    returned: await count(eq(pkg.status, 'returned')),
+    returned_to_sender: await count(eq(pkg.status, 'returned_to_sender')),
+    failed_must_return: await count(eq(pkg.status, 'failed'), gte(pkg.attempts, max)),
+    failed_awaiting_reattempt: await count(eq(pkg.status, 'failed'), lt(pkg.attempts, max)),
     max_attempts: max,
   };
 }

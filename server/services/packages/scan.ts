@@ -68,9 +68,9 @@ export function notYours(deps: Deps, row: PackageRow, action: string, ctx: ScanC
 }
 
 /** Runs a transition, recording the refusal (with its reason) if the lifecycle forbids it. */
-export function recordedTransition(deps: Deps, ctx: ScanContext, run: () => PackageRow, row: PackageRow, action: string): PackageRow {
+export async function recordedTransition(deps: Deps, ctx: ScanContext, run: () => Promise<PackageRow>, row: PackageRow, action: string): Promise<PackageRow> {
   try {
-    return run();
+    return await run();
   } catch (err) {
     if (err instanceof ApiError && err.status === 409) throw recordedRefusal(deps, err, row, `${action}_rejected`, ctx);
     throw err;
@@ -93,7 +93,7 @@ export async function inboundScan(deps: Deps, driver: SessionUser, barcode: stri
   if (row.status !== 'assigned' && row.status !== 'failed') {
     throw recordedRefusal(deps, refusal(row, 'out_for_delivery', 'not_allowed'), row, 'scan_rejected', ctx);
   }
-  const updated = recordedTransition(deps, ctx, async () => await transition(deps.db, now, row, 'out_for_delivery', 'inbound_scan', actorOf(ctx), meta,
+  const updated = await recordedTransition(deps, ctx, async () => await transition(deps.db, now, row, 'out_for_delivery', 'inbound_scan', actorOf(ctx), meta,
     { is_scanned: true }, { maxAttempts: deps.config.maxAttempts }), row, 'scan');
   return { row: updated, already: false };
 }
@@ -106,7 +106,7 @@ export async function inboundScan(deps: Deps, driver: SessionUser, barcode: stri
 export async function locateAtDepot(deps: Pick<Deps, 'db' | 'config'>, row: PackageRow): Promise<{ zone: { id: number; name: string } | null; located: Resolution }> {
   const located = await resolverFor(deps).resolve({ ...locationInput(row), zone_id: null, latitude: null, longitude: null });
   const zoneId = located.zone_id ?? row.zone_id;
-  return { zone: zoneId == null ? null : prepared(deps.db, 'scan.zoneById', zoneById).get({ id: zoneId }) ?? null, located };
+  return { zone: zoneId == null ? null : (await prepared(deps.db, 'scan.zoneById', zoneById).get({ id: zoneId })) ?? null, located };
 }
 
 /** The zone a parcel belongs to (see locateAtDepot). */
@@ -125,7 +125,7 @@ export async function scanAssignZone(deps: Deps, staff: SessionUser, barcode: st
   const { zone: found, located } = await locateAtDepot(deps, row);
   const patch: Partial<typeof pkg.$inferInsert> = { landed: true, zone_id: found?.id ?? row.zone_id };
   // A parcel never located (older than the resolver) gets its place here too.
-  const unlocated = row.latitude == null && located.latitude != null && !locationRow(deps.db, row.id);
+  const unlocated = row.latitude == null && located.latitude != null && !(await locationRow(deps.db, row.id));
   if (unlocated) Object.assign(patch, { latitude: located.latitude, longitude: located.longitude, suburb_id: row.suburb_id ?? located.suburb_id, state_id: row.state_id ?? located.state_id });
   const data = { zone: found?.id ?? null };
   // A new zone is a new price, the one a quote for this address gives now (money/charges.ts).
@@ -138,11 +138,11 @@ export async function scanAssignZone(deps: Deps, staff: SessionUser, barcode: st
   if (row.status === 'created' || row.status === 'picked_up') {
     // The pickup driver's job ends at the depot: the parcel leaves their device and waits for delivery assignment.
     const handover = row.status === 'picked_up' ? { assigned_to_id: null, is_scanned: false } : {};
-    return { row: settle(await transition(deps.db, now, row, 'received', 'depot_scan', actorOf(ctx), { ...meta, data }, { ...patch, ...handover })), already: false, zone: found };
+    return { row: await settle(await transition(deps.db, now, row, 'received', 'depot_scan', actorOf(ctx), { ...meta, data }, { ...patch, ...handover })), already: false, zone: found };
   }
   if (row.status === 'received' || (row.status === 'assigned' && !row.landed)) {
     const already = row.status === 'received' && row.landed && row.zone_id === patch.zone_id;
-    const updated = already ? row : settle(await updatePackage(deps.db, now, row, patch, 'depot_scan', actorOf(ctx), { ...meta, data }));
+    const updated = already ? row : await settle(await updatePackage(deps.db, now, row, patch, 'depot_scan', actorOf(ctx), { ...meta, data }));
     if (already) await recordEvent(deps.db, now, row, 'scan_repeat', actorOf(ctx), meta);
     return { row: updated, already, zone: found };
   }
@@ -164,7 +164,7 @@ export async function checkScan(deps: Deps, user: SessionUser, barcode: string, 
   const ctx: ScanContext = { actor: user, meta, deviceId };
   const now = deps.clock.now();
   const row = await parcelByCode(deps, barcode, action, ctx);
-  const before = lastEvent(deps.db, row.id);
+  const before = await lastEvent(deps.db, row.id);
   await recordEvent(deps.db, now, row, action, actorOf(ctx), meta);
   return { row, before };
 }

@@ -102,10 +102,10 @@ function parseRow(columns: Map<Field, number>, row: number, cells: Cell[]): Cand
 }
 
 /** Ids among `wanted` that exist (and are live) in a table, looked up in chunks. */
-function existing(db: Db, wanted: Set<number>, lookup: (ids: number[]) => number[]): Set<number> {
+async function existing(db: Db, wanted: Set<number>, lookup: (ids: number[]) => Promise<number[]>): Promise<Set<number>> {
   const ids = [...wanted];
   const out = new Set<number>();
-  for (let i = 0; i < ids.length; i += 500) for (const id of lookup(ids.slice(i, i + 500))) out.add(id);
+  for (let i = 0; i < ids.length; i += 500) for (const id of await lookup(ids.slice(i, i + 500))) out.add(id);
   return out;
 }
 
@@ -147,19 +147,19 @@ export async function importPackages(deps: Deps, user: SessionUser, sheet: Sheet
   const hawbs = [...firstRow.keys()];
   const taken = new Set<string>();
   for (let i = 0; i < hawbs.length; i += 500) {
-    for (const r of db.select({ hawb: pkg.hawb }).from(pkg).where(inArray(pkg.hawb, hawbs.slice(i, i + 500))).all()) taken.add(r.hawb);
+    for (const r of (await db.select({ hawb: pkg.hawb }).from(pkg).where(inArray(pkg.hawb, hawbs.slice(i, i + 500))).all())) taken.add(r.hawb);
   }
   const idsOf = (key: 'company' | 'zone' | 'suburb' | 'state' | 'country') =>
     new Set(good().map((c) => c.input[key]).filter((v): v is number => v != null));
-  const liveCompanies = existing(db, idsOf('company'), async (ids) => (await db.select({ id: company.id }).from(company)
+  const liveCompanies = await existing(db, idsOf('company'), async (ids) => (await db.select({ id: company.id }).from(company)
     .where(and(inArray(company.id, ids), isNull(company.deleted_at), inArray(company.status, ['active']))).all()).map((r) => r.id));
-  const zones = existing(db, idsOf('zone'), async (ids) => (await db.select({ id: zone.id }).from(zone).where(and(inArray(zone.id, ids), isNull(zone.deleted_at))).all()).map((r) => r.id));
-  const states = existing(db, idsOf('state'), async (ids) => (await db.select({ id: state.id }).from(state).where(inArray(state.id, ids)).all()).map((r) => r.id));
-  const countries = existing(db, idsOf('country'), async (ids) => (await db.select({ id: country.id }).from(country).where(inArray(country.id, ids)).all()).map((r) => r.id));
+  const zones = await existing(db, idsOf('zone'), async (ids) => (await db.select({ id: zone.id }).from(zone).where(and(inArray(zone.id, ids), isNull(zone.deleted_at))).all()).map((r) => r.id));
+  const states = await existing(db, idsOf('state'), async (ids) => (await db.select({ id: state.id }).from(state).where(inArray(state.id, ids)).all()).map((r) => r.id));
+  const countries = await existing(db, idsOf('country'), async (ids) => (await db.select({ id: country.id }).from(country).where(inArray(country.id, ids)).all()).map((r) => r.id));
   const suburbZone = new Map<number, number | null>();
   const suburbIds = [...idsOf('suburb')];
   for (let i = 0; i < suburbIds.length; i += 500) {
-    for (const r of db.select({ id: suburb.id, zone: suburb.zone_id }).from(suburb).where(inArray(suburb.id, suburbIds.slice(i, i + 500))).all()) suburbZone.set(r.id, r.zone);
+    for (const r of (await db.select({ id: suburb.id, zone: suburb.zone_id }).from(suburb).where(inArray(suburb.id, suburbIds.slice(i, i + 500))).all())) suburbZone.set(r.id, r.zone);
   }
 
   for (const c of good()) {
@@ -240,7 +240,7 @@ async function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { in
     // As for a single create: located by the one resolver, so the zone (and the price read from it) is the same.
     let where;
     try {
-      where = resolver.resolve(locationInput(params as Partial<typeof pkg.$inferInsert>));
+      where = await resolver.resolve(locationInput(params as Partial<typeof pkg.$inferInsert>));
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       c.errors.push(...(err.errors.length ? err.errors : [{ path: 'row', message: err.message }]));

@@ -24,7 +24,7 @@ export function uploadCharger(deps: Deps, actorId: number) {
     let card = cards.get(companyId);
     if (!card) {
       const currency = await currencyOf(db, companyId);
-      card = { currency, lines: toRateLines(db, (await cardFor(db, companyId, currency)).rows) };
+      card = { currency, lines: await toRateLines(db, (await cardFor(db, companyId, currency)).rows) };
       cards.set(companyId, card);
     }
     return card;
@@ -43,7 +43,7 @@ export function uploadCharger(deps: Deps, actorId: number) {
       const card = await cardOf(row.company_id);
       if (!card.lines.length) return null;
       const priced = selectRate(card.lines, {
-        weight: row.weight, length: row.length, width: row.width, height: row.height, zone_id: row.zone_id, package_type_id: typeIdOf(row.pkg_type),
+        weight: row.weight, length: row.length, width: row.width, height: row.height, zone_id: row.zone_id, package_type_id: await typeIdOf(row.pkg_type),
       });
       return priced ? { cents: priced.price_cents, price: toMajor(priced.price_cents, card.currency) } : null;
     },

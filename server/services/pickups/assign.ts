@@ -35,8 +35,12 @@ export async function assignPickups(deps: Deps, actor: SessionUser, driverId: nu
   const bad = rows.find((r) => r.status !== 'pickup_requested');
   if (bad) throw notWaiting(bad, 'assigned for collection');
   const now = deps.clock.now();
-  return rows.map((row) => (row.assigned_to_id === driver.id ? row
-    : updatePackage(deps.db, now, row, { assigned_to_id: driver.id }, 'pickup_assign', { userId: actor.id }, { data: { driver: driver.id, previous: row.assigned_to_id } })));
+  const out: PackageRow[] = [];
+  for (const row of rows) {
+    out.push(row.assigned_to_id === driver.id ? row
+      : await updatePackage(deps.db, now, row, { assigned_to_id: driver.id }, 'pickup_assign', { userId: actor.id }, { data: { driver: driver.id, previous: row.assigned_to_id } }));
+  }
+  return out;
 }
 
 export async function unassignPickups(deps: Deps, actor: SessionUser, ids: number[]): Promise<PackageRow[]> {
@@ -44,6 +48,10 @@ export async function unassignPickups(deps: Deps, actor: SessionUser, ids: numbe
   const bad = rows.find((r) => r.status !== 'pickup_requested');
   if (bad) throw notWaiting(bad, 'unassigned');
   const now = deps.clock.now();
-  return rows.map((row) => (row.assigned_to_id == null ? row
-    : updatePackage(deps.db, now, row, { assigned_to_id: null }, 'pickup_unassign', { userId: actor.id }, { data: { driver: row.assigned_to_id } })));
+  const out: PackageRow[] = [];
+  for (const row of rows) {
+    out.push(row.assigned_to_id == null ? row
+      : await updatePackage(deps.db, now, row, { assigned_to_id: null }, 'pickup_unassign', { userId: actor.id }, { data: { driver: row.assigned_to_id } }));
+  }
+  return out;
 }

@@ -39,11 +39,11 @@ export async function pickupsAtPoint(db: Db, user: SessionUser, pointId: number)
 }
 
 /** The driver at a pickup point: its QR code names it; a code this server did not print is a recorded 404. */
-export function scanPickupPoint(deps: Deps, ctx: ScanContext, code: string): PointRow {
+export async function scanPickupPoint(deps: Deps, ctx: ScanContext, code: string): Promise<PointRow> {
   const now = deps.clock.now();
-  const id = parsePickupPointCode(deps.db, code, now);
+  const id = await parsePickupPointCode(deps.db, code, now);
   const point = id == null ? undefined
-    : deps.db.select().from(pickupPoint).where(and(eq(pickupPoint.id, id), isNull(pickupPoint.deleted_at))).get();
+    : await deps.db.select().from(pickupPoint).where(and(eq(pickupPoint.id, id), isNull(pickupPoint.deleted_at))).get();
   if (!point) {
     throw new ApiError(404, 'not_found', 'This is not a pickup point code of this courier', [{ path: 'code', message: 'unknown pickup point code' }], { code })
       .withRecord(async () => { await recordScanException(deps.db, now, code, 'pickup_point', ctx); });
@@ -75,7 +75,7 @@ export async function collectPickup(deps: Deps, ctx: ScanContext, barcode: strin
     throw recordedRefusal(deps, err, row, 'pickup_scan_rejected', ctx);
   }
   const meta: ActionMeta = { ...ctx.meta, data: { pickup_point: pointId ?? row.pickup_point_id } };
-  const updated = recordedTransition(deps, ctx, async () => await transition(deps.db, now, row, 'picked_up', 'pickup_scan',
+  const updated = await recordedTransition(deps, ctx, () => transition(deps.db, now, row, 'picked_up', 'pickup_scan',
     { userId: driver.id, deviceId: ctx.deviceId }, meta, { assigned_to_id: driver.id, is_scanned: false }), row, 'pickup_scan');
   return { row: updated, already: false };
 }
@@ -84,13 +84,15 @@ export async function collectPickup(deps: Deps, ctx: ScanContext, barcode: strin
  * The driver marks parcels collected without scanning them (an unreadable label): the same rules
  * as a scan. Ids outside what the driver may collect answer 404.
  */
-export function markCollected(deps: Deps, ctx: ScanContext, ids: number[], pointId: number | undefined): { row: PackageRow; already: boolean }[] {
+export async function markCollected(deps: Deps, ctx: ScanContext, ids: number[], pointId: number | undefined): Promise<{ row: PackageRow; already: boolean }[]> {
   const driver = ctx.actor;
-  return [...new Set(ids)].map((id) => {
+  const out: { row: PackageRow; already: boolean }[] = [];
+  for (const id of new Set(ids)) {
     const row = await deps.db.select().from(pkg).where(and(eq(pkg.id, id), isNull(pkg.deleted_at))).get();
     const mine = row != null && row.assigned_to_id === driver.id;
     const open = row != null && row.assigned_to_id == null && row.status === 'pickup_requested' && pointId != null && row.pickup_point_id === pointId;
     if (!row || (!mine && !open)) throw notFound(`Package ${id} not found`);
-    return collectPickup(deps, ctx, row.hawb, pointId);
-  });
+    out.push(await collectPickup(deps, ctx, row.hawb, pointId));
+  }
+  return out;
 }

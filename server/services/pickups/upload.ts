@@ -16,7 +16,7 @@ export interface PickupUploadOptions { partial: boolean; defaultCompany?: number
 export async function importPickups(deps: Deps, user: SessionUser, sheet: Sheet, opts: PickupUploadOptions): Promise<UploadResult> {
   const { db } = deps;
   const companyForPoint = user.role === 'company' ? user.companyId : opts.defaultCompany ?? null;
-  const point = opts.pickupPoint != null ? usablePickupPoint(db, companyForPoint, opts.pickupPoint) : null;
+  const point = opts.pickupPoint != null ? await usablePickupPoint(db, companyForPoint, opts.pickupPoint) : null;
   const result = await importPackages(deps, user, sheet, { partial: opts.partial, defaultCompany: opts.defaultCompany });
   const ids = result.report.filter((r) => r.status === 'created' && r.id != null).map((r) => r.id as number);
   for (let i = 0; i < ids.length; i += 500) {

@@ -1,11 +1,12 @@
 import { and, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { inJsonIds } from '../../db/engine/dialect';
 import { prepared } from '../../db/prepared';
 import { packageRecipient } from '../../db/schema/index';
 import { RawJson } from '../../http/rawJson';
 
 const instructionsOf = (db: Db) => db.select({ id: packageRecipient.package_id, text: packageRecipient.instructions }).from(packageRecipient)
-  .where(and(isNotNull(packageRecipient.instructions), sql`${packageRecipient.package_id} in (select value from json_each(${sql.placeholder('ids')}))`)).prepare();
+  .where(and(isNotNull(packageRecipient.instructions), inJsonIds(db, packageRecipient.package_id, sql.placeholder('ids')))).prepare();
 
 const ID_PREFIX = /^\{"id":(\d+)[,}]/;
 

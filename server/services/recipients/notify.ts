@@ -64,12 +64,12 @@ export async function recipientHook(db: Db, now: number, before: PackageRow, aft
 export async function arrivingSoon(db: Db, now: number, driverId: number): Promise<void> {
   const stops = await remainingStops(db, driverId);
   const thresholds = new Map<number, number>();
-  stops.forEach((s, index) => {
-    if (s.company_id == null) return;
+  for (const [index, s] of stops.entries()) {
+    if (s.company_id == null) continue;
     let n = thresholds.get(s.company_id);
     if (n === undefined) { n = (await effectiveSettings(db, s.company_id))?.stopsAway ?? 0; thresholds.set(s.company_id, n); }
-    if (index >= n) return;
+    if (index >= n) continue;
     // "2 stops away": one stop before this one, then this one.
     await notifyRecipient(db, now, s, 'arriving_soon', String(s.attempts), { stops_away: index + 1 });
-  });
+  }
 }

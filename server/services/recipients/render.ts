@@ -45,7 +45,7 @@ export function recipientRenderer(db: Db, opts: RenderOptions) {
     const recipient = await recipientOf(db, row.package_id);
     const settings = await effectiveSettings(db, row.company_id);
     if (!parcel || !recipient || !settings) return { skip: 'parcel gone' };
-    if (recipient.opted_out_at != null || isOptedOut(db, row.company_id, row.channel as Channel, row.to)) return { skip: 'recipient opted out' };
+    if (recipient.opted_out_at != null || await isOptedOut(db, row.company_id, row.channel as Channel, row.to)) return { skip: 'recipient opted out' };
     const data = (row.data ? JSON.parse(row.data) : {}) as { eta_from?: number; eta_to?: number; reason?: string | null; stops_away?: number };
     const link = trackingUrl(opts.publicUrl, recipient.token);
     const stops = data.stops_away ?? 1;

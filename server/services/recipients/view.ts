@@ -32,8 +32,8 @@ export interface Tracked { recipient: RecipientRow; parcel: PackageRow; settings
 export async function tracked(deps: Deps, token: string, address: string): Promise<Tracked> {
   deps.limiter.hit(`recipient:${address}`, RECIPIENT_LIMIT, RECIPIENT_WINDOW_MS, deps.clock.now());
   const recipient = await recipientByToken(deps.db, token);
-  const parcel = recipient ? findPackage(deps.db, recipient.package_id) : undefined;
-  const settings = parcel?.company_id != null ? effectiveSettings(deps.db, parcel.company_id) : undefined;
+  const parcel = recipient ? await findPackage(deps.db, recipient.package_id) : undefined;
+  const settings = parcel?.company_id != null ? await effectiveSettings(deps.db, parcel.company_id) : undefined;
   if (!recipient || !parcel || parcel.deleted_at != null || !settings) throw notFound('This tracking link is not valid');
   return { recipient, parcel, settings };
 }
@@ -94,9 +94,9 @@ export async function recipientView(deps: Deps, t: Tracked): Promise<RecipientVi
     .filter((e): e is { to: PackageStatus; at: number; received: number } => e.to != null && isPackageStatus(e.to))
     .filter((e, i, all) => i === 0 || all[i - 1]?.to !== e.to);
   const stops = await stopsBefore(db, parcel);
-  const eta = status === 'out_for_delivery' ? etaWindowFor(db, parcel.id) : null;
+  const eta = status === 'out_for_delivery' ? await etaWindowFor(db, parcel.id) : null;
   const lastFailure = status === 'failed'
-    ? db.select({ reason: deliveryAttempt.reason }).from(deliveryAttempt).where(eq(deliveryAttempt.package_id, parcel.id)).orderBy(desc(deliveryAttempt.id)).limit(1).get()
+    ? await db.select({ reason: deliveryAttempt.reason }).from(deliveryAttempt).where(eq(deliveryAttempt.package_id, parcel.id)).orderBy(desc(deliveryAttempt.id)).limit(1).get()
     : undefined;
   const rating = await db.select().from(deliveryRating).where(eq(deliveryRating.package_id, parcel.id)).get();
   const open = !['delivered', 'returned', 'returned_to_sender', 'cancelled'].includes(status);
@@ -109,8 +109,8 @@ export async function recipientView(deps: Deps, t: Tracked): Promise<RecipientVi
     timeline: events.map((e) => ({ status: e.to, label: STATUS_LABELS[e.to], time: iso(Math.min(e.at, e.received)) ?? '' })),
     eta: eta ? { from: iso(eta.from) ?? '', to: iso(eta.to) ?? '' } : null,
     stops_before: stops,
-    driver_position: visiblePosition(deps, parcel, settings, stops),
-    proof: proofOfParcel(deps, token, parcel),
+    driver_position: await visiblePosition(deps, parcel, settings, stops),
+    proof: await proofOfParcel(deps, token, parcel),
     failure: status === 'failed' ? { reason: lastFailure?.reason ?? null, next_step: nextStepText(parcel.attempts, deps.config.maxAttempts) } : null,
     company: { name: settings.senderName, logo: settings.logoFileId != null ? { url: fileUrl(token, settings.logoFileId), mime: 'image' } : null },
     instructions: recipient.instructions,
@@ -123,12 +123,12 @@ export async function recipientView(deps: Deps, t: Tracked): Promise<RecipientVi
 }
 
 /** A file the tracking page of this parcel may show: its proof once delivered, or its company's logo. Anything else is a 404. */
-export function trackedFile(deps: Deps, t: Tracked, fileId: number) {
+export async function trackedFile(deps: Deps, t: Tracked, fileId: number) {
   const isLogo = t.settings.logoFileId === fileId;
-  const isProof = t.parcel.status === 'delivered' && deps.db.select({ id: packagePhoto.id }).from(packagePhoto)
+  const isProof = t.parcel.status === 'delivered' && await deps.db.select({ id: packagePhoto.id }).from(packagePhoto)
     .where(and(eq(packagePhoto.package_id, t.parcel.id), eq(packagePhoto.file_id, fileId))).get() !== undefined;
   if (!isLogo && !isProof) throw notFound('No such file on this tracking page');
-  const row = deps.db.select().from(storedFile).where(eq(storedFile.id, fileId)).get();
+  const row = await deps.db.select().from(storedFile).where(eq(storedFile.id, fileId)).get();
   if (!row) throw notFound('No such file on this tracking page');
   return row;
 }

@@ -20,7 +20,7 @@ export interface CompanyReportRow {
  * One row per company: parcels created in the period by their current status, and deliveries and
  * failed attempts made in the period (whenever those parcels were created).
  */
-export function companyReport(db: Db, f: ReportFilter): CompanyReportRow[] {
+export async function companyReport(db: Db, f: ReportFilter): Promise<CompanyReportRow[]> {
   const rows = new Map<number, CompanyReportRow>();
   const rowOf = (id: number) => {
     let r = rows.get(id);
@@ -30,14 +30,14 @@ export function companyReport(db: Db, f: ReportFilter): CompanyReportRow[] {
     }
     return r;
   };
-  for (const g of db.select({ company: pkg.company_id, status: pkg.status, n: count() }).from(pkg).where(packageWhere(f))
+  for (const g of await db.select({ company: pkg.company_id, status: pkg.status, n: count() }).from(pkg).where(packageWhere(f))
     .groupBy(pkg.company_id, pkg.status).all()) {
     if (g.company == null) continue;
     const r = rowOf(g.company);
     r.created += g.n;
     r.by_status[g.status] = g.n;
   }
-  for (const k of kpis(db, f, 'company', false)) {
+  for (const k of await kpis(db, f, 'company', false)) {
     if (k.company == null) continue;
     const r = rowOf(k.company);
     r.delivered = k.delivered;
@@ -47,7 +47,7 @@ export function companyReport(db: Db, f: ReportFilter): CompanyReportRow[] {
   }
   const ids = [...rows.keys()];
   for (let i = 0; i < ids.length; i += 500) {
-    for (const c of db.select({ id: company.id, name: company.name }).from(company).where(inArray(company.id, ids.slice(i, i + 500))).all()) {
+    for (const c of await db.select({ id: company.id, name: company.name }).from(company).where(inArray(company.id, ids.slice(i, i + 500))).all()) {
       const r = rows.get(c.id);
       if (r) r.company_name = c.name;
     }

@@ -7,7 +7,7 @@ import { csvSafe } from '../../../shared/csvSafe';
 export type CellValue = string | number | boolean | null;
 export interface Column<R> { header: string; width?: number; value: (row: R) => CellValue }
 /** Rows a page at a time; an empty page ends the export. Pages are read lazily, as the client downloads. */
-export type PageSource<R> = () => R[];
+export type PageSource<R> = () => Promise<R[]>;
 
 export interface ExportSpec<R> {
   format: 'xlsx' | 'csv';
@@ -29,14 +29,14 @@ function csvStream<R>(spec: ExportSpec<R>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let started = false;
   return new ReadableStream<Uint8Array>({
-    pull(controller) {
+    async pull(controller) {
       if (!started) {
         started = true;
         // A BOM so Excel opens UTF-8 text as UTF-8.
         controller.enqueue(encoder.encode(`\uFEFF${stringify([spec.columns.map((c) => c.header)])}`));
         return;
       }
-      const rows = spec.next();
+      const rows = await spec.next();
       if (!rows.length) { controller.close(); return; }
       controller.enqueue(encoder.encode(stringify(rows.map((r) => spec.columns.map((c) => csvSafe(c.value(r)))))));
     },
@@ -63,7 +63,7 @@ function xlsxStream<R>(spec: ExportSpec<R>): ReadableStream<Uint8Array> {
   const produce = async () => {
     for (;;) {
       if (out.destroyed) return;
-      const rows = spec.next();
+      const rows = await spec.next();
       if (!rows.length) break;
       for (const r of rows) sheet.addRow(spec.columns.map((c) => safeCell(c.value(r)))).commit();
       await drained(out);
@@ -97,5 +97,5 @@ export function exportResponse<R>(spec: ExportSpec<R>): Response {
 /** A page source over an in-memory list (aggregated reports, whose size is bounded by days and drivers). */
 export function pagesOf<R>(rows: R[], size = 1000): PageSource<R> {
   let at = 0;
-  return () => { const page = rows.slice(at, at + size); at += size; return page; };
+  return async () => { const page = rows.slice(at, at + size); at += size; return page; };
 }

@@ -60,7 +60,7 @@ function perHour(c: Cell): number | null {
  * - on-time rate: of deliveries of parcels with a delivery_date, the share on or before that day;
  * - parcels per hour: deliveries / hours between the first and last delivery (of the day when by day).
  */
-export function kpis(db: Db, f: ReportFilter, by: KpiBy, byDay: boolean): KpiRow[] {
+export async function kpis(db: Db, f: ReportFilter, by: KpiBy, byDay: boolean): Promise<KpiRow[]> {
   const cells = new Map<string, Cell>();
   const cellOf = (at: number, key: number | null) => {
     const date = byDay ? localDay(at, f.offsetMin) : null;
@@ -73,8 +73,8 @@ export function kpis(db: Db, f: ReportFilter, by: KpiBy, byDay: boolean): KpiRow
     return c;
   };
 
-  const deliveries = keyset(async (after) => await deliveryPage(db, f, after));
-  for (let page = deliveries(); page.length; page = deliveries()) {
+  const deliveries = keyset((after) => deliveryPage(db, f, after));
+  for (let page = await deliveries(); page.length; page = await deliveries()) {
     for (const d of page) {
       const c = cellOf(d.occurred_at, by === 'driver' ? d.driver : d.company);
       c.delivered += 1;
@@ -85,9 +85,9 @@ export function kpis(db: Db, f: ReportFilter, by: KpiBy, byDay: boolean): KpiRow
       if (ok !== null) { c.onTimeEligible += 1; if (ok) c.onTime += 1; }
     }
   }
-  const attempts = keyset(async (after) => await attemptPage(db, f, after));
-  for (let page = attempts(); page.length; page = attempts()) {
-    const firsts = firstAttemptIds(db, page.map((a) => a.package));
+  const attempts = keyset((after) => attemptPage(db, f, after));
+  for (let page = await attempts(); page.length; page = await attempts()) {
+    const firsts = await firstAttemptIds(db, page.map((a) => a.package));
     for (const a of page) {
       const c = cellOf(a.occurred_at, by === 'driver' ? a.driver : a.company);
       c.failed += 1;
@@ -96,7 +96,7 @@ export function kpis(db: Db, f: ReportFilter, by: KpiBy, byDay: boolean): KpiRow
   }
 
   const keys = [...new Set([...cells.values()].map((c) => c.key).filter((k): k is number => k != null))];
-  const names = namesOf(db, by, keys);
+  const names = await namesOf(db, by, keys);
   return [...cells.values()]
     .sort((a, b) => (a.date ?? '').localeCompare(b.date ?? '') || (names.get(a.key ?? 0) ?? '').localeCompare(names.get(b.key ?? 0) ?? '') || (a.key ?? 0) - (b.key ?? 0))
     .map((c) => ({
@@ -115,13 +115,13 @@ export function kpis(db: Db, f: ReportFilter, by: KpiBy, byDay: boolean): KpiRow
     }));
 }
 
-function namesOf(db: Db, by: KpiBy, ids: number[]): Map<number, string> {
+async function namesOf(db: Db, by: KpiBy, ids: number[]): Promise<Map<number, string>> {
   const out = new Map<number, string>();
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
     const rows = by === 'driver'
-      ? db.select({ id: user.id, name: user.name }).from(user).where(inArray(user.id, chunk)).all()
-      : db.select({ id: company.id, name: company.name }).from(company).where(inArray(company.id, chunk)).all();
+      ? await db.select({ id: user.id, name: user.name }).from(user).where(inArray(user.id, chunk)).all()
+      : await db.select({ id: company.id, name: company.name }).from(company).where(inArray(company.id, chunk)).all();
     for (const r of rows) out.set(r.id, r.name);
   }
   return out;

@@ -5,6 +5,7 @@ import { company, deliveryAttempt, deliveryRecord, pkg, suburb, user, zone } fro
 import { iso } from '../../clock';
 import type { Package } from '../../../shared/schemas/package';
 import { packageJsonSelect, parsePackages } from '../packages/json';
+import type { PageSource } from './export';
 import { localDay, type ReportFilter } from './period';
 
 export const PAGE = 1000;
@@ -50,17 +51,17 @@ export async function countPackages(db: Db, f: ReportFilter): Promise<number> {
 }
 
 /** How many failed attempts each parcel had: a delivery with none was a first-attempt success. */
-export function failuresOf(db: Db, packageIds: number[]): Map<number, number> {
+export async function failuresOf(db: Db, packageIds: number[]): Promise<Map<number, number>> {
   const out = new Map<number, number>();
   const ids = [...new Set(packageIds)];
   for (let i = 0; i < ids.length; i += 500) {
-    for (const r of db.select({ id: deliveryAttempt.package_id, n: count() }).from(deliveryAttempt)
+    for (const r of await db.select({ id: deliveryAttempt.package_id, n: count() }).from(deliveryAttempt)
       .where(inArray(deliveryAttempt.package_id, ids.slice(i, i + 500))).groupBy(deliveryAttempt.package_id).all()) out.set(r.id, r.n);
   }
   return out;
 }
 
-export type DeliveryRow = ReturnType<typeof deliveryPageRaw>[number] & { failed_attempts: number };
+export type DeliveryRow = Awaited<ReturnType<typeof deliveryPageRaw>>[number] & { failed_attempts: number };
 
 function deliveryPageRaw(db: Db, f: ReportFilter, after: number, limit: number, offset = 0) {
   return db.select({
@@ -81,7 +82,7 @@ function deliveryPageRaw(db: Db, f: ReportFilter, after: number, limit: number, 
 /** One page of deliveries after record id `after` (keyset), or at an offset for the JSON list. */
 export async function deliveryPage(db: Db, f: ReportFilter, after: number, limit = PAGE, offset = 0): Promise<DeliveryRow[]> {
   const rows = await deliveryPageRaw(db, f, after, limit, offset);
-  const failures = failuresOf(db, rows.map((r) => r.package));
+  const failures = await failuresOf(db, rows.map((r) => r.package));
   return rows.map((r) => ({ ...r, failed_attempts: failures.get(r.package) ?? 0 }));
 }
 
@@ -110,7 +111,7 @@ export function attemptPage(db: Db, f: ReportFilter, after: number, limit = PAGE
     .leftJoin(driver, eq(driver.id, deliveryAttempt.driver_id))
     .where(and(attemptWhere(f), gt(deliveryAttempt.id, after))).orderBy(asc(deliveryAttempt.id)).limit(limit).offset(offset).all();
 }
-export type AttemptRow = ReturnType<typeof attemptPage>[number];
+export type AttemptRow = Awaited<ReturnType<typeof attemptPage>>[number];
 
 export const shapeAttempt = (r: AttemptRow) => ({
   id: r.id, package: r.package, hawb: r.hawb, company: r.company, company_name: r.company_name, customer_name: r.customer_name,
@@ -119,11 +120,11 @@ export const shapeAttempt = (r: AttemptRow) => ({
 });
 
 /** The earliest failed attempt id of each parcel: that attempt, not a later one, was the parcel's first. */
-export function firstAttemptIds(db: Db, packageIds: number[]): Set<number> {
+export async function firstAttemptIds(db: Db, packageIds: number[]): Promise<Set<number>> {
   const out = new Set<number>();
   const ids = [...new Set(packageIds)];
   for (let i = 0; i < ids.length; i += 500) {
-    for (const r of db.select({ first: min(deliveryAttempt.id) }).from(deliveryAttempt)
+    for (const r of await db.select({ first: min(deliveryAttempt.id) }).from(deliveryAttempt)
       .where(inArray(deliveryAttempt.package_id, ids.slice(i, i + 500))).groupBy(deliveryAttempt.package_id).all()) {
       if (r.first != null) out.add(r.first);
     }
@@ -132,17 +133,17 @@ export function firstAttemptIds(db: Db, packageIds: number[]): Set<number> {
 }
 
 /** Keyset page sources: each call reads the next page after the last id it returned. */
-export function keyset<R extends { id: number }>(read: (after: number) => R[]): () => R[] {
+export function keyset<R extends { id: number }>(read: (after: number) => Promise<R[]>): PageSource<R> {
   let last = 0;
-  return () => {
-    const rows = read(last);
+  return async () => {
+    const rows = await read(last);
     if (rows.length) last = rows[rows.length - 1].id;
     return rows;
   };
 }
 
 /** Packages created in the period, shaped as spec 2.1, a page at a time by id. */
-export function packagePages(db: Db, f: ReportFilter): () => Package[] {
+export function packagePages(db: Db, f: ReportFilter): PageSource<Package> {
   let last = 0;
   return async () => {
     const rows = await packageJsonSelect(db).where(and(packageWhere(f), gt(pkg.id, last))).orderBy(asc(pkg.id)).limit(PAGE).all();
@@ -151,6 +152,6 @@ export function packagePages(db: Db, f: ReportFilter): () => Package[] {
   };
 }
 
-export function packageListPage(db: Db, f: ReportFilter, page: number, pageSize: number): Package[] {
-  return parsePackages(packageJsonSelect(db).where(packageWhere(f)).orderBy(asc(pkg.id)).limit(pageSize).offset((page - 1) * pageSize).all());
+export async function packageListPage(db: Db, f: ReportFilter, page: number, pageSize: number): Promise<Package[]> {
+  return parsePackages(await packageJsonSelect(db).where(packageWhere(f)).orderBy(asc(pkg.id)).limit(pageSize).offset((page - 1) * pageSize).all());
 }

@@ -44,8 +44,8 @@ export async function assignRoute(deps: Deps, actor: SessionUser, route: RouteRo
   if (route.driver_id != null && route.driver_id !== driverId) {
     throw conflict(`Route ${route.name} already has a driver; use assign-other-driver to move it`, { driver: route.driver_id });
   }
-  const handover = handOver(deps, actor, route, driverId, await openParcels(deps.db, route));
-  return { ...handover, route: setDriver(deps, route, driverId) };
+  const handover = await handOver(deps, actor, route, driverId, await openParcels(deps.db, route));
+  return { ...handover, route: await setDriver(deps, route, driverId) };
 }
 
 /** Assign Route To Other Driver: the route and its open parcels move; the first driver's devices drop them. */
@@ -54,8 +54,8 @@ export async function reassignRoute(deps: Deps, actor: SessionUser, route: Route
   if (route.status === 'completed' || route.status === 'cancelled') throw conflict(`Route ${route.name} is ${route.status}`, { status: route.status });
   if (route.driver_id == null) throw conflict(`Route ${route.name} has no driver yet; use assign-driver`);
   if (route.driver_id === driverId) throw badRequest('The route is already with this driver', [{ path: 'driver', message: 'same driver' }]);
-  const handover = handOver(deps, actor, route, driverId, await openParcels(deps.db, route), { data: { from_driver: route.driver_id } });
-  return { ...handover, route: setDriver(deps, route, driverId) };
+  const handover = await handOver(deps, actor, route, driverId, await openParcels(deps.db, route), { data: { from_driver: route.driver_id } });
+  return { ...handover, route: await setDriver(deps, route, driverId) };
 }
 
 async function setDriver(deps: Deps, route: RouteRow, driverId: number): Promise<RouteRow> {

@@ -33,7 +33,7 @@ export async function packagePage(db: Db, where: SQL | undefined, order: SQL[], 
     : db.select({ n: sql<number>`count(*)` }).from(pkg);
   const count = (await counted.where(where).get())?.n ?? 0;
   const ids = (await base.where(where).orderBy(...order).limit(q.page_size).offset((q.page - 1) * q.page_size).all()).map((r) => r.id);
-  return { count, ...pageLinks(url, q.page, q.page_size, count), results: packagesByIds(db, ids) };
+  return { count, ...pageLinks(url, q.page, q.page_size, count), results: await packagesByIds(db, ids) };
 }
 
 export const bySequence = () => [sql`${pkg.sequence_no} is null`, asc(pkg.sequence_no), asc(pkg.id)];
@@ -66,7 +66,7 @@ export async function routeCounts(db: Db, opts: { driver?: number; date?: string
   const where = and(opts.driver != null ? eq(deliveryRoute.driver_id, opts.driver) : undefined, opts.date ? eq(deliveryRoute.date, opts.date) : undefined);
   const by_status = zeroStatuses();
   let total = 0;
-  for (const r of db.select({ status: deliveryRoute.status, n: sql<number>`count(*)` }).from(deliveryRoute).where(where).groupBy(deliveryRoute.status).all()) {
+  for (const r of await db.select({ status: deliveryRoute.status, n: sql<number>`count(*)` }).from(deliveryRoute).where(where).groupBy(deliveryRoute.status).all()) {
     if ((ROUTE_STATUSES as readonly string[]).includes(r.status)) by_status[r.status as RouteStatus] = r.n;
     total += r.n;
   }
@@ -92,14 +92,14 @@ export async function dashboardCount(db: Db, now: number, date: string) {
   return {
     success: true, date,
     packages: {
-      total: count(live()),
-      pending: count(pendingWhere({})),
-      assigned: count(and(live(), eq(pkg.status, 'assigned'))),
-      out_for_delivery: count(and(live(), eq(pkg.status, 'out_for_delivery'))),
-      delivered_today: count(and(live(), eq(pkg.status, 'delivered'), gte(pkg.delivered_at, start), lt(pkg.delivered_at, start + DAY))),
+      total: await count(live()),
+      pending: await count(pendingWhere({})),
+      assigned: await count(and(live(), eq(pkg.status, 'assigned'))),
+      out_for_delivery: await count(and(live(), eq(pkg.status, 'out_for_delivery'))),
+      delivered_today: await count(and(live(), eq(pkg.status, 'delivered'), gte(pkg.delivered_at, start), lt(pkg.delivered_at, start + DAY))),
       failed_today: (await db.select({ n: sql<number>`count(*)` }).from(deliveryAttempt)
         .where(and(gte(deliveryAttempt.received_at, start), lt(deliveryAttempt.received_at, start + DAY))).get())?.n ?? 0,
-      unrouted_open: count(and(pendingWhere({}), unrouted())),
+      unrouted_open: await count(and(pendingWhere({}), unrouted())),
     },
     routes: { date, total: routes.total, by_status: routes.by_status },
     drivers: { active: drivers, on_route: onRoute, reporting },
@@ -127,13 +127,13 @@ export async function dashboardMap(db: Db, driverFilter?: number) {
   const ids = drivers.map((d) => d.id);
   const positions = new Map(ids.length ? (await latestPositions(db, ids)).map((r) => [r.p.driver_id, shapePosition(r.p)]) : []);
   const routes = ids.length
-    ? db.select().from(deliveryRoute).where(and(inArray(deliveryRoute.driver_id, ids), inArray(deliveryRoute.status, [...LIVE_ROUTE])))
+    ? await db.select().from(deliveryRoute).where(and(inArray(deliveryRoute.driver_id, ids), inArray(deliveryRoute.status, [...LIVE_ROUTE])))
       .orderBy(desc(sql`${deliveryRoute.status} = 'in_progress'`), desc(deliveryRoute.date), desc(deliveryRoute.id)).all()
     : [];
   const current = new Map<number, (typeof routes)[number]>();
   for (const r of routes) if (r.driver_id != null && !current.has(r.driver_id)) current.set(r.driver_id, r);
-  const held = ids.length ? mapParcels(db, and(live(), inArray(pkg.assigned_to_id, ids), inArray(pkg.status, [...OPEN_DELIVERY, 'pickup_requested']))) : [];
-  const unassigned = driverFilter != null ? [] : mapParcels(db, and(live(), isNull(pkg.assigned_to_id), inArray(pkg.status, ['created', 'received']),
+  const held = ids.length ? await mapParcels(db, and(live(), inArray(pkg.assigned_to_id, ids), inArray(pkg.status, [...OPEN_DELIVERY, 'pickup_requested']))) : [];
+  const unassigned = driverFilter != null ? [] : await mapParcels(db, and(live(), isNull(pkg.assigned_to_id), inArray(pkg.status, ['created', 'received']),
     or(isNotNull(pkg.latitude), isNotNull(pkg.route_id))));
   const strip = ({ driver: _driver, ...p }: MapParcel & { driver: number | null }): MapParcel => p;
   return {

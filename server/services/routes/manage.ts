@@ -78,12 +78,12 @@ export async function placeParcels(
 ): Promise<void> {
   const now = deps.clock.now();
   const base = await sequenceBase(deps, route);
-  ordered.forEach((p, i) => {
+  for (const [i, p] of ordered.entries()) {
     const seq = base + i + 1;
-    if (p.route_id === route.id && p.sequence_no === seq) return;
+    if (p.route_id === route.id && p.sequence_no === seq) continue;
     await updatePackage(deps.db, now, p, { route_id: route.id, sequence_no: seq }, action, { userId: actor.id, deviceId },
       { ...meta, data: { ...meta.data, route: route.id, sequence_no: seq } });
-  });
+  }
 }
 
 async function detach(deps: Deps, actor: SessionUser, route: RouteRow, parcels: PackageRow[]): Promise<void> {
@@ -105,7 +105,7 @@ export async function createRoute(deps: Deps, actor: SessionUser, body: z.output
     start_latitude: body.start_latitude ?? null, start_longitude: body.start_longitude ?? null, created_by: actor.id, created_at: now, updated_at: now,
   }).returning().get();
   await placeParcels(deps, actor, route, parcels, 'route_add');
-  const handover = route.driver_id != null ? handOver(deps, actor, route, route.driver_id, await openParcels(deps.db, route)) : { moved: [], skipped: [] };
+  const handover = route.driver_id != null ? await handOver(deps, actor, route, route.driver_id, await openParcels(deps.db, route)) : { moved: [], skipped: [] };
   return { route, handover };
 }
 

@@ -76,7 +76,7 @@ export async function optimise(deps: Deps, actor: SessionUser, route: RouteRow, 
   }
   const all = [...ordered, ...unplaced];
   await placeParcels(deps, actor, route, all, 'route_optimize');
-  const row = saveDistance(deps, route, metres, true);
+  const row = await saveDistance(deps, route, metres, true);
   return { route: row, order: all.map((p) => p.id), metres, unplaced: unplaced.map((p) => p.id) };
 }
 
@@ -103,7 +103,7 @@ export async function resequence(deps: Deps, actor: SessionUser, route: RouteRow
   await placeParcels(deps, actor, route, ordered, 'route_sequence', meta, deviceId);
   const start = startOf(route, {});
   const stops = ordered.filter(located).map(point);
-  const row = saveDistance(deps, route, pathMetres(start, stops), false);
+  const row = await saveDistance(deps, route, pathMetres(start, stops), false);
   return { route: row, order: body.packages };
 }
 

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Db } from '../../db/client';
+import { changedRows, type Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import type { Deps } from '../../deps';
 import { driverPosition, user } from '../../db/schema/index';
@@ -37,7 +37,7 @@ export async function recordPositions(deps: Deps, driverId: number, body: z.outp
   }));
   const insert = prepared(deps.db, 'positions.insert', positionInsert);
   let stored = 0;
-  for (const row of rows) stored += (await insert.run(row)).changes;
+  for (const row of rows) stored += changedRows(await insert.run(row));
   return { stored, duplicates: rows.length - stored };
 }
 

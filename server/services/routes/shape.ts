@@ -32,7 +32,7 @@ export const isOpen = (kind: RouteKind, status: string) => (OPEN[kind] as readon
 export function routeScope(me: SessionUser): SQL | undefined {
   if (isStaff(me.role)) return undefined;
   if (me.role === 'driver') return eq(deliveryRoute.driver_id, me.id);
-  return sql`0`;
+  return sql`1 = 0`;
 }
 
 /** A route in the caller's scope, else 404 so route ids do not reveal other drivers' work. */
@@ -56,11 +56,11 @@ export async function routeRecords(db: Db, rows: RouteRow[]): Promise<RouteRecor
   if (!rows.length) return [];
   const names = new Map<number, string>();
   const people = [...new Set(rows.map((r) => r.driver_id).filter((v): v is number => v != null))];
-  if (people.length) for (const u of db.select({ id: user.id, name: user.name }).from(user).where(inArray(user.id, people)).all()) names.set(u.id, u.name);
+  if (people.length) for (const u of await db.select({ id: user.id, name: user.name }).from(user).where(inArray(user.id, people)).all()) names.set(u.id, u.name);
   const houses = new Map<number, string>();
   const whIds = [...new Set(rows.map((r) => r.warehouse_id).filter((v): v is number => v != null))];
   if (whIds.length) {
-    for (const w of db.select({ id: warehouse.id, name: warehouse.name, street: warehouse.street_address }).from(warehouse).where(inArray(warehouse.id, whIds)).all()) {
+    for (const w of await db.select({ id: warehouse.id, name: warehouse.name, street: warehouse.street_address }).from(warehouse).where(inArray(warehouse.id, whIds)).all()) {
       houses.set(w.id, w.name || w.street);
     }
   }

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, inArray, max, min, sql, type SQL } from 'drizzle-orm';
 import type { SyncChanges } from '../../../shared/schemas/sync';
 import { iso } from '../../clock';
-import type { Db } from '../../db/client';
+import { changedRows, type Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { changeLog, failedDeliveryStatus, pkg } from '../../db/schema/index';
 import { rawArray, rawObject, type RawJson } from '../../http/rawJson';
@@ -57,11 +57,13 @@ async function feedBounds(db: Db): Promise<{ first: number | null; last: number 
   return { first: (await firstQuery(db).get())?.v ?? null, last: (await lastQuery(db).get())?.v ?? null };
 }
 
-function shapeStatuses(db: Db, ids: number[]) {
+async function shapeStatuses(db: Db, ids: number[]) {
   if (!ids.length) return [];
-  return chunks(ids).flatMap((part) => db.select().from(failedDeliveryStatus)
-    .where(and(inArray(failedDeliveryStatus.id, part), statusesInScope)).all())
-    .map((r) => ({ id: r.id, name: r.name, is_active: r.is_active, created_at: iso(r.created_at) ?? '' }));
+  const rows = [];
+  for (const part of chunks(ids)) {
+    rows.push(...await db.select().from(failedDeliveryStatus).where(and(inArray(failedDeliveryStatus.id, part), statusesInScope)).all());
+  }
+  return rows.map((r) => ({ id: r.id, name: r.name, is_active: r.is_active, created_at: iso(r.created_at) ?? '' }));
 }
 
 /** Splits touched ids into those still in scope (sent whole) and those that left it (removed). */
@@ -69,13 +71,16 @@ async function resolve(db: Db, scope: FeedScope, keys: FeedKey[], now: number, w
   const packageIds = keys.filter((k) => k.entity === 'package').map((k) => k.id);
   const statusIds = keys.filter((k) => k.entity === 'failed_delivery_status').map((k) => k.id);
   const inScope = packagesInScope(scope, now);
-  const keptPackages = inScope && packageIds.length
-    ? chunks(packageIds).flatMap((part) => (await db.select({ id: pkg.id }).from(pkg).where(and(inScope, inArray(pkg.id, part))).all()).map((r) => r.id))
-    : [];
-  const statuses = shapeStatuses(db, statusIds);
+  const keptPackages: number[] = [];
+  if (inScope && packageIds.length) {
+    for (const part of chunks(packageIds)) {
+      keptPackages.push(...(await db.select({ id: pkg.id }).from(pkg).where(and(inScope, inArray(pkg.id, part))).all()).map((r) => r.id));
+    }
+  }
+  const statuses = await shapeStatuses(db, statusIds);
   const keptSet = new Set(keptPackages);
   const statusSet = new Set(statuses.map((s) => s.id));
-  const packages = withRecipientInstructions(db, await packageJsonByIds(db, keptPackages));
+  const packages = await withRecipientInstructions(db, await packageJsonByIds(db, keptPackages));
   return {
     upserts: { packages, failed_delivery_statuses: statuses },
     removes: {
@@ -103,8 +108,8 @@ async function snapshot(db: Db, scope: FeedScope, limit: number, now: number, la
   if (feed) {
     for (const part of chunks(ids)) {
       const latest = max(changeLog.seq);
-      for (const r of db.select({ id: changeLog.entity_id, seq: latest }).from(changeLog)
-        .where(and(feed, inArray(changeLog.entity_id, part))).groupBy(changeLog.entity_id).all()) {
+      for (const r of (await db.select({ id: changeLog.entity_id, seq: latest }).from(changeLog)
+        .where(and(feed, inArray(changeLog.entity_id, part))).groupBy(changeLog.entity_id).all())) {
         latestOf.set(r.id, r.seq ?? 0);
       }
     }
@@ -119,8 +124,8 @@ async function snapshot(db: Db, scope: FeedScope, limit: number, now: number, la
   return {
     reset: false,
     upserts: {
-      packages: withRecipientInstructions(db, await packageJsonByIds(db, page.map((p) => p.id))),
-      failed_delivery_statuses: shapeStatuses(db, statusIds),
+      packages: await withRecipientInstructions(db, await packageJsonByIds(db, page.map((p) => p.id))),
+      failed_delivery_statuses: await shapeStatuses(db, statusIds),
     },
     removes: { packages: [], failed_delivery_statuses: [] },
     cursor: hasMore ? page[page.length - 1].seq : last,
@@ -146,15 +151,15 @@ async function feedPage(db: Db, scope: FeedScope, cursor: number, limit: number,
   if (cursor === 0) return await snapshot(db, scope, limit, now, last ?? 0);
   // Newer than anything here (a restored database) or older than what pruning kept: unservable.
   if (last == null || cursor > last || (first != null && cursor < first - 1)) return RESET;
-  const own = scope.kind === 'driver' ? latestChanges(db, 'driver', scope.driverId, cursor, limit + 1)
-    : scope.kind === 'company' ? latestChanges(db, 'company', scope.companyId, cursor, limit + 1) : [];
+  const own = scope.kind === 'driver' ? await latestChanges(db, 'driver', scope.driverId, cursor, limit + 1)
+    : scope.kind === 'company' ? await latestChanges(db, 'company', scope.companyId, cursor, limit + 1) : [];
   const merged = [...own, ...await latestChanges(db, 'shared', 0, cursor, limit + 1)]
     .sort((a, b) => a.seq - b.seq);
   const page = merged.slice(0, limit);
   const hasMore = merged.length > limit;
   return {
     reset: false,
-    ...resolve(db, scope, page, now, true),
+    ...await resolve(db, scope, page, now, true),
     cursor: hasMore ? page[page.length - 1].seq : last,
     has_more: hasMore,
   };
@@ -167,5 +172,5 @@ async function feedPage(db: Db, scope: FeedScope, cursor: number, limit: number,
 export async function pruneChanges(db: Db, olderThan: number): Promise<number> {
   const { last } = await feedBounds(db);
   if (last == null) return 0;
-  return (await db.delete(changeLog).where(and(sql`${changeLog.created_at} < ${olderThan}`, sql`${changeLog.seq} < ${last}`)).run()).changes;
+  return changedRows(await db.delete(changeLog).where(and(sql`${changeLog.created_at} < ${olderThan}`, sql`${changeLog.seq} < ${last}`)).run());
 }

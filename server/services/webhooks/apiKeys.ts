@@ -18,11 +18,11 @@ export const toApiKey = (r: KeyRow) => ({
 });
 
 /** A new key, answered once: `ck_` + 32 random bytes (base64url). Only its SHA-256 is stored. */
-export function createApiKey(deps: Deps, me: SessionUser, requested: number | undefined, name: string | undefined) {
-  const companyId = owningCompany(deps.db, me, requested);
+export async function createApiKey(deps: Deps, me: SessionUser, requested: number | undefined, name: string | undefined) {
+  const companyId = await owningCompany(deps.db, me, requested);
   const key = `ck_${randomBytes(32).toString('base64url')}`;
   const now = deps.clock.now();
-  const row = deps.db.insert(companyApiKey).values({
+  const row = await deps.db.insert(companyApiKey).values({
     company_id: companyId, name: name ?? '', prefix: key.slice(0, 10), key_hash: hashOf(key), created_at: now, updated_at: now,
   }).returning().get();
   return { row, key };
@@ -39,7 +39,7 @@ export async function revokeApiKey(deps: Deps, me: SessionUser, id: number) {
   if (!row || (me.companyId != null && row.company_id !== me.companyId)) throw notFound(`API key ${id} not found`);
   if (row.revoked_at != null) return toApiKey(row);
   const now = deps.clock.now();
-  return toApiKey(deps.db.update(companyApiKey).set({ revoked_at: now, updated_at: now }).where(eq(companyApiKey.id, id)).returning().get() ?? row);
+  return toApiKey((await deps.db.update(companyApiKey).set({ revoked_at: now, updated_at: now }).where(eq(companyApiKey.id, id)).returning().get()) ?? row);
 }
 
 /** The company an `X-Api-Key` belongs to; 401 for a missing, unknown or revoked key, or a company that is not active. */

@@ -49,11 +49,11 @@ export async function listEndpoints(db: Db, me: SessionUser, q: z.output<typeof 
 export async function createEndpoint(deps: Deps, me: SessionUser, body: z.output<typeof WebhookEndpointCreate>) {
   const companyId = await owningCompany(deps.db, me, body.company);
   // Events are signed with the company key; without one a receiver could not check anything.
-  if (!companyWebhookSecret(deps.db, companyId)) {
+  if (!(await companyWebhookSecret(deps.db, companyId))) {
     throw conflict('Generate a webhook secret key first (POST webhook-secret-key/generate-key/): deliveries are signed with it', { reason: 'no_webhook_key' });
   }
   const now = deps.clock.now();
-  return toEndpoint(deps.db.insert(webhookEndpoint).values({
+  return toEndpoint(await deps.db.insert(webhookEndpoint).values({
     company_id: companyId, url: body.url, events: dedupe(body.events), description: body.description ?? '', is_active: body.is_active,
     created_at: now, updated_at: now,
   }).returning().get());
@@ -67,7 +67,7 @@ export async function updateEndpoint(deps: Deps, me: SessionUser, id: number, bo
   if (body.events !== undefined) patch.events = dedupe(body.events);
   if (body.description !== undefined) patch.description = body.description;
   if (body.is_active !== undefined) patch.is_active = body.is_active;
-  return toEndpoint(deps.db.update(webhookEndpoint).set(patch).where(eq(webhookEndpoint.id, id)).returning().get() ?? row);
+  return toEndpoint((await deps.db.update(webhookEndpoint).set(patch).where(eq(webhookEndpoint.id, id)).returning().get()) ?? row);
 }
 
 /** An endpoint goes with its queue: undelivered events to it could never be sent anywhere else. */
@@ -102,6 +102,6 @@ export async function findDelivery(db: Db, me: SessionUser, id: number): Promise
 export async function replayDelivery(deps: Deps, me: SessionUser, id: number) {
   await findDelivery(deps.db, me, id);
   const now = deps.clock.now();
-  return toDelivery(deps.db.update(webhookDelivery).set({ status: 'pending', attempts: 0, next_attempt_at: now, delivered_at: null, updated_at: now })
-    .where(eq(webhookDelivery.id, id)).returning().get() as DeliveryRow);
+  return toDelivery((await deps.db.update(webhookDelivery).set({ status: 'pending', attempts: 0, next_attempt_at: now, delivered_at: null, updated_at: now })
+    .where(eq(webhookDelivery.id, id)).returning().get()) as DeliveryRow);
 }

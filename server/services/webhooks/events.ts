@@ -51,7 +51,7 @@ async function subscribers(db: Db, companyId: number, event: WebhookEvent): Prom
 
 export async function enqueueEvent(db: Db, now: number, event: WebhookEvent, row: PackageRow, previous: string | null, endpoints?: number[]): Promise<number> {
   if (row.company_id == null) return 0;
-  const targets = endpoints ?? subscribers(db, row.company_id, event);
+  const targets = endpoints ?? await subscribers(db, row.company_id, event);
   if (!targets.length) return 0;
   const insert = prepared(db, 'webhooks.deliveryInsert', deliveryInsert);
   for (const endpointId of targets) {
@@ -75,7 +75,7 @@ export async function enqueueCreated(db: Db, now: number, ids: number[]): Promis
   // An upload of thousands of rows asks for each company's endpoints once.
   const byCompany = new Map<number, number[]>();
   for (let i = 0; i < ids.length; i += 500) {
-    for (const row of db.select().from(pkg).where(inArray(pkg.id, ids.slice(i, i + 500))).all()) {
+    for (const row of (await db.select().from(pkg).where(inArray(pkg.id, ids.slice(i, i + 500))).all())) {
       if (row.company_id == null) continue;
       let targets = byCompany.get(row.company_id);
       if (!targets) { targets = await subscribers(db, row.company_id, 'package.created'); byCompany.set(row.company_id, targets); }

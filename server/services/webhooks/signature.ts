@@ -40,7 +40,7 @@ export async function verifySignedCall(db: Db, h: SignedHeaders, raw: Uint8Array
   const ts = Number(h.timestamp.trim());
   if (Math.abs(now / 1000 - ts) > WEBHOOK_WINDOW_SECONDS) throw refused(`the timestamp is more than ${WEBHOOK_WINDOW_SECONDS} seconds from the server time`);
   const co = await companyOf(db, ref);
-  const secret = co && co.deleted_at == null ? companyWebhookSecret(db, co.id) : undefined;
+  const secret = co && co.deleted_at == null ? await companyWebhookSecret(db, co.id) : undefined;
   if (!co || !secret) throw refused('unknown company or no webhook key generated');
   const expected = Buffer.from(signBody(secret, h.timestamp.trim(), raw));
   const given = Buffer.from(h.signature.trim().toLowerCase());

@@ -36,17 +36,17 @@ export async function loadReferences(db: Db): Promise<ReferenceIndex> {
     idx.suburbById.set(s.id, s);
     push(idx.suburbsByName, key(s.name), s);
   }
-  for (const s of db.select({ id: state.id, name: state.name, code: state.code, deleted_at: state.deleted_at }).from(state).all()) {
+  for (const s of await db.select({ id: state.id, name: state.name, code: state.code, deleted_at: state.deleted_at }).from(state).all()) {
     idx.stateById.set(s.id, s);
     push(idx.statesByKey, key(s.name), s);
     push(idx.statesByKey, key(s.code), s);
   }
-  for (const z of db.select({ id: zone.id, name: zone.name, code: zone.code, deleted_at: zone.deleted_at }).from(zone).all()) {
+  for (const z of await db.select({ id: zone.id, name: zone.name, code: zone.code, deleted_at: zone.deleted_at }).from(zone).all()) {
     idx.zoneById.set(z.id, z);
     push(idx.zonesByKey, key(z.name), z);
     push(idx.zonesByKey, key(z.code), z);
   }
-  for (const p of db.select({ id: pincode.id, code: pincode.code, suburb_id: pincode.suburb_id, deleted_at: pincode.deleted_at }).from(pincode).all()) {
+  for (const p of await db.select({ id: pincode.id, code: pincode.code, suburb_id: pincode.suburb_id, deleted_at: pincode.deleted_at }).from(pincode).all()) {
     idx.pincodes.set(pincodeKey(p.code, p.suburb_id), { id: p.id, deleted_at: p.deleted_at });
   }
   return idx;
