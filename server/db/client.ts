@@ -1,4 +1,6 @@
 import Database from 'better-sqlite3';
+import { is } from 'drizzle-orm';
+import { getTableConfig, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { drizzle, type SqliteRemoteDatabase } from 'drizzle-orm/sqlite-proxy';
 import { migrate as migrateSqlite } from 'drizzle-orm/better-sqlite3/migrator';
 import { drizzle as drizzleSqlite } from 'drizzle-orm/better-sqlite3';
@@ -8,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import * as schema from './schema/index';
 import type { Engine } from './engine/types';
 import { sqliteEngine } from './engine/sqlite';
-import { postgresEngine } from './engine/postgres';
+import { postgresEngine, type PostgresOptions } from './engine/postgres';
 import { migratePostgres } from './engine/postgresMigrate';
 
 export type Schema = typeof schema;
@@ -58,13 +60,31 @@ function openSqliteFile(path: string): Database.Database {
   return sqlite;
 }
 
+/** Each table's identity column on PostgreSQL: its single integer primary key (SQLite's rowid). */
+function identityColumns(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const table of Object.values(schema)) {
+    if (!is(table, SQLiteTable)) continue;
+    const cfg = getTableConfig(table);
+    const pk = cfg.primaryKeys.length ? undefined : cfg.columns.find((c) => c.primary && c.columnType === 'SQLiteInteger');
+    if (pk) out[cfg.name] = pk.name;
+  }
+  return out;
+}
+const IDENTITIES = identityColumns();
+
+/** A PostgreSQL database already migrated (a second process's view in tests, benchmarks). */
+export function postgresDb(url: string, options: Omit<PostgresOptions, 'identities'> = {}): Db {
+  return dbOf(postgresEngine(url, { ...options, identities: IDENTITIES }));
+}
+
 /** Opens and migrates the database: PostgreSQL when `url` is a postgres:// URL, else SQLite at `path`. */
 export async function openDatabase(target: DatabaseTarget | string): Promise<Db> {
   const { url, path } = typeof target === 'string' ? { url: undefined, path: target } : target;
   if (url) {
     if (!/^postgres(ql)?:\/\//.test(url)) throw new Error('DATABASE_URL must be a postgres:// URL (leave it unset for SQLite at DATABASE_PATH)');
     await migratePostgres(url, PG_MIGRATIONS_DIR);
-    return dbOf(postgresEngine(url));
+    return postgresDb(url);
   }
   return dbOf(sqliteEngine(openSqliteFile(path ?? './data/courier.db')));
 }
@@ -86,7 +106,7 @@ export async function openMemoryDatabase(): Promise<Db> {
   const admin = process.env.TEST_DATABASE_URL;
   if (admin) {
     const { freshPostgresDatabase } = await import('./engine/postgresDatabases');
-    return dbOf(postgresEngine(await freshPostgresDatabase(admin, PG_MIGRATIONS_DIR), { poolSize: 4 }));
+    return postgresDb(await freshPostgresDatabase(admin, PG_MIGRATIONS_DIR), { poolSize: 4, idleMs: 1000 });
   }
   if (!template) {
     const first = openSqliteFile(':memory:');

@@ -1,3 +1,4 @@
+import { codeOf } from '../db/engine/errors';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -38,17 +39,23 @@ const STORAGE_ERRORS: [RegExp, string][] = [
   [/^SQLITE_(FULL|IOERR)/, 'The server cannot write to its database right now (disk full or I/O error). Nothing was changed; try again later.'],
   [/^SQLITE_(READONLY|CANTOPEN)/, 'The server database is read-only right now. Nothing was changed; try again later.'],
   [/^SQLITE_(BUSY|LOCKED)/, 'The server database is busy. Nothing was changed; try again shortly.'],
-  // A write batch undone by SQLite after a storage failure elsewhere in it (server/db/writeBatch.ts).
+  // A write batch undone by SQLite after a storage failure elsewhere in it (server/db/engine/sqliteUnits.ts).
   [/^SQLITE_ABORT_ROLLBACK$/, 'The server could not finish writing to its database. Nothing was changed; try again later.'],
+  // PostgreSQL: disk full or out of resources (class 53), a read-only standby (25006), the server
+  // restarting or unreachable (57P0x, class 08, refused connections), contention left after retries.
+  [/^(53\d\d\d|53R00)$/, 'The server cannot write to its database right now (disk full or out of resources). Nothing was changed; try again later.'],
+  [/^25006$/, 'The server database is read-only right now. Nothing was changed; try again later.'],
+  [/^(57P0[1-3]|08\d\d\d|08P01|ECONNREFUSED|ECONNRESET|ETIMEDOUT)$/, 'The server cannot reach its database right now. Nothing was changed; try again later.'],
+  [/^(40001|40P01|55P03)$/, 'The server database is busy. Nothing was changed; try again shortly.'],
   // The file store (disk or S3 bucket) failing: server/files/store.ts FileStoreError.
   [/^FILE_STORE_UNAVAILABLE$/, 'The server cannot reach its file storage right now. Nothing was changed; try again later.'],
 ];
 export const STORAGE_RETRY_AFTER_S = 30;
 
 function storageError(err: unknown): ApiError | null {
-  const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
+  const code = codeOf(err);
   for (const [pattern, message] of STORAGE_ERRORS) {
-    if (pattern.test(code)) return new ApiError(503, 'service_unavailable', message, [], { retry_after: /BUSY|LOCKED/.test(code) ? 1 : STORAGE_RETRY_AFTER_S });
+    if (pattern.test(code)) return new ApiError(503, 'service_unavailable', message, [], { retry_after: /BUSY|LOCKED|^40|^55P03/.test(code) ? 1 : STORAGE_RETRY_AFTER_S });
   }
   return null;
 }

@@ -1,4 +1,5 @@
 import { constraintOf } from '../db/engine/errors';
+import { greatest } from '../db/engine/dialect';
 import { createHash } from 'node:crypto';
 import { eq, lt, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
@@ -49,7 +50,7 @@ const deviceUpsert = (db: Db) => db.insert(device)
   .values({ device_id: sql.placeholder('device_id'), user_id: sql.placeholder('user_id'), last_seq: sql.placeholder('seq'), updated_at: sql.placeholder('now') })
   .onConflictDoUpdate({
     target: device.device_id,
-    set: { last_seq: sql`max(${device.last_seq}, ${sql.placeholder('seq')})`, user_id: bound('user_id'), updated_at: bound('now') },
+    set: { last_seq: greatest(db, device.last_seq, bound('seq')), user_id: bound('user_id'), updated_at: bound('now') },
   }).prepare();
 
 /** The stored answer for this key, or null if it was never answered; 422 if the key was used for another request. */

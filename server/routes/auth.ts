@@ -43,11 +43,11 @@ export function authRoutes(app: App): void {
     summary: 'Send a one-time password reset token by e-mail', body: ForgetPasswordBody, response: SuccessMessage,
     description: 'Always answers the same message whether or not the e-mail has an account. Limited to 50 an hour per '
       + 'address, then 5 an hour per e-mail. The link in the mail is built from PUBLIC_URL only; a server without it answers 503.',
-  }, ({ deps, body, c }) => {
+  }, async ({ deps, body, c }) => {
     const baseUrl = requirePublicOrigin(deps.config, 'Password reset by e-mail');
     // The address first: a client over its limit adds no e-mail keys.
-    deps.limiter.hit(`reset-ip:${clientIp(c, deps.config)}`, RESET_LIMIT * 10, HOUR, deps.clock.now());
-    deps.limiter.hit(`reset:${body.email}`, RESET_LIMIT, HOUR, deps.clock.now());
+    await deps.limiter.hit(`reset-ip:${clientIp(c, deps.config)}`, RESET_LIMIT * 10, HOUR, deps.clock.now());
+    await deps.limiter.hit(`reset:${body.email}`, RESET_LIMIT, HOUR, deps.clock.now());
     // After the answer: a known e-mail's reset row, mail and COMMIT (fsync) made it answer ~10-30 ms
     // later than an unknown one (bench/auth.ts), which told who has an account. A lost reset (a
     // storage error) only means the user asks again.
@@ -60,7 +60,7 @@ export function authRoutes(app: App): void {
     catalogue: [...ops('web/Auth', 'Reset Password'), ...ops('mobile/Login/Logout', 'Reset Password')],
     summary: 'Set a new password with a reset token (signs out every session)', body: ResetPasswordBody, response: SuccessMessage,
   }, async ({ deps, body, c }) => {
-    deps.limiter.hit(`reset-use:${clientIp(c, deps.config)}`, 30, HOUR, deps.clock.now());
+    await deps.limiter.hit(`reset-use:${clientIp(c, deps.config)}`, 30, HOUR, deps.clock.now());
     await resetPassword(deps, body.token, body.password);
     return { success: true, message: 'Password changed; log in with the new password' };
   });

@@ -10,7 +10,7 @@ import { defineRoute } from '../http/route';
 import { chooseAnotherDay, leaveInstructions, optOut, rateDelivery } from '../services/recipients/actions';
 import { driverRatings, logoUploaders, settingsCompany, trackingLinkOf } from '../services/recipients/company';
 import { readSettings, saveSettings } from '../services/recipients/settings';
-import { recipientView, tracked, trackedFile } from '../services/recipients/view';
+import { findTracked, limitRecipient, recipientView, tracked, trackedFile } from '../services/recipients/view';
 
 const tags = ['Recipients'];
 const publicNote = 'Public, no login: the unguessable token of one parcel\'s tracking link is the only key; limited per address (60 a minute, then 429).';
@@ -41,32 +41,37 @@ export function recipientRoutes(app: App): void {
   defineRoute(app, {
     method: 'post', path: '/public/track/{token}/instructions/', tags, access: 'public', catalogue: [], params: TrackTokenParams,
     body: InstructionsBody, response: SuccessMessage, summary: 'Leave delivery instructions or a safe place (reaches the driver\'s phone)', description: publicNote,
-  }, async ({ deps, params, body, c }) => {
-    await leaveInstructions(deps, await tracked(deps, params.token, clientIp(c, deps.config)), body.instructions);
+    // Counted before the unit of work (limitRecipient).
+    prepare: ({ deps, c }) => limitRecipient(deps, clientIp(c, deps.config)),
+  }, async ({ deps, params, body }) => {
+    await leaveInstructions(deps, await findTracked(deps, params.token), body.instructions);
     return { success: true, message: body.instructions ? 'Your instructions are on their way to the driver' : 'Instructions removed' };
   });
 
   defineRoute(app, {
     method: 'post', path: '/public/track/{token}/reschedule/', tags, access: 'public', catalogue: [], params: TrackTokenParams,
     body: RescheduleBody, response: SuccessMessage, summary: 'After a failed attempt, choose another delivery day', description: publicNote,
-  }, async ({ deps, params, body, c }) => {
-    const date = await chooseAnotherDay(deps, await tracked(deps, params.token, clientIp(c, deps.config)), body.date);
+    prepare: ({ deps, c }) => limitRecipient(deps, clientIp(c, deps.config)),
+  }, async ({ deps, params, body }) => {
+    const date = await chooseAnotherDay(deps, await findTracked(deps, params.token), body.date);
     return { success: true, message: `We will deliver on ${date}` };
   });
 
   defineRoute(app, {
     method: 'post', path: '/public/track/{token}/rating/', tags, access: 'public', catalogue: [], params: TrackTokenParams,
     body: RatingBody, response: SuccessMessage, status: 201, summary: 'Rate the delivery (1-5, optional comment)', description: publicNote,
-  }, async ({ deps, params, body, c }) => {
-    await rateDelivery(deps, await tracked(deps, params.token, clientIp(c, deps.config)), body.rating, body.comment ?? null);
+    prepare: ({ deps, c }) => limitRecipient(deps, clientIp(c, deps.config)),
+  }, async ({ deps, params, body }) => {
+    await rateDelivery(deps, await findTracked(deps, params.token), body.rating, body.comment ?? null);
     return { success: true, message: 'Thank you for your rating' };
   });
 
   defineRoute(app, {
     method: 'post', path: '/public/track/{token}/opt-out/', tags, access: 'public', catalogue: [], params: TrackTokenParams,
     response: SuccessMessage, summary: 'Stop messages to this parcel\'s recipient (at once, and for the company\'s later parcels)', description: publicNote,
-  }, async ({ deps, params, c }) => {
-    await optOut(deps, await tracked(deps, params.token, clientIp(c, deps.config)));
+    prepare: ({ deps, c }) => limitRecipient(deps, clientIp(c, deps.config)),
+  }, async ({ deps, params }) => {
+    await optOut(deps, await findTracked(deps, params.token));
     return { success: true, message: 'You will get no more messages' };
   });
 

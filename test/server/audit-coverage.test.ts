@@ -124,7 +124,7 @@ describe('audit coverage of manager actions', () => {
     expect(forced.details).toMatchObject({ note: 'handed over', before: { status: 'received' }, after: { status: 'delivered' } });
 
     // A write that changes nothing leaves no line.
-    const n = lineCount(t);
+    const n = await lineCount(t);
     expect((await patch(`/api/company/${coId}/`, { name: 'Acme Logistics' })).status).toBe(200);
     expect(await lineCount(t)).toBe(n);
   });

@@ -86,7 +86,7 @@ describe('pincode bulk upload', () => {
 
   it('refuses a CSV with any bad row, applying nothing, and names each row\'s reason', async () => {
     const w = await world();
-    const before = pincodeCount(w);
+    const before = await pincodeCount(w);
     const res = await upload(w, MIXED_CSV);
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('validation_error');

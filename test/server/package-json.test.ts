@@ -26,7 +26,7 @@ async function previousShaping(db: Db, id: number): Promise<Package> {
   if (!r) throw new Error(`no package ${id}`);
   const p = r.p;
   const iso = (ms: number) => new Date(ms).toISOString();
-  const failures = (await db.select().from(packageFailure).where(inArray(packageFailure.package_id, [id])).all())
+  const failures = (await db.select().from(packageFailure).where(inArray(packageFailure.package_id, [id])).orderBy(packageFailure.id).all())
     .map((f) => ({ id: f.status_id, name: f.name, note: f.note, created_at: iso(f.created_at) }));
   return {
     id: p.id, hawb: p.hawb, customer_code: p.customer_code, customer_name: p.customer_name,

@@ -5,8 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dbOf, PG_MIGRATIONS_DIR, type Db } from '../../server/db/client';
-import { postgresEngine } from '../../server/db/engine/postgres';
+import { PG_MIGRATIONS_DIR, postgresDb, type Db } from '../../server/db/client';
 import { freshPostgresDatabase } from '../../server/db/engine/postgresDatabases';
 import { packageEvent, user } from '../../server/db/schema/index';
 import { hashPasswordSync } from '../../server/services/auth/passwords';
@@ -68,7 +67,7 @@ describe.skipIf(!admin)('two server processes on one PostgreSQL database', () =>
 
   beforeAll(async () => {
     url = await freshPostgresDatabase(admin as string, PG_MIGRATIONS_DIR);
-    db = dbOf(postgresEngine(url, { poolSize: 2 }));
+    db = postgresDb(url, { poolSize: 2 });
     const now = Date.now();
     const hash = hashPasswordSync(PASSWORD, 1024);
     await db.insert(user).values([

@@ -123,7 +123,7 @@ describe('driver positions', () => {
   it('batch from the phone, latest per driver, a driver\'s trail', async () => {
     const w = await routeWorld();
     const { admin, depot, d1, d2, shipper } = w;
-    const at = async (minAgo: number) => new Date(w.t.clock.now() - minAgo * 60_000).toISOString();
+    const at = (minAgo: number) => new Date(w.t.clock.now() - minAgo * 60_000).toISOString();
     const batch = { positions: [
       { latitude: -33.90, longitude: 151.00, accuracy: 12, occurred_at: at(10) },
       { latitude: -33.91, longitude: 151.01, occurred_at: at(5) },

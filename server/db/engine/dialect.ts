@@ -59,8 +59,21 @@ const sqliteJson: JsonSql = {
   iso: (ms) => sql`coalesce(strftime('%Y-%m-%dT%H:%M:%fZ', ${ms} / 1000.0, 'unixepoch'), '')`,
 };
 
+/** PostgreSQL functions take at most 100 arguments: larger objects are built in parts and joined as text. */
+const PG_PAIRS_PER_CALL = 50;
+function postgresObject(members: [string, SQL | SQLWrapper][]): SQL {
+  const parts: SQL[] = [];
+  for (let i = 0; i < members.length; i += PG_PAIRS_PER_CALL) {
+    parts.push(sql`json_build_object(${sql.join(keys(members.slice(i, i + PG_PAIRS_PER_CALL)), sql`, `)})::text`);
+  }
+  if (parts.length === 1) return sql`json_build_object(${sql.join(keys(members), sql`, `)})`;
+  // '{"a" : 1}' and '{"b" : 2}' make '{"a" : 1, "b" : 2}'.
+  const inner = parts.map((p, i) => (i === 0 ? sql`left(${p}, -1)` : i === parts.length - 1 ? sql`substr(${p}, 2)` : sql`substr(left(${p}, -1), 2)`));
+  return sql`(${sql.join(inner, sql` || ', ' || `)})::json`;
+}
+
 const postgresJson: JsonSql = {
-  object: (members) => sql`json_build_object(${sql.join(keys(members), sql`, `)})`,
+  object: postgresObject,
   arrayOf: (element, from, orderBy) => sql`coalesce((select json_agg(${element} order by ${orderBy}) ${from}), '[]'::json)`,
   bool: (col) => sql`(${col} = 1)`,
   iso: (ms) => sql`coalesce(to_char(to_timestamp(${ms} / 1000.0) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), '')`,

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Engine, Method, QueryResult, Units } from './types';
-import { isRetryable } from './errors';
+import { constraintOf, isRetryable } from './errors';
 
 /** node-postgres answers 64-bit integers and numerics as strings; every such value here fits a double (ids, epoch ms, counts, sums). */
 const PARSERS: Record<number, (text: string) => unknown> = { 20: Number, 1700: Number };
@@ -13,6 +13,51 @@ const types = {
 };
 
 const MAX_TRIES = 8;
+
+/**
+ * SQLite's dialect writes NULL for an identity column (`identities`: table -> column) an insert leaves out (SQLite numbers such a rowid itself);
+ * PostgreSQL's identity column wants DEFAULT there.
+ */
+export function identityDefaults(text: string, identities: Readonly<Record<string, string>>): string {
+  const head = /^insert into "([^"]+)" \(([^)]*)\) values /.exec(text);
+  const column = head ? identities[head[1]!] : undefined;
+  if (!head || !column) return text;
+  const at = head[2]!.split(', ').indexOf(`"${column}"`);
+  if (at < 0) return text;
+  let out = text.slice(0, head[0].length);
+  let i = head[0].length;
+  // Each tuple `( ... )` at depth 0: its top-level items split by ", ".
+  while (text[i] === '(') {
+    let depth = 0;
+    let j = i;
+    const starts = [i + 1];
+    for (; j < text.length; j += 1) {
+      const ch = text[j];
+      if (ch === '(') depth += 1;
+      else if (ch === ')' && --depth === 0) break;
+      else if (ch === ',' && depth === 1) starts.push(j + 2);
+    }
+    const items = starts.map((st, k) => text.slice(st, k + 1 < starts.length ? starts[k + 1]! - 2 : j));
+    if (items[at] === 'null') items[at] = 'default';
+    out += `(${items.join(', ')})`;
+    i = j + 1;
+    if (text.startsWith(', (', i)) { out += ', '; i += 2; } else break;
+  }
+  return out + text.slice(i);
+}
+
+/** SQLite's dialect names conflict targets with their table (`"t"."c"`); PostgreSQL takes bare columns. */
+export function conflictTargets(text: string): string {
+  return text.replace(/ on conflict \(([^)]*)\)/g, (_, cols: string) => ` on conflict (${cols.replace(/"[^"]+"\.("[^"]+")/g, '$1')})`);
+}
+
+/**
+ * The text PostgreSQL runs for a statement drizzle's SQLite dialect wrote: the few places where the
+ * SQL both engines read differs (see the functions above and below).
+ */
+export function forPostgres(text: string, identities: Readonly<Record<string, string>>): string {
+  return identityDefaults(conflictTargets(sqliteNullOrder(text)), identities);
+}
 
 /**
  * SQLite sorts NULL below every value, PostgreSQL above: the queries are written for SQLite's order
@@ -28,6 +73,10 @@ interface Scope { client: pg.PoolClient; ended: boolean; after: (() => void)[] }
 export interface PostgresOptions {
   /** Connections per process. */
   poolSize?: number;
+  /** An idle connection is closed after this long (tests open many small databases). */
+  idleMs?: number;
+  /** Each table's identity column (its single integer primary key), by table name. */
+  identities?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -39,20 +88,21 @@ export interface PostgresOptions {
  * keys and device sequences.
  */
 export function postgresEngine(url: string, options: PostgresOptions = {}): Engine & { pool: pg.Pool } {
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, types });
+  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, idleTimeoutMillis: options.idleMs ?? 10_000, types });
   // An idle pooled connection that breaks (server restart) must not take the process down.
   pool.on('error', (err) => console.error('[courier] idle PostgreSQL connection failed', err.message));
   const store = new AsyncLocalStorage<Scope>();
-  // Named statements are parsed and planned once per connection.
-  const names = new Map<string, string>();
-  const nameOf = (text: string): string => {
-    let name = names.get(text);
-    if (!name) {
-      name = `q${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-      if (names.size > 2000) names.clear();
-      names.set(text, name);
+  const identities = options.identities ?? {};
+  // Named statements are parsed and planned once per connection; the text PostgreSQL gets is made once.
+  const statements = new Map<string, { name: string; text: string }>();
+  const statementOf = (source: string) => {
+    let stmt = statements.get(source);
+    if (!stmt) {
+      stmt = { name: `q${createHash('sha1').update(source).digest('hex').slice(0, 20)}`, text: forPostgres(source, identities) };
+      if (statements.size > 2000) statements.clear();
+      statements.set(source, stmt);
     }
-    return name;
+    return stmt;
   };
 
   /** The unit the caller runs in, if it is still open: background work started by a unit carries its context. */
@@ -63,7 +113,8 @@ export function postgresEngine(url: string, options: PostgresOptions = {}): Engi
 
   async function execute(sql: string, params: unknown[], method: Method): Promise<QueryResult> {
     const target = current()?.client ?? pool;
-    const res = await target.query({ name: nameOf(sql), text: sql, values: params, rowMode: 'array' });
+    const { name, text } = statementOf(sql);
+    const res = await target.query({ name, text, values: params, rowMode: 'array' });
     if (method === 'run') return { rows: [], changes: res.rowCount ?? 0 };
     return { rows: method === 'get' ? res.rows[0] : res.rows };
   }
@@ -89,7 +140,10 @@ export function postgresEngine(url: string, options: PostgresOptions = {}): Engi
           } catch {
             broken = true;
           }
-          if (!isRetryable(err) || attempt >= MAX_TRIES) throw err;
+          // A unique violation may be a twin that committed after this unit's snapshot was taken (an
+          // Idempotency-Key, a device sequence): run again, the twin's row is seen and its answer given.
+          const again = isRetryable(err) || (constraintOf(err) === 'unique' && attempt < 3);
+          if (!again || attempt >= MAX_TRIES) throw err;
           // Let the unit that won go first; a little randomness keeps two losers from meeting again.
           await new Promise((ok) => setTimeout(ok, Math.random() * 5 * attempt));
         } finally {

@@ -43,7 +43,7 @@ export function companyExtraRoutes(app: App): void {
     description: `Creates the company with status "pending" and its company login. It can sign in once an admin sets the status to "active". At most ${REGISTER_LIMIT} registrations an hour per client address.`,
     body: RegisterCompanyBody, response: RegisterCompanyResponse, status: 201,
     prepare: async ({ deps, body, c }) => {
-      deps.limiter.hit(`register-company:${clientIp(c, deps.config)}`, REGISTER_LIMIT, REGISTER_WINDOW_MS, deps.clock.now());
+      await deps.limiter.hit(`register-company:${clientIp(c, deps.config)}`, REGISTER_LIMIT, REGISTER_WINDOW_MS, deps.clock.now());
       return hashPassword(body.password);
     },
   }, async ({ deps, body, prepared }) => {

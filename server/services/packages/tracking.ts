@@ -16,7 +16,7 @@ export const TRACK_WINDOW_MS = 60_000;
  */
 export async function trackParcel(deps: Deps, hawb: string, address: string): Promise<TrackingAnswer> {
   const now = deps.clock.now();
-  deps.limiter.hit(`track:${address}`, TRACK_LIMIT, TRACK_WINDOW_MS, now);
+  await deps.limiter.hit(`track:${address}`, TRACK_LIMIT, TRACK_WINDOW_MS, now);
   const row = await deps.db.select({ p: pkg, suburb_name: suburb.name }).from(pkg).leftJoin(suburb, eq(suburb.id, pkg.suburb_id))
     .where(eq(pkg.hawb, hawb)).get();
   if (!row || row.p.deleted_at != null) throw notFound(`No parcel has the tracking number ${hawb}`);

@@ -26,11 +26,26 @@ export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export interface Tracked { recipient: RecipientRow; parcel: PackageRow; settings: EffectiveSettings }
 
 /**
+ * Counts a public recipient call from `address`; 429 past the limit. Call it before any unit of
+ * work: on PostgreSQL the count takes a pooled connection of its own (units holding every connection
+ * would wait for it for good), and a retried unit would count again. The POST routes count in `prepare`.
+ */
+export async function limitRecipient(deps: Deps, address: string): Promise<void> {
+  await deps.limiter.hit(`recipient:${address}`, RECIPIENT_LIMIT, RECIPIENT_WINDOW_MS, deps.clock.now());
+}
+
+/**
  * The parcel a tracking link names, after the address's rate limit. Every public recipient call
- * starts here: a wrong or archived token is the same 404 as one that never existed.
+ * starts here (or at `findTracked` once `prepare` counted it): a wrong or archived token is the same
+ * 404 as one that never existed.
  */
 export async function tracked(deps: Deps, token: string, address: string): Promise<Tracked> {
-  deps.limiter.hit(`recipient:${address}`, RECIPIENT_LIMIT, RECIPIENT_WINDOW_MS, deps.clock.now());
+  await limitRecipient(deps, address);
+  return findTracked(deps, token);
+}
+
+/** `tracked` for a caller that counted the call already (`limitRecipient`). */
+export async function findTracked(deps: Deps, token: string): Promise<Tracked> {
   const recipient = await recipientByToken(deps.db, token);
   const parcel = recipient ? await findPackage(deps.db, recipient.package_id) : undefined;
   const settings = parcel?.company_id != null ? await effectiveSettings(deps.db, parcel.company_id) : undefined;
