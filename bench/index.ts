@@ -30,3 +30,4 @@ await optional('./export.ts', 'runExportBench');
 await optional('./upload.ts', 'runUploadBench');
 await optional('./auth.ts', 'runAuthBench');
 await optional('./files.ts', 'runFilesBench');
+await optional('./postgres.ts', 'runPostgresBench');

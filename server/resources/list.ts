@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, like, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, like, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { getTableColumns } from 'drizzle-orm';
 import type { Db } from '../db/client';
@@ -44,14 +44,21 @@ function coerce(column: SQLiteColumn, raw: string): unknown {
   return raw;
 }
 
+/**
+ * `column` contains `term`, ignoring case, the same on both engines (SQLite's LIKE ignores ASCII
+ * case, PostgreSQL's does not; lower() on both sides makes them agree).
+ */
+export function containsText(column: SQLWrapper, term: string): SQL {
+  return sql`lower(${column}) like lower(${`%${escapeLike(term)}%`}) escape '\\'`;
+}
+
 /** The `where` parts for DRF-style `search` and field filters. */
 export function listConditions(table: SQLiteTable, spec: ListSpec, query: Record<string, string | undefined>): SQL[] {
   const cols = columnsOf(table);
   const parts: SQL[] = [];
   const term = query.search?.trim();
   if (term && spec.search?.length) {
-    const pattern = `%${escapeLike(term)}%`;
-    const ors = spec.search.map((name) => sql`${cols[name]} like ${pattern} escape '\\'`);
+    const ors = spec.search.map((name) => containsText(cols[name] as SQLiteColumn, term));
     const any = or(...ors);
     if (any) parts.push(any);
   }

@@ -82,6 +82,7 @@ describe('auth', () => {
     expect(known.status).toBe(200);
     expect(unknown.body.message).toBe(known.body.message); // no account enumeration
     await afterAnswer(); // the reset is written after the answer, so its timing tells nothing
+    await t.app.deps.writes.settled();
     const mails = await t.db.select().from(messageOutbox).all();
     expect(mails).toHaveLength(1);
     const token = /Reset token: (\S+)/.exec(mails[0]!.body ?? '')?.[1] as string;

@@ -119,43 +119,23 @@ export function postgresEngine(url: string, options: PostgresOptions = {}): Engi
     return { rows: method === 'get' ? res.rows[0] : res.rows };
   }
 
+  // Units under way: `settled()` waits for those begun before it (a session touch, a reset mail
+  // written after the answer), as SQLite's waits for the open group commit.
+  const inflight = new Set<Promise<unknown>>();
+
   const units: Units = {
-    async run<T>(work: () => T | Promise<T>): Promise<T> {
-      if (current()) return work();
-      for (let attempt = 1; ; attempt += 1) {
-        const client = await pool.connect();
-        const scope: Scope = { client, ended: false, after: [] };
-        let broken = false;
-        try {
-          await client.query('begin isolation level serializable');
-          const value = await store.run(scope, work);
-          await client.query('commit');
-          scope.ended = true;
-          for (const task of scope.after) store.exit(task);
-          return value;
-        } catch (err) {
-          scope.ended = true;
-          try {
-            await client.query('rollback');
-          } catch {
-            broken = true;
-          }
-          // A unique violation may be a twin that committed after this unit's snapshot was taken (an
-          // Idempotency-Key, a device sequence): run again, the twin's row is seen and its answer given.
-          const again = isRetryable(err) || (constraintOf(err) === 'unique' && attempt < 3);
-          if (!again || attempt >= MAX_TRIES) throw err;
-          // Let the unit that won go first; a little randomness keeps two losers from meeting again.
-          await new Promise((ok) => setTimeout(ok, Math.random() * 5 * attempt));
-        } finally {
-          client.release(broken);
-        }
-      }
+    run<T>(work: () => T | Promise<T>): Promise<T> {
+      if (current()) return Promise.resolve().then(work);
+      const unit = runUnit(work);
+      inflight.add(unit);
+      const forget = () => { inflight.delete(unit); };
+      unit.then(forget, forget);
+      return unit;
     },
-    // Every unit committed before it answered: nothing is ever pending.
-    settled: () => Promise.resolve(),
+    settled: () => Promise.allSettled([...inflight]).then(() => undefined),
     failures: 0,
     open: false,
-    flush: () => Promise.resolve(),
+    flush: () => Promise.allSettled([...inflight]).then(() => undefined),
     inside: () => current() !== undefined,
     after(task) {
       const scope = current();
@@ -163,6 +143,37 @@ export function postgresEngine(url: string, options: PostgresOptions = {}): Engi
       else store.exit(task);
     },
   };
+
+  async function runUnit<T>(work: () => T | Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      const client = await pool.connect();
+      const scope: Scope = { client, ended: false, after: [] };
+      let broken = false;
+      try {
+        await client.query('begin isolation level serializable');
+        const value = await store.run(scope, work);
+        await client.query('commit');
+        scope.ended = true;
+        for (const task of scope.after) store.exit(task);
+        return value;
+      } catch (err) {
+        scope.ended = true;
+        try {
+          await client.query('rollback');
+        } catch {
+          broken = true;
+        }
+        // A unique violation may be a twin that committed after this unit's snapshot was taken (an
+        // Idempotency-Key, a device sequence): run again, the twin's row is seen and its answer given.
+        const again = isRetryable(err) || (constraintOf(err) === 'unique' && attempt < 3);
+        if (!again || attempt >= MAX_TRIES) throw err;
+        // Let the unit that won go first; a little randomness keeps two losers from meeting again.
+        await new Promise((ok) => setTimeout(ok, Math.random() * 5 * attempt));
+      } finally {
+        client.release(broken);
+      }
+    }
+  }
 
   return {
     kind: 'postgres',

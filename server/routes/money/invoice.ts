@@ -8,7 +8,7 @@ import { audit, changes } from '../../services/audit/record';
 import { ops } from '../../http/catalogue';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
-import { escapeLike, pageLinks } from '../../resources/list';
+import { containsText, pageLinks } from '../../resources/list';
 import type { SessionUser } from '../../services/auth/session';
 import { companyFilter, loginCompany, requireMoneyStaff } from '../../services/money/access';
 import { gstForLines } from '../../../shared/gst';
@@ -34,7 +34,7 @@ function invoiceWhere(user: SessionUser, q: Partial<Q>, ...more: (SQL | undefine
     q.status ? eq(invoice.status, q.status) : undefined,
     q.from ? gte(invoice.issued_at, dayStart(q.from)) : undefined,
     q.to ? lt(invoice.issued_at, dayStart(q.to) + DAY_MS) : undefined,
-    q.search?.trim() ? like(invoice.number, `%${escapeLike(q.search.trim())}%`) : undefined,
+    q.search?.trim() ? containsText(invoice.number, q.search.trim()) : undefined,
     ...more,
   );
 }

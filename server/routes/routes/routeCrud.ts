@@ -10,7 +10,7 @@ import { badRequest } from '../../errors';
 import { ops } from '../../http/catalogue';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
-import { escapeLike, orderBy, pageLinks } from '../../resources/list';
+import { containsText, orderBy, pageLinks } from '../../resources/list';
 import type { SessionUser } from '../../services/auth/session';
 import { proofsOf } from '../../services/packages/proof';
 import { routesCsv } from '../../services/routes/csv';
@@ -42,7 +42,7 @@ export function routeWhere(me: SessionUser, q: z.output<typeof RouteListQuery>):
     q.date ? eq(deliveryRoute.date, q.date) : undefined,
     q.date_from ? gte(deliveryRoute.date, q.date_from) : undefined,
     q.date_to ? lte(deliveryRoute.date, q.date_to) : undefined,
-    term ? sql`${deliveryRoute.name} like ${`%${escapeLike(term)}%`} escape '\\'` : undefined,
+    term ? containsText(deliveryRoute.name, term) : undefined,
   );
 }
 const ORDERING = { ordering: ['date', 'name', 'status', 'created_at', 'updated_at'], defaultOrdering: '-date' };

@@ -1,3 +1,4 @@
+import { feedOrder } from '../../db/engine/dialect';
 import { setRecipientEmail } from '../recipients/recipient';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Deps } from '../../deps';
@@ -119,6 +120,7 @@ export async function deletePackage(deps: Deps, user: SessionUser, id: number): 
   await db.delete(packagePricing).where(eq(packagePricing.package_id, id)).run();
   await db.delete(pkg).where(eq(pkg.id, id)).run();
   // Company screens and any device holding it learn that it is gone.
+  await feedOrder(db);
   await db.insert(changeLog).values({ entity: 'package', entity_id: id, op: 'remove', driver_id: null, company_id: row.company_id, created_at: deps.clock.now() }).run();
   return row;
 }

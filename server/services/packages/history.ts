@@ -5,7 +5,7 @@ import type { Deps } from '../../deps';
 import { deliveryAttempt, packageEvent, pkg, user } from '../../db/schema/index';
 import { iso } from '../../clock';
 import { badRequest, forbidden, notFound } from '../../errors';
-import { escapeLike, pageLinks } from '../../resources/list';
+import { containsText, pageLinks } from '../../resources/list';
 import { isPackageStatus } from '../../../shared/lifecycle';
 import { isStaff } from '../../../shared/roles';
 import type { HistoryQuery, PackageEvent } from '../../../shared/schemas/delivery';
@@ -60,7 +60,7 @@ export async function driverHistory(deps: Deps, driverId: number, q: z.output<ty
     statuses.length ? inArray(pkg.status, statuses) : undefined,
     q.date_from ? gte(packageEvent.received_at, dayStart(q.date_from)) : undefined,
     q.date_to ? lt(packageEvent.received_at, dayStart(q.date_to) + DAY) : undefined,
-    term ? or(sql`${pkg.hawb} like ${`%${escapeLike(term)}%`} escape '\\'`, sql`${pkg.customer_name} like ${`%${escapeLike(term)}%`} escape '\\'`) : undefined,
+    term ? or(containsText(pkg.hawb, term), containsText(pkg.customer_name, term)) : undefined,
   );
   const base = () => db.select({ id: pkg.id, action: packageEvent.action, at: packageEvent.received_at }).from(last)
     .innerJoin(pkg, eq(pkg.id, last.package_id)).innerJoin(packageEvent, eq(packageEvent.id, last.last_id));

@@ -1,3 +1,4 @@
+import { feedOrder } from '../../db/engine/dialect';
 import { enqueueCreated } from '../webhooks/events';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { SQLiteInsertValue } from 'drizzle-orm/sqlite-core';
@@ -228,6 +229,7 @@ async function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { in
     entity: 'package', entity_id: sql.placeholder('id'), op: 'upsert', driver_id: null, company_id: sql.placeholder('company'), created_at: now,
   }).prepare();
   const charger = uploadCharger(deps, user.id);
+  await feedOrder(db);
   // One resolver for the whole file: each postcode and suburb is looked up once.
   const resolver = resolverFor(deps);
   let job: number | null = null;

@@ -1,0 +1,103 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { PG_MIGRATIONS_DIR, postgresDb } from '../server/db/client';
+import { freshPostgresDatabase } from '../server/db/engine/postgresDatabases';
+import { authToken, company, pkg, user, zone } from '../server/db/schema/index';
+import { hashPasswordSync } from '../server/services/auth/passwords';
+import { newToken } from '../server/services/auth/tokens';
+import { load, printTable, type LoadResult } from './load';
+
+/**
+ * PostgreSQL: the remaining list and the inbound scan served by `server/main.ts` with WORKERS=1 and
+ * WORKERS=2 on this machine. Needs a PostgreSQL server: BENCH_DATABASE_URL (an admin URL), else a
+ * throwaway cluster is made by scripts/with-postgres.sh.
+ */
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+const freePort = () => new Promise<number>((ok) => {
+  const s = createServer();
+  s.listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => ok(port)); });
+});
+
+async function seed(url: string, drivers: number, perDriver: number) {
+  const db = postgresDb(url, { poolSize: 2 });
+  const now = Date.now();
+  const hash = hashPasswordSync('bench-password', 1024);
+  const companyId = (await db.insert(company).values({ name: 'Bench Co', code: 'BENCH', email: 'b@bench.test', created_at: now, updated_at: now }).returning().get()).id;
+  const zoneId = (await db.insert(zone).values({ name: 'Bench zone', created_at: now, updated_at: now }).returning().get()).id;
+  const out: { id: number; token: string; barcodes: string[] }[] = [];
+  let n = 0;
+  for (let d = 0; d < drivers; d++) {
+    const driver = await db.insert(user).values({ name: `Driver ${d}`, email: `driver${d}@bench.test`, role: 'driver', password_hash: hash, created_at: now, updated_at: now }).returning().get();
+    const t = newToken();
+    await db.insert(authToken).values({ user_id: driver.id, token_hash: t.hash, kind: 'mobile', expires_at: now + 86_400_000, created_at: now }).run();
+    const rows = Array.from({ length: perDriver }, (_, i) => ({
+      hawb: `PG${String(n + i).padStart(8, '0')}`, company_id: companyId, zone_id: zoneId, status: 'assigned', assigned_to_id: driver.id,
+      customer_name: `Receiver ${n + i}`, customer_address: `${n + i} Bench Street`, postcode: 2000, weight: 1, sequence_no: i + 1, created_at: now, updated_at: now,
+    }));
+    await db.insert(pkg).values(rows).run();
+    out.push({ id: driver.id, token: t.token, barcodes: rows.map((r) => r.hawb) });
+    n += perDriver;
+  }
+  await db.$engine.close();
+  return out;
+}
+
+async function start(url: string, workers: number): Promise<{ base: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: url, WORKERS: String(workers), PORT: String(port), HOST: '127.0.0.1', LOG_REQUESTS: '0', STATIC_DIR: '/nonexistent', FILES_DIR: mkdtempSync(join(tmpdir(), 'bench-pg-')) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let seen = 0;
+  await new Promise<void>((ok, ko) => {
+    child.stdout?.on('data', (b: Buffer) => { seen += (b.toString().match(/listening on/g) ?? []).length; if (seen >= workers) ok(); });
+    child.on('exit', (code) => ko(new Error(`server exited ${code}`)));
+  });
+  return { base: `http://127.0.0.1:${port}`, child };
+}
+
+export async function runPostgresBench(opts = { drivers: 100, perDriver: 100, connections: 16 }): Promise<void> {
+  const admin = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  if (!admin) {
+    // A throwaway cluster for this run only.
+    await new Promise<void>((ok) => {
+      spawn('bash', ['scripts/with-postgres.sh', process.execPath, '--import', 'tsx', 'bench/postgres.ts'], { cwd: ROOT, stdio: 'inherit' }).on('exit', () => ok());
+    });
+    return;
+  }
+  const rows: LoadResult[] = [];
+  for (const workers of [1, 2]) {
+    const url = await freshPostgresDatabase(admin, PG_MIGRATIONS_DIR);
+    const drivers = await seed(url, opts.drivers, opts.perDriver);
+    const { base, child } = await start(url, workers);
+    try {
+      let i = 0;
+      rows.push(await load(`GET remaining-packages-list (${opts.perDriver} pkgs), ${workers} process${workers > 1 ? 'es' : ''}`, base, () => {
+        const d = drivers[i++ % drivers.length]!;
+        return { path: `/api/scan-package-api/${d.id}/remaining-packages-list/`, headers: { authorization: `Bearer ${d.token}` } };
+      }, { connections: opts.connections, duration: 8 }));
+      const scans: { token: string; barcode: string }[] = [];
+      for (let k = 0; k < opts.perDriver; k++) for (const d of drivers) scans.push({ token: d.token, barcode: d.barcodes[k]! });
+      let s = 0;
+      rows.push(await load(`POST inbound-scan, ${workers} process${workers > 1 ? 'es' : ''}`, base, () => {
+        const sc = scans[s++ % scans.length]!;
+        return { method: 'POST', path: '/api/scan-package-api/inbound-scan/', headers: { authorization: `Bearer ${sc.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ barcode: sc.barcode }) };
+      }, { connections: opts.connections, amount: Math.min(scans.length, 6000) }));
+    } finally {
+      await new Promise<void>((ok) => { child.once('exit', () => ok()); child.kill('SIGTERM'); });
+    }
+  }
+  printTable(rows, '');
+  for (const name of ['GET remaining', 'POST inbound-scan']) {
+    const [one, two] = rows.filter((r) => r.name.startsWith(name));
+    if (one && two) console.log(`${name}: 2 processes / 1 process = ${(two.rps / one.rps).toFixed(2)}x`);
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await runPostgresBench();
