@@ -98,6 +98,7 @@ describe('auth', () => {
 
     await t.json('POST', '/api/auth/forget-password/', null, { email: d.email });
     await afterAnswer();
+    await t.app.deps.writes.settled();
     const second = /Reset token: (\S+)/.exec((await t.db.select().from(messageOutbox).all())[1]!.body ?? '')?.[1] as string;
     t.clock.advance(2 * 3600_000);
     expect((await t.json('POST', '/api/auth/reset-password/', null, { token: second, password: 'too-late-pass' })).status).toBe(400);

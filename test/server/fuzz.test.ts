@@ -29,7 +29,8 @@ const SKIP = new Set(['/auth/login/', '/auth/web-login/', '/auth/logout/']);
  * Rejections that must leave a trace by design (DESIGN.md 6, decisions-lifecycle): a refused scan
  * is recorded as an event, an unknown code as a scan exception.
  */
-const RECORDED_ON_REJECTION = new Set(['package_event', 'scan_exception']);
+// A refused request still leaves these: the trace of a refused scan, and (on PostgreSQL) the login throttle's counts.
+const RECORDED_ON_REJECTION = new Set(['package_event', 'scan_exception', 'throttle']);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 6);
 
 const junkString = fc.constantFrom('', ' ', '0', '-1', '1e309', 'null', 'true', '=1+1', '<script>alert(1)</script>', "' or 1=1 --", '\u0000', '\ud800', '../../etc/passwd', 'x'.repeat(5000), '2020-13-45', '9999-12-31T23:59:59Z');

@@ -133,7 +133,7 @@ describe('outbound webhooks', () => {
     expect(listed.body.count).toBe(1);
     // The company sees the class of the answer, never the exact status.
     expect(listed.body.results[0]).toMatchObject({ last_status_class: '5xx', last_error: 'failed: 5xx' });
-    expect(JSON.stringify(listed.body)).not.toContain('500');
+    expect(JSON.stringify(listed.body)).not.toMatch(/\b500\b/); // (a uuid may hold the digits)
   });
 
   it('endpoints belong to their company; loopback targets are refused by default', async () => {

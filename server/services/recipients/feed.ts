@@ -8,7 +8,8 @@ import { RawJson } from '../../http/rawJson';
 const instructionsOf = (db: Db) => db.select({ id: packageRecipient.package_id, text: packageRecipient.instructions }).from(packageRecipient)
   .where(and(isNotNull(packageRecipient.instructions), inJsonIds(db, packageRecipient.package_id, sql.placeholder('ids')))).prepare();
 
-const ID_PREFIX = /^\{"id":(\d+)[,}]/;
+// SQLite writes `{"id":1,`, PostgreSQL `{"id" : 1, `.
+const ID_PREFIX = /^\{\s*"id"\s*:\s*(\d+)\s*[,}]/;
 
 /**
  * The parcels of a sync page with the recipient's delivery instructions added as
