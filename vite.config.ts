@@ -21,12 +21,16 @@ export default defineConfig({
       },
       output: {
         // Fewer, larger chunks on the driver's path: on 3G each request costs a round trip and a
-        // browser opens only six connections. `shell` is what every screen loads anyway; `driver-core`
-        // is the sync engine and the driver's shared helpers (no other screen imports them).
+        // browser opens only six connections per host (a seventh waits a whole round trip). `shell` is
+        // what every screen loads anyway (Preact, the runtime helpers, stores, the API client).
+        // `driver-core` is the driver's day: the sync engine with Dexie and the screens of a warm
+        // start (Today and its frame); the login (driver/index, Login) stays out of it, so a phone's
+        // first screen does not wait for it (decisions-driver.md).
         codeSplitting: {
           groups: [
-            { name: 'shell', test: /node_modules[\\/](preact|@preact)[\\/]|[\\/]client[\\/]ui[\\/](Button|Badge)\.tsx|[\\/]shared[\\/]lifecycle\.ts|rolldown[:\\/]runtime|defineProperty/ },
-            { name: 'driver-core', test: /node_modules[\\/]dexie[\\/]|[\\/]client[\\/]sync[\\/]|[\\/]client[\\/]driver[\\/](engine|routeCache|online|maps|refusal)\.ts/ },
+            // Higher priority: a group also takes its modules' dependencies, and these belong to every screen.
+            { name: 'shell', priority: 2, test: /node_modules[\\/](preact|@preact)[\\/]|[\\/]client[\\/]ui[\\/](Button|Badge|States|toast|Field|Logo)\.tsx?$|[\\/]shared[\\/](lifecycle|errors)\.ts|[\\/]client[\\/]app[\\/](store|session|router|Lazy|serviceWorker)\.tsx?$|[\\/]client[\\/]api[\\/]client\.ts|[\\/]client[\\/]driver[\\/]localKeys\.ts|rolldown[:\\/]runtime|vite[\\/](preload-helper|modulepreload-polyfill)|defineProperty|toPropertyKey|toPrimitive|typeof/ },
+            { name: 'driver-core', priority: 1, test: /node_modules[\\/]dexie[\\/]|[\\/]client[\\/]sync[\\/]|[\\/]client[\\/]driver[\\/](Workday|Frame|Today|hooks|day|undo|UndoBar|SyncChip|StopCard|BigLink|RecipientNote|geo|eta|etaMath|engine|routeCache|online|maps|refusal)\.tsx?$|[\\/]shared[\\/]routing[\\/](haversine|eta)\.ts/ },
           ],
         },
       },

@@ -56,6 +56,8 @@ export interface SyncEngine {
   outbox(): Promise<OutboxRow[]>;
   localCheck(barcode: string): Promise<LocalCheck>;
   status(): SyncStatus;
+  /** Re-reads the counts (held, queued, refused, notices...) from the device, no network; the new status. */
+  readCounts(): Promise<SyncStatus>;
   /** Called at once and on every change; returns the unsubscribe function. */
   subscribe(cb: (s: SyncStatus) => void): () => void;
   retryRejected(id: number): Promise<boolean>;
@@ -345,6 +347,10 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       return checkBarcode(db, (await getMeta<SessionInfo>(db, META.user))?.id ?? null, barcode);
     },
     status: () => state,
+    async readCounts() {
+      await refreshCounts();
+      return state;
+    },
     subscribe(cb) {
       listeners.add(cb);
       cb(state);
