@@ -2,7 +2,9 @@ import { defineConfig } from 'vite';
 import preact from '@preact/preset-vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { fileURLToPath } from 'node:url';
-import { driverPrecache, precompress } from './scripts/vitePlugins';
+import { driverPrecache, precompress, screenPrecacheList } from './scripts/vitePlugins';
+// The runtime cache of build files, which the depot app fills itself.
+import { ASSET_CACHE } from './client/app/offlineCache';
 
 const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:3000';
 // The phone precaches the driver app only; admin and depot screens load from the network.
@@ -41,6 +43,8 @@ export default defineConfig({
   plugins: [
     preact(),
     precache.plugin,
+    // A depot tablet keeps its screens offline: listed here, cached by the depot app once loaded.
+    screenPrecacheList('/client/depot/index.tsx', 'depot-precache.json', precache.keep),
     VitePWA({
       registerType: 'prompt',
       injectRegister: false,
@@ -64,7 +68,13 @@ export default defineConfig({
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api\//, /^\/track\.html/],
-        runtimeCaching: [],
+        // Hashed build files (never change under one name) the page fetched or cached itself, served
+        // from the cache first: how the depot's screens work offline without being in the precache.
+        runtimeCaching: [{
+          urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/assets/'),
+          handler: 'CacheFirst',
+          options: { cacheName: ASSET_CACHE, expiration: { maxEntries: 300, maxAgeSeconds: 60 * 24 * 3600 } },
+        }],
         manifestTransforms: [async (entries) => ({ manifest: entries.filter((e) => precache.keep(e.url)), warnings: [] })],
       },
     }),
