@@ -32,6 +32,8 @@ export default defineConfig({
           groups: [
             // Higher priority: a group also takes its modules' dependencies, and these belong to every screen.
             { name: 'shell', priority: 2, test: /node_modules[\\/](preact|@preact)[\\/]|[\\/]client[\\/]ui[\\/](Button|Badge|States|toast|Field|Logo)\.tsx?$|[\\/]shared[\\/](lifecycle|errors)\.ts|[\\/]client[\\/]app[\\/](store|session|router|Lazy|serviceWorker)\.tsx?$|[\\/]client[\\/]api[\\/]client\.ts|[\\/]client[\\/]driver[\\/]localKeys\.ts|rolldown[:\\/]runtime|vite[\\/](preload-helper|modulepreload-polyfill)|defineProperty|toPropertyKey|toPrimitive|typeof/ },
+            // The driver's first screen in one chunk (its login is also the Sync screen's, which would split it off).
+            { name: 'driver', priority: 1, test: /[\\/]client[\\/]driver[\\/](index|Login)\.tsx$/ },
             { name: 'driver-core', priority: 1, test: /node_modules[\\/]dexie[\\/]|[\\/]client[\\/]sync[\\/]|[\\/]client[\\/]driver[\\/](Workday|Frame|Today|hooks|day|undo|UndoBar|SyncChip|StopCard|BigLink|RecipientNote|geo|eta|etaMath|engine|routeCache|online|maps|refusal)\.tsx?$|[\\/]shared[\\/]routing[\\/](haversine|eta)\.ts/ },
           ],
         },

@@ -41,7 +41,7 @@ export function precompress(): Plugin {
   };
 }
 
-interface ChunkLike { type: 'chunk'; fileName: string; isEntry: boolean; facadeModuleId: string | null; imports: string[]; dynamicImports: string[]; viteMetadata?: { importedCss: Set<string>; importedAssets: Set<string> } }
+interface ChunkLike { type: 'chunk'; fileName: string; isEntry: boolean; facadeModuleId: string | null; moduleIds: string[]; imports: string[]; dynamicImports: string[]; viteMetadata?: { importedCss: Set<string>; importedAssets: Set<string> } }
 
 type Bundle = Record<string, { type: string }>;
 
@@ -49,8 +49,10 @@ function chunksOf(bundle: Bundle): Map<string, ChunkLike> {
   return new Map(Object.values(bundle).filter((c) => c.type === 'chunk').map((c) => [(c as unknown as ChunkLike).fileName, c as unknown as ChunkLike]));
 }
 
+/** The chunk a module starts (its facade), else the chunk that holds it (a merged group). */
 function chunkOfModule(chunks: Map<string, ChunkLike>, module: string): ChunkLike | undefined {
-  return [...chunks.values()].find((c) => c.facadeModuleId?.replace(/\\/g, '/').endsWith(module));
+  const is = (id: string | null) => id?.replace(/\\/g, '/').endsWith(module) ?? false;
+  return [...chunks.values()].find((c) => is(c.facadeModuleId)) ?? [...chunks.values()].find((c) => c.moduleIds.some(is));
 }
 
 /** A chunk's files: itself, its CSS and assets, and the chunks it imports (and, with `dynamic`, those it loads on use). */
@@ -130,7 +132,9 @@ export function driverPrecache(driverModule = '/client/driver/index.tsx'): { plu
       const chunks = chunksOf(ctx.bundle as Bundle);
       const driver = chunkOfModule(chunks, driverModule);
       if (!driver) return html;
-      const links = [...closureOf(chunks, driver.fileName, false)].filter((f) => /\.(?:js|css)$/.test(f) && !html.includes(`/${f}"`))
+      const day = chunkOfModule(chunks, '/client/driver/Workday.tsx');
+      const files = [...closureOf(chunks, driver.fileName, false), ...(day ? closureOf(chunks, day.fileName, false) : [])];
+      const links = [...new Set(files)].filter((f) => /\.(?:js|css)$/.test(f) && !html.includes(`/${f}"`))
         .map((f) => (f.endsWith('.css') ? `<link rel="preload" as="style" href="/${f}">` : `<link rel="modulepreload" href="/${f}">`));
       return html.replace('</head>', `${links.join('\n')}\n</head>`);
     },
