@@ -24,16 +24,16 @@ export default defineConfig({
       output: {
         // Fewer, larger chunks on the driver's path: on 3G each request costs a round trip and a
         // browser opens only six connections per host (a seventh waits a whole round trip). `shell` is
-        // what every screen loads anyway (Preact, the runtime helpers, stores, the API client).
-        // `driver-core` is the driver's day: the sync engine with Dexie and the screens of a warm
-        // start (Today and its frame); the login (driver/index, Login) stays out of it, so a phone's
-        // first screen does not wait for it (decisions-driver.md).
+        // what every page loads, the recipients' tracking page included (Preact, runtime helpers: no
+        // app code). `app` is what every screen of the app shares, with the driver's login: the
+        // phone's first screen is then the entry, shell and app. `driver-core` is the driver's day:
+        // the sync engine with Dexie and the screens of a warm start (Today and its frame), which the
+        // login does not wait for (decisions-driver.md). Priorities matter: a group also takes its
+        // modules' dependencies, so what the entry shares must be taken first, by `shell` and `app`.
         codeSplitting: {
           groups: [
-            // Higher priority: a group also takes its modules' dependencies, and these belong to every screen.
-            { name: 'shell', priority: 2, test: /node_modules[\\/](preact|@preact)[\\/]|[\\/]client[\\/]ui[\\/](Button|Badge|States|toast|Field|Logo)\.tsx?$|[\\/]shared[\\/](lifecycle|errors)\.ts|[\\/]client[\\/]app[\\/](store|session|router|Lazy|serviceWorker)\.tsx?$|[\\/]client[\\/]api[\\/]client\.ts|[\\/]client[\\/]driver[\\/]localKeys\.ts|rolldown[:\\/]runtime|vite[\\/](preload-helper|modulepreload-polyfill)|defineProperty|toPropertyKey|toPrimitive|typeof/ },
-            // The driver's first screen in one chunk (its login is also the Sync screen's, which would split it off).
-            { name: 'driver', priority: 1, test: /[\\/]client[\\/]driver[\\/](index|Login)\.tsx$/ },
+            { name: 'shell', priority: 3, test: /node_modules[\\/](preact|@preact)[\\/]|[\\/]client[\\/]ui[\\/](Button|Badge)\.tsx|[\\/]shared[\\/]lifecycle\.ts|rolldown[:\\/]runtime|vite[\\/](preload-helper|modulepreload-polyfill)|defineProperty|toPropertyKey|toPrimitive|typeof/ },
+            { name: 'app', priority: 2, test: /[\\/]client[\\/](app[\\/](store|session|router|Lazy|serviceWorker)\.tsx?|ui[\\/](States|toast|Field|Logo)\.tsx?|api[\\/]client\.ts|driver[\\/](localKeys|index|Login)\.tsx?)$|[\\/]shared[\\/]errors\.ts$/ },
             { name: 'driver-core', priority: 1, test: /node_modules[\\/]dexie[\\/]|[\\/]client[\\/]sync[\\/]|[\\/]client[\\/]driver[\\/](Workday|Frame|Today|hooks|day|undo|UndoBar|SyncChip|StopCard|BigLink|RecipientNote|geo|eta|etaMath|engine|routeCache|online|maps|refusal)\.tsx?$|[\\/]shared[\\/]routing[\\/](haversine|eta)\.ts/ },
           ],
         },

@@ -7,6 +7,7 @@ import { Frame } from './Frame';
 import { primeDeviceReads } from './hooks';
 import { refreshRoutes } from './routeCache';
 import { Today } from './Today';
+import './driver.css';
 
 // Screens used less often load on first visit (the service worker has them precached for offline use).
 const loadScan = () => import('./Scan');

@@ -4,7 +4,6 @@ import type { SessionInfo } from '../sync/index';
 import { ErrorState, Loading } from '../ui/States';
 import { dayOnPhone, LOCAL_KEYS } from './localKeys';
 import { DriverLogin } from './Login';
-import './driver.css';
 
 interface Opened { me: SessionInfo | null; Workday: ComponentType<{ path: string; me: SessionInfo }> }
 
