@@ -14,12 +14,7 @@ function takePrimed<T>(key: string): T | undefined {
 
 /** Reads what Today and the top bar show, so the first frame of a warm start is the real one. */
 export async function primeDeviceReads(): Promise<SessionInfo | null> {
-  const e = engine();
-  const { db } = e;
-  // One read-only transaction for all of it: a dozen separate ones cost a round trip to the
-  // browser's storage each, which on a slow phone is most of a warm start.
-  const [user, packages, outbox] = await db.transaction('r', [db.meta, db.packages, db.outbox],
-    () => Promise.all([e.session(), e.pendingView(), e.outbox(), e.readCounts()]));
+  const { user, view: packages, outbox } = await engine().firstView();
   if (user) {
     primed.set('packages', packages);
     primed.set('outbox', outbox);
