@@ -29,3 +29,4 @@ await optional('./firstLoad.ts', 'runFirstLoadBench');
 await optional('./export.ts', 'runExportBench');
 await optional('./upload.ts', 'runUploadBench');
 await optional('./auth.ts', 'runAuthBench');
+await optional('./files.ts', 'runFilesBench');

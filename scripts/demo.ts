@@ -4,7 +4,7 @@ import { createApp } from '../server/app';
 import { systemClock } from '../server/clock';
 import { openDatabase } from '../server/db/client';
 import { company, country, failedDeliveryStatus, state, suburb, user, warehouse, zone } from '../server/db/schema/index';
-import { diskFileStore } from '../server/files';
+import { openFileStore } from '../server/files/index';
 import { hashPassword } from '../server/services/auth/passwords';
 
 /**
@@ -17,7 +17,7 @@ if ((db.select({ n: sql<number>`count(*)` }).from(company).get()?.n ?? 0) > 0) {
   console.log(`The database ${databasePath} already has data; demo not loaded. Delete it to start again.`);
   process.exit(0);
 }
-const app = createApp({ db, files: diskFileStore(resolve(process.env.FILES_DIR ?? './data/files')), clock: systemClock });
+const app = createApp({ db, files: openFileStore(process.env), clock: systemClock });
 const now = Date.now();
 const PASSWORD = 'demo-password';
 const hash = await hashPassword(PASSWORD);

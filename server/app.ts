@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import type { Db } from './db/client';
 import { createWriteBatch, type WriteBatchOptions } from './db/writeBatch';
 import { defaultConfig, type Config, type Deps } from './deps';
-import type { FileStore } from './files';
+import type { FileStore } from './files/index';
 import type { Clock } from './clock';
 import { ApiError } from './errors';
 import type { AppEnv } from './http/env';

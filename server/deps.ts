@@ -1,5 +1,5 @@
 import type { Db } from './db/client';
-import type { FileStore } from './files';
+import type { FileStore } from './files/index';
 import type { Clock } from './clock';
 import type { Mailer } from './services/auth/mailer';
 import type { PermissionSource } from './services/auth/session';

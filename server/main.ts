@@ -4,7 +4,7 @@ import { systemClock } from './clock';
 import { startCheckpointer } from './db/checkpointer';
 import { openDatabase } from './db/client';
 import { listen } from './http/listen';
-import { diskFileStore } from './files';
+import { openFileStore } from './files/index';
 import { bootstrapMessage, bootstrapSuperAdmin } from './services/auth/bootstrap';
 import { sweepOrphanFiles } from './services/files/sweep';
 import { runSyncMaintenance } from './services/sync/maintenance';
@@ -19,7 +19,6 @@ const env = process.env;
 const port = Number(env.PORT ?? 3000);
 const host = env.HOST ?? '0.0.0.0';
 const databasePath = resolve(env.DATABASE_PATH ?? './data/courier.db');
-const filesDir = resolve(env.FILES_DIR ?? './data/files');
 const staticDir = resolve(env.STATIC_DIR ?? './dist');
 
 const db = openDatabase(databasePath);
@@ -32,9 +31,12 @@ if (bootstrapLine) console.log(bootstrapLine);
 const security = securityConfig(env);
 for (const line of security.warnings) console.warn(`[courier] WARNING: ${line}`);
 
+// FILES_URL=s3://… puts files in a bucket every process and machine shares; else the FILES_DIR directory.
+const files = openFileStore(env);
+
 const app = createApp({
   db,
-  files: diskFileStore(filesDir),
+  files,
   clock: systemClock,
   config: {
     staticDir, ...security.config, logRequests: env.LOG_REQUESTS !== '0',
@@ -87,7 +89,7 @@ geocoding?.unref();
 
 // Unread request bodies are drained (or the connection closed gracefully): every request gets an answer.
 const server = listen(app.fetch, { port, hostname: host }, (bound) => {
-  console.log(`[courier] listening on http://${host === '0.0.0.0' ? 'localhost' : host}:${bound} (API /api/, docs /api/docs, database ${databasePath})`);
+  console.log(`[courier] listening on http://${host === '0.0.0.0' ? 'localhost' : host}:${bound} (API /api/, docs /api/docs, database ${databasePath}, files ${files.location})`);
 });
 
 // In-flight requests finish (each answered once its batch committed), then whatever background work

@@ -7,6 +7,7 @@ import Dashboard from './Dashboard';
 import { resourceByName } from './resource/declarations';
 import { ResourceScreen } from './resource/ResourceScreen';
 import { businessRoute } from './money/business';
+import { isAdmin } from '../../shared/roles';
 
 const loadPackageList = () => import('./packages/PackageList');
 const loadPackageUpload = () => import('./packages/PackageUpload');
@@ -15,6 +16,7 @@ const loadLocationReview = () => import('./packages/LocationReview');
 const loadRoutes = () => import('./routes/index');
 const loadOrg = () => import('./org/index');
 const loadDispatch = () => import('./dispatch/Board');
+const loadBusinessProfile = () => import('./settings/BusinessProfile');
 
 function NotAllowed() {
   return <div class="card"><Empty title="Not available for your role">Ask an administrator if you need this screen.</Empty></div>;
@@ -31,6 +33,8 @@ export default function Admin({ path, query, session }: { path: string; query: U
   if (pkg && /^\d+$/.test(pkg.id ?? '')) return <Lazy load={loadPackageDetail} props={{ id: Number(pkg.id), session }} />;
   if (path === '/dispatch') return can(role, 'route.manage') && role !== 'company' ? <Lazy load={loadDispatch} props={{}} /> : <NotAllowed />;
   if (path === '/map' || path === '/routes' || path.startsWith('/routes/')) return <Lazy load={loadRoutes} props={{ path, query, session }} />;
+  // Same roles as the API (GET|PATCH settings/business-profile/): admins only.
+  if (path === '/settings/business-profile') return isAdmin(role) ? <Lazy load={loadBusinessProfile} props={{}} /> : <NotAllowed />;
   if (path.startsWith('/org/')) return <Lazy load={loadOrg} props={{ path, session }} />;
   const business = businessRoute(path, query, session);
   if (business) return business;

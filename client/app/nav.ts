@@ -1,5 +1,5 @@
 import type { Permission } from '../../shared/permissions';
-import type { Role } from '../../shared/roles';
+import { isAdmin, type Role } from '../../shared/roles';
 import { can, canUseDepot } from './access';
 
 export interface NavItem {
@@ -45,6 +45,7 @@ export const NAV: readonly NavItem[] = [
   { href: '/r/unit-of-measurement', label: 'Units of measurement', group: 'Settings', permission: 'unit.manage' },
   { href: '/r/delivery-rate', label: 'Delivery rates', group: 'Settings', permission: 'rate.manage' },
   { href: '/r/driver-delivery-rate', label: 'Driver rates', group: 'Settings', permission: 'rate.manage' },
+  { href: '/settings/business-profile', label: 'Business profile', group: 'Settings', roles: isAdmin },
   { href: '/org/audit', label: 'Audit log', group: 'Settings', roles: (r) => r === 'super_admin' || r === 'admin' },
   { href: '/money/wallets', label: 'Wallets', group: 'Money', permission: 'wallet.manage' },
   { href: '/money/wallet', label: 'Wallet', group: 'Money', roles: (r) => r === 'company' },

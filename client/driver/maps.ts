@@ -8,7 +8,9 @@ export function addressOf(p: Pick<ViewPackage, 'customer_address' | 'suburb_name
   const street = p.customer_address?.trim() ?? '';
   const said = street.toLowerCase();
   const has = (part: string) => new RegExp(`(^|[^a-z0-9])${part.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^a-z0-9])`).test(said);
-  const rest = [p.suburb_name, p.postcode_name ?? (p.postcode != null ? String(p.postcode) : null), p.state_name]
+  // The place name a parcel was sent with is usually its suburb again ("Newtown, Newtown"): said once.
+  const placeName = p.postcode_name && p.suburb_name && p.postcode_name.trim().toLowerCase() === p.suburb_name.trim().toLowerCase() ? null : p.postcode_name;
+  const rest = [p.suburb_name, placeName ?? (p.postcode != null ? String(p.postcode) : null), p.state_name]
     .filter((x): x is string => !!x && x.trim() !== '' && !has(x.trim()));
   return [street, ...rest].filter((x) => x !== '').join(', ');
 }

@@ -42,6 +42,22 @@ export function TextField({ label, value, onValue, error, hint, required, type =
   );
 }
 
+/** A multi-line text input (postal address, payment instructions). */
+export function TextAreaField({ label, value, onValue, error, hint, required, wide, rows = 3, maxLength, name }: {
+  label: string; value: string; onValue: (v: string) => void; error?: string | undefined; hint?: string | undefined;
+  required?: boolean; wide?: boolean; rows?: number; maxLength?: number; name?: string;
+}) {
+  return (
+    <Field label={label} error={error} hint={hint} required={required} wide={wide}>
+      {({ id, describedBy, invalid }) => (
+        <textarea id={id} name={name} class="input" rows={rows} maxLength={maxLength} value={value} required={required}
+          aria-invalid={invalid ? 'true' : undefined} aria-describedby={describedBy}
+          onInput={(e) => onValue((e.currentTarget as HTMLTextAreaElement).value)} />
+      )}
+    </Field>
+  );
+}
+
 export interface Option { value: string; label: string }
 
 export function SelectField({ label, value, onValue, options, error, hint, required, placeholder, wide, name }: {

@@ -40,6 +40,8 @@ const STORAGE_ERRORS: [RegExp, string][] = [
   [/^SQLITE_(BUSY|LOCKED)/, 'The server database is busy. Nothing was changed; try again shortly.'],
   // A write batch undone by SQLite after a storage failure elsewhere in it (server/db/writeBatch.ts).
   [/^SQLITE_ABORT_ROLLBACK$/, 'The server could not finish writing to its database. Nothing was changed; try again later.'],
+  // The file store (disk or S3 bucket) failing: server/files/store.ts FileStoreError.
+  [/^FILE_STORE_UNAVAILABLE$/, 'The server cannot reach its file storage right now. Nothing was changed; try again later.'],
 ];
 export const STORAGE_RETRY_AFTER_S = 30;
 

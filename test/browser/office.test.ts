@@ -151,7 +151,8 @@ describe.skipIf(!hasChromium)('office exceptions from the web (Chromium)', () =>
     await login(page, srv.url, admin);
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     await page.goto(`${srv.url}/#/packages?search=WEB-000`);
-    for (const id of [c, d, e]) await page.getByLabel(`Select row ${id}`).check();
+    // A phone shows cards (under 700 px), each selected by its tracking number.
+    for (const hawb of ['WEB-0004', 'WEB-0005', 'WEB-0006']) await page.getByLabel(`Select ${hawb}`).check();
     await page.getByTestId('selection-bar').getByRole('button', { name: 'Cancel' }).click();
     await confirmWith(page, 'Duplicate upload');
     await page.getByTestId('action-failures').waitFor();

@@ -14,5 +14,8 @@ describe('addressOf', () => {
     expect(addressOf(p('5 Bondiway Rd', 'Bondi', 2026, null))).toBe('5 Bondiway Rd, Bondi, 2026');
     expect(addressOf(p(null, 'Bondi', null, null))).toBe('Bondi');
     expect(addressOf(p(null, null, null, null))).toBe('');
+    // An upload's place name that is the suburb again is not repeated; the postcode shows instead.
+    expect(addressOf({ ...p('1 Main St', 'Newtown', 2042, 'NSW'), postcode_name: 'Newtown' })).toBe('1 Main St, Newtown, 2042, NSW');
+    expect(addressOf({ ...p('1 Main St, Newtown', 'Newtown', 2042, 'NSW'), postcode_name: 'newtown' })).toBe('1 Main St, Newtown, 2042, NSW');
   });
 });

@@ -7,7 +7,7 @@ import { manualClock } from '../../server/clock';
 import { openMemoryDatabase, type Db } from '../../server/db/client';
 import type { WriteBatchOptions } from '../../server/db/writeBatch';
 import { user, company } from '../../server/db/schema/index';
-import { diskFileStore } from '../../server/files';
+import { diskFileStore, type FileStore } from '../../server/files/index';
 import { hashPasswordSync } from '../../server/services/auth/passwords';
 import type { Role } from '../../shared/roles';
 
@@ -33,13 +33,14 @@ let seq = 0;
 /**
  * `writeBatch` reaches the app's group commit (server/db/writeBatch.ts), e.g. to fail a COMMIT.
  * `config` overrides the app's configuration; PUBLIC_URL defaults to https://courier.test.
+ * `files` replaces the store in a fresh directory (`filesDir`) with another (an S3 store).
  */
-export function makeApp(options: { writeBatch?: WriteBatchOptions; config?: Partial<Config> } = {}): TestApp {
+export function makeApp(options: { writeBatch?: WriteBatchOptions; config?: Partial<Config>; files?: FileStore } = {}): TestApp {
   const db = openMemoryDatabase();
   const clock = manualClock();
   const filesDir = mkdtempSync(join(tmpdir(), 'courier-files-'));
   const config = { publicUrl: 'https://courier.test', ...options.config };
-  const app = createApp({ db, files: diskFileStore(filesDir), clock, writeBatch: options.writeBatch, config });
+  const app = createApp({ db, files: options.files ?? diskFileStore(filesDir), clock, writeBatch: options.writeBatch, config });
   const call: TestApp['call'] = (method, path, token, body, headers = {}) => {
     const h: Record<string, string> = { ...headers };
     if (token) h.authorization = `Bearer ${token}`;

@@ -104,6 +104,24 @@ describe('deactivating a driver with open work', () => {
     expect((await t.json('POST', '/api/employee/archive-employee/', admin.token, { deleted: [old.id] })).status).toBe(200);
   });
 
+  it('a parcel that used its attempts goes back to the depot, not to the next driver, and open-work says so beforehand', async () => {
+    const { t, admin, old, next, ids } = await setup();
+    // HO-4 (on the van) fails for the third time: only a return to the depot is left for it.
+    const reason = (await t.json<{ id: number }>('POST', '/api/failed-delivery-status/', admin.token, { name: 'Nobody home' })).body.id;
+    expect((await t.json('POST', `/api/package-delivered/${ids[3]!}/fail/`, old.token, { failed_delivery_status: reason })).status).toBe(200);
+    t.db.update(pkg).set({ attempts: 3 }).where(eq(pkg.id, ids[3]!)).run();
+    const open = await t.json<{ parcels: { hawb: string; must_return: boolean }[] }>('GET', `/api/employee/${old.id}/open-work/`, admin.token);
+    expect(open.body.parcels.map((p) => [p.hawb, p.must_return])).toEqual([['HO-1', false], ['HO-2', false], ['HO-3', false], ['HO-4', true]]);
+
+    expect((await t.json('POST', `/api/employee/${old.id}/status-change/`, admin.token, { is_active: false, handover: { to_driver: next.id } })).status).toBe(200);
+    for (const id of ids.slice(0, 3)) expect(row(t, id)).toMatchObject({ assigned_to_id: next.id, status: 'assigned' });
+    expect(row(t, ids[3]!)).toMatchObject({ assigned_to_id: null, status: 'returned', is_scanned: false });
+    // Nothing is left with the account that can no longer log in.
+    expect((await t.json('GET', `/api/employee/${old.id}/open-work/`, admin.token)).body).toMatchObject({ open_parcels: 0, open_routes: 0 });
+    const trail = t.db.select().from(auditLog).where(eq(auditLog.action, 'user.handover')).all();
+    expect(trail).toHaveLength(1);
+  });
+
   it('a driver without open work is deactivated as before', async () => {
     const { t, admin, next } = await setup();
     expect((await t.json('POST', `/api/employee/${next.id}/status-change/`, admin.token, { is_active: false })).status).toBe(200);

@@ -89,13 +89,13 @@ describe('profile', () => {
 
     const fileId = t.db.select().from(user).where(eq(user.id, driver.id)).get()?.profile_image_file_id as number;
     const key = t.db.select().from(storedFile).where(eq(storedFile.id, fileId)).get()?.key as string;
-    expect(t.app.deps.files.has(key)).toBe(true);
+    expect(await t.app.deps.files.has(key)).toBe(true);
     expect((await t.json('POST', '/api/profile/image/', driver.token, image(new TextEncoder().encode('%PDF-1.4 no')))).status).toBe(415);
 
     const del = await t.json<Body>('DELETE', '/api/profile/image/', driver.token);
     expect(del.status).toBe(200);
     expect(del.body.profile_image).toBeNull();
-    expect(t.app.deps.files.has(key)).toBe(false);
+    expect(await t.app.deps.files.has(key)).toBe(false);
     expect((await t.json('GET', '/api/profile/image/', driver.token)).status).toBe(404);
     expect((await t.json('DELETE', '/api/profile/image/', driver.token)).status).toBe(404);
   });

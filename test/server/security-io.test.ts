@@ -84,7 +84,7 @@ describe('user files: served safely, bounded, and never left behind', () => {
     expect(await sweepOrphanFiles(t.app.deps)).toBe(0);
     t.clock.set(Date.now() + 2 * 3600_000);
     expect(await sweepOrphanFiles(t.app.deps)).toBe(1);
-    expect(t.app.deps.files.has(orphan)).toBe(false);
+    expect(await t.app.deps.files.has(orphan)).toBe(false);
     expect(onDisk(t)).toHaveLength(1);
   });
 });

@@ -13,6 +13,8 @@ import { fetchWithProgress, openBlobInTab, saveBlob } from '../../ui/download';
 import { AdjustmentDialog } from './AdjustmentDialog';
 import { dateTime, day, money } from './format';
 import { InvoiceStatusBadge } from './InvoiceStatusBadge';
+import { isAdmin } from '../../../shared/roles';
+import { ProfileNotice } from '../settings/ProfileNotice';
 import { INVOICE_KIND_LABELS, type InvoiceDetailsT } from './types';
 import './money.css';
 
@@ -67,6 +69,7 @@ export default function InvoiceDetail({ session, id }: { session: Session; id: n
         {canManage && inv.status === 'issued' && <Button variant="danger" onClick={() => setDialog('void')}>Void</Button>}
         {canAdjust && inv.status === 'void' && <Button onClick={() => setDialog('adjust')}>Correct with adjustment</Button>}
       </div>
+      {isAdmin(session.user.role) && <ProfileNotice />}
       <div class="card invoice-head" style={{ marginBottom: '1rem' }}>
         <dl class="dl">
           <dt>Company</dt><dd>{inv.company_name}</dd>

@@ -24,10 +24,15 @@ import { PackageForm } from './actions/PackageForm';
 import { ACTIONS, type ActionKind } from './actions/rules';
 import { bulkKinds } from './actions/bulk';
 import { DriverManifest, PrintLabels } from './actions/PrintLabels';
+import { NARROW, useMedia } from '../../ui/useMedia';
+import { CARD_ORDERINGS, PackageCards } from './PackageCards';
 
 const STATUS_OPTIONS = PACKAGE_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }));
 
-/** Packages: filters (status, company, zone, driver, search), columns, CSV export, assign/unassign many at once. */
+/**
+ * Packages: filters (status, company, zone, driver, search), columns, CSV export, assign/unassign many at once.
+ * Under 700 px the table becomes a list of cards (PackageCards) with a "Sort by" choice instead of headers.
+ */
 export default function PackageList({ session, query }: { session: Session; query: URLSearchParams }) {
   const role = session.user.role;
   const isCompany = role === 'company';
@@ -35,6 +40,10 @@ export default function PackageList({ session, query }: { session: Session; quer
   const bulk = bulkKinds(role);
   const canSelect = canAssign || bulk.length > 0 || can(role, 'package.view');
   const [acting, setActing] = useState<ActionKind | null>(null);
+  // One parcel's action from its card (phones); the selection bar's actions use `acting`.
+  const [cardAction, setCardAction] = useState<{ kind: ActionKind; pkg: PackageRow } | null>(null);
+  const narrow = useMedia(NARROW);
+  const [showFilters, setShowFilters] = useState(false);
   const [creating, setCreating] = useState(false);
   const initialFilters: Record<string, string> = {};
   for (const key of ['status', 'company', 'zone', 'driver']) {
@@ -64,6 +73,7 @@ export default function PackageList({ session, query }: { session: Session; quer
     setAssigning(false);
     setUnassigning(false);
     setActing(null);
+    setCardAction(null);
     list.reload();
   };
 
@@ -88,8 +98,18 @@ export default function PackageList({ session, query }: { session: Session; quer
     }
   };
 
+  const filters = (
+    <>
+      <SelectField name="filter-status" label="Status" value={f.status ?? ''} onValue={(v) => list.setFilter('status', v)} options={STATUS_OPTIONS} placeholder="All" />
+      {!isCompany && <SelectField name="filter-company" label="Company" value={f.company ?? ''} onValue={(v) => list.setFilter('company', v)} options={companies.options} placeholder="All" />}
+      <SelectField name="filter-zone" label="Zone" value={f.zone ?? ''} onValue={(v) => list.setFilter('zone', v)} options={zones.options} placeholder="All" />
+      {!isCompany && <SelectField name="filter-driver" label="Driver" value={f.driver ?? ''} onValue={(v) => list.setFilter('driver', v)} options={drivers.options} placeholder="All" />}
+    </>
+  );
+  const activeFilters = ['status', 'company', 'zone', 'driver'].filter((k) => f[k]).length;
+
   return (
-    <section aria-labelledby="packages-title">
+    <section aria-labelledby="packages-title" class={narrow ? 'packages-narrow' : undefined}>
       <div class="page-head">
         <h1 id="packages-title">Packages</h1>
         <span class="spacer" />
@@ -98,19 +118,26 @@ export default function PackageList({ session, query }: { session: Session; quer
         <LinkButton href="#/packages/review">Review locations</LinkButton>
         {can(role, 'package.manage') && <LinkButton href="#/packages/upload" variant="primary">Upload packages</LinkButton>}
       </div>
-      <div class="toolbar">
+      <div class={`toolbar${narrow ? ' narrow' : ''}`}>
         <div class="field search">
           <label for="package-search">Search</label>
           <input id="package-search" class="input" type="search" placeholder="Tracking no, customer, phone, address"
             value={params.search ?? ''} onInput={(e) => list.setParams({ search: (e.currentTarget as HTMLInputElement).value })} />
         </div>
-        <SelectField name="filter-status" label="Status" value={f.status ?? ''} onValue={(v) => list.setFilter('status', v)} options={STATUS_OPTIONS} placeholder="All" />
-        {!isCompany && <SelectField name="filter-company" label="Company" value={f.company ?? ''} onValue={(v) => list.setFilter('company', v)} options={companies.options} placeholder="All" />}
-        <SelectField name="filter-zone" label="Zone" value={f.zone ?? ''} onValue={(v) => list.setFilter('zone', v)} options={zones.options} placeholder="All" />
-        {!isCompany && <SelectField name="filter-driver" label="Driver" value={f.driver ?? ''} onValue={(v) => list.setFilter('driver', v)} options={drivers.options} placeholder="All" />}
+        {narrow ? (
+          <>
+            {/* On a phone four filters would fill the first screen: they fold behind one button that counts the active ones. */}
+            <Button class="filters-toggle" aria-expanded={showFilters} aria-controls="package-filters" onClick={() => setShowFilters(!showFilters)}>
+              {showFilters ? 'Hide filters' : 'Filters'}{activeFilters ? ` (${activeFilters})` : ''}
+            </Button>
+            <SelectField name="ordering" label="Sort by" value={params.ordering ?? '-created_at'} onValue={(v) => list.setParams({ ordering: v })}
+              options={CARD_ORDERINGS.some((o) => o.value === params.ordering) || !params.ordering ? CARD_ORDERINGS : [...CARD_ORDERINGS, { value: params.ordering, label: params.ordering }]} />
+            {showFilters && <div id="package-filters" class="narrow-filters">{filters}</div>}
+          </>
+        ) : filters}
         <span class="spacer" />
         {!isCompany && f.driver && <DriverManifest driver={Number(f.driver)} />}
-        <ColumnChooser columns={PACKAGE_COLUMNS} visible={visible} onToggle={toggle} />
+        {!narrow && <ColumnChooser columns={PACKAGE_COLUMNS} visible={visible} onToggle={toggle} />}
       </div>
       {canSelect && ids.length > 0 && (
         <div class="selection-bar" role="status" data-testid="selection-bar">
@@ -130,15 +157,24 @@ export default function PackageList({ session, query }: { session: Session; quer
             </Empty></div>
           ) : (
             <div aria-busy={list.loading ? 'true' : undefined} style={{ opacity: list.loading ? 0.6 : 1 }}>
-              <DataTable<PackageRow> columns={columns} rows={data.results} rowKey={(p) => p.id} visible={visible} caption="Packages"
-                ordering={params.ordering} onOrdering={(o) => list.setParams({ ordering: o })}
-                selected={canSelect ? selected : undefined} onSelected={canSelect ? setSelected : undefined}
-                onRowClick={(p) => navigate(`/packages/${p.id}`)} />
+              {narrow ? (
+                <PackageCards rows={data.results} role={role} isCompany={isCompany} precisions={precisions}
+                  selected={canSelect ? selected : undefined} onSelected={canSelect ? setSelected : undefined}
+                  onAction={(kind, pkg) => setCardAction({ kind, pkg })} />
+              ) : (
+                <DataTable<PackageRow> columns={columns} rows={data.results} rowKey={(p) => p.id} visible={visible} caption="Packages"
+                  ordering={params.ordering} onOrdering={(o) => list.setParams({ ordering: o })}
+                  selected={canSelect ? selected : undefined} onSelected={canSelect ? setSelected : undefined}
+                  onRowClick={(p) => navigate(`/packages/${p.id}`)} />
+              )}
               <Pager page={params.page} pageSize={params.pageSize} count={data.count} onPage={(p) => list.setParams({ page: p })} onPageSize={(n) => list.setParams({ pageSize: n })} />
             </div>
           )}
       {acting && data && (
         <ActionDialog kind={acting} packages={data.results.filter((p) => selected.has(p.id))} onClose={() => setActing(null)} onDone={done} />
+      )}
+      {cardAction && (
+        <ActionDialog kind={cardAction.kind} packages={[cardAction.pkg]} onClose={() => setCardAction(null)} onDone={done} />
       )}
       {creating && (
         <PackageForm pkg={null} isCompany={isCompany} onClose={() => setCreating(false)}

@@ -160,8 +160,8 @@ export function ResourceScreen({ decl, session, archived }: { decl: ResourceDecl
           }} />
       )}
       {deactivating && decl.deactivateDialog && (
-        <decl.deactivateDialog row={deactivating} onClose={() => setDeactivating(null)} onDone={() => {
-          toast(`${decl.singular} #${deactivating.id} is now inactive`, 'ok');
+        <decl.deactivateDialog row={deactivating} onClose={() => setDeactivating(null)} onDone={(message) => {
+          toast(message ?? `${decl.singular} #${deactivating.id} is now inactive`, 'ok');
           setDeactivating(null);
           changed();
         }} />

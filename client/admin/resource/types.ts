@@ -56,5 +56,5 @@ export interface ResourceDecl {
   /** The update answers `{}` rather than the record (failed-delivery status, spec 4.2). */
   updateAnswersEmpty?: boolean;
   /** Asked before deactivating a record (an employee may hold open work); it deactivates itself. */
-  deactivateDialog?: ComponentType<{ row: Row; onDone: () => void; onClose: () => void }>;
+  deactivateDialog?: ComponentType<{ row: Row; onDone: (message?: string) => void; onClose: () => void }>;
 }

@@ -1,3 +1,4 @@
+import { formatAddress } from '../../../shared/address';
 import type { Package } from '../../../shared/schemas/package';
 import { StatusBadge } from '../../ui/Badge';
 import { Empty } from '../../ui/States';
@@ -30,7 +31,7 @@ export function StopList({ packages, unplaced, etas }: { packages: readonly Pack
                 {(unplaced.has(p.id) || !at) && <span class="badge warn" title="Without coordinates the optimiser keeps it after the placed stops">No location</span>}
               </div>
               <div>{p.customer_name ?? <span class="muted">No name</span>}</div>
-              <div class="muted small">{[p.customer_address, p.suburb_name, p.postcode].filter((x) => x != null && x !== '').join(', ') || 'No address'}</div>
+              <div class="muted small">{formatAddress(p) || 'No address'}</div>
             </div>
           </li>
         );

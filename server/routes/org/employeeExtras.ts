@@ -20,7 +20,7 @@ import { openWork } from '../../services/org/handover';
 
 const OpenWorkAnswer = z.object({
   open_parcels: z.number().int(), open_routes: z.number().int(),
-  parcels: z.array(z.object({ id: z.number().int(), hawb: z.string(), status: z.string(), route: z.number().int().nullable() })),
+  parcels: z.array(z.object({ id: z.number().int(), hawb: z.string(), status: z.string(), route: z.number().int().nullable(), must_return: z.boolean() })),
   routes: z.array(z.object({ id: z.number().int(), name: z.string(), status: z.string() })),
 });
 
@@ -45,7 +45,7 @@ export function employeeExtraRoutes(app: App): void {
     params: IdParams, response: OpenWorkAnswer,
   }, ({ deps, user: me, params }) => {
     const row = findEmployee(deps.db, me, params.id);
-    const work = openWork(deps.db, row.id);
+    const work = openWork(deps.db, row.id, deps.config.maxAttempts);
     return { open_parcels: work.parcels.length, open_routes: work.routes.length, ...work };
   });
 

@@ -21,15 +21,17 @@ export const HandoverChoice = z.union([
 export type HandoverChoice = z.output<typeof HandoverChoice>;
 
 export interface OpenWork {
-  parcels: { id: number; hawb: string; status: string; route: number | null }[];
+  /** `must_return`: failed and out of attempts, so it can only go back to the depot, never to another driver. */
+  parcels: { id: number; hawb: string; status: string; route: number | null; must_return: boolean }[];
   routes: { id: number; name: string; status: string }[];
 }
 
 /** Parcels still with the driver (not final, not archived) and routes still planned or running. */
-export function openWork(db: Db, driverId: number): OpenWork {
-  const parcels = db.select({ id: pkg.id, hawb: pkg.hawb, status: pkg.status, route: pkg.route_id }).from(pkg)
+export function openWork(db: Db, driverId: number, maxAttempts?: number): OpenWork {
+  const parcels = db.select({ id: pkg.id, hawb: pkg.hawb, status: pkg.status, route: pkg.route_id, attempts: pkg.attempts }).from(pkg)
     .where(and(eq(pkg.assigned_to_id, driverId), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES])))
-    .orderBy(pkg.id).all();
+    .orderBy(pkg.id).all()
+    .map(({ attempts, ...p }) => ({ ...p, must_return: p.status === 'failed' && mustReturn(attempts, maxAttempts) }));
   const routes = db.select({ id: deliveryRoute.id, name: deliveryRoute.name, status: deliveryRoute.status }).from(deliveryRoute)
     .where(and(eq(deliveryRoute.driver_id, driverId), inArray(deliveryRoute.status, [...LIVE_ROUTE]))).orderBy(deliveryRoute.id).all();
   return { parcels, routes };
@@ -44,7 +46,7 @@ const hasWork = (w: OpenWork) => w.parcels.length > 0 || w.routes.length > 0;
  */
 export function handOverOnDeactivate(deps: Deps, me: SessionUser, row: { id: number; role: string; is_active: boolean }, choice: HandoverChoice | undefined): OpenWork | null {
   if (row.role !== 'driver' || !row.is_active) return null;
-  const work = openWork(deps.db, row.id);
+  const work = openWork(deps.db, row.id, deps.config.maxAttempts);
   if (!hasWork(work)) return null;
   if (!choice) {
     throw conflict(`The driver still has ${work.parcels.length} open parcel(s) and ${work.routes.length} open route(s); choose a driver to hand them to or return them to the depot`, {
@@ -94,8 +96,11 @@ function reassignAll(deps: Deps, me: SessionUser, fromId: number, toId: number):
   for (const p of left) {
     // A pickup is not in the delivery lifecycle yet: only the collector changes (as route handover does).
     if (p.status === 'pickup_requested' || p.status === 'picked_up') updatePackage(deps.db, now, p, { assigned_to_id: toId }, 'assign_pickup', { userId: me.id }, meta);
-    // A parcel that used its attempts may only go back to the depot: it stays listed as remaining.
-    else if (!(p.status === 'failed' && mustReturn(p.attempts, deps.config.maxAttempts))) delivery.push(p.id);
+    // A parcel that used its attempts may only go back to the depot (shared/lifecycle.ts), so it does, as with
+    // "return to the depot": left with an account that can no longer log in, nobody would see it again.
+    else if (p.status === 'failed' && mustReturn(p.attempts, deps.config.maxAttempts)) {
+      transition(deps.db, now, p, 'returned', 'handover_return', { userId: me.id }, meta, { assigned_to_id: null, is_scanned: false });
+    } else delivery.push(p.id);
   }
   if (delivery.length) assignDriver(deps, me, toId, delivery, meta);
   return openWork(deps.db, fromId);

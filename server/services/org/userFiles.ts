@@ -32,8 +32,15 @@ function discard(db: Db, fileId: number | null): string[] {
   return [file.key];
 }
 
+/**
+ * Best effort: called once the change committed (or failed), so a store that cannot delete right now
+ * (bucket down) must not turn the answer into an error. Bytes left behind are named by no row, and
+ * the orphan sweep removes them later.
+ */
 async function removeBytes(deps: Deps, keys: string[]): Promise<void> {
-  for (const key of keys) await deps.files.delete(key);
+  for (const key of keys) {
+    await deps.files.delete(key).catch((err: unknown) => console.error('[courier] file left for the sweep:', err instanceof Error ? err.message : err));
+  }
 }
 
 /**
