@@ -2,7 +2,9 @@ import { defineConfig } from 'vite';
 import preact from '@preact/preset-vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { fileURLToPath } from 'node:url';
-import { driverPrecache, precompress } from './scripts/vitePlugins';
+import { driverPrecache, precompress, screenPrecacheList } from './scripts/vitePlugins';
+// The runtime cache of build files, which the depot app fills itself.
+import { ASSET_CACHE } from './client/app/offlineCache';
 
 const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:3000';
 // The phone precaches the driver app only; admin and depot screens load from the network.
@@ -21,12 +23,18 @@ export default defineConfig({
       },
       output: {
         // Fewer, larger chunks on the driver's path: on 3G each request costs a round trip and a
-        // browser opens only six connections. `shell` is what every screen loads anyway; `driver-core`
-        // is the sync engine and the driver's shared helpers (no other screen imports them).
+        // browser opens only six connections per host (a seventh waits a whole round trip). `shell` is
+        // what every page loads, the recipients' tracking page included (Preact, runtime helpers: no
+        // app code). `app` is what every screen of the app shares, with the driver's login: the
+        // phone's first screen is then the entry, shell and app. `driver-core` is the driver's day:
+        // the sync engine with Dexie and the screens of a warm start (Today and its frame), which the
+        // login does not wait for (decisions-driver.md). Priorities matter: a group also takes its
+        // modules' dependencies, so what the entry shares must be taken first, by `shell` and `app`.
         codeSplitting: {
           groups: [
-            { name: 'shell', test: /node_modules[\\/](preact|@preact)[\\/]|[\\/]client[\\/]ui[\\/](Button|Badge)\.tsx|[\\/]shared[\\/]lifecycle\.ts|rolldown[:\\/]runtime|defineProperty/ },
-            { name: 'driver-core', test: /node_modules[\\/]dexie[\\/]|[\\/]client[\\/]sync[\\/]|[\\/]client[\\/]driver[\\/](engine|routeCache|online|maps|refusal)\.ts/ },
+            { name: 'shell', priority: 3, test: /node_modules[\\/](preact|@preact)[\\/]|[\\/]client[\\/]ui[\\/](Button|Badge)\.tsx|[\\/]shared[\\/]lifecycle\.ts|rolldown[:\\/]runtime|vite[\\/](preload-helper|modulepreload-polyfill)|defineProperty|toPropertyKey|toPrimitive|typeof/ },
+            { name: 'app', priority: 2, test: /[\\/]client[\\/](app[\\/](store|session|router|Lazy|serviceWorker)\.tsx?|ui[\\/](States|toast|Field|Logo)\.tsx?|api[\\/]client\.ts|driver[\\/](localKeys|index|Login)\.tsx?)$|[\\/]shared[\\/]errors\.ts$/ },
+            { name: 'driver-core', priority: 1, test: /node_modules[\\/]dexie[\\/]|[\\/]client[\\/]sync[\\/]|[\\/]client[\\/]driver[\\/](Workday|Frame|Today|hooks|day|undo|UndoBar|SyncChip|StopCard|BigLink|RecipientNote|geo|eta|etaMath|engine|routeCache|online|maps|refusal)\.tsx?$|[\\/]shared[\\/]routing[\\/](haversine|eta)\.ts/ },
           ],
         },
       },
@@ -37,6 +45,8 @@ export default defineConfig({
   plugins: [
     preact(),
     precache.plugin,
+    // A depot tablet keeps its screens offline: listed here, cached by the depot app once loaded.
+    screenPrecacheList('/client/depot/index.tsx', 'depot-precache.json', precache.keep),
     VitePWA({
       registerType: 'prompt',
       injectRegister: false,
@@ -60,7 +70,13 @@ export default defineConfig({
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api\//, /^\/track\.html/],
-        runtimeCaching: [],
+        // Hashed build files (never change under one name) the page fetched or cached itself, served
+        // from the cache first: how the depot's screens work offline without being in the precache.
+        runtimeCaching: [{
+          urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/assets/'),
+          handler: 'CacheFirst',
+          options: { cacheName: ASSET_CACHE, expiration: { maxEntries: 300, maxAgeSeconds: 60 * 24 * 3600 } },
+        }],
         manifestTransforms: [async (entries) => ({ manifest: entries.filter((e) => precache.keep(e.url)), warnings: [] })],
       },
     }),

@@ -1,7 +1,8 @@
 import { canUseAdmin, canUseDepot, ROLE_LABELS } from './access';
-import { Lazy } from './Lazy';
+import { dayOnPhone } from '../driver/localKeys';
+import { Lazy, preload } from './Lazy';
 import Login from './Login';
-import { navigate, useLocation } from './router';
+import { location, navigate, useLocation } from './router';
 import { session, type Session } from './session';
 import { Shell, logout } from './Shell';
 import { useStore } from './store';
@@ -11,7 +12,12 @@ import { Toasts } from '../ui/Toasts';
 // Module-level loaders: Lazy keys its effect on the loader, so these must be stable references.
 const loadAdmin = () => import('../admin/index');
 const loadDepot = () => import('../depot/index');
-const loadDriver = () => import('../driver/index');
+// The driver app resolves once its first frame can be drawn (a day on the phone has been read).
+const loadDriver = () => {
+  // A phone with a day on it needs the day's chunk too: fetched alongside the driver's entry, not after it.
+  if (dayOnPhone()) void import('../driver/Workday').catch(() => undefined);
+  return import('../driver/index').then(async (m) => { await m.ready(); return m; });
+};
 const loadReset = () => import('./PasswordReset');
 
 function Refused({ current, what }: { current: Session; what: string }) {
@@ -39,7 +45,7 @@ function Routes() {
   if (path === '/reset-password' || path === '/forgot-password') return <Lazy load={loadReset} props={{ token: query.get('token') }} />;
   if (!current) {
     // The installed app starts at `/`; a phone that has used the driver app goes back to it.
-    if (path === '/' && localStorage.getItem('courier.driver') === '1') {
+    if (path === '/' && dayOnPhone()) {
       navigate('/driver', undefined, true);
       return null;
     }
@@ -64,6 +70,19 @@ function Routes() {
       <Lazy load={loadAdmin} props={{ path, query, session: current }} />
     </Shell>
   );
+}
+
+/** Where the app opens to the driver app (the installed app starts at `/`, see Routes). */
+function opensDriver(path: string): boolean {
+  return path === '/driver' || path.startsWith('/driver/') || (path === '/' && !session.get() && dayOnPhone());
+}
+
+/**
+ * Started before the first render (main.tsx): the screen being opened, so that first frame is the
+ * screen itself and not "Loading". Only the driver app benefits today (a phone's cold and warm start).
+ */
+export function preloadFirstScreen(): Promise<unknown> {
+  return opensDriver(location.get().path) ? preload(loadDriver) : Promise.resolve();
 }
 
 export function App() {

@@ -6,6 +6,7 @@ import { TextField } from '../ui/Field';
 import { navigate } from './router';
 import { signIn, signOutReason } from './session';
 import { useStore } from './store';
+import { Logo } from '../ui/Logo';
 
 interface LoginAnswer { token: string; expires_at: string; user: AuthUser }
 
@@ -47,7 +48,7 @@ export default function Login({ next }: { next?: string }) {
   return (
     <div class="login-page">
       <form class="card login-card stack" onSubmit={submit} noValidate aria-labelledby="login-title">
-        <div class="logo"><img src="/icon.svg" alt="" /><span id="login-title">Courier</span></div>
+        <div class="logo"><Logo /><span id="login-title">Courier</span></div>
         {reason === 'expired' && <div class="note" role="status">Your session ended. Please log in again.</div>}
         <TextField label="E-mail" type="email" name="email" autoComplete="username" value={email} onValue={setEmail} error={errors.email} required />
         <TextField label="Password" type="password" name="password" autoComplete="current-password" value={password} onValue={setPassword} error={errors.password} required />

@@ -4,6 +4,7 @@ import { api, errorMessage, fieldErrors } from '../api/client';
 import { Button } from '../ui/Button';
 import { TextField } from '../ui/Field';
 import { zodErrors } from './zodErrors';
+import { Logo } from '../ui/Logo';
 
 /** "Forgot password" asks for a mail; the link in it (`#/reset-password?token=`) sets a new password. */
 export default function PasswordReset({ token }: { token: string | null }) {
@@ -35,7 +36,7 @@ export default function PasswordReset({ token }: { token: string | null }) {
   return (
     <div class="login-page">
       <form class="card login-card stack" onSubmit={submit} noValidate>
-        <div class="logo"><img src="/icon.svg" alt="" />{token ? 'New password' : 'Reset password'}</div>
+        <div class="logo"><Logo />{token ? 'New password' : 'Reset password'}</div>
         {done ? <div class="note" role="status">{done}</div> : token
           ? <TextField label="New password" type="password" autoComplete="new-password" value={password} onValue={setPassword} error={errors.password} hint="At least 8 characters" required />
           : <TextField label="E-mail" type="email" autoComplete="username" value={email} onValue={setEmail} error={errors.email} required />}

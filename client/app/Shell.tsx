@@ -7,6 +7,7 @@ import { Banners } from './Banners';
 import { activeHref, navFor } from './nav';
 import { href, useLocation } from './router';
 import { session, signOut, type Session } from './session';
+import { Logo } from '../ui/Logo';
 
 export async function logout(): Promise<void> {
   // The token is revoked on the server when it can be; locally it goes either way.
@@ -39,7 +40,7 @@ export function Shell({ current, children }: { current: Session; children: Compo
       <a class="skip-link" href="#main" onClick={(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>Skip to content</a>
       <header class="topbar">
         <Button class="menu-toggle" variant="ghost" aria-label="Menu" aria-expanded={open} aria-controls="sidenav" onClick={() => setOpen(!open)}>☰</Button>
-        <a class="brand" href="#/" aria-label="Courier"><img src="/icon.svg" alt="" /><span class="brand-name">Courier</span></a>
+        <a class="brand" href="#/" aria-label="Courier"><Logo /><span class="brand-name">Courier</span></a>
         <span class="spacer" />
         <div class="who">
           <div><strong>{current.user.name}</strong> · {ROLE_LABELS[current.user.role]}</div>

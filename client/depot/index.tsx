@@ -6,6 +6,7 @@ import type { Page } from '../api/paging';
 import { PATHS } from '../api/paths';
 import { ROLE_LABELS } from '../app/access';
 import { Banners } from '../app/Banners';
+import { keepOffline, type OfflineState } from '../app/offlineCache';
 import { match } from '../app/router';
 import type { Session } from '../app/session';
 import { logout } from '../app/Shell';
@@ -52,8 +53,32 @@ const MODES: { kind: ScanKind; path: string; blurb: string }[] = [
   { kind: 'return', path: 'returns', blurb: 'Parcels drivers bring back after failed deliveries.' },
 ];
 
+const OFFLINE_WORDS: Partial<Record<OfflineState, string>> = {
+  caching: 'Saving for offline…',
+  ready: 'Works offline',
+  failed: 'Not saved for offline yet',
+};
+
+/**
+ * The depot's screens are not in the service worker's precache (that is the driver's phone's); the
+ * tablet caches them itself once the depot has loaded, and says whether it would reopen offline.
+ */
+function useOfflineReady(): OfflineState {
+  const [state, setState] = useState<OfflineState>('caching');
+  useEffect(() => {
+    let live = true;
+    const run = () => void keepOffline('/depot-precache.json').then((s) => { if (live) setState(s); });
+    run();
+    // A tablet that came up without signal tries again when it returns.
+    window.addEventListener('online', run);
+    return () => { live = false; window.removeEventListener('online', run); };
+  }, []);
+  return state;
+}
+
 /** Depot tablets: full-screen scanning, big targets, dark background so the result colours stand out. */
 export default function Depot({ path, session }: { path: string; session: Session }) {
+  const offline = useOfflineReady();
   const m = match('/depot/:mode', path);
   const modes = MODES;
   const mode = modes.find((x) => x.path === m?.mode);
@@ -62,6 +87,7 @@ export default function Depot({ path, session }: { path: string; session: Sessio
       <div class="depot-bar">
         <span class="title">{mode ? MODE_TITLES[mode.kind] : 'Depot scanning'}</span>
         <span class="spacer" />
+        {OFFLINE_WORDS[offline] && <span class={`offline-state ${offline}`} role="status" data-testid="depot-offline" data-state={offline}>{OFFLINE_WORDS[offline]}</span>}
         {mode && modes.map((x) => (
           <LinkButton key={x.kind} href={`#/depot/${x.path}`} aria-pressed={x.kind === mode.kind}>{x.kind === 'zone' ? 'Inbound' : x.kind === 'supervisor' ? 'Supervisor' : 'Returns'}</LinkButton>
         ))}

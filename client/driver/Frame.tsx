@@ -9,6 +9,7 @@ import { refreshRoutes } from './routeCache';
 import { SyncChip, waitingOf } from './SyncChip';
 import { commitAll } from './undo';
 import { UndoBar } from './UndoBar';
+import { Logo } from '../ui/Logo';
 
 const TABS = [
   { href: '#/driver', label: 'Today', icon: '⌂', match: (p: string) => p === '/driver' || p === '/driver/' || p.startsWith('/driver/stop') },
@@ -27,7 +28,7 @@ export function Frame({ path, me, children }: { path: string; me: SessionInfo; c
   return (
     <div class="drv-app">
       <header class="drv-top">
-        <a class="brand" href="#/driver"><img src="/icon.svg" alt="" /><span>{me.name.split(' ')[0]}</span></a>
+        <a class="brand" href="#/driver"><Logo /><span>{me.name.split(' ')[0]}</span></a>
         <span class="spacer" />
         <SyncChip status={status} />
       </header>

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { SessionInfo } from '../sync/index';
 import { Button } from '../ui/Button';
 import { TextField } from '../ui/Field';
-import { engine, wipeDevice } from './engine';
+import { Logo } from '../ui/Logo';
 
 /** Logs in once, with signal; the session then lives on the phone for the days it works offline. */
 export function LoginForm({ onDone, submitLabel = 'Log in' }: { onDone: (u: SessionInfo) => void; submitLabel?: string }) {
@@ -16,6 +16,8 @@ export function LoginForm({ onDone, submitLabel = 'Log in' }: { onDone: (u: Sess
     setBusy(true);
     setError('');
     try {
+      // The sync engine is not part of the first screen: it loads while the driver types.
+      const { engine, wipeDevice } = await import('./engine').catch(() => { throw new Error('No answer: the app could not be loaded'); });
       const user = await engine().login(email.trim().toLowerCase(), password);
       if (user.role !== 'driver') {
         await wipeDevice();
@@ -44,7 +46,7 @@ export function DriverLogin({ onDone }: { onDone: (u: SessionInfo) => void }) {
   return (
     <div class="login-page drv" data-testid="driver-login">
       <div class="card login-card stack">
-        <div class="logo"><img src="/icon.svg" alt="" />Courier Driver</div>
+        <div class="logo"><Logo />Courier Driver</div>
         <LoginForm onDone={onDone} />
         <p class="muted">Staff and companies: <a href="#/login">web login</a>.</p>
       </div>

@@ -1,10 +1,18 @@
 import type { SyncStatus } from '../sync/index';
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const two = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * "14:05" today, "24 Nov 18:05" another day, in the phone's time zone. Written out rather than with
+ * toLocaleTimeString: the first Intl call loads the locale's data, which on a slow phone costs more
+ * than drawing the whole top bar, and the chip is on the first frame of every start.
+ */
 export function timeOf(ms: number | null): string {
   if (!ms) return 'never';
   const d = new Date(ms);
-  const sameDay = d.toDateString() === new Date().toDateString();
-  return sameDay ? d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : d.toLocaleString([], { dateStyle: 'short', timeStyle: 'short' });
+  const clock = `${two(d.getHours())}:${two(d.getMinutes())}`;
+  return d.toDateString() === new Date().toDateString() ? clock : `${d.getDate()} ${MONTHS[d.getMonth()]} ${clock}`;
 }
 
 /** Everything on the phone the office does not have yet, held (undo window) included. */

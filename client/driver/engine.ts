@@ -1,8 +1,9 @@
 import { createSyncEngine, type SyncEngine } from '../sync/index';
+import { LOCAL_KEYS } from './localKeys';
+
+export { LOCAL_KEYS };
 
 const DB_NAME = 'courier';
-/** Keys this app keeps in localStorage next to the engine's IndexedDB; wiped with it at logout. */
-export const LOCAL_KEYS = { routes: 'courier.driver.routes', etas: 'courier.driver.etas', order: 'courier.driver.order', maxAttempts: 'courier.driver.maxAttempts', used: 'courier.driver' } as const;
 
 let current: SyncEngine | null = null;
 

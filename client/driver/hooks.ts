@@ -1,6 +1,26 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { FailedStatus, OutboxRow, SyncStatus, ViewPackage } from '../sync/index';
+import type { FailedStatus, OutboxRow, SessionInfo, SyncStatus, ViewPackage } from '../sync/index';
 import { engine } from './engine';
+
+// Reads made before the first frame (prime), each handed to the first screen that asks, once: later
+// screens read afresh. Only a logged-in phone's reads are kept (see primeDeviceReads).
+const primed = new Map<string, unknown>();
+
+function takePrimed<T>(key: string): T | undefined {
+  const v = primed.get(key) as T | undefined;
+  primed.delete(key);
+  return v;
+}
+
+/** Reads what Today and the top bar show, so the first frame of a warm start is the real one. */
+export async function primeDeviceReads(): Promise<SessionInfo | null> {
+  const { user, view: packages, outbox } = await engine().firstView();
+  if (user) {
+    primed.set('packages', packages);
+    primed.set('outbox', outbox);
+  }
+  return user;
+}
 
 export function useSyncStatus(): SyncStatus {
   const [status, setStatus] = useState<SyncStatus>(() => engine().status());
@@ -12,9 +32,10 @@ export function useSyncStatus(): SyncStatus {
  * Re-reads something from the device whenever the engine reports a change (an enqueue, an answer,
  * a pull); bursts of reports cost one read.
  */
-function useDeviceRead<T>(read: () => Promise<T>, initial: T): [T, () => void, boolean] {
-  const [value, setValue] = useState<T>(initial);
-  const [loaded, setLoaded] = useState(false);
+function useDeviceRead<T>(read: () => Promise<T>, initial: T, primedKey?: string): [T, () => void, boolean] {
+  const [first] = useState(() => (primedKey ? takePrimed<T>(primedKey) : undefined));
+  const [value, setValue] = useState<T>(first ?? initial);
+  const [loaded, setLoaded] = useState(first !== undefined);
   const reader = useRef(read);
   reader.current = read;
   const refresh = useRef<() => void>(() => undefined);
@@ -46,7 +67,7 @@ function useDeviceRead<T>(read: () => Promise<T>, initial: T): [T, () => void, b
 }
 
 export function usePackages(): { packages: ViewPackage[]; refresh: () => void; loaded: boolean } {
-  const [packages, refresh, loaded] = useDeviceRead(() => engine().pendingView(), [] as ViewPackage[]);
+  const [packages, refresh, loaded] = useDeviceRead(() => engine().pendingView(), [] as ViewPackage[], 'packages');
   return { packages, refresh, loaded };
 }
 
@@ -55,6 +76,6 @@ export function useFailedStatuses(): FailedStatus[] {
 }
 
 export function useOutbox(): [OutboxRow[], () => void] {
-  const [rows, refresh] = useDeviceRead(() => engine().outbox(), [] as OutboxRow[]);
+  const [rows, refresh] = useDeviceRead(() => engine().outbox(), [] as OutboxRow[], 'outbox');
   return [rows, refresh];
 }

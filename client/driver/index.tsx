@@ -1,87 +1,72 @@
+import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { match } from '../app/router';
-import { Lazy } from '../app/Lazy';
 import type { SessionInfo } from '../sync/index';
-import { Loading } from '../ui/States';
-import { engine, LOCAL_KEYS } from './engine';
-import { Frame } from './Frame';
+import { ErrorState, Loading } from '../ui/States';
+import { dayOnPhone, LOCAL_KEYS } from './localKeys';
 import { DriverLogin } from './Login';
-import { refreshRoutes } from './routeCache';
-import { Today } from './Today';
-import './driver.css';
 
-// Screens used less often load on first visit (the service worker has them precached for offline use).
-const loadScan = () => import('./Scan');
-const loadStop = () => import('./Stop');
-const loadDeliver = () => import('./Deliver');
-const loadFail = () => import('./Fail');
-const loadSync = () => import('./SyncScreen');
-const loadMore = () => import('./More');
-const loadHistory = () => import('./History');
-const loadHistoryDetail = () => import('./HistoryDetail');
-const loadEarnings = () => import('./Earnings');
-const loadSupport = () => import('./Support');
-const loadProfile = () => import('./Profile');
+interface Opened { me: SessionInfo | null; Workday: ComponentType<{ path: string; me: SessionInfo }> }
+
+// The day (sync engine, IndexedDB, Today) is a chunk of its own: a phone that never had a driver's
+// day draws the login without it, and loads it while the driver types.
+let opened: Opened | null = null;
+let opening: Promise<Opened> | null = null;
+
+function openDay(): Promise<Opened> {
+  opening ??= import('./Workday').then(async (m) => {
+    performance.mark('courier: day code loaded');
+    opened = { me: await m.prepare(), Workday: m.default };
+    performance.mark('courier: day read from the phone');
+    return opened;
+  });
+  opening.catch(() => { opening = null; });
+  return opening;
+}
 
 /**
- * Each screen's Lazy has its own key: without it Preact would reuse one Lazy and render the previous
- * screen's component with the next screen's props until the new chunk arrives.
+ * Called before the app's first frame (app/App.tsx): a phone with a driver's day on it opens
+ * straight onto Today, its parcels read from the phone, without a "Loading" frame in between.
  */
-function Screen({ path, me }: { path: string; me: SessionInfo }) {
-  const sub = path.replace(/^\/driver\/?/, '/');
-  const id = (pattern: string) => {
-    const m = match(pattern, sub);
-    return m ? Number(m.id) : null;
-  };
-  if (sub === '/' || sub === '') return <Today me={me} />;
-  if (sub === '/scan') return <Lazy key="scan" load={loadScan} props={{}} />;
-  if (sub === '/sync') return <Lazy key="sync" load={loadSync} props={{}} />;
-  if (sub === '/more') return <Lazy key="more" load={loadMore} props={{ me }} />;
-  if (sub === '/history') return <Lazy key="history" load={loadHistory} props={{}} />;
-  if (sub === '/earnings') return <Lazy key="earnings" load={loadEarnings} props={{}} />;
-  if (sub === '/support') return <Lazy key="support" load={loadSupport} props={{}} />;
-  if (sub === '/profile') return <Lazy key="profile" load={loadProfile} props={{ me }} />;
-  const stop = id('/stop/:id');
-  if (stop != null) return <Lazy key="stop" load={loadStop} props={{ id: stop }} />;
-  const deliver = id('/deliver/:id');
-  if (deliver != null) return <Lazy key={`deliver-${deliver}`} load={loadDeliver} props={{ id: deliver }} />;
-  const fail = id('/fail/:id');
-  if (fail != null) return <Lazy key={`fail-${fail}`} load={loadFail} props={{ id: fail }} />;
-  const hist = id('/history/:id');
-  if (hist != null) return <Lazy key="historydetail" load={loadHistoryDetail} props={{ id: hist }} />;
-  return <Today me={me} />;
+export function ready(): Promise<unknown> {
+  return dayOnPhone() ? openDay().catch(() => undefined) : Promise.resolve();
 }
 
 /**
  * The driver app at `#/driver`: one engine for the whole day, a login once (kept in IndexedDB for
- * days offline), then the delivery screens in a phone frame with the sync state always in view.
+ * days offline), then the delivery screens.
  */
 export default function DriverApp({ path }: { path: string }) {
-  const [me, setMe] = useState<SessionInfo | null | undefined>(undefined);
+  const [day, setDay] = useState<Opened | null>(opened);
+  // undefined: not known yet (a day is on the phone and still being read).
+  const [me, setMe] = useState<SessionInfo | null | undefined>(opened ? opened.me : dayOnPhone() ? undefined : null);
+  const [failed, setFailed] = useState<unknown>(null);
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     let live = true;
-    const e = engine();
-    void e.session().then((s) => {
+    setFailed(null);
+    openDay().then((o) => {
       if (!live) return;
-      setMe(s);
-      if (s) void e.start().then(refreshRoutes);
-    }, () => { if (live) setMe(null); });
+      setDay(o);
+      // A login made meanwhile wins; a session found on the phone replaces the login screen.
+      setMe((cur) => cur ?? o.me);
+    }, (err: unknown) => {
+      if (!live) return;
+      setFailed(err);
+      setMe((cur) => (cur === undefined ? null : cur));
+    });
     return () => { live = false; };
-  }, []);
+  }, [attempt]);
 
-  if (me === undefined) return <Loading label="Opening your day…" />;
   if (me === null) {
     return (
       <DriverLogin onDone={(user) => {
         localStorage.setItem(LOCAL_KEYS.used, '1');
         setMe(user);
-        void engine().start().then(refreshRoutes);
       }} />
     );
   }
-  return (
-    <Frame path={path} me={me}>
-      <Screen path={path} me={me} />
-    </Frame>
-  );
+  if (failed && !day) return <ErrorState error={new Error('This part of the app could not be loaded. Check the connection and try again.')} onRetry={() => setAttempt((n) => n + 1)} />;
+  if (me === undefined || !day) return <Loading label="Opening your day…" />;
+  const { Workday } = day;
+  return <Workday path={path} me={me} />;
 }

@@ -6,7 +6,7 @@ import { outboxLock } from './lock';
 import { addToOutbox, discardRejectedRow, newId, releaseHeld, requeueRejected, undoHeld, unsentFiles } from './outbox';
 import { forgetCopies, pullChanges } from './puller';
 import { drainOutbox } from './sender';
-import { checkBarcode, pendingView } from './view';
+import { checkBarcode, pendingView, viewOf } from './view';
 import type { ActionInput, FailedStatus, LocalCheck, Notice, OutboxRow, Reach, SessionInfo, SyncStatus, ViewPackage } from './types';
 
 export type * from './types';
@@ -56,6 +56,11 @@ export interface SyncEngine {
   outbox(): Promise<OutboxRow[]>;
   localCheck(barcode: string): Promise<LocalCheck>;
   status(): SyncStatus;
+  /**
+   * What a first screen needs, read from the device in one transaction that reads each store once
+   * (no network): the session's user, pendingView(), outbox() and the status with its counts.
+   */
+  firstView(): Promise<{ user: SessionInfo | null; view: ViewPackage[]; outbox: OutboxRow[]; status: SyncStatus }>;
   /** Called at once and on every change; returns the unsubscribe function. */
   subscribe(cb: (s: SyncStatus) => void): () => void;
   retryRejected(id: number): Promise<boolean>;
@@ -345,6 +350,16 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       return checkBarcode(db, (await getMeta<SessionInfo>(db, META.user))?.id ?? null, barcode);
     },
     status: () => state,
+    async firstView() {
+      const [token, user, copies, rows, lastSyncedAt, resend, notices] = await db.transaction('r', [db.meta, db.packages, db.outbox], () => Promise.all([
+        getMeta<string>(db, META.token), getMeta<SessionInfo>(db, META.user), db.packages.toArray(), db.outbox.orderBy('seq').toArray(),
+        getMeta<number>(db, META.lastSyncedAt), getMeta<RestoreResend>(db, META.restoreResend), getMeta<Notice[]>(db, META.notices),
+      ]));
+      // The figures refreshCounts publishes, from the rows read here (held rows carry a placeholder seq).
+      const count = (status: OutboxRow['status']) => rows.filter((r) => r.status === status).length;
+      publish({ held: count('held'), queued: count('queued'), sending: count('sending'), rejected: count('rejected'), lastSyncedAt: lastSyncedAt ?? null, resentAfterRestore: resend?.count ?? 0, notices: notices?.length ?? 0 });
+      return { user: token && user ? user : null, view: viewOf(copies, rows, user?.id ?? null), outbox: rows, status: state };
+    },
     subscribe(cb) {
       listeners.add(cb);
       cb(state);

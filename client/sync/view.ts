@@ -18,6 +18,11 @@ function targets(row: OutboxRow, byId: Map<number, ViewPackage>, byHawb: Map<str
  */
 export async function pendingView(db: SyncDb, userId: number | null): Promise<ViewPackage[]> {
   const [copies, all] = await Promise.all([db.packages.toArray(), db.outbox.orderBy('seq').toArray()]);
+  return viewOf(copies, all, userId);
+}
+
+/** pendingView from rows already read: the copies, and the outbox in seq order. */
+export function viewOf(copies: StoredPackage[], all: OutboxRow[], userId: number | null): ViewPackage[] {
   // Held rows (undo window) are the newest actions: laid over last, in the order they were held.
   const rows = [...all.filter((r) => r.status !== 'held'), ...all.filter((r) => r.status === 'held').sort((a, b) => a.createdAt - b.createdAt || b.seq - a.seq)];
   const view = copies.map(strip);
