@@ -748,6 +748,13 @@ CREATE TABLE "support_ticket" (
 	"updated_at" bigint NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "throttle" (
+	"key" text PRIMARY KEY NOT NULL,
+	"n" bigint NOT NULL,
+	"until_at" bigint NOT NULL,
+	"expires_at" bigint NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "travel_matrix_cache" (
 	"day" text NOT NULL,
 	"provider" text NOT NULL,
@@ -1075,6 +1082,7 @@ CREATE INDEX "suburb_state_idx" ON "suburb" USING btree ("state_id");--> stateme
 CREATE INDEX "suburb_city_idx" ON "suburb" USING btree ("city_id");--> statement-breakpoint
 CREATE INDEX "support_ticket_driver_idx" ON "support_ticket" USING btree ("driver_id");--> statement-breakpoint
 CREATE INDEX "support_ticket_status_idx" ON "support_ticket" USING btree ("status");--> statement-breakpoint
+CREATE INDEX "throttle_expires_idx" ON "throttle" USING btree ("expires_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "user_email_uq" ON "user" USING btree ("email");--> statement-breakpoint
 CREATE INDEX "user_role_idx" ON "user" USING btree ("role");--> statement-breakpoint
 CREATE INDEX "user_company_idx" ON "user" USING btree ("company_id");--> statement-breakpoint

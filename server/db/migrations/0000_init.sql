@@ -1088,3 +1088,12 @@ CREATE TABLE `business_profile` (
 	`prices_include_gst` integer DEFAULT true NOT NULL,
 	`updated_at` integer NOT NULL
 );
+--> statement-breakpoint
+CREATE TABLE `throttle` (
+	`key` text PRIMARY KEY NOT NULL,
+	`n` integer NOT NULL,
+	`until_at` integer NOT NULL,
+	`expires_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `throttle_expires_idx` ON `throttle` (`expires_at`);
