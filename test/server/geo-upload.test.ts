@@ -134,7 +134,7 @@ describe('pincode bulk upload', () => {
     expect(refused.body.details.report[2].reason).toContain('unknown suburb 9999');
     expect(await pincodeCount(w)).toBe(before);
     const partial = await upload(w, mixed, 'codes.xlsx', '?partial=1');
-    expect(partial.status).toBe(200);
+    expect(partial.status, JSON.stringify(partial.body)).toBe(200);
     expect(partial.body).toMatchObject({ created: 1, rejected: 2 });
     expect(await pincodeCount(w)).toBe(before + 1);
   });

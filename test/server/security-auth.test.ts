@@ -20,7 +20,9 @@ const loginAs = (t: TestApp, email: string, password: string, headers: Record<st
   t.json<{ token: string; details?: { retry_after: number } }>('POST', '/api/auth/login/', null, { email, password }, headers);
 /** The reset mail is written just after the answer (its timing must not tell who has an account). */
 const outbox = async (t: TestApp) => {
+  // The reset is written after the answer: once that unit has begun, wait for it to be durable.
   await new Promise<void>((ok) => { setImmediate(ok); });
+  await t.app.deps.writes.settled();
   return t.db.select().from(messageOutbox).all();
 };
 
