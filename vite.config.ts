@@ -30,11 +30,15 @@ export default defineConfig({
         // the sync engine with Dexie and the screens of a warm start (Today and its frame), which the
         // login does not wait for (decisions-driver.md). Priorities matter: a group also takes its
         // modules' dependencies, so what the entry shares must be taken first, by `shell` and `app`.
+        // Nothing another app imports may land in `driver-core`: it carries driver.css, which would then
+        // restyle that app's page (the dispatch board's `.count` grew and its drag missed). So the shared
+        // routing helpers (ETAs, distances: the board and the driver's day) go with `app`; the build
+        // fails if another screen imports the day (driverPrecache in scripts/vitePlugins.ts).
         codeSplitting: {
           groups: [
             { name: 'shell', priority: 3, test: /node_modules[\\/](preact|@preact)[\\/]|[\\/]client[\\/]ui[\\/](Button|Badge)\.tsx|[\\/]shared[\\/]lifecycle\.ts|rolldown[:\\/]runtime|vite[\\/](preload-helper|modulepreload-polyfill)|defineProperty|toPropertyKey|toPrimitive|typeof/ },
-            { name: 'app', priority: 2, test: /[\\/]client[\\/](app[\\/](store|session|router|Lazy|serviceWorker)\.tsx?|ui[\\/](States|toast|Field|Logo)\.tsx?|api[\\/]client\.ts|driver[\\/](localKeys|index|Login)\.tsx?)$|[\\/]shared[\\/]errors\.ts$/ },
-            { name: 'driver-core', priority: 1, test: /node_modules[\\/]dexie[\\/]|[\\/]client[\\/]sync[\\/]|[\\/]client[\\/]driver[\\/](Workday|Frame|Today|hooks|day|undo|UndoBar|SyncChip|StopCard|BigLink|RecipientNote|geo|eta|etaMath|engine|routeCache|online|maps|refusal)\.tsx?$|[\\/]shared[\\/]routing[\\/](haversine|eta)\.ts/ },
+            { name: 'app', priority: 2, test: /[\\/]client[\\/](app[\\/](store|session|router|Lazy|serviceWorker)\.tsx?|ui[\\/](States|toast|Field|Logo)\.tsx?|api[\\/]client\.ts|driver[\\/](localKeys|index|Login)\.tsx?)$|[\\/]shared[\\/](errors|routing[\\/](haversine|eta))\.ts$/ },
+            { name: 'driver-core', priority: 1, test: /node_modules[\\/]dexie[\\/]|[\\/]client[\\/]sync[\\/]|[\\/]client[\\/]driver[\\/](Workday|Frame|Today|hooks|day|undo|UndoBar|SyncChip|StopCard|BigLink|RecipientNote|geo|eta|etaMath|engine|routeCache|online|maps|refusal)\.tsx?$/ },
           ],
         },
       },

@@ -112,8 +112,16 @@ export function driverPrecache(driverModule = '/client/driver/index.tsx'): { plu
       const chunks = chunksOf(bundle as Bundle);
       const driver = chunkOfModule(chunks, driverModule);
       if (!driver) throw new Error(`${driverModule} is not a chunk of its own: the precache list cannot be built`);
-      const lists = [...[...chunks.values()].filter((c) => c.isEntry).map((c) => closureOf(chunks, c.fileName, false)), closureOf(chunks, driver.fileName, true)];
+      const driverApp = closureOf(chunks, driver.fileName, true);
+      const lists = [...[...chunks.values()].filter((c) => c.isEntry).map((c) => closureOf(chunks, c.fileName, false)), driverApp];
       for (const list of lists) for (const f of list) files.add(f);
+      // The driver's day chunk carries driver.css: a screen of another app importing it (say through a
+      // shared helper a chunk group took into the day) gets the driver's styles over its own.
+      const day = chunkOfModule(chunks, '/client/driver/Workday.tsx');
+      if (day) {
+        const strangers = [...chunks.values()].filter((c) => !driverApp.has(c.fileName) && c.imports.includes(day.fileName)).map((c) => c.fileName);
+        if (strangers.length) throw new Error(`${strangers.join(', ')} import(s) the driver's day chunk ${day.fileName} (and its CSS): move the shared modules out of its chunk group (vite.config.ts)`);
+      }
     },
   };
   /**
