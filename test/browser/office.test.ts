@@ -170,7 +170,12 @@ describe.skipIf(!hasChromium)('office exceptions from the web (Chromium)', () =>
     const page = await ctx.newPage();
     await login(page, srv.url, companyUser);
     await page.goto(`${srv.url}/#/packages/${f}`);
-    await page.getByTestId('package-actions').waitFor();
+    await page.getByTestId('package-actions').waitFor().catch(async (err: unknown) => {
+      // What the company saw instead, for whoever reads a failed run.
+      await screenshot(page, 'office-company-detail-failed');
+      console.error('[office test] page text:', (await page.textContent('body'))?.slice(0, 2000));
+      throw err;
+    });
     expect(await page.getByRole('button', { name: 'Force deliver' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Return to sender' }).count()).toBe(0);
     await screenshot(page, 'office-company-detail');

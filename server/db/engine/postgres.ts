@@ -132,7 +132,8 @@ export function postgresEngine(url: string, options: PostgresOptions = {}): Engi
       unit.then(forget, forget);
       return unit;
     },
-    settled: () => Promise.allSettled([...inflight]).then(() => undefined),
+    // Inside a unit it would wait for itself: the unit's own writes are its caller's to wait for.
+    settled: () => (current() ? Promise.resolve() : Promise.allSettled([...inflight]).then(() => undefined)),
     failures: 0,
     open: false,
     flush: () => Promise.allSettled([...inflight]).then(() => undefined),

@@ -163,6 +163,8 @@ export function sqliteUnits(sqlite: Database.Database, gate: UnitGate, options: 
       return unit(work);
     },
     settled(since = failures): Promise<void> {
+      // Inside a unit the open batch cannot commit before the unit ends: waiting would never end.
+      if (inside()) return Promise.resolve();
       const check = (): void => {
         if (failures !== since) throw lastError;
       };
