@@ -4,8 +4,6 @@ import { createApp } from './app';
 import { systemClock } from './clock';
 import { startCheckpointer } from './db/checkpointer';
 import { openDatabase, sqliteOf } from './db/client';
-import { migratePostgres } from './db/engine/postgresMigrate';
-import { PG_MIGRATIONS_DIR } from './db/client';
 import { listen } from './http/listen';
 import { openFileStore } from './files/index';
 import { bootstrapMessage, bootstrapSuperAdmin } from './services/auth/bootstrap';
@@ -34,7 +32,12 @@ if (workers > 1 && !databaseUrl) {
 // WORKERS=N: this process migrates once, then starts N server processes sharing the port (Node's
 // cluster module) and replaces any that dies. Each is the whole server on its own connections.
 if (workers > 1 && cluster.isPrimary) {
-  await migratePostgres(databaseUrl as string, PG_MIGRATIONS_DIR);
+  // Migrated and the first admin created once, here, before any worker starts (two workers
+  // creating the same admin at once would both try).
+  const db = await openDatabase({ url: databaseUrl });
+  const line = bootstrapMessage(await bootstrapSuperAdmin(db, systemClock, env.ADMIN_EMAIL, env.ADMIN_PASSWORD));
+  if (line) console.log(line);
+  await db.$engine.close();
   const start = (id: number) => cluster.fork({ COURIER_WORKER: String(id) }).on('exit', (code, signal) => {
     if (stopping) return;
     console.error(`[courier] worker ${id} stopped (${signal ?? code}); starting another`);
@@ -58,9 +61,11 @@ async function serve(): Promise<void> {
   const sqlite = sqliteOf(db);
   // WAL checkpoints in a worker thread: inside a COMMIT they stalled every request behind it.
   const checkpoints = sqlite ? startCheckpointer(sqlite, { log: (line) => console.error(line) }) : null;
-  const bootstrap = await bootstrapSuperAdmin(db, systemClock, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
-  const bootstrapLine = bootstrapMessage(bootstrap);
-  if (bootstrapLine) console.log(bootstrapLine);
+  // Under WORKERS=N the primary did this already.
+  if (!env.COURIER_WORKER) {
+    const bootstrapLine = bootstrapMessage(await bootstrapSuperAdmin(db, systemClock, env.ADMIN_EMAIL, env.ADMIN_PASSWORD));
+    if (bootstrapLine) console.log(bootstrapLine);
+  }
 
   const security = securityConfig(env);
   for (const line of security.warnings) console.warn(`[courier] WARNING: ${line}`);
