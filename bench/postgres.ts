@@ -47,7 +47,8 @@ async function seed(url: string, drivers: number, perDriver: number) {
   return out;
 }
 
-async function start(url: string, workers: number): Promise<{ base: string; child: ChildProcess }> {
+/** `server/main.ts` on PostgreSQL with WORKERS processes on a free port, once every worker listens. */
+export async function startPostgresServer(url: string, workers: number): Promise<{ base: string; child: ChildProcess }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
@@ -75,7 +76,7 @@ export async function runPostgresBench(opts = { drivers: 100, perDriver: 100, co
   for (const workers of [1, 2]) {
     const url = await freshPostgresDatabase(admin, PG_MIGRATIONS_DIR);
     const drivers = await seed(url, opts.drivers, opts.perDriver);
-    const { base, child } = await start(url, workers);
+    const { base, child } = await startPostgresServer(url, workers);
     try {
       let i = 0;
       rows.push(await load(`GET remaining-packages-list (${opts.perDriver} pkgs), ${workers} process${workers > 1 ? 'es' : ''}`, base, () => {

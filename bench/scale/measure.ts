@@ -1,0 +1,67 @@
+import { load } from '../load';
+import type { CpuProbe } from './cpu';
+import type { ScaleOptions } from './plan';
+import type { ScaleData } from './seed';
+
+export interface EndpointFigures {
+  endpoint: string; rps: number; p50: number; p99: number; requests: number; non2xx: number;
+  /** CPU ms per request of the server process(es), and of the database cluster's processes (PostgreSQL). */
+  serverMs: number; dbMs: number;
+}
+
+type Req = { method?: string; path: string; headers?: Record<string, string>; body?: string };
+const DAY = 86_400_000;
+const day = (t: number) => new Date(t).toISOString().slice(0, 10);
+
+export const ENDPOINTS = ['POST inbound-scan', 'POST deliver', 'GET remaining list', 'GET staff list (status+company+dates+search)', 'GET sync head poll'] as const;
+
+/**
+ * The five requests whose cost must not grow with the data, each under autocannon with the CPU the
+ * server (and PostgreSQL) spent on it divided by the requests answered. Reads run for a duration;
+ * writes for a fixed count of parcels of their own (a parcel is scanned or delivered once).
+ */
+export async function measureEndpoints(url: string, data: ScaleData, o: ScaleOptions, cpu: CpuProbe, now = Date.now()): Promise<EndpointFigures[]> {
+  const out: EndpointFigures[] = [];
+  const auth = (token: string) => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
+  const run = async (endpoint: string, next: () => Req, limit: { duration?: number; amount?: number }) => {
+    const s0 = cpu.server(); const d0 = cpu.database();
+    const r = await load(endpoint, url, next, { connections: o.connections, ...limit });
+    const per = (a: number, b: number) => (r.requests ? ((b - a) * 1000) / r.requests : 0);
+    out.push({ endpoint, rps: r.rps, p50: r.p50, p99: r.p99, requests: r.requests, non2xx: r.non2xx, serverMs: per(s0, cpu.server()), dbMs: per(d0, cpu.database()) });
+  };
+  let i = 0;
+  const driver = () => data.drivers[i++ % data.drivers.length]!;
+  const remaining = (): Req => { const d = driver(); return { path: `/api/scan-package-api/${d.id}/remaining-packages-list/`, headers: auth(d.token) }; };
+  // A clerk looking for a parcel: one company's delivered parcels of two days, searched by name.
+  const days = Math.max(1, Math.min(7, data.historyDays - 2));
+  const staff = (): Req => {
+    const k = i++;
+    const from = now - (3 + (k % days)) * DAY;
+    return {
+      path: `/api/package/?status=delivered&company=${1 + (k % data.companies)}&created_from=${day(from)}&created_to=${day(from + DAY)}&search=Receiver%20${1 + (k % 9)}&page_size=50`,
+      headers: auth(data.adminToken),
+    };
+  };
+  await load('warm-up', url, remaining, { connections: 10, duration: 1 });
+  await load('warm-up', url, staff, { connections: 10, duration: 1 });
+
+  const scans = Array.from({ length: o.toScan }, (_, k) => data.drivers.map((d) => ({ token: d.token, barcode: d.toScan[k]! }))).flat();
+  const delivers = Array.from({ length: o.onVan }, (_, k) => data.drivers.map((d) => ({ token: d.token, id: d.onVan[k]! }))).flat();
+  let s = 0; let v = 0;
+  await run(ENDPOINTS[0], () => { const sc = scans[s++]!; return { method: 'POST', path: '/api/scan-package-api/inbound-scan/', headers: auth(sc.token), body: JSON.stringify({ barcode: sc.barcode }) }; },
+    { amount: Math.min(o.writes, scans.length) });
+  await run(ENDPOINTS[1], () => { const dv = delivers[v++]!; return { method: 'POST', path: `/api/package-delivered/${dv.id}/deliver/`, headers: auth(dv.token), body: JSON.stringify({ recipient_name: 'Front desk' }) }; },
+    { amount: Math.min(o.writes, delivers.length) });
+  await run(ENDPOINTS[2], remaining, { duration: o.duration });
+  await run(ENDPOINTS[3], staff, { duration: o.duration });
+
+  // The request a device makes most: a poll at the head of the feed, nothing new since.
+  const d0 = data.drivers[0]!;
+  let head = data.feedLast;
+  for (let more = true; more;) {
+    const page = await (await fetch(`${url}/api/sync/changes/?cursor=${head}&limit=500`, { headers: auth(d0.token) })).json() as { cursor: number; has_more: boolean };
+    head = page.cursor; more = page.has_more;
+  }
+  await run(ENDPOINTS[4], () => { const d = driver(); return { path: `/api/sync/changes/?cursor=${head}`, headers: auth(d.token) }; }, { duration: o.duration });
+  return out;
+}

@@ -1,0 +1,130 @@
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { openDatabase, PG_MIGRATIONS_DIR, postgresDb } from '../../server/db/client';
+import { freshPostgresDatabase } from '../../server/db/engine/postgresDatabases';
+import { backupDatabase, backupPostgres } from '../../scripts/backup';
+import { startBenchServer, stopBenchServer } from '../load';
+import { startPostgresServer } from '../postgres';
+import { treeCpuSeconds, type CpuProbe } from './cpu';
+import { checkDrain, drainDevices } from './drain';
+import { measureEndpoints, type EndpointFigures } from './measure';
+import type { ScaleOptions } from './plan';
+import type { ScaleData } from './seed';
+import { seedPostgres } from './seed-postgres';
+import { seedSqlite } from './seed-sqlite';
+
+export interface ScaleResult {
+  engine: 'sqlite' | 'postgres'; size: string; packages: number; drivers: number; companies: number; historyDays: number;
+  seedMs: number; bytes: number; backupMs: number; backupBytes: number; restoreMs: number;
+  endpoints: EndpointFigures[]; drain: string;
+}
+
+const log = (line: string) => console.log(line);
+const since = (t: number) => Math.round(performance.now() - t);
+
+/** SQLite: seed a file, serve it with bench/server.ts, back it up with scripts/backup.ts, restore it as docs/operations.md says. */
+export async function runSqlite(size: string, o: ScaleOptions): Promise<ScaleResult> {
+  const dir = mkdtempSync(join(process.env.SCALE_DIR ?? tmpdir(), 'courier-scale-'));
+  try {
+    const path = join(dir, 'scale.db');
+    log(`[sqlite ${size}] seeding ${o.packages} parcels, ${o.drivers} drivers`);
+    const data = await seedSqlite(path, o, log);
+    log(`[sqlite ${size}] seeded in ${data.seedMs} ms`);
+    const bytes = statSync(path).size;
+    const { url, child } = await startBenchServer(path);
+    const cpu: CpuProbe = { server: () => treeCpuSeconds(child.pid), database: () => 0 };
+    let endpoints: EndpointFigures[]; let drain;
+    try {
+      endpoints = await measureEndpoints(url, data, o, cpu);
+      drain = await drainDevices(url, data.drivers.slice(0, o.drainDevices));
+    } finally {
+      await stopBenchServer(child);
+    }
+    const db = await openDatabase(path);
+    const drainLine = `${drain.requests} requests in ${Math.round(drain.ms)} ms; ${await checkDrain(db, data.drivers.slice(0, o.drainDevices))}; rejected ${drain.failures.length}`;
+    await db.$engine.close();
+    let t = performance.now();
+    const backup = join(dir, 'backup.db');
+    await backupDatabase(path, backup);
+    const backupMs = since(t);
+    const backupBytes = statSync(backup).size;
+    rmSync(path); rmSync(`${path}-wal`, { force: true }); rmSync(`${path}-shm`, { force: true });
+    // Restore (docs/operations.md): copy the backup over DATABASE_PATH, start; the start opens and migrates.
+    t = performance.now();
+    copyFileSync(backup, path);
+    await (await openDatabase(path)).$engine.close();
+    const restoreMs = since(t);
+    return { engine: 'sqlite', size, packages: data.packages, drivers: o.drivers, companies: o.companies, historyDays: data.historyDays, seedMs: data.seedMs, bytes, backupMs, backupBytes, restoreMs, endpoints, drain: drainLine };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function pgBin(tool: string): string {
+  const versions = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a));
+  return join('/usr/lib/postgresql', versions[0]!, 'bin', tool);
+}
+
+/** The postmaster of the cluster at `url` (its data directory's postmaster.pid): its process tree is the database's CPU. */
+async function postmasterPid(url: string): Promise<number> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const dir = (await c.query('show data_directory')).rows[0].data_directory as string;
+    return Number(readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } finally {
+    await c.end();
+  }
+}
+
+async function adminValue(url: string, sql: string): Promise<unknown> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try { return Object.values((await c.query(sql)).rows[0] ?? {})[0]; } finally { await c.end(); }
+}
+
+/** PostgreSQL: seed a fresh database, serve it with server/main.ts (WORKERS=1), pg_dump it as scripts/backup.ts does, pg_restore it. */
+export async function runPostgres(adminUrl: string, size: string, o: ScaleOptions): Promise<ScaleResult> {
+  const url = await freshPostgresDatabase(adminUrl, PG_MIGRATIONS_DIR);
+  const name = new URL(url).pathname.slice(1);
+  const restored = `${name}_restored`;
+  const dir = mkdtempSync(join(process.env.SCALE_DIR ?? tmpdir(), 'courier-scale-pg-'));
+  try {
+    log(`[postgres ${size}] seeding ${o.packages} parcels, ${o.drivers} drivers`);
+    const data: ScaleData = await seedPostgres(url, o, log);
+    log(`[postgres ${size}] seeded in ${data.seedMs} ms`);
+    const bytes = Number(await adminValue(url, 'select pg_database_size(current_database())'));
+    const postmaster = await postmasterPid(url);
+    const { base, child } = await startPostgresServer(url, 1);
+    const cpu: CpuProbe = { server: () => treeCpuSeconds(child.pid), database: () => treeCpuSeconds(postmaster) };
+    let endpoints: EndpointFigures[]; let drain;
+    try {
+      endpoints = await measureEndpoints(base, data, o, cpu);
+      drain = await drainDevices(base, data.drivers.slice(0, o.drainDevices));
+    } finally {
+      await new Promise<void>((ok) => { child.once('exit', () => ok()); child.kill('SIGTERM'); });
+    }
+    const db = postgresDb(url, { poolSize: 2 });
+    const drainLine = `${drain.requests} requests in ${Math.round(drain.ms)} ms; ${await checkDrain(db, data.drivers.slice(0, o.drainDevices))}; rejected ${drain.failures.length}`;
+    await db.$engine.close();
+    const file = join(dir, 'backup.pgdump');
+    let t = performance.now();
+    const { bytes: backupBytes } = await backupPostgres(url, file, pgBin('pg_dump'));
+    const backupMs = since(t);
+    // Restore as docs/operations.md says: pg_restore into an empty database.
+    t = performance.now();
+    await adminValue(adminUrl, `create database "${restored}"`);
+    const target = new URL(url); target.pathname = `/${restored}`;
+    await promisify(execFile)(pgBin('pg_restore'), ['--no-owner', `--dbname=${target.toString()}`, file], { maxBuffer: 16 * 1024 * 1024 });
+    const restoreMs = since(t);
+    return { engine: 'postgres', size, packages: data.packages, drivers: o.drivers, companies: o.companies, historyDays: data.historyDays, seedMs: data.seedMs, bytes, backupMs, backupBytes, restoreMs, endpoints, drain: drainLine };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await adminValue(adminUrl, `drop database if exists "${restored}"`).catch(() => {});
+    await adminValue(adminUrl, `drop database if exists "${name}" with (force)`).catch(() => {});
+  }
+}
