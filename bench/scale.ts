@@ -38,7 +38,7 @@ async function postgresResults(sizes: string[], over: Partial<ScaleOptions>): Pr
   const admin = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   const out: ScaleResult[] = [];
   if (admin) {
-    for (const size of sizes) out.push(await runPostgres(admin, size, sizeOptions(size, over)));
+    for (const size of sizes) { out.push(await runPostgres(admin, size, sizeOptions(size, over))); printScaleTables(out); }
     return out;
   }
   // A throwaway cluster for this run: this file again under scripts/with-postgres.sh, answering in a file.
@@ -88,10 +88,11 @@ export async function runScaleBench(over: Partial<ScaleOptions> = {}): Promise<S
   const sizes = list(process.env.SCALE_SIZES, '100k');
   const engines = list(process.env.SCALE_ENGINES, 'sqlite,postgres');
   const results: ScaleResult[] = [];
-  if (engines.includes('sqlite')) for (const size of sizes) results.push(await runSqlite(size, sizeOptions(size, over)));
+  // Each run's tables as soon as it ends: a 10M run takes a while.
+  if (engines.includes('sqlite')) for (const size of sizes) { results.push(await runSqlite(size, sizeOptions(size, over))); printScaleTables(results); }
   if (engines.includes('postgres')) results.push(...await postgresResults(sizes, over));
   if (process.env.SCALE_RESULTS) writeFileSync(process.env.SCALE_RESULTS, JSON.stringify(results));
-  if (!process.env.SCALE_QUIET) printScaleTables(results);
+  if (!process.env.SCALE_QUIET) { console.log('\n## scale: all runs'); printScaleTables(results); }
   return results;
 }
 

@@ -24,7 +24,7 @@ export interface ScaleOptions {
 
 export const SCALE_DEFAULTS: ScaleOptions = {
   companies: 20, drivers: 200, zones: 10, toScan: 50, toDrain: 50, onVan: 50, packages: 100_000, perDay: 20,
-  connections: 50, duration: 5, writes: 8000, drainDevices: Number(process.env.SCALE_DRAIN ?? 50),
+  connections: 50, duration: 5, writes: Number(process.env.SCALE_WRITES ?? 2000), drainDevices: Number(process.env.SCALE_DRAIN ?? 50),
 };
 
 /**

@@ -37,7 +37,7 @@ export interface ScaleData {
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 const CHUNK = 1_000_000;
-const BIG_TABLES = ['package', 'package_event', 'change_log'];
+const BIG_TABLES = ['package', 'package_event', 'change_log', 'package_recipient', 'delivery_record'];
 const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 async function insertValues(c: SeedConnection, table: string, columns: string[], rows: (string | number)[][]): Promise<void> {
@@ -105,12 +105,19 @@ export async function seedScale(c: SeedConnection, o: ScaleOptions, now = Date.n
     await c.exec(`insert into "change_log" ("entity", "entity_id", "op", "driver_id", "company_id", "created_at")
       select 'package', p."id", 'upsert', p."assigned_to_id", p."company_id", ${at}
       from "package" p, ${steps} where ${range} order by p."id", j.x`);
-    log(`  events and feed rows for packages up to ${Math.min(count, lo + CHUNK - 1)}`);
+    // The tracking link's row, made at the inbound scan: every parcel that was scanned has one.
+    await c.exec(`insert into "package_recipient" ("package_id", "token", "created_at", "updated_at")
+      select p."id", 'bench-' || p."id", p."created_at", p."created_at" from "package" p
+      where p."id" between ${lo} and ${Math.min(count, lo + CHUNK - 1)} and p."status" in ('delivered', 'out_for_delivery')`);
+    await c.exec(`insert into "delivery_record" ("package_id", "driver_id", "recipient_name", "occurred_at", "received_at", "latitude", "longitude", "updated_at")
+      select p."id", p."assigned_to_id", 'Front desk', p."delivered_at", p."delivered_at", p."latitude", p."longitude", p."delivered_at" from "package" p
+      where p."id" between ${lo} and ${Math.min(count, lo + CHUNK - 1)} and p."status" = 'delivered'`);
+    log(`  events, feed, recipient and delivery rows for packages up to ${Math.min(count, lo + CHUNK - 1)}`);
   }
   const tIndex = performance.now();
   for (const ix of dropped) await c.exec(ix.create);
   log(`  ${dropped.length} indexes built in ${Math.round(performance.now() - tIndex)} ms`);
-  await c.afterLoad(['company', 'zone', 'user', 'auth_token', ...BIG_TABLES]);
+  await c.afterLoad(['company', 'zone', 'user', 'auth_token', 'package', 'package_event', 'change_log', 'delivery_record']);
 
   const drivers: ScaleDriver[] = tokens.map((t, d) => {
     const base = d * P + H + 1; // id of the driver's first active parcel
