@@ -24,6 +24,10 @@ export interface ScaleResult {
 }
 
 const log = (line: string) => console.log(line);
+/** The load figures as soon as they are measured: at 10M the backup that follows takes a while. */
+const show = (engine: string, size: string, rows: EndpointFigures[]) => {
+  for (const e of rows) log(`[${engine} ${size}] ${e.endpoint}: ${e.rps} req/s, server ${e.serverMs.toFixed(2)} ms/req, database ${e.dbMs.toFixed(2)} ms/req, non-2xx ${e.non2xx}`);
+};
 const since = (t: number) => Math.round(performance.now() - t);
 
 /** SQLite: seed a file, serve it with bench/server.ts, back it up with scripts/backup.ts, restore it as docs/operations.md says. */
@@ -40,6 +44,7 @@ export async function runSqlite(size: string, o: ScaleOptions): Promise<ScaleRes
     let endpoints: EndpointFigures[]; let drain;
     try {
       endpoints = await measureEndpoints(url, data, o, cpu);
+      show('sqlite', size, endpoints);
       drain = await drainDevices(url, data.drivers.slice(0, o.drainDevices));
     } finally {
       await stopBenchServer(child);
@@ -104,6 +109,7 @@ export async function runPostgres(adminUrl: string, size: string, o: ScaleOption
     let endpoints: EndpointFigures[]; let drain;
     try {
       endpoints = await measureEndpoints(base, data, o, cpu);
+      show('postgres', size, endpoints);
       drain = await drainDevices(base, data.drivers.slice(0, o.drainDevices));
     } finally {
       await new Promise<void>((ok) => { child.once('exit', () => ok()); child.kill('SIGTERM'); });
