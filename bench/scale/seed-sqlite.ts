@@ -12,7 +12,9 @@ export async function seedSqlite(path: string, o: ScaleOptions, log?: (line: str
   await (await openDatabase(path)).$engine.close();
   const db = new Database(path);
   try {
-    db.pragma('journal_mode = OFF');
+    // better-sqlite3 opens in defensive mode, which silently keeps WAL (an 8 GB WAL at 10M): allow OFF for the seed.
+    db.unsafeMode(true);
+    if (db.pragma('journal_mode = OFF', { simple: true }) !== 'off') throw new Error('the seed could not turn the journal off');
     db.pragma('synchronous = OFF');
     db.pragma('foreign_keys = OFF');
     db.pragma('cache_size = -1000000');
@@ -29,6 +31,7 @@ export async function seedSqlite(path: string, o: ScaleOptions, log?: (line: str
     const data = await seedScale(c, o, Date.now(), log);
     db.exec('commit');
     db.exec('analyze');
+    db.unsafeMode(false);
     db.pragma('journal_mode = WAL');
     return data;
   } finally {
