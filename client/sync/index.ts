@@ -1,5 +1,6 @@
 import { actionBuilders, type ActionBuilders } from './actions';
 import { getMeta, META, setMeta, SyncDb } from './db';
+import type { FirstRows } from './firstRead';
 import { request, type FetchLike, type Transport } from './http';
 import { checkServerSeq, pruneJournal, requeueJournal, type RestoreResend } from './journal';
 import { outboxLock } from './lock';
@@ -12,6 +13,7 @@ import type { ActionInput, FailedStatus, LocalCheck, Notice, OutboxRow, Reach, S
 export type * from './types';
 export { SyncStorageError } from './outbox';
 export { SyncDb } from './db';
+export type { FirstRows } from './firstRead';
 
 export interface SyncEngineOptions {
   /** `https://host/api/` */
@@ -59,8 +61,10 @@ export interface SyncEngine {
   /**
    * What a first screen needs, read from the device in one transaction that reads each store once
    * (no network): the session's user, pendingView(), outbox() and the status with its counts.
+   * `preread`: those rows, read already (firstRead.ts, before the engine's code had loaded); without
+   * them (or null) the engine reads them itself.
    */
-  firstView(): Promise<{ user: SessionInfo | null; view: ViewPackage[]; outbox: OutboxRow[]; status: SyncStatus }>;
+  firstView(preread?: FirstRows | null): Promise<{ user: SessionInfo | null; view: ViewPackage[]; outbox: OutboxRow[]; status: SyncStatus }>;
   /** Called at once and on every change; returns the unsubscribe function. */
   subscribe(cb: (s: SyncStatus) => void): () => void;
   retryRejected(id: number): Promise<boolean>;
@@ -350,11 +354,15 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       return checkBarcode(db, (await getMeta<SessionInfo>(db, META.user))?.id ?? null, barcode);
     },
     status: () => state,
-    async firstView() {
-      const [token, user, copies, rows, lastSyncedAt, resend, notices] = await db.transaction('r', [db.meta, db.packages, db.outbox], () => Promise.all([
-        getMeta<string>(db, META.token), getMeta<SessionInfo>(db, META.user), db.packages.toArray(), db.outbox.orderBy('seq').toArray(),
-        getMeta<number>(db, META.lastSyncedAt), getMeta<RestoreResend>(db, META.restoreResend), getMeta<Notice[]>(db, META.notices),
-      ]));
+    async firstView(preread) {
+      const read = preread ?? await db.transaction('r', [db.meta, db.packages, db.outbox], async (): Promise<FirstRows> => {
+        const [token, user, copies, outbox, lastSyncedAt, resend, notices] = await Promise.all([
+          getMeta<string>(db, META.token), getMeta<SessionInfo>(db, META.user), db.packages.toArray(), db.outbox.orderBy('seq').toArray(),
+          getMeta<number>(db, META.lastSyncedAt), getMeta<RestoreResend>(db, META.restoreResend), getMeta<Notice[]>(db, META.notices),
+        ]);
+        return { token, user, copies, outbox, lastSyncedAt, resend, notices };
+      });
+      const { token, user, copies, outbox: rows, lastSyncedAt, resend, notices } = read;
       // The figures refreshCounts publishes, from the rows read here (held rows carry a placeholder seq).
       const count = (status: OutboxRow['status']) => rows.filter((r) => r.status === status).length;
       publish({ held: count('held'), queued: count('queued'), sending: count('sending'), rejected: count('rejected'), lastSyncedAt: lastSyncedAt ?? null, resentAfterRestore: resend?.count ?? 0, notices: notices?.length ?? 0 });
