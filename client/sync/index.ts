@@ -108,7 +108,10 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const lock = outboxLock(db, owner, now, options.lock ?? 'auto');
   const actions = actionBuilders(now, newId);
 
-  const deviceId = db.transaction('rw', db.meta, async () => {
+  // Read (or made) on first use, not here: creating the engine must not open the database, so a
+  // warm start's first frame, drawn from rows read without Dexie (firstRead.ts), does not wait for it.
+  let deviceIdRead: Promise<string> | null = null;
+  const deviceId = () => deviceIdRead ??= db.transaction('rw', db.meta, async () => {
     const existing = await getMeta<string>(db, META.deviceId);
     if (existing) return existing;
     const id = newId();
@@ -188,7 +191,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     const session = await currentSession();
     if (!session) { publish({ loginNeeded: true }); return; }
     if (state.loginNeeded) return;
-    const id = await deviceId;
+    const id = await deviceId();
     // Undo windows that closed while no timer ran (page frozen, timers throttled) end here.
     if ((await releaseHeld(db, { closedBy: now() })).length) changed();
     let checked = false;
@@ -296,12 +299,12 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
 
   const engine: SyncEngine = {
     db,
-    deviceId,
+    get deviceId() { return deviceId(); },
     actions,
     async hold(action, ms) {
       const user = (await currentSession())?.user ?? (await getMeta<SessionInfo>(db, META.user));
       if (!user) throw new Error('Log in once with signal before working offline');
-      await deviceId;
+      await deviceId();
       const row = await addToOutbox(db, action, user.id, now(), now() + ms);
       const id = row.id as number;
       holdTimers.set(id, setTimeout(() => { holdTimers.delete(id); void releaseNow({ ids: [id] }).catch(() => undefined); }, ms));
@@ -334,7 +337,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       const session = await currentSession();
       const user = session?.user ?? (await getMeta<SessionInfo>(db, META.user));
       if (!user) throw new Error('Log in once with signal before working offline');
-      await deviceId;
+      await deviceId();
       const row = await addToOutbox(db, action, user.id, now());
       await refreshCounts();
       if (started) {
@@ -391,7 +394,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     async start() {
       if (started || closed) return;
       started = true;
-      await deviceId;
+      await deviceId();
       await requestPersistence();
       await pruneJournal(db, now());
       // Held rows left by a page that died inside its undo window: the window ended with it.
@@ -416,7 +419,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     },
     async login(email, password) {
       // The device id names this phone's session, so an admin can sign out this phone alone.
-      const outcome = await request(transport, 'POST', 'auth/login/', { 'content-type': 'application/json', 'x-device-id': await deviceId },
+      const outcome = await request(transport, 'POST', 'auth/login/', { 'content-type': 'application/json', 'x-device-id': await deviceId() },
         JSON.stringify({ email, password }));
       if (outcome.kind !== 'ok') throw new Error('message' in outcome ? outcome.message : 'Login failed');
       const body = outcome.body as { token: string; user: SessionInfo };
