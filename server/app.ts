@@ -23,7 +23,6 @@ import { createSheetParser } from './services/uploads/parser';
 import { databaseLoginThrottle, memoryLoginThrottle } from './services/auth/throttle';
 import { outboxMailer, type Mailer } from './services/auth/mailer';
 import type { PermissionSource } from './services/auth/session';
-import { groupPermissions } from './services/auth/permissionGroups';
 
 export interface AppOptions {
   db: Db;
@@ -51,7 +50,8 @@ export function createApp(options: AppOptions) {
     clock: options.clock,
     config,
     mailer: options.mailer ?? outboxMailer(options.db, () => options.clock.now()),
-    permissionSource: options.permissionSource ?? groupPermissions,
+    // Without one, the session query reads the user's permission groups itself (auth/session.ts).
+    permissionSource: options.permissionSource,
     limiter,
     throttle: shared ? databaseLoginThrottle(options.db, limiter) : memoryLoginThrottle(limiter, config.limiterCapacity),
     writes: options.db.$engine.units(options.writeBatch),
@@ -63,7 +63,8 @@ export function createApp(options: AppOptions) {
     c.set('deps', deps);
     c.set('requestId', requestIdOf(c));
     const started = performance.now();
-    await next();
+    // The request is a caller of its own: what it waits for is the units it began (PostgreSQL).
+    await deps.writes.caller(next);
     // On the finished response's headers: c.header() now would rebuild the whole Response.
     c.res.headers.set('X-Request-Id', c.get('requestId'));
     if (config.logRequests) console.log(JSON.stringify(requestLogLine(c, deps.clock.now(), started, c.get('user')?.id)));

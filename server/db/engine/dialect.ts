@@ -47,6 +47,8 @@ export interface JsonSql {
   bool(column: SQLWrapper): SQL;
   /** Epoch milliseconds as ISO 8601 text (`''` for null), the same text as `iso()` in server/clock.ts. */
   iso(ms: SQLWrapper): SQL;
+  /** JSON as its text (node-postgres would parse a json column into objects). */
+  text(json: SQL): SQL<string>;
 }
 
 const keys = (members: [string, SQL | SQLWrapper][]) => members.map(([k, v]) => sql`${sql.raw(`'${k.replace(/'/g, "''")}'`)}, ${v}`);
@@ -57,6 +59,7 @@ const sqliteJson: JsonSql = {
   bool: (col) => sql`json(case when ${col} = 1 then 'true' else 'false' end)`,
   // SQLite rounds unixepoch seconds to whole milliseconds, so `%f` is exact.
   iso: (ms) => sql`coalesce(strftime('%Y-%m-%dT%H:%M:%fZ', ${ms} / 1000.0, 'unixepoch'), '')`,
+  text: (json) => sql<string>`${json}`,
 };
 
 /** PostgreSQL functions take at most 100 arguments: larger objects are built in parts and joined as text. */
@@ -77,6 +80,7 @@ const postgresJson: JsonSql = {
   arrayOf: (element, from, orderBy) => sql`coalesce((select json_agg(${element} order by ${orderBy}) ${from}), '[]'::json)`,
   bool: (col) => sql`(${col} = 1)`,
   iso: (ms) => sql`coalesce(to_char(to_timestamp(${ms} / 1000.0) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), '')`,
+  text: (json) => sql<string>`(${json})::text`,
 };
 
 export function jsonSql(db: HasEngine | EngineKind): JsonSql {

@@ -14,8 +14,10 @@ export function sqliteEngine(sqlite: Database.Database): Engine & { sqlite: Data
   cacheStatements(sqlite);
   const gate: UnitGate = { store: new AsyncLocalStorage<object>(), active: null };
   let units: Units | null = null;
+  const note = (text: string): void => engine.onStatement?.(text);
 
   function now(sql: string, params: unknown[], method: Method): QueryResult {
+    engine.onStatement?.(sql);
     const stmt = sqlite.prepare(sql);
     if (method === 'run') {
       if (stmt.reader) {
@@ -38,20 +40,23 @@ export function sqliteEngine(sqlite: Database.Database): Engine & { sqlite: Data
     }
   }
 
-  return {
+  const engine: Engine & { sqlite: Database.Database } = {
     kind: 'sqlite',
     sqlite,
+    onStatement: null,
     execute,
     // One runner per connection: the first caller's options (a test's commit seam) hold.
     units(options?: UnitOptions) {
-      units ??= sqliteUnits(sqlite, gate, options);
+      units ??= sqliteUnits(sqlite, gate, options, note);
       return units;
     },
     async savepoint<T>(work: () => Promise<T>): Promise<T> {
       if (!gate.active || gate.store.getStore() !== gate.active.token) throw new Error('A savepoint runs inside a unit of work');
+      note('SAVEPOINT nested');
       sqlite.prepare('SAVEPOINT nested').run();
       try {
         const value = await work();
+        note('RELEASE nested');
         sqlite.prepare('RELEASE nested').run();
         return value;
       } catch (err) {
@@ -68,6 +73,7 @@ export function sqliteEngine(sqlite: Database.Database): Engine & { sqlite: Data
       sqlite.close();
     },
   };
+  return engine;
 }
 
 export { Database };

@@ -39,14 +39,19 @@ function rolledBack(): Error {
   return new Database.SqliteError('A failed write rolled back the whole transaction; nothing of it was kept', 'SQLITE_ABORT_ROLLBACK');
 }
 
-export function sqliteUnits(sqlite: Database.Database, gate: UnitGate, options: UnitOptions = {}): Units {
+/** `note` hears each transaction-control statement (the engine's debug seam, `onStatement`). */
+export function sqliteUnits(sqlite: Database.Database, gate: UnitGate, options: UnitOptions = {}, note: (text: string) => void = () => undefined): Units {
   const maxUnits = options.maxUnits ?? DEFAULT_MAX_UNITS;
-  const begin = sqlite.prepare('BEGIN IMMEDIATE');
-  const commit = sqlite.prepare('COMMIT');
-  const rollback = sqlite.prepare('ROLLBACK');
-  const savepoint = sqlite.prepare('SAVEPOINT write_unit');
-  const release = sqlite.prepare('RELEASE write_unit');
-  const rollbackTo = sqlite.prepare('ROLLBACK TO write_unit');
+  const control = (text: string) => {
+    const stmt = sqlite.prepare(text);
+    return { run: () => { note(text); return stmt.run(); } };
+  };
+  const begin = control('BEGIN IMMEDIATE');
+  const commit = control('COMMIT');
+  const rollback = control('ROLLBACK');
+  const savepoint = control('SAVEPOINT write_unit');
+  const release = control('RELEASE write_unit');
+  const rollbackTo = control('ROLLBACK TO write_unit');
   let current: Batch | null = null;
   let failures = 0;
   let lastError: unknown = null;
@@ -176,6 +181,8 @@ export function sqliteUnits(sqlite: Database.Database, gate: UnitGate, options: 
         return Promise.reject(err);
       }
     },
+    // Reads see the open batch's rows, whoever wrote them: settled() waits for the batch, not the caller.
+    caller: (work) => work(),
     get failures() {
       return failures;
     },
