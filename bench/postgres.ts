@@ -141,7 +141,8 @@ export async function runPostgresBench(opts = { drivers: 100, perDriver: 100 }):
   for (const name of ['GET remaining', 'POST inbound-scan']) {
     const one = rows.find((r) => r.name.startsWith(name) && r.config.workers === 1);
     for (const two of rows.filter((r) => r.name.startsWith(name) && r.config.workers === 2)) {
-      if (one) console.log(`${name}: ${two.name.slice(two.name.lastIndexOf(')') + 1).replace(/^[, ]+/, '')} / 1 process = ${(two.rps / one.rps).toFixed(2)}x`);
+      const how = `pool ${two.config.pool}, ${two.config.connections} connections${two.config.pipelining > 1 ? `, pipelining ${two.config.pipelining}` : ''}`;
+      if (one) console.log(`${name}: 2 processes (${how}) / 1 process = ${(two.rps / one.rps).toFixed(2)}x req/s`);
     }
   }
 }

@@ -34,7 +34,7 @@ export async function notifyRecipient(
   if (settings.channels.includes('email') && recipient?.email) targets.push({ channel: 'email', to: recipient.email });
   if (settings.channels.includes('sms') && row.customer_phone?.trim()) targets.push({ channel: 'sms', to: row.customer_phone.trim() });
   if (!targets.length) return 0;
-  await ensureRecipient(db, now, row.id);
+  await ensureRecipient(db, now, row.id, recipient);
   const data = typeof given === 'function' ? await given() : given;
   let queued = 0;
   for (const t of targets) {
