@@ -53,7 +53,9 @@ async function seed(url: string, drivers: number, perDriver: number) {
 
 async function start(url: string, workers: number, pool: number): Promise<{ base: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  // BENCH_CPU_PROF=<dir>: each server process writes a V8 CPU profile there (where a request's time goes).
+  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
     env: {
       ...process.env, DATABASE_URL: url, DATABASE_POOL_SIZE: String(pool), WORKERS: String(workers), PORT: String(port), HOST: '127.0.0.1', LOG_REQUESTS: '0',

@@ -5,8 +5,12 @@ import type { UnitOptions, Units } from './types';
 /** Which unit holds the connection now; statements of everyone else wait for `idle`. */
 export interface UnitGate {
   store: AsyncLocalStorage<object>;
-  active: { token: object; idle: Promise<void>; after: (() => void)[] } | null;
+  /** `fresh`: nothing ran in the unit since its SAVEPOINT (engine/sqlite.ts's savepoint() may reuse it). */
+  active: { token: object; idle: Promise<void>; after: (() => void)[]; fresh: boolean } | null;
 }
+
+/** Each unit's savepoint: the batch undoes a failed unit back to it. */
+export const UNIT_SAVEPOINT = 'write_unit';
 
 /**
  * Group commit. With synchronous=FULL every COMMIT waits for an fsync, and an answered write must
@@ -49,9 +53,9 @@ export function sqliteUnits(sqlite: Database.Database, gate: UnitGate, options: 
   const begin = control('BEGIN IMMEDIATE');
   const commit = control('COMMIT');
   const rollback = control('ROLLBACK');
-  const savepoint = control('SAVEPOINT write_unit');
-  const release = control('RELEASE write_unit');
-  const rollbackTo = control('ROLLBACK TO write_unit');
+  const savepoint = control(`SAVEPOINT ${UNIT_SAVEPOINT}`);
+  const release = control(`RELEASE ${UNIT_SAVEPOINT}`);
+  const rollbackTo = control(`ROLLBACK TO ${UNIT_SAVEPOINT}`);
   let current: Batch | null = null;
   let failures = 0;
   let lastError: unknown = null;
@@ -120,7 +124,7 @@ export function sqliteUnits(sqlite: Database.Database, gate: UnitGate, options: 
     await before;
     const token = {};
     const after: (() => void)[] = [];
-    gate.active = { token, idle: mine, after };
+    gate.active = { token, idle: mine, after, fresh: true };
     let batch: Batch;
     try {
       batch = join();
