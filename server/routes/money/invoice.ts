@@ -13,11 +13,9 @@ import type { SessionUser } from '../../services/auth/session';
 import { companyFilter, loginCompany, requireMoneyStaff } from '../../services/money/access';
 import { gstForLines } from '../../../shared/gst';
 import { invoicePdf, invoicesCsv } from '../../services/money/documents';
-import { getBusinessProfile } from '../../services/money/businessProfile';
-import { dayStart, DAY_MS, findInvoice, generateStatement, setInvoiceStatus } from '../../services/money/invoices';
+import { dayStart, DAY_MS, findInvoice, generateStatement, invoiceParties, setInvoiceStatus } from '../../services/money/invoices';
 import { markPaid } from '../../services/money/payments';
 import { invoiceLines, invoicesApi, type InvoiceRow } from '../../services/money/shape';
-import { findCompany } from '../../services/money/wallets';
 
 const tags = ['Invoice'];
 const CSV_MAX_ROWS = 50_000;
@@ -109,8 +107,7 @@ export function invoiceRoutes(app: App): void {
   }, async ({ deps, user, params }) => {
     const row = await findInvoice(deps.db, user, params.id);
     const api = (await invoicesApi(deps.db, [row]))[0];
-    const ctx = { seller: await getBusinessProfile(deps.db) };
-    const bytes = await invoicePdf(api, await invoiceLines(deps.db, row.id), await findCompany(deps.db, row.company_id), ctx);
+    const bytes = await invoicePdf(api, await invoiceLines(deps.db, row.id), await invoiceParties(deps.db, row));
     return new Response(bytes, {
       headers: { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="${row.number}.pdf"` },
     });
