@@ -24,7 +24,7 @@ export const unrouted = () => sql`not exists (select 1 from ${deliveryRoute} whe
 export interface PageOpts { page: number; page_size: number }
 
 /** One page of parcels under `where` as Package answers, in `order`. */
-export async function packagePage(db: Db, where: SQL | undefined, order: SQL[], q: PageOpts, url: string, join?: 'delivery'): Promise<Page<Package>> {
+async function packagePage(db: Db, where: SQL | undefined, order: SQL[], q: PageOpts, url: string, join?: 'delivery'): Promise<Page<Package>> {
   const base = join === 'delivery'
     ? db.select({ id: pkg.id }).from(pkg).innerJoin(deliveryRecord, eq(deliveryRecord.package_id, pkg.id))
     : db.select({ id: pkg.id }).from(pkg);
@@ -36,7 +36,7 @@ export async function packagePage(db: Db, where: SQL | undefined, order: SQL[], 
   return { count, ...pageLinks(url, q.page, q.page_size, count), results: await packagesByIds(db, ids) };
 }
 
-export const bySequence = () => [sql`${pkg.sequence_no} is null`, asc(pkg.sequence_no), asc(pkg.id)];
+const bySequence = () => [sql`${pkg.sequence_no} is null`, asc(pkg.sequence_no), asc(pkg.id)];
 
 export interface ListFilter { driver?: number; route?: number; zone?: number }
 const filters = (f: ListFilter) => [
@@ -46,18 +46,32 @@ const filters = (f: ListFilter) => [
 ];
 
 /** Parcels still to be delivered. */
-export const pendingWhere = (f: ListFilter) => and(live(), inArray(pkg.status, [...OPEN_DELIVERY]), ...filters(f));
+const pendingWhere = (f: ListFilter) => and(live(), inArray(pkg.status, [...OPEN_DELIVERY]), ...filters(f));
 /** Parcels with a driver, not yet attempted. */
-export const assignedWhere = (f: ListFilter) => and(live(), isNotNull(pkg.assigned_to_id), inArray(pkg.status, ['assigned', 'out_for_delivery']), ...filters(f));
+const assignedWhere = (f: ListFilter) => and(live(), isNotNull(pkg.assigned_to_id), inArray(pkg.status, ['assigned', 'out_for_delivery']), ...filters(f));
 /** Parcels a planner can still put on a route: waiting at the depot or with a driver, on no live route. */
-export const routableWhere = (f: ListFilter) => and(live(), inArray(pkg.status, ['created', 'received', 'assigned']), unrouted(), ...filters(f));
+const routableWhere = (f: ListFilter) => and(live(), inArray(pkg.status, ['created', 'received', 'assigned']), unrouted(), ...filters(f));
 
-export function completedWhere(driver: number | undefined, from?: string, to?: string): SQL | undefined {
+function completedWhere(driver: number | undefined, from?: string, to?: string): SQL | undefined {
   return and(live(), eq(pkg.status, 'delivered'),
     driver != null ? eq(deliveryRecord.driver_id, driver) : undefined,
     from ? gte(pkg.delivered_at, dayStartUtc(from)) : undefined,
     to ? lt(pkg.delivered_at, dayStartUtc(to) + DAY) : undefined);
 }
+
+type ListQuery = PageOpts & ListFilter;
+
+/** Parcels still to be delivered, in route sequence. */
+export const pendingDeliveries = (db: Db, q: ListQuery, url: string) => packagePage(db, pendingWhere(q), bySequence(), q, url);
+/** Parcels with a driver and not yet attempted, by driver then sequence. */
+export const assignedDeliveries = (db: Db, q: ListQuery, url: string) =>
+  packagePage(db, assignedWhere(q), [asc(pkg.assigned_to_id), ...bySequence()], q, url);
+/** Parcels a planner can put on a route, by zone and postcode. */
+export const routableParcels = (db: Db, q: ListQuery, url: string) =>
+  packagePage(db, routableWhere(q), [asc(pkg.zone_id), asc(pkg.postcode), asc(pkg.id)], q, url);
+/** Parcels delivered (by one driver, or anyone) within UTC days, newest first. */
+export const completedDeliveries = (db: Db, driver: number | undefined, q: PageOpts & { date_from?: string; date_to?: string }, url: string) =>
+  packagePage(db, completedWhere(driver, q.date_from, q.date_to), [desc(pkg.delivered_at), desc(pkg.id)], q, url, 'delivery');
 
 const zeroStatuses = () => Object.fromEntries(ROUTE_STATUSES.map((s) => [s, 0])) as Record<RouteStatus, number>;
 
@@ -148,4 +162,19 @@ export async function dashboardMap(db: Db, driverFilter?: number) {
     }),
     unassigned: unassigned.map(strip),
   };
+}
+
+/** The routes of a day (planned, running or done), by driver (unassigned last), for the sequence-wise view. */
+export async function routesOfDay(db: Db, date: string, q: { driver?: number; kind?: string }) {
+  return await db.select().from(deliveryRoute)
+    .where(and(eq(deliveryRoute.date, date), q.driver != null ? eq(deliveryRoute.driver_id, q.driver) : undefined,
+      q.kind ? eq(deliveryRoute.kind, q.kind) : undefined, inArray(deliveryRoute.status, ['planned', 'in_progress', 'completed'])))
+    .orderBy(sql`${deliveryRoute.driver_id} is null`, asc(deliveryRoute.driver_id), asc(deliveryRoute.id)).limit(200).all();
+}
+
+/** Pickups a driver holds that no live route carries yet, oldest first. */
+export async function pickupsWaiting(db: Db, driverId: number): Promise<number[]> {
+  return (await db.select({ id: pkg.id }).from(pkg)
+    .where(and(eq(pkg.assigned_to_id, driverId), eq(pkg.status, 'pickup_requested'), isNull(pkg.deleted_at), unrouted()))
+    .orderBy(asc(pkg.id)).limit(2000).all()).map((r) => r.id);
 }
