@@ -18,6 +18,13 @@ export function requireCompanyInScope(user: SessionUser, companyId: number, what
   if (!canSeeCompany(user, companyId)) throw notFound(`${what} not found`);
 }
 
+/** A money record looked up by id, if the caller may see it: missing and another company's answer the same 404. */
+export function inScope<T extends { company_id: number }>(user: SessionUser, row: T | undefined, what: string): T {
+  if (!row) throw notFound(`${what} not found`);
+  requireCompanyInScope(user, row.company_id, what);
+  return row;
+}
+
 /** A company the caller may see (a company login: itself); outside scope, missing or archived is 404. */
 export function findCompanyInScope(db: Db, user: SessionUser, companyId: number): Promise<CompanyRow> {
   if (!canSeeCompany(user, companyId)) throw notFound(`Company ${companyId} not found`);

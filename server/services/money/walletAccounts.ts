@@ -1,30 +1,24 @@
-import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { TxnQuery } from '../../../shared/schemas/money';
 import type { Db } from '../../db/client';
 import { invoice, wallet, walletTxn } from '../../db/schema/index';
-import { conflict, notFound } from '../../errors';
+import { conflict } from '../../errors';
 import { listPage, type ListOptions } from '../../resources/list';
 import type { SessionUser } from '../auth/session';
-import { companyConds, requireCompanyInScope } from './access';
+import { companyConds, inScope } from './access';
 import { dayStart, DAY_MS } from './invoices';
 import { txnsApi, walletApi } from './shape';
 import { ensureWallet, findCompany, walletOfCompany, type Ledger, type TxnRow, type WalletRow } from './wallets';
 
 /** A wallet the caller may see; another company's is 404. */
 export async function findWallet(db: Db, user: SessionUser, id: number): Promise<WalletRow> {
-  const w = await db.select().from(wallet).where(eq(wallet.id, id)).get();
-  if (!w) throw notFound(`Wallet ${id} not found`);
-  requireCompanyInScope(user, w.company_id, `Wallet ${id}`);
-  return w;
+  return inScope(user, await db.select().from(wallet).where(eq(wallet.id, id)).get(), `Wallet ${id}`);
 }
 
 /** A wallet transaction the caller may see; another company's is 404. */
 export async function findTxn(db: Db, user: SessionUser, id: number): Promise<TxnRow> {
-  const t = await db.select().from(walletTxn).where(eq(walletTxn.id, id)).get();
-  if (!t) throw notFound(`Transaction ${id} not found`);
-  requireCompanyInScope(user, t.company_id, `Transaction ${id}`);
-  return t;
+  return inScope(user, await db.select().from(walletTxn).where(eq(walletTxn.id, id)).get(), `Transaction ${id}`);
 }
 
 /** One page of the wallets the caller may see (a company: its own), by id. */
