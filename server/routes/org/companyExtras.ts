@@ -3,7 +3,6 @@ import { DepotAddress, DepotAddressCreate, DepotAddressUpdate, RegisterCompanyBo
 import { Company, CompanyStatusBody } from '../../../shared/schemas/people';
 import { iso } from '../../clock';
 import { companyDepotAddress } from '../../db/schema/index';
-import { forbidden, notFound } from '../../errors';
 import { ops } from '../../http/catalogue';
 import { clientIp } from '../../http/client';
 import type { App } from '../../http/env';
@@ -52,9 +51,7 @@ export function companyExtraRoutes(app: App): void {
     summary: 'Approve, suspend or reactivate a company',
     description: 'Status `active`, `suspended` or `pending`. While not active its logins cannot sign in, their tokens stop working and its new packages are refused.',
   }, async ({ deps, user, params, body }) => {
-    if (user.companyId != null && user.companyId !== params.id) throw notFound(`Company ${params.id} not found`);
-    if (user.companyId != null) throw forbidden('A company cannot change its own status');
-    const { before, after } = await changeCompanyStatus(deps, params.id, body.status);
+    const { before, after } = await changeCompanyStatus(deps, user, params.id, body.status);
     await audit(deps.db, deps.clock.now(), user.id, 'company.status_change', `company:${params.id}`, { before: { status: before.status }, after: { status: after.status } });
     return toCompany(after);
   });

@@ -5,7 +5,7 @@ import type { RegisterCompanyBody } from '../../../shared/schemas/org';
 import type { COMPANY_STATUSES } from '../../../shared/schemas/people';
 import type { Deps } from '../../deps';
 import { company, user } from '../../db/schema/index';
-import { conflict, notFound } from '../../errors';
+import { conflict, forbidden, notFound } from '../../errors';
 import { twinOf } from '../../db/twin';
 import type { ResourceContext, Row } from '../../resources/crud';
 import type { SessionUser } from '../auth/session';
@@ -69,7 +69,10 @@ export async function registerCompany(deps: Deps, body: z.output<typeof Register
  * is not active (the session check reads the status), and its new packages are refused. Answers
  * the row before and after, for the audit line.
  */
-export async function changeCompanyStatus(deps: Deps, id: number, status: CompanyStatus): Promise<{ before: CompanyRow; after: CompanyRow }> {
+export async function changeCompanyStatus(deps: Deps, me: SessionUser, id: number, status: CompanyStatus): Promise<{ before: CompanyRow; after: CompanyRow }> {
+  // Another company is outside a company login's scope (404); its own status is staff's decision.
+  if (me.companyId != null && me.companyId !== id) throw notFound(`Company ${id} not found`);
+  if (me.companyId != null) throw forbidden('A company cannot change its own status');
   const existing = await deps.db.select().from(company).where(eq(company.id, id)).get();
   if (!existing) throw notFound(`Company ${id} not found`);
   if (existing.status === status) return { before: existing, after: existing };
