@@ -24,7 +24,7 @@ export const unrouted = () => sql`not exists (select 1 from ${deliveryRoute} whe
 export interface PageOpts { page: number; page_size: number }
 
 /** One page of parcels under `where` as Package answers, in `order`. */
-async function packagePage(db: Db, where: SQL | undefined, order: SQL[], q: PageOpts, url: string, join?: 'delivery'): Promise<Page<Package>> {
+export async function packagePage(db: Db, where: SQL | undefined, order: SQL[], q: PageOpts, url: string, join?: 'delivery'): Promise<Page<Package>> {
   const base = join === 'delivery'
     ? db.select({ id: pkg.id }).from(pkg).innerJoin(deliveryRecord, eq(deliveryRecord.package_id, pkg.id))
     : db.select({ id: pkg.id }).from(pkg);
@@ -36,7 +36,7 @@ async function packagePage(db: Db, where: SQL | undefined, order: SQL[], q: Page
   return { count, ...pageLinks(url, q.page, q.page_size, count), results: await packagesByIds(db, ids) };
 }
 
-const bySequence = () => [sql`${pkg.sequence_no} is null`, asc(pkg.sequence_no), asc(pkg.id)];
+export const bySequence = () => [sql`${pkg.sequence_no} is null`, asc(pkg.sequence_no), asc(pkg.id)];
 
 export interface ListFilter { driver?: number; route?: number; zone?: number }
 const filters = (f: ListFilter) => [
@@ -46,13 +46,13 @@ const filters = (f: ListFilter) => [
 ];
 
 /** Parcels still to be delivered. */
-const pendingWhere = (f: ListFilter) => and(live(), inArray(pkg.status, [...OPEN_DELIVERY]), ...filters(f));
+export const pendingWhere = (f: ListFilter) => and(live(), inArray(pkg.status, [...OPEN_DELIVERY]), ...filters(f));
 /** Parcels with a driver, not yet attempted. */
-const assignedWhere = (f: ListFilter) => and(live(), isNotNull(pkg.assigned_to_id), inArray(pkg.status, ['assigned', 'out_for_delivery']), ...filters(f));
+export const assignedWhere = (f: ListFilter) => and(live(), isNotNull(pkg.assigned_to_id), inArray(pkg.status, ['assigned', 'out_for_delivery']), ...filters(f));
 /** Parcels a planner can still put on a route: waiting at the depot or with a driver, on no live route. */
-const routableWhere = (f: ListFilter) => and(live(), inArray(pkg.status, ['created', 'received', 'assigned']), unrouted(), ...filters(f));
+export const routableWhere = (f: ListFilter) => and(live(), inArray(pkg.status, ['created', 'received', 'assigned']), unrouted(), ...filters(f));
 
-function completedWhere(driver: number | undefined, from?: string, to?: string): SQL | undefined {
+export function completedWhere(driver: number | undefined, from?: string, to?: string): SQL | undefined {
   return and(live(), eq(pkg.status, 'delivered'),
     driver != null ? eq(deliveryRecord.driver_id, driver) : undefined,
     from ? gte(pkg.delivered_at, dayStartUtc(from)) : undefined,
