@@ -2,9 +2,9 @@ import { and, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { canChangeInvoice, invoiceNumber, type InvoiceKind, type InvoiceStatus } from '../../../shared/money';
 import type { Db } from '../../db/client';
 import { invoice, invoiceCounter, invoiceLine, pkg, walletTxn } from '../../db/schema/index';
-import { badRequest, conflict, invalidTransition, notFound } from '../../errors';
+import { badRequest, conflict, invalidTransition } from '../../errors';
 import type { SessionUser } from '../auth/session';
-import { requireCompanyInScope } from './access';
+import { inScope } from './access';
 import { getBusinessProfile, type BusinessProfileRow } from './businessProfile';
 import type { InvoiceParties } from './documents';
 import { companyPolicy } from './parcelPricing';
@@ -83,10 +83,7 @@ export async function issueInvoice(deps: Ledger, input: IssueInput): Promise<Inv
 }
 
 export async function findInvoice(db: Db, user: SessionUser, id: number): Promise<InvoiceRow> {
-  const row = await db.select().from(invoice).where(eq(invoice.id, id)).get();
-  if (!row) throw notFound(`Invoice ${id} not found`);
-  requireCompanyInScope(user, row.company_id, `Invoice ${id}`);
-  return row;
+  return inScope(user, await db.select().from(invoice).where(eq(invoice.id, id)).get(), `Invoice ${id}`);
 }
 
 export const dayStart = (d: string) => Date.parse(`${d}T00:00:00Z`);
