@@ -1,5 +1,4 @@
 import { load } from '../load';
-import type { CpuProbe } from './cpu';
 import type { ScaleOptions } from './plan';
 import type { ScaleData } from './seed';
 
@@ -20,14 +19,15 @@ export const ENDPOINTS = ['POST inbound-scan', 'POST deliver', 'GET remaining li
  * server (and PostgreSQL) spent on it divided by the requests answered. Reads run for a duration;
  * writes for a fixed count of parcels of their own (a parcel is scanned or delivered once).
  */
-export async function measureEndpoints(url: string, data: ScaleData, o: ScaleOptions, cpu: CpuProbe, now = Date.now()): Promise<EndpointFigures[]> {
+/** CPU meters (bench/load.ts cpuOf): the server's process tree and, on PostgreSQL, the cluster's. */
+export interface CpuMeters { server: () => number; database?: () => number }
+
+export async function measureEndpoints(url: string, data: ScaleData, o: ScaleOptions, cpu: CpuMeters, now = Date.now()): Promise<EndpointFigures[]> {
   const out: EndpointFigures[] = [];
   const auth = (token: string) => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
   const run = async (endpoint: string, next: () => Req, limit: { duration?: number; amount?: number }) => {
-    const s0 = cpu.server(); const d0 = cpu.database();
-    const r = await load(endpoint, url, next, { connections: o.connections, ...limit });
-    const per = (a: number, b: number) => (r.requests ? ((b - a) * 1000) / r.requests : 0);
-    out.push({ endpoint, rps: r.rps, p50: r.p50, p99: r.p99, requests: r.requests, non2xx: r.non2xx, serverMs: per(s0, cpu.server()), dbMs: per(d0, cpu.database()) });
+    const r = await load(endpoint, url, next, { connections: o.connections, ...limit, meters: cpu.database ? { server: cpu.server, database: cpu.database } : { server: cpu.server } });
+    out.push({ endpoint, rps: r.rps, p50: r.p50, p99: r.p99, requests: r.requests, non2xx: r.non2xx, serverMs: r.cpu?.server ?? 0, dbMs: r.cpu?.database ?? 0 });
   };
   let i = 0;
   const driver = () => data.drivers[i++ % data.drivers.length]!;

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -7,9 +7,8 @@ import pg from 'pg';
 import { openDatabase, PG_MIGRATIONS_DIR, postgresDb } from '../../server/db/client';
 import { freshPostgresDatabase } from '../../server/db/engine/postgresDatabases';
 import { backupDatabase, backupPostgres } from '../../scripts/backup';
-import { startBenchServer, stopBenchServer } from '../load';
-import { startPostgresServer } from '../postgres';
-import { treeCpuSeconds, type CpuProbe } from './cpu';
+import { cpuOf, processTree, startBenchServer, stopBenchServer } from '../load';
+import { postmasterOf, startPostgresServer } from '../postgres';
 import { checkDrain, drainDevices } from './drain';
 import { measureEndpoints, type EndpointFigures } from './measure';
 import type { ScaleOptions } from './plan';
@@ -40,7 +39,7 @@ export async function runSqlite(size: string, o: ScaleOptions): Promise<ScaleRes
     log(`[sqlite ${size}] seeded in ${data.seedMs} ms`);
     const bytes = statSync(path).size;
     const { url, child } = await startBenchServer(path);
-    const cpu: CpuProbe = { server: () => treeCpuSeconds(child.pid), database: () => 0 };
+    const cpu = { server: cpuOf(() => processTree(child.pid!)) };
     let endpoints: EndpointFigures[]; let drain;
     try {
       endpoints = await measureEndpoints(url, data, o, cpu);
@@ -74,18 +73,6 @@ function pgBin(tool: string): string {
   return join('/usr/lib/postgresql', versions[0]!, 'bin', tool);
 }
 
-/** The postmaster of the cluster at `url` (its data directory's postmaster.pid): its process tree is the database's CPU. */
-async function postmasterPid(url: string): Promise<number> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    const dir = (await c.query('show data_directory')).rows[0].data_directory as string;
-    return Number(readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  } finally {
-    await c.end();
-  }
-}
-
 async function adminValue(url: string, sql: string): Promise<unknown> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
@@ -103,9 +90,9 @@ export async function runPostgres(adminUrl: string, size: string, o: ScaleOption
     const data: ScaleData = await seedPostgres(url, o, log);
     log(`[postgres ${size}] seeded in ${data.seedMs} ms`);
     const bytes = Number(await adminValue(url, 'select pg_database_size(current_database())'));
-    const postmaster = await postmasterPid(url);
+    const postmaster = await postmasterOf(url);
     const { base, child } = await startPostgresServer(url, 1);
-    const cpu: CpuProbe = { server: () => treeCpuSeconds(child.pid), database: () => treeCpuSeconds(postmaster) };
+    const cpu = { server: cpuOf(() => processTree(child.pid!)), ...(postmaster ? { database: cpuOf(() => processTree(postmaster)) } : {}) };
     let endpoints: EndpointFigures[]; let drain;
     try {
       endpoints = await measureEndpoints(base, data, o, cpu);
