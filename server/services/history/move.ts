@@ -1,0 +1,117 @@
+import { and, asc, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
+import type { Db } from '../../db/client';
+import { atomically } from '../../db/atomically';
+import type { Units } from '../../db/engine/types';
+import {
+  addressSighting, deliveryAttempt, deliveryAttemptHistory, deliveryRating, deliveryRecord, deliveryRecordHistory, packageEvent,
+  packageFailure, packageHistory, packageHistoryRow, packageLocation, packagePhoto, packagePricing, packageRecipient, packageWindow,
+  pkg, refusedDelivery, refusedDeliveryFile, stopEta,
+} from '../../db/schema/index';
+import { FINAL_STATUSES } from '../../../shared/lifecycle';
+import { FINAL_KEPT_MS } from '../sync/scope';
+import { packageJsonByIds } from '../packages/json';
+
+export const DAY_MS = 86_400_000;
+/** Parcels per unit of work: a batch holds the writer (SQLite) or a pooled connection (PostgreSQL) this long. */
+export const HISTORY_BATCH = 200;
+/**
+ * The shortest age allowed: a final parcel stays on drivers' and companies' devices for FINAL_KEPT_MS
+ * after its last change, and a parcel must leave every device before it leaves the hot tables.
+ */
+export const HISTORY_MIN_DAYS = Math.ceil(FINAL_KEPT_MS / DAY_MS) + 4;
+
+/** Child tables of a parcel kept whole as JSON rows (package_history_row), named by their table. */
+const KEPT_AS_JSON: { source: string; table: SQLiteTable; packageId: SQLiteColumn; rowId?: SQLiteColumn }[] = [
+  { source: 'package_event', table: packageEvent, packageId: packageEvent.package_id, rowId: packageEvent.id },
+  { source: 'package_failure', table: packageFailure, packageId: packageFailure.package_id, rowId: packageFailure.id },
+  { source: 'package_photo', table: packagePhoto, packageId: packagePhoto.package_id, rowId: packagePhoto.id },
+  { source: 'package_pricing', table: packagePricing, packageId: packagePricing.package_id },
+  { source: 'package_location', table: packageLocation, packageId: packageLocation.package_id },
+  { source: 'package_recipient', table: packageRecipient, packageId: packageRecipient.package_id },
+  { source: 'package_window', table: packageWindow, packageId: packageWindow.package_id },
+  { source: 'stop_eta', table: stopEta, packageId: stopEta.package_id },
+  { source: 'delivery_rating', table: deliveryRating, packageId: deliveryRating.package_id, rowId: deliveryRating.id },
+  { source: 'address_sighting', table: addressSighting, packageId: addressSighting.package_id },
+];
+
+export interface HistoryRun { moved: number; batches: number }
+
+/**
+ * The parcels that may go cold at `cutoff`: final, last changed before it, not archived (restore
+ * must still find them), not waiting for a supervisor (flagged) or for a price (the office still
+ * prices unpriced parcels).
+ */
+function eligible(cutoff: number): SQL | undefined {
+  return and(
+    inArray(pkg.status, [...FINAL_STATUSES]), lt(pkg.updated_at, cutoff), isNull(pkg.deleted_at), eq(pkg.flagged, false),
+    sql`not exists (select 1 from ${packagePricing} where ${packagePricing.package_id} = ${pkg.id} and ${packagePricing.state} = 'unpriced')`,
+  );
+}
+
+/** Moves one batch (the lowest ids first) in the caller's unit; answers how many parcels moved. */
+export async function moveBatch(db: Db, now: number, cutoff: number, limit: number): Promise<number> {
+  const rows = await db.select().from(pkg).where(eligible(cutoff)).orderBy(asc(pkg.id)).limit(limit).all();
+  if (!rows.length) return 0;
+  const ids = rows.map((r) => r.id);
+  // The answer is taken in the same unit as the move: what GET answered just before is what it answers after.
+  const answers = await packageJsonByIds(db, ids);
+  const answerOf = new Map(answers.map((a, i) => [ids[i]!, a.text]));
+  for (let i = 0; i < rows.length; i += 50) {
+    await db.insert(packageHistory).values(rows.slice(i, i + 50).map((r) => ({ ...r, moved_at: now, answer: answerOf.get(r.id) ?? 'null' }))).run();
+  }
+
+  const records = await db.select().from(deliveryRecord).where(inArray(deliveryRecord.package_id, ids)).all();
+  if (records.length) await db.insert(deliveryRecordHistory).values(records).run();
+  await db.delete(deliveryRecord).where(inArray(deliveryRecord.package_id, ids)).run();
+  const attempts = await db.select().from(deliveryAttempt).where(inArray(deliveryAttempt.package_id, ids)).all();
+  if (attempts.length) await db.insert(deliveryAttemptHistory).values(attempts).run();
+  await db.delete(deliveryAttempt).where(inArray(deliveryAttempt.package_id, ids)).run();
+
+  const kept: (typeof packageHistoryRow.$inferInsert)[] = [];
+  for (const child of KEPT_AS_JSON) {
+    const found = await db.select().from(child.table).where(inArray(child.packageId, ids)).all() as Record<string, unknown>[];
+    for (const r of found) {
+      kept.push({ package_id: r.package_id as number, source: child.source, row_id: child.rowId ? r[child.rowId.name] as number : null, data: JSON.stringify(r) });
+    }
+    if (found.length) await db.delete(child.table).where(inArray(child.packageId, ids)).run();
+  }
+  // Refused deliveries carry their own files: both go, the files first (they name the refusal).
+  const refused = await db.select().from(refusedDelivery).where(inArray(refusedDelivery.package_id, ids)).all();
+  if (refused.length) {
+    const owner = new Map(refused.map((r) => [r.id, r.package_id]));
+    const files = await db.select().from(refusedDeliveryFile).where(inArray(refusedDeliveryFile.refused_id, [...owner.keys()])).all();
+    for (const f of files) kept.push({ package_id: owner.get(f.refused_id) ?? 0, source: 'refused_delivery_file', row_id: f.id, data: JSON.stringify(f) });
+    for (const r of refused) kept.push({ package_id: r.package_id, source: 'refused_delivery', row_id: r.id, data: JSON.stringify(r) });
+    if (files.length) await db.delete(refusedDeliveryFile).where(inArray(refusedDeliveryFile.refused_id, [...owner.keys()])).run();
+    await db.delete(refusedDelivery).where(inArray(refusedDelivery.package_id, ids)).run();
+  }
+  for (let i = 0; i < kept.length; i += 200) await db.insert(packageHistoryRow).values(kept.slice(i, i + 200)).run();
+  await db.delete(pkg).where(inArray(pkg.id, ids)).run();
+  return rows.length;
+}
+
+/**
+ * The cold-storage job: parcels final for longer than `afterDays` move, `batch` at a time, each batch
+ * one unit of work (all of a parcel's rows move together or not at all, so a crash between batches
+ * leaves every parcel whole on one side). `maxBatches` bounds one pass; the next pass continues.
+ */
+export async function moveToHistory(
+  deps: { db: Db; writes: Units; clock: { now(): number } },
+  opts: { afterDays: number; batch?: number; maxBatches?: number },
+): Promise<HistoryRun> {
+  if (!(opts.afterDays > 0)) return { moved: 0, batches: 0 };
+  if (opts.afterDays < HISTORY_MIN_DAYS) throw new Error(`HISTORY_AFTER_DAYS must be 0 (off) or at least ${HISTORY_MIN_DAYS}`);
+  const batch = opts.batch ?? HISTORY_BATCH;
+  let moved = 0;
+  let batches = 0;
+  while (opts.maxBatches == null || batches < opts.maxBatches) {
+    const now = deps.clock.now();
+    const n = await atomically(deps, () => moveBatch(deps.db, now, now - opts.afterDays * DAY_MS, batch));
+    if (!n) break;
+    moved += n;
+    batches += 1;
+    if (n < batch) break;
+  }
+  return { moved, batches };
+}
