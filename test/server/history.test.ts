@@ -5,7 +5,7 @@ import {
 } from '../../server/db/schema/index';
 import { atomically } from '../../server/db/atomically';
 import { transition } from '../../server/services/packages/lifecycle';
-import { DAY_MS, moveToHistory } from '../../server/services/history/move';
+import { DAY_MS, moveBatch, moveToHistory, parseHistoryAfterDays } from '../../server/services/history/move';
 import { makeApp, PASSWORD, type TestApp } from '../helpers/app';
 
 type Json = Record<string, unknown>;
@@ -153,5 +153,62 @@ describe('cold storage (history)', () => {
     // Someone who could never see it still gets 404.
     expect((await t.json('PATCH', `/api/package/${ids[1]}/`, other.token, { customer_name: 'New' })).status).toBe(404);
     expect((await get(`/api/package/${ids[1]}/`)).body).toEqual(before.get(ids[1]!));
+  });
+});
+
+describe('cold storage job', () => {
+  it('moves in bounded units: a run stopped between batches, or a batch that fails, leaves every parcel whole on one side', async () => {
+    const w = await world();
+    const { t, admin, driver, ids } = w;
+    const feed = await t.json<{ cursor: number; upserts: { packages: Json[] } }>('GET', '/api/sync/changes/?cursor=0', driver.token);
+    expect(feed.body.upserts.packages.map((p) => p.id).sort()).toEqual(ids.slice(0, 5).sort());
+    const before = new Map<number, Json>();
+    for (const id of ids) before.set(id, (await t.json(`GET`, `/api/package/${id}/`, admin.token)).body);
+    t.clock.advance(91 * DAY_MS);
+    await again(t, [admin, driver], driver);
+    const total = await rows(t, pkg);
+
+    // A batch whose unit fails after moving (a crash before COMMIT) leaves nothing moved.
+    const now = t.clock.now();
+    await expect(atomically(t.app.deps, async () => {
+      expect(await moveBatch(t.db, now, now - 90 * DAY_MS, 3)).toBe(3);
+      throw new Error('power cut');
+    })).rejects.toThrow('power cut');
+    expect([await rows(t, pkg), await rows(t, packageHistory), await rows(t, packageHistoryRow), await rows(t, deliveryRecordHistory)]).toEqual([total, 0, 0, 0]);
+
+    // Stopped after one batch of two: two parcels moved with all their rows, the rest untouched.
+    expect(await moveToHistory(t.app.deps, { afterDays: 90, batch: 2, maxBatches: 1 })).toEqual({ moved: 2, batches: 1 });
+    const cold = (await t.db.select({ id: packageHistory.id }).from(packageHistory).all()).map((r) => r.id);
+    expect(cold).toEqual(ids.slice(0, 2));
+    expect(await rows(t, pkg) + await rows(t, packageHistory)).toBe(total);
+    for (const id of ids) {
+      const isCold = cold.includes(id);
+      const hotEvents = (await t.db.select({ n: count() }).from(packageEvent).where(eq(packageEvent.package_id, id)).get())?.n ?? 0;
+      const coldEvents = (await t.db.select({ n: count() }).from(packageHistoryRow).where(eq(packageHistoryRow.package_id, id)).get())?.n ?? 0;
+      expect(isCold ? hotEvents : coldEvents, `parcel ${id} split between sides`).toBe(0);
+      expect(isCold ? coldEvents : hotEvents).toBeGreaterThan(0);
+      // Either way it answers as it did.
+      expect((await t.json('GET', `/api/package/${id}/`, admin.token)).body).toEqual(before.get(id));
+    }
+    expect((await t.json<Page>('GET', '/api/package/?search=OLD&page_size=50', admin.token)).body.count).toBe(7);
+
+    // The next run carries on; the open parcel stays hot.
+    expect(await moveToHistory(t.app.deps, { afterDays: 90, batch: 2 })).toEqual({ moved: 5, batches: 3 });
+    expect((await t.db.select({ id: pkg.id }).from(pkg).all()).map((r) => r.id)).toEqual([w.open]);
+
+    // The driver's device: a parcel in history is never sent again, and one it still held is removed
+    // (as it would be once out of scope anyway); a fresh device gets none of them.
+    const next = await t.json<{ upserts: { packages: Json[] }; removes: { packages: number[] } }>('GET', `/api/sync/changes/?cursor=0`, driver.token);
+    expect(next.body.upserts.packages).toEqual([]);
+    const later = await t.json<{ upserts: { packages: Json[] }; removes: { packages: number[] } }>('GET', `/api/sync/changes/?cursor=1`, driver.token);
+    expect(later.body.upserts.packages).toEqual([]);
+    expect(later.body.removes.packages).toEqual(expect.arrayContaining(ids.slice(0, 5)));
+  });
+
+  it('HISTORY_AFTER_DAYS: 90 by default, 0 turns it off, too short or not a number refuses to start', () => {
+    expect(parseHistoryAfterDays(undefined)).toBe(90);
+    expect(parseHistoryAfterDays('0')).toBe(0);
+    expect(parseHistoryAfterDays('365')).toBe(365);
+    for (const bad of ['2', '-1', '1.5', 'ninety']) expect(() => parseHistoryAfterDays(bad), bad).toThrow(/HISTORY_AFTER_DAYS/);
   });
 });

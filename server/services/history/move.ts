@@ -11,6 +11,7 @@ import {
 import { FINAL_STATUSES } from '../../../shared/lifecycle';
 import { FINAL_KEPT_MS } from '../sync/scope';
 import { packageJsonByIds } from '../packages/json';
+import { backgroundLoop, type BackgroundLoop } from '../background/loop';
 
 export const DAY_MS = 86_400_000;
 /** Parcels per unit of work: a batch holds the writer (SQLite) or a pooled connection (PostgreSQL) this long. */
@@ -37,6 +38,16 @@ const KEPT_AS_JSON: { source: string; table: SQLiteTable; packageId: SQLiteColum
 
 export interface HistoryRun { moved: number; batches: number }
 
+/** HISTORY_AFTER_DAYS: unset = 90, `0` = off, else whole days of at least HISTORY_MIN_DAYS. */
+export function parseHistoryAfterDays(value: string | undefined): number {
+  if (value == null || value.trim() === '') return 90;
+  const days = Number(value);
+  if (!Number.isInteger(days) || days < 0 || (days > 0 && days < HISTORY_MIN_DAYS)) {
+    throw new Error(`HISTORY_AFTER_DAYS must be 0 (off) or a whole number of days of at least ${HISTORY_MIN_DAYS}, not "${value}"`);
+  }
+  return days;
+}
+
 /**
  * The parcels that may go cold at `cutoff`: final, last changed before it, not archived (restore
  * must still find them), not waiting for a supervisor (flagged) or for a price (the office still
@@ -51,7 +62,12 @@ function eligible(cutoff: number): SQL | undefined {
 
 /** Moves one batch (the lowest ids first) in the caller's unit; answers how many parcels moved. */
 export async function moveBatch(db: Db, now: number, cutoff: number, limit: number): Promise<number> {
-  const rows = await db.select().from(pkg).where(eligible(cutoff)).orderBy(asc(pkg.id)).limit(limit).all();
+  const found = await db.select({ id: pkg.id }).from(pkg).where(eligible(cutoff)).orderBy(asc(pkg.id)).limit(limit).all();
+  if (!found.length) return 0;
+  // Claim the rows first (a no-op update takes their row locks on PostgreSQL): a second mover, or a
+  // request changing one of them, waits and then retries its unit instead of copying a parcel twice.
+  await db.update(pkg).set({ updated_at: sql`${pkg.updated_at}` }).where(inArray(pkg.id, found.map((r) => r.id))).run();
+  const rows = await db.select().from(pkg).where(and(inArray(pkg.id, found.map((r) => r.id)), eligible(cutoff))).orderBy(asc(pkg.id)).all();
   if (!rows.length) return 0;
   const ids = rows.map((r) => r.id);
   // The answer is taken in the same unit as the move: what GET answered just before is what it answers after.
@@ -98,14 +114,14 @@ export async function moveBatch(db: Db, now: number, cutoff: number, limit: numb
  */
 export async function moveToHistory(
   deps: { db: Db; writes: Units; clock: { now(): number } },
-  opts: { afterDays: number; batch?: number; maxBatches?: number },
+  opts: { afterDays: number; batch?: number; maxBatches?: number; signal?: AbortSignal },
 ): Promise<HistoryRun> {
   if (!(opts.afterDays > 0)) return { moved: 0, batches: 0 };
   if (opts.afterDays < HISTORY_MIN_DAYS) throw new Error(`HISTORY_AFTER_DAYS must be 0 (off) or at least ${HISTORY_MIN_DAYS}`);
   const batch = opts.batch ?? HISTORY_BATCH;
   let moved = 0;
   let batches = 0;
-  while (opts.maxBatches == null || batches < opts.maxBatches) {
+  while ((opts.maxBatches == null || batches < opts.maxBatches) && !opts.signal?.aborted) {
     const now = deps.clock.now();
     const n = await atomically(deps, () => moveBatch(deps.db, now, now - opts.afterDays * DAY_MS, batch));
     if (!n) break;
@@ -114,4 +130,16 @@ export async function moveToHistory(
     if (n < batch) break;
   }
   return { moved, batches };
+}
+
+/** The job as the server runs it: every hour in the background worker, each pass until nothing is left. */
+export function historyMover(
+  deps: { db: Db; writes: Units; clock: { now(): number }; config: { historyAfterDays: number } }, signal: AbortSignal, log?: (line: string) => void,
+): BackgroundLoop {
+  return backgroundLoop(async () => {
+    // A shutdown stops the pass between two batches; the next start continues where it stopped.
+    const run = await moveToHistory(deps, { afterDays: deps.config.historyAfterDays, signal });
+    if (run.moved) log?.(`[history] moved ${run.moved} final parcel(s) to cold storage in ${run.batches} batch(es)`);
+    return run.moved;
+  }, { name: 'history', intervalMs: 3600_000, log });
 }
