@@ -1,4 +1,5 @@
 import { count, eq } from 'drizzle-orm';
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
 import {
   company, deliveryAttempt, deliveryAttemptHistory, deliveryRecord, deliveryRecordHistory, packageEvent, packageHistory, packageHistoryRow, pkg,
@@ -11,8 +12,7 @@ import { makeApp, PASSWORD, type TestApp } from '../helpers/app';
 type Json = Record<string, unknown>;
 interface Page { count: number; results: Json[] }
 
-const rows = async (t: TestApp, table: typeof pkg | typeof packageHistory | typeof deliveryRecord | typeof deliveryRecordHistory | typeof deliveryAttempt | typeof deliveryAttemptHistory | typeof packageEvent) =>
-  (await t.db.select({ n: count() }).from(table).get())?.n ?? 0;
+const rows = async (t: TestApp, table: SQLiteTable) => (await t.db.select({ n: count() }).from(table).get())?.n ?? 0;
 
 /** Signs the same people in again after the clock jumped past their sessions' lifetime. */
 async function again(t: TestApp, people: { email: string; token: string }[], driver?: { email: string; token: string }) {

@@ -685,6 +685,7 @@ export const packageHistory = pgTable("package_history", {
   uniqueIndex("package_history_hawb_uq").on(t.hawb),
   index("package_history_company_idx").on(t.company_id, t.created_at),
   index("package_history_created_idx").on(t.created_at),
+  index("package_history_status_idx").on(t.status),
   index("package_history_driver_idx").on(t.assigned_to_id, t.delivered_at),
 ]);
 

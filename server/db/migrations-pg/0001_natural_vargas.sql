@@ -130,5 +130,6 @@ CREATE INDEX "delivery_record_history_occurred_idx" ON "delivery_record_history"
 CREATE UNIQUE INDEX "package_history_hawb_uq" ON "package_history" USING btree ("hawb");--> statement-breakpoint
 CREATE INDEX "package_history_company_idx" ON "package_history" USING btree ("company_id","created_at");--> statement-breakpoint
 CREATE INDEX "package_history_created_idx" ON "package_history" USING btree ("created_at");--> statement-breakpoint
+CREATE INDEX "package_history_status_idx" ON "package_history" USING btree ("status");--> statement-breakpoint
 CREATE INDEX "package_history_driver_idx" ON "package_history" USING btree ("assigned_to_id","delivered_at");--> statement-breakpoint
 CREATE INDEX "package_history_row_pkg_idx" ON "package_history_row" USING btree ("package_id","source","row_id");

@@ -114,6 +114,7 @@ CREATE TABLE `package_history` (
 CREATE UNIQUE INDEX `package_history_hawb_uq` ON `package_history` (`hawb`);--> statement-breakpoint
 CREATE INDEX `package_history_company_idx` ON `package_history` (`company_id`,`created_at`);--> statement-breakpoint
 CREATE INDEX `package_history_created_idx` ON `package_history` (`created_at`);--> statement-breakpoint
+CREATE INDEX `package_history_status_idx` ON `package_history` (`status`);--> statement-breakpoint
 CREATE INDEX `package_history_driver_idx` ON `package_history` (`assigned_to_id`,`delivered_at`);--> statement-breakpoint
 CREATE TABLE `package_history_row` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
