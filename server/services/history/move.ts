@@ -10,12 +10,12 @@ import {
 } from '../../db/schema/index';
 import { FINAL_STATUSES } from '../../../shared/lifecycle';
 import { FINAL_KEPT_MS } from '../sync/scope';
-import { packageJsonByIds } from '../packages/json';
+import { packageRowWithAnswer } from '../packages/json';
 import { backgroundLoop, type BackgroundLoop } from '../background/loop';
 
 export const DAY_MS = 86_400_000;
 /** Parcels per unit of work: a batch holds the writer (SQLite) or a pooled connection (PostgreSQL) this long. */
-export const HISTORY_BATCH = 200;
+export const HISTORY_BATCH = 100;
 /**
  * The shortest age allowed: a final parcel stays on drivers' and companies' devices for FINAL_KEPT_MS
  * after its last change, and a parcel must leave every device before it leaves the hot tables.
@@ -67,15 +67,11 @@ export async function moveBatch(db: Db, now: number, cutoff: number, limit: numb
   // Claim the rows first (a no-op update takes their row locks on PostgreSQL): a second mover, or a
   // request changing one of them, waits and then retries its unit instead of copying a parcel twice.
   await db.update(pkg).set({ updated_at: sql`${pkg.updated_at}` }).where(inArray(pkg.id, found.map((r) => r.id))).run();
-  const rows = await db.select().from(pkg).where(and(inArray(pkg.id, found.map((r) => r.id)), eligible(cutoff))).orderBy(asc(pkg.id)).all();
-  if (!rows.length) return 0;
-  const ids = rows.map((r) => r.id);
-  // The answer is taken in the same unit as the move: what GET answered just before is what it answers after.
-  const answers = await packageJsonByIds(db, ids);
-  const answerOf = new Map(answers.map((a, i) => [ids[i]!, a.text]));
-  for (let i = 0; i < rows.length; i += 50) {
-    await db.insert(packageHistory).values(rows.slice(i, i + 50).map((r) => ({ ...r, moved_at: now, answer: answerOf.get(r.id) ?? 'null' }))).run();
-  }
+  const ids = (await db.select({ id: pkg.id }).from(pkg).where(and(inArray(pkg.id, found.map((r) => r.id)), eligible(cutoff))).all()).map((r) => r.id);
+  if (!ids.length) return 0;
+  // Row and answer copied in one statement, in the same unit as the move: what GET answered just
+  // before is what it answers after.
+  await db.insert(packageHistory).select(packageRowWithAnswer(db, now).where(inArray(pkg.id, ids))).run();
 
   const records = await db.select().from(deliveryRecord).where(inArray(deliveryRecord.package_id, ids)).all();
   if (records.length) await db.insert(deliveryRecordHistory).values(records).run();
@@ -104,7 +100,7 @@ export async function moveBatch(db: Db, now: number, cutoff: number, limit: numb
   }
   for (let i = 0; i < kept.length; i += 200) await db.insert(packageHistoryRow).values(kept.slice(i, i + 200)).run();
   await db.delete(pkg).where(inArray(pkg.id, ids)).run();
-  return rows.length;
+  return ids.length;
 }
 
 /**
