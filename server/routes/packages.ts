@@ -191,7 +191,7 @@ export function packageRoutes(app: App): void {
     const row = await findPackage(deps.db, params.id);
     // A parcel moved to history answers what it answered the moment it moved.
     const cold = row ? undefined : await visibleInHistory(deps.db, user, params.id);
-    if (cold) return frozenAnswer(cold);
+    if (cold) return frozenAnswer(deps.db, cold);
     visiblePackage(user, row, params.id);
     return one(deps.db, params.id);
   });

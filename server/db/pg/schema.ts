@@ -674,7 +674,6 @@ export const packageHistory = pgTable("package_history", {
   created_at: bigint("created_at", { mode: 'number' }).notNull(),
   updated_at: bigint("updated_at", { mode: 'number' }).notNull(),
   moved_at: bigint("moved_at", { mode: 'number' }).notNull(),
-  answer: text("answer").notNull(),
 }, (t): PgTableExtraConfigValue[] => [
   foreignKey({ columns: [t.company_id], foreignColumns: [company.id], name: "package_history_company_id_company_id_fk" }),
   foreignKey({ columns: [t.zone_id], foreignColumns: [zone.id], name: "package_history_zone_id_zone_id_fk" }),
@@ -688,6 +687,11 @@ export const packageHistory = pgTable("package_history", {
   index("package_history_status_idx").on(t.status),
   index("package_history_driver_idx").on(t.assigned_to_id, t.delivered_at),
 ]);
+
+export const packageHistoryAnswer = pgTable("package_history_answer", {
+  package_id: bigint("package_id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+  answer: text("answer").notNull(),
+});
 
 export const packageHistoryRow = pgTable("package_history_row", {
   id: bigint("id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),

@@ -11,8 +11,6 @@ export const packageHistory = sqliteTable('package_history', {
   ...packageColumns(),
   /** When the parcel left the hot tables. */
   moved_at: integer('moved_at').notNull(),
-  /** The Package answer (spec 2.1) as it was when it moved: GET by id answers exactly this. */
-  answer: text('answer').notNull(),
 }, (tb) => [
   uniqueIndex('package_history_hawb_uq').on(tb.hawb),
   index('package_history_company_idx').on(tb.company_id, tb.created_at),
@@ -20,6 +18,16 @@ export const packageHistory = sqliteTable('package_history', {
   index('package_history_status_idx').on(tb.status),
   index('package_history_driver_idx').on(tb.assigned_to_id, tb.delivered_at),
 ]);
+
+/**
+ * The Package answer (spec 2.1) of a cold parcel as it was when it moved: GET by id answers exactly
+ * this. Its own table keeps `package_history` rows as narrow as `package` ones (a list that scans
+ * them would otherwise read every answer's pages too).
+ */
+export const packageHistoryAnswer = sqliteTable('package_history_answer', {
+  package_id: integer('package_id').primaryKey(),
+  answer: text('answer').notNull(),
+});
 
 /** Delivery records of cold parcels, same columns as `delivery_record`: reports read both. */
 export const deliveryRecordHistory = sqliteTable('delivery_record_history', deliveryRecordColumns(), (t) => [

@@ -1,16 +1,16 @@
-import { and, asc, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { atomically } from '../../db/atomically';
 import type { Units } from '../../db/engine/types';
 import {
   addressSighting, deliveryAttempt, deliveryAttemptHistory, deliveryRating, deliveryRecord, deliveryRecordHistory, packageEvent,
-  packageFailure, packageHistory, packageHistoryRow, packageLocation, packagePhoto, packagePricing, packageRecipient, packageWindow,
+  packageFailure, packageHistory, packageHistoryAnswer, packageHistoryRow, packageLocation, packagePhoto, packagePricing, packageRecipient, packageWindow,
   pkg, refusedDelivery, refusedDeliveryFile, stopEta,
 } from '../../db/schema/index';
 import { FINAL_STATUSES } from '../../../shared/lifecycle';
 import { FINAL_KEPT_MS } from '../sync/scope';
-import { packageRowWithAnswer } from '../packages/json';
+import { packageAnswerRows } from '../packages/json';
 import { backgroundLoop, type BackgroundLoop } from '../background/loop';
 
 export const DAY_MS = 86_400_000;
@@ -60,9 +60,10 @@ function eligible(cutoff: number): SQL | undefined {
   );
 }
 
-/** Moves one batch (the lowest ids first) in the caller's unit; answers how many parcels moved. */
+/** Moves one batch in the caller's unit; answers how many parcels moved. */
 export async function moveBatch(db: Db, now: number, cutoff: number, limit: number): Promise<number> {
-  const found = await db.select({ id: pkg.id }).from(pkg).where(eligible(cutoff)).orderBy(asc(pkg.id)).limit(limit).all();
+  // No ORDER BY: any eligible rows will do, and sorting every final parcel per batch made a long run quadratic.
+  const found = await db.select({ id: pkg.id }).from(pkg).where(eligible(cutoff)).limit(limit).all();
   if (!found.length) return 0;
   // Claim the rows first (a no-op update takes their row locks on PostgreSQL): a second mover, or a
   // request changing one of them, waits and then retries its unit instead of copying a parcel twice.
@@ -71,7 +72,8 @@ export async function moveBatch(db: Db, now: number, cutoff: number, limit: numb
   if (!ids.length) return 0;
   // Row and answer copied in one statement, in the same unit as the move: what GET answered just
   // before is what it answers after.
-  await db.insert(packageHistory).select(packageRowWithAnswer(db, now).where(inArray(pkg.id, ids))).run();
+  await db.insert(packageHistory).select(db.select({ ...getTableColumns(pkg), moved_at: sql<number>`${now}`.as('moved_at') }).from(pkg).where(inArray(pkg.id, ids))).run();
+  await db.insert(packageHistoryAnswer).select(packageAnswerRows(db).where(inArray(pkg.id, ids))).run();
 
   const records = await db.select().from(deliveryRecord).where(inArray(deliveryRecord.package_id, ids)).all();
   if (records.length) await db.insert(deliveryRecordHistory).values(records).run();

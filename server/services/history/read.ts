@@ -1,7 +1,7 @@
-import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
-import { deliveryAttemptHistory, deliveryRecordHistory, packageHistory, packageHistoryRow, pkg } from '../../db/schema/index';
+import { deliveryAttemptHistory, deliveryRecordHistory, packageHistory, packageHistoryAnswer, packageHistoryRow, pkg } from '../../db/schema/index';
 import { RawJson } from '../../http/rawJson';
 import type { SessionUser } from '../auth/session';
 import { canSeePackage } from '../packages/scope';
@@ -36,7 +36,9 @@ export async function visibleInHistory(db: Db, user: SessionUser, id: number): P
 }
 
 /** The Package answer a cold parcel had when it moved. */
-export const frozenAnswer = (row: HistoryRow): RawJson => new RawJson(row.answer);
+export async function frozenAnswer(db: Db, row: HistoryRow): Promise<RawJson> {
+  return new RawJson((await historyAnswers(db, [row.id])).get(row.id) ?? 'null');
+}
 
 /** Cold parcels under a filter written over `pkg`. */
 export async function countHistory(db: Db, where: SQL | undefined): Promise<number> {
@@ -81,8 +83,8 @@ export async function historyAnswers(db: Db, ids: readonly number[]): Promise<Ma
   const out = new Map<number, string>();
   for (let i = 0; i < ids.length; i += 500) {
     const part = ids.slice(i, i + 500);
-    for (const r of await db.select({ id: packageHistory.id, answer: packageHistory.answer }).from(packageHistory)
-      .where(inArray(packageHistory.id, part)).all()) out.set(r.id, r.answer);
+    for (const r of await db.select({ id: packageHistoryAnswer.package_id, answer: packageHistoryAnswer.answer }).from(packageHistoryAnswer)
+      .where(inArray(packageHistoryAnswer.package_id, part)).all()) out.set(r.id, r.answer);
   }
   return out;
 }
@@ -94,3 +96,10 @@ export async function historyRowsOf<T>(db: Db, packageId: number, source: string
   return rows.map((r) => JSON.parse(r.data) as T);
 }
 
+
+/** Cold parcels with their frozen answers under a filter written over `pkg`, by id after `after` (keyset pages). */
+export function historyJsonAfter(db: Db, where: SQL | undefined, after: number, limit: number) {
+  return db.select({ id: coldPkg.id, json: packageHistoryAnswer.answer }).from(coldPkg)
+    .innerJoin(packageHistoryAnswer, eq(packageHistoryAnswer.package_id, pkg.id))
+    .where(and(where, gt(pkg.id, after))).orderBy(asc(pkg.id)).limit(limit).all();
+}

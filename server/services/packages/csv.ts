@@ -5,7 +5,7 @@ import { pkg } from '../../db/schema/index';
 import { csvSafe } from '../../../shared/csvSafe';
 import type { Package } from '../../../shared/schemas/package';
 import { packageJsonSelect, parsePackages } from './json';
-import { coldPkg } from '../history/read';
+import { historyJsonAfter } from '../history/read';
 
 /** Spec 2.1 fields, flat: nested objects become their useful scalar. */
 export const CSV_COLUMNS = [
@@ -45,7 +45,7 @@ export function packagesCsvStream(db: Db, where: SQL | undefined): ReadableStrea
       }
       // Hot parcels and those moved to history (the same filter reads both), merged in id order.
       const hot = await packageJsonSelect(db).where(and(where, gt(pkg.id, lastId))).orderBy(asc(pkg.id)).limit(CSV_PAGE).all();
-      const cold = await db.select({ id: coldPkg.id, json: coldPkg.answer }).from(coldPkg).where(and(where, gt(pkg.id, lastId))).orderBy(asc(pkg.id)).limit(CSV_PAGE).all();
+      const cold = await historyJsonAfter(db, where, lastId, CSV_PAGE);
       const rows = [...hot, ...cold].sort((a, b) => a.id - b.id).slice(0, CSV_PAGE);
       if (!rows.length) {
         controller.close();

@@ -1,4 +1,4 @@
-import { eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { alias, SQLiteSyncDialect, type SQLiteColumn, type SQLiteSelect } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { inJsonIds, jsonSql, type JsonSql } from '../../db/engine/dialect';
@@ -82,12 +82,9 @@ function withLookups<T extends SQLiteSelect>(q: T) {
     .leftJoin(driver, eq(driver.id, pkg.assigned_to_id));
 }
 
-/**
- * Every column of the parcel with its answer beside it: moving a parcel to history copies row and
- * answer in one statement (services/history/move.ts).
- */
-export function packageRowWithAnswer(db: Db, movedAt: number) {
-  return withLookups(db.select({ ...getTableColumns(pkg), moved_at: sql<number>`${movedAt}`.as('moved_at'), answer: answerSql(db).as('answer') }).from(pkg).$dynamic());
+/** Parcel id and answer, as `package_history_answer` holds them: moving a parcel copies its answer in one statement. */
+export function packageAnswerRows(db: Db) {
+  return withLookups(db.select({ package_id: pkg.id, answer: answerSql(db).as('answer') }).from(pkg).$dynamic());
 }
 
 /** Decodes `.values()` of packageJsonSelect(). */

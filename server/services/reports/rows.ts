@@ -7,7 +7,7 @@ import type { Package } from '../../../shared/schemas/package';
 import { packageJsonSelect, parsePackages } from '../packages/json';
 import type { PageSource } from './export';
 import { localDay, type ReportFilter } from './period';
-import { coldDeliveryAttempt, coldDeliveryRecord, coldPkg } from '../history/read';
+import { coldDeliveryAttempt, coldDeliveryRecord, coldPkg, historyJsonAfter } from '../history/read';
 
 export const PAGE = 1000;
 const driver = alias(user, 'report_driver');
@@ -178,7 +178,7 @@ export function keyset<R extends { id: number }>(read: (after: number) => Promis
 /** Packages created in the period as Package JSON, by id: hot ones built now, cold ones as they moved. */
 function packageJsonSide(db: Db, f: ReportFilter, after: number, limit: number, side: Side) {
   if (side.pkg === pkg) return packageJsonSelect(db).where(and(packageWhere(f), gt(pkg.id, after))).orderBy(asc(pkg.id)).limit(limit).all();
-  return db.select({ id: coldPkg.id, json: coldPkg.answer }).from(coldPkg).where(and(packageWhere(f), gt(pkg.id, after))).orderBy(asc(pkg.id)).limit(limit).all();
+  return historyJsonAfter(db, packageWhere(f), after, limit);
 }
 
 /** Packages created in the period, shaped as spec 2.1, a page at a time by id. */

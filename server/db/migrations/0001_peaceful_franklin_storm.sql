@@ -102,7 +102,6 @@ CREATE TABLE `package_history` (
 	`created_at` integer NOT NULL,
 	`updated_at` integer NOT NULL,
 	`moved_at` integer NOT NULL,
-	`answer` text NOT NULL,
 	FOREIGN KEY (`company_id`) REFERENCES `company`(`id`) ON UPDATE no action ON DELETE no action,
 	FOREIGN KEY (`zone_id`) REFERENCES `zone`(`id`) ON UPDATE no action ON DELETE no action,
 	FOREIGN KEY (`suburb_id`) REFERENCES `suburb`(`id`) ON UPDATE no action ON DELETE no action,
@@ -116,6 +115,11 @@ CREATE INDEX `package_history_company_idx` ON `package_history` (`company_id`,`c
 CREATE INDEX `package_history_created_idx` ON `package_history` (`created_at`);--> statement-breakpoint
 CREATE INDEX `package_history_status_idx` ON `package_history` (`status`);--> statement-breakpoint
 CREATE INDEX `package_history_driver_idx` ON `package_history` (`assigned_to_id`,`delivered_at`);--> statement-breakpoint
+CREATE TABLE `package_history_answer` (
+	`package_id` integer PRIMARY KEY NOT NULL,
+	`answer` text NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE `package_history_row` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`package_id` integer NOT NULL,
