@@ -1,12 +1,14 @@
 import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export interface LoadResult {
   name: string; rps: number; p50: number; p90: number; p99: number; max: number; non2xx: number; errors: number; requests: number;
   /** Server CPU per request (user + system), when the server's pid was given: the figure that moves least with a noisy machine. */
   cpuMs?: number;
+  /** CPU ms per request of each named meter given to `load` (server processes, database, load generator). */
+  cpu?: Record<string, number>;
 }
 
 /** CPU seconds a process has used so far, from /proc (Linux); undefined elsewhere. */
@@ -20,9 +22,29 @@ function cpuSeconds(pid: number | undefined): number | undefined {
   }
 }
 
-export async function startBenchServer(databasePath: string): Promise<{ url: string; child: ChildProcess }> {
+/** The process and every descendant (cluster workers), from /proc/<pid>/task/<tid>/children (Linux). */
+export function processTree(pid: number): number[] {
+  const out = [pid];
+  for (let i = 0; i < out.length; i++) {
+    let tasks: string[] = [];
+    try { tasks = readdirSync(`/proc/${out[i]}/task`); } catch { continue; }
+    for (const tid of tasks) {
+      try {
+        for (const child of readFileSync(`/proc/${out[i]}/task/${tid}/children`, 'utf8').trim().split(/\s+/)) if (child) out.push(Number(child));
+      } catch { /* the task ended */ }
+    }
+  }
+  return out;
+}
+
+/** CPU seconds used so far by a set of processes (those that ended meanwhile no longer count). */
+export function cpuOf(pids: () => number[]): () => number {
+  return () => pids().reduce((sum, p) => sum + (cpuSeconds(p) ?? 0), 0);
+}
+
+export async function startBenchServer(databasePath: string, env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
   const child = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), [], {
-    env: { ...process.env, DATABASE_PATH: databasePath, PORT: '0' }, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    env: { ...process.env, ...env, DATABASE_PATH: databasePath, PORT: '0' }, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { port: number }).port));
@@ -40,18 +62,22 @@ type Req = { method?: string; path: string; headers?: Record<string, string>; bo
 /** One autocannon run; `next` gives each request, so writes never repeat an already-applied action. */
 export async function load(
   name: string, url: string, next: () => Req,
-  opts: { connections?: number; amount?: number; duration?: number; rate?: number; pid?: number } = {},
+  opts: { connections?: number; amount?: number; duration?: number; rate?: number; pid?: number; pipelining?: number; meters?: Record<string, () => number> } = {},
 ): Promise<LoadResult> {
   const limit = opts.amount ? { amount: opts.amount } : { duration: opts.duration ?? 5 };
   const cpu0 = cpuSeconds(opts.pid);
+  const meters = Object.entries(opts.meters ?? {});
+  const m0 = meters.map(([, read]) => read());
   const result = await autocannon({
-    url, connections: opts.connections ?? 10, ...limit, ...(opts.rate ? { overallRate: opts.rate } : {}),
+    url, connections: opts.connections ?? 10, pipelining: opts.pipelining ?? 1, ...limit, ...(opts.rate ? { overallRate: opts.rate } : {}),
     requests: [{ setupRequest: (req) => { const r = next(); return { ...req, method: (r.method ?? 'GET') as 'GET', path: r.path, headers: { ...r.headers }, body: r.body }; } }],
   });
   return {
     name, rps: Math.round(result.requests.average), p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max,
     non2xx: result.non2xx, errors: result.errors, requests: result.requests.total,
     cpuMs: cpu0 !== undefined && result.requests.total ? ((cpuSeconds(opts.pid)! - cpu0) * 1000) / result.requests.total : undefined,
+    ...(meters.length && result.requests.total
+      ? { cpu: Object.fromEntries(meters.map(([name, read], k) => [name, ((read() - m0[k]!) * 1000) / result.requests.total])) } : {}),
   };
 }
 

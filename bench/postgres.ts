@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,12 +9,16 @@ import { freshPostgresDatabase } from '../server/db/engine/postgresDatabases';
 import { authToken, company, pkg, user, zone } from '../server/db/schema/index';
 import { hashPasswordSync } from '../server/services/auth/passwords';
 import { newToken } from '../server/services/auth/tokens';
-import { load, printTable, type LoadResult } from './load';
+import { cpuOf, load, processTree, type LoadResult } from './load';
 
 /**
  * PostgreSQL: the remaining list and the inbound scan served by `server/main.ts` with WORKERS=1 and
  * WORKERS=2 on this machine. Needs a PostgreSQL server: BENCH_DATABASE_URL (an admin URL), else a
- * throwaway cluster is made by scripts/with-postgres.sh.
+ * throwaway cluster is made by scripts/with-postgres.sh. Besides req/s it reports CPU per request of
+ * the server processes, of PostgreSQL (the postmaster and its backends, when it runs on this machine)
+ * and of the load generator: on a 2-core machine the three share the cores, and CPU per request says
+ * what a second process can buy. PG_BENCH_CONFIGS="workers:pool:connections[:pipelining],..." picks
+ * the configurations (default 1:10:16,2:10:16).
  */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -47,11 +51,16 @@ async function seed(url: string, drivers: number, perDriver: number) {
   return out;
 }
 
-async function start(url: string, workers: number): Promise<{ base: string; child: ChildProcess }> {
+async function start(url: string, workers: number, pool: number): Promise<{ base: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  // BENCH_CPU_PROF=<dir>: each server process writes a V8 CPU profile there (where a request's time goes).
+  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: url, WORKERS: String(workers), PORT: String(port), HOST: '127.0.0.1', LOG_REQUESTS: '0', STATIC_DIR: '/nonexistent', FILES_DIR: mkdtempSync(join(tmpdir(), 'bench-pg-')) },
+    env: {
+      ...process.env, DATABASE_URL: url, DATABASE_POOL_SIZE: String(pool), WORKERS: String(workers), PORT: String(port), HOST: '127.0.0.1', LOG_REQUESTS: '0',
+      STATIC_DIR: '/nonexistent', FILES_DIR: mkdtempSync(join(tmpdir(), 'bench-pg-')),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let seen = 0;
@@ -62,7 +71,30 @@ async function start(url: string, workers: number): Promise<{ base: string; chil
   return { base: `http://127.0.0.1:${port}`, child };
 }
 
-export async function runPostgresBench(opts = { drivers: 100, perDriver: 100, connections: 16 }): Promise<void> {
+/** The postmaster's pid, when the server runs on this machine and its data directory is readable. */
+async function postmasterOf(url: string): Promise<number | undefined> {
+  const db = postgresDb(url, { poolSize: 1 });
+  try {
+    const rows = await db.$engine.execute("select setting from pg_settings where name = 'data_directory'", [], 'all');
+    const dir = (rows.rows as string[][])[0]?.[0];
+    return dir ? Number(readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    await db.$engine.close();
+  }
+}
+
+interface Config { workers: number; pool: number; connections: number; pipelining: number }
+
+function configs(): Config[] {
+  return (process.env.PG_BENCH_CONFIGS ?? '1:10:16,2:10:16').split(',').map((c) => {
+    const [workers, pool, connections, pipelining] = c.split(':').map(Number);
+    return { workers: workers ?? 1, pool: pool ?? 10, connections: connections ?? 16, pipelining: pipelining ?? 1 };
+  });
+}
+
+export async function runPostgresBench(opts = { drivers: 100, perDriver: 100 }): Promise<void> {
   const admin = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (!admin) {
     // A throwaway cluster for this run only.
@@ -71,32 +103,49 @@ export async function runPostgresBench(opts = { drivers: 100, perDriver: 100, co
     });
     return;
   }
-  const rows: LoadResult[] = [];
-  for (const workers of [1, 2]) {
+  const postmaster = await postmasterOf(admin);
+  const rows: (LoadResult & { config: Config })[] = [];
+  for (const config of configs()) {
     const url = await freshPostgresDatabase(admin, PG_MIGRATIONS_DIR);
     const drivers = await seed(url, opts.drivers, opts.perDriver);
-    const { base, child } = await start(url, workers);
+    const { base, child } = await start(url, config.workers, config.pool);
+    const own = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
+    const meters: Record<string, () => number> = { node: cpuOf(() => processTree(child.pid!)), generator: own };
+    if (postmaster) meters.postgres = cpuOf(() => processTree(postmaster));
+    const label = `${config.workers} process${config.workers > 1 ? 'es' : ''}, pool ${config.pool}, ${config.connections} conn${config.pipelining > 1 ? `, pipelining ${config.pipelining}` : ''}`;
+    const c = { connections: config.connections, pipelining: config.pipelining, meters };
     try {
       let i = 0;
-      rows.push(await load(`GET remaining-packages-list (${opts.perDriver} pkgs), ${workers} process${workers > 1 ? 'es' : ''}`, base, () => {
+      const list = () => {
         const d = drivers[i++ % drivers.length]!;
         return { path: `/api/scan-package-api/${d.id}/remaining-packages-list/`, headers: { authorization: `Bearer ${d.token}` } };
-      }, { connections: opts.connections, duration: 8 }));
+      };
+      await load('warm-up', base, list, { ...c, duration: 1 });
+      rows.push({ ...(await load(`GET remaining-packages-list (${opts.perDriver} pkgs), ${label}`, base, list, { ...c, duration: 8 })), config });
       const scans: { token: string; barcode: string }[] = [];
       for (let k = 0; k < opts.perDriver; k++) for (const d of drivers) scans.push({ token: d.token, barcode: d.barcodes[k]! });
       let s = 0;
-      rows.push(await load(`POST inbound-scan, ${workers} process${workers > 1 ? 'es' : ''}`, base, () => {
+      rows.push({ ...(await load(`POST inbound-scan, ${label}`, base, () => {
         const sc = scans[s++ % scans.length]!;
         return { method: 'POST', path: '/api/scan-package-api/inbound-scan/', headers: { authorization: `Bearer ${sc.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ barcode: sc.barcode }) };
-      }, { connections: opts.connections, amount: Math.min(scans.length, 6000) }));
+      }, { ...c, amount: Math.min(scans.length, 5000) })), config });
     } finally {
       await new Promise<void>((ok) => { child.once('exit', () => ok()); child.kill('SIGTERM'); });
     }
   }
-  printTable(rows, '');
+  const ms = (r: LoadResult, k: string) => r.cpu?.[k]?.toFixed(2) ?? '-';
+  console.log('| endpoint, configuration | req/s | p50 ms | p99 ms | non-2xx | CPU ms/req: node | postgres | load generator | all |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    const all = r.cpu ? Object.values(r.cpu).reduce((a, b) => a + b, 0).toFixed(2) : '-';
+    console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx + r.errors} | ${ms(r, 'node')} | ${ms(r, 'postgres')} | ${ms(r, 'generator')} | ${all} |`);
+  }
   for (const name of ['GET remaining', 'POST inbound-scan']) {
-    const [one, two] = rows.filter((r) => r.name.startsWith(name));
-    if (one && two) console.log(`${name}: 2 processes / 1 process = ${(two.rps / one.rps).toFixed(2)}x`);
+    const one = rows.find((r) => r.name.startsWith(name) && r.config.workers === 1);
+    for (const two of rows.filter((r) => r.name.startsWith(name) && r.config.workers === 2)) {
+      const how = `pool ${two.config.pool}, ${two.config.connections} connections${two.config.pipelining > 1 ? `, pipelining ${two.config.pipelining}` : ''}`;
+      if (one) console.log(`${name}: 2 processes (${how}) / 1 process = ${(two.rps / one.rps).toFixed(2)}x req/s`);
+    }
   }
 }
 

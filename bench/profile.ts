@@ -17,7 +17,7 @@ const cache = join(tmpdir(), 'courier-profile-template');
 if (!existsSync(join(cache, 'data.json'))) {
   const { mkdirSync } = await import('node:fs');
   mkdirSync(cache, { recursive: true });
-  const data = seedScaleDatabase(join(cache, 'scale.db'), SCALE_DEFAULTS);
+  const data = await seedScaleDatabase(join(cache, 'scale.db'), SCALE_DEFAULTS);
   writeFileSync(join(cache, 'data.json'), JSON.stringify(data));
 }
 const data = JSON.parse(readFileSync(join(cache, 'data.json'), 'utf8')) as ScaleData;

@@ -125,30 +125,25 @@ export function driverPrecache(driverModule = '/client/driver/index.tsx'): { plu
     },
   };
   /**
-   * The driver app's chunks are fetched together with the entry instead of one round trip after it:
-   * on a 3G link that round trip is over half a second. Its first chunk (the login, in the `app`
-   * chunk since the chunk groups of vite.config.ts) comes first; the day (driver-core, with the sync
-   * engine, and its CSS) is listed last, so on a phone's first visit it queues behind the first
-   * screen's requests (six connections per host) instead of delaying it, and on a warm start it is
-   * fetched alongside the entry. Plain <link> tags, not a script choosing by route: the CSP allows no
-   * inline script (docs/security.md), and a separate script file would cost the very round trip this
-   * saves. Other screens pay a one-off ~50 KB download on a desktop link.
+   * index.html names the entry and its static imports only. The driver's day (driver-core and its
+   * CSS) is not preloaded there: every page would fetch it, the admin's and the depot's included,
+   * while a warm start gets it from the service worker as fast through its dynamic import (measured,
+   * bench/firstLoad.ts) and a phone's first visit loads it after the login is drawn. The build fails
+   * if a page's HTML names the day's files.
    */
   plugin.transformIndexHtml = {
     order: 'post',
     handler(html, ctx) {
-      // The app's page only: the recipients' tracking page stays free of app code.
-      if (!ctx.bundle || !ctx.path.endsWith('/index.html')) return html;
+      if (!ctx.bundle) return html;
       const chunks = chunksOf(ctx.bundle as Bundle);
-      const driver = chunkOfModule(chunks, driverModule);
-      if (!driver) return html;
       const day = chunkOfModule(chunks, '/client/driver/Workday.tsx');
-      const files = [...closureOf(chunks, driver.fileName, false), ...(day ? closureOf(chunks, day.fileName, false) : [])];
-      const links = [...new Set(files)].filter((f) => /\.(?:js|css)$/.test(f) && !html.includes(`/${f}"`))
-        .map((f) => (f.endsWith('.css') ? `<link rel="preload" as="style" href="/${f}">` : `<link rel="modulepreload" href="/${f}">`));
-      return html.replace('</head>', `${links.join('\n')}\n</head>`);
+      if (!day) return html;
+      const named = [day.fileName, ...(day.viteMetadata?.importedCss ?? [])].filter((f) => html.includes(`/${f}"`));
+      if (named.length) throw new Error(`${ctx.path} names the driver's day (${named.join(', ')}): every page would fetch it`);
+      return html;
     },
   };
+
   // Files outside assets/ (index.html, icons, the web manifest) are always kept.
   return { plugin, keep: (url) => !url.replace(/^\//, '').startsWith('assets/') || files.has(url.replace(/^\//, '').split('?')[0]!) };
 }

@@ -23,7 +23,6 @@ import { createSheetParser } from './services/uploads/parser';
 import { databaseLoginThrottle, memoryLoginThrottle } from './services/auth/throttle';
 import { outboxMailer, type Mailer } from './services/auth/mailer';
 import type { PermissionSource } from './services/auth/session';
-import { groupPermissions } from './services/auth/permissionGroups';
 
 export interface AppOptions {
   db: Db;
@@ -51,7 +50,8 @@ export function createApp(options: AppOptions) {
     clock: options.clock,
     config,
     mailer: options.mailer ?? outboxMailer(options.db, () => options.clock.now()),
-    permissionSource: options.permissionSource ?? groupPermissions,
+    // Without one, the session query reads the user's permission groups itself (auth/session.ts).
+    permissionSource: options.permissionSource,
     limiter,
     throttle: shared ? databaseLoginThrottle(options.db, limiter) : memoryLoginThrottle(limiter, config.limiterCapacity),
     writes: options.db.$engine.units(options.writeBatch),
@@ -63,7 +63,8 @@ export function createApp(options: AppOptions) {
     c.set('deps', deps);
     c.set('requestId', requestIdOf(c));
     const started = performance.now();
-    await next();
+    // The request is a caller of its own: what it waits for is the units it began (PostgreSQL).
+    await deps.writes.caller(next);
     // On the finished response's headers: c.header() now would rebuild the whole Response.
     c.res.headers.set('X-Request-Id', c.get('requestId'));
     if (config.logRequests) console.log(JSON.stringify(requestLogLine(c, deps.clock.now(), started, c.get('user')?.id)));
@@ -100,7 +101,13 @@ export function createApp(options: AppOptions) {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     const type = c.req.header('content-type') ?? '';
     const limit = type.startsWith('multipart/') ? UPLOAD_LIMIT : JSON_LIMIT;
-    return bodyLimit({ maxSize: limit, onError: () => { throw new ApiError(413, 'payload_too_large', `Request body is larger than ${Math.round(limit / 1024)} KiB`); } })(c, next);
+    const tooLarge = () => { throw new ApiError(413, 'payload_too_large', `Request body is larger than ${Math.round(limit / 1024)} KiB`); };
+    // A declared length is decided from the header (Node's parser never delivers more than it says),
+    // as bodyLimit does, but without asking for `c.req.raw.body`: that builds a whole undici Request
+    // and stream (~6% of a scan), where the body is otherwise read straight off the socket.
+    const length = c.req.header('content-length');
+    if (length !== undefined && c.req.header('transfer-encoding') === undefined) return Number(length) > limit ? tooLarge() : next();
+    return bodyLimit({ maxSize: limit, onError: tooLarge })(c, next);
   });
 
   const api = new OpenAPIHono<AppEnv>({ strict: true });

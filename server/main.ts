@@ -24,6 +24,8 @@ const databasePath = resolve(env.DATABASE_PATH ?? './data/courier.db');
 const databaseUrl = env.DATABASE_URL || undefined;
 const staticDir = resolve(env.STATIC_DIR ?? './dist');
 const workers = Number(env.WORKERS ?? 1);
+const poolSize = Number(env.DATABASE_POOL_SIZE ?? 0);
+if (!Number.isInteger(poolSize) || poolSize < 0) throw new Error('DATABASE_POOL_SIZE must be a whole number of connections');
 if (!Number.isInteger(workers) || workers < 1) throw new Error('WORKERS must be a whole number of processes, 1 or more');
 if (workers > 1 && !databaseUrl) {
   console.error('[courier] WORKERS > 1 needs PostgreSQL (DATABASE_URL): SQLite is served by one process, which commits for all requests at once');
@@ -58,7 +60,7 @@ if (workers > 1 && cluster.isPrimary) {
 
 async function serve(): Promise<void> {
   const worker = Number(env.COURIER_WORKER ?? 1);
-  const db = await openDatabase({ url: databaseUrl, path: databasePath });
+  const db = await openDatabase({ url: databaseUrl, path: databasePath, poolSize: poolSize || undefined });
   const sqlite = sqliteOf(db);
   // WAL checkpoints in a worker thread: inside a COMMIT they stalled every request behind it.
   const checkpoints = sqlite ? startCheckpointer(sqlite, { log: (line) => console.error(line) }) : null;

@@ -94,6 +94,12 @@ export function fieldErrors(err: unknown): Record<string, string> {
   return out;
 }
 
+/** A form's errors from a failed call: per field where the server named fields, else one message under `_`. */
+export function formErrors(err: unknown): Record<string, string> {
+  const fe = fieldErrors(err);
+  return Object.keys(fe).length ? fe : { _: errorMessage(err) };
+}
+
 export function errorMessage(err: unknown): string {
   if (err instanceof ApiError) return err.message;
   if (err instanceof Error) return err.message;

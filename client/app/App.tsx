@@ -54,10 +54,12 @@ function Routes() {
       navigate('/login', { next: path === '/' ? undefined : path }, true);
       return null;
     }
-    return <Login next={query.get('next') ?? undefined} />;
+    return <Login />;
   }
   if (path === '/login') {
-    navigate(query.get('next') ?? '/', undefined, true);
+    // Just logged in (or opened the login with a session): on to where the user was going.
+    const next = query.get('next');
+    navigate(next && next !== '/login' ? next : '/', undefined, true);
     return null;
   }
   if (path === '/depot' || path.startsWith('/depot/')) {

@@ -3,14 +3,13 @@ import type { AuthUser } from '../../shared/schemas/auth';
 import { ApiError, api, errorMessage, fieldErrors } from '../api/client';
 import { Button } from '../ui/Button';
 import { TextField } from '../ui/Field';
-import { navigate } from './router';
 import { signIn, signOutReason } from './session';
 import { useStore } from './store';
 import { Logo } from '../ui/Logo';
 
 interface LoginAnswer { token: string; expires_at: string; user: AuthUser }
 
-export default function Login({ next }: { next?: string }) {
+export default function Login() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -33,8 +32,10 @@ export default function Login({ next }: { next?: string }) {
     setBusy(true);
     try {
       const res = await api.post<LoginAnswer>('auth/web-login/', body);
+      // Where to go is decided by the router (app/App.tsx) from the address as it is when the answer
+      // arrives, not as it was at submit: a link followed meanwhile (`#/packages/12` while logged out
+      // becomes `#/login?next=/packages/12`) must be where the login lands.
       signIn({ token: res.token, user: res.user, expiresAt: res.expires_at });
-      navigate(next && next !== '/login' ? next : '/', undefined, true);
     } catch (err) {
       setErrors(fieldErrors(err));
       // The server refuses drivers here on purpose; point them to their app instead of a bare "forbidden".

@@ -1,7 +1,7 @@
 import { useEffect } from 'preact/hooks';
 import { match } from '../app/router';
 import { Lazy } from '../app/Lazy';
-import type { SessionInfo } from '../sync/index';
+import type { FirstRows, SessionInfo } from '../sync/index';
 import { engine } from './engine';
 import { Frame } from './Frame';
 import { primeDeviceReads } from './hooks';
@@ -55,8 +55,8 @@ function Screen({ path, me }: { path: string; me: SessionInfo }) {
  * What the first frame of the day needs, read from the phone in one go: who is logged in, the
  * parcels, the outbox and the counts. Nothing here waits for the network.
  */
-export function prepare(): Promise<SessionInfo | null> {
-  return primeDeviceReads();
+export function prepare(preread?: Promise<FirstRows | null>): Promise<SessionInfo | null> {
+  return primeDeviceReads(preread);
 }
 
 /**

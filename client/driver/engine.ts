@@ -1,9 +1,7 @@
 import { createSyncEngine, type SyncEngine } from '../sync/index';
-import { LOCAL_KEYS } from './localKeys';
+import { DB_NAME, LOCAL_KEYS } from './localKeys';
 
 export { LOCAL_KEYS };
-
-const DB_NAME = 'courier';
 
 let current: SyncEngine | null = null;
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { FailedStatus, OutboxRow, SessionInfo, SyncStatus, ViewPackage } from '../sync/index';
+import type { FailedStatus, FirstRows, OutboxRow, SessionInfo, SyncStatus, ViewPackage } from '../sync/index';
 import { engine } from './engine';
 
 // Reads made before the first frame (prime), each handed to the first screen that asks, once: later
@@ -12,9 +12,15 @@ function takePrimed<T>(key: string): T | undefined {
   return v;
 }
 
-/** Reads what Today and the top bar show, so the first frame of a warm start is the real one. */
-export async function primeDeviceReads(): Promise<SessionInfo | null> {
-  const { user, view: packages, outbox } = await engine().firstView();
+/**
+ * Reads what Today and the top bar show, so the first frame of a warm start is the real one; from
+ * `preread` when the rows were read before the engine loaded (client/driver/index.tsx).
+ */
+export async function primeDeviceReads(preread?: Promise<FirstRows | null>): Promise<SessionInfo | null> {
+  // Awaited before the engine exists: creating it opens the database with Dexie, whose work on the
+  // page's thread would otherwise run ahead of these rows' last steps.
+  const rows = preread ? await preread : null;
+  const { user, view: packages, outbox } = await engine().firstView(rows);
   if (user) {
     primed.set('packages', packages);
     primed.set('outbox', outbox);

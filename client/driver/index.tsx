@@ -2,7 +2,8 @@ import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { SessionInfo } from '../sync/index';
 import { ErrorState, Loading } from '../ui/States';
-import { dayOnPhone, LOCAL_KEYS } from './localKeys';
+import { readFirstRows } from '../sync/firstRead';
+import { dayOnPhone, DB_NAME, LOCAL_KEYS } from './localKeys';
 import { DriverLogin } from './Login';
 
 interface Opened { me: SessionInfo | null; Workday: ComponentType<{ path: string; me: SessionInfo }> }
@@ -13,9 +14,12 @@ let opened: Opened | null = null;
 let opening: Promise<Opened> | null = null;
 
 function openDay(): Promise<Opened> {
-  opening ??= import('./Workday').then(async (m) => {
+  if (opening) return opening;
+  // A phone with a day on it reads it from IndexedDB while the day's code (Dexie with it) loads.
+  const preread = dayOnPhone() ? readFirstRows(DB_NAME) : undefined;
+  opening = import('./Workday').then(async (m) => {
     performance.mark('courier: day code loaded');
-    opened = { me: await m.prepare(), Workday: m.default };
+    opened = { me: await m.prepare(preread), Workday: m.default };
     performance.mark('courier: day read from the phone');
     return opened;
   });

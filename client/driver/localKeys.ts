@@ -8,3 +8,6 @@ export const LOCAL_KEYS = { routes: 'courier.driver.routes', etas: 'courier.driv
 export function dayOnPhone(): boolean {
   try { return localStorage.getItem(LOCAL_KEYS.used) === '1'; } catch { return false; }
 }
+
+/** The engine's IndexedDB database (client/sync/db.ts), named here so a warm start can read it before the engine loads. */
+export const DB_NAME = 'courier';

@@ -43,18 +43,7 @@ export class SyncDb extends Dexie {
   }
 }
 
-export const META = {
-  deviceId: 'deviceId',
-  nextSeq: 'nextSeq',
-  cursor: 'cursor',
-  token: 'token',
-  user: 'user',
-  lastSyncedAt: 'lastSyncedAt',
-  /** `{ count, at, serverLastSeq }` of the last re-send after a server restore. */
-  restoreResend: 'restoreResend',
-  /** `Notice[]`: what the server said about accepted actions that the driver must read (flagged deliveries). */
-  notices: 'notices',
-} as const;
+export { META } from './metaKeys';
 
 export async function getMeta<T>(db: SyncDb, key: string): Promise<T | undefined> {
   return (await db.meta.get(key))?.value as T | undefined;

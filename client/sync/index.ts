@@ -1,5 +1,6 @@
 import { actionBuilders, type ActionBuilders } from './actions';
 import { getMeta, META, setMeta, SyncDb } from './db';
+import type { FirstRows } from './firstRead';
 import { request, type FetchLike, type Transport } from './http';
 import { checkServerSeq, pruneJournal, requeueJournal, type RestoreResend } from './journal';
 import { outboxLock } from './lock';
@@ -12,6 +13,7 @@ import type { ActionInput, FailedStatus, LocalCheck, Notice, OutboxRow, Reach, S
 export type * from './types';
 export { SyncStorageError } from './outbox';
 export { SyncDb } from './db';
+export type { FirstRows } from './firstRead';
 
 export interface SyncEngineOptions {
   /** `https://host/api/` */
@@ -59,8 +61,10 @@ export interface SyncEngine {
   /**
    * What a first screen needs, read from the device in one transaction that reads each store once
    * (no network): the session's user, pendingView(), outbox() and the status with its counts.
+   * `preread`: those rows, read already (firstRead.ts, before the engine's code had loaded); without
+   * them (or null) the engine reads them itself.
    */
-  firstView(): Promise<{ user: SessionInfo | null; view: ViewPackage[]; outbox: OutboxRow[]; status: SyncStatus }>;
+  firstView(preread?: FirstRows | null): Promise<{ user: SessionInfo | null; view: ViewPackage[]; outbox: OutboxRow[]; status: SyncStatus }>;
   /** Called at once and on every change; returns the unsubscribe function. */
   subscribe(cb: (s: SyncStatus) => void): () => void;
   retryRejected(id: number): Promise<boolean>;
@@ -104,7 +108,10 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const lock = outboxLock(db, owner, now, options.lock ?? 'auto');
   const actions = actionBuilders(now, newId);
 
-  const deviceId = db.transaction('rw', db.meta, async () => {
+  // Read (or made) on first use, not here: creating the engine must not open the database, so a
+  // warm start's first frame, drawn from rows read without Dexie (firstRead.ts), does not wait for it.
+  let deviceIdRead: Promise<string> | null = null;
+  const deviceId = () => deviceIdRead ??= db.transaction('rw', db.meta, async () => {
     const existing = await getMeta<string>(db, META.deviceId);
     if (existing) return existing;
     const id = newId();
@@ -184,7 +191,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     const session = await currentSession();
     if (!session) { publish({ loginNeeded: true }); return; }
     if (state.loginNeeded) return;
-    const id = await deviceId;
+    const id = await deviceId();
     // Undo windows that closed while no timer ran (page frozen, timers throttled) end here.
     if ((await releaseHeld(db, { closedBy: now() })).length) changed();
     let checked = false;
@@ -292,12 +299,12 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
 
   const engine: SyncEngine = {
     db,
-    deviceId,
+    get deviceId() { return deviceId(); },
     actions,
     async hold(action, ms) {
       const user = (await currentSession())?.user ?? (await getMeta<SessionInfo>(db, META.user));
       if (!user) throw new Error('Log in once with signal before working offline');
-      await deviceId;
+      await deviceId();
       const row = await addToOutbox(db, action, user.id, now(), now() + ms);
       const id = row.id as number;
       holdTimers.set(id, setTimeout(() => { holdTimers.delete(id); void releaseNow({ ids: [id] }).catch(() => undefined); }, ms));
@@ -330,7 +337,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       const session = await currentSession();
       const user = session?.user ?? (await getMeta<SessionInfo>(db, META.user));
       if (!user) throw new Error('Log in once with signal before working offline');
-      await deviceId;
+      await deviceId();
       const row = await addToOutbox(db, action, user.id, now());
       await refreshCounts();
       if (started) {
@@ -350,11 +357,15 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       return checkBarcode(db, (await getMeta<SessionInfo>(db, META.user))?.id ?? null, barcode);
     },
     status: () => state,
-    async firstView() {
-      const [token, user, copies, rows, lastSyncedAt, resend, notices] = await db.transaction('r', [db.meta, db.packages, db.outbox], () => Promise.all([
-        getMeta<string>(db, META.token), getMeta<SessionInfo>(db, META.user), db.packages.toArray(), db.outbox.orderBy('seq').toArray(),
-        getMeta<number>(db, META.lastSyncedAt), getMeta<RestoreResend>(db, META.restoreResend), getMeta<Notice[]>(db, META.notices),
-      ]));
+    async firstView(preread) {
+      const read = preread ?? await db.transaction('r', [db.meta, db.packages, db.outbox], async (): Promise<FirstRows> => {
+        const [token, user, copies, outbox, lastSyncedAt, resend, notices] = await Promise.all([
+          getMeta<string>(db, META.token), getMeta<SessionInfo>(db, META.user), db.packages.toArray(), db.outbox.orderBy('seq').toArray(),
+          getMeta<number>(db, META.lastSyncedAt), getMeta<RestoreResend>(db, META.restoreResend), getMeta<Notice[]>(db, META.notices),
+        ]);
+        return { token, user, copies, outbox, lastSyncedAt, resend, notices };
+      });
+      const { token, user, copies, outbox: rows, lastSyncedAt, resend, notices } = read;
       // The figures refreshCounts publishes, from the rows read here (held rows carry a placeholder seq).
       const count = (status: OutboxRow['status']) => rows.filter((r) => r.status === status).length;
       publish({ held: count('held'), queued: count('queued'), sending: count('sending'), rejected: count('rejected'), lastSyncedAt: lastSyncedAt ?? null, resentAfterRestore: resend?.count ?? 0, notices: notices?.length ?? 0 });
@@ -383,7 +394,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     async start() {
       if (started || closed) return;
       started = true;
-      await deviceId;
+      await deviceId();
       await requestPersistence();
       await pruneJournal(db, now());
       // Held rows left by a page that died inside its undo window: the window ended with it.
@@ -408,7 +419,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     },
     async login(email, password) {
       // The device id names this phone's session, so an admin can sign out this phone alone.
-      const outcome = await request(transport, 'POST', 'auth/login/', { 'content-type': 'application/json', 'x-device-id': await deviceId },
+      const outcome = await request(transport, 'POST', 'auth/login/', { 'content-type': 'application/json', 'x-device-id': await deviceId() },
         JSON.stringify({ email, password }));
       if (outcome.kind !== 'ok') throw new Error('message' in outcome ? outcome.message : 'Login failed');
       const body = outcome.body as { token: string; user: SessionInfo };

@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { pageCount } from '../api/paging';
 import { Button } from './Button';
+import { NARROW, useMedia } from './useMedia';
 
 export interface Column<T> {
   key: string;
@@ -35,8 +36,65 @@ function cell(value: unknown): ComponentChildren {
   return String(value);
 }
 
-export function DataTable<T>({ columns, rows, rowKey, visible, ordering, onOrdering, selected, onSelected, actions, onRowClick, caption }: DataTableProps<T>) {
+/**
+ * Under 700 px (NARROW) each row is a card: its columns as label and value, its actions at the
+ * bottom, nothing wider than the screen (a table of six columns scrolled sideways on a phone).
+ * Sorting is then a select of the sortable columns.
+ */
+function DataCards<T>({ columns, rows, rowKey, ordering, onOrdering, selected, onSelected, actions, onRowClick, caption }: DataTableProps<T> & { columns: readonly Column<T>[] }) {
+  const sortable = columns.filter((c) => c.sort);
+  return (
+    <div class="data-cards-wrap">
+      {onOrdering && sortable.length > 0 && (
+        <label class="data-cards-sort">Sort by
+          <select class="input" value={ordering ?? ''} onChange={(e) => onOrdering((e.currentTarget as HTMLSelectElement).value)}>
+            <option value="">Default order</option>
+            {sortable.flatMap((c) => [
+              <option key={c.sort} value={c.sort}>{c.label} ▲</option>,
+              <option key={`-${c.sort}`} value={`-${c.sort}`}>{c.label} ▼</option>,
+            ])}
+          </select>
+        </label>
+      )}
+      <ul class="data-cards" aria-label={caption}>
+        {rows.map((row) => {
+          const key = rowKey(row);
+          const isSel = typeof key === 'number' && !!selected?.has(key);
+          return (
+            <li key={key} class={`card data-card${isSel ? ' selected' : ''}`} data-testid="data-card"
+              onClick={onRowClick ? (e) => { if (!(e.target as HTMLElement).closest('button, a, input, select, label')) onRowClick(row); } : undefined}>
+              {onSelected && typeof key === 'number' && (
+                <label class="data-card-select">
+                  <input type="checkbox" aria-label={`Select row ${key}`} checked={isSel}
+                    onChange={() => {
+                      const next = new Set(selected);
+                      if (isSel) next.delete(key); else next.add(key);
+                      onSelected(next);
+                    }} />
+                </label>
+              )}
+              <dl class="data-card-fields">
+                {columns.map((c) => (
+                  <div key={c.key} class="data-card-field">
+                    <dt>{c.label}</dt>
+                    <dd class={c.numeric ? 'num' : undefined}>{c.render ? c.render(row) : cell((row as Record<string, unknown>)[c.key])}</dd>
+                  </div>
+                ))}
+              </dl>
+              {actions && <div class="data-card-actions">{actions(row)}</div>}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
+
+export function DataTable<T>(props: DataTableProps<T>) {
+  const { columns, rows, rowKey, visible, ordering, onOrdering, selected, onSelected, actions, onRowClick, caption } = props;
+  const narrow = useMedia(NARROW);
   const shown = columns.filter((c) => (visible ? visible.has(c.key) : !c.optional));
+  if (narrow) return <DataCards {...props} columns={shown} />;
   const ids = rows.map((r) => rowKey(r)).filter((k): k is number => typeof k === 'number');
   const allSelected = selected != null && ids.length > 0 && ids.every((id) => selected.has(id));
   const sortState = (field: string): 'ascending' | 'descending' | undefined =>

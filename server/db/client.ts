@@ -28,6 +28,8 @@ export const PG_MIGRATIONS_DIR = join(here, 'migrations-pg');
 export interface DatabaseTarget {
   url?: string;
   path?: string;
+  /** PostgreSQL: connections per process (each unit of work holds one while it runs). */
+  poolSize?: number;
 }
 
 /** Wraps an engine in the one query builder; PostgreSQL numbers its parameters ($1, $2...). */
@@ -87,11 +89,11 @@ export function postgresDb(url: string, options: Omit<PostgresOptions, 'identiti
 
 /** Opens and migrates the database: PostgreSQL when `url` is a postgres:// URL, else SQLite at `path`. */
 export async function openDatabase(target: DatabaseTarget | string): Promise<Db> {
-  const { url, path } = typeof target === 'string' ? { url: undefined, path: target } : target;
+  const { url, path, poolSize } = typeof target === 'string' ? { url: undefined, path: target, poolSize: undefined } : target;
   if (url) {
     if (!/^postgres(ql)?:\/\//.test(url)) throw new Error('DATABASE_URL must be a postgres:// URL (leave it unset for SQLite at DATABASE_PATH)');
     await migratePostgres(url, PG_MIGRATIONS_DIR);
-    return postgresDb(url);
+    return postgresDb(url, poolSize ? { poolSize } : {});
   }
   return dbOf(sqliteEngine(openSqliteFile(path ?? './data/courier.db')));
 }

@@ -84,7 +84,11 @@ export async function pruneAnswers(db: Db, olderThan: number): Promise<number> {
   return changedRows(await db.delete(idempotencyKey).where(lt(idempotencyKey.created_at, olderThan)).run());
 }
 
-/** Any constraint (a twin's key, a sequence already taken): the twin's answer is looked up. */
+/**
+ * A twin's Idempotency-Key stored first (the key is the primary key): its answer is looked up. The one
+ * caller (storing a rejection, route.ts) writes nothing else a unique constraint guards (the device's
+ * sequence is an upsert), and any other broken constraint is a fault to surface, not a twin.
+ */
 export function isUniqueViolation(err: unknown): boolean {
-  return constraintOf(err) !== null;
+  return constraintOf(err) === 'unique';
 }

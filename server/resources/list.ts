@@ -106,14 +106,14 @@ export function pageLinks(url: string, page: number, pageSize: number, count: nu
 }
 
 /** One page of rows of `table` under `where`, shaped by `shape`. */
-export async function listPage<T>(
-  db: Db, table: SQLiteTable, where: SQL | undefined, order: SQL[], opts: ListOptions, url: string,
-  shape: (rows: Record<string, unknown>[]) => T[] | Promise<T[]>,
+export async function listPage<TTable extends SQLiteTable, T>(
+  db: Db, table: TTable, where: SQL | undefined, order: (SQL | SQLiteColumn)[], opts: ListOptions, url: string,
+  shape: (rows: TTable['$inferSelect'][]) => T[] | Promise<T[]>,
 ): Promise<Page<T>> {
   const countRow = await db.select({ n: sql<number>`count(*)` }).from(table).where(where).get();
   const count = countRow?.n ?? 0;
   const rows = (await db.select().from(table).where(where).orderBy(...order)
-    .limit(opts.page_size).offset((opts.page - 1) * opts.page_size).all()) as Record<string, unknown>[];
+    .limit(opts.page_size).offset((opts.page - 1) * opts.page_size).all()) as TTable['$inferSelect'][];
   return { count, ...pageLinks(url, opts.page, opts.page_size, count), results: await shape(rows) };
 }
 

@@ -1,14 +1,11 @@
-import { and, eq, ne } from 'drizzle-orm';
 import { Company, CompanyCreate, CompanyUpdate, Employee, EmployeeCreate, EmployeeUpdate } from '../../shared/schemas/people';
 import { company, user } from '../db/schema/index';
 import { iso } from '../clock';
-import { badRequest, conflict } from '../errors';
 import { ops } from '../http/catalogue';
 import type { App } from '../http/env';
 import { defineResource, type Row } from '../resources/crud';
-import { revokeAllTokens } from '../services/auth/accounts';
-import { hashPassword } from '../services/auth/passwords';
-import { afterEmployeeWrite, assertMayGiveRole, assertMayManage, employeeScope } from '../services/org/employees';
+import { companyScope, validateCompany } from '../services/org/company';
+import { afterEmployeeWrite, assertMayManage, employeeRow, employeeScope, validateEmployee } from '../services/org/employees';
 import { filterQuery } from './org/filters';
 import { HandoverChoice, handOverOnDeactivate, refuseArchiveWithOpenWork } from '../services/org/handover';
 import { z } from 'zod';
@@ -41,13 +38,8 @@ export function peopleRoutes(app: App): void {
       restore: ops('web/Company', 'Archive/Restore'),
     },
     record: Company, create: CompanyCreate, update: CompanyUpdate, toApi: toCompany,
-    // A company login sees only its own company.
-    scope: (u) => (u.companyId != null ? eq(company.id, u.companyId) : undefined),
-    validate: async (values, { deps, existing }) => {
-      const dup = await deps.db.select({ id: company.id }).from(company)
-        .where(and(eq(company.code, String(values.code)), existing ? ne(company.id, existing.id as number) : undefined)).get();
-      if (dup) throw conflict(`Company code ${String(values.code)} is already used by company ${dup.id}`);
-    },
+    scope: companyScope,
+    validate: validateCompany,
     listQuery: filterQuery('status', 'billing_type', 'is_active'),
     list: { search: ['name', 'email', 'code', 'phone'], ordering: ['name', 'code', 'created_at', 'status'], filters: { status: 'status', billing_type: 'billing_type', is_active: 'is_active' } },
   });
@@ -73,25 +65,8 @@ export function peopleRoutes(app: App): void {
         await handOverOnDeactivate(deps, me, { id: row.id as number, role: String(row.role), is_active: Boolean(row.is_active) }, sent.handover);
       },
     },
-    toRow: async (input, { user: me, existing }) => {
-      const { password, company: companyId, ...rest } = input;
-      // The rank rule: a new account, or a changed role, must rank below the one who gives it.
-      if (input.role !== undefined && input.role !== existing?.role) assertMayGiveRole(me, input.role);
-      const row: Row = { ...rest };
-      if (companyId !== undefined) row.company_id = companyId;
-      if (me.companyId != null) row.company_id = me.companyId;
-      if (password) row.password_hash = await hashPassword(password);
-      return row;
-    },
-    validate: async (values, { deps, existing }) => {
-      if (values.role === 'company' && values.company_id == null) {
-        throw badRequest('A company login needs its company', [{ path: 'company', message: 'required for role company' }]);
-      }
-      const dup = await deps.db.select({ id: user.id }).from(user)
-        .where(and(eq(user.email, String(values.email)), existing ? ne(user.id, existing.id as number) : undefined)).get();
-      if (dup) throw conflict(`The e-mail ${String(values.email)} is already used by another account`);
-      if (existing && values.password_hash !== existing.password_hash) await revokeAllTokens(deps, existing.id as number);
-    },
+    toRow: employeeRow,
+    validate: validateEmployee,
     listQuery: filterQuery('role', 'company', 'is_active'),
     list: {
       search: ['name', 'email', 'phone'], ordering: ['name', 'email', 'role', 'created_at'],

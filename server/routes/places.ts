@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   FailedDeliveryStatus, FailedDeliveryStatusCreate, FailedDeliveryStatusUpdate, PackageType, PackageTypeCreate,
@@ -10,6 +9,7 @@ import { forbidden } from '../errors';
 import { ops } from '../http/catalogue';
 import type { App } from '../http/env';
 import { defineResource, type Row } from '../resources/crud';
+import { pickupPointScope } from '../services/org/pickupPoints';
 import { logSharedChange } from '../services/sync/changes';
 
 const pick = <K extends string>(row: Row, keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, row[k]])) as Record<K, unknown>;
@@ -42,8 +42,7 @@ export function placeRoutes(app: App): void {
     record: PickupPointRecord, create: PickupPointCreate, restoreRecord: PickupPoint,
     toApi: (r) => ({ ...pick(r, PICKUP_FIELDS), company: r.company_id, is_active: r.is_active, latitude: r.latitude, longitude: r.longitude }),
     toRestoreApi: (r) => pick(r, PICKUP_FIELDS),
-    // A company manages its own pickup points; staff manage all.
-    scope: (user) => (user.role === 'company' ? eq(pickupPoint.company_id, user.companyId ?? -1) : undefined),
+    scope: pickupPointScope,
     toRow: (input, { user, existing }) => {
       const { company, ...rest } = input;
       if (user.role === 'company') {

@@ -1,4 +1,3 @@
-import { inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import { IdParams } from '../../shared/schemas/common';
 import { CompanyParams } from '../../shared/schemas/money';
@@ -7,14 +6,12 @@ import {
   CompanyTerms, CompanyTermsUpdate, ParcelPricing, PriceNowAnswer, PriceNowBody, UnpricedList, UnpricedQuery, WeightAdjustmentBody,
 } from '../../shared/schemas/pricing';
 import { ADMIN_ROLES, STAFF_ROLES } from '../../shared/roles';
-import { iso } from '../clock';
-import { company } from '../db/schema/index';
 import { notFound } from '../errors';
 import type { App } from '../http/env';
 import { defineRoute } from '../http/route';
 import { audit } from '../services/audit/record';
-import { canSeeCompany, companyFilter } from '../services/money/access';
-import { companyPolicy, priceUnpriced, pricingOf, setCompanyTerms, unpricedParcels } from '../services/money/parcelPricing';
+import { findCompanyInScope } from '../services/money/access';
+import { companyPolicy, priceUnpriced, pricingOf, setCompanyTerms, unpricedPage } from '../services/money/parcelPricing';
 import { findPackage } from '../services/packages/lifecycle';
 import { visiblePackage } from '../services/packages/scope';
 import { findCompany } from '../services/money/wallets';
@@ -31,14 +28,7 @@ export function pricingRoutes(app: App): void {
     summary: 'Parcels no rate line priced (not charged yet), oldest first',
     description: 'Staff see every company (`?company=` narrows), a company its own. `reason`: `no_rate_line` or `insufficient_balance` (prepaid). '
       + 'Adding a rate line prices them at once; `POST package/unpriced/price/` tries again.',
-  }, async ({ deps, user, query }) => {
-    const own = companyFilter(user);
-    if (own != null && query.company != null && query.company !== own) throw notFound(`Company ${query.company} not found`);
-    const { count, rows } = await unpricedParcels(deps.db, own ?? query.company, query.page_size, (query.page - 1) * query.page_size);
-    const names = new Map(rows.length ? (await deps.db.select({ id: company.id, name: company.name }).from(company)
-      .where(inArray(company.id, [...new Set(rows.map((r) => r.company))])).all()).map((c) => [c.id, c.name]) : []);
-    return { count, results: rows.map((r) => ({ ...r, company_name: names.get(r.company) ?? null, since: iso(r.since) ?? '' })) };
-  });
+  }, ({ deps, user, query }) => unpricedPage(deps.db, user, query));
 
   defineRoute(app, {
     method: 'post', path: '/package/unpriced/price/', tags, access: { roles: STAFF_ROLES }, catalogue: [], body: PriceNowBody, response: PriceNowAnswer,
@@ -70,8 +60,7 @@ export function pricingRoutes(app: App): void {
     method: 'get', path: '/company/{company_id}/terms/', tags, access: { roles: STAFF_ROLES }, catalogue: [], params: CompanyParams, response: CompanyTerms,
     summary: "A company's terms: unpriced parcels accepted or refused, days to pay a statement",
   }, async ({ deps, user, params }) => {
-    if (!canSeeCompany(user, params.company_id)) throw notFound(`Company ${params.company_id} not found`);
-    await findCompany(deps.db, params.company_id);
+    await findCompanyInScope(deps.db, user, params.company_id);
     return { company: params.company_id, ...await companyPolicy(deps.db, params.company_id) };
   });
 

@@ -4,6 +4,8 @@
  * where /usr/bin/chromium is missing. Screenshots land in screenshots/ (git-ignored).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { PATHS } from '../../client/api/paths';
 import {
@@ -31,8 +33,18 @@ describe.skipIf(!hasChromium)('admin web and depot in Chromium', () => {
   let coB: number;
   let companyUser: Seeded;
 
+  /** The driver's day (chunk group `driver-core` in vite.config.ts: the sync engine, Dexie, driver.css), which no other app may fetch. */
+  let dayFiles: string[] = [];
+  /** Starts listing the requests a page makes for the driver's day; call it before the page loads anything. */
+  const dayRequests = (page: Page) => {
+    const seen: string[] = [];
+    page.on('request', (req) => { const file = new URL(req.url()).pathname.split('/').pop() ?? ''; if (dayFiles.includes(file)) seen.push(file); });
+    return seen;
+  };
+
   beforeAll(async () => {
     const dist = await buildPwa();
+    dayFiles = readdirSync(join(dist, 'assets')).filter((f) => /^driver-core-[\w-]+\.(?:js|css)$/.test(f));
     srv = await startServer(dist);
     admin = await srv.addUser('admin', { name: 'Ada Admin', email: 'ada@example.com' });
     depot = await srv.addUser('depot_manager', { name: 'Dev Depot', email: 'depot@example.com' });
@@ -52,6 +64,7 @@ describe.skipIf(!hasChromium)('admin web and depot in Chromium', () => {
   it('admin logs in, creates a warehouse with field errors first, archives and restores it', async () => {
     const ctx = await br.context(DESKTOP);
     const page = await ctx.newPage();
+    const dayFetched = dayRequests(page);
     await page.goto(`${srv.url}/#/login`);
     await page.getByRole('button', { name: 'Log in' }).waitFor();
     await screenshot(page, 'login');
@@ -119,6 +132,13 @@ describe.skipIf(!hasChromium)('admin web and depot in Chromium', () => {
     await tp.getByRole('heading', { name: 'Employees' }).waitFor();
     await tp.locator('table.data tbody tr').first().waitFor();
     await screenshot(tp, 'employees');
+
+    // The admin's pages, on a first visit and again (the service worker in control by then), fetch
+    // none of the driver's day: index.html does not preload it and no admin screen imports it.
+    await page.reload();
+    await page.locator('table.data tbody tr', { hasText: 'Mascot' }).waitFor();
+    expect(dayFiles.length).toBeGreaterThan(0);
+    expect(dayFetched).toEqual([]);
   }, 180_000);
 
   it('admin uploads packages (CSV, and .xlsx where the API has it) and assigns them to a driver', async () => {

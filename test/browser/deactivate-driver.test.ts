@@ -138,7 +138,13 @@ describe.skipIf(!hasChromium)('deactivating a driver with open work (Chromium)',
     await page.goto(`${srv.url}/#/r/employee?search=Cal`);
     await page.getByRole('heading', { name: 'Employees' }).waitFor();
     await page.getByLabel('Search').fill('Cal');
-    const row = page.locator('table.data tbody tr', { hasText: 'Cal Quitting' });
+    // A phone shows the employees as cards (the shared DataTable under 700 px): nothing is wider than
+    // the screen, where the table scrolled sideways and hid the Deactivate button off to the right.
+    const row = page.getByTestId('data-card').filter({ hasText: 'Cal Quitting' });
+    await row.waitFor();
+    expect(await page.locator('table.data').count()).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await screenshot(page, 'employees-phone');
     await row.getByRole('button', { name: 'Deactivate' }).click();
     const dialog = page.getByRole('dialog', { name: 'Deactivate Cal Quitting?' });
     await dialog.getByText('5 open parcels').waitFor();

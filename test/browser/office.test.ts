@@ -168,8 +168,15 @@ describe.skipIf(!hasChromium)('office exceptions from the web (Chromium)', () =>
     const f = await create('WEB-0007');
     const ctx = await br.context(PHONE);
     const page = await ctx.newPage();
+    // The parcel's link is followed while the login is still being answered (the test once went on
+    // before the answer, by chance): the login must land on the parcel, not on the home page.
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => { answer = resolve; });
+    await page.route('**/api/auth/web-login/', async (route) => { await answered; await route.continue(); });
     await login(page, srv.url, companyUser);
     await page.goto(`${srv.url}/#/packages/${f}`);
+    await page.waitForURL(`**/#/login?next=%2Fpackages%2F${f}`);
+    answer();
     await page.getByTestId('package-actions').waitFor().catch(async (err: unknown) => {
       // What the company saw instead, for whoever reads a failed run.
       await screenshot(page, 'office-company-detail-failed');

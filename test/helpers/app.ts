@@ -26,6 +26,15 @@ export interface TestApp {
   /** Creates a user with PASSWORD and returns a token for it. */
   login: (role: Role, opts?: { companyId?: number | null; email?: string; name?: string }) => Promise<{ id: number; token: string; email: string }>;
   company: (name?: string, status?: string) => Promise<number>;
+  /** Uploads bytes as a proof file (`kind` photo unless `fields` say otherwise); answers its id, throws unless 201. */
+  upload: (token: string, bytes: Uint8Array, fields?: Record<string, string>) => Promise<number>;
+}
+
+/** A multipart body: strings as fields, bytes as a file named upload.bin. */
+export function formOf(fields: Record<string, string | Uint8Array>): FormData {
+  const f = new FormData();
+  for (const [k, v] of Object.entries(fields)) f.set(k, typeof v === 'string' ? v : new File([v as Uint8Array<ArrayBuffer>], 'upload.bin'));
+  return f;
 }
 
 let seq = 0;
@@ -74,5 +83,10 @@ export async function makeApp(options: { writeBatch?: WriteBatchOptions; config?
     if (res.status !== 200) throw new Error(`login failed: ${JSON.stringify(res.body)}`);
     return { id, token: res.body.token, email };
   };
-  return { app, db, clock, filesDir, call, json, login, company: companyFn };
+  const upload: TestApp['upload'] = async (token, bytes, fields = {}) => {
+    const res = await json<{ id: number }>('POST', '/api/file/', token, formOf({ kind: 'photo', ...fields, file: bytes }));
+    if (res.status !== 201) throw new Error(`upload failed (${res.status}): ${JSON.stringify(res.body)}`);
+    return res.body.id;
+  };
+  return { app, db, clock, filesDir, call, json, login, company: companyFn, upload };
 }

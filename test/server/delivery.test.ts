@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { deliveryAttempt, packageEvent } from '../../server/db/schema/index';
-import { makeApp } from '../helpers/app';
+import { formOf, makeApp } from '../helpers/app';
 
 const png = (n: number) => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, n & 255, (n >> 8) & 255]);
 type Json = Record<string, unknown> & { package?: Record<string, unknown>; details?: Record<string, unknown> };
@@ -27,13 +27,9 @@ async function world() {
     expect((await t.json('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: hawb })).status).toBe(200);
     return id;
   };
-  const form = (fields: Record<string, string | Uint8Array>) => {
-    const f = new FormData();
-    for (const [k, v] of Object.entries(fields)) f.set(k, typeof v === 'string' ? v : new File([v as Uint8Array<ArrayBuffer>], 'upload.bin'));
-    return f;
-  };
-  const upload = async (token: string, n: number) => (await t.json<{ id: number }>('POST', '/api/file/', token, form({ file: png(n), kind: 'photo' }))).body.id;
-  return { t, admin, supervisor, d1, d2, shipper, otherShipper, reason, parcel, loaded, form, upload };
+
+  const upload = (token: string, n: number) => t.upload(token, png(n));
+  return { t, admin, supervisor, d1, d2, shipper, otherShipper, reason, parcel, loaded, form: formOf, upload };
 }
 
 describe('proof of delivery (web photo upload)', () => {

@@ -27,12 +27,7 @@ async function world() {
     expect((await t.json('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: p.hawb })).status).toBe(200);
   };
   const view = (token: string) => t.json<RecipientView>('GET', `/api/public/track/${token}/`);
-  const form = (fields: Record<string, string | Uint8Array>) => {
-    const f = new FormData();
-    for (const [k, v] of Object.entries(fields)) f.set(k, typeof v === 'string' ? v : new File([v as Uint8Array<ArrayBuffer>], 'upload.bin'));
-    return f;
-  };
-  const upload = async (token: string, n: number) => (await t.json<{ id: number }>('POST', '/api/file/', token, form({ file: png(n), kind: 'photo' }))).body.id;
+  const upload = (token: string, n: number) => t.upload(token, png(n));
   const position = (lat: number, at = t.clock.now()) =>
     t.json('POST', '/api/driver-position/', driver.token, { positions: [{ latitude: lat, longitude: 151.2, occurred_at: new Date(at).toISOString() }] });
   return { t, admin, shipper, otherShipper, driver, reason, parcel, out, view, upload, position };

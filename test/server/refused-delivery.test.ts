@@ -26,15 +26,7 @@ async function world() {
     expect((await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver, packages: [res.body.id] })).status).toBe(200);
     return res.body.id;
   };
-  const upload = async (token: string, bytes: Uint8Array, clientId: string, kind = 'photo') => {
-    const form = new FormData();
-    form.set('file', new File([bytes as Uint8Array<ArrayBuffer>], 'x.bin'));
-    form.set('kind', kind);
-    form.set('client_id', clientId);
-    const res = await t.json<{ id: number }>('POST', '/api/file/', token, form);
-    expect(res.status).toBe(201);
-    return res.body.id;
-  };
+  const upload = (token: string, bytes: Uint8Array, clientId: string, kind = 'photo') => t.upload(token, bytes, { client_id: clientId, kind });
   const row = (id: number) => t.db.select().from(pkg).where(eq(pkg.id, id)).get();
   const count = async (query: SQL) => Number((await t.db.values<[number]>(query))[0]![0]);
   return { t, admin, supervisor, d1, d2, shipper, parcel, upload, row, count };

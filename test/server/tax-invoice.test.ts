@@ -101,6 +101,14 @@ describe('tax invoice (issue 18)', () => {
     // Page 1 as an image, for a person to look at.
     const png = spawnSync('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', join(dir, 'invoice.pdf'), join(dir, 'page')]);
     expect(png.status).toBe(0);
+  
+    // The seller renames and moves, the buyer renames: the issued tax invoice reprints as it was issued.
+    expect((await t.json('PATCH', '/api/settings/business-profile/', admin.token, { legal_name: 'Renamed Freight Pty Ltd', address: '2 Other Rd, Mascot NSW 2020' })).status).toBe(200);
+    await t.db.update(company).set({ name: 'Acme Renamed', address: '1 New St, Sydney' }).where(eq(company.id, co.companyId)).run();
+    const again = await t.call('GET', `/api/invoice/${id}/pdf/`, co.token);
+    const reprint = pdfText(Buffer.from(await again.arrayBuffer()), mkdtempSync(join(tmpdir(), 'tax-invoice-'))).replace(/\s+/g, ' ');
+    for (const words of ['Swift Parcels Pty Ltd', '1 Depot Rd, Alexandria NSW 2015', 'Bill to Acme Widgets', '9 Buyer St, Sydney']) expect(reprint, words).toContain(words);
+    for (const words of ['Renamed Freight', 'Mascot', 'Acme Renamed']) expect(reprint, words).not.toContain(words);
   });
 
   it('without a profile the PDF says what is missing instead of inventing it', async () => {

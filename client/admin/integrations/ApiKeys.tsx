@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { z } from 'zod';
 import type { ApiKey, ApiKeyCreated } from '../../../shared/schemas/webhooks';
-import { api, errorMessage, fieldErrors } from '../../api/client';
+import { api, errorMessage, formErrors } from '../../api/client';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { DataTable, type Column } from '../../ui/DataTable';
@@ -92,8 +92,7 @@ function CreateKeyDialog({ isCompany, companies, initialCompany, onClose }: {
     try {
       setCreated(await api.post<Created>('company-api-key/', { ...(isCompany ? {} : { company: Number(company) }), ...(name.trim() ? { name: name.trim() } : {}) }));
     } catch (err) {
-      const fe = fieldErrors(err);
-      setErrors(Object.keys(fe).length ? fe : { _: errorMessage(err) });
+      setErrors(formErrors(err));
     } finally {
       setBusy(false);
     }

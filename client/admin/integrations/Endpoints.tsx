@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { z } from 'zod';
 import { WEBHOOK_EVENTS, WebhookEndpointCreate, type WebhookEndpoint, type WebhookEvent } from '../../../shared/schemas/webhooks';
-import { api, errorMessage, fieldErrors } from '../../api/client';
+import { api, errorMessage, formErrors } from '../../api/client';
 import { useList } from '../../api/useList';
 import { zodErrors } from '../../app/zodErrors';
 import { ActiveBadge, Badge } from '../../ui/Badge';
@@ -120,8 +120,7 @@ function EndpointDialog({ endpoint, isCompany, companies, onClose, onSaved }: {
       else await api.post('webhook-endpoint/', body);
       onSaved();
     } catch (err) {
-      const fe = fieldErrors(err);
-      setErrors(Object.keys(fe).length ? fe : { _: errorMessage(err) });
+      setErrors(formErrors(err));
     } finally {
       setBusy(false);
     }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { AdjustmentBody } from '../../../shared/schemas/money';
-import { api, errorMessage, fieldErrors } from '../../api/client';
+import { api, formErrors } from '../../api/client';
 import type { Page } from '../../api/paging';
 import { zodErrors } from '../../app/zodErrors';
 import { Button } from '../../ui/Button';
@@ -50,8 +50,7 @@ export function AdjustmentDialog({ companyId, currency: knownCurrency, invoiceId
       const res = await api.post<{ message: string }>('wallet-adjustment/', body);
       onDone(res.message);
     } catch (err) {
-      const fe = fieldErrors(err);
-      setErrors(Object.keys(fe).length ? fe : { _: errorMessage(err) });
+      setErrors(formErrors(err));
     } finally {
       setBusy(false);
     }

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { z } from 'zod';
 import { QuoteBody, type Quote } from '../../../shared/schemas/money';
-import { api, errorMessage, fieldErrors } from '../../api/client';
+import { api, formErrors } from '../../api/client';
 import type { Session } from '../../app/session';
 import { zodErrors } from '../../app/zodErrors';
 import { Badge } from '../../ui/Badge';
@@ -43,8 +43,7 @@ export default function Calculator({ session }: { session: Session }) {
     try {
       setQuote(await api.post<QuoteAnswer>('delivery-rate/quote/', body));
     } catch (err) {
-      const fe = fieldErrors(err);
-      setErrors(Object.keys(fe).length ? fe : { _: errorMessage(err) });
+      setErrors(formErrors(err));
       setQuote(null);
     } finally {
       setBusy(false);

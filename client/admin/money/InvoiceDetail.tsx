@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, errorMessage, fieldErrors } from '../../api/client';
+import { api, errorMessage, formErrors } from '../../api/client';
 import { can } from '../../app/access';
 import type { Session } from '../../app/session';
 import { Badge } from '../../ui/Badge';
@@ -106,8 +106,7 @@ function StatusDialog({ invoice, status, onClose, onDone }: { invoice: InvoiceDe
       await api.post(`invoice/${invoice.id}/status-change/`, status === 'paid' ? { status, reference, note: text } : { status, reason: text });
       onDone();
     } catch (err) {
-      const fe = fieldErrors(err);
-      setErrors(Object.keys(fe).length ? fe : { _: errorMessage(err) });
+      setErrors(formErrors(err));
     } finally {
       setBusy(false);
     }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { INVOICE_KINDS, INVOICE_STATUSES } from '../../../shared/money';
 import { GenerateInvoiceBody } from '../../../shared/schemas/money';
-import { api, errorMessage, fieldErrors } from '../../api/client';
+import { api, errorMessage, formErrors } from '../../api/client';
 import { listQuery } from '../../api/paging';
 import { useList } from '../../api/useList';
 import { can } from '../../app/access';
@@ -101,8 +101,7 @@ function GenerateDialog({ initialCompany, onClose, onDone }: { initialCompany: s
     try {
       onDone(await api.post<InvoiceDetailsT>('invoice/generate-invoice/', body));
     } catch (err) {
-      const fe = fieldErrors(err);
-      setErrors(Object.keys(fe).length ? fe : { _: errorMessage(err) });
+      setErrors(formErrors(err));
     } finally {
       setBusy(false);
     }

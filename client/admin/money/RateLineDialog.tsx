@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { z } from 'zod';
 import { DEFAULT_VOLUMETRIC_DIVISOR } from '../../../shared/money';
 import { DeliveryRateCreate, type DeliveryRate } from '../../../shared/schemas/money';
-import { api, errorMessage, fieldErrors } from '../../api/client';
+import { api, formErrors } from '../../api/client';
 import { zodErrors } from '../../app/zodErrors';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
@@ -57,8 +57,7 @@ export function RateLineDialog({ line, company, currency, zones, types, units, o
       const saved = line ? await api.patch<RateLine>(`delivery-rate/${line.id}/`, body) : await api.post<RateLine>('delivery-rate/', body);
       onSaved(saved);
     } catch (err) {
-      const fe = fieldErrors(err);
-      setErrors(Object.keys(fe).length ? fe : { _: errorMessage(err) });
+      setErrors(formErrors(err));
     } finally {
       setBusy(false);
     }

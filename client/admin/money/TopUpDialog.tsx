@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { CompanyPaymentBody, CompanyRechargeBody } from '../../../shared/schemas/money';
-import { api, errorMessage, fieldErrors } from '../../api/client';
+import { api, formErrors } from '../../api/client';
 import type { Page } from '../../api/paging';
 import { zodErrors } from '../../app/zodErrors';
 import { Button } from '../../ui/Button';
@@ -62,8 +62,7 @@ export function TopUpDialog({ companyId, onClose, onDone }: { companyId?: number
     try {
       onDone(await api.post<TopUpResult>(`wallet/${co.billing}-recharge-by-company/`, body));
     } catch (err) {
-      const fe = fieldErrors(err);
-      setErrors(Object.keys(fe).length ? fe : { _: errorMessage(err) });
+      setErrors(formErrors(err));
     } finally {
       setBusy(false);
     }

@@ -1,7 +1,6 @@
-import { useState } from 'preact/hooks';
 import type { z } from 'zod';
 import type { UnpricedParcel } from '../../../shared/schemas/pricing';
-import { api, errorMessage } from '../../api/client';
+import { api } from '../../api/client';
 import { useList } from '../../api/useList';
 import { isStaff } from '../../../shared/roles';
 import type { Session } from '../../app/session';
@@ -11,6 +10,7 @@ import { Button } from '../../ui/Button';
 import { DataTable, Pager, type Column } from '../../ui/DataTable';
 import { Empty, ErrorState, Loading } from '../../ui/States';
 import { toast } from '../../ui/toast';
+import { useBusy } from '../../ui/useBusy';
 import { shortDateTime } from './format';
 import './money.css';
 
@@ -21,7 +21,7 @@ const REASON: Record<string, string> = { no_rate_line: 'No rate line fits', insu
 export default function Unpriced({ session }: { session: Session }) {
   const staff = isStaff(session.user.role);
   const list = useList<Row>('package/unpriced/', { pageSize: 50 });
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useBusy();
   const { data } = list;
   const columns: Column<Row>[] = [
     { key: 'hawb', label: 'Tracking no', render: (r) => <a class="mono" href={`#/packages/${r.package}`}>{r.hawb}</a> },
@@ -30,18 +30,11 @@ export default function Unpriced({ session }: { session: Session }) {
     { key: 'reason', label: 'Why', render: (r) => <Badge tone="warn">{REASON[r.reason] ?? r.reason}</Badge> },
     { key: 'since', label: 'Created', render: (r) => <span class="nowrap">{shortDateTime(r.since)}</span> },
   ];
-  const priceNow = async () => {
-    setBusy(true);
-    try {
-      const r = await api.post<{ message: string }>('package/unpriced/price/', {});
-      toast(r.message, 'ok');
-      list.reload();
-    } catch (err) {
-      toast(errorMessage(err), 'bad');
-    } finally {
-      setBusy(false);
-    }
-  };
+  const priceNow = () => run(async () => {
+    const r = await api.post<{ message: string }>('package/unpriced/price/', {});
+    toast(r.message, 'ok');
+    list.reload();
+  });
   return (
     <section aria-labelledby="unpriced-title">
       <div class="page-head">

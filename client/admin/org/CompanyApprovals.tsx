@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { z } from 'zod';
 import type { Company } from '../../../shared/schemas/people';
-import { api, errorMessage } from '../../api/client';
+import { api } from '../../api/client';
 import { useList } from '../../api/useList';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
@@ -9,6 +9,7 @@ import { DataTable, Pager, type Column } from '../../ui/DataTable';
 import { ConfirmDialog } from '../../ui/Dialog';
 import { Empty, ErrorState, Loading } from '../../ui/States';
 import { toast } from '../../ui/toast';
+import { useBusy } from '../../ui/useBusy';
 import { forgetRefs } from '../resource/refOptions';
 import { ORG_PATHS } from '../routes/paths';
 
@@ -28,23 +29,18 @@ const COLUMNS: Column<CompanyRow>[] = [
 export default function CompanyApprovals() {
   const list = useList<CompanyRow>(ORG_PATHS.companies, { ordering: '-created_at', pageSize: 25, filters: { status: 'pending' } });
   const [decision, setDecision] = useState<Decision>(null);
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useBusy();
   const { data, params } = list;
 
   const decide = async () => {
     if (!decision) return;
-    setBusy(true);
-    try {
+    await run(async () => {
       await api.post(ORG_PATHS.companyStatus(decision.company.id), { status: decision.status });
       toast(`${decision.company.name} ${decision.status === 'active' ? 'approved: its logins can sign in' : 'refused (suspended)'}`, 'ok');
       forgetRefs('company');
       setDecision(null);
       list.reload();
-    } catch (err) {
-      toast(errorMessage(err), 'bad');
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

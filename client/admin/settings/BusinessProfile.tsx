@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { z } from 'zod';
 import { formatAbn } from '../../../shared/gst';
 import { BusinessProfileUpdate, type BusinessProfile } from '../../../shared/schemas/business';
-import { api, errorMessage, fieldErrors } from '../../api/client';
+import { api, formErrors } from '../../api/client';
 import { zodErrors } from '../../app/zodErrors';
 import { Button } from '../../ui/Button';
 import { TextAreaField, TextField } from '../../ui/Field';
@@ -86,8 +86,7 @@ export default function BusinessProfileScreen() {
       setJustSaved(true);
       toast('Business profile saved', 'ok');
     } catch (err) {
-      const fe = fieldErrors(err);
-      setErrors(Object.keys(fe).length ? fe : { _: errorMessage(err) });
+      setErrors(formErrors(err));
       focusFirstInvalid();
     } finally {
       setBusy(false);

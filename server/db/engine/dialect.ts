@@ -47,6 +47,8 @@ export interface JsonSql {
   bool(column: SQLWrapper): SQL;
   /** Epoch milliseconds as ISO 8601 text (`''` for null), the same text as `iso()` in server/clock.ts. */
   iso(ms: SQLWrapper): SQL;
+  /** JSON as its text (node-postgres would parse a json column into objects). */
+  text(json: SQL): SQL<string>;
 }
 
 const keys = (members: [string, SQL | SQLWrapper][]) => members.map(([k, v]) => sql`${sql.raw(`'${k.replace(/'/g, "''")}'`)}, ${v}`);
@@ -54,9 +56,11 @@ const keys = (members: [string, SQL | SQLWrapper][]) => members.map(([k, v]) => 
 const sqliteJson: JsonSql = {
   object: (members) => sql`json_object(${sql.join(keys(members), sql`, `)})`,
   arrayOf: (element, from, orderBy) => sql`json((select json_group_array(${element} order by ${orderBy}) ${from}))`,
-  bool: (col) => sql`json(case when ${col} = 1 then 'true' else 'false' end)`,
+  // json('true') is a constant SQLite evaluates once per statement, not a JSON parse per row (~20% of a 200-parcel list).
+  bool: (col) => sql`case when ${col} = 1 then json('true') else json('false') end`,
   // SQLite rounds unixepoch seconds to whole milliseconds, so `%f` is exact.
   iso: (ms) => sql`coalesce(strftime('%Y-%m-%dT%H:%M:%fZ', ${ms} / 1000.0, 'unixepoch'), '')`,
+  text: (json) => sql<string>`${json}`,
 };
 
 /** PostgreSQL functions take at most 100 arguments: larger objects are built in parts and joined as text. */
@@ -77,6 +81,7 @@ const postgresJson: JsonSql = {
   arrayOf: (element, from, orderBy) => sql`coalesce((select json_agg(${element} order by ${orderBy}) ${from}), '[]'::json)`,
   bool: (col) => sql`(${col} = 1)`,
   iso: (ms) => sql`coalesce(to_char(to_timestamp(${ms} / 1000.0) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), '')`,
+  text: (json) => sql<string>`(${json})::text`,
 };
 
 export function jsonSql(db: HasEngine | EngineKind): JsonSql {

@@ -67,8 +67,15 @@ export function sqliteNullOrder(text: string): string {
   return text.replace(/ (asc|desc)(?=,|\)| limit | offset |$)/g, (_, dir: string) => (dir === 'asc' ? ' asc nulls first' : ' desc nulls last'));
 }
 
-/** A unit's connection; `ended` once it committed or rolled back (work it started may outlive it). */
-interface Scope { client: pg.PoolClient; ended: boolean; after: (() => void)[] }
+/**
+ * A unit's connection; `ended` once it committed or rolled back (work it started may outlive it).
+ * `pending`: transaction control not sent yet (see `postgresEngine`).
+ */
+interface Scope { client: pg.PoolClient; ended: boolean; after: (() => void)[]; pending: string[] }
+
+const BEGIN = 'begin isolation level serializable';
+const SAVEPOINT = 'savepoint nested';
+const RELEASE = 'release savepoint nested';
 
 export interface PostgresOptions {
   /** Connections per process. */
@@ -111,32 +118,60 @@ export function postgresEngine(url: string, options: PostgresOptions = {}): Engi
     return scope && !scope.ended ? scope : undefined;
   };
 
+  /** Transaction control on a unit's connection. */
+  const control = (client: pg.PoolClient, text: string) => {
+    engine.onStatement?.(text);
+    return client.query(text);
+  };
+  /**
+   * Each statement is a round trip, and a unit's BEGIN, the route's SAVEPOINT around its handler and
+   * their RELEASE carry no data: they wait in `pending` and leave as one simple query just before the
+   * unit's next statement (PostgreSQL takes the snapshot at the first statement, not at BEGIN, so
+   * nothing changes). A RELEASE still pending at COMMIT is dropped (COMMIT releases every savepoint),
+   * and a unit that sent nothing commits nothing.
+   */
+  const sendPending = (scope: Scope): Promise<unknown> | undefined => {
+    if (!scope.pending.length) return undefined;
+    const text = scope.pending.join('; ');
+    scope.pending.length = 0;
+    return control(scope.client, text);
+  };
+
   async function execute(sql: string, params: unknown[], method: Method): Promise<QueryResult> {
-    const target = current()?.client ?? pool;
+    const scope = current();
+    if (scope) await sendPending(scope);
+    const target = scope?.client ?? pool;
     const { name, text } = statementOf(sql);
+    engine.onStatement?.(text);
     const res = await target.query({ name, text, values: params, rowMode: 'array' });
     if (method === 'run') return { rows: [], changes: res.rowCount ?? 0 };
     return { rows: method === 'get' ? res.rows[0] : res.rows };
   }
 
-  // Units under way: `settled()` waits for those begun before it (a session touch, a reset mail
-  // written after the answer), as SQLite's waits for the open group commit.
+  // Units under way, in the process and per caller (a request, see `caller`). A read here never sees
+  // another transaction's uncommitted rows, so `settled()` waits only for the units its own caller
+  // began (a session touch, a file row before its old bytes go); outside any caller, for all of them.
   const inflight = new Set<Promise<unknown>>();
+  const callers = new AsyncLocalStorage<Set<Promise<unknown>>>();
+  const waitFor = (units: Set<Promise<unknown>>): Promise<void> => (units.size ? Promise.allSettled([...units]).then(() => undefined) : Promise.resolve());
 
   const units: Units = {
     run<T>(work: () => T | Promise<T>): Promise<T> {
       if (current()) return Promise.resolve().then(work);
       const unit = runUnit(work);
+      const mine = callers.getStore();
       inflight.add(unit);
-      const forget = () => { inflight.delete(unit); };
+      mine?.add(unit);
+      const forget = () => { inflight.delete(unit); mine?.delete(unit); };
       unit.then(forget, forget);
       return unit;
     },
     // Inside a unit it would wait for itself: the unit's own writes are its caller's to wait for.
-    settled: () => (current() ? Promise.resolve() : Promise.allSettled([...inflight]).then(() => undefined)),
+    settled: () => (current() ? Promise.resolve() : waitFor(callers.getStore() ?? inflight)),
+    caller: (work) => callers.run(new Set(), work),
     failures: 0,
     open: false,
-    flush: () => Promise.allSettled([...inflight]).then(() => undefined),
+    flush: () => waitFor(inflight),
     inside: () => current() !== undefined,
     after(task) {
       const scope = current();
@@ -148,19 +183,25 @@ export function postgresEngine(url: string, options: PostgresOptions = {}): Engi
   async function runUnit<T>(work: () => T | Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       const client = await pool.connect();
-      const scope: Scope = { client, ended: false, after: [] };
+      const scope: Scope = { client, ended: false, after: [], pending: [BEGIN] };
       let broken = false;
       try {
-        await client.query('begin isolation level serializable');
         const value = await store.run(scope, work);
-        await client.query('commit');
+        if (scope.pending[0] !== BEGIN) {
+          // Releases go with the COMMIT; a ROLLBACK TO still pending must run before it.
+          while (scope.pending.at(-1) === RELEASE) scope.pending.pop();
+          scope.pending.push('commit');
+          await sendPending(scope);
+        }
         scope.ended = true;
         for (const task of scope.after) store.exit(task);
         return value;
       } catch (err) {
         scope.ended = true;
+        const sent = scope.pending[0] !== BEGIN;
+        scope.pending.length = 0;
         try {
-          await client.query('rollback');
+          if (sent) await control(client, 'rollback');
         } catch {
           broken = true;
         }
@@ -176,22 +217,26 @@ export function postgresEngine(url: string, options: PostgresOptions = {}): Engi
     }
   }
 
-  return {
+  const engine: Engine & { pool: pg.Pool } = {
     kind: 'postgres',
     pool,
+    onStatement: null,
     execute,
     units: () => units,
     async savepoint<T>(work: () => Promise<T>): Promise<T> {
       const scope = current();
       if (!scope) throw new Error('A savepoint runs inside a unit of work');
-      await scope.client.query('savepoint nested');
+      // Sent with the next statement (see sendPending); left out if none came before its end.
+      scope.pending.push(SAVEPOINT);
+      const unsent = () => scope.pending.at(-1) === SAVEPOINT;
       try {
         const value = await work();
-        await scope.client.query('release savepoint nested');
+        if (unsent()) scope.pending.pop();
+        else scope.pending.push(RELEASE);
         return value;
       } catch (err) {
-        await scope.client.query('rollback to savepoint nested');
-        await scope.client.query('release savepoint nested');
+        if (unsent()) scope.pending.pop();
+        else scope.pending.push('rollback to savepoint nested', RELEASE);
         throw err;
       }
     },
@@ -199,4 +244,5 @@ export function postgresEngine(url: string, options: PostgresOptions = {}): Engi
       await pool.end();
     },
   };
+  return engine;
 }

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import Database from 'better-sqlite3';
 import type { Engine, Method, QueryResult, UnitOptions, Units } from './types';
 import { cacheStatements } from '../statementCache';
-import { sqliteUnits, type UnitGate } from './sqliteUnits';
+import { sqliteUnits, UNIT_SAVEPOINT, type UnitGate } from './sqliteUnits';
 
 /**
  * better-sqlite3 behind the engine interface. Every statement runs synchronously on the one
@@ -14,8 +14,12 @@ export function sqliteEngine(sqlite: Database.Database): Engine & { sqlite: Data
   cacheStatements(sqlite);
   const gate: UnitGate = { store: new AsyncLocalStorage<object>(), active: null };
   let units: Units | null = null;
+  const note = (text: string): void => engine.onStatement?.(text);
 
   function now(sql: string, params: unknown[], method: Method): QueryResult {
+    engine.onStatement?.(sql);
+    // Only the active unit's own statements get past the gate (execute below).
+    if (gate.active) gate.active.fresh = false;
     const stmt = sqlite.prepare(sql);
     if (method === 'run') {
       if (stmt.reader) {
@@ -38,20 +42,38 @@ export function sqliteEngine(sqlite: Database.Database): Engine & { sqlite: Data
     }
   }
 
-  return {
+  const engine: Engine & { sqlite: Database.Database } = {
     kind: 'sqlite',
     sqlite,
+    onStatement: null,
     execute,
     // One runner per connection: the first caller's options (a test's commit seam) hold.
     units(options?: UnitOptions) {
-      units ??= sqliteUnits(sqlite, gate, options);
+      units ??= sqliteUnits(sqlite, gate, options, note);
       return units;
     },
     async savepoint<T>(work: () => Promise<T>): Promise<T> {
-      if (!gate.active || gate.store.getStore() !== gate.active.token) throw new Error('A savepoint runs inside a unit of work');
+      const active = gate.active;
+      if (!active || gate.store.getStore() !== active.token) throw new Error('A savepoint runs inside a unit of work');
+      if (active.fresh) {
+        // Nothing ran in the unit since its own savepoint (a route's handler, the usual case): rolling
+        // back to that one undoes exactly what `work` did, and two statements are saved.
+        try {
+          return await work();
+        } catch (err) {
+          if (sqlite.inTransaction) {
+            note(`ROLLBACK TO ${UNIT_SAVEPOINT}`);
+            sqlite.prepare(`ROLLBACK TO ${UNIT_SAVEPOINT}`).run();
+            active.fresh = true;
+          }
+          throw err;
+        }
+      }
+      note('SAVEPOINT nested');
       sqlite.prepare('SAVEPOINT nested').run();
       try {
         const value = await work();
+        note('RELEASE nested');
         sqlite.prepare('RELEASE nested').run();
         return value;
       } catch (err) {
@@ -68,6 +90,7 @@ export function sqliteEngine(sqlite: Database.Database): Engine & { sqlite: Data
       sqlite.close();
     },
   };
+  return engine;
 }
 
 export { Database };

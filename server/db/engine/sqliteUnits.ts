@@ -5,8 +5,12 @@ import type { UnitOptions, Units } from './types';
 /** Which unit holds the connection now; statements of everyone else wait for `idle`. */
 export interface UnitGate {
   store: AsyncLocalStorage<object>;
-  active: { token: object; idle: Promise<void>; after: (() => void)[] } | null;
+  /** `fresh`: nothing ran in the unit since its SAVEPOINT (engine/sqlite.ts's savepoint() may reuse it). */
+  active: { token: object; idle: Promise<void>; after: (() => void)[]; fresh: boolean } | null;
 }
+
+/** Each unit's savepoint: the batch undoes a failed unit back to it. */
+export const UNIT_SAVEPOINT = 'write_unit';
 
 /**
  * Group commit. With synchronous=FULL every COMMIT waits for an fsync, and an answered write must
@@ -39,14 +43,19 @@ function rolledBack(): Error {
   return new Database.SqliteError('A failed write rolled back the whole transaction; nothing of it was kept', 'SQLITE_ABORT_ROLLBACK');
 }
 
-export function sqliteUnits(sqlite: Database.Database, gate: UnitGate, options: UnitOptions = {}): Units {
+/** `note` hears each transaction-control statement (the engine's debug seam, `onStatement`). */
+export function sqliteUnits(sqlite: Database.Database, gate: UnitGate, options: UnitOptions = {}, note: (text: string) => void = () => undefined): Units {
   const maxUnits = options.maxUnits ?? DEFAULT_MAX_UNITS;
-  const begin = sqlite.prepare('BEGIN IMMEDIATE');
-  const commit = sqlite.prepare('COMMIT');
-  const rollback = sqlite.prepare('ROLLBACK');
-  const savepoint = sqlite.prepare('SAVEPOINT write_unit');
-  const release = sqlite.prepare('RELEASE write_unit');
-  const rollbackTo = sqlite.prepare('ROLLBACK TO write_unit');
+  const control = (text: string) => {
+    const stmt = sqlite.prepare(text);
+    return { run: () => { note(text); return stmt.run(); } };
+  };
+  const begin = control('BEGIN IMMEDIATE');
+  const commit = control('COMMIT');
+  const rollback = control('ROLLBACK');
+  const savepoint = control(`SAVEPOINT ${UNIT_SAVEPOINT}`);
+  const release = control(`RELEASE ${UNIT_SAVEPOINT}`);
+  const rollbackTo = control(`ROLLBACK TO ${UNIT_SAVEPOINT}`);
   let current: Batch | null = null;
   let failures = 0;
   let lastError: unknown = null;
@@ -115,7 +124,7 @@ export function sqliteUnits(sqlite: Database.Database, gate: UnitGate, options: 
     await before;
     const token = {};
     const after: (() => void)[] = [];
-    gate.active = { token, idle: mine, after };
+    gate.active = { token, idle: mine, after, fresh: true };
     let batch: Batch;
     try {
       batch = join();
@@ -176,6 +185,8 @@ export function sqliteUnits(sqlite: Database.Database, gate: UnitGate, options: 
         return Promise.reject(err);
       }
     },
+    // Reads see the open batch's rows, whoever wrote them: settled() waits for the batch, not the caller.
+    caller: (work) => work(),
     get failures() {
       return failures;
     },

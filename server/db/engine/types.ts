@@ -30,6 +30,13 @@ export interface Units {
    * (a `failures` reading taken when a request began): an answer built from reads may have seen its rows.
    */
   settled(since?: number): Promise<void>;
+  /**
+   * Runs `work` (a request) as a caller of its own. On PostgreSQL `settled()` inside it waits only
+   * for the units it began: a read never sees another transaction's uncommitted rows, so waiting for
+   * other requests' units only delays the answer. On SQLite reads share the connection with the open
+   * group commit, so `settled()` still waits for that batch.
+   */
+  caller<T>(work: () => Promise<T>): Promise<T>;
   readonly failures: number;
   /** Whether a group commit is open (SQLite): what it holds is not durable yet. */
   readonly open: boolean;
@@ -56,6 +63,11 @@ export interface UnitOptions {
 
 export interface Engine {
   readonly kind: EngineKind;
+  /**
+   * Debug seam (tests, benches): called with every statement the engine sends, transaction control
+   * included. On PostgreSQL each is a round trip, so their number per request is a cost worth watching.
+   */
+  onStatement: ((text: string) => void) | null;
   execute(sql: string, params: unknown[], method: Method): Promise<QueryResult>;
   /** The engine's units of work; options apply to SQLite's group commit. */
   units(options?: UnitOptions): Units;

@@ -371,6 +371,7 @@ CREATE TABLE "invoice" (
 	"due_at" bigint,
 	"gst_rate_bp" bigint,
 	"prices_include_gst" smallint,
+	"parties" text,
 	"created_by" bigint,
 	"created_at" bigint NOT NULL,
 	"updated_at" bigint NOT NULL

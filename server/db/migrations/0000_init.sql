@@ -602,6 +602,7 @@ CREATE TABLE `invoice` (
 	`due_at` integer,
 	`gst_rate_bp` integer,
 	`prices_include_gst` integer,
+	`parties` text,
 	`created_by` integer,
 	`created_at` integer NOT NULL,
 	`updated_at` integer NOT NULL,

@@ -509,6 +509,7 @@ export const invoice = pgTable("invoice", {
   due_at: bigint("due_at", { mode: 'number' }),
   gst_rate_bp: bigint("gst_rate_bp", { mode: 'number' }),
   prices_include_gst: smallint("prices_include_gst"),
+  parties: text("parties"),
   created_by: bigint("created_by", { mode: 'number' }),
   created_at: bigint("created_at", { mode: 'number' }).notNull(),
   updated_at: bigint("updated_at", { mode: 'number' }).notNull(),

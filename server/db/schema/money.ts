@@ -114,6 +114,8 @@ export const invoice = sqliteTable('invoice', {
   /** GST rate and inclusive flag of the business profile at issue, so a re-rendered tax invoice never changes. Null: issued before GST was recorded (10 %, inclusive). */
   gst_rate_bp: integer('gst_rate_bp'),
   prices_include_gst: integer('prices_include_gst', { mode: 'boolean' }),
+  /** The seller and buyer blocks as printed at issue (JSON, `InvoiceParties`), so a re-rendered document never changes. Null: issued before they were kept. */
+  parties: text('parties'),
   created_by: integer('created_by').references(() => user.id),
   ...timestamps(),
 }, (t) => [uniqueIndex('invoice_number_uq').on(t.number), index('invoice_company_idx').on(t.company_id, t.issued_at)]);

@@ -1,14 +1,10 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { pageOf } from '../../../shared/schemas/common';
 import { Adjustment, AdjustmentAnswer, AdjustmentBody, AdjustmentQuery } from '../../../shared/schemas/money';
 import { formatMinor } from '../../../shared/money';
-import { invoice, invoiceLine, walletTxn } from '../../db/schema/index';
 import { ops } from '../../http/catalogue';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
-import { pageLinks } from '../../resources/list';
-import { companyFilter } from '../../services/money/access';
-import { createAdjustment } from '../../services/money/adjustments';
+import { adjustmentPage, createAdjustment } from '../../services/money/adjustments';
 import { audit } from '../../services/audit/record';
 import { invoicesApi, txnsApi, walletApi } from '../../services/money/shape';
 
@@ -37,26 +33,5 @@ export function adjustmentRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/wallet-adjustment/', tags, access: 'wallet.view', catalogue: ops(g, 'Adjustment Invoice List'),
     query: AdjustmentQuery, response: pageOf(Adjustment), summary: 'Adjustments with their notes, newest first (a company sees its own)',
-  }, async ({ deps, user, query, c }) => {
-    const own = companyFilter(user);
-    const where = and(
-      eq(invoice.kind, 'adjustment'), own != null ? eq(invoice.company_id, own) : undefined,
-      query.company ? eq(invoice.company_id, query.company) : undefined,
-    );
-    const count = (await deps.db.select({ n: sql<number>`count(*)` }).from(invoice).where(where).get())?.n ?? 0;
-    const notes = await deps.db.select().from(invoice).where(where).orderBy(desc(invoice.id))
-      .limit(query.page_size).offset((query.page - 1) * query.page_size).all();
-    const links = notes.length
-      ? await deps.db.select({ invoice: invoiceLine.invoice_id, t: walletTxn }).from(invoiceLine).innerJoin(walletTxn, eq(walletTxn.id, invoiceLine.txn_id))
-        .where(inArray(invoiceLine.invoice_id, notes.map((n) => n.id))).all()
-      : [];
-    const txnOf = new Map(links.map((l) => [l.invoice, l.t]));
-    const shapedNotes = await invoicesApi(deps.db, notes);
-    const results = [];
-    for (const [i, n] of notes.entries()) {
-      const t = txnOf.get(n.id);
-      if (t) results.push({ transaction: (await txnsApi(deps.db, [t]))[0], note: shapedNotes[i] });
-    }
-    return { count, ...pageLinks(c.req.url, query.page, query.page_size, count), results };
-  });
+  }, ({ deps, user, query, c }) => adjustmentPage(deps.db, user, query, c.req.url));
 }

@@ -1,63 +1,18 @@
-import { and, desc, eq, gte, lt, like, sql, type SQL } from 'drizzle-orm';
-import type { z } from 'zod';
 import { IdParams, pageOf } from '../../../shared/schemas/common';
 import { GenerateInvoiceBody, Invoice, InvoiceDetails, InvoiceQuery, InvoiceStatusBody } from '../../../shared/schemas/money';
-import type { Db } from '../../db/client';
-import { invoice } from '../../db/schema/index';
 import { audit, changes } from '../../services/audit/record';
 import { ops } from '../../http/catalogue';
 import type { App } from '../../http/env';
+import { csvFile } from '../../http/csvFile';
 import { defineRoute } from '../../http/route';
-import { containsText, pageLinks } from '../../resources/list';
-import type { SessionUser } from '../../services/auth/session';
-import { companyFilter, loginCompany, requireMoneyStaff } from '../../services/money/access';
-import { gstForLines } from '../../../shared/gst';
+import { loginCompany, requireMoneyStaff } from '../../services/money/access';
 import { invoicePdf, invoicesCsv } from '../../services/money/documents';
-import { getBusinessProfile } from '../../services/money/businessProfile';
-import { dayStart, DAY_MS, findInvoice, generateStatement, setInvoiceStatus } from '../../services/money/invoices';
+import { invoiceDetails, invoicePage, invoicesForCsv } from '../../services/money/invoiceList';
+import { findInvoice, generateStatement, invoiceParties, setInvoiceStatus } from '../../services/money/invoices';
 import { markPaid } from '../../services/money/payments';
-import { invoiceLines, invoicesApi, type InvoiceRow } from '../../services/money/shape';
-import { findCompany } from '../../services/money/wallets';
+import { invoiceLines, invoicesApi } from '../../services/money/shape';
 
 const tags = ['Invoice'];
-const CSV_MAX_ROWS = 50_000;
-
-type Q = z.output<typeof InvoiceQuery>;
-
-/** Where-clause of an invoice list: the caller's scope, then the filters. */
-function invoiceWhere(user: SessionUser, q: Partial<Q>, ...more: (SQL | undefined)[]): SQL | undefined {
-  const own = companyFilter(user);
-  return and(
-    own != null ? eq(invoice.company_id, own) : undefined,
-    q.company ? eq(invoice.company_id, q.company) : undefined,
-    q.kind ? eq(invoice.kind, q.kind) : undefined,
-    q.status ? eq(invoice.status, q.status) : undefined,
-    q.from ? gte(invoice.issued_at, dayStart(q.from)) : undefined,
-    q.to ? lt(invoice.issued_at, dayStart(q.to) + DAY_MS) : undefined,
-    q.search?.trim() ? containsText(invoice.number, q.search.trim()) : undefined,
-    ...more,
-  );
-}
-
-export async function invoicePage(db: Db, where: SQL | undefined, q: Q, url: string) {
-  const count = (await db.select({ n: sql<number>`count(*)` }).from(invoice).where(where).get())?.n ?? 0;
-  const rows = await db.select().from(invoice).where(where).orderBy(desc(invoice.id)).limit(q.page_size).offset((q.page - 1) * q.page_size).all();
-  return { count, ...pageLinks(url, q.page, q.page_size, count), results: await invoicesApi(db, rows) };
-}
-
-const details = async (db: Db, row: InvoiceRow) => {
-  const api = (await invoicesApi(db, [row]))[0];
-  const lines = await invoiceLines(db, row.id);
-  const gst = gstForLines(lines.map((l) => l.amount_cents), api.gst_rate_bp, api.prices_include_gst);
-  return { ...api, lines: lines.map((l, i) => ({ ...l, gst: gst.lines[i] })), gst: gst.total };
-};
-
-async function csvResponse(db: Db, where: SQL | undefined, name: string): Promise<Response> {
-  const rows = await db.select().from(invoice).where(where).orderBy(invoice.id).limit(CSV_MAX_ROWS).all();
-  return new Response(invoicesCsv(await invoicesApi(db, rows)), {
-    headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${name}"` },
-  });
-}
 
 export function invoiceRoutes(app: App): void {
   defineRoute(app, {
@@ -69,39 +24,39 @@ export function invoiceRoutes(app: App): void {
     requireMoneyStaff(user);
     const inv = await generateStatement(deps, user, body.company, body.period_from, body.period_to);
     await audit(deps.db, deps.clock.now(), user.id, 'invoice.issue', `invoice:${inv.id}`, changes(null, inv));
-    return details(deps.db, inv);
+    return invoiceDetails(deps.db, inv);
   });
 
   defineRoute(app, {
     method: 'get', path: '/invoice/', tags, access: 'invoice.view', catalogue: ops('web/Invoice', 'Get'), query: InvoiceQuery,
     response: pageOf(Invoice), summary: 'List invoices, receipts and notes (a company sees its own)',
     description: 'Filters: company, kind (statement, receipt, adjustment), status, from/to (issue day), search (number).',
-  }, ({ deps, user, query, c }) => invoicePage(deps.db, invoiceWhere(user, query), query, c.req.url));
+  }, ({ deps, user, query, c }) => invoicePage(deps.db, user, query, c.req.url));
 
   defineRoute(app, {
     method: 'get', path: '/invoice/prepaid-recharge/', tags, access: 'invoice.view', catalogue: ops('web/Invoice', 'Prepaid Recharge'),
     query: InvoiceQuery, response: pageOf(Invoice), summary: 'Receipts of prepaid recharges (a company sees its own)',
-  }, ({ deps, user, query, c }) => invoicePage(deps.db, invoiceWhere(user, { ...query, kind: 'receipt' }), query, c.req.url));
+  }, ({ deps, user, query, c }) => invoicePage(deps.db, user, { ...query, kind: 'receipt' }, c.req.url));
 
   defineRoute(app, {
     method: 'get', path: '/invoice/csv-download/', tags, access: 'invoice.view', catalogue: ops('web/Wallet Adjustment', 'Invoice CSV Download'),
     query: InvoiceQuery, produces: 'text/csv', summary: 'Invoices as CSV (same filters as the list; a company gets its own)',
     description: 'Cells that could start a spreadsheet formula (= + - @) are prefixed with an apostrophe.',
-  }, ({ deps, user, query }) => csvResponse(deps.db, invoiceWhere(user, query), 'invoices.csv'));
+  }, async ({ deps, user, query }) => csvFile(invoicesCsv(await invoicesForCsv(deps.db, user, query)), 'invoices.csv'));
 
   defineRoute(app, {
     method: 'get', path: '/invoice/login-company-csv-download/', tags, access: 'invoice.view',
     catalogue: ops('web/Wallet Adjustment', 'Login Company Invoice CSV Download'), query: InvoiceQuery, produces: 'text/csv',
     summary: "The logged-in company's invoices as CSV",
-  }, ({ deps, user, query }) => {
+  }, async ({ deps, user, query }) => {
     const companyId = loginCompany(user);
-    return csvResponse(deps.db, invoiceWhere(user, { ...query, company: companyId }), `invoices-${companyId}.csv`);
+    return csvFile(invoicesCsv(await invoicesForCsv(deps.db, user, { ...query, company: companyId })), `invoices-${companyId}.csv`);
   });
 
   defineRoute(app, {
     method: 'get', path: '/invoice/{id}/', tags, access: 'invoice.view', catalogue: ops('web/Invoice', 'Get Invoice Details'), params: IdParams,
     response: InvoiceDetails, summary: 'An invoice with its lines',
-  }, async ({ deps, user, params }) => details(deps.db, await findInvoice(deps.db, user, params.id)));
+  }, async ({ deps, user, params }) => invoiceDetails(deps.db, await findInvoice(deps.db, user, params.id)));
 
   defineRoute(app, {
     method: 'get', path: '/invoice/{id}/pdf/', tags, access: 'invoice.view', catalogue: [], params: IdParams, produces: 'application/pdf',
@@ -109,8 +64,7 @@ export function invoiceRoutes(app: App): void {
   }, async ({ deps, user, params }) => {
     const row = await findInvoice(deps.db, user, params.id);
     const api = (await invoicesApi(deps.db, [row]))[0];
-    const ctx = { seller: await getBusinessProfile(deps.db) };
-    const bytes = await invoicePdf(api, await invoiceLines(deps.db, row.id), await findCompany(deps.db, row.company_id), ctx);
+    const bytes = await invoicePdf(api, await invoiceLines(deps.db, row.id), await invoiceParties(deps.db, row));
     return new Response(bytes, {
       headers: { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="${row.number}.pdf"` },
     });
@@ -131,6 +85,6 @@ export function invoiceRoutes(app: App): void {
     await audit(deps.db, deps.clock.now(), user.id, `invoice.${body.status}`, `invoice:${row.id}`, {
       ...changes(row, updated), ...(body.status === 'void' ? { reason: body.reason } : { reference: body.reference }),
     });
-    return details(deps.db, updated);
+    return invoiceDetails(deps.db, updated);
   });
 }

@@ -1,19 +1,17 @@
-import { and, eq, inArray, ne } from 'drizzle-orm';
 import { IdParams, SuccessMessage } from '../../../shared/schemas/common';
 import { DepotAddress, DepotAddressCreate, DepotAddressUpdate, RegisterCompanyBody, RegisterCompanyResponse } from '../../../shared/schemas/org';
 import { Company, CompanyStatusBody } from '../../../shared/schemas/people';
 import { iso } from '../../clock';
-import type { Db } from '../../db/client';
-import { company, companyDepotAddress } from '../../db/schema/index';
-import { badRequest, forbidden, notFound } from '../../errors';
+import { companyDepotAddress } from '../../db/schema/index';
 import { ops } from '../../http/catalogue';
 import { clientIp } from '../../http/client';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
-import { defineResource, type ResourceContext, type Row } from '../../resources/crud';
+import { defineResource, type Row } from '../../resources/crud';
 import { authUser } from '../../services/auth/accounts';
 import { hashPassword } from '../../services/auth/passwords';
 import { changeCompanyStatus, REGISTER_LIMIT, REGISTER_WINDOW_MS, registerCompany } from '../../services/org/company';
+import { deleteDepot, depotOwner, depotRow, depotScope, keepOneDefault } from '../../services/org/depots';
 import { toCompany } from '../people';
 import { filterQuery } from './filters';
 import { audit, changes } from '../../services/audit/record';
@@ -25,15 +23,6 @@ const toDepot = (r: Row) => ({
   suburb: r.suburb, state: r.state, postcode: r.postcode, contact_phone: r.contact_phone, latitude: r.latitude, longitude: r.longitude,
   is_default: r.is_default, is_active: r.is_active, created_at: iso(r.created_at as number),
 });
-
-/** A company login writes its own depots; staff need company.manage and name an existing company. */
-async function depotOwner(values: Row, { deps, user }: ResourceContext): Promise<void> {
-  if (user.companyId == null && !user.permissions.has('company.manage')) throw forbidden('You need the "company.manage" permission');
-  const id = values.company_id as number | undefined;
-  if (id == null) throw badRequest('Name the company of this depot address', [{ path: 'company', message: 'required' }]);
-  const co = await deps.db.select({ id: company.id }).from(company).where(eq(company.id, id)).get();
-  if (!co || (user.companyId != null && id !== user.companyId)) throw notFound(`Company ${id} not found`);
-}
 
 export function companyExtraRoutes(app: App): void {
   defineRoute(app, {
@@ -62,12 +51,9 @@ export function companyExtraRoutes(app: App): void {
     summary: 'Approve, suspend or reactivate a company',
     description: 'Status `active`, `suspended` or `pending`. While not active its logins cannot sign in, their tokens stop working and its new packages are refused.',
   }, async ({ deps, user, params, body }) => {
-    if (user.companyId != null && user.companyId !== params.id) throw notFound(`Company ${params.id} not found`);
-    if (user.companyId != null) throw forbidden('A company cannot change its own status');
-    const before = await deps.db.select({ status: company.status }).from(company).where(eq(company.id, params.id)).get();
-    const changed = await changeCompanyStatus(deps, params.id, body.status);
-    await audit(deps.db, deps.clock.now(), user.id, 'company.status_change', `company:${params.id}`, { before: { status: before?.status ?? null }, after: { status: changed.status } });
-    return toCompany(changed);
+    const { before, after } = await changeCompanyStatus(deps, user, params.id, body.status);
+    await audit(deps.db, deps.clock.now(), user.id, 'company.status_change', `company:${params.id}`, { before: { status: before.status }, after: { status: after.status } });
+    return toCompany(after);
   });
 
   defineResource(app, {
@@ -78,16 +64,8 @@ export function companyExtraRoutes(app: App): void {
       retrieve: ops('web/Company/Depo Address', 'Retrieve'), update: ops('web/Company/Depo Address', 'Update'),
     },
     record: DepotAddress, create: DepotAddressCreate, update: DepotAddressUpdate, toApi: toDepot,
-    scope: (u) => (u.companyId != null ? eq(companyDepotAddress.company_id, u.companyId) : undefined),
-    toRow: (input, { user, existing }) => {
-      const { company: companyId, ...rest } = input;
-      const row: Row = { ...rest };
-      if (user.companyId != null) {
-        if (companyId != null && companyId !== user.companyId) throw notFound(`Company ${companyId} not found`);
-        if (!existing) row.company_id = user.companyId;
-      } else if (companyId !== undefined) row.company_id = companyId;
-      return row;
-    },
+    scope: depotScope,
+    toRow: depotRow,
     validate: depotOwner,
     afterWrite: (db, ids) => keepOneDefault(db, ids),
     listQuery: filterQuery('company', 'is_active', 'is_default'),
@@ -102,21 +80,7 @@ export function companyExtraRoutes(app: App): void {
     catalogue: ops('web/Company/Depo Address', 'Delete'), params: IdParams, response: SuccessMessage,
     summary: 'Delete a depot address',
   }, async ({ deps, user, params }) => {
-    const row = await deps.db.select().from(companyDepotAddress).where(and(
-      user.companyId != null ? eq(companyDepotAddress.company_id, user.companyId) : undefined, eq(companyDepotAddress.id, params.id),
-    )).get();
-    if (!row) throw notFound(`Depot address ${params.id} not found`);
-    await depotOwner(row, { deps, user });
-    await deps.db.delete(companyDepotAddress).where(eq(companyDepotAddress.id, params.id)).run();
+    await deleteDepot(deps, user, params.id);
     return { success: true, message: `Depot address ${params.id} deleted` };
   });
-}
-
-/** A company has at most one default depot: marking one clears the flag on the others. */
-async function keepOneDefault(db: Db, ids: number[]): Promise<void> {
-  const rows = ids.length ? await db.select().from(companyDepotAddress).where(and(inArray(companyDepotAddress.id, ids), eq(companyDepotAddress.is_default, true))).all() : [];
-  for (const r of rows) {
-    await db.update(companyDepotAddress).set({ is_default: false })
-      .where(and(eq(companyDepotAddress.company_id, r.company_id), ne(companyDepotAddress.id, r.id))).run();
-  }
 }

@@ -1,11 +1,9 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import { IdParams } from '../../../shared/schemas/common';
 import { PickupQrQuery } from '../../../shared/schemas/org';
-import { pickupPoint } from '../../db/schema/index';
-import { notFound } from '../../errors';
 import { ops } from '../../http/catalogue';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
+import { findPickupPoint } from '../../services/org/pickupPoints';
 import { pickupPointCode, renderQr } from '../../services/org/pickupQr';
 
 export function pickupQrRoutes(app: App): void {
@@ -15,11 +13,7 @@ export function pickupQrRoutes(app: App): void {
     summary: 'QR code to print at a pickup point (PNG or SVG)',
     description: 'Encodes `COURIER-PP:<id>:<8 hex of an HMAC the server keeps>`, which the driver app scans. `?format=png|svg`, `?size=64..2048`. The code is sent in `X-QR-Text` too.',
   }, async ({ deps, user, params, query, c }) => {
-    const point = await deps.db.select({ id: pickupPoint.id }).from(pickupPoint).where(and(
-      eq(pickupPoint.id, params.id), isNull(pickupPoint.deleted_at),
-      user.role === 'company' ? eq(pickupPoint.company_id, user.companyId ?? -1) : undefined,
-    )).get();
-    if (!point) throw notFound(`Pickup point ${params.id} not found`);
+    const point = await findPickupPoint(deps.db, user, params.id);
     const text = await pickupPointCode(deps.db, point.id, deps.clock.now());
     const image = await renderQr(text, query.format, query.size);
     c.header('X-QR-Text', text);

@@ -1,17 +1,15 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { HistoryItem, HistoryQuery } from '../../../shared/schemas/delivery';
 import { pageOf } from '../../../shared/schemas/common';
 import {
   CompletedQuery, DashboardCountAnswer, DashboardListQuery, MapAnswer, MapQuery, pageOfPackages, SequenceWiseAnswer, SequenceWiseQuery,
 } from '../../../shared/schemas/routes';
-import { deliveryRoute, pkg } from '../../db/schema/index';
 import { ops } from '../../http/catalogue';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
 import { driverHistory } from '../../services/packages/history';
 import {
-  assignedWhere, bySequence, completedWhere, dashboardCount, dashboardMap, packagePage, pendingWhere, routableWhere, today,
+  assignedDeliveries, completedDeliveries, dashboardCount, dashboardMap, pendingDeliveries, routableParcels, routesOfDay, today,
 } from '../../services/routes/dashboard';
 import { routesWithPackages } from '../../services/routes/shape';
 import { STAFF, STAFF_AND_DRIVERS, whichDriver } from './common';
@@ -44,14 +42,14 @@ export function dashboardRoutes(app: App): void {
     description: 'Filters: driver (staff), route, zone.',
   }, async ({ deps, user, query, c }) => {
     const driver = await whichDriver(deps.db, user, query.driver, true);
-    return packagePage(deps.db, pendingWhere({ ...query, driver: driver?.id }), bySequence(), query, c.req.url);
+    return pendingDeliveries(deps.db, { ...query, driver: driver?.id }, c.req.url);
   });
 
   defineRoute(app, {
     method: 'get', path: '/dashboard/assigned-delivery/', tags, access: { roles: STAFF }, query: DashboardListQuery, response: pageOfPackages,
     catalogue: web('Assigned Delivery List'),
     summary: 'Parcels with a driver and not yet attempted (assigned, out for delivery), by driver then sequence',
-  }, ({ deps, query, c }) => packagePage(deps.db, assignedWhere(query), [asc(pkg.assigned_to_id), ...bySequence()], query, c.req.url));
+  }, ({ deps, query, c }) => assignedDeliveries(deps.db, query, c.req.url));
 
   defineRoute(app, {
     method: 'get', path: '/dashboard/completed-delivery/', tags, access: { roles: STAFF_AND_DRIVERS }, query: CompletedQuery, response: pageOfPackages,
@@ -60,7 +58,7 @@ export function dashboardRoutes(app: App): void {
     description: 'date_from/date_to: UTC days of the delivery.',
   }, async ({ deps, user, query, c }) => {
     const driver = await whichDriver(deps.db, user, query.driver, true);
-    return packagePage(deps.db, completedWhere(driver?.id, query.date_from, query.date_to), [desc(pkg.delivered_at), desc(pkg.id)], query, c.req.url, 'delivery');
+    return completedDeliveries(deps.db, driver?.id, query, c.req.url);
   });
 
   defineRoute(app, {
@@ -68,7 +66,7 @@ export function dashboardRoutes(app: App): void {
     response: pageOfPackages, catalogue: web('Optimize Route Package List'),
     summary: 'Parcels a planner can put on a route: created, received or assigned, on no planned or running route',
     description: 'Filters: driver (the parcels a driver holds), zone.',
-  }, ({ deps, query, c }) => packagePage(deps.db, routableWhere(query), [asc(pkg.zone_id), asc(pkg.postcode), asc(pkg.id)], query, c.req.url));
+  }, ({ deps, query, c }) => routableParcels(deps.db, query, c.req.url));
 
   defineRoute(app, {
     method: 'get', path: '/dashboard/sequence-wise-route/', tags, access: { roles: STAFF }, query: SequenceWiseQuery, response: SequenceWiseAnswer,
@@ -76,11 +74,7 @@ export function dashboardRoutes(app: App): void {
     summary: 'The routes of a day (default today), each with its parcels in sequence order',
   }, async ({ deps, query }) => {
     const date = query.date ?? today(deps.clock.now());
-    const rows = await deps.db.select().from(deliveryRoute)
-      .where(and(eq(deliveryRoute.date, date), query.driver != null ? eq(deliveryRoute.driver_id, query.driver) : undefined,
-        query.kind ? eq(deliveryRoute.kind, query.kind) : undefined, inArray(deliveryRoute.status, ['planned', 'in_progress', 'completed'])))
-      .orderBy(sql`${deliveryRoute.driver_id} is null`, asc(deliveryRoute.driver_id), asc(deliveryRoute.id)).limit(200).all();
-    return { success: true, date, results: await routesWithPackages(deps.db, rows) };
+    return { success: true, date, results: await routesWithPackages(deps.db, await routesOfDay(deps.db, date, query)) };
   });
 
   defineRoute(app, {

@@ -1,31 +1,14 @@
-import { and, asc, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import { pageOf } from '../../../shared/schemas/common';
-import { DriverQuery, DriverRoutesAnswer, ROUTE_STATUSES, RouteCountAnswer, RouteNamesAnswer, RouteRecord, type RouteStatus } from '../../../shared/schemas/routes';
-import { z } from 'zod';
-import { deliveryRoute } from '../../db/schema/index';
-import { badRequest } from '../../errors';
+import { DriverQuery, DriverRoutesAnswer, RouteCountAnswer, RouteNamesAnswer, RouteRecord } from '../../../shared/schemas/routes';
 import { ops } from '../../http/catalogue';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
 import { routeCounts } from '../../services/routes/dashboard';
-import { LIVE_ROUTE, routeRecords, routesWithPackages } from '../../services/routes/shape';
+import { driverRouteNames, driverRoutes } from '../../services/routes/driverRoutes';
+import { routeRecords, routesWithPackages } from '../../services/routes/shape';
 import { whichDriver } from './common';
 
 const tags = ['Driver Routes'];
-const MAX_ROUTES = 200;
-
-/** `?status=` of the driver views; by default the routes still to be driven. */
-function statusesOf(raw: string | undefined): RouteStatus[] {
-  if (!raw) return [...LIVE_ROUTE];
-  const values = raw.split(',').map((s) => s.trim()).filter(Boolean);
-  const bad = values.filter((v) => !(ROUTE_STATUSES as readonly string[]).includes(v));
-  if (bad.length) throw badRequest(`Unknown status: ${bad.join(', ')}`, [{ path: 'status', message: 'unknown status' }]);
-  return values as RouteStatus[];
-}
-
-const driverRoutesWhere = (driverId: number, q: z.output<typeof DriverQuery>): SQL | undefined => and(
-  eq(deliveryRoute.driver_id, driverId), inArray(deliveryRoute.status, statusesOf(q.status)), q.date ? eq(deliveryRoute.date, q.date) : undefined,
-);
 
 export function mobileRouteRoutes(app: App): void {
   defineRoute(app, {
@@ -34,8 +17,7 @@ export function mobileRouteRoutes(app: App): void {
     summary: 'A driver\'s routes (a driver: their own; staff: ?driver=), by default planned and in progress, earliest day first',
   }, async ({ deps, user, query }) => {
     const driver = (await whichDriver(deps.db, user, query.driver)) as { id: number };
-    const rows = await deps.db.select().from(deliveryRoute).where(driverRoutesWhere(driver.id, query))
-      .orderBy(asc(deliveryRoute.date), asc(deliveryRoute.id)).limit(MAX_ROUTES).all();
+    const rows = await driverRoutes(deps.db, driver.id, query);
     return { count: rows.length, next: null, previous: null, results: await routeRecords(deps.db, rows) };
   });
 
@@ -45,8 +27,7 @@ export function mobileRouteRoutes(app: App): void {
     summary: 'A driver\'s routes, each with its parcels in sequence order',
   }, async ({ deps, user, query }) => {
     const driver = (await whichDriver(deps.db, user, query.driver)) as { id: number; name: string };
-    const rows = await deps.db.select().from(deliveryRoute).where(driverRoutesWhere(driver.id, query))
-      .orderBy(asc(deliveryRoute.date), asc(deliveryRoute.id)).limit(MAX_ROUTES).all();
+    const rows = await driverRoutes(deps.db, driver.id, query);
     return { success: true, driver, results: await routesWithPackages(deps.db, rows, user) };
   });
 
@@ -56,15 +37,7 @@ export function mobileRouteRoutes(app: App): void {
     summary: 'Id and name of a driver\'s routes (for pickers), newest day first; ?status= defaults to every status',
   }, async ({ deps, user, query }) => {
     const driver = (await whichDriver(deps.db, user, query.driver)) as { id: number };
-    const rows = await deps.db.select({ id: deliveryRoute.id, name: deliveryRoute.name, date: deliveryRoute.date, status: deliveryRoute.status, kind: deliveryRoute.kind })
-      .from(deliveryRoute)
-      .where(and(eq(deliveryRoute.driver_id, driver.id), query.status ? inArray(deliveryRoute.status, statusesOf(query.status)) : undefined,
-        query.date ? eq(deliveryRoute.date, query.date) : undefined))
-      .orderBy(desc(deliveryRoute.date), desc(deliveryRoute.id)).limit(1000).all();
-    return {
-      success: true,
-      results: rows.map((r) => ({ ...r, status: r.status as RouteStatus, kind: r.kind === 'pickup' ? 'pickup' as const : 'delivery' as const })),
-    };
+    return { success: true, results: await driverRouteNames(deps.db, driver.id, query) };
   });
 
   defineRoute(app, {

@@ -1,12 +1,10 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
 import { PickupAutoRouteBody, RouteAnswer, RouteCreate } from '../../../shared/schemas/routes';
-import { pkg } from '../../db/schema/index';
 import { badRequest } from '../../errors';
 import { ops } from '../../http/catalogue';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
 import { activeDriver } from '../../services/packages/assign';
-import { unrouted } from '../../services/routes/dashboard';
+import { pickupsWaiting } from '../../services/routes/dashboard';
 import { createRoute } from '../../services/routes/manage';
 import { optimise } from '../../services/routes/optimize';
 import { routeRecord } from '../../services/routes/shape';
@@ -31,9 +29,7 @@ export function pickupRouteRoutes(app: App): void {
     description: 'Ordered from start_latitude/start_longitude when given, otherwise from the best first stop. 400 when the driver has no pickup waiting.',
   }, async ({ deps, user, body }) => {
     const driver = await activeDriver(deps, body.driver);
-    const ids = (await deps.db.select({ id: pkg.id }).from(pkg)
-      .where(and(eq(pkg.assigned_to_id, driver.id), eq(pkg.status, 'pickup_requested'), isNull(pkg.deleted_at), unrouted()))
-      .orderBy(asc(pkg.id)).limit(2000).all()).map((r) => r.id);
+    const ids = await pickupsWaiting(deps.db, driver.id);
     if (!ids.length) throw badRequest(`${driver.name} has no pickup waiting for a route`, [{ path: 'driver', message: 'no pickups' }]);
     const { route } = await createRoute(deps, user, {
       name: body.name ?? `Pickups ${driver.name} ${body.date}`, date: body.date, kind: 'pickup', driver: driver.id, warehouse: body.warehouse,

@@ -1,52 +1,21 @@
-import { and, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
-import type { z } from 'zod';
 import { IdParams, pageOf, SuccessMessage } from '../../../shared/schemas/common';
 import {
-  PodAnswer, ROUTE_KINDS, ROUTE_STATUSES, RouteAnswer, RouteCreate, RouteListQuery, RoutePackagesAnswer, RouteRecord, RouteStatusBody, RouteUpdate,
+  PodAnswer, RouteAnswer, RouteCreate, RouteListQuery, RoutePackagesAnswer, RouteRecord, RouteStatusBody, RouteUpdate,
 } from '../../../shared/schemas/routes';
 import { deliveryRoute } from '../../db/schema/index';
 import type { Db } from '../../db/client';
-import { badRequest } from '../../errors';
 import { ops } from '../../http/catalogue';
 import type { App } from '../../http/env';
+import { csvFile } from '../../http/csvFile';
 import { defineRoute } from '../../http/route';
-import { containsText, orderBy, pageLinks } from '../../resources/list';
-import type { SessionUser } from '../../services/auth/session';
 import { proofsOf } from '../../services/packages/proof';
 import { routesCsv } from '../../services/routes/csv';
+import { routePage, routesForCsv } from '../../services/routes/list';
 import { changeStatus, createRoute, deleteRoute, updateRoute } from '../../services/routes/manage';
-import { findRoute, routePackages, routeParcels, routeRecord, routeRecords, routeScope } from '../../services/routes/shape';
+import { findRoute, routePackages, routeParcels, routeRecord } from '../../services/routes/shape';
 import { requireRouteWriter, STAFF } from './common';
 
 const tags = ['Route'];
-const CSV_MAX_ROUTES = 2000;
-
-function oneOf<T extends string>(raw: string | undefined, allowed: readonly T[], path: string): T[] {
-  if (!raw) return [];
-  const values = raw.split(',').map((s) => s.trim()).filter(Boolean);
-  const bad = values.filter((v) => !(allowed as readonly string[]).includes(v));
-  if (bad.length) throw badRequest(`Unknown ${path}: ${bad.join(', ')}; allowed: ${allowed.join(', ')}`, [{ path, message: `unknown ${path}` }]);
-  return values as T[];
-}
-
-/** The route list's conditions, shared by the list and the CSV download. */
-export function routeWhere(me: SessionUser, q: z.output<typeof RouteListQuery>): SQL | undefined {
-  const statuses = oneOf(q.status, ROUTE_STATUSES, 'status');
-  const kinds = oneOf(q.kind, ROUTE_KINDS, 'kind');
-  const term = q.search?.trim();
-  return and(
-    routeScope(me),
-    statuses.length ? inArray(deliveryRoute.status, statuses) : undefined,
-    kinds.length ? inArray(deliveryRoute.kind, kinds) : undefined,
-    q.driver != null ? eq(deliveryRoute.driver_id, q.driver) : undefined,
-    q.date ? eq(deliveryRoute.date, q.date) : undefined,
-    q.date_from ? gte(deliveryRoute.date, q.date_from) : undefined,
-    q.date_to ? lte(deliveryRoute.date, q.date_to) : undefined,
-    term ? containsText(deliveryRoute.name, term) : undefined,
-  );
-}
-const ORDERING = { ordering: ['date', 'name', 'status', 'created_at', 'updated_at'], defaultOrdering: '-date' };
-
 const answer = async (db: Db, row: typeof deliveryRoute.$inferSelect, message: string) => ({ success: true, message, route: await routeRecord(db, row) });
 
 export function routeCrudRoutes(app: App): void {
@@ -55,25 +24,15 @@ export function routeCrudRoutes(app: App): void {
     catalogue: [...ops('web/Route', 'Get'), ...ops('mobile/Dashboard', 'Route List')],
     summary: 'Routes, newest day first (a driver: their own)',
     description: 'Filters: status and kind (comma-separated), driver, date, date_from/date_to (inclusive), search (name). Companies have no access to routes.',
-  }, async ({ deps, user, query, c }) => {
-    const where = routeWhere(user, query);
-    const count = (await deps.db.select({ n: sql<number>`count(*)` }).from(deliveryRoute).where(where).get())?.n ?? 0;
-    const rows = await deps.db.select().from(deliveryRoute).where(where).orderBy(...orderBy(deliveryRoute, ORDERING, query.ordering))
-      .limit(query.page_size).offset((query.page - 1) * query.page_size).all();
-    return { count, ...pageLinks(c.req.url, query.page, query.page_size, count), results: await routeRecords(deps.db, rows) };
-  });
+  }, ({ deps, user, query, c }) => routePage(deps.db, user, query, c.req.url));
 
   defineRoute(app, {
     method: 'get', path: '/route/csv-download/', tags, access: 'route.manage', query: RouteListQuery, produces: 'text/csv',
     catalogue: ops('web/Route', 'Route CSV Download'),
     summary: 'Routes as CSV, one line per parcel in sequence order (same filters as the list)',
   }, async ({ deps, user, query }) => {
-    const rows = await deps.db.select().from(deliveryRoute).where(routeWhere(user, query))
-      .orderBy(...orderBy(deliveryRoute, ORDERING, query.ordering)).limit(CSV_MAX_ROUTES).all();
-    const name = `routes-${new Date(deps.clock.now()).toISOString().slice(0, 10)}.csv`;
-    return new Response(await routesCsv(deps.db, rows), {
-      headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${name}"` },
-    });
+    const rows = await routesForCsv(deps.db, user, query);
+    return csvFile(await routesCsv(deps.db, rows), `routes-${new Date(deps.clock.now()).toISOString().slice(0, 10)}.csv`);
   });
 
   defineRoute(app, {

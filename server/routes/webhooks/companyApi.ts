@@ -1,18 +1,15 @@
-import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { PACKAGE_STATUSES } from '../../../shared/lifecycle';
 import { ListQuery } from '../../../shared/schemas/common';
 import { PackageListAnswer, UploadAnswer, UploadBody, UploadQuery, UPLOAD_MAX_ROWS } from '../../../shared/schemas/package';
-import { pkg } from '../../db/schema/index';
 import { forbidden } from '../../errors';
 import { ops } from '../../http/catalogue';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
-import { pageLinks } from '../../resources/list';
 import { checkUploadSize, MAX_UPLOAD_BYTES } from '../../services/packages/sheet';
-import { packageJsonSelect, parsePackages } from '../../services/packages/json';
 import { importPackages } from '../../services/packages/upload';
 import { companyOfApiKey } from '../../services/webhooks/apiKeys';
+import { companyPackagePage } from '../../services/webhooks/companyPackages';
 
 const KeyQuery = ListQuery.omit({ search: true, ordering: true }).extend({
   hawb: z.string().trim().min(1).max(64).optional(),
@@ -47,14 +44,6 @@ export function companyApiRoutes(app: App): void {
       + 'Only that company\'s packages, newest first; filters `hawb`, `status`, `updated_since`.',
   }, async ({ deps, c, query }) => {
     const companyId = await companyOfApiKey(deps.db, c.req.header('x-api-key'), deps.clock.now());
-    const where = and(
-      eq(pkg.company_id, companyId), sql`${pkg.deleted_at} is null`,
-      query.hawb ? eq(pkg.hawb, query.hawb) : undefined,
-      query.status ? eq(pkg.status, query.status) : undefined,
-      query.updated_since ? sql`${pkg.updated_at} >= ${Date.parse(query.updated_since)}` : undefined,
-    );
-    const total = (await deps.db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get())?.n ?? 0;
-    const rows = await packageJsonSelect(deps.db).where(where).orderBy(sql`${pkg.id} desc`).limit(query.page_size).offset((query.page - 1) * query.page_size).all();
-    return { count: total, ...pageLinks(c.req.url, query.page, query.page_size, total), results: parsePackages(rows) };
+    return companyPackagePage(deps.db, companyId, query, c.req.url);
   });
 }

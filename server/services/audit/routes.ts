@@ -3,6 +3,7 @@ import { ListQuery, pageOf } from '../../../shared/schemas/common';
 import { STAFF_ROLES } from '../../../shared/roles';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
+import { csvFile } from '../../http/csvFile';
 import { pageLinks } from '../../resources/list';
 import { auditCsv, auditPage, type AuditFilter } from './record';
 
@@ -45,7 +46,5 @@ export function auditRoutes(app: App): void {
     query: AuditQuery.omit({ page: true, page_size: true }), produces: 'text/csv',
     summary: 'The admin audit trail as CSV (staff only)',
     description: 'The same filters as the list, every matching line newest first; `before` and `after` are JSON text. 400 past 50,000 lines.',
-  }, async ({ deps, query }) => new Response(await auditCsv(deps.db, filterOf({ ...query, page: 1, page_size: 1 })), {
-    headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="audit-log.csv"' },
-  }));
+  }, async ({ deps, query }) => csvFile(await auditCsv(deps.db, filterOf({ ...query, page: 1, page_size: 1 })), 'audit-log.csv'));
 }

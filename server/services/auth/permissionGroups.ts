@@ -5,8 +5,12 @@ import type { Deps } from '../../deps';
 import { changedRows, type Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { permissionGroup, user, userPermissionGroup } from '../../db/schema/index';
-import { ApiError, forbidden } from '../../errors';
+import { ApiError, conflict, forbidden, notFound } from '../../errors';
+import { twinOf } from '../../db/twin';
+import type { ResourceContext, Row } from '../../resources/crud';
 import type { PermissionSource, SessionUser } from './session';
+import type { PermissionGroupCreate } from '../../../shared/schemas/org';
+import type { z } from 'zod';
 
 const KNOWN = new Set<string>(ALL_PERMISSIONS);
 
@@ -93,6 +97,32 @@ export async function effectivePermissions(db: Db, userId: number, role: Role): 
   const all = new Set<Permission>([...ROLE_PERMISSIONS[role], ...(await groupPermissions(db, userId)).filter((p) => grantableTo(role, p))]);
   return ALL_PERMISSIONS.filter((p) => all.has(p));
 }
+
+/** API input -> columns of a group, once the writer may grant what it holds; stored sorted, without repeats. */
+export async function groupRow(input: Partial<z.output<typeof PermissionGroupCreate>>, { deps, user: me, existing }: ResourceContext): Promise<Row> {
+  const { permissions, ...rest } = input;
+  const current = existing ? parsePermissions(String(existing.permissions)) : [];
+  await assertMayWriteGroup(deps, me, existing?.id as number | undefined, permissions ?? current);
+  const row: Row = { ...rest };
+  if (permissions !== undefined) row.permissions = JSON.stringify([...new Set(permissions)].sort());
+  return row;
+}
+
+/** Group names are what admins pick from, so two groups never share one. */
+export async function validateGroup(values: Row, { deps, existing }: ResourceContext): Promise<void> {
+  const dup = await twinOf(deps.db, permissionGroup, [eq(permissionGroup.name, String(values.name))], existing?.id);
+  if (dup) throw conflict(`A permission group named "${String(values.name)}" already exists (id ${dup.id})`);
+}
+
+/** Deletes a group the caller may write (its members lose its permissions); answers the row as it was, for the audit line. */
+export async function deleteGroup(deps: Deps, me: SessionUser, groupId: number): Promise<PermissionGroupRow> {
+  await assertMayWriteGroup(deps, me, groupId, []);
+  const before = await deps.db.select().from(permissionGroup).where(eq(permissionGroup.id, groupId)).get();
+  if (!before || !(await removeGroup(deps.db, groupId))) throw notFound(`Permission group ${groupId} not found`);
+  return before;
+}
+
+export type PermissionGroupRow = typeof permissionGroup.$inferSelect;
 
 export async function removeGroup(db: Db, groupId: number): Promise<boolean> {
   await db.delete(userPermissionGroup).where(eq(userPermissionGroup.group_id, groupId)).run();

@@ -1,10 +1,12 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
-import { authToken, company, user } from '../../db/schema/index';
+import { jsonSql } from '../../db/engine/dialect';
+import { authToken, company, permissionGroup, user, userPermissionGroup } from '../../db/schema/index';
 import { grantableTo, ROLE_PERMISSIONS, type Permission } from '../../../shared/permissions';
 import type { Role } from '../../../shared/roles';
 import { hashToken } from './tokens';
+import { parsePermissions } from './permissionGroups';
 
 export interface SessionUser {
   id: number;
@@ -21,16 +23,28 @@ export interface SessionUser {
 /** Last use is recorded to the minute: one small write a minute per active session, not one per request. */
 export const TOUCH_EVERY = 60_000;
 
-/** Extra permissions a user holds beyond their role (permission groups plug in here). */
+/**
+ * Extra permissions a user holds beyond their role. Without one, the user's permission groups apply,
+ * read by the session query itself (permissionGroups.ts says what they hold).
+ */
 export type PermissionSource = (db: Db, userId: number) => Promise<Permission[]>;
 
-/** Built once per database: every request reads its session, and building the SQL cost more than running it. */
+/**
+ * Built once per database: every request reads its session, and building the SQL cost more than running it.
+ * The user's groups' permissions come in the same statement (a JSON array of each group's stored
+ * list): read on every request, never cached, so a changed group applies at once, without a second
+ * round trip to the database.
+ */
 function sessionQuery(db: Db) {
+  const json = jsonSql(db);
+  const groups = json.text(json.arrayOf(sql`${permissionGroup.permissions}`,
+    sql`from ${userPermissionGroup} inner join ${permissionGroup} on ${permissionGroup.id} = ${userPermissionGroup.group_id} where ${userPermissionGroup.user_id} = ${user.id}`,
+    sql`${permissionGroup.id}`));
   return db
     .select({
       tokenId: authToken.id, lastUsedAt: authToken.last_used_at, createdAt: authToken.created_at, id: user.id, name: user.name, email: user.email, role: user.role,
       companyId: user.company_id, isActive: user.is_active, deletedAt: user.deleted_at,
-      companyStatus: company.status, companyDeleted: company.deleted_at,
+      companyStatus: company.status, companyDeleted: company.deleted_at, groups,
     })
     .from(authToken)
     .innerJoin(user, eq(user.id, authToken.user_id))
@@ -54,11 +68,18 @@ export async function loadSession(db: Db, token: string, now: number, extra?: Pe
   const lastUsed = row.lastUsedAt ?? row.createdAt;
   if (role !== 'driver' && now - lastUsed > idleMs) return null;
   const permissions = new Set<Permission>(ROLE_PERMISSIONS[role]);
-  if (extra) for (const p of await extra(db, row.id)) if (grantableTo(role, p)) permissions.add(p);
+  const granted = extra ? await extra(db, row.id) : groupsGrant(row.groups);
+  for (const p of granted) if (grantableTo(role, p)) permissions.add(p);
   return {
     id: row.id, name: row.name, email: row.email, role, companyId: row.companyId, tokenId: row.tokenId, permissions,
     stale: now - lastUsed >= TOUCH_EVERY,
   };
+}
+
+/** The permissions of the session query's `groups` column: each group's stored list, merged. */
+function groupsGrant(groups: string | null): Permission[] {
+  const lists = groups ? (JSON.parse(groups) as string[]) : [];
+  return lists.flatMap((list) => parsePermissions(list));
 }
 
 const touchQuery = (db: Db) => db.update(authToken).set({ last_used_at: sql`${sql.placeholder('now')}` })

@@ -1,6 +1,7 @@
-import { and, eq, getTableColumns, ne, sql, type SQL } from 'drizzle-orm';
+import { eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
+import { twinOf } from '../../db/twin';
 import { ApiError, badRequest } from '../../errors';
 
 export type Row = Record<string, unknown>;
@@ -33,8 +34,7 @@ export function sameText(column: SQLiteColumn, value: unknown): SQL {
  * back, and a silent second copy would split references between the two.
  */
 export async function assertUnique(db: Db, table: SQLiteTable, where: (SQL | undefined)[], existing: Row | undefined, field: string, message: string): Promise<void> {
-  const idCol = columnsOf(table).id as SQLiteColumn;
-  const twin = await db.select({ id: idCol }).from(table).where(and(...where, existing ? ne(idCol, existing.id as number) : undefined)).get() as { id: number } | undefined;
+  const twin = await twinOf(db, table, where, existing?.id);
   if (twin) throw new ApiError(409, 'conflict', `${message} (id ${twin.id})`, [{ path: field, message: 'already exists' }], { existing_id: twin.id });
 }
 

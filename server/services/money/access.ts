@@ -1,6 +1,10 @@
+import { eq, type SQL } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { isStaff } from '../../../shared/roles';
 import { forbidden, notFound } from '../../errors';
+import type { Db } from '../../db/client';
 import type { SessionUser } from '../auth/session';
+import { findCompany, type CompanyRow } from './wallets';
 
 /**
  * A company sees only its own money; staff see every company's. Outside scope answers 404 so ids
@@ -14,10 +18,42 @@ export function requireCompanyInScope(user: SessionUser, companyId: number, what
   if (!canSeeCompany(user, companyId)) throw notFound(`${what} not found`);
 }
 
+/** A money record looked up by id, if the caller may see it: missing and another company's answer the same 404. */
+export function inScope<T extends { company_id: number }>(user: SessionUser, row: T | undefined, what: string): T {
+  if (!row) throw notFound(`${what} not found`);
+  requireCompanyInScope(user, row.company_id, what);
+  return row;
+}
+
+/** A company the caller may see (a company login: itself); outside scope, missing or archived is 404. */
+export function findCompanyInScope(db: Db, user: SessionUser, companyId: number): Promise<CompanyRow> {
+  if (!canSeeCompany(user, companyId)) throw notFound(`Company ${companyId} not found`);
+  return findCompany(db, companyId);
+}
+
+/**
+ * The company a request is about: a company login's own (naming another is 404, as if it did not
+ * exist), or the one staff name, or null when staff name none.
+ */
+export function companyAsked(user: SessionUser, requested: number | null | undefined): number | null {
+  const own = companyFilter(user);
+  if (own != null && requested != null && requested !== own) throw notFound(`Company ${requested} not found`);
+  return own ?? requested ?? null;
+}
+
 /** The company scope of a list: null for staff (every company), the caller's own company otherwise. */
 export function companyFilter(user: SessionUser): number | null {
   if (isStaff(user.role)) return null;
   return user.companyId ?? -1;
+}
+
+/**
+ * The conditions of a money list over `column` (a company id): the caller's scope, then the
+ * company staff asked for (a company asking for another sees nothing, not an error).
+ */
+export function companyConds(user: SessionUser, column: SQLiteColumn, requested: number | undefined): (SQL | undefined)[] {
+  const own = companyFilter(user);
+  return [own != null ? eq(column, own) : undefined, requested ? eq(column, requested) : undefined];
 }
 
 /** "Login company" operations belong to a company's own login. */

@@ -1,8 +1,12 @@
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { invoice, invoiceLine, walletTxn } from '../../db/schema/index';
 import { badRequest } from '../../errors';
+import { listPage, type ListOptions } from '../../resources/list';
 import type { SessionUser } from '../auth/session';
-import { requireMoneyStaff } from './access';
+import { companyConds, requireMoneyStaff } from './access';
 import { findInvoice, issueInvoice } from './invoices';
-import type { InvoiceRow } from './shape';
+import { invoicesApi, txnsApi, type InvoiceRow } from './shape';
 import { append, ensureWallet, findCompany, type TxnRow, type WalletRow, type Ledger } from './wallets';
 
 export interface AdjustmentInput {
@@ -41,4 +45,23 @@ export async function createAdjustment(deps: Ledger, user: SessionUser, input: A
     }],
   });
   return { wallet: await ensureWallet(deps, co.id), transaction, note };
+}
+
+/** One page of adjustments, newest first: each note with the transaction it documents (a company sees its own). */
+export function adjustmentPage(db: Db, user: SessionUser, q: ListOptions & { company?: number }, url: string) {
+  const where = and(eq(invoice.kind, 'adjustment'), ...companyConds(user, invoice.company_id, q.company));
+  return listPage(db, invoice, where, [desc(invoice.id)], q, url, async (notes) => {
+    const links = notes.length
+      ? await db.select({ invoice: invoiceLine.invoice_id, t: walletTxn }).from(invoiceLine).innerJoin(walletTxn, eq(walletTxn.id, invoiceLine.txn_id))
+        .where(inArray(invoiceLine.invoice_id, notes.map((n) => n.id))).all()
+      : [];
+    const txnOf = new Map(links.map((l) => [l.invoice, l.t]));
+    const shapedNotes = await invoicesApi(db, notes);
+    const results = [];
+    for (const [i, n] of notes.entries()) {
+      const t = txnOf.get(n.id);
+      if (t) results.push({ transaction: (await txnsApi(db, [t]))[0], note: shapedNotes[i] });
+    }
+    return results;
+  });
 }

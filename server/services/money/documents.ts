@@ -5,13 +5,17 @@ import { formatAbn, gstForLines } from '../../../shared/gst';
 import { formatMinor, toMajor } from '../../../shared/money';
 import type { Invoice, InvoiceLine } from '../../../shared/schemas/money';
 import type { BusinessProfileRow } from './businessProfile';
-import type { CompanyRow } from './wallets';
 
 const KIND_TITLE: Record<Invoice['kind'], string> = { statement: 'Tax invoice', receipt: 'Receipt', adjustment: 'Adjustment note' };
 
-/** What the PDF says beyond the invoice itself: the seller (the business profile). */
-export interface InvoiceContext {
-  seller: BusinessProfileRow;
+/** The seller's block: the business profile's printed fields. */
+export type SellerBlock = Omit<BusinessProfileRow, 'id' | 'updated_at' | 'gst_rate_bp' | 'prices_include_gst'>;
+/** The buyer's block: the company billed. */
+export interface BuyerBlock { name: string; abn: string | null; address: string | null }
+/** What the PDF says beyond the invoice itself: who sells and who is billed, as at issue. */
+export interface InvoiceParties {
+  seller: SellerBlock;
+  buyer: BuyerBlock;
 }
 
 /** The rounding rule, printed on every document that shows GST (see shared/gst.ts). */
@@ -27,9 +31,9 @@ function daysBetween(from: string, to: string): number {
  * legal name, ABN and address, the buyer's name and ABN, number, issue and due dates, each line with its
  * amount excluding GST, the GST and the total, GST totals, the rounding rule and how to pay.
  */
-export function invoicePdf(inv: Invoice, lines: InvoiceLine[], co: CompanyRow, ctx: InvoiceContext): Promise<Uint8Array<ArrayBuffer>> {
+export function invoicePdf(inv: Invoice, lines: InvoiceLine[], ctx: InvoiceParties): Promise<Uint8Array<ArrayBuffer>> {
   return new Promise((resolve, reject) => {
-    const { seller } = ctx;
+    const { seller, buyer: co } = ctx;
     const title = KIND_TITLE[inv.kind];
     const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `${title} ${inv.number}`, Author: seller.legal_name || 'Courier' } });
     const chunks: Buffer[] = [];

@@ -2,13 +2,14 @@ import { and, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { canChangeInvoice, invoiceNumber, type InvoiceKind, type InvoiceStatus } from '../../../shared/money';
 import type { Db } from '../../db/client';
 import { invoice, invoiceCounter, invoiceLine, packageHistory, pkg, walletTxn } from '../../db/schema/index';
-import { badRequest, conflict, invalidTransition, notFound } from '../../errors';
+import { badRequest, conflict, invalidTransition } from '../../errors';
 import type { SessionUser } from '../auth/session';
-import { requireCompanyInScope } from './access';
-import { getBusinessProfile } from './businessProfile';
+import { inScope } from './access';
+import { getBusinessProfile, type BusinessProfileRow } from './businessProfile';
+import type { InvoiceParties } from './documents';
 import { companyPolicy } from './parcelPricing';
 import type { InvoiceRow } from './shape';
-import { billingOf, findCompany, type TxnRow, type Ledger } from './wallets';
+import { billingOf, findCompany, type CompanyRow, type TxnRow, type Ledger } from './wallets';
 
 export const DAY_MS = 86_400_000;
 const MAX_PERIOD_DAYS = 366;
@@ -39,6 +40,21 @@ export interface IssueInput {
   createdBy: number | null;
 }
 
+/** The seller and buyer blocks a document prints. */
+function partiesOf(profile: BusinessProfileRow, co: CompanyRow): InvoiceParties {
+  const { id: _id, updated_at: _u, gst_rate_bp: _r, prices_include_gst: _g, ...seller } = profile;
+  return { seller, buyer: { name: co.name, abn: co.abn, address: co.address } };
+}
+
+/**
+ * Who sold and who was billed, as at issue (a tax invoice reprinted after the profile or the company
+ * changed must not change). Invoices issued before the blocks were kept print the current ones.
+ */
+export async function invoiceParties(db: Db, row: InvoiceRow): Promise<InvoiceParties> {
+  if (row.parties) return JSON.parse(row.parties) as InvoiceParties;
+  return partiesOf(await getBusinessProfile(db), await findCompany(db, row.company_id));
+}
+
 /** Writes an invoice and its lines once; nothing here is ever updated except the status columns. */
 export async function issueInvoice(deps: Ledger, input: IssueInput): Promise<InvoiceRow> {
   const { db } = deps;
@@ -49,8 +65,9 @@ export async function issueInvoice(deps: Ledger, input: IssueInput): Promise<Inv
   const dueAt = input.kind === 'statement'
     ? Math.floor(now / DAY_MS) * DAY_MS + (await companyPolicy(db, input.companyId)).payment_terms_days * DAY_MS
     : null;
+  const parties = partiesOf(profile, await findCompany(db, input.companyId));
   const row = await db.insert(invoice).values({
-    due_at: dueAt, gst_rate_bp: profile.gst_rate_bp, prices_include_gst: profile.prices_include_gst,
+    due_at: dueAt, gst_rate_bp: profile.gst_rate_bp, prices_include_gst: profile.prices_include_gst, parties: JSON.stringify(parties),
     number: await allocateNumber(db, now), company_id: input.companyId, kind: input.kind, status: input.status, currency: input.currency,
     period_from: input.periodFrom ?? null, period_to: input.periodTo ?? null, total_cents: total, issued_at: now,
     paid_at: input.status === 'paid' ? now : null, corrects_invoice_id: input.correctsId ?? null, created_by: input.createdBy,
@@ -66,10 +83,7 @@ export async function issueInvoice(deps: Ledger, input: IssueInput): Promise<Inv
 }
 
 export async function findInvoice(db: Db, user: SessionUser, id: number): Promise<InvoiceRow> {
-  const row = await db.select().from(invoice).where(eq(invoice.id, id)).get();
-  if (!row) throw notFound(`Invoice ${id} not found`);
-  requireCompanyInScope(user, row.company_id, `Invoice ${id}`);
-  return row;
+  return inScope(user, await db.select().from(invoice).where(eq(invoice.id, id)).get(), `Invoice ${id}`);
 }
 
 export const dayStart = (d: string) => Date.parse(`${d}T00:00:00Z`);

@@ -7,6 +7,10 @@ import type { PackageRow } from '../packages/shape';
 import { priceOfPackage } from './pricing';
 import { append, ensureWallet, findCompany, walletOfCompany, type Ledger, type UnitLedger } from './wallets';
 import { atomically } from '../../db/atomically';
+import { iso } from '../../clock';
+import type { SessionUser } from '../auth/session';
+import { companyAsked } from './access';
+import { companyNames } from './shape';
 
 /**
  * Parcel pricing as one rule (issue 18): a company's parcel is either charged exactly the price its
@@ -151,6 +155,13 @@ export async function unpricedParcels(db: Db, companyId?: number | null, limit =
     count,
     rows: rows.map((r) => ({ package: r.p.package_id, hawb: r.hawb, company: r.p.company_id, status: r.status, reason: r.p.reason, weight: r.weight, zone: r.zone, since: r.created })),
   };
+}
+
+/** A page of the unpriced parcels the caller may see (a company: its own), each with its company's name. */
+export async function unpricedPage(db: Db, user: SessionUser, q: { company?: number; page: number; page_size: number }) {
+  const { count, rows } = await unpricedParcels(db, companyAsked(user, q.company), q.page_size, (q.page - 1) * q.page_size);
+  const names = await companyNames(db, rows.map((r) => r.company));
+  return { count, results: rows.map((r) => ({ ...r, company_name: names.get(r.company) ?? null, since: iso(r.since) ?? '' })) };
 }
 
 /**

@@ -35,7 +35,7 @@ export interface Pricing {
   volumetric_kg: number;
 }
 
-type RateRow = typeof deliveryRate.$inferSelect;
+export type RateRow = typeof deliveryRate.$inferSelect;
 
 /** Active lines of one card, in one currency; `companyId` null reads the default card. */
 export async function cardLines(db: Db, companyId: number | null, currency: string): Promise<RateRow[]> {

@@ -36,11 +36,16 @@ export async function txnsApi(db: Db, rows: TxnRow[]): Promise<z.infer<typeof Tx
   }));
 }
 
-export async function invoicesApi(db: Db, rows: InvoiceRow[]): Promise<z.infer<typeof Invoice>[]> {
-  const companyIds = [...new Set(rows.map((r) => r.company_id))];
-  const names = companyIds.length
-    ? new Map((await db.select({ id: company.id, name: company.name }).from(company).where(inArray(company.id, companyIds)).all()).map((c) => [c.id, c.name]))
+/** The names of these companies, by id (one query, none for no id). */
+export async function companyNames(db: Db, ids: number[]): Promise<Map<number, string>> {
+  const unique = [...new Set(ids)];
+  return unique.length
+    ? new Map((await db.select({ id: company.id, name: company.name }).from(company).where(inArray(company.id, unique)).all()).map((c) => [c.id, c.name]))
     : new Map<number, string>();
+}
+
+export async function invoicesApi(db: Db, rows: InvoiceRow[]): Promise<z.infer<typeof Invoice>[]> {
+  const names = await companyNames(db, rows.map((r) => r.company_id));
   return rows.map((r) => ({
     id: r.id, number: r.number, company: r.company_id, company_name: names.get(r.company_id) ?? '', kind: r.kind as InvoiceKind,
     status: r.status as InvoiceStatus, currency: r.currency, period_from: day(r.period_from),

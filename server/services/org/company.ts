@@ -1,14 +1,28 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { RegisterCompanyBody } from '../../../shared/schemas/org';
 import type { COMPANY_STATUSES } from '../../../shared/schemas/people';
 import type { Deps } from '../../deps';
 import { company, user } from '../../db/schema/index';
-import { conflict, notFound } from '../../errors';
+import { conflict, forbidden, notFound } from '../../errors';
+import { twinOf } from '../../db/twin';
+import type { ResourceContext, Row } from '../../resources/crud';
+import type { SessionUser } from '../auth/session';
 
 type CompanyRow = typeof company.$inferSelect;
 export type CompanyStatus = (typeof COMPANY_STATUSES)[number];
+
+/** A company login sees only its own company. */
+export function companyScope(me: SessionUser): SQL | undefined {
+  return me.companyId != null ? eq(company.id, me.companyId) : undefined;
+}
+
+/** Company codes are printed on labels and typed at the depot, so two companies never share one. */
+export async function validateCompany(values: Row, { deps, existing }: ResourceContext): Promise<void> {
+  const dup = await twinOf(deps.db, company, [eq(company.code, String(values.code))], existing?.id);
+  if (dup) throw conflict(`Company code ${String(values.code)} is already used by company ${dup.id}`);
+}
 
 /** Registrations from one address per hour: enough for an office, too few for a spam run. */
 export const REGISTER_LIMIT = 5;
@@ -52,12 +66,16 @@ export async function registerCompany(deps: Deps, body: z.output<typeof Register
 
 /**
  * Moves a company between pending, active and suspended. Its logins' tokens stop working while it
- * is not active (the session check reads the status), and its new packages are refused.
+ * is not active (the session check reads the status), and its new packages are refused. Answers
+ * the row before and after, for the audit line.
  */
-export async function changeCompanyStatus(deps: Deps, id: number, status: CompanyStatus): Promise<CompanyRow> {
+export async function changeCompanyStatus(deps: Deps, me: SessionUser, id: number, status: CompanyStatus): Promise<{ before: CompanyRow; after: CompanyRow }> {
+  // Another company is outside a company login's scope (404); its own status is staff's decision.
+  if (me.companyId != null && me.companyId !== id) throw notFound(`Company ${id} not found`);
+  if (me.companyId != null) throw forbidden('A company cannot change its own status');
   const existing = await deps.db.select().from(company).where(eq(company.id, id)).get();
   if (!existing) throw notFound(`Company ${id} not found`);
-  if (existing.status === status) return existing;
+  if (existing.status === status) return { before: existing, after: existing };
   const row = await deps.db.update(company).set({ status, updated_at: deps.clock.now() }).where(eq(company.id, id)).returning().get();
   if (existing.status === 'pending' && status === 'active') {
     const logins = await deps.db.select({ email: user.email }).from(user)
@@ -66,5 +84,5 @@ export async function changeCompanyStatus(deps: Deps, id: number, status: Compan
       deps.mailer.send({ to: l.email, subject: 'Your Courier account is approved', body: `${row.name} is approved; you can log in now.` });
     }
   }
-  return row;
+  return { before: existing, after: row };
 }

@@ -5,8 +5,12 @@ import type { Db } from '../../db/client';
 import { referencingRows } from '../../db/references';
 import { authToken, passwordReset, user, userPermissionGroup } from '../../db/schema/index';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
-import type { ResourceContext } from '../../resources/crud';
+import type { ResourceContext, Row } from '../../resources/crud';
+import { twinOf } from '../../db/twin';
 import { revokeAllTokens } from '../auth/accounts';
+import { hashPassword } from '../auth/passwords';
+import type { EmployeeCreate } from '../../../shared/schemas/people';
+import type { z } from 'zod';
 import type { SessionUser } from '../auth/session';
 
 export type UserRow = typeof user.$inferSelect;
@@ -68,6 +72,28 @@ export function companyDriversWhere(me: SessionUser, companyId: number | undefin
 export function excludeDriversWhere(me: SessionUser, exclude: string | undefined): SQL | undefined {
   const ids = (exclude ?? '').split(',').map((s) => s.trim()).filter(Boolean).map(Number).slice(0, 500);
   return driverWhere(me, ids.length ? notInArray(user.id, ids) : undefined);
+}
+
+/** API input -> columns of an account; a company login only ever writes its own company's people. */
+export async function employeeRow(input: Partial<z.output<typeof EmployeeCreate>>, { user: me, existing }: ResourceContext): Promise<Row> {
+  const { password, company: companyId, ...rest } = input;
+  // The rank rule: a new account, or a changed role, must rank below the one who gives it.
+  if (input.role !== undefined && input.role !== existing?.role) assertMayGiveRole(me, input.role);
+  const row: Row = { ...rest };
+  if (companyId !== undefined) row.company_id = companyId;
+  if (me.companyId != null) row.company_id = me.companyId;
+  if (password) row.password_hash = await hashPassword(password);
+  return row;
+}
+
+/** Before an employee write: a company login names its company, e-mails stay unique, a new password ends old sessions. */
+export async function validateEmployee(values: Row, { deps, existing }: ResourceContext): Promise<void> {
+  if (values.role === 'company' && values.company_id == null) {
+    throw badRequest('A company login needs its company', [{ path: 'company', message: 'required for role company' }]);
+  }
+  const dup = await twinOf(deps.db, user, [eq(user.email, String(values.email))], existing?.id);
+  if (dup) throw conflict(`The e-mail ${String(values.email)} is already used by another account`);
+  if (existing && values.password_hash !== existing.password_hash) await revokeAllTokens(deps, existing.id as number);
 }
 
 /**

@@ -7,7 +7,7 @@ import { badRequest, conflict, forbidden } from '../../errors';
 import type { PackageCreate } from '../../../shared/schemas/package';
 import type { SessionUser } from '../auth/session';
 import { chargeForPackage } from '../money/charges';
-import { recordEvent } from './lifecycle';
+import { recordEvent, type Actor } from './lifecycle';
 import { logPackageChange } from '../sync/changes';
 import { enqueueCreated } from '../webhooks/events';
 import type { PackageRow } from './shape';
@@ -79,27 +79,38 @@ export function foreignKeyError(err: unknown): never {
 }
 
 /** Creates a parcel in `created`; a company may only create for itself, and a suspended one not at all. */
-export async function createPackage(deps: Deps, user: SessionUser, input: PackageCreate, action = 'create'): Promise<PackageRow> {
+/**
+ * The one way a parcel is born, whoever asks for it (staff, a shipper, a company's pickup webhook):
+ * located before pricing, so the charge reads the zone a quote for the same address would; then its
+ * charge, first event, change-feed row and `created` webhook in the caller's unit.
+ */
+export async function insertNewPackage(deps: Deps, values: PackageValues, hawb: string, status: 'created' | 'pickup_requested',
+  dims: Pick<PackageCreate, 'length' | 'width' | 'height'>, actor: Actor, action: string): Promise<PackageRow> {
   const { db } = deps;
   const now = deps.clock.now();
+  const located = await resolverFor(deps).resolve(locationInput(values));
+  applyResolution(values, located);
+  await assertHawbFree(db, hawb);
+  values.volume_weighted = volumetricWeight(dims.length, dims.width, dims.height);
+  let row: PackageRow;
+  try {
+    row = await db.insert(pkg).values({ ...values, hawb, status, created_at: now, updated_at: now }).returning().get();
+  } catch (err) { foreignKeyError(err); }
+  await recordLocation(db, row.id, located, now);
+  row = await chargeForPackage(deps, row.company_id, row, actor.userId);
+  await recordEvent(db, now, { id: row.id, status }, action, actor, {}, status);
+  await logPackageChange(db, row.id, { driverId: null, companyId: row.company_id }, now);
+  await enqueueCreated(db, now, [row.id]);
+  return row;
+}
+
+export async function createPackage(deps: Deps, user: SessionUser, input: PackageCreate, action = 'create'): Promise<PackageRow> {
+  const { db } = deps;
   const values = packageValues(input);
   const companyId = owningCompany(user, input.company);
   if (companyId !== undefined) values.company_id = companyId;
   if (values.company_id != null) await checkCompanyActive(db, values.company_id);
-  // Located before pricing, so the charge reads the zone a quote for the same address would.
-  const located = await resolverFor(deps).resolve(locationInput(values));
-  applyResolution(values, located);
-  await assertHawbFree(db, input.hawb);
-  values.volume_weighted = volumetricWeight(input.length, input.width, input.height);
-  let row: PackageRow;
-  try {
-    row = await db.insert(pkg).values({ ...values, hawb: input.hawb, status: 'created', created_at: now, updated_at: now }).returning().get();
-  } catch (err) { foreignKeyError(err); }
-  await recordLocation(db, row.id, located, now);
-  row = await chargeForPackage(deps, row.company_id, row, user.id);
-  await recordEvent(db, now, { id: row.id, status: 'created' }, action, { userId: user.id }, {}, 'created');
-  await logPackageChange(db, row.id, { driverId: null, companyId: row.company_id }, now);
-  await enqueueCreated(db, now, [row.id]);
-  if (input.recipient_email) await setRecipientEmail(db, now, row.id, input.recipient_email);
+  const row = await insertNewPackage(deps, values, input.hawb, 'created', input, { userId: user.id }, action);
+  if (input.recipient_email) await setRecipientEmail(db, deps.clock.now(), row.id, input.recipient_email);
   return row;
 }

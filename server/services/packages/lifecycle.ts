@@ -105,9 +105,11 @@ export async function updatePackage(
   const updated = await applyPatch(db, row.id, { ...patch, updated_at: now });
   if (!updated) throw new Error(`package ${row.id} vanished inside its transaction`);
   await recordEvent(db, now, row, action, actor, meta, to);
-  await logPackageChange(db, row.id, { driverId: updated.assigned_to_id, previousDriverId: row.assigned_to_id, companyId: updated.company_id }, now);
   await enqueueWebhookEvents(db, now, updated, to, row.status);
   const reason = typeof meta.data?.reason === 'string' ? meta.data.reason : null;
   await recipientHook(db, now, row, updated, to, reason);
+  // Last: on PostgreSQL the feed's lock is held from here to COMMIT, one writer at a time across
+  // processes, so as few statements as possible follow it.
+  await logPackageChange(db, row.id, { driverId: updated.assigned_to_id, previousDriverId: row.assigned_to_id, companyId: updated.company_id }, now);
   return updated;
 }

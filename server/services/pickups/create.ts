@@ -5,16 +5,11 @@ import type { Db } from '../../db/client';
 import { pickupPoint, pkg } from '../../db/schema/index';
 import { badRequest, invalidTransition, notFound } from '../../errors';
 import type { WebhookPickupCreate, WebhookPickupUpdate } from '../../../shared/schemas/webhooks';
-import { chargeForPackage } from '../money/charges';
-import {
-  assertHawbFree, checkCompanyActive, foreignKeyError, packageValues, volumetricWeight,
-} from '../packages/create';
-import { applyResolution, locationInput, recordLocation, relocate, resolverFor } from '../geo/location';
+import { checkCompanyActive, foreignKeyError, insertNewPackage, packageValues, volumetricWeight } from '../packages/create';
+import { recordLocation, relocate } from '../geo/location';
 import { repriceForZone } from '../money/charges';
-import { recordEvent, transition, updatePackage, type Actor } from '../packages/lifecycle';
+import { transition, updatePackage, type Actor } from '../packages/lifecycle';
 import type { PackageRow } from '../packages/shape';
-import { logPackageChange } from '../sync/changes';
-import { enqueueCreated } from '../webhooks/events';
 
 /** Pickup statuses: a parcel a company wants collected, then collected, until the depot receives it. */
 export const PICKUP_STATUSES = ['pickup_requested', 'picked_up'] as const;
@@ -32,26 +27,12 @@ export async function usablePickupPoint(db: Db, companyId: number | null, id: nu
 /** A parcel a company asks to have collected: `pickup_requested` from the start, charged like any parcel. */
 export async function createPickup(deps: Deps, companyId: number, input: z.output<typeof WebhookPickupCreate>, actor: Actor, action = 'webhook_create'): Promise<PackageRow> {
   const { db } = deps;
-  const now = deps.clock.now();
   const { pickup_point: pointId, ...fields } = input;
   await checkCompanyActive(db, companyId);
   const values = packageValues(fields);
   values.company_id = companyId;
   if (pointId != null) values.pickup_point_id = (await usablePickupPoint(db, companyId, pointId)).id;
-  const located = await resolverFor(deps).resolve(locationInput(values));
-  applyResolution(values, located);
-  await assertHawbFree(db, input.hawb);
-  values.volume_weighted = volumetricWeight(input.length, input.width, input.height);
-  let row: PackageRow;
-  try {
-    row = await db.insert(pkg).values({ ...values, hawb: input.hawb, status: 'pickup_requested', created_at: now, updated_at: now }).returning().get();
-  } catch (err) { foreignKeyError(err); }
-  await recordLocation(db, row.id, located, now);
-  row = await chargeForPackage(deps, companyId, row, actor.userId);
-  await recordEvent(db, now, { id: row.id, status: 'pickup_requested' }, action, actor, {}, 'pickup_requested');
-  await logPackageChange(db, row.id, { driverId: null, companyId }, now);
-  await enqueueCreated(db, now, [row.id]);
-  return row;
+  return insertNewPackage(deps, values, input.hawb, 'pickup_requested', input, actor, action);
 }
 
 /**

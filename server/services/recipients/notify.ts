@@ -20,8 +20,11 @@ const EVENT_OF: Partial<Record<PackageStatus, RecipientEvent>> = {
  * the recipient can be reached by. Text is rendered when sent (render.ts): opting out in between
  * still stops it. `occurrence` keeps one message per event and attempt, however often it is queued.
  */
+/** What a message says besides the parcel: given as a function when finding it costs a query, asked only when a message is queued. */
+type MessageData = Record<string, unknown> | (() => Promise<Record<string, unknown>>);
+
 export async function notifyRecipient(
-  db: Db, now: number, row: Pick<PackageRow, 'id' | 'company_id' | 'customer_phone'>, event: RecipientEvent, occurrence: string, data: Record<string, unknown> = {}): Promise<number> {
+  db: Db, now: number, row: Pick<PackageRow, 'id' | 'company_id' | 'customer_phone'>, event: RecipientEvent, occurrence: string, given: MessageData = {}): Promise<number> {
   if (row.company_id == null) return 0;
   const settings = await effectiveSettings(db, row.company_id);
   if (!settings || !settings.events.includes(event)) return 0;
@@ -31,7 +34,8 @@ export async function notifyRecipient(
   if (settings.channels.includes('email') && recipient?.email) targets.push({ channel: 'email', to: recipient.email });
   if (settings.channels.includes('sms') && row.customer_phone?.trim()) targets.push({ channel: 'sms', to: row.customer_phone.trim() });
   if (!targets.length) return 0;
-  await ensureRecipient(db, now, row.id);
+  await ensureRecipient(db, now, row.id, recipient);
+  const data = typeof given === 'function' ? await given() : given;
   let queued = 0;
   for (const t of targets) {
     if (await enqueueMessage(db, now, {
@@ -50,8 +54,10 @@ export async function recipientHook(db: Db, now: number, before: PackageRow, aft
   if (to == null) return;
   const event = EVENT_OF[to];
   if (event === 'out_for_delivery') {
-    const eta = await etaWindowFor(db, after.id);
-    await notifyRecipient(db, now, after, event, String(after.attempts), eta ? { eta_from: eta.from, eta_to: eta.to } : {});
+    await notifyRecipient(db, now, after, event, String(after.attempts), async () => {
+      const eta = await etaWindowFor(db, after.id);
+      return eta ? { eta_from: eta.from, eta_to: eta.to } : {};
+    });
   } else if (event === 'failed') {
     await notifyRecipient(db, now, after, event, String(after.attempts), { reason });
   } else if (event) {

@@ -24,11 +24,16 @@ export async function recipientByToken(db: Db, token: string): Promise<Recipient
 }
 
 /** The parcel's recipient row, created with a fresh token the first time anyone needs a link. Runs in the caller's transaction. */
-export async function ensureRecipient(db: Db, now: number, packageId: number): Promise<RecipientRow> {
-  const existing = await recipientOf(db, packageId);
+export async function ensureRecipient(db: Db, now: number, packageId: number, known?: RecipientRow): Promise<RecipientRow> {
+  const existing = known ?? await recipientOf(db, packageId);
   if (existing) return existing;
-  return await db.insert(packageRecipient).values({ package_id: packageId, token: newTrackToken(), created_at: now, updated_at: now }).returning().get();
+  return await prepared(db, 'recipients.insert', recipientInsert).get({ pkg: packageId, token: newTrackToken(), now });
 }
+
+// Each parcel going out for delivery with a recipient to tell makes one: built once per database.
+const recipientInsert = (db: Db) => db.insert(packageRecipient)
+  .values({ package_id: sql.placeholder('pkg'), token: sql.placeholder('token'), created_at: sql.placeholder('now'), updated_at: sql.placeholder('now') })
+  .returning().prepare();
 
 /** The shipper's e-mail for the recipient (null clears it). */
 export async function setRecipientEmail(db: Db, now: number, packageId: number, email: string | null): Promise<void> {

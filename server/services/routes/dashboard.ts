@@ -59,6 +59,20 @@ export function completedWhere(driver: number | undefined, from?: string, to?: s
     to ? lt(pkg.delivered_at, dayStartUtc(to) + DAY) : undefined);
 }
 
+type ListQuery = PageOpts & ListFilter;
+
+/** Parcels still to be delivered, in route sequence. */
+export const pendingDeliveries = (db: Db, q: ListQuery, url: string) => packagePage(db, pendingWhere(q), bySequence(), q, url);
+/** Parcels with a driver and not yet attempted, by driver then sequence. */
+export const assignedDeliveries = (db: Db, q: ListQuery, url: string) =>
+  packagePage(db, assignedWhere(q), [asc(pkg.assigned_to_id), ...bySequence()], q, url);
+/** Parcels a planner can put on a route, by zone and postcode. */
+export const routableParcels = (db: Db, q: ListQuery, url: string) =>
+  packagePage(db, routableWhere(q), [asc(pkg.zone_id), asc(pkg.postcode), asc(pkg.id)], q, url);
+/** Parcels delivered (by one driver, or anyone) within UTC days, newest first. */
+export const completedDeliveries = (db: Db, driver: number | undefined, q: PageOpts & { date_from?: string; date_to?: string }, url: string) =>
+  packagePage(db, completedWhere(driver, q.date_from, q.date_to), [desc(pkg.delivered_at), desc(pkg.id)], q, url, 'delivery');
+
 const zeroStatuses = () => Object.fromEntries(ROUTE_STATUSES.map((s) => [s, 0])) as Record<RouteStatus, number>;
 
 /** Routes of a day (or all days) for one driver (or all), by status, with their parcels counted. */
@@ -148,4 +162,19 @@ export async function dashboardMap(db: Db, driverFilter?: number) {
     }),
     unassigned: unassigned.map(strip),
   };
+}
+
+/** The routes of a day (planned, running or done), by driver (unassigned last), for the sequence-wise view. */
+export async function routesOfDay(db: Db, date: string, q: { driver?: number; kind?: string }) {
+  return await db.select().from(deliveryRoute)
+    .where(and(eq(deliveryRoute.date, date), q.driver != null ? eq(deliveryRoute.driver_id, q.driver) : undefined,
+      q.kind ? eq(deliveryRoute.kind, q.kind) : undefined, inArray(deliveryRoute.status, ['planned', 'in_progress', 'completed'])))
+    .orderBy(sql`${deliveryRoute.driver_id} is null`, asc(deliveryRoute.driver_id), asc(deliveryRoute.id)).limit(200).all();
+}
+
+/** Pickups a driver holds that no live route carries yet, oldest first. */
+export async function pickupsWaiting(db: Db, driverId: number): Promise<number[]> {
+  return (await db.select({ id: pkg.id }).from(pkg)
+    .where(and(eq(pkg.assigned_to_id, driverId), eq(pkg.status, 'pickup_requested'), isNull(pkg.deleted_at), unrouted()))
+    .orderBy(asc(pkg.id)).limit(2000).all()).map((r) => r.id);
 }

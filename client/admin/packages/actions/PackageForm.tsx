@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, errorMessage, fieldErrors } from '../../../api/client';
+import { api, formErrors } from '../../../api/client';
 import { Button } from '../../../ui/Button';
 import { Dialog } from '../../../ui/Dialog';
 import { SelectField, TextField } from '../../../ui/Field';
@@ -63,8 +63,7 @@ export function PackageForm({ pkg, isCompany, onClose, onSaved }: {
       const saved = pkg ? await api.patch<PackageRow>(`package/${pkg.id}/`, body) : await api.post<PackageRow>('package/', body);
       onSaved(saved);
     } catch (err) {
-      const fe = fieldErrors(err);
-      setErrors(Object.keys(fe).length ? fe : { _: errorMessage(err) });
+      setErrors(formErrors(err));
     } finally {
       setBusy(false);
     }
