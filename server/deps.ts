@@ -54,6 +54,11 @@ export interface Config {
   uploadBytesPerMinute: number;
   /** Bytes on disk that no file record names are removed after this long (a write may still be committing before). */
   orphanFileGraceMs: number;
+  /**
+   * Parcels final (delivered, returned, cancelled) and untouched for this many days move to cold
+   * storage (HISTORY_AFTER_DAYS; 0 = never). They stay readable, searchable and in reports.
+   */
+  historyAfterDays: number;
 }
 
 export const defaultConfig: Config = {
@@ -75,6 +80,7 @@ export const defaultConfig: Config = {
   uploadQuotaBytes: 5 * 1024 ** 3,
   uploadBytesPerMinute: 60 * 1024 * 1024,
   orphanFileGraceMs: 24 * 3600_000,
+  historyAfterDays: 90,
 };
 
 /** Everything a request handler may touch; built by the caller of createApp, never a module global. */

@@ -14,6 +14,7 @@ import { messageDispatcherFor, transportsFromEnv } from './services/messages/set
 import { NO_PUBLIC_URL_WARNING } from './services/recipients/links';
 import { securityConfig } from './securityConfig';
 import { createGeocodeWorker } from './services/geo/geocoder';
+import { historyMover, parseHistoryAfterDays } from './services/history/move';
 
 /** Reads the environment (README "Configuration"), opens and migrates the database, serves API and PWA. */
 const env = process.env;
@@ -70,6 +71,7 @@ async function serve(): Promise<void> {
   }
 
   const security = securityConfig(env);
+  const historyAfterDays = parseHistoryAfterDays(env.HISTORY_AFTER_DAYS);
   for (const line of security.warnings) console.warn(`[courier] WARNING: ${line}`);
 
   // FILES_URL=s3://… puts files in a bucket every process and machine shares; else the FILES_DIR directory.
@@ -86,6 +88,7 @@ async function serve(): Promise<void> {
       ...(env.TRAVEL_SPEED_KMH ? { travelSpeedKmh: Number(env.TRAVEL_SPEED_KMH) } : {}),
       ...(env.DETOUR_FACTOR ? { detourFactor: Number(env.DETOUR_FACTOR) } : {}),
       webhookAllow: (env.WEBHOOK_ALLOW_HOSTS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+      historyAfterDays,
     },
   });
 
@@ -131,6 +134,11 @@ async function serve(): Promise<void> {
   }, 2_000) : null;
   geocoding?.unref();
 
+  // Parcels final for HISTORY_AFTER_DAYS move to cold storage, a bounded batch per unit of work.
+  const historyStop = new AbortController();
+  const history = background && historyAfterDays > 0 ? historyMover(app.deps, historyStop.signal, (line) => console.log(line)) : null;
+  history?.start();
+
   // Unread request bodies are drained (or the connection closed gracefully): every request gets an answer.
   const server = listen(app.fetch, { port, hostname: host }, (bound) => {
     const where = databaseUrl ? `PostgreSQL ${new URL(databaseUrl).host}${new URL(databaseUrl).pathname}` : databasePath;
@@ -148,6 +156,8 @@ async function serve(): Promise<void> {
     if (geocoding) clearInterval(geocoding);
     void webhooks.stop();
     void messages.stop();
+    historyStop.abort();
+    void history?.stop();
     server.close(async () => {
       await writes.flush();
       await checkpoints?.stop().catch(() => undefined);

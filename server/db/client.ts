@@ -58,7 +58,14 @@ function openSqliteFile(path: string): Database.Database {
   if (file) mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path);
   configure(sqlite, file);
+  // A migration that rebuilds a table (SQLite's way to change a foreign key) drops the old one, which
+  // with foreign keys on deletes and checks every referencing row; its own PRAGMA foreign_keys=OFF
+  // does nothing inside the migrator's transaction. So they are off while migrating, then checked.
+  sqlite.pragma('foreign_keys = OFF');
   migrateSqlite(drizzleSqlite(sqlite), { migrationsFolder: MIGRATIONS_DIR });
+  const broken = sqlite.pragma('foreign_key_check') as unknown[];
+  sqlite.pragma('foreign_keys = ON');
+  if (broken.length) throw new Error(`migration left ${broken.length} row(s) with a broken foreign key`);
   return sqlite;
 }
 

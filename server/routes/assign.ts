@@ -17,6 +17,7 @@ import { findByBarcode, findPackage } from '../services/packages/lifecycle';
 import { packageScope, visiblePackage } from '../services/packages/scope';
 import { packagesByIds } from '../services/packages/shape';
 import { LIST_FILTERS_DOC, PackageListQuery, packageListWhere, packagePage } from './packages';
+import { livePackage } from '../services/history/live';
 
 const tags = ['Assign Package To Driver'];
 const ap = (...names: string[]) => ops('web/Assign Package To Driver', ...names);
@@ -50,7 +51,7 @@ export function assignRoutes(app: App): void {
     method: 'post', path: '/assign-package/{id}/assign-driver/', tags, access: 'assign.manage', params: IdParams, body: AssignSingleBody,
     response: Package, catalogue: ap('Assign Single Package Driver'), summary: 'Assign one package to a driver',
   }, async ({ deps, user, params, body }) => {
-    visiblePackage(user, await findPackage(deps.db, params.id), params.id);
+    (await livePackage(deps.db, user, params.id));
     return (await packagesByIds(deps.db, [(await assignDriver(deps, user, body.driver, [params.id], { note: body.note ?? null }))[0].id]))[0];
   });
 
@@ -66,7 +67,7 @@ export function assignRoutes(app: App): void {
     summary: 'Take one package back from its driver',
     description: 'Only an assigned parcel not yet on the van (409 otherwise); back to `received` if it had landed, else `created`.',
   }, async ({ deps, user, params }) => {
-    visiblePackage(user, await findPackage(deps.db, params.id), params.id);
+    (await livePackage(deps.db, user, params.id));
     return (await packagesByIds(deps.db, [(await unassignPackages(deps, user, [params.id]))[0].id]))[0];
   });
 

@@ -29,6 +29,7 @@ import type { PackageRow } from '../services/packages/shape';
 import { audit } from '../services/audit/record';
 import { refreshParcelRouteEtas } from '../services/dispatch/eta';
 import { refusedDeliveriesOf } from '../services/packages/refusedDelivery';
+import { livePackage } from '../services/history/live';
 
 const tags = ['Package Delivered'];
 const ADMINS: readonly Role[] = ['super_admin', 'admin'];
@@ -43,7 +44,8 @@ const one = (deps: Deps, id: number) => packageJson(deps.db, id);
 async function parcelFor(deps: Deps, user: SessionUser, id: number): Promise<PackageRow> {
   const row = await findPackage(deps.db, id);
   if (row && row.deleted_at == null && user.role === 'driver') return row;
-  return visiblePackage(user, row, id);
+  // Gone to history: refused as a change to a final parcel would be (409), not as unknown.
+  return row ? visiblePackage(user, row, id) : livePackage(deps.db, user, id);
 }
 
 async function failAnswer(deps: Deps, r: FailResult) {
@@ -86,7 +88,7 @@ export function deliveryRoutes(app: App): void {
     response: DeliverAnswer, catalogue: ops('mobile/Package Delivered', 'Package Force Delivery'),
     summary: 'Admin marks a parcel delivered without scan or proof (recorded as forced; never over a final state)',
   }, async ({ deps, user, params, body, device }) => {
-    const was = visiblePackage(user, await findPackage(deps.db, params.id), params.id);
+    const was = (await livePackage(deps.db, user, params.id));
     const row = await forceDeliver(deps, scanContext(user, body, device), was, body);
     await audit(deps.db, deps.clock.now(), user.id, 'package.force_deliver', `package:${row.id}`, { hawb: row.hawb, note: body.note, before: { status: was.status }, after: { status: row.status } });
     return rawObject({ success: true, message: `Parcel ${row.hawb} force-delivered`, flagged: row.flagged, package: await one(deps, row.id), proof: await proofOf(deps.db, row) });
@@ -97,7 +99,7 @@ export function deliveryRoutes(app: App): void {
     response: FailAnswer, catalogue: ops('mobile/Package Delivered', 'Force Fully Fail Package'),
     summary: 'Admin marks a parcel failed from any open state (recorded as forced; counts as an attempt)',
   }, async ({ deps, user, params, body, device }) => {
-    const was = visiblePackage(user, await findPackage(deps.db, params.id), params.id);
+    const was = (await livePackage(deps.db, user, params.id));
     const r = await failDelivery(deps, scanContext(user, body, device), was, body, { force: true, action: 'force_fail' });
     await audit(deps.db, deps.clock.now(), user.id, 'package.force_fail', `package:${r.row.id}`, { hawb: r.row.hawb, note: body.note, reason: body.failed_delivery_status, before: { status: was.status }, after: { status: r.row.status } });
     return failAnswer(deps, r);
@@ -199,13 +201,13 @@ export function deliveryRoutes(app: App): void {
     method: 'get', path: '/package-delivered/{id}/refused/', tags, access: { roles: SUPERVISORS }, catalogue: [], params: IdParams,
     response: z.object({ results: z.array(RefusedDelivery) }),
     summary: 'Deliveries of a parcel the server refused (cancelled, final, out of attempts), with the proof the driver recorded',
-  }, async ({ deps, user, params }) => ({ results: await refusedDeliveriesOf(deps.db, visiblePackage(user, await findPackage(deps.db, params.id), params.id).id) }));
+  }, async ({ deps, user, params }) => ({ results: await refusedDeliveriesOf(deps.db, (await livePackage(deps.db, user, params.id)).id) }));
 
   defineRoute(app, {
     method: 'post', path: '/package-delivered/{id}/resolve-flag/', tags, access: { roles: SUPERVISORS }, catalogue: [], params: IdParams,
     body: FlagResolveBody, response: Package, summary: 'Clear the flag of a parcel once a supervisor has looked at it (recorded)',
   }, async ({ deps, user, params, body, device }) => {
-    const row = await resolveFlag(deps, scanContext(user, body, device), visiblePackage(user, await findPackage(deps.db, params.id), params.id));
+    const row = await resolveFlag(deps, scanContext(user, body, device), (await livePackage(deps.db, user, params.id)));
     return one(deps, row.id);
   });
 

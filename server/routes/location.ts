@@ -10,6 +10,7 @@ import { geocodeProgress } from '../services/geo/geocodeJobs';
 import { packageLocationOf, precisionsOf, reviewList } from '../services/geo/packageLocations';
 import { findPackage } from '../services/packages/lifecycle';
 import { visiblePackage } from '../services/packages/scope';
+import { livePackage } from '../services/history/live';
 
 const tags = ['Package location'];
 const OFFICE = { roles: ['super_admin', 'admin', 'supervisor'] as const };
@@ -34,7 +35,7 @@ export function locationRoutes(app: App): void {
     method: 'get', path: '/package/{id}/location/', tags, access: 'package.view', params: IdParams, response: PackageLocation, catalogue: [],
     summary: "A parcel's position, its precision (exact, street, suburb, postcode, none) and where it came from",
   }, async ({ deps, user, params }) => {
-    visiblePackage(user, await findPackage(deps.db, params.id), params.id);
+    (await livePackage(deps.db, user, params.id));
     return packageLocationOf(deps.db, params.id);
   });
 
@@ -44,7 +45,7 @@ export function locationRoutes(app: App): void {
     description: 'The address book takes this position for the address and wins over what deliveries taught; open parcels to the same '
       + 'address (not placed by their sender) move with it. Zone and price are unchanged: they follow the suburb.',
   }, async ({ deps, user, params, body }) => {
-    const row = visiblePackage(user, await findPackage(deps.db, params.id), params.id);
+    const row = (await livePackage(deps.db, user, params.id));
     const moved = await pinAddress(deps.db, deps.clock.now(), row, body.latitude, body.longitude, { userId: user.id });
     return { success: true, message: `${moved} parcel(s) placed`, moved, location: await packageLocationOf(deps.db, row.id) };
   });

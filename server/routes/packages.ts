@@ -23,6 +23,8 @@ import { findPackage } from '../services/packages/lifecycle';
 import { priceFor, type PriceQuote } from '../services/packages/price';
 import { packageScope, visiblePackage } from '../services/packages/scope';
 import { packageJson, packageJsonByIds, packageJsonWhere } from '../services/packages/json';
+import { livePackage } from '../services/history/live';
+import { countHistory, frozenAnswer, unionPage, visibleInHistory } from '../services/history/read';
 
 const tags = ['Package'];
 const pm = (...names: string[]) => ops('web/Package Model', ...names);
@@ -64,9 +66,16 @@ export function packageListWhere(user: SessionUser, q: PackageListQuery, archive
 }
 
 /** A PackageListAnswer whose results SQLite serialised (packages/json.ts). */
-export async function packagePage(db: Db, where: SQL | undefined, q: PackageListQuery, url: string): Promise<RawJson> {
-  const count = (await db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get())?.n ?? 0;
-  const results = await packageJsonWhere(db, where, { orderBy: orderBy(pkg, PACKAGE_LIST, q.ordering), limit: q.page_size, offset: (q.page - 1) * q.page_size });
+export async function packagePage(db: Db, where: SQL | undefined, q: PackageListQuery, url: string, withHistory = false): Promise<RawJson> {
+  const hot = (await db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get())?.n ?? 0;
+  const cold = withHistory ? await countHistory(db, where) : 0;
+  const order = orderBy(pkg, PACKAGE_LIST, q.ordering);
+  const page = { limit: q.page_size, offset: (q.page - 1) * q.page_size };
+  // Parcels in history match the same filter on the same columns; only when some do is the union read.
+  const results = cold
+    ? await unionPage(db, where, order, page.limit, page.offset)
+    : await packageJsonWhere(db, where, { orderBy: order, ...page });
+  const count = hot + cold;
   return rawObject({ count, ...pageLinks(url, q.page, q.page_size, count), results: rawArray(results) });
 }
 
@@ -82,7 +91,7 @@ export function packageRoutes(app: App): void {
     method: 'get', path: '/package/', tags, access: 'package.view', query: PackageListQuery, response: PackageListAnswer,
     catalogue: pm('Get', 'Multiple Zone Filter'),
     summary: 'List packages (companies see their own, drivers theirs)', description: LIST_FILTERS_DOC,
-  }, ({ deps, user, query, c }) => packagePage(deps.db, packageListWhere(user, query), query, c.req.url));
+  }, ({ deps, user, query, c }) => packagePage(deps.db, packageListWhere(user, query), query, c.req.url, true));
 
   defineRoute(app, {
     method: 'post', path: '/package/', tags, access: 'package.manage', body: PackageCreate, response: Package, status: 201,
@@ -150,7 +159,7 @@ export function packageRoutes(app: App): void {
     method: 'get', path: '/package/{id}/price/', tags, access: 'package.view', params: IdParams, response: PriceAnswer,
     catalogue: pm('Get Price'), summary: 'The price of an existing package', description: 'No rate line that fits the parcel answers 404.',
   }, async ({ deps, user, params }) => {
-    const row = visiblePackage(user, await findPackage(deps.db, params.id), params.id);
+    const row = (await livePackage(deps.db, user, params.id));
     return priceAnswer(row.id, await priceFor(deps.db, {
       companyId: row.company_id, weightKg: row.weight, lengthCm: row.length, widthCm: row.width, heightCm: row.height,
       zoneId: row.zone_id, postcode: row.postcode, pkgType: row.pkg_type,
@@ -172,14 +181,18 @@ export function packageRoutes(app: App): void {
       driverId = user.id;
     }
     const q = { ...query, driver: undefined };
-    return packagePage(deps.db, packageListWhere(user, q, false, eq(pkg.assigned_to_id, driverId)), q, c.req.url);
+    return packagePage(deps.db, packageListWhere(user, q, false, eq(pkg.assigned_to_id, driverId)), q, c.req.url, true);
   });
 
   defineRoute(app, {
     method: 'get', path: '/package/{id}/', tags, access: 'package.view', params: IdParams, response: Package,
     catalogue: pm('Retrieve', 'Get Package by ID'), summary: 'Retrieve a package',
   }, async ({ deps, user, params }) => {
-    visiblePackage(user, await findPackage(deps.db, params.id), params.id);
+    const row = await findPackage(deps.db, params.id);
+    // A parcel moved to history answers what it answered the moment it moved.
+    const cold = row ? undefined : await visibleInHistory(deps.db, user, params.id);
+    if (cold) return frozenAnswer(deps.db, cold);
+    visiblePackage(user, row, params.id);
     return one(deps.db, params.id);
   });
 

@@ -17,6 +17,7 @@ import { visiblePackage } from '../services/packages/scope';
 import { findCompany } from '../services/money/wallets';
 import { adjustWeight } from '../services/packages/edit';
 import { packagesByIds } from '../services/packages/shape';
+import { livePackage } from '../services/history/live';
 
 const tags = ['Parcel pricing'];
 
@@ -44,7 +45,7 @@ export function pricingRoutes(app: App): void {
     summary: "A parcel's pricing state and what its company has been charged for it (net)",
   }, async ({ deps, user, params }) => {
     if (user.role === 'driver') throw notFound(`Package ${params.id} not found`);
-    visiblePackage(user, await findPackage(deps.db, params.id), params.id);
+    (await livePackage(deps.db, user, params.id));
     return pricingOf(deps.db, params.id);
   });
 

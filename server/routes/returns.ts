@@ -18,6 +18,7 @@ import { cancelPackage, depotReturn, returnCounts, returnScan, returnScope } fro
 import { scanContext } from '../services/packages/scan';
 import { visiblePackage } from '../services/packages/scope';
 import { packagesByIds } from '../services/packages/shape';
+import { livePackage } from '../services/history/live';
 
 const tags = ['Scan Return Parcel'];
 const group = 'mobile/Scan Return Parcel';
@@ -83,7 +84,7 @@ export function returnRoutes(app: App): void {
     catalogue: [], summary: 'Cancel a parcel before it leaves on a van (staff, or the company that sent it)',
     description: 'Allowed from pickup_requested, picked_up, created, received and assigned; otherwise 409 with the current state (recorded).',
   }, async ({ deps, user, params, body, device }) => {
-    const row = await cancelPackage(deps, scanContext(user, body, device), visiblePackage(user, await findPackage(deps.db, params.id), params.id));
+    const row = await cancelPackage(deps, scanContext(user, body, device), (await livePackage(deps.db, user, params.id)));
     return (await packagesByIds(deps.db, [row.id]))[0] as z.infer<typeof Package>;
   });
 

@@ -231,6 +231,29 @@ export const deliveryAttempt = pgTable("delivery_attempt", {
   index("delivery_attempt_driver_idx").on(t.driver_id, t.received_at),
 ]);
 
+export const deliveryAttemptHistory = pgTable("delivery_attempt_history", {
+  id: bigint("id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+  package_id: bigint("package_id", { mode: 'number' }).notNull(),
+  attempt_no: bigint("attempt_no", { mode: 'number' }).notNull(),
+  driver_id: bigint("driver_id", { mode: 'number' }),
+  recorded_by: bigint("recorded_by", { mode: 'number' }),
+  failed_status_id: bigint("failed_status_id", { mode: 'number' }),
+  reason: text("reason").notNull(),
+  note: text("note"),
+  photo_file_id: bigint("photo_file_id", { mode: 'number' }),
+  occurred_at: bigint("occurred_at", { mode: 'number' }).notNull(),
+  received_at: bigint("received_at", { mode: 'number' }).notNull(),
+  latitude: doublePrecision("latitude"),
+  longitude: doublePrecision("longitude"),
+  forced: smallint("forced").notNull().default(0),
+}, (t): PgTableExtraConfigValue[] => [
+  foreignKey({ columns: [t.driver_id], foreignColumns: [user.id], name: "delivery_attempt_history_driver_id_user_id_fk" }),
+  foreignKey({ columns: [t.recorded_by], foreignColumns: [user.id], name: "delivery_attempt_history_recorded_by_user_id_fk" }),
+  foreignKey({ columns: [t.photo_file_id], foreignColumns: [storedFile.id], name: "delivery_attempt_history_photo_file_id_stored_file_id_fk" }),
+  index("delivery_attempt_history_pkg_idx").on(t.package_id),
+  index("delivery_attempt_history_occurred_idx").on(t.occurred_at),
+]);
+
 export const deliveryRate = pgTable("delivery_rate", {
   id: bigint("id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
   name: text("name").notNull().default(""),
@@ -290,6 +313,24 @@ export const deliveryRecord = pgTable("delivery_record", {
   foreignKey({ columns: [t.driver_id], foreignColumns: [user.id], name: "delivery_record_driver_id_user_id_fk" }),
   uniqueIndex("delivery_record_pkg_uq").on(t.package_id),
   index("delivery_record_driver_idx").on(t.driver_id, t.received_at),
+]);
+
+export const deliveryRecordHistory = pgTable("delivery_record_history", {
+  id: bigint("id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+  package_id: bigint("package_id", { mode: 'number' }).notNull(),
+  driver_id: bigint("driver_id", { mode: 'number' }),
+  recipient_name: text("recipient_name"),
+  note: text("note"),
+  occurred_at: bigint("occurred_at", { mode: 'number' }).notNull(),
+  received_at: bigint("received_at", { mode: 'number' }).notNull(),
+  latitude: doublePrecision("latitude"),
+  longitude: doublePrecision("longitude"),
+  forced: smallint("forced").notNull().default(0),
+  updated_at: bigint("updated_at", { mode: 'number' }).notNull(),
+}, (t): PgTableExtraConfigValue[] => [
+  foreignKey({ columns: [t.driver_id], foreignColumns: [user.id], name: "delivery_record_history_driver_id_user_id_fk" }),
+  index("delivery_record_history_pkg_idx").on(t.package_id),
+  index("delivery_record_history_occurred_idx").on(t.occurred_at),
 ]);
 
 export const deliveryRoute = pgTable("route", {
@@ -495,7 +536,6 @@ export const invoiceLine = pgTable("invoice_line", {
 }, (t): PgTableExtraConfigValue[] => [
   foreignKey({ columns: [t.invoice_id], foreignColumns: [invoice.id], name: "invoice_line_invoice_id_invoice_id_fk" }),
   foreignKey({ columns: [t.txn_id], foreignColumns: [walletTxn.id], name: "invoice_line_txn_id_wallet_txn_id_fk" }),
-  foreignKey({ columns: [t.package_id], foreignColumns: [pkg.id], name: "invoice_line_package_id_package_id_fk" }),
   index("invoice_line_invoice_idx").on(t.invoice_id),
   uniqueIndex("invoice_line_txn_uq").on(t.txn_id),
 ]);
@@ -532,7 +572,6 @@ export const messageOutbox = pgTable("message_outbox", {
   updated_at: bigint("updated_at", { mode: 'number' }).notNull(),
 }, (t): PgTableExtraConfigValue[] => [
   foreignKey({ columns: [t.company_id], foreignColumns: [company.id], name: "message_outbox_company_id_company_id_fk" }),
-  foreignKey({ columns: [t.package_id], foreignColumns: [pkg.id], name: "message_outbox_package_id_package_id_fk" }),
   uniqueIndex("message_outbox_dedupe_uq").on(t.dedupe_key),
   index("message_outbox_due_idx").on(t.status, t.next_attempt_at),
   index("message_outbox_package_idx").on(t.package_id),
@@ -569,6 +608,100 @@ export const packageFailure = pgTable("package_failure", {
 }, (t): PgTableExtraConfigValue[] => [
   foreignKey({ columns: [t.package_id], foreignColumns: [pkg.id], name: "package_failure_package_id_package_id_fk" }),
   index("package_failure_pkg_idx").on(t.package_id),
+]);
+
+export const packageHistory = pgTable("package_history", {
+  id: bigint("id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+  hawb: text("hawb").notNull(),
+  customer_code: text("customer_code"),
+  customer_name: text("customer_name"),
+  customer_address: text("customer_address"),
+  customer_phone: text("customer_phone"),
+  postcode: bigint("postcode", { mode: 'number' }),
+  postcode_name: text("postcode_name"),
+  description_of_goods: text("description_of_goods"),
+  count: bigint("count", { mode: 'number' }),
+  landed: smallint("landed").notNull().default(0),
+  company_id: bigint("company_id", { mode: 'number' }),
+  weight: doublePrecision("weight"),
+  price: doublePrecision("price"),
+  shipper_code: text("shipper_code"),
+  shipper_name: text("shipper_name"),
+  shipper_address: text("shipper_address"),
+  shipper_city: text("shipper_city"),
+  shipper_state: text("shipper_state"),
+  shipper_postcode: text("shipper_postcode"),
+  shipper_country: text("shipper_country"),
+  origin: text("origin"),
+  port: text("port"),
+  total_value: text("total_value"),
+  goods_currency: text("goods_currency"),
+  sac: smallint("sac").notNull().default(0),
+  fr_reference: text("fr_reference"),
+  sub_master: text("sub_master"),
+  pkg_type: text("pkg_type"),
+  country_of_origin: text("country_of_origin"),
+  cyber_vendor_account: text("cyber_vendor_account"),
+  customs_code: text("customs_code"),
+  cyber_importer_account: text("cyber_importer_account"),
+  importer_abn: text("importer_abn"),
+  importer_cac: text("importer_cac"),
+  cyber_supplier_account: text("cyber_supplier_account"),
+  supplier_customs_code: text("supplier_customs_code"),
+  is_scanned: smallint("is_scanned").notNull().default(0),
+  parcel_no: bigint("parcel_no", { mode: 'number' }),
+  sequence_no: bigint("sequence_no", { mode: 'number' }),
+  status: text("status").notNull().default("created"),
+  zone_id: bigint("zone_id", { mode: 'number' }),
+  suburb_id: bigint("suburb_id", { mode: 'number' }),
+  state_id: bigint("state_id", { mode: 'number' }),
+  country_id: bigint("country_id", { mode: 'number' }),
+  height: doublePrecision("height"),
+  length: doublePrecision("length"),
+  width: doublePrecision("width"),
+  volume_weighted: doublePrecision("volume_weighted"),
+  assigned_to_id: bigint("assigned_to_id", { mode: 'number' }),
+  route_id: bigint("route_id", { mode: 'number' }),
+  pickup_point_id: bigint("pickup_point_id", { mode: 'number' }),
+  warehouse_id: bigint("warehouse_id", { mode: 'number' }),
+  delivery_date: text("delivery_date"),
+  latitude: doublePrecision("latitude"),
+  longitude: doublePrecision("longitude"),
+  attempts: bigint("attempts", { mode: 'number' }).notNull().default(0),
+  flagged: smallint("flagged").notNull().default(0),
+  flag_reason: text("flag_reason"),
+  delivered_at: bigint("delivered_at", { mode: 'number' }),
+  deleted_at: bigint("deleted_at", { mode: 'number' }),
+  created_at: bigint("created_at", { mode: 'number' }).notNull(),
+  updated_at: bigint("updated_at", { mode: 'number' }).notNull(),
+  moved_at: bigint("moved_at", { mode: 'number' }).notNull(),
+}, (t): PgTableExtraConfigValue[] => [
+  foreignKey({ columns: [t.company_id], foreignColumns: [company.id], name: "package_history_company_id_company_id_fk" }),
+  foreignKey({ columns: [t.zone_id], foreignColumns: [zone.id], name: "package_history_zone_id_zone_id_fk" }),
+  foreignKey({ columns: [t.suburb_id], foreignColumns: [suburb.id], name: "package_history_suburb_id_suburb_id_fk" }),
+  foreignKey({ columns: [t.state_id], foreignColumns: [state.id], name: "package_history_state_id_state_id_fk" }),
+  foreignKey({ columns: [t.country_id], foreignColumns: [country.id], name: "package_history_country_id_country_id_fk" }),
+  foreignKey({ columns: [t.assigned_to_id], foreignColumns: [user.id], name: "package_history_assigned_to_id_user_id_fk" }),
+  uniqueIndex("package_history_hawb_uq").on(t.hawb),
+  index("package_history_company_idx").on(t.company_id, t.created_at),
+  index("package_history_created_idx").on(t.created_at),
+  index("package_history_status_idx").on(t.status),
+  index("package_history_driver_idx").on(t.assigned_to_id, t.delivered_at),
+]);
+
+export const packageHistoryAnswer = pgTable("package_history_answer", {
+  package_id: bigint("package_id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+  answer: text("answer").notNull(),
+});
+
+export const packageHistoryRow = pgTable("package_history_row", {
+  id: bigint("id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+  package_id: bigint("package_id", { mode: 'number' }).notNull(),
+  source: text("source").notNull(),
+  row_id: bigint("row_id", { mode: 'number' }),
+  data: text("data").notNull(),
+}, (t): PgTableExtraConfigValue[] => [
+  index("package_history_row_pkg_idx").on(t.package_id, t.source, t.row_id),
 ]);
 
 export const packageLocation = pgTable("package_location", {
@@ -1077,7 +1210,6 @@ export const walletTxn = pgTable("wallet_txn", {
 }, (t): PgTableExtraConfigValue[] => [
   foreignKey({ columns: [t.wallet_id], foreignColumns: [wallet.id], name: "wallet_txn_wallet_id_wallet_id_fk" }),
   foreignKey({ columns: [t.company_id], foreignColumns: [company.id], name: "wallet_txn_company_id_company_id_fk" }),
-  foreignKey({ columns: [t.package_id], foreignColumns: [pkg.id], name: "wallet_txn_package_id_package_id_fk" }),
   foreignKey({ columns: [t.created_by], foreignColumns: [user.id], name: "wallet_txn_created_by_user_id_fk" }),
   index("wallet_txn_wallet_idx").on(t.wallet_id, t.id),
   index("wallet_txn_company_idx").on(t.company_id, t.created_at),
@@ -1118,7 +1250,6 @@ export const webhookDelivery = pgTable("webhook_delivery", {
 }, (t): PgTableExtraConfigValue[] => [
   foreignKey({ columns: [t.endpoint_id], foreignColumns: [webhookEndpoint.id], name: "webhook_delivery_endpoint_id_webhook_endpoint_id_fk" }),
   foreignKey({ columns: [t.company_id], foreignColumns: [company.id], name: "webhook_delivery_company_id_company_id_fk" }),
-  foreignKey({ columns: [t.package_id], foreignColumns: [pkg.id], name: "webhook_delivery_package_id_package_id_fk" }),
   uniqueIndex("webhook_delivery_event_uq").on(t.event_id),
   index("webhook_delivery_due_idx").on(t.status, t.next_attempt_at),
   index("webhook_delivery_company_idx").on(t.company_id, t.id),

@@ -2,12 +2,12 @@ import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-or
 import { id } from './columns';
 import { storedFile } from './files';
 import { pkg } from './packages';
-import { user } from './people';
+import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 
-/** Proof of delivery of a parcel: who took it and what the driver said; photos live in `package_photo`. */
-export const deliveryRecord = sqliteTable('delivery_record', {
+/** Columns of a delivery record; `parcel` is the table its package_id points at (hot `package` or none for the cold copy). */
+export const deliveryRecordColumns = (parcel?: () => AnySQLiteColumn) => ({
   id: id(),
-  package_id: integer('package_id').notNull().references(() => pkg.id),
+  package_id: parcel ? integer('package_id').notNull().references(parcel) : integer('package_id').notNull(),
   driver_id: integer('driver_id').references(() => user.id),
   recipient_name: text('recipient_name'),
   note: text('note'),
@@ -18,22 +18,12 @@ export const deliveryRecord = sqliteTable('delivery_record', {
   /** An admin forced it (no scan, no proof). */
   forced: integer('forced', { mode: 'boolean' }).notNull().default(false),
   updated_at: integer('updated_at').notNull(),
-}, (t) => [uniqueIndex('delivery_record_pkg_uq').on(t.package_id), index('delivery_record_driver_idx').on(t.driver_id, t.received_at)]);
+});
 
-/** The six proof slots of a parcel (photo_one..photo_five, signature), each naming one stored file. */
-export const packagePhoto = sqliteTable('package_photo', {
+/** Columns of a failed attempt, shared like deliveryRecordColumns. */
+export const deliveryAttemptColumns = (parcel?: () => AnySQLiteColumn) => ({
   id: id(),
-  package_id: integer('package_id').notNull().references(() => pkg.id),
-  slot: text('slot').notNull(),
-  file_id: integer('file_id').notNull().references(() => storedFile.id),
-  added_by: integer('added_by').references(() => user.id),
-  created_at: integer('created_at').notNull(),
-}, (t) => [uniqueIndex('package_photo_slot_uq').on(t.package_id, t.slot)]);
-
-/** One failed attempt at the door; their number per parcel counts toward the configured maximum. */
-export const deliveryAttempt = sqliteTable('delivery_attempt', {
-  id: id(),
-  package_id: integer('package_id').notNull().references(() => pkg.id),
+  package_id: parcel ? integer('package_id').notNull().references(parcel) : integer('package_id').notNull(),
   attempt_no: integer('attempt_no').notNull(),
   driver_id: integer('driver_id').references(() => user.id),
   recorded_by: integer('recorded_by').references(() => user.id),
@@ -46,7 +36,24 @@ export const deliveryAttempt = sqliteTable('delivery_attempt', {
   latitude: real('latitude'),
   longitude: real('longitude'),
   forced: integer('forced', { mode: 'boolean' }).notNull().default(false),
-}, (t) => [index('delivery_attempt_pkg_idx').on(t.package_id, t.attempt_no), index('delivery_attempt_driver_idx').on(t.driver_id, t.received_at)]);
+});
+import { user } from './people';
+
+/** Proof of delivery of a parcel: who took it and what the driver said; photos live in `package_photo`. */
+export const deliveryRecord = sqliteTable('delivery_record', deliveryRecordColumns(() => pkg.id), (t) => [uniqueIndex('delivery_record_pkg_uq').on(t.package_id), index('delivery_record_driver_idx').on(t.driver_id, t.received_at)]);
+
+/** The six proof slots of a parcel (photo_one..photo_five, signature), each naming one stored file. */
+export const packagePhoto = sqliteTable('package_photo', {
+  id: id(),
+  package_id: integer('package_id').notNull().references(() => pkg.id),
+  slot: text('slot').notNull(),
+  file_id: integer('file_id').notNull().references(() => storedFile.id),
+  added_by: integer('added_by').references(() => user.id),
+  created_at: integer('created_at').notNull(),
+}, (t) => [uniqueIndex('package_photo_slot_uq').on(t.package_id, t.slot)]);
+
+/** One failed attempt at the door; their number per parcel counts toward the configured maximum. */
+export const deliveryAttempt = sqliteTable('delivery_attempt', deliveryAttemptColumns(() => pkg.id), (t) => [index('delivery_attempt_pkg_idx').on(t.package_id, t.attempt_no), index('delivery_attempt_driver_idx').on(t.driver_id, t.received_at)]);
 
 /** A scanned code that matched no parcel (or a refused scan of one): kept for staff to sort out. */
 export const scanException = sqliteTable('scan_exception', {

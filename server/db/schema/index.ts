@@ -18,3 +18,4 @@ export * from './refusedDelivery';
 export * from './location';
 export * from './business';
 export * from './throttle';
+export * from './history';

@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { activeFlag, archivable, id, str, timestamps } from './columns';
 import { zone } from './geo';
-import { pkg } from './packages';
 import { company, user } from './people';
 import { packageType } from './places';
 
@@ -74,7 +73,8 @@ export const walletTxn = sqliteTable('wallet_txn', {
   currency: text('currency').notNull(),
   /** The company's billing type when it was posted: statements bill only postpaid charges. */
   billing: text('billing').notNull().default('prepaid'),
-  package_id: integer('package_id').references(() => pkg.id),
+  /** A parcel hot or in history (schema/history.ts): ledger rows never move; no foreign key, since it may point at either table. */
+  package_id: integer('package_id'),
   reason: str('reason'),
   reference: str('reference'),
   created_by: integer('created_by').references(() => user.id),
@@ -124,7 +124,8 @@ export const invoiceLine = sqliteTable('invoice_line', {
   id: id(),
   invoice_id: integer('invoice_id').notNull().references(() => invoice.id),
   txn_id: integer('txn_id').notNull().references(() => walletTxn.id),
-  package_id: integer('package_id').references(() => pkg.id),
+  /** A parcel hot or in history (schema/history.ts): ledger rows never move; no foreign key, since it may point at either table. */
+  package_id: integer('package_id'),
   description: text('description').notNull(),
   amount_cents: integer('amount_cents').notNull(),
   created_at: integer('created_at').notNull(),

@@ -5,7 +5,11 @@ import { country, state, suburb, zone } from './geo';
 
 const t = (name: string) => text(name);
 
-export const pkg = sqliteTable('package', {
+/**
+ * The columns of a parcel, declared once: the hot `package` table and its cold copy `package_history`
+ * (schema/history.ts) have the same ones, so a filter written over `pkg` reads either.
+ */
+export const packageColumns = () => ({
   id: id(),
   hawb: text('hawb').notNull(),
   customer_code: t('customer_code'),
@@ -69,7 +73,9 @@ export const pkg = sqliteTable('package', {
   delivered_at: integer('delivered_at'),
   ...archivable(),
   ...timestamps(),
-}, (tb) => [
+});
+
+export const pkg = sqliteTable('package', packageColumns(), (tb) => [
   uniqueIndex('package_hawb_uq').on(tb.hawb),
   index('package_assigned_status_idx').on(tb.assigned_to_id, tb.status),
   index('package_company_idx').on(tb.company_id, tb.created_at),

@@ -25,7 +25,8 @@ export const messageOutbox = sqliteTable('message_outbox', {
   /** Facts the template needs (reason, stops away, ETA), JSON. */
   data: text('data'),
   company_id: integer('company_id').references(() => company.id),
-  package_id: integer('package_id').references(() => pkg.id),
+  /** A parcel hot or in history (schema/history.ts): the message log stays; no foreign key, since it may point at either table. */
+  package_id: integer('package_id'),
   /** One message per event and channel: a second enqueue of the same key is ignored. */
   dedupe_key: text('dedupe_key'),
   status: text('status').notNull().default('pending'),

@@ -1,7 +1,6 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { activeFlag, id, str, timestamps } from './columns';
 import { company } from './people';
-import { pkg } from './packages';
 
 /**
  * Signatures of inbound webhook calls seen within their validity window: a second call with the
@@ -48,7 +47,8 @@ export const webhookDelivery = sqliteTable('webhook_delivery', {
   company_id: integer('company_id').notNull().references(() => company.id),
   event_id: text('event_id').notNull(),
   event: text('event').notNull(),
-  package_id: integer('package_id').references(() => pkg.id),
+  /** A parcel hot or in history (schema/history.ts): the delivery log stays; no foreign key, since it may point at either table. */
+  package_id: integer('package_id'),
   payload: text('payload').notNull(),
   /** pending | delivered | dead */
   status: text('status').notNull().default('pending'),

@@ -20,6 +20,7 @@ import { visiblePackage } from '../../services/packages/scope';
 import { driverRef, findRoute } from '../../services/routes/shape';
 import { STAFF } from '../routes/common';
 import { dispatchResourceRoutes } from './resources';
+import { livePackage } from '../../services/history/live';
 
 const tags = ['Dispatch'];
 const DateQuery = z.object({ date: z.iso.date().optional() });
@@ -48,7 +49,7 @@ export function dispatchRoutes(app: App): void {
     method: 'get', path: '/package/{id}/window/', tags, access: 'package.view', catalogue: [], params: IdParams, response: PackageWindow,
     summary: 'A parcel\'s delivery window and time at the door (own, company default or courier default)',
   }, async ({ deps, user, params }) => {
-    visiblePackage(user, await findPackage(deps.db, params.id), params.id);
+    (await livePackage(deps.db, user, params.id));
     return windowOf(deps.db, params.id);
   });
 
@@ -56,7 +57,7 @@ export function dispatchRoutes(app: App): void {
     method: ['put', 'patch'], path: '/package/{id}/window/', tags, access: 'package.manage', catalogue: [], params: IdParams, body: PackageWindowBody,
     response: PackageWindow, summary: 'Sets a parcel\'s delivery window (`HH:MM` on its delivery day) and time at the door; null clears',
   }, async ({ deps, user, params, body }) => {
-    visiblePackage(user, await findPackage(deps.db, params.id), params.id);
+    (await livePackage(deps.db, user, params.id));
     await setWindow(deps.db, deps.clock.now(), params.id, body);
     return windowOf(deps.db, params.id);
   });
@@ -118,7 +119,7 @@ export function dispatchRoutes(app: App): void {
     method: 'get', path: '/package/{id}/eta/', tags, access: 'package.view', catalogue: [], params: IdParams, response: z.object({ eta: StopEtaRecord.nullable() }),
     summary: 'A parcel\'s arrival time on its route and the band told to its recipient (null when not on a planned or running route)',
   }, async ({ deps, user, params }) => {
-    visiblePackage(user, await findPackage(deps.db, params.id), params.id);
+    (await livePackage(deps.db, user, params.id));
     return { eta: await etaFor(deps.db, params.id) };
   });
 }

@@ -20,6 +20,7 @@ import { assignPickups, unassignPickups } from '../../services/pickups/assign';
 import { PICKUP_STATUSES } from '../../services/pickups/create';
 import { importPickups } from '../../services/pickups/upload';
 import { LIST_FILTERS_DOC, PackageListQuery, packageListWhere, packagePage } from '../packages';
+import { livePackage } from '../../services/history/live';
 
 const tags = ['Pickup Package'];
 const pp = (...names: string[]) => ops('web/Pickup Package', ...names);
@@ -87,7 +88,7 @@ export function pickupPackageRoutes(app: App): void {
     method: 'post', path: '/pickup-package/{id}/assign-driver/', tags, access: 'assign.manage', params: IdParams, body: AssignSingleBody,
     response: Package, catalogue: pp('Assign Single Package Driver'), summary: 'Send a driver to collect one pickup', description: assignDoc,
   }, async ({ deps, user, params, body }) => {
-    visiblePackage(user, await findPackage(deps.db, params.id), params.id);
+    (await livePackage(deps.db, user, params.id));
     return (await packagesByIds(deps.db, [(await assignPickups(deps, user, body.driver, [params.id]))[0].id]))[0];
   });
 
@@ -100,7 +101,7 @@ export function pickupPackageRoutes(app: App): void {
     method: 'post', path: '/pickup-package/{id}/unassign/', tags, access: 'assign.manage', params: IdParams, response: Package,
     catalogue: pp('Unassign Single Package'), summary: 'Take one pickup back from its driver', description: assignDoc,
   }, async ({ deps, user, params }) => {
-    visiblePackage(user, await findPackage(deps.db, params.id), params.id);
+    (await livePackage(deps.db, user, params.id));
     return (await packagesByIds(deps.db, [(await unassignPickups(deps, user, [params.id]))[0].id]))[0];
   });
 }

@@ -7,6 +7,7 @@ import { badRequest, notFound } from '../../errors';
 import type { SessionUser } from '../auth/session';
 import { DAY_MS, dayStart } from './invoices';
 import type { Ledger } from './wallets';
+import { coldPkg } from '../history/read';
 
 const MAX_DAYS = 366;
 
@@ -46,13 +47,15 @@ export interface EarnedParcel {
 
 /** The driver's delivered parcels in the period, each with the driver rate in force when delivered. */
 export async function earnedParcels(db: Db, p: EarningPeriod): Promise<EarnedParcel[]> {
-  const rows = await db.select({
+  // Parcels moved to history earned what they earned: both sides, in delivery order.
+  const rows = (await Promise.all([pkg, coldPkg].map((side) => db.select({
     id: pkg.id, delivered_at: pkg.delivered_at, route_id: pkg.route_id, route_name: deliveryRoute.name, company_id: pkg.company_id,
     company_name: company.name, zone_id: pkg.zone_id, pkg_type: pkg.pkg_type,
-  }).from(pkg).leftJoin(company, eq(company.id, pkg.company_id)).leftJoin(deliveryRoute, eq(deliveryRoute.id, pkg.route_id)).where(and(
+  }).from(side).leftJoin(company, eq(company.id, pkg.company_id)).leftJoin(deliveryRoute, eq(deliveryRoute.id, pkg.route_id)).where(and(
     eq(pkg.assigned_to_id, p.driver), eq(pkg.status, 'delivered'), isNull(pkg.deleted_at),
     gte(pkg.delivered_at, p.start), lt(pkg.delivered_at, p.end),
-  )).orderBy(pkg.delivered_at, pkg.id).all();
+  )).orderBy(pkg.delivered_at, pkg.id).all())))
+    .flat().sort((a, b) => (a.delivered_at ?? 0) - (b.delivered_at ?? 0) || a.id - b.id);
   const rates: DriverRateLine[] = await db.select().from(driverRate).where(and(
     or(isNull(driverRate.driver_id), eq(driverRate.driver_id, p.driver)), eq(driverRate.is_active, true), isNull(driverRate.deleted_at),
   )).all();

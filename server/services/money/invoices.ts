@@ -1,7 +1,7 @@
 import { and, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { canChangeInvoice, invoiceNumber, type InvoiceKind, type InvoiceStatus } from '../../../shared/money';
 import type { Db } from '../../db/client';
-import { invoice, invoiceCounter, invoiceLine, pkg, walletTxn } from '../../db/schema/index';
+import { invoice, invoiceCounter, invoiceLine, packageHistory, pkg, walletTxn } from '../../db/schema/index';
 import { badRequest, conflict, invalidTransition } from '../../errors';
 import type { SessionUser } from '../auth/session';
 import { inScope } from './access';
@@ -104,9 +104,11 @@ export async function generateStatement(deps: Ledger, user: SessionUser, company
   if ((end - start) / DAY_MS > MAX_PERIOD_DAYS) {
     throw badRequest(`A statement covers at most ${MAX_PERIOD_DAYS} days`, [{ path: 'period_to', message: 'period too long' }]);
   }
-  const rows = await db.select({ t: walletTxn, hawb: pkg.hawb }).from(walletTxn)
+  const rows = await db.select({ t: walletTxn, hawb: sql<string | null>`coalesce(${pkg.hawb}, ${packageHistory.hawb})` }).from(walletTxn)
     .leftJoin(invoiceLine, eq(invoiceLine.txn_id, walletTxn.id))
     .leftJoin(pkg, eq(pkg.id, walletTxn.package_id))
+    // A parcel moved to history keeps its tracking number on its lines.
+    .leftJoin(packageHistory, eq(packageHistory.id, walletTxn.package_id))
     .where(and(
       eq(walletTxn.company_id, companyId), inArray(walletTxn.kind, ['charge', 'refund', 'reprice']), eq(walletTxn.billing, 'postpaid'),
       gte(walletTxn.created_at, start), lt(walletTxn.created_at, end), isNull(invoiceLine.id),

@@ -1,11 +1,11 @@
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { DEFAULT_GST_RATE_BP } from '../../../shared/gst';
 import { available, formatMinor, type InvoiceKind, type InvoiceStatus, type TxnKind } from '../../../shared/money';
 import type { z } from 'zod';
 import type { Invoice, InvoiceLine, Txn, Wallet } from '../../../shared/schemas/money';
 import { iso } from '../../clock';
 import type { Db } from '../../db/client';
-import { company, invoice, invoiceLine, pkg } from '../../db/schema/index';
+import { company, invoice, invoiceLine, packageHistory, pkg } from '../../db/schema/index';
 import { billingOf, findCompany, stateOf, type TxnRow, type WalletRow } from './wallets';
 
 export type InvoiceRow = typeof invoice.$inferSelect;
@@ -60,8 +60,10 @@ export async function invoicesApi(db: Db, rows: InvoiceRow[]): Promise<z.infer<t
 }
 
 export async function invoiceLines(db: Db, invoiceId: number): Promise<z.infer<typeof InvoiceLine>[]> {
-  const rows: { l: LineRow; hawb: string | null }[] = await db.select({ l: invoiceLine, hawb: pkg.hawb }).from(invoiceLine)
-    .leftJoin(pkg, eq(pkg.id, invoiceLine.package_id)).where(eq(invoiceLine.invoice_id, invoiceId)).orderBy(invoiceLine.id).all();
+  const rows: { l: LineRow; hawb: string | null }[] = await db.select({ l: invoiceLine, hawb: sql<string | null>`coalesce(${pkg.hawb}, ${packageHistory.hawb})` }).from(invoiceLine)
+    .leftJoin(pkg, eq(pkg.id, invoiceLine.package_id))
+    // A parcel moved to history keeps its tracking number on its lines.
+    .leftJoin(packageHistory, eq(packageHistory.id, invoiceLine.package_id)).where(eq(invoiceLine.invoice_id, invoiceId)).orderBy(invoiceLine.id).all();
   return rows.map(({ l, hawb }) => ({
     id: l.id, transaction: l.txn_id, package: l.package_id, hawb, description: l.description, amount_cents: l.amount_cents,
   }));

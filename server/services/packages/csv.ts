@@ -5,6 +5,7 @@ import { pkg } from '../../db/schema/index';
 import { csvSafe } from '../../../shared/csvSafe';
 import type { Package } from '../../../shared/schemas/package';
 import { packageJsonSelect, parsePackages } from './json';
+import { historyJsonAfter } from '../history/read';
 
 /** Spec 2.1 fields, flat: nested objects become their useful scalar. */
 export const CSV_COLUMNS = [
@@ -42,7 +43,10 @@ export function packagesCsvStream(db: Db, where: SQL | undefined): ReadableStrea
         controller.enqueue(encoder.encode(`\uFEFF${stringify([[...CSV_COLUMNS]])}`));
         return;
       }
-      const rows = await packageJsonSelect(db).where(and(where, gt(pkg.id, lastId))).orderBy(asc(pkg.id)).limit(CSV_PAGE).all();
+      // Hot parcels and those moved to history (the same filter reads both), merged in id order.
+      const hot = await packageJsonSelect(db).where(and(where, gt(pkg.id, lastId))).orderBy(asc(pkg.id)).limit(CSV_PAGE).all();
+      const cold = await historyJsonAfter(db, where, lastId, CSV_PAGE);
+      const rows = [...hot, ...cold].sort((a, b) => a.id - b.id).slice(0, CSV_PAGE);
       if (!rows.length) {
         controller.close();
         return;
@@ -50,7 +54,7 @@ export function packagesCsvStream(db: Db, where: SQL | undefined): ReadableStrea
       lastId = rows[rows.length - 1].id;
       const records = parsePackages(rows).map((p) => CSV_COLUMNS.map((c) => cell(p, c)));
       controller.enqueue(encoder.encode(stringify(records)));
-      if (rows.length < CSV_PAGE) controller.close();
+      if (hot.length < CSV_PAGE && cold.length < CSV_PAGE && rows.length === hot.length + cold.length) controller.close();
     },
   }, { highWaterMark: 1 });
 }

@@ -15,6 +15,7 @@ import { visiblePackage } from './scope';
 import type { PackageRow } from './shape';
 import { netCharged, repriceParcel } from '../money/parcelPricing';
 import { audit } from '../audit/record';
+import { livePackage } from '../history/live';
 
 /** Event actions that record paperwork, not movement: a parcel with only these never left the shipper. */
 const PAPERWORK_ACTIONS = ['create', 'upload', 'update'];
@@ -25,7 +26,7 @@ const PAPERWORK_ACTIONS = ['create', 'upload', 'update'];
  */
 export async function editPackage(deps: Deps, user: SessionUser, id: number, input: PackageUpdate): Promise<PackageRow> {
   const { db } = deps;
-  const row = visiblePackage(user, await findPackage(db, id), id);
+  const row = (await livePackage(db, user, id));
   if (isFinal(row.status as PackageStatus)) {
     throw conflict(`Package ${row.hawb} is ${row.status.replace(/_/g, ' ')} (final); it can no longer be edited`, { package: row.id, status: row.status });
   }
@@ -80,7 +81,7 @@ const COLUMN: Record<string, string> = { zone: 'zone_id', suburb: 'suburb_id', c
  */
 export async function adjustWeight(deps: Deps, user: SessionUser, id: number, input: { weight: number; length?: number | null; width?: number | null; height?: number | null; reason: string }): Promise<PackageRow> {
   const { db } = deps;
-  const row = visiblePackage(user, await findPackage(db, id), id);
+  const row = (await livePackage(db, user, id));
   if (isFinal(row.status as PackageStatus)) {
     throw conflict(`Package ${row.hawb} is ${row.status.replace(/_/g, ' ')} (final); its weight can no longer change`, { package: row.id, status: row.status });
   }
@@ -106,7 +107,7 @@ export async function adjustWeight(deps: Deps, user: SessionUser, id: number, in
  */
 export async function deletePackage(deps: Deps, user: SessionUser, id: number): Promise<PackageRow> {
   const { db } = deps;
-  const row = visiblePackage(user, await findPackage(db, id), id);
+  const row = (await livePackage(db, user, id));
   const moved = (await db.select({ n: sql<number>`count(*)` }).from(packageEvent)
     .where(and(eq(packageEvent.package_id, id), notInArray(packageEvent.action, PAPERWORK_ACTIONS))).get())?.n ?? 0;
   if (row.status !== 'created' || moved > 0) {
@@ -132,7 +133,7 @@ export async function deletePackage(deps: Deps, user: SessionUser, id: number): 
 export async function changeStatus(
   deps: Deps, user: SessionUser, id: number, to: (typeof STATUS_CHANGE_TARGETS)[number], note?: string,
 ): Promise<PackageRow> {
-  const row = visiblePackage(user, await findPackage(deps.db, id), id);
+  const row = (await livePackage(deps.db, user, id));
   const patch: Partial<typeof pkg.$inferInsert> =
     to === 'received' ? { landed: true, assigned_to_id: null, is_scanned: false }
       : to === 'returned' ? { is_scanned: false } : {};

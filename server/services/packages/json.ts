@@ -1,5 +1,5 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
-import { alias, SQLiteSyncDialect, type SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { alias, SQLiteSyncDialect, type SQLiteColumn, type SQLiteSelect } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { inJsonIds, jsonSql, type JsonSql } from '../../db/engine/dialect';
 import type { EngineKind } from '../../db/engine/types';
@@ -66,14 +66,25 @@ const PACKAGE_JSON: Record<EngineKind, SQL<string>> = { sqlite: render('sqlite')
  * answers `json` values as text too (no type parser for them is set), so callers see the same.
  */
 export function packageJsonSelect(db: Db) {
-  const json = db.$engine.kind === 'postgres' ? sql<string>`(${PACKAGE_JSON.postgres})::text` : PACKAGE_JSON.sqlite;
-  return db.select({ id: pkg.id, json }).from(pkg)
+  return withLookups(db.select({ id: pkg.id, json: answerSql(db) }).from(pkg).$dynamic());
+}
+
+const answerSql = (db: Db): SQL<string> => (db.$engine.kind === 'postgres' ? sql<string>`(${PACKAGE_JSON.postgres})::text` : PACKAGE_JSON.sqlite);
+
+/** The lookups the answer reads (names of company, zone, suburb, state, country, driver). */
+function withLookups<T extends SQLiteSelect>(q: T) {
+  return q
     .leftJoin(company, eq(company.id, pkg.company_id))
     .leftJoin(zone, eq(zone.id, pkg.zone_id))
     .leftJoin(suburb, eq(suburb.id, pkg.suburb_id))
     .leftJoin(state, eq(state.id, pkg.state_id))
     .leftJoin(country, eq(country.id, pkg.country_id))
     .leftJoin(driver, eq(driver.id, pkg.assigned_to_id));
+}
+
+/** Parcel id and answer, as `package_history_answer` holds them: moving a parcel copies its answer in one statement. */
+export function packageAnswerRows(db: Db) {
+  return withLookups(db.select({ package_id: pkg.id, answer: answerSql(db).as('answer') }).from(pkg).$dynamic());
 }
 
 /** Decodes `.values()` of packageJsonSelect(). */

@@ -5,6 +5,7 @@ import { iso } from '../../clock';
 import { notFound } from '../../errors';
 import { isPackageStatus, STATUS_LABELS, type PackageStatus } from '../../../shared/lifecycle';
 import type { TrackingAnswer } from '../../../shared/schemas/delivery';
+import { coldPkg, historyRowsOf } from '../history/read';
 
 /** Public lookups per address and minute: enough for a recipient, too few to walk the number space. */
 export const TRACK_LIMIT = 30;
@@ -17,12 +18,18 @@ export const TRACK_WINDOW_MS = 60_000;
 export async function trackParcel(deps: Deps, hawb: string, address: string): Promise<TrackingAnswer> {
   const now = deps.clock.now();
   await deps.limiter.hit(`track:${address}`, TRACK_LIMIT, TRACK_WINDOW_MS, now);
-  const row = await deps.db.select({ p: pkg, suburb_name: suburb.name }).from(pkg).leftJoin(suburb, eq(suburb.id, pkg.suburb_id))
+  // A parcel moved to history (long final) is tracked the same way from its kept rows.
+  const hot = await deps.db.select({ p: pkg, suburb_name: suburb.name }).from(pkg).leftJoin(suburb, eq(suburb.id, pkg.suburb_id))
     .where(eq(pkg.hawb, hawb)).get();
+  const row = hot ?? await deps.db.select({ p: coldPkg, suburb_name: suburb.name }).from(coldPkg).leftJoin(suburb, eq(suburb.id, coldPkg.suburb_id))
+    .where(eq(coldPkg.hawb, hawb)).get();
   if (!row || row.p.deleted_at != null) throw notFound(`No parcel has the tracking number ${hawb}`);
   const place = row.suburb_name ?? row.p.postcode_name ?? null;
-  const events = await deps.db.select({ to: packageEvent.to_status, at: packageEvent.occurred_at, received: packageEvent.received_at }).from(packageEvent)
-    .where(and(eq(packageEvent.package_id, row.p.id), isNotNull(packageEvent.to_status))).orderBy(asc(packageEvent.id)).all();
+  const events = hot
+    ? await deps.db.select({ to: packageEvent.to_status, at: packageEvent.occurred_at, received: packageEvent.received_at }).from(packageEvent)
+      .where(and(eq(packageEvent.package_id, row.p.id), isNotNull(packageEvent.to_status))).orderBy(asc(packageEvent.id)).all()
+    : (await historyRowsOf<typeof packageEvent.$inferSelect>(deps.db, row.p.id, 'package_event'))
+      .filter((e) => e.to_status != null).map((e) => ({ to: e.to_status, at: e.occurred_at, received: e.received_at }));
   const shown = events.filter((e): e is { to: PackageStatus; at: number; received: number } => e.to != null && isPackageStatus(e.to))
     // A reassignment or a reset scan is housekeeping, not news: show each status once per run.
     .filter((e, i, all) => i === 0 || all[i - 1]?.to !== e.to);

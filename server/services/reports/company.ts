@@ -1,9 +1,9 @@
-import { count, inArray } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { company, pkg } from '../../db/schema/index';
+import { company } from '../../db/schema/index';
 import { kpis } from './kpi';
 import type { ReportFilter } from './period';
-import { packageWhere } from './rows';
+import { packagesByCompanyStatus } from './rows';
 
 export interface CompanyReportRow {
   company: number;
@@ -30,8 +30,7 @@ export async function companyReport(db: Db, f: ReportFilter): Promise<CompanyRep
     }
     return r;
   };
-  for (const g of await db.select({ company: pkg.company_id, status: pkg.status, n: count() }).from(pkg).where(packageWhere(f))
-    .groupBy(pkg.company_id, pkg.status).all()) {
+  for (const g of await packagesByCompanyStatus(db, f)) {
     if (g.company == null) continue;
     const r = rowOf(g.company);
     r.created += g.n;

@@ -1,0 +1,53 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { deliveryAttemptColumns, deliveryRecordColumns } from './delivery';
+import { packageColumns } from './packages';
+
+/**
+ * Cold storage ("history"): parcels final for longer than HISTORY_AFTER_DAYS, moved out of the hot
+ * tables by server/services/history/move.ts (docs/decisions-data-layer.md, "Cold storage").
+ * Ids are kept: both engines never hand a package id out twice, so an id names one parcel, hot or cold.
+ */
+export const packageHistory = sqliteTable('package_history', {
+  ...packageColumns(),
+  /** When the parcel left the hot tables. */
+  moved_at: integer('moved_at').notNull(),
+}, (tb) => [
+  uniqueIndex('package_history_hawb_uq').on(tb.hawb),
+  index('package_history_company_idx').on(tb.company_id, tb.created_at),
+  index('package_history_created_idx').on(tb.created_at),
+  index('package_history_status_idx').on(tb.status),
+  index('package_history_driver_idx').on(tb.assigned_to_id, tb.delivered_at),
+]);
+
+/**
+ * The Package answer (spec 2.1) of a cold parcel as it was when it moved: GET by id answers exactly
+ * this. Its own table keeps `package_history` rows as narrow as `package` ones (a list that scans
+ * them would otherwise read every answer's pages too).
+ */
+export const packageHistoryAnswer = sqliteTable('package_history_answer', {
+  package_id: integer('package_id').primaryKey(),
+  answer: text('answer').notNull(),
+});
+
+/** Delivery records of cold parcels, same columns as `delivery_record`: reports read both. */
+export const deliveryRecordHistory = sqliteTable('delivery_record_history', deliveryRecordColumns(), (t) => [
+  index('delivery_record_history_pkg_idx').on(t.package_id), index('delivery_record_history_occurred_idx').on(t.occurred_at),
+]);
+
+/** Failed attempts of cold parcels, same columns as `delivery_attempt`. */
+export const deliveryAttemptHistory = sqliteTable('delivery_attempt_history', deliveryAttemptColumns(), (t) => [
+  index('delivery_attempt_history_pkg_idx').on(t.package_id), index('delivery_attempt_history_occurred_idx').on(t.occurred_at),
+]);
+
+/**
+ * Every other row of a cold parcel (events, failures, photos, pricing, location, recipient, ratings,
+ * refused deliveries...), kept whole as JSON under the name of the table it came from, so nothing is
+ * lost and a parcel could be brought back. Only tracking reads it (the parcel's events).
+ */
+export const packageHistoryRow = sqliteTable('package_history_row', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  package_id: integer('package_id').notNull(),
+  source: text('source').notNull(),
+  row_id: integer('row_id'),
+  data: text('data').notNull(),
+}, (t) => [index('package_history_row_pkg_idx').on(t.package_id, t.source, t.row_id)]);
