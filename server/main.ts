@@ -152,13 +152,12 @@ async function serve(): Promise<void> {
     if (closing) return;
     closing = true;
     console.log(`[courier] ${signal}: closing`);
-    if (dispatch) clearInterval(dispatch);
-    if (geocoding) clearInterval(geocoding);
-    void webhooks.stop();
-    void messages.stop();
+    for (const timer of [dispatch, geocoding, maintenance, fileSweep]) if (timer) clearInterval(timer);
     historyStop.abort();
-    void history?.stop();
+    // Background passes in flight finish before the database closes (a pass querying a closed pool crashed the process).
+    const background = Promise.all([webhooks.stop(), messages.stop(), history?.stop()]).catch(() => undefined);
     server.close(async () => {
+      await background;
       await writes.flush();
       await checkpoints?.stop().catch(() => undefined);
       await db.$engine.close().catch(() => undefined);
