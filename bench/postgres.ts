@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -9,6 +8,7 @@ import { freshPostgresDatabase } from '../server/db/engine/postgresDatabases';
 import { authToken, company, pkg, user, zone } from '../server/db/schema/index';
 import { hashPasswordSync } from '../server/services/auth/passwords';
 import { newToken } from '../server/services/auth/tokens';
+import { freePort } from '../test/helpers/server';
 import { cpuOf, load, processTree, type LoadResult } from './load';
 
 /**
@@ -21,11 +21,6 @@ import { cpuOf, load, processTree, type LoadResult } from './load';
  * the configurations (default 1:10:16,2:10:16).
  */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-const freePort = () => new Promise<number>((ok) => {
-  const s = createServer();
-  s.listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => ok(port)); });
-});
 
 async function seed(url: string, drivers: number, perDriver: number) {
   const db = postgresDb(url, { poolSize: 2 });

@@ -41,6 +41,13 @@ function cell(value: unknown): ComponentChildren {
  * bottom, nothing wider than the screen (a table of six columns scrolled sideways on a phone).
  * Sorting is then a select of the sortable columns.
  */
+/** The selection with one row's key added or removed. */
+function toggled(selected: ReadonlySet<number> | undefined, key: number): Set<number> {
+  const next = new Set(selected);
+  if (next.has(key)) next.delete(key); else next.add(key);
+  return next;
+}
+
 function DataCards<T>({ columns, rows, rowKey, ordering, onOrdering, selected, onSelected, actions, onRowClick, caption }: DataTableProps<T> & { columns: readonly Column<T>[] }) {
   const sortable = columns.filter((c) => c.sort);
   return (
@@ -66,11 +73,7 @@ function DataCards<T>({ columns, rows, rowKey, ordering, onOrdering, selected, o
               {onSelected && typeof key === 'number' && (
                 <label class="data-card-select">
                   <input type="checkbox" aria-label={`Select row ${key}`} checked={isSel}
-                    onChange={() => {
-                      const next = new Set(selected);
-                      if (isSel) next.delete(key); else next.add(key);
-                      onSelected(next);
-                    }} />
+                    onChange={() => onSelected(toggled(selected, key))} />
                 </label>
               )}
               <dl class="data-card-fields">
@@ -142,11 +145,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
                 {onSelected && typeof key === 'number' && (
                   <td class="sel">
                     <input type="checkbox" aria-label={`Select row ${key}`} checked={isSel}
-                      onChange={() => {
-                        const next = new Set(selected);
-                        if (isSel) next.delete(key); else next.add(key);
-                        onSelected(next);
-                      }} />
+                      onChange={() => onSelected(toggled(selected, key))} />
                   </td>
                 )}
                 {shown.map((c) => (

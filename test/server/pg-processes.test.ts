@@ -1,6 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
@@ -9,6 +8,7 @@ import { PG_MIGRATIONS_DIR, postgresDb, type Db } from '../../server/db/client';
 import { freshPostgresDatabase } from '../../server/db/engine/postgresDatabases';
 import { packageEvent, user } from '../../server/db/schema/index';
 import { hashPasswordSync } from '../../server/services/auth/passwords';
+import { launchServer } from '../helpers/server';
 
 /**
  * Exactly once across processes (issue 20): real `server/main.ts` processes on one PostgreSQL
@@ -17,35 +17,13 @@ import { hashPasswordSync } from '../../server/services/auth/passwords';
 const admin = process.env.TEST_DATABASE_URL;
 const PASSWORD = 'correct-horse-42';
 
-const freePort = () => new Promise<number>((ok) => {
-  const s = createServer();
-  s.listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => ok(port)); });
-});
-
 interface Proc { url: string; child: ChildProcess }
 
+/** A real server/main.ts on the shared database; no admin bootstrap (two separate processes would both try). */
 async function startServer(databaseUrl: string): Promise<Proc> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: {
-      ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_REQUESTS: '0', TEST_DATABASE_URL: '',
-      STATIC_DIR: '/nonexistent', FILES_DIR: mkdtempSync(join(tmpdir(), 'courier-mp-')), ADMIN_EMAIL: '', ADMIN_PASSWORD: '',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  await new Promise<void>((ok, ko) => {
-    const timer = setTimeout(() => ko(new Error(`server did not start:\n${log}`)), 30_000);
-    const read = (chunk: Buffer) => {
-      log += chunk.toString();
-      if (log.includes('listening on')) { clearTimeout(timer); ok(); }
-    };
-    child.stdout?.on('data', read);
-    child.stderr?.on('data', read);
-    child.on('exit', (code) => { clearTimeout(timer); ko(new Error(`server exited (${code}):\n${log}`)); });
-  });
-  child.removeAllListeners('exit');
-  return { url: `http://127.0.0.1:${port}`, child };
+  const dir = mkdtempSync(join(tmpdir(), 'courier-mp-'));
+  const launched = await launchServer(dir, undefined, { DATABASE_URL: databaseUrl, TEST_DATABASE_URL: '', ADMIN_EMAIL: '', ADMIN_PASSWORD: '' });
+  return { url: `http://127.0.0.1:${launched.port}`, child: launched.child };
 }
 
 async function call(p: Proc, method: string, path: string, token: string | null, body?: unknown, headers: Record<string, string> = {}) {
