@@ -31,3 +31,4 @@ await optional('./upload.ts', 'runUploadBench');
 await optional('./auth.ts', 'runAuthBench');
 await optional('./files.ts', 'runFilesBench');
 await optional('./postgres.ts', 'runPostgresBench');
+await optional('./history.ts', 'runHistoryBench');
