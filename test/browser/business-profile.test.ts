@@ -110,7 +110,7 @@ describe.skipIf(!hasChromium)('business profile settings (Chromium)', () => {
     await page.getByLabel('Payment instructions').fill('Quote the invoice number with your payment.');
     await preview.getByText('ABN 51 824 753 556').waitFor();
     await page.getByTestId('profile-save').click();
-    await waitText(page, /^Saved .*New and issued tax invoices now show these details/);
+    await waitText(page, /^Saved .*New tax invoices, and any issued before your legal name and ABN were set, show these details/);
     await waitText(page, 'Business profile saved');
     const saved = (await srv.api<Profile>(admin, 'GET', 'settings/business-profile/')).body;
     expect(saved).toMatchObject({

@@ -94,7 +94,7 @@ export default function BusinessProfileScreen() {
   };
 
   const when = savedAt(saved.updated_at);
-  const status = busy ? 'Saving…' : justSaved && !dirty ? `Saved ${when ?? ''}. New and issued tax invoices now show these details.`
+  const status = busy ? 'Saving…' : justSaved && !dirty ? `Saved ${when ?? ''}. New tax invoices, and any issued before your legal name and ABN were set, show these details.`
     : dirty ? 'Unsaved changes' : when ? `Last saved ${when}` : 'Not set up yet: tax invoices say what is missing.';
 
   return (

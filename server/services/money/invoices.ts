@@ -48,7 +48,7 @@ function partiesOf(profile: BusinessProfileRow, co: CompanyRow): InvoiceParties 
 
 /**
  * Who sold and who was billed, as at issue (a tax invoice reprinted after the profile or the company
- * changed must not change). Invoices issued before the blocks were kept print the current ones.
+ * changed must not change). Invoices issued before the seller was set up print the current blocks.
  */
 export async function invoiceParties(db: Db, row: InvoiceRow): Promise<InvoiceParties> {
   if (row.parties) return JSON.parse(row.parties) as InvoiceParties;
@@ -65,9 +65,11 @@ export async function issueInvoice(deps: Ledger, input: IssueInput): Promise<Inv
   const dueAt = input.kind === 'statement'
     ? Math.floor(now / DAY_MS) * DAY_MS + (await companyPolicy(db, input.companyId)).payment_terms_days * DAY_MS
     : null;
-  const parties = partiesOf(profile, await findCompany(db, input.companyId));
+  // The parties are frozen once the seller can stand on a tax invoice (legal name and ABN). Until then the
+  // document follows the profile, so setting it up completes what was issued before (as the invoice's notice says).
+  const parties = profile.legal_name && profile.abn ? JSON.stringify(partiesOf(profile, await findCompany(db, input.companyId))) : null;
   const row = await db.insert(invoice).values({
-    due_at: dueAt, gst_rate_bp: profile.gst_rate_bp, prices_include_gst: profile.prices_include_gst, parties: JSON.stringify(parties),
+    due_at: dueAt, gst_rate_bp: profile.gst_rate_bp, prices_include_gst: profile.prices_include_gst, parties,
     number: await allocateNumber(db, now), company_id: input.companyId, kind: input.kind, status: input.status, currency: input.currency,
     period_from: input.periodFrom ?? null, period_to: input.periodTo ?? null, total_cents: total, issued_at: now,
     paid_at: input.status === 'paid' ? now : null, corrects_invoice_id: input.correctsId ?? null, created_by: input.createdBy,
