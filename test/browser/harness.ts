@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { createApp, type CourierApp } from '../../server/app';
-import { systemClock } from '../../server/clock';
+import { systemClock, type Clock } from '../../server/clock';
 import { openDatabase, type Db } from '../../server/db/client';
 import { company, user } from '../../server/db/schema/index';
 import { diskFileStore } from '../../server/files';
@@ -104,12 +104,13 @@ let seq = 0;
 
 /**
  * The real server: createApp on a temporary SQLite file, the build at `/`, on a free port.
- * `publicUrl: true` makes its own address the configured PUBLIC_URL (links in messages).
+ * `publicUrl: true` makes its own address the configured PUBLIC_URL (links in messages); `clock`
+ * replaces the system clock (a running clock set to another hour).
  */
-export async function startServer(staticDir: string, opts: { publicUrl?: boolean } = {}): Promise<TestServer> {
+export async function startServer(staticDir: string, opts: { publicUrl?: boolean; clock?: Clock } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'courier-browser-'));
   const db = await openDatabase(join(dir, 'courier.db'));
-  const app = createApp({ db, files: diskFileStore(join(dir, 'files')), clock: systemClock, config: { staticDir } });
+  const app = createApp({ db, files: diskFileStore(join(dir, 'files')), clock: opts.clock ?? systemClock, config: { staticDir } });
   const server: ServerType = await new Promise((ok) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => ok(s));
   });
