@@ -12,7 +12,7 @@ const types = {
   },
 };
 
-const MAX_TRIES = 8;
+const MAX_TRIES = 10;
 
 /**
  * SQLite's dialect writes NULL for an identity column (`identities`: table -> column) an insert leaves out (SQLite numbers such a rowid itself);
@@ -209,8 +209,11 @@ export function postgresEngine(url: string, options: PostgresOptions = {}): Engi
         // Idempotency-Key, a device sequence): run again, the twin's row is seen and its answer given.
         const again = isRetryable(err) || (constraintOf(err) === 'unique' && attempt < 3);
         if (!again || attempt >= MAX_TRIES) throw err;
-        // Let the unit that won go first; a little randomness keeps two losers from meeting again.
-        await new Promise((ok) => setTimeout(ok, Math.random() * 5 * attempt));
+        // Let the unit that won go first; randomness keeps two losers from meeting again, and the wait
+        // doubles (to 200 ms) because on small tables a sequential scan's predicate lock covers the whole
+        // table, so many unrelated units conflict at once (a fresh database's first busy minute: 30
+        // concurrent deliveries exhausted 8 tries of at most 5 ms x attempt and one answered 503).
+        await new Promise((ok) => setTimeout(ok, Math.random() * Math.min(200, 5 * 2 ** attempt)));
       } finally {
         client.release(broken);
       }
