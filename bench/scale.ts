@@ -11,7 +11,8 @@
  *   npx tsx bench/scale.ts                                    100k on SQLite and PostgreSQL (npm run bench)
  *   SCALE_SIZES=100k,1M,10M SCALE_ENGINES=sqlite,postgres npx tsx bench/scale.ts
  *
- * SCALE_ENGINES: sqlite, postgres (default both; PostgreSQL uses BENCH_DATABASE_URL/TEST_DATABASE_URL,
+ * SCALE_STEPS: what follows the seed, default `load,backup,restore` (e.g. `load` alone to compare server
+ * settings, `backup,restore` alone for the 10M restore). SCALE_ENGINES: sqlite, postgres (default both; PostgreSQL uses BENCH_DATABASE_URL/TEST_DATABASE_URL,
  * an admin URL, else a throwaway cluster from scripts/with-postgres.sh). SCALE_DIR: where the
  * SQLite files and dumps go (default the temp directory; 10M needs ~25 GB). Figures go in notes,
  * never in tests.
@@ -78,8 +79,9 @@ export function printScaleTables(results: ScaleResult[]): void {
   }
   console.log('\n| engine | size | drivers | companies | history days | seed | database | per parcel | backup | backup file | restore |');
   console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const secs = (ms: number | undefined) => (ms === undefined ? 'not run' : `${fmt(ms / 1000, 1)} s`);
   for (const r of results) {
-    console.log(`| ${r.engine} | ${r.size} | ${r.drivers} | ${r.companies} | ${r.historyDays} | ${fmt(r.seedMs / 1000, 1)} s | ${mb(r.bytes)} | ${Math.round(r.bytes / r.packages)} B | ${fmt(r.backupMs / 1000, 1)} s | ${mb(r.backupBytes)} | ${fmt(r.restoreMs / 1000, 1)} s |`);
+    console.log(`| ${r.engine} | ${r.size} | ${r.drivers} | ${r.companies} | ${r.historyDays} | ${secs(r.seedMs)} | ${mb(r.bytes)} | ${Math.round(r.bytes / r.packages)} B | ${secs(r.backupMs)} | ${r.backupBytes === undefined ? '-' : mb(r.backupBytes)} | ${secs(r.restoreMs)} |`);
   }
   for (const r of results) console.log(`device drain ${r.engine} ${r.size}: ${r.drain}`);
 }

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync, statfsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -18,7 +18,9 @@ import { seedSqlite } from './seed-sqlite';
 
 export interface ScaleResult {
   engine: 'sqlite' | 'postgres'; size: string; packages: number; drivers: number; companies: number; historyDays: number;
-  seedMs: number; bytes: number; backupMs: number; backupBytes: number; restoreMs: number;
+  seedMs: number; bytes: number;
+  /** Absent when the step was not run (SCALE_STEPS). */
+  backupMs?: number; backupBytes?: number; restoreMs?: number;
   endpoints: EndpointFigures[]; drain: string;
 }
 
@@ -29,6 +31,19 @@ const show = (engine: string, size: string, rows: EndpointFigures[]) => {
 };
 const since = (t: number) => Math.round(performance.now() - t);
 
+/**
+ * A 10M restore needs as much disk again as the database (18 GB on PostgreSQL): when another run
+ * shares the disk, wait until it has room (plus 2 GB) rather than fill it. The wait is not timed.
+ */
+async function roomFor(bytes: number, dir: string, label: string): Promise<void> {
+  const free = () => { const s = statfsSync(dir); return s.bavail * s.bsize; };
+  const need = bytes + 2 * 1024 ** 3;
+  for (let said = false; free() < need; said = true) {
+    if (!said) log(`${label} waits for ${(need / 1024 ** 3).toFixed(1)} GB of free disk (${(free() / 1024 ** 3).toFixed(1)} GB now)`);
+    await new Promise((ok) => setTimeout(ok, 10_000));
+  }
+}
+
 /** SQLite: seed a file, serve it with bench/server.ts, back it up with scripts/backup.ts, restore it as docs/operations.md says. */
 export async function runSqlite(size: string, o: ScaleOptions): Promise<ScaleResult> {
   const dir = mkdtempSync(join(process.env.SCALE_DIR ?? tmpdir(), 'courier-scale-'));
@@ -38,31 +53,41 @@ export async function runSqlite(size: string, o: ScaleOptions): Promise<ScaleRes
     const data = await seedSqlite(path, o, log);
     log(`[sqlite ${size}] seeded in ${data.seedMs} ms`);
     const bytes = statSync(path).size;
-    const { url, child } = await startBenchServer(path);
-    const cpu = { server: cpuOf(() => processTree(child.pid!)) };
-    let endpoints: EndpointFigures[]; let drain;
-    try {
-      endpoints = await measureEndpoints(url, data, o, cpu);
-      show('sqlite', size, endpoints);
-      drain = await drainDevices(url, data.drivers.slice(0, o.drainDevices));
-    } finally {
-      await stopBenchServer(child);
+    let endpoints: EndpointFigures[] = []; let drainLine = 'not run';
+    if (o.steps.includes('load')) {
+      const { url, child } = await startBenchServer(path);
+      const cpu = { server: cpuOf(() => processTree(child.pid!)) };
+      let drain;
+      try {
+        endpoints = await measureEndpoints(url, data, o, cpu);
+        show('sqlite', size, endpoints);
+        drain = await drainDevices(url, data.drivers.slice(0, o.drainDevices));
+      } finally {
+        await stopBenchServer(child);
+      }
+      const db = await openDatabase(path);
+      drainLine = `${drain.requests} requests in ${Math.round(drain.ms)} ms; ${await checkDrain(db, data.drivers.slice(0, o.drainDevices))}; rejected ${drain.failures.length}`;
+      await db.$engine.close();
     }
-    const db = await openDatabase(path);
-    const drainLine = `${drain.requests} requests in ${Math.round(drain.ms)} ms; ${await checkDrain(db, data.drivers.slice(0, o.drainDevices))}; rejected ${drain.failures.length}`;
-    await db.$engine.close();
+    const result: ScaleResult = { engine: 'sqlite', size, packages: data.packages, drivers: o.drivers, companies: o.companies, historyDays: data.historyDays, seedMs: data.seedMs, bytes, endpoints, drain: drainLine };
+    if (!o.steps.includes('backup')) return result;
+    log(`[sqlite ${size}] backup`);
     let t = performance.now();
     const backup = join(dir, 'backup.db');
     await backupDatabase(path, backup);
-    const backupMs = since(t);
-    const backupBytes = statSync(backup).size;
+    result.backupMs = since(t);
+    result.backupBytes = statSync(backup).size;
+    log(`[sqlite ${size}] backup in ${result.backupMs} ms, ${result.backupBytes} bytes`);
+    if (!o.steps.includes('restore')) return result;
     rmSync(path); rmSync(`${path}-wal`, { force: true }); rmSync(`${path}-shm`, { force: true });
+    await roomFor(result.backupBytes, dir, `[sqlite ${size}] restore`);
     // Restore (docs/operations.md): copy the backup over DATABASE_PATH, start; the start opens and migrates.
     t = performance.now();
     copyFileSync(backup, path);
     await (await openDatabase(path)).$engine.close();
-    const restoreMs = since(t);
-    return { engine: 'sqlite', size, packages: data.packages, drivers: o.drivers, companies: o.companies, historyDays: data.historyDays, seedMs: data.seedMs, bytes, backupMs, backupBytes, restoreMs, endpoints, drain: drainLine };
+    result.restoreMs = since(t);
+    log(`[sqlite ${size}] restore in ${result.restoreMs} ms`);
+    return result;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -90,31 +115,41 @@ export async function runPostgres(adminUrl: string, size: string, o: ScaleOption
     const data: ScaleData = await seedPostgres(url, o, log);
     log(`[postgres ${size}] seeded in ${data.seedMs} ms`);
     const bytes = Number(await adminValue(url, 'select pg_database_size(current_database())'));
-    const postmaster = await postmasterOf(url);
-    const { base, child } = await startPostgresServer(url, 1);
-    const cpu = { server: cpuOf(() => processTree(child.pid!)), ...(postmaster ? { database: cpuOf(() => processTree(postmaster)) } : {}) };
-    let endpoints: EndpointFigures[]; let drain;
-    try {
-      endpoints = await measureEndpoints(base, data, o, cpu);
-      show('postgres', size, endpoints);
-      drain = await drainDevices(base, data.drivers.slice(0, o.drainDevices));
-    } finally {
-      await new Promise<void>((ok) => { child.once('exit', () => ok()); child.kill('SIGTERM'); });
+    let endpoints: EndpointFigures[] = []; let drainLine = 'not run';
+    if (o.steps.includes('load')) {
+      const postmaster = await postmasterOf(url);
+      const { base, child } = await startPostgresServer(url, 1);
+      const cpu = { server: cpuOf(() => processTree(child.pid!)), ...(postmaster ? { database: cpuOf(() => processTree(postmaster)) } : {}) };
+      let drain;
+      try {
+        endpoints = await measureEndpoints(base, data, o, cpu);
+        show('postgres', size, endpoints);
+        drain = await drainDevices(base, data.drivers.slice(0, o.drainDevices));
+      } finally {
+        await new Promise<void>((ok) => { child.once('exit', () => ok()); child.kill('SIGTERM'); });
+      }
+      const db = postgresDb(url, { poolSize: 2 });
+      drainLine = `${drain.requests} requests in ${Math.round(drain.ms)} ms; ${await checkDrain(db, data.drivers.slice(0, o.drainDevices))}; rejected ${drain.failures.length}`;
+      await db.$engine.close();
     }
-    const db = postgresDb(url, { poolSize: 2 });
-    const drainLine = `${drain.requests} requests in ${Math.round(drain.ms)} ms; ${await checkDrain(db, data.drivers.slice(0, o.drainDevices))}; rejected ${drain.failures.length}`;
-    await db.$engine.close();
+    const result: ScaleResult = { engine: 'postgres', size, packages: data.packages, drivers: o.drivers, companies: o.companies, historyDays: data.historyDays, seedMs: data.seedMs, bytes, endpoints, drain: drainLine };
+    if (!o.steps.includes('backup')) return result;
+    log(`[postgres ${size}] backup`);
     const file = join(dir, 'backup.pgdump');
     let t = performance.now();
-    const { bytes: backupBytes } = await backupPostgres(url, file, pgBin('pg_dump'));
-    const backupMs = since(t);
+    result.backupBytes = (await backupPostgres(url, file, pgBin('pg_dump'))).bytes;
+    result.backupMs = since(t);
+    log(`[postgres ${size}] backup in ${result.backupMs} ms, ${result.backupBytes} bytes`);
+    if (!o.steps.includes('restore')) return result;
+    await roomFor(bytes, dir, `[postgres ${size}] restore`);
     // Restore as docs/operations.md says: pg_restore into an empty database.
     t = performance.now();
     await adminValue(adminUrl, `create database "${restored}"`);
     const target = new URL(url); target.pathname = `/${restored}`;
     await promisify(execFile)(pgBin('pg_restore'), ['--no-owner', `--dbname=${target.toString()}`, file], { maxBuffer: 16 * 1024 * 1024 });
-    const restoreMs = since(t);
-    return { engine: 'postgres', size, packages: data.packages, drivers: o.drivers, companies: o.companies, historyDays: data.historyDays, seedMs: data.seedMs, bytes, backupMs, backupBytes, restoreMs, endpoints, drain: drainLine };
+    result.restoreMs = since(t);
+    log(`[postgres ${size}] restore in ${result.restoreMs} ms`);
+    return result;
   } finally {
     rmSync(dir, { recursive: true, force: true });
     await adminValue(adminUrl, `drop database if exists "${restored}"`).catch(() => {});

@@ -12,7 +12,11 @@ import { perDriver, type ScaleOptions } from './plan';
  * What is made, per driver: `history` delivered parcels of past weeks (`perDay` a day, three events
  * and three change-feed rows each: assign, inbound scan, deliver), then the active parcels: `toScan`
  * and `toDrain` assigned (one event and feed row), `onVan` out for delivery (two). Companies, zones
- * and an admin; every driver with a mobile token.
+ * and an admin; every driver with a mobile token. A driver's k-th parcel comes from company
+ * (driver + k) mod companies: each driver's day spans many shippers, and every company's day holds
+ * drivers x perDay / companies parcels (200 at every size), spread over the file as a real day's are.
+ * (It was n mod companies, which at 10M, where a driver's 1,000 parcels and the 1,000 companies
+ * line up, put each company's parcels on one day: 10,000 of them, and none on the others.)
  */
 export interface SeedConnection {
   kind: 'sqlite' | 'postgres';
@@ -80,7 +84,7 @@ export async function seedScale(c: SeedConnection, o: ScaleOptions, now = Date.n
     const hi = Math.min(count, lo + CHUNK) - 1;
     await c.exec(`insert into "package" ("id", "hawb", "company_id", "zone_id", "status", "assigned_to_id", "customer_name", "customer_address",
         "customer_phone", "postcode", "weight", "latitude", "longitude", "sequence_no", "landed", "is_scanned", "delivered_at", "created_at", "updated_at")
-      select id, prefix || id, 1 + n % ${o.companies}, 1 + (n / ${P}) % ${o.zones},
+      select id, prefix || id, 1 + (n / ${P} + k) % ${o.companies}, 1 + (n / ${P}) % ${o.zones},
         case kind when 0 then 'delivered' when 3 then 'out_for_delivery' else 'assigned' end, ${firstDriver} + n / ${P},
         'Receiver ' || n, n || ' Bench Street', '0400' || n, 2000 + n % 100, 1 + n % 7, -33.8 + (n % 100) / 1000.0, 151.1 + (n % 100) / 1000.0,
         k + 1, 1, case when kind in (0, 3) then 1 else 0 end, case when kind = 0 then created + ${6 * HOUR} end, created,

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Engine, Method, QueryResult, Units } from './types';
-import { constraintOf, isRetryable } from './errors';
+import { codeOf, constraintOf } from './errors';
 
 /** node-postgres answers 64-bit integers and numerics as strings; every such value here fits a double (ids, epoch ms, counts, sums). */
 const PARSERS: Record<number, (text: string) => unknown> = { 20: Number, 1700: Number };
@@ -87,6 +87,15 @@ export interface PostgresOptions {
 }
 
 /**
+ * Units this engine ran again, by why: `serialization` (40001, SERIALIZABLE could not order it with
+ * another unit), `deadlock` (40P01), `unique` (a twin's row seen late). A cost to watch (tests, benches):
+ * each retry is the whole unit's work again.
+ */
+export interface RetryCounts { serialization: number; deadlock: number; unique: number }
+
+export type PostgresEngine = Engine & { kind: 'postgres'; pool: pg.Pool; readonly retried: RetryCounts };
+
+/**
  * PostgreSQL behind the engine interface. Statements outside a unit run on any pooled connection;
  * a unit holds one connection for a SERIALIZABLE transaction, so two processes (or two requests of
  * one) can never both apply one state transition: PostgreSQL refuses the second to commit, and the
@@ -94,11 +103,12 @@ export interface PostgresOptions {
  * connection gives by running units one after another). Unique constraints stand behind idempotency
  * keys and device sequences.
  */
-export function postgresEngine(url: string, options: PostgresOptions = {}): Engine & { pool: pg.Pool } {
+export function postgresEngine(url: string, options: PostgresOptions = {}): PostgresEngine {
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, idleTimeoutMillis: options.idleMs ?? 10_000, types });
   // An idle pooled connection that breaks (server restart) must not take the process down.
   pool.on('error', (err) => console.error('[courier] idle PostgreSQL connection failed', err.message));
   const store = new AsyncLocalStorage<Scope>();
+  const retried: RetryCounts = { serialization: 0, deadlock: 0, unique: 0 };
   const identities = options.identities ?? {};
   // Named statements are parsed and planned once per connection; the text PostgreSQL gets is made once.
   const statements = new Map<string, { name: string; text: string }>();
@@ -207,12 +217,19 @@ export function postgresEngine(url: string, options: PostgresOptions = {}): Engi
         }
         // A unique violation may be a twin that committed after this unit's snapshot was taken (an
         // Idempotency-Key, a device sequence): run again, the twin's row is seen and its answer given.
-        const again = isRetryable(err) || (constraintOf(err) === 'unique' && attempt < 3);
-        if (!again || attempt >= MAX_TRIES) throw err;
+        const code = codeOf(err);
+        const why = code === '40001' ? 'serialization' : code === '40P01' ? 'deadlock' : constraintOf(err) === 'unique' && attempt < 3 ? 'unique' : null;
+        if (!why || attempt >= MAX_TRIES) throw err;
+        retried[why] += 1;
         // Let the unit that won go first; randomness keeps two losers from meeting again, and the wait
-        // doubles (to 200 ms) because on small tables a sequential scan's predicate lock covers the whole
-        // table, so many unrelated units conflict at once (a fresh database's first busy minute: 30
-        // concurrent deliveries exhausted 8 tries of at most 5 ms x attempt and one answered 503).
+        // doubles (to 200 ms) because on small tables predicate locks are coarse, so many unrelated
+        // units conflict at once (a fresh database's first busy minute: 30 concurrent deliveries
+        // exhausted 8 tries of at most 5 ms x attempt and one answered 503). Not sequential scans: the
+        // hot tables are read by index even when empty; but a read through an empty index locks the
+        // whole index, and while an index is one page every read locks that page, which every insert
+        // into it then conflicts with (sampled from pg_locks, docs/decisions-data-layer.md). Planner
+        // settings (random_page_cost, enable_seqscan) measured no fewer retries; the pages split as
+        // the tables grow.
         await new Promise((ok) => setTimeout(ok, Math.random() * Math.min(200, 5 * 2 ** attempt)));
       } finally {
         client.release(broken);
@@ -220,9 +237,10 @@ export function postgresEngine(url: string, options: PostgresOptions = {}): Engi
     }
   }
 
-  const engine: Engine & { pool: pg.Pool } = {
+  const engine: PostgresEngine = {
     kind: 'postgres',
     pool,
+    retried,
     onStatement: null,
     execute,
     units: () => units,
