@@ -58,7 +58,7 @@ const mb = (b: number) => `${(b / 1_048_576).toFixed(0)} MB`;
 
 export function printScaleTables(results: ScaleResult[]): void {
   for (const engine of ['sqlite', 'postgres'] as const) {
-    const runs = results.filter((r) => r.engine === engine);
+    const runs = results.filter((r) => r.engine === engine && r.endpoints.length);
     if (!runs.length) continue;
     const pgRun = engine === 'postgres';
     console.log(`\n${engine}: per-request CPU in ms (server${pgRun ? ' + PostgreSQL cluster' : ''}), ×100k = total against the 100k figure; req/s at 50 connections`);
