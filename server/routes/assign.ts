@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { IdParams } from '../../shared/schemas/common';
 import {
   AssignDriverBody, AssignSingleBody, DashboardCountAnswer, HealthAnswer, Package, PackageIdsBody, PackageListAnswer, PackagesChanged,
-  ScanPackageQuery,
+  LIST_FILTERS_DOC, PackageListQuery, ScanPackageQuery,
 } from '../../shared/schemas/package';
 import { iso } from '../clock';
 import { ApiError } from '../errors';
@@ -16,7 +16,7 @@ import { packageCounts } from '../services/packages/counts';
 import { findByBarcode, findPackage } from '../services/packages/lifecycle';
 import { packageScope, visiblePackage } from '../services/packages/scope';
 import { packagesByIds } from '../services/packages/shape';
-import { LIST_FILTERS_DOC, PackageListQuery, packageListWhere, packagePage } from './packages';
+import { packageListWhere, packagePage } from '../services/packages/list';
 import { livePackage } from '../services/history/live';
 
 const tags = ['Assign Package To Driver'];

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { IdParams } from '../../../shared/schemas/common';
 import {
   AssignDriverBody, AssignSingleBody, Package, PackageIdsBody, PackageListAnswer, PackagesChanged, UploadAnswer, UploadBody, UploadQuery,
-  UPLOAD_MAX_ROWS,
+  UPLOAD_MAX_ROWS, LIST_FILTERS_DOC, PackageListQuery,
 } from '../../../shared/schemas/package';
 import { pkg } from '../../db/schema/index';
 import { forbidden } from '../../errors';
@@ -19,7 +19,7 @@ import type { UploadResult } from '../../services/packages/upload';
 import { assignPickups, unassignPickups } from '../../services/pickups/assign';
 import { PICKUP_STATUSES } from '../../services/pickups/create';
 import { importPickups } from '../../services/pickups/upload';
-import { LIST_FILTERS_DOC, PackageListQuery, packageListWhere, packagePage } from '../packages';
+import { packageListWhere, packagePage } from '../../services/packages/list';
 import { livePackage } from '../../services/history/live';
 
 const tags = ['Pickup Package'];

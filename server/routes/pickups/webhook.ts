@@ -10,7 +10,7 @@ import type { Context } from 'hono';
 import { packagesByIds } from '../../services/packages/shape';
 import { createPickup, updatePickup } from '../../services/pickups/create';
 import { claimSignature, verifySignedCall, type VerifiedCall } from '../../services/webhooks/signature';
-import { packagePage } from '../packages';
+import { packagePage } from '../../services/packages/list';
 import { PickupListQuery, pickupWhere } from './packages';
 
 const tags = ['Pickup Package by Webhook'];

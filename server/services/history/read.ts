@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, max, sql, type SQL } from 'drizzle-orm';
 import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { deliveryAttemptHistory, deliveryRecordHistory, packageHistory, packageHistoryAnswer, packageHistoryRow, pkg } from '../../db/schema/index';
@@ -45,6 +45,11 @@ export async function countHistory(db: Db, where: SQL | undefined): Promise<numb
   return (await db.select({ n: count() }).from(coldPkg).where(where).get())?.n ?? 0;
 }
 
+/** When the newest parcel in history was created (from its index), or null while history is empty. */
+export async function newestInHistory(db: Db): Promise<number | null> {
+  return (await db.select({ at: max(packageHistory.created_at) }).from(packageHistory).get())?.at ?? null;
+}
+
 /** The ordering columns a package list may sort by, the id, and which side a row came from. */
 function sortKeys(t: typeof pkg | typeof coldPkg, cold: 0 | 1) {
   return {
@@ -57,12 +62,15 @@ function sortKeys(t: typeof pkg | typeof coldPkg, cold: 0 | 1) {
  * One page of Package answers over hot and cold parcels together, ordered by `order` (written over
  * `pkg`). Each side answers at most offset + limit rows in that order (its own indexes serve it),
  * then the union of those is sorted and cut: the first offset + limit of the whole are among them.
+ * `where` filters the hot side, `coldWhere` the cold one (the same filter, less what cannot differ there).
  * Hot parcels are built now, cold ones answer as they were frozen.
  */
-export async function unionPage(db: Db, where: SQL | undefined, order: (SQLiteColumn | SQL)[], limit: number, offset: number): Promise<RawJson[]> {
+export async function unionPage(
+  db: Db, where: SQL | undefined, coldWhere: SQL | undefined, order: (SQLiteColumn | SQL)[], limit: number, offset: number,
+): Promise<RawJson[]> {
   const top = limit + offset;
   const hot = db.select(sortKeys(pkg, 0)).from(pkg).where(where).orderBy(...order).limit(top);
-  const cold = db.select(sortKeys(coldPkg, 1)).from(coldPkg).where(where).orderBy(...order).limit(top);
+  const cold = db.select(sortKeys(coldPkg, 1)).from(coldPkg).where(coldWhere).orderBy(...order).limit(top);
   const rows = await db.all<[number, number]>(sql`select "package"."id", "package"."cold" from (select * from (${hot}) as hot union all select * from (${cold}) as cold) as "package"
     order by ${sql.join(order, sql`, `)} limit ${limit} offset ${offset}`);
   const page = rows.map((r) => ({ id: Number(r[0]), cold: Number(r[1]) === 1 }));
