@@ -702,6 +702,7 @@ export const packageHistoryRow = pgTable("package_history_row", {
   data: text("data").notNull(),
 }, (t): PgTableExtraConfigValue[] => [
   index("package_history_row_pkg_idx").on(t.package_id, t.source, t.row_id),
+  index("package_history_row_source_idx").on(t.source, t.row_id),
 ]);
 
 export const packageLocation = pgTable("package_location", {

@@ -42,7 +42,8 @@ export const deliveryAttemptHistory = sqliteTable('delivery_attempt_history', de
 /**
  * Every other row of a cold parcel (events, failures, photos, pricing, location, recipient, ratings,
  * refused deliveries...), kept whole as JSON under the name of the table it came from, so nothing is
- * lost and a parcel could be brought back. Only tracking reads it (the parcel's events).
+ * lost and a parcel could be brought back. Read through services/history/kept.ts (a parcel's story, proof,
+ * refusals; ratings lists).
  */
 export const packageHistoryRow = sqliteTable('package_history_row', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -50,4 +51,8 @@ export const packageHistoryRow = sqliteTable('package_history_row', {
   source: text('source').notNull(),
   row_id: integer('row_id'),
   data: text('data').notNull(),
-}, (t) => [index('package_history_row_pkg_idx').on(t.package_id, t.source, t.row_id)]);
+}, (t) => [
+  index('package_history_row_pkg_idx').on(t.package_id, t.source, t.row_id),
+  // Lists across parcels (a company's ratings) read one source newest first without scanning every kept row.
+  index('package_history_row_source_idx').on(t.source, t.row_id),
+]);

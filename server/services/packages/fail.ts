@@ -74,6 +74,11 @@ export async function attemptsWhere(db: Db, where: SQL | undefined, limit = 500,
   const rows = await db.select({ a: deliveryAttempt, hawb: pkg.hawb, driver_name: user.name }).from(deliveryAttempt)
     .innerJoin(pkg, eq(pkg.id, deliveryAttempt.package_id)).leftJoin(user, eq(user.id, deliveryAttempt.driver_id))
     .where(where).orderBy(desc(deliveryAttempt.id)).limit(limit).offset(offset).all();
+  return shapeAttempts(db, rows);
+}
+
+/** Attempt answers from attempt rows with their parcel's hawb and driver's name (hot or cold rows alike). */
+export async function shapeAttempts(db: Db, rows: { a: typeof deliveryAttempt.$inferSelect; hawb: string; driver_name: string | null }[]): Promise<Attempt[]> {
   const photoIds = rows.map((r) => r.a.photo_file_id).filter((id): id is number => id != null);
   const photos = new Map(photoIds.length ? (await db.select().from(storedFile).where(inArray(storedFile.id, photoIds)).all()).map((f) => [f.id, fileInfo(f)]) : []);
   return rows.map(({ a, hawb, driver_name }) => ({

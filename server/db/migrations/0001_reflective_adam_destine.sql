@@ -1,0 +1,1 @@
+CREATE INDEX `package_history_row_source_idx` ON `package_history_row` (`source`,`row_id`);
