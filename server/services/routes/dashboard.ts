@@ -143,7 +143,7 @@ export async function dashboardCount(db: Db, now: number, date: string) {
       assigned: await count(and(live(), eq(pkg.status, 'assigned'))),
       out_for_delivery: await count(and(live(), eq(pkg.status, 'out_for_delivery'))),
       delivered_today: await count(deliveredOn) + (inHistory ? await countHistory(db, deliveredOn) : 0),
-      failed_today: (await db.select({ n: sql<number>`count(*)` }).from(deliveryAttempt).where(failedOn).get())?.n ?? 0
+      failed_today: ((await db.select({ n: sql<number>`count(*)` }).from(deliveryAttempt).where(failedOn).get())?.n ?? 0)
         + (inHistory ? (await db.select({ n: sql<number>`count(*)` }).from(coldDeliveryAttempt).where(failedOn).get())?.n ?? 0 : 0),
       unrouted_open: await count(and(pendingWhere({}), unrouted())),
     },
