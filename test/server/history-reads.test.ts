@@ -132,3 +132,45 @@ describe('cold storage: every read of a moved parcel answers as before', () => {
     expect((await get(`/api/photo-upload/${ids[1]}/`)).body).toEqual(before.proof);
   });
 });
+
+describe('cold storage: the package list reads history only when its filter can reach it', () => {
+  it('a status naming no final state, or a start date after the newest cold parcel, leaves history unread; the answers stay whole', async () => {
+    const w = await world();
+    const { t, admin, shipper, other, driver } = w;
+    t.clock.advance(91 * DAY_MS);
+    await again(t, [admin, driver, shipper, other], driver);
+    // A parcel created now, after every cold one.
+    expect((await w.post('/api/package/', shipper.token, { hawb: 'NEW-1', customer_name: 'Nia New' })).status).toBe(201);
+    expect(await moveToHistory(t.app.deps, { afterDays: 90 })).toEqual({ moved: 7, batches: 1 });
+    const seen: string[] = [];
+    t.db.$engine.onStatement = (text) => { seen.push(text); };
+    /** The list's answer, and how many of its statements read history (by what they read). */
+    const list = async (query: string, token = admin.token) => {
+      seen.length = 0;
+      const res = await t.json<Page>('GET', `/api/package/?${query}`, token);
+      expect(res.status).toBe(200);
+      return { hawbs: res.body.results.map((p) => p.hawb), count: res.body.count, cold: seen.filter((s) => s.includes('package_history')) };
+    };
+    const today = new Date(t.clock.now()).toISOString().slice(0, 10);
+
+    // Unfiltered, and any filter naming a final state: both sides (count, then the union page).
+    const all = await list('ordering=hawb&page_size=50');
+    expect(all.hawbs).toEqual(['NEW-1', ...Array.from({ length: 7 }, (_, i) => `OLD-${i + 1}`), 'OPEN-1']);
+    expect(all.cold.length).toBeGreaterThan(0);
+    expect((await list('status=received,cancelled&ordering=hawb')).hawbs).toEqual(['OLD-6', 'OPEN-1']);
+    // Open states only: history is never asked, and the answer is the hot one.
+    const open = await list('status=received,created&ordering=hawb');
+    expect([open.hawbs, open.count, open.cold]).toEqual([['NEW-1', 'OPEN-1'], 2, []]);
+    // Created today: one look at the newest cold parcel's date (its index), nothing more.
+    const recent = await list(`created_from=${today}`);
+    expect([recent.hawbs, recent.count, recent.cold.length]).toEqual([['NEW-1'], 1, 1]);
+    expect(recent.cold[0]).toMatch(/max\(/);
+    // Created since the quarter began: the cold parcels are found.
+    expect((await list('created_from=2025-12-01&ordering=hawb&page_size=3')).hawbs).toEqual(['NEW-1', 'OLD-1', 'OLD-2']);
+    // Scope holds on the cold side: a company its own, a driver theirs.
+    expect((await list('page_size=50', other.token)).count).toBe(0);
+    expect((await list('page_size=50', driver.token)).hawbs.sort()).toEqual(['OLD-1', 'OLD-2', 'OLD-3', 'OLD-4', 'OLD-5']);
+    expect((await list('page_size=50', shipper.token)).count).toBe(9);
+    t.db.$engine.onStatement = null;
+  });
+});
