@@ -687,6 +687,7 @@ export const packageHistory = pgTable("package_history", {
   index("package_history_created_idx").on(t.created_at),
   index("package_history_status_idx").on(t.status),
   index("package_history_driver_idx").on(t.assigned_to_id, t.delivered_at),
+  index("package_history_zone_idx").on(t.zone_id, t.status),
 ]);
 
 export const packageHistoryAnswer = pgTable("package_history_answer", {

@@ -17,6 +17,8 @@ export const packageHistory = sqliteTable('package_history', {
   index('package_history_created_idx').on(tb.created_at),
   index('package_history_status_idx').on(tb.status),
   index('package_history_driver_idx').on(tb.assigned_to_id, tb.delivered_at),
+  // The list's zone filter: without it every zone-filtered list (and its count) read all of history.
+  index('package_history_zone_idx').on(tb.zone_id, tb.status),
 ]);
 
 /**

@@ -1,1 +1,0 @@
-CREATE INDEX "package_history_row_source_idx" ON "package_history_row" USING btree ("source","row_id");
