@@ -252,6 +252,7 @@ export const deliveryAttemptHistory = pgTable("delivery_attempt_history", {
   foreignKey({ columns: [t.photo_file_id], foreignColumns: [storedFile.id], name: "delivery_attempt_history_photo_file_id_stored_file_id_fk" }),
   index("delivery_attempt_history_pkg_idx").on(t.package_id),
   index("delivery_attempt_history_occurred_idx").on(t.occurred_at),
+  index("delivery_attempt_history_driver_idx").on(t.driver_id, t.received_at),
 ]);
 
 export const deliveryRate = pgTable("delivery_rate", {
@@ -331,6 +332,7 @@ export const deliveryRecordHistory = pgTable("delivery_record_history", {
   foreignKey({ columns: [t.driver_id], foreignColumns: [user.id], name: "delivery_record_history_driver_id_user_id_fk" }),
   index("delivery_record_history_pkg_idx").on(t.package_id),
   index("delivery_record_history_occurred_idx").on(t.occurred_at),
+  index("delivery_record_history_driver_idx").on(t.driver_id, t.received_at),
 ]);
 
 export const deliveryRoute = pgTable("route", {

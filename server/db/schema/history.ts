@@ -34,11 +34,15 @@ export const packageHistoryAnswer = sqliteTable('package_history_answer', {
 /** Delivery records of cold parcels, same columns as `delivery_record`: reports read both. */
 export const deliveryRecordHistory = sqliteTable('delivery_record_history', deliveryRecordColumns(), (t) => [
   index('delivery_record_history_pkg_idx').on(t.package_id), index('delivery_record_history_occurred_idx').on(t.occurred_at),
+  // A driver's completed deliveries (the dashboard's list) as on the hot table.
+  index('delivery_record_history_driver_idx').on(t.driver_id, t.received_at),
 ]);
 
 /** Failed attempts of cold parcels, same columns as `delivery_attempt`. */
 export const deliveryAttemptHistory = sqliteTable('delivery_attempt_history', deliveryAttemptColumns(), (t) => [
   index('delivery_attempt_history_pkg_idx').on(t.package_id), index('delivery_attempt_history_occurred_idx').on(t.occurred_at),
+  // The parcels a driver failed (the returns list) as on the hot table.
+  index('delivery_attempt_history_driver_idx').on(t.driver_id, t.received_at),
 ]);
 
 /**
