@@ -1,5 +1,7 @@
-import { eq, sql, type SQL } from 'drizzle-orm';
-import { alias, SQLiteSyncDialect, type SQLiteColumn, type SQLiteSelect } from 'drizzle-orm/sqlite-core';
+import { eq, getTableName, sql, type SQL } from 'drizzle-orm';
+import { alias, QueryBuilder, SQLiteSyncDialect, type SQLiteColumn, type SQLiteSelectQueryBuilder } from 'drizzle-orm/sqlite-core';
+import type { AnswerSource } from '../../db/engine/sqliteAnswers';
+import { FINAL_STATUSES } from '../../../shared/lifecycle';
 import type { Db } from '../../db/client';
 import { inJsonIds, jsonSql, type JsonSql } from '../../db/engine/dialect';
 import type { EngineKind } from '../../db/engine/types';
@@ -61,6 +63,30 @@ function render(kind: EngineKind): SQL<string> {
 const PACKAGE_JSON: Record<EngineKind, SQL<string>> = { sqlite: render('sqlite'), postgres: render('postgres') };
 
 /**
+ * SQLite reads a live parcel's answer from `package_answer`, which triggers keep (the store is made
+ * when the database opens: server/db/engine/sqliteAnswers.ts); an ended parcel's is built.
+ * `coalesce` evaluates the built expression only for rows with no stored answer.
+ */
+const SQLITE_ANSWER = sql<string>`coalesce((select "json" from "package_answer" where "package_answer"."package_id" = ${pkg.id}), ${PACKAGE_JSON.sqlite})`;
+
+/** What the SQLite answer store is made from: the built answer over every parcel, and what it reads. */
+export function answerSource(): AnswerSource {
+  const q = withLookups(new QueryBuilder().select({ id: pkg.id, json: sql<string>`${PACKAGE_JSON.sqlite}`.as('json') }).from(pkg).$dynamic()).toSQL();
+  if (q.params.length) throw new Error('package answer select must not bind parameters');
+  const name = (t: Parameters<typeof getTableName>[0]) => getTableName(t);
+  return {
+    select: q.sql,
+    finalStatuses: FINAL_STATUSES.map((s) => `'${s}'`).join(', '),
+    lookups: [
+      { table: name(company), column: pkg.company_id.name }, { table: name(zone), column: pkg.zone_id.name },
+      { table: name(suburb), column: pkg.suburb_id.name }, { table: name(state), column: pkg.state_id.name },
+      { table: name(country), column: pkg.country_id.name }, { table: name(user), column: pkg.assigned_to_id.name },
+    ],
+    children: [{ table: name(packageFailure), column: packageFailure.package_id.name }],
+  };
+}
+
+/**
  * `select id, <package json> from package` with the joins the expression reads; add where, order and
  * limit. Every package read (answers, lists, exports) goes through this one select. PostgreSQL
  * answers `json` values as text too (no type parser for them is set), so callers see the same.
@@ -69,10 +95,10 @@ export function packageJsonSelect(db: Db) {
   return withLookups(db.select({ id: pkg.id, json: answerSql(db) }).from(pkg).$dynamic());
 }
 
-const answerSql = (db: Db): SQL<string> => (db.$engine.kind === 'postgres' ? sql<string>`(${PACKAGE_JSON.postgres})::text` : PACKAGE_JSON.sqlite);
+const answerSql = (db: Db): SQL<string> => (db.$engine.kind === 'postgres' ? sql<string>`(${PACKAGE_JSON.postgres})::text` : SQLITE_ANSWER);
 
 /** The lookups the answer reads (names of company, zone, suburb, state, country, driver). */
-function withLookups<T extends SQLiteSelect>(q: T) {
+function withLookups<T extends SQLiteSelectQueryBuilder>(q: T) {
   return q
     .leftJoin(company, eq(company.id, pkg.company_id))
     .leftJoin(zone, eq(zone.id, pkg.zone_id))
