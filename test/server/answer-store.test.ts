@@ -17,7 +17,8 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('SQLite answer store', () => {
     const sqlite = sqliteOf(t.db)!;
     const admin = await t.login('admin');
     const driver = await t.login('driver', { name: 'Dana' });
-    const shipper = await t.login('company');
+    const companyId = await t.company('Shipper Co');
+    const shipper = await t.login('company', { companyId });
     const now = t.clock.now();
     const zoneId = (await t.db.insert(zone).values({ name: 'North', created_at: now, updated_at: now }).returning().get()).id;
     const reason = (await t.db.insert(failedDeliveryStatus).values({ name: 'Nobody home', created_at: now, updated_at: now }).returning().get()).id;
@@ -33,8 +34,8 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('SQLite answer store', () => {
     // What the answer shows by name changes elsewhere: the stored answer follows.
     await t.db.update(zone).set({ name: 'North-East' }).where(eq(zone.id, zoneId)).run();
     await t.db.update(user).set({ name: 'Dana K' }).where(eq(user.id, driver.id)).run();
-    await t.db.update(company).set({ name: 'Renamed Pty Ltd' }).where(eq(company.id, shipper.companyId ?? -1)).run();
-    expect(JSON.parse(stored(id)!)).toMatchObject({ zone_name: 'North-East', assigned_to: { name: 'Dana K' } });
+    await t.db.update(company).set({ name: 'Renamed Pty Ltd' }).where(eq(company.id, companyId)).run();
+    expect(JSON.parse(stored(id)!)).toMatchObject({ zone_name: 'North-East', company_name: 'Renamed Pty Ltd', assigned_to: { name: 'Dana K' } });
     expect(answerStoreDrift(sqlite, answerSource())).toBe(0);
 
     expect((await t.json('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: 'AS-1' })).status).toBe(200);
@@ -70,5 +71,22 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('SQLite answer store', () => {
     expect(triggers().some((n) => n.startsWith('package_answer_0ld'))).toBe(false);
     expect(answerStoreDrift(sqlite, answerSource())).toBe(0);
     expect(JSON.parse(sqlite.prepare('select json from package_answer where package_id = ?').pluck().get(id) as string)).toMatchObject({ customer_name: 'Changed' });
+  });
+
+  it("a driver's remaining and scanned lists read only parcels in play, in order, from their partial index", async () => {
+    const t = await makeApp();
+    const sqlite = sqliteOf(t.db)!;
+    const driver = await t.login('driver');
+    const seen: string[] = [];
+    t.db.$engine.onStatement = (text) => { seen.push(text); };
+    for (const list of ['remaining', 'scanned']) {
+      seen.length = 0;
+      expect((await t.json('GET', `/api/scan-package-api/${driver.id}/${list}-packages-list/`, driver.token)).status).toBe(200);
+      const query = seen.find((q) => q.includes('"package_answer"'))!;
+      const plan = (sqlite.prepare(`explain query plan ${query}`).all(...Array((query.match(/\?/g) ?? []).length).fill(1)) as { detail: string }[]).map((r) => r.detail);
+      expect(plan[0], list).toMatch(/USING INDEX package_live_driver_idx/);
+      expect(plan.join(' | '), list).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
+    }
+    t.db.$engine.onStatement = null;
   });
 });
