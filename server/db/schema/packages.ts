@@ -92,8 +92,10 @@ export const pkg = sqliteTable('package', packageColumns(), (tb) => [
   index('package_zone_status_idx').on(tb.zone_id, tb.status, tb.deleted_at),
   index('package_route_idx').on(tb.route_id),
   // A driver's remaining and scanned lists in their order: only parcels in play, so their cost does
-  // not grow with the weeks of delivered parcels a driver keeps until they move to history.
-  index('package_live_driver_idx').on(tb.assigned_to_id, tb.is_scanned, tb.sequence_no, tb.id).where(isLive(tb.status)),
+  // not grow with the weeks of delivered parcels a driver keeps until they move to history. The
+  // lists' other conditions read the trailing columns, so SQLite never reads the parcel's row
+  // (its answer is stored: server/db/engine/sqliteAnswers.ts).
+  index('package_live_driver_idx').on(tb.assigned_to_id, tb.is_scanned, tb.sequence_no, tb.id, tb.status, tb.attempts, tb.deleted_at).where(isLive(tb.status)),
 ]);
 
 /** Every transition and scan of a parcel (DESIGN.md section 7): who, device time, server time, where. */
