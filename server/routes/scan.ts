@@ -1,6 +1,6 @@
-import { and, eq, gte, isNull, lt, notInArray, sql } from 'drizzle-orm';
+import { and, eq, gte, isNull, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { allowedTransitions, FINAL_STATUSES, STATUS_LABELS, type PackageStatus } from '../../shared/lifecycle';
+import { allowedTransitions, STATUS_LABELS, type PackageStatus } from '../../shared/lifecycle';
 import { Package, RemainingPackagesResponse } from '../../shared/schemas/package';
 import {
   CheckScanAnswer, DayQuery, DeliverAnswer, NoParcelBody, ResolveBody, ScanAnswer, ScanBody, ScanDeliverBody,
@@ -10,7 +10,7 @@ import { idParam, pageOf, SuccessMessage } from '../../shared/schemas/common';
 import { isStaff, type Role } from '../../shared/roles';
 import type { Db } from '../db/client';
 import { prepared } from '../db/prepared';
-import { packageEvent, pkg, scanException, user as userTable } from '../db/schema/index';
+import { isLive, packageEvent, pkg, scanException, user as userTable } from '../db/schema/index';
 import { iso } from '../clock';
 import { forbidden, notFound } from '../errors';
 import { ops } from '../http/catalogue';
@@ -35,7 +35,7 @@ const DriverParams = z.object({ number: z.coerce.number().int().positive() });
 /** Prepared once per database: drivers poll this list, and building its SQL cost more than running it. */
 const remainingQuery = (db: Db) => prepared(db, 'remaining-packages-json', (d) => packageJsonSelect(d)
   // Same rule as offerableToDriver (shared/lifecycle.ts): a failed parcel past its attempts must come back, so it is not offered.
-  .where(and(eq(pkg.assigned_to_id, sql.placeholder('driver')), eq(pkg.is_scanned, false), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES]),
+  .where(and(eq(pkg.assigned_to_id, sql.placeholder('driver')), eq(pkg.is_scanned, false), isNull(pkg.deleted_at), isLive(pkg.status),
     sql`not (${pkg.status} = 'failed' and ${pkg.attempts} >= ${sql.placeholder('max')})`))
   .orderBy(pkg.sequence_no, pkg.id).prepare());
 
@@ -177,7 +177,7 @@ export function scanRoutes(app: App): void {
   }, async ({ deps, user, params }) => {
     if (!isStaff(user.role) && user.id !== params.number) throw forbidden('You may only list your own scanned packages');
     const scanned = await packageJsonWhere(deps.db,
-      and(eq(pkg.assigned_to_id, params.number), eq(pkg.is_scanned, true), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES])),
+      and(eq(pkg.assigned_to_id, params.number), eq(pkg.is_scanned, true), isNull(pkg.deleted_at), isLive(pkg.status)),
       { orderBy: [pkg.sequence_no, pkg.id] });
     return rawObject({ success: true, message: `${scanned.length} package(s) on the van`, scanned_packages: rawArray(scanned) });
   });
