@@ -18,7 +18,7 @@ import { createPackage } from '../services/packages/create';
 import { changeStatus, deletePackage, editPackage } from '../services/packages/edit';
 import { findPackage } from '../services/packages/lifecycle';
 import { priceFor, type PriceQuote } from '../services/packages/price';
-import { packageScope, visiblePackage } from '../services/packages/scope';
+import { visiblePackage } from '../services/packages/scope';
 import { packageJson, packageJsonByIds } from '../services/packages/json';
 import { packageList, packageListWhere, packagePage } from '../services/packages/list';
 import { livePackage } from '../services/history/live';
