@@ -6,10 +6,12 @@ import { changeLog, deliveryRecord, packageEvent, user } from '../../db/schema/i
 import { ApiError, notFound } from '../../errors';
 import { isFinal, mustReturn, type PackageStatus } from '../../../shared/lifecycle';
 import type { DeliverBody } from '../../../shared/schemas/delivery';
+import { rawObject, type RawJson } from '../../http/rawJson';
 import { refusal, transition, updatePackage, type Actor } from './lifecycle';
-import { deliverySlots, resolveFiles, writeSlots } from './proof';
+import { deliverySlots, proofOf, resolveFiles, writeSlots } from './proof';
 import { keepRefusedDelivery } from './refusedDelivery';
-import { recordedRefusal, recordedTransition, type ScanContext } from './scan';
+import { packageJson } from './json';
+import { notYours, parcelByCode, recordedRefusal, recordedTransition, type ScanContext } from './scan';
 import type { PackageRow } from './shape';
 import { learnFromDelivery } from '../geo/addressBook';
 
@@ -74,6 +76,24 @@ export async function deliver(deps: Deps, ctx: ScanContext, row: PackageRow, inp
     if (err instanceof ApiError && err.status === 409 && !err.retryable) throw keepRefusedDelivery(deps, ctx, row, input, err);
     throw err;
   }
+}
+
+/**
+ * A delivery of the parcel a code in hand names. A code that was never this driver's is answered
+ * by name (409, recorded), not hidden as a 404: the driver holds its label.
+ */
+export async function deliverByCode(deps: Deps, ctx: ScanContext, code: string, input: DeliverInput): Promise<DeliverResult> {
+  const row = await parcelByCode(deps, code, 'deliver', ctx);
+  if (row.assigned_to_id !== ctx.actor.id && !(await wasDriversParcel(deps.db, row.id, ctx.actor.id))) throw notYours(deps, row, 'deliver', ctx);
+  return deliver(deps, ctx, row, input, 'scan_deliver');
+}
+
+/** The answer to a driver's delivery (by id or by code): the parcel as it is now and its proof. */
+export async function deliveryAnswer(db: Db, { row, flagged }: DeliverResult): Promise<RawJson> {
+  return rawObject({
+    success: true, message: flagged ? `Parcel ${row.hawb} delivered and flagged for a supervisor: it had been reassigned` : `Parcel ${row.hawb} delivered`,
+    flagged, package: await packageJson(db, row.id), proof: await proofOf(db, row),
+  });
 }
 
 async function deliverOrRefuse(deps: Deps, ctx: ScanContext, row: PackageRow, input: DeliverInput, action: string): Promise<DeliverResult> {
