@@ -1,17 +1,21 @@
-import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { bound, prepared } from '../../db/prepared';
 import type { Deps } from '../../deps';
-import { changeLog, deliveryRecord, packageEvent, user } from '../../db/schema/index';
+import { changeLog, deliveryRecord, packageEvent, pkg, user } from '../../db/schema/index';
 import { ApiError, notFound } from '../../errors';
 import { isFinal, mustReturn, type PackageStatus } from '../../../shared/lifecycle';
 import type { DeliverBody } from '../../../shared/schemas/delivery';
-import { rawObject, type RawJson } from '../../http/rawJson';
-import { refusal, transition, updatePackage, type Actor } from './lifecycle';
+import { rawArray, rawObject, type RawJson } from '../../http/rawJson';
+import type { SessionUser } from '../auth/session';
+import { livePackage } from '../history/live';
+import { latestChangedIds } from './changedPage';
+import { findPackage, refusal, transition, updatePackage, type Actor } from './lifecycle';
 import { deliverySlots, proofOf, resolveFiles, writeSlots } from './proof';
 import { keepRefusedDelivery } from './refusedDelivery';
-import { packageJson } from './json';
+import { packageJson, packageJsonByIds } from './json';
 import { notYours, parcelByCode, recordedRefusal, recordedTransition, type ScanContext } from './scan';
+import { visiblePackage } from './scope';
 import type { PackageRow } from './shape';
 import { learnFromDelivery } from '../geo/addressBook';
 
@@ -76,6 +80,17 @@ export async function deliver(deps: Deps, ctx: ScanContext, row: PackageRow, inp
     if (err instanceof ApiError && err.status === 409 && !err.retryable) throw keepRefusedDelivery(deps, ctx, row, input, err);
     throw err;
   }
+}
+
+/**
+ * The parcel a driver names by id for an action: their own, or one they held before a reassignment
+ * (deliver and fail decide what that allows); others as their scope allows. A parcel gone to
+ * history is refused as a change to a final parcel would be (409), not as unknown.
+ */
+export async function actionParcel(db: Db, me: SessionUser, id: number): Promise<PackageRow> {
+  const row = await findPackage(db, id);
+  if (row && row.deleted_at == null && me.role === 'driver') return row;
+  return row ? visiblePackage(me, row, id) : livePackage(db, me, id);
 }
 
 /**
@@ -149,6 +164,12 @@ export async function forceDeliver(deps: Deps, ctx: ScanContext, row: PackageRow
     forced: true, updated_at: now,
   }).onConflictDoUpdate({ target: deliveryRecord.package_id, set: { note: input.note, forced: true, received_at: now, updated_at: now } }).run();
   return updated;
+}
+
+/** Parcels flagged for a supervisor (e.g. delivered offline after a reassignment), latest change first, as answer JSON. */
+export async function flaggedPage(db: Db, q: { page: number; page_size: number }, url: string): Promise<RawJson> {
+  const { ids, ...page } = await latestChangedIds(db, and(eq(pkg.flagged, true), isNull(pkg.deleted_at)), q, url);
+  return rawObject({ ...page, results: rawArray(await packageJsonByIds(db, ids)) });
 }
 
 /** Staff clear a delivery flag once they have looked at it. */

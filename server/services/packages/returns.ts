@@ -1,14 +1,21 @@
-import { and, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db } from '../../db/client';
 import type { Deps } from '../../deps';
 import { pkg } from '../../db/schema/index';
 import { CANCELLABLE_STATUSES, type PackageStatus } from '../../../shared/lifecycle';
 import { isStaff } from '../../../shared/roles';
+import type { Page } from '../../../shared/schemas/common';
+import type { ReturnListQuery } from '../../../shared/schemas/delivery';
+import type { Package } from '../../../shared/schemas/package';
 import type { SessionUser } from '../auth/session';
 import { activeDriver } from './assign';
 import { refuseIfFinal } from './deliver';
 import { refusal, recordEvent, transition, type Actor } from './lifecycle';
 import { notYours, parcelByCode, recordedRefusal, recordedTransition, type ScanContext } from './scan';
-import type { PackageRow } from './shape';
+import { latestChangedIds } from './changedPage';
+import { dayStart } from './history';
+import { packagesByIds, type PackageRow } from './shape';
 
 const actorOf = (ctx: ScanContext): Actor => ({ userId: ctx.actor.id, deviceId: ctx.deviceId });
 
@@ -74,6 +81,20 @@ export function returnScope(user: SessionUser): SQL | undefined {
   if (isStaff(user.role)) return undefined;
   if (user.role === 'company') return eq(pkg.company_id, user.companyId ?? -1);
   return sql`exists (select 1 from package_event e where e.package_id = ${pkg.id} and e.actor_id = ${user.id} and e.action in ('return_scan', 'fail', 'force_fail'))`;
+}
+
+/**
+ * Returned parcels (both returned states unless `status` names one, or failed), latest change first,
+ * in the caller's return scope. `driver` (staff): parcels that driver failed; the dates bound the last change.
+ */
+export async function returnsPage(db: Db, user: SessionUser, q: z.output<typeof ReturnListQuery>, url: string): Promise<Page<Package>> {
+  const statuses = q.status ? [q.status] : ['returned', 'returned_to_sender'];
+  const where = and(isNull(pkg.deleted_at), inArray(pkg.status, statuses), returnScope(user),
+    q.driver != null && user.role !== 'driver' ? sql`exists (select 1 from delivery_attempt a where a.package_id = ${pkg.id} and a.driver_id = ${q.driver})` : undefined,
+    q.date_from ? gte(pkg.updated_at, dayStart(q.date_from)) : undefined,
+    q.date_to ? lt(pkg.updated_at, dayStart(q.date_to) + 86_400_000) : undefined);
+  const { ids, ...page } = await latestChangedIds(db, where, q, url);
+  return { ...page, results: await packagesByIds(db, ids) };
 }
 
 export async function returnCounts(deps: Deps, user: SessionUser) {
