@@ -174,12 +174,6 @@ export async function updateDeliveryText(
   });
 }
 
-/** Reading proof follows the parcel's scope; changing it is for drivers and staff (then the parcel as proofParcel finds it). */
-export async function writableProofParcel(db: Db, actor: SessionUser, id: number): Promise<PackageRow> {
-  if (!isStaff(actor.role) && actor.role !== 'driver') throw forbidden('Only drivers and staff change delivery proof');
-  return proofParcel(db, actor, id);
-}
-
 /** Drivers reach the proof of parcels they hold or delivered; companies read their own; staff everything. */
 export async function proofParcel(db: Db, actor: SessionUser, id: number): Promise<PackageRow> {
   const row = await findPackage(db, id);
@@ -187,4 +181,10 @@ export async function proofParcel(db: Db, actor: SessionUser, id: number): Promi
     if (row.assigned_to_id === actor.id || (await deliveryOf(db, row.id))?.driver_id === actor.id) return row;
   }
   return visiblePackage(actor, row, id);
+}
+
+/** Reading proof follows the parcel's scope; changing it is for drivers and staff (then the parcel as proofParcel finds it). */
+export async function writableProofParcel(db: Db, actor: SessionUser, id: number): Promise<PackageRow> {
+  if (!isStaff(actor.role) && actor.role !== 'driver') throw forbidden('Only drivers and staff change delivery proof');
+  return proofParcel(db, actor, id);
 }

@@ -83,6 +83,19 @@ export function returnScope(user: SessionUser): SQL | undefined {
   return sql`exists (select 1 from package_event e where e.package_id = ${pkg.id} and e.actor_id = ${user.id} and e.action in ('return_scan', 'fail', 'force_fail'))`;
 }
 
+export async function returnCounts(deps: Deps, user: SessionUser) {
+  const count = async (...where: (SQL | undefined)[]) =>
+    (await deps.db.select({ n: sql<number>`count(*)` }).from(pkg).where(and(isNull(pkg.deleted_at), returnScope(user), ...where)).get())?.n ?? 0;
+  const max = deps.config.maxAttempts;
+  return {
+    returned: await count(eq(pkg.status, 'returned')),
+    returned_to_sender: await count(eq(pkg.status, 'returned_to_sender')),
+    failed_must_return: await count(eq(pkg.status, 'failed'), gte(pkg.attempts, max)),
+    failed_awaiting_reattempt: await count(eq(pkg.status, 'failed'), lt(pkg.attempts, max)),
+    max_attempts: max,
+  };
+}
+
 /**
  * Returned parcels (both returned states unless `status` names one, or failed), latest change first,
  * in the caller's return scope. `driver` (staff): parcels that driver failed; the dates bound the last change.
@@ -95,17 +108,4 @@ export async function returnsPage(db: Db, user: SessionUser, q: z.output<typeof 
     q.date_to ? lt(pkg.updated_at, dayStart(q.date_to) + 86_400_000) : undefined);
   const { ids, ...page } = await latestChangedIds(db, where, q, url);
   return { ...page, results: await packagesByIds(db, ids) };
-}
-
-export async function returnCounts(deps: Deps, user: SessionUser) {
-  const count = async (...where: (SQL | undefined)[]) =>
-    (await deps.db.select({ n: sql<number>`count(*)` }).from(pkg).where(and(isNull(pkg.deleted_at), returnScope(user), ...where)).get())?.n ?? 0;
-  const max = deps.config.maxAttempts;
-  return {
-    returned: await count(eq(pkg.status, 'returned')),
-    returned_to_sender: await count(eq(pkg.status, 'returned_to_sender')),
-    failed_must_return: await count(eq(pkg.status, 'failed'), gte(pkg.attempts, max)),
-    failed_awaiting_reattempt: await count(eq(pkg.status, 'failed'), lt(pkg.attempts, max)),
-    max_attempts: max,
-  };
 }
