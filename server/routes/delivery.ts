@@ -13,12 +13,11 @@ import { rawObject } from '../http/rawJson';
 import { defineRoute } from '../http/route';
 import { checkUpload, dropIfUnused, recordFile, writeBytes } from '../services/files/store';
 import { actionParcel, deliver, deliveryAnswer, flaggedPage, forceDeliver, resolveFlag } from '../services/packages/deliver';
-import { attachFailurePhoto, attemptPage, failDelivery, failurePhotoParcel, type FailResult } from '../services/packages/fail';
+import { attachFailurePhoto, attemptPage, failDelivery, failurePhotoParcel, forceFail, type FailResult } from '../services/packages/fail';
 import { fileInfo, proofOf, proofParcel, updateDeliveryText, writableProofParcel, writeSlots } from '../services/packages/proof';
 import { deliveredPage } from '../services/packages/proofList';
 import { scanContext } from '../services/packages/scan';
 import { packageJson } from '../services/packages/json';
-import { audit } from '../services/audit/record';
 import { refreshParcelRouteEtas } from '../services/dispatch/eta';
 import { refusedDeliveriesOf } from '../services/packages/refusedDelivery';
 import { livePackage } from '../services/history/live';
@@ -66,9 +65,7 @@ export function deliveryRoutes(app: App): void {
     response: DeliverAnswer, catalogue: ops('mobile/Package Delivered', 'Package Force Delivery'),
     summary: 'Admin marks a parcel delivered without scan or proof (recorded as forced; never over a final state)',
   }, async ({ deps, user, params, body, device }) => {
-    const was = (await livePackage(deps.db, user, params.id));
-    const row = await forceDeliver(deps, scanContext(user, body, device), was, body);
-    await audit(deps.db, deps.clock.now(), user.id, 'package.force_deliver', `package:${row.id}`, { hawb: row.hawb, note: body.note, before: { status: was.status }, after: { status: row.status } });
+    const row = await forceDeliver(deps, scanContext(user, body, device), await livePackage(deps.db, user, params.id), body);
     return rawObject({ success: true, message: `Parcel ${row.hawb} force-delivered`, flagged: row.flagged, package: await one(deps, row.id), proof: await proofOf(deps.db, row) });
   });
 
@@ -76,12 +73,7 @@ export function deliveryRoutes(app: App): void {
     method: 'post', path: '/package-delivered/{id}/force-fail/', tags, access: { roles: ADMINS }, params: IdParams, body: ForceFailBody,
     response: FailAnswer, catalogue: ops('mobile/Package Delivered', 'Force Fully Fail Package'),
     summary: 'Admin marks a parcel failed from any open state (recorded as forced; counts as an attempt)',
-  }, async ({ deps, user, params, body, device }) => {
-    const was = (await livePackage(deps.db, user, params.id));
-    const r = await failDelivery(deps, scanContext(user, body, device), was, body, { force: true, action: 'force_fail' });
-    await audit(deps.db, deps.clock.now(), user.id, 'package.force_fail', `package:${r.row.id}`, { hawb: r.row.hawb, note: body.note, reason: body.failed_delivery_status, before: { status: was.status }, after: { status: r.row.status } });
-    return failAnswer(deps, r);
-  });
+  }, async ({ deps, user, params, body, device }) => failAnswer(deps, await forceFail(deps, scanContext(user, body, device), await livePackage(deps.db, user, params.id), body)));
 
   defineRoute(app, {
     method: 'post', path: '/package-delivered/{id}/fail-photo/', tags, access: 'delivery.manage', params: IdParams, bodyKind: 'multipart',

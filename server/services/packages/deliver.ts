@@ -18,6 +18,7 @@ import { notYours, parcelByCode, recordedRefusal, recordedTransition, type ScanC
 import { visiblePackage } from './scope';
 import type { PackageRow } from './shape';
 import { learnFromDelivery } from '../geo/addressBook';
+import { audit } from '../audit/record';
 
 export type DeliverInput = Omit<DeliverBody, 'occurred_at' | 'latitude' | 'longitude'>;
 export interface DeliverResult { row: PackageRow; flagged: boolean }
@@ -152,7 +153,7 @@ async function deliverOrRefuse(deps: Deps, ctx: ScanContext, row: PackageRow, in
   return { row: current, flagged };
 }
 
-/** Admin force delivery: no scan or proof needed, never over a final state; recorded as forced. */
+/** Admin force delivery: no scan or proof needed, never over a final state; recorded as forced and in the audit log. */
 export async function forceDeliver(deps: Deps, ctx: ScanContext, row: PackageRow, input: { note: string; recipient_name?: string }): Promise<PackageRow> {
   const now = deps.clock.now();
   refuseIfFinal(deps, row, 'delivered', 'force_deliver', ctx);
@@ -163,6 +164,8 @@ export async function forceDeliver(deps: Deps, ctx: ScanContext, row: PackageRow
     occurred_at: ctx.meta.occurredAt ?? now, received_at: now, latitude: ctx.meta.latitude ?? null, longitude: ctx.meta.longitude ?? null,
     forced: true, updated_at: now,
   }).onConflictDoUpdate({ target: deliveryRecord.package_id, set: { note: input.note, forced: true, received_at: now, updated_at: now } }).run();
+  await audit(deps.db, deps.clock.now(), ctx.actor.id, 'package.force_deliver', `package:${updated.id}`,
+    { hawb: updated.hawb, note: input.note, before: { status: row.status }, after: { status: updated.status } });
   return updated;
 }
 

@@ -11,6 +11,7 @@ import type { Page } from '../../../shared/schemas/common';
 import type { Attempt, AttemptQuery, FileRef } from '../../../shared/schemas/delivery';
 import { pageLinks } from '../../resources/list';
 import type { SessionUser } from '../auth/session';
+import { audit } from '../audit/record';
 import { transition } from './lifecycle';
 import { actionParcel, refuseIfFinal, wasDriversParcel } from './deliver';
 import { fileInfo, resolveFiles } from './proof';
@@ -59,6 +60,14 @@ export async function failDelivery(deps: Deps, ctx: ScanContext, row: PackageRow
   }).run();
   if (reason) await db.insert(packageFailure).values({ package_id: row.id, status_id: reason.id, name: reason.name, note: input.note ?? null, created_at: now }).run();
   return { row: updated, mustReturn: mustReturn(attempts, maxAttempts), maxAttempts };
+}
+
+/** Admin forced failure from any open state: counts as an attempt, recorded as forced and in the audit log. */
+export async function forceFail(deps: Deps, ctx: ScanContext, row: PackageRow, input: FailInput): Promise<FailResult> {
+  const r = await failDelivery(deps, ctx, row, input, { force: true, action: 'force_fail' });
+  await audit(deps.db, deps.clock.now(), ctx.actor.id, 'package.force_fail', `package:${r.row.id}`,
+    { hawb: r.row.hawb, note: input.note, reason: input.failed_delivery_status, before: { status: row.status }, after: { status: r.row.status } });
+  return r;
 }
 
 /** The parcel a failure photo is for: a driver's only while it is theirs (a reassigned parcel is no longer). */
