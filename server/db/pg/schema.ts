@@ -917,6 +917,7 @@ export const pkg = pgTable("package", {
   index("package_status_idx").on(t.status),
   index("package_zone_status_idx").on(t.zone_id, t.status, t.deleted_at),
   index("package_route_idx").on(t.route_id),
+  index("package_live_driver_idx").on(t.assigned_to_id, t.is_scanned, t.sequence_no, t.id, t.status, t.attempts, t.deleted_at).where(sql.raw("\"status\" not in ('delivered', 'returned_to_sender', 'cancelled')")),
 ]);
 
 export const recipientSettings = pgTable("recipient_settings", {

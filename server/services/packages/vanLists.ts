@@ -1,10 +1,9 @@
-import { and, eq, isNull, notInArray, sql } from 'drizzle-orm';
-import { FINAL_STATUSES } from '../../../shared/lifecycle';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { isStaff } from '../../../shared/roles';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import type { Deps } from '../../deps';
-import { pkg } from '../../db/schema/index';
+import { isLive, pkg } from '../../db/schema/index';
 import { forbidden } from '../../errors';
 import type { RawJson } from '../../http/rawJson';
 import type { SessionUser } from '../auth/session';
@@ -13,7 +12,7 @@ import { packageJsonSelect, packageJsonWhere, rawPackages } from './json';
 /** Prepared once per database: drivers poll this list, and building its SQL cost more than running it. */
 const remainingQuery = (db: Db) => prepared(db, 'remaining-packages-json', (d) => packageJsonSelect(d)
   // Same rule as offerableToDriver (shared/lifecycle.ts): a failed parcel past its attempts must come back, so it is not offered.
-  .where(and(eq(pkg.assigned_to_id, sql.placeholder('driver')), eq(pkg.is_scanned, false), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES]),
+  .where(and(eq(pkg.assigned_to_id, sql.placeholder('driver')), eq(pkg.is_scanned, false), isNull(pkg.deleted_at), isLive(pkg.status),
     sql`not (${pkg.status} = 'failed' and ${pkg.attempts} >= ${sql.placeholder('max')})`))
   .orderBy(pkg.sequence_no, pkg.id).prepare());
 
@@ -33,6 +32,6 @@ export async function remainingPackages(deps: Pick<Deps, 'db' | 'config'>, drive
 /** A driver's parcels on the van and not yet in a final state, in route order, as answer JSON. */
 export function scannedPackages(db: Db, driverId: number): Promise<RawJson[]> {
   return packageJsonWhere(db,
-    and(eq(pkg.assigned_to_id, driverId), eq(pkg.is_scanned, true), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES])),
+    and(eq(pkg.assigned_to_id, driverId), eq(pkg.is_scanned, true), isNull(pkg.deleted_at), isLive(pkg.status)),
     { orderBy: [pkg.sequence_no, pkg.id] });
 }
