@@ -18,7 +18,6 @@ import { fileInfo, proofOf, proofParcel, updateDeliveryText, writableProofParcel
 import { deliveredPage } from '../services/packages/proofList';
 import { scanContext } from '../services/packages/scan';
 import { packageJson } from '../services/packages/json';
-import { refreshParcelRouteEtas } from '../services/dispatch/eta';
 import { refusedDeliveriesOf } from '../services/packages/refusedDelivery';
 import { livePackage } from '../services/history/live';
 
@@ -29,7 +28,6 @@ const SlotParams = z.object({ id: IdParams.shape.id, slot: SlotParam });
 const one = (deps: Deps, id: number) => packageJson(deps.db, id);
 
 async function failAnswer(deps: Deps, r: FailResult) {
-  await refreshParcelRouteEtas(deps, r.row.id); // the rest of its route moves (issue 16)
   const msg = r.mustReturn
     ? `Parcel ${r.row.hawb} failed ${r.row.attempts} of ${r.maxAttempts} times; it must be returned to the depot`
     : `Attempt ${r.row.attempts} of ${r.maxAttempts} at ${r.row.hawb} recorded as failed`;
@@ -49,7 +47,6 @@ export function deliveryRoutes(app: App): void {
     ].join('\n\n'),
   }, async ({ deps, user, params, body, device }) => {
     const done = await deliver(deps, scanContext(user, body, device), await actionParcel(deps.db, user, params.id), body);
-    await refreshParcelRouteEtas(deps, done.row.id);
     return deliveryAnswer(deps.db, done);
   });
 

@@ -1,3 +1,4 @@
+import { refreshParcelRouteEtas } from '../dispatch/eta';
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { bound, prepared } from '../../db/prepared';
@@ -75,7 +76,10 @@ async function driverName(db: Db, id: number | null): Promise<string> {
  */
 export async function deliver(deps: Deps, ctx: ScanContext, row: PackageRow, input: DeliverInput, action = 'deliver'): Promise<DeliverResult> {
   try {
-    return await deliverOrRefuse(deps, ctx, row, input, action);
+    const done = await deliverOrRefuse(deps, ctx, row, input, action);
+    // However it was delivered (by id, scanned at the door, typed), the rest of its route moves (issue 16).
+    await refreshParcelRouteEtas(deps, done.row.id);
+    return done;
   } catch (err) {
     // A retryable 409 (files not uploaded yet) comes back with the same key; only a final refusal is kept.
     if (err instanceof ApiError && err.status === 409 && !err.retryable) throw keepRefusedDelivery(deps, ctx, row, input, err);
@@ -166,6 +170,7 @@ export async function forceDeliver(deps: Deps, ctx: ScanContext, row: PackageRow
   }).onConflictDoUpdate({ target: deliveryRecord.package_id, set: { note: input.note, forced: true, received_at: now, updated_at: now } }).run();
   await audit(deps.db, deps.clock.now(), ctx.actor.id, 'package.force_deliver', `package:${updated.id}`,
     { hawb: updated.hawb, note: input.note, before: { status: row.status }, after: { status: updated.status } });
+  await refreshParcelRouteEtas(deps, updated.id);
   return updated;
 }
 
