@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
 import type { Deps } from '../../deps';
@@ -8,7 +8,7 @@ import { badRequest, forbidden, notFound } from '../../errors';
 import { containsText, pageLinks } from '../../resources/list';
 import { isPackageStatus } from '../../../shared/lifecycle';
 import { isStaff } from '../../../shared/roles';
-import type { HistoryQuery, PackageEvent } from '../../../shared/schemas/delivery';
+import type { DayQuery, HistoryQuery, PackageEvent } from '../../../shared/schemas/delivery';
 import type { Page } from '../../../shared/schemas/common';
 import type { Package } from '../../../shared/schemas/package';
 import type { SessionUser } from '../auth/session';
@@ -128,10 +128,13 @@ export async function pickupPackages(db: Db, driverId: number): Promise<Package[
   return packagesByIds(db, rows.map((r) => r.id));
 }
 
-/** Supervisor checks of a day, newest first. */
-export async function checkScans(deps: Deps, where: SQL | undefined, page: number, pageSize: number, url: string) {
+/** Supervisor checks of a day (default today, UTC), newest first; `supervisor` narrows to one. */
+export async function checkScans(deps: Deps, q: z.output<typeof DayQuery>, url: string) {
   const { db } = deps;
-  const cond = and(eq(packageEvent.action, 'supervisor_check'), where);
+  const { page, page_size: pageSize } = q;
+  const start = dayStart(q.date ?? new Date(deps.clock.now()).toISOString().slice(0, 10));
+  const cond = and(eq(packageEvent.action, 'supervisor_check'), gte(packageEvent.received_at, start), lt(packageEvent.received_at, start + DAY),
+    q.supervisor != null ? eq(packageEvent.actor_id, q.supervisor) : undefined);
   const count = (await db.select({ n: sql<number>`count(*)` }).from(packageEvent).where(cond).get())?.n ?? 0;
   const events = await db.select().from(packageEvent).where(cond).orderBy(desc(packageEvent.id)).limit(pageSize).offset((page - 1) * pageSize).all();
   const pkgs = new Map((await packagesByIds(db, [...new Set(events.map((e) => e.package_id))])).map((p) => [p.id, p]));

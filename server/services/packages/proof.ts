@@ -192,3 +192,9 @@ export async function proofParcel(db: Db, actor: SessionUser, id: number): Promi
   }
   return visiblePackage(actor, row, id);
 }
+
+/** Reading proof follows the parcel's scope; changing it is for drivers and staff (then the parcel as proofParcel finds it). */
+export async function writableProofParcel(db: Db, actor: SessionUser, id: number): Promise<PackageRow> {
+  if (!isStaff(actor.role) && actor.role !== 'driver') throw forbidden('Only drivers and staff change delivery proof');
+  return proofParcel(db, actor, id);
+}

@@ -17,6 +17,7 @@ import { activeDriver } from './assign';
 import { refuseIfFinal } from './deliver';
 import { refusal, recordEvent, transition, type Actor } from './lifecycle';
 import { notYours, parcelByCode, recordedRefusal, recordedTransition, type ScanContext } from './scan';
+import { latestChangedIds } from './changedPage';
 import { packagesByIds, type PackageRow } from './shape';
 
 const actorOf = (ctx: ScanContext): Actor => ({ userId: ctx.actor.id, deviceId: ctx.deviceId });
@@ -121,11 +122,10 @@ export async function returnsPage(db: Db, user: SessionUser, q: z.output<typeof 
   const coldWhere = coldStatuses.length ? and(inArray(pkg.status, coldStatuses), user.role === 'company' ? eq(pkg.company_id, user.companyId ?? -1) : undefined,
     coldDriver != null ? attemptBy(deliveryAttemptHistory, coldDriver) : undefined, ...common) : undefined;
   const cold = coldWhere ? await countHistory(db, coldWhere) : 0;
-  const hot = (await db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get())?.n ?? 0;
-  const count = hot + cold;
   if (!cold) {
-    const ids = (await db.select({ id: pkg.id }).from(pkg).where(where).orderBy(...order).limit(page.limit).offset(page.offset).all()).map((r) => r.id);
-    return { count, ...pageLinks(url, q.page, q.page_size, count), results: await packagesByIds(db, ids) };
+    const { ids, ...hotPage } = await latestChangedIds(db, where, q, url);
+    return { ...hotPage, results: await packagesByIds(db, ids) };
   }
+  const count = ((await db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get())?.n ?? 0) + cold;
   return rawObject({ count, ...pageLinks(url, q.page, q.page_size, count), results: rawArray(await unionPage(db, where, coldWhere, order, page.limit, page.offset)) });
 }
