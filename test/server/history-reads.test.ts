@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DAY_MS, moveToHistory } from '../../server/services/history/move';
+import { formOf } from '../helpers/app';
 import { again, world, type Json, type Page } from '../helpers/historyWorld';
 
 const png = (n: number) => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, n & 255, (n >> 8) & 255]);
@@ -120,6 +121,8 @@ describe('cold storage: every read of a moved parcel answers as before', () => {
     expect(edit.body).toMatchObject({ code: 'conflict', details: { reason: 'in_history', package: ids[1] } });
     expect((await t.json('PATCH', `/api/package-delivered/${ids[1]}/`, admin.token, { recipient_name: 'Changed' })).status).toBe(409);
     expect((await t.json('DELETE', `/api/photo-upload/${ids[1]}/signature/`, admin.token)).status).toBe(409);
+    const upload = await t.call('POST', `/api/package-delivered/${ids[1]}/photo/`, driver.token, formOf({ file: png(9), slot: 'photo_three' }));
+    expect([upload.status, ((await upload.json()) as { details?: Json }).details?.reason]).toEqual([409, 'in_history']);
     expect((await t.json('PATCH', `/api/photo-upload/${ids[1]}/`, stranger.token, { note: 'x' })).status).toBe(404);
     expect((await get(`/api/photo-upload/${ids[1]}/`)).body).toEqual(before.proof);
   });

@@ -196,5 +196,8 @@ export async function proofParcel(db: Db, actor: SessionUser, id: number): Promi
 /** Reading proof follows the parcel's scope; changing it is for drivers and staff (then the parcel as proofParcel finds it). */
 export async function writableProofParcel(db: Db, actor: SessionUser, id: number): Promise<PackageRow> {
   if (!isStaff(actor.role) && actor.role !== 'driver') throw forbidden('Only drivers and staff change delivery proof');
-  return proofParcel(db, actor, id);
+  const row = await proofParcel(db, actor, id);
+  // Refused before an upload is recorded (writeSlots refuses too, for callers that come another way).
+  if (isCold(row)) throw inHistory(row.id);
+  return row;
 }
