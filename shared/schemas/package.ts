@@ -276,6 +276,9 @@ export const PackageListQuery = ListQuery.extend({
 // Unknown filters answer 400 (issue 18: `?hawb=X` used to be ignored and returned every parcel); use `search` for a tracking number.
 }).strict();
 export type PackageListQuery = z.output<typeof PackageListQuery>;
+/** The pickup lists: the package list's filters plus the pickup point. */
+export const PickupListQuery = PackageListQuery.extend({ pickup_point: z.coerce.number().int().positive().optional() });
+export type PickupListQuery = z.output<typeof PickupListQuery>;
 
 export const LIST_FILTERS_DOC = 'Filters: status, company, zone, driver, route (each comma-separated for several, e.g. `zone=1,2,3`), '
   + `is_scanned, created_from/created_to (dates), search, ordering. Statuses: ${PACKAGE_STATUSES.join(', ')}.`;

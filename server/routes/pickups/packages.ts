@@ -2,32 +2,23 @@ import { z } from 'zod';
 import { IdParams } from '../../../shared/schemas/common';
 import {
   AssignDriverBody, AssignSingleBody, Package, PackageIdsBody, PackageListAnswer, PackagesChanged, UploadAnswer, UploadBody, UploadQuery,
-  UPLOAD_MAX_ROWS, LIST_FILTERS_DOC, PackageListQuery,
+  UPLOAD_MAX_ROWS, LIST_FILTERS_DOC, PickupListQuery,
 } from '../../../shared/schemas/package';
 import { forbidden } from '../../errors';
 import { ops } from '../../http/catalogue';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
-import type { SessionUser } from '../../services/auth/session';
 import { checkUploadSize, MAX_UPLOAD_BYTES } from '../../services/packages/sheet';
 import { packagesByIds } from '../../services/packages/shape';
 import type { UploadResult } from '../../services/packages/upload';
 import { assignPickups, unassignPickups } from '../../services/pickups/assign';
-import { pickupListFilters } from '../../services/pickups/list';
+import { pickupWhere } from '../../services/pickups/list';
 import { importPickups } from '../../services/pickups/upload';
-import { packageListWhere, packagePage } from '../../services/packages/list';
+import { packagePage } from '../../services/packages/list';
 import { livePackage } from '../../services/history/live';
 
 const tags = ['Pickup Package'];
 const pp = (...names: string[]) => ops('web/Pickup Package', ...names);
-
-export const PickupListQuery = PackageListQuery.extend({ pickup_point: z.coerce.number().int().positive().optional() });
-export type PickupListQuery = z.output<typeof PickupListQuery>;
-
-/** Pickups (requested or collected, unless `status` says otherwise) the caller may see. */
-export function pickupWhere(user: SessionUser, q: PickupListQuery) {
-  return packageListWhere(user, q, false, ...pickupListFilters(q));
-}
 
 export const PickupUploadBody = UploadBody.extend({
   /** All rows wait at this pickup point (the company's own). */
