@@ -10,6 +10,9 @@ import { fileURLToPath } from 'node:url';
 import * as schema from './schema/index';
 import type { Engine } from './engine/types';
 import { sqliteEngine } from './engine/sqlite';
+import { installAnswerStore } from './engine/sqliteAnswers';
+// The answer store's triggers are the Package answer's expression, which the package service owns.
+import { answerSource } from '../services/packages/json';
 import { postgresEngine, type PostgresOptions } from './engine/postgres';
 import { migratePostgres } from './engine/postgresMigrate';
 
@@ -73,6 +76,7 @@ function openSqliteFile(path: string): Database.Database {
   const broken = sqlite.pragma('foreign_key_check') as unknown[];
   sqlite.pragma('foreign_keys = ON');
   if (broken.length) throw new Error(`migration left ${broken.length} row(s) with a broken foreign key`);
+  installAnswerStore(sqlite, answerSource());
   return sqlite;
 }
 

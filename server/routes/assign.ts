@@ -1,29 +1,24 @@
-import { inArray, isNotNull, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import { IdParams } from '../../shared/schemas/common';
 import {
   AssignDriverBody, AssignSingleBody, DashboardCountAnswer, HealthAnswer, Package, PackageIdsBody, PackageListAnswer, PackagesChanged,
-  ScanPackageQuery,
+  LIST_FILTERS_DOC, PackageListQuery, ScanPackageQuery,
 } from '../../shared/schemas/package';
 import { iso } from '../clock';
 import { ApiError } from '../errors';
 import { ops } from '../http/catalogue';
 import type { App } from '../http/env';
 import { defineRoute } from '../http/route';
-import { pkg } from '../db/schema/index';
-import { assignDriver, unassignPackages } from '../services/packages/assign';
+import { ASSIGNABLE, assignDriver, assignListFilters, unassignPackages } from '../services/packages/assign';
 import { packageCounts } from '../services/packages/counts';
-import { findByBarcode, findPackage } from '../services/packages/lifecycle';
+import { findByBarcode } from '../services/packages/lifecycle';
 import { packageScope, visiblePackage } from '../services/packages/scope';
 import { packagesByIds } from '../services/packages/shape';
-import { LIST_FILTERS_DOC, PackageListQuery, packageListWhere, packagePage } from './packages';
+import { packageListWhere, packagePage } from '../services/packages/list';
 import { livePackage } from '../services/history/live';
 
 const tags = ['Assign Package To Driver'];
 const ap = (...names: string[]) => ops('web/Assign Package To Driver', ...names);
-
-/** Parcels that are, or may be, waiting for a driver: the assignment screen's default view. */
-const ASSIGNABLE = ['created', 'received', 'assigned', 'failed', 'returned'];
 
 const changed = async (verb: string, db: Parameters<typeof packagesByIds>[0], ids: number[]) => ({
   success: true, message: `${ids.length} package(s) ${verb}`, count: ids.length, packages: await packagesByIds(db, ids),
@@ -35,11 +30,7 @@ export function assignRoutes(app: App): void {
     query: PackageListQuery.extend({ assigned: z.enum(['true', 'false']).optional() }),
     catalogue: ap('Get'), summary: 'Packages for the assignment screen',
     description: `Without a status filter: ${ASSIGNABLE.join(', ')}. \`assigned=true|false\` keeps those with or without a driver. ${LIST_FILTERS_DOC}`,
-  }, ({ deps, user, query, c }) => {
-    const withDriver = query.assigned === undefined ? undefined : query.assigned === 'true' ? isNotNull(pkg.assigned_to_id) : isNull(pkg.assigned_to_id);
-    const where = packageListWhere(user, query, false, query.status ? undefined : inArray(pkg.status, ASSIGNABLE), withDriver);
-    return packagePage(deps.db, where, query, c.req.url);
-  });
+  }, ({ deps, user, query, c }) => packagePage(deps.db, packageListWhere(user, query, false, ...assignListFilters(query)), query, c.req.url));
 
   defineRoute(app, {
     method: 'post', path: '/assign-package/assign-driver/', tags, access: 'assign.manage', body: AssignDriverBody, response: PackagesChanged,

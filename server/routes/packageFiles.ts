@@ -1,11 +1,11 @@
-import { UploadAnswer, UploadBody, UploadQuery, UPLOAD_MAX_ROWS } from '../../shared/schemas/package';
+import { LIST_FILTERS_DOC, PackageListQuery, UploadAnswer, UploadBody, UploadQuery, UPLOAD_MAX_ROWS } from '../../shared/schemas/package';
 import { ops } from '../http/catalogue';
 import type { App } from '../http/env';
 import { defineRoute } from '../http/route';
 import { packagesCsvStream } from '../services/packages/csv';
 import { checkUploadSize, MAX_UPLOAD_BYTES } from '../services/packages/sheet';
 import { importPackages, type UploadResult } from '../services/packages/upload';
-import { LIST_FILTERS_DOC, PackageListQuery, packageListWhere } from './packages';
+import { packageListWhere } from '../services/packages/list';
 
 const tags = ['Package'];
 const pm = (...names: string[]) => ops('web/Package Model', ...names);

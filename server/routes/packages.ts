@@ -1,83 +1,31 @@
-import { and, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { ArchiveBody, IdParams, ListQuery, restoreEnvelope, SuccessMessage } from '../../shared/schemas/common';
+import { ArchiveBody, IdParams, restoreEnvelope, SuccessMessage } from '../../shared/schemas/common';
 import {
-  AreaByPostcodeAnswer, AreaByPostcodeQuery, Package, PackageCreate, PackageListAnswer, PackageStatusChangeBody, PackageUpdate,
-  PriceAnswer, PriceQuoteBody,
+  AreaByPostcodeAnswer, AreaByPostcodeQuery, LIST_FILTERS_DOC, Package, PackageCreate, PackageListAnswer, PackageListQuery, PackageStatusChangeBody,
+  PackageUpdate, PriceAnswer, PriceQuoteBody,
 } from '../../shared/schemas/package';
-import { PACKAGE_STATUSES } from '../../shared/lifecycle';
 import { isStaff, STAFF_ROLES } from '../../shared/roles';
-import type { Db } from '../db/client';
-import { area, pincode, pkg, state, suburb, zone } from '../db/schema/index';
+import { pkg } from '../db/schema/index';
 import { badRequest, forbidden } from '../errors';
 import { ops } from '../http/catalogue';
 import type { App } from '../http/env';
-import { rawArray, rawObject, type RawJson } from '../http/rawJson';
+import { rawArray, rawObject } from '../http/rawJson';
 import { defineRoute } from '../http/route';
-import { listConditions, orderBy, pageLinks, type ListSpec } from '../resources/list';
-import type { SessionUser } from '../services/auth/session';
+import { placesByPostcode } from '../services/geo/lookup';
 import { setPackagesArchived } from '../services/packages/archive';
 import { createPackage } from '../services/packages/create';
 import { changeStatus, deletePackage, editPackage } from '../services/packages/edit';
 import { findPackage } from '../services/packages/lifecycle';
 import { priceFor, type PriceQuote } from '../services/packages/price';
-import { packageScope, visiblePackage } from '../services/packages/scope';
-import { packageJson, packageJsonByIds, packageJsonWhere } from '../services/packages/json';
+import { visiblePackage } from '../services/packages/scope';
+import { packageJson, packageJsonByIds } from '../services/packages/json';
+import { packageList, packageListWhere, packagePage } from '../services/packages/list';
 import { livePackage } from '../services/history/live';
-import { countHistory, frozenAnswer, unionPage, visibleInHistory } from '../services/history/read';
+import { frozenAnswer, visibleInHistory } from '../services/history/read';
 
 const tags = ['Package'];
 const pm = (...names: string[]) => ops('web/Package Model', ...names);
-
-export const PackageListQuery = ListQuery.extend({
-  status: z.string().max(500).optional(),
-  company: z.string().max(500).optional(),
-  zone: z.string().max(2000).optional(),
-  driver: z.string().max(500).optional(),
-  route: z.string().max(500).optional(),
-  is_scanned: z.enum(['true', 'false']).optional(),
-  created_from: z.iso.date().optional(),
-  created_to: z.iso.date().optional(),
-// Unknown filters answer 400 (issue 18: `?hawb=X` used to be ignored and returned every parcel); use `search` for a tracking number.
-}).strict();
-export type PackageListQuery = z.output<typeof PackageListQuery>;
-
-export const PACKAGE_LIST: ListSpec = {
-  search: ['hawb', 'customer_name', 'customer_phone', 'customer_address', 'customer_code'],
-  ordering: ['created_at', 'hawb', 'status', 'sequence_no', 'customer_name', 'updated_at', 'delivery_date'],
-  filters: { status: 'status', company: 'company_id', zone: 'zone_id', driver: 'assigned_to_id', route: 'route_id', is_scanned: 'is_scanned' },
-};
-
-export const LIST_FILTERS_DOC = 'Filters: status, company, zone, driver, route (each comma-separated for several, e.g. `zone=1,2,3`), '
-  + `is_scanned, created_from/created_to (dates), search, ordering. Statuses: ${PACKAGE_STATUSES.join(', ')}.`;
-
-/** The list filters of DESIGN.md section 3 within what the caller may see; shared by the list, archive list, CSV and driver views. */
-export function packageListWhere(user: SessionUser, q: PackageListQuery, archived = false, ...more: (SQL | undefined)[]): SQL | undefined {
-  const dayStart = (d: string) => Date.parse(`${d}T00:00:00Z`);
-  return and(
-    archived ? isNotNull(pkg.deleted_at) : isNull(pkg.deleted_at), packageScope(user),
-    ...listConditions(pkg, PACKAGE_LIST, {
-      search: q.search, status: q.status, company: q.company, zone: q.zone, driver: q.driver, route: q.route, is_scanned: q.is_scanned,
-    }),
-    q.created_from ? sql`${pkg.created_at} >= ${dayStart(q.created_from)}` : undefined,
-    q.created_to ? sql`${pkg.created_at} < ${dayStart(q.created_to) + 86_400_000}` : undefined,
-    ...more,
-  );
-}
-
-/** A PackageListAnswer whose results SQLite serialised (packages/json.ts). */
-export async function packagePage(db: Db, where: SQL | undefined, q: PackageListQuery, url: string, withHistory = false): Promise<RawJson> {
-  const hot = (await db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get())?.n ?? 0;
-  const cold = withHistory ? await countHistory(db, where) : 0;
-  const order = orderBy(pkg, PACKAGE_LIST, q.ordering);
-  const page = { limit: q.page_size, offset: (q.page - 1) * q.page_size };
-  // Parcels in history match the same filter on the same columns; only when some do is the union read.
-  const results = cold
-    ? await unionPage(db, where, order, page.limit, page.offset)
-    : await packageJsonWhere(db, where, { orderBy: order, ...page });
-  const count = hot + cold;
-  return rawObject({ count, ...pageLinks(url, q.page, q.page_size, count), results: rawArray(results) });
-}
 
 const one = packageJson;
 
@@ -91,7 +39,7 @@ export function packageRoutes(app: App): void {
     method: 'get', path: '/package/', tags, access: 'package.view', query: PackageListQuery, response: PackageListAnswer,
     catalogue: pm('Get', 'Multiple Zone Filter'),
     summary: 'List packages (companies see their own, drivers theirs)', description: LIST_FILTERS_DOC,
-  }, ({ deps, user, query, c }) => packagePage(deps.db, packageListWhere(user, query), query, c.req.url, true));
+  }, ({ deps, user, query, c }) => packageList(deps.db, user, query, c.req.url));
 
   defineRoute(app, {
     method: 'post', path: '/package/', tags, access: 'package.manage', body: PackageCreate, response: Package, status: 201,
@@ -124,21 +72,7 @@ export function packageRoutes(app: App): void {
     catalogue: pm('Area by Postcode'),
     summary: 'Suburbs (with their zone and state) and areas for a postcode',
     description: 'Matches suburbs by their own postcode and by the pincode table.',
-  }, async ({ deps, query }) => {
-    const { db } = deps;
-    const viaPincode = (await db.select({ id: pincode.suburb_id }).from(pincode).where(and(eq(pincode.code, query.postcode), isNull(pincode.deleted_at))).all()).map((r) => r.id);
-    const suburbs = await db.select({
-      id: suburb.id, name: suburb.name, zone: suburb.zone_id, zone_name: zone.name, state: suburb.state_id, state_name: state.name,
-    }).from(suburb).leftJoin(zone, eq(zone.id, suburb.zone_id)).leftJoin(state, eq(state.id, suburb.state_id))
-      .where(and(isNull(suburb.deleted_at), viaPincode.length ? sql`(${suburb.postcode} = ${query.postcode} or ${inArray(suburb.id, viaPincode)})` : eq(suburb.postcode, query.postcode)))
-      .orderBy(suburb.name).all();
-    const areas = suburbs.length
-      ? await db.select({ id: area.id, name: area.name, suburb: area.suburb_id, suburb_name: suburb.name }).from(area)
-        .innerJoin(suburb, eq(suburb.id, area.suburb_id))
-        .where(and(inArray(area.suburb_id, suburbs.map((s) => s.id)), isNull(area.deleted_at))).orderBy(area.name).all()
-      : [];
-    return { success: true, postcode: query.postcode, suburbs, areas };
-  });
+  }, async ({ deps, query }) => ({ success: true, postcode: query.postcode, ...await placesByPostcode(deps.db, query.postcode) }));
 
   defineRoute(app, {
     method: 'post', path: '/package/price/', tags, access: 'package.view', body: PriceQuoteBody, response: PriceAnswer,
@@ -181,7 +115,7 @@ export function packageRoutes(app: App): void {
       driverId = user.id;
     }
     const q = { ...query, driver: undefined };
-    return packagePage(deps.db, packageListWhere(user, q, false, eq(pkg.assigned_to_id, driverId)), q, c.req.url, true);
+    return packageList(deps.db, user, q, c.req.url, eq(pkg.assigned_to_id, driverId));
   });
 
   defineRoute(app, {

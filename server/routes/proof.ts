@@ -1,38 +1,26 @@
-import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { IdParams, ListQuery, pageOf } from '../../shared/schemas/common';
 import { Proof, PROOF_SLOTS, ProofCreateBody, ProofUpdateBody, slotPath, type ProofSlot } from '../../shared/schemas/delivery';
-import { isStaff } from '../../shared/roles';
-import { deliveryRecord, packagePhoto, pkg } from '../db/schema/index';
-import { forbidden } from '../errors';
 import { ops } from '../http/catalogue';
 import type { Deps } from '../deps';
 import type { App } from '../http/env';
 import { defineRoute } from '../http/route';
 import type { SessionUser } from '../services/auth/session';
-import { proofOf, proofParcel, updateDeliveryText, writeSlots } from '../services/packages/proof';
-import { packageScope } from '../services/packages/scope';
-import { proofPage } from './delivery';
+import { proofOf, proofParcel, updateDeliveryText, writableProofParcel, writeSlots } from '../services/packages/proof';
+import { proofUploadPage } from '../services/packages/proofList';
 
 const tags = ['Photo Upload in Assign Package'];
 const group = 'web/Photo Upload in Assign Package';
 const OP_OF_SLOT: Record<ProofSlot, string> = {
   photo_one: 'Photo One', photo_two: 'Photo Two', photo_three: 'Photo Three', photo_four: 'Photo Four', photo_five: 'Photo Five', signature: 'Signature',
 };
-const hasProof = sql`exists (select 1 from ${packagePhoto} where ${packagePhoto.package_id} = ${pkg.id})`;
-
-function writer(user: SessionUser): void {
-  if (!isStaff(user.role) && user.role !== 'driver') throw forbidden('Only drivers and staff change delivery proof');
-}
-
 function slotsOf(body: z.output<typeof ProofUpdateBody>) {
   return Object.fromEntries(PROOF_SLOTS.filter((s) => body[s] !== undefined).map((s) => [s, body[s]]));
 }
 
 /** Create and update alike: the slots the body names, then the delivery's recipient and note. */
 async function setProof(deps: Deps, user: SessionUser, packageId: number, body: z.output<typeof ProofUpdateBody>, deviceId: string | undefined) {
-  writer(user);
-  const row = await proofParcel(deps.db, user, packageId);
+  const row = await writableProofParcel(deps.db, user, packageId);
   await writeSlots(deps, user, row, slotsOf(body), deviceId);
   await updateDeliveryText(deps, user, row, { recipient_name: body.recipient_name, note: body.note }, deviceId);
   return proofOf(deps.db, row);
@@ -47,12 +35,7 @@ export function proofRoutes(app: App): void {
     method: 'get', path: '/photo-upload/', tags, access: 'package.view', query: ListQuery.extend({ package: IdParams.shape.id.optional() }),
     response: pageOf(Proof), catalogue: ops(group, 'List'),
     summary: 'Parcels with delivery proof (photos, signature or a delivery record), newest delivery first',
-  }, ({ deps, user, query, c }) => {
-    const where = and(isNull(pkg.deleted_at), or(hasProof, sql`${deliveryRecord.id} is not null`),
-      user.role === 'driver' ? or(eq(pkg.assigned_to_id, user.id), eq(deliveryRecord.driver_id, user.id)) : packageScope(user),
-      query.package != null ? eq(pkg.id, query.package) : undefined);
-    return proofPage(deps, where, query, c.req.url);
-  });
+  }, ({ deps, user, query, c }) => proofUploadPage(deps.db, user, query, c.req.url));
 
   defineRoute(app, {
     method: 'post', path: '/photo-upload/', tags, access: 'delivery.manage', body: ProofCreateBody, response: Proof, status: 201,
@@ -76,8 +59,7 @@ export function proofRoutes(app: App): void {
     method: 'delete', path: '/photo-upload/{id}/', tags, access: 'delivery.manage', params: IdParams, response: Proof,
     catalogue: ops(group, 'Delete'), summary: 'Clear every proof slot of a parcel (the files stay stored; the change is recorded)',
   }, async ({ deps, user, params, device }) => {
-    writer(user);
-    const row = await proofParcel(deps.db, user, params.id);
+    const row = await writableProofParcel(deps.db, user, params.id);
     await writeSlots(deps, user, row, Object.fromEntries(PROOF_SLOTS.map((s) => [s, null])), device?.id);
     return proofOf(deps.db, row);
   });
@@ -87,8 +69,7 @@ export function proofRoutes(app: App): void {
       method: 'delete', path: `/photo-upload/{id}/${slotPath(slot)}/`, tags, access: 'delivery.manage', params: IdParams, response: Proof,
       catalogue: ops(group, `Photo Upload Delete/${OP_OF_SLOT[slot]}`), summary: `Remove ${slot.replace('_', ' ')} from a parcel's proof`,
     }, async ({ deps, user, params, device }) => {
-      writer(user);
-      const row = await proofParcel(deps.db, user, params.id);
+      const row = await writableProofParcel(deps.db, user, params.id);
       await writeSlots(deps, user, row, { [slot]: null }, device?.id);
       return proofOf(deps.db, row);
     });

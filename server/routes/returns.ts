@@ -1,4 +1,3 @@
-import { and, desc, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { mustReturn } from '../../shared/lifecycle';
 import { IdParams } from '../../shared/schemas/common';
@@ -7,16 +6,13 @@ import {
 } from '../../shared/schemas/delivery';
 import { Package } from '../../shared/schemas/package';
 import type { Role } from '../../shared/roles';
-import { pkg } from '../db/schema/index';
 import { ops } from '../http/catalogue';
 import type { App } from '../http/env';
 import { defineRoute } from '../http/route';
-import { pageLinks } from '../resources/list';
-import { dayStart, historyVisible, packageStory } from '../services/packages/history';
+import { historyVisible, packageStory } from '../services/packages/history';
 import { findPackage } from '../services/packages/lifecycle';
-import { cancelPackage, depotReturn, returnCounts, returnScan, returnScope } from '../services/packages/returns';
+import { cancelPackage, depotReturn, returnCounts, returnScan, returnsPage } from '../services/packages/returns';
 import { scanContext } from '../services/packages/scan';
-import { visiblePackage } from '../services/packages/scope';
 import { packagesByIds } from '../services/packages/shape';
 import { livePackage } from '../services/history/live';
 
@@ -51,17 +47,7 @@ export function returnRoutes(app: App): void {
     catalogue: ops(group, 'Returned Packages List'),
     summary: 'Returned parcels (?status=returned|returned_to_sender|failed; default both returned states), latest change first',
     description: 'Staff see all, a company its own, a driver the parcels they failed or brought back. ?driver= (staff: parcels that driver failed), date_from/date_to on the last change.',
-  }, async ({ deps, user, query, c }) => {
-    const statuses = query.status ? [query.status] : ['returned', 'returned_to_sender'];
-    const where = and(isNull(pkg.deleted_at), inArray(pkg.status, statuses), returnScope(user),
-      query.driver != null && user.role !== 'driver' ? sql`exists (select 1 from delivery_attempt a where a.package_id = ${pkg.id} and a.driver_id = ${query.driver})` : undefined,
-      query.date_from ? gte(pkg.updated_at, dayStart(query.date_from)) : undefined,
-      query.date_to ? lt(pkg.updated_at, dayStart(query.date_to) + 86_400_000) : undefined);
-    const count = (await deps.db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get())?.n ?? 0;
-    const ids = (await deps.db.select({ id: pkg.id }).from(pkg).where(where).orderBy(desc(pkg.updated_at), desc(pkg.id))
-      .limit(query.page_size).offset((query.page - 1) * query.page_size).all()).map((r) => r.id);
-    return { count, ...pageLinks(c.req.url, query.page, query.page_size, count), results: await packagesByIds(deps.db, ids) };
-  });
+  }, ({ deps, user, query, c }) => returnsPage(deps.db, user, query, c.req.url));
 
   defineRoute(app, {
     method: 'get', path: '/return-parcel/info/', tags, access: 'package.view', response: ReturnInfoAnswer,
@@ -87,5 +73,4 @@ export function returnRoutes(app: App): void {
     const row = await cancelPackage(deps, scanContext(user, body, device), (await livePackage(deps.db, user, params.id)));
     return (await packagesByIds(deps.db, [row.id]))[0] as z.infer<typeof Package>;
   });
-
 }

@@ -1,43 +1,27 @@
-import { and, eq, gte, isNull, lt, notInArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { allowedTransitions, FINAL_STATUSES, STATUS_LABELS, type PackageStatus } from '../../shared/lifecycle';
+import { allowedTransitions, STATUS_LABELS, type PackageStatus } from '../../shared/lifecycle';
 import { Package, RemainingPackagesResponse } from '../../shared/schemas/package';
 import {
   CheckScanAnswer, DayQuery, DeliverAnswer, NoParcelBody, ResolveBody, ScanAnswer, ScanBody, ScanDeliverBody,
   ScannedPackagesResponse, ScanException, ScanExceptionQuery, SupervisorScanItem, TrackingDeliverBody, ZoneScanAnswer,
 } from '../../shared/schemas/delivery';
 import { idParam, pageOf, SuccessMessage } from '../../shared/schemas/common';
-import { isStaff, type Role } from '../../shared/roles';
-import type { Db } from '../db/client';
-import { prepared } from '../db/prepared';
-import { packageEvent, pkg, scanException, user as userTable } from '../db/schema/index';
-import { iso } from '../clock';
-import { forbidden, notFound } from '../errors';
+import type { Role } from '../../shared/roles';
 import { ops } from '../http/catalogue';
 import type { App } from '../http/env';
 import { rawArray, rawObject } from '../http/rawJson';
 import { defineRoute } from '../http/route';
-import { pageLinks } from '../resources/list';
-import { deliver, wasDriversParcel } from '../services/packages/deliver';
-import { checkScans, dayStart, shapeEvents } from '../services/packages/history';
-import { proofOf } from '../services/packages/proof';
-import {
-  actionMeta, checkScan, inboundScan, notYours, parcelByCode, recordScanException, resetScan, scanAssignZone, scanContext,
-} from '../services/packages/scan';
-import { packageJson, packageJsonSelect, packageJsonWhere, rawPackages } from '../services/packages/json';
-
-export { actionMeta, ScanAnswer };
+import { deliverByCode, deliveryAnswer } from '../services/packages/deliver';
+import { checkScans, shapeEvents } from '../services/packages/history';
+import { actionMeta, checkScan, inboundScan, resetScan, scanAssignZone, scanContext } from '../services/packages/scan';
+import { reportNoParcel, resolveScanException, scanExceptionPage } from '../services/packages/scanExceptions';
+import { packageJson } from '../services/packages/json';
+import { assertMayListVan, remainingPackages, scannedPackages } from '../services/packages/vanLists';
 
 const tags = ['Scan API'];
 const DEPOT: readonly Role[] = ['super_admin', 'admin', 'supervisor', 'depot_manager'];
 const SUPERVISORS: readonly Role[] = ['super_admin', 'admin', 'supervisor', 'depot_manager'];
 const DriverParams = z.object({ number: z.coerce.number().int().positive() });
-/** Prepared once per database: drivers poll this list, and building its SQL cost more than running it. */
-const remainingQuery = (db: Db) => prepared(db, 'remaining-packages-json', (d) => packageJsonSelect(d)
-  // Same rule as offerableToDriver (shared/lifecycle.ts): a failed parcel past its attempts must come back, so it is not offered.
-  .where(and(eq(pkg.assigned_to_id, sql.placeholder('driver')), eq(pkg.is_scanned, false), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES]),
-    sql`not (${pkg.status} = 'failed' and ${pkg.attempts} >= ${sql.placeholder('max')})`))
-  .orderBy(pkg.sequence_no, pkg.id).prepare());
 
 export function scanRoutes(app: App): void {
   defineRoute(app, {
@@ -98,13 +82,7 @@ export function scanRoutes(app: App): void {
     method: 'get', path: '/scan-package-api/supervisor-scan/', tags, access: { roles: SUPERVISORS },
     catalogue: ops('mobile/Scan API', 'Supervisor Scan Package List'), query: DayQuery, response: pageOf(SupervisorScanItem),
     summary: 'Parcels checked by supervisors on a day (default today, UTC), newest first; ?supervisor= narrows to one',
-  }, ({ deps, query, c }) => {
-    const day = query.date ?? new Date(deps.clock.now()).toISOString().slice(0, 10);
-    const start = dayStart(day);
-    const where = and(gte(packageEvent.received_at, start), lt(packageEvent.received_at, start + 86_400_000),
-      query.supervisor != null ? eq(packageEvent.actor_id, query.supervisor) : undefined);
-    return checkScans(deps, where, query.page, query.page_size, c.req.url);
-  });
+  }, ({ deps, query, c }) => checkScans(deps, query, c.req.url));
 
   defineRoute(app, {
     method: 'post', path: '/scan-package-api/no-parcel/', tags, access: 'scan.manage', status: 201,
@@ -112,51 +90,34 @@ export function scanRoutes(app: App): void {
     summary: 'Report a scanned code with no parcel; it waits in the scan-exception list for staff',
     description: 'If the code does belong to a parcel the answer says so (and includes it when the caller may see it); the report is kept either way.',
   }, async ({ deps, user, body, device }) => {
-    const ctx = scanContext(user, body, device);
-    const row = await deps.db.select().from(pkg).where(and(eq(pkg.hawb, body.code), isNull(pkg.deleted_at))).get();
-    const ex = await recordScanException(deps.db, deps.clock.now(), body.code, 'no_parcel', ctx);
-    const visible = row && (isStaff(user.role) || row.assigned_to_id === user.id);
+    const { row, visible, exception } = await reportNoParcel(deps, scanContext(user, body, device), body.code);
     return rawObject({
       success: true, message: row ? `Code ${body.code} is parcel ${row.hawb}; reported anyway` : `Code ${body.code} reported to the depot`,
-      exception: shapeException(ex, user.name), package: visible ? await packageJson(deps.db, row.id) : null,
+      exception, package: row && visible ? await packageJson(deps.db, row.id) : null,
     });
   });
 
   defineRoute(app, {
     method: 'get', path: '/scan-package-api/no-parcel/', tags, access: { roles: DEPOT }, catalogue: [], query: ScanExceptionQuery,
     response: pageOf(ScanException), summary: 'Scan exceptions (unknown codes, no-parcel reports) for staff; ?resolved=false for open ones',
-  }, async ({ deps, query, c }) => {
-    const where = query.resolved ? eq(scanException.resolved, query.resolved === 'true') : undefined;
-    const count = (await deps.db.select({ n: sql<number>`count(*)` }).from(scanException).where(where).get())?.n ?? 0;
-    const rows = await deps.db.select({ e: scanException, name: userTable.name }).from(scanException).leftJoin(userTable, eq(userTable.id, scanException.actor_id))
-      .where(where).orderBy(sql`${scanException.id} desc`).limit(query.page_size).offset((query.page - 1) * query.page_size).all();
-    return { count, ...pageLinks(c.req.url, query.page, query.page_size, count), results: rows.map((r) => shapeException(r.e, r.name)) };
-  });
+  }, ({ deps, query, c }) => scanExceptionPage(deps, query, c.req.url));
 
   defineRoute(app, {
     method: 'post', path: '/scan-package-api/no-parcel/{id}/resolve/', tags, access: { roles: DEPOT }, catalogue: [],
     params: z.object({ id: idParam }), body: ResolveBody, response: ScanException, summary: 'Mark a scan exception as sorted out',
-  }, async ({ deps, user, params, body }) => {
-    const ex = await deps.db.select().from(scanException).where(eq(scanException.id, params.id)).get();
-    if (!ex) throw notFound(`Scan exception ${params.id} not found`);
-    const note = [body.note, body.package != null ? `parcel ${body.package}` : undefined].filter(Boolean).join('; ') || null;
-    const updated = await deps.db.update(scanException).set({ resolved: true, resolved_by: user.id, resolved_at: deps.clock.now(), resolution_note: note })
-      .where(eq(scanException.id, ex.id)).returning().get();
-    const actor = ex.actor_id != null ? (await deps.db.select({ name: userTable.name }).from(userTable).where(eq(userTable.id, ex.actor_id)).get())?.name : null;
-    return shapeException(updated ?? ex, actor ?? null);
-  });
+  }, ({ deps, user, params, body }) => resolveScanException(deps, user, params.id, body));
 
   defineRoute(app, {
     method: 'post', path: '/scan-package-api/scan-deliver/', tags, access: { roles: ['driver'] },
     catalogue: ops('mobile/Scan API', 'Scan and Deliverd'), body: ScanDeliverBody, response: DeliverAnswer,
     summary: 'Scan a parcel at the door and deliver it in one step (body as package-delivered/{id}/deliver/ plus barcode)',
-  }, ({ deps, user, body, device }) => deliverByCode(deps, scanContext(user, body, device), body.barcode, body));
+  }, async ({ deps, user, body, device }) => deliveryAnswer(deps.db, await deliverByCode(deps, scanContext(user, body, device), body.barcode, body)));
 
   defineRoute(app, {
     method: 'post', path: '/scan-package-api/deliver-by-tracking/', tags, access: { roles: ['driver'] },
     catalogue: ops('mobile/Scan API', 'Package Delivered by Tracking No'), body: TrackingDeliverBody, response: DeliverAnswer,
     summary: 'Deliver a parcel by its typed tracking number (when the label will not scan)',
-  }, ({ deps, user, body, device }) => deliverByCode(deps, scanContext(user, body, device), body.tracking_no, body));
+  }, async ({ deps, user, body, device }) => deliveryAnswer(deps.db, await deliverByCode(deps, scanContext(user, body, device), body.tracking_no, body)));
 
   defineRoute(app, {
     method: 'get', path: '/scan-package-api/{number}/remaining-packages-list/', tags, access: 'package.view',
@@ -164,8 +125,8 @@ export function scanRoutes(app: App): void {
     summary: "A driver's assigned packages not yet scanned onto the van", response: RemainingPackagesResponse,
     description: '`number` is the driver\'s employee id. A driver may ask only for their own id; supervisors and admins for anyone.',
   }, async ({ deps, user, params }) => {
-    if (!isStaff(user.role) && user.id !== params.number) throw forbidden('You may only list your own remaining packages');
-    const pending = rawPackages((await remainingQuery(deps.db).values({ driver: params.number, max: deps.config.maxAttempts })) as unknown[][]);
+    assertMayListVan(user, params.number, 'remaining');
+    const pending = await remainingPackages(deps, params.number);
     return rawObject({ success: true, message: `${pending.length} package(s) remaining`, pending_packages: rawArray(pending) });
   });
 
@@ -175,29 +136,8 @@ export function scanRoutes(app: App): void {
     summary: "A driver's packages scanned onto the van and not yet in a final state",
     description: 'Same access as the remaining list: a driver only their own id, staff anyone.',
   }, async ({ deps, user, params }) => {
-    if (!isStaff(user.role) && user.id !== params.number) throw forbidden('You may only list your own scanned packages');
-    const scanned = await packageJsonWhere(deps.db,
-      and(eq(pkg.assigned_to_id, params.number), eq(pkg.is_scanned, true), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES])),
-      { orderBy: [pkg.sequence_no, pkg.id] });
+    assertMayListVan(user, params.number, 'scanned');
+    const scanned = await scannedPackages(deps.db, params.number);
     return rawObject({ success: true, message: `${scanned.length} package(s) on the van`, scanned_packages: rawArray(scanned) });
   });
-}
-
-async function deliverByCode(deps: Parameters<typeof deliver>[0], ctx: Parameters<typeof deliver>[1], code: string, body: Parameters<typeof deliver>[3]) {
-  const row = await parcelByCode(deps, code, 'deliver', ctx);
-  // A code in hand that was never this driver's is answered by name, not hidden as a 404.
-  if (row.assigned_to_id !== ctx.actor.id && !(await wasDriversParcel(deps.db, row.id, ctx.actor.id))) throw notYours(deps, row, 'deliver', ctx);
-  const { row: done, flagged } = await deliver(deps, ctx, row, body, 'scan_deliver');
-  return rawObject({
-    success: true, message: flagged ? `Parcel ${done.hawb} delivered and flagged for a supervisor: it had been reassigned` : `Parcel ${done.hawb} delivered`,
-    flagged, package: await packageJson(deps.db, done.id), proof: await proofOf(deps.db, done),
-  });
-}
-
-function shapeException(e: typeof scanException.$inferSelect, actorName: string | null) {
-  return {
-    id: e.id, code: e.code, action: e.action, actor: e.actor_id != null ? { id: e.actor_id, name: actorName ?? '' } : null, device_id: e.device_id,
-    occurred_at: iso(e.occurred_at) ?? '', received_at: iso(e.received_at) ?? '', latitude: e.latitude, longitude: e.longitude, note: e.note,
-    resolved: e.resolved, resolved_at: iso(e.resolved_at), resolution_note: e.resolution_note,
-  };
 }

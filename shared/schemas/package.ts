@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PACKAGE_STATUSES } from '../lifecycle';
-import { email, latitude, longitude, text } from './common';
+import { email, latitude, longitude, ListQuery, text } from './common';
 
 /** Spec 2.1 exactly: every field present, null where unset. */
 export const Package = z.object({
@@ -262,3 +262,23 @@ export const RemainingPackagesResponse = z.object({
   message: z.string(),
   pending_packages: z.array(Package),
 });
+
+/** The package list's query (DESIGN.md section 3), shared by the list, archive list, CSV and driver views. */
+export const PackageListQuery = ListQuery.extend({
+  status: z.string().max(500).optional(),
+  company: z.string().max(500).optional(),
+  zone: z.string().max(2000).optional(),
+  driver: z.string().max(500).optional(),
+  route: z.string().max(500).optional(),
+  is_scanned: z.enum(['true', 'false']).optional(),
+  created_from: z.iso.date().optional(),
+  created_to: z.iso.date().optional(),
+// Unknown filters answer 400 (issue 18: `?hawb=X` used to be ignored and returned every parcel); use `search` for a tracking number.
+}).strict();
+export type PackageListQuery = z.output<typeof PackageListQuery>;
+/** The pickup lists: the package list's filters plus the pickup point. */
+export const PickupListQuery = PackageListQuery.extend({ pickup_point: z.coerce.number().int().positive().optional() });
+export type PickupListQuery = z.output<typeof PickupListQuery>;
+
+export const LIST_FILTERS_DOC = 'Filters: status, company, zone, driver, route (each comma-separated for several, e.g. `zone=1,2,3`), '
+  + `is_scanned, created_from/created_to (dates), search, ordering. Statuses: ${PACKAGE_STATUSES.join(', ')}.`;

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { createApp, type CourierApp } from '../../server/app';
 import type { Config } from '../../server/deps';
 import { manualClock } from '../../server/clock';
-import { openMemoryDatabase, type Db } from '../../server/db/client';
+import { afterEach, expect } from 'vitest';
+import { openMemoryDatabase, sqliteOf, type Db } from '../../server/db/client';
+import { answerStoreDrift } from '../../server/db/engine/sqliteAnswers';
+import { answerSource } from '../../server/services/packages/json';
 import type { UnitOptions as WriteBatchOptions } from '../../server/db/engine/types';
 import { user, company } from '../../server/db/schema/index';
 import { diskFileStore, type FileStore } from '../../server/files/index';
@@ -40,12 +43,26 @@ export function formOf(fields: Record<string, string | Uint8Array>): FormData {
 let seq = 0;
 
 /**
+ * After every test, each SQLite database a test app still has open must hold exactly the answers its
+ * triggers promise (server/db/engine/sqliteAnswers.ts): the whole suite doubles as their test.
+ */
+const opened = new Set<Db>();
+afterEach(() => {
+  for (const db of opened) {
+    const sqlite = sqliteOf(db);
+    if (!sqlite?.open) { opened.delete(db); continue; }
+    expect(answerStoreDrift(sqlite, answerSource()), 'parcels whose stored answer is stale').toBe(0);
+  }
+});
+
+/**
  * `writeBatch` reaches the app's group commit (server/db/writeBatch.ts), e.g. to fail a COMMIT.
  * `config` overrides the app's configuration; PUBLIC_URL defaults to https://courier.test.
  * `files` replaces the store in a fresh directory (`filesDir`) with another (an S3 store).
  */
 export async function makeApp(options: { writeBatch?: WriteBatchOptions; config?: Partial<Config>; files?: FileStore } = {}): Promise<TestApp> {
   const db = await openMemoryDatabase();
+  opened.add(db);
   const clock = manualClock();
   const filesDir = mkdtempSync(join(tmpdir(), 'courier-files-'));
   const config = { publicUrl: 'https://courier.test', ...options.config };

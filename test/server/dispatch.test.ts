@@ -258,5 +258,14 @@ describe('planning the day', () => {
     expect(phoneAfter.has(order[0])).toBe(false);
     for (const id of order.slice(1)) expect(phoneAfter.get(id)).toBe((await etaOf(id)).eta_at);
     expect((await t.json('GET', `/api/dispatch/eta/?date=${DAY}`, w.shipper.token)).status).toBe(403);
+
+    // The next stop is delivered by scanning its label at the door: it leaves the list and the stop
+    // after it is reached sooner, exactly as a delivery by id does.
+    const third = (await etaOf(order[2])).eta_at;
+    const hawb = (await t.json<PackageJson>('GET', `/api/package/${order[1]}/`, admin.token)).body.hawb;
+    const scanned = await t.json('POST', '/api/scan-package-api/scan-deliver/', d1.token, { barcode: hawb, recipient_name: 'At the door' });
+    expect(scanned.status, JSON.stringify(scanned.body)).toBe(200);
+    expect(await t.db.select().from(stopEta).where(eq(stopEta.package_id, order[1])).get()).toBeUndefined();
+    expect((await etaOf(order[2])).eta_at).toBeLessThan(third);
   });
 });

@@ -252,6 +252,7 @@ export const deliveryAttemptHistory = pgTable("delivery_attempt_history", {
   foreignKey({ columns: [t.photo_file_id], foreignColumns: [storedFile.id], name: "delivery_attempt_history_photo_file_id_stored_file_id_fk" }),
   index("delivery_attempt_history_pkg_idx").on(t.package_id),
   index("delivery_attempt_history_occurred_idx").on(t.occurred_at),
+  index("delivery_attempt_history_driver_idx").on(t.driver_id, t.received_at),
 ]);
 
 export const deliveryRate = pgTable("delivery_rate", {
@@ -331,6 +332,7 @@ export const deliveryRecordHistory = pgTable("delivery_record_history", {
   foreignKey({ columns: [t.driver_id], foreignColumns: [user.id], name: "delivery_record_history_driver_id_user_id_fk" }),
   index("delivery_record_history_pkg_idx").on(t.package_id),
   index("delivery_record_history_occurred_idx").on(t.occurred_at),
+  index("delivery_record_history_driver_idx").on(t.driver_id, t.received_at),
 ]);
 
 export const deliveryRoute = pgTable("route", {
@@ -687,6 +689,7 @@ export const packageHistory = pgTable("package_history", {
   index("package_history_created_idx").on(t.created_at),
   index("package_history_status_idx").on(t.status),
   index("package_history_driver_idx").on(t.assigned_to_id, t.delivered_at),
+  index("package_history_zone_idx").on(t.zone_id, t.status),
 ]);
 
 export const packageHistoryAnswer = pgTable("package_history_answer", {
@@ -702,6 +705,7 @@ export const packageHistoryRow = pgTable("package_history_row", {
   data: text("data").notNull(),
 }, (t): PgTableExtraConfigValue[] => [
   index("package_history_row_pkg_idx").on(t.package_id, t.source, t.row_id),
+  index("package_history_row_source_idx").on(t.source, t.row_id),
 ]);
 
 export const packageLocation = pgTable("package_location", {
@@ -917,6 +921,7 @@ export const pkg = pgTable("package", {
   index("package_status_idx").on(t.status),
   index("package_zone_status_idx").on(t.zone_id, t.status, t.deleted_at),
   index("package_route_idx").on(t.route_id),
+  index("package_live_driver_idx").on(t.assigned_to_id, t.is_scanned, t.sequence_no, t.id, t.status, t.attempts, t.deleted_at).where(sql.raw("\"status\" not in ('delivered', 'returned_to_sender', 'cancelled')")),
 ]);
 
 export const recipientSettings = pgTable("recipient_settings", {

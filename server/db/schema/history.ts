@@ -17,6 +17,8 @@ export const packageHistory = sqliteTable('package_history', {
   index('package_history_created_idx').on(tb.created_at),
   index('package_history_status_idx').on(tb.status),
   index('package_history_driver_idx').on(tb.assigned_to_id, tb.delivered_at),
+  // The list's zone filter: without it every zone-filtered list (and its count) read all of history.
+  index('package_history_zone_idx').on(tb.zone_id, tb.status),
 ]);
 
 /**
@@ -32,17 +34,22 @@ export const packageHistoryAnswer = sqliteTable('package_history_answer', {
 /** Delivery records of cold parcels, same columns as `delivery_record`: reports read both. */
 export const deliveryRecordHistory = sqliteTable('delivery_record_history', deliveryRecordColumns(), (t) => [
   index('delivery_record_history_pkg_idx').on(t.package_id), index('delivery_record_history_occurred_idx').on(t.occurred_at),
+  // A driver's completed deliveries (the dashboard's list) as on the hot table.
+  index('delivery_record_history_driver_idx').on(t.driver_id, t.received_at),
 ]);
 
 /** Failed attempts of cold parcels, same columns as `delivery_attempt`. */
 export const deliveryAttemptHistory = sqliteTable('delivery_attempt_history', deliveryAttemptColumns(), (t) => [
   index('delivery_attempt_history_pkg_idx').on(t.package_id), index('delivery_attempt_history_occurred_idx').on(t.occurred_at),
+  // The parcels a driver failed (the returns list) as on the hot table.
+  index('delivery_attempt_history_driver_idx').on(t.driver_id, t.received_at),
 ]);
 
 /**
  * Every other row of a cold parcel (events, failures, photos, pricing, location, recipient, ratings,
  * refused deliveries...), kept whole as JSON under the name of the table it came from, so nothing is
- * lost and a parcel could be brought back. Only tracking reads it (the parcel's events).
+ * lost and a parcel could be brought back. Read through services/history/kept.ts (a parcel's story, proof,
+ * refusals; ratings lists).
  */
 export const packageHistoryRow = sqliteTable('package_history_row', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -50,4 +57,8 @@ export const packageHistoryRow = sqliteTable('package_history_row', {
   source: text('source').notNull(),
   row_id: integer('row_id'),
   data: text('data').notNull(),
-}, (t) => [index('package_history_row_pkg_idx').on(t.package_id, t.source, t.row_id)]);
+}, (t) => [
+  index('package_history_row_pkg_idx').on(t.package_id, t.source, t.row_id),
+  // Lists across parcels (a company's ratings) read one source newest first without scanning every kept row.
+  index('package_history_row_source_idx').on(t.source, t.row_id),
+]);

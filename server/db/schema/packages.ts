@@ -1,4 +1,6 @@
+import { sql, type SQLWrapper } from 'drizzle-orm';
 import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { FINAL_STATUSES } from '../../../shared/lifecycle';
 import { archivable, id, timestamps } from './columns';
 import { company, user } from './people';
 import { country, state, suburb, zone } from './geo';
@@ -75,6 +77,12 @@ export const packageColumns = () => ({
   ...timestamps(),
 });
 
+/**
+ * "Still in play" (not delivered, returned or cancelled) with the statuses written out: a query
+ * carrying this very term can use the partial index below, which a bound parameter list could not.
+ */
+export const isLive = (status: SQLWrapper) => sql`${status} not in (${sql.raw(FINAL_STATUSES.map((s) => `'${s}'`).join(', '))})`;
+
 export const pkg = sqliteTable('package', packageColumns(), (tb) => [
   uniqueIndex('package_hawb_uq').on(tb.hawb),
   index('package_assigned_status_idx').on(tb.assigned_to_id, tb.status),
@@ -83,6 +91,11 @@ export const pkg = sqliteTable('package', packageColumns(), (tb) => [
   // The staff list filtered by zone and status (and its count) reads only this index; its prefix serves zone lookups.
   index('package_zone_status_idx').on(tb.zone_id, tb.status, tb.deleted_at),
   index('package_route_idx').on(tb.route_id),
+  // A driver's remaining and scanned lists in their order: only parcels in play, so their cost does
+  // not grow with the weeks of delivered parcels a driver keeps until they move to history. The
+  // lists' other conditions read the trailing columns, so SQLite never reads the parcel's row
+  // (its answer is stored: server/db/engine/sqliteAnswers.ts).
+  index('package_live_driver_idx').on(tb.assigned_to_id, tb.is_scanned, tb.sequence_no, tb.id, tb.status, tb.attempts, tb.deleted_at).where(isLive(tb.status)),
 ]);
 
 /** Every transition and scan of a parcel (DESIGN.md section 7): who, device time, server time, where. */

@@ -1,4 +1,3 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import { IdParams } from '../../../shared/schemas/common';
 import {
@@ -6,7 +5,6 @@ import {
   RouteEtas, StopEtaRecord,
 } from '../../../shared/schemas/dispatch';
 import { RouteRecord } from '../../../shared/schemas/routes';
-import { warehouse } from '../../db/schema/index';
 import { forbidden, notFound } from '../../errors';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
@@ -15,8 +13,6 @@ import { dayEtas, etaFor, routeEtas, travelModel } from '../../services/dispatch
 import { commitPlan, findPlan, MAX_RUNNING_PLANS, planTravel, shapePlan, startPlan } from '../../services/dispatch/plans';
 import { createFleetPlanner } from '../../services/planning/planner';
 import { companyService, setCompanyService, setWindow, windowOf } from '../../services/dispatch/windows';
-import { findPackage } from '../../services/packages/lifecycle';
-import { visiblePackage } from '../../services/packages/scope';
 import { driverRef, findRoute } from '../../services/routes/shape';
 import { STAFF } from '../routes/common';
 import { dispatchResourceRoutes } from './resources';
@@ -39,11 +35,7 @@ export function dispatchRoutes(app: App): void {
   defineRoute(app, {
     method: 'put', path: '/warehouse/{id}/position/', tags, access: 'warehouse.manage', catalogue: [], params: IdParams, body: DepotPositionBody,
     response: DepotPosition, summary: 'Sets where a depot is: vans leave from and return to it',
-  }, async ({ deps, params, body }) => {
-    const w = await deps.db.select({ id: warehouse.id }).from(warehouse).where(and(eq(warehouse.id, params.id), isNull(warehouse.deleted_at))).get();
-    if (!w) throw notFound(`Warehouse ${params.id} not found`);
-    return setDepotPosition(deps.db, deps.clock.now(), params.id, body);
-  });
+  }, ({ deps, params, body }) => setDepotPosition(deps.db, deps.clock.now(), params.id, body));
 
   defineRoute(app, {
     method: 'get', path: '/package/{id}/window/', tags, access: 'package.view', catalogue: [], params: IdParams, response: PackageWindow,

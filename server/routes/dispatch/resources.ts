@@ -1,10 +1,9 @@
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { ShiftCreate, Shift, Vehicle, VehicleCreate } from '../../../shared/schemas/dispatch';
 import { driverShift, vehicle } from '../../db/schema/index';
 import type { App } from '../../http/env';
 import { defineResource } from '../../resources/crud';
-import { shiftRule, shiftToRow, toShift, toVehicle } from '../../services/dispatch/resources';
+import { shiftRule, shiftScope, shiftToRow, toShift, toVehicle } from '../../services/dispatch/resources';
 
 const tags = ['Dispatch'];
 const filters = (...names: string[]) => z.object(Object.fromEntries(names.map((n) => [n, z.string().trim().max(2000).optional()])));
@@ -23,8 +22,7 @@ export function dispatchResourceRoutes(app: App): void {
     path: 'driver-shift', table: driverShift, label: 'Driver shift', view: 'route.view', manage: 'route.manage', tags,
     ops: { list: [], create: [], retrieve: [], update: [], delete: [] },
     record: Shift, create: ShiftCreate, toApi: toShift, toRow: shiftToRow, validate: shiftRule,
-    // A driver sees only their own shifts.
-    scope: (user) => (user.role === 'driver' ? eq(driverShift.driver_id, user.id) : undefined),
+    scope: shiftScope,
     list: { search: [], ordering: ['date', 'start_time', 'created_at'], defaultOrdering: 'start_time', filters: { date: 'date', driver: 'driver_id', vehicle: 'vehicle_id' } },
     listQuery: filters('date', 'driver', 'vehicle'),
   });

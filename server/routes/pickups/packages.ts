@@ -1,38 +1,24 @@
-import { eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { IdParams } from '../../../shared/schemas/common';
 import {
   AssignDriverBody, AssignSingleBody, Package, PackageIdsBody, PackageListAnswer, PackagesChanged, UploadAnswer, UploadBody, UploadQuery,
-  UPLOAD_MAX_ROWS,
+  UPLOAD_MAX_ROWS, LIST_FILTERS_DOC, PickupListQuery,
 } from '../../../shared/schemas/package';
-import { pkg } from '../../db/schema/index';
 import { forbidden } from '../../errors';
 import { ops } from '../../http/catalogue';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
-import type { SessionUser } from '../../services/auth/session';
 import { checkUploadSize, MAX_UPLOAD_BYTES } from '../../services/packages/sheet';
-import { findPackage } from '../../services/packages/lifecycle';
-import { visiblePackage } from '../../services/packages/scope';
 import { packagesByIds } from '../../services/packages/shape';
 import type { UploadResult } from '../../services/packages/upload';
 import { assignPickups, unassignPickups } from '../../services/pickups/assign';
-import { PICKUP_STATUSES } from '../../services/pickups/create';
+import { pickupWhere } from '../../services/pickups/list';
 import { importPickups } from '../../services/pickups/upload';
-import { LIST_FILTERS_DOC, PackageListQuery, packageListWhere, packagePage } from '../packages';
+import { packagePage } from '../../services/packages/list';
 import { livePackage } from '../../services/history/live';
 
 const tags = ['Pickup Package'];
 const pp = (...names: string[]) => ops('web/Pickup Package', ...names);
-
-export const PickupListQuery = PackageListQuery.extend({ pickup_point: z.coerce.number().int().positive().optional() });
-export type PickupListQuery = z.output<typeof PickupListQuery>;
-
-/** Pickups (requested or collected, unless `status` says otherwise) the caller may see. */
-export function pickupWhere(user: SessionUser, q: PickupListQuery) {
-  return packageListWhere(user, q, false, q.status ? undefined : inArray(pkg.status, [...PICKUP_STATUSES]),
-    q.pickup_point != null ? eq(pkg.pickup_point_id, q.pickup_point) : undefined);
-}
 
 export const PickupUploadBody = UploadBody.extend({
   /** All rows wait at this pickup point (the company's own). */

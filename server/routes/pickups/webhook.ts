@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Package, PackageListAnswer } from '../../../shared/schemas/package';
+import { Package, PackageListAnswer, PickupListQuery } from '../../../shared/schemas/package';
 import { WEBHOOK_WINDOW_SECONDS, WebhookPickupCreate, WebhookPickupUpdate } from '../../../shared/schemas/webhooks';
 import { forbidden } from '../../errors';
 import { ops } from '../../http/catalogue';
@@ -10,8 +10,8 @@ import type { Context } from 'hono';
 import { packagesByIds } from '../../services/packages/shape';
 import { createPickup, updatePickup } from '../../services/pickups/create';
 import { claimSignature, verifySignedCall, type VerifiedCall } from '../../services/webhooks/signature';
-import { packagePage } from '../packages';
-import { PickupListQuery, pickupWhere } from './packages';
+import { packagePage } from '../../services/packages/list';
+import { pickupWhere } from '../../services/pickups/list';
 
 const tags = ['Pickup Package by Webhook'];
 const pw = (...names: string[]) => ops('web/Pickup Package by Webhook', ...names);

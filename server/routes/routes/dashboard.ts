@@ -58,7 +58,7 @@ export function dashboardRoutes(app: App): void {
     description: 'date_from/date_to: UTC days of the delivery.',
   }, async ({ deps, user, query, c }) => {
     const driver = await whichDriver(deps.db, user, query.driver, true);
-    return completedDeliveries(deps.db, driver?.id, query, c.req.url);
+    return completedDeliveries(deps.db, deps.clock.now(), driver?.id, query, c.req.url);
   });
 
   defineRoute(app, {

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { driverShift, user, vehicle, warehouse } from '../../db/schema/index';
 import { badRequest, conflict } from '../../errors';
 import type { ResourceContext, Row } from '../../resources/crud';
+import type { SessionUser } from '../auth/session';
 
 /** Vehicles and driver shifts (issue 16): shapes and the checks that need the database. */
 export function toVehicle(r: Row) {
@@ -49,4 +50,9 @@ export async function shiftRule(v: Row, { deps: { db }, existing }: ResourceCont
   }
   const same = await db.select({ id: driverShift.id }).from(driverShift).where(and(eq(driverShift.driver_id, v.driver_id as number), eq(driverShift.date, v.date as string))).get();
   if (same && same.id !== existing?.id) throw conflict(`${driver.name} already has a shift on ${String(v.date)}`, { shift: same.id });
+}
+
+/** A driver sees only their own shifts; staff every driver's. */
+export function shiftScope(me: SessionUser) {
+  return me.role === 'driver' ? eq(driverShift.driver_id, me.id) : undefined;
 }

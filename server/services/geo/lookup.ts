@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { area, country, pincode, suburb, zone } from '../../db/schema/index';
+import { area, country, pincode, state, suburb, zone } from '../../db/schema/index';
 import { ApiError, notFound } from '../../errors';
 import type { Row } from './hierarchy';
 
@@ -70,4 +70,20 @@ export async function countryById(db: Db, id: number): Promise<Row> {
   const row = await db.select().from(country).where(eq(country.id, id)).get() as Row | undefined;
   if (!row) throw notFound(`Country ${id} not found`);
   return row;
+}
+
+/** Suburbs (with their zone and state) and their areas for a postcode: the suburb's own postcode or the pincode table. */
+export async function placesByPostcode(db: Db, postcode: string) {
+  const viaPincode = (await db.select({ id: pincode.suburb_id }).from(pincode).where(and(eq(pincode.code, postcode), isNull(pincode.deleted_at))).all()).map((r) => r.id);
+  const suburbs = await db.select({
+    id: suburb.id, name: suburb.name, zone: suburb.zone_id, zone_name: zone.name, state: suburb.state_id, state_name: state.name,
+  }).from(suburb).leftJoin(zone, eq(zone.id, suburb.zone_id)).leftJoin(state, eq(state.id, suburb.state_id))
+    .where(and(isNull(suburb.deleted_at), viaPincode.length ? sql`(${suburb.postcode} = ${postcode} or ${inArray(suburb.id, viaPincode)})` : eq(suburb.postcode, postcode)))
+    .orderBy(suburb.name).all();
+  const areas = suburbs.length
+    ? await db.select({ id: area.id, name: area.name, suburb: area.suburb_id, suburb_name: suburb.name }).from(area)
+      .innerJoin(suburb, eq(suburb.id, area.suburb_id))
+      .where(and(inArray(area.suburb_id, suburbs.map((s) => s.id)), isNull(area.deleted_at))).orderBy(area.name).all()
+    : [];
+  return { suburbs, areas };
 }

@@ -36,6 +36,13 @@ const KEPT_AS_JSON: { source: string; table: SQLiteTable; packageId: SQLiteColum
   { source: 'address_sighting', table: addressSighting, packageId: addressSighting.package_id },
 ];
 
+/**
+ * Every parcel in history was last changed (delivered, returned, cancelled) before this: it moved
+ * at or before `now`, untouched for at least HISTORY_MIN_DAYS (whatever HISTORY_AFTER_DAYS was then).
+ * A read about later times can leave history out without asking it.
+ */
+export const historyChangedBefore = (now: number) => now - HISTORY_MIN_DAYS * DAY_MS;
+
 export interface HistoryRun { moved: number; batches: number }
 
 /** HISTORY_AFTER_DAYS: unset = 90, `0` = off, else whole days of at least HISTORY_MIN_DAYS. */

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, max, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { deliveryAttemptHistory, deliveryRecordHistory, packageHistory, packageHistoryAnswer, packageHistoryRow, pkg } from '../../db/schema/index';
@@ -45,11 +45,17 @@ export async function countHistory(db: Db, where: SQL | undefined): Promise<numb
   return (await db.select({ n: count() }).from(coldPkg).where(where).get())?.n ?? 0;
 }
 
+/** When the newest parcel in history was created (from its index), or null while history is empty. */
+export async function newestInHistory(db: Db): Promise<number | null> {
+  return (await db.select({ at: max(packageHistory.created_at) }).from(packageHistory).get())?.at ?? null;
+}
+
 /** The ordering columns a package list may sort by, the id, and which side a row came from. */
-function sortKeys(t: typeof pkg | typeof coldPkg, cold: 0 | 1) {
+export function sortKeys(t: typeof pkg | typeof coldPkg, cold: 0 | 1) {
   return {
     id: t.id, created_at: t.created_at, hawb: t.hawb, status: t.status, sequence_no: t.sequence_no,
-    customer_name: t.customer_name, updated_at: t.updated_at, delivery_date: t.delivery_date, cold: sql<number>`${sql.raw(String(cold))}`.as('cold'),
+    customer_name: t.customer_name, updated_at: t.updated_at, delivery_date: t.delivery_date, delivered_at: t.delivered_at,
+    cold: sql<number>`${sql.raw(String(cold))}`.as('cold'),
   };
 }
 
@@ -57,12 +63,23 @@ function sortKeys(t: typeof pkg | typeof coldPkg, cold: 0 | 1) {
  * One page of Package answers over hot and cold parcels together, ordered by `order` (written over
  * `pkg`). Each side answers at most offset + limit rows in that order (its own indexes serve it),
  * then the union of those is sorted and cut: the first offset + limit of the whole are among them.
+ * `where` filters the hot side, `coldWhere` the cold one (the same filter, less what cannot differ there).
  * Hot parcels are built now, cold ones answer as they were frozen.
  */
-export async function unionPage(db: Db, where: SQL | undefined, order: (SQLiteColumn | SQL)[], limit: number, offset: number): Promise<RawJson[]> {
+export async function unionPage(
+  db: Db, where: SQL | undefined, coldWhere: SQL | undefined, order: (SQLiteColumn | SQL)[], limit: number, offset: number,
+): Promise<RawJson[]> {
   const top = limit + offset;
   const hot = db.select(sortKeys(pkg, 0)).from(pkg).where(where).orderBy(...order).limit(top);
-  const cold = db.select(sortKeys(coldPkg, 1)).from(coldPkg).where(where).orderBy(...order).limit(top);
+  const cold = db.select(sortKeys(coldPkg, 1)).from(coldPkg).where(coldWhere).orderBy(...order).limit(top);
+  return await unionOf(db, hot, cold, order, limit, offset);
+}
+
+/**
+ * The page cut from two candidate lists, `hot` and `cold`, each selecting `sortKeys` in `order` and
+ * at most offset + limit rows (for lists that join more than the parcel, e.g. its delivery record).
+ */
+export async function unionOf(db: Db, hot: SQLWrapper, cold: SQLWrapper, order: (SQLiteColumn | SQL)[], limit: number, offset: number): Promise<RawJson[]> {
   const rows = await db.all<[number, number]>(sql`select "package"."id", "package"."cold" from (select * from (${hot}) as hot union all select * from (${cold}) as cold) as "package"
     order by ${sql.join(order, sql`, `)} limit ${limit} offset ${offset}`);
   const page = rows.map((r) => ({ id: Number(r[0]), cold: Number(r[1]) === 1 }));

@@ -1,10 +1,22 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, type SQL } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { pkg, user } from '../../db/schema/index';
 import { ApiError, badRequest, invalidTransition } from '../../errors';
 import type { SessionUser } from '../auth/session';
 import { transition, type ActionMeta } from './lifecycle';
 import type { PackageRow } from './shape';
+
+/** Parcels that are, or may be, waiting for a driver: the assignment screen's default view. */
+export const ASSIGNABLE = ['created', 'received', 'assigned', 'failed', 'returned'];
+
+/**
+ * The assignment screen's own filters, beside the package list's: without a status, the assignable
+ * states; `assigned` keeps parcels with (`true`) or without (`false`) a driver.
+ */
+export function assignListFilters(q: { status?: string; assigned?: 'true' | 'false' }): (SQL | undefined)[] {
+  const withDriver = q.assigned === undefined ? undefined : q.assigned === 'true' ? isNotNull(pkg.assigned_to_id) : isNull(pkg.assigned_to_id);
+  return [q.status ? undefined : inArray(pkg.status, ASSIGNABLE), withDriver];
+}
 
 export async function activeDriver(deps: Deps, driverId: number) {
   const driver = await deps.db.select().from(user).where(and(eq(user.id, driverId), isNull(user.deleted_at))).get();

@@ -1,17 +1,25 @@
-import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import { refreshParcelRouteEtas } from '../dispatch/eta';
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { bound, prepared } from '../../db/prepared';
 import type { Deps } from '../../deps';
-import { changeLog, deliveryRecord, packageEvent, user } from '../../db/schema/index';
+import { changeLog, deliveryRecord, packageEvent, pkg, user } from '../../db/schema/index';
 import { ApiError, notFound } from '../../errors';
 import { isFinal, mustReturn, type PackageStatus } from '../../../shared/lifecycle';
 import type { DeliverBody } from '../../../shared/schemas/delivery';
-import { refusal, transition, updatePackage, type Actor } from './lifecycle';
-import { deliverySlots, resolveFiles, writeSlots } from './proof';
+import { rawArray, rawObject, type RawJson } from '../../http/rawJson';
+import type { SessionUser } from '../auth/session';
+import { livePackage } from '../history/live';
+import { latestChangedIds } from './changedPage';
+import { findPackage, refusal, transition, updatePackage, type Actor } from './lifecycle';
+import { deliverySlots, proofOf, resolveFiles, writeSlots } from './proof';
 import { keepRefusedDelivery } from './refusedDelivery';
-import { recordedRefusal, recordedTransition, type ScanContext } from './scan';
+import { packageJson, packageJsonByIds } from './json';
+import { notYours, parcelByCode, recordedRefusal, recordedTransition, type ScanContext } from './scan';
+import { visiblePackage } from './scope';
 import type { PackageRow } from './shape';
 import { learnFromDelivery } from '../geo/addressBook';
+import { audit } from '../audit/record';
 
 export type DeliverInput = Omit<DeliverBody, 'occurred_at' | 'latitude' | 'longitude'>;
 export interface DeliverResult { row: PackageRow; flagged: boolean }
@@ -68,12 +76,44 @@ async function driverName(db: Db, id: number | null): Promise<string> {
  */
 export async function deliver(deps: Deps, ctx: ScanContext, row: PackageRow, input: DeliverInput, action = 'deliver'): Promise<DeliverResult> {
   try {
-    return await deliverOrRefuse(deps, ctx, row, input, action);
+    const done = await deliverOrRefuse(deps, ctx, row, input, action);
+    // However it was delivered (by id, scanned at the door, typed), the rest of its route moves (issue 16).
+    await refreshParcelRouteEtas(deps, done.row.id);
+    return done;
   } catch (err) {
     // A retryable 409 (files not uploaded yet) comes back with the same key; only a final refusal is kept.
     if (err instanceof ApiError && err.status === 409 && !err.retryable) throw keepRefusedDelivery(deps, ctx, row, input, err);
     throw err;
   }
+}
+
+/**
+ * The parcel a driver names by id for an action: their own, or one they held before a reassignment
+ * (deliver and fail decide what that allows); others as their scope allows. A parcel gone to
+ * history is refused as a change to a final parcel would be (409), not as unknown.
+ */
+export async function actionParcel(db: Db, me: SessionUser, id: number): Promise<PackageRow> {
+  const row = await findPackage(db, id);
+  if (row && row.deleted_at == null && me.role === 'driver') return row;
+  return row ? visiblePackage(me, row, id) : livePackage(db, me, id);
+}
+
+/**
+ * A delivery of the parcel a code in hand names. A code that was never this driver's is answered
+ * by name (409, recorded), not hidden as a 404: the driver holds its label.
+ */
+export async function deliverByCode(deps: Deps, ctx: ScanContext, code: string, input: DeliverInput): Promise<DeliverResult> {
+  const row = await parcelByCode(deps, code, 'deliver', ctx);
+  if (row.assigned_to_id !== ctx.actor.id && !(await wasDriversParcel(deps.db, row.id, ctx.actor.id))) throw notYours(deps, row, 'deliver', ctx);
+  return deliver(deps, ctx, row, input, 'scan_deliver');
+}
+
+/** The answer to a driver's delivery (by id or by code): the parcel as it is now and its proof. */
+export async function deliveryAnswer(db: Db, { row, flagged }: DeliverResult): Promise<RawJson> {
+  return rawObject({
+    success: true, message: flagged ? `Parcel ${row.hawb} delivered and flagged for a supervisor: it had been reassigned` : `Parcel ${row.hawb} delivered`,
+    flagged, package: await packageJson(db, row.id), proof: await proofOf(db, row),
+  });
 }
 
 async function deliverOrRefuse(deps: Deps, ctx: ScanContext, row: PackageRow, input: DeliverInput, action: string): Promise<DeliverResult> {
@@ -117,7 +157,7 @@ async function deliverOrRefuse(deps: Deps, ctx: ScanContext, row: PackageRow, in
   return { row: current, flagged };
 }
 
-/** Admin force delivery: no scan or proof needed, never over a final state; recorded as forced. */
+/** Admin force delivery: no scan or proof needed, never over a final state; recorded as forced and in the audit log. */
 export async function forceDeliver(deps: Deps, ctx: ScanContext, row: PackageRow, input: { note: string; recipient_name?: string }): Promise<PackageRow> {
   const now = deps.clock.now();
   refuseIfFinal(deps, row, 'delivered', 'force_deliver', ctx);
@@ -128,7 +168,16 @@ export async function forceDeliver(deps: Deps, ctx: ScanContext, row: PackageRow
     occurred_at: ctx.meta.occurredAt ?? now, received_at: now, latitude: ctx.meta.latitude ?? null, longitude: ctx.meta.longitude ?? null,
     forced: true, updated_at: now,
   }).onConflictDoUpdate({ target: deliveryRecord.package_id, set: { note: input.note, forced: true, received_at: now, updated_at: now } }).run();
+  await audit(deps.db, deps.clock.now(), ctx.actor.id, 'package.force_deliver', `package:${updated.id}`,
+    { hawb: updated.hawb, note: input.note, before: { status: row.status }, after: { status: updated.status } });
+  await refreshParcelRouteEtas(deps, updated.id);
   return updated;
+}
+
+/** Parcels flagged for a supervisor (e.g. delivered offline after a reassignment), latest change first, as answer JSON. */
+export async function flaggedPage(db: Db, q: { page: number; page_size: number }, url: string): Promise<RawJson> {
+  const { ids, ...page } = await latestChangedIds(db, and(eq(pkg.flagged, true), isNull(pkg.deleted_at)), q, url);
+  return rawObject({ ...page, results: rawArray(await packageJsonByIds(db, ids)) });
 }
 
 /** Staff clear a delivery flag once they have looked at it. */

@@ -1,4 +1,6 @@
-import { and, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
+import { refreshParcelRouteEtas } from '../dispatch/eta';
+import { and, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
 import type { Db } from '../../db/client';
 import type { Deps } from '../../deps';
 import { deliveryAttempt, failedDeliveryStatus, packageFailure, pkg, storedFile, user } from '../../db/schema/index';
@@ -6,12 +8,16 @@ import { iso } from '../../clock';
 import { badRequest, notFound } from '../../errors';
 import { mustReturn } from '../../../shared/lifecycle';
 import { isStaff } from '../../../shared/roles';
-import type { Attempt, FileRef } from '../../../shared/schemas/delivery';
+import type { Page } from '../../../shared/schemas/common';
+import type { Attempt, AttemptQuery, FileRef } from '../../../shared/schemas/delivery';
+import { pageLinks } from '../../resources/list';
 import type { SessionUser } from '../auth/session';
+import { audit } from '../audit/record';
 import { transition } from './lifecycle';
-import { refuseIfFinal, wasDriversParcel } from './deliver';
+import { actionParcel, refuseIfFinal, wasDriversParcel } from './deliver';
 import { fileInfo, resolveFiles } from './proof';
 import { notYours, recordedTransition, type ScanContext } from './scan';
+import { packageScope } from './scope';
 import type { PackageRow } from './shape';
 
 export interface FailInput { failed_delivery_status?: number; note?: string; photo?: FileRef }
@@ -54,7 +60,23 @@ export async function failDelivery(deps: Deps, ctx: ScanContext, row: PackageRow
     received_at: now, latitude: ctx.meta.latitude ?? null, longitude: ctx.meta.longitude ?? null, forced: opts.force ?? false,
   }).run();
   if (reason) await db.insert(packageFailure).values({ package_id: row.id, status_id: reason.id, name: reason.name, note: input.note ?? null, created_at: now }).run();
+  await refreshParcelRouteEtas(deps, row.id); // the rest of its route moves (issue 16)
   return { row: updated, mustReturn: mustReturn(attempts, maxAttempts), maxAttempts };
+}
+
+/** Admin forced failure from any open state: counts as an attempt, recorded as forced and in the audit log. */
+export async function forceFail(deps: Deps, ctx: ScanContext, row: PackageRow, input: FailInput): Promise<FailResult> {
+  const r = await failDelivery(deps, ctx, row, input, { force: true, action: 'force_fail' });
+  await audit(deps.db, deps.clock.now(), ctx.actor.id, 'package.force_fail', `package:${r.row.id}`,
+    { hawb: r.row.hawb, note: input.note, reason: input.failed_delivery_status, before: { status: row.status }, after: { status: r.row.status } });
+  return r;
+}
+
+/** The parcel a failure photo is for: a driver's only while it is theirs (a reassigned parcel is no longer). */
+export async function failurePhotoParcel(db: Db, me: SessionUser, id: number): Promise<PackageRow> {
+  const row = await actionParcel(db, me, id);
+  if (me.role === 'driver' && row.assigned_to_id !== me.id) throw notFound(`Package ${id} not found`);
+  return row;
 }
 
 /**
@@ -74,6 +96,11 @@ export async function attemptsWhere(db: Db, where: SQL | undefined, limit = 500,
   const rows = await db.select({ a: deliveryAttempt, hawb: pkg.hawb, driver_name: user.name }).from(deliveryAttempt)
     .innerJoin(pkg, eq(pkg.id, deliveryAttempt.package_id)).leftJoin(user, eq(user.id, deliveryAttempt.driver_id))
     .where(where).orderBy(desc(deliveryAttempt.id)).limit(limit).offset(offset).all();
+  return shapeAttempts(db, rows);
+}
+
+/** Attempt answers from attempt rows with their parcel's hawb and driver's name (hot or cold rows alike). */
+export async function shapeAttempts(db: Db, rows: { a: typeof deliveryAttempt.$inferSelect; hawb: string; driver_name: string | null }[]): Promise<Attempt[]> {
   const photoIds = rows.map((r) => r.a.photo_file_id).filter((id): id is number => id != null);
   const photos = new Map(photoIds.length ? (await db.select().from(storedFile).where(inArray(storedFile.id, photoIds)).all()).map((f) => [f.id, fileInfo(f)]) : []);
   return rows.map(({ a, hawb, driver_name }) => ({
@@ -85,3 +112,14 @@ export async function attemptsWhere(db: Db, where: SQL | undefined, limit = 500,
   }));
 }
 
+
+/** Failed attempts a caller may see, newest first: a driver their own, others as their package scope allows. */
+export async function attemptPage(db: Db, me: SessionUser, q: z.output<typeof AttemptQuery>, url: string): Promise<Page<Attempt>> {
+  const where = and(
+    me.role === 'driver' ? eq(deliveryAttempt.driver_id, me.id) : packageScope(me),
+    q.package != null ? eq(deliveryAttempt.package_id, q.package) : undefined,
+    q.driver != null ? eq(deliveryAttempt.driver_id, q.driver) : undefined,
+  );
+  const count = (await db.select({ n: sql<number>`count(*)` }).from(deliveryAttempt).innerJoin(pkg, eq(pkg.id, deliveryAttempt.package_id)).where(where).get())?.n ?? 0;
+  return { count, ...pageLinks(url, q.page, q.page_size, count), results: await attemptsWhere(db, where, q.page_size, (q.page - 1) * q.page_size) };
+}

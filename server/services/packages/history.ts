@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
 import type { Deps } from '../../deps';
@@ -8,11 +8,13 @@ import { badRequest, forbidden, notFound } from '../../errors';
 import { containsText, pageLinks } from '../../resources/list';
 import { isPackageStatus } from '../../../shared/lifecycle';
 import { isStaff } from '../../../shared/roles';
-import type { HistoryQuery, PackageEvent } from '../../../shared/schemas/delivery';
+import type { DayQuery, HistoryQuery, PackageEvent } from '../../../shared/schemas/delivery';
 import type { Page } from '../../../shared/schemas/common';
 import type { Package } from '../../../shared/schemas/package';
 import type { SessionUser } from '../auth/session';
-import { attemptsWhere } from './fail';
+import { frozenAnswer, historyRow } from '../history/read';
+import { isCold, keptAttemptRows, keptEvents } from '../history/kept';
+import { attemptsWhere, shapeAttempts } from './fail';
 import { proofOf } from './proof';
 import { canSeePackage } from './scope';
 import { packagesByIds, type PackageRow } from './shape';
@@ -77,24 +79,32 @@ export async function driverHistory(deps: Deps, driverId: number, q: z.output<ty
   };
 }
 
-/** Drivers may open the story of parcels they hold or once moved; others as their scope allows. */
+/**
+ * Drivers may open the story of parcels they hold or once moved; others as their scope allows.
+ * A parcel moved to history (`row` not found hot) tells its story as before, to the same people.
+ */
 export async function historyVisible(db: Db, me: SessionUser, row: PackageRow | undefined, id: number): Promise<PackageRow> {
+  row ??= await historyRow(db, id);
   if (!row || row.deleted_at != null) throw notFound(`Package ${id} not found`);
   if (canSeePackage(me, row)) return row;
   if (me.role === 'driver') {
-    const acted = await db.select({ id: packageEvent.id }).from(packageEvent)
-      .where(and(eq(packageEvent.package_id, row.id), eq(packageEvent.actor_id, me.id))).limit(1).get();
+    const acted = isCold(row)
+      ? (await keptEvents(db, row.id)).some((e) => e.actor_id === me.id)
+      : await db.select({ id: packageEvent.id }).from(packageEvent)
+        .where(and(eq(packageEvent.package_id, row.id), eq(packageEvent.actor_id, me.id))).limit(1).get();
     if (acted) return row;
   }
   throw notFound(`Package ${id} not found`);
 }
 
+/** Every event, attempt and the proof of a parcel; a cold one from its kept rows, with the answer it had when it moved. */
 export async function packageStory(db: Db, row: PackageRow) {
-  const events = await db.select().from(packageEvent).where(eq(packageEvent.package_id, row.id)).orderBy(asc(packageEvent.id)).all();
+  const cold = isCold(row);
+  const events = cold ? await keptEvents(db, row.id) : await db.select().from(packageEvent).where(eq(packageEvent.package_id, row.id)).orderBy(asc(packageEvent.id)).all();
   return {
-    package: (await packagesByIds(db, [row.id]))[0] as Package,
+    package: cold ? JSON.parse((await frozenAnswer(db, row)).text) as Package : (await packagesByIds(db, [row.id]))[0] as Package,
     events: await shapeEvents(db, events),
-    attempts: (await attemptsWhere(db, eq(deliveryAttempt.package_id, row.id))).reverse(),
+    attempts: (cold ? await shapeAttempts(db, await keptAttemptRows(db, row.id)) : await attemptsWhere(db, eq(deliveryAttempt.package_id, row.id))).reverse(),
     proof: row.status === 'delivered' || row.delivered_at != null ? await proofOf(db, row) : null,
   };
 }
@@ -118,10 +128,13 @@ export async function pickupPackages(db: Db, driverId: number): Promise<Package[
   return packagesByIds(db, rows.map((r) => r.id));
 }
 
-/** Supervisor checks of a day, newest first. */
-export async function checkScans(deps: Deps, where: SQL | undefined, page: number, pageSize: number, url: string) {
+/** Supervisor checks of a day (default today, UTC), newest first; `supervisor` narrows to one. */
+export async function checkScans(deps: Deps, q: z.output<typeof DayQuery>, url: string) {
   const { db } = deps;
-  const cond = and(eq(packageEvent.action, 'supervisor_check'), where);
+  const { page, page_size: pageSize } = q;
+  const start = dayStart(q.date ?? new Date(deps.clock.now()).toISOString().slice(0, 10));
+  const cond = and(eq(packageEvent.action, 'supervisor_check'), gte(packageEvent.received_at, start), lt(packageEvent.received_at, start + DAY),
+    q.supervisor != null ? eq(packageEvent.actor_id, q.supervisor) : undefined);
   const count = (await db.select({ n: sql<number>`count(*)` }).from(packageEvent).where(cond).get())?.n ?? 0;
   const events = await db.select().from(packageEvent).where(cond).orderBy(desc(packageEvent.id)).limit(pageSize).offset((page - 1) * pageSize).all();
   const pkgs = new Map((await packagesByIds(db, [...new Set(events.map((e) => e.package_id))])).map((p) => [p.id, p]));

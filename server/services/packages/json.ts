@@ -1,5 +1,7 @@
-import { eq, sql, type SQL } from 'drizzle-orm';
-import { alias, SQLiteSyncDialect, type SQLiteColumn, type SQLiteSelect } from 'drizzle-orm/sqlite-core';
+import { eq, getTableName, sql, type SQL } from 'drizzle-orm';
+import { QueryBuilder, SQLiteSyncDialect, type SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import type { AnswerSource } from '../../db/engine/sqliteAnswers';
+import { FINAL_STATUSES } from '../../../shared/lifecycle';
 import type { Db } from '../../db/client';
 import { inJsonIds, jsonSql, type JsonSql } from '../../db/engine/dialect';
 import type { EngineKind } from '../../db/engine/types';
@@ -14,7 +16,23 @@ import type { Package } from '../../../shared/schemas/package';
  * This is the one shaping of a Package; `packagesByIds()` parses it for callers that need objects.
  */
 
-const driver = alias(user, 'driver');
+/**
+ * What the answer shows by name, each read by its own key lookup (a scalar subquery, not a join): a
+ * row whose answer SQLite has stored (below) then reads no lookup at all, which a join would still make
+ * it do. The answer store's triggers rename through the same list.
+ */
+const LOOKUPS = {
+  company_name: { table: company, name: company.name, id: company.id, ref: pkg.company_id },
+  zone_name: { table: zone, name: zone.name, id: zone.id, ref: pkg.zone_id },
+  suburb_name: { table: suburb, name: suburb.name, id: suburb.id, ref: pkg.suburb_id },
+  state_name: { table: state, name: state.name, id: state.id, ref: pkg.state_id },
+  country_name: { table: country, name: country.name, id: country.id, ref: pkg.country_id },
+  driver_name: { table: user, name: user.name, id: user.id, ref: pkg.assigned_to_id },
+} as const;
+const lookup = (key: keyof typeof LOOKUPS): SQL => {
+  const l = LOOKUPS[key];
+  return sql`(select ${l.name} from ${l.table} where ${l.id} = ${l.ref})`;
+};
 
 /** The Package answer as one JSON expression in the engine's own functions. */
 function packageExpression(j: JsonSql): SQL {
@@ -26,7 +44,7 @@ function packageExpression(j: JsonSql): SQL {
     id: pkg.id, hawb: pkg.hawb, customer_code: pkg.customer_code, customer_name: pkg.customer_name,
     customer_address: pkg.customer_address, customer_phone: pkg.customer_phone, postcode: pkg.postcode,
     postcode_name: pkg.postcode_name, description_of_goods: pkg.description_of_goods, count: pkg.count, landed: j.bool(pkg.landed),
-    company: pkg.company_id, company_name: company.name, weight: pkg.weight, price: pkg.price,
+    company: pkg.company_id, company_name: lookup('company_name'), weight: pkg.weight, price: pkg.price,
     shipper_code: pkg.shipper_code, shipper_name: pkg.shipper_name, shipper_address: pkg.shipper_address,
     shipper_city: pkg.shipper_city, shipper_state: pkg.shipper_state, shipper_postcode: pkg.shipper_postcode,
     shipper_country: pkg.shipper_country, origin: pkg.origin, port: pkg.port, total_value: pkg.total_value,
@@ -35,11 +53,11 @@ function packageExpression(j: JsonSql): SQL {
     customs_code: pkg.customs_code, cyber_importer_account: pkg.cyber_importer_account, importer_abn: pkg.importer_abn,
     importer_cac: pkg.importer_cac, cyber_supplier_account: pkg.cyber_supplier_account,
     supplier_customs_code: pkg.supplier_customs_code, is_scanned: j.bool(pkg.is_scanned), parcel_no: pkg.parcel_no,
-    sequence_no: pkg.sequence_no, status: pkg.status, zone: pkg.zone_id, zone_name: zone.name,
-    suburb: pkg.suburb_id, suburb_name: suburb.name, state: pkg.state_id, state_name: state.name,
-    country: pkg.country_id, country_name: country.name, height: pkg.height, length: pkg.length,
+    sequence_no: pkg.sequence_no, status: pkg.status, zone: pkg.zone_id, zone_name: lookup('zone_name'),
+    suburb: pkg.suburb_id, suburb_name: lookup('suburb_name'), state: pkg.state_id, state_name: lookup('state_name'),
+    country: pkg.country_id, country_name: lookup('country_name'), height: pkg.height, length: pkg.length,
     volume_weighted: pkg.volume_weighted, assigned_to_id: pkg.assigned_to_id,
-    assigned_to: sql`case when ${pkg.assigned_to_id} is null then null else ${j.object([['id', pkg.assigned_to_id], ['name', sql`coalesce(${driver.name}, '')`]])} end`,
+    assigned_to: sql`case when ${pkg.assigned_to_id} is null then null else ${j.object([['id', pkg.assigned_to_id], ['name', sql`coalesce(${lookup('driver_name')}, '')`]])} end`,
     coordinates: sql`case when ${pkg.latitude} is null or ${pkg.longitude} is null then null
       else ${j.object([['latitude', pkg.latitude], ['longitude', pkg.longitude]])} end`,
     delivery_date: pkg.delivery_date, latitude: pkg.latitude, longitude: pkg.longitude,
@@ -61,30 +79,38 @@ function render(kind: EngineKind): SQL<string> {
 const PACKAGE_JSON: Record<EngineKind, SQL<string>> = { sqlite: render('sqlite'), postgres: render('postgres') };
 
 /**
- * `select id, <package json> from package` with the joins the expression reads; add where, order and
+ * SQLite reads a live parcel's answer from `package_answer`, which triggers keep (the store is made
+ * when the database opens: server/db/engine/sqliteAnswers.ts); an ended parcel's is built.
+ * `coalesce` evaluates the built expression only for rows with no stored answer.
+ */
+const SQLITE_ANSWER = sql<string>`coalesce((select "json" from "package_answer" where "package_answer"."package_id" = ${pkg.id}), ${PACKAGE_JSON.sqlite})`;
+
+/** What the SQLite answer store is made from: the built answer over every parcel, and what it reads. */
+export function answerSource(): AnswerSource {
+  const q = new QueryBuilder().select({ id: pkg.id, json: sql<string>`${PACKAGE_JSON.sqlite}`.as('json') }).from(pkg).toSQL();
+  if (q.params.length) throw new Error('package answer select must not bind parameters');
+  return {
+    select: q.sql,
+    finalStatuses: FINAL_STATUSES.map((s) => `'${s}'`).join(', '),
+    lookups: Object.values(LOOKUPS).map((l) => ({ table: getTableName(l.table), column: l.ref.name })),
+    children: [{ table: getTableName(packageFailure), column: packageFailure.package_id.name }],
+  };
+}
+
+/**
+ * `select id, <package json> from package` (lookups are scalar subqueries inside the expression); add where, order and
  * limit. Every package read (answers, lists, exports) goes through this one select. PostgreSQL
  * answers `json` values as text too (no type parser for them is set), so callers see the same.
  */
 export function packageJsonSelect(db: Db) {
-  return withLookups(db.select({ id: pkg.id, json: answerSql(db) }).from(pkg).$dynamic());
+  return db.select({ id: pkg.id, json: answerSql(db) }).from(pkg).$dynamic();
 }
 
-const answerSql = (db: Db): SQL<string> => (db.$engine.kind === 'postgres' ? sql<string>`(${PACKAGE_JSON.postgres})::text` : PACKAGE_JSON.sqlite);
-
-/** The lookups the answer reads (names of company, zone, suburb, state, country, driver). */
-function withLookups<T extends SQLiteSelect>(q: T) {
-  return q
-    .leftJoin(company, eq(company.id, pkg.company_id))
-    .leftJoin(zone, eq(zone.id, pkg.zone_id))
-    .leftJoin(suburb, eq(suburb.id, pkg.suburb_id))
-    .leftJoin(state, eq(state.id, pkg.state_id))
-    .leftJoin(country, eq(country.id, pkg.country_id))
-    .leftJoin(driver, eq(driver.id, pkg.assigned_to_id));
-}
+const answerSql = (db: Db): SQL<string> => (db.$engine.kind === 'postgres' ? sql<string>`(${PACKAGE_JSON.postgres})::text` : SQLITE_ANSWER);
 
 /** Parcel id and answer, as `package_history_answer` holds them: moving a parcel copies its answer in one statement. */
 export function packageAnswerRows(db: Db) {
-  return withLookups(db.select({ package_id: pkg.id, answer: answerSql(db).as('answer') }).from(pkg).$dynamic());
+  return db.select({ package_id: pkg.id, answer: answerSql(db).as('answer') }).from(pkg).$dynamic();
 }
 
 /** Decodes `.values()` of packageJsonSelect(). */

@@ -10,7 +10,9 @@ import { PHOTO_SLOTS, PROOF_SLOTS, type FileRef, type Proof, type ProofSlot } fr
 import type { PackageStatus } from '../../../shared/lifecycle';
 import type { SessionUser } from '../auth/session';
 import { requireFiles, type StoredFile } from '../files/store';
-import { findPackage, recordEvent } from './lifecycle';
+import { anyPackage, isCold, keptDeliveryRecord, keptPhotos } from '../history/kept';
+import { inHistory } from '../history/live';
+import { recordEvent } from './lifecycle';
 import { visiblePackage } from './scope';
 import type { PackageRow } from './shape';
 
@@ -83,10 +85,13 @@ export async function proofsOf(db: Db, rows: PackageRow[]): Promise<Proof[]> {
   return rows.map((row) => shapeProof(row, records.get(row.id), photos, (id) => names.get(id) ?? ''));
 }
 
-/** One parcel's proof (every delivery answers it) with prepared queries. */
+/** A parcel's delivery record, from history for a parcel that moved there. */
+const deliveryOfRow = async (db: Db, row: PackageRow) => (isCold(row) ? await keptDeliveryRecord(db, row.id) : await deliveryOf(db, row.id));
+
+/** One parcel's proof (every delivery answers it) with prepared queries; a cold parcel's from its kept rows. */
 export async function proofOf(db: Db, row: PackageRow): Promise<Proof> {
-  const d = await deliveryOf(db, row.id);
-  const photos = await prepared(db, 'proof.photosOf', photosOf).all({ pkg: row.id });
+  const d = await deliveryOfRow(db, row);
+  const photos = isCold(row) ? await keptPhotos(db, [row.id]) : await prepared(db, 'proof.photosOf', photosOf).all({ pkg: row.id });
   // shapeProof names the driver synchronously: read the name first.
   const name = d?.driver_id != null ? (await prepared(db, 'proof.nameOf', nameOf).get({ id: d.driver_id }))?.name ?? '' : '';
   return shapeProof(row, d, photos, () => name);
@@ -113,6 +118,7 @@ export async function writeSlots(
   /** The delivery itself writes its proof: the editor check is the delivery's own. */
   trusted = false,
 ): Promise<void> {
+  if (isCold(row)) throw inHistory(row.id);
   const { db } = deps;
   const now = deps.clock.now();
   const wanted = Object.entries(slots).filter((e): e is [ProofSlot, FileRef | null] => e[1] !== undefined);
@@ -160,6 +166,7 @@ export function deliverySlots(photos: FileRef[], signature: FileRef | undefined)
 export async function updateDeliveryText(
   deps: Deps, actor: SessionUser, row: PackageRow, fields: { recipient_name?: string; note?: string }, deviceId?: string | null,
 ): Promise<void> {
+  if (isCold(row)) throw inHistory(row.id);
   if (fields.recipient_name === undefined && fields.note === undefined) return;
   const d = await deliveryOf(deps.db, row.id);
   if (!d) throw conflict(`Parcel ${row.hawb} is ${row.status.replace(/_/g, ' ')}; it has no delivery to correct`, { package: row.id, status: row.status });
@@ -174,11 +181,23 @@ export async function updateDeliveryText(
   });
 }
 
-/** Drivers reach the proof of parcels they hold or delivered; companies read their own; staff everything. */
+/**
+ * Drivers reach the proof of parcels they hold or delivered; companies read their own; staff everything.
+ * A parcel in history is found too, for the same people: its proof reads as before, and changing it is refused (409).
+ */
 export async function proofParcel(db: Db, actor: SessionUser, id: number): Promise<PackageRow> {
-  const row = await findPackage(db, id);
+  const row = await anyPackage(db, id);
   if (actor.role === 'driver' && row && row.deleted_at == null) {
-    if (row.assigned_to_id === actor.id || (await deliveryOf(db, row.id))?.driver_id === actor.id) return row;
+    if (row.assigned_to_id === actor.id || (await deliveryOfRow(db, row))?.driver_id === actor.id) return row;
   }
   return visiblePackage(actor, row, id);
+}
+
+/** Reading proof follows the parcel's scope; changing it is for drivers and staff (then the parcel as proofParcel finds it). */
+export async function writableProofParcel(db: Db, actor: SessionUser, id: number): Promise<PackageRow> {
+  if (!isStaff(actor.role) && actor.role !== 'driver') throw forbidden('Only drivers and staff change delivery proof');
+  const row = await proofParcel(db, actor, id);
+  // Refused before an upload is recorded (writeSlots refuses too, for callers that come another way).
+  if (isCold(row)) throw inHistory(row.id);
+  return row;
 }

@@ -9,6 +9,9 @@ import { findPackage, updatePackage } from './lifecycle';
 import { deliverySlots, fileInfo } from './proof';
 import type { ScanContext } from './scan';
 import type { PackageRow } from './shape';
+import type { SessionUser } from '../auth/session';
+import { anyPackage, isCold, keptRefusals } from '../history/kept';
+import { visiblePackage } from './scope';
 
 export interface RefusedInput { photos: FileRef[]; signature?: FileRef; recipient_name?: string; note?: string }
 
@@ -71,6 +74,23 @@ export async function refusedDeliveriesOf(db: Db, packageId: number) {
   const files = await db.select({ rf: refusedDeliveryFile, f: storedFile }).from(refusedDeliveryFile)
     .innerJoin(storedFile, eq(storedFile.id, refusedDeliveryFile.file_id))
     .where(inArray(refusedDeliveryFile.refused_id, rows.map((r) => r.id))).all();
+  return shapeRefusals(rows, files);
+}
+
+/**
+ * The refused deliveries of the parcel `id` as the caller may see it, hot or moved to history
+ * (read-only there: the flag they raised was cleared before the parcel could move).
+ */
+export async function refusedDeliveriesFor(db: Db, me: SessionUser, id: number) {
+  const row = visiblePackage(me, await anyPackage(db, id), id);
+  if (!isCold(row)) return await refusedDeliveriesOf(db, row.id);
+  const kept = await keptRefusals(db, row.id);
+  return shapeRefusals(kept.refusals, kept.files);
+}
+
+function shapeRefusals(
+  rows: (typeof refusedDelivery.$inferSelect)[], files: { rf: typeof refusedDeliveryFile.$inferSelect; f: StoredFile }[],
+) {
   return rows.map((r) => ({
     id: r.id, package: r.package_id, driver: r.driver_id, code: r.code, message: r.message, status: r.status,
     recipient_name: r.recipient_name, note: r.note, occurred_at: new Date(r.occurred_at).toISOString(), received_at: new Date(r.received_at).toISOString(),

@@ -1,14 +1,24 @@
-import { and, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db } from '../../db/client';
 import type { Deps } from '../../deps';
-import { pkg } from '../../db/schema/index';
-import { CANCELLABLE_STATUSES, type PackageStatus } from '../../../shared/lifecycle';
+import { deliveryAttempt, deliveryAttemptHistory, pkg } from '../../db/schema/index';
+import { rawArray, rawObject, type RawJson } from '../../http/rawJson';
+import { pageLinks } from '../../resources/list';
+import { CANCELLABLE_STATUSES, FINAL_STATUSES, type PackageStatus } from '../../../shared/lifecycle';
+import type { Page } from '../../../shared/schemas/common';
+import type { ReturnListQuery } from '../../../shared/schemas/delivery';
+import type { Package } from '../../../shared/schemas/package';
+import { countHistory, unionPage } from '../history/read';
+import { dayStart } from './history';
 import { isStaff } from '../../../shared/roles';
 import type { SessionUser } from '../auth/session';
 import { activeDriver } from './assign';
 import { refuseIfFinal } from './deliver';
 import { refusal, recordEvent, transition, type Actor } from './lifecycle';
 import { notYours, parcelByCode, recordedRefusal, recordedTransition, type ScanContext } from './scan';
-import type { PackageRow } from './shape';
+import { latestChangedIds } from './changedPage';
+import { packagesByIds, type PackageRow } from './shape';
 
 const actorOf = (ctx: ScanContext): Actor => ({ userId: ctx.actor.id, deviceId: ctx.deviceId });
 
@@ -87,4 +97,35 @@ export async function returnCounts(deps: Deps, user: SessionUser) {
     failed_awaiting_reattempt: await count(eq(pkg.status, 'failed'), lt(pkg.attempts, max)),
     max_attempts: max,
   };
+}
+
+/**
+ * Returned parcels (both returned states unless `status` names one, or failed), latest change first,
+ * in the caller's return scope. `driver` (staff): parcels that driver failed; the dates bound the
+ * last change. Parcels returned to their sender and moved to history since are listed as before; a
+ * driver's scope there is the parcels they failed (their return scans are kept only as JSON).
+ */
+export async function returnsPage(db: Db, user: SessionUser, q: z.output<typeof ReturnListQuery>, url: string): Promise<Page<Package> | RawJson> {
+  const statuses = q.status ? [q.status] : ['returned', 'returned_to_sender'];
+  const attemptBy = (attempts: typeof deliveryAttempt | typeof deliveryAttemptHistory, driverId: number) =>
+    sql`exists (select 1 from ${attempts} a where a.package_id = ${pkg.id} and a.driver_id = ${driverId})`;
+  const common = [
+    q.date_from ? gte(pkg.updated_at, dayStart(q.date_from)) : undefined,
+    q.date_to ? lt(pkg.updated_at, dayStart(q.date_to) + 86_400_000) : undefined,
+  ];
+  const where = and(isNull(pkg.deleted_at), inArray(pkg.status, statuses), returnScope(user),
+    q.driver != null && user.role !== 'driver' ? attemptBy(deliveryAttempt, q.driver) : undefined, ...common);
+  const order = [desc(pkg.updated_at), desc(pkg.id)];
+  const page = { limit: q.page_size, offset: (q.page - 1) * q.page_size };
+  const coldStatuses = statuses.filter((s) => (FINAL_STATUSES as readonly string[]).includes(s));
+  const coldDriver = user.role === 'driver' ? user.id : q.driver;
+  const coldWhere = coldStatuses.length ? and(inArray(pkg.status, coldStatuses), user.role === 'company' ? eq(pkg.company_id, user.companyId ?? -1) : undefined,
+    coldDriver != null ? attemptBy(deliveryAttemptHistory, coldDriver) : undefined, ...common) : undefined;
+  const cold = coldWhere ? await countHistory(db, coldWhere) : 0;
+  if (!cold) {
+    const { ids, ...hotPage } = await latestChangedIds(db, where, q, url);
+    return { ...hotPage, results: await packagesByIds(db, ids) };
+  }
+  const count = ((await db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get())?.n ?? 0) + cold;
+  return rawObject({ count, ...pageLinks(url, q.page, q.page_size, count), results: rawArray(await unionPage(db, where, coldWhere, order, page.limit, page.offset)) });
 }

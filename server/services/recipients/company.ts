@@ -1,10 +1,11 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { deliveryRating, pkg, user as userTable } from '../../db/schema/index';
 import { iso } from '../../clock';
 import { badRequest, forbidden } from '../../errors';
 import { isStaff } from '../../../shared/roles';
 import type { SessionUser } from '../auth/session';
+import { keptRatings } from '../history/kept';
 import { findPackage } from '../packages/lifecycle';
 import { visiblePackage } from '../packages/scope';
 import { NO_PUBLIC_URL_WARNING, trackingUrl } from './links';
@@ -38,17 +39,30 @@ export async function trackingLinkOf(deps: Deps, me: SessionUser, packageId: num
   return { package: row.id, url, token: recipient.token, warning: url ? null : NO_PUBLIC_URL_WARNING };
 }
 
+/** How many of the newest ratings the per-driver figures are made of. */
+const RATINGS_READ = 5000;
+
+async function driverNames(deps: Deps, ids: (number | null)[]): Promise<Map<number, string>> {
+  const wanted = [...new Set(ids.filter((id): id is number => id != null))];
+  return new Map(wanted.length ? (await deps.db.select({ id: userTable.id, name: userTable.name }).from(userTable).where(inArray(userTable.id, wanted)).all()).map((u) => [u.id, u.name]) : []);
+}
+
 /** Ratings per driver, best known first: staff see every company's, a company only its own parcels'. */
 export async function driverRatings(deps: Deps, me: SessionUser, companyId: number | undefined) {
   let scope: number | undefined;
   if (me.role === 'company') scope = me.companyId ?? -1;
   else if (isStaff(me.role)) scope = companyId;
   else throw forbidden('Only companies and staff read ratings');
-  const rows = await deps.db.select({ r: deliveryRating, hawb: pkg.hawb, name: userTable.name }).from(deliveryRating)
+  const hot = await deps.db.select({ r: deliveryRating, hawb: pkg.hawb, name: userTable.name }).from(deliveryRating)
     .innerJoin(pkg, eq(pkg.id, deliveryRating.package_id)).leftJoin(userTable, eq(userTable.id, deliveryRating.driver_id))
-    .where(scope != null ? eq(deliveryRating.company_id, scope) : undefined).orderBy(desc(deliveryRating.id)).limit(5000).all();
+    .where(scope != null ? eq(deliveryRating.company_id, scope) : undefined).orderBy(desc(deliveryRating.id)).limit(RATINGS_READ).all();
+  // Ratings of parcels moved to history count as before (rating ids are never reused: newest first across both).
+  const cold = await keptRatings(deps.db, scope, RATINGS_READ);
+  const names = await driverNames(deps, cold.map((c) => c.r.driver_id));
+  const all = [...hot, ...cold.map((c) => ({ ...c, name: c.r.driver_id != null ? names.get(c.r.driver_id) ?? null : null }))]
+    .sort((a, b) => b.r.id - a.r.id).slice(0, RATINGS_READ);
   const byDriver = new Map<number | null, { driver: number | null; driver_name: string | null; sum: number; count: number; recent: { rating: number; comment: string | null; hawb: string; at: string }[] }>();
-  for (const { r, hawb, name } of rows) {
+  for (const { r, hawb, name } of all) {
     let d = byDriver.get(r.driver_id);
     if (!d) { d = { driver: r.driver_id, driver_name: name, sum: 0, count: 0, recent: [] }; byDriver.set(r.driver_id, d); }
     d.sum += r.rating;

@@ -6,6 +6,9 @@ import { ROUTE_STATUSES, type RouteStatus } from '../../../shared/schemas/routes
 import type { Page } from '../../../shared/schemas/common';
 import type { Package } from '../../../shared/schemas/package';
 import { packagesByIds } from '../packages/shape';
+import { coldDeliveryAttempt, coldDeliveryRecord, coldPkg, countHistory, sortKeys, unionOf } from '../history/read';
+import { historyChangedBefore } from '../history/move';
+import { rawArray, rawObject, type RawJson } from '../../http/rawJson';
 import { LIVE_ROUTE, openStatuses } from './shape';
 import { shapePosition, latestPositions } from './positions';
 
@@ -69,9 +72,33 @@ export const assignedDeliveries = (db: Db, q: ListQuery, url: string) =>
 /** Parcels a planner can put on a route, by zone and postcode. */
 export const routableParcels = (db: Db, q: ListQuery, url: string) =>
   packagePage(db, routableWhere(q), [asc(pkg.zone_id), asc(pkg.postcode), asc(pkg.id)], q, url);
-/** Parcels delivered (by one driver, or anyone) within UTC days, newest first. */
-export const completedDeliveries = (db: Db, driver: number | undefined, q: PageOpts & { date_from?: string; date_to?: string }, url: string) =>
-  packagePage(db, completedWhere(driver, q.date_from, q.date_to), [desc(pkg.delivered_at), desc(pkg.id)], q, url, 'delivery');
+/**
+ * Parcels delivered (by one driver, or anyone) within UTC days, newest first. Those moved to history
+ * since are still listed on the day they were delivered (asked only when the days reach back far enough).
+ */
+export async function completedDeliveries(
+  db: Db, now: number, driver: number | undefined, q: PageOpts & { date_from?: string; date_to?: string }, url: string,
+): Promise<Page<Package> | RawJson> {
+  const where = completedWhere(driver, q.date_from, q.date_to);
+  const order = [desc(pkg.delivered_at), desc(pkg.id)];
+  const reachesHistory = !q.date_from || dayStartUtc(q.date_from) < historyChangedBefore(now);
+  const coldCount = reachesHistory ? await countColdDelivered(db, where) : 0;
+  if (!coldCount) return packagePage(db, where, order, q, url, 'delivery');
+  const hotCount = (await db.select({ n: sql<number>`count(*)` }).from(pkg).innerJoin(deliveryRecord, eq(deliveryRecord.package_id, pkg.id)).where(where).get())?.n ?? 0;
+  const top = q.page * q.page_size;
+  const hot = db.select(sortKeys(pkg, 0)).from(pkg).innerJoin(deliveryRecord, eq(deliveryRecord.package_id, pkg.id)).where(where).orderBy(...order).limit(top);
+  const cold = db.select(sortKeys(coldPkg, 1)).from(coldPkg).innerJoin(coldDeliveryRecord, eq(coldDeliveryRecord.package_id, coldPkg.id))
+    .where(where).orderBy(...order).limit(top);
+  const results = await unionOf(db, hot, cold, order, q.page_size, (q.page - 1) * q.page_size);
+  const count = hotCount + coldCount;
+  return rawObject({ count, ...pageLinks(url, q.page, q.page_size, count), results: rawArray(results) });
+}
+
+/** Delivered parcels in history under a filter written over `pkg` and `deliveryRecord`. */
+async function countColdDelivered(db: Db, where: SQL | undefined): Promise<number> {
+  return (await db.select({ n: sql<number>`count(*)` }).from(coldPkg).innerJoin(coldDeliveryRecord, eq(coldDeliveryRecord.package_id, coldPkg.id))
+    .where(where).get())?.n ?? 0;
+}
 
 const zeroStatuses = () => Object.fromEntries(ROUTE_STATUSES.map((s) => [s, 0])) as Record<RouteStatus, number>;
 
@@ -95,6 +122,11 @@ export async function routeCounts(db: Db, opts: { driver?: number; date?: string
 
 export async function dashboardCount(db: Db, now: number, date: string) {
   const start = dayStartUtc(date);
+  // A day's deliveries and failures stay counted after their parcels move to history (only a day
+  // old enough can have any there).
+  const inHistory = start < historyChangedBefore(now);
+  const deliveredOn = and(live(), eq(pkg.status, 'delivered'), gte(pkg.delivered_at, start), lt(pkg.delivered_at, start + DAY));
+  const failedOn = and(gte(deliveryAttempt.received_at, start), lt(deliveryAttempt.received_at, start + DAY));
   const count = async (where: SQL | undefined) => (await db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get())?.n ?? 0;
   const routes = await routeCounts(db, { date });
   const drivers = (await db.select({ n: sql<number>`count(*)` }).from(user)
@@ -110,9 +142,9 @@ export async function dashboardCount(db: Db, now: number, date: string) {
       pending: await count(pendingWhere({})),
       assigned: await count(and(live(), eq(pkg.status, 'assigned'))),
       out_for_delivery: await count(and(live(), eq(pkg.status, 'out_for_delivery'))),
-      delivered_today: await count(and(live(), eq(pkg.status, 'delivered'), gte(pkg.delivered_at, start), lt(pkg.delivered_at, start + DAY))),
-      failed_today: (await db.select({ n: sql<number>`count(*)` }).from(deliveryAttempt)
-        .where(and(gte(deliveryAttempt.received_at, start), lt(deliveryAttempt.received_at, start + DAY))).get())?.n ?? 0,
+      delivered_today: await count(deliveredOn) + (inHistory ? await countHistory(db, deliveredOn) : 0),
+      failed_today: ((await db.select({ n: sql<number>`count(*)` }).from(deliveryAttempt).where(failedOn).get())?.n ?? 0)
+        + (inHistory ? (await db.select({ n: sql<number>`count(*)` }).from(coldDeliveryAttempt).where(failedOn).get())?.n ?? 0 : 0),
       unrouted_open: await count(and(pendingWhere({}), unrouted())),
     },
     routes: { date, total: routes.total, by_status: routes.by_status },

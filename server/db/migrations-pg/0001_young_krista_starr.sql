@@ -1,0 +1,1 @@
+CREATE INDEX "package_live_driver_idx" ON "package" USING btree ("assigned_to_id","is_scanned","sequence_no","id","status","attempts","deleted_at") WHERE "status" not in ('delivered', 'returned_to_sender', 'cancelled');

@@ -1,0 +1,1 @@
+CREATE INDEX `package_live_driver_idx` ON `package` (`assigned_to_id`,`is_scanned`,`sequence_no`,`id`,`status`,`attempts`,`deleted_at`) WHERE "package"."status" not in ('delivered', 'returned_to_sender', 'cancelled');
