@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import type pg from 'pg';
 import { is } from 'drizzle-orm';
 import { getTableConfig, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { drizzle, type SqliteRemoteDatabase } from 'drizzle-orm/sqlite-proxy';
@@ -11,6 +12,7 @@ import * as schema from './schema/index';
 import type { Engine } from './engine/types';
 import { sqliteEngine } from './engine/sqlite';
 import { installAnswerStore } from './engine/sqliteAnswers';
+import { installPostgresAnswerStore } from './engine/postgresAnswers';
 // The answer store's triggers are the Package answer's expression, which the package service owns.
 import { answerSource } from '../services/packages/json';
 import { postgresEngine, type PostgresOptions } from './engine/postgres';
@@ -76,9 +78,11 @@ function openSqliteFile(path: string): Database.Database {
   const broken = sqlite.pragma('foreign_key_check') as unknown[];
   sqlite.pragma('foreign_keys = ON');
   if (broken.length) throw new Error(`migration left ${broken.length} row(s) with a broken foreign key`);
-  installAnswerStore(sqlite, answerSource());
+  installAnswerStore(sqlite, answerSource('sqlite'));
   return sqlite;
 }
+
+const installPostgresAnswers = (client: pg.ClientBase) => installPostgresAnswerStore(client, answerSource('postgres'));
 
 /** Each table's identity column on PostgreSQL: its single integer primary key (SQLite's rowid). */
 function identityColumns(): Record<string, string> {
@@ -103,7 +107,7 @@ export async function openDatabase(target: DatabaseTarget | string): Promise<Db>
   const { url, path, poolSize } = typeof target === 'string' ? { url: undefined, path: target, poolSize: undefined } : target;
   if (url) {
     if (!/^postgres(ql)?:\/\//.test(url)) throw new Error('DATABASE_URL must be a postgres:// URL (leave it unset for SQLite at DATABASE_PATH)');
-    await migratePostgres(url, PG_MIGRATIONS_DIR);
+    await migratePostgres(url, PG_MIGRATIONS_DIR, installPostgresAnswers);
     return postgresDb(url, poolSize ? { poolSize } : {});
   }
   return dbOf(sqliteEngine(openSqliteFile(path ?? './data/courier.db')));
@@ -126,7 +130,7 @@ export async function openMemoryDatabase(): Promise<Db> {
   const admin = process.env.TEST_DATABASE_URL;
   if (admin) {
     const { freshPostgresDatabase } = await import('./engine/postgresDatabases');
-    return postgresDb(await freshPostgresDatabase(admin, PG_MIGRATIONS_DIR), { poolSize: 4, idleMs: 1000 });
+    return postgresDb(await freshPostgresDatabase(admin, PG_MIGRATIONS_DIR, installPostgresAnswers), { poolSize: 4, idleMs: 1000 });
   }
   if (!template) {
     const first = openSqliteFile(':memory:');

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import { ANSWER_PREFIX, answerDriftQuery, answerTag, type AnswerSource } from './answerStore';
 
 /**
  * SQLite keeps the answer JSON of every parcel still in play (not delivered, returned or cancelled)
@@ -11,18 +11,7 @@ import type Database from 'better-sqlite3';
  * which lives in code (server/services/packages/json.ts). They are named by a hash of their text:
  * a server whose expression differs drops them, makes its own and rebuilds the stored answers once.
  */
-export interface AnswerSource {
-  /** `select "package"."id", <answer json> from "package" left join ...` with no WHERE. */
-  select: string;
-  /** SQL list of the statuses that end a parcel, e.g. `'delivered', 'cancelled'`. */
-  finalStatuses: string;
-  /** Lookup tables whose `name` the answer shows, with the package column that points at them. */
-  lookups: readonly { table: string; column: string }[];
-  /** The table of a parcel's failed attempts (its rows are part of the answer) and its parcel column. */
-  children: readonly { table: string; column: string }[];
-}
-
-const PREFIX = 'package_answer_';
+const PREFIX = ANSWER_PREFIX;
 
 function triggers(src: AnswerSource, tag: string): string[] {
   const live = `"package"."status" not in (${src.finalStatuses})`;
@@ -54,7 +43,7 @@ function triggers(src: AnswerSource, tag: string): string[] {
 
 /** Makes the store and its triggers when missing or made by another answer expression; rebuilds the answers then. */
 export function installAnswerStore(sqlite: Database.Database, src: AnswerSource): void {
-  const tag = createHash('sha256').update(JSON.stringify(src)).digest('hex').slice(0, 12);
+  const tag = answerTag(src);
   const ddl = triggers(src, tag);
   const have = sqlite.prepare(`select name from sqlite_master where type = 'trigger' and name like '${PREFIX}%'`).pluck().all() as string[];
   if (have.length === ddl.length && have.every((n) => n.startsWith(`${PREFIX}${tag}_`))) return;
@@ -67,14 +56,7 @@ export function installAnswerStore(sqlite: Database.Database, src: AnswerSource)
   })();
 }
 
-/**
- * Parcels whose stored answer differs from the one built now, is missing, or should not be there
- * (an ended or deleted parcel): always 0 unless a trigger is missing a case. Tests check it after each test.
- */
+/** See answerDriftQuery: 0 unless a trigger misses a case. */
 export function answerStoreDrift(sqlite: Database.Database, src: AnswerSource): number {
-  const built = `select * from (${src.select} where "package"."status" not in (${src.finalStatuses}))`;
-  const row = sqlite.prepare(`select
-      (select count(*) from (${built}) b left join package_answer a on a.package_id = b.id where a.json is not b.json)
-    + (select count(*) from package_answer a where not exists (select 1 from package p where p.id = a.package_id and p.status not in (${src.finalStatuses})))`).pluck().get();
-  return row as number;
+  return sqlite.prepare(answerDriftQuery('sqlite', src)).pluck().get() as number;
 }

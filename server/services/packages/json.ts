@@ -1,6 +1,6 @@
 import { eq, getTableName, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder, SQLiteSyncDialect, type SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import type { AnswerSource } from '../../db/engine/sqliteAnswers';
+import type { AnswerSource } from '../../db/engine/answerStore';
 import { FINAL_STATUSES } from '../../../shared/lifecycle';
 import type { Db } from '../../db/client';
 import { inJsonIds, jsonSql, type JsonSql } from '../../db/engine/dialect';
@@ -79,15 +79,20 @@ function render(kind: EngineKind): SQL<string> {
 const PACKAGE_JSON: Record<EngineKind, SQL<string>> = { sqlite: render('sqlite'), postgres: render('postgres') };
 
 /**
- * SQLite reads a live parcel's answer from `package_answer`, which triggers keep (the store is made
- * when the database opens: server/db/engine/sqliteAnswers.ts); an ended parcel's is built.
+ * A live parcel's answer is read from `package_answer`, which triggers keep on either engine (made
+ * when the database opens: server/db/engine/answerStore.ts); an ended parcel's is built.
  * `coalesce` evaluates the built expression only for rows with no stored answer.
  */
-const SQLITE_ANSWER = sql<string>`coalesce((select "json" from "package_answer" where "package_answer"."package_id" = ${pkg.id}), ${PACKAGE_JSON.sqlite})`;
+const STORED = sql`(select "json" from "package_answer" where "package_answer"."package_id" = ${pkg.id})`;
+const BUILT: Record<EngineKind, SQL<string>> = { sqlite: PACKAGE_JSON.sqlite, postgres: sql<string>`(${PACKAGE_JSON.postgres})::text` };
+const ANSWER: Record<EngineKind, SQL<string>> = {
+  sqlite: sql<string>`coalesce(${STORED}, ${BUILT.sqlite})`,
+  postgres: sql<string>`coalesce(${STORED}, ${BUILT.postgres})`,
+};
 
-/** What the SQLite answer store is made from: the built answer over every parcel, and what it reads. */
-export function answerSource(): AnswerSource {
-  const q = new QueryBuilder().select({ id: pkg.id, json: sql<string>`${PACKAGE_JSON.sqlite}`.as('json') }).from(pkg).toSQL();
+/** What the engine's answer store is made from: the built answer over every parcel, and what it reads. */
+export function answerSource(kind: EngineKind): AnswerSource {
+  const q = new QueryBuilder().select({ id: pkg.id, json: sql<string>`${BUILT[kind]}`.as('json') }).from(pkg).toSQL();
   if (q.params.length) throw new Error('package answer select must not bind parameters');
   return {
     select: q.sql,
@@ -106,7 +111,7 @@ export function packageJsonSelect(db: Db) {
   return db.select({ id: pkg.id, json: answerSql(db) }).from(pkg).$dynamic();
 }
 
-const answerSql = (db: Db): SQL<string> => (db.$engine.kind === 'postgres' ? sql<string>`(${PACKAGE_JSON.postgres})::text` : SQLITE_ANSWER);
+const answerSql = (db: Db): SQL<string> => ANSWER[db.$engine.kind];
 
 /** Parcel id and answer, as `package_history_answer` holds them: moving a parcel copies its answer in one statement. */
 export function packageAnswerRows(db: Db) {
