@@ -1,4 +1,5 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { prepared } from '../../db/prepared';
 import { DEFAULT_TRAVEL, etaBand, stopEtas, timeOnDay, type EtaStop, type TravelModel } from '../../../shared/routing/eta';
 import type { LatLng } from '../../../shared/routing/haversine';
 import type { RouteEtas, StopEtaRecord } from '../../../shared/schemas/dispatch';
@@ -113,16 +114,20 @@ function shapeEta(r: typeof stopEta.$inferSelect, sequence: number | null, w: Wi
   };
 }
 
+// Asked each time a parcel goes out for delivery with a recipient to tell: built once per database.
+const etaOfParcel = (db: Db) => db.select().from(stopEta).where(eq(stopEta.package_id, sql.placeholder('pkg'))).prepare();
+const parcelRoute = (db: Db) => db.select({ seq: pkg.sequence_no, route: pkg.route_id, status: pkg.status, live: deliveryRoute.status }).from(pkg)
+  .leftJoin(deliveryRoute, eq(deliveryRoute.id, pkg.route_id)).where(eq(pkg.id, sql.placeholder('pkg'))).prepare();
+
 /**
  * A parcel's arrival time and the band to tell its recipient ("arriving 14:10–14:40"), or null when
  * it is on no planned or running route. For recipients' messages (issue 16).
  */
 export async function etaFor(db: Db, packageId: number): Promise<StopEtaRecord | null> {
-  const r = await db.select().from(stopEta).where(eq(stopEta.package_id, packageId)).get();
+  const r = await prepared(db, 'eta.ofParcel', etaOfParcel).get({ pkg: packageId });
   if (!r) return null;
   // Only while the parcel is still to visit on that route, and the route is live.
-  const p = await db.select({ seq: pkg.sequence_no, route: pkg.route_id, status: pkg.status, live: deliveryRoute.status }).from(pkg)
-    .leftJoin(deliveryRoute, eq(deliveryRoute.id, pkg.route_id)).where(eq(pkg.id, packageId)).get();
+  const p = await prepared(db, 'eta.parcelRoute', parcelRoute).get({ pkg: packageId });
   if (!p || p.route !== r.route_id || !TO_VISIT.has(p.status) || !(LIVE_ROUTE as readonly string[]).includes(p.live ?? '')) return null;
   return shapeEta(r, p.seq, (await windowsOf(db, [packageId])).get(packageId));
 }
