@@ -12,7 +12,7 @@ import { makeApp } from '../helpers/app';
  * (`retried`, what benches and notes report). SQLite runs units one at a time: same outcome, no retry.
  */
 describe('units that conflict are run again, and counted', () => {
-  it('two units closing the last two zones: exactly one closes, the loser is retried once', async () => {
+  it('two units closing the last two zones: exactly one closes, the loser is retried', async () => {
     const { db, app } = await makeApp();
     const now = Date.now();
     await db.insert(zone).values([{ name: 'north', created_at: now, updated_at: now }, { name: 'south', created_at: now, updated_at: now }]).run();
@@ -34,8 +34,12 @@ describe('units that conflict are run again, and counted', () => {
     expect(names.filter((n) => n.endsWith('(closed)'))).toHaveLength(1);
     expect(names.filter((n) => !n.endsWith('(closed)'))).toHaveLength(1);
     if (postgres) {
-      expect((db.$engine as PostgresEngine).retried).toEqual({ serialization: 1, deadlock: 0, unique: 0 });
-      expect(attempts.north + attempts.south).toBe(3);
+      // At least the loser's retry. Under load the retry can start before the winner's COMMIT, read
+      // both zones open again and be refused a second time: every retry is one more attempt.
+      const { retried } = db.$engine as PostgresEngine;
+      expect(retried.serialization).toBeGreaterThanOrEqual(1);
+      expect(retried).toMatchObject({ deadlock: 0, unique: 0 });
+      expect(attempts.north + attempts.south).toBe(2 + retried.serialization);
     } else {
       expect(attempts).toEqual({ north: 1, south: 1 });
     }
