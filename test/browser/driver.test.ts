@@ -207,7 +207,8 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app in Chromium', () => {
     expect(await page.getByTestId('count-failed').textContent()).toBe('1');
     await page.locator('.drv-tabs').getByRole('link', { name: /Sync/ }).click();
     await page.getByTestId('sync-screen').waitFor();
-    expect(await page.getByTestId('outbox-row').count()).toBe(8);
+    // The rows come from IndexedDB after the screen is drawn: wait for them (a loaded machine is slower).
+    await expect.poll(() => page.getByTestId('outbox-row').count(), { timeout: 15_000 }).toBe(8);
     await screenshot(page, 'driver-sync-offline');
 
     // Signal again: everything goes, the unknown code comes back refused with the server's reason.
