@@ -13,6 +13,7 @@ import type { Engine } from './engine/types';
 import { sqliteEngine } from './engine/sqlite';
 import { installAnswerStore } from './engine/sqliteAnswers';
 import { installPostgresAnswerStore } from './engine/postgresAnswers';
+import { answerTag } from './engine/answerStore';
 // The answer store's triggers are the Package answer's expression, which the package service owns.
 import { answerSource } from '../services/packages/json';
 import { postgresEngine, type PostgresOptions } from './engine/postgres';
@@ -130,7 +131,8 @@ export async function openMemoryDatabase(): Promise<Db> {
   const admin = process.env.TEST_DATABASE_URL;
   if (admin) {
     const { freshPostgresDatabase } = await import('./engine/postgresDatabases');
-    return postgresDb(await freshPostgresDatabase(admin, PG_MIGRATIONS_DIR, installPostgresAnswers), { poolSize: 4, idleMs: 1000 });
+    const answers = answerTag(answerSource('postgres'));
+    return postgresDb(await freshPostgresDatabase(admin, PG_MIGRATIONS_DIR, installPostgresAnswers, answers), { poolSize: 4, idleMs: 1000 });
   }
   if (!template) {
     const first = openSqliteFile(':memory:');

@@ -20,6 +20,9 @@ export interface AnswerSource {
 
 export const ANSWER_PREFIX = 'package_answer_';
 
+/** "Still in play" over the answer select's `package` row. */
+export const liveWhere = (src: AnswerSource): string => `"package"."status" not in (${src.finalStatuses})`;
+
 /** Names the triggers (and functions) made from `src`: another expression, another tag. */
 export function answerTag(src: AnswerSource): string {
   return createHash('sha256').update(JSON.stringify(src)).digest('hex').slice(0, 12);
@@ -31,7 +34,7 @@ export function answerTag(src: AnswerSource): string {
  */
 export function answerDriftQuery(kind: EngineKind, src: AnswerSource): string {
   const differs = kind === 'postgres' ? 'is distinct from' : 'is not';
-  const live = `"package"."status" not in (${src.finalStatuses})`;
+  const live = liveWhere(src);
   return `select
       (select count(*) from (${src.select} where ${live}) b left join package_answer a on a.package_id = b.id where a.json ${differs} b.json)
     + (select count(*) from package_answer a where not exists (select 1 from package p where p.id = a.package_id and p.status not in (${src.finalStatuses})))`;

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { ANSWER_PREFIX, answerTag, type AnswerSource } from './answerStore';
+import { ANSWER_PREFIX, answerTag, liveWhere, type AnswerSource } from './answerStore';
 
 /**
  * PostgreSQL's stored answers (answerStore.ts): the same rules as SQLite's triggers, as PL/pgSQL
@@ -8,7 +8,7 @@ import { ANSWER_PREFIX, answerTag, type AnswerSource } from './answerStore';
  * second process could add. Made under the migration lock (postgresMigrate.ts), named by the tag.
  */
 function functions(src: AnswerSource, tag: string): { name: string; ddl: string[] }[] {
-  const live = `"package"."status" not in (${src.finalStatuses})`;
+  const live = liveWhere(src);
   const put = (where: string) => `insert into package_answer (package_id, json) ${src.select} where ${where} and ${live}
       on conflict (package_id) do update set json = excluded.json;`;
   const fn = (what: string, body: string, triggers: string[]) => {
@@ -52,7 +52,7 @@ export async function installPostgresAnswerStore(client: pg.ClientBase, src: Ans
     await client.query('create table if not exists package_answer (package_id bigint primary key, json text not null)');
     await client.query('delete from package_answer');
     for (const f of want) for (const ddl of f.ddl) await client.query(ddl);
-    await client.query(`insert into package_answer (package_id, json) ${src.select} where "package"."status" not in (${src.finalStatuses})`);
+    await client.query(`insert into package_answer (package_id, json) ${src.select} where ${liveWhere(src)}`);
     await client.query('commit');
   } catch (err) {
     await client.query('rollback');

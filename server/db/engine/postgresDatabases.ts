@@ -9,8 +9,8 @@ let templateName: string | null = null;
 let made = 0;
 
 /** The migrations' fingerprint: a template made from other migrations is never reused. */
-function fingerprint(folder: string): string {
-  const hash = createHash('sha1');
+function fingerprint(folder: string, extra: string): string {
+  const hash = createHash('sha1').update(extra);
   for (const name of readdirSync(folder).filter((n) => n.endsWith('.sql')).sort()) hash.update(readFileSync(join(folder, name)));
   return hash.digest('hex').slice(0, 12);
 }
@@ -26,12 +26,13 @@ function withDatabase(url: string, name: string): string {
  * copy of a template database migrated once per migration set, which takes a few milliseconds
  * where migrating anew would take a second. Several test processes share the template under a lock.
  */
-export async function freshPostgresDatabase(adminUrl: string, folder: string, after?: (client: pg.ClientBase) => Promise<void>): Promise<string> {
+/** `after` runs on the template after its migrations; `afterKey` names what it makes, so another version gets its own template. */
+export async function freshPostgresDatabase(adminUrl: string, folder: string, after?: (client: pg.ClientBase) => Promise<void>, afterKey = ''): Promise<string> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
     if (!templateName) {
-      const name = `courier_tpl_${fingerprint(folder)}`;
+      const name = `courier_tpl_${fingerprint(folder, afterKey)}`;
       await admin.query('select pg_advisory_lock($1)', [TEMPLATE_LOCK]);
       try {
         const exists = await admin.query('select 1 from pg_database where datname = $1', [name]);
@@ -56,15 +57,7 @@ export async function freshPostgresDatabase(adminUrl: string, folder: string, af
         await new Promise((ok) => setTimeout(ok, 20 + Math.random() * 40));
       }
     }
-    const url = withDatabase(adminUrl, name);
-    // The template's triggers may come from another answer expression (its name covers only the
-    // migrations): brought up to date here, a no-op when they are current.
-    if (after) {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try { await after(client); } finally { await client.end(); }
-    }
-    return url;
+    return withDatabase(adminUrl, name);
   } finally {
     await admin.end();
   }

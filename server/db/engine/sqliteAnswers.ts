@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { ANSWER_PREFIX, answerDriftQuery, answerTag, type AnswerSource } from './answerStore';
+import { ANSWER_PREFIX, answerDriftQuery, answerTag, liveWhere, type AnswerSource } from './answerStore';
 
 /**
  * SQLite keeps the answer JSON of every parcel still in play (not delivered, returned or cancelled)
@@ -14,7 +14,7 @@ import { ANSWER_PREFIX, answerDriftQuery, answerTag, type AnswerSource } from '.
 const PREFIX = ANSWER_PREFIX;
 
 function triggers(src: AnswerSource, tag: string): string[] {
-  const live = `"package"."status" not in (${src.finalStatuses})`;
+  const live = liveWhere(src);
   const put = (where: string) => `insert or replace into package_answer (package_id, json) ${src.select} where ${where} and ${live};`;
   const name = (what: string) => `${PREFIX}${tag}_${what}`;
   const out = [
@@ -52,7 +52,7 @@ export function installAnswerStore(sqlite: Database.Database, src: AnswerSource)
     sqlite.exec('create table if not exists package_answer (package_id integer primary key, json text not null)');
     sqlite.exec('delete from package_answer');
     for (const t of ddl) sqlite.exec(t);
-    sqlite.exec(`insert into package_answer (package_id, json) ${src.select} where "package"."status" not in (${src.finalStatuses})`);
+    sqlite.exec(`insert into package_answer (package_id, json) ${src.select} where ${liveWhere(src)}`);
   })();
 }
 

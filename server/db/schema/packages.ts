@@ -81,7 +81,8 @@ export const packageColumns = () => ({
  * "Still in play" (not delivered, returned or cancelled) with the statuses written out: a query
  * carrying this very term can use the partial index below, which a bound parameter list could not.
  */
-export const isLive = (status: SQLWrapper) => sql`${status} not in (${sql.raw(FINAL_STATUSES.map((s) => `'${s}'`).join(', '))})`;
+export const FINAL_STATUS_LIST = FINAL_STATUSES.map((s) => `'${s}'`).join(', ');
+export const isLive = (status: SQLWrapper) => sql`${status} not in (${sql.raw(FINAL_STATUS_LIST)})`;
 
 export const pkg = sqliteTable('package', packageColumns(), (tb) => [
   uniqueIndex('package_hawb_uq').on(tb.hawb),

@@ -1,12 +1,11 @@
 import { eq, getTableName, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder, SQLiteSyncDialect, type SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { AnswerSource } from '../../db/engine/answerStore';
-import { FINAL_STATUSES } from '../../../shared/lifecycle';
 import type { Db } from '../../db/client';
 import { inJsonIds, jsonSql, type JsonSql } from '../../db/engine/dialect';
 import type { EngineKind } from '../../db/engine/types';
 import { prepared } from '../../db/prepared';
-import { company, country, packageFailure, pkg, state, suburb, user, zone } from '../../db/schema/index';
+import { company, country, FINAL_STATUS_LIST, packageFailure, pkg, state, suburb, user, zone } from '../../db/schema/index';
 import { RawJson } from '../../http/rawJson';
 import type { Package } from '../../../shared/schemas/package';
 
@@ -96,7 +95,7 @@ export function answerSource(kind: EngineKind): AnswerSource {
   if (q.params.length) throw new Error('package answer select must not bind parameters');
   return {
     select: q.sql,
-    finalStatuses: FINAL_STATUSES.map((s) => `'${s}'`).join(', '),
+    finalStatuses: FINAL_STATUS_LIST,
     lookups: Object.values(LOOKUPS).map((l) => ({ table: getTableName(l.table), column: l.ref.name })),
     children: [{ table: getTableName(packageFailure), column: packageFailure.package_id.name }],
   };
