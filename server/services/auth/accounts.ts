@@ -60,7 +60,7 @@ export async function requestReset(deps: Deps, email: string, baseUrl: string): 
   const { token, hash } = newToken();
   await deps.db.insert(passwordReset).values({ user_id: row.id, token_hash: hash, expires_at: now + deps.config.resetTtlMs, created_at: now }).run();
   const link = `${baseUrl}/#/reset-password?token=${token}`;
-  deps.mailer.send({
+  await deps.mailer.send({
     to: row.email,
     subject: 'Reset your Courier password',
     body: `Someone asked to reset the password of ${row.email}.\n\nReset token: ${token}\nLink: ${link}\n\nIt works once, for ${Math.round(deps.config.resetTtlMs / 60000)} minutes. If it was not you, ignore this mail.`,

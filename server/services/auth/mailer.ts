@@ -2,7 +2,7 @@ import type { Db } from '../../db/client';
 import { enqueueMessage } from '../messages/outbox';
 
 export interface Mail { to: string; subject: string; body: string; kind?: string }
-export interface Mailer { send(mail: Mail): void }
+export interface Mailer { send(mail: Mail): Promise<void> }
 
 /**
  * Account mail (password resets, registrations) joins the one message outbox, written in the

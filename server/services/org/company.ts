@@ -56,7 +56,7 @@ export async function registerCompany(deps: Deps, body: z.output<typeof Register
     name: body.contact_name ?? body.name, email: body.email, phone: body.phone, role: 'company', company_id: co.id,
     password_hash: passwordHash, created_at: now, updated_at: now,
   }).returning().get();
-  deps.mailer.send({
+  await deps.mailer.send({
     to: body.email,
     subject: 'Your Courier registration is waiting for approval',
     body: `Thank you for registering ${body.name} (code ${code}). You can log in once an administrator approves the account.`,
@@ -81,7 +81,7 @@ export async function changeCompanyStatus(deps: Deps, me: SessionUser, id: numbe
     const logins = await deps.db.select({ email: user.email }).from(user)
       .where(and(eq(user.company_id, id), eq(user.role, 'company'), isNull(user.deleted_at))).all();
     for (const l of logins) {
-      deps.mailer.send({ to: l.email, subject: 'Your Courier account is approved', body: `${row.name} is approved; you can log in now.` });
+      await deps.mailer.send({ to: l.email, subject: 'Your Courier account is approved', body: `${row.name} is approved; you can log in now.` });
     }
   }
   return { before: existing, after: row };
