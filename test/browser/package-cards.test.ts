@@ -124,9 +124,17 @@ describe.skipIf(!hasChromium)('package list as cards on small screens (Chromium)
     const ctx = await br.context(PHONE);
     const page = await ctx.newPage();
     await login(page, srv.url, shipper);
+    // The login is answered first (the list was once opened mid-login on a loaded CI machine and
+    // never drawn); opening a link mid-login is office.test.ts's own case.
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor({ timeout: 30_000 });
     await page.goto(`${srv.url}/#/packages`);
     const card = page.getByTestId('package-card').filter({ hasText: 'PC-0001' });
-    await card.waitFor();
+    await card.waitFor({ timeout: 30_000 }).catch(async (err: unknown) => {
+      // What the company saw instead, for whoever reads a failed run.
+      await screenshot(page, 'package-cards-company-failed');
+      console.error('[package-cards] at', page.url(), 'page text:', (await page.textContent('body'))?.slice(0, 2000));
+      throw err;
+    });
     expect(await card.locator('dt').allTextContents()).not.toContain('Company');
     expect(await card.getByRole('button', { name: 'Force deliver PC-0001' }).count()).toBe(0);
     await card.getByRole('button', { name: 'Cancel PC-0001' }).waitFor();
