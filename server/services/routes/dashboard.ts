@@ -8,6 +8,7 @@ import type { Package } from '../../../shared/schemas/package';
 import { packagesByIds } from '../packages/shape';
 import { coldDeliveryAttempt, coldDeliveryRecord, coldPkg, countHistory, sortKeys, unionOf } from '../history/read';
 import { historyChangedBefore } from '../history/move';
+import { historyTally } from '../history/lookups';
 import { rawArray, rawObject, type RawJson } from '../../http/rawJson';
 import { LIVE_ROUTE, openStatuses } from './shape';
 import { shapePosition, latestPositions } from './positions';
@@ -138,7 +139,8 @@ export async function dashboardCount(db: Db, now: number, date: string) {
   return {
     success: true, date,
     packages: {
-      total: await count(live()),
+      // Parcels in history from the mover's tally: all-time, without reading history.
+      total: await count(live()) + [...(await historyTally(db)).values()].reduce((a, b) => a + b, 0),
       pending: await count(pendingWhere({})),
       assigned: await count(and(live(), eq(pkg.status, 'assigned'))),
       out_for_delivery: await count(and(live(), eq(pkg.status, 'out_for_delivery'))),
