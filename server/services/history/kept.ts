@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
   deliveryRating, deliveryRecordHistory, packageEvent, packageHistory, packageHistoryRow, packageHistoryToken, packagePhoto, packageRecipient,
@@ -58,11 +58,22 @@ async function filesById(db: Db, ids: number[]): Promise<Map<number, StoredFile>
   return new Map(unique.length ? (await db.select().from(storedFile).where(inArray(storedFile.id, unique)).all()).map((f) => [f.id, f]) : []);
 }
 
-/** Failed attempts of a cold parcel as `attemptsWhere` reads hot ones (its own table, same columns). */
-export async function keptAttemptRows(db: Db, packageId: number) {
+/**
+ * Failed attempts of cold parcels under a filter written over `deliveryAttempt` and `pkg` (it reads
+ * the cold tables under those names), newest first, as `attemptsWhere` reads hot ones.
+ */
+export async function keptAttemptRowsWhere(db: Db, where: SQL | undefined, limit = 500) {
   return await db.select({ a: coldDeliveryAttempt, hawb: coldPkg.hawb, driver_name: user.name }).from(coldDeliveryAttempt)
     .innerJoin(coldPkg, eq(coldPkg.id, coldDeliveryAttempt.package_id)).leftJoin(user, eq(user.id, coldDeliveryAttempt.driver_id))
-    .where(eq(coldDeliveryAttempt.package_id, packageId)).orderBy(desc(coldDeliveryAttempt.id)).all();
+    .where(where).orderBy(desc(coldDeliveryAttempt.id)).limit(limit).all();
+}
+
+/** Failed attempts of one cold parcel. */
+export const keptAttemptRows = (db: Db, packageId: number) => keptAttemptRowsWhere(db, eq(coldDeliveryAttempt.package_id, packageId));
+
+/** How many failed attempts of cold parcels match a filter written over `deliveryAttempt` and `pkg`. */
+export async function countKeptAttempts(db: Db, where: SQL | undefined): Promise<number> {
+  return (await db.select({ n: count() }).from(coldDeliveryAttempt).innerJoin(coldPkg, eq(coldPkg.id, coldDeliveryAttempt.package_id)).where(where).get())?.n ?? 0;
 }
 
 /** Refused deliveries of a cold parcel, newest first, with their files' rows. */
