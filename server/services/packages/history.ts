@@ -74,20 +74,20 @@ export async function driverHistory(deps: Deps, driverId: number, q: z.output<ty
   const coldCount = (await db.select({ n: count() }).from(packageHistoryActor).innerJoin(coldPkg, eq(coldPkg.id, packageHistoryActor.package_id))
     .where(coldWhere).get())?.n ?? 0;
   const top = q.page * q.page_size;
-  const hot = db.select({ id: sql<number>`${pkg.id}`.as('pid'), ev: sql<number>`${packageEvent.id}`.as('ev'), action: sql<string>`${packageEvent.action}`.as('act'),
+  const hot = () => db.select({ id: sql<number>`${pkg.id}`.as('pid'), ev: sql<number>`${packageEvent.id}`.as('ev'), action: sql<string>`${packageEvent.action}`.as('act'),
     at: sql<number>`${packageEvent.received_at}`.as('at'), cold: sql<number>`0`.as('cold') })
     .from(last).innerJoin(pkg, eq(pkg.id, last.package_id)).innerJoin(packageEvent, eq(packageEvent.id, last.last_id))
-    .where(hotWhere).orderBy(desc(packageEvent.id)).limit(top);
+    .where(hotWhere).orderBy(desc(packageEvent.id));
   const cold = db.select({ id: sql<number>`${coldPkg.id}`.as('pid'), ev: sql<number>`${packageHistoryActor.event_id}`.as('ev'),
     action: sql<string>`${packageHistoryActor.action}`.as('act'), at: sql<number>`${packageHistoryActor.received_at}`.as('at'), cold: sql<number>`1`.as('cold') })
     .from(packageHistoryActor).innerJoin(coldPkg, eq(coldPkg.id, packageHistoryActor.package_id))
     .where(coldWhere).orderBy(desc(packageHistoryActor.event_id)).limit(top);
   const rows = coldCount
     ? (await db.all<[number, number, string, number, number]>(sql`select "u"."pid", "u"."ev", "u"."act", "u"."at", "u"."cold"
-        from (select * from (${hot}) as hot union all select * from (${cold}) as cold) as "u"
+        from (select * from (${hot().limit(top)}) as hot union all select * from (${cold}) as cold) as "u"
         order by "u"."ev" desc limit ${q.page_size} offset ${(q.page - 1) * q.page_size}`))
       .map((r) => ({ id: Number(r[0]), action: String(r[2]), at: Number(r[3]), cold: Number(r[4]) === 1 }))
-    : (await hot.all()).slice((q.page - 1) * q.page_size).map((r) => ({ id: r.id, action: r.action, at: Number(r.at), cold: false }));
+    : (await hot().limit(q.page_size).offset((q.page - 1) * q.page_size).all()).map((r) => ({ id: Number(r.id), action: r.action, at: Number(r.at), cold: false }));
   const byId = new Map((await packagesByIds(db, rows.filter((r) => !r.cold).map((r) => r.id))).map((p) => [p.id, p]));
   const frozen = await historyAnswers(db, rows.filter((r) => r.cold).map((r) => r.id));
   const total = hotCount + coldCount;

@@ -8,6 +8,7 @@ import { deliveryRecord, packageHistory, packageHistoryRow, packagePhoto, pkg } 
 import { pageLinks } from '../../resources/list';
 import type { SessionUser } from '../auth/session';
 import { historyChangedBefore } from '../history/move';
+import { historyTally } from '../history/lookups';
 import { coldDeliveryRecord, coldPkg, sortKeys, unionKeys } from '../history/read';
 import { dayStart } from './history';
 import { proofsOf } from './proof';
@@ -27,15 +28,16 @@ const hasProof = (cold: boolean) => (cold
  */
 async function proofPage(
   db: Db, whereOf: (cold: boolean) => SQL | undefined, q: { page: number; page_size: number }, url: string, reachesHistory = true,
+  /** How many cold parcels match, when something cheaper than counting them knows. */
+  coldTally?: () => Promise<number>,
 ): Promise<Page<Proof>> {
   const order = [desc(pkg.delivered_at), desc(pkg.id)];
   const hotWhere = whereOf(false);
   const coldWhere = whereOf(true);
   const offset = (q.page - 1) * q.page_size;
   const hotCount = (await db.select({ n: sql<number>`count(*)` }).from(pkg).leftJoin(deliveryRecord, eq(deliveryRecord.package_id, pkg.id)).where(hotWhere).get())?.n ?? 0;
-  const coldCount = reachesHistory
-    ? (await db.select({ n: sql<number>`count(*)` }).from(coldPkg).leftJoin(coldDeliveryRecord, eq(coldDeliveryRecord.package_id, coldPkg.id)).where(coldWhere).get())?.n ?? 0
-    : 0;
+  const coldCount = !reachesHistory ? 0 : coldTally ? await coldTally()
+    : (await db.select({ n: sql<number>`count(*)` }).from(coldPkg).leftJoin(coldDeliveryRecord, eq(coldDeliveryRecord.package_id, coldPkg.id)).where(coldWhere).get())?.n ?? 0;
   let rows: PackageRow[];
   if (!coldCount) {
     rows = (await db.select({ p: pkg }).from(pkg).leftJoin(deliveryRecord, eq(deliveryRecord.package_id, pkg.id)).where(hotWhere)
@@ -69,7 +71,10 @@ export function deliveredPage(db: Db, now: number, user: SessionUser, q: z.outpu
     q.date_from ? gte(pkg.delivered_at, dayStart(q.date_from)) : undefined,
     q.date_to ? lt(pkg.delivered_at, dayStart(q.date_to) + 86_400_000) : undefined,
   );
-  return proofPage(db, () => where, q, url, !q.date_from || dayStart(q.date_from) < historyChangedBefore(now));
+  // Unfiltered, staff's and a company's cold deliveries are the mover's tally (cold parcels are never archived).
+  const tallied = user.role !== 'driver' && !q.date_from && !q.date_to && (q.driver == null || !isStaff(user.role));
+  const coldTally = async () => (await historyTally(db, isStaff(user.role) ? undefined : { company: user.companyId ?? -1 })).get('delivered') ?? 0;
+  return proofPage(db, () => where, q, url, !q.date_from || dayStart(q.date_from) < historyChangedBefore(now), tallied ? coldTally : undefined);
 }
 
 /**
