@@ -1,7 +1,10 @@
-import { count, eq } from 'drizzle-orm';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { count, eq, sql } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { expect } from 'vitest';
-import { company, pkg } from '../../server/db/schema/index';
+import { MIGRATIONS_DIR, PG_MIGRATIONS_DIR } from '../../server/db/client';
+import { company, packageHistoryActor, packageHistoryTally, packageHistoryToken, pkg } from '../../server/db/schema/index';
 import { atomically } from '../../server/db/atomically';
 import { transition } from '../../server/services/packages/lifecycle';
 import { DAY_MS } from '../../server/services/history/move';
@@ -100,4 +103,19 @@ export async function richWorld() {
   expect((await post('/api/return-parcel/scan/', driver.token, { barcode: 'OLD-8' })).status).toBe(200);
   expect((await post('/api/return-parcel/depot-manager/', admin.token, { barcode: 'OLD-8', outcome: 'returned_to_sender' })).status).toBe(200);
   return { ...w, back, all: [...ids, back] };
+}
+
+/** Runs the shipped migration that fills the lookups for parcels moved before they existed, as the migrator would. */
+export async function fillLookups(t: TestApp) {
+  const dir = t.db.$engine.kind === 'postgres' ? PG_MIGRATIONS_DIR : MIGRATIONS_DIR;
+  const journal = JSON.parse(readFileSync(join(dir, 'meta/_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+  const entry = journal.entries.find((e) => e.tag.endsWith('history_lookups_filled'));
+  expect(entry).toBeDefined();
+  const text = readFileSync(join(dir, `${entry?.tag}.sql`), 'utf8');
+  for (const statement of text.split('--> statement-breakpoint')) await t.db.run(sql.raw(statement));
+}
+
+/** A database as it was before the lookups existed: parcels in history, nothing in the tables the mover now fills. */
+export async function emptyLookups(t: TestApp) {
+  for (const table of [packageHistoryToken, packageHistoryTally, packageHistoryActor]) await t.db.delete(table).run();
 }

@@ -4,25 +4,10 @@
  * is read before the move, the parcels move, and the same read answers the same to the same people;
  * then the lookups are emptied and refilled by the migration that fills them on an older database.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS_DIR, PG_MIGRATIONS_DIR } from '../../server/db/client';
-import { packageHistoryActor, packageHistoryTally, packageHistoryToken } from '../../server/db/schema/index';
+import { packageHistoryToken } from '../../server/db/schema/index';
 import { DAY_MS, moveToHistory } from '../../server/services/history/move';
-import type { TestApp } from '../helpers/app';
-import { again, richWorld, rows, type Json, type Page } from '../helpers/historyWorld';
-
-/** Runs the shipped migration that fills the lookups for parcels moved before they existed, as the migrator would. */
-async function fillLookups(t: TestApp) {
-  const dir = t.db.$engine.kind === 'postgres' ? PG_MIGRATIONS_DIR : MIGRATIONS_DIR;
-  const journal = JSON.parse(readFileSync(join(dir, 'meta/_journal.json'), 'utf8')) as { entries: { tag: string }[] };
-  const entry = journal.entries.find((e) => e.tag.endsWith('history_lookups_filled'));
-  expect(entry).toBeDefined();
-  const text = readFileSync(join(dir, `${entry?.tag}.sql`), 'utf8');
-  for (const statement of text.split('--> statement-breakpoint')) await t.db.run(sql.raw(statement));
-}
+import { again, emptyLookups, fillLookups, richWorld, rows, type Json, type Page } from '../helpers/historyWorld';
 
 describe('cold storage: reads served by the lookups the mover keeps', () => {
   it("a recipient's tracking page, the all-time counts and a driver's history answer as before the move", async () => {
@@ -121,7 +106,7 @@ describe('cold storage: reads served by the lookups the mover keeps', () => {
     expect((await get('/api/assign-package/dashboard-count/', stranger.token)).body).toMatchObject({ total: 0 });
 
     // A database whose parcels moved before the lookups existed: the migration fills them to the same answers.
-    for (const table of [packageHistoryToken, packageHistoryTally, packageHistoryActor]) await t.db.delete(table).run();
+    await emptyLookups(t);
     expect((await page(proofToken))[0]).toBe(404);
     await fillLookups(t);
     expect(await reads()).toEqual(before);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DAY_MS, moveToHistory } from '../../server/services/history/move';
-import { again, png, richWorld, type Json, type Page } from '../helpers/historyWorld';
+import { again, emptyLookups, fillLookups, png, richWorld, type Json, type Page } from '../helpers/historyWorld';
 
 /** richWorld plus a route run the same week: two stops delivered with photos, one failed (it stays hot). */
 async function routeWorld() {
@@ -71,6 +71,9 @@ describe('cold storage: lists across parcels read both sides', () => {
       pod: await get(`/api/route/${route}/pod/`),
       routes: await get('/api/route/'),
       routesOfDay: await get(`/api/dashboard/sequence-wise-route/?date=${day}`),
+      // Routes and their parcels counted: the day's, the driver's over all days.
+      routeCount: await get(`/api/route/count/?date=${day}`),
+      routeCountByDriver: await get('/api/route/count/', driver.token),
     });
 
     const before = await reads();
@@ -86,6 +89,7 @@ describe('cold storage: lists across parcels read both sides', () => {
     expect(before.attemptsByOther.count).toBe(0);
     expect(before.route).toMatchObject({ package_count: 3, done_count: 2 });
     expect((before.routePackages as { packages: Json[] }).packages.map((p) => p.hawb)).toEqual(['ROUTE-3', 'ROUTE-1', 'ROUTE-2']);
+    expect(before.routeCount).toMatchObject({ total: 1, packages: { total: 3, delivered: 2, failed: 1, open: 1 } });
     expect(before.pod).toMatchObject({ delivered: 2, failed: 1, results: [{ hawb: 'ROUTE-1', recipient_name: 'Rob 0' }, { hawb: 'ROUTE-2', recipient_name: 'Rob 1' }] });
 
     t.clock.advance(91 * DAY_MS);
@@ -94,6 +98,10 @@ describe('cold storage: lists across parcels read both sides', () => {
     expect(await moveToHistory(t.app.deps, { afterDays: 90 })).toEqual({ moved: 10, batches: 1 });
     expect((await t.json('GET', `/api/package/${w.stops[0]}/`, admin.token)).status).toBe(200);
 
+    expect(await reads()).toEqual(before);
+    // A database whose parcels moved before the lookups existed: the migration fills the route tally too.
+    await emptyLookups(t);
+    await fillLookups(t);
     expect(await reads()).toEqual(before);
 
     // Seen by no one new: a driver who never carried them, another company.

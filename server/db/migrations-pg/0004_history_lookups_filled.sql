@@ -13,6 +13,9 @@ SELECT 'company', "company_id", "status", count(*) FROM "package_history" WHERE 
 INSERT INTO "package_history_tally" ("scope", "owner_id", "status", "n")
 SELECT 'driver', "assigned_to_id", "status", count(*) FROM "package_history" WHERE "assigned_to_id" IS NOT NULL GROUP BY "assigned_to_id", "status";
 --> statement-breakpoint
+INSERT INTO "package_history_tally" ("scope", "owner_id", "status", "n")
+SELECT 'route', "route_id", "status", count(*) FROM "package_history" WHERE "route_id" IS NOT NULL GROUP BY "route_id", "status";
+--> statement-breakpoint
 INSERT INTO "package_history_actor" ("actor_id", "package_id", "event_id", "action", "received_at")
 SELECT DISTINCT ON (("data"::jsonb ->> 'actor_id')::bigint, "package_id")
   ("data"::jsonb ->> 'actor_id')::bigint, "package_id", "row_id", "data"::jsonb ->> 'action', ("data"::jsonb ->> 'received_at')::bigint

@@ -76,7 +76,7 @@ export const packageHistoryToken = sqliteTable('package_history_token', {
 
 /**
  * How many cold parcels there are, per status, over all parcels (`scope` 'all', owner 0), per
- * company ('company', company id) and per driver ('driver', assigned driver id). The mover adds
+ * company ('company', company id), per driver ('driver', assigned driver id) and per route ('route', route id). The mover adds
  * each batch in its own unit, so the all-time counts (hot + this) stay exact without reading history.
  */
 export const packageHistoryTally = sqliteTable('package_history_tally', {

@@ -1,6 +1,6 @@
-import { and, count, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { packageEvent, packageHistoryActor, packageHistoryTally, packageHistoryToken, packageRecipient, pkg } from '../../db/schema/index';
+import { deliveryRoute, packageEvent, packageHistoryActor, packageHistoryTally, packageHistoryToken, packageRecipient, pkg } from '../../db/schema/index';
 
 /**
  * The small indexed lookups over cold parcels that reads cannot get from the JSON rows without a
@@ -12,8 +12,8 @@ export async function writeLookups(db: Db, ids: number[]): Promise<void> {
   await db.insert(packageHistoryToken).select(db.select({ token: packageRecipient.token, package_id: packageRecipient.package_id })
     .from(packageRecipient).where(inArray(packageRecipient.package_id, ids))).run();
 
-  const groups = await db.select({ company: pkg.company_id, driver: pkg.assigned_to_id, status: pkg.status, n: count() })
-    .from(pkg).where(inArray(pkg.id, ids)).groupBy(pkg.company_id, pkg.assigned_to_id, pkg.status).all();
+  const groups = await db.select({ company: pkg.company_id, driver: pkg.assigned_to_id, route: pkg.route_id, status: pkg.status, n: count() })
+    .from(pkg).where(inArray(pkg.id, ids)).groupBy(pkg.company_id, pkg.assigned_to_id, pkg.route_id, pkg.status).all();
   const tally = new Map<string, typeof packageHistoryTally.$inferInsert>();
   const add = (scope: string, owner: number | null, status: string, n: number) => {
     if (owner == null) return;
@@ -26,6 +26,7 @@ export async function writeLookups(db: Db, ids: number[]): Promise<void> {
     add('all', 0, g.status, g.n);
     add('company', g.company, g.status, g.n);
     add('driver', g.driver, g.status, g.n);
+    add('route', g.route, g.status, g.n);
   }
   if (tally.size) {
     await db.insert(packageHistoryTally).values([...tally.values()])
@@ -44,11 +45,19 @@ export async function writeLookups(db: Db, ids: number[]): Promise<void> {
   }
 }
 
-/** Cold parcels per status, of everyone (`scope` undefined), one company or one driver. */
+/** Cold parcels per status, of everyone (`scope` undefined), one company or one driver (route tallies: `routeTally`). */
 export async function historyTally(db: Db, scope?: { company: number } | { driver: number }): Promise<Map<string, number>> {
   const where = !scope ? and(eq(packageHistoryTally.scope, 'all'), eq(packageHistoryTally.owner_id, 0))
     : 'company' in scope ? and(eq(packageHistoryTally.scope, 'company'), eq(packageHistoryTally.owner_id, scope.company))
       : and(eq(packageHistoryTally.scope, 'driver'), eq(packageHistoryTally.owner_id, scope.driver));
   const rows = await db.select({ status: packageHistoryTally.status, n: packageHistoryTally.n }).from(packageHistoryTally).where(where).all();
+  return new Map(rows.map((r) => [r.status, Number(r.n)]));
+}
+
+/** Cold parcels per status on the routes matching `where` (written over `deliveryRoute`): read per route, never per parcel. */
+export async function routeTally(db: Db, where: SQL | undefined): Promise<Map<string, number>> {
+  const rows = await db.select({ status: packageHistoryTally.status, n: sql<number>`sum(${packageHistoryTally.n})` }).from(packageHistoryTally)
+    .innerJoin(deliveryRoute, eq(deliveryRoute.id, packageHistoryTally.owner_id))
+    .where(and(eq(packageHistoryTally.scope, 'route'), where)).groupBy(packageHistoryTally.status).all();
   return new Map(rows.map((r) => [r.status, Number(r.n)]));
 }
