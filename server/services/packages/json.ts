@@ -1,5 +1,5 @@
 import { eq, getTableName, sql, type SQL } from 'drizzle-orm';
-import { QueryBuilder, SQLiteSyncDialect, type SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { integer, QueryBuilder, SQLiteSyncDialect, sqliteTable, text, type SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { AnswerSource } from '../../db/engine/answerStore';
 import type { Db } from '../../db/client';
 import { inJsonIds, jsonSql, type JsonSql } from '../../db/engine/dialect';
@@ -82,7 +82,12 @@ const PACKAGE_JSON: Record<EngineKind, SQL<string>> = { sqlite: render('sqlite')
  * when the database opens: server/db/engine/answerStore.ts); an ended parcel's is built.
  * `coalesce` evaluates the built expression only for rows with no stored answer.
  */
-const STORED = sql`(select "json" from "package_answer" where "package_answer"."package_id" = ${pkg.id})`;
+/**
+ * The store's table, made when the database opens (not in schema/: migrations never see it). Read
+ * by a left join: a correlated subquery per row cost a 200-parcel list about 50 µs more in SQLite.
+ */
+const packageAnswer = sqliteTable('package_answer', { package_id: integer('package_id').primaryKey(), json: text('json').notNull() });
+const STORED = sql`${packageAnswer.json}`;
 const BUILT: Record<EngineKind, SQL<string>> = { sqlite: PACKAGE_JSON.sqlite, postgres: sql<string>`(${PACKAGE_JSON.postgres})::text` };
 const ANSWER: Record<EngineKind, SQL<string>> = {
   sqlite: sql<string>`coalesce(${STORED}, ${BUILT.sqlite})`,
@@ -107,14 +112,14 @@ export function answerSource(kind: EngineKind): AnswerSource {
  * answers `json` values as text too (no type parser for them is set), so callers see the same.
  */
 export function packageJsonSelect(db: Db) {
-  return db.select({ id: pkg.id, json: answerSql(db) }).from(pkg).$dynamic();
+  return db.select({ id: pkg.id, json: answerSql(db) }).from(pkg).leftJoin(packageAnswer, eq(packageAnswer.package_id, pkg.id)).$dynamic();
 }
 
 const answerSql = (db: Db): SQL<string> => ANSWER[db.$engine.kind];
 
 /** Parcel id and answer, as `package_history_answer` holds them: moving a parcel copies its answer in one statement. */
 export function packageAnswerRows(db: Db) {
-  return db.select({ package_id: pkg.id, answer: answerSql(db).as('answer') }).from(pkg).$dynamic();
+  return db.select({ package_id: pkg.id, answer: answerSql(db).as('answer') }).from(pkg).leftJoin(packageAnswer, eq(packageAnswer.package_id, pkg.id)).$dynamic();
 }
 
 /** Decodes `.values()` of packageJsonSelect(). */
