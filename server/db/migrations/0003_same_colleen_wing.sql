@@ -21,4 +21,5 @@ CREATE TABLE `package_history_token` (
 	`package_id` integer NOT NULL
 );
 --> statement-breakpoint
-CREATE INDEX `package_history_route_idx` ON `package_history` (`route_id`);
+CREATE INDEX `package_history_route_idx` ON `package_history` (`route_id`);--> statement-breakpoint
+CREATE INDEX `package_history_delivered_idx` ON `package_history` (`delivered_at`,`id`);
