@@ -21,8 +21,9 @@ export const packageHistory = sqliteTable('package_history', {
   index('package_history_zone_idx').on(tb.zone_id, tb.status),
   // An old route's parcels and POD.
   index('package_history_route_idx').on(tb.route_id),
-  // The proof lists' order (newest delivery first): a page reads the newest cold deliveries, not all of them.
-  index('package_history_delivered_idx').on(tb.delivered_at, tb.id),
+  // Delivered parcels newest first (the delivered and completed lists): a page reads the newest cold
+  // deliveries in index order instead of sorting all of them.
+  index('package_history_delivered_idx').on(tb.status, tb.delivered_at, tb.id),
 ]);
 
 /**
