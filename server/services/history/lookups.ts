@@ -1,6 +1,13 @@
-import { and, count, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { deliveryRoute, packageEvent, packageHistoryActor, packageHistoryTally, packageHistoryToken, packageRecipient, pkg } from '../../db/schema/index';
+import {
+  deliveryAttempt, deliveryRecord, deliveryRoute, packageEvent, packageHistoryActor, packageHistoryTally, packageHistoryToken, packagePhoto, packageRecipient, pkg,
+} from '../../db/schema/index';
+import { FINAL_STATUSES } from '../../../shared/lifecycle';
+
+/** Tally rows beside the statuses (the tally's `status` column): parcels with any proof, and failed attempts. */
+export const WITH_PROOF = 'with_proof';
+export const ATTEMPTS = 'attempts';
 
 /**
  * The small indexed lookups over cold parcels that reads cannot get from the JSON rows without a
@@ -28,6 +35,19 @@ export async function writeLookups(db: Db, ids: number[]): Promise<void> {
     add('driver', g.driver, g.status, g.n);
     add('route', g.route, g.status, g.n);
   }
+  // What the office's unfiltered proof and attempts lists count: parcels with any proof, failed attempts.
+  const withProof = await db.select({ company: pkg.company_id, n: count() }).from(pkg).where(and(inArray(pkg.id, ids), or(
+    sql`exists (select 1 from ${packagePhoto} where ${packagePhoto.package_id} = ${pkg.id})`,
+    sql`exists (select 1 from ${deliveryRecord} where ${deliveryRecord.package_id} = ${pkg.id})`,
+  ))).groupBy(pkg.company_id).all();
+  const attempts = await db.select({ company: pkg.company_id, n: count() }).from(deliveryAttempt).innerJoin(pkg, eq(pkg.id, deliveryAttempt.package_id))
+    .where(inArray(pkg.id, ids)).groupBy(pkg.company_id).all();
+  for (const [what, rows] of [[WITH_PROOF, withProof], [ATTEMPTS, attempts]] as const) {
+    for (const g of rows) {
+      add('all', 0, what, g.n);
+      add('company', g.company, what, g.n);
+    }
+  }
   if (tally.size) {
     await db.insert(packageHistoryTally).values([...tally.values()])
       .onConflictDoUpdate({ target: [packageHistoryTally.scope, packageHistoryTally.owner_id, packageHistoryTally.status], set: { n: sql`${packageHistoryTally.n} + excluded.n` } })
@@ -45,13 +65,23 @@ export async function writeLookups(db: Db, ids: number[]): Promise<void> {
   }
 }
 
+type TallyScope = { company: number } | { driver: number } | undefined;
+
+const tallyOf = (scope: TallyScope) => (!scope ? and(eq(packageHistoryTally.scope, 'all'), eq(packageHistoryTally.owner_id, 0))
+  : 'company' in scope ? and(eq(packageHistoryTally.scope, 'company'), eq(packageHistoryTally.owner_id, scope.company))
+    : and(eq(packageHistoryTally.scope, 'driver'), eq(packageHistoryTally.owner_id, scope.driver)));
+
 /** Cold parcels per status, of everyone (`scope` undefined), one company or one driver (route tallies: `routeTally`). */
-export async function historyTally(db: Db, scope?: { company: number } | { driver: number }): Promise<Map<string, number>> {
-  const where = !scope ? and(eq(packageHistoryTally.scope, 'all'), eq(packageHistoryTally.owner_id, 0))
-    : 'company' in scope ? and(eq(packageHistoryTally.scope, 'company'), eq(packageHistoryTally.owner_id, scope.company))
-      : and(eq(packageHistoryTally.scope, 'driver'), eq(packageHistoryTally.owner_id, scope.driver));
-  const rows = await db.select({ status: packageHistoryTally.status, n: packageHistoryTally.n }).from(packageHistoryTally).where(where).all();
+export async function historyTally(db: Db, scope?: TallyScope): Promise<Map<string, number>> {
+  const rows = await db.select({ status: packageHistoryTally.status, n: packageHistoryTally.n }).from(packageHistoryTally)
+    .where(and(tallyOf(scope), inArray(packageHistoryTally.status, [...FINAL_STATUSES]))).all();
   return new Map(rows.map((r) => [r.status, Number(r.n)]));
+}
+
+/** Cold parcels with any proof (`with_proof`), or cold failed attempts (`attempts`), of everyone or one company. */
+export async function historyListTally(db: Db, what: typeof WITH_PROOF | typeof ATTEMPTS, scope?: { company: number }): Promise<number> {
+  const row = await db.select({ n: packageHistoryTally.n }).from(packageHistoryTally).where(and(tallyOf(scope), eq(packageHistoryTally.status, what))).get();
+  return Number(row?.n ?? 0);
 }
 
 /** Cold parcels per status on the routes matching `where` (written over `deliveryRoute`): read per route, never per parcel. */

@@ -8,7 +8,7 @@ import { deliveryRecord, packageHistory, packageHistoryRow, packagePhoto, pkg } 
 import { pageLinks } from '../../resources/list';
 import type { SessionUser } from '../auth/session';
 import { historyChangedBefore } from '../history/move';
-import { historyTally } from '../history/lookups';
+import { historyListTally, historyTally, WITH_PROOF } from '../history/lookups';
 import { coldDeliveryRecord, coldPkg, sortKeys, unionKeys } from '../history/read';
 import { dayStart } from './history';
 import { proofsOf } from './proof';
@@ -82,7 +82,10 @@ export function deliveredPage(db: Db, now: number, user: SessionUser, q: z.outpu
  * delivered, others as their package scope allows; `package` narrows to one.
  */
 export function proofUploadPage(db: Db, user: SessionUser, q: z.output<typeof ListQuery> & { package?: number }, url: string): Promise<Page<Proof>> {
+  // Unfiltered, staff's and a company's cold parcels with proof are the mover's tally.
+  const coldTally = user.role !== 'driver' && q.package == null
+    ? () => historyListTally(db, WITH_PROOF, isStaff(user.role) ? undefined : { company: user.companyId ?? -1 }) : undefined;
   return proofPage(db, (cold) => and(isNull(pkg.deleted_at), or(hasProof(cold), sql`${deliveryRecord.id} is not null`),
     user.role === 'driver' ? or(eq(pkg.assigned_to_id, user.id), eq(deliveryRecord.driver_id, user.id)) : packageScope(user),
-    q.package != null ? eq(pkg.id, q.package) : undefined), q, url);
+    q.package != null ? eq(pkg.id, q.package) : undefined), q, url, true, coldTally);
 }
