@@ -4,7 +4,7 @@ import { isStaff } from '../../../shared/roles';
 import type { ListQuery, Page } from '../../../shared/schemas/common';
 import type { PackageListQuery, Proof } from '../../../shared/schemas/delivery';
 import type { Db } from '../../db/client';
-import { deliveryRecord, packageHistory, packageHistoryRow, packagePhoto, pkg } from '../../db/schema/index';
+import { deliveryRecord, deliveryRecordHistory, packageHistory, packageHistoryRow, packagePhoto, pkg } from '../../db/schema/index';
 import { pageLinks } from '../../resources/list';
 import type { SessionUser } from '../auth/session';
 import { historyChangedBefore } from '../history/move';
@@ -78,6 +78,13 @@ export function deliveredPage(db: Db, now: number, user: SessionUser, q: z.outpu
 }
 
 /**
+ * Cold parcels a driver held or delivered, by the two driver indexes: the OR across the parcel and
+ * its delivery record would read every cold parcel; this reads only the driver's.
+ */
+const coldOfDriver = (driverId: number) => sql`${pkg.id} in (select ${packageHistory.id} from ${packageHistory} where ${packageHistory.assigned_to_id} = ${driverId}
+  union select ${deliveryRecordHistory.package_id} from ${deliveryRecordHistory} where ${deliveryRecordHistory.driver_id} = ${driverId})`;
+
+/**
  * Parcels with any proof (photos, signature or a delivery record): a driver those they hold or
  * delivered, others as their package scope allows; `package` narrows to one.
  */
@@ -86,6 +93,6 @@ export function proofUploadPage(db: Db, user: SessionUser, q: z.output<typeof Li
   const coldTally = user.role !== 'driver' && q.package == null
     ? () => historyListTally(db, WITH_PROOF, isStaff(user.role) ? undefined : { company: user.companyId ?? -1 }) : undefined;
   return proofPage(db, (cold) => and(isNull(pkg.deleted_at), or(hasProof(cold), sql`${deliveryRecord.id} is not null`),
-    user.role === 'driver' ? or(eq(pkg.assigned_to_id, user.id), eq(deliveryRecord.driver_id, user.id)) : packageScope(user),
+    user.role === 'driver' ? (cold ? coldOfDriver(user.id) : or(eq(pkg.assigned_to_id, user.id), eq(deliveryRecord.driver_id, user.id))) : packageScope(user),
     q.package != null ? eq(pkg.id, q.package) : undefined), q, url, true, coldTally);
 }
