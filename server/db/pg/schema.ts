@@ -692,6 +692,7 @@ export const packageHistory = pgTable("package_history", {
   index("package_history_zone_idx").on(t.zone_id, t.status),
   index("package_history_route_idx").on(t.route_id),
   index("package_history_delivered_idx").on(t.status, t.delivered_at, t.id),
+  index("package_history_delivered_at_idx").on(t.delivered_at, t.id),
 ]);
 
 export const packageHistoryActor = pgTable("package_history_actor", {

@@ -24,6 +24,8 @@ export const packageHistory = sqliteTable('package_history', {
   // Delivered parcels newest first (the delivered and completed lists): a page reads the newest cold
   // deliveries in index order instead of sorting all of them.
   index('package_history_delivered_idx').on(tb.status, tb.delivered_at, tb.id),
+  // Parcels with proof newest delivery first (the proof-upload list, any status): the same, without the status.
+  index('package_history_delivered_at_idx').on(tb.delivered_at, tb.id),
 ]);
 
 /**

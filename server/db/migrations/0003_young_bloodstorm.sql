@@ -22,4 +22,5 @@ CREATE TABLE `package_history_token` (
 );
 --> statement-breakpoint
 CREATE INDEX `package_history_route_idx` ON `package_history` (`route_id`);--> statement-breakpoint
-CREATE INDEX `package_history_delivered_idx` ON `package_history` (`status`,`delivered_at`,`id`);
+CREATE INDEX `package_history_delivered_idx` ON `package_history` (`status`,`delivered_at`,`id`);--> statement-breakpoint
+CREATE INDEX `package_history_delivered_at_idx` ON `package_history` (`delivered_at`,`id`);

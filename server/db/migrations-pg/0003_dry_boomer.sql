@@ -22,4 +22,5 @@ CREATE TABLE "package_history_token" (
 --> statement-breakpoint
 CREATE INDEX "package_history_actor_last_idx" ON "package_history_actor" USING btree ("actor_id","event_id");--> statement-breakpoint
 CREATE INDEX "package_history_route_idx" ON "package_history" USING btree ("route_id");--> statement-breakpoint
-CREATE INDEX "package_history_delivered_idx" ON "package_history" USING btree ("status","delivered_at","id");
+CREATE INDEX "package_history_delivered_idx" ON "package_history" USING btree ("status","delivered_at","id");--> statement-breakpoint
+CREATE INDEX "package_history_delivered_at_idx" ON "package_history" USING btree ("delivered_at","id");
