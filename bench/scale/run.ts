@@ -14,6 +14,7 @@ import { measureEndpoints, type EndpointFigures } from './measure';
 import type { ScaleOptions } from './plan';
 import type { ScaleData } from './seed';
 import { seedPostgres } from './seed-postgres';
+import { printStatements, statementProbe } from './statements';
 import { seedSqlite } from './seed-sqlite';
 
 export interface ScaleResult {
@@ -121,11 +122,18 @@ export async function runPostgres(adminUrl: string, size: string, o: ScaleOption
       const { base, child } = await startPostgresServer(url, 1);
       const cpu = { server: cpuOf(() => processTree(child.pid!)), ...(postmaster ? { database: cpuOf(() => processTree(postmaster)) } : {}) };
       let drain;
+      const probe = process.env.SCALE_PG_STATEMENTS ? await statementProbe(url) : undefined;
+      if (process.env.SCALE_PG_STATEMENTS && !probe) log(`[postgres ${size}] pg_stat_statements is not loaded (PG_SERVER_OPTIONS="-c shared_preload_libraries=pg_stat_statements")`);
+      const hooks = probe && {
+        before: async () => { await probe.reset(); },
+        after: async (endpoint: string, requests: number) => { printStatements(`[postgres ${size}] ${endpoint}`, requests, await probe.read(requests)); },
+      };
       try {
-        endpoints = await measureEndpoints(base, data, o, cpu);
+        endpoints = await measureEndpoints(base, data, o, cpu, Date.now(), hooks);
         show('postgres', size, endpoints);
         drain = await drainDevices(base, data.drivers.slice(0, o.drainDevices));
       } finally {
+        await probe?.close();
         await new Promise<void>((ok) => { child.once('exit', () => ok()); child.kill('SIGTERM'); });
       }
       const db = postgresDb(url, { poolSize: 2 });

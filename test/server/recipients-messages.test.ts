@@ -190,6 +190,22 @@ describe('recipient messages through the outbox', () => {
     expect((await w.rows()).filter((r) => r.kind === 'arriving_soon' && r.channel === 'email').map((r) => r.package_id)).toEqual([ids[1], ids[2], ids[3]]);
   });
 
+  it('"arriving soon" reaches as far as the company\'s N at its largest (20 stops), and never further', async () => {
+    const w = await world();
+    expect((await w.t.json('PATCH', '/api/recipient-settings/', w.shipper.token, { stops_away: 21 })).status).toBe(400);
+    expect((await w.t.json('PATCH', '/api/recipient-settings/', w.shipper.token, { stops_away: 20 })).status).toBe(200);
+    const ids: number[] = [];
+    for (let i = 0; i < 23; i++) ids.push(await w.parcel(`FAR-${i}`));
+    for (const [i, id] of ids.entries()) await w.outForDelivery(id, `FAR-${i}`);
+    expect((await w.t.json('POST', `/api/package-delivered/${ids[0]!}/deliver/`, w.driver.token, {})).status).toBe(200);
+    const soon = (await w.rows()).filter((r) => r.kind === 'arriving_soon' && r.channel === 'email').map((r) => r.package_id);
+    // 22 stops left: the next 20 hear, the last two do not.
+    expect(soon.sort((a, b) => a! - b!)).toEqual(ids.slice(1, 21));
+    while (await w.dispatcher.runOnce() > 0) { /* every queued message, a batch at a time */ }
+    expect(w.mailsTo('robin.far-20@example.net').map((m) => m.subject)).toContain('Your parcel FAR-20 is 20 stops away');
+    expect(w.mailsTo('robin.far-21@example.net').filter((m) => /away/.test(m.subject))).toHaveLength(0);
+  });
+
   it('follows the company\'s settings: events, channels, sender name and template text', async () => {
     const w = await world();
     const other = await w.t.login('company');
