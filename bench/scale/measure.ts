@@ -50,8 +50,10 @@ export async function measureEndpoints(url: string, data: ScaleData, o: ScaleOpt
   await load('warm-up', url, remaining, { connections: 10, duration: 1 });
   await load('warm-up', url, staff, { connections: 10, duration: 1 });
 
-  const scans = Array.from({ length: o.toScan }, (_, k) => data.drivers.map((d) => ({ token: d.token, barcode: d.toScan[k]! }))).flat();
-  const delivers = Array.from({ length: o.onVan }, (_, k) => data.drivers.map((d) => ({ token: d.token, id: d.onVan[k]! }))).flat();
+  // The same drivers at every size (o.writeDrivers), each taking its turn: scan k of every driver, then k + 1.
+  const writers = data.drivers.slice(0, o.writeDrivers);
+  const scans = Array.from({ length: o.toScan }, (_, k) => writers.map((d) => ({ token: d.token, barcode: d.toScan[k]! }))).flat();
+  const delivers = Array.from({ length: o.onVan }, (_, k) => writers.map((d) => ({ token: d.token, id: d.onVan[k]! }))).flat();
   let s = 0; let v = 0;
   await run(ENDPOINTS[0], () => { const sc = scans[s++]!; return { method: 'POST', path: '/api/scan-package-api/inbound-scan/', headers: auth(sc.token), body: JSON.stringify({ barcode: sc.barcode }) }; },
     { amount: Math.min(o.writes, scans.length) });

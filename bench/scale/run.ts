@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, rmSync, statfsSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -28,6 +28,8 @@ export interface ScaleResult {
 const log = (line: string) => console.log(line);
 /** The load figures as soon as they are measured: at 10M the backup that follows takes a while. */
 const show = (engine: string, size: string, rows: EndpointFigures[]) => {
+  // CPU per request still moves with what else runs on the machine: say how busy it was.
+  log(`[${engine} ${size}] load average after the load runs: ${loadavg().map((x) => x.toFixed(1)).join(' ')} (1, 5, 15 min)`);
   for (const e of rows) log(`[${engine} ${size}] ${e.endpoint}: ${e.rps} req/s, server ${e.serverMs.toFixed(2)} ms/req, database ${e.dbMs.toFixed(2)} ms/req, non-2xx ${e.non2xx}`);
 };
 const since = (t: number) => Math.round(performance.now() - t);
