@@ -25,26 +25,20 @@ if (workers > 1 && cluster.isPrimary) {
 } else {
   const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: Number(env.DATABASE_POOL_SIZE ?? 10) });
   const app = new Hono();
-  app.post('/bare/scan', async (c) => {
-    const token = (c.req.header('authorization') ?? '').replace(/^Bearer /, '');
-    const { barcode } = await c.req.json<{ barcode: string }>();
-    const now = Date.now();
-    const user = (await pool.query<{ user_id: string; token_id: string }>(
-      `select t.id as token_id, u.id as user_id, u.name, u.role, u.company_id from auth_token t join "user" u on u.id = t.user_id
-        where t.token_hash = $1 and t.expires_at > $2`, [hashToken(token), now])).rows[0];
-    if (!user) return c.json({ message: 'unauthorised' }, 401);
+  /** One attempt: the answer's JSON, null when the parcel is unknown. */
+  const scanOnce = async (userId: string, barcode: string, now: number, feedLock: boolean): Promise<string | null> => {
     const client = await pool.connect();
     try {
       await client.query('begin isolation level serializable');
       const parcel = (await client.query<{ id: string; status: string; company_id: string; customer_phone: string | null }>(
         'select id, status, company_id, customer_phone from package where hawb = $1 and deleted_at is null', [barcode])).rows[0];
-      if (!parcel) { await client.query('rollback'); return c.json({ message: 'not found' }, 404); }
+      if (!parcel) { await client.query('rollback'); return null; }
       await client.query(`update package set is_scanned = 1, status = 'out_for_delivery', updated_at = $1 where id = $2 returning *`, [now, parcel.id]);
       await client.query(`insert into package_event (package_id, action, from_status, to_status, actor_id, occurred_at, received_at)
-        values ($1, 'inbound_scan', $2, 'out_for_delivery', $3, $4, $4)`, [parcel.id, parcel.status, user.user_id, now]);
-      await client.query(`select pg_advisory_xact_lock(${FEED_LOCK})`);
+        values ($1, 'inbound_scan', $2, 'out_for_delivery', $3, $4, $4)`, [parcel.id, parcel.status, userId, now]);
+      if (feedLock) await client.query(`select pg_advisory_xact_lock(${FEED_LOCK})`);
       await client.query(`insert into change_log (entity, entity_id, op, driver_id, company_id, created_at) values ('package', $1, 'upsert', $2, $3, $4)`,
-        [parcel.id, user.user_id, parcel.company_id, now]);
+        [parcel.id, userId, parcel.company_id, now]);
       await client.query('select r.company_id, r.events, r.channels, c.name from company c left join recipient_settings r on r.company_id = c.id where c.id = $1', [parcel.company_id]);
       await client.query('select * from package_recipient where package_id = $1', [parcel.id]);
       await client.query(`insert into package_recipient (package_id, token, created_at, updated_at) values ($1, $2, $3, $3) on conflict do nothing`,
@@ -58,13 +52,35 @@ if (workers > 1 && cluster.isPrimary) {
       await client.query('select * from stop_eta where package_id = $1', [parcel.id]);
       const answer = (await client.query<{ json: string }>('select json from package_answer where package_id = $1', [parcel.id])).rows[0];
       await client.query('commit');
-      return c.body(`{"success":true,"package":${answer?.json ?? 'null'}}`, 200, { 'content-type': 'application/json' });
+      return answer?.json ?? 'null';
     } catch (e) {
       await client.query('rollback').catch(() => {});
-      // A serialization failure is what the real server retries; the bench counts it as a non-2xx.
-      return c.json({ message: String(e) }, 503);
+      throw e;
     } finally {
       client.release();
+    }
+  };
+  // ?feed_lock=0 leaves out the lock that keeps the change feed in order (never right for a server:
+  // it only measures what that lock costs two processes).
+  app.post('/bare/scan', async (c) => {
+    const token = (c.req.header('authorization') ?? '').replace(/^Bearer /, '');
+    const { barcode } = await c.req.json<{ barcode: string }>();
+    const now = Date.now();
+    const user = (await pool.query<{ user_id: string }>(
+      `select t.id as token_id, u.id as user_id, u.name, u.role, u.company_id from auth_token t join "user" u on u.id = t.user_id
+        where t.token_hash = $1 and t.expires_at > $2`, [hashToken(token), now])).rows[0];
+    if (!user) return c.json({ message: 'unauthorised' }, 401);
+    // Retried on a serialization failure or deadlock as the real engine does (server/db/engine/postgres.ts).
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const json = await scanOnce(user.user_id, barcode, now, c.req.query('feed_lock') !== '0');
+        if (json === null) return c.json({ message: 'not found' }, 404);
+        return c.body(`{"success":true,"package":${json}}`, 200, { 'content-type': 'application/json' });
+      } catch (e) {
+        const code = (e as { code?: string }).code;
+        if ((code !== '40001' && code !== '40P01') || attempt >= 8) return c.json({ message: String(e) }, 503);
+        await new Promise((ok) => setTimeout(ok, Math.random() * Math.min(200, 5 * 2 ** attempt)));
+      }
     }
   });
   const server = serve({ fetch: app.fetch, port: Number(env.PORT ?? 0), hostname: env.HOST ?? '127.0.0.1' }, (info) => {

@@ -9,7 +9,8 @@ import { authToken, company, pkg, user, zone } from '../server/db/schema/index';
 import { hashPasswordSync } from '../server/services/auth/passwords';
 import { newToken } from '../server/services/auth/tokens';
 import { freePort } from '../test/helpers/server';
-import { cpuOf, load, processTree, type LoadResult } from './load';
+import { availableParallelism } from 'node:os';
+import { cpuOf, load, machineCpu, processTree, type LoadResult } from './load';
 
 /**
  * PostgreSQL: the remaining list and the inbound scan served by `server/main.ts` with WORKERS=1 and
@@ -113,13 +114,13 @@ export async function runPostgresBench(opts = { drivers: 100, perDriver: 100 }):
     const drivers = await seed(url, opts.drivers, opts.perDriver);
     const own = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
     const metersOf = (server: ChildProcess): Record<string, () => number> => ({
-      node: cpuOf(() => processTree(server.pid!)), generator: own, ...(postmaster ? { postgres: cpuOf(() => processTree(postmaster)) } : {}),
+      node: cpuOf(() => processTree(server.pid!)), generator: own, ...(postmaster ? { postgres: cpuOf(() => processTree(postmaster)) } : {}), machine: machineCpu,
     });
     const label = `${config.workers} process${config.workers > 1 ? 'es' : ''}, pool ${config.pool}, ${config.connections} conn${config.pipelining > 1 ? `, pipelining ${config.pipelining}` : ''}`;
-    // Each scan moves a parcel of its own: the real scan takes the first half of them, the bare one the second.
+    // Each scan moves a parcel of its own: the real scan, the bare one and the bare one without the feed lock take a third each.
     const scans: { token: string; barcode: string }[] = [];
     for (let k = 0; k < opts.perDriver; k++) for (const d of drivers) scans.push({ token: d.token, barcode: d.barcodes[k]! });
-    const half = Math.min(Math.floor(scans.length / 2), 5000);
+    const third = Math.min(Math.floor(scans.length / 3), 5000);
     const scanRequest = (path: string, sc: { token: string; barcode: string }) => (
       { method: 'POST', path, headers: { authorization: `Bearer ${sc.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ barcode: sc.barcode }) });
     let { base, child } = await startPostgresServer(url, config.workers, config.pool);
@@ -133,29 +134,37 @@ export async function runPostgresBench(opts = { drivers: 100, perDriver: 100 }):
       await load('warm-up', base, list, { ...c, duration: 1 });
       rows.push({ ...(await load(`GET remaining-packages-list (${opts.perDriver} pkgs), ${label}`, base, list, { ...c, duration: 8 })), config });
       let s = 0;
-      rows.push({ ...(await load(`POST inbound-scan, ${label}`, base, () => scanRequest('/api/scan-package-api/inbound-scan/', scans[s++ % half]!), { ...c, amount: half })), config });
+      rows.push({ ...(await load(`POST inbound-scan, ${label}`, base, () => scanRequest('/api/scan-package-api/inbound-scan/', scans[s++ % third]!), { ...c, amount: third })), config });
       await stopServer(child);
       // The same SQL with nothing of the app around it (bench/pg-bare-server.ts), on as many processes.
       ({ base, child } = await startPostgresServer(url, config.workers, config.pool, 'bench/pg-bare-server.ts'));
       c = { ...c, meters: metersOf(child) };
       let b = 0;
-      rows.push({ ...(await load(`bare scan (the scan's SQL), ${label}`, base, () => scanRequest('/bare/scan', scans[half + (b++ % half)]!), { ...c, amount: half })), config });
+      rows.push({ ...(await load(`bare scan (the scan's SQL), ${label}`, base, () => scanRequest('/bare/scan', scans[third + (b++ % third)]!), { ...c, amount: third })), config });
+      // What the change feed's one lock (server/db/engine/dialect.ts feedOrder) costs: the same without it.
+      let u = 0;
+      rows.push({ ...(await load(`bare scan without the feed lock, ${label}`, base, () => scanRequest('/bare/scan?feed_lock=0', scans[2 * third + (u++ % third)]!), { ...c, amount: third })), config });
     } finally {
       await stopServer(child);
     }
   }
   const ms = (r: LoadResult, k: string) => r.cpu?.[k]?.toFixed(2) ?? '-';
-  console.log('| endpoint, configuration | req/s | p50 ms | p99 ms | non-2xx | CPU ms/req: node | postgres | load generator | all |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const cores = availableParallelism();
+  // "others": what the rest of the machine spent per request meanwhile; "machine busy": the share of
+  // all cores in use during the run. Near 100% a second process has no core to run on.
+  console.log(`| endpoint, configuration | req/s | p50 ms | p99 ms | non-2xx | CPU ms/req: node | postgres | load generator | all ours | others | machine busy (${cores} cores) |`);
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
-    const all = r.cpu ? Object.values(r.cpu).reduce((a, b) => a + b, 0).toFixed(2) : '-';
-    console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx + r.errors} | ${ms(r, 'node')} | ${ms(r, 'postgres')} | ${ms(r, 'generator')} | ${all} |`);
+    const ours = r.cpu ? (r.cpu.node ?? 0) + (r.cpu.postgres ?? 0) + (r.cpu.generator ?? 0) : undefined;
+    const others = r.cpu?.machine !== undefined && ours !== undefined ? (r.cpu.machine - ours).toFixed(2) : '-';
+    const busy = r.cpu?.machine !== undefined && r.seconds ? `${Math.round((r.cpu.machine * r.requests) / 1000 / (r.seconds * cores) * 100)}%` : '-';
+    console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx + r.errors} | ${ms(r, 'node')} | ${ms(r, 'postgres')} | ${ms(r, 'generator')} | ${ours?.toFixed(2) ?? '-'} | ${others} | ${busy} |`);
   }
-  for (const name of ['GET remaining', 'POST inbound-scan', 'bare scan']) {
+  for (const name of ['GET remaining', 'POST inbound-scan', 'bare scan (the', 'bare scan without']) {
     const one = rows.find((r) => r.name.startsWith(name) && r.config.workers === 1);
     for (const two of rows.filter((r) => r.name.startsWith(name) && r.config.workers === 2)) {
       const how = `pool ${two.config.pool}, ${two.config.connections} connections${two.config.pipelining > 1 ? `, pipelining ${two.config.pipelining}` : ''}`;
-      if (one) console.log(`${name}: 2 processes (${how}) / 1 process = ${(two.rps / one.rps).toFixed(2)}x req/s`);
+      if (one) console.log(`${one.name.split(',')[0]}: 2 processes (${how}) / 1 process = ${(two.rps / one.rps).toFixed(2)}x req/s`);
     }
   }
 }
