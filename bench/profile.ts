@@ -1,7 +1,8 @@
 /**
  * Where does a request's time go? Seeds (or reuses) the scale database, starts the bench server
  * under --cpu-prof, drives one endpoint with autocannon and prints the hottest functions.
- * `npx tsx bench/profile.ts <remaining|list|sync0|scan|deliver|bare-read|bare-insert> [seconds]`
+ * `npx tsx bench/profile.ts <remaining|list|sync0|scan|deliver|bare-read|bare-insert|bare-remaining> [seconds]`
+ * (bare-remaining needs BENCH_BARE_LISTS=1 in the environment)
  */
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,6 +38,7 @@ const delivers = data.drivers.flatMap((d) => d.onVan.map((id) => ({ token: d.tok
 const gens: Record<string, () => { method?: string; path: string; headers?: Record<string, string>; body?: string }> = {
   'bare-read': () => ({ path: `/bare/read/${1 + (i++ % data.packages)}` }),
   'bare-insert': () => ({ method: 'POST', path: '/bare/insert', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ v: `x${i++}` }) }),
+  'bare-remaining': () => { const d = data.drivers[i++ % data.drivers.length]!; return { path: `/bare/remaining/${d.id}` }; },
   remaining: () => { const d = data.drivers[i++ % data.drivers.length]!; return { path: `/api/scan-package-api/${d.id}/remaining-packages-list/`, headers: auth(d.token) }; },
   list: () => ({ path: `/api/package/?status=assigned&zone=${data.zoneIds[i++ % data.zoneIds.length]}&page_size=50`, headers: auth(data.adminToken) }),
   sync0: () => { const d = data.drivers[i++ % data.drivers.length]!; return { path: '/api/sync/changes/?cursor=0', headers: auth(d.token) }; },

@@ -9,6 +9,7 @@ import { startCheckpointer } from '../server/db/checkpointer';
 import { openDatabase, sqliteOf } from '../server/db/client';
 import { diskFileStore } from '../server/files';
 import { packageJsonSelect } from '../server/services/packages/json';
+import { UNIT_SAVEPOINT } from '../server/db/engine/sqliteUnits';
 import { pkg } from '../server/db/schema/index';
 import { isNotNull } from 'drizzle-orm';
 
@@ -65,4 +66,11 @@ outer.route('/', app);
 const server = serve({ fetch: outer.fetch, port: Number(process.env.PORT ?? 0), hostname: '127.0.0.1' }, (info) => {
   process.send?.({ port: info.port });
 });
+// BENCH_COUNT_COMMITS=1: how many units of work shared each group commit, said on stderr at the end.
+if (process.env.BENCH_COUNT_COMMITS) {
+  let commits = 0;
+  let units = 0;
+  db.$engine.onStatement = (text) => { if (text === 'COMMIT') commits++; else if (text === `SAVEPOINT ${UNIT_SAVEPOINT}`) units++; };
+  process.on('SIGTERM', () => console.error(`[bench server] ${units} units of work in ${commits} commits`));
+}
 process.on('SIGTERM', () => server.close(() => { void checkpoints.stop().finally(async () => { await db.$engine.close(); process.exit(0); }); }));
