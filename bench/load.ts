@@ -45,7 +45,9 @@ export function processTree(pid: number): number[] {
  * took, and whether any core was left idle.
  */
 export function machineCpu(): number {
-  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number);
+  let line: string;
+  try { line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!; } catch { return Number.NaN; } // not Linux: no figure
+  const [, ...ticks] = line.trim().split(/\s+/).map(Number);
   const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = ticks;
   return (user + nice + system + irq + softirq + steal) / 100;
 }

@@ -156,8 +156,9 @@ export async function runPostgresBench(opts = { drivers: 100, perDriver: 100 }):
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const ours = r.cpu ? (r.cpu.node ?? 0) + (r.cpu.postgres ?? 0) + (r.cpu.generator ?? 0) : undefined;
-    const others = r.cpu?.machine !== undefined && ours !== undefined ? (r.cpu.machine - ours).toFixed(2) : '-';
-    const busy = r.cpu?.machine !== undefined && r.seconds ? `${Math.round((r.cpu.machine * r.requests) / 1000 / (r.seconds * cores) * 100)}%` : '-';
+    const known = r.cpu?.machine !== undefined && Number.isFinite(r.cpu.machine);
+    const others = known && ours !== undefined ? (r.cpu!.machine! - ours).toFixed(2) : '-';
+    const busy = known && r.cpu?.machine !== undefined && r.seconds ? `${Math.round((r.cpu.machine * r.requests) / 1000 / (r.seconds * cores) * 100)}%` : '-';
     console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx + r.errors} | ${ms(r, 'node')} | ${ms(r, 'postgres')} | ${ms(r, 'generator')} | ${ours?.toFixed(2) ?? '-'} | ${others} | ${busy} |`);
   }
   for (const name of ['GET remaining', 'POST inbound-scan', 'bare scan (the', 'bare scan without']) {
