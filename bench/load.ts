@@ -96,6 +96,43 @@ export async function load(
   };
 }
 
+export interface PairedResult { name: string; bare: string; rounds: number; rpsRatio: number; cpuRatio: number; rps: [number, number]; cpuMs: [number, number] }
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/**
+ * A route beside its bare twin on a shared machine: `rounds` alternating runs of `seconds` each
+ * (bare, then real), after both were warmed by earlier runs, so both see the same moments of the other work running here; the ratios
+ * are the medians of each round's pair. One run of each after the other measured the machine's
+ * mood as much as the routes (paired CPU ratios of one list moved 1.11–1.66 between rounds).
+ */
+export async function paired(
+  name: string, bareName: string, url: string, pid: number | undefined, real: () => Req, bare: () => Req,
+  opts: { rounds?: number; seconds?: number; connections?: number } = {},
+): Promise<PairedResult> {
+  const rounds = opts.rounds ?? 5;
+  // Timed runs: autocannon ends a run of a fixed amount on its next whole second, which skews req/s.
+  const each = { connections: opts.connections ?? 10, duration: opts.seconds ?? 2, pid };
+  const b: LoadResult[] = [];
+  const r: LoadResult[] = [];
+  for (let k = 0; k < rounds; k++) {
+    b.push(await load(bareName, url, bare, each));
+    r.push(await load(name, url, real, each));
+  }
+  return {
+    name, bare: bareName, rounds,
+    rpsRatio: median(r.map((x, k) => x.rps / b[k]!.rps)),
+    cpuRatio: median(r.map((x, k) => (x.cpuMs ?? NaN) / (b[k]!.cpuMs ?? NaN))),
+    rps: [median(r.map((x) => x.rps)), median(b.map((x) => x.rps))],
+    cpuMs: [median(r.map((x) => x.cpuMs ?? NaN)), median(b.map((x) => x.cpuMs ?? NaN))],
+  };
+}
+
+export function printPaired(p: PairedResult): void {
+  console.log(`${p.name} / ${p.bare}, ${p.rounds} alternating rounds: ${p.rpsRatio.toFixed(2)}x req/s (median ${p.rps[0]} vs ${p.rps[1]}), `
+    + `${p.cpuRatio.toFixed(2)}x CPU per request (median ${p.cpuMs[0].toFixed(2)} vs ${p.cpuMs[1].toFixed(2)} ms)`);
+}
+
 export function printTable(rows: LoadResult[], bareName: string): void {
   const bare = rows.find((r) => r.name === bareName)?.rps ?? 0;
   console.log('| endpoint | req/s | p50 ms | p90 ms | p99 ms | max ms | server CPU ms/req | non-2xx | vs bare |');

@@ -272,7 +272,7 @@ export function defineRoute<P extends Schema = undefined, Q extends Schema = und
 
 function answer(c: Context<AppEnv>, result: Result, status: number): Response {
   if (result instanceof Response) return result;
-  if (result instanceof RawJson) return c.body(result.body(), status as ContentfulStatusCode, { 'content-type': 'application/json' });
+  if (result instanceof RawJson) return c.body(result.text, status as ContentfulStatusCode, { 'content-type': 'application/json' });
   return c.json(result as object, status as ContentfulStatusCode);
 }
 

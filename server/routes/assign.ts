@@ -12,7 +12,7 @@ import { defineRoute } from '../http/route';
 import { ASSIGNABLE, assignDriver, assignListFilters, unassignPackages } from '../services/packages/assign';
 import { packageCounts } from '../services/packages/counts';
 import { findByBarcode } from '../services/packages/lifecycle';
-import { packageScope, visiblePackage } from '../services/packages/scope';
+import { visiblePackage } from '../services/packages/scope';
 import { packagesByIds } from '../services/packages/shape';
 import { packageListWhere, packagePage } from '../services/packages/list';
 import { livePackage } from '../services/history/live';
@@ -80,7 +80,7 @@ export function assignRoutes(app: App): void {
     catalogue: ap('Dash Board Count'), summary: 'Package counts by status (a company: its own; a driver: theirs)',
     description: 'Archived packages are not counted. `unassigned`: created, received or returned without a driver; '
       + '`assigned_not_scanned`: assigned but not yet on the van; `flagged`: waiting for a supervisor.',
-  }, async ({ deps, user }) => ({ success: true, ...await packageCounts(deps.db, packageScope(user)) }));
+  }, async ({ deps, user }) => ({ success: true, ...await packageCounts(deps.db, user) }));
 
   defineRoute(app, {
     method: 'get', path: '/assign-package/testing/', tags, access: 'authenticated', response: HealthAnswer,

@@ -124,7 +124,7 @@ export function deliveryRoutes(app: App): void {
     catalogue: ops('mobile/Package Delivered', 'List'),
     summary: 'Delivered parcels with their proof, newest first (drivers: their deliveries; companies: their parcels)',
     description: 'Filters: driver (staff), date_from/date_to (UTC days of the delivery).',
-  }, ({ deps, user, query, c }) => deliveredPage(deps.db, user, query, c.req.url));
+  }, ({ deps, user, query, c }) => deliveredPage(deps.db, deps.clock.now(), user, query, c.req.url));
 
   defineRoute(app, {
     method: 'get', path: '/package-delivered/{id}/', tags, access: 'package.view', params: IdParams, response: Proof,

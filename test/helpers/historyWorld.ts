@@ -1,7 +1,10 @@
-import { count, eq } from 'drizzle-orm';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { count, eq, sql } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { expect } from 'vitest';
-import { company, pkg } from '../../server/db/schema/index';
+import { MIGRATIONS_DIR, PG_MIGRATIONS_DIR } from '../../server/db/client';
+import { company, packageHistoryActor, packageHistoryTally, packageHistoryToken, pkg } from '../../server/db/schema/index';
 import { atomically } from '../../server/db/atomically';
 import { transition } from '../../server/services/packages/lifecycle';
 import { DAY_MS } from '../../server/services/history/move';
@@ -68,3 +71,51 @@ export async function world() {
   return { t, admin, driver, co, shipper, other, ids, open, post, move };
 }
 
+
+export const png = (n: number) => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, n & 255, (n >> 8) & 255]);
+
+/** The courier of history.test.ts, plus proof photos, a recipient's rating, a refused late delivery and a parcel returned to its sender. */
+export async function richWorld() {
+  const w = await world();
+  const { t, admin, driver, shipper, ids, post } = w;
+  // OLD-2's proof: a photo and a signature the driver adds after delivering.
+  const photo = await t.upload(driver.token, png(1), { client_id: 'pod-photo-0001', kind: 'photo' });
+  const signature = await t.upload(driver.token, png(2), { client_id: 'pod-sign-0001', kind: 'signature' });
+  const proof = await t.json('PATCH', `/api/photo-upload/${ids[1]}/`, driver.token, { photo_one: photo, signature });
+  expect(proof.status, JSON.stringify(proof.body)).toBe(200);
+  // OLD-3 is rated by its recipient.
+  const link = await t.json<{ token: string }>('GET', `/api/package/${ids[2]}/tracking-link/`, shipper.token);
+  expect(link.status).toBe(200);
+  expect((await t.json('POST', `/api/public/track/${link.body.token}/rating/`, null, { rating: 4, comment: 'Kind and quick' })).status).toBe(201);
+  // OLD-5 is delivered again from another phone: refused, flagged, then cleared by the office.
+  const late = await post(`/api/package-delivered/${ids[4]}/deliver/`, driver.token, { recipient_name: 'Someone else' });
+  expect(late.status).toBe(409);
+  expect((await post(`/api/package-delivered/${ids[4]}/resolve-flag/`, admin.token, { note: 'same parcel, second phone' })).status).toBe(200);
+  // OLD-8 fails at the door, comes back to the depot and goes back to its sender.
+  const created = await post<{ id: number }>('/api/package/', shipper.token, { hawb: 'OLD-8', customer_name: 'Customer OLD-8', customer_phone: '0400 000 000' });
+  expect(created.status).toBe(201);
+  const back = created.body.id;
+  await w.move(back, 'received', 'receive', admin.id);
+  expect((await post('/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: [back] })).status).toBe(200);
+  await w.move(back, 'out_for_delivery', 'load', driver.id);
+  const reason = await post<{ id: number }>('/api/failed-delivery-status/', admin.token, { name: 'Refused by recipient' });
+  expect((await post(`/api/package-delivered/${back}/fail/`, driver.token, { failed_delivery_status: reason.body.id })).status).toBe(200);
+  expect((await post('/api/return-parcel/scan/', driver.token, { barcode: 'OLD-8' })).status).toBe(200);
+  expect((await post('/api/return-parcel/depot-manager/', admin.token, { barcode: 'OLD-8', outcome: 'returned_to_sender' })).status).toBe(200);
+  return { ...w, back, all: [...ids, back] };
+}
+
+/** Runs the shipped migration that fills the lookups for parcels moved before they existed, as the migrator would. */
+export async function fillLookups(t: TestApp) {
+  const dir = t.db.$engine.kind === 'postgres' ? PG_MIGRATIONS_DIR : MIGRATIONS_DIR;
+  const journal = JSON.parse(readFileSync(join(dir, 'meta/_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+  const entry = journal.entries.find((e) => e.tag.endsWith('history_lookups_filled'));
+  expect(entry).toBeDefined();
+  const text = readFileSync(join(dir, `${entry?.tag}.sql`), 'utf8');
+  for (const statement of text.split('--> statement-breakpoint')) await t.db.run(sql.raw(statement));
+}
+
+/** A database as it was before the lookups existed: parcels in history, nothing in the tables the mover now fills. */
+export async function emptyLookups(t: TestApp) {
+  for (const table of [packageHistoryToken, packageHistoryTally, packageHistoryActor]) await t.db.delete(table).run();
+}

@@ -6,40 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { DAY_MS, moveToHistory } from '../../server/services/history/move';
 import { formOf } from '../helpers/app';
-import { again, world, type Json, type Page } from '../helpers/historyWorld';
-
-const png = (n: number) => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, n & 255, (n >> 8) & 255]);
-
-/** The courier of history.test.ts, plus proof photos, a recipient's rating, a refused late delivery and a parcel returned to its sender. */
-async function richWorld() {
-  const w = await world();
-  const { t, admin, driver, shipper, ids, post } = w;
-  // OLD-2's proof: a photo and a signature the driver adds after delivering.
-  const photo = await t.upload(driver.token, png(1), { client_id: 'pod-photo-0001', kind: 'photo' });
-  const signature = await t.upload(driver.token, png(2), { client_id: 'pod-sign-0001', kind: 'signature' });
-  const proof = await t.json('PATCH', `/api/photo-upload/${ids[1]}/`, driver.token, { photo_one: photo, signature });
-  expect(proof.status, JSON.stringify(proof.body)).toBe(200);
-  // OLD-3 is rated by its recipient.
-  const link = await t.json<{ token: string }>('GET', `/api/package/${ids[2]}/tracking-link/`, shipper.token);
-  expect(link.status).toBe(200);
-  expect((await t.json('POST', `/api/public/track/${link.body.token}/rating/`, null, { rating: 4, comment: 'Kind and quick' })).status).toBe(201);
-  // OLD-5 is delivered again from another phone: refused, flagged, then cleared by the office.
-  const late = await post(`/api/package-delivered/${ids[4]}/deliver/`, driver.token, { recipient_name: 'Someone else' });
-  expect(late.status).toBe(409);
-  expect((await post(`/api/package-delivered/${ids[4]}/resolve-flag/`, admin.token, { note: 'same parcel, second phone' })).status).toBe(200);
-  // OLD-8 fails at the door, comes back to the depot and goes back to its sender.
-  const created = await post<{ id: number }>('/api/package/', shipper.token, { hawb: 'OLD-8', customer_name: 'Customer OLD-8', customer_phone: '0400 000 000' });
-  expect(created.status).toBe(201);
-  const back = created.body.id;
-  await w.move(back, 'received', 'receive', admin.id);
-  expect((await post('/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: [back] })).status).toBe(200);
-  await w.move(back, 'out_for_delivery', 'load', driver.id);
-  const reason = await post<{ id: number }>('/api/failed-delivery-status/', admin.token, { name: 'Refused by recipient' });
-  expect((await post(`/api/package-delivered/${back}/fail/`, driver.token, { failed_delivery_status: reason.body.id })).status).toBe(200);
-  expect((await post('/api/return-parcel/scan/', driver.token, { barcode: 'OLD-8' })).status).toBe(200);
-  expect((await post('/api/return-parcel/depot-manager/', admin.token, { barcode: 'OLD-8', outcome: 'returned_to_sender' })).status).toBe(200);
-  return { ...w, back, all: [...ids, back] };
-}
+import { again, png, richWorld, world, type Json, type Page } from '../helpers/historyWorld';
 
 describe('cold storage: every read of a moved parcel answers as before', () => {
   it('its story, proof, refusals, ratings, the returns list and the day it was delivered', async () => {

@@ -1,7 +1,8 @@
 import { count, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
-  deliveryAttempt, deliveryAttemptHistory, deliveryRecord, deliveryRecordHistory, packageEvent, packageHistory, packageHistoryRow, pkg,
+  deliveryAttempt, deliveryAttemptHistory, deliveryRecord, deliveryRecordHistory, packageEvent, packageHistory, packageHistoryActor, packageHistoryRow,
+  packageHistoryTally, packageHistoryToken, pkg,
 } from '../../server/db/schema/index';
 import { atomically } from '../../server/db/atomically';
 import { DAY_MS, moveBatch, moveToHistory, parseHistoryAfterDays } from '../../server/services/history/move';
@@ -113,6 +114,10 @@ describe('cold storage job', () => {
       throw new Error('power cut');
     })).rejects.toThrow('power cut');
     expect([await rows(t, pkg), await rows(t, packageHistory), await rows(t, packageHistoryRow), await rows(t, deliveryRecordHistory)]).toEqual([total, 0, 0, 0]);
+    // The lookups are written in the same unit: nothing of them either, so the all-time counts stay exact.
+    expect([await rows(t, packageHistoryToken), await rows(t, packageHistoryTally), await rows(t, packageHistoryActor)]).toEqual([0, 0, 0]);
+    const allTime = async () => (await t.json<{ total: number }>('GET', '/api/assign-package/dashboard-count/', admin.token)).body.total;
+    expect(await allTime()).toBe(total);
 
     // Stopped after one batch of two: two parcels moved with all their rows, the rest untouched.
     expect(await moveToHistory(t.app.deps, { afterDays: 90, batch: 2, maxBatches: 1 })).toEqual({ moved: 2, batches: 1 });
@@ -120,6 +125,7 @@ describe('cold storage job', () => {
     expect(cold).toHaveLength(2);
     expect(ids).toEqual(expect.arrayContaining(cold));
     expect(await rows(t, pkg) + await rows(t, packageHistory)).toBe(total);
+    expect(await allTime()).toBe(total);
     for (const id of ids) {
       const isCold = cold.includes(id);
       const hotEvents = (await t.db.select({ n: count() }).from(packageEvent).where(eq(packageEvent.package_id, id)).get())?.n ?? 0;
@@ -134,6 +140,7 @@ describe('cold storage job', () => {
     // The next run carries on; the open parcel stays hot.
     expect(await moveToHistory(t.app.deps, { afterDays: 90, batch: 2 })).toEqual({ moved: 5, batches: 3 });
     expect((await t.db.select({ id: pkg.id }).from(pkg).all()).map((r) => r.id)).toEqual([w.open]);
+    expect(await allTime()).toBe(total);
 
     // The driver's device: a parcel in history is never sent again, and one it still held is removed
     // (as it would be once out of scope anyway); a fresh device gets none of them.

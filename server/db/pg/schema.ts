@@ -690,6 +690,20 @@ export const packageHistory = pgTable("package_history", {
   index("package_history_status_idx").on(t.status),
   index("package_history_driver_idx").on(t.assigned_to_id, t.delivered_at),
   index("package_history_zone_idx").on(t.zone_id, t.status),
+  index("package_history_route_idx").on(t.route_id),
+  index("package_history_delivered_idx").on(t.status, t.delivered_at, t.id),
+  index("package_history_delivered_at_idx").on(t.delivered_at, t.id),
+]);
+
+export const packageHistoryActor = pgTable("package_history_actor", {
+  actor_id: bigint("actor_id", { mode: 'number' }).notNull(),
+  package_id: bigint("package_id", { mode: 'number' }).notNull(),
+  event_id: bigint("event_id", { mode: 'number' }).notNull(),
+  action: text("action").notNull(),
+  received_at: bigint("received_at", { mode: 'number' }).notNull(),
+}, (t): PgTableExtraConfigValue[] => [
+  primaryKey({ columns: [t.actor_id, t.package_id] }),
+  index("package_history_actor_last_idx").on(t.actor_id, t.event_id),
 ]);
 
 export const packageHistoryAnswer = pgTable("package_history_answer", {
@@ -707,6 +721,20 @@ export const packageHistoryRow = pgTable("package_history_row", {
   index("package_history_row_pkg_idx").on(t.package_id, t.source, t.row_id),
   index("package_history_row_source_idx").on(t.source, t.row_id),
 ]);
+
+export const packageHistoryTally = pgTable("package_history_tally", {
+  scope: text("scope").notNull(),
+  owner_id: bigint("owner_id", { mode: 'number' }).notNull(),
+  status: text("status").notNull(),
+  n: bigint("n", { mode: 'number' }).notNull(),
+}, (t): PgTableExtraConfigValue[] => [
+  primaryKey({ columns: [t.scope, t.owner_id, t.status] }),
+]);
+
+export const packageHistoryToken = pgTable("package_history_token", {
+  token: text("token").primaryKey(),
+  package_id: bigint("package_id", { mode: 'number' }).notNull(),
+});
 
 export const packageLocation = pgTable("package_location", {
   package_id: bigint("package_id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),

@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { deliveryAttemptColumns, deliveryRecordColumns } from './delivery';
 import { packageColumns } from './packages';
 
@@ -19,6 +19,13 @@ export const packageHistory = sqliteTable('package_history', {
   index('package_history_driver_idx').on(tb.assigned_to_id, tb.delivered_at),
   // The list's zone filter: without it every zone-filtered list (and its count) read all of history.
   index('package_history_zone_idx').on(tb.zone_id, tb.status),
+  // An old route's parcels and POD.
+  index('package_history_route_idx').on(tb.route_id),
+  // Delivered parcels newest first (the delivered and completed lists): a page reads the newest cold
+  // deliveries in index order instead of sorting all of them.
+  index('package_history_delivered_idx').on(tb.status, tb.delivered_at, tb.id),
+  // Parcels with proof newest delivery first (the proof-upload list, any status): the same, without the status.
+  index('package_history_delivered_at_idx').on(tb.delivered_at, tb.id),
 ]);
 
 /**
@@ -61,4 +68,40 @@ export const packageHistoryRow = sqliteTable('package_history_row', {
   index('package_history_row_pkg_idx').on(t.package_id, t.source, t.row_id),
   // Lists across parcels (a company's ratings) read one source newest first without scanning every kept row.
   index('package_history_row_source_idx').on(t.source, t.row_id),
+]);
+
+/**
+ * The tracking-link token of a cold parcel (its recipient row is kept only as JSON): the recipient's
+ * page finds the parcel by it. Written by the mover in the unit that moves the parcel.
+ */
+export const packageHistoryToken = sqliteTable('package_history_token', {
+  token: text('token').primaryKey(),
+  package_id: integer('package_id').notNull(),
+});
+
+/**
+ * How many cold parcels there are, per status, over all parcels (`scope` 'all', owner 0), per
+ * company ('company', company id), per driver ('driver', assigned driver id) and per route ('route', route id). The mover adds
+ * each batch in its own unit, so the all-time counts (hot + this) stay exact without reading history.
+ */
+export const packageHistoryTally = sqliteTable('package_history_tally', {
+  scope: text('scope').notNull(),
+  owner_id: integer('owner_id').notNull(),
+  status: text('status').notNull(),
+  n: integer('n').notNull(),
+}, (t) => [primaryKey({ columns: [t.scope, t.owner_id, t.status] })]);
+
+/**
+ * For every person who acted on a cold parcel, their last event on it (its id, action and when it
+ * arrived), as a driver's history list reads `package_event`: the list reads this by actor, newest first.
+ */
+export const packageHistoryActor = sqliteTable('package_history_actor', {
+  actor_id: integer('actor_id').notNull(),
+  package_id: integer('package_id').notNull(),
+  event_id: integer('event_id').notNull(),
+  action: text('action').notNull(),
+  received_at: integer('received_at').notNull(),
+}, (t) => [
+  primaryKey({ columns: [t.actor_id, t.package_id] }),
+  index('package_history_actor_last_idx').on(t.actor_id, t.event_id),
 ]);

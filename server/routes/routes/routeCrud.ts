@@ -12,7 +12,7 @@ import { proofsOf } from '../../services/packages/proof';
 import { routesCsv } from '../../services/routes/csv';
 import { routePage, routesForCsv } from '../../services/routes/list';
 import { changeStatus, createRoute, deleteRoute, updateRoute } from '../../services/routes/manage';
-import { findRoute, routePackages, routeParcels, routeRecord } from '../../services/routes/shape';
+import { findRoute, routePackages, routeRecord, shownRouteParcels } from '../../services/routes/shape';
 import { requireRouteWriter, STAFF } from './common';
 
 const tags = ['Route'];
@@ -96,7 +96,8 @@ export function routeCrudRoutes(app: App): void {
     summary: 'Proof of delivery of the route\'s delivered parcels (recipient, photos, signature), in sequence order',
   }, async ({ deps, user, params }) => {
     const route = await findRoute(deps.db, user, params.id);
-    const parcels = await routeParcels(deps.db, route.id);
+    // A route run long ago shows its parcels moved to history too.
+    const parcels = await shownRouteParcels(deps.db, route.id);
     const delivered = parcels.filter((p) => p.status === 'delivered');
     return {
       success: true, route: await routeRecord(deps.db, route), delivered: delivered.length,

@@ -1,8 +1,8 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
-  deliveryRating, deliveryRecordHistory, packageEvent, packageHistory, packageHistoryRow, packagePhoto, refusedDelivery, refusedDeliveryFile,
-  storedFile, user,
+  deliveryRating, deliveryRecordHistory, packageEvent, packageHistory, packageHistoryRow, packageHistoryToken, packagePhoto, packageRecipient,
+  refusedDelivery, refusedDeliveryFile, storedFile, user,
 } from '../../db/schema/index';
 import type { StoredFile } from '../files/store';
 import { findPackage } from '../packages/lifecycle';
@@ -22,6 +22,19 @@ export const isCold = (row: PackageRow): row is HistoryRow => 'moved_at' in row;
 /** The parcel `id` on either side, hot first (callers check scope as for a hot one). */
 export async function anyPackage(db: Db, id: number): Promise<PackageRow | undefined> {
   return (await findPackage(db, id)) ?? await historyRow(db, id);
+}
+
+/** The cold parcel a tracking-link token names, with its recipient row as it was kept (the token's own index finds it). */
+export async function keptRecipientByToken(db: Db, token: string): Promise<{ recipient: typeof packageRecipient.$inferSelect; parcel: HistoryRow } | undefined> {
+  const link = await db.select({ id: packageHistoryToken.package_id }).from(packageHistoryToken).where(eq(packageHistoryToken.token, token)).get();
+  const parcel = link ? await historyRow(db, link.id) : undefined;
+  const recipient = parcel ? (await historyRowsOf<typeof packageRecipient.$inferSelect>(db, parcel.id, 'package_recipient'))[0] : undefined;
+  return parcel && recipient ? { recipient, parcel } : undefined;
+}
+
+/** The recipient's rating of a cold parcel, if they gave one. */
+export async function keptRating(db: Db, packageId: number): Promise<RatingRow | undefined> {
+  return (await historyRowsOf<RatingRow>(db, packageId, 'delivery_rating'))[0];
 }
 
 export const keptEvents = (db: Db, packageId: number) => historyRowsOf<typeof packageEvent.$inferSelect>(db, packageId, 'package_event');
@@ -45,11 +58,22 @@ async function filesById(db: Db, ids: number[]): Promise<Map<number, StoredFile>
   return new Map(unique.length ? (await db.select().from(storedFile).where(inArray(storedFile.id, unique)).all()).map((f) => [f.id, f]) : []);
 }
 
-/** Failed attempts of a cold parcel as `attemptsWhere` reads hot ones (its own table, same columns). */
-export async function keptAttemptRows(db: Db, packageId: number) {
+/**
+ * Failed attempts of cold parcels under a filter written over `deliveryAttempt` and `pkg` (it reads
+ * the cold tables under those names), newest first, as `attemptsWhere` reads hot ones.
+ */
+export async function keptAttemptRowsWhere(db: Db, where: SQL | undefined, limit = 500) {
   return await db.select({ a: coldDeliveryAttempt, hawb: coldPkg.hawb, driver_name: user.name }).from(coldDeliveryAttempt)
     .innerJoin(coldPkg, eq(coldPkg.id, coldDeliveryAttempt.package_id)).leftJoin(user, eq(user.id, coldDeliveryAttempt.driver_id))
-    .where(eq(coldDeliveryAttempt.package_id, packageId)).orderBy(desc(coldDeliveryAttempt.id)).all();
+    .where(where).orderBy(desc(coldDeliveryAttempt.id)).limit(limit).all();
+}
+
+/** Failed attempts of one cold parcel. */
+export const keptAttemptRows = (db: Db, packageId: number) => keptAttemptRowsWhere(db, eq(coldDeliveryAttempt.package_id, packageId));
+
+/** How many failed attempts of cold parcels match a filter written over `deliveryAttempt` and `pkg`. */
+export async function countKeptAttempts(db: Db, where: SQL | undefined): Promise<number> {
+  return (await db.select({ n: count() }).from(coldDeliveryAttempt).innerJoin(coldPkg, eq(coldPkg.id, coldDeliveryAttempt.package_id)).where(where).get())?.n ?? 0;
 }
 
 /** Refused deliveries of a cold parcel, newest first, with their files' rows. */

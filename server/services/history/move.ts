@@ -12,6 +12,7 @@ import { FINAL_STATUSES } from '../../../shared/lifecycle';
 import { FINAL_KEPT_MS } from '../sync/scope';
 import { packageAnswerRows } from '../packages/json';
 import { backgroundLoop, type BackgroundLoop } from '../background/loop';
+import { writeLookups } from './lookups';
 
 export const DAY_MS = 86_400_000;
 /** Parcels per unit of work: a batch holds the writer (SQLite) or a pooled connection (PostgreSQL) this long. */
@@ -81,6 +82,7 @@ export async function moveBatch(db: Db, now: number, cutoff: number, limit: numb
   // before is what it answers after.
   await db.insert(packageHistory).select(db.select({ ...getTableColumns(pkg), moved_at: sql<number>`${now}`.as('moved_at') }).from(pkg).where(inArray(pkg.id, ids))).run();
   await db.insert(packageHistoryAnswer).select(packageAnswerRows(db).where(inArray(pkg.id, ids))).run();
+  await writeLookups(db, ids);
 
   const records = await db.select().from(deliveryRecord).where(inArray(deliveryRecord.package_id, ids)).all();
   if (records.length) await db.insert(deliveryRecordHistory).values(records).run();

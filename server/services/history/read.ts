@@ -80,9 +80,7 @@ export async function unionPage(
  * at most offset + limit rows (for lists that join more than the parcel, e.g. its delivery record).
  */
 export async function unionOf(db: Db, hot: SQLWrapper, cold: SQLWrapper, order: (SQLiteColumn | SQL)[], limit: number, offset: number): Promise<RawJson[]> {
-  const rows = await db.all<[number, number]>(sql`select "package"."id", "package"."cold" from (select * from (${hot}) as hot union all select * from (${cold}) as cold) as "package"
-    order by ${sql.join(order, sql`, `)} limit ${limit} offset ${offset}`);
-  const page = rows.map((r) => ({ id: Number(r[0]), cold: Number(r[1]) === 1 }));
+  const page = await unionKeys(db, hot, cold, order, limit, offset);
   const hotJson = await packageJsonByIds(db, page.filter((p) => !p.cold).map((p) => p.id));
   const coldJson = await historyAnswers(db, page.filter((p) => p.cold).map((p) => p.id));
   let h = 0;
@@ -93,6 +91,13 @@ export async function unionOf(db: Db, hot: SQLWrapper, cold: SQLWrapper, order: 
     if (text !== undefined) out.push(new RawJson(text));
   }
   return out;
+}
+
+/** The ids (and side) of the page cut from two candidate lists as `unionOf` cuts it, in page order. */
+export async function unionKeys(db: Db, hot: SQLWrapper, cold: SQLWrapper, order: (SQLiteColumn | SQL)[], limit: number, offset: number): Promise<{ id: number; cold: boolean }[]> {
+  const rows = await db.all<[number, number]>(sql`select "package"."id", "package"."cold" from (select * from (${hot}) as hot union all select * from (${cold}) as cold) as "package"
+    order by ${sql.join(order, sql`, `)} limit ${limit} offset ${offset}`);
+  return rows.map((r) => ({ id: Number(r[0]), cold: Number(r[1]) === 1 }));
 }
 
 /** Frozen answers of cold parcels, keyed by id. */

@@ -1,7 +1,11 @@
-import { and, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { pkg } from '../../db/schema/index';
 import { isPackageStatus, PACKAGE_STATUSES, type PackageStatus } from '../../../shared/lifecycle';
+import { isStaff } from '../../../shared/roles';
+import type { SessionUser } from '../auth/session';
+import { historyTally } from '../history/lookups';
+import { packageScope } from './scope';
 
 export interface PackageCounts {
   total: number;
@@ -11,8 +15,13 @@ export interface PackageCounts {
   flagged: number;
 }
 
-/** Live parcels (archived ones left out) under `scope`, counted in one pass; every status appears, zero or not. */
-export async function packageCounts(db: Db, scope: SQL | undefined): Promise<PackageCounts> {
+/**
+ * Live parcels (archived ones left out) the caller may see, counted in one pass; every status
+ * appears, zero or not. Parcels in history are added from the mover's tally (they are final, never
+ * archived nor flagged, so they only add to their status and the total), never by reading history.
+ */
+export async function packageCounts(db: Db, user: SessionUser): Promise<PackageCounts> {
+  const scope = packageScope(user);
   const rows = await db.select({
     status: pkg.status,
     n: sql<number>`count(*)`,
@@ -29,6 +38,11 @@ export async function packageCounts(db: Db, scope: SQL | undefined): Promise<Pac
     // Finished parcels are not waiting for anyone, whatever their driver column says.
     if (r.status === 'created' || r.status === 'received' || r.status === 'returned') out.unassigned += r.unassigned;
     if (r.status === 'assigned') out.assigned_not_scanned += r.waiting;
+  }
+  const cold = await historyTally(db, isStaff(user.role) ? undefined : user.role === 'driver' ? { driver: user.id } : { company: user.companyId ?? -1 });
+  for (const [status, n] of cold) {
+    if (isPackageStatus(status)) by_status[status] += n;
+    out.total += n;
   }
   return out;
 }

@@ -18,6 +18,8 @@ import { actionParcel, refuseIfFinal, wasDriversParcel } from './deliver';
 import { fileInfo, resolveFiles } from './proof';
 import { notYours, recordedTransition, type ScanContext } from './scan';
 import { packageScope } from './scope';
+import { countKeptAttempts, keptAttemptRowsWhere } from '../history/kept';
+import { ATTEMPTS, historyListTally } from '../history/lookups';
 import type { PackageRow } from './shape';
 
 export interface FailInput { failed_delivery_status?: number; note?: string; photo?: FileRef }
@@ -120,6 +122,16 @@ export async function attemptPage(db: Db, me: SessionUser, q: z.output<typeof At
     q.package != null ? eq(deliveryAttempt.package_id, q.package) : undefined,
     q.driver != null ? eq(deliveryAttempt.driver_id, q.driver) : undefined,
   );
-  const count = (await db.select({ n: sql<number>`count(*)` }).from(deliveryAttempt).innerJoin(pkg, eq(pkg.id, deliveryAttempt.package_id)).where(where).get())?.n ?? 0;
-  return { count, ...pageLinks(url, q.page, q.page_size, count), results: await attemptsWhere(db, where, q.page_size, (q.page - 1) * q.page_size) };
+  const hotCount = (await db.select({ n: sql<number>`count(*)` }).from(deliveryAttempt).innerJoin(pkg, eq(pkg.id, deliveryAttempt.package_id)).where(where).get())?.n ?? 0;
+  // Attempts of parcels moved to history: the same filter reads their own table (ids are never reused, so id order merges them).
+  // Unfiltered, staff's and a company's cold attempts are the mover's tally; otherwise counted by the filter's index.
+  const tallied = me.role !== 'driver' && q.package == null && q.driver == null;
+  const coldCount = tallied ? await historyListTally(db, ATTEMPTS, isStaff(me.role) ? undefined : { company: me.companyId ?? -1 }) : await countKeptAttempts(db, where);
+  const count = hotCount + coldCount;
+  const offset = (q.page - 1) * q.page_size;
+  const results = coldCount
+    ? [...await attemptsWhere(db, where, offset + q.page_size), ...await shapeAttempts(db, await keptAttemptRowsWhere(db, where, offset + q.page_size))]
+      .sort((a, b) => b.id - a.id).slice(offset, offset + q.page_size)
+    : await attemptsWhere(db, where, q.page_size, offset);
+  return { count, ...pageLinks(url, q.page, q.page_size, count), results };
 }

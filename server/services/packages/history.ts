@@ -1,8 +1,9 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
 import type { Deps } from '../../deps';
-import { deliveryAttempt, packageEvent, pkg, user } from '../../db/schema/index';
+import { deliveryAttempt, packageEvent, packageHistoryActor, pkg, user } from '../../db/schema/index';
 import { iso } from '../../clock';
 import { badRequest, forbidden, notFound } from '../../errors';
 import { containsText, pageLinks } from '../../resources/list';
@@ -12,7 +13,7 @@ import type { DayQuery, HistoryQuery, PackageEvent } from '../../../shared/schem
 import type { Page } from '../../../shared/schemas/common';
 import type { Package } from '../../../shared/schemas/package';
 import type { SessionUser } from '../auth/session';
-import { frozenAnswer, historyRow } from '../history/read';
+import { coldPkg, frozenAnswer, historyAnswers, historyRow } from '../history/read';
 import { isCold, keptAttemptRows, keptEvents } from '../history/kept';
 import { attemptsWhere, shapeAttempts } from './fail';
 import { proofOf } from './proof';
@@ -47,7 +48,9 @@ export function historyDriver(user: SessionUser, requested?: number): number {
 
 /**
  * The parcels a driver moved along (each with its latest action by that driver), newest first,
- * filtered by status, day range and search.
+ * filtered by status, day range and search. Parcels in history come from `package_history_actor`
+ * (the mover kept each actor's last event per parcel, indexed by actor): each side answers its first
+ * offset + limit in event order, and the page is cut from their union, so history is read by index only.
  */
 export async function driverHistory(deps: Deps, driverId: number, q: z.output<typeof HistoryQuery>, url: string): Promise<Page<{ package: Package; last_action: string; last_at: string }>> {
   const { db } = deps;
@@ -57,23 +60,42 @@ export async function driverHistory(deps: Deps, driverId: number, q: z.output<ty
   const unknown = statuses.filter((s) => !isPackageStatus(s));
   if (unknown.length) throw badRequest(`Unknown status: ${unknown.join(', ')}`, [{ path: 'status', message: 'unknown status' }]);
   const term = q.search?.trim();
-  const where = and(
+  // Written over `pkg`: the same SQL filters the cold side read through `coldPkg`.
+  const parcelWhere = and(
     isNull(pkg.deleted_at),
     statuses.length ? inArray(pkg.status, statuses) : undefined,
-    q.date_from ? gte(packageEvent.received_at, dayStart(q.date_from)) : undefined,
-    q.date_to ? lt(packageEvent.received_at, dayStart(q.date_to) + DAY) : undefined,
     term ? or(containsText(pkg.hawb, term), containsText(pkg.customer_name, term)) : undefined,
   );
-  const base = () => db.select({ id: pkg.id, action: packageEvent.action, at: packageEvent.received_at }).from(last)
-    .innerJoin(pkg, eq(pkg.id, last.package_id)).innerJoin(packageEvent, eq(packageEvent.id, last.last_id));
-  const count = (await db.select({ n: sql<number>`count(*)` }).from(last).innerJoin(pkg, eq(pkg.id, last.package_id))
-    .innerJoin(packageEvent, eq(packageEvent.id, last.last_id)).where(where).get())?.n ?? 0;
-  const rows = await base().where(where).orderBy(desc(packageEvent.id)).limit(q.page_size).offset((q.page - 1) * q.page_size).all();
-  const byId = new Map((await packagesByIds(db, rows.map((r) => r.id))).map((p) => [p.id, p]));
+  const days = (at: SQLiteColumn) => and(q.date_from ? gte(at, dayStart(q.date_from)) : undefined, q.date_to ? lt(at, dayStart(q.date_to) + DAY) : undefined);
+  const hotWhere = and(parcelWhere, days(packageEvent.received_at));
+  const coldWhere = and(eq(packageHistoryActor.actor_id, driverId), parcelWhere, days(packageHistoryActor.received_at));
+  const hotCount = (await db.select({ n: sql<number>`count(*)` }).from(last).innerJoin(pkg, eq(pkg.id, last.package_id))
+    .innerJoin(packageEvent, eq(packageEvent.id, last.last_id)).where(hotWhere).get())?.n ?? 0;
+  const coldCount = (await db.select({ n: count() }).from(packageHistoryActor).innerJoin(coldPkg, eq(coldPkg.id, packageHistoryActor.package_id))
+    .where(coldWhere).get())?.n ?? 0;
+  const top = q.page * q.page_size;
+  const hot = () => db.select({ id: sql<number>`${pkg.id}`.as('pid'), ev: sql<number>`${packageEvent.id}`.as('ev'), action: sql<string>`${packageEvent.action}`.as('act'),
+    at: sql<number>`${packageEvent.received_at}`.as('at'), cold: sql<number>`0`.as('cold') })
+    .from(last).innerJoin(pkg, eq(pkg.id, last.package_id)).innerJoin(packageEvent, eq(packageEvent.id, last.last_id))
+    .where(hotWhere).orderBy(desc(packageEvent.id));
+  const cold = db.select({ id: sql<number>`${coldPkg.id}`.as('pid'), ev: sql<number>`${packageHistoryActor.event_id}`.as('ev'),
+    action: sql<string>`${packageHistoryActor.action}`.as('act'), at: sql<number>`${packageHistoryActor.received_at}`.as('at'), cold: sql<number>`1`.as('cold') })
+    .from(packageHistoryActor).innerJoin(coldPkg, eq(coldPkg.id, packageHistoryActor.package_id))
+    .where(coldWhere).orderBy(desc(packageHistoryActor.event_id)).limit(top);
+  const rows = coldCount
+    ? (await db.all<[number, number, string, number, number]>(sql`select "u"."pid", "u"."ev", "u"."act", "u"."at", "u"."cold"
+        from (select * from (${hot().limit(top)}) as hot union all select * from (${cold}) as cold) as "u"
+        order by "u"."ev" desc limit ${q.page_size} offset ${(q.page - 1) * q.page_size}`))
+      .map((r) => ({ id: Number(r[0]), action: String(r[2]), at: Number(r[3]), cold: Number(r[4]) === 1 }))
+    : (await hot().limit(q.page_size).offset((q.page - 1) * q.page_size).all()).map((r) => ({ id: Number(r.id), action: r.action, at: Number(r.at), cold: false }));
+  const byId = new Map((await packagesByIds(db, rows.filter((r) => !r.cold).map((r) => r.id))).map((p) => [p.id, p]));
+  const frozen = await historyAnswers(db, rows.filter((r) => r.cold).map((r) => r.id));
+  const total = hotCount + coldCount;
   return {
-    count, ...pageLinks(url, q.page, q.page_size, count),
+    count: total, ...pageLinks(url, q.page, q.page_size, total),
     results: rows.flatMap((r) => {
-      const p = byId.get(r.id);
+      const text = r.cold ? frozen.get(r.id) : undefined;
+      const p = r.cold ? (text !== undefined ? JSON.parse(text) as Package : undefined) : byId.get(r.id);
       return p ? [{ package: p, last_action: r.action, last_at: iso(r.at) ?? '' }] : [];
     }),
   };

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import type { Deps } from '../../deps';
-import { deliveryRecord, packagePhoto, storedFile, user } from '../../db/schema/index';
+import { deliveryRecord, deliveryRecordHistory, packagePhoto, storedFile, user } from '../../db/schema/index';
 import { iso } from '../../clock';
 import { ApiError, badRequest, conflict, forbidden } from '../../errors';
 import { isStaff } from '../../../shared/roles';
@@ -73,13 +73,20 @@ function shapeProof(row: PackageRow, d: DeliveryRow | undefined, photos: readonl
   };
 }
 
-/** Proof answers for several parcels with three queries. */
+/** Proof answers for several parcels, hot or cold (a cold parcel's from its kept rows), in a few queries. */
 export async function proofsOf(db: Db, rows: PackageRow[]): Promise<Proof[]> {
   if (!rows.length) return [];
-  const ids = rows.map((r) => r.id);
-  const records = new Map((await db.select().from(deliveryRecord).where(inArray(deliveryRecord.package_id, ids)).all()).map((d) => [d.package_id, d]));
-  const photos = await db.select({ p: packagePhoto, f: storedFile }).from(packagePhoto)
-    .innerJoin(storedFile, eq(storedFile.id, packagePhoto.file_id)).where(inArray(packagePhoto.package_id, ids)).all();
+  const hotIds = rows.filter((r) => !isCold(r)).map((r) => r.id);
+  const coldIds = rows.filter(isCold).map((r) => r.id);
+  const records = new Map([
+    ...hotIds.length ? await db.select().from(deliveryRecord).where(inArray(deliveryRecord.package_id, hotIds)).all() : [],
+    ...coldIds.length ? await db.select().from(deliveryRecordHistory).where(inArray(deliveryRecordHistory.package_id, coldIds)).all() : [],
+  ].map((d) => [d.package_id, d]));
+  const photos = [
+    ...hotIds.length ? await db.select({ p: packagePhoto, f: storedFile }).from(packagePhoto)
+      .innerJoin(storedFile, eq(storedFile.id, packagePhoto.file_id)).where(inArray(packagePhoto.package_id, hotIds)).all() : [],
+    ...await keptPhotos(db, coldIds),
+  ];
   const driverIds = [...new Set([...records.values()].map((d) => d.driver_id).filter((d): d is number => d != null))];
   const names = new Map(driverIds.length ? (await db.select({ id: user.id, name: user.name }).from(user).where(inArray(user.id, driverIds)).all()).map((u) => [u.id, u.name]) : []);
   return rows.map((row) => shapeProof(row, records.get(row.id), photos, (id) => names.get(id) ?? ''));

@@ -7,10 +7,10 @@ import { isLive, pkg } from '../../db/schema/index';
 import { forbidden } from '../../errors';
 import type { RawJson } from '../../http/rawJson';
 import type { SessionUser } from '../auth/session';
-import { packageBytesSelect, packageJsonWhere, rawPackages } from './json';
+import { packageAnswerSelect, packageJsonWhere, rawPackages } from './json';
 
 /** Prepared once per database: drivers poll this list, and building its SQL cost more than running it. */
-const remainingQuery = (db: Db) => prepared(db, 'remaining-packages-json', (d) => packageBytesSelect(d)
+const remainingQuery = (db: Db) => prepared(db, 'remaining-packages-json', (d) => packageAnswerSelect(d)
   // Same rule as offerableToDriver (shared/lifecycle.ts): a failed parcel past its attempts must come back, so it is not offered.
   .where(and(eq(pkg.assigned_to_id, sql.placeholder('driver')), eq(pkg.is_scanned, false), isNull(pkg.deleted_at), isLive(pkg.status),
     sql`not (${pkg.status} = 'failed' and ${pkg.attempts} >= ${sql.placeholder('max')})`))

@@ -5,7 +5,9 @@ import { badRequest, conflict } from '../../errors';
 import { recordEvent, updatePackage } from '../packages/lifecycle';
 import { recordOptOut } from '../messages/outbox';
 import { logPackageChange } from '../sync/changes';
-import { rescheduleWindow, type Tracked } from './view';
+import { isCold } from '../history/kept';
+import { inHistory } from '../history/live';
+import { ratingOf, rescheduleWindow, type Tracked } from './view';
 
 const RECIPIENT = { userId: null } as const;
 
@@ -43,8 +45,9 @@ export async function chooseAnotherDay(deps: Deps, t: Tracked, date: string): Pr
 /** One rating per delivered parcel, credited to the driver who delivered it. */
 export async function rateDelivery(deps: Deps, t: Tracked, rating: number, comment: string | null): Promise<void> {
   if (t.parcel.status !== 'delivered') throw conflict('Only a delivered parcel can be rated', { status: t.parcel.status });
-  const exists = await deps.db.select({ id: deliveryRating.id }).from(deliveryRating).where(eq(deliveryRating.package_id, t.parcel.id)).get();
-  if (exists) throw conflict('This delivery was already rated');
+  if (await ratingOf(deps, t.parcel)) throw conflict('This delivery was already rated');
+  // A parcel in history is read-only: its rating was the one change left (docs/decisions-data-layer.md, "Cold storage").
+  if (isCold(t.parcel)) throw inHistory(t.parcel.id);
   const record = await deps.db.select({ driver: deliveryRecord.driver_id }).from(deliveryRecord).where(eq(deliveryRecord.package_id, t.parcel.id)).get();
   await deps.db.insert(deliveryRating).values({
     package_id: t.parcel.id, driver_id: record?.driver ?? t.parcel.assigned_to_id, company_id: t.parcel.company_id,
@@ -59,6 +62,11 @@ export async function rateDelivery(deps: Deps, t: Tracked, rating: number, comme
 export async function optOut(deps: Deps, t: Tracked): Promise<void> {
   const now = deps.clock.now();
   const { parcel, recipient } = t;
+  if (isCold(parcel)) {
+    // Nothing is sent about a parcel in history; a link of one opted out already answers as before.
+    if (recipient.opted_out_at != null) return;
+    throw inHistory(parcel.id);
+  }
   await deps.db.update(packageRecipient).set({ opted_out_at: now, updated_at: now }).where(eq(packageRecipient.package_id, parcel.id)).run();
   if (parcel.company_id != null) {
     if (recipient.email) await recordOptOut(deps.db, now, parcel.company_id, 'email', recipient.email);

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { inJsonIds } from '../../db/engine/dialect';
 import { prepared } from '../../db/prepared';
 import { packageRecipient } from '../../db/schema/index';
-import type { RawJson } from '../../http/rawJson';
+import { RawJson } from '../../http/rawJson';
 
 const instructionsOf = (db: Db) => db.select({ id: packageRecipient.package_id, text: packageRecipient.instructions }).from(packageRecipient)
   .where(and(isNotNull(packageRecipient.instructions), inJsonIds(db, packageRecipient.package_id, sql.placeholder('ids')))).prepare();
@@ -18,11 +18,11 @@ const ID_PREFIX = /^\{\s*"id"\s*:\s*(\d+)\s*[,}]/;
  */
 export async function withRecipientInstructions(db: Db, packages: RawJson[]): Promise<RawJson[]> {
   if (!packages.length) return packages;
-  const ids = packages.map((p) => Number(ID_PREFIX.exec(p.head(40))?.[1]));
+  const ids = packages.map((p) => Number(ID_PREFIX.exec(p.text)?.[1]));
   const found = new Map((await prepared(db, 'recipients.instructionsOf', instructionsOf).all({ ids: JSON.stringify(ids) })).map((r) => [r.id, r.text]));
   if (!found.size) return packages;
   return packages.map((p, i) => {
     const text = found.get(ids[i]!);
-    return text == null ? p : p.withMembers(`"recipient_instructions":${JSON.stringify(text)}`);
+    return text == null ? p : new RawJson(`${p.text.slice(0, -1)},"recipient_instructions":${JSON.stringify(text)}}`);
   });
 }

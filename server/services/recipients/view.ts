@@ -7,6 +7,7 @@ import { isPackageStatus, mustReturn, STATUS_LABELS, type PackageStatus } from '
 import { PHOTO_SLOTS, type ProofSlot } from '../../../shared/schemas/delivery';
 import type { RecipientView } from '../../../shared/schemas/recipients';
 import { findPackage } from '../packages/lifecycle';
+import { isCold, keptDeliveryRecord, keptEvents, keptPhotos, keptRating, keptRecipientByToken } from '../history/kept';
 import type { PackageRow } from '../packages/shape';
 import { lastPositionOf } from '../routes/positions';
 import { etaWindowFor } from './eta';
@@ -46,8 +47,12 @@ export async function tracked(deps: Deps, token: string, address: string): Promi
 
 /** `tracked` for a caller that counted the call already (`limitRecipient`). */
 export async function findTracked(deps: Deps, token: string): Promise<Tracked> {
-  const recipient = await recipientByToken(deps.db, token);
-  const parcel = recipient ? await findPackage(deps.db, recipient.package_id) : undefined;
+  const hot = await recipientByToken(deps.db, token);
+  const hotParcel = hot ? await findPackage(deps.db, hot.package_id) : undefined;
+  // A parcel moved to history keeps its link: its token is indexed beside it (docs/decisions-data-layer.md, "Cold storage").
+  const cold = hot ? undefined : await keptRecipientByToken(deps.db, token);
+  const recipient = hot ?? cold?.recipient;
+  const parcel = hotParcel ?? cold?.parcel;
   const settings = parcel?.company_id != null ? await effectiveSettings(deps.db, parcel.company_id) : undefined;
   if (!recipient || !parcel || parcel.deleted_at != null || !settings) throw notFound('This tracking link is not valid');
   return { recipient, parcel, settings };
@@ -78,11 +83,17 @@ export async function visiblePosition(deps: Deps, parcel: PackageRow, settings: 
   return { latitude: p.latitude, longitude: p.longitude, at: iso(p.occurred_at) ?? '' };
 }
 
+/** The parcel's proof photos with their files' ids and types, a cold parcel's from its kept rows. */
+async function proofFiles(deps: Deps, parcel: PackageRow): Promise<{ slot: string; id: number; mime: string }[]> {
+  if (isCold(parcel)) return (await keptPhotos(deps.db, [parcel.id])).map(({ p, f }) => ({ slot: p.slot, id: f.id, mime: f.mime }));
+  return await deps.db.select({ slot: packagePhoto.slot, id: storedFile.id, mime: storedFile.mime }).from(packagePhoto)
+    .innerJoin(storedFile, eq(storedFile.id, packagePhoto.file_id)).where(eq(packagePhoto.package_id, parcel.id)).all();
+}
+
 async function proofOfParcel(deps: Deps, token: string, parcel: PackageRow): Promise<RecipientView['proof']> {
   if (parcel.status !== 'delivered') return null;
-  const d = await deps.db.select().from(deliveryRecord).where(eq(deliveryRecord.package_id, parcel.id)).get();
-  const files = await deps.db.select({ slot: packagePhoto.slot, id: storedFile.id, mime: storedFile.mime }).from(packagePhoto)
-    .innerJoin(storedFile, eq(storedFile.id, packagePhoto.file_id)).where(eq(packagePhoto.package_id, parcel.id)).all();
+  const d = isCold(parcel) ? await keptDeliveryRecord(deps.db, parcel.id) : await deps.db.select().from(deliveryRecord).where(eq(deliveryRecord.package_id, parcel.id)).get();
+  const files = await proofFiles(deps, parcel);
   const link = (f: { id: number; mime: string }) => ({ url: fileUrl(token, f.id), mime: f.mime });
   const photos = PHOTO_SLOTS.map((s) => files.find((f) => f.slot === s)).filter((f): f is NonNullable<typeof f> => f != null).map(link);
   const signature = files.find((f) => f.slot === ('signature' satisfies ProofSlot));
@@ -104,8 +115,12 @@ export async function recipientView(deps: Deps, t: Tracked): Promise<RecipientVi
   const place = parcel.suburb_id != null
     ? (await db.select({ name: suburb.name }).from(suburb).where(eq(suburb.id, parcel.suburb_id)).get())?.name ?? parcel.postcode_name
     : parcel.postcode_name;
-  const events = (await db.select({ to: packageEvent.to_status, at: packageEvent.occurred_at, received: packageEvent.received_at }).from(packageEvent)
-    .where(and(eq(packageEvent.package_id, parcel.id), isNotNull(packageEvent.to_status))).orderBy(asc(packageEvent.id)).all())
+  const cold = isCold(parcel);
+  const moves = cold
+    ? (await keptEvents(db, parcel.id)).filter((e) => e.to_status != null).map((e) => ({ to: e.to_status, at: e.occurred_at, received: e.received_at }))
+    : await db.select({ to: packageEvent.to_status, at: packageEvent.occurred_at, received: packageEvent.received_at }).from(packageEvent)
+      .where(and(eq(packageEvent.package_id, parcel.id), isNotNull(packageEvent.to_status))).orderBy(asc(packageEvent.id)).all();
+  const events = moves
     .filter((e): e is { to: PackageStatus; at: number; received: number } => e.to != null && isPackageStatus(e.to))
     .filter((e, i, all) => i === 0 || all[i - 1]?.to !== e.to);
   const stops = await stopsBefore(db, parcel);
@@ -113,7 +128,7 @@ export async function recipientView(deps: Deps, t: Tracked): Promise<RecipientVi
   const lastFailure = status === 'failed'
     ? await db.select({ reason: deliveryAttempt.reason }).from(deliveryAttempt).where(eq(deliveryAttempt.package_id, parcel.id)).orderBy(desc(deliveryAttempt.id)).limit(1).get()
     : undefined;
-  const rating = await db.select().from(deliveryRating).where(eq(deliveryRating.package_id, parcel.id)).get();
+  const rating = await ratingOf(deps, parcel);
   const open = !['delivered', 'returned', 'returned_to_sender', 'cancelled'].includes(status);
   return {
     hawb: parcel.hawb,
@@ -137,11 +152,18 @@ export async function recipientView(deps: Deps, t: Tracked): Promise<RecipientVi
   };
 }
 
+/** The recipient's rating of this parcel, a cold parcel's from its kept rows. */
+export async function ratingOf(deps: Deps, parcel: PackageRow) {
+  return isCold(parcel) ? await keptRating(deps.db, parcel.id) : await deps.db.select().from(deliveryRating).where(eq(deliveryRating.package_id, parcel.id)).get();
+}
+
 /** A file the tracking page of this parcel may show: its proof once delivered, or its company's logo. Anything else is a 404. */
 export async function trackedFile(deps: Deps, t: Tracked, fileId: number) {
   const isLogo = t.settings.logoFileId === fileId;
-  const isProof = t.parcel.status === 'delivered' && await deps.db.select({ id: packagePhoto.id }).from(packagePhoto)
-    .where(and(eq(packagePhoto.package_id, t.parcel.id), eq(packagePhoto.file_id, fileId))).get() !== undefined;
+  const isProof = t.parcel.status === 'delivered' && (isCold(t.parcel)
+    ? (await keptPhotos(deps.db, [t.parcel.id])).some(({ p }) => p.file_id === fileId)
+    : await deps.db.select({ id: packagePhoto.id }).from(packagePhoto)
+      .where(and(eq(packagePhoto.package_id, t.parcel.id), eq(packagePhoto.file_id, fileId))).get() !== undefined);
   if (!isLogo && !isProof) throw notFound('No such file on this tracking page');
   const row = await deps.db.select().from(storedFile).where(eq(storedFile.id, fileId)).get();
   if (!row) throw notFound('No such file on this tracking page');

@@ -8,6 +8,7 @@ import type { Package } from '../../../shared/schemas/package';
 import { packagesByIds } from '../packages/shape';
 import { coldDeliveryAttempt, coldDeliveryRecord, coldPkg, countHistory, sortKeys, unionOf } from '../history/read';
 import { historyChangedBefore } from '../history/move';
+import { historyTally, routeTally } from '../history/lookups';
 import { rawArray, rawObject, type RawJson } from '../../http/rawJson';
 import { LIVE_ROUTE, openStatuses } from './shape';
 import { shapePosition, latestPositions } from './positions';
@@ -117,7 +118,13 @@ export async function routeCounts(db: Db, opts: { driver?: number; date?: string
     delivered: sql<number>`coalesce(sum(case when ${pkg.status} = 'delivered' then 1 else 0 end), 0)`,
     failed: sql<number>`coalesce(sum(case when ${pkg.status} = 'failed' then 1 else 0 end), 0)`,
   }).from(pkg).innerJoin(deliveryRoute, eq(deliveryRoute.id, pkg.route_id)).where(and(live(), where)).get();
-  return { total, by_status, packages: { total: parcels?.total ?? 0, open: parcels?.open ?? 0, delivered: parcels?.delivered ?? 0, failed: parcels?.failed ?? 0 } };
+  // Parcels of these routes moved to history (final: never open nor failed) from the mover's per-route tally.
+  const cold = await routeTally(db, where);
+  const coldTotal = [...cold.values()].reduce((a, b) => a + b, 0);
+  return {
+    total, by_status,
+    packages: { total: (parcels?.total ?? 0) + coldTotal, open: parcels?.open ?? 0, delivered: (parcels?.delivered ?? 0) + (cold.get('delivered') ?? 0), failed: parcels?.failed ?? 0 },
+  };
 }
 
 export async function dashboardCount(db: Db, now: number, date: string) {
@@ -138,7 +145,8 @@ export async function dashboardCount(db: Db, now: number, date: string) {
   return {
     success: true, date,
     packages: {
-      total: await count(live()),
+      // Parcels in history from the mover's tally: all-time, without reading history.
+      total: await count(live()) + [...(await historyTally(db)).values()].reduce((a, b) => a + b, 0),
       pending: await count(pendingWhere({})),
       assigned: await count(and(live(), eq(pkg.status, 'assigned'))),
       out_for_delivery: await count(and(live(), eq(pkg.status, 'out_for_delivery'))),

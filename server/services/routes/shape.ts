@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { deliveryRoute, pkg, user, warehouse } from '../../db/schema/index';
+import { deliveryRoute, packageHistory, pkg, user, warehouse } from '../../db/schema/index';
 import { iso } from '../../clock';
 import { notFound } from '../../errors';
 import { isStaff } from '../../../shared/roles';
@@ -8,7 +8,9 @@ import type { PackageStatus } from '../../../shared/lifecycle';
 import type { Package } from '../../../shared/schemas/package';
 import type { RouteKind, RouteRecord, RouteStatus } from '../../../shared/schemas/routes';
 import type { SessionUser } from '../auth/session';
-import { packagesByIds } from '../packages/shape';
+import { packagesByIds, type PackageRow } from '../packages/shape';
+import { isCold } from '../history/kept';
+import { coldPkg, historyAnswers } from '../history/read';
 
 export type RouteRow = typeof deliveryRoute.$inferSelect;
 
@@ -48,6 +50,21 @@ export function routeParcels(db: Db, routeId: number) {
     .orderBy(sql`${pkg.sequence_no} is null`, asc(pkg.sequence_no), asc(pkg.id)).all();
 }
 
+/** Sequence order: sequenced stops first by their number, then the rest, each by id (as `routeParcels` sorts in SQL). */
+const bySequence = (a: { id: number; sequence_no: number | null }, b: { id: number; sequence_no: number | null }) =>
+  Number(a.sequence_no == null) - Number(b.sequence_no == null) || (a.sequence_no ?? 0) - (b.sequence_no ?? 0) || a.id - b.id;
+
+/**
+ * Every parcel a route had, hot and moved to history (a route run months ago keeps its list), in
+ * sequence order: for what a route shows, never for changing it (cold parcels are final). History
+ * is read by its route index.
+ */
+export async function shownRouteParcels(db: Db, routeId: number): Promise<PackageRow[]> {
+  const cold = await db.select().from(packageHistory).where(and(eq(packageHistory.route_id, routeId), isNull(packageHistory.deleted_at))).all();
+  const hot = await routeParcels(db, routeId);
+  return cold.length ? [...hot, ...cold].sort(bySequence) : hot;
+}
+
 export async function openParcels(db: Db, route: RouteRow) {
   return (await routeParcels(db, route.id)).filter((p) => isOpen(kindOf(route), p.status));
 }
@@ -64,9 +81,17 @@ export async function routeRecords(db: Db, rows: RouteRow[]): Promise<RouteRecor
       houses.set(w.id, w.name || w.street);
     }
   }
-  const parcels = await db.select({ id: pkg.id, route: pkg.route_id, status: pkg.status }).from(pkg)
-    .where(and(inArray(pkg.route_id, rows.map((r) => r.id)), isNull(pkg.deleted_at)))
+  const routeIds = rows.map((r) => r.id);
+  const parcels = await db.select({ id: pkg.id, route: pkg.route_id, status: pkg.status, sequence_no: pkg.sequence_no }).from(pkg)
+    .where(and(inArray(pkg.route_id, routeIds), isNull(pkg.deleted_at)))
     .orderBy(sql`${pkg.sequence_no} is null`, asc(pkg.sequence_no), asc(pkg.id)).all();
+  // Parcels of these routes moved to history still count on them (their route index finds them).
+  const cold = await db.select({ id: coldPkg.id, route: coldPkg.route_id, status: coldPkg.status, sequence_no: coldPkg.sequence_no }).from(coldPkg)
+    .where(and(inArray(coldPkg.route_id, routeIds), isNull(coldPkg.deleted_at))).all();
+  if (cold.length) {
+    parcels.push(...cold);
+    parcels.sort(bySequence);
+  }
   const byRoute = new Map<number, { id: number; status: string }[]>();
   for (const p of parcels) if (p.route != null) byRoute.set(p.route, [...(byRoute.get(p.route) ?? []), p]);
   return rows.map((r) => {
@@ -96,15 +121,28 @@ export const routeRecord = async (db: Db, row: RouteRow): Promise<RouteRecord> =
  */
 const seenBy = (me: SessionUser | undefined) => (p: Package) => me?.role !== 'driver' || p.assigned_to_id === me.id;
 
-/** The route's parcels as full Package answers (spec 2.1), in sequence order. */
+/** The route's parcels as full Package answers (spec 2.1), in sequence order; those moved to history as they were frozen. */
 export async function routePackages(db: Db, routeId: number, me?: SessionUser): Promise<Package[]> {
-  return (await packagesByIds(db, (await routeParcels(db, routeId)).map((p) => p.id))).filter(seenBy(me));
+  return (await routeAnswers(db, await shownRouteParcels(db, routeId))).filter(seenBy(me));
+}
+
+/** Package answers of parcels hot or cold, in the order given. */
+async function routeAnswers(db: Db, rows: PackageRow[]): Promise<Package[]> {
+  const hot = new Map((await packagesByIds(db, rows.filter((r) => !isCold(r)).map((r) => r.id))).map((p) => [p.id, p]));
+  const cold = await historyAnswers(db, rows.filter(isCold).map((r) => r.id));
+  return rows.flatMap((r) => {
+    const text = isCold(r) ? cold.get(r.id) : undefined;
+    const p = text !== undefined ? JSON.parse(text) as Package : hot.get(r.id);
+    return p ? [p] : [];
+  });
 }
 
 /** Routes with their parcels in sequence, for the driver and dashboard views. */
 export async function routesWithPackages(db: Db, rows: RouteRow[], me?: SessionUser): Promise<{ route: RouteRecord; packages: Package[] }[]> {
   const records = await routeRecords(db, rows);
   const all = new Map((await packagesByIds(db, records.flatMap((r) => r.packages))).filter(seenBy(me)).map((p) => [p.id, p]));
+  const moved = records.flatMap((r) => r.packages).filter((id) => !all.has(id));
+  if (moved.length) for (const [id, text] of await historyAnswers(db, moved)) { const p = JSON.parse(text) as Package; if (seenBy(me)(p)) all.set(id, p); }
   return records.map((route) => ({ route, packages: route.packages.map((id) => all.get(id)).filter((p): p is Package => p !== undefined) }));
 }
 
