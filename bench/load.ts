@@ -9,6 +9,8 @@ export interface LoadResult {
   cpuMs?: number;
   /** CPU ms per request of each named meter given to `load` (server processes, database, load generator). */
   cpu?: Record<string, number>;
+  /** Wall-clock seconds the run took. */
+  seconds?: number;
 }
 
 /** CPU seconds a process has used so far, from /proc (Linux); undefined elsewhere. */
@@ -35,6 +37,19 @@ export function processTree(pid: number): number[] {
     }
   }
   return out;
+}
+
+/**
+ * CPU seconds the whole machine has spent busy so far, every core and every process (/proc/stat:
+ * all but idle and iowait): beside the bench's own processes it shows what the rest of the machine
+ * took, and whether any core was left idle.
+ */
+export function machineCpu(): number {
+  let line: string;
+  try { line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!; } catch { return Number.NaN; } // not Linux: no figure
+  const [, ...ticks] = line.trim().split(/\s+/).map(Number);
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = ticks;
+  return (user + nice + system + irq + softirq + steal) / 100;
 }
 
 /** CPU seconds used so far by a set of processes (those that ended meanwhile no longer count). */
@@ -74,7 +89,7 @@ export async function load(
   });
   return {
     name, rps: Math.round(result.requests.average), p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max,
-    non2xx: result.non2xx, errors: result.errors, requests: result.requests.total,
+    non2xx: result.non2xx, errors: result.errors, requests: result.requests.total, seconds: result.duration,
     cpuMs: cpu0 !== undefined && result.requests.total ? ((cpuSeconds(opts.pid)! - cpu0) * 1000) / result.requests.total : undefined,
     ...(meters.length && result.requests.total
       ? { cpu: Object.fromEntries(meters.map(([name, read], k) => [name, ((read() - m0[k]!) * 1000) / result.requests.total])) } : {}),

@@ -9,11 +9,14 @@ import { authToken, company, pkg, user, zone } from '../server/db/schema/index';
 import { hashPasswordSync } from '../server/services/auth/passwords';
 import { newToken } from '../server/services/auth/tokens';
 import { freePort } from '../test/helpers/server';
-import { cpuOf, load, processTree, type LoadResult } from './load';
+import { availableParallelism } from 'node:os';
+import { cpuOf, load, machineCpu, processTree, type LoadResult } from './load';
 
 /**
  * PostgreSQL: the remaining list and the inbound scan served by `server/main.ts` with WORKERS=1 and
- * WORKERS=2 on this machine. Needs a PostgreSQL server: BENCH_DATABASE_URL (an admin URL), else a
+ * WORKERS=2 on this machine, and the scan's SQL alone behind a bare Hono route
+ * (bench/pg-bare-server.ts) at as many processes: what a second process gains when the app costs
+ * nothing, i.e. what the machine allows. Needs a PostgreSQL server: BENCH_DATABASE_URL (an admin URL), else a
  * throwaway cluster is made by scripts/with-postgres.sh. Besides req/s it reports CPU per request of
  * the server processes, of PostgreSQL (the postmaster and its backends, when it runs on this machine)
  * and of the load generator: on a 2-core machine the three share the cores, and CPU per request says
@@ -46,12 +49,12 @@ async function seed(url: string, drivers: number, perDriver: number) {
   return out;
 }
 
-/** `server/main.ts` on PostgreSQL with WORKERS processes (each with a pool of `pool` connections) on a free port, once every worker listens. */
-export async function startPostgresServer(url: string, workers: number, pool = 10): Promise<{ base: string; child: ChildProcess }> {
+/** `server/main.ts` (or bench/pg-bare-server.ts) on PostgreSQL with WORKERS processes (each with a pool of `pool` connections) on a free port, once every worker listens. */
+export async function startPostgresServer(url: string, workers: number, pool = 10, script = 'server/main.ts'): Promise<{ base: string; child: ChildProcess }> {
   const port = await freePort();
   // BENCH_CPU_PROF=<dir>: each server process writes a V8 CPU profile there (where a request's time goes).
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', script], {
     cwd: ROOT,
     env: {
       ...process.env, DATABASE_URL: url, DATABASE_POOL_SIZE: String(pool), WORKERS: String(workers), PORT: String(port), HOST: '127.0.0.1', LOG_REQUESTS: '0',
@@ -81,6 +84,11 @@ export async function postmasterOf(url: string): Promise<number | undefined> {
   }
 }
 
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  await new Promise<void>((ok) => { child.once('exit', () => ok()); child.kill('SIGTERM'); });
+}
+
 interface Config { workers: number; pool: number; connections: number; pipelining: number }
 
 function configs(): Config[] {
@@ -104,12 +112,19 @@ export async function runPostgresBench(opts = { drivers: 100, perDriver: 100 }):
   for (const config of configs()) {
     const url = await freshPostgresDatabase(admin, PG_MIGRATIONS_DIR);
     const drivers = await seed(url, opts.drivers, opts.perDriver);
-    const { base, child } = await startPostgresServer(url, config.workers, config.pool);
     const own = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
-    const meters: Record<string, () => number> = { node: cpuOf(() => processTree(child.pid!)), generator: own };
-    if (postmaster) meters.postgres = cpuOf(() => processTree(postmaster));
+    const metersOf = (server: ChildProcess): Record<string, () => number> => ({
+      node: cpuOf(() => processTree(server.pid!)), generator: own, ...(postmaster ? { postgres: cpuOf(() => processTree(postmaster)) } : {}), machine: machineCpu,
+    });
     const label = `${config.workers} process${config.workers > 1 ? 'es' : ''}, pool ${config.pool}, ${config.connections} conn${config.pipelining > 1 ? `, pipelining ${config.pipelining}` : ''}`;
-    const c = { connections: config.connections, pipelining: config.pipelining, meters };
+    // Each scan moves a parcel of its own: the real scan, the bare one and the bare one without the feed lock take a third each.
+    const scans: { token: string; barcode: string }[] = [];
+    for (let k = 0; k < opts.perDriver; k++) for (const d of drivers) scans.push({ token: d.token, barcode: d.barcodes[k]! });
+    const third = Math.min(Math.floor(scans.length / 3), 5000);
+    const scanRequest = (path: string, sc: { token: string; barcode: string }) => (
+      { method: 'POST', path, headers: { authorization: `Bearer ${sc.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ barcode: sc.barcode }) });
+    let { base, child } = await startPostgresServer(url, config.workers, config.pool);
+    let c = { connections: config.connections, pipelining: config.pipelining, meters: metersOf(child) };
     try {
       let i = 0;
       const list = () => {
@@ -118,29 +133,39 @@ export async function runPostgresBench(opts = { drivers: 100, perDriver: 100 }):
       };
       await load('warm-up', base, list, { ...c, duration: 1 });
       rows.push({ ...(await load(`GET remaining-packages-list (${opts.perDriver} pkgs), ${label}`, base, list, { ...c, duration: 8 })), config });
-      const scans: { token: string; barcode: string }[] = [];
-      for (let k = 0; k < opts.perDriver; k++) for (const d of drivers) scans.push({ token: d.token, barcode: d.barcodes[k]! });
       let s = 0;
-      rows.push({ ...(await load(`POST inbound-scan, ${label}`, base, () => {
-        const sc = scans[s++ % scans.length]!;
-        return { method: 'POST', path: '/api/scan-package-api/inbound-scan/', headers: { authorization: `Bearer ${sc.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ barcode: sc.barcode }) };
-      }, { ...c, amount: Math.min(scans.length, 5000) })), config });
+      rows.push({ ...(await load(`POST inbound-scan, ${label}`, base, () => scanRequest('/api/scan-package-api/inbound-scan/', scans[s++ % third]!), { ...c, amount: third })), config });
+      await stopServer(child);
+      // The same SQL with nothing of the app around it (bench/pg-bare-server.ts), on as many processes.
+      ({ base, child } = await startPostgresServer(url, config.workers, config.pool, 'bench/pg-bare-server.ts'));
+      c = { ...c, meters: metersOf(child) };
+      let b = 0;
+      rows.push({ ...(await load(`bare scan (the scan's SQL), ${label}`, base, () => scanRequest('/bare/scan', scans[third + (b++ % third)]!), { ...c, amount: third })), config });
+      // What the change feed's one lock (server/db/engine/dialect.ts feedOrder) costs: the same without it.
+      let u = 0;
+      rows.push({ ...(await load(`bare scan without the feed lock, ${label}`, base, () => scanRequest('/bare/scan?feed_lock=0', scans[2 * third + (u++ % third)]!), { ...c, amount: third })), config });
     } finally {
-      await new Promise<void>((ok) => { child.once('exit', () => ok()); child.kill('SIGTERM'); });
+      await stopServer(child);
     }
   }
   const ms = (r: LoadResult, k: string) => r.cpu?.[k]?.toFixed(2) ?? '-';
-  console.log('| endpoint, configuration | req/s | p50 ms | p99 ms | non-2xx | CPU ms/req: node | postgres | load generator | all |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const cores = availableParallelism();
+  // "others": what the rest of the machine spent per request meanwhile; "machine busy": the share of
+  // all cores in use during the run. Near 100% a second process has no core to run on.
+  console.log(`| endpoint, configuration | req/s | p50 ms | p99 ms | non-2xx | CPU ms/req: node | postgres | load generator | all ours | others | machine busy (${cores} cores) |`);
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
-    const all = r.cpu ? Object.values(r.cpu).reduce((a, b) => a + b, 0).toFixed(2) : '-';
-    console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx + r.errors} | ${ms(r, 'node')} | ${ms(r, 'postgres')} | ${ms(r, 'generator')} | ${all} |`);
+    const ours = r.cpu ? (r.cpu.node ?? 0) + (r.cpu.postgres ?? 0) + (r.cpu.generator ?? 0) : undefined;
+    const known = r.cpu?.machine !== undefined && Number.isFinite(r.cpu.machine);
+    const others = known && ours !== undefined ? (r.cpu!.machine! - ours).toFixed(2) : '-';
+    const busy = known && r.cpu?.machine !== undefined && r.seconds ? `${Math.round((r.cpu.machine * r.requests) / 1000 / (r.seconds * cores) * 100)}%` : '-';
+    console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx + r.errors} | ${ms(r, 'node')} | ${ms(r, 'postgres')} | ${ms(r, 'generator')} | ${ours?.toFixed(2) ?? '-'} | ${others} | ${busy} |`);
   }
-  for (const name of ['GET remaining', 'POST inbound-scan']) {
+  for (const name of ['GET remaining', 'POST inbound-scan', 'bare scan (the', 'bare scan without']) {
     const one = rows.find((r) => r.name.startsWith(name) && r.config.workers === 1);
     for (const two of rows.filter((r) => r.name.startsWith(name) && r.config.workers === 2)) {
       const how = `pool ${two.config.pool}, ${two.config.connections} connections${two.config.pipelining > 1 ? `, pipelining ${two.config.pipelining}` : ''}`;
-      if (one) console.log(`${name}: 2 processes (${how}) / 1 process = ${(two.rps / one.rps).toFixed(2)}x req/s`);
+      if (one) console.log(`${one.name.split(',')[0]}: 2 processes (${how}) / 1 process = ${(two.rps / one.rps).toFixed(2)}x req/s`);
     }
   }
 }

@@ -22,11 +22,16 @@ export const ENDPOINTS = ['POST inbound-scan', 'POST deliver', 'GET remaining li
 /** CPU meters (bench/load.ts cpuOf): the server's process tree and, on PostgreSQL, the cluster's. */
 export interface CpuMeters { server: () => number; database?: () => number }
 
-export async function measureEndpoints(url: string, data: ScaleData, o: ScaleOptions, cpu: CpuMeters, now = Date.now()): Promise<EndpointFigures[]> {
+/** Called around each endpoint's run (bench/scale/statements.ts: PostgreSQL's statements per request). */
+export interface RunHooks { before(endpoint: string): Promise<void>; after(endpoint: string, requests: number): Promise<void> }
+
+export async function measureEndpoints(url: string, data: ScaleData, o: ScaleOptions, cpu: CpuMeters, now = Date.now(), hooks?: RunHooks): Promise<EndpointFigures[]> {
   const out: EndpointFigures[] = [];
   const auth = (token: string) => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
   const run = async (endpoint: string, next: () => Req, limit: { duration?: number; amount?: number }) => {
+    await hooks?.before(endpoint);
     const r = await load(endpoint, url, next, { connections: o.connections, ...limit, meters: cpu.database ? { server: cpu.server, database: cpu.database } : { server: cpu.server } });
+    await hooks?.after(endpoint, r.requests);
     out.push({ endpoint, rps: r.rps, p50: r.p50, p99: r.p99, requests: r.requests, non2xx: r.non2xx, serverMs: r.cpu?.server ?? 0, dbMs: r.cpu?.database ?? 0 });
   };
   let i = 0;
@@ -45,8 +50,10 @@ export async function measureEndpoints(url: string, data: ScaleData, o: ScaleOpt
   await load('warm-up', url, remaining, { connections: 10, duration: 1 });
   await load('warm-up', url, staff, { connections: 10, duration: 1 });
 
-  const scans = Array.from({ length: o.toScan }, (_, k) => data.drivers.map((d) => ({ token: d.token, barcode: d.toScan[k]! }))).flat();
-  const delivers = Array.from({ length: o.onVan }, (_, k) => data.drivers.map((d) => ({ token: d.token, id: d.onVan[k]! }))).flat();
+  // The same drivers at every size (o.writeDrivers), each taking its turn: scan k of every driver, then k + 1.
+  const writers = data.drivers.slice(0, o.writeDrivers);
+  const scans = Array.from({ length: o.toScan }, (_, k) => writers.map((d) => ({ token: d.token, barcode: d.toScan[k]! }))).flat();
+  const delivers = Array.from({ length: o.onVan }, (_, k) => writers.map((d) => ({ token: d.token, id: d.onVan[k]! }))).flat();
   let s = 0; let v = 0;
   await run(ENDPOINTS[0], () => { const sc = scans[s++]!; return { method: 'POST', path: '/api/scan-package-api/inbound-scan/', headers: auth(sc.token), body: JSON.stringify({ barcode: sc.barcode }) }; },
     { amount: Math.min(o.writes, scans.length) });

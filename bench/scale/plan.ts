@@ -18,6 +18,12 @@ export interface ScaleOptions {
   duration: number;
   /** Requests per write run (each one a parcel of its own, so never more than were seeded). */
   writes: number;
+  /**
+   * Drivers the write runs spread over, the same at every size (200: ten scans and ten delivers each
+   * at 2,000 writes), so each size compares like with like. Spread over all drivers, 1M's 2,000
+   * delivers fell one per driver against ten per driver at 100k.
+   */
+  writeDrivers: number;
   /** Devices that drain a queued outbox at once after the load runs (0: no drain). */
   drainDevices: number;
   /**
@@ -40,7 +46,7 @@ export function parseSteps(value: string | undefined): ScaleStep[] {
 
 export const SCALE_DEFAULTS: ScaleOptions = {
   companies: 20, drivers: 200, zones: 10, toScan: 50, toDrain: 50, onVan: 50, packages: 100_000, perDay: 20,
-  connections: 50, duration: 5, writes: Number(process.env.SCALE_WRITES ?? 2000), drainDevices: Number(process.env.SCALE_DRAIN ?? 50),
+  connections: 50, duration: 5, writes: Number(process.env.SCALE_WRITES ?? 2000), writeDrivers: 200, drainDevices: Number(process.env.SCALE_DRAIN ?? 50),
   steps: parseSteps(process.env.SCALE_STEPS),
 };
 

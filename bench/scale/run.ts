@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, rmSync, statfsSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -14,6 +14,7 @@ import { measureEndpoints, type EndpointFigures } from './measure';
 import type { ScaleOptions } from './plan';
 import type { ScaleData } from './seed';
 import { seedPostgres } from './seed-postgres';
+import { printStatements, statementProbe } from './statements';
 import { seedSqlite } from './seed-sqlite';
 
 export interface ScaleResult {
@@ -27,6 +28,8 @@ export interface ScaleResult {
 const log = (line: string) => console.log(line);
 /** The load figures as soon as they are measured: at 10M the backup that follows takes a while. */
 const show = (engine: string, size: string, rows: EndpointFigures[]) => {
+  // CPU per request still moves with what else runs on the machine: say how busy it was.
+  log(`[${engine} ${size}] load average after the load runs: ${loadavg().map((x) => x.toFixed(1)).join(' ')} (1, 5, 15 min)`);
   for (const e of rows) log(`[${engine} ${size}] ${e.endpoint}: ${e.rps} req/s, server ${e.serverMs.toFixed(2)} ms/req, database ${e.dbMs.toFixed(2)} ms/req, non-2xx ${e.non2xx}`);
 };
 const since = (t: number) => Math.round(performance.now() - t);
@@ -121,11 +124,18 @@ export async function runPostgres(adminUrl: string, size: string, o: ScaleOption
       const { base, child } = await startPostgresServer(url, 1);
       const cpu = { server: cpuOf(() => processTree(child.pid!)), ...(postmaster ? { database: cpuOf(() => processTree(postmaster)) } : {}) };
       let drain;
+      const probe = process.env.SCALE_PG_STATEMENTS ? await statementProbe(url) : undefined;
+      if (process.env.SCALE_PG_STATEMENTS && !probe) log(`[postgres ${size}] pg_stat_statements is not loaded (PG_SERVER_OPTIONS="-c shared_preload_libraries=pg_stat_statements")`);
+      const hooks = probe && {
+        before: async () => { await probe.reset(); },
+        after: async (endpoint: string, requests: number) => { printStatements(`[postgres ${size}] ${endpoint}`, requests, await probe.read(requests)); },
+      };
       try {
-        endpoints = await measureEndpoints(base, data, o, cpu);
+        endpoints = await measureEndpoints(base, data, o, cpu, Date.now(), hooks);
         show('postgres', size, endpoints);
         drain = await drainDevices(base, data.drivers.slice(0, o.drainDevices));
       } finally {
+        await probe?.close();
         await new Promise<void>((ok) => { child.once('exit', () => ok()); child.kill('SIGTERM'); });
       }
       const db = postgresDb(url, { poolSize: 2 });

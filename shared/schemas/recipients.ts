@@ -24,13 +24,17 @@ export const RecipientSettings = z.object({
 export type RecipientSettings = z.infer<typeof RecipientSettings>;
 
 export const RecipientSettingsQuery = z.object({ company: idParam.optional() });
+/** "Arriving soon" reaches at most this many stops ahead: the deliver reads no further along a driver's route. */
+export const STOPS_AWAY_MAX = 20;
+/** A company without settings tells the next two stops. */
+export const STOPS_AWAY_DEFAULT = 2;
 export const RecipientSettingsUpdate = z.object({
   events: z.array(z.enum(RECIPIENT_EVENTS)).max(RECIPIENT_EVENTS.length).optional(),
   channels: z.array(z.enum(MESSAGE_CHANNELS)).max(2).optional(),
   sender_name: text(80).regex(/^[^\r\n"<>]*$/, 'no quotes, angle brackets or line breaks').nullable().optional(),
   templates: z.partialRecord(z.enum(RECIPIENT_EVENTS), text(480)).optional(),
   logo_file: idParam.nullable().optional(),
-  stops_away: z.number().int().min(0).max(20).optional(),
+  stops_away: z.number().int().min(0).max(STOPS_AWAY_MAX).optional(),
   reschedule_days: z.number().int().min(1).max(30).optional(),
 }).strict();
 

@@ -190,6 +190,30 @@ describe('recipient messages through the outbox', () => {
     expect((await w.rows()).filter((r) => r.kind === 'arriving_soon' && r.channel === 'email').map((r) => r.package_id)).toEqual([ids[1], ids[2], ids[3]]);
   });
 
+  it('"arriving soon" reaches as far as each stop\'s company says, 20 stops at the most', async () => {
+    const w = await world();
+    expect((await w.t.json('PATCH', '/api/recipient-settings/', w.shipper.token, { stops_away: 21 })).status).toBe(400);
+    expect((await w.t.json('PATCH', '/api/recipient-settings/', w.shipper.token, { stops_away: 20 })).status).toBe(200);
+    // Another shipper on the same van tells nobody ahead of time.
+    const other = await w.t.login('company');
+    expect((await w.t.json('PATCH', '/api/recipient-settings/', other.token, { stops_away: 0 })).status).toBe(200);
+    const ids: number[] = [await w.parcel('FAR-0')];
+    const theirs = await w.t.json<{ id: number }>('POST', '/api/package/', other.token, { hawb: 'OTHER-1', customer_name: 'Sam', recipient_email: 'sam@example.net' });
+    expect(theirs.status).toBe(201);
+    for (let i = 1; i < 23; i++) ids.push(await w.parcel(`FAR-${i}`));
+    await w.outForDelivery(ids[0]!, 'FAR-0');
+    await w.outForDelivery(theirs.body.id, 'OTHER-1');
+    for (let i = 1; i < 23; i++) await w.outForDelivery(ids[i]!, `FAR-${i}`);
+    expect((await w.t.json('POST', `/api/package-delivered/${ids[0]!}/deliver/`, w.driver.token, {})).status).toBe(200);
+    const soon = (await w.rows()).filter((r) => r.kind === 'arriving_soon' && r.channel === 'email').map((r) => r.package_id);
+    // Stops left: OTHER-1 (reach 0: not told), then FAR-1 … FAR-22; the 20 nearest stops are OTHER-1 and FAR-1 … FAR-19.
+    expect(soon.sort((a, b) => a! - b!)).toEqual(ids.slice(1, 20));
+    while (await w.dispatcher.runOnce() > 0) { /* every queued message, a batch at a time */ }
+    expect(w.mailsTo('robin.far-19@example.net').map((m) => m.subject)).toContain('Your parcel FAR-19 is 20 stops away');
+    expect(w.mailsTo('robin.far-20@example.net').filter((m) => /away/.test(m.subject))).toHaveLength(0);
+    expect(w.mailsTo('sam@example.net').filter((m) => /away/.test(m.subject))).toHaveLength(0);
+  });
+
   it('follows the company\'s settings: events, channels, sender name and template text', async () => {
     const w = await world();
     const other = await w.t.login('company');

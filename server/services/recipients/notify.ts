@@ -4,7 +4,7 @@ import type { RecipientEvent } from '../../../shared/schemas/recipients';
 import { enqueueMessage } from '../messages/outbox';
 import type { PackageRow } from '../packages/shape';
 import { etaWindowFor } from './eta';
-import { ensureRecipient, recipientOf, remainingStops } from './recipient';
+import { ensureRecipient, nextStops, recipientOf } from './recipient';
 import { effectiveSettings } from './settings';
 
 /** The status a parcel enters -> what its recipient hears. */
@@ -68,13 +68,8 @@ export async function recipientHook(db: Db, now: number, before: PackageRow, aft
 
 /** After a stop is done: each of the driver's parcels now within its company's N stops hears so, once per attempt. */
 export async function arrivingSoon(db: Db, now: number, driverId: number): Promise<void> {
-  const stops = await remainingStops(db, driverId);
-  const thresholds = new Map<number, number>();
-  for (const [index, s] of stops.entries()) {
-    if (s.company_id == null) continue;
-    let n = thresholds.get(s.company_id);
-    if (n === undefined) { n = (await effectiveSettings(db, s.company_id))?.stopsAway ?? 0; thresholds.set(s.company_id, n); }
-    if (index >= n) continue;
+  for (const [index, s] of (await nextStops(db, driverId)).entries()) {
+    if (s.company_id == null || index >= s.stopsAway) continue;
     // "2 stops away": one stop before this one, then this one.
     await notifyRecipient(db, now, s, 'arriving_soon', String(s.attempts), { stops_away: index + 1 });
   }

@@ -5,7 +5,7 @@ import { prepared } from '../../db/prepared';
 import { company, recipientSettings, storedFile } from '../../db/schema/index';
 import { badRequest, notFound } from '../../errors';
 import {
-  MESSAGE_CHANNELS, RECIPIENT_EVENTS, type MessageChannel, type RecipientEvent, type RecipientSettings, type RecipientSettingsUpdate,
+  MESSAGE_CHANNELS, RECIPIENT_EVENTS, STOPS_AWAY_DEFAULT, type MessageChannel, type RecipientEvent, type RecipientSettings, type RecipientSettingsUpdate,
 } from '../../../shared/schemas/recipients';
 
 /** Short enough for one SMS segment or two; `{link}` is left out when PUBLIC_URL is not configured. */
@@ -54,7 +54,7 @@ export async function effectiveSettings(db: Db, companyId: number): Promise<Effe
     senderName: s?.sender_name || row.name,
     templates,
     logoFileId: s?.logo_file_id ?? null,
-    stopsAway: s?.stops_away ?? 2,
+    stopsAway: s?.stops_away ?? STOPS_AWAY_DEFAULT,
     rescheduleDays: s?.reschedule_days ?? 7,
   };
 }
