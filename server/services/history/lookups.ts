@@ -4,6 +4,8 @@ import {
   deliveryAttempt, deliveryRecord, deliveryRoute, packageEvent, packageHistoryActor, packageHistoryTally, packageHistoryToken, packagePhoto, packageRecipient, pkg,
 } from '../../db/schema/index';
 import { FINAL_STATUSES } from '../../../shared/lifecycle';
+import { isStaff } from '../../../shared/roles';
+import type { SessionUser } from '../auth/session';
 
 /** Tally rows beside the statuses (the tally's `status` column): parcels with any proof, and failed attempts. */
 export const WITH_PROOF = 'with_proof';
@@ -67,6 +69,12 @@ export async function writeLookups(db: Db, ids: number[]): Promise<void> {
 
 type TallyScope = { company: number } | { driver: number } | undefined;
 
+/** Whose cold parcels a caller may count, by the rule of packageScope(): staff all, a driver theirs, others their company's. */
+export function tallyScope(user: SessionUser): TallyScope {
+  if (isStaff(user.role)) return undefined;
+  return user.role === 'driver' ? { driver: user.id } : { company: user.companyId ?? -1 };
+}
+
 const tallyOf = (scope: TallyScope) => (!scope ? and(eq(packageHistoryTally.scope, 'all'), eq(packageHistoryTally.owner_id, 0))
   : 'company' in scope ? and(eq(packageHistoryTally.scope, 'company'), eq(packageHistoryTally.owner_id, scope.company))
     : and(eq(packageHistoryTally.scope, 'driver'), eq(packageHistoryTally.owner_id, scope.driver)));
@@ -78,9 +86,14 @@ export async function historyTally(db: Db, scope?: TallyScope): Promise<Map<stri
   return new Map(rows.map((r) => [r.status, Number(r.n)]));
 }
 
-/** Cold parcels with any proof (`with_proof`), or cold failed attempts (`attempts`), of everyone or one company. */
-export async function historyListTally(db: Db, what: typeof WITH_PROOF | typeof ATTEMPTS, scope?: { company: number }): Promise<number> {
-  const row = await db.select({ n: packageHistoryTally.n }).from(packageHistoryTally).where(and(tallyOf(scope), eq(packageHistoryTally.status, what))).get();
+/**
+ * Cold parcels with any proof (`with_proof`), or cold failed attempts (`attempts`), that a staff
+ * member (all) or a company's user (their company's) may count. These are not tallied per driver:
+ * drivers' lists count their cold side with their filter.
+ */
+export async function historyListTally(db: Db, what: typeof WITH_PROOF | typeof ATTEMPTS, user: SessionUser): Promise<number> {
+  if (user.role === 'driver') throw new Error('cold proof and attempt lists are not tallied per driver');
+  const row = await db.select({ n: packageHistoryTally.n }).from(packageHistoryTally).where(and(tallyOf(tallyScope(user)), eq(packageHistoryTally.status, what))).get();
   return Number(row?.n ?? 0);
 }
 

@@ -2,9 +2,8 @@ import { and, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { pkg } from '../../db/schema/index';
 import { isPackageStatus, PACKAGE_STATUSES, type PackageStatus } from '../../../shared/lifecycle';
-import { isStaff } from '../../../shared/roles';
 import type { SessionUser } from '../auth/session';
-import { historyTally } from '../history/lookups';
+import { historyTally, tallyScope } from '../history/lookups';
 import { packageScope } from './scope';
 
 export interface PackageCounts {
@@ -39,7 +38,7 @@ export async function packageCounts(db: Db, user: SessionUser): Promise<PackageC
     if (r.status === 'created' || r.status === 'received' || r.status === 'returned') out.unassigned += r.unassigned;
     if (r.status === 'assigned') out.assigned_not_scanned += r.waiting;
   }
-  const cold = await historyTally(db, isStaff(user.role) ? undefined : user.role === 'driver' ? { driver: user.id } : { company: user.companyId ?? -1 });
+  const cold = await historyTally(db, tallyScope(user));
   for (const [status, n] of cold) {
     if (isPackageStatus(status)) by_status[status] += n;
     out.total += n;

@@ -126,7 +126,7 @@ export async function attemptPage(db: Db, me: SessionUser, q: z.output<typeof At
   // Attempts of parcels moved to history: the same filter reads their own table (ids are never reused, so id order merges them).
   // Unfiltered, staff's and a company's cold attempts are the mover's tally; otherwise counted by the filter's index.
   const tallied = me.role !== 'driver' && q.package == null && q.driver == null;
-  const coldCount = tallied ? await historyListTally(db, ATTEMPTS, isStaff(me.role) ? undefined : { company: me.companyId ?? -1 }) : await countKeptAttempts(db, where);
+  const coldCount = tallied ? await historyListTally(db, ATTEMPTS, me) : await countKeptAttempts(db, where);
   const count = hotCount + coldCount;
   const offset = (q.page - 1) * q.page_size;
   const results = coldCount

@@ -8,7 +8,7 @@ import { deliveryRecord, deliveryRecordHistory, packageHistory, packageHistoryRo
 import { pageLinks } from '../../resources/list';
 import type { SessionUser } from '../auth/session';
 import { historyChangedBefore } from '../history/move';
-import { historyListTally, historyTally, WITH_PROOF } from '../history/lookups';
+import { historyListTally, historyTally, tallyScope, WITH_PROOF } from '../history/lookups';
 import { coldDeliveryRecord, coldPkg, sortKeys, unionKeys } from '../history/read';
 import { dayStart } from './history';
 import { proofsOf } from './proof';
@@ -73,7 +73,7 @@ export function deliveredPage(db: Db, now: number, user: SessionUser, q: z.outpu
   );
   // Unfiltered, staff's and a company's cold deliveries are the mover's tally (cold parcels are never archived).
   const tallied = user.role !== 'driver' && !q.date_from && !q.date_to && (q.driver == null || !isStaff(user.role));
-  const coldTally = async () => (await historyTally(db, isStaff(user.role) ? undefined : { company: user.companyId ?? -1 })).get('delivered') ?? 0;
+  const coldTally = async () => (await historyTally(db, tallyScope(user))).get('delivered') ?? 0;
   return proofPage(db, () => where, q, url, !q.date_from || dayStart(q.date_from) < historyChangedBefore(now), tallied ? coldTally : undefined);
 }
 
@@ -91,7 +91,7 @@ const coldOfDriver = (driverId: number) => sql`${pkg.id} in (select ${packageHis
 export function proofUploadPage(db: Db, user: SessionUser, q: z.output<typeof ListQuery> & { package?: number }, url: string): Promise<Page<Proof>> {
   // Unfiltered, staff's and a company's cold parcels with proof are the mover's tally.
   const coldTally = user.role !== 'driver' && q.package == null
-    ? () => historyListTally(db, WITH_PROOF, isStaff(user.role) ? undefined : { company: user.companyId ?? -1 }) : undefined;
+    ? () => historyListTally(db, WITH_PROOF, user) : undefined;
   return proofPage(db, (cold) => and(isNull(pkg.deleted_at), or(hasProof(cold), sql`${deliveryRecord.id} is not null`),
     user.role === 'driver' ? (cold ? coldOfDriver(user.id) : or(eq(pkg.assigned_to_id, user.id), eq(deliveryRecord.driver_id, user.id))) : packageScope(user),
     q.package != null ? eq(pkg.id, q.package) : undefined), q, url, true, coldTally);
