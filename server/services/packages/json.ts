@@ -79,14 +79,13 @@ const PACKAGE_JSON: Record<EngineKind, SQL<string>> = { sqlite: render('sqlite')
 
 /**
  * A live parcel's answer is read from `package_answer`, which triggers keep on either engine (made
- * when the database opens: server/db/engine/answerStore.ts); an ended parcel's is built.
- * `coalesce` evaluates the built expression only for rows with no stored answer.
- */
-/**
- * The store's table, made when the database opens (not in schema/: migrations never see it). Read
- * by a left join: a correlated subquery per row cost a 200-parcel list about 50 µs more in SQLite.
+ * when the database opens: server/db/engine/answerStore.ts, so not in schema/ and never in a
+ * migration); an ended parcel's is built. `coalesce` evaluates the built expression only for rows
+ * with no stored answer. The store is read by a left join (ANSWER_JOIN): a correlated subquery per
+ * row cost a 200-parcel list about 50 µs more in SQLite.
  */
 const packageAnswer = sqliteTable('package_answer', { package_id: integer('package_id').primaryKey(), json: text('json').notNull() });
+const ANSWER_JOIN = eq(packageAnswer.package_id, pkg.id);
 const STORED = sql`${packageAnswer.json}`;
 const BUILT: Record<EngineKind, SQL<string>> = { sqlite: PACKAGE_JSON.sqlite, postgres: sql<string>`(${PACKAGE_JSON.postgres})::text` };
 const ANSWER: Record<EngineKind, SQL<string>> = {
@@ -112,7 +111,7 @@ export function answerSource(kind: EngineKind): AnswerSource {
  * answers `json` values as text too (no type parser for them is set), so callers see the same.
  */
 export function packageJsonSelect(db: Db) {
-  return db.select({ id: pkg.id, json: answerSql(db) }).from(pkg).leftJoin(packageAnswer, eq(packageAnswer.package_id, pkg.id)).$dynamic();
+  return db.select({ id: pkg.id, json: answerSql(db) }).from(pkg).leftJoin(packageAnswer, ANSWER_JOIN).$dynamic();
 }
 
 const answerSql = (db: Db): SQL<string> => ANSWER[db.$engine.kind];
@@ -122,12 +121,12 @@ const answerSql = (db: Db): SQL<string> => ANSWER[db.$engine.kind];
  * an id beside each answer cost a 200-parcel list about 40 µs in SQLite, an array and an integer per row.
  */
 export function packageAnswerSelect(db: Db) {
-  return db.select({ json: answerSql(db) }).from(pkg).leftJoin(packageAnswer, eq(packageAnswer.package_id, pkg.id)).$dynamic();
+  return db.select({ json: answerSql(db) }).from(pkg).leftJoin(packageAnswer, ANSWER_JOIN).$dynamic();
 }
 
 /** Parcel id and answer, as `package_history_answer` holds them: moving a parcel copies its answer in one statement. */
 export function packageAnswerRows(db: Db) {
-  return db.select({ package_id: pkg.id, answer: answerSql(db).as('answer') }).from(pkg).leftJoin(packageAnswer, eq(packageAnswer.package_id, pkg.id)).$dynamic();
+  return db.select({ package_id: pkg.id, answer: answerSql(db).as('answer') }).from(pkg).leftJoin(packageAnswer, ANSWER_JOIN).$dynamic();
 }
 
 /** Decodes `.values()` of packageAnswerSelect(). */

@@ -62,16 +62,14 @@ export async function rateDelivery(deps: Deps, t: Tracked, rating: number, comme
 export async function optOut(deps: Deps, t: Tracked): Promise<void> {
   const now = deps.clock.now();
   const { parcel, recipient } = t;
-  // A parcel in history is never changed and nothing more is sent about it, but the company's list is
-  // not the parcel's: a recipient stopping messages from an old link is heard for the next parcel.
-  if (!isCold(parcel)) {
-    await deps.db.update(packageRecipient).set({ opted_out_at: now, updated_at: now }).where(eq(packageRecipient.package_id, parcel.id)).run();
-  }
   if (parcel.company_id != null) {
     if (recipient.email) await recordOptOut(deps.db, now, parcel.company_id, 'email', recipient.email);
     if (parcel.customer_phone?.trim()) await recordOptOut(deps.db, now, parcel.company_id, 'sms', parcel.customer_phone);
   }
+  // A parcel in history is never changed and nothing more is sent about it, but the company's list is
+  // not the parcel's: a recipient stopping messages from an old link is heard for the next parcel.
   if (isCold(parcel)) return;
+  await deps.db.update(packageRecipient).set({ opted_out_at: now, updated_at: now }).where(eq(packageRecipient.package_id, parcel.id)).run();
   await deps.db.update(messageOutbox).set({ status: 'skipped', last_error: 'recipient opted out', updated_at: now })
     .where(and(eq(messageOutbox.package_id, parcel.id), inArray(messageOutbox.status, ['pending']))).run();
 }
