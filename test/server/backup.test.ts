@@ -82,4 +82,40 @@ describe('online backup and restore', () => {
       if (restored) await restored.stop().catch(() => undefined);
     }
   }, 300_000);
+
+  it('a backup many steps long finishes while another connection commits all the time, and holds the state it began with', async () => {
+    // The server's connection, as server/db/client.ts opens it (WAL), committing every millisecond or two.
+    const dir = mkdtempSync(join(tmpdir(), 'courier-backup-busy-'));
+    const source = join(dir, 'courier.db');
+    const server = new Database(source);
+    server.pragma('journal_mode = WAL');
+    server.exec('create table scan (id integer primary key, barcode text not null)');
+    const insert = server.prepare('insert into scan (barcode) values (?)');
+    // ~30 MB, copied 1 MB a step: commits land between its steps.
+    server.transaction(() => { for (let i = 0; i < 150_000; i++) insert.run(`B-${i}-${'x'.repeat(160)}`); })();
+    const count = () => (server.prepare('select count(*) as n from scan').get() as { n: number }).n;
+    let commits = 0;
+    const writer = setInterval(() => { insert.run(`LIVE-${commits++}`); }, 1);
+    try {
+      const before = count();
+      let steps = 0;
+      const copy = join(dir, 'backups', 'copy.db');
+      // Before the fix each of those commits sent the copy back to page one: it never finished.
+      const { pages } = await backupDatabase(source, copy, { stepPages: 256, onProgress: () => { steps++; } });
+      const after = count();
+      expect(steps).toBeGreaterThan(20);
+      expect(commits).toBeGreaterThan(0);
+      const copied = new Database(copy, { readonly: true });
+      const rows = (copied.prepare('select count(*) as n from scan').get() as { n: number }).n;
+      copied.close();
+      expect(pages).toBeGreaterThan(5000);
+      // One state of the database, the one the backup began in: not a mix of pages from different moments.
+      expect(rows).toBeGreaterThanOrEqual(before);
+      expect(rows).toBeLessThan(after);
+    } finally {
+      clearInterval(writer);
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });
