@@ -77,10 +77,10 @@ export async function runSqlite(size: string, o: ScaleOptions): Promise<ScaleRes
     log(`[sqlite ${size}] backup`);
     let t = performance.now();
     const backup = join(dir, 'backup.db');
-    await backupDatabase(path, backup);
+    const { copyMs, checkMs } = await backupDatabase(path, backup);
     result.backupMs = since(t);
     result.backupBytes = statSync(backup).size;
-    log(`[sqlite ${size}] backup in ${result.backupMs} ms, ${result.backupBytes} bytes`);
+    log(`[sqlite ${size}] backup in ${result.backupMs} ms (copy ${Math.round(copyMs)}, integrity check ${Math.round(checkMs)}), ${result.backupBytes} bytes`);
     if (!o.steps.includes('restore')) return result;
     rmSync(path); rmSync(`${path}-wal`, { force: true }); rmSync(`${path}-shm`, { force: true });
     await roomFor(result.backupBytes, dir, `[sqlite ${size}] restore`);
