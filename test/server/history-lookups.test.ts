@@ -94,12 +94,13 @@ describe('cold storage: reads served by the lookups the mover keeps', () => {
     const rate = await post(`/api/public/track/${proofToken}/rating/`, { rating: 5 });
     expect([rate.status, rate.body.code, (rate.body.details as Json).reason]).toEqual([409, 'conflict', 'in_history']);
     // Stopping messages from an old link still works: the company's opt-out list gets the number (for the
-    // next parcel), the parcel in history stays as it was.
+    // next parcel), the parcel in history stays as it was, and its page says messages are stopped.
     await t.app.deps.db.delete(messageOptOut).run();
+    expect((await page(proofToken))[1]).toMatchObject({ opted_out: false });
     const stop = await post(`/api/public/track/${proofToken}/opt-out/`);
     expect(stop.status).toBe(200);
     expect((await t.app.deps.db.select({ address: messageOptOut.address }).from(messageOptOut).all()).map((r) => r.address)).toEqual(['0400000000']);
-    expect(await page(proofToken)).toEqual(before.pages[0]);
+    expect(await page(proofToken)).toEqual([before.pages[0]?.[0], { ...(before.pages[0]?.[1] as Json), opted_out: true }]);
     // Another parcel's file is not on this page, hot or cold.
     expect((await t.call('GET', `/api/public/track/${ratedToken}/file/${(await photoUrl()).split('/').at(-2)}/`, null)).status).toBe(404);
     // Still nobody else's: another driver's history, a company's.

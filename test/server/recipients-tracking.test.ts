@@ -201,6 +201,8 @@ describe('the recipient tracking link', () => {
     const b = await w.parcel('OPT-B');
     await w.out(b);
     expect((await w.t.db.select().from(messageOutbox).where(eq(messageOutbox.package_id, b.id)).all()).map((r) => r.channel)).toEqual(['email']);
+    // Its page still offers to stop them: e-mails still come.
+    expect((await w.view(b.token)).body.opted_out).toBe(false);
   });
 
   it('company settings: own company only, staff name one, logo must be an image the company uploaded', async () => {

@@ -13,6 +13,7 @@ import { lastPositionOf } from '../routes/positions';
 import { etaWindowFor } from './eta';
 import { recipientByToken, stopsBefore, type RecipientRow } from './recipient';
 import { nextStepText } from './render';
+import { isOptedOut } from '../messages/outbox';
 import { effectiveSettings, type EffectiveSettings } from './settings';
 
 /** Public calls per address and minute (page loads, polls, actions together). */
@@ -148,8 +149,20 @@ export async function recipientView(deps: Deps, t: Tracked): Promise<RecipientVi
     reschedule: rescheduleWindow(deps, parcel, settings),
     rating: rating ? { rating: rating.rating, comment: rating.comment } : null,
     can_rate: status === 'delivered' && !rating,
-    opted_out: recipient.opted_out_at != null,
+    opted_out: recipient.opted_out_at != null || await onOptOutList(deps, parcel, recipient),
   };
+}
+
+/**
+ * Whether the company's opt-out list stops every message this parcel would send (its e-mail and its
+ * phone): after the recipient stopped them on another parcel's page, or on this one once it is in
+ * history (a parcel in history is never changed, so only the list holds that). Messages check the
+ * same list (render.ts); one address listed and the other not means messages still come.
+ */
+async function onOptOutList(deps: Deps, parcel: PackageRow, recipient: RecipientRow): Promise<boolean> {
+  const addresses = ([['email', recipient.email], ['sms', parcel.customer_phone?.trim()]] as const).filter(([, address]) => !!address);
+  for (const [channel, address] of addresses) if (!await isOptedOut(deps.db, parcel.company_id, channel, address!)) return false;
+  return addresses.length > 0;
 }
 
 /** The recipient's rating of this parcel, a cold parcel's from its kept rows. */
