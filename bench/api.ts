@@ -11,10 +11,10 @@ import { seedBenchDatabase } from './seed';
  * the list joined from ready-made JSON rows, the scan's UPDATE + INSERT in one transaction (one fsync
  * per request). Server CPU per request comes from /proc.
  */
-export async function runApiBench(opts = { drivers: 100, perDriver: 200, connections: 10 }): Promise<LoadResult[]> {
+export async function runApiBench(opts = { drivers: 100, perDriver: 200, connections: 10, bareParcels: 2000 }): Promise<LoadResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'courier-bench-'));
   const t0 = performance.now();
-  const data = await seedBenchDatabase(join(dir, 'bench.db'), { companies: 20, drivers: opts.drivers, perDriver: opts.perDriver, unassigned: 0 });
+  const data = await seedBenchDatabase(join(dir, 'bench.db'), { companies: 20, drivers: opts.drivers, perDriver: opts.perDriver, unassigned: opts.bareParcels });
   console.log(`seeded ${data.packages} packages for ${data.drivers.length} drivers in ${Math.round(performance.now() - t0)} ms`);
   const { url, child } = await startBenchServer(data.path, { BENCH_BARE_LISTS: '1' });
   const rows: LoadResult[] = [];
@@ -41,9 +41,14 @@ export async function runApiBench(opts = { drivers: 100, perDriver: 200, connect
     const scans: { token: string; barcode: string }[] = [];
     for (let k = 0; k < opts.perDriver; k++) for (const d of data.drivers) scans.push({ token: d.token, barcode: d.barcodes[k]! });
     const amount = Math.min(scans.length, 10_000);
+    // The bare scan's parcels are its own (seeded unassigned, BU…): it flips their status back and forth.
     let b = 0;
-    rows.push(await load('bare scan (UPDATE + INSERT, 1 fsync each)', url, () => ({
-      method: 'POST', path: '/bare/scan', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ barcode: scans[b++ % scans.length]!.barcode }),
+    const bareBarcode = () => `BU${String(b++ % opts.bareParcels).padStart(8, '0')}`;
+    rows.push(await load('bare touch (updated_at only + INSERT: the first bare scan)', url, () => ({
+      method: 'POST', path: '/bare/touch', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ barcode: bareBarcode() }),
+    }), { ...c, amount }));
+    rows.push(await load('bare scan (the scan\'s UPDATE + INSERT, 1 fsync each)', url, () => ({
+      method: 'POST', path: '/bare/scan', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ barcode: bareBarcode() }),
     }), { ...c, amount }));
     let s = 0;
     rows.push(await load('POST inbound-scan (transition + event)', url, () => {
@@ -52,7 +57,7 @@ export async function runApiBench(opts = { drivers: 100, perDriver: 200, connect
     }, { ...c, amount }));
     // Scans go on with parcels not scanned yet (the runs above took the first `amount`).
     const scanReal = () => { const sc = scans[s++ % scans.length]!; return { method: 'POST', path: '/api/scan-package-api/inbound-scan/', headers: auth(sc.token), body: JSON.stringify({ barcode: sc.barcode }) }; };
-    const scanBare = () => ({ method: 'POST', path: '/bare/scan', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ barcode: scans[b++ % scans.length]!.barcode }) });
+    const scanBare = () => ({ method: 'POST', path: '/bare/scan', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ barcode: bareBarcode() }) });
     // Three rounds of 2 s stay within the parcels left at ~1,500 scans/s (a repeat would answer already_scanned).
     pairs.push(await paired('POST inbound-scan', 'bare scan', url, child.pid, scanReal, scanBare, { rounds: 3 }));
   } finally {
@@ -65,6 +70,7 @@ export async function runApiBench(opts = { drivers: 100, perDriver: 200, connect
   };
   ratio('GET remaining-packages-list', 'bare remaining');
   ratio('POST inbound-scan', 'bare scan');
+  ratio('POST inbound-scan', 'bare touch');
   for (const p of pairs) printPaired(p);
   return rows;
 }

@@ -1,4 +1,5 @@
 import { serve } from '@hono/node-server';
+import type Database from 'better-sqlite3';
 import { Hono } from 'hono';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,13 +28,22 @@ sqlite.exec('create table if not exists bare_write (id integer primary key, v te
 const insert = sqlite.prepare('insert into bare_write (v, at) values (?, ?)');
 const read = sqlite.prepare('select id, hawb, status from package where id = ?');
 // What a scan writes, with nothing around it: the parcel's row and its event, one COMMIT (one fsync).
-const scanUpdate = sqlite.prepare('update package set updated_at = ? where hawb = ? returning id, status');
+// The UPDATE sets the columns the inbound scan sets (is_scanned, status, updated_at), so the same
+// index entries move; it flips them back and forth on parcels of its own (bench/api.ts seeds them
+// unassigned), leaving the real scan's parcels alone.
+const scanUpdate = sqlite.prepare(`update package set is_scanned = 1 - is_scanned,
+  status = case status when 'out_for_delivery' then 'created' else 'out_for_delivery' end, updated_at = ?
+  where hawb = ? returning id, status`);
+// The first bare scan (before 2026-11-26): updated_at only, no index entry moved.
+const touchUpdate = sqlite.prepare('update package set updated_at = ? where hawb = ? returning id, status');
 const scanEvent = sqlite.prepare('insert into package_event (package_id, action, from_status, to_status, actor_id, occurred_at, received_at) values (?, ?, ?, ?, ?, ?, ?)');
-const bareScan = sqlite.transaction((barcode: string, now: number) => {
-  const row = scanUpdate.get(now, barcode) as { id: number; status: string } | undefined;
+const bareWrite = (update: Database.Statement) => sqlite.transaction((barcode: string, now: number) => {
+  const row = update.get(now, barcode) as { id: number; status: string } | undefined;
   if (row) scanEvent.run(row.id, 'bare_scan', row.status, row.status, null, now, now);
   return row;
 });
+const bareScan = bareWrite(scanUpdate);
+const bareTouch = bareWrite(touchUpdate);
 // Every parcel's answer JSON, made once by the app's own query: the list route only joins them.
 // Only when asked (bench/api.ts): the scale bench's millions of parcels would take long to copy.
 if (process.env.BENCH_BARE_LISTS) sqlite.exec('create table if not exists bare_json (driver_id integer not null, sequence_no integer, id integer not null, json text not null)');
@@ -54,6 +64,11 @@ outer.post('/bare/insert', async (c) => {
 outer.post('/bare/scan', async (c) => {
   const body = await c.req.json<{ barcode: string }>();
   const row = bareScan(body.barcode, Date.now());
+  return c.json({ success: true, package: row ?? null });
+});
+outer.post('/bare/touch', async (c) => {
+  const body = await c.req.json<{ barcode: string }>();
+  const row = bareTouch(body.barcode, Date.now());
   return c.json({ success: true, package: row ?? null });
 });
 outer.get('/bare/remaining/:driver', (c) => {
