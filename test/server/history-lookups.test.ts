@@ -59,6 +59,8 @@ describe('cold storage: reads served by the lookups the mover keeps', () => {
       historyByStaff: await history(`driver=${driver.id}&page_size=4`, admin.token),
       dashboardHistory: (await get<Page>(`/api/dashboard/driver-history/?driver=${driver.id}&page_size=50`)).body,
       adminHistory: await history(`driver=${admin.id}&page_size=50`, admin.token),
+      // Everyone's deliveries of all days: counted from the tally once they are history.
+      completedAll: (await get<Page>('/api/dashboard/completed-delivery/?page_size=4&page=2', admin.token)).body,
     });
 
     const before = await reads();
@@ -79,6 +81,7 @@ describe('cold storage: reads served by the lookups the mover keeps', () => {
     expect([before.historyDays.count, before.historyDays.results.length, before.historyBefore.count]).toEqual([6, 2, 0]);
     expect(before.historySearch.results.map((r) => [(r.package as Json).hawb, r.last_action])).toEqual([['OLD-8', 'return_scan']]);
     expect(before.adminHistory.count).toBe(9);
+    expect([before.completedAll.count, before.completedAll.results.length]).toEqual([6, 2]);
     expect(Object.values(refusedBefore).map((r) => r.status)).toEqual([409, 409, 409, 409, 200, 404]);
 
     t.clock.advance(91 * DAY_MS);
@@ -113,6 +116,7 @@ describe('cold storage: reads served by the lookups the mover keeps', () => {
     // A database whose parcels moved before the lookups existed: the migration fills them to the same answers.
     await emptyLookups(t);
     expect((await page(proofToken))[0]).toBe(404);
+    expect((await get<Page>('/api/dashboard/completed-delivery/', admin.token)).body.count).toBe(0);
     await fillLookups(t);
     expect(await reads()).toEqual(before);
   });
