@@ -19,7 +19,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ENDPOINTS } from './scale/measure';
@@ -43,11 +43,16 @@ async function postgresResults(sizes: string[], over: Partial<ScaleOptions>): Pr
     return out;
   }
   // A throwaway cluster for this run: this file again under scripts/with-postgres.sh, answering in a file.
+  // Set up as a database server is (docs/operations.md): shared_buffers a quarter of the memory, not
+  // initdb's 128 MB, which at 10M left each list reading a tenth of its pages from outside PostgreSQL.
   const dir = mkdtempSync(join(tmpdir(), 'courier-scale-results-'));
   const file = join(dir, 'postgres.json');
+  const given = process.env.PG_SERVER_OPTIONS ?? '';
+  const options = given.includes('shared_buffers') ? given : `${given} -c shared_buffers=${Math.floor(totalmem() / 4 / 1024 ** 2)}MB`.trim();
+  console.log(`[pg] server options: ${options}`);
   await new Promise<void>((ok) => {
     spawn('bash', ['scripts/with-postgres.sh', process.execPath, '--import', 'tsx', 'bench/scale.ts'], {
-      cwd: ROOT, stdio: 'inherit', env: { ...process.env, SCALE_ENGINES: 'postgres', SCALE_RESULTS: file, SCALE_QUIET: '1' },
+      cwd: ROOT, stdio: 'inherit', env: { ...process.env, PG_SERVER_OPTIONS: options, SCALE_ENGINES: 'postgres', SCALE_RESULTS: file, SCALE_QUIET: '1' },
     }).on('exit', () => ok());
   });
   try { return JSON.parse(readFileSync(file, 'utf8')) as ScaleResult[]; } catch { return []; } finally { rmSync(dir, { recursive: true, force: true }); }
