@@ -13,7 +13,7 @@ import { lastPositionOf } from '../routes/positions';
 import { etaWindowFor } from './eta';
 import { recipientByToken, stopsBefore, type RecipientRow } from './recipient';
 import { nextStepText } from './render';
-import { isOptedOut } from '../messages/outbox';
+import { isOptedOut, type Channel } from '../messages/outbox';
 import { effectiveSettings, type EffectiveSettings } from './settings';
 
 /** Public calls per address and minute (page loads, polls, actions together). */
@@ -160,8 +160,9 @@ export async function recipientView(deps: Deps, t: Tracked): Promise<RecipientVi
  * same list (render.ts); one address listed and the other not means messages still come.
  */
 async function onOptOutList(deps: Deps, parcel: PackageRow, recipient: RecipientRow): Promise<boolean> {
-  const addresses = ([['email', recipient.email], ['sms', parcel.customer_phone?.trim()]] as const).filter(([, address]) => !!address);
-  for (const [channel, address] of addresses) if (!await isOptedOut(deps.db, parcel.company_id, channel, address!)) return false;
+  const addresses = ([['email', recipient.email], ['sms', parcel.customer_phone?.trim()]] as const)
+    .filter((pair): pair is readonly [Channel, string] => !!pair[1]);
+  for (const [channel, address] of addresses) if (!await isOptedOut(deps.db, parcel.company_id, channel, address)) return false;
   return addresses.length > 0;
 }
 
