@@ -87,6 +87,14 @@ export async function historyTally(db: Db, scope?: TallyScope): Promise<Map<stri
 }
 
 /**
+ * Cold delivered parcels of everyone or of one scope: what an unfiltered delivered list counts on the
+ * history side (every delivered parcel has its delivery record, and cold parcels are never archived).
+ */
+export async function historyDelivered(db: Db, scope?: TallyScope): Promise<number> {
+  return (await historyTally(db, scope)).get('delivered') ?? 0;
+}
+
+/**
  * Cold parcels with any proof (`with_proof`), or cold failed attempts (`attempts`), that a staff
  * member (all) or a company's user (their company's) may count. These are not tallied per driver:
  * drivers' lists count their cold side with their filter.

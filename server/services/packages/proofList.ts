@@ -8,7 +8,7 @@ import { deliveryRecord, deliveryRecordHistory, packageHistory, packageHistoryRo
 import { pageLinks } from '../../resources/list';
 import type { SessionUser } from '../auth/session';
 import { historyChangedBefore } from '../history/move';
-import { historyListTally, historyTally, tallyScope, WITH_PROOF } from '../history/lookups';
+import { historyDelivered, historyListTally, tallyScope, WITH_PROOF } from '../history/lookups';
 import { coldDeliveryRecord, coldPkg, sortKeys, unionKeys } from '../history/read';
 import { dayStart } from './history';
 import { proofsOf } from './proof';
@@ -73,7 +73,7 @@ export function deliveredPage(db: Db, now: number, user: SessionUser, q: z.outpu
   );
   // Unfiltered, staff's and a company's cold deliveries are the mover's tally (cold parcels are never archived).
   const tallied = user.role !== 'driver' && !q.date_from && !q.date_to && (q.driver == null || !isStaff(user.role));
-  const coldTally = async () => (await historyTally(db, tallyScope(user))).get('delivered') ?? 0;
+  const coldTally = () => historyDelivered(db, tallyScope(user));
   return proofPage(db, () => where, q, url, !q.date_from || dayStart(q.date_from) < historyChangedBefore(now), tallied ? coldTally : undefined);
 }
 

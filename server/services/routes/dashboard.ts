@@ -8,7 +8,7 @@ import type { Package } from '../../../shared/schemas/package';
 import { packagesByIds } from '../packages/shape';
 import { coldDeliveryAttempt, coldDeliveryRecord, coldPkg, countHistory, sortKeys, unionOf } from '../history/read';
 import { historyChangedBefore } from '../history/move';
-import { historyTally, routeTally } from '../history/lookups';
+import { historyDelivered, historyTally, routeTally } from '../history/lookups';
 import { rawArray, rawObject, type RawJson } from '../../http/rawJson';
 import { LIVE_ROUTE, openStatuses } from './shape';
 import { shapePosition, latestPositions } from './positions';
@@ -83,10 +83,10 @@ export async function completedDeliveries(
   const where = completedWhere(driver, q.date_from, q.date_to);
   const order = [desc(pkg.delivered_at), desc(pkg.id)];
   const reachesHistory = !q.date_from || dayStartUtc(q.date_from) < historyChangedBefore(now);
-  // Everyone's, all days: the mover's tally (every delivered parcel has its delivery record), not a
-  // count of every delivered parcel in history on each request. Narrowed, the filter counts.
+  // Everyone's, all days: the mover's tally, not a count of every delivered parcel in history on each
+  // request. Narrowed, the filter counts.
   const everything = driver == null && !q.date_from && !q.date_to;
-  const coldCount = !reachesHistory ? 0 : everything ? (await historyTally(db)).get('delivered') ?? 0 : await countColdDelivered(db, where);
+  const coldCount = !reachesHistory ? 0 : everything ? await historyDelivered(db) : await countColdDelivered(db, where);
   if (!coldCount) return packagePage(db, where, order, q, url, 'delivery');
   const hotCount = (await db.select({ n: sql<number>`count(*)` }).from(pkg).innerJoin(deliveryRecord, eq(deliveryRecord.package_id, pkg.id)).where(where).get())?.n ?? 0;
   const top = q.page * q.page_size;
