@@ -148,7 +148,8 @@ export async function recipientView(deps: Deps, t: Tracked): Promise<RecipientVi
     can_leave_instructions: open,
     reschedule: rescheduleWindow(deps, parcel, settings),
     rating: rating ? { rating: rating.rating, comment: rating.comment } : null,
-    can_rate: status === 'delivered' && !rating,
+    // A parcel in history is never changed: its page no longer offers a rating (one would be refused).
+    can_rate: status === 'delivered' && !rating && !cold,
     opted_out: recipient.opted_out_at != null || await onOptOutList(deps, parcel, recipient),
   };
 }
