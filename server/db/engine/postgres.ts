@@ -261,6 +261,7 @@ export function postgresEngine(url: string, options: PostgresOptions = {}): Post
         throw err;
       }
     },
+    watch: () => null,
     async close() {
       await pool.end();
     },

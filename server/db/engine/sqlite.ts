@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import type { Engine, Method, QueryResult, UnitOptions, Units } from './types';
 import { cacheStatements } from '../statementCache';
 import { sqliteUnits, UNIT_SAVEPOINT, type UnitGate } from './sqliteUnits';
+import { sqliteWatcher } from './sqliteWatch';
 
 /**
  * better-sqlite3 behind the engine interface. Every statement runs synchronously on the one
@@ -15,6 +16,7 @@ export function sqliteEngine(sqlite: Database.Database): Engine & { sqlite: Data
   const gate: UnitGate = { store: new AsyncLocalStorage<object>(), active: null };
   let units: Units | null = null;
   const note = (text: string): void => engine.onStatement?.(text);
+  let watcher: ReturnType<typeof sqliteWatcher> | null = null;
 
   function now(sql: string, params: unknown[], method: Method): QueryResult {
     engine.onStatement?.(sql);
@@ -84,6 +86,10 @@ export function sqliteEngine(sqlite: Database.Database): Engine & { sqlite: Data
         }
         throw err;
       }
+    },
+    watch(tables) {
+      watcher ??= sqliteWatcher(sqlite, () => units?.failures ?? 0);
+      return watcher(tables);
     },
     async close() {
       await units?.flush();

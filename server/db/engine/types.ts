@@ -77,5 +77,20 @@ export interface Engine {
    * transaction to put it in).
    */
   savepoint<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * A stamp that moves whenever a row of these tables may have changed, in this process or any other,
+   * so what a process read from them may be kept until it moves (the session cache, services/auth).
+   * Null where no such signal is cheap (PostgreSQL: several processes, and asking is a round trip):
+   * the caller reads every time.
+   */
+  watch(tables: readonly WatchedTable[]): ChangeStamp | null;
   close(): Promise<void>;
 }
+
+/** A table a process-local copy depends on; updates of `ignore` columns only (a last-use time) do not count. */
+export interface WatchedTable {
+  name: string;
+  ignore?: readonly string[];
+}
+
+export type ChangeStamp = () => number;

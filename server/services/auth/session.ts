@@ -7,6 +7,7 @@ import { grantableTo, ROLE_PERMISSIONS, type Permission } from '../../../shared/
 import type { Role } from '../../../shared/roles';
 import { hashToken } from './tokens';
 import { parsePermissions } from './permissionGroups';
+import { sessionCacheOf, type KnownSession } from './sessionCache';
 
 export interface SessionUser {
   id: number;
@@ -42,7 +43,7 @@ function sessionQuery(db: Db) {
     sql`${permissionGroup.id}`));
   return db
     .select({
-      tokenId: authToken.id, lastUsedAt: authToken.last_used_at, createdAt: authToken.created_at, id: user.id, name: user.name, email: user.email, role: user.role,
+      tokenId: authToken.id, lastUsedAt: authToken.last_used_at, createdAt: authToken.created_at, expiresAt: authToken.expires_at, id: user.id, name: user.name, email: user.email, role: user.role,
       companyId: user.company_id, isActive: user.is_active, deletedAt: user.deleted_at,
       companyStatus: company.status, companyDeleted: company.deleted_at, groups,
     })
@@ -61,18 +62,40 @@ function sessionQuery(db: Db) {
  * Group permissions a role may not hold (a company login given staff-wide powers) are ignored.
  */
 export async function loadSession(db: Db, token: string, now: number, extra?: PermissionSource, idleMs = Infinity): Promise<SessionUser | null> {
-  const row = await prepared(db, 'session.byTokenHash', sessionQuery).get({ hash: hashToken(token), now });
+  const hash = hashToken(token);
+  // A permission source is a caller's own (tests): what it answers is not watched, so never kept.
+  const cache = extra ? null : sessionCacheOf<Session>(db);
+  let known = cache?.get(hash);
+  if (!known) {
+    const stamp = cache?.stamp() ?? 0;
+    const read = await readSession(db, hash, now, extra);
+    if (!read) return null;
+    cache?.set(hash, read, stamp);
+    known = read;
+  }
+  const { session, expiresAt, lastUsed } = known;
+  if (expiresAt <= now) return null;
+  if (session.role !== 'driver' && now - lastUsed > idleMs) return null;
+  const stale = now - lastUsed >= TOUCH_EVERY;
+  // The caller records this use (route.ts); a kept session counts from it as the database will.
+  if (stale) known.lastUsed = now;
+  return { ...session, stale };
+}
+
+type Session = Omit<SessionUser, 'stale'>;
+
+async function readSession(db: Db, hash: string, now: number, extra?: PermissionSource): Promise<KnownSession<Session> | null> {
+  const row = await prepared(db, 'session.byTokenHash', sessionQuery).get({ hash, now });
   if (!row || !row.isActive || row.deletedAt != null) return null;
   if (row.companyId != null && (row.companyStatus !== 'active' || row.companyDeleted != null)) return null;
   const role = row.role as Role;
-  const lastUsed = row.lastUsedAt ?? row.createdAt;
-  if (role !== 'driver' && now - lastUsed > idleMs) return null;
   const permissions = new Set<Permission>(ROLE_PERMISSIONS[role]);
   const granted = extra ? await extra(db, row.id) : groupsGrant(row.groups);
   for (const p of granted) if (grantableTo(role, p)) permissions.add(p);
   return {
-    id: row.id, name: row.name, email: row.email, role, companyId: row.companyId, tokenId: row.tokenId, permissions,
-    stale: now - lastUsed >= TOUCH_EVERY,
+    session: { id: row.id, name: row.name, email: row.email, role, companyId: row.companyId, tokenId: row.tokenId, permissions },
+    expiresAt: row.expiresAt,
+    lastUsed: row.lastUsedAt ?? row.createdAt,
   };
 }
 
