@@ -1,16 +1,16 @@
-import { randomBytes } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { packageRecipient, pkg, recipientSettings } from '../../db/schema/index';
 import { STOPS_AWAY_DEFAULT, STOPS_AWAY_MAX } from '../../../shared/schemas/recipients';
 import type { PackageRow } from '../packages/shape';
+import { randomText } from '../auth/tokens';
 
 export type RecipientRow = typeof packageRecipient.$inferSelect;
 
 /** 24 random bytes (192 bits), base64url: 32 characters, never derived from the parcel. */
 export function newTrackToken(): string {
-  return randomBytes(24).toString('base64url');
+  return randomText(24);
 }
 
 const byPackage = (db: Db) => db.select().from(packageRecipient).where(eq(packageRecipient.package_id, sql.placeholder('pkg'))).prepare();
