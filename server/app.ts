@@ -2,7 +2,6 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, Next } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { bodyLimit } from 'hono/body-limit';
-import { secureHeaders } from 'hono/secure-headers';
 import { existsSync } from 'node:fs';
 import type { Db } from './db/client';
 import type { UnitOptions as WriteBatchOptions } from './db/engine/types';
@@ -12,6 +11,7 @@ import type { Clock } from './clock';
 import { ApiError } from './errors';
 import type { AppEnv } from './http/env';
 import { docsRoutes } from './http/docs';
+import { hasAnswerHeaders, securityHeaders } from './http/answerHeaders';
 import { compressJson, staticCacheControl } from './http/compress';
 import { errorResponse } from './http/errorHandler';
 import { requestIdOf, requestLogLine } from './http/logging';
@@ -66,21 +66,12 @@ export function createApp(options: AppOptions) {
     // The request is a caller of its own: what it waits for is the units it began (PostgreSQL).
     await deps.writes.caller(next);
     // On the finished response's headers: c.header() now would rebuild the whole Response.
-    c.res.headers.set('X-Request-Id', c.get('requestId'));
+    if (!hasAnswerHeaders(c.res)) c.res.headers.set('X-Request-Id', c.get('requestId'));
     if (config.logRequests) console.log(JSON.stringify(requestLogLine(c, deps.clock.now(), started, c.get('user')?.id)));
   });
   // Outermost but for the log line: compresses the answer exactly as it leaves (after group commit).
   app.use('*', compressJson());
-  app.use('*', secureHeaders({
-    contentSecurityPolicy: {
-      // Scripts only from this server (no inline script, no CDN: /api/docs serves Swagger UI from the package).
-      defaultSrc: ["'self'"], imgSrc: ["'self'", 'data:', 'blob:', 'https:'], styleSrc: ["'self'", "'unsafe-inline'"],
-      scriptSrc: ["'self'"], connectSrc: ["'self'", 'https:'], workerSrc: ["'self'", 'blob:'],
-      mediaSrc: ["'self'", 'blob:'], frameAncestors: ["'none'"], objectSrc: ["'none'"], baseUri: ["'self'"], formAction: ["'self'"],
-    },
-    crossOriginEmbedderPolicy: false,
-    xFrameOptions: 'DENY',
-  }));
+  app.use('*', securityHeaders());
   // Reads share the connection that holds the open write batch, so they may see rows not committed
   // yet: a read's answer leaves once that batch committed, and is a 503 if a batch failed meanwhile.
   // Mutations wait for their own batch in server/http/route.ts.

@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { AppEnv } from './env';
+import { hasAnswerHeaders } from './answerHeaders';
 
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
@@ -44,11 +45,13 @@ export function compressJson(minBytes = COMPRESS_MIN_BYTES): MiddlewareHandler<A
   return async (c, next) => {
     await next();
     const res = c.res;
+    const encoding = chooseEncoding(c.req.header('accept-encoding'));
+    // An API answer made whole (answerHeaders.ts) is JSON and says Vary already: plain, it is done.
+    if (!encoding && hasAnswerHeaders(res)) return;
     // Headers and status first: asking a lightweight answer for its body turns it into a whole
     // undici Response (about a tenth of a driver's list request), needed only when compressing.
     if (c.req.method === 'HEAD' || res.headers.has('content-encoding')) return;
     if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(res.headers.get('content-type') ?? '')) return;
-    const encoding = chooseEncoding(c.req.header('accept-encoding'));
     const declared = Number(res.headers.get('content-length') ?? NaN);
     if (!encoding || declared < minBytes) { addVary(res.headers); return; }
     if (!res.body) return;

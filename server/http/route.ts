@@ -15,6 +15,7 @@ import {
 } from './idempotency';
 import { registerOperation } from './openapi';
 import { RawJson } from './rawJson';
+import { jsonAnswer } from './answerHeaders';
 import { isRetryable } from '../db/engine/errors';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -272,8 +273,7 @@ export function defineRoute<P extends Schema = undefined, Q extends Schema = und
 
 function answer(c: Context<AppEnv>, result: Result, status: number): Response {
   if (result instanceof Response) return result;
-  if (result instanceof RawJson) return c.body(result.text, status as ContentfulStatusCode, { 'content-type': 'application/json' });
-  return c.json(result as object, status as ContentfulStatusCode);
+  return jsonAnswer(c, result instanceof RawJson ? result.text : JSON.stringify(result), status);
 }
 
 async function tryAuthenticate(c: Context<AppEnv>): Promise<SessionUser | undefined> {

@@ -1,0 +1,68 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import type { secureHeaders } from 'hono/secure-headers';
+import type { AppEnv } from './env';
+
+/** The security policy of every answer, in the form Hono's secureHeaders middleware takes. */
+export const SECURE_HEADERS_OPTIONS: NonNullable<Parameters<typeof secureHeaders>[0]> = {
+  contentSecurityPolicy: {
+    // Scripts only from this server (no inline script, no CDN: /api/docs serves Swagger UI from the package).
+    defaultSrc: ["'self'"], imgSrc: ["'self'", 'data:', 'blob:', 'https:'], styleSrc: ["'self'", "'unsafe-inline'"],
+    scriptSrc: ["'self'"], connectSrc: ["'self'", 'https:'], workerSrc: ["'self'", 'blob:'],
+    mediaSrc: ["'self'", 'blob:'], frameAncestors: ["'none'"], objectSrc: ["'none'"], baseUri: ["'self'"], formAction: ["'self'"],
+  },
+  crossOriginEmbedderPolicy: false,
+  xFrameOptions: 'DENY',
+};
+
+/**
+ * The headers those options set, written out once (test/server/answer-headers.test.ts checks them
+ * against Hono's middleware, so the two cannot drift). Set one by one on a finished answer, each
+ * header costs a validated Headers.set and turns the server's plain header record into a Headers
+ * object; an API answer carries them from its creation instead (`jsonAnswer`).
+ */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': "default-src 'self'; img-src 'self' data: blob: https:; style-src 'self' 'unsafe-inline'; script-src 'self'; "
+    + "connect-src 'self' https:; worker-src 'self' blob:; media-src 'self' blob:; frame-ancestors 'none'; object-src 'none'; base-uri 'self'; form-action 'self'",
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
+  'referrer-policy': 'no-referrer',
+  'strict-transport-security': 'max-age=15552000; includeSubDomains',
+  'x-content-type-options': 'nosniff',
+  'x-dns-prefetch-control': 'off',
+  'x-download-options': 'noopen',
+  'x-frame-options': 'DENY',
+  'x-permitted-cross-domain-policies': 'none',
+  'x-xss-protection': '0',
+};
+
+/** Marks an answer made with every header the middleware below would add. */
+const COMPLETE = Symbol('answer headers complete');
+
+/** Whether `res` already carries the security headers, X-Request-Id and Vary (made by `jsonAnswer`). */
+export function hasAnswerHeaders(res: Response): boolean {
+  return (res as Response & { [COMPLETE]?: true })[COMPLETE] === true;
+}
+
+/**
+ * A JSON answer with all its headers in one plain record: the Node server writes such a record
+ * straight to the socket. `Vary: Accept-Encoding` is there because compressJson may encode the
+ * same URL's answer for another client.
+ */
+export function jsonAnswer(c: Context<AppEnv>, text: string, status: number): Response {
+  const res = new Response(text, {
+    status,
+    headers: { 'content-type': 'application/json', vary: 'Accept-Encoding', 'x-request-id': c.get('requestId'), ...SECURITY_HEADERS },
+  });
+  return Object.assign(res, { [COMPLETE]: true as const });
+}
+
+/** The security headers on every other answer (errors, files, the PWA, the API docs). */
+export function securityHeaders(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await next();
+    if (hasAnswerHeaders(c.res)) return;
+    const headers = c.res.headers;
+    for (const name in SECURITY_HEADERS) headers.set(name, SECURITY_HEADERS[name] as string);
+  };
+}
