@@ -11,7 +11,7 @@ import type { Clock } from './clock';
 import { ApiError } from './errors';
 import type { AppEnv } from './http/env';
 import { docsRoutes } from './http/docs';
-import { hasAnswerHeaders, securityHeaders } from './http/answerHeaders';
+import { answerHeaders } from './http/answerHeaders';
 import { compressJson, staticCacheControl } from './http/compress';
 import { errorResponse } from './http/errorHandler';
 import { requestIdOf, requestLogLine } from './http/logging';
@@ -65,13 +65,11 @@ export function createApp(options: AppOptions) {
     const started = performance.now();
     // The request is a caller of its own: what it waits for is the units it began (PostgreSQL).
     await deps.writes.caller(next);
-    // On the finished response's headers: c.header() now would rebuild the whole Response.
-    if (!hasAnswerHeaders(c.res)) c.res.headers.set('X-Request-Id', c.get('requestId'));
     if (config.logRequests) console.log(JSON.stringify(requestLogLine(c, deps.clock.now(), started, c.get('user')?.id)));
   });
   // Outermost but for the log line: compresses the answer exactly as it leaves (after group commit).
   app.use('*', compressJson());
-  app.use('*', securityHeaders());
+  app.use('*', answerHeaders());
   // Reads share the connection that holds the open write batch, so they may see rows not committed
   // yet: a read's answer leaves once that batch committed, and is a 503 if a batch failed meanwhile.
   // Mutations wait for their own batch in server/http/route.ts.

@@ -57,12 +57,17 @@ export function jsonAnswer(c: Context<AppEnv>, text: string, status: number): Re
   return Object.assign(res, { [COMPLETE]: true as const });
 }
 
-/** The security headers on every other answer (errors, files, the PWA, the API docs). */
-export function securityHeaders(): MiddlewareHandler<AppEnv> {
+/**
+ * The same headers on every other answer (errors, files, the PWA, the API docs): one place sets what
+ * `jsonAnswer` puts in at creation. Runs inside compressJson, which copies them to what it encodes.
+ */
+export function answerHeaders(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await next();
     if (hasAnswerHeaders(c.res)) return;
+    // On the finished response's headers: c.header() now would rebuild the whole Response.
     const headers = c.res.headers;
+    headers.set('x-request-id', c.get('requestId'));
     for (const name in SECURITY_HEADERS) headers.set(name, SECURITY_HEADERS[name] as string);
   };
 }
