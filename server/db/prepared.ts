@@ -68,6 +68,20 @@ export function encodePatch(columns: Readonly<Record<string, Column>>, patch: Re
   return { shape: keys.join(','), keys, values };
 }
 
+/**
+ * `row` with an encoded patch applied, each value as a read of the row returns it (decoded by its
+ * column, as drizzle decodes a select): what `UPDATE ... RETURNING` would have answered, for a
+ * caller that knows `row` is the row as stored.
+ */
+export function patchedRow<R extends object>(columns: Readonly<Record<string, Column>>, row: R, patch: EncodedPatch): R {
+  const out: Record<string, unknown> = { ...(row as Record<string, unknown>) };
+  for (const key of patch.keys) {
+    const value = patch.values[key];
+    out[key] = value === null ? null : columns[key]!.mapFromDriverValue(value);
+  }
+  return out as R;
+}
+
 /** A placeholder where drizzle's types want SQL (`set()`), bound as given: no column encodes it. */
 export const bound = (name: string): SQL => sql`${sql.placeholder(name)}`;
 

@@ -67,6 +67,23 @@ describe('prepared package update', () => {
     expect(await db.values(sql`select is_scanned from package where id = ${row.id}`)).toEqual([[1]]);
   });
 
+  it('with the row read in the same unit, the UPDATE answers nothing and the patched row is the stored one', async () => {
+    const db = await openMemoryDatabase();
+    const now = 1_700_000_000_000;
+    const row = await db.insert(pkg).values({ hawb: 'P2', weight: 1.5, created_at: now, updated_at: now }).returning().get();
+    const seen: string[] = [];
+    db.$engine.onStatement = (text) => { seen.push(text); };
+    const patch = { is_scanned: true, landed: true, flag_reason: null, weight: 2.25, attempts: 1, status: 'assigned', delivery_date: '2026-11-27' };
+    const a = await updatePackage(db, now + 1, row, patch, 'test', { userId: null }, {}, null, true);
+    db.$engine.onStatement = null;
+    const update = seen.filter((s) => s.startsWith('update "package"'));
+    expect(update).toHaveLength(1);
+    expect(update[0]).not.toMatch(/returning/i);
+    const stored = await db.select().from(pkg).where(eq(pkg.id, row.id)).get();
+    expect(a).toEqual(stored);
+    expect(a).toMatchObject({ ...patch, updated_at: now + 1 });
+  });
+
   it('a placeholder set binds what it is given', async () => {
     const db = await openMemoryDatabase();
     const now = 1_700_000_000_000;

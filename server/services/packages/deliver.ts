@@ -128,7 +128,8 @@ async function deliverOrRefuse(deps: Deps, ctx: ScanContext, row: PackageRow, in
   await resolveFiles(db, driver, [...input.photos, ...(input.signature !== undefined ? [input.signature] : [])]);
 
   const deliveredAt = Math.min(ctx.meta.occurredAt ?? now, now);
-  const opts = { maxAttempts: deps.config.maxAttempts };
+  // Every caller read `row` in this unit (the route's handler), and each step's row is the one before it patched.
+  const opts = { maxAttempts: deps.config.maxAttempts, current: true };
   let current = row;
   let flagged = false;
   if (reassigned) {

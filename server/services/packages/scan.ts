@@ -94,7 +94,7 @@ export async function inboundScan(deps: Deps, driver: SessionUser, barcode: stri
     throw recordedRefusal(deps, refusal(row, 'out_for_delivery', 'not_allowed'), row, 'scan_rejected', ctx);
   }
   const updated = await recordedTransition(deps, ctx, async () => await transition(deps.db, now, row, 'out_for_delivery', 'inbound_scan', actorOf(ctx), meta,
-    { is_scanned: true }, { maxAttempts: deps.config.maxAttempts }), row, 'scan');
+    { is_scanned: true }, { maxAttempts: deps.config.maxAttempts, current: true }), row, 'scan');
   return { row: updated, already: false };
 }
 
