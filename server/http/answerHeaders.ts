@@ -49,8 +49,8 @@ export function hasAnswerHeaders(res: Response): boolean {
  * straight to the socket. `Vary: Accept-Encoding` is there because compressJson may encode the
  * same URL's answer for another client.
  */
-export function jsonAnswer(c: Context<AppEnv>, text: string, status: number): Response {
-  const res = new Response(text, {
+export function jsonAnswer(c: Context<AppEnv>, body: string | Uint8Array<ArrayBuffer>, status: number): Response {
+  const res = new Response(body, {
     status,
     headers: { 'content-type': 'application/json', vary: 'Accept-Encoding', 'x-request-id': c.get('requestId'), ...SECURITY_HEADERS },
   });

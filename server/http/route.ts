@@ -273,7 +273,7 @@ export function defineRoute<P extends Schema = undefined, Q extends Schema = und
 
 function answer(c: Context<AppEnv>, result: Result, status: number): Response {
   if (result instanceof Response) return result;
-  return jsonAnswer(c, result instanceof RawJson ? result.text : JSON.stringify(result), status);
+  return jsonAnswer(c, result instanceof RawJson ? result.body() : JSON.stringify(result), status);
 }
 
 async function tryAuthenticate(c: Context<AppEnv>): Promise<SessionUser | undefined> {
