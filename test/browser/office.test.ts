@@ -85,10 +85,15 @@ describe.skipIf(!hasChromium)('office exceptions from the web (Chromium)', () =>
     const fix = page.getByRole('dialog', { name: 'Correct parcel WEB-0001' });
     await fix.getByLabel('Address').fill('12 King St');
     await fix.getByLabel('Phone').fill('0400 999 888');
+    // What the form holds when saved (a CI run once stored the phone but not the address: this says which side lost it).
+    expect(await fix.getByLabel('Address').inputValue()).toBe('12 King St');
+    expect(await fix.getByLabel('Phone').inputValue()).toBe('0400 999 888');
     await page.getByTestId('package-save').click();
     await waitText(page, 'Parcel WEB-0001 corrected');
     await waitText(page, '12 King St');
     await waitText(page, 'Details corrected');
+    const corrected = await srv.api<{ results: { customer_phone: string; customer_address: string }[] }>(admin, 'GET', 'package/?search=WEB-0001');
+    expect(corrected.body.results[0]).toMatchObject({ customer_phone: '0400 999 888', customer_address: '12 King St' });
 
     await page.getByRole('button', { name: 'Cancel', exact: true }).click();
     await page.getByTestId('action-confirm').click();
