@@ -52,12 +52,8 @@ export function rawObject(fields: Record<string, unknown>): RawJson {
   for (const key in fields) {
     const v = fields[key];
     if (v === undefined) continue;
-    if (v instanceof RawJson) {
-      parts.push(`${lead}${JSON.stringify(key)}:`);
-      for (const part of v.parts) parts.push(part);
-    } else {
-      parts.push(`${lead}${JSON.stringify(key)}:${JSON.stringify(v)}`);
-    }
+    if (v instanceof RawJson) splice(parts, `${lead}${JSON.stringify(key)}:`, v);
+    else parts.push(`${lead}${JSON.stringify(key)}:${JSON.stringify(v)}`);
     lead = ',';
   }
   parts.push(lead === '{' ? '{}' : '}');
@@ -65,16 +61,20 @@ export function rawObject(fields: Record<string, unknown>): RawJson {
 }
 
 export function rawArray(items: readonly RawJson[]): RawJson {
-  if (items.length === 0) return new RawJson('[]');
   const parts: string[] = [];
   let lead = '[';
   for (const item of items) {
-    parts.push(lead);
-    for (const part of item.parts) parts.push(part);
+    splice(parts, lead, item);
     lead = ',';
   }
-  parts.push(']');
+  parts.push(lead === '[' ? '[]' : ']');
   return new RawJson(parts);
+}
+
+/** Appends `before` and then the pieces of `raw`, never joining them. */
+function splice(parts: string[], before: string, raw: RawJson): void {
+  parts.push(before);
+  for (const part of raw.parts) parts.push(part);
 }
 
 export function jsonText(value: unknown): string {

@@ -67,10 +67,9 @@ type PackagePatch = Partial<typeof pkg.$inferInsert>;
 const PKG_COLUMNS = getTableColumns(pkg);
 /** Not a column name, so it never meets a SET placeholder. */
 const ROW_ID = 'row id';
-const patchUpdate = (keys: readonly string[]) => (db: Db) =>
-  db.update(pkg).set(placeholderSet(keys)).where(eq(pkg.id, sql.placeholder(ROW_ID))).returning().prepare();
-const patchOnly = (keys: readonly string[]) => (db: Db) =>
-  db.update(pkg).set(placeholderSet(keys)).where(eq(pkg.id, sql.placeholder(ROW_ID))).prepare();
+const patchOf = (db: Db, keys: readonly string[]) => db.update(pkg).set(placeholderSet(keys)).where(eq(pkg.id, sql.placeholder(ROW_ID)));
+const patchUpdate = (keys: readonly string[]) => (db: Db) => patchOf(db, keys).returning().prepare();
+const patchOnly = (keys: readonly string[]) => (db: Db) => patchOf(db, keys).prepare();
 
 /**
  * The patched row. Prepared per set of columns changed: the lifecycle's few patches repeat endlessly.
