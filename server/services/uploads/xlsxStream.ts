@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type ExcelJS from 'exceljs';
 import { ApiError } from '../../errors';
+import { xlsxInReadingOrder } from './xlsxOrder';
 import { checkRowShape, declaredZipSize, tooLarge, type SheetLimits } from './limits';
 
 export interface XlsxRow { number: number; values: ExcelJS.CellValue[] }
@@ -16,16 +17,18 @@ export async function* xlsxRows(bytes: Uint8Array, limits: SheetLimits): AsyncGe
   const inflated = declaredZipSize(bytes);
   if (inflated === null) throw unreadableWorkbook();
   if (inflated > limits.inflatedBytes) throw tooLarge('The spreadsheet unpacks to more than this server reads; split the file');
+  let ordered: Readable | null;
+  try {
+    ordered = xlsxInReadingOrder(bytes);
+  } catch {
+    throw unreadableWorkbook();
+  }
+  if (ordered === null) return; // no worksheet: no rows
   // Loaded only for workbooks: the reader's thread boots faster for CSV.
   const { default: excel } = await import('exceljs');
-  const reader = new excel.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]), {
+  const reader = new excel.stream.xlsx.WorkbookReader(ordered, {
     worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', entries: 'ignore',
   });
-  // exceljs copies a worksheet to a temp file (whole) when it comes before the shared strings it
-  // may use; a workbook with no shared strings at all is streamed at once, so it stops early.
-  if (!Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes('xl/sharedStrings.xml')) {
-    (reader as unknown as { sharedStrings: string[] }).sharedStrings = [];
-  }
   let seen = 0;
   try {
     for await (const sheet of reader) {
@@ -43,5 +46,7 @@ export async function* xlsxRows(bytes: Uint8Array, limits: SheetLimits): AsyncGe
   } catch (err) {
     if (err instanceof ApiError) throw err;
     throw unreadableWorkbook();
+  } finally {
+    ordered.destroy(); // stops inflating when the reader stopped early
   }
 }
