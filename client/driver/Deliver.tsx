@@ -12,6 +12,7 @@ import { PhotoPicker } from './PhotoPicker';
 import { maxAttempts } from './routeCache';
 import { SignaturePad, type SignatureHandle } from './SignaturePad';
 import { hold } from './undo';
+import { useConfirmOnce } from './useConfirmOnce';
 import { canDeliver, usePackage } from './usePackage';
 
 export const MAX_PHOTOS = 5;
@@ -29,25 +30,19 @@ export default function Deliver({ id }: { id: number }) {
   const [note, setNote] = useState(draft?.note ?? '');
   const [hasInk, setInk] = useState(false);
   const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
   const pad = useRef<SignatureHandle | null>(null);
-  // One confirmation is one delivery: a second click (mouse double-click, impatient tap) while the
-  // first is still being saved is ignored, before any await lets it through.
-  const confirming = useRef(false);
+  const { busy, run, unlock } = useConfirmOnce();
 
   if (!loaded) return <Loading />;
   if (!p) return <Empty title="This parcel is not on your phone" />;
   if (!canDeliver(p, mustReturn(p, max))) return <Empty title={`Parcel ${p.hawb} cannot be delivered now`}>It is {p.status.replace(/_/g, ' ')}.</Empty>;
 
-  const confirm = async () => {
-    if (confirming.current) return;
-    confirming.current = true;
-    setBusy(true);
+  const confirm = () => run(async () => {
     try {
       const signature = (await pad.current?.toBlob()) ?? null;
       if (!photos.length && !signature && !note.trim()) {
         setError('Add a photo, a signature, or a note saying where you left the parcel.');
-        return;
+        return false;
       }
       const place = await position(3000);
       const e = engine();
@@ -57,16 +52,15 @@ export default function Deliver({ id }: { id: number }) {
         recipient_name: recipient.trim() || undefined, note: note.trim() || undefined, parcel: p, ...place,
       });
       const saved: Draft = { photos, signature, recipient, note };
-      await hold(`Delivered ${p.hawb}`, action, p.id, () => { drafts.set(p.id, saved); navigate(`/driver/deliver/${p.id}`); });
+      await hold(`Delivered ${p.hawb}`, action, p.id, () => { drafts.set(p.id, saved); unlock(); navigate(`/driver/deliver/${p.id}`); });
       navigate('/driver');
+      return true;
     } catch (err) {
       // Not saved on the phone (storage full, private mode): say so, keep the form as it is.
       setError(`The delivery was NOT saved on this phone: ${err instanceof Error ? err.message : String(err)}`);
-    } finally {
-      confirming.current = false;
-      setBusy(false);
+      return false;
     }
-  };
+  });
 
   return (
     <div class="drv-screen" data-testid="deliver-screen">

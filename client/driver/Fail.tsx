@@ -1,4 +1,4 @@
-import { useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { navigate } from '../app/router';
 import { useStore } from '../app/store';
 import { Button } from '../ui/Button';
@@ -11,6 +11,7 @@ import { useFailedStatuses } from './hooks';
 import { PhotoPicker } from './PhotoPicker';
 import { maxAttempts } from './routeCache';
 import { hold } from './undo';
+import { useConfirmOnce } from './useConfirmOnce';
 import { canFail, usePackage } from './usePackage';
 
 /** A failed attempt: a reason from the office's list (kept on the phone), a note and an optional photo. */
@@ -22,8 +23,7 @@ export default function Fail({ id }: { id: number }) {
   const [note, setNote] = useState('');
   const [photos, setPhotos] = useState<Blob[]>([]);
   const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-  const confirming = useRef(false);
+  const { busy, run, unlock } = useConfirmOnce();
 
   if (!loaded) return <Loading />;
   if (!p) return <Empty title="This parcel is not on your phone" />;
@@ -33,25 +33,22 @@ export default function Fail({ id }: { id: number }) {
 
   const confirm = async () => {
     if (reason == null) { setError('Choose what went wrong.'); return; }
-    // One confirmation is one action, however fast the button is pressed twice.
-    if (confirming.current) return;
-    confirming.current = true;
-    setBusy(true);
-    try {
-      const place = await position(3000);
-      const e = engine();
-      const action = e.actions.fail(p.id, {
-        failed_delivery_status: reason, note: note.trim() || undefined,
-        photo: photos[0] ? { bytes: photos[0], mime: 'image/jpeg' } : undefined, parcel: p, ...place,
-      });
-      await hold(`Failed ${p.hawb}`, action, p.id, () => navigate(`/driver/fail/${p.id}`));
-      navigate('/driver');
-    } catch (err) {
-      setError(`This was NOT saved on the phone: ${err instanceof Error ? err.message : String(err)}`);
-    } finally {
-      confirming.current = false;
-      setBusy(false);
-    }
+    await run(async () => {
+      try {
+        const place = await position(3000);
+        const e = engine();
+        const action = e.actions.fail(p.id, {
+          failed_delivery_status: reason, note: note.trim() || undefined,
+          photo: photos[0] ? { bytes: photos[0], mime: 'image/jpeg' } : undefined, parcel: p, ...place,
+        });
+        await hold(`Failed ${p.hawb}`, action, p.id, () => { unlock(); navigate(`/driver/fail/${p.id}`); });
+        navigate('/driver');
+        return true;
+      } catch (err) {
+        setError(`This was NOT saved on the phone: ${err instanceof Error ? err.message : String(err)}`);
+        return false;
+      }
+    });
   };
 
   return (
