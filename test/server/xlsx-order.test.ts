@@ -65,5 +65,16 @@ describe('an .xlsx is given to the streaming reader in the order it reads safely
       .toEqual({ header: ['hawb'], rows: [{ row: 2, cells: [7] }] });
     await expect(readXlsx(zip({ 'xl/workbook.xml': book }))).rejects.toMatchObject({ status: 400, message: 'The workbook has no worksheet' });
     await expect(readXlsx(zip({ 'xl/worksheets/sheet1.xml': sheet }))).rejects.toMatchObject({ status: 400, message: 'The file is not a readable .xlsx workbook' });
+
+    // A sheet whose compressed bytes are garbage is refused, not waited on until the worker's time limit.
+    const good = zip({ 'xl/workbook.xml': book, 'xl/worksheets/sheet1.xml': sheet.repeat(20) });
+    const names = Object.keys(unzipSync(good));
+    expect(names).toEqual(['xl/workbook.xml', 'xl/worksheets/sheet1.xml']);
+    const broken = good.slice();
+    const at = Buffer.from(broken).indexOf('xl/worksheets/sheet1.xml') + 'xl/worksheets/sheet1.xml'.length;
+    broken.fill(0xff, at, at + 40);
+    const started = Date.now();
+    await expect(readXlsx(broken)).rejects.toMatchObject({ status: 400, message: 'The file is not a readable .xlsx workbook' });
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });

@@ -29,20 +29,27 @@ export async function* xlsxRows(bytes: Uint8Array, limits: SheetLimits): AsyncGe
   const reader = new excel.stream.xlsx.WorkbookReader(ordered, {
     worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', entries: 'ignore',
   });
+  // A zip that breaks mid-sheet (bad deflate data) ends our stream with an error that exceljs,
+  // which only pipes it, never hears: every wait on the reader races it instead of hanging.
+  const broken = new Promise<never>((_, reject) => ordered.once('error', reject));
+  broken.catch(() => undefined);
+  const next = <T>(it: AsyncIterator<T>) => Promise.race([it.next(), broken]);
   let seen = 0;
   try {
-    for await (const sheet of reader) {
-      for await (const row of sheet) {
-        const values = Array.isArray(row.values) ? row.values.slice(1) : [];
-        if (values.every((v) => v == null || v === '')) continue;
-        seen += 1;
-        // The header plus `rows` data rows; one more is enough to know the file is too long.
-        if (seen > limits.rows + 1) throw tooLarge(`An upload holds at most ${limits.rows} rows; split the file`);
-        checkRowShape(limits, row.number, values.length, values.map((v) => (typeof v === 'string' ? v : typeof v === 'object' && v && 'richText' in v ? v.richText.map((r) => r.text).join('') : null)));
-        yield { number: row.number, values };
-      }
-      return; // the first worksheet only
+    const first = await next(reader[Symbol.asyncIterator]());
+    if (first.done) return;
+    const rows = first.value[Symbol.asyncIterator]();
+    for (let step = await next(rows); !step.done; step = await next(rows)) {
+      const row = step.value;
+      const values = Array.isArray(row.values) ? row.values.slice(1) : [];
+      if (values.every((v) => v == null || v === '')) continue;
+      seen += 1;
+      // The header plus `rows` data rows; one more is enough to know the file is too long.
+      if (seen > limits.rows + 1) throw tooLarge(`An upload holds at most ${limits.rows} rows; split the file`);
+      checkRowShape(limits, row.number, values.length, values.map((v) => (typeof v === 'string' ? v : typeof v === 'object' && v && 'richText' in v ? v.richText.map((r) => r.text).join('') : null)));
+      yield { number: row.number, values };
     }
+    // The first worksheet only: the reordered zip holds no other.
   } catch (err) {
     if (err instanceof ApiError) throw err;
     throw unreadableWorkbook();
