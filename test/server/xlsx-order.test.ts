@@ -1,5 +1,5 @@
 import ExcelJS from 'exceljs';
-import { unzipSync } from 'fflate';
+import { unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { readXlsx } from '../../server/services/packages/sheet';
 import { xlsxInReadingOrder } from '../../server/services/uploads/xlsxOrder';
@@ -55,6 +55,28 @@ describe('an .xlsx is given to the streaming reader in the order it reads safely
       }
     }
     expect(failures).toEqual([]);
+  });
+
+  it('a part longer than the zip declares is refused, not read cut short', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Parcels');
+    ws.addRow(['hawb', 'customer_name']);
+    for (let i = 0; i < 50; i += 1) ws.addRow([`H-${i}`, `Customer ${i}`]);
+    const parts = unzipSync(new Uint8Array(await wb.xlsx.writeBuffer()));
+    const bytes = zipSync(parts);
+    expect((await readXlsx(bytes)).rows).toHaveLength(50);
+    // Halve the shared strings' declared size, in the local header and the directory alike.
+    const size = parts['xl/sharedStrings.xml']!.length;
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    let patched = 0;
+    for (let i = 0; i + 30 < bytes.length; i += 1) {
+      const sig = view.getUint32(i, true);
+      const field = sig === 0x04034b50 ? i + 22 : sig === 0x02014b50 ? i + 24 : -1;
+      if (field >= 0 && view.getUint32(field, true) === size) { view.setUint32(field, size >> 1, true); patched += 1; }
+    }
+    expect(patched).toBe(2);
+    // Read cut short, the strings' second half is gone and those rows are empty: 23 of 50 rows came back.
+    await expect(readXlsx(bytes)).rejects.toMatchObject({ status: 400, message: 'The file is not a readable .xlsx workbook' });
   });
 
   it('a workbook without shared strings, one without a worksheet, and one without a workbook part', async () => {

@@ -31,23 +31,36 @@ export function checkRowShape(limits: SheetLimits, rowNumber: number, width: num
   }
 }
 
-/** Sum of the uncompressed sizes the zip's central directory declares; null when there is no readable directory. */
-export function declaredZipSize(b: Uint8Array): number | null {
+export interface ZipEntry { name: string; crc: number; inflated: number }
+
+/** What the zip's central directory declares, entry by entry; null when there is no readable directory. */
+export function zipDirectory(b: Uint8Array): ZipEntry[] | null {
   const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
   const stop = Math.max(0, b.length - 22 - 0xffff);
   for (let eocd = b.length - 22; eocd >= stop; eocd -= 1) {
     if (view.getUint32(eocd, true) !== 0x06054b50) continue;
-    const entries = view.getUint16(eocd + 10, true);
+    const count = view.getUint16(eocd + 10, true);
     let at = view.getUint32(eocd + 16, true);
-    let total = 0;
-    for (let n = 0; n < entries; n += 1) {
+    const entries: ZipEntry[] = [];
+    for (let n = 0; n < count; n += 1) {
       if (at + 46 > b.length || view.getUint32(at, true) !== 0x02014b50) return null;
-      const size = view.getUint32(at + 24, true);
-      if (size === 0xffffffff) return Infinity; // zip64: far beyond any sane spreadsheet here
-      total += size;
-      at += 46 + view.getUint16(at + 28, true) + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
+      const nameLength = view.getUint16(at + 28, true);
+      if (at + 46 + nameLength > b.length) return null;
+      entries.push({
+        name: Buffer.from(b.buffer, b.byteOffset + at + 46, nameLength).toString('utf8'),
+        crc: view.getUint32(at + 16, true),
+        // zip64 says 0xffffffff here: far beyond any sane spreadsheet, so counted as endless.
+        inflated: view.getUint32(at + 24, true) === 0xffffffff ? Infinity : view.getUint32(at + 24, true),
+      });
+      at += 46 + nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
     }
-    return total;
+    return entries;
   }
   return null;
+}
+
+/** Sum of the uncompressed sizes the zip's central directory declares; null when there is no readable directory. */
+export function declaredZipSize(b: Uint8Array): number | null {
+  const entries = zipDirectory(b);
+  return entries === null ? null : entries.reduce((sum, e) => sum + e.inflated, 0);
 }

@@ -1,5 +1,7 @@
 import { Readable } from 'node:stream';
+import { crc32 } from 'node:zlib';
 import { Unzip, UnzipInflate, Zip, ZipDeflate, unzipSync } from 'fflate';
+import { zipDirectory } from './limits';
 
 /**
  * An .xlsx as exceljs's streaming reader reads it safely: the workbook's own parts first, then the
@@ -31,6 +33,13 @@ export function xlsxInReadingOrder(bytes: Uint8Array): Readable | null {
     },
   });
   if (!parts['xl/workbook.xml']) throw new Error('no xl/workbook.xml');
+  // fflate inflates a part into the size the directory declares: a part that is longer would be cut
+  // short without a word (a shared-strings table missing its tail empties cells). Its checksum says.
+  const declared = new Map((zipDirectory(bytes) ?? []).map((e) => [e.name, e.crc]));
+  for (const name of WORKBOOK_PARTS) {
+    const data = parts[name];
+    if (data && crc32(data) !== declared.get(name)) throw new Error(`${name} is not what the zip declares`);
+  }
   if (sheetName === null) return null;
   const sheet: string = sheetName;
   parts['xl/sharedStrings.xml'] ??= EMPTY_STRINGS;
