@@ -1,33 +1,12 @@
 import { crc32, deflateRawSync } from 'node:zlib';
+import { zipOf } from '../../server/services/uploads/zipEntries';
 
-/** A plain zip (deflate, no zip64) written by hand, so a test can build any .xlsx an attacker could. */
+/** A plain zip (deflate, no zip64), so a test can build any .xlsx an attacker could. */
 export function zip(files: Record<string, string | Uint8Array>): Uint8Array {
-  const locals: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const [name, content] of Object.entries(files)) {
+  return zipOf(Object.entries(files).map(([name, content]) => {
     const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content);
-    const packed = deflateRawSync(data, { level: 9 });
-    const nameBytes = Buffer.from(name, 'utf8');
-    const crc = crc32(data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0); local.writeUInt16LE(20, 4); local.writeUInt16LE(0, 6); local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(0, 10); local.writeUInt32LE(crc, 14); local.writeUInt32LE(packed.length, 18); local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26); local.writeUInt16LE(0, 28);
-    locals.push(local, nameBytes, packed);
-    const entry = Buffer.alloc(46);
-    entry.writeUInt32LE(0x02014b50, 0); entry.writeUInt16LE(20, 4); entry.writeUInt16LE(20, 6); entry.writeUInt16LE(0, 8); entry.writeUInt16LE(8, 10);
-    entry.writeUInt32LE(0, 12); entry.writeUInt32LE(crc, 16); entry.writeUInt32LE(packed.length, 20); entry.writeUInt32LE(data.length, 24);
-    entry.writeUInt16LE(nameBytes.length, 28); entry.writeUInt32LE(offset, 42);
-    central.push(entry, nameBytes);
-    offset += 30 + nameBytes.length + packed.length;
-  }
-  const dir = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  const count = Object.keys(files).length;
-  end.writeUInt32LE(0x06054b50, 0); end.writeUInt16LE(count, 8); end.writeUInt16LE(count, 10);
-  end.writeUInt32LE(dir.length, 12); end.writeUInt32LE(offset, 16);
-  return new Uint8Array(Buffer.concat([...locals, dir, end]));
+    return { name, method: 8, crc: crc32(data), inflated: data.length, data: deflateRawSync(data, { level: 9 }) };
+  }));
 }
 
 /** A minimal valid .xlsx whose first sheet's <sheetData> is `sheetData` (rows of inline strings or numbers). */

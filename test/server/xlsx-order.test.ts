@@ -16,12 +16,6 @@ async function stored(): Promise<Uint8Array> {
   return new Uint8Array(await wb.xlsx.writeBuffer());
 }
 
-const read = async (from: NodeJS.ReadableStream) => {
-  const chunks: Buffer[] = [];
-  for await (const chunk of from) chunks.push(Buffer.from(chunk as Uint8Array));
-  return new Uint8Array(Buffer.concat(chunks));
-};
-
 describe('an .xlsx is given to the streaming reader in the order it reads safely', () => {
   it('puts the workbook parts before the first sheet and leaves the rest out', async () => {
     const bytes = await stored();
@@ -31,9 +25,10 @@ describe('an .xlsx is given to the streaming reader in the order it reads safely
 
     const ordered = xlsxInReadingOrder(bytes);
     expect(ordered).not.toBeNull();
-    const parts = unzipSync(await read(ordered!));
+    const parts = unzipSync(ordered!);
     expect(Object.keys(parts)).toEqual(['xl/_rels/workbook.xml.rels', 'xl/workbook.xml', 'xl/sharedStrings.xml', 'xl/styles.xml', 'xl/worksheets/sheet1.xml']);
-    expect(parts['xl/worksheets/sheet1.xml']).toEqual(unzipSync(bytes)['xl/worksheets/sheet1.xml']);
+    const original = unzipSync(bytes);
+    for (const [name, data] of Object.entries(parts)) expect(data, name).toEqual(original[name]);
   });
 
   it('reads the same rows every time (it failed about 1 read in 500 when the sheet went through a temp file)', async () => {
@@ -57,14 +52,13 @@ describe('an .xlsx is given to the streaming reader in the order it reads safely
     expect(failures).toEqual([]);
   });
 
-  it('a part longer than the zip declares is refused, not read cut short', async () => {
+  it('a part longer than the zip declares is read whole, not cut short', async () => {
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('Parcels');
     ws.addRow(['hawb', 'customer_name']);
     for (let i = 0; i < 50; i += 1) ws.addRow([`H-${i}`, `Customer ${i}`]);
     const parts = unzipSync(new Uint8Array(await wb.xlsx.writeBuffer()));
     const bytes = zipSync(parts);
-    expect((await readXlsx(bytes)).rows).toHaveLength(50);
     // Halve the shared strings' declared size, in the local header and the directory alike.
     const size = parts['xl/sharedStrings.xml']!.length;
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -75,8 +69,11 @@ describe('an .xlsx is given to the streaming reader in the order it reads safely
       if (field >= 0 && view.getUint32(field, true) === size) { view.setUint32(field, size >> 1, true); patched += 1; }
     }
     expect(patched).toBe(2);
-    // Read cut short, the strings' second half is gone and those rows are empty: 23 of 50 rows came back.
-    await expect(readXlsx(bytes)).rejects.toMatchObject({ status: 400, message: 'The file is not a readable .xlsx workbook' });
+    // Inflated into its declared size (as fflate's unzipSync does), the table lost its second half
+    // and 27 rows came back empty, silently. Copied compressed, it is inflated to its end.
+    const sheet = await readXlsx(bytes);
+    expect(sheet.rows).toHaveLength(50);
+    expect(sheet.rows[49]).toEqual({ row: 51, cells: ['H-49', 'Customer 49'] });
   });
 
   it('a workbook without shared strings, one without a worksheet, and one without a workbook part', async () => {

@@ -1,4 +1,5 @@
 import { ApiError } from '../../errors';
+import { zipDirectory } from './zipEntries';
 
 /**
  * Bounds every spreadsheet or CSV a user sends, checked while reading so a hostile file stops the
@@ -29,34 +30,6 @@ export function checkRowShape(limits: SheetLimits, rowNumber: number, width: num
       throw tooLarge(`A cell in row ${rowNumber} holds more than ${limits.cellChars} characters`);
     }
   }
-}
-
-export interface ZipEntry { name: string; crc: number; inflated: number }
-
-/** What the zip's central directory declares, entry by entry; null when there is no readable directory. */
-export function zipDirectory(b: Uint8Array): ZipEntry[] | null {
-  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  const stop = Math.max(0, b.length - 22 - 0xffff);
-  for (let eocd = b.length - 22; eocd >= stop; eocd -= 1) {
-    if (view.getUint32(eocd, true) !== 0x06054b50) continue;
-    const count = view.getUint16(eocd + 10, true);
-    let at = view.getUint32(eocd + 16, true);
-    const entries: ZipEntry[] = [];
-    for (let n = 0; n < count; n += 1) {
-      if (at + 46 > b.length || view.getUint32(at, true) !== 0x02014b50) return null;
-      const nameLength = view.getUint16(at + 28, true);
-      if (at + 46 + nameLength > b.length) return null;
-      entries.push({
-        name: Buffer.from(b.buffer, b.byteOffset + at + 46, nameLength).toString('utf8'),
-        crc: view.getUint32(at + 16, true),
-        // zip64 says 0xffffffff here: far beyond any sane spreadsheet, so counted as endless.
-        inflated: view.getUint32(at + 24, true) === 0xffffffff ? Infinity : view.getUint32(at + 24, true),
-      });
-      at += 46 + nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
-    }
-    return entries;
-  }
-  return null;
 }
 
 /** Sum of the uncompressed sizes the zip's central directory declares; null when there is no readable directory. */

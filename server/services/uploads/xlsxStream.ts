@@ -17,7 +17,7 @@ export async function* xlsxRows(bytes: Uint8Array, limits: SheetLimits): AsyncGe
   const inflated = declaredZipSize(bytes);
   if (inflated === null) throw unreadableWorkbook();
   if (inflated > limits.inflatedBytes) throw tooLarge('The spreadsheet unpacks to more than this server reads; split the file');
-  let ordered: Readable | null;
+  let ordered: Uint8Array | null;
   try {
     ordered = xlsxInReadingOrder(bytes);
   } catch {
@@ -26,20 +26,16 @@ export async function* xlsxRows(bytes: Uint8Array, limits: SheetLimits): AsyncGe
   if (ordered === null) return; // no worksheet: no rows
   // Loaded only for workbooks: the reader's thread boots faster for CSV.
   const { default: excel } = await import('exceljs');
-  const reader = new excel.stream.xlsx.WorkbookReader(ordered, {
+  const source = new WatchedSource(ordered);
+  const reader = new excel.stream.xlsx.WorkbookReader(source, {
     worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', entries: 'ignore',
   });
-  // A zip that breaks mid-sheet (bad deflate data) ends our stream with an error that exceljs,
-  // which only pipes it, never hears: every wait on the reader races it instead of hanging.
-  const broken = new Promise<never>((_, reject) => ordered.once('error', reject));
-  broken.catch(() => undefined);
-  const next = <T>(it: AsyncIterator<T>) => Promise.race([it.next(), broken]);
   let seen = 0;
   try {
-    const first = await next(reader[Symbol.asyncIterator]());
+    const first = await source.next(reader[Symbol.asyncIterator]());
     if (first.done) return;
     const rows = first.value[Symbol.asyncIterator]();
-    for (let step = await next(rows); !step.done; step = await next(rows)) {
+    for (let step = await source.next(rows); !step.done; step = await source.next(rows)) {
       const row = step.value;
       const values = Array.isArray(row.values) ? row.values.slice(1) : [];
       if (values.every((v) => v == null || v === '')) continue;
@@ -53,7 +49,41 @@ export async function* xlsxRows(bytes: Uint8Array, limits: SheetLimits): AsyncGe
   } catch (err) {
     if (err instanceof ApiError) throw err;
     throw unreadableWorkbook();
-  } finally {
-    ordered.destroy(); // stops inflating when the reader stopped early
+  }
+}
+
+/**
+ * The zip handed to exceljs, which pipes it into its unzipper. When a part's deflate data is broken,
+ * unzipper reports it on that pipe's far end only and the worksheet's rows simply stop coming: the
+ * reader would wait for the worker's time limit. This source hears the error there (exceljs's one
+ * `pipe` call) and fails whatever is being waited on.
+ */
+class WatchedSource extends Readable {
+  private failure: Error | null = null;
+  private fail: ((err: Error) => void) | null = null;
+
+  constructor(bytes: Uint8Array) {
+    super();
+    this.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    this.push(null);
+  }
+
+  override _read(): void {}
+
+  override pipe<T extends NodeJS.WritableStream>(dest: T, options?: { end?: boolean }): T {
+    (dest as unknown as NodeJS.EventEmitter).once('error', (err: Error) => {
+      this.failure = err;
+      this.fail?.(err);
+    });
+    return super.pipe(dest, options);
+  }
+
+  /** `it.next()`, or the pipe's error if that comes first. */
+  next<T>(it: AsyncIterator<T>): Promise<IteratorResult<T>> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      this.fail = reject;
+      it.next().then(resolve, reject);
+    });
   }
 }
