@@ -3,6 +3,7 @@ import { unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { readXlsx } from '../../server/services/packages/sheet';
 import { xlsxInReadingOrder } from '../../server/services/uploads/xlsxOrder';
+import { zipDirectory } from '../../server/services/uploads/zipEntries';
 import { zip } from '../helpers/zip';
 
 /** A workbook as Excel and exceljs store it: the sheet before the shared strings, the workbook part last. */
@@ -23,7 +24,7 @@ describe('an .xlsx is given to the streaming reader in the order it reads safely
     // The premise: the sheet comes before the parts it needs (the order that lost entries).
     expect(storedNames.indexOf('xl/worksheets/sheet1.xml')).toBeLessThan(storedNames.indexOf('xl/workbook.xml'));
 
-    const ordered = xlsxInReadingOrder(bytes);
+    const ordered = xlsxInReadingOrder(bytes, zipDirectory(bytes)!);
     expect(ordered).not.toBeNull();
     const parts = unzipSync(ordered!);
     expect(Object.keys(parts)).toEqual(['xl/_rels/workbook.xml.rels', 'xl/workbook.xml', 'xl/sharedStrings.xml', 'xl/styles.xml', 'xl/worksheets/sheet1.xml']);

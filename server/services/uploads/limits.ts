@@ -1,5 +1,5 @@
 import { ApiError } from '../../errors';
-import { zipDirectory } from './zipEntries';
+import type { ZipEntry } from './zipEntries';
 
 /**
  * Bounds every spreadsheet or CSV a user sends, checked while reading so a hostile file stops the
@@ -32,8 +32,5 @@ export function checkRowShape(limits: SheetLimits, rowNumber: number, width: num
   }
 }
 
-/** Sum of the uncompressed sizes the zip's central directory declares; null when there is no readable directory. */
-export function declaredZipSize(b: Uint8Array): number | null {
-  const entries = zipDirectory(b);
-  return entries === null ? null : entries.reduce((sum, e) => sum + e.inflated, 0);
-}
+/** Sum of the uncompressed sizes a zip's central directory declares (zipEntries.ts `zipDirectory`). */
+export const declaredSize = (entries: readonly ZipEntry[]): number => entries.reduce((sum, e) => sum + e.inflated, 0);

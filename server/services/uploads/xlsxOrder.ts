@@ -1,5 +1,5 @@
 import { crc32 } from 'node:zlib';
-import { entryData, zipDirectory, zipOf, type ZipPart } from './zipEntries';
+import { entryData, zipOf, type ZipEntry, type ZipPart } from './zipEntries';
 
 /**
  * An .xlsx as exceljs's streaming reader reads it safely: the workbook's own parts first, then the
@@ -18,15 +18,16 @@ const SHEET = /^xl\/worksheets\/sheet\d+\.xml$/;
 /** A workbook with no text cells has no shared strings; an empty table keeps the sheet on the direct path. */
 const EMPTY_STRINGS = Buffer.from('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="0" uniqueCount="0"/>');
 
-/** The reordered workbook, or null when it has no worksheet. Throws on a zip whose parts cannot be found. */
-export function xlsxInReadingOrder(bytes: Uint8Array): Uint8Array | null {
-  const entries = zipDirectory(bytes);
-  if (!entries) throw new Error('no zip directory');
+/**
+ * The reordered workbook, or null when it has no worksheet. `entries` is the zip's directory, read
+ * once by the caller. Throws on a zip whose parts cannot be found.
+ */
+export function xlsxInReadingOrder(bytes: Uint8Array, entries: readonly ZipEntry[]): Uint8Array | null {
   const sheet = entries.find((e) => SHEET.test(e.name));
   const byName = new Map(entries.map((e) => [e.name, e]));
   if (!byName.has('xl/workbook.xml')) throw new Error('no xl/workbook.xml');
   if (!sheet) return null;
-  const copy = (e: (typeof entries)[number]): ZipPart => {
+  const copy = (e: ZipEntry): ZipPart => {
     const data = entryData(bytes, e);
     if (!data) throw new Error(`${e.name} is not where the zip says`);
     return { name: e.name, method: e.method, crc: e.crc, inflated: e.inflated, data };

@@ -2,7 +2,8 @@ import { Readable } from 'node:stream';
 import type ExcelJS from 'exceljs';
 import { ApiError } from '../../errors';
 import { xlsxInReadingOrder } from './xlsxOrder';
-import { checkRowShape, declaredZipSize, tooLarge, type SheetLimits } from './limits';
+import { checkRowShape, declaredSize, tooLarge, type SheetLimits } from './limits';
+import { zipDirectory } from './zipEntries';
 
 export interface XlsxRow { number: number; values: ExcelJS.CellValue[] }
 
@@ -14,12 +15,12 @@ export const unreadableWorkbook = () => new ApiError(400, 'validation_error', 'T
  * last one. The zip's declared contents are bounded before anything is inflated.
  */
 export async function* xlsxRows(bytes: Uint8Array, limits: SheetLimits): AsyncGenerator<XlsxRow> {
-  const inflated = declaredZipSize(bytes);
-  if (inflated === null) throw unreadableWorkbook();
-  if (inflated > limits.inflatedBytes) throw tooLarge('The spreadsheet unpacks to more than this server reads; split the file');
+  const entries = zipDirectory(bytes);
+  if (entries === null) throw unreadableWorkbook();
+  if (declaredSize(entries) > limits.inflatedBytes) throw tooLarge('The spreadsheet unpacks to more than this server reads; split the file');
   let ordered: Uint8Array | null;
   try {
-    ordered = xlsxInReadingOrder(bytes);
+    ordered = xlsxInReadingOrder(bytes, entries);
   } catch {
     throw unreadableWorkbook();
   }
