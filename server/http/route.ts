@@ -49,6 +49,12 @@ export interface RouteSpec<P extends Schema, Q extends Schema, B extends Schema,
    * other things (login, password hashing) and opts out of idempotency.
    */
   transactional?: boolean;
+  /**
+   * The write changes a handful of rows whatever its input (one parcel scanned, delivered, failed):
+   * its unit's undo journal stays in memory (server/db/engine/types.ts, `RunOptions`). Not for
+   * anything that takes a list or a file.
+   */
+  small?: boolean;
   /** Async work before the transaction (reading uploads, writing files); its result reaches the handler. */
   prepare?: (input: Input<P, Q, B, undefined>) => Promise<X>;
   /**
@@ -77,6 +83,9 @@ type Outcome = { result: Result } | { replayed: StoredAnswer } | { rejected: unk
 export type Handler<P extends Schema, Q extends Schema, B extends Schema, X> =
   (input: Input<P, Q, B, X>) => Result | Promise<Result>;
 
+/** Units that write one row (a session's last use, a refused request's answer). */
+const SMALL = { small: true } as const;
+
 const ID_PARAM = /^(id|number|.*_id|.*Id)$/;
 
 export function routingPath(path: string): string {
@@ -95,7 +104,7 @@ export async function authenticate(c: Context<AppEnv>): Promise<SessionUser | un
   const user = await loadSession(deps.db, match[1], now, deps.permissionSource, deps.config.staffIdleMs);
   if (!user) throw unauthenticated('Invalid or expired token');
   // In the group commit (one fsync shared with other writes); a failed touch only shortens the idle clock.
-  if (user.stale) deps.writes.run(() => touchSession(deps.db, user.tokenId, now)).catch(() => undefined);
+  if (user.stale) deps.writes.run(() => touchSession(deps.db, user.tokenId, now), SMALL).catch(() => undefined);
   c.set('user', user);
   return user;
 }
@@ -200,7 +209,7 @@ export function defineRoute<P extends Schema = undefined, Q extends Schema = und
       try {
         body = parseWith(spec.body as B, bodyRead?.value, 'body');
       } catch (err) {
-        if (idem) await deps.writes.run(() => recordRejection(deps, idem, userId, c, hash, err));
+        if (idem) await deps.writes.run(() => recordRejection(deps, idem, userId, c, hash, err), SMALL);
         throw err;
       }
       const userGetter = { get() { if (!maybeUser) throw unauthenticated(); return maybeUser; }, enumerable: true };
@@ -214,7 +223,7 @@ export function defineRoute<P extends Schema = undefined, Q extends Schema = und
         if (spec.settle) settle = () => (spec.settle as NonNullable<typeof spec.settle>)(done, deps);
       } catch (err) {
         // A refused upload is an answer like any other rejection: replayed, never re-run.
-        if (idem) await deps.writes.run(() => recordRejection(deps, idem, userId, c, hash, err));
+        if (idem) await deps.writes.run(() => recordRejection(deps, idem, userId, c, hash, err), SMALL);
         throw err;
       }
       const input = make(prepared);
@@ -253,7 +262,7 @@ export function defineRoute<P extends Schema = undefined, Q extends Schema = und
           if (!(await recordRejection(deps, idem, userId, c, hash, err))) throw err;
           return { rejected: err };
         }
-      });
+      }, { small: spec.small === true });
       if ('replayed' in outcome) return settled(replay(c, outcome.replayed.status, outcome.replayed.body));
       if ('rejected' in outcome) throw outcome.rejected;
       return settled(answer(c, outcome.result, status));

@@ -36,7 +36,7 @@ async function failAnswer(deps: Deps, r: FailResult) {
 
 export function deliveryRoutes(app: App): void {
   defineRoute(app, {
-    method: 'post', path: '/package-delivered/{id}/deliver/', tags, access: { roles: ['driver'] }, params: IdParams, body: DeliverBody,
+    method: 'post', path: '/package-delivered/{id}/deliver/', tags, small: true, access: { roles: ['driver'] }, params: IdParams, body: DeliverBody,
     response: DeliverAnswer, catalogue: ops('mobile/Failed Delivery', 'Deliver Status Update'),
     summary: 'Driver delivers a parcel with its proof (up to five photos and a signature)',
     description: [
@@ -51,7 +51,7 @@ export function deliveryRoutes(app: App): void {
   });
 
   defineRoute(app, {
-    method: 'post', path: '/package-delivered/{id}/fail/', tags, access: { roles: ['driver'] }, params: IdParams, body: FailBody,
+    method: 'post', path: '/package-delivered/{id}/fail/', tags, small: true, access: { roles: ['driver'] }, params: IdParams, body: FailBody,
     response: FailAnswer, catalogue: ops('mobile/Package Delivered', 'Fail Delivery'),
     summary: 'Driver reports a failed attempt (reason, note, optional photo); counts toward the maximum',
     description: 'out_for_delivery -> failed, attempts + 1. `must_return: true` once the configured maximum (default 3) is reached: the parcel can then only be returned at the depot.',

@@ -25,7 +25,7 @@ const DriverParams = z.object({ number: z.coerce.number().int().positive() });
 
 export function scanRoutes(app: App): void {
   defineRoute(app, {
-    method: 'post', path: '/scan-package-api/scan-assign-zone/', tags, access: { roles: DEPOT },
+    method: 'post', path: '/scan-package-api/scan-assign-zone/', tags, small: true, access: { roles: DEPOT },
     catalogue: ops('mobile/Scan API', 'Scan Package and Assign Zone'), body: ScanBody, response: ZoneScanAnswer,
     summary: 'Depot inbound: the parcel lands (received) and is given its zone',
     description: 'created/picked_up -> received with landed=true; the zone comes from the suburb, else the postcode. The answer names the zone so the screen can say which bay. Unknown codes (404) and refused states (409) are recorded.',
@@ -39,7 +39,7 @@ export function scanRoutes(app: App): void {
   });
 
   defineRoute(app, {
-    method: 'post', path: '/scan-package-api/inbound-scan/', tags, access: { roles: ['driver'] },
+    method: 'post', path: '/scan-package-api/inbound-scan/', tags, small: true, access: { roles: ['driver'] },
     catalogue: ops('mobile/Scan API', 'Inbound Scan (Scan by Driver)'),
     summary: 'Driver scans a parcel onto the van', body: ScanBody, response: ScanAnswer,
     description: '404 for an unknown code, 409 for a parcel of another driver or in a state that cannot be loaded (all recorded). A repeat scan answers 200 with already_scanned. A failed parcel scanned again is a reattempt, refused once it must be returned.',
@@ -52,7 +52,7 @@ export function scanRoutes(app: App): void {
   });
 
   defineRoute(app, {
-    method: 'post', path: '/scan-package-api/reset-scanned/', tags, access: { roles: ['driver'] },
+    method: 'post', path: '/scan-package-api/reset-scanned/', tags, small: true, access: { roles: ['driver'] },
     catalogue: ops('mobile/Scan API', 'Reset Scanned Parcel by Driver'), body: ScanBody, response: ScanAnswer,
     summary: 'Driver takes a loaded parcel off the van (out_for_delivery -> assigned, is_scanned false)',
   }, async ({ deps, user, body, device }) => {
@@ -65,7 +65,7 @@ export function scanRoutes(app: App): void {
     ['/scan-package-api/supervisor-scan/', 'Scan By Supervisor', 'supervisor_check', SUPERVISORS],
   ] as const) {
     defineRoute(app, {
-      method: 'post', path, tags, access: { roles }, catalogue: ops('mobile/Scan API', op), body: ScanBody, response: CheckScanAnswer,
+      method: 'post', path, tags, small: true, access: { roles }, catalogue: ops('mobile/Scan API', op), body: ScanBody, response: CheckScanAnswer,
       summary: `${op}: a recorded check of a parcel in hand; its state is unchanged`,
       description: 'Answers the parcel, its state with a label, the states it may go to next and the last thing that happened to it.',
     }, async ({ deps, user, body, device }) => {
@@ -85,7 +85,7 @@ export function scanRoutes(app: App): void {
   }, ({ deps, query, c }) => checkScans(deps, query, c.req.url));
 
   defineRoute(app, {
-    method: 'post', path: '/scan-package-api/no-parcel/', tags, access: 'scan.manage', status: 201,
+    method: 'post', path: '/scan-package-api/no-parcel/', tags, access: 'scan.manage', small: true, status: 201,
     catalogue: ops('mobile/Scan API', 'Scan Input / No Parcel'), body: NoParcelBody, response: SuccessMessage.extend({ exception: ScanException, package: Package.nullable() }),
     summary: 'Report a scanned code with no parcel; it waits in the scan-exception list for staff',
     description: 'If the code does belong to a parcel the answer says so (and includes it when the caller may see it); the report is kept either way.',
@@ -108,13 +108,13 @@ export function scanRoutes(app: App): void {
   }, ({ deps, user, params, body }) => resolveScanException(deps, user, params.id, body));
 
   defineRoute(app, {
-    method: 'post', path: '/scan-package-api/scan-deliver/', tags, access: { roles: ['driver'] },
+    method: 'post', path: '/scan-package-api/scan-deliver/', tags, small: true, access: { roles: ['driver'] },
     catalogue: ops('mobile/Scan API', 'Scan and Deliverd'), body: ScanDeliverBody, response: DeliverAnswer,
     summary: 'Scan a parcel at the door and deliver it in one step (body as package-delivered/{id}/deliver/ plus barcode)',
   }, async ({ deps, user, body, device }) => deliveryAnswer(deps.db, await deliverByCode(deps, scanContext(user, body, device), body.barcode, body)));
 
   defineRoute(app, {
-    method: 'post', path: '/scan-package-api/deliver-by-tracking/', tags, access: { roles: ['driver'] },
+    method: 'post', path: '/scan-package-api/deliver-by-tracking/', tags, small: true, access: { roles: ['driver'] },
     catalogue: ops('mobile/Scan API', 'Package Delivered by Tracking No'), body: TrackingDeliverBody, response: DeliverAnswer,
     summary: 'Deliver a parcel by its typed tracking number (when the label will not scan)',
   }, async ({ deps, user, body, device }) => deliveryAnswer(deps.db, await deliverByCode(deps, scanContext(user, body, device), body.tracking_no, body)));

@@ -66,9 +66,10 @@ afterEach(async () => {
  * `writeBatch` reaches the app's group commit (server/db/writeBatch.ts), e.g. to fail a COMMIT.
  * `config` overrides the app's configuration; PUBLIC_URL defaults to https://courier.test.
  * `files` replaces the store in a fresh directory (`filesDir`) with another (an S3 store).
+ * `db` replaces the fresh in-memory database (a file database, to see what SQLite writes).
  */
-export async function makeApp(options: { writeBatch?: WriteBatchOptions; config?: Partial<Config>; files?: FileStore } = {}): Promise<TestApp> {
-  const db = await openMemoryDatabase();
+export async function makeApp(options: { writeBatch?: WriteBatchOptions; config?: Partial<Config>; files?: FileStore; db?: Db } = {}): Promise<TestApp> {
+  const db = options.db ?? await openMemoryDatabase();
   opened.add(db);
   const clock = manualClock();
   const filesDir = mkdtempSync(join(tmpdir(), 'courier-files-'));

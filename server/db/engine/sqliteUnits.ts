@@ -1,6 +1,6 @@
 import type { AsyncLocalStorage } from 'node:async_hooks';
 import Database from 'better-sqlite3';
-import type { UnitOptions, Units } from './types';
+import type { RunOptions, UnitOptions, Units } from './types';
 
 /** Which unit holds the connection now; statements of everyone else wait for `idle`. */
 export interface UnitGate {
@@ -27,6 +27,8 @@ export const UNIT_SAVEPOINT = 'write_unit';
  */
 interface Batch {
   units: number;
+  /** Every unit so far was declared small: the savepoints' undo journal is kept in memory (see `journalIn`). */
+  small: boolean;
   done: Promise<void>;
   resolve: () => void;
   reject: (err: unknown) => void;
@@ -37,6 +39,24 @@ interface Batch {
 type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 const DEFAULT_MAX_UNITS = 200;
+
+/**
+ * Where SQLite keeps each unit's undo journal (its SAVEPOINT's sub-journal): SQLite's `temp_store`,
+ * 0 = the build's default (a temporary file past 64 KiB), 2 = memory.
+ *
+ * Every page a unit changes goes into that journal first, once per savepoint and once more per
+ * statement. An inbound scan changes ~20 pages (the parcel, four of its indexes, its stored answer,
+ * the feed row's indexes, the event's), so past 64 KiB in its very first unit: every batch then
+ * created a temporary file and wrote two syscalls per page into it, ~43 writes and 84 KB per scan,
+ * more than the WAL itself got (bench figures: docs/operations.md, "The undo journal").
+ *
+ * In memory it is a copy, released at each unit's end. But it grows with the unit: a 50,000-row
+ * upload re-journals its pages once per statement, GBs (1M parcels: 2 GB written in 3 s to the file,
+ * and over 300 s in memory before it was stopped). So only batches whose units all say they are
+ * small keep it in memory; any other unit waits for such a batch to commit and runs in a batch on
+ * files. The setting is read when a transaction begins, so it changes only between batches.
+ */
+type JournalIn = 0 | 2;
 
 /** SQLite undid the whole transaction on its own (disk full, I/O error) after a statement the batch did not see fail. */
 function rolledBack(): Error {
@@ -57,6 +77,22 @@ export function sqliteUnits(sqlite: Database.Database, gate: UnitGate, options: 
   const release = control(`RELEASE ${UNIT_SAVEPOINT}`);
   const rollbackTo = control(`ROLLBACK TO ${UNIT_SAVEPOINT}`);
   let current: Batch | null = null;
+  let journal: JournalIn = 0;
+  // Between batches the connection is back on files: a read's transient tables go there too.
+  const journalIn = (where: JournalIn): void => {
+    if (journal === where) return;
+    // A pragma acts when prepared, so it is prepared each time (exec: 0.5 µs).
+    sqlite.exec(`PRAGMA temp_store = ${where}`);
+    journal = where;
+  };
+  const journalBack = (): void => {
+    try {
+      journalIn(0);
+    } catch (err) {
+      // Only possible inside a transaction a failed COMMIT left open; the next batch sets it again.
+      console.error('[courier] could not put the undo journal back on files', err);
+    }
+  };
   let failures = 0;
   let lastError: unknown = null;
   // Units queue here: each waits for the one before it to leave the connection.
@@ -65,6 +101,7 @@ export function sqliteUnits(sqlite: Database.Database, gate: UnitGate, options: 
   function fail(batch: Batch, err: unknown): void {
     if (current === batch) current = null;
     clearImmediate(batch.timer);
+    journalBack();
     failures += 1;
     lastError = err;
     batch.reject(err);
@@ -92,42 +129,51 @@ export function sqliteUnits(sqlite: Database.Database, gate: UnitGate, options: 
       }
       return fail(batch, err);
     }
+    journalBack();
     batch.resolve();
   }
 
-  function join(): Batch {
+  function join(small: boolean): Batch {
     if (current) {
-      if (sqlite.inTransaction) return current;
+      if (sqlite.inTransaction) {
+        // A small unit may share a batch on files; the reverse waited for the batch to commit (unit()).
+        current.small &&= small;
+        return current;
+      }
       fail(current, rolledBack());
     }
     if (sqlite.inTransaction) {
       throw new Error('A write unit cannot run inside a transaction it does not own: its answer would not wait for that commit');
     }
+    journalIn(small ? 2 : 0);
     begin.run();
     let resolve: () => void = () => undefined;
     let reject: (err: unknown) => void = () => undefined;
     const done = new Promise<void>((ok, ko) => { resolve = ok; reject = ko; });
     // A batch nobody waits on (only background writes in it) must not fail as an unhandled rejection.
     done.catch(() => undefined);
-    const batch: Batch = { units: 0, done, resolve, reject, capped: false, timer: setImmediate(() => finish(batch)) };
+    const batch: Batch = { units: 0, small, done, resolve, reject, capped: false, timer: setImmediate(() => finish(batch)) };
     current = batch;
     return batch;
   }
 
   const inside = (): boolean => gate.active !== null && gate.store.getStore() === gate.active.token;
 
-  async function unit<T>(work: () => T | Promise<T>): Promise<T> {
+  async function unit<T>(work: () => T | Promise<T>, small: boolean): Promise<T> {
     const before = queue;
     let leave: () => void = () => undefined;
     const mine = new Promise<void>((ok) => { leave = ok; });
     queue = mine;
     await before;
+    // Nobody holds the connection (the unit before us left it): a batch with its journal in memory
+    // commits now rather than take a unit that may be large.
+    if (!small && current?.small) finish(current);
     const token = {};
     const after: (() => void)[] = [];
     gate.active = { token, idle: mine, after, fresh: true };
     let batch: Batch;
     try {
-      batch = join();
+      batch = join(small);
     } catch (err) {
       gate.active = null;
       leave();
@@ -166,10 +212,10 @@ export function sqliteUnits(sqlite: Database.Database, gate: UnitGate, options: 
   }
 
   return {
-    run<T>(work: () => T | Promise<T>): Promise<T> {
+    run<T>(work: () => T | Promise<T>, options?: RunOptions): Promise<T> {
       // A unit inside a unit is part of it: its savepoint is the caller's business.
       if (inside()) return Promise.resolve().then(work);
-      return unit(work);
+      return unit(work, options?.small === true);
     },
     settled(since = failures): Promise<void> {
       // Inside a unit the open batch cannot commit before the unit ends: waiting would never end.

@@ -24,7 +24,7 @@ export interface Units {
    * Runs `work` as one unit. Resolves with its result (or rejects with what it threw) once its effects
    * are durable. A unit started inside a unit runs inline, as part of it.
    */
-  run<T>(work: () => T | Promise<T>): Promise<T>;
+  run<T>(work: () => T | Promise<T>, options?: RunOptions): Promise<T>;
   /**
    * Resolves once writes answered so far are durable. Rejects if a group commit failed after `since`
    * (a `failures` reading taken when a request began): an answer built from reads may have seen its rows.
@@ -49,6 +49,15 @@ export interface Units {
    * the request's rows: a solver's result written back); dropped if the unit fails. Outside a unit, now.
    */
   after(task: () => void): void;
+}
+
+export interface RunOptions {
+  /**
+   * The unit changes a handful of rows (one parcel's scan or delivery), never a number that grows with
+   * its input. SQLite then keeps its undo journal in memory instead of a temporary file
+   * (server/db/engine/sqliteUnits.ts, `JournalIn`); PostgreSQL has no such choice and ignores it.
+   */
+  small?: boolean;
 }
 
 export interface UnitOptions {
