@@ -160,6 +160,34 @@ describe('package uploads (CSV and Excel)', () => {
     expect(made.body.price).toBe(9.5);
   });
 
+  it('250 rows go in by the hundred: each report row names its own parcel, the charges follow the file order and stop where the wallet does', async () => {
+    const t = await makeApp();
+    const shipper = await t.login('company');
+    const co = (await t.db.query.user.findFirst({ where: (u, { eq }) => eq(u.id, shipper.id) }))?.company_id ?? 0;
+    await t.db.insert(deliveryRate).values({ base_cents: 800, per_unit_cents: 150, currency: 'AUD', created_at: 1, updated_at: 1 }).run();
+    const w = await ensureWallet(t.app.deps, co);
+    // 950 per parcel: enough for 160 of them, so the wallet runs out inside the second hundred.
+    await append(t.app.deps, w.id, { kind: 'recharge', amount_cents: 950 * 160 });
+    const lines = ['hawb,customer_name,weight'];
+    for (let i = 0; i < 250; i++) lines.push(`CH-${String(i).padStart(3, '0')},Receiver ${i},1`);
+
+    const res = await upload<UploadOk>(t, '/api/package/bulk-upload/?partial=true', shipper.token, form(lines.join('\n'), 'chunks.csv'));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ created: 160, rejected: 90 });
+    const report = res.body.report;
+    expect(report.slice(0, 160).every((r) => r.status === 'created' && r.id != null)).toBe(true);
+    expect(report.slice(160).every((r) => r.status === 'rejected' && r.id === null && r.errors[0]?.path === 'wallet')).toBe(true);
+    expect((await t.db.select().from(wallet).get())?.balance_cents).toBe(0);
+    expect(await countPackages(t)).toBe(160);
+    // The id each row reports is the parcel with that row's hawb and receiver, across the chunk boundary too.
+    for (const r of [report[0]!, report[99]!, report[100]!, report[159]!]) {
+      const made = await t.json<Package>('GET', `/api/package/${r.id}/`, shipper.token);
+      expect(made.body).toMatchObject({ hawb: r.hawb, customer_name: `Receiver ${Number(r.hawb!.slice(3))}`, price: 9.5 });
+    }
+    const rows = await t.db.select({ id: pkg.id, hawb: pkg.hawb }).from(pkg).all();
+    expect(new Map(rows.map((p) => [p.hawb, p.id]))).toEqual(new Map(report.slice(0, 160).map((r) => [r.hawb, r.id])));
+  });
+
   it('Excel: typed cells, all or nothing, partial, and a checked file type', async () => {
     const t = await makeApp();
     const admin = await t.login('admin');

@@ -1,7 +1,6 @@
 import { feedOrder } from '../../db/engine/dialect';
 import { enqueueCreated } from '../webhooks/events';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { SQLiteInsertValue } from 'drizzle-orm/sqlite-core';
 import type { Deps } from '../../deps';
 import type { Db } from '../../db/client';
 import { changeLog, company, country, packageEvent, pkg, state, suburb, zone } from '../../db/schema/index';
@@ -208,18 +207,26 @@ const INSERT_COLUMNS: (keyof typeof pkg.$inferInsert)[] = [
 ];
 
 /**
- * Prepared statements, each built once and run per row: building SQL is what costs here, not
- * SQLite, so 10,000 rows stay within a few seconds. The event and change-feed rows are those
- * `recordEvent` and `logPackageChange` write for a single create, and each parcel is priced and
- * charged as a single create charges it; a refused charge (a prepaid wallet without the balance)
+ * Parcels per INSERT. Each statement of a unit copies every page it changes into the unit's undo
+ * journal first, whatever the statements before it copied; a parcel's row touches ~11 pages (its
+ * table's last page, each index's, its stored answer's), so one INSERT per row journaled ~44 KB per
+ * parcel, GBs for a large file (docs/decisions-data-layer.md, "Small units keep their undo journal
+ * in memory"). One INSERT per chunk journals those pages once. 100 rows of ~45 columns stay far
+ * below either engine's limit on bound values (32,766 on SQLite, 65,535 on PostgreSQL).
+ */
+const INSERT_CHUNK = 100;
+
+/**
+ * The parcels go in one INSERT per chunk; the rest (the charge, the pricing state, the location,
+ * the event and change-feed rows) is written per row with statements built once, as `recordEvent`
+ * and `logPackageChange` would for a single create. Each parcel is priced and charged as a single
+ * create charges it, in the file's order; a refused charge (a prepaid wallet without the balance)
  * takes its row back out and rejects that row alone.
  */
 async function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { input: PackageCreate })[], located: Record<Precision, number>): Promise<{ job: number | null; unpriced: number }> {
   const { db } = deps;
   let unpriced = 0;
   const now = deps.clock.now();
-  const placeholders = Object.fromEntries(INSERT_COLUMNS.map((c) => [c, sql.placeholder(c)])) as SQLiteInsertValue<typeof pkg>;
-  const insertPackage = db.insert(pkg).values(placeholders).returning({ id: pkg.id }).prepare();
   const removePackage = db.delete(pkg).where(eq(pkg.id, sql.placeholder('id'))).prepare();
   const insertEvent = db.insert(packageEvent).values({
     package_id: sql.placeholder('id'), action: 'upload', from_status: 'created', to_status: 'created', actor_id: user.id,
@@ -235,54 +242,63 @@ async function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { in
   let job: number | null = null;
   const blank: Record<string, unknown> = { ...Object.fromEntries(INSERT_COLUMNS.map((col) => [col, null])), sac: false, status: 'created', created_at: now, updated_at: now };
 
-  for (const c of rows) {
-    const params: Record<string, unknown> = { ...blank };
-    for (const [field, value] of Object.entries(c.input)) if (value !== undefined) params[COLUMN_OF[field as Field] ?? field] = value;
-    params.volume_weighted = volumetricWeight(c.input.length, c.input.width, c.input.height);
-    // As for a single create: located by the one resolver, so the zone (and the price read from it) is the same.
-    let where;
-    try {
-      where = await resolver.resolve(locationInput(params as Partial<typeof pkg.$inferInsert>));
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      c.errors.push(...(err.errors.length ? err.errors : [{ path: 'row', message: err.message }]));
-      continue;
-    }
-    applyResolution(params as Partial<typeof pkg.$inferInsert>, where);
-    const zoneId = where.zone_id;
-    const companyId = c.input.company ?? null;
-    const cost = await charger.price({
-      company_id: companyId, zone_id: zoneId, pkg_type: c.input.pkg_type ?? null,
-      weight: c.input.weight ?? null, length: c.input.length ?? null, width: c.input.width ?? null, height: c.input.height ?? null,
-    });
-    if (cost) params.price = cost.price;
-    // No rate line fits: the company's terms say refuse (a row error) or accept it unpriced (listed for the office).
-    if (!cost && companyId != null && (await companyPolicy(db, companyId)).unpriced_policy === 'refuse') {
-      c.errors.push({ path: 'rate', message: unpricedRefusal({ hawb: c.input.hawb, zone_id: zoneId, weight: c.input.weight ?? null, company_id: companyId }).message });
-      continue;
-    }
-    const inserted = await insertPackage.get(params);
-    if (!inserted) throw new Error(`upload: insert of ${c.input.hawb} returned nothing`);
-    if (cost && companyId != null) {
+  for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+    const ready: { c: Candidate & { input: PackageCreate }; params: Record<string, unknown>; where: Awaited<ReturnType<typeof resolver.resolve>>; cost: Awaited<ReturnType<typeof charger.price>>; companyId: number | null }[] = [];
+    for (const c of rows.slice(start, start + INSERT_CHUNK)) {
+      const params: Record<string, unknown> = { ...blank };
+      for (const [field, value] of Object.entries(c.input)) if (value !== undefined) params[COLUMN_OF[field as Field] ?? field] = value;
+      params.volume_weighted = volumetricWeight(c.input.length, c.input.width, c.input.height);
+      // As for a single create: located by the one resolver, so the zone (and the price read from it) is the same.
+      let where;
       try {
-        await charger.charge(companyId, inserted.id, c.input.hawb, cost.cents);
+        where = await resolver.resolve(locationInput(params as Partial<typeof pkg.$inferInsert>));
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
-        await removePackage.run({ id: inserted.id });
-        c.errors.push({ path: 'wallet', message: err.message });
+        c.errors.push(...(err.errors.length ? err.errors : [{ path: 'row', message: err.message }]));
         continue;
       }
+      applyResolution(params as Partial<typeof pkg.$inferInsert>, where);
+      const companyId = c.input.company ?? null;
+      const cost = await charger.price({
+        company_id: companyId, zone_id: where.zone_id, pkg_type: c.input.pkg_type ?? null,
+        weight: c.input.weight ?? null, length: c.input.length ?? null, width: c.input.width ?? null, height: c.input.height ?? null,
+      });
+      if (cost) params.price = cost.price;
+      // No rate line fits: the company's terms say refuse (a row error) or accept it unpriced (listed for the office).
+      if (!cost && companyId != null && (await companyPolicy(db, companyId)).unpriced_policy === 'refuse') {
+        c.errors.push({ path: 'rate', message: unpricedRefusal({ hawb: c.input.hawb, zone_id: where.zone_id, weight: c.input.weight ?? null, company_id: companyId }).message });
+        continue;
+      }
+      ready.push({ c, params, where, cost, companyId });
     }
-    if (companyId != null) {
-      await writeState(db, now, inserted.id, companyId, await charger.currency(companyId), cost ? 'priced' : 'unpriced', cost ? cost.cents : null, cost ? '' : 'no_rate_line');
-      if (!cost) unpriced += 1;
+    if (!ready.length) continue;
+    // RETURNING's order is not promised: the hawb (unique, checked above) says which id is whose.
+    const ids = new Map((await db.insert(pkg).values(ready.map((r) => r.params as typeof pkg.$inferInsert))
+      .returning({ id: pkg.id, hawb: pkg.hawb }).all()).map((r) => [r.hawb, r.id]));
+    for (const { c, where, cost, companyId } of ready) {
+      const id = ids.get(c.input.hawb);
+      if (id === undefined) throw new Error(`upload: insert of ${c.input.hawb} returned nothing`);
+      if (cost && companyId != null) {
+        try {
+          await charger.charge(companyId, id, c.input.hawb, cost.cents);
+        } catch (err) {
+          if (!(err instanceof ApiError)) throw err;
+          await removePackage.run({ id });
+          c.errors.push({ path: 'wallet', message: err.message });
+          continue;
+        }
+      }
+      if (companyId != null) {
+        await writeState(db, now, id, companyId, await charger.currency(companyId), cost ? 'priced' : 'unpriced', cost ? cost.cents : null, cost ? '' : 'no_rate_line');
+        if (!cost) unpriced += 1;
+      }
+      c.id = id;
+      if (where.pending && job == null) job = await openGeocodeJob(db, user, now);
+      await recordLocation(db, id, where, now, where.pending ? job : null);
+      located[where.precision] += 1;
+      await insertEvent.run({ id });
+      await insertChange.run({ id, company: companyId });
     }
-    c.id = inserted.id;
-    if (where.pending && job == null) job = await openGeocodeJob(db, user, now);
-    await recordLocation(db, inserted.id, where, now, where.pending ? job : null);
-    located[where.precision] += 1;
-    await insertEvent.run({ id: inserted.id });
-    await insertChange.run({ id: inserted.id, company: companyId });
   }
   await enqueueCreated(db, now, rows.flatMap((c) => (c.id != null ? [c.id] : [])));
   return { job, unpriced };
