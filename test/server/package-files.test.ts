@@ -22,6 +22,17 @@ const form = (content: string | Uint8Array<ArrayBuffer>, name: string, extra: Re
 const upload = <T>(t: TestApp, path: string, token: string, body: FormData) => t.json<T>('POST', path, token, body);
 const countPackages = async (t: TestApp) => (await t.db.select({ n: sql<number>`count(*)` }).from(pkg).get())?.n ?? 0;
 
+/** A shipper whose prepaid wallet holds `cents`; the default card charges 800 cents plus 150 per started kilogram (950 for 1 kg). */
+async function prepaidShipper(cents: number) {
+  const t = await makeApp();
+  const shipper = await t.login('company');
+  const co = (await t.db.query.user.findFirst({ where: (u, { eq }) => eq(u.id, shipper.id) }))?.company_id ?? 0;
+  await t.db.insert(deliveryRate).values({ base_cents: 800, per_unit_cents: 150, currency: 'AUD', created_at: 1, updated_at: 1 }).run();
+  const w = await ensureWallet(t.app.deps, co);
+  await append(t.app.deps, w.id, { kind: 'recharge', amount_cents: cents });
+  return { t, shipper };
+}
+
 async function xlsx(rows: unknown[][]): Promise<Uint8Array<ArrayBuffer>> {
   const wb = new ExcelJS.Workbook();
   const ws = wb.addWorksheet('Packages');
@@ -137,13 +148,7 @@ describe('package uploads (CSV and Excel)', () => {
   });
 
   it('charges each uploaded parcel like a single create; a row the prepaid wallet cannot pay is rejected', async () => {
-    const t = await makeApp();
-    const shipper = await t.login('company');
-    const co = (await t.db.query.user.findFirst({ where: (u, { eq }) => eq(u.id, shipper.id) }))?.company_id ?? 0;
-    // Default card: 800 cents plus 150 per started kilogram, so each 1 kg parcel costs 950.
-    await t.db.insert(deliveryRate).values({ base_cents: 800, per_unit_cents: 150, currency: 'AUD', created_at: 1, updated_at: 1 }).run();
-    const w = await ensureWallet(t.app.deps, co);
-    await append(t.app.deps, w.id, { kind: 'recharge', amount_cents: 2000 });
+    const { t, shipper } = await prepaidShipper(2000);
     const balance = async () => (await t.db.select().from(wallet).get())?.balance_cents;
     const csv = 'hawb,weight\nPAY-1,1\nPAY-2,1\nPAY-3,1\n';
 
@@ -161,13 +166,8 @@ describe('package uploads (CSV and Excel)', () => {
   });
 
   it('250 rows go in by the hundred: each report row names its own parcel, the charges follow the file order and stop where the wallet does', async () => {
-    const t = await makeApp();
-    const shipper = await t.login('company');
-    const co = (await t.db.query.user.findFirst({ where: (u, { eq }) => eq(u.id, shipper.id) }))?.company_id ?? 0;
-    await t.db.insert(deliveryRate).values({ base_cents: 800, per_unit_cents: 150, currency: 'AUD', created_at: 1, updated_at: 1 }).run();
-    const w = await ensureWallet(t.app.deps, co);
-    // 950 per parcel: enough for 160 of them, so the wallet runs out inside the second hundred.
-    await append(t.app.deps, w.id, { kind: 'recharge', amount_cents: 950 * 160 });
+    // Enough for 160 parcels, so the wallet runs out inside the second hundred.
+    const { t, shipper } = await prepaidShipper(950 * 160);
     const lines = ['hawb,customer_name,weight'];
     for (let i = 0; i < 250; i++) lines.push(`CH-${String(i).padStart(3, '0')},Receiver ${i},1`);
 
