@@ -1,10 +1,10 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type CourierApp } from '../../server/app';
 import type { Config } from '../../server/deps';
 import { manualClock } from '../../server/clock';
-import { afterEach, expect } from 'vitest';
+import { afterAll, afterEach, expect } from 'vitest';
 import { openMemoryDatabase, sqliteOf, type Db } from '../../server/db/client';
 import { answerDrift } from './answers';
 import type { UnitOptions as WriteBatchOptions } from '../../server/db/engine/types';
@@ -62,6 +62,13 @@ afterEach(async () => {
   }
 });
 
+/** Each test app's files directory, removed once the test file is done (they piled up in /tmp by the ten thousand). */
+const filesDirs = new Set<string>();
+afterAll(() => {
+  for (const dir of filesDirs) rmSync(dir, { recursive: true, force: true });
+  filesDirs.clear();
+});
+
 /**
  * `writeBatch` reaches the app's group commit (server/db/writeBatch.ts), e.g. to fail a COMMIT.
  * `config` overrides the app's configuration; PUBLIC_URL defaults to https://courier.test.
@@ -73,6 +80,7 @@ export async function makeApp(options: { writeBatch?: WriteBatchOptions; config?
   opened.add(db);
   const clock = manualClock();
   const filesDir = mkdtempSync(join(tmpdir(), 'courier-files-'));
+  filesDirs.add(filesDir);
   const config = { publicUrl: 'https://courier.test', ...options.config };
   const app = createApp({ db, files: options.files ?? diskFileStore(filesDir), clock, writeBatch: options.writeBatch, config });
   const call: TestApp['call'] = (method, path, token, body, headers = {}) => {
