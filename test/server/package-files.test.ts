@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { deliveryRate, pkg, wallet } from '../../server/db/schema/index';
+import { deliveryRate, packagePricing, pkg, wallet } from '../../server/db/schema/index';
 import { append, ensureWallet } from '../../server/services/money/wallets';
 import { csvSafe } from '../../shared/csvSafe';
 import type { Package } from '../../shared/schemas/package';
@@ -186,6 +186,10 @@ describe('package uploads (CSV and Excel)', () => {
     }
     const rows = await t.db.select({ id: pkg.id, hawb: pkg.hawb }).from(pkg).all();
     expect(new Map(rows.map((p) => [p.hawb, p.id]))).toEqual(new Map(report.slice(0, 160).map((r) => [r.hawb, r.id])));
+    // Each parcel kept has its pricing state, written a chunk at a time; the refused ones have none.
+    const states = await t.db.select().from(packagePricing).all();
+    expect(states.map((s) => s.package_id).sort((a, b) => a - b)).toEqual(rows.map((p) => p.id).sort((a, b) => a - b));
+    expect(states.every((s) => s.state === 'priced' && s.price_cents === 950)).toBe(true);
   });
 
   it('Excel: typed cells, all or nothing, partial, and a checked file type', async () => {

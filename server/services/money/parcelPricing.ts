@@ -80,6 +80,20 @@ export async function writeState(db: Db, now: number, packageId: number, company
   await db.insert(packagePricing).values({ package_id: packageId, ...values }).onConflictDoUpdate({ target: packagePricing.package_id, set: values }).run();
 }
 
+export interface NewState { packageId: number; companyId: number; currency: string; state: 'priced' | 'unpriced'; cents: number | null; reason: UnpricedReason | '' }
+
+/**
+ * The states of parcels created in the caller's unit (an upload's chunk), in one INSERT: none of them
+ * can have one yet. One statement per parcel journaled the same pages again for each (upload.ts).
+ */
+export async function writeNewStates(db: Db, now: number, states: readonly NewState[]): Promise<void> {
+  if (!states.length) return;
+  await db.insert(packagePricing).values(states.map((s) => ({
+    package_id: s.packageId, company_id: s.companyId, state: s.state, price_cents: s.cents, currency: s.currency, reason: s.reason,
+    priced_at: s.state === 'priced' ? now : null, updated_at: now,
+  }))).run();
+}
+
 async function setPrice(db: Db, id: number, price: number | null): Promise<PackageRow> {
   const row = await db.update(pkg).set({ price }).where(eq(pkg.id, id)).returning().get();
   if (!row) throw new Error(`package ${id} vanished while being priced`);

@@ -8,7 +8,7 @@ import { ApiError, forbidden } from '../../errors';
 import { Package, PackageCreate, type UploadReportRow } from '../../../shared/schemas/package';
 import type { SessionUser } from '../auth/session';
 import { volumetricWeight } from './create';
-import { companyPolicy, unpricedRefusal, writeState } from '../money/parcelPricing';
+import { companyPolicy, unpricedRefusal, writeNewStates, type NewState } from '../money/parcelPricing';
 import { uploadCharger } from './uploadCharges';
 import { PRECISIONS, type Precision } from '../../../shared/geo/address';
 import { applyResolution, locationInput, recordLocation, resolverFor } from '../geo/location';
@@ -217,8 +217,8 @@ const INSERT_COLUMNS: (keyof typeof pkg.$inferInsert)[] = [
 const INSERT_CHUNK = 100;
 
 /**
- * The parcels go in one INSERT per chunk; the rest (the charge, the pricing state, the location,
- * the event and change-feed rows) is written per row with statements built once, as `recordEvent`
+ * The parcels and their pricing states go in one INSERT each per chunk; the rest (the charge, the
+ * location, the event and change-feed rows) is written per row with statements built once, as `recordEvent`
  * and `logPackageChange` would for a single create. Each parcel is priced and charged as a single
  * create charges it, in the file's order; a refused charge (a prepaid wallet without the balance)
  * takes its row back out and rejects that row alone.
@@ -275,6 +275,7 @@ async function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { in
     // RETURNING's order is not promised: the hawb (unique, checked above) says which id is whose.
     const ids = new Map((await db.insert(pkg).values(ready.map((r) => r.params as typeof pkg.$inferInsert))
       .returning({ id: pkg.id, hawb: pkg.hawb }).all()).map((r) => [r.hawb, r.id]));
+    const states: NewState[] = [];
     for (const { c, where, cost, companyId } of ready) {
       const id = ids.get(c.input.hawb);
       if (id === undefined) throw new Error(`upload: insert of ${c.input.hawb} returned nothing`);
@@ -289,7 +290,7 @@ async function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { in
         }
       }
       if (companyId != null) {
-        await writeState(db, now, id, companyId, await charger.currency(companyId), cost ? 'priced' : 'unpriced', cost ? cost.cents : null, cost ? '' : 'no_rate_line');
+        states.push({ packageId: id, companyId, currency: await charger.currency(companyId), state: cost ? 'priced' : 'unpriced', cents: cost ? cost.cents : null, reason: cost ? '' : 'no_rate_line' });
         if (!cost) unpriced += 1;
       }
       c.id = id;
@@ -299,6 +300,7 @@ async function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { in
       await insertEvent.run({ id });
       await insertChange.run({ id, company: companyId });
     }
+    await writeNewStates(db, now, states);
   }
   await enqueueCreated(db, now, rows.flatMap((c) => (c.id != null ? [c.id] : [])));
   return { job, unpriced };
