@@ -211,7 +211,7 @@ const INSERT_COLUMNS: (keyof typeof pkg.$inferInsert)[] = [
  * journal first, whatever the statements before it copied; a parcel's row touches ~11 pages (its
  * table's last page, each index's, its stored answer's), so one INSERT per row journaled ~44 KB per
  * parcel, GBs for a large file (docs/decisions-data-layer.md, "Small units keep their undo journal
- * in memory"). One INSERT per chunk journals those pages once. 100 rows of ~45 columns stay far
+ * in memory"). One INSERT per chunk journals those pages once. 100 rows of 51 columns stay far
  * below either engine's limit on bound values (32,766 on SQLite, 65,535 on PostgreSQL).
  */
 const INSERT_CHUNK = 100;
