@@ -114,7 +114,8 @@ describe('money property: parcels charged once at the price they imply, or liste
             else await editPackage(deps, admin, p.id, { weight: o.kg });
           });
           expect(ok).toBe(open);
-          if (ok) { p.kg = o.kg; p.expected = modelPrice(lines, p); }
+          // An edit re-prices only what it changes (services/packages/edit.ts); an adjustment always re-prices.
+          if (ok) { const repriced = p.landed || o.kg !== p.kg; p.kg = o.kg; if (repriced) p.expected = modelPrice(lines, p); }
           if (p.landed && open) {
             // The PATCH path is refused after receipt: the depot's measurement wins.
             expect(await tx(async () => { await editPackage(deps, admin, p.id, { weight: o.kg + 1 }); })).toBe(false);
