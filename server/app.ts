@@ -23,6 +23,7 @@ import { createSheetParser } from './services/uploads/parser';
 import { databaseLoginThrottle, memoryLoginThrottle } from './services/auth/throttle';
 import { outboxMailer, type Mailer } from './services/auth/mailer';
 import type { PermissionSource } from './services/auth/session';
+import { sessionCacheOf } from './services/auth/sessionCache';
 
 export interface AppOptions {
   db: Db;
@@ -57,6 +58,8 @@ export function createApp(options: AppOptions) {
     writes: options.db.$engine.units(options.writeBatch),
     sheets: createSheetParser({ concurrency: config.uploadParsers, timeoutMs: config.uploadParseTimeoutMs }),
   };
+  // The session cache's change signal is put in place (or repaired) now, at start, before any request.
+  sessionCacheOf(options.db);
 
   const app = new OpenAPIHono<AppEnv>({ strict: true });
   app.use('*', async (c, next) => {

@@ -102,4 +102,8 @@ export interface WatchedTable {
   ignore?: readonly string[];
 }
 
-export type ChangeStamp = () => number;
+/**
+ * A value that changes whenever a watched row may have changed; null while the engine cannot vouch
+ * for it (its signal is missing or being repaired), when nothing read from those tables may be kept.
+ */
+export type ChangeStamp = () => string | null;

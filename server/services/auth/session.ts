@@ -67,7 +67,7 @@ export async function loadSession(db: Db, token: string, now: number, extra?: Pe
   const cache = extra ? null : sessionCacheOf<Session>(db);
   let known = cache?.get(hash);
   if (!known) {
-    const stamp = cache?.stamp() ?? 0;
+    const stamp = cache?.stamp() ?? null;
     const read = await readSession(db, hash, now, extra);
     if (!read) return null;
     cache?.set(hash, read, stamp);

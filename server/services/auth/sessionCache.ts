@@ -16,7 +16,7 @@ export interface KnownSession<S> {
 /** The read itself is kept (not a copy): a recorded use moves its `lastUsed` in place. */
 interface Entry<S> {
   known: KnownSession<S>;
-  stamp: number;
+  stamp: string;
 }
 
 /**
@@ -25,16 +25,18 @@ interface Entry<S> {
  * session costs a hash and a map lookup instead. The engine says when to drop them: its stamp
  * (engine `watch`) moves on any write to the watched tables, from this process or another, and on
  * a group commit that failed after a read may have seen its rows; an entry read at another stamp is
- * read again. Where the engine gives no stamp (PostgreSQL), nothing is kept.
+ * read again. The stamp is moved by the same durable write that changes a session (engine/sqliteWatch.ts),
+ * never by something that can vanish on its own; while the engine cannot vouch for it (null), nothing
+ * is kept or used. Where the engine gives no stamp at all (PostgreSQL), nothing is kept.
  *
  * Only tokens that worked are kept, so unknown tokens cannot fill it; it holds at most `capacity`,
  * dropping the oldest first.
  */
 export interface SessionCache<S> {
   get(hash: string): KnownSession<S> | undefined;
-  /** `stamp` is `stamp()` taken before the read, so a change during the read drops the entry. */
-  set(hash: string, known: KnownSession<S>, stamp: number): void;
-  stamp(): number;
+  /** `stamp` is `stamp()` taken before the read, so a change during the read drops the entry; null keeps nothing. */
+  set(hash: string, known: KnownSession<S>, stamp: string | null): void;
+  stamp(): string | null;
 }
 
 export function sessionCache<S>(watch: ChangeStamp, capacity = 20_000): SessionCache<S> {
@@ -43,11 +45,13 @@ export function sessionCache<S>(watch: ChangeStamp, capacity = 20_000): SessionC
     get(hash) {
       const entry = entries.get(hash);
       if (!entry) return undefined;
-      if (entry.stamp === watch()) return entry.known;
+      const now = watch();
+      if (now !== null && entry.stamp === now) return entry.known;
       entries.delete(hash);
       return undefined;
     },
     set(hash, known, stamp) {
+      if (stamp === null) return;
       if (entries.size >= capacity && !entries.has(hash)) entries.delete(entries.keys().next().value as string);
       entries.set(hash, { known, stamp });
     },
