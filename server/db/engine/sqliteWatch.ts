@@ -26,11 +26,13 @@ export function sqliteWatcher(sqlite: Database.Database, undone: () => number): 
   let intact = false;
   let checkedAt = -1;
   let warned = false;
-  let statement: Database.Statement | null = null;
+  let counter: Database.Statement | null = null;
+  // Two plain statements (~1.5 µs together): one SELECT reading pragma_schema_version beside the row took 6.
+  const schemaVersion = sqlite.prepare('PRAGMA schema_version').pluck();
   // Prepared once the counter table exists; prepared again after anything dropped it.
   const read = (): [number | null, number] => {
-    statement ??= sqlite.prepare(`SELECT (SELECT n FROM ${EPOCH} WHERE id = 1), (SELECT schema_version FROM pragma_schema_version)`).raw(true);
-    return statement.get() as [number | null, number];
+    counter ??= sqlite.prepare(`SELECT n FROM ${EPOCH} WHERE id = 1`).pluck();
+    return [(counter.get() as number | undefined) ?? null, schemaVersion.get() as number];
   };
 
   const wanted = (): Map<string, string> => {
@@ -72,7 +74,7 @@ export function sqliteWatcher(sqlite: Database.Database, undone: () => number): 
       row = read();
     } catch {
       // The counter table itself is gone: put it back (when no transaction is open) and keep nothing now.
-      statement = null;
+      counter = null;
       install();
       return lost();
     }
