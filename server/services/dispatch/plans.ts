@@ -14,6 +14,7 @@ import { refreshRouteEtas, travelModel } from './eta';
 import { buildPlan, type RoadTravel } from './problem';
 import { travelMatrix } from '../geo/travelTimes';
 import { toProposal } from './proposal';
+import { shareKey } from '../workers/shareKey';
 
 type PlanRow = typeof dispatchPlan.$inferSelect;
 /** The worker gets the time limit plus this before it counts as lost. */
@@ -26,9 +27,6 @@ const lost = (row: PlanRow, now: number) => row.status === 'running' && row.star
 
 /** Solves a day off the request thread (the app's fleet planner); `key` is whose fair share it uses. */
 export type FleetRunner = (problem: DayProblem, hardLimitMs: number, key: string) => Promise<DaySolution>;
-
-/** Whose share of the planner's queue a request uses: its company's, or for staff their own. */
-export const shareKey = (actor: SessionUser) => (actor.companyId != null ? `company:${actor.companyId}` : `user:${actor.id}`);
 
 export function shapePlan(row: PlanRow, now: number): PlanJob {
   if (lost(row, now)) row = { ...row, status: 'failed', message: 'The plan was interrupted (the server restarted); plan again' };
