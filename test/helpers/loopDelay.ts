@@ -28,6 +28,8 @@ export async function whilePolling<T>(attack: () => Promise<T>, poll: () => Prom
   })();
   try {
     const result = await attack();
+    // A block that just ended is recorded at the monitor's next tick: read the histogram after it.
+    await new Promise((r) => setTimeout(r, 50));
     return { result, maxMs: h.max / 1e6, p99Ms: h.percentile(99) / 1e6, polls };
   } finally {
     done = true;
