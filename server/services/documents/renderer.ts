@@ -29,12 +29,34 @@ export function createPdfRenderer(options: PdfRendererOptions = {}): PdfRenderer
   const timeoutMs = options.timeoutMs ?? 60_000;
   const memoryMb = options.memoryMb ?? 256;
 
-  const draw = (job: PdfJob) => new Promise<Uint8Array<ArrayBuffer>>((resolve, reject) => {
-    const worker = new Worker(BOOTSTRAP, {
+  // One worker started ahead, as the upload parser does: booting tsx and pdfkit in a thread takes
+  // seconds on a busy machine. Each worker draws one PDF and is ended (its heap goes with it); a
+  // spare nobody needed for 30 s is ended too, so an idle server holds no extra thread.
+  let spare: Worker | null = null;
+  let idle: NodeJS.Timeout | null = null;
+  const spawn = () => {
+    const w = new Worker(BOOTSTRAP, {
       workerData: { entry: ENTRY },
       resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: 32 },
       stdout: false, stderr: false,
     });
+    w.unref();
+    w.once('exit', () => { if (spare === w) spare = null; });
+    w.on('error', () => undefined);
+    return w;
+  };
+  const take = () => {
+    const w = spare ?? spawn();
+    spare = spawn();
+    if (idle) clearTimeout(idle);
+    idle = setTimeout(() => { const s = spare; spare = null; void s?.terminate(); }, 30_000);
+    idle.unref();
+    w.ref();
+    return w;
+  };
+
+  const draw = (job: PdfJob) => new Promise<Uint8Array<ArrayBuffer>>((resolve, reject) => {
+    const worker = take();
     let settled = false;
     const finish = (fn: () => void) => {
       if (settled) return;
