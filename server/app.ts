@@ -20,6 +20,7 @@ import { memoryRateLimiter } from './http/rateLimit';
 import { databaseRateLimiter } from './http/sharedRateLimit';
 import { registerRoutes } from './routes/index';
 import { createSheetParser } from './services/uploads/parser';
+import { createPdfRenderer } from './services/documents/renderer';
 import { databaseLoginThrottle, memoryLoginThrottle } from './services/auth/throttle';
 import { outboxMailer, type Mailer } from './services/auth/mailer';
 import type { PermissionSource } from './services/auth/session';
@@ -57,6 +58,7 @@ export function createApp(options: AppOptions) {
     throttle: shared ? databaseLoginThrottle(options.db, limiter) : memoryLoginThrottle(limiter, config.limiterCapacity),
     writes: options.db.$engine.units(options.writeBatch),
     sheets: createSheetParser({ concurrency: config.uploadParsers, timeoutMs: config.uploadParseTimeoutMs }),
+    pdfs: createPdfRenderer(),
   };
   // The session cache's change signal is put in place (or repaired) now, at start, before any request.
   sessionCacheOf(options.db);

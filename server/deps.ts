@@ -7,6 +7,7 @@ import type { RateLimiter } from './http/rateLimit';
 import type { LoginThrottle } from './services/auth/throttle';
 import type { Units as WriteBatch } from './db/engine/types';
 import type { SheetParser } from './services/uploads/parser';
+import type { PdfRenderer } from './services/documents/renderer';
 
 export interface Config {
   /** Lifetime of login tokens. */
@@ -100,4 +101,6 @@ export interface Deps {
   writes: WriteBatch;
   /** Reads uploaded spreadsheets and CSV off the request thread (services/uploads/parser.ts). */
   sheets: SheetParser;
+  /** Draws labels, manifests and invoice PDFs off the request thread, fair between companies (services/documents/renderer.ts). */
+  pdfs: PdfRenderer;
 }

@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import { describeJsonLimits, jsonLimitsOf, type JsonLimits } from './jsonLimits';
 import { z } from 'zod';
 import { ERROR_CODES } from '../../shared/errors';
 import type { AppEnv } from './env';
@@ -22,7 +23,7 @@ const errorContent = { 'application/json': { schema: ErrorBodySchema } };
 interface SpecLike {
   path: string; catalogue: readonly string[]; summary: string; description?: string; tags?: readonly string[];
   access: RouteSpec<undefined, undefined, undefined, undefined>['access'];
-  params?: z.ZodType; query?: z.ZodType; body?: z.ZodType; bodyKind?: 'json' | 'multipart';
+  params?: z.ZodType; query?: z.ZodType; body?: z.ZodType; bodyKind?: 'json' | 'multipart'; jsonLimits?: JsonLimits;
   response?: z.ZodType; produces?: string; status?: number;
 }
 
@@ -70,7 +71,11 @@ export function registerOperation(app: OpenAPIHono<AppEnv>, spec: SpecLike, meth
     request: {
       params: asObject(spec.params),
       query: asObject(spec.query),
-      body: spec.body ? { required: true, content: { [bodyMedia]: { schema: documentable(spec.body) } } } : undefined,
+      body: spec.body ? {
+        required: true, content: { [bodyMedia]: { schema: documentable(spec.body) } },
+        // The bounds every JSON body is held to (security issue 30), so callers can read them here.
+        ...(spec.bodyKind === 'multipart' ? {} : { description: describeJsonLimits(jsonLimitsOf(spec)) }),
+      } : undefined,
     },
     responses,
     'x-catalogue': primary ? [...spec.catalogue] : [],

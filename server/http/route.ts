@@ -17,6 +17,7 @@ import { registerOperation } from './openapi';
 import { RawJson } from './rawJson';
 import { jsonAnswer } from './answerHeaders';
 import { isRetryable } from '../db/engine/errors';
+import { checkJsonShape, jsonLimitsOf, tooLargeBody, type JsonLimits } from './jsonLimits';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /** Who may call a route: anyone, any logged-in user, holders of a permission, or some roles. */
@@ -39,6 +40,11 @@ export interface RouteSpec<P extends Schema, Q extends Schema, B extends Schema,
   body?: B;
   /** `multipart` bodies are parsed from form data; files arrive as `File`. */
   bodyKind?: 'json' | 'multipart';
+  /**
+   * What a JSON body may be (server/http/jsonLimits.ts): JSON_DEFAULT, or JSON_SMALL for public
+   * routes unless they say otherwise. Refused before it is parsed.
+   */
+  jsonLimits?: JsonLimits;
   response?: z.ZodType;
   /** Non-JSON answers (files, CSV) are described by their media type. */
   produces?: string;
@@ -127,14 +133,17 @@ function parseWith<S extends Schema>(schema: S, value: unknown, where: string): 
   return result.data as Out<S>;
 }
 
-async function readBody(c: Context<AppEnv>, kind: 'json' | 'multipart'): Promise<{ raw: Uint8Array; value: unknown }> {
+async function readBody(c: Context<AppEnv>, kind: 'json' | 'multipart', limits: JsonLimits): Promise<{ raw: Uint8Array; value: unknown }> {
   const type = (c.req.header('content-type') ?? '').toLowerCase();
   if (kind === 'json') {
     if (!/^application\/([a-z.+-]*\+)?json\b/.test(type)) {
       throw new ApiError(415, 'unsupported_media_type', 'Send the body as application/json');
     }
+    // A declared length over the limit is refused unread.
+    if (Number(c.req.header('content-length') ?? 0) > limits.bytes) throw tooLargeBody(limits);
     const raw = new Uint8Array(await c.req.arrayBuffer());
     if (raw.byteLength === 0) throw new ApiError(400, 'validation_error', 'Request body is empty: a JSON object was expected');
+    checkJsonShape(raw, limits);
     let value: unknown;
     try {
       value = JSON.parse(new TextDecoder().decode(raw));
@@ -192,7 +201,7 @@ export function defineRoute<P extends Schema = undefined, Q extends Schema = und
       const query = parseWith(spec.query as Q, c.req.query(), 'query');
       const idem = transactional && maybeUser ? idempotencyOf(c) : null;
       const device = idem?.device ?? deviceOf(c);
-      const bodyRead = spec.body ? await readBody(c, spec.bodyKind ?? 'json') : null;
+      const bodyRead = spec.body ? await readBody(c, spec.bodyKind ?? 'json', jsonLimitsOf(spec)) : null;
       const hash = idem ? bodyHash(c.req.method, c.req.path, bodyRead?.raw ?? new Uint8Array()) : '';
       const userId = maybeUser?.id ?? 0;
 

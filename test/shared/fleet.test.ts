@@ -191,3 +191,18 @@ describe('mixed fleet', () => {
     }
   });
 });
+
+describe('unassignedReasons (security issue 30)', () => {
+  it('gives, in one pass over one model, the reason unassignedReason gives each job', async () => {
+    const { unassignedReasons } = await import('../../shared/routing');
+    const input: FleetInput = {
+      matrix: [[0, 10, 500], [10, 0, 500], [500, 500, 0]],
+      vehicles: [{ id: 7, start: 0, capacity: [5], shift: [0, 100] }],
+      jobs: [{ id: 1, location: 1, demand: [9] }, { id: 2, location: 1, demand: [1], windows: [[0, 5]] }, { id: 3, location: 2, demand: [1] }, { id: 4, location: 1, demand: [1] }],
+    };
+    const ids = [4, 3, 2, 1];
+    expect(unassignedReasons(input, ids)).toEqual(ids.map((id) => unassignedReason(input, id)));
+    expect(unassignedReasons(input, ids)).toEqual(['no_vehicle', 'shift', 'window', 'capacity']);
+    expect(() => unassignedReasons(input, [99])).toThrow(RangeError);
+  });
+});

@@ -73,7 +73,7 @@ export function dispatchRoutes(app: App): void {
     description: 'Parcels: created, received or assigned, on no planned or running route, in the zones named or the zones of the depots named (none = all). `locks` pin a parcel to a driver; `fixed_routes` keep a driver\'s route as given.',
     // The road engine is asked before the transaction (OSRM_URL; great-circle when unset or failing).
     prepare: ({ deps, body }) => planTravel(deps, body),
-  }, ({ deps, user, body, prepared }) => startPlan(deps, user, body, (input, hardLimitMs) => planner.plan(input, { signal: AbortSignal.timeout(hardLimitMs) }), prepared));
+  }, ({ deps, user, body, prepared }) => startPlan(deps, user, body, (problem, hardLimitMs, key) => planner.planDay(problem, { signal: AbortSignal.timeout(hardLimitMs), key }), prepared));
 
   defineRoute(app, {
     method: 'get', path: '/dispatch/plan/{id}/', tags, access: 'route.manage', catalogue: [], params: IdParams, response: PlanJob,

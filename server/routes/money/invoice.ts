@@ -6,7 +6,8 @@ import type { App } from '../../http/env';
 import { csvFile } from '../../http/csvFile';
 import { defineRoute } from '../../http/route';
 import { loginCompany, requireMoneyStaff } from '../../services/money/access';
-import { invoicePdf, invoicesCsv } from '../../services/money/documents';
+import { invoicesCsv } from '../../services/money/documents';
+import { shareKey } from '../../services/workers/shareKey';
 import { invoiceDetails, invoicePage, invoicesForCsv } from '../../services/money/invoiceList';
 import { findInvoice, generateStatement, invoiceParties, setInvoiceStatus } from '../../services/money/invoices';
 import { markPaid } from '../../services/money/payments';
@@ -61,10 +62,11 @@ export function invoiceRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/invoice/{id}/pdf/', tags, access: 'invoice.view', catalogue: [], params: IdParams, produces: 'application/pdf',
     summary: 'An invoice as PDF',
+    description: 'Drawn off the request thread in a bounded queue shared fairly between companies; when it is full the answer is 503 with Retry-After.',
   }, async ({ deps, user, params }) => {
     const row = await findInvoice(deps.db, user, params.id);
     const api = (await invoicesApi(deps.db, [row]))[0];
-    const bytes = await invoicePdf(api, await invoiceLines(deps.db, row.id), await invoiceParties(deps.db, row));
+    const bytes = await deps.pdfs.render({ kind: 'invoice', invoice: api, lines: await invoiceLines(deps.db, row.id), parties: await invoiceParties(deps.db, row) }, shareKey(user));
     return new Response(bytes, {
       headers: { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="${row.number}.pdf"` },
     });

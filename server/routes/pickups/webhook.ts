@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JSON_WEBHOOK } from '../../http/jsonLimits';
 import { Package, PackageListAnswer, PickupListQuery } from '../../../shared/schemas/package';
 import { WEBHOOK_WINDOW_SECONDS, WebhookPickupCreate, WebhookPickupUpdate } from '../../../shared/schemas/webhooks';
 import { forbidden } from '../../errors';
@@ -42,7 +43,7 @@ export function pickupWebhookRoutes(app: App): void {
   });
 
   defineRoute(app, {
-    method: 'post', path: '/pickup-package/webhook/', tags, access: 'public', body: WebhookPickupCreate, response: WebhookAnswer, status: 201,
+    method: 'post', path: '/pickup-package/webhook/', tags, access: 'public', jsonLimits: JSON_WEBHOOK, body: WebhookPickupCreate, response: WebhookAnswer, status: 201,
     catalogue: pw('Create Pickup Package by Webhook'), summary: 'A company system requests a pickup (signed call)',
     description: `${SIGNED_DOC} Body: Package fields (hawb required, unique) and optional \`pickup_point\` (the company's). The parcel starts as pickup_requested.`,
     prepare: ({ c, deps }) => verified(c, deps.clock.now()),
@@ -53,7 +54,7 @@ export function pickupWebhookRoutes(app: App): void {
   });
 
   defineRoute(app, {
-    method: ['patch', 'put'], path: '/pickup-package/webhook/', tags, access: 'public', body: WebhookPickupUpdate, response: WebhookAnswer,
+    method: ['patch', 'put'], path: '/pickup-package/webhook/', tags, access: 'public', jsonLimits: JSON_WEBHOOK, body: WebhookPickupUpdate, response: WebhookAnswer,
     catalogue: pw('Update Pickup Package by Webhook'), summary: 'A company system changes or cancels a pickup (signed call)',
     description: `${SIGNED_DOC} Body: \`hawb\` names the parcel (the company's own; anything else is 404); other Package fields and \`pickup_point\` change while it is pickup_requested (409 after); \`status: "cancelled"\` cancels it before the depot receives it.`,
     prepare: ({ c, deps }) => verified(c, deps.clock.now()),

@@ -9,11 +9,12 @@ import { ApiError, conflict, notFound } from '../../errors';
 import type { SessionUser } from '../auth/session';
 import { createRoute } from '../routes/manage';
 import { routeRecord, type RouteRow } from '../routes/shape';
-import type { FleetInput, FleetResult } from '../../../shared/routing/fleet/index';
+import type { DayProblem, DaySolution } from './solveDay';
 import { refreshRouteEtas, travelModel } from './eta';
 import { buildPlan, type RoadTravel } from './problem';
 import { travelMatrix } from '../geo/travelTimes';
 import { toProposal } from './proposal';
+import { shareKey } from '../workers/shareKey';
 
 type PlanRow = typeof dispatchPlan.$inferSelect;
 /** The worker gets the time limit plus this before it counts as lost. */
@@ -24,7 +25,8 @@ export const MAX_RUNNING_PLANS = 2;
 /** A plan still "running" well past its budget was lost (the server restarted while it ran). */
 const lost = (row: PlanRow, now: number) => row.status === 'running' && row.started_at != null && now - row.started_at > row.time_limit_ms + 2 * WORKER_MARGIN_MS;
 
-export type FleetRunner = (input: FleetInput, hardLimitMs: number) => Promise<FleetResult>;
+/** Solves a day off the request thread (the app's fleet planner); `key` is whose fair share it uses. */
+export type FleetRunner = (problem: DayProblem, hardLimitMs: number, key: string) => Promise<DaySolution>;
 
 export function shapePlan(row: PlanRow, now: number): PlanJob {
   if (lost(row, now)) row = { ...row, status: 'failed', message: 'The plan was interrupted (the server restarted); plan again' };
@@ -63,7 +65,7 @@ export async function startPlan(deps: Deps, actor: SessionUser, req: PlanRequest
   if (running.length >= MAX_RUNNING_PLANS) {
     throw new ApiError(409, 'conflict', `${running.length} plans are being made already; try again when one has finished`, [], { running: running.map((r) => r.id) });
   }
-  const { ctx, input } = await buildPlan(deps, req, travelModel(deps.config), road);
+  const { ctx, problem } = await buildPlan(deps, req, travelModel(deps.config), road);
   const row = await deps.db.insert(dispatchPlan).values({
     date: req.date, status: 'running', request: JSON.stringify(req), time_limit_ms: req.time_limit_ms,
     started_at: now, created_by: actor.id, created_at: now,
@@ -73,15 +75,18 @@ export async function startPlan(deps: Deps, actor: SessionUser, req: PlanRequest
   };
   const t0 = performance.now();
   // Nothing to optimise: answer at once rather than start a thread.
-  const solving = input.jobs.length && input.vehicles.length
-    ? run(input, req.time_limit_ms + WORKER_MARGIN_MS)
-    : Promise.resolve<FleetResult>({ routes: [], unassigned: input.jobs.map((j) => j.id) });
+  // (Without vehicles every job is left out for want of one: no model is needed to say so.)
+  const solving = problem.jobs.length && problem.vehicles.length
+    ? run(problem, req.time_limit_ms + WORKER_MARGIN_MS, shareKey(actor))
+    : Promise.resolve<DaySolution>({
+      result: { routes: [], unassigned: problem.jobs.map((j) => j.id) }, reasons: problem.jobs.map(() => 'no_vehicle' as const), legs: [],
+    });
   // Its failure is reported through the plan row; a unit that failed leaves nobody to report to.
   solving.catch(() => undefined);
   // Written back once this request's unit is durable, so the plan row is there to update.
   deps.writes.after(() => {
     void solving.then(
-      (result) => finish({ status: 'done', proposal: JSON.stringify(toProposal(ctx, input, result, performance.now() - t0)) }),
+      (result) => finish({ status: 'done', proposal: JSON.stringify(toProposal(ctx, problem, result, performance.now() - t0)) }),
       (err: unknown) => finish({ status: 'failed', message: err instanceof Error ? err.message : String(err) }),
     ).catch(() => { /* the database is gone (app closed): nothing to report to */ });
   });

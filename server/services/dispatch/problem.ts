@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, notInArray, or, sql } from 'drizzle-orm';
 import { haversineDistance, type LatLng } from '../../../shared/routing/haversine';
-import { unassignedReason, type UnassignedReason as FleetReason } from '../../../shared/routing/fleet/index';
-import { DEFAULT_TRAVEL, timeOnDay, travelSeconds, type TravelModel } from '../../../shared/routing/eta';
+import type { UnassignedReason as FleetReason } from '../../../shared/routing/fleet/index';
+import { DEFAULT_TRAVEL, timeOnDay, type TravelModel } from '../../../shared/routing/eta';
 import type { PlanRequest, UnassignedReason } from '../../../shared/schemas/dispatch';
 import type { Deps } from '../../deps';
 import type { Db } from '../../db/client';
@@ -10,7 +10,7 @@ import { ApiError, badRequest } from '../../errors';
 import { activeDriver } from '../packages/assign';
 import type { PackageRow } from '../packages/shape';
 import { LIVE_ROUTE } from '../routes/shape';
-import type { FleetInput } from '../../../shared/routing/fleet/index';
+import type { DayProblem, RoadTravel } from './solveDay';
 import { windowsOf, type WindowInfo } from './windows';
 
 /** Parcels a plan may take: not yet out, on no planned or running route (as `optimize-route-packages`). */
@@ -37,39 +37,13 @@ export interface PlanContext {
   /** Locations: vehicles' starts and ends first, then one per job. */
   points: LatLng[];
   jobLocation: number[];
-  matrix: number[][];
   locks: Map<number, number>;
   fixed: { driver: PlanDriver; parcels: PlanParcel[] }[];
   preUnassigned: { parcel: PlanParcel; reason: UnassignedReason; message: string }[];
   model: TravelModel;
 }
 
-/** A road matrix fetched before the plan's transaction (OSRM `table`, or its great-circle stand-in), over the points it was asked for. */
-export interface RoadTravel { points: LatLng[]; matrix: number[][] }
-
-const pointKey = (p: LatLng) => `${p.latitude.toFixed(6)},${p.longitude.toFixed(6)}`;
-
-/** Seconds from a to b by the road matrix, or undefined when it was not asked about either end. */
-function roadLookup(road: RoadTravel | null): (a: LatLng, b: LatLng) => number | undefined {
-  const at = new Map<string, number>();
-  road?.points.forEach((p, i) => { if (!at.has(pointKey(p))) at.set(pointKey(p), i); });
-  return (a, b) => {
-    const i = at.get(pointKey(a));
-    const j = at.get(pointKey(b));
-    const v = road && i != null && j != null ? road.matrix[i]?.[j] : undefined;
-    return v != null && Number.isFinite(v) ? v : undefined;
-  };
-}
-
-/**
- * Travel seconds between the plan's points: the road matrix where it knows both ends, else the
- * great-circle estimate. The road matrix was read before the transaction, so a parcel added or
- * moved in between is simply estimated rather than failing the plan.
- */
-function planMatrix(points: LatLng[], model: TravelModel, road: RoadTravel | null): number[][] {
-  const leg = roadLookup(road);
-  return points.map((a) => points.map((b) => Math.round(leg(a, b) ?? travelSeconds(a, b, model))));
-}
+export type { RoadTravel } from './solveDay';
 
 export const volumeOf = (p: PackageRow) => (p.length != null && p.width != null && p.height != null ? (p.length * p.width * p.height) / 1e6 : 0);
 const located = (p: PackageRow) => p.latitude != null && p.longitude != null;
@@ -133,11 +107,12 @@ function secondsOfDay(date: string, dayStart: number, hhmm: string): number {
 /**
  * Reads everything a plan needs and shapes the fleet problem: one vehicle per driver (its shift,
  * depot and van's capacities), one job per parcel with coordinates (weight, volume, one parcel;
- * window; time at the door). A stop locked to a driver gets one unit of an extra dimension that
+ * window; time at the door). The travel matrix is not built here: the worker builds it from the
+ * points (server/services/dispatch/solveDay.ts), so nothing n x n runs on this thread. A stop locked to a driver gets one unit of an extra dimension that
  * only that driver's vehicle has room for, so the optimiser cannot move it elsewhere. Travel
  * times come from `road` (read by `planTravel` before the transaction) where it has them.
  */
-export async function buildPlan(deps: Deps, req: PlanRequest, model: TravelModel = DEFAULT_TRAVEL, road: RoadTravel | null = null): Promise<{ ctx: PlanContext; input: FleetInput }> {
+export async function buildPlan(deps: Deps, req: PlanRequest, model: TravelModel = DEFAULT_TRAVEL, road: RoadTravel | null = null): Promise<{ ctx: PlanContext; problem: DayProblem }> {
   const date = req.date;
   const dayStart = timeOnDay(date, '00:00');
   const fixedIds = req.fixed_routes.flatMap((f) => f.packages);
@@ -182,12 +157,11 @@ export async function buildPlan(deps: Deps, req: PlanRequest, model: TravelModel
     return { start, end };
   });
   const jobLocation = parcels.map((p) => { points.push({ latitude: p.row.latitude as number, longitude: p.row.longitude as number }); return points.length - 1; });
-  const matrix = planMatrix(points, model, road);
 
   const lockDrivers = [...new Set(req.locks.map((l) => l.driver))];
   const locks = new Map(req.locks.map((l) => [l.package, l.driver]));
-  const input: FleetInput = {
-    matrix,
+  const problem: DayProblem = {
+    points, travel: model, road,
     vehicles: active.map((d, v) => ({
       id: v, start: vehicleAt[v].start, ...(vehicleAt[v].end != null ? { end: vehicleAt[v].end } : {}),
       capacity: [d.capacity.kg ?? UNLIMITED, d.capacity.m3 ?? UNLIMITED, d.capacity.parcels ?? UNLIMITED, ...lockDrivers.map((ld) => (ld === d.id ? UNLIMITED : 0))],
@@ -204,7 +178,7 @@ export async function buildPlan(deps: Deps, req: PlanRequest, model: TravelModel
     timeLimitMs: req.time_limit_ms,
     seed: 1,
   };
-  return { ctx: { date, dayStart, drivers: active, parcels, points, jobLocation, matrix, locks, fixed, preUnassigned, model }, input };
+  return { ctx: { date, dayStart, drivers: active, parcels, points, jobLocation, locks, fixed, preUnassigned, model }, problem };
 }
 
 const REASON_TEXT: Record<FleetReason, { reason: UnassignedReason; message: string }> = {
@@ -214,9 +188,9 @@ const REASON_TEXT: Record<FleetReason, { reason: UnassignedReason; message: stri
   no_vehicle: { reason: 'fleet_full', message: 'The vans on shift are full or out of time' },
 };
 
-/** Why the optimiser left a job out (fleet's `unassignedReason`), in the board's words. */
-export function unassignedWhy(input: FleetInput, job: number): { reason: UnassignedReason; message: string } {
-  return REASON_TEXT[unassignedReason(input, job)];
+/** Why the optimiser left a job out (fleet's `unassignedReasons`, worked out in the worker), in the board's words. */
+export function unassignedWhy(reason: FleetReason): { reason: UnassignedReason; message: string } {
+  return REASON_TEXT[reason];
 }
 
 export const pathMetres = (points: LatLng[], model: TravelModel) => points.reduce((m, p, i) => (i ? m + haversineDistance(points[i - 1], p) * model.detourFactor : 0), 0);

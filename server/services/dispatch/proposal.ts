@@ -2,7 +2,7 @@ import { stopEtas, timeOnDay, type EtaStop } from '../../../shared/routing/eta';
 import type { LatLng } from '../../../shared/routing/haversine';
 import type { PlanRoute, PlanStop, PlanUnassigned, Proposal } from '../../../shared/schemas/dispatch';
 import { iso } from '../../clock';
-import type { FleetInput, FleetResult } from '../../../shared/routing/fleet/index';
+import type { DayProblem, DaySolution } from './solveDay';
 import { pathMetres, unassignedWhy, type PlanContext, type PlanDriver, type PlanParcel } from './problem';
 
 const addressOf = (p: PlanParcel) => [p.row.customer_address, p.row.postcode_name ?? (p.row.postcode != null ? String(p.row.postcode) : null)]
@@ -44,19 +44,21 @@ function unassignedOf(p: PlanParcel, reason: PlanUnassigned['reason'], message: 
   return { package: p.row.id, hawb: p.row.hawb, customer_name: p.row.customer_name, address: addressOf(p), latitude: p.row.latitude, longitude: p.row.longitude, reason, message };
 }
 
-/** The optimiser's answer as the board's proposal: every driver gets a route (empty if nothing fitted). */
-export function toProposal(ctx: PlanContext, input: FleetInput, result: FleetResult, solveMs: number): Proposal {
-  const byVehicle = new Map(result.routes.map((r) => [r.vehicle, r.jobs]));
+/**
+ * The optimiser's answer as the board's proposal: every driver gets a route (empty if nothing
+ * fitted). Linear in the parcels: the legs and the reasons came from the worker with the plan.
+ */
+export function toProposal(ctx: PlanContext, problem: DayProblem, solution: DaySolution, solveMs: number): Proposal {
+  const { result } = solution;
+  const byVehicle = new Map(result.routes.map((r, k) => [r.vehicle, { jobs: r.jobs, legs: solution.legs[k] }]));
   const routes = ctx.drivers.map((d, v) => {
-    const jobs = byVehicle.get(v) ?? [];
-    const start = input.vehicles[v].start;
-    const legs = jobs.map((j, i) => input.matrix[i === 0 ? start : input.jobs[jobs[i - 1]].location][input.jobs[j].location]);
-    return planRoute(ctx, d, jobs.map((j) => ctx.parcels[j]), false, legs);
+    const got = byVehicle.get(problem.vehicles[v].id);
+    return planRoute(ctx, d, (got?.jobs ?? []).map((j) => ctx.parcels[j]), false, got?.legs ?? []);
   });
   for (const f of ctx.fixed) routes.push(planRoute(ctx, f.driver, f.parcels, true));
   const unassigned = [
     ...ctx.preUnassigned.map((u) => unassignedOf(u.parcel, u.reason, u.message)),
-    ...result.unassigned.map((j) => { const r = unassignedWhy(input, j); return unassignedOf(ctx.parcels[j], r.reason, r.message); }),
+    ...result.unassigned.map((j, k) => { const r = unassignedWhy(solution.reasons[k]); return unassignedOf(ctx.parcels[j], r.reason, r.message); }),
   ];
   return {
     date: ctx.date, routes, unassigned,

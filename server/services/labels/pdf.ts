@@ -1,6 +1,7 @@
 import bwipjs from 'bwip-js/node';
 import PDFDocument from 'pdfkit';
 import type { Package } from '../../../shared/schemas/package';
+import { labelPieces } from '../../../shared/schemas/labels';
 
 /**
  * Shipping labels and manifests (issue 18). One 4x6 inch label per piece (288 x 432 pt, the
@@ -81,7 +82,7 @@ export async function labelsPdf(parcels: Package[], layout: LabelLayout, sender 
   const pieces: Piece[] = [];
   for (const p of parcels) {
     const [bar, code] = await Promise.all([code128(p.hawb), qr(p.hawb)]);
-    const of = Math.max(1, Math.min(p.count ?? 1, 99));
+    const of = labelPieces(p.count);
     for (let n = 1; n <= of; n++) pieces.push({ p, n, of, bar, qr: code });
   }
   const doc = layout === '4x6'

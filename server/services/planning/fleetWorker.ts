@@ -1,14 +1,17 @@
 /**
  * Worker-thread entry for fleet planning: one plan per worker, so a 30-second plan of a
- * 1,000-parcel day never holds up the event loop that answers requests.
+ * 1,000-parcel day never holds up the event loop that answers requests. A `day` task also builds
+ * the travel matrix and the reasons for parcels left out here (security issue 30).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { optimizeFleet, type FleetInput } from '../../../shared/routing';
-import type { FleetWorkerReply } from './runFleet';
+import { optimizeFleet } from '../../../shared/routing';
+import { solveDay } from '../dispatch/solveDay';
+import type { FleetTask, FleetWorkerReply } from './runFleet';
 
 let reply: FleetWorkerReply;
 try {
-  reply = { ok: true, result: optimizeFleet((workerData as { input: FleetInput }).input) };
+  const task = (workerData as { task: FleetTask }).task;
+  reply = { ok: true, result: task.kind === 'day' ? solveDay(task.problem) : optimizeFleet(task.input) };
 } catch (err) {
   reply = { ok: false, message: err instanceof Error ? err.message : String(err), range: err instanceof RangeError };
 }

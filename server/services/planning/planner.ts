@@ -1,56 +1,40 @@
 import type { FleetInput, FleetResult } from '../../../shared/routing';
-import { runFleet } from './runFleet';
+import type { DayProblem, DaySolution } from '../dispatch/solveDay';
+import { createFairQueue } from '../workers/fairQueue';
+import { runDay, runFleet } from './runFleet';
 
 /**
  * Queues fleet plans so at most `concurrency` worker threads plan at once: each plan keeps a core
  * busy for up to its time limit, and on a small server several at once would starve the thread
- * that answers requests. One planner hangs off the app (no module state); a queued plan whose
- * signal aborts leaves the queue without ever starting.
+ * that answers requests. The queue is bounded (in all and per key: a company, or a staff member)
+ * and serves keys in turn (server/services/workers/fairQueue.ts); a full queue answers 503. One
+ * planner hangs off the app (no module state); a queued plan whose signal aborts leaves the queue
+ * without ever starting.
  */
 export interface FleetPlanner {
-  plan(input: FleetInput, options?: { signal?: AbortSignal }): Promise<FleetResult>;
+  plan(input: FleetInput, options?: PlanOptions): Promise<FleetResult>;
+  /** A day's problem: matrix, plan and reasons, all in the worker. */
+  planDay(problem: DayProblem, options?: PlanOptions): Promise<DaySolution>;
   /** Plans running now / waiting for a slot. */
   readonly running: number;
   readonly queued: number;
 }
 
-export function createFleetPlanner(options: { concurrency?: number } = {}): FleetPlanner {
-  const concurrency = Math.max(1, options.concurrency ?? 1);
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  const next = (): void => {
-    while (running < concurrency && waiting.length > 0) waiting.shift()!();
-  };
+export interface PlanOptions { signal?: AbortSignal; key?: string }
+
+export function createFleetPlanner(options: { concurrency?: number; maxQueued?: number; maxQueuedPerKey?: number } = {}): FleetPlanner {
+  const queue = createFairQueue({
+    concurrency: options.concurrency ?? 1, maxQueued: options.maxQueued ?? 8, maxQueuedPerKey: options.maxQueuedPerKey ?? 2,
+    busyMessage: 'Other plans are being made right now; plan again in a few seconds',
+  });
   return {
-    get running() {
-      return running;
-    },
-    get queued() {
-      return waiting.length;
-    },
-    plan(input, opts = {}) {
-      return new Promise<FleetResult>((resolve, reject) => {
-        const start = (): void => {
-          opts.signal?.removeEventListener('abort', onAbort);
-          running++;
-          runFleet(input, opts).then(resolve, reject).finally(() => {
-            running--;
-            next();
-          });
-        };
-        const onAbort = (): void => {
-          const i = waiting.indexOf(start);
-          if (i >= 0) waiting.splice(i, 1);
-          reject(new Error('fleet planning aborted'));
-        };
-        if (opts.signal?.aborted) {
-          reject(new Error('fleet planning aborted'));
-          return;
-        }
-        opts.signal?.addEventListener('abort', onAbort, { once: true });
-        waiting.push(start);
-        next();
-      });
-    },
+    get running() { return queue.running; },
+    get queued() { return queue.queued; },
+    plan: (input, opts = {}) => queue.run(opts.key ?? '', () => runFleet(input, opts), opts).catch(renameAbort),
+    planDay: (problem, opts = {}) => queue.run(opts.key ?? '', () => runDay(problem, opts), opts).catch(renameAbort),
   };
 }
+
+const renameAbort = (err: unknown): never => {
+  throw err instanceof Error && /aborted$/.test(err.message) ? new Error('fleet planning aborted') : err;
+};

@@ -3,9 +3,13 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { FleetInput, FleetResult } from '../../../shared/routing';
+import type { DayProblem, DaySolution } from '../dispatch/solveDay';
+
+/** What a worker does: a bare `optimizeFleet`, or a whole day (matrix, plan and reasons). */
+export type FleetTask = { kind: 'fleet'; input: FleetInput } | { kind: 'day'; problem: DayProblem };
 
 export type FleetWorkerReply =
-  | { ok: true; result: FleetResult }
+  | { ok: true; result: FleetResult | DaySolution }
   | { ok: false; message: string; range: boolean };
 
 /**
@@ -29,12 +33,21 @@ import(workerData.tsxApi).then((api) => api.tsImport(workerData.file, workerData
  * (terminates the worker), for a dispatcher who cancels or re-plans.
  */
 export function runFleet(input: FleetInput, options: { signal?: AbortSignal } = {}): Promise<FleetResult> {
-  return new Promise<FleetResult>((resolve, reject) => {
+  return runTask({ kind: 'fleet', input }, options) as Promise<FleetResult>;
+}
+
+/** Plans a day in a worker thread: the matrix, the plan and the reasons all off the request thread. */
+export function runDay(problem: DayProblem, options: { signal?: AbortSignal } = {}): Promise<DaySolution> {
+  return runTask({ kind: 'day', problem }, options) as Promise<DaySolution>;
+}
+
+function runTask(task: FleetTask, options: { signal?: AbortSignal }): Promise<FleetResult | DaySolution> {
+  return new Promise<FleetResult | DaySolution>((resolve, reject) => {
     if (options.signal?.aborted) {
       reject(new Error('fleet planning aborted'));
       return;
     }
-    const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { input, tsxApi: TSX_API, file: WORKER_FILE } });
+    const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { task, tsxApi: TSX_API, file: WORKER_FILE } });
     let settled = false;
     const finish = (fn: () => void): void => {
       if (settled) return;

@@ -1,7 +1,7 @@
 export { optimizeFleet, FLEET_DEFAULT_SEED, FLEET_DEFAULT_TIME_LIMIT_MS } from './optimize';
 export { routeSchedule } from './schedule';
 export type { RouteSchedule, StopTimes } from './schedule';
-export { unassignedReason } from './reasons';
+export { unassignedReason, unassignedReasons } from './reasons';
 export type { UnassignedReason } from './reasons';
 export { parseSolomon } from './solomon';
 export type { SolomonInstance } from './solomon';

@@ -26,14 +26,27 @@ function aloneReason(m: FleetModel, v: number, j: number): UnassignedReason {
   return 'no_vehicle';
 }
 
+/** Why one job is left out. Builds the model: for several jobs use `unassignedReasons`. */
 export function unassignedReason(input: Pick<FleetInput, 'matrix' | 'vehicles' | 'jobs'>, jobId: number): UnassignedReason {
+  return unassignedReasons(input, [jobId])[0];
+}
+
+/**
+ * Why each of `jobIds` is left out, in their order. The model (an n x n copy of the matrix) is
+ * built once for all of them: rebuilding it per job made a 1,200-parcel plan with few drivers
+ * hold the event loop for 20 s and a 5,000-parcel one for minutes (security issue 30).
+ */
+export function unassignedReasons(input: Pick<FleetInput, 'matrix' | 'vehicles' | 'jobs'>, jobIds: readonly number[]): UnassignedReason[] {
   const m = buildModel({ ...input });
-  const j = m.jobIds.indexOf(jobId);
-  if (j < 0) throw new RangeError(`unassignedReason: unknown job ${jobId}`);
-  let best: UnassignedReason | null = null;
-  for (let v = 0; v < m.V; v++) {
-    const r = aloneReason(m, v, j);
-    if (best === null || RANK[r] > RANK[best]) best = r;
-  }
-  return best ?? 'no_vehicle';
+  const index = new Map(m.jobIds.map((id, j) => [id, j]));
+  return jobIds.map((jobId) => {
+    const j = index.get(jobId);
+    if (j === undefined) throw new RangeError(`unassignedReason: unknown job ${jobId}`);
+    let best: UnassignedReason | null = null;
+    for (let v = 0; v < m.V; v++) {
+      const r = aloneReason(m, v, j);
+      if (best === null || RANK[r] > RANK[best]) best = r;
+    }
+    return best ?? 'no_vehicle';
+  });
 }
