@@ -14,8 +14,11 @@ import { messageDispatcherFor } from '../../server/services/messages/setup';
 import { logSmsProvider, smtpTransport } from '../../server/services/messages/transports';
 import { POSITION_STOPS_MAX } from '../../server/services/recipients/view';
 import type { RecipientView } from '../../shared/schemas/recipients';
+import { createGeocodeWorker } from '../../server/services/geo/geocoder';
 import { makeApp, PASSWORD, type TestApp } from '../helpers/app';
 import { startSmtp } from '../helpers/messaging';
+import { csvForm, locateWorld } from './geo-locate-fixtures';
+import { sendJson, standIn } from './geo-standins';
 
 /** A "PDF" of about `size` bytes, different for each `n`. */
 const pdf = (n: number, size: number) => new TextEncoder().encode(`%PDF-1.4\n%${n}\n${'x'.repeat(size - 24)}\n%%EOF\n`);
@@ -132,6 +135,35 @@ describe('7. registration answers the same whether the e-mail has an account or 
   });
 });
 
+describe('7. the geocoder is shared fairly between companies', () => {
+  it('a hundred junk rows of one shipper do not hold up another shipper\'s single parcel', async () => {
+    const w = await locateWorld();
+    const geo = await standIn((_url, _req, res) => sendJson(res, 200, []));
+    w.t.app.deps.config.geocoderUrl = `${geo.url}/search`;
+    try {
+      const otherId = await w.t.company('Second');
+      await w.t.db.update(company).set({ billing_type: 'postpaid', currency: 'AUD' }).where(eq(company.id, otherId)).run();
+      const other = await w.t.login('company', { companyId: otherId });
+      const junk = ['hawb,customer_address,postcode,postcode_name,latitude,longitude', ...Array.from({ length: 100 }, (_, i) => `JUNK-${i},${i} Junk Road,2026,Bondi,,`)].join('\n');
+      expect((await w.t.json('POST', '/api/company-package/csv-upload/', w.shipper.token, csvForm(junk))).status).toBe(200);
+      const one = await w.t.json<{ id: number }>('POST', '/api/package/', other.token, { hawb: 'ONE-1', customer_address: '5 Real Street', postcode: 2026, postcode_name: 'Bondi' });
+      expect(one.status, JSON.stringify(one.body)).toBe(201);
+      const clock = { now: 1_000_000 };
+      const wk = createGeocodeWorker(w.t.app.deps, { now: () => clock.now, sleep: async (ms) => { clock.now += ms; } });
+      await wk.runOnce(4);
+      const asked = geo.requests.map((u) => u.searchParams.get('q') ?? '');
+      expect(asked).toHaveLength(4);
+      // Served in its turn (the second request), not after the 100 older junk rows.
+      expect(asked.findIndex((q) => q.startsWith('5 Real Street'))).toBeLessThanOrEqual(1);
+      expect(asked.filter((q) => q.includes('Junk Road'))).toHaveLength(3);
+      // The shipper's own rows still go oldest first.
+      expect(asked.filter((q) => q.includes('Junk Road'))).toEqual(['0 Junk Road, Bondi, 2026', '1 Junk Road, Bondi, 2026', '2 Junk Road, Bondi, 2026']);
+    } finally {
+      await geo.close();
+    }
+  });
+});
+
 describe('8. private answers are never stored by a cache', () => {
   it('API answers, errors, private files, a recipient\'s files and the tracking answers say no-store', async () => {
     const t = await makeApp();
@@ -175,7 +207,7 @@ describe('8. per-address throttles count an IPv6 client by its /64', () => {
     for (let i = 0; i < 5; i++) await t.json('POST', '/api/company/register/', null, form(10 + i), { 'x-forwarded-for': i % 2 ? '198.51.100.7' : '::ffff:198.51.100.7' });
     expect((await t.json('POST', '/api/company/register/', null, form(20), { 'x-forwarded-for': '198.51.100.7' })).status).toBe(429);
     expect((await t.json('POST', '/api/company/register/', null, form(21), { 'x-forwarded-for': '2001:db8:77:2::1' })).status).toBe(201);
-  });
+  }, 120_000);
 });
 
 describe('8. the tracking page shows the van coarsely, and only a few stops ahead', () => {

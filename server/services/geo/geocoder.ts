@@ -90,28 +90,40 @@ export function createGeocodeWorker(deps: Pick<Deps, 'db' | 'clock' | 'config' |
       .where(eq(packageLocation.pending, true)).orderBy(asc(packageLocation.package_id)).limit(1).get();
     if (!oldest) return [];
     const owners: (number | null)[] = [...(await db.select({ id: company.id }).from(company).orderBy(asc(company.id)).all()).map((c) => c.id), null];
-    const queues: { company: number | null; rows: Awaited<ReturnType<typeof oldestOf>> }[] = [];
+    const queues: { company: number | null; rows: Awaited<ReturnType<typeof oldestOf>>; more: boolean }[] = [];
     const start = turn % owners.length;
     const share = Math.max(1, Math.ceil(limit / owners.length));
     let visited = 0;
     for (; visited < owners.length && queues.length < limit; visited++) {
       const owner = owners[(start + visited) % owners.length] as number | null;
       const rows = await oldestOf(owner, oldest.at, share);
-      if (rows.length) queues.push({ company: owner, rows });
+      if (rows.length) queues.push({ company: owner, rows, more: rows.length === share });
     }
-    // Round-robin: the first of each queue, then the second of each...
+    // Round-robin: the first of each queue, then the second of each...; a queue that filled its share
+    // may have more, asked for when the others ran dry.
     const picked: Awaited<ReturnType<typeof oldestOf>> = [];
-    for (let round = 0; picked.length < limit && queues.some((q) => q.rows.length > round); round++) {
+    for (let round = 0; picked.length < limit; round++) {
+      if (!queues.some((q) => q.rows.length > round)) {
+        const dry = queues.filter((q) => q.more);
+        if (!dry.length) break;
+        const want = Math.max(1, Math.ceil((limit - picked.length) / dry.length));
+        for (const q of dry) {
+          const rows = await oldestOf(q.company, oldest.at, want, q.rows.length);
+          q.rows.push(...rows);
+          q.more = rows.length === want;
+        }
+        if (!queues.some((q) => q.rows.length > round)) break;
+      }
       for (const q of queues) if (round < q.rows.length && picked.length < limit) picked.push(q.rows[round] as (typeof picked)[number]);
     }
     turn = start + Math.max(1, visited);
     return picked;
   }
 
-  const oldestOf = (owner: number | null, since: number, n: number) => deps.db.select(columns)
+  const oldestOf = (owner: number | null, since: number, n: number, skip = 0) => deps.db.select(columns)
     .from(pkg).innerJoin(packageLocation, eq(packageLocation.package_id, pkg.id)).leftJoin(suburb, eq(suburb.id, pkg.suburb_id))
     .where(and(owner == null ? isNull(pkg.company_id) : eq(pkg.company_id, owner), gte(pkg.created_at, since), eq(packageLocation.pending, true)))
-    .orderBy(asc(pkg.created_at), asc(pkg.id)).limit(n).all();
+    .orderBy(asc(pkg.created_at), asc(pkg.id)).limit(n).offset(skip).all();
 
   const settle = (packageId: number, status: string | null) => deps.writes.run(async () => {
     const { db } = deps;
