@@ -161,7 +161,7 @@ describe('7. the geocoder is shared fairly between companies', () => {
     } finally {
       await geo.close();
     }
-  });
+  }, 120_000);
 });
 
 describe('8. private answers are never stored by a cache', () => {
