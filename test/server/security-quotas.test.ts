@@ -165,7 +165,7 @@ describe('7. the geocoder is shared fairly between companies', () => {
 });
 
 describe('8. private answers are never stored by a cache', () => {
-  it('API answers, errors, private files, a recipient\'s files and the tracking answers say no-store', async () => {
+  it('API answers, errors, private files, public tracking and the API document say no-store', async () => {
     const t = await makeApp();
     const co = await t.login('company');
     const file = (await upload(t, co.token, pdf(1, 1000))).body.id;
