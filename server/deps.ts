@@ -49,8 +49,10 @@ export interface Config {
   uploadParsers: number;
   /** A file not read by then is refused and its worker stopped. */
   uploadParseTimeoutMs: number;
-  /** Bytes of stored files a company (all its logins) may hold. */
+  /** Bytes of stored files a company (all its logins) may hold (UPLOAD_QUOTA_MB). */
   uploadQuotaBytes: number;
+  /** Bytes an account without a company (drivers, staff) may store per 30 days (UPLOAD_ACCOUNT_QUOTA_MB). */
+  uploadAccountQuotaBytes: number;
   /** Bytes a company, or a user without one, may upload per minute. */
   uploadBytesPerMinute: number;
   /** Bytes on disk that no file record names are removed after this long (a write may still be committing before). */
@@ -79,6 +81,7 @@ export const defaultConfig: Config = {
   uploadParsers: 2,
   uploadParseTimeoutMs: 20_000,
   uploadQuotaBytes: 5 * 1024 ** 3,
+  uploadAccountQuotaBytes: 4 * 1024 ** 3,
   uploadBytesPerMinute: 60 * 1024 * 1024,
   orphanFileGraceMs: 24 * 3600_000,
   historyAfterDays: 90,

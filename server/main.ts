@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import { uploadQuotas } from './services/files/allowance';
 import { resolve } from 'node:path';
 import { createApp } from './app';
 import { systemClock } from './clock';
@@ -87,6 +88,7 @@ async function serve(): Promise<void> {
       ...(env.GEOCODER_INTERVAL_MS ? { geocoderIntervalMs: Number(env.GEOCODER_INTERVAL_MS) } : {}),
       ...(env.TRAVEL_SPEED_KMH ? { travelSpeedKmh: Number(env.TRAVEL_SPEED_KMH) } : {}),
       ...(env.DETOUR_FACTOR ? { detourFactor: Number(env.DETOUR_FACTOR) } : {}),
+      ...uploadQuotas(env),
       webhookAllow: (env.WEBHOOK_ALLOW_HOSTS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
       historyAfterDays,
     },

@@ -36,6 +36,14 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-xss-protection': '0',
 };
 
+/**
+ * API answers are private (a token's data, a recipient's parcel) or change from one call to the
+ * next: none may be kept by a browser or a proxy, so the next person on a shared tablet or browser
+ * cannot read them from the cache after logout. An answer that says otherwise (the API docs'
+ * versioned assets) keeps its own header; the PWA's files have their own rule (server/http/compress.ts).
+ */
+export const API_CACHE_CONTROL = 'no-store';
+
 /** Marks an answer made with every header the middleware below would add. */
 const COMPLETE = Symbol('answer headers complete');
 
@@ -52,14 +60,17 @@ export function hasAnswerHeaders(res: Response): boolean {
 export function jsonAnswer(c: Context<AppEnv>, body: string | Uint8Array<ArrayBuffer>, status: number): Response {
   const res = new Response(body, {
     status,
-    headers: { 'content-type': 'application/json', vary: 'Accept-Encoding', 'x-request-id': c.get('requestId'), ...SECURITY_HEADERS },
+    headers: {
+      'content-type': 'application/json', vary: 'Accept-Encoding', 'cache-control': API_CACHE_CONTROL, 'x-request-id': c.get('requestId'),
+      ...SECURITY_HEADERS,
+    },
   });
   return Object.assign(res, { [COMPLETE]: true as const });
 }
 
 /**
  * The same headers on every other answer (errors, files, the PWA, the API docs): one place sets what
- * `jsonAnswer` puts in at creation. Runs inside compressJson, which copies them to what it encodes.
+ * `jsonAnswer` puts in at creation (Cache-Control on /api answers that set none). Runs inside compressJson, which copies them to what it encodes.
  */
 export function answerHeaders(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -68,6 +79,7 @@ export function answerHeaders(): MiddlewareHandler<AppEnv> {
     // On the finished response's headers: c.header() now would rebuild the whole Response.
     const headers = c.res.headers;
     headers.set('x-request-id', c.get('requestId'));
+    if ((c.req.path === '/api' || c.req.path.startsWith('/api/')) && !headers.has('cache-control')) headers.set('cache-control', API_CACHE_CONTROL);
     for (const name in SECURITY_HEADERS) headers.set(name, SECURITY_HEADERS[name] as string);
   };
 }

@@ -68,7 +68,7 @@ export function databaseRateLimiter(db: Db): RateLimiter {
 
 /**
  * Forgets throttle rows that no longer refuse or remember anything (server maintenance). Memory
- * throttles (SQLite) leave the table empty: then this finds nothing.
+ * throttles (SQLite) leave the table to the upload allowances (services/files/allowance.ts).
  */
 export async function pruneThrottle(db: Db, now: number): Promise<number> {
   return changedRows(await db.delete(throttle).where(lte(throttle.expires_at, now)).run());

@@ -11,7 +11,7 @@ import { ops } from '../http/catalogue';
 import type { App } from '../http/env';
 import { rawObject } from '../http/rawJson';
 import { defineRoute } from '../http/route';
-import { checkUpload, dropIfUnused, recordFile, writeBytes } from '../services/files/store';
+import { checkUpload, recordFile, settleUpload, writeBytes } from '../services/files/store';
 import { actionParcel, deliver, deliveryAnswer, flaggedPage, forceDeliver, resolveFlag } from '../services/packages/deliver';
 import { attachFailurePhoto, attemptPage, failDelivery, failurePhotoParcel, forceFail, type FailResult } from '../services/packages/fail';
 import { fileInfo, proofOf, proofParcel, updateDeliveryText, writableProofParcel, writeSlots } from '../services/packages/proof';
@@ -79,12 +79,12 @@ export function deliveryRoutes(app: App): void {
     summary: 'Upload the photo of a failed attempt (before the failure: name it in the fail body; after: it joins the latest attempt)',
     prepare: async ({ deps, body, user }) => {
       const upload = checkUpload(new Uint8Array(await body.file.arrayBuffer()), 'photo', body.sha256);
-      return { upload, key: await writeBytes(deps, upload, user.id) };
+      return { upload, written: await writeBytes(deps, upload, user.id) };
     },
-    settle: ({ key }, deps) => dropIfUnused(deps, key),
+    settle: ({ written }, deps) => settleUpload(deps, written),
   }, async ({ deps, user, params, body, prepared }) => {
     const row = await failurePhotoParcel(deps.db, user, params.id);
-    const file = await recordFile(deps.db, deps.clock.now(), user.id, prepared.key, prepared.upload, 'photo', body.client_id ?? null);
+    const file = await recordFile(deps.db, deps.clock.now(), user.id, prepared.written.key, prepared.upload, 'photo', body.client_id ?? null);
     const attempt = await attachFailurePhoto(deps, user, row, file.id);
     return {
       success: true, message: attempt != null ? `Photo added to attempt ${attempt} of ${row.hawb}` : 'Photo stored; name it in the fail request',
@@ -99,12 +99,12 @@ export function deliveryRoutes(app: App): void {
     description: 'Drivers fill the slots of parcels they hold; after delivery they may only fill empty slots (replacing is for staff).',
     prepare: async ({ deps, body, user }) => {
       const upload = checkUpload(new Uint8Array(await body.file.arrayBuffer()), body.slot === 'signature' ? 'signature' : 'photo', body.sha256);
-      return { upload, key: await writeBytes(deps, upload, user.id) };
+      return { upload, written: await writeBytes(deps, upload, user.id) };
     },
-    settle: ({ key }, deps) => dropIfUnused(deps, key),
+    settle: ({ written }, deps) => settleUpload(deps, written),
   }, async ({ deps, user, params, body, prepared, device }) => {
     const row = await writableProofParcel(deps.db, user, params.id);
-    const file = await recordFile(deps.db, deps.clock.now(), user.id, prepared.key, prepared.upload, body.slot === 'signature' ? 'signature' : 'photo', body.client_id ?? null);
+    const file = await recordFile(deps.db, deps.clock.now(), user.id, prepared.written.key, prepared.upload, body.slot === 'signature' ? 'signature' : 'photo', body.client_id ?? null);
     await writeSlots(deps, user, row, { [body.slot]: file.id }, device?.id);
     return proofOf(deps.db, row);
   });

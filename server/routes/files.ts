@@ -5,7 +5,7 @@ import { iso } from '../clock';
 import { notFound } from '../errors';
 import type { App } from '../http/env';
 import { defineRoute } from '../http/route';
-import { checkUpload, dropIfUnused, fileById, FILE_KINDS, recordFile, writeBytes, type StoredFile } from '../services/files/store';
+import { checkUpload, fileById, FILE_KINDS, recordFile, settleUpload, writeBytes, type StoredFile } from '../services/files/store';
 import { userFileResponse } from '../services/files/serve';
 
 export const UploadBody = z.object({
@@ -32,11 +32,11 @@ export function fileRoutes(app: App): void {
     bodyKind: 'multipart', body: UploadBody, response: FileRecord, status: 201,
     prepare: async ({ deps, body, user }) => {
       const upload = checkUpload(new Uint8Array(await body.file.arrayBuffer()), body.kind, body.sha256);
-      return { upload, key: await writeBytes(deps, upload, user.id) };
+      return { upload, written: await writeBytes(deps, upload, user.id) };
     },
-    settle: ({ key }, deps) => dropIfUnused(deps, key),
+    settle: ({ written }, deps) => settleUpload(deps, written),
   }, async ({ deps, user, body, prepared }) =>
-    toFileRecord(await recordFile(deps.db, deps.clock.now(), user.id, prepared.key, prepared.upload, body.kind, body.client_id ?? null)));
+    toFileRecord(await recordFile(deps.db, deps.clock.now(), user.id, prepared.written.key, prepared.upload, body.kind, body.client_id ?? null)));
 
   defineRoute(app, {
     method: 'get', path: '/file/{id}/', tags: ['Files'], access: 'authenticated', catalogue: [], params: IdParams,
@@ -46,6 +46,6 @@ export function fileRoutes(app: App): void {
     if (!row || (row.owner_id !== user.id && !isStaff(user.role))) throw notFound(`File ${params.id} not found`);
     const bytes = await deps.files.get(row.key);
     if (!bytes) throw notFound(`File ${params.id} is missing from storage`);
-    return userFileResponse(row, bytes, 'private, max-age=3600');
+    return userFileResponse(row, bytes, 'private, no-store');
   });
 }

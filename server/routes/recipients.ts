@@ -33,7 +33,7 @@ export function recipientRoutes(app: App): void {
     const bytes = await deps.files.get(row.key);
     if (!bytes) throw notFound('No such file on this tracking page');
     c.header('Content-Type', row.mime);
-    c.header('Cache-Control', 'private, max-age=3600');
+    c.header('Cache-Control', 'private, no-store');
     c.header('X-Content-Type-Options', 'nosniff');
     return c.body(bytes as Uint8Array<ArrayBuffer>);
   });

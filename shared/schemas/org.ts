@@ -4,7 +4,7 @@ import { ROLES } from '../roles';
 import { password } from './auth';
 import { email, idParam, latitude, longitude, phone, requiredText, text, updateOf } from './common';
 import { Package } from './package';
-import { Company, companyCode } from './people';
+import { companyCode } from './people';
 
 // ---- Company registration and depot addresses -------------------------------------------------
 
@@ -20,11 +20,10 @@ export const RegisterCompanyBody = z.object({
   contact_name: requiredText(200).optional(),
   password: password(),
 }).strict();
+/** The same whether the e-mail was new or already had an account: nothing in it tells the two apart. */
 export const RegisterCompanyResponse = z.object({
   success: z.boolean(),
   message: z.string(),
-  company: Company,
-  user: z.object({ id: z.number().int(), name: z.string(), email: z.string(), role: z.enum(ROLES) }),
 });
 
 export const DepotAddress = z.object({

@@ -3,8 +3,9 @@ import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 /**
  * Throttle counters every server process shares (PostgreSQL, WORKERS=N): the rate limiter's windows
  * and the login throttle's failures and known addresses (server/http/sharedThrottle.ts). SQLite is
- * served by one process, which keeps them in memory; there this table stays empty.
- * Keys are `<scope>:<subject>`, as in server/http/rateLimit.ts.
+ * served by one process, which keeps those in memory. On both engines it holds the upload
+ * allowances (`upload-rate:`, `upload-held:`; server/services/files/allowance.ts), reserved in one
+ * conditional statement each. Keys are `<scope>:<subject>`, as in server/http/rateLimit.ts.
  */
 export const throttle = sqliteTable('throttle', {
   key: text('key').primaryKey(),

@@ -8,9 +8,8 @@ import { clientIp } from '../../http/client';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
 import { defineResource, type Row } from '../../resources/crud';
-import { authUser } from '../../services/auth/accounts';
 import { hashPassword } from '../../services/auth/passwords';
-import { changeCompanyStatus, REGISTER_LIMIT, REGISTER_WINDOW_MS, registerCompany } from '../../services/org/company';
+import { changeCompanyStatus, REGISTER_LIMIT, REGISTER_WINDOW_MS, registerCompany, registeredMessage } from '../../services/org/company';
 import { deleteDepot, depotOwner, depotRow, depotScope, keepOneDefault } from '../../services/org/depots';
 import { toCompany } from '../people';
 import { filterQuery } from './filters';
@@ -29,20 +28,19 @@ export function companyExtraRoutes(app: App): void {
     method: 'post', path: '/company/register/', tags, access: 'public', transactional: true,
     catalogue: ops('web/Company', 'Register Company Without Auth'),
     summary: 'Register a company and its login without an account (waits for approval)',
-    description: `Creates the company with status "pending" and its company login. It can sign in once an admin sets the status to "active". At most ${REGISTER_LIMIT} registrations an hour per client address.`,
+    description: `Creates the company with status "pending" and its company login, and e-mails the address. It can sign in once an admin sets the status to "active". An e-mail that already has an account gets the same answer (nothing is created; its owner is told by e-mail), so this cannot tell who has an account. At most ${REGISTER_LIMIT} registrations an hour per client address.`,
     body: RegisterCompanyBody, response: RegisterCompanyResponse, status: 201,
     prepare: async ({ deps, body, c }) => {
       await deps.limiter.hit(`register-company:${clientIp(c, deps.config)}`, REGISTER_LIMIT, REGISTER_WINDOW_MS, deps.clock.now());
+      // Hashed whether or not the e-mail is known: both answers cost the same.
       return hashPassword(body.password);
     },
   }, async ({ deps, body, prepared }) => {
     const made = await registerCompany(deps, body, prepared);
-    // No one is signed in: the actor is empty and the new login is named in `after`.
-    await audit(deps.db, deps.clock.now(), null, 'company.register', `company:${made.company.id}`, { ...changes(null, made.company), login: made.user.id });
-    return {
-      success: true, message: 'Registered; an administrator will review the company before it can log in',
-      company: toCompany(made.company), user: authUser(made.user),
-    };
+    // No one is signed in: the actor is empty and the new login (or the account the e-mail belongs to) is named.
+    if ('existing' in made) await audit(deps.db, deps.clock.now(), null, 'company.register_existing_email', `user:${made.existing}`, {});
+    else await audit(deps.db, deps.clock.now(), null, 'company.register', `company:${made.company.id}`, { ...changes(null, made.company), login: made.user.id });
+    return { success: true, message: registeredMessage(body.email) };
   });
 
   defineRoute(app, {

@@ -17,7 +17,7 @@ export function pickupQrRoutes(app: App): void {
     const text = await pickupPointCode(deps.db, point.id, deps.clock.now());
     const image = await renderQr(text, query.format, query.size);
     c.header('X-QR-Text', text);
-    c.header('Cache-Control', 'private, max-age=300');
+    c.header('Cache-Control', 'private, no-store');
     if (typeof image === 'string') return c.body(image, 200, { 'Content-Type': 'image/svg+xml' });
     c.header('Content-Disposition', `inline; filename="pickup-point-${point.id}.png"`);
     return c.body(image as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': 'image/png' });

@@ -4,7 +4,7 @@ import type { Deps } from '../../deps';
 import type { Db } from '../../db/client';
 import { storedFile } from '../../db/schema/index';
 import { ApiError, conflict } from '../../errors';
-import { checkUploadAllowance } from './allowance';
+import { reserveUpload, type UploadHold } from './allowance';
 import { sniff, type FileType } from './sniff';
 
 export type StoredFile = typeof storedFile.$inferSelect;
@@ -35,14 +35,22 @@ export function checkUpload(bytes: Uint8Array, kind: FileKind, declaredSha256?: 
   return { bytes, mime, sha256 };
 }
 
+export interface WrittenBytes { key: string; hold: UploadHold }
+
 /**
  * Writes the bytes (async, before any transaction) and returns the storage key; the row is
- * inserted by `recordFile` inside the caller's transaction. The owner's quota and rate are checked
- * first; bytes no row ends up naming are removed by the route (`settle`) or the sweep (sweep.ts).
+ * inserted by `recordFile` inside the caller's transaction. The owner's rate and quota are reserved
+ * first (allowance.ts) and the reservation is the caller's to release once its unit settled
+ * (`settleUpload`); bytes no row ends up naming are removed then, or by the sweep (sweep.ts).
  */
-export async function writeBytes(deps: Deps, upload: CheckedUpload, ownerId: number): Promise<string> {
-  await checkUploadAllowance(deps, ownerId, upload.bytes.byteLength);
-  return deps.files.put(upload.bytes);
+export async function writeBytes(deps: Deps, upload: CheckedUpload, ownerId: number): Promise<WrittenBytes> {
+  const hold = await reserveUpload(deps, ownerId, upload.bytes.byteLength);
+  try {
+    return { key: await deps.files.put(upload.bytes), hold };
+  } catch (err) {
+    await hold.release();
+    throw err;
+  }
 }
 
 export async function keyInUse(db: Db, key: string): Promise<boolean> {
@@ -52,6 +60,12 @@ export async function keyInUse(db: Db, key: string): Promise<boolean> {
 /** For a route's `settle`: once its answer committed, bytes it wrote that no row names (refused, or a replay) go. */
 export async function dropIfUnused(deps: Deps, key: string): Promise<void> {
   if (!(await keyInUse(deps.db, key))) await deps.files.delete(key);
+}
+
+/** A route's `settle` after `writeBytes`: the row (if any) committed, so the reservation goes and unused bytes too. */
+export async function settleUpload(deps: Deps, written: WrittenBytes): Promise<void> {
+  await written.hold.release();
+  await dropIfUnused(deps, written.key);
 }
 
 export async function recordFile(db: Db, now: number, ownerId: number, key: string, upload: CheckedUpload, kind: FileKind, clientId: string | null): Promise<StoredFile> {

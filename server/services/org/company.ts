@@ -36,17 +36,34 @@ function deriveCode(name: string): string {
   return `${stem}-${randomBytes(2).toString('hex').toUpperCase()}`;
 }
 
+/** The one answer to a registration, whether the e-mail was new or already had an account. */
+export const registeredMessage = (email: string) =>
+  `Thank you. We have sent an e-mail to ${email} about what happens next; an administrator reviews new companies before they can log in.`;
+
 /**
  * A self-registered company waits as `pending` with its login; it cannot sign in until an admin
- * approves it through the status change. `passwordHash` is computed before the transaction.
+ * approves it through the status change. `passwordHash` is computed before the transaction, whether
+ * or not the e-mail is new. An e-mail that already has an account (any account, the super admin's
+ * included) gets the same answer as a new one, so the endpoint cannot tell who has an account: the
+ * account's owner is told by e-mail instead and nothing else changes (`existing` names it).
  */
-export async function registerCompany(deps: Deps, body: z.output<typeof RegisterCompanyBody>, passwordHash: string) {
+export async function registerCompany(deps: Deps, body: z.output<typeof RegisterCompanyBody>, passwordHash: string)
+  : Promise<{ company: CompanyRow; user: typeof user.$inferSelect } | { existing: number }> {
   const now = deps.clock.now();
-  const taken = await deps.db.select({ id: user.id }).from(user).where(eq(user.email, body.email)).get();
-  if (taken) throw conflict(`The e-mail ${body.email} is already registered; log in or reset the password`);
+  // The code first: its conflict is the same answer whoever owns the e-mail.
   const code = body.code ?? deriveCode(body.name);
   if ((await deps.db.select({ id: company.id }).from(company).where(eq(company.code, code)).get())) {
     throw conflict(`Company code ${code} is already used; choose another`);
+  }
+  const taken = await deps.db.select({ id: user.id }).from(user).where(eq(user.email, body.email)).get();
+  if (taken) {
+    await deps.mailer.send({
+      to: body.email,
+      subject: 'Someone tried to register a company with your e-mail address',
+      body: 'Someone asked to register a company on Courier with this e-mail address, which already has an account. '
+        + 'Nothing was changed. If it was you, log in instead (or reset your password from the login page); otherwise you can ignore this message.',
+    });
+    return { existing: taken.id };
   }
   const co = await deps.db.insert(company).values({
     name: body.name, email: body.email, phone: body.phone, address: body.address, abn: body.abn, code,

@@ -51,7 +51,7 @@ async function removeBytes(deps: Deps, keys: string[]): Promise<void> {
 export async function attachUserFile(deps: Deps, userId: number, slot: UserFileSlot, file: File): Promise<StoredFile> {
   const { kind, column } = USER_FILE_SLOTS[slot];
   const upload = checkUpload(new Uint8Array(await file.arrayBuffer()), kind);
-  const key = await writeBytes(deps, upload, userId);
+  const { key, hold } = await writeBytes(deps, upload, userId);
   let stale: string[] = [];
   let stored: StoredFile;
   try {
@@ -65,11 +65,16 @@ export async function attachUserFile(deps: Deps, userId: number, slot: UserFileS
       return rec;
     });
   } catch (err) {
+    await hold.release();
     await removeBytes(deps, [key]);
     throw err;
   }
   // The old bytes go only once the row that dropped them is on disk (it may sit in an open write batch).
-  await deps.writes.settled();
+  try {
+    await deps.writes.settled();
+  } finally {
+    await hold.release();
+  }
   await removeBytes(deps, stale);
   return stored;
 }

@@ -21,6 +21,17 @@ export const RECIPIENT_LIMIT = 60;
 export const RECIPIENT_WINDOW_MS = 60_000;
 /** A position older than this says nothing about where the van is now. */
 export const POSITION_MAX_AGE_MS = 15 * 60_000;
+/**
+ * The van is shown only within this many stops of the parcel, whatever the company's `stops_away`
+ * (which may reach 20 for its "arriving soon" messages): a company holding its own links must not
+ * follow its driver for much of the day.
+ */
+export const POSITION_STOPS_MAX = 3;
+/** The position is snapped to a grid of this many degrees (about 220 m north-south, 185 m east-west in Sydney). */
+export const POSITION_GRID_DEG = 0.002;
+
+/** Snaps a coordinate to the grid: the van's street block, not its GPS fix. */
+export const coarse = (deg: number) => Math.round(Math.round(deg / POSITION_GRID_DEG) * POSITION_GRID_DEG * 1000) / 1000;
 
 const fileUrl = (token: string, fileId: number) => `/api/public/track/${token}/file/${fileId}/`;
 export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -69,19 +80,20 @@ async function outSince(deps: Deps, parcel: PackageRow): Promise<number | null> 
 }
 
 /**
- * Where the van is, shown only while all of these hold: the parcel is out for delivery, it went out
- * today, it is within the company's last N stops, and the driver's newest reading is from the last
- * few minutes. Never before (a recipient cannot follow a driver around all day) nor after delivery.
+ * Roughly where the van is (snapped to POSITION_GRID_DEG), shown only while all of these hold: the
+ * parcel is out for delivery, it went out today, it is within the company's last N stops and at most
+ * POSITION_STOPS_MAX, and the driver's newest reading is from the last few minutes. Never before (a
+ * recipient cannot follow a driver around all day) nor after delivery.
  */
 export async function visiblePosition(deps: Deps, parcel: PackageRow, settings: EffectiveSettings, stops: number | null) {
   const now = deps.clock.now();
   if (parcel.status !== 'out_for_delivery' || parcel.assigned_to_id == null || stops == null) return null;
-  if (stops + 1 > settings.stopsAway) return null;
+  if (stops + 1 > Math.min(settings.stopsAway, POSITION_STOPS_MAX)) return null;
   const since = await outSince(deps, parcel);
   if (since == null || utcDay(since) !== utcDay(now)) return null;
   const p = await lastPositionOf(deps.db, parcel.assigned_to_id);
   if (!p || now - p.occurred_at > POSITION_MAX_AGE_MS || p.occurred_at < since) return null;
-  return { latitude: p.latitude, longitude: p.longitude, at: iso(p.occurred_at) ?? '' };
+  return { latitude: coarse(p.latitude), longitude: coarse(p.longitude), at: iso(p.occurred_at) ?? '' };
 }
 
 /** The parcel's proof photos with their files' ids and types, a cold parcel's from its kept rows. */
