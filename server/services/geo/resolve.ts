@@ -135,7 +135,11 @@ export function createResolver(db: Db, opts: ResolverOptions) {
       }
 
       const s = await pickSuburb(input, candidates, normAddress, point);
-      const zoneId = input.zone_id ?? (s ? s.zone_id : candidates.find((c) => c.zone_id != null)?.zone_id ?? null);
+      // The zone follows the address: master data's zone wins over one sent with it (a sender naming a
+      // cheaper zone for a Bondi address changes nothing). A given zone only places an address master
+      // data cannot; the office's per-parcel override is its own audited action (packages/zoneOverride.ts).
+      const addressZone = s ? s.zone_id : candidates.find((c) => c.zone_id != null)?.zone_id ?? null;
+      const zoneId = addressZone ?? input.zone_id ?? null;
       const states = new Set(candidates.map((c) => c.state_id));
       const stateId = input.state_id ?? s?.state_id ?? (states.size === 1 ? candidates[0].state_id : null);
       const countryId = input.country_id ?? (stateId != null ? await md.countryOfState(stateId) : null);
@@ -176,7 +180,6 @@ export type Resolver = ReturnType<typeof createResolver>;
 
 /** The zone a parcel sent to this address would get (quotes): the resolver without the geocoder queue. */
 export async function zoneOfAddress(db: Db, input: LocationInput): Promise<number | null> {
-  if (input.zone_id != null) return input.zone_id;
-  if (input.suburb_id == null && input.postcode == null && !input.postcode_name) return null;
+  if (input.suburb_id == null && input.postcode == null && !input.postcode_name) return input.zone_id ?? null;
   return (await createResolver(db, { geocoder: false }).resolve(input)).zone_id;
 }
