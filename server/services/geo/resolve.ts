@@ -42,6 +42,8 @@ export interface Resolution {
 export interface ResolverOptions {
   /** GEOCODER_URL is configured: unresolved addresses are queued for it. */
   geocoder: boolean;
+  /** Read the shared address book (default). Off: the place as master data and the geocoder give it (what a sender may be shown). */
+  addressBook?: boolean;
 }
 
 /** The geocoder cache key of an address: one normalised line, so spelling variants share an answer. */
@@ -125,7 +127,7 @@ export function createResolver(db: Db, opts: ResolverOptions) {
         point = { latitude: input.latitude, longitude: input.longitude as number };
         precision = 'exact';
         source = 'caller';
-      } else if (key) {
+      } else if (key && opts.addressBook !== false) {
         const known = await book.get({ key });
         if (known) {
           point = { latitude: known.latitude, longitude: known.longitude };
