@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { auditLog, company, deliveryRate, walletTxn, zone } from '../../server/db/schema/index';
+import { auditLog, company, deliveryRate, suburb, walletTxn, zone } from '../../server/db/schema/index';
 import { locateWorld, type Json } from './geo-locate-fixtures';
 
 type Pkg = Json & { id: number; zone: number | null; price: number | null };
@@ -30,6 +30,11 @@ describe('round three: the zone follows the address; quotes need the rate card\'
     expect(patched.body.errors.map((e) => e.path)).toContain('zone');
     expect(await read(id)).toMatchObject({ zone: w.east, price: 18, customer_name: null });
     expect((await w.t.json('PUT', `/api/package/${id}/`, w.shipper.token, { zone: cheap })).status).toBe(400);
+    // Nor by naming a suburb of the cheap zone that the parcel's postcode does not cover.
+    const cheapville = (await w.t.db.insert(suburb).values({ name: 'Cheapville', postcode: '2999', zone_id: cheap, state_id: w.nsw, created_at: now, updated_at: now }).returning().get()).id;
+    const moved = await w.t.json<Json & { errors: { path: string }[] }>('PATCH', `/api/package/${id}/`, w.shipper.token, { suburb: cheapville });
+    expect(moved.status).toBe(400);
+    expect(moved.body.errors.map((e) => e.path)).toContain('suburb');
     // Staff cannot slip it through the edit either: the override is its own operation.
     expect((await w.t.json('PATCH', `/api/package/${id}/`, w.admin.token, { zone: cheap })).status).toBe(400);
     expect(await ledger(id)).toEqual([['charge', -1800]]);

@@ -82,6 +82,10 @@ export function createResolver(db: Db, opts: ResolverOptions) {
     if (input.suburb_id != null) {
       const s = await md.suburb(input.suburb_id);
       if (!s) throw badRequest(`Suburb ${input.suburb_id} does not exist`, [{ path: 'suburb', message: 'unknown suburb' }]);
+      // The suburb is part of the address, not a price lever: one the postcode does not cover is refused.
+      if (s.deleted_at == null && candidates.length && !candidates.some((c) => c.id === s.id)) {
+        throw badRequest(`Suburb ${s.name} is not in postcode ${String(input.postcode)}`, [{ path: 'suburb', message: 'not in this postcode' }]);
+      }
       return s;
     }
     const name = normaliseAddress(input.postcode_name);
