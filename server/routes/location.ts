@@ -34,9 +34,11 @@ export function locationRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/package/{id}/location/', tags, access: 'package.view', params: IdParams, response: PackageLocation, catalogue: [],
     summary: "A parcel's position, its precision (exact, street, suburb, postcode, none) and where it came from",
+    description: 'Staff see the shared address book\'s entry too. Anyone else sees only what concerns their own parcel: `address_book` is null, and a point '
+      + 'the shared book gave the parcel (deliveries to the address, an office pin) is shown as master data places the address.',
   }, async ({ deps, user, params }) => {
     (await livePackage(deps.db, user, params.id));
-    return packageLocationOf(deps.db, params.id);
+    return packageLocationOf(deps.db, params.id, user);
   });
 
   defineRoute(app, {
@@ -47,7 +49,7 @@ export function locationRoutes(app: App): void {
   }, async ({ deps, user, params, body }) => {
     const row = (await livePackage(deps.db, user, params.id));
     const moved = await pinAddress(deps.db, deps.clock.now(), row, body.latitude, body.longitude, { userId: user.id });
-    return { success: true, message: `${moved} parcel(s) placed`, moved, location: await packageLocationOf(deps.db, row.id) };
+    return { success: true, message: `${moved} parcel(s) placed`, moved, location: await packageLocationOf(deps.db, row.id, user) };
   });
 
   defineRoute(app, {

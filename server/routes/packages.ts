@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ArchiveBody, IdParams, restoreEnvelope, SuccessMessage } from '../../shared/schemas/common';
 import {
   AreaByPostcodeAnswer, AreaByPostcodeQuery, LIST_FILTERS_DOC, Package, PackageCreate, PackageListAnswer, PackageListQuery, PackageStatusChangeBody,
-  PackageUpdate, PriceAnswer, PriceQuoteBody,
+  PackageUpdate, PriceAnswer, PriceQuoteBody, ZoneOverrideBody,
 } from '../../shared/schemas/package';
 import { isStaff, STAFF_ROLES } from '../../shared/roles';
 import { pkg } from '../db/schema/index';
@@ -14,7 +14,7 @@ import { rawArray, rawObject } from '../http/rawJson';
 import { defineRoute } from '../http/route';
 import { placesByPostcode } from '../services/geo/lookup';
 import { setPackagesArchived } from '../services/packages/archive';
-import { createPackage } from '../services/packages/create';
+import { createPackage, senderZone } from '../services/packages/create';
 import { changeStatus, deletePackage, editPackage } from '../services/packages/edit';
 import { findPackage } from '../services/packages/lifecycle';
 import { priceFor, type PriceQuote } from '../services/packages/price';
@@ -23,6 +23,8 @@ import { packageJson, packageJsonByIds } from '../services/packages/json';
 import { packageList, packageListWhere, packagePage } from '../services/packages/list';
 import { livePackage } from '../services/history/live';
 import { frozenAnswer, visibleInHistory } from '../services/history/read';
+import { overrideZone } from '../services/packages/zoneOverride';
+import { requireQuoteAccess } from '../services/money/access';
 
 const tags = ['Package'];
 const pm = (...names: string[]) => ops('web/Package Model', ...names);
@@ -79,12 +81,14 @@ export function packageRoutes(app: App): void {
     catalogue: pm('Get Price'), transactional: false,
     summary: 'Quote a price for a parcel not yet created',
     description: 'Weight in kg, dimensions in cm. `amount` is in minor units; `price` the same in major units. A company is quoted its own prices. '
-      + 'No rate line that fits the parcel answers 404.',
+      + 'A quote needs what the rate card needs (`rate.view`, and the company in the caller\'s scope): otherwise 403. No rate line that fits the parcel answers 404.',
   }, async ({ deps, user, body }) => {
     if (user.role === 'company' && body.company != null && body.company !== user.companyId) throw forbidden('A company is quoted only its own prices');
     const companyId = user.role === 'company' ? user.companyId : body.company;
+    // A quote reads a rate card: it needs what the card itself needs (rate.view, and the company in scope).
+    requireQuoteAccess(user, companyId ?? null);
     return priceAnswer(null, await priceFor(deps.db, {
-      companyId, weightKg: body.weight, lengthCm: body.length, widthCm: body.width, heightCm: body.height, zoneId: body.zone, postcode: body.postcode,
+      companyId, weightKg: body.weight, lengthCm: body.length, widthCm: body.width, heightCm: body.height, zoneId: senderZone(user, body.zone), postcode: body.postcode,
       suburbId: body.suburb, postcodeName: body.postcode_name, customerAddress: body.customer_address, pkgType: body.pkg_type,
     }));
   });
@@ -137,6 +141,15 @@ export function packageRoutes(app: App): void {
     description: 'Partial: only the fields sent change; PUT is a synonym. Status and driver are not editable here '
       + '(status-change, assign and unassign are). A final package answers 409; the hawb changes only while the package is `created`.',
   }, async ({ deps, user, params, body }) => one(deps.db, (await editPackage(deps, user, params.id, body)).id));
+
+  defineRoute(app, {
+    method: 'post', path: '/package/{id}/zone-override/', tags, access: { roles: ['super_admin', 'admin', 'supervisor'] },
+    params: IdParams, body: ZoneOverrideBody, response: Package, catalogue: [],
+    summary: "The office sets a parcel's zone by hand (audited)",
+    description: 'A parcel\'s zone follows its address; senders cannot set it. This override, with a `reason`, re-prices the parcel once '
+      + '(charging or refunding the difference), goes into its history and the audit log, and holds while the address stays the same '
+      + '(a depot scan keeps it; a new address is located again). A final parcel answers 409, an unknown zone 400.',
+  }, async ({ deps, user, params, body }) => one(deps.db, (await overrideZone(deps, user, params.id, body)).id));
 
   defineRoute(app, {
     method: 'delete', path: '/package/{id}/', tags, access: 'package.manage', params: IdParams, response: SuccessMessage,

@@ -51,27 +51,41 @@ export function validCoordinates(lat: number | null | undefined, lng: number | n
   return !(lat === 0 && lng === 0);
 }
 
-/** Two deliveries "agree" within this many metres; the address book learns a position once two do. */
+/** Sightings "agree" within this many metres. */
 export const AGREEMENT_M = 50;
+/** How many different drivers must agree before the shared address book learns (or moves) a position. */
+export const MIN_AGREEING_DRIVERS = 3;
+
+/** One delivery's recorded position, and the driver whose phone recorded it. */
+export interface Sighting extends LatLng { driver: number }
 
 /**
- * The position two or more deliveries agree on: the first pair (newest first) within AGREEMENT_M,
- * averaged with every other sighting within AGREEMENT_M of that pair's midpoint. Null if none agree.
+ * The position the shared address book takes from deliveries, or null to leave it as it is
+ * (issue 30, section 5). Agreement no single driver or shipper controls:
+ * - one vote per driver (their newest sighting), so one phone with a faked fix, however many
+ *   deliveries it makes, is one vote;
+ * - a position is learned only when at least `minDrivers` different drivers' votes lie within
+ *   AGREEMENT_M of it (the mean of those votes);
+ * - a learned position (`current`) moves only to a place more drivers agree on than agree with it.
+ * Sightings of parcels whose sender placed the point never get here (server/services/geo/addressBook.ts).
  */
-export function agreedPosition(sightings: LatLng[]): (LatLng & { samples: number }) | null {
-  for (let i = 0; i < sightings.length; i++) {
-    for (let j = i + 1; j < sightings.length; j++) {
-      if (haversineDistance(sightings[i], sightings[j]) > AGREEMENT_M) continue;
-      const mid = { latitude: (sightings[i].latitude + sightings[j].latitude) / 2, longitude: (sightings[i].longitude + sightings[j].longitude) / 2 };
-      const near = sightings.filter((s) => haversineDistance(s, mid) <= AGREEMENT_M);
-      return {
-        latitude: near.reduce((a, s) => a + s.latitude, 0) / near.length,
-        longitude: near.reduce((a, s) => a + s.longitude, 0) / near.length,
-        samples: near.length,
-      };
-    }
+export function agreedPosition(sightings: Sighting[], current: LatLng | null = null, minDrivers = MIN_AGREEING_DRIVERS): (LatLng & { samples: number }) | null {
+  const votes: Sighting[] = [];
+  const seen = new Set<number>();
+  for (const s of sightings) if (!seen.has(s.driver)) { seen.add(s.driver); votes.push(s); }
+  const near = (p: LatLng) => votes.filter((v) => haversineDistance(v, p) <= AGREEMENT_M);
+  let best: Sighting[] = [];
+  for (const v of votes) {
+    const cluster = near(v);
+    if (cluster.length > best.length) best = cluster;
   }
-  return null;
+  if (best.length < minDrivers) return null;
+  const mean = {
+    latitude: best.reduce((a, s) => a + s.latitude, 0) / best.length,
+    longitude: best.reduce((a, s) => a + s.longitude, 0) / best.length,
+  };
+  if (current && haversineDistance(mean, current) > AGREEMENT_M && near(current).length >= best.length) return null;
+  return { ...mean, samples: best.length };
 }
 
 /** One hit of a Nominatim (`format=jsonv2`) or Photon (GeoJSON) search answer. */

@@ -136,6 +136,8 @@ const ELSEWHERE = {
   driver: 'the assign and unassign operations',
   is_scanned: 'the scan operations',
   landed: 'the inbound scan operations',
+  /** The zone follows the address (the resolver); the office sets one by hand through its own audited operation. */
+  zone: 'the address fields (the zone follows them); the office sets a zone with POST package/{id}/zone-override/',
 } as const;
 
 /** Partial update: only the fields sent change (PUT is a synonym). */
@@ -166,6 +168,12 @@ export const AssignSingleBody = z.object({ driver: z.number().int().positive(), 
 
 export const PackageListAnswer = z.object({ count: z.number().int(), next: z.string().nullable(), previous: z.string().nullable(), results: z.array(Package) });
 export const PackagesChanged = z.object({ success: z.boolean(), message: z.string(), count: z.number().int(), packages: z.array(Package) });
+
+/** The office sets a parcel's zone by hand (an override of the zone its address gives), with a reason for the audit log. */
+export const ZoneOverrideBody = z.object({
+  zone: z.number().int().positive(),
+  reason: z.string().trim().min(3).max(1000),
+});
 
 /** A quote for a parcel not yet created; dimensions in cm, weight in kg. */
 export const PriceQuoteBody = z.object({

@@ -29,7 +29,8 @@ describe('answer store', () => {
 
     const id = (await t.json<{ id: number }>('POST', '/api/package/', shipper.token, { hawb: 'AS-1', postcode: 3000 })).body.id;
     expect(await stored(id)).toEqual(await read(id));
-    expect((await t.json('PATCH', `/api/package/${id}/`, admin.token, { zone: zoneId, customer_name: 'Ann' })).status).toBe(200);
+    expect((await t.json('PATCH', `/api/package/${id}/`, admin.token, { customer_name: 'Ann' })).status).toBe(200);
+    expect((await t.json('POST', `/api/package/${id}/zone-override/`, admin.token, { zone: zoneId, reason: 'North run this week' })).status).toBe(200);
     expect((await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: [id] })).status).toBe(200);
     expect(await stored(id)).toMatchObject({ zone_name: 'North', customer_name: 'Ann', assigned_to: { id: driver.id, name: 'Dana' } });
 

@@ -16,23 +16,30 @@ async function deliveredAt(w: LocateWorld, driver: { id: number; token: string }
 }
 
 describe('the address book', () => {
-  it('learns an address once two deliveries agree within 50 m; the office pin wins over deliveries', async () => {
+  it('learns an address once three drivers\' deliveries agree within 50 m; the office pin wins over deliveries', async () => {
     const w = await locateWorld();
     const driver = await w.t.login('driver');
+    const second2 = await w.t.login('driver');
+    const third2 = await w.t.login('driver');
     const loc = (id: number, token = w.admin.token) => w.t.json<PackageLocation>('GET', `/api/package/${id}/location/`, token);
 
     const first = await deliveredAt(w, driver, 'AB-1', '7 Hall Street', -33.89100, 151.27300);
     // One delivery is not yet proof: the next parcel still sits at the suburb.
     const second = await w.t.json<Pkg>('POST', '/api/package/', w.shipper.token, { hawb: 'AB-2', customer_address: '7 Hall St.', postcode: 2026 });
     expect((await loc(second.body.id)).body).toMatchObject({ precision: 'suburb', source: 'suburb', address_book: null });
-    // A second delivery 25 m away agrees ("Hall St." and "Hall Street" are one address).
-    expect((await w.t.json('POST', '/api/assign-package/assign-driver/', w.admin.token, { driver: driver.id, packages: [second.body.id] })).status).toBe(200);
-    expect((await w.t.json('POST', `/api/package-delivered/${second.body.id}/deliver/`, driver.token, { latitude: -33.89120, longitude: 151.27315 })).status).toBe(200);
+    // A second driver 25 m away agrees ("Hall St." and "Hall Street" are one address): two drivers are not yet enough.
+    expect((await w.t.json('POST', '/api/assign-package/assign-driver/', w.admin.token, { driver: second2.id, packages: [second.body.id] })).status).toBe(200);
+    expect((await w.t.json('POST', `/api/package-delivered/${second.body.id}/deliver/`, second2.token, { latitude: -33.89120, longitude: 151.27315 })).status).toBe(200);
+    const notYet = await w.t.json<Pkg>('POST', '/api/package/', w.shipper.token, { hawb: 'AB-2b', customer_address: '7 Hall St', postcode: 2026 });
+    expect((await loc(notYet.body.id)).body).toMatchObject({ precision: 'suburb', address_book: null });
+    // A third driver agrees: learned.
+    expect((await w.t.json('POST', '/api/assign-package/assign-driver/', w.admin.token, { driver: third2.id, packages: [notYet.body.id] })).status).toBe(200);
+    expect((await w.t.json('POST', `/api/package-delivered/${notYet.body.id}/deliver/`, third2.token, { latitude: -33.89110, longitude: 151.27305 })).status).toBe(200);
     const third = await w.t.json<Pkg>('POST', '/api/package/', w.shipper.token, { hawb: 'AB-3', customer_address: '7 HALL ST', postcode: 2026, weight: 1 });
     const l3 = (await loc(third.body.id)).body;
     expect(l3).toMatchObject({ precision: 'exact', source: 'address_book', zone: w.east });
     expect(l3.latitude).toBeCloseTo(-33.8911, 4);
-    expect(l3.address_book).toMatchObject({ source: 'deliveries', samples: 2 });
+    expect(l3.address_book).toMatchObject({ source: 'deliveries', samples: 3 });
     expect(third.body.price).toBe(18);
     // A delivery far away (a wrong GPS fix) does not move a learned address.
     await deliveredAt(w, driver, 'AB-4', '7 Hall St', -33.80, 151.10);

@@ -16,17 +16,18 @@ describe('driver earnings', () => {
 
     const a = await shipper(t, 'postpaid');
     const b = await shipper(t, 'postpaid');
-    const make = async (token: string, zone: number) => {
-      const r = await t.json<Json>('POST', '/api/package/', token, { hawb: hawb(), zone });
+    // Staff send these parcels: a zone sent by a company is not its to choose (the zone follows the address).
+    const make = async (co: { companyId: number }, zone: number) => {
+      const r = await t.json<Json>('POST', '/api/package/', admin.token, { hawb: hawb(), company: co.companyId, zone });
       expect(r.status).toBe(201);
       return r.body.id as number;
     };
-    await deliver(t, await make(a.token, rural), driver.id, at(5), 7);       // 450
-    await deliver(t, await make(a.token, metro), driver.id, at(5), 7);       // 600
-    await deliver(t, await make(b.token, rural), driver.id, at(21), 8);      // 500
-    await deliver(t, await make(b.token, rural), driver.id, at(2, 1), 8);    // February: outside
-    await deliver(t, await make(a.token, rural), colleague.id, at(6), 9);    // someone else's
-    await make(a.token, rural);                                        // not delivered
+    await deliver(t, await make(a, rural), driver.id, at(5), 7);       // 450
+    await deliver(t, await make(a, metro), driver.id, at(5), 7);       // 600
+    await deliver(t, await make(b, rural), driver.id, at(21), 8);      // 500
+    await deliver(t, await make(b, rural), driver.id, at(2, 1), 8);    // February: outside
+    await deliver(t, await make(a, rural), colleague.id, at(6), 9);    // someone else's
+    await make(a, rural);                                        // not delivered
 
     await t.db.insert(deliveryRoute).values({ id: 7, name: 'North loop', date: '2026-01-05', driver_id: driver.id, created_at: at(1), updated_at: at(1) }).run();
     const q = '?from=2026-01-01&to=2026-01-31';
@@ -63,10 +64,10 @@ describe('driver earnings', () => {
   });
 
   it('parcels no rate covers are counted and earn nothing', async () => {
-    const { t, rural } = await moneyWorld();
+    const { t, admin, rural } = await moneyWorld();
     const driver = await t.login('driver');
     const a = await shipper(t, 'postpaid');
-    const p = await t.json<Json>('POST', '/api/package/', a.token, { hawb: hawb(), zone: rural });
+    const p = await t.json<Json>('POST', '/api/package/', admin.token, { hawb: hawb(), company: a.companyId, zone: rural });
     await deliver(t, p.body.id as number, driver.id, at(3));
     const r = await t.json<Json>('GET', '/api/dashboard/driver-earning/?from=2026-01-01&to=2026-01-31', driver.token);
     expect(r.body.totals).toEqual([{ currency: null, delivered_count: 1, unrated_count: 1, amount_cents: 0 }]);

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { company, packageType, pkg, zone } from '../../server/db/schema/index';
+import { company, country, packageType, pkg, state, suburb, zone } from '../../server/db/schema/index';
 import { makeApp, type TestApp } from '../helpers/app';
 
 export interface MoneyWorld {
@@ -20,6 +20,18 @@ export async function moneyWorld(): Promise<MoneyWorld> {
   const rural = (await t.db.insert(zone).values({ name: 'Rural', created_at: now, updated_at: now }).returning().get()).id;
   const fragile = (await t.db.insert(packageType).values({ package_type: 'Fragile', created_at: now, updated_at: now }).returning().get()).id;
   return { t, admin, metro, rural, fragile };
+}
+
+/**
+ * A suburb in a zone with its own postcode: a sender's parcel gets its zone from its address (a zone
+ * it sends is not its to choose), so tests that price by zone send this postcode.
+ */
+export async function suburbIn(t: TestApp, zoneId: number, postcode: string): Promise<void> {
+  const now = t.clock.now();
+  const stamp = { created_at: now, updated_at: now };
+  const au = (await t.db.insert(country).values({ name: `Land ${postcode}`, ...stamp }).returning().get()).id;
+  const st = (await t.db.insert(state).values({ name: `State ${postcode}`, country_id: au, ...stamp }).returning().get()).id;
+  await t.db.insert(suburb).values({ name: `Suburb ${postcode}`, state_id: st, zone_id: zoneId, postcode, ...stamp }).run();
 }
 
 /** A company of the given billing type and a login for it. */

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { invoiceLine, wallet, walletTxn } from '../../server/db/schema/index';
 import { makeApp } from '../helpers/app';
-import { deliver, hawb, type Json } from './money-fixtures';
+import { deliver, hawb, suburbIn, type Json } from './money-fixtures';
 
 const DAY = 86_400_000;
 const jan = (day: number, hour = 9) => Date.UTC(2026, 0, day, hour);
@@ -31,9 +31,11 @@ describe('a company through January', () => {
     expect(card.status).toBe(201);
     const seen = await t.json<Json>('GET', `/api/delivery-rate/rate-card-by-company/${companyId}/`, acmeLogin.token);
     expect(seen.body).toMatchObject({ source: 'company', rates: [{ base_cents: 800, zone: metro }] });
-    expect((await t.json<Json>('POST', '/api/delivery-rate/quote/', acmeLogin.token, { zone: metro, weight: 2 })).body.price_cents).toBe(1000);
+    // Acme's parcels go to a Metro suburb: the zone follows the address.
+    await suburbIn(t, metro as number, '3999');
+    expect((await t.json<Json>('POST', '/api/delivery-rate/quote/', acmeLogin.token, { postcode: 3999, weight: 2 })).body.price_cents).toBe(1000);
 
-    const send = (body: Json) => t.json<Json>('POST', '/api/package/', acmeLogin.token, { hawb: hawb(), zone: metro, ...body });
+    const send = (body: Json) => t.json<Json>('POST', '/api/package/', acmeLogin.token, { hawb: hawb(), postcode: 3999, ...body });
     // Prepaid with nothing in the wallet: refused, nothing created.
     expect((await send({ weight: 1 })).status).toBe(409);
     await t.json('POST', '/api/wallet/prepaid-recharge-by-company/', admin.token, { company: companyId, amount_cents: 3000, reference: 'EFT 1001' });

@@ -127,7 +127,8 @@ describe('pickup point QR code', () => {
     expect(svg.headers.get('x-qr-text')).toBe(text);
 
     const driver = await t.login('driver');
-    expect((await t.call('GET', `/api/pickup-point/${id}/qr-code/`, driver.token)).status).toBe(200);
+    // The code proves a driver stands at the point (issue 30, section 6): a driver never reads it here.
+    expect((await t.call('GET', `/api/pickup-point/${id}/qr-code/`, driver.token)).status).toBe(403);
     expect((await t.json('GET', `/api/pickup-point/${id}/qr-code/`, b.token)).status).toBe(404);
     expect((await t.json('GET', `/api/pickup-point/${id}/qr-code/?format=gif`, a.token)).status).toBe(400);
     expect((await t.json('GET', `/api/pickup-point/${id}/qr-code/?size=10`, a.token)).status).toBe(400);

@@ -102,9 +102,10 @@ describe('pickups', () => {
     const c = (await webhookCall(t, 'POST', co, { hawb: 'B-3', pickup_point: p1 })).body.package.id as number;
 
     expect((await t.json('POST', '/api/pickup-point-scan/package-scan/', driver.token, { barcode: 'B-2', pickup_point: p1 })).status).toBe(409);
-    // Unassigned parcels may be named at the point the driver stands at, not elsewhere.
-    expect((await t.json('POST', '/api/pickup-point-scan/status-change/', driver.token, { packages: [b], status: 'picked_up', pickup_point: p1 })).status).toBe(404);
-    const manual = await t.json<{ count: number }>('POST', '/api/pickup-point-scan/status-change/', driver.token, { packages: [a], status: 'picked_up', pickup_point: p1 });
+    // Unassigned parcels may be named at the point the driver stands at (its QR code scanned), not elsewhere.
+    const code1 = (await t.call('GET', `/api/pickup-point/${p1}/qr-code/`, co.login.token)).headers.get('x-qr-text') ?? '';
+    expect((await t.json('POST', '/api/pickup-point-scan/status-change/', driver.token, { packages: [b], status: 'picked_up', pickup_point: p1, code: code1 })).status).toBe(404);
+    const manual = await t.json<{ count: number }>('POST', '/api/pickup-point-scan/status-change/', driver.token, { packages: [a], status: 'picked_up', pickup_point: p1, code: code1 });
     expect(manual.status).toBe(200);
     expect(await statusOf(t, a)).toMatchObject({ status: 'picked_up', assigned_to_id: driver.id });
     expect((await t.json('POST', '/api/pickup-point-scan/status-change/', driver.token, { packages: [a], status: 'delivered' })).status).toBe(400);

@@ -27,7 +27,7 @@ async function world() {
     expect((await t.json('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: p.hawb })).status).toBe(200);
   };
   const view = (token: string) => t.json<RecipientView>('GET', `/api/public/track/${token}/`);
-  const upload = (token: string, n: number) => t.upload(token, png(n));
+  const upload = (token: string, n: number, kind = 'photo') => t.upload(token, png(n), { kind });
   const position = (lat: number, at = t.clock.now()) =>
     t.json('POST', '/api/driver-position/', driver.token, { positions: [{ latitude: lat, longitude: 151.2, occurred_at: new Date(at).toISOString() }] });
   return { t, admin, shipper, otherShipper, driver, reason, parcel, out, view, upload, position };
@@ -215,7 +215,9 @@ describe('the recipient tracking link', () => {
     expect((await w.t.json('GET', '/api/recipient-settings/', w.driver.token)).status).toBe(403);
     const foreign = await w.upload(w.driver.token, 9);
     expect((await w.t.json('PATCH', '/api/recipient-settings/', w.shipper.token, { logo_file: foreign })).status).toBe(400);
-    const logo = await w.upload(w.shipper.token, 10);
+    // A photo is not a logo: a file serves the purpose it was uploaded for.
+    expect((await w.t.json('PATCH', '/api/recipient-settings/', w.shipper.token, { logo_file: await w.upload(w.shipper.token, 11) })).status).toBe(400);
+    const logo = await w.upload(w.shipper.token, 10, 'logo');
     expect((await w.t.json('PATCH', '/api/recipient-settings/', w.shipper.token, { logo_file: logo })).status).toBe(200);
     const a = await w.parcel('LOGO-A');
     const v = await w.view(a.token);

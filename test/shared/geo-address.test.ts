@@ -9,12 +9,20 @@ describe('address rules', () => {
     expect(addressKey('  ', 2026)).toBeNull();
   });
 
-  it('agrees on a position only when two sightings are within 50 m', () => {
-    expect(agreedPosition([{ latitude: -33.8910, longitude: 151.2730 }])).toBeNull();
-    expect(agreedPosition([{ latitude: -33.8910, longitude: 151.2730 }, { latitude: -33.8920, longitude: 151.2730 }])).toBeNull(); // 111 m
-    const p = agreedPosition([{ latitude: -33.80, longitude: 151.1 }, { latitude: -33.8910, longitude: 151.2730 }, { latitude: -33.8913, longitude: 151.2731 }]);
-    expect(p?.samples).toBe(2);
-    expect(p?.latitude).toBeCloseTo(-33.89115, 6);
+  it('agrees on a position only when three different drivers are within 50 m; one driver is one vote', () => {
+    const at = (driver: number, latitude: number, longitude = 151.2730) => ({ driver, latitude, longitude });
+    expect(agreedPosition([at(1, -33.8910)])).toBeNull();
+    // One phone, many deliveries: one vote.
+    expect(agreedPosition([at(1, -33.8910), at(1, -33.8911), at(1, -33.8912), at(1, -33.8910)])).toBeNull();
+    expect(agreedPosition([at(1, -33.8910), at(2, -33.8920), at(3, -33.8930)])).toBeNull(); // 111 m apart
+    const p = agreedPosition([at(9, -33.80, 151.1), at(1, -33.8910), at(2, -33.8913, 151.2731), at(3, -33.8911)]);
+    expect(p?.samples).toBe(3);
+    expect(p?.latitude).toBeCloseTo(-33.89113, 5);
+    // A learned position moves only to where more drivers agree than agree with it.
+    const learned = { latitude: -33.8911, longitude: 151.2730 };
+    const honest = [at(1, -33.8910), at(2, -33.8912), at(3, -33.8911)];
+    expect(agreedPosition([at(7, -33.80), at(8, -33.80), at(9, -33.80), ...honest], learned)).toBeNull();
+    expect(agreedPosition([at(6, -33.80), at(7, -33.80), at(8, -33.80), at(9, -33.80), ...honest], learned)?.latitude).toBeCloseTo(-33.80, 6);
   });
 
   it('validates caller coordinates and ranks precision', () => {

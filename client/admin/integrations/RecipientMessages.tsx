@@ -62,7 +62,7 @@ export function RecipientMessages({ isCompany, canManage }: IntegrationProps) {
   const uploadLogo = async (file: File) => {
     const data = new FormData();
     data.set('file', file);
-    data.set('kind', 'photo');
+    data.set('kind', 'logo');
     try {
       const stored = await api.post<{ id: number }>('file/', data);
       setForm(await api.patch<RecipientSettings>(`recipient-settings/${query}`, { logo_file: stored.id }));

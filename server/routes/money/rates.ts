@@ -7,6 +7,7 @@ import { deliveryRate } from '../../db/schema/index';
 import { ops } from '../../http/catalogue';
 import type { App } from '../../http/env';
 import { zoneOfAddress } from '../../services/geo/resolve';
+import { senderZone } from '../../services/packages/create';
 import { defineRoute } from '../../http/route';
 import { defineResource, type Row } from '../../resources/crud';
 import { companyAsked, findCompanyInScope } from '../../services/money/access';
@@ -54,7 +55,7 @@ export function rateRoutes(app: App): void {
     if (companyId != null) await findCompany(deps.db, companyId);
     // The zone a parcel sent to this address gets: the same resolver as creation and the depot scan.
     const zoneId = await zoneOfAddress(deps.db, {
-      zone_id: body.zone, suburb_id: body.suburb, postcode: body.postcode, postcode_name: body.postcode_name, customer_address: body.customer_address,
+      zone_id: senderZone(user, body.zone), suburb_id: body.suburb, postcode: body.postcode, postcode_name: body.postcode_name, customer_address: body.customer_address,
     });
     const p = await priceParcel(deps.db, {
       companyId, zoneId, suburbId: body.suburb, packageTypeId: body.package_type, pkgType: body.pkg_type,

@@ -8,13 +8,21 @@ import { reserveUpload, type UploadHold } from './allowance';
 import { sniff, type FileType } from './sniff';
 
 export type StoredFile = typeof storedFile.$inferSelect;
-export const FILE_KINDS = ['photo', 'signature', 'document', 'profile', 'pod'] as const;
+/**
+ * What a file is for, chosen when it is uploaded. A file may be used only for that purpose (a logo
+ * slot takes only `logo`, delivery proof only photos, signatures and PODs, an ID document slot only
+ * `document`), so an upload for one purpose (a driver's passport scan) can never be shown for another
+ * (a public logo, a proof photo on the tracking page).
+ */
+export const FILE_KINDS = ['photo', 'signature', 'document', 'profile', 'pod', 'logo'] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
+/** The kinds a delivery's (or a failed attempt's) proof may name: what the driver app uploads at the door. */
+export const PROOF_KINDS: readonly FileKind[] = ['photo', 'signature', 'pod'];
 
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 const IMAGE_TYPES: readonly FileType[] = ['image/jpeg', 'image/png', 'image/webp'];
 const ACCEPTED: Record<FileKind, readonly FileType[]> = {
-  photo: IMAGE_TYPES, signature: IMAGE_TYPES, profile: IMAGE_TYPES, pod: IMAGE_TYPES,
+  photo: IMAGE_TYPES, signature: IMAGE_TYPES, profile: IMAGE_TYPES, pod: IMAGE_TYPES, logo: IMAGE_TYPES,
   document: [...IMAGE_TYPES, 'application/pdf'],
 };
 

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull, ne, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
-import { addressBook, addressSighting, packageLocation, pkg } from '../../db/schema/index';
+import { addressBook, addressSighting, deliveryRecord, packageLocation, pkg } from '../../db/schema/index';
 import { addressKey, agreedPosition, validCoordinates } from '../../../shared/geo/address';
 import { FINAL_STATUSES } from '../../../shared/lifecycle';
 import { updatePackage, type Actor } from '../packages/lifecycle';
@@ -15,25 +15,41 @@ const sightingUpsert = (db: Db) => db.insert(addressSighting).values({
   target: [addressSighting.address_key, addressSighting.package_id],
   set: { latitude: sql`excluded.latitude`, longitude: sql`excluded.longitude`, occurred_at: sql`excluded.occurred_at` },
 }).prepare();
-const recentSightings = (db: Db) => db.select({ latitude: addressSighting.latitude, longitude: addressSighting.longitude })
-  .from(addressSighting).where(eq(addressSighting.address_key, sql.placeholder('key'))).orderBy(desc(addressSighting.occurred_at)).limit(20).prepare();
+/**
+ * The newest sightings of an address with the driver who made each (their delivery record), leaving
+ * out parcels their sender placed (a caller's own point never teaches the shared book).
+ */
+const recentSightings = (db: Db) => db.select({ latitude: addressSighting.latitude, longitude: addressSighting.longitude, driver: deliveryRecord.driver_id })
+  .from(addressSighting).innerJoin(deliveryRecord, eq(deliveryRecord.package_id, addressSighting.package_id))
+  .leftJoin(packageLocation, eq(packageLocation.package_id, addressSighting.package_id))
+  .where(and(eq(addressSighting.address_key, sql.placeholder('key')), sql`coalesce(${packageLocation.source}, '') <> 'caller'`))
+  .orderBy(desc(addressSighting.occurred_at)).limit(100).prepare();
+const sourceOf = (db: Db) => db.select({ source: packageLocation.source }).from(packageLocation).where(eq(packageLocation.package_id, sql.placeholder('pkg'))).prepare();
 const bookByKey = (db: Db) => db.select().from(addressBook).where(eq(addressBook.address_key, sql.placeholder('key'))).prepare();
 
 export const keyOfPackage = (row: Pick<PackageRow, 'customer_address' | 'postcode'>) => addressKey(row.customer_address, row.postcode);
 
 /**
- * A delivery's recorded position teaches the address book: once two deliveries to the same
- * address agree within ~50 m, later parcels to it are placed there (`exact`). A pin the office set
- * is never overwritten by deliveries. Runs inside the delivery's transaction.
+ * A delivery's recorded position teaches the shared address book, by agreement no single driver or
+ * shipper controls (shared/geo/address.ts `agreedPosition`): one vote per driver, three different
+ * drivers within ~50 m to learn a position, more drivers than agree with it to move it. A parcel
+ * whose sender placed the point (`caller`) teaches nothing: honest drivers delivering at a sender's
+ * pin would otherwise copy it into the book for every company. A pin the office set is never
+ * overwritten by deliveries. Runs inside the delivery's transaction.
  */
 export async function learnFromDelivery(db: Db, now: number, row: PackageRow, lat: number | null | undefined, lng: number | null | undefined, at: number): Promise<void> {
   if (!validCoordinates(lat, lng)) return;
   const key = keyOfPackage(row);
   if (!key) return;
+  const placed = await prepared(db, 'book.sourceOf', sourceOf).get({ pkg: row.id });
+  // Parcels older than the resolver have no location row: a point of their own was the caller's.
+  if ((placed?.source ?? (row.latitude != null ? 'caller' : 'none')) === 'caller') return;
   await prepared(db, 'book.sighting', sightingUpsert).run({ key, pkg: row.id, lat, lng, at });
   const known = await prepared(db, 'book.byKey', bookByKey).get({ key });
   if (known?.source === 'office') return;
-  const agreed = agreedPosition(await prepared(db, 'book.recent', recentSightings).all({ key }));
+  const sightings = (await prepared(db, 'book.recent', recentSightings).all({ key }))
+    .flatMap((s) => (s.driver == null ? [] : [{ latitude: s.latitude, longitude: s.longitude, driver: s.driver }]));
+  const agreed = agreedPosition(sightings, known ?? null);
   if (!agreed) return;
   await db.insert(addressBook).values({ address_key: key, latitude: agreed.latitude, longitude: agreed.longitude, source: 'deliveries', samples: agreed.samples, updated_at: now })
     .onConflictDoUpdate({ target: addressBook.address_key, set: { latitude: agreed.latitude, longitude: agreed.longitude, source: 'deliveries', samples: agreed.samples, updated_at: now } })

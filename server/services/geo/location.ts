@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import type { Deps } from '../../deps';
 import { packageLocation, pkg } from '../../db/schema/index';
+import { standingZoneOverride } from '../packages/zoneOverride';
 import { createResolver, type LocationInput, type Resolution, type Resolver } from './resolve';
 
 export type PackageInsert = Partial<typeof pkg.$inferInsert>;
@@ -83,6 +84,11 @@ export async function relocate(deps: Pick<Deps, 'db' | 'config'>, row: typeof pk
     if (values.country_id === undefined) input.country_id = null;
   }
   const r = await resolverFor(deps).resolve(input);
+  // The office's zone for this very address stands (packages/zoneOverride.ts); a new address is located afresh.
+  if (r.zone_id !== row.zone_id && !addressChanged) {
+    const kept = await standingZoneOverride(deps.db, row);
+    if (kept != null) r.zone_id = kept;
+  }
   applyResolution(values, r);
   return r;
 }

@@ -42,6 +42,8 @@ export interface Resolution {
 export interface ResolverOptions {
   /** GEOCODER_URL is configured: unresolved addresses are queued for it. */
   geocoder: boolean;
+  /** Read the shared address book (default). Off: the place as master data and the geocoder give it (what a sender may be shown). */
+  addressBook?: boolean;
 }
 
 /** The geocoder cache key of an address: one normalised line, so spelling variants share an answer. */
@@ -80,6 +82,10 @@ export function createResolver(db: Db, opts: ResolverOptions) {
     if (input.suburb_id != null) {
       const s = await md.suburb(input.suburb_id);
       if (!s) throw badRequest(`Suburb ${input.suburb_id} does not exist`, [{ path: 'suburb', message: 'unknown suburb' }]);
+      // The suburb is part of the address, not a price lever: one the postcode does not cover is refused.
+      if (s.deleted_at == null && candidates.length && !candidates.some((c) => c.id === s.id)) {
+        throw badRequest(`Suburb ${s.name} is not in postcode ${String(input.postcode)}`, [{ path: 'suburb', message: 'not in this postcode' }]);
+      }
       return s;
     }
     const name = normaliseAddress(input.postcode_name);
@@ -125,7 +131,7 @@ export function createResolver(db: Db, opts: ResolverOptions) {
         point = { latitude: input.latitude, longitude: input.longitude as number };
         precision = 'exact';
         source = 'caller';
-      } else if (key) {
+      } else if (key && opts.addressBook !== false) {
         const known = await book.get({ key });
         if (known) {
           point = { latitude: known.latitude, longitude: known.longitude };
@@ -135,7 +141,11 @@ export function createResolver(db: Db, opts: ResolverOptions) {
       }
 
       const s = await pickSuburb(input, candidates, normAddress, point);
-      const zoneId = input.zone_id ?? (s ? s.zone_id : candidates.find((c) => c.zone_id != null)?.zone_id ?? null);
+      // The zone follows the address: master data's zone wins over one sent with it (a sender naming a
+      // cheaper zone for a Bondi address changes nothing). A given zone only places an address master
+      // data cannot; the office's per-parcel override is its own audited action (packages/zoneOverride.ts).
+      const addressZone = s ? s.zone_id : candidates.find((c) => c.zone_id != null)?.zone_id ?? null;
+      const zoneId = addressZone ?? input.zone_id ?? null;
       const states = new Set(candidates.map((c) => c.state_id));
       const stateId = input.state_id ?? s?.state_id ?? (states.size === 1 ? candidates[0].state_id : null);
       const countryId = input.country_id ?? (stateId != null ? await md.countryOfState(stateId) : null);
@@ -176,7 +186,6 @@ export type Resolver = ReturnType<typeof createResolver>;
 
 /** The zone a parcel sent to this address would get (quotes): the resolver without the geocoder queue. */
 export async function zoneOfAddress(db: Db, input: LocationInput): Promise<number | null> {
-  if (input.zone_id != null) return input.zone_id;
-  if (input.suburb_id == null && input.postcode == null && !input.postcode_name) return null;
+  if (input.suburb_id == null && input.postcode == null && !input.postcode_name) return input.zone_id ?? null;
   return (await createResolver(db, { geocoder: false }).resolve(input)).zone_id;
 }

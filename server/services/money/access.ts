@@ -56,6 +56,16 @@ export function companyConds(user: SessionUser, column: SQLiteColumn, requested:
   return [own != null ? eq(column, own) : undefined, requested ? eq(column, requested) : undefined];
 }
 
+/**
+ * A price quote reads a rate card, so it needs what the card needs: `rate.view` and the company in
+ * the caller's scope (a company login: its own; staff: any). A driver (no `rate.view`), or a login
+ * given rights over people, cannot learn a company's negotiated prices through a quote.
+ */
+export function requireQuoteAccess(user: SessionUser, companyId: number | null): void {
+  if (!user.permissions.has('rate.view')) throw forbidden('Quotes need permission to read rate cards (rate.view)');
+  if (companyId != null && !canSeeCompany(user, companyId)) throw forbidden('You may be quoted only your own company\'s prices');
+}
+
 /** "Login company" operations belong to a company's own login. */
 export function loginCompany(user: SessionUser): number {
   if (user.companyId == null || isStaff(user.role)) throw forbidden('Only a company login has its own wallet and invoices');

@@ -5,6 +5,7 @@ import type { Db } from '../../db/client';
 import { company, pkg, suburb, zone } from '../../db/schema/index';
 import { badRequest, conflict, forbidden } from '../../errors';
 import type { PackageCreate } from '../../../shared/schemas/package';
+import { isStaff } from '../../../shared/roles';
 import type { SessionUser } from '../auth/session';
 import { chargeForPackage } from '../money/charges';
 import { recordEvent, type Actor } from './lifecycle';
@@ -22,6 +23,21 @@ export function volumetricWeight(length?: number | null, width?: number | null, 
 }
 
 export type PackageValues = Partial<typeof pkg.$inferInsert>;
+
+/**
+ * A sender never chooses its parcel's zone: the zone follows the address (geo/resolve.ts), and a zone
+ * sent by a company (create, upload, its pickup webhook) is dropped. Staff may name one for an address
+ * master data cannot place; the office's per-parcel override is packages/zoneOverride.ts.
+ */
+export function withoutSenderZone<T extends { zone?: number | null }>(input: T): T {
+  const { zone: _zone, ...rest } = input;
+  return rest as T;
+}
+
+/** The zone a caller's quote or parcel may name: staff's, never a sender's (see withoutSenderZone). */
+export function senderZone(user: SessionUser, zone: number | null | undefined): number | undefined {
+  return isStaff(user.role) ? zone ?? undefined : undefined;
+}
 
 /** Package fields an input maps to: the API names ids `zone`, the table `zone_id`. */
 export function packageValues(input: Partial<PackageCreate>): PackageValues {
@@ -107,6 +123,7 @@ export async function insertNewPackage(deps: Deps, values: PackageValues, hawb: 
 export async function createPackage(deps: Deps, user: SessionUser, input: PackageCreate, action = 'create'): Promise<PackageRow> {
   const { db } = deps;
   const values = packageValues(input);
+  if (senderZone(user, values.zone_id) === undefined) delete values.zone_id;
   const companyId = owningCompany(user, input.company);
   if (companyId !== undefined) values.company_id = companyId;
   if (values.company_id != null) await checkCompanyActive(db, values.company_id);

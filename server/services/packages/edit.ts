@@ -30,7 +30,7 @@ export async function editPackage(deps: Deps, user: SessionUser, id: number, inp
   if (isFinal(row.status as PackageStatus)) {
     throw conflict(`Package ${row.hawb} is ${row.status.replace(/_/g, ' ')} (final); it can no longer be edited`, { package: row.id, status: row.status });
   }
-  const { status: _s, assigned_to_id: _a, assigned_to: _t, driver: _d, is_scanned: _i, landed: _l, ...fields } = input;
+  const { status: _s, assigned_to_id: _a, assigned_to: _t, driver: _d, is_scanned: _i, landed: _l, zone: _z, ...fields } = input;
   const values = packageValues(fields);
   if (fields.hawb !== undefined && fields.hawb !== row.hawb) {
     if (row.status !== 'created') throw conflict(`Package ${row.hawb} has been handled; its hawb (the printed label) can no longer change`, { package: row.id, status: row.status });
@@ -62,15 +62,16 @@ export async function editPackage(deps: Deps, user: SessionUser, id: number, inp
   } catch (err) { foreignKeyError(err); }
   if (located) await recordLocation(db, row.id, located, now);
   // Before depot receipt the sender's figures are what is billed; a new zone (the address located
-  // better) is a new price too: either re-prices, charging or refunding the difference once.
+  // again: the zone follows it, never the caller) is a new price too: either re-prices, charging or
+  // refunding the difference once.
   if (priceFields.length || updated.zone_id !== row.zone_id) {
-    updated = await repriceParcel(deps, updated, user.id, `${[...priceFields, ...(updated.zone_id !== row.zone_id && !priceFields.includes('zone') ? ['zone'] : [])].join(', ')} changed`);
+    updated = await repriceParcel(deps, updated, user.id, `${[...priceFields, ...(updated.zone_id !== row.zone_id ? ['zone'] : [])].join(', ')} changed`);
   }
   return updated;
 }
 
 /** Fields whose change moves the price; MEASURES are the ones the depot measures (they win after receipt). */
-const PRICE_FIELDS = ['weight', 'length', 'width', 'height', 'zone', 'suburb', 'postcode', 'pkg_type', 'company'] as const;
+const PRICE_FIELDS = ['weight', 'length', 'width', 'height', 'suburb', 'postcode', 'pkg_type', 'company'] as const;
 const MEASURES: readonly string[] = ['weight', 'length', 'width', 'height'];
 const COLUMN: Record<string, string> = { zone: 'zone_id', suburb: 'suburb_id', company: 'company_id' };
 

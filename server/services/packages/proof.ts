@@ -9,7 +9,7 @@ import { isStaff } from '../../../shared/roles';
 import { PHOTO_SLOTS, PROOF_SLOTS, type FileRef, type Proof, type ProofSlot } from '../../../shared/schemas/delivery';
 import type { PackageStatus } from '../../../shared/lifecycle';
 import type { SessionUser } from '../auth/session';
-import { requireFiles, type StoredFile } from '../files/store';
+import { PROOF_KINDS, requireFiles, type FileKind, type StoredFile } from '../files/store';
 import { anyPackage, isCold, keptDeliveryRecord, keptPhotos } from '../history/kept';
 import { inHistory } from '../history/live';
 import { recordEvent } from './lifecycle';
@@ -36,6 +36,11 @@ export async function resolveFiles(db: Db, actor: SessionUser, refs: FileRef[]):
   }
   const wrongKind = files.filter((f) => !f.mime.startsWith('image/')).map((f) => f.id);
   if (wrongKind.length) throw badRequest(`File(s) ${wrongKind.join(', ')} are not images`, [{ path: 'files', message: 'not an image' }]);
+  // A file serves the purpose it was uploaded for: an ID document or a logo is never proof (proof is shown to the recipient).
+  const otherPurpose = files.filter((f) => !PROOF_KINDS.includes(f.kind as FileKind)).map((f) => f.id);
+  if (otherPurpose.length) {
+    throw badRequest(`File(s) ${otherPurpose.join(', ')} were not uploaded as proof (photo, signature or POD)`, [{ path: 'files', message: 'not uploaded as proof' }]);
+  }
   return files;
 }
 

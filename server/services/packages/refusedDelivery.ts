@@ -2,7 +2,7 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { Deps } from '../../deps';
 import { refusedDelivery, refusedDeliveryFile, storedFile } from '../../db/schema/index';
-import type { StoredFile } from '../files/store';
+import { PROOF_KINDS, type FileKind, type StoredFile } from '../files/store';
 import type { ApiError } from '../../errors';
 import type { FileRef, ProofSlot } from '../../../shared/schemas/delivery';
 import { findPackage, updatePackage } from './lifecycle';
@@ -26,7 +26,8 @@ async function ownFiles(db: Db, ownerId: number, refs: FileRef[]): Promise<Map<F
   const out = new Map<FileRef, StoredFile>();
   for (const r of refs) {
     const f = rows.find((row) => row.id === r || row.client_id === r);
-    if (f) out.set(r, f);
+    // Only files uploaded as proof are kept as proof (an ID document never is).
+    if (f && PROOF_KINDS.includes(f.kind as FileKind)) out.set(r, f);
   }
   return out;
 }

@@ -10,6 +10,7 @@ import { locationInput, locationRow, recordLocation, resolverFor } from '../geo/
 import type { Resolution } from '../geo/resolve';
 import { repriceForZone } from '../money/charges';
 import type { PackageRow } from './shape';
+import { standingZoneOverride } from './zoneOverride';
 
 export interface ScanResult { row: PackageRow; already: boolean }
 export interface ScanContext { actor: SessionUser; meta: ActionMeta; deviceId?: string | null }
@@ -105,7 +106,9 @@ export async function inboundScan(deps: Deps, driver: SessionUser, barcode: stri
  */
 export async function locateAtDepot(deps: Pick<Deps, 'db' | 'config'>, row: PackageRow): Promise<{ zone: { id: number; name: string } | null; located: Resolution }> {
   const located = await resolverFor(deps).resolve({ ...locationInput(row), zone_id: null, latitude: null, longitude: null });
-  const zoneId = located.zone_id ?? row.zone_id;
+  let zoneId = located.zone_id ?? row.zone_id;
+  // A zone the office set for this address by hand stands (zoneOverride.ts); looked up only when they differ.
+  if (zoneId !== row.zone_id && row.zone_id != null && await standingZoneOverride(deps.db, row) != null) zoneId = row.zone_id;
   return { zone: zoneId == null ? null : (await prepared(deps.db, 'scan.zoneById', zoneById).get({ id: zoneId })) ?? null, located };
 }
 

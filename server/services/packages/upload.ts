@@ -136,6 +136,8 @@ export async function importPackages(deps: Deps, user: SessionUser, sheet: Sheet
     if (user.role === 'company') {
       if (input.company != null && input.company !== user.companyId) reject(c, 'company', 'a company uploads only its own packages');
       input.company = user.companyId;
+      // A sender never chooses its zone: it follows the address (create.ts withoutSenderZone).
+      delete input.zone;
     } else if (input.company == null && opts.defaultCompany != null) {
       input.company = opts.defaultCompany;
     }

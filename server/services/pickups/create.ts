@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { pickupPoint, pkg } from '../../db/schema/index';
 import { badRequest, invalidTransition, notFound } from '../../errors';
 import type { WebhookPickupCreate, WebhookPickupUpdate } from '../../../shared/schemas/webhooks';
-import { checkCompanyActive, foreignKeyError, insertNewPackage, packageValues, volumetricWeight } from '../packages/create';
+import { checkCompanyActive, foreignKeyError, insertNewPackage, packageValues, volumetricWeight, withoutSenderZone } from '../packages/create';
 import { recordLocation, relocate } from '../geo/location';
 import { repriceForZone } from '../money/charges';
 import { transition, updatePackage, type Actor } from '../packages/lifecycle';
@@ -29,7 +29,7 @@ export async function createPickup(deps: Deps, companyId: number, input: z.outpu
   const { db } = deps;
   const { pickup_point: pointId, ...fields } = input;
   await checkCompanyActive(db, companyId);
-  const values = packageValues(fields);
+  const values = packageValues(withoutSenderZone(fields));
   values.company_id = companyId;
   if (pointId != null) values.pickup_point_id = (await usablePickupPoint(db, companyId, pointId)).id;
   return insertNewPackage(deps, values, input.hawb, 'pickup_requested', input, actor, action);
@@ -45,7 +45,7 @@ export async function updatePickup(deps: Deps, companyId: number, input: z.outpu
   const row = await db.select().from(pkg).where(eq(pkg.hawb, input.hawb)).get();
   if (!row || row.company_id !== companyId || row.deleted_at != null) throw notFound(`Package ${input.hawb} not found`);
   const { hawb: _hawb, status, note, pickup_point: pointId, ...fields } = input;
-  const patch = packageValues(fields);
+  const patch = packageValues(withoutSenderZone(fields));
   const changesDetails = Object.keys(patch).length > 0 || pointId !== undefined;
   if (!changesDetails && status === undefined) throw badRequest('Nothing to change: send package fields, pickup_point or status');
   if (changesDetails && row.status !== 'pickup_requested') {

@@ -23,10 +23,13 @@ export function settingsCompany(me: SessionUser, requested: number | undefined):
   return requested;
 }
 
-/** The users whose uploads may become the company's logo: its own logins (and the staff member saving). */
+/**
+ * The users whose uploads may become the company's logo: its own company logins (never its drivers,
+ * whose uploads are proof and ID documents), and the staff member saving for it.
+ */
 export async function logoUploaders(deps: Deps, me: SessionUser, companyId: number): Promise<number[]> {
   const logins = (await deps.db.select({ id: userTable.id }).from(userTable)
-    .where(and(eq(userTable.company_id, companyId), isNull(userTable.deleted_at))).all()).map((u) => u.id);
+    .where(and(eq(userTable.company_id, companyId), eq(userTable.role, 'company'), isNull(userTable.deleted_at))).all()).map((u) => u.id);
   return isStaff(me.role) ? [...logins, me.id] : logins;
 }
 

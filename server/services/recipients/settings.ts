@@ -72,7 +72,7 @@ export async function readSettings(db: Db, companyId: number): Promise<Recipient
   return shapeSettings(e);
 }
 
-/** Partial update; the logo must be an image the company's own users uploaded. */
+/** Partial update; the logo must be an image uploaded as a logo (`kind: logo`) by the company's own logins. */
 export async function saveSettings(db: Db, now: number, companyId: number, uploaderIds: number[], body: z.output<typeof RecipientSettingsUpdate>): Promise<RecipientSettings> {
   const current = await effectiveSettings(db, companyId);
   if (!current) throw notFound(`Company ${companyId} not found`);
@@ -80,6 +80,8 @@ export async function saveSettings(db: Db, now: number, companyId: number, uploa
     const f = await db.select().from(storedFile).where(eq(storedFile.id, body.logo_file)).get();
     if (!f || !uploaderIds.includes(f.owner_id ?? -1)) throw badRequest(`File ${body.logo_file} is not one of your uploads`, [{ path: 'logo_file', message: 'unknown file' }]);
     if (!f.mime.startsWith('image/')) throw badRequest(`File ${body.logo_file} is not an image`, [{ path: 'logo_file', message: 'not an image' }]);
+    // A file serves the purpose it was uploaded for: a photo or an ID document never becomes a public logo.
+    if (f.kind !== 'logo') throw badRequest(`File ${body.logo_file} was not uploaded as a logo (kind logo)`, [{ path: 'logo_file', message: 'not uploaded as a logo' }]);
   }
   const customised = Object.fromEntries(Object.entries({ ...current.templates, ...body.templates })
     .filter(([k, v]) => v !== DEFAULT_TEMPLATES[k as RecipientEvent] && v !== ''));

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, isNotNull } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { deliveryAttempt, deliveryRating, deliveryRecord, packageEvent, packagePhoto, storedFile, suburb } from '../../db/schema/index';
+import { PROOF_KINDS, type FileKind } from '../files/store';
 import { iso } from '../../clock';
 import { notFound } from '../../errors';
 import { isPackageStatus, mustReturn, STATUS_LABELS, type PackageStatus } from '../../../shared/lifecycle';
@@ -193,6 +194,10 @@ export async function trackedFile(deps: Deps, t: Tracked, fileId: number) {
       .where(and(eq(packagePhoto.package_id, t.parcel.id), eq(packagePhoto.file_id, fileId))).get() !== undefined);
   if (!isLogo && !isProof) throw notFound('No such file on this tracking page');
   const row = await deps.db.select().from(storedFile).where(eq(storedFile.id, fileId)).get();
-  if (!row) throw notFound('No such file on this tracking page');
+  // Shown publicly only for the purpose it was uploaded for: the logo slot serves only a logo upload,
+  // the proof only proof uploads (settings saved before this rule may still name another file).
+  if (!row || (isLogo && !isProof && row.kind !== 'logo') || (isProof && !isLogo && !PROOF_KINDS.includes(row.kind as FileKind))) {
+    throw notFound('No such file on this tracking page');
+  }
   return row;
 }
