@@ -151,3 +151,12 @@ export function monthOf(day: string): { first: string; last: string } {
 export function formatLocal(ms: number, zone: string, opts: Intl.DateTimeFormatOptions, locale = 'en-AU'): string {
   return new Intl.DateTimeFormat(locale, { ...opts, timeZone: zone }).format(ms);
 }
+
+/**
+ * A fixed UTC offset (minutes east, e.g. 570) as a zone the library understands ("+09:30"). Only for
+ * callers that send an offset rather than a zone (older driver apps); it ignores daylight saving.
+ */
+export function fixedOffsetZone(minutesEast: number): string {
+  const m = Math.abs(Math.trunc(minutesEast));
+  return `${minutesEast < 0 ? '-' : '+'}${two(Math.floor(m / 60))}:${two(m % 60)}`;
+}
