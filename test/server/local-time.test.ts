@@ -118,7 +118,7 @@ describe('shifts and windows typed as the depot\'s wall clock', () => {
 describe('days are the business\'s local days', () => {
   async function deliveredAt(t: TestApp, driver: number, hawb: string, when: string, extra: Partial<typeof pkg.$inferInsert> = {}) {
     const ms = at(when);
-    const id = (await t.db.insert(pkg).values({ hawb, status: 'delivered', customer_name: hawb, delivered_at: ms, created_at: ms - 3600_000, updated_at: ms, ...extra }).returning().get()).id;
+    const id = (await t.db.insert(pkg).values({ hawb, status: 'delivered', customer_name: hawb, assigned_to_id: driver, delivered_at: ms, created_at: ms - 3600_000, updated_at: ms, ...extra }).returning().get()).id;
     await t.db.insert(deliveryRecord).values({ package_id: id, driver_id: driver, recipient_name: 'Rita', occurred_at: ms, received_at: ms, updated_at: ms }).run();
     return id;
   }
@@ -152,6 +152,13 @@ describe('days are the business\'s local days', () => {
     const utc = await t.json<{ results: Row[] }>('GET', `/api/report/driver-kpi/?from=2026-01-05&to=2026-01-07&driver=${d1.id}&time_zone=UTC`, admin.token);
     expect(utc.body.results.map((r) => [r.date, r.delivered])).toEqual([['2026-01-05', 2], ['2026-01-06', 2]]);
     expect((await t.json('GET', '/api/report/driver-kpi/?time_zone=Sydney', admin.token)).status).toBe(400);
+
+    // The driver's earnings by local day, and "this month" is Sydney's.
+    const earned = await t.json<{ from: string; to: string; days: { date: string; delivered_count: number }[] }>('GET', '/api/dashboard/driver-earning/?from=2026-01-05&to=2026-01-07', d1.token);
+    expect(earned.status, JSON.stringify(earned.body)).toBe(200);
+    expect(earned.body.days.map((d) => [d.date, d.delivered_count])).toEqual([['2026-01-05', 1], ['2026-01-06', 2], ['2026-01-07', 1]]);
+    const month = await t.json<{ from: string; to: string }>('GET', '/api/dashboard/driver-earning/', d1.token);
+    expect([month.body.from, month.body.to]).toEqual(['2026-01-01', '2026-01-31']);
 
     // The driver's completed deliveries of a local day.
     const done = await t.json<{ count: number; results: { hawb: string }[] }>('GET', '/api/dashboard/completed-delivery/?date_from=2026-01-06&date_to=2026-01-06', d1.token);
