@@ -8,6 +8,7 @@ import type { LoginThrottle } from './services/auth/throttle';
 import type { Units as WriteBatch } from './db/engine/types';
 import type { SheetParser } from './services/uploads/parser';
 import type { PdfRenderer } from './services/documents/renderer';
+import { DEFAULT_TIME_ZONE } from '../shared/time/zone';
 
 export interface Config {
   /** Lifetime of login tokens. */
@@ -62,6 +63,11 @@ export interface Config {
    * storage (HISTORY_AFTER_DAYS; 0 = never). They stay readable, searchable and in reports.
    */
   historyAfterDays: number;
+  /**
+   * IANA zone of the business's days, shifts, windows and messages (TIME_ZONE, default Australia/Sydney)
+   * until an admin sets one on the business profile; a depot may have its own (issue 31, docs/decisions-time.md).
+   */
+  timeZone: string;
 }
 
 export const defaultConfig: Config = {
@@ -85,6 +91,7 @@ export const defaultConfig: Config = {
   uploadBytesPerMinute: 60 * 1024 * 1024,
   orphanFileGraceMs: 24 * 3600_000,
   historyAfterDays: 90,
+  timeZone: DEFAULT_TIME_ZONE,
 };
 
 /** Everything a request handler may touch; built by the caller of createApp, never a module global. */

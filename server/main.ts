@@ -16,6 +16,7 @@ import { NO_PUBLIC_URL_WARNING } from './services/recipients/links';
 import { securityConfig } from './securityConfig';
 import { createGeocodeWorker } from './services/geo/geocoder';
 import { historyMover, parseHistoryAfterDays } from './services/history/move';
+import { parseTimeZone } from './services/time/zones';
 
 /** Reads the environment (README "Configuration"), opens and migrates the database, serves API and PWA. */
 const env = process.env;
@@ -73,6 +74,7 @@ async function serve(): Promise<void> {
 
   const security = securityConfig(env);
   const historyAfterDays = parseHistoryAfterDays(env.HISTORY_AFTER_DAYS);
+  const timeZone = parseTimeZone(env.TIME_ZONE);
   for (const line of security.warnings) console.warn(`[courier] WARNING: ${line}`);
 
   // FILES_URL=s3://… puts files in a bucket every process and machine shares; else the FILES_DIR directory.
@@ -91,6 +93,7 @@ async function serve(): Promise<void> {
       ...uploadQuotas(env),
       webhookAllow: (env.WEBHOOK_ALLOW_HOSTS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
       historyAfterDays,
+      timeZone,
     },
   });
 

@@ -47,7 +47,7 @@ function StopRow({ p, n, max, heldIds, eta }: { p: ViewPackage; n: number; max: 
   );
 }
 
-function RouteBlock({ group, max, heldIds, localOrder, etas, rows }: { group: RouteGroup; max: number; heldIds: Set<number>; localOrder: boolean; etas: Map<number, number>; rows: number }) {
+function RouteBlock({ group, max, heldIds, localOrder, etaText, rows }: { group: RouteGroup; max: number; heldIds: Set<number>; localOrder: boolean; etaText: (id: number) => string | null; rows: number }) {
   const [busy, setBusy] = useState(false);
   // The result is said here, beside the list it changed: a toast would cover the stops.
   const [said, setSaid] = useState<{ text: string; ok: boolean } | null>(null);
@@ -77,7 +77,7 @@ function RouteBlock({ group, max, heldIds, localOrder, etas, rows }: { group: Ro
       )}
       {said && <div class={`reorder-note${said.ok ? '' : ' bad'}`} role="status" data-testid="reorder-result">{said.text}</div>}
       <ol class="stops">
-        {packages.slice(0, rows).map((p, i) => <StopRow key={p.id} p={p} n={i + 1} max={max} heldIds={heldIds} eta={clockOf(etas.get(p.id))} />)}
+        {packages.slice(0, rows).map((p, i) => <StopRow key={p.id} p={p} n={i + 1} max={max} heldIds={heldIds} eta={etaText(p.id)} />)}
       </ol>
     </section>
   );
@@ -104,6 +104,9 @@ export function Today({ me }: { me: SessionInfo }) {
   const allRows = useAfterFirstFrame();
   const etas = useMemo(() => new Map(groups.flatMap((g) => (g.route ? [...phoneEtas(g.route, g.packages, plans[g.route.id], recentPlace(), Date.now(), heldIds)] : []))),
     [groups.map((g) => g.packages.map((p) => `${p.id}:${p.status}`).join()).join('|'), plans, heldIds]);
+  // Shown as the depot's wall clock: each parcel's route's zone.
+  const zoneOf = useMemo(() => new Map(groups.flatMap((g) => (g.route ? g.packages.map((p) => [p.id, plans[g.route!.id]?.time_zone] as const) : []))), [groups, plans]);
+  const etaText = (id: number) => clockOf(etas.get(id), zoneOf.get(id));
 
   if (!loaded) return <Loading label="Reading your parcels…" />;
   return (
@@ -118,7 +121,7 @@ export function Today({ me }: { me: SessionInfo }) {
       {counts.back > 0 && <div class="must-return">{counts.back} parcel{counts.back === 1 ? '' : 's'} must go back to the depot.</div>}
       {next ? (
         <>
-          <StopCard p={next} max={max} title="Next stop" eta={clockOf(etas.get(next.id))} />
+          <StopCard p={next} max={max} title="Next stop" eta={etaText(next.id)} />
           {toLoad(next, max)
             ? <BigLink href="#/driver/scan" primary>Scan parcels onto the van</BigLink>
             : <div class="actions-2">
@@ -132,7 +135,7 @@ export function Today({ me }: { me: SessionInfo }) {
       {groups.map((g, i) => {
         const before = groups.slice(0, i).reduce((n, x) => n + x.packages.length, 0);
         const rows = allRows ? g.packages.length : Math.max(0, FIRST_FRAME_ROWS - before);
-        return <RouteBlock key={g.route?.id ?? 'none'} group={g} max={max} heldIds={heldIds} localOrder={g.route ? orders[g.route.id] !== undefined : false} etas={etas} rows={rows} />;
+        return <RouteBlock key={g.route?.id ?? 'none'} group={g} max={max} heldIds={heldIds} localOrder={g.route ? orders[g.route.id] !== undefined : false} etaText={etaText} rows={rows} />;
       })}
     </div>
   );

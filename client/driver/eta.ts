@@ -1,4 +1,5 @@
 import type { RouteEtas } from '../../shared/schemas/dispatch';
+import { localClock } from '../../shared/time/zone';
 import { createStore } from '../app/store';
 import { LOCAL_KEYS } from './engine';
 import { online } from './online';
@@ -32,4 +33,15 @@ export async function refreshPlans(routeIds: number[]): Promise<void> {
   routePlans.set(next);
 }
 
-export const clockOf = (ms: number | undefined) => (ms == null ? null : new Date(ms).toISOString().slice(11, 16));
+const two = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * An arrival time as the depot's wall clock (`zone`, from the route's plan; issue 31); without a plan
+ * yet, the phone's own clock, which is the depot's for a driver at work.
+ */
+export function clockOf(ms: number | undefined, zone: string | undefined): string | null {
+  if (ms == null) return null;
+  if (zone) return localClock(ms, zone);
+  const d = new Date(ms);
+  return `${two(d.getHours())}:${two(d.getMinutes())}`;
+}

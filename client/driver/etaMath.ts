@@ -18,7 +18,9 @@ export function phoneEtas(route: Pick<RouteRecord, 'date'>, ordered: readonly { 
   const visit = ordered.filter((p) => TO_VISIT.has(p.status) && !done.has(p.id));
   const worked = ordered.filter((p) => !visit.includes(p));
   const info = new Map((plan?.stops ?? []).map((s) => [s.package, s]));
-  const startAt = Math.max(now, timeOnDay(route.date, plan?.shift_start ?? '08:00'));
+  // Shift and windows are the depot's wall clock; a plan fetched before issue 31 has no zone: the phone's own.
+  const zone = plan?.time_zone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const startAt = Math.max(now, timeOnDay(route.date, plan?.shift_start ?? '08:00', zone));
   const lastWorked = [...worked].reverse().find(placed);
   const from: LatLng | null = here.latitude != null && here.longitude != null ? { latitude: here.latitude, longitude: here.longitude }
     : lastWorked ? { latitude: lastWorked.latitude as number, longitude: lastWorked.longitude as number } : plan?.start ?? null;
@@ -28,7 +30,7 @@ export function phoneEtas(route: Pick<RouteRecord, 'date'>, ordered: readonly { 
       const s = info.get(p.id);
       return {
         id: p.id, latitude: p.latitude, longitude: p.longitude, serviceS: s?.service_s ?? DEFAULT_SERVICE_S,
-        window: s?.window_start && s.window_end ? [timeOnDay(route.date, s.window_start), timeOnDay(route.date, s.window_end)] as const : null,
+        window: s?.window_start && s.window_end ? [timeOnDay(route.date, s.window_start, zone), timeOnDay(route.date, s.window_end, zone)] as const : null,
       };
     }),
   });

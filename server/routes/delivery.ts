@@ -20,6 +20,7 @@ import { scanContext } from '../services/packages/scan';
 import { packageJson } from '../services/packages/json';
 import { refusedDeliveriesFor } from '../services/packages/refusedDelivery';
 import { livePackage } from '../services/history/live';
+import { businessZone } from '../services/time/zones';
 
 const tags = ['Package Delivered'];
 const ADMINS: readonly Role[] = ['super_admin', 'admin'];
@@ -123,8 +124,8 @@ export function deliveryRoutes(app: App): void {
     method: 'get', path: '/package-delivered/', tags, access: 'package.view', query: PackageListQuery, response: pageOf(Proof),
     catalogue: ops('mobile/Package Delivered', 'List'),
     summary: 'Delivered parcels with their proof, newest first (drivers: their deliveries; companies: their parcels)',
-    description: 'Filters: driver (staff), date_from/date_to (UTC days of the delivery).',
-  }, ({ deps, user, query, c }) => deliveredPage(deps.db, deps.clock.now(), user, query, c.req.url));
+    description: 'Filters: driver (staff), date_from/date_to (local days of the business\'s time zone, of the delivery).',
+  }, async ({ deps, user, query, c }) => deliveredPage(deps.db, deps.clock.now(), await businessZone(deps), user, query, c.req.url));
 
   defineRoute(app, {
     method: 'get', path: '/package-delivered/{id}/', tags, access: 'package.view', params: IdParams, response: Proof,

@@ -26,6 +26,7 @@ import { dispatchRoutes } from './dispatch/index';
 import { auditRoutes } from '../services/audit/routes';
 import { pricingRoutes } from './pricing';
 import { businessProfileRoutes } from './businessProfile';
+import { timeZoneRoutes } from './timeZones';
 import { labelRoutes } from './labels';
 import { sessionRoutes } from './sessions';
 
@@ -40,6 +41,7 @@ export function registerRoutes(app: App): void {
   geoRoutes(app);
   pricingRoutes(app);
   businessProfileRoutes(app);
+  timeZoneRoutes(app);
   labelRoutes(app);
   packageRoutes(app);
   locationRoutes(app);

@@ -15,6 +15,7 @@ import { cancelPackage, depotReturn, returnCounts, returnScan, returnsPage } fro
 import { scanContext } from '../services/packages/scan';
 import { packagesByIds } from '../services/packages/shape';
 import { livePackage } from '../services/history/live';
+import { businessZone } from '../services/time/zones';
 
 const tags = ['Scan Return Parcel'];
 const group = 'mobile/Scan Return Parcel';
@@ -47,7 +48,7 @@ export function returnRoutes(app: App): void {
     catalogue: ops(group, 'Returned Packages List'),
     summary: 'Returned parcels (?status=returned|returned_to_sender|failed; default both returned states), latest change first',
     description: 'Staff see all, a company its own, a driver the parcels they failed or brought back. ?driver= (staff: parcels that driver failed), date_from/date_to on the last change.',
-  }, ({ deps, user, query, c }) => returnsPage(deps.db, user, query, c.req.url));
+  }, async ({ deps, user, query, c }) => returnsPage(deps.db, await businessZone(deps), user, query, c.req.url));
 
   defineRoute(app, {
     method: 'get', path: '/return-parcel/info/', tags, access: 'package.view', response: ReturnInfoAnswer,

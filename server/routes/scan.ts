@@ -81,7 +81,7 @@ export function scanRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/scan-package-api/supervisor-scan/', tags, access: { roles: SUPERVISORS },
     catalogue: ops('mobile/Scan API', 'Supervisor Scan Package List'), query: DayQuery, response: pageOf(SupervisorScanItem),
-    summary: 'Parcels checked by supervisors on a day (default today, UTC), newest first; ?supervisor= narrows to one',
+    summary: 'Parcels checked by supervisors on a day (default today; local days of the business\'s time zone), newest first; ?supervisor= narrows to one',
   }, ({ deps, query, c }) => checkScans(deps, query, c.req.url));
 
   defineRoute(app, {

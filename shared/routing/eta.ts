@@ -1,4 +1,5 @@
 import { haversineDistance, type LatLng } from './haversine';
+import { localClock, localTimeToInstant } from '../time/zone';
 
 /**
  * Arrival times along a route, computed the same way on the server (plans, the dispatch board,
@@ -78,14 +79,17 @@ export function stopEtas(input: EtaInput): StopEta[] {
   });
 }
 
-/** `HH:MM` on a `YYYY-MM-DD` day (UTC, like the server's days) as epoch ms. */
-export function timeOnDay(date: string, hhmm: string): number {
-  return Date.parse(`${date}T${hhmm}:00Z`);
+/**
+ * `HH:MM` on a `YYYY-MM-DD` day, local to `zone` (the depot's: shifts and windows are typed as the
+ * depot's wall clock), as epoch ms. A time the clocks skip moves forward; one they show twice is the first.
+ */
+export function timeOnDay(date: string, hhmm: string, zone: string): number {
+  return localTimeToInstant(date, hhmm, zone);
 }
 
-/** Epoch ms as `HH:MM` (UTC). */
-export function clockTime(ms: number): string {
-  return new Date(ms).toISOString().slice(11, 16);
+/** Epoch ms as the wall-clock `HH:MM` in `zone`. */
+export function clockTime(ms: number, zone: string): string {
+  return localClock(ms, zone);
 }
 
 /** The half-hour band a recipient is told ("arriving 14:10–14:40"), centred on the ETA and rounded to 5 minutes. */

@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { isValidAbn } from '../gst';
+import { TimeZoneName } from './time';
 
 /** Issue 18: the courier's business profile, printed on every tax invoice. */
 export const BusinessProfile = z.object({
   legal_name: z.string(), trading_name: z.string(), abn: z.string(), address: z.string(), email: z.string(), phone: z.string(),
   bank_account_name: z.string(), bank_bsb: z.string(), bank_account_number: z.string(), payment_instructions: z.string(),
   gst_rate_bp: z.number().int(), prices_include_gst: z.boolean(), updated_at: z.string().nullable(),
+  /** Issue 31: the business's IANA zone; null = the server's configured TIME_ZONE (`time_zone_default`). */
+  time_zone: z.string().nullable(),
+  time_zone_default: z.string(),
 });
 
 const text = (max: number) => z.string().trim().max(max);
@@ -25,4 +29,5 @@ export const BusinessProfileUpdate = z.object({
   payment_instructions: text(1000).optional(),
   gst_rate_bp: z.number().int().min(0).max(10_000).optional(),
   prices_include_gst: z.boolean().optional(),
+  time_zone: TimeZoneName.nullable().optional(),
 }).strict();

@@ -171,8 +171,11 @@ export const HistoryDetail = z.object({
 
 export const CurrentDateQuery = z.object({
   date: day.optional(),
-  /** The device's offset from UTC in minutes (+600 for Sydney), so "today" is the driver's day. */
-  utc_offset: z.coerce.number().int().min(-840).max(840).default(0),
+  /**
+   * Older apps' way to say "my day": the device's offset from UTC in minutes (+600 for Sydney). Without
+   * it the driver's day is the local day of the business's time zone (issue 31), daylight saving included.
+   */
+  utc_offset: z.coerce.number().int().min(-840).max(840).optional(),
 });
 export const PackagesAnswer = z.object({ success: z.boolean(), message: z.string(), count: z.number().int(), packages: z.array(Package) });
 

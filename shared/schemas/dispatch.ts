@@ -86,6 +86,8 @@ export const PlanStop = z.object({
   package: z.number().int(), hawb: z.string(), customer_name: z.string().nullable(), address: z.string(),
   latitude: z.number().nullable(), longitude: z.number().nullable(),
   window_start: z.string().nullable(), window_end: z.string().nullable(), service_s: z.number().int(),
+  /** IANA zone the window is local to (the parcel's depot's; issue 31). */
+  time_zone: z.string(),
   kg: z.number(), m3: z.number(),
   /** ISO time the van arrives. */
   eta: z.string(), late: z.boolean(),
@@ -97,6 +99,8 @@ export const PlanRoute = z.object({
   driver: z.number().int(), driver_name: z.string(),
   vehicle: z.number().int().nullable(), vehicle_name: z.string().nullable(),
   shift_start: z.string(), shift_end: z.string(),
+  /** IANA zone the shift is local to (its start depot's; issue 31). */
+  time_zone: z.string(),
   /** ISO time the van leaves: the shift start, or the time of planning for a day under way. */
   depart: z.string(),
   start: point.nullable(), end: point.nullable(),
@@ -164,6 +168,8 @@ export const RouteEtas = z.object({
   finish: z.string().nullable(),
   /** `HH:MM` the driver's shift starts that day: nobody arrives anywhere before it. */
   shift_start: z.string(),
+  /** IANA zone `shift_start`, the windows and the route's day are local to (its depot's; issue 31). */
+  time_zone: z.string(),
   /** Where the route starts (the depot), when known. */
   start: z.object({ latitude: z.number(), longitude: z.number() }).nullable(),
   /** The travel model the server times by, so the phone times the same way. */

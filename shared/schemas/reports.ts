@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TimeZoneName } from './time';
 import { idParam, MAX_PAGE_SIZE } from './common';
 
 /** The longest period one report covers; exports stream, so this bounds time, not memory. */
@@ -7,15 +8,17 @@ export const DEFAULT_REPORT_DAYS = 30;
 
 const day = z.iso.date();
 
-/** Period (local days, both included), scope filters and the caller's UTC offset for day boundaries. */
+/** Period (local days, both included), scope filters, and the zone whose days they are (issue 31). */
 export const ReportQuery = z.object({
   from: day.optional(),
   to: day.optional(),
   company: idParam.optional(),
   driver: idParam.optional(),
   zone: idParam.optional(),
-  /** Minutes east of UTC (+600 Sydney) so days are the courier's days, as in driver-package/current-date. */
-  utc_offset: z.coerce.number().int().min(-840).max(840).default(0),
+  /** IANA zone the days are counted in; default the business's (its profile, else TIME_ZONE). */
+  time_zone: TimeZoneName.optional(),
+  /** Older clients: minutes east of UTC, a fixed offset (no daylight saving). `time_zone` wins when both are given. */
+  utc_offset: z.coerce.number().int().min(-840).max(840).optional(),
 });
 export type ReportQuery = z.output<typeof ReportQuery>;
 
@@ -32,7 +35,7 @@ export const PodQuery = ReportQuery.extend({
   page_size: z.coerce.number().int().min(1).max(1000).default(300),
 });
 
-const period = z.object({ from: z.string(), to: z.string(), utc_offset: z.number().int() });
+const period = z.object({ from: z.string(), to: z.string(), time_zone: z.string(), utc_offset: z.number().int() });
 const rate = z.number().nullable();
 
 export const KpiRow = z.object({

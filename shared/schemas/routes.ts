@@ -130,6 +130,8 @@ export const pageOfPackages = pageOf(Package);
 export const DashboardCountAnswer = z.object({
   success: z.boolean(),
   date: z.string(),
+  /** IANA zone `date` is a local day of (the business's; issue 31). */
+  time_zone: z.string(),
   packages: z.object({
     total: z.number().int(),
     pending: z.number().int(),

@@ -105,12 +105,13 @@ let seq = 0;
 /**
  * The real server: createApp on a temporary SQLite file, the build at `/`, on a free port.
  * `publicUrl: true` makes its own address the configured PUBLIC_URL (links in messages); `clock`
- * replaces the system clock (a running clock set to another hour).
+ * replaces the system clock (a running clock set to another hour). TIME_ZONE is UTC, as in the server
+ * tests (test/helpers/app.ts): these suites compute their days as UTC days (issue 31 has its own tests).
  */
 export async function startServer(staticDir: string, opts: { publicUrl?: boolean; clock?: Clock } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'courier-browser-'));
   const db = await openDatabase(join(dir, 'courier.db'));
-  const app = createApp({ db, files: diskFileStore(join(dir, 'files')), clock: opts.clock ?? systemClock, config: { staticDir } });
+  const app = createApp({ db, files: diskFileStore(join(dir, 'files')), clock: opts.clock ?? systemClock, config: { staticDir, timeZone: 'UTC' } });
   const server: ServerType = await new Promise((ok) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => ok(s));
   });

@@ -71,7 +71,8 @@ afterAll(() => {
 
 /**
  * `writeBatch` reaches the app's group commit (server/db/writeBatch.ts), e.g. to fail a COMMIT.
- * `config` overrides the app's configuration; PUBLIC_URL defaults to https://courier.test.
+ * `config` overrides the app's configuration; PUBLIC_URL defaults to https://courier.test, and TIME_ZONE to
+ * UTC, so tests written with UTC days read plainly; tests of local time (issue 31) name their zone.
  * `files` replaces the store in a fresh directory (`filesDir`) with another (an S3 store).
  * `db` replaces the fresh in-memory database (a file database, to see what SQLite writes).
  */
@@ -81,7 +82,7 @@ export async function makeApp(options: { writeBatch?: WriteBatchOptions; config?
   const clock = manualClock();
   const filesDir = mkdtempSync(join(tmpdir(), 'courier-files-'));
   filesDirs.add(filesDir);
-  const config = { publicUrl: 'https://courier.test', ...options.config };
+  const config = { publicUrl: 'https://courier.test', timeZone: 'UTC', ...options.config };
   const app = createApp({ db, files: options.files ?? diskFileStore(filesDir), clock, writeBatch: options.writeBatch, config });
   const call: TestApp['call'] = (method, path, token, body, headers = {}) => {
     const h: Record<string, string> = { ...headers };

@@ -4,6 +4,7 @@ import { messageOutbox } from '../../server/db/schema/index';
 import { messageDispatcherFor } from '../../server/services/messages/setup';
 import { httpSmsProvider, logEmailTransport, logSmsProvider, smtpTransport } from '../../server/services/messages/transports';
 import { makeApp } from '../helpers/app';
+import { localClock } from '../../shared/time/zone';
 import { startSmsStandIn, startSmtp } from '../helpers/messaging';
 
 const PUBLIC = 'https://track.example.com';
@@ -81,6 +82,8 @@ describe('recipient messages through the outbox', () => {
 
   it('"on its way" carries the arrival window of the planned route (dispatch ETAs), and the page shows it', async () => {
     const w = await world();
+    // The recipient reads the depot's wall clock (issue 31): here the business's, Sydney.
+    expect((await w.t.json('PATCH', '/api/settings/business-profile/', w.admin.token, { time_zone: 'Australia/Sydney' })).status).toBe(200);
     const id = await w.parcel('ETA-1', { latitude: -33.87, longitude: 151.21, customer_phone: null });
     const route = await w.t.json<{ route: { id: number } }>('POST', '/api/route/', w.admin.token, { name: 'Run', date: '2026-01-05', driver: w.driver.id, packages: [id] });
     expect(route.status).toBe(201);
@@ -93,6 +96,9 @@ describe('recipient messages through the outbox', () => {
     const token = /#([A-Za-z0-9_-]{32})/.exec(mail!.text)![1]!;
     const view = await w.t.json<{ eta: { from: string; to: string } | null }>('GET', `/api/public/track/${token}/`);
     expect(Date.parse(view.body.eta!.to) - Date.parse(view.body.eta!.from)).toBe(30 * 60_000);
+    expect([window![1], window![2]]).toEqual([localClock(Date.parse(view.body.eta!.from), 'Australia/Sydney'), localClock(Date.parse(view.body.eta!.to), 'Australia/Sydney')]);
+    // Not the UTC clock: Sydney is 10 or 11 hours ahead.
+    expect(window![1]).not.toBe(view.body.eta!.from.slice(11, 16));
   });
 
   it('retries SMS after a 500 and a 429 (honouring Retry-After), then sends once; a 400 is final', async () => {

@@ -28,7 +28,7 @@ describe('return reports', () => {
     const w = await reportWorld(t);
     const res = await t.json<{ count: number; results: Kpi[]; period: Kpi }>('GET', `/api/report/driver-kpi/?${PERIOD}`, w.admin.token);
     expect(res.status).toBe(200);
-    expect(res.body.period).toEqual({ from: '2026-01-05', to: '2026-01-06', utc_offset: 0 });
+    expect(res.body.period).toEqual({ from: '2026-01-05', to: '2026-01-06', time_zone: 'UTC', utc_offset: 0 });
     // Worked out by hand from the fixture's timeline (see reports-fixtures.ts).
     expect(res.body.results).toEqual([
       expect.objectContaining({ date: '2026-01-05', driver: w.a.id, driver_name: 'Alice Driver', delivered: 2, failed: 1, first_attempts: 3,

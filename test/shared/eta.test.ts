@@ -49,10 +49,10 @@ describe('stopEtas (the one ETA function of server, board and phone)', () => {
 describe('board edits', () => {
   const stop = (pkg: number, lat: number) => ({
     package: pkg, hawb: `H${pkg}`, customer_name: null, address: '', latitude: lat, longitude: 151.2, window_start: null, window_end: null,
-    service_s: 180, kg: 2, m3: 0, eta: '', late: false, locked: false,
+    service_s: 180, time_zone: 'Australia/Sydney', kg: 2, m3: 0, eta: '', late: false, locked: false,
   });
   const route = (driver: number, stops: ReturnType<typeof stop>[]): PlanRoute => ({
-    driver, driver_name: `D${driver}`, vehicle: null, vehicle_name: null, shift_start: '09:00', shift_end: '17:00', depart: new Date(T0).toISOString(),
+    driver, driver_name: `D${driver}`, vehicle: null, vehicle_name: null, shift_start: '09:00', shift_end: '17:00', time_zone: 'Australia/Sydney', depart: new Date(T0).toISOString(),
     start: A, end: null, capacity: { kg: null, m3: null, parcels: 3 }, load: { kg: 0, m3: 0, parcels: 0 }, distance_m: 0, duration_s: 0, fixed: false, stops,
   });
   const p: Proposal = { date: '2026-01-05', routes: [route(1, [stop(10, -33.88), stop(11, -33.89)]), route(2, [stop(20, -33.86)])], unassigned: [], parcels: 3, distance_m: 0, solve_ms: 1 };

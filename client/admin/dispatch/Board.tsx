@@ -8,7 +8,7 @@ import { Empty } from '../../ui/States';
 import { toast } from '../../ui/toast';
 import { distance, START_COLOUR, today } from '../routes/format';
 import { MapView, type MapLine, type MapMarker } from '../routes/MapView';
-import { colourFor, commitBody, DISPATCH_PATHS, hhmm, moveStop, replanBody, toggleLock } from './board';
+import { colourFor, commitBody, DISPATCH_PATHS, hhmm, moveStop, replanBody, stopZone, toggleLock } from './board';
 import { RouteCard } from './RouteCard';
 import '../routes/routes.css';
 import './dispatch.css';
@@ -128,7 +128,7 @@ export default function DispatchBoard() {
         if (s.latitude == null || s.longitude == null) return;
         pts.push([s.latitude, s.longitude]);
         // Dots, not numbered pins: a day of 300 stops would bury the map; the popup and the card number them.
-        m.push({ key: `s${s.package}`, lat: s.latitude, lng: s.longitude, color: colour, shape: 'dot', title: `${r.driver_name} · stop ${i + 1} · ${s.hawb}`, detail: `ETA ${hhmm(s.eta)}${s.window_start ? ` (window ${s.window_start}–${s.window_end})` : ''}` });
+        m.push({ key: `s${s.package}`, lat: s.latitude, lng: s.longitude, color: colour, shape: 'dot', title: `${r.driver_name} · stop ${i + 1} · ${s.hawb}`, detail: `ETA ${hhmm(s.eta, stopZone(s, r))}${s.window_start ? ` (window ${s.window_start}–${s.window_end})` : ''}` });
       });
       if (r.start) m.push({ key: `d${r.driver}`, lat: r.start.latitude, lng: r.start.longitude, label: 'S', color: START_COLOUR, shape: 'square', title: `Depot of ${r.driver_name}` });
       l.push({ points: pts, color: colour });

@@ -1,6 +1,6 @@
 import type { PlanRoute } from '../../../shared/schemas/dispatch';
 import { distance } from '../routes/format';
-import { hhmm, loadShare } from './board';
+import { hhmm, loadShare, routeZone, stopZone } from './board';
 
 const DRAG_TYPE = 'text/plain';
 
@@ -47,7 +47,7 @@ export function RouteCard({ route, colour, drivers, fixed, onMove, onLock, onFix
       <div class="plan-facts small">
         <span>{load.label}</span>
         <span>{distance(route.distance_m)}</span>
-        <span>back {last ? hhmm(new Date(Date.parse(last.eta) + last.service_s * 1000).toISOString()) : '—'}</span>
+        <span>back {last ? hhmm(new Date(Date.parse(last.eta) + last.service_s * 1000).toISOString(), routeZone(route)) : '—'}</span>
         {late > 0 && <span class="bad-text">{late} late</span>}
       </div>
       <label class="check small">
@@ -61,7 +61,7 @@ export function RouteCard({ route, colour, drivers, fixed, onMove, onLock, onFix
               onDrop={(e) => { e.preventDefault(); e.stopPropagation(); const p = dropped(e); if (p != null && p !== s.package) onMove(p, route.driver, s.package); }}>
               <span class="seq" style={{ background: colour }}>{i + 1}</span>
               <span class="what">
-                <span class="mono">{s.hawb}</span> <span class="eta" data-testid="plan-eta">{hhmm(s.eta)}</span>
+                <span class="mono">{s.hawb}</span> <span class="eta" data-testid="plan-eta">{hhmm(s.eta, stopZone(s, route))}</span>
                 {s.window_start && <span class={`win${s.late ? ' bad-text' : ''}`}> · window {s.window_start}–{s.window_end}</span>}
                 <span class="muted small addr">{s.customer_name ?? ''}{s.address ? ` · ${s.address}` : ''}</span>
               </span>

@@ -2,9 +2,10 @@ import { useEffect, useState } from 'preact/hooks';
 import type { RouteEtas } from '../../../shared/schemas/dispatch';
 import { api } from '../../api/client';
 import { Badge } from '../../ui/Badge';
+import { localClock } from '../../../shared/time/zone';
 
-const clock = (iso: string | null | undefined) => (iso ? iso.slice(11, 16) : '—');
-const utcToday = () => new Date().toISOString().slice(0, 10);
+/** The route's depot's wall clock (issue 31). */
+const clock = (iso: string | null | undefined, zone: string) => (iso ? localClock(Date.parse(iso), zone) : '—');
 
 /**
  * Today's planned and running routes with their arrival times, late-running ones first and
@@ -15,7 +16,7 @@ export function RoutesToday({ tick }: { tick: number }) {
   const [rows, setRows] = useState<RouteEtas[] | null>(null);
   useEffect(() => {
     let live = true;
-    api.get<{ results: RouteEtas[] }>('dispatch/eta/', { date: utcToday() }).then((r) => { if (live) setRows(r.results); }, () => { if (live) setRows(null); });
+    api.get<{ results: RouteEtas[] }>('dispatch/eta/') /* the server's today: the business's local day */.then((r) => { if (live) setRows(r.results); }, () => { if (live) setRows(null); });
     return () => { live = false; };
   }, [tick]);
   if (!rows || rows.length === 0) return null;
@@ -37,8 +38,8 @@ export function RoutesToday({ tick }: { tick: number }) {
                 <td><a href={`#/routes/${r.route}`}>{r.name}</a></td>
                 <td>{r.driver_name ?? '—'}</td>
                 <td>{r.open}</td>
-                <td>{clock(r.stops[0]?.eta)}</td>
-                <td>{clock(r.finish)}</td>
+                <td>{clock(r.stops[0]?.eta, r.time_zone)}</td>
+                <td>{clock(r.finish, r.time_zone)}</td>
                 <td>
                   {r.running_late ? <Badge tone="bad">{r.delay_min > 0 ? `${r.delay_min} min late` : 'Late'}{r.late_stops ? ` · ${r.late_stops} window${r.late_stops === 1 ? '' : 's'} missed` : ''}</Badge>
                     : <Badge tone="ok">On time</Badge>}

@@ -1,4 +1,5 @@
 import { stopEtas, timeOnDay } from '../../../shared/routing/eta';
+import { localClock } from '../../../shared/time/zone';
 import type { PlanRoute, PlanStop, Proposal } from '../../../shared/schemas/dispatch';
 
 /** API paths of the dispatch board (test/browser/dispatch.test.ts checks them against /api/openapi.json). */
@@ -25,7 +26,9 @@ const round = (n: number) => Math.round(n * 1000) / 1000;
 
 /** Loads, distance-free timing and ETAs of a route after an edit, with the same function the server and the phone use. */
 export function retime(date: string, route: PlanRoute): PlanRoute {
-  const windows = (s: PlanStop): [number, number] | null => (s.window_start && s.window_end ? [timeOnDay(date, s.window_start), timeOnDay(date, s.window_end)] : null);
+  // A window is the parcel's depot's wall clock (issue 31), wherever the van comes from.
+  const windows = (s: PlanStop): [number, number] | null => (s.window_start && s.window_end
+    ? [timeOnDay(date, s.window_start, stopZone(s, route)), timeOnDay(date, s.window_end, stopZone(s, route))] : null);
   const startAt = Date.parse(route.depart);
   const etas = stopEtas({
     from: route.start, startAt,
@@ -75,8 +78,14 @@ export const commitBody = (p: Proposal) => ({
   routes: p.routes.filter((r) => r.stops.length > 0).map((r) => ({ driver: r.driver, packages: r.stops.map((s) => s.package) })),
 });
 
-export function hhmm(iso: string): string {
-  return iso ? iso.slice(11, 16) : '—';
+/** Zones of a plan's shift and stops; a proposal stored before issue 31 has none: the browser's own. */
+const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+export const routeZone = (r: PlanRoute): string => r.time_zone ?? browserZone();
+export const stopZone = (s: PlanStop, r: PlanRoute): string => s.time_zone ?? routeZone(r);
+
+/** An ISO instant as `HH:MM` on the wall clock of `zone` (the route's depot's). */
+export function hhmm(iso: string, zone: string): string {
+  return iso ? localClock(Date.parse(iso), zone) : '—';
 }
 
 /** Share of the tightest capacity a route uses (0..1+), and which one it is. */

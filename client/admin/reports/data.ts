@@ -25,9 +25,9 @@ export function filtersFrom(query: URLSearchParams): ReportFilters {
   return { from: query.get('from') || d.from, to: query.get('to') || d.to, company: query.get('company') ?? '', driver: query.get('driver') ?? '', zone: query.get('zone') ?? '' };
 }
 
-/** Days are counted in the browser's time zone, so "today" in a report is the user's today. */
+/** Days are the business's local days (the server's default zone, daylight saving included; issue 31), wherever the browser is. */
 export function reportQuery(f: ReportFilters, extra: Query = {}): Query {
-  return { from: f.from, to: f.to, company: f.company, driver: f.driver, zone: f.zone, utc_offset: -new Date().getTimezoneOffset(), ...extra };
+  return { from: f.from, to: f.to, company: f.company, driver: f.driver, zone: f.zone, ...extra };
 }
 
 export interface Loaded<T> { data: T | null; error: unknown; loading: boolean; reload: () => void }

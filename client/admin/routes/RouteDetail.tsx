@@ -29,6 +29,8 @@ export default function RouteDetail({ id, session }: { id: number; session: Sess
   const [result, setResult] = useState<OptimiseResult | null>(null);
   const [mapFailed, setMapFailed] = useState(false);
   const [etas, setEtas] = useState<Map<number, StopEtaRecord>>(new Map());
+  // The route's depot's zone: arrival times read as its wall clock (issue 31).
+  const [etaZone, setEtaZone] = useState<string | undefined>(undefined);
   const canManage = can(session.user.role, 'route.manage');
   const reload = () => setTick((n) => n + 1);
 
@@ -42,7 +44,7 @@ export default function RouteDetail({ id, session }: { id: number; session: Sess
       setStart((s) => (s.lat || s.lng ? s : { lat: num(d.route.start_latitude), lng: num(d.route.start_longitude) }));
     }, (err: unknown) => { if (live) setError(err); });
     // Arrival times of the stops still to visit (issue 16); the list works without them.
-    api.get<RouteEtas>(ROUTE_PATHS.eta(id)).then((e) => { if (live) setEtas(new Map(e.stops.map((s) => [s.package, s]))); }, () => undefined);
+    api.get<RouteEtas>(ROUTE_PATHS.eta(id)).then((e) => { if (live) { setEtas(new Map(e.stops.map((s) => [s.package, s]))); setEtaZone(e.time_zone); } }, () => undefined);
     return () => { live = false; };
   }, [id, tick]);
 
@@ -79,7 +81,7 @@ export default function RouteDetail({ id, session }: { id: number; session: Sess
         <span class="spacer" />
         <Button size="small" onClick={reload}>Refresh</Button>
       </div>
-      <StopList packages={packages} unplaced={unplaced} etas={etas} />
+      <StopList packages={packages} unplaced={unplaced} etas={etas} timeZone={etaZone} />
     </>
   );
 

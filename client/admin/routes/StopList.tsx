@@ -4,11 +4,13 @@ import { StatusBadge } from '../../ui/Badge';
 import { Empty } from '../../ui/States';
 import type { StopEtaRecord } from '../../../shared/schemas/dispatch';
 import { coordsOf } from './format';
+import { localClock } from '../../../shared/time/zone';
 
-const clock = (iso: string) => iso.slice(11, 16);
+/** `HH:MM` on the route's depot's wall clock (the browser's own until the zone is known). */
+const clock = (iso: string, zone: string | undefined) => (zone ? localClock(Date.parse(iso), zone) : new Date(iso).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' }));
 
 /** The route's parcels in sequence order: the same stops the map numbers, and the whole story without a map. */
-export function StopList({ packages, unplaced, etas }: { packages: readonly Package[]; unplaced: ReadonlySet<number>; etas?: ReadonlyMap<number, StopEtaRecord> }) {
+export function StopList({ packages, unplaced, etas, timeZone }: { packages: readonly Package[]; unplaced: ReadonlySet<number>; etas?: ReadonlyMap<number, StopEtaRecord>; timeZone?: string }) {
   if (packages.length === 0) return <div class="card"><Empty title="No parcels on this route" /></div>;
   return (
     <ol class="stops" aria-label="Stops in sequence" data-testid="stop-list">
@@ -24,8 +26,8 @@ export function StopList({ packages, unplaced, etas }: { packages: readonly Pack
                 <StatusBadge status={p.status} />
                 {eta && (
                   <span class={`badge ${eta.late ? 'bad' : eta.delay_min >= 15 ? 'warn' : 'info'}`} data-testid="stop-eta"
-                    title={`Planned ${clock(eta.planned)}${eta.window_start ? `, window ${eta.window_start}–${eta.window_end}` : ''}`}>
-                    ETA {clock(eta.eta)}{eta.delay_min > 0 ? ` (+${eta.delay_min} min)` : ''}{eta.late ? ' · misses window' : ''}
+                    title={`Planned ${clock(eta.planned, timeZone)}${eta.window_start ? `, window ${eta.window_start}–${eta.window_end}` : ''}`}>
+                    ETA {clock(eta.eta, timeZone)}{eta.delay_min > 0 ? ` (+${eta.delay_min} min)` : ''}{eta.late ? ' · misses window' : ''}
                   </span>
                 )}
                 {(unplaced.has(p.id) || !at) && <span class="badge warn" title="Without coordinates the optimiser keeps it after the placed stops">No location</span>}

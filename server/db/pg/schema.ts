@@ -83,6 +83,7 @@ export const businessProfile = pgTable("business_profile", {
   payment_instructions: text("payment_instructions").notNull().default(""),
   gst_rate_bp: bigint("gst_rate_bp", { mode: 'number' }).notNull().default(1000),
   prices_include_gst: smallint("prices_include_gst").notNull().default(1),
+  time_zone: text("time_zone"),
   updated_at: bigint("updated_at", { mode: 'number' }).notNull(),
 });
 
@@ -367,6 +368,14 @@ export const depotPosition = pgTable("depot_position", {
   updated_at: bigint("updated_at", { mode: 'number' }).notNull(),
 }, (t): PgTableExtraConfigValue[] => [
   foreignKey({ columns: [t.warehouse_id], foreignColumns: [warehouse.id], name: "depot_position_warehouse_id_warehouse_id_fk" }),
+]);
+
+export const depotTimeZone = pgTable("depot_time_zone", {
+  warehouse_id: bigint("warehouse_id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+  time_zone: text("time_zone").notNull(),
+  updated_at: bigint("updated_at", { mode: 'number' }).notNull(),
+}, (t): PgTableExtraConfigValue[] => [
+  foreignKey({ columns: [t.warehouse_id], foreignColumns: [warehouse.id], name: "depot_time_zone_warehouse_id_warehouse_id_fk" }),
 ]);
 
 export const device = pgTable("device", {

@@ -23,5 +23,7 @@ export const businessProfile = sqliteTable('business_profile', {
   gst_rate_bp: integer('gst_rate_bp').notNull().default(1000),
   /** 1: line amounts (rate cards) already include GST; 0: GST is added on top. */
   prices_include_gst: integer('prices_include_gst', { mode: 'boolean' }).notNull().default(true),
+  /** IANA zone the business's days, shifts and documents are in; null = the configured TIME_ZONE (issue 31). */
+  time_zone: text('time_zone'),
   updated_at: integer('updated_at').notNull(),
 });

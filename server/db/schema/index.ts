@@ -19,3 +19,4 @@ export * from './location';
 export * from './business';
 export * from './throttle';
 export * from './history';
+export * from './time';

@@ -9,6 +9,7 @@ import { forbidden, notFound } from '../../errors';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
 import { depotPositions, setDepotPosition } from '../../services/dispatch/depots';
+import { today } from '../../services/time/zones';
 import { dayEtas, etaFor, routeEtas, travelModel } from '../../services/dispatch/eta';
 import { commitPlan, findPlan, MAX_RUNNING_PLANS, planTravel, shapePlan, startPlan } from '../../services/dispatch/plans';
 import { createFleetPlanner } from '../../services/planning/planner';
@@ -94,8 +95,8 @@ export function dispatchRoutes(app: App): void {
     response: z.object({ date: z.string(), results: z.array(RouteEtas) }),
     summary: 'The day\'s planned and running routes with their arrival times, late-running routes first',
   }, async ({ deps, query }) => {
-    const date = query.date ?? new Date(deps.clock.now()).toISOString().slice(0, 10);
-    return { date, results: await dayEtas(deps.db, date, travelModel(deps.config)) };
+    const date = query.date ?? await today(deps);
+    return { date, results: await dayEtas(deps, date, travelModel(deps.config)) };
   });
 
   defineRoute(app, {
@@ -104,7 +105,7 @@ export function dispatchRoutes(app: App): void {
   }, async ({ deps, user, params }) => {
     if (user.role === 'company') throw forbidden('Companies have no access to routes');
     const route = await findRoute(deps.db, user, params.id);
-    return routeEtas(deps.db, route, route.driver_id != null ? (await driverRef(deps.db, route.driver_id)).name : null, travelModel(deps.config));
+    return routeEtas(deps, route, route.driver_id != null ? (await driverRef(deps.db, route.driver_id)).name : null, travelModel(deps.config));
   });
 
   defineRoute(app, {

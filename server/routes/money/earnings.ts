@@ -9,7 +9,7 @@ const g = 'mobile/Dashboard';
 const tags = ['Dashboard'];
 /** Drivers see their own earnings; staff anyone's. Companies never see what drivers are paid. */
 const access = { roles: ['driver', ...STAFF_ROLES] } as const;
-const description = 'Delivered parcels (by delivery time, UTC days) times the driver rate in force when each was delivered. Amounts in different currencies are never added: rows and totals are per currency; parcels no rate covers are counted in `unrated_count` (currency null).';
+const description = 'Delivered parcels (by delivery time, local days of the business\'s time zone; default this month there) times the driver rate in force when each was delivered. Amounts in different currencies are never added: rows and totals are per currency; parcels no rate covers are counted in `unrated_count` (currency null).';
 
 export function earningRoutes(app: App): void {
   defineRoute(app, {
@@ -21,7 +21,7 @@ export function earningRoutes(app: App): void {
     return {
       success: true, driver: period.driver, from: period.from, to: period.to,
       totals: groupEarnings(parcels, () => null).map((x) => x.row),
-      days: groupEarnings(parcels, (p) => dayOf(p.delivered_at)).map(({ key, row }) => ({ date: key, ...row })),
+      days: groupEarnings(parcels, (p) => dayOf(p.delivered_at, period.zone)).map(({ key, row }) => ({ date: key, ...row })),
     };
   });
 

@@ -20,7 +20,7 @@ export function invoiceRoutes(app: App): void {
     method: 'post', path: '/invoice/generate-invoice/', tags, access: 'invoice.manage', catalogue: ops('web/Invoice', 'Generate Invoice'),
     body: GenerateInvoiceBody, response: InvoiceDetails, status: 201,
     summary: "Issue a postpaid company's statement for a period",
-    description: 'Lists every charge and refund made in the period (inclusive UTC days) that no statement documents yet; numbered without gaps (INV-YYYY-NNNNNN). 409 for a prepaid company or when there is nothing to invoice.',
+    description: 'Lists every charge and refund made in the period (inclusive local days of the business\'s time zone) that no statement documents yet; numbered without gaps (INV-YYYY-NNNNNN). 409 for a prepaid company or when there is nothing to invoice.',
   }, async ({ deps, user, body }) => {
     requireMoneyStaff(user);
     const inv = await generateStatement(deps, user, body.company, body.period_from, body.period_to);

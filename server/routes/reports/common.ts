@@ -5,7 +5,8 @@ import type { AppEnv } from '../../http/env';
 export const tags = ['Reports'];
 
 export const FILTER_DOC = 'Filters: `from`/`to` (local days, both included; default the last 30 days, at most 366), `company`, `driver`, `zone`, '
-  + '`utc_offset` (minutes east of UTC that days are counted in). A company login sees only its own company (another company is 404).';
+  + '`time_zone` (IANA name the days are counted in; default the business\'s, daylight saving included; older clients may send `utc_offset`, '
+  + 'minutes east of UTC, a fixed offset). A company login sees only its own company (another company is 404).';
 export const EXPORT_DOC = 'Streamed (no Content-Length): rows are read a page at a time while the client downloads; the header '
   + '`X-Total-Rows` gives the row count first so a client can show progress. `format=xlsx|csv`. Text cells starting with = + - @, tab or CR '
   + 'get a leading apostrophe so a spreadsheet never runs them.';

@@ -27,9 +27,9 @@ export function returnReportRoutes(app: App): void {
     catalogue: rr('Delivery Report/Excel Download'), summary: 'Deliveries of a period as a spreadsheet (streamed)',
     description: `One row per delivery made in the period, with the failed attempts before it and whether it was on time. ${FILTER_DOC} ${EXPORT_DOC}`,
   }, async ({ deps, user, query }) => {
-    const f = reportFilter(user, query, deps.clock.now());
+    const f = await reportFilter(deps, user, query);
     return exportResponse({
-      format: query.format, filename: `deliveries_${stamp(f)}`, sheet: 'Deliveries', columns: deliveryColumns(f.offsetMin),
+      format: query.format, filename: `deliveries_${stamp(f)}`, sheet: 'Deliveries', columns: deliveryColumns(f.zone),
       total: await countDeliveries(deps.db, f), next: keyset(async (after) => await deliveryPage(deps.db, f, after)),
     });
   });
@@ -39,7 +39,7 @@ export function returnReportRoutes(app: App): void {
     catalogue: rr('Delivery Report/Failed Report'), summary: 'Failed delivery attempts of a period',
     description: `One row per failed attempt (oldest first) with its reason and the parcel's current status. ${FILTER_DOC} The same rows as a file: \`report/delivery/failed-report/excel-download/\`.`,
   }, async ({ deps, user, query, c }) => {
-    const f = reportFilter(user, query, deps.clock.now());
+    const f = await reportFilter(deps, user, query);
     const total = await countAttempts(deps.db, f);
     const rows = await attemptPage(deps.db, f, 0, query.page_size, (query.page - 1) * query.page_size);
     return { success: true, period: periodOf(f), count: total, ...pageLinks(c.req.url, query.page, query.page_size, total), results: rows.map(shapeAttempt) };
@@ -50,7 +50,7 @@ export function returnReportRoutes(app: App): void {
     produces: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', catalogue: [],
     summary: 'Failed delivery attempts of a period as a spreadsheet (streamed)', description: `${FILTER_DOC} ${EXPORT_DOC}`,
   }, async ({ deps, user, query }) => {
-    const f = reportFilter(user, query, deps.clock.now());
+    const f = await reportFilter(deps, user, query);
     return exportResponse({
       format: query.format, filename: `failed_${stamp(f)}`, sheet: 'Failed attempts', columns: attemptColumns,
       total: await countAttempts(deps.db, f), next: keyset(async (after) => await attemptPage(deps.db, f, after)),
@@ -59,11 +59,11 @@ export function returnReportRoutes(app: App): void {
 
   defineRoute(app, {
     method: 'get', path: '/report/driver/delivery-report/', tags, access: 'report.view', query: ReportQuery,
-    response: z.object({ success: z.boolean(), period: z.object({ from: z.string(), to: z.string(), utc_offset: z.number() }), count: z.number().int(), results: z.array(KpiRow) }),
+    response: z.object({ success: z.boolean(), period: z.object({ from: z.string(), to: z.string(), time_zone: z.string(), utc_offset: z.number() }), count: z.number().int(), results: z.array(KpiRow) }),
     catalogue: rr('Driver Report/Delivery Report'), summary: 'Per driver: deliveries, failures and rates over the period',
     description: `The KPIs of the driver KPI report over the whole period instead of by day (\`date\` is null). ${KPI_DOC} ${FILTER_DOC}`,
   }, async ({ deps, user, query }) => {
-    const f = reportFilter(user, query, deps.clock.now());
+    const f = await reportFilter(deps, user, query);
     const results = await kpis(deps.db, f, 'driver', false);
     return { success: true, period: periodOf(f), count: results.length, results };
   });
@@ -74,7 +74,7 @@ export function returnReportRoutes(app: App): void {
     catalogue: rr('Driver Report/Excel Download'), summary: 'The driver report as a spreadsheet',
     description: `${FILTER_DOC} ${EXPORT_DOC}`,
   }, async ({ deps, user, query }) => {
-    const f = reportFilter(user, query, deps.clock.now());
+    const f = await reportFilter(deps, user, query);
     const rows = await kpis(deps.db, f, 'driver', false);
     return exportResponse({ format: query.format, filename: `drivers_${stamp(f)}`, sheet: 'Drivers', columns: kpiColumns('driver', false), total: rows.length, next: pagesOf(rows) });
   });
@@ -84,7 +84,7 @@ export function returnReportRoutes(app: App): void {
     catalogue: rr('Driver Kpi Report'), summary: 'Driver KPIs by day and driver',
     description: `${KPI_DOC} ${FILTER_DOC} Rows by date, then driver name; paged.`,
   }, async ({ deps, user, query, c }) => {
-    const f = reportFilter(user, query, deps.clock.now());
+    const f = await reportFilter(deps, user, query);
     return { success: true, period: periodOf(f), ...pageOfList(c, await kpis(deps.db, f, 'driver', true), query.page, query.page_size) };
   });
 
@@ -93,7 +93,7 @@ export function returnReportRoutes(app: App): void {
     catalogue: rr('Kpi Report CSV'), summary: 'Driver KPIs by day and driver as CSV',
     description: `${KPI_DOC} ${FILTER_DOC} ${EXPORT_DOC} Default format csv.`,
   }, async ({ deps, user, query }) => {
-    const f = reportFilter(user, query, deps.clock.now());
+    const f = await reportFilter(deps, user, query);
     const rows = await kpis(deps.db, f, 'driver', true);
     return exportResponse({ format: query.format, filename: `driver-kpi_${stamp(f)}`, sheet: 'Driver KPI', columns: kpiColumns('driver', true), total: rows.length, next: pagesOf(rows) });
   });

@@ -9,9 +9,11 @@ import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
 import { driverHistory } from '../../services/packages/history';
 import {
-  assignedDeliveries, completedDeliveries, dashboardCount, dashboardMap, pendingDeliveries, routableParcels, routesOfDay, today,
+  assignedDeliveries, completedDeliveries, dashboardCount, dashboardMap, pendingDeliveries, routableParcels, routesOfDay,
 } from '../../services/routes/dashboard';
 import { routesWithPackages } from '../../services/routes/shape';
+import { businessZone } from '../../services/time/zones';
+import { localDay } from '../../../shared/time/zone';
 import { STAFF, STAFF_AND_DRIVERS, whichDriver } from './common';
 
 const tags = ['Dashboard'];
@@ -22,8 +24,11 @@ export function dashboardRoutes(app: App): void {
     method: 'get', path: '/dashboard/count/', tags, access: { roles: STAFF }, query: z.object({ date: z.iso.date().optional() }),
     response: DashboardCountAnswer, catalogue: web('Dashboard Count'),
     summary: 'Office dashboard counts: parcels (pending, with drivers, delivered and failed on the day), routes of the day, drivers',
-    description: '`date` (UTC day, default today) applies to delivered_today, failed_today (attempts received that day) and the routes. `drivers.reporting` = drivers whose phone reported a position in the last 15 minutes.',
-  }, ({ deps, query }) => dashboardCount(deps.db, deps.clock.now(), query.date ?? today(deps.clock.now())));
+    description: '`date` (a local day of the business\'s time zone, default today there; `time_zone` names it) applies to delivered_today, failed_today (attempts received that day) and the routes. `drivers.reporting` = drivers whose phone reported a position in the last 15 minutes.',
+  }, async ({ deps, query }) => {
+    const zone = await businessZone(deps);
+    return dashboardCount(deps.db, deps.clock.now(), query.date ?? localDay(deps.clock.now(), zone), zone);
+  });
 
   defineRoute(app, {
     method: 'get', path: '/dashboard/driver-history/', tags, access: { roles: STAFF }, query: HistoryQuery, response: pageOf(HistoryItem),
@@ -55,10 +60,10 @@ export function dashboardRoutes(app: App): void {
     method: 'get', path: '/dashboard/completed-delivery/', tags, access: { roles: STAFF_AND_DRIVERS }, query: CompletedQuery, response: pageOfPackages,
     catalogue: ops('mobile/Dashboard', 'Completed Delivery List'),
     summary: 'Parcels a driver delivered, newest first (a driver: their own; staff: ?driver= or everyone)',
-    description: 'date_from/date_to: UTC days of the delivery.',
+    description: 'date_from/date_to: local days (the business\'s time zone) of the delivery.',
   }, async ({ deps, user, query, c }) => {
     const driver = await whichDriver(deps.db, user, query.driver, true);
-    return completedDeliveries(deps.db, deps.clock.now(), driver?.id, query, c.req.url);
+    return completedDeliveries(deps.db, deps.clock.now(), await businessZone(deps), driver?.id, query, c.req.url);
   });
 
   defineRoute(app, {
@@ -71,9 +76,9 @@ export function dashboardRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/dashboard/sequence-wise-route/', tags, access: { roles: STAFF }, query: SequenceWiseQuery, response: SequenceWiseAnswer,
     catalogue: web('Sequence Wise Route'),
-    summary: 'The routes of a day (default today), each with its parcels in sequence order',
+    summary: 'The routes of a day (default today, in the business\'s time zone), each with its parcels in sequence order',
   }, async ({ deps, query }) => {
-    const date = query.date ?? today(deps.clock.now());
+    const date = query.date ?? localDay(deps.clock.now(), await businessZone(deps));
     return { success: true, date, results: await routesWithPackages(deps.db, await routesOfDay(deps.db, date, query)) };
   });
 

@@ -11,6 +11,7 @@ import { lastPositionOf } from '../routes/positions';
 import { LIVE_ROUTE, routeParcels, type RouteRow } from '../routes/shape';
 import { DEFAULT_SHIFT } from './problem';
 import { windowsOf, type WindowInfo } from './windows';
+import { depotZone, today as localToday } from '../time/zones';
 
 /** The great-circle model of the configured travel times (TRAVEL_SPEED_KMH, DETOUR_FACTOR); the phone gets it with the plan. */
 export const travelModel = (config: Deps['config']): TravelModel => ({ speedKmh: config.travelSpeedKmh ?? DEFAULT_TRAVEL.speedKmh, detourFactor: config.detourFactor ?? DEFAULT_TRAVEL.detourFactor });
@@ -30,6 +31,15 @@ async function shiftOf(db: Db, route: RouteRow) {
     : undefined;
 }
 
+/**
+ * The zone a route's shift and windows are typed in: its depot's, else its driver's start depot that
+ * day, else the business's (issue 31). A route serves one depot's parcels, so its stops share it.
+ */
+export async function routeZone(deps: Pick<Deps, 'db' | 'config'>, route: RouteRow, shift?: Awaited<ReturnType<typeof shiftOf>> | null): Promise<string> {
+  const s = shift === undefined ? await shiftOf(deps.db, route) : shift;
+  return depotZone(deps, route.warehouse_id ?? s?.start_warehouse_id ?? null);
+}
+
 /** Where the route starts: its own start point, else its driver's depot that day. */
 async function routeStart(db: Db, route: RouteRow, shift: Awaited<ReturnType<typeof shiftOf>>): Promise<LatLng | null> {
   if (route.start_latitude != null && route.start_longitude != null) return { latitude: route.start_latitude, longitude: route.start_longitude };
@@ -45,7 +55,7 @@ async function routeStart(db: Db, route: RouteRow, shift: Awaited<ReturnType<typ
 async function origin(deps: Deps, route: RouteRow, worked: { latitude: number | null; longitude: number | null }[]): Promise<{ from: LatLng | null; startAt: number }> {
   const now = deps.clock.now();
   const shift = await shiftOf(deps.db, route);
-  const shiftStart = timeOnDay(route.date, shift?.start_time ?? DEFAULT_SHIFT.start);
+  const shiftStart = timeOnDay(route.date, shift?.start_time ?? DEFAULT_SHIFT.start, await routeZone(deps, route, shift ?? null));
   const startAt = Math.max(now, shiftStart);
   if (route.driver_id != null && route.status === 'in_progress') {
     const pos = await lastPositionOf(deps.db, route.driver_id);
@@ -72,11 +82,12 @@ export async function refreshRouteEtas(deps: Deps, routeId: number, opts: { repl
   if (stale.length) await deps.db.delete(stopEta).where(inArray(stopEta.package_id, stale)).run();
   if (!visit.length) return;
   const windows = await windowsOf(deps.db, visit.map((p) => p.id));
+  const zone = await routeZone(deps, route);
   const stops: EtaStop[] = visit.map((p) => {
     const w = windows.get(p.id);
     return {
       id: p.id, latitude: p.latitude, longitude: p.longitude, serviceS: w?.service_s ?? 0,
-      window: w?.window_start && w.window_end ? [timeOnDay(route.date, w.window_start), timeOnDay(route.date, w.window_end)] : null,
+      window: w?.window_start && w.window_end ? [timeOnDay(route.date, w.window_start, zone), timeOnDay(route.date, w.window_end, zone)] : null,
     };
   });
   const { from, startAt } = await origin(deps, route, worked);
@@ -93,10 +104,10 @@ export async function refreshRouteEtas(deps: Deps, routeId: number, opts: { repl
 
 /** The live routes a driver is on today and later: positions move their ETAs. */
 export async function refreshDriverEtas(deps: Deps, driverId: number): Promise<void> {
-  const today = new Date(deps.clock.now()).toISOString().slice(0, 10);
-  const rows = await deps.db.select({ id: deliveryRoute.id, date: deliveryRoute.date }).from(deliveryRoute)
+  const rows = await deps.db.select({ id: deliveryRoute.id, date: deliveryRoute.date, warehouse: deliveryRoute.warehouse_id }).from(deliveryRoute)
     .where(and(eq(deliveryRoute.driver_id, driverId), eq(deliveryRoute.status, 'in_progress'))).all();
-  for (const r of rows) if (r.date <= today) await refreshRouteEtas(deps, r.id);
+  // Each route's own "today": a Perth route's day is Perth's.
+  for (const r of rows) if (r.date <= await localToday(deps, r.warehouse)) await refreshRouteEtas(deps, r.id);
 }
 
 /** After a stop is worked (delivered, failed, returned): the rest of its route moves. */
@@ -132,7 +143,8 @@ export async function etaFor(db: Db, packageId: number): Promise<StopEtaRecord |
   return shapeEta(r, p.seq, (await windowsOf(db, [packageId])).get(packageId));
 }
 
-export async function routeEtas(db: Db, route: RouteRow, driverName: string | null, model: TravelModel = DEFAULT_TRAVEL): Promise<RouteEtas> {
+export async function routeEtas(deps: Pick<Deps, 'db' | 'config'>, route: RouteRow, driverName: string | null, model: TravelModel = DEFAULT_TRAVEL): Promise<RouteEtas> {
+  const { db } = deps;
   const parcels = await routeParcels(db, route.id);
   const seq = new Map(parcels.map((p) => [p.id, p.sequence_no]));
   const rows = (await db.select().from(stopEta).where(eq(stopEta.route_id, route.id)).all())
@@ -147,16 +159,18 @@ export async function routeEtas(db: Db, route: RouteRow, driverName: string | nu
     route: route.id, name: route.name, driver: route.driver_id, driver_name: driverName, status: route.status, open: stops.length,
     delay_min: delay, late_stops: lateStops, running_late: delay >= LATE_AFTER_MIN || lateStops > 0,
     finish: rows.length ? iso(Math.max(...rows.map((r) => r.eta_at))) : null,
-    shift_start: shift?.start_time ?? DEFAULT_SHIFT.start, start: await routeStart(db, route, shift), travel: model, stops,
+    shift_start: shift?.start_time ?? DEFAULT_SHIFT.start, time_zone: await routeZone(deps, route, shift ?? null),
+    start: await routeStart(db, route, shift), travel: model, stops,
   };
 }
 
 /** The day's planned and running delivery routes with their ETAs, the late-running ones first. */
-export async function dayEtas(db: Db, date: string, model: TravelModel = DEFAULT_TRAVEL): Promise<RouteEtas[]> {
+export async function dayEtas(deps: Pick<Deps, 'db' | 'config'>, date: string, model: TravelModel = DEFAULT_TRAVEL): Promise<RouteEtas[]> {
+  const { db } = deps;
   const routes = await db.select({ r: deliveryRoute, name: user.name }).from(deliveryRoute).leftJoin(user, eq(user.id, deliveryRoute.driver_id))
     .where(and(eq(deliveryRoute.date, date), eq(deliveryRoute.kind, 'delivery'), inArray(deliveryRoute.status, [...LIVE_ROUTE])))
     .orderBy(desc(deliveryRoute.id)).all();
   const out: RouteEtas[] = [];
-  for (const x of routes) out.push(await routeEtas(db, x.r, x.name, model));
+  for (const x of routes) out.push(await routeEtas(deps, x.r, x.name, model));
   return out.sort((a, b) => Number(b.running_late) - Number(a.running_late) || b.delay_min - a.delay_min);
 }

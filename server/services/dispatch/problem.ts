@@ -11,7 +11,10 @@ import { activeDriver } from '../packages/assign';
 import type { PackageRow } from '../packages/shape';
 import { LIVE_ROUTE } from '../routes/shape';
 import type { DayProblem, RoadTravel } from './solveDay';
+import type { FleetInput } from '../../../shared/routing/fleet/index';
+import { startOfLocalDay } from '../../../shared/time/zone';
 import { windowsOf, type WindowInfo } from './windows';
+import { depotZones } from '../time/zones';
 
 /** Parcels a plan may take: not yet out, on no planned or running route (as `optimize-route-packages`). */
 const PLANNABLE = ['created', 'received', 'assigned'] as const;
@@ -25,11 +28,19 @@ export interface PlanDriver {
   /** Epoch ms the van can leave: the shift start, or now when planning a day already under way. */
   departAt: number;
   start: LatLng | null; end: LatLng | null; startWarehouse: number | null;
+  /** IANA zone the shift is typed in: its start depot's, else the business's (issue 31). */
+  zone: string;
   capacity: { kg: number | null; m3: number | null; parcels: number | null };
 }
-export interface PlanParcel { row: PackageRow; window: WindowInfo; kg: number; m3: number }
+export interface PlanParcel {
+  row: PackageRow; window: WindowInfo; kg: number; m3: number;
+  /** The window as instants: `HH:MM` on the plan's day in the parcel's depot's zone (`zone`). */
+  windowAt: [number, number] | null;
+  zone: string;
+}
 export interface PlanContext {
   date: string;
+  /** The optimiser's time origin: the earliest local midnight of the plan's day among the zones involved. */
   dayStart: number;
   drivers: PlanDriver[];
   /** Jobs of the fleet problem, by job id (= index in this list). */
@@ -64,6 +75,7 @@ async function planDrivers(deps: Deps, date: string, ids: number[], fallback: La
   const vehicleIds = [...shifts.values()].map((s) => s.vehicle_id).filter((v): v is number => v != null);
   const vans = new Map(vehicleIds.length ? (await deps.db.select().from(vehicle).where(inArray(vehicle.id, vehicleIds)).all()).map((v) => [v.id, v]) : []);
   const houses = await depots(deps.db, [...shifts.values()].flatMap((s) => [s.start_warehouse_id, s.end_warehouse_id]).filter((v): v is number => v != null));
+  const zones = await depotZones(deps, [...shifts.values()].map((s) => s.start_warehouse_id));
   return drivers.map((d) => {
     const s = shifts.get(d.id);
     const van = s?.vehicle_id != null ? vans.get(s.vehicle_id) : undefined;
@@ -71,10 +83,11 @@ async function planDrivers(deps: Deps, date: string, ids: number[], fallback: La
     const end = (s?.end_warehouse_id != null ? houses.get(s.end_warehouse_id) : undefined) ?? (s?.end_warehouse_id == null && s?.start_warehouse_id != null ? start : null);
     const shiftStart = s?.start_time ?? DEFAULT_SHIFT.start;
     const shiftEnd = s?.end_time ?? DEFAULT_SHIFT.end;
+    const zone = zones.of(s?.start_warehouse_id);
     return {
       id: d.id, name: d.name, vehicleId: van?.id ?? null, vehicleName: van?.name ?? null, shiftStart, shiftEnd,
-      departAt: Math.min(Math.max(timeOnDay(date, shiftStart), now), timeOnDay(date, shiftEnd)),
-      start, end, startWarehouse: s?.start_warehouse_id ?? null,
+      departAt: Math.min(Math.max(timeOnDay(date, shiftStart, zone), now), timeOnDay(date, shiftEnd, zone)),
+      start, end, startWarehouse: s?.start_warehouse_id ?? null, zone,
       capacity: { kg: van?.capacity_kg ?? null, m3: van?.capacity_m3 ?? null, parcels: van?.capacity_parcels ?? null },
     };
   });
@@ -100,9 +113,7 @@ async function pool(db: Db, req: PlanRequest, excluded: number[]): Promise<Packa
   )).orderBy(pkg.id).limit(5000).all();
 }
 
-function secondsOfDay(date: string, dayStart: number, hhmm: string): number {
-  return Math.round((timeOnDay(date, hhmm) - dayStart) / 1000);
-}
+const secondsFrom = (dayStart: number, at: number): number => Math.round((at - dayStart) / 1000);
 
 /**
  * Reads everything a plan needs and shapes the fleet problem: one vehicle per driver (its shift,
@@ -114,7 +125,6 @@ function secondsOfDay(date: string, dayStart: number, hhmm: string): number {
  */
 export async function buildPlan(deps: Deps, req: PlanRequest, model: TravelModel = DEFAULT_TRAVEL, road: RoadTravel | null = null): Promise<{ ctx: PlanContext; problem: DayProblem }> {
   const date = req.date;
-  const dayStart = timeOnDay(date, '00:00');
   const fixedIds = req.fixed_routes.flatMap((f) => f.packages);
   if (new Set(fixedIds).size !== fixedIds.length) throw badRequest('A parcel is on two fixed routes', [{ path: 'fixed_routes', message: 'duplicate parcel' }]);
   const fixedRows = fixedIds.length ? await deps.db.select().from(pkg).where(and(inArray(pkg.id, fixedIds), isNull(pkg.deleted_at))).all() : [];
@@ -137,7 +147,15 @@ export async function buildPlan(deps: Deps, req: PlanRequest, model: TravelModel
     if (req.fixed_routes.some((f) => f.driver === l.driver)) throw badRequest(`Driver ${l.driver} has a fixed route; lock the parcel into it instead`, [{ path: 'locks', message: 'driver is fixed' }]);
   }
   const windows = await windowsOf(deps.db, [...rows, ...fixedRows].map((r) => r.id));
-  const parcelOf = (row: PackageRow): PlanParcel => ({ row, window: windows.get(row.id) as WindowInfo, kg: row.weight ?? 0, m3: volumeOf(row) });
+  // A window is the recipient's wall clock: the zone of the parcel's depot (issue 31).
+  const parcelZones = await depotZones(deps, [...rows, ...fixedRows].map((r) => r.warehouse_id));
+  const parcelOf = (row: PackageRow): PlanParcel => {
+    const window = windows.get(row.id) as WindowInfo;
+    const zone = parcelZones.of(row.warehouse_id);
+    const windowAt: PlanParcel['windowAt'] = window.window_start && window.window_end
+      ? [timeOnDay(date, window.window_start, zone), timeOnDay(date, window.window_end, zone)] : null;
+    return { row, window, kg: row.weight ?? 0, m3: volumeOf(row), windowAt, zone };
+  };
   const fixedById = new Map(fixedRows.map((r) => [r.id, r]));
   const fixed = req.fixed_routes.map((f) => ({ driver: byDriver.get(f.driver) as PlanDriver, parcels: f.packages.map((id) => parcelOf(fixedById.get(id) as PackageRow)) }));
   const active = drivers.filter((d) => !req.fixed_routes.some((f) => f.driver === d.id));
@@ -145,6 +163,9 @@ export async function buildPlan(deps: Deps, req: PlanRequest, model: TravelModel
   const preUnassigned: PlanContext['preUnassigned'] = rows.filter((r) => !located(r))
     .map((r) => ({ parcel: parcelOf(r), reason: 'no_coordinates' as const, message: 'No coordinates: resolve the address first' }));
   const parcels = placedRows.map(parcelOf);
+  // Seconds are counted from the earliest local midnight among the zones involved, so none is negative.
+  const zonesUsed = new Set([...drivers.map((d) => d.zone), ...[...rows, ...fixedRows].map((r) => parcelZones.of(r.warehouse_id))]);
+  const dayStart = Math.min(...[...zonesUsed].map((z) => startOfLocalDay(date, z)), startOfLocalDay(date, parcelZones.of(null)));
 
   // Locations: each active vehicle's start and end, then the jobs.
   const points: LatLng[] = [];
@@ -165,15 +186,13 @@ export async function buildPlan(deps: Deps, req: PlanRequest, model: TravelModel
     vehicles: active.map((d, v) => ({
       id: v, start: vehicleAt[v].start, ...(vehicleAt[v].end != null ? { end: vehicleAt[v].end } : {}),
       capacity: [d.capacity.kg ?? UNLIMITED, d.capacity.m3 ?? UNLIMITED, d.capacity.parcels ?? UNLIMITED, ...lockDrivers.map((ld) => (ld === d.id ? UNLIMITED : 0))],
-      shift: [Math.round((d.departAt - dayStart) / 1000), secondsOfDay(date, dayStart, d.shiftEnd)],
+      shift: [secondsFrom(dayStart, d.departAt), secondsFrom(dayStart, timeOnDay(date, d.shiftEnd, d.zone))],
     })),
     jobs: parcels.map((p, j) => ({
       id: j, location: jobLocation[j],
       demand: [p.kg, p.m3, 1, ...lockDrivers.map((ld) => (locks.get(p.row.id) === ld ? 1 : 0))],
       service: p.window.service_s,
-      ...(p.window.window_start && p.window.window_end
-        ? { windows: [[secondsOfDay(date, dayStart, p.window.window_start), secondsOfDay(date, dayStart, p.window.window_end)] as [number, number]] }
-        : {}),
+      ...(p.windowAt ? { windows: [[secondsFrom(dayStart, p.windowAt[0]), secondsFrom(dayStart, p.windowAt[1])] as [number, number]] } : {}),
     })),
     timeLimitMs: req.time_limit_ms,
     seed: 1,

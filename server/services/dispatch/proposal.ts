@@ -1,4 +1,4 @@
-import { stopEtas, timeOnDay, type EtaStop } from '../../../shared/routing/eta';
+import { stopEtas, type EtaStop } from '../../../shared/routing/eta';
 import type { LatLng } from '../../../shared/routing/haversine';
 import type { PlanRoute, PlanStop, PlanUnassigned, Proposal } from '../../../shared/schemas/dispatch';
 import { iso } from '../../clock';
@@ -8,21 +8,18 @@ import { pathMetres, unassignedWhy, type PlanContext, type PlanDriver, type Plan
 const addressOf = (p: PlanParcel) => [p.row.customer_address, p.row.postcode_name ?? (p.row.postcode != null ? String(p.row.postcode) : null)]
   .filter((x): x is string => !!x && x.trim() !== '').join(', ');
 
-export const windowMs = (date: string, p: PlanParcel): [number, number] | null =>
-  (p.window.window_start && p.window.window_end ? [timeOnDay(date, p.window.window_start), timeOnDay(date, p.window.window_end)] : null);
-
-export const etaStop = (date: string, p: PlanParcel): EtaStop => ({
-  id: p.row.id, latitude: p.row.latitude, longitude: p.row.longitude, serviceS: p.window.service_s, window: windowMs(date, p),
+export const etaStop = (p: PlanParcel): EtaStop => ({
+  id: p.row.id, latitude: p.row.latitude, longitude: p.row.longitude, serviceS: p.window.service_s, window: p.windowAt,
 });
 
 /** One driver's route as the board shows it: stops with ETAs (the shared function), load against capacity, distance. */
 function planRoute(ctx: PlanContext, driver: PlanDriver, parcels: PlanParcel[], fixed: boolean, legs?: number[]): PlanRoute {
   const startAt = driver.departAt;
-  const etas = stopEtas({ from: driver.start, startAt, stops: parcels.map((p) => etaStop(ctx.date, p)), legs, model: ctx.model });
+  const etas = stopEtas({ from: driver.start, startAt, stops: parcels.map((p) => etaStop(p)), legs, model: ctx.model });
   const stops: PlanStop[] = parcels.map((p, i) => ({
     package: p.row.id, hawb: p.row.hawb, customer_name: p.row.customer_name, address: addressOf(p),
     latitude: p.row.latitude, longitude: p.row.longitude,
-    window_start: p.window.window_start, window_end: p.window.window_end, service_s: p.window.service_s,
+    window_start: p.window.window_start, window_end: p.window.window_end, service_s: p.window.service_s, time_zone: p.zone,
     kg: p.kg, m3: p.m3, eta: iso(etas[i].arrive) ?? '', late: etas[i].late, locked: ctx.locks.get(p.row.id) === driver.id,
   }));
   const placed = parcels.filter((p) => p.row.latitude != null && p.row.longitude != null).map((p) => ({ latitude: p.row.latitude as number, longitude: p.row.longitude as number }));
@@ -30,7 +27,7 @@ function planRoute(ctx: PlanContext, driver: PlanDriver, parcels: PlanParcel[], 
   const last = etas.at(-1);
   return {
     driver: driver.id, driver_name: driver.name, vehicle: driver.vehicleId, vehicle_name: driver.vehicleName,
-    shift_start: driver.shiftStart, shift_end: driver.shiftEnd, depart: iso(startAt) ?? '', start: driver.start, end: driver.end,
+    shift_start: driver.shiftStart, shift_end: driver.shiftEnd, time_zone: driver.zone, depart: iso(startAt) ?? '', start: driver.start, end: driver.end,
     capacity: driver.capacity,
     load: { kg: round(parcels.reduce((s, p) => s + p.kg, 0)), m3: round(parcels.reduce((s, p) => s + p.m3, 0)), parcels: parcels.length },
     distance_m: Math.round(pathMetres(path, ctx.model)),

@@ -33,7 +33,7 @@ export function messageDispatcherFor(
 ): MessageDispatcher {
   return createMessageDispatcher({
     db: deps.db, clock: deps.clock, writes: deps.writes, ...transports,
-    render: recipientRenderer(deps.db, { publicUrl: deps.config.publicUrl, maxAttempts: deps.config.maxAttempts }),
+    render: recipientRenderer(deps.db, { publicUrl: deps.config.publicUrl, maxAttempts: deps.config.maxAttempts, timeZone: deps.config.timeZone }),
     ...extra,
   });
 }

@@ -13,13 +13,14 @@ export type BusinessProfileRow = typeof businessProfile.$inferSelect;
 export async function getBusinessProfile(db: Db): Promise<BusinessProfileRow> {
   return await db.select().from(businessProfile).where(eq(businessProfile.id, 1)).get() ?? {
     id: 1, legal_name: '', trading_name: '', abn: '', address: '', email: '', phone: '', bank_account_name: '', bank_bsb: '',
-    bank_account_number: '', payment_instructions: '', gst_rate_bp: DEFAULT_GST_RATE_BP, prices_include_gst: true, updated_at: 0,
+    bank_account_number: '', payment_instructions: '', gst_rate_bp: DEFAULT_GST_RATE_BP, prices_include_gst: true, time_zone: null, updated_at: 0,
   };
 }
 
-export function shapeBusinessProfile(row: BusinessProfileRow) {
+/** `defaultZone`: the configured TIME_ZONE the business follows while its own is null. */
+export function shapeBusinessProfile(row: BusinessProfileRow, defaultZone: string) {
   const { id: _id, updated_at, ...rest } = row;
-  return { ...rest, updated_at: updated_at ? iso(updated_at) ?? null : null };
+  return { ...rest, updated_at: updated_at ? iso(updated_at) ?? null : null, time_zone_default: defaultZone };
 }
 
 /** Applies a partial update to the one row; answers before and after for the audit trail. */

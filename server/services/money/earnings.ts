@@ -5,16 +5,18 @@ import type { Db } from '../../db/client';
 import { company, deliveryRoute, driverRate, packageType, pkg, user } from '../../db/schema/index';
 import { badRequest, notFound } from '../../errors';
 import type { SessionUser } from '../auth/session';
-import { DAY_MS, dayStart } from './invoices';
+import type { Deps } from '../../deps';
+import { businessZone } from '../time/zones';
+import { daysBetween, localDay, localDaysRange, monthOf } from '../../../shared/time/zone';
 import type { Ledger } from './wallets';
 import { coldPkg } from '../history/read';
 
 const MAX_DAYS = 366;
 
-export interface EarningPeriod { driver: number; from: string; to: string; start: number; end: number }
+export interface EarningPeriod { driver: number; from: string; to: string; start: number; end: number; zone: string }
 
 /** Which driver and days an earnings question is about: a driver only ever gets their own. */
-export async function earningPeriod(deps: Ledger, me: SessionUser, q: { from?: string; to?: string; driver?: number }): Promise<EarningPeriod> {
+export async function earningPeriod(deps: Ledger & Pick<Deps, 'config'>, me: SessionUser, q: { from?: string; to?: string; driver?: number }): Promise<EarningPeriod> {
   let driverId = me.id;
   if (isStaff(me.role) && q.driver != null) {
     const d = await deps.db.select({ id: user.id, role: user.role }).from(user).where(eq(user.id, q.driver)).get();
@@ -23,16 +25,15 @@ export async function earningPeriod(deps: Ledger, me: SessionUser, q: { from?: s
   } else if (q.driver != null && q.driver !== me.id) {
     throw notFound(`Driver ${q.driver} not found`);
   }
-  const now = new Date(deps.clock.now());
-  const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString().slice(0, 10);
-  const monthEnd = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0)).toISOString().slice(0, 10);
-  const from = q.from ?? (q.to ? q.to : monthStart);
-  const to = q.to ?? (q.from ? q.from : monthEnd);
+  // This month and the days asked for are the business's local days (issue 31).
+  const zone = await businessZone(deps);
+  const month = monthOf(localDay(deps.clock.now(), zone));
+  const from = q.from ?? (q.to ? q.to : month.first);
+  const to = q.to ?? (q.from ? q.from : month.last);
   if (from > to) throw badRequest('`to` must not be before `from`', [{ path: 'to', message: 'before from' }]);
-  const start = dayStart(from);
-  const end = dayStart(to) + DAY_MS;
-  if ((end - start) / DAY_MS > MAX_DAYS) throw badRequest(`Ask for at most ${MAX_DAYS} days at a time`, [{ path: 'to', message: 'period too long' }]);
-  return { driver: driverId, from, to, start, end };
+  const { start, end } = localDaysRange(from, to, zone);
+  if (daysBetween(from, to) + 1 > MAX_DAYS) throw badRequest(`Ask for at most ${MAX_DAYS} days at a time`, [{ path: 'to', message: 'period too long' }]);
+  return { driver: driverId, from, to, start, end, zone };
 }
 
 export interface EarnedParcel {
@@ -100,4 +101,5 @@ export function groupEarnings<K extends string | number | null>(parcels: EarnedP
   return [...groups.values()];
 }
 
-export const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** The local day of a delivery in the period's zone. */
+export const dayOf = (ms: number, zone: string) => localDay(ms, zone);

@@ -10,6 +10,9 @@ import type { InvoiceParties } from './documents';
 import { companyPolicy } from './parcelPricing';
 import type { InvoiceRow } from './shape';
 import { billingOf, findCompany, type CompanyRow, type TxnRow, type Ledger } from './wallets';
+import type { Deps } from '../../deps';
+import { businessZone } from '../time/zones';
+import { daysBetween, localDaysRange } from '../../../shared/time/zone';
 
 export const DAY_MS = 86_400_000;
 const MAX_PERIOD_DAYS = 366;
@@ -95,17 +98,17 @@ export const dayStart = (d: string) => Date.parse(`${d}T00:00:00Z`);
  * postpaid, that no earlier statement documents (prepaid charges were settled from the wallet). Each charge is billed once; a later refund of an earlier-billed parcel is a
  * negative line of the statement of its own period.
  */
-export async function generateStatement(deps: Ledger, user: SessionUser, companyId: number, from: string, to: string): Promise<InvoiceRow> {
+export async function generateStatement(deps: Ledger & Pick<Deps, 'config'>, user: SessionUser, companyId: number, from: string, to: string): Promise<InvoiceRow> {
   const { db } = deps;
   const co = await findCompany(db, companyId);
   if (billingOf(co) !== 'postpaid') {
     throw conflict(`${co.name} is prepaid: its charges are settled from the wallet and each recharge has its receipt`);
   }
-  const start = dayStart(from);
-  const end = dayStart(to) + DAY_MS;
-  if ((end - start) / DAY_MS > MAX_PERIOD_DAYS) {
+  // The period's days are the business's local days (issue 31): from its first local midnight to the one after `to`.
+  if (daysBetween(from, to) + 1 > MAX_PERIOD_DAYS) {
     throw badRequest(`A statement covers at most ${MAX_PERIOD_DAYS} days`, [{ path: 'period_to', message: 'period too long' }]);
-  }
+  }  const { start, end } = localDaysRange(from, to, await businessZone(deps));
+
   const rows = await db.select({ t: walletTxn, hawb: sql<string | null>`coalesce(${pkg.hawb}, ${packageHistory.hawb})` }).from(walletTxn)
     .leftJoin(invoiceLine, eq(invoiceLine.txn_id, walletTxn.id))
     .leftJoin(pkg, eq(pkg.id, walletTxn.package_id))

@@ -19,10 +19,10 @@ import { attemptsWhere, shapeAttempts } from './fail';
 import { proofOf } from './proof';
 import { canSeePackage } from './scope';
 import { packagesByIds, type PackageRow } from './shape';
+import { businessZone } from '../time/zones';
+import { localDay, localDayRange, startOfLocalDay } from '../../../shared/time/zone';
 
 type EventRow = typeof packageEvent.$inferSelect;
-const DAY = 86_400_000;
-export const dayStart = (date: string, utcOffsetMin = 0) => Date.parse(`${date}T00:00:00Z`) - utcOffsetMin * 60_000;
 
 /** Events as answered, with who did them. */
 export async function shapeEvents(db: Db, rows: EventRow[]): Promise<z.infer<typeof PackageEvent>[]> {
@@ -66,7 +66,9 @@ export async function driverHistory(deps: Deps, driverId: number, q: z.output<ty
     statuses.length ? inArray(pkg.status, statuses) : undefined,
     term ? or(containsText(pkg.hawb, term), containsText(pkg.customer_name, term)) : undefined,
   );
-  const days = (at: SQLiteColumn) => and(q.date_from ? gte(at, dayStart(q.date_from)) : undefined, q.date_to ? lt(at, dayStart(q.date_to) + DAY) : undefined);
+  // Local days of the business's zone (issue 31).
+  const zone = await businessZone(deps);
+  const days = (at: SQLiteColumn) => and(q.date_from ? gte(at, startOfLocalDay(q.date_from, zone)) : undefined, q.date_to ? lt(at, localDayRange(q.date_to, zone).end) : undefined);
   const hotWhere = and(parcelWhere, days(packageEvent.received_at));
   const coldWhere = and(eq(packageHistoryActor.actor_id, driverId), parcelWhere, days(packageHistoryActor.received_at));
   const hotCount = (await db.select({ n: sql<number>`count(*)` }).from(last).innerJoin(pkg, eq(pkg.id, last.package_id))
@@ -131,11 +133,13 @@ export async function packageStory(db: Db, row: PackageRow) {
   };
 }
 
-/** A driver's packages for one of their days: due that day, or given to them that day. */
-export async function packagesForDay(db: Db, driverId: number, date: string, utcOffsetMin: number): Promise<Package[]> {
-  const start = dayStart(date, utcOffsetMin);
+/**
+ * A driver's packages for one of their days: due that day, or given to them that day; `day` holds the
+ * day's first instant and the next day's (local midnights: 23 to 25 hours apart).
+ */
+export async function packagesForDay(db: Db, driverId: number, date: string, day: { start: number; end: number }): Promise<Package[]> {
   const assignedThatDay = sql`exists (select 1 from package_event e where e.package_id = ${pkg.id} and e.to_status = 'assigned'
-    and e.received_at >= ${start} and e.received_at < ${start + DAY})`;
+    and e.received_at >= ${day.start} and e.received_at < ${day.end})`;
   const rows = await db.select({ id: pkg.id }).from(pkg)
     .where(and(eq(pkg.assigned_to_id, driverId), isNull(pkg.deleted_at), or(eq(pkg.delivery_date, date), assignedThatDay)))
     .orderBy(asc(pkg.sequence_no), asc(pkg.id)).limit(5000).all();
@@ -150,12 +154,13 @@ export async function pickupPackages(db: Db, driverId: number): Promise<Package[
   return packagesByIds(db, rows.map((r) => r.id));
 }
 
-/** Supervisor checks of a day (default today, UTC), newest first; `supervisor` narrows to one. */
+/** Supervisor checks of a day (default today; local days of the business's zone), newest first; `supervisor` narrows to one. */
 export async function checkScans(deps: Deps, q: z.output<typeof DayQuery>, url: string) {
   const { db } = deps;
   const { page, page_size: pageSize } = q;
-  const start = dayStart(q.date ?? new Date(deps.clock.now()).toISOString().slice(0, 10));
-  const cond = and(eq(packageEvent.action, 'supervisor_check'), gte(packageEvent.received_at, start), lt(packageEvent.received_at, start + DAY),
+  const zone = await businessZone(deps);
+  const { start, end } = localDayRange(q.date ?? localDay(deps.clock.now(), zone), zone);
+  const cond = and(eq(packageEvent.action, 'supervisor_check'), gte(packageEvent.received_at, start), lt(packageEvent.received_at, end),
     q.supervisor != null ? eq(packageEvent.actor_id, q.supervisor) : undefined);
   const count = (await db.select({ n: sql<number>`count(*)` }).from(packageEvent).where(cond).get())?.n ?? 0;
   const events = await db.select().from(packageEvent).where(cond).orderBy(desc(packageEvent.id)).limit(pageSize).offset((page - 1) * pageSize).all();

@@ -10,7 +10,7 @@ import type { SessionUser } from '../auth/session';
 import { historyChangedBefore } from '../history/move';
 import { historyDelivered, historyListTally, tallyScope, WITH_PROOF } from '../history/lookups';
 import { coldDeliveryRecord, coldPkg, sortKeys, unionKeys } from '../history/read';
-import { dayStart } from './history';
+import { localDayRange, startOfLocalDay } from '../../../shared/time/zone';
 import { proofsOf } from './proof';
 import { packageScope } from './scope';
 import type { PackageRow } from './shape';
@@ -60,21 +60,21 @@ async function proofPage(
 
 /**
  * Delivered parcels with their proof: a driver the deliveries they made, a company its parcels,
- * staff all (`driver` narrows to one); `date_from`/`date_to` are UTC days of the delivery. History
+ * staff all (`driver` narrows to one); `date_from`/`date_to` are local days of `zone` (the business's) of the delivery. History
  * is asked only when the days reach back far enough to hold any of it.
  */
-export function deliveredPage(db: Db, now: number, user: SessionUser, q: z.output<typeof PackageListQuery>, url: string): Promise<Page<Proof>> {
+export function deliveredPage(db: Db, now: number, zone: string, user: SessionUser, q: z.output<typeof PackageListQuery>, url: string): Promise<Page<Proof>> {
   const where = and(
     eq(pkg.status, 'delivered'), isNull(pkg.deleted_at),
     user.role === 'driver' ? eq(deliveryRecord.driver_id, user.id) : packageScope(user),
     q.driver != null && isStaff(user.role) ? eq(deliveryRecord.driver_id, q.driver) : undefined,
-    q.date_from ? gte(pkg.delivered_at, dayStart(q.date_from)) : undefined,
-    q.date_to ? lt(pkg.delivered_at, dayStart(q.date_to) + 86_400_000) : undefined,
+    q.date_from ? gte(pkg.delivered_at, startOfLocalDay(q.date_from, zone)) : undefined,
+    q.date_to ? lt(pkg.delivered_at, localDayRange(q.date_to, zone).end) : undefined,
   );
   // Unfiltered, staff's and a company's cold deliveries are the mover's tally (cold parcels are never archived).
   const tallied = user.role !== 'driver' && !q.date_from && !q.date_to && (q.driver == null || !isStaff(user.role));
   const coldTally = () => historyDelivered(db, tallyScope(user));
-  return proofPage(db, () => where, q, url, !q.date_from || dayStart(q.date_from) < historyChangedBefore(now), tallied ? coldTally : undefined);
+  return proofPage(db, () => where, q, url, !q.date_from || startOfLocalDay(q.date_from, zone) < historyChangedBefore(now), tallied ? coldTally : undefined);
 }
 
 /**

@@ -10,7 +10,7 @@ import type { Page } from '../../../shared/schemas/common';
 import type { ReturnListQuery } from '../../../shared/schemas/delivery';
 import type { Package } from '../../../shared/schemas/package';
 import { countHistory, unionPage } from '../history/read';
-import { dayStart } from './history';
+import { localDayRange, startOfLocalDay } from '../../../shared/time/zone';
 import { isStaff } from '../../../shared/roles';
 import type { SessionUser } from '../auth/session';
 import { activeDriver } from './assign';
@@ -105,13 +105,14 @@ export async function returnCounts(deps: Deps, user: SessionUser) {
  * last change. Parcels returned to their sender and moved to history since are listed as before; a
  * driver's scope there is the parcels they failed (their return scans are kept only as JSON).
  */
-export async function returnsPage(db: Db, user: SessionUser, q: z.output<typeof ReturnListQuery>, url: string): Promise<Page<Package> | RawJson> {
+/** `zone`: the business's; `date_from`/`date_to` are its local days. */
+export async function returnsPage(db: Db, zone: string, user: SessionUser, q: z.output<typeof ReturnListQuery>, url: string): Promise<Page<Package> | RawJson> {
   const statuses = q.status ? [q.status] : ['returned', 'returned_to_sender'];
   const attemptBy = (attempts: typeof deliveryAttempt | typeof deliveryAttemptHistory, driverId: number) =>
     sql`exists (select 1 from ${attempts} a where a.package_id = ${pkg.id} and a.driver_id = ${driverId})`;
   const common = [
-    q.date_from ? gte(pkg.updated_at, dayStart(q.date_from)) : undefined,
-    q.date_to ? lt(pkg.updated_at, dayStart(q.date_to) + 86_400_000) : undefined,
+    q.date_from ? gte(pkg.updated_at, startOfLocalDay(q.date_from, zone)) : undefined,
+    q.date_to ? lt(pkg.updated_at, localDayRange(q.date_to, zone).end) : undefined,
   ];
   const where = and(isNull(pkg.deleted_at), inArray(pkg.status, statuses), returnScope(user),
     q.driver != null && user.role !== 'driver' ? attemptBy(deliveryAttempt, q.driver) : undefined, ...common);

@@ -32,7 +32,7 @@ export async function leaveInstructions(deps: Deps, t: Tracked, instructions: st
  * leaves its route and goes back to the pool for that date (planning picks it up from there).
  */
 export async function chooseAnotherDay(deps: Deps, t: Tracked, date: string): Promise<string> {
-  const window = rescheduleWindow(deps, t.parcel, t.settings);
+  const window = await rescheduleWindow(deps, t.parcel, t.settings);
   if (!window) throw conflict('Another day can be chosen only after a failed attempt, while attempts remain', { status: t.parcel.status });
   if (date < window.earliest || date > window.latest) {
     throw badRequest(`Choose a day from ${window.earliest} to ${window.latest}`, [{ path: 'date', message: 'outside the allowed days' }]);

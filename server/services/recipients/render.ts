@@ -7,12 +7,17 @@ import { findPackage } from '../packages/lifecycle';
 import { optOutUrl, trackingUrl } from './links';
 import { recipientOf } from './recipient';
 import { effectiveSettings, SUBJECTS } from './settings';
+import { depotZone } from '../time/zones';
+import { localClock } from '../../../shared/time/zone';
 
 export interface RenderOptions {
   publicUrl?: string;
   maxAttempts: number;
-  /** How an ETA reads ("14:10"): the server's zone unless given. */
-  timeZone?: string;
+  /**
+   * How an ETA reads ("14:10"): the configured business zone (TIME_ZONE) for a parcel whose depot and
+   * business profile name none. Never the server process's own zone (issue 31).
+   */
+  timeZone: string;
 }
 
 const NO_LINK = '\u0000';
@@ -29,9 +34,8 @@ export function nextStepText(attempts: number, maxAttempts: number): string {
     : 'We will try again on the next delivery day.';
 }
 
-function clock(ms: number, timeZone?: string): string {
-  return new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone }).format(ms);
-}
+/** The recipient's wall clock: the zone of the parcel's depot. */
+const clock = (ms: number, zone: string): string => localClock(ms, zone);
 
 /**
  * The dispatcher's renderer: a recipient notice becomes text when it is sent, from the company's
@@ -49,10 +53,11 @@ export function recipientRenderer(db: Db, opts: RenderOptions) {
     const data = (row.data ? JSON.parse(row.data) : {}) as { eta_from?: number; eta_to?: number; reason?: string | null; stops_away?: number };
     const link = trackingUrl(opts.publicUrl, recipient.token);
     const stops = data.stops_away ?? 1;
+    const zone = data.eta_from != null ? await depotZone({ db, config: { timeZone: opts.timeZone } }, parcel.warehouse_id) : opts.timeZone;
     const values: Record<string, string> = {
       company: settings.senderName,
       hawb: parcel.hawb,
-      eta: data.eta_from != null && data.eta_to != null ? `, arriving ${clock(data.eta_from, opts.timeZone)}–${clock(data.eta_to, opts.timeZone)}` : '',
+      eta: data.eta_from != null && data.eta_to != null ? `, arriving ${clock(data.eta_from, zone)}–${clock(data.eta_to, zone)}` : '',
       stops: stops <= 1 ? 'the next stop' : `${stops} stops`,
       reason: data.reason ?? 'no one could take it',
       next_step: nextStepText(parcel.attempts, opts.maxAttempts),

@@ -14,6 +14,8 @@ import { lastPositionOf } from '../routes/positions';
 import { etaWindowFor } from './eta';
 import { recipientByToken, stopsBefore, type RecipientRow } from './recipient';
 import { nextStepText } from './render';
+import { depotZone } from '../time/zones';
+import { addDays, localDay } from '../../../shared/time/zone';
 import { isOptedOut, type Channel } from '../messages/outbox';
 import { effectiveSettings, type EffectiveSettings } from './settings';
 
@@ -35,7 +37,6 @@ export const POSITION_GRID_DEG = 0.002;
 export const coarse = (deg: number) => Math.round(Math.round(deg / POSITION_GRID_DEG) * POSITION_GRID_DEG * 1000) / 1000;
 
 const fileUrl = (token: string, fileId: number) => `/api/public/track/${token}/file/${fileId}/`;
-export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export interface Tracked { recipient: RecipientRow; parcel: PackageRow; settings: EffectiveSettings }
 
@@ -91,7 +92,10 @@ export async function visiblePosition(deps: Deps, parcel: PackageRow, settings: 
   if (parcel.status !== 'out_for_delivery' || parcel.assigned_to_id == null || stops == null) return null;
   if (stops + 1 > Math.min(settings.stopsAway, POSITION_STOPS_MAX)) return null;
   const since = await outSince(deps, parcel);
-  if (since == null || utcDay(since) !== utcDay(now)) return null;
+  if (since == null) return null;
+  // "Went out today" on the recipient's calendar: the parcel's depot's day (issue 31).
+  const zone = await depotZone(deps, parcel.warehouse_id);
+  if (localDay(since, zone) !== localDay(now, zone)) return null;
   const p = await lastPositionOf(deps.db, parcel.assigned_to_id);
   if (!p || now - p.occurred_at > POSITION_MAX_AGE_MS || p.occurred_at < since) return null;
   return { latitude: coarse(p.latitude), longitude: coarse(p.longitude), at: iso(p.occurred_at) ?? '' };
@@ -115,10 +119,11 @@ async function proofOfParcel(deps: Deps, token: string, parcel: PackageRow): Pro
 }
 
 /** The last day a failed parcel may be moved to, and the first (tomorrow), or null when it cannot be moved. */
-export function rescheduleWindow(deps: Deps, parcel: PackageRow, settings: EffectiveSettings): { earliest: string; latest: string } | null {
+export async function rescheduleWindow(deps: Deps, parcel: PackageRow, settings: EffectiveSettings): Promise<{ earliest: string; latest: string } | null> {
   if (parcel.status !== 'failed' || mustReturn(parcel.attempts, deps.config.maxAttempts)) return null;
-  const today = Date.parse(`${utcDay(deps.clock.now())}T00:00:00Z`);
-  return { earliest: utcDay(today + 86_400_000), latest: utcDay(today + settings.rescheduleDays * 86_400_000) };
+  // Days on the recipient's calendar: the parcel's depot's (issue 31).
+  const today = localDay(deps.clock.now(), await depotZone(deps, parcel.warehouse_id));
+  return { earliest: addDays(today, 1), latest: addDays(today, settings.rescheduleDays) };
 }
 
 export async function recipientView(deps: Deps, t: Tracked): Promise<RecipientView> {
@@ -159,7 +164,7 @@ export async function recipientView(deps: Deps, t: Tracked): Promise<RecipientVi
     company: { name: settings.senderName, logo: settings.logoFileId != null ? { url: fileUrl(token, settings.logoFileId), mime: 'image' } : null },
     instructions: recipient.instructions,
     can_leave_instructions: open,
-    reschedule: rescheduleWindow(deps, parcel, settings),
+    reschedule: await rescheduleWindow(deps, parcel, settings),
     rating: rating ? { rating: rating.rating, comment: rating.comment } : null,
     // A parcel in history is never changed: its page no longer offers a rating (one would be refused).
     can_rate: status === 'delivered' && !rating && !cold,

@@ -5,7 +5,7 @@ import type { Column } from './export';
 import type { KpiBy, KpiRow } from './kpi';
 import { onTime, type AttemptRow, type DeliveryRow } from './rows';
 
-export const deliveryColumns = (offsetMin: number): Column<DeliveryRow>[] => [
+export const deliveryColumns = (zone: string): Column<DeliveryRow>[] => [
   { header: 'Delivery id', value: (r) => r.id },
   { header: 'Package id', value: (r) => r.package },
   { header: 'HAWB', value: (r) => r.hawb, width: 18 },
@@ -17,7 +17,7 @@ export const deliveryColumns = (offsetMin: number): Column<DeliveryRow>[] => [
   { header: 'Driver', value: (r) => r.driver_name, width: 18 },
   { header: 'Delivered at (UTC)', value: (r) => iso(r.occurred_at), width: 24 },
   { header: 'Delivery date', value: (r) => r.delivery_date, width: 12 },
-  { header: 'On time', value: (r) => { const ok = onTime(r.occurred_at, r.delivery_date, offsetMin); return ok == null ? null : ok ? 'yes' : 'no'; } },
+  { header: 'On time', value: (r) => { const ok = onTime(r.occurred_at, r.delivery_date, zone); return ok == null ? null : ok ? 'yes' : 'no'; } },
   { header: 'Recipient', value: (r) => r.recipient_name, width: 18 },
   { header: 'Failed attempts before', value: (r) => r.failed_attempts },
   { header: 'Forced', value: (r) => (r.forced ? 'yes' : 'no') },

@@ -63,7 +63,7 @@ function perHour(c: Cell): number | null {
 export async function kpis(db: Db, f: ReportFilter, by: KpiBy, byDay: boolean): Promise<KpiRow[]> {
   const cells = new Map<string, Cell>();
   const cellOf = (at: number, key: number | null) => {
-    const date = byDay ? localDay(at, f.offsetMin) : null;
+    const date = byDay ? localDay(at, f.zone) : null;
     const id = `${date}|${key}`;
     let c = cells.get(id);
     if (!c) {
@@ -81,7 +81,7 @@ export async function kpis(db: Db, f: ReportFilter, by: KpiBy, byDay: boolean): 
       c.firstAt = c.firstAt == null ? d.occurred_at : Math.min(c.firstAt, d.occurred_at);
       c.lastAt = c.lastAt == null ? d.occurred_at : Math.max(c.lastAt, d.occurred_at);
       if (d.failed_attempts === 0) { c.firstAttempts += 1; c.firstSuccess += 1; }
-      const ok = onTime(d.occurred_at, d.delivery_date, f.offsetMin);
+      const ok = onTime(d.occurred_at, d.delivery_date, f.zone);
       if (ok !== null) { c.onTimeEligible += 1; if (ok) c.onTime += 1; }
     }
   }

@@ -7,6 +7,7 @@ import { packagePhoto, storedFile } from '../../db/schema/index';
 import { PROOF_SLOTS } from '../../../shared/schemas/delivery';
 import type { ReportFilter } from './period';
 import { deliveryPage, type DeliveryRow } from './rows';
+import { fixedOffsetZone, localClock, localDay, offsetAt } from '../../../shared/time/zone';
 
 /** An image above this is not embedded (no image library here to shrink it); the PDF says so instead. */
 export const MAX_EMBED_BYTES = 1_500_000;
@@ -33,12 +34,8 @@ async function photosOf(deps: Deps, packageIds: number[]): Promise<Map<number, P
   return out;
 }
 
-const when = (ms: number, offsetMin: number) => {
-  const local = new Date(ms + offsetMin * 60_000).toISOString().replace('T', ' ').slice(0, 16);
-  const sign = offsetMin < 0 ? '-' : '+';
-  const abs = Math.abs(offsetMin);
-  return `${local} (UTC${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')})`;
-};
+/** The delivery's wall-clock time in the report's zone, with the offset it had then (AEDT or AEST shows as +11:00 or +10:00). */
+const when = (ms: number, zone: string) => `${localDay(ms, zone)} ${localClock(ms, zone)} (UTC${fixedOffsetZone(offsetAt(ms, zone))})`;
 
 export interface PodSpec { filter: ReportFilter; title: string; page: number; pageSize: number; total: number }
 
@@ -85,7 +82,7 @@ export function podPdf(deps: Deps, spec: PodSpec): ReadableStream<Uint8Array> {
     doc.fontSize(11).text(`${d.hawb}  ${d.customer_name ?? ''}`, left, doc.y);
     doc.fontSize(8).fillColor('#333')
       .text(`${d.customer_address ?? ''}${d.suburb_name ? `, ${d.suburb_name}` : ''}`)
-      .text(`Delivered ${when(d.occurred_at, f.offsetMin)} by ${d.driver_name ?? 'unknown driver'}${d.forced ? ' (forced by an administrator)' : ''}`)
+      .text(`Delivered ${when(d.occurred_at, f.zone)} by ${d.driver_name ?? 'unknown driver'}${d.forced ? ' (forced by an administrator)' : ''}`)
       .text(`Received by ${d.recipient_name ?? '-'}${d.note ? `. Note: ${d.note}` : ''}${d.delivery_date ? `. Due ${d.delivery_date}` : ''}`)
       .fillColor('black');
     let y = doc.y + 4;

@@ -12,12 +12,10 @@ import { historyDelivered, historyTally, routeTally } from '../history/lookups';
 import { rawArray, rawObject, type RawJson } from '../../http/rawJson';
 import { LIVE_ROUTE, openStatuses } from './shape';
 import { shapePosition, latestPositions } from './positions';
+import { localDayRange, startOfLocalDay } from '../../../shared/time/zone';
 
-const DAY = 86_400_000;
 /** A driver whose phone reported within this window counts as "reporting" on the dashboard. */
 export const REPORTING_WINDOW_MS = 15 * 60_000;
-export const today = (now: number) => new Date(now).toISOString().slice(0, 10);
-export const dayStartUtc = (date: string) => Date.parse(`${date}T00:00:00Z`);
 
 const OPEN_DELIVERY = openStatuses('delivery');
 const live = () => and(isNull(pkg.deleted_at));
@@ -56,11 +54,12 @@ export const assignedWhere = (f: ListFilter) => and(live(), isNotNull(pkg.assign
 /** Parcels a planner can still put on a route: waiting at the depot or with a driver, on no live route. */
 export const routableWhere = (f: ListFilter) => and(live(), inArray(pkg.status, ['created', 'received', 'assigned']), unrouted(), ...filters(f));
 
-export function completedWhere(driver: number | undefined, from?: string, to?: string): SQL | undefined {
+/** Delivered parcels (of one driver) within the local days `from`..`to` of `zone`. */
+export function completedWhere(zone: string, driver: number | undefined, from?: string, to?: string): SQL | undefined {
   return and(live(), eq(pkg.status, 'delivered'),
     driver != null ? eq(deliveryRecord.driver_id, driver) : undefined,
-    from ? gte(pkg.delivered_at, dayStartUtc(from)) : undefined,
-    to ? lt(pkg.delivered_at, dayStartUtc(to) + DAY) : undefined);
+    from ? gte(pkg.delivered_at, startOfLocalDay(from, zone)) : undefined,
+    to ? lt(pkg.delivered_at, localDayRange(to, zone).end) : undefined);
 }
 
 type ListQuery = PageOpts & ListFilter;
@@ -74,15 +73,15 @@ export const assignedDeliveries = (db: Db, q: ListQuery, url: string) =>
 export const routableParcels = (db: Db, q: ListQuery, url: string) =>
   packagePage(db, routableWhere(q), [asc(pkg.zone_id), asc(pkg.postcode), asc(pkg.id)], q, url);
 /**
- * Parcels delivered (by one driver, or anyone) within UTC days, newest first. Those moved to history
+ * Parcels delivered (by one driver, or anyone) within local days of `zone`, newest first. Those moved to history
  * since are still listed on the day they were delivered (asked only when the days reach back far enough).
  */
 export async function completedDeliveries(
-  db: Db, now: number, driver: number | undefined, q: PageOpts & { date_from?: string; date_to?: string }, url: string,
+  db: Db, now: number, zone: string, driver: number | undefined, q: PageOpts & { date_from?: string; date_to?: string }, url: string,
 ): Promise<Page<Package> | RawJson> {
-  const where = completedWhere(driver, q.date_from, q.date_to);
+  const where = completedWhere(zone, driver, q.date_from, q.date_to);
   const order = [desc(pkg.delivered_at), desc(pkg.id)];
-  const reachesHistory = !q.date_from || dayStartUtc(q.date_from) < historyChangedBefore(now);
+  const reachesHistory = !q.date_from || startOfLocalDay(q.date_from, zone) < historyChangedBefore(now);
   // Everyone's, all days: the mover's tally, not a count of every delivered parcel in history on each
   // request. Narrowed, the filter counts.
   const everything = driver == null && !q.date_from && !q.date_to;
@@ -130,13 +129,14 @@ export async function routeCounts(db: Db, opts: { driver?: number; date?: string
   };
 }
 
-export async function dashboardCount(db: Db, now: number, date: string) {
-  const start = dayStartUtc(date);
+/** Counts of the local `date` in `zone` (the business's): its deliveries and failures are those between its local midnights. */
+export async function dashboardCount(db: Db, now: number, date: string, zone: string) {
+  const { start, end } = localDayRange(date, zone);
   // A day's deliveries and failures stay counted after their parcels move to history (only a day
   // old enough can have any there).
   const inHistory = start < historyChangedBefore(now);
-  const deliveredOn = and(live(), eq(pkg.status, 'delivered'), gte(pkg.delivered_at, start), lt(pkg.delivered_at, start + DAY));
-  const failedOn = and(gte(deliveryAttempt.received_at, start), lt(deliveryAttempt.received_at, start + DAY));
+  const deliveredOn = and(live(), eq(pkg.status, 'delivered'), gte(pkg.delivered_at, start), lt(pkg.delivered_at, end));
+  const failedOn = and(gte(deliveryAttempt.received_at, start), lt(deliveryAttempt.received_at, end));
   const count = async (where: SQL | undefined) => (await db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get())?.n ?? 0;
   const routes = await routeCounts(db, { date });
   const drivers = (await db.select({ n: sql<number>`count(*)` }).from(user)
@@ -146,7 +146,7 @@ export async function dashboardCount(db: Db, now: number, date: string) {
   const reporting = (await db.select({ n: sql<number>`count(distinct ${driverPosition.driver_id})` }).from(driverPosition)
     .where(gte(driverPosition.received_at, now - REPORTING_WINDOW_MS)).get())?.n ?? 0;
   return {
-    success: true, date,
+    success: true, date, time_zone: zone,
     packages: {
       // Parcels in history from the mover's tally: all-time, without reading history.
       total: await count(live()) + [...(await historyTally(db)).values()].reduce((a, b) => a + b, 0),
