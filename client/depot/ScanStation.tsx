@@ -39,6 +39,7 @@ export function ScanStation({ kind, children }: { kind: ScanKind; children?: Com
   const [exceptions, setExceptions] = useState<Exception[]>([]);
   const [recent, setRecent] = useState<ScanResult[]>([]);
   const [pending, setPending] = useState(0);
+  const [total, setTotal] = useState(0);
   const [camera, setCamera] = useState(false);
   const [muted, setMute] = useState(isMuted());
   const [typed, setTyped] = useState('');
@@ -54,6 +55,7 @@ export function ScanStation({ kind, children }: { kind: ScanKind; children?: Com
       const r = await enqueueScan(kind, code);
       feedback(r.outcome === 'ok' ? 'ok' : r.outcome === 'repeat' || r.outcome === 'assigned' ? 'warn' : 'error');
       setLast(r);
+      setTotal((n) => n + 1);
       setPending((n) => n - 1);
       if (r.outcome === 'ok' || r.outcome === 'repeat' || r.outcome === 'assigned') {
         const k = r.outcome === 'assigned' ? 'ok' : r.outcome;
@@ -87,7 +89,7 @@ export function ScanStation({ kind, children }: { kind: ScanKind; children?: Com
             placeholder="Scan or type a code, then Enter" value={typed} onInput={(e) => setTyped((e.currentTarget as HTMLInputElement).value)} />
           <Button type="submit" size="big" variant="primary">Enter</Button>
         </form>
-        <div class={`scan-panel ${tone}${pending ? ' busy' : ''}`} data-testid="scan-panel" data-outcome={last?.outcome ?? 'idle'} role="status" aria-live="assertive">
+        <div class={`scan-panel ${tone}${pending ? ' busy' : ''}`} data-testid="scan-panel" data-total={total} data-outcome={last?.outcome ?? 'idle'} role="status" aria-live="assertive">
           {!last ? (
             <>
               <div class="verdict">Ready to scan</div>
