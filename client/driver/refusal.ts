@@ -27,8 +27,8 @@ function finalStory(status: string, act: Act, hadIt: boolean): Story {
   if (status === 'cancelled') {
     if (act === 'deliver') {
       return {
-        what: 'The office cancelled this parcel before your delivery reached it.',
-        todo: 'If you left it at the address, call the office: they have your photos and signature. If you still have it, bring it back to the depot.',
+        what: 'The office cancelled this parcel while you were offline.',
+        todo: 'If you still have it, keep it and bring it back to the depot. If you left it at the address, tell the office. A supervisor has your photos and signature.',
         keepParcel: true,
       };
     }
