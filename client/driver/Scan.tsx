@@ -18,7 +18,7 @@ const VERDICT: Record<Result['result'], { text: string; tone: 'ok' | 'warn' | 'b
   loadable: { text: 'Loaded', tone: 'ok', fb: 'ok' },
   already_loaded: { text: 'Already loaded', tone: 'warn', fb: 'warn' },
   not_yours: { text: 'Not yours', tone: 'bad', fb: 'error' },
-  unknown: { text: 'Not on your list', tone: 'warn', fb: 'warn' },
+  unknown: { text: 'Not on your list', tone: 'bad', fb: 'error' },
   misread: { text: 'Scan again', tone: 'bad', fb: 'error' },
   not_loadable: { text: 'Cannot load', tone: 'bad', fb: 'error' },
   error: { text: 'Not saved', tone: 'bad', fb: 'error' },
