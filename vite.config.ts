@@ -38,7 +38,9 @@ export default defineConfig({
           groups: [
             { name: 'shell', priority: 3, test: /node_modules[\\/](preact|@preact)[\\/]|[\\/]client[\\/]ui[\\/](Button|Badge)\.tsx|[\\/]shared[\\/]lifecycle\.ts|rolldown[:\\/]runtime|vite[\\/](preload-helper|modulepreload-polyfill)|defineProperty|toPropertyKey|toPrimitive|typeof/ },
             { name: 'app', priority: 2, test: /[\\/]client[\\/](app[\\/](store|session|router|Lazy|serviceWorker)\.tsx?|ui[\\/](States|toast|Field|Logo)\.tsx?|api[\\/]client\.ts|driver[\\/](localKeys|index|Login)\.tsx?|sync[\\/](firstRead|metaKeys)\.ts)$|[\\/]shared[\\/](errors|routing[\\/](haversine|eta))\.ts$/ },
-            { name: 'driver-core', priority: 1, test: /node_modules[\\/]dexie[\\/]|[\\/]client[\\/]sync[\\/]|[\\/]client[\\/]driver[\\/](Workday|Frame|Today|hooks|day|undo|UndoBar|SyncChip|StopCard|BigLink|RecipientNote|geo|eta|etaMath|engine|routeCache|online|maps|refusal)\.tsx?$/ },
+            // The sync engine with Dexie, apart from the day: the depot tablet queues its scans in it too (issue 35), and must not get driver.css.
+            { name: 'sync', priority: 1.5, test: /node_modules[\\/]dexie[\\/]|[\\/]client[\\/]sync[\\/](?!firstRead|metaKeys)|[\\/]client[\\/]driver[\\/]engine\.ts$/ },
+            { name: 'driver-core', priority: 1, test: /[\\/]client[\\/]driver[\\/](Workday|Frame|Today|hooks|day|undo|UndoBar|SyncChip|StopCard|BigLink|RecipientNote|geo|eta|etaMath|routeCache|online|maps|refusal)\.tsx?$/ },
           ],
         },
       },

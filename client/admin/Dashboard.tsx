@@ -32,10 +32,13 @@ async function loadCounts(): Promise<Counts> {
   return { success: true, total, by_status, unassigned: by_status.created + by_status.received, assigned_not_scanned: by_status.assigned, flagged: 0 };
 }
 
+/** The flagged list's rows carry why each was flagged. */
+type FlaggedPackage = Package & { flag_reason: string | null };
+
 export default function Dashboard({ session }: { session: Session }) {
   const [counts, setCounts] = useState<Counts | null>(null);
   const [failed, setFailed] = useState<Package[] | null>(null);
-  const [flagged, setFlagged] = useState<Package[]>([]);
+  const [flagged, setFlagged] = useState<FlaggedPackage[]>([]);
   const [error, setError] = useState<unknown>(null);
   const [tick, setTick] = useState(0);
 
@@ -46,7 +49,7 @@ export default function Dashboard({ session }: { session: Session }) {
     api.get<Page<Package>>(PATHS.packages, { status: 'failed', page_size: 8, ordering: '-updated_at' })
       .then((p) => { if (live) setFailed(p.results); }, () => { if (live) setFailed([]); });
     // Only supervisors and admins may list flags; for others this answers 403 and the card stays hidden.
-    api.get<Page<Package>>(PATHS.flagged, { page_size: 8 }).then((p) => { if (live) setFlagged(p.results); }, () => undefined);
+    api.get<Page<FlaggedPackage>>(PATHS.flagged, { page_size: 8 }).then((p) => { if (live) setFlagged(p.results); }, () => undefined);
     return () => { live = false; };
   }, [tick]);
 
@@ -89,7 +92,7 @@ export default function Dashboard({ session }: { session: Session }) {
           <h2 style={{ marginTop: 0 }}>Flagged for a supervisor</h2>
           <div class="table-wrap">
             <table class="data">
-              <thead><tr><th>Tracking no</th><th>Customer</th><th>Driver</th><th>Status</th><th><span class="sr-only">Actions</span></th></tr></thead>
+              <thead><tr><th>Tracking no</th><th>Customer</th><th>Driver</th><th>Status</th><th>Why flagged</th><th><span class="sr-only">Actions</span></th></tr></thead>
               <tbody>
                 {flagged.map((p) => (
                   <tr key={p.id}>
@@ -97,6 +100,7 @@ export default function Dashboard({ session }: { session: Session }) {
                     <td>{p.customer_name ?? '—'}</td>
                     <td>{p.assigned_to?.name ?? '—'}</td>
                     <td><StatusBadge status={p.status} /></td>
+                    <td data-testid="flag-reason">{p.flag_reason ?? '—'}</td>
                     <td class="actions"><Button size="small" onClick={() => void resolve(p)}>Mark resolved</Button></td>
                   </tr>
                 ))}

@@ -6,7 +6,10 @@ import { CameraScanner } from '../ui/CameraScanner';
 import { Counter } from '../ui/Counter';
 import { feedback, isMuted, setMuted } from '../ui/feedback';
 import { useScanner } from '../ui/useScanner';
-import { enqueueScan, type ScanKind, type ScanResult } from './scanQueue';
+import { engine } from '../driver/engine';
+import type { OutboxRow } from '../sync/index';
+import { ConfirmDialog } from '../ui/Dialog';
+import { answerOf, fromRejection, isDepotRow, kindOfPath, refreshDay, saveScan, type ScanKind, type ScanResult } from './scanQueue';
 
 export const MODE_TITLES: Record<ScanKind, string> = {
   zone: 'Inbound: scan and assign zone',
@@ -21,61 +24,87 @@ const IDLE_HINT: Record<ScanKind, string> = {
 };
 
 type Tone = 'ok' | 'warn' | 'bad';
-const TONE: Record<ScanResult['outcome'], Tone> = { ok: 'ok', assigned: 'warn', repeat: 'warn', unknown: 'bad', wrong_state: 'bad', offline: 'bad', error: 'bad' };
+const TONE: Record<ScanResult['outcome'], Tone> = { ok: 'ok', assigned: 'warn', repeat: 'warn', saved: 'warn', unknown: 'bad', misread: 'bad', wrong_state: 'bad', error: 'bad' };
 const VERDICT: Record<ScanResult['outcome'], string> = {
-  ok: 'OK', assigned: 'At depot, still assigned to a driver', repeat: 'Already scanned', unknown: 'Unknown code', wrong_state: 'Cannot take this scan', offline: 'Not sent — offline', error: 'Error',
+  ok: 'OK', assigned: 'At depot, still assigned to a driver', repeat: 'Already scanned', saved: 'Saved, will send', unknown: 'Unknown code',
+  misread: 'Scan again', wrong_state: 'Cannot take this scan', error: 'Not saved',
 };
 
-interface Exception extends ScanResult { key: number }
+/** Refused scans of this tablet, kept in its outbox (they survive a reload) until someone handles them. */
+function useRefused(kind: ScanKind): { rows: OutboxRow[]; waiting: number } {
+  const [state, setState] = useState<{ rows: OutboxRow[]; waiting: number }>({ rows: [], waiting: 0 });
+  useEffect(() => {
+    const e = engine();
+    let live = true;
+    const read = () => void e.outbox().then((all) => {
+      if (!live) return;
+      const mine = all.filter(isDepotRow);
+      setState({ rows: mine.filter((r) => r.status === 'rejected' && kindOfPath(r.path) === kind), waiting: mine.filter((r) => r.status !== 'rejected').length });
+    }, () => undefined);
+    const off = e.subscribe(read);
+    return () => { live = false; off(); };
+  }, [kind]);
+  return state;
+}
 
 /**
- * One continuous scanning station. Scans from the keyboard wedge, the camera or the input box go
- * through one ordered chain, so a fast scanner never reorders parcels; each answer shows as a
- * colour, a sound and (for the zone scan) the zone in big letters.
+ * One continuous scanning station. Scans from the keyboard wedge, the camera or the input box are
+ * saved in the tablet's outbox in the order scanned (the driver's outbox: same device sequence, sent
+ * once), then shown with the server's answer, or "saved, will send" with what the tablet's copy of
+ * the day knows when there is no signal; each shows as a colour, a sound and the code.
  */
 export function ScanStation({ kind, children }: { kind: ScanKind; children?: ComponentChildren }) {
   const [last, setLast] = useState<ScanResult | null>(null);
-  const [counts, setCounts] = useState({ ok: 0, repeat: 0, problems: 0 });
-  const [exceptions, setExceptions] = useState<Exception[]>([]);
+  const [counts, setCounts] = useState({ ok: 0, repeat: 0, saved: 0 });
   const [recent, setRecent] = useState<ScanResult[]>([]);
   const [pending, setPending] = useState(0);
+  const [total, setTotal] = useState(0);
   const [camera, setCamera] = useState(false);
   const [muted, setMute] = useState(isMuted());
   const [typed, setTyped] = useState('');
+  const [clearing, setClearing] = useState(false);
   const chain = useRef<Promise<void>>(Promise.resolve());
-  const nextKey = useRef(1);
+  const newest = useRef(0);
   const input = useRef<HTMLInputElement>(null);
+  const refused = useRefused(kind);
+
+  const show = (r: ScanResult, order: number) => {
+    // Saved offline: a plain beep for a parcel on today's list, the double one for a code the tablet does not know.
+    feedback(r.outcome === 'ok' || (r.outcome === 'saved' && r.parcel) ? 'ok' : r.outcome === 'repeat' || r.outcome === 'assigned' || r.outcome === 'saved' ? 'warn' : 'error');
+    if (order >= newest.current) setLast(r);
+    setTotal((n) => n + 1);
+    setPending((n) => n - 1);
+    const k = r.outcome === 'ok' || r.outcome === 'assigned' ? 'ok' : r.outcome === 'repeat' ? 'repeat' : r.outcome === 'saved' ? 'saved' : null;
+    if (k) setCounts((c) => ({ ...c, [k]: c[k] + 1 }));
+    setRecent((list) => [r, ...list].slice(0, 50));
+  };
 
   const submit = (raw: string) => {
     const code = raw.trim();
     if (!code) return;
     setPending((n) => n + 1);
+    // Saving is in scan order; waiting for each answer is not, so a slow answer never holds the next scan.
     chain.current = chain.current.then(async () => {
-      const r = await enqueueScan(kind, code);
-      feedback(r.outcome === 'ok' ? 'ok' : r.outcome === 'repeat' || r.outcome === 'assigned' ? 'warn' : 'error');
-      setLast(r);
-      setPending((n) => n - 1);
-      if (r.outcome === 'ok' || r.outcome === 'repeat' || r.outcome === 'assigned') {
-        const k = r.outcome === 'assigned' ? 'ok' : r.outcome;
-        setCounts((c) => ({ ...c, [k]: c[k] + 1 }));
-        setRecent((list) => [r, ...list].slice(0, 50));
-      } else {
-        setCounts((c) => ({ ...c, problems: c.problems + 1 }));
-        setExceptions((list) => [{ ...r, key: nextKey.current++ }, ...list].slice(0, 200));
-      }
+      const at = Date.now();
+      const order = ++newest.current;
+      const row = await saveScan(kind, code, at);
+      if (!('seq' in row)) { show(row, order); return; }
+      void answerOf(kind, code, row.key, at).then((r) => show(r, order));
     });
   };
 
-  // The wedge types into the focused scan box; the document listener catches scans when focus is elsewhere.
+  // The one scanner input: the wedge lands here wherever the focus is (the box, a button, nothing).
   useScanner({ onScan: submit });
   useEffect(() => { input.current?.focus(); }, [kind]);
+  useEffect(() => { if (kind === 'zone') void refreshDay().catch(() => undefined); }, [kind]);
 
-  const retry = (e: Exception) => {
-    setExceptions((list) => list.filter((x) => x.key !== e.key));
-    setCounts((c) => ({ ...c, problems: Math.max(0, c.problems - 1) }));
-    submit(e.barcode);
+  const e = engine();
+  const retry = (r: OutboxRow) => void e.retryRejected(r.id as number);
+  const dismiss = (r: OutboxRow) => void e.discardRejected(r.id as number);
+  const clearAll = async () => {
+    for (const r of refused.rows) await e.discardRejected(r.id as number);
+    setClearing(false);
   };
-  const dismiss = (e: Exception) => setExceptions((list) => list.filter((x) => x.key !== e.key));
 
   const tone = last ? TONE[last.outcome] : '';
   return (
@@ -87,7 +116,7 @@ export function ScanStation({ kind, children }: { kind: ScanKind; children?: Com
             placeholder="Scan or type a code, then Enter" value={typed} onInput={(e) => setTyped((e.currentTarget as HTMLInputElement).value)} />
           <Button type="submit" size="big" variant="primary">Enter</Button>
         </form>
-        <div class={`scan-panel ${tone}${pending ? ' busy' : ''}`} data-testid="scan-panel" data-outcome={last?.outcome ?? 'idle'} role="status" aria-live="assertive">
+        <div class={`scan-panel ${tone}${pending ? ' busy' : ''}`} data-testid="scan-panel" data-total={total} data-outcome={last?.outcome ?? 'idle'} role="status" aria-live="assertive">
           {!last ? (
             <>
               <div class="verdict">Ready to scan</div>
@@ -96,22 +125,26 @@ export function ScanStation({ kind, children }: { kind: ScanKind; children?: Com
           ) : (
             <>
               <div class="verdict">{VERDICT[last.outcome]}</div>
-              {kind === 'zone' && last.outcome !== 'unknown' && last.outcome !== 'offline' && last.outcome !== 'error' && (
-                <div class="zone" data-testid="scan-zone">{last.zone ? last.zone.name : 'No zone'}</div>
+              {kind === 'zone' && (last.outcome === 'ok' || last.outcome === 'assigned' || last.outcome === 'repeat' || (last.outcome === 'saved' && last.zone)) && (
+                <div class={`zone${last.unconfirmed ? ' unconfirmed' : ''}`} data-testid="scan-zone" data-unconfirmed={last.unconfirmed}>
+                  {last.zone ? last.zone.name : 'No zone'}{last.unconfirmed && <span class="unconfirmed-tag"> (not confirmed)</span>}
+                </div>
               )}
               <div class="code">{last.barcode}</div>
               <div class="hint">
-                {last.package ? `${statusLabel(last.package.status)} · ${last.package.customer_name ?? ''} ${last.package.suburb_name ?? ''}` : ''}
+                {last.parcel ? `${last.parcel.status ? statusLabel(last.parcel.status) : ''} · ${last.parcel.customer_name ?? ''} ${last.parcel.suburb_name ?? ''}` : ''}
               </div>
               <div class="hint">{last.message}</div>
             </>
           )}
           {pending > 1 && <div class="hint">{pending} scans waiting for an answer…</div>}
+          {refused.waiting > 0 && <div class="hint" data-testid="depot-waiting" data-count={refused.waiting}>{refused.waiting} saved on this tablet, will send</div>}
         </div>
         <div class="counters">
           <Counter label="Scanned" value={counts.ok} tone="ok" big />
           <Counter label="Repeats" value={counts.repeat} tone="warn" big />
-          <Counter label="Problems" value={counts.problems} tone="bad" big />
+          <Counter label="Saved, not sent" value={counts.saved} tone="warn" big />
+          <Counter label="Problems" value={refused.rows.length} tone="bad" big />
         </div>
         <div class="row">
           <Button size="big" aria-pressed={camera} onClick={() => setCamera(!camera)}>{camera ? 'Hide camera' : 'Use camera'}</Button>
@@ -121,20 +154,28 @@ export function ScanStation({ kind, children }: { kind: ScanKind; children?: Com
       </div>
       <div class="side">
         <div class="list" data-testid="exceptions">
-          <h2>Exceptions to resolve <span class="badge bad">{exceptions.length}</span></h2>
-          {exceptions.length === 0 ? <div class="empty">None. Unknown codes and parcels in the wrong state appear here.</div> : (
+          <h2>Exceptions to resolve <span class="badge bad" data-testid="exception-count">{refused.rows.length}</span></h2>
+          {refused.rows.length > 1 && <Button size="big" data-testid="clear-exceptions" onClick={() => setClearing(true)}>Clear all handled</Button>}
+          {refused.rows.length === 0 ? <div class="empty">None. Unknown codes and parcels in the wrong state appear here.</div> : (
             <ul>
-              {exceptions.map((e) => (
-                <li key={e.key}>
-                  <div style={{ flex: 1, minWidth: 0 }}>
-                    <div class="code">{e.barcode}</div>
-                    <div class="why">{VERDICT[e.outcome]}: {e.message}</div>
-                  </div>
-                  {(e.outcome === 'offline' || e.outcome === 'error') && <Button onClick={() => retry(e)}>Retry</Button>}
-                  <Button onClick={() => dismiss(e)} aria-label={`Resolve ${e.barcode}`}>Resolved</Button>
-                </li>
-              ))}
+              {refused.rows.map((r) => {
+                const x = fromRejection(kind, String(r.body.barcode ?? ''), r.rejection, r.key, r.createdAt);
+                return (
+                  <li key={r.id} data-testid="exception">
+                    <div style={{ flex: 1, minWidth: 0 }}>
+                      <div class="code">{x.barcode}</div>
+                      <div class="why">{VERDICT[x.outcome]}: {x.message}</div>
+                    </div>
+                    {x.outcome === 'error' && <Button onClick={() => retry(r)}>Retry</Button>}
+                    <Button onClick={() => dismiss(r)} aria-label={`Resolve ${x.barcode}`}>Resolved</Button>
+                  </li>
+                );
+              })}
             </ul>
+          )}
+          {clearing && (
+            <ConfirmDialog title="Clear all exceptions?" confirmLabel="Clear all" onClose={() => setClearing(false)} onConfirm={() => void clearAll()}
+              message={<p>Clear these {refused.rows.length} exceptions once each parcel is put aside. The office keeps its own record of every one.</p>} />
           )}
         </div>
         {children ?? (
@@ -143,10 +184,10 @@ export function ScanStation({ kind, children }: { kind: ScanKind; children?: Com
             {recent.length === 0 ? <div class="empty">Nothing yet.</div> : (
               <ul>
                 {recent.map((r, i) => (
-                  <li key={`${r.at}-${i}`} class="ok">
+                  <li key={`${r.at}-${i}`} class={TONE[r.outcome]}>
                     <div style={{ flex: 1 }}>
                       <div class="code">{r.barcode}</div>
-                      <div class="why">{r.outcome === 'repeat' ? 'Already scanned' : r.zone ? `Zone ${r.zone.name}` : r.message}</div>
+                      <div class="why">{r.outcome === 'repeat' ? 'Already scanned' : r.outcome === 'saved' ? VERDICT.saved : r.zone ? `Zone ${r.zone.name}` : r.message}</div>
                     </div>
                   </li>
                 ))}

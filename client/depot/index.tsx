@@ -12,7 +12,7 @@ import type { Session } from '../app/session';
 import { logout } from '../app/Shell';
 import { Button, LinkButton } from '../ui/Button';
 import { MODE_TITLES, ScanStation } from './ScanStation';
-import type { ScanKind } from './scanQueue';
+import { startDepotEngine, type ScanKind } from './scanQueue';
 
 type SupervisorItem = z.infer<typeof SupervisorScanItem>;
 
@@ -76,9 +76,28 @@ function useOfflineReady(): OfflineState {
   return state;
 }
 
+/**
+ * The tablet's outbox, under the web login's user: started once, it sends saved scans whenever the
+ * server answers (and after a reload or a restart). Answers how many scans are saved and not sent.
+ */
+function useDepotOutbox(session: Session): { unsent: number; online: boolean } {
+  const [state, setState] = useState({ unsent: 0, online: navigator.onLine });
+  useEffect(() => {
+    let off: (() => void) | null = null;
+    let live = true;
+    void startDepotEngine(session).then((e) => {
+      if (!live) return;
+      off = e.subscribe((s) => setState({ unsent: s.queued + s.sending + s.held, online: s.online }));
+    }, () => undefined);
+    return () => { live = false; off?.(); };
+  }, [session.token]);
+  return state;
+}
+
 /** Depot tablets: full-screen scanning, big targets, dark background so the result colours stand out. */
 export default function Depot({ path, session }: { path: string; session: Session }) {
   const offline = useOfflineReady();
+  const outbox = useDepotOutbox(session);
   const m = match('/depot/:mode', path);
   const modes = MODES;
   const mode = modes.find((x) => x.path === m?.mode);
@@ -88,6 +107,10 @@ export default function Depot({ path, session }: { path: string; session: Sessio
         <span class="title">{mode ? MODE_TITLES[mode.kind] : 'Depot scanning'}</span>
         <span class="spacer" />
         {OFFLINE_WORDS[offline] && <span class={`offline-state ${offline}`} role="status" data-testid="depot-offline" data-state={offline}>{OFFLINE_WORDS[offline]}</span>}
+        {/* What the tablet holds, said plainly: "Works offline" alone hid unsent scans (issue 35). */}
+        <span class={`offline-state ${outbox.unsent ? 'failed' : 'ready'}`} role="status" data-testid="depot-unsent" data-count={outbox.unsent} data-online={outbox.online}>
+          {outbox.unsent ? `${outbox.unsent} saved, will send` : outbox.online ? 'All sent' : 'No signal: scans are saved here'}
+        </span>
         {mode && modes.map((x) => (
           <LinkButton key={x.kind} href={`#/depot/${x.path}`} aria-pressed={x.kind === mode.kind}>{x.kind === 'zone' ? 'Inbound' : x.kind === 'supervisor' ? 'Supervisor' : 'Returns'}</LinkButton>
         ))}

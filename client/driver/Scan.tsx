@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { LocalCheckResult } from '../sync/index';
+import type { LocalCheckResult, ViewPackage } from '../sync/index';
 import { Button } from '../ui/Button';
 import { CameraScanner } from '../ui/CameraScanner';
 import { feedback, isMuted, setMuted, type Feedback } from '../ui/feedback';
@@ -12,16 +12,30 @@ import { recentPlace, warmPosition } from './geo';
 /** The same label seen by the camera again within this long is the same parcel still in view. */
 const CAMERA_REPEAT_MS = 10_000;
 
-interface Result { code: string; result: LocalCheckResult | 'error'; message: string; at: number }
+interface Result { code: string; result: LocalCheckResult | 'misread' | 'error'; message: string; at: number }
 
 const VERDICT: Record<Result['result'], { text: string; tone: 'ok' | 'warn' | 'bad'; fb: Feedback }> = {
   loadable: { text: 'Loaded', tone: 'ok', fb: 'ok' },
   already_loaded: { text: 'Already loaded', tone: 'warn', fb: 'warn' },
   not_yours: { text: 'Not yours', tone: 'bad', fb: 'error' },
-  unknown: { text: 'Unknown code', tone: 'bad', fb: 'error' },
+  unknown: { text: 'Not on your list', tone: 'bad', fb: 'error' },
+  misread: { text: 'Scan again', tone: 'bad', fb: 'error' },
   not_loadable: { text: 'Cannot load', tone: 'bad', fb: 'error' },
   error: { text: 'Not saved', tone: 'bad', fb: 'error' },
 };
+
+/** A label on the phone's list that contains the code: the scanner read only part of it. */
+async function partOfLabel(code: string): Promise<string | null> {
+  if (code.length < 3) return null;
+  const labels = (await engine().db.packages.orderBy('hawb').keys()) as string[];
+  return labels.find((h) => h !== code && h.includes(code)) ?? null;
+}
+
+/** Another driver's parcel: taken off this phone (the office gave it away) or never on it. */
+function notYoursWords(p: ViewPackage | null): string {
+  return p ? `${p.assigned_to?.name ?? 'Another driver'} has this parcel. Do not load it; leave it at the depot.`
+    : 'The office gave this parcel to another driver. Do not load it; hand it to the depot staff.';
+}
 
 /**
  * Loading the van. Every scan (keyboard-wedge scanner, camera or typed) is checked against the
@@ -35,6 +49,7 @@ export default function Scan() {
   const [batch, setBatch] = useState(true);
   const [muted, setMute] = useState(isMuted());
   const [typed, setTyped] = useState('');
+  const [total, setTotal] = useState(0);
   const chain = useRef<Promise<void>>(Promise.resolve());
   const batchRef = useRef(batch);
   batchRef.current = batch;
@@ -54,17 +69,23 @@ export default function Scan() {
           check.result = 'not_loadable';
           check.message = `Parcel ${code} used all its attempts: take it back to the depot`;
         }
+        // Part of a label on the phone's list (a scan cut short): nothing is sent, the driver scans again.
+        const whole = check.result === 'unknown' ? await partOfLabel(code) : null;
         // Unknown codes are sent too: the manifest may be older than the office's last assignment.
-        if (check.result === 'loadable' || check.result === 'unknown') await e.enqueue(e.actions.inboundScan(code, recentPlace(), check.package ?? undefined));
+        if (check.result === 'loadable' || (check.result === 'unknown' && !whole)) await e.enqueue(e.actions.inboundScan(code, recentPlace(), check.package ?? undefined));
         const who = check.package ? [check.package.customer_name, check.package.customer_address].filter(Boolean).join(', ') : '';
-        const message = check.result === 'unknown' ? `${check.message}. Sent to the office to check.`
-          : check.result === 'loadable' ? `On the van${who ? ` for ${who}` : ''}` : check.message;
-        r = { code, result: check.result, message, at: Date.now() };
+        const message = whole ? 'The scanner read only part of a label. Scan it again; nothing was recorded.'
+          : check.result === 'unknown' ? 'Not on your list. Sent to the office to check; Sync says what they answer.'
+          : check.result === 'loadable' ? `On the van${who ? ` for ${who}` : ''}`
+          : check.result === 'not_yours' ? notYoursWords(check.package)
+          : check.message;
+        r = { code, result: whole ? 'misread' : check.result, message, at: Date.now() };
       } catch (err) {
         r = { code, result: 'error', message: err instanceof Error ? err.message : String(err), at: Date.now() };
       }
       feedback(VERDICT[r.result].fb);
       setLast(r);
+      setTotal((n) => n + 1);
       setRecent((list) => [r, ...list].slice(0, 100));
       if (!batchRef.current) setCamera(false);
     });
@@ -106,7 +127,7 @@ export default function Scan() {
         <Button type="submit" class="xl">Add</Button>
       </form>
       <h2>This session: {loaded} loaded</h2>
-      <ul class="scan-log" data-testid="scan-log">
+      <ul class="scan-log" data-testid="scan-log" data-total={total}>
         {recent.map((r) => (
           <li key={`${r.at}-${r.code}`} class={VERDICT[r.result].tone}><span class="mono">{r.code}</span><span>{VERDICT[r.result].text}</span></li>
         ))}

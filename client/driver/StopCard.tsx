@@ -25,7 +25,7 @@ export function StopCard({ p, max, title, eta }: { p: ViewPackage; max: number; 
       <RecipientNote text={p.recipient_instructions} />
       {notes.length > 0 && <ul class="notes">{notes.map((n) => <li key={n}>{n}</li>)}</ul>}
       {mustReturn(p, max) && <div class="must-return" role="alert">Take back to the depot: {failures(p)} of {max} attempts used.</div>}
-      {p.rejected && <RefusedNote r={p.rejected} />}
+      {p.rejected && <RefusedNote r={p.rejected} status={p.status} />}
       <div class="contact">
         {tel ? <a class="btn xl" href={tel} aria-label={`Call ${p.customer_phone ?? ''}`}>Call</a> : <span class="muted">No phone number</span>}
         {maps && <a class="btn xl" href={maps} target="_blank" rel="noopener">Navigate</a>}
@@ -35,7 +35,8 @@ export function StopCard({ p, max, title, eta }: { p: ViewPackage; max: number; 
 }
 
 /** A refused action on this parcel: what happened and what to do with the parcel, not the server's wording. */
-function RefusedNote({ r }: { r: NonNullable<ViewPackage['rejected']> }) {
-  const story = storyOf(r.rejection, r.path);
+function RefusedNote({ r, status }: { r: NonNullable<ViewPackage['rejected']>; status: string }) {
+  // The parcel is on the phone: the driver had it. Its status now and the refusal tell one story.
+  const story = storyOf(r.rejection, r.path, { status, hadIt: true });
   return <div class="rejected-note" role="alert" data-testid="stop-refused"><div>{story.what}</div><div>{story.todo}</div></div>;
 }

@@ -18,11 +18,11 @@ function stateOf(row: OutboxRow): string {
   }
 }
 
-function Row({ row }: { row: OutboxRow }) {
+function Row({ row, status }: { row: OutboxRow; status?: string | null }) {
   const [confirm, setConfirm] = useState<null | { unsent: number }>(null);
   const e = engine();
   const rejected = row.status === 'rejected';
-  const story = rejected ? storyOfRow(row) : null;
+  const story = rejected ? storyOfRow(row, status) : null;
   const ask = async () => setConfirm({ unsent: await e.unsentFiles(row.id as number) });
   return (
     <li class={`outbox-row ${row.status}`} data-testid="outbox-row" data-status={row.status}>
@@ -48,6 +48,46 @@ function Row({ row }: { row: OutboxRow }) {
             : <p>“{row.label}” will be removed from this phone. The office keeps its own record of the refusal{row.blobRefs.length ? ', with your photos and signature' : ''}.</p>} />
       )}
     </li>
+  );
+}
+
+/** The phone's current status of each parcel (by id and by label), so a refusal tells the same story as the stop. */
+function useParcelStatuses(refused: number): Map<number | string, string> {
+  const [map, setMap] = useState(new Map<number | string, string>());
+  useEffect(() => {
+    if (!refused) return;
+    void engine().pendingView().then((view) => setMap(new Map(view.flatMap((p) => [[p.id, p.status], [p.hawb, p.status]] as [number | string, string][]))));
+  }, [refused]);
+  return map;
+}
+
+function statusOf(map: Map<number | string, string>, row: OutboxRow): string | null {
+  const e = row.effect;
+  return (e?.packageId != null ? map.get(e.packageId) : undefined) ?? (e?.hawb != null ? map.get(e.hawb) : undefined) ?? null;
+}
+
+/**
+ * Refusals the driver has read and acted on go in one go (issue 35: 16 taps for 8). Rows whose
+ * photos or signature never reached the office stay: discarding those needs their own decision.
+ */
+function ClearAll({ rows }: { rows: OutboxRow[] }) {
+  const [asking, setAsking] = useState(false);
+  const e = engine();
+  const clear = async () => {
+    let cleared = 0;
+    for (const r of rows) if (await e.discardRejected(r.id as number)) cleared += 1;
+    const kept = rows.length - cleared;
+    setAsking(false);
+    toast(kept ? `Cleared ${cleared}; ${kept} kept: their photos are not at the office yet` : `Cleared ${cleared}`, 'info');
+  };
+  return (
+    <>
+      <Button class="xl" data-testid="clear-refused" onClick={() => setAsking(true)}>Clear all handled ({rows.length})</Button>
+      {asking && (
+        <ConfirmDialog title="Clear the refused list?" confirmLabel="Clear all" onClose={() => setAsking(false)} onConfirm={() => void clear()}
+          message={<p>Clear these {rows.length} refusals from this phone once you have done what each says. The office keeps its own record of every one. Any with photos the office does not have yet stay on the list.</p>} />
+      )}
+    </>
   );
 }
 
@@ -86,6 +126,7 @@ export default function SyncScreen() {
   const [busy, setBusy] = useState(false);
   const waiting = waitingOf(status);
   const rejected = rows.filter((r) => r.status === 'rejected');
+  const statuses = useParcelStatuses(rejected.length);
   const queued = rows.filter((r) => r.status !== 'rejected');
   const reach = reachWords(status);
   return (
@@ -113,7 +154,8 @@ export default function SyncScreen() {
       )}
       <Notices />
       {rejected.length > 0 && <h2>Refused by the office ({rejected.length})</h2>}
-      <ul class="outbox">{rejected.map((r) => <Row key={r.id} row={r} />)}</ul>
+      {rejected.length > 1 && <ClearAll rows={rejected} />}
+      <ul class="outbox">{rejected.map((r) => <Row key={r.id} row={r} status={statusOf(statuses, r)} />)}</ul>
       <h2>Waiting ({queued.length})</h2>
       {queued.length === 0 ? <p class="muted">Everything you did has reached the office.</p> : <ul class="outbox">{queued.map((r) => <Row key={r.id} row={r} />)}</ul>}
     </div>

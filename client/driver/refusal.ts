@@ -3,34 +3,90 @@ import type { OutboxRow, Rejection } from '../sync/index';
 /** What happened and what to do with the parcel in hand, in a driver's words, from the server's refusal. */
 export interface Story { what: string; todo: string; keepParcel: boolean }
 
-const isDelivery = (path: string) => /\/deliver\/$/.test(path);
+/**
+ * What the phone knows besides the refusal: the parcel's status on the phone now (the latest pull),
+ * and whether the phone ever had it (on its list, or the driver acted on it). The phone never tells a
+ * driver to bring back a parcel it never had (issue 35).
+ */
+export interface StoryContext { status?: string | null; hadIt?: boolean }
 
-export function storyOf(rejection: Rejection | null, path = ''): Story {
-  const d = rejection?.details ?? {};
-  const status = typeof d.status === 'string' ? d.status : null;
-  const reason = typeof d.reason === 'string' ? d.reason : null;
-  const delivery = isDelivery(path);
+type Act = 'deliver' | 'fail' | 'scan' | 'other';
+function actOf(path: string): Act {
+  if (/\/deliver\/$|scan-deliver\/$|deliver-by-tracking\/$/.test(path)) return 'deliver';
+  if (/\/fail\/$/.test(path)) return 'fail';
+  if (/scan/.test(path)) return 'scan';
+  return 'other';
+}
+
+const FINAL = new Set(['cancelled', 'delivered', 'returned_to_sender']);
+const BRING_BACK = 'Keep the parcel and bring it back to the depot.';
+const LEAVE = 'Do not load it. Leave it at the depot and tell the staff.';
+
+/** The one story of a parcel that reached a final state at the office: the phone's copy and the refusal agree. */
+function finalStory(status: string, act: Act, hadIt: boolean): Story {
   if (status === 'cancelled') {
+    if (act === 'deliver') {
+      return {
+        what: 'The office cancelled this parcel while you were offline.',
+        todo: 'If you still have it, keep it and bring it back to the depot. If you left it at the address, tell the office. A supervisor has your photos and signature.',
+        keepParcel: true,
+      };
+    }
+    return { what: 'The office cancelled this parcel.', todo: hadIt ? BRING_BACK : LEAVE, keepParcel: hadIt };
+  }
+  if (status === 'delivered') {
+    return act === 'deliver'
+      ? { what: 'This parcel was already recorded as delivered.', todo: 'A supervisor has been told and will check it. Nothing to do unless the office calls.', keepParcel: false }
+      : { what: 'This parcel is already recorded as delivered.', todo: hadIt ? 'If you still have it, call the office before doing anything with it.' : LEAVE, keepParcel: false };
+  }
+  return { what: 'The office returned this parcel to the sender.', todo: hadIt ? BRING_BACK : LEAVE, keepParcel: hadIt };
+}
+
+export function storyOf(rejection: Rejection | null, path = '', ctx: StoryContext = {}): Story {
+  const d = rejection?.details ?? {};
+  const act = actOf(path);
+  // Delivering or failing a parcel means the driver had it; a scan says so only if the phone knew the parcel.
+  const hadIt = ctx.hadIt ?? (act === 'deliver' || act === 'fail');
+  const refusedStatus = typeof d.status === 'string' ? d.status : null;
+  const reason = typeof d.reason === 'string' ? d.reason : null;
+  // One story per parcel: a final state the phone already shows wins over an older refusal's words.
+  const final = [ctx.status, refusedStatus].find((s): s is string => !!s && FINAL.has(s));
+  if (final) return finalStory(final, act, hadIt);
+  if (reason === 'must_return') return { what: 'This parcel used all its delivery attempts.', todo: BRING_BACK, keepParcel: true };
+  if (reason === 'misread') {
+    return { what: 'The scanner read only part of the label.', todo: 'Scan the label again. Nothing was recorded.', keepParcel: false };
+  }
+  if (reason === 'unknown_code' || (rejection?.code === 'not_found' && act === 'scan')) {
     return {
-      what: 'The office cancelled this parcel while you were offline.',
-      todo: delivery
-        ? 'If you still have it, keep it and bring it back to the depot. If you left it at the address, tell the office. A supervisor has your photos and signature.'
-        : 'Keep the parcel and bring it back to the depot.',
-      keepParcel: true,
+      what: 'No parcel has this code.',
+      todo: 'Check the label and scan it again. If it is still unknown, leave the parcel at the depot and tell the staff.',
+      keepParcel: false,
     };
   }
-  if (status === 'delivered') return { what: 'This parcel was already recorded as delivered.', todo: 'A supervisor has been told and will check it. Nothing to do unless the office calls.', keepParcel: false };
-  if (status === 'returned_to_sender') return { what: 'The office returned this parcel to the sender meanwhile.', todo: 'Keep the parcel and bring it back to the depot.', keepParcel: true };
-  if (reason === 'must_return') return { what: 'This parcel used all its delivery attempts.', todo: 'Keep the parcel and bring it back to the depot.', keepParcel: true };
-  if (reason === 'not_yours' || rejection?.code === 'not_found') {
-    return { what: 'The office gave this parcel to another driver.', todo: 'Keep the parcel and bring it back to the depot, or call the office.', keepParcel: true };
+  if (reason === 'reassigned' || (reason === 'not_yours' && hadIt)) {
+    return act === 'deliver'
+      ? { what: 'The office gave this parcel to another driver before your delivery reached it.', todo: 'Call the office: they have your photos and signature and will sort it out.', keepParcel: false }
+      : { what: 'The office gave this parcel to another driver.', todo: BRING_BACK, keepParcel: true };
+  }
+  if (reason === 'not_yours') return { what: 'This parcel is another driver’s.', todo: LEAVE, keepParcel: false };
+  if (rejection?.code === 'not_found') {
+    return { what: 'This parcel is no longer on your list.', todo: 'Call the office to ask what happened to it.', keepParcel: false };
   }
   switch (rejection?.code) {
-    case 'invalid_transition': return { what: 'The parcel changed at the office meanwhile.', todo: 'Call the office; discard once they have it right. Retrying will be refused again.', keepParcel: false };
+    case 'invalid_transition': return {
+      what: refusedStatus ? `The parcel changed at the office meanwhile (it is now ${refusedStatus.replace(/_/g, ' ')}).` : 'The parcel changed at the office meanwhile.',
+      todo: 'Call the office; clear it once they have it right. Retrying will be refused again.', keepParcel: false,
+    };
     case 'file_lost': return { what: 'A photo of this action is gone from the phone.', todo: 'Discard it and record the delivery again.', keepParcel: false };
     case 'validation_error': return { what: 'The office could not accept what was sent.', todo: 'Retry once; if it comes back, discard and raise a support ticket.', keepParcel: false };
     default: return { what: 'The office refused this.', todo: 'Retry when the office has fixed the problem, or discard it.', keepParcel: false };
   }
 }
 
-export const storyOfRow = (row: OutboxRow) => storyOf(row.rejection, row.path);
+/** Whether the phone had the parcel an action names: a delivery or failure, or a scan of a parcel on its list. */
+export function hadParcel(row: Pick<OutboxRow, 'path' | 'effect'>): boolean {
+  const act = actOf(row.path);
+  return act === 'deliver' || act === 'fail' || row.effect?.packageId != null;
+}
+
+export const storyOfRow = (row: OutboxRow, status?: string | null) => storyOf(row.rejection, row.path, { status, hadIt: hadParcel(row) });

@@ -26,11 +26,13 @@ function named(files: FileInput[], newId: () => string): FileInput[] {
  */
 export function actionBuilders(now: () => number, newId: () => string) {
   return {
-    inboundScan(barcode: string, place?: Place, parcel?: LabelOf): ActionInput {
+    /** `parcel`: the phone's copy when the code is on its list (its id marks a parcel the phone had). */
+    inboundScan(barcode: string, place?: Place, parcel?: LabelOf & { id?: number }): ActionInput {
       const code = barcode.trim();
       return {
         path: 'scan-package-api/inbound-scan/', body: { barcode: code, ...stamp(now(), place) },
-        effect: { hawb: code, patch: { status: 'out_for_delivery', is_scanned: true } }, label: `Load ${parcel ? labelOf(parcel) : code}`,
+        effect: { hawb: code, ...(parcel?.id != null ? { packageId: parcel.id } : {}), patch: { status: 'out_for_delivery', is_scanned: true } },
+        label: `Load ${parcel ? labelOf(parcel) : code}`,
       };
     },
     deliver(packageId: number, opts: { photos?: FileInput[]; signature?: FileInput; recipient_name?: string; note?: string; parcel?: LabelOf } & Place = {}): ActionInput {

@@ -1,6 +1,6 @@
 import { META, type SyncDb } from './db';
 import { request, type Transport } from './http';
-import type { JournalRow, OutboxRow } from './types';
+import type { AnswerSummary, JournalRow, OutboxRow } from './types';
 
 /**
  * How long acknowledged actions are kept for a re-send after a server restore. Well inside the
@@ -10,10 +10,28 @@ export const JOURNAL_KEPT_MS = 7 * 24 * 3600_000;
 
 export interface RestoreResend { count: number; at: number; serverLastSeq: number | null }
 
-export function journalRowOf(row: OutboxRow, acknowledgedAt: number): JournalRow {
+export function journalRowOf(row: OutboxRow, acknowledgedAt: number, answer: AnswerSummary | null = null): JournalRow {
   return {
     seq: row.seq, key: row.key, userId: row.userId, method: row.method, path: row.path, body: row.body,
-    blobRefs: row.blobRefs, effect: row.effect, label: row.label, acknowledgedAt,
+    blobRefs: row.blobRefs, effect: row.effect, label: row.label, acknowledgedAt, answer,
+  };
+}
+
+/** The brief of an answer body kept with its journal row (types.ts AnswerSummary); null for anything else. */
+export function summaryOf(body: unknown): AnswerSummary | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const b = body as { message?: unknown; already_scanned?: unknown; zone?: unknown; package?: unknown };
+  const p = typeof b.package === 'object' && b.package !== null ? b.package as Record<string, unknown> : null;
+  const z = typeof b.zone === 'object' && b.zone !== null ? b.zone as { id?: unknown; name?: unknown } : null;
+  const str = (v: unknown) => (typeof v === 'string' ? v : null);
+  const zoneId = p && typeof p.zone === 'number' ? p.zone : null;
+  return {
+    message: str(b.message),
+    alreadyScanned: b.already_scanned === true,
+    zone: z && typeof z.id === 'number' && typeof z.name === 'string' ? { id: z.id, name: z.name }
+      : zoneId != null ? { id: zoneId, name: str(p?.zone_name) ?? `Zone ${zoneId}` } : null,
+    status: str(p?.status),
+    parcel: p && typeof p.hawb === 'string' ? { hawb: p.hawb, customer_name: str(p.customer_name), suburb_name: str(p.suburb_name) } : null,
   };
 }
 

@@ -1,6 +1,6 @@
 import { getMeta, META, setMeta, type SyncDb } from './db';
 import { request, type Outcome, type Transport } from './http';
-import { journalRowOf } from './journal';
+import { journalRowOf, summaryOf } from './journal';
 import { deleteRow, nextSendable } from './outbox';
 import type { BlobRow, Notice, OutboxRow, Package, StoredPackage } from './types';
 
@@ -91,7 +91,7 @@ async function acknowledge(ctx: SenderContext, row: OutboxRow, body: unknown): P
         if (mine) await db.packages.put({ ...p, syncedAt: ctx.now() } satisfies StoredPackage);
       }
     }
-    await db.journal.put(journalRowOf(row, ctx.now()));
+    await db.journal.put(journalRowOf(row, ctx.now(), summaryOf(body)));
     await deleteRow(db, row);
   });
 }

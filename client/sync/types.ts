@@ -69,6 +69,17 @@ export interface JournalRow {
   label: string;
   /** Device time of the acknowledgement; the row is pruned JOURNAL_KEPT_MS after it. */
   acknowledgedAt: number;
+  /** What the server answered, in brief, for a screen that shows it after the fact (the depot's zone). */
+  answer?: AnswerSummary | null;
+}
+
+/** The parts of an accepted action's answer a screen shows: its message, a repeat, the zone, the parcel's state. */
+export interface AnswerSummary {
+  message: string | null;
+  alreadyScanned: boolean;
+  zone: { id: number; name: string } | null;
+  status: string | null;
+  parcel: { hawb: string; customer_name: string | null; suburb_name: string | null } | null;
 }
 
 export interface BlobRow {

@@ -145,8 +145,8 @@ export function deliveryRoutes(app: App): void {
 
   defineRoute(app, {
     method: 'get', path: '/package-delivered/flagged/', tags, access: { roles: SUPERVISORS }, catalogue: [],
-    query: ListQuery.pick({ page: true, page_size: true }), response: pageOfPackages,
-    summary: 'Parcels flagged for a supervisor (e.g. delivered offline after a reassignment)',
+    query: ListQuery.pick({ page: true, page_size: true }), response: pageOf(Package.extend({ flag_reason: z.string().nullable() })),
+    summary: 'Parcels flagged for a supervisor (e.g. delivered offline after a reassignment), each with why (`flag_reason`)',
   }, ({ deps, query, c }) => flaggedPage(deps.db, query, c.req.url));
 
   defineRoute(app, {

@@ -1,5 +1,5 @@
 import { refreshParcelRouteEtas } from '../dispatch/eta';
-import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { bound, prepared } from '../../db/prepared';
 import type { Deps } from '../../deps';
@@ -178,7 +178,14 @@ export async function forceDeliver(deps: Deps, ctx: ScanContext, row: PackageRow
 /** Parcels flagged for a supervisor (e.g. delivered offline after a reassignment), latest change first, as answer JSON. */
 export async function flaggedPage(db: Db, q: { page: number; page_size: number }, url: string): Promise<RawJson> {
   const { ids, ...page } = await latestChangedIds(db, and(eq(pkg.flagged, true), isNull(pkg.deleted_at)), q, url);
-  return rawObject({ ...page, results: rawArray(await packageJsonByIds(db, ids)) });
+  // Each with why it was flagged, so the supervisor's list says it (issue 35); a page is at most a few dozen.
+  const reasons = new Map((ids.length ? await db.select({ id: pkg.id, flag_reason: pkg.flag_reason }).from(pkg).where(inArray(pkg.id, [...ids])) : [])
+    .map((r) => [r.id, r.flag_reason]));
+  const results = (await packageJsonByIds(db, ids)).map((raw) => {
+    const p = JSON.parse(raw.text) as { id: number };
+    return { ...p, flag_reason: reasons.get(p.id) ?? null };
+  });
+  return rawObject({ ...page, results });
 }
 
 /** Staff clear a delivery flag once they have looked at it. */

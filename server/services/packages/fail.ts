@@ -42,8 +42,10 @@ export async function failDelivery(deps: Deps, ctx: ScanContext, row: PackageRow
   const me = ctx.actor;
   if (me.role === 'driver' && row.assigned_to_id !== me.id) {
     if (!(await wasDriversParcel(db, row.id, me.id))) throw notFound(`Package ${row.id} not found`);
+    // Cancelled or delivered meanwhile: that is what happened, not "another driver" (issue 35).
+    refuseIfFinal(deps, row, 'failed', action, ctx);
     // A failure is no fact worth overriding a reassignment for: the new driver may still deliver it.
-    throw notYours(deps, row, action, ctx);
+    throw notYours(deps, row, action, ctx, true);
   }
   refuseIfFinal(deps, row, 'failed', action, ctx);
   const reason = input.failed_delivery_status != null ? await reasonOf(db, input.failed_delivery_status) : null;

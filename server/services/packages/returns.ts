@@ -16,7 +16,7 @@ import type { SessionUser } from '../auth/session';
 import { activeDriver } from './assign';
 import { refuseIfFinal } from './deliver';
 import { refusal, recordEvent, transition, type Actor } from './lifecycle';
-import { notYours, parcelByCode, recordedRefusal, recordedTransition, type ScanContext } from './scan';
+import { notYoursNow, parcelByCode, recordedRefusal, recordedTransition, type ScanContext } from './scan';
 import { latestChangedIds } from './changedPage';
 import { packagesByIds, type PackageRow } from './shape';
 
@@ -31,7 +31,7 @@ export async function returnScan(deps: Deps, ctx: ScanContext, barcode: string):
   const now = deps.clock.now();
   if (ctx.actor.role === 'driver' && row.assigned_to_id !== ctx.actor.id) {
     if (row.status === 'returned') return { row, already: true };
-    throw notYours(deps, row, 'return', ctx);
+    throw await notYoursNow(deps, row, 'return', ctx, 'returned');
   }
   if (row.status === 'returned') {
     await recordEvent(deps.db, now, row, 'scan_repeat', actorOf(ctx), ctx.meta);

@@ -9,8 +9,12 @@ import { findByBarcode, findPackage, recordEvent, refusal, transition, updatePac
 import { locationInput, locationRow, recordLocation, resolverFor } from '../geo/location';
 import type { Resolution } from '../geo/resolve';
 import { repriceForZone } from '../money/charges';
+import { looksMisread } from './misread';
+// A cycle (deliver.ts uses this module too), safe: each side uses the other only inside functions.
+import { wasDriversParcel } from './deliver';
 import type { PackageRow } from './shape';
 import { standingZoneOverride } from './zoneOverride';
+import { isFinal, type PackageStatus } from '../../../shared/lifecycle';
 
 export interface ScanResult { row: PackageRow; already: boolean }
 export interface ScanContext { actor: SessionUser; meta: ActionMeta; deviceId?: string | null }
@@ -49,7 +53,11 @@ export async function parcelByCode(deps: Deps, code: string, action: string, ctx
   const row = await findByBarcode(deps.db, code);
   if (row && row.deleted_at == null) return row;
   const now = deps.clock.now();
-  throw new ApiError(404, 'not_found', `No parcel has the code ${code}`, [{ path: 'barcode', message: 'unknown code' }], { barcode: code })
+  // The reason lets a screen say what to do: scan again (misread) or leave it to the depot (unknown).
+  const misread = await looksMisread(deps.db, ctx.actor, code);
+  const message = misread ? `Code ${code} looks like part of a label: scan it again` : `No parcel has the code ${code}`;
+  throw new ApiError(404, 'not_found', message, [{ path: 'barcode', message: misread ? 'misread' : 'unknown code' }],
+    { barcode: code, reason: misread ? 'misread' : 'unknown_code' })
     .withRecord(async () => { await recordScanException(deps.db, now, code, action, ctx); });
 }
 
@@ -60,11 +68,24 @@ export function recordedRefusal(deps: Deps, err: ApiError, row: PackageRow, acti
 }
 
 /**
+ * A driver's scan of a parcel that is not theirs: `reassigned` when it was theirs earlier (the office
+ * gave it to someone else: keep it and bring it back), `not_yours` when it never was (do not load it).
+ */
+export async function notYoursNow(deps: Deps, row: PackageRow, action: string, ctx: ScanContext, to: PackageStatus): Promise<ApiError> {
+  const was = ctx.actor.role === 'driver' && await wasDriversParcel(deps.db, row.id, ctx.actor.id);
+  // Cancelled or delivered since it left them: that is what happened, not "another driver".
+  if (was && isFinal(row.status as PackageStatus)) return recordedRefusal(deps, refusal(row, to, 'final'), row, `${action}_rejected`, ctx);
+  return notYours(deps, row, action, ctx, was);
+}
+
+/**
  * A scan of a parcel that is someone else's: the driver learns only that it is not theirs, never
  * its id or status (another driver's work, another company's parcel). Its history records more.
  */
-export function notYours(deps: Deps, row: PackageRow, action: string, ctx: ScanContext): ApiError {
-  const err = new ApiError(409, 'conflict', `Parcel ${row.hawb} is not assigned to you`, [], { hawb: row.hawb, reason: 'not_yours' });
+export function notYours(deps: Deps, row: PackageRow, action: string, ctx: ScanContext, reassigned = false): ApiError {
+  const err = reassigned
+    ? new ApiError(409, 'conflict', `Parcel ${row.hawb} was given to another driver`, [], { hawb: row.hawb, reason: 'reassigned' })
+    : new ApiError(409, 'conflict', `Parcel ${row.hawb} is not assigned to you`, [], { hawb: row.hawb, reason: 'not_yours' });
   return recordedRefusal(deps, err, row, `${action}_rejected`, ctx);
 }
 
@@ -86,7 +107,7 @@ export async function inboundScan(deps: Deps, driver: SessionUser, barcode: stri
   const ctx: ScanContext = { actor: driver, meta, deviceId };
   const now = deps.clock.now();
   const row = await parcelByCode(deps, barcode, 'inbound', ctx);
-  if (row.assigned_to_id !== driver.id) throw notYours(deps, row, 'scan', ctx);
+  if (row.assigned_to_id !== driver.id) throw await notYoursNow(deps, row, 'scan', ctx, 'out_for_delivery');
   if (row.status === 'out_for_delivery' && row.is_scanned) {
     await recordEvent(deps.db, now, row, 'scan_repeat', actorOf(ctx), meta);
     return { row, already: true };
@@ -157,7 +178,7 @@ export async function scanAssignZone(deps: Deps, staff: SessionUser, barcode: st
 export async function resetScan(deps: Deps, driver: SessionUser, barcode: string, meta: ActionMeta, deviceId?: string | null): Promise<PackageRow> {
   const ctx: ScanContext = { actor: driver, meta, deviceId };
   const row = await parcelByCode(deps, barcode, 'reset', ctx);
-  if (row.assigned_to_id !== driver.id) throw notYours(deps, row, 'reset', ctx);
+  if (row.assigned_to_id !== driver.id) throw await notYoursNow(deps, row, 'reset', ctx, 'assigned');
   if (row.status !== 'out_for_delivery') throw recordedRefusal(deps, refusal(row, 'assigned', row.status === 'delivered' ? 'final' : 'not_allowed'), row, 'reset_rejected', ctx);
   return transition(deps.db, deps.clock.now(), row, 'assigned', 'reset_scan', actorOf(ctx), meta, { is_scanned: false });
 }
