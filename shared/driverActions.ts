@@ -148,9 +148,6 @@ export const isOpenOnRoute = (status: PackageStatus) => OPEN_ROUTE_STATUSES.incl
 /** A failed parcel that used its attempts: it only goes back to the depot. */
 export const mustGoBack = (p: Pick<ParcelState, 'status' | 'attempts'>, maxAttempts: number) => p.status === 'failed' && mustReturn(p.attempts, maxAttempts);
 
-/** Whether the kind names a driver action (outbox rows saved by older versions carry none). */
-export const isDriverActionKind = (v: unknown): v is DriverActionKind => (DRIVER_ACTION_KINDS as readonly unknown[]).includes(v);
-
 const ID_PATHS = DRIVER_ACTION_KINDS.filter((k) => DRIVER_ACTIONS[k].names === 'id')
   .map((kind) => ({ kind, pattern: new RegExp(`^${DRIVER_ACTIONS[kind].route.slice(1).replace('{id}', '(\\d+)')}$`) }));
 

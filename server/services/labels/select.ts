@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, notInArray } from 'drizzle-orm';
+import { and, eq, isNull, notInArray } from 'drizzle-orm';
 import { FINAL_STATUSES } from '../../../shared/lifecycle';
 import type { Package } from '../../../shared/schemas/package';
 import type { Db } from '../../db/client';
