@@ -5,9 +5,7 @@
  * predicts with the same function (what it offers) and lays `applyDriverAction()` over its copies
  * while an action waits in the outbox. No rule is decided from display text.
  */
-import type { z } from 'zod';
 import { isFinal, mustReturn, transitionProblem, type PackageStatus } from './lifecycle';
-import { DeliverBody, FailBody, ScanBody } from './schemas/delivery';
 
 export const DRIVER_ACTION_KINDS = ['load', 'unload', 'deliver', 'fail'] as const;
 export type DriverActionKind = (typeof DRIVER_ACTION_KINDS)[number];
@@ -48,22 +46,26 @@ export type DriverOutcome =
   }
   | { ok: false; reason: DriverRefusal; /** The status it would have become, for the refusal's message. */ to: PackageStatus };
 
-interface Declaration<B extends z.ZodType> {
+interface Declaration {
   /** The route as the server declares it (OpenAPI form). */
   route: string;
   /** The path relative to the API base, as the phone queues it. */
   path: (packageId: number) => string;
-  body: B;
   /** The parcel is named by its barcode in the body (scans) or by the id in the path. */
   names: 'barcode' | 'id';
 }
 
+/**
+ * Paths and rules. The body schemas are declared beside, per kind (shared/schemas/driverActions.ts,
+ * a record over the same kinds, so a new kind cannot lack one): this module stays free of zod, which
+ * the driver's day chunk must not carry (vite.config.ts).
+ */
 export const DRIVER_ACTIONS = {
-  load: { route: '/scan-package-api/inbound-scan/', path: () => 'scan-package-api/inbound-scan/', body: ScanBody, names: 'barcode' },
-  unload: { route: '/scan-package-api/reset-scanned/', path: () => 'scan-package-api/reset-scanned/', body: ScanBody, names: 'barcode' },
-  deliver: { route: '/package-delivered/{id}/deliver/', path: (id: number) => `package-delivered/${id}/deliver/`, body: DeliverBody, names: 'id' },
-  fail: { route: '/package-delivered/{id}/fail/', path: (id: number) => `package-delivered/${id}/fail/`, body: FailBody, names: 'id' },
-} as const satisfies Record<DriverActionKind, Declaration<z.ZodType>>;
+  load: { route: '/scan-package-api/inbound-scan/', path: () => 'scan-package-api/inbound-scan/', names: 'barcode' },
+  unload: { route: '/scan-package-api/reset-scanned/', path: () => 'scan-package-api/reset-scanned/', names: 'barcode' },
+  deliver: { route: '/package-delivered/{id}/deliver/', path: (id: number) => `package-delivered/${id}/deliver/`, names: 'id' },
+  fail: { route: '/package-delivered/{id}/fail/', path: (id: number) => `package-delivered/${id}/fail/`, names: 'id' },
+} as const satisfies Record<DriverActionKind, Declaration>;
 
 const refuse = (reason: DriverRefusal, to: PackageStatus): DriverOutcome => ({ ok: false, reason, to });
 const accept = (steps: PackageStatus[], next: ParcelState, extra: { already?: boolean; flagged?: boolean } = {}): DriverOutcome =>
