@@ -4,7 +4,6 @@ import { useStore } from '../app/store';
 import { Button } from '../ui/Button';
 import { TextField } from '../ui/Field';
 import { Empty, Loading } from '../ui/States';
-import { mustReturn } from './day';
 import { engine } from './engine';
 import { position } from './geo';
 import { addressOf } from './maps';
@@ -35,7 +34,7 @@ export default function Deliver({ id }: { id: number }) {
 
   if (!loaded) return <Loading />;
   if (!p) return <Empty title="This parcel is not on your phone" />;
-  if (!canDeliver(p, mustReturn(p, max))) return <Empty title={`Parcel ${p.hawb} cannot be delivered now`}>It is {p.status.replace(/_/g, ' ')}.</Empty>;
+  if (!canDeliver(p, max)) return <Empty title={`Parcel ${p.hawb} cannot be delivered now`}>It is {p.status.replace(/_/g, ' ')}.</Empty>;
 
   const confirm = () => run(async () => {
     try {

@@ -27,7 +27,7 @@ export default function Fail({ id }: { id: number }) {
 
   if (!loaded) return <Loading />;
   if (!p) return <Empty title="This parcel is not on your phone" />;
-  if (!canFail(p)) return <Empty title={`Parcel ${p.hawb} cannot be marked failed now`}>Only a parcel on the van can be. It is {p.status.replace(/_/g, ' ')}.</Empty>;
+  if (!canFail(p, max)) return <Empty title={`Parcel ${p.hawb} cannot be marked failed now`}>Only a parcel on the van can be. It is {p.status.replace(/_/g, ' ')}.</Empty>;
   const attempt = failures(p) + 1;
   const last = attempt >= max;
 

@@ -1,6 +1,5 @@
 import { useStore } from '../app/store';
 import { Empty, Loading } from '../ui/States';
-import { mustReturn } from './day';
 import { useOutbox } from './hooks';
 import { storyOfRow } from './refusal';
 import { maxAttempts } from './routeCache';
@@ -29,12 +28,11 @@ export default function Stop({ id }: { id: number }) {
     }
     return <Empty title="This parcel is not on your phone">The office took it off your list (given to another driver or cancelled). Open Sync with signal for the latest; keep the parcel and call the office if you have it.</Empty>;
   }
-  const back = mustReturn(p, max);
   return (
     <div class="drv-screen">
       <StopCard p={p} max={max} />
-      {canDeliver(p, back) && <BigLink href={`#/driver/deliver/${p.id}`} primary>Deliver</BigLink>}
-      {canFail(p) && <BigLink href={`#/driver/fail/${p.id}`}>Could not deliver</BigLink>}
+      {canDeliver(p, max) && <BigLink href={`#/driver/deliver/${p.id}`} primary>Deliver</BigLink>}
+      {canFail(p, max) && <BigLink href={`#/driver/fail/${p.id}`}>Could not deliver</BigLink>}
       {p.status === 'assigned' && <BigLink href="#/driver/scan">Scan onto the van</BigLink>}
       <BigLink href="#/driver">Back to today</BigLink>
     </div>

@@ -1,19 +1,24 @@
+import { isOpenOnRoute, mustGoBack, offers, type RuleContext } from '../../shared/driverActions';
 import type { ViewPackage } from '../sync/index';
 
-/** Failures recorded for the parcel (all cycles: the Package record carries no per-cycle count). */
-export const failures = (p: ViewPackage) => p.package_failed_delivery_status.length + (p.pending?.label.startsWith('Failed') && p.status === 'failed' ? 1 : 0);
+/**
+ * The shared rules' context for a copy on the phone (shared/driverActions.ts): the phone holds only
+ * its driver's parcels (the feed takes others away), so ownership is the server's to check.
+ */
+export const rulesFor = (p: ViewPackage, max: number): RuleContext => ({ driverId: p.assigned_to_id ?? 0, maxAttempts: max, wasDrivers: true });
 
-export function mustReturn(p: ViewPackage, max: number): boolean {
-  return p.status === 'failed' && failures(p) >= max;
-}
+/** Failed attempts of this delivery cycle, a queued failure counted in (client/sync/view.ts), never read from a label. */
+export const failures = (p: ViewPackage) => p.attempts;
+
+/** A failed parcel that used its attempts goes back to the depot: the server's rule, the same function. */
+export const mustReturn = (p: ViewPackage, max: number): boolean => mustGoBack(p, max);
 
 /** Parcels still to be scanned onto the van: assigned, or failed and allowed another attempt (a reattempt needs a new scan). */
-export const toLoad = (p: ViewPackage, max: number) => (p.status === 'assigned' && !p.is_scanned) || (p.status === 'failed' && !mustReturn(p, max));
+export const toLoad = (p: ViewPackage, max: number) => offers('load', p, rulesFor(p, max));
 export const toDeliver = (p: ViewPackage) => p.status === 'out_for_delivery';
 
-/** Statuses the server still orders on a delivery route (server/services/routes/shape.ts OPEN). */
-const OPEN = new Set(['created', 'received', 'assigned', 'out_for_delivery', 'failed']);
-export const isOpen = (p: ViewPackage) => OPEN.has(p.status);
+/** Statuses the server still orders on a delivery route (server/services/routes/shape.ts reads the same list). */
+export const isOpen = (p: ViewPackage) => isOpenOnRoute(p.status);
 
 export interface DayCounts { toLoad: number; toDeliver: number; delivered: number; failed: number; back: number }
 

@@ -1,3 +1,4 @@
+import { DRIVER_ACTIONS } from '../../shared/driverActions';
 import type { ActionInput, FileInput } from './types';
 
 /** Where and when the driver did it: device time and, where known, position (DESIGN.md section 6). */
@@ -21,8 +22,10 @@ function named(files: FileInput[], newId: () => string): FileInput[] {
 }
 
 /**
- * The actions a driver takes, as the ordinary REST calls they replay as. Each carries the device
- * time it happened and what it will do to the parcel, for the pending view.
+ * The actions a driver takes, as the ordinary REST calls they replay as (paths from their one
+ * declaration, shared/driverActions.ts). Each carries the device time it happened and names the
+ * parcel it changes; the pending view computes the change from the path with the shared rules, so
+ * the label is for the screen only and `patch` for versions that predate them.
  */
 export function actionBuilders(now: () => number, newId: () => string) {
   return {
@@ -30,7 +33,7 @@ export function actionBuilders(now: () => number, newId: () => string) {
     inboundScan(barcode: string, place?: Place, parcel?: LabelOf & { id?: number }): ActionInput {
       const code = barcode.trim();
       return {
-        path: 'scan-package-api/inbound-scan/', body: { barcode: code, ...stamp(now(), place) },
+        path: DRIVER_ACTIONS.load.path(), body: { barcode: code, ...stamp(now(), place) },
         effect: { hawb: code, ...(parcel?.id != null ? { packageId: parcel.id } : {}), patch: { status: 'out_for_delivery', is_scanned: true } },
         label: `Load ${parcel ? labelOf(parcel) : code}`,
       };
@@ -43,7 +46,7 @@ export function actionBuilders(now: () => number, newId: () => string) {
       if (opts.recipient_name) body.recipient_name = opts.recipient_name;
       if (opts.note) body.note = opts.note;
       return {
-        path: `package-delivered/${packageId}/deliver/`, body, files: signature ? [...photos, signature] : photos,
+        path: DRIVER_ACTIONS.deliver.path(packageId), body, files: signature ? [...photos, signature] : photos,
         effect: { packageId, patch: { status: 'delivered' } }, label: `Deliver ${opts.parcel ? labelOf(opts.parcel) : `parcel ${packageId}`}`,
       };
     },
@@ -53,7 +56,7 @@ export function actionBuilders(now: () => number, newId: () => string) {
       if (opts.note) body.note = opts.note;
       if (photo) body.photo = photo.clientId;
       return {
-        path: `package-delivered/${packageId}/fail/`, body, files: photo ? [photo] : [],
+        path: DRIVER_ACTIONS.fail.path(packageId), body, files: photo ? [photo] : [],
         effect: { packageId, patch: { status: 'failed' } }, label: `Could not deliver ${opts.parcel ? labelOf(opts.parcel) : `parcel ${packageId}`}`,
       };
     },

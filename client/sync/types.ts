@@ -94,8 +94,11 @@ export interface BlobRow {
 }
 
 /** Server copies carry the device time they were written, to age out delivered history. */
-/** `recipient_instructions` arrives with the sync feed only (shared/schemas/sync.ts SyncPackage). */
-export type StoredPackage = Package & { recipient_instructions?: string | null; syncedAt: number };
+/**
+ * `recipient_instructions` and `attempts` arrive with the sync feed only (shared/schemas/sync.ts
+ * SyncPackage); a copy saved before the feed carried `attempts` has none.
+ */
+export type StoredPackage = Package & { recipient_instructions?: string | null; attempts?: number; syncedAt: number };
 export type StoredStatus = FailedStatus & { syncedAt: number };
 /** Barcodes of parcels that left this device's scope, so a scan says "not yours" rather than "unknown". */
 export interface GoneRow { hawb: string; id: number; at: number }
@@ -156,6 +159,11 @@ export interface SyncStatus {
 export type ViewPackage = Package & {
   /** The recipient's delivery instructions, from the sync feed (absent when none). */
   recipient_instructions?: string | null;
+  /**
+   * Failed attempts in this delivery cycle, as the server counts them (a queued failure counted in):
+   * what the must-return rule reads (shared/driverActions.ts), never a display label.
+   */
+  attempts: number;
   /** An accepted-here, not-yet-answered action changed what is shown. */
   pending: { outboxId: number; label: string; status: OutboxStatus } | null;
   rejected: { outboxId: number; label: string; message: string; rejection: Rejection | null; path: string } | null;

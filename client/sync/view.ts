@@ -1,9 +1,27 @@
+import { applyDriverAction, driverActionOfPath, driverOutcome } from '../../shared/driverActions';
 import type { SyncDb } from './db';
 import type { LocalCheck, OutboxRow, StoredPackage, ViewPackage } from './types';
 
 function strip(p: StoredPackage): ViewPackage {
   const { syncedAt: _syncedAt, ...rest } = p;
-  return { ...rest, pending: null, rejected: null };
+  // A copy saved before the feed carried `attempts`: its failure reasons are the best count it has.
+  return { ...rest, attempts: p.attempts ?? p.package_failed_delivery_status.length, pending: null, rejected: null };
+}
+
+/**
+ * A queued action laid over the parcel: a driver action (known by its path) changes it as the shared
+ * rules say the server will (shared/driverActions.ts), attempts counted; any other request by the
+ * patch it carries. The attempt limit is not applied here: it binds what the phone offers
+ * (client/driver/day.ts), and a queued action is shown as the driver took it until the server answers.
+ */
+function layOver(target: ViewPackage, row: OutboxRow, userId: number): void {
+  const action = driverActionOfPath(row.path);
+  if (!action) {
+    Object.assign(target, row.effect?.patch ?? {});
+    return;
+  }
+  const next = applyDriverAction(action.kind, target, { driverId: userId, maxAttempts: Number.POSITIVE_INFINITY });
+  Object.assign(target, { status: next.status, attempts: next.attempts, is_scanned: next.is_scanned, assigned_to_id: next.assigned_to_id });
 }
 
 function targets(row: OutboxRow, byId: Map<number, ViewPackage>, byHawb: Map<string, ViewPackage>): ViewPackage | undefined {
@@ -36,7 +54,7 @@ export function viewOf(copies: StoredPackage[], all: OutboxRow[], userId: number
       target.rejected = { outboxId: row.id, label: row.label, message: row.rejection?.message ?? 'Refused by the server', rejection: row.rejection, path: row.path };
       continue;
     }
-    Object.assign(target, row.effect?.patch ?? {});
+    layOver(target, row, row.userId);
     target.pending = { outboxId: row.id, label: row.label, status: row.status };
   }
   return view.sort((a, b) => (a.sequence_no ?? Number.MAX_SAFE_INTEGER) - (b.sequence_no ?? Number.MAX_SAFE_INTEGER) || a.id - b.id);
@@ -59,7 +77,9 @@ export async function checkBarcode(db: SyncDb, userId: number | null, barcode: s
   if (userId != null && view.assigned_to_id !== userId) {
     return { result: 'not_yours', package: view, message: `Parcel ${code} is assigned to ${view.assigned_to?.name ?? 'someone else'}` };
   }
-  if (view.status === 'out_for_delivery' && view.is_scanned) return { result: 'already_loaded', package: view, message: `Parcel ${code} is already loaded` };
-  if (view.status === 'assigned' || view.status === 'failed') return { result: 'loadable', package: view, message: `Parcel ${code} is yours: load it` };
+  // The shared rule for a scan onto the van; the attempt limit is the driver app's to apply (client/driver/Scan.tsx).
+  const load = driverOutcome('load', view, { driverId: userId ?? view.assigned_to_id ?? 0, maxAttempts: Number.POSITIVE_INFINITY });
+  if (load.ok && load.already) return { result: 'already_loaded', package: view, message: `Parcel ${code} is already loaded` };
+  if (load.ok) return { result: 'loadable', package: view, message: `Parcel ${code} is yours: load it` };
   return { result: 'not_loadable', package: view, message: `Parcel ${code} is ${view.status.replace(/_/g, ' ')}; it cannot be loaded` };
 }

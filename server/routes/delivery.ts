@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { IdParams, ListQuery, pageOf } from '../../shared/schemas/common';
 import {
-  Attempt, AttemptCreateBody, AttemptQuery, DeliverAnswer, DeliverBody, FailAnswer, FailBody, FailPhotoBody, FileInfo, FlagResolveBody,
+  Attempt, AttemptCreateBody, AttemptQuery, DeliverAnswer, FailAnswer, FailPhotoBody, FileInfo, FlagResolveBody,
   ForceDeliverBody, ForceFailBody, PackageListQuery, pageOfPackages, Proof, RefusedDelivery, SlotParam, SlotUploadBody,
 } from '../../shared/schemas/delivery';
 import { Package } from '../../shared/schemas/package';
 import type { Role } from '../../shared/roles';
+import { DRIVER_ACTIONS } from '../../shared/driverActions';
+import { DRIVER_ACTION_BODIES } from '../../shared/schemas/driverActions';
 import type { Deps } from '../deps';
 import { ops } from '../http/catalogue';
 import type { App } from '../http/env';
@@ -37,7 +39,7 @@ async function failAnswer(deps: Deps, r: FailResult) {
 
 export function deliveryRoutes(app: App): void {
   defineRoute(app, {
-    method: 'post', path: '/package-delivered/{id}/deliver/', tags, small: true, access: { roles: ['driver'] }, params: IdParams, body: DeliverBody,
+    method: 'post', path: DRIVER_ACTIONS.deliver.route, tags, small: true, access: { roles: ['driver'] }, params: IdParams, body: DRIVER_ACTION_BODIES.deliver,
     response: DeliverAnswer, catalogue: ops('mobile/Failed Delivery', 'Deliver Status Update'),
     summary: 'Driver delivers a parcel with its proof (up to five photos and a signature)',
     description: [
@@ -52,7 +54,7 @@ export function deliveryRoutes(app: App): void {
   });
 
   defineRoute(app, {
-    method: 'post', path: '/package-delivered/{id}/fail/', tags, small: true, access: { roles: ['driver'] }, params: IdParams, body: FailBody,
+    method: 'post', path: DRIVER_ACTIONS.fail.route, tags, small: true, access: { roles: ['driver'] }, params: IdParams, body: DRIVER_ACTION_BODIES.fail,
     response: FailAnswer, catalogue: ops('mobile/Package Delivered', 'Fail Delivery'),
     summary: 'Driver reports a failed attempt (reason, note, optional photo); counts toward the maximum',
     description: 'out_for_delivery -> failed, attempts + 1. `must_return: true` once the configured maximum (default 3) is reached: the parcel can then only be returned at the depot.',

@@ -7,6 +7,8 @@ import {
 } from '../../shared/schemas/delivery';
 import { idParam, pageOf, SuccessMessage } from '../../shared/schemas/common';
 import type { Role } from '../../shared/roles';
+import { DRIVER_ACTIONS } from '../../shared/driverActions';
+import { DRIVER_ACTION_BODIES } from '../../shared/schemas/driverActions';
 import { ops } from '../http/catalogue';
 import type { App } from '../http/env';
 import { rawArray, rawObject } from '../http/rawJson';
@@ -39,9 +41,9 @@ export function scanRoutes(app: App): void {
   });
 
   defineRoute(app, {
-    method: 'post', path: '/scan-package-api/inbound-scan/', tags, small: true, access: { roles: ['driver'] },
+    method: 'post', path: DRIVER_ACTIONS.load.route, tags, small: true, access: { roles: ['driver'] },
     catalogue: ops('mobile/Scan API', 'Inbound Scan (Scan by Driver)'),
-    summary: 'Driver scans a parcel onto the van', body: ScanBody, response: ScanAnswer,
+    summary: 'Driver scans a parcel onto the van', body: DRIVER_ACTION_BODIES.load, response: ScanAnswer,
     description: '404 for an unknown code, 409 for a parcel of another driver or in a state that cannot be loaded (all recorded). A repeat scan answers 200 with already_scanned. A failed parcel scanned again is a reattempt, refused once it must be returned.',
   }, async ({ deps, user, body, device }) => {
     const { row, already } = await inboundScan(deps, user, body.barcode, actionMeta(body), device?.id);
@@ -52,8 +54,8 @@ export function scanRoutes(app: App): void {
   });
 
   defineRoute(app, {
-    method: 'post', path: '/scan-package-api/reset-scanned/', tags, small: true, access: { roles: ['driver'] },
-    catalogue: ops('mobile/Scan API', 'Reset Scanned Parcel by Driver'), body: ScanBody, response: ScanAnswer,
+    method: 'post', path: DRIVER_ACTIONS.unload.route, tags, small: true, access: { roles: ['driver'] },
+    catalogue: ops('mobile/Scan API', 'Reset Scanned Parcel by Driver'), body: DRIVER_ACTION_BODIES.unload, response: ScanAnswer,
     summary: 'Driver takes a loaded parcel off the van (out_for_delivery -> assigned, is_scanned false)',
   }, async ({ deps, user, body, device }) => {
     const row = await resetScan(deps, user, body.barcode, actionMeta(body), device?.id);

@@ -16,8 +16,16 @@ export type SyncChangesQuery = z.infer<typeof SyncChangesQuery>;
 export const SYNC_ENTITIES = ['packages', 'failed_delivery_statuses'] as const;
 export type SyncEntity = (typeof SYNC_ENTITIES)[number];
 
-/** A device's copy of a parcel: the Package answer plus what only its driver needs (the recipient's instructions). */
-export const SyncPackage = Package.extend({ recipient_instructions: z.string().nullable().optional() });
+/**
+ * A device's copy of a parcel: the Package answer plus what only its driver needs: the recipient's
+ * instructions, and the failed attempts of this delivery cycle (the must-return rule the phone
+ * checks offline, shared/driverActions.ts; a redelivery starts again at 0, while
+ * `package_failed_delivery_status` lists every cycle's reasons).
+ */
+export const SyncPackage = Package.extend({
+  recipient_instructions: z.string().nullable().optional(),
+  attempts: z.number().int().min(0).optional(),
+});
 export type SyncPackage = z.infer<typeof SyncPackage>;
 
 export const SyncUpserts = z.object({

@@ -1,7 +1,6 @@
 import { count, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { SyncChanges } from '../../shared/schemas/sync';
-import { Package } from '../../shared/schemas/package';
+import { SyncPackage, type SyncChanges } from '../../shared/schemas/sync';
 import { changeLog, device, idempotencyKey } from '../../server/db/schema/index';
 import { runSyncMaintenance } from '../../server/services/sync/maintenance';
 import { makeApp, PASSWORD, type TestApp } from '../helpers/app';
@@ -63,7 +62,9 @@ describe('GET sync/changes/', () => {
     expect(snap.body.has_more).toBe(false);
     expect(snap.body.reset).toBe(false);
     expect(snap.body.upserts.packages.map((p) => p.id).sort()).toEqual([...mine].sort());
-    for (const p of snap.body.upserts.packages) expect(Package.strict().safeParse(p).success).toBe(true);
+    // The synced copy: the Package answer plus `attempts` (issue 31: the phone's must-return rule reads it).
+    for (const p of snap.body.upserts.packages) expect(SyncPackage.strict().safeParse(p).success).toBe(true);
+    for (const p of snap.body.upserts.packages) expect(p).toMatchObject({ attempts: 0 });
     expect(snap.body.upserts.failed_delivery_statuses).toEqual([expect.objectContaining({ id: status.body.id, name: 'Nobody home', is_active: true })]);
     const maxSeq = (await t.db.select({ n: count() }).from(changeLog).get())?.n ?? 0;
     expect(snap.body.cursor).toBe(maxSeq);

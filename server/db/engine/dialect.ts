@@ -38,6 +38,16 @@ export function likeAnyCase(db: HasEngine, column: SQLWrapper, pattern: string):
   return kindOf(db) === 'postgres' ? sql`${column} ilike ${pattern} escape '\\'` : sql`${column} like ${pattern} escape '\\'`;
 }
 
+/**
+ * An ORDER BY term with its NULLs placed explicitly (issue 31: a bare column sorted NULL first on
+ * SQLite, last on PostgreSQL). Both engines read `nulls first|last` (SQLite since 3.30), and the
+ * PostgreSQL engine's own placement of a bare ASC/DESC (postgres.ts `sqliteNullOrder`) leaves such a
+ * term alone. Every ORDER BY on a nullable column says where its NULLs go, with this.
+ */
+export function orderNulls(column: SQLWrapper, dir: 'asc' | 'desc', nulls: 'first' | 'last'): SQL {
+  return sql`${column} ${sql.raw(dir)} nulls ${sql.raw(nulls)}`;
+}
+
 /** JSON building for answers made by the database (server/services/packages/json.ts). */
 export interface JsonSql {
   object(members: [string, SQL | SQLWrapper][]): SQL;

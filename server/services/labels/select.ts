@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, notInArray } from 'drizzle-orm';
+import { and, eq, isNull, notInArray } from 'drizzle-orm';
 import { FINAL_STATUSES } from '../../../shared/lifecycle';
 import type { Package } from '../../../shared/schemas/package';
 import type { Db } from '../../db/client';
@@ -7,7 +7,7 @@ import { notFound } from '../../errors';
 import type { SessionUser } from '../auth/session';
 import { findPackage } from '../packages/lifecycle';
 import { visiblePackage } from '../packages/scope';
-import { packagesByIds } from '../packages/shape';
+import { packagesByIds, routeOrder } from '../packages/shape';
 
 /** Parcels to label, in the order asked; any id outside the caller's scope answers 404 (as for one parcel). */
 export async function parcelsToLabel(db: Db, caller: SessionUser, ids: readonly number[]): Promise<Package[]> {
@@ -23,14 +23,14 @@ export async function manifestParcels(db: Db, q: { driver?: number; route?: numb
     if (!r) throw notFound(`Route ${q.route} not found`);
     const driver = r.driver_id != null ? (await db.select({ name: user.name }).from(user).where(eq(user.id, r.driver_id)).get())?.name ?? null : null;
     const ids = (await db.select({ id: pkg.id }).from(pkg).where(and(eq(pkg.route_id, r.id), isNull(pkg.deleted_at)))
-      .orderBy(asc(pkg.sequence_no), asc(pkg.id)).all()).map((x) => x.id);
+      .orderBy(...routeOrder()).all()).map((x) => x.id);
     return { title: `Route manifest: ${r.name}`, driver, date: r.date, parcels: await orderOf(db, ids) };
   }
   const d = await db.select().from(user).where(and(eq(user.id, q.driver ?? 0), eq(user.role, 'driver'))).get();
   if (!d) throw notFound(`Driver ${q.driver} not found`);
   const ids = (await db.select({ id: pkg.id }).from(pkg)
     .where(and(eq(pkg.assigned_to_id, d.id), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES])))
-    .orderBy(asc(pkg.sequence_no), asc(pkg.id)).all()).map((x) => x.id);
+    .orderBy(...routeOrder()).all()).map((x) => x.id);
   return { title: `Driver manifest: ${d.name}`, driver: d.name, date: null, parcels: await orderOf(db, ids) };
 }
 

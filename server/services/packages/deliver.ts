@@ -5,7 +5,8 @@ import { bound, prepared } from '../../db/prepared';
 import type { Deps } from '../../deps';
 import { changeLog, deliveryRecord, packageEvent, pkg, user } from '../../db/schema/index';
 import { ApiError, notFound } from '../../errors';
-import { isFinal, mustReturn, type PackageStatus } from '../../../shared/lifecycle';
+import { isFinal, type PackageStatus } from '../../../shared/lifecycle';
+import { driverOutcome } from '../../../shared/driverActions';
 import type { DeliverBody } from '../../../shared/schemas/delivery';
 import { rawArray, rawObject, type RawJson } from '../../http/rawJson';
 import type { SessionUser } from '../auth/session';
@@ -15,7 +16,7 @@ import { findPackage, refusal, transition, updatePackage, type Actor } from './l
 import { deliverySlots, proofOf, resolveFiles, writeSlots } from './proof';
 import { keepRefusedDelivery } from './refusedDelivery';
 import { packageJson, packageJsonByIds } from './json';
-import { notYours, parcelByCode, recordedRefusal, recordedTransition, type ScanContext } from './scan';
+import { driverRefusal, notYours, parcelByCode, parcelState, recordedRefusal, recordedTransition, type ScanContext } from './scan';
 import { visiblePackage } from './scope';
 import type { PackageRow } from './shape';
 import { learnFromDelivery } from '../geo/addressBook';
@@ -122,31 +123,27 @@ async function deliverOrRefuse(deps: Deps, ctx: ScanContext, row: PackageRow, in
   const now = deps.clock.now();
   const actor: Actor = { userId: driver.id, deviceId: ctx.deviceId };
   const reassigned = row.assigned_to_id !== driver.id;
-  if (reassigned && !(await wasDriversParcel(db, row.id, driver.id))) throw notFound(`Package ${row.id} not found`);
-  refuseIfFinal(deps, row, 'delivered', action, ctx);
+  const opts = { maxAttempts: deps.config.maxAttempts, current: true };
+  // The shared rules decide (shared/driverActions.ts): the phone predicted with the same function.
+  const out = driverOutcome('deliver', parcelState(row), { driverId: driver.id, maxAttempts: opts.maxAttempts, wasDrivers: !reassigned || await wasDriversParcel(db, row.id, driver.id) });
+  if (!out.ok) throw driverRefusal(deps, row, out, action, ctx);
   // Checked before any change so a missing upload leaves nothing half done.
   await resolveFiles(db, driver, [...input.photos, ...(input.signature !== undefined ? [input.signature] : [])]);
 
   const deliveredAt = Math.min(ctx.meta.occurredAt ?? now, now);
   // Every caller read `row` in this unit (the route's handler), and each step's row is the one before it patched.
-  const opts = { maxAttempts: deps.config.maxAttempts, current: true };
   let current = row;
-  let flagged = false;
-  if (reassigned) {
-    flagged = true;
+  if (out.flagged) {
     const reason = `Delivered by ${driver.name} (offline) after it was reassigned to ${(await driverName(db, row.assigned_to_id))}`;
     current = await transition(db, now, current, 'delivered', action, actor, { ...ctx.meta, data: { flagged: true, previous_driver: row.assigned_to_id } },
       { assigned_to_id: driver.id, delivered_at: deliveredAt, flagged: true, flag_reason: reason }, { ...opts, force: true });
   } else {
-    if (current.status === 'failed' && mustReturn(current.attempts, opts.maxAttempts)) {
-      throw recordedRefusal(deps, refusal(current, 'delivered', 'must_return', opts.maxAttempts), current, `${action}_rejected`, ctx);
-    }
-    if (current.status === 'assigned' || current.status === 'failed') {
+    // An assigned (unscanned) or failed (reattempt) parcel is loaded first, each step an event.
+    for (const to of out.steps) {
       const from = current;
-      current = await recordedTransition(deps, ctx, async () => await transition(db, now, from, 'out_for_delivery', 'implicit_load', actor, ctx.meta, { is_scanned: true }, opts), from, action);
+      const step = to === 'delivered' ? { name: action, patch: { delivered_at: deliveredAt } } : { name: 'implicit_load', patch: { is_scanned: true } };
+      current = await recordedTransition(deps, ctx, async () => await transition(db, now, from, to, step.name, actor, ctx.meta, step.patch, opts), from, action);
     }
-    const loaded = current;
-    current = await recordedTransition(deps, ctx, async () => await transition(db, now, loaded, 'delivered', action, actor, ctx.meta, { delivered_at: deliveredAt }, opts), loaded, action);
   }
   await prepared(db, 'deliver.recordUpsert', recordUpsert).run({
     package_id: row.id, driver_id: driver.id, recipient_name: input.recipient_name ?? null, note: input.note ?? null,
@@ -155,7 +152,7 @@ async function deliverOrRefuse(deps: Deps, ctx: ScanContext, row: PackageRow, in
   await writeSlots(deps, driver, current, deliverySlots(input.photos, input.signature), ctx.deviceId, true);
   // Where the phone was at the door teaches the address book (two agreeing deliveries place the address).
   await learnFromDelivery(db, now, row, ctx.meta.latitude, ctx.meta.longitude, deliveredAt);
-  return { row: current, flagged };
+  return { row: current, flagged: out.flagged };
 }
 
 /** Admin force delivery: no scan or proof needed, never over a final state; recorded as forced and in the audit log. */

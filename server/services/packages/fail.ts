@@ -7,6 +7,7 @@ import { deliveryAttempt, failedDeliveryStatus, packageFailure, pkg, storedFile,
 import { iso } from '../../clock';
 import { badRequest, notFound } from '../../errors';
 import { mustReturn } from '../../../shared/lifecycle';
+import { driverOutcome } from '../../../shared/driverActions';
 import { isStaff } from '../../../shared/roles';
 import type { Page } from '../../../shared/schemas/common';
 import type { Attempt, AttemptQuery, FileRef } from '../../../shared/schemas/delivery';
@@ -16,7 +17,7 @@ import { audit } from '../audit/record';
 import { transition } from './lifecycle';
 import { actionParcel, refuseIfFinal, wasDriversParcel } from './deliver';
 import { fileInfo, resolveFiles } from './proof';
-import { notYours, recordedTransition, type ScanContext } from './scan';
+import { driverRefusal, notYours, parcelState, recordedTransition, type ScanContext } from './scan';
 import { packageScope } from './scope';
 import { countKeptAttempts, keptAttemptRowsWhere } from '../history/kept';
 import { ATTEMPTS, historyListTally } from '../history/lookups';
@@ -47,16 +48,28 @@ export async function failDelivery(deps: Deps, ctx: ScanContext, row: PackageRow
     // A failure is no fact worth overriding a reassignment for: the new driver may still deliver it.
     throw notYours(deps, row, action, ctx, true);
   }
+  // The shared rules decide for a driver (shared/driverActions.ts), as the phone predicted: a failure
+  // reported by a driver who lost the parcel is refused, since the new driver may still deliver it.
+  // Whose parcel and final states are answered before an unknown reason (400), the state after it.
+  const out = me.role === 'driver' && !opts.force
+    ? driverOutcome('fail', parcelState(row), {
+      driverId: me.id, maxAttempts: deps.config.maxAttempts, wasDrivers: row.assigned_to_id === me.id || await wasDriversParcel(db, row.id, me.id),
+    })
+    : null;
+  if (out && !out.ok && (out.reason === 'not_found' || out.reason === 'not_yours' || out.reason === 'final')) throw driverRefusal(deps, row, out, action, ctx);
   refuseIfFinal(deps, row, 'failed', action, ctx);
   const reason = input.failed_delivery_status != null ? await reasonOf(db, input.failed_delivery_status) : null;
   if (!reason && !opts.force) throw badRequest('Say why the delivery failed', [{ path: 'failed_delivery_status', message: 'required' }]);
+  if (out && !out.ok) throw driverRefusal(deps, row, out, action, ctx);
   const photo = input.photo !== undefined ? (await resolveFiles(db, me, [input.photo]))[0] : undefined;
 
   const now = deps.clock.now();
   const maxAttempts = deps.config.maxAttempts;
-  const attempts = row.attempts + 1;
+  // Staff and forced failures follow the same rule as a driver's: one more attempt, off the van.
+  const next = out?.ok ? out.next : { attempts: row.attempts + 1, is_scanned: false };
+  const attempts = next.attempts;
   const updated = await recordedTransition(deps, ctx, async () => await transition(db, now, row, 'failed', action, { userId: me.id, deviceId: ctx.deviceId },
-    { ...ctx.meta, data: { attempt: attempts, reason: reason?.name ?? null } }, { attempts, is_scanned: false }, { maxAttempts, force: opts.force }), row, action);
+    { ...ctx.meta, data: { attempt: attempts, reason: reason?.name ?? null } }, { attempts, is_scanned: next.is_scanned }, { maxAttempts, force: opts.force }), row, action);
   const reasonText = reason?.name ?? 'Forced failure';
   await db.insert(deliveryAttempt).values({
     package_id: row.id, attempt_no: attempts, driver_id: row.assigned_to_id, recorded_by: me.id, failed_status_id: reason?.id ?? null,

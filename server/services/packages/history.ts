@@ -18,7 +18,7 @@ import { isCold, keptAttemptRows, keptEvents } from '../history/kept';
 import { attemptsWhere, shapeAttempts } from './fail';
 import { proofOf } from './proof';
 import { canSeePackage } from './scope';
-import { packagesByIds, type PackageRow } from './shape';
+import { packagesByIds, routeOrder, type PackageRow } from './shape';
 import { businessZone } from '../time/zones';
 import { localDay, localDayRange, startOfLocalDay } from '../../../shared/time/zone';
 
@@ -142,7 +142,7 @@ export async function packagesForDay(db: Db, driverId: number, date: string, day
     and e.received_at >= ${day.start} and e.received_at < ${day.end})`;
   const rows = await db.select({ id: pkg.id }).from(pkg)
     .where(and(eq(pkg.assigned_to_id, driverId), isNull(pkg.deleted_at), or(eq(pkg.delivery_date, date), assignedThatDay)))
-    .orderBy(asc(pkg.sequence_no), asc(pkg.id)).limit(5000).all();
+    .orderBy(...routeOrder()).limit(5000).all();
   return packagesByIds(db, rows.map((r) => r.id));
 }
 
@@ -150,7 +150,7 @@ export async function packagesForDay(db: Db, driverId: number, date: string, day
 export async function pickupPackages(db: Db, driverId: number): Promise<Package[]> {
   const rows = await db.select({ id: pkg.id }).from(pkg)
     .where(and(eq(pkg.assigned_to_id, driverId), isNull(pkg.deleted_at), inArray(pkg.status, ['pickup_requested', 'picked_up'])))
-    .orderBy(asc(pkg.sequence_no), asc(pkg.id)).limit(5000).all();
+    .orderBy(...routeOrder()).limit(5000).all();
   return packagesByIds(db, rows.map((r) => r.id));
 }
 

@@ -3,7 +3,8 @@ import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import type { Deps } from '../../deps';
 import { packageEvent, pkg, scanException, zone } from '../../db/schema/index';
-import { ApiError } from '../../errors';
+import { ApiError, notFound } from '../../errors';
+import { driverOutcome, type DriverOutcome, type ParcelState } from '../../../shared/driverActions';
 import type { SessionUser } from '../auth/session';
 import { findByBarcode, findPackage, recordEvent, refusal, transition, updatePackage, type ActionMeta, type Actor } from './lifecycle';
 import { locationInput, locationRow, recordLocation, resolverFor } from '../geo/location';
@@ -89,6 +90,24 @@ export function notYours(deps: Deps, row: PackageRow, action: string, ctx: ScanC
   return recordedRefusal(deps, err, row, `${action}_rejected`, ctx);
 }
 
+/** The row as the shared driver rules read it (shared/driverActions.ts). */
+export const parcelState = (row: PackageRow): ParcelState => ({
+  status: row.status as PackageStatus, attempts: row.attempts, is_scanned: row.is_scanned, assigned_to_id: row.assigned_to_id,
+});
+
+/**
+ * The error for a refusal the shared driver rules decided: a parcel the driver never held is
+ * unknown to them (404, not recorded); the others stay on its history as `<action>_rejected`.
+ */
+export function driverRefusal(deps: Deps, row: PackageRow, out: Extract<DriverOutcome, { ok: false }>, action: string, ctx: ScanContext): ApiError {
+  if (out.reason === 'not_found') return notFound(`Package ${row.id} not found`);
+  if (out.reason === 'not_yours') return notYours(deps, row, action, ctx);
+  const err = refusal(row, out.to, out.reason, deps.config.maxAttempts);
+  // A device reconciling a refused action over a final parcel shows when it was delivered.
+  if (out.reason === 'final' && err.details) err.details.delivered_at = row.delivered_at != null ? new Date(row.delivered_at).toISOString() : null;
+  return recordedRefusal(deps, err, row, `${action}_rejected`, ctx);
+}
+
 /** Runs a transition, recording the refusal (with its reason) if the lifecycle forbids it. */
 export async function recordedTransition(deps: Deps, ctx: ScanContext, run: () => Promise<PackageRow>, row: PackageRow, action: string): Promise<PackageRow> {
   try {
@@ -107,16 +126,16 @@ export async function inboundScan(deps: Deps, driver: SessionUser, barcode: stri
   const ctx: ScanContext = { actor: driver, meta, deviceId };
   const now = deps.clock.now();
   const row = await parcelByCode(deps, barcode, 'inbound', ctx);
+  // Not (or no longer) theirs: why, from the parcel's history (reassigned, final meanwhile, never theirs).
   if (row.assigned_to_id !== driver.id) throw await notYoursNow(deps, row, 'scan', ctx, 'out_for_delivery');
-  if (row.status === 'out_for_delivery' && row.is_scanned) {
+  const out = driverOutcome('load', parcelState(row), { driverId: driver.id, maxAttempts: deps.config.maxAttempts });
+  if (!out.ok) throw driverRefusal(deps, row, out, 'scan', ctx);
+  if (out.already) {
     await recordEvent(deps.db, now, row, 'scan_repeat', actorOf(ctx), meta);
     return { row, already: true };
   }
-  if (row.status !== 'assigned' && row.status !== 'failed') {
-    throw recordedRefusal(deps, refusal(row, 'out_for_delivery', 'not_allowed'), row, 'scan_rejected', ctx);
-  }
   const updated = await recordedTransition(deps, ctx, async () => await transition(deps.db, now, row, 'out_for_delivery', 'inbound_scan', actorOf(ctx), meta,
-    { is_scanned: true }, { maxAttempts: deps.config.maxAttempts, current: true }), row, 'scan');
+    { is_scanned: out.next.is_scanned }, { maxAttempts: deps.config.maxAttempts, current: true }), row, 'scan');
   return { row: updated, already: false };
 }
 
@@ -179,8 +198,9 @@ export async function resetScan(deps: Deps, driver: SessionUser, barcode: string
   const ctx: ScanContext = { actor: driver, meta, deviceId };
   const row = await parcelByCode(deps, barcode, 'reset', ctx);
   if (row.assigned_to_id !== driver.id) throw await notYoursNow(deps, row, 'reset', ctx, 'assigned');
-  if (row.status !== 'out_for_delivery') throw recordedRefusal(deps, refusal(row, 'assigned', row.status === 'delivered' ? 'final' : 'not_allowed'), row, 'reset_rejected', ctx);
-  return transition(deps.db, deps.clock.now(), row, 'assigned', 'reset_scan', actorOf(ctx), meta, { is_scanned: false });
+  const out = driverOutcome('unload', parcelState(row), { driverId: driver.id, maxAttempts: deps.config.maxAttempts });
+  if (!out.ok) throw driverRefusal(deps, row, out, 'reset', ctx);
+  return transition(deps.db, deps.clock.now(), row, 'assigned', 'reset_scan', actorOf(ctx), meta, { is_scanned: out.next.is_scanned });
 }
 
 /** A supervisor's or admin's check of a parcel in hand: recorded, state unchanged. */

@@ -5,7 +5,7 @@ import { pageLinks } from '../../resources/list';
 import { ROUTE_STATUSES, type RouteStatus } from '../../../shared/schemas/routes';
 import type { Page } from '../../../shared/schemas/common';
 import type { Package } from '../../../shared/schemas/package';
-import { packagesByIds } from '../packages/shape';
+import { packagesByIds, routeOrder } from '../packages/shape';
 import { coldDeliveryAttempt, coldDeliveryRecord, coldPkg, countHistory, sortKeys, unionOf } from '../history/read';
 import { historyChangedBefore } from '../history/move';
 import { historyDelivered, historyTally, routeTally } from '../history/lookups';
@@ -38,7 +38,7 @@ export async function packagePage(db: Db, where: SQL | undefined, order: SQL[], 
   return { count, ...pageLinks(url, q.page, q.page_size, count), results: await packagesByIds(db, ids) };
 }
 
-export const bySequence = () => [sql`${pkg.sequence_no} is null`, asc(pkg.sequence_no), asc(pkg.id)];
+export const bySequence = () => routeOrder();
 
 export interface ListFilter { driver?: number; route?: number; zone?: number }
 const filters = (f: ListFilter) => [

@@ -5,6 +5,7 @@ import { iso } from '../../clock';
 import { notFound } from '../../errors';
 import { isStaff } from '../../../shared/roles';
 import type { PackageStatus } from '../../../shared/lifecycle';
+import { OPEN_ROUTE_STATUSES } from '../../../shared/driverActions';
 import type { Package } from '../../../shared/schemas/package';
 import type { RouteKind, RouteRecord, RouteStatus } from '../../../shared/schemas/routes';
 import type { SessionUser } from '../auth/session';
@@ -16,7 +17,8 @@ export type RouteRow = typeof deliveryRoute.$inferSelect;
 
 /** Parcels still to be worked on a route: only these are ordered, moved to a driver or re-sequenced. */
 const OPEN: Record<RouteKind, readonly PackageStatus[]> = {
-  delivery: ['created', 'received', 'assigned', 'out_for_delivery', 'failed'],
+  // The phone reads the same list (client/driver/day.ts isOpen).
+  delivery: OPEN_ROUTE_STATUSES,
   pickup: ['pickup_requested'],
 };
 const DONE: Record<RouteKind, readonly PackageStatus[]> = {

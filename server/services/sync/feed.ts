@@ -7,6 +7,7 @@ import { changeLog, failedDeliveryStatus, pkg } from '../../db/schema/index';
 import { rawArray, rawObject, type RawJson } from '../../http/rawJson';
 import { packageJsonByIds } from '../packages/json';
 import { withRecipientInstructions } from '../recipients/feed';
+import { withAttempts } from './attempts';
 import { packageFeedRows, packagesInScope, sharedFeedRows, statusesInScope, type FeedScope } from './scope';
 
 type Entity = 'package' | 'failed_delivery_status';
@@ -80,7 +81,7 @@ async function resolve(db: Db, scope: FeedScope, keys: FeedKey[], now: number, w
   const statuses = await shapeStatuses(db, statusIds);
   const keptSet = new Set(keptPackages);
   const statusSet = new Set(statuses.map((s) => s.id));
-  const packages = await withRecipientInstructions(db, await packageJsonByIds(db, keptPackages));
+  const packages = await withAttempts(db, await withRecipientInstructions(db, await packageJsonByIds(db, keptPackages)));
   return {
     upserts: { packages, failed_delivery_statuses: statuses },
     removes: {
@@ -124,7 +125,7 @@ async function snapshot(db: Db, scope: FeedScope, limit: number, now: number, la
   return {
     reset: false,
     upserts: {
-      packages: await withRecipientInstructions(db, await packageJsonByIds(db, page.map((p) => p.id))),
+      packages: await withAttempts(db, await withRecipientInstructions(db, await packageJsonByIds(db, page.map((p) => p.id)))),
       failed_delivery_statuses: await shapeStatuses(db, statusIds),
     },
     removes: { packages: [], failed_delivery_statuses: [] },
