@@ -30,8 +30,13 @@ export interface RuleContext {
   wasDrivers?: boolean;
 }
 
-/** Why an action is refused; the lifecycle's reasons plus the two of ownership. */
-export type DriverRefusal = 'final' | 'not_allowed' | 'must_return' | 'not_yours' | 'not_found';
+/**
+ * Why an action is refused; the lifecycle's reasons plus those of ownership: `reassigned` (it was this
+ * driver's, now another's), `not_yours` (never theirs, named by a label in hand), `not_found` (never
+ * theirs, named by id). A parcel that was theirs and became final meanwhile is `final`: that is what
+ * happened, not "another driver" (the phone tells the driver what to do from these, client/driver/refusal.ts).
+ */
+export type DriverRefusal = 'final' | 'not_allowed' | 'must_return' | 'reassigned' | 'not_yours' | 'not_found';
 
 export type DriverOutcome =
   | {
@@ -70,11 +75,17 @@ export const DRIVER_ACTIONS = {
 const refuse = (reason: DriverRefusal, to: PackageStatus): DriverOutcome => ({ ok: false, reason, to });
 const accept = (steps: PackageStatus[], next: ParcelState, extra: { already?: boolean; flagged?: boolean } = {}): DriverOutcome =>
   ({ ok: true, steps, next, already: extra.already ?? false, flagged: extra.flagged ?? false });
-/** A parcel that is someone else's: one the driver never held is unknown to them, otherwise not theirs. */
-const elsewhere = (ctx: RuleContext, to: PackageStatus) => refuse(ctx.wasDrivers ? 'not_yours' : 'not_found', to);
+/**
+ * A parcel that is not (or no longer) the driver's: cancelled or delivered since it left them is final;
+ * otherwise reassigned; never theirs is not theirs when named by a label in hand, unknown when named by id.
+ */
+function elsewhere(p: ParcelState, ctx: RuleContext, to: PackageStatus, byLabel: boolean): DriverOutcome {
+  if (ctx.wasDrivers) return refuse(isFinal(p.status) ? 'final' : 'reassigned', to);
+  return refuse(byLabel ? 'not_yours' : 'not_found', to);
+}
 
 function load(p: ParcelState, ctx: RuleContext): DriverOutcome {
-  if (p.assigned_to_id !== ctx.driverId) return refuse('not_yours', 'out_for_delivery');
+  if (p.assigned_to_id !== ctx.driverId) return elsewhere(p, ctx, 'out_for_delivery', true);
   if (p.status === 'out_for_delivery' && p.is_scanned) return accept([], p, { already: true });
   // Only a parcel waiting for the van: assigned, or failed for a reattempt (unless it must come back).
   if (p.status !== 'assigned' && p.status !== 'failed') return refuse('not_allowed', 'out_for_delivery');
@@ -84,7 +95,7 @@ function load(p: ParcelState, ctx: RuleContext): DriverOutcome {
 }
 
 function unload(p: ParcelState, ctx: RuleContext): DriverOutcome {
-  if (p.assigned_to_id !== ctx.driverId) return refuse('not_yours', 'assigned');
+  if (p.assigned_to_id !== ctx.driverId) return elsewhere(p, ctx, 'assigned', true);
   if (p.status !== 'out_for_delivery') return refuse(isFinal(p.status) ? 'final' : 'not_allowed', 'assigned');
   return accept(['assigned'], { ...p, status: 'assigned', is_scanned: false });
 }
@@ -117,7 +128,7 @@ function deliver(p: ParcelState, ctx: RuleContext): DriverOutcome {
 /** A failed attempt at the door: out_for_delivery -> failed, one more attempt, off the van (a reattempt needs a new scan). */
 function fail(p: ParcelState, ctx: RuleContext): DriverOutcome {
   // A failure is no fact worth overriding a reassignment for: the new driver may still deliver it.
-  if (p.assigned_to_id !== ctx.driverId) return elsewhere(ctx, 'failed');
+  if (p.assigned_to_id !== ctx.driverId) return elsewhere(p, ctx, 'failed', false);
   if (isFinal(p.status)) return refuse('final', 'failed');
   const problem = transitionProblem(p.status, 'failed', { attempts: p.attempts, maxAttempts: ctx.maxAttempts });
   if (problem) return refuse(problem, 'failed');

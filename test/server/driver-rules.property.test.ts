@@ -174,8 +174,11 @@ describe('driver rules: the phone predicts what the server does (issue 31)', () 
         { do: 'signal', online: false }, { do: 'act', kind: 'load', stale: false }, { do: 'act', kind: 'fail', stale: false },
         { do: 'act', kind: 'load', stale: false }, { do: 'act', kind: 'fail', stale: false }, { do: 'act', kind: 'deliver', stale: true },
         { do: 'act', kind: 'load', stale: true }, { do: 'signal', online: true },
+      ]], [[
+        // The office gives a loaded parcel to another driver; the phone, not yet told, fails it.
+        { do: 'act', kind: 'load', stale: false }, { do: 'office', what: 'to-other' }, { do: 'act', kind: 'fail', stale: true },
       ]]],
     });
-    for (const answer of ['accepted', 'final', 'not_allowed', 'must_return', 'not_yours']) expect(tally.get(answer) ?? 0, `${answer} never predicted: ${JSON.stringify([...tally])}`).toBeGreaterThan(0);
+    for (const answer of ['accepted', 'final', 'not_allowed', 'must_return', 'reassigned']) expect(tally.get(answer) ?? 0, `${answer} never predicted: ${JSON.stringify([...tally])}`).toBeGreaterThan(0);
   }, 600_000);
 });

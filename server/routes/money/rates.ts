@@ -7,7 +7,6 @@ import { deliveryRate } from '../../db/schema/index';
 import { ops } from '../../http/catalogue';
 import type { App } from '../../http/env';
 import { zoneOfAddress } from '../../services/geo/resolve';
-import { senderZone } from '../../services/packages/create';
 import { defineRoute } from '../../http/route';
 import { defineResource, type Row } from '../../resources/crud';
 import { companyAsked, findCompanyInScope } from '../../services/money/access';
@@ -54,8 +53,10 @@ export function rateRoutes(app: App): void {
     const companyId = companyAsked(user, body.company);
     if (companyId != null) await findCompany(deps.db, companyId);
     // The zone a parcel sent to this address gets: the same resolver as creation and the depot scan.
+    // A zone named without an address is a question about the card (which the caller may read), not a
+    // parcel's zone: it moves no money, so any caller may ask it (a parcel's zone follows its address).
     const zoneId = await zoneOfAddress(deps.db, {
-      zone_id: senderZone(user, body.zone), suburb_id: body.suburb, postcode: body.postcode, postcode_name: body.postcode_name, customer_address: body.customer_address,
+      zone_id: body.zone ?? undefined, suburb_id: body.suburb, postcode: body.postcode, postcode_name: body.postcode_name, customer_address: body.customer_address,
     });
     const p = await priceParcel(deps.db, {
       companyId, zoneId, suburbId: body.suburb, packageTypeId: body.package_type, pkgType: body.pkg_type,

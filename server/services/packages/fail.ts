@@ -15,9 +15,9 @@ import { pageLinks } from '../../resources/list';
 import type { SessionUser } from '../auth/session';
 import { audit } from '../audit/record';
 import { transition } from './lifecycle';
-import { actionParcel, refuseIfFinal, wasDriversParcel } from './deliver';
+import { actionParcel, refuseIfFinal } from './deliver';
 import { fileInfo, resolveFiles } from './proof';
-import { driverRefusal, notYours, parcelState, recordedTransition, type ScanContext } from './scan';
+import { driverRefusal, parcelState, recordedTransition, wasTheirs, type ScanContext } from './scan';
 import { packageScope } from './scope';
 import { countKeptAttempts, keptAttemptRowsWhere } from '../history/kept';
 import { ATTEMPTS, historyListTally } from '../history/lookups';
@@ -41,22 +41,14 @@ export async function failDelivery(deps: Deps, ctx: ScanContext, row: PackageRow
   const { db } = deps;
   const action = opts.action ?? 'fail';
   const me = ctx.actor;
-  if (me.role === 'driver' && row.assigned_to_id !== me.id) {
-    if (!(await wasDriversParcel(db, row.id, me.id))) throw notFound(`Package ${row.id} not found`);
-    // Cancelled or delivered meanwhile: that is what happened, not "another driver" (issue 35).
-    refuseIfFinal(deps, row, 'failed', action, ctx);
-    // A failure is no fact worth overriding a reassignment for: the new driver may still deliver it.
-    throw notYours(deps, row, action, ctx, true);
-  }
   // The shared rules decide for a driver (shared/driverActions.ts), as the phone predicted: a failure
-  // reported by a driver who lost the parcel is refused, since the new driver may still deliver it.
+  // reported by a driver who lost the parcel is refused (reassigned: the new driver may still deliver
+  // it; final: cancelled or delivered meanwhile; never theirs: not found).
   // Whose parcel and final states are answered before an unknown reason (400), the state after it.
   const out = me.role === 'driver' && !opts.force
-    ? driverOutcome('fail', parcelState(row), {
-      driverId: me.id, maxAttempts: deps.config.maxAttempts, wasDrivers: row.assigned_to_id === me.id || await wasDriversParcel(db, row.id, me.id),
-    })
+    ? driverOutcome('fail', parcelState(row), { driverId: me.id, maxAttempts: deps.config.maxAttempts, wasDrivers: await wasTheirs(deps, row, me) })
     : null;
-  if (out && !out.ok && (out.reason === 'not_found' || out.reason === 'not_yours' || out.reason === 'final')) throw driverRefusal(deps, row, out, action, ctx);
+  if (out && !out.ok && (out.reason === 'not_found' || out.reason === 'not_yours' || out.reason === 'reassigned' || out.reason === 'final')) throw driverRefusal(deps, row, out, action, ctx);
   refuseIfFinal(deps, row, 'failed', action, ctx);
   const reason = input.failed_delivery_status != null ? await reasonOf(db, input.failed_delivery_status) : null;
   if (!reason && !opts.force) throw badRequest('Say why the delivery failed', [{ path: 'failed_delivery_status', message: 'required' }]);

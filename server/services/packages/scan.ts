@@ -90,6 +90,10 @@ export function notYours(deps: Deps, row: PackageRow, action: string, ctx: ScanC
   return recordedRefusal(deps, err, row, `${action}_rejected`, ctx);
 }
 
+/** Whether the parcel was ever this driver's; only asked (one query) when it is not theirs now. */
+export const wasTheirs = async (deps: Deps, row: PackageRow, driver: SessionUser): Promise<boolean> =>
+  row.assigned_to_id === driver.id || await wasDriversParcel(deps.db, row.id, driver.id);
+
 /** The row as the shared driver rules read it (shared/driverActions.ts). */
 export const parcelState = (row: PackageRow): ParcelState => ({
   status: row.status as PackageStatus, attempts: row.attempts, is_scanned: row.is_scanned, assigned_to_id: row.assigned_to_id,
@@ -101,7 +105,7 @@ export const parcelState = (row: PackageRow): ParcelState => ({
  */
 export function driverRefusal(deps: Deps, row: PackageRow, out: Extract<DriverOutcome, { ok: false }>, action: string, ctx: ScanContext): ApiError {
   if (out.reason === 'not_found') return notFound(`Package ${row.id} not found`);
-  if (out.reason === 'not_yours') return notYours(deps, row, action, ctx);
+  if (out.reason === 'not_yours' || out.reason === 'reassigned') return notYours(deps, row, action, ctx, out.reason === 'reassigned');
   const err = refusal(row, out.to, out.reason, deps.config.maxAttempts);
   // A device reconciling a refused action over a final parcel shows when it was delivered.
   if (out.reason === 'final' && err.details) err.details.delivered_at = row.delivered_at != null ? new Date(row.delivered_at).toISOString() : null;
@@ -126,9 +130,8 @@ export async function inboundScan(deps: Deps, driver: SessionUser, barcode: stri
   const ctx: ScanContext = { actor: driver, meta, deviceId };
   const now = deps.clock.now();
   const row = await parcelByCode(deps, barcode, 'inbound', ctx);
-  // Not (or no longer) theirs: why, from the parcel's history (reassigned, final meanwhile, never theirs).
-  if (row.assigned_to_id !== driver.id) throw await notYoursNow(deps, row, 'scan', ctx, 'out_for_delivery');
-  const out = driverOutcome('load', parcelState(row), { driverId: driver.id, maxAttempts: deps.config.maxAttempts });
+  // Not (or no longer) theirs: the parcel's history says why (reassigned, final meanwhile, never theirs).
+  const out = driverOutcome('load', parcelState(row), { driverId: driver.id, maxAttempts: deps.config.maxAttempts, wasDrivers: await wasTheirs(deps, row, driver) });
   if (!out.ok) throw driverRefusal(deps, row, out, 'scan', ctx);
   if (out.already) {
     await recordEvent(deps.db, now, row, 'scan_repeat', actorOf(ctx), meta);
@@ -197,8 +200,7 @@ export async function scanAssignZone(deps: Deps, staff: SessionUser, barcode: st
 export async function resetScan(deps: Deps, driver: SessionUser, barcode: string, meta: ActionMeta, deviceId?: string | null): Promise<PackageRow> {
   const ctx: ScanContext = { actor: driver, meta, deviceId };
   const row = await parcelByCode(deps, barcode, 'reset', ctx);
-  if (row.assigned_to_id !== driver.id) throw await notYoursNow(deps, row, 'reset', ctx, 'assigned');
-  const out = driverOutcome('unload', parcelState(row), { driverId: driver.id, maxAttempts: deps.config.maxAttempts });
+  const out = driverOutcome('unload', parcelState(row), { driverId: driver.id, maxAttempts: deps.config.maxAttempts, wasDrivers: await wasTheirs(deps, row, driver) });
   if (!out.ok) throw driverRefusal(deps, row, out, 'reset', ctx);
   return transition(deps.db, deps.clock.now(), row, 'assigned', 'reset_scan', actorOf(ctx), meta, { is_scanned: out.next.is_scanned });
 }
