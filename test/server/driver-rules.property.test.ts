@@ -177,6 +177,9 @@ describe('driver rules: the phone predicts what the server does (issue 31)', () 
       ]], [[
         // The office gives a loaded parcel to another driver; the phone, not yet told, fails it.
         { do: 'act', kind: 'load', stale: false }, { do: 'office', what: 'to-other' }, { do: 'act', kind: 'fail', stale: true },
+      ]], [[
+        // A failure before loading is not allowed; a load after the office cancelled is final.
+        { do: 'act', kind: 'fail', stale: true }, { do: 'office', what: 'cancel' }, { do: 'act', kind: 'load', stale: true },
       ]]],
     });
     for (const answer of ['accepted', 'final', 'not_allowed', 'must_return', 'reassigned']) expect(tally.get(answer) ?? 0, `${answer} never predicted: ${JSON.stringify([...tally])}`).toBeGreaterThan(0);

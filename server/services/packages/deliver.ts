@@ -1,9 +1,9 @@
 import { refreshParcelRouteEtas } from '../dispatch/eta';
-import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { bound, prepared } from '../../db/prepared';
 import type { Deps } from '../../deps';
-import { changeLog, deliveryRecord, packageEvent, pkg, user } from '../../db/schema/index';
+import { deliveryRecord, pkg, user } from '../../db/schema/index';
 import { ApiError, notFound } from '../../errors';
 import { isFinal, type PackageStatus } from '../../../shared/lifecycle';
 import { driverOutcome } from '../../../shared/driverActions';
@@ -18,6 +18,7 @@ import { keepRefusedDelivery } from './refusedDelivery';
 import { packageJson, packageJsonByIds } from './json';
 import { driverRefusal, notYours, parcelByCode, parcelState, recordedRefusal, recordedTransition, type ScanContext } from './scan';
 import { visiblePackage } from './scope';
+import { wasDriversParcel } from './wasDrivers';
 import type { PackageRow } from './shape';
 import { learnFromDelivery } from '../geo/addressBook';
 import { audit } from '../audit/record';
@@ -26,12 +27,6 @@ export type DeliverInput = Omit<DeliverBody, 'occurred_at' | 'latitude' | 'longi
 export interface DeliverResult { row: PackageRow; flagged: boolean }
 
 // A delivery runs these once each: built once per database, since building drizzle's SQL cost more than running it.
-const movedByDriver = (db: Db) => db.select({ id: packageEvent.id }).from(packageEvent)
-  .where(and(eq(packageEvent.package_id, sql.placeholder('pkg')), eq(packageEvent.actor_id, sql.placeholder('driver')), isNotNull(packageEvent.to_status)))
-  .limit(1).prepare();
-const inDriversFeed = (db: Db) => db.select({ seq: changeLog.seq }).from(changeLog)
-  .where(and(eq(changeLog.entity, 'package'), eq(changeLog.entity_id, sql.placeholder('pkg')), eq(changeLog.driver_id, sql.placeholder('driver'))))
-  .limit(1).prepare();
 const nameOfUser = (db: Db) => db.select({ name: user.name }).from(user).where(eq(user.id, sql.placeholder('id'))).prepare();
 const recordUpsert = (db: Db) => db.insert(deliveryRecord).values({
   package_id: sql.placeholder('package_id'), driver_id: sql.placeholder('driver_id'), recipient_name: sql.placeholder('recipient_name'),
@@ -44,16 +39,6 @@ const recordUpsert = (db: Db) => db.insert(deliveryRecord).values({
     received_at: bound('received_at'), forced: false, updated_at: bound('received_at'),
   },
 }).prepare();
-
-/**
- * Whether the parcel was ever this driver's: they moved it along its lifecycle, or it entered their device's scope
- * (the change feed remembers every scope a parcel entered).
- */
-export async function wasDriversParcel(db: Db, packageId: number, driverId: number): Promise<boolean> {
-  const args = { pkg: packageId, driver: driverId };
-  return (await prepared(db, 'deliver.movedByDriver', movedByDriver).get(args)) != null
-    || (await prepared(db, 'deliver.inDriversFeed', inDriversFeed).get(args)) != null;
-}
 
 /** Final states win: a later conflicting action is refused with the current state, and stays on record. */
 export function refuseIfFinal(deps: Deps, row: PackageRow, to: PackageStatus, action: string, ctx: ScanContext): void {

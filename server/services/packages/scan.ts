@@ -11,8 +11,7 @@ import { locationInput, locationRow, recordLocation, resolverFor } from '../geo/
 import type { Resolution } from '../geo/resolve';
 import { repriceForZone } from '../money/charges';
 import { looksMisread } from './misread';
-// A cycle (deliver.ts uses this module too), safe: each side uses the other only inside functions.
-import { wasDriversParcel } from './deliver';
+import { wasDriversParcel } from './wasDrivers';
 import type { PackageRow } from './shape';
 import { standingZoneOverride } from './zoneOverride';
 import { isFinal, type PackageStatus } from '../../../shared/lifecycle';
