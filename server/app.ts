@@ -11,6 +11,7 @@ import type { Clock } from './clock';
 import { ApiError } from './errors';
 import type { AppEnv } from './http/env';
 import { docsRoutes } from './http/docs';
+import { reachRoute } from './http/reach';
 import { answerHeaders } from './http/answerHeaders';
 import { compressJson, staticCacheControl } from './http/compress';
 import { errorResponse } from './http/errorHandler';
@@ -109,6 +110,7 @@ export function createApp(options: AppOptions) {
   let doc: unknown;
   api.get('/openapi.json', (c) => c.json((doc ??= openApiDocument(api)) as object));
   docsRoutes(api);
+  reachRoute(api);
   api.notFound((c) => errorResponse(c, new ApiError(404, 'not_found', `No route for ${c.req.method} ${c.req.path}`)));
   app.route('/api', api);
 

@@ -25,20 +25,29 @@ export const routes = createStore<Cached>(read<Cached>(LOCAL_KEYS.routes, { fetc
 export const localOrders = createStore<Record<string, LocalOrder>>(read(LOCAL_KEYS.order, {}));
 export const maxAttempts = createStore<number>(read(LOCAL_KEYS.maxAttempts, 3));
 
-/** Refreshes the route list and the attempt limit when there is signal; silently keeps the old copy otherwise. */
+/**
+ * Refreshes the route list and the attempt limit when there is signal; silently keeps the old copy
+ * otherwise. The two questions go together: on a weak signal each round trip is half a second.
+ */
 export async function refreshRoutes(): Promise<void> {
-  try {
-    const page = await online<{ results: RouteRecord[] }>('GET', 'route/driver-routes/');
-    const next = { fetchedAt: Date.now(), routes: page.results };
-    localStorage.setItem(LOCAL_KEYS.routes, JSON.stringify(next));
-    routes.set(next);
-    await refreshPlans(page.results.map((r) => r.id));
-  } catch { /* offline or not yet deployed: the cached routes stand */ }
-  try {
-    const s = await online<{ max_attempts: number }>('GET', 'delivery-status/');
-    localStorage.setItem(LOCAL_KEYS.maxAttempts, JSON.stringify(s.max_attempts));
-    maxAttempts.set(s.max_attempts);
-  } catch { /* keep the last known limit */ }
+  await Promise.all([
+    (async () => {
+      try {
+        const page = await online<{ results: RouteRecord[] }>('GET', 'route/driver-routes/');
+        const next = { fetchedAt: Date.now(), routes: page.results };
+        localStorage.setItem(LOCAL_KEYS.routes, JSON.stringify(next));
+        routes.set(next);
+        await refreshPlans(page.results.map((r) => r.id));
+      } catch { /* offline or not yet deployed: the cached routes stand */ }
+    })(),
+    (async () => {
+      try {
+        const s = await online<{ max_attempts: number }>('GET', 'delivery-status/');
+        localStorage.setItem(LOCAL_KEYS.maxAttempts, JSON.stringify(s.max_attempts));
+        maxAttempts.set(s.max_attempts);
+      } catch { /* keep the last known limit */ }
+    })(),
+  ]);
 }
 
 export function saveLocalOrder(routeId: number, order: number[]): void {

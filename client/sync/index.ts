@@ -5,6 +5,7 @@ import { request, type FetchLike, type Transport } from './http';
 import { checkServerSeq, pruneJournal, requeueJournal, type RestoreResend } from './journal';
 import { outboxLock } from './lock';
 import { addToOutbox, discardRejectedRow, newId, releaseHeld, requeueRejected, undoHeld, unsentFiles } from './outbox';
+import { createProbe } from './probe';
 import { forgetCopies, pullChanges } from './puller';
 import { drainOutbox } from './sender';
 import { checkBarcode, pendingView, viewOf } from './view';
@@ -32,6 +33,11 @@ export interface SyncEngineOptions {
   pageSize?: number;
   timeoutMs?: number;
   random?: () => number;
+  /**
+   * While a back-off runs because the server did not answer (or answered 5xx), ask `GET reach/`
+   * this often (doubling from firstMs to maxMs) and send at once when it answers (probe.ts).
+   */
+  probe?: { firstMs: number; maxMs: number } | false;
 }
 
 export interface SyncEngine {
@@ -83,7 +89,7 @@ export interface SyncEngine {
   readonly db: SyncDb;
 }
 
-const DEFAULTS = { backoff: { baseMs: 1000, maxMs: 5 * 60_000 }, pollMs: 60_000, pageSize: 500, timeoutMs: 30_000 };
+const DEFAULTS = { backoff: { baseMs: 1000, maxMs: 5 * 60_000 }, pollMs: 60_000, pageSize: 500, timeoutMs: 30_000, probe: { firstMs: 1500, maxMs: 4000 } };
 /** When another tab holds the outbox, look again this soon (for this tab's status). */
 const LOCK_RECHECK_MS = 2000;
 
@@ -104,6 +110,9 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     baseUrl: options.baseUrl, timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
   };
+  const probeEvery = options.probe === undefined ? DEFAULTS.probe : options.probe;
+  // The office answers again: the queue goes now, not at the back-off timer (kick is hoisted).
+  const probe = probeEvery ? createProbe({ transport, ...probeEvery, random, onAnswer: () => { deviceCheckDue = true; void kick(true); } }) : null;
   const owner = newId();
   const lock = outboxLock(db, owner, now, options.lock ?? 'auto');
   const actions = actionBuilders(now, newId);
@@ -221,6 +230,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (outcome === null) { schedule(LOCK_RECHECK_MS); return; }
     switch (outcome.kind) {
       case 'done':
+        probe?.stop();
         failures = 0;
         await setMeta(db, META.lastSyncedAt, now());
         // A pass that finished just after the browser went offline must not mark it online again.
@@ -235,6 +245,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         const reach: Reach = !onlineNow() ? 'no_signal' : outcome.offline ? 'no_answer' : 'server_error';
         publish({ online: !outcome.offline && onlineNow(), lastError: outcome.message, nextRetryAt: now() + delay, reach });
         schedule(delay);
+        // Without signal the browser's 'online' event is the cue; with it, the probe asks meanwhile.
+        if (probe && probeEvery && reach !== 'no_signal' && delay > probeEvery.firstMs) probe.start(outcome.retryAfterMs);
         break;
       }
       case 'lost_lock':
@@ -410,6 +422,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       closed = true;
       if (timer) clearTimeout(timer);
       if (poll) clearInterval(poll);
+      probe?.stop();
       for (const t of holdTimers.values()) clearTimeout(t);
       holdTimers.clear();
       cleanups.splice(0).forEach((f) => f());

@@ -96,13 +96,16 @@ export type DeviceCheck =
  * last_seq above the gap and hide it.
  */
 export async function checkServerSeq(db: SyncDb, transport: Transport, token: string, deviceId: string, now: number): Promise<DeviceCheck> {
+  // Nothing sent that a restored server could have lost: whatever it answers, nothing goes again.
+  // Asking anyway would put a round trip between a fresh phone's login and its first stop.
+  const newest = await db.journal.orderBy('seq').last();
+  if (!newest) return { kind: 'checked', resent: 0 };
   const outcome = await request(transport, 'GET', `sync/device/?device_id=${encodeURIComponent(deviceId)}`, { authorization: `Bearer ${token}` });
   if (outcome.kind === 'auth' || outcome.kind === 'retry') return outcome;
   if (outcome.kind !== 'ok') return { kind: 'unknown' };
   const body = outcome.body as { last_seq?: unknown } | null;
   const lastSeq = typeof body?.last_seq === 'number' ? body.last_seq : null;
   if (lastSeq == null) return { kind: 'unknown' };
-  const newest = await db.journal.orderBy('seq').last();
-  if (!newest || newest.seq <= lastSeq) return { kind: 'checked', resent: 0 };
+  if (newest.seq <= lastSeq) return { kind: 'checked', resent: 0 };
   return { kind: 'checked', resent: await requeueJournal(db, lastSeq, now, lastSeq) };
 }
