@@ -3,14 +3,19 @@ import { online } from './connectivity';
 import { updateReady } from './serviceWorker';
 import { useStore } from './store';
 
-export function Banners() {
+/**
+ * `offline`: what no signal means on this screen. The office's pages need the server to change
+ * anything; the depot stations queue their scans on the tablet (issue 35), so saying "changes need
+ * a connection" there would send a worker looking for Wi-Fi while the scans are safe.
+ */
+export function Banners({ offline = 'Lists show what was last loaded; changes need a connection.' }: { offline?: string }) {
   const isOnline = useStore(online);
   const update = useStore(updateReady);
   return (
     <>
       {!isOnline && (
         <div class="banner offline" role="status" data-testid="offline-banner">
-          You are offline. Lists show what was last loaded; changes need a connection.
+          You are offline. {offline}
         </div>
       )}
       {update && (

@@ -132,7 +132,8 @@ export function ScanStation({ kind, children }: { kind: ScanKind; children?: Com
               )}
               <div class="code">{last.barcode}</div>
               <div class="hint">
-                {last.parcel ? `${last.parcel.status ? statusLabel(last.parcel.status) : ''} · ${last.parcel.customer_name ?? ''} ${last.parcel.suburb_name ?? ''}` : ''}
+                {last.parcel ? [last.parcel.status ? statusLabel(last.parcel.status) : null, [last.parcel.customer_name, last.parcel.suburb_name].filter(Boolean).join(', ')]
+                  .filter(Boolean).join(' · ') : ''}
               </div>
               <div class="hint">{last.message}</div>
             </>

@@ -117,7 +117,7 @@ export default function Depot({ path, session }: { path: string; session: Sessio
         <LinkButton href="#/">Exit</LinkButton>
         <Button onClick={() => void logout()}>Log out</Button>
       </div>
-      <Banners />
+      <Banners offline="Scans are saved on this tablet and sent once when the connection returns; zones and routes shown are from the last load." />
       {mode ? (
         <ScanStation key={mode.kind} kind={mode.kind}>{mode.kind === 'supervisor' ? <SupervisorList /> : undefined}</ScanStation>
       ) : (
