@@ -75,6 +75,11 @@ export const PlanRequest = z.object({
   fixed_routes: z.array(PlanFixedRoute).max(200).default([]),
   /** Optimiser budget in the worker thread. */
   time_limit_ms: z.number().int().min(100).max(60_000).default(3000),
+  /**
+   * Parcels with no delivery date join the plan too (issue 32). Off by default: a plan for a day
+   * takes the parcels due that day (and those overdue, still not delivered).
+   */
+  include_undated: z.boolean().default(false),
 });
 export type PlanRequest = z.infer<typeof PlanRequest>;
 
@@ -105,7 +110,10 @@ export const PlanRoute = z.object({
   depart: z.string(),
   start: point.nullable(), end: point.nullable(),
   capacity, load,
+  /** From `depart` to back at the end depot: the drive back included (issue 32). */
   distance_m: z.number(), duration_s: z.number(),
+  /** ISO time the van is back at its end depot (done with its last stop, for an open route); absent in plans stored before issue 32. */
+  back: z.string().optional(),
   /** Kept exactly as given (a fixed route). */
   fixed: z.boolean(),
   stops: z.array(PlanStop),

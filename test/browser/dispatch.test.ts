@@ -64,7 +64,7 @@ describe.skipIf(!hasChromium)('dispatch board in Chromium', () => {
     for (let i = 0; i < PARCELS; i += 25) {
       await Promise.all(Array.from({ length: Math.min(25, PARCELS - i) }, async (_, k) => {
         const n = i + k;
-        const res = await srv.api(admin, 'POST', 'package/', { hawb: `DSP-${String(n).padStart(4, '0')}`, customer_name: `Customer ${n}`, customer_address: `${n} Test St`, weight: 2, ...spot(n) });
+        const res = await srv.api(admin, 'POST', 'package/', { hawb: `DSP-${String(n).padStart(4, '0')}`, customer_name: `Customer ${n}`, customer_address: `${n} Test St`, weight: 2, delivery_date: DAY, ...spot(n) });
         expect(res.status, JSON.stringify(res.body)).toBe(201);
       }));
     }
