@@ -154,7 +154,7 @@ describe('inserting parcels into running routes', () => {
     // Nothing left to insert: a second preview changes nothing anywhere.
     const again = await t.json<AmendProposal>('POST', '/api/dispatch/amend/', admin.token, { date: DAY });
     expect(again.body.routes.every((r) => !r.added.length && !r.moved.length && !r.removed.length)).toBe(true);
-  });
+  }, 120_000);
 
   it('re-plans the remainder without a driver who went home sick: their stops go to the others, locks kept', async () => {
     const w = await onTheRoad();
@@ -189,5 +189,5 @@ describe('inserting parcels into running routes', () => {
     expect(theirs.upserts.packages.filter((x) => x.status !== 'delivered').map((x) => x.id)).toEqual([]);
     // The same commit again is out of date: the route is no longer live.
     expect((await t.json('POST', '/api/dispatch/amend/commit/', admin.token, body)).status).toBe(409);
-  });
+  }, 120_000);
 });

@@ -10,6 +10,7 @@ import { distance, START_COLOUR, today } from '../routes/format';
 import { MapView, type MapLine, type MapMarker } from '../routes/MapView';
 import { colourFor, commitBody, DISPATCH_PATHS, hhmm, moveStop, replanBody, routeLine, stopZone, toggleLock } from './board';
 import { RouteCard } from './RouteCard';
+import { DayChanges } from './DayChanges';
 import '../routes/routes.css';
 import './dispatch.css';
 
@@ -192,6 +193,8 @@ export default function DispatchBoard() {
           </div>
         )}
       </section>
+
+      <DayChanges date={date} undated={undated} />
 
       {!proposal ? (!planning && <div class="card"><Empty title="No plan yet">Choose the day, the depots or zones and the drivers, then press Plan.</Empty></div>) : (
         <>

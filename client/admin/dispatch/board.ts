@@ -1,6 +1,6 @@
 import { stopEtas, timeOnDay, travelSeconds } from '../../../shared/routing/eta';
 import { localClock } from '../../../shared/time/zone';
-import type { PlanRoute, PlanStop, Proposal } from '../../../shared/schemas/dispatch';
+import type { AmendProposal, PlanRoute, PlanStop, Proposal } from '../../../shared/schemas/dispatch';
 
 /** API paths of the dispatch board (test/browser/dispatch.test.ts checks them against /api/openapi.json). */
 export const DISPATCH_PATHS = {
@@ -13,7 +13,18 @@ export const DISPATCH_PATHS = {
   zones: 'zone/',
   dayEtas: 'dispatch/eta/',
   routeEta: (id: number) => `route/${id}/eta/`,
+  amend: 'dispatch/amend/',
+  amendCommit: 'dispatch/amend/commit/',
 } as const;
+
+/** What to send back to apply an amended day: only the routes that change, and those dropped. */
+export function amendCommitBody(p: AmendProposal) {
+  return {
+    routes: p.routes.filter((r) => !r.dropped && (r.added.length || r.moved.length || r.removed.length))
+      .map((r) => ({ route: r.route, packages: r.stops.map((s) => s.package) })),
+    drop_routes: p.routes.filter((r) => r.dropped).map((r) => r.route),
+  };
+}
 
 /**
  * One colour per driver: hues far apart (and distinct for common colour blindness in the first
