@@ -58,6 +58,12 @@ export interface AmendResult {
 export const DEFAULT_MOVE_PENALTY_S = 300;
 /** Each move costs the driver a re-read; a handful per route is already a lot (and bounds the work). */
 const MAX_MOVES_PER_ROUTE = 8;
+/**
+ * Work allowed to the moves, counted in schedule steps and positions tried (not in time, so the
+ * answer does not depend on how busy the machine is): about a million travel look-ups at most,
+ * which keeps a request well under the event-loop budget. Insertion itself is not bounded by it.
+ */
+const IMPROVE_BUDGET = 250_000;
 
 interface Timed { arrive: number; begin: number; depart: number }
 
@@ -90,61 +96,101 @@ function limits(route: AmendRoute, stops: readonly AmendStop[], sched: ReturnTyp
   };
 }
 
-/** Whether the stops in this order keep every stop inside its limit and the van inside its shift. */
-function fits(route: AmendRoute, stops: readonly AmendStop[], close: ReadonlyMap<number, number>, endBy: number, travel: AmendInput['travel']): ReturnType<typeof amendSchedule> | null {
-  const s = amendSchedule(route, stops, travel);
-  for (let i = 0; i < stops.length; i++) if (s.times[i].begin > (close.get(stops[i].id) ?? Infinity)) return null;
-  return s.back > endBy ? null : s;
+interface Working { route: AmendRoute; stops: AmendStop[]; close: Map<number, number>; endBy: number; load: number[] }
+
+/**
+ * A route's timing with, per stop, the latest its service may begin so that every later stop stays
+ * inside its limit and the van inside its shift: with it, whether a stop fits between two others is
+ * answered in constant time (the classic forward/backward slack of insertion heuristics).
+ */
+interface Slack { begin: number[]; depart: number[]; latest: number[]; back: number; travelS: number }
+
+function slackOf(w: Working, stops: readonly AmendStop[], travel: AmendInput['travel']): Slack {
+  const { times, back, travelS } = amendSchedule(w.route, stops, travel);
+  const n = stops.length;
+  const latest = new Array<number>(n);
+  let leave = w.endBy - (n && w.route.end != null ? travel(stops[n - 1].location, w.route.end) : 0);
+  for (let i = n - 1; i >= 0; i--) {
+    latest[i] = Math.min(w.close.get(stops[i].id) ?? Infinity, leave - stops[i].service);
+    leave = i > 0 ? latest[i] - travel(stops[i - 1].location, stops[i].location) : 0;
+  }
+  return { begin: times.map((t) => t.begin), depart: times.map((t) => t.depart), latest, back, travelS };
 }
 
 /** The courier pays for kilometres and hours: travel plus the time the van is out. */
 const costOf = (route: AmendRoute, s: { back: number; travelS: number }) => s.travelS + (s.back - route.startAt);
 
-interface Working { route: AmendRoute; stops: AmendStop[]; close: Map<number, number>; endBy: number; load: number[] }
+/**
+ * Extra cost of putting `job` before position `at` (at = length: last), or null when it does not
+ * fit. The time part is the delay pushed onto the next stop (or onto the return), an upper bound of
+ * how much later the van is back: waits downstream may absorb some of it.
+ */
+function insertionCost(w: Working, stops: readonly AmendStop[], sl: Slack, job: AmendStop, at: number, travel: AmendInput['travel']): number | null {
+  const prev = at === 0 ? w.route.from : stops[at - 1].location;
+  const leave = at === 0 ? w.route.startAt : sl.depart[at - 1];
+  const into = travel(prev, job.location);
+  const begin = Math.max(leave + into, job.window?.[0] ?? -Infinity);
+  if (begin > (w.close.get(job.id) ?? job.window?.[1] ?? Infinity)) return null;
+  const done = begin + job.service;
+  if (at < stops.length) {
+    const next = stops[at];
+    const out = travel(job.location, next.location);
+    const nextBegin = Math.max(done + out, next.window?.[0] ?? -Infinity);
+    if (nextBegin > sl.latest[at]) return null;
+    return into + out - travel(prev, next.location) + (nextBegin - sl.begin[at]);
+  }
+  const home = w.route.end != null ? travel(job.location, w.route.end) : 0;
+  if (done + home > w.endBy) return null;
+  const wasHome = w.route.end != null ? travel(prev, w.route.end) : 0;
+  return into + home - wasHome + (done + home - sl.back);
+}
 
 const addLoad = (load: number[], d: readonly number[] | undefined) => { d?.forEach((x, k) => { load[k] = (load[k] ?? 0) + x; }); };
 const roomFor = (w: Working, d: readonly number[] | undefined) => !d || d.every((x, k) => (w.load[k] ?? 0) + x <= (w.route.capacity?.[k] ?? Infinity) + 1e-9);
 
-/** Cheapest feasible place for one stop over all routes, or null. O(routes × stops) schedule checks. */
-function bestInsertion(ws: Working[], job: AmendStop, travel: AmendInput['travel']): { w: Working; at: number; cost: number } | null {
-  let best: { w: Working; at: number; cost: number } | null = null;
-  for (const w of ws) {
-    if (!roomFor(w, job.demand)) continue;
-    const base = costOf(w.route, amendSchedule(w.route, w.stops, travel));
+/** Cheapest feasible place for one stop over all routes, or null: O(stops) constant-time checks. */
+function bestInsertion(ws: Working[], slacks: Slack[], job: AmendStop, travel: AmendInput['travel']): { k: number; at: number; cost: number } | null {
+  let best: { k: number; at: number; cost: number } | null = null;
+  ws.forEach((w, k) => {
+    if (!roomFor(w, job.demand)) return;
     for (let at = 0; at <= w.stops.length; at++) {
-      const trial = [...w.stops.slice(0, at), job, ...w.stops.slice(at)];
-      const s = fits(w.route, trial, w.close, w.endBy, travel);
-      if (!s) continue;
-      const cost = costOf(w.route, s) - base;
-      if (!best || cost < best.cost - 1e-9) best = { w, at, cost };
+      const cost = insertionCost(w, w.stops, slacks[k], job, at, travel);
+      if (cost != null && (!best || cost < best.cost - 1e-9)) best = { k, at, cost };
     }
-  }
+  });
   return best;
 }
 
-/** Moves an existing stop elsewhere on its route when that saves more than the penalty; repeats while it pays. */
-function improve(w: Working, movable: ReadonlySet<number>, penalty: number, travel: AmendInput['travel'], moved: Set<number>): void {
+/**
+ * Moves an existing stop elsewhere on its route when that saves more than the penalty; repeats
+ * while it pays (at most MAX_MOVES_PER_ROUTE times). O(stops²) per round.
+ */
+function improve(w: Working, movable: ReadonlySet<number>, penalty: number, travel: AmendInput['travel'], moved: Set<number>, budget: { left: number }): void {
   for (let round = 0; round < Math.min(w.stops.length, MAX_MOVES_PER_ROUTE); round++) {
-    let cur = costOf(w.route, amendSchedule(w.route, w.stops, travel));
+    // A round costs about stops²; one that does not fit in what is left is not started.
+    const roundCost = w.stops.length * (2 * w.stops.length + 1);
+    if (roundCost > budget.left) return;
+    budget.left -= roundCost;
+    const cur = costOf(w.route, amendSchedule(w.route, w.stops, travel));
     let best: { stops: AmendStop[]; gain: number; id: number } | null = null;
     for (let i = 0; i < w.stops.length; i++) {
       const stop = w.stops[i];
       if (!movable.has(stop.id)) continue;
       const rest = [...w.stops.slice(0, i), ...w.stops.slice(i + 1)];
+      const sl = slackOf(w, rest, travel);
+      const base = costOf(w.route, sl);
       for (let at = 0; at <= rest.length; at++) {
         if (at === i) continue;
-        const trial = [...rest.slice(0, at), stop, ...rest.slice(at)];
-        const s = fits(w.route, trial, w.close, w.endBy, travel);
-        if (!s) continue;
+        const extra = insertionCost(w, rest, sl, stop, at, travel);
+        if (extra == null) continue;
         // A stop moved once already costs nothing more to move again.
-        const gain = cur - costOf(w.route, s) - (moved.has(stop.id) ? 0 : penalty);
-        if (gain > 1e-9 && (!best || gain > best.gain)) best = { stops: trial, gain, id: stop.id };
+        const gain = cur - (base + extra) - (moved.has(stop.id) ? 0 : penalty);
+        if (gain > 1e-9 && (!best || gain > best.gain)) best = { stops: [...rest.slice(0, at), stop, ...rest.slice(at)], gain, id: stop.id };
       }
     }
     if (!best) return;
     w.stops = best.stops;
     moved.add(best.id);
-    cur = costOf(w.route, amendSchedule(w.route, w.stops, travel));
   }
 }
 
@@ -162,19 +208,23 @@ export function amendRoutes(input: AmendInput): AmendResult {
     return { route, stops: [...route.stops], close: new Map(route.stops.map((s, i) => [s.id, lim.close[i]])), endBy: lim.endBy, load };
   });
   const unassigned: number[] = [];
+  const slacks = ws.map((w) => slackOf(w, w.stops, travel));
   for (const job of [...input.jobs].sort(byUrgency)) {
-    const best = bestInsertion(ws, job, travel);
+    const best = bestInsertion(ws, slacks, job, travel);
     if (!best) { unassigned.push(job.id); continue; }
-    best.w.stops.splice(best.at, 0, job);
-    best.w.close.set(job.id, job.window?.[1] ?? Infinity);
-    addLoad(best.w.load, job.demand);
+    const w = ws[best.k];
+    w.stops.splice(best.at, 0, job);
+    w.close.set(job.id, job.window?.[1] ?? Infinity);
+    addLoad(w.load, job.demand);
+    slacks[best.k] = slackOf(w, w.stops, travel);
   }
   // Only the routes that changed are reconsidered: the others stay exactly as the drivers have them.
   const moved = new Set<number>();
   const existing = new Set(input.routes.flatMap((r) => r.stops.map((s) => s.id)));
+  const budget = { left: IMPROVE_BUDGET };
   for (const w of ws) {
     if (w.stops.length === w.route.stops.length) continue;
-    improve(w, existing, penalty, travel, moved);
+    improve(w, existing, penalty, travel, moved, budget);
   }
   return {
     routes: ws.map((w) => ({ id: w.route.id, stops: w.stops.map((s) => s.id) })),

@@ -194,7 +194,7 @@ export type RouteEtas = z.infer<typeof RouteEtas>;
 export const AmendRequest = z.object({
   date: day,
   /** Parcels to add; absent = the day's parcels due (as a plan takes them) that are on no live route. */
-  packages: z.array(idParam).max(500).optional(),
+  packages: z.array(idParam).max(200).optional(),
   include_undated: z.boolean().default(false),
   /** Routes that cannot run (a driver called in sick, a van broke down): their open stops go to the others. */
   drop_routes: z.array(idParam).max(200).default([]),

@@ -80,7 +80,7 @@ async function freeParcels(deps: Deps, req: AmendRequest): Promise<PackageRow[]>
   const rows = await deps.db.select().from(pkg).where(and(
     isNull(pkg.deleted_at), inArray(pkg.status, [...PLANNABLE]), or(isNull(pkg.route_id), notInArray(pkg.route_id, live)),
     req.packages ? inArray(pkg.id, req.packages.length ? req.packages : [-1]) : dueBy(req.date, req.include_undated),
-  )).orderBy(pkg.id).limit(500).all();
+  )).orderBy(pkg.id).limit(200).all();
   if (req.packages) {
     const found = new Set(rows.map((r) => r.id));
     const bad = req.packages.filter((id) => !found.has(id));
@@ -97,7 +97,7 @@ const windowAt = (date: string, s: Stopped): [number, number] | null => (s.windo
 /**
  * Proposes the change: new parcels (and the open stops of `drop_routes`) placed into the other live
  * routes of the day by `amendRoutes`, with each route's diff against what its driver has.
- * Bounded (500 parcels, the day's routes): it runs inside the request.
+ * Bounded (200 parcels, the day's routes): it runs inside the request.
  */
 export async function proposeAmend(deps: Deps, req: AmendRequest): Promise<AmendProposal> {
   const model: TravelModel = travelModel(deps.config);
