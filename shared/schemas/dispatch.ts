@@ -75,6 +75,11 @@ export const PlanRequest = z.object({
   fixed_routes: z.array(PlanFixedRoute).max(200).default([]),
   /** Optimiser budget in the worker thread. */
   time_limit_ms: z.number().int().min(100).max(60_000).default(3000),
+  /**
+   * Parcels with no delivery date join the plan too (issue 32). Off by default: a plan for a day
+   * takes the parcels due that day (and those overdue, still not delivered).
+   */
+  include_undated: z.boolean().default(false),
 });
 export type PlanRequest = z.infer<typeof PlanRequest>;
 
@@ -105,7 +110,10 @@ export const PlanRoute = z.object({
   depart: z.string(),
   start: point.nullable(), end: point.nullable(),
   capacity, load,
+  /** From `depart` to back at the end depot: the drive back included (issue 32). */
   distance_m: z.number(), duration_s: z.number(),
+  /** ISO time the van is back at its end depot (done with its last stop, for an open route); absent in plans stored before issue 32. */
+  back: z.string().optional(),
   /** Kept exactly as given (a fixed route). */
   fixed: z.boolean(),
   stops: z.array(PlanStop),
@@ -177,3 +185,60 @@ export const RouteEtas = z.object({
   stops: z.array(StopEtaRecord),
 });
 export type RouteEtas = z.infer<typeof RouteEtas>;
+
+/**
+ * Changing the day's routes once they are committed (issue 32): insert new parcels into them, or
+ * re-plan the remainder without routes that cannot run. Stops done and the next stop of a route
+ * under way stay put; the rest keeps its driver and moves only when that pays.
+ */
+export const AmendRequest = z.object({
+  date: day,
+  /** Parcels to add; absent = the day's parcels due (as a plan takes them) that are on no live route. */
+  packages: z.array(idParam).max(200).optional(),
+  include_undated: z.boolean().default(false),
+  /** Routes that cannot run (a driver called in sick, a van broke down): their open stops go to the others. */
+  drop_routes: z.array(idParam).max(200).default([]),
+  /** Seconds a change of an existing stop's place must save to be proposed. */
+  move_penalty_s: z.number().int().min(0).max(3600).default(300),
+});
+export type AmendRequest = z.infer<typeof AmendRequest>;
+
+export const AMEND_STOP_STATES = ['next', 'kept', 'moved', 'added'] as const;
+export const AmendStopShape = z.object({
+  package: z.number().int(), hawb: z.string(), customer_name: z.string().nullable(), address: z.string(),
+  latitude: z.number().nullable(), longitude: z.number().nullable(),
+  window_start: z.string().nullable(), window_end: z.string().nullable(),
+  /** ISO arrival on the proposed order. */
+  eta: z.string(), late: z.boolean(),
+  /** `next`: the stop the driver is heading to (locked); `kept`, `moved` or `added` against the committed order. */
+  state: z.enum(AMEND_STOP_STATES),
+});
+export const AmendRouteShape = z.object({
+  route: z.number().int(), name: z.string(), status: z.string(),
+  driver: z.number().int(), driver_name: z.string(), time_zone: z.string(),
+  start: point.nullable(), end: point.nullable(),
+  /** Stops already worked today (they stay as they are). */
+  done: z.number().int(),
+  /** The stops still to visit in the driver's committed order, and in the proposed one. */
+  before: z.array(z.number().int()),
+  stops: z.array(AmendStopShape),
+  added: z.array(z.number().int()), moved: z.array(z.number().int()), removed: z.array(z.number().int()),
+  /** ISO time back at the end depot on the proposed order (null: nothing left to do). */
+  back: z.string().nullable(),
+  /** The route cannot run: its stops go elsewhere. */
+  dropped: z.boolean(),
+});
+export type AmendRouteShape = z.infer<typeof AmendRouteShape>;
+export const AmendProposal = z.object({
+  date: z.string(),
+  routes: z.array(AmendRouteShape),
+  unassigned: z.array(z.object({ package: z.number().int(), hawb: z.string(), address: z.string(), reason: z.enum(['no_coordinates', 'no_room']), message: z.string() })),
+});
+export type AmendProposal = z.infer<typeof AmendProposal>;
+
+export const AmendCommit = z.object({
+  /** Each changed route's stops still to visit, in the new order (the next stop first on a route under way). */
+  routes: z.array(z.object({ route: idParam, packages: z.array(idParam).max(2000) })).min(1).max(200),
+  drop_routes: z.array(idParam).max(200).default([]),
+});
+export type AmendCommit = z.infer<typeof AmendCommit>;

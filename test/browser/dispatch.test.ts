@@ -64,7 +64,7 @@ describe.skipIf(!hasChromium)('dispatch board in Chromium', () => {
     for (let i = 0; i < PARCELS; i += 25) {
       await Promise.all(Array.from({ length: Math.min(25, PARCELS - i) }, async (_, k) => {
         const n = i + k;
-        const res = await srv.api(admin, 'POST', 'package/', { hawb: `DSP-${String(n).padStart(4, '0')}`, customer_name: `Customer ${n}`, customer_address: `${n} Test St`, weight: 2, ...spot(n) });
+        const res = await srv.api(admin, 'POST', 'package/', { hawb: `DSP-${String(n).padStart(4, '0')}`, customer_name: `Customer ${n}`, customer_address: `${n} Test St`, weight: 2, delivery_date: DAY, ...spot(n) });
         expect(res.status, JSON.stringify(res.body)).toBe(201);
       }));
     }
@@ -213,6 +213,50 @@ describe.skipIf(!hasChromium)('dispatch board in Chromium', () => {
     await screenshot(dp, 'driver-today-etas');
     await phone.close();
   }, 180_000);
+
+  it('inserts parcels that arrive later into the routes on the road, showing what changes before committing', async () => {
+    // Five parcels due today arrive after the plan was committed (driver A's route is under way).
+    const NEW = 5;
+    const fresh: number[] = [];
+    for (let k = 0; k < NEW; k++) {
+      const res = await srv.api<{ id: number }>(admin, 'POST', 'package/', { hawb: `LATE-${k}`, customer_name: `Late ${k}`, customer_address: `${k} Late St`, weight: 1, delivery_date: DAY, ...spot(k * 53 + 11) });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      fresh.push(res.body.id);
+    }
+    const ctx = await br.context({ width: 1280, height: 800 });
+    const page = await ctx.newPage();
+    await login(page, srv.url, admin);
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await page.goto(`${srv.url}/#/dispatch`);
+    await page.getByRole('heading', { name: 'Dispatch board' }).waitFor();
+    await page.getByTestId('plan-date').fill(DAY);
+    await expect.poll(() => page.getByTestId('amend-drop').count()).toBe(DRIVERS);
+    await page.getByTestId('amend-preview').click();
+    await page.getByTestId('amend-diff').waitFor({ timeout: 30_000 });
+    // The diff: per route what is added and moved; the five new parcels, each once, nothing removed.
+    const counts = await page.getByTestId('amend-route').evaluateAll((els) => els.map((e) => [Number(e.getAttribute('data-added')), Number(e.getAttribute('data-removed'))]));
+    expect(counts.reduce((s, [a]) => s + a!, 0)).toBe(NEW);
+    expect(counts.every(([, r]) => r === 0)).toBe(true);
+    await expect.poll(() => page.locator('[data-testid="amend-stop"][data-state="added"]').count()).toBe(NEW);
+    await page.getByTestId('amend-diff').scrollIntoViewIfNeeded();
+    await screenshot(page, 'dispatch-amend-diff');
+    // Nothing reached the phones yet.
+    const before = await srv.api<{ results: RouteJson[] }>(admin, 'GET', `route/?date=${DAY}&page_size=50`);
+    expect(before.body.results.flatMap((r) => r.packages).filter((id) => fresh.includes(id))).toEqual([]);
+
+    await page.getByTestId('amend-commit').click();
+    await page.getByTestId('amend-done').waitFor({ timeout: 30_000 });
+    // Each new parcel is on one route and in that driver's feed as theirs.
+    const after = await srv.api<{ results: RouteJson[] }>(admin, 'GET', `route/?date=${DAY}&page_size=50`);
+    for (const id of fresh) {
+      const route = after.body.results.find((r) => r.packages.includes(id))!;
+      expect(route).toBeDefined();
+      const who = drivers.find((d) => d.id === route.driver)!;
+      const sync = await srv.api<SyncJson>(who, 'GET', 'sync/changes/?cursor=0&limit=1000');
+      expect(sync.body.upserts.packages.find((p) => p.id === id)?.assigned_to_id).toBe(who.id);
+    }
+    await ctx.close();
+  }, 90_000);
 
   it('the board fits a tablet and a phone', async () => {
     for (const size of [TABLET, PHONE, DESKTOP]) {

@@ -52,7 +52,7 @@ async function world(osrmUrl: string) {
 }
 
 async function planned(w: Awaited<ReturnType<typeof world>>, body: Json = {}): Promise<PlanJob> {
-  const start = await w.t.json<PlanJob>('POST', '/api/dispatch/plan/', w.admin.token, { date: DAY, time_limit_ms: 300, drivers: [w.d1.id], ...body });
+  const start = await w.t.json<PlanJob>('POST', '/api/dispatch/plan/', w.admin.token, { date: DAY, time_limit_ms: 300, drivers: [w.d1.id], include_undated: true, ...body });
   expect(start.status, JSON.stringify(start.body)).toBe(202);
   for (let i = 0; i < 300; i++) {
     const r = await w.t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, w.admin.token);

@@ -37,7 +37,7 @@ async function world() {
 }
 
 async function planned(w: Awaited<ReturnType<typeof world>>, body: Json): Promise<PlanJob> {
-  const start = await w.t.json<PlanJob>('POST', '/api/dispatch/plan/', w.admin.token, { date: DAY, time_limit_ms: 300, ...body });
+  const start = await w.t.json<PlanJob>('POST', '/api/dispatch/plan/', w.admin.token, { date: DAY, time_limit_ms: 300, include_undated: true, ...body });
   expect(start.status, JSON.stringify(start.body)).toBe(202);
   expect(start.body.status).toBe('running');
   for (let i = 0; i < 300; i++) {
@@ -133,12 +133,48 @@ describe('planning the day', () => {
     expect((await t.json('GET', '/api/dispatch/plan/1/', shipper.token)).status).toBe(403);
     expect((await t.json('GET', '/api/dispatch/plan/999/', admin.token)).status).toBe(404);
     // At most two plans solve at once (each takes a core); a third waits its turn.
-    const slow = { date: DAY, drivers: [d1.id], time_limit_ms: 1500 };
+    const slow = { date: DAY, drivers: [d1.id], time_limit_ms: 1500, include_undated: true };
     expect((await t.json('POST', '/api/dispatch/plan/', admin.token, slow)).status).toBe(202);
     expect((await t.json('POST', '/api/dispatch/plan/', admin.token, slow)).status).toBe(202);
     const third = await t.json<Json>('POST', '/api/dispatch/plan/', admin.token, slow);
     expect(third.status).toBe(409);
     expect(third.body).toMatchObject({ success: false, code: 'conflict' });
+  });
+
+  it('takes the parcels due that day (undated ones only when asked) and counts the drive back in the route\'s time', async () => {
+    const w = await world();
+    const { t, admin, d1 } = w;
+    // The world's 12 ring parcels are undated; these four are dated.
+    const today = await w.parcel('DUE', { latitude: DEPOT[0] + 0.02, longitude: DEPOT[1], delivery_date: DAY });
+    const overdue = await w.parcel('OVERDUE', { latitude: DEPOT[0], longitude: DEPOT[1] + 0.02, delivery_date: '2026-01-02' });
+    const tomorrow = await w.parcel('TOMORROW', { latitude: DEPOT[0] - 0.02, longitude: DEPOT[1], delivery_date: '2026-01-06' });
+    const run = async (body: Json) => {
+      const start = await t.json<PlanJob>('POST', '/api/dispatch/plan/', admin.token, { date: DAY, time_limit_ms: 200, drivers: [d1.id], ...body });
+      expect(start.status, JSON.stringify(start.body)).toBe(202);
+      for (let i = 0; i < 300; i++) {
+        const r = await t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, admin.token);
+        if (r.body.status === 'done') return r.body.proposal!;
+        await new Promise((res) => setTimeout(res, 50));
+      }
+      throw new Error('plan did not finish');
+    };
+    const dated = await run({});
+    const all = (p: typeof dated) => [...p.routes.flatMap((r) => r.stops.map((s) => s.package)), ...p.unassigned.map((u) => u.package)].sort((a, b) => a - b);
+    expect(all(dated)).toEqual([today, overdue]);
+    const withUndated = await run({ include_undated: true });
+    expect(all(withUndated)).toContain(today);
+    expect(all(withUndated)).toContain(w.ids[0]);
+    expect(all(withUndated)).not.toContain(tomorrow);
+    // A bad flag is refused like any bad field.
+    expect((await t.json('POST', '/api/dispatch/plan/', admin.token, { date: DAY, drivers: [d1.id], include_undated: 'yes' })).status).toBe(400);
+
+    // The van returns to its depot: duration and "back" include that last leg (2 km or more out, at 30 km/h).
+    const r = dated.routes[0];
+    const last = r.stops.at(-1)!;
+    const lastDone = Date.parse(last.eta) + last.service_s * 1000;
+    expect(r.end).toEqual({ latitude: DEPOT[0], longitude: DEPOT[1] });
+    expect(Date.parse(r.back!)).toBeGreaterThan(lastDone + 3 * 60_000);
+    expect(r.duration_s).toBe(Math.round((Date.parse(r.back!) - Date.parse(r.depart)) / 1000));
   });
 
   it('proposes one route per driver within capacity, windows and shifts; locks hold on re-plan; commit assigns like route/', async () => {

@@ -77,7 +77,7 @@ describe('shifts and windows typed as the depot\'s wall clock', () => {
     expect((await t.json('PUT', `/api/package/${windowed}/window/`, admin.token, { window_start: '09:00', window_end: '10:00' })).status).toBe(200);
 
     const start = await t.json<PlanJob>('POST', '/api/dispatch/plan/', admin.token, {
-      date: DAY, drivers: [d1.id, d2.id], time_limit_ms: 300, locks: [{ package: windowed, driver: d1.id }, { package: plain, driver: d1.id }],
+      date: DAY, drivers: [d1.id, d2.id], time_limit_ms: 300, include_undated: true, locks: [{ package: windowed, driver: d1.id }, { package: plain, driver: d1.id }],
     });
     expect(start.status, JSON.stringify(start.body)).toBe(202);
     let plan = start.body;

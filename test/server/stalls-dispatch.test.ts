@@ -40,7 +40,7 @@ describe('dispatch plan of a busy day does not freeze other users (security issu
 
     const other = await t.login('supervisor');
     const { result: plan, maxMs, p99Ms, polls } = await whilePolling(async () => {
-      const start = await t.json<PlanJob>('POST', '/api/dispatch/plan/', w.depot.token, { date: DAY, time_limit_ms: 500, drivers: [w.d1.id, w.d2.id] });
+      const start = await t.json<PlanJob>('POST', '/api/dispatch/plan/', w.depot.token, { date: DAY, time_limit_ms: 500, drivers: [w.d1.id, w.d2.id], include_undated: true });
       expect(start.status, JSON.stringify(start.body)).toBe(202);
       for (let i = 0; i < 1200; i++) {
         const r = await t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, w.depot.token);

@@ -8,8 +8,9 @@ import { Empty } from '../../ui/States';
 import { toast } from '../../ui/toast';
 import { distance, START_COLOUR, today } from '../routes/format';
 import { MapView, type MapLine, type MapMarker } from '../routes/MapView';
-import { colourFor, commitBody, DISPATCH_PATHS, hhmm, moveStop, replanBody, stopZone, toggleLock } from './board';
+import { colourFor, commitBody, DISPATCH_PATHS, hhmm, moveStop, replanBody, routeLine, stopZone, toggleLock } from './board';
 import { RouteCard } from './RouteCard';
+import { DayChanges } from './DayChanges';
 import '../routes/routes.css';
 import './dispatch.css';
 
@@ -46,6 +47,7 @@ export default function DispatchBoard() {
   const [pickedDepots, setPickedDepots] = useState<Set<number>>(new Set());
   const [pickedZones, setPickedZones] = useState<Set<number>>(new Set());
   const [pickedDrivers, setPickedDrivers] = useState<Set<number>>(new Set());
+  const [undated, setUndated] = useState(false);
   const [job, setJob] = useState<PlanJob | null>(null);
   const [proposal, setProposal] = useState<Proposal | null>(null);
   const [fixed, setFixed] = useState<Set<number>>(new Set());
@@ -93,7 +95,7 @@ export default function DispatchBoard() {
     const extra = keep && proposal ? replanBody(proposal, fixed) : { locks: [], fixed_routes: [] };
     try {
       const j = await api.post<PlanJob>(DISPATCH_PATHS.plan, {
-        date, warehouses: [...pickedDepots], zones: [...pickedZones], drivers: [...pickedDrivers], ...extra,
+        date, warehouses: [...pickedDepots], zones: [...pickedZones], drivers: [...pickedDrivers], include_undated: undated, ...extra,
       });
       setJob(j);
       watch(j.id);
@@ -123,10 +125,10 @@ export default function DispatchBoard() {
     const l: MapLine[] = [];
     for (const r of proposal?.routes ?? []) {
       const colour = colours.get(r.driver) ?? '#333';
-      const pts: [number, number][] = r.start ? [[r.start.latitude, r.start.longitude]] : [];
+      // Depot, stops and the drive back (issue 32).
+      const pts = routeLine(r);
       r.stops.forEach((s, i) => {
         if (s.latitude == null || s.longitude == null) return;
-        pts.push([s.latitude, s.longitude]);
         // Dots, not numbered pins: a day of 300 stops would bury the map; the popup and the card number them.
         m.push({ key: `s${s.package}`, lat: s.latitude, lng: s.longitude, color: colour, shape: 'dot', title: `${r.driver_name} · stop ${i + 1} · ${s.hawb}`, detail: `ETA ${hhmm(s.eta, stopZone(s, r))}${s.window_start ? ` (window ${s.window_start}–${s.window_end})` : ''}` });
       });
@@ -152,6 +154,9 @@ export default function DispatchBoard() {
             {warehouses.length === 0 ? <span class="muted small">No depots</span> : warehouses.map((w) => (
               <Toggle key={w.id} label={w.name || w.street_address} on={pickedDepots.has(w.id)} onChange={(on) => setPickedDepots(flip(pickedDepots, w.id, on))} />
             ))}
+          </fieldset>
+          <fieldset class="chips"><legend>Parcels</legend>
+            <Toggle label="Also parcels with no delivery date" on={undated} onChange={setUndated} testid="include-undated" />
           </fieldset>
           <fieldset class="chips"><legend>Zones {pickedDepots.size + pickedZones.size === 0 && <span class="muted small">(none chosen: all)</span>}</legend>
             {zones.map((z) => <Toggle key={z.id} label={z.name} on={pickedZones.has(z.id)} onChange={(on) => setPickedZones(flip(pickedZones, z.id, on))} />)}
@@ -188,6 +193,8 @@ export default function DispatchBoard() {
           </div>
         )}
       </section>
+
+      <DayChanges date={date} undated={undated} />
 
       {!proposal ? (!planning && <div class="card"><Empty title="No plan yet">Choose the day, the depots or zones and the drivers, then press Plan.</Empty></div>) : (
         <>

@@ -1,6 +1,6 @@
 import type { PlanRoute } from '../../../shared/schemas/dispatch';
 import { distance } from '../routes/format';
-import { hhmm, loadShare, routeZone, stopZone } from './board';
+import { backAt, hhmm, loadShare, routeZone, stopZone } from './board';
 
 const DRAG_TYPE = 'text/plain';
 
@@ -47,7 +47,7 @@ export function RouteCard({ route, colour, drivers, fixed, onMove, onLock, onFix
       <div class="plan-facts small">
         <span>{load.label}</span>
         <span>{distance(route.distance_m)}</span>
-        <span>back {last ? hhmm(new Date(Date.parse(last.eta) + last.service_s * 1000).toISOString(), routeZone(route)) : '—'}</span>
+        <span data-testid="plan-back">back {last ? hhmm(backAt(route), routeZone(route)) : '—'}</span>
         {late > 0 && <span class="bad-text">{late} late</span>}
       </div>
       <label class="check small">

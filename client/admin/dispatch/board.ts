@@ -1,6 +1,6 @@
-import { stopEtas, timeOnDay } from '../../../shared/routing/eta';
+import { stopEtas, timeOnDay, travelSeconds } from '../../../shared/routing/eta';
 import { localClock } from '../../../shared/time/zone';
-import type { PlanRoute, PlanStop, Proposal } from '../../../shared/schemas/dispatch';
+import type { AmendProposal, PlanRoute, PlanStop, Proposal } from '../../../shared/schemas/dispatch';
 
 /** API paths of the dispatch board (test/browser/dispatch.test.ts checks them against /api/openapi.json). */
 export const DISPATCH_PATHS = {
@@ -13,7 +13,18 @@ export const DISPATCH_PATHS = {
   zones: 'zone/',
   dayEtas: 'dispatch/eta/',
   routeEta: (id: number) => `route/${id}/eta/`,
+  amend: 'dispatch/amend/',
+  amendCommit: 'dispatch/amend/commit/',
 } as const;
+
+/** What to send back to apply an amended day: only the routes that change, and those dropped. */
+export function amendCommitBody(p: AmendProposal) {
+  return {
+    routes: p.routes.filter((r) => !r.dropped && (r.added.length || r.moved.length || r.removed.length))
+      .map((r) => ({ route: r.route, packages: r.stops.map((s) => s.package) })),
+    drop_routes: p.routes.filter((r) => r.dropped).map((r) => r.route),
+  };
+}
 
 /**
  * One colour per driver: hues far apart (and distinct for common colour blindness in the first
@@ -35,11 +46,15 @@ export function retime(date: string, route: PlanRoute): PlanRoute {
     stops: route.stops.map((s) => ({ id: s.package, latitude: s.latitude, longitude: s.longitude, serviceS: s.service_s, window: windows(s) })),
   });
   const last = etas.at(-1);
+  // The drive back to the end depot counts (issue 32), timed as the server times it without a road matrix.
+  const lastPlaced = [...route.stops].reverse().find((s) => s.latitude != null && s.longitude != null);
+  const home = last && route.end && lastPlaced ? travelSeconds({ latitude: lastPlaced.latitude!, longitude: lastPlaced.longitude! }, route.end) : 0;
+  const back = last ? last.depart + Math.round(home * 1000) : startAt;
   return {
     ...route,
     stops: route.stops.map((s, i) => ({ ...s, eta: new Date(etas[i]!.arrive).toISOString(), late: etas[i]!.late })),
     load: { kg: round(route.stops.reduce((a, s) => a + s.kg, 0)), m3: round(route.stops.reduce((a, s) => a + s.m3, 0)), parcels: route.stops.length },
-    duration_s: last ? Math.round((last.depart - startAt) / 1000) : 0,
+    duration_s: Math.round((back - startAt) / 1000), back: new Date(back).toISOString(),
   };
 }
 
@@ -86,6 +101,21 @@ export const stopZone = (s: PlanStop, r: PlanRoute): string => s.time_zone ?? ro
 /** An ISO instant as `HH:MM` on the wall clock of `zone` (the route's depot's). */
 export function hhmm(iso: string, zone: string): string {
   return iso ? localClock(Date.parse(iso), zone) : '—';
+}
+
+/** When the van is back at its depot: the proposal's own, else (a plan stored before issue 32) the last stop's departure. */
+export function backAt(r: PlanRoute): string {
+  if (r.back) return r.back;
+  const last = r.stops.at(-1);
+  return last ? new Date(Date.parse(last.eta) + last.service_s * 1000).toISOString() : '';
+}
+
+/** The line drawn for a route: depot, stops, and back to the end depot. */
+export function routeLine(r: PlanRoute): [number, number][] {
+  const pts: [number, number][] = r.start ? [[r.start.latitude, r.start.longitude]] : [];
+  for (const s of r.stops) if (s.latitude != null && s.longitude != null) pts.push([s.latitude, s.longitude]);
+  if (r.end && r.stops.length) pts.push([r.end.latitude, r.end.longitude]);
+  return pts;
 }
 
 /** Share of the tightest capacity a route uses (0..1+), and which one it is. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { IdParams } from '../../../shared/schemas/common';
 import {
-  CommitBody, CompanyServiceTime, CompanyServiceTimeBody, DepotPosition, DepotPositionBody, PackageWindow, PackageWindowBody, PlanJob, PlanRequest,
+  AmendCommit, AmendProposal, AmendRequest, CommitBody, CompanyServiceTime, CompanyServiceTimeBody, DepotPosition, DepotPositionBody, PackageWindow, PackageWindowBody, PlanJob, PlanRequest,
   RouteEtas, StopEtaRecord,
 } from '../../../shared/schemas/dispatch';
 import { RouteRecord } from '../../../shared/schemas/routes';
@@ -18,6 +18,8 @@ import { driverRef, findRoute } from '../../services/routes/shape';
 import { STAFF } from '../routes/common';
 import { dispatchResourceRoutes } from './resources';
 import { livePackage } from '../../services/history/live';
+import { proposeAmend } from '../../services/dispatch/amend';
+import { commitAmend } from '../../services/dispatch/amendCommit';
 
 const tags = ['Dispatch'];
 const DateQuery = z.object({ date: z.iso.date().optional() });
@@ -88,6 +90,21 @@ export function dispatchRoutes(app: App): void {
   }, async ({ deps, user, params, body }) => {
     const routes = await commitPlan(deps, user, await findPlan(deps, params.id), body);
     return { success: true, message: `${routes.length} route(s) created`, routes };
+  });
+
+  defineRoute(app, {
+    method: 'post', path: '/dispatch/amend/', tags, access: 'route.manage', catalogue: [], body: AmendRequest, response: AmendProposal,
+    summary: 'Proposes a change to the day\'s committed routes: new parcels inserted, or the stops of routes that cannot run moved to the others (nothing is written)',
+    description: 'Stops done and the next stop of a route under way stay put; the other stops keep their driver and move only when that saves more than `move_penalty_s`. Each route says what was added, moved and removed against what its driver has.',
+  }, ({ deps, body }) => proposeAmend(deps, body));
+
+  defineRoute(app, {
+    method: 'post', path: '/dispatch/amend/commit/', tags, access: 'route.manage', catalogue: [], body: AmendCommit,
+    response: z.object({ success: z.boolean(), message: z.string(), routes: z.array(RouteRecord) }),
+    summary: 'Applies an amended day: routes get their new stops in order (the drivers\' phones through the change feed), dropped routes are cancelled, arrival times move',
+  }, async ({ deps, user, body }) => {
+    const routes = await commitAmend(deps, user, body);
+    return { success: true, message: `${routes.length} route(s) changed`, routes };
   });
 
   defineRoute(app, {

@@ -17,7 +17,7 @@ import { depotZone, today as localToday } from '../time/zones';
 export const travelModel = (config: Deps['config']): TravelModel => ({ speedKmh: config.travelSpeedKmh ?? DEFAULT_TRAVEL.speedKmh, detourFactor: config.detourFactor ?? DEFAULT_TRAVEL.detourFactor });
 
 /** Stops still to be driven to: failed ones were skipped today, delivered ones are done. */
-const TO_VISIT = new Set(['created', 'received', 'assigned', 'out_for_delivery']);
+export const TO_VISIT = new Set(['created', 'received', 'assigned', 'out_for_delivery']);
 /** A position older than this says little about where the van is now. */
 const FRESH_POSITION_MS = 30 * 60_000;
 /** A route whose next stop runs this far behind its planned time is "running late". */
@@ -25,7 +25,7 @@ export const LATE_AFTER_MIN = 15;
 
 const placed = (p: { latitude: number | null; longitude: number | null }): p is { latitude: number; longitude: number } => p.latitude != null && p.longitude != null;
 
-async function shiftOf(db: Db, route: RouteRow) {
+export async function shiftOf(db: Db, route: RouteRow) {
   return route.driver_id != null
     ? await db.select().from(driverShift).where(and(eq(driverShift.driver_id, route.driver_id), eq(driverShift.date, route.date))).get()
     : undefined;
@@ -52,7 +52,7 @@ async function routeStart(db: Db, route: RouteRow, shift: Awaited<ReturnType<typ
  * fresh position, else the last stop worked, else the route's start. The phone does the same
  * (client/driver/eta.ts).
  */
-async function origin(deps: Deps, route: RouteRow, worked: { latitude: number | null; longitude: number | null }[]): Promise<{ from: LatLng | null; startAt: number }> {
+export async function origin(deps: Deps, route: RouteRow, worked: { latitude: number | null; longitude: number | null }[]): Promise<{ from: LatLng | null; startAt: number }> {
   const now = deps.clock.now();
   const shift = await shiftOf(deps.db, route);
   const shiftStart = timeOnDay(route.date, shift?.start_time ?? DEFAULT_SHIFT.start, await routeZone(deps, route, shift ?? null));

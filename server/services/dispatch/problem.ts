@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, notInArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { haversineDistance, type LatLng } from '../../../shared/routing/haversine';
 import type { UnassignedReason as FleetReason } from '../../../shared/routing/fleet/index';
 import { DEFAULT_TRAVEL, timeOnDay, type TravelModel } from '../../../shared/routing/eta';
@@ -100,6 +100,17 @@ async function zonesOf(db: Db, req: PlanRequest): Promise<number[] | null> {
   return [...new Set([...req.zones, ...fromDepots])];
 }
 
+/**
+ * The parcels due on `date` (issue 32): `delivery_date` is a calendar day on the wall clock of the
+ * parcel's depot (docs/decisions-time.md), as the plan's date is, so the two compare as text.
+ * Overdue ones (an earlier day, still not out) are due too; undated ones only when asked for.
+ * A parcel the dispatcher locked is planned whatever its date.
+ */
+export function dueBy(date: string, includeUndated: boolean, locked: number[] = []): SQL {
+  const due = includeUndated ? or(isNull(pkg.delivery_date), lte(pkg.delivery_date, date)) : lte(pkg.delivery_date, date);
+  return (locked.length ? or(due, inArray(pkg.id, locked)) : due) as SQL;
+}
+
 async function pool(db: Db, req: PlanRequest, excluded: number[]): Promise<PackageRow[]> {
   const zones = await zonesOf(db, req);
   const locked = req.locks.map((l) => l.package);
@@ -110,6 +121,7 @@ async function pool(db: Db, req: PlanRequest, excluded: number[]): Promise<Packa
     or(isNull(pkg.route_id), notInArray(pkg.route_id, live)),
     locked.length && inZones ? or(inZones, inArray(pkg.id, locked)) : inZones,
     excluded.length ? notInArray(pkg.id, excluded) : undefined,
+    dueBy(req.date, req.include_undated, locked),
   )).orderBy(pkg.id).limit(5000).all();
 }
 

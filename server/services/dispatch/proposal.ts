@@ -1,4 +1,4 @@
-import { stopEtas, type EtaStop } from '../../../shared/routing/eta';
+import { stopEtas, travelSeconds, type EtaStop } from '../../../shared/routing/eta';
 import type { LatLng } from '../../../shared/routing/haversine';
 import type { PlanRoute, PlanStop, PlanUnassigned, Proposal } from '../../../shared/schemas/dispatch';
 import { iso } from '../../clock';
@@ -13,7 +13,7 @@ export const etaStop = (p: PlanParcel): EtaStop => ({
 });
 
 /** One driver's route as the board shows it: stops with ETAs (the shared function), load against capacity, distance. */
-function planRoute(ctx: PlanContext, driver: PlanDriver, parcels: PlanParcel[], fixed: boolean, legs?: number[]): PlanRoute {
+function planRoute(ctx: PlanContext, driver: PlanDriver, parcels: PlanParcel[], fixed: boolean, legs?: number[], returnS?: number): PlanRoute {
   const startAt = driver.departAt;
   const etas = stopEtas({ from: driver.start, startAt, stops: parcels.map((p) => etaStop(p)), legs, model: ctx.model });
   const stops: PlanStop[] = parcels.map((p, i) => ({
@@ -25,13 +25,18 @@ function planRoute(ctx: PlanContext, driver: PlanDriver, parcels: PlanParcel[], 
   const placed = parcels.filter((p) => p.row.latitude != null && p.row.longitude != null).map((p) => ({ latitude: p.row.latitude as number, longitude: p.row.longitude as number }));
   const path: LatLng[] = [...(driver.start ? [driver.start] : []), ...placed, ...(driver.end ? [driver.end] : [])];
   const last = etas.at(-1);
+  // The drive back to the end depot is part of the day (issue 32): the road matrix's leg when the
+  // optimiser had one, else the same great-circle time the ETAs use.
+  const lastPlaced = placed.at(-1);
+  const home = !last || !driver.end ? 0 : returnS ?? (lastPlaced ? travelSeconds(lastPlaced, driver.end, ctx.model) : 0);
+  const back = last ? last.depart + Math.round(home * 1000) : startAt;
   return {
     driver: driver.id, driver_name: driver.name, vehicle: driver.vehicleId, vehicle_name: driver.vehicleName,
     shift_start: driver.shiftStart, shift_end: driver.shiftEnd, time_zone: driver.zone, depart: iso(startAt) ?? '', start: driver.start, end: driver.end,
     capacity: driver.capacity,
     load: { kg: round(parcels.reduce((s, p) => s + p.kg, 0)), m3: round(parcels.reduce((s, p) => s + p.m3, 0)), parcels: parcels.length },
     distance_m: Math.round(pathMetres(path, ctx.model)),
-    duration_s: last ? Math.round((last.depart - startAt) / 1000) : 0,
+    duration_s: Math.round((back - startAt) / 1000), back: iso(back) ?? '',
     fixed, stops,
   };
 }
@@ -47,10 +52,10 @@ function unassignedOf(p: PlanParcel, reason: PlanUnassigned['reason'], message: 
  */
 export function toProposal(ctx: PlanContext, problem: DayProblem, solution: DaySolution, solveMs: number): Proposal {
   const { result } = solution;
-  const byVehicle = new Map(result.routes.map((r, k) => [r.vehicle, { jobs: r.jobs, legs: solution.legs[k] }]));
+  const byVehicle = new Map(result.routes.map((r, k) => [r.vehicle, { jobs: r.jobs, legs: solution.legs[k], back: solution.returns?.[k] }]));
   const routes = ctx.drivers.map((d, v) => {
     const got = byVehicle.get(problem.vehicles[v].id);
-    return planRoute(ctx, d, (got?.jobs ?? []).map((j) => ctx.parcels[j]), false, got?.legs ?? []);
+    return planRoute(ctx, d, (got?.jobs ?? []).map((j) => ctx.parcels[j]), false, got?.legs ?? [], got?.back);
   });
   for (const f of ctx.fixed) routes.push(planRoute(ctx, f.driver, f.parcels, true));
   const unassigned = [

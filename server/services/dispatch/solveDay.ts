@@ -25,6 +25,8 @@ export interface DaySolution {
   reasons: UnassignedReason[];
   /** Per route of `result.routes`: travel seconds into each of its stops. */
   legs: number[][];
+  /** Per route of `result.routes`: travel seconds from its last stop back to its end depot (0 for an open route). */
+  returns?: number[];
 }
 
 const pointKey = (p: LatLng) => `${p.latitude.toFixed(6)},${p.longitude.toFixed(6)}`;
@@ -60,14 +62,18 @@ export function solveDay(problem: DayProblem): DaySolution {
   const reasons = result.unassigned.length ? unassignedReasons(input, result.unassigned) : [];
   const vehicleAt = new Map(input.vehicles.map((v) => [v.id, v]));
   const jobAt = new Map(input.jobs.map((j) => [j.id, j]));
+  const returns: number[] = [];
   const legs = result.routes.map((r) => {
-    let here = (vehicleAt.get(r.vehicle) as FleetInput['vehicles'][number]).start;
-    return r.jobs.map((id) => {
+    const vehicle = vehicleAt.get(r.vehicle) as FleetInput['vehicles'][number];
+    let here = vehicle.start;
+    const into = r.jobs.map((id) => {
       const to = (jobAt.get(id) as FleetInput['jobs'][number]).location;
       const s = input.matrix[here][to];
       here = to;
       return s;
     });
+    returns.push(vehicle.end != null && r.jobs.length ? input.matrix[here][vehicle.end] : 0);
+    return into;
   });
-  return { result, reasons, legs };
+  return { result, reasons, legs, returns };
 }

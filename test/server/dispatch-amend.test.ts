@@ -1,0 +1,193 @@
+/**
+ * The day after the plan (issue 32, section 2), on the real server (SQLite here, PostgreSQL with
+ * scripts/with-postgres.sh): two routes committed and on the road; at 11:00 new parcels arrive and
+ * join them. The stops done and the driver's next stop stay put, the phone hears of the change
+ * through its feed from where it left off, and the recipients' arrival times move. Then a driver
+ * goes home sick and the remainder of the day is re-planned without them.
+ */
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import type { AmendProposal, RouteEtas } from '../../shared/schemas/dispatch';
+import { stopEta } from '../../server/db/schema/index';
+import { routeWorld, type Json, type PackageJson, type RouteJson } from './routes-helpers';
+
+const DAY = '2026-01-05';
+const DEPOT: [number, number] = [-33.87, 151.2];
+const at = (hhmm: string) => Date.parse(`${DAY}T${hhmm}:00Z`); // the test app's business zone is UTC
+interface Feed { cursor: number; upserts: { packages: (PackageJson & { route_id?: number | null })[] }; removes: { packages: number[] } }
+
+async function onTheRoad() {
+  const w = await routeWorld();
+  const { t, admin, d1, d2 } = w;
+  expect((await t.json('PUT', `/api/warehouse/${w.warehouseId}/position/`, admin.token, { latitude: DEPOT[0], longitude: DEPOT[1] })).status).toBe(200);
+  for (const [d, n] of [[d1.id, 1], [d2.id, 2]]) {
+    const van = await t.json<{ id: number }>('POST', '/api/vehicle/', admin.token, { name: `Van ${n}`, capacity_parcels: 20 });
+    const s = await t.json('POST', '/api/driver-shift/', admin.token, { driver: d, date: DAY, start_time: '08:00', end_time: '17:00', start_warehouse: w.warehouseId, vehicle: van.body.id });
+    expect(s.status, JSON.stringify(s.body)).toBe(201);
+  }
+  // North of the depot for driver 1, south for driver 2, five stops each, 2-6 km out.
+  const north: number[] = [];
+  const south: number[] = [];
+  for (let k = 0; k < 5; k++) {
+    north.push(await w.parcel(`N${k}`, { latitude: DEPOT[0] + 0.02 + 0.008 * k, longitude: DEPOT[1] + 0.004 * (k % 2), delivery_date: DAY }));
+    south.push(await w.parcel(`S${k}`, { latitude: DEPOT[0] - 0.02 - 0.008 * k, longitude: DEPOT[1] - 0.004 * (k % 2), delivery_date: DAY }));
+  }
+  const route = async (driver: number, packages: number[]) => {
+    const r = await t.json<{ id: number }>('POST', '/api/route/', admin.token, {
+      name: `Run ${driver}`, date: DAY, driver, warehouse: w.warehouseId, start_latitude: DEPOT[0], start_longitude: DEPOT[1], packages,
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const id = (r.body as { id?: number; route?: { id: number } }).id ?? (r.body as { route: { id: number } }).route.id;
+    // Ordered and timed as the board's commit does.
+    expect((await t.json('POST', `/api/route/${id}/optimize/`, admin.token, {})).status).toBe(200);
+    return id;
+  };
+  const r1 = await route(d1.id, north);
+  const r2 = await route(d2.id, south);
+  t.clock.set(at('08:05'));
+  for (const [id, d] of [[r1, d1], [r2, d2]] as const) expect((await t.json('POST', `/api/route/${id}/status-change/`, d.token, { status: 'in_progress' })).status).toBe(200);
+  return { ...w, r1, r2, north, south };
+}
+
+const orderOf = async (w: Awaited<ReturnType<typeof onTheRoad>>, route: number) =>
+  (await w.t.json<RouteJson>('GET', `/api/route/${route}/`, w.admin.token)).body.packages;
+const etaOf = async (w: Awaited<ReturnType<typeof onTheRoad>>, id: number) => (await w.t.db.select().from(stopEta).where(eq(stopEta.package_id, id)).get())?.eta_at;
+const feed = async (w: Awaited<ReturnType<typeof onTheRoad>>, token: string, cursor: number) => (await w.t.json<Feed>('GET', `/api/sync/changes/?cursor=${cursor}&limit=1000`, token)).body;
+
+describe('inserting parcels into running routes', () => {
+  it('at 11:00 puts new parcels into the routes on the road; done and next stops stay; the phone and the recipients hear of it', async () => {
+    const w = await onTheRoad();
+    const { t, admin, d1, d2, shipper, r1, r2 } = w;
+    // Driver 1 delivers their first stop at 09:30 and is heading to the second.
+    t.clock.set(at('09:30'));
+    const order1 = await orderOf(w, r1);
+    const first = (await t.json<PackageJson>('GET', `/api/package/${order1[0]}/`, admin.token)).body;
+    expect((await t.json('POST', '/api/scan-package-api/scan-deliver/', d1.token, { barcode: first.hawb, recipient_name: 'At the door' })).status).toBe(200);
+    const next1 = order1[1];
+    // The phone synced then and went offline.
+    const phoneCursor = (await feed(w, d1.token, 0)).cursor;
+
+    t.clock.set(at('11:00'));
+    // The vans report where they are at 11:00, so the times before the change are today's.
+    for (const d of [d1, d2]) expect((await t.json('POST', '/api/driver-position/', d.token, { positions: [{ latitude: DEPOT[0], longitude: DEPOT[1], occurred_at: `${DAY}T11:00:00Z` }] })).status).toBe(200);
+    const etaBefore = new Map<number, number | undefined>();
+    for (const id of [...w.north, ...w.south]) etaBefore.set(id, await etaOf(w, id));
+    // Three parcels due today arrive near driver 1's remaining stops; one undated, one for tomorrow.
+    const fresh = [
+      await w.parcel('LATE-1', { latitude: DEPOT[0] + 0.031, longitude: DEPOT[1] + 0.006, delivery_date: DAY }),
+      await w.parcel('LATE-2', { latitude: DEPOT[0] + 0.047, longitude: DEPOT[1] - 0.002, delivery_date: DAY }),
+      await w.parcel('LATE-3', { latitude: DEPOT[0] - 0.035, longitude: DEPOT[1] + 0.003, delivery_date: DAY }),
+    ];
+    const undated = await w.parcel('UNDATED', { latitude: DEPOT[0] + 0.03, longitude: DEPOT[1] });
+    const tomorrow = await w.parcel('TOMORROW', { latitude: DEPOT[0] + 0.03, longitude: DEPOT[1], delivery_date: '2026-01-06' });
+
+    // Who may ask, and bad input: nothing runs, nothing changes.
+    expect((await t.json('POST', '/api/dispatch/amend/', shipper.token, { date: DAY })).status).toBe(403);
+    expect((await t.json('POST', '/api/dispatch/amend/', d1.token, { date: DAY })).status).toBe(403);
+    expect((await t.json('POST', '/api/dispatch/amend/', admin.token, { date: 'today' })).status).toBe(400);
+    expect((await t.json('POST', '/api/dispatch/amend/', admin.token, { date: DAY, drop_routes: [9999] })).status).toBe(400);
+    expect((await t.json('POST', '/api/dispatch/amend/', admin.token, { date: DAY, packages: [first.id] })).status).toBe(400);
+
+    const preview = await t.json<AmendProposal>('POST', '/api/dispatch/amend/', admin.token, { date: DAY });
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    const p = preview.body;
+    const added = p.routes.flatMap((r) => r.added).sort((a, b) => a - b);
+    expect(added).toEqual([...fresh].sort((a, b) => a - b));
+    expect(added).not.toContain(undated);
+    expect(added).not.toContain(tomorrow);
+    expect(p.unassigned).toEqual([]);
+    const a1 = p.routes.find((r) => r.route === r1)!;
+    const a2 = p.routes.find((r) => r.route === r2)!;
+    // Each new parcel went to the van that passes by it.
+    expect(a1.added.sort()).toEqual([fresh[0], fresh[1]].sort());
+    expect(a2.added).toEqual([fresh[2]]);
+    // The delivered stop is done and not offered for change; the next stop stays first.
+    expect(a1.done).toBe(1);
+    expect(a1.before[0]).toBe(next1);
+    expect(a1.stops[0]).toMatchObject({ package: next1, state: 'next' });
+    expect(a1.stops.some((s) => s.package === first.id)).toBe(false);
+    expect(a1.removed).toEqual([]);
+    for (const s of a1.stops) expect(s.state).toBe(s.package === next1 ? 'next' : a1.added.includes(s.package) ? 'added' : a1.moved.includes(s.package) ? 'moved' : 'kept');
+    expect(Date.parse(a1.back!)).toBeGreaterThan(Date.parse(a1.stops.at(-1)!.eta));
+    // The preview wrote nothing.
+    expect(await orderOf(w, r1)).toEqual(order1);
+
+    // A commit that moves the stop the driver is heading to is refused, and changes nothing.
+    const body = { routes: p.routes.map((r) => ({ route: r.route, packages: r.stops.map((s) => s.package) })) };
+    const swapped = { routes: body.routes.map((r) => (r.route === r1 ? { ...r, packages: [...r.packages.slice(1), r.packages[0]] } : r)) };
+    expect((await t.json('POST', '/api/dispatch/amend/commit/', admin.token, swapped)).status).toBe(409);
+    // Dropping a stop a van carries is refused too.
+    const carried = a2.before.at(-1)!;
+    const short = { routes: body.routes.map((r) => (r.route === r2 ? { ...r, packages: r.packages.filter((id) => id !== carried) } : r)) };
+    expect((await t.json('POST', '/api/dispatch/amend/commit/', admin.token, short)).status).toBe(409);
+    expect((await t.json('POST', '/api/dispatch/amend/commit/', shipper.token, body)).status).toBe(403);
+    expect(await orderOf(w, r1)).toEqual(order1);
+
+    const c = await t.json<{ routes: RouteJson[] }>('POST', '/api/dispatch/amend/commit/', admin.token, body);
+    expect(c.status, JSON.stringify(c.body)).toBe(200);
+    const after1 = await orderOf(w, r1);
+    expect(after1).toEqual([first.id, ...a1.stops.map((s) => s.package)]);
+
+    // The phone, back online, reads the change from where it left off: the new parcels are its own,
+    // in the order the office committed, after the stop it is heading to.
+    const got = await feed(w, d1.token, phoneCursor);
+    const mine = new Map(got.upserts.packages.map((x) => [x.id, x]));
+    for (const id of a1.added) expect(mine.get(id)).toMatchObject({ assigned_to_id: d1.id, status: 'assigned' });
+    const seq = (id: number) => mine.get(id)?.sequence_no ?? (after1.indexOf(id) + 1);
+    expect(a1.stops.map((s) => seq(s.package))).toEqual(a1.stops.map((_, i) => i + 2));
+    // Driver 2's phone gets their one new parcel and nothing of driver 1's.
+    const other = await feed(w, d2.token, 0);
+    expect(other.upserts.packages.map((x) => x.id)).toContain(fresh[2]);
+    expect(other.upserts.packages.map((x) => x.id)).not.toContain(fresh[0]);
+
+    // Recipients' times: the new stops have one, and stops after an inserted one are reached later.
+    for (const id of fresh) expect(await etaOf(w, id)).toBeGreaterThan(at('11:00'));
+    const eta = await t.json<RouteEtas>('GET', `/api/route/${r1}/eta/`, admin.token);
+    expect(eta.body.stops.map((s) => s.package)).toEqual(a1.stops.map((s) => s.package));
+    const firstAdded = a1.stops.findIndex((s) => s.state === 'added');
+    const laterOld = a1.stops.slice(firstAdded + 1).filter((s) => s.state !== 'added');
+    if (laterOld.length) for (const s of laterOld) expect((await etaOf(w, s.package))!).toBeGreaterThan(etaBefore.get(s.package)!);
+    else expect(Date.parse(eta.body.finish!)).toBeGreaterThan(Math.max(...[...etaBefore.values()].filter((x): x is number => x != null)));
+    const pkgEta = await t.json<{ eta: { from: string; to: string } | null }>('GET', `/api/package/${fresh[0]}/eta/`, shipper.token);
+    expect(pkgEta.body.eta).not.toBeNull();
+
+    // Nothing left to insert: a second preview changes nothing anywhere.
+    const again = await t.json<AmendProposal>('POST', '/api/dispatch/amend/', admin.token, { date: DAY });
+    expect(again.body.routes.every((r) => !r.added.length && !r.moved.length && !r.removed.length)).toBe(true);
+  }, 120_000);
+
+  it('re-plans the remainder without a driver who went home sick: their stops go to the others, locks kept', async () => {
+    const w = await onTheRoad();
+    const { t, admin, d1, d2, r1, r2 } = w;
+    t.clock.set(at('10:00'));
+    const order1 = await orderOf(w, r1);
+    const order2 = await orderOf(w, r2);
+    const hawb = (await t.json<PackageJson>('GET', `/api/package/${order2[0]}/`, admin.token)).body.hawb;
+    expect((await t.json('POST', '/api/scan-package-api/scan-deliver/', d2.token, { barcode: hawb, recipient_name: 'Front desk' })).status).toBe(200);
+    const cursor1 = (await feed(w, d1.token, 0)).cursor;
+
+    const preview = await t.json<AmendProposal>('POST', '/api/dispatch/amend/', admin.token, { date: DAY, drop_routes: [r2], packages: [] });
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    const gone = preview.body.routes.find((r) => r.route === r2)!;
+    const kept = preview.body.routes.find((r) => r.route === r1)!;
+    expect(gone).toMatchObject({ dropped: true, stops: [] });
+    expect(gone.removed.sort()).toEqual(order2.slice(1).sort());
+    // Driver 1 keeps every stop they had, the one they are heading to first, and takes the four left.
+    expect(kept.stops[0]).toMatchObject({ package: order1[0], state: 'next' });
+    expect(kept.added.sort()).toEqual(order2.slice(1).sort());
+    expect(kept.stops.map((s) => s.package).filter((id) => order1.includes(id)).sort()).toEqual([...order1].sort());
+
+    const body: Json = { routes: [{ route: r1, packages: kept.stops.map((s) => s.package) }], drop_routes: [r2] };
+    const c = await t.json<{ routes: RouteJson[] }>('POST', '/api/dispatch/amend/commit/', admin.token, body);
+    expect(c.status, JSON.stringify(c.body)).toBe(200);
+    expect(c.body.routes.find((r) => r.id === r2)).toMatchObject({ status: 'cancelled' });
+    expect(await orderOf(w, r1)).toEqual(kept.stops.map((s) => s.package));
+    const got = await feed(w, d1.token, cursor1);
+    for (const id of order2.slice(1)) expect(got.upserts.packages.find((x) => x.id === id)).toMatchObject({ assigned_to_id: d1.id });
+    // Driver 2's phone lets go of them; the delivered one stays theirs on the record.
+    const theirs = await feed(w, d2.token, 0);
+    expect(theirs.upserts.packages.filter((x) => x.status !== 'delivered').map((x) => x.id)).toEqual([]);
+    // The same commit again is out of date: the route is no longer live.
+    expect((await t.json('POST', '/api/dispatch/amend/commit/', admin.token, body)).status).toBe(409);
+  }, 120_000);
+});
