@@ -65,54 +65,66 @@ export function replayRoute(input: FleetInput, veh: Veh, jobs: Job[], balance = 
   const empty: Replay = { ok: problems.length === 0, problems, travel, distance, departure: shiftStart, end: shiftStart, duration: 0, cost: 0, starts: [], breaks: [] };
   if (jobs.length === 0) return empty;
 
-  type Event = { kind: 'break'; lo: number; hi: number; dur: number; before: number } | { kind: 'job'; job: Job };
-  let best: { end: number; departure: number; starts: number[]; breaks: Replay['breaks'] } | null = null;
-  let why = '';
-  for (const place of placements(breaks.length, jobs.length)) {
-    const events: Event[] = [];
-    for (let g = 0; g <= jobs.length; g++) {
-      breaks.forEach((b, i) => { if (place[i] === g) events.push({ kind: 'break', lo: b.window[0], hi: b.window[1], dur: b.duration, before: g }); });
-      if (g < jobs.length) events.push({ kind: 'job', job: jobs[g] });
-    }
-    // Forward from the shift start.
-    let t = shiftStart;
-    let here = veh.start;
-    let broken = '';
+  /** The day as items: drive to a stop, breaks taken there (or before the return), serve it; then the drive back. */
+  type Item = { kind: 'drive'; time: number } | { kind: 'break'; lo: number; hi: number; dur: number; before: number } | { kind: 'serve'; job: Job };
+  const forward = (items: Item[], from: number) => {
+    let t = from;
     const starts: number[] = [];
     const br: Replay['breaks'] = [];
-    const chosenHi: number[] = [];
-    for (const e of events) {
-      if (e.kind === 'break') {
-        const s = Math.max(t, e.lo);
-        if (s > e.hi + TOL) { broken = `break starts at ${s}, after ${e.hi}`; break; }
-        br.push({ before: e.before, start: s, end: s + e.dur });
-        chosenHi.push(e.hi);
-        t = s + e.dur;
-      } else {
-        t += M[here][e.job.location];
-        here = e.job.location;
-        let s = t;
-        let hi = Infinity;
-        if (e.job.windows && e.job.windows.length > 0) {
-          s = Infinity;
-          for (const [a, b] of e.job.windows) if (t <= b + TOL && Math.max(t, a) < s) { s = Math.max(t, a); hi = b; }
-          if (s === Infinity) { broken = `job ${e.job.id} reached at ${t} after its windows`; break; }
-        }
-        starts.push(s);
-        chosenHi.push(hi);
-        t = s + (e.job.service ?? 0);
+    const his: number[] = [];
+    for (const it of items) {
+      if (it.kind === 'drive') { t += it.time; his.push(Infinity); continue; }
+      if (it.kind === 'break') {
+        const s = Math.max(t, it.lo);
+        if (s > it.hi + TOL) return { broken: `break starts at ${s}, after ${it.hi}` } as const;
+        br.push({ before: it.before, start: s, end: s + it.dur });
+        his.push(it.hi);
+        t = s + it.dur;
+        continue;
       }
+      let s = t;
+      let hi = Infinity;
+      if (it.job.windows && it.job.windows.length > 0) {
+        s = Infinity;
+        for (const [a, b] of it.job.windows) if (t <= b + TOL && Math.max(t, a) < s) { s = Math.max(t, a); hi = b; }
+        if (s === Infinity) return { broken: `job ${it.job.id} reached at ${t} after its windows` } as const;
+      }
+      starts.push(s);
+      his.push(hi);
+      t = s + (it.job.service ?? 0);
     }
-    if (broken) { why = broken; continue; }
-    if (veh.end !== undefined) t += M[here][veh.end];
-    const end = t;
+    return { end: t, starts, breaks: br, his } as const;
+  };
+  let best: { end: number; departure: number; items: Item[] } | null = null;
+  let why = '';
+  for (const place of placements(breaks.length, jobs.length)) {
+    const items: Item[] = [];
+    let here = veh.start;
+    for (let g = 0; g <= jobs.length; g++) {
+      if (g < jobs.length) {
+        items.push({ kind: 'drive', time: M[here][jobs[g].location] });
+        here = jobs[g].location;
+      }
+      breaks.forEach((b, i) => { if (place[i] === g) items.push({ kind: 'break', lo: b.window[0], hi: b.window[1], dur: b.duration, before: g }); });
+      if (g < jobs.length) items.push({ kind: 'serve', job: jobs[g] });
+    }
+    if (veh.end !== undefined) items.push({ kind: 'drive', time: M[here][veh.end] });
+    const f = forward(items, shiftStart);
+    if ('broken' in f) { why = f.broken ?? ''; continue; }
+    const end = f.end;
     if (end > shiftEnd + TOL) { why = `done at ${end}, after shift end ${shiftEnd}`; continue; }
     const skipped = breaks.filter((_, i) => place[i] > jobs.length);
     if (skipped.some((b) => b.window[0] < end - TOL)) { why = `a break (window from ${skipped[0].window[0]}) not taken though the route ends at ${end}`; continue; }
-    const departure = Math.max(shiftStart, leaveBy(events, chosenHi, veh, M, end));
-    const duration = end - departure;
-    if (veh.maxDuration !== undefined && duration > veh.maxDuration + TOL) { why = `duration ${duration} over ${veh.maxDuration}`; continue; }
-    if (!best || end < best.end - TOL || (end < best.end + TOL && departure > best.departure + TOL)) best = { end, departure, starts, breaks: br };
+    // Backward: the latest start of each item that still ends at `end` inside the same windows.
+    let latest = end;
+    for (let k = items.length - 1; k >= 0; k--) {
+      const it = items[k];
+      const dur = it.kind === 'drive' ? it.time : it.kind === 'break' ? it.dur : it.job.service ?? 0;
+      latest = Math.min(f.his[k], latest - dur);
+    }
+    const departure = Math.max(shiftStart, latest);
+    if (veh.maxDuration !== undefined && end - departure > veh.maxDuration + TOL) { why = `duration ${end - departure} over ${veh.maxDuration}`; continue; }
+    if (!best || end < best.end - TOL || (end < best.end + TOL && departure > best.departure + TOL)) best = { end, departure, items };
   }
   if (!best) {
     problems.push(`vehicle ${veh.id}: ${why}`);
@@ -122,32 +134,10 @@ export function replayRoute(input: FleetInput, veh: Veh, jobs: Job[], balance = 
   const c = veh.costs;
   let cost = c ? (c.fixed ?? 0) + (c.perDistance ?? 0) * distance + (c.perTime ?? 0) * duration : distance;
   if (balance && balance.weight > 0) cost += balance.weight * (balance.by === 'duration' ? duration * duration : jobs.length * jobs.length);
-  return { ok: problems.length === 0, problems, travel, distance, departure: best.departure, end: best.end, duration, cost, starts: best.starts, breaks: best.breaks };
-}
-
-/**
- * Latest departure that still ends at `end` (backward pass): each event (a job at its place, or a
- * break where the vehicle is) starts by min(its window's end, the next one's latest start minus
- * the drive there and its own duration).
- */
-function leaveBy(events: ({ kind: 'break'; dur: number } | { kind: 'job'; job: Job })[], his: number[], veh: Veh, M: number[][], end: number): number {
-  const place = (k: number): number => {
-    for (let i = k; i >= 0; i--) {
-      const e = events[i];
-      if (e.kind === 'job') return e.job.location;
-    }
-    return veh.start;
-  };
-  let latest = end;
-  let next: number | undefined = veh.end;
-  for (let k = events.length - 1; k >= 0; k--) {
-    const e = events[k];
-    const here = place(k);
-    const drive = next === undefined ? 0 : M[here][next];
-    latest = Math.min(his[k], latest - drive - (e.kind === 'job' ? e.job.service ?? 0 : e.dur));
-    next = here;
-  }
-  return latest - M[veh.start][next ?? veh.start];
+  // The schedule as driven, from that departure.
+  const driven = forward(best.items, best.departure);
+  if ('broken' in driven) throw new Error('the latest departure broke the schedule');
+  return { ok: problems.length === 0, problems, travel, distance, departure: best.departure, end: best.end, duration, cost, starts: driven.starts, breaks: driven.breaks };
 }
 
 /**
@@ -264,10 +254,10 @@ export function randomFleet(seed: number, opts: { jobs: number; vehicles: number
  * Exhaustive optimum: fewest jobs without a penalty left out, then least cost (travel by default). Depth-first over "append one more
  * job to one vehicle", pruning a branch as soon as a route breaks a rule.
  */
-export function bruteForceFleet(input: FleetInput): { served: number; travel: number; cost: number; hardUnserved: number } {
+export function bruteForceFleet(input: FleetInput): { served: number; travel: number; cost: number; hardUnserved: number; plan?: FleetResult } {
   const routes: number[][] = input.vehicles.map(() => []);
   const used = new Set<number>();
-  let best = { served: -1, travel: Infinity, cost: Infinity, hardUnserved: Infinity };
+  let best: ReturnType<typeof bruteForceFleet> = { served: -1, travel: Infinity, cost: Infinity, hardUnserved: Infinity };
   const evaluate = (): void => {
     const res: FleetResult = {
       routes: routes.map((jobs, k) => ({ vehicle: input.vehicles[k].id, jobs: jobs.slice() })).filter((r) => r.jobs.length > 0),
@@ -276,7 +266,7 @@ export function bruteForceFleet(input: FleetInput): { served: number; travel: nu
     const c = checkPlan(input, res);
     if (c.violations.length > 0) return;
     if (c.hardUnserved < best.hardUnserved || (c.hardUnserved === best.hardUnserved && c.cost < best.cost - 1e-9)) {
-      best = { served: c.served, travel: c.travel, cost: c.cost, hardUnserved: c.hardUnserved };
+      best = { served: c.served, travel: c.travel, cost: c.cost, hardUnserved: c.hardUnserved, plan: res };
     }
   };
   const feasiblePrefix = (k: number): boolean => {

@@ -55,7 +55,7 @@ describe('optimizeFleet on random instances (property)', () => {
       fc.property(fc.integer({ min: 1, max: 1e9 }), fc.integer({ min: 0, max: 25 }), fc.integer({ min: 0, max: 4 }), fc.boolean(),
         (seed, jobs, vehicles, asymmetric) => {
           const input = randomFleet(seed, { jobs, vehicles, asymmetric });
-          const res = optimizeFleet({ ...input, timeLimitMs: 50, seed });
+          const res = optimizeFleet({ ...input, timeLimitMs: 10, seed });
           expect(checkPlan(input, res).violations).toEqual([]);
           // A job the plan leaves out has a reason; one no vehicle can serve alone is never planned.
           for (const id of res.unassigned) expect(['capacity', 'window', 'shift', 'no_vehicle']).toContain(unassignedReason(input, id));

@@ -7,8 +7,9 @@ import { EPS, earliestStart, windowEnd, type FleetModel } from './model';
  *
  * Rules, which the independent checker in the tests replays:
  * - The schedule runs from the shift start: drive, wait for a window when early, serve.
- * - Each break is taken in a gap (before driving to a stop, or before the return) starting at
- *   the later of the moment the vehicle is free and its window's opening, and must start by the
+ * - Each break is taken in a gap (on arrival at a stop, before its service, so it can fill the
+ *   wait for the stop's window; or after the last stop, before the return) starting at the later
+ *   of the moment the vehicle is there and its window's opening, and must start by the
  *   window's end; a break whose window opens at or after the route's end is not taken (so a break
  *   left out means every later one is too). Of all placements, the route takes the one that ends
  *   earliest, then the one with the latest departure below, then the first in gap order.
@@ -54,15 +55,23 @@ let simShift = 0;
  * One schedule for a placement (`place[i]` = gap of break i, len + 1 = not taken). Sets simEnd /
  * simShift (the departure delay); false when a window, the shift end or a break rule is broken.
  */
-function simulate(m: FleetModel, v: number, seq: ArrayLike<number>, len: number, place: Int32Array, nb: number, detail: RouteDetail | null): boolean {
+function simulate(m: FleetModel, v: number, seq: ArrayLike<number>, len: number, place: Int32Array, nb: number, detail: RouteDetail | null, from = m.shiftStart[v]): boolean {
   const { d, n, loc, service } = m;
   const b0 = m.bOff[v];
-  let t = m.shiftStart[v];
+  let t = from;
   let prev = m.vStart[v];
   let waits = 0;
   let shift = Infinity;
   let bi = 0;
   for (let g = 0; g <= len; g++) {
+    const j = g < len ? seq[g] : -1;
+    let arrive = t;
+    if (j >= 0) {
+      arrive = t + d[prev * n + loc[j]];
+      t = arrive;
+      if (detail) detail.arrivals.push(arrive);
+    }
+    // Breaks at gap g: on arrival at stop g before its service (so they fill the wait for its window), or before the return.
     while (bi < nb && place[bi] === g) {
       const lo = m.bLo[b0 + bi];
       const hi = m.bHi[b0 + bi];
@@ -75,18 +84,13 @@ function simulate(m: FleetModel, v: number, seq: ArrayLike<number>, len: number,
       if (detail) detail.breaks.push({ before: g, start: bs, end: t });
       bi++;
     }
-    if (g === len) break;
-    const j = seq[g];
-    const arrive = t + d[prev * n + loc[j]];
-    const s = earliestStart(m, j, arrive);
+    if (j < 0) break;
+    const s = earliestStart(m, j, t);
     if (s === Infinity) return false;
-    waits += s - arrive;
+    waits += s - t;
     const room = windowEnd(m, j, s) - s + waits;
     if (room < shift) shift = room;
-    if (detail) {
-      detail.arrivals.push(arrive);
-      detail.starts.push(s);
-    }
+    if (detail) detail.starts.push(s);
     t = s + service[j];
     prev = loc[j];
   }
@@ -95,7 +99,7 @@ function simulate(m: FleetModel, v: number, seq: ArrayLike<number>, len: number,
   if (t > m.shiftEnd[v] + EPS) return false;
   for (let i = bi; i < nb; i++) if (m.bLo[b0 + i] < t - EPS) return false;
   if (waits < shift) shift = waits;
-  if (t - (m.shiftStart[v] + shift) > m.vMaxDuration[v] + EPS) return false;
+  if (t - (from + shift) > m.vMaxDuration[v] + EPS) return false;
   simEnd = t;
   simShift = shift;
   return true;
@@ -116,20 +120,20 @@ export function evaluateRoute(m: FleetModel, v: number, seq: ArrayLike<number>, 
   const sc = scratch(m, len, nb);
   const gapTime = sc.gapTime;
   const vs = m.vSkills[v];
-  // Travel, distance, and the earliest time the vehicle is free at each gap without breaks (a
+  // Travel, distance, and the earliest time the vehicle reaches each gap without breaks (a
   // lower bound on it with them, so a break that cannot start by then never fits there).
   let t = m.shiftStart[v];
   let prev = m.vStart[v];
   let travel = 0;
   let distance = 0;
   for (let g = 0; g < len; g++) {
-    gapTime[g] = t;
     const j = seq[g];
     const need = m.jSkills[j];
     if ((need & vs) >>> 0 !== need) return Infinity;
     const k = prev * n + loc[j];
     travel += d[k];
     distance += dist[k];
+    gapTime[g] = t + d[k];
     const s = earliestStart(m, j, t + d[k]);
     if (s === Infinity) return Infinity;
     t = s + service[j];
@@ -188,7 +192,8 @@ export function evaluateRoute(m: FleetModel, v: number, seq: ArrayLike<number>, 
     detail.arrivals.length = 0;
     detail.starts.length = 0;
     detail.breaks.length = 0;
-    simulate(m, v, seq, len, nb === 0 ? place : best, nb, detail);
+    // The schedule as driven: from the shifted departure (same end, waits moved to the start).
+    simulate(m, v, seq, len, nb === 0 ? place : best, nb, detail, departure);
     Object.assign(detail, { departure, end: bestEnd, duration, travel, distance, cost });
   }
   return cost;

@@ -45,11 +45,15 @@ const TEMP_END = 0.01;
 /** The clock is read only every this many iterations. */
 const CLOCK_EVERY = 16;
 
-/** Can vehicle v serve job j alone (window, capacity, shift, skills, breaks and limits)? */
+/**
+ * Can vehicle v serve job j alone (window, capacity, shift, skills)? Breaks and the maximum
+ * duration are left out of this test: a break that does not fit around one job alone may fit
+ * between it and another, so such a job still enters the search.
+ */
 export function servableBy(m: FleetModel, v: number, j: number): boolean {
   const empty = new Route(v, m.D);
   if (!fits(m, v, empty.load, j) || !skilled(m, v, j) || m.vMaxStops[v] < 1) return false;
-  return empty.insertionCost(m, j, 0) < Infinity;
+  return empty.travelInsertion(m, j, 0) < Infinity;
 }
 
 /** Penalties of absent jobs that have one (the others count apart, before any cost). */

@@ -37,8 +37,9 @@ export interface FleetVehicle {
   /** Most jobs on the route. */
   maxStops?: number;
   /**
-   * Breaks, taken between stops (or while waiting) where they make the route end earliest. A
-   * break whose window opens only after the route is over is not taken.
+   * Breaks, taken on arrival at a stop before its service (filling a wait for its window) or before
+   * the return, where they make the route end earliest. A break whose window opens only after the
+   * route is over is not taken.
    */
   breaks?: FleetBreak[];
 }
@@ -86,7 +87,7 @@ export interface FleetInput {
 
 /** A break in a planned route. */
 export interface FleetRouteBreak {
-  /** The break is taken before driving to `jobs[before]` (before = jobs.length: before the return). */
+  /** The break is taken on arrival at `jobs[before]`, before its service (before = jobs.length: after the last stop, before the return). */
   before: number;
   start: number;
   end: number;
