@@ -77,7 +77,7 @@ describe('optimizeFleet: every issue-32 rule against the brute-force optimum', (
         expect(check.cost, `seed ${seed}`).toBeCloseTo(exact.cost, 6);
         expect(res.cost, `seed ${seed}`).toBeCloseTo(check.cost, 6);
       }
-    });
+    }, 120_000);
   }
 });
 
@@ -134,5 +134,5 @@ describe('what the plan reports', () => {
     let t = 0;
     const racing = () => (t += 1000);
     expect(checkPlan(input, optimizeFleet({ ...input, timeLimitMs: 50, seed: 3 }, { cpuNow: racing })).violations).toEqual([]);
-  });
+  }, 60_000);
 });
