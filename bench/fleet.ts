@@ -1,7 +1,9 @@
 /**
  * Fleet optimiser quality benchmark: the 56 Solomon VRPTW instances against their best-known
  * total distances, and one Gehring & Homberger 1,000-customer instance per class.
- * Run alone: `npx tsx bench/fleet.ts [--only C1,R2,RC101] [--ms 2000] [--big-ms 30000] [--no-big] [--no-solomon] [--wall]`.
+ * Run alone: `npx tsx bench/fleet.ts [--only C1,R2,RC101] [--ms 2000] [--big-ms 30000] [--no-big] [--no-solomon] [--wall] [--rich]`.
+ * `--rich` gives every vehicle `costs: { perDistance: 1 }`: the same objective, but every insertion
+ * goes through the full route evaluation that costs, breaks and limits use (issue 32).
  *
  * By default each run gets the deterministic work budget `optimizeFleet` derives from the time
  * limit (what one unloaded core of this machine does in that time), so the figures reproduce
@@ -27,6 +29,7 @@ export interface FleetBenchOptions {
   big?: boolean;
   seed?: number;
   wall?: boolean;
+  rich?: boolean;
 }
 
 export interface FleetBenchRow {
@@ -83,7 +86,7 @@ function solve(input: FleetInput, ms: number, seed: number, wall: boolean): { re
   if (wall) res = optimizeFleet({ ...input, timeLimitMs: ms, seed });
   else {
     const model = buildModel(input);
-    res = fleetResult(input, solveFleetModel(model, { seed, work: workBudget(model.n, ms), timeLimitMs: Infinity }));
+    res = fleetResult(input, solveFleetModel(model, { seed, work: workBudget(model.n, ms), timeLimitMs: Infinity }), model);
   }
   const c = process.cpuUsage(c0);
   return { res, ms: (c.user + c.system) / 1000 };
@@ -103,7 +106,8 @@ export async function runFleetBench(log: (line: string) => void = (l) => console
       const name = f.replace(/\.txt$/, '');
       if (!selected(name, opts.only)) continue;
       const inst = parseSolomon(readFileSync(join(dir, f), 'utf8'));
-      const { res, ms: took } = solve(inst.input, ms, seed, opts.wall ?? false);
+      const input = opts.rich ? { ...inst.input, vehicles: inst.input.vehicles.map((v) => ({ ...v, costs: { perDistance: 1 } })) } : inst.input;
+      const { res, ms: took } = solve(input, ms, seed, opts.wall ?? false);
       const ev = evaluate(inst.input, res);
       const best = bks[name].best_known_distance;
       const row: FleetBenchRow = {
@@ -160,6 +164,7 @@ function parseArgs(argv: string[]): FleetBenchOptions {
     else if (a === '--seed') o.seed = Number(argv[++i]);
     else if (a === '--no-big') o.big = false;
     else if (a === '--wall') o.wall = true;
+    else if (a === '--rich') o.rich = true;
     else if (a === '--no-solomon') o.solomon = false;
   }
   return o;

@@ -65,6 +65,32 @@ export const PlanLock = z.object({ package: idParam, driver: idParam });
 /** A whole route kept as it is, order included: its driver and parcels sit out the re-plan. */
 export const PlanFixedRoute = z.object({ driver: idParam, packages: z.array(idParam).max(2000) });
 
+const skillList = z.array(z.string().trim().min(1).max(40)).max(16);
+/**
+ * What the plan costs and must respect (issue 32), every part optional: without `costs` the plan
+ * minimises distance as before. Rates are the office's; `unserved_penalty` lets the plan leave a
+ * parcel out when serving it costs more (absent: every parcel that fits is served first).
+ */
+export const PlanRules = z.object({
+  costs: z.object({
+    per_hour: z.number().min(0).max(10_000).default(0),
+    per_km: z.number().min(0).max(10_000).default(0),
+    per_vehicle: z.number().min(0).max(1_000_000).default(0),
+    unserved_penalty: z.number().min(0).max(1_000_000).optional(),
+  }).optional(),
+  /** One break per shift: `minutes` long, starting between `after_min` and `after_max` minutes into the shift. */
+  break: z.object({ minutes: z.number().int().min(1).max(240), after_min: z.number().int().min(0).max(1440), after_max: z.number().int().min(0).max(1440) })
+    .refine((b) => b.after_min <= b.after_max, { message: 'after_min must not exceed after_max' }).optional(),
+  max_route_minutes: z.number().int().min(1).max(1440).optional(),
+  max_stops: z.number().int().min(1).max(2000).optional(),
+  /** Share work out: `weight` 0-1 trades distance for even durations (or stop counts). */
+  balance: z.object({ by: z.enum(['duration', 'stops']), weight: z.number().min(0).max(1) }).optional(),
+  /** Skills of drivers (with their vans) and skills parcels need: refrigerated, tail-lift, two-person... */
+  driver_skills: z.array(z.object({ driver: idParam, skills: skillList })).max(200).default([]),
+  parcel_skills: z.array(z.object({ package: idParam, skills: skillList })).max(5000).default([]),
+});
+export type PlanRules = z.infer<typeof PlanRules>;
+
 export const PlanRequest = z.object({
   date: day,
   /** Depots whose zones' parcels are planned; with `zones`, the union. Both empty = every zone. */
@@ -80,6 +106,7 @@ export const PlanRequest = z.object({
    * takes the parcels due that day (and those overdue, still not delivered).
    */
   include_undated: z.boolean().default(false),
+  ...PlanRules.shape,
 });
 export type PlanRequest = z.infer<typeof PlanRequest>;
 
@@ -97,6 +124,8 @@ export const PlanStop = z.object({
   /** ISO time the van arrives. */
   eta: z.string(), late: z.boolean(),
   locked: z.boolean(),
+  /** Seconds the van waits there for the window (issue 32); absent when not planned by the optimiser. */
+  wait_s: z.number().optional(),
 });
 export type PlanStop = z.infer<typeof PlanStop>;
 
@@ -117,10 +146,12 @@ export const PlanRoute = z.object({
   /** Kept exactly as given (a fixed route). */
   fixed: z.boolean(),
   stops: z.array(PlanStop),
+  /** Driver breaks the optimiser placed (issue 32): taken on arrival at `before` (index in `stops`; = stops.length: before the return). */
+  breaks: z.array(z.object({ before: z.number().int(), start: z.string(), end: z.string() })).optional(),
 });
 export type PlanRoute = z.infer<typeof PlanRoute>;
 
-export const UNASSIGNED_REASONS = ['no_coordinates', 'capacity', 'window', 'shift', 'fleet_full'] as const;
+export const UNASSIGNED_REASONS = ['no_coordinates', 'capacity', 'window', 'shift', 'fleet_full', 'skill'] as const;
 export type UnassignedReason = (typeof UNASSIGNED_REASONS)[number];
 export const PlanUnassigned = z.object({
   package: z.number().int(), hawb: z.string(), customer_name: z.string().nullable(), address: z.string(),

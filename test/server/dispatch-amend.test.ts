@@ -37,7 +37,7 @@ async function onTheRoad() {
       name: `Run ${driver}`, date: DAY, driver, warehouse: w.warehouseId, start_latitude: DEPOT[0], start_longitude: DEPOT[1], packages,
     });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
-    const id = (r.body as { id?: number; route?: { id: number } }).id ?? (r.body as { route: { id: number } }).route.id;
+    const id = (r.body as { id?: number; route?: { id: number } }).id ?? (r.body as unknown as { route: { id: number } }).route.id;
     // Ordered and timed as the board's commit does.
     expect((await t.json('POST', `/api/route/${id}/optimize/`, admin.token, {})).status).toBe(200);
     return id;

@@ -3,17 +3,158 @@ import { createRng } from '../../shared/routing/rng';
 
 const TOL = 1e-6;
 
+type Veh = FleetInput['vehicles'][number];
+type Job = FleetInput['jobs'][number];
+
+/** One replayed route under the issue-32 rules (see shared/routing/fleet/evaluate.ts for their statement). */
+export interface Replay {
+  ok: boolean;
+  problems: string[];
+  travel: number;
+  distance: number;
+  departure: number;
+  end: number;
+  duration: number;
+  cost: number;
+  starts: number[];
+  breaks: { before: number; start: number; end: number }[];
+}
+
+/** Every way to place the vehicle's breaks: gap per break, non-decreasing, gaps in order, "not taken" (len + 1) last and then for every later break too. */
+function placements(nb: number, len: number): number[][] {
+  const out: number[][] = [];
+  const rec = (prefix: number[], from: number): void => {
+    if (prefix.length === nb) {
+      out.push(prefix);
+      return;
+    }
+    for (let g = from; g <= len; g++) rec([...prefix, g], g);
+    out.push([...prefix, ...Array<number>(nb - prefix.length).fill(len + 1)]);
+  };
+  rec([], 0);
+  return out;
+}
+
+/**
+ * Replays one route from the raw input, written apart from the solver: a forward pass per break
+ * placement, then a backward pass for the latest departure that keeps the end.
+ */
+export function replayRoute(input: FleetInput, veh: Veh, jobs: Job[], balance = input.balance): Replay {
+  const M = input.matrix;
+  const DM = input.distance ?? input.matrix;
+  const problems: string[] = [];
+  const shiftStart = veh.shift ? veh.shift[0] : 0;
+  const shiftEnd = veh.shift ? veh.shift[1] : Infinity;
+  const breaks = (veh.breaks ?? []).slice().sort((a, b) => a.window[0] - b.window[0] || a.window[1] - b.window[1]);
+  let travel = 0;
+  let distance = 0;
+  {
+    let here = veh.start;
+    for (const job of jobs) {
+      travel += M[here][job.location];
+      distance += DM[here][job.location];
+      here = job.location;
+      for (const sk of job.skills ?? []) if (!(veh.skills ?? []).includes(sk)) problems.push(`vehicle ${veh.id}: job ${job.id} needs skill ${sk}`);
+    }
+    if (veh.end !== undefined && jobs.length > 0) {
+      travel += M[here][veh.end];
+      distance += DM[here][veh.end];
+    }
+  }
+  if (veh.maxStops !== undefined && jobs.length > veh.maxStops) problems.push(`vehicle ${veh.id}: ${jobs.length} stops, over ${veh.maxStops}`);
+  const empty: Replay = { ok: problems.length === 0, problems, travel, distance, departure: shiftStart, end: shiftStart, duration: 0, cost: 0, starts: [], breaks: [] };
+  if (jobs.length === 0) return empty;
+
+  /** The day as items: drive to a stop, breaks taken there (or before the return), serve it; then the drive back. */
+  type Item = { kind: 'drive'; time: number } | { kind: 'break'; lo: number; hi: number; dur: number; before: number } | { kind: 'serve'; job: Job };
+  const forward = (items: Item[], from: number) => {
+    let t = from;
+    const starts: number[] = [];
+    const br: Replay['breaks'] = [];
+    const his: number[] = [];
+    for (const it of items) {
+      if (it.kind === 'drive') { t += it.time; his.push(Infinity); continue; }
+      if (it.kind === 'break') {
+        const s = Math.max(t, it.lo);
+        if (s > it.hi + TOL) return { broken: `break starts at ${s}, after ${it.hi}` } as const;
+        br.push({ before: it.before, start: s, end: s + it.dur });
+        his.push(it.hi);
+        t = s + it.dur;
+        continue;
+      }
+      let s = t;
+      let hi = Infinity;
+      if (it.job.windows && it.job.windows.length > 0) {
+        s = Infinity;
+        for (const [a, b] of it.job.windows) if (t <= b + TOL && Math.max(t, a) < s) { s = Math.max(t, a); hi = b; }
+        if (s === Infinity) return { broken: `job ${it.job.id} reached at ${t} after its windows` } as const;
+      }
+      starts.push(s);
+      his.push(hi);
+      t = s + (it.job.service ?? 0);
+    }
+    return { end: t, starts, breaks: br, his } as const;
+  };
+  let best: { end: number; departure: number; items: Item[] } | null = null;
+  let why = '';
+  for (const place of placements(breaks.length, jobs.length)) {
+    const items: Item[] = [];
+    let here = veh.start;
+    for (let g = 0; g <= jobs.length; g++) {
+      if (g < jobs.length) {
+        items.push({ kind: 'drive', time: M[here][jobs[g].location] });
+        here = jobs[g].location;
+      }
+      breaks.forEach((b, i) => { if (place[i] === g) items.push({ kind: 'break', lo: b.window[0], hi: b.window[1], dur: b.duration, before: g }); });
+      if (g < jobs.length) items.push({ kind: 'serve', job: jobs[g] });
+    }
+    if (veh.end !== undefined) items.push({ kind: 'drive', time: M[here][veh.end] });
+    const f = forward(items, shiftStart);
+    if ('broken' in f) { why = f.broken ?? ''; continue; }
+    const end = f.end;
+    if (end > shiftEnd + TOL) { why = `done at ${end}, after shift end ${shiftEnd}`; continue; }
+    const skipped = breaks.filter((_, i) => place[i] > jobs.length);
+    if (skipped.some((b) => b.window[0] < end - TOL)) { why = `a break (window from ${skipped[0].window[0]}) not taken though the route ends at ${end}`; continue; }
+    // Backward: the latest start of each item that still ends at `end` inside the same windows.
+    let latest = end;
+    for (let k = items.length - 1; k >= 0; k--) {
+      const it = items[k];
+      const dur = it.kind === 'drive' ? it.time : it.kind === 'break' ? it.dur : it.job.service ?? 0;
+      latest = Math.min(f.his[k], latest - dur);
+    }
+    const departure = Math.max(shiftStart, latest);
+    if (veh.maxDuration !== undefined && end - departure > veh.maxDuration + TOL) { why = `duration ${end - departure} over ${veh.maxDuration}`; continue; }
+    if (!best || end < best.end - TOL || (end < best.end + TOL && departure > best.departure + TOL)) best = { end, departure, items };
+  }
+  if (!best) {
+    problems.push(`vehicle ${veh.id}: ${why}`);
+    return { ...empty, ok: false };
+  }
+  const duration = best.end - best.departure;
+  const c = veh.costs;
+  let cost = c ? (c.fixed ?? 0) + (c.perDistance ?? 0) * distance + (c.perTime ?? 0) * duration : distance;
+  if (balance && balance.weight > 0) cost += balance.weight * (balance.by === 'duration' ? duration * duration : jobs.length * jobs.length);
+  // The schedule as driven, from that departure.
+  const driven = forward(best.items, best.departure);
+  if ('broken' in driven) throw new Error('the latest departure broke the schedule');
+  return { ok: problems.length === 0, problems, travel, distance, departure: best.departure, end: best.end, duration, cost, starts: driven.starts, breaks: driven.breaks };
+}
+
 /**
  * Feasibility checker written apart from the solver (no shared code): replays every route from
- * the raw input and lists every broken rule. Also returns total travel.
+ * the raw input and lists every broken rule (windows, capacity, shift, skills, stops, breaks,
+ * maximum duration). Also returns total travel, the objective (route costs plus the penalties of
+ * jobs left out) and how many jobs without a penalty were left out. Where the result reports a
+ * schedule (departure, service starts, breaks, cost), it must be the one the rules give.
  */
-export function checkPlan(input: FleetInput, res: FleetResult): { violations: string[]; travel: number; served: number } {
+export function checkPlan(input: FleetInput, res: FleetResult): { violations: string[]; travel: number; served: number; cost: number; hardUnserved: number } {
   const v: string[] = [];
   const jobs = new Map(input.jobs.map((j) => [j.id, j]));
   const vehicles = new Map(input.vehicles.map((x) => [x.id, x]));
   const seen = new Set<number>();
   const usedVehicles = new Set<number>();
   let travel = 0;
+  let cost = 0;
   for (const route of res.routes) {
     const veh = vehicles.get(route.vehicle);
     if (!veh) {
@@ -22,10 +163,7 @@ export function checkPlan(input: FleetInput, res: FleetResult): { violations: st
     }
     if (usedVehicles.has(veh.id)) v.push(`vehicle ${veh.id} has two routes`);
     usedVehicles.add(veh.id);
-    const shiftStart = veh.shift ? veh.shift[0] : 0;
-    const shiftEnd = veh.shift ? veh.shift[1] : Infinity;
-    let time = shiftStart;
-    let here = veh.start;
+    const list: Job[] = [];
     const load: number[] = [];
     for (const id of route.jobs) {
       const job = jobs.get(id);
@@ -35,28 +173,25 @@ export function checkPlan(input: FleetInput, res: FleetResult): { violations: st
       }
       if (seen.has(id)) v.push(`job ${id} served twice`);
       seen.add(id);
-      travel += input.matrix[here][job.location];
-      time += input.matrix[here][job.location];
-      if (job.windows && job.windows.length > 0) {
-        // Earliest moment inside any window at or after arrival.
-        let startAt = Infinity;
-        for (const [a, b] of job.windows) if (time <= b + TOL) startAt = Math.min(startAt, Math.max(time, a));
-        if (startAt === Infinity) v.push(`vehicle ${veh.id}: job ${id} reached at ${time} after its windows`);
-        else time = startAt;
-      }
-      time += job.service ?? 0;
-      here = job.location;
+      list.push(job);
       (job.demand ?? []).forEach((q, k) => { load[k] = (load[k] ?? 0) + q; });
     }
-    if (veh.end !== undefined && route.jobs.length > 0) {
-      travel += input.matrix[here][veh.end];
-      time += input.matrix[here][veh.end];
-    }
-    if (time > shiftEnd + TOL) v.push(`vehicle ${veh.id}: done at ${time}, after shift end ${shiftEnd}`);
     load.forEach((q, k) => {
       const c = veh.capacity?.[k];
       if (c !== undefined && q > c + TOL) v.push(`vehicle ${veh.id}: load ${q} over capacity ${c} (dimension ${k})`);
     });
+    const r = replayRoute(input, veh, list);
+    v.push(...r.problems);
+    travel += r.travel;
+    cost += r.cost;
+    if (!r.ok) continue;
+    const near = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(b));
+    if (route.departure !== undefined && !near(route.departure, r.departure)) v.push(`vehicle ${veh.id}: departure ${route.departure}, the rules give ${r.departure}`);
+    if (route.starts && route.starts.some((s, k) => !near(s, r.starts[k]))) v.push(`vehicle ${veh.id}: service starts differ from the rules'`);
+    if (route.breaks && (route.breaks.length !== r.breaks.length || route.breaks.some((b, k) => b.before !== r.breaks[k].before || !near(b.start, r.breaks[k].start)))) {
+      v.push(`vehicle ${veh.id}: breaks ${JSON.stringify(route.breaks)}, the rules give ${JSON.stringify(r.breaks)}`);
+    }
+    if (route.cost !== undefined && !near(route.cost, r.cost)) v.push(`vehicle ${veh.id}: cost ${route.cost}, the rules give ${r.cost}`);
   }
   for (const id of res.unassigned) {
     if (!jobs.has(id)) v.push(`unknown unassigned job ${id}`);
@@ -64,7 +199,13 @@ export function checkPlan(input: FleetInput, res: FleetResult): { violations: st
   }
   const accounted = new Set([...seen, ...res.unassigned]);
   for (const id of jobs.keys()) if (!accounted.has(id)) v.push(`job ${id} neither served nor unassigned`);
-  return { violations: v, travel, served: seen.size };
+  let hardUnserved = 0;
+  for (const job of input.jobs) {
+    if (seen.has(job.id)) continue;
+    if (job.penalty === undefined) hardUnserved++;
+    else cost += job.penalty;
+  }
+  return { violations: v, travel, served: seen.size, cost, hardUnserved };
 }
 
 /** A small random instance: points on a plane (optionally asymmetric), mixed fleet, windows, 2 dimensions. */
@@ -110,13 +251,13 @@ export function randomFleet(seed: number, opts: { jobs: number; vehicles: number
 }
 
 /**
- * Exhaustive optimum: most jobs served, then least travel. Depth-first over "append one more
+ * Exhaustive optimum: fewest jobs without a penalty left out, then least cost (travel by default). Depth-first over "append one more
  * job to one vehicle", pruning a branch as soon as a route breaks a rule.
  */
-export function bruteForceFleet(input: FleetInput): { served: number; travel: number } {
+export function bruteForceFleet(input: FleetInput): { served: number; travel: number; cost: number; hardUnserved: number; plan?: FleetResult } {
   const routes: number[][] = input.vehicles.map(() => []);
   const used = new Set<number>();
-  let best = { served: -1, travel: Infinity };
+  let best: ReturnType<typeof bruteForceFleet> = { served: -1, travel: Infinity, cost: Infinity, hardUnserved: Infinity };
   const evaluate = (): void => {
     const res: FleetResult = {
       routes: routes.map((jobs, k) => ({ vehicle: input.vehicles[k].id, jobs: jobs.slice() })).filter((r) => r.jobs.length > 0),
@@ -124,13 +265,15 @@ export function bruteForceFleet(input: FleetInput): { served: number; travel: nu
     };
     const c = checkPlan(input, res);
     if (c.violations.length > 0) return;
-    if (c.served > best.served || (c.served === best.served && c.travel < best.travel - 1e-9)) best = { served: c.served, travel: c.travel };
+    if (c.hardUnserved < best.hardUnserved || (c.hardUnserved === best.hardUnserved && c.cost < best.cost - 1e-9)) {
+      best = { served: c.served, travel: c.travel, cost: c.cost, hardUnserved: c.hardUnserved, plan: res };
+    }
   };
   const feasiblePrefix = (k: number): boolean => {
-    // Only route k changed: check it alone, ignoring the return (more jobs may follow).
+    // Only route k changed: check it alone, ignoring the return, breaks and duration (more jobs may follow).
     const veh = input.vehicles[k];
     const res: FleetResult = { routes: [{ vehicle: veh.id, jobs: routes[k] }], unassigned: input.jobs.filter((j) => !routes[k].includes(j.id)).map((j) => j.id) };
-    const relaxed: FleetInput = { ...input, vehicles: [{ ...veh, end: undefined, shift: [veh.shift?.[0] ?? 0, Infinity] }] };
+    const relaxed: FleetInput = { ...input, vehicles: [{ ...veh, end: undefined, shift: [veh.shift?.[0] ?? 0, Infinity], breaks: undefined, maxDuration: undefined }] };
     return checkPlan(relaxed, res).violations.length === 0;
   };
   const dfs = (): void => {

@@ -27,6 +27,8 @@ export function RouteCard({ route, colour, drivers, fixed, onMove, onLock, onFix
   const over = load.share > 1;
   const last = route.stops.at(-1);
   const late = route.stops.filter((s) => s.late).length;
+  // Waiting for windows and breaks, as the optimiser planned them (issue 32).
+  const waitMin = Math.round(route.stops.reduce((a, s) => a + (s.wait_s ?? 0), 0) / 60);
   const allow = (e: DragEvent) => { e.preventDefault(); if (e.dataTransfer) e.dataTransfer.dropEffect = 'move'; };
   return (
     <section class={`plan-card${fixed ? ' fixed' : ''}`} style={{ borderLeftColor: colour }} data-testid="plan-route" data-driver={route.driver}
@@ -50,6 +52,12 @@ export function RouteCard({ route, colour, drivers, fixed, onMove, onLock, onFix
         <span data-testid="plan-back">back {last ? hhmm(backAt(route), routeZone(route)) : '—'}</span>
         {late > 0 && <span class="bad-text">{late} late</span>}
       </div>
+      {(waitMin > 0 || (route.breaks?.length ?? 0) > 0) && (
+        <div class="plan-facts small" data-testid="plan-waits">
+          {waitMin > 0 && <span>waits {waitMin} min</span>}
+          {route.breaks?.map((b) => <span key={b.start}>break {hhmm(b.start, routeZone(route))}–{hhmm(b.end, routeZone(route))}</span>)}
+        </div>
+      )}
       <label class="check small">
         <input type="checkbox" checked={fixed} onChange={(e) => onFix((e.currentTarget as HTMLInputElement).checked)} /> Keep this route as it is on re-plan
       </label>
@@ -63,6 +71,7 @@ export function RouteCard({ route, colour, drivers, fixed, onMove, onLock, onFix
               <span class="what">
                 <span class="mono">{s.hawb}</span> <span class="eta" data-testid="plan-eta">{hhmm(s.eta, stopZone(s, route))}</span>
                 {s.window_start && <span class={`win${s.late ? ' bad-text' : ''}`}> · window {s.window_start}–{s.window_end}</span>}
+                {(s.wait_s ?? 0) >= 60 && <span class="muted small"> · waits {Math.round((s.wait_s ?? 0) / 60)} min</span>}
                 <span class="muted small addr">{s.customer_name ?? ''}{s.address ? ` · ${s.address}` : ''}</span>
               </span>
               <button class={`lock${s.locked ? ' on' : ''}`} aria-pressed={s.locked} title={s.locked ? 'Locked to this driver' : 'Lock to this driver'}

@@ -14,6 +14,7 @@ import { refreshRouteEtas, travelModel } from './eta';
 import { buildPlan, type RoadTravel } from './problem';
 import { travelMatrix } from '../geo/travelTimes';
 import { toProposal } from './proposal';
+import { CPU_CAP_FACTOR } from '../../../shared/routing/fleet/optimize';
 import { shareKey } from '../workers/shareKey';
 
 type PlanRow = typeof dispatchPlan.$inferSelect;
@@ -23,7 +24,7 @@ const WORKER_MARGIN_MS = 30_000;
 export const MAX_RUNNING_PLANS = 2;
 
 /** A plan still "running" well past its budget was lost (the server restarted while it ran). */
-const lost = (row: PlanRow, now: number) => row.status === 'running' && row.started_at != null && now - row.started_at > row.time_limit_ms + 2 * WORKER_MARGIN_MS;
+const lost = (row: PlanRow, now: number) => row.status === 'running' && row.started_at != null && now - row.started_at > row.time_limit_ms * CPU_CAP_FACTOR + 2 * WORKER_MARGIN_MS;
 
 /** Solves a day off the request thread (the app's fleet planner); `key` is whose fair share it uses. */
 export type FleetRunner = (problem: DayProblem, hardLimitMs: number, key: string) => Promise<DaySolution>;
@@ -77,7 +78,8 @@ export async function startPlan(deps: Deps, actor: SessionUser, req: PlanRequest
   // Nothing to optimise: answer at once rather than start a thread.
   // (Without vehicles every job is left out for want of one: no model is needed to say so.)
   const solving = problem.jobs.length && problem.vehicles.length
-    ? run(problem, req.time_limit_ms + WORKER_MARGIN_MS, shareKey(actor))
+    // The search's budget is CPU time with a cap of CPU_CAP_FACTOR x the limit (issue 32).
+    ? run(problem, Math.ceil(req.time_limit_ms * CPU_CAP_FACTOR) + WORKER_MARGIN_MS, shareKey(actor))
     : Promise.resolve<DaySolution>({
       result: { routes: [], unassigned: problem.jobs.map((j) => j.id) }, reasons: problem.jobs.map(() => 'no_vehicle' as const), legs: [],
     });

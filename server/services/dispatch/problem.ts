@@ -15,6 +15,7 @@ import type { FleetInput } from '../../../shared/routing/fleet/index';
 import { startOfLocalDay } from '../../../shared/time/zone';
 import { windowsOf, type WindowInfo } from './windows';
 import { depotZones } from '../time/zones';
+import { applyPlanRules } from './rules';
 
 /** Parcels a plan may take: not yet out, on no planned or running route (as `optimize-route-packages`). */
 const PLANNABLE = ['created', 'received', 'assigned'] as const;
@@ -209,6 +210,7 @@ export async function buildPlan(deps: Deps, req: PlanRequest, model: TravelModel
     timeLimitMs: req.time_limit_ms,
     seed: 1,
   };
+  applyPlanRules(problem, req, { date, dayStart, drivers: active, parcels });
   return { ctx: { date, dayStart, drivers: active, parcels, points, jobLocation, locks, fixed, preUnassigned, model }, problem };
 }
 
@@ -217,10 +219,12 @@ const REASON_TEXT: Record<FleetReason, { reason: UnassignedReason; message: stri
   window: { reason: 'window', message: 'No driver can get there before its delivery window closes' },
   shift: { reason: 'shift', message: 'No driver could get there and back inside their shift' },
   no_vehicle: { reason: 'fleet_full', message: 'The vans on shift are full or out of time' },
+  skill: { reason: 'skill', message: 'No driver on shift has the skills it needs' },
 };
 
 /** Why the optimiser left a job out (fleet's `unassignedReasons`, worked out in the worker), in the board's words. */
-export function unassignedWhy(reason: FleetReason): { reason: UnassignedReason; message: string } {
+export function unassignedWhy(reason: FleetReason, missingSkills?: string[]): { reason: UnassignedReason; message: string } {
+  if (reason === 'skill' && missingSkills?.length) return { reason, message: `No driver on shift has the skill it needs: ${missingSkills.join(', ')}` };
   return REASON_TEXT[reason];
 }
 

@@ -1,6 +1,7 @@
 import { travelSeconds, type TravelModel } from '../../../shared/routing/eta';
 import type { LatLng } from '../../../shared/routing/haversine';
-import { optimizeFleet, unassignedReasons, type FleetInput, type FleetResult, type UnassignedReason } from '../../../shared/routing/fleet/index';
+import { haversineDistance } from '../../../shared/routing/haversine';
+import { optimizeFleet, unassignedDetails, type FleetInput, type FleetResult, type FleetRunOptions, type UnassignedReason } from '../../../shared/routing/fleet/index';
 
 /**
  * The part of planning a day that grows with the square of the parcels: the travel matrix, the
@@ -17,12 +18,16 @@ export interface DayProblem extends Omit<FleetInput, 'matrix'> {
   points: LatLng[];
   travel: TravelModel;
   road: RoadTravel | null;
+  /** Build a distance matrix in metres (for a per-km cost): great-circle x the model's detour factor. */
+  distances?: boolean;
 }
 
 export interface DaySolution {
   result: FleetResult;
   /** Why each of `result.unassigned` was left out, in its order. */
   reasons: UnassignedReason[];
+  /** Per entry of `reasons`: the skills missing, where a skill kept the parcel out. */
+  missingSkills?: (string[] | null)[];
   /** Per route of `result.routes`: travel seconds into each of its stops. */
   legs: number[][];
   /** Per route of `result.routes`: travel seconds from its last stop back to its end depot (0 for an open route). */
@@ -55,11 +60,14 @@ export function dayMatrix(points: LatLng[], model: TravelModel, road: RoadTravel
 }
 
 /** Builds the matrix, plans, and says why each parcel left out was: one model for all the reasons. */
-export function solveDay(problem: DayProblem): DaySolution {
-  const { points, travel, road, ...rest } = problem;
+export function solveDay(problem: DayProblem, run: FleetRunOptions = {}): DaySolution {
+  const { points, travel, road, distances, ...rest } = problem;
   const input: FleetInput = { ...rest, matrix: dayMatrix(points, travel, road) };
-  const result = optimizeFleet(input);
-  const reasons = result.unassigned.length ? unassignedReasons(input, result.unassigned) : [];
+  if (distances) input.distance = points.map((a) => points.map((b) => Math.round(haversineDistance(a, b) * travel.detourFactor)));
+  const result = optimizeFleet(input, run);
+  const details = result.unassigned.length ? unassignedDetails(input, result.unassigned) : [];
+  const reasons = details.map((d) => d.reason);
+  const missingSkills = details.map((d) => d.missingSkills ?? null);
   const vehicleAt = new Map(input.vehicles.map((v) => [v.id, v]));
   const jobAt = new Map(input.jobs.map((j) => [j.id, j]));
   const returns: number[] = [];
@@ -75,5 +83,5 @@ export function solveDay(problem: DayProblem): DaySolution {
     returns.push(vehicle.end != null && r.jobs.length ? input.matrix[here][vehicle.end] : 0);
     return into;
   });
-  return { result, reasons, legs, returns };
+  return { result, reasons, missingSkills, legs, returns };
 }

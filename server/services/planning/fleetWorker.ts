@@ -6,12 +6,15 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { optimizeFleet } from '../../../shared/routing';
 import { solveDay } from '../dispatch/solveDay';
+import { threadCpuClock } from './threadCpu';
 import type { FleetTask, FleetWorkerReply } from './runFleet';
 
 let reply: FleetWorkerReply;
 try {
   const task = (workerData as { task: FleetTask }).task;
-  reply = { ok: true, result: task.kind === 'day' ? solveDay(task.problem) : optimizeFleet(task.input) };
+  // The search's CPU cap counts this thread's time only (issue 32).
+  const cpuNow = threadCpuClock();
+  reply = { ok: true, result: task.kind === 'day' ? solveDay(task.problem, { cpuNow }) : optimizeFleet(task.input, { cpuNow }) };
 } catch (err) {
   reply = { ok: false, message: err instanceof Error ? err.message : String(err), range: err instanceof RangeError };
 }

@@ -1,5 +1,5 @@
 import type { Rng } from '../rng';
-import { fits, type FleetModel } from './model';
+import { fits, skilled, type FleetModel } from './model';
 import type { Solution } from './solution';
 
 /** Chance to skip a position while inserting ("blinks" in SISR): cheap diversification. */
@@ -103,8 +103,9 @@ export function recreate(ctx: RecreateContext, sol: Solution, touch: (r: number)
       }
       for (const r of candidates) {
         const route = routes[r];
-        if (!fits(m, r, route.load, u)) continue;
+        if (!fits(m, r, route.load, u) || !skilled(m, r, u)) continue;
         const len = route.jobs.length;
+        if (len >= m.vMaxStops[r]) continue;
         ctx.work += len + 1;
         for (let p = 0; p <= len; p++) {
           if (gap-- === 0) {
@@ -120,7 +121,8 @@ export function recreate(ctx: RecreateContext, sol: Solution, touch: (r: number)
         }
       }
     }
-    if (bestR < 0) left.push(u);
+    // A job with a penalty stays out when serving it costs more than leaving it out.
+    if (bestR < 0 || best >= m.penalty[u]) left.push(u);
     else {
       if (routes[bestR].jobs.length === 0) findEmpty(ctx, sol, m.vType[bestR], bestR);
       sol.insert(u, bestR, bestP);

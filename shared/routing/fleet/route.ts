@@ -1,3 +1,4 @@
+import { evaluateRoute } from './evaluate';
 import { EPS, earliestStart, latestStart, type FleetModel } from './model';
 
 /**
@@ -67,7 +68,7 @@ export class Route {
     const back = end >= 0 && len > 0 ? d[prev * n + end] : 0;
     this.legs[len] = back;
     cost += back;
-    this.cost = cost;
+    this.cost = m.rich ? evaluateRoute(m, v, jobs, len) : cost;
     let bound = m.shiftEnd[v];
     let next = end;
     for (let k = len - 1; k >= 0; k--) {
@@ -82,10 +83,26 @@ export class Route {
   }
 
   /**
-   * Extra travel of serving job u just before position p (p = length: after the last stop),
-   * or Infinity when that breaks a window or the shift. Capacity is the caller's check.
+   * Extra cost of serving job u just before position p (p = length: after the last stop), or
+   * Infinity when that breaks a rule. Capacity, skills and stop counts are the caller's check.
+   * The O(1) window and shift test comes first; on rich models (costs, breaks, limits) a
+   * position that passes it is then evaluated in full.
    */
   insertionCost(m: FleetModel, u: number, p: number): number {
+    const c = this.travelInsertion(m, u, p);
+    if (c === Infinity || !m.rich) return c;
+    const jobs = this.jobs;
+    const seq = scratchSeq;
+    const len = jobs.length;
+    seq.length = len + 1;
+    for (let k = 0; k < p; k++) seq[k] = jobs[k];
+    seq[p] = u;
+    for (let k = p; k < len; k++) seq[k + 1] = jobs[k];
+    return evaluateRoute(m, this.v, seq, len + 1) - this.cost;
+  }
+
+  /** Extra travel of the insertion, or Infinity when it breaks a window or the shift (breaks and limits aside). */
+  travelInsertion(m: FleetModel, u: number, p: number): number {
     const { d, dT, n, loc, service } = m;
     const v = this.v;
     const jobs = this.jobs;
@@ -116,3 +133,6 @@ export class Route {
     return toU + fromU - this.legs[p];
   }
 }
+
+/** Candidate sequence for full evaluations (single-threaded search: one buffer serves every route). */
+const scratchSeq: number[] = [];

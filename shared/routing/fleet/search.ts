@@ -1,6 +1,6 @@
 import { now } from '../clock';
 import { createRng } from '../rng';
-import { fits, type FleetModel } from './model';
+import { fits, skilled, type FleetModel } from './model';
 import { recreate, type RecreateContext } from './recreate';
 import { Route } from './route';
 import { RUIN, ruin } from './ruin';
@@ -10,8 +10,10 @@ export interface SearchOptions {
   seed: number;
   /** Deterministic budget in work units (insertion positions evaluated); the annealing schedule runs on it. */
   work: number;
-  /** Wall-clock cap (ms from the call); only a safety stop, so runs that end by `work` are reproducible. */
+  /** CPU-time cap (ms of `cpuNow` from the call); only a safety stop, so runs that end by `work` are reproducible. */
   timeLimitMs: number;
+  /** CPU milliseconds of the running thread (default: the shared clock's `now`). */
+  cpuNow?: () => number;
   /** Annealing temperatures as multiples of the first plan's travel per job (tuning only). */
   temperatures?: [number, number];
   /** Nearest jobs whose routes an insertion tries (tuning only). */
@@ -43,11 +45,27 @@ const TEMP_END = 0.01;
 /** The clock is read only every this many iterations. */
 const CLOCK_EVERY = 16;
 
-/** Can vehicle v serve job j alone (window, capacity, shift)? */
+/**
+ * Can vehicle v serve job j alone (window, capacity, shift, skills)? Breaks and the maximum
+ * duration are left out of this test: a break that does not fit around one job alone may fit
+ * between it and another, so such a job still enters the search.
+ */
 export function servableBy(m: FleetModel, v: number, j: number): boolean {
   const empty = new Route(v, m.D);
-  if (!fits(m, v, empty.load, j)) return false;
-  return empty.insertionCost(m, j, 0) < Infinity;
+  if (!fits(m, v, empty.load, j) || !skilled(m, v, j) || m.vMaxStops[v] < 1) return false;
+  return empty.travelInsertion(m, j, 0) < Infinity;
+}
+
+/** Penalties of absent jobs that have one (the others count apart, before any cost). */
+function penaltyOf(m: FleetModel, absent: number[]): { hard: number; soft: number } {
+  let hard = 0;
+  let soft = 0;
+  for (const j of absent) {
+    const p = m.penalty[j];
+    if (p === Infinity) hard++;
+    else soft += p;
+  }
+  return { hard, soft };
 }
 
 function neighbourLists(m: FleetModel, jobs: number[]): Int32Array[] {
@@ -66,7 +84,8 @@ function neighbourLists(m: FleetModel, jobs: number[]): Int32Array[] {
 }
 
 export function solveFleetModel(m: FleetModel, opts: SearchOptions): SearchResult {
-  const t0 = now();
+  const clock = opts.cpuNow ?? now;
+  const t0 = clock();
   const deadline = t0 + opts.timeLimitMs;
   const rng = createRng(opts.seed);
   const jobs: number[] = [];
@@ -76,6 +95,10 @@ export function solveFleetModel(m: FleetModel, opts: SearchOptions): SearchResul
     for (let v = 0; v < m.V && !ok; v++) ok = servableBy(m, v, j);
     (ok ? jobs : never).push(j);
   }
+  const neverPenalty = penaltyOf(m, never).soft;
+  m.counter.work = 0;
+  // Work done by full route evaluations joins the insertion count in the deterministic clock.
+  const workNow = (): number => ctx.work + m.counter.work;
   const adj = neighbourLists(m, jobs);
   const depotDistance = new Float64Array(m.J);
   for (const j of jobs) {
@@ -107,14 +130,16 @@ export function solveFleetModel(m: FleetModel, opts: SearchOptions): SearchResul
   touchedList.length = 0;
   touched.fill(0);
 
-  let curCost = work.cost();
-  let curAbsent = work.absent.length;
+  const firstPenalty = penaltyOf(m, work.absent);
+  let curCost = work.cost() + firstPenalty.soft;
+  let curAbsent = firstPenalty.hard;
   // The best plan, copied lazily: only routes changed since the last copy are copied again.
   const bestRoutes = work.routes.map((r) => r.jobs.slice());
   let bestAbsentJobs = work.absent.slice();
   const dirty = new Uint8Array(m.V);
   const dirtyList: number[] = [];
   let bestCost = curCost;
+  let curPenalty = firstPenalty.soft;
   let bestAbsent = curAbsent;
   const scale = jobs.length > 0 ? Math.max(curCost, 1e-9) / jobs.length : 1;
   const tStart = (opts.temperatures?.[0] ?? TEMP_START) * scale;
@@ -123,17 +148,17 @@ export function solveFleetModel(m: FleetModel, opts: SearchOptions): SearchResul
 
   let it = 0;
   let lastImprovement = 0;
-  const startWork = ctx.work;
+  const startWork = workNow();
   const budget = Math.max(1, opts.work);
   let timeProgress = 0;
   while (jobs.length > 0 && m.V > 0) {
     if (it % CLOCK_EVERY === 0) {
-      const t = now();
+      const t = clock();
       if (t > deadline) break;
       timeProgress = (t - t0) / opts.timeLimitMs;
     }
     // Cooling follows the work budget; on a machine too slow to spend it in time, the clock.
-    const progress = Math.max((ctx.work - startWork) / budget, timeProgress);
+    const progress = Math.max((workNow() - startWork) / budget, timeProgress);
     if (progress >= 1 || it - lastImprovement > stall) break;
     it++;
     const temp = tStart * Math.pow(tEnd / tStart, progress);
@@ -146,8 +171,9 @@ export function solveFleetModel(m: FleetModel, opts: SearchOptions): SearchResul
     }
     recreate(ctx, work, touch);
 
-    const newAbsent = work.absent.length;
-    let newCost = curCost;
+    const pen = penaltyOf(m, work.absent);
+    const newAbsent = pen.hard;
+    let newCost = curCost - curPenalty + pen.soft;
     for (const r of touchedList) newCost += work.routes[r].cost - cur.routes[r].cost;
     const accept = newAbsent < curAbsent
       || (newAbsent === curAbsent && newCost < curCost - temp * Math.log(rng.next()));
@@ -162,6 +188,7 @@ export function solveFleetModel(m: FleetModel, opts: SearchOptions): SearchResul
       cur.absent = work.absent.slice();
       curCost = newCost;
       curAbsent = newAbsent;
+      curPenalty = pen.soft;
       if (newAbsent < bestAbsent || (newAbsent === bestAbsent && newCost < bestCost - 1e-9)) {
         for (const r of dirtyList) {
           bestRoutes[r] = cur.routes[r].jobs.slice();
@@ -182,7 +209,7 @@ export function solveFleetModel(m: FleetModel, opts: SearchOptions): SearchResul
     for (const r of touchedList) touched[r] = 0;
     touchedList.length = 0;
     // Guard against drift of the running sum.
-    if (it % 1024 === 0) curCost = cur.cost();
+    if (it % 1024 === 0) curCost = cur.cost() + curPenalty;
   }
-  return { routes: bestRoutes, absent: bestAbsentJobs.concat(never), cost: bestCost, iterations: it, lastImprovement };
+  return { routes: bestRoutes, absent: bestAbsentJobs.concat(never), cost: bestCost + neverPenalty, iterations: it, lastImprovement };
 }

@@ -1,0 +1,54 @@
+import { timeOnDay } from '../../../shared/routing/eta';
+import type { PlanRules } from '../../../shared/schemas/dispatch';
+import type { PlanDriver, PlanParcel } from './problem';
+import type { DayProblem } from './solveDay';
+
+/**
+ * The office's plan rules (issue 32) onto the day's fleet problem, whose times are seconds from
+ * `dayStart`: costs (per hour of a route, waits included; per km; per van used; per parcel left
+ * out), one break per shift, route limits, balance and skills. Without rules the problem is left
+ * as it was, and the plan minimises distance as before.
+ */
+export function applyPlanRules(problem: DayProblem, rules: Partial<PlanRules>, at: { date: string; dayStart: number; drivers: PlanDriver[]; parcels: PlanParcel[] }): void {
+  const { costs } = rules;
+  const driverSkills = new Map((rules.driver_skills ?? []).map((d) => [d.driver, d.skills]));
+  const parcelSkills = new Map((rules.parcel_skills ?? []).map((p) => [p.package, p.skills]));
+  // The cost of a second of route: the hourly rate, else one unit per second of travel.
+  const perSecond = costs && costs.per_hour > 0 ? costs.per_hour / 3600 : 1;
+  let longestShift = 1;
+  problem.vehicles = problem.vehicles.map((veh, v) => {
+    const d = at.drivers[v];
+    const next = { ...veh };
+    if (costs) next.costs = { fixed: costs.per_vehicle, perTime: costs.per_hour / 3600, perDistance: costs.per_km / 1000 };
+    const skills = driverSkills.get(d.id);
+    if (skills?.length) next.skills = skills;
+    if (rules.max_route_minutes !== undefined) next.maxDuration = rules.max_route_minutes * 60;
+    if (rules.max_stops !== undefined) next.maxStops = rules.max_stops;
+    if (rules.break) {
+      // Minutes into the shift as it is rostered, even when the plan starts later in the day.
+      const shiftStart = Math.round((timeOnDay(at.date, d.shiftStart, d.zone) - at.dayStart) / 1000);
+      next.breaks = [{ duration: rules.break.minutes * 60, window: [shiftStart + rules.break.after_min * 60, shiftStart + rules.break.after_max * 60] }];
+    }
+    if (veh.shift) longestShift = Math.max(longestShift, veh.shift[1] - veh.shift[0]);
+    return next;
+  });
+  problem.jobs = problem.jobs.map((job, j) => {
+    const skills = parcelSkills.get(at.parcels[j].row.id);
+    return {
+      ...job,
+      ...(skills?.length ? { skills } : {}),
+      ...(costs?.unserved_penalty !== undefined ? { penalty: costs.unserved_penalty } : {}),
+    };
+  });
+  if (costs && costs.per_km > 0) problem.distances = true;
+  if (rules.balance && rules.balance.weight > 0) {
+    const w = rules.balance.weight;
+    // Quadratic in the share, so even shares cost least. Duration: a route as long as the longest
+    // shift costs w x that shift's time again. Stops: a route with the mean stop count costs w
+    // hours more.
+    const meanStops = Math.max(1, problem.jobs.length / Math.max(1, problem.vehicles.length));
+    problem.balance = rules.balance.by === 'duration'
+      ? { by: 'duration', weight: (w * perSecond) / longestShift }
+      : { by: 'stops', weight: (w * perSecond * 3600) / meanStops };
+  }
+}
