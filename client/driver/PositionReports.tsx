@@ -1,25 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useStore } from '../app/store';
-import type { ViewPackage } from '../sync/index';
 import { Button } from '../ui/Button';
 import { usePackages } from './hooks';
 import { LOCAL_KEYS } from './localKeys';
-import { locationRefused, setOnDuty } from './positions';
-import { routes, type RouteRecord } from './routeCache';
-
-/** The phone's own date, as the route list names days. */
-function phoneDay(now = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
-
-/**
- * On duty: a parcel is on the van (loaded, a queued load counted in), or one of today's routes is
- * running. Before the first load and after the last stop the phone does not say where it is.
- */
-export function onDuty(packages: ViewPackage[], list: RouteRecord[], today = phoneDay()): boolean {
-  return packages.some((p) => p.status === 'out_for_delivery') || list.some((r) => r.status === 'in_progress' && r.date === today);
-}
+import { locationRefused, onDuty, setOnDuty } from './positions';
+import { routes } from './routeCache';
 
 function dismissed(): boolean {
   try { return localStorage.getItem(LOCAL_KEYS.locationNote) === 'dismissed'; } catch { return false; }

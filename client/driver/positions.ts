@@ -3,6 +3,8 @@ import { haversineDistance } from '../../shared/routing/haversine';
 import { engine } from './engine';
 import { notePlace } from './geo';
 import { LOCAL_KEYS } from './localKeys';
+import type { RouteRecord } from '../../shared/schemas/routes';
+import type { ViewPackage } from '../sync/index';
 
 /**
  * The van's position while its driver is on duty (issue 31): the browser's own fixes, kept when the
@@ -30,6 +32,20 @@ export function worthKeeping(last: Reading | null, next: Reading): boolean {
   const dt = Date.parse(next.occurred_at) - Date.parse(last.occurred_at);
   if (dt <= 0) return false;
   return dt >= MIN_INTERVAL_MS || haversineDistance(last, next) >= MIN_METRES;
+}
+
+/** The phone's own date, as the route list names days. */
+export function phoneDay(now = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/**
+ * On duty: a parcel is on the van (loaded, a queued load counted in), or one of today's routes is
+ * running. Before the first load and after the last stop the phone does not say where it is.
+ */
+export function onDuty(packages: Pick<ViewPackage, 'status'>[], list: Pick<RouteRecord, 'status' | 'date'>[], today = phoneDay()): boolean {
+  return packages.some((p) => p.status === 'out_for_delivery') || list.some((r) => r.status === 'in_progress' && r.date === today);
 }
 
 /** The driver refused the phone's location: said once (LocationNote), the day goes on without it. */
