@@ -113,30 +113,56 @@ function onFix(p: GeolocationPosition): void {
   void flushPositions();
 }
 
+const geolocation = () => (typeof navigator !== 'undefined' ? navigator.geolocation : undefined);
+
 function onError(err: GeolocationPositionError): void {
   // Only a refusal is the driver's to know; no fix indoors or a timeout just waits for the next one.
-  if (err.code === err.PERMISSION_DENIED) locationRefused.set(true);
+  if (err.code !== err.PERMISSION_DENIED) return;
+  locationRefused.set(true);
+  // A refused watch is dead; it starts again once the driver allows it (rewatch, onPermission).
+  if (watchId != null) geolocation()?.clearWatch(watchId);
+  watchId = null;
+}
+
+function watch(): void {
+  const geo = geolocation();
+  if (watchId != null || !geo) return;
+  watchId = geo.watchPosition(onFix, onError, { enableHighAccuracy: true, maximumAge: 10_000, timeout: 60_000 });
 }
 
 // Signal back: the offline stretch goes now, as one batch.
 const onOnline = () => { void flushPositions(true); };
+
+let permission: PermissionStatus | null = null;
+// Location allowed in the phone's settings mid-shift: the watch starts again without a reload.
+const onPermission = () => { if (timer && permission?.state === 'granted') watch(); };
+/** A refused watch asks again only once the browser says it is allowed: never a question every few seconds. */
+function rewatch(): void {
+  if (watchId != null || !locationRefused.get()) return;
+  void navigator.permissions?.query({ name: 'geolocation' }).then((p) => { if (timer && p.state === 'granted') watch(); }, () => undefined);
+}
 
 /**
  * On duty the phone watches its position; off duty (the day's parcels done, logged out) it stops
  * and what it kept goes to the outbox.
  */
 export function setOnDuty(on: boolean): Promise<void> {
-  const geo = typeof navigator !== 'undefined' ? navigator.geolocation : undefined;
   if (on) {
-    if (watchId != null || !geo) return Promise.resolve();
-    watchId = geo.watchPosition(onFix, onError, { enableHighAccuracy: true, maximumAge: 10_000, timeout: 60_000 });
-    timer = setInterval(() => { void flushPositions(); }, FLUSH_AFTER_MS / 3);
+    if (timer) return Promise.resolve();
+    watch();
+    timer = setInterval(() => { rewatch(); void flushPositions(); }, FLUSH_AFTER_MS / 3);
     window.addEventListener('online', onOnline);
+    void navigator.permissions?.query({ name: 'geolocation' }).then((p) => {
+      permission = p;
+      p.addEventListener('change', onPermission);
+    }, () => undefined);
     return flushPositions();
   }
-  if (watchId != null && geo) geo.clearWatch(watchId);
+  if (watchId != null) geolocation()?.clearWatch(watchId);
   if (timer) clearInterval(timer);
   window.removeEventListener('online', onOnline);
+  permission?.removeEventListener('change', onPermission);
+  permission = null;
   watchId = null;
   timer = null;
   sentOne = false;

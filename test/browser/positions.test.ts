@@ -1,12 +1,13 @@
 /**
- * Vans that say where they are (issue 31, section 2) in real Chromium: the driver's phone, its
- * geolocation emulated along George Street, Sydney, reports nothing before the first parcel is on
- * the van, then its positions reach the server once and in the phone's order, an offline stretch
- * included; the route went in progress, and the office's map and the recipient's page move with them.
+ * Vans that say where they are (issue 31, section 2) in real Chromium: the driver first refuses the
+ * phone's location (said once, the day goes on), then allows it; its geolocation, emulated along
+ * George Street, Sydney, reaches the server once and in the phone's order, an offline stretch
+ * included; the route went in progress, and the office's map and the recipient's page move with it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { driverPosition } from '../../server/db/schema/index';
+import { eq } from 'drizzle-orm';
+import { driverPosition, pkg } from '../../server/db/schema/index';
 import { PHONE, browsers, buildPwa, hasChromium, startServer, type Browser, type Seeded, type TestServer } from './harness';
 import { loginDriver, seedDay } from './driverKit';
 
@@ -49,7 +50,7 @@ describe.skipIf(!hasChromium)('van positions in Chromium', () => {
     await srv?.close();
   });
 
-  it('sends the van\'s positions once, in order, across an offline stretch; the route starts and the map and tracking page move', async () => {
+  it('explains a refused location once; allowed, the van\'s positions arrive once, in order, across an offline stretch, and the map and tracking page move', async () => {
     const parcels = await seedDay(srv, admin, driver, HAWBS);
     const today = new Date().toISOString().slice(0, 10);
     const made = await srv.api<{ route: { id: number } }>(admin, 'POST', 'route/', { name: 'George St', date: today, driver: driver.id, packages: parcels.map((p) => p.id) });
@@ -59,9 +60,10 @@ describe.skipIf(!hasChromium)('van positions in Chromium', () => {
     expect(link.status).toBe(200);
 
     const ctx = await br.context(PHONE);
-    await ctx.grantPermissions(['geolocation']);
-    await ctx.setGeolocation(PATH[0]!);
     const page = await ctx.newPage();
+    // The driver said no to the browser's question.
+    const cdp = await ctx.newCDPSession(page);
+    await cdp.send('Browser.setPermission', { permission: { name: 'geolocation' }, setting: 'denied', origin: srv.url });
     // Every answer the server gave the phone's position batches: together they must store each reading once.
     const answers: { stored: number; duplicates: number }[] = [];
     page.on('response', (res) => {
@@ -71,27 +73,33 @@ describe.skipIf(!hasChromium)('van positions in Chromium', () => {
     });
     await loginDriver(page, srv.url, driver, HAWBS.length);
     const rows = () => srv.db.select().from(driverPosition).all();
-    // Off duty (nothing on the van yet): the phone keeps its position to itself.
-    expect(await rows()).toHaveLength(0);
+    const routeStatus = async () => (await srv.api<{ status: string }>(admin, 'GET', `route/${routeId}/`)).body.status;
+    // Off duty (nothing on the van yet): the phone does not even look.
+    expect(await page.getByTestId('location-note').count()).toBe(0);
+    expect(await routeStatus()).toBe('planned');
 
-    // The first parcel goes on the van: on duty, the first fix goes at once.
+    // The first parcel goes on the van: on duty, the refusal is said once, dismissed it stays so.
     await page.locator('.drv-tabs').getByRole('link', { name: /Scan/ }).click();
     await page.getByTestId('scan-screen').waitFor();
     await page.locator('#drv-scan').focus();
     await page.keyboard.type(HAWBS[0]!, { delay: 5 });
     await page.keyboard.press('Enter');
+    await page.getByTestId('location-note').waitFor({ timeout: 15_000 });
+    await page.getByTestId('location-note-ok').click();
+    await page.getByTestId('location-note').waitFor({ state: 'detached' });
+    expect(await page.evaluate((key) => localStorage.getItem(key), 'courier.driver.locationNote')).toBe('dismissed');
+    // The day goes on: the load reached the office and started the route, with no position at all.
+    await until('the load', async () => (await srv.db.select().from(pkg).where(eq(pkg.id, parcels[0]!.id)).get())?.status, (s) => s === 'out_for_delivery');
+    await until('the route to start', routeStatus, (s) => s === 'in_progress');
+    expect(await rows()).toHaveLength(0);
+
+    // Location allowed in the settings mid-shift: the phone watches again and the first fix goes at once.
+    await ctx.setGeolocation(PATH[0]!);
+    await ctx.grantPermissions(['geolocation'], { origin: srv.url });
     await until('the first position', rows, (r) => r.length === 1);
-    await until('the route to start', async () => (await srv.api<{ status: string }>(admin, 'GET', `route/${routeId}/`)).body.status, (s) => s === 'in_progress');
     const mapAt = async () => (await srv.api<{ drivers: { driver: { id: number }; position: { latitude: number; longitude: number } | null }[] }>(admin, 'GET', 'dashboard/map/'))
       .body.drivers.find((d) => d.driver.id === driver.id)?.position ?? null;
     expect(await mapAt()).toMatchObject(PATH[0]!);
-    // The recipient's page asks with no login.
-    const track = async () => {
-      const res = await fetch(`${srv.url}/api/public/track/${link.body.token}/`);
-      const body = (await res.json()) as { driver_position?: { latitude: number; longitude: number } | null };
-      if (!res.ok) throw new Error(`tracking answered ${res.status}: ${JSON.stringify(body)}`);
-      return body.driver_position ?? null;
-    };
 
     // No signal for three more fixes along the street: they wait on the phone, none reaches the server.
     await ctx.setOffline(true);
@@ -117,12 +125,14 @@ describe.skipIf(!hasChromium)('van positions in Chromium', () => {
 
     // The office's map shows the newest fix; the recipient's page moved too (rounded, as before).
     expect(await mapAt()).toMatchObject(PATH[3]!);
-    // (Asked once: the public page is rate-limited. A reading older than the parcel's going out stays hidden.)
-    const seen = await track();
+    // Asked once, with no login: the public page is rate-limited.
+    const res = await fetch(`${srv.url}/api/public/track/${link.body.token}/`);
+    expect(res.status).toBe(200);
+    const seen = ((await res.json()) as { driver_position: { latitude: number; longitude: number } | null }).driver_position;
     expect(seen).not.toBeNull();
     expect(Math.abs(seen!.latitude - PATH[3]!.latitude)).toBeLessThan(0.002);
     expect(Math.abs(seen!.latitude - PATH[0]!.latitude)).toBeGreaterThan(0.008);
-    // The ETAs follow the van: the first stop's was computed after the route started.
+    // The ETAs follow the van: the route's remaining stops have them.
     const eta = await srv.api<{ stops: { package: number }[] }>(admin, 'GET', `route/${routeId}/eta/`);
     expect(eta.body.stops.map((s) => s.package)).toContain(parcels[0]!.id);
   }, 90_000);
