@@ -7,6 +7,7 @@ import { toast } from '../ui/toast';
 import { engine, wipeDevice } from './engine';
 import { useSyncStatus } from './hooks';
 import { online, OnlineError } from './online';
+import { setOnDuty } from './positions';
 import { commitAll } from './undo';
 import { useOnline } from './useOnline';
 
@@ -84,6 +85,8 @@ function Logout() {
     window.location.reload();
   };
   const start = async () => {
+    // Off duty: the van's last positions go with the rest of the day's work.
+    await setOnDuty(false);
     await commitAll();
     await engine().syncNow();
     const left = (await engine().outbox()).length;

@@ -5,6 +5,7 @@ import type { FirstRows, SessionInfo } from '../sync/index';
 import { engine } from './engine';
 import { Frame } from './Frame';
 import { primeDeviceReads } from './hooks';
+import { PositionReports } from './PositionReports';
 import { refreshRoutes } from './routeCache';
 import { Today } from './Today';
 import './driver.css';
@@ -67,6 +68,7 @@ export default function Workday({ path, me }: { path: string; me: SessionInfo })
   useEffect(() => { void engine().start().then(refreshRoutes); }, []);
   return (
     <Frame path={path} me={me}>
+      <PositionReports />
       <Screen path={path} me={me} />
     </Frame>
   );

@@ -24,6 +24,11 @@ export function position(waitMs = 3000): Promise<Place> {
   });
 }
 
+/** A fix the on-duty position watch got (client/driver/positions.ts): actions use it without asking the GPS again. */
+export function notePlace(place: Place): void {
+  last = { place, at: Date.now() };
+}
+
 /** The last fix if it is recent; scans use this so a burst of scans never waits for GPS. */
 export function recentPlace(): Place {
   if (!last || Date.now() - last.at > FRESH_MS) return {};

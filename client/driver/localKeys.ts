@@ -2,7 +2,8 @@
  * Keys the driver app keeps in localStorage next to the engine's IndexedDB; wiped with it at logout.
  * Apart from the engine so the first screen can read `used` without loading the sync engine.
  */
-export const LOCAL_KEYS = { routes: 'courier.driver.routes', etas: 'courier.driver.etas', order: 'courier.driver.order', maxAttempts: 'courier.driver.maxAttempts', used: 'courier.driver' } as const;
+export const LOCAL_KEYS = { routes: 'courier.driver.routes', etas: 'courier.driver.etas', order: 'courier.driver.order', maxAttempts: 'courier.driver.maxAttempts', used: 'courier.driver',
+  positions: 'courier.driver.positions', locationNote: 'courier.driver.locationNote' } as const;
 
 /** This phone has had a driver's day on it (set at login, removed by the wipe at logout). */
 export function dayOnPhone(): boolean {

@@ -19,6 +19,7 @@ import { actionMeta, checkScan, inboundScan, resetScan, scanAssignZone, scanCont
 import { reportNoParcel, resolveScanException, scanExceptionPage } from '../services/packages/scanExceptions';
 import { packageJson } from '../services/packages/json';
 import { assertMayListVan, remainingPackages, scannedPackages } from '../services/packages/vanLists';
+import { startRouteOfParcel } from '../services/routes/live';
 
 const tags = ['Scan API'];
 const DEPOT: readonly Role[] = ['super_admin', 'admin', 'supervisor', 'depot_manager'];
@@ -47,6 +48,8 @@ export function scanRoutes(app: App): void {
     description: '404 for an unknown code, 409 for a parcel of another driver or in a state that cannot be loaded (all recorded). A repeat scan answers 200 with already_scanned. A failed parcel scanned again is a reattempt, refused once it must be returned.',
   }, async ({ deps, user, body, device }) => {
     const { row, already } = await inboundScan(deps, user, body.barcode, actionMeta(body), device?.id);
+    // Loading the van starts the route (issue 31).
+    if (!already) await startRouteOfParcel(deps, user, row);
     return rawObject({
       success: true, message: already ? `Parcel ${row.hawb} is already loaded` : `Parcel ${row.hawb} loaded`,
       already_scanned: already, package: await packageJson(deps.db, row.id),

@@ -4,7 +4,7 @@ import { ops } from '../../http/catalogue';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
 import { latestPositions, recordPositions, shapePosition, trail } from '../../services/routes/positions';
-import { refreshDriverEtas } from '../../services/dispatch/eta';
+import { refreshEtasFromPosition, startRouteOnPosition } from '../../services/routes/live';
 import { STAFF, STAFF_AND_DRIVERS, whichDriver } from './common';
 
 const tags = ['Driver Lat-Long'];
@@ -14,10 +14,13 @@ export function positionRoutes(app: App): void {
     method: 'post', path: '/driver-position/', tags, access: { roles: ['driver'] }, body: PositionBatchBody, response: PositionBatchAnswer,
     catalogue: ops('mobile/Dashboard', 'Tracking'),
     summary: 'A driver\'s phone reports a batch of positions (queued offline, sent with an Idempotency-Key)',
-    description: 'Up to 500 readings `{ latitude, longitude, accuracy?, occurred_at }`. A reading already stored (same driver and occurred_at) is counted in `duplicates` and not stored again.',
+    description: 'Up to 500 readings `{ latitude, longitude, accuracy?, occurred_at }`. A reading already stored (same driver and occurred_at) is counted in `duplicates` and not stored again. '
+      + 'The phone sends positions only while its driver is on duty: the first starts today\'s planned delivery route when none is running; '
+      + 'the running routes\' remaining ETAs follow the van, each route at most once a minute.',
   }, async ({ deps, user, body, device }) => {
     const r = await recordPositions(deps, user.id, body, device?.id ?? null);
-    if (r.stored) await refreshDriverEtas(deps, user.id);
+    // A started route's ETAs were just computed from this position; the others at most once a minute.
+    if (r.stored && await startRouteOnPosition(deps, user) == null) await refreshEtasFromPosition(deps, user.id);
     return { success: true, message: `${r.stored} position(s) stored`, ...r };
   });
 
