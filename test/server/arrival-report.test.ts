@@ -102,5 +102,5 @@ describe('GET report/arrival-accuracy/ (issue 31)', () => {
     expect(lines[0]).toContain('P90 |error| (min)');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(String(routeId));
-  });
+  }, 120_000);
 });

@@ -135,5 +135,5 @@ describe('road arrival times (issue 31)', () => {
     expect(pos.status).toBe(200);
     const moved = await agree();
     expect(Date.parse(moved.stops[0].eta)).toBeGreaterThan(before);
-  });
+  }, 120_000);
 });
