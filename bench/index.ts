@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { runApiBench } from './api';
+import { runArrivalBench } from './arrivals';
 import { runFleetBench } from './fleet';
 import { runOptimizerBench } from './optimizer';
 
@@ -22,6 +23,8 @@ console.log('\n## Route optimiser (bench/optimizer.ts, TSPLIB)');
 await runOptimizerBench((line: string) => console.log(line));
 console.log('\n## Fleet optimiser (bench/fleet.ts, Solomon VRPTW + Gehring & Homberger 1000)');
 await runFleetBench((line: string) => console.log(line));
+console.log('\n## Arrival times planned against actual (bench/arrivals.ts, simulated days on road legs)');
+runArrivalBench((line: string) => console.log(line));
 await optional('./sync.ts', 'runSyncBench');
 await optional('./scale.ts', 'runScaleBench');
 await optional('./bundle.ts', 'runBundleBench');

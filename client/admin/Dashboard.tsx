@@ -13,6 +13,7 @@ import { toast } from '../ui/toast';
 import { Counter } from '../ui/Counter';
 import { ErrorState, Loading } from '../ui/States';
 import { RoutesToday } from './dispatch/RoutesToday';
+import { ArrivalAccuracy } from './reports/ArrivalAccuracy';
 
 type Counts = z.infer<typeof DashboardCountAnswer>;
 
@@ -87,6 +88,7 @@ export default function Dashboard({ session }: { session: Session }) {
         {shown.map((s) => <Counter key={s} label={STATUS_LABELS[s]} value={counts.by_status[s]} tone={STATUS_TONE[s]} href={`#/packages?status=${s}`} />)}
       </div>
       <RoutesToday tick={tick} />
+      <ArrivalAccuracy tick={tick} />
       {flagged.length > 0 && (
         <div class="card" data-testid="flagged">
           <h2 style={{ marginTop: 0 }}>Flagged for a supervisor</h2>

@@ -9,13 +9,18 @@ const TO_VISIT = new Set(['created', 'received', 'assigned', 'out_for_delivery']
 const placed = (p: { latitude: number | null; longitude: number | null }): p is LatLng => p.latitude != null && p.longitude != null;
 
 /**
- * Arrival time (epoch ms) of each stop still to visit, in the driver's order, computed on the phone
- * with the shared function and the same rules as the server: now (not before the shift starts),
+ * Arrival time (epoch ms) of each stop still to visit, in the driver's order: the server's stored
+ * ETA when the phone's copy of the plan is current, else (work done offline, not yet sent) computed
+ * on the phone with the shared function and the same rules as the server: now (not before the shift starts),
  * from the phone's position, else the last stop worked, else the route's start; `done` holds stops
  * worked on the phone but not yet sent.
  */
 export function phoneEtas(route: Pick<RouteRecord, 'date'>, ordered: readonly { id: number; status: string; latitude: number | null; longitude: number | null }[], plan: RouteEtas | undefined, here: Partial<LatLng>, now: number, done: ReadonlySet<number> = new Set()): Map<number, number> {
   const visit = ordered.filter((p) => TO_VISIT.has(p.status) && !done.has(p.id));
+  // The server's stored ETA (road legs, progress, position; issue 31) is what the recipient's page
+  // shows too: the phone shows it as long as it has nothing of this route the server has not seen.
+  const stored = new Map((plan?.stops ?? []).flatMap((s) => (s.eta ? [[s.package, Date.parse(s.eta)] as const] : [])));
+  if (plan && !ordered.some((p) => done.has(p.id)) && visit.every((p) => stored.has(p.id))) return new Map(visit.map((p) => [p.id, stored.get(p.id) as number]));
   const worked = ordered.filter((p) => !visit.includes(p));
   const info = new Map((plan?.stops ?? []).map((s) => [s.package, s]));
   // Shift and windows are the depot's wall clock; a plan fetched before issue 31 has no zone: the phone's own.

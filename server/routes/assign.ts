@@ -14,7 +14,7 @@ import { packageCounts } from '../services/packages/counts';
 import { findByBarcode } from '../services/packages/lifecycle';
 import { visiblePackage } from '../services/packages/scope';
 import { packagesByIds } from '../services/packages/shape';
-import { packageListWhere, packagePage } from '../services/packages/list';
+import { packageListWhere, packagePage, withZone } from '../services/packages/list';
 import { livePackage } from '../services/history/live';
 
 const tags = ['Assign Package To Driver'];
@@ -30,7 +30,7 @@ export function assignRoutes(app: App): void {
     query: PackageListQuery.extend({ assigned: z.enum(['true', 'false']).optional() }),
     catalogue: ap('Get'), summary: 'Packages for the assignment screen',
     description: `Without a status filter: ${ASSIGNABLE.join(', ')}. \`assigned=true|false\` keeps those with or without a driver. ${LIST_FILTERS_DOC}`,
-  }, ({ deps, user, query, c }) => packagePage(deps.db, packageListWhere(user, query, false, ...assignListFilters(query)), query, c.req.url));
+  }, async ({ deps, user, query, c }) => packagePage(deps.db, packageListWhere(user, await withZone(deps, query), false, ...assignListFilters(query)), query, c.req.url));
 
   defineRoute(app, {
     method: 'post', path: '/assign-package/assign-driver/', tags, access: 'assign.manage', body: AssignDriverBody, response: PackagesChanged,

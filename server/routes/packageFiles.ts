@@ -5,7 +5,7 @@ import { defineRoute } from '../http/route';
 import { packagesCsvStream } from '../services/packages/csv';
 import { checkUploadSize, MAX_UPLOAD_BYTES } from '../services/packages/sheet';
 import { importPackages, type UploadResult } from '../services/packages/upload';
-import { packageListWhere } from '../services/packages/list';
+import { packageListWhere, withZone } from '../services/packages/list';
 
 const tags = ['Package'];
 const pm = (...names: string[]) => ops('web/Package Model', ...names);
@@ -45,9 +45,9 @@ export function packageFileRoutes(app: App): void {
     summary: 'Download the packages you may see as CSV (streamed)',
     description: `The same filters as the list (paging and ordering are ignored; rows come in id order). ${LIST_FILTERS_DOC} `
       + 'Cells that a spreadsheet would run as a formula (starting with = + - @, tab or CR) are prefixed with an apostrophe.',
-  }, ({ deps, user, query }) => {
+  }, async ({ deps, user, query }) => {
     const day = new Date(deps.clock.now()).toISOString().slice(0, 10);
-    return new Response(packagesCsvStream(deps.db, packageListWhere(user, query)), {
+    return new Response(packagesCsvStream(deps.db, packageListWhere(user, await withZone(deps, query))), {
       headers: {
         'content-type': 'text/csv; charset=utf-8',
         'content-disposition': `attachment; filename="packages-${day}.csv"`,

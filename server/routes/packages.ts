@@ -20,7 +20,7 @@ import { findPackage } from '../services/packages/lifecycle';
 import { priceFor, type PriceQuote } from '../services/packages/price';
 import { visiblePackage } from '../services/packages/scope';
 import { packageJson, packageJsonByIds } from '../services/packages/json';
-import { packageList, packageListWhere, packagePage } from '../services/packages/list';
+import { packageList, packageListWhere, packagePage, withZone } from '../services/packages/list';
 import { livePackage } from '../services/history/live';
 import { frozenAnswer, visibleInHistory } from '../services/history/read';
 import { overrideZone } from '../services/packages/zoneOverride';
@@ -41,7 +41,7 @@ export function packageRoutes(app: App): void {
     method: 'get', path: '/package/', tags, access: 'package.view', query: PackageListQuery, response: PackageListAnswer,
     catalogue: pm('Get', 'Multiple Zone Filter'),
     summary: 'List packages (companies see their own, drivers theirs)', description: LIST_FILTERS_DOC,
-  }, ({ deps, user, query, c }) => packageList(deps.db, user, query, c.req.url));
+  }, async ({ deps, user, query, c }) => packageList(deps.db, user, await withZone(deps, query), c.req.url));
 
   defineRoute(app, {
     method: 'post', path: '/package/', tags, access: 'package.manage', body: PackageCreate, response: Package, status: 201,
@@ -52,7 +52,7 @@ export function packageRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/package/archive-package-list/', tags, access: 'package.view', query: PackageListQuery, response: PackageListAnswer,
     catalogue: pm('Archive/Archive List'), summary: 'List archived packages', description: LIST_FILTERS_DOC,
-  }, ({ deps, user, query, c }) => packagePage(deps.db, packageListWhere(user, query, true), query, c.req.url));
+  }, async ({ deps, user, query, c }) => packagePage(deps.db, packageListWhere(user, await withZone(deps, query), true), query, c.req.url));
 
   for (const archive of [true, false]) {
     defineRoute(app, {
@@ -110,7 +110,7 @@ export function packageRoutes(app: App): void {
     catalogue: pm('Package by Driver'),
     summary: "A driver's packages (staff: `?driver=<employee id>`, required; a driver: their own)",
     description: `Every package assigned to the driver, archived ones left out. ${LIST_FILTERS_DOC}`,
-  }, ({ deps, user, query, c }) => {
+  }, async ({ deps, user, query, c }) => {
     let driverId = query.driver;
     if (isStaff(user.role)) {
       if (driverId == null) throw badRequest('Name the driver: ?driver=<employee id>', [{ path: 'driver', message: 'required' }]);
@@ -118,7 +118,7 @@ export function packageRoutes(app: App): void {
       if (driverId != null && driverId !== user.id) throw forbidden('You may only list your own packages');
       driverId = user.id;
     }
-    const q = { ...query, driver: undefined };
+    const q = await withZone(deps, { ...query, driver: undefined });
     return packageList(deps.db, user, q, c.req.url, eq(pkg.assigned_to_id, driverId));
   });
 

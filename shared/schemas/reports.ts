@@ -81,3 +81,35 @@ export const CompanyReportRow = z.object({
   first_attempt_success_rate: rate, on_time_rate: rate,
 });
 export const CompanyReportAnswer = z.object({ success: z.boolean(), period, count: z.number().int(), results: z.array(CompanyReportRow) });
+
+/**
+ * Planned against actual arrival (issue 31): per stop, actual arrival (the time the driver worked
+ * the stop, less its time at the door) minus the arrival promised at commit. Grouped per route,
+ * driver or day (the route's day, the depot's local day).
+ */
+export const ARRIVAL_GROUPS = ['route', 'driver', 'day'] as const;
+export const ArrivalReportQuery = ReportQuery.extend({ by: z.enum(ARRIVAL_GROUPS).default('route') });
+export const ArrivalExportQuery = ArrivalReportQuery.extend({ format: z.enum(EXPORT_FORMATS).default('csv') });
+export const ArrivalRow = z.object({
+  date: z.string().nullable(),
+  driver: z.number().int().nullable(),
+  driver_name: z.string().nullable(),
+  route: z.number().int().nullable(),
+  route_name: z.string().nullable(),
+  /** Stops with a promised arrival and a real one. */
+  stops: z.number().int(),
+  /** Mean of |actual - planned|, minutes. */
+  mean_abs_error_min: rate,
+  /** 90th percentile (nearest rank) of |actual - planned|, minutes. */
+  p90_abs_error_min: rate,
+  /** Mean of actual - planned, minutes (positive = later than promised). */
+  mean_error_min: rate,
+  /** Stops that had a delivery window. */
+  windowed: z.number().int(),
+  /** Share of windowed stops reached inside their window (0..1). */
+  in_window: rate,
+  /** Share of stops reached inside the half-hour band the recipient was promised (0..1). */
+  in_band: rate,
+});
+export type ArrivalRow = z.infer<typeof ArrivalRow>;
+export const ArrivalReportAnswer = z.object({ success: z.boolean(), period, by: z.enum(ARRIVAL_GROUPS), count: z.number().int(), results: z.array(ArrivalRow) });

@@ -1009,6 +1009,23 @@ export const refusedDeliveryFile = pgTable("refused_delivery_file", {
   index("refused_delivery_file_idx").on(t.refused_id),
 ]);
 
+export const routeLeg = pgTable("route_leg", {
+  id: bigint("id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+  route_id: bigint("route_id", { mode: 'number' }).notNull(),
+  package_id: bigint("package_id", { mode: 'number' }).notNull(),
+  from_package_id: bigint("from_package_id", { mode: 'number' }),
+  seq: bigint("seq", { mode: 'number' }).notNull(),
+  duration_s: doublePrecision("duration_s").notNull(),
+  distance_m: doublePrecision("distance_m"),
+  source: text("source").notNull(),
+  planned_at: bigint("planned_at", { mode: 'number' }).notNull(),
+  created_at: bigint("created_at", { mode: 'number' }).notNull(),
+}, (t): PgTableExtraConfigValue[] => [
+  foreignKey({ columns: [t.package_id], foreignColumns: [pkg.id], name: "route_leg_package_id_package_id_fk" }),
+  uniqueIndex("route_leg_route_package_uq").on(t.route_id, t.package_id),
+  index("route_leg_package_idx").on(t.package_id),
+]);
+
 export const scanException = pgTable("scan_exception", {
   id: bigint("id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
   code: text("code").notNull(),

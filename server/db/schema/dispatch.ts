@@ -101,3 +101,23 @@ export const stopEta = sqliteTable('stop_eta', {
   late: integer('late', { mode: 'boolean' }).notNull().default(false),
   computed_at: integer('computed_at').notNull(),
 }, (t) => [index('stop_eta_route_idx').on(t.route_id)]);
+
+/**
+ * The road legs a committed plan used (issue 31): for each stop of a route, the leg that reaches it
+ * from the stop before (or the route's start when `from_package_id` is null), in seconds and metres
+ * as the road engine gave them (`source` `osrm:driving`) or the great-circle estimate (`estimate`).
+ * Every ETA is walked over these; `planned_at` is the arrival promised at commit, kept after the stop
+ * is worked so the planned-against-actual report can compare it with the real arrival.
+ */
+export const routeLeg = sqliteTable('route_leg', {
+  id: id(),
+  route_id: integer('route_id').notNull(),
+  package_id: integer('package_id').notNull().references(() => pkg.id),
+  from_package_id: integer('from_package_id'),
+  seq: integer('seq').notNull(),
+  duration_s: real('duration_s').notNull(),
+  distance_m: real('distance_m'),
+  source: text('source').notNull(),
+  planned_at: integer('planned_at').notNull(),
+  created_at: integer('created_at').notNull(),
+}, (t) => [uniqueIndex('route_leg_route_package_uq').on(t.route_id, t.package_id), index('route_leg_package_idx').on(t.package_id)]);

@@ -11,7 +11,7 @@ import { defineRoute } from '../../http/route';
 import { depotPositions, setDepotPosition } from '../../services/dispatch/depots';
 import { today } from '../../services/time/zones';
 import { dayEtas, etaFor, routeEtas, travelModel } from '../../services/dispatch/eta';
-import { commitPlan, findPlan, MAX_RUNNING_PLANS, planTravel, shapePlan, startPlan } from '../../services/dispatch/plans';
+import { commitPlan, commitTravel, findPlan, MAX_RUNNING_PLANS, planTravel, shapePlan, startPlan } from '../../services/dispatch/plans';
 import { createFleetPlanner } from '../../services/planning/planner';
 import { companyService, setCompanyService, setWindow, windowOf } from '../../services/dispatch/windows';
 import { driverRef, findRoute } from '../../services/routes/shape';
@@ -87,8 +87,10 @@ export function dispatchRoutes(app: App): void {
     method: 'post', path: '/dispatch/plan/{id}/commit/', tags, access: 'route.manage', catalogue: [], params: IdParams, body: CommitBody,
     response: z.object({ success: z.boolean(), message: z.string(), routes: z.array(RouteRecord) }), status: 201,
     summary: 'Creates the plan\'s routes (as edited on the board) and assigns their parcels, as POST route/ with a driver does',
-  }, async ({ deps, user, params, body }) => {
-    const routes = await commitPlan(deps, user, await findPlan(deps, params.id), body);
+    // The road legs of each route are asked before the transaction (OSRM_URL; the estimate when unset or failing).
+    prepare: ({ deps, params, body }) => commitTravel(deps, params.id, body),
+  }, async ({ deps, user, params, body, prepared }) => {
+    const routes = await commitPlan(deps, user, await findPlan(deps, params.id), body, prepared);
     return { success: true, message: `${routes.length} route(s) created`, routes };
   });
 

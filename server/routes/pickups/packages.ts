@@ -14,7 +14,7 @@ import type { UploadResult } from '../../services/packages/upload';
 import { assignPickups, unassignPickups } from '../../services/pickups/assign';
 import { pickupWhere } from '../../services/pickups/list';
 import { importPickups } from '../../services/pickups/upload';
-import { packagePage } from '../../services/packages/list';
+import { packagePage, withZone } from '../../services/packages/list';
 import { livePackage } from '../../services/history/live';
 
 const tags = ['Pickup Package'];
@@ -47,7 +47,7 @@ export function pickupPackageRoutes(app: App): void {
     method: 'get', path: '/pickup-package/', tags, access: 'package.view', query: PickupListQuery, response: PackageListAnswer,
     catalogue: pp('Get'), summary: 'Pickup packages (requested or collected)',
     description: `Without \`status\`: pickup_requested and picked_up. \`pickup_point\` filters by pickup point. ${LIST_FILTERS_DOC}`,
-  }, ({ deps, user, query, c }) => packagePage(deps.db, pickupWhere(user, query), query, c.req.url));
+  }, async ({ deps, user, query, c }) => packagePage(deps.db, pickupWhere(user, await withZone(deps, query)), query, c.req.url));
 
   const upload = (path: string, id: string, kind: string, read: 'package-csv' | 'package-xlsx', companyOnly: boolean) => defineRoute(app, {
     method: 'post', path, tags, access: 'package.manage', catalogue: pp(id), summary: `Request pickups from a ${kind} file${companyOnly ? ' (company login)' : ''}`,

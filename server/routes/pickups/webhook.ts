@@ -11,7 +11,7 @@ import type { Context } from 'hono';
 import { packagesByIds } from '../../services/packages/shape';
 import { createPickup, updatePickup } from '../../services/pickups/create';
 import { claimSignature, verifySignedCall, type VerifiedCall } from '../../services/webhooks/signature';
-import { packagePage } from '../../services/packages/list';
+import { packagePage, withZone } from '../../services/packages/list';
 import { pickupWhere } from '../../services/pickups/list';
 
 const tags = ['Pickup Package by Webhook'];
@@ -37,9 +37,9 @@ export function pickupWebhookRoutes(app: App): void {
     method: 'get', path: '/pickup-package/company/', tags, access: 'package.view', query: PickupListQuery, response: PackageListAnswer,
     catalogue: pw('Login Company Pickup Package List'), summary: "The logged-in company's pickup packages",
     description: 'Pickups requested by this company (by webhook, upload or screen), requested or collected unless `status` says otherwise. Company logins only.',
-  }, ({ deps, user, query, c }) => {
+  }, async ({ deps, user, query, c }) => {
     if (user.role !== 'company') throw forbidden('This list is for company logins; staff use pickup-package/');
-    return packagePage(deps.db, pickupWhere(user, query), query, c.req.url);
+    return packagePage(deps.db, pickupWhere(user, await withZone(deps, query)), query, c.req.url);
   });
 
   defineRoute(app, {

@@ -10,7 +10,7 @@ import { deliveryRoute, depotPosition, pkg, user, vehicle } from '../../db/schem
 import { ApiError } from '../../errors';
 import type { PackageRow } from '../packages/shape';
 import { LIVE_ROUTE, routeParcels, type RouteRow } from '../routes/shape';
-import { origin, routeZone, shiftOf, TO_VISIT, travelModel } from './eta';
+import { restartPoint, routeZone, shiftOf, TO_VISIT, travelModel } from './eta';
 import { DEFAULT_SHIFT, dueBy, volumeOf } from './problem';
 import { windowsOf, type WindowInfo } from './windows';
 import { depotZones } from '../time/zones';
@@ -51,7 +51,7 @@ export async function liveRoute(deps: Deps, row: RouteRow, driverName: string): 
   const worked = parcels.filter((p) => !TO_VISIT.has(p.status) && p.sequence_no != null);
   const shift = await shiftOf(deps.db, row);
   const zone = await routeZone(deps, row, shift ?? null);
-  const { from, startAt } = await origin(deps, row, worked);
+  const { from, startAt } = await restartPoint(deps, row, worked, shift);
   const startDepot = row.start_latitude != null && row.start_longitude != null ? { latitude: row.start_latitude, longitude: row.start_longitude } : await depotPoint(deps, shift?.start_warehouse_id);
   const end = shift?.end_warehouse_id != null ? await depotPoint(deps, shift.end_warehouse_id) : startDepot;
   const van = shift?.vehicle_id != null ? await deps.db.select().from(vehicle).where(eq(vehicle.id, shift.vehicle_id)).get() : undefined;

@@ -1,7 +1,9 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { prepared } from '../../db/prepared';
-import { DEFAULT_TRAVEL, etaBand, stopEtas, timeOnDay, type EtaStop, type TravelModel } from '../../../shared/routing/eta';
+import { DEFAULT_TRAVEL, etaBand, timeOnDay, type EtaStop, type TravelModel } from '../../../shared/routing/eta';
 import type { LatLng } from '../../../shared/routing/haversine';
+import { roadEtas, type EtaOrigin } from '../../../shared/routing/roadEta';
+import { promiseLegs, storedLegs, workedAt } from './legs';
 import type { RouteEtas, StopEtaRecord } from '../../../shared/schemas/dispatch';
 import { iso } from '../../clock';
 import type { Deps } from '../../deps';
@@ -48,27 +50,35 @@ async function routeStart(db: Db, route: RouteRow, shift: Awaited<ReturnType<typ
 }
 
 /**
- * When and where the route's next leg starts: now (never before the shift starts), from the van's
- * fresh position, else the last stop worked, else the route's start. The phone does the same
- * (client/driver/eta.ts).
+ * Where and when the rest of a route starts now, for inserting parcels into it (amend.ts): the van's
+ * last known place, from now but never before the shift starts.
  */
-export async function origin(deps: Deps, route: RouteRow, worked: { latitude: number | null; longitude: number | null }[]): Promise<{ from: LatLng | null; startAt: number }> {
-  const now = deps.clock.now();
-  const shift = await shiftOf(deps.db, route);
+export async function restartPoint(deps: Deps, route: RouteRow, worked: { id: number; latitude: number | null; longitude: number | null }[], shift: Awaited<ReturnType<typeof shiftOf>>): Promise<{ from: LatLng | null; startAt: number }> {
+  const o = await origin(deps, route, worked, shift);
   const shiftStart = timeOnDay(route.date, shift?.start_time ?? DEFAULT_SHIFT.start, await routeZone(deps, route, shift ?? null));
-  const startAt = Math.max(now, shiftStart);
-  if (route.driver_id != null && route.status === 'in_progress') {
-    const pos = await lastPositionOf(deps.db, route.driver_id);
-    if (pos && now - pos.occurred_at <= FRESH_POSITION_MS) return { from: { latitude: pos.latitude, longitude: pos.longitude }, startAt };
-  }
-  const lastWorked = [...worked].reverse().find(placed);
-  if (lastWorked) return { from: { latitude: lastWorked.latitude, longitude: lastWorked.longitude }, startAt };
-  return { from: await routeStart(deps.db, route, shift), startAt };
+  return { from: o.at, startAt: Math.max(deps.clock.now(), shiftStart) };
 }
 
 /**
- * Recomputes the arrival time of every stop still to visit on a route, with the same function the
- * phone runs, and stores it. `replan` also resets the promised (planned) time: a new plan or order.
+ * Where the van was last known (issue 31): its fresh position on a running route, else the stop it
+ * worked last (by the time it was worked, so a stop done out of order counts), else the route's start.
+ */
+export async function origin(deps: Deps, route: RouteRow, worked: { id: number; latitude: number | null; longitude: number | null }[], shift: Awaited<ReturnType<typeof shiftOf>>): Promise<EtaOrigin> {
+  const now = deps.clock.now();
+  if (route.driver_id != null && route.status === 'in_progress') {
+    const pos = await lastPositionOf(deps.db, route.driver_id);
+    if (pos && now - pos.occurred_at <= FRESH_POSITION_MS) return { kind: 'position', at: { latitude: pos.latitude, longitude: pos.longitude }, since: Math.min(pos.occurred_at, now) };
+  }
+  const times = await workedAt(deps.db, worked.map((p) => p.id));
+  const last = worked.map((p, i) => ({ p, i, at: times.get(p.id) })).sort((a, b) => (a.at ?? -Infinity) - (b.at ?? -Infinity) || a.i - b.i).at(-1);
+  if (last) return { kind: 'stop', id: last.p.id, at: placed(last.p) ? { latitude: last.p.latitude, longitude: last.p.longitude } : null, since: last.at != null ? Math.min(last.at, now) : null };
+  return { kind: 'start', at: await routeStart(deps.db, route, shift) };
+}
+
+/**
+ * Recomputes the arrival time of every stop still to visit on a route over its stored road legs
+ * (`roadEtas`, issue 31) and stores it: the phone's feed (`route/{id}/eta/`), the dashboard and the
+ * recipient's page all read these rows. `replan` also resets the promised (planned) time: a new plan or order.
  */
 export async function refreshRouteEtas(deps: Deps, routeId: number, opts: { replan?: boolean; model?: TravelModel } = {}): Promise<void> {
   const route = await deps.db.select().from(deliveryRoute).where(eq(deliveryRoute.id, routeId)).get();
@@ -90,9 +100,12 @@ export async function refreshRouteEtas(deps: Deps, routeId: number, opts: { repl
       window: w?.window_start && w.window_end ? [timeOnDay(route.date, w.window_start, zone), timeOnDay(route.date, w.window_end, zone)] : null,
     };
   });
-  const { from, startAt } = await origin(deps, route, worked);
-  const etas = stopEtas({ from, startAt, stops, model: opts.model ?? travelModel(deps.config) });
+  const shift = await shiftOf(deps.db, route);
   const now = deps.clock.now();
+  const etas = roadEtas({
+    now, shiftStart: timeOnDay(route.date, shift?.start_time ?? DEFAULT_SHIFT.start, zone), origin: await origin(deps, route, worked, shift),
+    stops, legs: await storedLegs(deps.db, route.id), model: opts.model ?? travelModel(deps.config),
+  }, await routeStart(deps.db, route, shift));
   const existing = new Map((await deps.db.select().from(stopEta).where(inArray(stopEta.package_id, visit.map((p) => p.id))).all()).map((r) => [r.package_id, r]));
   for (const e of etas) {
     const prev = existing.get(e.id);
@@ -100,6 +113,7 @@ export async function refreshRouteEtas(deps: Deps, routeId: number, opts: { repl
     const values = { route_id: route.id, eta_at: e.arrive, planned_at: planned, wait_s: e.waitS, late: e.late, computed_at: now };
     await deps.db.insert(stopEta).values({ package_id: e.id, ...values }).onConflictDoUpdate({ target: stopEta.package_id, set: values }).run();
   }
+  if (opts.replan) await promiseLegs(deps.db, route.id, new Map(etas.map((e) => [e.id, e.arrive])));
 }
 
 /** The live routes a driver is on today and later: positions move their ETAs. */

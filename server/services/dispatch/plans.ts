@@ -16,6 +16,7 @@ import { travelMatrix } from '../geo/travelTimes';
 import { toProposal } from './proposal';
 import { CPU_CAP_FACTOR } from '../../../shared/routing/fleet/optimize';
 import { shareKey } from '../workers/shareKey';
+import { routeLegs, storeLegs, type PlannedLeg } from './legs';
 
 type PlanRow = typeof dispatchPlan.$inferSelect;
 /** The worker gets the time limit plus this before it counts as lost. */
@@ -106,7 +107,26 @@ export async function findPlan(deps: Deps, id: number): Promise<PlanRow> {
  * in order, exactly as `POST route/` with a driver does (route_add and assign events, the change
  * feed to the drivers' phones), all in one transaction. Then every stop gets its promised ETA.
  */
-export async function commitPlan(deps: Deps, actor: SessionUser, plan: PlanRow, body: CommitBody) {
+/**
+ * The road legs of each route of a commit, in its order (OSRM_URL, else the estimate), asked before
+ * the transaction like a plan's matrix. Keyed by the route's index in the body.
+ */
+export async function commitTravel(deps: Deps, planId: number, body: CommitBody): Promise<PlannedLeg[][]> {
+  const plan = await deps.db.select({ date: dispatchPlan.date }).from(dispatchPlan).where(eq(dispatchPlan.id, planId)).get();
+  if (!plan) return [];
+  const ids = body.routes.flatMap((r) => r.packages);
+  const parcels = new Map((ids.length ? await deps.db.select({ id: pkg.id, latitude: pkg.latitude, longitude: pkg.longitude }).from(pkg).where(inArray(pkg.id, ids)).all() : []).map((p) => [p.id, p]));
+  const out: PlannedLeg[][] = [];
+  for (const r of body.routes) {
+    const shift = await deps.db.select().from(driverShift).where(and(eq(driverShift.date, plan.date), eq(driverShift.driver_id, r.driver))).get();
+    const depot = shift?.start_warehouse_id != null ? await deps.db.select().from(depotPosition).where(eq(depotPosition.warehouse_id, shift.start_warehouse_id)).get() : undefined;
+    const stops = r.packages.map((id) => ({ id, latitude: parcels.get(id)?.latitude ?? null, longitude: parcels.get(id)?.longitude ?? null }));
+    out.push(await routeLegs(deps, depot ? { latitude: depot.latitude, longitude: depot.longitude } : null, stops));
+  }
+  return out;
+}
+
+export async function commitPlan(deps: Deps, actor: SessionUser, plan: PlanRow, body: CommitBody, legs: PlannedLeg[][] = []) {
   if (plan.committed_at != null) throw conflict(`Plan ${plan.id} was already committed`, { committed_at: iso(plan.committed_at) });
   if (plan.status !== 'done') throw conflict(`Plan ${plan.id} is ${plan.status}; only a finished plan can be committed`, { status: plan.status });
   const drivers = body.routes.map((r) => r.driver);
@@ -116,7 +136,8 @@ export async function commitPlan(deps: Deps, actor: SessionUser, plan: PlanRow, 
   const ids = body.routes.flatMap((r) => r.packages);
   const parcels = new Map((await deps.db.select({ id: pkg.id, latitude: pkg.latitude, longitude: pkg.longitude }).from(pkg).where(inArray(pkg.id, ids)).all()).map((p) => [p.id, p]));
   const created: RouteRow[] = [];
-  for (const r of body.routes) {
+  const now = deps.clock.now();
+  for (const [k, r] of body.routes.entries()) {
     const shift = shifts.get(r.driver);
     const depot = shift?.start_warehouse_id != null ? await deps.db.select().from(depotPosition).where(eq(depotPosition.warehouse_id, shift.start_warehouse_id)).get() : undefined;
     const { route } = await createRoute(deps, actor, {
@@ -129,9 +150,15 @@ export async function commitPlan(deps: Deps, actor: SessionUser, plan: PlanRow, 
       return p?.latitude != null && p.longitude != null ? [{ latitude: p.latitude, longitude: p.longitude }] : [];
     });
     const start = depot ? { latitude: depot.latitude, longitude: depot.longitude } : null;
-    created.push(await deps.db.update(deliveryRoute).set({ total_distance_m: pathMetres(start, stops) }).where(eq(deliveryRoute.id, route.id)).returning().get() ?? route);
+    // The legs asked before the transaction, when they match this order (else the estimate now).
+    const asked = legs[k]?.length === r.packages.length && legs[k].every((l, i) => l.to === r.packages[i]) ? legs[k]
+      : await routeLegs({ config: { ...deps.config, osrmUrl: undefined } }, start, r.packages.map((id) => ({ id, latitude: parcels.get(id)?.latitude ?? null, longitude: parcels.get(id)?.longitude ?? null })));
+    await storeLegs(deps.db, route.id, asked, now);
+    // Road metres when the engine gave every leg's; else straight-line metres as POST route/{id}/sequence/ measures.
+    const driven = asked.filter((l) => l.source !== 'unplaced' && l.source !== 'no_start');
+    const roadMetres = driven.length && driven.every((l) => l.source.startsWith('osrm') && l.distanceM != null) ? driven.reduce((s, l) => s + (l.distanceM ?? 0), 0) : null;
+    created.push(await deps.db.update(deliveryRoute).set({ total_distance_m: roadMetres ?? pathMetres(start, stops) }).where(eq(deliveryRoute.id, route.id)).returning().get() ?? route);
   }
-  const now = deps.clock.now();
   await deps.db.update(dispatchPlan).set({ committed_at: now }).where(eq(dispatchPlan.id, plan.id)).run();
   for (const route of created) await refreshRouteEtas(deps, route.id, { replan: true });
   const records: RouteRecord[] = [];

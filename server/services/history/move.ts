@@ -6,7 +6,7 @@ import type { Units } from '../../db/engine/types';
 import {
   addressSighting, deliveryAttempt, deliveryAttemptHistory, deliveryRating, deliveryRecord, deliveryRecordHistory, packageEvent,
   packageFailure, packageHistory, packageHistoryAnswer, packageHistoryRow, packageLocation, packagePhoto, packagePricing, packageRecipient, packageWindow,
-  pkg, refusedDelivery, refusedDeliveryFile, stopEta,
+  pkg, refusedDelivery, refusedDeliveryFile, routeLeg, stopEta,
 } from '../../db/schema/index';
 import { FINAL_STATUSES } from '../../../shared/lifecycle';
 import { FINAL_KEPT_MS } from '../sync/scope';
@@ -33,6 +33,7 @@ const KEPT_AS_JSON: { source: string; table: SQLiteTable; packageId: SQLiteColum
   { source: 'package_recipient', table: packageRecipient, packageId: packageRecipient.package_id },
   { source: 'package_window', table: packageWindow, packageId: packageWindow.package_id },
   { source: 'stop_eta', table: stopEta, packageId: stopEta.package_id },
+  { source: 'route_leg', table: routeLeg, packageId: routeLeg.package_id, rowId: routeLeg.id },
   { source: 'delivery_rating', table: deliveryRating, packageId: deliveryRating.package_id, rowId: deliveryRating.id },
   { source: 'address_sighting', table: addressSighting, packageId: addressSighting.package_id },
 ];

@@ -9,6 +9,8 @@ import type { SessionUser } from '../auth/session';
 import { countHistory, newestInHistory, unionPage } from '../history/read';
 import { packageJsonWhere } from './json';
 import { packageScope } from './scope';
+import { addDays, startOfLocalDay } from '../../../shared/time/zone';
+import { businessZone } from '../time/zones';
 
 export const PACKAGE_LIST: ListSpec = {
   search: ['hawb', 'customer_name', 'customer_phone', 'customer_address', 'customer_code'],
@@ -16,23 +18,32 @@ export const PACKAGE_LIST: ListSpec = {
   filters: { status: 'status', company: 'company_id', zone: 'zone_id', driver: 'assigned_to_id', route: 'route_id', is_scanned: 'is_scanned' },
 };
 
-const dayStart = (d: string) => Date.parse(`${d}T00:00:00Z`);
+/**
+ * A list query with the zone its days are local to (issue 31): `created_from`/`created_to` are the
+ * business's local days, a day across a daylight-saving change 23 or 25 hours long. Resolved by the
+ * route (`withZone`), so these filters stay plain and synchronous.
+ */
+export type ZonedListQuery = PackageListQuery & { localZone: string };
+export async function withZone<Q extends PackageListQuery>(deps: Parameters<typeof businessZone>[0], q: Q): Promise<Q & { localZone: string }> {
+  return { ...q, localZone: await businessZone(deps) };
+}
+const dayStart = (d: string, zone: string) => startOfLocalDay(d, zone);
 
 /** The list filters within what the caller may see, on columns hot and cold parcels share. */
-function listFilter(user: SessionUser, q: PackageListQuery, more: (SQL | undefined)[]): SQL | undefined {
+function listFilter(user: SessionUser, q: ZonedListQuery, more: (SQL | undefined)[]): SQL | undefined {
   return and(
     packageScope(user),
     ...listConditions(pkg, PACKAGE_LIST, {
       search: q.search, status: q.status, company: q.company, zone: q.zone, driver: q.driver, route: q.route, is_scanned: q.is_scanned,
     }),
-    q.created_from ? sql`${pkg.created_at} >= ${dayStart(q.created_from)}` : undefined,
-    q.created_to ? sql`${pkg.created_at} < ${dayStart(q.created_to) + 86_400_000}` : undefined,
+    q.created_from ? sql`${pkg.created_at} >= ${dayStart(q.created_from, q.localZone)}` : undefined,
+    q.created_to ? sql`${pkg.created_at} < ${dayStart(addDays(q.created_to, 1), q.localZone)}` : undefined,
     ...more,
   );
 }
 
 /** The list filters of DESIGN.md section 3 within what the caller may see; shared by the list, archive list, CSV and driver views. */
-export function packageListWhere(user: SessionUser, q: PackageListQuery, archived = false, ...more: (SQL | undefined)[]): SQL | undefined {
+export function packageListWhere(user: SessionUser, q: ZonedListQuery, archived = false, ...more: (SQL | undefined)[]): SQL | undefined {
   return and(archived ? isNotNull(pkg.deleted_at) : isNull(pkg.deleted_at), listFilter(user, q, more));
 }
 
@@ -45,12 +56,12 @@ export type HistorySide = { where: SQL | undefined } | null;
  * from its index, only when the query has a start date: HISTORY_AFTER_DAYS may have been
  * shorter when older parcels moved, so the setting alone is no safe bound).
  */
-export async function historyCanMatch(db: Db, q: PackageListQuery): Promise<boolean> {
+export async function historyCanMatch(db: Db, q: ZonedListQuery): Promise<boolean> {
   const statuses = q.status?.split(',').slice(0, 100).map((s) => s.trim()) ?? [];
   if (statuses.some(Boolean) && !statuses.some((s) => (FINAL_STATUSES as readonly string[]).includes(s))) return false;
   if (q.created_from) {
     const newest = await newestInHistory(db);
-    if (newest == null || newest < dayStart(q.created_from)) return false;
+    if (newest == null || newest < dayStart(q.created_from, q.localZone)) return false;
   }
   return true;
 }
@@ -60,7 +71,7 @@ export async function historyCanMatch(db: Db, q: PackageListQuery): Promise<bool
  * history. Cold parcels are never archived (archived ones never move), so their side leaves the
  * archive flag out: that lets the count use a narrow index instead of reading every cold row.
  */
-export async function packageList(db: Db, user: SessionUser, q: PackageListQuery, url: string, ...more: (SQL | undefined)[]): Promise<RawJson> {
+export async function packageList(db: Db, user: SessionUser, q: ZonedListQuery, url: string, ...more: (SQL | undefined)[]): Promise<RawJson> {
   const history = await historyCanMatch(db, q) ? { where: listFilter(user, q, more) } : null;
   return packagePage(db, packageListWhere(user, q, false, ...more), q, url, history);
 }

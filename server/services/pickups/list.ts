@@ -14,6 +14,6 @@ export function pickupListFilters(q: { status?: string; pickup_point?: number })
 }
 
 /** Pickups (requested or collected, unless `status` says otherwise) the caller may see. */
-export function pickupWhere(user: SessionUser, q: PickupListQuery) {
+export function pickupWhere(user: SessionUser, q: PickupListQuery & { localZone: string }) {
   return packageListWhere(user, q, false, ...pickupListFilters(q));
 }
