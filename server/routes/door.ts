@@ -24,7 +24,7 @@ export function doorRoutes(app: App): void {
   });
 
   defineRoute(app, {
-    method: 'put', path: '/company-proof-rules/', tags, access: 'authenticated', catalogue: [], query: RecipientSettingsQuery,
+    method: ['put', 'patch'], path: '/company-proof-rules/', tags, access: 'authenticated', catalogue: [], query: RecipientSettingsQuery,
     body: ProofRequirementsSchema, response: CompanyProofRules,
     summary: 'Set the proof a company\'s deliveries need: signature, photos, name, scan at the door, minimum age, one-time code',
     description: 'Parcels already on a driver\'s phone get the new rule at its next sync. A company sets its own; staff name the company.',
