@@ -2,7 +2,7 @@ import { inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { companyProofRules, pkg } from '../../db/schema/index';
 import { RawJson } from '../../http/rawJson';
-import { hasRequirements, NO_REQUIREMENTS, type DoorInfo, type ProofRequirements } from '../../../shared/door';
+import { hasRequirements, NO_REQUIREMENTS, requirementWords, type DoorInfo, type ProofRequirements } from '../../../shared/door';
 import { depotZones } from '../time/zones';
 import { choiceOf } from './choice';
 import { doorRows, effective } from './rules';
@@ -41,4 +41,22 @@ export async function withDoor(db: Db, packages: RawJson[], timeZone: string): P
     };
     return new RawJson(`${p.text.slice(0, -1)},"door":${JSON.stringify(info)}}`);
   });
+}
+
+/** For labels: each parcel's door requirements in words ("Signature · Age 18+ (ID) · One-time code"), by id; none when nothing is needed. */
+export async function doorLabelWords(db: Db, parcels: { id: number; company: number | null }[]): Promise<Record<number, string>> {
+  const ids = parcels.map((p) => p.id);
+  if (!ids.length) return {};
+  const companies = [...new Set(parcels.map((p) => p.company).filter((c): c is number => c != null))];
+  const rules = new Map<number, ProofRequirements>(companies.length
+    ? (await db.select().from(companyProofRules).where(inArray(companyProofRules.company_id, companies)).all())
+      .map((r) => [r.company_id, { ...NO_REQUIREMENTS, ...JSON.parse(r.requirements) as ProofRequirements }])
+    : []);
+  const doors = await doorRows(db, ids);
+  const out: Record<number, string> = {};
+  for (const p of parcels) {
+    const words = requirementWords(effective(rules.get(p.company ?? -1) ?? NO_REQUIREMENTS, doors.get(p.id)));
+    if (words.length) out[p.id] = words.join(' · ');
+  }
+  return out;
 }
