@@ -61,10 +61,6 @@ export default function Deliver({ id }: { id: number }) {
   const confirm = () => run(async () => {
     try {
       const signature = outcome === 'safe_place' ? null : (await pad.current?.toBlob()) ?? null;
-      if (!photos.length && !signature && !note.trim()) {
-        setError('Add a photo, a signature, or a note saying where you left the parcel.');
-        return false;
-      }
       const typed = code.trim();
       if (req.code && outcome === 'handed' && typed && !door?.code) {
         setError('This parcel\'s code has not reached this phone yet: sync, then try again.');
@@ -79,6 +75,10 @@ export default function Deliver({ id }: { id: number }) {
       const gaps = proofMissing(req, proof, { barcodes: [p.hawb], today: localDay(Date.now(), door?.time_zone ?? 'Australia/Sydney'), choice: door?.choice ?? null });
       if (gaps.length) {
         setError(gaps.map((g) => g.message).join('. '));
+        return false;
+      }
+      if (!photos.length && !signature && !note.trim()) {
+        setError('Add a photo, a signature, or a note saying where you left the parcel.');
         return false;
       }
       const place = await position(3000);

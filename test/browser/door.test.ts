@@ -122,7 +122,7 @@ describe.skipIf(!hasChromium)('proof at the door in Chromium (issue 34)', () => 
     await phone.getByTestId('door-requirements').filter({ hasText: 'One-time code' }).waitFor({ timeout: 30_000 });
     await drawSignature(phone);
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
-    await phone.getByTestId('door-dob').locator('input').or(phone.locator('input[data-testid=door-dob]')).first().fill('1990-05-01');
+    await phone.locator('input[data-testid=door-dob]').fill('1990-05-01');
     await phone.locator('input[data-testid=door-code]').fill(wrong);
     await phone.getByTestId('confirm-delivery').click();
     await phone.getByRole('alert').filter({ hasText: 'The one-time code is wrong' }).waitFor();
