@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeMatches, type DoorInfo } from '../../shared/door';
@@ -50,6 +55,12 @@ describe('proof at the door (issue 34)', () => {
     expect((await w.t.json('PUT', '/api/company-proof-rules/', w.shipper.token, { min_age: 300 })).body).toMatchObject({ code: 'validation_error' });
 
     const id = await w.parcel('DOOR-1');
+    // The label says what the door needs (pdftotext, as poppler reads it).
+    const pdf = await w.t.call('GET', `/api/package/labels/?ids=${id}`, w.admin.token);
+    expect(pdf.status).toBe(200);
+    const file = join(mkdtempSync(join(tmpdir(), 'door-label-')), 'label.pdf');
+    writeFileSync(file, new Uint8Array(await pdf.arrayBuffer()));
+    expect((await promisify(execFile)('pdftotext', [file, '-'])).stdout.replace(/\s+/g, ' ')).toContain('AT THE DOOR: Signature · Age 18+ (ID) · One-time code');
     await w.assign(id);
     await w.load('DOOR-1');
     expect(await w.dispatcher.runOnce()).toBe(2);
@@ -89,7 +100,7 @@ describe('proof at the door (issue 34)', () => {
     // The refused attempts are on record for a supervisor, the parcel flagged.
     expect((await w.t.db.select().from(refusedDelivery).where(eq(refusedDelivery.package_id, id)).all()).map((r) => r.message))
       .toEqual([expect.stringContaining('lacks required proof'), 'The one-time code is wrong', 'The recipient is 17: under 18, do not hand it over', 'Parcel DOOR-1 is delivered (final); it cannot become delivered']);
-  });
+  }, 90_000);
 
   it('stops guessing: after the limit of wrong codes only the office can deliver it', async () => {
     const w = await world();
