@@ -14,7 +14,7 @@ import { messageDispatcherFor } from '../../server/services/messages/setup';
 import { httpSmsProvider, smtpTransport } from '../../server/services/messages/transports';
 import { startSmsStandIn, startSmtp, type ReceivedMail } from '../helpers/messaging';
 import { drawSignature, loginDriver, waitChip } from './driverKit';
-import { buildPwa, browsers, DESKTOP, hasChromium, login, PHONE, ROOT, screenshot, startServer, type Browser, type Seeded, type TestServer } from './harness';
+import { buildPwa, browsers, DESKTOP, hasChromium, login, PHONE, ROOT, scannerBurst, screenshot, startServer, type Browser, type Seeded, type TestServer } from './harness';
 
 const PHOTO = readFileSync(join(ROOT, 'client', 'public', 'icon-512.png'));
 
@@ -85,6 +85,8 @@ describe.skipIf(!hasChromium)('proof at the door in Chromium (issue 34)', () => 
     })).body.id;
     const pots = (await srv.api<{ id: number }>(admin, 'POST', 'package/', {
       hawb: 'POTS-1', company: other, customer_name: 'Sam', customer_address: '8 Fern Rd', customer_phone: '+61 400 000 302', recipient_email: 'sam@example.net',
+      // This parcel raises its company's (empty) default: its barcode is scanned at the door.
+      proof_requirements: { scan: true },
     })).body.id;
     expect((await srv.api(admin, 'POST', 'assign-package/assign-driver/', { driver: driver.id, packages: [wine, pots] })).status).toBe(200);
 
@@ -147,6 +149,12 @@ describe.skipIf(!hasChromium)('proof at the door in Chromium (issue 34)', () => 
     await phone.getByTestId('photo-input').setInputFiles({ name: 'door.png', mimeType: 'image/png', buffer: PHOTO });
     await phone.getByRole('img', { name: 'Photo 1' }).waitFor({ timeout: 20_000 });
     await phone.getByTestId('confirm-delivery').click();
+    await phone.getByRole('alert').filter({ hasText: "Scan the parcel's barcode at the door" }).waitFor();
+    // The wedge scanner at the door, wherever the focus is (client/ui/useScanner.ts).
+    await phone.getByRole('heading', { name: 'Deliver POTS-1' }).click();
+    await scannerBurst(phone, 'POTS-1');
+    await expect.poll(() => phone.locator('input[data-testid=door-scan]').inputValue()).toBe('POTS-1');
+    await phone.getByTestId('confirm-delivery').click();
     await phone.getByRole('button', { name: 'OK' }).click();
     await waitChip(phone, { queued: 2 });
 
@@ -158,7 +166,7 @@ describe.skipIf(!hasChromium)('proof at the door in Chromium (issue 34)', () => 
     const proofA = await srv.api<{ status: string; checked: Record<string, unknown> }>(admin, 'GET', `photo-upload/${wine}/`);
     expect(proofA.body).toMatchObject({ status: 'delivered', checked: { outcome: 'handed', signature: true, code: true, age: { min: 18 } } });
     const proofB = await srv.api<{ status: string; checked: Record<string, unknown> }>(admin, 'GET', `photo-upload/${pots}/`);
-    expect(proofB.body).toMatchObject({ status: 'delivered', checked: { outcome: 'safe_place', photos: 1, choice: { note: 'at the back door' } } });
+    expect(proofB.body).toMatchObject({ status: 'delivered', checked: { outcome: 'safe_place', photos: 1, door_scan: true, choice: { note: 'at the back door' } } });
     // A replay without the code is refused.
     expect((await srv.api(driver, 'POST', `package-delivered/${wine}/deliver/`, {})).status).toBe(409);
 
