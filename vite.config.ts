@@ -33,10 +33,11 @@ export default defineConfig({
         // Nothing another app imports may land in `driver-core`: it carries driver.css, which would then
         // restyle that app's page (the dispatch board's `.count` grew and its drag missed). So the shared
         // routing helpers (ETAs, distances: the board and the driver's day) go with `app`; the build
-        // fails if another screen imports the day (driverPrecache in scripts/vitePlugins.ts).
+        // fails if another screen imports the day (driverPrecache in scripts/vitePlugins.ts). The door's rule
+        // (shared/door.ts, issue 34) is read by the day's stop card, the tracking page and the office: `shell`.
         codeSplitting: {
           groups: [
-            { name: 'shell', priority: 3, test: /node_modules[\\/](preact|@preact)[\\/]|[\\/]client[\\/]ui[\\/](Button|Badge)\.tsx|[\\/]shared[\\/]lifecycle\.ts|rolldown[:\\/]runtime|vite[\\/](preload-helper|modulepreload-polyfill)|defineProperty|toPropertyKey|toPrimitive|typeof/ },
+            { name: 'shell', priority: 3, test: /node_modules[\\/](preact|@preact)[\\/]|[\\/]client[\\/]ui[\\/](Button|Badge)\.tsx|[\\/]shared[\\/](lifecycle|door)\.ts|rolldown[:\\/]runtime|vite[\\/](preload-helper|modulepreload-polyfill)|defineProperty|toPropertyKey|toPrimitive|typeof/ },
             { name: 'app', priority: 2, test: /[\\/]client[\\/](app[\\/](store|session|router|Lazy|serviceWorker)\.tsx?|ui[\\/](States|toast|Field|Logo)\.tsx?|api[\\/]client\.ts|driver[\\/](localKeys|index|Login)\.tsx?|sync[\\/](firstRead|metaKeys)\.ts)$|[\\/]shared[\\/](errors|routing[\\/](haversine|eta))\.ts$/ },
             // The sync engine with Dexie, apart from the day: the depot tablet queues its scans in it too (issue 35), and must not get driver.css.
             { name: 'sync', priority: 1.5, test: /node_modules[\\/]dexie[\\/]|[\\/]client[\\/]sync[\\/](?!firstRead|metaKeys)|[\\/]client[\\/]driver[\\/]engine\.ts$/ },

@@ -3,6 +3,7 @@ import { Badge, StatusBadge } from '../ui/Badge';
 import { failures, mustReturn } from './day';
 import { addressOf, mapsHref, telHref } from './maps';
 import { RecipientNote } from './RecipientNote';
+import { DoorNeeds } from './DoorNeeds';
 import { storyOf } from './refusal';
 
 /** Where to go, who to give it to and how to reach them: what a driver needs at a glance at the kerb. */
@@ -23,6 +24,7 @@ export function StopCard({ p, max, title, eta }: { p: ViewPackage; max: number; 
       <div class="address">{addressOf(p) || 'No address on this parcel'}</div>
       <div class="receiver">{p.customer_name ?? 'No receiver name'}{p.customer_phone ? <span class="phone"> · {p.customer_phone}</span> : null}</div>
       <RecipientNote text={p.recipient_instructions} />
+      <DoorNeeds door={p.door} />
       {notes.length > 0 && <ul class="notes">{notes.map((n) => <li key={n}>{n}</li>)}</ul>}
       {mustReturn(p, max) && <div class="must-return" role="alert">Take back to the depot: {failures(p)} of {max} attempts used.</div>}
       {p.rejected && <RefusedNote r={p.rejected} status={p.status} />}

@@ -27,6 +27,14 @@ function named(files: FileInput[], newId: () => string): FileInput[] {
  * parcel it changes; the pending view computes the change from the path with the shared rules, so
  * the label is for the screen only and `patch` for versions that predate them.
  */
+/** The door fields of a delivery (shared/schemas/door.ts DoorFields). */
+export interface DoorFieldsIn {
+  outcome?: 'handed' | 'safe_place' | 'neighbour';
+  door_scan?: string;
+  age?: { dob?: string; id_type?: string };
+  code?: string;
+}
+
 export function actionBuilders(now: () => number, newId: () => string) {
   return {
     /** `parcel`: the phone's copy when the code is on its list (its id marks a parcel the phone had). */
@@ -38,13 +46,15 @@ export function actionBuilders(now: () => number, newId: () => string) {
         label: `Load ${parcel ? labelOf(parcel) : code}`,
       };
     },
-    deliver(packageId: number, opts: { photos?: FileInput[]; signature?: FileInput; recipient_name?: string; note?: string; parcel?: LabelOf } & Place = {}): ActionInput {
+    deliver(packageId: number, opts: { photos?: FileInput[]; signature?: FileInput; recipient_name?: string; note?: string; parcel?: LabelOf; door?: DoorFieldsIn } & Place = {}): ActionInput {
       const photos = named(opts.photos ?? [], newId).map((f) => ({ ...f, kind: f.kind ?? 'photo' as const }));
       const signature = opts.signature ? named([opts.signature], newId).map((f) => ({ ...f, kind: 'signature' as const }))[0] : undefined;
       const body: Record<string, unknown> = { photos: photos.map((f) => f.clientId), ...stamp(now(), opts) };
       if (signature) body.signature = signature.clientId;
       if (opts.recipient_name) body.recipient_name = opts.recipient_name;
       if (opts.note) body.note = opts.note;
+      // What the door needed (issue 34): the server checks it with the same rule the phone did.
+      for (const [k, v] of Object.entries(opts.door ?? {})) if (v !== undefined) body[k] = v;
       return {
         path: DRIVER_ACTIONS.deliver.path(packageId), body, files: signature ? [...photos, signature] : photos,
         effect: { packageId, patch: { status: 'delivered' } }, label: `Deliver ${opts.parcel ? labelOf(opts.parcel) : `parcel ${packageId}`}`,

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { readHash, TrackError, trackApi, type RecipientView } from './api';
+import { Door } from './Door';
 import { DriverMap } from './DriverMap';
 import { Instructions } from './Instructions';
 import { OptOut } from './OptOut';
@@ -82,6 +83,7 @@ export function TrackApp() {
           </section>
         )}
         {view.proof && <Proof proof={view.proof} />}
+        {view.door && <Door token={token} door={view.door} onDone={load} />}
         {view.can_leave_instructions && <Instructions token={token} current={view.instructions} onDone={load} />}
         {(view.can_rate || view.rating) && <Rating token={token} rating={view.rating} onDone={load} />}
         <Timeline events={view.timeline} />

@@ -24,6 +24,7 @@ export const trackApi = {
   instructions: (token: string, instructions: string) => call<{ message: string }>(token, 'instructions/', { instructions }),
   reschedule: (token: string, date: string) => call<{ message: string }>(token, 'reschedule/', { date }),
   rate: (token: string, rating: number, comment: string) => call<{ message: string }>(token, 'rating/', { rating, comment: comment || null }),
+  choice: (token: string, body: { kind: string; note?: string | undefined; neighbour?: string }) => call<{ message: string }>(token, 'choice/', body),
   optOut: (token: string) => call<{ message: string }>(token, 'opt-out/', {}),
 };
 

@@ -22,6 +22,7 @@ import { pickupRoutes } from './pickups/index';
 import { webhookRoutes } from './webhooks/index';
 import { routeRoutes } from './routes/index';
 import { recipientRoutes } from './recipients';
+import { doorRoutes } from './door';
 import { dispatchRoutes } from './dispatch/index';
 import { auditRoutes } from '../services/audit/routes';
 import { pricingRoutes } from './pricing';
@@ -60,4 +61,5 @@ export function registerRoutes(app: App): void {
   auditRoutes(app);
   reportRoutes(app); pickupRoutes(app); webhookRoutes(app);
   recipientRoutes(app);
+  doorRoutes(app);
 }

@@ -15,7 +15,7 @@ export function syncRoutes(app: App): void {
       'Drivers: their assigned parcels (final ones for 3 days after their last change). Companies: their parcels. Everyone: active failed-delivery statuses.',
       'Records that left the scope (reassigned, archived) are listed in `removes`. `reset: true` (HTTP 200) means the cursor cannot be served: drop every copy and pull from 0.',
     ].join(' '),
-  }, ({ deps, user, query }) => changesSince(deps.db, feedScopeOf(user), query.cursor, query.limit, deps.clock.now()));
+  }, ({ deps, user, query }) => changesSince(deps.db, feedScopeOf(user), query.cursor, query.limit, deps.clock.now(), deps.config.timeZone));
 
   defineRoute(app, {
     method: 'get', path: '/sync/device/', tags: ['Sync'], access: 'authenticated', catalogue: [],

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PACKAGE_STATUSES } from '../lifecycle';
 import { idParam, latitude, ListQuery, longitude, occurredAt, pageOf, text } from './common';
 import { Package } from './package';
+import { DoorCheckedSchema, DoorFields } from './door';
 
 /** A file an action names: the server's id, or the id the device gave it before it had signal. */
 export const FileRef = z.union([z.number().int().positive(), z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'a file id or client id')]);
@@ -29,6 +30,8 @@ export const DeliverFields = {
   note: note(),
   photos: z.array(FileRef).max(5).default([]),
   signature: FileRef.optional(),
+  /** What the door needed (issue 34, shared/door.ts): how it was handed over, the scan, the age check, the code. */
+  ...DoorFields,
   ...ActionFields,
 };
 export const DeliverBody = z.object(DeliverFields);
@@ -104,6 +107,8 @@ export const Proof = z.object({
   forced: z.boolean(),
   flagged: z.boolean(),
   flag_reason: z.string().nullable(),
+  /** What was checked at the door (issue 34); null for deliveries recorded before it or forced. */
+  checked: DoorCheckedSchema.nullable().optional(),
   ...Object.fromEntries(PROOF_SLOTS.map((s) => [s, FileInfo.nullable()])) as Record<ProofSlot, z.ZodNullable<typeof FileInfo>>,
 });
 export type Proof = z.infer<typeof Proof>;

@@ -1,3 +1,4 @@
+import { ParcelRequirementsSchema } from './door';
 import { z } from 'zod';
 import { PACKAGE_STATUSES } from '../lifecycle';
 import { email, latitude, longitude, ListQuery, text } from './common';
@@ -84,6 +85,8 @@ export const PackageCreate = z.object({
   customer_phone: optText(32),
   /** Where the recipient's e-mail notices go (issue 17); kept beside the parcel, not in the Package answer of spec 2.1. */
   recipient_email: email().nullable().optional(),
+  /** Proof this parcel needs beyond its company's default (issue 34); kept beside the parcel, null clears. */
+  proof_requirements: ParcelRequirementsSchema.nullable().optional(),
   postcode: optInt(),
   postcode_name: optText(120),
   description_of_goods: optText(1000),

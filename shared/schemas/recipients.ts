@@ -1,3 +1,4 @@
+import { DoorCheckedSchema, ProofRequirementsSchema, RecipientChoiceSchema } from './door';
 import { z } from 'zod';
 import { PACKAGE_STATUSES } from '../lifecycle';
 import { idParam, text } from './common';
@@ -68,6 +69,10 @@ export const RecipientView = z.object({
   rating: z.object({ rating: z.number().int(), comment: z.string().nullable() }).nullable(),
   can_rate: z.boolean(),
   opted_out: z.boolean(),
+  /** At the door (issue 34): what the driver will check, the recipient's choice (late when made after it left), what was checked. */
+  door: z.object({
+    requirements: ProofRequirementsSchema, choice: RecipientChoiceSchema.nullable(), checked: DoorCheckedSchema.nullable(), can_choose: z.boolean(),
+  }).optional(),
 });
 export type RecipientView = z.infer<typeof RecipientView>;
 

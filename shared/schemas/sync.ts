@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Package } from './package';
 import { FailedDeliveryStatus } from './places';
+import { DoorInfoSchema } from './door';
 
 export const SYNC_PAGE_DEFAULT = 500;
 export const SYNC_PAGE_MAX = 1000;
@@ -25,6 +26,8 @@ export type SyncEntity = (typeof SYNC_ENTITIES)[number];
 export const SyncPackage = Package.extend({
   recipient_instructions: z.string().nullable().optional(),
   attempts: z.number().int().min(0).optional(),
+  /** What the door needs (issue 34): absent when nothing is required and the recipient chose nothing. */
+  door: DoorInfoSchema.optional(),
 });
 export type SyncPackage = z.infer<typeof SyncPackage>;
 

@@ -5,6 +5,7 @@ import { ApiKeys } from './ApiKeys';
 import { Deliveries } from './Deliveries';
 import { Endpoints } from './Endpoints';
 import { RecipientMessages } from './RecipientMessages';
+import { ProofAtDoor } from './ProofAtDoor';
 import { WebhookSecret } from './WebhookSecret';
 import './integrations.css';
 
@@ -16,6 +17,7 @@ const TABS: readonly { id: string; label: string; Panel: ComponentType<Integrati
   { id: 'api-keys', label: 'API keys', Panel: ApiKeys },
   { id: 'secret', label: 'Signing secret', Panel: WebhookSecret },
   { id: 'recipients', label: 'Recipient messages', Panel: RecipientMessages },
+  { id: 'proof', label: 'Proof at the door', Panel: ProofAtDoor },
 ];
 
 /**

@@ -171,6 +171,15 @@ export const companyDepotAddress = pgTable("company_depot_address", {
   index("company_depot_address_company_idx").on(t.company_id),
 ]);
 
+export const companyProofRules = pgTable("company_proof_rules", {
+  company_id: bigint("company_id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+  requirements: text("requirements").notNull(),
+  created_at: bigint("created_at", { mode: 'number' }).notNull(),
+  updated_at: bigint("updated_at", { mode: 'number' }).notNull(),
+}, (t): PgTableExtraConfigValue[] => [
+  foreignKey({ columns: [t.company_id], foreignColumns: [company.id], name: "company_proof_rules_company_id_company_id_fk" }),
+]);
+
 export const companySecret = pgTable("company_secret", {
   company_id: bigint("company_id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
   secret: text("secret").notNull(),
@@ -587,6 +596,21 @@ export const messageOutbox = pgTable("message_outbox", {
   index("message_outbox_due_idx").on(t.status, t.next_attempt_at),
   index("message_outbox_package_idx").on(t.package_id),
 ]);
+
+export const packageDoor = pgTable("package_door", {
+  package_id: bigint("package_id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+  requirements: text("requirements"),
+  code: text("code"),
+  code_salt: text("code_salt"),
+  code_hash: text("code_hash"),
+  code_iterations: bigint("code_iterations", { mode: 'number' }),
+  choice: text("choice"),
+  choice_at: bigint("choice_at", { mode: 'number' }),
+  choice_late: smallint("choice_late").notNull().default(0),
+  checked: text("checked"),
+  created_at: bigint("created_at", { mode: 'number' }).notNull(),
+  updated_at: bigint("updated_at", { mode: 'number' }).notNull(),
+});
 
 export const packageEvent = pgTable("package_event", {
   id: bigint("id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),

@@ -20,3 +20,4 @@ export * from './business';
 export * from './throttle';
 export * from './history';
 export * from './time';
+export * from './door';

@@ -10,7 +10,7 @@ import type { PdfAnswer, PdfJob } from './pdfJobs';
  */
 function draw(job: PdfJob): Promise<Uint8Array> {
   switch (job.kind) {
-    case 'labels': return labelsPdf(job.parcels, job.layout);
+    case 'labels': return labelsPdf(job.parcels, job.layout, undefined, job.door);
     case 'manifest': return manifestPdf(job.info, job.parcels);
     case 'invoice': return invoicePdf(job.invoice, job.lines, job.parties);
   }

@@ -39,7 +39,7 @@ export function addressLines(p: Pick<Package, 'customer_address' | 'suburb_name'
   return [street, tail].filter((s) => s.trim() !== '');
 }
 
-interface Piece { p: Package; n: number; of: number; bar: Buffer; qr: Buffer }
+interface Piece { p: Package; n: number; of: number; bar: Buffer; qr: Buffer; door?: string | undefined }
 
 function drawLabel(doc: PDFKit.PDFDocument, x: number, y: number, w: number, h: number, piece: Piece, sender: string): void {
   const { p } = piece;
@@ -63,6 +63,8 @@ function drawLabel(doc: PDFKit.PDFDocument, x: number, y: number, w: number, h: 
   doc.font('Helvetica').fontSize(12);
   for (const line of addressLines(p)) { doc.text(line, x + pad, cy, { width: inner, height: 30, ellipsis: true }); cy = doc.y; }
   if (p.customer_phone) { doc.fontSize(10).text(`Ph ${p.customer_phone}`, x + pad, cy + 2, { width: inner }); cy = doc.y; }
+  // What the driver must check at the door (issue 34), so the depot and the driver see it on the parcel.
+  if (piece.door) { doc.font('Helvetica-Bold').fontSize(10).text(`AT THE DOOR: ${piece.door}`, x + pad, cy + 4, { width: inner, height: 26, ellipsis: true }); cy = doc.y; }
   // Bottom block, anchored to the bottom edge whatever the address length.
   const barH = 64;
   const bottom = y + h - pad;
@@ -78,12 +80,12 @@ function drawLabel(doc: PDFKit.PDFDocument, x: number, y: number, w: number, h: 
 }
 
 /** Labels for parcels, one per piece (`count`, at least 1), in the order given. */
-export async function labelsPdf(parcels: Package[], layout: LabelLayout, sender = 'Courier'): Promise<Uint8Array<ArrayBuffer>> {
+export async function labelsPdf(parcels: Package[], layout: LabelLayout, sender = 'Courier', door: Record<number, string> = {}): Promise<Uint8Array<ArrayBuffer>> {
   const pieces: Piece[] = [];
   for (const p of parcels) {
     const [bar, code] = await Promise.all([code128(p.hawb), qr(p.hawb)]);
     const of = labelPieces(p.count);
-    for (let n = 1; n <= of; n++) pieces.push({ p, n, of, bar, qr: code });
+    for (let n = 1; n <= of; n++) pieces.push({ p, n, of, bar, qr: code, door: door[p.id] });
   }
   const doc = layout === '4x6'
     ? new PDFDocument({ size: [LABEL.w, LABEL.h], margin: 0, autoFirstPage: false, info: { Title: 'Shipping labels', Author: 'Courier' } })

@@ -5,6 +5,7 @@ import type { Db } from '../../db/client';
 import { company, pkg, suburb, zone } from '../../db/schema/index';
 import { badRequest, conflict, forbidden } from '../../errors';
 import type { PackageCreate } from '../../../shared/schemas/package';
+import { setParcelRequirements } from '../door/rules';
 import { isStaff } from '../../../shared/roles';
 import type { SessionUser } from '../auth/session';
 import { chargeForPackage } from '../money/charges';
@@ -41,7 +42,7 @@ export function senderZone(user: SessionUser, zone: number | null | undefined): 
 
 /** Package fields an input maps to: the API names ids `zone`, the table `zone_id`. */
 export function packageValues(input: Partial<PackageCreate>): PackageValues {
-  const { company: companyId, zone: zoneId, suburb: suburbId, state: stateId, country: countryId, recipient_email: _email, ...rest } = input;
+  const { company: companyId, zone: zoneId, suburb: suburbId, state: stateId, country: countryId, recipient_email: _email, proof_requirements: _proof, ...rest } = input;
   const out: PackageValues = { ...rest };
   if (companyId !== undefined) out.company_id = companyId;
   if (zoneId !== undefined) out.zone_id = zoneId;
@@ -129,5 +130,6 @@ export async function createPackage(deps: Deps, user: SessionUser, input: Packag
   if (values.company_id != null) await checkCompanyActive(db, values.company_id);
   const row = await insertNewPackage(deps, values, input.hawb, 'created', input, { userId: user.id }, action);
   if (input.recipient_email) await setRecipientEmail(db, deps.clock.now(), row.id, input.recipient_email);
+  if (input.proof_requirements) await setParcelRequirements(db, deps.clock.now(), row.id, input.proof_requirements);
   return row;
 }

@@ -22,6 +22,7 @@ import { wasDriversParcel } from './wasDrivers';
 import type { PackageRow } from './shape';
 import { learnFromDelivery } from '../geo/addressBook';
 import { audit } from '../audit/record';
+import { checkDoor, saveChecked } from '../door/check';
 
 export type DeliverInput = Omit<DeliverBody, 'occurred_at' | 'latitude' | 'longitude'>;
 export interface DeliverResult { row: PackageRow; flagged: boolean }
@@ -68,7 +69,10 @@ export async function deliver(deps: Deps, ctx: ScanContext, row: PackageRow, inp
     return done;
   } catch (err) {
     // A retryable 409 (files not uploaded yet) comes back with the same key; only a final refusal is kept.
-    if (err instanceof ApiError && err.status === 409 && !err.retryable) throw keepRefusedDelivery(deps, ctx, row, input, err);
+    // So is a delivery the door rule refused (issue 34): what the driver recorded, and each wrong code, stays on record.
+    if (err instanceof ApiError && ((err.status === 409 && !err.retryable) || (err.status === 422 && err.details?.requirements))) {
+      throw keepRefusedDelivery(deps, ctx, row, input, err);
+    }
     throw err;
   }
 }
@@ -91,7 +95,8 @@ export async function actionParcel(db: Db, me: SessionUser, id: number): Promise
 export async function deliverByCode(deps: Deps, ctx: ScanContext, code: string, input: DeliverInput): Promise<DeliverResult> {
   const row = await parcelByCode(deps, code, 'deliver', ctx);
   if (row.assigned_to_id !== ctx.actor.id && !(await wasDriversParcel(deps.db, row.id, ctx.actor.id))) throw notYours(deps, row, 'deliver', ctx);
-  return deliver(deps, ctx, row, input, 'scan_deliver');
+  // The label in hand was scanned: that is the scan at the door.
+  return deliver(deps, ctx, row, { ...input, door_scan: input.door_scan ?? code }, 'scan_deliver');
 }
 
 /** The answer to a driver's delivery (by id or by code): the parcel as it is now and its proof. */
@@ -112,6 +117,8 @@ async function deliverOrRefuse(deps: Deps, ctx: ScanContext, row: PackageRow, in
   // The shared rules decide (shared/driverActions.ts): the phone predicted with the same function.
   const out = driverOutcome('deliver', parcelState(row), { driverId: driver.id, maxAttempts: opts.maxAttempts, wasDrivers: !reassigned || await wasDriversParcel(db, row.id, driver.id) });
   if (!out.ok) throw driverRefusal(deps, row, out, action, ctx);
+  // The door's rule (shared/door.ts), the one the phone applied offline: before anything changes.
+  const checked = await checkDoor(deps, row, input, ctx.meta.occurredAt ?? now);
   // Checked before any change so a missing upload leaves nothing half done.
   await resolveFiles(db, driver, [...input.photos, ...(input.signature !== undefined ? [input.signature] : [])]);
 
@@ -135,6 +142,7 @@ async function deliverOrRefuse(deps: Deps, ctx: ScanContext, row: PackageRow, in
     occurred_at: ctx.meta.occurredAt ?? now, received_at: now, latitude: ctx.meta.latitude ?? null, longitude: ctx.meta.longitude ?? null,
   });
   await writeSlots(deps, driver, current, deliverySlots(input.photos, input.signature), ctx.deviceId, true);
+  await saveChecked(deps, row.id, checked);
   // Where the phone was at the door teaches the address book (two agreeing deliveries place the address).
   await learnFromDelivery(db, now, row, ctx.meta.latitude, ctx.meta.longitude, deliveredAt);
   return { row: current, flagged: out.flagged };

@@ -7,6 +7,7 @@ import { referencingRows } from '../../db/references';
 import { conflict, forbidden } from '../../errors';
 import { isFinal, type PackageStatus } from '../../../shared/lifecycle';
 import type { PackageUpdate, STATUS_CHANGE_TARGETS } from '../../../shared/schemas/package';
+import { setParcelRequirements } from '../door/rules';
 import type { SessionUser } from '../auth/session';
 import { assertHawbFree, checkCompanyActive, foreignKeyError, packageValues, volumetricWeight } from './create';
 import { recordLocation, relocate } from '../geo/location';
@@ -55,6 +56,7 @@ export async function editPackage(deps: Deps, user: SessionUser, id: number, inp
   }
   const before = Object.fromEntries(Object.keys(fields).map((k) => [k, (row as Record<string, unknown>)[COLUMN[k] ?? k] ?? null]));
   if (fields.recipient_email !== undefined) await setRecipientEmail(db, deps.clock.now(), row.id, fields.recipient_email);
+  if (fields.proof_requirements !== undefined) await setParcelRequirements(db, deps.clock.now(), row.id, fields.proof_requirements);
   const now = deps.clock.now();
   let updated: PackageRow;
   try {

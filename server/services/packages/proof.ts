@@ -1,3 +1,5 @@
+import { doorRow } from '../door/rules';
+import type { DoorChecked } from '../../../shared/door';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
@@ -106,7 +108,9 @@ export async function proofOf(db: Db, row: PackageRow): Promise<Proof> {
   const photos = isCold(row) ? await keptPhotos(db, [row.id]) : await prepared(db, 'proof.photosOf', photosOf).all({ pkg: row.id });
   // shapeProof names the driver synchronously: read the name first.
   const name = d?.driver_id != null ? (await prepared(db, 'proof.nameOf', nameOf).get({ id: d.driver_id }))?.name ?? '' : '';
-  return shapeProof(row, d, photos, () => name);
+  const door = await doorRow(db, row.id);
+  // What was checked at the door (issue 34) goes with the proof it belongs to.
+  return { ...shapeProof(row, d, photos, () => name), checked: door?.checked ? JSON.parse(door.checked) as DoorChecked : null };
 }
 
 /**

@@ -6,6 +6,7 @@ import type { PackageRow } from '../packages/shape';
 import { etaWindowFor } from './eta';
 import { ensureRecipient, nextStops, recipientOf } from './recipient';
 import { effectiveSettings } from './settings';
+import { ensureCode } from '../door/code';
 
 /** The status a parcel enters -> what its recipient hears. */
 const EVENT_OF: Partial<Record<PackageStatus, RecipientEvent>> = {
@@ -54,6 +55,8 @@ export async function recipientHook(db: Db, now: number, before: PackageRow, aft
   if (to == null) return;
   const event = EVENT_OF[to];
   if (event === 'out_for_delivery') {
+    // A parcel that needs a one-time code gets it now, whether or not a message can carry it (the office can read it out).
+    await ensureCode(db, now, after);
     await notifyRecipient(db, now, after, event, String(after.attempts), async () => {
       const eta = await etaWindowFor(db, after.id);
       return eta ? { eta_from: eta.from, eta_to: eta.to } : {};

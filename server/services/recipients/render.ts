@@ -9,6 +9,7 @@ import { recipientOf } from './recipient';
 import { effectiveSettings, SUBJECTS } from './settings';
 import { depotZone } from '../time/zones';
 import { localClock } from '../../../shared/time/zone';
+import { doorRow } from '../door/rules';
 
 export interface RenderOptions {
   publicUrl?: string;
@@ -66,6 +67,11 @@ export function recipientRenderer(db: Db, opts: RenderOptions) {
     let body = fillTemplate(settings.templates[row.kind], link ? values : { ...values, link: NO_LINK });
     // Without PUBLIC_URL there is no link: the sentence that offered it goes, rather than end on "Track it: ".
     if (!link) body = body.replace(/[^.!?]*\u0000[^.!?]*[.!?]?/g, '').replace(/\s+/g, ' ').trim();
+    // The one-time code goes with "out for delivery" whatever the company's template says (issue 34).
+    if (row.kind === 'out_for_delivery') {
+      const code = (await doorRow(db, parcel.id))?.code;
+      if (code) body += row.channel === 'sms' ? ` Delivery code: ${code} (give it to the driver only).` : `\n\nYour delivery code: ${code}\nGive it to the driver only, when they hand you the parcel.`;
+    }
     const stop = optOutUrl(opts.publicUrl, recipient.token);
     if (stop) body += row.channel === 'sms' ? ` Stop: ${stop}` : `\n\nTo stop these messages: ${stop}`;
     const subject = row.channel === 'email' ? fillTemplate(SUBJECTS[row.kind], values) : null;

@@ -1,3 +1,6 @@
+import { doorRow, parcelRequirements } from '../door/rules';
+import { choiceOf } from '../door/choice';
+import type { DoorChecked } from '../../../shared/door';
 import { and, asc, desc, eq, isNotNull } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { deliveryAttempt, deliveryRating, deliveryRecord, packageEvent, packagePhoto, storedFile, suburb } from '../../db/schema/index';
@@ -126,6 +129,15 @@ export async function rescheduleWindow(deps: Deps, parcel: PackageRow, settings:
   return { earliest: addDays(today, 1), latest: addDays(today, settings.rescheduleDays) };
 }
 
+/** What the door needs and what the recipient chose; a parcel in history keeps its row (no foreign key). */
+async function doorView(db: Deps['db'], parcel: PackageRow, open: boolean): Promise<RecipientView['door']> {
+  const door = await doorRow(db, parcel.id);
+  return {
+    requirements: await parcelRequirements(db, parcel, door), choice: choiceOf(door),
+    checked: door?.checked ? JSON.parse(door.checked) as DoorChecked : null, can_choose: open,
+  };
+}
+
 export async function recipientView(deps: Deps, t: Tracked): Promise<RecipientView> {
   const { db } = deps;
   const { parcel, recipient, settings } = t;
@@ -169,6 +181,7 @@ export async function recipientView(deps: Deps, t: Tracked): Promise<RecipientVi
     // A parcel in history is never changed: its page no longer offers a rating (one would be refused).
     can_rate: status === 'delivered' && !rating && !cold,
     opted_out: recipient.opted_out_at != null || await onOptOutList(deps, parcel, recipient),
+    door: await doorView(deps.db, parcel, open),
   };
 }
 

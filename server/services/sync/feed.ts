@@ -7,6 +7,8 @@ import { changeLog, failedDeliveryStatus, pkg } from '../../db/schema/index';
 import { rawArray, rawObject, type RawJson } from '../../http/rawJson';
 import { packageJsonByIds } from '../packages/json';
 import { withRecipientInstructions } from '../recipients/feed';
+import { withDoor } from '../door/feed';
+import { DEFAULT_TIME_ZONE } from '../../../shared/time/zone';
 import { withAttempts } from './attempts';
 import { packageFeedRows, packagesInScope, sharedFeedRows, statusesInScope, type FeedScope } from './scope';
 
@@ -68,7 +70,7 @@ async function shapeStatuses(db: Db, ids: number[]) {
 }
 
 /** Splits touched ids into those still in scope (sent whole) and those that left it (removed). */
-async function resolve(db: Db, scope: FeedScope, keys: FeedKey[], now: number, withRemoves: boolean): Promise<Pick<FeedPage, 'upserts' | 'removes'>> {
+async function resolve(db: Db, scope: FeedScope, keys: FeedKey[], now: number, withRemoves: boolean, timeZone: string): Promise<Pick<FeedPage, 'upserts' | 'removes'>> {
   const packageIds = keys.filter((k) => k.entity === 'package').map((k) => k.id);
   const statusIds = keys.filter((k) => k.entity === 'failed_delivery_status').map((k) => k.id);
   const inScope = packagesInScope(scope, now);
@@ -81,7 +83,7 @@ async function resolve(db: Db, scope: FeedScope, keys: FeedKey[], now: number, w
   const statuses = await shapeStatuses(db, statusIds);
   const keptSet = new Set(keptPackages);
   const statusSet = new Set(statuses.map((s) => s.id));
-  const packages = await withAttempts(db, await withRecipientInstructions(db, await packageJsonByIds(db, keptPackages)));
+  const packages = await withDoor(db, await withAttempts(db, await withRecipientInstructions(db, await packageJsonByIds(db, keptPackages))), timeZone);
   return {
     upserts: { packages, failed_delivery_statuses: statuses },
     removes: {
@@ -101,7 +103,7 @@ const RESET: FeedPage = {
  * next page continues as an ordinary incremental read from the last one sent. Shared records all
  * come on the first page (there are few).
  */
-async function snapshot(db: Db, scope: FeedScope, limit: number, now: number, last: number): Promise<FeedPage> {
+async function snapshot(db: Db, scope: FeedScope, limit: number, now: number, last: number, timeZone: string): Promise<FeedPage> {
   const inScope = packagesInScope(scope, now);
   const ids = inScope ? (await db.select({ id: pkg.id }).from(pkg).where(inScope).all()).map((r) => r.id) : [];
   const feed = packageFeedRows(scope);
@@ -125,7 +127,7 @@ async function snapshot(db: Db, scope: FeedScope, limit: number, now: number, la
   return {
     reset: false,
     upserts: {
-      packages: await withAttempts(db, await withRecipientInstructions(db, await packageJsonByIds(db, page.map((p) => p.id)))),
+      packages: await withDoor(db, await withAttempts(db, await withRecipientInstructions(db, await packageJsonByIds(db, page.map((p) => p.id)))), timeZone),
       failed_delivery_statuses: await shapeStatuses(db, statusIds),
     },
     removes: { packages: [], failed_delivery_statuses: [] },
@@ -139,17 +141,17 @@ async function snapshot(db: Db, scope: FeedScope, limit: number, now: number, la
  * read to last, so in one process nothing commits in between: the answer is one consistent state
  * of the database.
  */
-export async function changesSince(db: Db, scope: FeedScope, cursor: number, limit: number, now: number): Promise<RawJson> {
-  const { reset, upserts, removes, cursor: next, has_more } = await feedPage(db, scope, cursor, limit, now);
+export async function changesSince(db: Db, scope: FeedScope, cursor: number, limit: number, now: number, timeZone = DEFAULT_TIME_ZONE): Promise<RawJson> {
+  const { reset, upserts, removes, cursor: next, has_more } = await feedPage(db, scope, cursor, limit, now, timeZone);
   return rawObject({
     reset, upserts: rawObject({ packages: rawArray(upserts.packages), failed_delivery_statuses: upserts.failed_delivery_statuses }),
     removes, cursor: next, has_more,
   });
 }
 
-async function feedPage(db: Db, scope: FeedScope, cursor: number, limit: number, now: number): Promise<FeedPage> {
+async function feedPage(db: Db, scope: FeedScope, cursor: number, limit: number, now: number, timeZone: string): Promise<FeedPage> {
   const { first, last } = await feedBounds(db);
-  if (cursor === 0) return await snapshot(db, scope, limit, now, last ?? 0);
+  if (cursor === 0) return await snapshot(db, scope, limit, now, last ?? 0, timeZone);
   // Newer than anything here (a restored database) or older than what pruning kept: unservable.
   if (last == null || cursor > last || (first != null && cursor < first - 1)) return RESET;
   const own = scope.kind === 'driver' ? await latestChanges(db, 'driver', scope.driverId, cursor, limit + 1)
@@ -160,7 +162,7 @@ async function feedPage(db: Db, scope: FeedScope, cursor: number, limit: number,
   const hasMore = merged.length > limit;
   return {
     reset: false,
-    ...await resolve(db, scope, page, now, true),
+    ...await resolve(db, scope, page, now, true, timeZone),
     cursor: hasMore ? page[page.length - 1].seq : last,
     has_more: hasMore,
   };
