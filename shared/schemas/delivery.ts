@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PACKAGE_STATUSES } from '../lifecycle';
 import { idParam, latitude, ListQuery, longitude, occurredAt, pageOf, text } from './common';
 import { Package } from './package';
+import { CollectionBody } from './cod';
 
 /** A file an action names: the server's id, or the id the device gave it before it had signal. */
 export const FileRef = z.union([z.number().int().positive(), z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'a file id or client id')]);
@@ -29,6 +30,8 @@ export const DeliverFields = {
   note: note(),
   photos: z.array(FileRef).max(5).default([]),
   signature: FileRef.optional(),
+  /** Cash on delivery (issue 34): what was collected and how; required when the parcel carries an amount. */
+  collection: CollectionBody.optional(),
   ...ActionFields,
 };
 export const DeliverBody = z.object(DeliverFields);

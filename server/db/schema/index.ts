@@ -20,3 +20,5 @@ export * from './business';
 export * from './throttle';
 export * from './history';
 export * from './time';
+export * from './cod';
+export * from './standing';

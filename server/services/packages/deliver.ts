@@ -22,6 +22,7 @@ import { wasDriversParcel } from './wasDrivers';
 import type { PackageRow } from './shape';
 import { learnFromDelivery } from '../geo/addressBook';
 import { audit } from '../audit/record';
+import { collectionDue, recordCollection } from '../cod/parcel';
 
 export type DeliverInput = Omit<DeliverBody, 'occurred_at' | 'latitude' | 'longitude'>;
 export interface DeliverResult { row: PackageRow; flagged: boolean }
@@ -112,6 +113,8 @@ async function deliverOrRefuse(deps: Deps, ctx: ScanContext, row: PackageRow, in
   // The shared rules decide (shared/driverActions.ts): the phone predicted with the same function.
   const out = driverOutcome('deliver', parcelState(row), { driverId: driver.id, maxAttempts: opts.maxAttempts, wasDrivers: !reassigned || await wasDriversParcel(db, row.id, driver.id) });
   if (!out.ok) throw driverRefusal(deps, row, out, action, ctx);
+  // Cash on delivery (issue 34): what the door collected must meet what is due, unless the office waived it.
+  const cod = await collectionDue(db, row, input.collection);
   // Checked before any change so a missing upload leaves nothing half done.
   await resolveFiles(db, driver, [...input.photos, ...(input.signature !== undefined ? [input.signature] : [])]);
 
@@ -135,6 +138,7 @@ async function deliverOrRefuse(deps: Deps, ctx: ScanContext, row: PackageRow, in
     occurred_at: ctx.meta.occurredAt ?? now, received_at: now, latitude: ctx.meta.latitude ?? null, longitude: ctx.meta.longitude ?? null,
   });
   await writeSlots(deps, driver, current, deliverySlots(input.photos, input.signature), ctx.deviceId, true);
+  if (cod) await recordCollection(deps, cod, input.collection, driver.id, deliveredAt);
   // Where the phone was at the door teaches the address book (two agreeing deliveries place the address).
   await learnFromDelivery(db, now, row, ctx.meta.latitude, ctx.meta.longitude, deliveredAt);
   return { row: current, flagged: out.flagged };
