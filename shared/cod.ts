@@ -43,5 +43,5 @@ export function checkCollection(due: CodDue | null, collection: Collection | und
  */
 export function handoverOutcome(expected: number, counted: number): { difference_cents: number; shortfall_cents: number } {
   const difference = counted - expected;
-  return { difference_cents: difference, shortfall_cents: -difference };
+  return { difference_cents: difference, shortfall_cents: 0 - difference };
 }

@@ -66,7 +66,7 @@ export async function handOver(deps: CashDeps, actorId: number, input: { driver:
   }).onConflictDoNothing().returning().get();
   if (!row) throw conflict(`Driver ${input.driver}'s cash for ${day} was handed over meanwhile`, { driver: input.driver, day });
   const base = { driver_id: input.driver, day, currency, handover_id: row.id, created_by: actorId, created_at: now };
-  await db.insert(driverCashTxn).values({ ...base, account: 'cash', kind: 'handover', amount_cents: -expected, reason: `counted ${input.counted_cents}` }).run();
+  await db.insert(driverCashTxn).values({ ...base, account: 'cash', kind: 'handover', amount_cents: 0 - expected, reason: `counted ${input.counted_cents}` }).run();
   if (shortfall_cents !== 0) {
     await db.insert(driverCashTxn).values({ ...base, account: 'debt', kind: shortfall_cents > 0 ? 'shortfall' : 'surplus', amount_cents: shortfall_cents, reason: input.note ?? '' }).run();
   }

@@ -20,7 +20,7 @@ export async function codPosition(db: Db, companyId: number) {
     .innerJoin(invoiceLine, eq(invoiceLine.txn_id, walletTxn.id))
     .where(and(eq(walletTxn.company_id, companyId), inArray(walletTxn.kind, ['cod_collected', 'cod_payout']))).get())?.s ?? 0);
   const collected = of('cod_collected');
-  const paid = -of('cod_payout');
+  const paid = 0 - of('cod_payout');
   return { company: companyId, currency: co.currency, collected_cents: collected, netted_cents: netted, paid_cents: paid, owed_cents: collected - netted - paid };
 }
 
