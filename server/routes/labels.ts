@@ -11,6 +11,7 @@ import type { Deps } from '../deps';
 import type { SessionUser } from '../services/auth/session';
 import { shareKey } from '../services/workers/shareKey';
 import { manifestParcels, parcelsToLabel } from '../services/labels/select';
+import { withCodDue } from '../services/cod/parcel';
 
 const tags = ['Labels'];
 const pdf = (bytes: Uint8Array<ArrayBuffer>, name: string) => new Response(bytes, {
@@ -30,8 +31,8 @@ export function labelRoutes(app: App): void {
     }
     return parcels;
   };
-  const labels = (deps: Deps, user: SessionUser, parcels: Package[], layout: LabelLayout) =>
-    deps.pdfs.render({ kind: 'labels', parcels: capped(parcels), layout }, shareKey(user));
+  const labels = async (deps: Deps, user: SessionUser, parcels: Package[], layout: LabelLayout) =>
+    deps.pdfs.render({ kind: 'labels', parcels: await withCodDue(deps.db, capped(parcels)), layout }, shareKey(user));
 
   defineRoute(app, {
     method: 'get', path: '/package/labels/', tags, access: 'package.view', catalogue: [], query: LabelsQuery, produces: 'application/pdf',

@@ -196,6 +196,8 @@ export const TrackingAnswer = z.object({
   delivered_at: z.string().nullable(),
   suburb: z.string().nullable(),
   events: z.array(z.object({ status: z.enum(PACKAGE_STATUSES), label: z.string(), time: z.string(), suburb: z.string().nullable() })),
+  /** Cash on delivery still to pay at the door, e.g. "AUD 50.00" (issue 34); absent or null when nothing. */
+  cash_on_delivery: z.string().nullable().optional(),
 });
 export type TrackingAnswer = z.infer<typeof TrackingAnswer>;
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { auditLog, driverCashTxn, pkg, wallet, walletTxn } from '../../server/db/schema/index';
 import { atomically } from '../../server/db/atomically';
 import { transition } from '../../server/services/packages/lifecycle';
+import { withCodDue } from '../../server/services/cod/parcel';
 import { makeApp } from '../helpers/app';
 import { shipper, type Json } from './money-fixtures';
 
@@ -42,6 +43,15 @@ describe('cash on delivery: a day', () => {
     const plain = await parcel('COD-PLAIN');
     expect((await t.json<Json>('GET', `/api/package/${a}/cod/`, driver.token)).body).toMatchObject({ cod: { amount_cents: 5000, currency: 'AUD', required_cents: 5000, collected_cents: null } });
     expect((await t.json<Json>('GET', `/api/package/${plain}/cod/`, co.token)).body).toEqual({ cod: null });
+    // The recipient's tracking page and the label say what to pay.
+    expect((await t.json<Json>('GET', '/api/track/COD-A/')).body).toMatchObject({ cash_on_delivery: 'AUD 50.00' });
+    expect((await t.json<Json>('GET', '/api/track/COD-PLAIN/')).body.cash_on_delivery).toBeNull();
+    expect(await (await t.call('GET', '/api/track/COD-A/page/')).text()).toContain('To pay on delivery: <strong>AUD 50.00</strong>');
+    const label = await t.call('GET', `/api/package/${a}/label/`, co.token);
+    expect(label.status).toBe(200);
+    expect(label.headers.get('content-type')).toContain('application/pdf');
+    const due = await withCodDue(t.db, [{ id: a }, { id: plain }]);
+    expect(due.map((p) => p.cod_due)).toEqual(['AUD 50.00', null]);
 
     // The morning float.
     const float = await t.json<Json>('POST', '/api/cod/float/', supervisor.token, { driver: driver.id, amount_cents: 2000 });

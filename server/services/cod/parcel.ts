@@ -1,4 +1,5 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { formatMinor } from '../../../shared/money';
 import { checkCollection, type Collection } from '../../../shared/cod';
 import { localDay } from '../../../shared/time/zone';
 import type { PackageCod } from '../../../shared/schemas/cod';
@@ -111,4 +112,20 @@ export async function waiveCod(deps: Ledger, actorId: number, row: Parcel, input
 /** Whether a company has a wallet yet (a position of a company that never had COD is all zeros). */
 export async function walletIdOf(db: Db, companyId: number): Promise<number | null> {
   return (await db.select({ id: wallet.id }).from(wallet).where(eq(wallet.company_id, companyId)).get())?.id ?? null;
+}
+
+/** What the driver must still collect, as a label or stop prints it ("AUD 50.00"); null when nothing. */
+export function codDueText(r: Pick<CodRow, 'amount_cents' | 'waived_cents' | 'currency' | 'collected_at'>): string | null {
+  const due = r.amount_cents - r.waived_cents;
+  return r.collected_at == null && due > 0 ? `${r.currency} ${formatMinor(due, r.currency)}` : null;
+}
+
+/** Parcels with the amount their labels print (issue 34). */
+export async function withCodDue<T extends { id: number }>(db: Db, parcels: T[]): Promise<(T & { cod_due: string | null })[]> {
+  const ids = parcels.map((p) => p.id);
+  const rows = new Map<number, CodRow>();
+  for (let i = 0; i < ids.length; i += 500) {
+    for (const r of await db.select().from(packageCod).where(inArray(packageCod.package_id, ids.slice(i, i + 500))).all()) rows.set(r.package_id, r);
+  }
+  return parcels.map((p) => { const r = rows.get(p.id); return { ...p, cod_due: r ? codDueText(r) : null }; });
 }
