@@ -145,5 +145,5 @@ describe('cash on delivery: a day', () => {
       expect.objectContaining({ day: '2026-03-10', driver: null, owed_cents: 9000, paid_cents: 4000 }),
     ]));
     expect((await t.json('GET', '/api/cod/report/', co.token)).status).toBe(403);
-  });
+  }, 120_000);
 });
