@@ -1,3 +1,4 @@
+import { standingDeliveryJob } from './services/standing/run';
 import cluster from 'node:cluster';
 import { uploadQuotas } from './services/files/allowance';
 import { resolve } from 'node:path';
@@ -143,6 +144,9 @@ async function serve(): Promise<void> {
   const historyStop = new AbortController();
   const history = background && historyAfterDays > 0 ? historyMover(app.deps, historyStop.signal, (line) => console.log(line)) : null;
   history?.start();
+  // Standing deliveries (issue 34) create each day's parcels; each rule's day is claimed once in the database.
+  const standing = background ? standingDeliveryJob(app.deps, (line) => console.log(line)) : null;
+  standing?.start();
 
   // Unread request bodies are drained (or the connection closed gracefully): every request gets an answer.
   const server = listen(app.fetch, { port, hostname: host }, (bound) => {
@@ -160,7 +164,7 @@ async function serve(): Promise<void> {
     for (const timer of [dispatch, geocoding, maintenance, fileSweep]) if (timer) clearInterval(timer);
     historyStop.abort();
     // Background passes in flight finish before the database closes (a pass querying a closed pool crashed the process).
-    const background = Promise.all([webhooks.stop(), messages.stop(), history?.stop()]).catch(() => undefined);
+    const background = Promise.all([webhooks.stop(), messages.stop(), history?.stop(), standing?.stop()]).catch(() => undefined);
     server.close(async () => {
       await background;
       await writes.flush();

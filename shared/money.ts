@@ -12,7 +12,8 @@ export type Billing = (typeof BILLING)[number];
 
 /** Credits (recharge, payment, refund, credit adjustment) are positive, debits negative. */
 /** `reprice`: a parcel's weight or dimensions changed after it was charged; the difference, either way. */
-export const TXN_KINDS = ['recharge', 'payment', 'charge', 'refund', 'adjustment', 'reprice'] as const;
+/** `cod_collected`: cash on delivery collected for the company (owed to it); `cod_payout`: the courier paid it out (issue 34). */
+export const TXN_KINDS = ['recharge', 'payment', 'charge', 'refund', 'adjustment', 'reprice', 'cod_collected', 'cod_payout'] as const;
 export type TxnKind = (typeof TXN_KINDS)[number];
 
 /** Digits after the decimal point of a currency (AUD 2, JPY 0), from the runtime's ISO 4217 data. */

@@ -30,6 +30,8 @@ import { businessProfileRoutes } from './businessProfile';
 import { timeZoneRoutes } from './timeZones';
 import { labelRoutes } from './labels';
 import { sessionRoutes } from './sessions';
+import { codRoutes } from './cod';
+import { standingRoutes } from './standing';
 
 /** The one list of route modules; each declares its operations with their catalogue ids. */
 export function registerRoutes(app: App): void {
@@ -62,4 +64,6 @@ export function registerRoutes(app: App): void {
   reportRoutes(app); pickupRoutes(app); webhookRoutes(app);
   recipientRoutes(app);
   doorRoutes(app);
+  codRoutes(app);
+  standingRoutes(app);
 }

@@ -12,6 +12,7 @@ import type { SessionUser } from '../services/auth/session';
 import { shareKey } from '../services/workers/shareKey';
 import { manifestParcels, parcelsToLabel } from '../services/labels/select';
 import { doorLabelWords } from '../services/door/feed';
+import { withCodDue } from '../services/cod/parcel';
 
 const tags = ['Labels'];
 const pdf = (bytes: Uint8Array<ArrayBuffer>, name: string) => new Response(bytes, {
@@ -32,7 +33,7 @@ export function labelRoutes(app: App): void {
     return parcels;
   };
   const labels = async (deps: Deps, user: SessionUser, parcels: Package[], layout: LabelLayout) =>
-    deps.pdfs.render({ kind: 'labels', parcels: capped(parcels), layout, door: await doorLabelWords(deps.db, parcels) }, shareKey(user));
+    deps.pdfs.render({ kind: 'labels', parcels: await withCodDue(deps.db, capped(parcels)), layout, door: await doorLabelWords(deps.db, parcels) }, shareKey(user));
 
   defineRoute(app, {
     method: 'get', path: '/package/labels/', tags, access: 'package.view', catalogue: [], query: LabelsQuery, produces: 'application/pdf',

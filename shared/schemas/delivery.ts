@@ -3,6 +3,7 @@ import { PACKAGE_STATUSES } from '../lifecycle';
 import { idParam, latitude, ListQuery, longitude, occurredAt, pageOf, text } from './common';
 import { Package } from './package';
 import { DoorCheckedSchema, DoorFields } from './door';
+import { CollectionBody } from './cod';
 
 /** A file an action names: the server's id, or the id the device gave it before it had signal. */
 export const FileRef = z.union([z.number().int().positive(), z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'a file id or client id')]);
@@ -32,6 +33,8 @@ export const DeliverFields = {
   signature: FileRef.optional(),
   /** What the door needed (issue 34, shared/door.ts): how it was handed over, the scan, the age check, the code. */
   ...DoorFields,
+  /** Cash on delivery (issue 34): what was collected and how; required when the parcel carries an amount. */
+  collection: CollectionBody.optional(),
   ...ActionFields,
 };
 export const DeliverBody = z.object(DeliverFields);
@@ -198,6 +201,8 @@ export const TrackingAnswer = z.object({
   delivered_at: z.string().nullable(),
   suburb: z.string().nullable(),
   events: z.array(z.object({ status: z.enum(PACKAGE_STATUSES), label: z.string(), time: z.string(), suburb: z.string().nullable() })),
+  /** Cash on delivery still to pay at the door, e.g. "AUD 50.00" (issue 34); absent or null when nothing. */
+  cash_on_delivery: z.string().nullable().optional(),
 });
 export type TrackingAnswer = z.infer<typeof TrackingAnswer>;
 

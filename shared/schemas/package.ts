@@ -128,6 +128,8 @@ export const PackageCreate = z.object({
   delivery_date: z.iso.date().nullable().optional(),
   latitude: latitude.nullable().optional(),
   longitude: longitude.nullable().optional(),
+  /** Cash on delivery (issue 34): whole cents to collect from the recipient, owed to the parcel's company; kept beside the parcel (GET package/{id}/cod/). */
+  cod_amount_cents: z.number().int().min(1).max(100_000_000_000).nullable().optional(),
 });
 export type PackageCreate = z.infer<typeof PackageCreate>;
 

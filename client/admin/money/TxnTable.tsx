@@ -7,7 +7,7 @@ import { Empty, ErrorState, Loading } from '../../ui/States';
 import { money, shortDateTime, signedMoney } from './format';
 import { TXN_LABELS, type TxnT } from './types';
 
-const KIND_TONE: Record<TxnT['kind'], Tone> = { recharge: 'ok', payment: 'ok', charge: 'muted', refund: 'info', adjustment: 'warn', reprice: 'warn' };
+const KIND_TONE: Record<TxnT['kind'], Tone> = { recharge: 'ok', payment: 'ok', charge: 'muted', refund: 'info', adjustment: 'warn', reprice: 'warn', cod_collected: 'info', cod_payout: 'ok' };
 
 const COLUMNS: Column<TxnT>[] = [
   { key: 'created_at', label: 'When', render: (t) => <span class="nowrap">{shortDateTime(t.created_at)}</span> },

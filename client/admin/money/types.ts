@@ -11,5 +11,6 @@ export type AdjustmentT = z.infer<typeof Adjustment>;
 
 export const TXN_LABELS: Record<TxnT['kind'], string> = {
   recharge: 'Recharge', payment: 'Payment', charge: 'Charge', refund: 'Refund', adjustment: 'Adjustment', reprice: 'Re-price',
+  cod_collected: 'Cash on delivery collected', cod_payout: 'Cash on delivery paid out',
 };
 export const INVOICE_KIND_LABELS: Record<InvoiceT['kind'], string> = { statement: 'Statement', receipt: 'Receipt', adjustment: 'Adjustment note' };

@@ -87,6 +87,23 @@ export const businessProfile = pgTable("business_profile", {
   updated_at: bigint("updated_at", { mode: 'number' }).notNull(),
 });
 
+export const cashHandover = pgTable("cash_handover", {
+  id: bigint("id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+  driver_id: bigint("driver_id", { mode: 'number' }).notNull(),
+  day: text("day").notNull(),
+  currency: text("currency").notNull(),
+  expected_cents: bigint("expected_cents", { mode: 'number' }).notNull(),
+  counted_cents: bigint("counted_cents", { mode: 'number' }).notNull(),
+  difference_cents: bigint("difference_cents", { mode: 'number' }).notNull(),
+  note: text("note").notNull().default(""),
+  counted_by: bigint("counted_by", { mode: 'number' }),
+  created_at: bigint("created_at", { mode: 'number' }).notNull(),
+}, (t): PgTableExtraConfigValue[] => [
+  foreignKey({ columns: [t.driver_id], foreignColumns: [user.id], name: "cash_handover_driver_id_user_id_fk" }),
+  foreignKey({ columns: [t.counted_by], foreignColumns: [user.id], name: "cash_handover_counted_by_user_id_fk" }),
+  uniqueIndex("cash_handover_driver_day_uq").on(t.driver_id, t.day, t.currency),
+]);
+
 export const changeLog = pgTable("change_log", {
   seq: bigint("seq", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
   entity: text("entity").notNull(),
@@ -411,6 +428,26 @@ export const dispatchPlan = pgTable("dispatch_plan", {
   foreignKey({ columns: [t.created_by], foreignColumns: [user.id], name: "dispatch_plan_created_by_user_id_fk" }),
 ]);
 
+export const driverCashTxn = pgTable("driver_cash_txn", {
+  id: bigint("id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+  driver_id: bigint("driver_id", { mode: 'number' }).notNull(),
+  day: text("day").notNull(),
+  account: text("account").notNull(),
+  kind: text("kind").notNull(),
+  amount_cents: bigint("amount_cents", { mode: 'number' }).notNull(),
+  currency: text("currency").notNull(),
+  package_id: bigint("package_id", { mode: 'number' }),
+  handover_id: bigint("handover_id", { mode: 'number' }),
+  reason: text("reason").notNull().default(""),
+  created_by: bigint("created_by", { mode: 'number' }),
+  created_at: bigint("created_at", { mode: 'number' }).notNull(),
+}, (t): PgTableExtraConfigValue[] => [
+  foreignKey({ columns: [t.driver_id], foreignColumns: [user.id], name: "driver_cash_txn_driver_id_user_id_fk" }),
+  foreignKey({ columns: [t.created_by], foreignColumns: [user.id], name: "driver_cash_txn_created_by_user_id_fk" }),
+  index("driver_cash_txn_driver_idx").on(t.driver_id, t.day),
+  uniqueIndex("driver_cash_txn_package_uq").on(t.package_id, t.kind).where(sql.raw("\"package_id\" is not null")),
+]);
+
 export const driverPosition = pgTable("driver_position", {
   id: bigint("id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
   driver_id: bigint("driver_id", { mode: 'number' }).notNull(),
@@ -595,6 +632,30 @@ export const messageOutbox = pgTable("message_outbox", {
   uniqueIndex("message_outbox_dedupe_uq").on(t.dedupe_key),
   index("message_outbox_due_idx").on(t.status, t.next_attempt_at),
   index("message_outbox_package_idx").on(t.package_id),
+]);
+
+export const packageCod = pgTable("package_cod", {
+  package_id: bigint("package_id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+  company_id: bigint("company_id", { mode: 'number' }).notNull(),
+  amount_cents: bigint("amount_cents", { mode: 'number' }).notNull(),
+  currency: text("currency").notNull(),
+  waived_cents: bigint("waived_cents", { mode: 'number' }).notNull().default(0),
+  waived_by: bigint("waived_by", { mode: 'number' }),
+  waived_at: bigint("waived_at", { mode: 'number' }),
+  waive_reason: text("waive_reason"),
+  collected_cents: bigint("collected_cents", { mode: 'number' }),
+  method: text("method"),
+  collected_by: bigint("collected_by", { mode: 'number' }),
+  collected_at: bigint("collected_at", { mode: 'number' }),
+  collected_day: text("collected_day"),
+  created_at: bigint("created_at", { mode: 'number' }).notNull(),
+  updated_at: bigint("updated_at", { mode: 'number' }).notNull(),
+}, (t): PgTableExtraConfigValue[] => [
+  foreignKey({ columns: [t.company_id], foreignColumns: [company.id], name: "package_cod_company_id_company_id_fk" }),
+  foreignKey({ columns: [t.waived_by], foreignColumns: [user.id], name: "package_cod_waived_by_user_id_fk" }),
+  foreignKey({ columns: [t.collected_by], foreignColumns: [user.id], name: "package_cod_collected_by_user_id_fk" }),
+  index("package_cod_collected_idx").on(t.collected_by, t.collected_day),
+  index("package_cod_company_idx").on(t.company_id),
 ]);
 
 export const packageDoor = pgTable("package_door", {
@@ -985,6 +1046,18 @@ export const pkg = pgTable("package", {
   index("package_live_driver_idx").on(t.assigned_to_id, t.is_scanned, t.sequence_no, t.id, t.status, t.attempts, t.deleted_at).where(sql.raw("\"status\" not in ('delivered', 'returned_to_sender', 'cancelled')")),
 ]);
 
+export const publicHoliday = pgTable("public_holiday", {
+  id: bigint("id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+  day: text("day").notNull(),
+  name: text("name").notNull().default(""),
+  is_active: smallint("is_active").notNull().default(1),
+  deleted_at: bigint("deleted_at", { mode: 'number' }),
+  created_at: bigint("created_at", { mode: 'number' }).notNull(),
+  updated_at: bigint("updated_at", { mode: 'number' }).notNull(),
+}, (t): PgTableExtraConfigValue[] => [
+  uniqueIndex("public_holiday_day_uq").on(t.day),
+]);
+
 export const recipientSettings = pgTable("recipient_settings", {
   company_id: bigint("company_id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
   events: text("events").notNull(),
@@ -1077,6 +1150,47 @@ export const serverSecret = pgTable("server_secret", {
   value: text("value").notNull(),
   created_at: bigint("created_at", { mode: 'number' }).notNull(),
 });
+
+export const standingDelivery = pgTable("standing_delivery", {
+  id: bigint("id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+  name: text("name").notNull().default(""),
+  company_id: bigint("company_id", { mode: 'number' }).notNull(),
+  weekdays: text("weekdays").notNull(),
+  at_time: text("at_time").notNull(),
+  starts_on: text("starts_on"),
+  ends_on: text("ends_on"),
+  shipper_name: text("shipper_name").notNull().default(""),
+  shipper_address: text("shipper_address").notNull().default(""),
+  customer_name: text("customer_name").notNull().default(""),
+  customer_address: text("customer_address").notNull().default(""),
+  customer_phone: text("customer_phone").notNull().default(""),
+  postcode: bigint("postcode", { mode: 'number' }),
+  suburb_id: bigint("suburb_id", { mode: 'number' }),
+  description_of_goods: text("description_of_goods").notNull().default(""),
+  weight: doublePrecision("weight"),
+  created_by: bigint("created_by", { mode: 'number' }),
+  is_active: smallint("is_active").notNull().default(1),
+  deleted_at: bigint("deleted_at", { mode: 'number' }),
+  created_at: bigint("created_at", { mode: 'number' }).notNull(),
+  updated_at: bigint("updated_at", { mode: 'number' }).notNull(),
+}, (t): PgTableExtraConfigValue[] => [
+  foreignKey({ columns: [t.company_id], foreignColumns: [company.id], name: "standing_delivery_company_id_company_id_fk" }),
+  foreignKey({ columns: [t.suburb_id], foreignColumns: [suburb.id], name: "standing_delivery_suburb_id_suburb_id_fk" }),
+  foreignKey({ columns: [t.created_by], foreignColumns: [user.id], name: "standing_delivery_created_by_user_id_fk" }),
+  index("standing_delivery_company_idx").on(t.company_id),
+]);
+
+export const standingRun = pgTable("standing_run", {
+  id: bigint("id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+  rule_id: bigint("rule_id", { mode: 'number' }).notNull(),
+  day: text("day").notNull(),
+  due_at: bigint("due_at", { mode: 'number' }).notNull(),
+  package_id: bigint("package_id", { mode: 'number' }),
+  created_at: bigint("created_at", { mode: 'number' }).notNull(),
+}, (t): PgTableExtraConfigValue[] => [
+  foreignKey({ columns: [t.rule_id], foreignColumns: [standingDelivery.id], name: "standing_run_rule_id_standing_delivery_id_fk" }),
+  uniqueIndex("standing_run_rule_day_uq").on(t.rule_id, t.day),
+]);
 
 export const state = pgTable("state", {
   id: bigint("id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),

@@ -21,3 +21,5 @@ export * from './throttle';
 export * from './history';
 export * from './time';
 export * from './door';
+export * from './cod';
+export * from './standing';

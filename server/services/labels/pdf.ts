@@ -39,7 +39,9 @@ export function addressLines(p: Pick<Package, 'customer_address' | 'suburb_name'
   return [street, tail].filter((s) => s.trim() !== '');
 }
 
-interface Piece { p: Package; n: number; of: number; bar: Buffer; qr: Buffer; door?: string | undefined }
+/** A parcel as its label prints it: with what the driver collects on delivery (issue 34), if anything. */
+export type LabelParcel = Package & { cod_due?: string | null };
+interface Piece { p: LabelParcel; n: number; of: number; bar: Buffer; qr: Buffer; door?: string | undefined }
 
 function drawLabel(doc: PDFKit.PDFDocument, x: number, y: number, w: number, h: number, piece: Piece, sender: string): void {
   const { p } = piece;
@@ -75,12 +77,13 @@ function drawLabel(doc: PDFKit.PDFDocument, x: number, y: number, w: number, h: 
   doc.font('Helvetica-Bold').fontSize(13).text(`Weight: ${p.weight != null ? `${p.weight} kg` : '—'}`, x + pad, infoTop + 4);
   doc.text(`Piece ${piece.n} of ${piece.of}`, x + pad, infoTop + 24);
   doc.font('Helvetica').fontSize(8).text(p.company_name ?? '', x + pad, infoTop + 46, { width: inner - 80, lineBreak: false, ellipsis: true });
+  if (p.cod_due) doc.font('Helvetica-Bold').fontSize(11).text(`COLLECT ${p.cod_due}`, x + pad, infoTop + 56, { width: inner - 80, lineBreak: false, ellipsis: true });
   doc.image(piece.bar, x + pad, barTop, { fit: [inner, barH], align: 'center' });
   doc.font('Courier-Bold').fontSize(13).text(p.hawb, x + pad, bottom - 13, { width: inner, align: 'center' });
 }
 
 /** Labels for parcels, one per piece (`count`, at least 1), in the order given. */
-export async function labelsPdf(parcels: Package[], layout: LabelLayout, sender = 'Courier', door: Record<number, string> = {}): Promise<Uint8Array<ArrayBuffer>> {
+export async function labelsPdf(parcels: LabelParcel[], layout: LabelLayout, sender = 'Courier', door: Record<number, string> = {}): Promise<Uint8Array<ArrayBuffer>> {
   const pieces: Piece[] = [];
   for (const p of parcels) {
     const [bar, code] = await Promise.all([code128(p.hawb), qr(p.hawb)]);

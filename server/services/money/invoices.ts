@@ -91,6 +91,14 @@ export async function findInvoice(db: Db, user: SessionUser, id: number): Promis
   return inScope(user, await db.select().from(invoice).where(eq(invoice.id, id)).get(), `Invoice ${id}`);
 }
 
+/** What a statement lists: charges and their corrections, and cash on delivery collected and paid out (issue 34), which it nets. */
+const STATEMENT_KINDS = ['charge', 'refund', 'reprice', 'cod_collected', 'cod_payout'];
+const LINE_WORDS: Record<string, string> = { charge: 'Delivery', reprice: 'Re-priced', refund: 'Refund', cod_collected: 'Cash collected on delivery' };
+function lineDescription(t: TxnRow, hawb: string | null): string {
+  if (t.kind === 'cod_payout') return `Cash on delivery paid out${t.reference ? ` (${t.reference})` : ''}`;
+  return `${LINE_WORDS[t.kind] ?? t.kind} ${hawb ?? t.reference}`;
+}
+
 export const dayStart = (d: string) => Date.parse(`${d}T00:00:00Z`);
 
 /**
@@ -115,7 +123,7 @@ export async function generateStatement(deps: Ledger & Pick<Deps, 'config'>, use
     // A parcel moved to history keeps its tracking number on its lines.
     .leftJoin(packageHistory, eq(packageHistory.id, walletTxn.package_id))
     .where(and(
-      eq(walletTxn.company_id, companyId), inArray(walletTxn.kind, ['charge', 'refund', 'reprice']), eq(walletTxn.billing, 'postpaid'),
+      eq(walletTxn.company_id, companyId), inArray(walletTxn.kind, STATEMENT_KINDS), eq(walletTxn.billing, 'postpaid'),
       gte(walletTxn.created_at, start), lt(walletTxn.created_at, end), isNull(invoiceLine.id),
     )).orderBy(walletTxn.id).all();
   if (!rows.length) throw conflict(`Nothing to invoice for ${co.name} from ${from} to ${to}`);
@@ -123,7 +131,7 @@ export async function generateStatement(deps: Ledger & Pick<Deps, 'config'>, use
     companyId, kind: 'statement', status: 'issued', currency: rows[0].t.currency, periodFrom: start, periodTo: end, createdBy: user.id,
     lines: rows.map(({ t, hawb }) => ({
       txn: t,
-      description: t.kind === 'charge' ? `Delivery ${hawb ?? t.reference}` : t.kind === 'reprice' ? `Re-priced ${hawb ?? t.reference}` : `Refund ${hawb ?? t.reference}`,
+      description: lineDescription(t, hawb),
       // A statement shows what the company owes: a charge (a debit of the wallet) is a positive line.
       amount_cents: -t.amount_cents,
     })),

@@ -14,6 +14,7 @@ import { logPackageChange } from '../sync/changes';
 import { enqueueCreated } from '../webhooks/events';
 import type { PackageRow } from './shape';
 import { setRecipientEmail } from '../recipients/recipient';
+import { setCodAmount } from '../cod/parcel';
 import { applyResolution, locationInput, recordLocation, resolverFor } from '../geo/location';
 
 /** Volumetric weight in kg from cm dimensions, with the common 5000 cm³/kg divisor. */
@@ -42,7 +43,7 @@ export function senderZone(user: SessionUser, zone: number | null | undefined): 
 
 /** Package fields an input maps to: the API names ids `zone`, the table `zone_id`. */
 export function packageValues(input: Partial<PackageCreate>): PackageValues {
-  const { company: companyId, zone: zoneId, suburb: suburbId, state: stateId, country: countryId, recipient_email: _email, proof_requirements: _proof, ...rest } = input;
+  const { company: companyId, zone: zoneId, suburb: suburbId, state: stateId, country: countryId, recipient_email: _email, proof_requirements: _proof, cod_amount_cents: _cod, ...rest } = input;
   const out: PackageValues = { ...rest };
   if (companyId !== undefined) out.company_id = companyId;
   if (zoneId !== undefined) out.zone_id = zoneId;
@@ -131,5 +132,6 @@ export async function createPackage(deps: Deps, user: SessionUser, input: Packag
   const row = await insertNewPackage(deps, values, input.hawb, 'created', input, { userId: user.id }, action);
   if (input.recipient_email) await setRecipientEmail(db, deps.clock.now(), row.id, input.recipient_email);
   if (input.proof_requirements) await setParcelRequirements(db, deps.clock.now(), row.id, input.proof_requirements);
+  if (input.cod_amount_cents != null) await setCodAmount(db, deps.clock.now(), row, input.cod_amount_cents);
   return row;
 }

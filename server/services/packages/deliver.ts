@@ -23,6 +23,7 @@ import type { PackageRow } from './shape';
 import { learnFromDelivery } from '../geo/addressBook';
 import { audit } from '../audit/record';
 import { checkDoor, saveChecked } from '../door/check';
+import { collectionDue, recordCollection } from '../cod/parcel';
 
 export type DeliverInput = Omit<DeliverBody, 'occurred_at' | 'latitude' | 'longitude'>;
 export interface DeliverResult { row: PackageRow; flagged: boolean }
@@ -119,6 +120,8 @@ async function deliverOrRefuse(deps: Deps, ctx: ScanContext, row: PackageRow, in
   if (!out.ok) throw driverRefusal(deps, row, out, action, ctx);
   // The door's rule (shared/door.ts), the one the phone applied offline: before anything changes.
   const checked = await checkDoor(deps, row, input, ctx.meta.occurredAt ?? now);
+  // Cash on delivery (issue 34): what the door collected must meet what is due, unless the office waived it.
+  const cod = await collectionDue(db, row, input.collection);
   // Checked before any change so a missing upload leaves nothing half done.
   await resolveFiles(db, driver, [...input.photos, ...(input.signature !== undefined ? [input.signature] : [])]);
 
@@ -143,6 +146,7 @@ async function deliverOrRefuse(deps: Deps, ctx: ScanContext, row: PackageRow, in
   });
   await writeSlots(deps, driver, current, deliverySlots(input.photos, input.signature), ctx.deviceId, true);
   await saveChecked(deps, row.id, checked);
+  if (cod) await recordCollection(deps, cod, input.collection, driver.id, deliveredAt);
   // Where the phone was at the door teaches the address book (two agreeing deliveries place the address).
   await learnFromDelivery(db, now, row, ctx.meta.latitude, ctx.meta.longitude, deliveredAt);
   return { row: current, flagged: out.flagged };

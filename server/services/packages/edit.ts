@@ -9,6 +9,7 @@ import { isFinal, type PackageStatus } from '../../../shared/lifecycle';
 import type { PackageUpdate, STATUS_CHANGE_TARGETS } from '../../../shared/schemas/package';
 import { setParcelRequirements } from '../door/rules';
 import type { SessionUser } from '../auth/session';
+import { codRow, setCodAmount } from '../cod/parcel';
 import { assertHawbFree, checkCompanyActive, foreignKeyError, packageValues, volumetricWeight } from './create';
 import { recordLocation, relocate } from '../geo/location';
 import { findPackage, transition, updatePackage } from './lifecycle';
@@ -63,6 +64,11 @@ export async function editPackage(deps: Deps, user: SessionUser, id: number, inp
     updated = await updatePackage(db, now, row, values, 'update', { userId: user.id }, { data: { fields: Object.keys(fields), before } });
   } catch (err) { foreignKeyError(err); }
   if (located) await recordLocation(db, row.id, located, now);
+  // The amount to collect follows the parcel's company (it is owed to it), so a company change re-sets it too.
+  if (fields.cod_amount_cents !== undefined || (fields.company !== undefined && fields.company !== row.company_id)) {
+    const amount = fields.cod_amount_cents !== undefined ? fields.cod_amount_cents : (await codRow(db, row.id))?.amount_cents;
+    if (amount !== undefined) await setCodAmount(db, now, updated, amount);
+  }
   // Before depot receipt the sender's figures are what is billed; a new zone (the address located
   // again: the zone follows it, never the caller) is a new price too: either re-prices, charging or
   // refunding the difference once.

@@ -1,3 +1,4 @@
+import { codDueText, codRow } from '../cod/parcel';
 import { and, asc, eq, isNotNull } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { packageEvent, pkg, suburb } from '../../db/schema/index';
@@ -34,7 +35,9 @@ export async function trackParcel(deps: Deps, hawb: string, address: string): Pr
     // A reassignment or a reset scan is housekeeping, not news: show each status once per run.
     .filter((e, i, all) => i === 0 || all[i - 1]?.to !== e.to);
   const status = row.p.status as PackageStatus;
+  const cod = await codRow(deps.db, row.p.id);
   return {
+    cash_on_delivery: cod ? codDueText(cod) : null,
     success: true,
     hawb: row.p.hawb,
     status,
@@ -54,5 +57,5 @@ export function trackingHtml(t: TrackingAnswer): string {
     .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Parcel ${escapeHtml(t.hawb)}</title><style>body{font:16px system-ui,sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem}li{margin:.5rem 0}</style></head>
-<body><h1>Parcel ${escapeHtml(t.hawb)}</h1><p>Status: <strong>${escapeHtml(t.status_label)}</strong></p><ol reversed>${rows}</ol></body></html>`;
+<body><h1>Parcel ${escapeHtml(t.hawb)}</h1><p>Status: <strong>${escapeHtml(t.status_label)}</strong></p>${t.cash_on_delivery ? `<p>To pay on delivery: <strong>${escapeHtml(t.cash_on_delivery)}</strong> (cash or card)</p>` : ''}<ol reversed>${rows}</ol></body></html>`;
 }

@@ -5,6 +5,7 @@ import type { Deps } from '../../deps';
 import type { Db } from '../../db/client';
 import { changeLog, company, country, packageEvent, pkg, state, suburb, zone } from '../../db/schema/index';
 import { ApiError, forbidden } from '../../errors';
+import { setCodAmount } from '../cod/parcel';
 import { Package, PackageCreate, type UploadReportRow } from '../../../shared/schemas/package';
 import type { SessionUser } from '../auth/session';
 import { volumetricWeight } from './create';
@@ -21,7 +22,7 @@ const WRITABLE = new Set<string>(Object.keys(PackageCreate.shape));
 /** Columns of a CSV download that are not inputs: accepted and ignored, so a download can be re-uploaded. */
 const READ_ONLY = new Set<string>(Object.keys(Package.shape).filter((k) => !WRITABLE.has(k)));
 const NUMBERS = new Set<Field>(['weight', 'price', 'height', 'length', 'width', 'latitude', 'longitude',
-  'postcode', 'count', 'parcel_no', 'company', 'zone', 'suburb', 'state', 'country']);
+  'postcode', 'count', 'parcel_no', 'company', 'zone', 'suburb', 'state', 'country', 'cod_amount_cents']);
 const BOOLEANS = new Set<Field>(['sac']);
 const DATES = new Set<Field>(['delivery_date']);
 const TRUE = new Set(['true', '1', 'yes', 'y']);
@@ -248,7 +249,11 @@ async function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { in
     const ready: { c: Candidate & { input: PackageCreate }; params: Record<string, unknown>; where: Awaited<ReturnType<typeof resolver.resolve>>; cost: Awaited<ReturnType<typeof charger.price>>; companyId: number | null }[] = [];
     for (const c of rows.slice(start, start + INSERT_CHUNK)) {
       const params: Record<string, unknown> = { ...blank };
-      for (const [field, value] of Object.entries(c.input)) if (value !== undefined) params[COLUMN_OF[field as Field] ?? field] = value;
+      for (const [field, value] of Object.entries(c.input)) if (value !== undefined && field !== 'cod_amount_cents') params[COLUMN_OF[field as Field] ?? field] = value;
+      if (c.input.cod_amount_cents != null && c.input.company == null) {
+        c.errors.push({ path: 'cod_amount_cents', message: 'cash on delivery needs the parcel\'s company' });
+        continue;
+      }
       params.volume_weighted = volumetricWeight(c.input.length, c.input.width, c.input.height);
       // As for a single create: located by the one resolver, so the zone (and the price read from it) is the same.
       let where;
@@ -296,6 +301,7 @@ async function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { in
         if (!cost) unpriced += 1;
       }
       c.id = id;
+      if (c.input.cod_amount_cents != null) await setCodAmount(db, now, { id, hawb: c.input.hawb, company_id: companyId }, c.input.cod_amount_cents);
       if (where.pending && job == null) job = await openGeocodeJob(db, user, now);
       await recordLocation(db, id, where, now, where.pending ? job : null);
       located[where.precision] += 1;
