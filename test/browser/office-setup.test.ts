@@ -159,12 +159,11 @@ describe.skipIf(!hasChromium)('the office sets itself up from the browser (Chrom
       await settled(page, route);
       const m = await page.evaluate(() => {
         const width = document.documentElement.scrollWidth;
-        // The element sticking out furthest, to name in a failure.
+        // The innermost element sticking out (the last in document order), to name in a failure.
         let culprit = '';
-        let right = 0;
         for (const el of document.querySelectorAll<HTMLElement>('body *')) {
           const r = el.getBoundingClientRect();
-          if (r.right > right + 0.5 && r.width > 0) { right = r.right; culprit = `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`; }
+          if (r.right > 390.5 && r.width > 0) culprit = `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`;
         }
         const out = document.querySelector('.topbar .logout')?.getBoundingClientRect();
         return { width, culprit, logoutRight: out ? out.right : 0 };

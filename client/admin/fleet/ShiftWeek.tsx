@@ -93,6 +93,7 @@ export default function ShiftWeek() {
           <TextField name="from" label="Week starting" type="date" value={from} onValue={setFrom} hint={`From Monday ${monday}`} />
           <TextField name="weeks" label="Weeks" inputMode="numeric" value={weeks} onValue={setWeeks} hint="1 to 8" />
         </div>
+        <div class="table-wrap">
         <table class="table" aria-label="Week pattern">
           <thead><tr><th>Day</th><th>Works</th><th>Start</th><th>End</th></tr></thead>
           <tbody>
@@ -106,6 +107,7 @@ export default function ShiftWeek() {
             ))}
           </tbody>
         </table>
+        </div>
         {problems.length > 0 && <ul class="form-error" role="alert">{problems.map((p) => <li key={p}>{p}</li>)}</ul>}
         <div><Button variant="primary" busy={busy} disabled={!driver} onClick={() => void apply()}>Create shifts</Button></div>
       </div>
@@ -115,13 +117,13 @@ export default function ShiftWeek() {
           : !shifts ? <p class="muted">Loading…</p>
             : shifts.length === 0 ? <Empty title="No shifts this week" />
               : (
-                <table class="table" data-testid="week-shifts">
+                <div class="table-wrap"><table class="table" data-testid="week-shifts">
                   <thead><tr><th>Date</th><th>Time</th><th>Vehicle</th><th /></tr></thead>
                   <tbody>{shifts.map((s) => (
                     <tr key={s.id}><td>{s.date}</td><td>{s.start_time}–{s.end_time}</td><td>{s.vehicle_name ?? '—'}</td>
                       <td><Button size="small" onClick={() => void remove(s)}>Remove</Button></td></tr>
                   ))}</tbody>
-                </table>
+                </table></div>
               )}
       </div>
     </section>
