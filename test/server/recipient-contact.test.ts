@@ -72,9 +72,14 @@ describe('recipient contact', () => {
       expect(await emailOf(t, row!.id)).toBe(`person${i}@example.com`);
     }
     const mixed = await t.json<{ code: string; errors: { path: string; message: string }[] }>('POST', '/api/package/bulk-upload/', shipper.token,
-      csv('hawb,customer_phone,recipient_email\nUP-A,0412 345 678,a@example.com\nUP-B,not a phone,b@example.com\n'));
+      csv('hawb,customer_phone,recipient_email\nUP-A,0412 345 678,a@example.com\nUP-B,not a phone,b@example.com\n,0412 345 679,c@example.com\nUP-D,,not-mail\n'));
     expect(mixed.status).toBe(400);
-    expect(mixed.body.errors).toEqual([expect.objectContaining({ path: 'row 3.customer_phone' })]);
+    // Row errors read as sentences, not "hawb: Invalid input: expected string, received undefined".
+    expect(mixed.body.errors).toEqual([
+      { path: 'row 3.customer_phone', message: '"not a phone" is not a phone number' },
+      { path: 'row 4.hawb', message: 'the cell is empty; this column is required' },
+      { path: 'row 5.recipient_email', message: 'not an e-mail address' },
+    ]);
     expect(await rowOf(t, 'UP-A')).toBeUndefined();
   });
 
