@@ -14,6 +14,11 @@ import { Counter } from '../ui/Counter';
 import { ErrorState, Loading } from '../ui/States';
 import { RoutesToday } from './dispatch/RoutesToday';
 import { ArrivalAccuracy } from './reports/ArrivalAccuracy';
+import { SetupChecklist } from './SetupChecklist';
+import { isAdmin, isStaff } from '../../shared/roles';
+
+/** Roles the flagged list answers (server: package-delivered/flagged/). */
+const FLAG_READERS = new Set(['super_admin', 'admin', 'supervisor', 'depot_manager']);
 
 type Counts = z.infer<typeof DashboardCountAnswer>;
 
@@ -49,8 +54,8 @@ export default function Dashboard({ session }: { session: Session }) {
     loadCounts().then((c) => { if (live) setCounts(c); }, (err: unknown) => { if (live) setError(err); });
     api.get<Page<Package>>(PATHS.packages, { status: 'failed', page_size: 8, ordering: '-updated_at' })
       .then((p) => { if (live) setFailed(p.results); }, () => { if (live) setFailed([]); });
-    // Only supervisors and admins may list flags; for others this answers 403 and the card stays hidden.
-    api.get<Page<FlaggedPackage>>(PATHS.flagged, { page_size: 8 }).then((p) => { if (live) setFlagged(p.results); }, () => undefined);
+    // Only supervisors and admins may list flags: nobody else asks (a company's dashboard answered 403 on every load).
+    if (FLAG_READERS.has(session.user.role)) api.get<Page<FlaggedPackage>>(PATHS.flagged, { page_size: 8 }).then((p) => { if (live) setFlagged(p.results); }, () => undefined);
     return () => { live = false; };
   }, [tick]);
 
@@ -75,6 +80,7 @@ export default function Dashboard({ session }: { session: Session }) {
         <span class="spacer" />
         {canUseDepot(session.user.role) && <LinkButton href="#/depot" variant="primary">Open depot scanning</LinkButton>}
       </div>
+      {isAdmin(session.user.role) && <SetupChecklist parcels={counts.total} />}
       <h2>To act on</h2>
       <div class="counters">
         <Counter label="Total packages" value={counts.total} href="#/packages" />
@@ -87,8 +93,8 @@ export default function Dashboard({ session }: { session: Session }) {
       <div class="counters">
         {shown.map((s) => <Counter key={s} label={STATUS_LABELS[s]} value={counts.by_status[s]} tone={STATUS_TONE[s]} href={`#/packages?status=${s}`} />)}
       </div>
-      <RoutesToday tick={tick} />
-      <ArrivalAccuracy tick={tick} />
+      {isStaff(session.user.role) && <RoutesToday tick={tick} />}
+      {isStaff(session.user.role) && <ArrivalAccuracy tick={tick} />}
       {flagged.length > 0 && (
         <div class="card" data-testid="flagged">
           <h2 style={{ marginTop: 0 }}>Flagged for a supervisor</h2>

@@ -17,6 +17,7 @@ const loadRoutes = () => import('./routes/index');
 const loadOrg = () => import('./org/index');
 const loadDispatch = () => import('./dispatch/Board');
 const loadBusinessProfile = () => import('./settings/BusinessProfile');
+const loadFleet = () => import('./fleet/index');
 
 function NotAllowed() {
   return <div class="card"><Empty title="Not available for your role">Ask an administrator if you need this screen.</Empty></div>;
@@ -35,6 +36,8 @@ export default function Admin({ path, query, session }: { path: string; query: U
   if (path === '/map' || path === '/routes' || path.startsWith('/routes/')) return <Lazy load={loadRoutes} props={{ path, query, session }} />;
   // Same roles as the API (GET|PATCH settings/business-profile/): admins only.
   if (path === '/settings/business-profile') return isAdmin(role) ? <Lazy load={loadBusinessProfile} props={{}} /> : <NotAllowed />;
+  if (path === '/fleet/shifts') return can(role, 'route.manage') ? <Lazy load={loadFleet} props={{ path }} /> : <NotAllowed />;
+  if (path === '/fleet/depots') return can(role, 'warehouse.manage') ? <Lazy load={loadFleet} props={{ path }} /> : <NotAllowed />;
   if (path.startsWith('/org/')) return <Lazy load={loadOrg} props={{ path, session }} />;
   const business = businessRoute(path, query, session);
   if (business) return business;

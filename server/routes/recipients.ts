@@ -1,6 +1,6 @@
 import { IdParams, SuccessMessage } from '../../shared/schemas/common';
 import {
-  DriverRatings, DriverRatingsQuery, InstructionsBody, RatingBody, RecipientSettings, RecipientSettingsQuery, RecipientSettingsUpdate,
+  DriverRatings, DriverRatingsQuery, MessageLog, MessageLogQuery, InstructionsBody, RatingBody, RecipientSettings, RecipientSettingsQuery, RecipientSettingsUpdate,
   RecipientView, RescheduleBody, TrackFileParams, TrackingLink, TrackTokenParams,
 } from '../../shared/schemas/recipients';
 import { notFound } from '../errors';
@@ -9,6 +9,7 @@ import type { App } from '../http/env';
 import { defineRoute } from '../http/route';
 import { chooseAnotherDay, leaveInstructions, optOut, rateDelivery } from '../services/recipients/actions';
 import { driverRatings, logoUploaders, settingsCompany, trackingLinkOf } from '../services/recipients/company';
+import { messageLog } from '../services/recipients/messageLog';
 import { readSettings, saveSettings } from '../services/recipients/settings';
 import { findTracked, limitRecipient, recipientView, tracked, trackedFile } from '../services/recipients/view';
 
@@ -80,6 +81,12 @@ export function recipientRoutes(app: App): void {
     summary: 'The parcel\'s unguessable tracking link, to share with the recipient',
     description: 'Built only from the configured PUBLIC_URL; without it `url` is null and `warning` says so. The first ask creates the token.',
   }, ({ deps, user, params }) => trackingLinkOf(deps, user, params.id));
+
+  defineRoute(app, {
+    method: 'get', path: '/recipient-messages/', tags, access: 'authenticated', catalogue: [], query: MessageLogQuery, response: MessageLog,
+    summary: 'Recipient notices sent, waiting and failed, newest first (?package= one parcel\'s, ?company= staff only, ?status=failed)',
+    description: 'Staff see every company\'s, a company only its own; account mail is never listed and no message body is returned.',
+  }, ({ deps, user, query }) => messageLog(deps, user, query));
 
   defineRoute(app, {
     method: 'get', path: '/recipient-settings/', tags, access: 'authenticated', catalogue: [], query: RecipientSettingsQuery, response: RecipientSettings,

@@ -87,3 +87,30 @@ export const DriverRatings = z.object({
     recent: z.array(z.object({ rating: z.number().int(), comment: z.string().nullable(), hawb: z.string(), at: z.string() })),
   })),
 });
+
+/** Issue 36: the office's and the shipper's view of recipient messages, per parcel or per company. */
+export const MESSAGE_LOG_STATUSES = ['pending', 'sending', 'sent', 'logged', 'dead', 'skipped', 'uncertain'] as const;
+export const MessageLogQuery = z.object({
+  package: idParam.optional(),
+  company: idParam.optional(),
+  /** `failed` = gave up (dead) or unsure (uncertain). */
+  status: z.enum([...MESSAGE_LOG_STATUSES, 'failed']).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  page_size: z.coerce.number().int().min(1).max(200).default(50),
+});
+export const MessageLogEntry = z.object({
+  id: z.number().int(),
+  package: z.number().int().nullable(),
+  hawb: z.string().nullable(),
+  company: z.number().int().nullable(),
+  channel: z.string(),
+  to: z.string(),
+  kind: z.string(),
+  subject: z.string().nullable(),
+  status: z.string(),
+  attempts: z.number().int(),
+  last_error: z.string().nullable(),
+  created_at: z.string(),
+  sent_at: z.string().nullable(),
+});
+export const MessageLog = z.object({ count: z.number().int(), results: z.array(MessageLogEntry) });

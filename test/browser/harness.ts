@@ -171,7 +171,7 @@ export async function apiRoutes(url: string): Promise<Set<string>> {
 
 export interface Browser {
   /** A new context with its own fresh profile directory. */
-  context(viewport?: { width: number; height: number }): Promise<BrowserContext>;
+  context(viewport?: { width: number; height: number }, opts?: { locale?: string; timezoneId?: string }): Promise<BrowserContext>;
   close(): Promise<void>;
 }
 
@@ -184,10 +184,10 @@ export const CHROMIUM_ARGS = [
 export function browsers(extraArgs: string[] = []): Browser {
   const open: { ctx: BrowserContext; dir: string }[] = [];
   return {
-    async context(viewport = DESKTOP) {
+    async context(viewport = DESKTOP, opts = {}) {
       const dir = mkdtempSync(join(tmpdir(), 'courier-chromium-'));
       const ctx = await chromium.launchPersistentContext(dir, {
-        executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs], viewport,
+        executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs], viewport, ...opts,
       });
       open.push({ ctx, dir });
       return ctx;

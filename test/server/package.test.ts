@@ -56,7 +56,7 @@ describe('package model: a company, an admin and the whole path', () => {
     // Update by company (its own only), PUT by admin; status and driver are not editable here.
     const patched = await t.json<Package>('PATCH', `/api/package/${id}/`, shipper.token, { customer_phone: '0400 000 000', width: 80 });
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ customer_phone: '0400 000 000', customer_name: 'Ada', volume_weighted: 24 });
+    expect(patched.body).toMatchObject({ customer_phone: '+61400000000' /* international form, issue 36 */, customer_name: 'Ada', volume_weighted: 24 });
     expect((await t.json('PATCH', `/api/package/${id}/`, rival.token, { customer_phone: '1' })).status).toBe(404);
     expect((await t.json('PATCH', `/api/package/${id}/`, shipper.token, { company: shipperCompany + 1 })).status).toBe(403);
     const sneaky = await t.json<{ errors: { path: string }[] }>('PATCH', `/api/package/${id}/`, admin.token, { status: 'delivered' });

@@ -113,7 +113,7 @@ describe('pickups', () => {
 
     const changed = await webhookCall(t, 'PATCH', co, { hawb: 'B-3', customer_phone: '0400 999 999', pickup_point: p2 });
     expect(changed.status).toBe(200);
-    expect(await statusOf(t, c)).toMatchObject({ customer_phone: '0400 999 999', pickup_point_id: p2 });
+    expect(await statusOf(t, c)).toMatchObject({ customer_phone: '+61400999999', pickup_point_id: p2 });
     const cancelled = await webhookCall(t, 'PATCH', co, { hawb: 'B-3', status: 'cancelled', note: 'customer changed mind' });
     expect(cancelled.body.package).toMatchObject({ status: 'cancelled' });
     expect((await webhookCall(t, 'PATCH', co, { hawb: 'B-3' })).status).toBe(400);

@@ -67,7 +67,7 @@ describe('recipient messages through the outbox', () => {
     expect(mail!.text).toContain(`To stop these messages: ${PUBLIC}/track.html#${token!}/stop`);
     // No ETA is known yet (planning has none): the message says only that it is on its way.
     expect(mail!.text).toMatch(/^Company \d+: your parcel MSG-1 is on its way\. Track it or leave instructions: https:/);
-    const texts = sms.accepted().filter((r) => r.form.get('To') === '+61 400 111 222');
+    const texts = sms.accepted().filter((r) => r.form.get('To') === '+61400111222' /* stored in international form (issue 36) */);
     expect(texts).toHaveLength(1);
     expect(texts[0]!.form.get('From')).toBe('+61400000000');
     expect(texts[0]!.form.get('Body')).toContain(`${PUBLIC}/track.html#${token!}`);

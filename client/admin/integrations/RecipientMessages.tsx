@@ -9,6 +9,7 @@ import { ErrorState, Loading } from '../../ui/States';
 import { toast } from '../../ui/toast';
 import { useRefData } from '../money/refs';
 import type { IntegrationProps } from './Integrations';
+import { MessageLog } from './MessageLog';
 
 const EVENT_LABELS: Record<RecipientEvent, string> = {
   out_for_delivery: 'Out for delivery', arriving_soon: 'Arriving soon', delivered: 'Delivered', failed: 'Missed delivery', returned_to_sender: 'Returned to sender',
@@ -116,6 +117,7 @@ export function RecipientMessages({ isCompany, canManage }: IntegrationProps) {
           )}
         </div>
       )}
+      {ready && <MessageLog company={isCompany ? undefined : company} title="Sent and failed messages" />}
     </div>
   );
 }

@@ -15,6 +15,8 @@ import { PackageActions } from './actions/PackageActions';
 import { PricingCard } from './actions/PricingCard';
 import { eventLabel } from './actions/eventLabel';
 import { LocationCard } from './LocationCard';
+import { TrackingLinkButton } from './TrackingLinkButton';
+import { MessageLog } from '../integrations/MessageLog';
 
 /** Who may move a parcel's pin (server: PUT package/{id}/location/). */
 const PINNERS = new Set(['super_admin', 'admin', 'supervisor']);
@@ -67,6 +69,7 @@ export default function PackageDetail({ id, session }: { id: number; session?: S
         <StatusBadge status={pkg.status} />
         {pkg.is_scanned && <Badge tone="info">On van</Badge>}
         <span class="spacer" />
+        {session && session.user.role !== 'driver' && <TrackingLinkButton id={id} />}
         <LinkButton href="#/packages">Back to packages</LinkButton>
       </div>
       {session && <PackageActions pkg={pkg} role={session.user.role} onChanged={() => setTick((n) => n + 1)} />}
@@ -124,6 +127,7 @@ export default function PackageDetail({ id, session }: { id: number; session?: S
         </div>
       )}
       <RefusedDeliveries id={id} />
+      {session && session.user.role !== 'driver' && <MessageLog pkg={id} title="Messages to the recipient" />}
     </section>
   );
 }

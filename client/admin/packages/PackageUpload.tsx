@@ -13,6 +13,7 @@ import { CheckField, SelectField } from '../../ui/Field';
 import { REFS } from '../resource/declarations';
 import { useRefOptions } from '../resource/refOptions';
 import { UploadLocations } from './GeocodeProgress';
+import { downloadTemplate } from './uploadTemplate';
 
 type Answer = z.infer<typeof UploadAnswer>;
 const MAX_BYTES = 10 * 1024 * 1024;
@@ -72,10 +73,22 @@ export default function PackageUpload({ session }: { session: Session }) {
         <LinkButton href="#/packages">Back to packages</LinkButton>
       </div>
       <div class="card stack">
-        <p class="muted" style={{ margin: 0 }}>
-          A CSV or Excel (.xlsx) file with a header row. Columns use the package field names: <span class="mono">hawb</span> (required, unique),
-          <span class="mono"> customer_name</span>, <span class="mono">customer_address</span>, <span class="mono">customer_phone</span>, <span class="mono">postcode</span>, <span class="mono">weight</span>, …
-        </p>
+        <div class="muted upload-help" style={{ margin: 0 }}>
+          <p style={{ margin: 0 }}>
+            A CSV or Excel (.xlsx) file with a header row; columns use the package field names. <span class="mono">hawb</span> (the tracking
+            number) is required and unique; the rest are optional:
+          </p>
+          <ul style={{ margin: '0.35rem 0', paddingLeft: '1.2rem' }}>
+            <li><span class="mono">customer_name</span>, <span class="mono">customer_address</span>, <span class="mono">postcode</span>,
+              <span class="mono"> postcode_name</span> (the suburb, as written on the parcel)</li>
+            <li><span class="mono">customer_phone</span> (stored in international form, e.g. 0417 123 456 becomes +61417123456) and
+              <span class="mono"> recipient_email</span> (where the recipient's messages go)</li>
+            <li><span class="mono">weight</span> (kg), <span class="mono">length</span>, <span class="mono">width</span>, <span class="mono">height</span> (cm),
+              <span class="mono"> count</span>, <span class="mono">description_of_goods</span>, <span class="mono">delivery_date</span> (YYYY-MM-DD)</li>
+            <li><span class="mono">window_start</span>, <span class="mono">window_end</span> (HH:MM, the delivery window), <span class="mono">service_s</span> (seconds at the door)</li>
+          </ul>
+          <Button size="small" onClick={downloadTemplate}>Download a template (CSV)</Button>
+        </div>
         <label class={`dropzone${over ? ' over' : ''}`}
           onDragOver={(e) => { e.preventDefault(); setOver(true); }} onDragLeave={() => setOver(false)}
           onDrop={(e) => { e.preventDefault(); setOver(false); choose(e.dataTransfer?.files[0]); }}>

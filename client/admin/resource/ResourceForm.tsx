@@ -79,8 +79,11 @@ export function ResourceForm({ decl, record, onClose, onSaved }: { decl: Resourc
     const body = toBody(fields, values, mode, refNames);
     const parsed = schema.safeParse(body);
     if (!parsed.success) {
-      setErrors(zodErrors(parsed.error));
-      setFailure('Please correct the marked fields.');
+      const found = zodErrors(parsed.error);
+      setErrors(found);
+      // A mistake on a field the form does not show is named, never left as "the marked fields" with nothing marked.
+      const unseen = Object.entries(found).filter(([k]) => !fields.some((f) => f.name === k)).map(([k, m]) => `${labelOf(decl, k)}: ${m}`);
+      setFailure(unseen.length ? `Please correct: ${unseen.join('; ')}` : 'Please correct the marked fields.');
       return;
     }
     setErrors({});

@@ -2,6 +2,8 @@ import { ROLES } from '../../../shared/roles';
 import { CityCreate, CityUpdate, CountryCreate, CountryUpdate, PincodeCreate, PincodeUpdate, StateCreate, StateUpdate, StreetCreate, StreetUpdate, SuburbCreate, SuburbUpdate, AreaCreate, AreaUpdate, ZoneCreate, ZoneUpdate } from '../../../shared/schemas/geo';
 import { DeliveryRateCreate, DeliveryRateUpdate, DriverRateCreate, DriverRateUpdate, UnitCreate, UnitUpdate } from '../../../shared/schemas/money';
 import { BILLING_TYPES, COMPANY_STATUSES, CompanyCreate, CompanyUpdate, EmployeeCreate, EmployeeUpdate } from '../../../shared/schemas/people';
+import { VEHICLE_TYPES, VehicleCreate } from '../../../shared/schemas/dispatch';
+import { updateOf } from '../../../shared/schemas/common';
 import { FailedDeliveryStatusCreate, FailedDeliveryStatusUpdate, PackageTypeCreate, PickupPointCreate, WarehouseCreate } from '../../../shared/schemas/places';
 import { ROLE_LABELS } from '../../app/access';
 import { ActiveBadge, Badge, type Tone } from '../../ui/Badge';
@@ -168,6 +170,16 @@ export const RESOURCES: readonly ResourceDecl[] = [
       { key: 'zone', label: 'Zone', render: (r) => (r.zone == null ? 'Any' : `#${str(r.zone)}`) },
       { key: 'amount_cents', label: 'Amount', numeric: true, render: money('amount_cents') }, { key: 'effective_from', label: 'From' }, active],
     filters: [{ name: 'driver', label: 'Driver', options: REFS.driver! }],
+  },
+  {
+    // Issue 36: the fleet from the browser; what the planner may load on each van.
+    name: 'vehicle', title: 'Vehicles', singular: 'Vehicle', view: 'route.view', manage: 'route.manage',
+    create: VehicleCreate, update: updateOf(VehicleCreate), archive: true, status: { kind: 'active' }, ordering: 'name',
+    labels: { capacity_kg: 'Capacity (kg)', capacity_m3: 'Capacity (m³)', capacity_parcels: 'Capacity (parcels)' },
+    hints: { capacity_kg: 'Empty: no limit', capacity_m3: 'Empty: no limit', capacity_parcels: 'Empty: no limit' },
+    columns: [id, { key: 'name', label: 'Name', sort: 'name' }, { key: 'type', label: 'Type', sort: 'type' }, { key: 'registration', label: 'Registration' },
+      { key: 'capacity_kg', label: 'kg', numeric: true, optional: true }, { key: 'capacity_parcels', label: 'Parcels', numeric: true, optional: true }, active],
+    filters: [{ name: 'type', label: 'Type', options: VEHICLE_TYPES.map((t) => ({ value: t, label: t })) }, activeFilter],
   },
 ];
 

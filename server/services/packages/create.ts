@@ -15,6 +15,7 @@ import { enqueueCreated } from '../webhooks/events';
 import type { PackageRow } from './shape';
 import { setRecipientEmail } from '../recipients/recipient';
 import { setCodAmount } from '../cod/parcel';
+import { normaliseRecipientPhone } from '../recipients/phone';
 import { applyResolution, locationInput, recordLocation, resolverFor } from '../geo/location';
 
 /** Volumetric weight in kg from cm dimensions, with the common 5000 cm³/kg divisor. */
@@ -103,9 +104,10 @@ export function foreignKeyError(err: unknown): never {
  * charge, first event, change-feed row and `created` webhook in the caller's unit.
  */
 export async function insertNewPackage(deps: Deps, values: PackageValues, hawb: string, status: 'created' | 'pickup_requested',
-  dims: Pick<PackageCreate, 'length' | 'width' | 'height'>, actor: Actor, action: string): Promise<PackageRow> {
+  dims: Pick<PackageCreate, 'length' | 'width' | 'height' | 'recipient_email'>, actor: Actor, action: string): Promise<PackageRow> {
   const { db } = deps;
   const now = deps.clock.now();
+  await normaliseRecipientPhone(db, values);
   const located = await resolverFor(deps).resolve(locationInput(values));
   applyResolution(values, located);
   await assertHawbFree(db, hawb);
@@ -115,6 +117,8 @@ export async function insertNewPackage(deps: Deps, values: PackageValues, hawb: 
     row = await db.insert(pkg).values({ ...values, hawb, status, created_at: now, updated_at: now }).returning().get();
   } catch (err) { foreignKeyError(err); }
   await recordLocation(db, row.id, located, now);
+  // Every way in (staff, shipper, API, pickup webhook) keeps the recipient's e-mail (issue 36).
+  if (dims.recipient_email) await setRecipientEmail(db, now, row.id, dims.recipient_email);
   row = await chargeForPackage(deps, row.company_id, row, actor.userId);
   await recordEvent(db, now, { id: row.id, status }, action, actor, {}, status);
   await logPackageChange(db, row.id, { driverId: null, companyId: row.company_id }, now);
@@ -130,7 +134,6 @@ export async function createPackage(deps: Deps, user: SessionUser, input: Packag
   if (companyId !== undefined) values.company_id = companyId;
   if (values.company_id != null) await checkCompanyActive(db, values.company_id);
   const row = await insertNewPackage(deps, values, input.hawb, 'created', input, { userId: user.id }, action);
-  if (input.recipient_email) await setRecipientEmail(db, deps.clock.now(), row.id, input.recipient_email);
   if (input.proof_requirements) await setParcelRequirements(db, deps.clock.now(), row.id, input.proof_requirements);
   if (input.cod_amount_cents != null) await setCodAmount(db, deps.clock.now(), row, input.cod_amount_cents);
   return row;

@@ -1,5 +1,6 @@
 import { feedOrder } from '../../db/engine/dialect';
 import { setRecipientEmail } from '../recipients/recipient';
+import { normaliseRecipientPhone } from '../recipients/phone';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { changeLog, packageEvent, packageLocation, packagePricing, pkg } from '../../db/schema/index';
@@ -34,6 +35,7 @@ export async function editPackage(deps: Deps, user: SessionUser, id: number, inp
   }
   const { status: _s, assigned_to_id: _a, assigned_to: _t, driver: _d, is_scanned: _i, landed: _l, zone: _z, ...fields } = input;
   const values = packageValues(fields);
+  await normaliseRecipientPhone(db, values);
   if (fields.hawb !== undefined && fields.hawb !== row.hawb) {
     if (row.status !== 'created') throw conflict(`Package ${row.hawb} has been handled; its hawb (the printed label) can no longer change`, { package: row.id, status: row.status });
     await assertHawbFree(db, fields.hawb, row.id);

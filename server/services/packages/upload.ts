@@ -1,6 +1,7 @@
 import { feedOrder } from '../../db/engine/dialect';
 import { enqueueCreated } from '../webhooks/events';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { z } from 'zod';
 import type { Deps } from '../../deps';
 import type { Db } from '../../db/client';
 import { changeLog, company, country, packageEvent, pkg, state, suburb, zone } from '../../db/schema/index';
@@ -16,6 +17,8 @@ import { applyResolution, locationInput, recordLocation, resolverFor } from '../
 import { openGeocodeJob } from '../geo/geocodeJobs';
 import type { Cell, Sheet } from './sheet';
 import { PLAN_COLUMNS, readPlanColumns, saveUploadWindows } from '../dispatch/uploadWindows';
+import { phoneReader } from '../recipients/phone';
+import { setRecipientEmail } from '../recipients/recipient';
 
 type Field = keyof PackageCreate;
 const WRITABLE = new Set<string>(Object.keys(PackageCreate.shape));
@@ -97,9 +100,31 @@ function parseRow(columns: Map<Field, number>, row: number, cells: Cell[]): Cand
   const hawb = typeof raw.hawb === 'string' ? raw.hawb.trim() || null : null;
   const parsed = PackageCreate.safeParse(raw);
   if (!parsed.success) {
-    return { row, hawb, id: null, errors: parsed.error.issues.map((i) => ({ path: i.path.join('.') || 'row', message: i.message })) };
+    return { row, hawb, id: null, errors: parsed.error.issues.map((i) => ({ path: i.path.join('.') || 'row', message: readableIssue(i) })) };
   }
   return { row, hawb: parsed.data.hawb, input: parsed.data, errors: [], id: null };
+}
+
+const KIND_WORDS: Record<string, string> = { string: 'text', number: 'a number', int: 'a whole number', boolean: 'yes or no', date: 'a date' };
+
+/**
+ * A row error a person can act on: zod's "Invalid input: expected string, received undefined" reads
+ * "the cell is empty; this column is required" (issue 36). Custom messages (regexes) are kept.
+ */
+function readableIssue(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined || issue.input === null ? 'the cell is empty; this column is required'
+        : `should be ${KIND_WORDS[issue.expected] ?? issue.expected}`;
+    case 'too_big':
+      return issue.origin === 'string' ? `at most ${String(issue.maximum)} characters` : `at most ${String(issue.maximum)}`;
+    case 'too_small':
+      return issue.origin === 'string' ? (Number(issue.minimum) <= 1 ? 'the cell is empty; this column is required' : `at least ${String(issue.minimum)} characters`) : `at least ${String(issue.minimum)}`;
+    case 'invalid_format':
+      return issue.format === 'email' ? 'not an e-mail address' : issue.format === 'date' ? 'a date as YYYY-MM-DD' : issue.message;
+    default:
+      return issue.message;
+  }
 }
 
 /** Ids among `wanted` that exist (and are live) in a table, looked up in chunks. */
@@ -132,8 +157,16 @@ export async function importPackages(deps: Deps, user: SessionUser, sheet: Sheet
   const reject = (c: Candidate, path: string, message: string) => { c.errors.push({ path, message }); };
 
   const firstRow = new Map<string, number>();
+  const readPhone = await phoneReader(db);
   for (const c of good()) {
     const input = c.input;
+    // The recipient's phone in international form, read with the business's country, as a single create stores it.
+    if (input.customer_phone != null) {
+      const typed = input.customer_phone;
+      const reading = typed.trim() === '' ? null : readPhone(typed);
+      if (reading && !reading.ok) reject(c, 'customer_phone', `"${typed}" is ${reading.message}`);
+      input.customer_phone = reading?.ok ? reading.e164 : null;
+    }
     if (user.role === 'company') {
       if (input.company != null && input.company !== user.companyId) reject(c, 'company', 'a company uploads only its own packages');
       input.company = user.companyId;
@@ -204,8 +237,10 @@ function reportRow(c: Candidate): UploadReportRow {
 const COLUMN_OF: Partial<Record<Field, keyof typeof pkg.$inferInsert>> = {
   company: 'company_id', zone: 'zone_id', suburb: 'suburb_id', state: 'state_id', country: 'country_id',
 };
+/** Input fields kept beside the parcel rather than in its row (the recipient's e-mail: package_recipient). */
+const ELSEWHERE = new Set<string>(['recipient_email', 'cod_amount_cents', 'proof_requirements']);
 const INSERT_COLUMNS: (keyof typeof pkg.$inferInsert)[] = [
-  ...[...WRITABLE].map((f) => COLUMN_OF[f as Field] ?? (f as keyof typeof pkg.$inferInsert)),
+  ...[...WRITABLE].filter((f) => !ELSEWHERE.has(f)).map((f) => COLUMN_OF[f as Field] ?? (f as keyof typeof pkg.$inferInsert)),
   'status', 'volume_weighted', 'created_at', 'updated_at',
 ];
 
@@ -249,7 +284,7 @@ async function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { in
     const ready: { c: Candidate & { input: PackageCreate }; params: Record<string, unknown>; where: Awaited<ReturnType<typeof resolver.resolve>>; cost: Awaited<ReturnType<typeof charger.price>>; companyId: number | null }[] = [];
     for (const c of rows.slice(start, start + INSERT_CHUNK)) {
       const params: Record<string, unknown> = { ...blank };
-      for (const [field, value] of Object.entries(c.input)) if (value !== undefined && field !== 'cod_amount_cents') params[COLUMN_OF[field as Field] ?? field] = value;
+      for (const [field, value] of Object.entries(c.input)) if (value !== undefined && !ELSEWHERE.has(field)) params[COLUMN_OF[field as Field] ?? field] = value;
       if (c.input.cod_amount_cents != null && c.input.company == null) {
         c.errors.push({ path: 'cod_amount_cents', message: 'cash on delivery needs the parcel\'s company' });
         continue;
@@ -302,6 +337,8 @@ async function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { in
       }
       c.id = id;
       if (c.input.cod_amount_cents != null) await setCodAmount(db, now, { id, hawb: c.input.hawb, company_id: companyId }, c.input.cod_amount_cents);
+      // The recipient's e-mail from the `recipient_email` column (issue 36: 0 of 60 were kept).
+      if (c.input.recipient_email) await setRecipientEmail(db, now, id, c.input.recipient_email);
       if (where.pending && job == null) job = await openGeocodeJob(db, user, now);
       await recordLocation(db, id, where, now, where.pending ? job : null);
       located[where.precision] += 1;

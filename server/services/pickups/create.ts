@@ -7,6 +7,8 @@ import { badRequest, invalidTransition, notFound } from '../../errors';
 import type { WebhookPickupCreate, WebhookPickupUpdate } from '../../../shared/schemas/webhooks';
 import { checkCompanyActive, foreignKeyError, insertNewPackage, packageValues, volumetricWeight, withoutSenderZone } from '../packages/create';
 import { recordLocation, relocate } from '../geo/location';
+import { normaliseRecipientPhone } from '../recipients/phone';
+import { setRecipientEmail } from '../recipients/recipient';
 import { repriceForZone } from '../money/charges';
 import { transition, updatePackage, type Actor } from '../packages/lifecycle';
 import type { PackageRow } from '../packages/shape';
@@ -46,7 +48,8 @@ export async function updatePickup(deps: Deps, companyId: number, input: z.outpu
   if (!row || row.company_id !== companyId || row.deleted_at != null) throw notFound(`Package ${input.hawb} not found`);
   const { hawb: _hawb, status, note, pickup_point: pointId, ...fields } = input;
   const patch = packageValues(withoutSenderZone(fields));
-  const changesDetails = Object.keys(patch).length > 0 || pointId !== undefined;
+  await normaliseRecipientPhone(db, patch);
+  const changesDetails = Object.keys(patch).length > 0 || pointId !== undefined || fields.recipient_email !== undefined;
   if (!changesDetails && status === undefined) throw badRequest('Nothing to change: send package fields, pickup_point or status');
   if (changesDetails && row.status !== 'pickup_requested') {
     throw invalidTransition(`Parcel ${row.hawb} is ${row.status.replace(/_/g, ' ')}; its details can change only while the pickup is requested`,
@@ -59,9 +62,10 @@ export async function updatePickup(deps: Deps, companyId: number, input: z.outpu
   }
   let current = row;
   try {
-    if (changesDetails) current = await updatePackage(db, now, current, patch, 'webhook_update', actor, { note: note ?? null, data: { fields: Object.keys(patch) } });
+    if (Object.keys(patch).length > 0 || pointId !== undefined) current = await updatePackage(db, now, current, patch, 'webhook_update', actor, { note: note ?? null, data: { fields: Object.keys(patch) } });
   } catch (err) { foreignKeyError(err); }
   if (located) await recordLocation(db, row.id, located, now);
+  if (fields.recipient_email !== undefined) await setRecipientEmail(db, now, row.id, fields.recipient_email);
   if (current.zone_id !== row.zone_id) await repriceForZone(deps, current, actor.userId ?? null);
   if (status === 'cancelled') {
     if (current.status !== 'pickup_requested' && current.status !== 'picked_up') {
