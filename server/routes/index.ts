@@ -23,7 +23,7 @@ import { webhookRoutes } from './webhooks/index';
 import { routeRoutes } from './routes/index';
 import { recipientRoutes } from './recipients';
 import { dispatchRoutes } from './dispatch/index';
-import { auditRoutes } from '../services/audit/routes';
+import { auditRoutes } from './audit';
 import { pricingRoutes } from './pricing';
 import { businessProfileRoutes } from './businessProfile';
 import { timeZoneRoutes } from './timeZones';

@@ -6,9 +6,8 @@ import { Deliveries } from './Deliveries';
 import { Endpoints } from './Endpoints';
 import { RecipientMessages } from './RecipientMessages';
 import { WebhookSecret } from './WebhookSecret';
+import type { IntegrationProps } from './props';
 import './integrations.css';
-
-export interface IntegrationProps { isCompany: boolean; canManage: boolean; companyId: number | null }
 
 const TABS: readonly { id: string; label: string; Panel: ComponentType<IntegrationProps> }[] = [
   { id: 'endpoints', label: 'Webhook endpoints', Panel: Endpoints },

@@ -10,8 +10,7 @@ import type { PackageUpdate, STATUS_CHANGE_TARGETS } from '../../../shared/schem
 import type { SessionUser } from '../auth/session';
 import { assertHawbFree, checkCompanyActive, foreignKeyError, packageValues, volumetricWeight } from './create';
 import { recordLocation, relocate } from '../geo/location';
-import { findPackage, transition, updatePackage } from './lifecycle';
-import { visiblePackage } from './scope';
+import { transition, updatePackage } from './lifecycle';
 import type { PackageRow } from './shape';
 import { netCharged, repriceParcel } from '../money/parcelPricing';
 import { audit } from '../audit/record';
