@@ -26,6 +26,8 @@ import { databaseLoginThrottle, memoryLoginThrottle } from './services/auth/thro
 import { outboxMailer, type Mailer } from './services/auth/mailer';
 import type { PermissionSource } from './services/auth/session';
 import { sessionCacheOf } from './services/auth/sessionCache';
+import { announceParcelChangesOn } from './services/packages/changes';
+import { parcelSubscribers } from './parcelSubscribers';
 
 export interface AppOptions {
   db: Db;
@@ -61,6 +63,8 @@ export function createApp(options: AppOptions) {
     sheets: createSheetParser({ concurrency: config.uploadParsers, timeoutMs: config.uploadParseTimeoutMs }),
     pdfs: createPdfRenderer(),
   };
+  // A parcel's change is announced once by the lifecycle; its subscribers are this app's.
+  announceParcelChangesOn(options.db, parcelSubscribers(deps));
   // The session cache's change signal is put in place (or repaired) now, at start, before any request.
   sessionCacheOf(options.db);
 

@@ -6,7 +6,7 @@ import { ROLE_LABELS } from './access';
 import { Banners } from './Banners';
 import { activeHref, navFor } from './nav';
 import { href, useLocation } from './router';
-import { session, signOut, type Session } from './session';
+import { signOut, type Session } from './session';
 import { Logo } from '../ui/Logo';
 
 export async function logout(): Promise<void> {
@@ -65,8 +65,4 @@ export function Shell({ current, children }: { current: Session; children: Compo
       </div>
     </div>
   );
-}
-
-export function currentSession(): Session | null {
-  return session.get();
 }

@@ -125,6 +125,6 @@ export function useScanner({ onScan, enabled = true, burst }: ScannerOptions): v
       document.removeEventListener('keydown', onKey, true);
       if (timer) clearTimeout(timer);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` is the options' value
+    // `key` is the options' value: a new options object with the same value re-binds nothing.
   }, [enabled, key]);
 }

@@ -14,8 +14,8 @@ import { sqliteEngine } from './engine/sqlite';
 import { installAnswerStore } from './engine/sqliteAnswers';
 import { installPostgresAnswerStore } from './engine/postgresAnswers';
 import { answerTag } from './engine/answerStore';
-// The answer store's triggers are the Package answer's expression, which the package service owns.
-import { answerSource } from '../services/packages/json';
+// The answer store's triggers are the Package answer's expression.
+import { answerSource } from './engine/packageAnswer';
 import { postgresEngine, type PostgresOptions } from './engine/postgres';
 import { migratePostgres } from './engine/postgresMigrate';
 

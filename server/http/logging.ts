@@ -37,8 +37,3 @@ export function requestLogLine(c: Context, now: number, started: number, userId:
     ms: Math.round(performance.now() - started), u: userId ?? null,
   };
 }
-
-/** E-mail addresses in operator lines (the mail outbox) keep only their domain. */
-export function maskEmails(line: string): string {
-  return line.replace(/[A-Za-z0-9._%+-]+@([A-Za-z0-9.-]+\.[A-Za-z]{2,})/g, '***@$1');
-}

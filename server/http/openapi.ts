@@ -3,7 +3,7 @@ import { describeJsonLimits, jsonLimitsOf, type JsonLimits } from './jsonLimits'
 import { z } from 'zod';
 import { ERROR_CODES } from '../../shared/errors';
 import type { AppEnv } from './env';
-import type { Method, RouteSpec } from './route';
+import type { Access, Method } from './routeTypes';
 
 export const ErrorBodySchema = z.object({
   success: z.literal(false),
@@ -22,7 +22,7 @@ const errorContent = { 'application/json': { schema: ErrorBodySchema } };
 
 interface SpecLike {
   path: string; catalogue: readonly string[]; summary: string; description?: string; tags?: readonly string[];
-  access: RouteSpec<undefined, undefined, undefined, undefined>['access'];
+  access: Access;
   params?: z.ZodType; query?: z.ZodType; body?: z.ZodType; bodyKind?: 'json' | 'multipart'; jsonLimits?: JsonLimits;
   response?: z.ZodType; produces?: string; status?: number;
 }

@@ -1,8 +1,6 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
-import type { Permission } from '../../shared/permissions';
-import type { Role } from '../../shared/roles';
 import type { Deps } from '../deps';
 import { ApiError, forbidden, unauthenticated } from '../errors';
 import type { SessionUser } from '../services/auth/session';
@@ -19,9 +17,7 @@ import { jsonAnswer } from './answerHeaders';
 import { isRetryable } from '../db/engine/errors';
 import { checkJsonShape, jsonLimitsOf, tooLargeBody, type JsonLimits } from './jsonLimits';
 
-export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-/** Who may call a route: anyone, any logged-in user, holders of a permission, or some roles. */
-export type Access = 'public' | 'authenticated' | Permission | { roles: readonly Role[] };
+import type { Access, Method } from './routeTypes';
 
 type Schema = z.ZodType | undefined;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, like, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { asc, desc, eq, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { getTableColumns } from 'drizzle-orm';
 import type { Db } from '../db/client';
@@ -116,10 +116,3 @@ export async function listPage<TTable extends SQLiteTable, T>(
     .limit(opts.page_size).offset((opts.page - 1) * opts.page_size).all()) as TTable['$inferSelect'][];
   return { count, ...pageLinks(url, opts.page, opts.page_size, count), results: await shape(rows) };
 }
-
-export function notArchived(table: SQLiteTable): SQL | undefined {
-  const col = columnsOf(table).deleted_at;
-  return col ? isNull(col) : undefined;
-}
-
-export { and, like };

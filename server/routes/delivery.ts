@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { IdParams, ListQuery, pageOf } from '../../shared/schemas/common';
 import {
   Attempt, AttemptCreateBody, AttemptQuery, DeliverAnswer, FailAnswer, FailPhotoBody, FileInfo, FlagResolveBody,
-  ForceDeliverBody, ForceFailBody, PackageListQuery, pageOfPackages, Proof, RefusedDelivery, SlotParam, SlotUploadBody,
+  ForceDeliverBody, ForceFailBody, PackageListQuery, Proof, RefusedDelivery, SlotParam, SlotUploadBody,
 } from '../../shared/schemas/delivery';
 import { Package } from '../../shared/schemas/package';
 import type { Role } from '../../shared/roles';

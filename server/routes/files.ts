@@ -41,7 +41,7 @@ export function fileRoutes(app: App): void {
   defineRoute(app, {
     method: 'get', path: '/file/{id}/', tags: ['Files'], access: 'authenticated', catalogue: [], params: IdParams,
     summary: 'Download a file you uploaded (staff: any file)', produces: 'application/octet-stream',
-  }, async ({ deps, user, params, c }) => {
+  }, async ({ deps, user, params }) => {
     const row = await fileById(deps.db, params.id);
     if (!row || (row.owner_id !== user.id && !isStaff(user.role))) throw notFound(`File ${params.id} not found`);
     const bytes = await deps.files.get(row.key);

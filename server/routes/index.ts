@@ -24,7 +24,7 @@ import { routeRoutes } from './routes/index';
 import { recipientRoutes } from './recipients';
 import { doorRoutes } from './door';
 import { dispatchRoutes } from './dispatch/index';
-import { auditRoutes } from '../services/audit/routes';
+import { auditRoutes } from './audit';
 import { pricingRoutes } from './pricing';
 import { businessProfileRoutes } from './businessProfile';
 import { timeZoneRoutes } from './timeZones';

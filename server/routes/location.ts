@@ -8,8 +8,6 @@ import { pageLinks } from '../resources/list';
 import { pinAddress } from '../services/geo/addressBook';
 import { geocodeProgress } from '../services/geo/geocodeJobs';
 import { packageLocationOf, precisionsOf, reviewList } from '../services/geo/packageLocations';
-import { findPackage } from '../services/packages/lifecycle';
-import { visiblePackage } from '../services/packages/scope';
 import { livePackage } from '../services/history/live';
 
 const tags = ['Package location'];

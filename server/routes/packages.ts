@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { ArchiveBody, IdParams, restoreEnvelope, SuccessMessage } from '../../shared/schemas/common';
 import {
@@ -6,7 +5,6 @@ import {
   PackageUpdate, PriceAnswer, PriceQuoteBody, ZoneOverrideBody,
 } from '../../shared/schemas/package';
 import { isStaff, STAFF_ROLES } from '../../shared/roles';
-import { pkg } from '../db/schema/index';
 import { badRequest, forbidden } from '../errors';
 import { ops } from '../http/catalogue';
 import type { App } from '../http/env';
@@ -20,7 +18,7 @@ import { findPackage } from '../services/packages/lifecycle';
 import { priceFor, type PriceQuote } from '../services/packages/price';
 import { visiblePackage } from '../services/packages/scope';
 import { packageJson, packageJsonByIds } from '../services/packages/json';
-import { packageList, packageListWhere, packagePage, withZone } from '../services/packages/list';
+import { assignedTo, packageList, packageListWhere, packagePage, withZone } from '../services/packages/list';
 import { livePackage } from '../services/history/live';
 import { frozenAnswer, visibleInHistory } from '../services/history/read';
 import { overrideZone } from '../services/packages/zoneOverride';
@@ -119,7 +117,7 @@ export function packageRoutes(app: App): void {
       driverId = user.id;
     }
     const q = await withZone(deps, { ...query, driver: undefined });
-    return packageList(deps.db, user, q, c.req.url, eq(pkg.assigned_to_id, driverId));
+    return packageList(deps.db, user, q, c.req.url, assignedTo(driverId));
   });
 
   defineRoute(app, {

@@ -12,8 +12,6 @@ import { defineRoute } from '../http/route';
 import { audit } from '../services/audit/record';
 import { findCompanyInScope } from '../services/money/access';
 import { companyPolicy, priceUnpriced, pricingOf, setCompanyTerms, unpricedPage } from '../services/money/parcelPricing';
-import { findPackage } from '../services/packages/lifecycle';
-import { visiblePackage } from '../services/packages/scope';
 import { findCompany } from '../services/money/wallets';
 import { adjustWeight } from '../services/packages/edit';
 import { packagesByIds } from '../services/packages/shape';

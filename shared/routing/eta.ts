@@ -1,5 +1,5 @@
 import { haversineDistance, type LatLng } from './haversine';
-import { localClock, localTimeToInstant } from '../time/zone';
+import { localTimeToInstant } from '../time/zone';
 
 /**
  * Arrival times along a route, computed the same way on the server (plans, the dispatch board,
@@ -85,11 +85,6 @@ export function stopEtas(input: EtaInput): StopEta[] {
  */
 export function timeOnDay(date: string, hhmm: string, zone: string): number {
   return localTimeToInstant(date, hhmm, zone);
-}
-
-/** Epoch ms as the wall-clock `HH:MM` in `zone`. */
-export function clockTime(ms: number, zone: string): string {
-  return localClock(ms, zone);
 }
 
 /** The half-hour band a recipient is told ("arriving 14:10–14:40"), centred on the ETA and rounded to 5 minutes. */

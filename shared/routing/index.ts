@@ -1,10 +1,8 @@
-export { optimizeRoute, DEFAULT_SEED, DEFAULT_TIME_LIMIT_MS } from './optimize';
-export type { OptimizeInput, OptimizeResult } from './optimize';
+export { optimizeRoute } from './optimize';
 export { routeCost } from './matrix';
-export { haversineMatrix, haversineDistance } from './haversine';
+export { haversineMatrix } from './haversine';
 export type { LatLng } from './haversine';
-export { haversineProvider, greatCircleProvider, greatCircleSeconds, osrmTableProvider, TravelTimeError } from './provider';
-export type { TravelTimeProvider, GreatCircleOptions, OsrmOptions } from './provider';
+export { haversineProvider } from './provider';
 export { parseTsplib, euc2dMatrix } from './tsplib';
 export type { TsplibInstance } from './tsplib';
 export { stopEtas, travelSeconds, timeOnDay, clockTime, etaBand, DEFAULT_TRAVEL, DEFAULT_SERVICE_S } from './eta';

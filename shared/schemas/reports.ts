@@ -58,13 +58,6 @@ export const KpiAnswer = z.object({
   success: z.boolean(), period, count: z.number().int(), next: z.string().nullable(), previous: z.string().nullable(), results: z.array(KpiRow),
 });
 
-export const DeliveryReportRow = z.object({
-  id: z.number().int(), package: z.number().int(), hawb: z.string(), company: z.number().int().nullable(), company_name: z.string().nullable(),
-  customer_name: z.string().nullable(), customer_address: z.string().nullable(), suburb_name: z.string().nullable(),
-  zone: z.number().int().nullable(), zone_name: z.string().nullable(), driver: z.number().int().nullable(), driver_name: z.string().nullable(),
-  delivered_at: z.string(), delivery_date: z.string().nullable(), on_time: z.boolean().nullable(), recipient_name: z.string().nullable(),
-  failed_attempts: z.number().int(), forced: z.boolean(),
-});
 export const FailedReportRow = z.object({
   id: z.number().int(), package: z.number().int(), hawb: z.string(), company: z.number().int().nullable(), company_name: z.string().nullable(),
   customer_name: z.string().nullable(), zone: z.number().int().nullable(), zone_name: z.string().nullable(),

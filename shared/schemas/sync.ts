@@ -13,10 +13,6 @@ export const SyncChangesQuery = z.object({
 });
 export type SyncChangesQuery = z.infer<typeof SyncChangesQuery>;
 
-/** The kinds of records a device keeps copies of; each appears in both `upserts` and `removes`. */
-export const SYNC_ENTITIES = ['packages', 'failed_delivery_statuses'] as const;
-export type SyncEntity = (typeof SYNC_ENTITIES)[number];
-
 /**
  * A device's copy of a parcel: the Package answer plus what only its driver needs: the recipient's
  * instructions, and the failed attempts of this delivery cycle (the must-return rule the phone

@@ -147,11 +147,6 @@ export function monthOf(day: string): { first: string; last: string } {
   return { first: `${day.slice(0, 7)}-01`, last: new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10) };
 }
 
-/** Formats an instant in `zone` (the recipient's or depot's), e.g. for messages and documents. */
-export function formatLocal(ms: number, zone: string, opts: Intl.DateTimeFormatOptions, locale = 'en-AU'): string {
-  return new Intl.DateTimeFormat(locale, { ...opts, timeZone: zone }).format(ms);
-}
-
 /**
  * A fixed UTC offset (minutes east, e.g. 570) as a zone the library understands ("+09:30"). Only for
  * callers that send an offset rather than a zone (older driver apps); it ignores daylight saving.

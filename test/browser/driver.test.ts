@@ -63,8 +63,7 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app in Chromium', () => {
   let media: string;
   let driver: Seeded;
   let admin: Seeded;
-  let ids: number[] = [];
-  let routeId = 0;
+  const ids: number[] = [];
   let dist = '';
 
   beforeAll(async () => {
@@ -91,7 +90,6 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app in Chromium', () => {
       name: 'Run North', date: new Date().toISOString().slice(0, 10), driver: driver.id, packages: ids,
     });
     expect(route.status).toBe(201);
-    routeId = route.body.route.id;
     br = browsers(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${video}`]);
   }, 300_000);
 

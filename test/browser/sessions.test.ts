@@ -11,13 +11,12 @@ describe.skipIf(!hasChromium)('signed-in devices screen', () => {
   let br: Browser;
   let admin: Seeded;
   let driver: Seeded;
-  let peer: Seeded;
 
   beforeAll(async () => {
     const dist = await buildPwa();
     srv = await startServer(dist);
     admin = await srv.addUser('admin', { name: 'Ada Admin', email: 'ada@example.com' });
-    peer = await srv.addUser('admin', { name: 'Pat Peer', email: 'pat@example.com' });
+    await srv.addUser('admin', { name: 'Pat Peer', email: 'pat@example.com' });
     driver = await srv.addUser('driver', { name: 'Dana Driver', email: 'dana@example.com' });
     br = browsers();
   }, 300_000);

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../server/db/client';
 import { answerDriftQuery } from '../../server/db/engine/answerStore';
-import { answerSource } from '../../server/services/packages/json';
+import { answerSource } from '../../server/db/engine/packageAnswer';
 
 /** Parcels whose stored answer is stale, missing or left over (server/db/engine/answerStore.ts): 0 when the triggers hold. */
 export async function answerDrift(db: Db): Promise<number> {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { sqliteOf } from '../../server/db/client';
 import { answerStoreDrift, installAnswerStore } from '../../server/db/engine/sqliteAnswers';
 import { company, failedDeliveryStatus, user, zone } from '../../server/db/schema/index';
-import { answerSource } from '../../server/services/packages/json';
+import { answerSource } from '../../server/db/engine/packageAnswer';
 import { makeApp } from '../helpers/app';
 import { answerDrift, storedAnswer } from '../helpers/answers';
 

@@ -4,6 +4,7 @@ import { openMemoryDatabase } from '../../server/db/client';
 import { encodePatch, placeholderSet, preparedShape } from '../../server/db/prepared';
 import { pkg } from '../../server/db/schema/index';
 import { updatePackage } from '../../server/services/packages/lifecycle';
+import { makeApp } from '../helpers/app';
 
 const columns = getTableColumns(pkg);
 
@@ -51,7 +52,8 @@ describe('preparedShape', () => {
 
 describe('prepared package update', () => {
   it('applies booleans, nulls and numbers and returns the row, across shapes', async () => {
-    const db = await openMemoryDatabase();
+    // The lifecycle announces each change to the app's subscribers: a database an app was made over.
+    const { db } = await makeApp();
     const now = 1_700_000_000_000;
     const row = await db.insert(pkg).values({ hawb: 'P1', created_at: now, updated_at: now }).returning().get();
     const actor = { userId: null };
@@ -68,7 +70,8 @@ describe('prepared package update', () => {
   });
 
   it('with the row read in the same unit, the UPDATE answers nothing and the patched row is the stored one', async () => {
-    const db = await openMemoryDatabase();
+    // The lifecycle announces each change to the app's subscribers: a database an app was made over.
+    const { db } = await makeApp();
     const now = 1_700_000_000_000;
     const row = await db.insert(pkg).values({ hawb: 'P2', weight: 1.5, created_at: now, updated_at: now }).returning().get();
     const seen: string[] = [];
@@ -85,7 +88,8 @@ describe('prepared package update', () => {
   });
 
   it('a placeholder set binds what it is given', async () => {
-    const db = await openMemoryDatabase();
+    // The lifecycle announces each change to the app's subscribers: a database an app was made over.
+    const { db } = await makeApp();
     const now = 1_700_000_000_000;
     const row = await db.insert(pkg).values({ hawb: 'P3', created_at: now, updated_at: now }).returning().get();
     const q = db.update(pkg).set(placeholderSet(['hawb'])).where(eq(pkg.id, sql.placeholder('id'))).returning({ hawb: pkg.hawb }).prepare();

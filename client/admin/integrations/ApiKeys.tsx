@@ -11,7 +11,7 @@ import { Empty, ErrorState, Loading } from '../../ui/States';
 import { toast } from '../../ui/toast';
 import { shortDateTime } from '../money/format';
 import { useRefData } from '../money/refs';
-import type { IntegrationProps } from './Integrations';
+import type { IntegrationProps } from './props';
 import { ShownOnce } from './ShownOnce';
 
 type Key = z.infer<typeof ApiKey>;

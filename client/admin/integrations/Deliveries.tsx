@@ -12,7 +12,7 @@ import { Empty, ErrorState, Loading } from '../../ui/States';
 import { toast } from '../../ui/toast';
 import { dateTime, shortDateTime } from '../money/format';
 import { useRefData } from '../money/refs';
-import type { IntegrationProps } from './Integrations';
+import type { IntegrationProps } from './props';
 
 type Delivery = z.infer<typeof WebhookDelivery>;
 const TONE: Record<Delivery['status'], Tone> = { pending: 'warn', delivered: 'ok', dead: 'bad' };

@@ -13,7 +13,7 @@ import { Empty, ErrorState, Loading } from '../../ui/States';
 import { toast } from '../../ui/toast';
 import { dateTime } from '../money/format';
 import { useRefData } from '../money/refs';
-import type { IntegrationProps } from './Integrations';
+import type { IntegrationProps } from './props';
 
 type Endpoint = z.infer<typeof WebhookEndpoint>;
 

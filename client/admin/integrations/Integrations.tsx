@@ -7,9 +7,8 @@ import { Endpoints } from './Endpoints';
 import { RecipientMessages } from './RecipientMessages';
 import { ProofAtDoor } from './ProofAtDoor';
 import { WebhookSecret } from './WebhookSecret';
+import type { IntegrationProps } from './props';
 import './integrations.css';
-
-export interface IntegrationProps { isCompany: boolean; canManage: boolean; companyId: number | null }
 
 const TABS: readonly { id: string; label: string; Panel: ComponentType<IntegrationProps> }[] = [
   { id: 'endpoints', label: 'Webhook endpoints', Panel: Endpoints },

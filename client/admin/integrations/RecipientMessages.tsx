@@ -8,7 +8,7 @@ import { CheckField, Field, SelectField, TextField } from '../../ui/Field';
 import { ErrorState, Loading } from '../../ui/States';
 import { toast } from '../../ui/toast';
 import { useRefData } from '../money/refs';
-import type { IntegrationProps } from './Integrations';
+import type { IntegrationProps } from './props';
 import { MessageLog } from './MessageLog';
 
 const EVENT_LABELS: Record<RecipientEvent, string> = {

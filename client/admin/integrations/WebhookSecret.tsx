@@ -4,7 +4,7 @@ import { Button } from '../../ui/Button';
 import { ConfirmDialog } from '../../ui/Dialog';
 import { SelectField } from '../../ui/Field';
 import { useRefData } from '../money/refs';
-import type { IntegrationProps } from './Integrations';
+import type { IntegrationProps } from './props';
 import { ShownOnce } from './ShownOnce';
 
 interface Generated { message: string; company: number; secret_key: string; regenerated: boolean; created_at: string }

@@ -7,7 +7,7 @@ import { Empty, ErrorState, Loading } from '../../ui/States';
 import { day } from '../money/format';
 import { perDay, pct, reportQuery, successByDriver, time, useAllKpis, useReport, type CompanyRow, type Kpi } from './data';
 import { ExportButtons, type ExportTarget } from './ExportButton';
-import type { PanelProps } from './Reports';
+import type { PanelProps } from './data';
 
 function kpiColumns(group: 'driver' | 'company', byDay: boolean): Column<Kpi>[] {
   return [

@@ -8,7 +8,7 @@ import { PACKAGE_COLUMNS, type PackageRow } from '../packages/columns';
 import { dateTime, day } from '../money/format';
 import { perDay, reportQuery, useAllKpis, useReport, type FailedRow } from './data';
 import { ExportButtons } from './ExportButton';
-import type { PanelProps } from './Reports';
+import type { PanelProps } from './data';
 
 /**
  * Deliveries: the server has no on-screen list of them (one row per delivery is a spreadsheet's

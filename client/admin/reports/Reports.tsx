@@ -3,12 +3,10 @@ import { navigate } from '../../app/router';
 import type { Session } from '../../app/session';
 import { SelectField, TextField } from '../../ui/Field';
 import { useRefData } from '../money/refs';
-import { filtersFrom, FILTER_KEYS, type ReportFilters } from './data';
+import { filtersFrom, FILTER_KEYS, type PanelProps, type ReportFilters } from './data';
 import { CompaniesPanel, CompanyKpiPanel, DriverKpiPanel, DriversPanel } from './KpiPanels';
 import { DeliveriesPanel, FailedPanel, PackagesPanel, PodPanel } from './ListPanels';
 import './reports.css';
-
-export interface PanelProps { filters: ReportFilters; isCompany: boolean }
 
 interface Tab { id: string; label: string; staffOnly?: boolean; Panel: ComponentType<PanelProps> }
 

@@ -1,15 +1,17 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { z } from 'zod';
-import type { CompanyReportRow, DeliveryReportRow, FailedReportRow, KpiRow } from '../../../shared/schemas/reports';
+import type { CompanyReportRow, FailedReportRow, KpiRow } from '../../../shared/schemas/reports';
 import { api, type Query } from '../../api/client';
 import { isoDay } from '../money/format';
 
 export type Kpi = z.infer<typeof KpiRow>;
 export type FailedRow = z.infer<typeof FailedReportRow>;
 export type CompanyRow = z.infer<typeof CompanyReportRow>;
-export type DeliveryRow = z.infer<typeof DeliveryReportRow>;
 
 export interface ReportFilters { from: string; to: string; company: string; driver: string; zone: string }
+
+/** What every report tab is given (Reports.tsx). */
+export interface PanelProps { filters: ReportFilters; isCompany: boolean }
 
 export const FILTER_KEYS = ['from', 'to', 'company', 'driver', 'zone'] as const;
 

@@ -33,11 +33,6 @@ export function inJsonIds(db: HasEngine, column: SQLWrapper, ids: SQLWrapper): S
     : sql`${column} in (select value from json_each(${ids}))`;
 }
 
-/** Case-insensitive LIKE with `\` as escape (SQLite's LIKE ignores ASCII case; PostgreSQL's needs ILIKE). */
-export function likeAnyCase(db: HasEngine, column: SQLWrapper, pattern: string): SQL {
-  return kindOf(db) === 'postgres' ? sql`${column} ilike ${pattern} escape '\\'` : sql`${column} like ${pattern} escape '\\'`;
-}
-
 /**
  * An ORDER BY term with its NULLs placed explicitly (issue 31: a bare column sorted NULL first on
  * SQLite, last on PostgreSQL). Both engines read `nulls first|last` (SQLite since 3.30), and the

@@ -1,6 +1,5 @@
 import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { id } from './columns';
-import { storedFile } from './files';
 import { pkg } from './packages';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 
@@ -37,7 +36,7 @@ export const deliveryAttemptColumns = (parcel?: () => AnySQLiteColumn) => ({
   longitude: real('longitude'),
   forced: integer('forced', { mode: 'boolean' }).notNull().default(false),
 });
-import { user } from './people';
+import { storedFile, user } from './people';
 
 /** Proof of delivery of a parcel: who took it and what the driver said; photos live in `package_photo`. */
 export const deliveryRecord = sqliteTable('delivery_record', deliveryRecordColumns(() => pkg.id), (t) => [uniqueIndex('delivery_record_pkg_uq').on(t.package_id), index('delivery_record_driver_idx').on(t.driver_id, t.received_at)]);

@@ -4,7 +4,6 @@ export * from './geo';
 export * from './places';
 export * from './packages';
 export * from './sync';
-export * from './files';
 export * from './org';
 export * from './delivery';
 export * from './money';

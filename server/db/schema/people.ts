@@ -1,6 +1,5 @@
 import { index, integer, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { activeFlag, archivable, id, str, timestamps } from './columns';
-import { storedFile } from './files';
 
 export const company = sqliteTable('company', {
   id: id(),
@@ -63,3 +62,18 @@ export const passwordReset = sqliteTable('password_reset', {
   created_at: integer('created_at').notNull(),
 }, (t) => [uniqueIndex('password_reset_hash_uq').on(t.token_hash)]);
 
+/**
+ * Uploaded bytes (photos, signatures, documents). `client_id` is the id the device chose before it
+ * had signal, so a delivery queued offline can name its photos and the upload stays idempotent.
+ */
+export const storedFile = sqliteTable('stored_file', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  key: text('key').notNull(),
+  client_id: text('client_id'),
+  sha256: text('sha256').notNull(),
+  mime: text('mime').notNull(),
+  size: integer('size').notNull(),
+  kind: text('kind').notNull(),
+  owner_id: integer('owner_id').notNull().references(() => user.id),
+  created_at: integer('created_at').notNull(),
+}, (t) => [uniqueIndex('stored_file_client_uq').on(t.owner_id, t.client_id), index('stored_file_sha_idx').on(t.sha256)]);

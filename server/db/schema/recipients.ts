@@ -1,8 +1,7 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { id, timestamps } from './columns';
-import { company, user } from './people';
+import { company, storedFile, user } from './people';
 import { pkg } from './packages';
-import { storedFile } from './files';
 
 /**
  * Every e-mail and text message the system sends (password resets, recipient notices). A row is

@@ -1,8 +1,7 @@
 import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { id } from './columns';
-import { storedFile } from './files';
 import { pkg } from './packages';
-import { user } from './people';
+import { storedFile, user } from './people';
 
 /**
  * A delivery the server refused (the parcel was cancelled, delivered by someone else, or out of

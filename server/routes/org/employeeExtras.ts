@@ -3,7 +3,6 @@ import { IdParams, idParam, ListQuery, pageOf, SuccessMessage } from '../../../s
 import { CompanyDriverQuery, ExcludeDriversQuery, UserGroupsBody, UserGroupsResponse } from '../../../shared/schemas/org';
 import { Employee, EMPLOYEE_DOCUMENTS, type EmployeeDocument } from '../../../shared/schemas/people';
 import type { Role } from '../../../shared/roles';
-import type { SQL } from 'drizzle-orm';
 import { user } from '../../db/schema/index';
 import { ops } from '../../http/catalogue';
 import type { App } from '../../http/env';
@@ -35,7 +34,7 @@ const DRIVER_LIST: ListSpec = { search: ['name', 'email', 'phone'], ordering: ['
 const IMAGE_DELETE = ['Driving License', 'Police Check', 'Passport', 'Visa'];
 
 type Q = z.output<typeof ListQuery> & Record<string, string | undefined>;
-const driverPage = (deps: { db: Parameters<typeof listPage>[0] }, where: SQL | undefined, query: Q, url: string) =>
+const driverPage = (deps: { db: Parameters<typeof listPage>[0] }, where: Parameters<typeof listPage>[2], query: Q, url: string) =>
   listPage(deps.db, user, where, orderBy(user, DRIVER_LIST, query.ordering), query, url, (rows) => rows.map(toEmployee));
 
 export function employeeExtraRoutes(app: App): void {

@@ -6,7 +6,8 @@ import { ops } from '../../http/catalogue';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
 import { defineResource } from '../../resources/crud';
-import { deleteGroup, groupRow, membersOf, parsePermissions, validateGroup } from '../../services/auth/permissionGroups';
+import { deleteGroup, groupRow, membersOf, validateGroup } from '../../services/auth/permissionGroups';
+import { parsePermissions } from '../../services/auth/storedPermissions';
 import { audit, changes } from '../../services/audit/record';
 
 const GROUP = 'web/Group Permission';

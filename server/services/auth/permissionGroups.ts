@@ -11,15 +11,8 @@ import type { ResourceContext, Row } from '../../resources/crud';
 import type { PermissionSource, SessionUser } from './session';
 import type { PermissionGroupCreate } from '../../../shared/schemas/org';
 import type { z } from 'zod';
+import { parsePermissions } from './storedPermissions';
 
-const KNOWN = new Set<string>(ALL_PERMISSIONS);
-
-/** Stored JSON back to permissions; anything no longer known (a retired area) is dropped, not trusted. */
-export function parsePermissions(json: string): Permission[] {
-  let value: unknown;
-  try { value = JSON.parse(json); } catch { return []; }
-  return Array.isArray(value) ? value.filter((p): p is Permission => typeof p === 'string' && KNOWN.has(p)) : [];
-}
 
 // Read on every authenticated request, never cached (a changed group applies at once): built once per database.
 const permissionsOfUser = (db: Db) => db.select({ permissions: permissionGroup.permissions }).from(userPermissionGroup)

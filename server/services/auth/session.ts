@@ -6,7 +6,7 @@ import { authToken, company, permissionGroup, user, userPermissionGroup } from '
 import { grantableTo, ROLE_PERMISSIONS, type Permission } from '../../../shared/permissions';
 import type { Role } from '../../../shared/roles';
 import { hashToken } from './tokens';
-import { parsePermissions } from './permissionGroups';
+import { parsePermissions } from './storedPermissions';
 import { sessionCacheOf, type KnownSession } from './sessionCache';
 
 export interface SessionUser {

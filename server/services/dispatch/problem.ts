@@ -11,7 +11,6 @@ import { activeDriver } from '../packages/assign';
 import type { PackageRow } from '../packages/shape';
 import { LIVE_ROUTE } from '../routes/shape';
 import type { DayProblem, RoadTravel } from './solveDay';
-import type { FleetInput } from '../../../shared/routing/fleet/index';
 import { startOfLocalDay } from '../../../shared/time/zone';
 import { windowsOf, type WindowInfo } from './windows';
 import { depotZones } from '../time/zones';

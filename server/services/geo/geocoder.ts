@@ -203,4 +203,3 @@ export function createGeocodeWorker(deps: Pick<Deps, 'db' | 'clock' | 'config' |
     get pausedUntil() { return pausedUntil; },
   };
 }
-export type GeocodeWorker = ReturnType<typeof createGeocodeWorker>;

@@ -87,4 +87,3 @@ export function masterData(db: Db) {
     },
   };
 }
-export type MasterData = ReturnType<typeof masterData>;

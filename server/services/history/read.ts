@@ -25,10 +25,6 @@ export async function historyRow(db: Db, id: number): Promise<HistoryRow | undef
   return await byId(db, id);
 }
 
-export async function historyByHawb(db: Db, hawb: string): Promise<HistoryRow | undefined> {
-  return await db.select().from(packageHistory).where(eq(packageHistory.hawb, hawb)).get();
-}
-
 /** The cold parcel `id` if this caller could see it when it was hot (same rule, same columns). */
 export async function visibleInHistory(db: Db, user: SessionUser, id: number): Promise<HistoryRow | undefined> {
   const row = await historyRow(db, id);
@@ -117,7 +113,6 @@ export async function historyRowsOf<T>(db: Db, packageId: number, source: string
     .where(and(eq(packageHistoryRow.package_id, packageId), eq(packageHistoryRow.source, source))).orderBy(asc(packageHistoryRow.row_id), asc(packageHistoryRow.id)).all();
   return rows.map((r) => JSON.parse(r.data) as T);
 }
-
 
 /** Cold parcels with their frozen answers under a filter written over `pkg`, by id after `after` (keyset pages). */
 export function historyJsonAfter(db: Db, where: SQL | undefined, after: number, limit: number) {

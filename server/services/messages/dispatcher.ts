@@ -1,4 +1,4 @@
-import { and, asc, eq, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, lt, lte } from 'drizzle-orm';
 import { backgroundLoop } from '../background/loop';
 import type { Clock } from '../../clock';
 import { changedRows, type Db } from '../../db/client';
@@ -131,10 +131,4 @@ export function createMessageDispatcher(opts: MessageDispatcherOptions): Message
   }
 
   return backgroundLoop(run, { name: 'messages', intervalMs: 2_000, log: opts.log });
-}
-
-/** Counts by status, for tests and the operator. */
-export async function outboxCounts(db: Db): Promise<Record<string, number>> {
-  const rows = await db.select({ status: messageOutbox.status, n: sql<number>`count(*)` }).from(messageOutbox).groupBy(messageOutbox.status).all();
-  return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }

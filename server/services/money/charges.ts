@@ -1,16 +1,11 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { ApiError } from '../../errors';
 import { walletTxn } from '../../db/schema/index';
 import type { Db } from '../../db/client';
-import { prepared } from '../../db/prepared';
 import type { PackageRow } from '../packages/shape';
 import { netCharged, priceAtCreation, pricingOf, refundAll, repriceParcel } from './parcelPricing';
 import type { Ledger, TxnRow, UnitLedger } from './wallets';
 import { atomically } from '../../db/atomically';
-
-// Built once per database.
-const txnOfPackage = (db: Db) => db.select().from(walletTxn)
-  .where(and(eq(walletTxn.package_id, sql.placeholder('pkg')), eq(walletTxn.kind, sql.placeholder('kind')))).prepare();
 
 /**
  * Prices a parcel the moment it is accepted and charges its company's wallet, inside the
@@ -21,10 +16,6 @@ const txnOfPackage = (db: Db) => db.select().from(walletTxn)
 export async function chargeForPackage(deps: Ledger, companyId: number | null | undefined, row: PackageRow, actorId: number | null = null): Promise<PackageRow> {
   if (companyId == null) return row;
   return await priceAtCreation(deps, { ...row, company_id: companyId }, actorId);
-}
-
-export async function chargeOf(deps: Ledger, packageId: number): Promise<TxnRow | undefined> {
-  return await prepared(deps.db, 'charges.txnOfPackage', txnOfPackage).get({ pkg: packageId, kind: 'charge' });
 }
 
 /**

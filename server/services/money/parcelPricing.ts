@@ -5,7 +5,7 @@ import { companyTerms, packagePricing, pkg, walletTxn } from '../../db/schema/in
 import { ApiError, conflict } from '../../errors';
 import type { PackageRow } from '../packages/shape';
 import { priceOfPackage } from './pricing';
-import { append, ensureWallet, findCompany, walletOfCompany, type Ledger, type UnitLedger } from './wallets';
+import { append, ensureWallet, type Ledger, type UnitLedger } from './wallets';
 import { atomically } from '../../db/atomically';
 import { iso } from '../../clock';
 import type { SessionUser } from '../auth/session';
@@ -207,11 +207,6 @@ export async function priceUnpriced(deps: UnitLedger, actorId: number | null, co
     }
   }
   return { priced, remaining: ids.length - priced };
-}
-
-/** The company's wallet currency, for messages; null without a wallet. */
-export async function walletCurrency(db: Db, companyId: number): Promise<string | null> {
-  return (await walletOfCompany(db, companyId))?.currency ?? (await findCompany(db, companyId)).currency;
 }
 
 /** The pricing of one parcel for its detail page; `none` for a parcel of no company (nothing to charge). */

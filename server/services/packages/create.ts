@@ -1,8 +1,8 @@
 import { constraintOf } from '../../db/engine/errors';
-import { and, eq, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import type { Db } from '../../db/client';
-import { company, pkg, suburb, zone } from '../../db/schema/index';
+import { company, pkg } from '../../db/schema/index';
 import { badRequest, conflict, forbidden } from '../../errors';
 import type { PackageCreate } from '../../../shared/schemas/package';
 import { setParcelRequirements } from '../door/rules';
@@ -70,19 +70,6 @@ export async function checkCompanyActive(db: Db, companyId: number): Promise<voi
   const co = await db.select().from(company).where(eq(company.id, companyId)).get();
   if (!co || co.deleted_at != null) throw badRequest(`Company ${companyId} does not exist`, [{ path: 'company', message: 'unknown company' }]);
   if (co.status !== 'active') throw forbidden(`Company ${co.name} is ${co.status}; it cannot send new packages`);
-}
-
-/**
- * A suburb brings its zone unless one is given; a given zone must exist. Kept for callers that only
- * need the zone; parcels are located by the resolver (geo/resolve.ts), which applies the same rule.
- */
-export async function resolveZone(db: Db, values: PackageValues): Promise<void> {
-  if (values.suburb_id != null && values.zone_id == null) {
-    values.zone_id = (await db.select({ z: suburb.zone_id }).from(suburb).where(eq(suburb.id, values.suburb_id)).get())?.z ?? null;
-  }
-  if (values.zone_id != null && !(await db.select({ id: zone.id }).from(zone).where(and(eq(zone.id, values.zone_id), isNull(zone.deleted_at))).get())) {
-    throw badRequest(`Zone ${values.zone_id} does not exist`, [{ path: 'zone', message: 'unknown zone' }]);
-  }
 }
 
 export async function assertHawbFree(db: Db, hawb: string, exceptId?: number): Promise<void> {

@@ -1,14 +1,13 @@
-import { refreshParcelRouteEtas } from '../dispatch/eta';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { bound, prepared } from '../../db/prepared';
 import type { Deps } from '../../deps';
 import { deliveryRecord, pkg, user } from '../../db/schema/index';
-import { ApiError, notFound } from '../../errors';
+import { ApiError } from '../../errors';
 import { isFinal, type PackageStatus } from '../../../shared/lifecycle';
 import { driverOutcome } from '../../../shared/driverActions';
 import type { DeliverBody } from '../../../shared/schemas/delivery';
-import { rawArray, rawObject, type RawJson } from '../../http/rawJson';
+import { rawObject, type RawJson } from '../../http/rawJson';
 import type { SessionUser } from '../auth/session';
 import { livePackage } from '../history/live';
 import { latestChangedIds } from './changedPage';
@@ -64,10 +63,9 @@ async function driverName(db: Db, id: number | null): Promise<string> {
  */
 export async function deliver(deps: Deps, ctx: ScanContext, row: PackageRow, input: DeliverInput, action = 'deliver'): Promise<DeliverResult> {
   try {
-    const done = await deliverOrRefuse(deps, ctx, row, input, action);
-    // However it was delivered (by id, scanned at the door, typed), the rest of its route moves (issue 16).
-    await refreshParcelRouteEtas(deps, done.row.id);
-    return done;
+    // However it was delivered (by id, scanned at the door, typed), the rest of its route moves: the
+    // ETA subscriber of the delivered change (services/dispatch/onParcelChange.ts).
+    return await deliverOrRefuse(deps, ctx, row, input, action);
   } catch (err) {
     // A retryable 409 (files not uploaded yet) comes back with the same key; only a final refusal is kept.
     // So is a delivery the door rule refused (issue 34): what the driver recorded, and each wrong code, stays on record.
@@ -165,7 +163,6 @@ export async function forceDeliver(deps: Deps, ctx: ScanContext, row: PackageRow
   }).onConflictDoUpdate({ target: deliveryRecord.package_id, set: { note: input.note, forced: true, received_at: now, updated_at: now } }).run();
   await audit(deps.db, deps.clock.now(), ctx.actor.id, 'package.force_deliver', `package:${updated.id}`,
     { hawb: updated.hawb, note: input.note, before: { status: row.status }, after: { status: updated.status } });
-  await refreshParcelRouteEtas(deps, updated.id);
   return updated;
 }
 

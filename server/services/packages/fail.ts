@@ -1,4 +1,3 @@
-import { refreshParcelRouteEtas } from '../dispatch/eta';
 import { and, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
@@ -69,7 +68,6 @@ export async function failDelivery(deps: Deps, ctx: ScanContext, row: PackageRow
     received_at: now, latitude: ctx.meta.latitude ?? null, longitude: ctx.meta.longitude ?? null, forced: opts.force ?? false,
   }).run();
   if (reason) await db.insert(packageFailure).values({ package_id: row.id, status_id: reason.id, name: reason.name, note: input.note ?? null, created_at: now }).run();
-  await refreshParcelRouteEtas(deps, row.id); // the rest of its route moves (issue 16)
   return { row: updated, mustReturn: mustReturn(attempts, maxAttempts), maxAttempts };
 }
 

@@ -4,21 +4,10 @@ import { encodePatch, patchedRow, placeholderSet, prepared, preparedShape } from
 import { packageEvent, pkg } from '../../db/schema/index';
 import { allowedTransitions, DEFAULT_MAX_ATTEMPTS, transitionProblem, type PackageStatus } from '../../../shared/lifecycle';
 import { invalidTransition } from '../../errors';
-import { logPackageChange } from '../sync/changes';
 import type { PackageRow } from './shape';
-import { refundOnCancel } from '../money/charges';
-import { enqueueWebhookEvents } from '../webhooks/events';
-import { recipientHook } from '../recipients/notify';
+import { parcelChangesOf, type ActionMeta, type Actor } from './changes';
 
-export interface Actor { userId: number | null; deviceId?: string | null }
-export interface ActionMeta {
-  /** Device time of the action (epoch ms); the server time is recorded beside it. */
-  occurredAt?: number;
-  latitude?: number | null;
-  longitude?: number | null;
-  note?: string | null;
-  data?: Record<string, unknown>;
-}
+export type { ActionMeta, Actor } from './changes';
 export interface TransitionOptions {
   /** The configured attempt limit (deps.config.maxAttempts); past it a failed parcel may only be returned. */
   maxAttempts?: number;
@@ -99,7 +88,8 @@ export function refusal(row: PackageRow, to: PackageStatus | string, problem: st
 
 /**
  * The one way a package changes state: checks the lifecycle table, applies the patch, writes the
- * event and the change-feed rows. Must run inside the caller's transaction.
+ * event and announces the change (a cancel's refund, webhooks, messages, ETAs, the change feed
+ * follow it as subscribers). Must run inside the caller's transaction.
  */
 export async function transition(
   db: Db, now: number, row: PackageRow, to: PackageStatus, action: string, actor: Actor, meta: ActionMeta = {},
@@ -107,7 +97,6 @@ export async function transition(
 ): Promise<PackageRow> {
   const problem = transitionProblem(row.status as PackageStatus, to, { attempts: row.attempts, maxAttempts: opts.maxAttempts, force: opts.force });
   if (problem) throw refusal(row, to, problem, opts.maxAttempts);
-  if (to === 'cancelled') await refundOnCancel(db, now, row, actor.userId);
   return await updatePackage(db, now, row, { ...patch, status: to }, action, actor, meta, to, opts.current);
 }
 
@@ -119,11 +108,7 @@ export async function updatePackage(
   const updated = await applyPatch(db, row, { ...patch, updated_at: now }, current);
   if (!updated) throw new Error(`package ${row.id} vanished inside its transaction`);
   await recordEvent(db, now, row, action, actor, meta, to);
-  await enqueueWebhookEvents(db, now, updated, to, row.status);
-  const reason = typeof meta.data?.reason === 'string' ? meta.data.reason : null;
-  await recipientHook(db, now, row, updated, to, reason);
-  // Last: on PostgreSQL the feed's lock is held from here to COMMIT, one writer at a time across
-  // processes, so as few statements as possible follow it.
-  await logPackageChange(db, row.id, { driverId: updated.assigned_to_id, previousDriverId: row.assigned_to_id, companyId: updated.company_id }, now);
+  // Announced once: money, webhooks, recipients, ETAs, then the sync feed (server/parcelSubscribers.ts).
+  await parcelChangesOf(db).publish({ db, now, before: row, after: updated, to, actor, meta });
   return updated;
 }

@@ -1,4 +1,4 @@
-import { and, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { pkg } from '../../db/schema/index';
 import { rawArray, rawObject, type RawJson } from '../../http/rawJson';
@@ -75,6 +75,9 @@ export async function packageList(db: Db, user: SessionUser, q: ZonedListQuery, 
   const history = await historyCanMatch(db, q) ? { where: listFilter(user, q, more) } : null;
   return packagePage(db, packageListWhere(user, q, false, ...more), q, url, history);
 }
+
+/** The parcels assigned to one driver: a driver's own list. */
+export const assignedTo = (driverId: number): SQL => eq(pkg.assigned_to_id, driverId);
 
 /** A PackageListAnswer whose results the database serialised (packages/json.ts); hot parcels only unless `history` is given. */
 export async function packagePage(db: Db, where: SQL | undefined, q: PackageListQuery, url: string, history: HistorySide = null): Promise<RawJson> {

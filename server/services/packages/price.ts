@@ -31,9 +31,6 @@ export interface PriceQuote {
   method: string;
 }
 
-/** Until rate cards exist: a flat base per parcel plus a rate per started kilogram. */
-export const DEFAULT_TARIFF = { base: 800, perKg: 150, currency: 'AUD' } as const;
-
 /**
  * Prices a parcel or a quote from the rate cards (server/services/money/pricing.ts): the company's
  * own card, else the default card. No fitting line is a 404 rather than an invented price, since

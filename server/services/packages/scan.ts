@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import type { Deps } from '../../deps';
@@ -152,11 +152,6 @@ export async function locateAtDepot(deps: Pick<Deps, 'db' | 'config'>, row: Pack
   // A zone the office set for this address by hand stands (zoneOverride.ts); looked up only when they differ.
   if (zoneId !== row.zone_id && row.zone_id != null && await standingZoneOverride(deps.db, row) != null) zoneId = row.zone_id;
   return { zone: zoneId == null ? null : (await prepared(deps.db, 'scan.zoneById', zoneById).get({ id: zoneId })) ?? null, located };
-}
-
-/** The zone a parcel belongs to (see locateAtDepot). */
-export async function zoneFor(deps: Pick<Deps, 'db' | 'config'>, row: PackageRow): Promise<{ id: number; name: string } | null> {
-  return (await locateAtDepot(deps, row)).zone;
 }
 
 /**

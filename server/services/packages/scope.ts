@@ -2,7 +2,7 @@ import { eq, type SQL } from 'drizzle-orm';
 import { pkg } from '../../db/schema/index';
 import type { SessionUser } from '../auth/session';
 import { isStaff } from '../../../shared/roles';
-import { forbidden, notFound } from '../../errors';
+import { notFound } from '../../errors';
 import type { PackageRow } from './shape';
 
 /** Companies see their parcels, drivers the ones assigned to them, staff every parcel. */
@@ -22,8 +22,4 @@ export function canSeePackage(user: SessionUser, row: PackageRow): boolean {
 export function visiblePackage(user: SessionUser, row: PackageRow | undefined, id: number | string): PackageRow {
   if (!row || row.deleted_at != null || !canSeePackage(user, row)) throw notFound(`Package ${id} not found`);
   return row;
-}
-
-export function requireStaff(user: SessionUser, what: string): void {
-  if (!isStaff(user.role)) throw forbidden(`Only depot and office staff can ${what}`);
 }

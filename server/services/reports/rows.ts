@@ -118,13 +118,6 @@ export function onTime(occurredAt: number, deliveryDate: string | null, zone: st
   return deliveryDate == null ? null : localDay(occurredAt, zone) <= deliveryDate;
 }
 
-export const shapeDelivery = (r: DeliveryRow, f: ReportFilter) => ({
-  id: r.id, package: r.package, hawb: r.hawb, company: r.company, company_name: r.company_name, customer_name: r.customer_name,
-  customer_address: r.customer_address, suburb_name: r.suburb_name, zone: r.zone, zone_name: r.zone_name, driver: r.driver,
-  driver_name: r.driver_name, delivered_at: iso(r.occurred_at) ?? '', delivery_date: r.delivery_date,
-  on_time: onTime(r.occurred_at, r.delivery_date, f.zone), recipient_name: r.recipient_name, failed_attempts: r.failed_attempts, forced: r.forced,
-});
-
 export function attemptPage(db: Db, f: ReportFilter, after: number, limit = PAGE, offset = 0) {
   return bothSides((side, n) => attemptPageOf(db, f, after, n, side), limit, offset);
 }

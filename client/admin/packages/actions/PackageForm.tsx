@@ -9,8 +9,7 @@ import type { PackageRow } from '../columns';
 
 /** The fields the office creates a parcel with, or corrects on one (the rest come from uploads and scans). */
 const TEXT = ['customer_name', 'customer_phone', 'customer_address', 'description_of_goods'] as const;
-const NUMS = ['postcode', 'count', 'weight'] as const;
-type Key = (typeof TEXT)[number] | (typeof NUMS)[number] | 'hawb' | 'company';
+type Key = (typeof TEXT)[number] | 'postcode' | 'count' | 'weight' | 'hawb' | 'company';
 const LABELS: Record<Key, string> = {
   hawb: 'Tracking no (HAWB)', customer_name: 'Recipient', customer_phone: 'Phone', customer_address: 'Address', description_of_goods: 'Goods',
   postcode: 'Postcode', count: 'Pieces', weight: 'Weight (kg)', company: 'Company',

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { ListQuery, pageOf } from '../../../shared/schemas/common';
-import { STAFF_ROLES } from '../../../shared/roles';
-import type { App } from '../../http/env';
-import { defineRoute } from '../../http/route';
-import { csvFile } from '../../http/csvFile';
-import { pageLinks } from '../../resources/list';
-import { auditCsv, auditPage, type AuditFilter } from './record';
+import { ListQuery, pageOf } from '../../shared/schemas/common';
+import { STAFF_ROLES } from '../../shared/roles';
+import type { App } from '../http/env';
+import { defineRoute } from '../http/route';
+import { csvFile } from '../http/csvFile';
+import { pageLinks } from '../resources/list';
+import { auditCsv, auditPage, type AuditFilter } from '../services/audit/record';
 
 const AuditQuery = ListQuery.pick({ page: true, page_size: true }).extend({
   action: z.string().max(100).optional(),
