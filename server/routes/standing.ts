@@ -1,6 +1,6 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import { PublicHoliday, PublicHolidayCreate, PublicHolidayUpdate, StandingDelivery, StandingDeliveryCreate, StandingDeliveryUpdate } from '../../shared/schemas/standing';
-import { company, publicHoliday, standingDelivery } from '../db/schema/index';
+import { publicHoliday, standingDelivery } from '../db/schema/index';
+import { checkStandingCompany, standingScope } from '../services/standing/scope';
 import { badRequest } from '../errors';
 import type { App } from '../http/env';
 import { defineResource, type Row } from '../resources/crud';
@@ -35,14 +35,13 @@ export function standingRoutes(app: App): void {
       if (existing == null) values.created_by = user.id;
       const companyId = (values.company_id ?? existing?.company_id) as number | undefined;
       if (companyId != null && values.company_id !== undefined) {
-        const co = await deps.db.select({ id: company.id }).from(company).where(and(eq(company.id, companyId), isNull(company.deleted_at))).get();
-        if (!co) throw badRequest(`Company ${companyId} does not exist`, [{ path: 'company', message: 'unknown company' }]);
+        await checkStandingCompany(deps.db, companyId);
       }
       const starts = (values.starts_on ?? existing?.starts_on) as string | null | undefined;
       const ends = (values.ends_on ?? existing?.ends_on) as string | null | undefined;
       if (starts && ends && ends < starts) throw badRequest('ends_on is before starts_on', [{ path: 'ends_on', message: 'before starts_on' }]);
     },
-    scope: (user) => (user.role === 'company' && user.companyId != null ? eq(standingDelivery.company_id, user.companyId) : undefined),
+    scope: standingScope,
     list: { search: ['name', 'customer_name', 'customer_address'], ordering: ['name', 'at_time', 'created_at'] },
   });
 

@@ -28,5 +28,3 @@ export function routeDiff(before: readonly number[], after: readonly number[]): 
   for (let i = tails.length ? tailAt[tails.length - 1] : -1; i >= 0; i = prev[i]) kept.add(common[i]);
   return { added, removed, moved: common.filter((id) => !kept.has(id)) };
 }
-
-export const unchanged = (d: RouteDiff) => !d.added.length && !d.removed.length && !d.moved.length;

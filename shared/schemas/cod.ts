@@ -11,8 +11,7 @@ const currency = () => z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/, 'an I
 export const CollectionBody = z.object({ amount_cents: cents(), method: z.enum(COD_METHODS) });
 
 /** A parcel's amount to collect: set on create or update; null removes it before collection. */
-export const CodAmount = z.number().int().min(1).max(MAX_AMOUNT_CENTS);
-export const CodSetBody = z.object({ amount_cents: CodAmount.nullable() });
+const CodAmount = z.number().int().min(1).max(MAX_AMOUNT_CENTS);
 
 export const CodWaiveBody = z.object({
   reason: text(500).pipe(z.string().min(1, 'say why')),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { optimizeFleet, unassignedDetails, type FleetInput } from '../../shared/routing';
+import { optimizeFleet, unassignedDetails, type FleetInput } from '../../shared/routing/fleet/index';
 import { createRng } from '../../shared/routing/rng';
 import { bruteForceFleet, checkPlan, randomFleet } from './fleet-helpers';
 

@@ -6,7 +6,7 @@ import { CheckField, SelectField, TextField } from '../../ui/Field';
 import { ErrorState, Loading } from '../../ui/States';
 import { toast } from '../../ui/toast';
 import { useRefData } from '../money/refs';
-import type { IntegrationProps } from './Integrations';
+import type { IntegrationProps } from './props';
 
 /**
  * The proof every delivery of the company needs by default (issue 34): signature, photos, the

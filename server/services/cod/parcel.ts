@@ -4,7 +4,7 @@ import { checkCollection, type Collection } from '../../../shared/cod';
 import { localDay } from '../../../shared/time/zone';
 import type { PackageCod } from '../../../shared/schemas/cod';
 import type { Db } from '../../db/client';
-import { company, driverCashTxn, packageCod, wallet } from '../../db/schema/index';
+import { company, driverCashTxn, packageCod } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import { badRequest, conflict } from '../../errors';
 import { iso } from '../../clock';
@@ -107,11 +107,6 @@ export async function waiveCod(deps: Ledger, actorId: number, row: Parcel, input
     hawb: row.hawb, reason: input.reason, before: { waived_cents: due.waived_cents }, after: { waived_cents: updated.waived_cents }, amount_cents: due.amount_cents,
   });
   return updated;
-}
-
-/** Whether a company has a wallet yet (a position of a company that never had COD is all zeros). */
-export async function walletIdOf(db: Db, companyId: number): Promise<number | null> {
-  return (await db.select({ id: wallet.id }).from(wallet).where(eq(wallet.company_id, companyId)).get())?.id ?? null;
 }
 
 /** What the driver must still collect, as a label or stop prints it ("AUD 50.00"); null when nothing. */

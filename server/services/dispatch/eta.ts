@@ -13,7 +13,7 @@ import { lastPositionOf } from '../routes/positions';
 import { LIVE_ROUTE, routeParcels, type RouteRow } from '../routes/shape';
 import { DEFAULT_SHIFT } from './problem';
 import { windowsOf, type WindowInfo } from './windows';
-import { depotZone, today as localToday } from '../time/zones';
+import { depotZone } from '../time/zones';
 
 /** The great-circle model of the configured travel times (TRAVEL_SPEED_KMH, DETOUR_FACTOR); the phone gets it with the plan. */
 export const travelModel = (config: Deps['config']): TravelModel => ({ speedKmh: config.travelSpeedKmh ?? DEFAULT_TRAVEL.speedKmh, detourFactor: config.detourFactor ?? DEFAULT_TRAVEL.detourFactor });
@@ -114,14 +114,6 @@ export async function refreshRouteEtas(deps: Deps, routeId: number, opts: { repl
     await deps.db.insert(stopEta).values({ package_id: e.id, ...values }).onConflictDoUpdate({ target: stopEta.package_id, set: values }).run();
   }
   if (opts.replan) await promiseLegs(deps.db, route.id, new Map(etas.map((e) => [e.id, e.arrive])));
-}
-
-/** The live routes a driver is on today and later: positions move their ETAs. */
-export async function refreshDriverEtas(deps: Deps, driverId: number): Promise<void> {
-  const rows = await deps.db.select({ id: deliveryRoute.id, date: deliveryRoute.date, warehouse: deliveryRoute.warehouse_id }).from(deliveryRoute)
-    .where(and(eq(deliveryRoute.driver_id, driverId), eq(deliveryRoute.status, 'in_progress'))).all();
-  // Each route's own "today": a Perth route's day is Perth's.
-  for (const r of rows) if (r.date <= await localToday(deps, r.warehouse)) await refreshRouteEtas(deps, r.id);
 }
 
 /** After a stop is worked (delivered, failed, returned): the rest of its route moves. */

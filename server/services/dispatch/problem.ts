@@ -15,6 +15,7 @@ import { startOfLocalDay } from '../../../shared/time/zone';
 import { windowsOf, type WindowInfo } from './windows';
 import { depotZones } from '../time/zones';
 import { applyPlanRules } from './rules';
+import type { PlanDriver, PlanParcel } from './planTypes';
 
 /** Parcels a plan may take: not yet out, on no planned or running route (as `optimize-route-packages`). */
 const PLANNABLE = ['created', 'received', 'assigned'] as const;
@@ -22,22 +23,6 @@ export const DEFAULT_SHIFT = { start: '08:00', end: '17:00' } as const;
 /** Stands for "no limit" on a capacity dimension. */
 const UNLIMITED = 1e12;
 
-export interface PlanDriver {
-  id: number; name: string; vehicleId: number | null; vehicleName: string | null;
-  shiftStart: string; shiftEnd: string;
-  /** Epoch ms the van can leave: the shift start, or now when planning a day already under way. */
-  departAt: number;
-  start: LatLng | null; end: LatLng | null; startWarehouse: number | null;
-  /** IANA zone the shift is typed in: its start depot's, else the business's (issue 31). */
-  zone: string;
-  capacity: { kg: number | null; m3: number | null; parcels: number | null };
-}
-export interface PlanParcel {
-  row: PackageRow; window: WindowInfo; kg: number; m3: number;
-  /** The window as instants: `HH:MM` on the plan's day in the parcel's depot's zone (`zone`). */
-  windowAt: [number, number] | null;
-  zone: string;
-}
 export interface PlanContext {
   date: string;
   /** The optimiser's time origin: the earliest local midnight of the plan's day among the zones involved. */

@@ -4,7 +4,8 @@ import type { FleetRoute } from '../../../shared/routing/fleet/index';
 import type { PlanRoute, PlanStop, PlanUnassigned, Proposal } from '../../../shared/schemas/dispatch';
 import { iso } from '../../clock';
 import type { DayProblem, DaySolution } from './solveDay';
-import { pathMetres, unassignedWhy, type PlanContext, type PlanDriver, type PlanParcel } from './problem';
+import { pathMetres, unassignedWhy, type PlanContext } from './problem';
+import type { PlanDriver, PlanParcel } from './planTypes';
 
 const addressOf = (p: PlanParcel) => [p.row.customer_address, p.row.postcode_name ?? (p.row.postcode != null ? String(p.row.postcode) : null)]
   .filter((x): x is string => !!x && x.trim() !== '').join(', ');

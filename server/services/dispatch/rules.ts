@@ -1,6 +1,6 @@
 import { timeOnDay } from '../../../shared/routing/eta';
 import type { PlanRules } from '../../../shared/schemas/dispatch';
-import type { PlanDriver, PlanParcel } from './problem';
+import type { PlanDriver, PlanParcel } from './planTypes';
 import type { DayProblem } from './solveDay';
 
 /**

@@ -7,7 +7,7 @@ import type { ChoiceKind, RecipientChoice } from '../../../shared/door';
 import type { LeaveChoiceBody } from '../../../shared/schemas/door';
 import { recordEvent } from '../packages/lifecycle';
 import { logPackageChange } from '../sync/changes';
-import type { Tracked } from '../recipients/view';
+import type { PackageRow } from '../packages/shape';
 import type { DoorRow } from './rules';
 
 interface StoredChoice { kind: ChoiceKind; note: string | null; neighbour: string | null }
@@ -23,7 +23,7 @@ export function choiceOf(door: DoorRow | undefined): RecipientChoice | null {
  * collect it from the depot. It reaches the driver's phone through the parcel's feed row; one made
  * once the parcel is out for delivery is kept as `late` (shown to both sides as such, never dropped).
  */
-export async function chooseAtDoor(deps: Deps, t: Tracked, body: LeaveChoiceBody): Promise<RecipientChoice | null> {
+export async function chooseAtDoor(deps: Deps, t: { parcel: PackageRow }, body: LeaveChoiceBody): Promise<RecipientChoice | null> {
   const { parcel } = t;
   if (isFinal(parcel.status as PackageStatus)) {
     throw conflict('This parcel is no longer on its way; a choice can no longer reach the driver', { status: parcel.status });

@@ -57,4 +57,3 @@ export async function parcelRequirements(db: Db, row: { id: number; company_id: 
   return effective(await companyRequirements(db, row.company_id), door ?? await doorRow(db, row.id));
 }
 
-export { parse as parseJson };
