@@ -10,9 +10,6 @@ const currency = () => z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/, 'an I
 /** What the driver collected at the door, sent with the delivery (and queued with it offline). */
 export const CollectionBody = z.object({ amount_cents: cents(), method: z.enum(COD_METHODS) });
 
-/** A parcel's amount to collect: set on create or update; null removes it before collection. */
-const CodAmount = z.number().int().min(1).max(MAX_AMOUNT_CENTS);
-
 export const CodWaiveBody = z.object({
   reason: text(500).pipe(z.string().min(1, 'say why')),
   /** Waived amount; default all that is still due. */
