@@ -2,6 +2,7 @@ import { canUseAdmin, canUseDepot, ROLE_LABELS } from './access';
 import { dayOnPhone } from '../driver/localKeys';
 import { Lazy, preload } from './Lazy';
 import Login from './Login';
+import { recoverDepotSession } from './recoverSession';
 import { location, navigate, useLocation } from './router';
 import { session, type Session } from './session';
 import { Shell, logout } from './Shell';
@@ -37,6 +38,9 @@ function Refused({ current, what }: { current: Session; what: string }) {
   );
 }
 
+/** Whether this page load has tried to take a depot session back from the outbox (once only). */
+let recovering: 'no' | 'yes' | 'done' = 'no';
+
 function Routes() {
   const { path, query } = useLocation();
   const current = useStore(session);
@@ -47,6 +51,17 @@ function Routes() {
     // The installed app starts at `/`; a phone that has used the driver app goes back to it.
     if (path === '/' && dayOnPhone()) {
       navigate('/driver', undefined, true);
+      return null;
+    }
+    if ((path === '/depot' || path.startsWith('/depot/')) && recovering !== 'done') {
+      // A crashed tablet may have lost the web session but not its unsent scans (recoverSession.ts).
+      if (recovering === 'no') {
+        recovering = 'yes';
+        void recoverDepotSession().catch(() => false).then((ok) => {
+          recovering = 'done';
+          if (!ok) navigate('/login', { next: path }, true);
+        });
+      }
       return null;
     }
     if (path !== '/login') {

@@ -38,7 +38,15 @@ export function signIn(next: Session): void {
   session.set(next);
 }
 
+/** The token this device last ended by logging out: never taken back from the outbox (recoverSession.ts). */
+const ENDED = 'courier.session.ended';
+export function endedToken(): string | null {
+  try { return localStorage.getItem(ENDED); } catch { return null; }
+}
+
 export function signOut(reason: 'expired' | 'logout'): void {
+  const ending = session.get()?.token;
+  if (reason === 'logout' && ending) localStorage.setItem(ENDED, ending);
   localStorage.removeItem(KEY);
   signOutReason.set(reason);
   session.set(null);

@@ -33,7 +33,7 @@ async function world() {
   }, { baseDelayMs: 60_000 });
   const parcel = async (hawb: string, extra: Record<string, unknown> = {}) => {
     const res = await t.json<{ id: number }>('POST', '/api/package/', shipper.token, {
-      hawb, customer_name: 'Robin', customer_phone: `+61 400 000 ${hawb.slice(-1)}`, recipient_email: `robin.${hawb.toLowerCase()}@example.net`, ...extra,
+      hawb, customer_name: 'Robin', customer_phone: `+61 400 000 10${hawb.slice(-1)}`, recipient_email: `robin.${hawb.toLowerCase()}@example.net`, ...extra,
     });
     expect(res.status).toBe(201);
     return res.body.id;
@@ -67,7 +67,7 @@ describe('proof at the door (issue 34)', () => {
     const mail = smtp.mails.find((m) => m.to.includes('robin.door-1@example.net'))!;
     const code = /Your delivery code: (\d{6})/.exec(mail.text)?.[1];
     expect(code).toMatch(/^\d{6}$/);
-    const text = sms.accepted().find((r) => r.form.get('To') === '+61 400 000 1')!;
+    const text = sms.accepted().find((r) => r.form.get('To') === '+61400000101')!;
     expect(text.form.get('Body')).toContain(`Delivery code: ${code!}`);
 
     const [copy] = await w.feed();

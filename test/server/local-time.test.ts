@@ -89,7 +89,11 @@ describe('shifts and windows typed as the depot\'s wall clock', () => {
     const sydney = plan.proposal!.routes.find((r) => r.driver === d1.id)!;
     const west = plan.proposal!.routes.find((r) => r.driver === d2.id)!;
     // 07:00 in Sydney in January is 20:00 UTC the day before (AEDT, +11); in Perth 23:00 UTC (+8, no daylight saving).
-    expect(sydney).toMatchObject({ time_zone: SYD, shift_start: '07:00', depart: '2026-01-05T20:00:00.000Z' });
+    // The van leaves no earlier than its shift and no earlier than it must to be at the 09:00 window
+    // (issue 32: vans do not leave early only to wait).
+    expect(sydney).toMatchObject({ time_zone: SYD, shift_start: '07:00' });
+    expect(Date.parse(sydney.depart)).toBeGreaterThanOrEqual(at('2026-01-05T20:00:00Z'));
+    expect(Date.parse(sydney.depart)).toBeLessThan(at('2026-01-05T22:00:00Z'));
     expect(west).toMatchObject({ time_zone: 'Australia/Perth', shift_start: '07:00', depart: '2026-01-05T23:00:00.000Z' });
     const stop = sydney.stops.find((s) => s.package === windowed)!;
     expect(stop).toMatchObject({ time_zone: SYD, window_start: '09:00', window_end: '10:00', late: false });

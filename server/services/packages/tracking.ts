@@ -36,8 +36,10 @@ export async function trackParcel(deps: Deps, hawb: string, address: string): Pr
     .filter((e, i, all) => i === 0 || all[i - 1]?.to !== e.to);
   const status = row.p.status as PackageStatus;
   const cod = await codRow(deps.db, row.p.id);
+  const due = cod ? codDueText(cod) : null;
   return {
-    cash_on_delivery: cod ? codDueText(cod) : null,
+    // Only where something is due: every other parcel answers exactly the specification's shape.
+    ...(due ? { cash_on_delivery: due } : {}),
     success: true,
     hawb: row.p.hawb,
     status,
