@@ -20,7 +20,7 @@ async function world() {
 }
 
 async function planned(w: Awaited<ReturnType<typeof world>>, body: Json): Promise<PlanJob> {
-  const start = await w.t.json<PlanJob>('POST', '/api/dispatch/plan/', w.admin.token, { date: DAY, time_limit_ms: 200, drivers: [w.d1.id, w.d2.id], ...body });
+  const start = await w.t.json<PlanJob>('POST', '/api/dispatch/plan/', w.admin.token, { date: DAY, include_undated: true, time_limit_ms: 200, drivers: [w.d1.id, w.d2.id], ...body });
   expect(start.status, JSON.stringify(start.body)).toBe(202);
   for (let i = 0; i < 600; i++) {
     const r = await w.t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, w.admin.token);

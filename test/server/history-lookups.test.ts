@@ -104,7 +104,7 @@ describe('cold storage: reads served by the lookups the mover keeps', () => {
     expect((await page(proofToken))[1]).toMatchObject({ opted_out: false });
     const stop = await post(`/api/public/track/${proofToken}/opt-out/`);
     expect(stop.status).toBe(200);
-    expect((await t.app.deps.db.select({ address: messageOptOut.address }).from(messageOptOut).all()).map((r) => r.address)).toEqual(['0400000000']);
+    expect((await t.app.deps.db.select({ address: messageOptOut.address }).from(messageOptOut).all()).map((r) => r.address)).toEqual(['+61400000000']);
     expect(await page(proofToken)).toEqual([after.pages[0]?.[0], { ...(after.pages[0]?.[1] as Json), opted_out: true }]);
     // Another parcel's file is not on this page, hot or cold.
     expect((await t.call('GET', `/api/public/track/${ratedToken}/file/${(await photoUrl()).split('/').at(-2)}/`, null)).status).toBe(404);
