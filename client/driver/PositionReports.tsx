@@ -28,7 +28,7 @@ export function PositionReports() {
   return (
     <div class="pending-note row between" role="note" data-testid="location-note">
       <span>Location is off for this app, so the office's map and your customers' arrival times cannot follow the van. Your deliveries work as usual.</span>
-      <Button size="small" onClick={close} data-testid="location-note-ok">OK</Button>
+      <Button size="small" onClick={close} data-testid="location-note-ok">Got it</Button>
     </div>
   );
 }

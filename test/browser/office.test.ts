@@ -93,7 +93,7 @@ describe.skipIf(!hasChromium)('office exceptions from the web (Chromium)', () =>
     await waitText(page, '12 King St');
     await waitText(page, 'Details corrected');
     const corrected = await srv.api<{ results: { customer_phone: string; customer_address: string }[] }>(admin, 'GET', 'package/?search=WEB-0001');
-    expect(corrected.body.results[0]).toMatchObject({ customer_phone: '0400 999 888', customer_address: '12 King St' });
+    expect(corrected.body.results[0]).toMatchObject({ customer_phone: '+61400999888', customer_address: '12 King St' });
 
     await page.getByRole('button', { name: 'Cancel', exact: true }).click();
     await page.getByTestId('action-confirm').click();
@@ -103,7 +103,7 @@ describe.skipIf(!hasChromium)('office exceptions from the web (Chromium)', () =>
     await waitText(page, /Cancel: parcel WEB-0001 done/);
     await waitText(page, 'Shipper called it off');
     const list = await srv.api<{ results: { id: number; status: string; customer_phone: string; customer_address: string }[] }>(admin, 'GET', 'package/?search=WEB-0001');
-    expect(list.body.results[0]).toMatchObject({ status: 'cancelled', customer_phone: '0400 999 888', customer_address: '12 King St' });
+    expect(list.body.results[0]).toMatchObject({ status: 'cancelled', customer_phone: '+61400999888', customer_address: '12 King St' });
     // Final: no more actions offered.
     await page.getByTestId('package-actions').waitFor({ state: 'detached' });
     await ctx.close();

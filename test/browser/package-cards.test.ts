@@ -67,7 +67,7 @@ describe.skipIf(!hasChromium)('package list as cards on small screens (Chromium)
     await rita.getByText('1 Main St, Newtown 2042', { exact: true }).waitFor();
     expect(await cards.filter({ hasText: 'PC-0003' }).getByText('9 King St, Newtown 2042', { exact: true }).count()).toBe(1);
     expect(await cards.filter({ hasText: 'PC-0004' }).textContent()).toContain('Dana Driver');
-    expect(await rita.getByRole('link', { name: 'Call Rita Recipient' }).getAttribute('href')).toBe('tel:0400111222');
+    expect(await rita.getByRole('link', { name: 'Call Rita Recipient' }).getAttribute('href')).toBe('tel:+61400111222');
     // Every button and link in a card is a full-size target, and no card is wider than the screen.
     const targets = await cards.locator('.btn, .pkg-select, a.pkg-hawb').evaluateAll((els) => els.map((e) => { const r = e.getBoundingClientRect(); return { h: r.height, w: r.width, right: r.right }; }));
     expect(targets.length).toBeGreaterThan(8);
