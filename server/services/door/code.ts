@@ -15,7 +15,7 @@ import { doorRow, parcelRequirements } from './rules';
 export async function ensureCode(db: Db, now: number, row: { id: number; company_id: number | null }): Promise<string | null> {
   const door = await doorRow(db, row.id);
   if (door?.code) return door.code;
-  if (!(await parcelRequirements(db, row, door)).code) return null;
+  if (!(await parcelRequirements(db, row, door ?? null)).code) return null;
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const salt = randomBytes(16).toString('hex');
   const hash = await hashCode(code, salt, CODE_ITERATIONS);

@@ -53,7 +53,8 @@ export function effective(companyDefault: ProofRequirements, door: DoorRow | und
   return raiseRequirements(companyDefault, parse<Partial<ProofRequirements>>(door?.requirements));
 }
 
-export async function parcelRequirements(db: Db, row: { id: number; company_id: number | null }, door?: DoorRow): Promise<ProofRequirements> {
-  return effective(await companyRequirements(db, row.company_id), door ?? await doorRow(db, row.id));
+/** `door`: the parcel's door row when the caller read it already (null: read, and there is none). */
+export async function parcelRequirements(db: Db, row: { id: number; company_id: number | null }, door?: DoorRow | null): Promise<ProofRequirements> {
+  return effective(await companyRequirements(db, row.company_id), door === undefined ? await doorRow(db, row.id) : door ?? undefined);
 }
 

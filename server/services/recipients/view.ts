@@ -133,7 +133,7 @@ export async function rescheduleWindow(deps: Deps, parcel: PackageRow, settings:
 async function doorView(db: Deps['db'], parcel: PackageRow, open: boolean): Promise<RecipientView['door']> {
   const door = await doorRow(db, parcel.id);
   return {
-    requirements: await parcelRequirements(db, parcel, door), choice: choiceOf(door),
+    requirements: await parcelRequirements(db, parcel, door ?? null), choice: choiceOf(door),
     checked: door?.checked ? JSON.parse(door.checked) as DoorChecked : null, can_choose: open,
   };
 }
