@@ -14,7 +14,10 @@ export default defineConfig({
   root: 'client',
   publicDir: 'public',
   build: {
-    outDir: '../dist', emptyOutDir: true, sourcemap: false, target: 'es2020',
+    outDir: '../dist',
+    emptyOutDir: true,
+    sourcemap: false,
+    target: 'es2020',
     // Two entries: the app, and the recipients' tracking page with its own small bundle (no app code).
     rollupOptions: {
       input: {
@@ -37,11 +40,27 @@ export default defineConfig({
         // (shared/door.ts, issue 34) is read by the day's stop card, the tracking page and the office: `shell`.
         codeSplitting: {
           groups: [
-            { name: 'shell', priority: 3, test: /node_modules[\\/](preact|@preact)[\\/]|[\\/]client[\\/]ui[\\/](Button|Badge)\.tsx|[\\/]shared[\\/](lifecycle|door)\.ts|rolldown[:\\/]runtime|vite[\\/](preload-helper|modulepreload-polyfill)|defineProperty|toPropertyKey|toPrimitive|typeof/ },
-            { name: 'app', priority: 2, test: /[\\/]client[\\/](app[\\/](store|session|router|Lazy|serviceWorker)\.tsx?|ui[\\/](States|toast|Field|Logo)\.tsx?|api[\\/]client\.ts|driver[\\/](localKeys|index|Login)\.tsx?|sync[\\/](firstRead|metaKeys)\.ts)$|[\\/]shared[\\/](errors|routing[\\/](haversine|eta))\.ts$/ },
+            {
+              name: 'shell',
+              priority: 3,
+              test: /node_modules[\\/](preact|@preact)[\\/]|[\\/]client[\\/]ui[\\/](Button|Badge)\.tsx|[\\/]shared[\\/](lifecycle|door)\.ts|rolldown[:\\/]runtime|vite[\\/](preload-helper|modulepreload-polyfill)|defineProperty|toPropertyKey|toPrimitive|typeof/,
+            },
+            {
+              name: 'app',
+              priority: 2,
+              test: /[\\/]client[\\/](app[\\/](store|session|router|Lazy|serviceWorker)\.tsx?|ui[\\/](States|toast|Field|Logo)\.tsx?|api[\\/]client\.ts|driver[\\/](localKeys|index|Login)\.tsx?|sync[\\/](firstRead|metaKeys)\.ts)$|[\\/]shared[\\/](errors|routing[\\/](haversine|eta))\.ts$/,
+            },
             // The sync engine with Dexie, apart from the day: the depot tablet queues its scans in it too (issue 35), and must not get driver.css.
-            { name: 'sync', priority: 1.5, test: /node_modules[\\/]dexie[\\/]|[\\/]client[\\/]sync[\\/](?!firstRead|metaKeys)|[\\/]client[\\/]driver[\\/]engine\.ts$/ },
-            { name: 'driver-core', priority: 1, test: /[\\/]client[\\/]driver[\\/](Workday|Frame|Today|hooks|day|undo|UndoBar|SyncChip|StopCard|BigLink|RecipientNote|geo|eta|etaMath|routeCache|online|maps|refusal)\.tsx?$/ },
+            {
+              name: 'sync',
+              priority: 1.5,
+              test: /node_modules[\\/]dexie[\\/]|[\\/]client[\\/]sync[\\/](?!firstRead|metaKeys)|[\\/]client[\\/]driver[\\/]engine\.ts$/,
+            },
+            {
+              name: 'driver-core',
+              priority: 1,
+              test: /[\\/]client[\\/]driver[\\/](Workday|Frame|Today|hooks|day|undo|UndoBar|SyncChip|StopCard|BigLink|RecipientNote|geo|eta|etaMath|routeCache|online|maps|refusal)\.tsx?$/,
+            },
           ],
         },
       },
@@ -79,11 +98,13 @@ export default defineConfig({
         navigateFallbackDenylist: [/^\/api\//, /^\/track\.html/],
         // Hashed build files (never change under one name) the page fetched or cached itself, served
         // from the cache first: how the depot's screens work offline without being in the precache.
-        runtimeCaching: [{
-          urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/assets/'),
-          handler: 'CacheFirst',
-          options: { cacheName: ASSET_CACHE, expiration: { maxEntries: 300, maxAgeSeconds: 60 * 24 * 3600 } },
-        }],
+        runtimeCaching: [
+          {
+            urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/assets/'),
+            handler: 'CacheFirst',
+            options: { cacheName: ASSET_CACHE, expiration: { maxEntries: 300, maxAgeSeconds: 60 * 24 * 3600 } },
+          },
+        ],
         manifestTransforms: [async (entries) => ({ manifest: entries.filter((e) => precache.keep(e.url)), warnings: [] })],
       },
     }),

@@ -41,17 +41,26 @@ function nearestOrder(points: LatLng[]): LatLng[] {
   return out;
 }
 
-interface DayResult { promised: ArrivalSample[]; straight: ArrivalSample[]; live: ArrivalSample[] }
+interface DayResult {
+  promised: ArrivalSample[];
+  straight: ArrivalSample[];
+  live: ArrivalSample[];
+}
 
 function simulateDay(rng: Rng): DayResult {
-  const places = nearestOrder(Array.from({ length: STOPS }, () => ({
-    latitude: DEPOT.latitude + (rng.next() - 0.5) * 0.16, longitude: DEPOT.longitude + (rng.next() - 0.5) * 0.2,
-  })));
+  const places = nearestOrder(
+    Array.from({ length: STOPS }, () => ({
+      latitude: DEPOT.latitude + (rng.next() - 0.5) * 0.16,
+      longitude: DEPOT.longitude + (rng.next() - 0.5) * 0.2,
+    })),
+  );
   const stops: EtaStop[] = places.map((p, i) => ({ id: i + 1, ...p, serviceS: SERVICE_S, window: null }));
   // The road engine's legs: each with its own detour (1.2-1.7) at 22-34 km/h.
   const pts = [DEPOT, ...places];
   const legs: RouteLegTime[] = stops.map((s, i) => ({
-    from: i === 0 ? null : i, to: s.id, durationS: (haversineDistance(pts[i]!, pts[i + 1]!) * (1.2 + 0.5 * rng.next())) / ((22 + 12 * rng.next()) / 3.6),
+    from: i === 0 ? null : i,
+    to: s.id,
+    durationS: (haversineDistance(pts[i]!, pts[i + 1]!) * (1.2 + 0.5 * rng.next())) / ((22 + 12 * rng.next()) / 3.6),
   }));
   const base = { now: SHIFT_START - 3_600_000, shiftStart: SHIFT_START, stops, model: DEFAULT_TRAVEL };
   const promised = roadEtas({ ...base, origin: { kind: 'start', at: DEPOT }, legs });
@@ -87,9 +96,19 @@ function simulateDay(rng: Rng): DayResult {
       const to = places[done]!;
       const f = Math.min(1, Math.max(0, (fixAt - legStart) / (actual[done]! - legStart)));
       const noise = () => (gauss(rng) * 20) / 111_000;
-      origin = fixAt > legStart
-        ? { kind: 'position', at: { latitude: from.latitude + (to.latitude - from.latitude) * f + noise(), longitude: from.longitude + (to.longitude - from.longitude) * f + noise() }, since: fixAt }
-        : done === 0 ? { kind: 'start', at: DEPOT } : { kind: 'stop', id: done, at: places[done - 1]!, since: legStart };
+      origin =
+        fixAt > legStart
+          ? {
+              kind: 'position',
+              at: {
+                latitude: from.latitude + (to.latitude - from.latitude) * f + noise(),
+                longitude: from.longitude + (to.longitude - from.longitude) * f + noise(),
+              },
+              since: fixAt,
+            }
+          : done === 0
+            ? { kind: 'start', at: DEPOT }
+            : { kind: 'stop', id: done, at: places[done - 1]!, since: legStart };
     } else {
       origin = done === 0 ? { kind: 'start', at: DEPOT } : { kind: 'stop', id: done, at: places[done - 1]!, since: legStart };
     }
@@ -105,7 +124,11 @@ function simulateDay(rng: Rng): DayResult {
   };
 }
 
-export interface ArrivalBenchResult { promised: ArrivalStats; straight: ArrivalStats; live: ArrivalStats }
+export interface ArrivalBenchResult {
+  promised: ArrivalStats;
+  straight: ArrivalStats;
+  live: ArrivalStats;
+}
 
 export function runArrivalBench(log: (line: string) => void = console.log): ArrivalBenchResult {
   const rng = createRng(31);
@@ -117,7 +140,10 @@ export function runArrivalBench(log: (line: string) => void = console.log): Arri
     all.live.push(...r.live);
   }
   const out = { promised: arrivalStats(all.promised), straight: arrivalStats(all.straight), live: arrivalStats(all.live) };
-  const line = (label: string, s: ArrivalStats) => log(`${label.padEnd(46)} stops ${String(s.stops).padStart(4)}  mean |err| ${s.mean_abs_error_min?.toFixed(1).padStart(6)} min  p90 ${s.p90_abs_error_min?.toFixed(1).padStart(6)} min  bias ${s.mean_error_min?.toFixed(1).padStart(6)} min  in band ${Math.round((s.in_band ?? 0) * 100)}%`);
+  const line = (label: string, s: ArrivalStats) =>
+    log(
+      `${label.padEnd(46)} stops ${String(s.stops).padStart(4)}  mean |err| ${s.mean_abs_error_min?.toFixed(1).padStart(6)} min  p90 ${s.p90_abs_error_min?.toFixed(1).padStart(6)} min  bias ${s.mean_error_min?.toFixed(1).padStart(6)} min  in band ${Math.round((s.in_band ?? 0) * 100)}%`,
+    );
   log(`${DAYS} simulated days × ${STOPS} stops, road legs with traffic noise, positions replayed each minute`);
   line('promised at commit, road legs', out.promised);
   line('promised at commit, great-circle (before)', out.straight);

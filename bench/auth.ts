@@ -17,17 +17,33 @@ import { hashPassword } from '../server/services/auth/passwords';
 export async function runAuthBench(rounds = 9): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'courier-auth-bench-'));
   const db = await openDatabase(join(dir, 'c.db'));
-  const app = createApp({ db, files: diskFileStore(join(dir, 'files')), clock: systemClock, config: { trustProxy: 1, publicUrl: 'https://bench.test' } });
+  const app = createApp({
+    db,
+    files: diskFileStore(join(dir, 'files')),
+    clock: systemClock,
+    config: { trustProxy: 1, publicUrl: 'https://bench.test' },
+  });
   const now = Date.now();
   const hash = await hashPassword('bench-password-1');
-  await db.insert(user).values({ name: 'Known', email: 'known@bench.test', role: 'admin', password_hash: hash, created_at: now, updated_at: now }).run();
+  await db
+    .insert(user)
+    .values({ name: 'Known', email: 'known@bench.test', role: 'admin', password_hash: hash, created_at: now, updated_at: now })
+    .run();
   // Known accounts for forget-password, named by the request counter the bench will reach.
-  for (let i = 1; i <= rounds * 8; i++) await db.insert(user).values({ name: `K${i}`, email: `known${i}@bench.test`, role: 'driver', password_hash: hash, created_at: now, updated_at: now }).run();
+  for (let i = 1; i <= rounds * 8; i++)
+    await db
+      .insert(user)
+      .values({ name: `K${i}`, email: `known${i}@bench.test`, role: 'driver', password_hash: hash, created_at: now, updated_at: now })
+      .run();
   let ip = 0;
   const time = async (path: string, body: unknown): Promise<{ ms: number; status: number }> => {
     ip += 1; // one address per request: the throttle is not what is measured here
     const t0 = performance.now();
-    const res = await app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.${ip >> 16}.${(ip >> 8) & 255}.${ip & 255}` }, body: JSON.stringify(body) });
+    const res = await app.request(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.${ip >> 16}.${(ip >> 8) & 255}.${ip & 255}` },
+      body: JSON.stringify(body),
+    });
     await res.arrayBuffer();
     return { ms: performance.now() - t0, status: res.status };
   };
@@ -50,7 +66,9 @@ export async function runAuthBench(rounds = 9): Promise<void> {
       unknown.push(u.ms);
       statuses.add(`${k.status}/${u.status}`);
     }
-    console.log(`${path.padEnd(40)} known ${median(known).toFixed(1)} ms, unknown ${median(unknown).toFixed(1)} ms (median of ${rounds}; status known/unknown ${[...statuses].join(',')})`);
+    console.log(
+      `${path.padEnd(40)} known ${median(known).toFixed(1)} ms, unknown ${median(unknown).toFixed(1)} ms (median of ${rounds}; status known/unknown ${[...statuses].join(',')})`,
+    );
   }
   await db.$engine.close();
 }

@@ -21,7 +21,14 @@ const TRACK_ENTRY = 'track.html';
 /** Source folders the tracking page must never load: the app shell, the staff screens, the driver app and its sync engine. */
 const APP_ONLY = /^(admin|app|depot|driver|sync|api)\//;
 
-interface Chunk { file: string; isEntry?: boolean; imports?: string[]; dynamicImports?: string[]; css?: string[]; src?: string }
+interface Chunk {
+  file: string;
+  isEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+  css?: string[];
+  src?: string;
+}
 type Manifest = Record<string, Chunk>;
 
 export interface BundleReport {
@@ -52,23 +59,28 @@ function closure(manifest: Manifest, start: string[]): Set<string> {
 export function measure(outDir: string): BundleReport {
   const manifest = JSON.parse(readFileSync(join(outDir, '.vite', 'manifest.json'), 'utf8')) as Manifest;
   // Two HTML entries since the tracking page has its own: the app's is index.html.
-  const entry = manifest['index.html']?.isEntry ? 'index.html' : Object.keys(manifest).find((k) => manifest[k]?.isEntry && k !== TRACK_ENTRY);
+  const entry = manifest['index.html']?.isEntry
+    ? 'index.html'
+    : Object.keys(manifest).find((k) => manifest[k]?.isEntry && k !== TRACK_ENTRY);
   if (!entry) throw new Error('no entry chunk in the Vite manifest');
   // A module merged into a named chunk group (vite.config.ts) is listed under the group's chunk.
-  const keyOf = (module: string, group: string) => (manifest[module] ? module
-    : Object.keys(manifest).find((k) => new RegExp(`^_${group}-[\\w-]{8}\\.js$`).test(k)));
+  const keyOf = (module: string, group: string) =>
+    manifest[module] ? module : Object.keys(manifest).find((k) => new RegExp(`^_${group}-[\\w-]{8}\\.js$`).test(k));
   const driverKey = keyOf(DRIVER_MODULE, 'app');
   const dayKey = keyOf(DAY_MODULE, 'driver-core');
   if (!driverKey || !dayKey) throw new Error(`${DRIVER_MODULE} or ${DAY_MODULE} is not in the Vite manifest`);
   // The driver's login rides with the app's shared chunk (vite.config.ts `app`); its day must not.
-  if (closure(manifest, [entry]).has(dayKey)) throw new Error('the entry imports the driver\'s day (sync engine) statically: it must be loaded lazily');
+  if (closure(manifest, [entry]).has(dayKey))
+    throw new Error("the entry imports the driver's day (sync engine) statically: it must be loaded lazily");
   const keys = closure(manifest, [entry, driverKey, dayKey]);
   const gz = (file: string) => gzipSync(readFileSync(join(outDir, file)), { level: 9 }).length;
   const chunks = [...keys].map((k) => manifest[k] as Chunk).map((c) => ({ file: c.file, gzipKiB: kib(gz(c.file)) }));
   const css = [...new Set([...keys].flatMap((k) => manifest[k]?.css ?? []))];
   const js = [...keys].reduce((sum, k) => sum + gz((manifest[k] as Chunk).file), 0);
-  const lazyOf = (what: string, test: (key: string) => boolean) => Object.entries(manifest)
-    .filter(([k]) => test(k) && !keys.has(k)).map(([, c]) => ({ what, file: c.file, gzipKiB: kib(gz(c.file)) }));
+  const lazyOf = (what: string, test: (key: string) => boolean) =>
+    Object.entries(manifest)
+      .filter(([k]) => test(k) && !keys.has(k))
+      .map(([, c]) => ({ what, file: c.file, gzipKiB: kib(gz(c.file)) }));
   const lazy = [
     ...lazyOf('barcode scanner (@zxing)', (k) => k.includes('@zxing')),
     ...lazyOf('route optimiser', (k) => k.endsWith('driver/reorder.ts')),
@@ -87,21 +99,34 @@ export function measure(outDir: string): BundleReport {
   };
   return {
     trackingPage,
-    initialJsGzipKiB: kib(js), initialCssGzipKiB: kib(css.reduce((s, f) => s + gz(f), 0)),
-    chunks: chunks.sort((a, b) => b.gzipKiB - a.gzipKiB), lazy, withinBudget: kib(js) <= BUDGET_KIB,
+    initialJsGzipKiB: kib(js),
+    initialCssGzipKiB: kib(css.reduce((s, f) => s + gz(f), 0)),
+    chunks: chunks.sort((a, b) => b.gzipKiB - a.gzipKiB),
+    lazy,
+    withinBudget: kib(js) <= BUDGET_KIB,
   };
 }
 
 export async function runBundleBench(): Promise<BundleReport> {
   const out = mkdtempSync(join(tmpdir(), 'courier-bundle-'));
   try {
-    await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', out, '--emptyOutDir', '--manifest', '--logLevel', 'warn'], {
-      cwd: ROOT, maxBuffer: 32 * 1024 * 1024, timeout: 300_000,
-    });
+    await promisify(execFile)(
+      process.execPath,
+      [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', out, '--emptyOutDir', '--manifest', '--logLevel', 'warn'],
+      {
+        cwd: ROOT,
+        maxBuffer: 32 * 1024 * 1024,
+        timeout: 300_000,
+      },
+    );
     const report = measure(out);
-    console.log(`driver app initial JavaScript: ${report.initialJsGzipKiB} KiB gzip (budget ${BUDGET_KIB} KiB: ${report.withinBudget ? 'within' : 'OVER'}), CSS ${report.initialCssGzipKiB} KiB gzip`);
+    console.log(
+      `driver app initial JavaScript: ${report.initialJsGzipKiB} KiB gzip (budget ${BUDGET_KIB} KiB: ${report.withinBudget ? 'within' : 'OVER'}), CSS ${report.initialCssGzipKiB} KiB gzip`,
+    );
     for (const c of report.chunks) console.log(`  ${c.file.padEnd(48)} ${String(c.gzipKiB).padStart(7)} KiB`);
-    console.log(`recipients' tracking page: ${report.trackingPage.jsGzipKiB} KiB JavaScript + ${report.trackingPage.cssGzipKiB} KiB CSS gzip (${report.trackingPage.chunks.join(', ')}); the map library only with a driver position`);
+    console.log(
+      `recipients' tracking page: ${report.trackingPage.jsGzipKiB} KiB JavaScript + ${report.trackingPage.cssGzipKiB} KiB CSS gzip (${report.trackingPage.chunks.join(', ')}); the map library only with a driver position`,
+    );
     console.log('loaded only when used:');
     for (const l of report.lazy) console.log(`  ${l.what.padEnd(28)} ${l.file.padEnd(40)} ${String(l.gzipKiB).padStart(7)} KiB`);
     return report;

@@ -21,9 +21,11 @@ const LISTED = 20_000;
 async function timed(n: number, concurrency: number, op: (i: number) => Promise<unknown>): Promise<{ perOpMs: number; perS: number }> {
   let next = 0;
   const start = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < n) await op(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) await op(next++);
+    }),
+  );
   const ms = performance.now() - start;
   return { perOpMs: ms / n, perS: (n * 1000) / ms };
 }
@@ -32,19 +34,25 @@ async function storeFigures(name: string, store: FileStore, log: (line: string) 
   const bodies = Array.from({ length: 16 }, () => new Uint8Array(randomBytes(SIZE)));
   const keys: string[] = [];
   for (const c of [1, 8]) {
-    const put = await timed(N, c, async (i) => { keys.push(await store.put(bodies[i % bodies.length] as Uint8Array)); });
+    const put = await timed(N, c, async (i) => {
+      keys.push(await store.put(bodies[i % bodies.length] as Uint8Array));
+    });
     log(`${name.padEnd(28)} put x${c}: ${put.perOpMs.toFixed(2)} ms/op, ${put.perS.toFixed(0)} files/s`);
   }
-  const get = await timed(N, 8, async (i) => { await store.get(keys[i] as string); });
+  const get = await timed(N, 8, async (i) => {
+    await store.get(keys[i] as string);
+  });
   log(`${name.padEnd(28)} get x8: ${get.perOpMs.toFixed(2)} ms/op, ${get.perS.toFixed(0)} files/s`);
   // What the hourly orphan sweep pays before any database lookup: listing everything.
   const tiny = Uint8Array.of(1);
-  await timed(LISTED - 2 * N, 16, async () => { await store.put(tiny); });
+  await timed(LISTED - 2 * N, 16, async () => {
+    await store.put(tiny);
+  });
   const start = performance.now();
   let listed = 0;
   for await (const _ of store.list()) listed += 1;
   const ms = performance.now() - start;
-  log(`${name.padEnd(28)} list ${listed} files: ${ms.toFixed(0)} ms (${((ms / listed) * 1e7 / 60_000).toFixed(1)} min per 10M files)`);
+  log(`${name.padEnd(28)} list ${listed} files: ${ms.toFixed(0)} ms (${(((ms / listed) * 1e7) / 60_000).toFixed(1)} min per 10M files)`);
 }
 
 export async function runFilesBench(log: (line: string) => void = console.log): Promise<void> {
@@ -62,10 +70,18 @@ export async function runFilesBench(log: (line: string) => void = console.log): 
   await storeFigures('disk store (flushed)', diskFileStore(mkdtempSync(join(tmpdir(), 'courier-files-bench-'))), log);
   const standin = await startS3Standin();
   try {
-    await storeFigures('S3 store (loopback)', s3FileStore({
-      bucket: 'courier', prefix: 'bench/', region: standin.region, endpoint: standin.endpoint, forcePathStyle: true,
-      credentials: { accessKeyId: standin.accessKeyId, secretAccessKey: standin.secretAccessKey },
-    }), log);
+    await storeFigures(
+      'S3 store (loopback)',
+      s3FileStore({
+        bucket: 'courier',
+        prefix: 'bench/',
+        region: standin.region,
+        endpoint: standin.endpoint,
+        forcePathStyle: true,
+        credentials: { accessKeyId: standin.accessKeyId, secretAccessKey: standin.secretAccessKey },
+      }),
+      log,
+    );
   } finally {
     await standin.close();
   }

@@ -20,13 +20,24 @@ import { buildPwa, CHROMIUM, CHROMIUM_ARGS, PASSWORD, PHONE, startServer, type S
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 /** DevTools' "Fast 3G": 562.5 ms round trip, 1.6 Mbit/s down, 750 kbit/s up (each x0.9, as DevTools does). */
-const FAST_3G = { offline: false, latency: 562.5, downloadThroughput: (1.6 * 1024 * 1024 / 8) * 0.9, uploadThroughput: (750 * 1024 / 8) * 0.9 };
+const FAST_3G = {
+  offline: false,
+  latency: 562.5,
+  downloadThroughput: ((1.6 * 1024 * 1024) / 8) * 0.9,
+  uploadThroughput: ((750 * 1024) / 8) * 0.9,
+};
 const CPU_SLOWDOWN = 4;
 export const AIMS = { firstLoadKB: 100, coldRenderMs: 2000, warmStartMs: 500, signInMs: 4000, drainMs: 5000 };
 
 export interface FirstLoadReport {
-  firstLoadKB: number; firstLoadRequests: number; precacheFiles: number; precacheKB: number;
-  coldRenderMs: number; warmStartMs: number; signInMs: number; drainMs: number;
+  firstLoadKB: number;
+  firstLoadRequests: number;
+  precacheFiles: number;
+  precacheKB: number;
+  coldRenderMs: number;
+  warmStartMs: number;
+  signInMs: number;
+  drainMs: number;
   runs: { firstLoadKB: number; coldRenderMs: number; warmStartMs: number; signInMs: number; drainMs: number }[];
 }
 
@@ -87,12 +98,20 @@ function precacheOf(dist: string): { files: number; bytes: number } {
   const urls = [...new Set([...sw.matchAll(/url:"([^"]+)"/g)].map((m) => m[1]!))];
   const bytes = urls.reduce((sum, u) => {
     const file = join(dist, u);
-    try { return sum + statSync(`${file}.br`).size; } catch { return sum + statSync(file).size; }
+    try {
+      return sum + statSync(`${file}.br`).size;
+    } catch {
+      return sum + statSync(file).size;
+    }
   }, 0);
   return { files: urls.length, bytes };
 }
 
-export async function oneRun(url: string, driver: { email: string }, stops: number): Promise<{ bytes: number; requests: number; coldMs: number; warmMs: number; signInMs: number }> {
+export async function oneRun(
+  url: string,
+  driver: { email: string },
+  stops: number,
+): Promise<{ bytes: number; requests: number; coldMs: number; warmMs: number; signInMs: number }> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   try {
     const ctx: BrowserContext = await browser.newContext({ viewport: PHONE });
@@ -102,10 +121,14 @@ export async function oneRun(url: string, driver: { email: string }, stops: numb
     const cdp = await throttled(page);
     const sizes = new Map<string, number>();
     let counting = true;
-    cdp.on('Network.loadingFinished', (e: { requestId: string; encodedDataLength: number }) => { if (counting) sizes.set(e.requestId, e.encodedDataLength); });
+    cdp.on('Network.loadingFinished', (e: { requestId: string; encodedDataLength: number }) => {
+      if (counting) sizes.set(e.requestId, e.encodedDataLength);
+    });
     if (process.env.BENCH_DEBUG) {
       const t0 = Date.now();
-      cdp.on('Network.requestWillBeSent', (e: { request: { url: string } }) => console.log(`  +${Date.now() - t0} ms request ${e.request.url.replace(url, '')}`));
+      cdp.on('Network.requestWillBeSent', (e: { request: { url: string } }) =>
+        console.log(`  +${Date.now() - t0} ms request ${e.request.url.replace(url, '')}`),
+      );
     }
     const login = seen(page, 'login');
     await page.goto(`${url}/#/driver`, { waitUntil: 'commit' });
@@ -120,12 +143,17 @@ export async function oneRun(url: string, driver: { email: string }, stops: numb
     const tap = seen(page, 'tap');
     const first = seen(page, 'today');
     const t0 = Date.now();
-    const onRequest = (r: import('playwright-core').Request) => { if (process.env.BENCH_DEBUG) console.log(`  sign-in +${Date.now() - t0} ms ${r.method()} ${r.url().replace(url, '')}`); };
+    const onRequest = (r: import('playwright-core').Request) => {
+      if (process.env.BENCH_DEBUG) console.log(`  sign-in +${Date.now() - t0} ms ${r.method()} ${r.url().replace(url, '')}`);
+    };
     page.on('request', onRequest);
     await page.getByRole('button', { name: 'Log in' }).click();
     const signInMs = (await first) - (await tap);
     page.off('request', onRequest);
-    await page.locator('[data-testid=stop-row]').nth(stops - 1).waitFor({ timeout: 120_000 });
+    await page
+      .locator('[data-testid=stop-row]')
+      .nth(stops - 1)
+      .waitFor({ timeout: 120_000 });
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
     await page.reload();
     await page.locator('[data-testid=stop-row]').first().waitFor({ timeout: 120_000 });
@@ -138,17 +166,28 @@ export async function oneRun(url: string, driver: { email: string }, stops: numb
     await again.goto(`${url}/#/driver`, { waitUntil: 'commit' });
     const warmMs = await today;
     if (process.env.BENCH_DEBUG) {
-      console.log(await again.evaluate(() => {
-        const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
-        const rows: [number, string][] = [[nav.responseEnd, 'html'], [nav.domInteractive, 'dom interactive'], [nav.domContentLoadedEventEnd, 'DOMContentLoaded']];
-        for (const r of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) rows.push([r.responseEnd, `${r.name.split('/').pop()} (started ${Math.round(r.startTime)})`]);
-        for (const m of performance.getEntriesByType('mark')) rows.push([m.startTime, `mark ${m.name}`]);
-        for (const p of performance.getEntriesByType('paint')) rows.push([p.startTime, p.name]);
-        rows.push([(window as unknown as { __firstSeen: { today: number } }).__firstSeen.today, 'TODAY']);
-        return rows.sort((a, b) => a[0] - b[0]).map(([t, n]) => `  warm ${String(Math.round(t)).padStart(5)} ms ${n}`).join('\n');
-      }));
+      console.log(
+        await again.evaluate(() => {
+          const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+          const rows: [number, string][] = [
+            [nav.responseEnd, 'html'],
+            [nav.domInteractive, 'dom interactive'],
+            [nav.domContentLoadedEventEnd, 'DOMContentLoaded'],
+          ];
+          for (const r of performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+            rows.push([r.responseEnd, `${r.name.split('/').pop()} (started ${Math.round(r.startTime)})`]);
+          for (const m of performance.getEntriesByType('mark')) rows.push([m.startTime, `mark ${m.name}`]);
+          for (const p of performance.getEntriesByType('paint')) rows.push([p.startTime, p.name]);
+          rows.push([(window as unknown as { __firstSeen: { today: number } }).__firstSeen.today, 'TODAY']);
+          return rows
+            .sort((a, b) => a[0] - b[0])
+            .map(([t, n]) => `  warm ${String(Math.round(t)).padStart(5)} ms ${n}`)
+            .join('\n');
+        }),
+      );
     }
-    if (!(await again.evaluate(() => navigator.serviceWorker.controller !== null))) throw new Error('warm start was not served by the service worker');
+    if (!(await again.evaluate(() => navigator.serviceWorker.controller !== null)))
+      throw new Error('warm start was not served by the service worker');
     return { bytes, requests: sizes.size, coldMs, warmMs, signInMs };
   } finally {
     await browser.close();
@@ -170,8 +209,13 @@ export async function drainRun(srv: TestServer, driver: Seeded, stops: number, h
     await page.getByLabel('E-mail').fill(driver.email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Log in' }).click();
-    await page.locator('[data-testid=stop-row]').nth(stops - 1).waitFor({ timeout: 120_000 });
-    await page.evaluate(() => { location.hash = '#/driver/scan'; });
+    await page
+      .locator('[data-testid=stop-row]')
+      .nth(stops - 1)
+      .waitFor({ timeout: 120_000 });
+    await page.evaluate(() => {
+      location.hash = '#/driver/scan';
+    });
     await page.getByTestId('scan-screen').waitFor();
     await throttled(page);
     await office.mode('down');
@@ -180,15 +224,29 @@ export async function drainRun(srv: TestServer, driver: Seeded, stops: number, h
     await page.locator('[data-testid=scan-log][data-total="1"]').waitFor({ timeout: 60_000 });
     // Long enough for five or six failed passes: the back-off timer is then 30 s or more away.
     await new Promise((ok) => setTimeout(ok, Number(process.env.BENCH_DRAIN_WAIT_MS ?? 45_000)));
-    const scanned = async () => (await srv.db.select({ id: packageEvent.id }).from(packageEvent)
-      .innerJoin(pkg, eq(pkg.id, packageEvent.package_id)).where(and(eq(pkg.hawb, hawb), eq(packageEvent.action, 'inbound_scan')))).length > 0;
+    const scanned = async () =>
+      (
+        await srv.db
+          .select({ id: packageEvent.id })
+          .from(packageEvent)
+          .innerJoin(pkg, eq(pkg.id, packageEvent.package_id))
+          .where(and(eq(pkg.hawb, hawb), eq(packageEvent.action, 'inbound_scan')))
+      ).length > 0;
     if (await scanned()) throw new Error('the scan reached a server that was down');
     const back = Date.now();
     if (process.env.BENCH_DEBUG) {
       page.on('request', (r) => console.log(`  drain +${Date.now() - back} ms ${r.method()} ${r.url().replace(office.url, '')}`));
-      page.on('requestfailed', (r) => console.log(`  drain +${Date.now() - back} ms failed ${r.url().replace(office.url, '')} ${r.failure()?.errorText}`));
+      page.on('requestfailed', (r) =>
+        console.log(`  drain +${Date.now() - back} ms failed ${r.url().replace(office.url, '')} ${r.failure()?.errorText}`),
+      );
       page.on('console', (m) => console.log(`  drain console ${m.text()}`));
-      console.log('  drain chip', await page.getByTestId('sync-chip').evaluate((e) => JSON.stringify((e as HTMLElement).dataset)).catch(() => '?'));
+      console.log(
+        '  drain chip',
+        await page
+          .getByTestId('sync-chip')
+          .evaluate((e) => JSON.stringify((e as HTMLElement).dataset))
+          .catch(() => '?'),
+      );
     }
     await office.mode('pass');
     while (!(await scanned())) {
@@ -210,8 +268,13 @@ export async function seedDay(srv: TestServer): Promise<{ driver: Seeded; stops:
   const ids: number[] = [];
   for (let i = 0; i < 30; i++) {
     const r = await srv.api<{ id: number }>(admin, 'POST', 'package/', {
-      hawb: `FL-${1000 + i}`, company: co, customer_name: `Receiver ${i}`, customer_address: `${i + 1} George Street, Sydney NSW 2000`,
-      customer_phone: '+61 400 000 000', latitude: -33.86 - i * 0.001, longitude: 151.2,
+      hawb: `FL-${1000 + i}`,
+      company: co,
+      customer_name: `Receiver ${i}`,
+      customer_address: `${i + 1} George Street, Sydney NSW 2000`,
+      customer_phone: '+61 400 000 000',
+      latitude: -33.86 - i * 0.001,
+      longitude: 151.2,
     });
     ids.push(r.body.id);
   }
@@ -230,23 +293,43 @@ export async function runFirstLoadBench(): Promise<FirstLoadReport> {
       const r = await oneRun(srv.url, driver, stops);
       requests = r.requests;
       const drainMs = await drainRun(srv, driver, stops, `FL-${1000 + i}`);
-      runs.push({ firstLoadKB: kb(r.bytes), coldRenderMs: Math.round(r.coldMs), warmStartMs: Math.round(r.warmMs), signInMs: Math.round(r.signInMs), drainMs });
+      runs.push({
+        firstLoadKB: kb(r.bytes),
+        coldRenderMs: Math.round(r.coldMs),
+        warmStartMs: Math.round(r.warmMs),
+        signInMs: Math.round(r.signInMs),
+        drainMs,
+      });
     }
     const pre = precacheOf(dist);
     const report: FirstLoadReport = {
-      firstLoadKB: median(runs.map((r) => r.firstLoadKB)), firstLoadRequests: requests, precacheFiles: pre.files, precacheKB: kb(pre.bytes),
-      coldRenderMs: median(runs.map((r) => r.coldRenderMs)), warmStartMs: median(runs.map((r) => r.warmStartMs)),
-      signInMs: median(runs.map((r) => r.signInMs)), drainMs: median(runs.map((r) => r.drainMs)), runs,
+      firstLoadKB: median(runs.map((r) => r.firstLoadKB)),
+      firstLoadRequests: requests,
+      precacheFiles: pre.files,
+      precacheKB: kb(pre.bytes),
+      coldRenderMs: median(runs.map((r) => r.coldRenderMs)),
+      warmStartMs: median(runs.map((r) => r.warmStartMs)),
+      signInMs: median(runs.map((r) => r.signInMs)),
+      drainMs: median(runs.map((r) => r.drainMs)),
+      runs,
     };
     const mark = (ok: boolean) => (ok ? 'within aim' : 'OVER aim');
     console.log(`driver first load (Fast 3G, ${CPU_SLOWDOWN}x CPU, median of ${RUNS}):`);
-    console.log(`  first load on the wire:  ${report.firstLoadKB} KB in ${report.firstLoadRequests} requests (aim <= ${AIMS.firstLoadKB} KB: ${mark(report.firstLoadKB <= AIMS.firstLoadKB)})`);
-    console.log(`  cold first render:       ${report.coldRenderMs} ms (aim <= ${AIMS.coldRenderMs} ms: ${mark(report.coldRenderMs <= AIMS.coldRenderMs)})`);
-    console.log(`  warm start (SW + IDB):   ${report.warmStartMs} ms (aim <= ${AIMS.warmStartMs} ms: ${mark(report.warmStartMs <= AIMS.warmStartMs)})`);
+    console.log(
+      `  first load on the wire:  ${report.firstLoadKB} KB in ${report.firstLoadRequests} requests (aim <= ${AIMS.firstLoadKB} KB: ${mark(report.firstLoadKB <= AIMS.firstLoadKB)})`,
+    );
+    console.log(
+      `  cold first render:       ${report.coldRenderMs} ms (aim <= ${AIMS.coldRenderMs} ms: ${mark(report.coldRenderMs <= AIMS.coldRenderMs)})`,
+    );
+    console.log(
+      `  warm start (SW + IDB):   ${report.warmStartMs} ms (aim <= ${AIMS.warmStartMs} ms: ${mark(report.warmStartMs <= AIMS.warmStartMs)})`,
+    );
     console.log(`  sign-in to first stop:   ${report.signInMs} ms (aim <= ${AIMS.signInMs} ms: ${mark(report.signInMs <= AIMS.signInMs)})`);
     console.log(`  office back to queue sent: ${report.drainMs} ms (aim <= ${AIMS.drainMs} ms: ${mark(report.drainMs <= AIMS.drainMs)})`);
     console.log(`  then precached in the background: ${report.precacheFiles} files, ${report.precacheKB} KB (brotli)`);
-    console.log(`  runs (KB / cold / warm / sign-in / drain): ${runs.map((r) => `${r.firstLoadKB} / ${r.coldRenderMs} / ${r.warmStartMs} / ${r.signInMs} / ${r.drainMs}`).join('; ')}`);
+    console.log(
+      `  runs (KB / cold / warm / sign-in / drain): ${runs.map((r) => `${r.firstLoadKB} / ${r.coldRenderMs} / ${r.warmStartMs} / ${r.signInMs} / ${r.drainMs}`).join('; ')}`,
+    );
     return report;
   } finally {
     await srv.close();

@@ -62,7 +62,11 @@ function evaluate(input: FleetInput, res: FleetResult): { distance: number; feas
 }
 
 function classOf(name: string): string {
-  return name.toUpperCase().replace(/_.*$/, '').replace(/\d+$/, '').replace(/^(R|C|RC)(\d).*$/, '$1$2');
+  return name
+    .toUpperCase()
+    .replace(/_.*$/, '')
+    .replace(/\d+$/, '')
+    .replace(/^(R|C|RC)(\d).*$/, '$1$2');
 }
 
 function solomonClass(name: string): string {
@@ -92,30 +96,46 @@ function solve(input: FleetInput, ms: number, seed: number, wall: boolean): { re
   return { res, ms: (c.user + c.system) / 1000 };
 }
 
-export async function runFleetBench(log: (line: string) => void = (l) => console.log(l), opts: FleetBenchOptions = {}): Promise<FleetBenchRow[]> {
+export async function runFleetBench(
+  log: (line: string) => void = (l) => console.log(l),
+  opts: FleetBenchOptions = {},
+): Promise<FleetBenchRow[]> {
   const ms = opts.ms ?? 2000;
   const seed = opts.seed ?? 1;
   const rows: FleetBenchRow[] = [];
   if (opts.solomon !== false) {
     const dir = join(ROOT, 'solomon');
     const bks = JSON.parse(readFileSync(join(dir, 'bks-distance.json'), 'utf8')) as Record<string, { best_known_distance: number }>;
-    const files = readdirSync(dir).filter((f) => f.endsWith('.txt')).sort();
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.txt'))
+      .sort();
     log(`Solomon VRPTW, ${ms} ms per instance (${opts.wall ? 'wall clock' : 'its work budget'}), seed ${seed}, minimising total distance`);
     log('instance   distance      best    gap     routes  served  feasible  cpu ms');
     for (const f of files) {
       const name = f.replace(/\.txt$/, '');
       if (!selected(name, opts.only)) continue;
       const inst = parseSolomon(readFileSync(join(dir, f), 'utf8'));
-      const input = opts.rich ? { ...inst.input, vehicles: inst.input.vehicles.map((v) => ({ ...v, costs: { perDistance: 1 } })) } : inst.input;
+      const input = opts.rich
+        ? { ...inst.input, vehicles: inst.input.vehicles.map((v) => ({ ...v, costs: { perDistance: 1 } })) }
+        : inst.input;
       const { res, ms: took } = solve(input, ms, seed, opts.wall ?? false);
       const ev = evaluate(inst.input, res);
       const best = bks[name].best_known_distance;
       const row: FleetBenchRow = {
-        instance: name, cls: solomonClass(name), distance: ev.distance, bks: best, gap: ((ev.distance - best) / best) * 100,
-        served: ev.served, feasible: ev.feasible, routes: res.routes.length, ms: took,
+        instance: name,
+        cls: solomonClass(name),
+        distance: ev.distance,
+        bks: best,
+        gap: ((ev.distance - best) / best) * 100,
+        served: ev.served,
+        feasible: ev.feasible,
+        routes: res.routes.length,
+        ms: took,
       };
       rows.push(row);
-      log(`${name.padEnd(9)} ${ev.distance.toFixed(2).padStart(9)} ${best.toFixed(2).padStart(9)} ${pct(row.gap).padStart(8)} ${String(row.routes).padStart(5)}   ${row.served ? 'yes' : 'NO '}     ${row.feasible ? 'yes' : 'NO '}    ${took.toFixed(0)}`);
+      log(
+        `${name.padEnd(9)} ${ev.distance.toFixed(2).padStart(9)} ${best.toFixed(2).padStart(9)} ${pct(row.gap).padStart(8)} ${String(row.routes).padStart(5)}   ${row.served ? 'yes' : 'NO '}     ${row.feasible ? 'yes' : 'NO '}    ${took.toFixed(0)}`,
+      );
     }
     if (rows.length > 0) {
       log('');
@@ -129,17 +149,24 @@ export async function runFleetBench(log: (line: string) => void = (l) => console
         log(`${cls.padEnd(5)} ${String(rs.length).padStart(3)}  ${pct(mean).padStart(8)}  ${pct(worst).padStart(9)}  ${ok ? 'yes' : 'NO'}`);
       }
       const sorted = rows.map((r) => r.gap).sort((a, b) => a - b);
-      log(`median gap ${pct(sorted[Math.floor(sorted.length / 2)])}, at best-known (<0.01%): ${rows.filter((r) => r.gap < 0.01).length}/${rows.length}  (VROOM published: mean +1.63%, worst +7.54%)`);
+      log(
+        `median gap ${pct(sorted[Math.floor(sorted.length / 2)])}, at best-known (<0.01%): ${rows.filter((r) => r.gap < 0.01).length}/${rows.length}  (VROOM published: mean +1.63%, worst +7.54%)`,
+      );
     }
   }
   if (opts.big !== false) {
     const bigMs = opts.bigMs ?? 30000;
     const dir = join(ROOT, 'homberger-1000');
-    const bks = JSON.parse(readFileSync(join(dir, 'bks.json'), 'utf8')) as Record<string, { best_known_cost: number; vehicles_used: number }>;
+    const bks = JSON.parse(readFileSync(join(dir, 'bks.json'), 'utf8')) as Record<
+      string,
+      { best_known_cost: number; vehicles_used: number }
+    >;
     log('');
     log(`Gehring & Homberger 1,000 customers, ${bigMs} ms each (best-known minimises vehicles first, then distance)`);
     log('instance   distance   best-known  diff     routes (bks)  served  feasible  cpu ms');
-    for (const f of readdirSync(dir).filter((x) => x.endsWith('.txt')).sort()) {
+    for (const f of readdirSync(dir)
+      .filter((x) => x.endsWith('.txt'))
+      .sort()) {
       const name = f.replace(/\.txt$/, '');
       if (!selected(name, opts.only)) continue;
       const inst = parseSolomon(readFileSync(join(dir, f), 'utf8'));
@@ -147,8 +174,20 @@ export async function runFleetBench(log: (line: string) => void = (l) => console
       const ev = evaluate(inst.input, res);
       const b = bks[name];
       const gap = ((ev.distance - b.best_known_cost) / b.best_known_cost) * 100;
-      rows.push({ instance: name, cls: classOf(name), distance: ev.distance, bks: b.best_known_cost, gap, served: ev.served, feasible: ev.feasible, routes: res.routes.length, ms: took });
-      log(`${name.padEnd(9)} ${ev.distance.toFixed(1).padStart(9)} ${b.best_known_cost.toFixed(1).padStart(11)} ${pct(gap).padStart(8)} ${String(res.routes.length).padStart(6)} (${b.vehicles_used})   ${ev.served ? 'yes' : 'NO '}     ${ev.feasible ? 'yes' : 'NO '}    ${took.toFixed(0)}`);
+      rows.push({
+        instance: name,
+        cls: classOf(name),
+        distance: ev.distance,
+        bks: b.best_known_cost,
+        gap,
+        served: ev.served,
+        feasible: ev.feasible,
+        routes: res.routes.length,
+        ms: took,
+      });
+      log(
+        `${name.padEnd(9)} ${ev.distance.toFixed(1).padStart(9)} ${b.best_known_cost.toFixed(1).padStart(11)} ${pct(gap).padStart(8)} ${String(res.routes.length).padStart(6)} (${b.vehicles_used})   ${ev.served ? 'yes' : 'NO '}     ${ev.feasible ? 'yes' : 'NO '}    ${took.toFixed(0)}`,
+      );
     }
   }
   return rows;

@@ -20,31 +20,83 @@ const HOT = Number(process.env.HISTORY_BENCH_HOT ?? 20_000);
 const RUNS = 40;
 
 async function seed(db: Db, now: number): Promise<{ token: string; driver: number }> {
-  const companyId = (await db.insert(company).values({ name: 'History Co', code: 'HIS', email: 'h@bench.test', created_at: now, updated_at: now }).returning().get()).id;
+  const companyId = (
+    await db
+      .insert(company)
+      .values({ name: 'History Co', code: 'HIS', email: 'h@bench.test', created_at: now, updated_at: now })
+      .returning()
+      .get()
+  ).id;
   const zones: number[] = [];
-  for (let i = 0; i < 10; i++) zones.push((await db.insert(zone).values({ name: `Zone ${i}`, created_at: now, updated_at: now }).returning().get()).id);
-  const admin = await db.insert(user).values({ name: 'Bench Admin', email: 'admin@history.test', role: 'super_admin', created_at: now, updated_at: now }).returning().get();
-  const driver = await db.insert(user).values({ name: 'Bench Driver', email: 'driver@history.test', role: 'driver', created_at: now, updated_at: now }).returning().get();
+  for (let i = 0; i < 10; i++)
+    zones.push(
+      (
+        await db
+          .insert(zone)
+          .values({ name: `Zone ${i}`, created_at: now, updated_at: now })
+          .returning()
+          .get()
+      ).id,
+    );
+  const admin = await db
+    .insert(user)
+    .values({ name: 'Bench Admin', email: 'admin@history.test', role: 'super_admin', created_at: now, updated_at: now })
+    .returning()
+    .get();
+  const driver = await db
+    .insert(user)
+    .values({ name: 'Bench Driver', email: 'driver@history.test', role: 'driver', created_at: now, updated_at: now })
+    .returning()
+    .get();
   const t = newToken();
-  await db.insert(authToken).values({ user_id: admin.id, token_hash: t.hash, kind: 'web', expires_at: now + 400 * DAY_MS, created_at: now }).run();
+  await db
+    .insert(authToken)
+    .values({ user_id: admin.id, token_hash: t.hash, kind: 'web', expires_at: now + 400 * DAY_MS, created_at: now })
+    .run();
   const sqlite = sqliteOf(db)!;
   const insert = sqlite.prepare(`INSERT INTO package (hawb, company_id, zone_id, status, customer_name, customer_address, customer_phone,
     weight, delivered_at, created_at, updated_at, assigned_to_id) VALUES (?, ?, ?, ?, ?, ?, '0400 000 000', 2, ?, ?, ?, ?)`);
   // Every old parcel was delivered by the one driver (their history list is as long as history), with a tracking link.
-  const event = sqlite.prepare(`INSERT INTO package_event (package_id, action, from_status, to_status, actor_id, occurred_at, received_at) VALUES (?, 'deliver', 'out_for_delivery', 'delivered', ?, ?, ?)`);
-  const record = sqlite.prepare('INSERT INTO delivery_record (package_id, driver_id, recipient_name, occurred_at, received_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
+  const event = sqlite.prepare(
+    `INSERT INTO package_event (package_id, action, from_status, to_status, actor_id, occurred_at, received_at) VALUES (?, 'deliver', 'out_for_delivery', 'delivered', ?, ?, ?)`,
+  );
+  const record = sqlite.prepare(
+    'INSERT INTO delivery_record (package_id, driver_id, recipient_name, occurred_at, received_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+  );
   const link = sqlite.prepare('INSERT INTO package_recipient (package_id, token, created_at, updated_at) VALUES (?, ?, ?, ?)');
   sqlite.transaction(() => {
     // Old parcels: delivered 120 to 480 days ago. Then today's live ones.
     for (let i = 0; i < COLD; i++) {
       const at = now - (120 + (i % 360)) * DAY_MS;
-      const id = insert.run(`OLD${String(i).padStart(8, '0')}`, companyId, zones[i % 10], 'delivered', `Receiver ${i}`, `${i} Old Street`, at, at - DAY_MS, at, driver.id).lastInsertRowid;
+      const id = insert.run(
+        `OLD${String(i).padStart(8, '0')}`,
+        companyId,
+        zones[i % 10],
+        'delivered',
+        `Receiver ${i}`,
+        `${i} Old Street`,
+        at,
+        at - DAY_MS,
+        at,
+        driver.id,
+      ).lastInsertRowid;
       event.run(id, driver.id, at, at);
       record.run(id, driver.id, `Receiver ${i}`, at, at, at);
       link.run(id, trackToken(i), at, at);
     }
     for (let i = 0; i < HOT; i++) {
-      insert.run(`NEW${String(i).padStart(8, '0')}`, companyId, zones[i % 10], i % 3 ? 'received' : 'out_for_delivery', `Receiver N${i}`, `${i} New Street`, null, now - i * 1000, now, null);
+      insert.run(
+        `NEW${String(i).padStart(8, '0')}`,
+        companyId,
+        zones[i % 10],
+        i % 3 ? 'received' : 'out_for_delivery',
+        `Receiver N${i}`,
+        `${i} New Street`,
+        null,
+        now - i * 1000,
+        now,
+        null,
+      );
     }
   })();
   return { token: t.token, driver: driver.id };
@@ -86,7 +138,7 @@ async function measure(app: ReturnType<typeof createApp>, token: string): Promis
     for (let i = 0; i < RUNS; i++) {
       const t0 = performance.now();
       const res = await app.request(path, { headers: { authorization: `Bearer ${token}` } });
-      const body = await res.json() as Record<string, unknown>;
+      const body = (await res.json()) as Record<string, unknown>;
       times.push(performance.now() - t0);
       if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(body)}`);
       count = pick ? pick(body) : body.count;
@@ -108,11 +160,15 @@ export async function runHistoryBench(): Promise<void> {
     const t0 = performance.now();
     const run = await moveToHistory(app.deps, { afterDays: 90 });
     const moveMs = performance.now() - t0;
-    console.log(`moved ${run.moved} parcels in ${run.batches} batches: ${Math.round(moveMs)} ms (${Math.round(run.moved / (moveMs / 1000))} parcels/s, ${(moveMs / run.batches).toFixed(1)} ms per batch unit)`);
+    console.log(
+      `moved ${run.moved} parcels in ${run.batches} batches: ${Math.round(moveMs)} ms (${Math.round(run.moved / (moveMs / 1000))} parcels/s, ${(moveMs / run.batches).toFixed(1)} ms per batch unit)`,
+    );
     // The tracking page counts calls per address and minute: the second round starts a new minute.
     clock.advance(61_000);
     const after = await measure(app, token);
-    console.log(`| request (${COLD} old delivered + ${HOT} live parcels) | all hot: median ms | ${COLD} moved to history: median ms | count |`);
+    console.log(
+      `| request (${COLD} old delivered + ${HOT} live parcels) | all hot: median ms | ${COLD} moved to history: median ms | count |`,
+    );
     console.log('|---|---|---|---|');
     for (const [name] of QUERIES) {
       const b = before.get(name)!;

@@ -4,7 +4,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export interface LoadResult {
-  name: string; rps: number; p50: number; p90: number; p99: number; max: number; non2xx: number; errors: number; requests: number;
+  name: string;
+  rps: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  non2xx: number;
+  errors: number;
+  requests: number;
   /** Server CPU per request (user + system), when the server's pid was given: the figure that moves least with a noisy machine. */
   cpuMs?: number;
   /** CPU ms per request of each named meter given to `load` (server processes, database, load generator). */
@@ -29,11 +37,18 @@ export function processTree(pid: number): number[] {
   const out = [pid];
   for (let i = 0; i < out.length; i++) {
     let tasks: string[] = [];
-    try { tasks = readdirSync(`/proc/${out[i]}/task`); } catch { continue; }
+    try {
+      tasks = readdirSync(`/proc/${out[i]}/task`);
+    } catch {
+      continue;
+    }
     for (const tid of tasks) {
       try {
-        for (const child of readFileSync(`/proc/${out[i]}/task/${tid}/children`, 'utf8').trim().split(/\s+/)) if (child) out.push(Number(child));
-      } catch { /* the task ended */ }
+        for (const child of readFileSync(`/proc/${out[i]}/task/${tid}/children`, 'utf8').trim().split(/\s+/))
+          if (child) out.push(Number(child));
+      } catch {
+        /* the task ended */
+      }
     }
   }
   return out;
@@ -46,7 +61,11 @@ export function processTree(pid: number): number[] {
  */
 export function machineCpu(): number {
   let line: string;
-  try { line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!; } catch { return Number.NaN; } // not Linux: no figure
+  try {
+    line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
+  } catch {
+    return Number.NaN;
+  } // not Linux: no figure
   const [, ...ticks] = line.trim().split(/\s+/).map(Number);
   const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = ticks;
   return (user + nice + system + irq + softirq + steal) / 100;
@@ -57,9 +76,14 @@ export function cpuOf(pids: () => number[]): () => number {
   return () => pids().reduce((sum, p) => sum + (cpuSeconds(p) ?? 0), 0);
 }
 
-export async function startBenchServer(databasePath: string, env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
+export async function startBenchServer(
+  databasePath: string,
+  env: Record<string, string> = {},
+): Promise<{ url: string; child: ChildProcess }> {
   const child = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), [], {
-    env: { ...process.env, ...env, DATABASE_PATH: databasePath, PORT: '0' }, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    env: { ...process.env, ...env, DATABASE_PATH: databasePath, PORT: '0' },
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { port: number }).port));
@@ -69,34 +93,75 @@ export async function startBenchServer(databasePath: string, env: Record<string,
 }
 
 export async function stopBenchServer(child: ChildProcess): Promise<void> {
-  await new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); });
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
 }
 
 type Req = { method?: string; path: string; headers?: Record<string, string>; body?: string };
 
 /** One autocannon run; `next` gives each request, so writes never repeat an already-applied action. */
 export async function load(
-  name: string, url: string, next: () => Req,
-  opts: { connections?: number; amount?: number; duration?: number; rate?: number; pid?: number; pipelining?: number; meters?: Record<string, () => number> } = {},
+  name: string,
+  url: string,
+  next: () => Req,
+  opts: {
+    connections?: number;
+    amount?: number;
+    duration?: number;
+    rate?: number;
+    pid?: number;
+    pipelining?: number;
+    meters?: Record<string, () => number>;
+  } = {},
 ): Promise<LoadResult> {
   const limit = opts.amount ? { amount: opts.amount } : { duration: opts.duration ?? 5 };
   const cpu0 = cpuSeconds(opts.pid);
   const meters = Object.entries(opts.meters ?? {});
   const m0 = meters.map(([, read]) => read());
   const result = await autocannon({
-    url, connections: opts.connections ?? 10, pipelining: opts.pipelining ?? 1, ...limit, ...(opts.rate ? { overallRate: opts.rate } : {}),
-    requests: [{ setupRequest: (req) => { const r = next(); return { ...req, method: (r.method ?? 'GET') as 'GET', path: r.path, headers: { ...r.headers }, body: r.body }; } }],
+    url,
+    connections: opts.connections ?? 10,
+    pipelining: opts.pipelining ?? 1,
+    ...limit,
+    ...(opts.rate ? { overallRate: opts.rate } : {}),
+    requests: [
+      {
+        setupRequest: (req) => {
+          const r = next();
+          return { ...req, method: (r.method ?? 'GET') as 'GET', path: r.path, headers: { ...r.headers }, body: r.body };
+        },
+      },
+    ],
   });
   return {
-    name, rps: Math.round(result.requests.average), p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max,
-    non2xx: result.non2xx, errors: result.errors, requests: result.requests.total, seconds: result.duration,
+    name,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p90: result.latency.p90,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    requests: result.requests.total,
+    seconds: result.duration,
     cpuMs: cpu0 !== undefined && result.requests.total ? ((cpuSeconds(opts.pid)! - cpu0) * 1000) / result.requests.total : undefined,
     ...(meters.length && result.requests.total
-      ? { cpu: Object.fromEntries(meters.map(([name, read], k) => [name, ((read() - m0[k]!) * 1000) / result.requests.total])) } : {}),
+      ? { cpu: Object.fromEntries(meters.map(([name, read], k) => [name, ((read() - m0[k]!) * 1000) / result.requests.total])) }
+      : {}),
   };
 }
 
-export interface PairedResult { name: string; bare: string; rounds: number; rpsRatio: number; cpuRatio: number; rps: [number, number]; cpuMs: [number, number] }
+export interface PairedResult {
+  name: string;
+  bare: string;
+  rounds: number;
+  rpsRatio: number;
+  cpuRatio: number;
+  rps: [number, number];
+  cpuMs: [number, number];
+}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -107,7 +172,12 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  * mood as much as the routes (paired CPU ratios of one list moved 1.11–1.66 between rounds).
  */
 export async function paired(
-  name: string, bareName: string, url: string, pid: number | undefined, real: () => Req, bare: () => Req,
+  name: string,
+  bareName: string,
+  url: string,
+  pid: number | undefined,
+  real: () => Req,
+  bare: () => Req,
   opts: { rounds?: number; seconds?: number; connections?: number } = {},
 ): Promise<PairedResult> {
   const rounds = opts.rounds ?? 5;
@@ -120,7 +190,9 @@ export async function paired(
     r.push(await load(name, url, real, each));
   }
   return {
-    name, bare: bareName, rounds,
+    name,
+    bare: bareName,
+    rounds,
     rpsRatio: median(r.map((x, k) => x.rps / b[k]!.rps)),
     cpuRatio: median(r.map((x, k) => (x.cpuMs ?? NaN) / (b[k]!.cpuMs ?? NaN))),
     rps: [median(r.map((x) => x.rps)), median(b.map((x) => x.rps))],
@@ -129,8 +201,10 @@ export async function paired(
 }
 
 export function printPaired(p: PairedResult): void {
-  console.log(`${p.name} / ${p.bare}, ${p.rounds} alternating rounds: ${p.rpsRatio.toFixed(2)}x req/s (median ${p.rps[0]} vs ${p.rps[1]}), `
-    + `${p.cpuRatio.toFixed(2)}x CPU per request (median ${p.cpuMs[0].toFixed(2)} vs ${p.cpuMs[1].toFixed(2)} ms)`);
+  console.log(
+    `${p.name} / ${p.bare}, ${p.rounds} alternating rounds: ${p.rpsRatio.toFixed(2)}x req/s (median ${p.rps[0]} vs ${p.rps[1]}), ` +
+      `${p.cpuRatio.toFixed(2)}x CPU per request (median ${p.cpuMs[0].toFixed(2)} vs ${p.cpuMs[1].toFixed(2)} ms)`,
+  );
 }
 
 export function printTable(rows: LoadResult[], bareName: string): void {
@@ -138,7 +212,9 @@ export function printTable(rows: LoadResult[], bareName: string): void {
   console.log('| endpoint | req/s | p50 ms | p90 ms | p99 ms | max ms | server CPU ms/req | non-2xx | vs bare |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
-    console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.max} | ${r.cpuMs?.toFixed(2) ?? '-'} | ${r.non2xx} | ${bare ? (r.rps / bare).toFixed(2) : '-'} |`);
+    console.log(
+      `| ${r.name} | ${r.rps} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.max} | ${r.cpuMs?.toFixed(2) ?? '-'} | ${r.non2xx} | ${bare ? (r.rps / bare).toFixed(2) : '-'} |`,
+    );
   }
 }
 
@@ -148,20 +224,27 @@ export function printTable(rows: LoadResult[], bareName: string): void {
  * each second's quota in one burst, which measures the burst, not the server.) At most
  * `connections` requests are in flight, on keep-alive sockets.
  */
-export async function paced(name: string, url: string, next: () => Req, opts: { rate: number; duration: number; connections: number; pid?: number }): Promise<LoadResult> {
+export async function paced(
+  name: string,
+  url: string,
+  next: () => Req,
+  opts: { rate: number; duration: number; connections: number; pid?: number },
+): Promise<LoadResult> {
   const { Agent, request } = await import('node:http');
   const agent = new Agent({ keepAlive: true, maxSockets: opts.connections });
   const total = Math.max(1, Math.round(opts.rate * opts.duration));
   const latencies: number[] = [];
-  let non2xx = 0; let errors = 0;
-  const send = (r: Req) => new Promise<number>((resolve) => {
-    const req = request(`${url}${r.path}`, { method: r.method ?? 'GET', headers: r.headers, agent }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
+  let non2xx = 0;
+  let errors = 0;
+  const send = (r: Req) =>
+    new Promise<number>((resolve) => {
+      const req = request(`${url}${r.path}`, { method: r.method ?? 'GET', headers: r.headers, agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', () => resolve(0));
+      req.end(r.body);
     });
-    req.on('error', () => resolve(0));
-    req.end(r.body);
-  });
   const cpu0 = cpuSeconds(opts.pid);
   const start = performance.now();
   const inFlight: Promise<void>[] = [];
@@ -169,10 +252,13 @@ export async function paced(name: string, url: string, next: () => Req, opts: { 
     const due = start + (k * 1000) / opts.rate;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    inFlight.push(send(next()).then((status) => {
-      latencies.push(performance.now() - due);
-      if (status === 0) errors += 1; else if (status < 200 || status >= 300) non2xx += 1;
-    }));
+    inFlight.push(
+      send(next()).then((status) => {
+        latencies.push(performance.now() - due);
+        if (status === 0) errors += 1;
+        else if (status < 200 || status >= 300) non2xx += 1;
+      }),
+    );
   }
   await Promise.all(inFlight);
   const seconds = (performance.now() - start) / 1000;
@@ -180,7 +266,15 @@ export async function paced(name: string, url: string, next: () => Req, opts: { 
   latencies.sort((a, b) => a - b);
   const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! * 10) / 10;
   return {
-    name, rps: Math.round(total / seconds), p50: at(0.5), p90: at(0.9), p99: at(0.99), max: at(1), non2xx, errors, requests: total,
+    name,
+    rps: Math.round(total / seconds),
+    p50: at(0.5),
+    p90: at(0.9),
+    p99: at(0.99),
+    max: at(1),
+    non2xx,
+    errors,
+    requests: total,
     cpuMs: cpu0 !== undefined ? ((cpuSeconds(opts.pid)! - cpu0) * 1000) / total : undefined,
   };
 }

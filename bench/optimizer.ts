@@ -29,10 +29,7 @@ export interface OptimizerBenchResult {
   worstGap100: number;
 }
 
-export const INSTANCES = [
-  'berlin52', 'st70', 'eil76', 'pr76', 'kroA100', 'rd100',
-  'ch150', 'kroA200', 'gil262', 'a280', 'pr299', 'lin318',
-];
+export const INSTANCES = ['berlin52', 'st70', 'eil76', 'pr76', 'kroA100', 'rd100', 'ch150', 'kroA200', 'gil262', 'a280', 'pr299', 'lin318'];
 
 const DATA_DIR = join(dirname(fileURLToPath(import.meta.url)), 'data', 'tsplib');
 
@@ -61,9 +58,7 @@ function firstLocalOptimumMs(matrix: number[][]): number {
   return solveTour(problem, { timeLimitMs: Infinity, maxIterations: 0, seed: 1 }).firstLocalOptimumMs;
 }
 
-export async function runOptimizerBench(
-  log: (line: string) => void = () => undefined,
-): Promise<OptimizerBenchResult> {
+export async function runOptimizerBench(log: (line: string) => void = () => undefined): Promise<OptimizerBenchResult> {
   const optima = loadOptima();
   const rows: OptimizerBenchRow[] = [];
   for (const name of INSTANCES) {

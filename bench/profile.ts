@@ -27,7 +27,8 @@ copyFileSync(join(cache, 'scale.db'), join(dir, 'scale.db'));
 const profDir = join(dir, 'prof');
 const child = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), [], {
   env: { ...process.env, DATABASE_PATH: join(dir, 'scale.db'), PORT: '0' },
-  execArgv: ['--import', 'tsx', ...(process.env.NOPROF ? [] : ['--cpu-prof', `--cpu-prof-dir=${profDir}`])], stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  execArgv: ['--import', 'tsx', ...(process.env.NOPROF ? [] : ['--cpu-prof', `--cpu-prof-dir=${profDir}`])],
+  stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
 });
 const port = await new Promise<number>((resolve) => child.once('message', (m) => resolve((m as { port: number }).port)));
 const url = `http://127.0.0.1:${port}`;
@@ -37,30 +38,80 @@ const scans = data.drivers.flatMap((d) => d.toScan.map((b) => ({ token: d.token,
 const delivers = data.drivers.flatMap((d) => d.onVan.map((id) => ({ token: d.token, id })));
 const gens: Record<string, () => { method?: string; path: string; headers?: Record<string, string>; body?: string }> = {
   'bare-read': () => ({ path: `/bare/read/${1 + (i++ % data.packages)}` }),
-  'bare-insert': () => ({ method: 'POST', path: '/bare/insert', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ v: `x${i++}` }) }),
-  'bare-remaining': () => { const d = data.drivers[i++ % data.drivers.length]!; return { path: `/bare/remaining/${d.id}` }; },
-  remaining: () => { const d = data.drivers[i++ % data.drivers.length]!; return { path: `/api/scan-package-api/${d.id}/remaining-packages-list/`, headers: auth(d.token) }; },
-  list: () => ({ path: `/api/package/?status=assigned&zone=${data.zoneIds[i++ % data.zoneIds.length]}&page_size=50`, headers: auth(data.adminToken) }),
-  sync0: () => { const d = data.drivers[i++ % data.drivers.length]!; return { path: '/api/sync/changes/?cursor=0', headers: auth(d.token) }; },
-  head: () => { const d = data.drivers[i++ % data.drivers.length]!; return { path: `/api/sync/changes/?cursor=${data.feedLast}`, headers: auth(d.token) }; },
-  syncN: () => { const d = data.drivers[i++ % data.drivers.length]!; return { path: `/api/sync/changes/?cursor=${data.feedLast - 2000}`, headers: auth(d.token) }; },
-  scan: () => { const s = scans[i++ % scans.length]!; return { method: 'POST', path: '/api/scan-package-api/inbound-scan/', headers: auth(s.token), body: JSON.stringify({ barcode: s.barcode }) }; },
-  deliver: () => { const d = delivers[i++ % delivers.length]!; return { method: 'POST', path: `/api/package-delivered/${d.id}/deliver/`, headers: auth(d.token), body: JSON.stringify({ recipient_name: 'Front desk' }) }; },
+  'bare-insert': () => ({
+    method: 'POST',
+    path: '/bare/insert',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ v: `x${i++}` }),
+  }),
+  'bare-remaining': () => {
+    const d = data.drivers[i++ % data.drivers.length]!;
+    return { path: `/bare/remaining/${d.id}` };
+  },
+  remaining: () => {
+    const d = data.drivers[i++ % data.drivers.length]!;
+    return { path: `/api/scan-package-api/${d.id}/remaining-packages-list/`, headers: auth(d.token) };
+  },
+  list: () => ({
+    path: `/api/package/?status=assigned&zone=${data.zoneIds[i++ % data.zoneIds.length]}&page_size=50`,
+    headers: auth(data.adminToken),
+  }),
+  sync0: () => {
+    const d = data.drivers[i++ % data.drivers.length]!;
+    return { path: '/api/sync/changes/?cursor=0', headers: auth(d.token) };
+  },
+  head: () => {
+    const d = data.drivers[i++ % data.drivers.length]!;
+    return { path: `/api/sync/changes/?cursor=${data.feedLast}`, headers: auth(d.token) };
+  },
+  syncN: () => {
+    const d = data.drivers[i++ % data.drivers.length]!;
+    return { path: `/api/sync/changes/?cursor=${data.feedLast - 2000}`, headers: auth(d.token) };
+  },
+  scan: () => {
+    const s = scans[i++ % scans.length]!;
+    return {
+      method: 'POST',
+      path: '/api/scan-package-api/inbound-scan/',
+      headers: auth(s.token),
+      body: JSON.stringify({ barcode: s.barcode }),
+    };
+  },
+  deliver: () => {
+    const d = delivers[i++ % delivers.length]!;
+    return {
+      method: 'POST',
+      path: `/api/package-delivered/${d.id}/deliver/`,
+      headers: auth(d.token),
+      body: JSON.stringify({ recipient_name: 'Front desk' }),
+    };
+  },
 };
 const gen = gens[which];
 if (!gen) throw new Error(`unknown ${which}`);
 await load('warm', url, gen, { connections: 10, duration: 1 });
-const r = process.env.RATE ? await paced(which, url, gen, { connections: 50, duration: seconds, pid: child.pid, rate: Number(process.env.RATE) }) : await load(which, url, gen, { connections: 50, duration: seconds, pid: child.pid });
+const r = process.env.RATE
+  ? await paced(which, url, gen, { connections: 50, duration: seconds, pid: child.pid, rate: Number(process.env.RATE) })
+  : await load(which, url, gen, { connections: 50, duration: seconds, pid: child.pid });
 console.log(JSON.stringify(r));
-await new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); });
+await new Promise<void>((resolve) => {
+  child.once('exit', () => resolve());
+  child.kill('SIGTERM');
+});
 if (process.env.NOPROF) process.exit(0);
-interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount: number; children?: number[] }
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount: number;
+  children?: number[];
+}
 const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'))!;
 const prof = JSON.parse(readFileSync(join(profDir, file), 'utf8')) as { nodes: Node[]; samples: number[] };
 const total = prof.samples.length;
 const self = new Map<string, number>();
 const byId = new Map(prof.nodes.map((n) => [n.id, n]));
-const key = (n: Node) => `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.replace(/^.*\/(node_modules|main)\//, '')}:${n.callFrame.lineNumber}`;
+const key = (n: Node) =>
+  `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.replace(/^.*\/(node_modules|main)\//, '')}:${n.callFrame.lineNumber}`;
 for (const n of prof.nodes) self.set(key(n), (self.get(key(n)) ?? 0) + n.hitCount);
 // Inclusive time: a node's hits plus its descendants', counted once per key per stack.
 const inclusive = new Map<string, number>();
@@ -71,9 +122,17 @@ for (const n of prof.nodes) {
   const seen = new Set<string>();
   for (let cur: number | undefined = n.id; cur !== undefined; cur = parent.get(cur)) {
     const k = key(byId.get(cur)!);
-    if (!seen.has(k)) { seen.add(k); inclusive.set(k, (inclusive.get(k) ?? 0) + n.hitCount); }
+    if (!seen.has(k)) {
+      seen.add(k);
+      inclusive.set(k, (inclusive.get(k) ?? 0) + n.hitCount);
+    }
   }
 }
-const top = (m: Map<string, number>, k: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k).map(([n, h]) => `${((100 * h) / total).toFixed(1).padStart(5)}%  ${n}`).join('\n');
+const top = (m: Map<string, number>, k: number) =>
+  [...m]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, k)
+    .map(([n, h]) => `${((100 * h) / total).toFixed(1).padStart(5)}%  ${n}`)
+    .join('\n');
 console.log(`--- self (${total} samples)\n${top(self, 35)}\n--- inclusive\n${top(inclusive, 70)}`);
 copyFileSync(join(profDir, file), `/tmp/prof/${which}.cpuprofile`);

@@ -12,7 +12,10 @@ import type { PostgresEngine } from '../server/db/engine/postgres';
 import { makeApp } from '../test/helpers/app';
 import { firstMorning } from '../test/helpers/firstMorning';
 
-export async function runRetriesBench(rounds = Number(process.env.RETRY_ROUNDS ?? 5), drivers = Number(process.env.RETRY_DRIVERS ?? 30)): Promise<void> {
+export async function runRetriesBench(
+  rounds = Number(process.env.RETRY_ROUNDS ?? 5),
+  drivers = Number(process.env.RETRY_DRIVERS ?? 30),
+): Promise<void> {
   if (!process.env.TEST_DATABASE_URL) {
     console.log('retries: PostgreSQL only (run under scripts/with-postgres.sh)');
     return;
@@ -24,11 +27,15 @@ export async function runRetriesBench(rounds = Number(process.env.RETRY_ROUNDS ?
     const failed = [...morning.scans, ...morning.delivers].filter((s) => s !== 200).length;
     const { retried } = t.db.$engine as PostgresEngine;
     counts.push(retried.serialization);
-    console.log(`round ${r + 1}: ${drivers * 2} units (scan + deliver), retried: ${retried.serialization} serialization (40001), ${retried.deadlock} deadlock, ${retried.unique} unique; non-200 answers ${failed}`);
+    console.log(
+      `round ${r + 1}: ${drivers * 2} units (scan + deliver), retried: ${retried.serialization} serialization (40001), ${retried.deadlock} deadlock, ${retried.unique} unique; non-200 answers ${failed}`,
+    );
     await t.db.$engine.close();
   }
   const sorted = [...counts].sort((a, b) => a - b);
-  console.log(`serialization retries per ${drivers * 2} units: min ${sorted[0]}, median ${sorted[Math.floor(sorted.length / 2)]}, max ${sorted.at(-1)}`);
+  console.log(
+    `serialization retries per ${drivers * 2} units: min ${sorted[0]}, median ${sorted[Math.floor(sorted.length / 2)]}, max ${sorted.at(-1)}`,
+  );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await runRetriesBench();

@@ -33,13 +33,20 @@ export type { ScaleData } from './scale/seed';
 export const seedScaleDatabase = (path: string, o: ScaleOptions = SCALE_DEFAULTS) => seedSqlite(path, o);
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const list = (v: string | undefined, fallback: string) => (v ?? fallback).split(',').map((s) => s.trim()).filter(Boolean);
+const list = (v: string | undefined, fallback: string) =>
+  (v ?? fallback)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 async function postgresResults(sizes: string[], over: Partial<ScaleOptions>): Promise<ScaleResult[]> {
   const admin = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   const out: ScaleResult[] = [];
   if (admin) {
-    for (const size of sizes) { out.push(await runPostgres(admin, size, sizeOptions(size, over))); printScaleTables(out); }
+    for (const size of sizes) {
+      out.push(await runPostgres(admin, size, sizeOptions(size, over)));
+      printScaleTables(out);
+    }
     return out;
   }
   // A throwaway cluster for this run: this file again under scripts/with-postgres.sh, answering in a file.
@@ -48,14 +55,24 @@ async function postgresResults(sizes: string[], over: Partial<ScaleOptions>): Pr
   const dir = mkdtempSync(join(tmpdir(), 'courier-scale-results-'));
   const file = join(dir, 'postgres.json');
   const given = process.env.PG_SERVER_OPTIONS ?? '';
-  const options = given.includes('shared_buffers') ? given : `${given} -c shared_buffers=${Math.floor(totalmem() / 4 / 1024 ** 2)}MB`.trim();
+  const options = given.includes('shared_buffers')
+    ? given
+    : `${given} -c shared_buffers=${Math.floor(totalmem() / 4 / 1024 ** 2)}MB`.trim();
   console.log(`[pg] server options: ${options}`);
   await new Promise<void>((ok) => {
     spawn('bash', ['scripts/with-postgres.sh', process.execPath, '--import', 'tsx', 'bench/scale.ts'], {
-      cwd: ROOT, stdio: 'inherit', env: { ...process.env, PG_SERVER_OPTIONS: options, SCALE_ENGINES: 'postgres', SCALE_RESULTS: file, SCALE_QUIET: '1' },
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: { ...process.env, PG_SERVER_OPTIONS: options, SCALE_ENGINES: 'postgres', SCALE_RESULTS: file, SCALE_QUIET: '1' },
     }).on('exit', () => ok());
   });
-  try { return JSON.parse(readFileSync(file, 'utf8')) as ScaleResult[]; } catch { return []; } finally { rmSync(dir, { recursive: true, force: true }); }
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as ScaleResult[];
+  } catch {
+    return [];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 const fmt = (n: number, d = 2) => n.toFixed(d);
@@ -66,7 +83,9 @@ export function printScaleTables(results: ScaleResult[]): void {
     const runs = results.filter((r) => r.engine === engine && r.endpoints.length);
     if (!runs.length) continue;
     const pgRun = engine === 'postgres';
-    console.log(`\n${engine}: per-request CPU in ms (server${pgRun ? ' + PostgreSQL cluster' : ''}), ×100k = total against the 100k figure; req/s at 50 connections`);
+    console.log(
+      `\n${engine}: per-request CPU in ms (server${pgRun ? ' + PostgreSQL cluster' : ''}), ×100k = total against the 100k figure; req/s at 50 connections`,
+    );
     console.log(`| endpoint | ${runs.map((r) => `${r.size}: req/s | server ms${pgRun ? ' | pg ms' : ''} | ×100k`).join(' | ')} |`);
     console.log(`|---|${runs.map(() => `---:|---:|${pgRun ? '---:|' : ''}---:`).join('|')}|`);
     const base = runs.find((r) => r.size === '100k');
@@ -86,7 +105,9 @@ export function printScaleTables(results: ScaleResult[]): void {
   console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   const secs = (ms: number | undefined) => (ms === undefined ? 'not run' : `${fmt(ms / 1000, 1)} s`);
   for (const r of results) {
-    console.log(`| ${r.engine} | ${r.size} | ${r.drivers} | ${r.companies} | ${r.historyDays} | ${secs(r.seedMs)} | ${mb(r.bytes)} | ${Math.round(r.bytes / r.packages)} B | ${secs(r.backupMs)} | ${r.backupBytes === undefined ? '-' : mb(r.backupBytes)} | ${secs(r.restoreMs)} |`);
+    console.log(
+      `| ${r.engine} | ${r.size} | ${r.drivers} | ${r.companies} | ${r.historyDays} | ${secs(r.seedMs)} | ${mb(r.bytes)} | ${Math.round(r.bytes / r.packages)} B | ${secs(r.backupMs)} | ${r.backupBytes === undefined ? '-' : mb(r.backupBytes)} | ${secs(r.restoreMs)} |`,
+    );
   }
   for (const r of results) console.log(`device drain ${r.engine} ${r.size}: ${r.drain}`);
 }
@@ -96,10 +117,17 @@ export async function runScaleBench(over: Partial<ScaleOptions> = {}): Promise<S
   const engines = list(process.env.SCALE_ENGINES, 'sqlite,postgres');
   const results: ScaleResult[] = [];
   // Each run's tables as soon as it ends: a 10M run takes a while.
-  if (engines.includes('sqlite')) for (const size of sizes) { results.push(await runSqlite(size, sizeOptions(size, over))); printScaleTables(results); }
-  if (engines.includes('postgres')) results.push(...await postgresResults(sizes, over));
+  if (engines.includes('sqlite'))
+    for (const size of sizes) {
+      results.push(await runSqlite(size, sizeOptions(size, over)));
+      printScaleTables(results);
+    }
+  if (engines.includes('postgres')) results.push(...(await postgresResults(sizes, over)));
   if (process.env.SCALE_RESULTS) writeFileSync(process.env.SCALE_RESULTS, JSON.stringify(results));
-  if (!process.env.SCALE_QUIET) { console.log('\n## scale: all runs'); printScaleTables(results); }
+  if (!process.env.SCALE_QUIET) {
+    console.log('\n## scale: all runs');
+    printScaleTables(results);
+  }
   return results;
 }
 

@@ -33,7 +33,10 @@ export async function runSyncBench(): Promise<{ pullMs: number; drainMs: number;
     const left = await engine.db.outbox.count();
     await engine.stop();
 
-    const { token } = await callApi<{ token: string }>(server.baseUrl, 'POST', 'auth/login/', null, { email: plain.driver.email, password: plain.driver.password });
+    const { token } = await callApi<{ token: string }>(server.baseUrl, 'POST', 'auth/login/', null, {
+      email: plain.driver.email,
+      password: plain.driver.password,
+    });
     t0 = performance.now();
     for (const h of plain.hawbs) {
       await callApi(server.baseUrl, 'POST', 'scan-package-api/inbound-scan/', token, { barcode: h, occurred_at: new Date().toISOString() });

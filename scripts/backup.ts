@@ -22,7 +22,10 @@ const STEP_PAGES = 4096;
 export async function backupDatabase(
   source: string,
   target: string,
-  { onProgress = () => undefined, stepPages = STEP_PAGES }: { onProgress?: (copied: number, total: number) => void; stepPages?: number } = {},
+  {
+    onProgress = () => undefined,
+    stepPages = STEP_PAGES,
+  }: { onProgress?: (copied: number, total: number) => void; stepPages?: number } = {},
 ): Promise<{ pages: number; target: string; copyMs: number; checkMs: number }> {
   mkdirSync(dirname(target), { recursive: true });
   const db = new Database(source, { readonly: true, fileMustExist: true });
@@ -59,13 +62,21 @@ export async function backupDatabase(
  * `pg_restore --clean --if-exists -d <url> <file>`), consistent while the servers write: it reads
  * one snapshot. PostgreSQL's own client tools must match the server's major version or be newer.
  */
-export async function backupPostgres(url: string, target: string, pgDump = process.env.PG_DUMP ?? 'pg_dump'): Promise<{ bytes: number; target: string }> {
+export async function backupPostgres(
+  url: string,
+  target: string,
+  pgDump = process.env.PG_DUMP ?? 'pg_dump',
+): Promise<{ bytes: number; target: string }> {
   mkdirSync(dirname(target), { recursive: true });
   try {
-    await promisify(execFile)(pgDump, ['--format=custom', '--no-owner', `--file=${target}`, `--dbname=${url}`], { maxBuffer: 16 * 1024 * 1024 });
+    await promisify(execFile)(pgDump, ['--format=custom', '--no-owner', `--file=${target}`, `--dbname=${url}`], {
+      maxBuffer: 16 * 1024 * 1024,
+    });
   } catch (err) {
     if ((err as { code?: string }).code === 'ENOENT') {
-      throw new Error(`${pgDump} was not found: install PostgreSQL's client tools (Debian: apt-get install postgresql-client), set PG_DUMP to its path, or use your managed database's snapshots`);
+      throw new Error(
+        `${pgDump} was not found: install PostgreSQL's client tools (Debian: apt-get install postgresql-client), set PG_DUMP to its path, or use your managed database's snapshots`,
+      );
     }
     throw err;
   }
@@ -86,8 +97,13 @@ if (isMain && process.env.DATABASE_URL) {
   const { pages, copyMs, checkMs } = await backupDatabase(source, target, {
     onProgress: (copied, total) => {
       const percent = Math.floor((100 * copied) / total);
-      if (percent >= said + 10) { said = percent; console.log(`copied ${percent}% of ${total} pages`); }
+      if (percent >= said + 10) {
+        said = percent;
+        console.log(`copied ${percent}% of ${total} pages`);
+      }
     },
   });
-  console.log(`backed up ${source} -> ${target} (${pages} pages; copied in ${(copyMs / 1000).toFixed(1)} s, integrity checked in ${(checkMs / 1000).toFixed(1)} s)`);
+  console.log(
+    `backed up ${source} -> ${target} (${pages} pages; copied in ${(copyMs / 1000).toFixed(1)} s, integrity checked in ${(checkMs / 1000).toFixed(1)} s)`,
+  );
 }

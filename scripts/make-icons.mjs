@@ -11,8 +11,28 @@ import { fileURLToPath } from 'node:url';
 const BLUE = [0x0b, 0x3d, 0x91];
 const YELLOW = [0xff, 0xc7, 0x2c];
 // Coordinates of the SVG's 512 viewBox.
-const PARCEL = [[112, 176], [256, 104], [400, 176], [400, 336], [256, 408], [112, 336]];
-const SEAMS = [[[112, 176], [256, 248]], [[256, 248], [400, 176]], [[256, 248], [256, 408]]];
+const PARCEL = [
+  [112, 176],
+  [256, 104],
+  [400, 176],
+  [400, 336],
+  [256, 408],
+  [112, 336],
+];
+const SEAMS = [
+  [
+    [112, 176],
+    [256, 248],
+  ],
+  [
+    [256, 248],
+    [400, 176],
+  ],
+  [
+    [256, 248],
+    [256, 408],
+  ],
+];
 const SEAM_HALF_WIDTH = 10;
 const SAMPLES = 4;
 
@@ -21,7 +41,7 @@ function insidePolygon(x, y, poly) {
   for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
     const [xi, yi] = poly[i];
     const [xj, yj] = poly[j];
-    if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
   }
   return inside;
 }
@@ -49,7 +69,9 @@ function render(size) {
       for (let sy = 0; sy < SAMPLES; sy++) {
         for (let sx = 0; sx < SAMPLES; sx++) {
           const c = colourAt((px + (sx + 0.5) / SAMPLES) * scale, (py + (sy + 0.5) / SAMPLES) * scale);
-          acc[0] += c[0]; acc[1] += c[1]; acc[2] += c[2];
+          acc[0] += c[0];
+          acc[1] += c[1];
+          acc[2] += c[2];
         }
       }
       const n = SAMPLES * SAMPLES;

@@ -24,7 +24,9 @@ export function precompress(): Plugin {
   return {
     name: 'courier-precompress',
     apply: 'build',
-    configResolved(config) { outDir = resolve(config.root, config.build.outDir); },
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
     // After the service worker is generated (vite-plugin-pwa, also sequential) so sw.js is compressed too.
     closeBundle: {
       order: 'post',
@@ -33,7 +35,12 @@ export function precompress(): Plugin {
         for (const file of walk(outDir)) {
           if (!COMPRESSIBLE.test(file) || statSync(file).size < MIN_BYTES) continue;
           const bytes = readFileSync(file);
-          writeFileSync(`${file}.br`, brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }));
+          writeFileSync(
+            `${file}.br`,
+            brotliCompressSync(bytes, {
+              params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+            }),
+          );
           writeFileSync(`${file}.gz`, gzipSync(bytes, { level: 9 }));
         }
       },
@@ -41,12 +48,25 @@ export function precompress(): Plugin {
   };
 }
 
-interface ChunkLike { type: 'chunk'; fileName: string; isEntry: boolean; facadeModuleId: string | null; moduleIds: string[]; imports: string[]; dynamicImports: string[]; viteMetadata?: { importedCss: Set<string>; importedAssets: Set<string> } }
+interface ChunkLike {
+  type: 'chunk';
+  fileName: string;
+  isEntry: boolean;
+  facadeModuleId: string | null;
+  moduleIds: string[];
+  imports: string[];
+  dynamicImports: string[];
+  viteMetadata?: { importedCss: Set<string>; importedAssets: Set<string> };
+}
 
 type Bundle = Record<string, { type: string }>;
 
 function chunksOf(bundle: Bundle): Map<string, ChunkLike> {
-  return new Map(Object.values(bundle).filter((c) => c.type === 'chunk').map((c) => [(c as unknown as ChunkLike).fileName, c as unknown as ChunkLike]));
+  return new Map(
+    Object.values(bundle)
+      .filter((c) => c.type === 'chunk')
+      .map((c) => [(c as unknown as ChunkLike).fileName, c as unknown as ChunkLike]),
+  );
 }
 
 /** The chunk a module starts (its facade), else the chunk that holds it (a merged group). */
@@ -90,7 +110,9 @@ export function screenPrecacheList(module: string, fileName: string, precached: 
       // Not through the entry chunks: following their dynamic imports would list every screen of
       // the app. Nor what the service worker's precache has already (`precached`, run after it).
       const files = [...closureOf(new Map([...chunks].filter(([, c]) => !c.isEntry)), screen.fileName, true)]
-        .map((f) => `/${f}`).filter((f) => !precached(f)).sort();
+        .map((f) => `/${f}`)
+        .filter((f) => !precached(f))
+        .sort();
       this.emitFile({ type: 'asset', fileName, source: `${JSON.stringify({ files })}\n` });
     },
   };
@@ -119,8 +141,13 @@ export function driverPrecache(driverModule = '/client/driver/index.tsx'): { plu
       // shared helper a chunk group took into the day) gets the driver's styles over its own.
       const day = chunkOfModule(chunks, '/client/driver/Workday.tsx');
       if (day) {
-        const strangers = [...chunks.values()].filter((c) => !driverApp.has(c.fileName) && c.imports.includes(day.fileName)).map((c) => c.fileName);
-        if (strangers.length) throw new Error(`${strangers.join(', ')} import(s) the driver's day chunk ${day.fileName} (and its CSS): move the shared modules out of its chunk group (vite.config.ts)`);
+        const strangers = [...chunks.values()]
+          .filter((c) => !driverApp.has(c.fileName) && c.imports.includes(day.fileName))
+          .map((c) => c.fileName);
+        if (strangers.length)
+          throw new Error(
+            `${strangers.join(', ')} import(s) the driver's day chunk ${day.fileName} (and its CSS): move the shared modules out of its chunk group (vite.config.ts)`,
+          );
       }
     },
   };

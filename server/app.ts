@@ -100,7 +100,9 @@ export function createApp(options: AppOptions) {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     const type = c.req.header('content-type') ?? '';
     const limit = type.startsWith('multipart/') ? UPLOAD_LIMIT : JSON_LIMIT;
-    const tooLarge = () => { throw new ApiError(413, 'payload_too_large', `Request body is larger than ${Math.round(limit / 1024)} KiB`); };
+    const tooLarge = () => {
+      throw new ApiError(413, 'payload_too_large', `Request body is larger than ${Math.round(limit / 1024)} KiB`);
+    };
     // A declared length is decided from the header (Node's parser never delivers more than it says),
     // as bodyLimit does, but without asking for `c.req.raw.body`: that builds a whole undici Request
     // and stream (~6% of a scan), where the body is otherwise read straight off the socket.
@@ -132,14 +134,24 @@ export function createApp(options: AppOptions) {
 function mountPwa(app: OpenAPIHono<AppEnv>, dir: string): void {
   const finish = (path: string, res: Response) => {
     res.headers.set('cache-control', staticCacheControl(path));
-    if (/^(text\/|application\/(javascript|json|manifest\+json)|image\/svg)/.test(res.headers.get('content-type') ?? '') && !res.headers.get('vary')) {
+    if (
+      /^(text\/|application\/(javascript|json|manifest\+json)|image\/svg)/.test(res.headers.get('content-type') ?? '') &&
+      !res.headers.get('vary')
+    ) {
       res.headers.set('vary', 'Accept-Encoding');
     }
   };
   const serve = (path?: string) => async (c: Context<AppEnv>, next: Next) => {
     let found = false;
     // serveStatic answers the file's Response (not yet c.res) when it found one; otherwise it ran next().
-    const res = await serveStatic<AppEnv>({ root: dir, path, precompressed: true, onFound: () => { found = true; } })(c, next);
+    const res = await serveStatic<AppEnv>({
+      root: dir,
+      path,
+      precompressed: true,
+      onFound: () => {
+        found = true;
+      },
+    })(c, next);
     if (!found || !(res instanceof Response)) return res;
     finish(path ? `/${path}` : c.req.path, res);
     return res;

@@ -31,7 +31,9 @@ const poolSize = Number(env.DATABASE_POOL_SIZE ?? 0);
 if (!Number.isInteger(poolSize) || poolSize < 0) throw new Error('DATABASE_POOL_SIZE must be a whole number of connections');
 if (!Number.isInteger(workers) || workers < 1) throw new Error('WORKERS must be a whole number of processes, 1 or more');
 if (workers > 1 && !databaseUrl) {
-  console.error('[courier] WORKERS > 1 needs PostgreSQL (DATABASE_URL): SQLite is served by one process, which commits for all requests at once');
+  console.error(
+    '[courier] WORKERS > 1 needs PostgreSQL (DATABASE_URL): SQLite is served by one process, which commits for all requests at once',
+  );
   process.exit(1);
 }
 
@@ -44,11 +46,12 @@ if (workers > 1 && cluster.isPrimary) {
   const line = bootstrapMessage(await bootstrapSuperAdmin(db, systemClock, env.ADMIN_EMAIL, env.ADMIN_PASSWORD));
   if (line) console.log(line);
   await db.$engine.close();
-  const start = (id: number) => cluster.fork({ COURIER_WORKER: String(id) }).on('exit', (code, signal) => {
-    if (stopping) return;
-    console.error(`[courier] worker ${id} stopped (${signal ?? code}); starting another`);
-    setTimeout(() => start(id), 1000);
-  });
+  const start = (id: number) =>
+    cluster.fork({ COURIER_WORKER: String(id) }).on('exit', (code, signal) => {
+      if (stopping) return;
+      console.error(`[courier] worker ${id} stopped (${signal ?? code}); starting another`);
+      setTimeout(() => start(id), 1000);
+    });
   let stopping = false;
   for (let id = 1; id <= workers; id += 1) start(id);
   const stop = (signal: NodeJS.Signals) => {
@@ -86,13 +89,19 @@ async function serve(): Promise<void> {
     files,
     clock: systemClock,
     config: {
-      staticDir, ...security.config, logRequests: env.LOG_REQUESTS !== '0',
-      geocoderUrl: env.GEOCODER_URL || undefined, osrmUrl: env.OSRM_URL || undefined,
+      staticDir,
+      ...security.config,
+      logRequests: env.LOG_REQUESTS !== '0',
+      geocoderUrl: env.GEOCODER_URL || undefined,
+      osrmUrl: env.OSRM_URL || undefined,
       ...(env.GEOCODER_INTERVAL_MS ? { geocoderIntervalMs: Number(env.GEOCODER_INTERVAL_MS) } : {}),
       ...(env.TRAVEL_SPEED_KMH ? { travelSpeedKmh: Number(env.TRAVEL_SPEED_KMH) } : {}),
       ...(env.DETOUR_FACTOR ? { detourFactor: Number(env.DETOUR_FACTOR) } : {}),
       ...uploadQuotas(env),
-      webhookAllow: (env.WEBHOOK_ALLOW_HOSTS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+      webhookAllow: (env.WEBHOOK_ALLOW_HOSTS ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
       historyAfterDays,
       timeZone,
     },
@@ -104,40 +113,60 @@ async function serve(): Promise<void> {
   // Background work runs in the first worker of a machine; several machines may each run it: every job
   // claims its rows in the database, so two runners never send one message or webhook twice.
   const background = worker === 1;
-  const maintenance = !background ? null : setInterval(() => {
-    writes.run(() => runSyncMaintenance(app.deps)).catch((err: unknown) => console.error('[courier] sync maintenance failed', err));
-  }, 3600_000);
+  const maintenance = !background
+    ? null
+    : setInterval(() => {
+        writes.run(() => runSyncMaintenance(app.deps)).catch((err: unknown) => console.error('[courier] sync maintenance failed', err));
+      }, 3600_000);
   maintenance?.unref();
 
   // Bytes on disk that no file record names (refused uploads, crashes mid-upload) go after a grace period.
-  const fileSweep = !background ? null : setInterval(() => {
-    sweepOrphanFiles(app.deps).then((n) => { if (n) console.log(`[courier] removed ${n} unreferenced file(s)`); })
-      .catch((err: unknown) => console.error('[courier] file sweep failed', err));
-  }, 3600_000);
+  const fileSweep = !background
+    ? null
+    : setInterval(() => {
+        sweepOrphanFiles(app.deps)
+          .then((n) => {
+            if (n) console.log(`[courier] removed ${n} unreferenced file(s)`);
+          })
+          .catch((err: unknown) => console.error('[courier] file sweep failed', err));
+      }, 3600_000);
   fileSweep?.unref();
 
   // Outbound webhooks wait in a durable SQLite queue; the dispatcher drains it with back-off. The queue
   // is read only while no write batch is open, so a delivery leaves only once what queued it committed.
-  const webhooks = createWebhookDispatcher({ db, clock: systemClock, allow: app.deps.config.webhookAllow, log: (line) => console.log(line) });
+  const webhooks = createWebhookDispatcher({
+    db,
+    clock: systemClock,
+    allow: app.deps.config.webhookAllow,
+    log: (line) => console.log(line),
+  });
   async function dispatchCommitted(): Promise<void> {
     while (writes.open) await writes.settled().catch(() => undefined);
     await webhooks.runOnce();
   }
-  const dispatch = !background ? null : setInterval(() => {
-    dispatchCommitted().catch((err: unknown) => console.log(`[webhooks] dispatcher error: ${String(err)}`));
-  }, 5_000);
+  const dispatch = !background
+    ? null
+    : setInterval(() => {
+        dispatchCommitted().catch((err: unknown) => console.log(`[webhooks] dispatcher error: ${String(err)}`));
+      }, 5_000);
   dispatch?.unref();
 
   // E-mail and SMS (password resets, recipient notices) wait in message_outbox; the dispatcher sends
   // each at most once, after what queued it committed (it waits for the open write batch itself).
   if (!env.PUBLIC_URL) console.warn(`[courier] ${NO_PUBLIC_URL_WARNING}`);
-  const messages = messageDispatcherFor(app.deps, transportsFromEnv(env, (line) => console.log(line)), { log: (line) => console.log(line) });
+  const messages = messageDispatcherFor(
+    app.deps,
+    transportsFromEnv(env, (line) => console.log(line)),
+    { log: (line) => console.log(line) },
+  );
   if (background) messages.start(2_000);
   // Addresses waiting for the external geocoder are asked in the background, never inside a request.
   const geocoder = background && app.deps.config.geocoderUrl ? createGeocodeWorker(app.deps, { log: (line) => console.log(line) }) : null;
-  const geocoding = geocoder ? setInterval(() => {
-    geocoder.runOnce().catch((err: unknown) => console.log(`[geocoder] error: ${String(err)}`));
-  }, 2_000) : null;
+  const geocoding = geocoder
+    ? setInterval(() => {
+        geocoder.runOnce().catch((err: unknown) => console.log(`[geocoder] error: ${String(err)}`));
+      }, 2_000)
+    : null;
   geocoding?.unref();
 
   // Parcels final for HISTORY_AFTER_DAYS move to cold storage, a bounded batch per unit of work.
@@ -151,7 +180,9 @@ async function serve(): Promise<void> {
   // Unread request bodies are drained (or the connection closed gracefully): every request gets an answer.
   const server = listen(app.fetch, { port, hostname: host }, (bound) => {
     const where = databaseUrl ? `PostgreSQL ${new URL(databaseUrl).host}${new URL(databaseUrl).pathname}` : databasePath;
-    console.log(`[courier] ${workers > 1 ? `worker ${worker}: ` : ''}listening on http://${host === '0.0.0.0' ? 'localhost' : host}:${bound} (API /api/, docs /api/docs, database ${where}, files ${files.location})`);
+    console.log(
+      `[courier] ${workers > 1 ? `worker ${worker}: ` : ''}listening on http://${host === '0.0.0.0' ? 'localhost' : host}:${bound} (API /api/, docs /api/docs, database ${where}, files ${files.location})`,
+    );
   });
 
   // In-flight requests finish (each answered once its batch committed), then whatever background work

@@ -6,19 +6,26 @@ import type { Config } from './deps';
  * worse than a server that does not start.
  */
 export function securityConfig(env: Record<string, string | undefined>): {
-  config: Pick<Config, 'publicUrl' | 'trustProxy' | 'staffIdleMs'> ; warnings: string[];
+  config: Pick<Config, 'publicUrl' | 'trustProxy' | 'staffIdleMs'>;
+  warnings: string[];
 } {
   const warnings: string[] = [];
   let publicUrl: string | undefined;
   if (env.PUBLIC_URL) {
     let url: URL;
-    try { url = new URL(env.PUBLIC_URL); } catch { throw new Error(`PUBLIC_URL is not a URL: ${env.PUBLIC_URL}`); }
+    try {
+      url = new URL(env.PUBLIC_URL);
+    } catch {
+      throw new Error(`PUBLIC_URL is not a URL: ${env.PUBLIC_URL}`);
+    }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('PUBLIC_URL must be an http(s) URL');
     if (url.search || url.hash || url.username) throw new Error('PUBLIC_URL must be a base URL without query, fragment or credentials');
     publicUrl = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
   } else {
-    warnings.push('PUBLIC_URL is not set: password reset e-mails are refused (503) because a link cannot be built safely. '
-      + 'Set PUBLIC_URL to the address users open, e.g. https://courier.example.com');
+    warnings.push(
+      'PUBLIC_URL is not set: password reset e-mails are refused (503) because a link cannot be built safely. ' +
+        'Set PUBLIC_URL to the address users open, e.g. https://courier.example.com',
+    );
   }
   const raw = (env.TRUST_PROXY ?? '').trim().toLowerCase();
   const trustProxy = raw === '' || raw === '0' || raw === 'false' ? 0 : raw === 'true' ? 1 : Number(raw);

@@ -13,7 +13,9 @@ export interface AddressParts {
 /** "1 Main St Newtown NSW 2042" names its suburb at the end, before any state and postcode. */
 function endsWithPlace(address: string, place: string, state: string | null, postcode: string | null): boolean {
   const words = normaliseAddress(address).split(' ');
-  const tail = new Set([normaliseAddress(state), normaliseAddress(postcode), 'nsw', 'vic', 'qld', 'wa', 'sa', 'tas', 'act', 'nt'].filter(Boolean));
+  const tail = new Set(
+    [normaliseAddress(state), normaliseAddress(postcode), 'nsw', 'vic', 'qld', 'wa', 'sa', 'tas', 'act', 'nt'].filter(Boolean),
+  );
   while (words.length > 0 && (tail.has(words[words.length - 1]!) || /^\d{4}$/.test(words[words.length - 1]!))) words.pop();
   return ` ${words.join(' ')}`.endsWith(` ${normaliseAddress(place)}`);
 }
@@ -39,7 +41,9 @@ export function formatAddress(p: AddressParts): string {
     placeSaid ? '' : place,
     state && !containsWords(whole, state) ? state : '',
     postcode && !containsWords(whole, postcode) ? postcode : '',
-  ].filter(Boolean).join(' ');
+  ]
+    .filter(Boolean)
+    .join(' ');
   // "…, Newtown" + "NSW 2042" continue the suburb on the same line: "…, Newtown NSW 2042".
   return [street, tail].filter(Boolean).join(atEnd ? ' ' : ', ');
 }

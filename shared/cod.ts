@@ -20,8 +20,7 @@ export interface Collection {
 export const minimumToCollect = (due: CodDue): number => Math.max(0, due.amount_cents - due.waived_cents);
 
 export type CollectionCheck =
-  | { ok: true; collected_cents: number }
-  | { ok: false; reason: 'missing' | 'short' | 'over'; message: string; required_cents: number };
+  { ok: true; collected_cents: number } | { ok: false; reason: 'missing' | 'short' | 'over'; message: string; required_cents: number };
 
 /**
  * Whether a delivery's collection satisfies the parcel's amount. Nothing due: any collection is
@@ -32,8 +31,20 @@ export function checkCollection(due: CodDue | null, collection: Collection | und
   const required = due ? minimumToCollect(due) : 0;
   const got = collection?.amount_cents ?? 0;
   if (got > amount) return { ok: false, reason: 'over', message: `Collected ${got} but only ${amount} is due`, required_cents: required };
-  if (required > 0 && collection == null) return { ok: false, reason: 'missing', message: `Collect ${required} on delivery, or ask the office to waive it`, required_cents: required };
-  if (got < required) return { ok: false, reason: 'short', message: `Collected ${got} of the ${required} due; the office must waive the rest first`, required_cents: required };
+  if (required > 0 && collection == null)
+    return {
+      ok: false,
+      reason: 'missing',
+      message: `Collect ${required} on delivery, or ask the office to waive it`,
+      required_cents: required,
+    };
+  if (got < required)
+    return {
+      ok: false,
+      reason: 'short',
+      message: `Collected ${got} of the ${required} due; the office must waive the rest first`,
+      required_cents: required,
+    };
   return { ok: true, collected_cents: got };
 }
 

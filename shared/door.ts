@@ -9,7 +9,10 @@
 export const ID_TYPES = ['driver_licence', 'passport', 'proof_of_age_card', 'other_photo_id'] as const;
 export type IdType = (typeof ID_TYPES)[number];
 export const ID_TYPE_LABELS: Record<IdType, string> = {
-  driver_licence: 'Driver licence', passport: 'Passport', proof_of_age_card: 'Proof of age card', other_photo_id: 'Other photo ID',
+  driver_licence: 'Driver licence',
+  passport: 'Passport',
+  proof_of_age_card: 'Proof of age card',
+  other_photo_id: 'Other photo ID',
 };
 
 export const MAX_DOOR_PHOTOS = 5;
@@ -28,7 +31,14 @@ export interface ProofRequirements {
   code: boolean;
 }
 
-export const NO_REQUIREMENTS: ProofRequirements = { signature: false, photos: 0, recipient_name: false, scan: false, min_age: null, code: false };
+export const NO_REQUIREMENTS: ProofRequirements = {
+  signature: false,
+  photos: 0,
+  recipient_name: false,
+  scan: false,
+  min_age: null,
+  code: false,
+};
 
 /** The stricter of two sets, field by field (company default raised by the parcel). */
 export function raiseRequirements(base: ProofRequirements, extra: Partial<ProofRequirements> | null | undefined): ProofRequirements {
@@ -74,9 +84,12 @@ export interface RecipientChoice {
 }
 
 export function choiceWords(c: RecipientChoice): string {
-  const text = c.kind === 'safe_place' ? `Leave in a safe place${c.note ? `: ${c.note}` : ''}`
-    : c.kind === 'neighbour' ? `Leave with neighbour ${c.neighbour ?? ''}${c.note ? ` (${c.note})` : ''}`.trim()
-      : 'Recipient will collect from the depot: do not leave it';
+  const text =
+    c.kind === 'safe_place'
+      ? `Leave in a safe place${c.note ? `: ${c.note}` : ''}`
+      : c.kind === 'neighbour'
+        ? `Leave with neighbour ${c.neighbour ?? ''}${c.note ? ` (${c.note})` : ''}`.trim()
+        : 'Recipient will collect from the depot: do not leave it';
   return c.late ? `${text} (chosen late, after it left the depot)` : text;
 }
 
@@ -105,7 +118,10 @@ export interface DoorContext {
   choice: RecipientChoice | null;
 }
 
-export interface ProofGap { path: string; message: string }
+export interface ProofGap {
+  path: string;
+  message: string;
+}
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -134,23 +150,31 @@ export function proofMissing(req: ProofRequirements, proof: DoorProof, ctx: Door
   const left = outcome !== 'handed';
   if (left) {
     if (ctx.choice?.kind !== outcome) {
-      gap('outcome', outcome === 'safe_place' ? 'The recipient has not allowed leaving it in a safe place' : 'The recipient has not named a neighbour to leave it with');
+      gap(
+        'outcome',
+        outcome === 'safe_place'
+          ? 'The recipient has not allowed leaving it in a safe place'
+          : 'The recipient has not named a neighbour to leave it with',
+      );
     }
     // An age or code check needs the recipient in person.
     if (req.min_age != null || req.code) gap('outcome', 'This parcel needs an ID or code check: it must be handed to the recipient');
-    if (proof.photos < Math.max(1, req.photos)) gap('photos', `Take ${Math.max(1, req.photos) === 1 ? 'a photo' : `${Math.max(1, req.photos)} photos`} of where you left it`);
+    if (proof.photos < Math.max(1, req.photos))
+      gap('photos', `Take ${Math.max(1, req.photos) === 1 ? 'a photo' : `${Math.max(1, req.photos)} photos`} of where you left it`);
   } else if (proof.photos < req.photos) {
     gap('photos', req.photos === 1 ? 'A photo is required' : `${req.photos} photos are required`);
   }
   // Nobody signs for a parcel left in a safe place; a neighbour signs and gives their name.
   if (outcome !== 'safe_place') {
     if (req.signature && !proof.signature) gap('signature', 'A signature is required');
-    if ((req.recipient_name || outcome === 'neighbour') && !proof.recipient_name?.trim()) gap('recipient_name', outcome === 'neighbour' ? "The neighbour's name is required" : "The recipient's name is required");
+    if ((req.recipient_name || outcome === 'neighbour') && !proof.recipient_name?.trim())
+      gap('recipient_name', outcome === 'neighbour' ? "The neighbour's name is required" : "The recipient's name is required");
   }
   if (req.scan) {
     const scanned = proof.door_scan?.trim();
     if (!scanned) gap('door_scan', "Scan the parcel's barcode at the door");
-    else if (!ctx.barcodes.some((b) => b.toLowerCase() === scanned.toLowerCase())) gap('door_scan', `The barcode scanned (${scanned}) is not this parcel's`);
+    else if (!ctx.barcodes.some((b) => b.toLowerCase() === scanned.toLowerCase()))
+      gap('door_scan', `The barcode scanned (${scanned}) is not this parcel's`);
   }
   if (req.min_age != null && !left) {
     const dob = proof.age?.dob?.trim();
@@ -180,7 +204,11 @@ export const CODE_PATTERN = /^\d{6}$/;
  */
 export const CODE_ITERATIONS = 100_000;
 
-export interface CodeHash { hash: string; salt: string; iterations: number }
+export interface CodeHash {
+  hash: string;
+  salt: string;
+  iterations: number;
+}
 
 const hex = (buf: ArrayBuffer) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, '0')).join('');
 
@@ -226,12 +254,18 @@ export interface DoorChecked {
 export function checkedWords(c: DoorChecked): string[] {
   const out: string[] = [];
   if (c.outcome === 'safe_place') out.push(`Left in a safe place${c.choice?.note ? ` (${c.choice.note})` : ''}, as the recipient allowed`);
-  if (c.outcome === 'neighbour') out.push(`Left with neighbour ${c.choice?.neighbour ?? ''}, as the recipient allowed`.replace(/\s+,/, ','));
+  if (c.outcome === 'neighbour')
+    out.push(`Left with neighbour ${c.choice?.neighbour ?? ''}, as the recipient allowed`.replace(/\s+,/, ','));
   if (c.signature) out.push('Signed');
   if (c.photos) out.push(c.photos === 1 ? 'Photo taken' : `${c.photos} photos taken`);
   if (c.recipient_name) out.push('Name recorded');
   if (c.door_scan) out.push('Barcode scanned at the door');
-  if (c.age) out.push(c.age.years != null ? `Age checked: ${c.age.min}+ (date of birth seen)` : `Age checked: ${c.age.min}+ (${c.age.id_type ? ID_TYPE_LABELS[c.age.id_type] : 'ID'} seen)`);
+  if (c.age)
+    out.push(
+      c.age.years != null
+        ? `Age checked: ${c.age.min}+ (date of birth seen)`
+        : `Age checked: ${c.age.min}+ (${c.age.id_type ? ID_TYPE_LABELS[c.age.id_type] : 'ID'} seen)`,
+    );
   if (c.code) out.push('One-time code given');
   return out;
 }

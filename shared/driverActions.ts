@@ -40,15 +40,15 @@ export type DriverRefusal = 'final' | 'not_allowed' | 'must_return' | 'reassigne
 
 export type DriverOutcome =
   | {
-    ok: true;
-    /** The statuses the parcel passes through, in order (deliver from `assigned` loads it first). Empty: nothing changes. */
-    steps: PackageStatus[];
-    next: ParcelState;
-    /** A repeat scan of a loaded parcel: accepted, nothing changes. */
-    already: boolean;
-    /** A delivery made after the parcel was reassigned: accepted, taken back, flagged for a supervisor. */
-    flagged: boolean;
-  }
+      ok: true;
+      /** The statuses the parcel passes through, in order (deliver from `assigned` loads it first). Empty: nothing changes. */
+      steps: PackageStatus[];
+      next: ParcelState;
+      /** A repeat scan of a loaded parcel: accepted, nothing changes. */
+      already: boolean;
+      /** A delivery made after the parcel was reassigned: accepted, taken back, flagged for a supervisor. */
+      flagged: boolean;
+    }
   | { ok: false; reason: DriverRefusal; /** The status it would have become, for the refusal's message. */ to: PackageStatus };
 
 interface Declaration {
@@ -73,8 +73,13 @@ export const DRIVER_ACTIONS = {
 } as const satisfies Record<DriverActionKind, Declaration>;
 
 const refuse = (reason: DriverRefusal, to: PackageStatus): DriverOutcome => ({ ok: false, reason, to });
-const accept = (steps: PackageStatus[], next: ParcelState, extra: { already?: boolean; flagged?: boolean } = {}): DriverOutcome =>
-  ({ ok: true, steps, next, already: extra.already ?? false, flagged: extra.flagged ?? false });
+const accept = (steps: PackageStatus[], next: ParcelState, extra: { already?: boolean; flagged?: boolean } = {}): DriverOutcome => ({
+  ok: true,
+  steps,
+  next,
+  already: extra.already ?? false,
+  flagged: extra.flagged ?? false,
+});
 /**
  * A parcel that is not (or no longer) the driver's: cancelled or delivered since it left them is final;
  * otherwise reassigned; never theirs is not theirs when named by a label in hand, unknown when named by id.
@@ -159,10 +164,13 @@ export const OPEN_ROUTE_STATUSES: readonly PackageStatus[] = ['created', 'receiv
 export const isOpenOnRoute = (status: PackageStatus) => OPEN_ROUTE_STATUSES.includes(status);
 
 /** A failed parcel that used its attempts: it only goes back to the depot. */
-export const mustGoBack = (p: Pick<ParcelState, 'status' | 'attempts'>, maxAttempts: number) => p.status === 'failed' && mustReturn(p.attempts, maxAttempts);
+export const mustGoBack = (p: Pick<ParcelState, 'status' | 'attempts'>, maxAttempts: number) =>
+  p.status === 'failed' && mustReturn(p.attempts, maxAttempts);
 
-const ID_PATHS = DRIVER_ACTION_KINDS.filter((k) => DRIVER_ACTIONS[k].names === 'id')
-  .map((kind) => ({ kind, pattern: new RegExp(`^${DRIVER_ACTIONS[kind].route.slice(1).replace('{id}', '(\\d+)')}$`) }));
+const ID_PATHS = DRIVER_ACTION_KINDS.filter((k) => DRIVER_ACTIONS[k].names === 'id').map((kind) => ({
+  kind,
+  pattern: new RegExp(`^${DRIVER_ACTIONS[kind].route.slice(1).replace('{id}', '(\\d+)')}$`),
+}));
 
 /**
  * The driver action a queued request is, read from its path (outbox rows saved by any version carry

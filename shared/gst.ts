@@ -41,9 +41,14 @@ export function gstForLine(amountCents: number, rateBp: number, inclusive: boole
 /** Every line's split and the totals, which are the sums of the lines. */
 export function gstForLines(amounts: readonly number[], rateBp: number, inclusive: boolean): { lines: GstLine[]; total: GstLine } {
   const lines = amounts.map((a) => gstForLine(a, rateBp, inclusive));
-  const total = lines.reduce((t, l) => ({
-    excl_cents: t.excl_cents + l.excl_cents, gst_cents: t.gst_cents + l.gst_cents, incl_cents: t.incl_cents + l.incl_cents,
-  }), { excl_cents: 0, gst_cents: 0, incl_cents: 0 });
+  const total = lines.reduce(
+    (t, l) => ({
+      excl_cents: t.excl_cents + l.excl_cents,
+      gst_cents: t.gst_cents + l.gst_cents,
+      incl_cents: t.incl_cents + l.incl_cents,
+    }),
+    { excl_cents: 0, gst_cents: 0, incl_cents: 0 },
+  );
   return { lines, total };
 }
 

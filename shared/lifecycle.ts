@@ -81,7 +81,9 @@ export function mustReturn(attempts: number, maxAttempts = DEFAULT_MAX_ATTEMPTS)
  * an admin cannot force-deliver it, and no driver list offers it (`offerableToDriver`).
  */
 export function transitionProblem(
-  from: PackageStatus, to: PackageStatus, opts: { attempts?: number; maxAttempts?: number; force?: boolean } = {},
+  from: PackageStatus,
+  to: PackageStatus,
+  opts: { attempts?: number; maxAttempts?: number; force?: boolean } = {},
 ): 'final' | 'not_allowed' | 'must_return' | null {
   if (isFinal(from)) return 'final';
   // Forcing a parcel into the state it is already in would only count a second attempt.

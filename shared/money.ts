@@ -232,9 +232,13 @@ export function driverRateFor(rates: readonly DriverRateLine[], d: DeliveredParc
     if (r.driver_id != null && r.driver_id !== d.driver_id) continue;
     if (r.zone_id != null && r.zone_id !== d.zone_id) continue;
     if (r.package_type_id != null && r.package_type_id !== d.package_type_id) continue;
-    if (!best) { best = r; continue; }
+    if (!best) {
+      best = r;
+      continue;
+    }
     const s = driverSpecificity(r) - driverSpecificity(best);
-    if (s > 0 || (s === 0 && (r.effective_from > best.effective_from || (r.effective_from === best.effective_from && r.id > best.id)))) best = r;
+    if (s > 0 || (s === 0 && (r.effective_from > best.effective_from || (r.effective_from === best.effective_from && r.id > best.id))))
+      best = r;
   }
   return best;
 }

@@ -33,21 +33,32 @@ export async function runCacheBench(): Promise<void> {
     const path = join(dir, 'scale.db');
     const data = await seedSqlite(path, sizeOptions(size));
     // One app per setting, each on a connection of its own to the same file (as a restart with the setting would be).
-    const apps = await Promise.all(settings.map(async (setting) => {
-      const db = await openDatabase(path);
-      if (setting !== 'default') sqliteOf(db)!.pragma(setting);
-      return { setting, db, app: createApp({ db, files: diskFileStore(join(dir, 'files')), clock: systemClock }) };
-    }));
+    const apps = await Promise.all(
+      settings.map(async (setting) => {
+        const db = await openDatabase(path);
+        if (setting !== 'default') sqliteOf(db)!.pragma(setting);
+        return { setting, db, app: createApp({ db, files: diskFileStore(join(dir, 'files')), clock: systemClock }) };
+      }),
+    );
     const auth = (token: string) => ({ authorization: `Bearer ${token}` });
     const days = Math.max(1, Math.min(7, data.historyDays - 2));
     const now = Date.now();
     const requestOf: Record<string, (k: number) => { path: string; headers: Record<string, string> }> = {
-      remaining: (k) => { const d = data.drivers[k % data.drivers.length]!; return { path: `/api/scan-package-api/${d.id}/remaining-packages-list/`, headers: auth(d.token) }; },
+      remaining: (k) => {
+        const d = data.drivers[k % data.drivers.length]!;
+        return { path: `/api/scan-package-api/${d.id}/remaining-packages-list/`, headers: auth(d.token) };
+      },
       'staff list': (k) => {
         const from = now - (3 + (k % days)) * DAY;
-        return { path: `/api/package/?status=delivered&company=${1 + (k % data.companies)}&created_from=${day(from)}&created_to=${day(from + DAY)}&search=Receiver%20${1 + (k % 9)}&page_size=50`, headers: auth(data.adminToken) };
+        return {
+          path: `/api/package/?status=delivered&company=${1 + (k % data.companies)}&created_from=${day(from)}&created_to=${day(from + DAY)}&search=Receiver%20${1 + (k % 9)}&page_size=50`,
+          headers: auth(data.adminToken),
+        };
       },
-      'head poll': (k) => { const d = data.drivers[k % data.drivers.length]!; return { path: `/api/sync/changes/?cursor=${data.feedLast}`, headers: auth(d.token) }; },
+      'head poll': (k) => {
+        const d = data.drivers[k % data.drivers.length]!;
+        return { path: `/api/sync/changes/?cursor=${data.feedLast}`, headers: auth(d.token) };
+      },
     };
     const figures = new Map<string, number[]>();
     for (let r = 0; r < rounds; r++) {
@@ -68,7 +79,9 @@ export async function runCacheBench(): Promise<void> {
         }
       }
     }
-    console.log(`\nSQLite ${size} (${data.packages} parcels): CPU ms per request in process, median of ${rounds} rounds of ${requests} (min–max)`);
+    console.log(
+      `\nSQLite ${size} (${data.packages} parcels): CPU ms per request in process, median of ${rounds} rounds of ${requests} (min–max)`,
+    );
     console.log('| request | setting | ms | rounds |');
     console.log('|---|---|---:|---|');
     for (const [key, xs] of figures) {

@@ -38,15 +38,31 @@ export const SCALE_STEPS = ['load', 'backup', 'restore'] as const;
 export type ScaleStep = (typeof SCALE_STEPS)[number];
 
 export function parseSteps(value: string | undefined): ScaleStep[] {
-  const steps = (value ?? SCALE_STEPS.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
-  for (const s of steps) if (!(SCALE_STEPS as readonly string[]).includes(s)) throw new Error(`unknown scale step ${s}: some of ${SCALE_STEPS.join(', ')}`);
-  if (steps.includes('restore') && !steps.includes('backup')) throw new Error('the restore step restores the backup step\'s file: add backup');
+  const steps = (value ?? SCALE_STEPS.join(','))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const s of steps)
+    if (!(SCALE_STEPS as readonly string[]).includes(s)) throw new Error(`unknown scale step ${s}: some of ${SCALE_STEPS.join(', ')}`);
+  if (steps.includes('restore') && !steps.includes('backup'))
+    throw new Error("the restore step restores the backup step's file: add backup");
   return steps as ScaleStep[];
 }
 
 export const SCALE_DEFAULTS: ScaleOptions = {
-  companies: 20, drivers: 200, zones: 10, toScan: 50, toDrain: 50, onVan: 50, packages: 100_000, perDay: 20,
-  connections: 50, duration: 5, writes: Number(process.env.SCALE_WRITES ?? 2000), writeDrivers: 200, drainDevices: Number(process.env.SCALE_DRAIN ?? 50),
+  companies: 20,
+  drivers: 200,
+  zones: 10,
+  toScan: 50,
+  toDrain: 50,
+  onVan: 50,
+  packages: 100_000,
+  perDay: 20,
+  connections: 50,
+  duration: 5,
+  writes: Number(process.env.SCALE_WRITES ?? 2000),
+  writeDrivers: 200,
+  drainDevices: Number(process.env.SCALE_DRAIN ?? 50),
   steps: parseSteps(process.env.SCALE_STEPS),
 };
 

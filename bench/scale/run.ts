@@ -18,19 +18,35 @@ import { printStatements, statementProbe } from './statements';
 import { seedSqlite } from './seed-sqlite';
 
 export interface ScaleResult {
-  engine: 'sqlite' | 'postgres'; size: string; packages: number; drivers: number; companies: number; historyDays: number;
-  seedMs: number; bytes: number;
+  engine: 'sqlite' | 'postgres';
+  size: string;
+  packages: number;
+  drivers: number;
+  companies: number;
+  historyDays: number;
+  seedMs: number;
+  bytes: number;
   /** Absent when the step was not run (SCALE_STEPS). */
-  backupMs?: number; backupBytes?: number; restoreMs?: number;
-  endpoints: EndpointFigures[]; drain: string;
+  backupMs?: number;
+  backupBytes?: number;
+  restoreMs?: number;
+  endpoints: EndpointFigures[];
+  drain: string;
 }
 
 const log = (line: string) => console.log(line);
 /** The load figures as soon as they are measured: at 10M the backup that follows takes a while. */
 const show = (engine: string, size: string, rows: EndpointFigures[]) => {
   // CPU per request still moves with what else runs on the machine: say how busy it was.
-  log(`[${engine} ${size}] load average after the load runs: ${loadavg().map((x) => x.toFixed(1)).join(' ')} (1, 5, 15 min)`);
-  for (const e of rows) log(`[${engine} ${size}] ${e.endpoint}: ${e.rps} req/s, server ${e.serverMs.toFixed(2)} ms/req, database ${e.dbMs.toFixed(2)} ms/req, non-2xx ${e.non2xx}`);
+  log(
+    `[${engine} ${size}] load average after the load runs: ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} (1, 5, 15 min)`,
+  );
+  for (const e of rows)
+    log(
+      `[${engine} ${size}] ${e.endpoint}: ${e.rps} req/s, server ${e.serverMs.toFixed(2)} ms/req, database ${e.dbMs.toFixed(2)} ms/req, non-2xx ${e.non2xx}`,
+    );
 };
 const since = (t: number) => Math.round(performance.now() - t);
 
@@ -39,7 +55,10 @@ const since = (t: number) => Math.round(performance.now() - t);
  * shares the disk, wait until it has room (plus 2 GB) rather than fill it. The wait is not timed.
  */
 async function roomFor(bytes: number, dir: string, label: string): Promise<void> {
-  const free = () => { const s = statfsSync(dir); return s.bavail * s.bsize; };
+  const free = () => {
+    const s = statfsSync(dir);
+    return s.bavail * s.bsize;
+  };
   const need = bytes + 2 * 1024 ** 3;
   for (let said = false; free() < need; said = true) {
     if (!said) log(`${label} waits for ${(need / 1024 ** 3).toFixed(1)} GB of free disk (${(free() / 1024 ** 3).toFixed(1)} GB now)`);
@@ -56,7 +75,8 @@ export async function runSqlite(size: string, o: ScaleOptions): Promise<ScaleRes
     const data = await seedSqlite(path, o, log);
     log(`[sqlite ${size}] seeded in ${data.seedMs} ms`);
     const bytes = statSync(path).size;
-    let endpoints: EndpointFigures[] = []; let drainLine = 'not run';
+    let endpoints: EndpointFigures[] = [];
+    let drainLine = 'not run';
     if (o.steps.includes('load')) {
       const { url, child } = await startBenchServer(path);
       const cpu = { server: cpuOf(() => processTree(child.pid!)) };
@@ -72,7 +92,18 @@ export async function runSqlite(size: string, o: ScaleOptions): Promise<ScaleRes
       drainLine = `${drain.requests} requests in ${Math.round(drain.ms)} ms; ${await checkDrain(db, data.drivers.slice(0, o.drainDevices))}; rejected ${drain.failures.length}`;
       await db.$engine.close();
     }
-    const result: ScaleResult = { engine: 'sqlite', size, packages: data.packages, drivers: o.drivers, companies: o.companies, historyDays: data.historyDays, seedMs: data.seedMs, bytes, endpoints, drain: drainLine };
+    const result: ScaleResult = {
+      engine: 'sqlite',
+      size,
+      packages: data.packages,
+      drivers: o.drivers,
+      companies: o.companies,
+      historyDays: data.historyDays,
+      seedMs: data.seedMs,
+      bytes,
+      endpoints,
+      drain: drainLine,
+    };
     if (!o.steps.includes('backup')) return result;
     log(`[sqlite ${size}] backup`);
     let t = performance.now();
@@ -80,9 +111,13 @@ export async function runSqlite(size: string, o: ScaleOptions): Promise<ScaleRes
     const { copyMs, checkMs } = await backupDatabase(path, backup);
     result.backupMs = since(t);
     result.backupBytes = statSync(backup).size;
-    log(`[sqlite ${size}] backup in ${result.backupMs} ms (copy ${Math.round(copyMs)}, integrity check ${Math.round(checkMs)}), ${result.backupBytes} bytes`);
+    log(
+      `[sqlite ${size}] backup in ${result.backupMs} ms (copy ${Math.round(copyMs)}, integrity check ${Math.round(checkMs)}), ${result.backupBytes} bytes`,
+    );
     if (!o.steps.includes('restore')) return result;
-    rmSync(path); rmSync(`${path}-wal`, { force: true }); rmSync(`${path}-shm`, { force: true });
+    rmSync(path);
+    rmSync(`${path}-wal`, { force: true });
+    rmSync(`${path}-shm`, { force: true });
     await roomFor(result.backupBytes, dir, `[sqlite ${size}] restore`);
     // Restore (docs/operations.md): copy the backup over DATABASE_PATH, start; the start opens and migrates.
     t = performance.now();
@@ -104,7 +139,11 @@ function pgBin(tool: string): string {
 async function adminValue(url: string, sql: string): Promise<unknown> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
-  try { return Object.values((await c.query(sql)).rows[0] ?? {})[0]; } finally { await c.end(); }
+  try {
+    return Object.values((await c.query(sql)).rows[0] ?? {})[0];
+  } finally {
+    await c.end();
+  }
 }
 
 /** PostgreSQL: seed a fresh database, serve it with server/main.ts (WORKERS=1), pg_dump it as scripts/backup.ts does, pg_restore it. */
@@ -118,17 +157,26 @@ export async function runPostgres(adminUrl: string, size: string, o: ScaleOption
     const data: ScaleData = await seedPostgres(url, o, log);
     log(`[postgres ${size}] seeded in ${data.seedMs} ms`);
     const bytes = Number(await adminValue(url, 'select pg_database_size(current_database())'));
-    let endpoints: EndpointFigures[] = []; let drainLine = 'not run';
+    let endpoints: EndpointFigures[] = [];
+    let drainLine = 'not run';
     if (o.steps.includes('load')) {
       const postmaster = await postmasterOf(url);
       const { base, child } = await startPostgresServer(url, 1);
-      const cpu = { server: cpuOf(() => processTree(child.pid!)), ...(postmaster ? { database: cpuOf(() => processTree(postmaster)) } : {}) };
+      const cpu = {
+        server: cpuOf(() => processTree(child.pid!)),
+        ...(postmaster ? { database: cpuOf(() => processTree(postmaster)) } : {}),
+      };
       let drain;
       const probe = process.env.SCALE_PG_STATEMENTS ? await statementProbe(url) : undefined;
-      if (process.env.SCALE_PG_STATEMENTS && !probe) log(`[postgres ${size}] pg_stat_statements is not loaded (PG_SERVER_OPTIONS="-c shared_preload_libraries=pg_stat_statements")`);
+      if (process.env.SCALE_PG_STATEMENTS && !probe)
+        log(`[postgres ${size}] pg_stat_statements is not loaded (PG_SERVER_OPTIONS="-c shared_preload_libraries=pg_stat_statements")`);
       const hooks = probe && {
-        before: async () => { await probe.reset(); },
-        after: async (endpoint: string, requests: number) => { printStatements(`[postgres ${size}] ${endpoint}`, requests, await probe.read(requests)); },
+        before: async () => {
+          await probe.reset();
+        },
+        after: async (endpoint: string, requests: number) => {
+          printStatements(`[postgres ${size}] ${endpoint}`, requests, await probe.read(requests));
+        },
       };
       try {
         endpoints = await measureEndpoints(base, data, o, cpu, Date.now(), hooks);
@@ -136,13 +184,27 @@ export async function runPostgres(adminUrl: string, size: string, o: ScaleOption
         drain = await drainDevices(base, data.drivers.slice(0, o.drainDevices));
       } finally {
         await probe?.close();
-        await new Promise<void>((ok) => { child.once('exit', () => ok()); child.kill('SIGTERM'); });
+        await new Promise<void>((ok) => {
+          child.once('exit', () => ok());
+          child.kill('SIGTERM');
+        });
       }
       const db = postgresDb(url, { poolSize: 2 });
       drainLine = `${drain.requests} requests in ${Math.round(drain.ms)} ms; ${await checkDrain(db, data.drivers.slice(0, o.drainDevices))}; rejected ${drain.failures.length}`;
       await db.$engine.close();
     }
-    const result: ScaleResult = { engine: 'postgres', size, packages: data.packages, drivers: o.drivers, companies: o.companies, historyDays: data.historyDays, seedMs: data.seedMs, bytes, endpoints, drain: drainLine };
+    const result: ScaleResult = {
+      engine: 'postgres',
+      size,
+      packages: data.packages,
+      drivers: o.drivers,
+      companies: o.companies,
+      historyDays: data.historyDays,
+      seedMs: data.seedMs,
+      bytes,
+      endpoints,
+      drain: drainLine,
+    };
     if (!o.steps.includes('backup')) return result;
     log(`[postgres ${size}] backup`);
     const file = join(dir, 'backup.pgdump');
@@ -157,8 +219,11 @@ export async function runPostgres(adminUrl: string, size: string, o: ScaleOption
     const jobs = Number(process.env.SCALE_RESTORE_JOBS ?? availableParallelism());
     t = performance.now();
     await adminValue(adminUrl, `create database "${restored}"`);
-    const target = new URL(url); target.pathname = `/${restored}`;
-    await promisify(execFile)(pgBin('pg_restore'), ['--no-owner', `--jobs=${jobs}`, `--dbname=${target.toString()}`, file], { maxBuffer: 16 * 1024 * 1024 });
+    const target = new URL(url);
+    target.pathname = `/${restored}`;
+    await promisify(execFile)(pgBin('pg_restore'), ['--no-owner', `--jobs=${jobs}`, `--dbname=${target.toString()}`, file], {
+      maxBuffer: 16 * 1024 * 1024,
+    });
     result.restoreMs = since(t);
     log(`[postgres ${size}] restore in ${result.restoreMs} ms (${jobs} jobs)`);
     return result;

@@ -15,13 +15,21 @@ export async function seedPostgres(url: string, o: ScaleOptions, log?: (line: st
     await client.query("set synchronous_commit = off; set maintenance_work_mem = '1GB'; set session_replication_role = replica");
     const c: SeedConnection = {
       kind: 'postgres',
-      exec: async (sql) => { await client.query(sql); },
+      exec: async (sql) => {
+        await client.query(sql);
+      },
       value: async (sql) => Number(Object.values((await client.query(sql)).rows[0] as Record<string, unknown>)[0] ?? 0),
       numbers: (lo, hi) => `(select generate_series(${lo}::bigint, ${hi}::bigint) as n)`,
-      indexes: async (tables) => ((await client.query(
-        `select i.indexname as name, i.indexdef as sql from pg_indexes i where i.schemaname = 'public' and i.tablename = any($1)
-           and not exists (select 1 from pg_constraint k where k.conname = i.indexname)`, [tables],
-      )).rows as { name: string; sql: string }[]).map((ix) => ({ drop: `drop index "${ix.name}"`, create: ix.sql })),
+      indexes: async (tables) =>
+        (
+          (
+            await client.query(
+              `select i.indexname as name, i.indexdef as sql from pg_indexes i where i.schemaname = 'public' and i.tablename = any($1)
+           and not exists (select 1 from pg_constraint k where k.conname = i.indexname)`,
+              [tables],
+            )
+          ).rows as { name: string; sql: string }[]
+        ).map((ix) => ({ drop: `drop index "${ix.name}"`, create: ix.sql })),
       afterLoad: async (tables) => {
         for (const t of tables) {
           const key = t === 'change_log' ? 'seq' : 'id';

@@ -20,11 +20,19 @@ export async function seedSqlite(path: string, o: ScaleOptions, log?: (line: str
     db.pragma('cache_size = -1000000');
     const c: SeedConnection = {
       kind: 'sqlite',
-      exec: async (sql) => { db.exec(sql); },
+      exec: async (sql) => {
+        db.exec(sql);
+      },
       value: async (sql) => Number(Object.values(db.prepare(sql).get() as Record<string, unknown>)[0] ?? 0),
       numbers: (lo, hi) => `(with recursive r(n) as (select ${lo} union all select n + 1 from r where n < ${hi}) select n from r)`,
-      indexes: async (tables) => (db.prepare(`select name, sql from sqlite_master where type = 'index' and sql is not null and tbl_name in (${tables.map(() => '?').join(',')})`)
-        .all(...tables) as { name: string; sql: string }[]).map((ix) => ({ drop: `drop index "${ix.name}"`, create: ix.sql })),
+      indexes: async (tables) =>
+        (
+          db
+            .prepare(
+              `select name, sql from sqlite_master where type = 'index' and sql is not null and tbl_name in (${tables.map(() => '?').join(',')})`,
+            )
+            .all(...tables) as { name: string; sql: string }[]
+        ).map((ix) => ({ drop: `drop index "${ix.name}"`, create: ix.sql })),
       afterLoad: async () => {},
     };
     db.exec('begin');

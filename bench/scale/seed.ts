@@ -30,9 +30,20 @@ export interface SeedConnection {
   afterLoad(tables: string[]): Promise<void>;
 }
 
-export interface ScaleDriver { id: number; token: string; toScan: string[]; drain: { id: number; hawb: string }[]; onVan: number[] }
+export interface ScaleDriver {
+  id: number;
+  token: string;
+  toScan: string[];
+  drain: { id: number; hawb: string }[];
+  onVan: number[];
+}
 export interface ScaleData {
-  adminToken: string; companies: number; zoneIds: number[]; drivers: ScaleDriver[]; packages: number; feedLast: number;
+  adminToken: string;
+  companies: number;
+  zoneIds: number[];
+  drivers: ScaleDriver[];
+  packages: number;
+  feedLast: number;
   /** Days the delivered history spans. */
   historyDays: number;
   seedMs: number;
@@ -46,32 +57,53 @@ const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 async function insertValues(c: SeedConnection, table: string, columns: string[], rows: (string | number)[][]): Promise<void> {
   for (let i = 0; i < rows.length; i += 1000) {
-    const values = rows.slice(i, i + 1000).map((r) => `(${r.map((v) => (typeof v === 'number' ? String(v) : lit(v))).join(', ')})`).join(',\n');
+    const values = rows
+      .slice(i, i + 1000)
+      .map((r) => `(${r.map((v) => (typeof v === 'number' ? String(v) : lit(v))).join(', ')})`)
+      .join(',\n');
     await c.exec(`insert into "${table}" (${columns.map((x) => `"${x}"`).join(', ')}) values ${values}`);
   }
 }
 
-export async function seedScale(c: SeedConnection, o: ScaleOptions, now = Date.now(), log: (line: string) => void = () => {}): Promise<ScaleData> {
+export async function seedScale(
+  c: SeedConnection,
+  o: ScaleOptions,
+  now = Date.now(),
+  log: (line: string) => void = () => {},
+): Promise<ScaleData> {
   const t0 = performance.now();
   const { history: H, total: P } = perDriver(o);
-  const S = o.toScan; const R = o.toDrain;
+  const S = o.toScan;
+  const R = o.toDrain;
   const count = P * o.drivers;
   const hash = hashPasswordSync('bench-password', 1024);
 
-  await insertValues(c, 'company', ['id', 'name', 'code', 'email', 'created_at', 'updated_at'],
-    Array.from({ length: o.companies }, (_, i) => [i + 1, `Company ${i}`, `CO${i}`, `co${i}@bench.test`, now, now]));
-  await insertValues(c, 'zone', ['id', 'name', 'created_at', 'updated_at'], Array.from({ length: o.zones }, (_, i) => [i + 1, `Zone ${i}`, now, now]));
-  const adminId = 1; const firstDriver = 2;
+  await insertValues(
+    c,
+    'company',
+    ['id', 'name', 'code', 'email', 'created_at', 'updated_at'],
+    Array.from({ length: o.companies }, (_, i) => [i + 1, `Company ${i}`, `CO${i}`, `co${i}@bench.test`, now, now]),
+  );
+  await insertValues(
+    c,
+    'zone',
+    ['id', 'name', 'created_at', 'updated_at'],
+    Array.from({ length: o.zones }, (_, i) => [i + 1, `Zone ${i}`, now, now]),
+  );
+  const adminId = 1;
+  const firstDriver = 2;
   await c.exec(`insert into "user" ("id", "name", "email", "role", "password_hash", "created_at", "updated_at")
     values (${adminId}, 'Bench Admin', 'admin@bench.test', 'super_admin', ${lit(hash)}, ${now}, ${now})`);
   await c.exec(`insert into "user" ("id", "name", "email", "role", "password_hash", "created_at", "updated_at")
     select ${firstDriver} + n, 'Driver ' || n, 'driver' || n || '@bench.test', 'driver', ${lit(hash)}, ${now}, ${now} from ${c.numbers(0, o.drivers - 1)} s`);
   const admin = newToken();
   const tokens = Array.from({ length: o.drivers }, () => newToken());
-  await insertValues(c, 'auth_token', ['id', 'user_id', 'token_hash', 'kind', 'expires_at', 'created_at'], [
-    [1, adminId, admin.hash, 'web', now + DAY, now],
-    ...tokens.map((t, d) => [d + 2, firstDriver + d, t.hash, 'mobile', now + DAY, now]),
-  ]);
+  await insertValues(
+    c,
+    'auth_token',
+    ['id', 'user_id', 'token_hash', 'kind', 'expires_at', 'created_at'],
+    [[1, adminId, admin.hash, 'web', now + DAY, now], ...tokens.map((t, d) => [d + 2, firstDriver + d, t.hash, 'mobile', now + DAY, now])],
+  );
 
   const dropped = await c.indexes(BIG_TABLES);
   for (const ix of dropped) await c.exec(ix.drop);
@@ -126,14 +158,21 @@ export async function seedScale(c: SeedConnection, o: ScaleOptions, now = Date.n
   const drivers: ScaleDriver[] = tokens.map((t, d) => {
     const base = d * P + H + 1; // id of the driver's first active parcel
     return {
-      id: firstDriver + d, token: t.token,
+      id: firstDriver + d,
+      token: t.token,
       toScan: Array.from({ length: S }, (_, i) => `BS${base + i}`),
       drain: Array.from({ length: R }, (_, i) => ({ id: base + S + i, hawb: `BD${base + S + i}` })),
       onVan: Array.from({ length: o.onVan }, (_, i) => base + S + R + i),
     };
   });
   return {
-    adminToken: admin.token, companies: o.companies, zoneIds: Array.from({ length: o.zones }, (_, i) => i + 1), drivers, packages: count,
-    feedLast: await c.value('select max("seq") from "change_log"'), historyDays: Math.ceil(H / o.perDay), seedMs: Math.round(performance.now() - t0),
+    adminToken: admin.token,
+    companies: o.companies,
+    zoneIds: Array.from({ length: o.zones }, (_, i) => i + 1),
+    drivers,
+    packages: count,
+    feedLast: await c.value('select max("seq") from "change_log"'),
+    historyDays: Math.ceil(H / o.perDay),
+    seedMs: Math.round(performance.now() - t0),
   };
 }

@@ -7,9 +7,20 @@ import pg from 'pg';
  * Reset before each endpoint's run, read after it: per statement, calls, execution time and buffer
  * pages touched per request of the run, so a figure that grows with the data points at its query.
  */
-export interface StatementRow { query: string; calls: number; msPerReq: number; hitPerReq: number; readPerReq: number; rowsPerCall: number }
+export interface StatementRow {
+  query: string;
+  calls: number;
+  msPerReq: number;
+  hitPerReq: number;
+  readPerReq: number;
+  rowsPerCall: number;
+}
 
-export interface StatementProbe { reset(): Promise<void>; read(requests: number): Promise<StatementRow[]>; close(): Promise<void> }
+export interface StatementProbe {
+  reset(): Promise<void>;
+  read(requests: number): Promise<StatementRow[]>;
+  close(): Promise<void>;
+}
 
 /** A probe on `url`'s database, or undefined when the extension cannot be loaded there. */
 export async function statementProbe(url: string): Promise<StatementProbe | undefined> {
@@ -23,19 +34,28 @@ export async function statementProbe(url: string): Promise<StatementProbe | unde
     return undefined;
   }
   return {
-    reset: async () => { await c.query('select pg_stat_statements_reset()'); },
+    reset: async () => {
+      await c.query('select pg_stat_statements_reset()');
+    },
     read: async (requests) => {
       const { rows } = await c.query<{ query: string; calls: string; ms: number; hit: string; read: string; rows: string }>(
         `select query, calls, total_exec_time as ms, shared_blks_hit as hit, shared_blks_read as read, rows from pg_stat_statements
           where dbid = (select oid from pg_database where datname = current_database()) and query not like '%pg_stat_statements%'
-          order by total_exec_time desc`);
+          order by total_exec_time desc`,
+      );
       const n = Math.max(1, requests);
       return rows.map((r) => ({
-        query: r.query.replace(/\s+/g, ' '), calls: Number(r.calls), msPerReq: r.ms / n,
-        hitPerReq: Number(r.hit) / n, readPerReq: Number(r.read) / n, rowsPerCall: Number(r.rows) / Math.max(1, Number(r.calls)),
+        query: r.query.replace(/\s+/g, ' '),
+        calls: Number(r.calls),
+        msPerReq: r.ms / n,
+        hitPerReq: Number(r.hit) / n,
+        readPerReq: Number(r.read) / n,
+        rowsPerCall: Number(r.rows) / Math.max(1, Number(r.calls)),
       }));
     },
-    close: async () => { await c.end(); },
+    close: async () => {
+      await c.end();
+    },
   };
 }
 
@@ -45,6 +65,8 @@ export function printStatements(label: string, requests: number, rows: Statement
   console.log('| calls/req | exec ms/req | pages hit/req | read/req | rows/call | statement |');
   console.log('|---:|---:|---:|---:|---:|---|');
   for (const r of rows.slice(0, top)) {
-    console.log(`| ${(r.calls / Math.max(1, requests)).toFixed(2)} | ${r.msPerReq.toFixed(3)} | ${r.hitPerReq.toFixed(1)} | ${r.readPerReq.toFixed(2)} | ${r.rowsPerCall.toFixed(1)} | ${r.query.slice(0, 160)} |`);
+    console.log(
+      `| ${(r.calls / Math.max(1, requests)).toFixed(2)} | ${r.msPerReq.toFixed(3)} | ${r.hitPerReq.toFixed(1)} | ${r.readPerReq.toFixed(2)} | ${r.rowsPerCall.toFixed(1)} | ${r.query.slice(0, 160)} |`,
+    );
   }
 }

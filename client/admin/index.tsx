@@ -20,20 +20,29 @@ const loadBusinessProfile = () => import('./settings/BusinessProfile');
 const loadFleet = () => import('./fleet/index');
 
 function NotAllowed() {
-  return <div class="card"><Empty title="Not available for your role">Ask an administrator if you need this screen.</Empty></div>;
+  return (
+    <div class="card">
+      <Empty title="Not available for your role">Ask an administrator if you need this screen.</Empty>
+    </div>
+  );
 }
 
 /** The admin area's routes (the shell around them is in app/Shell.tsx). */
 export default function Admin({ path, query, session }: { path: string; query: URLSearchParams; session: Session }) {
   const role = session.user.role;
   if (path === '/' || path === '/dashboard') return <Dashboard session={session} />;
-  if (path === '/packages') return can(role, 'package.view') ? <Lazy key={query.toString()} load={loadPackageList} props={{ session, query }} /> : <NotAllowed />;
-  if (path === '/packages/upload') return can(role, 'package.manage') ? <Lazy load={loadPackageUpload} props={{ session }} /> : <NotAllowed />;
-  if (path === '/packages/review') return can(role, 'package.view') ? <Lazy key={query.toString()} load={loadLocationReview} props={{ query }} /> : <NotAllowed />;
+  if (path === '/packages')
+    return can(role, 'package.view') ? <Lazy key={query.toString()} load={loadPackageList} props={{ session, query }} /> : <NotAllowed />;
+  if (path === '/packages/upload')
+    return can(role, 'package.manage') ? <Lazy load={loadPackageUpload} props={{ session }} /> : <NotAllowed />;
+  if (path === '/packages/review')
+    return can(role, 'package.view') ? <Lazy key={query.toString()} load={loadLocationReview} props={{ query }} /> : <NotAllowed />;
   const pkg = match('/packages/:id', path);
   if (pkg && /^\d+$/.test(pkg.id ?? '')) return <Lazy load={loadPackageDetail} props={{ id: Number(pkg.id), session }} />;
-  if (path === '/dispatch') return can(role, 'route.manage') && role !== 'company' ? <Lazy load={loadDispatch} props={{}} /> : <NotAllowed />;
-  if (path === '/map' || path === '/routes' || path.startsWith('/routes/')) return <Lazy load={loadRoutes} props={{ path, query, session }} />;
+  if (path === '/dispatch')
+    return can(role, 'route.manage') && role !== 'company' ? <Lazy load={loadDispatch} props={{}} /> : <NotAllowed />;
+  if (path === '/map' || path === '/routes' || path.startsWith('/routes/'))
+    return <Lazy load={loadRoutes} props={{ path, query, session }} />;
   // Same roles as the API (GET|PATCH settings/business-profile/): admins only.
   if (path === '/settings/business-profile') return isAdmin(role) ? <Lazy load={loadBusinessProfile} props={{}} /> : <NotAllowed />;
   if (path === '/fleet/shifts') return can(role, 'route.manage') ? <Lazy load={loadFleet} props={{ path }} /> : <NotAllowed />;
@@ -45,10 +54,21 @@ export default function Admin({ path, query, session }: { path: string; query: U
   const res = match('/r/:name', path) ?? match('/r/:name/:view', path);
   if (res) {
     const decl = resourceByName(res.name ?? '');
-    if (!decl) return <div class="card"><Empty title="No such screen" /></div>;
+    if (!decl)
+      return (
+        <div class="card">
+          <Empty title="No such screen" />
+        </div>
+      );
     if (!can(role, decl.view)) return <NotAllowed />;
     const archived = res.view === 'archive';
     return <ResourceScreen key={`${decl.name}:${archived}`} decl={decl} session={session} archived={archived} />;
   }
-  return <div class="card"><Empty title="Page not found"><a href="#/">Go to the dashboard</a></Empty></div>;
+  return (
+    <div class="card">
+      <Empty title="Page not found">
+        <a href="#/">Go to the dashboard</a>
+      </Empty>
+    </div>
+  );
 }

@@ -49,7 +49,11 @@ export function authHeaders(): Record<string, string> {
 /** Turns any non-2xx answer into an ApiError; a 401 also ends the local session (the token is dead). */
 export async function errorFromResponse(res: Response): Promise<ApiError> {
   let body: unknown = null;
-  try { body = await res.json(); } catch { /* not JSON: a proxy page or an empty body */ }
+  try {
+    body = await res.json();
+  } catch {
+    /* not JSON: a proxy page or an empty body */
+  }
   if (res.status === 401 && getToken()) signOut('expired');
   if (isApiErrorBody(body)) return new ApiError(res.status, body.code, body.message, body.errors ?? [], body.details);
   return new ApiError(res.status, 'http_error', `The server answered ${res.status} ${res.statusText}`.trim());

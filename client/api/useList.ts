@@ -35,10 +35,19 @@ export function useList<T>(path: string | null, initial: Partial<ListParams> = {
     const ctrl = new AbortController();
     setLoading(true);
     fetchPage<T>(path, { ...params, search }, ctrl.signal).then(
-      (page) => { if (mine === seq.current) { setData(page); setError(null); setLoading(false); } },
+      (page) => {
+        if (mine === seq.current) {
+          setData(page);
+          setError(null);
+          setLoading(false);
+        }
+      },
       (err: unknown) => {
         if (err instanceof DOMException && err.name === 'AbortError') return;
-        if (mine === seq.current) { setError(err); setLoading(false); }
+        if (mine === seq.current) {
+          setError(err);
+          setLoading(false);
+        }
       },
     );
     return () => ctrl.abort();

@@ -17,7 +17,10 @@ const loadDepot = () => import('../depot/index');
 const loadDriver = () => {
   // A phone with a day on it needs the day's chunk too: fetched alongside the driver's entry, not after it.
   if (dayOnPhone()) void import('../driver/Workday').catch(() => undefined);
-  return import('../driver/index').then(async (m) => { await m.ready(); return m; });
+  return import('../driver/index').then(async (m) => {
+    await m.ready();
+    return m;
+  });
 };
 const loadReset = () => import('./PasswordReset');
 
@@ -27,10 +30,16 @@ function Refused({ current, what }: { current: Session; what: string }) {
     <div class="login-page">
       <div class="card login-card stack" role="alert" data-testid="refused">
         <h1>Not available for this account</h1>
-        <p>{current.user.name} is signed in as <strong>{ROLE_LABELS[current.user.role]}</strong>, which cannot open {what}.</p>
+        <p>
+          {current.user.name} is signed in as <strong>{ROLE_LABELS[current.user.role]}</strong>, which cannot open {what}.
+        </p>
         {driver && <p>Drivers work in the driver app.</p>}
         <div class="row">
-          {driver && <LinkButton href="#/driver" variant="primary">Open the driver app</LinkButton>}
+          {driver && (
+            <LinkButton href="#/driver" variant="primary">
+              Open the driver app
+            </LinkButton>
+          )}
           <Button onClick={() => void logout()}>Log out</Button>
         </div>
       </div>
@@ -57,10 +66,12 @@ function Routes() {
       // A crashed tablet may have lost the web session but not its unsent scans (recoverSession.ts).
       if (recovering === 'no') {
         recovering = 'yes';
-        void recoverDepotSession().catch(() => false).then((ok) => {
-          recovering = 'done';
-          if (!ok) navigate('/login', { next: path }, true);
-        });
+        void recoverDepotSession()
+          .catch(() => false)
+          .then((ok) => {
+            recovering = 'done';
+            if (!ok) navigate('/login', { next: path }, true);
+          });
       }
       return null;
     }

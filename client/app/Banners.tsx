@@ -21,8 +21,12 @@ export function Banners({ offline = 'Lists show what was last loaded; changes ne
       {update && (
         <div class="banner update" role="status">
           A new version of Courier is ready.
-          <Button size="small" variant="primary" onClick={update}>Reload</Button>
-          <Button size="small" variant="ghost" onClick={() => updateReady.set(null)}>Later</Button>
+          <Button size="small" variant="primary" onClick={update}>
+            Reload
+          </Button>
+          <Button size="small" variant="ghost" onClick={() => updateReady.set(null)}>
+            Later
+          </Button>
         </div>
       )}
     </>

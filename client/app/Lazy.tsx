@@ -17,7 +17,9 @@ export function preload<P>(load: Loader<P>): Promise<unknown> {
   const key = load as Loader<never>;
   let p = started.get(key);
   if (!p) {
-    p = load().then((m) => { loaded.set(key, m.default as ComponentType<never>); });
+    p = load().then((m) => {
+      loaded.set(key, m.default as ComponentType<never>);
+    });
     // A failed preload is retried by Lazy (and its error shown there), not cached.
     p.catch(() => started.delete(key));
     started.set(key, p);
@@ -42,11 +44,29 @@ export function Lazy<P extends object>({ load, props }: { load: Loader<P>; props
     let live = true;
     setError(null);
     const ready = loaded.get(load as Loader<never>) as ComponentType<P> | undefined;
-    if (ready) { setCurrent((c) => (c?.load === load ? c : { load, Comp: ready })); return; }
-    load().then((m) => { if (live) setCurrent({ load, Comp: m.default }); }, (err: unknown) => { if (live) setError(err); });
-    return () => { live = false; };
+    if (ready) {
+      setCurrent((c) => (c?.load === load ? c : { load, Comp: ready }));
+      return;
+    }
+    load().then(
+      (m) => {
+        if (live) setCurrent({ load, Comp: m.default });
+      },
+      (err: unknown) => {
+        if (live) setError(err);
+      },
+    );
+    return () => {
+      live = false;
+    };
   }, [load, attempt]);
-  if (error) return <ErrorState error={new Error('This part of the app could not be loaded. Check the connection and try again.')} onRetry={() => setAttempt((n) => n + 1)} />;
+  if (error)
+    return (
+      <ErrorState
+        error={new Error('This part of the app could not be loaded. Check the connection and try again.')}
+        onRetry={() => setAttempt((n) => n + 1)}
+      />
+    );
   if (!current || current.load !== load) return <Loading />;
   const { Comp } = current;
   return <Comp {...props} />;

@@ -7,7 +7,11 @@ import { signIn, signOutReason } from './session';
 import { useStore } from './store';
 import { Logo } from '../ui/Logo';
 
-interface LoginAnswer { token: string; expires_at: string; user: AuthUser }
+interface LoginAnswer {
+  token: string;
+  expires_at: string;
+  user: AuthUser;
+}
 
 export default function Login() {
   const [email, setEmail] = useState('');
@@ -27,7 +31,10 @@ export default function Login() {
     const errs: Record<string, string> = {};
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(body.email)) errs.email = 'Enter a valid e-mail address';
     if (!body.password) errs.password = 'Enter your password';
-    if (Object.keys(errs).length) { setErrors(errs); return; }
+    if (Object.keys(errs).length) {
+      setErrors(errs);
+      return;
+    }
     setErrors({});
     setBusy(true);
     try {
@@ -49,13 +56,44 @@ export default function Login() {
   return (
     <div class="login-page">
       <form class="card login-card stack" onSubmit={submit} noValidate aria-labelledby="login-title">
-        <div class="logo"><Logo /><span id="login-title">Courier</span></div>
-        {reason === 'expired' && <div class="note" role="status">Your session ended. Please log in again.</div>}
-        <TextField label="E-mail" type="email" name="email" autoComplete="username" value={email} onValue={setEmail} error={errors.email} required />
-        <TextField label="Password" type="password" name="password" autoComplete="current-password" value={password} onValue={setPassword} error={errors.password} required />
-        {message && <div class="form-error" role="alert">{message}</div>}
+        <div class="logo">
+          <Logo />
+          <span id="login-title">Courier</span>
+        </div>
+        {reason === 'expired' && (
+          <div class="note" role="status">
+            Your session ended. Please log in again.
+          </div>
+        )}
+        <TextField
+          label="E-mail"
+          type="email"
+          name="email"
+          autoComplete="username"
+          value={email}
+          onValue={setEmail}
+          error={errors.email}
+          required
+        />
+        <TextField
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          value={password}
+          onValue={setPassword}
+          error={errors.password}
+          required
+        />
+        {message && (
+          <div class="form-error" role="alert">
+            {message}
+          </div>
+        )}
         {isDriver && <div class="note">Drivers use the driver app on their phone.</div>}
-        <Button type="submit" variant="primary" busy={busy}>Log in</Button>
+        <Button type="submit" variant="primary" busy={busy}>
+          Log in
+        </Button>
         <p class="muted" style={{ fontSize: '0.9rem', margin: 0 }}>
           Driver? <a href="#/driver">Open the driver app</a>. Forgot your password? <a href="#/forgot-password">Reset it</a>.
         </p>

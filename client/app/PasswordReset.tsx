@@ -19,7 +19,10 @@ export default function PasswordReset({ token }: { token: string | null }) {
     e.preventDefault();
     setFailure('');
     const parsed = token ? ResetPasswordBody.safeParse({ token, password }) : ForgetPasswordBody.safeParse({ email });
-    if (!parsed.success) { setErrors(zodErrors(parsed.error)); return; }
+    if (!parsed.success) {
+      setErrors(zodErrors(parsed.error));
+      return;
+    }
     setErrors({});
     setBusy(true);
     try {
@@ -36,12 +39,38 @@ export default function PasswordReset({ token }: { token: string | null }) {
   return (
     <div class="login-page">
       <form class="card login-card stack" onSubmit={submit} noValidate>
-        <div class="logo"><Logo />{token ? 'New password' : 'Reset password'}</div>
-        {done ? <div class="note" role="status">{done}</div> : token
-          ? <TextField label="New password" type="password" autoComplete="new-password" value={password} onValue={setPassword} error={errors.password} hint="At least 8 characters" required />
-          : <TextField label="E-mail" type="email" autoComplete="username" value={email} onValue={setEmail} error={errors.email} required />}
-        {failure && <div class="form-error" role="alert">{failure}</div>}
-        {!done && <Button type="submit" variant="primary" busy={busy}>{token ? 'Set password' : 'Send reset link'}</Button>}
+        <div class="logo">
+          <Logo />
+          {token ? 'New password' : 'Reset password'}
+        </div>
+        {done ? (
+          <div class="note" role="status">
+            {done}
+          </div>
+        ) : token ? (
+          <TextField
+            label="New password"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onValue={setPassword}
+            error={errors.password}
+            hint="At least 8 characters"
+            required
+          />
+        ) : (
+          <TextField label="E-mail" type="email" autoComplete="username" value={email} onValue={setEmail} error={errors.email} required />
+        )}
+        {failure && (
+          <div class="form-error" role="alert">
+            {failure}
+          </div>
+        )}
+        {!done && (
+          <Button type="submit" variant="primary" busy={busy}>
+            {token ? 'Set password' : 'Send reset link'}
+          </Button>
+        )}
         <a href="#/login">Back to log in</a>
       </form>
     </div>

@@ -11,7 +11,11 @@ import { Logo } from '../ui/Logo';
 
 export async function logout(): Promise<void> {
   // The token is revoked on the server when it can be; locally it goes either way.
-  try { await api.post('auth/logout/'); } catch { /* offline or already expired */ }
+  try {
+    await api.post('auth/logout/');
+  } catch {
+    /* offline or already expired */
+  }
   signOut('logout');
 }
 
@@ -37,31 +41,62 @@ export function Shell({ current, children }: { current: Session; children: Compo
   return (
     <div class="shell">
       {/* First Tab stop: straight to the page instead of walking the whole menu. */}
-      <a class="skip-link" href="#main" onClick={(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>Skip to content</a>
+      <a
+        class="skip-link"
+        href="#main"
+        onClick={(e) => {
+          e.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
+        Skip to content
+      </a>
       <header class="topbar">
-        <Button class="menu-toggle" variant="ghost" aria-label="Menu" aria-expanded={open} aria-controls="sidenav" onClick={() => setOpen(!open)}>☰</Button>
-        <a class="brand" href="#/" aria-label="Courier"><Logo /><span class="brand-name">Courier</span></a>
+        <Button
+          class="menu-toggle"
+          variant="ghost"
+          aria-label="Menu"
+          aria-expanded={open}
+          aria-controls="sidenav"
+          onClick={() => setOpen(!open)}
+        >
+          ☰
+        </Button>
+        <a class="brand" href="#/" aria-label="Courier">
+          <Logo />
+          <span class="brand-name">Courier</span>
+        </a>
         <span class="spacer" />
         <div class="who">
-          <div><strong>{current.user.name}</strong> · {ROLE_LABELS[current.user.role]}</div>
+          <div>
+            <strong>{current.user.name}</strong> · {ROLE_LABELS[current.user.role]}
+          </div>
           <div class="email">{current.user.email}</div>
         </div>
-        <Button size="small" class="logout" onClick={() => void logout()}>Log out</Button>
+        <Button size="small" class="logout" onClick={() => void logout()}>
+          Log out
+        </Button>
       </header>
       {open && <div class="drawer-scrim" data-testid="drawer-scrim" aria-hidden="true" onClick={() => setOpen(false)} />}
       <nav id="sidenav" class={`sidenav${open ? ' open' : ''}`} aria-label="Main">
         {groups.map((g) => (
           <div key={g}>
             <div class="group">{g}</div>
-            {items.filter((i) => i.group === g).map((i) => (
-              <a key={i.href} href={href(i.href)} aria-current={active === i.href ? 'page' : undefined}>{i.label}</a>
-            ))}
+            {items
+              .filter((i) => i.group === g)
+              .map((i) => (
+                <a key={i.href} href={href(i.href)} aria-current={active === i.href ? 'page' : undefined}>
+                  {i.label}
+                </a>
+              ))}
           </div>
         ))}
       </nav>
       <div style={{ minWidth: 0 }}>
         <Banners />
-        <main class="content" id="main" tabIndex={-1}>{children}</main>
+        <main class="content" id="main" tabIndex={-1}>
+          {children}
+        </main>
       </div>
     </div>
   );

@@ -8,7 +8,9 @@ export const ASSET_CACHE = 'courier-assets';
 
 export type OfflineState = 'unsupported' | 'caching' | 'ready' | 'failed';
 
-interface PrecacheList { files: string[] }
+interface PrecacheList {
+  files: string[];
+}
 
 const PREVIOUS = (list: string) => `courier.offline.${list}`;
 

@@ -41,7 +41,11 @@ export function signIn(next: Session): void {
 /** The token this device last ended by logging out: never taken back from the outbox (recoverSession.ts). */
 const ENDED = 'courier.session.ended';
 export function endedToken(): string | null {
-  try { return localStorage.getItem(ENDED); } catch { return null; }
+  try {
+    return localStorage.getItem(ENDED);
+  } catch {
+    return null;
+  }
 }
 
 export function signOut(reason: 'expired' | 'logout'): void {

@@ -22,22 +22,44 @@ function SupervisorList() {
   const [error, setError] = useState('');
   useEffect(() => {
     let live = true;
-    const load = () => api.get<Page<SupervisorItem>>(PATHS.scan.supervisorList, { page_size: 50 })
-      .then((p) => { if (live) { setItems(p.results); setError(''); } }, () => { if (live) setError('The list could not be loaded'); });
+    const load = () =>
+      api.get<Page<SupervisorItem>>(PATHS.scan.supervisorList, { page_size: 50 }).then(
+        (p) => {
+          if (live) {
+            setItems(p.results);
+            setError('');
+          }
+        },
+        () => {
+          if (live) setError('The list could not be loaded');
+        },
+      );
     void load();
     const t = setInterval(() => void load(), 5000);
-    return () => { live = false; clearInterval(t); };
+    return () => {
+      live = false;
+      clearInterval(t);
+    };
   }, []);
   return (
     <div class="list" data-testid="supervisor-list">
       <h2>Supervisor scans today</h2>
-      {error ? <div class="empty">{error}</div> : items === null ? <div class="empty">Loading…</div> : items.length === 0 ? <div class="empty">None yet.</div> : (
+      {error ? (
+        <div class="empty">{error}</div>
+      ) : items === null ? (
+        <div class="empty">Loading…</div>
+      ) : items.length === 0 ? (
+        <div class="empty">None yet.</div>
+      ) : (
         <ul>
           {items.map((it) => (
             <li key={it.event.id} class="ok">
               <div style={{ flex: 1 }}>
                 <div class="code">{it.package.hawb}</div>
-                <div class="why">{new Date(it.event.occurred_at).toLocaleTimeString()} · {it.event.actor?.name ?? ''} · {it.package.status.replace(/_/g, ' ')}</div>
+                <div class="why">
+                  {new Date(it.event.occurred_at).toLocaleTimeString()} · {it.event.actor?.name ?? ''} ·{' '}
+                  {it.package.status.replace(/_/g, ' ')}
+                </div>
               </div>
             </li>
           ))}
@@ -67,11 +89,17 @@ function useOfflineReady(): OfflineState {
   const [state, setState] = useState<OfflineState>('caching');
   useEffect(() => {
     let live = true;
-    const run = () => void keepOffline('/depot-precache.json').then((s) => { if (live) setState(s); });
+    const run = () =>
+      void keepOffline('/depot-precache.json').then((s) => {
+        if (live) setState(s);
+      });
     run();
     // A tablet that came up without signal tries again when it returns.
     window.addEventListener('online', run);
-    return () => { live = false; window.removeEventListener('online', run); };
+    return () => {
+      live = false;
+      window.removeEventListener('online', run);
+    };
   }, []);
   return state;
 }
@@ -85,11 +113,17 @@ function useDepotOutbox(session: Session): { unsent: number; online: boolean } {
   useEffect(() => {
     let off: (() => void) | null = null;
     let live = true;
-    void startDepotEngine(session).then((e) => {
-      if (!live) return;
-      off = e.subscribe((s) => setState({ unsent: s.queued + s.sending + s.held, online: s.online }));
-    }, () => undefined);
-    return () => { live = false; off?.(); };
+    void startDepotEngine(session).then(
+      (e) => {
+        if (!live) return;
+        off = e.subscribe((s) => setState({ unsent: s.queued + s.sending + s.held, online: s.online }));
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+      off?.();
+    };
   }, [session.token]);
   return state;
 }
@@ -106,20 +140,35 @@ export default function Depot({ path, session }: { path: string; session: Sessio
       <div class="depot-bar">
         <span class="title">{mode ? MODE_TITLES[mode.kind] : 'Depot scanning'}</span>
         <span class="spacer" />
-        {OFFLINE_WORDS[offline] && <span class={`offline-state ${offline}`} role="status" data-testid="depot-offline" data-state={offline}>{OFFLINE_WORDS[offline]}</span>}
+        {OFFLINE_WORDS[offline] && (
+          <span class={`offline-state ${offline}`} role="status" data-testid="depot-offline" data-state={offline}>
+            {OFFLINE_WORDS[offline]}
+          </span>
+        )}
         {/* What the tablet holds, said plainly: "Works offline" alone hid unsent scans (issue 35). */}
-        <span class={`offline-state ${outbox.unsent ? 'failed' : 'ready'}`} role="status" data-testid="depot-unsent" data-count={outbox.unsent} data-online={outbox.online}>
+        <span
+          class={`offline-state ${outbox.unsent ? 'failed' : 'ready'}`}
+          role="status"
+          data-testid="depot-unsent"
+          data-count={outbox.unsent}
+          data-online={outbox.online}
+        >
           {outbox.unsent ? `${outbox.unsent} saved, will send` : outbox.online ? 'All sent' : 'No signal: scans are saved here'}
         </span>
-        {mode && modes.map((x) => (
-          <LinkButton key={x.kind} href={`#/depot/${x.path}`} aria-pressed={x.kind === mode.kind}>{x.kind === 'zone' ? 'Inbound' : x.kind === 'supervisor' ? 'Supervisor' : 'Returns'}</LinkButton>
-        ))}
+        {mode &&
+          modes.map((x) => (
+            <LinkButton key={x.kind} href={`#/depot/${x.path}`} aria-pressed={x.kind === mode.kind}>
+              {x.kind === 'zone' ? 'Inbound' : x.kind === 'supervisor' ? 'Supervisor' : 'Returns'}
+            </LinkButton>
+          ))}
         <LinkButton href="#/">Exit</LinkButton>
         <Button onClick={() => void logout()}>Log out</Button>
       </div>
       <Banners offline="Scans are saved on this tablet and sent once when the connection returns; zones and routes shown are from the last load." />
       {mode ? (
-        <ScanStation key={mode.kind} kind={mode.kind}>{mode.kind === 'supervisor' ? <SupervisorList /> : undefined}</ScanStation>
+        <ScanStation key={mode.kind} kind={mode.kind}>
+          {mode.kind === 'supervisor' ? <SupervisorList /> : undefined}
+        </ScanStation>
       ) : (
         <div class="modes">
           {modes.map((x) => (
@@ -128,7 +177,9 @@ export default function Depot({ path, session }: { path: string; session: Sessio
               <span>{x.blurb}</span>
             </a>
           ))}
-          <p style={{ gridColumn: '1 / -1', color: '#c5d0e0' }}>{session.user.name} · {ROLE_LABELS[session.user.role]}</p>
+          <p style={{ gridColumn: '1 / -1', color: '#c5d0e0' }}>
+            {session.user.name} · {ROLE_LABELS[session.user.role]}
+          </p>
         </div>
       )}
     </div>

@@ -65,16 +65,25 @@ export async function startDepotEngine(s: Session): Promise<SyncEngine> {
   const e = engine();
   const user: SessionInfo = { id: s.user.id, name: s.user.name, email: s.user.email, role: s.user.role, company: s.user.company };
   const current = await e.session();
-  if (current?.id !== user.id || !(await e.db.meta.get('token')) || (await e.db.meta.get('token'))?.value !== s.token) await e.setSession(s.token, user);
+  if (current?.id !== user.id || !(await e.db.meta.get('token')) || (await e.db.meta.get('token'))?.value !== s.token)
+    await e.setSession(s.token, user);
   await e.start();
   return e;
 }
 
 // ---- The tablet's copy of the day: what the station can say with no signal ----
 
-interface DayEntry { zone: { id: number; name: string } | null; status: string; customer_name: string | null; suburb_name: string | null }
+interface DayEntry {
+  zone: { id: number; name: string } | null;
+  status: string;
+  customer_name: string | null;
+  suburb_name: string | null;
+}
 const DAY_KEY = 'depotDay';
-interface DayCopy { at: number; parcels: Record<string, DayEntry> }
+interface DayCopy {
+  at: number;
+  parcels: Record<string, DayEntry>;
+}
 /** Parcels the depot may still scan in today: waiting to land, landed, or given to a driver. */
 const DAY_STATUSES = 'created,picked_up,received,assigned';
 const DAY_MAX_PAGES = 20;
@@ -87,7 +96,12 @@ export async function refreshDay(): Promise<number> {
   for (let page = 1; page <= DAY_MAX_PAGES; page++) {
     const p = await api.get<Page<Package>>(PATHS.packages, { status: DAY_STATUSES, page, page_size: 500 });
     for (const x of p.results) {
-      parcels[x.hawb] = { zone: x.zone != null ? { id: x.zone, name: x.zone_name ?? `Zone ${x.zone}` } : null, status: x.status, customer_name: x.customer_name ?? null, suburb_name: x.suburb_name ?? null };
+      parcels[x.hawb] = {
+        zone: x.zone != null ? { id: x.zone, name: x.zone_name ?? `Zone ${x.zone}` } : null,
+        status: x.status,
+        customer_name: x.customer_name ?? null,
+        suburb_name: x.suburb_name ?? null,
+      };
     }
     if (!p.next) break;
   }
@@ -115,8 +129,10 @@ export function fromRejection(kind: ScanKind, barcode: string, r: Rejection | nu
   const reason = typeof r?.details?.reason === 'string' ? r.details.reason : null;
   const status = typeof r?.details?.status === 'string' ? r.details.status : null;
   const base = { kind, barcode, parcel: null, zone: null, unconfirmed: false, key, at };
-  if (reason === 'misread') return { ...base, outcome: 'misread', message: 'Read only part of the label. Scan it again; nothing was recorded.' };
-  if (reason === 'unknown_code' || r?.code === 'not_found') return { ...base, outcome: 'unknown', message: 'No parcel has this code. Put it aside for the office; it is on their exception list.' };
+  if (reason === 'misread')
+    return { ...base, outcome: 'misread', message: 'Read only part of the label. Scan it again; nothing was recorded.' };
+  if (reason === 'unknown_code' || r?.code === 'not_found')
+    return { ...base, outcome: 'unknown', message: 'No parcel has this code. Put it aside for the office; it is on their exception list.' };
   if (status) return { ...base, outcome: 'wrong_state', message: `${r?.message ?? 'Refused'}. Put it aside for a supervisor.` };
   return { ...base, outcome: r?.status && r.status >= 400 && r.status < 500 ? 'wrong_state' : 'error', message: r?.message ?? 'Refused' };
 }
@@ -124,10 +140,17 @@ export function fromRejection(kind: ScanKind, barcode: string, r: Rejection | nu
 async function saved(kind: ScanKind, barcode: string, key: string, at: number): Promise<ScanResult> {
   const known = await dayEntry(barcode);
   return {
-    kind, barcode, outcome: 'saved', key, at,
-    message: known ? 'Saved on this tablet, will send. From today’s list (not confirmed yet).' : 'Saved on this tablet, will send. Not on today’s list here: the office will say.',
+    kind,
+    barcode,
+    outcome: 'saved',
+    key,
+    at,
+    message: known
+      ? 'Saved on this tablet, will send. From today’s list (not confirmed yet).'
+      : 'Saved on this tablet, will send. Not on today’s list here: the office will say.',
     parcel: known ? { hawb: barcode, status: known.status, customer_name: known.customer_name, suburb_name: known.suburb_name } : null,
-    zone: kind === 'zone' ? known?.zone ?? null : null, unconfirmed: true,
+    zone: kind === 'zone' ? (known?.zone ?? null) : null,
+    unconfirmed: true,
   };
 }
 
@@ -145,7 +168,17 @@ export async function saveScan(kind: ScanKind, barcode: string, at = Date.now())
   try {
     return await engine().enqueue(depotAction(kind, barcode, at));
   } catch (err) {
-    return { kind, barcode, outcome: 'error', message: `Not saved: ${err instanceof Error ? err.message : String(err)}`, parcel: null, zone: null, unconfirmed: false, key: null, at };
+    return {
+      kind,
+      barcode,
+      outcome: 'error',
+      message: `Not saved: ${err instanceof Error ? err.message : String(err)}`,
+      parcel: null,
+      zone: null,
+      unconfirmed: false,
+      key: null,
+      at,
+    };
   }
 }
 
@@ -167,8 +200,16 @@ export async function answerOf(kind: ScanKind, barcode: string, key: string, at:
       resolve(r);
     };
     const timer = setTimeout(() => finish(null), navigator.onLine ? waitMs : 0);
-    unsubscribe = e.subscribe(() => void settled(e, kind, barcode, key, at).then((r) => { if (r) finish(r); }, () => undefined));
+    unsubscribe = e.subscribe(
+      () =>
+        void settled(e, kind, barcode, key, at).then(
+          (r) => {
+            if (r) finish(r);
+          },
+          () => undefined,
+        ),
+    );
     if (over) unsubscribe();
   });
-  return result ?? await saved(kind, barcode, key, at);
+  return result ?? (await saved(kind, barcode, key, at));
 }

@@ -1,6 +1,14 @@
 import { useRef, useState } from 'preact/hooks';
 import {
-  codeMatches, DOOR_OUTCOMES, ID_TYPE_LABELS, ID_TYPES, NO_REQUIREMENTS, proofMissing, type DoorOutcome, type DoorProof, type IdType,
+  codeMatches,
+  DOOR_OUTCOMES,
+  ID_TYPE_LABELS,
+  ID_TYPES,
+  NO_REQUIREMENTS,
+  proofMissing,
+  type DoorOutcome,
+  type DoorProof,
+  type IdType,
 } from '../../shared/door';
 import { localDay } from '../../shared/time/zone';
 import { navigate } from '../app/router';
@@ -23,16 +31,33 @@ import { canDeliver, usePackage } from './usePackage';
 
 export const MAX_PHOTOS = 5;
 
-interface Draft { photos: Blob[]; signature: Blob | null; recipient: string; note: string; outcome: DoorOutcome; scanned: string; dob: string; idType: string }
+interface Draft {
+  photos: Blob[];
+  signature: Blob | null;
+  recipient: string;
+  note: string;
+  outcome: DoorOutcome;
+  scanned: string;
+  dob: string;
+  idType: string;
+}
 /** What an undone delivery held, so the driver gets the form back as it was. */
 const drafts = new Map<number, Draft>();
 
-const OUTCOME_LABELS: Record<DoorOutcome, string> = { handed: 'Handed over', safe_place: 'Left in the safe place', neighbour: 'Left with the neighbour' };
+const OUTCOME_LABELS: Record<DoorOutcome, string> = {
+  handed: 'Handed over',
+  safe_place: 'Left in the safe place',
+  neighbour: 'Left with the neighbour',
+};
 
 export default function Deliver({ id }: { id: number }) {
   const { p, loaded } = usePackage(id);
   const max = useStore(maxAttempts);
-  const [draft] = useState<Draft | undefined>(() => { const d = drafts.get(id); drafts.delete(id); return d; });
+  const [draft] = useState<Draft | undefined>(() => {
+    const d = drafts.get(id);
+    drafts.delete(id);
+    return d;
+  });
   const [photos, setPhotos] = useState<Blob[]>(draft?.photos ?? []);
   const [recipient, setRecipient] = useState(draft?.recipient ?? '');
   const [note, setNote] = useState(draft?.note ?? '');
@@ -58,68 +83,112 @@ export default function Deliver({ id }: { id: number }) {
   // Leaving it is offered only as the recipient allowed (their choice, synced with the parcel).
   const outcomes = DOOR_OUTCOMES.filter((o) => o === 'handed' || door?.choice?.kind === o);
 
-  const confirm = () => run(async () => {
-    try {
-      const signature = outcome === 'safe_place' ? null : (await pad.current?.toBlob()) ?? null;
-      const typed = code.trim();
-      if (req.code && outcome === 'handed' && typed && !door?.code) {
-        setError('This parcel\'s code has not reached this phone yet: sync, then try again.');
+  const confirm = () =>
+    run(async () => {
+      try {
+        const signature = outcome === 'safe_place' ? null : ((await pad.current?.toBlob()) ?? null);
+        const typed = code.trim();
+        if (req.code && outcome === 'handed' && typed && !door?.code) {
+          setError("This parcel's code has not reached this phone yet: sync, then try again.");
+          return false;
+        }
+        // The same rule the server applies (shared/door.ts), here with no signal: the code against its salted hash.
+        const proof: DoorProof = {
+          outcome,
+          photos: photos.length,
+          signature: !!signature,
+          recipient_name: recipient,
+          door_scan: scanned || null,
+          age: { dob: dob || null, id_type: (idType || null) as IdType | null },
+          ...(req.code && typed ? { code_ok: door?.code ? await codeMatches(typed, door.code) : false } : {}),
+        };
+        const gaps = proofMissing(req, proof, {
+          barcodes: [p.hawb],
+          today: localDay(Date.now(), door?.time_zone ?? 'Australia/Sydney'),
+          choice: door?.choice ?? null,
+        });
+        if (gaps.length) {
+          setError(gaps.map((g) => g.message).join('. '));
+          return false;
+        }
+        if (!photos.length && !signature && !note.trim()) {
+          setError('Add a photo, a signature, or a note saying where you left the parcel.');
+          return false;
+        }
+        const place = await position(3000);
+        const fields: DoorFieldsIn = {
+          ...(outcome !== 'handed' ? { outcome } : {}),
+          ...(scanned ? { door_scan: scanned } : {}),
+          ...(req.min_age != null && outcome === 'handed'
+            ? { age: { ...(dob ? { dob } : {}), ...(idType ? { id_type: idType } : {}) } }
+            : {}),
+          ...(req.code && typed ? { code: typed } : {}),
+        };
+        const e = engine();
+        const action = e.actions.deliver(p.id, {
+          photos: photos.map((b) => ({ bytes: b, mime: 'image/jpeg' })),
+          signature: signature ? { bytes: signature, mime: 'image/png' } : undefined,
+          recipient_name: recipient.trim() || undefined,
+          note: note.trim() || undefined,
+          parcel: p,
+          door: fields,
+          ...place,
+        });
+        const saved: Draft = { photos, signature, recipient, note, outcome, scanned, dob, idType };
+        await hold(`Delivered ${p.hawb}`, action, p.id, () => {
+          drafts.set(p.id, saved);
+          unlock();
+          navigate(`/driver/deliver/${p.id}`);
+        });
+        navigate('/driver');
+        return true;
+      } catch (err) {
+        // Not saved on the phone (storage full, private mode): say so, keep the form as it is.
+        setError(`The delivery was NOT saved on this phone: ${err instanceof Error ? err.message : String(err)}`);
         return false;
       }
-      // The same rule the server applies (shared/door.ts), here with no signal: the code against its salted hash.
-      const proof: DoorProof = {
-        outcome, photos: photos.length, signature: !!signature, recipient_name: recipient, door_scan: scanned || null,
-        age: { dob: dob || null, id_type: (idType || null) as IdType | null },
-        ...(req.code && typed ? { code_ok: door?.code ? await codeMatches(typed, door.code) : false } : {}),
-      };
-      const gaps = proofMissing(req, proof, { barcodes: [p.hawb], today: localDay(Date.now(), door?.time_zone ?? 'Australia/Sydney'), choice: door?.choice ?? null });
-      if (gaps.length) {
-        setError(gaps.map((g) => g.message).join('. '));
-        return false;
-      }
-      if (!photos.length && !signature && !note.trim()) {
-        setError('Add a photo, a signature, or a note saying where you left the parcel.');
-        return false;
-      }
-      const place = await position(3000);
-      const fields: DoorFieldsIn = {
-        ...(outcome !== 'handed' ? { outcome } : {}),
-        ...(scanned ? { door_scan: scanned } : {}),
-        ...(req.min_age != null && outcome === 'handed' ? { age: { ...(dob ? { dob } : {}), ...(idType ? { id_type: idType } : {}) } } : {}),
-        ...(req.code && typed ? { code: typed } : {}),
-      };
-      const e = engine();
-      const action = e.actions.deliver(p.id, {
-        photos: photos.map((b) => ({ bytes: b, mime: 'image/jpeg' })),
-        signature: signature ? { bytes: signature, mime: 'image/png' } : undefined,
-        recipient_name: recipient.trim() || undefined, note: note.trim() || undefined, parcel: p, door: fields, ...place,
-      });
-      const saved: Draft = { photos, signature, recipient, note, outcome, scanned, dob, idType };
-      await hold(`Delivered ${p.hawb}`, action, p.id, () => { drafts.set(p.id, saved); unlock(); navigate(`/driver/deliver/${p.id}`); });
-      navigate('/driver');
-      return true;
-    } catch (err) {
-      // Not saved on the phone (storage full, private mode): say so, keep the form as it is.
-      setError(`The delivery was NOT saved on this phone: ${err instanceof Error ? err.message : String(err)}`);
-      return false;
-    }
-  });
+    });
 
   return (
     <div class="drv-screen" data-testid="deliver-screen">
       <h1>Deliver {p.hawb}</h1>
-      <p class="muted">{p.customer_name ?? ''} · {addressOf(p)}</p>
+      <p class="muted">
+        {p.customer_name ?? ''} · {addressOf(p)}
+      </p>
       <DoorNeeds door={door} />
       {outcomes.length > 1 && (
         <div class="door-outcomes" role="radiogroup" aria-label="How it was delivered">
           {outcomes.map((o) => (
-            <label key={o} class="check"><input type="radio" name="outcome" value={o} checked={outcome === o} onChange={() => setOutcome(o)} data-testid={`outcome-${o}`} /> {OUTCOME_LABELS[o]}</label>
+            <label key={o} class="check">
+              <input
+                type="radio"
+                name="outcome"
+                value={o}
+                checked={outcome === o}
+                onChange={() => setOutcome(o)}
+                data-testid={`outcome-${o}`}
+              />{' '}
+              {OUTCOME_LABELS[o]}
+            </label>
           ))}
         </div>
       )}
       {req.scan && (
-        <TextField label="Scan the parcel's barcode" value={scanned} onValue={setScanned} data-scan-input="" data-testid="door-scan" autoComplete="off"
-          hint={scanned ? (scanned.toLowerCase() === p.hawb.toLowerCase() ? 'Scanned: this parcel' : 'Not this parcel\'s barcode') : 'Scan the label with the scanner'} />
+        <TextField
+          label="Scan the parcel's barcode"
+          value={scanned}
+          onValue={setScanned}
+          data-scan-input=""
+          data-testid="door-scan"
+          autoComplete="off"
+          hint={
+            scanned
+              ? scanned.toLowerCase() === p.hawb.toLowerCase()
+                ? 'Scanned: this parcel'
+                : "Not this parcel's barcode"
+              : 'Scan the label with the scanner'
+          }
+        />
       )}
       <h2>Photos</h2>
       <PhotoPicker photos={photos} onChange={setPhotos} max={MAX_PHOTOS} />
@@ -129,20 +198,43 @@ export default function Deliver({ id }: { id: number }) {
           <SignaturePad handle={pad} onInk={setInk} initial={draft?.signature ?? null} />
         </>
       )}
-      <TextField label={outcome === 'neighbour' ? 'Neighbour\'s name' : 'Received by'} value={recipient} onValue={setRecipient} autoComplete="off" placeholder="Name of the person" />
+      <TextField
+        label={outcome === 'neighbour' ? "Neighbour's name" : 'Received by'}
+        value={recipient}
+        onValue={setRecipient}
+        autoComplete="off"
+        placeholder="Name of the person"
+      />
       {req.min_age != null && outcome === 'handed' && (
         <fieldset class="door-age">
           <legend>Check ID: {req.min_age}+ only</legend>
           <TextField label="Date of birth (from the ID)" type="date" value={dob} onValue={setDob} data-testid="door-dob" />
-          <SelectField label="ID seen" value={idType} onValue={setIdType} placeholder="Choose"
-            options={ID_TYPES.map((t) => ({ value: t, label: ID_TYPE_LABELS[t] }))} />
+          <SelectField
+            label="ID seen"
+            value={idType}
+            onValue={setIdType}
+            placeholder="Choose"
+            options={ID_TYPES.map((t) => ({ value: t, label: ID_TYPE_LABELS[t] }))}
+          />
         </fieldset>
       )}
       {req.code && outcome === 'handed' && (
-        <TextField label="Recipient's one-time code" value={code} onValue={setCode} inputMode="numeric" maxLength={6} autoComplete="off" data-testid="door-code" />
+        <TextField
+          label="Recipient's one-time code"
+          value={code}
+          onValue={setCode}
+          inputMode="numeric"
+          maxLength={6}
+          autoComplete="off"
+          data-testid="door-code"
+        />
       )}
       <TextField label="Note" value={note} onValue={setNote} placeholder="e.g. left with the neighbour at no. 12" />
-      {error && <div class="form-error" role="alert">{error}</div>}
+      {error && (
+        <div class="form-error" role="alert">
+          {error}
+        </div>
+      )}
       <Button variant="primary" class="xl" busy={busy} onClick={() => void confirm()} data-testid="confirm-delivery">
         Confirm delivery{hasInk && outcome !== 'safe_place' ? ' with signature' : ''}
       </Button>

@@ -10,9 +10,17 @@ export function DoorNeeds({ door }: { door?: DoorInfo | undefined }) {
   const needs = requirementWords(door.requirements);
   return (
     <div class="door-needs" data-testid="door-needs">
-      {needs.length > 0 && <div><span class="eyebrow">Needs at the door</span> <span data-testid="door-requirements">{needs.join(' · ')}</span></div>}
+      {needs.length > 0 && (
+        <div>
+          <span class="eyebrow">Needs at the door</span> <span data-testid="door-requirements">{needs.join(' · ')}</span>
+        </div>
+      )}
       {door.choice && (
-        <div class={door.choice.late ? 'door-choice late' : 'door-choice'} data-testid="door-choice" role={door.choice.late ? 'alert' : undefined}>
+        <div
+          class={door.choice.late ? 'door-choice late' : 'door-choice'}
+          data-testid="door-choice"
+          role={door.choice.late ? 'alert' : undefined}
+        >
           <span class="eyebrow">Recipient chose</span> {choiceWords(door.choice)}
         </div>
       )}

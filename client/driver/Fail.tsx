@@ -27,21 +27,35 @@ export default function Fail({ id }: { id: number }) {
 
   if (!loaded) return <Loading />;
   if (!p) return <Empty title="This parcel is not on your phone" />;
-  if (!canFail(p, max)) return <Empty title={`Parcel ${p.hawb} cannot be marked failed now`}>Only a parcel on the van can be. It is {p.status.replace(/_/g, ' ')}.</Empty>;
+  if (!canFail(p, max))
+    return (
+      <Empty title={`Parcel ${p.hawb} cannot be marked failed now`}>
+        Only a parcel on the van can be. It is {p.status.replace(/_/g, ' ')}.
+      </Empty>
+    );
   const attempt = failures(p) + 1;
   const last = attempt >= max;
 
   const confirm = async () => {
-    if (reason == null) { setError('Choose what went wrong.'); return; }
+    if (reason == null) {
+      setError('Choose what went wrong.');
+      return;
+    }
     await run(async () => {
       try {
         const place = await position(3000);
         const e = engine();
         const action = e.actions.fail(p.id, {
-          failed_delivery_status: reason, note: note.trim() || undefined,
-          photo: photos[0] ? { bytes: photos[0], mime: 'image/jpeg' } : undefined, parcel: p, ...place,
+          failed_delivery_status: reason,
+          note: note.trim() || undefined,
+          photo: photos[0] ? { bytes: photos[0], mime: 'image/jpeg' } : undefined,
+          parcel: p,
+          ...place,
         });
-        await hold(`Failed ${p.hawb}`, action, p.id, () => { unlock(); navigate(`/driver/fail/${p.id}`); });
+        await hold(`Failed ${p.hawb}`, action, p.id, () => {
+          unlock();
+          navigate(`/driver/fail/${p.id}`);
+        });
         navigate('/driver');
         return true;
       } catch (err) {
@@ -55,7 +69,8 @@ export default function Fail({ id }: { id: number }) {
     <div class="drv-screen" data-testid="fail-screen">
       <h1>Could not deliver {p.hawb}</h1>
       <div class={last ? 'must-return' : 'note'} role={last ? 'alert' : undefined} data-testid="attempt-note">
-        Attempt {attempt} of {max}.{last ? ' After this the parcel must go back to the depot.' : ' It can be tried again: scan it onto the van next time.'}
+        Attempt {attempt} of {max}.
+        {last ? ' After this the parcel must go back to the depot.' : ' It can be tried again: scan it onto the van next time.'}
       </div>
       <fieldset class="reasons">
         <legend>What went wrong?</legend>
@@ -69,8 +84,14 @@ export default function Fail({ id }: { id: number }) {
       </fieldset>
       <TextField label="Note" value={note} onValue={setNote} placeholder="e.g. gate locked, no answer on the phone" />
       <PhotoPicker photos={photos} onChange={setPhotos} max={1} label="Add a photo" />
-      {error && <div class="form-error" role="alert">{error}</div>}
-      <Button variant="danger" class="xl" busy={busy} onClick={() => void confirm()} data-testid="confirm-fail">Record failed delivery</Button>
+      {error && (
+        <div class="form-error" role="alert">
+          {error}
+        </div>
+      )}
+      <Button variant="danger" class="xl" busy={busy} onClick={() => void confirm()} data-testid="confirm-fail">
+        Record failed delivery
+      </Button>
     </div>
   );
 }

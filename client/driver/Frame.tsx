@@ -12,7 +12,12 @@ import { UndoBar } from './UndoBar';
 import { Logo } from '../ui/Logo';
 
 const TABS = [
-  { href: '#/driver', label: 'Today', icon: '⌂', match: (p: string) => p === '/driver' || p === '/driver/' || p.startsWith('/driver/stop') },
+  {
+    href: '#/driver',
+    label: 'Today',
+    icon: '⌂',
+    match: (p: string) => p === '/driver' || p === '/driver/' || p.startsWith('/driver/stop'),
+  },
   { href: '#/driver/scan', label: 'Scan', icon: '▦', match: (p: string) => p.startsWith('/driver/scan') },
   { href: '#/driver/sync', label: 'Sync', icon: '⇅', match: (p: string) => p.startsWith('/driver/sync') },
   { href: '#/driver/more', label: 'More', icon: '☰', match: (p: string) => /^\/driver\/(more|history|earnings|support|profile)/.test(p) },
@@ -23,20 +28,29 @@ export function Frame({ path, me, children }: { path: string; me: SessionInfo; c
   const status = useSyncStatus();
   const update = useStore(updateReady);
   // Each sync pass may bring new routes; the list is small and only fetched with signal.
-  useEffect(() => { if (status.online && status.lastSyncedAt) void refreshRoutes(); }, [status.lastSyncedAt]);
+  useEffect(() => {
+    if (status.online && status.lastSyncedAt) void refreshRoutes();
+  }, [status.lastSyncedAt]);
   const waiting = waitingOf(status);
   return (
     <div class="drv-app">
       <header class="drv-top">
-        <a class="brand" href="#/driver"><Logo /><span>{me.name.split(' ')[0]}</span></a>
+        <a class="brand" href="#/driver">
+          <Logo />
+          <span>{me.name.split(' ')[0]}</span>
+        </a>
         <span class="spacer" />
         <SyncChip status={status} />
       </header>
       {status.loginNeeded && (
-        <a class="drv-banner bad" href="#/driver/sync" role="alert">Log in again to send {waiting} saved action{waiting === 1 ? '' : 's'}. Nothing is lost.</a>
+        <a class="drv-banner bad" href="#/driver/sync" role="alert">
+          Log in again to send {waiting} saved action{waiting === 1 ? '' : 's'}. Nothing is lost.
+        </a>
       )}
       {status.rejected > 0 && (
-        <a class="drv-banner bad" href="#/driver/sync" role="alert" data-testid="rejected-banner">{status.rejected} action{status.rejected === 1 ? ' was' : 's were'} refused by the office: tap to see why</a>
+        <a class="drv-banner bad" href="#/driver/sync" role="alert" data-testid="rejected-banner">
+          {status.rejected} action{status.rejected === 1 ? ' was' : 's were'} refused by the office: tap to see why
+        </a>
       )}
       {status.notices > 0 && (
         <a class="drv-banner info" href="#/driver/sync" role="status" data-testid="notice-banner">
@@ -46,16 +60,25 @@ export function Frame({ path, me, children }: { path: string; me: SessionInfo; c
       {update && (
         <div class="drv-banner info" role="status">
           A new version is ready. Your saved work stays on the phone.
-          <Button size="small" variant="primary" onClick={() => void commitAll().then(update)}>Update now</Button>
+          <Button size="small" variant="primary" onClick={() => void commitAll().then(update)}>
+            Update now
+          </Button>
         </div>
       )}
-      <main class="drv-main" id="main">{children}</main>
+      <main class="drv-main" id="main">
+        {children}
+      </main>
       <UndoBar />
       <nav class="drv-tabs" aria-label="Driver">
         {TABS.map((t) => (
           <a key={t.href} href={t.href} aria-current={t.match(path) ? 'page' : undefined}>
-            <span class="icon" aria-hidden="true">{t.icon}</span>
-            <span>{t.label}{t.label === 'Sync' && waiting + status.rejected > 0 ? ` (${waiting + status.rejected})` : ''}</span>
+            <span class="icon" aria-hidden="true">
+              {t.icon}
+            </span>
+            <span>
+              {t.label}
+              {t.label === 'Sync' && waiting + status.rejected > 0 ? ` (${waiting + status.rejected})` : ''}
+            </span>
           </a>
         ))}
       </nav>

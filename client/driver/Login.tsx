@@ -12,12 +12,17 @@ export function LoginForm({ onDone, submitLabel = 'Log in' }: { onDone: (u: Sess
   const [busy, setBusy] = useState(false);
   const submit = async (e: Event) => {
     e.preventDefault();
-    if (!email.trim() || !password) { setError('Enter your e-mail and password'); return; }
+    if (!email.trim() || !password) {
+      setError('Enter your e-mail and password');
+      return;
+    }
     setBusy(true);
     setError('');
     try {
       // The sync engine is not part of the first screen: it loads while the driver types.
-      const { engine, wipeDevice } = await import('./engine').catch(() => { throw new Error('No answer: the app could not be loaded'); });
+      const { engine, wipeDevice } = await import('./engine').catch(() => {
+        throw new Error('No answer: the app could not be loaded');
+      });
       const user = await engine().login(email.trim().toLowerCase(), password);
       if (user.role !== 'driver') {
         await wipeDevice();
@@ -36,8 +41,14 @@ export function LoginForm({ onDone, submitLabel = 'Log in' }: { onDone: (u: Sess
     <form class="stack" onSubmit={(e) => void submit(e)} noValidate>
       <TextField label="E-mail" type="email" autoComplete="username" inputMode="email" value={email} onValue={setEmail} />
       <TextField label="Password" type="password" autoComplete="current-password" value={password} onValue={setPassword} />
-      {error && <div class="form-error" role="alert">{error}</div>}
-      <Button type="submit" variant="primary" class="xl" busy={busy}>{submitLabel}</Button>
+      {error && (
+        <div class="form-error" role="alert">
+          {error}
+        </div>
+      )}
+      <Button type="submit" variant="primary" class="xl" busy={busy}>
+        {submitLabel}
+      </Button>
     </form>
   );
 }
@@ -46,9 +57,14 @@ export function DriverLogin({ onDone }: { onDone: (u: SessionInfo) => void }) {
   return (
     <div class="login-page drv" data-testid="driver-login">
       <div class="card login-card stack">
-        <div class="logo"><Logo />Courier Driver</div>
+        <div class="logo">
+          <Logo />
+          Courier Driver
+        </div>
         <LoginForm onDone={onDone} />
-        <p class="muted">Staff and companies: <a href="#/login">web login</a>.</p>
+        <p class="muted">
+          Staff and companies: <a href="#/login">web login</a>.
+        </p>
       </div>
     </div>
   );

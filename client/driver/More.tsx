@@ -12,7 +12,14 @@ export default function More({ me }: { me: SessionInfo }) {
     <div class="drv-screen">
       <h1>{me.name}</h1>
       <ul class="menu">
-        {LINKS.map((l) => <li key={l.href}><a href={l.href}><strong>{l.label}</strong><span>{l.hint}</span></a></li>)}
+        {LINKS.map((l) => (
+          <li key={l.href}>
+            <a href={l.href}>
+              <strong>{l.label}</strong>
+              <span>{l.hint}</span>
+            </a>
+          </li>
+        ))}
       </ul>
     </div>
   );

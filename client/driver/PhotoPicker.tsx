@@ -3,7 +3,17 @@ import { Button } from '../ui/Button';
 import { shrinkPhoto } from './photos';
 
 /** Photos are resized as they are chosen, so what is stored and uploaded is already small. */
-export function PhotoPicker({ photos, onChange, max, label = 'Take photo' }: { photos: Blob[]; onChange: (p: Blob[]) => void; max: number; label?: string }) {
+export function PhotoPicker({
+  photos,
+  onChange,
+  max,
+  label = 'Take photo',
+}: {
+  photos: Blob[];
+  onChange: (p: Blob[]) => void;
+  max: number;
+  label?: string;
+}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   const [urls, setUrls] = useState<string[]>([]);
@@ -35,18 +45,36 @@ export function PhotoPicker({ photos, onChange, max, label = 'Take photo' }: { p
         {urls.map((u, i) => (
           <figure key={u}>
             <img src={u} alt={`Photo ${i + 1}`} />
-            <Button size="small" onClick={() => onChange(photos.filter((_, j) => j !== i))} aria-label={`Remove photo ${i + 1}`}>Remove</Button>
+            <Button size="small" onClick={() => onChange(photos.filter((_, j) => j !== i))} aria-label={`Remove photo ${i + 1}`}>
+              Remove
+            </Button>
           </figure>
         ))}
       </div>
       {photos.length < max && (
         <label class={`btn xl file-btn${busy ? ' busy' : ''}`}>
           {busy ? 'Processing…' : `${label} (${photos.length}/${max})`}
-          <input type="file" accept="image/*" capture="environment" multiple class="sr-only" data-testid="photo-input"
-            onChange={(e) => { const el = e.currentTarget as HTMLInputElement; void add(el.files).then(() => { el.value = ''; }); }} />
+          <input
+            type="file"
+            accept="image/*"
+            capture="environment"
+            multiple
+            class="sr-only"
+            data-testid="photo-input"
+            onChange={(e) => {
+              const el = e.currentTarget as HTMLInputElement;
+              void add(el.files).then(() => {
+                el.value = '';
+              });
+            }}
+          />
         </label>
       )}
-      {error && <div class="form-error" role="alert">{error}</div>}
+      {error && (
+        <div class="form-error" role="alert">
+          {error}
+        </div>
+      )}
     </div>
   );
 }

@@ -11,14 +11,23 @@ import { setOnDuty } from './positions';
 import { commitAll } from './undo';
 import { useOnline } from './useOnline';
 
-interface Profile { name: string; email: string; phone: string }
+interface Profile {
+  name: string;
+  email: string;
+  phone: string;
+}
 
 function Details() {
   const res = useOnline<Profile>('profile/');
   const [name, setName] = useState('');
   const [phone, setPhone] = useState('');
   const [busy, setBusy] = useState(false);
-  useEffect(() => { if (res.data) { setName(res.data.name); setPhone(res.data.phone); } }, [res.data]);
+  useEffect(() => {
+    if (res.data) {
+      setName(res.data.name);
+      setPhone(res.data.phone);
+    }
+  }, [res.data]);
   if (res.error) return <p class="muted">{res.error.offline ? 'Your details can be changed when you have signal.' : res.error.message}</p>;
   const save = async (e: Event) => {
     e.preventDefault();
@@ -36,7 +45,9 @@ function Details() {
     <form class="card stack" onSubmit={(e) => void save(e)}>
       <TextField label="Name" value={name} onValue={setName} autoComplete="name" />
       <TextField label="Phone" type="tel" value={phone} onValue={setPhone} autoComplete="tel" />
-      <Button type="submit" class="xl" busy={busy} disabled={!res.data}>Save details</Button>
+      <Button type="submit" class="xl" busy={busy} disabled={!res.data}>
+        Save details
+      </Button>
     </form>
   );
 }
@@ -48,7 +59,10 @@ function Password() {
   const [busy, setBusy] = useState(false);
   const change = async (e: Event) => {
     e.preventDefault();
-    if (newPw.length < 8) { setErrors({ new_password: 'At least 8 characters' }); return; }
+    if (newPw.length < 8) {
+      setErrors({ new_password: 'At least 8 characters' });
+      return;
+    }
     setBusy(true);
     setErrors({});
     try {
@@ -64,10 +78,30 @@ function Password() {
   };
   return (
     <form class="card stack" onSubmit={(e) => void change(e)} noValidate>
-      <TextField label="Current password" type="password" autoComplete="current-password" value={oldPw} onValue={setOld} error={errors.old_password} />
-      <TextField label="New password" type="password" autoComplete="new-password" value={newPw} onValue={setNew} error={errors.new_password} />
-      {errors._ && <div class="form-error" role="alert">{errors._}</div>}
-      <Button type="submit" class="xl" busy={busy}>Change password</Button>
+      <TextField
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        value={oldPw}
+        onValue={setOld}
+        error={errors.old_password}
+      />
+      <TextField
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        value={newPw}
+        onValue={setNew}
+        error={errors.new_password}
+      />
+      {errors._ && (
+        <div class="form-error" role="alert">
+          {errors._}
+        </div>
+      )}
+      <Button type="submit" class="xl" busy={busy}>
+        Change password
+      </Button>
     </form>
   );
 }
@@ -95,12 +129,29 @@ function Logout() {
   };
   return (
     <>
-      <Button class="xl" variant="danger" busy={busy} onClick={() => void start()} data-testid="logout">Log out</Button>
-      {waiting > 0 && <p class="muted">{waiting} action{waiting === 1 ? ' is' : 's are'} not yet with the office.</p>}
+      <Button class="xl" variant="danger" busy={busy} onClick={() => void start()} data-testid="logout">
+        Log out
+      </Button>
+      {waiting > 0 && (
+        <p class="muted">
+          {waiting} action{waiting === 1 ? ' is' : 's are'} not yet with the office.
+        </p>
+      )}
       {asking && (
-        <ConfirmDialog title="Unsent work will be lost" danger confirmLabel="Log out and lose it" busy={busy} onClose={() => setAsking(false)}
+        <ConfirmDialog
+          title="Unsent work will be lost"
+          danger
+          confirmLabel="Log out and lose it"
+          busy={busy}
+          onClose={() => setAsking(false)}
           onConfirm={() => void out()}
-          message={<p>{waiting} action{waiting === 1 ? ' has' : 's have'} not reached the office. Get signal and open Sync first, or log out anyway and lose {waiting === 1 ? 'it' : 'them'}.</p>} />
+          message={
+            <p>
+              {waiting} action{waiting === 1 ? ' has' : 's have'} not reached the office. Get signal and open Sync first, or log out anyway
+              and lose {waiting === 1 ? 'it' : 'them'}.
+            </p>
+          }
+        />
       )}
     </>
   );
@@ -110,7 +161,9 @@ export default function ProfileScreen({ me }: { me: SessionInfo }) {
   return (
     <div class="drv-screen" data-testid="profile">
       <h1>Profile</h1>
-      <p>{me.name} · {me.email}</p>
+      <p>
+        {me.name} · {me.email}
+      </p>
       <h2>Details</h2>
       <Details />
       <h2>Password</h2>

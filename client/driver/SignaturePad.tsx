@@ -1,13 +1,24 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { Button } from '../ui/Button';
 
-export interface SignatureHandle { toBlob(): Promise<Blob | null>; clear(): void }
+export interface SignatureHandle {
+  toBlob(): Promise<Blob | null>;
+  clear(): void;
+}
 
 /**
  * A signature drawn with a finger, a stylus or a mouse (pointer events, so one code path). The
  * canvas is sized in device pixels for crisp lines and exported as PNG only if something was drawn.
  */
-export function SignaturePad({ handle, onInk, initial }: { handle: { current: SignatureHandle | null }; onInk: (has: boolean) => void; initial?: Blob | null }) {
+export function SignaturePad({
+  handle,
+  onInk,
+  initial,
+}: {
+  handle: { current: SignatureHandle | null };
+  onInk: (has: boolean) => void;
+  initial?: Blob | null;
+}) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const ink = useRef(false);
 
@@ -20,14 +31,21 @@ export function SignaturePad({ handle, onInk, initial }: { handle: { current: Si
     c.height = Math.round(box.height * ratio);
     const ctx = c.getContext('2d');
     if (!ctx) return;
-    const blank = () => { ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, c.width, c.height); };
+    const blank = () => {
+      ctx.fillStyle = '#fff';
+      ctx.fillRect(0, 0, c.width, c.height);
+    };
     blank();
     ctx.lineWidth = 3 * ratio;
     ctx.lineCap = 'round';
     ctx.lineJoin = 'round';
     ctx.strokeStyle = '#0a0f1a';
     if (initial) {
-      void createImageBitmap(initial).then((bmp) => { ctx.drawImage(bmp, 0, 0, c.width, c.height); ink.current = true; onInk(true); });
+      void createImageBitmap(initial).then((bmp) => {
+        ctx.drawImage(bmp, 0, 0, c.width, c.height);
+        ink.current = true;
+        onInk(true);
+      });
     }
     let drawing = false;
     const at = (e: PointerEvent) => {
@@ -49,16 +67,25 @@ export function SignaturePad({ handle, onInk, initial }: { handle: { current: Si
       const [x, y] = at(e);
       ctx.lineTo(x, y);
       ctx.stroke();
-      if (!ink.current) { ink.current = true; onInk(true); }
+      if (!ink.current) {
+        ink.current = true;
+        onInk(true);
+      }
     };
-    const up = () => { drawing = false; };
+    const up = () => {
+      drawing = false;
+    };
     c.addEventListener('pointerdown', down);
     c.addEventListener('pointermove', move);
     c.addEventListener('pointerup', up);
     c.addEventListener('pointercancel', up);
     handle.current = {
       toBlob: () => new Promise((resolve) => (ink.current ? c.toBlob((b) => resolve(b), 'image/png') : resolve(null))),
-      clear: () => { blank(); ink.current = false; onInk(false); },
+      clear: () => {
+        blank();
+        ink.current = false;
+        onInk(false);
+      },
     };
     return () => {
       c.removeEventListener('pointerdown', down);

@@ -20,18 +20,30 @@ export default function Stop({ id }: { id: number }) {
       return (
         <div class="drv-screen" data-testid="stop-gone">
           <h1>{refused.label}</h1>
-          <div class="rejected-note" role="alert" data-testid="stop-refused"><div>{story.what}</div><div>{story.todo}</div></div>
+          <div class="rejected-note" role="alert" data-testid="stop-refused">
+            <div>{story.what}</div>
+            <div>{story.todo}</div>
+          </div>
           <BigLink href="#/driver/sync">See it in Sync</BigLink>
           <BigLink href="#/driver">Back to today</BigLink>
         </div>
       );
     }
-    return <Empty title="This parcel is not on your phone">The office took it off your list (given to another driver or cancelled). Open Sync with signal for the latest; keep the parcel and call the office if you have it.</Empty>;
+    return (
+      <Empty title="This parcel is not on your phone">
+        The office took it off your list (given to another driver or cancelled). Open Sync with signal for the latest; keep the parcel and
+        call the office if you have it.
+      </Empty>
+    );
   }
   return (
     <div class="drv-screen">
       <StopCard p={p} max={max} />
-      {canDeliver(p, max) && <BigLink href={`#/driver/deliver/${p.id}`} primary>Deliver</BigLink>}
+      {canDeliver(p, max) && (
+        <BigLink href={`#/driver/deliver/${p.id}`} primary>
+          Deliver
+        </BigLink>
+      )}
       {canFail(p, max) && <BigLink href={`#/driver/fail/${p.id}`}>Could not deliver</BigLink>}
       {p.status === 'assigned' && <BigLink href="#/driver/scan">Scan onto the van</BigLink>}
       <BigLink href="#/driver">Back to today</BigLink>

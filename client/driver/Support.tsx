@@ -7,7 +7,14 @@ import { online, OnlineError } from './online';
 import { OnlineState } from './OnlineState';
 import { useOnline } from './useOnline';
 
-interface Ticket { id: number; subject: string; message: string; status: 'open' | 'closed'; response: string; created_at: string }
+interface Ticket {
+  id: number;
+  subject: string;
+  message: string;
+  status: 'open' | 'closed';
+  response: string;
+  created_at: string;
+}
 
 /** Tickets to the office (Driver Support); raised with signal, since an answer needs one anyway. */
 export default function Support() {
@@ -50,23 +57,36 @@ export default function Support() {
       <form class="card stack" onSubmit={(e) => void send(e)} noValidate>
         <TextField label="Subject" value={subject} onValue={setSubject} error={errors.subject} />
         <TextField label="Message" value={message} onValue={setMessage} error={errors.message} />
-        {errors._ && <div class="form-error" role="alert">{errors._}</div>}
-        <Button type="submit" variant="primary" class="xl" busy={busy}>Send to the office</Button>
+        {errors._ && (
+          <div class="form-error" role="alert">
+            {errors._}
+          </div>
+        )}
+        <Button type="submit" variant="primary" class="xl" busy={busy}>
+          Send to the office
+        </Button>
       </form>
       <h2>Your tickets</h2>
       <OnlineState {...res}>
-        {(d) => d.results.length === 0 ? <p class="muted">No tickets yet.</p> : (
-          <ul class="outbox">
-            {d.results.map((t) => (
-              <li key={t.id} class="outbox-row">
-                <div class="row between"><strong>{t.subject}</strong><Badge tone={t.status === 'open' ? 'info' : 'muted'}>{t.status}</Badge></div>
-                <div>{t.message}</div>
-                {t.response && <div class="advice">Office: {t.response}</div>}
-                {t.status === 'open' && <Button onClick={() => void close(t)}>Close ticket</Button>}
-              </li>
-            ))}
-          </ul>
-        )}
+        {(d) =>
+          d.results.length === 0 ? (
+            <p class="muted">No tickets yet.</p>
+          ) : (
+            <ul class="outbox">
+              {d.results.map((t) => (
+                <li key={t.id} class="outbox-row">
+                  <div class="row between">
+                    <strong>{t.subject}</strong>
+                    <Badge tone={t.status === 'open' ? 'info' : 'muted'}>{t.status}</Badge>
+                  </div>
+                  <div>{t.message}</div>
+                  {t.response && <div class="advice">Office: {t.response}</div>}
+                  {t.status === 'open' && <Button onClick={() => void close(t)}>Close ticket</Button>}
+                </li>
+              ))}
+            </ul>
+          )
+        }
       </OnlineState>
     </div>
   );

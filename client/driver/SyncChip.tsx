@@ -21,10 +21,23 @@ export const waitingOf = (s: SyncStatus) => s.held + s.queued + s.sending;
 /** Why nothing is going out, in a driver's words (the Sync screen says it at length). */
 export function reachWords(s: SyncStatus): { short: string; long: string } | null {
   switch (s.reach) {
-    case 'no_signal': return { short: 'No signal', long: 'No signal: the phone has no network. Your work is saved on the phone and goes when there is signal.' };
-    case 'no_answer': return { short: 'Office not answering', long: 'The phone has signal but the office system is not answering. Your work is saved on the phone; it keeps trying.' };
-    case 'server_error': return { short: 'Office system busy', long: 'The office system answered that it cannot take work right now. Your work is saved on the phone; it keeps trying.' };
-    default: return null;
+    case 'no_signal':
+      return {
+        short: 'No signal',
+        long: 'No signal: the phone has no network. Your work is saved on the phone and goes when there is signal.',
+      };
+    case 'no_answer':
+      return {
+        short: 'Office not answering',
+        long: 'The phone has signal but the office system is not answering. Your work is saved on the phone; it keeps trying.',
+      };
+    case 'server_error':
+      return {
+        short: 'Office system busy',
+        long: 'The office system answered that it cannot take work right now. Your work is saved on the phone; it keeps trying.',
+      };
+    default:
+      return null;
   }
 }
 
@@ -33,14 +46,30 @@ export function SyncChip({ status }: { status: SyncStatus }) {
   const waiting = waitingOf(status);
   const reach = reachWords(status);
   const tone = status.rejected || status.loginNeeded ? 'bad' : reach ? 'off' : waiting ? 'busy' : 'ok';
-  const text = status.loginNeeded ? `Log in · ${waiting} saved`
-    : reach ? `${reach.short} · ${waiting} saved`
-      : status.sending || (status.syncing && status.queued) ? `Sending ${waiting}…`
-        : waiting ? `${waiting} saved` : status.rejected ? `${status.rejected} refused` : `Synced ${timeOf(status.lastSyncedAt)}`;
+  const text = status.loginNeeded
+    ? `Log in · ${waiting} saved`
+    : reach
+      ? `${reach.short} · ${waiting} saved`
+      : status.sending || (status.syncing && status.queued)
+        ? `Sending ${waiting}…`
+        : waiting
+          ? `${waiting} saved`
+          : status.rejected
+            ? `${status.rejected} refused`
+            : `Synced ${timeOf(status.lastSyncedAt)}`;
   return (
-    <a class={`sync-chip ${tone}`} href="#/driver/sync" data-testid="sync-chip" data-queued={waiting} data-held={status.held}
-      data-online={status.online ? 'yes' : 'no'} data-reach={status.reach} aria-label={reach ? `${reach.long} ${waiting} saved.` : text}>
-      <span class="dot" aria-hidden="true" />{text}
+    <a
+      class={`sync-chip ${tone}`}
+      href="#/driver/sync"
+      data-testid="sync-chip"
+      data-queued={waiting}
+      data-held={status.held}
+      data-online={status.online ? 'yes' : 'no'}
+      data-reach={status.reach}
+      aria-label={reach ? `${reach.long} ${waiting} saved.` : text}
+    >
+      <span class="dot" aria-hidden="true" />
+      {text}
     </a>
   );
 }

@@ -11,10 +11,14 @@ import { reachWords, timeOf, waitingOf } from './SyncChip';
 
 function stateOf(row: OutboxRow): string {
   switch (row.status) {
-    case 'held': return 'saved on the phone, you can still undo';
-    case 'sending': return 'sending now';
-    case 'rejected': return 'refused';
-    default: return row.attempts ? `tried ${row.attempts}×, will retry` : 'saved on the phone, waiting to send';
+    case 'held':
+      return 'saved on the phone, you can still undo';
+    case 'sending':
+      return 'sending now';
+    case 'rejected':
+      return 'refused';
+    default:
+      return row.attempts ? `tried ${row.attempts}×, will retry` : 'saved on the phone, waiting to send';
   }
 }
 
@@ -27,25 +31,60 @@ function Row({ row, status }: { row: OutboxRow; status?: string | null }) {
   return (
     <li class={`outbox-row ${row.status}`} data-testid="outbox-row" data-status={row.status}>
       <div class="what">{row.label}</div>
-      <div class="when muted">{timeOf(row.createdAt)} · {stateOf(row)}</div>
+      <div class="when muted">
+        {timeOf(row.createdAt)} · {stateOf(row)}
+      </div>
       {!rejected && row.lastError && <div class="muted small">Last try: {row.lastError}</div>}
       {story && (
         <>
-          <div class="refusal" role="alert" data-testid="refusal-what">{story.what}</div>
-          <div class="advice" data-testid="refusal-todo">{story.todo}</div>
+          <div class="refusal" role="alert" data-testid="refusal-what">
+            {story.what}
+          </div>
+          <div class="advice" data-testid="refusal-todo">
+            {story.todo}
+          </div>
           <div class="muted small">Office said: {row.rejection?.message ?? 'refused'}</div>
           <div class="actions-2">
-            <Button class="xl" onClick={() => void e.retryRejected(row.id as number).then((ok) => toast(ok ? 'Queued again' : 'Already handled', ok ? 'ok' : 'info'))}>Retry</Button>
-            <Button class="xl" variant="danger" onClick={() => void ask()}>Discard</Button>
+            <Button
+              class="xl"
+              onClick={() =>
+                void e.retryRejected(row.id as number).then((ok) => toast(ok ? 'Queued again' : 'Already handled', ok ? 'ok' : 'info'))
+              }
+            >
+              Retry
+            </Button>
+            <Button class="xl" variant="danger" onClick={() => void ask()}>
+              Discard
+            </Button>
           </div>
         </>
       )}
       {confirm && (
-        <ConfirmDialog title={confirm.unsent ? 'Lose the photos too?' : 'Discard this action?'} danger confirmLabel="Discard" onClose={() => setConfirm(null)}
-          onConfirm={() => void e.discardRejected(row.id as number, confirm.unsent > 0).then(() => { setConfirm(null); toast('Discarded', 'info'); })}
-          message={confirm.unsent
-            ? <p data-testid="discard-unsent">“{row.label}” has {confirm.unsent} photo{confirm.unsent === 1 ? '' : 's'} or signature the office does NOT have. Discarding deletes {confirm.unsent === 1 ? 'it' : 'them'} from this phone for good.</p>
-            : <p>“{row.label}” will be removed from this phone. The office keeps its own record of the refusal{row.blobRefs.length ? ', with your photos and signature' : ''}.</p>} />
+        <ConfirmDialog
+          title={confirm.unsent ? 'Lose the photos too?' : 'Discard this action?'}
+          danger
+          confirmLabel="Discard"
+          onClose={() => setConfirm(null)}
+          onConfirm={() =>
+            void e.discardRejected(row.id as number, confirm.unsent > 0).then(() => {
+              setConfirm(null);
+              toast('Discarded', 'info');
+            })
+          }
+          message={
+            confirm.unsent ? (
+              <p data-testid="discard-unsent">
+                “{row.label}” has {confirm.unsent} photo{confirm.unsent === 1 ? '' : 's'} or signature the office does NOT have. Discarding
+                deletes {confirm.unsent === 1 ? 'it' : 'them'} from this phone for good.
+              </p>
+            ) : (
+              <p>
+                “{row.label}” will be removed from this phone. The office keeps its own record of the refusal
+                {row.blobRefs.length ? ', with your photos and signature' : ''}.
+              </p>
+            )
+          }
+        />
       )}
     </li>
   );
@@ -56,7 +95,21 @@ function useParcelStatuses(refused: number): Map<number | string, string> {
   const [map, setMap] = useState(new Map<number | string, string>());
   useEffect(() => {
     if (!refused) return;
-    void engine().pendingView().then((view) => setMap(new Map(view.flatMap((p) => [[p.id, p.status], [p.hawb, p.status]] as [number | string, string][]))));
+    void engine()
+      .pendingView()
+      .then((view) =>
+        setMap(
+          new Map(
+            view.flatMap(
+              (p) =>
+                [
+                  [p.id, p.status],
+                  [p.hawb, p.status],
+                ] as [number | string, string][],
+            ),
+          ),
+        ),
+      );
   }, [refused]);
   return map;
 }
@@ -82,10 +135,22 @@ function ClearAll({ rows }: { rows: OutboxRow[] }) {
   };
   return (
     <>
-      <Button class="xl" data-testid="clear-refused" onClick={() => setAsking(true)}>Clear all handled ({rows.length})</Button>
+      <Button class="xl" data-testid="clear-refused" onClick={() => setAsking(true)}>
+        Clear all handled ({rows.length})
+      </Button>
       {asking && (
-        <ConfirmDialog title="Clear the refused list?" confirmLabel="Clear all" onClose={() => setAsking(false)} onConfirm={() => void clear()}
-          message={<p>Clear these {rows.length} refusals from this phone once you have done what each says. The office keeps its own record of every one. Any with photos the office does not have yet stay on the list.</p>} />
+        <ConfirmDialog
+          title="Clear the refused list?"
+          confirmLabel="Clear all"
+          onClose={() => setAsking(false)}
+          onConfirm={() => void clear()}
+          message={
+            <p>
+              Clear these {rows.length} refusals from this phone once you have done what each says. The office keeps its own record of every
+              one. Any with photos the office does not have yet stay on the list.
+            </p>
+          }
+        />
       )}
     </>
   );
@@ -94,7 +159,9 @@ function ClearAll({ rows }: { rows: OutboxRow[] }) {
 function Notices() {
   const status = useSyncStatus();
   const [list, setList] = useState<Notice[]>([]);
-  useEffect(() => { void engine().notices().then(setList); }, [status.notices]);
+  useEffect(() => {
+    void engine().notices().then(setList);
+  }, [status.notices]);
   if (!list.length) return null;
   return (
     <>
@@ -104,7 +171,9 @@ function Notices() {
           <li key={n.id} class="outbox-row notice" data-testid="notice">
             <div class="what">{n.label}</div>
             <div>{n.message}. A supervisor will check it; nothing for you to do unless the office calls.</div>
-            <Button class="xl" onClick={() => void engine().dismissNotice(n.id)}>OK, understood</Button>
+            <Button class="xl" onClick={() => void engine().dismissNotice(n.id)}>
+              OK, understood
+            </Button>
           </li>
         ))}
       </ul>
@@ -133,31 +202,82 @@ export default function SyncScreen() {
     <div class="drv-screen" data-testid="sync-screen">
       <h1>Sync</h1>
       <dl class="sync-facts">
-        <div class="wide"><dt>Connection</dt><dd data-testid="sync-online" data-reach={status.reach}>{connection(status)}</dd></div>
-        <div><dt>Saved, not sent</dt><dd data-testid="sync-waiting">{waiting}</dd></div>
-        <div><dt>Refused</dt><dd data-testid="sync-rejected">{status.rejected}</dd></div>
-        <div class="wide"><dt>Last synced</dt><dd>{timeOf(status.lastSyncedAt)}</dd></div>
+        <div class="wide">
+          <dt>Connection</dt>
+          <dd data-testid="sync-online" data-reach={status.reach}>
+            {connection(status)}
+          </dd>
+        </div>
+        <div>
+          <dt>Saved, not sent</dt>
+          <dd data-testid="sync-waiting">{waiting}</dd>
+        </div>
+        <div>
+          <dt>Refused</dt>
+          <dd data-testid="sync-rejected">{status.rejected}</dd>
+        </div>
+        <div class="wide">
+          <dt>Last synced</dt>
+          <dd>{timeOf(status.lastSyncedAt)}</dd>
+        </div>
       </dl>
-      {reach && <p class="reach-note" data-testid="reach-note">{reach.long}</p>}
-      {status.resentAfterRestore > 0 && (
-        <p class="muted" data-testid="sync-resent">The office restored its records: {status.resentAfterRestore} of your earlier action{status.resentAfterRestore === 1 ? ' was' : 's were'} sent again so none is lost.</p>
+      {reach && (
+        <p class="reach-note" data-testid="reach-note">
+          {reach.long}
+        </p>
       )}
-      {status.nextRetryAt && waiting > 0 && <p class="muted">Next try at {timeOf(status.nextRetryAt)}{status.lastError && !reach ? ` (${status.lastError})` : ''}.</p>}
+      {status.resentAfterRestore > 0 && (
+        <p class="muted" data-testid="sync-resent">
+          The office restored its records: {status.resentAfterRestore} of your earlier action
+          {status.resentAfterRestore === 1 ? ' was' : 's were'} sent again so none is lost.
+        </p>
+      )}
+      {status.nextRetryAt && waiting > 0 && (
+        <p class="muted">
+          Next try at {timeOf(status.nextRetryAt)}
+          {status.lastError && !reach ? ` (${status.lastError})` : ''}.
+        </p>
+      )}
       {status.loginNeeded ? (
         <div class="card stack">
           <strong>Your login has expired. Log in again to send your saved work; nothing is lost.</strong>
           <LoginForm submitLabel="Log in and send" onDone={() => void engine().syncNow()} />
         </div>
       ) : (
-        <Button variant="primary" class="xl" busy={busy || status.syncing} data-testid="sync-now"
-          onClick={() => { setBusy(true); void engine().release().then(() => engine().syncNow()).finally(() => setBusy(false)); }}>Send and refresh now</Button>
+        <Button
+          variant="primary"
+          class="xl"
+          busy={busy || status.syncing}
+          data-testid="sync-now"
+          onClick={() => {
+            setBusy(true);
+            void engine()
+              .release()
+              .then(() => engine().syncNow())
+              .finally(() => setBusy(false));
+          }}
+        >
+          Send and refresh now
+        </Button>
       )}
       <Notices />
       {rejected.length > 0 && <h2>Refused by the office ({rejected.length})</h2>}
       {rejected.length > 1 && <ClearAll rows={rejected} />}
-      <ul class="outbox">{rejected.map((r) => <Row key={r.id} row={r} status={statusOf(statuses, r)} />)}</ul>
+      <ul class="outbox">
+        {rejected.map((r) => (
+          <Row key={r.id} row={r} status={statusOf(statuses, r)} />
+        ))}
+      </ul>
       <h2>Waiting ({queued.length})</h2>
-      {queued.length === 0 ? <p class="muted">Everything you did has reached the office.</p> : <ul class="outbox">{queued.map((r) => <Row key={r.id} row={r} />)}</ul>}
+      {queued.length === 0 ? (
+        <p class="muted">Everything you did has reached the office.</p>
+      ) : (
+        <ul class="outbox">
+          {queued.map((r) => (
+            <Row key={r.id} row={r} />
+          ))}
+        </ul>
+      )}
     </div>
   );
 }

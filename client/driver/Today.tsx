@@ -37,8 +37,18 @@ function StopRow({ p, n, max, heldIds, eta }: { p: ViewPackage; n: number; max: 
       <a href={`#/driver/stop/${p.id}`} data-testid="stop-row" data-hawb={p.hawb}>
         <span class="seq">{n}</span>
         <span class="body">
-          <span class="line1"><span class="mono">{p.hawb}</span> <StatusBadge status={heldIds.has(p.id) ? 'saving' : p.status} />{eta && !done && <b class="eta" data-testid="stop-eta"> ~{eta}</b>}</span>
-          <span class="line2">{p.customer_name ?? '—'} · {addressOf(p) || 'no address'}</span>
+          <span class="line1">
+            <span class="mono">{p.hawb}</span> <StatusBadge status={heldIds.has(p.id) ? 'saving' : p.status} />
+            {eta && !done && (
+              <b class="eta" data-testid="stop-eta">
+                {' '}
+                ~{eta}
+              </b>
+            )}
+          </span>
+          <span class="line2">
+            {p.customer_name ?? '—'} · {addressOf(p) || 'no address'}
+          </span>
           {mustReturn(p, max) && <span class="line2 bad">Back to depot</span>}
           {p.rejected && <span class="line2 bad">Refused: {p.rejected.message}</span>}
         </span>
@@ -47,7 +57,21 @@ function StopRow({ p, n, max, heldIds, eta }: { p: ViewPackage; n: number; max: 
   );
 }
 
-function RouteBlock({ group, max, heldIds, localOrder, etaText, rows }: { group: RouteGroup; max: number; heldIds: Set<number>; localOrder: boolean; etaText: (id: number) => string | null; rows: number }) {
+function RouteBlock({
+  group,
+  max,
+  heldIds,
+  localOrder,
+  etaText,
+  rows,
+}: {
+  group: RouteGroup;
+  max: number;
+  heldIds: Set<number>;
+  localOrder: boolean;
+  etaText: (id: number) => string | null;
+  rows: number;
+}) {
   const [busy, setBusy] = useState(false);
   // The result is said here, beside the list it changed: a toast would cover the stops.
   const [said, setSaid] = useState<{ text: string; ok: boolean } | null>(null);
@@ -69,15 +93,29 @@ function RouteBlock({ group, max, heldIds, localOrder, etaText, rows }: { group:
     <section class="route-block" data-testid="route-block" data-route={route?.id ?? 'none'}>
       <div class="row between">
         <h2>{route ? route.name : 'Parcels not on a route'}</h2>
-        <span class="muted">{open.length} open of {packages.length}</span>
+        <span class="muted">
+          {open.length} open of {packages.length}
+        </span>
       </div>
-      {localOrder && <div class="pending-note" data-testid="local-order">Order changed on this phone; it goes to the office with your other actions.</div>}
-      {route && open.length > 1 && (
-        <Button class="xl" busy={busy} onClick={() => void reoptimise()} data-testid="reoptimise">Re-optimise remaining stops</Button>
+      {localOrder && (
+        <div class="pending-note" data-testid="local-order">
+          Order changed on this phone; it goes to the office with your other actions.
+        </div>
       )}
-      {said && <div class={`reorder-note${said.ok ? '' : ' bad'}`} role="status" data-testid="reorder-result">{said.text}</div>}
+      {route && open.length > 1 && (
+        <Button class="xl" busy={busy} onClick={() => void reoptimise()} data-testid="reoptimise">
+          Re-optimise remaining stops
+        </Button>
+      )}
+      {said && (
+        <div class={`reorder-note${said.ok ? '' : ' bad'}`} role="status" data-testid="reorder-result">
+          {said.text}
+        </div>
+      )}
       <ol class="stops">
-        {packages.slice(0, rows).map((p, i) => <StopRow key={p.id} p={p} n={i + 1} max={max} heldIds={heldIds} eta={etaText(p.id)} />)}
+        {packages.slice(0, rows).map((p, i) => (
+          <StopRow key={p.id} p={p} n={i + 1} max={max} heldIds={heldIds} eta={etaText(p.id)} />
+        ))}
       </ol>
     </section>
   );
@@ -94,18 +132,34 @@ export function Today({ me }: { me: SessionInfo }) {
   const heldIds = useMemo(() => new Set(heldList.map((h) => h.packageId).filter((x): x is number => x != null)), [heldList]);
   const mine = packages.filter((p) => p.assigned_to_id === me.id || p.pending != null);
   const groups = groupByRoute(mine, cache.routes, orders);
-  const counts = countDay(mine.filter((p) => !heldIds.has(p.id)), max);
+  const counts = countDay(
+    mine.filter((p) => !heldIds.has(p.id)),
+    max,
+  );
   const ordered = groups.flatMap((g) => g.packages);
   const next = nextStop(ordered, heldIds, max);
-  const pendingRoutes = useMemo(() => new Set(cache.routes.filter((r) => outbox.some((o) => o.path === sequencePath(r.id))).map((r) => r.id)), [outbox, cache]);
-  useEffect(() => { settleLocalOrders(pendingRoutes); }, [pendingRoutes, cache.fetchedAt]);
+  const pendingRoutes = useMemo(
+    () => new Set(cache.routes.filter((r) => outbox.some((o) => o.path === sequencePath(r.id))).map((r) => r.id)),
+    [outbox, cache],
+  );
+  useEffect(() => {
+    settleLocalOrders(pendingRoutes);
+  }, [pendingRoutes, cache.fetchedAt]);
   // Arrival times computed here, offline, with the function the server uses (issue 16).
   const plans = useStore(routePlans);
   const allRows = useAfterFirstFrame();
-  const etas = useMemo(() => new Map(groups.flatMap((g) => (g.route ? [...phoneEtas(g.route, g.packages, plans[g.route.id], recentPlace(), Date.now(), heldIds)] : []))),
-    [groups.map((g) => g.packages.map((p) => `${p.id}:${p.status}`).join()).join('|'), plans, heldIds]);
+  const etas = useMemo(
+    () =>
+      new Map(
+        groups.flatMap((g) => (g.route ? [...phoneEtas(g.route, g.packages, plans[g.route.id], recentPlace(), Date.now(), heldIds)] : [])),
+      ),
+    [groups.map((g) => g.packages.map((p) => `${p.id}:${p.status}`).join()).join('|'), plans, heldIds],
+  );
   // Shown as the depot's wall clock: each parcel's route's zone.
-  const zoneOf = useMemo(() => new Map(groups.flatMap((g) => (g.route ? g.packages.map((p) => [p.id, plans[g.route!.id]?.time_zone] as const) : []))), [groups, plans]);
+  const zoneOf = useMemo(
+    () => new Map(groups.flatMap((g) => (g.route ? g.packages.map((p) => [p.id, plans[g.route!.id]?.time_zone] as const) : []))),
+    [groups, plans],
+  );
   const etaText = (id: number) => clockOf(etas.get(id), zoneOf.get(id));
 
   if (!loaded) return <Loading label="Reading your parcels…" />;
@@ -113,29 +167,63 @@ export function Today({ me }: { me: SessionInfo }) {
     <div class="drv-screen" data-testid="today">
       <h1 class="sr-only">Today</h1>
       <div class="counts" role="group" aria-label="Today's counts">
-        <a class="count" href="#/driver/scan"><b data-testid="count-to-load">{counts.toLoad}</b><span>To load</span></a>
-        <div class="count"><b data-testid="count-to-deliver">{counts.toDeliver}</b><span>To deliver</span></div>
-        <div class="count ok"><b data-testid="count-delivered">{counts.delivered}</b><span>Delivered</span></div>
-        <div class="count bad"><b data-testid="count-failed">{counts.failed}</b><span>Failed</span></div>
+        <a class="count" href="#/driver/scan">
+          <b data-testid="count-to-load">{counts.toLoad}</b>
+          <span>To load</span>
+        </a>
+        <div class="count">
+          <b data-testid="count-to-deliver">{counts.toDeliver}</b>
+          <span>To deliver</span>
+        </div>
+        <div class="count ok">
+          <b data-testid="count-delivered">{counts.delivered}</b>
+          <span>Delivered</span>
+        </div>
+        <div class="count bad">
+          <b data-testid="count-failed">{counts.failed}</b>
+          <span>Failed</span>
+        </div>
       </div>
-      {counts.back > 0 && <div class="must-return">{counts.back} parcel{counts.back === 1 ? '' : 's'} must go back to the depot.</div>}
+      {counts.back > 0 && (
+        <div class="must-return">
+          {counts.back} parcel{counts.back === 1 ? '' : 's'} must go back to the depot.
+        </div>
+      )}
       {next ? (
         <>
           <StopCard p={next} max={max} title="Next stop" eta={etaText(next.id)} />
-          {toLoad(next, max)
-            ? <BigLink href="#/driver/scan" primary>Scan parcels onto the van</BigLink>
-            : <div class="actions-2">
-                <BigLink href={`#/driver/deliver/${next.id}`} primary>Deliver</BigLink>
-                <BigLink href={`#/driver/fail/${next.id}`}>Could not deliver</BigLink>
-              </div>}
+          {toLoad(next, max) ? (
+            <BigLink href="#/driver/scan" primary>
+              Scan parcels onto the van
+            </BigLink>
+          ) : (
+            <div class="actions-2">
+              <BigLink href={`#/driver/deliver/${next.id}`} primary>
+                Deliver
+              </BigLink>
+              <BigLink href={`#/driver/fail/${next.id}`}>Could not deliver</BigLink>
+            </div>
+          )}
         </>
       ) : (
-        <div class="empty-day">{mine.length ? 'All stops done. Well driven!' : 'No parcels assigned to you yet. Open Sync to check again.'}</div>
+        <div class="empty-day">
+          {mine.length ? 'All stops done. Well driven!' : 'No parcels assigned to you yet. Open Sync to check again.'}
+        </div>
       )}
       {groups.map((g, i) => {
         const before = groups.slice(0, i).reduce((n, x) => n + x.packages.length, 0);
         const rows = allRows ? g.packages.length : Math.max(0, FIRST_FRAME_ROWS - before);
-        return <RouteBlock key={g.route?.id ?? 'none'} group={g} max={max} heldIds={heldIds} localOrder={g.route ? orders[g.route.id] !== undefined : false} etaText={etaText} rows={rows} />;
+        return (
+          <RouteBlock
+            key={g.route?.id ?? 'none'}
+            group={g}
+            max={max}
+            heldIds={heldIds}
+            localOrder={g.route ? orders[g.route.id] !== undefined : false}
+            etaText={etaText}
+            rows={rows}
+          />
+        );
       })}
     </div>
   );

@@ -20,7 +20,9 @@ export function UndoBar() {
           <span class="what">{h.label}</span>
           <span class="secs">{Math.max(0, Math.ceil((h.deadline - Date.now()) / 1000))}s</span>
           <Button onClick={() => undo(h.id)}>Undo</Button>
-          <Button variant="primary" onClick={() => void commitNow(h.id)}>OK</Button>
+          <Button variant="primary" onClick={() => void commitNow(h.id)}>
+            OK
+          </Button>
         </div>
       ))}
     </div>

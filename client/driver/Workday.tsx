@@ -65,7 +65,9 @@ export function prepare(preread?: Promise<FirstRows | null>): Promise<SessionInf
  * view. Sending and fetching start once the first frame is on the screen.
  */
 export default function Workday({ path, me }: { path: string; me: SessionInfo }) {
-  useEffect(() => { void engine().start().then(refreshRoutes); }, []);
+  useEffect(() => {
+    void engine().start().then(refreshRoutes);
+  }, []);
   return (
     <Frame path={path} me={me}>
       <PositionReports />

@@ -5,7 +5,11 @@ import type { ViewPackage } from '../sync/index';
  * The shared rules' context for a copy on the phone (shared/driverActions.ts): the phone holds only
  * its driver's parcels (the feed takes others away), so ownership is the server's to check.
  */
-export const rulesFor = (p: ViewPackage, max: number): RuleContext => ({ driverId: p.assigned_to_id ?? 0, maxAttempts: max, wasDrivers: true });
+export const rulesFor = (p: ViewPackage, max: number): RuleContext => ({
+  driverId: p.assigned_to_id ?? 0,
+  maxAttempts: max,
+  wasDrivers: true,
+});
 
 /** Failed attempts of this delivery cycle, a queued failure counted in (client/sync/view.ts), never read from a label. */
 export const failures = (p: ViewPackage) => p.attempts;
@@ -20,7 +24,13 @@ export const toDeliver = (p: ViewPackage) => p.status === 'out_for_delivery';
 /** Statuses the server still orders on a delivery route (server/services/routes/shape.ts reads the same list). */
 export const isOpen = (p: ViewPackage) => isOpenOnRoute(p.status);
 
-export interface DayCounts { toLoad: number; toDeliver: number; delivered: number; failed: number; back: number }
+export interface DayCounts {
+  toLoad: number;
+  toDeliver: number;
+  delivered: number;
+  failed: number;
+  back: number;
+}
 
 export function countDay(packages: ViewPackage[], max: number): DayCounts {
   const c: DayCounts = { toLoad: 0, toDeliver: 0, delivered: 0, failed: 0, back: 0 };

@@ -15,30 +15,49 @@ const placed = (p: { latitude: number | null; longitude: number | null }): p is 
  * from the phone's position, else the last stop worked, else the route's start; `done` holds stops
  * worked on the phone but not yet sent.
  */
-export function phoneEtas(route: Pick<RouteRecord, 'date'>, ordered: readonly { id: number; status: string; latitude: number | null; longitude: number | null }[], plan: RouteEtas | undefined, here: Partial<LatLng>, now: number, done: ReadonlySet<number> = new Set()): Map<number, number> {
+export function phoneEtas(
+  route: Pick<RouteRecord, 'date'>,
+  ordered: readonly { id: number; status: string; latitude: number | null; longitude: number | null }[],
+  plan: RouteEtas | undefined,
+  here: Partial<LatLng>,
+  now: number,
+  done: ReadonlySet<number> = new Set(),
+): Map<number, number> {
   const visit = ordered.filter((p) => TO_VISIT.has(p.status) && !done.has(p.id));
   // The server's stored ETA (road legs, progress, position; issue 31) is what the recipient's page
   // shows too: the phone shows it as long as it has nothing of this route the server has not seen.
   const stored = new Map((plan?.stops ?? []).flatMap((s) => (s.eta ? [[s.package, Date.parse(s.eta)] as const] : [])));
-  if (plan && !ordered.some((p) => done.has(p.id)) && visit.every((p) => stored.has(p.id))) return new Map(visit.map((p) => [p.id, stored.get(p.id) as number]));
+  if (plan && !ordered.some((p) => done.has(p.id)) && visit.every((p) => stored.has(p.id)))
+    return new Map(visit.map((p) => [p.id, stored.get(p.id) as number]));
   const worked = ordered.filter((p) => !visit.includes(p));
   const info = new Map((plan?.stops ?? []).map((s) => [s.package, s]));
   // Shift and windows are the depot's wall clock; a plan fetched before issue 31 has no zone: the phone's own.
   const zone = plan?.time_zone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   const startAt = Math.max(now, timeOnDay(route.date, plan?.shift_start ?? '08:00', zone));
   const lastWorked = [...worked].reverse().find(placed);
-  const from: LatLng | null = here.latitude != null && here.longitude != null ? { latitude: here.latitude, longitude: here.longitude }
-    : lastWorked ? { latitude: lastWorked.latitude as number, longitude: lastWorked.longitude as number } : plan?.start ?? null;
+  const from: LatLng | null =
+    here.latitude != null && here.longitude != null
+      ? { latitude: here.latitude, longitude: here.longitude }
+      : lastWorked
+        ? { latitude: lastWorked.latitude as number, longitude: lastWorked.longitude as number }
+        : (plan?.start ?? null);
   const etas = stopEtas({
-    from, startAt, model: plan?.travel,
+    from,
+    startAt,
+    model: plan?.travel,
     stops: visit.map((p) => {
       const s = info.get(p.id);
       return {
-        id: p.id, latitude: p.latitude, longitude: p.longitude, serviceS: s?.service_s ?? DEFAULT_SERVICE_S,
-        window: s?.window_start && s.window_end ? [timeOnDay(route.date, s.window_start, zone), timeOnDay(route.date, s.window_end, zone)] as const : null,
+        id: p.id,
+        latitude: p.latitude,
+        longitude: p.longitude,
+        serviceS: s?.service_s ?? DEFAULT_SERVICE_S,
+        window:
+          s?.window_start && s.window_end
+            ? ([timeOnDay(route.date, s.window_start, zone), timeOnDay(route.date, s.window_end, zone)] as const)
+            : null,
       };
     }),
   });
   return new Map(etas.map((e) => [e.id, e.arrive]));
 }
-

@@ -18,7 +18,10 @@ export function position(waitMs = 3000): Promise<Place> {
         clearTimeout(timer);
         resolve(last.place);
       },
-      () => { clearTimeout(timer); resolve(recentPlace()); },
+      () => {
+        clearTimeout(timer);
+        resolve(recentPlace());
+      },
       { enableHighAccuracy: true, maximumAge: 60_000, timeout: waitMs },
     );
   });

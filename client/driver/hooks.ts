@@ -50,24 +50,40 @@ function useDeviceRead<T>(read: () => Promise<T>, initial: T, primedKey?: string
     let busy = false;
     let again = false;
     const run = async () => {
-      if (busy) { again = true; return; }
+      if (busy) {
+        again = true;
+        return;
+      }
       busy = true;
       try {
         do {
           again = false;
           const next = await reader.current();
-          if (live) { setValue(next); setLoaded(true); }
+          if (live) {
+            setValue(next);
+            setLoaded(true);
+          }
         } while (again && live);
-      } catch { /* the database is closing (logout): nothing to show */ } finally { busy = false; }
+      } catch {
+        /* the database is closing (logout): nothing to show */
+      } finally {
+        busy = false;
+      }
     };
     refresh.current = () => void run();
     let last = '';
     const unsub = engine().subscribe((s) => {
       // Only changes that can move data; the online flag alone does not.
       const key = `${s.queued}/${s.sending}/${s.rejected}/${s.syncing}/${s.lastSyncedAt ?? 0}`;
-      if (key !== last) { last = key; void run(); }
+      if (key !== last) {
+        last = key;
+        void run();
+      }
     });
-    return () => { live = false; unsub(); };
+    return () => {
+      live = false;
+      unsub();
+    };
   }, []);
   return [value, () => refresh.current(), loaded];
 }

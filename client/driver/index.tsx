@@ -6,7 +6,10 @@ import { readFirstRows } from '../sync/firstRead';
 import { dayOnPhone, DB_NAME, LOCAL_KEYS } from './localKeys';
 import { DriverLogin } from './Login';
 
-interface Opened { me: SessionInfo | null; Workday: ComponentType<{ path: string; me: SessionInfo }> }
+interface Opened {
+  me: SessionInfo | null;
+  Workday: ComponentType<{ path: string; me: SessionInfo }>;
+}
 
 // The day (sync engine, IndexedDB, Today) is a chunk of its own: a phone that never had a driver's
 // day draws the login without it, and loads it while the driver types.
@@ -23,7 +26,9 @@ function openDay(): Promise<Opened> {
     performance.mark('courier: day read from the phone');
     return opened;
   });
-  opening.catch(() => { opening = null; });
+  opening.catch(() => {
+    opening = null;
+  });
   return opening;
 }
 
@@ -48,28 +53,41 @@ export default function DriverApp({ path }: { path: string }) {
   useEffect(() => {
     let live = true;
     setFailed(null);
-    openDay().then((o) => {
-      if (!live) return;
-      setDay(o);
-      // A login made meanwhile wins; a session found on the phone replaces the login screen.
-      setMe((cur) => cur ?? o.me);
-    }, (err: unknown) => {
-      if (!live) return;
-      setFailed(err);
-      setMe((cur) => (cur === undefined ? null : cur));
-    });
-    return () => { live = false; };
+    openDay().then(
+      (o) => {
+        if (!live) return;
+        setDay(o);
+        // A login made meanwhile wins; a session found on the phone replaces the login screen.
+        setMe((cur) => cur ?? o.me);
+      },
+      (err: unknown) => {
+        if (!live) return;
+        setFailed(err);
+        setMe((cur) => (cur === undefined ? null : cur));
+      },
+    );
+    return () => {
+      live = false;
+    };
   }, [attempt]);
 
   if (me === null) {
     return (
-      <DriverLogin onDone={(user) => {
-        localStorage.setItem(LOCAL_KEYS.used, '1');
-        setMe(user);
-      }} />
+      <DriverLogin
+        onDone={(user) => {
+          localStorage.setItem(LOCAL_KEYS.used, '1');
+          setMe(user);
+        }}
+      />
     );
   }
-  if (failed && !day) return <ErrorState error={new Error('This part of the app could not be loaded. Check the connection and try again.')} onRetry={() => setAttempt((n) => n + 1)} />;
+  if (failed && !day)
+    return (
+      <ErrorState
+        error={new Error('This part of the app could not be loaded. Check the connection and try again.')}
+        onRetry={() => setAttempt((n) => n + 1)}
+      />
+    );
   if (me === undefined || !day) return <Loading label="Opening your day…" />;
   const { Workday } = day;
   return <Workday path={path} me={me} />;

@@ -7,11 +7,16 @@ import type { ViewPackage } from '../sync/index';
 export function addressOf(p: Pick<ViewPackage, 'customer_address' | 'suburb_name' | 'postcode_name' | 'postcode' | 'state_name'>): string {
   const street = p.customer_address?.trim() ?? '';
   const said = street.toLowerCase();
-  const has = (part: string) => new RegExp(`(^|[^a-z0-9])${part.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^a-z0-9])`).test(said);
+  const has = (part: string) =>
+    new RegExp(`(^|[^a-z0-9])${part.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^a-z0-9])`).test(said);
   // The place name a parcel was sent with is usually its suburb again ("Newtown, Newtown"): said once.
-  const placeName = p.postcode_name && p.suburb_name && p.postcode_name.trim().toLowerCase() === p.suburb_name.trim().toLowerCase() ? null : p.postcode_name;
-  const rest = [p.suburb_name, placeName ?? (p.postcode != null ? String(p.postcode) : null), p.state_name]
-    .filter((x): x is string => !!x && x.trim() !== '' && !has(x.trim()));
+  const placeName =
+    p.postcode_name && p.suburb_name && p.postcode_name.trim().toLowerCase() === p.suburb_name.trim().toLowerCase()
+      ? null
+      : p.postcode_name;
+  const rest = [p.suburb_name, placeName ?? (p.postcode != null ? String(p.postcode) : null), p.state_name].filter(
+    (x): x is string => !!x && x.trim() !== '' && !has(x.trim()),
+  );
   return [street, ...rest].filter((x) => x !== '').join(', ');
 }
 
@@ -26,7 +31,9 @@ export function mapsHref(p: ViewPackage, ua = typeof navigator !== 'undefined' ?
   if (lat == null && !address) return null;
   const where = lat != null && lng != null ? `${lat},${lng}` : address;
   if (/Android/i.test(ua)) {
-    return lat != null && lng != null ? `geo:${where}?q=${encodeURIComponent(`${where}(${p.customer_name ?? p.hawb})`)}` : `geo:0,0?q=${encodeURIComponent(address)}`;
+    return lat != null && lng != null
+      ? `geo:${where}?q=${encodeURIComponent(`${where}(${p.customer_name ?? p.hawb})`)}`
+      : `geo:0,0?q=${encodeURIComponent(address)}`;
   }
   if (/iPhone|iPad|iPod/i.test(ua)) return `https://maps.apple.com/?daddr=${encodeURIComponent(where)}`;
   return `https://www.google.com/maps/dir/?api=1&destination=${encodeURIComponent(where)}`;

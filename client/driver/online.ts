@@ -2,11 +2,17 @@ import { engine } from './engine';
 
 /** A call that needs signal (history, earnings, tickets, profile): it says so instead of queuing. */
 export class OnlineError extends Error {
-  constructor(message: string, readonly status: number, readonly fields: Record<string, string> = {}) {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly fields: Record<string, string> = {},
+  ) {
     super(message);
     this.name = 'OnlineError';
   }
-  get offline(): boolean { return this.status === 0; }
+  get offline(): boolean {
+    return this.status === 0;
+  }
 }
 
 async function token(): Promise<string | null> {
@@ -15,7 +21,10 @@ async function token(): Promise<string | null> {
   return typeof row?.value === 'string' ? row.value : null;
 }
 
-interface ErrorBody { message?: string; errors?: { path?: string; message?: string }[] }
+interface ErrorBody {
+  message?: string;
+  errors?: { path?: string; message?: string }[];
+}
 
 /** Reads and writes that only make sense online; actions of the delivery day go through the outbox instead. */
 export async function online<T>(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown): Promise<T> {
@@ -27,11 +36,18 @@ export async function online<T>(method: 'GET' | 'POST' | 'PATCH', path: string, 
   try {
     res = await fetch(`/api/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
-    throw new OnlineError(navigator.onLine ? 'The server cannot be reached. Try again when you have signal.' : 'You are offline. This needs signal.', 0);
+    throw new OnlineError(
+      navigator.onLine ? 'The server cannot be reached. Try again when you have signal.' : 'You are offline. This needs signal.',
+      0,
+    );
   }
   const text = await res.text();
   let parsed: unknown = null;
-  try { parsed = text ? JSON.parse(text) : null; } catch { parsed = null; }
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = null;
+  }
   if (!res.ok) {
     const b = (parsed ?? {}) as ErrorBody;
     const fields: Record<string, string> = {};

@@ -7,7 +7,9 @@ async function decode(file: Blob): Promise<{ source: CanvasImageSource; width: n
       // from-image: phones store portrait photos sideways with an EXIF rotation.
       const bmp = await createImageBitmap(file, { imageOrientation: 'from-image' });
       return { source: bmp, width: bmp.width, height: bmp.height, done: () => bmp.close() };
-    } catch { /* some formats decode only through <img> */ }
+    } catch {
+      /* some formats decode only through <img> */
+    }
   }
   const url = URL.createObjectURL(file);
   const img = new Image();
@@ -35,7 +37,9 @@ export async function shrinkPhoto(file: Blob): Promise<Blob> {
     ctx.fillStyle = '#fff';
     ctx.fillRect(0, 0, w, h);
     ctx.drawImage(img.source, 0, 0, w, h);
-    return await new Promise<Blob>((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('The photo could not be encoded'))), 'image/jpeg', JPEG_QUALITY));
+    return await new Promise<Blob>((resolve, reject) =>
+      canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('The photo could not be encoded'))), 'image/jpeg', JPEG_QUALITY),
+    );
   } finally {
     img.done();
   }

@@ -13,7 +13,12 @@ import type { ViewPackage } from '../sync/index';
  * like every other action, so a batch arrives once and in order, offline stretches included (the
  * server also keeps one reading per driver and device time, so a re-sent batch stores nothing twice).
  */
-export interface Reading { latitude: number; longitude: number; accuracy?: number; occurred_at: string }
+export interface Reading {
+  latitude: number;
+  longitude: number;
+  accuracy?: number;
+  occurred_at: string;
+}
 
 export const MIN_METRES = 50;
 export const MIN_INTERVAL_MS = 60_000;
@@ -70,7 +75,11 @@ let chain: Promise<void> = Promise.resolve();
 
 const pending = () => (buffer ??= readBuffer());
 const save = () => {
-  try { localStorage.setItem(LOCAL_KEYS.positions, JSON.stringify(pending())); } catch { /* storage full: they stay in memory */ }
+  try {
+    localStorage.setItem(LOCAL_KEYS.positions, JSON.stringify(pending()));
+  } catch {
+    /* storage full: they stay in memory */
+  }
 };
 const offline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
 
@@ -86,15 +95,21 @@ function due(now: number): boolean {
 
 /** Moves due readings (all of them with `force`) into the outbox, oldest first, BATCH_MAX a row. */
 export function flushPositions(force = false): Promise<void> {
-  chain = chain.then(async () => {
-    while (force ? pending().length > 0 : due(Date.now())) {
-      const batch = pending().slice(0, BATCH_MAX);
-      await engine().enqueue({ path: POSITIONS_PATH, body: { positions: batch }, label: `Van position${batch.length === 1 ? '' : 's'} (${batch.length})` });
-      sentOne = true;
-      buffer = pending().slice(batch.length);
-      save();
-    }
-  }).catch(() => undefined);
+  chain = chain
+    .then(async () => {
+      while (force ? pending().length > 0 : due(Date.now())) {
+        const batch = pending().slice(0, BATCH_MAX);
+        await engine().enqueue({
+          path: POSITIONS_PATH,
+          body: { positions: batch },
+          label: `Van position${batch.length === 1 ? '' : 's'} (${batch.length})`,
+        });
+        sentOne = true;
+        buffer = pending().slice(batch.length);
+        save();
+      }
+    })
+    .catch(() => undefined);
   return chain;
 }
 
@@ -102,7 +117,9 @@ function onFix(p: GeolocationPosition): void {
   locationRefused.set(false);
   const at = Number.isFinite(p.timestamp) && p.timestamp > 0 ? p.timestamp : Date.now();
   const next: Reading = {
-    latitude: p.coords.latitude, longitude: p.coords.longitude, occurred_at: new Date(at).toISOString(),
+    latitude: p.coords.latitude,
+    longitude: p.coords.longitude,
+    occurred_at: new Date(at).toISOString(),
     ...(Number.isFinite(p.coords.accuracy) ? { accuracy: Math.round(p.coords.accuracy) } : {}),
   };
   notePlace({ latitude: next.latitude, longitude: next.longitude });
@@ -131,15 +148,24 @@ function watch(): void {
 }
 
 // Signal back: the offline stretch goes now, as one batch.
-const onOnline = () => { void flushPositions(true); };
+const onOnline = () => {
+  void flushPositions(true);
+};
 
 let permission: PermissionStatus | null = null;
 // Location allowed in the phone's settings mid-shift: the watch starts again without a reload.
-const onPermission = () => { if (timer && permission?.state === 'granted') watch(); };
+const onPermission = () => {
+  if (timer && permission?.state === 'granted') watch();
+};
 /** A refused watch asks again only once the browser says it is allowed: never a question every few seconds. */
 function rewatch(): void {
   if (watchId != null || !locationRefused.get()) return;
-  void navigator.permissions?.query({ name: 'geolocation' }).then((p) => { if (timer && p.state === 'granted') watch(); }, () => undefined);
+  void navigator.permissions?.query({ name: 'geolocation' }).then(
+    (p) => {
+      if (timer && p.state === 'granted') watch();
+    },
+    () => undefined,
+  );
 }
 
 /**
@@ -150,12 +176,18 @@ export function setOnDuty(on: boolean): Promise<void> {
   if (on) {
     if (timer) return Promise.resolve();
     watch();
-    timer = setInterval(() => { rewatch(); void flushPositions(); }, FLUSH_AFTER_MS / 3);
+    timer = setInterval(() => {
+      rewatch();
+      void flushPositions();
+    }, FLUSH_AFTER_MS / 3);
     window.addEventListener('online', onOnline);
-    void navigator.permissions?.query({ name: 'geolocation' }).then((p) => {
-      permission = p;
-      p.addEventListener('change', onPermission);
-    }, () => undefined);
+    void navigator.permissions?.query({ name: 'geolocation' }).then(
+      (p) => {
+        permission = p;
+        p.addEventListener('change', onPermission);
+      },
+      () => undefined,
+    );
     return flushPositions();
   }
   if (watchId != null) geolocation()?.clearWatch(watchId);

@@ -1,14 +1,21 @@
 import type { OutboxRow, Rejection } from '../sync/index';
 
 /** What happened and what to do with the parcel in hand, in a driver's words, from the server's refusal. */
-export interface Story { what: string; todo: string; keepParcel: boolean }
+export interface Story {
+  what: string;
+  todo: string;
+  keepParcel: boolean;
+}
 
 /**
  * What the phone knows besides the refusal: the parcel's status on the phone now (the latest pull),
  * and whether the phone ever had it (on its list, or the driver acted on it). The phone never tells a
  * driver to bring back a parcel it never had (issue 35).
  */
-export interface StoryContext { status?: string | null; hadIt?: boolean }
+export interface StoryContext {
+  status?: string | null;
+  hadIt?: boolean;
+}
 
 type Act = 'deliver' | 'fail' | 'scan' | 'other';
 function actOf(path: string): Act {
@@ -36,8 +43,16 @@ function finalStory(status: string, act: Act, hadIt: boolean): Story {
   }
   if (status === 'delivered') {
     return act === 'deliver'
-      ? { what: 'This parcel was already recorded as delivered.', todo: 'A supervisor has been told and will check it. Nothing to do unless the office calls.', keepParcel: false }
-      : { what: 'This parcel is already recorded as delivered.', todo: hadIt ? 'If you still have it, call the office before doing anything with it.' : LEAVE, keepParcel: false };
+      ? {
+          what: 'This parcel was already recorded as delivered.',
+          todo: 'A supervisor has been told and will check it. Nothing to do unless the office calls.',
+          keepParcel: false,
+        }
+      : {
+          what: 'This parcel is already recorded as delivered.',
+          todo: hadIt ? 'If you still have it, call the office before doing anything with it.' : LEAVE,
+          keepParcel: false,
+        };
   }
   return { what: 'The office returned this parcel to the sender.', todo: hadIt ? BRING_BACK : LEAVE, keepParcel: hadIt };
 }
@@ -65,7 +80,11 @@ export function storyOf(rejection: Rejection | null, path = '', ctx: StoryContex
   }
   if (reason === 'reassigned' || (reason === 'not_yours' && hadIt)) {
     return act === 'deliver'
-      ? { what: 'The office gave this parcel to another driver before your delivery reached it.', todo: 'Call the office: they have your photos and signature and will sort it out.', keepParcel: false }
+      ? {
+          what: 'The office gave this parcel to another driver before your delivery reached it.',
+          todo: 'Call the office: they have your photos and signature and will sort it out.',
+          keepParcel: false,
+        }
       : { what: 'The office gave this parcel to another driver.', todo: BRING_BACK, keepParcel: true };
   }
   if (reason === 'not_yours') return { what: 'This parcel is another driver’s.', todo: LEAVE, keepParcel: false };
@@ -73,13 +92,28 @@ export function storyOf(rejection: Rejection | null, path = '', ctx: StoryContex
     return { what: 'This parcel is no longer on your list.', todo: 'Call the office to ask what happened to it.', keepParcel: false };
   }
   switch (rejection?.code) {
-    case 'invalid_transition': return {
-      what: refusedStatus ? `The parcel changed at the office meanwhile (it is now ${refusedStatus.replace(/_/g, ' ')}).` : 'The parcel changed at the office meanwhile.',
-      todo: 'Call the office; clear it once they have it right. Retrying will be refused again.', keepParcel: false,
-    };
-    case 'file_lost': return { what: 'A photo of this action is gone from the phone.', todo: 'Discard it and record the delivery again.', keepParcel: false };
-    case 'validation_error': return { what: 'The office could not accept what was sent.', todo: 'Retry once; if it comes back, discard and raise a support ticket.', keepParcel: false };
-    default: return { what: 'The office refused this.', todo: 'Retry when the office has fixed the problem, or discard it.', keepParcel: false };
+    case 'invalid_transition':
+      return {
+        what: refusedStatus
+          ? `The parcel changed at the office meanwhile (it is now ${refusedStatus.replace(/_/g, ' ')}).`
+          : 'The parcel changed at the office meanwhile.',
+        todo: 'Call the office; clear it once they have it right. Retrying will be refused again.',
+        keepParcel: false,
+      };
+    case 'file_lost':
+      return {
+        what: 'A photo of this action is gone from the phone.',
+        todo: 'Discard it and record the delivery again.',
+        keepParcel: false,
+      };
+    case 'validation_error':
+      return {
+        what: 'The office could not accept what was sent.',
+        todo: 'Retry once; if it comes back, discard and raise a support ticket.',
+        keepParcel: false,
+      };
+    default:
+      return { what: 'The office refused this.', todo: 'Retry when the office has fixed the problem, or discard it.', keepParcel: false };
   }
 }
 

@@ -22,22 +22,31 @@ export async function reoptimiseRoute(route: RouteRecord, packages: ViewPackage[
   if (heldIds.size) throw new Error('Wait until the last delivery is saved (or undone), then re-optimise.');
   const known = new Map(packages.map((p) => [p.id, p]));
   // The server wants every open parcel of the route exactly once, in the state it will have when this replays.
-  const openIds = route.packages.filter((id) => { const p = known.get(id); return !p || isOpen(p); });
+  const openIds = route.packages.filter((id) => {
+    const p = known.get(id);
+    return !p || isOpen(p);
+  });
   const located = openIds.map((id) => known.get(id)).filter((p): p is ViewPackage => !!p && pointOf(p) !== null);
   const unplaced = openIds.filter((id) => !located.some((p) => p.id === id));
   if (located.length < 2) throw new Error('Fewer than two remaining stops have a position: nothing to re-order.');
 
   const here = await position(4000);
-  const start: LatLng | null = here.latitude != null && here.longitude != null ? { latitude: here.latitude, longitude: here.longitude }
-    : route.start_latitude != null && route.start_longitude != null ? { latitude: route.start_latitude, longitude: route.start_longitude } : null;
+  const start: LatLng | null =
+    here.latitude != null && here.longitude != null
+      ? { latitude: here.latitude, longitude: here.longitude }
+      : route.start_latitude != null && route.start_longitude != null
+        ? { latitude: route.start_latitude, longitude: route.start_longitude }
+        : null;
   const points = [...(start ? [start] : []), ...located.map((p) => pointOf(p) as LatLng)];
   const { order } = optimizeRoute({ matrix: haversineMatrix(points), start: 0, end: null, timeLimitMs: 300 });
   const stops = (start ? order.filter((i) => i !== 0).map((i) => i - 1) : order).map((i) => located[i]!.id);
   const full = [...stops, ...unplaced];
 
   await engine().enqueue({
-    path: sequencePath(route.id), body: { packages: full, occurred_at: new Date().toISOString(), ...here },
-    effect: null, label: `New stop order for ${route.name}`,
+    path: sequencePath(route.id),
+    body: { packages: full, occurred_at: new Date().toISOString(), ...here },
+    effect: null,
+    label: `New stop order for ${route.name}`,
   });
   saveLocalOrder(route.id, full);
   const from = start ? (here.latitude != null ? 'from where you are' : 'from the route start') : 'from the first stop';

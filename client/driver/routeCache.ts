@@ -7,9 +7,15 @@ import { online } from './online';
 
 export type { RouteRecord };
 
-interface Cached { fetchedAt: number; routes: RouteRecord[] }
+interface Cached {
+  fetchedAt: number;
+  routes: RouteRecord[];
+}
 /** An order the driver chose on the phone, shown until the server's copy has caught up with it. */
-export interface LocalOrder { order: number[]; at: number }
+export interface LocalOrder {
+  order: number[];
+  at: number;
+}
 
 function read<T>(key: string, fallback: T): T {
   try {
@@ -38,14 +44,18 @@ export async function refreshRoutes(): Promise<void> {
         localStorage.setItem(LOCAL_KEYS.routes, JSON.stringify(next));
         routes.set(next);
         await refreshPlans(page.results.map((r) => r.id));
-      } catch { /* offline or not yet deployed: the cached routes stand */ }
+      } catch {
+        /* offline or not yet deployed: the cached routes stand */
+      }
     })(),
     (async () => {
       try {
         const s = await online<{ max_attempts: number }>('GET', 'delivery-status/');
         localStorage.setItem(LOCAL_KEYS.maxAttempts, JSON.stringify(s.max_attempts));
         maxAttempts.set(s.max_attempts);
-      } catch { /* keep the last known limit */ }
+      } catch {
+        /* keep the last known limit */
+      }
     })(),
   ]);
 }
@@ -71,7 +81,10 @@ export function settleLocalOrders(pendingRoutes: Set<number>): void {
 
 export const sequencePath = (routeId: number) => `route/${routeId}/sequence/`;
 
-export interface RouteGroup { route: RouteRecord | null; packages: ViewPackage[] }
+export interface RouteGroup {
+  route: RouteRecord | null;
+  packages: ViewPackage[];
+}
 
 /** The driver's parcels grouped by route, each in the order to drive it (phone's order first, then the server's). */
 export function groupByRoute(packages: ViewPackage[], list: RouteRecord[], orders: Record<string, LocalOrder>): RouteGroup[] {

@@ -6,7 +6,12 @@ import { engine } from './engine';
 export const UNDO_MS = 5000;
 
 /** `id` is the held outbox row: the action is on the phone (IndexedDB) from the moment the driver confirms. */
-export interface Held { id: number; label: string; packageId: number | null; deadline: number }
+export interface Held {
+  id: number;
+  label: string;
+  packageId: number | null;
+  deadline: number;
+}
 
 /** Actions the driver may still take back; the engine sends them when the window closes. */
 export const held = createStore<Held[]>([]);
@@ -23,7 +28,13 @@ function forget(id: number): void {
  * Saves the action on the phone as held for the undo window (throws when the phone cannot save it:
  * the caller must say so and not pretend), then shows the Undo bar until the window closes.
  */
-export async function hold(label: string, action: ActionInput, packageId: number | null, onUndo?: () => void, ms = UNDO_MS): Promise<number> {
+export async function hold(
+  label: string,
+  action: ActionInput,
+  packageId: number | null,
+  onUndo?: () => void,
+  ms = UNDO_MS,
+): Promise<number> {
   const row = await engine().hold(action, ms);
   const id = row.id as number;
   undoers.set(id, { timer: setTimeout(() => forget(id), ms), onUndo });
@@ -54,6 +65,8 @@ export async function commitAll(): Promise<void> {
 if (typeof document !== 'undefined') {
   // Closing the app, switching away or reloading ends the undo window early. Nothing is lost if the
   // page dies without these: the held row is in IndexedDB and the next start releases it.
-  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') void commitAll(); });
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') void commitAll();
+  });
   window.addEventListener('pagehide', () => void commitAll());
 }

@@ -10,7 +10,10 @@ import { useRef, useState } from 'preact/hooks';
 export function useConfirmOnce(): { busy: boolean; run: (save: () => Promise<boolean>) => Promise<void>; unlock: () => void } {
   const pressed = useRef(false);
   const [busy, setBusy] = useState(false);
-  const unlock = () => { pressed.current = false; setBusy(false); };
+  const unlock = () => {
+    pressed.current = false;
+    setBusy(false);
+  };
   const run = async (save: () => Promise<boolean>) => {
     if (pressed.current) return;
     pressed.current = true;

@@ -9,10 +9,17 @@ export function useOnline<T>(path: string): { data: T | null; error: OnlineError
   useEffect(() => {
     let live = true;
     setError(null);
-    online<T>('GET', path).then((d) => { if (live) setData(d); }, (e: unknown) => {
-      if (live) setError(e instanceof OnlineError ? e : new OnlineError(String(e), -1));
-    });
-    return () => { live = false; };
+    online<T>('GET', path).then(
+      (d) => {
+        if (live) setData(d);
+      },
+      (e: unknown) => {
+        if (live) setError(e instanceof OnlineError ? e : new OnlineError(String(e), -1));
+      },
+    );
+    return () => {
+      live = false;
+    };
   }, [path, n]);
   return { data, error, reload: () => setN((x) => x + 1) };
 }

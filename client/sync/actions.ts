@@ -2,7 +2,10 @@ import { DRIVER_ACTIONS } from '../../shared/driverActions';
 import type { ActionInput, FileInput } from './types';
 
 /** Where and when the driver did it: device time and, where known, position (DESIGN.md section 6). */
-export interface Place { latitude?: number; longitude?: number }
+export interface Place {
+  latitude?: number;
+  longitude?: number;
+}
 
 function stamp(now: number, place: Place = {}): Record<string, unknown> {
   const out: Record<string, unknown> = { occurred_at: new Date(now).toISOString() };
@@ -14,7 +17,10 @@ function stamp(now: number, place: Place = {}): Record<string, unknown> {
 }
 
 /** The parcel as printed on its label, for the driver's lists: "DRV-1001 · Sam Receiver". */
-export interface LabelOf { hawb: string; customer_name?: string | null }
+export interface LabelOf {
+  hawb: string;
+  customer_name?: string | null;
+}
 const labelOf = (p: LabelOf) => (p.customer_name ? `${p.hawb} · ${p.customer_name}` : p.hawb);
 
 function named(files: FileInput[], newId: () => string): FileInput[] {
@@ -41,13 +47,28 @@ export function actionBuilders(now: () => number, newId: () => string) {
     inboundScan(barcode: string, place?: Place, parcel?: LabelOf & { id?: number }): ActionInput {
       const code = barcode.trim();
       return {
-        path: DRIVER_ACTIONS.load.path(), body: { barcode: code, ...stamp(now(), place) },
-        effect: { hawb: code, ...(parcel?.id != null ? { packageId: parcel.id } : {}), patch: { status: 'out_for_delivery', is_scanned: true } },
+        path: DRIVER_ACTIONS.load.path(),
+        body: { barcode: code, ...stamp(now(), place) },
+        effect: {
+          hawb: code,
+          ...(parcel?.id != null ? { packageId: parcel.id } : {}),
+          patch: { status: 'out_for_delivery', is_scanned: true },
+        },
         label: `Load ${parcel ? labelOf(parcel) : code}`,
       };
     },
-    deliver(packageId: number, opts: { photos?: FileInput[]; signature?: FileInput; recipient_name?: string; note?: string; parcel?: LabelOf; door?: DoorFieldsIn } & Place = {}): ActionInput {
-      const photos = named(opts.photos ?? [], newId).map((f) => ({ ...f, kind: f.kind ?? 'photo' as const }));
+    deliver(
+      packageId: number,
+      opts: {
+        photos?: FileInput[];
+        signature?: FileInput;
+        recipient_name?: string;
+        note?: string;
+        parcel?: LabelOf;
+        door?: DoorFieldsIn;
+      } & Place = {},
+    ): ActionInput {
+      const photos = named(opts.photos ?? [], newId).map((f) => ({ ...f, kind: f.kind ?? ('photo' as const) }));
       const signature = opts.signature ? named([opts.signature], newId).map((f) => ({ ...f, kind: 'signature' as const }))[0] : undefined;
       const body: Record<string, unknown> = { photos: photos.map((f) => f.clientId), ...stamp(now(), opts) };
       if (signature) body.signature = signature.clientId;
@@ -56,18 +77,27 @@ export function actionBuilders(now: () => number, newId: () => string) {
       // What the door needed (issue 34): the server checks it with the same rule the phone did.
       for (const [k, v] of Object.entries(opts.door ?? {})) if (v !== undefined) body[k] = v;
       return {
-        path: DRIVER_ACTIONS.deliver.path(packageId), body, files: signature ? [...photos, signature] : photos,
-        effect: { packageId, patch: { status: 'delivered' } }, label: `Deliver ${opts.parcel ? labelOf(opts.parcel) : `parcel ${packageId}`}`,
+        path: DRIVER_ACTIONS.deliver.path(packageId),
+        body,
+        files: signature ? [...photos, signature] : photos,
+        effect: { packageId, patch: { status: 'delivered' } },
+        label: `Deliver ${opts.parcel ? labelOf(opts.parcel) : `parcel ${packageId}`}`,
       };
     },
-    fail(packageId: number, opts: { failed_delivery_status: number; note?: string; photo?: FileInput; parcel?: LabelOf } & Place): ActionInput {
+    fail(
+      packageId: number,
+      opts: { failed_delivery_status: number; note?: string; photo?: FileInput; parcel?: LabelOf } & Place,
+    ): ActionInput {
       const photo = opts.photo ? named([opts.photo], newId)[0] : undefined;
       const body: Record<string, unknown> = { failed_delivery_status: opts.failed_delivery_status, ...stamp(now(), opts) };
       if (opts.note) body.note = opts.note;
       if (photo) body.photo = photo.clientId;
       return {
-        path: DRIVER_ACTIONS.fail.path(packageId), body, files: photo ? [photo] : [],
-        effect: { packageId, patch: { status: 'failed' } }, label: `Could not deliver ${opts.parcel ? labelOf(opts.parcel) : `parcel ${packageId}`}`,
+        path: DRIVER_ACTIONS.fail.path(packageId),
+        body,
+        files: photo ? [photo] : [],
+        effect: { packageId, patch: { status: 'failed' } },
+        label: `Could not deliver ${opts.parcel ? labelOf(opts.parcel) : `parcel ${packageId}`}`,
       };
     },
   };

@@ -1,7 +1,10 @@
 import Dexie, { type EntityTable } from 'dexie';
 import type { BlobRow, GoneRow, JournalRow, LeaseRow, MetaRow, OutboxRow, StoredPackage, StoredStatus } from './types';
 
-export interface DbOptions { indexedDB?: IDBFactory; IDBKeyRange?: typeof IDBKeyRange }
+export interface DbOptions {
+  indexedDB?: IDBFactory;
+  IDBKeyRange?: typeof IDBKeyRange;
+}
 
 /**
  * The device's database. Server copies (packages, failedStatuses, gone) are written only by pulls

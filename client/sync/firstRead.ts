@@ -29,7 +29,10 @@ export function readFirstRows(name: string, factory: IDBFactory | undefined = gl
   return new Promise((resolve) => {
     let open: IDBOpenDBRequest;
     try {
-      if (!factory) { resolve(null); return; }
+      if (!factory) {
+        resolve(null);
+        return;
+      }
       open = factory.open(name);
     } catch {
       resolve(null);
@@ -42,12 +45,22 @@ export function readFirstRows(name: string, factory: IDBFactory | undefined = gl
     open.onsuccess = () => {
       const db = open.result;
       db.onversionchange = () => db.close();
-      const finish = (rows: FirstRows | null) => { db.close(); resolve(rows); };
+      const finish = (rows: FirstRows | null) => {
+        db.close();
+        resolve(rows);
+      };
       try {
-        if (!FIRST_STORES.every((s) => db.objectStoreNames.contains(s))) { finish(null); return; }
+        if (!FIRST_STORES.every((s) => db.objectStoreNames.contains(s))) {
+          finish(null);
+          return;
+        }
         const tx = db.transaction([...FIRST_STORES], 'readonly');
         const outboxStore = tx.objectStore('outbox');
-        if (!outboxStore.indexNames.contains('seq')) { tx.abort(); finish(null); return; }
+        if (!outboxStore.indexNames.contains('seq')) {
+          tx.abort();
+          finish(null);
+          return;
+        }
         const meta = tx.objectStore('meta');
         const metaValue = <T>(key: string) => {
           const req = meta.get(key);
@@ -60,10 +73,16 @@ export function readFirstRows(name: string, factory: IDBFactory | undefined = gl
         const notices = metaValue<Notice[]>(META.notices);
         const copies = tx.objectStore('packages').getAll();
         const outbox = outboxStore.index('seq').getAll();
-        tx.oncomplete = () => finish({
-          token: token(), user: user(), copies: copies.result as StoredPackage[], outbox: outbox.result as OutboxRow[],
-          lastSyncedAt: lastSyncedAt(), resend: resend(), notices: notices(),
-        });
+        tx.oncomplete = () =>
+          finish({
+            token: token(),
+            user: user(),
+            copies: copies.result as StoredPackage[],
+            outbox: outbox.result as OutboxRow[],
+            lastSyncedAt: lastSyncedAt(),
+            resend: resend(),
+            notices: notices(),
+          });
         tx.onabort = () => finish(null);
       } catch {
         finish(null);

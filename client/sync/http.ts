@@ -33,11 +33,19 @@ function isErrorBody(v: unknown): v is ApiErrorBody {
 async function readJson(res: Response): Promise<unknown> {
   const text = await res.text();
   if (!text) return null;
-  try { return JSON.parse(text) as unknown; } catch { return text; }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }
 
 export async function request(
-  t: Transport, method: Method | 'GET', path: string, headers: Record<string, string>, body?: BodyInit,
+  t: Transport,
+  method: Method | 'GET',
+  path: string,
+  headers: Record<string, string>,
+  body?: BodyInit,
 ): Promise<Outcome> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), t.timeoutMs);
@@ -47,7 +55,12 @@ export async function request(
     res = await t.fetch(apiUrl(t.baseUrl, path), { method, headers, body, signal: controller.signal });
     payload = await readJson(res);
   } catch (err) {
-    return { kind: 'retry', message: `No answer from the server (${err instanceof Error ? err.message : String(err)})`, retryAfterMs: null, offline: true };
+    return {
+      kind: 'retry',
+      message: `No answer from the server (${err instanceof Error ? err.message : String(err)})`,
+      retryAfterMs: null,
+      offline: true,
+    };
   } finally {
     clearTimeout(timer);
   }
@@ -61,5 +74,11 @@ export async function request(
   const missing = isErrorBody(payload) ? payload.details?.missing_files : undefined;
   if (res.status === 409 && Array.isArray(missing)) return { kind: 'files_missing', missing: missing as (string | number)[] };
   const details = isErrorBody(payload) && payload.details ? payload.details : undefined;
-  return { kind: 'rejected', status: res.status, code: isErrorBody(payload) ? payload.code : 'error', message, ...(details ? { details } : {}) };
+  return {
+    kind: 'rejected',
+    status: res.status,
+    code: isErrorBody(payload) ? payload.code : 'error',
+    message,
+    ...(details ? { details } : {}),
+  };
 }

@@ -70,7 +70,9 @@ export interface SyncEngine {
    * `preread`: those rows, read already (firstRead.ts, before the engine's code had loaded); without
    * them (or null) the engine reads them itself.
    */
-  firstView(preread?: FirstRows | null): Promise<{ user: SessionInfo | null; view: ViewPackage[]; outbox: OutboxRow[]; status: SyncStatus }>;
+  firstView(
+    preread?: FirstRows | null,
+  ): Promise<{ user: SessionInfo | null; view: ViewPackage[]; outbox: OutboxRow[]; status: SyncStatus }>;
   /** Called at once and on every change; returns the unsubscribe function. */
   subscribe(cb: (s: SyncStatus) => void): () => void;
   retryRejected(id: number): Promise<boolean>;
@@ -89,7 +91,13 @@ export interface SyncEngine {
   readonly db: SyncDb;
 }
 
-const DEFAULTS = { backoff: { baseMs: 1000, maxMs: 5 * 60_000 }, pollMs: 60_000, pageSize: 500, timeoutMs: 30_000, probe: { firstMs: 1500, maxMs: 4000 } };
+const DEFAULTS = {
+  backoff: { baseMs: 1000, maxMs: 5 * 60_000 },
+  pollMs: 60_000,
+  pageSize: 500,
+  timeoutMs: 30_000,
+  probe: { firstMs: 1500, maxMs: 4000 },
+};
 /** When another tab holds the outbox, look again this soon (for this tab's status). */
 const LOCK_RECHECK_MS = 2000;
 
@@ -107,12 +115,23 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const pollMs = options.pollMs ?? DEFAULTS.pollMs;
   const db = new SyncDb(options.dbName ?? 'courier', { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange });
   const transport: Transport = {
-    baseUrl: options.baseUrl, timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+    baseUrl: options.baseUrl,
+    timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
   };
   const probeEvery = options.probe === undefined ? DEFAULTS.probe : options.probe;
   // The office answers again: the queue goes now, not at the back-off timer (kick is hoisted).
-  const probe = probeEvery ? createProbe({ transport, ...probeEvery, random, onAnswer: () => { deviceCheckDue = true; void kick(true); } }) : null;
+  const probe = probeEvery
+    ? createProbe({
+        transport,
+        ...probeEvery,
+        random,
+        onAnswer: () => {
+          deviceCheckDue = true;
+          void kick(true);
+        },
+      })
+    : null;
   const owner = newId();
   const lock = outboxLock(db, owner, now, options.lock ?? 'auto');
   const actions = actionBuilders(now, newId);
@@ -120,17 +139,29 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   // Read (or made) on first use, not here: creating the engine must not open the database, so a
   // warm start's first frame, drawn from rows read without Dexie (firstRead.ts), does not wait for it.
   let deviceIdRead: Promise<string> | null = null;
-  const deviceId = () => deviceIdRead ??= db.transaction('rw', db.meta, async () => {
-    const existing = await getMeta<string>(db, META.deviceId);
-    if (existing) return existing;
-    const id = newId();
-    await setMeta(db, META.deviceId, id);
-    return id;
-  });
+  const deviceId = () =>
+    (deviceIdRead ??= db.transaction('rw', db.meta, async () => {
+      const existing = await getMeta<string>(db, META.deviceId);
+      if (existing) return existing;
+      const id = newId();
+      await setMeta(db, META.deviceId, id);
+      return id;
+    }));
 
   let state: SyncStatus = {
-    held: 0, queued: 0, sending: 0, rejected: 0, online: onlineNow(), loginNeeded: false, syncing: false,
-    lastSyncedAt: null, lastError: null, nextRetryAt: null, resentAfterRestore: 0, reach: onlineNow() ? 'ok' : 'no_signal', notices: 0,
+    held: 0,
+    queued: 0,
+    sending: 0,
+    rejected: 0,
+    online: onlineNow(),
+    loginNeeded: false,
+    syncing: false,
+    lastSyncedAt: null,
+    lastError: null,
+    nextRetryAt: null,
+    resentAfterRestore: 0,
+    reach: onlineNow() ? 'ok' : 'no_signal',
+    notices: 0,
   };
   const listeners = new Set<Listener>();
   let failures = 0;
@@ -158,29 +189,56 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (closed) return;
     const [held, queued, sending, rejected, lastSyncedAt, resend, notices] = await Promise.all([
       db.outbox.where('status').equals('held').count(),
-      db.outbox.where('status').equals('queued').count(), db.outbox.where('status').equals('sending').count(),
-      db.outbox.where('status').equals('rejected').count(), getMeta<number>(db, META.lastSyncedAt),
-      getMeta<RestoreResend>(db, META.restoreResend), getMeta<Notice[]>(db, META.notices),
+      db.outbox.where('status').equals('queued').count(),
+      db.outbox.where('status').equals('sending').count(),
+      db.outbox.where('status').equals('rejected').count(),
+      getMeta<number>(db, META.lastSyncedAt),
+      getMeta<RestoreResend>(db, META.restoreResend),
+      getMeta<Notice[]>(db, META.notices),
     ]);
-    publish({ held, queued, sending, rejected, lastSyncedAt: lastSyncedAt ?? null, resentAfterRestore: resend?.count ?? 0, notices: notices?.length ?? 0 });
+    publish({
+      held,
+      queued,
+      sending,
+      rejected,
+      lastSyncedAt: lastSyncedAt ?? null,
+      resentAfterRestore: resend?.count ?? 0,
+      notices: notices?.length ?? 0,
+    });
   }
   // Coalesced: a burst of row changes costs one count, not one per row.
   let counting = false;
   let recount = false;
   const changed = () => {
-    if (counting) { recount = true; return; }
+    if (counting) {
+      recount = true;
+      return;
+    }
     counting = true;
     void (async () => {
       try {
-        do { recount = false; await refreshCounts(); } while (recount);
-      } catch { /* the database closed under us: nothing to show */ } finally { counting = false; }
+        do {
+          recount = false;
+          await refreshCounts();
+        } while (recount);
+      } catch {
+        /* the database closed under us: nothing to show */
+      } finally {
+        counting = false;
+      }
     })();
   };
 
   function schedule(delayMs: number): void {
     if (!started || closed) return;
     if (timer) clearTimeout(timer);
-    timer = setTimeout(() => { timer = null; void kick(true); }, Math.max(0, delayMs));
+    timer = setTimeout(
+      () => {
+        timer = null;
+        void kick(true);
+      },
+      Math.max(0, delayMs),
+    );
   }
 
   function delayFor(retryAfterMs: number | null): number {
@@ -198,7 +256,10 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   /** One pass: everything this user queued, then the server's changes; push before pull. */
   async function pass(): Promise<void> {
     const session = await currentSession();
-    if (!session) { publish({ loginNeeded: true }); return; }
+    if (!session) {
+      publish({ loginNeeded: true });
+      return;
+    }
     if (state.loginNeeded) return;
     const id = await deviceId();
     // Undo windows that closed while no timer ran (page frozen, timers throttled) end here.
@@ -215,19 +276,32 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         if (check.kind === 'checked' && check.resent) changed();
       }
       // A stopping engine finishes the row in flight and sends no more.
-      const mayGoOn = async () => !closed && await stillMine();
-      const drained = await drainOutbox({ db, transport, now, deviceId: id, token: session.token, userId: session.user.id, changed }, mayGoOn);
+      const mayGoOn = async () => !closed && (await stillMine());
+      const drained = await drainOutbox(
+        { db, transport, now, deviceId: id, token: session.token, userId: session.user.id, changed },
+        mayGoOn,
+      );
       if (drained.kind !== 'empty' || closed) return drained;
-      const pulled = await pullChanges({ db, transport, now, token: session.token, userId: session.user.id, pageSize: options.pageSize ?? DEFAULTS.pageSize });
+      const pulled = await pullChanges({
+        db,
+        transport,
+        now,
+        token: session.token,
+        userId: session.user.id,
+        pageSize: options.pageSize ?? DEFAULTS.pageSize,
+      });
       // A reset feed means a restored server. Unchecked this pass, rows sent before the pull may have
       // raised its last_seq above the gap, so the whole journal goes again: what the server kept replays.
-      if (pulled.kind === 'done' && pulled.resets > 0 && !checked && await requeueJournal(db, 0, now(), null)) {
+      if (pulled.kind === 'done' && pulled.resets > 0 && !checked && (await requeueJournal(db, 0, now(), null))) {
         changed();
         again = true;
       }
       return pulled;
     });
-    if (outcome === null) { schedule(LOCK_RECHECK_MS); return; }
+    if (outcome === null) {
+      schedule(LOCK_RECHECK_MS);
+      return;
+    }
     switch (outcome.kind) {
       case 'done':
         probe?.stop();
@@ -273,7 +347,10 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
             // The pass that just ended may have scheduled a back-off; this trigger goes now.
             urgent = false;
             failures = 0;
-            if (timer) { clearTimeout(timer); timer = null; }
+            if (timer) {
+              clearTimeout(timer);
+              timer = null;
+            }
             publish({ nextRetryAt: null });
           }
           await pass();
@@ -303,7 +380,10 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
 
   async function releaseNow(which: { ids?: number[]; closedBy?: number }): Promise<void> {
     const ids = await releaseHeld(db, which);
-    for (const id of ids) { clearTimeout(holdTimers.get(id)); holdTimers.delete(id); }
+    for (const id of ids) {
+      clearTimeout(holdTimers.get(id));
+      holdTimers.delete(id);
+    }
     if (!ids.length || closed) return;
     await refreshCounts();
     if (started) void kick(false);
@@ -311,7 +391,9 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
 
   const engine: SyncEngine = {
     db,
-    get deviceId() { return deviceId(); },
+    get deviceId() {
+      return deviceId();
+    },
     actions,
     async hold(action, ms) {
       const user = (await currentSession())?.user ?? (await getMeta<SessionInfo>(db, META.user));
@@ -319,7 +401,13 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       await deviceId();
       const row = await addToOutbox(db, action, user.id, now(), now() + ms);
       const id = row.id as number;
-      holdTimers.set(id, setTimeout(() => { holdTimers.delete(id); void releaseNow({ ids: [id] }).catch(() => undefined); }, ms));
+      holdTimers.set(
+        id,
+        setTimeout(() => {
+          holdTimers.delete(id);
+          void releaseNow({ ids: [id] }).catch(() => undefined);
+        }, ms),
+      );
       await refreshCounts();
       return row;
     },
@@ -337,7 +425,11 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     async dismissNotice(id) {
       await db.transaction('rw', db.meta, async () => {
         const list = (await getMeta<Notice[]>(db, META.notices)) ?? [];
-        await setMeta(db, META.notices, list.filter((n) => n.id !== id));
+        await setMeta(
+          db,
+          META.notices,
+          list.filter((n) => n.id !== id),
+        );
       });
       await refreshCounts();
     },
@@ -370,23 +462,40 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     },
     status: () => state,
     async firstView(preread) {
-      const read = preread ?? await db.transaction('r', [db.meta, db.packages, db.outbox], async (): Promise<FirstRows> => {
-        const [token, user, copies, outbox, lastSyncedAt, resend, notices] = await Promise.all([
-          getMeta<string>(db, META.token), getMeta<SessionInfo>(db, META.user), db.packages.toArray(), db.outbox.orderBy('seq').toArray(),
-          getMeta<number>(db, META.lastSyncedAt), getMeta<RestoreResend>(db, META.restoreResend), getMeta<Notice[]>(db, META.notices),
-        ]);
-        return { token, user, copies, outbox, lastSyncedAt, resend, notices };
-      });
+      const read =
+        preread ??
+        (await db.transaction('r', [db.meta, db.packages, db.outbox], async (): Promise<FirstRows> => {
+          const [token, user, copies, outbox, lastSyncedAt, resend, notices] = await Promise.all([
+            getMeta<string>(db, META.token),
+            getMeta<SessionInfo>(db, META.user),
+            db.packages.toArray(),
+            db.outbox.orderBy('seq').toArray(),
+            getMeta<number>(db, META.lastSyncedAt),
+            getMeta<RestoreResend>(db, META.restoreResend),
+            getMeta<Notice[]>(db, META.notices),
+          ]);
+          return { token, user, copies, outbox, lastSyncedAt, resend, notices };
+        }));
       const { token, user, copies, outbox: rows, lastSyncedAt, resend, notices } = read;
       // The figures refreshCounts publishes, from the rows read here (held rows carry a placeholder seq).
       const count = (status: OutboxRow['status']) => rows.filter((r) => r.status === status).length;
-      publish({ held: count('held'), queued: count('queued'), sending: count('sending'), rejected: count('rejected'), lastSyncedAt: lastSyncedAt ?? null, resentAfterRestore: resend?.count ?? 0, notices: notices?.length ?? 0 });
+      publish({
+        held: count('held'),
+        queued: count('queued'),
+        sending: count('sending'),
+        rejected: count('rejected'),
+        lastSyncedAt: lastSyncedAt ?? null,
+        resentAfterRestore: resend?.count ?? 0,
+        notices: notices?.length ?? 0,
+      });
       return { user: token && user ? user : null, view: viewOf(copies, rows, user?.id ?? null), outbox: rows, status: state };
     },
     subscribe(cb) {
       listeners.add(cb);
       cb(state);
-      return () => { listeners.delete(cb); };
+      return () => {
+        listeners.delete(cb);
+      };
     },
     async retryRejected(id) {
       const ok = await requeueRejected(db, id);
@@ -413,7 +522,9 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       await releaseHeld(db, {});
       deviceCheckDue = true;
       listen();
-      poll = setInterval(() => { void kick(false); }, pollMs);
+      poll = setInterval(() => {
+        void kick(false);
+      }, pollMs);
       await refreshCounts();
       void kick(true);
     },
@@ -432,8 +543,13 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     },
     async login(email, password) {
       // The device id names this phone's session, so an admin can sign out this phone alone.
-      const outcome = await request(transport, 'POST', 'auth/login/', { 'content-type': 'application/json', 'x-device-id': await deviceId() },
-        JSON.stringify({ email, password }));
+      const outcome = await request(
+        transport,
+        'POST',
+        'auth/login/',
+        { 'content-type': 'application/json', 'x-device-id': await deviceId() },
+        JSON.stringify({ email, password }),
+      );
       if (outcome.kind !== 'ok') throw new Error('message' in outcome ? outcome.message : 'Login failed');
       const body = outcome.body as { token: string; user: SessionInfo };
       await storeSession(body.token, body.user);
@@ -459,20 +575,34 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   };
 
   function listen(): void {
-    const g = globalThis as { addEventListener?: (t: string, f: () => void) => void; removeEventListener?: (t: string, f: () => void) => void; document?: Document };
-    const onOnline = () => { deviceCheckDue = true; failures = 0; publish({ online: true, nextRetryAt: null, reach: 'ok' }); void kick(true); };
+    const g = globalThis as {
+      addEventListener?: (t: string, f: () => void) => void;
+      removeEventListener?: (t: string, f: () => void) => void;
+      document?: Document;
+    };
+    const onOnline = () => {
+      deviceCheckDue = true;
+      failures = 0;
+      publish({ online: true, nextRetryAt: null, reach: 'ok' });
+      void kick(true);
+    };
     const onOffline = () => publish({ online: false, reach: 'no_signal' });
     if (g.addEventListener && g.removeEventListener) {
       const add = g.addEventListener.bind(g);
       const remove = g.removeEventListener.bind(g);
       add('online', onOnline);
       add('offline', onOffline);
-      cleanups.push(() => { remove('online', onOnline); remove('offline', onOffline); });
+      cleanups.push(() => {
+        remove('online', onOnline);
+        remove('offline', onOffline);
+      });
     }
     const doc = g.document;
     if (doc) {
       // Back in front of the driver: send now rather than at the back-off timer.
-      const onVisible = () => { if (doc.visibilityState === 'visible') void kick(true); };
+      const onVisible = () => {
+        if (doc.visibilityState === 'visible') void kick(true);
+      };
       doc.addEventListener('visibilitychange', onVisible);
       cleanups.push(() => doc.removeEventListener('visibilitychange', onVisible));
     }
@@ -484,12 +614,18 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
 /** Asks the browser not to evict the outbox under storage pressure; refusal is not an error. */
 async function requestPersistence(): Promise<void> {
   const storage = (globalThis as { navigator?: { storage?: { persist?: () => Promise<boolean> } } }).navigator?.storage;
-  try { await storage?.persist?.(); } catch { /* the browser said no; nothing to do */ }
+  try {
+    await storage?.persist?.();
+  } catch {
+    /* the browser said no; nothing to do */
+  }
 }
 
 /** A nudge for the service worker to wake us when signal returns; the timers never rely on it. */
 function registerBackgroundSync(): void {
   const sw = (globalThis as { navigator?: { serviceWorker?: { ready: Promise<unknown> } } }).navigator?.serviceWorker;
   if (!sw) return;
-  void sw.ready.then((reg) => (reg as { sync?: { register(tag: string): Promise<void> } }).sync?.register('courier-outbox')).catch(() => undefined);
+  void sw.ready
+    .then((reg) => (reg as { sync?: { register(tag: string): Promise<void> } }).sync?.register('courier-outbox'))
+    .catch(() => undefined);
 }

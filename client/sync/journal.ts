@@ -8,12 +8,25 @@ import type { AnswerSummary, JournalRow, OutboxRow } from './types';
  */
 export const JOURNAL_KEPT_MS = 7 * 24 * 3600_000;
 
-export interface RestoreResend { count: number; at: number; serverLastSeq: number | null }
+export interface RestoreResend {
+  count: number;
+  at: number;
+  serverLastSeq: number | null;
+}
 
 export function journalRowOf(row: OutboxRow, acknowledgedAt: number, answer: AnswerSummary | null = null): JournalRow {
   return {
-    seq: row.seq, key: row.key, userId: row.userId, method: row.method, path: row.path, body: row.body,
-    blobRefs: row.blobRefs, effect: row.effect, label: row.label, acknowledgedAt, answer,
+    seq: row.seq,
+    key: row.key,
+    userId: row.userId,
+    method: row.method,
+    path: row.path,
+    body: row.body,
+    blobRefs: row.blobRefs,
+    effect: row.effect,
+    label: row.label,
+    acknowledgedAt,
+    answer,
   };
 }
 
@@ -21,15 +34,19 @@ export function journalRowOf(row: OutboxRow, acknowledgedAt: number, answer: Ans
 export function summaryOf(body: unknown): AnswerSummary | null {
   if (typeof body !== 'object' || body === null) return null;
   const b = body as { message?: unknown; already_scanned?: unknown; zone?: unknown; package?: unknown };
-  const p = typeof b.package === 'object' && b.package !== null ? b.package as Record<string, unknown> : null;
-  const z = typeof b.zone === 'object' && b.zone !== null ? b.zone as { id?: unknown; name?: unknown } : null;
+  const p = typeof b.package === 'object' && b.package !== null ? (b.package as Record<string, unknown>) : null;
+  const z = typeof b.zone === 'object' && b.zone !== null ? (b.zone as { id?: unknown; name?: unknown }) : null;
   const str = (v: unknown) => (typeof v === 'string' ? v : null);
   const zoneId = p && typeof p.zone === 'number' ? p.zone : null;
   return {
     message: str(b.message),
     alreadyScanned: b.already_scanned === true,
-    zone: z && typeof z.id === 'number' && typeof z.name === 'string' ? { id: z.id, name: z.name }
-      : zoneId != null ? { id: zoneId, name: str(p?.zone_name) ?? `Zone ${zoneId}` } : null,
+    zone:
+      z && typeof z.id === 'number' && typeof z.name === 'string'
+        ? { id: z.id, name: z.name }
+        : zoneId != null
+          ? { id: zoneId, name: str(p?.zone_name) ?? `Zone ${zoneId}` }
+          : null,
     status: str(p?.status),
     parcel: p && typeof p.hawb === 'string' ? { hawb: p.hawb, customer_name: str(p.customer_name), suburb_name: str(p.suburb_name) } : null,
   };
@@ -45,7 +62,10 @@ export async function blobStillNamed(db: SyncDb, ref: string): Promise<boolean> 
 /** Journal rows past retention go, and with them the files no queued or journaled action names. */
 export async function pruneJournal(db: SyncDb, now: number): Promise<number> {
   return db.transaction('rw', db.journal, db.outbox, db.blobs, async () => {
-    const old = await db.journal.where('acknowledgedAt').below(now - JOURNAL_KEPT_MS).toArray();
+    const old = await db.journal
+      .where('acknowledgedAt')
+      .below(now - JOURNAL_KEPT_MS)
+      .toArray();
     if (!old.length) return 0;
     await db.journal.bulkDelete(old.map((r) => r.seq));
     for (const ref of new Set(old.flatMap((r) => r.blobRefs))) {
@@ -65,11 +85,24 @@ export async function requeueJournal(db: SyncDb, afterSeq: number, now: number, 
     const rows = await db.journal.where('seq').above(afterSeq).sortBy('seq');
     let count = 0;
     for (const j of rows) {
-      const clash = await db.outbox.where('seq').equals(j.seq).count() + await db.outbox.where('key').equals(j.key).count();
+      const clash = (await db.outbox.where('seq').equals(j.seq).count()) + (await db.outbox.where('key').equals(j.key).count());
       if (!clash) {
         await db.outbox.add({
-          seq: j.seq, key: j.key, userId: j.userId, method: j.method, path: j.path, body: j.body, blobRefs: j.blobRefs,
-          status: 'queued', attempts: 0, lastError: null, rejection: null, effect: j.effect, label: j.label, createdAt: now, resent: true,
+          seq: j.seq,
+          key: j.key,
+          userId: j.userId,
+          method: j.method,
+          path: j.path,
+          body: j.body,
+          blobRefs: j.blobRefs,
+          status: 'queued',
+          attempts: 0,
+          lastError: null,
+          rejection: null,
+          effect: j.effect,
+          label: j.label,
+          createdAt: now,
+          resent: true,
         });
         await db.blobs.where('clientId').anyOf(j.blobRefs).modify({ uploaded: false, serverId: null });
         count += 1;
@@ -100,7 +133,9 @@ export async function checkServerSeq(db: SyncDb, transport: Transport, token: st
   // Asking anyway would put a round trip between a fresh phone's login and its first stop.
   const newest = await db.journal.orderBy('seq').last();
   if (!newest) return { kind: 'checked', resent: 0 };
-  const outcome = await request(transport, 'GET', `sync/device/?device_id=${encodeURIComponent(deviceId)}`, { authorization: `Bearer ${token}` });
+  const outcome = await request(transport, 'GET', `sync/device/?device_id=${encodeURIComponent(deviceId)}`, {
+    authorization: `Bearer ${token}`,
+  });
   if (outcome.kind === 'auth' || outcome.kind === 'retry') return outcome;
   if (outcome.kind !== 'ok') return { kind: 'unknown' };
   const body = outcome.body as { last_seq?: unknown } | null;

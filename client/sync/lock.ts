@@ -27,12 +27,13 @@ export function webLock(locks: LockManagerLike): OutboxLock {
  * that dies holding it loses it when it expires.
  */
 export function leaseLock(db: SyncDb, owner: string, now: () => number): OutboxLock {
-  const take = () => db.transaction('rw', db.leases, async () => {
-    const row = await db.leases.get(LOCK_NAME);
-    if (row && row.owner !== owner && row.expires > now()) return false;
-    await db.leases.put({ name: LOCK_NAME, owner, expires: now() + LEASE_MS });
-    return true;
-  });
+  const take = () =>
+    db.transaction('rw', db.leases, async () => {
+      const row = await db.leases.get(LOCK_NAME);
+      if (row && row.owner !== owner && row.expires > now()) return false;
+      await db.leases.put({ name: LOCK_NAME, owner, expires: now() + LEASE_MS });
+      return true;
+    });
   return async (fn) => {
     if (!(await take())) return null;
     let renewedAt = now();

@@ -5,7 +5,10 @@ import type { ActionInput, BlobRow, FileInput, OutboxRow } from './types';
 /** Writing to the device failed (storage full, private mode): the action was NOT saved and the screen must say so. */
 export class SyncStorageError extends Error {
   readonly quota: boolean;
-  constructor(message: string, override readonly cause: unknown) {
+  constructor(
+    message: string,
+    override readonly cause: unknown,
+  ) {
     super(message);
     this.name = 'SyncStorageError';
     const name = typeof cause === 'object' && cause !== null && 'name' in cause ? String((cause as { name: unknown }).name) : '';
@@ -31,8 +34,14 @@ async function sha256Hex(bytes: ArrayBuffer): Promise<string> {
 async function prepareFile(f: FileInput, now: number): Promise<BlobRow> {
   const bytes = await toArrayBuffer(f.bytes);
   return {
-    clientId: f.clientId ?? newId(), bytes, mime: f.mime, kind: f.kind ?? 'photo', sha256: await sha256Hex(bytes),
-    uploaded: false, serverId: null, createdAt: now,
+    clientId: f.clientId ?? newId(),
+    bytes,
+    mime: f.mime,
+    kind: f.kind ?? 'photo',
+    sha256: await sha256Hex(bytes),
+    uploaded: false,
+    serverId: null,
+    createdAt: now,
   };
 }
 
@@ -47,15 +56,33 @@ async function takeSeq(db: SyncDb): Promise<number> {
  * The action, its files and its seq in ONE transaction: when this resolves the action is on the
  * device for good; when it throws, nothing of it was written and the caller must not say "saved".
  */
-export async function addToOutbox(db: SyncDb, action: ActionInput, userId: number, now: number, holdUntil: number | null = null): Promise<OutboxRow> {
+export async function addToOutbox(
+  db: SyncDb,
+  action: ActionInput,
+  userId: number,
+  now: number,
+  holdUntil: number | null = null,
+): Promise<OutboxRow> {
   const files = await Promise.all((action.files ?? []).map((f) => prepareFile(f, now)));
   try {
     return await db.transaction('rw', db.outbox, db.blobs, db.meta, async () => {
       for (const f of files) await db.blobs.put(f);
       const row: OutboxRow = {
-        seq: holdUntil != null ? await placeholderSeq(db) : await takeSeq(db), key: newId(), userId, method: action.method ?? 'POST', path: action.path, body: action.body,
-        blobRefs: files.map((f) => f.clientId), status: holdUntil != null ? 'held' : 'queued', attempts: 0, lastError: null, rejection: null,
-        effect: action.effect ?? null, label: action.label ?? `${action.method ?? 'POST'} ${action.path}`, createdAt: now, holdUntil,
+        seq: holdUntil != null ? await placeholderSeq(db) : await takeSeq(db),
+        key: newId(),
+        userId,
+        method: action.method ?? 'POST',
+        path: action.path,
+        body: action.body,
+        blobRefs: files.map((f) => f.clientId),
+        status: holdUntil != null ? 'held' : 'queued',
+        attempts: 0,
+        lastError: null,
+        rejection: null,
+        effect: action.effect ?? null,
+        label: action.label ?? `${action.method ?? 'POST'} ${action.path}`,
+        createdAt: now,
+        holdUntil,
       };
       row.id = await db.outbox.add(row);
       return row;
@@ -73,7 +100,10 @@ async function placeholderSeq(db: SyncDb): Promise<number> {
 
 /** The oldest row this user may send: strict seq order, rejected and held rows skipped (they never block). */
 export async function nextSendable(db: SyncDb, userId: number): Promise<OutboxRow | undefined> {
-  return db.outbox.orderBy('seq').filter((r) => r.userId === userId && r.status !== 'rejected' && r.status !== 'held').first();
+  return db.outbox
+    .orderBy('seq')
+    .filter((r) => r.userId === userId && r.status !== 'rejected' && r.status !== 'held')
+    .first();
 }
 
 /**

@@ -33,7 +33,10 @@ export function createProbe(o: ProbeOptions): Probe {
   let round = 0;
 
   const next = (delay: number) => {
-    timer = setTimeout(() => { timer = null; void ask(round); }, delay);
+    timer = setTimeout(() => {
+      timer = null;
+      void ask(round);
+    }, delay);
   };
 
   async function ask(mine: number): Promise<void> {
@@ -42,11 +45,17 @@ export function createProbe(o: ProbeOptions): Probe {
     let answered = false;
     let retryAfterMs = 0;
     try {
-      const res = await o.transport.fetch(apiUrl(o.transport.baseUrl, 'reach/'), { method: 'GET', signal: controller.signal, cache: 'no-store' });
+      const res = await o.transport.fetch(apiUrl(o.transport.baseUrl, 'reach/'), {
+        method: 'GET',
+        signal: controller.signal,
+        cache: 'no-store',
+      });
       answered = res.ok;
       const after = Number(res.headers.get('retry-after'));
       if (Number.isFinite(after) && after > 0) retryAfterMs = after * 1000;
-    } catch { /* no answer: ask again later */ } finally {
+    } catch {
+      /* no answer: ask again later */
+    } finally {
       clearTimeout(cut);
     }
     if (!active || mine !== round) return;
@@ -63,7 +72,10 @@ export function createProbe(o: ProbeOptions): Probe {
   function stop(): void {
     active = false;
     round += 1;
-    if (timer) { clearTimeout(timer); timer = null; }
+    if (timer) {
+      clearTimeout(timer);
+      timer = null;
+    }
   }
 
   return {
@@ -75,6 +87,8 @@ export function createProbe(o: ProbeOptions): Probe {
       next(Math.max(notBeforeMs ?? 0, o.firstMs));
     },
     stop,
-    get active() { return active; },
+    get active() {
+      return active;
+    },
   };
 }

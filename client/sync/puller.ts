@@ -37,7 +37,10 @@ async function applyPage(ctx: PullContext, page: SyncChanges, fresh: boolean): P
       await db.failedStatuses.clear();
     }
     if (page.upserts.packages.length) {
-      await db.gone.where('hawb').anyOf(page.upserts.packages.map((p) => p.hawb)).delete();
+      await db.gone
+        .where('hawb')
+        .anyOf(page.upserts.packages.map((p) => p.hawb))
+        .delete();
       await db.packages.bulkPut(page.upserts.packages.map((p) => ({ ...p, syncedAt: at })));
     }
     if (page.upserts.failed_delivery_statuses.length) {
@@ -58,7 +61,11 @@ async function ageOut(ctx: PullContext): Promise<void> {
   const { db } = ctx;
   const before = ctx.now() - FINAL_KEPT_MS;
   await db.transaction('rw', db.packages, db.gone, async () => {
-    await db.packages.where('status').anyOf([...FINAL_STATUSES]).filter((p) => p.syncedAt < before).delete();
+    await db.packages
+      .where('status')
+      .anyOf([...FINAL_STATUSES])
+      .filter((p) => p.syncedAt < before)
+      .delete();
     await db.gone.filter((g) => g.at < before).delete();
   });
 }
@@ -79,10 +86,17 @@ export async function pullChanges(ctx: PullContext): Promise<PullResult> {
   let pages = 0;
   let resets = 0;
   for (;;) {
-    const outcome = await request(ctx.transport, 'GET', `sync/changes/?cursor=${cursor}&limit=${ctx.pageSize}`, { authorization: `Bearer ${ctx.token}` });
+    const outcome = await request(ctx.transport, 'GET', `sync/changes/?cursor=${cursor}&limit=${ctx.pageSize}`, {
+      authorization: `Bearer ${ctx.token}`,
+    });
     if (outcome.kind === 'auth' || outcome.kind === 'retry') return outcome;
     if (outcome.kind !== 'ok' || !isChanges(outcome.body)) {
-      return { kind: 'retry', message: outcome.kind === 'rejected' ? outcome.message : 'Unexpected answer to sync/changes', retryAfterMs: null, offline: false };
+      return {
+        kind: 'retry',
+        message: outcome.kind === 'rejected' ? outcome.message : 'Unexpected answer to sync/changes',
+        retryAfterMs: null,
+        offline: false,
+      };
     }
     const page = outcome.body;
     // The session may have changed hands while the request was out; its answer belongs to nobody now.

@@ -42,13 +42,17 @@ async function uploadBlob(ctx: SenderContext, blob: BlobRow): Promise<Outcome> {
 async function uploadBlobs(ctx: SenderContext, row: OutboxRow): Promise<Outcome | null> {
   for (const ref of row.blobRefs) {
     const blob = await ctx.db.blobs.get(ref);
-    if (!blob) return { kind: 'rejected', status: 0, code: 'file_lost', message: `A file of this action (${ref}) is no longer on this device` };
+    if (!blob)
+      return { kind: 'rejected', status: 0, code: 'file_lost', message: `A file of this action (${ref}) is no longer on this device` };
     if (blob.uploaded) continue;
     const outcome = await uploadBlob(ctx, blob);
     if (outcome.kind !== 'ok') {
       return outcome.kind === 'rejected' ? { ...outcome, message: `A ${blob.kind} was refused: ${outcome.message}` } : outcome;
     }
-    const serverId = typeof outcome.body === 'object' && outcome.body !== null && 'id' in outcome.body ? Number((outcome.body as { id: unknown }).id) : null;
+    const serverId =
+      typeof outcome.body === 'object' && outcome.body !== null && 'id' in outcome.body
+        ? Number((outcome.body as { id: unknown }).id)
+        : null;
     await ctx.db.blobs.update(ref, { uploaded: true, serverId });
   }
   return null;
@@ -71,7 +75,10 @@ function noticeOf(row: OutboxRow, body: unknown, at: number): Notice | null {
   if (typeof body !== 'object' || body === null || (body as { flagged?: unknown }).flagged !== true) return null;
   const message = (body as { message?: unknown }).message;
   return {
-    id: row.key, at, label: row.label, packageId: row.effect?.packageId ?? null,
+    id: row.key,
+    at,
+    label: row.label,
+    packageId: row.effect?.packageId ?? null,
     message: typeof message === 'string' ? message : 'Accepted, and flagged for a supervisor to check',
   };
 }
@@ -96,7 +103,14 @@ async function acknowledge(ctx: SenderContext, row: OutboxRow, body: unknown): P
   });
 }
 
-async function reject(ctx: SenderContext, row: OutboxRow, status: number, code: string, message: string, details?: Record<string, unknown>): Promise<void> {
+async function reject(
+  ctx: SenderContext,
+  row: OutboxRow,
+  status: number,
+  code: string,
+  message: string,
+  details?: Record<string, unknown>,
+): Promise<void> {
   const rejection = { status, code, message, ...(details ? { details } : {}) };
   await ctx.db.outbox.update(row.id as number, { status: 'rejected', rejection, lastError: message, attempts: row.attempts + 1 });
 }
@@ -120,9 +134,20 @@ export async function drainOutbox(ctx: SenderContext, stillMine: () => Promise<b
       ctx.changed();
     }
 
-    const outcome = (await uploadBlobs(ctx, row)) ?? await request(ctx.transport, row.method, row.path, {
-      ...baseHeaders(ctx), 'content-type': 'application/json', 'idempotency-key': row.key, 'x-device-seq': String(row.seq),
-    }, JSON.stringify(row.body));
+    const outcome =
+      (await uploadBlobs(ctx, row)) ??
+      (await request(
+        ctx.transport,
+        row.method,
+        row.path,
+        {
+          ...baseHeaders(ctx),
+          'content-type': 'application/json',
+          'idempotency-key': row.key,
+          'x-device-seq': String(row.seq),
+        },
+        JSON.stringify(row.body),
+      ));
 
     switch (outcome.kind) {
       case 'ok':

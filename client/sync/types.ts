@@ -21,7 +21,9 @@ export interface PendingEffect {
 
 /** The server's refusal of an action, kept for the driver to read. */
 export interface Rejection {
-  status: number; code: string; message: string;
+  status: number;
+  code: string;
+  message: string;
   /** The server's `details` (e.g. `{ status: 'cancelled', reason: 'final' }`), so the screen can say what happened. */
   details?: Record<string, unknown>;
 }
@@ -102,11 +104,28 @@ export interface BlobRow {
 export type StoredPackage = Package & { recipient_instructions?: string | null; attempts?: number; door?: DoorInfo; syncedAt: number };
 export type StoredStatus = FailedStatus & { syncedAt: number };
 /** Barcodes of parcels that left this device's scope, so a scan says "not yours" rather than "unknown". */
-export interface GoneRow { hawb: string; id: number; at: number }
-export interface MetaRow { key: string; value: unknown }
-export interface LeaseRow { name: string; owner: string; expires: number }
+export interface GoneRow {
+  hawb: string;
+  id: number;
+  at: number;
+}
+export interface MetaRow {
+  key: string;
+  value: unknown;
+}
+export interface LeaseRow {
+  name: string;
+  owner: string;
+  expires: number;
+}
 
-export interface SessionInfo { id: number; name: string; email: string; role: string; company: number | null }
+export interface SessionInfo {
+  id: number;
+  name: string;
+  email: string;
+  role: string;
+  company: number | null;
+}
 
 /** A file an action carries (photo, signature), stored as bytes until uploaded. */
 export interface FileInput {
@@ -134,7 +153,13 @@ export interface ActionInput {
 export type Reach = 'ok' | 'no_signal' | 'no_answer' | 'server_error';
 
 /** Something the server said about an accepted action that the driver must know (e.g. accepted but flagged). */
-export interface Notice { id: string; at: number; label: string; message: string; packageId: number | null }
+export interface Notice {
+  id: string;
+  at: number;
+  label: string;
+  message: string;
+  packageId: number | null;
+}
 
 export interface SyncStatus {
   /** Saved on the device inside the undo window; sent when it closes. */
@@ -173,4 +198,8 @@ export type ViewPackage = Package & {
 };
 
 export type LocalCheckResult = 'loadable' | 'already_loaded' | 'not_yours' | 'unknown' | 'not_loadable';
-export interface LocalCheck { result: LocalCheckResult; package: ViewPackage | null; message: string }
+export interface LocalCheck {
+  result: LocalCheckResult;
+  package: ViewPackage | null;
+  message: string;
+}

@@ -42,7 +42,10 @@ export async function pendingView(db: SyncDb, userId: number | null): Promise<Vi
 /** pendingView from rows already read: the copies, and the outbox in seq order. */
 export function viewOf(copies: StoredPackage[], all: OutboxRow[], userId: number | null): ViewPackage[] {
   // Held rows (undo window) are the newest actions: laid over last, in the order they were held.
-  const rows = [...all.filter((r) => r.status !== 'held'), ...all.filter((r) => r.status === 'held').sort((a, b) => a.createdAt - b.createdAt || b.seq - a.seq)];
+  const rows = [
+    ...all.filter((r) => r.status !== 'held'),
+    ...all.filter((r) => r.status === 'held').sort((a, b) => a.createdAt - b.createdAt || b.seq - a.seq),
+  ];
   const view = copies.map(strip);
   const byId = new Map(view.map((p) => [p.id, p]));
   const byHawb = new Map(view.map((p) => [p.hawb, p]));
@@ -51,7 +54,13 @@ export function viewOf(copies: StoredPackage[], all: OutboxRow[], userId: number
     const target = targets(row, byId, byHawb);
     if (!target) continue;
     if (row.status === 'rejected') {
-      target.rejected = { outboxId: row.id, label: row.label, message: row.rejection?.message ?? 'Refused by the server', rejection: row.rejection, path: row.path };
+      target.rejected = {
+        outboxId: row.id,
+        label: row.label,
+        message: row.rejection?.message ?? 'Refused by the server',
+        rejection: row.rejection,
+        path: row.path,
+      };
       continue;
     }
     layOver(target, row, row.userId);

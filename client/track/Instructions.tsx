@@ -9,13 +9,35 @@ export function Instructions({ token, current, onDone }: { token: string; curren
   return (
     <section class="trk-card" aria-labelledby="trk-ins">
       <h2 id="trk-ins">Delivery instructions</h2>
-      <form onSubmit={(e) => { e.preventDefault(); void run(() => trackApi.instructions(token, text.trim()), onDone); }}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run(() => trackApi.instructions(token, text.trim()), onDone);
+        }}
+      >
         <label for="trk-ins-text">Where should the driver leave it? A safe place, a gate code, a neighbour.</label>
-        <textarea id="trk-ins-text" name="instructions" rows={3} maxLength={500} value={text}
-          onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} placeholder="e.g. behind the side gate" />
-        <button class="trk-btn" type="submit" disabled={busy || text.trim() === (current ?? '')}>{busy ? 'Saving…' : 'Save instructions'}</button>
-        {message && <p class="trk-ok" role="status">{message}</p>}
-        {error && <p class="trk-err" role="alert">{error}</p>}
+        <textarea
+          id="trk-ins-text"
+          name="instructions"
+          rows={3}
+          maxLength={500}
+          value={text}
+          onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+          placeholder="e.g. behind the side gate"
+        />
+        <button class="trk-btn" type="submit" disabled={busy || text.trim() === (current ?? '')}>
+          {busy ? 'Saving…' : 'Save instructions'}
+        </button>
+        {message && (
+          <p class="trk-ok" role="status">
+            {message}
+          </p>
+        )}
+        {error && (
+          <p class="trk-err" role="alert">
+            {error}
+          </p>
+        )}
       </form>
     </section>
   );

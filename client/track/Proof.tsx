@@ -4,13 +4,25 @@ export function Proof({ proof }: { proof: NonNullable<RecipientView['proof']> })
   return (
     <section class="trk-card" aria-labelledby="trk-proof">
       <h2 id="trk-proof">Proof of delivery</h2>
-      {proof.delivered_at && <p>Delivered {new Date(proof.delivered_at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}{proof.recipient_name ? `, received by ${proof.recipient_name}` : ''}.</p>}
+      {proof.delivered_at && (
+        <p>
+          Delivered {new Date(proof.delivered_at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}
+          {proof.recipient_name ? `, received by ${proof.recipient_name}` : ''}.
+        </p>
+      )}
       {proof.photos.length > 0 && (
         <div class="trk-photos">
-          {proof.photos.map((p, i) => <img key={p.url} src={p.url} alt={`Delivery photo ${i + 1}`} class="trk-photo" data-testid="proof-photo" />)}
+          {proof.photos.map((p, i) => (
+            <img key={p.url} src={p.url} alt={`Delivery photo ${i + 1}`} class="trk-photo" data-testid="proof-photo" />
+          ))}
         </div>
       )}
-      {proof.signature && <figure class="trk-signature"><img src={proof.signature.url} alt="Signature" /><figcaption>Signature</figcaption></figure>}
+      {proof.signature && (
+        <figure class="trk-signature">
+          <img src={proof.signature.url} alt="Signature" />
+          <figcaption>Signature</figcaption>
+        </figure>
+      )}
       {!proof.photos.length && !proof.signature && <p class="trk-muted">No photo was taken at this delivery.</p>}
     </section>
   );

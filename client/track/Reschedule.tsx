@@ -10,15 +10,30 @@ function days(earliest: string, latest: string): string[] {
   }
   return out;
 }
-const label = (d: string, i: number) => `${i === 0 ? 'Tomorrow, ' : ''}${new Date(`${d}T12:00:00Z`).toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' })}`;
+const label = (d: string, i: number) =>
+  `${i === 0 ? 'Tomorrow, ' : ''}${new Date(`${d}T12:00:00Z`).toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' })}`;
 
-export function Reschedule({ token, window, current, onDone }: {
-  token: string; window: { earliest: string; latest: string }; current: string | null; onDone: () => Promise<void>;
+export function Reschedule({
+  token,
+  window,
+  current,
+  onDone,
+}: {
+  token: string;
+  window: { earliest: string; latest: string };
+  current: string | null;
+  onDone: () => Promise<void>;
 }) {
   const [picked, setPicked] = useState<string | null>(null);
   const { busy, message, error, run } = useAction();
   return (
-    <form class="trk-days" onSubmit={(e) => { e.preventDefault(); if (picked) void run(() => trackApi.reschedule(token, picked), onDone); }}>
+    <form
+      class="trk-days"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (picked) void run(() => trackApi.reschedule(token, picked), onDone);
+      }}
+    >
       <fieldset>
         <legend>Choose another day</legend>
         <div class="trk-day-grid">
@@ -30,9 +45,19 @@ export function Reschedule({ token, window, current, onDone }: {
           ))}
         </div>
       </fieldset>
-      <button class="trk-btn" type="submit" disabled={!picked || busy}>{busy ? 'Saving…' : 'Deliver on this day'}</button>
-      {message && <p class="trk-ok" role="status">{message}</p>}
-      {error && <p class="trk-err" role="alert">{error}</p>}
+      <button class="trk-btn" type="submit" disabled={!picked || busy}>
+        {busy ? 'Saving…' : 'Deliver on this day'}
+      </button>
+      {message && (
+        <p class="trk-ok" role="status">
+          {message}
+        </p>
+      )}
+      {error && (
+        <p class="trk-err" role="alert">
+          {error}
+        </p>
+      )}
     </form>
   );
 }

@@ -1,6 +1,7 @@
 import type { RecipientView } from './api';
 
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+const when = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
 
 /** Newest first, as a recipient reads it. */
 export function Timeline({ events }: { events: RecipientView['timeline'] }) {
@@ -9,9 +10,14 @@ export function Timeline({ events }: { events: RecipientView['timeline'] }) {
     <section class="trk-card" aria-labelledby="trk-history">
       <h2 id="trk-history">History</h2>
       <ol class="trk-timeline" reversed>
-        {events.slice().reverse().map((e) => (
-          <li key={`${e.status}-${e.time}`}><strong>{e.label}</strong> <time dateTime={e.time}>{when(e.time)}</time></li>
-        ))}
+        {events
+          .slice()
+          .reverse()
+          .map((e) => (
+            <li key={`${e.status}-${e.time}`}>
+              <strong>{e.label}</strong> <time dateTime={e.time}>{when(e.time)}</time>
+            </li>
+          ))}
       </ol>
     </section>
   );

@@ -23,8 +23,13 @@ function Headline({ v }: { v: RecipientView }) {
   } else if (v.status === 'failed' && v.delivery_date) detail = `Next delivery day: ${v.delivery_date}`;
   return (
     <section class="trk-card trk-status" aria-labelledby="trk-status">
-      <p class="trk-eyebrow">Parcel {v.hawb}{v.suburb ? ` to ${v.suburb}` : ''}</p>
-      <h1 id="trk-status" class={`trk-state trk-${v.status}`}>{v.status_label}</h1>
+      <p class="trk-eyebrow">
+        Parcel {v.hawb}
+        {v.suburb ? ` to ${v.suburb}` : ''}
+      </p>
+      <h1 id="trk-status" class={`trk-state trk-${v.status}`}>
+        {v.status_label}
+      </h1>
       {detail && <p class="trk-detail">{detail}</p>}
     </section>
   );
@@ -47,22 +52,59 @@ export function TrackApp() {
       setView(await trackApi.view(token));
       setError(null);
     } catch (err) {
-      setError(err instanceof TrackError && err.status === 404 ? 'This tracking link is not valid. Check the link in your message.'
-        : err instanceof TrackError && err.status === 429 ? 'Too many requests from your connection. Wait a minute and reload.'
-          : 'We could not load your parcel. Check your connection and reload.');
+      setError(
+        err instanceof TrackError && err.status === 404
+          ? 'This tracking link is not valid. Check the link in your message.'
+          : err instanceof TrackError && err.status === 429
+            ? 'Too many requests from your connection. Wait a minute and reload.'
+            : 'We could not load your parcel. Check your connection and reload.',
+      );
     }
   }, [token]);
 
-  useEffect(() => { void load(); }, [load]);
+  useEffect(() => {
+    void load();
+  }, [load]);
   useEffect(() => {
     if (view?.status !== 'out_for_delivery') return undefined;
-    const timer = setInterval(() => { void load(); }, POLL_MS);
+    const timer = setInterval(() => {
+      void load();
+    }, POLL_MS);
     return () => clearInterval(timer);
   }, [view?.status, load]);
 
-  if (!token) return <main class="trk"><section class="trk-card" role="alert"><h1>Link not recognised</h1><p>Open the link from your message again; it ends with a long code.</p></section></main>;
-  if (error && !view) return <main class="trk"><section class="trk-card" role="alert"><h1>Sorry</h1><p>{error}</p><button class="trk-btn" onClick={() => { void load(); }}>Try again</button></section></main>;
-  if (!view) return <main class="trk" aria-busy="true"><p class="trk-loading">Loading your parcel…</p></main>;
+  if (!token)
+    return (
+      <main class="trk">
+        <section class="trk-card" role="alert">
+          <h1>Link not recognised</h1>
+          <p>Open the link from your message again; it ends with a long code.</p>
+        </section>
+      </main>
+    );
+  if (error && !view)
+    return (
+      <main class="trk">
+        <section class="trk-card" role="alert">
+          <h1>Sorry</h1>
+          <p>{error}</p>
+          <button
+            class="trk-btn"
+            onClick={() => {
+              void load();
+            }}
+          >
+            Try again
+          </button>
+        </section>
+      </main>
+    );
+  if (!view)
+    return (
+      <main class="trk" aria-busy="true">
+        <p class="trk-loading">Loading your parcel…</p>
+      </main>
+    );
 
   return (
     <>
@@ -71,14 +113,21 @@ export function TrackApp() {
         <span class="trk-company">{view.company.name}</span>
       </header>
       <main class="trk">
-        {error && <p class="trk-note" role="status">{error}</p>}
+        {error && (
+          <p class="trk-note" role="status">
+            {error}
+          </p>
+        )}
         {stop && <OptOut token={token} optedOut={view.opted_out} onDone={load} />}
         <Headline v={view} />
         {view.driver_position && <DriverMap position={view.driver_position} />}
         {view.failure && (
           <section class="trk-card trk-failure" aria-labelledby="trk-failed">
             <h2 id="trk-failed">We missed you</h2>
-            <p>{view.failure.reason ? `Reason: ${view.failure.reason}. ` : ''}{view.failure.next_step}</p>
+            <p>
+              {view.failure.reason ? `Reason: ${view.failure.reason}. ` : ''}
+              {view.failure.next_step}
+            </p>
             {view.reschedule && <Reschedule token={token} window={view.reschedule} current={view.delivery_date} onDone={load} />}
           </section>
         )}
@@ -87,7 +136,11 @@ export function TrackApp() {
         {view.can_leave_instructions && <Instructions token={token} current={view.instructions} onDone={load} />}
         {(view.can_rate || view.rating) && <Rating token={token} rating={view.rating} onDone={load} />}
         <Timeline events={view.timeline} />
-        {!stop && !view.opted_out && <p class="trk-foot"><a href={`#${token}/stop`}>Stop messages about this parcel</a></p>}
+        {!stop && !view.opted_out && (
+          <p class="trk-foot">
+            <a href={`#${token}/stop`}>Stop messages about this parcel</a>
+          </p>
+        )}
         {view.opted_out && !stop && <p class="trk-foot">You will get no more messages about your parcels from {view.company.name}.</p>}
       </main>
     </>

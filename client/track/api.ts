@@ -7,14 +7,22 @@ import type { RecipientView } from '../../shared/schemas/recipients';
 export type { RecipientView };
 
 export class TrackError extends Error {
-  constructor(readonly status: number, message: string) { super(message); }
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 async function call<T>(token: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`/api/public/track/${encodeURIComponent(token)}/${path}`, body === undefined
-    ? { headers: { accept: 'application/json' } }
-    : { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
-  const data = await res.json().catch(() => null) as { message?: string } | null;
+  const res = await fetch(
+    `/api/public/track/${encodeURIComponent(token)}/${path}`,
+    body === undefined
+      ? { headers: { accept: 'application/json' } }
+      : { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) },
+  );
+  const data = (await res.json().catch(() => null)) as { message?: string } | null;
   if (!res.ok) throw new TrackError(res.status, data?.message ?? `The server answered ${res.status}`);
   return data as T;
 }
@@ -23,8 +31,10 @@ export const trackApi = {
   view: (token: string) => call<RecipientView>(token, ''),
   instructions: (token: string, instructions: string) => call<{ message: string }>(token, 'instructions/', { instructions }),
   reschedule: (token: string, date: string) => call<{ message: string }>(token, 'reschedule/', { date }),
-  rate: (token: string, rating: number, comment: string) => call<{ message: string }>(token, 'rating/', { rating, comment: comment || null }),
-  choice: (token: string, body: { kind: string; note?: string | undefined; neighbour?: string }) => call<{ message: string }>(token, 'choice/', body),
+  rate: (token: string, rating: number, comment: string) =>
+    call<{ message: string }>(token, 'rating/', { rating, comment: comment || null }),
+  choice: (token: string, body: { kind: string; note?: string | undefined; neighbour?: string }) =>
+    call<{ message: string }>(token, 'choice/', body),
   optOut: (token: string) => call<{ message: string }>(token, 'opt-out/', {}),
 };
 

@@ -13,11 +13,27 @@ export function AuthImage({ url, alt, linked = false }: { url: string; alt: stri
     let live = true;
     fetch(url, { headers: authHeaders() })
       .then((r) => (r.ok ? r.blob() : Promise.reject(new Error(String(r.status)))))
-      .then((b) => { if (live) { objectUrl = URL.createObjectURL(b); setSrc(objectUrl); } })
-      .catch(() => { if (live) setFailed(true); });
-    return () => { live = false; if (objectUrl) URL.revokeObjectURL(objectUrl); };
+      .then((b) => {
+        if (live) {
+          objectUrl = URL.createObjectURL(b);
+          setSrc(objectUrl);
+        }
+      })
+      .catch(() => {
+        if (live) setFailed(true);
+      });
+    return () => {
+      live = false;
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
+    };
   }, [url]);
   if (failed) return <div class="state">Image unavailable</div>;
   if (!src) return <span class="loader" aria-label="Loading image" />;
-  return linked ? <a href={src} target="_blank" rel="noopener"><img src={src} alt={alt} /></a> : <img src={src} alt={alt} />;
+  return linked ? (
+    <a href={src} target="_blank" rel="noopener">
+      <img src={src} alt={alt} />
+    </a>
+  ) : (
+    <img src={src} alt={alt} />
+  );
 }

@@ -22,7 +22,20 @@ export function Button({ variant = 'default', size, busy, disabled, type = 'butt
   );
 }
 
-export function LinkButton({ href, variant = 'default', size, children, ...rest }: { href: string; variant?: Variant; size?: 'small' | 'big'; children: ComponentChildren } & Omit<JSX.AnchorHTMLAttributes<HTMLAnchorElement>, 'size'>) {
+export function LinkButton({
+  href,
+  variant = 'default',
+  size,
+  children,
+  ...rest
+}: { href: string; variant?: Variant; size?: 'small' | 'big'; children: ComponentChildren } & Omit<
+  JSX.AnchorHTMLAttributes<HTMLAnchorElement>,
+  'size'
+>) {
   const classes = ['btn', variant !== 'default' && variant, size].filter(Boolean).join(' ');
-  return <a {...rest} href={href} class={classes}>{children}</a>;
+  return (
+    <a {...rest} href={href} class={classes}>
+      {children}
+    </a>
+  );
 }

@@ -36,7 +36,10 @@ export function CameraScanner({ onScan, onClose }: { onScan: (code: string) => v
           lastAt = now;
           handler.current(code);
         });
-        if (cancelled) { c.stop(); return; }
+        if (cancelled) {
+          c.stop();
+          return;
+        }
         controls.current = c;
         setState('running');
         // Torch is offered only where the track says it can do it (most Android phones, no desktops).
@@ -46,9 +49,15 @@ export function CameraScanner({ onScan, onClose }: { onScan: (code: string) => v
         if (cancelled) return;
         setState('error');
         const name = err instanceof DOMException ? err.name : '';
-        setError(name === 'NotAllowedError' ? 'Camera permission was refused. Allow it in the browser settings, or use the scanner or keyboard.'
-          : name === 'NotFoundError' ? 'No camera was found on this device.'
-            : err instanceof Error ? err.message : 'The camera could not start.');
+        setError(
+          name === 'NotAllowedError'
+            ? 'Camera permission was refused. Allow it in the browser settings, or use the scanner or keyboard.'
+            : name === 'NotFoundError'
+              ? 'No camera was found on this device.'
+              : err instanceof Error
+                ? err.message
+                : 'The camera could not start.',
+        );
       }
     })();
     return () => {
@@ -72,10 +81,22 @@ export function CameraScanner({ onScan, onClose }: { onScan: (code: string) => v
   return (
     <div class="camera" aria-label="Camera scanner">
       <video ref={video} muted playsInline aria-hidden="true" />
-      {state === 'starting' && <div class="state" style={{ color: '#fff' }}>Starting camera…</div>}
-      {state === 'error' && <div class="state error" role="alert" style={{ background: '#fff' }}>{error}</div>}
+      {state === 'starting' && (
+        <div class="state" style={{ color: '#fff' }}>
+          Starting camera…
+        </div>
+      )}
+      {state === 'error' && (
+        <div class="state error" role="alert" style={{ background: '#fff' }}>
+          {error}
+        </div>
+      )}
       <div class="row">
-        {torch !== null && <Button onClick={() => void toggleTorch()} aria-pressed={torch}>{torch ? 'Torch off' : 'Torch on'}</Button>}
+        {torch !== null && (
+          <Button onClick={() => void toggleTorch()} aria-pressed={torch}>
+            {torch ? 'Torch off' : 'Torch on'}
+          </Button>
+        )}
         {onClose && <Button onClick={onClose}>Close camera</Button>}
       </div>
     </div>

@@ -31,7 +31,11 @@ export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () =>
     <div class="state error" role="alert">
       <div class="title">{title}</div>
       <div>{message}</div>
-      {onRetry && <div style={{ marginTop: '0.75rem' }}><Button onClick={onRetry}>Try again</Button></div>}
+      {onRetry && (
+        <div style={{ marginTop: '0.75rem' }}>
+          <Button onClick={onRetry}>Try again</Button>
+        </div>
+      )}
     </div>
   );
 }

@@ -8,7 +8,9 @@ export function Toasts() {
       {list.map((t) => (
         <div key={t.id} class={`toast ${t.tone}`}>
           <span style={{ flex: 1 }}>{t.text}</span>
-          <button class="btn" aria-label="Dismiss" onClick={() => dismissToast(t.id)}>✕</button>
+          <button class="btn" aria-label="Dismiss" onClick={() => dismissToast(t.id)}>
+            ✕
+          </button>
         </div>
       ))}
     </div>

@@ -19,7 +19,13 @@ export interface Downloaded {
 function fileName(res: Response, fallback: string): string {
   const disposition = res.headers.get('content-disposition') ?? '';
   const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
-  if (star) { try { return decodeURIComponent(star); } catch { /* fall through to the plain name */ } }
+  if (star) {
+    try {
+      return decodeURIComponent(star);
+    } catch {
+      /* fall through to the plain name */
+    }
+  }
   return /filename="?([^";]+)"?/i.exec(disposition)?.[1] ?? fallback;
 }
 
@@ -29,7 +35,13 @@ function fileName(res: Response, fallback: string): string {
  * count of `X-Total-Rows` is what turns bytes into a percentage. Aborting the signal stops the
  * transfer and rejects with an AbortError.
  */
-export async function fetchWithProgress(path: string, query: Query, fallbackName: string, onProgress: (p: DownloadProgress) => void, signal?: AbortSignal): Promise<Downloaded> {
+export async function fetchWithProgress(
+  path: string,
+  query: Query,
+  fallbackName: string,
+  onProgress: (p: DownloadProgress) => void,
+  signal?: AbortSignal,
+): Promise<Downloaded> {
   const res = await fetch(apiUrl(path, query), { headers: authHeaders(), signal });
   if (!res.ok) throw await errorFromResponse(res);
   const totalHeader = res.headers.get('x-total-rows');
@@ -52,8 +64,8 @@ export async function fetchWithProgress(path: string, query: Query, fallbackName
         // The first line is the header row.
         progress.rows = Math.max(0, lines - 1);
       }
-      progress.fraction = isCsv && totalRows ? Math.min(0.99, (progress.rows ?? 0) / totalRows)
-        : length ? Math.min(0.99, progress.bytes / length) : null;
+      progress.fraction =
+        isCsv && totalRows ? Math.min(0.99, (progress.rows ?? 0) / totalRows) : length ? Math.min(0.99, progress.bytes / length) : null;
       onProgress({ ...progress });
     }
   } else {

@@ -38,7 +38,9 @@ function vibrate(pattern: number | number[]): void {
 export type Feedback = 'ok' | 'warn' | 'error';
 
 let muted = typeof localStorage !== 'undefined' && localStorage.getItem('courier.muted') === '1';
-export function isMuted(): boolean { return muted; }
+export function isMuted(): boolean {
+  return muted;
+}
 export function setMuted(value: boolean): void {
   muted = value;
   localStorage.setItem('courier.muted', value ? '1' : '0');
@@ -47,8 +49,13 @@ export function setMuted(value: boolean): void {
 export function feedback(kind: Feedback): void {
   if (!muted) {
     if (kind === 'ok') tone(1760, 0, 0.09, 'sine', 0.25);
-    else if (kind === 'warn') { tone(880, 0, 0.1, 'triangle', 0.3); tone(880, 0.14, 0.1, 'triangle', 0.3); }
-    else { tone(160, 0, 0.22, 'square', 0.22); tone(140, 0.28, 0.3, 'square', 0.22); }
+    else if (kind === 'warn') {
+      tone(880, 0, 0.1, 'triangle', 0.3);
+      tone(880, 0.14, 0.1, 'triangle', 0.3);
+    } else {
+      tone(160, 0, 0.22, 'square', 0.22);
+      tone(140, 0.28, 0.3, 'square', 0.22);
+    }
   }
   vibrate(kind === 'ok' ? 60 : kind === 'warn' ? [80, 60, 80] : [250, 100, 250]);
 }

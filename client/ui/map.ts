@@ -16,7 +16,9 @@ export function getTileUrl(): string {
   try {
     const saved = localStorage.getItem(TILE_URL_KEY)?.trim();
     if (saved && isTileUrl(saved)) return saved;
-  } catch { /* storage blocked: the default still works */ }
+  } catch {
+    /* storage blocked: the default still works */
+  }
   return DEFAULT_TILE_URL;
 }
 
@@ -42,7 +44,9 @@ export function loadLeaflet(): Promise<LeafletApi> {
       const m = mod as LeafletApi & { default?: LeafletApi };
       return m.default ?? m;
     });
-    loading.catch(() => { loading = null; });
+    loading.catch(() => {
+      loading = null;
+    });
   }
   return loading;
 }
@@ -56,14 +60,23 @@ export interface PinOptions {
 }
 
 /** A marker icon built from plain DOM (text set with textContent, so names never become markup). */
-export function pinIcon(L: LeafletApi, { label = '', color, shape = 'pin', size = shape === 'dot' ? 16 : 28 }: PinOptions): Leaflet.DivIcon {
+export function pinIcon(
+  L: LeafletApi,
+  { label = '', color, shape = 'pin', size = shape === 'dot' ? 16 : 28 }: PinOptions,
+): Leaflet.DivIcon {
   const el = document.createElement('span');
   el.className = `map-pin ${shape}`;
   el.style.background = color;
   el.style.width = `${size}px`;
   el.style.height = `${size}px`;
   el.textContent = label;
-  return L.divIcon({ html: el, className: 'map-divicon', iconSize: [size, size], iconAnchor: [size / 2, size / 2], popupAnchor: [0, -size / 2] });
+  return L.divIcon({
+    html: el,
+    className: 'map-divicon',
+    iconSize: [size, size],
+    iconAnchor: [size / 2, size / 2],
+    popupAnchor: [0, -size / 2],
+  });
 }
 
 export interface MapHandle {

@@ -59,7 +59,10 @@ export class ScanBurst {
   private inTextField = false;
   learned: Terminator | null;
 
-  constructor(readonly options: BurstOptions = DEFAULT_BURST, learned: Terminator | null = null) {
+  constructor(
+    readonly options: BurstOptions = DEFAULT_BURST,
+    learned: Terminator | null = null,
+  ) {
     this.learned = options.mode === 'none' ? null : learned;
   }
 
@@ -149,7 +152,10 @@ export class ScanBurst {
     if (!this.buffer || !this.endsOnPause) return null;
     const quiet = now - this.last;
     if (quiet < this.options.idleMs) return { kind: 'wait', ms: this.options.idleMs - quiet };
-    if (!this.qualifies()) { this.reset(); return null; }
+    if (!this.qualifies()) {
+      this.reset();
+      return null;
+    }
     return this.take('pause', false);
   }
 }

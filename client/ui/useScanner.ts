@@ -16,21 +16,28 @@ function learnedTerminator(): Terminator | null {
   try {
     const v = localStorage.getItem(LEARNED_KEY);
     return v === 'Enter' || v === 'Tab' ? v : null;
-  } catch { return null; }
+  } catch {
+    return null;
+  }
 }
 
 function remember(t: Terminator | null): void {
   try {
     if (t) localStorage.setItem(LEARNED_KEY, t);
     else localStorage.removeItem(LEARNED_KEY);
-  } catch { /* private mode: learned again next time */ }
+  } catch {
+    /* private mode: learned again next time */
+  }
 }
 
 function placeOf(target: EventTarget | null): { place: KeyPlace; field: HTMLInputElement | HTMLTextAreaElement | null } {
   const el = target as HTMLElement | null;
   if (!el || typeof el.tagName !== 'string') return { place: 'other', field: null };
   if (el.dataset?.scanInput !== undefined) return { place: 'scan_field', field: el as HTMLInputElement };
-  if (el.tagName === 'TEXTAREA' || (el.tagName === 'INPUT' && !/^(button|checkbox|radio|submit|reset|file|range|color)$/i.test((el as HTMLInputElement).type))) {
+  if (
+    el.tagName === 'TEXTAREA' ||
+    (el.tagName === 'INPUT' && !/^(button|checkbox|radio|submit|reset|file|range|color)$/i.test((el as HTMLInputElement).type))
+  ) {
     return { place: 'text_field', field: el as HTMLInputElement };
   }
   if (el.tagName === 'SELECT' || el.isContentEditable) return { place: 'text_field', field: null };
@@ -78,7 +85,10 @@ export function useScanner({ onScan, enabled = true, burst }: ScannerOptions): v
       handler.current(code);
     };
     const noteLearned = () => {
-      if (state.learned !== learned) { learned = state.learned; remember(learned); }
+      if (state.learned !== learned) {
+        learned = state.learned;
+        remember(learned);
+      }
     };
     const armIdle = (ms: number) => {
       if (timer) clearTimeout(timer);
@@ -94,7 +104,10 @@ export function useScanner({ onScan, enabled = true, burst }: ScannerOptions): v
     const onKey = (e: KeyboardEvent) => {
       const { place, field } = placeOf(e.target);
       const v = state.key({
-        key: e.key, timeStamp: e.timeStamp, place, modified: e.ctrlKey || e.altKey || e.metaKey,
+        key: e.key,
+        timeStamp: e.timeStamp,
+        place,
+        modified: e.ctrlKey || e.altKey || e.metaKey,
         fieldValue: place === 'scan_field' && field ? field.value : undefined,
       });
       noteLearned();

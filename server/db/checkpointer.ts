@@ -30,11 +30,18 @@ const timer = setInterval(tick, workerData.intervalMs);
 parentPort.on('message', () => { clearInterval(timer); tick(); db.close(); parentPort.close(); });
 `;
 
-export function startCheckpointer(sqlite: Database.Database, options: { intervalMs?: number; log?: (line: string) => void } = {}): Checkpointer {
+export function startCheckpointer(
+  sqlite: Database.Database,
+  options: { intervalMs?: number; log?: (line: string) => void } = {},
+): Checkpointer {
   sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
   const worker = new Worker(WORKER, {
     eval: true,
-    workerData: { path: sqlite.name, intervalMs: options.intervalMs ?? 500, driver: createRequire(import.meta.url).resolve('better-sqlite3') },
+    workerData: {
+      path: sqlite.name,
+      intervalMs: options.intervalMs ?? 500,
+      driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+    },
   });
   worker.unref();
   worker.on('message', (line: string) => options.log?.(`[courier] background checkpoint failed: ${line}`));

@@ -107,7 +107,8 @@ export function postgresDb(url: string, options: Omit<PostgresOptions, 'identiti
 export async function openDatabase(target: DatabaseTarget | string): Promise<Db> {
   const { url, path, poolSize } = typeof target === 'string' ? { url: undefined, path: target, poolSize: undefined } : target;
   if (url) {
-    if (!/^postgres(ql)?:\/\//.test(url)) throw new Error('DATABASE_URL must be a postgres:// URL (leave it unset for SQLite at DATABASE_PATH)');
+    if (!/^postgres(ql)?:\/\//.test(url))
+      throw new Error('DATABASE_URL must be a postgres:// URL (leave it unset for SQLite at DATABASE_PATH)');
     await migratePostgres(url, PG_MIGRATIONS_DIR, installPostgresAnswers);
     return postgresDb(url, poolSize ? { poolSize } : {});
   }
@@ -132,7 +133,10 @@ export async function openMemoryDatabase(): Promise<Db> {
   if (admin) {
     const { freshPostgresDatabase } = await import('./engine/postgresDatabases');
     const answers = answerTag(answerSource('postgres'));
-    return postgresDb(await freshPostgresDatabase(admin, PG_MIGRATIONS_DIR, installPostgresAnswers, answers), { poolSize: 4, idleMs: 1000 });
+    return postgresDb(await freshPostgresDatabase(admin, PG_MIGRATIONS_DIR, installPostgresAnswers, answers), {
+      poolSize: 4,
+      idleMs: 1000,
+    });
   }
   if (!template) {
     const first = openSqliteFile(':memory:');

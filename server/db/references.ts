@@ -2,7 +2,10 @@ import { sql } from 'drizzle-orm';
 import type { Db } from './client';
 import { referencesQuery } from './engine/dialect';
 
-interface Ref { table: string; column: string }
+interface Ref {
+  table: string;
+  column: string;
+}
 const cache = new WeakMap<Db, Map<string, Ref[]>>();
 
 async function referencesTo(db: Db, target: string): Promise<Ref[]> {
@@ -24,7 +27,9 @@ async function referencesTo(db: Db, target: string): Promise<Ref[]> {
 export async function referencingRows(db: Db, target: string, id: number): Promise<string[]> {
   const out: string[] = [];
   for (const ref of await referencesTo(db, target)) {
-    const [n] = await db.values<[number]>(sql`select count(*) from ${sql.identifier(ref.table)} where ${sql.identifier(ref.column)} = ${id}`);
+    const [n] = await db.values<[number]>(
+      sql`select count(*) from ${sql.identifier(ref.table)} where ${sql.identifier(ref.column)} = ${id}`,
+    );
     const count = Number(n?.[0] ?? 0);
     if (count > 0) out.push(`${count} ${ref.table}`);
   }

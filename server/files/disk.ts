@@ -37,7 +37,13 @@ export function diskFileStore(dir: string): FileStore {
     // directory for sync (EISDIR/EINVAL/EPERM), where the rename is already durable enough.
     const handle = await open(path, 'r').catch(() => null);
     if (!handle) return;
-    try { await handle.sync(); } catch { /* see above */ } finally { await handle.close(); }
+    try {
+      await handle.sync();
+    } catch {
+      /* see above */
+    } finally {
+      await handle.close();
+    }
   }
 
   return {
@@ -94,10 +100,16 @@ export function diskFileStore(dir: string): FileStore {
       }
     },
     async *list(): AsyncGenerator<FileEntry> {
-      const shards = await readdir(root).catch((err: unknown) => { if (isMissing(err)) return [] as string[]; throw failed('list', err); });
+      const shards = await readdir(root).catch((err: unknown) => {
+        if (isMissing(err)) return [] as string[];
+        throw failed('list', err);
+      });
       for (const s of shards.sort()) {
         if (!/^[a-f0-9]{2}$/.test(s)) continue;
-        const names = await readdir(join(root, s)).catch((err: unknown) => { if (isMissing(err)) return [] as string[]; throw failed('list', err); });
+        const names = await readdir(join(root, s)).catch((err: unknown) => {
+          if (isMissing(err)) return [] as string[];
+          throw failed('list', err);
+        });
         for (const name of names) {
           const partial = PARTIAL.test(name);
           if (!partial && !FILE_KEY.test(name)) continue;

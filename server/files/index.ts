@@ -15,14 +15,20 @@ export { FileStoreError, FILE_KEY, type FileEntry, type FileStore } from './stor
  */
 export function parseFilesUrl(url: string, env: { AWS_REGION?: string } = {}): S3FileStoreOptions {
   let parsed: URL;
-  try { parsed = new URL(url); } catch { throw new Error(`FILES_URL is not a URL: ${url}`); }
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`FILES_URL is not a URL: ${url}`);
+  }
   if (parsed.protocol !== 's3:') throw new Error(`FILES_URL must start with s3:// (got ${parsed.protocol}//)`);
-  if (parsed.username || parsed.password) throw new Error('FILES_URL must not hold credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY');
+  if (parsed.username || parsed.password)
+    throw new Error('FILES_URL must not hold credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY');
   const bucket = parsed.hostname;
   if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new Error(`FILES_URL names no valid bucket: ${url}`);
   const path = decodeURIComponent(parsed.pathname).replace(/^\/+|\/+$/g, '');
   const known = new Set(['region', 'endpoint', 'path_style']);
-  for (const name of parsed.searchParams.keys()) if (!known.has(name)) throw new Error(`FILES_URL: unknown parameter ${name} (known: ${[...known].join(', ')})`);
+  for (const name of parsed.searchParams.keys())
+    if (!known.has(name)) throw new Error(`FILES_URL: unknown parameter ${name} (known: ${[...known].join(', ')})`);
   const endpoint = parsed.searchParams.get('endpoint') ?? undefined;
   if (endpoint && !/^https?:\/\//.test(endpoint)) throw new Error(`FILES_URL endpoint must be an http(s) address: ${endpoint}`);
   const pathStyle = parsed.searchParams.get('path_style');

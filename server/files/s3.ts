@@ -1,5 +1,10 @@
 import {
-  DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
 } from '@aws-sdk/client-s3';
 import * as zlib from 'node:zlib';
 import { FILE_KEY, FileStoreError, newFileKey, type FileEntry, type FileStore } from './store';
@@ -23,7 +28,10 @@ export interface S3FileStoreOptions {
   timeoutMs?: number;
 }
 
-interface SdkError { name?: string; $metadata?: { httpStatusCode?: number } }
+interface SdkError {
+  name?: string;
+  $metadata?: { httpStatusCode?: number };
+}
 const statusOf = (err: unknown) => (err as SdkError | null)?.$metadata?.httpStatusCode;
 const isNotFound = (err: unknown) => {
   const name = (err as SdkError | null)?.name;
@@ -63,7 +71,11 @@ export function s3FileStore(options: S3FileStoreOptions): FileStore {
     ...(options.credentials ? { credentials: options.credentials } : {}),
     ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}),
     // A bucket that stops answering must fail the request (503), not hold it and its socket forever.
-    requestHandler: { connectionTimeout: Math.min(5_000, options.timeoutMs ?? 5_000), requestTimeout: options.timeoutMs ?? 30_000, throwOnRequestTimeout: true },
+    requestHandler: {
+      connectionTimeout: Math.min(5_000, options.timeoutMs ?? 5_000),
+      requestTimeout: options.timeoutMs ?? 30_000,
+      throwOnRequestTimeout: true,
+    },
   });
   // The disk store's layout (`<first two hex>/<key>`), so a files directory moves to a bucket with
   // one `aws s3 sync` and back.
@@ -74,10 +86,16 @@ export function s3FileStore(options: S3FileStoreOptions): FileStore {
     async put(bytes) {
       const key = newFileKey();
       try {
-        await client.send(new PutObjectCommand({
-          Bucket: bucket, Key: name(key), Body: bytes, ContentLength: bytes.byteLength,
-          ContentType: 'application/octet-stream', ...crc32Of(bytes),
-        }));
+        await client.send(
+          new PutObjectCommand({
+            Bucket: bucket,
+            Key: name(key),
+            Body: bytes,
+            ContentLength: bytes.byteLength,
+            ContentType: 'application/octet-stream',
+            ...crc32Of(bytes),
+          }),
+        );
       } catch (err) {
         // A PUT that failed may still have landed (the answer was lost): the orphan sweep removes
         // such an object, since no row names its key.
@@ -122,9 +140,14 @@ export function s3FileStore(options: S3FileStoreOptions): FileStore {
       do {
         let page;
         try {
-          page = await client.send(new ListObjectsV2Command({
-            Bucket: bucket, Prefix: prefix, ...(options.listPageSize ? { MaxKeys: options.listPageSize } : {}), ...(token ? { ContinuationToken: token } : {}),
-          }));
+          page = await client.send(
+            new ListObjectsV2Command({
+              Bucket: bucket,
+              Prefix: prefix,
+              ...(options.listPageSize ? { MaxKeys: options.listPageSize } : {}),
+              ...(token ? { ContinuationToken: token } : {}),
+            }),
+          );
         } catch (err) {
           throw failed('list', err);
         }

@@ -6,9 +6,17 @@ import type { AppEnv } from './env';
 export const SECURE_HEADERS_OPTIONS: NonNullable<Parameters<typeof secureHeaders>[0]> = {
   contentSecurityPolicy: {
     // Scripts only from this server (no inline script, no CDN: /api/docs serves Swagger UI from the package).
-    defaultSrc: ["'self'"], imgSrc: ["'self'", 'data:', 'blob:', 'https:'], styleSrc: ["'self'", "'unsafe-inline'"],
-    scriptSrc: ["'self'"], connectSrc: ["'self'", 'https:'], workerSrc: ["'self'", 'blob:'],
-    mediaSrc: ["'self'", 'blob:'], frameAncestors: ["'none'"], objectSrc: ["'none'"], baseUri: ["'self'"], formAction: ["'self'"],
+    defaultSrc: ["'self'"],
+    imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    scriptSrc: ["'self'"],
+    connectSrc: ["'self'", 'https:'],
+    workerSrc: ["'self'", 'blob:'],
+    mediaSrc: ["'self'", 'blob:'],
+    frameAncestors: ["'none'"],
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
   },
   crossOriginEmbedderPolicy: false,
   xFrameOptions: 'DENY',
@@ -21,8 +29,9 @@ export const SECURE_HEADERS_OPTIONS: NonNullable<Parameters<typeof secureHeaders
  * object; an API answer carries them from its creation instead (`jsonAnswer`).
  */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'content-security-policy': "default-src 'self'; img-src 'self' data: blob: https:; style-src 'self' 'unsafe-inline'; script-src 'self'; "
-    + "connect-src 'self' https:; worker-src 'self' blob:; media-src 'self' blob:; frame-ancestors 'none'; object-src 'none'; base-uri 'self'; form-action 'self'",
+  'content-security-policy':
+    "default-src 'self'; img-src 'self' data: blob: https:; style-src 'self' 'unsafe-inline'; script-src 'self'; " +
+    "connect-src 'self' https:; worker-src 'self' blob:; media-src 'self' blob:; frame-ancestors 'none'; object-src 'none'; base-uri 'self'; form-action 'self'",
   'cross-origin-opener-policy': 'same-origin',
   'cross-origin-resource-policy': 'same-origin',
   'origin-agent-cluster': '?1',
@@ -61,7 +70,10 @@ export function jsonAnswer(c: Context<AppEnv>, body: string | Uint8Array<ArrayBu
   const res = new Response(body, {
     status,
     headers: {
-      'content-type': 'application/json', vary: 'Accept-Encoding', 'cache-control': API_CACHE_CONTROL, 'x-request-id': c.get('requestId'),
+      'content-type': 'application/json',
+      vary: 'Accept-Encoding',
+      'cache-control': API_CACHE_CONTROL,
+      'x-request-id': c.get('requestId'),
       ...SECURITY_HEADERS,
     },
   });
@@ -79,7 +91,8 @@ export function answerHeaders(): MiddlewareHandler<AppEnv> {
     // On the finished response's headers: c.header() now would rebuild the whole Response.
     const headers = c.res.headers;
     headers.set('x-request-id', c.get('requestId'));
-    if ((c.req.path === '/api' || c.req.path.startsWith('/api/')) && !headers.has('cache-control')) headers.set('cache-control', API_CACHE_CONTROL);
+    if ((c.req.path === '/api' || c.req.path.startsWith('/api/')) && !headers.has('cache-control'))
+      headers.set('cache-control', API_CACHE_CONTROL);
     for (const name in SECURITY_HEADERS) headers.set(name, SECURITY_HEADERS[name] as string);
   };
 }

@@ -2,7 +2,15 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export interface CatalogueOperation { id: string; part: string; group: string; operation: string; method: string | null; path?: string; optional?: string }
+export interface CatalogueOperation {
+  id: string;
+  part: string;
+  group: string;
+  operation: string;
+  method: string | null;
+  path?: string;
+  optional?: string;
+}
 
 const FILE = join(dirname(fileURLToPath(import.meta.url)), '../../docs/catalogue.json');
 let cached: Map<string, CatalogueOperation> | undefined;

@@ -14,7 +14,10 @@ import type { Config } from '../deps';
 export function clientIp(c: Context, config: Pick<Config, 'trustProxy'>): string {
   const peer = peerAddress(c);
   if (config.trustProxy <= 0) return throttleSubject(peer);
-  const hops = (c.req.header('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const hops = (c.req.header('x-forwarded-for') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   // Fewer entries than proxies: a request that bypassed them; the peer is the best we know.
   const seen = hops[hops.length - config.trustProxy];
   return throttleSubject(seen && /^[0-9A-Fa-f.:]{2,45}$/.test(seen) ? seen : peer);
@@ -34,7 +37,10 @@ export function throttleSubject(address: string): string {
     const [hi = 0, lo = 0] = groups.slice(6);
     return [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff].join('.');
   }
-  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`;
 }
 
 /** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a dotted IPv4 tail read, a zone dropped). */
@@ -76,7 +82,11 @@ export function publicOrigin(config: Pick<Config, 'publicUrl'>): string | undefi
 export function requirePublicOrigin(config: Pick<Config, 'publicUrl'>, what: string): string {
   const origin = publicOrigin(config);
   if (!origin) {
-    throw new ApiError(503, 'service_unavailable', `${what} is not available: this server has no PUBLIC_URL configured, so it cannot build a safe link. Ask the administrator to set PUBLIC_URL.`);
+    throw new ApiError(
+      503,
+      'service_unavailable',
+      `${what} is not available: this server has no PUBLIC_URL configured, so it cannot build a safe link. Ask the administrator to set PUBLIC_URL.`,
+    );
   }
   return origin;
 }

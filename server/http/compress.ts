@@ -53,22 +53,36 @@ export function compressJson(minBytes = COMPRESS_MIN_BYTES): MiddlewareHandler<A
     if (c.req.method === 'HEAD' || res.headers.has('content-encoding')) return;
     if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(res.headers.get('content-type') ?? '')) return;
     const declared = Number(res.headers.get('content-length') ?? NaN);
-    if (!encoding || declared < minBytes) { addVary(res.headers); return; }
+    if (!encoding || declared < minBytes) {
+      addVary(res.headers);
+      return;
+    }
     if (!res.body) return;
     const plain = Buffer.from(await res.arrayBuffer());
     const headers = new Headers(res.headers);
     addVary(headers);
     let body: Buffer = plain;
     if (plain.length >= minBytes) {
-      body = encoding === 'br'
-        ? await brotli(plain, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: plain.length, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } })
-        : await gz(plain, { level: 6 });
+      body =
+        encoding === 'br'
+          ? await brotli(plain, {
+              params: {
+                [constants.BROTLI_PARAM_QUALITY]: 4,
+                [constants.BROTLI_PARAM_SIZE_HINT]: plain.length,
+                [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+              },
+            })
+          : await gz(plain, { level: 6 });
       headers.set('content-encoding', encoding);
     }
     headers.set('content-length', String(body.length));
     // Unset first: assigning over a response would merge the old headers back in.
     c.res = undefined;
-    c.res = new Response(body.buffer.slice(body.byteOffset, body.byteOffset + body.length) as ArrayBuffer, { status: res.status, statusText: res.statusText, headers });
+    c.res = new Response(body.buffer.slice(body.byteOffset, body.byteOffset + body.length) as ArrayBuffer, {
+      status: res.status,
+      statusText: res.statusText,
+      headers,
+    });
   };
 }
 

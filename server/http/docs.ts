@@ -40,7 +40,10 @@ export function docsRoutes(api: OpenAPIHono<AppEnv>): void {
   const cache = new Map<string, Uint8Array<ArrayBuffer>>();
   const asset = (name: string) => {
     let bytes = cache.get(name);
-    if (!bytes) { bytes = new Uint8Array(readFileSync(join(DIST, name))); cache.set(name, bytes); }
+    if (!bytes) {
+      bytes = new Uint8Array(readFileSync(join(DIST, name)));
+      cache.set(name, bytes);
+    }
     return bytes;
   };
   api.get('/docs', (c) => c.html(PAGE));

@@ -9,9 +9,18 @@ import { device, idempotencyKey } from '../db/schema/index';
 import { ApiError } from '../errors';
 import { jsonText } from './rawJson';
 
-export interface DeviceInfo { id: string; seq: number | null }
-export interface IdempotencyInfo { key: string; device: DeviceInfo | null }
-export interface StoredAnswer { status: number; body: unknown }
+export interface DeviceInfo {
+  id: string;
+  seq: number | null;
+}
+export interface IdempotencyInfo {
+  key: string;
+  device: DeviceInfo | null;
+}
+export interface StoredAnswer {
+  status: number;
+  body: unknown;
+}
 
 const KEY = /^[A-Za-z0-9_-]{8,128}$/;
 const DEVICE = /^[A-Za-z0-9_-]{1,128}$/;
@@ -39,19 +48,42 @@ export function bodyHash(method: string, path: string, body: Uint8Array | string
 }
 
 // Every device action runs these: built once per database rather than per request.
-const answerByKey = (db: Db) => db.select().from(idempotencyKey).where(eq(idempotencyKey.key, sql.placeholder('key'))).prepare();
-const answerInsert = (db: Db) => db.insert(idempotencyKey).values({
-  key: sql.placeholder('key'), user_id: sql.placeholder('user_id'), device_id: sql.placeholder('device_id'),
-  device_seq: sql.placeholder('device_seq'), method: sql.placeholder('method'), path: sql.placeholder('path'),
-  body_hash: sql.placeholder('body_hash'), status: sql.placeholder('status'), response: sql.placeholder('response'),
-  created_at: sql.placeholder('created_at'),
-}).prepare();
-const deviceUpsert = (db: Db) => db.insert(device)
-  .values({ device_id: sql.placeholder('device_id'), user_id: sql.placeholder('user_id'), last_seq: sql.placeholder('seq'), updated_at: sql.placeholder('now') })
-  .onConflictDoUpdate({
-    target: device.device_id,
-    set: { last_seq: greatest(db, device.last_seq, bound('seq')), user_id: bound('user_id'), updated_at: bound('now') },
-  }).prepare();
+const answerByKey = (db: Db) =>
+  db
+    .select()
+    .from(idempotencyKey)
+    .where(eq(idempotencyKey.key, sql.placeholder('key')))
+    .prepare();
+const answerInsert = (db: Db) =>
+  db
+    .insert(idempotencyKey)
+    .values({
+      key: sql.placeholder('key'),
+      user_id: sql.placeholder('user_id'),
+      device_id: sql.placeholder('device_id'),
+      device_seq: sql.placeholder('device_seq'),
+      method: sql.placeholder('method'),
+      path: sql.placeholder('path'),
+      body_hash: sql.placeholder('body_hash'),
+      status: sql.placeholder('status'),
+      response: sql.placeholder('response'),
+      created_at: sql.placeholder('created_at'),
+    })
+    .prepare();
+const deviceUpsert = (db: Db) =>
+  db
+    .insert(device)
+    .values({
+      device_id: sql.placeholder('device_id'),
+      user_id: sql.placeholder('user_id'),
+      last_seq: sql.placeholder('seq'),
+      updated_at: sql.placeholder('now'),
+    })
+    .onConflictDoUpdate({
+      target: device.device_id,
+      set: { last_seq: greatest(db, device.last_seq, bound('seq')), user_id: bound('user_id'), updated_at: bound('now') },
+    })
+    .prepare();
 
 /** The stored answer for this key, or null if it was never answered; 422 if the key was used for another request. */
 export async function findAnswer(db: Db, key: string, userId: number, hash: string): Promise<StoredAnswer | null> {
@@ -65,11 +97,26 @@ export async function findAnswer(db: Db, key: string, userId: number, hash: stri
 
 /** Written inside the transaction of the effect, so the effect and its answer commit together. */
 export async function storeAnswer(
-  db: Db, info: IdempotencyInfo, userId: number, method: string, path: string, hash: string, answer: StoredAnswer, now: number,
+  db: Db,
+  info: IdempotencyInfo,
+  userId: number,
+  method: string,
+  path: string,
+  hash: string,
+  answer: StoredAnswer,
+  now: number,
 ): Promise<void> {
   await prepared(db, 'idempotency.answerInsert', answerInsert).run({
-    key: info.key, user_id: userId, device_id: info.device?.id ?? null, device_seq: info.device?.seq ?? null,
-    method, path, body_hash: hash, status: answer.status, response: jsonText(answer.body), created_at: now,
+    key: info.key,
+    user_id: userId,
+    device_id: info.device?.id ?? null,
+    device_seq: info.device?.seq ?? null,
+    method,
+    path,
+    body_hash: hash,
+    status: answer.status,
+    response: jsonText(answer.body),
+    created_at: now,
   });
   await noteDevice(db, info.device, userId, now);
 }

@@ -23,7 +23,8 @@ export const JSON_SMALL: JsonLimits = { bytes: 8 * 1024, depth: 4, keys: 64 };
 export const JSON_WEBHOOK: JsonLimits = { bytes: 64 * 1024, depth: 6, keys: 512 };
 
 /** The limits a route reads its JSON body with: its own, else JSON_SMALL when anyone may call it, else JSON_DEFAULT. */
-export const jsonLimitsOf = (spec: { access: unknown; jsonLimits?: JsonLimits }): JsonLimits => spec.jsonLimits ?? (spec.access === 'public' ? JSON_SMALL : JSON_DEFAULT);
+export const jsonLimitsOf = (spec: { access: unknown; jsonLimits?: JsonLimits }): JsonLimits =>
+  spec.jsonLimits ?? (spec.access === 'public' ? JSON_SMALL : JSON_DEFAULT);
 
 const kib = (n: number) => `${Math.round(n / 1024)} KiB`;
 
@@ -31,7 +32,8 @@ export const tooLargeBody = (limits: JsonLimits) =>
   new ApiError(413, 'payload_too_large', `Request body is larger than ${kib(limits.bytes)}, the most this route reads`);
 
 /** What the route's description says about its body. */
-export const describeJsonLimits = (l: JsonLimits) => `JSON body: at most ${kib(l.bytes)}, nested at most ${l.depth} deep, at most ${l.keys.toLocaleString('en-AU')} keys (413 or 400 otherwise).`;
+export const describeJsonLimits = (l: JsonLimits) =>
+  `JSON body: at most ${kib(l.bytes)}, nested at most ${l.depth} deep, at most ${l.keys.toLocaleString('en-AU')} keys (413 or 400 otherwise).`;
 
 /**
  * Refuses a body over the route's limits before it is parsed: bytes (413), then depth and key
@@ -48,13 +50,17 @@ export function checkJsonShape(raw: Uint8Array, limits: JsonLimits): void {
       for (i++; i < n && raw[i] !== 0x22; i++) if (raw[i] === 0x5c /* \ */) i++;
     } else if (b === 0x7b /* { */ || b === 0x5b /* [ */) {
       if (++depth > limits.depth) {
-        throw new ApiError(400, 'validation_error', `Request body is nested more than ${limits.depth} deep`, [{ path: '', message: `nesting deeper than ${limits.depth}` }]);
+        throw new ApiError(400, 'validation_error', `Request body is nested more than ${limits.depth} deep`, [
+          { path: '', message: `nesting deeper than ${limits.depth}` },
+        ]);
       }
     } else if (b === 0x7d /* } */ || b === 0x5d /* ] */) {
       depth--;
     } else if (b === 0x3a /* : */) {
       if (++keys > limits.keys) {
-        throw new ApiError(400, 'validation_error', `Request body has more than ${limits.keys} keys`, [{ path: '', message: `more than ${limits.keys} keys` }]);
+        throw new ApiError(400, 'validation_error', `Request body has more than ${limits.keys} keys`, [
+          { path: '', message: `more than ${limits.keys} keys` },
+        ]);
       }
     }
   }

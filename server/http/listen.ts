@@ -17,7 +17,12 @@ import { UPLOAD_LIMIT } from '../app';
  *   side is shut, the client's remaining bytes are read and dropped for a while) so the client reads
  *   the answer instead of a reset.
  */
-export interface ListenOptions { port: number; hostname?: string; drainLimit?: number; lingerMs?: number }
+export interface ListenOptions {
+  port: number;
+  hostname?: string;
+  drainLimit?: number;
+  lingerMs?: number;
+}
 
 type Fetch = Parameters<typeof getRequestListener>[0];
 

@@ -33,7 +33,12 @@ export function routeTemplate(c: Context): string | null {
 
 export function requestLogLine(c: Context, now: number, started: number, userId: number | undefined): RequestLogLine {
   return {
-    t: new Date(now).toISOString(), id: String(c.get('requestId') ?? ''), m: c.req.method, r: routeTemplate(c), s: c.res.status,
-    ms: Math.round(performance.now() - started), u: userId ?? null,
+    t: new Date(now).toISOString(),
+    id: String(c.get('requestId') ?? ''),
+    m: c.req.method,
+    r: routeTemplate(c),
+    s: c.res.status,
+    ms: Math.round(performance.now() - started),
+    u: userId ?? null,
   };
 }

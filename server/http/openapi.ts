@@ -14,17 +14,34 @@ export const ErrorBodySchema = z.object({
 });
 
 const ERROR_STATUSES: Record<string, string> = {
-  400: 'Invalid input', 401: 'Not authenticated', 403: 'Forbidden', 404: 'Not found', 409: 'Conflict or invalid transition',
-  413: 'Payload too large', 415: 'Unsupported media type', 422: 'Idempotency key reused with another body', 429: 'Rate limited',
+  400: 'Invalid input',
+  401: 'Not authenticated',
+  403: 'Forbidden',
+  404: 'Not found',
+  409: 'Conflict or invalid transition',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+  422: 'Idempotency key reused with another body',
+  429: 'Rate limited',
 };
 
 const errorContent = { 'application/json': { schema: ErrorBodySchema } };
 
 interface SpecLike {
-  path: string; catalogue: readonly string[]; summary: string; description?: string; tags?: readonly string[];
+  path: string;
+  catalogue: readonly string[];
+  summary: string;
+  description?: string;
+  tags?: readonly string[];
   access: Access;
-  params?: z.ZodType; query?: z.ZodType; body?: z.ZodType; bodyKind?: 'json' | 'multipart'; jsonLimits?: JsonLimits;
-  response?: z.ZodType; produces?: string; status?: number;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  bodyKind?: 'json' | 'multipart';
+  jsonLimits?: JsonLimits;
+  response?: z.ZodType;
+  produces?: string;
+  status?: number;
 }
 
 /** Multipart file fields are `z.instanceof(File)`, which JSON Schema cannot express: document them as binary strings. */
@@ -66,16 +83,22 @@ export function registerOperation(app: OpenAPIHono<AppEnv>, spec: SpecLike, meth
     summary: spec.summary,
     description: spec.description,
     tags: spec.tags ? [...spec.tags] : [spec.path.split('/')[1] ?? 'api'],
-    operationId: `${method}_${spec.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
+    operationId: `${method}_${spec.path
+      .replace(/[{}]/g, '')
+      .replace(/[^A-Za-z0-9]+/g, '_')
+      .replace(/^_|_$/g, '')}`,
     security: spec.access === 'public' ? [] : [{ bearerAuth: [] }],
     request: {
       params: asObject(spec.params),
       query: asObject(spec.query),
-      body: spec.body ? {
-        required: true, content: { [bodyMedia]: { schema: documentable(spec.body) } },
-        // The bounds every JSON body is held to (security issue 30), so callers can read them here.
-        ...(spec.bodyKind === 'multipart' ? {} : { description: describeJsonLimits(jsonLimitsOf(spec)) }),
-      } : undefined,
+      body: spec.body
+        ? {
+            required: true,
+            content: { [bodyMedia]: { schema: documentable(spec.body) } },
+            // The bounds every JSON body is held to (security issue 30), so callers can read them here.
+            ...(spec.bodyKind === 'multipart' ? {} : { description: describeJsonLimits(jsonLimitsOf(spec)) }),
+          }
+        : undefined,
     },
     responses,
     'x-catalogue': primary ? [...spec.catalogue] : [],

@@ -17,7 +17,12 @@ export interface RateLimiter {
   reset(key: string): Promise<void>;
 }
 
-interface Window { start: number; windowMs: number; n: number; limit: number }
+interface Window {
+  start: number;
+  windowMs: number;
+  n: number;
+  limit: number;
+}
 
 export const tooMany = (retryMs: number, what = 'Too many attempts'): ApiError => {
   const retry = Math.max(1, Math.ceil(retryMs / 1000));
@@ -48,21 +53,32 @@ export class BoundedTable<V> {
   get(key: string, now: number): V | undefined {
     const t = this.table(key);
     const v = t.get(key);
-    if (v !== undefined && this.expired(v, now)) { t.delete(key); return undefined; }
+    if (v !== undefined && this.expired(v, now)) {
+      t.delete(key);
+      return undefined;
+    }
     return v;
   }
 
   /** Stores `v` as the most recently touched entry; throws 429 when the table is full of live locks. */
   set(key: string, v: V, now: number): void {
     const t = this.table(key);
-    if (t.has(key)) { t.delete(key); t.set(key, v); return; }
+    if (t.has(key)) {
+      t.delete(key);
+      t.set(key, v);
+      return;
+    }
     if (t.size >= this.capacity) this.makeRoom(t, now);
     t.set(key, v);
   }
 
-  delete(key: string): void { this.table(key).delete(key); }
+  delete(key: string): void {
+    this.table(key).delete(key);
+  }
 
-  size(scope: string): number { return this.tables.get(scope)?.size ?? 0; }
+  size(scope: string): number {
+    return this.tables.get(scope)?.size ?? 0;
+  }
 
   private makeRoom(t: Map<string, V>, now: number): void {
     // Least recently touched first: expired entries gather at the front, so this stops early.
@@ -73,7 +89,10 @@ export class BoundedTable<V> {
     }
     if (t.size < this.capacity) return;
     for (const [k, v] of t) {
-      if (!this.locked(v, now)) { t.delete(k); return; }
+      if (!this.locked(v, now)) {
+        t.delete(k);
+        return;
+      }
     }
     throw tooMany(60_000, 'Too many clients are being throttled right now');
   }
@@ -82,7 +101,11 @@ export class BoundedTable<V> {
 export const LIMITER_CAPACITY = 50_000;
 
 export function memoryRateLimiter(capacity = LIMITER_CAPACITY): RateLimiter {
-  const windows = new BoundedTable<Window>(capacity, (w, now) => now - w.start >= w.windowMs, (w) => w.n >= w.limit);
+  const windows = new BoundedTable<Window>(
+    capacity,
+    (w, now) => now - w.start >= w.windowMs,
+    (w) => w.n >= w.limit,
+  );
   return {
     async hit(key, limit, windowMs, now) {
       const w = windows.get(key, now) ?? { start: now, windowMs, n: 0, limit };
@@ -91,11 +114,15 @@ export function memoryRateLimiter(capacity = LIMITER_CAPACITY): RateLimiter {
       windows.set(key, w, now);
       if (w.n > limit) throw tooMany(w.start + windowMs - now);
     },
-    async count(key, now) { return windows.get(key, now)?.n ?? 0; },
+    async count(key, now) {
+      return windows.get(key, now)?.n ?? 0;
+    },
     async refund(key, now) {
       const w = windows.get(key, now);
       if (w && w.n > 0) w.n -= 1;
     },
-    async reset(key) { windows.delete(key); },
+    async reset(key) {
+      windows.delete(key);
+    },
   };
 }

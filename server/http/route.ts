@@ -8,7 +8,15 @@ import { loadSession, touchSession } from '../services/auth/session';
 import type { App, AppEnv } from './env';
 import { errorResponse, toApiError, validationError } from './errorHandler';
 import {
-  bodyHash, deviceOf, findAnswer, idempotencyOf, isUniqueViolation, noteDevice, storeAnswer, type DeviceInfo, type IdempotencyInfo,
+  bodyHash,
+  deviceOf,
+  findAnswer,
+  idempotencyOf,
+  isUniqueViolation,
+  noteDevice,
+  storeAnswer,
+  type DeviceInfo,
+  type IdempotencyInfo,
   type StoredAnswer,
 } from './idempotency';
 import { registerOperation } from './openapi';
@@ -82,8 +90,7 @@ export interface Input<P extends Schema, Q extends Schema, B extends Schema, X> 
 type Result = unknown;
 /** What a transactional request's unit of work ends with; answered once its batch committed. */
 type Outcome = { result: Result } | { replayed: StoredAnswer } | { rejected: unknown };
-export type Handler<P extends Schema, Q extends Schema, B extends Schema, X> =
-  (input: Input<P, Q, B, X>) => Result | Promise<Result>;
+export type Handler<P extends Schema, Q extends Schema, B extends Schema, X> = (input: Input<P, Q, B, X>) => Result | Promise<Result>;
 
 /** Units that write one row (a session's last use, a refused request's answer). */
 const SMALL = { small: true } as const;
@@ -178,111 +185,124 @@ export function defineRoute<P extends Schema = undefined, Q extends Schema = und
   const status = spec.status ?? 200;
   methods.forEach((method, i) => registerOperation(app, spec, method, i === 0));
 
-  app.on(methods.map((m) => m.toUpperCase()), routingPath(spec.path), async (c) => {
-    const deps = c.get('deps');
-    // Reads are held back in server/app.ts; a mutation's answer waits here (docs/architecture.md).
-    const write = c.req.method !== 'GET' && c.req.method !== 'HEAD';
-    const since = deps.writes.failures;
-    let settle: (() => Promise<void>) | null = null;
-    const settled = async (res: Response): Promise<Response> => {
-      if (!settle) return res;
-      await deps.writes.settled(since).catch(() => undefined);
-      await settle().catch((err: unknown) => console.error('[courier] settle failed', c.req.method, c.req.path, err));
-      return res;
-    };
-    try {
-      const maybeUser = await (spec.access === 'public' ? tryAuthenticate(c) : authenticate(c));
-      checkAccess(maybeUser, spec.access);
-      const params = parseWith(spec.params as P, c.req.param(), 'path');
-      const query = parseWith(spec.query as Q, c.req.query(), 'query');
-      const idem = transactional && maybeUser ? idempotencyOf(c) : null;
-      const device = idem?.device ?? deviceOf(c);
-      const bodyRead = spec.body ? await readBody(c, spec.bodyKind ?? 'json', jsonLimitsOf(spec)) : null;
-      const hash = idem ? bodyHash(c.req.method, c.req.path, bodyRead?.raw ?? new Uint8Array()) : '';
-      const userId = maybeUser?.id ?? 0;
-
-      if (idem) {
-        const stored = await findAnswer(deps.db, idem.key, userId, hash);
-        if (stored) {
-          // It may be a twin's answer in the batch still open: replayed once that batch committed.
-          await deps.writes.settled();
-          return replay(c, stored.status, stored.body);
-        }
-      }
-
-      let body: Out<B>;
+  app.on(
+    methods.map((m) => m.toUpperCase()),
+    routingPath(spec.path),
+    async (c) => {
+      const deps = c.get('deps');
+      // Reads are held back in server/app.ts; a mutation's answer waits here (docs/architecture.md).
+      const write = c.req.method !== 'GET' && c.req.method !== 'HEAD';
+      const since = deps.writes.failures;
+      let settle: (() => Promise<void>) | null = null;
+      const settled = async (res: Response): Promise<Response> => {
+        if (!settle) return res;
+        await deps.writes.settled(since).catch(() => undefined);
+        await settle().catch((err: unknown) => console.error('[courier] settle failed', c.req.method, c.req.path, err));
+        return res;
+      };
       try {
-        body = parseWith(spec.body as B, bodyRead?.value, 'body');
-      } catch (err) {
-        if (idem) await deps.writes.run(() => recordRejection(deps, idem, userId, c, hash, err), SMALL);
-        throw err;
-      }
-      const userGetter = { get() { if (!maybeUser) throw unauthenticated(); return maybeUser; }, enumerable: true };
-      const make = <T>(prepared: T) => Object.defineProperty(
-        { c, deps, params, query, body, device, prepared, maybeUser }, 'user', userGetter,
-      ) as Input<P, Q, B, T>;
-      let prepared: X;
-      try {
-        prepared = spec.prepare ? await spec.prepare(make(undefined)) : (undefined as X);
-        const done = prepared;
-        if (spec.settle) settle = () => (spec.settle as NonNullable<typeof spec.settle>)(done, deps);
-      } catch (err) {
-        // A refused upload is an answer like any other rejection: replayed, never re-run.
-        if (idem) await deps.writes.run(() => recordRejection(deps, idem, userId, c, hash, err), SMALL);
-        throw err;
-      }
-      const input = make(prepared);
+        const maybeUser = await (spec.access === 'public' ? tryAuthenticate(c) : authenticate(c));
+        checkAccess(maybeUser, spec.access);
+        const params = parseWith(spec.params as P, c.req.param(), 'path');
+        const query = parseWith(spec.query as Q, c.req.query(), 'query');
+        const idem = transactional && maybeUser ? idempotencyOf(c) : null;
+        const device = idem?.device ?? deviceOf(c);
+        const bodyRead = spec.body ? await readBody(c, spec.bodyKind ?? 'json', jsonLimitsOf(spec)) : null;
+        const hash = idem ? bodyHash(c.req.method, c.req.path, bodyRead?.raw ?? new Uint8Array()) : '';
+        const userId = maybeUser?.id ?? 0;
 
-      if (!transactional) {
-        const result = await handler(input);
-        // Its writes joined whichever batch was open at the time; a failed one may have taken them.
-        if (write) await deps.writes.settled(since);
-        return settled(answer(c, result, status));
-      }
-
-      // One unit of the open write batch: the effect with its stored answer or, failing that, the
-      // rejection stored instead; one savepoint inside the unit so the rejection outlives the effect.
-      const outcome = await deps.writes.run(async (): Promise<Outcome> => {
-        try {
-          return {
-            result: await deps.db.$engine.savepoint(async () => {
-              const out = await handler(input);
-              if (!(out instanceof Response)) {
-                if (idem) await storeAnswer(deps.db, idem, userId, c.req.method, c.req.path, hash, { status, body: out }, deps.clock.now());
-                else if (maybeUser) await noteDevice(deps.db, device, maybeUser.id, deps.clock.now());
-              }
-              return out;
-            }),
-          };
-        } catch (err) {
-          // PostgreSQL could not serialize this unit: it runs again from the start (server/db/engine/postgres.ts).
-          if (isRetryable(err)) throw err;
-          if (idem) {
-            // A twin with the same key got there first (our insert of the key failed, or our handler
-            // saw the twin's effect and refused), maybe earlier in this same batch: its answer is ours.
-            const stored = await findAnswer(deps.db, idem.key, userId, hash);
-            if (stored) return { replayed: stored };
+        if (idem) {
+          const stored = await findAnswer(deps.db, idem.key, userId, hash);
+          if (stored) {
+            // It may be a twin's answer in the batch still open: replayed once that batch committed.
+            await deps.writes.settled();
+            return replay(c, stored.status, stored.body);
           }
-          // Nothing to keep: failing the unit lets the batch see the error itself (disk full...).
-          if (!(await recordRejection(deps, idem, userId, c, hash, err))) throw err;
-          return { rejected: err };
         }
-      }, { small: spec.small === true });
-      if ('replayed' in outcome) return settled(replay(c, outcome.replayed.status, outcome.replayed.body));
-      if ('rejected' in outcome) throw outcome.rejected;
-      return settled(answer(c, outcome.result, status));
-    } catch (err) {
-      if (write) {
-        // An error answer may rest on rows of a batch still open (a twin's key, a revoked token).
+
+        let body: Out<B>;
         try {
-          await deps.writes.settled(since);
-        } catch (batchErr) {
-          return settled(errorResponse(c, batchErr));
+          body = parseWith(spec.body as B, bodyRead?.value, 'body');
+        } catch (err) {
+          if (idem) await deps.writes.run(() => recordRejection(deps, idem, userId, c, hash, err), SMALL);
+          throw err;
         }
+        const userGetter = {
+          get() {
+            if (!maybeUser) throw unauthenticated();
+            return maybeUser;
+          },
+          enumerable: true,
+        };
+        const make = <T>(prepared: T) =>
+          Object.defineProperty({ c, deps, params, query, body, device, prepared, maybeUser }, 'user', userGetter) as Input<P, Q, B, T>;
+        let prepared: X;
+        try {
+          prepared = spec.prepare ? await spec.prepare(make(undefined)) : (undefined as X);
+          const done = prepared;
+          if (spec.settle) settle = () => (spec.settle as NonNullable<typeof spec.settle>)(done, deps);
+        } catch (err) {
+          // A refused upload is an answer like any other rejection: replayed, never re-run.
+          if (idem) await deps.writes.run(() => recordRejection(deps, idem, userId, c, hash, err), SMALL);
+          throw err;
+        }
+        const input = make(prepared);
+
+        if (!transactional) {
+          const result = await handler(input);
+          // Its writes joined whichever batch was open at the time; a failed one may have taken them.
+          if (write) await deps.writes.settled(since);
+          return settled(answer(c, result, status));
+        }
+
+        // One unit of the open write batch: the effect with its stored answer or, failing that, the
+        // rejection stored instead; one savepoint inside the unit so the rejection outlives the effect.
+        const outcome = await deps.writes.run(
+          async (): Promise<Outcome> => {
+            try {
+              return {
+                result: await deps.db.$engine.savepoint(async () => {
+                  const out = await handler(input);
+                  if (!(out instanceof Response)) {
+                    if (idem)
+                      await storeAnswer(deps.db, idem, userId, c.req.method, c.req.path, hash, { status, body: out }, deps.clock.now());
+                    else if (maybeUser) await noteDevice(deps.db, device, maybeUser.id, deps.clock.now());
+                  }
+                  return out;
+                }),
+              };
+            } catch (err) {
+              // PostgreSQL could not serialize this unit: it runs again from the start (server/db/engine/postgres.ts).
+              if (isRetryable(err)) throw err;
+              if (idem) {
+                // A twin with the same key got there first (our insert of the key failed, or our handler
+                // saw the twin's effect and refused), maybe earlier in this same batch: its answer is ours.
+                const stored = await findAnswer(deps.db, idem.key, userId, hash);
+                if (stored) return { replayed: stored };
+              }
+              // Nothing to keep: failing the unit lets the batch see the error itself (disk full...).
+              if (!(await recordRejection(deps, idem, userId, c, hash, err))) throw err;
+              return { rejected: err };
+            }
+          },
+          { small: spec.small === true },
+        );
+        if ('replayed' in outcome) return settled(replay(c, outcome.replayed.status, outcome.replayed.body));
+        if ('rejected' in outcome) throw outcome.rejected;
+        return settled(answer(c, outcome.result, status));
+      } catch (err) {
+        if (write) {
+          // An error answer may rest on rows of a batch still open (a twin's key, a revoked token).
+          try {
+            await deps.writes.settled(since);
+          } catch (batchErr) {
+            return settled(errorResponse(c, batchErr));
+          }
+        }
+        return settled(errorResponse(c, err));
       }
-      return settled(errorResponse(c, err));
-    }
-  });
+    },
+  );
 }
 
 function answer(c: Context<AppEnv>, result: Result, status: number): Response {
@@ -291,7 +311,11 @@ function answer(c: Context<AppEnv>, result: Result, status: number): Response {
 }
 
 async function tryAuthenticate(c: Context<AppEnv>): Promise<SessionUser | undefined> {
-  try { return await authenticate(c); } catch { return undefined; }
+  try {
+    return await authenticate(c);
+  } catch {
+    return undefined;
+  }
 }
 
 function replay(c: Context<AppEnv>, status: number, body: unknown): Response {
@@ -305,7 +329,14 @@ function replay(c: Context<AppEnv>, status: number, body: unknown): Response {
  * together with whatever the rejection must leave behind (a refused scan is recorded). Runs inside
  * a unit of the write batch; answers whether it wrote anything.
  */
-async function recordRejection(deps: Deps, idem: IdempotencyInfo | null, userId: number, c: Context<AppEnv>, hash: string, err: unknown): Promise<boolean> {
+async function recordRejection(
+  deps: Deps,
+  idem: IdempotencyInfo | null,
+  userId: number,
+  c: Context<AppEnv>,
+  hash: string,
+  err: unknown,
+): Promise<boolean> {
   const apiError = toApiError(err);
   const keep = idem != null && RECORDED.has(apiError.status) && !apiError.retryable;
   if (!keep && !apiError.record) return false;
@@ -313,7 +344,16 @@ async function recordRejection(deps: Deps, idem: IdempotencyInfo | null, userId:
     await deps.db.$engine.savepoint(async () => {
       await apiError.record?.();
       if (keep && idem) {
-        await storeAnswer(deps.db, idem, userId, c.req.method, c.req.path, hash, { status: apiError.status, body: apiError.toBody() }, deps.clock.now());
+        await storeAnswer(
+          deps.db,
+          idem,
+          userId,
+          c.req.method,
+          c.req.path,
+          hash,
+          { status: apiError.status, body: apiError.toBody() },
+          deps.clock.now(),
+        );
       }
     });
     return true;

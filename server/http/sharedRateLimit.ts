@@ -39,26 +39,41 @@ export function databaseRateLimiter(db: Db): RateLimiter {
       const end = now + windowMs;
       // The window restarts when the stored one ended; SET reads the row as it was before this statement.
       const ended = sql`${throttle.until_at} <= ${now}`;
-      const row = await outside(() => db.insert(throttle).values({ key, n: 1, until_at: end, expires_at: end })
-        .onConflictDoUpdate({
-          target: throttle.key,
-          set: {
-            n: sql`case when ${ended} then 1 else ${throttle.n} + 1 end`,
-            until_at: sql`case when ${ended} then ${epochMs(end)} else ${throttle.until_at} end`,
-            expires_at: sql`case when ${ended} then ${epochMs(end)} else ${throttle.expires_at} end`,
-          },
-        })
-        .returning({ n: throttle.n, until: throttle.until_at }).get());
+      const row = await outside(() =>
+        db
+          .insert(throttle)
+          .values({ key, n: 1, until_at: end, expires_at: end })
+          .onConflictDoUpdate({
+            target: throttle.key,
+            set: {
+              n: sql`case when ${ended} then 1 else ${throttle.n} + 1 end`,
+              until_at: sql`case when ${ended} then ${epochMs(end)} else ${throttle.until_at} end`,
+              expires_at: sql`case when ${ended} then ${epochMs(end)} else ${throttle.expires_at} end`,
+            },
+          })
+          .returning({ n: throttle.n, until: throttle.until_at })
+          .get(),
+      );
       if (row && row.n > limit) throw tooMany(row.until - now);
     },
     async count(key, now) {
-      const row = await outside(() => db.select({ n: throttle.n }).from(throttle)
-        .where(and(eq(throttle.key, key), gt(throttle.until_at, now))).get());
+      const row = await outside(() =>
+        db
+          .select({ n: throttle.n })
+          .from(throttle)
+          .where(and(eq(throttle.key, key), gt(throttle.until_at, now)))
+          .get(),
+      );
       return row?.n ?? 0;
     },
     async refund(key, now) {
-      await outside(() => db.update(throttle).set({ n: sql`${throttle.n} - 1` })
-        .where(and(eq(throttle.key, key), gt(throttle.n, 0), gt(throttle.until_at, now))).run());
+      await outside(() =>
+        db
+          .update(throttle)
+          .set({ n: sql`${throttle.n} - 1` })
+          .where(and(eq(throttle.key, key), gt(throttle.n, 0), gt(throttle.until_at, now)))
+          .run(),
+      );
     },
     async reset(key) {
       await outside(() => db.delete(throttle).where(eq(throttle.key, key)).run());

@@ -38,7 +38,8 @@ function coerce(column: SQLiteColumn, raw: string): unknown {
   }
   if (column.dataType === 'number') {
     const n = Number(raw);
-    if (raw === '' || !Number.isFinite(n)) throw badRequest(`Filter ${column.name} takes a number`, [{ path: column.name, message: 'expected a number' }]);
+    if (raw === '' || !Number.isFinite(n))
+      throw badRequest(`Filter ${column.name} takes a number`, [{ path: column.name, message: 'expected a number' }]);
     return n;
   }
   return raw;
@@ -66,7 +67,10 @@ export function listConditions(table: SQLiteTable, spec: ListSpec, query: Record
     const raw = query[param];
     const column = cols[colName];
     if (raw == null || raw === '' || !column) continue;
-    const values = raw.split(',').slice(0, 100).map((v) => coerce(column, v.trim()));
+    const values = raw
+      .split(',')
+      .slice(0, 100)
+      .map((v) => coerce(column, v.trim()));
     if (values.length === 1) parts.push(eq(column, values[0]));
     else parts.push(sql`${column} in ${values}`);
   }
@@ -75,14 +79,19 @@ export function listConditions(table: SQLiteTable, spec: ListSpec, query: Record
 
 export function orderBy(table: SQLiteTable, spec: ListSpec, ordering: string | undefined): SQL[] {
   const cols = columnsOf(table);
-  const wanted = (ordering ?? spec.defaultOrdering ?? '-id').split(',').map((s) => s.trim()).filter(Boolean);
+  const wanted = (ordering ?? spec.defaultOrdering ?? '-id')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const allowed = new Set([...(spec.ordering ?? []), 'id']);
   const out: SQL[] = [];
   for (const field of wanted) {
     const name = field.replace(/^-/, '');
     const column = cols[name];
     if (!allowed.has(name) || !column) {
-      throw badRequest(`Cannot order by "${name}"; allowed: ${[...allowed].join(', ')}`, [{ path: 'ordering', message: `unknown field ${name}` }]);
+      throw badRequest(`Cannot order by "${name}"; allowed: ${[...allowed].join(', ')}`, [
+        { path: 'ordering', message: `unknown field ${name}` },
+      ]);
     }
     out.push(field.startsWith('-') ? desc(column) : asc(column));
   }
@@ -107,12 +116,27 @@ export function pageLinks(url: string, page: number, pageSize: number, count: nu
 
 /** One page of rows of `table` under `where`, shaped by `shape`. */
 export async function listPage<TTable extends SQLiteTable, T>(
-  db: Db, table: TTable, where: SQL | undefined, order: (SQL | SQLiteColumn)[], opts: ListOptions, url: string,
+  db: Db,
+  table: TTable,
+  where: SQL | undefined,
+  order: (SQL | SQLiteColumn)[],
+  opts: ListOptions,
+  url: string,
   shape: (rows: TTable['$inferSelect'][]) => T[] | Promise<T[]>,
 ): Promise<Page<T>> {
-  const countRow = await db.select({ n: sql<number>`count(*)` }).from(table).where(where).get();
+  const countRow = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(table)
+    .where(where)
+    .get();
   const count = countRow?.n ?? 0;
-  const rows = (await db.select().from(table).where(where).orderBy(...order)
-    .limit(opts.page_size).offset((opts.page - 1) * opts.page_size).all()) as TTable['$inferSelect'][];
+  const rows = (await db
+    .select()
+    .from(table)
+    .where(where)
+    .orderBy(...order)
+    .limit(opts.page_size)
+    .offset((opts.page - 1) * opts.page_size)
+    .all()) as TTable['$inferSelect'][];
   return { count, ...pageLinks(url, opts.page, opts.page_size, count), results: await shape(rows) };
 }

@@ -61,7 +61,9 @@ export function registerRoutes(app: App): void {
   dispatchRoutes(app);
   moneyRoutes(app);
   auditRoutes(app);
-  reportRoutes(app); pickupRoutes(app); webhookRoutes(app);
+  reportRoutes(app);
+  pickupRoutes(app);
+  webhookRoutes(app);
   recipientRoutes(app);
   doorRoutes(app);
   codRoutes(app);

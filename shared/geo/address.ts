@@ -18,16 +18,45 @@ export const REVIEW_FROM: Precision = 'suburb';
 export const needsReview = (p: Precision): boolean => precisionRank(p) >= precisionRank(REVIEW_FROM);
 
 const ABBREVIATIONS: Record<string, string> = {
-  st: 'street', str: 'street', rd: 'road', ave: 'avenue', av: 'avenue', pde: 'parade', dr: 'drive', drv: 'drive', ln: 'lane',
-  pl: 'place', cres: 'crescent', cr: 'crescent', ct: 'court', hwy: 'highway', tce: 'terrace', blvd: 'boulevard', cct: 'circuit',
-  cl: 'close', esp: 'esplanade', gr: 'grove', sq: 'square', mt: 'mount', nth: 'north', sth: 'south',
+  st: 'street',
+  str: 'street',
+  rd: 'road',
+  ave: 'avenue',
+  av: 'avenue',
+  pde: 'parade',
+  dr: 'drive',
+  drv: 'drive',
+  ln: 'lane',
+  pl: 'place',
+  cres: 'crescent',
+  cr: 'crescent',
+  ct: 'court',
+  hwy: 'highway',
+  tce: 'terrace',
+  blvd: 'boulevard',
+  cct: 'circuit',
+  cl: 'close',
+  esp: 'esplanade',
+  gr: 'grove',
+  sq: 'square',
+  mt: 'mount',
+  nth: 'north',
+  sth: 'south',
 };
 
 /** Lower case, punctuation to spaces, common street-type abbreviations spelled out: "12 Campbell Pde." -> "12 campbell parade". */
 export function normaliseAddress(text: string | null | undefined): string {
   if (!text) return '';
-  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ').trim().split(' ').filter(Boolean).map((w) => ABBREVIATIONS[w] ?? w).join(' ');
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim()
+    .split(' ')
+    .filter(Boolean)
+    .map((w) => ABBREVIATIONS[w] ?? w)
+    .join(' ');
 }
 
 /** The address book / cache key of a delivery address: the normalised street address and the postcode. Null without an address. */
@@ -57,7 +86,9 @@ export const AGREEMENT_M = 50;
 export const MIN_AGREEING_DRIVERS = 3;
 
 /** One delivery's recorded position, and the driver whose phone recorded it. */
-export interface Sighting extends LatLng { driver: number }
+export interface Sighting extends LatLng {
+  driver: number;
+}
 
 /**
  * The position the shared address book takes from deliveries, or null to leave it as it is
@@ -69,10 +100,18 @@ export interface Sighting extends LatLng { driver: number }
  * - a learned position (`current`) moves only to a place more drivers agree on than agree with it.
  * Sightings of parcels whose sender placed the point never get here (server/services/geo/addressBook.ts).
  */
-export function agreedPosition(sightings: Sighting[], current: LatLng | null = null, minDrivers = MIN_AGREEING_DRIVERS): (LatLng & { samples: number }) | null {
+export function agreedPosition(
+  sightings: Sighting[],
+  current: LatLng | null = null,
+  minDrivers = MIN_AGREEING_DRIVERS,
+): (LatLng & { samples: number }) | null {
   const votes: Sighting[] = [];
   const seen = new Set<number>();
-  for (const s of sightings) if (!seen.has(s.driver)) { seen.add(s.driver); votes.push(s); }
+  for (const s of sightings)
+    if (!seen.has(s.driver)) {
+      seen.add(s.driver);
+      votes.push(s);
+    }
   const near = (p: LatLng) => votes.filter((v) => haversineDistance(v, p) <= AGREEMENT_M);
   let best: Sighting[] = [];
   for (const v of votes) {
@@ -89,7 +128,12 @@ export function agreedPosition(sightings: Sighting[], current: LatLng | null = n
 }
 
 /** One hit of a Nominatim (`format=jsonv2`) or Photon (GeoJSON) search answer. */
-export interface GeocodeHit { latitude: number; longitude: number; precision: Precision; label: string }
+export interface GeocodeHit {
+  latitude: number;
+  longitude: number;
+  precision: Precision;
+  label: string;
+}
 
 /**
  * Nominatim's `category`/`type`/`addresstype` (or Photon's `osm_key`/`type`) to a precision. A house
@@ -99,7 +143,8 @@ export function precisionOfPlace(kind: { addresstype?: string; type?: string; cl
   const names = [kind.type, kind.addresstype].map((v) => (v ?? '').toLowerCase());
   const cls = (kind.class ?? kind.osm_key ?? '').toLowerCase();
   const any = (list: string[]) => names.some((n) => list.includes(n));
-  if (any(['house', 'building', 'house_number', 'address']) || ['building', 'amenity', 'shop', 'office', 'craft'].includes(cls)) return 'exact';
+  if (any(['house', 'building', 'house_number', 'address']) || ['building', 'amenity', 'shop', 'office', 'craft'].includes(cls))
+    return 'exact';
   if (cls === 'highway' || any(['road', 'street'])) return 'street';
   if (any(['postcode'])) return 'postcode';
   return 'suburb';
@@ -121,8 +166,13 @@ export function readGeocodeAnswer(body: unknown): GeocodeHit | null {
       const lng = num(p?.lon);
       if (!validCoordinates(lat, lng)) continue;
       return {
-        latitude: lat, longitude: lng as number,
-        precision: precisionOfPlace({ addresstype: p.addresstype as string | undefined, type: p.type as string | undefined, class: (p.class ?? p.category) as string | undefined }),
+        latitude: lat,
+        longitude: lng as number,
+        precision: precisionOfPlace({
+          addresstype: p.addresstype as string | undefined,
+          type: p.type as string | undefined,
+          class: (p.class ?? p.category) as string | undefined,
+        }),
         label: typeof p.display_name === 'string' ? p.display_name.slice(0, 300) : '',
       };
     }
@@ -137,8 +187,13 @@ export function readGeocodeAnswer(body: unknown): GeocodeHit | null {
       if (!validCoordinates(lat, lng)) continue;
       const kind = props.housenumber ? 'house' : (props.type as string | undefined);
       return {
-        latitude: lat, longitude: lng as number, precision: precisionOfPlace({ type: kind, osm_key: props.osm_key as string | undefined }),
-        label: [props.housenumber, props.street ?? props.name, props.city].filter((x) => typeof x === 'string' || typeof x === 'number').join(' ').slice(0, 300),
+        latitude: lat,
+        longitude: lng as number,
+        precision: precisionOfPlace({ type: kind, osm_key: props.osm_key as string | undefined }),
+        label: [props.housenumber, props.street ?? props.name, props.city]
+          .filter((x) => typeof x === 'string' || typeof x === 'number')
+          .join(' ')
+          .slice(0, 300),
       };
     }
     return null;

@@ -65,10 +65,18 @@ const MAX_MOVES_PER_ROUTE = 8;
  */
 const IMPROVE_BUDGET = 250_000;
 
-interface Timed { arrive: number; begin: number; depart: number }
+interface Timed {
+  arrive: number;
+  begin: number;
+  depart: number;
+}
 
 /** Arrival, start of service and departure of each stop, and when the van is back. */
-export function amendSchedule(route: AmendRoute, stops: readonly AmendStop[], travel: AmendInput['travel']): { times: Timed[]; back: number; travelS: number } {
+export function amendSchedule(
+  route: AmendRoute,
+  stops: readonly AmendStop[],
+  travel: AmendInput['travel'],
+): { times: Timed[]; back: number; travelS: number } {
   let at = route.startAt;
   let here = route.from;
   let travelS = 0;
@@ -89,21 +97,37 @@ export function amendSchedule(route: AmendRoute, stops: readonly AmendStop[], tr
  * A stop already late (or a shift already overrun) cannot be fixed by an insertion; it must only not
  * get worse: its limit is the later of its window's close and the time service begins now.
  */
-function limits(route: AmendRoute, stops: readonly AmendStop[], sched: ReturnType<typeof amendSchedule>): { close: number[]; endBy: number } {
+function limits(
+  route: AmendRoute,
+  stops: readonly AmendStop[],
+  sched: ReturnType<typeof amendSchedule>,
+): { close: number[]; endBy: number } {
   return {
     close: stops.map((s, i) => Math.max(s.window?.[1] ?? Infinity, sched.times[i].begin)),
     endBy: Math.max(route.endBy ?? Infinity, sched.back),
   };
 }
 
-interface Working { route: AmendRoute; stops: AmendStop[]; close: Map<number, number>; endBy: number; load: number[] }
+interface Working {
+  route: AmendRoute;
+  stops: AmendStop[];
+  close: Map<number, number>;
+  endBy: number;
+  load: number[];
+}
 
 /**
  * A route's timing with, per stop, the latest its service may begin so that every later stop stays
  * inside its limit and the van inside its shift: with it, whether a stop fits between two others is
  * answered in constant time (the classic forward/backward slack of insertion heuristics).
  */
-interface Slack { begin: number[]; depart: number[]; latest: number[]; back: number; travelS: number }
+interface Slack {
+  begin: number[];
+  depart: number[];
+  latest: number[];
+  back: number;
+  travelS: number;
+}
 
 function slackOf(w: Working, stops: readonly AmendStop[], travel: AmendInput['travel']): Slack {
   const { times, back, travelS } = amendSchedule(w.route, stops, travel);
@@ -125,7 +149,14 @@ const costOf = (route: AmendRoute, s: { back: number; travelS: number }) => s.tr
  * fit. The time part is the delay pushed onto the next stop (or onto the return), an upper bound of
  * how much later the van is back: waits downstream may absorb some of it.
  */
-function insertionCost(w: Working, stops: readonly AmendStop[], sl: Slack, job: AmendStop, at: number, travel: AmendInput['travel']): number | null {
+function insertionCost(
+  w: Working,
+  stops: readonly AmendStop[],
+  sl: Slack,
+  job: AmendStop,
+  at: number,
+  travel: AmendInput['travel'],
+): number | null {
   const prev = at === 0 ? w.route.from : stops[at - 1].location;
   const leave = at === 0 ? w.route.startAt : sl.depart[at - 1];
   const into = travel(prev, job.location);
@@ -145,11 +176,21 @@ function insertionCost(w: Working, stops: readonly AmendStop[], sl: Slack, job: 
   return into + home - wasHome + (done + home - sl.back);
 }
 
-const addLoad = (load: number[], d: readonly number[] | undefined) => { d?.forEach((x, k) => { load[k] = (load[k] ?? 0) + x; }); };
-const roomFor = (w: Working, d: readonly number[] | undefined) => !d || d.every((x, k) => (w.load[k] ?? 0) + x <= (w.route.capacity?.[k] ?? Infinity) + 1e-9);
+const addLoad = (load: number[], d: readonly number[] | undefined) => {
+  d?.forEach((x, k) => {
+    load[k] = (load[k] ?? 0) + x;
+  });
+};
+const roomFor = (w: Working, d: readonly number[] | undefined) =>
+  !d || d.every((x, k) => (w.load[k] ?? 0) + x <= (w.route.capacity?.[k] ?? Infinity) + 1e-9);
 
 /** Cheapest feasible place for one stop over all routes, or null: O(stops) constant-time checks. */
-function bestInsertion(ws: Working[], slacks: Slack[], job: AmendStop, travel: AmendInput['travel']): { k: number; at: number; cost: number } | null {
+function bestInsertion(
+  ws: Working[],
+  slacks: Slack[],
+  job: AmendStop,
+  travel: AmendInput['travel'],
+): { k: number; at: number; cost: number } | null {
   let best: { k: number; at: number; cost: number } | null = null;
   ws.forEach((w, k) => {
     if (!roomFor(w, job.demand)) return;
@@ -165,7 +206,14 @@ function bestInsertion(ws: Working[], slacks: Slack[], job: AmendStop, travel: A
  * Moves an existing stop elsewhere on its route when that saves more than the penalty; repeats
  * while it pays (at most MAX_MOVES_PER_ROUTE times). O(stops²) per round.
  */
-function improve(w: Working, movable: ReadonlySet<number>, penalty: number, travel: AmendInput['travel'], moved: Set<number>, budget: { left: number }): void {
+function improve(
+  w: Working,
+  movable: ReadonlySet<number>,
+  penalty: number,
+  travel: AmendInput['travel'],
+  moved: Set<number>,
+  budget: { left: number },
+): void {
   for (let round = 0; round < Math.min(w.stops.length, MAX_MOVES_PER_ROUTE); round++) {
     // A round costs about stops²; one that does not fit in what is left is not started.
     const roundCost = w.stops.length * (2 * w.stops.length + 1);
@@ -185,7 +233,8 @@ function improve(w: Working, movable: ReadonlySet<number>, penalty: number, trav
         if (extra == null) continue;
         // A stop moved once already costs nothing more to move again.
         const gain = cur - (base + extra) - (moved.has(stop.id) ? 0 : penalty);
-        if (gain > 1e-9 && (!best || gain > best.gain)) best = { stops: [...rest.slice(0, at), stop, ...rest.slice(at)], gain, id: stop.id };
+        if (gain > 1e-9 && (!best || gain > best.gain))
+          best = { stops: [...rest.slice(0, at), stop, ...rest.slice(at)], gain, id: stop.id };
       }
     }
     if (!best) return;
@@ -211,7 +260,10 @@ export function amendRoutes(input: AmendInput): AmendResult {
   const slacks = ws.map((w) => slackOf(w, w.stops, travel));
   for (const job of [...input.jobs].sort(byUrgency)) {
     const best = bestInsertion(ws, slacks, job, travel);
-    if (!best) { unassigned.push(job.id); continue; }
+    if (!best) {
+      unassigned.push(job.id);
+      continue;
+    }
     const w = ws[best.k];
     w.stops.splice(best.at, 0, job);
     w.close.set(job.id, job.window?.[1] ?? Infinity);

@@ -8,7 +8,10 @@ import { localTimeToInstant } from '../time/zone';
  */
 
 /** Great-circle travel: straight line × detour factor at a steady speed (the default provider's model). */
-export interface TravelModel { speedKmh: number; detourFactor: number }
+export interface TravelModel {
+  speedKmh: number;
+  detourFactor: number;
+}
 export const DEFAULT_TRAVEL: TravelModel = { speedKmh: 30, detourFactor: 1.3 };
 /** Time at the door when neither the parcel nor its company says otherwise. */
 export const DEFAULT_SERVICE_S = 180;

@@ -10,9 +10,7 @@ const RAD = Math.PI / 180;
 export function haversineDistance(a: LatLng, b: LatLng): number {
   const dLat = (b.latitude - a.latitude) * RAD;
   const dLng = (b.longitude - a.longitude) * RAD;
-  const s =
-    Math.sin(dLat / 2) ** 2 +
-    Math.cos(a.latitude * RAD) * Math.cos(b.latitude * RAD) * Math.sin(dLng / 2) ** 2;
+  const s = Math.sin(dLat / 2) ** 2 + Math.cos(a.latitude * RAD) * Math.cos(b.latitude * RAD) * Math.sin(dLng / 2) ** 2;
   // Clamp: rounding can push s a hair above 1 for antipodal points, making asin NaN.
   return 2 * EARTH_RADIUS_M * Math.asin(Math.sqrt(Math.min(1, s)));
 }

@@ -7,7 +7,11 @@ import { TravelTimeError, type GreatCircleOptions } from './provider';
  * durations and distances), else the great-circle estimate. Stored with the route at commit so every
  * later ETA walks the same roads the plan promised on.
  */
-export interface Leg { durationS: number; distanceM: number | null; source: string }
+export interface Leg {
+  durationS: number;
+  distanceM: number | null;
+  source: string;
+}
 
 /** The great-circle estimate of a leg: straight line × detour factor at the configured speed. */
 export function estimateLeg(a: LatLng, b: LatLng, o: GreatCircleOptions): Leg {
@@ -19,7 +23,12 @@ export function estimateLegs(points: readonly LatLng[], o: GreatCircleOptions): 
   return points.slice(1).map((p, i) => estimateLeg(points[i]!, p, o));
 }
 
-export interface OsrmRouteOptions { baseUrl: string; profile?: string; timeoutMs?: number; fetch?: typeof fetch }
+export interface OsrmRouteOptions {
+  baseUrl: string;
+  profile?: string;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
 
 /** osrm-routed answers at most this many waypoints per route request by default (--max-viaroute-size 500). */
 const MAX_WAYPOINTS = 500;
@@ -41,18 +50,29 @@ export async function osrmRouteLegs(points: readonly LatLng[], o: OsrmRouteOptio
     const coords = block.map((p) => `${p.longitude.toFixed(6)},${p.latitude.toFixed(6)}`).join(';');
     let res: Response;
     try {
-      res = await doFetch(`${base}/route/v1/${encodeURIComponent(profile)}/${coords}?overview=false&steps=false`, { signal: AbortSignal.timeout(o.timeoutMs ?? 10_000) });
+      res = await doFetch(`${base}/route/v1/${encodeURIComponent(profile)}/${coords}?overview=false&steps=false`, {
+        signal: AbortSignal.timeout(o.timeoutMs ?? 10_000),
+      });
     } catch (err) {
       throw new TravelTimeError(`OSRM unreachable or too slow: ${err instanceof Error ? err.message : String(err)}`);
     }
     let body: { code?: string; message?: string; routes?: { legs?: { duration?: unknown; distance?: unknown }[] }[] };
-    try { body = await res.json() as typeof body; } catch { throw new TravelTimeError(`OSRM answered HTTP ${res.status} without JSON`); }
+    try {
+      body = (await res.json()) as typeof body;
+    } catch {
+      throw new TravelTimeError(`OSRM answered HTTP ${res.status} without JSON`);
+    }
     if (!res.ok || body.code !== 'Ok') throw new TravelTimeError(`OSRM: ${body.code ?? res.status} ${body.message ?? ''}`.trim());
     const legs = body.routes?.[0]?.legs;
     if (!Array.isArray(legs) || legs.length !== block.length - 1) throw new TravelTimeError('OSRM: legs do not match the waypoints');
     for (const l of legs) {
-      if (typeof l.duration !== 'number' || !Number.isFinite(l.duration) || l.duration < 0) throw new TravelTimeError('OSRM: a leg without a duration');
-      out.push({ durationS: l.duration, distanceM: typeof l.distance === 'number' && Number.isFinite(l.distance) ? l.distance : null, source });
+      if (typeof l.duration !== 'number' || !Number.isFinite(l.duration) || l.duration < 0)
+        throw new TravelTimeError('OSRM: a leg without a duration');
+      out.push({
+        durationS: l.duration,
+        distanceM: typeof l.distance === 'number' && Number.isFinite(l.distance) ? l.distance : null,
+        source,
+      });
     }
   }
   return out;

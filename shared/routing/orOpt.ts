@@ -33,7 +33,7 @@ function trySegment(s: SearchState, s1: number, sL: number, len: number): boolea
 
   let flipExtra = 0;
   if (!symmetric && len > 1) {
-    for (let v = s1; v !== sL; ) {
+    for (let v = s1; v !== sL;) {
       const w = tour.next(v);
       flipExtra += d[w * n + v] - d[v * n + w];
       v = w;

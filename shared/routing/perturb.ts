@@ -24,8 +24,7 @@ export function localDoubleBridge(s: SearchState, rng: Rng, maxLen: number, dumm
   if (dummy >= 0 && (a1 === dummy || b1 === dummy || b2 === dummy || c1 === dummy || c2 === dummy || d1 === dummy)) {
     return false;
   }
-  s.delta +=
-    d[a1 * n + c1] + d[c2 * n + b1] + d[b2 * n + d1] - d[a1 * n + b1] - d[b2 * n + c1] - d[c2 * n + d1];
+  s.delta += d[a1 * n + c1] + d[c2 * n + b1] + d[b2 * n + d1] - d[a1 * n + b1] - d[b2 * n + c1] - d[c2 * n + d1];
   // Segment B moves behind C; moveSegment shifts the shorter side, here C (or B).
   tour.moveSegment((p + 1) % n, l1, c2, false);
   s.push(a1);

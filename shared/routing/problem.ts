@@ -16,13 +16,7 @@ export interface TourProblem {
   end: number | null;
 }
 
-export function buildProblem(
-  flat: Float64Array,
-  n0: number,
-  symmetric: boolean,
-  start: number,
-  end: number | null,
-): TourProblem {
+export function buildProblem(flat: Float64Array, n0: number, symmetric: boolean, start: number, end: number | null): TourProblem {
   let lo = 0;
   let hi = 0;
   for (let i = 0; i < flat.length; i++) {

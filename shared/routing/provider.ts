@@ -66,8 +66,9 @@ export function osrmTableProvider(o: OsrmOptions): TravelTimeProvider {
     const idx = [...new Set([...sources, ...targets])];
     const at = new Map(idx.map((p, i) => [p, i]));
     const coords = idx.map((p) => `${points[p].longitude.toFixed(6)},${points[p].latitude.toFixed(6)}`).join(';');
-    const url = `${base}/table/v1/${encodeURIComponent(profile)}/${coords}?sources=${sources.map((s) => at.get(s)).join(';')}`
-      + `&destinations=${targets.map((t) => at.get(t)).join(';')}&annotations=duration`;
+    const url =
+      `${base}/table/v1/${encodeURIComponent(profile)}/${coords}?sources=${sources.map((s) => at.get(s)).join(';')}` +
+      `&destinations=${targets.map((t) => at.get(t)).join(';')}&annotations=duration`;
     let res: Response;
     try {
       res = await doFetch(url, { signal: AbortSignal.timeout(o.timeoutMs ?? 10_000) });
@@ -75,7 +76,11 @@ export function osrmTableProvider(o: OsrmOptions): TravelTimeProvider {
       throw new TravelTimeError(`OSRM unreachable or too slow: ${err instanceof Error ? err.message : String(err)}`);
     }
     let body: { code?: string; message?: string; durations?: unknown };
-    try { body = await res.json() as typeof body; } catch { throw new TravelTimeError(`OSRM answered HTTP ${res.status} without JSON`); }
+    try {
+      body = (await res.json()) as typeof body;
+    } catch {
+      throw new TravelTimeError(`OSRM answered HTTP ${res.status} without JSON`);
+    }
     if (!res.ok || body.code !== 'Ok') throw new TravelTimeError(`OSRM: ${body.code ?? res.status} ${body.message ?? ''}`.trim());
     const d = body.durations;
     if (!Array.isArray(d) || d.length !== sources.length || d.some((r) => !Array.isArray(r) || r.length !== targets.length)) {
@@ -95,12 +100,14 @@ export function osrmTableProvider(o: OsrmOptions): TravelTimeProvider {
           const sources = all.slice(s, s + block);
           const targets = all.slice(t, t + block);
           const d = await ask(points, sources, targets);
-          sources.forEach((i, a) => targets.forEach((j, b) => {
-            const v = d[a][b];
-            if (typeof v === 'number' && Number.isFinite(v)) m[i][j] = i === j ? 0 : v;
-            else if (o.unroutable) m[i][j] = greatCircleSeconds(points[i], points[j], o.unroutable);
-            else throw new TravelTimeError(`OSRM cannot route ${i} -> ${j}`);
-          }));
+          sources.forEach((i, a) =>
+            targets.forEach((j, b) => {
+              const v = d[a][b];
+              if (typeof v === 'number' && Number.isFinite(v)) m[i][j] = i === j ? 0 : v;
+              else if (o.unroutable) m[i][j] = greatCircleSeconds(points[i], points[j], o.unroutable);
+              else throw new TravelTimeError(`OSRM cannot route ${i} -> ${j}`);
+            }),
+          );
         }
       }
       return m;

@@ -9,7 +9,11 @@ import type { LatLng } from './haversine';
  */
 
 /** A stored leg: seconds from `from` (a stop's parcel id, null = the route's start) to `to`. */
-export interface RouteLegTime { from: number | null; to: number; durationS: number }
+export interface RouteLegTime {
+  from: number | null;
+  to: number;
+  durationS: number;
+}
 
 /** Where the van was last known to be, and when. */
 export type EtaOrigin =
@@ -84,7 +88,10 @@ export function remainingLegs(input: Pick<RoadEtaInput, 'origin' | 'stops' | 'le
  * way then), never before the shift starts; a stop it should have reached already is due now, and
  * the stops after it move with it.
  */
-export function roadEtas(input: RoadEtaInput, startPlace: LatLng | null = input.origin.kind === 'start' ? input.origin.at : null): StopEta[] {
+export function roadEtas(
+  input: RoadEtaInput,
+  startPlace: LatLng | null = input.origin.kind === 'start' ? input.origin.at : null,
+): StopEta[] {
   const o = input.origin;
   const since = o.kind === 'start' ? null : o.since;
   const leaveAt = Math.max(input.shiftStart, since ?? input.now);

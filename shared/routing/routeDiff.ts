@@ -3,7 +3,11 @@
  * added, removed, and moved. "Moved" is the fewest stops whose taking out and putting back explains
  * the new order: the stops in both lists outside a longest run kept in the same relative order.
  */
-export interface RouteDiff { added: number[]; removed: number[]; moved: number[] }
+export interface RouteDiff {
+  added: number[];
+  removed: number[];
+  moved: number[];
+}
 
 export function routeDiff(before: readonly number[], after: readonly number[]): RouteDiff {
   const was = new Map(before.map((id, i) => [id, i]));
@@ -19,7 +23,11 @@ export function routeDiff(before: readonly number[], after: readonly number[]): 
   ranks.forEach((r, i) => {
     let lo = 0;
     let hi = tails.length;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (tails[mid] < r) lo = mid + 1; else hi = mid; }
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (tails[mid] < r) lo = mid + 1;
+      else hi = mid;
+    }
     tails[lo] = r;
     tailAt[lo] = i;
     prev[i] = lo > 0 ? tailAt[lo - 1] : -1;

@@ -68,7 +68,7 @@ export class SearchState {
     if ((j - i + n) % n < DIRECT_REVERSAL) {
       // Short paths: summing directly is cheaper than refreshing the prefix sums.
       let diff = 0;
-      for (let a = u; a !== v; ) {
+      for (let a = u; a !== v;) {
         const b = tour.next(a);
         diff += d[b * n + a] - d[a * n + b];
         a = b;

@@ -28,7 +28,7 @@ export function parseTsplib(text: string): TsplibInstance {
   const y = new Array<number>(dimension).fill(NaN);
   for (i++; i < lines.length; i++) {
     const line = lines[i].trim();
-    if (line === '' ) continue;
+    if (line === '') continue;
     if (line === 'EOF' || /^[A-Z_]+/.test(line)) break;
     const [id, xs, ys] = line.split(/\s+/);
     const k = Number(id) - 1;

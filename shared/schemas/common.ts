@@ -54,7 +54,12 @@ export const SuccessMessage = z.object({ success: z.boolean(), message: z.string
 export const text = (max = 255) => z.string().trim().max(max);
 export const requiredText = (max = 255) => z.string().trim().min(1).max(max);
 export const email = () => z.string().trim().toLowerCase().max(254).pipe(z.email());
-export const phone = () => z.string().trim().max(32).regex(/^[0-9+()\-\s.]*$/, 'digits, spaces and + ( ) - . only');
+export const phone = () =>
+  z
+    .string()
+    .trim()
+    .max(32)
+    .regex(/^[0-9+()\-\s.]*$/, 'digits, spaces and + ( ) - . only');
 export const latitude = z.number().min(-90).max(90);
 export const longitude = z.number().min(-180).max(180);
 /** Device-side time of an action: ISO 8601 with offset. */
@@ -64,7 +69,9 @@ export const occurredAt = z.iso.datetime({ offset: true });
  * The update form of a create schema: every field optional and no defaults, so a PATCH that omits
  * a field never resets it to its create-time default.
  */
-export function updateOf<T extends z.ZodRawShape>(schema: z.ZodObject<T>): z.ZodObject<{ [K in keyof T]: z.ZodOptional<z.ZodType<z.output<T[K]>>> }> {
+export function updateOf<T extends z.ZodRawShape>(
+  schema: z.ZodObject<T>,
+): z.ZodObject<{ [K in keyof T]: z.ZodOptional<z.ZodType<z.output<T[K]>>> }> {
   const shape: Record<string, z.ZodType> = {};
   for (const [key, field] of Object.entries(schema.shape as z.ZodRawShape)) {
     const base = field instanceof z.ZodDefault ? (field.removeDefault() as z.ZodType) : (field as z.ZodType);

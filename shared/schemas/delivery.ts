@@ -53,9 +53,15 @@ export type FailBody = z.infer<typeof FailBody>;
 export const AttemptCreateBody = z.object({ package: idParam, ...FailFields });
 
 /** Admin force actions must say why. */
-export const ForceDeliverBody = z.object({ note: text(1000).pipe(z.string().min(1, 'say why')), recipient_name: text(200).optional(), ...ActionFields });
+export const ForceDeliverBody = z.object({
+  note: text(1000).pipe(z.string().min(1, 'say why')),
+  recipient_name: text(200).optional(),
+  ...ActionFields,
+});
 export const ForceFailBody = z.object({
-  note: text(1000).pipe(z.string().min(1, 'say why')), failed_delivery_status: idParam.optional(), ...ActionFields,
+  note: text(1000).pipe(z.string().min(1, 'say why')),
+  failed_delivery_status: idParam.optional(),
+  ...ActionFields,
 });
 
 export const ScanBody = z.object({ barcode: barcode(), note: note(), ...ActionFields });
@@ -64,23 +70,34 @@ export const ResolveBody = z.object({ note: note(), package: idParam.optional() 
 export const FlagResolveBody = z.object({ note: note() });
 export const CancelBody = z.object({ note: note() });
 
-export const DepotReturnBody = z.object({
-  barcode: barcode(),
-  outcome: z.enum(['returned', 'returned_to_sender', 'redeliver']),
-  driver: idParam.optional(),
-  note: note(),
-  ...ActionFields,
-}).refine((b) => b.outcome !== 'redeliver' || b.driver != null, { message: 'a redelivery needs a driver', path: ['driver'] });
+export const DepotReturnBody = z
+  .object({
+    barcode: barcode(),
+    outcome: z.enum(['returned', 'returned_to_sender', 'redeliver']),
+    driver: idParam.optional(),
+    note: note(),
+    ...ActionFields,
+  })
+  .refine((b) => b.outcome !== 'redeliver' || b.driver != null, { message: 'a redelivery needs a driver', path: ['driver'] });
 
-const slotShape = Object.fromEntries(PROOF_SLOTS.map((s) => [s, FileRef.nullable().optional()])) as Record<ProofSlot, z.ZodOptional<z.ZodNullable<typeof FileRef>>>;
+const slotShape = Object.fromEntries(PROOF_SLOTS.map((s) => [s, FileRef.nullable().optional()])) as Record<
+  ProofSlot,
+  z.ZodOptional<z.ZodNullable<typeof FileRef>>
+>;
 export const ProofUpdateBody = z.object({ ...slotShape, recipient_name: text(200).optional(), note: note() });
 export type ProofUpdateBody = z.infer<typeof ProofUpdateBody>;
 export const ProofCreateBody = ProofUpdateBody.extend({ package: idParam });
 
 const uploadFields = {
   file: z.instanceof(File, { message: 'a file is required' }),
-  client_id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/).optional(),
-  sha256: z.string().regex(/^[a-fA-F0-9]{64}$/).optional(),
+  client_id: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{8,64}$/)
+    .optional(),
+  sha256: z
+    .string()
+    .regex(/^[a-fA-F0-9]{64}$/)
+    .optional(),
 };
 export const SlotUploadBody = z.object({ slot: z.enum(PROOF_SLOTS), ...uploadFields });
 export const FailPhotoBody = z.object(uploadFields);
@@ -89,9 +106,18 @@ export const FileInfo = z.object({ id: z.number().int(), url: z.string(), mime: 
 
 /** A delivery the server refused, kept with the proof the driver recorded (flagged for a supervisor). */
 export const RefusedDelivery = z.object({
-  id: z.number().int(), package: z.number().int(), driver: z.number().int(), code: z.string(), message: z.string(),
-  status: z.string().describe('the parcel\'s status when the delivery arrived'), recipient_name: z.string().nullable(), note: z.string().nullable(),
-  occurred_at: z.string(), received_at: z.string(), latitude: z.number().nullable(), longitude: z.number().nullable(),
+  id: z.number().int(),
+  package: z.number().int(),
+  driver: z.number().int(),
+  code: z.string(),
+  message: z.string(),
+  status: z.string().describe("the parcel's status when the delivery arrived"),
+  recipient_name: z.string().nullable(),
+  note: z.string().nullable(),
+  occurred_at: z.string(),
+  received_at: z.string(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
   files: z.array(FileInfo.extend({ slot: z.string() })),
 });
 const person = z.object({ id: z.number().int(), name: z.string() });
@@ -112,29 +138,56 @@ export const Proof = z.object({
   flag_reason: z.string().nullable(),
   /** What was checked at the door (issue 34); null for deliveries recorded before it or forced. */
   checked: DoorCheckedSchema.nullable().optional(),
-  ...Object.fromEntries(PROOF_SLOTS.map((s) => [s, FileInfo.nullable()])) as Record<ProofSlot, z.ZodNullable<typeof FileInfo>>,
+  ...(Object.fromEntries(PROOF_SLOTS.map((s) => [s, FileInfo.nullable()])) as Record<ProofSlot, z.ZodNullable<typeof FileInfo>>),
 });
 export type Proof = z.infer<typeof Proof>;
 
 export const DeliverAnswer = z.object({
-  success: z.boolean(), message: z.string(), flagged: z.boolean(), package: Package, proof: Proof,
+  success: z.boolean(),
+  message: z.string(),
+  flagged: z.boolean(),
+  package: Package,
+  proof: Proof,
 });
 export const FailAnswer = z.object({
-  success: z.boolean(), message: z.string(), attempts: z.number().int(), max_attempts: z.number().int(), must_return: z.boolean(),
+  success: z.boolean(),
+  message: z.string(),
+  attempts: z.number().int(),
+  max_attempts: z.number().int(),
+  must_return: z.boolean(),
   package: Package,
 });
 
 export const Attempt = z.object({
-  id: z.number().int(), package: z.number().int(), hawb: z.string(), attempt_no: z.number().int(), driver: person.nullable(),
-  failed_delivery_status: z.number().int().nullable(), reason: z.string(), note: z.string().nullable(), photo: FileInfo.nullable(),
-  occurred_at: z.string(), received_at: z.string(), latitude: z.number().nullable(), longitude: z.number().nullable(), forced: z.boolean(),
+  id: z.number().int(),
+  package: z.number().int(),
+  hawb: z.string(),
+  attempt_no: z.number().int(),
+  driver: person.nullable(),
+  failed_delivery_status: z.number().int().nullable(),
+  reason: z.string(),
+  note: z.string().nullable(),
+  photo: FileInfo.nullable(),
+  occurred_at: z.string(),
+  received_at: z.string(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  forced: z.boolean(),
 });
 export type Attempt = z.infer<typeof Attempt>;
 export const AttemptQuery = ListQuery.extend({ package: idParam.optional(), driver: idParam.optional() });
 
 export const PackageEvent = z.object({
-  id: z.number().int(), action: z.string(), from_status: z.string().nullable(), to_status: z.string().nullable(), actor: person.nullable(),
-  occurred_at: z.string(), received_at: z.string(), latitude: z.number().nullable(), longitude: z.number().nullable(), note: z.string().nullable(),
+  id: z.number().int(),
+  action: z.string(),
+  from_status: z.string().nullable(),
+  to_status: z.string().nullable(),
+  actor: person.nullable(),
+  occurred_at: z.string(),
+  received_at: z.string(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  note: z.string().nullable(),
 });
 
 export const ScanAnswer = z.object({ success: z.boolean(), message: z.string(), already_scanned: z.boolean(), package: Package });
@@ -142,15 +195,30 @@ export const ZoneScanAnswer = ScanAnswer.extend({
   zone: z.object({ id: z.number().int(), name: z.string() }).nullable(),
 });
 export const CheckScanAnswer = z.object({
-  success: z.boolean(), message: z.string(), status: z.enum(PACKAGE_STATUSES), status_label: z.string(),
-  allowed: z.array(z.enum(PACKAGE_STATUSES)), package: Package, last_event: PackageEvent.nullable(),
+  success: z.boolean(),
+  message: z.string(),
+  status: z.enum(PACKAGE_STATUSES),
+  status_label: z.string(),
+  allowed: z.array(z.enum(PACKAGE_STATUSES)),
+  package: Package,
+  last_event: PackageEvent.nullable(),
 });
 export const ScannedPackagesResponse = z.object({ success: z.boolean(), message: z.string(), scanned_packages: z.array(Package) });
 
 export const ScanException = z.object({
-  id: z.number().int(), code: z.string(), action: z.string(), actor: person.nullable(), device_id: z.string().nullable(),
-  occurred_at: z.string(), received_at: z.string(), latitude: z.number().nullable(), longitude: z.number().nullable(),
-  note: z.string().nullable(), resolved: z.boolean(), resolved_at: z.string().nullable(), resolution_note: z.string().nullable(),
+  id: z.number().int(),
+  code: z.string(),
+  action: z.string(),
+  actor: person.nullable(),
+  device_id: z.string().nullable(),
+  occurred_at: z.string(),
+  received_at: z.string(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  note: z.string().nullable(),
+  resolved: z.boolean(),
+  resolved_at: z.string().nullable(),
+  resolution_note: z.string().nullable(),
 });
 export const ScanExceptionQuery = ListQuery.extend({ resolved: z.enum(['true', 'false']).optional() });
 
@@ -161,11 +229,19 @@ export const SupervisorScanItem = z.object({ event: PackageEvent, package: Packa
 export const PackageListQuery = ListQuery.extend({ driver: idParam.optional(), date_from: day.optional(), date_to: day.optional() });
 export const ReturnListQuery = PackageListQuery.extend({ status: z.enum(['returned', 'returned_to_sender', 'failed']).optional() });
 export const ReturnInfoAnswer = z.object({
-  success: z.boolean(), returned: z.number().int(), returned_to_sender: z.number().int(), failed_must_return: z.number().int(),
-  failed_awaiting_reattempt: z.number().int(), max_attempts: z.number().int(),
+  success: z.boolean(),
+  returned: z.number().int(),
+  returned_to_sender: z.number().int(),
+  failed_must_return: z.number().int(),
+  failed_awaiting_reattempt: z.number().int(),
+  max_attempts: z.number().int(),
 });
 export const ReturnDetailAnswer = z.object({
-  success: z.boolean(), package: Package, attempts: z.array(Attempt), events: z.array(PackageEvent), must_return: z.boolean(),
+  success: z.boolean(),
+  package: Package,
+  attempts: z.array(Attempt),
+  events: z.array(PackageEvent),
+  must_return: z.boolean(),
 });
 
 export const HistoryQuery = PackageListQuery.extend({
@@ -174,7 +250,11 @@ export const HistoryQuery = PackageListQuery.extend({
 });
 export const HistoryItem = z.object({ package: Package, last_action: z.string(), last_at: z.string() });
 export const HistoryDetail = z.object({
-  success: z.boolean(), package: Package, events: z.array(PackageEvent), attempts: z.array(Attempt), proof: Proof.nullable(),
+  success: z.boolean(),
+  package: Package,
+  events: z.array(PackageEvent),
+  attempts: z.array(Attempt),
+  proof: Proof.nullable(),
 });
 
 export const CurrentDateQuery = z.object({
@@ -189,10 +269,19 @@ export const PackagesAnswer = z.object({ success: z.boolean(), message: z.string
 
 export const StatusListAnswer = z.object({
   count: z.number().int(),
-  results: z.array(z.object({ value: z.enum(PACKAGE_STATUSES), label: z.string(), final: z.boolean(), next: z.array(z.enum(PACKAGE_STATUSES)) })),
+  results: z.array(
+    z.object({ value: z.enum(PACKAGE_STATUSES), label: z.string(), final: z.boolean(), next: z.array(z.enum(PACKAGE_STATUSES)) }),
+  ),
   max_attempts: z.number().int(),
 });
-export const TrackParams = z.object({ hawb: z.string().trim().min(1).max(64).regex(/^[\x21-\x7e]+$/, 'a tracking number') });
+export const TrackParams = z.object({
+  hawb: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .regex(/^[\x21-\x7e]+$/, 'a tracking number'),
+});
 export const TrackingAnswer = z.object({
   success: z.boolean(),
   hawb: z.string(),

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { idParam, latitude, longitude, requiredText, text } from './common';
 
 /** `HH:MM`, 00:00..23:59 (UTC, like the server's days). */
-export const hhmm = z.string().trim().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a time as HH:MM (00:00 to 23:59)');
+export const hhmm = z
+  .string()
+  .trim()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a time as HH:MM (00:00 to 23:59)');
 const day = z.iso.date();
 const positive = z.number().positive().max(1_000_000);
 
@@ -19,9 +22,16 @@ export const VehicleCreate = z.object({
   is_active: z.boolean().default(true),
 });
 export const Vehicle = z.object({
-  id: z.number().int(), name: z.string(), type: z.enum(VEHICLE_TYPES), registration: z.string(),
-  capacity_kg: z.number().nullable(), capacity_m3: z.number().nullable(), capacity_parcels: z.number().int().nullable(),
-  is_active: z.boolean(), created_at: z.string(), updated_at: z.string(),
+  id: z.number().int(),
+  name: z.string(),
+  type: z.enum(VEHICLE_TYPES),
+  registration: z.string(),
+  capacity_kg: z.number().nullable(),
+  capacity_m3: z.number().nullable(),
+  capacity_parcels: z.number().int().nullable(),
+  is_active: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
 });
 export type Vehicle = z.infer<typeof Vehicle>;
 
@@ -35,29 +45,58 @@ export const ShiftCreate = z.object({
   vehicle: idParam.nullable().optional(),
 });
 export const Shift = z.object({
-  id: z.number().int(), driver: z.number().int(), driver_name: z.string(), date: z.string(), start_time: z.string(), end_time: z.string(),
-  start_warehouse: z.number().int().nullable(), end_warehouse: z.number().int().nullable(), vehicle: z.number().int().nullable(),
-  vehicle_name: z.string().nullable(), created_at: z.string(), updated_at: z.string(),
+  id: z.number().int(),
+  driver: z.number().int(),
+  driver_name: z.string(),
+  date: z.string(),
+  start_time: z.string(),
+  end_time: z.string(),
+  start_warehouse: z.number().int().nullable(),
+  end_warehouse: z.number().int().nullable(),
+  vehicle: z.number().int().nullable(),
+  vehicle_name: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
 });
 export type Shift = z.infer<typeof Shift>;
 
 export const DepotPositionBody = z.object({ latitude, longitude });
-export const DepotPosition = z.object({ warehouse: z.number().int(), name: z.string(), latitude: z.number().nullable(), longitude: z.number().nullable() });
+export const DepotPosition = z.object({
+  warehouse: z.number().int(),
+  name: z.string(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+});
 export type DepotPosition = z.infer<typeof DepotPosition>;
 
 /** A parcel's window and time at the door; null clears. */
 export const PackageWindowBody = z.object({
   window_start: hhmm.nullable().optional(),
   window_end: hhmm.nullable().optional(),
-  service_s: z.number().int().min(0).max(4 * 3600).nullable().optional(),
+  service_s: z
+    .number()
+    .int()
+    .min(0)
+    .max(4 * 3600)
+    .nullable()
+    .optional(),
 });
 export const PackageWindow = z.object({
-  package: z.number().int(), window_start: z.string().nullable(), window_end: z.string().nullable(),
+  package: z.number().int(),
+  window_start: z.string().nullable(),
+  window_end: z.string().nullable(),
   /** Seconds at the door in effect (the parcel's own, else its company's default, else the courier's). */
-  service_s: z.number().int(), service_source: z.enum(['package', 'company', 'default']),
+  service_s: z.number().int(),
+  service_source: z.enum(['package', 'company', 'default']),
 });
 export type PackageWindow = z.infer<typeof PackageWindow>;
-export const CompanyServiceTimeBody = z.object({ service_s: z.number().int().min(0).max(4 * 3600) });
+export const CompanyServiceTimeBody = z.object({
+  service_s: z
+    .number()
+    .int()
+    .min(0)
+    .max(4 * 3600),
+});
 export const CompanyServiceTime = z.object({ company: z.number().int(), service_s: z.number().int(), is_default: z.boolean() });
 
 /** A stop pinned to a driver: re-planning keeps it on that driver's route. */
@@ -72,22 +111,36 @@ const skillList = z.array(z.string().trim().min(1).max(40)).max(16);
  * parcel out when serving it costs more (absent: every parcel that fits is served first).
  */
 export const PlanRules = z.object({
-  costs: z.object({
-    per_hour: z.number().min(0).max(10_000).default(0),
-    per_km: z.number().min(0).max(10_000).default(0),
-    per_vehicle: z.number().min(0).max(1_000_000).default(0),
-    unserved_penalty: z.number().min(0).max(1_000_000).optional(),
-  }).optional(),
+  costs: z
+    .object({
+      per_hour: z.number().min(0).max(10_000).default(0),
+      per_km: z.number().min(0).max(10_000).default(0),
+      per_vehicle: z.number().min(0).max(1_000_000).default(0),
+      unserved_penalty: z.number().min(0).max(1_000_000).optional(),
+    })
+    .optional(),
   /** One break per shift: `minutes` long, starting between `after_min` and `after_max` minutes into the shift. */
-  break: z.object({ minutes: z.number().int().min(1).max(240), after_min: z.number().int().min(0).max(1440), after_max: z.number().int().min(0).max(1440) })
-    .refine((b) => b.after_min <= b.after_max, { message: 'after_min must not exceed after_max' }).optional(),
+  break: z
+    .object({
+      minutes: z.number().int().min(1).max(240),
+      after_min: z.number().int().min(0).max(1440),
+      after_max: z.number().int().min(0).max(1440),
+    })
+    .refine((b) => b.after_min <= b.after_max, { message: 'after_min must not exceed after_max' })
+    .optional(),
   max_route_minutes: z.number().int().min(1).max(1440).optional(),
   max_stops: z.number().int().min(1).max(2000).optional(),
   /** Share work out: `weight` 0-1 trades distance for even durations (or stop counts). */
   balance: z.object({ by: z.enum(['duration', 'stops']), weight: z.number().min(0).max(1) }).optional(),
   /** Skills of drivers (with their vans) and skills parcels need: refrigerated, tail-lift, two-person... */
-  driver_skills: z.array(z.object({ driver: idParam, skills: skillList })).max(200).default([]),
-  parcel_skills: z.array(z.object({ package: idParam, skills: skillList })).max(5000).default([]),
+  driver_skills: z
+    .array(z.object({ driver: idParam, skills: skillList }))
+    .max(200)
+    .default([]),
+  parcel_skills: z
+    .array(z.object({ package: idParam, skills: skillList }))
+    .max(5000)
+    .default([]),
 });
 export type PlanRules = z.infer<typeof PlanRules>;
 
@@ -115,14 +168,22 @@ const load = z.object({ kg: z.number(), m3: z.number(), parcels: z.number().int(
 const capacity = z.object({ kg: z.number().nullable(), m3: z.number().nullable(), parcels: z.number().int().nullable() });
 
 export const PlanStop = z.object({
-  package: z.number().int(), hawb: z.string(), customer_name: z.string().nullable(), address: z.string(),
-  latitude: z.number().nullable(), longitude: z.number().nullable(),
-  window_start: z.string().nullable(), window_end: z.string().nullable(), service_s: z.number().int(),
+  package: z.number().int(),
+  hawb: z.string(),
+  customer_name: z.string().nullable(),
+  address: z.string(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  window_start: z.string().nullable(),
+  window_end: z.string().nullable(),
+  service_s: z.number().int(),
   /** IANA zone the window is local to (the parcel's depot's; issue 31). */
   time_zone: z.string(),
-  kg: z.number(), m3: z.number(),
+  kg: z.number(),
+  m3: z.number(),
   /** ISO time the van arrives. */
-  eta: z.string(), late: z.boolean(),
+  eta: z.string(),
+  late: z.boolean(),
   locked: z.boolean(),
   /** Seconds the van waits there for the window (issue 32); absent when not planned by the optimiser. */
   wait_s: z.number().optional(),
@@ -130,17 +191,23 @@ export const PlanStop = z.object({
 export type PlanStop = z.infer<typeof PlanStop>;
 
 export const PlanRoute = z.object({
-  driver: z.number().int(), driver_name: z.string(),
-  vehicle: z.number().int().nullable(), vehicle_name: z.string().nullable(),
-  shift_start: z.string(), shift_end: z.string(),
+  driver: z.number().int(),
+  driver_name: z.string(),
+  vehicle: z.number().int().nullable(),
+  vehicle_name: z.string().nullable(),
+  shift_start: z.string(),
+  shift_end: z.string(),
   /** IANA zone the shift is local to (its start depot's; issue 31). */
   time_zone: z.string(),
   /** ISO time the van leaves: the shift start, or the time of planning for a day under way. */
   depart: z.string(),
-  start: point.nullable(), end: point.nullable(),
-  capacity, load,
+  start: point.nullable(),
+  end: point.nullable(),
+  capacity,
+  load,
   /** From `depart` to back at the end depot: the drive back included (issue 32). */
-  distance_m: z.number(), duration_s: z.number(),
+  distance_m: z.number(),
+  duration_s: z.number(),
   /** ISO time the van is back at its end depot (done with its last stop, for an open route); absent in plans stored before issue 32. */
   back: z.string().optional(),
   /** Kept exactly as given (a fixed route). */
@@ -154,9 +221,14 @@ export type PlanRoute = z.infer<typeof PlanRoute>;
 export const UNASSIGNED_REASONS = ['no_coordinates', 'capacity', 'window', 'shift', 'fleet_full', 'skill'] as const;
 export type UnassignedReason = (typeof UNASSIGNED_REASONS)[number];
 export const PlanUnassigned = z.object({
-  package: z.number().int(), hawb: z.string(), customer_name: z.string().nullable(), address: z.string(),
-  latitude: z.number().nullable(), longitude: z.number().nullable(),
-  reason: z.enum(UNASSIGNED_REASONS), message: z.string(),
+  package: z.number().int(),
+  hawb: z.string(),
+  customer_name: z.string().nullable(),
+  address: z.string(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  reason: z.enum(UNASSIGNED_REASONS),
+  message: z.string(),
 });
 export type PlanUnassigned = z.infer<typeof PlanUnassigned>;
 
@@ -172,10 +244,15 @@ export type Proposal = z.infer<typeof Proposal>;
 
 export const PLAN_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 export const PlanJob = z.object({
-  id: z.number().int(), date: z.string(), status: z.enum(PLAN_STATUSES),
+  id: z.number().int(),
+  date: z.string(),
+  status: z.enum(PLAN_STATUSES),
   /** 0..1 while planning; 1 when done. */
-  progress: z.number(), message: z.string().nullable(),
-  proposal: Proposal.nullable(), committed_at: z.string().nullable(), created_at: z.string(),
+  progress: z.number(),
+  message: z.string().nullable(),
+  proposal: Proposal.nullable(),
+  committed_at: z.string().nullable(),
+  created_at: z.string(),
 });
 export type PlanJob = z.infer<typeof PlanJob>;
 
@@ -190,20 +267,34 @@ export const CommitBody = z.object({
 export type CommitBody = z.infer<typeof CommitBody>;
 
 export const StopEtaRecord = z.object({
-  package: z.number().int(), route: z.number().int(), sequence_no: z.number().int().nullable(),
+  package: z.number().int(),
+  route: z.number().int(),
+  sequence_no: z.number().int().nullable(),
   /** ISO times; `from`..`to` is the band told to a recipient. */
-  eta: z.string(), planned: z.string(), from: z.string(), to: z.string(),
-  late: z.boolean(), delay_min: z.number().int(),
+  eta: z.string(),
+  planned: z.string(),
+  from: z.string(),
+  to: z.string(),
+  late: z.boolean(),
+  delay_min: z.number().int(),
   /** What the phone needs to recompute the same offline. */
-  service_s: z.number().int(), window_start: z.string().nullable(), window_end: z.string().nullable(),
+  service_s: z.number().int(),
+  window_start: z.string().nullable(),
+  window_end: z.string().nullable(),
 });
 export type StopEtaRecord = z.infer<typeof StopEtaRecord>;
 
 export const RouteEtas = z.object({
-  route: z.number().int(), name: z.string(), driver: z.number().int().nullable(), driver_name: z.string().nullable(),
-  status: z.string(), open: z.number().int(),
+  route: z.number().int(),
+  name: z.string(),
+  driver: z.number().int().nullable(),
+  driver_name: z.string().nullable(),
+  status: z.string(),
+  open: z.number().int(),
   /** Minutes the next open stop runs behind its planned time (0 when on time). */
-  delay_min: z.number().int(), late_stops: z.number().int(), running_late: z.boolean(),
+  delay_min: z.number().int(),
+  late_stops: z.number().int(),
+  running_late: z.boolean(),
   finish: z.string().nullable(),
   /** `HH:MM` the driver's shift starts that day: nobody arrives anywhere before it. */
   shift_start: z.string(),
@@ -236,24 +327,37 @@ export type AmendRequest = z.infer<typeof AmendRequest>;
 
 export const AMEND_STOP_STATES = ['next', 'kept', 'moved', 'added'] as const;
 export const AmendStopShape = z.object({
-  package: z.number().int(), hawb: z.string(), customer_name: z.string().nullable(), address: z.string(),
-  latitude: z.number().nullable(), longitude: z.number().nullable(),
-  window_start: z.string().nullable(), window_end: z.string().nullable(),
+  package: z.number().int(),
+  hawb: z.string(),
+  customer_name: z.string().nullable(),
+  address: z.string(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  window_start: z.string().nullable(),
+  window_end: z.string().nullable(),
   /** ISO arrival on the proposed order. */
-  eta: z.string(), late: z.boolean(),
+  eta: z.string(),
+  late: z.boolean(),
   /** `next`: the stop the driver is heading to (locked); `kept`, `moved` or `added` against the committed order. */
   state: z.enum(AMEND_STOP_STATES),
 });
 export const AmendRouteShape = z.object({
-  route: z.number().int(), name: z.string(), status: z.string(),
-  driver: z.number().int(), driver_name: z.string(), time_zone: z.string(),
-  start: point.nullable(), end: point.nullable(),
+  route: z.number().int(),
+  name: z.string(),
+  status: z.string(),
+  driver: z.number().int(),
+  driver_name: z.string(),
+  time_zone: z.string(),
+  start: point.nullable(),
+  end: point.nullable(),
   /** Stops already worked today (they stay as they are). */
   done: z.number().int(),
   /** The stops still to visit in the driver's committed order, and in the proposed one. */
   before: z.array(z.number().int()),
   stops: z.array(AmendStopShape),
-  added: z.array(z.number().int()), moved: z.array(z.number().int()), removed: z.array(z.number().int()),
+  added: z.array(z.number().int()),
+  moved: z.array(z.number().int()),
+  removed: z.array(z.number().int()),
   /** ISO time back at the end depot on the proposed order (null: nothing left to do). */
   back: z.string().nullable(),
   /** The route cannot run: its stops go elsewhere. */
@@ -263,13 +367,24 @@ export type AmendRouteShape = z.infer<typeof AmendRouteShape>;
 export const AmendProposal = z.object({
   date: z.string(),
   routes: z.array(AmendRouteShape),
-  unassigned: z.array(z.object({ package: z.number().int(), hawb: z.string(), address: z.string(), reason: z.enum(['no_coordinates', 'no_room']), message: z.string() })),
+  unassigned: z.array(
+    z.object({
+      package: z.number().int(),
+      hawb: z.string(),
+      address: z.string(),
+      reason: z.enum(['no_coordinates', 'no_room']),
+      message: z.string(),
+    }),
+  ),
 });
 export type AmendProposal = z.infer<typeof AmendProposal>;
 
 export const AmendCommit = z.object({
   /** Each changed route's stops still to visit, in the new order (the next stop first on a route under way). */
-  routes: z.array(z.object({ route: idParam, packages: z.array(idParam).max(2000) })).min(1).max(200),
+  routes: z
+    .array(z.object({ route: idParam, packages: z.array(idParam).max(2000) }))
+    .min(1)
+    .max(200),
   drop_routes: z.array(idParam).max(200).default([]),
 });
 export type AmendCommit = z.infer<typeof AmendCommit>;

@@ -12,13 +12,21 @@ export const labelPieces = (count: number | null | undefined) => Math.max(1, Mat
 const layout = z.enum(LABEL_LAYOUTS).default('4x6');
 
 export const LabelQuery = z.object({ layout }).strict();
-export const LabelsQuery = z.object({
-  /** Comma-separated package ids (a selection, or the ids an upload answered), at most 500. */
-  ids: z.string().regex(/^\d+(,\d+)*$/, 'comma-separated package ids').transform((s) => [...new Set(s.split(',').map(Number))])
-    .pipe(z.array(z.number().int().positive()).min(1).max(500)),
-  layout,
-}).strict();
-export const ManifestQuery = z.object({
-  driver: z.coerce.number().int().positive().optional(),
-  route: z.coerce.number().int().positive().optional(),
-}).strict().refine((q) => (q.driver != null) !== (q.route != null), { message: 'name a driver or a route (one of them)', path: ['driver'] });
+export const LabelsQuery = z
+  .object({
+    /** Comma-separated package ids (a selection, or the ids an upload answered), at most 500. */
+    ids: z
+      .string()
+      .regex(/^\d+(,\d+)*$/, 'comma-separated package ids')
+      .transform((s) => [...new Set(s.split(',').map(Number))])
+      .pipe(z.array(z.number().int().positive()).min(1).max(500)),
+    layout,
+  })
+  .strict();
+export const ManifestQuery = z
+  .object({
+    driver: z.coerce.number().int().positive().optional(),
+    route: z.coerce.number().int().positive().optional(),
+  })
+  .strict()
+  .refine((q) => (q.driver != null) !== (q.route != null), { message: 'name a driver or a route (one of them)', path: ['driver'] });

@@ -23,7 +23,9 @@ export const PackageLocation = z.object({
   zone: z.number().int().nullable(),
   zone_name: z.string().nullable(),
   /** The address book's entry for this address, if it has one. */
-  address_book: z.object({ latitude: z.number(), longitude: z.number(), source: z.enum(['deliveries', 'office']), samples: z.number().int() }).nullable(),
+  address_book: z
+    .object({ latitude: z.number(), longitude: z.number(), source: z.enum(['deliveries', 'office']), samples: z.number().int() })
+    .nullable(),
   resolved_at: z.string().nullable(),
 });
 export type PackageLocation = z.infer<typeof PackageLocation>;
@@ -36,15 +38,23 @@ export const ReviewQuery = ListQuery.omit({ ordering: true }).extend({
   precision: z.enum(['street', 'suburb', 'postcode', 'none']).default('suburb'),
 });
 export const ReviewAnswer = z.object({
-  count: z.number().int(), next: z.string().nullable(), previous: z.string().nullable(), results: z.array(PackageLocation),
+  count: z.number().int(),
+  next: z.string().nullable(),
+  previous: z.string().nullable(),
+  results: z.array(PackageLocation),
 });
 
 export const PrecisionsQuery = z.object({ ids: z.string().regex(/^\d+(,\d+){0,499}$/, 'up to 500 comma-separated ids') });
 export const PrecisionsAnswer = z.object({
-  results: z.array(z.object({ package: z.number().int(), precision: z.enum(PRECISIONS), source: z.enum(LOCATION_SOURCES), pending: z.boolean() })),
+  results: z.array(
+    z.object({ package: z.number().int(), precision: z.enum(PRECISIONS), source: z.enum(LOCATION_SOURCES), pending: z.boolean() }),
+  ),
 });
 
 export const GeocodeProgressAnswer = z.object({
-  job: z.number().int(), total: z.number().int(), done: z.number().int(), pending: z.number().int(),
+  job: z.number().int(),
+  total: z.number().int(),
+  done: z.number().int(),
+  pending: z.number().int(),
   located: z.record(z.string(), z.number().int()),
 });

@@ -7,7 +7,12 @@ const optRef = () => refId().nullable().optional();
 const cents = () => z.number().int().min(0).max(MAX_AMOUNT_CENTS);
 /** A positive amount of money in minor units (cents); direction is given separately. */
 const positiveCents = () => z.number().int().min(1).max(MAX_AMOUNT_CENTS);
-const currency = () => z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as AUD');
+const currency = () =>
+  z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as AUD');
 const weight = () => z.number().finite().min(0).max(100_000);
 const dimension = () => z.number().finite().min(0).max(10_000);
 /** A day (UTC) or an instant, sent as ISO 8601. */
@@ -281,12 +286,14 @@ const GstSplit = z.object({ excl_cents: z.number().int(), gst_cents: z.number().
 export const InvoiceDetails = Invoice.extend({ lines: z.array(InvoiceLine.extend({ gst: GstSplit })), gst: GstSplit });
 export const RechargeAnswer = z.object({ success: z.boolean(), message: z.string(), wallet: Wallet, transaction: Txn, receipt: Invoice });
 
-export const GenerateInvoiceBody = z.object({
-  company: refId(),
-  /** Inclusive UTC days. */
-  period_from: z.iso.date(),
-  period_to: z.iso.date(),
-}).refine((b) => b.period_from <= b.period_to, { message: 'period_to must not be before period_from', path: ['period_to'] });
+export const GenerateInvoiceBody = z
+  .object({
+    company: refId(),
+    /** Inclusive UTC days. */
+    period_from: z.iso.date(),
+    period_to: z.iso.date(),
+  })
+  .refine((b) => b.period_from <= b.period_to, { message: 'period_to must not be before period_from', path: ['period_to'] });
 
 export const InvoiceQuery = ListQuery.extend({
   company: z.coerce.number().int().positive().optional(),
@@ -337,7 +344,10 @@ const earningsBase = {
   totals: EarningTotals,
 };
 export const DriverEarning = z.object({ ...earningsBase, days: z.array(z.object({ date: z.string(), ...earningFields })) });
-export const RouteEarning = z.object({ ...earningsBase, routes: z.array(z.object({ route: z.number().int().nullable(), route_name: z.string().nullable(), ...earningFields })) });
+export const RouteEarning = z.object({
+  ...earningsBase,
+  routes: z.array(z.object({ route: z.number().int().nullable(), route_name: z.string().nullable(), ...earningFields })),
+});
 export const CompanyEarning = z.object({
   ...earningsBase,
   companies: z.array(z.object({ company: z.number().int().nullable(), company_name: z.string().nullable(), ...earningFields })),

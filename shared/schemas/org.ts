@@ -8,18 +8,20 @@ import { companyCode } from './people';
 
 // ---- Company registration and depot addresses -------------------------------------------------
 
-export const RegisterCompanyBody = z.object({
-  name: requiredText(200),
-  email: email(),
-  phone: phone().default(''),
-  address: text(500).default(''),
-  abn: text(32).default(''),
-  /** Left out, the server derives one from the name. */
-  code: companyCode().optional(),
-  /** Name on the company's login; defaults to the company name. */
-  contact_name: requiredText(200).optional(),
-  password: password(),
-}).strict();
+export const RegisterCompanyBody = z
+  .object({
+    name: requiredText(200),
+    email: email(),
+    phone: phone().default(''),
+    address: text(500).default(''),
+    abn: text(32).default(''),
+    /** Left out, the server derives one from the name. */
+    code: companyCode().optional(),
+    /** Name on the company's login; defaults to the company name. */
+    contact_name: requiredText(200).optional(),
+    password: password(),
+  })
+  .strict();
 /** The same whether the e-mail was new or already had an account: nothing in it tells the two apart. */
 export const RegisterCompanyResponse = z.object({
   success: z.boolean(),
@@ -109,7 +111,14 @@ export const UserGroupsResponse = z.object({
 export const PACKAGE_COLUMN_KEYS = Package.keyof().options;
 export type PackageColumn = (typeof PACKAGE_COLUMN_KEYS)[number];
 export const DEFAULT_PACKAGE_COLUMNS: readonly PackageColumn[] = [
-  'hawb', 'customer_name', 'customer_address', 'postcode', 'company_name', 'status', 'assigned_to', 'created_at',
+  'hawb',
+  'customer_name',
+  'customer_address',
+  'postcode',
+  'company_name',
+  'status',
+  'assigned_to',
+  'created_at',
 ];
 
 const settingScalar = z.union([z.string().max(1000), z.number().finite(), z.boolean(), z.null()]);
@@ -121,15 +130,22 @@ const settingValue = z.union([
 export const SETTINGS_MAX_BYTES = 16 * 1024;
 export const SETTINGS_MAX_KEYS = 100;
 /** Keys are short identifiers; a null value removes the key. */
-export const SettingsBody = z.record(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - (1-64)'), settingValue)
+export const SettingsBody = z
+  .record(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - (1-64)'), settingValue)
   .refine((o) => Object.keys(o).length <= SETTINGS_MAX_KEYS, `at most ${SETTINGS_MAX_KEYS} keys`);
 export type Settings = z.infer<typeof SettingsBody>;
 
-export const PackageColumnsBody = z.object({
-  /** null goes back to the default set. */
-  columns: z.array(z.enum(PACKAGE_COLUMN_KEYS)).min(1).max(PACKAGE_COLUMN_KEYS.length)
-    .refine((a) => new Set(a).size === a.length, 'each column once').nullable(),
-}).strict();
+export const PackageColumnsBody = z
+  .object({
+    /** null goes back to the default set. */
+    columns: z
+      .array(z.enum(PACKAGE_COLUMN_KEYS))
+      .min(1)
+      .max(PACKAGE_COLUMN_KEYS.length)
+      .refine((a) => new Set(a).size === a.length, 'each column once')
+      .nullable(),
+  })
+  .strict();
 
 export const ProfileUpdateBody = z.object({ name: requiredText(200).optional(), phone: phone().optional() }).strict();
 
@@ -169,17 +185,23 @@ export const SupportTicketCreate = z.object({
   subject: requiredText(200),
   message: requiredText(5000),
 });
-export const SupportTicketUpdate = z.object({
-  subject: requiredText(200).optional(),
-  message: requiredText(5000).optional(),
-  status: z.enum(SUPPORT_STATUSES).optional(),
-  /** Staff's answer to the driver. */
-  response: text(5000).optional(),
-}).strict();
+export const SupportTicketUpdate = z
+  .object({
+    subject: requiredText(200).optional(),
+    message: requiredText(5000).optional(),
+    status: z.enum(SUPPORT_STATUSES).optional(),
+    /** Staff's answer to the driver. */
+    response: text(5000).optional(),
+  })
+  .strict();
 
 // ---- Driver lists -------------------------------------------------------------------------------
 
 export const ExcludeDriversQuery = z.object({
-  exclude: z.string().max(2000).regex(/^\s*(\d+\s*(,\s*\d+\s*)*)?$/, 'comma-separated driver ids').optional(),
+  exclude: z
+    .string()
+    .max(2000)
+    .regex(/^\s*(\d+\s*(,\s*\d+\s*)*)?$/, 'comma-separated driver ids')
+    .optional(),
 });
 export const CompanyDriverQuery = z.object({ company: idParam.optional() });

@@ -78,7 +78,12 @@ const optId = () => z.number().int().positive().nullable().optional();
 
 /** What a client may send when creating a package; joined names and state are server-owned. */
 export const PackageCreate = z.object({
-  hawb: z.string().trim().min(1).max(64).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces'),
+  hawb: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces'),
   customer_code: optText(64),
   customer_name: optText(200),
   customer_address: optText(500),
@@ -147,10 +152,16 @@ const ELSEWHERE = {
 
 /** Partial update: only the fields sent change (PUT is a synonym). */
 export const PackageUpdate = PackageCreate.partial()
-  .extend(Object.fromEntries(Object.keys(ELSEWHERE).map((k) => [k, z.unknown().optional()])) as Record<keyof typeof ELSEWHERE, z.ZodOptional<z.ZodUnknown>>)
+  .extend(
+    Object.fromEntries(Object.keys(ELSEWHERE).map((k) => [k, z.unknown().optional()])) as Record<
+      keyof typeof ELSEWHERE,
+      z.ZodOptional<z.ZodUnknown>
+    >,
+  )
   .superRefine((value, ctx) => {
     for (const [key, where] of Object.entries(ELSEWHERE)) {
-      if ((value as Record<string, unknown>)[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `not editable here; use ${where}` });
+      if ((value as Record<string, unknown>)[key] !== undefined)
+        ctx.addIssue({ code: 'custom', path: [key], message: `not editable here; use ${where}` });
     }
   });
 export type PackageUpdate = z.infer<typeof PackageUpdate>;
@@ -171,7 +182,12 @@ export const PackageIdsBody = z.object({ packages: packageIds });
 /** `note`: why (a re-attempt from the office names its reason; it goes into the parcel's history). */
 export const AssignSingleBody = z.object({ driver: z.number().int().positive(), note: z.string().trim().max(1000).optional() });
 
-export const PackageListAnswer = z.object({ count: z.number().int(), next: z.string().nullable(), previous: z.string().nullable(), results: z.array(Package) });
+export const PackageListAnswer = z.object({
+  count: z.number().int(),
+  next: z.string().nullable(),
+  previous: z.string().nullable(),
+  results: z.array(Package),
+});
 export const PackagesChanged = z.object({ success: z.boolean(), message: z.string(), count: z.number().int(), packages: z.array(Package) });
 
 /** The office sets a parcel's zone by hand (an override of the zone its address gives), with a reason for the audit log. */
@@ -211,14 +227,25 @@ export const PriceAnswer = z.object({
   zone: z.number().int().nullable(),
 });
 
-export const AreaByPostcodeQuery = z.object({ postcode: z.string().trim().regex(/^[A-Za-z0-9 -]{2,12}$/, 'a postcode') });
+export const AreaByPostcodeQuery = z.object({
+  postcode: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9 -]{2,12}$/, 'a postcode'),
+});
 export const AreaByPostcodeAnswer = z.object({
   success: z.boolean(),
   postcode: z.string(),
-  suburbs: z.array(z.object({
-    id: z.number().int(), name: z.string(), zone: z.number().int().nullable(), zone_name: z.string().nullable(),
-    state: z.number().int(), state_name: z.string().nullable(),
-  })),
+  suburbs: z.array(
+    z.object({
+      id: z.number().int(),
+      name: z.string(),
+      zone: z.number().int().nullable(),
+      zone_name: z.string().nullable(),
+      state: z.number().int(),
+      state_name: z.string().nullable(),
+    }),
+  ),
   areas: z.array(z.object({ id: z.number().int(), name: z.string(), suburb: z.number().int(), suburb_name: z.string() })),
 });
 
@@ -228,7 +255,12 @@ export const UploadBody = z.object({
   /** Staff only: the company of rows without a `company` column. */
   company: z.coerce.number().int().positive().optional(),
 });
-export const UploadQuery = z.object({ partial: z.enum(['true', 'false']).default('false').transform((v) => v === 'true') });
+export const UploadQuery = z.object({
+  partial: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+});
 export const UploadReportRow = z.object({
   row: z.number().int(),
   hawb: z.string().nullable(),
@@ -238,7 +270,12 @@ export const UploadReportRow = z.object({
 });
 export type UploadReportRow = z.infer<typeof UploadReportRow>;
 export const UploadAnswer = z.object({
-  success: z.boolean(), message: z.string(), created: z.number().int(), rejected: z.number().int(), unpriced: z.number().int().optional(), report: z.array(UploadReportRow),
+  success: z.boolean(),
+  message: z.string(),
+  created: z.number().int(),
+  rejected: z.number().int(),
+  unpriced: z.number().int().optional(),
+  report: z.array(UploadReportRow),
   /** How precisely the new parcels were located: counts per precision (issue 16). */
   located: z.record(z.string(), z.number().int()).optional(),
   /** With GEOCODER_URL set: the background job filling in the rest (`GET geocode-job/{id}/`), else null. */
@@ -286,12 +323,13 @@ export const PackageListQuery = ListQuery.extend({
   is_scanned: z.enum(['true', 'false']).optional(),
   created_from: z.iso.date().optional(),
   created_to: z.iso.date().optional(),
-// Unknown filters answer 400 (issue 18: `?hawb=X` used to be ignored and returned every parcel); use `search` for a tracking number.
+  // Unknown filters answer 400 (issue 18: `?hawb=X` used to be ignored and returned every parcel); use `search` for a tracking number.
 }).strict();
 export type PackageListQuery = z.output<typeof PackageListQuery>;
 /** The pickup lists: the package list's filters plus the pickup point. */
 export const PickupListQuery = PackageListQuery.extend({ pickup_point: z.coerce.number().int().positive().optional() });
 export type PickupListQuery = z.output<typeof PickupListQuery>;
 
-export const LIST_FILTERS_DOC = 'Filters: status, company, zone, driver, route (each comma-separated for several, e.g. `zone=1,2,3`), '
-  + `is_scanned, created_from/created_to (dates), search, ordering. Statuses: ${PACKAGE_STATUSES.join(', ')}.`;
+export const LIST_FILTERS_DOC =
+  'Filters: status, company, zone, driver, route (each comma-separated for several, e.g. `zone=1,2,3`), ' +
+  `is_scanned, created_from/created_to (dates), search, ordering. Statuses: ${PACKAGE_STATUSES.join(', ')}.`;

@@ -23,9 +23,14 @@ export const Company = z.object({
  * A company's code names it in X-Courier-Company (signed webhooks). It must hold a letter, so it can
  * never be read as, or be mistaken for, another company's numeric id.
  */
-export const companyCode = () => z.string().trim().min(1).max(32)
-  .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
-  .regex(/[A-Za-z]/, 'must contain a letter (a code cannot look like an id)');
+export const companyCode = () =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(32)
+    .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
+    .regex(/[A-Za-z]/, 'must contain a letter (a code cannot look like an id)');
 
 export const CompanyCreate = z.object({
   name: requiredText(200),

@@ -29,22 +29,32 @@ export const RecipientSettingsQuery = z.object({ company: idParam.optional() });
 export const STOPS_AWAY_MAX = 20;
 /** A company without settings tells the next two stops. */
 export const STOPS_AWAY_DEFAULT = 2;
-export const RecipientSettingsUpdate = z.object({
-  events: z.array(z.enum(RECIPIENT_EVENTS)).max(RECIPIENT_EVENTS.length).optional(),
-  channels: z.array(z.enum(MESSAGE_CHANNELS)).max(2).optional(),
-  sender_name: text(80).regex(/^[^\r\n"<>]*$/, 'no quotes, angle brackets or line breaks').nullable().optional(),
-  templates: z.partialRecord(z.enum(RECIPIENT_EVENTS), text(480)).optional(),
-  logo_file: idParam.nullable().optional(),
-  stops_away: z.number().int().min(0).max(STOPS_AWAY_MAX).optional(),
-  reschedule_days: z.number().int().min(1).max(30).optional(),
-}).strict();
+export const RecipientSettingsUpdate = z
+  .object({
+    events: z.array(z.enum(RECIPIENT_EVENTS)).max(RECIPIENT_EVENTS.length).optional(),
+    channels: z.array(z.enum(MESSAGE_CHANNELS)).max(2).optional(),
+    sender_name: text(80)
+      .regex(/^[^\r\n"<>]*$/, 'no quotes, angle brackets or line breaks')
+      .nullable()
+      .optional(),
+    templates: z.partialRecord(z.enum(RECIPIENT_EVENTS), text(480)).optional(),
+    logo_file: idParam.nullable().optional(),
+    stops_away: z.number().int().min(0).max(STOPS_AWAY_MAX).optional(),
+    reschedule_days: z.number().int().min(1).max(30).optional(),
+  })
+  .strict();
 
 /** 24 random bytes in base64url: 32 characters. */
 export const TrackToken = z.string().regex(/^[A-Za-z0-9_-]{32}$/, 'not a tracking link');
 export const TrackTokenParams = z.object({ token: TrackToken });
 export const TrackFileParams = z.object({ token: TrackToken, file_id: idParam });
 
-export const TrackingLink = z.object({ package: z.number().int(), url: z.string().nullable(), token: z.string(), warning: z.string().nullable() });
+export const TrackingLink = z.object({
+  package: z.number().int(),
+  url: z.string().nullable(),
+  token: z.string(),
+  warning: z.string().nullable(),
+});
 
 const FileLink = z.object({ url: z.string(), mime: z.string() });
 
@@ -60,7 +70,14 @@ export const RecipientView = z.object({
   stops_before: z.number().int().nullable(),
   /** Only on the day of delivery, while the parcel is out and within the company's last stops. */
   driver_position: z.object({ latitude: z.number(), longitude: z.number(), at: z.string() }).nullable(),
-  proof: z.object({ delivered_at: z.string().nullable(), recipient_name: z.string().nullable(), photos: z.array(FileLink), signature: FileLink.nullable() }).nullable(),
+  proof: z
+    .object({
+      delivered_at: z.string().nullable(),
+      recipient_name: z.string().nullable(),
+      photos: z.array(FileLink),
+      signature: FileLink.nullable(),
+    })
+    .nullable(),
   failure: z.object({ reason: z.string().nullable(), next_step: z.string() }).nullable(),
   company: z.object({ name: z.string(), logo: FileLink.nullable() }),
   instructions: z.string().nullable(),
@@ -70,9 +87,14 @@ export const RecipientView = z.object({
   can_rate: z.boolean(),
   opted_out: z.boolean(),
   /** At the door (issue 34): what the driver will check, the recipient's choice (late when made after it left), what was checked. */
-  door: z.object({
-    requirements: ProofRequirementsSchema, choice: RecipientChoiceSchema.nullable(), checked: DoorCheckedSchema.nullable(), can_choose: z.boolean(),
-  }).optional(),
+  door: z
+    .object({
+      requirements: ProofRequirementsSchema,
+      choice: RecipientChoiceSchema.nullable(),
+      checked: DoorCheckedSchema.nullable(),
+      can_choose: z.boolean(),
+    })
+    .optional(),
 });
 export type RecipientView = z.infer<typeof RecipientView>;
 
@@ -82,10 +104,15 @@ export const RatingBody = z.object({ rating: z.number().int().min(1).max(5), com
 
 export const DriverRatingsQuery = z.object({ company: idParam.optional() });
 export const DriverRatings = z.object({
-  results: z.array(z.object({
-    driver: z.number().int().nullable(), driver_name: z.string().nullable(), count: z.number().int(), average: z.number(),
-    recent: z.array(z.object({ rating: z.number().int(), comment: z.string().nullable(), hawb: z.string(), at: z.string() })),
-  })),
+  results: z.array(
+    z.object({
+      driver: z.number().int().nullable(),
+      driver_name: z.string().nullable(),
+      count: z.number().int(),
+      average: z.number(),
+      recent: z.array(z.object({ rating: z.number().int(), comment: z.string().nullable(), hawb: z.string(), at: z.string() })),
+    }),
+  ),
 });
 
 /** Issue 36: the office's and the shipper's view of recipient messages, per parcel or per company. */

@@ -55,23 +55,50 @@ export const KpiRow = z.object({
   last_delivery_at: z.string().nullable(),
 });
 export const KpiAnswer = z.object({
-  success: z.boolean(), period, count: z.number().int(), next: z.string().nullable(), previous: z.string().nullable(), results: z.array(KpiRow),
+  success: z.boolean(),
+  period,
+  count: z.number().int(),
+  next: z.string().nullable(),
+  previous: z.string().nullable(),
+  results: z.array(KpiRow),
 });
 
 export const FailedReportRow = z.object({
-  id: z.number().int(), package: z.number().int(), hawb: z.string(), company: z.number().int().nullable(), company_name: z.string().nullable(),
-  customer_name: z.string().nullable(), zone: z.number().int().nullable(), zone_name: z.string().nullable(),
-  driver: z.number().int().nullable(), driver_name: z.string().nullable(), attempt_no: z.number().int(), reason: z.string(),
-  note: z.string().nullable(), failed_at: z.string(), status: z.string(), forced: z.boolean(),
+  id: z.number().int(),
+  package: z.number().int(),
+  hawb: z.string(),
+  company: z.number().int().nullable(),
+  company_name: z.string().nullable(),
+  customer_name: z.string().nullable(),
+  zone: z.number().int().nullable(),
+  zone_name: z.string().nullable(),
+  driver: z.number().int().nullable(),
+  driver_name: z.string().nullable(),
+  attempt_no: z.number().int(),
+  reason: z.string(),
+  note: z.string().nullable(),
+  failed_at: z.string(),
+  status: z.string(),
+  forced: z.boolean(),
 });
 export const FailedReportAnswer = z.object({
-  success: z.boolean(), period, count: z.number().int(), next: z.string().nullable(), previous: z.string().nullable(), results: z.array(FailedReportRow),
+  success: z.boolean(),
+  period,
+  count: z.number().int(),
+  next: z.string().nullable(),
+  previous: z.string().nullable(),
+  results: z.array(FailedReportRow),
 });
 
 export const CompanyReportRow = z.object({
-  company: z.number().int(), company_name: z.string().nullable(), created: z.number().int(),
-  by_status: z.record(z.string(), z.number().int()), delivered: z.number().int(), failed: z.number().int(),
-  first_attempt_success_rate: rate, on_time_rate: rate,
+  company: z.number().int(),
+  company_name: z.string().nullable(),
+  created: z.number().int(),
+  by_status: z.record(z.string(), z.number().int()),
+  delivered: z.number().int(),
+  failed: z.number().int(),
+  first_attempt_success_rate: rate,
+  on_time_rate: rate,
 });
 export const CompanyReportAnswer = z.object({ success: z.boolean(), period, count: z.number().int(), results: z.array(CompanyReportRow) });
 
@@ -105,4 +132,10 @@ export const ArrivalRow = z.object({
   in_band: rate,
 });
 export type ArrivalRow = z.infer<typeof ArrivalRow>;
-export const ArrivalReportAnswer = z.object({ success: z.boolean(), period, by: z.enum(ARRIVAL_GROUPS), count: z.number().int(), results: z.array(ArrivalRow) });
+export const ArrivalReportAnswer = z.object({
+  success: z.boolean(),
+  period,
+  by: z.enum(ARRIVAL_GROUPS),
+  count: z.number().int(),
+  results: z.array(ArrivalRow),
+});

@@ -104,7 +104,9 @@ export const RouteWithPackages = z.object({ route: RouteRecord, packages: z.arra
 export const DriverRoutesAnswer = z.object({ success: z.boolean(), driver: person, results: z.array(RouteWithPackages) });
 export const RouteNamesAnswer = z.object({
   success: z.boolean(),
-  results: z.array(z.object({ id: z.number().int(), name: z.string(), date: z.string(), status: z.enum(ROUTE_STATUSES), kind: z.enum(ROUTE_KINDS) })),
+  results: z.array(
+    z.object({ id: z.number().int(), name: z.string(), date: z.string(), status: z.enum(ROUTE_STATUSES), kind: z.enum(ROUTE_KINDS) }),
+  ),
 });
 export const RouteCountAnswer = z.object({
   success: z.boolean(),
@@ -149,30 +151,51 @@ export const SequenceWiseQuery = z.object({ date: day.optional(), driver: idPara
 export const SequenceWiseAnswer = z.object({ success: z.boolean(), date: z.string(), results: z.array(RouteWithPackages) });
 
 export const MapPackage = z.object({
-  id: z.number().int(), hawb: z.string(), status: z.string(), sequence_no: z.number().int().nullable(), route: z.number().int().nullable(),
-  latitude: z.number().nullable(), longitude: z.number().nullable(), customer_name: z.string().nullable(), customer_address: z.string().nullable(),
+  id: z.number().int(),
+  hawb: z.string(),
+  status: z.string(),
+  sequence_no: z.number().int().nullable(),
+  route: z.number().int().nullable(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  customer_name: z.string().nullable(),
+  customer_address: z.string().nullable(),
 });
 export const PositionRecord = z.object({
-  latitude: z.number(), longitude: z.number(), accuracy: z.number().nullable(), occurred_at: z.string(), received_at: z.string(),
+  latitude: z.number(),
+  longitude: z.number(),
+  accuracy: z.number().nullable(),
+  occurred_at: z.string(),
+  received_at: z.string(),
 });
 export const MapAnswer = z.object({
   success: z.boolean(),
-  drivers: z.array(z.object({
-    driver: person, position: PositionRecord.nullable(), route: z.object({ id: z.number().int(), name: z.string(), status: z.enum(ROUTE_STATUSES) }).nullable(),
-    packages: z.array(MapPackage),
-  })),
+  drivers: z.array(
+    z.object({
+      driver: person,
+      position: PositionRecord.nullable(),
+      route: z.object({ id: z.number().int(), name: z.string(), status: z.enum(ROUTE_STATUSES) }).nullable(),
+      packages: z.array(MapPackage),
+    }),
+  ),
   unassigned: z.array(MapPackage),
 });
 export const MapQuery = z.object({ driver: idParam.optional() });
 
 // Driver positions (Driver Lat-Long Manage, mobile Tracking).
 export const PositionInput = z.object({
-  latitude, longitude,
+  latitude,
+  longitude,
   accuracy: z.number().min(0).max(100_000).optional(),
   occurred_at: occurredAt,
 });
 export const PositionBatchBody = z.object({ positions: z.array(PositionInput).min(1).max(500) });
-export const PositionBatchAnswer = z.object({ success: z.boolean(), message: z.string(), stored: z.number().int(), duplicates: z.number().int() });
+export const PositionBatchAnswer = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  stored: z.number().int(),
+  duplicates: z.number().int(),
+});
 export const LatestPositionsAnswer = z.object({
   success: z.boolean(),
   results: z.array(z.object({ driver: person, position: PositionRecord })),
@@ -180,7 +203,12 @@ export const LatestPositionsAnswer = z.object({
 export const TrailParams = z.object({ driver_id: idParam });
 export const TrailQuery = z.object({ from: occurredAt.optional(), to: occurredAt.optional() });
 export const TrailAnswer = z.object({
-  success: z.boolean(), driver: person, from: z.string(), to: z.string(), truncated: z.boolean(), results: z.array(PositionRecord),
+  success: z.boolean(),
+  driver: person,
+  from: z.string(),
+  to: z.string(),
+  truncated: z.boolean(),
+  results: z.array(PositionRecord),
 });
 
 export const PickupAutoRouteBody = z.object({

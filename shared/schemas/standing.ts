@@ -3,15 +3,31 @@ import { requiredText, text } from './common';
 
 const day = () => z.iso.date();
 /** ISO weekdays as digits, each once: "12345" = Monday to Friday, "7" = Sunday. */
-const weekdays = () => z.string().trim().regex(/^[1-7]{1,7}$/, 'ISO weekday digits, e.g. 12345 for Monday to Friday')
-  .refine((s) => new Set(s).size === s.length, 'each weekday once');
+const weekdays = () =>
+  z
+    .string()
+    .trim()
+    .regex(/^[1-7]{1,7}$/, 'ISO weekday digits, e.g. 12345 for Monday to Friday')
+    .refine((s) => new Set(s).size === s.length, 'each weekday once');
 const hhmm = () => z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM (24-hour, local time)');
 
 export const StandingDelivery = z.object({
-  id: z.number().int(), name: z.string(), company: z.number().int(), weekdays: z.string(), at_time: z.string(),
-  starts_on: z.string().nullable(), ends_on: z.string().nullable(), shipper_name: z.string(), shipper_address: z.string(),
-  customer_name: z.string(), customer_address: z.string(), customer_phone: z.string(), postcode: z.number().int().nullable(),
-  suburb: z.number().int().nullable(), description_of_goods: z.string(), weight: z.number().nullable(),
+  id: z.number().int(),
+  name: z.string(),
+  company: z.number().int(),
+  weekdays: z.string(),
+  at_time: z.string(),
+  starts_on: z.string().nullable(),
+  ends_on: z.string().nullable(),
+  shipper_name: z.string(),
+  shipper_address: z.string(),
+  customer_name: z.string(),
+  customer_address: z.string(),
+  customer_phone: z.string(),
+  postcode: z.number().int().nullable(),
+  suburb: z.number().int().nullable(),
+  description_of_goods: z.string(),
+  weight: z.number().nullable(),
   /** false = paused (POST standing-delivery/{id}/status-change/ {is_active}). */
   is_active: z.boolean(),
 });

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { isTimeZone } from '../time/zone';
 
 /** An IANA time zone name this runtime knows ("Australia/Sydney"); offsets like "+10:00" are refused (they ignore daylight saving). */
-export const TimeZoneName = z.string().trim().min(1).max(64)
-  .refine(isTimeZone, 'an IANA time zone name such as Australia/Sydney');
+export const TimeZoneName = z.string().trim().min(1).max(64).refine(isTimeZone, 'an IANA time zone name such as Australia/Sydney');
 
 /** `PUT warehouse/{id}/time-zone/`: the depot's own zone; null = the business's. */
 export const DepotTimeZoneBody = z.object({ time_zone: TimeZoneName.nullable() }).strict();

@@ -4,14 +4,23 @@ import { PackageCreate } from './package';
 
 /** Package events a company can subscribe an endpoint to. */
 export const WEBHOOK_EVENTS = [
-  'package.created', 'package.received', 'package.out_for_delivery', 'package.delivered', 'package.failed', 'package.returned',
+  'package.created',
+  'package.received',
+  'package.out_for_delivery',
+  'package.delivered',
+  'package.failed',
+  'package.returned',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** Inbound calls older (or further in the future) than this are refused; replays are remembered as long. */
 export const WEBHOOK_WINDOW_SECONDS = 300;
 
-const url = z.string().trim().max(2000).pipe(z.url({ protocol: /^https?$/ }));
+const url = z
+  .string()
+  .trim()
+  .max(2000)
+  .pipe(z.url({ protocol: /^https?$/ }));
 
 export const WebhookEndpointCreate = z.object({
   /** Staff name the company; a company login always registers for itself. */
@@ -81,8 +90,13 @@ export const ApiKeyCreate = z.object({
   name: requiredText(120).optional(),
 });
 export const ApiKey = z.object({
-  id: z.number().int(), company: z.number().int(), name: z.string(), prefix: z.string(),
-  last_used_at: z.string().nullable(), revoked_at: z.string().nullable(), created_at: z.string(),
+  id: z.number().int(),
+  company: z.number().int(),
+  name: z.string(),
+  prefix: z.string(),
+  last_used_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+  created_at: z.string(),
 });
 export const ApiKeyCreated = ApiKey.extend({ success: z.boolean(), message: z.string(), key: z.string() });
 export const ApiKeyList = z.object({ count: z.number().int(), results: z.array(ApiKey) });

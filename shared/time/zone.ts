@@ -96,7 +96,11 @@ export type LocalTimeKind = 'exact' | 'gap' | 'overlap';
  * The instants at which `zone` shows `hhmm` on `day`: one (exact), two (overlap, earlier first) or none
  * (gap; then `around` holds the instants the wall time maps to under the offset before and after the change).
  */
-export function resolveLocalTime(day: string, hhmm: string, zone: string): { kind: LocalTimeKind; instants: number[]; around: [number, number] } {
+export function resolveLocalTime(
+  day: string,
+  hhmm: string,
+  zone: string,
+): { kind: LocalTimeKind; instants: number[]; around: [number, number] } {
   const [y, mo, d] = dayParts(day);
   const hm = HHMM_RE.exec(hhmm);
   if (!hm) throw new RangeError(`not a time (HH:MM): ${hhmm}`);

@@ -9,8 +9,20 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { PATHS } from '../../client/api/paths';
 import {
-  DESKTOP, PHONE, TABLET, browsers, buildPwa, scannerBurst, hasChromium, login, routeExists, screenshot, startServer,
-  type Browser, type Seeded, type TestServer,
+  DESKTOP,
+  PHONE,
+  TABLET,
+  browsers,
+  buildPwa,
+  scannerBurst,
+  hasChromium,
+  login,
+  routeExists,
+  screenshot,
+  startServer,
+  type Browser,
+  type Seeded,
+  type TestServer,
 } from './harness';
 
 const notes: string[] = [];
@@ -38,7 +50,10 @@ describe.skipIf(!hasChromium)('admin web and depot in Chromium', () => {
   /** Starts listing the requests a page makes for the driver's day; call it before the page loads anything. */
   const dayRequests = (page: Page) => {
     const seen: string[] = [];
-    page.on('request', (req) => { const file = new URL(req.url()).pathname.split('/').pop() ?? ''; if (dayFiles.includes(file)) seen.push(file); });
+    page.on('request', (req) => {
+      const file = new URL(req.url()).pathname.split('/').pop() ?? '';
+      if (dayFiles.includes(file)) seen.push(file);
+    });
     return seen;
   };
 
@@ -152,8 +167,11 @@ describe.skipIf(!hasChromium)('admin web and depot in Chromium', () => {
 
     const hawbs = ['UPL-1001', 'UPL-1002', 'UPL-1003'];
     if (csvRoute) {
-      const csv = ['hawb,customer_name,customer_address,customer_phone,weight',
-        ...hawbs.map((h, i) => `${h},Customer ${i + 1},${i + 1} Main St,0400000${i}00,1.5`), 'UPL-1001,Duplicate,Somewhere,,2'].join('\n');
+      const csv = [
+        'hawb,customer_name,customer_address,customer_phone,weight',
+        ...hawbs.map((h, i) => `${h},Customer ${i + 1},${i + 1} Main St,0400000${i}00,1.5`),
+        'UPL-1001,Duplicate,Somewhere,,2',
+      ].join('\n');
       await page.goto(`${srv.url}/#/packages/upload`);
       await page.getByRole('heading', { name: 'Upload packages' }).waitFor();
       await page.locator('input[type=file]').setInputFiles({ name: 'packages.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
@@ -164,8 +182,11 @@ describe.skipIf(!hasChromium)('admin web and depot in Chromium', () => {
       expect(await page.getByTestId('counter-rejected').textContent()).toBe('1');
       await screenshot(page, 'upload-report');
     } else {
-      note(`CSV upload API (POST /api/${PATHS.packageCsvUpload}) is not on the server yet: packages created through POST /api/package/ instead`);
-      for (const h of hawbs) expect((await srv.api(admin, 'POST', 'package/', { hawb: h, company: coA, customer_name: `Customer ${h}` })).status).toBe(201);
+      note(
+        `CSV upload API (POST /api/${PATHS.packageCsvUpload}) is not on the server yet: packages created through POST /api/package/ instead`,
+      );
+      for (const h of hawbs)
+        expect((await srv.api(admin, 'POST', 'package/', { hawb: h, company: coA, customer_name: `Customer ${h}` })).status).toBe(201);
     }
 
     if (xlsxRoute) {
@@ -176,7 +197,9 @@ describe.skipIf(!hasChromium)('admin web and depot in Chromium', () => {
       ws.addRow(['XLS-2001', 'Excel Customer', '9 Sheet Lane']);
       const buffer = Buffer.from(await wb.xlsx.writeBuffer());
       await page.goto(`${srv.url}/#/packages/upload`);
-      await page.locator('input[type=file]').setInputFiles({ name: 'packages.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer });
+      await page
+        .locator('input[type=file]')
+        .setInputFiles({ name: 'packages.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer });
       await page.getByLabel('Company').selectOption(String(coA));
       await page.getByRole('button', { name: 'Upload', exact: true }).click();
       await page.getByTestId('upload-report').waitFor({ timeout: 30_000 });
@@ -194,7 +217,11 @@ describe.skipIf(!hasChromium)('admin web and depot in Chromium', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Assign' }).click();
     await waitText(page, /assigned/);
     await page.locator('table.data tbody tr', { hasText: driver.name }).first().waitFor();
-    const listed = await srv.api<{ results: { hawb: string; assigned_to_id: number | null; status: string }[] }>(admin, 'GET', 'package/?search=UPL-');
+    const listed = await srv.api<{ results: { hawb: string; assigned_to_id: number | null; status: string }[] }>(
+      admin,
+      'GET',
+      'package/?search=UPL-',
+    );
     expect(listed.body.results).toHaveLength(3);
     for (const p of listed.body.results) expect(p.assigned_to_id).toBe(driver.id);
 
@@ -237,7 +264,10 @@ describe.skipIf(!hasChromium)('admin web and depot in Chromium', () => {
       await page.goto(`${srv.url}/#/depot`);
       await page.getByText('Inbound: scan and assign zone').first().waitFor();
       await screenshot(page, 'depot-modes');
-      if (viewport === DESKTOP) { await ctx.close(); continue; }
+      if (viewport === DESKTOP) {
+        await ctx.close();
+        continue;
+      }
       await page.getByText('Inbound: scan and assign zone').first().click();
       await page.locator('#scan-box').waitFor();
       await screenshot(page, 'depot-idle');
@@ -249,7 +279,9 @@ describe.skipIf(!hasChromium)('admin web and depot in Chromium', () => {
       await page.locator('[data-testid=scan-panel][data-outcome]:not([data-outcome=idle])').waitFor();
 
       if (!scanRoute) {
-        note(`Scan-and-assign-zone API (POST /api/${PATHS.scan.zone}) is not on the server yet: depot scans answered as errors; counters/colours checked on the error path only`);
+        note(
+          `Scan-and-assign-zone API (POST /api/${PATHS.scan.zone}) is not on the server yet: depot scans answered as errors; counters/colours checked on the error path only`,
+        );
         expect(await page.getByTestId('counter-problems').textContent()).toBe('1');
         await screenshot(page, 'depot-error');
         continue;
@@ -263,7 +295,10 @@ describe.skipIf(!hasChromium)('admin web and depot in Chromium', () => {
       for (const [i, code] of codes.slice(0, 3).entries()) {
         await page.keyboard.type(code, { delay: 8 });
         await page.keyboard.press('Enter');
-        await page.getByTestId('counter-scanned').filter({ hasText: String(i + 1) }).waitFor({ timeout: 5000 });
+        await page
+          .getByTestId('counter-scanned')
+          .filter({ hasText: String(i + 1) })
+          .waitFor({ timeout: 5000 });
         const wait = started + (i + 1) * 1000 - Date.now();
         if (wait > 0) await page.waitForTimeout(wait);
       }
@@ -284,7 +319,11 @@ describe.skipIf(!hasChromium)('admin web and depot in Chromium', () => {
       await screenshot(page, 'depot-scan-repeat');
       expect(await page.getByTestId('counter-scanned').textContent()).toBe('4');
 
-      const received = await srv.api<{ results: { hawb: string; status: string; landed: boolean }[] }>(admin, 'GET', 'package/?search=DEP-');
+      const received = await srv.api<{ results: { hawb: string; status: string; landed: boolean }[] }>(
+        admin,
+        'GET',
+        'package/?search=DEP-',
+      );
       for (const p of received.body.results) expect(p.status).toBe('received');
     }
   }, 180_000);
@@ -327,9 +366,15 @@ describe.skipIf(!hasChromium)('admin web and depot in Chromium', () => {
 
     // Even holding a valid (driver-app) token, the admin and depot screens refuse.
     const token = await srv.token(driver);
-    await page.evaluate(([t, u]) => {
-      localStorage.setItem('courier.session', JSON.stringify({ token: t, user: u, expiresAt: new Date(Date.now() + 3600_000).toISOString() }));
-    }, [token, { id: driver.id, name: driver.name, email: driver.email, role: 'driver', company: null }] as const);
+    await page.evaluate(
+      ([t, u]) => {
+        localStorage.setItem(
+          'courier.session',
+          JSON.stringify({ token: t, user: u, expiresAt: new Date(Date.now() + 3600_000).toISOString() }),
+        );
+      },
+      [token, { id: driver.id, name: driver.name, email: driver.email, role: 'driver', company: null }] as const,
+    );
     await page.goto(`${srv.url}/#/packages`);
     await page.reload();
     await page.getByTestId('refused').waitFor();

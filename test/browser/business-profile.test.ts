@@ -12,7 +12,19 @@ import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { company } from '../../server/db/schema/index';
-import { PHONE, SCREENSHOTS, browsers, buildPwa, hasChromium, login, screenshot, startServer, type Browser, type Seeded, type TestServer } from './harness';
+import {
+  PHONE,
+  SCREENSHOTS,
+  browsers,
+  buildPwa,
+  hasChromium,
+  login,
+  screenshot,
+  startServer,
+  type Browser,
+  type Seeded,
+  type TestServer,
+} from './harness';
 
 const run = promisify(execFile);
 const DESK = { width: 1280, height: 800 } as const;
@@ -43,7 +55,11 @@ describe.skipIf(!hasChromium)('business profile settings (Chromium)', () => {
       expect((await srv.api(admin, 'POST', 'package/', { hawb, company: co, customer_name: `Customer ${hawb}` })).status).toBe(201);
     }
     const today = new Date().toISOString().slice(0, 10);
-    const inv = await srv.api<{ id: number; number: string }>(admin, 'POST', 'invoice/generate-invoice/', { company: co, period_from: today, period_to: today });
+    const inv = await srv.api<{ id: number; number: string }>(admin, 'POST', 'invoice/generate-invoice/', {
+      company: co,
+      period_from: today,
+      period_to: today,
+    });
     expect(inv.status).toBe(201);
     invoiceId = inv.body.id;
     invoiceNumber = inv.body.number;
@@ -67,7 +83,9 @@ describe.skipIf(!hasChromium)('business profile settings (Chromium)', () => {
     expect(await notice.textContent()).toContain('The PDF prints without your legal name, ABN, payment details.');
     await screenshot(page, 'profile-invoice-notice');
     // Reached from the notice, and from the menu (Settings > Business profile).
-    expect(await page.getByRole('link', { name: 'Business profile', exact: true }).getAttribute('href')).toBe('#/settings/business-profile');
+    expect(await page.getByRole('link', { name: 'Business profile', exact: true }).getAttribute('href')).toBe(
+      '#/settings/business-profile',
+    );
     await notice.getByRole('link', { name: 'Set up the business profile' }).click();
     await page.getByRole('heading', { name: 'Business profile' }).waitFor();
     await waitText(page, 'Not set up yet');
@@ -114,9 +132,16 @@ describe.skipIf(!hasChromium)('business profile settings (Chromium)', () => {
     await waitText(page, 'Business profile saved');
     const saved = (await srv.api<Profile>(admin, 'GET', 'settings/business-profile/')).body;
     expect(saved).toMatchObject({
-      legal_name: 'Swift Parcels Pty Ltd', trading_name: 'Swift Courier', abn: '51824753556', email: 'accounts@swift.example',
-      address: '1 Depot Rd\nAlexandria NSW 2015', bank_bsb: '062000', bank_account_number: '12345678', gst_rate_bp: 1000,
-      payment_instructions: 'Quote the invoice number with your payment.', updated_at: expect.any(String),
+      legal_name: 'Swift Parcels Pty Ltd',
+      trading_name: 'Swift Courier',
+      abn: '51824753556',
+      email: 'accounts@swift.example',
+      address: '1 Depot Rd\nAlexandria NSW 2015',
+      bank_bsb: '062000',
+      bank_account_number: '12345678',
+      gst_rate_bp: 1000,
+      payment_instructions: 'Quote the invoice number with your payment.',
+      updated_at: expect.any(String),
     });
     await screenshot(page, 'profile-saved');
 
@@ -145,9 +170,17 @@ describe.skipIf(!hasChromium)('business profile settings (Chromium)', () => {
     await run('pdftoppm', ['-png', '-r', '70', '-f', '1', '-l', '1', '-singlefile', file, join(SCREENSHOTS, 'profile-tax-invoice')]);
     const text = (await run('pdftotext', ['-layout', file, '-'])).stdout.replace(/\s+/g, ' ');
     for (const words of [
-      'TAX INVOICE', 'Swift Parcels Pty Ltd', 'Trading as Swift Courier', 'ABN 51 824 753 556', 'Alexandria NSW 2015',
-      'accounts@swift.example', 'BSB: 062-000 Account: 12345678', `Reference: ${invoiceNumber}`, 'Quote the invoice number with your payment.',
-    ]) expect(text, words).toContain(words);
+      'TAX INVOICE',
+      'Swift Parcels Pty Ltd',
+      'Trading as Swift Courier',
+      'ABN 51 824 753 556',
+      'Alexandria NSW 2015',
+      'accounts@swift.example',
+      'BSB: 062-000 Account: 12345678',
+      `Reference: ${invoiceNumber}`,
+      'Quote the invoice number with your payment.',
+    ])
+      expect(text, words).toContain(words);
     expect(text).not.toContain('not set');
     await ctx.close();
   }, 180_000);

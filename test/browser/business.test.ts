@@ -10,7 +10,17 @@ import type { Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { company } from '../../server/db/schema/index';
 import {
-  DESKTOP, TABLET, browsers, buildPwa, hasChromium, login, screenshot, startServer, type Browser, type Seeded, type TestServer,
+  DESKTOP,
+  TABLET,
+  browsers,
+  buildPwa,
+  hasChromium,
+  login,
+  screenshot,
+  startServer,
+  type Browser,
+  type Seeded,
+  type TestServer,
 } from './harness';
 
 async function waitText(page: Page, text: string | RegExp, timeout = 15_000): Promise<void> {
@@ -57,7 +67,10 @@ describe.skipIf(!hasChromium)('money, reports and integrations in Chromium', () 
     // Acme's parcels come before any rate line, so the prepaid company is not charged for them.
     const made: { id: number; hawb: string; who: Seeded; fail?: boolean }[] = [];
     const parcel = async (hawb: string, co: number, who: Seeded, fail = false) => {
-      const p = ok(await srv.api(admin, 'POST', 'package/', { hawb, company: co, customer_name: `Customer ${hawb}`, weight: 2 }), `package ${hawb}`);
+      const p = ok(
+        await srv.api(admin, 'POST', 'package/', { hawb, company: co, customer_name: `Customer ${hawb}`, weight: 2 }),
+        `package ${hawb}`,
+      );
       made.push({ id: p.id as number, hawb, who, fail });
     };
     for (const h of ['AC-1', 'AC-2', 'AC-3']) await parcel(h, acme, driver);
@@ -71,7 +84,8 @@ describe.skipIf(!hasChromium)('money, reports and integrations in Chromium', () 
       ok(await srv.api(admin, 'POST', 'assign-package/assign-driver/', { driver: who.id, packages: mine.map((m) => m.id) }), 'assign');
       for (const m of mine) ok(await srv.api(who, 'POST', 'scan-package-api/inbound-scan/', { barcode: m.hawb }), `scan ${m.hawb}`);
       for (const m of mine) {
-        if (m.fail) ok(await srv.api(who, 'POST', `package-delivered/${m.id}/fail/`, { failed_delivery_status: reason.id }), `fail ${m.hawb}`);
+        if (m.fail)
+          ok(await srv.api(who, 'POST', `package-delivered/${m.id}/fail/`, { failed_delivery_status: reason.id }), `fail ${m.hawb}`);
         else ok(await srv.api(who, 'POST', `package-delivered/${m.id}/deliver/`, { recipient_name: 'Sam' }), `deliver ${m.hawb}`);
       }
     }
@@ -102,7 +116,11 @@ describe.skipIf(!hasChromium)('money, reports and integrations in Chromium', () 
     const row = page.locator('table.data tbody tr', { hasText: '0–10 kg' });
     await row.waitFor();
     expect(await row.textContent()).toContain('8.50');
-    const lines = await srv.api<{ results: { company: number | null; base_cents: number; per_unit_cents: number }[] }>(admin, 'GET', `delivery-rate/?company=${acme}`);
+    const lines = await srv.api<{ results: { company: number | null; base_cents: number; per_unit_cents: number }[] }>(
+      admin,
+      'GET',
+      `delivery-rate/?company=${acme}`,
+    );
     expect(lines.body.results).toEqual([expect.objectContaining({ company: acme, base_cents: 850, per_unit_cents: 120 })]);
     await screenshot(page, 'rate-cards');
 
@@ -137,7 +155,11 @@ describe.skipIf(!hasChromium)('money, reports and integrations in Chromium', () 
     await txn.waitFor();
     expect(await txn.textContent()).toContain('+');
     expect(await txn.textContent()).toContain('Recharge');
-    const wallets = await srv.api<{ results: { id: number; company: number; balance_cents: number }[] }>(admin, 'GET', `wallet/?company=${acme}`);
+    const wallets = await srv.api<{ results: { id: number; company: number; balance_cents: number }[] }>(
+      admin,
+      'GET',
+      `wallet/?company=${acme}`,
+    );
     expect(wallets.body.results[0]?.balance_cents).toBe(25000);
     await screenshot(page, 'wallet');
     const tablet = await (await br.context(TABLET)).newPage();
@@ -276,7 +298,7 @@ describe.skipIf(!hasChromium)('money, reports and integrations in Chromium', () 
     await page.getByRole('tab', { name: 'Signing secret' }).click();
     await page.getByRole('button', { name: 'Generate secret' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Generate' }).click();
-    expect((await page.getByTestId('secret-value').inputValue())).toMatch(/^[0-9a-f]{64}$/);
+    expect(await page.getByTestId('secret-value').inputValue()).toMatch(/^[0-9a-f]{64}$/);
     await page.getByRole('tab', { name: 'Webhook endpoints' }).click();
     await page.getByRole('button', { name: 'New endpoint' }).click();
     const dialog = page.getByRole('dialog');

@@ -31,8 +31,10 @@ describe.skipIf(!hasChromium)('CSP: scripts only from this server, docs offline'
       elsewhere.push(url);
       return route.abort();
     });
-    const page: Page = ctx.pages()[0] ?? await ctx.newPage();
-    page.on('console', (msg) => { if (/Content Security Policy/i.test(msg.text())) violations.push(msg.text()); });
+    const page: Page = ctx.pages()[0] ?? (await ctx.newPage());
+    page.on('console', (msg) => {
+      if (/Content Security Policy/i.test(msg.text())) violations.push(msg.text());
+    });
     return { page, elsewhere, violations };
   }
 

@@ -8,7 +8,18 @@ import { eq, inArray } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveryRoute, pkg, user } from '../../server/db/schema/index';
-import { PHONE, browsers, buildPwa, hasChromium, login, screenshot, startServer, type Browser, type Seeded, type TestServer } from './harness';
+import {
+  PHONE,
+  browsers,
+  buildPwa,
+  hasChromium,
+  login,
+  screenshot,
+  startServer,
+  type Browser,
+  type Seeded,
+  type TestServer,
+} from './harness';
 
 const DESK = { width: 1280, height: 800 } as const;
 
@@ -23,18 +34,27 @@ describe.skipIf(!hasChromium)('deactivating a driver with open work (Chromium)',
   let coA: number;
   let reason: number;
 
-  const ok = <T,>(r: { status: number; body: T }, what: string): T => {
+  const ok = <T>(r: { status: number; body: T }, what: string): T => {
     if (r.status >= 300) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.body)}`);
     return r.body;
   };
-  const parcel = async (hawb: string) => ok(await srv.api<{ id: number }>(admin, 'POST', 'package/', { hawb, company: coA, customer_name: `Rita ${hawb}` }), hawb).id;
+  const parcel = async (hawb: string) =>
+    ok(await srv.api<{ id: number }>(admin, 'POST', 'package/', { hawb, company: coA, customer_name: `Rita ${hawb}` }), hawb).id;
 
   /** A driver holding: two parcels on a planned route, one loose, one on the van, one failed three times. */
   const driverWithWork = async (name: string, prefix: string) => {
     const driver = await srv.addUser('driver', { name, email: `${prefix.toLowerCase()}@example.com` });
     const ids: number[] = [];
     for (let i = 1; i <= 5; i++) ids.push(await parcel(`${prefix}-${i}`));
-    ok(await srv.api(admin, 'POST', 'route/', { name: `${name}'s run`, date: new Date().toISOString().slice(0, 10), driver: driver.id, packages: [ids[0], ids[1]] }), 'route');
+    ok(
+      await srv.api(admin, 'POST', 'route/', {
+        name: `${name}'s run`,
+        date: new Date().toISOString().slice(0, 10),
+        driver: driver.id,
+        packages: [ids[0], ids[1]],
+      }),
+      'route',
+    );
     ok(await srv.api(admin, 'POST', 'assign-package/assign-driver/', { driver: driver.id, packages: [ids[2], ids[3], ids[4]] }), 'assign');
     ok(await srv.api(driver, 'POST', 'scan-package-api/inbound-scan/', { barcode: `${prefix}-4` }), 'scan');
     ok(await srv.api(driver, 'POST', 'scan-package-api/inbound-scan/', { barcode: `${prefix}-5` }), 'scan');
@@ -44,7 +64,13 @@ describe.skipIf(!hasChromium)('deactivating a driver with open work (Chromium)',
     return { driver, ids };
   };
 
-  const holder = (ids: number[]) => srv.db.select({ hawb: pkg.hawb, to: pkg.assigned_to_id, status: pkg.status }).from(pkg).where(inArray(pkg.id, ids)).orderBy(pkg.id).all();
+  const holder = (ids: number[]) =>
+    srv.db
+      .select({ hawb: pkg.hawb, to: pkg.assigned_to_id, status: pkg.status })
+      .from(pkg)
+      .where(inArray(pkg.id, ids))
+      .orderBy(pkg.id)
+      .all();
   const isActive = async (id: number) => (await srv.db.select({ a: user.is_active }).from(user).where(eq(user.id, id)).get())?.a;
 
   beforeAll(async () => {
@@ -91,21 +117,32 @@ describe.skipIf(!hasChromium)('deactivating a driver with open work (Chromium)',
 
     await dialog.getByRole('combobox', { name: 'Driver' }).selectOption({ label: 'Bea Backup' });
     await dialog.getByRole('button', { name: 'Deactivate' }).click();
-    await waitText(page, "Dana Leaving is now inactive; 4 parcels and 1 route went to Bea Backup, 1 parcel back to the depot");
+    await waitText(page, 'Dana Leaving is now inactive; 4 parcels and 1 route went to Bea Backup, 1 parcel back to the depot');
     await dialog.waitFor({ state: 'detached' });
     await row.getByText('Inactive').waitFor();
     await screenshot(page, 'deactivate-done');
 
     expect(await isActive(dana.id)).toBe(false);
     expect(await holder(ids)).toEqual([
-      { hawb: 'DL-1', to: bea.id, status: 'assigned' }, { hawb: 'DL-2', to: bea.id, status: 'assigned' },
-      { hawb: 'DL-3', to: bea.id, status: 'assigned' }, { hawb: 'DL-4', to: bea.id, status: 'assigned' },
+      { hawb: 'DL-1', to: bea.id, status: 'assigned' },
+      { hawb: 'DL-2', to: bea.id, status: 'assigned' },
+      { hawb: 'DL-3', to: bea.id, status: 'assigned' },
+      { hawb: 'DL-4', to: bea.id, status: 'assigned' },
       { hawb: 'DL-5', to: null, status: 'returned' },
     ]);
-    expect((await srv.db.select({ d: deliveryRoute.driver_id }).from(deliveryRoute).where(eq(deliveryRoute.name, "Dana Leaving's run")).get())?.d).toBe(bea.id);
-    expect((await srv.api<{ open_parcels: number; open_routes: number }>(admin, 'GET', `employee/${dana.id}/open-work/`)).body).toMatchObject({ open_parcels: 0, open_routes: 0 });
+    expect(
+      (await srv.db.select({ d: deliveryRoute.driver_id }).from(deliveryRoute).where(eq(deliveryRoute.name, "Dana Leaving's run")).get())
+        ?.d,
+    ).toBe(bea.id);
+    expect(
+      (await srv.api<{ open_parcels: number; open_routes: number }>(admin, 'GET', `employee/${dana.id}/open-work/`)).body,
+    ).toMatchObject({ open_parcels: 0, open_routes: 0 });
     // Dana can no longer sign in.
-    const signIn = await fetch(`${srv.url}/api/auth/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: dana.email, password: 'browser-test-pass-1' }) });
+    const signIn = await fetch(`${srv.url}/api/auth/login/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: dana.email, password: 'browser-test-pass-1' }),
+    });
     expect(signIn.status).toBeGreaterThanOrEqual(400);
 
     // In the same page, the next deactivation no longer offers Dana as the one taking over.
@@ -155,7 +192,11 @@ describe.skipIf(!hasChromium)('deactivating a driver with open work (Chromium)',
     await waitText(page, 'Cal Quitting is now inactive; 5 parcels and 1 route back to the depot');
     expect(await isActive(cal.id)).toBe(false);
     expect((await holder(ids)).map((p) => [p.hawb, p.to, p.status])).toEqual([
-      ['CQ-1', null, 'created'], ['CQ-2', null, 'created'], ['CQ-3', null, 'created'], ['CQ-4', null, 'created'], ['CQ-5', null, 'returned'],
+      ['CQ-1', null, 'created'],
+      ['CQ-2', null, 'created'],
+      ['CQ-3', null, 'created'],
+      ['CQ-4', null, 'created'],
+      ['CQ-5', null, 'returned'],
     ]);
     await ctx.close();
   }, 180_000);
@@ -163,7 +204,9 @@ describe.skipIf(!hasChromium)('deactivating a driver with open work (Chromium)',
   it('the last active driver can only hand work back to the depot', async () => {
     const { driver: finn, ids } = await driverWithWork('Finn Final', 'FF');
     // Everyone else has left already.
-    const others = (await srv.db.select({ id: user.id }).from(user).where(eq(user.role, 'driver')).all()).map((r) => r.id).filter((id) => id !== finn.id);
+    const others = (await srv.db.select({ id: user.id }).from(user).where(eq(user.role, 'driver')).all())
+      .map((r) => r.id)
+      .filter((id) => id !== finn.id);
     await srv.db.update(user).set({ is_active: false }).where(inArray(user.id, others)).run();
     const ctx = await br.context(DESK);
     const page = await ctx.newPage();

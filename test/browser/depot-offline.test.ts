@@ -12,7 +12,18 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageEvent, pkg } from '../../server/db/schema/index';
 import { ownChromium } from './driverKit';
-import { browsers, buildPwa, hasChromium, login, screenshot, startServer, TABLET, type Browser, type Seeded, type TestServer } from './harness';
+import {
+  browsers,
+  buildPwa,
+  hasChromium,
+  login,
+  screenshot,
+  startServer,
+  TABLET,
+  type Browser,
+  type Seeded,
+  type TestServer,
+} from './harness';
 
 describe.skipIf(!hasChromium)('depot tablet offline', () => {
   let srv: TestServer;
@@ -57,9 +68,19 @@ describe.skipIf(!hasChromium)('depot tablet offline', () => {
     expect(await page.getByText('could not be loaded').count()).toBe(0);
     await page.locator('[data-testid=depot-offline][data-state=ready]').waitFor();
     // Every file of the list, the scanner library included, answers with no network at all.
-    const answers = await page.evaluate(async (files) => Promise.all(files.map(async (f) => {
-      try { return (await fetch(f)).status; } catch { return 0; }
-    })), list.files);
+    const answers = await page.evaluate(
+      async (files) =>
+        Promise.all(
+          files.map(async (f) => {
+            try {
+              return (await fetch(f)).status;
+            } catch {
+              return 0;
+            }
+          }),
+        ),
+      list.files,
+    );
     expect(answers).toEqual(list.files.map(() => 200));
     // A scan typed with no signal is saved on the tablet to send, not lost (the day test below follows it through).
     await page.locator('#scan-box').fill('DEP-OFF-1');
@@ -87,7 +108,13 @@ describe.skipIf(!hasChromium)('depot day offline: queued, persisted, sent once',
     admin = await srv.addUser('admin');
     const co = await srv.addCompany('Depot Day Co', 'DDAY1');
     for (let i = 1; i <= 5; i++) {
-      const r = await srv.api(admin, 'POST', 'package/', { hawb: `DAY-${i}`, company: co, customer_phone: '+61 400 000 100', customer_name: `Receiver ${i}`, customer_address: `${i} George Street, Sydney NSW 2000` });
+      const r = await srv.api(admin, 'POST', 'package/', {
+        hawb: `DAY-${i}`,
+        company: co,
+        customer_phone: '+61 400 000 100',
+        customer_name: `Receiver ${i}`,
+        customer_address: `${i} George Street, Sydney NSW 2000`,
+      });
       expect(r.status, JSON.stringify(r.body)).toBe(201);
     }
   }, 300_000);
@@ -102,7 +129,8 @@ describe.skipIf(!hasChromium)('depot day offline: queued, persisted, sent once',
     await page.locator('#scan-box').press('Enter');
     await page.locator('[data-testid=scan-panel]', { hasText: code }).waitFor({ timeout: 30_000 });
   };
-  const unsent = async (page: Page, n: number) => page.locator(`[data-testid=depot-unsent][data-count="${n}"]`).waitFor({ timeout: 60_000 });
+  const unsent = async (page: Page, n: number) =>
+    page.locator(`[data-testid=depot-unsent][data-count="${n}"]`).waitFor({ timeout: 60_000 });
 
   it('scans with no signal survive reloads and a browser restart and reach the server once each', async () => {
     let chrome = await ownChromium(profile);
@@ -140,14 +168,38 @@ describe.skipIf(!hasChromium)('depot day offline: queued, persisted, sent once',
     await page.goto(`${srv.url}/#/depot/inbound`).catch((e: unknown) => console.log('[depot-offline] goto after restart:', String(e)));
     // Under a loaded CI machine the first paint after a killed browser has once taken over a minute
     // (unseen locally): say what the page showed, then give it one reload, as a worker would, before failing.
-    if (!(await page.locator('#scan-box').waitFor({ timeout: 45_000 }).then(() => true, () => false))) {
+    if (
+      !(await page
+        .locator('#scan-box')
+        .waitFor({ timeout: 45_000 })
+        .then(
+          () => true,
+          () => false,
+        ))
+    ) {
       await screenshot(page, 'depot-day-restart-slow');
-      console.log('[depot-offline] after restart:', page.url(), (await page.locator('body').innerText().catch(() => '?')).slice(0, 500));
-      console.log('[depot-offline] service worker:', await page.evaluate(async () => JSON.stringify({
-        controller: navigator.serviceWorker?.controller?.scriptURL ?? null,
-        registrations: (await navigator.serviceWorker?.getRegistrations() ?? []).length,
-        caches: await caches.keys(),
-      })).catch((x: unknown) => String(x)));
+      console.log(
+        '[depot-offline] after restart:',
+        page.url(),
+        (
+          await page
+            .locator('body')
+            .innerText()
+            .catch(() => '?')
+        ).slice(0, 500),
+      );
+      console.log(
+        '[depot-offline] service worker:',
+        await page
+          .evaluate(async () =>
+            JSON.stringify({
+              controller: navigator.serviceWorker?.controller?.scriptURL ?? null,
+              registrations: ((await navigator.serviceWorker?.getRegistrations()) ?? []).length,
+              caches: await caches.keys(),
+            }),
+          )
+          .catch((x: unknown) => String(x)),
+      );
       await page.reload().catch(() => undefined);
       await page.locator('#scan-box').waitFor({ timeout: 60_000 });
     }
@@ -161,13 +213,24 @@ describe.skipIf(!hasChromium)('depot day offline: queued, persisted, sent once',
     // The unknown code comes back as an exception to resolve, saying what it is.
     await page.getByTestId('exception').filter({ hasText: 'NO-SUCH-CODE' }).waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('exceptions').textContent()).toContain('No parcel has this code');
-    const landed = await srv.db.select({ package_id: packageEvent.package_id, action: packageEvent.action }).from(packageEvent)
+    const landed = await srv.db
+      .select({ package_id: packageEvent.package_id, action: packageEvent.action })
+      .from(packageEvent)
       .where(inArray(packageEvent.action, ['depot_scan', 'scan_repeat']));
     const byParcel = new Map<number, number>();
     for (const e of landed) byParcel.set(e.package_id, (byParcel.get(e.package_id) ?? 0) + 1);
     expect([...byParcel.values()]).toEqual([1, 1, 1, 1]);
-    const rows = await srv.db.select({ hawb: pkg.hawb, status: pkg.status }).from(pkg).where(inArray(pkg.hawb, ['DAY-1', 'DAY-2', 'DAY-3', 'DAY-4', 'DAY-5']));
-    expect(Object.fromEntries(rows.map((r) => [r.hawb, r.status]))).toEqual({ 'DAY-1': 'received', 'DAY-2': 'received', 'DAY-3': 'received', 'DAY-4': 'received', 'DAY-5': 'created' });
+    const rows = await srv.db
+      .select({ hawb: pkg.hawb, status: pkg.status })
+      .from(pkg)
+      .where(inArray(pkg.hawb, ['DAY-1', 'DAY-2', 'DAY-3', 'DAY-4', 'DAY-5']));
+    expect(Object.fromEntries(rows.map((r) => [r.hawb, r.status]))).toEqual({
+      'DAY-1': 'received',
+      'DAY-2': 'received',
+      'DAY-3': 'received',
+      'DAY-4': 'received',
+      'DAY-5': 'created',
+    });
     await screenshot(page, 'depot-day-sent');
     await chrome.kill();
   }, 400_000);

@@ -9,8 +9,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { DISPATCH_PATHS } from '../../client/admin/dispatch/board';
 import {
-  apiRoutes, DESKTOP, PHONE, TABLET, browsers, buildPwa, hasChromium, login, screenshot, startServer,
-  type Browser, type Seeded, type TestServer,
+  apiRoutes,
+  DESKTOP,
+  PHONE,
+  TABLET,
+  browsers,
+  buildPwa,
+  hasChromium,
+  login,
+  screenshot,
+  startServer,
+  type Browser,
+  type Seeded,
+  type TestServer,
 } from './harness';
 
 const DEPOT = { latitude: -33.8688, longitude: 151.2093 };
@@ -34,11 +45,23 @@ function spot(i: number): { latitude: number; longitude: number } {
 }
 
 async function clearToasts(page: Page): Promise<void> {
-  for (let i = 0; i < 10 && (await page.locator('.toast button').count()) > 0; i++) await page.locator('.toast button').first().click().catch(() => undefined);
+  for (let i = 0; i < 10 && (await page.locator('.toast button').count()) > 0; i++)
+    await page
+      .locator('.toast button')
+      .first()
+      .click()
+      .catch(() => undefined);
 }
 
-interface RouteJson { id: number; driver: number; packages: number[]; date: string }
-interface SyncJson { upserts: { packages: { id: number; assigned_to_id: number | null; sequence_no: number | null; status: string }[] } }
+interface RouteJson {
+  id: number;
+  driver: number;
+  packages: number[];
+  date: string;
+}
+interface SyncJson {
+  upserts: { packages: { id: number; assigned_to_id: number | null; sequence_no: number | null; status: string }[] };
+}
 
 describe.skipIf(!hasChromium)('dispatch board in Chromium', () => {
   let srv: TestServer;
@@ -50,25 +73,52 @@ describe.skipIf(!hasChromium)('dispatch board in Chromium', () => {
     const dist = await buildPwa();
     srv = await startServer(dist, { clock });
     admin = await srv.addUser('admin', { name: 'Dora Dispatcher', email: 'dora@example.com' });
-    const wh = await srv.api<{ id: number }>(admin, 'POST', 'warehouse/', { name: 'Alexandria depot', street_address: '1 Depot Rd', suburb: 'Alexandria', state: 'NSW', postcode: '2015' });
+    const wh = await srv.api<{ id: number }>(admin, 'POST', 'warehouse/', {
+      name: 'Alexandria depot',
+      street_address: '1 Depot Rd',
+      suburb: 'Alexandria',
+      state: 'NSW',
+      postcode: '2015',
+    });
     expect(wh.status, JSON.stringify(wh.body)).toBe(201);
     expect((await srv.api(admin, 'PUT', `warehouse/${wh.body.id}/position/`, DEPOT)).status).toBe(200);
     for (let d = 0; d < DRIVERS; d++) {
       const who = await srv.addUser('driver', { name: `Driver ${String.fromCharCode(65 + d)}`, email: `drv${d}@example.com` });
       drivers.push(who);
-      const van = await srv.api<{ id: number }>(admin, 'POST', 'vehicle/', { name: `Van ${d + 1}`, type: 'van', capacity_parcels: 40, capacity_kg: 600 });
+      const van = await srv.api<{ id: number }>(admin, 'POST', 'vehicle/', {
+        name: `Van ${d + 1}`,
+        type: 'van',
+        capacity_parcels: 40,
+        capacity_kg: 600,
+      });
       expect(van.status).toBe(201);
       // The plan runs on today's date with the real clock and vans leave no earlier than now: a whole-day
       // shift keeps the day's capacity the same whenever the suite runs.
-      const shift = await srv.api(admin, 'POST', 'driver-shift/', { driver: who.id, date: DAY, start_time: '00:00', end_time: '23:59', start_warehouse: wh.body.id, vehicle: van.body.id });
+      const shift = await srv.api(admin, 'POST', 'driver-shift/', {
+        driver: who.id,
+        date: DAY,
+        start_time: '00:00',
+        end_time: '23:59',
+        start_warehouse: wh.body.id,
+        vehicle: van.body.id,
+      });
       expect(shift.status, JSON.stringify(shift.body)).toBe(201);
     }
     for (let i = 0; i < PARCELS; i += 25) {
-      await Promise.all(Array.from({ length: Math.min(25, PARCELS - i) }, async (_, k) => {
-        const n = i + k;
-        const res = await srv.api(admin, 'POST', 'package/', { hawb: `DSP-${String(n).padStart(4, '0')}`, customer_name: `Customer ${n}`, customer_address: `${n} Test St`, weight: 2, delivery_date: DAY, ...spot(n) });
-        expect(res.status, JSON.stringify(res.body)).toBe(201);
-      }));
+      await Promise.all(
+        Array.from({ length: Math.min(25, PARCELS - i) }, async (_, k) => {
+          const n = i + k;
+          const res = await srv.api(admin, 'POST', 'package/', {
+            hawb: `DSP-${String(n).padStart(4, '0')}`,
+            customer_name: `Customer ${n}`,
+            customer_address: `${n} Test St`,
+            weight: 2,
+            delivery_date: DAY,
+            ...spot(n),
+          });
+          expect(res.status, JSON.stringify(res.body)).toBe(201);
+        }),
+      );
     }
     br = browsers();
   }, 600_000);
@@ -80,8 +130,17 @@ describe.skipIf(!hasChromium)('dispatch board in Chromium', () => {
 
   it('every API path the board calls is on the server', async () => {
     const routes = await apiRoutes(srv.url);
-    const known = new Set([...routes].map((r) => r.split(' ')[1]!.replace(/^\/api/, '').replace(/\{[^}]+\}/g, '{}')));
-    const wanted = Object.values(DISPATCH_PATHS).map((p) => (typeof p === 'function' ? p(1) : p)).map((p) => `/${p.replace(/\/?$/, '/')}`.replace(/\/1\//g, '/{}/'));
+    const known = new Set(
+      [...routes].map((r) =>
+        r
+          .split(' ')[1]!
+          .replace(/^\/api/, '')
+          .replace(/\{[^}]+\}/g, '{}'),
+      ),
+    );
+    const wanted = Object.values(DISPATCH_PATHS)
+      .map((p) => (typeof p === 'function' ? p(1) : p))
+      .map((p) => `/${p.replace(/\/?$/, '/')}`.replace(/\/1\//g, '/{}/'));
     expect(wanted.filter((p) => !known.has(p))).toEqual([]);
   });
 
@@ -125,7 +184,10 @@ describe.skipIf(!hasChromium)('dispatch board in Chromium', () => {
     const driverB = Number(await second.getAttribute('data-driver'));
     const stop = first.getByTestId('plan-stop').first();
     const moved = Number(await stop.getAttribute('data-package'));
-    const before = [Number(await first.getByTestId('plan-stop-count').textContent()), Number(await second.getByTestId('plan-stop-count').textContent())];
+    const before = [
+      Number(await first.getByTestId('plan-stop-count').textContent()),
+      Number(await second.getByTestId('plan-stop-count').textContent()),
+    ];
     await stop.dragTo(second.getByTestId('plan-stop').nth(2));
     await expect.poll(async () => Number(await second.getByTestId('plan-stop-count').textContent())).toBe(before[1]! + 1);
     expect(Number(await first.getByTestId('plan-stop-count').textContent())).toBe(before[0]! - 1);
@@ -174,7 +236,7 @@ describe.skipIf(!hasChromium)('dispatch board in Chromium', () => {
     await ctx.close();
   }, 300_000);
 
-  it('arrival times show on the route screen, the dashboard (late routes first) and the driver\'s phone', async () => {
+  it("arrival times show on the route screen, the dashboard (late routes first) and the driver's phone", async () => {
     const list = await srv.api<{ results: RouteJson[] }>(admin, 'GET', `route/?date=${DAY}&page_size=50`);
     const route = list.body.results.find((r) => r.driver === drivers[0]!.id)!;
     // Driver A is far away and has started: their route runs late.
@@ -223,7 +285,14 @@ describe.skipIf(!hasChromium)('dispatch board in Chromium', () => {
     const NEW = 5;
     const fresh: number[] = [];
     for (let k = 0; k < NEW; k++) {
-      const res = await srv.api<{ id: number }>(admin, 'POST', 'package/', { hawb: `LATE-${k}`, customer_name: `Late ${k}`, customer_address: `${k} Late St`, weight: 1, delivery_date: DAY, ...spot(k * 53 + 11) });
+      const res = await srv.api<{ id: number }>(admin, 'POST', 'package/', {
+        hawb: `LATE-${k}`,
+        customer_name: `Late ${k}`,
+        customer_address: `${k} Late St`,
+        weight: 1,
+        delivery_date: DAY,
+        ...spot(k * 53 + 11),
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       fresh.push(res.body.id);
     }
@@ -238,7 +307,9 @@ describe.skipIf(!hasChromium)('dispatch board in Chromium', () => {
     await page.getByTestId('amend-preview').click();
     await page.getByTestId('amend-diff').waitFor({ timeout: 30_000 });
     // The diff: per route what is added and moved; the five new parcels, each once, nothing removed.
-    const counts = await page.getByTestId('amend-route').evaluateAll((els) => els.map((e) => [Number(e.getAttribute('data-added')), Number(e.getAttribute('data-removed'))]));
+    const counts = await page
+      .getByTestId('amend-route')
+      .evaluateAll((els) => els.map((e) => [Number(e.getAttribute('data-added')), Number(e.getAttribute('data-removed'))]));
     expect(counts.reduce((s, [a]) => s + a!, 0)).toBe(NEW);
     expect(counts.every(([, r]) => r === 0)).toBe(true);
     await expect.poll(() => page.locator('[data-testid="amend-stop"][data-state="added"]').count()).toBe(NEW);
@@ -275,7 +346,10 @@ describe.skipIf(!hasChromium)('dispatch board in Chromium', () => {
       // Nothing on the board is wider than the board (the shell's own top bar is another screen's matter).
       const wide = await page.getByTestId('dispatch-board').evaluate((board) => {
         const edge = board.getBoundingClientRect().right + 1;
-        return [...board.querySelectorAll('*')].filter((e) => e.getBoundingClientRect().right > edge).map((e) => `${e.tagName}.${e.className}`).slice(0, 8);
+        return [...board.querySelectorAll('*')]
+          .filter((e) => e.getBoundingClientRect().right > edge)
+          .map((e) => `${e.tagName}.${e.className}`)
+          .slice(0, 8);
       });
       expect(wide).toEqual([]);
       await ctx.close();

@@ -14,7 +14,21 @@ import { messageDispatcherFor } from '../../server/services/messages/setup';
 import { httpSmsProvider, smtpTransport } from '../../server/services/messages/transports';
 import { startSmsStandIn, startSmtp, type ReceivedMail } from '../helpers/messaging';
 import { drawSignature, loginDriver, waitChip } from './driverKit';
-import { buildPwa, browsers, DESKTOP, hasChromium, login, PHONE, ROOT, scannerBurst, screenshot, startServer, type Browser, type Seeded, type TestServer } from './harness';
+import {
+  buildPwa,
+  browsers,
+  DESKTOP,
+  hasChromium,
+  login,
+  PHONE,
+  ROOT,
+  scannerBurst,
+  screenshot,
+  startServer,
+  type Browser,
+  type Seeded,
+  type TestServer,
+} from './harness';
 
 const PHOTO = readFileSync(join(ROOT, 'client', 'public', 'icon-512.png'));
 
@@ -46,7 +60,8 @@ describe.skipIf(!hasChromium)('proof at the door in Chromium (issue 34)', () => 
     smtp = await startSmtp();
     sms = await startSmsStandIn();
     messages = messageDispatcherFor(srv.deps, {
-      email: smtpTransport(smtp.url), sms: httpSmsProvider({ url: sms.url, accountSid: sms.sid, authToken: sms.authToken, from: '+61400000000' }),
+      email: smtpTransport(smtp.url),
+      sms: httpSmsProvider({ url: sms.url, accountSid: sms.sid, authToken: sms.authToken, from: '+61400000000' }),
       fromAddress: 'notices@courier.test',
     });
     messages.start(200);
@@ -77,17 +92,35 @@ describe.skipIf(!hasChromium)('proof at the door in Chromium (issue 34)', () => 
     await office.getByLabel(/Minimum age/).fill('18');
     await office.getByRole('button', { name: 'Save proof rules' }).click();
     await office.getByText('Proof at the door saved').waitFor();
-    expect((await srv.api<{ requirements: unknown }>(shipper, 'GET', 'company-proof-rules/')).body.requirements)
-      .toMatchObject({ signature: true, min_age: 18, code: true, photos: 0, scan: false });
+    expect((await srv.api<{ requirements: unknown }>(shipper, 'GET', 'company-proof-rules/')).body.requirements).toMatchObject({
+      signature: true,
+      min_age: 18,
+      code: true,
+      photos: 0,
+      scan: false,
+    });
 
-    const wine = (await srv.api<{ id: number }>(shipper, 'POST', 'package/', {
-      hawb: 'WINE-1', customer_name: 'Robin', customer_address: '3 Vine St', customer_phone: '+61 400 000 301', recipient_email: 'robin@example.net',
-    })).body.id;
-    const pots = (await srv.api<{ id: number }>(admin, 'POST', 'package/', {
-      hawb: 'POTS-1', company: other, customer_name: 'Sam', customer_address: '8 Fern Rd', customer_phone: '+61 400 000 302', recipient_email: 'sam@example.net',
-      // This parcel raises its company's (empty) default: its barcode is scanned at the door.
-      proof_requirements: { scan: true },
-    })).body.id;
+    const wine = (
+      await srv.api<{ id: number }>(shipper, 'POST', 'package/', {
+        hawb: 'WINE-1',
+        customer_name: 'Robin',
+        customer_address: '3 Vine St',
+        customer_phone: '+61 400 000 301',
+        recipient_email: 'robin@example.net',
+      })
+    ).body.id;
+    const pots = (
+      await srv.api<{ id: number }>(admin, 'POST', 'package/', {
+        hawb: 'POTS-1',
+        company: other,
+        customer_name: 'Sam',
+        customer_address: '8 Fern Rd',
+        customer_phone: '+61 400 000 302',
+        recipient_email: 'sam@example.net',
+        // This parcel raises its company's (empty) default: its barcode is scanned at the door.
+        proof_requirements: { scan: true },
+      })
+    ).body.id;
     expect((await srv.api(admin, 'POST', 'assign-package/assign-driver/', { driver: driver.id, packages: [wine, pots] })).status).toBe(200);
 
     // Sam, before the van leaves: "leave it at the back door".
@@ -106,8 +139,12 @@ describe.skipIf(!hasChromium)('proof at the door in Chromium (issue 34)', () => 
     phone.on('pageerror', (e) => errors.push(e.message));
     await loginDriver(phone, srv.url, driver, 2);
     await phone.evaluate(() => navigator.serviceWorker.ready.then(() => true));
-    for (const hawb of ['WINE-1', 'POTS-1']) expect((await srv.api(driver, 'POST', 'scan-package-api/inbound-scan/', { barcode: hawb })).status).toBe(200);
-    const mail = await waitFor(() => smtp.mails.find((m: ReceivedMail) => m.to.includes('robin@example.net') && /on its way/.test(m.subject)), 'the e-mail');
+    for (const hawb of ['WINE-1', 'POTS-1'])
+      expect((await srv.api(driver, 'POST', 'scan-package-api/inbound-scan/', { barcode: hawb })).status).toBe(200);
+    const mail = await waitFor(
+      () => smtp.mails.find((m: ReceivedMail) => m.to.includes('robin@example.net') && /on its way/.test(m.subject)),
+      'the e-mail',
+    );
     const code = /Your delivery code: (\d{6})/.exec(mail.text)?.[1];
     expect(code).toMatch(/^\d{6}$/);
     const text = await waitFor(() => sms.accepted().find((r) => r.form.get('To') === '+61400000301'), 'the SMS');
@@ -116,7 +153,10 @@ describe.skipIf(!hasChromium)('proof at the door in Chromium (issue 34)', () => 
     await phone.goto(`${srv.url}/#/driver/sync`);
     await phone.getByRole('button', { name: 'Send and refresh now' }).click();
     await phone.goto(`${srv.url}/#/driver/deliver/${wine}`);
-    await phone.getByTestId('door-requirements').filter({ hasText: 'Signature · Age 18+ (ID) · One-time code' }).waitFor({ timeout: 30_000 });
+    await phone
+      .getByTestId('door-requirements')
+      .filter({ hasText: 'Signature · Age 18+ (ID) · One-time code' })
+      .waitFor({ timeout: 30_000 });
 
     // No signal from here on.
     await phoneCtx.setOffline(true);
@@ -164,15 +204,24 @@ describe.skipIf(!hasChromium)('proof at the door in Chromium (issue 34)', () => 
     await phone.getByRole('button', { name: 'Send and refresh now' }).click();
     await waitChip(phone, { queued: 0 }, 60_000);
     const proofA = await srv.api<{ status: string; checked: Record<string, unknown> }>(admin, 'GET', `photo-upload/${wine}/`);
-    expect(proofA.body).toMatchObject({ status: 'delivered', checked: { outcome: 'handed', signature: true, code: true, age: { min: 18 } } });
+    expect(proofA.body).toMatchObject({
+      status: 'delivered',
+      checked: { outcome: 'handed', signature: true, code: true, age: { min: 18 } },
+    });
     const proofB = await srv.api<{ status: string; checked: Record<string, unknown> }>(admin, 'GET', `photo-upload/${pots}/`);
-    expect(proofB.body).toMatchObject({ status: 'delivered', checked: { outcome: 'safe_place', photos: 1, door_scan: true, choice: { note: 'at the back door' } } });
+    expect(proofB.body).toMatchObject({
+      status: 'delivered',
+      checked: { outcome: 'safe_place', photos: 1, door_scan: true, choice: { note: 'at the back door' } },
+    });
     // A replay without the code is refused.
     expect((await srv.api(driver, 'POST', `package-delivered/${wine}/deliver/`, {})).status).toBe(409);
 
     // Sam's tracking page says where it was left.
     await sam.reload();
-    await sam.getByTestId('door-checked').filter({ hasText: 'Left in a safe place (at the back door), as the recipient allowed' }).waitFor();
+    await sam
+      .getByTestId('door-checked')
+      .filter({ hasText: 'Left in a safe place (at the back door), as the recipient allowed' })
+      .waitFor();
     expect(errors).toEqual([]);
   }, 180_000);
 });

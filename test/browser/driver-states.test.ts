@@ -13,7 +13,19 @@
 import { sqliteOf } from '../../server/db/client';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browsers, buildPwa, DESKTOP, hasChromium, login, PHONE, screenshot, startServer, type Browser, type Seeded, type TestServer } from './harness';
+import {
+  browsers,
+  buildPwa,
+  DESKTOP,
+  hasChromium,
+  login,
+  PHONE,
+  screenshot,
+  startServer,
+  type Browser,
+  type Seeded,
+  type TestServer,
+} from './harness';
 import { front, loginDriver, phoneOutbox, seedDay, waitChip, type DayParcel, type Front } from './driverKit';
 import { hasFfmpeg, mediaDir, photoJpeg } from './fixtures/media';
 
@@ -40,12 +52,17 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app: what the top bar and Sy
     if (media) rmSync(media, { recursive: true, force: true });
   });
 
-  const count = (sql: string, ...args: unknown[]) => (sqliteOf(srv.db)!.prepare(sql).get(...args) as { n: number }).n;
+  const count = (sql: string, ...args: unknown[]) =>
+    (
+      sqliteOf(srv.db)!
+        .prepare(sql)
+        .get(...args) as { n: number }
+    ).n;
 
   it('tells no signal, a silent server and a busy server apart; names actions by label; explains refusals', async () => {
     const driver = await srv.addUser('driver', { name: 'Sam Signal' });
     const other = await srv.addUser('driver', { name: 'Oli Other' });
-    const [p1, p2, p3] = await seedDay(srv, admin, driver, ['STA-001', 'STA-002', 'STA-003']) as [DayParcel, DayParcel, DayParcel];
+    const [p1, p2, p3] = (await seedDay(srv, admin, driver, ['STA-001', 'STA-002', 'STA-003'])) as [DayParcel, DayParcel, DayParcel];
     const ctx = await br.context(PHONE);
     const page = await ctx.newPage();
     const errors: string[] = [];
@@ -56,7 +73,12 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app: what the top bar and Sy
     await page.locator('#drv-scan').focus();
     await page.keyboard.type(p3.hawb, { delay: 5 });
     await page.keyboard.press('Enter');
-    await expect.poll(() => count("select count(*) n from package_event where package_id = ? and action = 'inbound_scan'", p3.id), { timeout: 60_000, interval: 250 }).toBe(1);
+    await expect
+      .poll(() => count("select count(*) n from package_event where package_id = ? and action = 'inbound_scan'", p3.id), {
+        timeout: 60_000,
+        interval: 250,
+      })
+      .toBe(1);
     await waitChip(page, { queued: 0 });
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
     await page.reload();
@@ -91,7 +113,11 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app: what the top bar and Sy
     await page.getByTestId('sync-screen').waitFor();
     expect(await page.getByTestId('sync-online').textContent()).toBe('No signal');
     const labels = await page.getByTestId('outbox-row').locator('.what').allTextContents();
-    expect(labels).toEqual([`Load ${p1.hawb} · ${p1.receiver}`, `Deliver ${p2.hawb} · ${p2.receiver}`, `Deliver ${p3.hawb} · ${p3.receiver}`]);
+    expect(labels).toEqual([
+      `Load ${p1.hawb} · ${p1.receiver}`,
+      `Deliver ${p2.hawb} · ${p2.receiver}`,
+      `Deliver ${p3.hawb} · ${p3.receiver}`,
+    ]);
     expect(labels.join(' ')).not.toMatch(/parcel \d+/);
     await screenshot(page, 'driver-sync-no-signal');
 
@@ -127,7 +153,9 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app: what the top bar and Sy
     await refused.waitFor();
     expect(await refused.locator('.what').textContent()).toBe(`Deliver ${p2.hawb} · ${p2.receiver}`);
     expect(await refused.getByTestId('refusal-what').textContent()).toBe('The office cancelled this parcel while you were offline.');
-    expect(await refused.getByTestId('refusal-todo').textContent()).toMatch(/keep it and bring it back to the depot.*A supervisor has your photos/);
+    expect(await refused.getByTestId('refusal-todo').textContent()).toMatch(
+      /keep it and bring it back to the depot.*A supervisor has your photos/,
+    );
     const notice = page.getByTestId('notice');
     expect(await notice.textContent()).toContain(`Deliver ${p3.hawb}`);
     expect(await notice.textContent()).toMatch(/flagged for a supervisor: it had been reassigned/);
@@ -135,7 +163,9 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app: what the top bar and Sy
 
     // The server: P2 still cancelled, flagged, its photo kept with the refused delivery; P3 delivered and flagged.
     expect(count("select count(*) n from package where id = ? and status = 'cancelled' and flagged = 1", p2.id)).toBe(1);
-    expect(count('select count(*) n from refused_delivery_file f join refused_delivery r on r.id = f.refused_id where r.package_id = ?', p2.id)).toBe(1);
+    expect(
+      count('select count(*) n from refused_delivery_file f join refused_delivery r on r.id = f.refused_id where r.package_id = ?', p2.id),
+    ).toBe(1);
     expect(count("select count(*) n from package where id = ? and status = 'delivered' and flagged = 1", p3.id)).toBe(1);
     const flagged = await srv.api<{ results: { id: number }[] }>(admin, 'GET', 'package-delivered/flagged/');
     expect(flagged.body.results.map((p) => p.id).sort()).toEqual([p2.id, p3.id].sort());

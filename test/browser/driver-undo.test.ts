@@ -36,11 +36,16 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app: the undo window and the
     if (media) rmSync(media, { recursive: true, force: true });
   });
 
-  const count = (sql: string, ...args: unknown[]) => (sqliteOf(srv.db)!.prepare(sql).get(...args) as { n: number }).n;
+  const count = (sql: string, ...args: unknown[]) =>
+    (
+      sqliteOf(srv.db)!
+        .prepare(sql)
+        .get(...args) as { n: number }
+    ).n;
 
   it('keeps a delivery confirmed seconds before the browser process is killed, and sends it after relaunch', async () => {
     const driver = await srv.addUser('driver', { name: 'Kim Killed' });
-    const [p1] = await seedDay(srv, admin, driver, ['KILL-001', 'KILL-002']) as [DayParcel, DayParcel];
+    const [p1] = (await seedDay(srv, admin, driver, ['KILL-001', 'KILL-002'])) as [DayParcel, DayParcel];
     const profile = mkdtempSync(join(tmpdir(), 'courier-kill-profile-'));
     profiles.push(profile);
 
@@ -63,7 +68,11 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app: the undo window and the
     expect(await page.getByTestId('sync-chip').textContent()).toContain('1 saved');
     const rows = await phoneOutbox(page);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ status: 'held', path: `package-delivered/${p1.id}/deliver/`, label: `Deliver ${p1.hawb} · ${p1.receiver}` });
+    expect(rows[0]).toMatchObject({
+      status: 'held',
+      path: `package-delivered/${p1.id}/deliver/`,
+      label: `Deliver ${p1.hawb} · ${p1.receiver}`,
+    });
     expect(rows[0]!.blobRefs).toHaveLength(2);
     await screenshot(page, 'driver-undo-held');
     expect(count("select count(*) n from package_event where package_id = ? and to_status = 'delivered'", p1.id)).toBe(0);
@@ -78,7 +87,12 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app: the undo window and the
     await page.goto(`${srv.url}/#/driver`);
     await page.getByTestId('today').waitFor({ timeout: 30_000 });
     // The chip reads 0 for a moment before the engine has counted; the server is the judge.
-    await expect.poll(() => count("select count(*) n from package_event where package_id = ? and to_status = 'delivered'", p1.id), { timeout: 60_000, interval: 250 }).toBe(1);
+    await expect
+      .poll(() => count("select count(*) n from package_event where package_id = ? and to_status = 'delivered'", p1.id), {
+        timeout: 60_000,
+        interval: 250,
+      })
+      .toBe(1);
     await page.locator('[data-testid=sync-chip][data-queued="0"][data-reach=ok]').waitFor({ timeout: 60_000 });
     await page.locator('[data-testid=count-delivered]', { hasText: '1' }).waitFor();
     expect(count('select count(*) n from package_photo where package_id = ?', p1.id)).toBe(2);
@@ -90,7 +104,7 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app: the undo window and the
 
   it('a mouse double-click on Confirm delivery queues one delivery, sent once with its files uploaded once', async () => {
     const driver = await srv.addUser('driver', { name: 'Dee Double' });
-    const [p1] = await seedDay(srv, admin, driver, ['DBL-001', 'DBL-002']) as [DayParcel, DayParcel];
+    const [p1] = (await seedDay(srv, admin, driver, ['DBL-001', 'DBL-002'])) as [DayParcel, DayParcel];
     const ctx = await br.context(PHONE);
     const page = await ctx.newPage();
     await loginDriver(page, srv.url, driver, 2);

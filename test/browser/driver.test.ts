@@ -10,13 +10,28 @@ import { sqliteOf } from '../../server/db/client';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { buildPwa, scannerBurst, PHONE, TABLET, browsers, hasChromium, PASSWORD, screenshot, startServer, type Browser, type Seeded, type TestServer } from './harness';
+import {
+  buildPwa,
+  scannerBurst,
+  PHONE,
+  TABLET,
+  browsers,
+  hasChromium,
+  PASSWORD,
+  screenshot,
+  startServer,
+  type Browser,
+  type Seeded,
+  type TestServer,
+} from './harness';
 import { hasFfmpeg, labelVideo, mediaDir, photoJpeg } from './fixtures/media';
 
-interface Row { [k: string]: unknown }
+interface Row {
+  [k: string]: unknown;
+}
 /** Driver's position at the north end of a north-south street: the best order is simply southwards. */
-const HERE = { latitude: -33.8000, longitude: 151.2000 };
-const stop = (i: number) => ({ latitude: -33.8000 - 0.004 * i, longitude: 151.2000 + 0.0004 * (i % 2) });
+const HERE = { latitude: -33.8, longitude: 151.2 };
+const stop = (i: number) => ({ latitude: -33.8 - 0.004 * i, longitude: 151.2 + 0.0004 * (i % 2) });
 
 // P1 is read by the camera; P1..P4 go on the van; P1 is delivered, P2 fails; P5, P6 stay at the depot.
 const HAWBS = ['DRV-1001', 'DRV-1002', 'DRV-1003', 'DRV-1004', 'DRV-1005', 'DRV-1006'];
@@ -80,14 +95,22 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app in Chromium', () => {
     for (const [i, hawb] of HAWBS.entries()) {
       const at = stop(RANK[i]!);
       const r = await srv.api<{ id: number }>(admin, 'POST', 'package/', {
-        hawb, company: co, customer_name: `Receiver ${i + 1}`, customer_address: `${10 + i} Long Street`, customer_phone: `+61 400 000 10${i}`,
-        description_of_goods: i === 0 ? 'Fragile: glassware' : 'Box', ...at,
+        hawb,
+        company: co,
+        customer_name: `Receiver ${i + 1}`,
+        customer_address: `${10 + i} Long Street`,
+        customer_phone: `+61 400 000 10${i}`,
+        description_of_goods: i === 0 ? 'Fragile: glassware' : 'Box',
+        ...at,
       });
       expect(r.status).toBe(201);
       ids.push(r.body.id);
     }
     const route = await srv.api<{ route: { id: number } }>(admin, 'POST', 'route/', {
-      name: 'Run North', date: new Date().toISOString().slice(0, 10), driver: driver.id, packages: ids,
+      name: 'Run North',
+      date: new Date().toISOString().slice(0, 10),
+      driver: driver.id,
+      packages: ids,
     });
     expect(route.status).toBe(201);
     br = browsers(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${video}`]);
@@ -118,7 +141,9 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app in Chromium', () => {
     await page.getByTestId('route-block').filter({ hasText: 'Run North' }).waitFor({ timeout: 15_000 });
 
     // The service worker must control the page before the network goes.
-    await page.evaluate(() => Promise.race([navigator.serviceWorker.ready.then(() => true), new Promise((r) => setTimeout(() => r(false), 60_000))]));
+    await page.evaluate(() =>
+      Promise.race([navigator.serviceWorker.ready.then(() => true), new Promise((r) => setTimeout(() => r(false), 60_000))]),
+    );
     await page.reload();
     await page.getByTestId('today').waitFor();
     expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
@@ -192,7 +217,11 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app in Chromium', () => {
     await page.getByTestId('reoptimise').click();
     await page.getByTestId('local-order').waitFor({ timeout: 20_000 });
     await waitQueued(page, 8);
-    const shown = await page.getByTestId('route-block').filter({ hasText: 'Run North' }).getByTestId('stop-row').evaluateAll((els) => els.map((e) => e.getAttribute('data-hawb')));
+    const shown = await page
+      .getByTestId('route-block')
+      .filter({ hasText: 'Run North' })
+      .getByTestId('stop-row')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-hawb')));
     const openByRank = [1, 2, 3, 4, 5].map((i) => HAWBS[RANK.indexOf(i + 0)]).filter((h) => h !== HAWBS[0]);
     expect(shown.slice(0, openByRank.length)).toEqual(openByRank);
     await screenshot(page, 'driver-today-offline');
@@ -223,9 +252,19 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app in Chromium', () => {
     await page.locator('[data-testid=outbox-row]').first().waitFor({ state: 'detached' });
 
     // The server holds each action once, with its files.
-    const q = (sql: string, ...args: unknown[]) => sqliteOf(srv.db)!.prepare(sql).all(...args) as Row[];
+    const q = (sql: string, ...args: unknown[]) =>
+      sqliteOf(srv.db)!
+        .prepare(sql)
+        .all(...args) as Row[];
     const status = new Map(q('select id, status, is_scanned, sequence_no from package').map((r) => [r.id as number, r]));
-    expect(ids.map((id) => status.get(id)?.status)).toEqual(['delivered', 'failed', 'out_for_delivery', 'out_for_delivery', 'assigned', 'assigned']);
+    expect(ids.map((id) => status.get(id)?.status)).toEqual([
+      'delivered',
+      'failed',
+      'out_for_delivery',
+      'out_for_delivery',
+      'assigned',
+      'assigned',
+    ]);
     for (const id of ids.slice(0, 4)) {
       expect(q("select count(*) n from package_event where package_id = ? and to_status = 'out_for_delivery'", id)[0]!.n).toBe(1);
     }
@@ -241,7 +280,11 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app in Chromium', () => {
     expect(record[0]!.latitude).toBeCloseTo(HERE.latitude, 3);
     const slots = q('select slot from package_photo where package_id = ? order by slot', ids[0]).map((r) => r.slot);
     expect(slots).toEqual(['photo_one', 'photo_two', 'signature']);
-    const seq = ids.slice(1).map((id) => [id, status.get(id)?.sequence_no as number] as const).sort((a, b) => a[1] - b[1]).map(([id]) => HAWBS[ids.indexOf(id)]);
+    const seq = ids
+      .slice(1)
+      .map((id) => [id, status.get(id)?.sequence_no as number] as const)
+      .sort((a, b) => a[1] - b[1])
+      .map(([id]) => HAWBS[ids.indexOf(id)]);
     expect(seq).toEqual(openByRank);
     expect(q("select count(*) n from package_event where action = 'route_sequence'")[0]!.n).toBeGreaterThan(0);
     expect(errors).toEqual([]);
@@ -285,16 +328,26 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app in Chromium', () => {
     await page.goto(`${srv.url}/#/driver/profile`);
     await page.getByTestId('logout').click();
     await page.getByRole('button', { name: 'Log in' }).waitFor({ timeout: 30_000 });
-    const left = await page.evaluate(() => new Promise<number>((resolve, reject) => {
-      const req = indexedDB.open('courier');
-      req.onerror = () => reject(req.error);
-      req.onsuccess = () => {
-        const db = req.result;
-        if (!db.objectStoreNames.contains('packages')) { db.close(); resolve(0); return; }
-        const count = db.transaction('packages').objectStore('packages').count();
-        count.onsuccess = () => { db.close(); resolve(count.result); };
-      };
-    }));
+    const left = await page.evaluate(
+      () =>
+        new Promise<number>((resolve, reject) => {
+          const req = indexedDB.open('courier');
+          req.onerror = () => reject(req.error);
+          req.onsuccess = () => {
+            const db = req.result;
+            if (!db.objectStoreNames.contains('packages')) {
+              db.close();
+              resolve(0);
+              return;
+            }
+            const count = db.transaction('packages').objectStore('packages').count();
+            count.onsuccess = () => {
+              db.close();
+              resolve(count.result);
+            };
+          };
+        }),
+    );
     expect(left).toBe(0);
     await ctx.close();
   }, 600_000);

@@ -8,7 +8,11 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { expect } from 'vitest';
 import { CHROMIUM, CHROMIUM_ARGS, PASSWORD, type Seeded, type TestServer } from './harness';
 
-export interface DayParcel { id: number; hawb: string; receiver: string }
+export interface DayParcel {
+  id: number;
+  hawb: string;
+  receiver: string;
+}
 
 /** Parcels of one company assigned to the driver, with real-looking addresses (suburb, postcode, state in the text). */
 export async function seedDay(srv: TestServer, admin: Seeded, driver: Seeded, hawbs: string[]): Promise<DayParcel[]> {
@@ -17,13 +21,20 @@ export async function seedDay(srv: TestServer, admin: Seeded, driver: Seeded, ha
   for (const [i, hawb] of hawbs.entries()) {
     const receiver = `Receiver ${hawb.slice(-1)}${i}`;
     const r = await srv.api<{ id: number }>(admin, 'POST', 'package/', {
-      hawb, company: co, customer_name: receiver, customer_address: `${10 + i} George Street, Sydney NSW 2000`, customer_phone: '+61 400 000 100',
-      latitude: -33.86 - i * 0.002, longitude: 151.2,
+      hawb,
+      company: co,
+      customer_name: receiver,
+      customer_address: `${10 + i} George Street, Sydney NSW 2000`,
+      customer_phone: '+61 400 000 100',
+      latitude: -33.86 - i * 0.002,
+      longitude: 151.2,
     });
     expect(r.status).toBe(201);
     out.push({ id: r.body.id, hawb, receiver });
   }
-  expect((await srv.api(admin, 'POST', 'assign-package/assign-driver/', { driver: driver.id, packages: out.map((p) => p.id) })).status).toBe(200);
+  expect(
+    (await srv.api(admin, 'POST', 'assign-package/assign-driver/', { driver: driver.id, packages: out.map((p) => p.id) })).status,
+  ).toBe(200);
   return out;
 }
 
@@ -47,35 +58,63 @@ export async function drawSignature(page: Page): Promise<void> {
   await page.mouse.up();
 }
 
-export interface PhoneRow { status: string; path: string; label: string; seq: number; blobRefs: string[] }
+export interface PhoneRow {
+  status: string;
+  path: string;
+  label: string;
+  seq: number;
+  blobRefs: string[];
+}
 
 /** The outbox as stored in the phone's IndexedDB (what survives a crash), oldest first. */
 export function phoneOutbox(page: Page): Promise<PhoneRow[]> {
-  return page.evaluate(() => new Promise<PhoneRow[]>((resolve, reject) => {
-    const req = indexedDB.open('courier');
-    req.onerror = () => reject(req.error);
-    req.onsuccess = () => {
-      const db = req.result;
-      if (!db.objectStoreNames.contains('outbox')) { db.close(); resolve([]); return; }
-      const all = db.transaction('outbox').objectStore('outbox').getAll();
-      all.onsuccess = () => { db.close(); resolve((all.result as PhoneRow[]).map(({ status, path, label, seq, blobRefs }) => ({ status, path, label, seq, blobRefs }))); };
-      all.onerror = () => reject(all.error);
-    };
-  }));
+  return page.evaluate(
+    () =>
+      new Promise<PhoneRow[]>((resolve, reject) => {
+        const req = indexedDB.open('courier');
+        req.onerror = () => reject(req.error);
+        req.onsuccess = () => {
+          const db = req.result;
+          if (!db.objectStoreNames.contains('outbox')) {
+            db.close();
+            resolve([]);
+            return;
+          }
+          const all = db.transaction('outbox').objectStore('outbox').getAll();
+          all.onsuccess = () => {
+            db.close();
+            resolve((all.result as PhoneRow[]).map(({ status, path, label, seq, blobRefs }) => ({ status, path, label, seq, blobRefs })));
+          };
+          all.onerror = () => reject(all.error);
+        };
+      }),
+  );
 }
 
 export async function waitChip(page: Page, attrs: Record<string, string | number>, timeout = 30_000): Promise<void> {
-  const sel = Object.entries(attrs).map(([k, v]) => `[data-${k}="${v}"]`).join('');
+  const sel = Object.entries(attrs)
+    .map(([k, v]) => `[data-${k}="${v}"]`)
+    .join('');
   await page.locator(`[data-testid=sync-chip]${sel}`).waitFor({ timeout });
 }
 
 /** A Chromium started here (not by Playwright), driven over CDP: it can be killed like a phone's browser dies. */
-export interface OwnChromium { proc: ChildProcess; browser: Browser; ctx: BrowserContext; kill(): Promise<void> }
+export interface OwnChromium {
+  proc: ChildProcess;
+  browser: Browser;
+  ctx: BrowserContext;
+  kill(): Promise<void>;
+}
 
 export async function ownChromium(profile: string): Promise<OwnChromium> {
-  const proc = spawn(CHROMIUM, [...CHROMIUM_ARGS, '--headless=new', `--user-data-dir=${profile}`, '--remote-debugging-port=0', 'about:blank'], {
-    stdio: ['ignore', 'ignore', 'pipe'], detached: true,
-  });
+  const proc = spawn(
+    CHROMIUM,
+    [...CHROMIUM_ARGS, '--headless=new', `--user-data-dir=${profile}`, '--remote-debugging-port=0', 'about:blank'],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    },
+  );
   const ws = await new Promise<string>((ok, fail) => {
     let buf = '';
     proc.stderr!.on('data', (d: Buffer) => {
@@ -90,7 +129,11 @@ export async function ownChromium(profile: string): Promise<OwnChromium> {
   const kill = async () => {
     const exited = new Promise((ok) => proc.once('exit', ok));
     // The whole process group: browser, renderers, GPU and network services die at once, like an OOM kill.
-    try { process.kill(-(proc.pid as number), 'SIGKILL'); } catch { /* already gone */ }
+    try {
+      process.kill(-(proc.pid as number), 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
     await exited;
   };
   return { proc, browser, ctx, kill };
@@ -101,7 +144,11 @@ export async function ownChromium(profile: string): Promise<OwnChromium> {
  * forwards every connection, `down` closes the port (a dead server: connection refused), `busy`
  * answers every request 503 (a server that answers but cannot take work).
  */
-export interface Front { url: string; mode(m: 'pass' | 'down' | 'busy'): Promise<void>; close(): Promise<void> }
+export interface Front {
+  url: string;
+  mode(m: 'pass' | 'down' | 'busy'): Promise<void>;
+  close(): Promise<void>;
+}
 
 export async function front(backendUrl: string): Promise<Front> {
   const net = await import('node:net');
@@ -115,7 +162,9 @@ export async function front(backendUrl: string): Promise<Front> {
     client.on('error', () => undefined);
     if (current === 'busy') {
       client.once('data', () => {
-        client.end(`HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+        client.end(
+          `HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+        );
       });
       return;
     }
@@ -128,7 +177,10 @@ export async function front(backendUrl: string): Promise<Front> {
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const port = (server.address() as import('node:net').AddressInfo).port;
-  const dropAll = () => { for (const s of sockets) s.destroy(); sockets.clear(); };
+  const dropAll = () => {
+    for (const s of sockets) s.destroy();
+    sockets.clear();
+  };
   return {
     url: `http://127.0.0.1:${port}`,
     async mode(m) {

@@ -6,7 +6,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { area, company, country, state, street, suburb, zone } from '../../server/db/schema/index';
-import { DESKTOP, PHONE, TABLET, browsers, buildPwa, hasChromium, login, screenshot, startServer, type Browser, type Seeded, type TestServer } from './harness';
+import {
+  DESKTOP,
+  PHONE,
+  TABLET,
+  browsers,
+  buildPwa,
+  hasChromium,
+  login,
+  screenshot,
+  startServer,
+  type Browser,
+  type Seeded,
+  type TestServer,
+} from './harness';
 
 describe.skipIf(!hasChromium)('parcel locations in Chromium', () => {
   let srv: TestServer;
@@ -22,16 +35,64 @@ describe.skipIf(!hasChromium)('parcel locations in Chromium', () => {
     co = await srv.addCompany('Acme Parts', 'ACME');
     await srv.db.update(company).set({ billing_type: 'postpaid' }).where(eq(company.id, co)).run();
     const now = Date.now();
-    const au = (await srv.db.insert(country).values({ name: 'Australia', currency: 'AUD', created_at: now, updated_at: now }).returning().get()).id;
+    const au = (
+      await srv.db.insert(country).values({ name: 'Australia', currency: 'AUD', created_at: now, updated_at: now }).returning().get()
+    ).id;
     const nsw = (await srv.db.insert(state).values({ name: 'NSW', country_id: au, created_at: now, updated_at: now }).returning().get()).id;
     east = (await srv.db.insert(zone).values({ name: 'East', created_at: now, updated_at: now }).returning().get()).id;
     const city = (await srv.db.insert(zone).values({ name: 'City', created_at: now, updated_at: now }).returning().get()).id;
-    const bondi = (await srv.db.insert(suburb).values({ name: 'Bondi', postcode: '2026', zone_id: east, state_id: nsw, latitude: -33.8915, longitude: 151.2767, created_at: now, updated_at: now }).returning().get()).id;
-    await srv.db.insert(suburb).values({ name: 'Sydney', postcode: '2000', zone_id: city, state_id: nsw, latitude: -33.8688, longitude: 151.2093, created_at: now, updated_at: now }).run();
-    await srv.db.insert(suburb).values({ name: 'Haymarket', postcode: '2000', zone_id: city, state_id: nsw, latitude: -33.8793, longitude: 151.2049, created_at: now, updated_at: now }).run();
-    const beach = (await srv.db.insert(area).values({ name: 'Bondi Beach', suburb_id: bondi, created_at: now, updated_at: now }).returning().get()).id;
-    await srv.db.insert(street).values({ name: 'Campbell Pde', area_id: beach, latitude: -33.8908, longitude: 151.2743, created_at: now, updated_at: now }).run();
-    expect((await srv.api(admin, 'POST', 'delivery-rate/', { name: 'East', zone: east, base_cents: 1800, currency: 'AUD' })).status).toBe(201);
+    const bondi = (
+      await srv.db
+        .insert(suburb)
+        .values({
+          name: 'Bondi',
+          postcode: '2026',
+          zone_id: east,
+          state_id: nsw,
+          latitude: -33.8915,
+          longitude: 151.2767,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning()
+        .get()
+    ).id;
+    await srv.db
+      .insert(suburb)
+      .values({
+        name: 'Sydney',
+        postcode: '2000',
+        zone_id: city,
+        state_id: nsw,
+        latitude: -33.8688,
+        longitude: 151.2093,
+        created_at: now,
+        updated_at: now,
+      })
+      .run();
+    await srv.db
+      .insert(suburb)
+      .values({
+        name: 'Haymarket',
+        postcode: '2000',
+        zone_id: city,
+        state_id: nsw,
+        latitude: -33.8793,
+        longitude: 151.2049,
+        created_at: now,
+        updated_at: now,
+      })
+      .run();
+    const beach = (
+      await srv.db.insert(area).values({ name: 'Bondi Beach', suburb_id: bondi, created_at: now, updated_at: now }).returning().get()
+    ).id;
+    await srv.db
+      .insert(street)
+      .values({ name: 'Campbell Pde', area_id: beach, latitude: -33.8908, longitude: 151.2743, created_at: now, updated_at: now })
+      .run();
+    expect((await srv.api(admin, 'POST', 'delivery-rate/', { name: 'East', zone: east, base_cents: 1800, currency: 'AUD' })).status).toBe(
+      201,
+    );
     br = browsers();
   }, 400_000);
 
@@ -45,8 +106,13 @@ describe.skipIf(!hasChromium)('parcel locations in Chromium', () => {
     const page = await ctx.newPage();
     await login(page, srv.url, admin);
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-    const csv = ['hawb,customer_name,customer_address,postcode,postcode_name',
-      'LOC-1,Ann,12 Campbell Pde,2026,Bondi', 'LOC-2,Bob,3 Hall St,2026,Bondi', 'LOC-3,Cy,1 George St,2000,', 'LOC-4,Di,9 Hay St,2000,Haymarket'].join('\n');
+    const csv = [
+      'hawb,customer_name,customer_address,postcode,postcode_name',
+      'LOC-1,Ann,12 Campbell Pde,2026,Bondi',
+      'LOC-2,Bob,3 Hall St,2026,Bondi',
+      'LOC-3,Cy,1 George St,2000,',
+      'LOC-4,Di,9 Hay St,2000,Haymarket',
+    ].join('\n');
     await page.goto(`${srv.url}/#/packages/upload`);
     await page.getByRole('heading', { name: 'Upload packages' }).waitFor();
     await page.locator('input[type=file]').setInputFiles({ name: 'parcels.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
@@ -92,7 +158,12 @@ describe.skipIf(!hasChromium)('parcel locations in Chromium', () => {
     const list = await srv.api<{ results: { hawb: string; source: string; latitude: number }[] }>(admin, 'GET', 'package/location-review/');
     expect(list.body.results.map((r) => r.hawb)).toEqual(['LOC-3', 'LOC-4']);
     // The next parcel to that address is placed at the pin.
-    const next = await srv.api<{ id: number; latitude: number; zone: number }>(admin, 'POST', 'package/', { hawb: 'LOC-5', company: co, customer_address: '3 Hall Street', postcode: 2026 });
+    const next = await srv.api<{ id: number; latitude: number; zone: number }>(admin, 'POST', 'package/', {
+      hawb: 'LOC-5',
+      company: co,
+      customer_address: '3 Hall Street',
+      postcode: 2026,
+    });
     const loc = await srv.api<{ source: string; precision: string; latitude: number }>(admin, 'GET', `package/${next.body.id}/location/`);
     expect(loc.body).toMatchObject({ source: 'office', precision: 'exact' });
     expect(loc.body.latitude).not.toBe(-33.8915);

@@ -57,24 +57,40 @@ function newestMtime(dir: string): number {
  * development build without a service worker.
  */
 export async function buildPwa(): Promise<string> {
-  const sources = Math.max(newestMtime(join(ROOT, 'client')), newestMtime(join(ROOT, 'shared')), newestMtime(join(ROOT, 'scripts')),
-    statSync(join(ROOT, 'vite.config.ts')).mtimeMs);
+  const sources = Math.max(
+    newestMtime(join(ROOT, 'client')),
+    newestMtime(join(ROOT, 'shared')),
+    newestMtime(join(ROOT, 'scripts')),
+    statSync(join(ROOT, 'vite.config.ts')).mtimeMs,
+  );
   // One build per checkout: worktrees side by side must never run each other's build.
   const out = join(tmpdir(), `courier-browser-dist-${createHash('sha256').update(ROOT).digest('hex').slice(0, 12)}`);
   const fresh = () => existsSync(join(out, '.built-at')) && statSync(join(out, '.built-at')).mtimeMs > sources;
   if (fresh()) return out;
   const lock = `${out}.lock`;
   for (;;) {
-    try { mkdirSync(lock); break; } catch { /* another suite is building */ }
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      /* another suite is building */
+    }
     if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 300_000) rmSync(lock, { recursive: true, force: true });
     await new Promise((r) => setTimeout(r, 500));
   }
   try {
     if (fresh()) return out;
     const staging = mkdtempSync(join(tmpdir(), 'courier-browser-build-'));
-    await run(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', staging, '--emptyOutDir', '--logLevel', 'warn'], {
-      cwd: ROOT, maxBuffer: 32 * 1024 * 1024, timeout: 240_000, env: { ...process.env, NODE_ENV: 'production' },
-    });
+    await run(
+      process.execPath,
+      [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', staging, '--emptyOutDir', '--logLevel', 'warn'],
+      {
+        cwd: ROOT,
+        maxBuffer: 32 * 1024 * 1024,
+        timeout: 240_000,
+        env: { ...process.env, NODE_ENV: 'production' },
+      },
+    );
     if (!existsSync(join(staging, 'sw.js'))) throw new Error('the PWA build has no service worker');
     writeFileSync(join(staging, '.built-at'), new Date().toISOString());
     rmSync(out, { recursive: true, force: true });
@@ -85,7 +101,13 @@ export async function buildPwa(): Promise<string> {
   }
 }
 
-export interface Seeded { id: number; email: string; name: string; role: Role; companyId: number | null }
+export interface Seeded {
+  id: number;
+  email: string;
+  name: string;
+  role: Role;
+  companyId: number | null;
+}
 
 export interface TestServer {
   url: string;
@@ -111,7 +133,12 @@ let seq = 0;
 export async function startServer(staticDir: string, opts: { publicUrl?: boolean; clock?: Clock } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'courier-browser-'));
   const db = await openDatabase(join(dir, 'courier.db'));
-  const app = createApp({ db, files: diskFileStore(join(dir, 'files')), clock: opts.clock ?? systemClock, config: { staticDir, timeZone: 'UTC' } });
+  const app = createApp({
+    db,
+    files: diskFileStore(join(dir, 'files')),
+    clock: opts.clock ?? systemClock,
+    config: { staticDir, timeZone: 'UTC' },
+  });
   const server: ServerType = await new Promise((ok) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => ok(s));
   });
@@ -122,7 +149,13 @@ export async function startServer(staticDir: string, opts: { publicUrl?: boolean
 
   const addCompany = async (name: string, code: string) => {
     const now = Date.now();
-    return (await db.insert(company).values({ name, code, email: `${code.toLowerCase()}@example.com`, status: 'active', created_at: now, updated_at: now }).returning().get()).id;
+    return (
+      await db
+        .insert(company)
+        .values({ name, code, email: `${code.toLowerCase()}@example.com`, status: 'active', created_at: now, updated_at: now })
+        .returning()
+        .get()
+    ).id;
   };
   const addUser: TestServer['addUser'] = async (role, opts = {}) => {
     seq += 1;
@@ -130,14 +163,22 @@ export async function startServer(staticDir: string, opts: { publicUrl?: boolean
     const email = opts.email ?? `${role}${seq}@example.com`;
     const name = opts.name ?? `${role.replace('_', ' ')} ${seq}`;
     const companyId = opts.companyId ?? null;
-    const id = (await db.insert(user).values({ name, email, role, company_id: companyId, password_hash: HASH, created_at: now, updated_at: now }).returning().get()).id;
+    const id = (
+      await db
+        .insert(user)
+        .values({ name, email, role, company_id: companyId, password_hash: HASH, created_at: now, updated_at: now })
+        .returning()
+        .get()
+    ).id;
     return { id, email, name, role, companyId };
   };
   const token = async (who: Seeded) => {
     const cached = tokens.get(who.id);
     if (cached) return cached;
     const res = await fetch(`${url}/api/auth/${who.role === 'driver' ? 'login' : 'web-login'}/`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: who.email, password: PASSWORD }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: who.email, password: PASSWORD }),
     });
     const body = (await res.json()) as { token?: string };
     if (!res.ok || !body.token) throw new Error(`login of ${who.email} failed: ${res.status} ${JSON.stringify(body)}`);
@@ -151,7 +192,7 @@ export async function startServer(staticDir: string, opts: { publicUrl?: boolean
       body: body !== undefined ? JSON.stringify(body) : undefined,
     });
     const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : null) };
+    return { status: res.status, body: text ? JSON.parse(text) : null };
   };
   const close = async () => {
     await new Promise<void>((ok) => server.close(() => ok()));
@@ -176,8 +217,14 @@ export interface Browser {
 }
 
 export const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--autoplay-policy=no-user-gesture-required',
 ];
 
 /** Chromium contexts with fresh temporary profiles; close() ends every browser and removes the profiles. */
@@ -187,7 +234,11 @@ export function browsers(extraArgs: string[] = []): Browser {
     async context(viewport = DESKTOP, opts = {}) {
       const dir = mkdtempSync(join(tmpdir(), 'courier-chromium-'));
       const ctx = await chromium.launchPersistentContext(dir, {
-        executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs], viewport, ...opts,
+        executablePath: CHROMIUM,
+        headless: true,
+        args: [...CHROMIUM_ARGS, ...extraArgs],
+        viewport,
+        ...opts,
       });
       open.push({ ctx, dir });
       return ctx;
@@ -223,7 +274,8 @@ export async function login(page: Page, baseUrl: string, who: Seeded): Promise<v
  */
 export async function routeExists(url: string, token: string, method: string, path: string): Promise<boolean> {
   const res = await fetch(`${url}/api/${path.replace(/^\//, '')}`, {
-    method, headers: { authorization: `Bearer ${token}`, ...(method === 'GET' ? {} : { 'content-type': 'application/json' }) },
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(method === 'GET' ? {} : { 'content-type': 'application/json' }) },
     body: method === 'GET' ? undefined : '{}',
   });
   if (res.status !== 404) return true;

@@ -6,15 +6,34 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { navFor } from '../../client/app/nav';
-import { PHONE, DESKTOP, browsers, buildPwa, hasChromium, login, screenshot, startServer, type Browser, type Seeded, type TestServer } from './harness';
+import {
+  PHONE,
+  DESKTOP,
+  browsers,
+  buildPwa,
+  hasChromium,
+  login,
+  screenshot,
+  startServer,
+  type Browser,
+  type Seeded,
+  type TestServer,
+} from './harness';
 
 const SYDNEY = { locale: 'en-AU', timezoneId: 'Australia/Sydney' };
 
 /** The page has drawn its content: a heading in main, nothing still loading. */
 async function settled(page: Page, route: string): Promise<void> {
   // The depot's scanning station has a layout of its own: the page's text, not the admin shell's main.
-  await page.waitForFunction(() => ((document.querySelector('main') ?? document.querySelector('#app') ?? document.body).textContent ?? '').trim() !== '', undefined, { timeout: 20_000 })
-    .catch(() => { throw new Error(`${route} drew nothing`); });
+  await page
+    .waitForFunction(
+      () => ((document.querySelector('main') ?? document.querySelector('#app') ?? document.body).textContent ?? '').trim() !== '',
+      undefined,
+      { timeout: 20_000 },
+    )
+    .catch(() => {
+      throw new Error(`${route} drew nothing`);
+    });
   // Lists still loading are given time to arrive (a page that keeps a spinner, like a camera wait, is measured as it is).
   await page.waitForFunction(() => !document.querySelector('.loader'), undefined, { timeout: 10_000 }).catch(() => undefined);
 }
@@ -30,7 +49,15 @@ describe.skipIf(!hasChromium)('the office sets itself up from the browser (Chrom
     srv = await startServer(dist);
     admin = await srv.addUser('super_admin', { name: 'Sam Setup', email: 'sam-setup@example.com' });
     const co = await srv.addCompany('Harbour Parts', 'HARB');
-    parcel = (await srv.api<{ id: number }>(admin, 'POST', 'package/', { hawb: 'SETUP-1', company: co, customer_name: 'Rita Recipient', customer_phone: '0417 123 456', recipient_email: 'rita@example.com' })).body.id;
+    parcel = (
+      await srv.api<{ id: number }>(admin, 'POST', 'package/', {
+        hawb: 'SETUP-1',
+        company: co,
+        customer_name: 'Rita Recipient',
+        customer_phone: '0417 123 456',
+        recipient_email: 'rita@example.com',
+      })
+    ).body.id;
     br = browsers();
   }, 300_000);
 
@@ -46,11 +73,17 @@ describe.skipIf(!hasChromium)('the office sets itself up from the browser (Chrom
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     const create = async (route: string, singular: string, fill: (dialog: ReturnType<Page['getByRole']>) => Promise<void>) => {
       await page.goto(`${srv.url}/#/r/${route}`);
-      await page.getByRole('button', { name: `New ${singular}` }).first().click();
+      await page
+        .getByRole('button', { name: `New ${singular}` })
+        .first()
+        .click();
       const dialog = page.getByRole('dialog');
       await fill(dialog);
       await dialog.getByRole('button', { name: `Create ${singular}` }).click();
-      await page.getByText(new RegExp(`${singular} created`, 'i')).first().waitFor({ timeout: 15_000 });
+      await page
+        .getByText(new RegExp(`${singular} created`, 'i'))
+        .first()
+        .waitFor({ timeout: 15_000 });
     };
     const choose = async (dialog: ReturnType<Page['getByRole']>, name: string, option: string) => {
       const select = dialog.locator(`select[name="${name}"]`);
@@ -93,9 +126,15 @@ describe.skipIf(!hasChromium)('the office sets itself up from the browser (Chrom
     await ctx.close();
   }, 120_000);
 
-  it('setup screens: checklist, a vehicle, a depot on the map, a week of shifts, the parcel\'s tracking link and messages', async () => {
+  it("setup screens: checklist, a vehicle, a depot on the map, a week of shifts, the parcel's tracking link and messages", async () => {
     const driver = await srv.addUser('driver', { name: 'Wes Weekday', email: 'wes-setup@example.com' });
-    const depot = await srv.api<{ id: number }>(admin, 'POST', 'warehouse/', { name: 'Alexandria depot', street_address: '1 Bourke Rd', suburb: 'Alexandria', state: 'NSW', postcode: '2015' });
+    const depot = await srv.api<{ id: number }>(admin, 'POST', 'warehouse/', {
+      name: 'Alexandria depot',
+      street_address: '1 Bourke Rd',
+      suburb: 'Alexandria',
+      state: 'NSW',
+      postcode: '2015',
+    });
     expect(depot.status).toBe(201);
     srv.deps.config.publicUrl = srv.url;
     const ctx = await br.context(DESKTOP, SYDNEY);
@@ -112,13 +151,19 @@ describe.skipIf(!hasChromium)('the office sets itself up from the browser (Chrom
     await page.getByRole('dialog').locator('[name="name"]').fill('Van 1');
     await page.getByRole('dialog').locator('[name="registration"]').fill('CX 12 AB');
     await page.getByRole('dialog').getByRole('button', { name: 'Create vehicle' }).click();
-    await page.getByText(/Vehicle created/).first().waitFor();
+    await page
+      .getByText(/Vehicle created/)
+      .first()
+      .waitFor();
 
     await page.goto(`${srv.url}/#/fleet/depots`);
     await page.locator('[name="latitude"]').fill('-33.9105');
     await page.locator('[name="longitude"]').fill('151.1932');
     await page.getByRole('button', { name: 'Save position' }).click();
-    await page.getByText(/is on the map/).first().waitFor();
+    await page
+      .getByText(/is on the map/)
+      .first()
+      .waitFor();
     const placed = await srv.api<{ results: { warehouse: number; latitude: number | null }[] }>(admin, 'GET', 'dispatch/depot/');
     expect(placed.body.results.find((d) => d.warehouse === depot.body.id)?.latitude).toBeCloseTo(-33.9105, 4);
 
@@ -132,7 +177,11 @@ describe.skipIf(!hasChromium)('the office sets itself up from the browser (Chrom
     await pick('vehicle', 'Van 1');
     await page.getByRole('button', { name: 'Create shifts' }).click();
     await expect.poll(() => page.getByTestId('week-shifts').locator('tbody tr').count(), { timeout: 20_000 }).toBe(5);
-    const shifts = await srv.api<{ results: { driver: number; vehicle_name: string | null }[] }>(admin, 'GET', `driver-shift/?driver=${driver.id}`);
+    const shifts = await srv.api<{ results: { driver: number; vehicle_name: string | null }[] }>(
+      admin,
+      'GET',
+      `driver-shift/?driver=${driver.id}`,
+    );
     expect(shifts.body.results.filter((r) => r.vehicle_name === 'Van 1')).toHaveLength(5);
 
     await page.goto(`${srv.url}/#/`);
@@ -142,7 +191,10 @@ describe.skipIf(!hasChromium)('the office sets itself up from the browser (Chrom
     await page.getByRole('button', { name: 'Copy tracking link' }).click();
     await page.getByTestId('tracking-link-note').waitFor();
     expect(await page.getByTestId('tracking-link').inputValue()).toMatch(new RegExp(`^${srv.url}/track\\.html#[A-Za-z0-9_-]{32}`));
-    await page.getByTestId('message-log').getByText(/No messages yet/).waitFor();
+    await page
+      .getByTestId('message-log')
+      .getByText(/No messages yet/)
+      .waitFor();
     await screenshot(page, 'office-setup-parcel');
     await ctx.close();
   }, 180_000);

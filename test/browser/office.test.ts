@@ -10,7 +10,20 @@ import { company } from '../../server/db/schema/index';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { DESKTOP, PHONE, SCREENSHOTS, browsers, buildPwa, hasChromium, login, screenshot, startServer, type Browser, type Seeded, type TestServer } from './harness';
+import {
+  DESKTOP,
+  PHONE,
+  SCREENSHOTS,
+  browsers,
+  buildPwa,
+  hasChromium,
+  login,
+  screenshot,
+  startServer,
+  type Browser,
+  type Seeded,
+  type TestServer,
+} from './harness';
 
 const run = promisify(execFile);
 
@@ -28,7 +41,12 @@ describe.skipIf(!hasChromium)('office exceptions from the web (Chromium)', () =>
   let reason: number;
 
   const create = async (hawb: string) => {
-    const res = await srv.api<{ id: number }>(admin, 'POST', 'package/', { hawb, customer_name: `Rita ${hawb}`, company: coA, postcode: 2042 });
+    const res = await srv.api<{ id: number }>(admin, 'POST', 'package/', {
+      hawb,
+      customer_name: `Rita ${hawb}`,
+      company: coA,
+      postcode: 2042,
+    });
     expect(res.status).toBe(201);
     return res.body.id;
   };
@@ -92,7 +110,11 @@ describe.skipIf(!hasChromium)('office exceptions from the web (Chromium)', () =>
     await waitText(page, 'Parcel WEB-0001 corrected');
     await waitText(page, '12 King St');
     await waitText(page, 'Details corrected');
-    const corrected = await srv.api<{ results: { customer_phone: string; customer_address: string }[] }>(admin, 'GET', 'package/?search=WEB-0001');
+    const corrected = await srv.api<{ results: { customer_phone: string; customer_address: string }[] }>(
+      admin,
+      'GET',
+      'package/?search=WEB-0001',
+    );
     expect(corrected.body.results[0]).toMatchObject({ customer_phone: '+61400999888', customer_address: '12 King St' });
 
     await page.getByRole('button', { name: 'Cancel', exact: true }).click();
@@ -102,7 +124,11 @@ describe.skipIf(!hasChromium)('office exceptions from the web (Chromium)', () =>
     await confirmWith(page, 'Shipper called it off');
     await waitText(page, /Cancel: parcel WEB-0001 done/);
     await waitText(page, 'Shipper called it off');
-    const list = await srv.api<{ results: { id: number; status: string; customer_phone: string; customer_address: string }[] }>(admin, 'GET', 'package/?search=WEB-0001');
+    const list = await srv.api<{ results: { id: number; status: string; customer_phone: string; customer_address: string }[] }>(
+      admin,
+      'GET',
+      'package/?search=WEB-0001',
+    );
     expect(list.body.results[0]).toMatchObject({ status: 'cancelled', customer_phone: '+61400999888', customer_address: '12 King St' });
     // Final: no more actions offered.
     await page.getByTestId('package-actions').waitFor({ state: 'detached' });
@@ -176,18 +202,26 @@ describe.skipIf(!hasChromium)('office exceptions from the web (Chromium)', () =>
     // The parcel's link is followed while the login is still being answered (the test once went on
     // before the answer, by chance): the login must land on the parcel, not on the home page.
     let answer!: () => void;
-    const answered = new Promise<void>((resolve) => { answer = resolve; });
-    await page.route('**/api/auth/web-login/', async (route) => { await answered; await route.continue(); });
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    await page.route('**/api/auth/web-login/', async (route) => {
+      await answered;
+      await route.continue();
+    });
     await login(page, srv.url, companyUser);
     await page.goto(`${srv.url}/#/packages/${f}`);
     await page.waitForURL(`**/#/login?next=%2Fpackages%2F${f}`);
     answer();
-    await page.getByTestId('package-actions').waitFor().catch(async (err: unknown) => {
-      // What the company saw instead, for whoever reads a failed run.
-      await screenshot(page, 'office-company-detail-failed');
-      console.error('[office test] page text:', (await page.textContent('body'))?.slice(0, 2000));
-      throw err;
-    });
+    await page
+      .getByTestId('package-actions')
+      .waitFor()
+      .catch(async (err: unknown) => {
+        // What the company saw instead, for whoever reads a failed run.
+        await screenshot(page, 'office-company-detail-failed');
+        console.error('[office test] page text:', (await page.textContent('body'))?.slice(0, 2000));
+        throw err;
+      });
     expect(await page.getByRole('button', { name: 'Force deliver' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Return to sender' }).count()).toBe(0);
     await screenshot(page, 'office-company-detail');
@@ -234,7 +268,13 @@ describe.skipIf(!hasChromium)('office exceptions from the web (Chromium)', () =>
     await login(page, srv.url, admin);
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     const save = async (click: () => Promise<void>, name: string) => {
-      const [download] = await Promise.all([page.waitForEvent('download', { timeout: 10_000 }).catch(async (e: unknown) => { await screenshot(page, `fail-${name}`); throw e; }), click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download', { timeout: 10_000 }).catch(async (e: unknown) => {
+          await screenshot(page, `fail-${name}`);
+          throw e;
+        }),
+        click(),
+      ]);
       const file = join(SCREENSHOTS, `${name}.pdf`);
       await download.saveAs(file);
       await run('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', '-singlefile', file, join(SCREENSHOTS, name)]);

@@ -5,7 +5,18 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PHONE, browsers, buildPwa, hasChromium, login, screenshot, startServer, type Browser, type Seeded, type TestServer } from './harness';
+import {
+  PHONE,
+  browsers,
+  buildPwa,
+  hasChromium,
+  login,
+  screenshot,
+  startServer,
+  type Browser,
+  type Seeded,
+  type TestServer,
+} from './harness';
 
 const DESK = { width: 1280, height: 800 } as const;
 const SMALL_TABLET = { width: 700, height: 1000 } as const;
@@ -30,8 +41,21 @@ describe.skipIf(!hasChromium)('package list as cards on small screens (Chromium)
     const co = await srv.addCompany('Acme Parts', 'ACME');
     shipper = await srv.addUser('company', { name: 'Acme Desk', email: 'desk.cards@acme.example', companyId: co });
     const parcels = [
-      { hawb: 'PC-0001', customer_name: 'Rita Recipient', customer_address: '1 Main St, Newtown', postcode_name: 'Newtown', postcode: 2042, customer_phone: '0400 111 222' },
-      { hawb: 'PC-0002', customer_name: 'Sam Long-Surname-Hyphenated-Beyond-Reason', customer_address: 'Unit 12, 345 Parramatta Road', postcode_name: 'Leichhardt', postcode: 2040 },
+      {
+        hawb: 'PC-0001',
+        customer_name: 'Rita Recipient',
+        customer_address: '1 Main St, Newtown',
+        postcode_name: 'Newtown',
+        postcode: 2042,
+        customer_phone: '0400 111 222',
+      },
+      {
+        hawb: 'PC-0002',
+        customer_name: 'Sam Long-Surname-Hyphenated-Beyond-Reason',
+        customer_address: 'Unit 12, 345 Parramatta Road',
+        postcode_name: 'Leichhardt',
+        postcode: 2040,
+      },
       { hawb: 'PC-0003', customer_name: 'Tia Cancelled', customer_address: '9 King St', postcode_name: 'Newtown', postcode: 2042 },
       { hawb: 'PC-0004', customer_name: 'Uma Assigned', customer_address: '4 Queen St, Glebe', postcode_name: 'Glebe', postcode: 2037 },
     ];
@@ -40,7 +64,9 @@ describe.skipIf(!hasChromium)('package list as cards on small screens (Chromium)
       expect(res.status, p.hawb).toBe(201);
       ids.set(p.hawb, res.body.id);
     }
-    expect((await srv.api(admin, 'POST', 'assign-package/assign-driver/', { driver: driver.id, packages: [ids.get('PC-0004')] })).status).toBe(200);
+    expect(
+      (await srv.api(admin, 'POST', 'assign-package/assign-driver/', { driver: driver.id, packages: [ids.get('PC-0004')] })).status,
+    ).toBe(200);
     br = browsers();
   }, 300_000);
 
@@ -69,14 +95,21 @@ describe.skipIf(!hasChromium)('package list as cards on small screens (Chromium)
     expect(await cards.filter({ hasText: 'PC-0004' }).textContent()).toContain('Dana Driver');
     expect(await rita.getByRole('link', { name: 'Call Rita Recipient' }).getAttribute('href')).toBe('tel:+61400111222');
     // Every button and link in a card is a full-size target, and no card is wider than the screen.
-    const targets = await cards.locator('.btn, .pkg-select, a.pkg-hawb').evaluateAll((els) => els.map((e) => { const r = e.getBoundingClientRect(); return { h: r.height, w: r.width, right: r.right }; }));
+    const targets = await cards.locator('.btn, .pkg-select, a.pkg-hawb').evaluateAll((els) =>
+      els.map((e) => {
+        const r = e.getBoundingClientRect();
+        return { h: r.height, w: r.width, right: r.right };
+      }),
+    );
     expect(targets.length).toBeGreaterThan(8);
     for (const t of targets) {
       expect(t.h).toBeGreaterThanOrEqual(44);
       expect(t.right).toBeLessThanOrEqual(PHONE.width);
     }
     // No button text spills out of its button.
-    const spills = await cards.locator('.btn').evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent));
+    const spills = await cards
+      .locator('.btn')
+      .evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent));
     expect(spills).toEqual([]);
     await screenshot(page, 'package-cards');
 

@@ -13,8 +13,10 @@ import { loginDriver, seedDay } from './driverKit';
 
 // Circular Quay to Town Hall along George Street: each step ~400 m, a ~200 m grid cell apart on the recipient's page.
 const PATH = [
-  { latitude: -33.8611, longitude: 151.2107 }, { latitude: -33.8648, longitude: 151.2079 },
-  { latitude: -33.8686, longitude: 151.2073 }, { latitude: -33.8724, longitude: 151.2067 },
+  { latitude: -33.8611, longitude: 151.2107 },
+  { latitude: -33.8648, longitude: 151.2079 },
+  { latitude: -33.8686, longitude: 151.2073 },
+  { latitude: -33.8724, longitude: 151.2067 },
 ];
 const HAWBS = ['VAN-0001', 'VAN-0002', 'VAN-0003'];
 
@@ -29,7 +31,8 @@ async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => bool
   }
 }
 
-const buffered = (page: Page) => page.evaluate(() => (JSON.parse(localStorage.getItem('courier.driver.positions') ?? '[]') as unknown[]).length);
+const buffered = (page: Page) =>
+  page.evaluate(() => (JSON.parse(localStorage.getItem('courier.driver.positions') ?? '[]') as unknown[]).length);
 
 describe.skipIf(!hasChromium)('van positions in Chromium', () => {
   let srv: TestServer;
@@ -50,10 +53,15 @@ describe.skipIf(!hasChromium)('van positions in Chromium', () => {
     await srv?.close();
   });
 
-  it('explains a refused location once; allowed, the van\'s positions arrive once, in order, across an offline stretch, and the map and tracking page move', async () => {
+  it("explains a refused location once; allowed, the van's positions arrive once, in order, across an offline stretch, and the map and tracking page move", async () => {
     const parcels = await seedDay(srv, admin, driver, HAWBS);
     const today = new Date().toISOString().slice(0, 10);
-    const made = await srv.api<{ route: { id: number } }>(admin, 'POST', 'route/', { name: 'George St', date: today, driver: driver.id, packages: parcels.map((p) => p.id) });
+    const made = await srv.api<{ route: { id: number } }>(admin, 'POST', 'route/', {
+      name: 'George St',
+      date: today,
+      driver: driver.id,
+      packages: parcels.map((p) => p.id),
+    });
     expect(made.status).toBe(201);
     const routeId = made.body.route.id;
     const link = await srv.api<{ token: string }>(admin, 'GET', `package/${parcels[0]!.id}/tracking-link/`);
@@ -68,7 +76,10 @@ describe.skipIf(!hasChromium)('van positions in Chromium', () => {
     const answers: { stored: number; duplicates: number }[] = [];
     page.on('response', (res) => {
       if (res.url().endsWith('/api/driver-position/') && res.request().method() === 'POST' && res.ok()) {
-        void res.json().then((b: { stored: number; duplicates: number }) => answers.push(b), () => undefined);
+        void res.json().then(
+          (b: { stored: number; duplicates: number }) => answers.push(b),
+          () => undefined,
+        );
       }
     });
     await loginDriver(page, srv.url, driver, HAWBS.length);
@@ -89,7 +100,11 @@ describe.skipIf(!hasChromium)('van positions in Chromium', () => {
     await page.getByTestId('location-note').waitFor({ state: 'detached' });
     expect(await page.evaluate((key) => localStorage.getItem(key), 'courier.driver.locationNote')).toBe('dismissed');
     // The day goes on: the load reached the office and started the route, with no position at all.
-    await until('the load', async () => (await srv.db.select().from(pkg).where(eq(pkg.id, parcels[0]!.id)).get())?.status, (s) => s === 'out_for_delivery');
+    await until(
+      'the load',
+      async () => (await srv.db.select().from(pkg).where(eq(pkg.id, parcels[0]!.id)).get())?.status,
+      (s) => s === 'out_for_delivery',
+    );
     await until('the route to start', routeStatus, (s) => s === 'in_progress');
     expect(await rows()).toHaveLength(0);
 
@@ -97,29 +112,48 @@ describe.skipIf(!hasChromium)('van positions in Chromium', () => {
     await ctx.setGeolocation(PATH[0]!);
     await ctx.grantPermissions(['geolocation'], { origin: srv.url });
     await until('the first position', rows, (r) => r.length === 1);
-    const mapAt = async () => (await srv.api<{ drivers: { driver: { id: number }; position: { latitude: number; longitude: number } | null }[] }>(admin, 'GET', 'dashboard/map/'))
-      .body.drivers.find((d) => d.driver.id === driver.id)?.position ?? null;
+    const mapAt = async () =>
+      (
+        await srv.api<{ drivers: { driver: { id: number }; position: { latitude: number; longitude: number } | null }[] }>(
+          admin,
+          'GET',
+          'dashboard/map/',
+        )
+      ).body.drivers.find((d) => d.driver.id === driver.id)?.position ?? null;
     expect(await mapAt()).toMatchObject(PATH[0]!);
 
     // No signal for three more fixes along the street: they wait on the phone, none reaches the server.
     await ctx.setOffline(true);
     for (const [i, at] of PATH.slice(1).entries()) {
       await ctx.setGeolocation(at);
-      await page.waitForFunction((n) => (JSON.parse(localStorage.getItem('courier.driver.positions') ?? '[]') as unknown[]).length >= n, i + 1, { timeout: 15_000 });
+      await page.waitForFunction(
+        (n) => (JSON.parse(localStorage.getItem('courier.driver.positions') ?? '[]') as unknown[]).length >= n,
+        i + 1,
+        { timeout: 15_000 },
+      );
     }
     expect(await buffered(page)).toBeGreaterThanOrEqual(3);
     expect(await rows()).toHaveLength(1);
 
     // Signal back: one batch, every reading once, in the phone's order.
     await ctx.setOffline(false);
-    await until('the phone to empty its buffer', () => buffered(page), (n) => n === 0);
+    await until(
+      'the phone to empty its buffer',
+      () => buffered(page),
+      (n) => n === 0,
+    );
     const all = await until('the offline stretch', rows, (r) => r.length >= PATH.length);
     const ordered = [...all].sort((a, b) => a.occurred_at - b.occurred_at);
     // A fix repeated after a minute standing still is a reading of its own; the places, in order, are the path.
-    const places = ordered.map((r) => ({ latitude: r.latitude, longitude: r.longitude }))
+    const places = ordered
+      .map((r) => ({ latitude: r.latitude, longitude: r.longitude }))
       .filter((p, i, list) => i === 0 || p.latitude !== list[i - 1]!.latitude || p.longitude !== list[i - 1]!.longitude);
     expect(places).toEqual(PATH);
-    await until('every answer', async () => answers.reduce((s, a) => s + a.stored, 0), (n) => n >= all.length);
+    await until(
+      'every answer',
+      async () => answers.reduce((s, a) => s + a.stored, 0),
+      (n) => n >= all.length,
+    );
     expect(answers.reduce((s, a) => s + a.stored, 0)).toBe(all.length);
     expect(answers.reduce((s, a) => s + a.duplicates, 0)).toBe(0);
 

@@ -31,13 +31,19 @@ describe.skipIf(!hasChromium)('an old tracking link, the parcel in history, in C
     await srv.db.update(company).set({ billing_type: 'postpaid' }).where(eq(company.id, co)).run();
     expect((await srv.api(admin, 'POST', 'delivery-rate/', { base_cents: 1000 })).status).toBe(201);
     const made = await srv.api<{ id: number }>(shipper, 'POST', 'package/', {
-      hawb: 'OLD-RCP-1', customer_name: 'Robin', customer_address: '12 Garden Lane', customer_phone: '+61 400 000 222', recipient_email: 'robin@example.net',
+      hawb: 'OLD-RCP-1',
+      customer_name: 'Robin',
+      customer_address: '12 Garden Lane',
+      customer_phone: '+61 400 000 222',
+      recipient_email: 'robin@example.net',
     });
     expect(made.status).toBe(201);
     const tracking = await srv.api<{ url: string }>(shipper, 'GET', `package/${made.body.id}/tracking-link/`);
     expect(tracking.status).toBe(200);
     link = tracking.body.url;
-    expect((await srv.api(admin, 'POST', 'assign-package/assign-driver/', { driver: driver.id, packages: [made.body.id] })).status).toBe(200);
+    expect((await srv.api(admin, 'POST', 'assign-package/assign-driver/', { driver: driver.id, packages: [made.body.id] })).status).toBe(
+      200,
+    );
     expect((await srv.api(driver, 'POST', 'scan-package-api/inbound-scan/', { barcode: 'OLD-RCP-1' })).status).toBe(200);
     expect((await srv.api(driver, 'POST', `package-delivered/${made.body.id}/deliver/`, { recipient_name: 'Robin' })).status).toBe(200);
     clock.advance(91 * DAY);

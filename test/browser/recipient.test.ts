@@ -16,7 +16,21 @@ import type { MessageDispatcher } from '../../server/services/messages/dispatche
 import { messageDispatcherFor } from '../../server/services/messages/setup';
 import { logSmsProvider, smtpTransport } from '../../server/services/messages/transports';
 import { startSmtp, type ReceivedMail } from '../helpers/messaging';
-import { buildPwa, browsers, DESKTOP, hasChromium, login, PASSWORD, PHONE, ROOT, screenshot, startServer, type Browser, type Seeded, type TestServer } from './harness';
+import {
+  buildPwa,
+  browsers,
+  DESKTOP,
+  hasChromium,
+  login,
+  PASSWORD,
+  PHONE,
+  ROOT,
+  screenshot,
+  startServer,
+  type Browser,
+  type Seeded,
+  type TestServer,
+} from './harness';
 
 const PHOTO = readFileSync(join(ROOT, 'client', 'public', 'icon-512.png'));
 
@@ -52,26 +66,48 @@ describe.skipIf(!hasChromium)('recipient tracking in Chromium', () => {
     const dist = await buildPwa();
     srv = await startServer(dist, { publicUrl: true });
     smtp = await startSmtp();
-    messages = messageDispatcherFor(srv.deps, { email: smtpTransport(smtp.url), sms: logSmsProvider(() => {}), fromAddress: 'notices@courier.test' });
+    messages = messageDispatcherFor(srv.deps, {
+      email: smtpTransport(smtp.url),
+      sms: logSmsProvider(() => {}),
+      fromAddress: 'notices@courier.test',
+    });
     messages.start(200);
     admin = await srv.addUser('admin', { name: 'Ada Admin' });
     driver = await srv.addUser('driver', { name: 'Dana Driver' });
     const co = await srv.addCompany('Bloom Flowers', 'BLOOM');
     shipper = await srv.addUser('company', { name: 'Bloom Office', companyId: co });
     reason = (await srv.api<{ id: number }>(admin, 'POST', 'failed-delivery-status/', { name: 'No one home' })).body.id;
-    for (const [hawb, email] of [['RCP-1', 'robin@example.net'], ['RCP-2', 'sam@example.net']] as const) {
+    for (const [hawb, email] of [
+      ['RCP-1', 'robin@example.net'],
+      ['RCP-2', 'sam@example.net'],
+    ] as const) {
       const r = await srv.api<{ id: number }>(admin, 'POST', 'package/', {
-        hawb, company: co, customer_name: hawb === 'RCP-1' ? 'Robin' : 'Sam', customer_address: '12 Garden Lane', customer_phone: '+61 400 000 111',
-        recipient_email: email, latitude: -33.87, longitude: 151.21,
+        hawb,
+        company: co,
+        customer_name: hawb === 'RCP-1' ? 'Robin' : 'Sam',
+        customer_address: '12 Garden Lane',
+        customer_phone: '+61 400 000 111',
+        recipient_email: email,
+        latitude: -33.87,
+        longitude: 151.21,
       });
       expect(r.status).toBe(201);
       ids[hawb] = r.body.id;
     }
-    expect((await srv.api(admin, 'POST', 'assign-package/assign-driver/', { driver: driver.id, packages: Object.values(ids) })).status).toBe(200);
+    expect(
+      (await srv.api(admin, 'POST', 'assign-package/assign-driver/', { driver: driver.id, packages: Object.values(ids) })).status,
+    ).toBe(200);
     // Planned on today's route: the dispatch service gives each stop an ETA, which "on its way" tells.
-    const route = await srv.api<{ route: { id: number } }>(admin, 'POST', 'route/', { name: 'Garden run', date: new Date().toISOString().slice(0, 10), driver: driver.id, packages: Object.values(ids) });
+    const route = await srv.api<{ route: { id: number } }>(admin, 'POST', 'route/', {
+      name: 'Garden run',
+      date: new Date().toISOString().slice(0, 10),
+      driver: driver.id,
+      packages: Object.values(ids),
+    });
     expect(route.status).toBe(201);
-    expect((await srv.api(admin, 'POST', `route/${route.body.route.id}/optimize/`, { start_latitude: -33.80, start_longitude: 151.20 })).status).toBe(200);
+    expect(
+      (await srv.api(admin, 'POST', `route/${route.body.route.id}/optimize/`, { start_latitude: -33.8, start_longitude: 151.2 })).status,
+    ).toBe(200);
     br = browsers();
   }, 300_000);
 
@@ -87,7 +123,9 @@ describe.skipIf(!hasChromium)('recipient tracking in Chromium', () => {
     const page = await ctx.newPage();
     page.on('pageerror', (e) => errors.push(e.message));
     // Map tiles come from the internet, which this machine may not reach: only script errors count.
-    page.on('console', (m) => { if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) errors.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) errors.push(m.text());
+    });
     return page;
   }
 
@@ -108,18 +146,29 @@ describe.skipIf(!hasChromium)('recipient tracking in Chromium', () => {
     }
     const onItsWay = await waitForMail(smtp.mails, (m) => m.to.includes('robin@example.net') && /on its way/.test(m.subject));
     expect(onItsWay.subject).toBe('Your parcel RCP-1 is on its way');
-    expect(onItsWay.text).toMatch(/^Bloom Flowers: your parcel RCP-1 is on its way, arriving \d\d:\d\d–\d\d:\d\d\. Track it or leave instructions: http/);
+    expect(onItsWay.text).toMatch(
+      /^Bloom Flowers: your parcel RCP-1 is on its way, arriving \d\d:\d\d–\d\d:\d\d\. Track it or leave instructions: http/,
+    );
     const link = linkIn(onItsWay);
     // The van reports where it is: RCP-1 is the next stop, so its recipient may see it.
-    expect((await srv.api(driver, 'POST', 'driver-position/', { positions: [{ latitude: -33.868, longitude: 151.209, occurred_at: new Date().toISOString() }] })).status).toBe(200);
+    expect(
+      (
+        await srv.api(driver, 'POST', 'driver-position/', {
+          positions: [{ latitude: -33.868, longitude: 151.209, occurred_at: new Date().toISOString() }],
+        })
+      ).status,
+    ).toBe(200);
 
     // The recipient opens the link on a phone and leaves instructions.
     const recipient = await phonePage();
     await recipient.goto(link);
-    await recipient.getByRole('heading', { name: 'Out for delivery' }).waitFor().catch(async (err: unknown) => {
-      await screenshot(recipient, 'recipient-debug');
-      throw new Error(`${String(err)}\n${errors.join('\n')}\n${await recipient.content()}`);
-    });
+    await recipient
+      .getByRole('heading', { name: 'Out for delivery' })
+      .waitFor()
+      .catch(async (err: unknown) => {
+        await screenshot(recipient, 'recipient-debug');
+        throw new Error(`${String(err)}\n${errors.join('\n')}\n${await recipient.content()}`);
+      });
     await recipient.getByText('Bloom Flowers').first().waitFor();
     await recipient.getByText(/^Arriving between \d\d:\d\d( [AP]M)? and \d\d:\d\d( [AP]M)?$/).waitFor();
     await recipient.getByRole('heading', { name: 'Your driver is nearby' }).waitFor();
@@ -146,8 +195,17 @@ describe.skipIf(!hasChromium)('recipient tracking in Chromium', () => {
     const upload = new FormData();
     upload.set('file', new File([PHOTO], 'door.png'));
     upload.set('kind', 'photo');
-    const file = await (await fetch(`${srv.url}/api/file/`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: upload })).json() as { id: number };
-    expect((await srv.api(driver, 'POST', `package-delivered/${ids['RCP-1']!}/deliver/`, { recipient_name: 'Left at side gate', photos: [file.id] })).status).toBe(200);
+    const file = (await (
+      await fetch(`${srv.url}/api/file/`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: upload })
+    ).json()) as { id: number };
+    expect(
+      (
+        await srv.api(driver, 'POST', `package-delivered/${ids['RCP-1']!}/deliver/`, {
+          recipient_name: 'Left at side gate',
+          photos: [file.id],
+        })
+      ).status,
+    ).toBe(200);
     const delivered = await waitForMail(smtp.mails, (m) => m.to.includes('robin@example.net') && /delivered/.test(m.subject));
     expect(delivered.text).toContain('Proof of delivery: ');
     await recipient.goto('about:blank');
@@ -168,7 +226,9 @@ describe.skipIf(!hasChromium)('recipient tracking in Chromium', () => {
     expect(ratings.body.results).toEqual([expect.objectContaining({ driver: driver.id, average: 5 })]);
 
     // The other parcel fails: "we missed you"; its recipient picks tomorrow and the parcel is re-planned.
-    expect((await srv.api(driver, 'POST', `package-delivered/${ids['RCP-2']!}/fail/`, { failed_delivery_status: reason })).status).toBe(200);
+    expect((await srv.api(driver, 'POST', `package-delivered/${ids['RCP-2']!}/fail/`, { failed_delivery_status: reason })).status).toBe(
+      200,
+    );
     const missed = await waitForMail(smtp.mails, (m) => m.to.includes('sam@example.net') && /missed/.test(m.subject));
     expect(missed.text).toContain('(No one home)');
     const sam = await phonePage();
@@ -178,9 +238,15 @@ describe.skipIf(!hasChromium)('recipient tracking in Chromium', () => {
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     await sam.getByLabel(/^Tomorrow/).check();
     await sam.getByRole('button', { name: 'Deliver on this day' }).click();
-    await sam.getByRole('status').filter({ hasText: `We will deliver on ${tomorrow}` }).waitFor();
+    await sam
+      .getByRole('status')
+      .filter({ hasText: `We will deliver on ${tomorrow}` })
+      .waitFor();
     await screenshot(sam, 'recipient-rescheduled');
-    expect(await srv.db.select().from(pkg).where(eq(pkg.id, ids['RCP-2']!)).get()).toMatchObject({ delivery_date: tomorrow, route_id: null });
+    expect(await srv.db.select().from(pkg).where(eq(pkg.id, ids['RCP-2']!)).get()).toMatchObject({
+      delivery_date: tomorrow,
+      route_id: null,
+    });
 
     expect(errors).toEqual([]);
     // Each message went once.
@@ -195,17 +261,23 @@ describe.skipIf(!hasChromium)('recipient tracking in Chromium', () => {
     await login(page, srv.url, shipper);
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor({ timeout: 30_000 });
     await page.goto(`${srv.url}/#/integrations/recipients`);
-    await page.getByLabel('Sender name').fill('Bloom Flowers Sydney').catch(async (err: unknown) => {
-      await screenshot(page, 'recipient-settings-debug');
-      throw new Error(`${String(err)}\n${errors.join('\n')}`);
-    });
+    await page
+      .getByLabel('Sender name')
+      .fill('Bloom Flowers Sydney')
+      .catch(async (err: unknown) => {
+        await screenshot(page, 'recipient-settings-debug');
+        throw new Error(`${String(err)}\n${errors.join('\n')}`);
+      });
     await page.getByLabel('Arriving soon', { exact: true }).uncheck();
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Recipient messages saved').waitFor();
     await page.getByRole('heading', { name: "Recipients' ratings per driver" }).scrollIntoViewIfNeeded();
     await screenshot(page, 'recipient-company-settings');
     const saved = await srv.api<{ sender_name: string; events: string[] }>(shipper, 'GET', 'recipient-settings/');
-    expect(saved.body).toMatchObject({ sender_name: 'Bloom Flowers Sydney', events: ['out_for_delivery', 'delivered', 'failed', 'returned_to_sender'] });
+    expect(saved.body).toMatchObject({
+      sender_name: 'Bloom Flowers Sydney',
+      events: ['out_for_delivery', 'delivered', 'failed', 'returned_to_sender'],
+    });
     await ctx.close();
   }, 120_000);
 });

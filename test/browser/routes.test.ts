@@ -9,21 +9,36 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ORG_PATHS, ROUTE_PATHS } from '../../client/admin/routes/paths';
 import {
-  apiRoutes, DESKTOP, TABLET, browsers, buildPwa, hasChromium, login, screenshot, startServer,
-  type Browser, type Seeded, type TestServer,
+  apiRoutes,
+  DESKTOP,
+  TABLET,
+  browsers,
+  buildPwa,
+  hasChromium,
+  login,
+  screenshot,
+  startServer,
+  type Browser,
+  type Seeded,
+  type TestServer,
 } from './harness';
 
 const STOPS = [
   { hawb: 'RT-1001', name: 'Alice Archer', address: '1 George St, Sydney', lat: -33.8617, lng: 151.2108 },
-  { hawb: 'RT-1002', name: 'Bob Brown', address: '50 Bridge Rd, Glebe', lat: -33.8785, lng: 151.1860 },
-  { hawb: 'RT-1003', name: 'Cara Chen', address: '9 Oxford St, Paddington', lat: -33.8847, lng: 151.2260 },
+  { hawb: 'RT-1002', name: 'Bob Brown', address: '50 Bridge Rd, Glebe', lat: -33.8785, lng: 151.186 },
+  { hawb: 'RT-1003', name: 'Cara Chen', address: '9 Oxford St, Paddington', lat: -33.8847, lng: 151.226 },
   { hawb: 'RT-1004', name: 'Dev Das', address: '20 King St, Newtown', lat: -33.8968, lng: 151.1794 },
 ];
 const NOWHERE = { hawb: 'RT-1005', name: 'Eve Evans', address: 'PO Box 12, Sydney' };
 
 /** Toasts sit over the map corner; screenshots are taken without them. */
 async function clearToasts(page: Page): Promise<void> {
-  for (let i = 0; i < 10 && (await page.locator('.toast button').count()) > 0; i++) await page.locator('.toast button').first().click().catch(() => undefined);
+  for (let i = 0; i < 10 && (await page.locator('.toast button').count()) > 0; i++)
+    await page
+      .locator('.toast button')
+      .first()
+      .click()
+      .catch(() => undefined);
 }
 
 async function shot(page: Page, name: string): Promise<void> {
@@ -52,10 +67,20 @@ describe.skipIf(!hasChromium)('routes, live map and organisation screens in Chro
     driver = await srv.addUser('driver', { name: 'Dana Driver', email: 'dana.r@example.com' });
     driver2 = await srv.addUser('driver', { name: 'Omar Other', email: 'omar@example.com' });
     for (const s of STOPS) {
-      const res = await srv.api(admin, 'POST', 'package/', { hawb: s.hawb, customer_name: s.name, customer_address: s.address, latitude: s.lat, longitude: s.lng });
+      const res = await srv.api(admin, 'POST', 'package/', {
+        hawb: s.hawb,
+        customer_name: s.name,
+        customer_address: s.address,
+        latitude: s.lat,
+        longitude: s.lng,
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
     }
-    const res = await srv.api(admin, 'POST', 'package/', { hawb: NOWHERE.hawb, customer_name: NOWHERE.name, customer_address: NOWHERE.address });
+    const res = await srv.api(admin, 'POST', 'package/', {
+      hawb: NOWHERE.hawb,
+      customer_name: NOWHERE.name,
+      customer_address: NOWHERE.address,
+    });
     expect(res.status).toBe(201);
     br = browsers();
   }, 300_000);
@@ -67,7 +92,14 @@ describe.skipIf(!hasChromium)('routes, live map and organisation screens in Chro
 
   it('every API path the screens call is on the server', async () => {
     const routes = await apiRoutes(srv.url);
-    const known = new Set([...routes].map((r) => r.split(' ')[1]!.replace(/^\/api/, '').replace(/\{[^}]+\}/g, '{}')));
+    const known = new Set(
+      [...routes].map((r) =>
+        r
+          .split(' ')[1]!
+          .replace(/^\/api/, '')
+          .replace(/\{[^}]+\}/g, '{}'),
+      ),
+    );
     const wanted = [
       ...Object.values(ROUTE_PATHS).map((p) => (typeof p === 'function' ? p(1) : p)),
       ...Object.values(ORG_PATHS).map((p) => (typeof p === 'function' ? p(1) : p)),
@@ -250,10 +282,14 @@ describe.skipIf(!hasChromium)('routes, live map and organisation screens in Chro
   }, 120_000);
 
   it('staff close a driver ticket, approve a registered company, show a pickup QR code and read the audit log', async () => {
-    const ticket = await srv.api<{ id: number }>(driver, 'POST', 'driver-support/', { subject: 'Van tyre flat', message: 'Front left tyre is flat at the depot.' });
+    const ticket = await srv.api<{ id: number }>(driver, 'POST', 'driver-support/', {
+      subject: 'Van tyre flat',
+      message: 'Front left tyre is flat at the depot.',
+    });
     expect(ticket.status, JSON.stringify(ticket.body)).toBe(201);
     const reg = await fetch(`${srv.url}/api/company/register/`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'Fresh Foods', email: 'ops@freshfoods.example', password: 'a-long-password-1' }),
     });
     expect(reg.status).toBe(201);
@@ -261,7 +297,13 @@ describe.skipIf(!hasChromium)('routes, live map and organisation screens in Chro
     const pending = await srv.api<{ results: { id: number; email: string }[] }>(admin, 'GET', 'company/?status=pending');
     const company = pending.body.results.find((c) => c.email === 'ops@freshfoods.example') as { id: number };
     const point = await srv.api<{ id: number }>(admin, 'POST', 'pickup-point/', {
-      person_name: 'Pia Pickup', email: 'pia@example.com', phone: '0400000000', address: '3 Mill Lane', suburb: 'Alexandria', state: 'NSW', pincode: '2015',
+      person_name: 'Pia Pickup',
+      email: 'pia@example.com',
+      phone: '0400000000',
+      address: '3 Mill Lane',
+      suburb: 'Alexandria',
+      state: 'NSW',
+      pincode: '2015',
     });
     expect(point.status, JSON.stringify(point.body)).toBe(201);
 

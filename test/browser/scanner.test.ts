@@ -8,7 +8,19 @@
 import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginDriver } from './driverKit';
-import { browsers, buildPwa, hasChromium, login, PHONE, screenshot, startServer, TABLET, type Browser, type Seeded, type TestServer } from './harness';
+import {
+  browsers,
+  buildPwa,
+  hasChromium,
+  login,
+  PHONE,
+  screenshot,
+  startServer,
+  TABLET,
+  type Browser,
+  type Seeded,
+  type TestServer,
+} from './harness';
 
 const CODES = 500;
 
@@ -24,7 +36,14 @@ function codes(prefix: string): string[] {
   });
 }
 
-interface KeyEv { key: string; code?: string; text?: string; unmodifiedText?: string; windowsVirtualKeyCode?: number; modifiers?: number }
+interface KeyEv {
+  key: string;
+  code?: string;
+  text?: string;
+  unmodifiedText?: string;
+  windowsVirtualKeyCode?: number;
+  modifiers?: number;
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -40,12 +59,27 @@ async function replay(cdp: CDPSession, list: string[]): Promise<void> {
     const press = (ev: KeyEv) => {
       t += (2 + ((k++ * 7) % 9)) / 1000;
       sends.push(cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', timestamp: t, ...ev }));
-      sends.push(cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', timestamp: t + 0.001, key: ev.key, code: ev.code, windowsVirtualKeyCode: ev.windowsVirtualKeyCode, modifiers: ev.modifiers }));
+      sends.push(
+        cdp.send('Input.dispatchKeyEvent', {
+          type: 'keyUp',
+          timestamp: t + 0.001,
+          key: ev.key,
+          code: ev.code,
+          windowsVirtualKeyCode: ev.windowsVirtualKeyCode,
+          modifiers: ev.modifiers,
+        }),
+      );
     };
     for (const ch of code) {
       const upper = /[A-Z]/.test(ch);
       if (upper) press({ key: 'Shift', code: 'ShiftLeft', windowsVirtualKeyCode: 16, modifiers: 8 });
-      press({ key: ch, text: ch, unmodifiedText: ch.toLowerCase(), windowsVirtualKeyCode: ch.toUpperCase().charCodeAt(0), modifiers: upper ? 8 : 0 });
+      press({
+        key: ch,
+        text: ch,
+        unmodifiedText: ch.toLowerCase(),
+        windowsVirtualKeyCode: ch.toUpperCase().charCodeAt(0),
+        modifiers: upper ? 8 : 0,
+      });
     }
     press({ key: 'Enter', code: 'Enter', text: '\r', unmodifiedText: '\r', windowsVirtualKeyCode: 13 });
     // Real-time pacing: never further ahead of the scanner's clock than one code.
@@ -66,7 +100,9 @@ async function makeHostile(page: Page): Promise<CDPSession> {
     w.busy = window.setInterval(() => {
       seed = (seed * 16807) % 2147483647;
       const end = performance.now() + 30 + (seed % 51);
-      while (performance.now() < end) { /* a busy page: layout, a big list, a slow phone */ }
+      while (performance.now() < end) {
+        /* a busy page: layout, a big list, a slow phone */
+      }
     }, 20);
   });
   const cdp = await page.context().newCDPSession(page);
@@ -80,7 +116,10 @@ async function calm(page: Page, cdp: CDPSession): Promise<void> {
 }
 
 async function takenAll(page: Page, n: number): Promise<string[]> {
-  await page.waitForFunction((want) => (window as unknown as { taken: string[] }).taken.length >= want, n, { timeout: 120_000, polling: 250 });
+  await page.waitForFunction((want) => (window as unknown as { taken: string[] }).taken.length >= want, n, {
+    timeout: 120_000,
+    polling: 250,
+  });
   await sleep(500);
   return page.evaluate(() => (window as unknown as { taken: string[] }).taken);
 }
@@ -122,7 +161,11 @@ describe.skipIf(!hasChromium)('one scanner input: 500 wedge bursts on a slow, bu
     await ctx.close();
   }, 600_000);
 
-  for (const [mode, path] of [['inbound', 'inbound'], ['supervisor', 'supervisor'], ['returns', 'returns']] as const) {
+  for (const [mode, path] of [
+    ['inbound', 'inbound'],
+    ['supervisor', 'supervisor'],
+    ['returns', 'returns'],
+  ] as const) {
     it(`depot ${mode} station: every code exact, in order, each answered on screen`, async () => {
       const ctx = await br.context(TABLET);
       const page = await ctx.newPage();

@@ -4,7 +4,21 @@
  * working. An account of the admin's own rank shows the server's refusal. Skipped without Chromium.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, PHONE, TABLET, PASSWORD, browsers, buildPwa, hasChromium, login, screenshot, startServer, type Browser, type Seeded, type TestServer } from './harness';
+import {
+  DESKTOP,
+  PHONE,
+  TABLET,
+  PASSWORD,
+  browsers,
+  buildPwa,
+  hasChromium,
+  login,
+  screenshot,
+  startServer,
+  type Browser,
+  type Seeded,
+  type TestServer,
+} from './harness';
 
 describe.skipIf(!hasChromium)('signed-in devices screen', () => {
   let srv: TestServer;
@@ -28,17 +42,22 @@ describe.skipIf(!hasChromium)('signed-in devices screen', () => {
 
   const phoneLogin = async (device: string): Promise<string> => {
     const res = await fetch(`${srv.url}/api/auth/login/`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'x-device-id': device },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-device-id': device },
       body: JSON.stringify({ email: driver.email, password: PASSWORD }),
     });
     return ((await res.json()) as { token: string }).token;
   };
-  const profile = async (token: string) => (await fetch(`${srv.url}/api/profile/`, { headers: { authorization: `Bearer ${token}` } })).status;
+  const profile = async (token: string) =>
+    (await fetch(`${srv.url}/api/profile/`, { headers: { authorization: `Bearer ${token}` } })).status;
 
   it('an admin signs out the lost phone; the spare phone keeps working', async () => {
     const lost = await phoneLogin('dana-phone-lost');
     const spare = await phoneLogin('dana-phone-spare');
-    for (const [size, name] of [[TABLET, 'tablet'], [DESKTOP, 'desktop']] as const) {
+    for (const [size, name] of [
+      [TABLET, 'tablet'],
+      [DESKTOP, 'desktop'],
+    ] as const) {
       const ctx = await br.context(size);
       const page = await ctx.newPage();
       await login(page, srv.url, admin);
@@ -55,7 +74,10 @@ describe.skipIf(!hasChromium)('signed-in devices screen', () => {
         await screenshot(page, 'sessions-signed-out');
         // Another admin: the server's rank rule refusal is shown, nothing is listed.
         await page.getByLabel('Employee').selectOption({ label: 'Pat Peer — Admin' });
-        await page.getByText(/higher rank/).first().waitFor();
+        await page
+          .getByText(/higher rank/)
+          .first()
+          .waitFor();
         await screenshot(page, 'sessions-refused');
       }
       await ctx.close();

@@ -2,8 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { addressOf } from '../../client/driver/maps';
 
-const p = (customer_address: string | null, suburb_name: string | null, postcode: number | null, state_name: string | null) =>
-  ({ customer_address, suburb_name, postcode_name: null, postcode, state_name });
+const p = (customer_address: string | null, suburb_name: string | null, postcode: number | null, state_name: string | null) => ({
+  customer_address,
+  suburb_name,
+  postcode_name: null,
+  postcode,
+  state_name,
+});
 
 describe('addressOf', () => {
   it('adds suburb, postcode and state only when the street line lacks them', () => {
@@ -16,6 +21,8 @@ describe('addressOf', () => {
     expect(addressOf(p(null, null, null, null))).toBe('');
     // An upload's place name that is the suburb again is not repeated; the postcode shows instead.
     expect(addressOf({ ...p('1 Main St', 'Newtown', 2042, 'NSW'), postcode_name: 'Newtown' })).toBe('1 Main St, Newtown, 2042, NSW');
-    expect(addressOf({ ...p('1 Main St, Newtown', 'Newtown', 2042, 'NSW'), postcode_name: 'newtown' })).toBe('1 Main St, Newtown, 2042, NSW');
+    expect(addressOf({ ...p('1 Main St, Newtown', 'Newtown', 2042, 'NSW'), postcode_name: 'newtown' })).toBe(
+      '1 Main St, Newtown, 2042, NSW',
+    );
   });
 });

@@ -19,7 +19,15 @@ describe('exactly once through a crashing server and restarting clients', () => 
     try {
       const seed = await seedOverHttp(server.baseUrl, N, 'CR');
       const dbName = uniqueDbName('courier-crash');
-      const make = () => createSyncEngine({ baseUrl: server.baseUrl, dbName, lock: 'lease', backoff: { baseMs: 20, maxMs: 200 }, pollMs: 100, timeoutMs: 10_000 });
+      const make = () =>
+        createSyncEngine({
+          baseUrl: server.baseUrl,
+          dbName,
+          lock: 'lease',
+          backoff: { baseMs: 20, maxMs: 200 },
+          pollMs: 100,
+          timeoutMs: 10_000,
+        });
 
       let engine = make();
       await engine.login(seed.driver.email, seed.driver.password);
@@ -28,7 +36,10 @@ describe('exactly once through a crashing server and restarting clients', () => 
 
       // Offline: the server is gone; the driver loads every parcel, in an order of their own.
       await server.kill();
-      const order = seed.hawbs.map((h, i) => ({ h, k: (i * 7919) % N })).sort((a, b) => a.k - b.k).map((x) => x.h);
+      const order = seed.hawbs
+        .map((h, i) => ({ h, k: (i * 7919) % N }))
+        .sort((a, b) => a.k - b.k)
+        .map((x) => x.h);
       for (const h of order) await engine.enqueue(engine.actions.inboundScan(h));
       expect(await engine.syncNow()).toMatchObject({ online: false, queued: N });
 
@@ -67,12 +78,18 @@ describe('exactly once through a crashing server and restarting clients', () => 
 
       const sqlite = new Database(server.databasePath, { readonly: true });
       try {
-        const scans = sqlite.prepare(`select e.package_id as id, p.hawb as hawb from package_event e join package p on p.id = e.package_id
-          where e.action = 'inbound_scan' order by e.id`).all() as { id: number; hawb: string }[];
+        const scans = sqlite
+          .prepare(
+            `select e.package_id as id, p.hawb as hawb from package_event e join package p on p.id = e.package_id
+          where e.action = 'inbound_scan' order by e.id`,
+          )
+          .all() as { id: number; hawb: string }[];
         expect(scans.map((s) => s.hawb)).toEqual(order);
         const repeats = sqlite.prepare(`select count(*) as n from package_event where action like 'scan%'`).get() as { n: number };
         expect(repeats.n).toBe(0);
-        const keys = sqlite.prepare('select device_seq as seq from idempotency_key where device_id = ? order by device_seq').all(deviceId) as { seq: number }[];
+        const keys = sqlite
+          .prepare('select device_seq as seq from idempotency_key where device_id = ? order by device_seq')
+          .all(deviceId) as { seq: number }[];
         expect(keys.map((k) => k.seq)).toEqual(Array.from({ length: N }, (_, i) => i + 1));
         const dev = sqlite.prepare('select last_seq from device where device_id = ?').get(deviceId) as { last_seq: number };
         expect(dev.last_seq).toBe(N);

@@ -7,7 +7,9 @@ import { makeApp, PASSWORD, type TestApp } from '../helpers/app';
 import { engineOn, network, seedAssigned, syncUntil, uniqueDbName } from './support';
 
 const DAY = 24 * 3600_000;
-const PNG = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'));
+const PNG = Uint8Array.from(
+  Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'),
+);
 
 async function world(n: number, prefix: string) {
   const t = await makeApp();
@@ -18,8 +20,13 @@ async function world(n: number, prefix: string) {
   return { t, admin, driver, hawbs, ids };
 }
 
-const scans = (t: TestApp, ids: number[]) => t.db.select().from(packageEvent)
-  .where(and(inArray(packageEvent.package_id, ids), eq(packageEvent.action, 'inbound_scan'))).orderBy(asc(packageEvent.id)).all();
+const scans = (t: TestApp, ids: number[]) =>
+  t.db
+    .select()
+    .from(packageEvent)
+    .where(and(inArray(packageEvent.package_id, ids), eq(packageEvent.action, 'inbound_scan')))
+    .orderBy(asc(packageEvent.id))
+    .all();
 
 describe('sync engine against the app', () => {
   it('saves actions offline, shows them pending, then sends each once, in order, and pulls the result', async () => {
@@ -53,9 +60,14 @@ describe('sync engine against the app', () => {
     const sentKeys = net.sent.filter((r) => r.key).map((r) => r.key);
     expect(new Set(sentKeys).size).toBe(5);
     const copies = await engine.pendingView();
-    const server = await w.t.json<{ results: { id: number; status: string; is_scanned: boolean }[] }>('GET', '/api/package/?page_size=500', w.driver.token);
+    const server = await w.t.json<{ results: { id: number; status: string; is_scanned: boolean }[] }>(
+      'GET',
+      '/api/package/?page_size=500',
+      w.driver.token,
+    );
     expect(copies.map((p) => [p.id, p.status, p.is_scanned, p.pending])).toEqual(
-      server.body.results.sort((a, b) => a.id - b.id).map((p) => [p.id, p.status, p.is_scanned, null]));
+      server.body.results.sort((a, b) => a.id - b.id).map((p) => [p.id, p.status, p.is_scanned, null]),
+    );
     await engine.stop();
   });
 
@@ -102,7 +114,9 @@ describe('sync engine against the app', () => {
 
     net.online = false;
     await a.enqueue(a.actions.inboundScan(w.hawbs[0]));
-    await a.enqueue(a.actions.deliver(w.ids[1], { photos: [{ bytes: PNG, mime: 'image/png' }], signature: { bytes: PNG, mime: 'image/png' } }));
+    await a.enqueue(
+      a.actions.deliver(w.ids[1], { photos: [{ bytes: PNG, mime: 'image/png' }], signature: { bytes: PNG, mime: 'image/png' } }),
+    );
     expect((await a.pendingView()).map((p) => p.status)).toEqual(['out_for_delivery', 'delivered']);
     const moved = await w.t.json('POST', '/api/assign-package/assign-driver/', w.admin.token, { driver: other.id, packages: w.ids });
     expect(moved.status).toBe(200);
@@ -139,7 +153,11 @@ describe('sync engine against the app', () => {
     const status = await engine.syncNow();
     expect(status).toMatchObject({ queued: 0, rejected: 0 });
     const calls = net.sent.filter((r) => r.method === 'POST' && !r.path.startsWith('/api/auth/')).map((r) => [r.path, r.status]);
-    expect(calls).toEqual([['/api/package-delivered/' + w.ids[0] + '/deliver/', 409], ['/api/file/', 201], ['/api/package-delivered/' + w.ids[0] + '/deliver/', 200]]);
+    expect(calls).toEqual([
+      ['/api/package-delivered/' + w.ids[0] + '/deliver/', 409],
+      ['/api/file/', 201],
+      ['/api/package-delivered/' + w.ids[0] + '/deliver/', 200],
+    ]);
     // The photo stays while the acknowledged delivery is journaled (re-sent if the server is restored).
     expect(await engine.db.journal.count()).toBe(1);
     expect(await engine.db.blobs.count()).toBe(1);

@@ -74,8 +74,13 @@ describe('engine.firstView', () => {
     const name = uniqueDbName('courier-foreign');
     await new Promise<void>((resolve, reject) => {
       const open = indexedDB.open(name, 1);
-      open.onupgradeneeded = () => { open.result.createObjectStore('meta', { keyPath: 'key' }); };
-      open.onsuccess = () => { open.result.close(); resolve(); };
+      open.onupgradeneeded = () => {
+        open.result.createObjectStore('meta', { keyPath: 'key' });
+      };
+      open.onsuccess = () => {
+        open.result.close();
+        resolve();
+      };
       open.onerror = () => reject(open.error);
     });
     expect(await readFirstRows(name)).toBeNull();

@@ -10,7 +10,9 @@ import { sql, type SQL } from 'drizzle-orm';
 import { makeApp, PASSWORD, type TestApp } from '../helpers/app';
 import { engineOn, network, seedAssigned, uniqueDbName } from './support';
 
-const PNG = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'));
+const PNG = Uint8Array.from(
+  Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'),
+);
 const count = async (t: TestApp, query: SQL) => Number((await t.db.values<[number]>(query))[0]![0]);
 
 async function world(hawbs: string[]) {
@@ -30,7 +32,10 @@ describe('held actions (undo window)', () => {
     const first = engineOn(net, name);
     await first.login(w.driver.email, PASSWORD);
     await first.syncNow();
-    const action = first.actions.deliver(w.ids[0]!, { photos: [{ bytes: PNG, mime: 'image/png' }], parcel: { hawb: 'HLD-1', customer_name: 'Receiver HLD-1' } });
+    const action = first.actions.deliver(w.ids[0]!, {
+      photos: [{ bytes: PNG, mime: 'image/png' }],
+      parcel: { hawb: 'HLD-1', customer_name: 'Receiver HLD-1' },
+    });
     expect(action.label).toBe('Deliver HLD-1 · Receiver HLD-1');
     const row = await first.hold(action, 60_000);
     expect(first.status()).toMatchObject({ held: 1, queued: 0 });
@@ -83,17 +88,24 @@ describe('held actions (undo window)', () => {
     await engine.login(w.driver.email, PASSWORD);
     await engine.syncNow();
     expect((await w.t.json('POST', `/api/package/${w.ids[0]}/cancel/`, w.admin.token, {})).status).toBe(200);
-    await engine.enqueue(engine.actions.deliver(w.ids[0]!, { photos: [{ bytes: PNG, mime: 'image/png' }], signature: { bytes: PNG, mime: 'image/png' } }));
+    await engine.enqueue(
+      engine.actions.deliver(w.ids[0]!, { photos: [{ bytes: PNG, mime: 'image/png' }], signature: { bytes: PNG, mime: 'image/png' } }),
+    );
     await engine.syncNow();
     const [refused] = await engine.outbox();
-    expect(refused).toMatchObject({ status: 'rejected', rejection: { status: 409, code: 'invalid_transition', details: { status: 'cancelled', reason: 'final' } } });
+    expect(refused).toMatchObject({
+      status: 'rejected',
+      rejection: { status: 409, code: 'invalid_transition', details: { status: 'cancelled', reason: 'final' } },
+    });
     expect(await count(w.t, sql`select count(*) n from refused_delivery_file`)).toBe(2);
     expect(await engine.unsentFiles(refused!.id as number)).toBe(0);
     expect(await engine.discardRejected(refused!.id as number)).toBe(true);
     expect(await engine.db.blobs.count()).toBe(0);
 
     // A refusal whose files never reached the server (the upload itself was refused) is kept unless forced.
-    await engine.enqueue(engine.actions.deliver(w.ids[1]!, { photos: [{ bytes: new TextEncoder().encode('not an image at all'), mime: 'image/png' }] }));
+    await engine.enqueue(
+      engine.actions.deliver(w.ids[1]!, { photos: [{ bytes: new TextEncoder().encode('not an image at all'), mime: 'image/png' }] }),
+    );
     await engine.syncNow();
     const [bad] = await engine.outbox();
     expect(bad?.status).toBe('rejected');
@@ -115,7 +127,9 @@ describe('held actions (undo window)', () => {
     net.online = false;
     await engine.enqueue(engine.actions.deliver(w.ids[0]!, { note: 'front door' }));
     // The office reassigns it while the phone is offline.
-    expect((await w.t.json('POST', '/api/assign-package/assign-driver/', w.admin.token, { driver: w.other.id, packages: [w.ids[0]] })).status).toBe(200);
+    expect(
+      (await w.t.json('POST', '/api/assign-package/assign-driver/', w.admin.token, { driver: w.other.id, packages: [w.ids[0]] })).status,
+    ).toBe(200);
     net.online = true;
     const status = await engine.syncNow();
     expect(status).toMatchObject({ queued: 0, rejected: 0, notices: 1 });

@@ -66,7 +66,9 @@ describe('must return, offline (issue 31)', () => {
     await e.syncNow();
     expect(await view()).toMatchObject({ status: 'failed', attempts: MAX, pending: null });
     expect(canDeliver(await view(), MAX)).toBe(false);
-    const refused = await t.json<{ details: { reason: string } }>('POST', `/api/package-delivered/${id}/deliver/`, driver.token, { photos: [] });
+    const refused = await t.json<{ details: { reason: string } }>('POST', `/api/package-delivered/${id}/deliver/`, driver.token, {
+      photos: [],
+    });
     expect(refused.status).toBe(409);
     expect(refused.body.details.reason).toBe('must_return');
     await e.stop();
@@ -80,7 +82,11 @@ describe('must return, offline (issue 31)', () => {
     const [id] = await seedAssigned(t, admin.token, driver.id, ['MR-2']);
     expect((await t.json('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: 'MR-2' })).status).toBe(200);
     expect((await t.json('POST', `/api/package-delivered/${id}/fail/`, driver.token, { failed_delivery_status: reason })).status).toBe(200);
-    const back = await t.json('POST', '/api/return-parcel/depot-manager/', admin.token, { barcode: 'MR-2', outcome: 'redeliver', driver: driver.id });
+    const back = await t.json('POST', '/api/return-parcel/depot-manager/', admin.token, {
+      barcode: 'MR-2',
+      outcome: 'redeliver',
+      driver: driver.id,
+    });
     expect(back.status, JSON.stringify(back.body)).toBe(200);
     const e = engineOn(network(t), uniqueDbName());
     await e.login(driver.email, PASSWORD);

@@ -7,7 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { MIN_INTERVAL_MS, onDuty, phoneDay, worthKeeping, type Reading } from '../../client/driver/positions';
 
 const t0 = Date.parse('2026-03-02T09:00:00+11:00');
-const fix = (lat: number, lng: number, s: number, accuracy = 10): Reading => ({ latitude: lat, longitude: lng, accuracy, occurred_at: new Date(t0 + s * 1000).toISOString() });
+const fix = (lat: number, lng: number, s: number, accuracy = 10): Reading => ({
+  latitude: lat,
+  longitude: lng,
+  accuracy,
+  occurred_at: new Date(t0 + s * 1000).toISOString(),
+});
 
 describe('van positions on the phone', () => {
   it('keeps a fix when the van moved 50 m or a minute passed', () => {
@@ -21,8 +26,8 @@ describe('van positions on the phone', () => {
     expect(worthKeeping(here, fix(-33.8688, 151.2093, MIN_INTERVAL_MS / 1000))).toBe(true);
     expect(worthKeeping(here, fix(-33.8688, 151.2093, MIN_INTERVAL_MS / 1000 - 1))).toBe(false);
     // A cell-tower guess, or a fix older than the last kept one: dropped.
-    expect(worthKeeping(here, fix(-33.80, 151.2093, 120, 5000))).toBe(false);
-    expect(worthKeeping(here, fix(-33.80, 151.2093, -5))).toBe(false);
+    expect(worthKeeping(here, fix(-33.8, 151.2093, 120, 5000))).toBe(false);
+    expect(worthKeeping(here, fix(-33.8, 151.2093, -5))).toBe(false);
   });
 
   it('is on duty with a parcel on the van or a route of today running, and only then', () => {

@@ -13,7 +13,12 @@ const MINUTES = 60_000;
 const statusWhere = (engine: { subscribe(cb: (s: SyncStatus) => void): () => void }, ok: (s: SyncStatus) => boolean) =>
   new Promise<SyncStatus>((resolve) => {
     let off: (() => void) | null = null;
-    off = engine.subscribe((s) => { if (ok(s)) { resolve(s); queueMicrotask(() => off?.()); } });
+    off = engine.subscribe((s) => {
+      if (ok(s)) {
+        resolve(s);
+        queueMicrotask(() => off?.());
+      }
+    });
   });
 
 describe('the office answers again: the queue goes at once, not at the back-off timer (issue 35)', () => {
@@ -24,7 +29,10 @@ describe('the office answers again: the queue goes at once, not at the back-off 
     const [id] = await seedAssigned(t, admin.token, driver.id, ['REACH-1']);
     const net = network(t);
     // A back-off of ten minutes: only the probe can send this within the test's time.
-    const engine = engineOn(net, uniqueDbName(), { backoff: { baseMs: 10 * MINUTES, maxMs: 10 * MINUTES }, probe: { firstMs: 20, maxMs: 80 } });
+    const engine = engineOn(net, uniqueDbName(), {
+      backoff: { baseMs: 10 * MINUTES, maxMs: 10 * MINUTES },
+      probe: { firstMs: 20, maxMs: 80 },
+    });
     await engine.login(driver.email, PASSWORD);
     await engine.start();
     await statusWhere(engine, (s) => !s.syncing && s.lastSyncedAt !== null);
@@ -38,7 +46,11 @@ describe('the office answers again: the queue goes at once, not at the back-off 
     net.online = true;
     await statusWhere(engine, (s) => s.queued === 0 && s.sending === 0 && s.reach === 'ok');
     expect(net.sent.filter((r) => r.path === '/api/reach/' && r.status === 204).length).toBe(1);
-    const landed = await t.db.select().from(packageEvent).where(and(inArray(packageEvent.package_id, [id!]), eq(packageEvent.action, 'inbound_scan'))).all();
+    const landed = await t.db
+      .select()
+      .from(packageEvent)
+      .where(and(inArray(packageEvent.package_id, [id!]), eq(packageEvent.action, 'inbound_scan')))
+      .all();
     expect(landed).toHaveLength(1);
     await engine.stop();
   }, 30_000);
@@ -49,8 +61,21 @@ describe('the office answers again: the queue goes at once, not at the back-off 
     const started = Date.now();
     let calls = 0;
     const probe = createProbe({
-      transport: { baseUrl: 'http://courier.test/api/', timeoutMs: 1000, fetch: async (url) => { expect(url).toBe('http://courier.test/api/reach/'); asked.push(Date.now() - started); return answer(); } },
-      firstMs: 10, maxMs: 40, random: () => 1, onAnswer: () => { calls += 1; },
+      transport: {
+        baseUrl: 'http://courier.test/api/',
+        timeoutMs: 1000,
+        fetch: async (url) => {
+          expect(url).toBe('http://courier.test/api/reach/');
+          asked.push(Date.now() - started);
+          return answer();
+        },
+      },
+      firstMs: 10,
+      maxMs: 40,
+      random: () => 1,
+      onAnswer: () => {
+        calls += 1;
+      },
     });
     probe.start();
     while (asked.length < 4) await new Promise((ok) => setTimeout(ok, 5));
@@ -74,8 +99,19 @@ describe('the office answers again: the queue goes at once, not at the back-off 
     // Stopped while a question is in flight: its answer is ignored.
     let release: (r: Response) => void = () => undefined;
     const slow = createProbe({
-      transport: { baseUrl: 'http://courier.test/api/', timeoutMs: 1000, fetch: () => new Promise<Response>((ok) => { release = ok; }) },
-      firstMs: 1, maxMs: 1, onAnswer: () => { calls += 1; },
+      transport: {
+        baseUrl: 'http://courier.test/api/',
+        timeoutMs: 1000,
+        fetch: () =>
+          new Promise<Response>((ok) => {
+            release = ok;
+          }),
+      },
+      firstMs: 1,
+      maxMs: 1,
+      onAnswer: () => {
+        calls += 1;
+      },
     });
     slow.start();
     await new Promise((ok) => setTimeout(ok, 30));

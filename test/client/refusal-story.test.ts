@@ -10,7 +10,12 @@ import type { OutboxRow, Rejection } from '../../client/sync/index';
 const LOAD = 'scan-package-api/inbound-scan/';
 const DELIVER = 'package-delivered/7/deliver/';
 const FAIL = 'package-delivered/7/fail/';
-const refused = (status: number, code: string, details: Record<string, unknown>): Rejection => ({ status, code, message: 'refused', details });
+const refused = (status: number, code: string, details: Record<string, unknown>): Rejection => ({
+  status,
+  code,
+  message: 'refused',
+  details,
+});
 
 const unknown = refused(404, 'not_found', { barcode: 'ZZ1', reason: 'unknown_code' });
 const misread = refused(404, 'not_found', { barcode: 'MO100108', reason: 'misread' });
@@ -74,7 +79,10 @@ describe('refusal stories', () => {
   });
 
   it('whether the phone had the parcel: deliveries and failures yes, a scan only of a parcel on its list', () => {
-    const row = (path: string, packageId?: number) => ({ path, effect: packageId != null ? { packageId, patch: {} } : { hawb: 'X1', patch: {} } });
+    const row = (path: string, packageId?: number) => ({
+      path,
+      effect: packageId != null ? { packageId, patch: {} } : { hawb: 'X1', patch: {} },
+    });
     expect(hadParcel(row(DELIVER, 7))).toBe(true);
     expect(hadParcel(row(LOAD))).toBe(false);
     expect(hadParcel(row(LOAD, 7))).toBe(true);

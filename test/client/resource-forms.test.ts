@@ -14,19 +14,27 @@ const TEXTS = ['Sample name', 'AU', 'AUD', '2000', '0412 345 678', 'SYD1', 'Samp
 
 function candidates(f: FieldSpec): (string | boolean)[] {
   switch (f.kind) {
-    case 'boolean': return [true];
-    case 'email': return ['office@example.com'];
-    case 'password': return ['correct-horse-battery'];
-    case 'date': return ['2026-03-02'];
-    case 'enum': return [...(f.options ?? [])];
-    case 'integer': return [String(Math.max(1, f.min ?? 1))];
-    case 'number': return [String(Math.max(1, f.min ?? 1))];
-    default: return TEXTS;
+    case 'boolean':
+      return [true];
+    case 'email':
+      return ['office@example.com'];
+    case 'password':
+      return ['correct-horse-battery'];
+    case 'date':
+      return ['2026-03-02'];
+    case 'enum':
+      return [...(f.options ?? [])];
+    case 'integer':
+      return [String(Math.max(1, f.min ?? 1))];
+    case 'number':
+      return [String(Math.max(1, f.min ?? 1))];
+    default:
+      return TEXTS;
   }
 }
 
 function formFields(decl: ResourceDecl, mode: 'create' | 'edit'): { schema: z.ZodObject; fields: FieldSpec[]; refs: Set<string> } {
-  const schema = (mode === 'edit' ? decl.update ?? decl.create!.partial() : decl.create!) as z.ZodObject;
+  const schema = (mode === 'edit' ? (decl.update ?? decl.create!.partial()) : decl.create!) as z.ZodObject;
   const fields = fieldsOf(schema).filter((f) => !decl.omit?.includes(f.name) && (mode === 'create' || !decl.createOnly?.includes(f.name)));
   const refs = new Set(fields.filter((f) => decl.refs?.[f.name] || (f.kind === 'integer' && REFS[f.name])).map((f) => f.name));
   return { schema, fields, refs };
@@ -49,7 +57,9 @@ const withCreate = RESOURCES.filter((d) => d.create);
 
 describe('resource forms built from zod schemas', () => {
   it('covers every resource the admin can create', () => {
-    expect(withCreate.map((d) => d.name)).toEqual(expect.arrayContaining(['country', 'state', 'city', 'suburb', 'zone', 'area', 'street', 'pincode']));
+    expect(withCreate.map((d) => d.name)).toEqual(
+      expect.arrayContaining(['country', 'state', 'city', 'suburb', 'zone', 'area', 'street', 'pincode']),
+    );
   });
 
   for (const decl of withCreate) {
@@ -57,17 +67,22 @@ describe('resource forms built from zod schemas', () => {
       it(`${decl.name} ${mode}: every required field is on the form and an ordinary filling is accepted`, () => {
         const { schema, fields, refs } = formFields(decl, mode);
         const shown = new Set(fields.map((f) => f.name));
-        const required = Object.entries(schema.shape).filter(([, p]) => schemaRequires(p as z.ZodType)).map(([k]) => k);
+        const required = Object.entries(schema.shape)
+          .filter(([, p]) => schemaRequires(p as z.ZodType))
+          .map(([k]) => k);
         for (const name of required) expect(shown.has(name), `${decl.name} ${mode} lacks required field ${name}`).toBe(true);
         // A field that must be filled in is marked required on the control too (text that may be blank is sent as '').
         for (const f of fields) {
           const prop = schema.shape[f.name] as z.ZodType;
-          if (required.includes(f.name) && f.kind !== 'boolean' && !f.nullable && !prop.safeParse('').success) expect(f.required, `${f.name} marked required`).toBe(true);
+          if (required.includes(f.name) && f.kind !== 'boolean' && !f.nullable && !prop.safeParse('').success)
+            expect(f.required, `${f.name} marked required`).toBe(true);
         }
 
         // An empty form's errors all land on fields the form shows ("Please correct the marked fields" with nothing marked).
         const empty = schema.safeParse(toBody(fields, initialValues(fields), mode, refs));
-        if (!empty.success) for (const issue of empty.error.issues) expect(shown.has(String(issue.path[0])), `${decl.name}: error on ${String(issue.path[0])}`).toBe(true);
+        if (!empty.success)
+          for (const issue of empty.error.issues)
+            expect(shown.has(String(issue.path[0])), `${decl.name}: error on ${String(issue.path[0])}`).toBe(true);
         if (mode === 'create') expect(empty.success).toBe(required.length === 0);
 
         const body = toBody(fields, fill(decl, mode), mode, refs);
@@ -105,14 +120,21 @@ describe('zod constructs the form builder understands', () => {
   });
   it('optional, nullable, default, prefault, catch, readonly, refinements, pipes, transforms and literal unions', () => {
     const s = z.object({
-      a: z.string().trim().regex(/^[A-Z]{3}$/).refine((v) => v !== 'XXX'),
+      a: z
+        .string()
+        .trim()
+        .regex(/^[A-Z]{3}$/)
+        .refine((v) => v !== 'XXX'),
       b: z.string().optional().nullable(),
       c: z.number().int().default(5),
       d: z.enum(['x', 'y']).prefault('x'),
       e: z.string().min(1).catch('z'),
       f: z.string().min(1).readonly(),
       g: z.string().trim().pipe(z.email()),
-      h: z.string().min(1).transform((v) => v.toUpperCase()),
+      h: z
+        .string()
+        .min(1)
+        .transform((v) => v.toUpperCase()),
       i: z.union([z.literal('morning'), z.literal('evening')]),
       j: z.union([z.string().regex(/^\d{4}$/), z.literal('')]),
     });

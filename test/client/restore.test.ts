@@ -12,17 +12,31 @@ import { makeApp, PASSWORD } from '../helpers/app';
 import { seedOverHttp, spawnServer, type SpawnedServer } from '../helpers/server';
 import { engineOn, network, seedAssigned, syncUntil, uniqueDbName } from './support';
 
-interface Sent { method: string; path: string; key: string | null; status: number; replayed: boolean }
+interface Sent {
+  method: string;
+  path: string;
+  key: string | null;
+  status: number;
+  replayed: boolean;
+}
 
 /** An engine on the spawned server through the real network, recording what it sent. */
 function engineFor(server: SpawnedServer, dbName: string, sent: Sent[]): SyncEngine {
   return createSyncEngine({
-    baseUrl: server.baseUrl, dbName, lock: 'lease', backoff: { baseMs: 20, maxMs: 200 }, pollMs: 100, timeoutMs: 10_000,
+    baseUrl: server.baseUrl,
+    dbName,
+    lock: 'lease',
+    backoff: { baseMs: 20, maxMs: 200 },
+    pollMs: 100,
+    timeoutMs: 10_000,
     fetch: async (url, init) => {
       const res = await fetch(url, init);
       sent.push({
-        method: init?.method ?? 'GET', path: new URL(url).pathname, key: new Headers(init?.headers).get('idempotency-key'),
-        status: res.status, replayed: res.headers.get('idempotent-replayed') === 'true',
+        method: init?.method ?? 'GET',
+        path: new URL(url).pathname,
+        key: new Headers(init?.headers).get('idempotency-key'),
+        status: res.status,
+        replayed: res.headers.get('idempotent-replayed') === 'true',
       });
       return res;
     },
@@ -48,9 +62,19 @@ async function restoreOnto(server: SpawnedServer, backup: string): Promise<void>
 function serverScans(server: SpawnedServer, deviceId: string) {
   const sqlite = new Database(server.databasePath, { readonly: true });
   try {
-    const scans = (sqlite.prepare(`select p.hawb as hawb from package_event e join package p on p.id = e.package_id
-      where e.action = 'inbound_scan' order by e.id`).all() as { hawb: string }[]).map((r) => r.hawb);
-    const seqs = (sqlite.prepare('select device_seq as seq from idempotency_key where device_id = ? order by device_seq').all(deviceId) as { seq: number }[]).map((r) => r.seq);
+    const scans = (
+      sqlite
+        .prepare(
+          `select p.hawb as hawb from package_event e join package p on p.id = e.package_id
+      where e.action = 'inbound_scan' order by e.id`,
+        )
+        .all() as { hawb: string }[]
+    ).map((r) => r.hawb);
+    const seqs = (
+      sqlite.prepare('select device_seq as seq from idempotency_key where device_id = ? order by device_seq').all(deviceId) as {
+        seq: number;
+      }[]
+    ).map((r) => r.seq);
     const lastSeq = (sqlite.prepare('select last_seq from device where device_id = ?').get(deviceId) as { last_seq: number }).last_seq;
     return { scans, seqs, lastSeq };
   } finally {
@@ -59,7 +83,9 @@ function serverScans(server: SpawnedServer, deviceId: string) {
 }
 
 const DAY = 24 * 3600_000;
-const PNG = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'));
+const PNG = Uint8Array.from(
+  Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'),
+);
 const backupPath = () => join(mkdtempSync(join(tmpdir(), 'courier-restore-')), 'courier.db');
 
 describe('acknowledged actions survive a server restore', () => {
@@ -155,7 +181,10 @@ describe('acknowledged actions survive a server restore', () => {
     const real = net.fetch;
     net.fetch = async (url, init) => {
       if (understate && new URL(url).pathname === '/api/sync/device/') {
-        return new Response(JSON.stringify({ device_id: new URL(url).searchParams.get('device_id'), last_seq: 0 }), { status: 200, headers: { 'content-type': 'application/json' } });
+        return new Response(JSON.stringify({ device_id: new URL(url).searchParams.get('device_id'), last_seq: 0 }), {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        });
       }
       return real(url, init);
     };
@@ -165,7 +194,12 @@ describe('acknowledged actions survive a server restore', () => {
     const keys: string[] = [];
     for (const h of hawbs) keys.push((await engine.enqueue(engine.actions.inboundScan(h))).key);
     await syncUntil([engine], async () => (await engine.db.outbox.count()) === 0);
-    const events = () => t.db.select().from(packageEvent).where(and(inArray(packageEvent.package_id, ids), eq(packageEvent.action, 'inbound_scan'))).all();
+    const events = () =>
+      t.db
+        .select()
+        .from(packageEvent)
+        .where(and(inArray(packageEvent.package_id, ids), eq(packageEvent.action, 'inbound_scan')))
+        .all();
     const before = await events();
     expect(before.length).toBe(10);
     const copies = await engine.pendingView();

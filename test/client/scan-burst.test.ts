@@ -6,7 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_BURST, ScanBurst, type KeyPlace, type Verdict } from '../../client/ui/scanBurst';
 
 /** Feeds `code` then `end` at `gap` ms per key from `t0`; answers every verdict that was a code. */
-function feed(s: ScanBurst, code: string, opts: { t0?: number; gap?: number; end?: string | null; place?: KeyPlace } = {}): { codes: string[]; verdicts: Verdict[]; t: number } {
+function feed(
+  s: ScanBurst,
+  code: string,
+  opts: { t0?: number; gap?: number; end?: string | null; place?: KeyPlace } = {},
+): { codes: string[]; verdicts: Verdict[]; t: number } {
   const { t0 = 1000, gap = 5, end = 'Enter', place = 'other' } = opts;
   let t = t0;
   const verdicts: Verdict[] = [];
@@ -38,7 +42,8 @@ describe('scanner bursts by key timestamps', () => {
     const s = new ScanBurst();
     let t = 0;
     const out: Verdict[] = [];
-    for (const key of ['Shift', 'M', 'Shift', 'O', '1', '2', 'Enter']) out.push(s.key({ key, timeStamp: (t += 3), place: 'other', modified: false }));
+    for (const key of ['Shift', 'M', 'Shift', 'O', '1', '2', 'Enter'])
+      out.push(s.key({ key, timeStamp: (t += 3), place: 'other', modified: false }));
     expect(out.at(-1)).toMatchObject({ kind: 'code', code: 'MO12' });
   });
 
@@ -98,12 +103,18 @@ describe('scanner bursts by key timestamps', () => {
 
   it('the scan box hands over its text on Enter, typed slowly or fast; Tab only right after a fast burst', () => {
     const s = new ScanBurst();
-    expect(s.key({ key: 'Enter', timeStamp: 50_000, place: 'scan_field', modified: false, fieldValue: ' TYPED1 ' }))
-      .toMatchObject({ kind: 'code', code: 'TYPED1', swallow: true });
+    expect(s.key({ key: 'Enter', timeStamp: 50_000, place: 'scan_field', modified: false, fieldValue: ' TYPED1 ' })).toMatchObject({
+      kind: 'code',
+      code: 'TYPED1',
+      swallow: true,
+    });
     expect(s.key({ key: 'Enter', timeStamp: 50_100, place: 'scan_field', modified: false, fieldValue: '' })).toEqual({ kind: 'pass' });
     expect(s.key({ key: 'Tab', timeStamp: 60_000, place: 'scan_field', modified: false, fieldValue: 'HALF' })).toEqual({ kind: 'pass' });
     s.key({ key: '7', timeStamp: 70_000, place: 'scan_field', modified: false });
-    expect(s.key({ key: 'Tab', timeStamp: 70_004, place: 'scan_field', modified: false, fieldValue: 'FAST7' })).toMatchObject({ kind: 'code', code: 'FAST7' });
+    expect(s.key({ key: 'Tab', timeStamp: 70_004, place: 'scan_field', modified: false, fieldValue: 'FAST7' })).toMatchObject({
+      kind: 'code',
+      code: 'FAST7',
+    });
   });
 
   it('shortcuts (Ctrl, Alt, Meta) are never part of a code', () => {

@@ -22,7 +22,10 @@ export function network(t: TestApp): Network {
       const res = await t.app.request(url, init);
       const headers = new Headers(init?.headers);
       net.sent.push({
-        method: init?.method ?? 'GET', path: new URL(url).pathname, key: headers.get('idempotency-key'), status: res.status,
+        method: init?.method ?? 'GET',
+        path: new URL(url).pathname,
+        key: headers.get('idempotency-key'),
+        status: res.status,
         replayed: res.headers.get('idempotent-replayed') === 'true',
       });
       return res;
@@ -33,7 +36,12 @@ export function network(t: TestApp): Network {
 
 export function engineOn(net: Network, dbName: string, extra: Partial<SyncEngineOptions> = {}): SyncEngine {
   return createSyncEngine({
-    baseUrl: 'http://courier.test/api/', fetch: net.fetch, dbName, lock: 'lease', backoff: { baseMs: 5, maxMs: 40 }, ...extra,
+    baseUrl: 'http://courier.test/api/',
+    fetch: net.fetch,
+    dbName,
+    lock: 'lease',
+    backoff: { baseMs: 5, maxMs: 40 },
+    ...extra,
   });
 }
 

@@ -35,15 +35,21 @@ describe('two tabs on one device database', () => {
     expect(sends.some((r) => r.replayed)).toBe(false);
     // Sent in seq order, and applied in that order.
     expect(sends.map((r) => keyOfSeq.get(r.key ?? ''))).toEqual(seqs);
-    const events = await t.db.select().from(packageEvent)
-      .where(and(inArray(packageEvent.package_id, ids), eq(packageEvent.action, 'inbound_scan'))).orderBy(asc(packageEvent.id)).all();
+    const events = await t.db
+      .select()
+      .from(packageEvent)
+      .where(and(inArray(packageEvent.package_id, ids), eq(packageEvent.action, 'inbound_scan')))
+      .orderBy(asc(packageEvent.id))
+      .all();
     expect(events).toHaveLength(60);
     const seqOfPackage = new Map((await enqueued).map((r, i) => [ids[i], r.seq]));
     expect(events.map((e) => seqOfPackage.get(e.package_id))).toEqual(seqs);
 
     const deviceId = await tab1.deviceId;
     expect((await t.db.select().from(device).where(eq(device.device_id, deviceId)).get())?.last_seq).toBe(60);
-    const stored = (await t.db.select().from(idempotencyKey).where(eq(idempotencyKey.device_id, deviceId)).all()).map((r) => r.device_seq).sort((a, b) => (a ?? 0) - (b ?? 0));
+    const stored = (await t.db.select().from(idempotencyKey).where(eq(idempotencyKey.device_id, deviceId)).all())
+      .map((r) => r.device_seq)
+      .sort((a, b) => (a ?? 0) - (b ?? 0));
     expect(stored).toEqual(seqs);
     const [v1, v2] = [await tab1.pendingView(), await tab2.pendingView()];
     expect(v1).toEqual(v2);

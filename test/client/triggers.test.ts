@@ -32,7 +32,9 @@ describe('send-now triggers', () => {
     const engine = engineOn(net, uniqueDbName(), { fetch, backoff: { baseMs: 60_000, maxMs: 60_000 } });
     await engine.login(driver.email, PASSWORD);
     await engine.syncNow();
-    hang = new Promise<void>((ok) => { release = ok; });
+    hang = new Promise<void>((ok) => {
+      release = ok;
+    });
     await engine.enqueue(engine.actions.inboundScan('TRG-1'));
     const first = engine.syncNow();
     while (!waiting) await new Promise((ok) => setTimeout(ok, 5));

@@ -21,7 +21,10 @@ describe('week pattern', () => {
     expect(shifts.at(-1)).toEqual({ date: '2026-12-12', start_time: '08:00', end_time: '12:00' });
     pattern[1] = { works: true, start: '15:00', end: '07:00' };
     pattern[2] = { works: true, start: '7am', end: '15:00' };
-    expect(expandPattern(pattern, '2026-12-03', 1)).toEqual({ shifts: [], problems: ['Tuesday: the shift ends before it starts', 'Wednesday: times as HH:MM, e.g. 07:30'] });
+    expect(expandPattern(pattern, '2026-12-03', 1)).toEqual({
+      shifts: [],
+      problems: ['Tuesday: the shift ends before it starts', 'Wednesday: times as HH:MM, e.g. 07:30'],
+    });
   });
 });
 

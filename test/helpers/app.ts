@@ -24,9 +24,18 @@ export interface TestApp {
   filesDir: string;
   /** JSON request helper: `call('POST', '/api/package/', token, body)`. */
   call: (method: string, path: string, token?: string | null, body?: unknown, headers?: Record<string, string>) => Promise<Response>;
-  json: <T = Record<string, unknown>>(method: string, path: string, token?: string | null, body?: unknown, headers?: Record<string, string>) => Promise<{ status: number; body: T; res: Response }>;
+  json: <T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    token?: string | null,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ) => Promise<{ status: number; body: T; res: Response }>;
   /** Creates a user with PASSWORD and returns a token for it. */
-  login: (role: Role, opts?: { companyId?: number | null; email?: string; name?: string }) => Promise<{ id: number; token: string; email: string }>;
+  login: (
+    role: Role,
+    opts?: { companyId?: number | null; email?: string; name?: string },
+  ) => Promise<{ id: number; token: string; email: string }>;
   company: (name?: string, status?: string) => Promise<number>;
   /** Uploads bytes as a proof file (`kind` photo unless `fields` say otherwise); answers its id, throws unless 201. */
   upload: (token: string, bytes: Uint8Array, fields?: Record<string, string>) => Promise<number>;
@@ -49,13 +58,19 @@ const opened = new Set<Db>();
 afterEach(async () => {
   for (const db of opened) {
     const sqlite = sqliteOf(db);
-    if (sqlite && !sqlite.open) { opened.delete(db); continue; }
+    if (sqlite && !sqlite.open) {
+      opened.delete(db);
+      continue;
+    }
     let drift: number;
     try {
       drift = await answerDrift(db);
     } catch (err) {
       // A test that closed its PostgreSQL pool itself is done with it.
-      if (/pool after calling end/i.test(`${String(err)} ${String((err as { cause?: unknown }).cause)}`)) { opened.delete(db); continue; }
+      if (/pool after calling end/i.test(`${String(err)} ${String((err as { cause?: unknown }).cause)}`)) {
+        opened.delete(db);
+        continue;
+      }
       throw err;
     }
     expect(drift, 'parcels whose stored answer is stale').toBe(0);
@@ -76,8 +91,10 @@ afterAll(() => {
  * `files` replaces the store in a fresh directory (`filesDir`) with another (an S3 store).
  * `db` replaces the fresh in-memory database (a file database, to see what SQLite writes).
  */
-export async function makeApp(options: { writeBatch?: WriteBatchOptions; config?: Partial<Config>; files?: FileStore; db?: Db } = {}): Promise<TestApp> {
-  const db = options.db ?? await openMemoryDatabase();
+export async function makeApp(
+  options: { writeBatch?: WriteBatchOptions; config?: Partial<Config>; files?: FileStore; db?: Db } = {},
+): Promise<TestApp> {
+  const db = options.db ?? (await openMemoryDatabase());
   opened.add(db);
   const clock = manualClock();
   const filesDir = mkdtempSync(join(tmpdir(), 'courier-files-'));
@@ -98,22 +115,43 @@ export async function makeApp(options: { writeBatch?: WriteBatchOptions; config?
   const json: TestApp['json'] = async (method, path, token, body, headers) => {
     const res = await call(method, path, token, body, headers);
     const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : null), res };
+    return { status: res.status, body: text ? JSON.parse(text) : null, res };
   };
   const companyFn: TestApp['company'] = async (name, status = 'active') => {
     seq += 1;
     const now = clock.now();
-    return (await db.insert(company).values({ name: name ?? `Company ${seq}`, code: `C${seq}`, email: `c${seq}@example.com`, status, created_at: now, updated_at: now }).returning().get()).id;
+    return (
+      await db
+        .insert(company)
+        .values({ name: name ?? `Company ${seq}`, code: `C${seq}`, email: `c${seq}@example.com`, status, created_at: now, updated_at: now })
+        .returning()
+        .get()
+    ).id;
   };
   const login: TestApp['login'] = async (role, opts = {}) => {
     seq += 1;
     const email = opts.email ?? `${role}${seq}@example.com`;
     const now = clock.now();
     const companyId = opts.companyId !== undefined ? opts.companyId : role === 'company' ? await companyFn() : null;
-    const id = (await db.insert(user).values({
-      name: opts.name ?? `${role} ${seq}`, email, role, company_id: companyId, password_hash: HASH, created_at: now, updated_at: now,
-    }).returning().get()).id;
-    const res = await json<{ token: string }>('POST', role === 'driver' ? '/api/auth/login/' : '/api/auth/web-login/', null, { email, password: PASSWORD });
+    const id = (
+      await db
+        .insert(user)
+        .values({
+          name: opts.name ?? `${role} ${seq}`,
+          email,
+          role,
+          company_id: companyId,
+          password_hash: HASH,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning()
+        .get()
+    ).id;
+    const res = await json<{ token: string }>('POST', role === 'driver' ? '/api/auth/login/' : '/api/auth/web-login/', null, {
+      email,
+      password: PASSWORD,
+    });
     if (res.status !== 200) throw new Error(`login failed: ${JSON.stringify(res.body)}`);
     return { id, token: res.body.token, email };
   };

@@ -12,14 +12,20 @@ import { makeApp, PASSWORD, type TestApp } from './app';
 
 /** The cold-storage tests' courier (test/server/history*.test.ts): parcels made final, to be moved to history. */
 export type Json = Record<string, unknown>;
-export interface Page { count: number; results: Json[] }
+export interface Page {
+  count: number;
+  results: Json[];
+}
 
 export const rows = async (t: TestApp, table: SQLiteTable) => (await t.db.select({ n: count() }).from(table).get())?.n ?? 0;
 
 /** Signs the same people in again after the clock jumped past their sessions' lifetime. */
 export async function again(t: TestApp, people: { email: string; token: string }[], driver?: { email: string; token: string }) {
   for (const p of people) {
-    const r = await t.json<{ token: string }>('POST', p === driver ? '/api/auth/login/' : '/api/auth/web-login/', null, { email: p.email, password: PASSWORD });
+    const r = await t.json<{ token: string }>('POST', p === driver ? '/api/auth/login/' : '/api/auth/web-login/', null, {
+      email: p.email,
+      password: PASSWORD,
+    });
     expect(r.status).toBe(200);
     p.token = r.body.token;
   }
@@ -39,7 +45,13 @@ export async function world() {
   const post = <T = Json>(path: string, token: string, body: unknown = {}) => t.json<T>('POST', path, token, body);
 
   const create = async (hawb: string, extra: Json = {}) => {
-    const r = await post<{ id: number }>('/api/package/', shipper.token, { hawb, customer_name: `Customer ${hawb}`, customer_phone: '0400 000 000', delivery_date: '2026-01-06', ...extra });
+    const r = await post<{ id: number }>('/api/package/', shipper.token, {
+      hawb,
+      customer_name: `Customer ${hawb}`,
+      customer_phone: '0400 000 000',
+      delivery_date: '2026-01-06',
+      ...extra,
+    });
     expect(r.status).toBe(201);
     return r.body.id;
   };
@@ -53,12 +65,17 @@ export async function world() {
     await atomically(t.app.deps, () => transition(t.db, t.clock.now(), row, to, action, { userId }));
   };
   for (const id of [...ids, open]) await move(id, 'received', 'receive', admin.id);
-  expect((await post('/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: ids.slice(0, 5) })).status).toBe(200);
+  expect((await post('/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: ids.slice(0, 5) })).status).toBe(
+    200,
+  );
   const failReason = await post<{ id: number }>('/api/failed-delivery-status/', admin.token, { name: 'Nobody home' });
   expect(failReason.status).toBe(201);
   await move(ids[0]!, 'out_for_delivery', 'load', driver.id);
   // OLD-1 fails once, then is delivered next day.
-  const failed = await post(`/api/package-delivered/${ids[0]}/fail/`, driver.token, { failed_delivery_status: failReason.body.id, note: "closed" });
+  const failed = await post(`/api/package-delivered/${ids[0]}/fail/`, driver.token, {
+    failed_delivery_status: failReason.body.id,
+    note: 'closed',
+  });
   expect(failed.status, JSON.stringify(failed.body)).toBe(200);
   t.clock.advance(DAY_MS);
   await again(t, [admin, driver, shipper, other], driver);
@@ -67,10 +84,11 @@ export async function world() {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
   }
   expect((await post(`/api/package/${ids[5]}/cancel/`, admin.token, { note: 'shipper withdrew' })).status).toBe(200);
-  expect((await post(`/api/package-delivered/${ids[6]}/force-deliver/`, admin.token, { note: 'handed over at the counter' })).status).toBe(200);
+  expect((await post(`/api/package-delivered/${ids[6]}/force-deliver/`, admin.token, { note: 'handed over at the counter' })).status).toBe(
+    200,
+  );
   return { t, admin, driver, co, shipper, other, ids, open, post, move };
 }
-
 
 export const png = (n: number) => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, n & 255, (n >> 8) & 255]);
 
@@ -86,13 +104,21 @@ export async function richWorld() {
   // OLD-3 is rated by its recipient.
   const link = await t.json<{ token: string }>('GET', `/api/package/${ids[2]}/tracking-link/`, shipper.token);
   expect(link.status).toBe(200);
-  expect((await t.json('POST', `/api/public/track/${link.body.token}/rating/`, null, { rating: 4, comment: 'Kind and quick' })).status).toBe(201);
+  expect(
+    (await t.json('POST', `/api/public/track/${link.body.token}/rating/`, null, { rating: 4, comment: 'Kind and quick' })).status,
+  ).toBe(201);
   // OLD-5 is delivered again from another phone: refused, flagged, then cleared by the office.
   const late = await post(`/api/package-delivered/${ids[4]}/deliver/`, driver.token, { recipient_name: 'Someone else' });
   expect(late.status).toBe(409);
-  expect((await post(`/api/package-delivered/${ids[4]}/resolve-flag/`, admin.token, { note: 'same parcel, second phone' })).status).toBe(200);
+  expect((await post(`/api/package-delivered/${ids[4]}/resolve-flag/`, admin.token, { note: 'same parcel, second phone' })).status).toBe(
+    200,
+  );
   // OLD-8 fails at the door, comes back to the depot and goes back to its sender.
-  const created = await post<{ id: number }>('/api/package/', shipper.token, { hawb: 'OLD-8', customer_name: 'Customer OLD-8', customer_phone: '0400 000 000' });
+  const created = await post<{ id: number }>('/api/package/', shipper.token, {
+    hawb: 'OLD-8',
+    customer_name: 'Customer OLD-8',
+    customer_phone: '0400 000 000',
+  });
   expect(created.status).toBe(201);
   const back = created.body.id;
   await w.move(back, 'received', 'receive', admin.id);
@@ -101,7 +127,9 @@ export async function richWorld() {
   const reason = await post<{ id: number }>('/api/failed-delivery-status/', admin.token, { name: 'Refused by recipient' });
   expect((await post(`/api/package-delivered/${back}/fail/`, driver.token, { failed_delivery_status: reason.body.id })).status).toBe(200);
   expect((await post('/api/return-parcel/scan/', driver.token, { barcode: 'OLD-8' })).status).toBe(200);
-  expect((await post('/api/return-parcel/depot-manager/', admin.token, { barcode: 'OLD-8', outcome: 'returned_to_sender' })).status).toBe(200);
+  expect((await post('/api/return-parcel/depot-manager/', admin.token, { barcode: 'OLD-8', outcome: 'returned_to_sender' })).status).toBe(
+    200,
+  );
   return { ...w, back, all: [...ids, back] };
 }
 

@@ -7,7 +7,13 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
-export interface ReceivedMail { from: string; to: string[]; raw: string; subject: string; text: string }
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  raw: string;
+  subject: string;
+  text: string;
+}
 
 /** Quoted-printable soft breaks and =XX bytes, as nodemailer writes non-ASCII or long lines. */
 function decodeQp(s: string): string {
@@ -15,7 +21,10 @@ function decodeQp(s: string): string {
   const bytes: number[] = [];
   for (let i = 0; i < joined.length; i++) {
     const hex = joined[i] === '=' ? /^[0-9A-F]{2}$/i.exec(joined.slice(i + 1, i + 3))?.[0] : undefined;
-    if (hex) { bytes.push(parseInt(hex, 16)); i += 2; } else bytes.push(...Buffer.from(joined[i]!, 'utf8'));
+    if (hex) {
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else bytes.push(...Buffer.from(joined[i]!, 'utf8'));
   }
   return Buffer.from(bytes).toString('utf8');
 }
@@ -31,8 +40,11 @@ export function parseMail(raw: string): { subject: string; text: string } {
   text = text.replace(/\r\n/g, '\n').trim();
   let subject = header('Subject');
   // RFC 2047 encoded words (non-ASCII subjects).
-  subject = subject.replace(/=\?utf-8\?([QB])\?(.*?)\?=/gi, (_w, enc: string, data: string) => enc.toUpperCase() === 'B'
-    ? Buffer.from(data, 'base64').toString('utf8') : decodeQp(data.replace(/_/g, ' '))).replace(/\?=\s+=\?/g, '');
+  subject = subject
+    .replace(/=\?utf-8\?([QB])\?(.*?)\?=/gi, (_w, enc: string, data: string) =>
+      enc.toUpperCase() === 'B' ? Buffer.from(data, 'base64').toString('utf8') : decodeQp(data.replace(/_/g, ' ')),
+    )
+    .replace(/\?=\s+=\?/g, '');
   return { subject, text };
 }
 
@@ -58,7 +70,12 @@ export async function startSmtp(): Promise<{ url: string; mails: ReceivedMail[];
   return { url: `smtp://127.0.0.1:${port}`, mails, close: () => new Promise<void>((ok) => server.close(() => ok())) };
 }
 
-export interface SmsRequest { path: string; auth: string | null; form: URLSearchParams; status: number }
+export interface SmsRequest {
+  path: string;
+  auth: string | null;
+  form: URLSearchParams;
+  status: number;
+}
 
 /**
  * Speaks the Twilio Messages API: POST /2010-04-01/Accounts/{sid}/Messages.json, form body, basic
@@ -67,11 +84,12 @@ export interface SmsRequest { path: string; auth: string | null; form: URLSearch
 export async function startSmsStandIn(sid = 'AC0123456789', authToken = 'secret-token') {
   const requests: SmsRequest[] = [];
   const script: { status: number; retryAfter?: number }[] = [];
-  const readBody = (req: IncomingMessage) => new Promise<string>((ok) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => ok(Buffer.concat(chunks).toString('utf8')));
-  });
+  const readBody = (req: IncomingMessage) =>
+    new Promise<string>((ok) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => ok(Buffer.concat(chunks).toString('utf8')));
+    });
   const expectedAuth = `Basic ${Buffer.from(`${sid}:${authToken}`).toString('base64')}`;
   const server = createServer((req, res) => {
     void readBody(req).then((body) => {
@@ -86,17 +104,26 @@ export async function startSmsStandIn(sid = 'AC0123456789', authToken = 'secret-
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (next?.retryAfter != null) headers['retry-after'] = String(next.retryAfter);
       res.writeHead(status, headers);
-      res.end(JSON.stringify(status === 201
-        ? { sid: `SM${String(requests.length).padStart(32, '0')}`, status: 'queued', to: form.get('To'), body: form.get('Body') }
-        : { code: status, message: status === 429 ? 'Too Many Requests' : 'error', status }));
+      res.end(
+        JSON.stringify(
+          status === 201
+            ? { sid: `SM${String(requests.length).padStart(32, '0')}`, status: 'queued', to: form.get('To'), body: form.get('Body') }
+            : { code: status, message: status === 429 ? 'Too Many Requests' : 'error', status },
+        ),
+      );
     });
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`, sid, authToken, requests,
+    url: `http://127.0.0.1:${port}`,
+    sid,
+    authToken,
+    requests,
     /** The next answers, in order; after them every well-formed request gets 201. */
-    fail(...answers: { status: number; retryAfter?: number }[]) { script.push(...answers); },
+    fail(...answers: { status: number; retryAfter?: number }[]) {
+      script.push(...answers);
+    },
     /** Messages the provider accepted. */
     accepted: () => requests.filter((r) => r.status === 201),
     close: () => new Promise<void>((ok) => server.close(() => ok())),

@@ -9,9 +9,19 @@ import { delimiter, join } from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { freePort } from './server';
 
-export const MOTO_SERVER = (process.env.PATH ?? '').split(delimiter).map((d) => join(d, 'moto_server')).find((p) => existsSync(p)) ?? null;
+export const MOTO_SERVER =
+  (process.env.PATH ?? '')
+    .split(delimiter)
+    .map((d) => join(d, 'moto_server'))
+    .find((p) => existsSync(p)) ?? null;
 
-export interface MotoS3 { endpoint: string; bucket: string; region: string; credentials: { accessKeyId: string; secretAccessKey: string }; close(): Promise<void> }
+export interface MotoS3 {
+  endpoint: string;
+  bucket: string;
+  region: string;
+  credentials: { accessKeyId: string; secretAccessKey: string };
+  close(): Promise<void>;
+}
 
 export async function startMotoS3(bucket = 'courier'): Promise<MotoS3> {
   if (!MOTO_SERVER) throw new Error('moto_server is not installed');
@@ -28,13 +38,22 @@ export async function startMotoS3(bucket = 'courier'): Promise<MotoS3> {
       await client.send(new CreateBucketCommand({ Bucket: bucket }));
       break;
     } catch (err) {
-      if (Date.now() > deadline || child.exitCode !== null) { child.kill('SIGKILL'); throw new Error(`moto_server did not start: ${String(err)}`); }
+      if (Date.now() > deadline || child.exitCode !== null) {
+        child.kill('SIGKILL');
+        throw new Error(`moto_server did not start: ${String(err)}`);
+      }
       await new Promise((r) => setTimeout(r, 200));
     }
   }
   client.destroy();
   return {
-    endpoint, bucket, region, credentials,
-    close: async () => { child.kill('SIGTERM'); await exited; },
+    endpoint,
+    bucket,
+    region,
+    credentials,
+    close: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
   };
 }

@@ -15,7 +15,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { crc32 } from 'node:zlib';
 
-export interface S3Object { bytes: Buffer; lastModified: Date; etag: string; crc32: string | null }
+export interface S3Object {
+  bytes: Buffer;
+  lastModified: Date;
+  etag: string;
+  crc32: string | null;
+}
 
 export interface S3Standin {
   /** `http://127.0.0.1:<port>` */
@@ -53,9 +58,18 @@ const sha256Hex = (data: Buffer | string) => createHash('sha256').update(data).d
 const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data).digest();
 
 /** Checks AWS Signature Version 4 (header form) the way S3 does; answers why it fails, or null. */
-function verifySignature(req: IncomingMessage, rawPath: string, rawQuery: string, body: Buffer, keys: { id: string; secret: string; region: string }): string | null {
+function verifySignature(
+  req: IncomingMessage,
+  rawPath: string,
+  rawQuery: string,
+  body: Buffer,
+  keys: { id: string; secret: string; region: string },
+): string | null {
   const auth = req.headers.authorization ?? '';
-  const m = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([a-f0-9]{64})$/.exec(auth);
+  const m =
+    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([a-f0-9]{64})$/.exec(
+      auth,
+    );
   if (!m) return 'missing or malformed Authorization header';
   const [, id, day, region, signedHeaders, signature] = m as unknown as [string, string, string, string, string, string];
   if (id !== keys.id) return 'unknown access key';
@@ -67,11 +81,24 @@ function verifySignature(req: IncomingMessage, rawPath: string, rawQuery: string
   if (payloadHash !== 'UNSIGNED-PAYLOAD' && payloadHash !== sha256Hex(body)) return 'payload does not match x-amz-content-sha256';
   const names = signedHeaders.split(';');
   if (!names.includes('host')) return 'host is not signed';
-  const canonicalHeaders = names.map((n) => `${n}:${String(req.headers[n] ?? '').trim().replace(/\s+/g, ' ')}\n`).join('');
-  const canonicalQuery = rawQuery.split('&').filter(Boolean).map((pair) => {
-    const [k, v = ''] = pair.split('=') as [string, string?];
-    return [uriEncode(decodeURIComponent(k)), uriEncode(decodeURIComponent(v))] as const;
-  }).sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0)).map(([k, v]) => `${k}=${v}`).join('&');
+  const canonicalHeaders = names
+    .map(
+      (n) =>
+        `${n}:${String(req.headers[n] ?? '')
+          .trim()
+          .replace(/\s+/g, ' ')}\n`,
+    )
+    .join('');
+  const canonicalQuery = rawQuery
+    .split('&')
+    .filter(Boolean)
+    .map((pair) => {
+      const [k, v = ''] = pair.split('=') as [string, string?];
+      return [uriEncode(decodeURIComponent(k)), uriEncode(decodeURIComponent(v))] as const;
+    })
+    .sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0))
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&');
   const canonicalRequest = [req.method, rawPath, canonicalQuery, canonicalHeaders, signedHeaders, payloadHash].join('\n');
   const scope = `${day}/${region}/s3/aws4_request`;
   const stringToSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256Hex(canonicalRequest)].join('\n');
@@ -99,7 +126,12 @@ export async function startS3Standin(options: { buckets?: string[]; pageSize?: n
   let stall = 0;
 
   function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
-    res.writeHead(status, { 'content-type': 'application/xml', 'content-length': String(Buffer.byteLength(body)), 'x-amz-request-id': 'standin', ...headers });
+    res.writeHead(status, {
+      'content-type': 'application/xml',
+      'content-length': String(Buffer.byteLength(body)),
+      'x-amz-request-id': 'standin',
+      ...headers,
+    });
     res.end(body);
   }
 
@@ -107,16 +139,24 @@ export async function startS3Standin(options: { buckets?: string[]; pageSize?: n
     const prefix = query.get('prefix') ?? '';
     const maxKeys = Math.min(Number(query.get('max-keys') ?? 1000) || 1000, pageSize);
     const token = query.get('continuation-token');
-    const after = token ? Buffer.from(token, 'base64url').toString('utf8') : query.get('start-after') ?? '';
+    const after = token ? Buffer.from(token, 'base64url').toString('utf8') : (query.get('start-after') ?? '');
     const keys = [...objects.keys()].filter((k) => k.startsWith(prefix) && k > after).sort();
     const page = keys.slice(0, maxKeys);
     const truncated = keys.length > page.length;
-    const contents = page.map((k) => {
-      const o = objects.get(k) as S3Object;
-      return `<Contents><Key>${xmlEscape(k)}</Key><LastModified>${o.lastModified.toISOString()}</LastModified><ETag>&quot;${o.etag}&quot;</ETag><Size>${o.bytes.length}</Size><StorageClass>STANDARD</StorageClass></Contents>`;
-    }).join('');
-    const next = truncated ? `<NextContinuationToken>${Buffer.from(page[page.length - 1] as string).toString('base64url')}</NextContinuationToken>` : '';
-    send(res, 200, `<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>${xmlEscape(bucketName)}</Name><Prefix>${xmlEscape(prefix)}</Prefix><KeyCount>${page.length}</KeyCount><MaxKeys>${maxKeys}</MaxKeys><IsTruncated>${truncated}</IsTruncated>${token ? `<ContinuationToken>${xmlEscape(token)}</ContinuationToken>` : ''}${next}${contents}</ListBucketResult>`);
+    const contents = page
+      .map((k) => {
+        const o = objects.get(k) as S3Object;
+        return `<Contents><Key>${xmlEscape(k)}</Key><LastModified>${o.lastModified.toISOString()}</LastModified><ETag>&quot;${o.etag}&quot;</ETag><Size>${o.bytes.length}</Size><StorageClass>STANDARD</StorageClass></Contents>`;
+      })
+      .join('');
+    const next = truncated
+      ? `<NextContinuationToken>${Buffer.from(page[page.length - 1] as string).toString('base64url')}</NextContinuationToken>`
+      : '';
+    send(
+      res,
+      200,
+      `<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>${xmlEscape(bucketName)}</Name><Prefix>${xmlEscape(prefix)}</Prefix><KeyCount>${page.length}</KeyCount><MaxKeys>${maxKeys}</MaxKeys><IsTruncated>${truncated}</IsTruncated>${token ? `<ContinuationToken>${xmlEscape(token)}</ContinuationToken>` : ''}${next}${contents}</ListBucketResult>`,
+    );
   }
 
   function handle(req: IncomingMessage, res: ServerResponse, body: Buffer): number {
@@ -145,33 +185,55 @@ export async function startS3Standin(options: { buckets?: string[]; pageSize?: n
       return 404;
     }
     if (!key) {
-      if (method === 'GET' && query.get('list-type') === '2') { listV2(res, bucketName, objects, query); return 200; }
+      if (method === 'GET' && query.get('list-type') === '2') {
+        listV2(res, bucketName, objects, query);
+        return 200;
+      }
       send(res, 501, errorXml('NotImplemented', 'not part of the stand-in', rawPath));
       return 501;
     }
     switch (method) {
       case 'PUT': {
         const declared = req.headers['content-length'];
-        if (declared !== undefined && Number(declared) !== body.length) { send(res, 400, errorXml('IncompleteBody', 'body shorter than Content-Length', rawPath)); return 400; }
+        if (declared !== undefined && Number(declared) !== body.length) {
+          send(res, 400, errorXml('IncompleteBody', 'body shorter than Content-Length', rawPath));
+          return 400;
+        }
         const checksum = req.headers['x-amz-checksum-crc32'];
-        if (typeof checksum === 'string' && checksum !== crc32Base64(body)) { send(res, 400, errorXml('BadDigest', 'The CRC32 you specified did not match the calculated checksum.', rawPath)); return 400; }
+        if (typeof checksum === 'string' && checksum !== crc32Base64(body)) {
+          send(res, 400, errorXml('BadDigest', 'The CRC32 you specified did not match the calculated checksum.', rawPath));
+          return 400;
+        }
         const etag = createHash('md5').update(body).digest('hex');
         objects.set(key, { bytes: body, lastModified: new Date(), etag, crc32: typeof checksum === 'string' ? checksum : null });
-        res.writeHead(200, { etag: `"${etag}"`, 'content-length': '0', ...(typeof checksum === 'string' ? { 'x-amz-checksum-crc32': checksum } : {}) });
+        res.writeHead(200, {
+          etag: `"${etag}"`,
+          'content-length': '0',
+          ...(typeof checksum === 'string' ? { 'x-amz-checksum-crc32': checksum } : {}),
+        });
         res.end();
         return 200;
       }
       case 'GET':
       case 'HEAD': {
         const o = objects.get(key);
-        if (!o) { send(res, 404, method === 'HEAD' ? '' : errorXml('NoSuchKey', 'The specified key does not exist.', rawPath)); return 404; }
+        if (!o) {
+          send(res, 404, method === 'HEAD' ? '' : errorXml('NoSuchKey', 'The specified key does not exist.', rawPath));
+          return 404;
+        }
         const headers: Record<string, string> = {
-          'content-type': 'application/octet-stream', 'content-length': String(o.bytes.length), etag: `"${o.etag}"`,
-          'last-modified': o.lastModified.toUTCString(), 'accept-ranges': 'bytes',
+          'content-type': 'application/octet-stream',
+          'content-length': String(o.bytes.length),
+          etag: `"${o.etag}"`,
+          'last-modified': o.lastModified.toUTCString(),
+          'accept-ranges': 'bytes',
         };
         if (o.crc32 && req.headers['x-amz-checksum-mode'] === 'ENABLED') headers['x-amz-checksum-crc32'] = o.crc32;
         res.writeHead(200, headers);
-        if (method === 'HEAD') { res.end(); return 200; }
+        if (method === 'HEAD') {
+          res.end();
+          return 200;
+        }
         if (cut > 0) {
           cut -= 1;
           // Half the body reaches the client, then the connection drops.
@@ -216,16 +278,32 @@ export async function startS3Standin(options: { buckets?: string[]; pageSize?: n
   const { port } = server.address() as AddressInfo;
   return {
     endpoint: `http://127.0.0.1:${port}`,
-    accessKeyId, secretAccessKey, region, buckets, requests,
-    failNext(count, status, method) { for (let i = 0; i < count; i++) failures.push({ status, ...(method ? { method } : {}) }); },
-    corruptNextGet() { corrupt += 1; },
-    cutNextGet() { cut += 1; },
-    stallNext(count) { stall += count; },
+    accessKeyId,
+    secretAccessKey,
+    region,
+    buckets,
+    requests,
+    failNext(count, status, method) {
+      for (let i = 0; i < count; i++) failures.push({ status, ...(method ? { method } : {}) });
+    },
+    corruptNextGet() {
+      corrupt += 1;
+    },
+    cutNextGet() {
+      cut += 1;
+    },
+    stallNext(count) {
+      stall += count;
+    },
     age(bucket, key, at) {
       const o = buckets.get(bucket)?.get(key);
       if (!o) throw new Error(`no object ${bucket}/${key}`);
       o.lastModified = at;
     },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -11,7 +11,9 @@ export async function closeServed(): Promise<void> {
   for (const { server, client } of open.splice(0)) {
     await client.close();
     server.closeAllConnections();
-    await new Promise((r) => { server.close(r); });
+    await new Promise((r) => {
+      server.close(r);
+    });
   }
 }
 
@@ -23,7 +25,9 @@ export async function served(t: TestApp) {
   const server = listen(t.app.fetch, { port: 0, hostname: '127.0.0.1' });
   await new Promise((r) => server.once('listening', r));
   let connections = 0;
-  server.on('connection', () => { connections += 1; });
+  server.on('connection', () => {
+    connections += 1;
+  });
   const client = new Client(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { pipelining: 1 });
   open.push({ server, client });
   const send = async (method: string, path: string, headers: Record<string, string>, body?: Buffer | string) => {

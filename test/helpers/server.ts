@@ -57,20 +57,43 @@ export async function launchServer(dir: string, port?: number, env: Record<strin
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server/main.ts')], {
     cwd: ROOT,
     env: {
-      ...process.env, PORT: String(p), HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'courier.db'), FILES_DIR: join(dir, 'files'),
-      STATIC_DIR: join(dir, 'no-pwa'), ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, LOG_REQUESTS: '0', ...env,
+      ...process.env,
+      PORT: String(p),
+      HOST: '127.0.0.1',
+      DATABASE_PATH: join(dir, 'courier.db'),
+      FILES_DIR: join(dir, 'files'),
+      STATIC_DIR: join(dir, 'no-pwa'),
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOG_REQUESTS: '0',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout?.on('data', (b: Buffer) => { out += b.toString(); });
-  child.stderr?.on('data', (b: Buffer) => { out += b.toString(); });
+  child.stdout?.on('data', (b: Buffer) => {
+    out += b.toString();
+  });
+  child.stderr?.on('data', (b: Buffer) => {
+    out += b.toString();
+  });
   const exit = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
   await new Promise<void>((ok, fail) => {
-    const timer = setTimeout(() => { child.kill('SIGKILL'); fail(new Error(`server did not start:\n${out}`)); }, 90_000);
-    const check = () => { if (out.includes('listening on')) { clearTimeout(timer); ok(); } };
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`server did not start:\n${out}`));
+    }, 90_000);
+    const check = () => {
+      if (out.includes('listening on')) {
+        clearTimeout(timer);
+        ok();
+      }
+    };
     child.stdout?.on('data', check);
-    void exit.then((code) => { clearTimeout(timer); fail(new Error(`server exited ${code} before listening:\n${out}`)); });
+    void exit.then((code) => {
+      clearTimeout(timer);
+      fail(new Error(`server exited ${code} before listening:\n${out}`));
+    });
   });
   return { child, port: p, baseUrl: `http://127.0.0.1:${p}/api/`, exit, output: () => out };
 }
@@ -80,7 +103,10 @@ export async function spawnServer(): Promise<SpawnedServer> {
   const port = await freePort();
   let child = (await launchServer(dir, port)).child;
   return {
-    port, dir, databasePath: join(dir, 'courier.db'), baseUrl: `http://127.0.0.1:${port}/api/`,
+    port,
+    dir,
+    databasePath: join(dir, 'courier.db'),
+    baseUrl: `http://127.0.0.1:${port}/api/`,
     async kill() {
       child.kill('SIGKILL');
       await exited(child);
@@ -98,7 +124,8 @@ export async function spawnServer(): Promise<SpawnedServer> {
 
 async function api<T>(baseUrl: string, method: string, path: string, token: string | null, body?: unknown): Promise<T> {
   const res = await fetch(new URL(path, baseUrl), {
-    method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const json = (await res.json()) as T;
@@ -117,12 +144,18 @@ export interface SeededDriver {
 export async function seedOverHttp(baseUrl: string, n: number, prefix: string): Promise<SeededDriver> {
   const { token: adminToken } = await api<{ token: string }>(baseUrl, 'POST', 'auth/web-login/', null, ADMIN);
   const driver = { email: `${prefix.toLowerCase()}-driver@spawned.test`, password: 'driver-password-42', id: 0 };
-  driver.id = (await api<{ id: number }>(baseUrl, 'POST', 'employee/', adminToken, {
-    name: `Driver ${prefix}`, email: driver.email, role: 'driver', password: driver.password,
-  })).id;
+  driver.id = (
+    await api<{ id: number }>(baseUrl, 'POST', 'employee/', adminToken, {
+      name: `Driver ${prefix}`,
+      email: driver.email,
+      role: 'driver',
+      password: driver.password,
+    })
+  ).id;
   const hawbs = Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(5, '0')}`);
   const ids: number[] = [];
-  for (const hawb of hawbs) ids.push((await api<{ id: number }>(baseUrl, 'POST', 'package/', adminToken, { hawb, customer_name: `Receiver ${hawb}` })).id);
+  for (const hawb of hawbs)
+    ids.push((await api<{ id: number }>(baseUrl, 'POST', 'package/', adminToken, { hawb, customer_name: `Receiver ${hawb}` })).id);
   await api(baseUrl, 'POST', 'assign-package/assign-driver/', adminToken, { driver: driver.id, packages: ids });
   return { adminToken, driver, ids, hawbs };
 }

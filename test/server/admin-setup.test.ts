@@ -12,7 +12,9 @@ const run = promisify(execFile);
 
 async function login(baseUrl: string, email: string, password: string): Promise<number> {
   const res = await fetch(new URL('auth/web-login/', baseUrl), {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
   });
   await res.arrayBuffer();
   return res.status;
@@ -21,7 +23,8 @@ async function login(baseUrl: string, email: string, password: string): Promise<
 async function admin(dir: string, env: Record<string, string>, args: string[] = []): Promise<{ code: number; out: string }> {
   try {
     const r = await run(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/admin.ts'), ...args], {
-      cwd: ROOT, env: { ...process.env, DATABASE_PATH: join(dir, 'courier.db'), ADMIN_EMAIL: '', ADMIN_PASSWORD: '', ...env },
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_PATH: join(dir, 'courier.db'), ADMIN_EMAIL: '', ADMIN_PASSWORD: '', ...env },
     });
     return { code: 0, out: r.stdout + r.stderr };
   } catch (err) {
@@ -36,7 +39,11 @@ describe('first admin and npm run admin (issue 18, setup trap)', () => {
     const line = /```sh\n([^\n]+)/.exec(readme)?.[1]?.replace(/#.*$/, '').trim() ?? '';
     expect(line).toMatch(/npm start/);
     // `npm` stands in as a shell function printing what each step sees.
-    const { stdout } = await run('bash', ['-c', `npm() { echo "$1 email=\${ADMIN_EMAIL:-unset} password=\${ADMIN_PASSWORD:+set}"; }\n${line}`], { env: { PATH: process.env.PATH ?? '' } });
+    const { stdout } = await run(
+      'bash',
+      ['-c', `npm() { echo "$1 email=\${ADMIN_EMAIL:-unset} password=\${ADMIN_PASSWORD:+set}"; }\n${line}`],
+      { env: { PATH: process.env.PATH ?? '' } },
+    );
     expect(stdout).toMatch(/^start email=admin@example\.com password=set$/m);
   });
 

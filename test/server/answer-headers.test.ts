@@ -34,7 +34,8 @@ describe('answer headers', () => {
     expect(answers.compressed.headers.get('content-encoding')).toBe('gzip');
     expect(answers.ok.headers.get('x-request-id')).toBe('req-12345678');
     for (const [name, res] of Object.entries(answers)) {
-      for (const [header, value] of Object.entries(SECURITY_HEADERS)) expect(`${name} ${header}: ${res.headers.get(header)}`).toBe(`${name} ${header}: ${value}`);
+      for (const [header, value] of Object.entries(SECURITY_HEADERS))
+        expect(`${name} ${header}: ${res.headers.get(header)}`).toBe(`${name} ${header}: ${value}`);
       expect(res.headers.get('x-request-id'), name).toMatch(/^[\w-]{8,}$/);
       expect(res.headers.get('vary'), name).toContain('Accept-Encoding');
       expect(res.headers.get('content-type'), name).toContain('application/json');

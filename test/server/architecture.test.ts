@@ -12,8 +12,10 @@ const graph = importGraph();
 const edges = [...graph].flatMap(([from, tos]) => tos.map((to) => [from, to] as const));
 const under = (dir: string) => (f: string) => f.startsWith(`${dir}/`);
 const source = (f: string) => readFileSync(join(ROOT, f), 'utf8');
-const filesUnder = (dir: string): string[] => readdirSync(join(ROOT, dir), { withFileTypes: true })
-  .flatMap((e) => (e.isDirectory() ? filesUnder(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : []));
+const filesUnder = (dir: string): string[] =>
+  readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : [],
+  );
 
 describe('docs/architecture.md, checked', () => {
   it('the import graph has no circle', () => {
@@ -22,14 +24,18 @@ describe('docs/architecture.md, checked', () => {
   });
 
   it('server/db never imports a service; client/ never imports server/; shared/ imports neither', () => {
-    const bad = edges.filter(([from, to]) => (under('server/db')(from) && under('server/services')(to))
-      || (under('client')(from) && under('server')(to))
-      || (under('shared')(from) && (under('server')(to) || under('client')(to))));
+    const bad = edges.filter(
+      ([from, to]) =>
+        (under('server/db')(from) && under('server/services')(to)) ||
+        (under('client')(from) && under('server')(to)) ||
+        (under('shared')(from) && (under('server')(to) || under('client')(to))),
+    );
     expect(bad).toEqual([]);
   });
 
   it('route modules live in server/routes/ and never import drizzle-orm', () => {
-    const declaring = filesUnder('server').filter((f) => /\b(defineRoute|defineResource)\(/.test(source(f)))
+    const declaring = filesUnder('server')
+      .filter((f) => /\b(defineRoute|defineResource)\(/.test(source(f)))
       .filter((f) => f !== 'server/http/route.ts' && f !== 'server/resources/crud.ts' && !under('server/routes')(f));
     expect(declaring).toEqual([]);
     const drizzle = filesUnder('server/routes').filter((f) => /from 'drizzle-orm/.test(source(f)));
@@ -38,7 +44,8 @@ describe('docs/architecture.md, checked', () => {
 
   it('every schema module is re-exported by server/db/schema/index.ts', () => {
     const index = source('server/db/schema/index.ts');
-    const modules = filesUnder('server/db/schema').map((f) => relative('server/db/schema', f).replace(/\.ts$/, ''))
+    const modules = filesUnder('server/db/schema')
+      .map((f) => relative('server/db/schema', f).replace(/\.ts$/, ''))
       .filter((m) => m !== 'index' && m !== 'columns');
     expect(modules.filter((m) => !index.includes(`export * from './${m}';`))).toEqual([]);
   });
@@ -48,15 +55,20 @@ describe('docs/architecture.md, checked', () => {
     expect(asking.sort()).toEqual(['server/app.ts', 'server/db/client.ts', 'server/http/sharedRateLimit.ts']);
   });
 
-  it('the lifecycle imports none of the domains that follow a parcel\'s change', () => {
+  it("the lifecycle imports none of the domains that follow a parcel's change", () => {
     const lifecycle = graph.get('server/services/packages/lifecycle.ts') ?? [];
     expect(lifecycle.filter((f) => /services\/(money|webhooks|recipients|dispatch|sync)\//.test(f))).toEqual([]);
   });
 
-  it('a parcel\'s change is published to money, webhooks, recipients, ETAs and the feed, in that order', async () => {
+  it("a parcel's change is published to money, webhooks, recipients, ETAs and the feed, in that order", async () => {
     const { db } = await makeApp();
     expect(parcelChangesOf(db).order).toEqual(['money', 'webhooks', 'recipients', 'etas', 'feed']);
     const none: ParcelSubscriber['receive'] = async () => undefined;
-    expect(() => parcelChanges([{ name: 'feed', receive: none }, { name: 'money', receive: none }])).toThrow(/feed must hear parcel changes last/);
+    expect(() =>
+      parcelChanges([
+        { name: 'feed', receive: none },
+        { name: 'money', receive: none },
+      ]),
+    ).toThrow(/feed must hear parcel changes last/);
   });
 });

@@ -24,7 +24,15 @@ describe('arrival statistics (plain)', () => {
       { planned: p, actual: p - 20 * MIN, window: [p, p + 60 * MIN] },
       { planned: p, actual: p + 10 * MIN, window: null },
     ]);
-    expect(s).toMatchObject({ stops: 3, mean_abs_error_min: 11.33, p90_abs_error_min: 20, mean_error_min: -2, windowed: 2, in_window: 0.5, in_band: 0.67 });
+    expect(s).toMatchObject({
+      stops: 3,
+      mean_abs_error_min: 11.33,
+      p90_abs_error_min: 20,
+      mean_error_min: -2,
+      windowed: 2,
+      in_window: 0.5,
+      in_band: 0.67,
+    });
   });
 });
 
@@ -34,12 +42,29 @@ describe('GET report/arrival-accuracy/ (issue 31)', () => {
     const { t, admin, d1 } = w;
     t.clock.set(Date.parse('2026-01-05T12:00:00Z'));
     expect((await t.json('PUT', `/api/warehouse/${w.warehouseId}/position/`, admin.token, DEPOT)).status).toBe(200);
-    expect((await t.json('POST', '/api/driver-shift/', admin.token, { driver: d1.id, date: DAY, start_time: '08:00', end_time: '18:00', start_warehouse: w.warehouseId })).status).toBe(201);
+    expect(
+      (
+        await t.json('POST', '/api/driver-shift/', admin.token, {
+          driver: d1.id,
+          date: DAY,
+          start_time: '08:00',
+          end_time: '18:00',
+          start_warehouse: w.warehouseId,
+        })
+      ).status,
+    ).toBe(201);
     const ids: number[] = [];
     for (const [k, p] of STOPS.entries()) ids.push(await w.parcel(`AR${k}`, { ...p, weight: 1 }));
     // A window on the second parcel (09:00-09:30 local) the van will miss.
-    expect((await t.json('PUT', `/api/package/${ids[1]}/window/`, admin.token, { window_start: '08:00', window_end: '08:20' })).status).toBe(200);
-    const start = await t.json<PlanJob>('POST', '/api/dispatch/plan/', admin.token, { date: DAY, include_undated: true, time_limit_ms: 200, drivers: [d1.id] });
+    expect(
+      (await t.json('PUT', `/api/package/${ids[1]}/window/`, admin.token, { window_start: '08:00', window_end: '08:20' })).status,
+    ).toBe(200);
+    const start = await t.json<PlanJob>('POST', '/api/dispatch/plan/', admin.token, {
+      date: DAY,
+      include_undated: true,
+      time_limit_ms: 200,
+      drivers: [d1.id],
+    });
     expect(start.status, JSON.stringify(start.body)).toBe(202);
     let plan = start.body;
     for (let i = 0; i < 300 && plan.status !== 'done' && plan.status !== 'failed'; i++) {
@@ -47,7 +72,9 @@ describe('GET report/arrival-accuracy/ (issue 31)', () => {
       plan = (await t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, admin.token)).body;
     }
     const order = plan.proposal!.routes[0].stops.map((x) => x.package);
-    const c = await t.json<{ routes: RouteJson[] }>('POST', `/api/dispatch/plan/${plan.id}/commit/`, admin.token, { routes: [{ driver: d1.id, packages: order }] });
+    const c = await t.json<{ routes: RouteJson[] }>('POST', `/api/dispatch/plan/${plan.id}/commit/`, admin.token, {
+      routes: [{ driver: d1.id, packages: order }],
+    });
     expect(c.status, JSON.stringify(c.body)).toBe(201);
     const routeId = c.body.routes[0].id;
     const legs = await t.db.select().from(routeLeg).where(eq(routeLeg.route_id, routeId)).orderBy(asc(routeLeg.seq)).all();
@@ -60,17 +87,31 @@ describe('GET report/arrival-accuracy/ (issue 31)', () => {
     const hawb = (id: number) => `AR${ids.indexOf(id)}`;
     for (const [k, off] of offsets.entries()) {
       t.clock.set(legs[k].planned_at + off * MIN + 180_000);
-      const r = await t.json('POST', '/api/scan-package-api/scan-deliver/', d1.token, { barcode: hawb(order[k]), recipient_name: 'At the door' });
+      const r = await t.json('POST', '/api/scan-package-api/scan-deliver/', d1.token, {
+        barcode: hawb(order[k]),
+        recipient_name: 'At the door',
+      });
       expect(r.status, JSON.stringify(r.body)).toBe(200);
     }
-    const actual = await Promise.all(order.slice(0, 3).map(async (id) => (await t.db.select().from(deliveryRecord).where(eq(deliveryRecord.package_id, id)).get())!.occurred_at - 180_000));
+    const actual = await Promise.all(
+      order
+        .slice(0, 3)
+        .map(
+          async (id) => (await t.db.select().from(deliveryRecord).where(eq(deliveryRecord.package_id, id)).get())!.occurred_at - 180_000,
+        ),
+    );
     const errors = actual.map((a, k) => (a - legs[k].planned_at) / MIN);
     const abs = errors.map(Math.abs);
     // Windows are the depot's wall clock (the route's zone).
     const zone = (await t.json<{ time_zone: string }>('GET', `/api/route/${routeId}/eta/`, d1.token)).body.time_zone;
     const windowed = order.slice(0, 3).indexOf(ids[1]);
-    const inWindow = windowed < 0 ? null : actual[windowed] >= timeOnDay(DAY, '08:00', zone) && actual[windowed] <= timeOnDay(DAY, '08:20', zone) ? 1 : 0;
-    const inBand = actual.filter((a, k) => { const [f, to] = etaBand(legs[k].planned_at); return a >= f && a <= to; }).length / 3;
+    const inWindow =
+      windowed < 0 ? null : actual[windowed] >= timeOnDay(DAY, '08:00', zone) && actual[windowed] <= timeOnDay(DAY, '08:20', zone) ? 1 : 0;
+    const inBand =
+      actual.filter((a, k) => {
+        const [f, to] = etaBand(legs[k].planned_at);
+        return a >= f && a <= to;
+      }).length / 3;
 
     // The office comes back to it the next morning (its session idled out overnight).
     const office = await t.login('admin');
@@ -90,7 +131,10 @@ describe('GET report/arrival-accuracy/ (issue 31)', () => {
     const byDay = await t.json<{ results: ArrivalRow[] }>('GET', `/api/report/arrival-accuracy/?${q}&by=day`, office.token);
     expect(byDay.body.results[0]).toMatchObject({ date: DAY, driver: null, stops: 3 });
     // Another day has nothing; bad input is a 400; drivers and companies are refused.
-    expect((await t.json<{ results: ArrivalRow[] }>('GET', '/api/report/arrival-accuracy/?from=2026-01-07&to=2026-01-07', office.token)).body.results).toEqual([]);
+    expect(
+      (await t.json<{ results: ArrivalRow[] }>('GET', '/api/report/arrival-accuracy/?from=2026-01-07&to=2026-01-07', office.token)).body
+        .results,
+    ).toEqual([]);
     expect((await t.json('GET', '/api/report/arrival-accuracy/?by=week', office.token)).status).toBe(400);
     expect((await t.json('GET', '/api/report/arrival-accuracy/', d1.token)).status).toBe(403);
     expect((await t.json('GET', '/api/report/arrival-accuracy/', (await t.login('company')).token)).status).toBe(403);

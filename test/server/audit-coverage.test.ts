@@ -7,7 +7,14 @@ import { transition } from '../../server/services/packages/lifecycle';
 import { hawb, moneyWorld, shipper, type Json, type Page } from './money-fixtures';
 import type { TestApp } from '../helpers/app';
 
-interface Entry { id: number; at: string; actor: { id: number; name: string } | null; action: string; target: string; details: Json | null }
+interface Entry {
+  id: number;
+  at: string;
+  actor: { id: number; name: string } | null;
+  action: string;
+  target: string;
+  details: Json | null;
+}
 
 const DAY = 86_400_000;
 const lineCount = async (t: TestApp) => (await t.db.select({ n: count() }).from(auditLog).get())?.n ?? 0;
@@ -22,7 +29,14 @@ async function trail(t: TestApp, token: string, query = ''): Promise<Page<Entry>
  * Runs one action and checks it left exactly one audit line, by this actor, naming this action and
  * entity, with both `before` and `after` present; answers that line for closer checks.
  */
-async function once(t: TestApp, token: string, actorId: number, action: string, entity: string, run: () => Promise<{ status: number }>): Promise<Entry> {
+async function once(
+  t: TestApp,
+  token: string,
+  actorId: number,
+  action: string,
+  entity: string,
+  run: () => Promise<{ status: number }>,
+): Promise<Entry> {
   const n = await lineCount(t);
   const res = await run();
   expect(res.status, action).toBeLessThan(300);
@@ -53,23 +67,35 @@ describe('audit coverage of manager actions', () => {
     expect(created.details).toMatchObject({ before: null, after: { name: 'Acme Freight', status: 'active' } });
     // Contact details and secrets never enter the trail.
     expect(JSON.stringify(created.details)).not.toContain('ops@acme.test');
-    const renamed = await once(t, admin.token, admin.id, 'company.update', 'company', () => patch(`/api/company/${coId}/`, { name: 'Acme Logistics' }));
+    const renamed = await once(t, admin.token, admin.id, 'company.update', 'company', () =>
+      patch(`/api/company/${coId}/`, { name: 'Acme Logistics' }),
+    );
     expect(renamed.details).toEqual({ before: { name: 'Acme Freight' }, after: { name: 'Acme Logistics' } });
-    const suspended = await once(t, admin.token, admin.id, 'company.status_change', 'company', () => post(`/api/company/${coId}/status-change/`, { status: 'suspended' }));
+    const suspended = await once(t, admin.token, admin.id, 'company.status_change', 'company', () =>
+      post(`/api/company/${coId}/status-change/`, { status: 'suspended' }),
+    );
     expect(suspended.details).toEqual({ before: { status: 'active' }, after: { status: 'suspended' } });
 
     // Employees: create, role change, status; the password never appears.
     let empId = 0;
     const hired = await once(t, boss.token, boss.id, 'user.create', 'user', async () => {
-      const r = await post<{ id: number }>('/api/employee/', { name: 'Sam Sorter', email: 'sam@courier.test', role: 'supervisor', password: 'correct horse battery' }, boss.token);
+      const r = await post<{ id: number }>(
+        '/api/employee/',
+        { name: 'Sam Sorter', email: 'sam@courier.test', role: 'supervisor', password: 'correct horse battery' },
+        boss.token,
+      );
       empId = r.body.id;
       return r;
     });
     expect(hired.details).toMatchObject({ before: null, after: { name: 'Sam Sorter', role: 'supervisor' } });
     expect(JSON.stringify(hired.details)).not.toMatch(/sam@courier|password|hash/);
-    const promoted = await once(t, boss.token, boss.id, 'user.update', 'user', () => patch(`/api/employee/${empId}/`, { role: 'depot_manager' }, boss.token));
+    const promoted = await once(t, boss.token, boss.id, 'user.update', 'user', () =>
+      patch(`/api/employee/${empId}/`, { role: 'depot_manager' }, boss.token),
+    );
     expect(promoted.details).toEqual({ before: { role: 'supervisor' }, after: { role: 'depot_manager' } });
-    const off = await once(t, boss.token, boss.id, 'user.status_change', 'user', () => post(`/api/employee/${empId}/status-change/`, { is_active: false }, boss.token));
+    const off = await once(t, boss.token, boss.id, 'user.status_change', 'user', () =>
+      post(`/api/employee/${empId}/status-change/`, { is_active: false }, boss.token),
+    );
     expect(off.details).toEqual({ before: { is_active: true }, after: { is_active: false } });
 
     // Permission groups: create, update, membership.
@@ -79,22 +105,35 @@ describe('audit coverage of manager actions', () => {
       groupId = r.body.id;
       return r;
     });
-    const widened = await once(t, boss.token, boss.id, 'permission_group.update', 'permission_group',
-      () => patch(`/api/group-permission/${groupId}/`, { permissions: ['wallet.view', 'invoice.view'] }, boss.token));
+    const widened = await once(t, boss.token, boss.id, 'permission_group.update', 'permission_group', () =>
+      patch(`/api/group-permission/${groupId}/`, { permissions: ['wallet.view', 'invoice.view'] }, boss.token),
+    );
     expect(widened.details).toEqual({ before: { permissions: ['wallet.view'] }, after: { permissions: ['invoice.view', 'wallet.view'] } });
-    const member = await once(t, boss.token, boss.id, 'user.groups_set', 'user', () => t.json('PUT', `/api/employee/${empId}/groups/`, boss.token, { groups: [groupId] }));
+    const member = await once(t, boss.token, boss.id, 'user.groups_set', 'user', () =>
+      t.json('PUT', `/api/employee/${empId}/groups/`, boss.token, { groups: [groupId] }),
+    );
     expect(member.details).toMatchObject({ before: { groups: [] }, after: { groups: [{ id: groupId, name: 'Billing' }] } });
 
     // Rate lines.
-    const rate = await once(t, admin.token, admin.id, 'delivery_rate.create', 'delivery_rate', () => post('/api/delivery-rate/', { base_cents: 1000 }));
+    const rate = await once(t, admin.token, admin.id, 'delivery_rate.create', 'delivery_rate', () =>
+      post('/api/delivery-rate/', { base_cents: 1000 }),
+    );
     expect(rate.details).toMatchObject({ before: null, after: { base_cents: 1000 } });
 
     // Wallet: recharge and adjustment move the balance; the line says from what to what.
     const prepaid = await shipper(t, 'prepaid');
-    const recharge = await once(t, admin.token, admin.id, 'wallet.recharge', 'wallet', () => post('/api/wallet/prepaid-recharge-by-company/', { company: prepaid.companyId, amount_cents: 5000 }));
-    expect(recharge.details).toMatchObject({ company: prepaid.companyId, amount_cents: 5000, before: { balance_cents: 0 }, after: { balance_cents: 5000 } });
-    const adjust = await once(t, admin.token, admin.id, 'wallet.adjust', 'wallet',
-      () => post('/api/wallet-adjustment/', { company: prepaid.companyId, direction: 'debit', amount_cents: 700, reason: 'damaged pallet' }));
+    const recharge = await once(t, admin.token, admin.id, 'wallet.recharge', 'wallet', () =>
+      post('/api/wallet/prepaid-recharge-by-company/', { company: prepaid.companyId, amount_cents: 5000 }),
+    );
+    expect(recharge.details).toMatchObject({
+      company: prepaid.companyId,
+      amount_cents: 5000,
+      before: { balance_cents: 0 },
+      after: { balance_cents: 5000 },
+    });
+    const adjust = await once(t, admin.token, admin.id, 'wallet.adjust', 'wallet', () =>
+      post('/api/wallet-adjustment/', { company: prepaid.companyId, direction: 'debit', amount_cents: 700, reason: 'damaged pallet' }),
+    );
     expect(adjust.details).toMatchObject({ before: { balance_cents: 5000 }, after: { balance_cents: 4300 } });
 
     // Statements issued, paid and voided: two postpaid shippers with one January parcel each.
@@ -104,15 +143,23 @@ describe('audit coverage of manager actions', () => {
     const statements: number[] = [];
     for (const co of billed) {
       const issued = await once(t, admin.token, admin.id, 'invoice.issue', 'invoice', async () => {
-        const r = await post<{ id: number }>('/api/invoice/generate-invoice/', { company: co.companyId, period_from: '2026-01-01', period_to: '2026-01-31' });
+        const r = await post<{ id: number }>('/api/invoice/generate-invoice/', {
+          company: co.companyId,
+          period_from: '2026-01-01',
+          period_to: '2026-01-31',
+        });
         statements.push(r.body.id);
         return r;
       });
       expect(issued.details).toMatchObject({ before: null, after: { status: 'issued', company_id: co.companyId } });
     }
-    const paid = await once(t, admin.token, admin.id, 'invoice.paid', 'invoice', () => post(`/api/invoice/${statements[0]}/status-change/`, { status: 'paid', reference: 'EFT 42' }));
+    const paid = await once(t, admin.token, admin.id, 'invoice.paid', 'invoice', () =>
+      post(`/api/invoice/${statements[0]}/status-change/`, { status: 'paid', reference: 'EFT 42' }),
+    );
     expect(paid.details).toMatchObject({ reference: 'EFT 42', before: { status: 'issued' }, after: { status: 'paid' } });
-    const voided = await once(t, admin.token, admin.id, 'invoice.void', 'invoice', () => post(`/api/invoice/${statements[1]}/status-change/`, { status: 'void', reason: 'wrong rate' }));
+    const voided = await once(t, admin.token, admin.id, 'invoice.void', 'invoice', () =>
+      post(`/api/invoice/${statements[1]}/status-change/`, { status: 'void', reason: 'wrong rate' }),
+    );
     expect(voided.details).toMatchObject({ reason: 'wrong rate', before: { status: 'issued' }, after: { status: 'void' } });
 
     // Force actions.
@@ -120,7 +167,9 @@ describe('audit coverage of manager actions', () => {
     const row = await t.db.select().from(pkg).where(eq(pkg.id, parcel.body.id)).get();
     if (!row) throw new Error('package missing');
     await atomically(t.app.deps, () => transition(t.db, t.clock.now(), row, 'received', 'receive', { userId: admin.id }));
-    const forced = await once(t, admin.token, admin.id, 'package.force_deliver', 'package', () => post(`/api/package-delivered/${parcel.body.id}/force-deliver/`, { note: 'handed over' }));
+    const forced = await once(t, admin.token, admin.id, 'package.force_deliver', 'package', () =>
+      post(`/api/package-delivered/${parcel.body.id}/force-deliver/`, { note: 'handed over' }),
+    );
     expect(forced.details).toMatchObject({ note: 'handed over', before: { status: 'received' }, after: { status: 'delivered' } });
 
     // A write that changes nothing leaves no line.
@@ -134,11 +183,17 @@ describe('audit coverage of manager actions', () => {
     // A name a spreadsheet would run as a formula: the export must keep it text.
     const boss = await t.login('super_admin', { name: '=1+2' });
     const day1 = new Date(t.clock.now()).toISOString().slice(0, 10);
-    const co = await t.json<{ id: number }>('POST', '/api/company/', admin.token, { name: '=HYPERLINK("http://x")', email: 'a@b.test', code: 'EVIL' });
+    const co = await t.json<{ id: number }>('POST', '/api/company/', admin.token, {
+      name: '=HYPERLINK("http://x")',
+      email: 'a@b.test',
+      code: 'EVIL',
+    });
     expect(co.status).toBe(201);
     t.clock.advance(2 * DAY);
     const day3 = new Date(t.clock.now()).toISOString().slice(0, 10);
-    expect((await t.json('POST', '/api/employee/', boss.token, { name: 'Kim', email: 'kim@courier.test', role: 'supervisor' })).status).toBe(201);
+    expect(
+      (await t.json('POST', '/api/employee/', boss.token, { name: 'Kim', email: 'kim@courier.test', role: 'supervisor' })).status,
+    ).toBe(201);
     expect((await t.json('PATCH', `/api/company/${co.body.id}/`, boss.token, { name: 'Plain Co' })).status).toBe(200);
 
     const all = await trail(t, admin.token);

@@ -4,15 +4,24 @@ import { company, messageOutbox, user } from '../../server/db/schema/index';
 import { ensureSuperAdmin } from '../../server/services/auth/bootstrap';
 import { makeApp, PASSWORD } from '../helpers/app';
 
-const afterAnswer = () => new Promise<void>((ok) => { setImmediate(ok); });
+const afterAnswer = () =>
+  new Promise<void>((ok) => {
+    setImmediate(ok);
+  });
 
 describe('auth', () => {
   it('logs in with the shape DESIGN.md section 5 fixes, and logout revokes the token', async () => {
     const t = await makeApp();
     const a = await t.login('admin', { email: 'boss@example.com', name: 'Boss' });
-    const res = await t.json<Record<string, unknown>>('POST', '/api/auth/web-login/', null, { email: 'BOSS@example.com ', password: PASSWORD });
+    const res = await t.json<Record<string, unknown>>('POST', '/api/auth/web-login/', null, {
+      email: 'BOSS@example.com ',
+      password: PASSWORD,
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ success: true, user: { id: a.id, name: 'Boss', email: 'boss@example.com', role: 'admin', company: null } });
+    expect(res.body).toMatchObject({
+      success: true,
+      user: { id: a.id, name: 'Boss', email: 'boss@example.com', role: 'admin', company: null },
+    });
     expect(typeof res.body.token).toBe('string');
     const token = res.body.token as string;
     expect((await t.json('GET', '/api/warehouse/', token)).status).toBe(200);
@@ -39,7 +48,8 @@ describe('auth', () => {
     const t = await makeApp();
     const d = await t.login('driver');
     const statuses: number[] = [];
-    for (let i = 0; i < 8; i++) statuses.push((await t.json('POST', '/api/auth/login/', null, { email: d.email, password: 'wrong-password' })).status);
+    for (let i = 0; i < 8; i++)
+      statuses.push((await t.json('POST', '/api/auth/login/', null, { email: d.email, password: 'wrong-password' })).status);
     // Five failures are free; the sixth is checked and sets a delay that refuses what follows at once.
     expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 429, 429]);
     const locked = await t.json('POST', '/api/auth/login/', null, { email: d.email, password: PASSWORD });
@@ -115,7 +125,11 @@ describe('auth', () => {
     expect((await t.json('GET', '/api/warehouse/', a.token)).status).toBe(200);
     expect((await t.json('GET', '/api/warehouse/', other.body.token)).status).toBe(401);
 
-    const byEmail = await t.json('POST', '/api/auth/password-change-with-email/', null, { email: a.email, old_password: 'new-password-1', new_password: 'new-password-2' });
+    const byEmail = await t.json('POST', '/api/auth/password-change-with-email/', null, {
+      email: a.email,
+      old_password: 'new-password-1',
+      new_password: 'new-password-2',
+    });
     expect(byEmail.status).toBe(200);
     expect((await t.json('POST', '/api/auth/web-login/', null, { email: a.email, password: 'new-password-2' })).status).toBe(200);
   });
@@ -124,7 +138,10 @@ describe('auth', () => {
     const t = await makeApp();
     expect(await ensureSuperAdmin(t.db, t.clock, 'Root@Example.com', 'root-password')).toBe('root@example.com');
     expect(await ensureSuperAdmin(t.db, t.clock, 'second@example.com', 'root-password')).toBeNull();
-    const res = await t.json<{ user: { role: string } }>('POST', '/api/auth/web-login/', null, { email: 'root@example.com', password: 'root-password' });
+    const res = await t.json<{ user: { role: string } }>('POST', '/api/auth/web-login/', null, {
+      email: 'root@example.com',
+      password: 'root-password',
+    });
     expect(res.body.user.role).toBe('super_admin');
   });
 });

@@ -18,12 +18,16 @@ describe('background WAL checkpoints', () => {
     const before = statSync(path).size;
     const insert = sqlite.prepare('insert into t (v) values (?)');
     // Far below the backstop: only the worker can have copied these pages into the file.
-    sqlite.transaction(() => { for (let i = 0; i < 500; i++) insert.run('x'.repeat(1000)); })();
+    sqlite.transaction(() => {
+      for (let i = 0; i < 500; i++) insert.run('x'.repeat(1000));
+    })();
     const deadline = Date.now() + 10_000;
     while (statSync(path).size <= before + 400_000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(statSync(path).size).toBeGreaterThan(before + 400_000);
 
-    sqlite.transaction(() => { for (let i = 0; i < 100; i++) insert.run('y'.repeat(1000)); })();
+    sqlite.transaction(() => {
+      for (let i = 0; i < 100; i++) insert.run('y'.repeat(1000));
+    })();
     await checkpoints.stop();
     await db.$engine.close();
     const reopened = new Database(path, { readonly: true });

@@ -22,15 +22,26 @@ async function codWorld() {
   await t.json('POST', '/api/delivery-rate/', admin.token, { base_cents: 1000 });
   const co = await shipper(t, 'postpaid');
   const parcel = async (hawb: string, cod?: number) => {
-    const res = await t.json<Json>('POST', '/api/package/', co.token, { hawb, customer_name: 'R', customer_address: '1 George St', ...(cod ? { cod_amount_cents: cod } : {}) });
+    const res = await t.json<Json>('POST', '/api/package/', co.token, {
+      hawb,
+      customer_name: 'R',
+      customer_address: '1 George St',
+      ...(cod ? { cod_amount_cents: cod } : {}),
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const id = res.body.id as number;
-    expect((await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: [id] })).status).toBe(200);
+    expect((await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: [id] })).status).toBe(
+      200,
+    );
     expect((await t.json('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: hawb })).status).toBe(200);
     return id;
   };
   const deliver = (id: number, collection?: { amount_cents: number; method: 'cash' | 'card' }) =>
-    t.json<Json>('POST', `/api/package-delivered/${id}/deliver/`, driver.token, { note: 'Handed over', recipient_name: 'R', ...(collection ? { collection } : {}) });
+    t.json<Json>('POST', `/api/package-delivered/${id}/deliver/`, driver.token, {
+      note: 'Handed over',
+      recipient_name: 'R',
+      ...(collection ? { collection } : {}),
+    });
   return { t, admin, supervisor, driver, co, parcel, deliver };
 }
 
@@ -41,7 +52,9 @@ describe('cash on delivery: a day', () => {
     const b = await parcel('COD-B', 3000);
     const c = await parcel('COD-C', 2000);
     const plain = await parcel('COD-PLAIN');
-    expect((await t.json<Json>('GET', `/api/package/${a}/cod/`, driver.token)).body).toMatchObject({ cod: { amount_cents: 5000, currency: 'AUD', required_cents: 5000, collected_cents: null } });
+    expect((await t.json<Json>('GET', `/api/package/${a}/cod/`, driver.token)).body).toMatchObject({
+      cod: { amount_cents: 5000, currency: 'AUD', required_cents: 5000, collected_cents: null },
+    });
     expect((await t.json<Json>('GET', `/api/package/${plain}/cod/`, co.token)).body).toEqual({ cod: null });
     // The recipient's tracking page and the label say what to pay.
     expect((await t.json<Json>('GET', '/api/track/COD-A/')).body).toMatchObject({ cash_on_delivery: 'AUD 50.00' });
@@ -65,8 +78,22 @@ describe('cash on delivery: a day', () => {
     expect((await t.db.select().from(pkg).where(eq(pkg.id, a)).get())?.status).toBe('out_for_delivery');
     const over = await deliver(plain, { amount_cents: 100, method: 'cash' });
     expect(over.body).toMatchObject({ code: 'conflict', details: { reason: 'cod_over' } });
-    expect((await t.json<Json>('POST', `/api/package-delivered/${a}/deliver/`, driver.token, { note: 'x', collection: { amount_cents: 5.5, method: 'cash' } })).status).toBe(400);
-    expect((await t.json<Json>('POST', `/api/package-delivered/${a}/deliver/`, driver.token, { note: 'x', collection: { amount_cents: 5000, method: 'cheque' } })).status).toBe(400);
+    expect(
+      (
+        await t.json<Json>('POST', `/api/package-delivered/${a}/deliver/`, driver.token, {
+          note: 'x',
+          collection: { amount_cents: 5.5, method: 'cash' },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await t.json<Json>('POST', `/api/package-delivered/${a}/deliver/`, driver.token, {
+          note: 'x',
+          collection: { amount_cents: 5000, method: 'cheque' },
+        })
+      ).status,
+    ).toBe(400);
 
     expect((await deliver(a, { amount_cents: 5000, method: 'cash' })).status).toBe(200);
     expect((await deliver(plain)).status).toBe(200);
@@ -77,7 +104,10 @@ describe('cash on delivery: a day', () => {
     expect((await t.json('POST', `/api/package/${b}/cod/waive/`, driver.token, { reason: 'paid short' })).status).toBe(403);
     expect((await t.json('POST', `/api/package/${b}/cod/waive/`, supervisor.token, { reason: '' })).status).toBe(400);
     expect((await t.json('POST', `/api/package/${b}/cod/waive/`, supervisor.token, { reason: 'x', amount_cents: 3001 })).status).toBe(400);
-    const waived = await t.json<Json>('POST', `/api/package/${b}/cod/waive/`, supervisor.token, { reason: 'Recipient paid 20.00; shipper agreed by phone', amount_cents: 1000 });
+    const waived = await t.json<Json>('POST', `/api/package/${b}/cod/waive/`, supervisor.token, {
+      reason: 'Recipient paid 20.00; shipper agreed by phone',
+      amount_cents: 1000,
+    });
     expect(waived.status).toBe(200);
     expect(waived.body).toMatchObject({ cod: { waived_cents: 1000, required_cents: 2000 } });
     expect((await deliver(b, { amount_cents: 2000, method: 'cash' })).status).toBe(200);
@@ -87,16 +117,39 @@ describe('cash on delivery: a day', () => {
     expect((await deliver(c, { amount_cents: 2000, method: 'card' })).status).toBe(200);
 
     const cash = await t.json<Json>('GET', '/api/cod/driver-cash/', driver.token);
-    expect(cash.body).toMatchObject({ day: '2026-03-10', float_cents: 2000, cash_collected_cents: 7000, card_collected_cents: 2000, cash_held_cents: 9000, handed_over: null, debt_cents: 0 });
+    expect(cash.body).toMatchObject({
+      day: '2026-03-10',
+      float_cents: 2000,
+      cash_collected_cents: 7000,
+      card_collected_cents: 2000,
+      cash_held_cents: 9000,
+      handed_over: null,
+      debt_cents: 0,
+    });
 
     // Evening (18:30 Sydney): the depot counts 85.00 of the 90.00 expected.
     t.clock.set(Date.UTC(2026, 2, 10, 7, 30));
     expect((await t.json('POST', '/api/cod/handover/', driver.token, { driver: driver.id, counted_cents: 8500 })).status).toBe(403);
-    const handed = await t.json<Json>('POST', '/api/cod/handover/', supervisor.token, { driver: driver.id, counted_cents: 8500, note: 'one 5 note missing' });
+    const handed = await t.json<Json>('POST', '/api/cod/handover/', supervisor.token, {
+      driver: driver.id,
+      counted_cents: 8500,
+      note: 'one 5 note missing',
+    });
     expect(handed.status).toBe(201);
-    expect(handed.body).toMatchObject({ day: '2026-03-10', float_cents: 2000, cash_collected_cents: 7000, expected_cents: 9000, counted_cents: 8500, difference_cents: -500 });
+    expect(handed.body).toMatchObject({
+      day: '2026-03-10',
+      float_cents: 2000,
+      cash_collected_cents: 7000,
+      expected_cents: 9000,
+      counted_cents: 8500,
+      difference_cents: -500,
+    });
     expect((await t.json('POST', '/api/cod/handover/', supervisor.token, { driver: driver.id, counted_cents: 9000 })).status).toBe(409);
-    const debt = await t.db.select().from(driverCashTxn).where(and(eq(driverCashTxn.driver_id, driver.id), eq(driverCashTxn.account, 'debt'))).all();
+    const debt = await t.db
+      .select()
+      .from(driverCashTxn)
+      .where(and(eq(driverCashTxn.driver_id, driver.id), eq(driverCashTxn.account, 'debt')))
+      .all();
     expect(debt.map((d) => [d.kind, d.amount_cents])).toEqual([['shortfall', 500]]);
     expect((await t.json<Json>('GET', '/api/cod/driver-cash/', driver.token)).body).toMatchObject({ cash_held_cents: 0, debt_cents: 500 });
     const trail = await t.db.select().from(auditLog).all();
@@ -104,11 +157,19 @@ describe('cash on delivery: a day', () => {
     expect(JSON.parse(trail.find((l) => l.action === 'cod.handover')?.details ?? '{}')).toMatchObject({ difference_cents: -500 });
 
     // Owed to the shipper: 90.00 collected (cash and card); nothing of the waived 10.00.
-    expect((await t.json<Json>('GET', `/api/cod/company/${co.companyId}/`, co.token)).body)
-      .toMatchObject({ collected_cents: 9000, netted_cents: 0, paid_cents: 0, owed_cents: 9000 });
+    expect((await t.json<Json>('GET', `/api/cod/company/${co.companyId}/`, co.token)).body).toMatchObject({
+      collected_cents: 9000,
+      netted_cents: 0,
+      paid_cents: 0,
+      owed_cents: 9000,
+    });
     expect((await t.json('POST', '/api/cod/payout/', co.token, { company: co.companyId, amount_cents: 100 })).status).toBe(403);
     expect((await t.json('POST', '/api/cod/payout/', admin.token, { company: co.companyId, amount_cents: 9001 })).status).toBe(409);
-    const paid = await t.json<Json>('POST', '/api/cod/payout/', admin.token, { company: co.companyId, amount_cents: 4000, reference: 'EFT 123' });
+    const paid = await t.json<Json>('POST', '/api/cod/payout/', admin.token, {
+      company: co.companyId,
+      amount_cents: 4000,
+      reference: 'EFT 123',
+    });
     expect(paid.status).toBe(201);
     expect(paid.body).toMatchObject({ amount_cents: -4000, position: { paid_cents: 4000, owed_cents: 5000 } });
 
@@ -119,18 +180,34 @@ describe('cash on delivery: a day', () => {
 
     // The month's statement nets the rest against the charges: 4 deliveries + 1 cancelled and refunded, less 90.00 collected, plus 40.00 paid out.
     t.clock.set(Date.UTC(2026, 3, 2, 0));
-    const inv = await t.json<Json & { lines: { description: string; amount_cents: number }[] }>('POST', '/api/invoice/generate-invoice/', admin.token,
-      { company: co.companyId, period_from: '2026-03-01', period_to: '2026-03-31' });
+    const inv = await t.json<Json & { lines: { description: string; amount_cents: number }[] }>(
+      'POST',
+      '/api/invoice/generate-invoice/',
+      admin.token,
+      { company: co.companyId, period_from: '2026-03-01', period_to: '2026-03-31' },
+    );
     expect(inv.status, JSON.stringify(inv.body)).toBe(201);
     expect(inv.body.total_cents).toBe(5 * 1000 - 1000 - 9000 + 4000);
-    const shown = await t.json<Json & { lines: { description: string; amount_cents: number }[] }>('GET', `/api/invoice/${inv.body.id as number}/`, co.token);
+    const shown = await t.json<Json & { lines: { description: string; amount_cents: number }[] }>(
+      'GET',
+      `/api/invoice/${inv.body.id as number}/`,
+      co.token,
+    );
     expect(shown.status).toBe(200);
-    expect(shown.body.lines.map((l) => [l.description, l.amount_cents])).toEqual(expect.arrayContaining([
-      ['Cash collected on delivery COD-A', -5000], ['Cash collected on delivery COD-B', -2000], ['Cash collected on delivery COD-C', -2000],
-      ['Cash on delivery paid out (EFT 123)', 4000],
-    ]));
-    expect((await t.json<Json>('GET', `/api/cod/company/${co.companyId}/`, co.token)).body)
-      .toMatchObject({ collected_cents: 9000, netted_cents: 5000, paid_cents: 4000, owed_cents: 0 });
+    expect(shown.body.lines.map((l) => [l.description, l.amount_cents])).toEqual(
+      expect.arrayContaining([
+        ['Cash collected on delivery COD-A', -5000],
+        ['Cash collected on delivery COD-B', -2000],
+        ['Cash collected on delivery COD-C', -2000],
+        ['Cash on delivery paid out (EFT 123)', 4000],
+      ]),
+    );
+    expect((await t.json<Json>('GET', `/api/cod/company/${co.companyId}/`, co.token)).body).toMatchObject({
+      collected_cents: 9000,
+      netted_cents: 5000,
+      paid_cents: 4000,
+      owed_cents: 0,
+    });
 
     // The ledger balances: the wallet's cached balance is the sum of its transactions.
     const w = await t.db.select().from(wallet).where(eq(wallet.company_id, co.companyId)).get();
@@ -138,12 +215,26 @@ describe('cash on delivery: a day', () => {
     expect(w?.balance_cents).toBe(txns.reduce((s, x) => s + x.amount_cents, 0));
 
     // Reports per local day and driver.
-    const report = await t.json<{ rows: Json[]; totals: Json[] }>('GET', '/api/cod/report/?from=2026-03-10&to=2026-03-10', supervisor.token);
+    const report = await t.json<{ rows: Json[]; totals: Json[] }>(
+      'GET',
+      '/api/cod/report/?from=2026-03-10&to=2026-03-10',
+      supervisor.token,
+    );
     expect(report.status).toBe(200);
-    expect(report.body.rows).toEqual(expect.arrayContaining([
-      expect.objectContaining({ day: '2026-03-10', driver: driver.id, collected_cash_cents: 7000, collected_card_cents: 2000, waived_cents: 1000, handed_over_cents: 8500, difference_cents: -500 }),
-      expect.objectContaining({ day: '2026-03-10', driver: null, owed_cents: 9000, paid_cents: 4000 }),
-    ]));
+    expect(report.body.rows).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          day: '2026-03-10',
+          driver: driver.id,
+          collected_cash_cents: 7000,
+          collected_card_cents: 2000,
+          waived_cents: 1000,
+          handed_over_cents: 8500,
+          difference_cents: -500,
+        }),
+        expect.objectContaining({ day: '2026-03-10', driver: null, owed_cents: 9000, paid_cents: 4000 }),
+      ]),
+    );
     expect((await t.json('GET', '/api/cod/report/', co.token)).status).toBe(403);
   }, 120_000);
 });

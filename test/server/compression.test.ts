@@ -74,7 +74,16 @@ describe('compression and caching', () => {
     const admin = await t.login('admin');
     const co = await t.company();
     for (let i = 0; i < 12; i++) {
-      expect((await t.json('POST', '/api/package/', admin.token, { hawb: `CMP-${i}`, company: co, customer_name: `Receiver ${i}`, customer_address: `${i} George Street, Sydney NSW 2000` })).status).toBe(201);
+      expect(
+        (
+          await t.json('POST', '/api/package/', admin.token, {
+            hawb: `CMP-${i}`,
+            company: co,
+            customer_name: `Receiver ${i}`,
+            customer_address: `${i} George Street, Sydney NSW 2000`,
+          })
+        ).status,
+      ).toBe(201);
     }
     const plain = await t.call('GET', '/api/package/?page_size=50', admin.token);
     const text = await plain.text();
@@ -99,9 +108,15 @@ describe('compression and caching', () => {
     const small = await t.call('GET', '/api/package/999999/', admin.token, undefined, { 'accept-encoding': 'br' });
     expect(small.status).toBe(404);
     expect(small.headers.get('content-encoding')).toBeNull();
-    expect((await small.json() as { code: string }).code).toBe('not_found');
+    expect(((await small.json()) as { code: string }).code).toBe('not_found');
     // A mutation's answer is compressed too, and still sent once its batch committed (the row is there).
-    const created = await t.call('POST', '/api/package/', admin.token, { hawb: 'CMP-BIG', company: co, customer_name: 'R', description_of_goods: 'x'.repeat(900) }, { 'accept-encoding': 'br' });
+    const created = await t.call(
+      'POST',
+      '/api/package/',
+      admin.token,
+      { hawb: 'CMP-BIG', company: co, customer_name: 'R', description_of_goods: 'x'.repeat(900) },
+      { 'accept-encoding': 'br' },
+    );
     expect(created.status).toBe(201);
     expect(created.headers.get('content-encoding')).toBe('br');
     const body = JSON.parse(brotliDecompressSync(Buffer.from(await created.arrayBuffer())).toString()) as { id: number };

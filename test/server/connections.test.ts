@@ -23,7 +23,11 @@ describe('every request gets an HTTP answer, even when its body is never read', 
     };
     await run('logout, no token, 300 KB', () => send('POST', '/api/auth/logout/', json, Buffer.alloc(300 * 1024, 0x20)), 401);
     await run('profile', () => send('GET', '/api/profile/', auth), 200);
-    await run('photo, expired session', () => send('POST', '/api/file/', { ...expired, 'content-type': 'multipart/form-data; boundary=x' }, photo), 401);
+    await run(
+      'photo, expired session',
+      () => send('POST', '/api/file/', { ...expired, 'content-type': 'multipart/form-data; boundary=x' }, photo),
+      401,
+    );
     await run('profile', () => send('GET', '/api/profile/', auth), 200);
     await run('JSON over its limit', () => send('POST', '/api/package/', { ...auth, ...json }, Buffer.alloc(3 * 1024 * 1024, 0x20)), 413);
     await run('unknown route with a body', () => send('POST', '/api/no-such-thing/', json, Buffer.alloc(200 * 1024, 0x20)), 404);
@@ -37,7 +41,12 @@ describe('every request gets an HTTP answer, even when its body is never read', 
     const admin = await t.login('admin');
     const auth = { authorization: `Bearer ${admin.token}` };
     const { send, connections } = await served(t);
-    const huge = await send('POST', '/api/file/', { ...auth, 'content-type': 'multipart/form-data; boundary=x' }, Buffer.alloc(24 * 1024 * 1024, 0x61));
+    const huge = await send(
+      'POST',
+      '/api/file/',
+      { ...auth, 'content-type': 'multipart/form-data; boundary=x' },
+      Buffer.alloc(24 * 1024 * 1024, 0x61),
+    );
     expect([huge.status, huge.connection]).toEqual([413, 'close']);
     expect(JSON.parse(huge.text)).toMatchObject({ code: 'payload_too_large' });
     expect((await send('GET', '/api/profile/', auth)).status).toBe(200);

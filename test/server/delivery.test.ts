@@ -23,7 +23,9 @@ async function world() {
   };
   const loaded = async (hawb: string, driver = d1) => {
     const id = await parcel(hawb);
-    expect((await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: [id] })).status).toBe(200);
+    expect((await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: [id] })).status).toBe(
+      200,
+    );
     expect((await t.json('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: hawb })).status).toBe(200);
     return id;
   };
@@ -40,10 +42,22 @@ describe('proof of delivery (web photo upload)', () => {
     const files: number[] = [];
     for (let i = 0; i < 6; i++) files.push(await w.upload(w.d1.token, i));
     const created = await t.json<ProofJson>('POST', '/api/photo-upload/', w.d1.token, {
-      package: id, photo_one: files[0], photo_two: files[1], photo_three: files[2], photo_four: files[3], photo_five: files[4], signature: files[5],
+      package: id,
+      photo_one: files[0],
+      photo_two: files[1],
+      photo_three: files[2],
+      photo_four: files[3],
+      photo_five: files[4],
+      signature: files[5],
     });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ package: id, hawb: 'P-1', delivered: false, photo_one: { id: files[0] }, signature: { id: files[5] } });
+    expect(created.body).toMatchObject({
+      package: id,
+      hawb: 'P-1',
+      delivered: false,
+      photo_one: { id: files[0] },
+      signature: { id: files[5] },
+    });
 
     const list = await t.json<{ count: number; results: { package: number }[] }>('GET', '/api/photo-upload/', w.shipper.token);
     expect(list.body.results.map((r) => r.package)).toEqual([id]);
@@ -71,7 +85,10 @@ describe('proof of delivery (web photo upload)', () => {
     const cleared = await t.json<ProofJson>('DELETE', `/api/photo-upload/${id}/`, w.admin.token);
     expect(cleared.status).toBe(200);
     expect(cleared.body).toMatchObject({ photo_two: null, photo_three: null, signature: null, recipient_name: 'Kim' });
-    expect((await t.db.select().from(packageEvent).where(eq(packageEvent.package_id, id)).all()).filter((e) => e.action === 'proof_update').length).toBeGreaterThan(8);
+    expect(
+      (await t.db.select().from(packageEvent).where(eq(packageEvent.package_id, id)).all()).filter((e) => e.action === 'proof_update')
+        .length,
+    ).toBeGreaterThan(8);
     expect((await t.json('DELETE', `/api/photo-upload/${id}/`, w.d2.token)).status).toBe(404);
   });
 });
@@ -81,15 +98,34 @@ describe('package delivered (mobile)', () => {
     const w = await world();
     const { t } = w;
     const id = await w.loaded('M-1');
-    const up = await t.json<ProofJson>('POST', `/api/package-delivered/${id}/photo/`, w.d1.token, w.form({ file: png(1), slot: 'photo_one', client_id: 'm1-photo-0001' }));
+    const up = await t.json<ProofJson>(
+      'POST',
+      `/api/package-delivered/${id}/photo/`,
+      w.d1.token,
+      w.form({ file: png(1), slot: 'photo_one', client_id: 'm1-photo-0001' }),
+    );
     expect(up.status).toBe(201);
     expect(up.body.photo_one).toMatchObject({ mime: 'image/png' });
-    const sig = await t.json<ProofJson>('POST', `/api/package-delivered/${id}/photo/`, w.d1.token, w.form({ file: png(2), slot: 'signature' }));
+    const sig = await t.json<ProofJson>(
+      'POST',
+      `/api/package-delivered/${id}/photo/`,
+      w.d1.token,
+      w.form({ file: png(2), slot: 'signature' }),
+    );
     expect(sig.body.signature).not.toBeNull();
-    const notImage = await t.json('POST', `/api/package-delivered/${id}/photo/`, w.d1.token, w.form({ file: new TextEncoder().encode('hello'), slot: 'photo_two' }));
+    const notImage = await t.json(
+      'POST',
+      `/api/package-delivered/${id}/photo/`,
+      w.d1.token,
+      w.form({ file: new TextEncoder().encode('hello'), slot: 'photo_two' }),
+    );
     expect(notImage.status).toBe(415);
-    expect((await t.json('POST', `/api/package-delivered/${id}/photo/`, w.d1.token, w.form({ file: png(3), slot: 'photo_six' }))).status).toBe(400);
-    expect((await t.json('POST', `/api/package-delivered/${id}/photo/`, w.d2.token, w.form({ file: png(3), slot: 'photo_two' }))).status).toBe(404);
+    expect(
+      (await t.json('POST', `/api/package-delivered/${id}/photo/`, w.d1.token, w.form({ file: png(3), slot: 'photo_six' }))).status,
+    ).toBe(400);
+    expect(
+      (await t.json('POST', `/api/package-delivered/${id}/photo/`, w.d2.token, w.form({ file: png(3), slot: 'photo_two' }))).status,
+    ).toBe(404);
     const removed = await t.json<ProofJson>('DELETE', `/api/package-delivered/${id}/photo/signature/`, w.d1.token);
     expect(removed.body.signature).toBeNull();
     expect((await t.json('DELETE', `/api/package-delivered/${id}/photo/photo-nine/`, w.d1.token)).status).toBe(400);
@@ -101,9 +137,15 @@ describe('package delivered (mobile)', () => {
     const mine = await t.json<{ count: number; results: { package: number }[] }>('GET', '/api/package-delivered/', w.d1.token);
     expect(mine.body.results.map((r) => r.package)).toEqual([id]);
     expect((await t.json<{ count: number }>('GET', '/api/package-delivered/', w.d2.token)).body.count).toBe(0);
-    expect((await t.json<{ count: number }>('GET', '/api/package-delivered/?date_from=2026-01-05&date_to=2026-01-05', w.shipper.token)).body.count).toBe(1);
+    expect(
+      (await t.json<{ count: number }>('GET', '/api/package-delivered/?date_from=2026-01-05&date_to=2026-01-05', w.shipper.token)).body
+        .count,
+    ).toBe(1);
     expect((await t.json<{ count: number }>('GET', '/api/package-delivered/', w.otherShipper.token)).body.count).toBe(0);
-    expect((await t.json('GET', `/api/package-delivered/${id}/`, w.shipper.token)).body).toMatchObject({ recipient_name: 'Kim', delivered: true });
+    expect((await t.json('GET', `/api/package-delivered/${id}/`, w.shipper.token)).body).toMatchObject({
+      recipient_name: 'Kim',
+      delivered: true,
+    });
     expect((await t.json('GET', `/api/package-delivered/${id}/`, w.otherShipper.token)).status).toBe(404);
 
     const fixed = await t.json('PATCH', `/api/package-delivered/${id}/`, w.d1.token, { recipient_name: 'Kim Lee', note: 'handed over' });
@@ -118,10 +160,19 @@ describe('package delivered (mobile)', () => {
     const w = await world();
     const { t } = w;
     const id = await w.loaded('F-1');
-    const early = await t.json<{ id: number }>('POST', `/api/package-delivered/${id}/fail-photo/`, w.d1.token, w.form({ file: png(7), client_id: 'fail-photo-0001' }));
+    const early = await t.json<{ id: number }>(
+      'POST',
+      `/api/package-delivered/${id}/fail-photo/`,
+      w.d1.token,
+      w.form({ file: png(7), client_id: 'fail-photo-0001' }),
+    );
     expect(early.status).toBe(201);
     expect(early.body).toMatchObject({ attached_to_attempt: null, client_id: 'fail-photo-0001' });
-    const failed = await t.json<Json>('POST', `/api/package-delivered/${id}/fail/`, w.d1.token, { failed_delivery_status: w.reason, note: 'shop shut', photo: 'fail-photo-0001' });
+    const failed = await t.json<Json>('POST', `/api/package-delivered/${id}/fail/`, w.d1.token, {
+      failed_delivery_status: w.reason,
+      note: 'shop shut',
+      photo: 'fail-photo-0001',
+    });
     expect(failed.status).toBe(200);
     expect(failed.body).toMatchObject({ attempts: 1, must_return: false });
     expect((await t.json('POST', `/api/package-delivered/${id}/fail/`, w.d1.token, { failed_delivery_status: 999 })).status).toBe(400);
@@ -135,7 +186,11 @@ describe('package delivered (mobile)', () => {
     const late = await t.json<Json>('POST', `/api/package-delivered/${id2}/fail-photo/`, w.d1.token, w.form({ file: png(8) }));
     expect(late.body).toMatchObject({ attached_to_attempt: 1 });
 
-    const attempts = await t.json<{ count: number; results: { hawb: string; photo: unknown; reason: string }[] }>('GET', '/api/delivery-attempt/', w.d1.token);
+    const attempts = await t.json<{ count: number; results: { hawb: string; photo: unknown; reason: string }[] }>(
+      'GET',
+      '/api/delivery-attempt/',
+      w.d1.token,
+    );
     expect(attempts.body.count).toBe(2);
     expect(attempts.body.results.every((a) => a.photo !== null && a.reason === 'Closed')).toBe(true);
     expect((await t.json<{ count: number }>('GET', `/api/delivery-attempt/?package=${id}`, w.shipper.token)).body.count).toBe(1);
@@ -143,15 +198,26 @@ describe('package delivered (mobile)', () => {
 
     // Staff record an attempt a driver phoned in.
     const id3 = await w.loaded('F-3');
-    const phoned = await t.json<Json>('POST', '/api/delivery-attempt/', w.supervisor.token, { package: id3, failed_delivery_status: w.reason, note: 'driver called' });
+    const phoned = await t.json<Json>('POST', '/api/delivery-attempt/', w.supervisor.token, {
+      package: id3,
+      failed_delivery_status: w.reason,
+      note: 'driver called',
+    });
     expect(phoned.status).toBe(201);
     expect(phoned.body).toMatchObject({ attempts: 1, package: { status: 'failed' } });
-    expect(await t.db.select().from(deliveryAttempt).where(eq(deliveryAttempt.package_id, id3)).get()).toMatchObject({ driver_id: w.d1.id, recorded_by: w.supervisor.id });
-    expect((await t.json('POST', '/api/delivery-attempt/', w.shipper.token, { package: id3, failed_delivery_status: w.reason })).status).toBe(403);
+    expect(await t.db.select().from(deliveryAttempt).where(eq(deliveryAttempt.package_id, id3)).get()).toMatchObject({
+      driver_id: w.d1.id,
+      recorded_by: w.supervisor.id,
+    });
+    expect(
+      (await t.json('POST', '/api/delivery-attempt/', w.shipper.token, { package: id3, failed_delivery_status: w.reason })).status,
+    ).toBe(403);
 
     // Admin force actions: from an open state, never over a final one.
     const fresh = await w.parcel('F-4');
-    const forced = await t.json<Json>('POST', `/api/package-delivered/${fresh}/force-deliver/`, w.admin.token, { note: 'confirmed by phone' });
+    const forced = await t.json<Json>('POST', `/api/package-delivered/${fresh}/force-deliver/`, w.admin.token, {
+      note: 'confirmed by phone',
+    });
     expect(forced.status).toBe(200);
     expect(forced.body).toMatchObject({ package: { status: 'delivered' }, proof: { forced: true, note: 'confirmed by phone' } });
     const overFinal = await t.json<Json>('POST', `/api/package-delivered/${fresh}/force-fail/`, w.admin.token, { note: 'oops' });
@@ -160,7 +226,10 @@ describe('package delivered (mobile)', () => {
     const ff = await t.json<Json>('POST', `/api/package-delivered/${id2}/force-fail/`, w.admin.token, { note: 'customer refused' });
     expect(ff.status).toBe(409);
     const id5 = await w.loaded('F-5');
-    const forcedFail = await t.json<Json>('POST', `/api/package-delivered/${id5}/force-fail/`, w.admin.token, { note: 'van broke down', failed_delivery_status: w.reason });
+    const forcedFail = await t.json<Json>('POST', `/api/package-delivered/${id5}/force-fail/`, w.admin.token, {
+      note: 'van broke down',
+      failed_delivery_status: w.reason,
+    });
     expect(forcedFail.body).toMatchObject({ attempts: 1, package: { status: 'failed' } });
     expect((await t.json('POST', `/api/package-delivered/${id5}/force-deliver/`, w.supervisor.token, { note: 'x' })).status).toBe(403);
     expect((await t.json('POST', `/api/package-delivered/${id5}/force-deliver/`, w.admin.token, {})).status).toBe(400);

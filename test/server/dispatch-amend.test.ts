@@ -14,27 +14,53 @@ import { routeWorld, type Json, type PackageJson, type RouteJson } from './route
 const DAY = '2026-01-05';
 const DEPOT: [number, number] = [-33.87, 151.2];
 const at = (hhmm: string) => Date.parse(`${DAY}T${hhmm}:00Z`); // the test app's business zone is UTC
-interface Feed { cursor: number; upserts: { packages: (PackageJson & { route_id?: number | null })[] }; removes: { packages: number[] } }
+interface Feed {
+  cursor: number;
+  upserts: { packages: (PackageJson & { route_id?: number | null })[] };
+  removes: { packages: number[] };
+}
 
 async function onTheRoad() {
   const w = await routeWorld();
   const { t, admin, d1, d2 } = w;
-  expect((await t.json('PUT', `/api/warehouse/${w.warehouseId}/position/`, admin.token, { latitude: DEPOT[0], longitude: DEPOT[1] })).status).toBe(200);
-  for (const [d, n] of [[d1.id, 1], [d2.id, 2]]) {
+  expect(
+    (await t.json('PUT', `/api/warehouse/${w.warehouseId}/position/`, admin.token, { latitude: DEPOT[0], longitude: DEPOT[1] })).status,
+  ).toBe(200);
+  for (const [d, n] of [
+    [d1.id, 1],
+    [d2.id, 2],
+  ]) {
     const van = await t.json<{ id: number }>('POST', '/api/vehicle/', admin.token, { name: `Van ${n}`, capacity_parcels: 20 });
-    const s = await t.json('POST', '/api/driver-shift/', admin.token, { driver: d, date: DAY, start_time: '08:00', end_time: '17:00', start_warehouse: w.warehouseId, vehicle: van.body.id });
+    const s = await t.json('POST', '/api/driver-shift/', admin.token, {
+      driver: d,
+      date: DAY,
+      start_time: '08:00',
+      end_time: '17:00',
+      start_warehouse: w.warehouseId,
+      vehicle: van.body.id,
+    });
     expect(s.status, JSON.stringify(s.body)).toBe(201);
   }
   // North of the depot for driver 1, south for driver 2, five stops each, 2-6 km out.
   const north: number[] = [];
   const south: number[] = [];
   for (let k = 0; k < 5; k++) {
-    north.push(await w.parcel(`N${k}`, { latitude: DEPOT[0] + 0.02 + 0.008 * k, longitude: DEPOT[1] + 0.004 * (k % 2), delivery_date: DAY }));
-    south.push(await w.parcel(`S${k}`, { latitude: DEPOT[0] - 0.02 - 0.008 * k, longitude: DEPOT[1] - 0.004 * (k % 2), delivery_date: DAY }));
+    north.push(
+      await w.parcel(`N${k}`, { latitude: DEPOT[0] + 0.02 + 0.008 * k, longitude: DEPOT[1] + 0.004 * (k % 2), delivery_date: DAY }),
+    );
+    south.push(
+      await w.parcel(`S${k}`, { latitude: DEPOT[0] - 0.02 - 0.008 * k, longitude: DEPOT[1] - 0.004 * (k % 2), delivery_date: DAY }),
+    );
   }
   const route = async (driver: number, packages: number[]) => {
     const r = await t.json<{ id: number }>('POST', '/api/route/', admin.token, {
-      name: `Run ${driver}`, date: DAY, driver, warehouse: w.warehouseId, start_latitude: DEPOT[0], start_longitude: DEPOT[1], packages,
+      name: `Run ${driver}`,
+      date: DAY,
+      driver,
+      warehouse: w.warehouseId,
+      start_latitude: DEPOT[0],
+      start_longitude: DEPOT[1],
+      packages,
     });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     const id = (r.body as { id?: number; route?: { id: number } }).id ?? (r.body as unknown as { route: { id: number } }).route.id;
@@ -45,14 +71,20 @@ async function onTheRoad() {
   const r1 = await route(d1.id, north);
   const r2 = await route(d2.id, south);
   t.clock.set(at('08:05'));
-  for (const [id, d] of [[r1, d1], [r2, d2]] as const) expect((await t.json('POST', `/api/route/${id}/status-change/`, d.token, { status: 'in_progress' })).status).toBe(200);
+  for (const [id, d] of [
+    [r1, d1],
+    [r2, d2],
+  ] as const)
+    expect((await t.json('POST', `/api/route/${id}/status-change/`, d.token, { status: 'in_progress' })).status).toBe(200);
   return { ...w, r1, r2, north, south };
 }
 
 const orderOf = async (w: Awaited<ReturnType<typeof onTheRoad>>, route: number) =>
   (await w.t.json<RouteJson>('GET', `/api/route/${route}/`, w.admin.token)).body.packages;
-const etaOf = async (w: Awaited<ReturnType<typeof onTheRoad>>, id: number) => (await w.t.db.select().from(stopEta).where(eq(stopEta.package_id, id)).get())?.eta_at;
-const feed = async (w: Awaited<ReturnType<typeof onTheRoad>>, token: string, cursor: number) => (await w.t.json<Feed>('GET', `/api/sync/changes/?cursor=${cursor}&limit=1000`, token)).body;
+const etaOf = async (w: Awaited<ReturnType<typeof onTheRoad>>, id: number) =>
+  (await w.t.db.select().from(stopEta).where(eq(stopEta.package_id, id)).get())?.eta_at;
+const feed = async (w: Awaited<ReturnType<typeof onTheRoad>>, token: string, cursor: number) =>
+  (await w.t.json<Feed>('GET', `/api/sync/changes/?cursor=${cursor}&limit=1000`, token)).body;
 
 describe('inserting parcels into running routes', () => {
   it('at 11:00 puts new parcels into the routes on the road; done and next stops stay; the phone and the recipients hear of it', async () => {
@@ -62,14 +94,24 @@ describe('inserting parcels into running routes', () => {
     t.clock.set(at('09:30'));
     const order1 = await orderOf(w, r1);
     const first = (await t.json<PackageJson>('GET', `/api/package/${order1[0]}/`, admin.token)).body;
-    expect((await t.json('POST', '/api/scan-package-api/scan-deliver/', d1.token, { barcode: first.hawb, recipient_name: 'At the door' })).status).toBe(200);
+    expect(
+      (await t.json('POST', '/api/scan-package-api/scan-deliver/', d1.token, { barcode: first.hawb, recipient_name: 'At the door' }))
+        .status,
+    ).toBe(200);
     const next1 = order1[1];
     // The phone synced then and went offline.
     const phoneCursor = (await feed(w, d1.token, 0)).cursor;
 
     t.clock.set(at('11:00'));
     // The vans report where they are at 11:00, so the times before the change are today's.
-    for (const d of [d1, d2]) expect((await t.json('POST', '/api/driver-position/', d.token, { positions: [{ latitude: DEPOT[0], longitude: DEPOT[1], occurred_at: `${DAY}T11:00:00Z` }] })).status).toBe(200);
+    for (const d of [d1, d2])
+      expect(
+        (
+          await t.json('POST', '/api/driver-position/', d.token, {
+            positions: [{ latitude: DEPOT[0], longitude: DEPOT[1], occurred_at: `${DAY}T11:00:00Z` }],
+          })
+        ).status,
+      ).toBe(200);
     const etaBefore = new Map<number, number | undefined>();
     for (const id of [...w.north, ...w.south]) etaBefore.set(id, await etaOf(w, id));
     // Three parcels due today arrive near driver 1's remaining stops; one undated, one for tomorrow.
@@ -107,7 +149,10 @@ describe('inserting parcels into running routes', () => {
     expect(a1.stops[0]).toMatchObject({ package: next1, state: 'next' });
     expect(a1.stops.some((s) => s.package === first.id)).toBe(false);
     expect(a1.removed).toEqual([]);
-    for (const s of a1.stops) expect(s.state).toBe(s.package === next1 ? 'next' : a1.added.includes(s.package) ? 'added' : a1.moved.includes(s.package) ? 'moved' : 'kept');
+    for (const s of a1.stops)
+      expect(s.state).toBe(
+        s.package === next1 ? 'next' : a1.added.includes(s.package) ? 'added' : a1.moved.includes(s.package) ? 'moved' : 'kept',
+      );
     expect(Date.parse(a1.back!)).toBeGreaterThan(Date.parse(a1.stops.at(-1)!.eta));
     // The preview wrote nothing.
     expect(await orderOf(w, r1)).toEqual(order1);
@@ -133,7 +178,7 @@ describe('inserting parcels into running routes', () => {
     const got = await feed(w, d1.token, phoneCursor);
     const mine = new Map(got.upserts.packages.map((x) => [x.id, x]));
     for (const id of a1.added) expect(mine.get(id)).toMatchObject({ assigned_to_id: d1.id, status: 'assigned' });
-    const seq = (id: number) => mine.get(id)?.sequence_no ?? (after1.indexOf(id) + 1);
+    const seq = (id: number) => mine.get(id)?.sequence_no ?? after1.indexOf(id) + 1;
     expect(a1.stops.map((s) => seq(s.package))).toEqual(a1.stops.map((_, i) => i + 2));
     // Driver 2's phone gets their one new parcel and nothing of driver 1's.
     const other = await feed(w, d2.token, 0);
@@ -163,10 +208,16 @@ describe('inserting parcels into running routes', () => {
     const order1 = await orderOf(w, r1);
     const order2 = await orderOf(w, r2);
     const hawb = (await t.json<PackageJson>('GET', `/api/package/${order2[0]}/`, admin.token)).body.hawb;
-    expect((await t.json('POST', '/api/scan-package-api/scan-deliver/', d2.token, { barcode: hawb, recipient_name: 'Front desk' })).status).toBe(200);
+    expect(
+      (await t.json('POST', '/api/scan-package-api/scan-deliver/', d2.token, { barcode: hawb, recipient_name: 'Front desk' })).status,
+    ).toBe(200);
     const cursor1 = (await feed(w, d1.token, 0)).cursor;
 
-    const preview = await t.json<AmendProposal>('POST', '/api/dispatch/amend/', admin.token, { date: DAY, drop_routes: [r2], packages: [] });
+    const preview = await t.json<AmendProposal>('POST', '/api/dispatch/amend/', admin.token, {
+      date: DAY,
+      drop_routes: [r2],
+      packages: [],
+    });
     expect(preview.status, JSON.stringify(preview.body)).toBe(200);
     const gone = preview.body.routes.find((r) => r.route === r2)!;
     const kept = preview.body.routes.find((r) => r.route === r1)!;
@@ -175,7 +226,12 @@ describe('inserting parcels into running routes', () => {
     // Driver 1 keeps every stop they had, the one they are heading to first, and takes the four left.
     expect(kept.stops[0]).toMatchObject({ package: order1[0], state: 'next' });
     expect(kept.added.sort()).toEqual(order2.slice(1).sort());
-    expect(kept.stops.map((s) => s.package).filter((id) => order1.includes(id)).sort()).toEqual([...order1].sort());
+    expect(
+      kept.stops
+        .map((s) => s.package)
+        .filter((id) => order1.includes(id))
+        .sort(),
+    ).toEqual([...order1].sort());
 
     const body: Json = { routes: [{ route: r1, packages: kept.stops.map((s) => s.package) }], drop_routes: [r2] };
     const c = await t.json<{ routes: RouteJson[] }>('POST', '/api/dispatch/amend/commit/', admin.token, body);

@@ -22,7 +22,9 @@ const same = (a: LatLng, b: LatLng) => Math.abs(a.latitude - b.latitude) < 1e-6 
 const roadSeconds = (a: LatLng, b: LatLng) => (same(a, b) ? 0 : haversineDistance(a, b) / 10 + (same(a, FAR) !== same(b, FAR) ? 3600 : 0));
 
 const closers: (() => Promise<void>)[] = [];
-afterEach(async () => { while (closers.length) await closers.pop()?.(); });
+afterEach(async () => {
+  while (closers.length) await closers.pop()?.();
+});
 
 /** An osrm-routed stand-in on loopback answering /table/v1/driving/{lng,lat;...}; `fail` makes it answer 503. */
 async function osrm(fail = false) {
@@ -30,7 +32,12 @@ async function osrm(fail = false) {
     if (fail) return sendJson(res, 503, { code: 'Error', message: 'engine overloaded' });
     const m = /^\/table\/v1\/driving\/(.+)$/.exec(url.pathname);
     if (!m) return sendJson(res, 400, { code: 'InvalidUrl', message: 'URL string malformed' });
-    const coords = decodeURIComponent(m[1]).split(';').map((c) => { const [lng, lat] = c.split(',').map(Number); return { latitude: lat, longitude: lng }; });
+    const coords = decodeURIComponent(m[1])
+      .split(';')
+      .map((c) => {
+        const [lng, lat] = c.split(',').map(Number);
+        return { latitude: lat, longitude: lng };
+      });
     const pick = (k: string) => (url.searchParams.get(k) ?? coords.map((_, i) => i).join(';')).split(';').map(Number);
     const durations = pick('sources').map((a) => pick('destinations').map((b) => roadSeconds(coords[a], coords[b])));
     return sendJson(res, 200, { code: 'Ok', durations });
@@ -44,7 +51,13 @@ async function world(osrmUrl: string) {
   const { t, admin } = w;
   t.app.deps.config.osrmUrl = osrmUrl;
   expect((await t.json('PUT', `/api/warehouse/${w.warehouseId}/position/`, admin.token, DEPOT)).status).toBe(200);
-  const r = await t.json('POST', '/api/driver-shift/', admin.token, { driver: w.d1.id, date: DAY, start_time: '08:00', end_time: '18:00', start_warehouse: w.warehouseId });
+  const r = await t.json('POST', '/api/driver-shift/', admin.token, {
+    driver: w.d1.id,
+    date: DAY,
+    start_time: '08:00',
+    end_time: '18:00',
+    start_warehouse: w.warehouseId,
+  });
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   const ids: number[] = [];
   for (const [k, p] of STOPS.entries()) ids.push(await w.parcel(`R${k}`, { ...p, weight: 2 }));
@@ -52,7 +65,13 @@ async function world(osrmUrl: string) {
 }
 
 async function planned(w: Awaited<ReturnType<typeof world>>, body: Json = {}): Promise<PlanJob> {
-  const start = await w.t.json<PlanJob>('POST', '/api/dispatch/plan/', w.admin.token, { date: DAY, time_limit_ms: 300, drivers: [w.d1.id], include_undated: true, ...body });
+  const start = await w.t.json<PlanJob>('POST', '/api/dispatch/plan/', w.admin.token, {
+    date: DAY,
+    time_limit_ms: 300,
+    drivers: [w.d1.id],
+    include_undated: true,
+    ...body,
+  });
   expect(start.status, JSON.stringify(start.body)).toBe(202);
   for (let i = 0; i < 300; i++) {
     const r = await w.t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, w.admin.token);
@@ -76,7 +95,7 @@ function walk(route: PlanRoute, seconds: (a: LatLng, b: LatLng) => number): numb
 }
 
 describe('plans on road travel times (OSRM_URL)', () => {
-  it('a plan\'s order and ETAs follow the road engine\'s matrix', async () => {
+  it("a plan's order and ETAs follow the road engine's matrix", async () => {
     const s = await osrm();
     const w = await world(s.url);
     const plan = await planned(w);

@@ -9,18 +9,33 @@ const DEPOT: [number, number] = [-33.87, 151.2];
 async function world() {
   const w = await routeWorld();
   const { t, admin } = w;
-  expect((await t.json('PUT', `/api/warehouse/${w.warehouseId}/position/`, admin.token, { latitude: DEPOT[0], longitude: DEPOT[1] })).status).toBe(200);
+  expect(
+    (await t.json('PUT', `/api/warehouse/${w.warehouseId}/position/`, admin.token, { latitude: DEPOT[0], longitude: DEPOT[1] })).status,
+  ).toBe(200);
   for (const d of [w.d1.id, w.d2.id]) {
-    const r = await t.json('POST', '/api/driver-shift/', admin.token, { driver: d, date: DAY, start_time: '09:00', end_time: '17:00', start_warehouse: w.warehouseId });
+    const r = await t.json('POST', '/api/driver-shift/', admin.token, {
+      driver: d,
+      date: DAY,
+      start_time: '09:00',
+      end_time: '17:00',
+      start_warehouse: w.warehouseId,
+    });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
   }
   const ids: number[] = [];
-  for (let k = 0; k < 6; k++) ids.push(await w.parcel(`R${k}`, { latitude: DEPOT[0] + 0.01 * (k + 1), longitude: DEPOT[1] + 0.005 * (k % 2), weight: 2 }));
+  for (let k = 0; k < 6; k++)
+    ids.push(await w.parcel(`R${k}`, { latitude: DEPOT[0] + 0.01 * (k + 1), longitude: DEPOT[1] + 0.005 * (k % 2), weight: 2 }));
   return { ...w, ids };
 }
 
 async function planned(w: Awaited<ReturnType<typeof world>>, body: Json): Promise<PlanJob> {
-  const start = await w.t.json<PlanJob>('POST', '/api/dispatch/plan/', w.admin.token, { date: DAY, include_undated: true, time_limit_ms: 200, drivers: [w.d1.id, w.d2.id], ...body });
+  const start = await w.t.json<PlanJob>('POST', '/api/dispatch/plan/', w.admin.token, {
+    date: DAY,
+    include_undated: true,
+    time_limit_ms: 200,
+    drivers: [w.d1.id, w.d2.id],
+    ...body,
+  });
   expect(start.status, JSON.stringify(start.body)).toBe(202);
   for (let i = 0; i < 600; i++) {
     const r = await w.t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, w.admin.token);
@@ -35,19 +50,26 @@ describe('plan rules (issue 32)', () => {
     const w = await world();
     const { t, admin } = w;
     // A late window, so the fridge van's day spans its break window.
-    expect((await t.json('PUT', `/api/package/${w.ids[0]}/window/`, admin.token, { window_start: '13:00', window_end: '13:30' })).status).toBe(200);
+    expect(
+      (await t.json('PUT', `/api/package/${w.ids[0]}/window/`, admin.token, { window_start: '13:00', window_end: '13:30' })).status,
+    ).toBe(200);
     const plan = await planned(w, {
       costs: { per_hour: 40, per_km: 0.6, per_vehicle: 20 },
       break: { minutes: 30, after_min: 180, after_max: 240 },
       driver_skills: [{ driver: w.d1.id, skills: ['fridge'] }],
-      parcel_skills: [{ package: w.ids[0], skills: ['fridge'] }, { package: w.ids[1], skills: ['two-person'] }],
+      parcel_skills: [
+        { package: w.ids[0], skills: ['fridge'] },
+        { package: w.ids[1], skills: ['two-person'] },
+      ],
       max_stops: 5,
     });
     expect(plan.status, plan.message ?? '').toBe('done');
     const p = plan.proposal!;
     const routeOf = (pkgId: number) => p.routes.find((r) => r.stops.some((s) => s.package === pkgId));
     expect(routeOf(w.ids[0])?.driver).toBe(w.d1.id);
-    expect(p.unassigned).toEqual([expect.objectContaining({ package: w.ids[1], reason: 'skill', message: expect.stringContaining('two-person') })]);
+    expect(p.unassigned).toEqual([
+      expect.objectContaining({ package: w.ids[1], reason: 'skill', message: expect.stringContaining('two-person') }),
+    ]);
     const fridge = routeOf(w.ids[0])!;
     // 12:00-13:00 (Sydney) is the break window; the route runs past 13:00, so it has its break.
     expect(fridge.breaks).toHaveLength(1);
@@ -57,7 +79,11 @@ describe('plan rules (issue 32)', () => {
     expect(Date.parse(fridge.depart)).toBeGreaterThan(Date.parse('2026-01-04T22:00:00Z'));
     for (const s of fridge.stops) expect(Date.parse(s.eta)).toBeGreaterThanOrEqual(Date.parse(fridge.depart));
 
-    const bad = await t.json<Json>('POST', '/api/dispatch/plan/', admin.token, { date: DAY, drivers: [w.d1.id], break: { minutes: 30, after_min: 300, after_max: 100 } });
+    const bad = await t.json<Json>('POST', '/api/dispatch/plan/', admin.token, {
+      date: DAY,
+      drivers: [w.d1.id],
+      break: { minutes: 30, after_min: 300, after_max: 100 },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.success).toBe(false);
   }, 120_000);

@@ -9,12 +9,17 @@ import { routeWorld, type Json, type PackageJson, type RouteJson } from './route
 const DAY = '2026-01-05';
 const DEPOT: [number, number] = [-33.87, 151.2];
 /** Parcels on a ring around the depot, ~2-6 km out. */
-const ring = (k: number, n: number): [number, number] => [DEPOT[0] + 0.03 * Math.cos((2 * Math.PI * k) / n) * (1 + (k % 3) * 0.5), DEPOT[1] + 0.03 * Math.sin((2 * Math.PI * k) / n) * (1 + (k % 3) * 0.5)];
+const ring = (k: number, n: number): [number, number] => [
+  DEPOT[0] + 0.03 * Math.cos((2 * Math.PI * k) / n) * (1 + (k % 3) * 0.5),
+  DEPOT[1] + 0.03 * Math.sin((2 * Math.PI * k) / n) * (1 + (k % 3) * 0.5),
+];
 
 async function world() {
   const w = await routeWorld();
   const { t, admin } = w;
-  expect((await t.json('PUT', `/api/warehouse/${w.warehouseId}/position/`, admin.token, { latitude: DEPOT[0], longitude: DEPOT[1] })).status).toBe(200);
+  expect(
+    (await t.json('PUT', `/api/warehouse/${w.warehouseId}/position/`, admin.token, { latitude: DEPOT[0], longitude: DEPOT[1] })).status,
+  ).toBe(200);
   const van = async (name: string, capacity: Json) => {
     const r = await t.json<{ id: number }>('POST', '/api/vehicle/', admin.token, { name, type: 'van', ...capacity });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
@@ -22,8 +27,18 @@ async function world() {
   };
   const v1 = await van('Van 1', { capacity_kg: 500, capacity_parcels: 8 });
   const v2 = await van('Van 2', { capacity_kg: 500, capacity_parcels: 8 });
-  for (const [d, v] of [[w.d1.id, v1], [w.d2.id, v2]]) {
-    const r = await t.json('POST', '/api/driver-shift/', admin.token, { driver: d, date: DAY, start_time: '09:00', end_time: '17:00', start_warehouse: w.warehouseId, vehicle: v });
+  for (const [d, v] of [
+    [w.d1.id, v1],
+    [w.d2.id, v2],
+  ]) {
+    const r = await t.json('POST', '/api/driver-shift/', admin.token, {
+      driver: d,
+      date: DAY,
+      start_time: '09:00',
+      end_time: '17:00',
+      start_warehouse: w.warehouseId,
+      vehicle: v,
+    });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
   }
   const ids: number[] = [];
@@ -37,7 +52,12 @@ async function world() {
 }
 
 async function planned(w: Awaited<ReturnType<typeof world>>, body: Json): Promise<PlanJob> {
-  const start = await w.t.json<PlanJob>('POST', '/api/dispatch/plan/', w.admin.token, { date: DAY, time_limit_ms: 300, include_undated: true, ...body });
+  const start = await w.t.json<PlanJob>('POST', '/api/dispatch/plan/', w.admin.token, {
+    date: DAY,
+    time_limit_ms: 300,
+    include_undated: true,
+    ...body,
+  });
   expect(start.status, JSON.stringify(start.body)).toBe(202);
   expect(start.body.status).toBe('running');
   for (let i = 0; i < 300; i++) {
@@ -53,7 +73,11 @@ describe('vehicles, shifts, depots, windows', () => {
   it('keeps vehicles and shifts for office staff, checks them, and refuses others', async () => {
     const w = await world();
     const { t, admin, shipper, d1 } = w;
-    const list = await t.json<{ count: number; results: { driver: number; vehicle_name: string; start_time: string }[] }>('GET', `/api/driver-shift/?date=${DAY}`, admin.token);
+    const list = await t.json<{ count: number; results: { driver: number; vehicle_name: string; start_time: string }[] }>(
+      'GET',
+      `/api/driver-shift/?date=${DAY}`,
+      admin.token,
+    );
     expect(list.body.count).toBe(2);
     expect(list.body.results.map((s) => s.vehicle_name).sort()).toEqual(['Van 1', 'Van 2']);
     // Refusals: company and driver cannot manage the fleet; bad shifts change nothing.
@@ -61,7 +85,13 @@ describe('vehicles, shifts, depots, windows', () => {
     expect((await t.json('POST', '/api/vehicle/', d1.token, { name: 'Mine' })).status).toBe(403);
     expect((await t.json('GET', '/api/vehicle/', shipper.token)).status).toBe(403);
     const bad = async (body: Json, status: number) => {
-      const r = await t.json<Json>('POST', '/api/driver-shift/', admin.token, { driver: d1.id, date: '2026-01-06', start_time: '09:00', end_time: '17:00', ...body });
+      const r = await t.json<Json>('POST', '/api/driver-shift/', admin.token, {
+        driver: d1.id,
+        date: '2026-01-06',
+        start_time: '09:00',
+        end_time: '17:00',
+        ...body,
+      });
       expect(r.status, JSON.stringify(r.body)).toBe(status);
       expect(r.body.success).toBe(false);
     };
@@ -83,12 +113,14 @@ describe('vehicles, shifts, depots, windows', () => {
     const id = w.ids[0];
     const before = await t.json<Json>('GET', `/api/package/${id}/window/`, shipper.token);
     expect(before.body).toMatchObject({ window_start: null, window_end: null, service_s: 180, service_source: 'default' });
-    const companyId = ((await t.db.select().from(pkg).where(eq(pkg.id, id)).get())?.company_id) as number;
+    const companyId = (await t.db.select().from(pkg).where(eq(pkg.id, id)).get())?.company_id as number;
     expect((await t.json('PUT', `/api/company/${companyId}/service-time/`, admin.token, { service_s: 240 })).status).toBe(200);
     expect((await t.json('PUT', `/api/company/${companyId}/service-time/`, shipper.token, { service_s: 1 })).status).toBe(403);
     const set = await t.json<Json>('PUT', `/api/package/${id}/window/`, shipper.token, { window_start: '10:00', window_end: '11:00' });
     expect(set.body).toMatchObject({ window_start: '10:00', window_end: '11:00', service_s: 240, service_source: 'company' });
-    expect((await t.json('PUT', `/api/package/${id}/window/`, shipper.token, { window_start: '12:00', window_end: '11:00' })).status).toBe(400);
+    expect((await t.json('PUT', `/api/package/${id}/window/`, shipper.token, { window_start: '12:00', window_end: '11:00' })).status).toBe(
+      400,
+    );
     expect((await t.json('PUT', `/api/package/${id}/window/`, shipper.token, { window_start: '25:00' })).status).toBe(400);
     expect((await t.json<Json>('GET', `/api/package/${id}/window/`, admin.token)).body).toMatchObject({ window_start: '10:00' });
     // Another company's parcel is not there for them.
@@ -110,12 +142,23 @@ describe('vehicles, shifts, depots, windows', () => {
     const bad = await upload('hawb,customer_name,window_start,window_end,service_s\nW-1,Ann,9:30,11:00,120\nW-2,Bob,12:00,11:00,\n');
     expect(bad.status).toBe(400);
     expect(await t.db.select().from(pkg).all()).toHaveLength(0);
-    const ok = await upload('hawb,customer_name,window_start,window_end,service_s\nW-1,Ann,9:30,11:00,120\nW-2,Bob,,,\nW-3,Cy,14:00,,\n', true);
+    const ok = await upload(
+      'hawb,customer_name,window_start,window_end,service_s\nW-1,Ann,9:30,11:00,120\nW-2,Bob,,,\nW-3,Cy,14:00,,\n',
+      true,
+    );
     expect(ok.status).toBe(200);
     const byHawb = new Map((await t.db.select().from(pkg).all()).map((r) => [r.hawb, r.id]));
     expect([...byHawb.keys()].sort()).toEqual(['W-1', 'W-2']);
-    expect((await t.json('GET', `/api/package/${byHawb.get('W-1')}/window/`, shipper.token)).body).toMatchObject({ window_start: '09:30', window_end: '11:00', service_s: 120, service_source: 'package' });
-    expect((await t.json('GET', `/api/package/${byHawb.get('W-2')}/window/`, shipper.token)).body).toMatchObject({ window_start: null, service_source: 'default' });
+    expect((await t.json('GET', `/api/package/${byHawb.get('W-1')}/window/`, shipper.token)).body).toMatchObject({
+      window_start: '09:30',
+      window_end: '11:00',
+      service_s: 120,
+      service_source: 'package',
+    });
+    expect((await t.json('GET', `/api/package/${byHawb.get('W-2')}/window/`, shipper.token)).body).toMatchObject({
+      window_start: null,
+      service_source: 'default',
+    });
   });
 });
 
@@ -129,7 +172,15 @@ describe('planning the day', () => {
     expect((await t.json('POST', '/api/dispatch/plan/', null, body)).status).toBe(401);
     expect((await t.json('POST', '/api/dispatch/plan/', admin.token, { date: DAY, drivers: [] })).status).toBe(400);
     expect((await t.json('POST', '/api/dispatch/plan/', admin.token, { date: DAY, drivers: [shipper.id] })).status).toBe(400);
-    expect((await t.json('POST', '/api/dispatch/plan/', admin.token, { date: DAY, drivers: [d1.id], locks: [{ package: w.ids[0], driver: w.d2.id }] })).status).toBe(400);
+    expect(
+      (
+        await t.json('POST', '/api/dispatch/plan/', admin.token, {
+          date: DAY,
+          drivers: [d1.id],
+          locks: [{ package: w.ids[0], driver: w.d2.id }],
+        })
+      ).status,
+    ).toBe(400);
     expect((await t.json('GET', '/api/dispatch/plan/1/', shipper.token)).status).toBe(403);
     expect((await t.json('GET', '/api/dispatch/plan/999/', admin.token)).status).toBe(404);
     // At most two plans solve at once (each takes a core); a third waits its turn.
@@ -141,7 +192,7 @@ describe('planning the day', () => {
     expect(third.body).toMatchObject({ success: false, code: 'conflict' });
   });
 
-  it('takes the parcels due that day (undated ones only when asked) and counts the drive back in the route\'s time', async () => {
+  it("takes the parcels due that day (undated ones only when asked) and counts the drive back in the route's time", async () => {
     const w = await world();
     const { t, admin, d1 } = w;
     // The world's 12 ring parcels are undated; these four are dated.
@@ -149,7 +200,12 @@ describe('planning the day', () => {
     const overdue = await w.parcel('OVERDUE', { latitude: DEPOT[0], longitude: DEPOT[1] + 0.02, delivery_date: '2026-01-02' });
     const tomorrow = await w.parcel('TOMORROW', { latitude: DEPOT[0] - 0.02, longitude: DEPOT[1], delivery_date: '2026-01-06' });
     const run = async (body: Json) => {
-      const start = await t.json<PlanJob>('POST', '/api/dispatch/plan/', admin.token, { date: DAY, time_limit_ms: 200, drivers: [d1.id], ...body });
+      const start = await t.json<PlanJob>('POST', '/api/dispatch/plan/', admin.token, {
+        date: DAY,
+        time_limit_ms: 200,
+        drivers: [d1.id],
+        ...body,
+      });
       expect(start.status, JSON.stringify(start.body)).toBe(202);
       for (let i = 0; i < 300; i++) {
         const r = await t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, admin.token);
@@ -159,14 +215,17 @@ describe('planning the day', () => {
       throw new Error('plan did not finish');
     };
     const dated = await run({});
-    const all = (p: typeof dated) => [...p.routes.flatMap((r) => r.stops.map((s) => s.package)), ...p.unassigned.map((u) => u.package)].sort((a, b) => a - b);
+    const all = (p: typeof dated) =>
+      [...p.routes.flatMap((r) => r.stops.map((s) => s.package)), ...p.unassigned.map((u) => u.package)].sort((a, b) => a - b);
     expect(all(dated)).toEqual([today, overdue]);
     const withUndated = await run({ include_undated: true });
     expect(all(withUndated)).toContain(today);
     expect(all(withUndated)).toContain(w.ids[0]);
     expect(all(withUndated)).not.toContain(tomorrow);
     // A bad flag is refused like any bad field.
-    expect((await t.json('POST', '/api/dispatch/plan/', admin.token, { date: DAY, drivers: [d1.id], include_undated: 'yes' })).status).toBe(400);
+    expect((await t.json('POST', '/api/dispatch/plan/', admin.token, { date: DAY, drivers: [d1.id], include_undated: 'yes' })).status).toBe(
+      400,
+    );
 
     // The van returns to its depot: duration and "back" include that last leg (2 km or more out, at 30 km/h).
     const r = dated.routes[0];
@@ -181,7 +240,9 @@ describe('planning the day', () => {
     const w = await world();
     const { t, admin, d1, d2 } = w;
     // One parcel must be served late in the day.
-    expect((await t.json('PUT', `/api/package/${w.ids[3]}/window/`, admin.token, { window_start: '15:00', window_end: '15:30' })).status).toBe(200);
+    expect(
+      (await t.json('PUT', `/api/package/${w.ids[3]}/window/`, admin.token, { window_start: '15:00', window_end: '15:30' })).status,
+    ).toBe(200);
     const plan = await planned(w, { warehouses: [], drivers: [d1.id, d2.id] });
     expect(plan.status, plan.message ?? '').toBe('done');
     const p = plan.proposal!;
@@ -230,7 +291,11 @@ describe('planning the day', () => {
       expect(r.packages).toEqual(want.packages);
       expect(r.status).toBe('planned');
       expect(r.total_distance_m).toBeGreaterThan(0);
-      const sync = await t.json<{ upserts: { packages: PackageJson[] } }>('GET', '/api/sync/changes/?cursor=0', r.driver === d1.id ? d1.token : d2.token);
+      const sync = await t.json<{ upserts: { packages: PackageJson[] } }>(
+        'GET',
+        '/api/sync/changes/?cursor=0',
+        r.driver === d1.id ? d1.token : d2.token,
+      );
       const mine = sync.body.upserts.packages.filter((x) => want.packages.includes(x.id));
       expect(mine).toHaveLength(want.packages.length);
       expect(mine.every((x) => x.assigned_to_id === r.driver && x.status === 'assigned')).toBe(true);
@@ -258,7 +323,9 @@ describe('planning the day', () => {
     const plan = await planned(w, { drivers: [d1.id] });
     const r = plan.proposal!.routes[0];
     const order = r.stops.map((s) => s.package);
-    const c = await t.json<{ routes: RouteJson[] }>('POST', `/api/dispatch/plan/${plan.id}/commit/`, admin.token, { routes: [{ driver: d1.id, packages: order }] });
+    const c = await t.json<{ routes: RouteJson[] }>('POST', `/api/dispatch/plan/${plan.id}/commit/`, admin.token, {
+      routes: [{ driver: d1.id, packages: order }],
+    });
     expect(c.status).toBe(201);
     const routeId = c.body.routes[0].id;
     const etaOf = async (id: number) => (await t.db.select().from(stopEta).where(eq(stopEta.package_id, id)).get())!;
@@ -266,14 +333,18 @@ describe('planning the day', () => {
     expect((await t.json('POST', `/api/route/${routeId}/status-change/`, d1.token, { status: 'in_progress' })).status).toBe(200);
     // The van is 20 km away at 10:00: every remaining stop moves later.
     t.clock.set(Date.parse(`${DAY}T10:00:00Z`));
-    const pos = await t.json('POST', '/api/driver-position/', d1.token, { positions: [{ latitude: DEPOT[0] - 0.18, longitude: DEPOT[1], occurred_at: `${DAY}T10:00:00Z` }] });
+    const pos = await t.json('POST', '/api/driver-position/', d1.token, {
+      positions: [{ latitude: DEPOT[0] - 0.18, longitude: DEPOT[1], occurred_at: `${DAY}T10:00:00Z` }],
+    });
     expect(pos.status).toBe(200);
     expect((await etaOf(order[1])).eta_at).toBeGreaterThan(first);
     // The phone computes the same minute offline, from its own copy: its parcels, the route's plan and its position.
     const phoneCopy = async () => {
       const plan = await t.json<RouteEtas>('GET', `/api/route/${routeId}/eta/`, d1.token);
       const sync = await t.json<{ upserts: { packages: PackageJson[] } }>('GET', '/api/sync/changes/?cursor=0', d1.token);
-      const mine = new Map(sync.body.upserts.packages.map((p) => [p.id, p as PackageJson & { latitude: number | null; longitude: number | null }]));
+      const mine = new Map(
+        sync.body.upserts.packages.map((p) => [p.id, p as PackageJson & { latitude: number | null; longitude: number | null }]),
+      );
       return { plan: plan.body, ordered: order.map((id) => mine.get(id)!) };
     };
     const copy = await phoneCopy();
@@ -290,7 +361,13 @@ describe('planning the day', () => {
     // The van no longer goes to stop 1 first, so stop 2 is reached sooner.
     expect((await etaOf(order[1])).eta_at).toBeLessThan(second);
     const after = await phoneCopy();
-    const phoneAfter = phoneEtas({ date: DAY }, after.ordered, after.plan, { latitude: DEPOT[0] - 0.18, longitude: DEPOT[1] }, t.clock.now());
+    const phoneAfter = phoneEtas(
+      { date: DAY },
+      after.ordered,
+      after.plan,
+      { latitude: DEPOT[0] - 0.18, longitude: DEPOT[1] },
+      t.clock.now(),
+    );
     expect(phoneAfter.has(order[0])).toBe(false);
     for (const id of order.slice(1)) expect(phoneAfter.get(id)).toBe((await etaOf(id)).eta_at);
     expect((await t.json('GET', `/api/dispatch/eta/?date=${DAY}`, w.shipper.token)).status).toBe(403);

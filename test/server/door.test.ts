@@ -19,29 +19,54 @@ type SyncJson = { upserts: { packages: { id: number; hawb: string; door?: DoorIn
 
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 let sms: Awaited<ReturnType<typeof startSmsStandIn>>;
-beforeAll(async () => { smtp = await startSmtp(); sms = await startSmsStandIn(); });
-afterAll(async () => { await smtp.close(); await sms.close(); });
+beforeAll(async () => {
+  smtp = await startSmtp();
+  sms = await startSmsStandIn();
+});
+afterAll(async () => {
+  await smtp.close();
+  await sms.close();
+});
 
 async function world() {
   const t = await makeApp({ config: { publicUrl: 'https://track.example.com' } });
   const admin = await t.login('admin');
   const shipper = await t.login('company');
   const driver = await t.login('driver');
-  const dispatcher = messageDispatcherFor(t.app.deps, {
-    email: smtpTransport(smtp.url), sms: httpSmsProvider({ url: sms.url, accountSid: sms.sid, authToken: sms.authToken, from: '+61400000000' }),
-    fromAddress: 'notices@courier.example',
-  }, { baseDelayMs: 60_000 });
+  const dispatcher = messageDispatcherFor(
+    t.app.deps,
+    {
+      email: smtpTransport(smtp.url),
+      sms: httpSmsProvider({ url: sms.url, accountSid: sms.sid, authToken: sms.authToken, from: '+61400000000' }),
+      fromAddress: 'notices@courier.example',
+    },
+    { baseDelayMs: 60_000 },
+  );
   const parcel = async (hawb: string, extra: Record<string, unknown> = {}) => {
     const res = await t.json<{ id: number }>('POST', '/api/package/', shipper.token, {
-      hawb, customer_name: 'Robin', customer_phone: `+61 400 000 10${hawb.slice(-1)}`, recipient_email: `robin.${hawb.toLowerCase()}@example.net`, ...extra,
+      hawb,
+      customer_name: 'Robin',
+      customer_phone: `+61 400 000 10${hawb.slice(-1)}`,
+      recipient_email: `robin.${hawb.toLowerCase()}@example.net`,
+      ...extra,
     });
     expect(res.status).toBe(201);
     return res.body.id;
   };
-  const assign = async (id: number) => expect((await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: [id] })).status).toBe(200);
-  const load = async (hawb: string) => expect((await t.json('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: hawb })).status).toBe(200);
+  const assign = async (id: number) =>
+    expect((await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: [id] })).status).toBe(
+      200,
+    );
+  const load = async (hawb: string) =>
+    expect((await t.json('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: hawb })).status).toBe(200);
   const feed = async () => (await t.json<SyncJson>('GET', '/api/sync/changes/?cursor=0', driver.token)).body.upserts.packages;
-  const deliver = (id: number, body: Record<string, unknown>) => t.json<ErrorJson & { proof: { checked: Record<string, unknown> } }>('POST', `/api/package-delivered/${id}/deliver/`, driver.token, body);
+  const deliver = (id: number, body: Record<string, unknown>) =>
+    t.json<ErrorJson & { proof: { checked: Record<string, unknown> } }>(
+      'POST',
+      `/api/package-delivered/${id}/deliver/`,
+      driver.token,
+      body,
+    );
   const token = async (id: number) => (await t.json<{ token: string }>('GET', `/api/package/${id}/tracking-link/`, admin.token)).body.token;
   return { t, admin, shipper, driver, dispatcher, parcel, assign, load, feed, deliver, token };
 }
@@ -52,7 +77,9 @@ describe('proof at the door (issue 34)', () => {
     const rules = await w.t.json('PUT', '/api/company-proof-rules/', w.shipper.token, { signature: true, min_age: 18, code: true });
     expect(rules.status).toBe(200);
     expect((await w.t.json('PUT', '/api/company-proof-rules/', w.driver.token, { signature: true })).status).toBe(403);
-    expect((await w.t.json('PUT', '/api/company-proof-rules/', w.shipper.token, { min_age: 300 })).body).toMatchObject({ code: 'validation_error' });
+    expect((await w.t.json('PUT', '/api/company-proof-rules/', w.shipper.token, { min_age: 300 })).body).toMatchObject({
+      code: 'validation_error',
+    });
 
     const id = await w.parcel('DOOR-1');
     // The label says what the door needs (pdftotext, as poppler reads it).
@@ -60,7 +87,9 @@ describe('proof at the door (issue 34)', () => {
     expect(pdf.status).toBe(200);
     const file = join(mkdtempSync(join(tmpdir(), 'door-label-')), 'label.pdf');
     writeFileSync(file, new Uint8Array(await pdf.arrayBuffer()));
-    expect((await promisify(execFile)('pdftotext', [file, '-'])).stdout.replace(/\s+/g, ' ')).toContain('AT THE DOOR: Signature · Age 18+ (ID) · One-time code');
+    expect((await promisify(execFile)('pdftotext', [file, '-'])).stdout.replace(/\s+/g, ' ')).toContain(
+      'AT THE DOOR: Signature · Age 18+ (ID) · One-time code',
+    );
     await w.assign(id);
     await w.load('DOOR-1');
     expect(await w.dispatcher.runOnce()).toBe(2);
@@ -91,15 +120,24 @@ describe('proof at the door (issue 34)', () => {
 
     const ok = await w.deliver(id, { signature: sig, age: { dob: '1990-05-01' }, code, occurred_at: '2026-11-28T02:00:00Z' });
     expect(ok.status).toBe(200);
-    expect(ok.body.proof.checked).toMatchObject({ outcome: 'handed', signature: true, code: true, age: { years: 36, min: 18, id_type: null } });
+    expect(ok.body.proof.checked).toMatchObject({
+      outcome: 'handed',
+      signature: true,
+      code: true,
+      age: { years: 36, min: 18, id_type: null },
+    });
     // A replay without the code changes nothing.
     const replay = await w.deliver(id, { signature: sig });
     expect(replay.status).toBe(409);
     const view = await w.t.json<{ door: { checked: { code: boolean } } }>('GET', `/api/public/track/${await w.token(id)}/`);
     expect(view.body.door.checked.code).toBe(true);
     // The refused attempts are on record for a supervisor, the parcel flagged.
-    expect((await w.t.db.select().from(refusedDelivery).where(eq(refusedDelivery.package_id, id)).all()).map((r) => r.message))
-      .toEqual([expect.stringContaining('lacks required proof'), 'The one-time code is wrong', 'The recipient is 17: under 18, do not hand it over', 'Parcel DOOR-1 is delivered (final); it cannot become delivered']);
+    expect((await w.t.db.select().from(refusedDelivery).where(eq(refusedDelivery.package_id, id)).all()).map((r) => r.message)).toEqual([
+      expect.stringContaining('lacks required proof'),
+      'The one-time code is wrong',
+      'The recipient is 17: under 18, do not hand it over',
+      'Parcel DOOR-1 is delivered (final); it cannot become delivered',
+    ]);
   }, 90_000);
 
   it('stops guessing: after the limit of wrong codes only the office can deliver it', async () => {
@@ -108,7 +146,9 @@ describe('proof at the door (issue 34)', () => {
     await w.assign(id);
     await w.load('DOOR-2');
     const real = (await w.t.db.select().from(packageDoor).where(eq(packageDoor.package_id, id)).get())!.code!;
-    const guesses = Array.from({ length: 1000 }, (_, i) => String(100000 + i)).filter((g) => g !== real).slice(0, WRONG_CODE_LIMIT);
+    const guesses = Array.from({ length: 1000 }, (_, i) => String(100000 + i))
+      .filter((g) => g !== real)
+      .slice(0, WRONG_CODE_LIMIT);
     for (const g of guesses) expect((await w.deliver(id, { code: g })).body.message).toBe('The one-time code is wrong');
     // Even the right code now: the guessing stops here.
     const blocked = await w.deliver(id, { code: real });
@@ -116,36 +156,49 @@ describe('proof at the door (issue 34)', () => {
     expect(blocked.body.message).toMatch(/Too many wrong codes/);
   });
 
-  it('a parcel raises its company\'s default on create and update; the scan at the door reads its own label', async () => {
+  it("a parcel raises its company's default on create and update; the scan at the door reads its own label", async () => {
     const w = await world();
     await w.t.json('PUT', '/api/company-proof-rules/', w.shipper.token, { photos: 1 });
     const id = await w.parcel('DOOR-3', { proof_requirements: { scan: true, photos: 0 } });
-    expect((await w.t.json('PATCH', `/api/package/${id}/`, w.shipper.token, { proof_requirements: { scan: true, recipient_name: true } })).status).toBe(200);
+    expect(
+      (await w.t.json('PATCH', `/api/package/${id}/`, w.shipper.token, { proof_requirements: { scan: true, recipient_name: true } }))
+        .status,
+    ).toBe(200);
     await w.assign(id);
     const [copy] = await w.feed();
     expect(copy!.door!.requirements).toMatchObject({ photos: 1, scan: true, recipient_name: true, code: false });
     const photo = await w.t.upload(w.driver.token, png(3));
-    expect((await w.deliver(id, { photos: [photo], recipient_name: 'Kim', door_scan: 'DOOR-9' })).body.errors).toEqual([{ path: 'door_scan', message: 'The barcode scanned (DOOR-9) is not this parcel\'s' }]);
+    expect((await w.deliver(id, { photos: [photo], recipient_name: 'Kim', door_scan: 'DOOR-9' })).body.errors).toEqual([
+      { path: 'door_scan', message: "The barcode scanned (DOOR-9) is not this parcel's" },
+    ]);
     const ok = await w.deliver(id, { photos: [photo], recipient_name: 'Kim', door_scan: 'DOOR-3' });
     expect(ok.status).toBe(200);
     expect(ok.body.proof.checked).toMatchObject({ door_scan: true, photos: 1, recipient_name: true });
   });
 
-  it('the recipient\'s choice reaches the phone, a late one is marked late, and leaving the parcel needs it and a photo', async () => {
+  it("the recipient's choice reaches the phone, a late one is marked late, and leaving the parcel needs it and a photo", async () => {
     const w = await world();
     const early = await w.parcel('DOOR-4');
     const late = await w.parcel('DOOR-5');
     const none = await w.parcel('DOOR-6');
     const earlyToken = await w.token(early);
-    const chose = await w.t.json<{ message: string }>('POST', `/api/public/track/${earlyToken}/choice/`, null, { kind: 'safe_place', note: 'the back door' });
+    const chose = await w.t.json<{ message: string }>('POST', `/api/public/track/${earlyToken}/choice/`, null, {
+      kind: 'safe_place',
+      note: 'the back door',
+    });
     expect(chose.status).toBe(200);
     expect(chose.body.message).toBe('Leave in a safe place: the back door: the driver will see it');
     for (const id of [early, late, none]) await w.assign(id);
     await w.load('DOOR-5');
     const lateToken = await w.token(late);
-    const lateAnswer = await w.t.json<{ message: string }>('POST', `/api/public/track/${lateToken}/choice/`, null, { kind: 'neighbour', neighbour: 'Sam at no. 12' });
+    const lateAnswer = await w.t.json<{ message: string }>('POST', `/api/public/track/${lateToken}/choice/`, null, {
+      kind: 'neighbour',
+      neighbour: 'Sam at no. 12',
+    });
     expect(lateAnswer.body.message).toMatch(/already on its way/);
-    expect((await w.t.json('POST', `/api/public/track/${lateToken}/choice/`, null, { kind: 'safe_place', note: '' })).body).toMatchObject({ code: 'validation_error' });
+    expect((await w.t.json('POST', `/api/public/track/${lateToken}/choice/`, null, { kind: 'safe_place', note: '' })).body).toMatchObject({
+      code: 'validation_error',
+    });
 
     const copies = new Map((await w.feed()).map((p) => [p.id, p]));
     expect(copies.get(early)!.door!.choice).toMatchObject({ kind: 'safe_place', note: 'the back door', late: false });
@@ -157,7 +210,9 @@ describe('proof at the door (issue 34)', () => {
     const photo = await w.t.upload(w.driver.token, png(4));
     expect((await w.deliver(none, { outcome: 'safe_place', photos: [photo] })).body.errors.map((e) => e.path)).toEqual(['outcome']);
     expect((await w.deliver(early, { outcome: 'safe_place' })).body.errors.map((e) => e.path)).toEqual(['photos']);
-    expect((await w.deliver(early, { outcome: 'neighbour', photos: [photo], recipient_name: 'X' })).body.errors.map((e) => e.path)).toEqual(['outcome']);
+    expect((await w.deliver(early, { outcome: 'neighbour', photos: [photo], recipient_name: 'X' })).body.errors.map((e) => e.path)).toEqual(
+      ['outcome'],
+    );
     const left = await w.deliver(early, { outcome: 'safe_place', photos: [photo] });
     expect(left.status).toBe(200);
     expect(left.body.proof.checked).toMatchObject({ outcome: 'safe_place', choice: { note: 'the back door' } });

@@ -11,7 +11,13 @@ import { routeWorld, type Json, type RouteJson } from './routes-helpers';
 
 const DAY = '2026-01-05';
 // Circular Quay towards Kings Cross, Sydney.
-const PATH: [number, number][] = [[-33.8610, 151.2108], [-33.8648, 151.2094], [-33.8688, 151.2093], [-33.8722, 151.2190], [-33.8737, 151.2226]];
+const PATH: [number, number][] = [
+  [-33.861, 151.2108],
+  [-33.8648, 151.2094],
+  [-33.8688, 151.2093],
+  [-33.8722, 151.219],
+  [-33.8737, 151.2226],
+];
 const at = (s: number) => new Date(Date.parse(`${DAY}T08:00:00Z`) + s * 1000).toISOString();
 const reading = (i: number, s: number) => ({ latitude: PATH[i]![0], longitude: PATH[i]![1], accuracy: 12, occurred_at: at(s) });
 
@@ -20,15 +26,24 @@ async function day(opts: { date?: string } = {}) {
   w.t.clock.set(Date.parse(`${DAY}T08:00:00Z`));
   // Stops in Surry Hills, Paddington and Bondi Junction.
   const ids = [
-    await w.parcel('LV1', { latitude: -33.8860, longitude: 151.2120 }),
-    await w.parcel('LV2', { latitude: -33.8840, longitude: 151.2290 }),
-    await w.parcel('LV3', { latitude: -33.8920, longitude: 151.2470 }),
+    await w.parcel('LV1', { latitude: -33.886, longitude: 151.212 }),
+    await w.parcel('LV2', { latitude: -33.884, longitude: 151.229 }),
+    await w.parcel('LV3', { latitude: -33.892, longitude: 151.247 }),
   ];
-  const made = await w.post('/api/route/', w.admin.token, { name: 'East run', date: opts.date ?? DAY, driver: w.d1.id, packages: ids, start_latitude: -33.8610, start_longitude: 151.2108 });
+  const made = await w.post('/api/route/', w.admin.token, {
+    name: 'East run',
+    date: opts.date ?? DAY,
+    driver: w.d1.id,
+    packages: ids,
+    start_latitude: -33.861,
+    start_longitude: 151.2108,
+  });
   expect(made.status, JSON.stringify(made.body)).toBe(201);
   const route = made.body.route as RouteJson;
-  const send = (token: string, positions: Json[], key?: string) => w.post('/api/driver-position/', token, { positions }, key ? { 'idempotency-key': key } : undefined);
-  const etas = async () => new Map((await w.t.db.select().from(stopEta).where(eq(stopEta.route_id, route.id)).all()).map((r) => [r.package_id, r]));
+  const send = (token: string, positions: Json[], key?: string) =>
+    w.post('/api/driver-position/', token, { positions }, key ? { 'idempotency-key': key } : undefined);
+  const etas = async () =>
+    new Map((await w.t.db.select().from(stopEta).where(eq(stopEta.route_id, route.id)).all()).map((r) => [r.package_id, r]));
   const stored = async () => (await w.t.db.select().from(driverPosition).where(eq(driverPosition.driver_id, w.d1.id)).all()).length;
   return { ...w, ids, route, send, etas, stored };
 }
@@ -60,9 +75,13 @@ describe('driver positions on duty', () => {
     w.t.clock.advance(10_000);
     expect((await w.send(w.d1.token, [reading(2, 30)], 'positions-2')).body).toMatchObject({ stored: 1 });
     expect([...(await w.etas()).values()].map((r) => r.computed_at)).toEqual([...e1.values()].map((r) => r.computed_at));
-    const map = await w.get<{ drivers: { driver: { id: number }; position: Json | null; route: { id: number; status: string } | null }[] }>('/api/dashboard/map/', w.admin.token);
+    const map = await w.get<{ drivers: { driver: { id: number }; position: Json | null; route: { id: number; status: string } | null }[] }>(
+      '/api/dashboard/map/',
+      w.admin.token,
+    );
     expect(map.body.drivers.find((d) => d.driver.id === w.d1.id)).toMatchObject({
-      position: { latitude: PATH[2]![0], longitude: PATH[2]![1], occurred_at: at(30) }, route: { id: w.route.id, status: 'in_progress' },
+      position: { latitude: PATH[2]![0], longitude: PATH[2]![1], occurred_at: at(30) },
+      route: { id: w.route.id, status: 'in_progress' },
     });
 
     // After an offline stretch the phone's batches arrive late, in its own order: a minute on, the ETAs follow the newest reading.
@@ -76,7 +95,10 @@ describe('driver positions on duty', () => {
     expect(e2.get(firstStop)!.planned_at).toBe(e1.get(firstStop)!.planned_at);
 
     // The trail is the device's order, whatever order the requests came in.
-    const trail = await w.get<{ results: { occurred_at: string }[] }>(`/api/driver-position/${w.d1.id}/trail/?from=${at(-60)}&to=${at(600)}`, w.d1.token);
+    const trail = await w.get<{ results: { occurred_at: string }[] }>(
+      `/api/driver-position/${w.d1.id}/trail/?from=${at(-60)}&to=${at(600)}`,
+      w.d1.token,
+    );
     expect(trail.body.results.map((r) => r.occurred_at)).toEqual([0, 20, 30, 50, 70].map(at));
     const latest = await w.get<{ results: { driver: { id: number }; position: Json }[] }>('/api/driver-position/', w.admin.token);
     expect(latest.body.results.find((r) => r.driver.id === w.d1.id)?.position).toMatchObject({ occurred_at: at(70) });
@@ -84,7 +106,7 @@ describe('driver positions on duty', () => {
     expect((await w.routeRow(w.route.id))?.started_at).toBe(started?.started_at);
   }, 90_000);
 
-  it('start only the driver\'s own route of today; loading a parcel starts its route', async () => {
+  it("start only the driver's own route of today; loading a parcel starts its route", async () => {
     const later = await day({ date: '2026-01-06' });
     // Tomorrow's route does not start from today's positions.
     expect((await later.send(later.d1.token, [reading(0, 0)])).status).toBe(200);

@@ -4,7 +4,9 @@ import { createFairQueue } from '../../server/services/workers/fairQueue';
 
 const gate = () => {
   let open!: () => void;
-  const p = new Promise<void>((r) => { open = r; });
+  const p = new Promise<void>((r) => {
+    open = r;
+  });
   return { p, open };
 };
 
@@ -13,11 +15,16 @@ describe('fair queue in front of the worker threads (security issue 30)', () => 
     const q = createFairQueue({ concurrency: 1, maxQueued: 10, maxQueuedPerKey: 5 });
     const first = gate();
     const order: string[] = [];
-    const job = (name: string, wait?: Promise<void>) => async () => { await wait; order.push(name); };
+    const job = (name: string, wait?: Promise<void>) => async () => {
+      await wait;
+      order.push(name);
+    };
     const all = [
       q.run('a', job('a0', first.p)),
       // Company A asks for three more before B asks for one: B's comes second, not fifth.
-      q.run('a', job('a1')), q.run('a', job('a2')), q.run('a', job('a3')),
+      q.run('a', job('a1')),
+      q.run('a', job('a2')),
+      q.run('a', job('a3')),
       q.run('b', job('b1')),
     ];
     expect([q.running, q.queued]).toEqual([1, 4]);
@@ -50,7 +57,13 @@ describe('fair queue in front of the worker threads (security issue 30)', () => 
     const run = q.run('a', () => g.p);
     const ctl = new AbortController();
     let started = false;
-    const dropped = q.run('b', async () => { started = true; }, { signal: ctl.signal });
+    const dropped = q.run(
+      'b',
+      async () => {
+        started = true;
+      },
+      { signal: ctl.signal },
+    );
     ctl.abort();
     await expect(dropped).rejects.toThrow(/aborted/);
     expect(q.queued).toBe(0);

@@ -14,7 +14,9 @@ import { sqliteOf } from '../../server/db/client';
 
 async function post(baseUrl: string, path: string, token: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(new URL(path, baseUrl), {
-    method: 'POST', body: JSON.stringify(body), headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown>, headers: res.headers };
 }
@@ -25,7 +27,11 @@ async function login(baseUrl: string, email: string, password: string, web = fal
 
 function integrity(path: string): string {
   const db = new Database(path, { readonly: true });
-  try { return db.pragma('integrity_check', { simple: true }) as string; } finally { db.close(); }
+  try {
+    return db.pragma('integrity_check', { simple: true }) as string;
+  } finally {
+    db.close();
+  }
 }
 
 describe('SIGKILL during writes', () => {
@@ -36,10 +42,23 @@ describe('SIGKILL during writes', () => {
     const token = await login(srv.baseUrl, seeded.driver.email, seeded.driver.password);
     const device = { 'x-device-id': 'kill-device' };
     const acked = new Set<number>();
-    const send = (i: number) => post(srv.baseUrl, 'scan-package-api/inbound-scan/', token, { barcode: seeded.hawbs[i] },
-      { ...device, 'idempotency-key': `kill-key-${i}-${process.pid}`, 'x-device-seq': String(i + 1) });
+    const send = (i: number) =>
+      post(
+        srv.baseUrl,
+        'scan-package-api/inbound-scan/',
+        token,
+        { barcode: seeded.hawbs[i] },
+        { ...device, 'idempotency-key': `kill-key-${i}-${process.pid}`, 'x-device-seq': String(i + 1) },
+      );
     // Many writes in flight; the kill lands once some are answered and others are not.
-    const inflight = seeded.hawbs.map((_, i) => send(i).then((r) => { if (r.status === 200) acked.add(i); }, () => undefined));
+    const inflight = seeded.hawbs.map((_, i) =>
+      send(i).then(
+        (r) => {
+          if (r.status === 200) acked.add(i);
+        },
+        () => undefined,
+      ),
+    );
     while (acked.size < 10) await new Promise((r) => setTimeout(r, 5));
     srv.child.kill('SIGKILL');
     await srv.exit;
@@ -49,19 +68,31 @@ describe('SIGKILL during writes', () => {
     srv = await launchServer(dir, srv.port);
     try {
       const db = new Database(join(dir, 'courier.db'), { readonly: true });
-      const rows = db.prepare(`select p.id, p.hawb, p.status, p.is_scanned,
+      const rows = db
+        .prepare(
+          `select p.id, p.hawb, p.status, p.is_scanned,
           (select count(*) from package_event e where e.package_id = p.id and e.action = 'inbound_scan') as scans,
           (select count(*) from change_log c where c.entity = 'package' and c.entity_id = p.id) as feed
-        from package p where p.hawb like 'KL%' order by p.id`).all() as { hawb: string; status: string; is_scanned: number; scans: number; feed: number }[];
-      const keys = new Set((db.prepare("select key from idempotency_key where device_id = 'kill-device'").all() as { key: string }[]).map((r) => r.key));
-      const lastSeq = (db.prepare("select last_seq from device where device_id = 'kill-device'").get() as { last_seq: number } | undefined)?.last_seq ?? 0;
+        from package p where p.hawb like 'KL%' order by p.id`,
+        )
+        .all() as { hawb: string; status: string; is_scanned: number; scans: number; feed: number }[];
+      const keys = new Set(
+        (db.prepare("select key from idempotency_key where device_id = 'kill-device'").all() as { key: string }[]).map((r) => r.key),
+      );
+      const lastSeq =
+        (db.prepare("select last_seq from device where device_id = 'kill-device'").get() as { last_seq: number } | undefined)?.last_seq ??
+        0;
       db.close();
       expect(rows).toHaveLength(60);
       for (const [i, row] of rows.entries()) {
         const applied = row.status === 'out_for_delivery';
         // All or nothing per action: state, flag, event, answer.
-        expect({ i, scanned: row.is_scanned === 1, scans: row.scans, key: keys.has(`kill-key-${i}-${process.pid}`) })
-          .toEqual({ i, scanned: applied, scans: applied ? 1 : 0, key: applied });
+        expect({ i, scanned: row.is_scanned === 1, scans: row.scans, key: keys.has(`kill-key-${i}-${process.pid}`) }).toEqual({
+          i,
+          scanned: applied,
+          scans: applied ? 1 : 0,
+          key: applied,
+        });
         if (acked.has(i)) expect(applied, `acknowledged scan ${i} lost`).toBe(true);
         else expect(['assigned', 'out_for_delivery']).toContain(row.status);
       }
@@ -75,8 +106,12 @@ describe('SIGKILL during writes', () => {
         if (acked.has(i)) expect(r.headers.get('idempotent-replayed')).toBe('true');
       }
       const after = new Database(join(dir, 'courier.db'), { readonly: true });
-      const counts = after.prepare(`select count(*) as n, sum(status = 'out_for_delivery') as loaded,
-          sum((select count(*) from package_event e where e.package_id = p.id and e.action = 'inbound_scan')) as scans from package p where hawb like 'KL%'`).get();
+      const counts = after
+        .prepare(
+          `select count(*) as n, sum(status = 'out_for_delivery') as loaded,
+          sum((select count(*) from package_event e where e.package_id = p.id and e.action = 'inbound_scan')) as scans from package p where hawb like 'KL%'`,
+        )
+        .get();
       after.close();
       expect(counts).toEqual({ n: 60, loaded: 60, scans: 60 });
     } finally {
@@ -94,11 +129,15 @@ describe('graceful shutdown', () => {
     const body = JSON.stringify({ hawb: 'TERM-1', customer_name: 'In flight' });
     const socket = connect(srv.port, '127.0.0.1');
     let answer = '';
-    socket.on('data', (b: Buffer) => { answer += b.toString(); });
+    socket.on('data', (b: Buffer) => {
+      answer += b.toString();
+    });
     const closed = new Promise<void>((ok) => socket.on('close', () => ok()));
     await new Promise<void>((ok) => socket.once('connect', () => ok()));
     // Headers and half the body: the request is in flight when the signal arrives.
-    socket.write(`POST /api/package/ HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
+    socket.write(
+      `POST /api/package/ HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+    );
     socket.write(body.slice(0, 10));
     await new Promise((r) => setTimeout(r, 300));
     srv.child.kill('SIGTERM');
@@ -124,7 +163,13 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('storage failures answer 503 an
     const admin = await t.login('admin');
     expect((await t.json('POST', '/api/package/', admin.token, { hawb: 'RO-1' })).status).toBe(201);
     sqliteOf(t.db)!.pragma('query_only = ON');
-    const refused = await t.json<{ code: string; message: string }>('POST', '/api/package/', admin.token, { hawb: 'RO-2' }, { 'idempotency-key': 'read-only-key-1' });
+    const refused = await t.json<{ code: string; message: string }>(
+      'POST',
+      '/api/package/',
+      admin.token,
+      { hawb: 'RO-2' },
+      { 'idempotency-key': 'read-only-key-1' },
+    );
     expect(refused.status).toBe(503);
     expect(refused.body.code).toBe('service_unavailable');
     expect(refused.body.message).toMatch(/read-only/);
@@ -145,7 +190,9 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('storage failures answer 503 an
     sqliteOf(t.db)!.pragma(`max_page_count = ${pages}`);
     const statuses: number[] = [];
     for (let i = 0; i < 200 && !statuses.includes(503); i++) {
-      statuses.push((await t.json('POST', '/api/package/', admin.token, { hawb: `FULL-${i}`, description_of_goods: 'x'.repeat(900) })).status);
+      statuses.push(
+        (await t.json('POST', '/api/package/', admin.token, { hawb: `FULL-${i}`, description_of_goods: 'x'.repeat(900) })).status,
+      );
     }
     expect(statuses).toContain(503);
     expect(statuses.filter((s) => s >= 500 && s !== 503)).toEqual([]);
@@ -168,34 +215,41 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('storage failures answer 503 an
     }
   };
   const canMount = process.getuid?.() === 0 && spawnSync('mount', ['--version']).status === 0;
-  it.skipIf(!canMount)('a real full disk (tiny tmpfs): the running server answers 503, stays up, does not corrupt the database, and recovers', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'courier-full-'));
-    mkdirSync(join(dir, 'mnt'));
-    const mnt = join(dir, 'mnt');
-    if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=12m', 'tmpfs', mnt]).status !== 0) return;
-    let srv: LaunchedServer | undefined;
-    try {
-      srv = await launchServer(mnt);
-      const token = await login(srv.baseUrl, ADMIN.email, ADMIN.password, true);
-      expect((await post(srv.baseUrl, 'package/', token, { hawb: 'DISK-0' })).status).toBe(201);
-      fillDisk(join(mnt, 'filler'));
-      const statuses: number[] = [];
-      for (let i = 1; i <= 60 && !statuses.includes(503); i++) {
-        statuses.push((await post(srv.baseUrl, 'package/', token, { hawb: `DISK-${i}`, description_of_goods: 'y'.repeat(900) })).status);
+  it.skipIf(!canMount)(
+    'a real full disk (tiny tmpfs): the running server answers 503, stays up, does not corrupt the database, and recovers',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'courier-full-'));
+      mkdirSync(join(dir, 'mnt'));
+      const mnt = join(dir, 'mnt');
+      if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=12m', 'tmpfs', mnt]).status !== 0) return;
+      let srv: LaunchedServer | undefined;
+      try {
+        srv = await launchServer(mnt);
+        const token = await login(srv.baseUrl, ADMIN.email, ADMIN.password, true);
+        expect((await post(srv.baseUrl, 'package/', token, { hawb: 'DISK-0' })).status).toBe(201);
+        fillDisk(join(mnt, 'filler'));
+        const statuses: number[] = [];
+        for (let i = 1; i <= 60 && !statuses.includes(503); i++) {
+          statuses.push((await post(srv.baseUrl, 'package/', token, { hawb: `DISK-${i}`, description_of_goods: 'y'.repeat(900) })).status);
+        }
+        expect(statuses).toContain(503);
+        expect(statuses.filter((s) => s >= 500 && s !== 503)).toEqual([]);
+        const list = await fetch(new URL('package/', srv.baseUrl), { headers: { authorization: `Bearer ${token}` } });
+        expect(list.status).toBe(200);
+        rmSync(join(mnt, 'filler'));
+        expect((await post(srv.baseUrl, 'package/', token, { hawb: 'DISK-after' })).status).toBe(201);
+        srv.child.kill('SIGTERM');
+        expect(await srv.exit).toBe(0);
+        srv = undefined;
+        expect(integrity(join(mnt, 'courier.db'))).toBe('ok');
+      } finally {
+        if (srv) {
+          srv.child.kill('SIGKILL');
+          await srv.exit;
+        }
+        spawnSync('umount', [mnt]);
       }
-      expect(statuses).toContain(503);
-      expect(statuses.filter((s) => s >= 500 && s !== 503)).toEqual([]);
-      const list = await fetch(new URL('package/', srv.baseUrl), { headers: { authorization: `Bearer ${token}` } });
-      expect(list.status).toBe(200);
-      rmSync(join(mnt, 'filler'));
-      expect((await post(srv.baseUrl, 'package/', token, { hawb: 'DISK-after' })).status).toBe(201);
-      srv.child.kill('SIGTERM');
-      expect(await srv.exit).toBe(0);
-      srv = undefined;
-      expect(integrity(join(mnt, 'courier.db'))).toBe('ok');
-    } finally {
-      if (srv) { srv.child.kill('SIGKILL'); await srv.exit; }
-      spawnSync('umount', [mnt]);
-    }
-  }, 240_000);
+    },
+    240_000,
+  );
 });

@@ -7,7 +7,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { storedFile } from '../../server/db/schema/index';
 import {
-  diskFileStore, FILE_KEY, FileStoreError, openFileStore, parseFilesUrl, s3FileStore, type FileEntry, type FileStore,
+  diskFileStore,
+  FILE_KEY,
+  FileStoreError,
+  openFileStore,
+  parseFilesUrl,
+  s3FileStore,
+  type FileEntry,
+  type FileStore,
 } from '../../server/files/index';
 import { sweepOrphanFiles } from '../../server/services/files/sweep';
 import { makeApp, type TestApp } from '../helpers/app';
@@ -17,7 +24,9 @@ import { MOTO_SERVER, startMotoS3 } from '../helpers/motoS3';
 import { startS3Standin, type S3Object, type S3Standin } from '../helpers/s3Standin';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const PNG = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64'));
+const PNG = Uint8Array.from(
+  Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64'),
+);
 
 async function all(entries: AsyncIterable<FileEntry>): Promise<FileEntry[]> {
   const out: FileEntry[] = [];
@@ -27,18 +36,27 @@ async function all(entries: AsyncIterable<FileEntry>): Promise<FileEntry[]> {
 
 function s3Store(standin: S3Standin, overrides: { secret?: string; prefix?: string } = {}): FileStore {
   return s3FileStore({
-    bucket: 'courier', prefix: overrides.prefix ?? 'files/', region: standin.region, endpoint: standin.endpoint, forcePathStyle: true,
+    bucket: 'courier',
+    prefix: overrides.prefix ?? 'files/',
+    region: standin.region,
+    endpoint: standin.endpoint,
+    forcePathStyle: true,
     credentials: { accessKeyId: standin.accessKeyId, secretAccessKey: overrides.secret ?? standin.secretAccessKey },
   });
 }
 
-interface Subject { store: FileStore; close(): Promise<void> }
+interface Subject {
+  store: FileStore;
+  close(): Promise<void>;
+}
 
 /** What every FileStore must do, whatever holds the bytes. */
 function fileStoreContract(name: string, open: () => Promise<Subject>): void {
   describe(`${name}: the FileStore contract`, () => {
     let s: Subject;
-    beforeEach(async () => { s = await open(); });
+    beforeEach(async () => {
+      s = await open();
+    });
     afterEach(() => s.close());
 
     it('stores bytes whole under a fresh key and reads them back', async () => {
@@ -114,28 +132,47 @@ if (MOTO_SERVER) {
   fileStoreContract('S3 (moto_server, 3 keys per list page)', async () => {
     const moto = await startMotoS3();
     return {
-      store: s3FileStore({ bucket: moto.bucket, prefix: 'files/', region: moto.region, endpoint: moto.endpoint, forcePathStyle: true, credentials: moto.credentials, listPageSize: 3 }),
+      store: s3FileStore({
+        bucket: moto.bucket,
+        prefix: 'files/',
+        region: moto.region,
+        endpoint: moto.endpoint,
+        forcePathStyle: true,
+        credentials: moto.credentials,
+        listPageSize: 3,
+      }),
       close: () => moto.close(),
     };
   });
 } else {
-  describe.skip('S3 (moto_server): not installed (pip install "moto[server]")', () => { it('runs the contract', () => undefined); });
+  describe.skip('S3 (moto_server): not installed (pip install "moto[server]")', () => {
+    it('runs the contract', () => undefined);
+  });
 }
 
 describe('local directory shared by several processes', () => {
   it('two processes write while a third lists and reads: every file whole, every key distinct', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'courier-shared-'));
     const store = diskFileStore(dir);
-    const writer = () => new Promise<string[]>((ok, fail) => {
-      // 2 MiB files: Node writes them in 512 KiB chunks, so a file written in place would be seen torn.
-      const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/helpers/fileWriter.ts'), dir, '40', String(2 * 1024 * 1024)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-      let out = '';
-      child.stdout.on('data', (b: Buffer) => { out += b.toString(); });
-      child.once('exit', (code) => (code === 0 ? ok(JSON.parse(out) as string[]) : fail(new Error(`writer exited ${code}`))));
-    });
+    const writer = () =>
+      new Promise<string[]>((ok, fail) => {
+        // 2 MiB files: Node writes them in 512 KiB chunks, so a file written in place would be seen torn.
+        const child = spawn(
+          process.execPath,
+          ['--import', 'tsx', join(ROOT, 'test/helpers/fileWriter.ts'), dir, '40', String(2 * 1024 * 1024)],
+          { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+        );
+        let out = '';
+        child.stdout.on('data', (b: Buffer) => {
+          out += b.toString();
+        });
+        child.once('exit', (code) => (code === 0 ? ok(JSON.parse(out) as string[]) : fail(new Error(`writer exited ${code}`))));
+      });
     const writers = Promise.all([writer(), writer()]);
     let done = false;
-    void writers.finally(() => { done = true; });
+    void writers.finally(() => {
+      done = true;
+    });
     let reads = 0;
     // Reads what the others are writing, as it appears: a key is only ever listed whole.
     while (!done) {
@@ -161,10 +198,19 @@ describe('local directory shared by several processes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'courier-killed-'));
     const store = diskFileStore(dir);
     // Three writers of 16 MiB files (32 chunks each), each killed at a different moment of a write.
-    for (const [round, waitMs] of [[1, 0], [2, 7], [3, 15]] as const) {
-      const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/helpers/fileWriter.ts'), dir, '100000', String(16 * 1024 * 1024)], { cwd: ROOT, stdio: 'ignore' });
+    for (const [round, waitMs] of [
+      [1, 0],
+      [2, 7],
+      [3, 15],
+    ] as const) {
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', join(ROOT, 'test/helpers/fileWriter.ts'), dir, '100000', String(16 * 1024 * 1024)],
+        { cwd: ROOT, stdio: 'ignore' },
+      );
       const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
-      for (let i = 0; i < 600 && (await all(store.list())).filter((e) => !e.partial).length < 2 * round; i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 600 && (await all(store.list())).filter((e) => !e.partial).length < 2 * round; i++)
+        await new Promise((r) => setTimeout(r, 10));
       await new Promise((r) => setTimeout(r, waitMs));
       child.kill('SIGKILL');
       await exited;
@@ -177,7 +223,7 @@ describe('local directory shared by several processes', () => {
     rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
-  it('the sweep leaves another process\'s write in progress alone, and removes a crash\'s leftover after an hour', async () => {
+  it("the sweep leaves another process's write in progress alone, and removes a crash's leftover after an hour", async () => {
     const t = await makeApp({ config: { orphanFileGraceMs: 0 } });
     t.clock.set(Date.now() + 1000);
     const driver = await t.login('driver');
@@ -198,7 +244,10 @@ describe('local directory shared by several processes', () => {
 
     expect(await sweepOrphanFiles(t.app.deps)).toBe(1);
     expect(await t.app.deps.files.has(orphan)).toBe(false);
-    expect(readdirSync(join(t.filesDir, 'ab')).sort()).toEqual(['ab0c2d1e-0000-4000-8000-000000000001.4242-0a1b2c3d4e5f.tmp', 'ab0c2d1e-0000-4000-8000-000000000002.tmp']);
+    expect(readdirSync(join(t.filesDir, 'ab')).sort()).toEqual([
+      'ab0c2d1e-0000-4000-8000-000000000001.4242-0a1b2c3d4e5f.tmp',
+      'ab0c2d1e-0000-4000-8000-000000000002.tmp',
+    ]);
 
     const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
     utimesSync(inFlight, twoHoursAgo, twoHoursAgo);
@@ -269,8 +318,13 @@ describe('S3 store: failures answered by the bucket', () => {
   it('a bucket that stops answering fails the call after the timeout instead of holding it', async () => {
     const key = await store.put(PNG);
     const impatient = s3FileStore({
-      bucket: 'courier', prefix: 'files/', region: standin.region, endpoint: standin.endpoint, forcePathStyle: true,
-      credentials: { accessKeyId: standin.accessKeyId, secretAccessKey: standin.secretAccessKey }, timeoutMs: 300,
+      bucket: 'courier',
+      prefix: 'files/',
+      region: standin.region,
+      endpoint: standin.endpoint,
+      forcePathStyle: true,
+      credentials: { accessKeyId: standin.accessKeyId, secretAccessKey: standin.secretAccessKey },
+      timeoutMs: 300,
     });
     standin.stallNext(3);
     await expect(impatient.get(key)).rejects.toBeInstanceOf(FileStoreError);
@@ -306,7 +360,14 @@ describe('S3 store: failures answered by the bucket', () => {
     const key = await store.put(PNG);
     const bucket = standin.buckets.get('courier') as Map<string, S3Object>;
     const foreign = { bytes: Buffer.from('x'), lastModified: new Date(0), etag: 'x', crc32: null };
-    for (const name of ['files/README', `files/${key}`, `files/${key.slice(0, 2)}/${key}/copy`, `files/zz/${key}`, `other/${key.slice(0, 2)}/${key}`]) bucket.set(name, foreign);
+    for (const name of [
+      'files/README',
+      `files/${key}`,
+      `files/${key.slice(0, 2)}/${key}/copy`,
+      `files/zz/${key}`,
+      `other/${key.slice(0, 2)}/${key}`,
+    ])
+      bucket.set(name, foreign);
     expect((await all(store.list())).map((e) => e.key)).toEqual([key]);
   });
 
@@ -314,7 +375,10 @@ describe('S3 store: failures answered by the bucket', () => {
     vi.stubEnv('AWS_ACCESS_KEY_ID', standin.accessKeyId);
     vi.stubEnv('AWS_SECRET_ACCESS_KEY', standin.secretAccessKey);
     try {
-      const fromEnv = openFileStore({ FILES_URL: `s3://courier/prod/courier?region=${standin.region}&endpoint=${encodeURIComponent(standin.endpoint)}`, FILES_DIR: '/nonexistent' });
+      const fromEnv = openFileStore({
+        FILES_URL: `s3://courier/prod/courier?region=${standin.region}&endpoint=${encodeURIComponent(standin.endpoint)}`,
+        FILES_DIR: '/nonexistent',
+      });
       expect(fromEnv.location).toBe('s3://courier/prod/courier/');
       const key = await fromEnv.put(PNG);
       expect(objects()).toEqual([`prod/courier/${key.slice(0, 2)}/${key}`]);
@@ -344,7 +408,7 @@ describe('S3 store: failures answered by the bucket', () => {
   });
 });
 
-describe('S3 store behind the app: a driver\'s photo', () => {
+describe("S3 store behind the app: a driver's photo", () => {
   let standin: S3Standin;
   let t: TestApp;
   beforeEach(async () => {
@@ -405,11 +469,16 @@ describe('FILES_URL on the real server (server/main.ts)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'courier-s3-server-'));
     const server = await launchServer(dir, undefined, {
       FILES_URL: `s3://courier/spawned?region=${standin.region}&endpoint=${encodeURIComponent(standin.endpoint)}`,
-      AWS_ACCESS_KEY_ID: standin.accessKeyId, AWS_SECRET_ACCESS_KEY: standin.secretAccessKey,
+      AWS_ACCESS_KEY_ID: standin.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: standin.secretAccessKey,
     });
     try {
       expect(server.output()).toContain('files s3://courier/spawned/');
-      const login = await fetch(`${server.baseUrl}auth/web-login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+      const login = await fetch(`${server.baseUrl}auth/web-login/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(ADMIN),
+      });
       const { token } = (await login.json()) as { token: string };
       const form = new FormData();
       form.append('file', new File([PNG], 'p.png'));
@@ -428,16 +497,29 @@ describe('FILES_URL on the real server (server/main.ts)', () => {
       await server.exit;
       await standin.close();
     }
-    await expect(launchServer(dir, undefined, { FILES_URL: 's3://key:secret@courier/x' })).rejects.toThrow(/FILES_URL must not hold credentials/);
+    await expect(launchServer(dir, undefined, { FILES_URL: 's3://key:secret@courier/x' })).rejects.toThrow(
+      /FILES_URL must not hold credentials/,
+    );
   }, 120_000);
 });
 
 describe('FILES_URL', () => {
   it('reads bucket, prefix, region, endpoint and addressing; refuses what it cannot use', () => {
     expect(parseFilesUrl('s3://my-bucket')).toEqual({ bucket: 'my-bucket', prefix: '', region: 'us-east-1', forcePathStyle: false });
-    expect(parseFilesUrl('s3://my-bucket/courier/files/?region=eu-west-1')).toEqual({ bucket: 'my-bucket', prefix: 'courier/files/', region: 'eu-west-1', forcePathStyle: false });
+    expect(parseFilesUrl('s3://my-bucket/courier/files/?region=eu-west-1')).toEqual({
+      bucket: 'my-bucket',
+      prefix: 'courier/files/',
+      region: 'eu-west-1',
+      forcePathStyle: false,
+    });
     expect(parseFilesUrl('s3://bk1/x', { AWS_REGION: 'ap-southeast-2' }).region).toBe('ap-southeast-2');
-    expect(parseFilesUrl('s3://bk1/x?endpoint=https://minio.internal:9000')).toEqual({ bucket: 'bk1', prefix: 'x/', region: 'us-east-1', endpoint: 'https://minio.internal:9000', forcePathStyle: true });
+    expect(parseFilesUrl('s3://bk1/x?endpoint=https://minio.internal:9000')).toEqual({
+      bucket: 'bk1',
+      prefix: 'x/',
+      region: 'us-east-1',
+      endpoint: 'https://minio.internal:9000',
+      forcePathStyle: true,
+    });
     expect(parseFilesUrl('s3://bk1?endpoint=https://s3.example.com&path_style=0').forcePathStyle).toBe(false);
     for (const bad of ['https://b1/x', 's3://key:secret@b1/x', 's3://B_1', 's3://bk1?endpoint=ftp://x', 's3://bk1?regoin=x', 'not a url']) {
       expect(() => parseFilesUrl(bad), bad).toThrow(/FILES_URL/);

@@ -44,10 +44,16 @@ describe('runFleet (worker thread)', () => {
     const input = parseSolomon(readFileSync(R101, 'utf8')).input;
     const planner = createFleetPlanner({ concurrency: 1 });
     const done: string[] = [];
-    const first = planner.plan({ ...input, timeLimitMs: 200, seed: 1 }).then((r) => { done.push('first'); return r; });
+    const first = planner.plan({ ...input, timeLimitMs: 200, seed: 1 }).then((r) => {
+      done.push('first');
+      return r;
+    });
     const ctl = new AbortController();
     const dropped = planner.plan({ ...input, timeLimitMs: 200 }, { signal: ctl.signal });
-    const second = planner.plan({ ...input, timeLimitMs: 200, seed: 2 }).then((r) => { done.push('second'); return r; });
+    const second = planner.plan({ ...input, timeLimitMs: 200, seed: 2 }).then((r) => {
+      done.push('second');
+      return r;
+    });
     expect([planner.running, planner.queued]).toEqual([1, 2]);
     ctl.abort();
     await expect(dropped).rejects.toThrow(/aborted/);

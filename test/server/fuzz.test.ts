@@ -15,12 +15,29 @@ import { closeServed, served } from '../helpers/served';
  * below 500, and an answer in the 4xx range leaves every table as it was.
  */
 interface Schema {
-  type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; items?: Schema; enum?: unknown[];
-  anyOf?: Schema[]; oneOf?: Schema[]; allOf?: Schema[]; nullable?: boolean; minimum?: number; maximum?: number;
-  maxLength?: number; format?: string; default?: unknown;
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  enum?: unknown[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
+  nullable?: boolean;
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+  format?: string;
+  default?: unknown;
 }
-interface Operation { security?: unknown[]; 'x-access'?: string; requestBody?: { content?: Record<string, { schema?: Schema }> } }
-interface Doc { paths: Record<string, Record<string, Operation>> }
+interface Operation {
+  security?: unknown[];
+  'x-access'?: string;
+  requestBody?: { content?: Record<string, { schema?: Schema }> };
+}
+interface Doc {
+  paths: Record<string, Record<string, Operation>>;
+}
 
 const METHODS = ['post', 'put', 'patch', 'delete', 'get'] as const;
 /** End the caller's session or throttle by design (auth suite). */
@@ -33,7 +50,24 @@ const SKIP = new Set(['/auth/login/', '/auth/web-login/', '/auth/logout/']);
 const RECORDED_ON_REJECTION = new Set(['package_event', 'scan_exception', 'throttle']);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 6);
 
-const junkString = fc.constantFrom('', ' ', '0', '-1', '1e309', 'null', 'true', '=1+1', '<script>alert(1)</script>', "' or 1=1 --", '\u0000', '\ud800', '../../etc/passwd', 'x'.repeat(5000), '2020-13-45', '9999-12-31T23:59:59Z');
+const junkString = fc.constantFrom(
+  '',
+  ' ',
+  '0',
+  '-1',
+  '1e309',
+  'null',
+  'true',
+  '=1+1',
+  '<script>alert(1)</script>',
+  "' or 1=1 --",
+  '\u0000',
+  '\ud800',
+  '../../etc/passwd',
+  'x'.repeat(5000),
+  '2020-13-45',
+  '9999-12-31T23:59:59Z',
+);
 
 function fromSchema(s: Schema | undefined, depth = 0): fc.Arbitrary<unknown> {
   if (!s || depth > 4) return fc.anything({ maxDepth: 2 });
@@ -45,8 +79,20 @@ function fromSchema(s: Schema | undefined, depth = 0): fc.Arbitrary<unknown> {
   const type = Array.isArray(s.type) ? s.type.find((x) => x !== 'null') : s.type;
   switch (type) {
     case 'string':
-      if (s.format === 'date') return withNull(fc.oneof(fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)), junkString));
-      if (s.format === 'date-time') return withNull(fc.oneof(fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), junkString));
+      if (s.format === 'date')
+        return withNull(
+          fc.oneof(
+            fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+            junkString,
+          ),
+        );
+      if (s.format === 'date-time')
+        return withNull(
+          fc.oneof(
+            fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+            junkString,
+          ),
+        );
       return withNull(fc.oneof(fc.string({ maxLength: Math.min((s.maxLength ?? 40) + 2, 300) }), junkString));
     case 'integer':
       return withNull(fc.oneof(fc.integer({ min: -2, max: 5 }), fc.integer(), fc.constantFrom(0, 2 ** 53, -(2 ** 31), 1.5)));
@@ -59,7 +105,17 @@ function fromSchema(s: Schema | undefined, depth = 0): fc.Arbitrary<unknown> {
     case 'object': {
       const props = Object.fromEntries(Object.entries(s.properties ?? {}).map(([k, v]) => [k, fromSchema(v, depth + 1)]));
       const known = fc.record(props, { requiredKeys: [] });
-      return withNull(fc.oneof({ weight: 5, arbitrary: known }, { weight: 1, arbitrary: fc.tuple(known, fc.dictionary(fc.string({ maxLength: 8 }), fc.anything({ maxDepth: 1 }), { maxKeys: 3 })).map(([a, b]) => ({ ...b, ...a })) }));
+      return withNull(
+        fc.oneof(
+          { weight: 5, arbitrary: known },
+          {
+            weight: 1,
+            arbitrary: fc
+              .tuple(known, fc.dictionary(fc.string({ maxLength: 8 }), fc.anything({ maxDepth: 1 }), { maxKeys: 3 }))
+              .map(([a, b]) => ({ ...b, ...a })),
+          },
+        ),
+      );
     }
     default:
       return fc.anything({ maxDepth: 2 });
@@ -83,7 +139,9 @@ async function rowCounts(t: TestApp): Promise<Map<string, number>> {
 }
 
 function changed(before: Map<string, number>, after: Map<string, number>): string[] {
-  return [...after].filter(([name, n]) => !RECORDED_ON_REJECTION.has(name) && before.get(name) !== n).map(([name, n]) => `${name} ${before.get(name)} -> ${n}`);
+  return [...after]
+    .filter(([name, n]) => !RECORDED_ON_REJECTION.has(name) && before.get(name) !== n)
+    .map(([name, n]) => `${name} ${before.get(name)} -> ${n}`);
 }
 
 afterEach(closeServed);
@@ -97,11 +155,19 @@ describe('fuzzing every JSON body of the OpenAPI document', () => {
     const admin = await t.login('super_admin');
     const company = await t.login('company', { companyId: co });
     for (let i = 1; i <= 3; i++) {
-      const res = await t.json<{ id: number }>('POST', '/api/package/', admin.token, { hawb: `FZ-${i}`, customer_name: `Fuzz ${i}`, company: co });
+      const res = await t.json<{ id: number }>('POST', '/api/package/', admin.token, {
+        hawb: `FZ-${i}`,
+        customer_name: `Fuzz ${i}`,
+        company: co,
+      });
       expect(res.status).toBe(201);
     }
     await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: drivers[0]!.id, packages: [1, 2] });
-    const tokens: [Role, string][] = [['super_admin', admin.token], ['driver', drivers[0]!.token], ['company', company.token]];
+    const tokens: [Role, string][] = [
+      ['super_admin', admin.token],
+      ['driver', drivers[0]!.token],
+      ['company', company.token],
+    ];
 
     const doc = (await t.json<Doc>('GET', '/api/openapi.json', null)).body;
     const targets: { method: string; path: string; op: Operation; schema: Schema }[] = [];
@@ -119,20 +185,26 @@ describe('fuzzing every JSON body of the OpenAPI document', () => {
     for (const { method, path, op, schema } of targets) {
       const token = tokens.find(([role]) => mayCall(op, role))?.[1] ?? admin.token;
       const body = fc.oneof({ weight: 4, arbitrary: fromSchema(schema) }, { weight: 1, arbitrary: fc.anything({ maxDepth: 3 }) });
-      await fc.assert(fc.asyncProperty(body, fc.constantFrom('1', '2', '3', '999999'), async (value, id) => {
-        const url = `/api${path.replace(/\{[^}]+\}/g, id)}`;
-        const before = await rowCounts(t);
-        // Strings go as they are (broken JSON is junk too); everything else as JSON.
-        const res = await t.call(method.toUpperCase(), url, token, value === undefined ? null : value, { 'content-type': 'application/json' });
-        requests += 1;
-        const text = await res.text();
-        if (res.status >= 500) failures.push(`${method.toUpperCase()} ${url} ${JSON.stringify(value)?.slice(0, 200)} -> ${res.status} ${text.slice(0, 200)}`);
-        else if (res.status >= 400) {
-          const diff = changed(before, await rowCounts(t));
-          if (diff.length) failures.push(`${method.toUpperCase()} ${url} -> ${res.status} but changed ${diff.join(', ')}`);
-        }
-        return true;
-      }), { numRuns: RUNS, seed: Number(process.env.FUZZ_SEED ?? 20240611) });
+      await fc.assert(
+        fc.asyncProperty(body, fc.constantFrom('1', '2', '3', '999999'), async (value, id) => {
+          const url = `/api${path.replace(/\{[^}]+\}/g, id)}`;
+          const before = await rowCounts(t);
+          // Strings go as they are (broken JSON is junk too); everything else as JSON.
+          const res = await t.call(method.toUpperCase(), url, token, value === undefined ? null : value, {
+            'content-type': 'application/json',
+          });
+          requests += 1;
+          const text = await res.text();
+          if (res.status >= 500)
+            failures.push(`${method.toUpperCase()} ${url} ${JSON.stringify(value)?.slice(0, 200)} -> ${res.status} ${text.slice(0, 200)}`);
+          else if (res.status >= 400) {
+            const diff = changed(before, await rowCounts(t));
+            if (diff.length) failures.push(`${method.toUpperCase()} ${url} -> ${res.status} but changed ${diff.join(', ')}`);
+          }
+          return true;
+        }),
+        { numRuns: RUNS, seed: Number(process.env.FUZZ_SEED ?? 20240611) },
+      );
     }
     console.log(`[fuzz] ${targets.length} JSON operations, ${requests} requests (FUZZ_RUNS=${RUNS})`);
     expect(failures.slice(0, 30)).toEqual([]);
@@ -156,23 +228,33 @@ describe('fuzzing every JSON body of the OpenAPI document', () => {
     for (const { method, path, schema } of targets) {
       // A documented-looking body padded past the JSON limit, or a large one under it without a token.
       const oversized = fc.record({
-        value: fromSchema(schema), pad: fc.integer({ min: 200 * 1024, max: JSON_LIMIT + 300 * 1024 }), token: fc.boolean(), id: fc.constantFrom('1', '999999'),
+        value: fromSchema(schema),
+        pad: fc.integer({ min: 200 * 1024, max: JSON_LIMIT + 300 * 1024 }),
+        token: fc.boolean(),
+        id: fc.constantFrom('1', '999999'),
       });
-      await fc.assert(fc.asyncProperty(oversized, async ({ value, pad, token, id }) => {
-        const url = `/api${path.replace(/\{[^}]+\}/g, id)}`;
-        const body = JSON.stringify({ ...(typeof value === 'object' && value ? value : {}), pad: 'x'.repeat(pad) });
-        const headers: Record<string, string> = { 'content-type': 'application/json', ...(token && !SKIP.has(path) ? { authorization: `Bearer ${admin.token}` } : {}) };
-        requests += 1;
-        try {
-          const res = await send(method.toUpperCase(), url, headers, body);
-          if (res.connection === 'close') closes += 1;
-          if (res.status >= 500) failures.push(`${method.toUpperCase()} ${url} (${body.length} B) -> ${res.status}`);
-          if (body.length > JSON_LIMIT && res.status !== 413) failures.push(`${method.toUpperCase()} ${url} (${body.length} B) -> ${res.status}, not 413`);
-        } catch (err) {
-          failures.push(`${method.toUpperCase()} ${url} (${body.length} B) -> no answer: ${String(err)}`);
-        }
-        return true;
-      }), { numRuns: 2, seed: Number(process.env.FUZZ_SEED ?? 20240611) });
+      await fc.assert(
+        fc.asyncProperty(oversized, async ({ value, pad, token, id }) => {
+          const url = `/api${path.replace(/\{[^}]+\}/g, id)}`;
+          const body = JSON.stringify({ ...(typeof value === 'object' && value ? value : {}), pad: 'x'.repeat(pad) });
+          const headers: Record<string, string> = {
+            'content-type': 'application/json',
+            ...(token && !SKIP.has(path) ? { authorization: `Bearer ${admin.token}` } : {}),
+          };
+          requests += 1;
+          try {
+            const res = await send(method.toUpperCase(), url, headers, body);
+            if (res.connection === 'close') closes += 1;
+            if (res.status >= 500) failures.push(`${method.toUpperCase()} ${url} (${body.length} B) -> ${res.status}`);
+            if (body.length > JSON_LIMIT && res.status !== 413)
+              failures.push(`${method.toUpperCase()} ${url} (${body.length} B) -> ${res.status}, not 413`);
+          } catch (err) {
+            failures.push(`${method.toUpperCase()} ${url} (${body.length} B) -> no answer: ${String(err)}`);
+          }
+          return true;
+        }),
+        { numRuns: 2, seed: Number(process.env.FUZZ_SEED ?? 20240611) },
+      );
     }
     // Past every limit: 413 and the connection closed, answered all the same.
     const huge = await send('POST', '/api/package/', { 'content-type': 'application/json' }, 'x'.repeat(UPLOAD_LIMIT + 1024));

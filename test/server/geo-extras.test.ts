@@ -8,11 +8,18 @@ import { geoRoutes } from '../../server/routes/geo/index';
 import { makeApp } from '../helpers/app';
 import { create, seedChain } from './geo-helpers';
 
-interface List<T = Record<string, unknown>> { count: number; results: T[] }
-interface ErrorBody { code: string; message: string; errors: { path: string; message: string }[] }
+interface List<T = Record<string, unknown>> {
+  count: number;
+  results: T[];
+}
+interface ErrorBody {
+  code: string;
+  message: string;
+  errors: { path: string; message: string }[];
+}
 
 describe('geography extras', () => {
-  it('gives a country\'s currency, and every live country with its currency', async () => {
+  it("gives a country's currency, and every live country with its currency", async () => {
     const t = await makeApp();
     const { token } = await t.login('admin');
     const au = await create(t, token, 'country', { name: 'Australia', currency: 'AUD' });
@@ -24,7 +31,13 @@ describe('geography extras', () => {
     expect(one.status).toBe(200);
     expect(one.body).toEqual({ country: nz, name: 'New Zealand', currency: 'NZD' });
     const all = await t.json<List>('GET', '/api/country/get-currency/', token);
-    expect(all.body).toEqual({ count: 2, results: [{ country: au, name: 'Australia', currency: 'AUD' }, { country: nz, name: 'New Zealand', currency: 'NZD' }] });
+    expect(all.body).toEqual({
+      count: 2,
+      results: [
+        { country: au, name: 'Australia', currency: 'AUD' },
+        { country: nz, name: 'New Zealand', currency: 'NZD' },
+      ],
+    });
     await t.json('PATCH', `/api/country/${au}/`, token, { currency: 'usd' });
     expect((await t.json('GET', `/api/country/${au}/get-currency/`, token)).body).toMatchObject({ currency: 'USD' });
     expect((await t.json('GET', '/api/country/4242/get-currency/', token)).status).toBe(404);
@@ -51,7 +64,11 @@ describe('geography extras', () => {
     expect((await t.json('POST', '/api/suburb/assign-zone/', token, { zone: west, suburbs: [] })).status).toBe(400);
 
     const done = await t.json<{ count: number; results: { id: number; zone: number; zone_name: string }[] }>(
-      'POST', '/api/suburb/assign-zone/', token, { zone: west, suburbs: [a, b, c.suburb, a] });
+      'POST',
+      '/api/suburb/assign-zone/',
+      token,
+      { zone: west, suburbs: [a, b, c.suburb, a] },
+    );
     expect(done.status).toBe(200);
     expect(done.body.count).toBe(3);
     expect(done.body.results.every((s) => s.zone === west && s.zone_name === 'West')).toBe(true);
@@ -75,9 +92,16 @@ describe('geography extras', () => {
     const tamarama = await create(t, token, 'suburb', { name: 'Tamarama', city: c.city, zone: north });
     await create(t, token, 'pincode', { code: '2026', suburb: tamarama });
 
-    const bySuburb = await t.json<List<{ id: number; name: string; suburbs: number[] }>>('GET', `/api/zone/by-suburb/?suburb=${c.suburb},${manly},${unzoned}`, token);
+    const bySuburb = await t.json<List<{ id: number; name: string; suburbs: number[] }>>(
+      'GET',
+      `/api/zone/by-suburb/?suburb=${c.suburb},${manly},${unzoned}`,
+      token,
+    );
     expect(bySuburb.status).toBe(200);
-    expect(bySuburb.body.results.map((z) => [z.name, z.suburbs])).toEqual([['East', [c.suburb]], ['North', [manly]]]);
+    expect(bySuburb.body.results.map((z) => [z.name, z.suburbs])).toEqual([
+      ['East', [c.suburb]],
+      ['North', [manly]],
+    ]);
     expect((await t.json<List>('GET', `/api/zone/by-suburb/?suburb=${unzoned}`, token)).body.count).toBe(0);
     const unknown = await t.json<ErrorBody>('GET', '/api/zone/by-suburb/?suburb=4242', token);
     expect(unknown.status).toBe(400);
@@ -87,7 +111,10 @@ describe('geography extras', () => {
     }
 
     const byPin = await t.json<List<{ name: string; suburbs: number[] }>>('GET', '/api/zone/by-pincode/?pincode=2026', token);
-    expect(byPin.body.results.map((z) => [z.name, z.suburbs])).toEqual([['East', [c.suburb]], ['North', [tamarama]]]);
+    expect(byPin.body.results.map((z) => [z.name, z.suburbs])).toEqual([
+      ['East', [c.suburb]],
+      ['North', [tamarama]],
+    ]);
     // A suburb's own postcode counts even without a pincode record.
     const viaPostcode = await t.json<List<{ name: string }>>('GET', '/api/zone/by-pincode/?pincode=2095', token);
     expect(viaPostcode.body.results.map((z) => z.name)).toEqual(['North']);
@@ -95,7 +122,9 @@ describe('geography extras', () => {
     expect((await t.json('GET', '/api/zone/by-pincode/?pincode=%3Cscript%3E', token)).status).toBe(400);
     // Archived zones are no longer offered.
     await t.json('POST', '/api/zone/archive-zone/', token, { deleted: [north] });
-    expect((await t.json<List<{ name: string }>>('GET', '/api/zone/by-pincode/?pincode=2026', token)).body.results.map((z) => z.name)).toEqual(['East']);
+    expect(
+      (await t.json<List<{ name: string }>>('GET', '/api/zone/by-pincode/?pincode=2026', token)).body.results.map((z) => z.name),
+    ).toEqual(['East']);
   });
 
   it('filters areas and pincodes by suburb', async () => {
@@ -130,8 +159,15 @@ describe('geography extras', () => {
     const groups = ['Country', 'States', 'City', 'Suburb', 'Zone', 'Area', 'Street', 'Pincode'];
     const ops = ['Get', 'Create', 'Retrieve', 'Update', 'Delete', 'Archive/Archive List', 'Archive/Archive', 'Archive/Restore'];
     for (const g of groups) for (const o of ops) expect(ids.has(`web/Common/${g}/${o}`), `${g}/${o}`).toBe(true);
-    for (const e of ['Country Get Currency', 'Suburb Assign Multiple Suburbs to Zone', 'Zone by Suburb Filter', 'Zone by Pincode Filter',
-      'Area by Suburb Filter', 'Pincode by Suburb Filter', 'Pincode Bulk Upload']) {
+    for (const e of [
+      'Country Get Currency',
+      'Suburb Assign Multiple Suburbs to Zone',
+      'Zone by Suburb Filter',
+      'Zone by Pincode Filter',
+      'Area by Suburb Filter',
+      'Pincode by Suburb Filter',
+      'Pincode Bulk Upload',
+    ]) {
       expect(ids.has(`web/Common/Extras/${e}`), e).toBe(true);
     }
   });

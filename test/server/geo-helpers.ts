@@ -1,7 +1,16 @@
 import { expect } from 'vitest';
 import type { TestApp } from '../helpers/app';
 
-export interface GeoChain { country: number; state: number; city: number; zone: number; suburb: number; area: number; street: number; pincode: number }
+export interface GeoChain {
+  country: number;
+  state: number;
+  city: number;
+  zone: number;
+  suburb: number;
+  area: number;
+  street: number;
+  pincode: number;
+}
 
 /** POST that must succeed; answers the new record's id. */
 export async function create(t: TestApp, token: string, path: string, body: Record<string, unknown>): Promise<number> {

@@ -3,7 +3,10 @@ import { makeApp, type TestApp } from '../helpers/app';
 import { create, seedChain, type GeoChain } from './geo-helpers';
 
 type Body = Record<string, unknown>;
-interface Page { count: number; results: Body[] }
+interface Page {
+  count: number;
+  results: Body[];
+}
 
 interface Group {
   path: string;
@@ -19,35 +22,65 @@ interface Group {
 
 const GROUPS: Group[] = [
   {
-    path: 'country', field: 'name', values: ['Alphaland', 'Betaland'], body: (_, name) => ({ name, currency: 'EUR' }),
-    filter: () => ['currency=EUR', 'currency=JPY'], child: (_, id) => ['state', { name: 'Province', country: id }],
+    path: 'country',
+    field: 'name',
+    values: ['Alphaland', 'Betaland'],
+    body: (_, name) => ({ name, currency: 'EUR' }),
+    filter: () => ['currency=EUR', 'currency=JPY'],
+    child: (_, id) => ['state', { name: 'Province', country: id }],
   },
   {
-    path: 'state', field: 'name', values: ['Alpha State', 'Beta State'], body: (c, name) => ({ name, country: c.country }),
-    filter: (c) => [`country=${c.country}`, `country=${c.country + 1000}`], child: (_, id) => ['city', { name: 'Town', state: id }],
+    path: 'state',
+    field: 'name',
+    values: ['Alpha State', 'Beta State'],
+    body: (c, name) => ({ name, country: c.country }),
+    filter: (c) => [`country=${c.country}`, `country=${c.country + 1000}`],
+    child: (_, id) => ['city', { name: 'Town', state: id }],
   },
   {
-    path: 'city', field: 'name', values: ['Alpha City', 'Beta City'], body: (c, name) => ({ name, state: c.state }),
-    filter: (c) => [`state=${c.state}`, `state=${c.state + 1000}`], child: (_, id) => ['suburb', { name: 'Burb', city: id }],
+    path: 'city',
+    field: 'name',
+    values: ['Alpha City', 'Beta City'],
+    body: (c, name) => ({ name, state: c.state }),
+    filter: (c) => [`state=${c.state}`, `state=${c.state + 1000}`],
+    child: (_, id) => ['suburb', { name: 'Burb', city: id }],
   },
   {
-    path: 'zone', field: 'name', values: ['Alpha Zone', 'Beta Zone'], body: (_, name) => ({ name, description: 'north side' }),
-    filter: () => ['is_active=true', 'is_active=false'], child: (c, id) => ['suburb', { name: 'Zoned', state: c.state, zone: id }],
+    path: 'zone',
+    field: 'name',
+    values: ['Alpha Zone', 'Beta Zone'],
+    body: (_, name) => ({ name, description: 'north side' }),
+    filter: () => ['is_active=true', 'is_active=false'],
+    child: (c, id) => ['suburb', { name: 'Zoned', state: c.state, zone: id }],
   },
   {
-    path: 'suburb', field: 'name', values: ['Alpha Burb', 'Beta Burb'], body: (c, name) => ({ name, state: c.state, city: c.city, postcode: '2000' }),
-    filter: (c) => [`city=${c.city}&postcode=2000`, 'postcode=9999'], child: (_, id) => ['area', { name: 'Corner', suburb: id }],
+    path: 'suburb',
+    field: 'name',
+    values: ['Alpha Burb', 'Beta Burb'],
+    body: (c, name) => ({ name, state: c.state, city: c.city, postcode: '2000' }),
+    filter: (c) => [`city=${c.city}&postcode=2000`, 'postcode=9999'],
+    child: (_, id) => ['area', { name: 'Corner', suburb: id }],
   },
   {
-    path: 'area', field: 'name', values: ['Alpha Area', 'Beta Area'], body: (c, name) => ({ name, suburb: c.suburb }),
-    filter: (c) => [`suburb=${c.suburb}`, `suburb=${c.suburb + 1000}`], child: (_, id) => ['street', { name: 'Lane', area: id }],
+    path: 'area',
+    field: 'name',
+    values: ['Alpha Area', 'Beta Area'],
+    body: (c, name) => ({ name, suburb: c.suburb }),
+    filter: (c) => [`suburb=${c.suburb}`, `suburb=${c.suburb + 1000}`],
+    child: (_, id) => ['street', { name: 'Lane', area: id }],
   },
   {
-    path: 'street', field: 'name', values: ['Alpha St', 'Beta St'], body: (c, name) => ({ name, area: c.area }),
+    path: 'street',
+    field: 'name',
+    values: ['Alpha St', 'Beta St'],
+    body: (c, name) => ({ name, area: c.area }),
     filter: (c) => [`area=${c.area}`, `area=${c.area + 1000}`],
   },
   {
-    path: 'pincode', field: 'code', values: ['A100', 'B200'], body: (c, code) => ({ code, suburb: c.suburb }),
+    path: 'pincode',
+    field: 'code',
+    values: ['A100', 'B200'],
+    body: (c, code) => ({ code, suburb: c.suburb }),
     filter: (c) => [`suburb=${c.suburb}`, `suburb=${c.suburb + 1000}`],
   },
 ];
@@ -93,7 +126,12 @@ async function walk(t: TestApp, token: string, chain: GeoChain, g: Group): Promi
   const unknown = await t.json<{ errors: unknown[] }>('POST', `${base}restore-${g.path}/`, token, { deleted: [idA, 99999] });
   expect(unknown.status).toBe(400);
   expect(JSON.stringify(unknown.body)).toContain('99999');
-  const restored = await t.json<{ count: number; results: { success: boolean; data: Body[] } }>('POST', `${base}restore-${g.path}/`, token, { deleted: [idA] });
+  const restored = await t.json<{ count: number; results: { success: boolean; data: Body[] } }>(
+    'POST',
+    `${base}restore-${g.path}/`,
+    token,
+    { deleted: [idA] },
+  );
   expect(restored.status).toBe(200);
   expect(restored.body).toMatchObject({ count: 1, next: null, previous: null, results: { success: true } });
   expect(restored.body.results.data[0]).toMatchObject({ id: idA, [g.field]: a });
@@ -115,7 +153,7 @@ async function walk(t: TestApp, token: string, chain: GeoChain, g: Group): Promi
   expect((await t.json('GET', `${base}${idB}/`, token)).status).toBe(404);
 }
 
-describe('geography groups: a user\'s whole path', () => {
+describe("geography groups: a user's whole path", () => {
   for (const g of GROUPS) {
     it(`${g.path}: create, search, order, filter, update, archive, restore, delete refused while referenced`, async () => {
       const t = await makeApp();
@@ -131,11 +169,27 @@ describe('geography groups: a user\'s whole path', () => {
     const c = await seedChain(t, admin.token);
     const suburb = await t.json('GET', `/api/suburb/${c.suburb}/`, admin.token);
     expect(suburb.body).toMatchObject({
-      id: c.suburb, name: 'Bondi', state: c.state, state_name: 'New South Wales', city: c.city, city_name: 'Sydney',
-      zone: c.zone, zone_name: 'East', postcode: '2026', latitude: null, is_active: true,
+      id: c.suburb,
+      name: 'Bondi',
+      state: c.state,
+      state_name: 'New South Wales',
+      city: c.city,
+      city_name: 'Sydney',
+      zone: c.zone,
+      zone_name: 'East',
+      postcode: '2026',
+      latitude: null,
+      is_active: true,
     });
     const pin = await t.json('GET', `/api/pincode/${c.pincode}/`, admin.token);
-    expect(pin.body).toMatchObject({ code: '2026', suburb: c.suburb, suburb_name: 'Bondi', state: c.state, zone: c.zone, zone_name: 'East' });
+    expect(pin.body).toMatchObject({
+      code: '2026',
+      suburb: c.suburb,
+      suburb_name: 'Bondi',
+      state: c.state,
+      zone: c.zone,
+      zone_name: 'East',
+    });
     const street = await t.json('GET', `/api/street/${c.street}/`, admin.token);
     expect(street.body).toMatchObject({ name: 'Campbell Pde', area: c.area, area_name: 'Bondi Beach' });
   });

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { makeApp } from '../helpers/app';
 import { create, seedChain } from './geo-helpers';
 
-interface ErrorBody { success: boolean; code: string; message: string; errors: { path: string; message: string }[] }
+interface ErrorBody {
+  success: boolean;
+  code: string;
+  message: string;
+  errors: { path: string; message: string }[];
+}
 
 describe('geography hierarchy', () => {
   it('refuses unknown parents with 400 naming the field', async () => {
@@ -22,14 +27,17 @@ describe('geography hierarchy', () => {
       const res = await t.json<ErrorBody>('POST', `/api/${path}/`, token, body);
       expect(res.status, path).toBe(400);
       expect(res.body.code).toBe('validation_error');
-      expect(res.body.errors.map((e) => e.path), path).toContain(field);
+      expect(
+        res.body.errors.map((e) => e.path),
+        path,
+      ).toContain(field);
     }
     const noParent = await t.json<ErrorBody>('POST', '/api/suburb/', token, { name: 'Nowhere' });
     expect(noParent.status).toBe(400);
     expect(noParent.body.errors[0].path).toBe('state');
   });
 
-  it('keeps a suburb\'s city inside its state, and takes the state from the city when only the city is given', async () => {
+  it("keeps a suburb's city inside its state, and takes the state from the city when only the city is given", async () => {
     const t = await makeApp();
     const { token } = await t.login('admin');
     const c = await seedChain(t, token);
@@ -98,7 +106,11 @@ describe('geography hierarchy', () => {
   it('validates the currency as an ISO 4217 code', async () => {
     const t = await makeApp();
     const { token } = await t.login('admin');
-    const nz = await t.json<{ currency: string; iso2: string }>('POST', '/api/country/', token, { name: 'New Zealand', iso2: 'nz', currency: 'nzd' });
+    const nz = await t.json<{ currency: string; iso2: string }>('POST', '/api/country/', token, {
+      name: 'New Zealand',
+      iso2: 'nz',
+      currency: 'nzd',
+    });
     expect(nz.status).toBe(201);
     expect(nz.body).toMatchObject({ currency: 'NZD', iso2: 'NZ' });
     for (const currency of ['XYZ', 'NZ', 'DOLLAR', 12, '']) {

@@ -11,11 +11,19 @@ export async function standIn(handler: Handler): Promise<{ url: string; requests
     requests.push(url);
     handler(url, req, res);
   });
-  await new Promise<void>((r) => { server.listen(0, '127.0.0.1', () => r()); });
+  await new Promise<void>((r) => {
+    server.listen(0, '127.0.0.1', () => r());
+  });
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`, requests, server,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    server,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -25,8 +33,21 @@ export const sendJson = (res: ServerResponse, status: number, body: unknown, hea
 };
 
 /** A Nominatim `/search?format=jsonv2` answer for one house. */
-export const nominatimHouse = (lat: number, lon: number, name: string) => [{
-  place_id: 1, licence: 'Data © OpenStreetMap contributors, ODbL 1.0', osm_type: 'node', osm_id: 1, lat: String(lat), lon: String(lon),
-  category: 'place', type: 'house', place_rank: 30, importance: 0.1, addresstype: 'place', name: '', display_name: name,
-  boundingbox: [String(lat - 0.0001), String(lat + 0.0001), String(lon - 0.0001), String(lon + 0.0001)],
-}];
+export const nominatimHouse = (lat: number, lon: number, name: string) => [
+  {
+    place_id: 1,
+    licence: 'Data © OpenStreetMap contributors, ODbL 1.0',
+    osm_type: 'node',
+    osm_id: 1,
+    lat: String(lat),
+    lon: String(lon),
+    category: 'place',
+    type: 'house',
+    place_rank: 30,
+    importance: 0.1,
+    addresstype: 'place',
+    name: '',
+    display_name: name,
+    boundingbox: [String(lat - 0.0001), String(lat + 0.0001), String(lon - 0.0001), String(lon + 0.0001)],
+  },
+];

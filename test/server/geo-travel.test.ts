@@ -6,11 +6,16 @@ import { makeApp } from '../helpers/app';
 import { sendJson, standIn } from './geo-standins';
 
 const closers: (() => Promise<void>)[] = [];
-afterEach(async () => { while (closers.length) await closers.pop()?.(); });
+afterEach(async () => {
+  while (closers.length) await closers.pop()?.();
+});
 
 const sydney: LatLng[] = [
-  { latitude: -33.8688, longitude: 151.2093 }, { latitude: -33.8915, longitude: 151.2767 }, { latitude: -33.7969, longitude: 151.2840 },
-  { latitude: -33.9173, longitude: 151.2313 }, { latitude: -33.8150, longitude: 151.0011 },
+  { latitude: -33.8688, longitude: 151.2093 },
+  { latitude: -33.8915, longitude: 151.2767 },
+  { latitude: -33.7969, longitude: 151.284 },
+  { latitude: -33.9173, longitude: 151.2313 },
+  { latitude: -33.815, longitude: 151.0011 },
 ];
 
 /**
@@ -23,18 +28,32 @@ async function osrm(mode: { status?: number; body?: unknown; hang?: boolean; unr
     if (mode.status) return sendJson(res, mode.status, mode.body ?? { code: 'InvalidQuery', message: 'Query string malformed' });
     const m = /^\/table\/v1\/([a-z]+)\/(.+)$/.exec(url.pathname);
     if (!m) return sendJson(res, 400, { code: 'InvalidUrl', message: 'URL string malformed' });
-    const coords = decodeURIComponent(m[2]).split(';').map((c) => { const [lng, lat] = c.split(',').map(Number); return { latitude: lat, longitude: lng }; });
+    const coords = decodeURIComponent(m[2])
+      .split(';')
+      .map((c) => {
+        const [lng, lat] = c.split(',').map(Number);
+        return { latitude: lat, longitude: lng };
+      });
     const pick = (k: string) => (url.searchParams.get(k) ?? coords.map((_, i) => i).join(';')).split(';').map(Number);
     const sources = pick('sources');
     const targets = pick('destinations');
-    const durations = sources.map((a) => targets.map((b) => (mode.unroutable && coords[a] === coords[mode.unroutable[0]] && coords[b] === coords[mode.unroutable[1]]
-      ? null : Math.round(haversineDistance(coords[a], coords[b]) / 10 * 10) / 10)));
-    return sendJson(res, 200, { code: 'Ok', durations, sources: sources.map((i) => ({ location: [coords[i].longitude, coords[i].latitude] })) });
+    const durations = sources.map((a) =>
+      targets.map((b) =>
+        mode.unroutable && coords[a] === coords[mode.unroutable[0]] && coords[b] === coords[mode.unroutable[1]]
+          ? null
+          : Math.round((haversineDistance(coords[a], coords[b]) / 10) * 10) / 10,
+      ),
+    );
+    return sendJson(res, 200, {
+      code: 'Ok',
+      durations,
+      sources: sources.map((i) => ({ location: [coords[i].longitude, coords[i].latitude] })),
+    });
   });
   closers.push(s.close);
   return s;
 }
-const expected = (i: number, j: number) => Math.round(haversineDistance(sydney[i], sydney[j]) / 10 * 10) / 10;
+const expected = (i: number, j: number) => Math.round((haversineDistance(sydney[i], sydney[j]) / 10) * 10) / 10;
 
 describe('travel times', () => {
   it('OSRM table: asks in blocks within max-table-size and assembles the whole matrix', async () => {
@@ -56,7 +75,7 @@ describe('travel times', () => {
     const gap = await osrm({ unroutable: [0, 4] });
     await expect(osrmTableProvider({ baseUrl: gap.url }).matrix(sydney)).rejects.toThrow(/cannot route 0 -> 4/);
     const filled = await osrmTableProvider({ baseUrl: gap.url, unroutable: { speedKmh: 30, detourFactor: 1.3 } }).matrix(sydney);
-    expect(filled[0][4]).toBeCloseTo(haversineDistance(sydney[0], sydney[4]) * 1.3 / (30 / 3.6), 6);
+    expect(filled[0][4]).toBeCloseTo((haversineDistance(sydney[0], sydney[4]) * 1.3) / (30 / 3.6), 6);
     expect(filled[4][0]).toBe(expected(4, 0));
   });
 
@@ -66,7 +85,7 @@ describe('travel times', () => {
     // Default: great-circle × 1.3 at 30 km/h, in seconds.
     const gc = await travelMatrix(deps, sydney, '2026-03-02');
     expect(gc.source).toBe('great-circle:30:1.3');
-    expect(gc.matrix[0][1]).toBeCloseTo(haversineDistance(sydney[0], sydney[1]) * 1.3 / (30 / 3.6), 6);
+    expect(gc.matrix[0][1]).toBeCloseTo((haversineDistance(sydney[0], sydney[1]) * 1.3) / (30 / 3.6), 6);
     expect(gc.matrix).toEqual(await greatCircleProvider({ speedKmh: 30, detourFactor: 1.3 }).matrix(sydney));
 
     const s = await osrm();

@@ -5,11 +5,35 @@ import { pincode, suburb } from '../../server/db/schema/index';
 import { makeApp, type TestApp } from '../helpers/app';
 import { create, seedChain, type GeoChain } from './geo-helpers';
 
-interface Report { row: number; status: string; reason: string | null; code: string | null; id: number | null }
-interface Answer { success: boolean; created: number; updated: number; rejected: number; report: Report[] }
-interface Refusal { code: string; message: string; errors: { path: string; message: string }[]; details: Answer & { applied: boolean } }
+interface Report {
+  row: number;
+  status: string;
+  reason: string | null;
+  code: string | null;
+  id: number | null;
+}
+interface Answer {
+  success: boolean;
+  created: number;
+  updated: number;
+  rejected: number;
+  report: Report[];
+}
+interface Refusal {
+  code: string;
+  message: string;
+  errors: { path: string; message: string }[];
+  details: Answer & { applied: boolean };
+}
 
-interface World extends GeoChain { t: TestApp; token: string; vic: number; richmondNsw: number; richmondVic: number; west: number }
+interface World extends GeoChain {
+  t: TestApp;
+  token: string;
+  vic: number;
+  richmondNsw: number;
+  richmondVic: number;
+  west: number;
+}
 
 /** Bondi (NSW, zone East, pincode 2026) plus a Richmond in both NSW and Victoria, and an empty zone West. */
 async function world(): Promise<World> {
@@ -73,10 +97,18 @@ describe('pincode bulk upload', () => {
     const res = await upload(w, GOOD_CSV);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, created: 2, updated: 1, rejected: 0 });
-    expect(res.body.report.map((r) => [r.row, r.status, r.code])).toEqual([[2, 'updated', '2026'], [3, 'created', '2000'], [4, 'created', '3121']]);
+    expect(res.body.report.map((r) => [r.row, r.status, r.code])).toEqual([
+      [2, 'updated', '2026'],
+      [3, 'created', '2000'],
+      [4, 'created', '3121'],
+    ]);
     expect(res.body.report[0].id).toBe(w.pincode);
     expect(await zoneOf(w, w.richmondVic)).toBe(w.west);
-    const pins = await w.t.json<{ count: number; results: { code: string; suburb: number }[] }>('GET', `/api/pincode/?suburb=${w.suburb}&ordering=code`, w.token);
+    const pins = await w.t.json<{ count: number; results: { code: string; suburb: number }[] }>(
+      'GET',
+      `/api/pincode/?suburb=${w.suburb}&ordering=code`,
+      w.token,
+    );
     expect(pins.body.results.map((p) => p.code)).toEqual(['2000', '2026']);
 
     // The same file again changes nothing new: every row is an update.
@@ -84,7 +116,7 @@ describe('pincode bulk upload', () => {
     expect(again.body).toMatchObject({ created: 0, updated: 3, rejected: 0 });
   });
 
-  it('refuses a CSV with any bad row, applying nothing, and names each row\'s reason', async () => {
+  it("refuses a CSV with any bad row, applying nothing, and names each row's reason", async () => {
     const w = await world();
     const before = await pincodeCount(w);
     const res = await upload(w, MIXED_CSV);
@@ -119,17 +151,34 @@ describe('pincode bulk upload', () => {
 
   it('reads an .xlsx workbook: numbers, ids and zone codes, all or nothing and partial', async () => {
     const w = await world();
-    const good = await xlsx([['Pincode', 'Suburb ID', 'Zone'], [2010, w.suburb, 'E1'], ['3122', w.richmondVic, 'w1']]);
+    const good = await xlsx([
+      ['Pincode', 'Suburb ID', 'Zone'],
+      [2010, w.suburb, 'E1'],
+      ['3122', w.richmondVic, 'w1'],
+    ]);
     const res = await upload(w, good, 'codes.xlsx');
     expect(res.status).toBe(200);
-    expect(res.body.report.map((r) => [r.row, r.status, r.code])).toEqual([[2, 'created', '2010'], [3, 'created', '3122']]);
+    expect(res.body.report.map((r) => [r.row, r.status, r.code])).toEqual([
+      [2, 'created', '2010'],
+      [3, 'created', '3122'],
+    ]);
     expect(await zoneOf(w, w.richmondVic)).toBe(w.west);
 
     const before = await pincodeCount(w);
-    const mixed = await xlsx([['code', 'suburb', 'state'], [2011, 'Bondi', 'NSW'], [null, null, null], [2012, 'Bondi', 'VIC'], [2013, 9999, null]]);
+    const mixed = await xlsx([
+      ['code', 'suburb', 'state'],
+      [2011, 'Bondi', 'NSW'],
+      [null, null, null],
+      [2012, 'Bondi', 'VIC'],
+      [2013, 9999, null],
+    ]);
     const refused = await upload(w, mixed, 'codes.xlsx');
     expect(refused.status).toBe(400);
-    expect(refused.body.details.report.map((r) => [r.row, r.status])).toEqual([[2, 'created'], [4, 'rejected'], [5, 'rejected']]);
+    expect(refused.body.details.report.map((r) => [r.row, r.status])).toEqual([
+      [2, 'created'],
+      [4, 'rejected'],
+      [5, 'rejected'],
+    ]);
     expect(refused.body.details.report[1].reason).toContain(`unknown suburb "Bondi" in state ${w.vic}`);
     expect(refused.body.details.report[2].reason).toContain('unknown suburb 9999');
     expect(await pincodeCount(w)).toBe(before);

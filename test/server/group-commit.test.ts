@@ -26,7 +26,10 @@ async function driverWorld(t: TestApp, hawbs: string[], foreign: string[] = []) 
   }
   const assign = async (to: number, list: string[]) => {
     if (!list.length) return;
-    const res = await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: to, packages: list.map((h) => ids.get(h)) });
+    const res = await t.json('POST', '/api/assign-package/assign-driver/', admin.token, {
+      driver: to,
+      packages: list.map((h) => ids.get(h)),
+    });
     expect(res.status).toBe(200);
   };
   await assign(driver.id, hawbs);
@@ -34,10 +37,20 @@ async function driverWorld(t: TestApp, hawbs: string[], foreign: string[] = []) 
   return { admin, driver, ids };
 }
 
-const statusOf = async (t: TestApp, hawb: string) => (await t.db.select({ status: pkg.status }).from(pkg).where(eq(pkg.hawb, hawb)).get())?.status;
+const statusOf = async (t: TestApp, hawb: string) =>
+  (await t.db.select({ status: pkg.status }).from(pkg).where(eq(pkg.hawb, hawb)).get())?.status;
 const eventsOf = (t: TestApp, id: number, action: string) =>
-  t.db.select().from(packageEvent).where(and(eq(packageEvent.package_id, id), eq(packageEvent.action, action))).all();
-const answerOf = (t: TestApp, name: string) => t.db.select().from(idempotencyKey).where(eq(idempotencyKey.key, `${name}-${process.pid}`)).get();
+  t.db
+    .select()
+    .from(packageEvent)
+    .where(and(eq(packageEvent.package_id, id), eq(packageEvent.action, action)))
+    .all();
+const answerOf = (t: TestApp, name: string) =>
+  t.db
+    .select()
+    .from(idempotencyKey)
+    .where(eq(idempotencyKey.key, `${name}-${process.pid}`))
+    .get();
 
 /** Counts COMMITs through the batcher's test seam; `failNext` makes the next one fail as a full disk would. */
 function commitProbe() {
@@ -68,17 +81,23 @@ describe('group commit', () => {
     try {
       const { token } = await callApi<{ token: string }>(srv.baseUrl, 'POST', 'auth/web-login/', null, ADMIN);
       const n = 300;
-      const answers = await Promise.all(Array.from({ length: n }, async (_, i) => {
-        const res = await fetch(new URL('package/', srv.baseUrl), {
-          method: 'POST', body: JSON.stringify({ hawb: `GK${String(i).padStart(4, '0')}`, customer_name: 'Burst' }),
-          headers: {
-            authorization: `Bearer ${token}`, 'content-type': 'application/json',
-            'idempotency-key': `gk-${i}-${process.pid}`, 'x-device-id': 'gk-device', 'x-device-seq': String(i + 1),
-          },
-        });
-        await res.arrayBuffer();
-        return res.status;
-      }));
+      const answers = await Promise.all(
+        Array.from({ length: n }, async (_, i) => {
+          const res = await fetch(new URL('package/', srv.baseUrl), {
+            method: 'POST',
+            body: JSON.stringify({ hawb: `GK${String(i).padStart(4, '0')}`, customer_name: 'Burst' }),
+            headers: {
+              authorization: `Bearer ${token}`,
+              'content-type': 'application/json',
+              'idempotency-key': `gk-${i}-${process.pid}`,
+              'x-device-id': 'gk-device',
+              'x-device-seq': String(i + 1),
+            },
+          });
+          await res.arrayBuffer();
+          return res.status;
+        }),
+      );
       await srv.kill();
       expect(answers.filter((s) => s !== 201)).toEqual([]);
 
@@ -97,35 +116,38 @@ describe('group commit', () => {
     }
   }, 240_000);
 
-  sqliteOnly('writes arriving together share one COMMIT; a business rejection among them undoes only itself and stays recorded', async () => {
-    const probe = commitProbe();
-    const t = await makeApp({ writeBatch: probe });
-    const mine = ['GB1', 'GB2', 'GB3', 'GB4', 'GB5'];
-    const { driver, ids } = await driverWorld(t, mine, ['GBX']);
-    const scan = (barcode: string, name: string) =>
-      t.json<{ code?: string }>('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode }, key(name));
+  sqliteOnly(
+    'writes arriving together share one COMMIT; a business rejection among them undoes only itself and stays recorded',
+    async () => {
+      const probe = commitProbe();
+      const t = await makeApp({ writeBatch: probe });
+      const mine = ['GB1', 'GB2', 'GB3', 'GB4', 'GB5'];
+      const { driver, ids } = await driverWorld(t, mine, ['GBX']);
+      const scan = (barcode: string, name: string) =>
+        t.json<{ code?: string }>('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode }, key(name));
 
-    probe.commits = 0;
-    const answers = await Promise.all([...mine.slice(0, 2), 'GBX', ...mine.slice(2)].map((h) => scan(h, `gb-${h}`)));
-    expect(probe.commits).toBe(1);
-    expect(answers.map((a) => a.status)).toEqual([200, 200, 409, 200, 200, 200]);
-    expect(answers[2]!.body.code).toBe('conflict');
+      probe.commits = 0;
+      const answers = await Promise.all([...mine.slice(0, 2), 'GBX', ...mine.slice(2)].map((h) => scan(h, `gb-${h}`)));
+      expect(probe.commits).toBe(1);
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 409, 200, 200, 200]);
+      expect(answers[2]!.body.code).toBe('conflict');
 
-    for (const h of mine) {
-      expect(await statusOf(t, h)).toBe('out_for_delivery');
-      expect(await eventsOf(t, ids.get(h)!, 'inbound_scan')).toHaveLength(1);
-    }
-    // The refused one: no effect, but its refusal and its answer are kept.
-    expect(await statusOf(t, 'GBX')).toBe('assigned');
-    expect(await eventsOf(t, ids.get('GBX')!, 'inbound_scan')).toHaveLength(0);
-    expect(await eventsOf(t, ids.get('GBX')!, 'scan_rejected')).toHaveLength(1);
-    expect((await answerOf(t, 'gb-GBX'))?.status).toBe(409);
+      for (const h of mine) {
+        expect(await statusOf(t, h)).toBe('out_for_delivery');
+        expect(await eventsOf(t, ids.get(h)!, 'inbound_scan')).toHaveLength(1);
+      }
+      // The refused one: no effect, but its refusal and its answer are kept.
+      expect(await statusOf(t, 'GBX')).toBe('assigned');
+      expect(await eventsOf(t, ids.get('GBX')!, 'inbound_scan')).toHaveLength(0);
+      expect(await eventsOf(t, ids.get('GBX')!, 'scan_rejected')).toHaveLength(1);
+      expect((await answerOf(t, 'gb-GBX'))?.status).toBe(409);
 
-    const again = await scan('GBX', 'gb-GBX');
-    expect(again.status).toBe(409);
-    expect(again.res.headers.get('idempotent-replayed')).toBe('true');
-    expect(await eventsOf(t, ids.get('GBX')!, 'scan_rejected')).toHaveLength(1);
-  });
+      const again = await scan('GBX', 'gb-GBX');
+      expect(again.status).toBe(409);
+      expect(again.res.headers.get('idempotent-replayed')).toBe('true');
+      expect(await eventsOf(t, ids.get('GBX')!, 'scan_rejected')).toHaveLength(1);
+    },
+  );
 
   sqliteOnly('idempotent twins racing in one batch are applied once and all get its answer', async () => {
     const probe = commitProbe();
@@ -134,8 +156,9 @@ describe('group commit', () => {
     const headers = { ...key('gt-twin'), 'x-device-seq': '7' };
 
     probe.commits = 0;
-    const twins = await Promise.all(Array.from({ length: 5 }, () =>
-      t.json('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: 'GT1' }, headers)));
+    const twins = await Promise.all(
+      Array.from({ length: 5 }, () => t.json('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: 'GT1' }, headers)),
+    );
     expect(probe.commits).toBe(1);
     expect(twins.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
     expect(twins.filter((a) => a.res.headers.get('idempotent-replayed') === 'true')).toHaveLength(4);
@@ -147,8 +170,9 @@ describe('group commit', () => {
 
     // Twins creating a parcel: one parcel.
     const admin = await t.login('admin');
-    const creates = await Promise.all(Array.from({ length: 4 }, () =>
-      t.json('POST', '/api/package/', admin.token, { hawb: 'GT-NEW' }, key('gt-create'))));
+    const creates = await Promise.all(
+      Array.from({ length: 4 }, () => t.json('POST', '/api/package/', admin.token, { hawb: 'GT-NEW' }, key('gt-create'))),
+    );
     expect(creates.map((a) => a.status)).toEqual([201, 201, 201, 201]);
     expect(await t.db.select().from(pkg).where(eq(pkg.hawb, 'GT-NEW')).all()).toHaveLength(1);
   });
@@ -159,16 +183,25 @@ describe('group commit', () => {
     const { driver, admin, ids } = await driverWorld(t, ['GF1']);
     const before = (await t.json<{ count: number }>('GET', '/api/package/', admin.token)).body.count;
     const creates = ['GF-A', 'GF-B', 'GF-C'];
-    const send = () => Promise.all([
-      ...creates.map((hawb) => t.json<{ code: string }>('POST', '/api/package/', admin.token, { hawb }, key(`gf-${hawb}`))),
-      t.json<{ code: string }>('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: 'GF1' }, { ...key('gf-scan'), 'x-device-seq': '3' }),
-    ]);
+    const send = () =>
+      Promise.all([
+        ...creates.map((hawb) => t.json<{ code: string }>('POST', '/api/package/', admin.token, { hawb }, key(`gf-${hawb}`))),
+        t.json<{ code: string }>(
+          'POST',
+          '/api/scan-package-api/inbound-scan/',
+          driver.token,
+          { barcode: 'GF1' },
+          { ...key('gf-scan'), 'x-device-seq': '3' },
+        ),
+      ]);
 
     probe.commits = 0;
     probe.failNext = true;
     // A list read while the batch is open sees its rows; it must not answer them, since they vanish.
     let read: Promise<{ status: number; body: { code?: string; count?: number } }> | undefined;
-    probe.duringCommit = () => { read = t.json('GET', '/api/package/', admin.token); };
+    probe.duringCommit = () => {
+      read = t.json('GET', '/api/package/', admin.token);
+    };
     const failed = await send();
     expect(probe.commits).toBe(1);
     for (const f of failed) {
@@ -196,25 +229,32 @@ describe('group commit', () => {
     expect(await statusOf(t, 'GF1')).toBe('out_for_delivery');
   });
 
-  sqliteOnly('a statement that makes SQLite undo the whole transaction (database full) fails the units before it too: no 201 is lost', async () => {
-    const t = await makeApp();
-    const admin = await t.login('admin');
-    const pages = sqliteOf(t.db)!.pragma('page_count', { simple: true }) as number;
-    // Room for a few parcels: the first fits, a later one of the same batch does not. A plain insert
-    // (the stored answer) that fails for lack of a page makes SQLite roll back the whole transaction.
-    sqliteOf(t.db)!.pragma(`max_page_count = ${pages + 3}`);
-    const hawbs = Array.from({ length: 30 }, (_, i) => `GP-${i}`);
-    const answers = await Promise.all(hawbs.map((hawb) =>
-      t.json('POST', '/api/package/', admin.token, { hawb, description_of_goods: 'z'.repeat(900) }, key(`gp-${hawb}`))));
-    const statuses = answers.map((a) => a.status);
-    expect(statuses.filter((s) => s !== 201 && s !== 503)).toEqual([]);
-    expect(t.app.deps.writes.failures).toBeGreaterThan(0);
-    // The first one fitted, yet its batch was lost with the one that did not: it must not say 201.
-    expect(statuses[0]).toBe(503);
-    // Every 201 is there, every 503 left nothing.
-    for (const [i, hawb] of hawbs.entries()) expect({ hawb, kept: (await statusOf(t, hawb)) !== undefined }).toEqual({ hawb, kept: statuses[i] === 201 });
-    sqliteOf(t.db)!.pragma(`max_page_count = ${pages * 100}`);
-    expect((await t.json('POST', '/api/package/', admin.token, { hawb: 'GP-after' })).status).toBe(201);
-    expect(sqliteOf(t.db)!.pragma('integrity_check', { simple: true })).toBe('ok');
-  });
+  sqliteOnly(
+    'a statement that makes SQLite undo the whole transaction (database full) fails the units before it too: no 201 is lost',
+    async () => {
+      const t = await makeApp();
+      const admin = await t.login('admin');
+      const pages = sqliteOf(t.db)!.pragma('page_count', { simple: true }) as number;
+      // Room for a few parcels: the first fits, a later one of the same batch does not. A plain insert
+      // (the stored answer) that fails for lack of a page makes SQLite roll back the whole transaction.
+      sqliteOf(t.db)!.pragma(`max_page_count = ${pages + 3}`);
+      const hawbs = Array.from({ length: 30 }, (_, i) => `GP-${i}`);
+      const answers = await Promise.all(
+        hawbs.map((hawb) =>
+          t.json('POST', '/api/package/', admin.token, { hawb, description_of_goods: 'z'.repeat(900) }, key(`gp-${hawb}`)),
+        ),
+      );
+      const statuses = answers.map((a) => a.status);
+      expect(statuses.filter((s) => s !== 201 && s !== 503)).toEqual([]);
+      expect(t.app.deps.writes.failures).toBeGreaterThan(0);
+      // The first one fitted, yet its batch was lost with the one that did not: it must not say 201.
+      expect(statuses[0]).toBe(503);
+      // Every 201 is there, every 503 left nothing.
+      for (const [i, hawb] of hawbs.entries())
+        expect({ hawb, kept: (await statusOf(t, hawb)) !== undefined }).toEqual({ hawb, kept: statuses[i] === 201 });
+      sqliteOf(t.db)!.pragma(`max_page_count = ${pages * 100}`);
+      expect((await t.json('POST', '/api/package/', admin.token, { hawb: 'GP-after' })).status).toBe(201);
+      expect(sqliteOf(t.db)!.pragma('integrity_check', { simple: true })).toBe('ok');
+    },
+  );
 });

@@ -14,7 +14,10 @@ describe('cold storage: reads served by the lookups the mover keeps', () => {
     const w = await richWorld();
     const { t, admin, driver, shipper, other, ids, back } = w;
     const get = <T = Json>(path: string, token: string | null = admin.token) => t.json<T>('GET', path, token);
-    const post = async (path: string, body: Json = {}) => { const r = await t.json<Json>('POST', path, null, body); return { status: r.status, body: r.body }; };
+    const post = async (path: string, body: Json = {}) => {
+      const r = await t.json<Json>('POST', path, null, body);
+      return { status: r.status, body: r.body };
+    };
 
     // Tracking links of a delivered parcel with proof (not rated), a rated one, a cancelled one and one returned to its sender.
     const tokens: string[] = [];
@@ -26,9 +29,16 @@ describe('cold storage: reads served by the lookups the mover keeps', () => {
     const [proofToken, ratedToken, cancelledToken] = tokens as [string, string, string, string];
     // The cancelled parcel's recipient stops messages while it is hot.
     expect((await post(`/api/public/track/${cancelledToken}/opt-out/`)).status).toBe(200);
-    const page = async (token: string) => { const r = await get<Json>(`/api/public/track/${token}/`, null); return [r.status, r.body]; };
-    const photoUrl = async () => ((await get<{ proof: { photos: { url: string }[] } }>(`/api/public/track/${proofToken}/`, null)).body.proof.photos[0]?.url ?? '');
-    const file = async (url: string) => { const r = await t.call('GET', url, null); return [r.status, Buffer.from(await r.arrayBuffer()).toString('hex')]; };
+    const page = async (token: string) => {
+      const r = await get<Json>(`/api/public/track/${token}/`, null);
+      return [r.status, r.body];
+    };
+    const photoUrl = async () =>
+      (await get<{ proof: { photos: { url: string }[] } }>(`/api/public/track/${proofToken}/`, null)).body.proof.photos[0]?.url ?? '';
+    const file = async (url: string) => {
+      const r = await t.call('GET', url, null);
+      return [r.status, Buffer.from(await r.arrayBuffer()).toString('hex')];
+    };
     const tomorrow = () => new Date(t.clock.now() + DAY_MS).toISOString().slice(0, 10);
     /** What a recipient's changes answer: those that change nothing on a final parcel. */
     const refusals = async () => ({
@@ -48,7 +58,9 @@ describe('cold storage: reads served by the lookups the mover keeps', () => {
       noPage: await page('AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'),
       // All-time counts: the office dashboard and each caller's own.
       total: (await get<{ packages: { total: number } }>('/api/dashboard/count/')).body.packages.total,
-      counts: await Promise.all([admin, shipper, driver, other].map(async (p) => (await get('/api/assign-package/dashboard-count/', p.token)).body)),
+      counts: await Promise.all(
+        [admin, shipper, driver, other].map(async (p) => (await get('/api/assign-package/dashboard-count/', p.token)).body),
+      ),
       // A driver's history: theirs, paged, filtered; staff's views of it.
       history: await history('page_size=50'),
       historyPages: await Promise.all([1, 2, 3].map((n) => history(`page_size=3&page=${n}`))),
@@ -67,7 +79,11 @@ describe('cold storage: reads served by the lookups the mover keeps', () => {
     const refusedBefore = await refusals();
     // Worth comparing: the hot reads found what they should.
     expect(before.pages.map((p) => p[0])).toEqual([200, 200, 200, 200]);
-    expect(before.pages[0]?.[1]).toMatchObject({ hawb: 'OLD-2', can_rate: true, proof: { recipient_name: 'Rita', photos: [{ mime: 'image/png' }] } });
+    expect(before.pages[0]?.[1]).toMatchObject({
+      hawb: 'OLD-2',
+      can_rate: true,
+      proof: { recipient_name: 'Rita', photos: [{ mime: 'image/png' }] },
+    });
     expect(before.pages[1]?.[1]).toMatchObject({ rating: { rating: 4, comment: 'Kind and quick' }, can_rate: false });
     expect(before.pages[2]?.[1]).toMatchObject({ status: 'cancelled', opted_out: true });
     expect(before.photo[0]).toBe(200);
@@ -76,7 +92,9 @@ describe('cold storage: reads served by the lookups the mover keeps', () => {
     expect(before.counts[0]).toMatchObject({ total: 9, by_status: { delivered: 6, cancelled: 1, returned_to_sender: 1, received: 1 } });
     expect((before.counts as { total: number }[]).map((c) => c.total)).toEqual([9, 9, 5, 0]);
     expect(before.history.count).toBe(6);
-    expect(before.historyPages.flatMap((p) => p.results).map((r) => (r.package as Json).hawb)).toEqual(before.history.results.map((r) => (r.package as Json).hawb));
+    expect(before.historyPages.flatMap((p) => p.results).map((r) => (r.package as Json).hawb)).toEqual(
+      before.history.results.map((r) => (r.package as Json).hawb),
+    );
     expect(before.historyDelivered.count).toBe(5);
     expect([before.historyDays.count, before.historyDays.results.length, before.historyBefore.count]).toEqual([6, 2, 0]);
     expect(before.historySearch.results.map((r) => [(r.package as Json).hawb, r.last_action])).toEqual([['OLD-8', 'return_scan']]);
@@ -92,7 +110,10 @@ describe('cold storage: reads served by the lookups the mover keeps', () => {
 
     const after = await reads();
     // The same answers, but that the unrated delivery's page no longer offers a rating (it would be refused).
-    const asMoved = (r: typeof before) => ({ ...r, pages: r.pages.map((p, i) => (i === 0 ? [p[0], { ...(p[1] as Json), can_rate: false }] : p)) });
+    const asMoved = (r: typeof before) => ({
+      ...r,
+      pages: r.pages.map((p, i) => (i === 0 ? [p[0], { ...(p[1] as Json), can_rate: false }] : p)),
+    });
     expect(after).toEqual(asMoved(before));
     expect(await refusals()).toEqual(refusedBefore);
     // Rating the unrated delivery is refused: the parcel is history and is never changed.
@@ -104,7 +125,9 @@ describe('cold storage: reads served by the lookups the mover keeps', () => {
     expect((await page(proofToken))[1]).toMatchObject({ opted_out: false });
     const stop = await post(`/api/public/track/${proofToken}/opt-out/`);
     expect(stop.status).toBe(200);
-    expect((await t.app.deps.db.select({ address: messageOptOut.address }).from(messageOptOut).all()).map((r) => r.address)).toEqual(['+61400000000']);
+    expect((await t.app.deps.db.select({ address: messageOptOut.address }).from(messageOptOut).all()).map((r) => r.address)).toEqual([
+      '+61400000000',
+    ]);
     expect(await page(proofToken)).toEqual([after.pages[0]?.[0], { ...(after.pages[0]?.[1] as Json), opted_out: true }]);
     // Another parcel's file is not on this page, hot or cold.
     expect((await t.call('GET', `/api/public/track/${ratedToken}/file/${(await photoUrl()).split('/').at(-2)}/`, null)).status).toBe(404);

@@ -13,13 +13,22 @@ async function routeWorld() {
   const { t, admin, driver, shipper, post } = w;
   const stops: number[] = [];
   for (const hawb of ['ROUTE-1', 'ROUTE-2', 'ROUTE-3']) {
-    const r = await post<{ id: number }>('/api/package/', shipper.token, { hawb, customer_name: `Customer ${hawb}`, customer_phone: '0400 000 000' });
+    const r = await post<{ id: number }>('/api/package/', shipper.token, {
+      hawb,
+      customer_name: `Customer ${hawb}`,
+      customer_phone: '0400 000 000',
+    });
     expect(r.status).toBe(201);
     stops.push(r.body.id);
     await w.move(r.body.id, 'received', 'receive', admin.id);
   }
   const day = new Date(t.clock.now()).toISOString().slice(0, 10);
-  const made = await post<{ route: { id: number } }>('/api/route/', admin.token, { name: 'Run A', date: day, driver: driver.id, packages: [stops[2], stops[0], stops[1]] });
+  const made = await post<{ route: { id: number } }>('/api/route/', admin.token, {
+    name: 'Run A',
+    date: day,
+    driver: driver.id,
+    packages: [stops[2], stops[0], stops[1]],
+  });
   expect(made.status, JSON.stringify(made.body)).toBe(201);
   for (const id of stops) await w.move(id, 'out_for_delivery', 'load', driver.id);
   for (const [i, id] of stops.slice(0, 2).entries()) {
@@ -28,7 +37,9 @@ async function routeWorld() {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
   }
   const reason = await post<{ id: number }>('/api/failed-delivery-status/', admin.token, { name: 'Closed' });
-  expect((await post(`/api/package-delivered/${stops[2]}/fail/`, driver.token, { failed_delivery_status: reason.body.id })).status).toBe(200);
+  expect((await post(`/api/package-delivered/${stops[2]}/fail/`, driver.token, { failed_delivery_status: reason.body.id })).status).toBe(
+    200,
+  );
   return { ...w, route: made.body.route.id, stops, day };
 }
 
@@ -80,7 +91,9 @@ describe('cold storage: lists across parcels read both sides', () => {
     // Worth comparing: the hot reads found what they should.
     expect(hawbs(before.proofs)).toEqual(['ROUTE-2', 'ROUTE-1', 'OLD-7', 'OLD-5', 'OLD-4', 'OLD-3', 'OLD-2', 'OLD-1']);
     expect(before.proofPages.flatMap(hawbs)).toEqual(hawbs(before.proofs));
-    expect(before.proofOne.results).toMatchObject([{ hawb: 'OLD-2', photo_one: { id: expect.any(Number) }, signature: { id: expect.any(Number) } }]);
+    expect(before.proofOne.results).toMatchObject([
+      { hawb: 'OLD-2', photo_one: { id: expect.any(Number) }, signature: { id: expect.any(Number) } },
+    ]);
     expect(before.proofsByOther.count).toBe(0);
     expect(before.deliveredByDay.count).toBe(7);
     expect(before.deliveredPages.flatMap(hawbs)).toEqual(hawbs(before.delivered));
@@ -90,7 +103,14 @@ describe('cold storage: lists across parcels read both sides', () => {
     expect(before.route).toMatchObject({ package_count: 3, done_count: 2 });
     expect((before.routePackages as { packages: Json[] }).packages.map((p) => p.hawb)).toEqual(['ROUTE-3', 'ROUTE-1', 'ROUTE-2']);
     expect(before.routeCount).toMatchObject({ total: 1, packages: { total: 3, delivered: 2, failed: 1, open: 1 } });
-    expect(before.pod).toMatchObject({ delivered: 2, failed: 1, results: [{ hawb: 'ROUTE-1', recipient_name: 'Rob 0' }, { hawb: 'ROUTE-2', recipient_name: 'Rob 1' }] });
+    expect(before.pod).toMatchObject({
+      delivered: 2,
+      failed: 1,
+      results: [
+        { hawb: 'ROUTE-1', recipient_name: 'Rob 0' },
+        { hawb: 'ROUTE-2', recipient_name: 'Rob 1' },
+      ],
+    });
 
     t.clock.advance(91 * DAY_MS);
     await again(t, [admin, driver, shipper, other], driver);

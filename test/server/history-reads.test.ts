@@ -15,7 +15,8 @@ describe('cold storage: every read of a moved parcel answers as before', () => {
     const get = <T = Json>(path: string, token = admin.token) => t.json<T>('GET', path, token);
     const deliveredDay = new Date(t.clock.now()).toISOString().slice(0, 10);
     const failedDay = new Date(t.clock.now() - DAY_MS).toISOString().slice(0, 10);
-    const returnsOf = async (token: string, q: Record<string, string>) => (await get<Page>(`/api/return-parcel/?${new URLSearchParams(q)}`, token)).body;
+    const returnsOf = async (token: string, q: Record<string, string>) =>
+      (await get<Page>(`/api/return-parcel/?${new URLSearchParams(q)}`, token)).body;
 
     const reads = async () => ({
       // The parcel's story (staff, its company, the driver who carried it) and the returns detail.
@@ -35,10 +36,12 @@ describe('cold storage: every read of a moved parcel answers as before', () => {
       completed: (await get<Page>(`/api/dashboard/completed-delivery/?date_from=${deliveredDay}&date_to=${deliveredDay}`)).body,
       completedAll: (await get('/api/dashboard/completed-delivery/?page_size=3&page=2')).body,
       completedByDriver: (await get(`/api/dashboard/completed-delivery/?date_from=${deliveredDay}`, driver.token)).body,
-      counts: await Promise.all([deliveredDay, failedDay].map(async (d) => {
-        const c = (await get<{ packages: Json }>(`/api/dashboard/count/?date=${d}`)).body.packages;
-        return [c.delivered_today, c.failed_today];
-      })),
+      counts: await Promise.all(
+        [deliveredDay, failedDay].map(async (d) => {
+          const c = (await get<{ packages: Json }>(`/api/dashboard/count/?date=${d}`)).body.packages;
+          return [c.delivered_today, c.failed_today];
+        }),
+      ),
       // The refusal list (the supervisor's) and the returns list (staff, the company, the driver).
       refused: (await get<{ results: Json[] }>(`/api/package-delivered/${ids[4]}/refused/`)).body.results,
       returns: await returnsOf(admin.token, {}),
@@ -49,12 +52,19 @@ describe('cold storage: every read of a moved parcel answers as before', () => {
 
     const before = await reads();
     // What is compared is worth comparing: the hot reads found the rows.
-    expect(before.proof).toMatchObject({ recipient_name: 'Rita', photo_one: { id: expect.any(Number) }, signature: { id: expect.any(Number) } });
+    expect(before.proof).toMatchObject({
+      recipient_name: 'Rita',
+      photo_one: { id: expect.any(Number) },
+      signature: { id: expect.any(Number) },
+    });
     expect(before.storyByDriver).toMatchObject({ attempts: [{ reason: 'Nobody home' }] });
     expect((before.ratingsByShipper as { results: { count: number }[] }).results.map((r) => r.count)).toEqual([1]);
     expect(before.completed.count).toBe(6);
     // Delivered: OLD-1..5 and OLD-7; failed: OLD-1 the day before, OLD-8 that day.
-    expect(before.counts).toEqual([[6, 1], [0, 1]]);
+    expect(before.counts).toEqual([
+      [6, 1],
+      [0, 1],
+    ]);
     expect(before.refused).toHaveLength(1);
     expect(before.returns.results.map((p) => p.hawb)).toEqual(['OLD-8']);
     expect(before.returnsByDriver.count).toBe(1);
@@ -83,12 +93,19 @@ describe('cold storage: every read of a moved parcel answers as before', () => {
     expect((await get(`/api/package-delivered/999999/refused/`)).status).toBe(404);
 
     // Proof of a moved parcel is read-only: 409 in_history, nothing changes.
-    const edit = await t.json<Json>('PATCH', `/api/photo-upload/${ids[1]}/`, admin.token, { photo_two: (before.proof as { photo_one: { id: number } }).photo_one.id });
+    const edit = await t.json<Json>('PATCH', `/api/photo-upload/${ids[1]}/`, admin.token, {
+      photo_two: (before.proof as { photo_one: { id: number } }).photo_one.id,
+    });
     expect(edit.status).toBe(409);
     expect(edit.body).toMatchObject({ code: 'conflict', details: { reason: 'in_history', package: ids[1] } });
     expect((await t.json('PATCH', `/api/package-delivered/${ids[1]}/`, admin.token, { recipient_name: 'Changed' })).status).toBe(409);
     expect((await t.json('DELETE', `/api/photo-upload/${ids[1]}/signature/`, admin.token)).status).toBe(409);
-    const upload = await t.call('POST', `/api/package-delivered/${ids[1]}/photo/`, driver.token, formOf({ file: png(9), slot: 'photo_three' }));
+    const upload = await t.call(
+      'POST',
+      `/api/package-delivered/${ids[1]}/photo/`,
+      driver.token,
+      formOf({ file: png(9), slot: 'photo_three' }),
+    );
     expect([upload.status, ((await upload.json()) as { details?: Json }).details?.reason]).toEqual([409, 'in_history']);
     expect((await t.json('PATCH', `/api/photo-upload/${ids[1]}/`, stranger.token, { note: 'x' })).status).toBe(404);
     expect((await get(`/api/photo-upload/${ids[1]}/`)).body).toEqual(before.proof);
@@ -105,7 +122,9 @@ describe('cold storage: the package list reads history only when its filter can 
     expect((await w.post('/api/package/', shipper.token, { hawb: 'NEW-1', customer_name: 'Nia New' })).status).toBe(201);
     expect(await moveToHistory(t.app.deps, { afterDays: 90 })).toEqual({ moved: 7, batches: 1 });
     const seen: string[] = [];
-    t.db.$engine.onStatement = (text) => { seen.push(text); };
+    t.db.$engine.onStatement = (text) => {
+      seen.push(text);
+    };
     /** The list's answer, and how many of its statements read history (by what they read). */
     const list = async (query: string, token = admin.token) => {
       seen.length = 0;

@@ -1,8 +1,17 @@
 import { count, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
-  deliveryAttempt, deliveryAttemptHistory, deliveryRecord, deliveryRecordHistory, packageEvent, packageHistory, packageHistoryActor, packageHistoryRow,
-  packageHistoryTally, packageHistoryToken, pkg,
+  deliveryAttempt,
+  deliveryAttemptHistory,
+  deliveryRecord,
+  deliveryRecordHistory,
+  packageEvent,
+  packageHistory,
+  packageHistoryActor,
+  packageHistoryRow,
+  packageHistoryTally,
+  packageHistoryToken,
+  pkg,
 } from '../../server/db/schema/index';
 import { atomically } from '../../server/db/atomically';
 import { DAY_MS, moveBatch, moveToHistory, parseHistoryAfterDays } from '../../server/services/history/move';
@@ -20,16 +29,30 @@ describe('cold storage (history)', () => {
     const companyListBefore = (await get<Page>('/api/package/?page_size=50', shipper.token)).body;
     const day = new Date(t.clock.now()).toISOString().slice(0, 10);
     const period = `from=2025-12-01&to=${day}`;
-    const reports = ['driver-kpi/', 'company-kpi/', 'company/', 'driver/delivery-report/', 'delivery/failed-report/', 'company/package-list/'];
-    const reportsOf = async (token: string) => Promise.all(reports.map(async (r) => {
-      const res = await get(`/api/report/${r}?${period}&page_size=100`, token);
-      expect(res.status, r).toBe(200);
-      return res.body;
-    }));
+    const reports = [
+      'driver-kpi/',
+      'company-kpi/',
+      'company/',
+      'driver/delivery-report/',
+      'delivery/failed-report/',
+      'company/package-list/',
+    ];
+    const reportsOf = async (token: string) =>
+      Promise.all(
+        reports.map(async (r) => {
+          const res = await get(`/api/report/${r}?${period}&page_size=100`, token);
+          expect(res.status, r).toBe(200);
+          return res.body;
+        }),
+      );
     const reportsBefore = await reportsOf(admin.token);
     const companyReportsBefore = await reportsOf(shipper.token);
     const trackBefore = (await t.json('GET', '/api/track/OLD-1/', null)).body;
-    const invoice = await t.json<{ id: number; lines: Json[] }>('POST', '/api/invoice/generate-invoice/', admin.token, { company: w.co, period_from: '2026-01-01', period_to: '2026-01-31' });
+    const invoice = await t.json<{ id: number; lines: Json[] }>('POST', '/api/invoice/generate-invoice/', admin.token, {
+      company: w.co,
+      period_from: '2026-01-01',
+      period_to: '2026-01-31',
+    });
     expect(invoice.status).toBe(201);
     expect(invoice.body.lines.map((l) => l.hawb)).toContain('OLD-1');
     const money = async () => ({
@@ -55,8 +78,12 @@ describe('cold storage (history)', () => {
     expect(await rows(t, deliveryAttempt)).toBe(0);
     expect(await rows(t, deliveryAttemptHistory)).toBe(1);
     // Only the open parcel's events stay hot.
-    expect((await t.db.select({ n: count() }).from(packageEvent).where(eq(packageEvent.package_id, w.open)).get())?.n).toBe(await rows(t, packageEvent));
-    expect((await t.db.select({ n: count() }).from(packageHistoryRow).where(eq(packageHistoryRow.source, 'package_event')).get())?.n).toBeGreaterThan(7);
+    expect((await t.db.select({ n: count() }).from(packageEvent).where(eq(packageEvent.package_id, w.open)).get())?.n).toBe(
+      await rows(t, packageEvent),
+    );
+    expect(
+      (await t.db.select({ n: count() }).from(packageHistoryRow).where(eq(packageHistoryRow.source, 'package_event')).get())?.n,
+    ).toBeGreaterThan(7);
     // A second run moves nothing more.
     expect(await moveToHistory(t.app.deps, { afterDays: 90 })).toEqual({ moved: 0, batches: 0 });
 
@@ -71,8 +98,18 @@ describe('cold storage (history)', () => {
     expect((await get<Page>('/api/package/?page_size=50', shipper.token)).body).toEqual(companyListBefore);
     expect((await get<Page>('/api/package/?search=OLD-3')).body.results.map((p) => p.hawb)).toEqual(['OLD-3']);
     expect((await get<Page>('/api/package/?search=Customer%20OLD-4')).body.results.map((p) => p.hawb)).toEqual(['OLD-4']);
-    expect((await get<Page>('/api/package/?status=delivered&ordering=hawb')).body.results.map((p) => p.hawb)).toEqual(['OLD-1', 'OLD-2', 'OLD-3', 'OLD-4', 'OLD-5', 'OLD-7']);
-    expect((await get<Page>('/api/package/?search=OLD&ordering=-hawb&page=2&page_size=2')).body.results.map((p) => p.hawb)).toEqual(['OLD-5', 'OLD-4']);
+    expect((await get<Page>('/api/package/?status=delivered&ordering=hawb')).body.results.map((p) => p.hawb)).toEqual([
+      'OLD-1',
+      'OLD-2',
+      'OLD-3',
+      'OLD-4',
+      'OLD-5',
+      'OLD-7',
+    ]);
+    expect((await get<Page>('/api/package/?search=OLD&ordering=-hawb&page=2&page_size=2')).body.results.map((p) => p.hawb)).toEqual([
+      'OLD-5',
+      'OLD-4',
+    ]);
     expect((await get<Page>('/api/package/?search=OLD-3', other.token)).body.count).toBe(0);
 
     // Reports over the period: the same figures.
@@ -109,11 +146,18 @@ describe('cold storage job', () => {
 
     // A batch whose unit fails after moving (a crash before COMMIT) leaves nothing moved.
     const now = t.clock.now();
-    await expect(atomically(t.app.deps, async () => {
-      expect(await moveBatch(t.db, now, now - 90 * DAY_MS, 3)).toBe(3);
-      throw new Error('power cut');
-    })).rejects.toThrow('power cut');
-    expect([await rows(t, pkg), await rows(t, packageHistory), await rows(t, packageHistoryRow), await rows(t, deliveryRecordHistory)]).toEqual([total, 0, 0, 0]);
+    await expect(
+      atomically(t.app.deps, async () => {
+        expect(await moveBatch(t.db, now, now - 90 * DAY_MS, 3)).toBe(3);
+        throw new Error('power cut');
+      }),
+    ).rejects.toThrow('power cut');
+    expect([
+      await rows(t, pkg),
+      await rows(t, packageHistory),
+      await rows(t, packageHistoryRow),
+      await rows(t, deliveryRecordHistory),
+    ]).toEqual([total, 0, 0, 0]);
     // The lookups are written in the same unit: nothing of them either, so the all-time counts stay exact.
     expect([await rows(t, packageHistoryToken), await rows(t, packageHistoryTally), await rows(t, packageHistoryActor)]).toEqual([0, 0, 0]);
     const allTime = async () => (await t.json<{ total: number }>('GET', '/api/assign-package/dashboard-count/', admin.token)).body.total;
@@ -124,12 +168,13 @@ describe('cold storage job', () => {
     const cold = (await t.db.select({ id: packageHistory.id }).from(packageHistory).all()).map((r) => r.id);
     expect(cold).toHaveLength(2);
     expect(ids).toEqual(expect.arrayContaining(cold));
-    expect(await rows(t, pkg) + await rows(t, packageHistory)).toBe(total);
+    expect((await rows(t, pkg)) + (await rows(t, packageHistory))).toBe(total);
     expect(await allTime()).toBe(total);
     for (const id of ids) {
       const isCold = cold.includes(id);
       const hotEvents = (await t.db.select({ n: count() }).from(packageEvent).where(eq(packageEvent.package_id, id)).get())?.n ?? 0;
-      const coldEvents = (await t.db.select({ n: count() }).from(packageHistoryRow).where(eq(packageHistoryRow.package_id, id)).get())?.n ?? 0;
+      const coldEvents =
+        (await t.db.select({ n: count() }).from(packageHistoryRow).where(eq(packageHistoryRow.package_id, id)).get())?.n ?? 0;
       expect(isCold ? hotEvents : coldEvents, `parcel ${id} split between sides`).toBe(0);
       expect(isCold ? coldEvents : hotEvents).toBeGreaterThan(0);
       // Either way it answers as it did.
@@ -144,9 +189,17 @@ describe('cold storage job', () => {
 
     // The driver's device: a parcel in history is never sent again, and one it still held is removed
     // (as it would be once out of scope anyway); a fresh device gets none of them.
-    const next = await t.json<{ upserts: { packages: Json[] }; removes: { packages: number[] } }>('GET', `/api/sync/changes/?cursor=0`, driver.token);
+    const next = await t.json<{ upserts: { packages: Json[] }; removes: { packages: number[] } }>(
+      'GET',
+      `/api/sync/changes/?cursor=0`,
+      driver.token,
+    );
     expect(next.body.upserts.packages).toEqual([]);
-    const later = await t.json<{ upserts: { packages: Json[] }; removes: { packages: number[] } }>('GET', `/api/sync/changes/?cursor=1`, driver.token);
+    const later = await t.json<{ upserts: { packages: Json[] }; removes: { packages: number[] } }>(
+      'GET',
+      `/api/sync/changes/?cursor=1`,
+      driver.token,
+    );
     expect(later.body.upserts.packages).toEqual([]);
     expect(later.body.removes.packages).toEqual(expect.arrayContaining(ids.slice(0, 5)));
   });

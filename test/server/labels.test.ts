@@ -31,11 +31,21 @@ async function grey(pdf: string, dpi = 150): Promise<{ width: number; height: nu
 function decode(img: { width: number; height: number; data: Uint8Array }, formats: BarcodeFormat[]): string {
   const lum = new Uint8ClampedArray(img.data);
   const reader = new MultiFormatReader();
-  reader.setHints(new Map<DecodeHintType, unknown>([[DecodeHintType.POSSIBLE_FORMATS, formats], [DecodeHintType.TRY_HARDER, true]]));
+  reader.setHints(
+    new Map<DecodeHintType, unknown>([
+      [DecodeHintType.POSSIBLE_FORMATS, formats],
+      [DecodeHintType.TRY_HARDER, true],
+    ]),
+  );
   return reader.decode(new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(lum, img.width, img.height)))).getText();
 }
 
-const pages = (pdf: ArrayBuffer) => (Buffer.from(pdf).toString('latin1').match(/\/Type \/Page\b/g) ?? []).length;
+const pages = (pdf: ArrayBuffer) =>
+  (
+    Buffer.from(pdf)
+      .toString('latin1')
+      .match(/\/Type \/Page\b/g) ?? []
+  ).length;
 
 describe('shipping labels and manifests (PDF)', () => {
   it('prints one 4x6 label per piece with a scannable Code 128 and QR of the tracking number; A4 puts four on a sheet; scope and input are checked', async () => {
@@ -45,7 +55,15 @@ describe('shipping labels and manifests (PDF)', () => {
     const other = await t.login('company');
     const driver = await t.login('driver');
     const make = async (token: string, hawb: string, extra: Record<string, unknown> = {}) => {
-      const r = await t.json<{ id: number }>('POST', '/api/package/', token, { hawb, customer_name: 'Rita Recipient', customer_address: '12 King St, Newtown', customer_phone: '0400 111 222', postcode: 2042, weight: 2.5, ...extra });
+      const r = await t.json<{ id: number }>('POST', '/api/package/', token, {
+        hawb,
+        customer_name: 'Rita Recipient',
+        customer_address: '12 King St, Newtown',
+        customer_phone: '0400 111 222',
+        postcode: 2042,
+        weight: 2.5,
+        ...extra,
+      });
       expect(r.status).toBe(201);
       return r.body.id;
     };
@@ -76,7 +94,9 @@ describe('shipping labels and manifests (PDF)', () => {
     expect((await t.call('GET', `/api/package/labels/?ids=${a}&layout=letter`, admin.token)).status).toBe(400);
 
     // A driver's manifest: their open parcels in order, staff only.
-    expect((await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: [a, b] })).status).toBe(200);
+    expect((await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: [a, b] })).status).toBe(
+      200,
+    );
     const man = await t.call('GET', `/api/package/manifest/?driver=${driver.id}`, admin.token);
     expect(man.status).toBe(200);
     const manBytes = await man.arrayBuffer();

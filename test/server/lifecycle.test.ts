@@ -1,6 +1,16 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { country, deliveryAttempt, packageEvent, packagePhoto, pkg, scanException, state, suburb, zone } from '../../server/db/schema/index';
+import {
+  country,
+  deliveryAttempt,
+  packageEvent,
+  packagePhoto,
+  pkg,
+  scanException,
+  state,
+  suburb,
+  zone,
+} from '../../server/db/schema/index';
 import { makeApp, type TestApp } from '../helpers/app';
 
 // A PNG header is all the content sniffing needs; a distinct tail gives each file its own hash.
@@ -20,14 +30,28 @@ async function world() {
   const shipper = await t.login('company');
   const now = t.clock.now();
   const countryId = (await t.db.insert(country).values({ name: 'Australia', created_at: now, updated_at: now }).returning().get()).id;
-  const stateId = (await t.db.insert(state).values({ name: 'NSW', country_id: countryId, created_at: now, updated_at: now }).returning().get()).id;
+  const stateId = (
+    await t.db.insert(state).values({ name: 'NSW', country_id: countryId, created_at: now, updated_at: now }).returning().get()
+  ).id;
   const zoneId = (await t.db.insert(zone).values({ name: 'East', created_at: now, updated_at: now }).returning().get()).id;
-  const suburbId = (await t.db.insert(suburb).values({ name: 'Bondi', state_id: stateId, zone_id: zoneId, postcode: '2026', created_at: now, updated_at: now }).returning().get()).id;
+  const suburbId = (
+    await t.db
+      .insert(suburb)
+      .values({ name: 'Bondi', state_id: stateId, zone_id: zoneId, postcode: '2026', created_at: now, updated_at: now })
+      .returning()
+      .get()
+  ).id;
   const reason = await t.json<{ id: number }>('POST', '/api/failed-delivery-status/', admin.token, { name: 'Nobody home' });
   expect(reason.status).toBe(201);
 
   const parcel = async (hawb: string, extra: Record<string, unknown> = {}) => {
-    const res = await t.json<{ id: number }>('POST', '/api/package/', shipper.token, { hawb, customer_name: 'Rita Recipient', customer_phone: '0400 000 000', postcode: 2026, ...extra });
+    const res = await t.json<{ id: number }>('POST', '/api/package/', shipper.token, {
+      hawb,
+      customer_name: 'Rita Recipient',
+      customer_phone: '0400 000 000',
+      postcode: 2026,
+      ...extra,
+    });
     expect(res.status).toBe(201);
     return res.body.id;
   };
@@ -35,12 +59,14 @@ async function world() {
     const res = await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver, packages: ids });
     expect(res.status).toBe(200);
   };
-  const upload = (token: string, bytes: Uint8Array, clientId: string, kind = 'photo') => t.upload(token, bytes, { client_id: clientId, kind });
+  const upload = (token: string, bytes: Uint8Array, clientId: string, kind = 'photo') =>
+    t.upload(token, bytes, { client_id: clientId, kind });
   const status = (id: number) => t.db.select().from(pkg).where(eq(pkg.id, id)).get();
   return { t, admin, depot, supervisor, d1, d2, shipper, zoneId, suburbId, reasonId: reason.body.id, parcel, assign, upload, status };
 }
 
-const post = (t: TestApp, path: string, token: string, body: unknown, headers?: Record<string, string>) => t.json<Json>('POST', path, token, body, headers);
+const post = (t: TestApp, path: string, token: string, body: unknown, headers?: Record<string, string>) =>
+  t.json<Json>('POST', path, token, body, headers);
 
 describe('package lifecycle over HTTP', () => {
   it('created -> received (zone) -> assigned -> loaded -> delivered with five photos and a signature', async () => {
@@ -51,11 +77,20 @@ describe('package lifecycle over HTTP', () => {
 
     const landed = await post(t, '/api/scan-package-api/scan-assign-zone/', w.depot.token, { barcode: 'HAWB-1' });
     expect(landed.status).toBe(200);
-    expect(landed.body).toMatchObject({ zone: { id: w.zoneId, name: 'East' }, already_scanned: false, package: { status: 'received', landed: true, zone: w.zoneId } });
-    expect((await post(t, '/api/scan-package-api/scan-assign-zone/', w.depot.token, { barcode: 'HAWB-1' })).body.already_scanned).toBe(true);
+    expect(landed.body).toMatchObject({
+      zone: { id: w.zoneId, name: 'East' },
+      already_scanned: false,
+      package: { status: 'received', landed: true, zone: w.zoneId },
+    });
+    expect((await post(t, '/api/scan-package-api/scan-assign-zone/', w.depot.token, { barcode: 'HAWB-1' })).body.already_scanned).toBe(
+      true,
+    );
 
     await w.assign(w.d1.id, [id]);
-    const loaded = await post(t, '/api/scan-package-api/inbound-scan/', w.d1.token, { barcode: 'HAWB-1', occurred_at: '2026-01-05T08:30:00+10:00' });
+    const loaded = await post(t, '/api/scan-package-api/inbound-scan/', w.d1.token, {
+      barcode: 'HAWB-1',
+      occurred_at: '2026-01-05T08:30:00+10:00',
+    });
     expect(loaded.status).toBe(200);
     expect(loaded.body.package).toMatchObject({ status: 'out_for_delivery', is_scanned: true });
 
@@ -63,11 +98,20 @@ describe('package lifecycle over HTTP', () => {
     for (let i = 1; i <= 5; i++) photos.push(await w.upload(w.d1.token, i % 2 ? png(i) : jpeg(i), `photo-000${i}`));
     await w.upload(w.d1.token, png(99), 'signature-0001', 'signature');
     const done = await post(t, `/api/package-delivered/${id}/deliver/`, w.d1.token, {
-      recipient_name: 'Rita', note: 'Front door', photos: [photos[0], 'photo-0002', 'photo-0003', photos[3], 'photo-0005'], signature: 'signature-0001',
-      occurred_at: '2026-01-05T07:55:00Z', latitude: -33.89, longitude: 151.27,
+      recipient_name: 'Rita',
+      note: 'Front door',
+      photos: [photos[0], 'photo-0002', 'photo-0003', photos[3], 'photo-0005'],
+      signature: 'signature-0001',
+      occurred_at: '2026-01-05T07:55:00Z',
+      latitude: -33.89,
+      longitude: 151.27,
     });
     expect(done.status).toBe(200);
-    expect(done.body).toMatchObject({ flagged: false, package: { status: 'delivered' }, proof: { recipient_name: 'Rita', delivered: true, driver: { id: w.d1.id, name: 'Dana Driver' } } });
+    expect(done.body).toMatchObject({
+      flagged: false,
+      package: { status: 'delivered' },
+      proof: { recipient_name: 'Rita', delivered: true, driver: { id: w.d1.id, name: 'Dana Driver' } },
+    });
     const proof = done.body.proof as Record<string, { id: number } | null>;
     expect(['photo_one', 'photo_two', 'photo_three', 'photo_four', 'photo_five', 'signature'].every((s) => proof[s] != null)).toBe(true);
     expect(proof.photo_one?.id).toBe(photos[0]);
@@ -77,7 +121,13 @@ describe('package lifecycle over HTTP', () => {
     // Every change is an event with who, device time, received time, position, from and to.
     const events = await t.db.select().from(packageEvent).where(eq(packageEvent.package_id, id)).all();
     const delivered = events.find((e) => e.to_status === 'delivered');
-    expect(delivered).toMatchObject({ from_status: 'out_for_delivery', actor_id: w.d1.id, occurred_at: Date.parse('2026-01-05T07:55:00Z'), received_at: t.clock.now(), latitude: -33.89 });
+    expect(delivered).toMatchObject({
+      from_status: 'out_for_delivery',
+      actor_id: w.d1.id,
+      occurred_at: Date.parse('2026-01-05T07:55:00Z'),
+      received_at: t.clock.now(),
+      latitude: -33.89,
+    });
     expect(events.map((e) => e.to_status).filter(Boolean)).toEqual(['created', 'received', 'assigned', 'out_for_delivery', 'delivered']);
 
     // The recipient's tracking page shows states only.
@@ -94,7 +144,10 @@ describe('package lifecycle over HTTP', () => {
     await w.assign(w.d1.id, [id]);
     for (let attempt = 1; attempt <= 2; attempt++) {
       expect((await post(t, '/api/scan-package-api/inbound-scan/', w.d1.token, { barcode: 'HAWB-2' })).status).toBe(200);
-      const failed = await post(t, `/api/package-delivered/${id}/fail/`, w.d1.token, { failed_delivery_status: w.reasonId, note: `try ${attempt}` });
+      const failed = await post(t, `/api/package-delivered/${id}/fail/`, w.d1.token, {
+        failed_delivery_status: w.reasonId,
+        note: `try ${attempt}`,
+      });
       expect(failed.status).toBe(200);
       expect(failed.body).toMatchObject({ attempts: attempt, max_attempts: 3, must_return: false, package: { status: 'failed' } });
     }
@@ -130,7 +183,11 @@ describe('package lifecycle over HTTP', () => {
     const forced = await post(t, `/api/package-delivered/${id}/force-deliver/`, w.admin.token, { note: 'customer phoned' });
     expect(forced.status).toBe(409);
     expect(forced.body).toMatchObject({ code: 'invalid_transition', details: { reason: 'must_return' } });
-    const remaining = await t.json<{ pending_packages: { id: number }[] }>('GET', `/api/scan-package-api/${w.d1.id}/remaining-packages-list/`, w.d1.token);
+    const remaining = await t.json<{ pending_packages: { id: number }[] }>(
+      'GET',
+      `/api/scan-package-api/${w.d1.id}/remaining-packages-list/`,
+      w.d1.token,
+    );
     expect(remaining.status).toBe(200);
     expect(remaining.body.pending_packages.map((p) => p.id)).not.toContain(id);
 
@@ -144,7 +201,11 @@ describe('package lifecycle over HTTP', () => {
     expect(rts.status).toBe(200);
     expect((await w.status(id))?.status).toBe('returned_to_sender');
     // Final: nothing moves it any more.
-    const late = await post(t, '/api/return-parcel/depot-manager/', w.depot.token, { barcode: 'HAWB-3', outcome: 'redeliver', driver: w.d2.id });
+    const late = await post(t, '/api/return-parcel/depot-manager/', w.depot.token, {
+      barcode: 'HAWB-3',
+      outcome: 'redeliver',
+      driver: w.d2.id,
+    });
     expect(late.status).toBe(409);
     expect(late.body.details).toMatchObject({ status: 'returned_to_sender', reason: 'final' });
     expect(await t.db.select().from(deliveryAttempt).where(eq(deliveryAttempt.package_id, id)).all()).toHaveLength(3);
@@ -157,7 +218,11 @@ describe('package lifecycle over HTTP', () => {
     await w.assign(w.d1.id, [id]);
     await post(t, '/api/scan-package-api/inbound-scan/', w.d1.token, { barcode: 'HAWB-4' });
     await post(t, `/api/package-delivered/${id}/fail/`, w.d1.token, { failed_delivery_status: w.reasonId });
-    const res = await post(t, '/api/return-parcel/depot-manager/', w.depot.token, { barcode: 'HAWB-4', outcome: 'redeliver', driver: w.d2.id });
+    const res = await post(t, '/api/return-parcel/depot-manager/', w.depot.token, {
+      barcode: 'HAWB-4',
+      outcome: 'redeliver',
+      driver: w.d2.id,
+    });
     expect(res.status).toBe(200);
     expect(await w.status(id)).toMatchObject({ status: 'assigned', assigned_to_id: w.d2.id, attempts: 0 });
     expect((await post(t, '/api/scan-package-api/inbound-scan/', w.d2.token, { barcode: 'HAWB-4' })).status).toBe(200);
@@ -182,14 +247,16 @@ describe('package lifecycle over HTTP', () => {
     expect(tooLate.status).toBe(409);
     expect(tooLate.body).toMatchObject({ code: 'invalid_transition', details: { status: 'out_for_delivery' } });
     // Refusals stay on the record.
-    expect((await t.db.select().from(packageEvent).where(eq(packageEvent.package_id, b)).all()).some((e) => e.action === 'cancel_rejected')).toBe(true);
+    expect(
+      (await t.db.select().from(packageEvent).where(eq(packageEvent.package_id, b)).all()).some((e) => e.action === 'cancel_rejected'),
+    ).toBe(true);
 
     const other = await t.login('company');
     expect((await post(t, `/api/package/${b}/cancel/`, other.token, {})).status).toBe(404);
     expect((await post(t, `/api/package/${b}/cancel/`, w.d1.token, {})).status).toBe(403);
   });
 
-  it('refuses unknown codes, other drivers\' parcels and late conflicting actions, and records each', async () => {
+  it("refuses unknown codes, other drivers' parcels and late conflicting actions, and records each", async () => {
     const w = await world();
     const { t } = w;
     const id = await w.parcel('HAWB-7');
@@ -199,7 +266,9 @@ describe('package lifecycle over HTTP', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ success: false, code: 'not_found' });
     expect(unknown.body.message).toContain('NOPE-1');
-    expect(await t.db.select().from(scanException).all()).toMatchObject([{ code: 'NOPE-1', action: 'inbound', actor_id: w.d1.id, resolved: false }]);
+    expect(await t.db.select().from(scanException).all()).toMatchObject([
+      { code: 'NOPE-1', action: 'inbound', actor_id: w.d1.id, resolved: false },
+    ]);
 
     const foreign = await post(t, '/api/scan-package-api/inbound-scan/', w.d2.token, { barcode: 'HAWB-7' });
     expect(foreign.status).toBe(409);
@@ -210,7 +279,13 @@ describe('package lifecycle over HTTP', () => {
     await post(t, '/api/scan-package-api/inbound-scan/', w.d1.token, { barcode: 'HAWB-7' });
     expect((await post(t, `/api/package-delivered/${id}/deliver/`, w.d1.token, {})).status).toBe(200);
     // Final state wins: a later failure (say, replayed from another phone) changes nothing.
-    const late = await post(t, `/api/package-delivered/${id}/fail/`, w.d1.token, { failed_delivery_status: w.reasonId }, { 'Idempotency-Key': 'late-fail-0001' });
+    const late = await post(
+      t,
+      `/api/package-delivered/${id}/fail/`,
+      w.d1.token,
+      { failed_delivery_status: w.reasonId },
+      { 'Idempotency-Key': 'late-fail-0001' },
+    );
     expect(late.status).toBe(409);
     expect(late.body.details).toMatchObject({ status: 'delivered', reason: 'final' });
     expect((await w.status(id))?.status).toBe('delivered');
@@ -218,7 +293,13 @@ describe('package lifecycle over HTTP', () => {
     expect(actions).toContain('scan_rejected');
     expect(actions).toContain('fail_rejected');
     // The refusal is the stored answer of its key: replaying it repeats it.
-    const replay = await post(t, `/api/package-delivered/${id}/fail/`, w.d1.token, { failed_delivery_status: w.reasonId }, { 'Idempotency-Key': 'late-fail-0001' });
+    const replay = await post(
+      t,
+      `/api/package-delivered/${id}/fail/`,
+      w.d1.token,
+      { failed_delivery_status: w.reasonId },
+      { 'Idempotency-Key': 'late-fail-0001' },
+    );
     expect(replay.status).toBe(409);
     expect(replay.res.headers.get('Idempotent-Replayed')).toBe('true');
   });
@@ -232,13 +313,20 @@ describe('package lifecycle over HTTP', () => {
     await w.assign(w.d2.id, [id]);
     t.clock.advance(3600_000);
 
-    const done = await post(t, `/api/package-delivered/${id}/deliver/`, w.d1.token, { recipient_name: 'Rita', occurred_at: '2026-01-05T08:10:00Z' });
+    const done = await post(t, `/api/package-delivered/${id}/deliver/`, w.d1.token, {
+      recipient_name: 'Rita',
+      occurred_at: '2026-01-05T08:10:00Z',
+    });
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ flagged: true, package: { status: 'delivered', assigned_to_id: w.d1.id } });
     expect(await w.status(id)).toMatchObject({ flagged: true, delivered_at: Date.parse('2026-01-05T08:10:00Z') });
     expect((await w.status(id))?.flag_reason).toMatch(/Dana Driver.*reassigned to Eli Driver/);
 
-    const flagged = await t.json<{ count: number; results: { id: number }[] }>('GET', '/api/package-delivered/flagged/', w.supervisor.token);
+    const flagged = await t.json<{ count: number; results: { id: number }[] }>(
+      'GET',
+      '/api/package-delivered/flagged/',
+      w.supervisor.token,
+    );
     expect(flagged.body.count).toBe(1);
     expect(flagged.body.results[0]?.id).toBe(id);
     expect((await t.json('GET', '/api/package-delivered/flagged/', w.d1.token)).status).toBe(403);

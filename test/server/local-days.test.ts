@@ -6,8 +6,8 @@ import { makeApp } from '../helpers/app';
  * days. Sydney's clocks go back at 03:00 on 5 April 2026 (AEDT +11 to AEST +10): that day runs from
  * 4 April 13:00 UTC to 5 April 14:00 UTC, 25 hours.
  */
-describe('package list days are the business\'s local days', () => {
-  it('created_from/created_to cover Sydney\'s 25-hour day across the April change, not a UTC day', async () => {
+describe("package list days are the business's local days", () => {
+  it("created_from/created_to cover Sydney's 25-hour day across the April change, not a UTC day", async () => {
     const t = await makeApp();
     t.clock.set(Date.parse('2026-04-04T12:00:00Z'));
     const admin = await t.login('admin');
@@ -25,7 +25,10 @@ describe('package list days are the business\'s local days', () => {
       expect(r.status, JSON.stringify(r.body)).toBe(201);
     }
     const office = await t.login('admin');
-    const list = async (q: string) => (await t.json<{ results: { hawb: string }[] }>('GET', `/api/package/?ordering=created_at&${q}`, office.token)).body.results.map((p) => p.hawb);
+    const list = async (q: string) =>
+      (await t.json<{ results: { hawb: string }[] }>('GET', `/api/package/?ordering=created_at&${q}`, office.token)).body.results.map(
+        (p) => p.hawb,
+      );
     expect(await list('created_from=2026-04-05&created_to=2026-04-05')).toEqual(['EARLY', 'LATE']);
     expect(await list('created_from=2026-04-06')).toEqual(['AFTER']);
     expect(await list('created_to=2026-04-04')).toEqual(['BEFORE']);

@@ -22,19 +22,24 @@ describe('driver earnings', () => {
       expect(r.status).toBe(201);
       return r.body.id as number;
     };
-    await deliver(t, await make(a, rural), driver.id, at(5), 7);       // 450
-    await deliver(t, await make(a, metro), driver.id, at(5), 7);       // 600
-    await deliver(t, await make(b, rural), driver.id, at(21), 8);      // 500
-    await deliver(t, await make(b, rural), driver.id, at(2, 1), 8);    // February: outside
-    await deliver(t, await make(a, rural), colleague.id, at(6), 9);    // someone else's
-    await make(a, rural);                                        // not delivered
+    await deliver(t, await make(a, rural), driver.id, at(5), 7); // 450
+    await deliver(t, await make(a, metro), driver.id, at(5), 7); // 600
+    await deliver(t, await make(b, rural), driver.id, at(21), 8); // 500
+    await deliver(t, await make(b, rural), driver.id, at(2, 1), 8); // February: outside
+    await deliver(t, await make(a, rural), colleague.id, at(6), 9); // someone else's
+    await make(a, rural); // not delivered
 
-    await t.db.insert(deliveryRoute).values({ id: 7, name: 'North loop', date: '2026-01-05', driver_id: driver.id, created_at: at(1), updated_at: at(1) }).run();
+    await t.db
+      .insert(deliveryRoute)
+      .values({ id: 7, name: 'North loop', date: '2026-01-05', driver_id: driver.id, created_at: at(1), updated_at: at(1) })
+      .run();
     const q = '?from=2026-01-01&to=2026-01-31';
     const mine = await t.json<Json>('GET', `/api/dashboard/driver-earning/${q}`, driver.token);
     expect(mine.status).toBe(200);
     expect(mine.body).toMatchObject({
-      driver: driver.id, from: '2026-01-01', to: '2026-01-31',
+      driver: driver.id,
+      from: '2026-01-01',
+      to: '2026-01-31',
       totals: [{ currency: 'AUD', delivered_count: 3, unrated_count: 0, amount_cents: 1550 }],
       days: [
         { date: '2026-01-05', currency: 'AUD', delivered_count: 2, amount_cents: 1050 },
@@ -47,7 +52,10 @@ describe('driver earnings', () => {
       { route: 8, route_name: null, currency: 'AUD', delivered_count: 1, unrated_count: 0, amount_cents: 500 },
     ]);
     const companies = await t.json<Json>('GET', `/api/dashboard/driver-delivered-company/${q}`, driver.token);
-    expect((companies.body.companies as Json[]).map((c) => [c.company, c.delivered_count, c.amount_cents])).toEqual([[a.companyId, 2, 1050], [b.companyId, 1, 500]]);
+    expect((companies.body.companies as Json[]).map((c) => [c.company, c.delivered_count, c.amount_cents])).toEqual([
+      [a.companyId, 2, 1050],
+      [b.companyId, 1, 500],
+    ]);
 
     // February by default month, for staff asking about this driver.
     t.clock.set(at(3, 1));

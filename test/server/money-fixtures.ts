@@ -18,7 +18,8 @@ export async function moneyWorld(): Promise<MoneyWorld> {
   const now = t.clock.now();
   const metro = (await t.db.insert(zone).values({ name: 'Metro', created_at: now, updated_at: now }).returning().get()).id;
   const rural = (await t.db.insert(zone).values({ name: 'Rural', created_at: now, updated_at: now }).returning().get()).id;
-  const fragile = (await t.db.insert(packageType).values({ package_type: 'Fragile', created_at: now, updated_at: now }).returning().get()).id;
+  const fragile = (await t.db.insert(packageType).values({ package_type: 'Fragile', created_at: now, updated_at: now }).returning().get())
+    .id;
   return { t, admin, metro, rural, fragile };
 }
 
@@ -29,9 +30,24 @@ export async function moneyWorld(): Promise<MoneyWorld> {
 export async function suburbIn(t: TestApp, zoneId: number, postcode: string): Promise<void> {
   const now = t.clock.now();
   const stamp = { created_at: now, updated_at: now };
-  const au = (await t.db.insert(country).values({ name: `Land ${postcode}`, ...stamp }).returning().get()).id;
-  const st = (await t.db.insert(state).values({ name: `State ${postcode}`, country_id: au, ...stamp }).returning().get()).id;
-  await t.db.insert(suburb).values({ name: `Suburb ${postcode}`, state_id: st, zone_id: zoneId, postcode, ...stamp }).run();
+  const au = (
+    await t.db
+      .insert(country)
+      .values({ name: `Land ${postcode}`, ...stamp })
+      .returning()
+      .get()
+  ).id;
+  const st = (
+    await t.db
+      .insert(state)
+      .values({ name: `State ${postcode}`, country_id: au, ...stamp })
+      .returning()
+      .get()
+  ).id;
+  await t.db
+    .insert(suburb)
+    .values({ name: `Suburb ${postcode}`, state_id: st, zone_id: zoneId, postcode, ...stamp })
+    .run();
 }
 
 /** A company of the given billing type and a login for it. */
@@ -50,8 +66,11 @@ export function hawb(): string {
 
 /** Marks a parcel delivered by a driver at a time, as the delivery flow will (it is built elsewhere). */
 export async function deliver(t: TestApp, packageId: number, driverId: number, at: number, routeId: number | null = null): Promise<void> {
-  await t.db.update(pkg).set({ status: 'delivered', assigned_to_id: driverId, delivered_at: at, route_id: routeId, updated_at: at })
-    .where(eq(pkg.id, packageId)).run();
+  await t.db
+    .update(pkg)
+    .set({ status: 'delivered', assigned_to_id: driverId, delivered_at: at, route_id: routeId, updated_at: at })
+    .where(eq(pkg.id, packageId))
+    .run();
 }
 
 export type Json = Record<string, unknown>;

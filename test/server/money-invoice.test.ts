@@ -43,15 +43,30 @@ describe('postpaid invoices', () => {
     const inv = await gen({ company: co.companyId, period_from: '2026-01-01', period_to: '2026-01-31' });
     expect(inv.status).toBe(201);
     expect(inv.body).toMatchObject({
-      number: 'INV-2026-000001', kind: 'statement', status: 'issued', total_cents: 2000, total: '20.00', currency: 'AUD',
-      period_from: '2026-01-01', period_to: '2026-01-31', company: co.companyId,
+      number: 'INV-2026-000001',
+      kind: 'statement',
+      status: 'issued',
+      total_cents: 2000,
+      total: '20.00',
+      currency: 'AUD',
+      period_from: '2026-01-01',
+      period_to: '2026-01-31',
+      company: co.companyId,
     });
     const lines = inv.body.lines as Json[];
-    expect(lines.map((l) => [l.package, l.amount_cents])).toEqual([[ids[0], 1000], [ids[1], 1000], [ids[2], 1000], [ids[2], -1000]]);
+    expect(lines.map((l) => [l.package, l.amount_cents])).toEqual([
+      [ids[0], 1000],
+      [ids[1], 1000],
+      [ids[2], 1000],
+      [ids[2], -1000],
+    ]);
     expect((await gen({ company: co.companyId, period_from: '2026-01-01', period_to: '2026-01-31' })).status).toBe(409);
 
     const id = inv.body.id as number;
-    expect((await t.json<Json>('GET', `/api/invoice/${id}/`, co.token)).body).toMatchObject({ number: 'INV-2026-000001', lines: expect.any(Array) });
+    expect((await t.json<Json>('GET', `/api/invoice/${id}/`, co.token)).body).toMatchObject({
+      number: 'INV-2026-000001',
+      lines: expect.any(Array),
+    });
     expect((await t.json('GET', `/api/invoice/${id}/`, rival.token)).status).toBe(404);
     expect((await t.json<Page>('GET', '/api/invoice/', rival.token)).body.count).toBe(0);
     expect((await t.json<Page>('GET', '/api/invoice/?kind=statement&status=issued', co.token)).body.count).toBe(1);
@@ -89,9 +104,16 @@ describe('postpaid invoices', () => {
   it('a void statement is corrected by an adjustment; the adjustment list and CSV downloads show it, formula-safe', async () => {
     const { t, admin, co } = await postpaidJanuary();
     await t.db.update(company).set({ name: '=HYPERLINK("http://x")' }).where(eq(company.id, co.companyId)).run();
-    const inv = await t.json<Json>('POST', '/api/invoice/generate-invoice/', admin.token, { company: co.companyId, period_from: '2026-01-01', period_to: '2026-01-31' });
+    const inv = await t.json<Json>('POST', '/api/invoice/generate-invoice/', admin.token, {
+      company: co.companyId,
+      period_from: '2026-01-01',
+      period_to: '2026-01-31',
+    });
     const id = inv.body.id as number;
-    const voided = await t.json<Json>('POST', `/api/invoice/${id}/status-change/`, admin.token, { status: 'void', reason: 'Rate entered wrong' });
+    const voided = await t.json<Json>('POST', `/api/invoice/${id}/status-change/`, admin.token, {
+      status: 'void',
+      reason: 'Rate entered wrong',
+    });
     expect(voided.body).toMatchObject({ status: 'void', void_reason: 'Rate entered wrong', total_cents: 2000 });
     expect((voided.body.lines as Json[]).length).toBe(4);
 
@@ -99,10 +121,22 @@ describe('postpaid invoices', () => {
     expect((await adj({ company: co.companyId, direction: 'credit', amount_cents: 500, reason: 'x' }, co.token)).status).toBe(403);
     expect((await adj({ company: co.companyId, direction: 'credit', amount_cents: 500 })).status).toBe(400);
     expect((await adj({ company: co.companyId, direction: 'sideways', amount_cents: 500, reason: 'x' })).status).toBe(400);
-    const credit = await adj({ company: co.companyId, direction: 'credit', amount_cents: 500, reason: 'Overcharged in January', invoice: id });
+    const credit = await adj({
+      company: co.companyId,
+      direction: 'credit',
+      amount_cents: 500,
+      reason: 'Overcharged in January',
+      invoice: id,
+    });
     expect(credit.status).toBe(201);
     expect(credit.body).toMatchObject({
-      transaction: { kind: 'adjustment', amount_cents: 500, reason: 'Overcharged in January', created_by: admin.id, balance_after_cents: -1500 },
+      transaction: {
+        kind: 'adjustment',
+        amount_cents: 500,
+        reason: 'Overcharged in January',
+        created_by: admin.id,
+        balance_after_cents: -1500,
+      },
       note: { kind: 'adjustment', status: 'paid', total_cents: -500, corrects_invoice: id },
       wallet: { balance_cents: -1500 },
     });
@@ -136,7 +170,11 @@ describe('postpaid invoices', () => {
       const w = await ensureWallet(t, co.companyId);
       for (let i = 0; i < 640; i++) await append(t, w.id, { kind: 'charge', amount_cents: -(100 + (i % 7)), reference: `B${i}` });
     });
-    const inv = await t.json<Json>('POST', '/api/invoice/generate-invoice/', admin.token, { company: co.companyId, period_from: '2026-01-01', period_to: '2026-01-31' });
+    const inv = await t.json<Json>('POST', '/api/invoice/generate-invoice/', admin.token, {
+      company: co.companyId,
+      period_from: '2026-01-01',
+      period_to: '2026-01-31',
+    });
     expect(inv.status).toBe(201);
     const lines = inv.body.lines as Json[];
     expect(lines.length).toBe(640);
@@ -147,25 +185,49 @@ describe('postpaid invoices', () => {
     const { t, admin } = await moneyWorld();
     const co = await shipper(t, 'prepaid');
     await t.json('POST', '/api/wallet/prepaid-recharge-by-company/', admin.token, { company: co.companyId, amount_cents: 300 });
-    const over = await t.json<Json>('POST', '/api/wallet-adjustment/', admin.token, { company: co.companyId, direction: 'debit', amount_cents: 301, reason: 'fee' });
+    const over = await t.json<Json>('POST', '/api/wallet-adjustment/', admin.token, {
+      company: co.companyId,
+      direction: 'debit',
+      amount_cents: 301,
+      reason: 'fee',
+    });
     expect(over.status).toBe(409);
-    const ok = await t.json<Json>('POST', '/api/wallet-adjustment/', admin.token, { company: co.companyId, direction: 'debit', amount_cents: 300, reason: 'fee' });
+    const ok = await t.json<Json>('POST', '/api/wallet-adjustment/', admin.token, {
+      company: co.companyId,
+      direction: 'debit',
+      amount_cents: 300,
+      reason: 'fee',
+    });
     expect(ok.body).toMatchObject({ wallet: { balance_cents: 0 }, note: { total_cents: 300 } });
   });
 
   it('a postpaid payment settles a statement only for its exact total', async () => {
     const { t, admin, co } = await postpaidJanuary();
-    const inv = await t.json<Json>('POST', '/api/invoice/generate-invoice/', admin.token, { company: co.companyId, period_from: '2026-01-01', period_to: '2026-01-31' });
+    const inv = await t.json<Json>('POST', '/api/invoice/generate-invoice/', admin.token, {
+      company: co.companyId,
+      period_from: '2026-01-01',
+      period_to: '2026-01-31',
+    });
     const id = inv.body.id as number;
-    const wrong = await t.json('POST', '/api/wallet/postpaid-recharge-by-company/', admin.token, { company: co.companyId, amount_cents: 1999, invoice: id });
+    const wrong = await t.json('POST', '/api/wallet/postpaid-recharge-by-company/', admin.token, {
+      company: co.companyId,
+      amount_cents: 1999,
+      invoice: id,
+    });
     expect(wrong.status).toBe(409);
     const w = await t.json<Page>('GET', '/api/wallet/', admin.token);
     const walletId = w.body.results[0].id as number;
     const pay = await t.json<Json>('POST', `/api/wallet/${walletId}/postpaid-recharge/`, admin.token, { amount_cents: 2000, invoice: id });
     expect(pay.status).toBe(201);
-    expect(pay.body).toMatchObject({ transaction: { kind: 'payment', amount_cents: 2000 }, wallet: { balance_cents: 0 }, receipt: { kind: 'receipt' } });
+    expect(pay.body).toMatchObject({
+      transaction: { kind: 'payment', amount_cents: 2000 },
+      wallet: { balance_cents: 0 },
+      receipt: { kind: 'receipt' },
+    });
     expect((await t.json<Json>('GET', `/api/invoice/${id}/`, co.token)).body).toMatchObject({ status: 'paid' });
-    expect((await t.json('POST', `/api/wallet/${walletId}/postpaid-recharge/`, admin.token, { amount_cents: 2000, invoice: id })).status).toBe(409);
+    expect(
+      (await t.json('POST', `/api/wallet/${walletId}/postpaid-recharge/`, admin.token, { amount_cents: 2000, invoice: id })).status,
+    ).toBe(409);
     const onAccount = await t.json<Json>('POST', `/api/wallet/${walletId}/postpaid-recharge/`, admin.token, { amount_cents: 100 });
     expect(onAccount.body).toMatchObject({ wallet: { balance_cents: 100 } });
   });

@@ -53,14 +53,26 @@ describe('delivery rates and rate cards', () => {
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       return r.body;
     };
-    expect(await quote(other.token, { zone: metro, weight: 2 })).toMatchObject({ price_cents: 1000, price: 10, rate: metroLine, source: 'default', currency: 'AUD' });
+    expect(await quote(other.token, { zone: metro, weight: 2 })).toMatchObject({
+      price_cents: 1000,
+      price: 10,
+      rate: metroLine,
+      source: 'default',
+      currency: 'AUD',
+    });
     expect(await quote(other.token, { zone: rural, weight: 2 })).toMatchObject({ price_cents: 1000, rate: light });
     expect(await quote(other.token, { zone: rural, weight: 7 })).toMatchObject({ price_cents: 1400, rate: heavy, extra_units: 2 });
     // 50 x 40 x 30 cm / 5000 = 12 kg volumetric, heavier than the 1 kg it weighs.
-    expect(await quote(other.token, { zone: rural, weight: 1, length: 50, width: 40, height: 30 }))
-      .toMatchObject({ price_cents: 2400, chargeable_weight: 12, volumetric_weight: 12 });
+    expect(await quote(other.token, { zone: rural, weight: 1, length: 50, width: 40, height: 30 })).toMatchObject({
+      price_cents: 2400,
+      chargeable_weight: 12,
+      volumetric_weight: 12,
+    });
     // Zone beats package type; package type beats neither; names match case-insensitively.
-    expect(await quote(other.token, { zone: rural, weight: 1, pkg_type: 'FRAGILE' })).toMatchObject({ price_cents: 1500, rate: fragileLine });
+    expect(await quote(other.token, { zone: rural, weight: 1, pkg_type: 'FRAGILE' })).toMatchObject({
+      price_cents: 1500,
+      rate: fragileLine,
+    });
     expect(await quote(other.token, { zone: metro, weight: 1, package_type: fragile })).toMatchObject({ rate: metroLine });
     // A company with its own card is priced only from it, and cannot quote another's card.
     expect(await quote(own.token, { zone: metro, weight: 30 })).toMatchObject({ price_cents: 500, source: 'company' });
@@ -77,9 +89,17 @@ describe('delivery rates and rate cards', () => {
     expect((dflt.body.rates as Json[]).length).toBe(4);
     expect((await t.json('GET', `/api/delivery-rate/rate-card-by-company/${other.companyId}/`, own.token)).status).toBe(404);
 
-    const filtered = await t.json<{ count: number; results: Json[] }>('GET', `/api/delivery-rate/filter/?zone=${rural}&weight=7`, admin.token);
+    const filtered = await t.json<{ count: number; results: Json[] }>(
+      'GET',
+      `/api/delivery-rate/filter/?zone=${rural}&weight=7`,
+      admin.token,
+    );
     expect(filtered.body.results.map((r) => r.id).sort()).toEqual([heavy, fragileLine, ownLine].sort());
-    const forOwn = await t.json<{ count: number; results: Json[] }>('GET', `/api/delivery-rate/filter/?company=${own.companyId}`, admin.token);
+    const forOwn = await t.json<{ count: number; results: Json[] }>(
+      'GET',
+      `/api/delivery-rate/filter/?company=${own.companyId}`,
+      admin.token,
+    );
     expect(forOwn.body.results.map((r) => r.base_cents)).toEqual([500]);
     expect((await t.json('GET', '/api/delivery-rate/filter/?weight=heavy', admin.token)).status).toBe(400);
 
@@ -93,7 +113,12 @@ describe('delivery rates and rate cards', () => {
     const { t, admin } = await moneyWorld();
     const lb = await t.json<Json>('POST', '/api/unit-of-measurement/', admin.token, { name: 'Pound', symbol: 'lb', kg_factor: 0.45359237 });
     const co = await shipper(t, 'postpaid');
-    await t.json('POST', '/api/delivery-rate/', admin.token, { company: co.companyId, unit: lb.body.id, base_cents: 300, per_unit_cents: 50 });
+    await t.json('POST', '/api/delivery-rate/', admin.token, {
+      company: co.companyId,
+      unit: lb.body.id,
+      base_cents: 300,
+      per_unit_cents: 50,
+    });
     // 2 kg = 4.409 lb: five started pounds above the band start.
     const p = await t.json<Json>('POST', '/api/package/', co.token, { hawb: hawb(), weight: 2 });
     expect(p.status).toBe(201);
@@ -136,12 +161,24 @@ describe('driver delivery rates', () => {
     const { t, admin, metro } = await moneyWorld();
     const driver = await t.login('driver');
     const created = await t.json<Json>('POST', '/api/driver-delivery-rate/', admin.token, {
-      name: 'Standard', amount_cents: 450, effective_from: '2026-01-01',
+      name: 'Standard',
+      amount_cents: 450,
+      effective_from: '2026-01-01',
     });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ driver: null, amount_cents: 450, currency: 'AUD', effective_from: '2026-01-01T00:00:00.000Z', effective_to: null });
+    expect(created.body).toMatchObject({
+      driver: null,
+      amount_cents: 450,
+      currency: 'AUD',
+      effective_from: '2026-01-01T00:00:00.000Z',
+      effective_to: null,
+    });
     const special = await t.json<Json>('POST', '/api/driver-delivery-rate/', admin.token, {
-      driver: driver.id, zone: metro, amount_cents: 600, effective_from: '2026-01-01', effective_to: '2026-02-01',
+      driver: driver.id,
+      zone: metro,
+      amount_cents: 600,
+      effective_from: '2026-01-01',
+      effective_to: '2026-02-01',
     });
     expect(special.status).toBe(201);
     const list = await t.json<Page>(`GET`, `/api/driver-delivery-rate/?driver=${driver.id}`, admin.token);
@@ -149,7 +186,9 @@ describe('driver delivery rates', () => {
     const upd = await t.json<Json>('PATCH', `/api/driver-delivery-rate/${special.body.id}/`, admin.token, { amount_cents: 650 });
     expect(upd.body.amount_cents).toBe(650);
 
-    expect((await t.json('PATCH', `/api/driver-delivery-rate/${special.body.id}/`, admin.token, { effective_to: '2025-12-01' })).status).toBe(400);
+    expect(
+      (await t.json('PATCH', `/api/driver-delivery-rate/${special.body.id}/`, admin.token, { effective_to: '2025-12-01' })).status,
+    ).toBe(400);
     expect((await t.json('POST', '/api/driver-delivery-rate/', admin.token, { driver: admin.id, amount_cents: 1 })).status).toBe(400);
     expect((await t.json('POST', '/api/driver-delivery-rate/', admin.token, { amount_cents: '450' })).status).toBe(400);
 

@@ -15,14 +15,22 @@ describe('prepaid wallet', () => {
 
     const refused = await t.json<Json>('POST', '/api/package/', co.token, { hawb: hawb(), weight: 1 });
     expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({ success: false, code: 'conflict', details: { balance_cents: 0, required_cents: 1000, currency: 'AUD' } });
+    expect(refused.body).toMatchObject({
+      success: false,
+      code: 'conflict',
+      details: { balance_cents: 0, required_cents: 1000, currency: 'AUD' },
+    });
     expect(String(refused.body.message)).toMatch(/Insufficient wallet balance/);
     expect((await t.json<Page>('GET', '/api/package/', co.token)).body.count).toBe(0);
 
     // A company never credits itself; staff record the money received.
     const self = await t.json('POST', '/api/wallet/prepaid-recharge-by-company/', co.token, { company: co.companyId, amount_cents: 2500 });
     expect(self.status).toBe(403);
-    const top = await t.json<Json>('POST', '/api/wallet/prepaid-recharge-by-company/', admin.token, { company: co.companyId, amount_cents: 2500, reference: 'EFT 7781' });
+    const top = await t.json<Json>('POST', '/api/wallet/prepaid-recharge-by-company/', admin.token, {
+      company: co.companyId,
+      amount_cents: 2500,
+      reference: 'EFT 7781',
+    });
     expect(top.status).toBe(201);
     expect(top.body).toMatchObject({
       wallet: { company: co.companyId, balance_cents: 2500, balance: '25.00', billing_type: 'prepaid', available_cents: 2500 },
@@ -41,14 +49,20 @@ describe('prepaid wallet', () => {
 
     const byWallet = await t.json<Page>('GET', `/api/wallet/${walletId}/transaction/`, co.token);
     expect(byWallet.body.results.map((r) => [r.kind, r.amount_cents, r.balance_after_cents])).toEqual([
-      ['charge', -1000, 500], ['charge', -1000, 1500], ['recharge', 2500, 2500],
+      ['charge', -1000, 500],
+      ['charge', -1000, 1500],
+      ['recharge', 2500, 2500],
     ]);
     const mine = await t.json<Page>('GET', '/api/wallet/login-company-transaction/?kind=charge', co.token);
     expect(mine.body.count).toBe(2);
     expect(mine.body.results[0]).toMatchObject({ package: expect.any(Number), invoice: null });
 
     // Cancelling refunds the charge exactly once.
-    const row = await t.db.select().from(pkg).where(eq(pkg.id, first.body.id as number)).get();
+    const row = await t.db
+      .select()
+      .from(pkg)
+      .where(eq(pkg.id, first.body.id as number))
+      .get();
     if (!row) throw new Error('package missing');
     await atomically(t.app.deps, () => transition(t.db, t.clock.now(), row, 'cancelled', 'cancel', { userId: admin.id }));
     expect(await atomically(t.app.deps, () => refundPackage(t, row, admin.id))).toBeNull();
@@ -61,11 +75,14 @@ describe('prepaid wallet', () => {
     const check = (q: string, token = co.token) => t.json<Json>('GET', `/api/wallet/balance-check/${q}`, token);
     expect((await check('?amount_cents=1500')).body).toMatchObject({ sufficient: true, balance_cents: 1500 });
     expect((await check('?amount_cents=1501')).body).toMatchObject({ sufficient: false });
-    expect((await check(`?company=${co.companyId}&amount_cents=1`, admin.token)).body).toMatchObject({ sufficient: true, company: co.companyId });
+    expect((await check(`?company=${co.companyId}&amount_cents=1`, admin.token)).body).toMatchObject({
+      sufficient: true,
+      company: co.companyId,
+    });
     expect((await check(`?company=${rival.companyId}`)).status).toBe(404);
     expect((await check('?amount_cents=-1')).status).toBe(400);
 
-    const recharge = (byWallet.body.results[2].id) as number;
+    const recharge = byWallet.body.results[2].id as number;
     const receipt = await t.json<Json>('GET', `/api/wallet/transaction/${recharge}/invoice/`, co.token);
     expect(receipt.body).toMatchObject({ kind: 'receipt', total_cents: 2500 });
     expect((await t.json('GET', `/api/wallet/transaction/${byWallet.body.results[0].id}/invoice/`, co.token)).status).toBe(404);
@@ -83,7 +100,10 @@ describe('prepaid wallet', () => {
 
     // The cached balance is the sum of the ledger.
     const w = await t.db.select().from(wallet).where(eq(wallet.id, walletId)).get();
-    const sum = (await t.db.select().from(walletTxn).where(eq(walletTxn.wallet_id, walletId)).all()).reduce((s, x) => s + x.amount_cents, 0);
+    const sum = (await t.db.select().from(walletTxn).where(eq(walletTxn.wallet_id, walletId)).all()).reduce(
+      (s, x) => s + x.amount_cents,
+      0,
+    );
     expect(w?.balance_cents).toBe(sum);
   });
 
@@ -102,7 +122,9 @@ describe('prepaid wallet', () => {
     expect(ok.status).toBe(201);
     expect(ok.body.wallet).toMatchObject({ balance_cents: 700 });
     expect((await t.json('POST', `/api/wallet/${id}/postpaid-recharge/`, admin.token, { amount_cents: 700 })).status).toBe(409);
-    expect((await t.json('POST', '/api/wallet/prepaid-recharge-by-company/', admin.token, { company: post.companyId, amount_cents: 1 })).status).toBe(409);
+    expect(
+      (await t.json('POST', '/api/wallet/prepaid-recharge-by-company/', admin.token, { company: post.companyId, amount_cents: 1 })).status,
+    ).toBe(409);
     for (const amount of [0, -5, 1.5, '100', 1e15]) {
       const bad = await t.json<Json>('POST', `/api/wallet/${id}/prepaid-recharge/`, admin.token, { amount_cents: amount });
       expect(bad.status, String(amount)).toBe(400);
@@ -167,7 +189,9 @@ describe('concurrency', () => {
     await t.json('POST', '/api/delivery-rate/', admin.token, { base_cents: 350 });
     const co = await shipper(t, 'prepaid');
     await t.json('POST', '/api/wallet/prepaid-recharge-by-company/', admin.token, { company: co.companyId, amount_cents: 20 * 350 });
-    const answers = await Promise.all(Array.from({ length: 50 }, () => t.json('POST', '/api/package/', co.token, { hawb: hawb(), weight: 1 })));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => t.json('POST', '/api/package/', co.token, { hawb: hawb(), weight: 1 })),
+    );
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 201).length).toBe(20);
     expect(statuses.filter((s) => s === 409).length).toBe(30);

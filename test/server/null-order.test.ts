@@ -26,7 +26,9 @@ async function sqliteDb(): Promise<Db> {
   }
 }
 
-interface Hawbs { hawb: string }
+interface Hawbs {
+  hawb: string;
+}
 
 /** One world, and what each list answers (hawbs in order). */
 async function listsOf(t: TestApp): Promise<Record<string, string[]>> {
@@ -41,7 +43,8 @@ async function listsOf(t: TestApp): Promise<Record<string, string[]>> {
     await t.db.update(pkg).set({ sequence_no: seq }).where(eq(pkg.id, res.body.id)).run();
   }
   expect((await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: ids })).status).toBe(200);
-  for (const hawb of SCANNED) expect((await t.json('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: hawb })).status).toBe(200);
+  for (const hawb of SCANNED)
+    expect((await t.json('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: hawb })).status).toBe(200);
   const hawbs = (list: Hawbs[]) => list.map((p) => p.hawb);
   const get = async <T>(path: string, token: string) => {
     const res = await t.json<T>('GET', path, token);
@@ -49,8 +52,14 @@ async function listsOf(t: TestApp): Promise<Record<string, string[]>> {
     return res.body;
   };
   return {
-    remaining: hawbs((await get<{ pending_packages: Hawbs[] }>(`/api/scan-package-api/${driver.id}/remaining-packages-list/`, driver.token)).pending_packages),
-    scanned: hawbs((await get<{ scanned_packages: Hawbs[] }>(`/api/scan-package-api/${driver.id}/scanned-packages-list/`, driver.token)).scanned_packages),
+    remaining: hawbs(
+      (await get<{ pending_packages: Hawbs[] }>(`/api/scan-package-api/${driver.id}/remaining-packages-list/`, driver.token))
+        .pending_packages,
+    ),
+    scanned: hawbs(
+      (await get<{ scanned_packages: Hawbs[] }>(`/api/scan-package-api/${driver.id}/scanned-packages-list/`, driver.token))
+        .scanned_packages,
+    ),
     today: hawbs((await get<{ packages: Hawbs[] }>('/api/driver-package/current-date/?utc_offset=600', driver.token)).packages),
     manifest: hawbs((await manifestParcels(t.db, { driver: driver.id })).parcels),
     listBySequence: hawbs((await get<{ results: Hawbs[] }>('/api/package/?ordering=sequence_no&page_size=50', admin.token)).results),

@@ -5,8 +5,15 @@ import type { AppEnv } from '../../server/http/env';
 import { registerRoutes } from '../../server/routes/index';
 
 const GROUPS = [
-  'web/Company/', 'web/Employee/', 'web/Warehouse/', 'web/Pickup Point/', 'web/Group Permission/', 'web/Profile Update/',
-  'mobile/Profile/', 'web/Driver Support/', 'web/Webhook Secret Key/',
+  'web/Company/',
+  'web/Employee/',
+  'web/Warehouse/',
+  'web/Pickup Point/',
+  'web/Group Permission/',
+  'web/Profile Update/',
+  'mobile/Profile/',
+  'web/Driver Support/',
+  'web/Webhook Secret Key/',
 ];
 
 describe('organisation catalogue', () => {
@@ -19,7 +26,9 @@ describe('organisation catalogue', () => {
       const ids = (def.route as { 'x-catalogue'?: string[] })['x-catalogue'] ?? [];
       ids.forEach((id) => served.add(id));
     }
-    const wanted = [...catalogue().keys()].filter((id) => GROUPS.some((g) => id.startsWith(g)) && !id.startsWith('web/Company/Company Report/'));
+    const wanted = [...catalogue().keys()].filter(
+      (id) => GROUPS.some((g) => id.startsWith(g)) && !id.startsWith('web/Company/Company Report/'),
+    );
     expect(wanted.length).toBeGreaterThan(60);
     expect(wanted.filter((id) => !served.has(id))).toEqual([]);
   });

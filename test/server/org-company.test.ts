@@ -9,7 +9,11 @@ describe('company: delete, archive, status change', () => {
   it('deletes an unreferenced company, refuses a referenced one, archives and restores', async () => {
     const t = await makeApp();
     const admin = await t.login('admin');
-    const made = await t.json<{ id: number }>('POST', '/api/company/', admin.token, { name: 'Solo', email: 'solo@example.com', code: 'SOLO' });
+    const made = await t.json<{ id: number }>('POST', '/api/company/', admin.token, {
+      name: 'Solo',
+      email: 'solo@example.com',
+      code: 'SOLO',
+    });
     expect(made.status).toBe(201);
     const gone = await t.json('DELETE', `/api/company/${made.body.id}/`, admin.token);
     expect(gone.status).toBe(200);
@@ -27,7 +31,12 @@ describe('company: delete, archive, status change', () => {
     expect(list.body.results.map((c) => c.id)).not.toContain(used);
     const archList = await t.json<{ results: { id: number }[] }>('GET', '/api/company/archive-company-list/', admin.token);
     expect(archList.body.results.map((c) => c.id)).toEqual([used]);
-    const restored = await t.json<{ count: number; results: { data: { id: number }[] } }>('POST', '/api/company/restore-company/', admin.token, { deleted: [used] });
+    const restored = await t.json<{ count: number; results: { data: { id: number }[] } }>(
+      'POST',
+      '/api/company/restore-company/',
+      admin.token,
+      { deleted: [used] },
+    );
     expect(restored.body.count).toBe(1);
     expect(restored.body.results.data[0]?.id).toBe(used);
     const unknown = await t.json<Body>('POST', '/api/company/restore-company/', admin.token, { deleted: [99999] });
@@ -70,7 +79,12 @@ describe('company: delete, archive, status change', () => {
 });
 
 describe('company: register without auth', () => {
-  const form = (n: number) => ({ name: `Acme Freight ${n}`, email: `ops${n}@acme.example`, phone: '+61 2 9999 0000', password: 'long-enough-pw' });
+  const form = (n: number) => ({
+    name: `Acme Freight ${n}`,
+    email: `ops${n}@acme.example`,
+    phone: '+61 2 9999 0000',
+    password: 'long-enough-pw',
+  });
 
   it('creates a pending company that can log in only after an admin approves it', async () => {
     const t = await makeApp();
@@ -80,8 +94,9 @@ describe('company: register without auth', () => {
     const made = await t.db.select().from(company).where(eq(company.email, 'ops1@acme.example')).get();
     expect(made).toMatchObject({ name: 'Acme Freight 1', status: 'pending' });
     expect(String(made?.code)).toMatch(/^ACMEFREI-[0-9A-F]{4}$/);
-    expect(await t.db.select({ role: user.role, company: user.company_id }).from(user).where(eq(user.email, 'ops1@acme.example')).get())
-      .toEqual({ role: 'company', company: made?.id });
+    expect(
+      await t.db.select({ role: user.role, company: user.company_id }).from(user).where(eq(user.email, 'ops1@acme.example')).get(),
+    ).toEqual({ role: 'company', company: made?.id });
 
     const early = await t.json<Body>('POST', '/api/auth/web-login/', null, { email: 'ops1@acme.example', password: 'long-enough-pw' });
     expect(early.status).toBe(403);
@@ -91,7 +106,10 @@ describe('company: register without auth', () => {
     const pending = await t.json<{ count: number }>('GET', '/api/company/?status=pending', admin.token);
     expect(pending.body.count).toBe(1);
     await t.json('PATCH', `/api/company/${String(made?.id)}/status-change/`, admin.token, { status: 'active' });
-    const ok = await t.json<{ token: string }>('POST', '/api/auth/web-login/', null, { email: 'ops1@acme.example', password: 'long-enough-pw' });
+    const ok = await t.json<{ token: string }>('POST', '/api/auth/web-login/', null, {
+      email: 'ops1@acme.example',
+      password: 'long-enough-pw',
+    });
     expect(ok.status).toBe(200);
     const mine = await t.json<{ results: Body[] }>('GET', '/api/company/', ok.body.token);
     expect(mine.body.results.map((c) => c.id)).toEqual([made?.id]);
@@ -108,7 +126,7 @@ describe('company: register without auth', () => {
     // A taken e-mail gets the same answer as a new one (security-quotas.test.ts); it creates nothing.
     const dupEmail = await t.json<Body>('POST', '/api/company/register/', null, form(1));
     expect(dupEmail.status).toBe(201);
-    expect((await t.db.select().from(company).where(eq(company.email, 'ops1@acme.example')).all())).toHaveLength(1);
+    expect(await t.db.select().from(company).where(eq(company.email, 'ops1@acme.example')).all()).toHaveLength(1);
     expect((await t.json('POST', '/api/company/register/', null, { ...form(2), code: 'ACME1' })).status).toBe(409);
     // Refused attempts count too, so an address cannot probe which e-mails are registered.
     for (let i = 3; i <= 4; i += 1) expect((await t.json('POST', '/api/company/register/', null, form(i))).status).toBe(201);
@@ -129,7 +147,13 @@ describe('company: depot addresses', () => {
     const aCo = (await t.db.select().from(user).where(eq(user.id, a.id)).get())?.company_id as number;
     const bCo = (await t.db.select().from(user).where(eq(user.id, b.id)).get())?.company_id as number;
 
-    const first = await t.json<Body>('POST', '/api/company/depot-address/', a.token, { name: 'Main', street_address: '1 Dock Rd', suburb: 'Botany', postcode: '2019', is_default: true });
+    const first = await t.json<Body>('POST', '/api/company/depot-address/', a.token, {
+      name: 'Main',
+      street_address: '1 Dock Rd',
+      suburb: 'Botany',
+      postcode: '2019',
+      is_default: true,
+    });
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({ company: aCo, name: 'Main', is_default: true });
     const second = await t.json<Body>('POST', '/api/company/depot-address/', a.token, { street_address: '9 Yard St', is_default: true });

@@ -13,7 +13,8 @@ function upload(bytes: Uint8Array, name = 'scan.png'): FormData {
   return form;
 }
 
-const companyOf = async (t: TestApp, userId: number) => (await t.db.select().from(user).where(eq(user.id, userId)).get())?.company_id as number;
+const companyOf = async (t: TestApp, userId: number) =>
+  (await t.db.select().from(user).where(eq(user.id, userId)).get())?.company_id as number;
 
 describe('employee: archive, status change, delete', () => {
   it('archiving revokes the tokens for good; restore brings the account back without them', async () => {
@@ -29,7 +30,9 @@ describe('employee: archive, status change, delete', () => {
     expect(list.body.results.map((e) => e.id)).toEqual([driver.id]);
     expect(list.body.results[0]?.archived_at).toBe(new Date(t.clock.now()).toISOString());
 
-    const restored = await t.json<{ count: number; results: { data: Body[] } }>('PATCH', '/api/employee/restore-employee/', admin.token, { deleted: [driver.id] });
+    const restored = await t.json<{ count: number; results: { data: Body[] } }>('PATCH', '/api/employee/restore-employee/', admin.token, {
+      deleted: [driver.id],
+    });
     expect(restored.body.count).toBe(1);
     expect((await t.json('GET', '/api/profile/', driver.token)).status).toBe(401);
     expect((await t.json('POST', '/api/auth/login/', null, { email: driver.email, password: PASSWORD })).status).toBe(200);
@@ -92,7 +95,10 @@ describe('employee: identity documents', () => {
     const up = await t.json<Body>('POST', `/api/employee/${driver.id}/document/driving-license/`, admin.token, upload(PNG));
     expect(up.status).toBe(200);
     expect(up.body.documents).toEqual({
-      driving_license: `/api/employee/${driver.id}/document/driving-license/`, police_check: null, passport: null, visa: null,
+      driving_license: `/api/employee/${driver.id}/document/driving-license/`,
+      police_check: null,
+      passport: null,
+      visa: null,
     });
 
     for (const who of [driver, admin, supervisor]) {
@@ -110,7 +116,9 @@ describe('employee: identity documents', () => {
     expect((await t.json('PUT', `/api/employee/${driver.id}/document/passport/`, driver.token, upload(PDF, 'p.pdf'))).status).toBe(200);
     expect((await t.json('POST', `/api/employee/${driver.id}/document/visa/`, supervisor.token, upload(PNG))).status).toBe(403);
     expect((await t.json('POST', `/api/employee/${driver.id}/document/visa/`, other.token, upload(PNG))).status).toBe(404);
-    expect((await t.json('POST', `/api/employee/${driver.id}/document/visa/`, admin.token, upload(new TextEncoder().encode('hello')))).status).toBe(415);
+    expect(
+      (await t.json('POST', `/api/employee/${driver.id}/document/visa/`, admin.token, upload(new TextEncoder().encode('hello')))).status,
+    ).toBe(415);
     expect((await t.json('POST', `/api/employee/${driver.id}/document/visa/`, admin.token, { file: 'x' })).status).toBe(415);
 
     // Replacing a document removes the old stored file.

@@ -13,7 +13,9 @@ describe('group permission', () => {
     expect((await t.json('PATCH', `/api/company/${co}/`, supervisor.token, { phone: '123' })).status).toBe(403);
 
     const group = await t.json<Body>('POST', '/api/group-permission/', admin.token, {
-      name: 'Account managers', description: 'Edit shippers', permissions: ['company.manage', 'company.view', 'company.manage'],
+      name: 'Account managers',
+      description: 'Edit shippers',
+      permissions: ['company.manage', 'company.view', 'company.manage'],
     });
     expect(group.status).toBe(201);
     expect(group.body).toMatchObject({ name: 'Account managers', permissions: ['company.manage', 'company.view'], users: [] });
@@ -67,7 +69,9 @@ describe('group permission', () => {
     expect((await t.json('PUT', '/api/employee/99999/groups/', admin.token, { groups: [] })).status).toBe(404);
 
     expect((await t.json('GET', '/api/group-permission/', supervisor.token)).status).toBe(403);
-    expect((await t.json('POST', '/api/group-permission/', supervisor.token, { name: 'Mine', permissions: ['permission.manage'] })).status).toBe(403);
+    expect(
+      (await t.json('POST', '/api/group-permission/', supervisor.token, { name: 'Mine', permissions: ['permission.manage'] })).status,
+    ).toBe(403);
     expect((await t.json('PUT', `/api/employee/${supervisor.id}/groups/`, supervisor.token, { groups: [] })).status).toBe(403);
     expect((await t.json('GET', '/api/group-permission/', null)).status).toBe(401);
 
@@ -75,9 +79,15 @@ describe('group permission', () => {
     const other = await t.company('Other');
     const otherUser = await t.login('company', { companyId: other });
     // permission.view acts outside one company: a company login cannot be given it (issue 15 item 8).
-    const g = await t.json<{ id: number }>('POST', '/api/group-permission/', admin.token, { name: 'Viewers', permissions: ['permission.view'] });
+    const g = await t.json<{ id: number }>('POST', '/api/group-permission/', admin.token, {
+      name: 'Viewers',
+      permissions: ['permission.view'],
+    });
     expect((await t.json('PUT', `/api/employee/${co.id}/groups/`, admin.token, { groups: [g.body.id] })).status).toBe(400);
-    const m = await t.json<{ id: number }>('POST', '/api/group-permission/', admin.token, { name: 'People', permissions: ['employee.manage'] });
+    const m = await t.json<{ id: number }>('POST', '/api/group-permission/', admin.token, {
+      name: 'People',
+      permissions: ['employee.manage'],
+    });
     expect((await t.json('PUT', `/api/employee/${co.id}/groups/`, admin.token, { groups: [m.body.id] })).status).toBe(200);
     // A group widens what a company may do, never whose records it sees.
     expect((await t.json('GET', `/api/employee/${otherUser.id}/`, co.token)).status).toBe(404);

@@ -18,7 +18,14 @@ describe('profile', () => {
     const co = await t.login('company', { name: 'Shipper Sam' });
     const me = await t.json<Body>('GET', '/api/profile/', co.token);
     expect(me.status).toBe(200);
-    expect(me.body).toMatchObject({ id: co.id, name: 'Shipper Sam', role: 'company', profile_image: null, settings: {}, package_columns: DEFAULT_PACKAGE_COLUMNS });
+    expect(me.body).toMatchObject({
+      id: co.id,
+      name: 'Shipper Sam',
+      role: 'company',
+      profile_image: null,
+      settings: {},
+      package_columns: DEFAULT_PACKAGE_COLUMNS,
+    });
     expect(me.body.company_name).toMatch(/^Company /);
     expect(me.body.permissions).toContain('package.manage');
 
@@ -39,7 +46,11 @@ describe('profile', () => {
   it('merges, removes and replaces settings within limits', async () => {
     const t = await makeApp();
     const admin = await t.login('admin');
-    const first = await t.json<Body>('PATCH', '/api/profile/settings/', admin.token, { theme: 'dark', page_size: 100, map: { zoom: 12, lazy: true } });
+    const first = await t.json<Body>('PATCH', '/api/profile/settings/', admin.token, {
+      theme: 'dark',
+      page_size: 100,
+      map: { zoom: 12, lazy: true },
+    });
     expect(first.body).toEqual({ settings: { theme: 'dark', page_size: 100, map: { zoom: 12, lazy: true } } });
     const merged = await t.json<Body>('PATCH', '/api/profile/settings/', admin.token, { theme: null, langs: ['en', 'fr'] });
     expect(merged.body).toEqual({ settings: { page_size: 100, map: { zoom: 12, lazy: true }, langs: ['en', 'fr'] } });
@@ -104,10 +115,18 @@ describe('profile', () => {
     const t = await makeApp();
     const co = await t.login('company');
     const second = await t.json<{ token: string }>('POST', '/api/auth/web-login/', null, { email: co.email, password: PASSWORD });
-    const wrong = await t.json<Body>('POST', '/api/profile/change-password/', co.token, { old_password: 'nope-nope', new_password: 'brand-new-pass' });
+    const wrong = await t.json<Body>('POST', '/api/profile/change-password/', co.token, {
+      old_password: 'nope-nope',
+      new_password: 'brand-new-pass',
+    });
     expect(wrong.status).toBe(400);
-    expect((await t.json('POST', '/api/profile/change-password/', co.token, { old_password: PASSWORD, new_password: 'short' })).status).toBe(400);
-    const ok = await t.json<Body>('POST', '/api/profile/change-password/', co.token, { old_password: PASSWORD, new_password: 'brand-new-pass' });
+    expect(
+      (await t.json('POST', '/api/profile/change-password/', co.token, { old_password: PASSWORD, new_password: 'short' })).status,
+    ).toBe(400);
+    const ok = await t.json<Body>('POST', '/api/profile/change-password/', co.token, {
+      old_password: PASSWORD,
+      new_password: 'brand-new-pass',
+    });
     expect(ok.status).toBe(200);
     expect((await t.json('GET', '/api/profile/', co.token)).status).toBe(200);
     expect((await t.json('GET', '/api/profile/', second.body.token)).status).toBe(401);

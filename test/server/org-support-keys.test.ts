@@ -7,7 +7,8 @@ import { companyWebhookSecret } from '../../server/services/org/webhookKey';
 import { makeApp, type TestApp } from '../helpers/app';
 
 type Body = Record<string, unknown>;
-const companyOf = async (t: TestApp, userId: number) => (await t.db.select().from(user).where(eq(user.id, userId)).get())?.company_id as number;
+const companyOf = async (t: TestApp, userId: number) =>
+  (await t.db.select().from(user).where(eq(user.id, userId)).get())?.company_id as number;
 
 describe('driver support', () => {
   it('a driver raises and sees only their own tickets; staff answer and close them', async () => {
@@ -17,7 +18,10 @@ describe('driver support', () => {
     const supervisor = await t.login('supervisor');
     const depot = await t.login('depot_manager');
 
-    const made = await t.json<Body>('POST', '/api/driver-support/', d1.token, { subject: 'Scanner broken', message: 'It beeps but reads nothing' });
+    const made = await t.json<Body>('POST', '/api/driver-support/', d1.token, {
+      subject: 'Scanner broken',
+      message: 'It beeps but reads nothing',
+    });
     expect(made.status).toBe(201);
     expect(made.body).toMatchObject({ driver: d1.id, driver_name: 'Dana', status: 'open', response: '', closed_at: null });
     const id = made.body.id as number;
@@ -33,18 +37,31 @@ describe('driver support', () => {
     expect((await t.json<{ count: number }>('GET', '/api/driver-support/', supervisor.token)).body.count).toBe(2);
     expect((await t.json<{ count: number }>('GET', `/api/driver-support/?driver=${d2.id}`, depot.token)).body.count).toBe(1);
     expect((await t.json('PATCH', `/api/driver-support/${id}/`, depot.token, { status: 'closed' })).status).toBe(403);
-    const answered = await t.json<Body>('PATCH', `/api/driver-support/${id}/`, supervisor.token, { response: 'New scanner at depot', status: 'closed' });
-    expect(answered.body).toMatchObject({ status: 'closed', response: 'New scanner at depot', closed_at: new Date(t.clock.now()).toISOString() });
+    const answered = await t.json<Body>('PATCH', `/api/driver-support/${id}/`, supervisor.token, {
+      response: 'New scanner at depot',
+      status: 'closed',
+    });
+    expect(answered.body).toMatchObject({
+      status: 'closed',
+      response: 'New scanner at depot',
+      closed_at: new Date(t.clock.now()).toISOString(),
+    });
     expect((await t.json<{ count: number }>('GET', '/api/driver-support/?status=open', supervisor.token)).body.count).toBe(1);
 
     expect((await t.json('PATCH', `/api/driver-support/${id}/`, d1.token, { status: 'open' })).status).toBe(403);
     expect((await t.json('PATCH', `/api/driver-support/${id}/`, d1.token, { message: 'edit after close' })).status).toBe(403);
     expect((await t.json('PATCH', `/api/driver-support/${id}/`, d1.token, { status: 'pending' })).status).toBe(400);
 
-    const forDriver = await t.json<Body>('POST', '/api/driver-support/', supervisor.token, { driver: d2.id, subject: 'Call me', message: 'About the route' });
+    const forDriver = await t.json<Body>('POST', '/api/driver-support/', supervisor.token, {
+      driver: d2.id,
+      subject: 'Call me',
+      message: 'About the route',
+    });
     expect(forDriver.body.driver).toBe(d2.id);
     expect((await t.json('POST', '/api/driver-support/', supervisor.token, { subject: 'x', message: 'y' })).status).toBe(400);
-    expect((await t.json('POST', '/api/driver-support/', supervisor.token, { driver: supervisor.id, subject: 'x', message: 'y' })).status).toBe(404);
+    expect(
+      (await t.json('POST', '/api/driver-support/', supervisor.token, { driver: supervisor.id, subject: 'x', message: 'y' })).status,
+    ).toBe(404);
     expect((await t.json('POST', '/api/driver-support/', d1.token, { subject: '', message: 'y' })).status).toBe(400);
 
     const co = await t.login('company');
@@ -95,7 +112,13 @@ describe('webhook secret key', () => {
 
 describe('pickup point QR code', () => {
   const point = (company?: number) => ({
-    person_name: 'Front desk', email: 'desk@example.com', phone: '02 9000 0000', address: '5 Market St', suburb: 'Sydney', state: 'NSW', pincode: '2000',
+    person_name: 'Front desk',
+    email: 'desk@example.com',
+    phone: '02 9000 0000',
+    address: '5 Market St',
+    suburb: 'Sydney',
+    state: 'NSW',
+    pincode: '2000',
     ...(company ? { company } : {}),
   });
 

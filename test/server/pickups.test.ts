@@ -10,7 +10,13 @@ const statusOf = (t: TestApp, id: number) => t.db.select().from(pkg).where(eq(pk
 
 async function pickupPoint(t: TestApp, token: string, name = 'Back dock') {
   const res = await t.json<{ id: number }>('POST', '/api/pickup-point/', token, {
-    person_name: name, email: 'dock@example.com', phone: '0400 111 222', address: '1 Dock Rd', suburb: 'Botany', state: 'NSW', pincode: '2019',
+    person_name: name,
+    email: 'dock@example.com',
+    phone: '0400 111 222',
+    address: '1 Dock Rd',
+    suburb: 'Botany',
+    state: 'NSW',
+    pincode: '2019',
   });
   expect(res.status).toBe(201);
   return res.body.id;
@@ -43,7 +49,9 @@ describe('pickups', () => {
     expect((await t.json<{ count: number }>('GET', `/api/pickup-package/?pickup_point=${point}`, admin.token)).body.count).toBe(2);
 
     // Dispatch: PU-1 to our driver, PU-2 to another one.
-    expect((await t.json('POST', '/api/pickup-package/assign-driver/', admin.token, { driver: driver.id, packages: [id] })).status).toBe(200);
+    expect((await t.json('POST', '/api/pickup-package/assign-driver/', admin.token, { driver: driver.id, packages: [id] })).status).toBe(
+      200,
+    );
     const pu2 = mine.body.results.find((p) => p.hawb === 'PU-2')?.id as number;
     const single = await t.json<Json>('POST', `/api/pickup-package/${pu2}/assign-driver/`, admin.token, { driver: other.id });
     expect(single.body).toMatchObject({ status: 'pickup_requested', assigned_to_id: other.id });
@@ -54,27 +62,51 @@ describe('pickups', () => {
 
     const qr = await t.call('GET', `/api/pickup-point/${point}/qr-code/`, co.login.token);
     const code = qr.headers.get('x-qr-text') ?? '';
-    const scanned = await t.json<{ pending: Json[]; collected: Json[]; pickup_point: Json }>('POST', '/api/pickup-point-scan/qr-scan/', driver.token, { code });
+    const scanned = await t.json<{ pending: Json[]; collected: Json[]; pickup_point: Json }>(
+      'POST',
+      '/api/pickup-point-scan/qr-scan/',
+      driver.token,
+      { code },
+    );
     expect(scanned.status).toBe(200);
     expect(scanned.body.pickup_point).toMatchObject({ id: point, person_name: 'Back dock' });
     expect(scanned.body.pending.map((p) => p.hawb)).toEqual(['PU-1']);
-    const forged = await t.json('POST', '/api/pickup-point-scan/qr-scan/', driver.token, { code: code.replace(/:[0-9a-f]{8}$/, ':00000000') });
+    const forged = await t.json('POST', '/api/pickup-point-scan/qr-scan/', driver.token, {
+      code: code.replace(/:[0-9a-f]{8}$/, ':00000000'),
+    });
     expect(forged.status).toBe(404);
     expect(await t.db.select().from(scanException).where(eq(scanException.action, 'pickup_point')).all()).toHaveLength(1);
 
     // Someone else's parcel is refused (and recorded); ours becomes picked up, exactly once.
-    const notMine = await t.json<Json>('POST', '/api/pickup-point-scan/package-scan/', driver.token, { barcode: 'PU-2', pickup_point: point });
+    const notMine = await t.json<Json>('POST', '/api/pickup-point-scan/package-scan/', driver.token, {
+      barcode: 'PU-2',
+      pickup_point: point,
+    });
     expect(notMine.status).toBe(409);
     expect((await statusOf(t, pu2))?.status).toBe('pickup_requested');
     const headers = { 'Idempotency-Key': 'pickup-scan-0001', 'X-Device-Id': 'phone-1', 'X-Device-Seq': '1' };
-    const picked = await t.json<Json & { package: Json }>('POST', '/api/pickup-point-scan/package-scan/', driver.token, { barcode: 'PU-1', pickup_point: point }, headers);
+    const picked = await t.json<Json & { package: Json }>(
+      'POST',
+      '/api/pickup-point-scan/package-scan/',
+      driver.token,
+      { barcode: 'PU-1', pickup_point: point },
+      headers,
+    );
     expect(picked.status).toBe(200);
     expect(picked.body).toMatchObject({ already_scanned: false, package: { status: 'picked_up', assigned_to_id: driver.id } });
-    const replayed = await t.json<Json>('POST', '/api/pickup-point-scan/package-scan/', driver.token, { barcode: 'PU-1', pickup_point: point }, headers);
+    const replayed = await t.json<Json>(
+      'POST',
+      '/api/pickup-point-scan/package-scan/',
+      driver.token,
+      { barcode: 'PU-1', pickup_point: point },
+      headers,
+    );
     expect(replayed.res.headers.get('idempotent-replayed')).toBe('true');
     const again = await t.json<Json>('POST', '/api/pickup-point-scan/package-scan/', driver.token, { barcode: 'PU-1' });
     expect(again.body.already_scanned).toBe(true);
-    expect((await t.db.select().from(packageEvent).where(eq(packageEvent.package_id, id)).all()).filter((e) => e.to_status === 'picked_up')).toHaveLength(1);
+    expect(
+      (await t.db.select().from(packageEvent).where(eq(packageEvent.package_id, id)).all()).filter((e) => e.to_status === 'picked_up'),
+    ).toHaveLength(1);
 
     const atPoint = await t.json<{ pending: Json[]; collected: Json[] }>('GET', `/api/pickup-point-scan/${point}/packages/`, driver.token);
     expect(atPoint.body.collected.map((p) => p.hawb)).toEqual(['PU-1']);
@@ -83,11 +115,14 @@ describe('pickups', () => {
 
     // Too late to change details now; the depot receives it.
     expect((await webhookCall(t, 'PATCH', co, { hawb: 'PU-1', customer_name: 'Changed' })).status).toBe(409);
-    const received = await t.json<Json & { package: Json }>('POST', '/api/scan-package-api/scan-assign-zone/', depot.token, { barcode: 'PU-1' });
+    const received = await t.json<Json & { package: Json }>('POST', '/api/scan-package-api/scan-assign-zone/', depot.token, {
+      barcode: 'PU-1',
+    });
     expect(received.status).toBe(200);
     expect(await statusOf(t, id)).toMatchObject({ status: 'received', landed: true });
-    expect((await t.db.select().from(packageEvent).where(eq(packageEvent.package_id, id)).all()).map((e) => e.to_status).filter(Boolean))
-      .toEqual(['pickup_requested', 'picked_up', 'received']);
+    expect(
+      (await t.db.select().from(packageEvent).where(eq(packageEvent.package_id, id)).all()).map((e) => e.to_status).filter(Boolean),
+    ).toEqual(['pickup_requested', 'picked_up', 'received']);
   });
 
   it('status change by hand, wrong pickup point, and cancel by webhook', async () => {
@@ -101,15 +136,35 @@ describe('pickups', () => {
     const b = (await webhookCall(t, 'POST', co, { hawb: 'B-2', pickup_point: p2 })).body.package.id as number;
     const c = (await webhookCall(t, 'POST', co, { hawb: 'B-3', pickup_point: p1 })).body.package.id as number;
 
-    expect((await t.json('POST', '/api/pickup-point-scan/package-scan/', driver.token, { barcode: 'B-2', pickup_point: p1 })).status).toBe(409);
+    expect((await t.json('POST', '/api/pickup-point-scan/package-scan/', driver.token, { barcode: 'B-2', pickup_point: p1 })).status).toBe(
+      409,
+    );
     // Unassigned parcels may be named at the point the driver stands at (its QR code scanned), not elsewhere.
     const code1 = (await t.call('GET', `/api/pickup-point/${p1}/qr-code/`, co.login.token)).headers.get('x-qr-text') ?? '';
-    expect((await t.json('POST', '/api/pickup-point-scan/status-change/', driver.token, { packages: [b], status: 'picked_up', pickup_point: p1, code: code1 })).status).toBe(404);
-    const manual = await t.json<{ count: number }>('POST', '/api/pickup-point-scan/status-change/', driver.token, { packages: [a], status: 'picked_up', pickup_point: p1, code: code1 });
+    expect(
+      (
+        await t.json('POST', '/api/pickup-point-scan/status-change/', driver.token, {
+          packages: [b],
+          status: 'picked_up',
+          pickup_point: p1,
+          code: code1,
+        })
+      ).status,
+    ).toBe(404);
+    const manual = await t.json<{ count: number }>('POST', '/api/pickup-point-scan/status-change/', driver.token, {
+      packages: [a],
+      status: 'picked_up',
+      pickup_point: p1,
+      code: code1,
+    });
     expect(manual.status).toBe(200);
     expect(await statusOf(t, a)).toMatchObject({ status: 'picked_up', assigned_to_id: driver.id });
-    expect((await t.json('POST', '/api/pickup-point-scan/status-change/', driver.token, { packages: [a], status: 'delivered' })).status).toBe(400);
-    expect((await t.json('POST', '/api/pickup-package/assign-driver/', admin.token, { driver: driver.id, packages: [a] })).status).toBe(409);
+    expect(
+      (await t.json('POST', '/api/pickup-point-scan/status-change/', driver.token, { packages: [a], status: 'delivered' })).status,
+    ).toBe(400);
+    expect((await t.json('POST', '/api/pickup-package/assign-driver/', admin.token, { driver: driver.id, packages: [a] })).status).toBe(
+      409,
+    );
 
     const changed = await webhookCall(t, 'PATCH', co, { hawb: 'B-3', customer_phone: '0400 999 999', pickup_point: p2 });
     expect(changed.status).toBe(200);
@@ -129,7 +184,8 @@ describe('pickups', () => {
     const before = await packageCount(t);
     const body = JSON.stringify({ hawb: 'D-1' });
     const now = Math.floor(t.clock.now() / 1000);
-    const send = (headers: Record<string, string>, payload = body) => t.json('POST', '/api/pickup-package/webhook/', null, payload, headers);
+    const send = (headers: Record<string, string>, payload = body) =>
+      t.json('POST', '/api/pickup-package/webhook/', null, payload, headers);
 
     expect((await send(signed('0'.repeat(64), body, now, co.code))).status).toBe(401);
     expect((await send(signed(co.secret, body, now, co.code), JSON.stringify({ hawb: 'D-2' }))).status).toBe(401);
@@ -153,7 +209,9 @@ describe('pickups', () => {
 
     // A regenerated key makes the old one useless at once.
     await t.json('POST', '/api/webhook-secret-key/generate-key/', co.login.token, {});
-    expect((await send(signed(co.secret, JSON.stringify({ hawb: 'D-3' }), now, co.code), JSON.stringify({ hawb: 'D-3' }))).status).toBe(401);
+    expect((await send(signed(co.secret, JSON.stringify({ hawb: 'D-3' }), now, co.code), JSON.stringify({ hawb: 'D-3' }))).status).toBe(
+      401,
+    );
     expect(await packageCount(t)).toBe(before + 1);
   });
 
@@ -162,16 +220,38 @@ describe('pickups', () => {
     const co = await companyWithKey(t, 'Epsilon');
     const admin = await t.login('admin');
     const point = await pickupPoint(t, co.login.token);
-    const hook = await t.json('POST', '/api/webhook-endpoint/', co.login.token, { url: 'https://hooks.example.com/courier', events: ['package.created'] });
+    const hook = await t.json('POST', '/api/webhook-endpoint/', co.login.token, {
+      url: 'https://hooks.example.com/courier',
+      events: ['package.created'],
+    });
     expect(hook.status).toBe(201);
 
-    const csv = (rows: string) => { const f = new FormData(); f.set('file', new File([`hawb,customer_name\n${rows}`], 'p.csv')); f.set('pickup_point', String(point)); return f; };
-    const up = await t.json<{ created: number }>('POST', '/api/pickup-package/company/bulk-upload/', co.login.token, csv('U-1,Ann\nU-2,Ben\n'));
+    const csv = (rows: string) => {
+      const f = new FormData();
+      f.set('file', new File([`hawb,customer_name\n${rows}`], 'p.csv'));
+      f.set('pickup_point', String(point));
+      return f;
+    };
+    const up = await t.json<{ created: number }>(
+      'POST',
+      '/api/pickup-package/company/bulk-upload/',
+      co.login.token,
+      csv('U-1,Ann\nU-2,Ben\n'),
+    );
     expect(up.status).toBe(200);
     expect(up.body.created).toBe(2);
     const rows = await t.db.select().from(pkg).where(eq(pkg.pickup_point_id, point)).all();
-    expect(rows.map((r) => [r.hawb, r.status])).toEqual([['U-1', 'pickup_requested'], ['U-2', 'pickup_requested']]);
-    expect(await t.db.select().from(packageEvent).where(eq(packageEvent.package_id, rows[0]?.id ?? 0)).get()).toMatchObject({ action: 'pickup_upload', to_status: 'pickup_requested' });
+    expect(rows.map((r) => [r.hawb, r.status])).toEqual([
+      ['U-1', 'pickup_requested'],
+      ['U-2', 'pickup_requested'],
+    ]);
+    expect(
+      await t.db
+        .select()
+        .from(packageEvent)
+        .where(eq(packageEvent.package_id, rows[0]?.id ?? 0))
+        .get(),
+    ).toMatchObject({ action: 'pickup_upload', to_status: 'pickup_requested' });
     expect((await t.db.select().from(webhookDelivery).all()).map((d) => d.event)).toEqual(['package.created', 'package.created']);
 
     expect((await t.json('POST', '/api/pickup-package/company/bulk-upload/', admin.token, csv('U-3,Cy\n'))).status).toBe(403);
@@ -184,7 +264,10 @@ describe('pickups', () => {
     const ws = wb.addWorksheet('p');
     ws.addRow(['hawb', 'customer_name']);
     ws.addRow(['X-1', 'Xena']);
-    for (const [path, token] of [['/api/pickup-package/excel-upload/', admin.token], ['/api/pickup-package/company/excel-upload/', co.login.token]] as const) {
+    for (const [path, token] of [
+      ['/api/pickup-package/excel-upload/', admin.token],
+      ['/api/pickup-package/company/excel-upload/', co.login.token],
+    ] as const) {
       ws.getCell('A2').value = `X-${path.length}`;
       const form = new FormData();
       form.set('file', new File([new Uint8Array(await wb.xlsx.writeBuffer())], 'p.xlsx'));

@@ -10,7 +10,14 @@ const columns = getTableColumns(pkg);
 
 describe('encodePatch', () => {
   it('keys the patch by its sorted columns and binds values as drizzle would', () => {
-    const encoded = encodePatch(columns, { status: 'assigned', is_scanned: true, landed: false, flag_reason: null, weight: undefined, nonsense: 1 });
+    const encoded = encodePatch(columns, {
+      status: 'assigned',
+      is_scanned: true,
+      landed: false,
+      flag_reason: null,
+      weight: undefined,
+      nonsense: 1,
+    });
     expect(encoded).toEqual({
       shape: 'flag_reason,is_scanned,landed,status',
       keys: ['flag_reason', 'is_scanned', 'landed', 'status'],
@@ -41,8 +48,21 @@ describe('preparedShape', () => {
   it('keeps only the most recently used shapes', async () => {
     const db = await openMemoryDatabase();
     const built: string[] = [];
-    const get = (shape: string) => preparedShape(db, 'f', shape, () => { built.push(shape); return { shape }; }, 2);
-    get('a'); get('b'); get('a'); get('c');
+    const get = (shape: string) =>
+      preparedShape(
+        db,
+        'f',
+        shape,
+        () => {
+          built.push(shape);
+          return { shape };
+        },
+        2,
+      );
+    get('a');
+    get('b');
+    get('a');
+    get('c');
     get('a');
     expect(built).toEqual(['a', 'b', 'c']);
     get('b');
@@ -75,8 +95,18 @@ describe('prepared package update', () => {
     const now = 1_700_000_000_000;
     const row = await db.insert(pkg).values({ hawb: 'P2', weight: 1.5, created_at: now, updated_at: now }).returning().get();
     const seen: string[] = [];
-    db.$engine.onStatement = (text) => { seen.push(text); };
-    const patch = { is_scanned: true, landed: true, flag_reason: null, weight: 2.25, attempts: 1, status: 'assigned', delivery_date: '2026-11-27' };
+    db.$engine.onStatement = (text) => {
+      seen.push(text);
+    };
+    const patch = {
+      is_scanned: true,
+      landed: true,
+      flag_reason: null,
+      weight: 2.25,
+      attempts: 1,
+      status: 'assigned',
+      delivery_date: '2026-11-27',
+    };
     const a = await updatePackage(db, now + 1, row, patch, 'test', { userId: null }, {}, null, true);
     db.$engine.onStatement = null;
     const update = seen.filter((s) => s.startsWith('update "package"'));
@@ -92,7 +122,12 @@ describe('prepared package update', () => {
     const { db } = await makeApp();
     const now = 1_700_000_000_000;
     const row = await db.insert(pkg).values({ hawb: 'P3', created_at: now, updated_at: now }).returning().get();
-    const q = db.update(pkg).set(placeholderSet(['hawb'])).where(eq(pkg.id, sql.placeholder('id'))).returning({ hawb: pkg.hawb }).prepare();
+    const q = db
+      .update(pkg)
+      .set(placeholderSet(['hawb']))
+      .where(eq(pkg.id, sql.placeholder('id')))
+      .returning({ hawb: pkg.hawb })
+      .prepare();
     expect(await q.get({ hawb: 'P3b', id: row.id })).toEqual({ hawb: 'P3b' });
   });
 });

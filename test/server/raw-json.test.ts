@@ -7,8 +7,18 @@ const row = (value: unknown) => new RawJson(JSON.stringify(value));
 
 describe('RawJson', () => {
   it('splices pieces into exactly the text JSON.stringify makes', () => {
-    const items = [{ id: 1, name: 'Zoë 🚚', nested: { a: [1, 2] } }, { id: 2, name: null }];
-    const answer = rawObject({ success: true, skipped: undefined, count: 2, results: rawArray(items.map(row)), empty: rawArray([]), none: rawObject({}) });
+    const items = [
+      { id: 1, name: 'Zoë 🚚', nested: { a: [1, 2] } },
+      { id: 2, name: null },
+    ];
+    const answer = rawObject({
+      success: true,
+      skipped: undefined,
+      count: 2,
+      results: rawArray(items.map(row)),
+      empty: rawArray([]),
+      none: rawObject({}),
+    });
     expect(answer.text).toBe(JSON.stringify({ success: true, count: 2, results: items, empty: [], none: {} }));
     expect(JSON.parse(answer.text)).toEqual({ success: true, count: 2, results: items, empty: [], none: {} });
   });
@@ -35,12 +45,16 @@ describe('a large list over HTTP', () => {
     const ids: number[] = [];
     for (let i = 0; i < 120; i++) {
       const res = await t.json<{ id: number }>('POST', '/api/package/', admin.token, {
-        hawb: `RJ${String(i).padStart(4, '0')}`, customer_name: `Zoë Ångström ${i} 🚚`, customer_address: `${i} Long Road, ${'Suburb '.repeat(20)}`,
+        hawb: `RJ${String(i).padStart(4, '0')}`,
+        customer_name: `Zoë Ångström ${i} 🚚`,
+        customer_address: `${i} Long Road, ${'Suburb '.repeat(20)}`,
       });
       expect(res.status).toBe(201);
       ids.push(res.body.id);
     }
-    expect((await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: ids })).status).toBe(200);
+    expect((await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: ids })).status).toBe(
+      200,
+    );
 
     const res = await t.call('GET', `/api/scan-package-api/${driver.id}/remaining-packages-list/`, driver.token);
     expect(res.status).toBe(200);
@@ -54,7 +68,9 @@ describe('a large list over HTTP', () => {
     expect(res.headers.get('x-request-id')).toBeTruthy();
 
     // Compressed as any other answer when the client asks.
-    const gz = await t.call('GET', `/api/scan-package-api/${driver.id}/remaining-packages-list/`, driver.token, undefined, { 'accept-encoding': 'gzip' });
+    const gz = await t.call('GET', `/api/scan-package-api/${driver.id}/remaining-packages-list/`, driver.token, undefined, {
+      'accept-encoding': 'gzip',
+    });
     expect(gz.headers.get('content-encoding')).toBe('gzip');
   });
 });

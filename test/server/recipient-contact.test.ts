@@ -11,7 +11,8 @@ import { makeApp, type TestApp } from '../helpers/app';
 import { companyWithKey, webhookCall } from './webhooks-helpers';
 
 type Json = Record<string, unknown>;
-const emailOf = async (t: TestApp, id: number) => (await t.db.select().from(packageRecipient).where(eq(packageRecipient.package_id, id)).get())?.email ?? null;
+const emailOf = async (t: TestApp, id: number) =>
+  (await t.db.select().from(packageRecipient).where(eq(packageRecipient.package_id, id)).get())?.email ?? null;
 const rowOf = async (t: TestApp, hawb: string) => t.db.select().from(pkg).where(eq(pkg.hawb, hawb)).get();
 
 function csv(text: string): FormData {
@@ -25,13 +26,21 @@ describe('recipient contact', () => {
     const t = await makeApp();
     const admin = await t.login('admin');
     const shipper = await t.login('company');
-    const made = await t.json<Json>('POST', '/api/package/', shipper.token, { hawb: 'RC-1', customer_name: 'Ann', customer_phone: '0417 123 456', recipient_email: 'Ann@Example.com' });
+    const made = await t.json<Json>('POST', '/api/package/', shipper.token, {
+      hawb: 'RC-1',
+      customer_name: 'Ann',
+      customer_phone: '0417 123 456',
+      recipient_email: 'Ann@Example.com',
+    });
     expect(made.status).toBe(201);
     expect(made.body.customer_phone).toBe('+61417123456');
     expect(await emailOf(t, made.body.id as number)).toBe('ann@example.com');
 
     for (const bad of ['not a phone', '1', '02 1234']) {
-      const refused = await t.json<{ code: string; errors: { path: string; message: string }[] }>('POST', '/api/package/', admin.token, { hawb: `RC-BAD-${bad.length}`, customer_phone: bad });
+      const refused = await t.json<{ code: string; errors: { path: string; message: string }[] }>('POST', '/api/package/', admin.token, {
+        hawb: `RC-BAD-${bad.length}`,
+        customer_phone: bad,
+      });
       expect(refused.status, bad).toBe(400);
       expect(refused.body.code).toBe('validation_error');
       expect(refused.body.errors.map((e) => e.path)).toEqual(['customer_phone']);
@@ -40,13 +49,19 @@ describe('recipient contact', () => {
 
     // An edit normalises too, and refuses a non-phone without touching the stored one.
     const id = made.body.id as number;
-    expect((await t.json<Json>('PATCH', `/api/package/${id}/`, admin.token, { customer_phone: '(02) 9876 5432' })).body.customer_phone).toBe('+61298765432');
-    const badEdit = await t.json<{ errors: { path: string }[] }>('PATCH', `/api/package/${id}/`, admin.token, { customer_phone: 'call me' });
+    expect(
+      (await t.json<Json>('PATCH', `/api/package/${id}/`, admin.token, { customer_phone: '(02) 9876 5432' })).body.customer_phone,
+    ).toBe('+61298765432');
+    const badEdit = await t.json<{ errors: { path: string }[] }>('PATCH', `/api/package/${id}/`, admin.token, {
+      customer_phone: 'call me',
+    });
     expect(badEdit.status).toBe(400);
     expect(badEdit.body.errors[0]!.path).toBe('customer_phone');
     expect((await rowOf(t, 'RC-1'))?.customer_phone).toBe('+61298765432');
     // A number with its own country code keeps it.
-    expect((await t.json<Json>('PATCH', `/api/package/${id}/`, admin.token, { customer_phone: '+44 20 7946 0958' })).body.customer_phone).toBe('+442079460958');
+    expect(
+      (await t.json<Json>('PATCH', `/api/package/${id}/`, admin.token, { customer_phone: '+44 20 7946 0958' })).body.customer_phone,
+    ).toBe('+442079460958');
   });
 
   it('reads local numbers with the business country of the master data', async () => {
@@ -63,7 +78,12 @@ describe('recipient contact', () => {
     const t = await makeApp();
     const shipper = await t.login('company');
     const rows = Array.from({ length: 6 }, (_, i) => `UP-${i},Person ${i},0400 00${i} 00${i},person${i}@example.com`);
-    const ok = await t.json<{ created: number }>('POST', '/api/package/bulk-upload/', shipper.token, csv(`hawb,customer_name,customer_phone,recipient_email\n${rows.join('\n')}\n`));
+    const ok = await t.json<{ created: number }>(
+      'POST',
+      '/api/package/bulk-upload/',
+      shipper.token,
+      csv(`hawb,customer_name,customer_phone,recipient_email\n${rows.join('\n')}\n`),
+    );
     expect(ok.status).toBe(200);
     expect(ok.body.created).toBe(6);
     for (let i = 0; i < 6; i++) {
@@ -71,8 +91,14 @@ describe('recipient contact', () => {
       expect(row?.customer_phone).toBe(`+6140000${i}00${i}`);
       expect(await emailOf(t, row!.id)).toBe(`person${i}@example.com`);
     }
-    const mixed = await t.json<{ code: string; errors: { path: string; message: string }[] }>('POST', '/api/package/bulk-upload/', shipper.token,
-      csv('hawb,customer_phone,recipient_email\nUP-A,0412 345 678,a@example.com\nUP-B,not a phone,b@example.com\n,0412 345 679,c@example.com\nUP-D,,not-mail\n'));
+    const mixed = await t.json<{ code: string; errors: { path: string; message: string }[] }>(
+      'POST',
+      '/api/package/bulk-upload/',
+      shipper.token,
+      csv(
+        'hawb,customer_phone,recipient_email\nUP-A,0412 345 678,a@example.com\nUP-B,not a phone,b@example.com\n,0412 345 679,c@example.com\nUP-D,,not-mail\n',
+      ),
+    );
     expect(mixed.status).toBe(400);
     // Row errors read as sentences, not "hawb: Invalid input: expected string, received undefined".
     expect(mixed.body.errors).toEqual([
@@ -86,7 +112,11 @@ describe('recipient contact', () => {
   it('a pickup webhook keeps the recipient e-mail and phone, and its update changes them', async () => {
     const t = await makeApp();
     const co = await companyWithKey(t, 'Acme Widgets');
-    const created = await webhookCall(t, 'POST', co, { hawb: 'PU-RC', customer_phone: '0417 000 111', recipient_email: 'carla@example.com' });
+    const created = await webhookCall(t, 'POST', co, {
+      hawb: 'PU-RC',
+      customer_phone: '0417 000 111',
+      recipient_email: 'carla@example.com',
+    });
     expect(created.status).toBe(201);
     const id = (created.body.package as Json).id as number;
     expect((await rowOf(t, 'PU-RC'))?.customer_phone).toBe('+61417000111');
@@ -107,25 +137,56 @@ describe('recipient contact', () => {
     const driver = await t.login('driver');
     const mine = await t.json<Json>('POST', '/api/package/', shipper.token, { hawb: 'ML-1', customer_phone: '0417 123 456' });
     const theirs = await t.json<Json>('POST', '/api/package/', rival.token, { hawb: 'ML-2' });
-    const companyOf = async (id: unknown) => (await t.db.select().from(pkg).where(eq(pkg.id, id as number)).get())!.company_id;
+    const companyOf = async (id: unknown) =>
+      (await t.db
+        .select()
+        .from(pkg)
+        .where(eq(pkg.id, id as number))
+        .get())!.company_id;
     const now = t.clock.now();
     const msg = (packageId: unknown, companyId: number | null, kind: string, status: string, extra: Json = {}) => ({
-      channel: 'sms', to: '+61417123456', kind, status, company_id: companyId, package_id: packageId as number, next_attempt_at: now, created_at: now, updated_at: now, ...extra,
+      channel: 'sms',
+      to: '+61417123456',
+      kind,
+      status,
+      company_id: companyId,
+      package_id: packageId as number,
+      next_attempt_at: now,
+      created_at: now,
+      updated_at: now,
+      ...extra,
     });
     const mineCo = await companyOf(mine.body.id);
-    await t.db.insert(messageOutbox).values([
-      msg(mine.body.id, mineCo, 'out_for_delivery', 'sent', { sent_at: now, subject: 'On its way' }),
-      msg(mine.body.id, mineCo, 'delivered', 'dead', { last_error: 'provider said 400: unknown number', attempts: 5 }),
-      msg(theirs.body.id, await companyOf(theirs.body.id), 'delivered', 'sent'),
-      { channel: 'email', to: 'staff@example.com', kind: 'password_reset', status: 'sent', body: 'secret link', next_attempt_at: now, created_at: now, updated_at: now },
-    ]).run();
+    await t.db
+      .insert(messageOutbox)
+      .values([
+        msg(mine.body.id, mineCo, 'out_for_delivery', 'sent', { sent_at: now, subject: 'On its way' }),
+        msg(mine.body.id, mineCo, 'delivered', 'dead', { last_error: 'provider said 400: unknown number', attempts: 5 }),
+        msg(theirs.body.id, await companyOf(theirs.body.id), 'delivered', 'sent'),
+        {
+          channel: 'email',
+          to: 'staff@example.com',
+          kind: 'password_reset',
+          status: 'sent',
+          body: 'secret link',
+          next_attempt_at: now,
+          created_at: now,
+          updated_at: now,
+        },
+      ])
+      .run();
 
     type Log = { count: number; results: Json[] };
     const own = await t.json<Log>('GET', '/api/recipient-messages/', shipper.token);
     expect(own.status).toBe(200);
-    expect(own.body.results.map((m) => [m.hawb, m.kind, m.status])).toEqual([['ML-1', 'delivered', 'dead'], ['ML-1', 'out_for_delivery', 'sent']]);
+    expect(own.body.results.map((m) => [m.hawb, m.kind, m.status])).toEqual([
+      ['ML-1', 'delivered', 'dead'],
+      ['ML-1', 'out_for_delivery', 'sent'],
+    ]);
     expect(own.body.results[0]).not.toHaveProperty('body');
-    expect((await t.json<Log>('GET', '/api/recipient-messages/?status=failed', shipper.token)).body.results.map((m) => m.last_error)).toEqual(['provider said 400: unknown number']);
+    expect(
+      (await t.json<Log>('GET', '/api/recipient-messages/?status=failed', shipper.token)).body.results.map((m) => m.last_error),
+    ).toEqual(['provider said 400: unknown number']);
     expect((await t.json<Log>('GET', `/api/recipient-messages/?package=${theirs.body.id as number}`, shipper.token)).body.count).toBe(0);
     expect((await t.json('GET', `/api/recipient-messages/?company=${await companyOf(theirs.body.id)}`, shipper.token)).status).toBe(403);
     expect((await t.json('GET', '/api/recipient-messages/', driver.token)).status).toBe(403);

@@ -34,13 +34,19 @@ async function world(publicUrl: string | null = PUBLIC) {
   const dispatcher = messageDispatcherFor(t.app.deps, transports, { baseDelayMs: 60_000 });
   const parcel = async (hawb: string, extra: Record<string, unknown> = {}) => {
     const res = await t.json<{ id: number }>('POST', '/api/package/', shipper.token, {
-      hawb, customer_name: 'Robin', customer_phone: '+61 400 111 222', recipient_email: `robin.${hawb.toLowerCase()}@example.net`, ...extra,
+      hawb,
+      customer_name: 'Robin',
+      customer_phone: '+61 400 111 222',
+      recipient_email: `robin.${hawb.toLowerCase()}@example.net`,
+      ...extra,
     });
     expect(res.status).toBe(201);
     return res.body.id;
   };
   const outForDelivery = async (id: number, hawb: string) => {
-    expect((await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: [id] })).status).toBe(200);
+    expect((await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: [id] })).status).toBe(
+      200,
+    );
     expect((await t.json('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: hawb })).status).toBe(200);
   };
   const rows = () => t.db.select().from(messageOutbox).all();
@@ -54,7 +60,15 @@ describe('recipient messages through the outbox', () => {
     const id = await w.parcel('MSG-1');
     await w.outForDelivery(id, 'MSG-1');
     // Queued in the transaction of the scan, nothing sent inside the request.
-    expect((await w.rows()).filter((r) => r.kind === 'out_for_delivery').map((r) => [r.channel, r.status]).sort()).toEqual([['email', 'pending'], ['sms', 'pending']]);
+    expect(
+      (await w.rows())
+        .filter((r) => r.kind === 'out_for_delivery')
+        .map((r) => [r.channel, r.status])
+        .sort(),
+    ).toEqual([
+      ['email', 'pending'],
+      ['sms', 'pending'],
+    ]);
     expect(w.mailsTo('robin.msg-1@example.net')).toHaveLength(0);
 
     expect(await w.dispatcher.runOnce()).toBe(2);
@@ -85,9 +99,21 @@ describe('recipient messages through the outbox', () => {
     // The recipient reads the depot's wall clock (issue 31): here the business's, Sydney.
     expect((await w.t.json('PATCH', '/api/settings/business-profile/', w.admin.token, { time_zone: 'Australia/Sydney' })).status).toBe(200);
     const id = await w.parcel('ETA-1', { latitude: -33.87, longitude: 151.21, customer_phone: null });
-    const route = await w.t.json<{ route: { id: number } }>('POST', '/api/route/', w.admin.token, { name: 'Run', date: '2026-01-05', driver: w.driver.id, packages: [id] });
+    const route = await w.t.json<{ route: { id: number } }>('POST', '/api/route/', w.admin.token, {
+      name: 'Run',
+      date: '2026-01-05',
+      driver: w.driver.id,
+      packages: [id],
+    });
     expect(route.status).toBe(201);
-    expect((await w.t.json('POST', `/api/route/${route.body.route.id}/optimize/`, w.admin.token, { start_latitude: -33.80, start_longitude: 151.20 })).status).toBe(200);
+    expect(
+      (
+        await w.t.json('POST', `/api/route/${route.body.route.id}/optimize/`, w.admin.token, {
+          start_latitude: -33.8,
+          start_longitude: 151.2,
+        })
+      ).status,
+    ).toBe(200);
     expect((await w.t.json('POST', '/api/scan-package-api/inbound-scan/', w.driver.token, { barcode: 'ETA-1' })).status).toBe(200);
     await w.dispatcher.runOnce();
     const [mail] = w.mailsTo('robin.eta-1@example.net');
@@ -96,7 +122,10 @@ describe('recipient messages through the outbox', () => {
     const token = /#([A-Za-z0-9_-]{32})/.exec(mail!.text)![1]!;
     const view = await w.t.json<{ eta: { from: string; to: string } | null }>('GET', `/api/public/track/${token}/`);
     expect(Date.parse(view.body.eta!.to) - Date.parse(view.body.eta!.from)).toBe(30 * 60_000);
-    expect([window![1], window![2]]).toEqual([localClock(Date.parse(view.body.eta!.from), 'Australia/Sydney'), localClock(Date.parse(view.body.eta!.to), 'Australia/Sydney')]);
+    expect([window![1], window![2]]).toEqual([
+      localClock(Date.parse(view.body.eta!.from), 'Australia/Sydney'),
+      localClock(Date.parse(view.body.eta!.to), 'Australia/Sydney'),
+    ]);
     // Not the UTC clock: Sydney is 10 or 11 hours ahead.
     expect(window![1]).not.toBe(view.body.eta!.from.slice(11, 16));
   });
@@ -143,7 +172,8 @@ describe('recipient messages through the outbox', () => {
   it('wrong SMS credentials are refused by the provider and the message is given up, not retried forever', async () => {
     const w = await world();
     const dispatcher = messageDispatcherFor(w.t.app.deps, {
-      fromAddress: 'x@example.com', email: logEmailTransport(() => {}),
+      fromAddress: 'x@example.com',
+      email: logEmailTransport(() => {}),
       sms: httpSmsProvider({ url: sms.url, accountSid: sms.sid, authToken: 'wrong', from: '+1' }),
     });
     const id = await w.parcel('MSG-3', { recipient_email: null });
@@ -160,14 +190,18 @@ describe('recipient messages through the outbox', () => {
     await w.outForDelivery(a, 'MSG-4');
     await w.outForDelivery(b, 'MSG-5');
     expect((await w.t.json('POST', `/api/package-delivered/${a}/deliver/`, w.driver.token, { recipient_name: 'Robin' })).status).toBe(200);
-    expect((await w.t.json('POST', `/api/package-delivered/${b}/fail/`, w.driver.token, { failed_delivery_status: w.reason })).status).toBe(200);
+    expect((await w.t.json('POST', `/api/package-delivered/${b}/fail/`, w.driver.token, { failed_delivery_status: w.reason })).status).toBe(
+      200,
+    );
     await w.dispatcher.runOnce();
     const delivered = w.mailsTo('robin.msg-4@example.net').find((m) => /delivered/.test(m.subject))!;
     expect(delivered.subject).toBe('Your parcel MSG-4 was delivered');
     expect(delivered.text).toMatch(/Proof of delivery: https:\/\/track\.example\.com\/track\.html#[A-Za-z0-9_-]{32}/);
     const failed = w.mailsTo('robin.msg-5@example.net').find((m) => /missed/.test(m.subject))!;
     expect(failed.subject).toBe('We missed you: parcel MSG-5');
-    expect(failed.text).toContain('we could not deliver your parcel MSG-5 (No one home). We will try again on the next delivery day. Choose another day or leave instructions: https://track.example.com/track.html#');
+    expect(failed.text).toContain(
+      'we could not deliver your parcel MSG-5 (No one home). We will try again on the next delivery day. Choose another day or leave instructions: https://track.example.com/track.html#',
+    );
 
     // Back to the depot, then to the sender: "returned to sender" once, at the final step.
     expect((await w.t.json('POST', `/api/package/${b}/status-change/`, w.admin.token, { status: 'returned' })).status).toBe(200);
@@ -193,7 +227,11 @@ describe('recipient messages through the outbox', () => {
     expect(w.mailsTo('robin.soon-3@example.net').map((m) => m.subject)).toContain('Your parcel SOON-3 is 2 stops away');
     // The next stop done: SOON-4 enters the window, SOON-3 does not hear again.
     await w.t.json('POST', `/api/package-delivered/${ids[1]!}/deliver/`, w.driver.token, {});
-    expect((await w.rows()).filter((r) => r.kind === 'arriving_soon' && r.channel === 'email').map((r) => r.package_id)).toEqual([ids[1], ids[2], ids[3]]);
+    expect((await w.rows()).filter((r) => r.kind === 'arriving_soon' && r.channel === 'email').map((r) => r.package_id)).toEqual([
+      ids[1],
+      ids[2],
+      ids[3],
+    ]);
   });
 
   it('"arriving soon" reaches as far as each stop\'s company says, 20 stops at the most', async () => {
@@ -204,7 +242,11 @@ describe('recipient messages through the outbox', () => {
     const other = await w.t.login('company');
     expect((await w.t.json('PATCH', '/api/recipient-settings/', other.token, { stops_away: 0 })).status).toBe(200);
     const ids: number[] = [await w.parcel('FAR-0')];
-    const theirs = await w.t.json<{ id: number }>('POST', '/api/package/', other.token, { hawb: 'OTHER-1', customer_name: 'Sam', recipient_email: 'sam@example.net' });
+    const theirs = await w.t.json<{ id: number }>('POST', '/api/package/', other.token, {
+      hawb: 'OTHER-1',
+      customer_name: 'Sam',
+      recipient_email: 'sam@example.net',
+    });
     expect(theirs.status).toBe(201);
     for (let i = 1; i < 23; i++) ids.push(await w.parcel(`FAR-${i}`));
     await w.outForDelivery(ids[0]!, 'FAR-0');
@@ -214,21 +256,27 @@ describe('recipient messages through the outbox', () => {
     const soon = (await w.rows()).filter((r) => r.kind === 'arriving_soon' && r.channel === 'email').map((r) => r.package_id);
     // Stops left: OTHER-1 (reach 0: not told), then FAR-1 … FAR-22; the 20 nearest stops are OTHER-1 and FAR-1 … FAR-19.
     expect(soon.sort((a, b) => a! - b!)).toEqual(ids.slice(1, 20));
-    while (await w.dispatcher.runOnce() > 0) { /* every queued message, a batch at a time */ }
+    while ((await w.dispatcher.runOnce()) > 0) {
+      /* every queued message, a batch at a time */
+    }
     expect(w.mailsTo('robin.far-19@example.net').map((m) => m.subject)).toContain('Your parcel FAR-19 is 20 stops away');
     expect(w.mailsTo('robin.far-20@example.net').filter((m) => /away/.test(m.subject))).toHaveLength(0);
     expect(w.mailsTo('sam@example.net').filter((m) => /away/.test(m.subject))).toHaveLength(0);
   });
 
-  it('follows the company\'s settings: events, channels, sender name and template text', async () => {
+  it("follows the company's settings: events, channels, sender name and template text", async () => {
     const w = await world();
     const other = await w.t.login('company');
     const patch = await w.t.json('PATCH', '/api/recipient-settings/', w.shipper.token, {
-      events: ['out_for_delivery'], channels: ['email'], sender_name: 'Bloom Flowers',
+      events: ['out_for_delivery'],
+      channels: ['email'],
+      sender_name: 'Bloom Flowers',
       templates: { out_for_delivery: 'Hi from {company}! {hawb} is coming today. {link}' },
     });
     expect(patch.status).toBe(200);
-    expect((await w.t.json('PATCH', `/api/recipient-settings/?company=${String(patch.body.company)}`, other.token, { channels: [] })).status).toBe(403);
+    expect(
+      (await w.t.json('PATCH', `/api/recipient-settings/?company=${String(patch.body.company)}`, other.token, { channels: [] })).status,
+    ).toBe(403);
     expect((await w.t.json('PATCH', '/api/recipient-settings/', w.shipper.token, { channels: ['pigeon'] })).status).toBe(400);
     expect((await w.t.json('PATCH', '/api/recipient-settings/', w.shipper.token, { sender_name: 'Evil\r\nBcc: x@y' })).status).toBe(400);
     const id = await w.parcel('MSG-6');
@@ -241,16 +289,28 @@ describe('recipient messages through the outbox', () => {
     expect(mail!.text).toMatch(/^Hi from Bloom Flowers! MSG-6 is coming today\. https:\/\/track\.example\.com\/track\.html#/);
   });
 
-  it('without PUBLIC_URL messages carry no link at all (never one built from a request\'s Host)', async () => {
+  it("without PUBLIC_URL messages carry no link at all (never one built from a request's Host)", async () => {
     const w = await world(null);
     const id = await w.parcel('MSG-7');
     await w.t.json('POST', '/api/assign-package/assign-driver/', w.admin.token, { driver: w.driver.id, packages: [id] });
-    await w.t.json('POST', '/api/scan-package-api/inbound-scan/', w.driver.token, { barcode: 'MSG-7' }, { host: 'evil.example', 'x-forwarded-host': 'evil.example' });
+    await w.t.json(
+      'POST',
+      '/api/scan-package-api/inbound-scan/',
+      w.driver.token,
+      { barcode: 'MSG-7' },
+      { host: 'evil.example', 'x-forwarded-host': 'evil.example' },
+    );
     await w.dispatcher.runOnce();
     const [mail] = w.mailsTo('robin.msg-7@example.net');
     expect(mail!.text).toMatch(/^Company \d+: your parcel MSG-7 is on its way\.$/);
     expect(mail!.raw).not.toMatch(/evil|http/);
-    const link = await w.t.json<{ url: string | null; warning: string }>('GET', `/api/package/${id}/tracking-link/`, w.shipper.token, undefined, { host: 'evil.example' });
+    const link = await w.t.json<{ url: string | null; warning: string }>(
+      'GET',
+      `/api/package/${id}/tracking-link/`,
+      w.shipper.token,
+      undefined,
+      { host: 'evil.example' },
+    );
     expect(link.body.url).toBeNull();
     expect(link.body.warning).toMatch(/PUBLIC_URL is not set/);
   });
@@ -259,7 +319,9 @@ describe('recipient messages through the outbox', () => {
     const w = await world();
     expect((await w.t.json('POST', '/api/auth/forget-password/', null, { email: w.driver.email })).status).toBe(200);
     // The reset is written just after the answer (so its timing tells nothing), then committed.
-    await new Promise<void>((ok) => { setImmediate(ok); });
+    await new Promise<void>((ok) => {
+      setImmediate(ok);
+    });
     await w.t.app.deps.writes.settled();
     expect((await w.rows()).find((r) => r.kind === 'account')).toMatchObject({ channel: 'email', status: 'pending', to: w.driver.email });
     await w.dispatcher.runOnce();
@@ -274,7 +336,11 @@ describe('recipient messages through the outbox', () => {
     await w.outForDelivery(id, 'MSG-8');
     const row = (await w.rows()).find((r) => r.package_id === id)!;
     // What a crash between the claim and the provider's answer leaves behind.
-    await w.t.db.update(messageOutbox).set({ status: 'sending', claimed_at: w.t.clock.now(), attempts: 1 }).where(eq(messageOutbox.id, row.id)).run();
+    await w.t.db
+      .update(messageOutbox)
+      .set({ status: 'sending', claimed_at: w.t.clock.now(), attempts: 1 })
+      .where(eq(messageOutbox.id, row.id))
+      .run();
     await w.dispatcher.runOnce();
     expect((await w.rows()).find((r) => r.id === row.id)!.status).toBe('sending'); // still within its lease
     w.t.clock.advance(11 * 60_000);
@@ -285,14 +351,20 @@ describe('recipient messages through the outbox', () => {
 
   it('an unreachable SMTP server is retried later; without SMTP_URL or SMS_URL messages are logged and kept', async () => {
     const w = await world();
-    const down = messageDispatcherFor(w.t.app.deps, { fromAddress: 'x@example.com', email: smtpTransport('smtp://127.0.0.1:9'), sms: logSmsProvider(() => {}) });
+    const down = messageDispatcherFor(w.t.app.deps, {
+      fromAddress: 'x@example.com',
+      email: smtpTransport('smtp://127.0.0.1:9'),
+      sms: logSmsProvider(() => {}),
+    });
     const id = await w.parcel('MSG-9', { customer_phone: null });
     await w.outForDelivery(id, 'MSG-9');
     await down.runOnce();
     expect((await w.rows()).find((r) => r.package_id === id)).toMatchObject({ status: 'pending', attempts: 1 });
     const lines: string[] = [];
     const logOnly = messageDispatcherFor(w.t.app.deps, {
-      fromAddress: 'x@example.com', email: logEmailTransport((l) => lines.push(l)), sms: logSmsProvider((l) => lines.push(l)),
+      fromAddress: 'x@example.com',
+      email: logEmailTransport((l) => lines.push(l)),
+      sms: logSmsProvider((l) => lines.push(l)),
     });
     w.t.clock.advance(3600_000);
     await logOnly.runOnce();

@@ -15,7 +15,11 @@ async function world() {
   const reason = (await t.json<{ id: number }>('POST', '/api/failed-delivery-status/', admin.token, { name: 'Closed' })).body.id;
   const parcel = async (hawb: string, who = shipper) => {
     const res = await t.json<{ id: number }>('POST', '/api/package/', who.token, {
-      hawb, customer_name: `Name of ${hawb}`, customer_phone: '+61 400 000 001', customer_address: `1 ${hawb} Street`, recipient_email: `${hawb.toLowerCase()}@example.net`,
+      hawb,
+      customer_name: `Name of ${hawb}`,
+      customer_phone: '+61 400 000 001',
+      customer_address: `1 ${hawb} Street`,
+      recipient_email: `${hawb.toLowerCase()}@example.net`,
     });
     expect(res.status).toBe(201);
     const link = await t.json<{ url: string; token: string }>('GET', `/api/package/${res.body.id}/tracking-link/`, who.token);
@@ -23,13 +27,17 @@ async function world() {
     return { id: res.body.id, hawb, token: link.body.token, url: link.body.url };
   };
   const out = async (p: { id: number; hawb: string }) => {
-    expect((await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: [p.id] })).status).toBe(200);
+    expect((await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: [p.id] })).status).toBe(
+      200,
+    );
     expect((await t.json('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: p.hawb })).status).toBe(200);
   };
   const view = (token: string) => t.json<RecipientView>('GET', `/api/public/track/${token}/`);
   const upload = (token: string, n: number, kind = 'photo') => t.upload(token, png(n), { kind });
   const position = (lat: number, at = t.clock.now()) =>
-    t.json('POST', '/api/driver-position/', driver.token, { positions: [{ latitude: lat, longitude: 151.2, occurred_at: new Date(at).toISOString() }] });
+    t.json('POST', '/api/driver-position/', driver.token, {
+      positions: [{ latitude: lat, longitude: 151.2, occurred_at: new Date(at).toISOString() }],
+    });
   return { t, admin, shipper, otherShipper, driver, reason, parcel, out, view, upload, position };
 }
 
@@ -62,7 +70,7 @@ describe('the recipient tracking link', () => {
     expect(Object.keys(coarse.body).sort()).toEqual(['delivered_at', 'events', 'hawb', 'status', 'status_label', 'suburb', 'success']);
   });
 
-  it('shows the proof (photo and signature) only once delivered, and never another parcel\'s files', async () => {
+  it("shows the proof (photo and signature) only once delivered, and never another parcel's files", async () => {
     const w = await world();
     const a = await w.parcel('POD-A');
     const b = await w.parcel('POD-B');
@@ -73,12 +81,21 @@ describe('the recipient tracking link', () => {
     const photoB = await w.upload(w.driver.token, 3);
     await w.t.json('POST', '/api/photo-upload/', w.driver.token, { package: a.id, photo_one: photoA });
     expect((await w.t.json(`GET`, `/api/public/track/${a.token}/file/${photoA}/`)).status).toBe(404); // not delivered yet
-    expect((await w.t.json('POST', `/api/package-delivered/${a.id}/deliver/`, w.driver.token, { recipient_name: 'Robin', photos: [photoA], signature: signA })).status).toBe(200);
+    expect(
+      (
+        await w.t.json('POST', `/api/package-delivered/${a.id}/deliver/`, w.driver.token, {
+          recipient_name: 'Robin',
+          photos: [photoA],
+          signature: signA,
+        })
+      ).status,
+    ).toBe(200);
     expect((await w.t.json('POST', `/api/package-delivered/${b.id}/deliver/`, w.driver.token, { photos: [photoB] })).status).toBe(200);
 
     const v = await w.view(a.token);
     expect(v.body.proof).toEqual({
-      delivered_at: expect.any(String) as string, recipient_name: 'Robin',
+      delivered_at: expect.any(String) as string,
+      recipient_name: 'Robin',
       photos: [{ url: `/api/public/track/${a.token}/file/${photoA}/`, mime: 'image/png' }],
       signature: { url: `/api/public/track/${a.token}/file/${signA}/`, mime: 'image/png' },
     });
@@ -92,7 +109,7 @@ describe('the recipient tracking link', () => {
     expect((await w.t.call('GET', `/api/public/track/${a.token}/file/999999/`)).status).toBe(404);
   });
 
-  it('shows the driver\'s position only on the day, while out, within the last N stops, and never after delivery', async () => {
+  it("shows the driver's position only on the day, while out, within the last N stops, and never after delivery", async () => {
     const w = await world();
     const stops = [await w.parcel('POS-1'), await w.parcel('POS-2'), await w.parcel('POS-3')];
     for (const s of stops) await w.out(s);
@@ -128,27 +145,33 @@ describe('the recipient tracking link', () => {
     expect((await w.view(only.token)).body).toMatchObject({ stops_before: 0, driver_position: null });
   });
 
-  it('instructions reach the driver\'s synced copy (not the Package answer), and stop once delivered', async () => {
+  it("instructions reach the driver's synced copy (not the Package answer), and stop once delivered", async () => {
     const w = await world();
     const a = await w.parcel('INS-A');
     await w.out(a);
     const cursor = (await w.t.json<{ cursor: number }>('GET', '/api/sync/changes/?cursor=0', w.driver.token)).body.cursor;
     const left = await w.t.json('POST', `/api/public/track/${a.token}/instructions/`, null, { instructions: 'behind the side gate' });
     expect(left.status).toBe(200);
-    const feed = await w.t.json<{ upserts: { packages: { id: number; recipient_instructions?: string }[] } }>('GET', `/api/sync/changes/?cursor=${cursor}`, w.driver.token);
+    const feed = await w.t.json<{ upserts: { packages: { id: number; recipient_instructions?: string }[] } }>(
+      'GET',
+      `/api/sync/changes/?cursor=${cursor}`,
+      w.driver.token,
+    );
     expect(feed.body.upserts.packages).toEqual([expect.objectContaining({ id: a.id, recipient_instructions: 'behind the side gate' })]);
     const answer = await w.t.json<Record<string, unknown>>('GET', `/api/package/${a.id}/`, w.admin.token);
     expect(answer.body).not.toHaveProperty('recipient_instructions');
     expect((await w.view(a.token)).body.instructions).toBe('behind the side gate');
     // Too long, or not a string: 400 and nothing changes.
-    expect((await w.t.json('POST', `/api/public/track/${a.token}/instructions/`, null, { instructions: 'x'.repeat(501) })).status).toBe(400);
+    expect((await w.t.json('POST', `/api/public/track/${a.token}/instructions/`, null, { instructions: 'x'.repeat(501) })).status).toBe(
+      400,
+    );
     expect((await w.t.json('POST', `/api/public/track/${a.token}/instructions/`, null, { instructions: 5 })).status).toBe(400);
     await w.t.json('POST', `/api/package-delivered/${a.id}/deliver/`, w.driver.token, {});
     expect((await w.t.json('POST', `/api/public/track/${a.token}/instructions/`, null, { instructions: 'too late' })).status).toBe(409);
     expect((await w.view(a.token)).body.instructions).toBe('behind the side gate');
   });
 
-  it('after a failed attempt the recipient picks another day within the company\'s window and the parcel is re-planned', async () => {
+  it("after a failed attempt the recipient picks another day within the company's window and the parcel is re-planned", async () => {
     const w = await world();
     const a = await w.parcel('DAY-A');
     await w.out(a);
@@ -157,14 +180,23 @@ describe('the recipient tracking link', () => {
     await w.t.json('POST', `/api/package-delivered/${a.id}/fail/`, w.driver.token, { failed_delivery_status: w.reason });
     const v = await w.view(a.token);
     // The test clock starts on 2026-01-05.
-    expect(v.body).toMatchObject({ status: 'failed', failure: { reason: 'Closed' }, reschedule: { earliest: '2026-01-06', latest: '2026-01-12' } });
+    expect(v.body).toMatchObject({
+      status: 'failed',
+      failure: { reason: 'Closed' },
+      reschedule: { earliest: '2026-01-06', latest: '2026-01-12' },
+    });
     expect((await w.t.json('POST', `/api/public/track/${a.token}/reschedule/`, null, { date: '2026-01-05' })).status).toBe(400);
     expect((await w.t.json('POST', `/api/public/track/${a.token}/reschedule/`, null, { date: '2026-01-13' })).status).toBe(400);
     expect((await w.t.json('POST', `/api/public/track/${a.token}/reschedule/`, null, { date: 'tomorrow' })).status).toBe(400);
     expect(await w.t.db.select().from(pkg).where(eq(pkg.id, a.id)).get()).toMatchObject({ delivery_date: null, route_id: 77 });
     const ok = await w.t.json('POST', `/api/public/track/${a.token}/reschedule/`, null, { date: '2026-01-06' });
     expect(ok.status).toBe(200);
-    expect(await w.t.db.select().from(pkg).where(eq(pkg.id, a.id)).get()).toMatchObject({ delivery_date: '2026-01-06', route_id: null, sequence_no: null, status: 'failed' });
+    expect(await w.t.db.select().from(pkg).where(eq(pkg.id, a.id)).get()).toMatchObject({
+      delivery_date: '2026-01-06',
+      route_id: null,
+      sequence_no: null,
+      status: 'failed',
+    });
     expect((await w.view(a.token)).body.delivery_date).toBe('2026-01-06');
   });
 
@@ -176,38 +208,63 @@ describe('the recipient tracking link', () => {
     expect((await w.t.json('POST', `/api/public/track/${a.token}/rating/`, null, { rating: 5 })).status).toBe(409);
     await w.t.json('POST', `/api/package-delivered/${a.id}/deliver/`, w.driver.token, {});
     expect((await w.t.json('POST', `/api/public/track/${a.token}/rating/`, null, { rating: 6 })).status).toBe(400);
-    expect((await w.t.json('POST', `/api/public/track/${a.token}/rating/`, null, { rating: 4, comment: 'Friendly, left it dry' })).status).toBe(201);
+    expect(
+      (await w.t.json('POST', `/api/public/track/${a.token}/rating/`, null, { rating: 4, comment: 'Friendly, left it dry' })).status,
+    ).toBe(201);
     expect((await w.t.json('POST', `/api/public/track/${a.token}/rating/`, null, { rating: 1 })).status).toBe(409);
     expect((await w.view(a.token)).body).toMatchObject({ rating: { rating: 4, comment: 'Friendly, left it dry' }, can_rate: false });
-    const mine = await w.t.json<{ results: { driver: number; average: number; count: number; recent: { comment: string }[] }[] }>('GET', '/api/report/driver-ratings/', w.shipper.token);
-    expect(mine.body.results).toEqual([expect.objectContaining({ driver: w.driver.id, average: 4, count: 1, recent: [expect.objectContaining({ comment: 'Friendly, left it dry', hawb: 'RATE-A' })] })]);
+    const mine = await w.t.json<{ results: { driver: number; average: number; count: number; recent: { comment: string }[] }[] }>(
+      'GET',
+      '/api/report/driver-ratings/',
+      w.shipper.token,
+    );
+    expect(mine.body.results).toEqual([
+      expect.objectContaining({
+        driver: w.driver.id,
+        average: 4,
+        count: 1,
+        recent: [expect.objectContaining({ comment: 'Friendly, left it dry', hawb: 'RATE-A' })],
+      }),
+    ]);
     expect((await w.t.json<{ results: unknown[] }>('GET', '/api/report/driver-ratings/', w.otherShipper.token)).body.results).toEqual([]);
     expect((await w.t.json<{ results: unknown[] }>('GET', '/api/report/driver-ratings/', w.admin.token)).body.results).toHaveLength(1);
     expect((await w.t.json('GET', '/api/report/driver-ratings/', w.driver.token)).status).toBe(403);
     expect(other.token).toBeTruthy();
   });
 
-  it('opting out stops queued and future messages at once, for this and the company\'s next parcels', async () => {
+  it("opting out stops queued and future messages at once, for this and the company's next parcels", async () => {
     const w = await world();
     const a = await w.parcel('OPT-A');
     await w.out(a);
-    expect((await w.t.db.select().from(messageOutbox).where(eq(messageOutbox.package_id, a.id)).all()).map((r) => r.status)).toEqual(['pending', 'pending']);
+    expect((await w.t.db.select().from(messageOutbox).where(eq(messageOutbox.package_id, a.id)).all()).map((r) => r.status)).toEqual([
+      'pending',
+      'pending',
+    ]);
     expect((await w.t.json('POST', `/api/public/track/${a.token}/opt-out/`, null)).status).toBe(200);
-    expect((await w.t.db.select().from(messageOutbox).where(eq(messageOutbox.package_id, a.id)).all()).map((r) => r.status)).toEqual(['skipped', 'skipped']);
+    expect((await w.t.db.select().from(messageOutbox).where(eq(messageOutbox.package_id, a.id)).all()).map((r) => r.status)).toEqual([
+      'skipped',
+      'skipped',
+    ]);
     expect((await w.view(a.token)).body.opted_out).toBe(true);
     await w.t.json('POST', `/api/package-delivered/${a.id}/deliver/`, w.driver.token, {});
     expect(await w.t.db.select().from(messageOutbox).where(eq(messageOutbox.package_id, a.id)).all()).toHaveLength(2);
     // The same phone on the company's next parcel: no SMS queued (its e-mail differs, so that one is).
     const b = await w.parcel('OPT-B');
     await w.out(b);
-    expect((await w.t.db.select().from(messageOutbox).where(eq(messageOutbox.package_id, b.id)).all()).map((r) => r.channel)).toEqual(['email']);
+    expect((await w.t.db.select().from(messageOutbox).where(eq(messageOutbox.package_id, b.id)).all()).map((r) => r.channel)).toEqual([
+      'email',
+    ]);
     // Its page still offers to stop them: e-mails still come.
     expect((await w.view(b.token)).body.opted_out).toBe(false);
   });
 
   it('company settings: own company only, staff name one, logo must be an image the company uploaded', async () => {
     const w = await world();
-    const mine = await w.t.json<{ company: number; events: string[]; sender_name: string }>('GET', '/api/recipient-settings/', w.shipper.token);
+    const mine = await w.t.json<{ company: number; events: string[]; sender_name: string }>(
+      'GET',
+      '/api/recipient-settings/',
+      w.shipper.token,
+    );
     expect(mine.body.events).toEqual(['out_for_delivery', 'arriving_soon', 'delivered', 'failed', 'returned_to_sender']);
     expect((await w.t.json('GET', `/api/recipient-settings/?company=${mine.body.company}`, w.otherShipper.token)).status).toBe(403);
     expect((await w.t.json('GET', '/api/recipient-settings/', w.admin.token)).status).toBe(400);
@@ -216,7 +273,9 @@ describe('the recipient tracking link', () => {
     const foreign = await w.upload(w.driver.token, 9);
     expect((await w.t.json('PATCH', '/api/recipient-settings/', w.shipper.token, { logo_file: foreign })).status).toBe(400);
     // A photo is not a logo: a file serves the purpose it was uploaded for.
-    expect((await w.t.json('PATCH', '/api/recipient-settings/', w.shipper.token, { logo_file: await w.upload(w.shipper.token, 11) })).status).toBe(400);
+    expect(
+      (await w.t.json('PATCH', '/api/recipient-settings/', w.shipper.token, { logo_file: await w.upload(w.shipper.token, 11) })).status,
+    ).toBe(400);
     const logo = await w.upload(w.shipper.token, 10, 'logo');
     expect((await w.t.json('PATCH', '/api/recipient-settings/', w.shipper.token, { logo_file: logo })).status).toBe(200);
     const a = await w.parcel('LOGO-A');

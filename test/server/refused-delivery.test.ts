@@ -11,7 +11,14 @@ import { makeApp } from '../helpers/app';
 const png = (n: number) => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, n & 255, (n >> 8) & 255]);
 const jpeg = (n: number) => new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, n & 255]);
 type Json = Record<string, unknown>;
-interface Refused { id: number; code: string; status: string; recipient_name: string | null; driver: number; files: { slot: string; id: number; url: string }[] }
+interface Refused {
+  id: number;
+  code: string;
+  status: string;
+  recipient_name: string | null;
+  driver: number;
+  files: { slot: string; id: number; url: string }[];
+}
 
 async function world() {
   const t = await makeApp();
@@ -21,12 +28,17 @@ async function world() {
   const d2 = await t.login('driver', { name: 'Eli Driver' });
   const shipper = await t.login('company');
   const parcel = async (hawb: string, driver: number) => {
-    const res = await t.json<{ id: number }>('POST', '/api/package/', shipper.token, { hawb, customer_name: 'Rita Recipient', postcode: 2026 });
+    const res = await t.json<{ id: number }>('POST', '/api/package/', shipper.token, {
+      hawb,
+      customer_name: 'Rita Recipient',
+      postcode: 2026,
+    });
     expect(res.status).toBe(201);
     expect((await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver, packages: [res.body.id] })).status).toBe(200);
     return res.body.id;
   };
-  const upload = (token: string, bytes: Uint8Array, clientId: string, kind = 'photo') => t.upload(token, bytes, { client_id: clientId, kind });
+  const upload = (token: string, bytes: Uint8Array, clientId: string, kind = 'photo') =>
+    t.upload(token, bytes, { client_id: clientId, kind });
   const row = (id: number) => t.db.select().from(pkg).where(eq(pkg.id, id)).get();
   const count = async (query: SQL) => Number((await t.db.values<[number]>(query))[0]![0]);
   return { t, admin, supervisor, d1, d2, shipper, parcel, upload, row, count };
@@ -43,7 +55,12 @@ describe('refused deliveries keep their proof and reach a supervisor', () => {
     const photo = await w.upload(w.d1.token, jpeg(1), 'photo-client-0001');
     const sig = await w.upload(w.d1.token, png(2), 'sig-client-00001', 'signature');
     const key = { 'idempotency-key': 'refused-delivery-key-1', 'x-device-id': 'phone-1', 'x-device-seq': '7' };
-    const body = { photos: ['photo-client-0001'], signature: 'sig-client-00001', recipient_name: 'Rita', occurred_at: '2026-01-05T08:10:00Z' };
+    const body = {
+      photos: ['photo-client-0001'],
+      signature: 'sig-client-00001',
+      recipient_name: 'Rita',
+      occurred_at: '2026-01-05T08:10:00Z',
+    };
     const refused = await t.json<Json>('POST', `/api/package-delivered/${id}/deliver/`, w.d1.token, body, key);
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ code: 'invalid_transition', details: { status: 'cancelled', reason: 'final' } });
@@ -51,15 +68,27 @@ describe('refused deliveries keep their proof and reach a supervisor', () => {
     // Still cancelled, but flagged for a supervisor with a reason that says what happened.
     expect(await w.row(id)).toMatchObject({ status: 'cancelled', flagged: true });
     expect((await w.row(id))?.flag_reason).toMatch(/Dana Driver refused \(the office had cancelled it\); 2 proof files kept/);
-    const flagged = await t.json<{ count: number; results: { id: number }[] }>('GET', '/api/package-delivered/flagged/', w.supervisor.token);
+    const flagged = await t.json<{ count: number; results: { id: number }[] }>(
+      'GET',
+      '/api/package-delivered/flagged/',
+      w.supervisor.token,
+    );
     expect(flagged.body.results.map((p) => p.id)).toContain(id);
 
     // The proof is attached to the refused attempt, readable by the supervisor.
     const list = await t.json<{ results: Refused[] }>('GET', `/api/package-delivered/${id}/refused/`, w.supervisor.token);
     expect(list.status).toBe(200);
     expect(list.body.results).toHaveLength(1);
-    expect(list.body.results[0]).toMatchObject({ code: 'invalid_transition', status: 'cancelled', recipient_name: 'Rita', driver: w.d1.id });
-    expect(list.body.results[0]!.files.map((f) => [f.slot, f.id])).toEqual([['photo_one', photo], ['signature', sig]]);
+    expect(list.body.results[0]).toMatchObject({
+      code: 'invalid_transition',
+      status: 'cancelled',
+      recipient_name: 'Rita',
+      driver: w.d1.id,
+    });
+    expect(list.body.results[0]!.files.map((f) => [f.slot, f.id])).toEqual([
+      ['photo_one', photo],
+      ['signature', sig],
+    ]);
     const file = await t.call('GET', list.body.results[0]!.files[0]!.url, w.supervisor.token);
     expect(file.status).toBe(200);
     expect(await w.count(sql`select count(*) n from package_event where package_id = ${id} and action = 'deliver_rejected'`)).toBe(1);
@@ -73,7 +102,9 @@ describe('refused deliveries keep their proof and reach a supervisor', () => {
     // Drivers and companies do not read the refusal list; the supervisor clears the flag once looked at.
     expect((await t.json('GET', `/api/package-delivered/${id}/refused/`, w.d1.token)).status).toBe(403);
     expect((await t.json('GET', `/api/package-delivered/${id}/refused/`, w.shipper.token)).status).toBe(403);
-    expect((await t.json('POST', `/api/package-delivered/${id}/resolve-flag/`, w.supervisor.token, { note: 'parcel back at depot' })).status).toBe(200);
+    expect(
+      (await t.json('POST', `/api/package-delivered/${id}/resolve-flag/`, w.supervisor.token, { note: 'parcel back at depot' })).status,
+    ).toBe(200);
     expect((await w.row(id))?.flagged).toBe(false);
   });
 

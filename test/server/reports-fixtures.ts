@@ -20,14 +20,45 @@ export async function reportWorld(t: TestApp) {
   const z2 = (await t.db.insert(zone).values({ name: 'Z2', created_at: now, updated_at: now }).returning().get()).id;
 
   const parcel = async (hawb: string, company: number, zoneId: number, status: string, extra: Partial<typeof pkg.$inferInsert> = {}) =>
-    (await t.db.insert(pkg).values({ hawb, company_id: company, zone_id: zoneId, status, customer_name: `Customer ${hawb}`, created_at: at('2026-01-04T08:00:00Z'), updated_at: now, ...extra }).returning().get()).id;
+    (
+      await t.db
+        .insert(pkg)
+        .values({
+          hawb,
+          company_id: company,
+          zone_id: zoneId,
+          status,
+          customer_name: `Customer ${hawb}`,
+          created_at: at('2026-01-04T08:00:00Z'),
+          updated_at: now,
+          ...extra,
+        })
+        .returning()
+        .get()
+    ).id;
   const delivered = (id: number, driver: number, when: string) =>
-    t.db.insert(deliveryRecord).values({ package_id: id, driver_id: driver, recipient_name: 'Rita', occurred_at: at(when), received_at: at(when), updated_at: at(when) }).run();
+    t.db
+      .insert(deliveryRecord)
+      .values({
+        package_id: id,
+        driver_id: driver,
+        recipient_name: 'Rita',
+        occurred_at: at(when),
+        received_at: at(when),
+        updated_at: at(when),
+      })
+      .run();
   const failed = (id: number, driver: number, no: number, when: string) =>
-    t.db.insert(deliveryAttempt).values({ package_id: id, attempt_no: no, driver_id: driver, reason: 'Nobody home', occurred_at: at(when), received_at: at(when) }).run();
+    t.db
+      .insert(deliveryAttempt)
+      .values({ package_id: id, attempt_no: no, driver_id: driver, reason: 'Nobody home', occurred_at: at(when), received_at: at(when) })
+      .run();
 
   // The customer typed a formula: every export must neutralise it.
-  const p1 = await parcel('P1', x, z1, 'delivered', { delivery_date: '2026-01-05', customer_name: '=HYPERLINK("http://evil.example","x")' });
+  const p1 = await parcel('P1', x, z1, 'delivered', {
+    delivery_date: '2026-01-05',
+    customer_name: '=HYPERLINK("http://evil.example","x")',
+  });
   const p2 = await parcel('P2', x, z1, 'delivered', { delivery_date: '2026-01-04' });
   const p3 = await parcel('P3', y, z2, 'delivered');
   const p4 = await parcel('P4', y, z1, 'failed', { delivery_date: '2026-01-06', attempts: 2 });

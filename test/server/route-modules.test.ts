@@ -12,12 +12,15 @@ const QUERY = /\.(select|insert|update|delete)\(|db\.(all|get|run|values)\(/;
 const PENDING = new Set<string>([]);
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 describe('route modules', () => {
   it('build no queries: handlers validate, call a service and shape the answer (services own their queries)', () => {
-    const offenders = filesUnder(ROOT).map((f) => relative(ROOT, f))
+    const offenders = filesUnder(ROOT)
+      .map((f) => relative(ROOT, f))
       .filter((f) => !PENDING.has(f) && QUERY.test(readFileSync(join(ROOT, f), 'utf8')));
     expect(offenders).toEqual([]);
   });

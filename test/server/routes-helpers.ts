@@ -4,8 +4,24 @@ import { deliveryRoute, pkg, warehouse } from '../../server/db/schema/index';
 import { makeApp } from '../helpers/app';
 
 export type Json = Record<string, unknown>;
-export interface RouteJson { id: number; name: string; status: string; driver: number | null; packages: number[]; open_count: number; done_count: number; package_count: number; total_distance_m: number | null }
-export interface PackageJson { id: number; hawb: string; status: string; sequence_no: number | null; assigned_to_id: number | null }
+export interface RouteJson {
+  id: number;
+  name: string;
+  status: string;
+  driver: number | null;
+  packages: number[];
+  open_count: number;
+  done_count: number;
+  package_count: number;
+  total_distance_m: number | null;
+}
+export interface PackageJson {
+  id: number;
+  hawb: string;
+  status: string;
+  sequence_no: number | null;
+  assigned_to_id: number | null;
+}
 
 /** Great-circle metres, written out here so the test does not check the optimiser with itself. */
 export function metres(a: [number, number], b: [number, number]): number {
@@ -25,16 +41,28 @@ export async function routeWorld() {
   const d2 = await t.login('driver', { name: 'Eli Driver' });
   const shipper = await t.login('company');
   const now = t.clock.now();
-  const warehouseId = (await t.db.insert(warehouse).values({ name: 'Main depot', street_address: '1 Depot Rd', created_at: now, updated_at: now }).returning().get()).id;
+  const warehouseId = (
+    await t.db
+      .insert(warehouse)
+      .values({ name: 'Main depot', street_address: '1 Depot Rd', created_at: now, updated_at: now })
+      .returning()
+      .get()
+  ).id;
 
   const parcel = async (hawb: string, extra: Json = {}) => {
-    const res = await t.json<{ id: number }>('POST', '/api/package/', shipper.token, { hawb, customer_name: `Customer ${hawb}`, postcode: 2000, ...extra });
+    const res = await t.json<{ id: number }>('POST', '/api/package/', shipper.token, {
+      hawb,
+      customer_name: `Customer ${hawb}`,
+      postcode: 2000,
+      ...extra,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.id;
   };
   const row = (id: number) => t.db.select().from(pkg).where(eq(pkg.id, id)).get();
   const routeRow = (id: number) => t.db.select().from(deliveryRoute).where(eq(deliveryRoute.id, id)).get();
-  const post = (path: string, token: string, body: unknown, headers?: Record<string, string>) => t.json<Json>('POST', path, token, body, headers);
+  const post = (path: string, token: string, body: unknown, headers?: Record<string, string>) =>
+    t.json<Json>('POST', path, token, body, headers);
   const get = <T = Json>(path: string, token: string) => t.json<T>('GET', path, token);
   return { t, admin, depot, d1, d2, shipper, warehouseId, parcel, row, routeRow, post, get };
 }

@@ -7,7 +7,7 @@ const START: [number, number] = [-33.9, 151.0];
 // Stops on one parallel east of the start: the shortest path from the start visits them west to east.
 const east = (k: number): [number, number] => [START[0], START[1] + k * 0.01];
 
-describe('routes: a planner\'s and a driver\'s whole path', () => {
+describe("routes: a planner's and a driver's whole path", () => {
   it('create, optimise, assign, drive, re-sequence from the phone, hand over to another driver', async () => {
     const w = await routeWorld();
     const { t, admin, d1, d2 } = w;
@@ -18,7 +18,12 @@ describe('routes: a planner\'s and a driver\'s whole path', () => {
 
     // Create: the order given is the first sequence.
     const created = await w.post('/api/route/', admin.token, {
-      name: 'Sydney west', date: '2026-01-05', warehouse: w.warehouseId, start_latitude: START[0], start_longitude: START[1], packages: given,
+      name: 'Sydney west',
+      date: '2026-01-05',
+      warehouse: w.warehouseId,
+      start_latitude: START[0],
+      start_longitude: START[1],
+      packages: given,
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const route = created.body.route as RouteJson;
@@ -77,16 +82,32 @@ describe('routes: a planner\'s and a driver\'s whole path', () => {
     expect((await w.post(`/api/package-delivered/${ids.P1}/deliver/`, d1.token, { recipient_name: 'Pat' })).status).toBe(200);
     const phoneOrder = [ids.P5, ids.P4, ids.P3, ids.P2, ids.NOC] as number[];
     const key = { 'idempotency-key': '5f0c1b8e-0000-4000-8000-000000000001', 'x-device-id': 'phone-1', 'x-device-seq': '7' };
-    const resq = await w.post(`/api/route/${route.id}/sequence/`, d1.token, { packages: phoneOrder, occurred_at: '2026-01-05T09:00:00Z' }, key);
+    const resq = await w.post(
+      `/api/route/${route.id}/sequence/`,
+      d1.token,
+      { packages: phoneOrder, occurred_at: '2026-01-05T09:00:00Z' },
+      key,
+    );
     expect(resq.status, JSON.stringify(resq.body)).toBe(200);
     // Numbers continue after the delivered first stop: one order for the day.
     for (const [i, id] of phoneOrder.entries()) expect((await w.row(id))?.sequence_no).toBe(i + 2);
     expect((await w.row(ids.P1 as number))?.sequence_no).toBe(1);
-    const replay = await w.post(`/api/route/${route.id}/sequence/`, d1.token, { packages: phoneOrder, occurred_at: '2026-01-05T09:00:00Z' }, key);
+    const replay = await w.post(
+      `/api/route/${route.id}/sequence/`,
+      d1.token,
+      { packages: phoneOrder, occurred_at: '2026-01-05T09:00:00Z' },
+      key,
+    );
     expect(replay.status).toBe(200);
     expect(replay.res.headers.get('idempotent-replayed')).toBe('true');
     // Lists that are not exactly the open parcels change nothing.
-    for (const bad of [phoneOrder.slice(1), [...phoneOrder, ids.P1], [...phoneOrder, ids.P5], [], [ids.P5, ids.P4, ids.P3, ids.P2, 999_999]]) {
+    for (const bad of [
+      phoneOrder.slice(1),
+      [...phoneOrder, ids.P1],
+      [...phoneOrder, ids.P5],
+      [],
+      [ids.P5, ids.P4, ids.P3, ids.P2, 999_999],
+    ]) {
       const res = await w.post(`/api/route/${route.id}/sequence/`, d1.token, { packages: bad });
       expect(res.status, JSON.stringify(bad)).toBe(400);
     }
@@ -110,8 +131,9 @@ describe('routes: a planner\'s and a driver\'s whole path', () => {
     expect((await w.get<{ results: RouteJson[] }>('/api/route/driver-routes/', d1.token)).body.results).toEqual([]);
     const theirs = await w.get<{ packages: PackageJson[] }>(`/api/route/${route.id}/packages/`, d2.token);
     expect(theirs.body.packages.map((p) => p.hawb)).toEqual(['P5', 'P4', 'P3', 'P2', 'NOC']);
-    expect((await w.get<{ packages: PackageJson[] }>(`/api/route/${route.id}/packages/`, admin.token)).body.packages.map((p) => p.hawb))
-      .toEqual(['P1', 'P5', 'P4', 'P3', 'P2', 'NOC']);
+    expect(
+      (await w.get<{ packages: PackageJson[] }>(`/api/route/${route.id}/packages/`, admin.token)).body.packages.map((p) => p.hawb),
+    ).toEqual(['P1', 'P5', 'P4', 'P3', 'P2', 'NOC']);
     expect((await w.post(`/api/route/${route.id}/assign-other-driver/`, admin.token, { driver: d2.id })).status).toBe(400);
 
     // The new driver completes the run; a finished route is no longer ordered, changed or deleted.
@@ -152,10 +174,14 @@ describe('routes: CRUD rules and refusals', () => {
       { name: '', date: '2026-01-06' },
       { name: 'X', date: '2026-01-06', warehouse: 555 },
       { name: 'X', date: '2026-01-06', driver: shipper.id },
-    ]) expect((await w.post('/api/route/', admin.token, body)).status, JSON.stringify(body)).toBe(400);
+    ])
+      expect((await w.post('/api/route/', admin.token, body)).status, JSON.stringify(body)).toBe(400);
 
     // PATCH changes only what it is given; `packages` is the wanted list of open parcels in order.
-    const patched = await t.json<{ route: RouteJson }>('PATCH', `/api/route/${r1.id}/`, admin.token, { name: 'One renamed', packages: [c, a] });
+    const patched = await t.json<{ route: RouteJson }>('PATCH', `/api/route/${r1.id}/`, admin.token, {
+      name: 'One renamed',
+      packages: [c, a],
+    });
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
     expect(patched.body.route).toMatchObject({ name: 'One renamed', date: '2026-01-06', status: 'planned', packages: [c, a] });
     expect(await w.row(b)).toMatchObject({ route_id: null, sequence_no: null });
@@ -188,10 +214,19 @@ describe('routes: CRUD rules and refusals', () => {
     // A delivery route does not take final or pickup parcels; a pickup route only pickups.
     const pickup = await w.parcel('PU1');
     // Pickup creation belongs to the pickup group; the row is set up directly here.
-    await t.db.update(pkg).set({ status: 'pickup_requested', assigned_to_id: d1.id, latitude: -33.8, longitude: 151.3 }).where(eq(pkg.id, pickup)).run();
+    await t.db
+      .update(pkg)
+      .set({ status: 'pickup_requested', assigned_to_id: d1.id, latitude: -33.8, longitude: 151.3 })
+      .where(eq(pkg.id, pickup))
+      .run();
     expect((await w.post('/api/route/', admin.token, { name: 'Bad', date: '2026-01-07', packages: [pickup] })).status).toBe(400);
     expect((await w.post('/api/pickup-route/', admin.token, { name: 'Bad', date: '2026-01-07', packages: [b] })).status).toBe(400);
-    const auto = await w.post('/api/pickup-route/create-route/', admin.token, { driver: d1.id, date: '2026-01-07', start_latitude: -33.9, start_longitude: 151 });
+    const auto = await w.post('/api/pickup-route/create-route/', admin.token, {
+      driver: d1.id,
+      date: '2026-01-07',
+      start_latitude: -33.9,
+      start_longitude: 151,
+    });
     expect(auto.status, JSON.stringify(auto.body)).toBe(201);
     expect(auto.body.route).toMatchObject({ kind: 'pickup', driver: d1.id, packages: [pickup], open_count: 1 });
     expect(await w.row(pickup)).toMatchObject({ status: 'pickup_requested', sequence_no: 1 });

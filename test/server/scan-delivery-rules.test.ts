@@ -34,7 +34,10 @@ async function world() {
   const parcel = async (hawb: string, driver?: SessionUser) => {
     const res = await t.json<{ id: number }>('POST', '/api/package/', as(shipper), { hawb });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    if (driver) expect((await t.json('POST', '/api/assign-package/assign-driver/', as(admin), { driver: driver.id, packages: [res.body.id] })).status).toBe(200);
+    if (driver)
+      expect(
+        (await t.json('POST', '/api/assign-package/assign-driver/', as(admin), { driver: driver.id, packages: [res.body.id] })).status,
+      ).toBe(200);
     return res.body.id;
   };
   return { t, admin, supervisor, d1, d2, shipper, other, parcel, as };
@@ -52,13 +55,15 @@ async function outcome(run: () => unknown): Promise<string> {
 }
 
 describe('scan and delivery rules', () => {
-  it('van lists: a driver reads only their own, staff anyone\'s', async () => {
+  it("van lists: a driver reads only their own, staff anyone's", async () => {
     const w = await world();
     expect(await outcome(() => assertMayListVan(w.d1, w.d1.id, 'remaining'))).toBe('ok');
     expect(await outcome(() => assertMayListVan(w.d1, w.d2.id, 'remaining'))).toBe('403 You may only list your own remaining packages');
     expect(await outcome(() => assertMayListVan(w.d1, w.d2.id, 'scanned'))).toBe('403 You may only list your own scanned packages');
     expect(await outcome(() => assertMayListVan(w.supervisor, w.d2.id, 'scanned'))).toBe('ok');
-    expect(await outcome(() => assertMayListVan(w.shipper, w.d1.id, 'remaining'))).toBe('403 You may only list your own remaining packages');
+    expect(await outcome(() => assertMayListVan(w.shipper, w.d1.id, 'remaining'))).toBe(
+      '403 You may only list your own remaining packages',
+    );
   });
 
   it('the parcel of an action: a driver reaches any live parcel (deliver and fail judge it), others only their scope', async () => {
@@ -91,7 +96,8 @@ describe('scan and delivery rules', () => {
   it('a no-parcel report is kept; the parcel its code names shows only to staff and to its driver', async () => {
     const w = await world();
     const id = await w.parcel('N-1', w.d1);
-    const report = (who: SessionUser, code: string) => atomically(w.t.app.deps, () => reportNoParcel(w.t.app.deps, scanContext(who, { note: 'torn' }, null), code));
+    const report = (who: SessionUser, code: string) =>
+      atomically(w.t.app.deps, () => reportNoParcel(w.t.app.deps, scanContext(who, { note: 'torn' }, null), code));
     const own = await report(w.d1, 'N-1');
     expect(own.row?.id).toBe(id);
     expect(own.visible).toBe(true);

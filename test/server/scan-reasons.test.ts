@@ -9,7 +9,11 @@ import { describe, expect, it } from 'vitest';
 import { pkg } from '../../server/db/schema/index';
 import { makeApp } from '../helpers/app';
 
-interface Refusal { code: string; message: string; details?: { reason?: string; status?: string } }
+interface Refusal {
+  code: string;
+  message: string;
+  details?: { reason?: string; status?: string };
+}
 
 async function world() {
   const t = await makeApp();
@@ -21,7 +25,10 @@ async function world() {
   const parcel = async (hawb: string, driverId?: number) => {
     const res = await t.json<{ id: number }>('POST', '/api/package/', shipper.token, { hawb });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    if (driverId) expect((await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driverId, packages: [res.body.id] })).status).toBe(200);
+    if (driverId)
+      expect(
+        (await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driverId, packages: [res.body.id] })).status,
+      ).toBe(200);
     return res.body.id;
   };
   const load = (token: string, barcode: string) => t.json<Refusal>('POST', '/api/scan-package-api/inbound-scan/', token, { barcode });
@@ -29,7 +36,7 @@ async function world() {
 }
 
 describe('refusal reasons', () => {
-  it('an unknown code is unknown_code; part of one of the driver\'s labels is misread; neither changes anything', async () => {
+  it("an unknown code is unknown_code; part of one of the driver's labels is misread; neither changes anything", async () => {
     const w = await world();
     await w.parcel('MO1001089', w.d1.id);
     const unknown = await w.load(w.d1.token, 'ZZ999999');
@@ -62,7 +69,9 @@ describe('refusal reasons', () => {
     expect(r1.body.details?.reason).toBe('not_yours');
 
     const moved = await w.parcel('MOVED-1', w.d1.id);
-    expect((await w.t.json('POST', '/api/assign-package/assign-driver/', w.admin.token, { driver: w.d2.id, packages: [moved] })).status).toBe(200);
+    expect(
+      (await w.t.json('POST', '/api/assign-package/assign-driver/', w.admin.token, { driver: w.d2.id, packages: [moved] })).status,
+    ).toBe(200);
     const r2 = await w.load(w.d1.token, 'MOVED-1');
     expect(r2.status).toBe(409);
     expect(r2.body.details?.reason).toBe('reassigned');
@@ -82,9 +91,18 @@ describe('refusal reasons', () => {
   it('the flagged list says why each parcel was flagged', async () => {
     const w = await world();
     const id = await w.parcel('FLAG-1', w.d1.id);
-    await w.t.db.update(pkg).set({ flagged: true, flag_reason: 'Delivered by Dan (offline) after it was reassigned to Eve' }).where(eq(pkg.id, id));
-    const list = await w.t.json<{ results: { id: number; hawb: string; flag_reason: string | null }[] }>('GET', '/api/package-delivered/flagged/', w.admin.token);
+    await w.t.db
+      .update(pkg)
+      .set({ flagged: true, flag_reason: 'Delivered by Dan (offline) after it was reassigned to Eve' })
+      .where(eq(pkg.id, id));
+    const list = await w.t.json<{ results: { id: number; hawb: string; flag_reason: string | null }[] }>(
+      'GET',
+      '/api/package-delivered/flagged/',
+      w.admin.token,
+    );
     expect(list.status).toBe(200);
-    expect(list.body.results).toEqual([expect.objectContaining({ id, hawb: 'FLAG-1', flag_reason: 'Delivered by Dan (offline) after it was reassigned to Eve' })]);
+    expect(list.body.results).toEqual([
+      expect.objectContaining({ id, hawb: 'FLAG-1', flag_reason: 'Delivered by Dan (offline) after it was reassigned to Eve' }),
+    ]);
   });
 });

@@ -16,9 +16,14 @@ async function world() {
   const shipper = await t.login('company');
   const now = t.clock.now();
   const countryId = (await t.db.insert(country).values({ name: 'Australia', created_at: now, updated_at: now }).returning().get()).id;
-  const stateId = (await t.db.insert(state).values({ name: 'VIC', country_id: countryId, created_at: now, updated_at: now }).returning().get()).id;
+  const stateId = (
+    await t.db.insert(state).values({ name: 'VIC', country_id: countryId, created_at: now, updated_at: now }).returning().get()
+  ).id;
   const zoneId = (await t.db.insert(zone).values({ name: 'North', created_at: now, updated_at: now }).returning().get()).id;
-  await t.db.insert(suburb).values({ name: 'Coburg', state_id: stateId, zone_id: zoneId, postcode: '3058', created_at: now, updated_at: now }).run();
+  await t.db
+    .insert(suburb)
+    .values({ name: 'Coburg', state_id: stateId, zone_id: zoneId, postcode: '3058', created_at: now, updated_at: now })
+    .run();
   const parcel = async (hawb: string, extra: Record<string, unknown> = {}) => {
     const res = await t.json<{ id: number }>('POST', '/api/package/', shipper.token, { hawb, postcode: 3058, ...extra });
     expect(res.status).toBe(201);
@@ -38,9 +43,18 @@ describe('scan API', () => {
     const id = await w.parcel('Z-1');
     const res = await w.post('scan-assign-zone/', w.depot.token, { barcode: ' Z-1 ', latitude: -37.7, longitude: 144.96 });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ zone: { id: w.zoneId, name: 'North' }, package: { status: 'received', landed: true, zone: w.zoneId, zone_name: 'North' } });
+    expect(res.body).toMatchObject({
+      zone: { id: w.zoneId, name: 'North' },
+      package: { status: 'received', landed: true, zone: w.zoneId, zone_name: 'North' },
+    });
     expect(res.body.message).toContain('North');
-    expect((await w.events(id)).at(-1)).toMatchObject({ action: 'depot_scan', from_status: 'created', to_status: 'received', actor_id: w.depot.id, latitude: -37.7 });
+    expect((await w.events(id)).at(-1)).toMatchObject({
+      action: 'depot_scan',
+      from_status: 'created',
+      to_status: 'received',
+      actor_id: w.depot.id,
+      latitude: -37.7,
+    });
 
     // Assigned before it landed: the scan only lands it.
     const direct = await w.parcel('Z-2', { postcode: 9999 });
@@ -69,10 +83,18 @@ describe('scan API', () => {
     expect((await w.post('inbound-scan/', w.d1.token, { barcode: 'S-1' })).body).toMatchObject({ already_scanned: false });
     expect((await w.post('inbound-scan/', w.d1.token, { barcode: 'S-1' })).body).toMatchObject({ already_scanned: true });
 
-    const scanned = await w.t.json<{ scanned_packages: { hawb: string }[] }>('GET', `/api/scan-package-api/${w.d1.id}/scanned-packages-list/`, w.d1.token);
+    const scanned = await w.t.json<{ scanned_packages: { hawb: string }[] }>(
+      'GET',
+      `/api/scan-package-api/${w.d1.id}/scanned-packages-list/`,
+      w.d1.token,
+    );
     expect(scanned.status).toBe(200);
     expect(scanned.body.scanned_packages.map((p) => p.hawb)).toEqual(['S-1']);
-    const remaining = await w.t.json<{ pending_packages: { hawb: string }[] }>('GET', `/api/scan-package-api/${w.d1.id}/remaining-packages-list/`, w.d1.token);
+    const remaining = await w.t.json<{ pending_packages: { hawb: string }[] }>(
+      'GET',
+      `/api/scan-package-api/${w.d1.id}/remaining-packages-list/`,
+      w.d1.token,
+    );
     expect(remaining.body.pending_packages.map((p) => p.hawb)).toEqual(['S-2']);
     expect((await w.t.json('GET', `/api/scan-package-api/${w.d1.id}/scanned-packages-list/`, w.d2.token)).status).toBe(403);
     expect((await w.t.json('GET', `/api/scan-package-api/${w.d1.id}/scanned-packages-list/`, w.supervisor.token)).status).toBe(200);
@@ -92,7 +114,12 @@ describe('scan API', () => {
     const id = await w.parcel('C-1');
     const check = await w.post('supervisor-scan/', w.supervisor.token, { barcode: 'C-1', note: 'shelf 4' });
     expect(check.status).toBe(200);
-    expect(check.body).toMatchObject({ status: 'created', status_label: 'Shipment created', allowed: ['received', 'assigned', 'cancelled'], last_event: { action: 'create' } });
+    expect(check.body).toMatchObject({
+      status: 'created',
+      status_label: 'Shipment created',
+      allowed: ['received', 'assigned', 'cancelled'],
+      last_event: { action: 'create' },
+    });
     const admin = await w.post('super-admin-scan/', w.superAdmin.token, { barcode: 'C-1' });
     expect(admin.status).toBe(200);
     expect(admin.body.last_event).toMatchObject({ action: 'supervisor_check', note: 'shelf 4' });
@@ -100,11 +127,16 @@ describe('scan API', () => {
     expect((await w.post('supervisor-scan/', w.d1.token, { barcode: 'C-1' })).status).toBe(403);
     expect((await w.t.db.select().from(pkg).where(eq(pkg.id, id)).get())?.status).toBe('created');
 
-    const list = await w.t.json<{ count: number; results: { event: { action: string; actor: { id: number } }; package: { hawb: string } }[] }>(
-      'GET', '/api/scan-package-api/supervisor-scan/', w.supervisor.token);
+    const list = await w.t.json<{
+      count: number;
+      results: { event: { action: string; actor: { id: number } }; package: { hawb: string } }[];
+    }>('GET', '/api/scan-package-api/supervisor-scan/', w.supervisor.token);
     expect(list.status).toBe(200);
     expect(list.body.count).toBe(1);
-    expect(list.body.results[0]).toMatchObject({ event: { action: 'supervisor_check', actor: { id: w.supervisor.id } }, package: { hawb: 'C-1' } });
+    expect(list.body.results[0]).toMatchObject({
+      event: { action: 'supervisor_check', actor: { id: w.supervisor.id } },
+      package: { hawb: 'C-1' },
+    });
     const otherDay = await w.t.json<{ count: number }>('GET', '/api/scan-package-api/supervisor-scan/?date=2025-12-31', w.supervisor.token);
     expect(otherDay.body.count).toBe(0);
     expect((await w.t.json('GET', '/api/scan-package-api/supervisor-scan/?date=yesterday', w.supervisor.token)).status).toBe(400);
@@ -115,17 +147,26 @@ describe('scan API', () => {
     await w.parcel('N-1');
     const report = await w.post('no-parcel/', w.d1.token, { code: 'LOOSE-77', note: 'on the van floor', latitude: -37.8, longitude: 145 });
     expect(report.status).toBe(201);
-    expect(report.body).toMatchObject({ exception: { code: 'LOOSE-77', action: 'no_parcel', resolved: false, latitude: -37.8 }, package: null });
+    expect(report.body).toMatchObject({
+      exception: { code: 'LOOSE-77', action: 'no_parcel', resolved: false, latitude: -37.8 },
+      package: null,
+    });
     const known = await w.post('no-parcel/', w.d1.token, { code: 'N-1' });
     expect(known.body.message).toContain('N-1');
     expect(known.body.package).toBeNull();
     await w.post('supervisor-scan/', w.supervisor.token, { barcode: 'GHOST-1' });
 
-    const open = await w.t.json<{ count: number; results: { id: number; code: string }[] }>('GET', '/api/scan-package-api/no-parcel/?resolved=false', w.depot.token);
+    const open = await w.t.json<{ count: number; results: { id: number; code: string }[] }>(
+      'GET',
+      '/api/scan-package-api/no-parcel/?resolved=false',
+      w.depot.token,
+    );
     expect(open.body.results.map((r) => r.code)).toEqual(['GHOST-1', 'N-1', 'LOOSE-77']);
     expect((await w.t.json('GET', '/api/scan-package-api/no-parcel/', w.d1.token)).status).toBe(403);
     const first = open.body.results[2]?.id ?? 0;
-    const resolved = await w.t.json('POST', `/api/scan-package-api/no-parcel/${first}/resolve/`, w.depot.token, { note: 'label torn, relabelled' });
+    const resolved = await w.t.json('POST', `/api/scan-package-api/no-parcel/${first}/resolve/`, w.depot.token, {
+      note: 'label torn, relabelled',
+    });
     expect(resolved.body).toMatchObject({ resolved: true, resolution_note: 'label torn, relabelled' });
     expect((await w.t.json<{ count: number }>('GET', '/api/scan-package-api/no-parcel/?resolved=false', w.depot.token)).body.count).toBe(2);
     expect((await w.t.json('POST', '/api/scan-package-api/no-parcel/999/resolve/', w.depot.token, {})).status).toBe(404);

@@ -7,15 +7,33 @@ import { locateWorld, type Json, type LocateWorld } from './geo-locate-fixtures'
 type Pkg = Json & { id: number; latitude: number | null; longitude: number | null };
 type Login = { id: number; token: string };
 
-const HONEST = { latitude: -33.89110, longitude: 151.27300 };
-const FAKE = { latitude: -33.88000, longitude: 151.26000 }; // ~1.7 km away
+const HONEST = { latitude: -33.8911, longitude: 151.273 };
+const FAKE = { latitude: -33.88, longitude: 151.26 }; // ~1.7 km away
 
 /** A parcel of `shipper` to the address, delivered by `driver` with the phone at `at`. */
-async function delivered(w: LocateWorld, shipper: Login, driver: Login, hawb: string, address: string, at: { latitude: number; longitude: number }, pin = false) {
-  const p = await w.t.json<Pkg>('POST', '/api/package/', shipper.token, { hawb, customer_address: address, postcode: 2026, weight: 1, ...(pin ? at : {}) });
+async function delivered(
+  w: LocateWorld,
+  shipper: Login,
+  driver: Login,
+  hawb: string,
+  address: string,
+  at: { latitude: number; longitude: number },
+  pin = false,
+) {
+  const p = await w.t.json<Pkg>('POST', '/api/package/', shipper.token, {
+    hawb,
+    customer_address: address,
+    postcode: 2026,
+    weight: 1,
+    ...(pin ? at : {}),
+  });
   expect(p.status, JSON.stringify(p.body)).toBe(201);
-  expect((await w.t.json('POST', '/api/assign-package/assign-driver/', w.admin.token, { driver: driver.id, packages: [p.body.id] })).status).toBe(200);
-  expect((await w.t.json('POST', `/api/package-delivered/${p.body.id}/deliver/`, driver.token, { recipient_name: 'R', ...at })).status).toBe(200);
+  expect(
+    (await w.t.json('POST', '/api/assign-package/assign-driver/', w.admin.token, { driver: driver.id, packages: [p.body.id] })).status,
+  ).toBe(200);
+  expect(
+    (await w.t.json('POST', `/api/package-delivered/${p.body.id}/deliver/`, driver.token, { recipient_name: 'R', ...at })).status,
+  ).toBe(200);
   return p.body.id;
 }
 
@@ -35,7 +53,8 @@ describe('round three: the address book learns only from agreement no one driver
     // Five agreeing deliveries by three drivers set the entry.
     let n = 0;
     for (const d of [...honest, honest[0], honest[1]]) await delivered(w, w.shipper, d, `H-${n++}`, '7 Hall St', HONEST);
-    const probe = async (hawb: string, address = '7 Hall St') => (await w.t.json<Pkg>('POST', '/api/package/', rival.token, { hawb, customer_address: address, postcode: 2026 })).body.id;
+    const probe = async (hawb: string, address = '7 Hall St') =>
+      (await w.t.json<Pkg>('POST', '/api/package/', rival.token, { hawb, customer_address: address, postcode: 2026 })).body.id;
     const before = await loc(await probe('R-0'));
     expect(before).toMatchObject({ source: 'address_book', precision: 'exact', address_book: { source: 'deliveries', samples: 3 } });
 
@@ -68,10 +87,19 @@ describe('round three: the address book learns only from agreement no one driver
     expect(seen.status).toBe(200);
     // As if the book had no entry: Bondi's own point, suburb precision, no book.
     expect(seen.body).toMatchObject({ address_book: null, source: 'suburb', precision: 'suburb', latitude: -33.8915, longitude: 151.2767 });
-    const control = await w.t.json<Pkg>('POST', '/api/package/', rival.token, { hawb: 'RV-2', customer_address: '8 Hall St', postcode: 2026 });
+    const control = await w.t.json<Pkg>('POST', '/api/package/', rival.token, {
+      hawb: 'RV-2',
+      customer_address: '8 Hall St',
+      postcode: 2026,
+    });
     const unknown = (await w.t.json<PackageLocation>('GET', `/api/package/${control.body.id}/location/`, rival.token)).body;
-    expect({ ...seen.body, package: 0, hawb: '', customer_address: '', resolved_at: null })
-      .toEqual({ ...unknown, package: 0, hawb: '', customer_address: '', resolved_at: null });
+    expect({ ...seen.body, package: 0, hawb: '', customer_address: '', resolved_at: null }).toEqual({
+      ...unknown,
+      package: 0,
+      hawb: '',
+      customer_address: '',
+      resolved_at: null,
+    });
     const badges = await w.t.json<{ results: Json[] }>('GET', `/api/package/locations/?ids=${p.body.id}`, rival.token);
     expect(badges.body.results).toEqual([{ package: p.body.id, precision: 'suburb', source: 'suburb', pending: false }]);
     // The office still sees where the book places it (and the driver is sent there).

@@ -21,7 +21,9 @@ const loginAs = (t: TestApp, email: string, password: string, headers: Record<st
 /** The reset mail is written just after the answer (its timing must not tell who has an account). */
 const outbox = async (t: TestApp) => {
   // The reset is written after the answer: once that unit has begun, wait for it to be durable.
-  await new Promise<void>((ok) => { setImmediate(ok); });
+  await new Promise<void>((ok) => {
+    setImmediate(ok);
+  });
   await t.app.deps.writes.settled();
   return t.db.select().from(messageOutbox).all();
 };
@@ -30,8 +32,13 @@ describe('1. password-reset links come from PUBLIC_URL only', () => {
   it('without PUBLIC_URL the reset is refused with a clear 503 and no mail is written, whatever the Host', async () => {
     const t = await makeApp({ config: { publicUrl: undefined } });
     const d = await t.login('driver');
-    const res = await t.json<{ code: string; message: string }>('POST', 'http://evil.example/api/auth/forget-password/', null, { email: d.email },
-      { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' });
+    const res = await t.json<{ code: string; message: string }>(
+      'POST',
+      'http://evil.example/api/auth/forget-password/',
+      null,
+      { email: d.email },
+      { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
+    );
     expect(res.status).toBe(503);
     expect(res.body.code).toBe('service_unavailable');
     expect(res.body.message).toContain('PUBLIC_URL');
@@ -41,8 +48,13 @@ describe('1. password-reset links come from PUBLIC_URL only', () => {
   it('with PUBLIC_URL the link names it, never the Host or X-Forwarded-Host of the request', async () => {
     const t = await makeApp({ config: { publicUrl: 'https://courier.example.com/app/' } });
     const d = await t.login('driver');
-    const res = await t.json('POST', 'http://evil.example/api/auth/forget-password/', null, { email: d.email },
-      { host: 'evil.example', 'x-forwarded-host': 'evil.example', forwarded: 'host=evil.example' });
+    const res = await t.json(
+      'POST',
+      'http://evil.example/api/auth/forget-password/',
+      null,
+      { email: d.email },
+      { host: 'evil.example', 'x-forwarded-host': 'evil.example', forwarded: 'host=evil.example' },
+    );
     expect(res.status).toBe(200);
     const mails = await outbox(t);
     expect(mails).toHaveLength(1);
@@ -54,7 +66,9 @@ describe('1. password-reset links come from PUBLIC_URL only', () => {
     const t = await makeApp();
     const admin = await t.login('admin');
     await t.login('driver');
-    const page = await t.json<{ next: string | null }>('GET', 'http://evil.example/api/employee/?page_size=1', admin.token, undefined, { host: 'evil.example' });
+    const page = await t.json<{ next: string | null }>('GET', 'http://evil.example/api/employee/?page_size=1', admin.token, undefined, {
+      host: 'evil.example',
+    });
     expect(page.body.next).toBe('/api/employee/?page_size=1&page=2');
   });
 
@@ -62,7 +76,8 @@ describe('1. password-reset links come from PUBLIC_URL only', () => {
     expect(securityConfig({}).warnings.join('\n')).toContain('PUBLIC_URL is not set');
     expect(securityConfig({}).config.trustProxy).toBe(0);
     expect(securityConfig({ PUBLIC_URL: 'https://c.example/', TRUST_PROXY: '1' })).toMatchObject({
-      warnings: [], config: { publicUrl: 'https://c.example', trustProxy: 1 },
+      warnings: [],
+      config: { publicUrl: 'https://c.example', trustProxy: 1 },
     });
     expect(() => securityConfig({ TRUST_PROXY: 'yes please' })).toThrow(/TRUST_PROXY/);
     expect(() => securityConfig({ PUBLIC_URL: 'javascript:alert(1)' })).toThrow(/PUBLIC_URL/);
@@ -75,7 +90,8 @@ describe('1. password-reset links come from PUBLIC_URL only', () => {
     try {
       expect(server.output()).toContain('WARNING: PUBLIC_URL is not set');
       const res = await fetch(`${server.baseUrl}auth/forget-password/`, {
-        method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-host': 'evil.example' },
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-host': 'evil.example' },
         body: JSON.stringify({ email: 'admin@spawned.test' }),
       });
       expect(res.status).toBe(503);
@@ -103,7 +119,9 @@ describe('1b. X-Forwarded-For is trusted only with TRUST_PROXY', () => {
     // The same real client (203.0.113.9, appended by our proxy) forging different left-hand entries.
     const statuses: number[] = [];
     for (let i = 0; i <= IP_LIMIT; i++) {
-      statuses.push((await loginAs(t, `nobody${i}@example.com`, 'wrong-password', { 'x-forwarded-for': `10.0.${i}.1, 203.0.113.9` })).status);
+      statuses.push(
+        (await loginAs(t, `nobody${i}@example.com`, 'wrong-password', { 'x-forwarded-for': `10.0.${i}.1, 203.0.113.9` })).status,
+      );
     }
     expect(statuses[IP_LIMIT]).toBe(429);
     // Another client behind the same proxy is not affected.
@@ -187,7 +205,8 @@ describe('2. login throttling', () => {
   it('forget-password checks the address before counting the e-mail', async () => {
     const t = await makeApp();
     const statuses: number[] = [];
-    for (let i = 0; i < 52; i++) statuses.push((await t.json('POST', '/api/auth/forget-password/', null, { email: `x${i}@example.com` })).status);
+    for (let i = 0; i < 52; i++)
+      statuses.push((await t.json('POST', '/api/auth/forget-password/', null, { email: `x${i}@example.com` })).status);
     expect(statuses.slice(0, 50).every((s) => s === 200)).toBe(true);
     expect(statuses.slice(50)).toEqual([429, 429]);
   });
@@ -195,17 +214,41 @@ describe('2. login throttling', () => {
   it('password-change-with-email is throttled like a login, and answers an unknown e-mail like a wrong password', async () => {
     const t = await makeApp();
     const a = await t.login('admin');
-    const unknown = await t.json('POST', '/api/auth/password-change-with-email/', null, { email: 'ghost@example.com', old_password: 'whatever-1', new_password: 'new-password-1' });
-    const wrong = await t.json('POST', '/api/auth/password-change-with-email/', null, { email: a.email, old_password: 'whatever-1', new_password: 'new-password-1' });
+    const unknown = await t.json('POST', '/api/auth/password-change-with-email/', null, {
+      email: 'ghost@example.com',
+      old_password: 'whatever-1',
+      new_password: 'new-password-1',
+    });
+    const wrong = await t.json('POST', '/api/auth/password-change-with-email/', null, {
+      email: a.email,
+      old_password: 'whatever-1',
+      new_password: 'new-password-1',
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toEqual(wrong.body);
     const statuses: number[] = [];
     for (let i = 0; i < PAIR_FREE + 2; i++) {
-      statuses.push((await t.json('POST', '/api/auth/password-change-with-email/', null, { email: a.email, old_password: `guess-${i}-x`, new_password: 'new-password-1' })).status);
+      statuses.push(
+        (
+          await t.json('POST', '/api/auth/password-change-with-email/', null, {
+            email: a.email,
+            old_password: `guess-${i}-x`,
+            new_password: 'new-password-1',
+          })
+        ).status,
+      );
     }
     expect(statuses.at(-1)).toBe(429);
     // The right password is refused too while the delay lasts.
-    expect((await t.json('POST', '/api/auth/password-change-with-email/', null, { email: a.email, old_password: PASSWORD, new_password: 'new-password-1' })).status).toBe(429);
+    expect(
+      (
+        await t.json('POST', '/api/auth/password-change-with-email/', null, {
+          email: a.email,
+          old_password: PASSWORD,
+          new_password: 'new-password-1',
+        })
+      ).status,
+    ).toBe(429);
   });
 });
 
@@ -216,7 +259,11 @@ describe('3. the rank rule: nobody takes over an account of their rank or above'
     const admin = await t.login('admin');
     const peer = await t.login('admin');
     const before = await t.db.select().from(user).where(eq(user.id, boss.id)).get();
-    const takeover = await t.json('PATCH', `/api/employee/${boss.id}/`, admin.token, { role: 'admin', email: 'mine@evil.example', password: 'taken-over-42' });
+    const takeover = await t.json('PATCH', `/api/employee/${boss.id}/`, admin.token, {
+      role: 'admin',
+      email: 'mine@evil.example',
+      password: 'taken-over-42',
+    });
     expect(takeover.status).toBe(403);
     expect(await t.db.select().from(user).where(eq(user.id, boss.id)).get()).toEqual(before);
     expect((await t.json('GET', '/api/profile/', boss.token)).status).toBe(200);
@@ -240,7 +287,12 @@ describe('3. the rank rule: nobody takes over an account of their rank or above'
     const t = await makeApp();
     const admin = await t.login('admin');
     const sup = await t.login('supervisor');
-    const make = (role: string, n: number) => ({ name: `New ${role}`, email: `new-${role}-${n}@example.com`, role, password: 'new-password-1' });
+    const make = (role: string, n: number) => ({
+      name: `New ${role}`,
+      email: `new-${role}-${n}@example.com`,
+      role,
+      password: 'new-password-1',
+    });
     expect((await t.json('POST', '/api/employee/', admin.token, make('super_admin', 1))).status).toBe(403);
     expect((await t.json('POST', '/api/employee/', admin.token, make('admin', 1))).status).toBe(403);
     expect((await t.json('POST', '/api/employee/', admin.token, make('supervisor', 1))).status).toBe(201);
@@ -254,7 +306,10 @@ describe('8. permission groups cannot lift a company login out of its company', 
     const t = await makeApp();
     const admin = await t.login('admin');
     const co = await t.login('company');
-    const group = await t.json<{ id: number }>('POST', '/api/group-permission/', admin.token, { name: 'People', permissions: ['employee.manage'] });
+    const group = await t.json<{ id: number }>('POST', '/api/group-permission/', admin.token, {
+      name: 'People',
+      permissions: ['employee.manage'],
+    });
     expect((await t.json('PUT', `/api/employee/${co.id}/groups/`, admin.token, { groups: [group.body.id] })).status).toBe(200);
     const make = (role: string) => ({ name: `X ${role}`, email: `x-${role}@example.com`, role, password: 'new-password-1' });
     for (const role of ['supervisor', 'depot_manager', 'admin', 'company']) {
@@ -271,16 +326,31 @@ describe('8. permission groups cannot lift a company login out of its company', 
     const t = await makeApp();
     const admin = await t.login('admin');
     const co = await t.login('company');
-    const wide = await t.json<{ id: number }>('POST', '/api/group-permission/', admin.token, { name: 'Wide', permissions: ['company.manage', 'rate.manage'] });
+    const wide = await t.json<{ id: number }>('POST', '/api/group-permission/', admin.token, {
+      name: 'Wide',
+      permissions: ['company.manage', 'rate.manage'],
+    });
     const refused = await t.json<{ message: string }>('PUT', `/api/employee/${co.id}/groups/`, admin.token, { groups: [wide.body.id] });
     expect(refused.status).toBe(400);
     expect(refused.body.message).toContain('company.manage');
-    const narrow = await t.json<{ id: number }>('POST', '/api/group-permission/', admin.token, { name: 'Narrow', permissions: ['package.view'] });
+    const narrow = await t.json<{ id: number }>('POST', '/api/group-permission/', admin.token, {
+      name: 'Narrow',
+      permissions: ['package.view'],
+    });
     await t.json('PUT', `/api/employee/${co.id}/groups/`, admin.token, { groups: [narrow.body.id] });
-    expect((await t.json('PATCH', `/api/group-permission/${narrow.body.id}/`, admin.token, { permissions: ['package.view', 'geo.manage'] })).status).toBe(400);
+    expect(
+      (await t.json('PATCH', `/api/group-permission/${narrow.body.id}/`, admin.token, { permissions: ['package.view', 'geo.manage'] }))
+        .status,
+    ).toBe(400);
     // A group written straight into the database still gives a company login nothing outside its scope.
     const now = t.clock.now();
-    const gid = (await t.db.insert(permissionGroup).values({ name: 'Legacy', permissions: JSON.stringify(['warehouse.manage']), created_at: now, updated_at: now }).returning().get()).id;
+    const gid = (
+      await t.db
+        .insert(permissionGroup)
+        .values({ name: 'Legacy', permissions: JSON.stringify(['warehouse.manage']), created_at: now, updated_at: now })
+        .returning()
+        .get()
+    ).id;
     await t.db.insert(userPermissionGroup).values({ user_id: co.id, group_id: gid, created_at: now }).run();
     expect((await t.json('POST', '/api/warehouse/', co.token, { name: 'Sneaky' })).status).toBe(403);
   });
@@ -290,17 +360,26 @@ describe('8. permission groups cannot lift a company login out of its company', 
     const admin = await t.login('admin');
     const sup = await t.login('supervisor');
     const dm = await t.login('depot_manager');
-    const managers = await t.json<{ id: number }>('POST', '/api/group-permission/', admin.token, { name: 'Managers', permissions: ['permission.manage', 'permission.view'] });
+    const managers = await t.json<{ id: number }>('POST', '/api/group-permission/', admin.token, {
+      name: 'Managers',
+      permissions: ['permission.manage', 'permission.view'],
+    });
     await t.json('PUT', `/api/employee/${sup.id}/groups/`, admin.token, { groups: [managers.body.id] });
     // The supervisor now manages groups, but cannot mint powers it lacks or hand out its own.
     expect((await t.json('POST', '/api/group-permission/', sup.token, { name: 'All', permissions: ['rate.manage'] })).status).toBe(403);
     expect((await t.json('PUT', `/api/employee/${sup.id}/groups/`, sup.token, { groups: [managers.body.id] })).status).toBe(403);
-    const adminGroup = await t.json<{ id: number }>('POST', '/api/group-permission/', admin.token, { name: 'Admins', permissions: ['report.view'] });
+    const adminGroup = await t.json<{ id: number }>('POST', '/api/group-permission/', admin.token, {
+      name: 'Admins',
+      permissions: ['report.view'],
+    });
     await t.json('PUT', `/api/employee/${admin.id}/groups/`, (await t.login('super_admin')).token, { groups: [adminGroup.body.id] });
     expect((await t.json('PATCH', `/api/group-permission/${adminGroup.body.id}/`, sup.token, { name: 'Renamed' })).status).toBe(403);
     expect((await t.json('DELETE', `/api/group-permission/${adminGroup.body.id}/`, sup.token)).status).toBe(403);
     // Below its rank, with what it holds, it may.
-    const scan = await t.json<{ id: number }>('POST', '/api/group-permission/', sup.token, { name: 'Scanners', permissions: ['scan.manage'] });
+    const scan = await t.json<{ id: number }>('POST', '/api/group-permission/', sup.token, {
+      name: 'Scanners',
+      permissions: ['scan.manage'],
+    });
     expect(scan.status).toBe(201);
     expect((await t.json('PUT', `/api/employee/${dm.id}/groups/`, sup.token, { groups: [scan.body.id] })).status).toBe(200);
   });
@@ -310,7 +389,12 @@ describe('7. inbound webhooks: the sender is named one way only', () => {
   it('a company code cannot look like an id (register, create, update)', async () => {
     const t = await makeApp();
     const admin = await t.login('admin');
-    const reg = await t.json('POST', '/api/company/register/', null, { name: 'Shadow', email: 'shadow@example.com', code: '2', password: 'shadow-password-1' });
+    const reg = await t.json('POST', '/api/company/register/', null, {
+      name: 'Shadow',
+      email: 'shadow@example.com',
+      code: '2',
+      password: 'shadow-password-1',
+    });
     expect(reg.status).toBe(400);
     const made = await t.json('POST', '/api/company/', admin.token, { name: 'Numeric', email: 'n@example.com', code: '0042' });
     expect(made.status).toBe(400);
@@ -318,9 +402,15 @@ describe('7. inbound webhooks: the sender is named one way only', () => {
     expect(ok.status).toBe(201);
     expect((await t.json('PATCH', `/api/company/${ok.body.id}/`, admin.token, { code: '7' })).status).toBe(400);
     // A derived code holds a letter even for a name of digits.
-    const derived = await t.json('POST', '/api/company/register/', null, { name: '1234', email: 'digits@example.com', password: 'digits-password-1' });
+    const derived = await t.json('POST', '/api/company/register/', null, {
+      name: '1234',
+      email: 'digits@example.com',
+      password: 'digits-password-1',
+    });
     expect(derived.status).toBe(201);
-    expect((await t.db.select({ code: company.code }).from(company).where(eq(company.email, 'digits@example.com')).get())?.code).toMatch(/[A-Z]/);
+    expect((await t.db.select({ code: company.code }).from(company).where(eq(company.email, 'digits@example.com')).get())?.code).toMatch(
+      /[A-Z]/,
+    );
   });
 
   it('X-Courier-Company is the code: an id is refused, and a legacy numeric code cannot shadow a company id', async () => {
@@ -328,11 +418,16 @@ describe('7. inbound webhooks: the sender is named one way only', () => {
     const victim = await companyWithKey(t, 'Victim');
     // A company stored before the rule with a code equal to the victim's id.
     const now = t.clock.now();
-    await t.db.insert(company).values({ name: 'Squatter', code: String(victim.id), email: 's@example.com', status: 'active', created_at: now, updated_at: now }).run();
+    await t.db
+      .insert(company)
+      .values({ name: 'Squatter', code: String(victim.id), email: 's@example.com', status: 'active', created_at: now, updated_at: now })
+      .run();
     const body = JSON.stringify({ hawb: 'V-1' });
     const ts = Math.floor(now / 1000);
     const before = await packageCount(t);
-    expect((await t.json('POST', '/api/pickup-package/webhook/', null, body, signed(victim.secret, body, ts, String(victim.id)))).status).toBe(401);
+    expect(
+      (await t.json('POST', '/api/pickup-package/webhook/', null, body, signed(victim.secret, body, ts, String(victim.id)))).status,
+    ).toBe(401);
     expect(await packageCount(t)).toBe(before);
     const good = await t.json('POST', '/api/pickup-package/webhook/', null, body, signed(victim.secret, body, ts, victim.code));
     expect(good.status).toBe(201);
@@ -355,7 +450,7 @@ describe('sessions: idle expiry for staff, per-device revocation by an admin', (
     expect((await t.json('GET', '/api/profile/', driver.token)).status).toBe(200);
   });
 
-  it('an admin lists a driver\'s devices and signs one phone out; the other keeps working', async () => {
+  it("an admin lists a driver's devices and signs one phone out; the other keeps working", async () => {
     const t = await makeApp();
     const admin = await t.login('admin');
     const d = await t.login('driver');
@@ -363,7 +458,11 @@ describe('sessions: idle expiry for staff, per-device revocation by an admin', (
     const lost1 = await phone('phone-lost');
     const lost2 = await phone('phone-lost');
     const spare = await phone('phone-spare');
-    const list = await t.json<{ count: number; results: { id: number; device_id: string | null; kind: string }[] }>('GET', `/api/employee/${d.id}/sessions/`, admin.token);
+    const list = await t.json<{ count: number; results: { id: number; device_id: string | null; kind: string }[] }>(
+      'GET',
+      `/api/employee/${d.id}/sessions/`,
+      admin.token,
+    );
     expect(list.status).toBe(200);
     expect(list.body.count).toBe(4);
     expect(JSON.stringify(list.body)).not.toContain(lost1);
@@ -379,16 +478,22 @@ describe('sessions: idle expiry for staff, per-device revocation by an admin', (
     expect((await t.json('DELETE', `/api/employee/${other.id}/sessions/${target.id}/`, admin.token)).status).toBe(404);
     const co = await t.login('company');
     expect((await t.json('GET', `/api/employee/${d.id}/sessions/`, co.token)).status).toBe(403);
-    expect((await t.db.select().from(authToken).where(eq(authToken.user_id, d.id)).all()).filter((r) => r.revoked_at == null)).toHaveLength(2);
+    expect((await t.db.select().from(authToken).where(eq(authToken.user_id, d.id)).all()).filter((r) => r.revoked_at == null)).toHaveLength(
+      2,
+    );
   });
 });
 
 describe('own sessions', () => {
-  it('a driver signs out their lost phone from the new one; another account\'s session is not theirs to end', async () => {
+  it("a driver signs out their lost phone from the new one; another account's session is not theirs to end", async () => {
     const t = await makeApp();
     const d = await t.login('driver');
     const lost = (await loginAs(t, d.email, PASSWORD, { 'x-device-id': 'old-phone' })).body.token;
-    const mine = await t.json<{ results: { id: number; device_id: string | null; current: boolean }[] }>('GET', '/api/auth/sessions/', d.token);
+    const mine = await t.json<{ results: { id: number; device_id: string | null; current: boolean }[] }>(
+      'GET',
+      '/api/auth/sessions/',
+      d.token,
+    );
     expect(mine.body.results.filter((s) => s.current)).toHaveLength(1);
     const old = mine.body.results.find((s) => s.device_id === 'old-phone')!;
     const other = await t.login('driver');

@@ -15,7 +15,12 @@ describe('round three: files serve the purpose they were uploaded for', () => {
     const shipper = await t.login('company', { companyId });
     const driver = await t.login('driver', { companyId });
     // The driver's passport scan, stored through its own document slot.
-    const doc = await t.json<{ passport_file: number | null } & Record<string, unknown>>('POST', `/api/employee/${driver.id}/document/passport/`, driver.token, formOf({ file: png(7) }));
+    const doc = await t.json<{ passport_file: number | null } & Record<string, unknown>>(
+      'POST',
+      `/api/employee/${driver.id}/document/passport/`,
+      driver.token,
+      formOf({ file: png(7) }),
+    );
     expect(doc.status, JSON.stringify(doc.body)).toBe(200);
     const passport = (await t.db.select().from(storedFile).where(eq(storedFile.owner_id, driver.id)).all())[0].id;
     // Its direct URL refuses the company.
@@ -44,8 +49,21 @@ describe('round three: files serve the purpose they were uploaded for', () => {
     expect((await page(passport)).status).toBe(404);
     // Settings saved before this rule (naming the passport) do not publish it: the logo slot serves only a logo upload.
     const now = t.clock.now();
-    await t.db.insert(recipientSettings).values({ company_id: companyId, events: '[]', channels: '[]', templates: '{}', logo_file_id: passport, stops_away: 3, reschedule_days: 7, created_at: now, updated_at: now })
-      .onConflictDoUpdate({ target: recipientSettings.company_id, set: { logo_file_id: passport } }).run();
+    await t.db
+      .insert(recipientSettings)
+      .values({
+        company_id: companyId,
+        events: '[]',
+        channels: '[]',
+        templates: '{}',
+        logo_file_id: passport,
+        stops_away: 3,
+        reschedule_days: 7,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflictDoUpdate({ target: recipientSettings.company_id, set: { logo_file_id: passport } })
+      .run();
     expect((await page(passport)).status).toBe(404);
 
     // The honest path still works: an image uploaded as a logo by the company's own login.
@@ -56,19 +74,25 @@ describe('round three: files serve the purpose they were uploaded for', () => {
     expect((await page(logo)).status).toBe(200);
   });
 
-  it('a driver cannot name its ID document (or a logo) as delivery proof, which the recipient\'s page would show', async () => {
+  it("a driver cannot name its ID document (or a logo) as delivery proof, which the recipient's page would show", async () => {
     const t = await makeApp({ config: { publicUrl: 'https://track.example.com' } });
     const admin = await t.login('admin');
     const companyId = await t.company('Walker');
     const shipper = await t.login('company', { companyId });
     const driver = await t.login('driver');
     const p = await t.json<{ id: number }>('POST', '/api/package/', shipper.token, { hawb: 'F-2', customer_address: '2 Somewhere St' });
-    expect((await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: [p.body.id] })).status).toBe(200);
-    expect((await t.json('POST', `/api/employee/${driver.id}/document/passport/`, driver.token, formOf({ file: png(12) }))).status).toBe(200);
+    expect(
+      (await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: [p.body.id] })).status,
+    ).toBe(200);
+    expect((await t.json('POST', `/api/employee/${driver.id}/document/passport/`, driver.token, formOf({ file: png(12) }))).status).toBe(
+      200,
+    );
     const passport = (await t.db.select().from(storedFile).where(eq(storedFile.owner_id, driver.id)).all())[0].id;
     const logo = await t.upload(driver.token, png(13), { kind: 'logo' });
     for (const file of [passport, logo]) {
-      const refused = await t.json<{ errors: { path: string }[] }>('POST', `/api/package-delivered/${p.body.id}/deliver/`, driver.token, { photos: [file] });
+      const refused = await t.json<{ errors: { path: string }[] }>('POST', `/api/package-delivered/${p.body.id}/deliver/`, driver.token, {
+        photos: [file],
+      });
       expect(refused.status, JSON.stringify(refused.body)).toBe(400);
     }
     const photo = await t.upload(driver.token, png(14));

@@ -5,13 +5,17 @@ import { sweepOrphanFiles } from '../../server/services/files/sweep';
 import { makeApp, type TestApp } from '../helpers/app';
 
 // 1x1 PNG.
-const PNG = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64'));
+const PNG = Uint8Array.from(
+  Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64'),
+);
 /** A "PDF" carrying script: a browser must download it, never render it as this site. */
 const pdf = (n = 0, pad = 0) => new TextEncoder().encode(`%PDF-1.4\n<script>alert(${n})</script>\n${'x'.repeat(pad)}\n%%EOF\n`);
 
 /** Every stored file on disk (the `.tmp` of a write in progress included). */
-const onDisk = (t: TestApp) => readdirSync(t.filesDir, { withFileTypes: true }).filter((d) => d.isDirectory())
-  .flatMap((d) => readdirSync(join(t.filesDir, d.name)));
+const onDisk = (t: TestApp) =>
+  readdirSync(t.filesDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .flatMap((d) => readdirSync(join(t.filesDir, d.name)));
 
 async function upload(t: TestApp, token: string, bytes: Uint8Array, kind: string, clientId?: string) {
   const form = new FormData();
@@ -89,7 +93,7 @@ describe('user files: served safely, bounded, and never left behind', () => {
   });
 });
 
-describe('scans of another driver\'s parcel', () => {
+describe("scans of another driver's parcel", () => {
   it('answer "not yours" without the parcel\'s id or status', async () => {
     const t = await makeApp();
     const admin = await t.login('admin');

@@ -22,7 +22,9 @@ import { sendJson, standIn } from './geo-standins';
 
 /** A "PDF" of about `size` bytes, different for each `n`. */
 const pdf = (n: number, size: number) => new TextEncoder().encode(`%PDF-1.4\n%${n}\n${'x'.repeat(size - 24)}\n%%EOF\n`);
-const PNG = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64'));
+const PNG = Uint8Array.from(
+  Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64'),
+);
 
 function upload(t: TestApp, token: string, bytes: Uint8Array) {
   const form = new FormData();
@@ -31,8 +33,10 @@ function upload(t: TestApp, token: string, bytes: Uint8Array) {
   return t.json<{ id: number; code: string }>('POST', '/api/file/', token, form);
 }
 
-const onDisk = (t: TestApp) => readdirSync(t.filesDir, { withFileTypes: true }).filter((d) => d.isDirectory())
-  .flatMap((d) => readdirSync(join(t.filesDir, d.name)));
+const onDisk = (t: TestApp) =>
+  readdirSync(t.filesDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .flatMap((d) => readdirSync(join(t.filesDir, d.name)));
 
 const heldRows = (t: TestApp) => t.db.select().from(throttle).where(like(throttle.key, 'upload-held:%')).all();
 
@@ -57,7 +61,7 @@ describe('7. upload allowances are reserved before the bytes, and every account 
     expect((await upload(t, driver.token, pdf(99, 200_000))).status).toBe(201);
   });
 
-  it('parallel uploads cannot all pass a company\'s total quota', async () => {
+  it("parallel uploads cannot all pass a company's total quota", async () => {
     const t = await makeApp({ config: { uploadBytesPerMinute: 100_000_000, uploadQuotaBytes: 1_000_000 } });
     const companyId = await t.company('Filler');
     const logins = [await t.login('company', { companyId }), await t.login('company', { companyId })];
@@ -103,10 +107,14 @@ describe('7. upload allowances are reserved before the bytes, and every account 
 
 describe('7. registration answers the same whether the e-mail has an account or not', () => {
   let smtp: Awaited<ReturnType<typeof startSmtp>>;
-  beforeAll(async () => { smtp = await startSmtp(); });
-  afterAll(async () => { await smtp.close(); });
+  beforeAll(async () => {
+    smtp = await startSmtp();
+  });
+  afterAll(async () => {
+    await smtp.close();
+  });
 
-  it('the super admin\'s e-mail gets the new-company answer; its owner is told by e-mail and nothing is created', async () => {
+  it("the super admin's e-mail gets the new-company answer; its owner is told by e-mail and nothing is created", async () => {
     const t = await makeApp();
     const boss = await t.login('super_admin');
     const form = (email: string) => ({ name: 'Probe Pty', email, password: 'probe-password-1' });
@@ -119,24 +127,32 @@ describe('7. registration answers the same whether the e-mail has an account or 
     expect(Object.keys(known.body as object).sort()).toEqual(['message', 'success']);
     // Nothing created for the known address, and its password and role are untouched.
     expect(await t.db.select().from(company).where(eq(company.email, boss.email)).all()).toHaveLength(0);
-    expect((await t.db.select().from(user).where(eq(user.email, boss.email)).all()).map((u) => [u.role, u.company_id])).toEqual([['super_admin', null]]);
+    expect((await t.db.select().from(user).where(eq(user.email, boss.email)).all()).map((u) => [u.role, u.company_id])).toEqual([
+      ['super_admin', null],
+    ]);
     expect((await t.json('POST', '/api/auth/web-login/', null, { email: boss.email, password: PASSWORD })).status).toBe(200);
     expect(await t.db.select().from(company).where(eq(company.email, 'new.owner@example.net')).all()).toHaveLength(1);
 
     // Both e-mails go out through the outbox and a real SMTP server.
-    const dispatcher = messageDispatcherFor(t.app.deps, { email: smtpTransport(smtp.url), sms: logSmsProvider(() => undefined), fromAddress: 'notices@courier.example' });
+    const dispatcher = messageDispatcherFor(t.app.deps, {
+      email: smtpTransport(smtp.url),
+      sms: logSmsProvider(() => undefined),
+      fromAddress: 'notices@courier.example',
+    });
     await dispatcher.runOnce();
     const toBoss = smtp.mails.filter((m) => m.to.includes(boss.email));
     expect(toBoss).toHaveLength(1);
     expect(toBoss[0]!.subject).toMatch(/tried to register a company with your e-mail/);
     expect(toBoss[0]!.text).toMatch(/Nothing was changed/);
-    expect(smtp.mails.filter((m) => m.to.includes('new.owner@example.net')).map((m) => m.subject)).toEqual(['Your Courier registration is waiting for approval']);
+    expect(smtp.mails.filter((m) => m.to.includes('new.owner@example.net')).map((m) => m.subject)).toEqual([
+      'Your Courier registration is waiting for approval',
+    ]);
     expect((await t.db.select().from(messageOutbox).all()).every((m) => m.status === 'sent')).toBe(true);
   });
 });
 
 describe('7. the geocoder is shared fairly between companies', () => {
-  it('a hundred junk rows of one shipper do not hold up another shipper\'s single parcel', async () => {
+  it("a hundred junk rows of one shipper do not hold up another shipper's single parcel", async () => {
     const w = await locateWorld();
     const geo = await standIn((_url, _req, res) => sendJson(res, 200, []));
     w.t.app.deps.config.geocoderUrl = `${geo.url}/search`;
@@ -144,12 +160,25 @@ describe('7. the geocoder is shared fairly between companies', () => {
       const otherId = await w.t.company('Second');
       await w.t.db.update(company).set({ billing_type: 'postpaid', currency: 'AUD' }).where(eq(company.id, otherId)).run();
       const other = await w.t.login('company', { companyId: otherId });
-      const junk = ['hawb,customer_address,postcode,postcode_name,latitude,longitude', ...Array.from({ length: 100 }, (_, i) => `JUNK-${i},${i} Junk Road,2026,Bondi,,`)].join('\n');
+      const junk = [
+        'hawb,customer_address,postcode,postcode_name,latitude,longitude',
+        ...Array.from({ length: 100 }, (_, i) => `JUNK-${i},${i} Junk Road,2026,Bondi,,`),
+      ].join('\n');
       expect((await w.t.json('POST', '/api/company-package/csv-upload/', w.shipper.token, csvForm(junk))).status).toBe(200);
-      const one = await w.t.json<{ id: number }>('POST', '/api/package/', other.token, { hawb: 'ONE-1', customer_address: '5 Real Street', postcode: 2026, postcode_name: 'Bondi' });
+      const one = await w.t.json<{ id: number }>('POST', '/api/package/', other.token, {
+        hawb: 'ONE-1',
+        customer_address: '5 Real Street',
+        postcode: 2026,
+        postcode_name: 'Bondi',
+      });
       expect(one.status, JSON.stringify(one.body)).toBe(201);
       const clock = { now: 1_000_000 };
-      const wk = createGeocodeWorker(w.t.app.deps, { now: () => clock.now, sleep: async (ms) => { clock.now += ms; } });
+      const wk = createGeocodeWorker(w.t.app.deps, {
+        now: () => clock.now,
+        sleep: async (ms) => {
+          clock.now += ms;
+        },
+      });
       await wk.runOnce(4);
       const asked = geo.requests.map((u) => u.searchParams.get('q') ?? '');
       expect(asked).toHaveLength(4);
@@ -157,7 +186,11 @@ describe('7. the geocoder is shared fairly between companies', () => {
       expect(asked.findIndex((q) => q.startsWith('5 Real Street'))).toBeLessThanOrEqual(1);
       expect(asked.filter((q) => q.includes('Junk Road'))).toHaveLength(3);
       // The shipper's own rows still go oldest first.
-      expect(asked.filter((q) => q.includes('Junk Road'))).toEqual(['0 Junk Road, Bondi, 2026', '1 Junk Road, Bondi, 2026', '2 Junk Road, Bondi, 2026']);
+      expect(asked.filter((q) => q.includes('Junk Road'))).toEqual([
+        '0 Junk Road, Bondi, 2026',
+        '1 Junk Road, Bondi, 2026',
+        '2 Junk Road, Bondi, 2026',
+      ]);
     } finally {
       await geo.close();
     }
@@ -181,7 +214,8 @@ describe('8. private answers are never stored by a cache', () => {
     };
     expect(answers.document.status).toBe(200);
     expect(answers.photo.status).toBe(200);
-    for (const [name, res] of Object.entries(answers)) expect(`${name}: ${res.headers.get('cache-control')}`).toMatch(new RegExp(`^${name}: (private, )?no-store$`));
+    for (const [name, res] of Object.entries(answers))
+      expect(`${name}: ${res.headers.get('cache-control')}`).toMatch(new RegExp(`^${name}: (private, )?no-store$`));
   });
 });
 
@@ -200,11 +234,17 @@ describe('8. per-address throttles count an IPv6 client by its /64', () => {
     const form = (n: number) => ({ name: `Rotator ${n}`, email: `r${n}@example.net`, password: 'rotator-password-1' });
     const statuses: number[] = [];
     for (let i = 1; i <= 6; i++) {
-      statuses.push((await t.json('POST', '/api/company/register/', null, form(i), { 'x-forwarded-for': `2001:db8:77:1:${i.toString(16)}::${i}` })).status);
+      statuses.push(
+        (await t.json('POST', '/api/company/register/', null, form(i), { 'x-forwarded-for': `2001:db8:77:1:${i.toString(16)}::${i}` }))
+          .status,
+      );
     }
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
     // The same client's IPv4-mapped form is its IPv4 address, counted as one too.
-    for (let i = 0; i < 5; i++) await t.json('POST', '/api/company/register/', null, form(10 + i), { 'x-forwarded-for': i % 2 ? '198.51.100.7' : '::ffff:198.51.100.7' });
+    for (let i = 0; i < 5; i++)
+      await t.json('POST', '/api/company/register/', null, form(10 + i), {
+        'x-forwarded-for': i % 2 ? '198.51.100.7' : '::ffff:198.51.100.7',
+      });
     expect((await t.json('POST', '/api/company/register/', null, form(20), { 'x-forwarded-for': '198.51.100.7' })).status).toBe(429);
     expect((await t.json('POST', '/api/company/register/', null, form(21), { 'x-forwarded-for': '2001:db8:77:2::1' })).status).toBe(201);
   }, 120_000);
@@ -220,13 +260,22 @@ describe('8. the tracking page shows the van coarsely, and only a few stops ahea
     const links: string[] = [];
     for (let i = 0; i < 6; i++) {
       const hawb = `FOLLOW-${i}`;
-      const made = await t.json<{ id: number }>('POST', '/api/package/', shipper.token, { hawb, customer_name: 'R', customer_address: `${i} Long Road`, recipient_email: `f${i}@example.net` });
+      const made = await t.json<{ id: number }>('POST', '/api/package/', shipper.token, {
+        hawb,
+        customer_name: 'R',
+        customer_address: `${i} Long Road`,
+        recipient_email: `f${i}@example.net`,
+      });
       expect(made.status).toBe(201);
       links.push((await t.json<{ token: string }>('GET', `/api/package/${made.body.id}/tracking-link/`, shipper.token)).body.token);
-      expect((await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: [made.body.id] })).status).toBe(200);
+      expect(
+        (await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: [made.body.id] })).status,
+      ).toBe(200);
       expect((await t.json('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: hawb })).status).toBe(200);
     }
-    await t.json('POST', '/api/driver-position/', driver.token, { positions: [{ latitude: -33.87654, longitude: 151.21234, occurred_at: new Date(t.clock.now()).toISOString() }] });
+    await t.json('POST', '/api/driver-position/', driver.token, {
+      positions: [{ latitude: -33.87654, longitude: 151.21234, occurred_at: new Date(t.clock.now()).toISOString() }],
+    });
     const views = await Promise.all(links.map((l) => t.json<RecipientView>('GET', `/api/public/track/${l}/`)));
     expect(views.map((v) => v.body.stops_before)).toEqual([0, 1, 2, 3, 4, 5]);
     expect(views.map((v) => v.body.driver_position != null)).toEqual([0, 1, 2, 3, 4, 5].map((s) => s < POSITION_STOPS_MAX));

@@ -21,8 +21,14 @@ interface Operation {
   requestBody?: { content?: Record<string, unknown> };
   responses?: Record<string, { content?: Record<string, unknown> }>;
 }
-interface Doc { paths: Record<string, Record<string, Operation>> }
-interface Op { method: string; path: string; op: Operation }
+interface Doc {
+  paths: Record<string, Record<string, Operation>>;
+}
+interface Op {
+  method: string;
+  path: string;
+  op: Operation;
+}
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 /** Routes that end the caller's own session or throttle by design; the auth suite covers them. */
@@ -68,10 +74,14 @@ async function readable(res: Response): Promise<{ text: string; cells: string[];
   await wb.xlsx.load(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
   const cells: string[] = [];
   let formulas = 0;
-  wb.eachSheet((sheet) => sheet.eachRow((row) => row.eachCell((cell) => {
-    if (cell.type === ExcelJS.ValueType.Formula) formulas += 1;
-    cells.push(typeof cell.value === 'string' ? cell.value : cell.text);
-  })));
+  wb.eachSheet((sheet) =>
+    sheet.eachRow((row) =>
+      row.eachCell((cell) => {
+        if (cell.type === ExcelJS.ValueType.Formula) formulas += 1;
+        cells.push(typeof cell.value === 'string' ? cell.value : cell.text);
+      }),
+    ),
+  );
   return { text: cells.join('\n'), cells, formulas, xlsx: true };
 }
 
@@ -80,23 +90,46 @@ function csvCells(text: string): string[] {
   const header = text.split('\n')[0] ?? '';
   const sep = [',', ';', '\t'].sort((a, b) => header.split(b).length - header.split(a).length)[0]!;
   const cells: string[] = [];
-  let cur = ''; let quoted = false; let fresh = true;
+  let cur = '';
+  let quoted = false;
+  let fresh = true;
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') { cur += '"'; i++; } else if (ch === '"') quoted = false; else cur += ch;
-    } else if (ch === '"' && fresh) { quoted = true; fresh = false; } else if (ch === sep || ch === '\n') {
-      cells.push(cur.replace(/\r$/, '')); cur = ''; fresh = true;
-    } else { cur += ch; fresh = false; }
+      if (ch === '"' && text[i + 1] === '"') {
+        cur += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cur += ch;
+    } else if (ch === '"' && fresh) {
+      quoted = true;
+      fresh = false;
+    } else if (ch === sep || ch === '\n') {
+      cells.push(cur.replace(/\r$/, ''));
+      cur = '';
+      fresh = true;
+    } else {
+      cur += ch;
+      fresh = false;
+    }
   }
   if (cur) cells.push(cur);
   return cells;
 }
 
 // 1x1 PNG.
-const PNG: Uint8Array<ArrayBuffer> = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64'));
+const PNG: Uint8Array<ArrayBuffer> = Uint8Array.from(
+  Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64'),
+);
 
-async function upload(t: TestApp, token: string, bytes: Uint8Array<ArrayBuffer>, name: string, type: string, kind = 'photo'): Promise<{ status: number; body: { id?: number; code?: string } }> {
+async function upload(
+  t: TestApp,
+  token: string,
+  bytes: Uint8Array<ArrayBuffer>,
+  name: string,
+  type: string,
+  kind = 'photo',
+): Promise<{ status: number; body: { id?: number; code?: string } }> {
   const form = new FormData();
   form.set('file', new File([bytes as Uint8Array<ArrayBuffer>], name, { type }));
   form.set('kind', kind);
@@ -119,14 +152,23 @@ async function twoCompanies() {
   const driverA = await t.login('driver', { companyId: null });
   const driverB = await t.login('driver', { companyId: null });
   const made = await t.json<{ id: number; hawb: string }>('POST', '/api/package/', companyA.token, {
-    hawb: 'SECRET-A-0001', customer_name: SECRET_NAME, customer_phone: SECRET_PHONE, customer_address: SECRET_ADDRESS, postcode: 2000,
+    hawb: 'SECRET-A-0001',
+    customer_name: SECRET_NAME,
+    customer_phone: SECRET_PHONE,
+    customer_address: SECRET_ADDRESS,
+    postcode: 2000,
   });
   expect(made.status).toBe(201);
   const pkgA = made.body.id;
-  expect((await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driverA.id, packages: [pkgA] })).status).toBe(200);
+  expect((await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driverA.id, packages: [pkgA] })).status).toBe(
+    200,
+  );
   const photo = await upload(t, driverA.token, PNG, 'door.png', 'image/png');
   expect(photo.status).toBe(201);
-  const delivered = await t.json('POST', `/api/package-delivered/${pkgA}/deliver/`, driverA.token, { recipient_name: SECRET_NAME, photos: [photo.body.id] });
+  const delivered = await t.json('POST', `/api/package-delivered/${pkgA}/deliver/`, driverA.token, {
+    recipient_name: SECRET_NAME,
+    photos: [photo.body.id],
+  });
   expect(delivered.status).toBe(200);
   return { t, admin, coA, coB, companyA, companyB, driverA, driverB, pkgA, fileA: photo.body.id!, hawbA: made.body.hawb };
 }
@@ -149,14 +191,17 @@ describe('access matrix over every route of the OpenAPI document', () => {
         const body = method === 'get' || method === 'delete' ? undefined : multipart ? new FormData() : {};
         const res = await t.call(method.toUpperCase(), url, tokens.get(role), body);
         const text = await res.text();
-        const message = res.headers.get('content-type')?.includes('json') ? String((JSON.parse(text) as { message?: string }).message ?? '') : '';
+        const message = res.headers.get('content-type')?.includes('json')
+          ? String((JSON.parse(text) as { message?: string }).message ?? '')
+          : '';
         checked += 1;
         const where = `${method.toUpperCase()} ${path} as ${role} (x-access ${op['x-access']}) -> ${res.status}`;
         if (res.status >= 500) failures.push(`${where}: server error`);
         // Public routes may authenticate by other means (a company API key), so a 401 there is theirs to give.
         if (isPublic(op)) continue;
         if (roleMayCall(op, role)) {
-          if (res.status === 401 || (res.status === 403 && refusedByAccess.test(message))) failures.push(`${where}: refused by access check: ${message}`);
+          if (res.status === 401 || (res.status === 403 && refusedByAccess.test(message)))
+            failures.push(`${where}: refused by access check: ${message}`);
         } else if (res.status !== 403 && res.status !== 404) {
           failures.push(`${where}: expected 403/404`);
         }
@@ -167,29 +212,47 @@ describe('access matrix over every route of the OpenAPI document', () => {
   }, 600_000);
 });
 
-describe('record scope: another company or driver never reads company A\'s parcel', () => {
-  it('through any GET route of the document (lists, retrieve, search, exports, files) with A\'s ids substituted', async () => {
+describe("record scope: another company or driver never reads company A's parcel", () => {
+  it("through any GET route of the document (lists, retrieve, search, exports, files) with A's ids substituted", async () => {
     const w = await twoCompanies();
     const { t } = w;
     const ops = (await operations(t)).filter((o) => o.method === 'get' && !isPublic(o.op));
     const candidates = [w.pkgA, w.fileA, w.coA, w.driverA.id, w.companyA.id].map(String);
-    const queries = ['', `?search=${encodeURIComponent(SECRET_NAME)}`, `?search=${SECRET_PHONE}`, `?company=${w.coA}&driver=${w.driverA.id}`, `?package=${w.pkgA}&hawb=${w.hawbA}`];
+    const queries = [
+      '',
+      `?search=${encodeURIComponent(SECRET_NAME)}`,
+      `?search=${SECRET_PHONE}`,
+      `?company=${w.coA}&driver=${w.driverA.id}`,
+      `?package=${w.pkgA}&hawb=${w.hawbA}`,
+    ];
     const leaks: string[] = [];
     let requests = 0;
     for (const viewer of [w.companyB, w.driverB]) {
       for (const { path, op } of ops) {
         const names = paramNames(path);
-        const urls = names.length === 0
-          ? queries.map((q) => `/api${path}${q}`)
-          : candidates.map((id) => concrete(path, (name) => (isIdParam(name) ? id : name === 'hawb' || name === 'barcode' ? w.hawbA : 'x')));
+        const urls =
+          names.length === 0
+            ? queries.map((q) => `/api${path}${q}`)
+            : candidates.map((id) =>
+                concrete(path, (name) => (isIdParam(name) ? id : name === 'hawb' || name === 'barcode' ? w.hawbA : 'x')),
+              );
         for (const url of urls) {
           const res = await t.call('GET', url, viewer.token);
           requests += 1;
-          if (res.status >= 500) { leaks.push(`${url}: ${res.status}`); continue; }
-          if (res.status >= 300) { await res.arrayBuffer(); continue; }
+          if (res.status >= 500) {
+            leaks.push(`${url}: ${res.status}`);
+            continue;
+          }
+          if (res.status >= 300) {
+            await res.arrayBuffer();
+            continue;
+          }
           const { text } = await readable(res);
           for (const secret of [SECRET_NAME, SECRET_PHONE, SECRET_ADDRESS]) {
-            if (text.includes(secret)) leaks.push(`${url} as ${viewer === w.companyB ? 'company B' : 'driver B'} shows "${secret}" (x-access ${op['x-access']}, ${produced(op).join(',')})`);
+            if (text.includes(secret))
+              leaks.push(
+                `${url} as ${viewer === w.companyB ? 'company B' : 'driver B'} shows "${secret}" (x-access ${op['x-access']}, ${produced(op).join(',')})`,
+              );
           }
         }
       }
@@ -198,11 +261,15 @@ describe('record scope: another company or driver never reads company A\'s parce
     expect(leaks).toEqual([]);
 
     // The same reads as company A do see it (the scan above is not vacuous).
-    const own = await t.json<{ results: { customer_name: string }[] }>('GET', `/api/package/?search=${encodeURIComponent(SECRET_NAME)}`, w.companyA.token);
+    const own = await t.json<{ results: { customer_name: string }[] }>(
+      'GET',
+      `/api/package/?search=${encodeURIComponent(SECRET_NAME)}`,
+      w.companyA.token,
+    );
     expect(own.body.results.map((p) => p.customer_name)).toEqual([SECRET_NAME]);
   }, 600_000);
 
-  it('retrieve, file and direct actions on A\'s records answer 404 to B (ids do not reveal what exists)', async () => {
+  it("retrieve, file and direct actions on A's records answer 404 to B (ids do not reveal what exists)", async () => {
     const w = await twoCompanies();
     const { t } = w;
     expect((await t.json('GET', `/api/package/${w.pkgA}/`, w.companyB.token)).status).toBe(404);
@@ -211,7 +278,9 @@ describe('record scope: another company or driver never reads company A\'s parce
     expect((await t.call('GET', `/api/file/${w.fileA}/`, w.driverB.token)).status).toBe(404);
     expect((await t.call('GET', `/api/file/${w.fileA}/`, w.driverA.token)).status).toBe(200);
     expect((await t.json('PATCH', `/api/package/${w.pkgA}/`, w.companyB.token, { customer_name: 'hijack' })).status).toBe(404);
-    expect((await t.json('POST', `/api/package-delivered/${w.pkgA}/fail/`, w.driverB.token, { failed_delivery_status: 1 })).status).toBeGreaterThanOrEqual(400);
+    expect(
+      (await t.json('POST', `/api/package-delivered/${w.pkgA}/fail/`, w.driverB.token, { failed_delivery_status: 1 })).status,
+    ).toBeGreaterThanOrEqual(400);
   });
 
   it('public tracking shows the journey, never names, phones or addresses', async () => {
@@ -223,7 +292,8 @@ describe('record scope: another company or driver never reads company A\'s parce
       const res = await w.t.call('GET', url, null);
       const text = await res.text();
       expect(res.status, url).toBeLessThan(500);
-      for (const secret of [SECRET_NAME, SECRET_PHONE, SECRET_ADDRESS, w.driverA.email]) expect(text, `${url} shows ${secret}`).not.toContain(secret);
+      for (const secret of [SECRET_NAME, SECRET_PHONE, SECRET_ADDRESS, w.driverA.email])
+        expect(text, `${url} shows ${secret}`).not.toContain(secret);
     }
     const track = await w.t.json<{ status?: string }>('GET', `/api/track/${w.hawbA}/`, null);
     expect(track.status).toBe(200);
@@ -239,7 +309,13 @@ describe('exports neutralise spreadsheet formulas', () => {
     const companyUser = await t.login('company', { companyId: co });
     const payloads = ['=HYPERLINK("http://evil.test","INJ1")', '+INJ2+1', '-INJ3-1', '@INJ4(A1)', '\t=INJ5', '\r=INJ6', '=cmd|INJ7'];
     for (const [i, name] of payloads.entries()) {
-      const res = await t.json('POST', '/api/package/', admin.token, { hawb: `INJ-${i}`, customer_name: name, customer_address: name, description_of_goods: name, company: co });
+      const res = await t.json('POST', '/api/package/', admin.token, {
+        hawb: `INJ-${i}`,
+        customer_name: name,
+        customer_address: name,
+        description_of_goods: name,
+        company: co,
+      });
       expect(res.status).toBe(201);
     }
     const exports = (await operations(t)).filter((o) => o.method === 'get' && isExport(o.op));
@@ -255,7 +331,10 @@ describe('exports neutralise spreadsheet formulas', () => {
         for (const token of [admin.token, companyUser.token]) {
           const res = await t.call('GET', url + q, token);
           if (res.status >= 500) failures.push(`${url}${q}: ${res.status}`);
-          if (res.status !== 200) { await res.arrayBuffer(); continue; }
+          if (res.status !== 200) {
+            await res.arrayBuffer();
+            continue;
+          }
           const { cells, formulas, xlsx } = await readable(res);
           if (xlsx && formulas > 0) failures.push(`${url}${q}: ${formulas} formula cells`);
           for (const cell of cells.filter((c) => c.includes('INJ'))) {
@@ -266,7 +345,9 @@ describe('exports neutralise spreadsheet formulas', () => {
       }
       (hit ? exercised : skipped).push(path);
     }
-    console.log(`[security] exports checked with injected cells: ${exercised.join(', ') || 'none'}; exports that never listed the test parcels: ${skipped.join(', ') || 'none'}`);
+    console.log(
+      `[security] exports checked with injected cells: ${exercised.join(', ') || 'none'}; exports that never listed the test parcels: ${skipped.join(', ') || 'none'}`,
+    );
     expect(failures).toEqual([]);
     expect(exercised).toContain('/package/csv-download/');
   }, 300_000);
@@ -293,7 +374,12 @@ describe('security headers and uploads', () => {
     const dist = mkdtempSync(join(tmpdir(), 'courier-pwa-'));
     writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Courier</title>');
     writeFileSync(join(dist, 'app.js'), 'console.log(1)');
-    const app = createApp({ db: await openMemoryDatabase(), files: diskFileStore(mkdtempSync(join(tmpdir(), 'courier-f-'))), clock: manualClock(), config: { staticDir: dist } });
+    const app = createApp({
+      db: await openMemoryDatabase(),
+      files: diskFileStore(mkdtempSync(join(tmpdir(), 'courier-f-'))),
+      clock: manualClock(),
+      config: { staticDir: dist },
+    });
     for (const path of ['/', '/index.html', '/app.js', '/driver/today']) {
       const res = await app.request(path);
       expect(res.status, path).toBe(200);
@@ -307,7 +393,11 @@ describe('security headers and uploads', () => {
     const script = new TextEncoder().encode('<script>alert(document.cookie)</script>');
     const svg = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
     const html = new TextEncoder().encode('<!doctype html><html><body onload="alert(1)"></body></html>');
-    for (const [bytes, name, type] of [[script, 'photo.jpg', 'image/jpeg'], [svg, 'photo.svg', 'image/svg+xml'], [html, 'photo.png', 'image/png']] as const) {
+    for (const [bytes, name, type] of [
+      [script, 'photo.jpg', 'image/jpeg'],
+      [svg, 'photo.svg', 'image/svg+xml'],
+      [html, 'photo.png', 'image/png'],
+    ] as const) {
       const res = await upload(t, driver.token, bytes, name, type);
       expect(res.status, name).toBeGreaterThanOrEqual(400);
       expect(res.status, name).toBeLessThan(500);

@@ -83,7 +83,16 @@ describe('a kept session ends when the session would', () => {
 
   it.runIf(onSqlite)('a group commit that failed takes back what a kept session was read from', async () => {
     let failNext = false;
-    const t = await makeApp({ writeBatch: { beforeCommit: () => { if (failNext) { failNext = false; throw new Database.SqliteError('disk I/O error', 'SQLITE_IOERR'); } } } });
+    const t = await makeApp({
+      writeBatch: {
+        beforeCommit: () => {
+          if (failNext) {
+            failNext = false;
+            throw new Database.SqliteError('disk I/O error', 'SQLITE_IOERR');
+          }
+        },
+      },
+    });
     const d = await t.login('driver');
     await t.db.update(user).set({ is_active: false }).where(eq(user.id, d.id)).run();
     expect((await t.json('GET', '/api/profile/', d.token)).status).toBe(401);
@@ -108,8 +117,22 @@ describe('a kept session ends when the session would', () => {
     const clock = manualClock();
     const app = createApp({ db, files: diskFileStore(join(dir, 'files')), clock, config: { publicUrl: 'https://courier.test' } });
     const now = clock.now();
-    await db.insert(user).values({ name: 'Dee', email: 'dee@example.com', role: 'driver', password_hash: hashPasswordSync(PASSWORD, 1024), created_at: now, updated_at: now }).run();
-    const login = await app.request('/api/auth/login/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'dee@example.com', password: PASSWORD }) });
+    await db
+      .insert(user)
+      .values({
+        name: 'Dee',
+        email: 'dee@example.com',
+        role: 'driver',
+        password_hash: hashPasswordSync(PASSWORD, 1024),
+        created_at: now,
+        updated_at: now,
+      })
+      .run();
+    const login = await app.request('/api/auth/login/', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'dee@example.com', password: PASSWORD }),
+    });
     const { token } = (await login.json()) as { token: string };
     const profile = async () => (await app.request('/api/profile/', { headers: { authorization: `Bearer ${token}` } })).status;
     expect(await profile()).toBe(200);
@@ -125,13 +148,18 @@ describe('a kept session ends when the session would', () => {
 });
 
 describe.runIf(onSqlite)('the change stamp and the cache', () => {
-  it('moves on writes to watched tables (not on a recorded use alone), on other connections\' commits and on failed batches', async () => {
+  it("moves on writes to watched tables (not on a recorded use alone), on other connections' commits and on failed batches", async () => {
     const t = await makeApp();
     const sqlite = sqliteOf(t.db)!;
     const stamp = t.db.$engine.watch([{ name: 'auth_token', ignore: ['last_used_at'] }, { name: 'user' }])!;
     const d = await t.login('driver');
     let last = stamp();
-    const moved = () => { const now = stamp(); const was = now !== last; last = now; return was; };
+    const moved = () => {
+      const now = stamp();
+      const was = now !== last;
+      last = now;
+      return was;
+    };
     await t.db.update(authToken).set({ last_used_at: 5 }).where(eq(authToken.user_id, d.id)).run();
     expect(moved()).toBe(false);
     await t.db.update(authToken).set({ revoked_at: 5 }).where(eq(authToken.user_id, d.id)).run();

@@ -23,7 +23,12 @@ import { TOUCH_EVERY } from '../../server/services/auth/session';
 import { launchServer, type LaunchedServer } from '../helpers/server';
 import { makeApp, PASSWORD } from '../helpers/app';
 
-type Call = (method: string, path: string, token: string | null, body?: unknown) => Promise<{ status: number; body: Record<string, unknown> }>;
+type Call = (
+  method: string,
+  path: string,
+  token: string | null,
+  body?: unknown,
+) => Promise<{ status: number; body: Record<string, unknown> }>;
 
 interface Side {
   call: Call;
@@ -39,7 +44,13 @@ async function person(db: Db, side: Side, role: string, companyId: number | null
   seq += 1;
   const email = `rev-${role}-${seq}-${process.pid}@example.com`;
   const now = Date.now();
-  const id = (await db.insert(user).values({ name: `${role} ${seq}`, email, role, company_id: companyId, password_hash: HASH, created_at: now, updated_at: now }).returning().get()).id;
+  const id = (
+    await db
+      .insert(user)
+      .values({ name: `${role} ${seq}`, email, role, company_id: companyId, password_hash: HASH, created_at: now, updated_at: now })
+      .returning()
+      .get()
+  ).id;
   return { id, email, token: await login(side, email, role) };
 }
 
@@ -70,7 +81,10 @@ async function hotPath(db: Db, side: Side, admin: string, kind: HotPath): Promis
   expect((await side.call('POST', '/api/assign-package/assign-driver/', admin, { driver: driver.id, packages: [id] })).status).toBe(200);
   expect((await side.call('POST', '/api/scan-package-api/inbound-scan/', driver.token, { barcode: hawb })).status).toBe(200);
   if (kind === 'delivery') {
-    const done = await side.call('POST', `/api/package-delivered/${id}/deliver/`, driver.token, { note: 'front door', recipient_name: 'Kim' });
+    const done = await side.call('POST', `/api/package-delivered/${id}/deliver/`, driver.token, {
+      note: 'front door',
+      recipient_name: 'Kim',
+    });
     expect(done.status, JSON.stringify(done.body)).toBe(200);
     expect((await db.select({ status: pkg.status }).from(pkg).where(eq(pkg.id, id)).get())!.status).toBe('delivered');
   }
@@ -108,11 +122,22 @@ async function everyRevocation(db: Db, act: Side, check: Side, admin: string): P
   const changer = await person(db, check, 'driver');
   const otherPhone = await login(check, changer.email, 'driver');
   expect(await works(check, otherPhone)).toBe(200);
-  expect((await act.call('POST', '/api/auth/change-password/', changer.token, { old_password: PASSWORD, new_password: 'a-new-password-42' })).status).toBe(200);
+  expect(
+    (await act.call('POST', '/api/auth/change-password/', changer.token, { old_password: PASSWORD, new_password: 'a-new-password-42' }))
+      .status,
+  ).toBe(200);
   expect(await works(check, otherPhone), 'password change').toBe(401);
   // ...and the change by e-mail signs out every one.
   expect(await works(check, changer.token)).toBe(200);
-  expect((await act.call('POST', '/api/auth/password-change-with-email/', null, { email: changer.email, old_password: 'a-new-password-42', new_password: 'third-password-42' })).status).toBe(200);
+  expect(
+    (
+      await act.call('POST', '/api/auth/password-change-with-email/', null, {
+        email: changer.email,
+        old_password: 'a-new-password-42',
+        new_password: 'third-password-42',
+      })
+    ).status,
+  ).toBe(200);
   expect(await works(check, changer.token), 'password change by e-mail').toBe(401);
 
   // Deactivating the account.
@@ -122,11 +147,17 @@ async function everyRevocation(db: Db, act: Side, check: Side, admin: string): P
   expect(await works(check, off.token), 'deactivation').toBe(401);
 
   // Suspending the company.
-  const made = await act.call('POST', '/api/company/', admin, { name: `Rev Co ${seq}`, code: `RC${seq}P${process.pid}`, email: `revco${seq}-${process.pid}@example.com` });
+  const made = await act.call('POST', '/api/company/', admin, {
+    name: `Rev Co ${seq}`,
+    code: `RC${seq}P${process.pid}`,
+    email: `revco${seq}-${process.pid}@example.com`,
+  });
   expect(made.status, JSON.stringify(made.body)).toBe(201);
   const shipper = await person(db, check, 'company', made.body.id as number);
   expect(await works(check, shipper.token)).toBe(200);
-  expect((await act.call('POST', `/api/company/${made.body.id as number}/status-change/`, admin, { status: 'suspended' })).status).toBe(200);
+  expect((await act.call('POST', `/api/company/${made.body.id as number}/status-change/`, admin, { status: 'suspended' })).status).toBe(
+    200,
+  );
   expect(await works(check, shipper.token), 'a suspended company').toBe(401);
 
   // Demoting a supervisor to driver: the audit log is closed to the old token from the next request.
@@ -144,9 +175,15 @@ async function sessionIds(side: Side, admin: string, userId: number): Promise<nu
   return rows.map((r) => r.id).sort((a, b) => a - b);
 }
 
-function inProcess(t: { json: (m: string, p: string, tok?: string | null, b?: unknown) => Promise<{ status: number; body: unknown }>; clock: { advance(ms: number): void } }): Side {
+function inProcess(t: {
+  json: (m: string, p: string, tok?: string | null, b?: unknown) => Promise<{ status: number; body: unknown }>;
+  clock: { advance(ms: number): void };
+}): Side {
   return {
-    call: async (m, p, tok, b) => { const r = await t.json(m, p, tok, b); return { status: r.status, body: r.body as Record<string, unknown> }; },
+    call: async (m, p, tok, b) => {
+      const r = await t.json(m, p, tok, b);
+      return { status: r.status, body: r.body as Record<string, unknown> };
+    },
     advance: (ms) => t.clock.advance(ms),
   };
 }
@@ -169,7 +206,10 @@ describe('every way a session ends still ends it after the hot path has run', ()
     expect(await works(side, d.token)).toBe(200);
     // Someone drops a trigger the cache relies on (a migration rebuilding the table does this).
     const sqlite = sqliteOf(t.db)!;
-    const trigger = sqlite.prepare("select name from sqlite_master where type = 'trigger' and tbl_name = 'auth_token' and name like 'courier_watch%'").pluck().get() as string;
+    const trigger = sqlite
+      .prepare("select name from sqlite_master where type = 'trigger' and tbl_name = 'auth_token' and name like 'courier_watch%'")
+      .pluck()
+      .get() as string;
     expect(trigger).toBeTruthy();
     sqlite.exec(`drop trigger "${trigger}"`);
     expect(await works(side, d.token)).toBe(200);
@@ -181,7 +221,9 @@ describe('every way a session ends still ends it after the hot path has run', ()
 
 describe('across two processes on one database', () => {
   const servers: LaunchedServer[] = [];
-  afterAll(() => { for (const s of servers) s.child.kill('SIGKILL'); });
+  afterAll(() => {
+    for (const s of servers) s.child.kill('SIGKILL');
+  });
 
   it('a session ended in one process is refused by the other at once, after both ran the hot path', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'courier-revoke-'));
@@ -192,17 +234,37 @@ describe('across two processes on one database', () => {
     const app = createApp({ db, files: diskFileStore(join(dir, 'files')), clock, config: { publicUrl: 'https://courier.test' } });
     const here: Side = {
       call: async (method, path, token, body) => {
-        const res = await app.request(path, { method, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+        const res = await app.request(path, {
+          method,
+          headers: {
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+            ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
         const text = await res.text();
         return { status: res.status, body: text ? JSON.parse(text) : {} };
       },
       advance: (ms) => clock.advance(ms),
     };
-    const launched = await launchServer(dir, undefined, databaseUrl ? { DATABASE_URL: databaseUrl, TEST_DATABASE_URL: '', ADMIN_EMAIL: '', ADMIN_PASSWORD: '' } : { ADMIN_EMAIL: '', ADMIN_PASSWORD: '' });
+    const launched = await launchServer(
+      dir,
+      undefined,
+      databaseUrl
+        ? { DATABASE_URL: databaseUrl, TEST_DATABASE_URL: '', ADMIN_EMAIL: '', ADMIN_PASSWORD: '' }
+        : { ADMIN_EMAIL: '', ADMIN_PASSWORD: '' },
+    );
     servers.push(launched);
     const there: Side = {
       call: async (method, path, token, body) => {
-        const res = await fetch(`http://127.0.0.1:${launched.port}${path}`, { method, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+        const res = await fetch(`http://127.0.0.1:${launched.port}${path}`, {
+          method,
+          headers: {
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+            ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
         const text = await res.text();
         return { status: res.status, body: text ? JSON.parse(text) : {} };
       },

@@ -6,7 +6,10 @@ describe('foundation smoke', () => {
     const t = await makeApp();
     const admin = await t.login('admin');
     const created = await t.json<{ id: number }>('POST', '/api/warehouse/', admin.token, {
-      street_address: '1 Dock Rd', suburb: 'Botany', state: 'NSW', postcode: '2019',
+      street_address: '1 Dock Rd',
+      suburb: 'Botany',
+      state: 'NSW',
+      postcode: '2019',
     });
     expect(created.status).toBe(201);
     const id = created.body.id;
@@ -17,8 +20,13 @@ describe('foundation smoke', () => {
     const restored = await t.json('POST', '/api/warehouse/restore-warehouse/', admin.token, { deleted: [id] });
     expect(restored.status).toBe(200);
     expect(restored.body).toEqual({
-      count: 1, next: null, previous: null,
-      results: { success: true, data: [{ id, street_address: '1 Dock Rd', additional_details: '', suburb: 'Botany', state: 'NSW', postcode: '2019' }] },
+      count: 1,
+      next: null,
+      previous: null,
+      results: {
+        success: true,
+        data: [{ id, street_address: '1 Dock Rd', additional_details: '', suburb: 'Botany', state: 'NSW', postcode: '2019' }],
+      },
     });
   });
 
@@ -62,8 +70,20 @@ describe('partial update', () => {
   it('leaves fields the PATCH did not send alone, even ones with create defaults', async () => {
     const t = await makeApp();
     const admin = await t.login('admin');
-    const w = await t.json<{ id: number }>('POST', '/api/warehouse/', admin.token, { street_address: '1 A Rd', suburb: 'X', state: 'NSW', postcode: '2000', is_active: false, additional_details: 'Dock 4' });
-    const res = await t.json<{ is_active: boolean; additional_details: string; suburb: string }>('PATCH', `/api/warehouse/${w.body.id}/`, admin.token, { suburb: 'Y' });
+    const w = await t.json<{ id: number }>('POST', '/api/warehouse/', admin.token, {
+      street_address: '1 A Rd',
+      suburb: 'X',
+      state: 'NSW',
+      postcode: '2000',
+      is_active: false,
+      additional_details: 'Dock 4',
+    });
+    const res = await t.json<{ is_active: boolean; additional_details: string; suburb: string }>(
+      'PATCH',
+      `/api/warehouse/${w.body.id}/`,
+      admin.token,
+      { suburb: 'Y' },
+    );
     expect(res.body).toMatchObject({ is_active: false, additional_details: 'Dock 4', suburb: 'Y' });
   });
 });

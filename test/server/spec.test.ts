@@ -5,15 +5,67 @@ import { makeApp, type TestApp } from '../helpers/app';
 /** The endpoints of interface-spec sections 4.1 to 4.5, exactly as the specification shows them. */
 
 const SPEC_PACKAGE_FIELDS = [
-  'id', 'hawb', 'customer_code', 'customer_name', 'customer_address', 'customer_phone', 'postcode', 'postcode_name',
-  'description_of_goods', 'count', 'landed', 'company', 'company_name', 'weight', 'price', 'shipper_code', 'shipper_name',
-  'shipper_address', 'shipper_city', 'shipper_state', 'shipper_postcode', 'shipper_country', 'origin', 'port',
-  'total_value', 'goods_currency', 'sac', 'fr_reference', 'sub_master', 'pkg_type', 'country_of_origin',
-  'cyber_vendor_account', 'customs_code', 'cyber_importer_account', 'importer_abn', 'importer_cac',
-  'cyber_supplier_account', 'supplier_customs_code', 'is_scanned', 'parcel_no', 'sequence_no', 'status', 'zone',
-  'zone_name', 'suburb', 'suburb_name', 'state', 'state_name', 'country', 'country_name', 'height', 'length',
-  'volume_weighted', 'assigned_to_id', 'assigned_to', 'coordinates', 'delivery_date', 'latitude', 'longitude',
-  'created_at', 'package_failed_delivery_status',
+  'id',
+  'hawb',
+  'customer_code',
+  'customer_name',
+  'customer_address',
+  'customer_phone',
+  'postcode',
+  'postcode_name',
+  'description_of_goods',
+  'count',
+  'landed',
+  'company',
+  'company_name',
+  'weight',
+  'price',
+  'shipper_code',
+  'shipper_name',
+  'shipper_address',
+  'shipper_city',
+  'shipper_state',
+  'shipper_postcode',
+  'shipper_country',
+  'origin',
+  'port',
+  'total_value',
+  'goods_currency',
+  'sac',
+  'fr_reference',
+  'sub_master',
+  'pkg_type',
+  'country_of_origin',
+  'cyber_vendor_account',
+  'customs_code',
+  'cyber_importer_account',
+  'importer_abn',
+  'importer_cac',
+  'cyber_supplier_account',
+  'supplier_customs_code',
+  'is_scanned',
+  'parcel_no',
+  'sequence_no',
+  'status',
+  'zone',
+  'zone_name',
+  'suburb',
+  'suburb_name',
+  'state',
+  'state_name',
+  'country',
+  'country_name',
+  'height',
+  'length',
+  'volume_weighted',
+  'assigned_to_id',
+  'assigned_to',
+  'coordinates',
+  'delivery_date',
+  'latitude',
+  'longitude',
+  'created_at',
+  'package_failed_delivery_status',
 ];
 
 async function seedAssigned(t: TestApp, n: number) {
@@ -23,8 +75,14 @@ async function seedAssigned(t: TestApp, n: number) {
   const ids: number[] = [];
   for (let i = 0; i < n; i++) {
     const res = await t.json<{ id: number }>('POST', '/api/package/', admin.token, {
-      hawb: `HAWB${1000 + i}`, company: companyId, customer_name: `Receiver ${i}`, customer_address: `${i} Long St`,
-      postcode: 2000 + i, weight: 1.5, latitude: -33.86, longitude: 151.2,
+      hawb: `HAWB${1000 + i}`,
+      company: companyId,
+      customer_name: `Receiver ${i}`,
+      customer_address: `${i} Long St`,
+      postcode: 2000 + i,
+      weight: 1.5,
+      latitude: -33.86,
+      longitude: 151.2,
     });
     expect(res.status).toBe(201);
     ids.push(res.body.id);
@@ -42,7 +100,10 @@ describe('4.1 remaining packages list', () => {
     expect(scan.status).toBe(200);
 
     const res = await t.json<{ success: boolean; message: string; pending_packages: Record<string, unknown>[] }>(
-      'GET', `/api/scan-package-api/${driver.id}/remaining-packages-list/`, driver.token);
+      'GET',
+      `/api/scan-package-api/${driver.id}/remaining-packages-list/`,
+      driver.token,
+    );
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
     expect(typeof res.body.message).toBe('string');
@@ -51,9 +112,17 @@ describe('4.1 remaining packages list', () => {
     expect(Object.keys(first).sort()).toEqual([...SPEC_PACKAGE_FIELDS].sort());
     expect(Package.safeParse(first).success).toBe(true);
     expect(first).toMatchObject({
-      hawb: 'HAWB1001', company: companyId, company_name: 'Acme Imports', is_scanned: false, status: 'assigned',
-      assigned_to_id: driver.id, assigned_to: { id: driver.id, name: 'Dana Driver' },
-      coordinates: { latitude: -33.86, longitude: 151.2 }, delivery_date: null, zone: null, package_failed_delivery_status: [],
+      hawb: 'HAWB1001',
+      company: companyId,
+      company_name: 'Acme Imports',
+      is_scanned: false,
+      status: 'assigned',
+      assigned_to_id: driver.id,
+      assigned_to: { id: driver.id, name: 'Dana Driver' },
+      coordinates: { latitude: -33.86, longitude: 151.2 },
+      delivery_date: null,
+      zone: null,
+      package_failed_delivery_status: [],
     });
   });
 
@@ -64,7 +133,11 @@ describe('4.1 remaining packages list', () => {
     const supervisor = await t.login('supervisor');
     const company = await t.login('company');
     expect((await t.json('GET', `/api/scan-package-api/${driver.id}/remaining-packages-list/`, other.token)).status).toBe(403);
-    const sup = await t.json<{ pending_packages: unknown[] }>('GET', `/api/scan-package-api/${driver.id}/remaining-packages-list/`, supervisor.token);
+    const sup = await t.json<{ pending_packages: unknown[] }>(
+      'GET',
+      `/api/scan-package-api/${driver.id}/remaining-packages-list/`,
+      supervisor.token,
+    );
     expect(sup.status).toBe(200);
     expect(sup.body.pending_packages).toHaveLength(1);
     expect((await t.json('GET', `/api/scan-package-api/${driver.id}/remaining-packages-list/`, company.token)).status).toBe(403);
@@ -103,12 +176,39 @@ describe('4.2 update failed-delivery status', () => {
 describe('4.3-4.6 restore operations', () => {
   const cases = [
     {
-      path: 'pickup-point', body: { person_name: 'Pat', email: 'pat@example.com', phone: '+61 400 000 000', address: '5 Pier St', suburb: 'Pyrmont', state: 'NSW', pincode: '2009' },
-      expected: (id: number) => ({ id, person_name: 'Pat', email: 'pat@example.com', phone: '+61 400 000 000', address: '5 Pier St', additional_detail: '', suburb: 'Pyrmont', state: 'NSW', pincode: '2009' }),
+      path: 'pickup-point',
+      body: {
+        person_name: 'Pat',
+        email: 'pat@example.com',
+        phone: '+61 400 000 000',
+        address: '5 Pier St',
+        suburb: 'Pyrmont',
+        state: 'NSW',
+        pincode: '2009',
+      },
+      expected: (id: number) => ({
+        id,
+        person_name: 'Pat',
+        email: 'pat@example.com',
+        phone: '+61 400 000 000',
+        address: '5 Pier St',
+        additional_detail: '',
+        suburb: 'Pyrmont',
+        state: 'NSW',
+        pincode: '2009',
+      }),
     },
     {
-      path: 'warehouse', body: { street_address: '9 Depot Way', additional_details: 'Gate 2', suburb: 'Mascot', state: 'NSW', postcode: '2020' },
-      expected: (id: number) => ({ id, street_address: '9 Depot Way', additional_details: 'Gate 2', suburb: 'Mascot', state: 'NSW', postcode: '2020' }),
+      path: 'warehouse',
+      body: { street_address: '9 Depot Way', additional_details: 'Gate 2', suburb: 'Mascot', state: 'NSW', postcode: '2020' },
+      expected: (id: number) => ({
+        id,
+        street_address: '9 Depot Way',
+        additional_details: 'Gate 2',
+        suburb: 'Mascot',
+        state: 'NSW',
+        postcode: '2020',
+      }),
     },
     { path: 'package-type', body: { package_type: 'Satchel' }, expected: (id: number) => ({ id, package_type: 'Satchel' }) },
   ];
@@ -138,7 +238,9 @@ describe('4.3-4.6 restore operations', () => {
       const driver = await t.login('driver');
       const a = await t.json<{ id: number }>('POST', `/api/${c.path}/`, admin.token, c.body);
       await t.json('POST', `/api/${c.path}/archive-${c.path}/`, admin.token, { deleted: [a.body.id] });
-      const res = await t.json<{ message: string; code: string }>('POST', `/api/${c.path}/restore-${c.path}/`, admin.token, { deleted: [a.body.id, 9999] });
+      const res = await t.json<{ message: string; code: string }>('POST', `/api/${c.path}/restore-${c.path}/`, admin.token, {
+        deleted: [a.body.id, 9999],
+      });
       expect(res.status).toBe(400);
       expect(res.body.message).toContain('9999');
       expect((await t.json<{ count: number }>('GET', `/api/${c.path}/archive-${c.path}-list/`, admin.token)).body.count).toBe(1);

@@ -9,16 +9,33 @@ import { companyWithKey } from './webhooks-helpers';
 
 const servers: Server[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((r) => { s.closeAllConnections(); s.close(r); })));
+  await Promise.all(
+    servers.splice(0).map(
+      (s) =>
+        new Promise((r) => {
+          s.closeAllConnections();
+          s.close(r);
+        }),
+    ),
+  );
 });
 
 /** A real listener on every local address (dual stack), counting the connections that reach it. */
-async function listener(handler: Parameters<typeof createServer>[1] = (_req, res) => { res.statusCode = 204; res.end(); }) {
+async function listener(
+  handler: Parameters<typeof createServer>[1] = (_req, res) => {
+    res.statusCode = 204;
+    res.end();
+  },
+) {
   const server = createServer(handler);
   servers.push(server);
   let connections = 0;
-  server.on('connection', () => { connections += 1; });
-  await new Promise<void>((ok) => { server.listen(0, '::', ok); });
+  server.on('connection', () => {
+    connections += 1;
+  });
+  await new Promise<void>((ok) => {
+    server.listen(0, '::', ok);
+  });
   return { port: (server.address() as AddressInfo).port, connections: () => connections };
 }
 
@@ -32,16 +49,53 @@ async function receivedParcel(t: TestApp, companyToken: string, hawb: string) {
 /** An endpoint row as one saved before the save-time check existed (or whose name changed address since). */
 async function plantEndpoint(t: TestApp, companyId: number, url: string): Promise<number> {
   const now = t.clock.now();
-  return (await t.db.insert(webhookEndpoint).values({
-    company_id: companyId, url, events: JSON.stringify(['package.received']), description: '', is_active: true, created_at: now, updated_at: now,
-  }).returning().get()).id;
+  return (
+    await t.db
+      .insert(webhookEndpoint)
+      .values({
+        company_id: companyId,
+        url,
+        events: JSON.stringify(['package.received']),
+        description: '',
+        is_active: true,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning()
+      .get()
+  ).id;
 }
 
 describe('webhook targets cannot reach this machine or its network (SSRF)', () => {
   it('classifies addresses: every loopback/private/link-local/ULA/multicast/unspecified form, mapped ones included', () => {
-    const refused = ['127.0.0.1', '127.255.0.9', '0.0.0.0', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254',
-      '100.64.0.1', '224.0.0.1', '255.255.255.255', '::', '::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:169.254.169.254', '::127.0.0.1',
-      '::ffff:10.0.0.1', '64:ff9b::a9fe:a9fe', '2002:7f00:1::', 'fe80::1', 'fe80::1%eth0', 'fc00::1', 'fd12:3456::1', 'ff02::1', 'not-an-ip'];
+    const refused = [
+      '127.0.0.1',
+      '127.255.0.9',
+      '0.0.0.0',
+      '10.1.2.3',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '224.0.0.1',
+      '255.255.255.255',
+      '::',
+      '::1',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '::ffff:169.254.169.254',
+      '::127.0.0.1',
+      '::ffff:10.0.0.1',
+      '64:ff9b::a9fe:a9fe',
+      '2002:7f00:1::',
+      'fe80::1',
+      'fe80::1%eth0',
+      'fc00::1',
+      'fd12:3456::1',
+      'ff02::1',
+      'not-an-ip',
+    ];
     const allowed = ['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700::1111', '::ffff:93.184.216.34', '2a00:1450:4001::200e'];
     expect(refused.filter((a) => !forbiddenAddress(a))).toEqual([]);
     expect(allowed.filter((a) => forbiddenAddress(a))).toEqual([]);
@@ -52,18 +106,35 @@ describe('webhook targets cannot reach this machine or its network (SSRF)', () =
     const co = await companyWithKey(t, 'Attacker');
     const rx = await listener();
     const targets = [
-      `http://[::ffff:127.0.0.1]:${rx.port}/`, `http://[::]:${rx.port}/`, 'http://[::ffff:169.254.169.254]/latest/meta-data/',
-      `http://localhost:${rx.port}/`, `http://127.1:${rx.port}/`, `http://2130706433:${rx.port}/`, `http://0x7f000001:${rx.port}/`,
-      'http://[fd00::1]/', 'http://[::ffff:7f00:1]/', 'http://169.254.169.254/', `http://user:pw@8.8.8.8/`,
+      `http://[::ffff:127.0.0.1]:${rx.port}/`,
+      `http://[::]:${rx.port}/`,
+      'http://[::ffff:169.254.169.254]/latest/meta-data/',
+      `http://localhost:${rx.port}/`,
+      `http://127.1:${rx.port}/`,
+      `http://2130706433:${rx.port}/`,
+      `http://0x7f000001:${rx.port}/`,
+      'http://[fd00::1]/',
+      'http://[::ffff:7f00:1]/',
+      'http://169.254.169.254/',
+      `http://user:pw@8.8.8.8/`,
     ];
     for (const url of targets) {
-      const res = await t.json<{ code: string; errors: { path: string }[] }>('POST', '/api/webhook-endpoint/', co.login.token, { url, events: ['package.received'] });
+      const res = await t.json<{ code: string; errors: { path: string }[] }>('POST', '/api/webhook-endpoint/', co.login.token, {
+        url,
+        events: ['package.received'],
+      });
       expect([url, res.status, res.body.errors[0]?.path]).toEqual([url, 400, 'url']);
     }
     // Changing a good endpoint to a bad target is refused the same way.
-    const ok = await t.json<{ id: number }>('POST', '/api/webhook-endpoint/', co.login.token, { url: 'https://8.8.8.8/in', events: ['package.received'] });
+    const ok = await t.json<{ id: number }>('POST', '/api/webhook-endpoint/', co.login.token, {
+      url: 'https://8.8.8.8/in',
+      events: ['package.received'],
+    });
     expect(ok.status).toBe(201);
-    expect((await t.json('PATCH', `/api/webhook-endpoint/${ok.body.id}/`, co.login.token, { url: `http://[::ffff:127.0.0.1]:${rx.port}/` })).status).toBe(400);
+    expect(
+      (await t.json('PATCH', `/api/webhook-endpoint/${ok.body.id}/`, co.login.token, { url: `http://[::ffff:127.0.0.1]:${rx.port}/` }))
+        .status,
+    ).toBe(400);
     expect((await t.db.select().from(webhookEndpoint).all()).map((e) => e.url)).toEqual(['https://8.8.8.8/in']);
     expect(rx.connections()).toBe(0);
   });
@@ -72,16 +143,26 @@ describe('webhook targets cannot reach this machine or its network (SSRF)', () =
     const t = await makeApp();
     const co = await companyWithKey(t, 'Planted');
     const rx = await listener();
-    for (const url of [`http://[::ffff:127.0.0.1]:${rx.port}/`, `http://[::]:${rx.port}/`, `http://localhost:${rx.port}/`, `http://127.0.0.1:${rx.port}/`]) {
+    for (const url of [
+      `http://[::ffff:127.0.0.1]:${rx.port}/`,
+      `http://[::]:${rx.port}/`,
+      `http://localhost:${rx.port}/`,
+      `http://127.0.0.1:${rx.port}/`,
+    ]) {
       await plantEndpoint(t, co.id, url);
     }
     await receivedParcel(t, co.login.token, 'SSRF-1');
     const lines: string[] = [];
     expect(await createWebhookDispatcher({ db: t.db, clock: t.clock, log: (l) => lines.push(l) }).runOnce()).toBe(4);
     expect(rx.connections()).toBe(0);
-    const list = await t.json<{ results: { last_error: string; last_status_class: string | null }[] }>('GET', '/api/webhook-delivery/', co.login.token);
-    expect(list.body.results.map((d) => [d.last_error, d.last_status_class])).toEqual(Array(4).fill(
-      ['target refused: it resolves to a private, loopback or reserved address', null]));
+    const list = await t.json<{ results: { last_error: string; last_status_class: string | null }[] }>(
+      'GET',
+      '/api/webhook-delivery/',
+      co.login.token,
+    );
+    expect(list.body.results.map((d) => [d.last_error, d.last_status_class])).toEqual(
+      Array(4).fill(['target refused: it resolves to a private, loopback or reserved address', null]),
+    );
     expect(lines).toHaveLength(4);
   });
 
@@ -89,15 +170,22 @@ describe('webhook targets cannot reach this machine or its network (SSRF)', () =
     const t = await makeApp();
     const co = await companyWithKey(t, 'OnPrem');
     const elsewhere = await listener();
-    const redirector = await listener((_req, res) => { res.writeHead(302, { location: `http://127.0.0.1:${elsewhere.port}/` }); res.end(); });
+    const redirector = await listener((_req, res) => {
+      res.writeHead(302, { location: `http://127.0.0.1:${elsewhere.port}/` });
+      res.end();
+    });
     const endless = await listener((_req, res) => {
       res.writeHead(200);
       const chunk = Buffer.alloc(64 * 1024, 120);
-      const pump = () => { while (res.write(chunk)); };
+      const pump = () => {
+        while (res.write(chunk));
+      };
       res.on('drain', pump);
       pump();
     });
-    const silent = await listener(() => { /* never answers */ });
+    const silent = await listener(() => {
+      /* never answers */
+    });
     const ok = await listener();
     // 'rebind.test' does not exist in any DNS: only the vetted answer can reach the listener.
     let lookups = 0;
@@ -117,7 +205,11 @@ describe('webhook targets cannot reach this machine or its network (SSRF)', () =
     expect(elsewhere.connections()).toBe(0);
     // An endless answer is cut after the bound; the status still counts.
     expect(byEndpoint.get(ids[2] as number)).toMatchObject({ status: 'delivered', last_status_code: 200 });
-    expect(byEndpoint.get(ids[3] as number)).toMatchObject({ status: 'pending', last_status_code: null, last_error: 'failed: no HTTP answer' });
+    expect(byEndpoint.get(ids[3] as number)).toMatchObject({
+      status: 'pending',
+      last_status_code: null,
+      last_error: 'failed: no HTTP answer',
+    });
 
     // Without the allowlist the same name is refused: the allowlist is what lets on-premise receivers in.
     await t.db.update(webhookDelivery).set({ status: 'pending', next_attempt_at: 0 }).run();
@@ -130,7 +222,10 @@ describe('webhook targets cannot reach this machine or its network (SSRF)', () =
     const t = await makeApp({ config: { webhookAllow: ['localhost'] } });
     const co = await companyWithKey(t, 'Named');
     const rx = await listener();
-    const ep = await t.json('POST', '/api/webhook-endpoint/', co.login.token, { url: `http://localhost:${rx.port}/in`, events: ['package.received'] });
+    const ep = await t.json('POST', '/api/webhook-endpoint/', co.login.token, {
+      url: `http://localhost:${rx.port}/in`,
+      events: ['package.received'],
+    });
     expect(ep.status).toBe(201);
     await receivedParcel(t, co.login.token, 'SSRF-3');
     await createWebhookDispatcher({ db: t.db, clock: t.clock, allow: t.app.deps.config.webhookAllow }).runOnce();

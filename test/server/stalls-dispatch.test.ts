@@ -20,11 +20,25 @@ describe('dispatch plan of a busy day does not freeze other users (security issu
   it('1,200 parcels, two vans: the poller sees no stall, and every parcel left out has its reason', async () => {
     const w = await routeWorld();
     const { t, admin } = w;
-    expect((await t.json('PUT', `/api/warehouse/${w.warehouseId}/position/`, admin.token, { latitude: DEPOT[0], longitude: DEPOT[1] })).status).toBe(200);
+    expect(
+      (await t.json('PUT', `/api/warehouse/${w.warehouseId}/position/`, admin.token, { latitude: DEPOT[0], longitude: DEPOT[1] })).status,
+    ).toBe(200);
     for (const d of [w.d1.id, w.d2.id]) {
-      const van = await t.json<{ id: number }>('POST', '/api/vehicle/', admin.token, { name: `Van ${d}`, type: 'van', capacity_kg: 500, capacity_parcels: 30 } as Json);
+      const van = await t.json<{ id: number }>('POST', '/api/vehicle/', admin.token, {
+        name: `Van ${d}`,
+        type: 'van',
+        capacity_kg: 500,
+        capacity_parcels: 30,
+      } as Json);
       expect(van.status).toBe(201);
-      const r = await t.json('POST', '/api/driver-shift/', admin.token, { driver: d, date: DAY, start_time: '09:00', end_time: '17:00', start_warehouse: w.warehouseId, vehicle: van.body.id });
+      const r = await t.json('POST', '/api/driver-shift/', admin.token, {
+        driver: d,
+        date: DAY,
+        start_time: '09:00',
+        end_time: '17:00',
+        start_warehouse: w.warehouseId,
+        vehicle: van.body.id,
+      });
       expect(r.status, JSON.stringify(r.body)).toBe(201);
     }
     // One parcel through the API, the rest as copies of its row (1,200 POSTs would be most of the test).
@@ -33,22 +47,39 @@ describe('dispatch plan of a busy day does not freeze other users (security issu
     const rows = [];
     for (let k = 1; k < PARCELS; k++) {
       const a = (2 * Math.PI * k) / PARCELS;
-      const r = 0.01 + 0.05 * ((k * 7919) % 1000) / 1000;
+      const r = 0.01 + (0.05 * ((k * 7919) % 1000)) / 1000;
       rows.push({ ...template, hawb: `DAY${k}`, latitude: DEPOT[0] + r * Math.cos(a), longitude: DEPOT[1] + r * Math.sin(a) });
     }
-    for (let i = 0; i < rows.length; i += 100) await t.db.insert(pkg).values(rows.slice(i, i + 100)).run();
+    for (let i = 0; i < rows.length; i += 100)
+      await t.db
+        .insert(pkg)
+        .values(rows.slice(i, i + 100))
+        .run();
 
     const other = await t.login('supervisor');
-    const { result: plan, maxMs, p99Ms, polls } = await whilePolling(async () => {
-      const start = await t.json<PlanJob>('POST', '/api/dispatch/plan/', w.depot.token, { date: DAY, time_limit_ms: 500, drivers: [w.d1.id, w.d2.id], include_undated: true });
-      expect(start.status, JSON.stringify(start.body)).toBe(202);
-      for (let i = 0; i < 1200; i++) {
-        const r = await t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, w.depot.token);
-        if (r.body.status !== 'running') return r.body;
-        await new Promise((res) => setTimeout(res, 100));
-      }
-      throw new Error('the plan did not finish');
-    }, async () => expect((await t.call('GET', '/api/profile/', other.token)).status).toBe(200));
+    const {
+      result: plan,
+      maxMs,
+      p99Ms,
+      polls,
+    } = await whilePolling(
+      async () => {
+        const start = await t.json<PlanJob>('POST', '/api/dispatch/plan/', w.depot.token, {
+          date: DAY,
+          time_limit_ms: 500,
+          drivers: [w.d1.id, w.d2.id],
+          include_undated: true,
+        });
+        expect(start.status, JSON.stringify(start.body)).toBe(202);
+        for (let i = 0; i < 1200; i++) {
+          const r = await t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, w.depot.token);
+          if (r.body.status !== 'running') return r.body;
+          await new Promise((res) => setTimeout(res, 100));
+        }
+        throw new Error('the plan did not finish');
+      },
+      async () => expect((await t.call('GET', '/api/profile/', other.token)).status).toBe(200),
+    );
 
     expect(plan.status, plan.message ?? '').toBe('done');
     const proposal = plan.proposal!;

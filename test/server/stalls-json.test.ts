@@ -10,10 +10,17 @@ import { whilePolling } from '../helpers/loopDelay';
  * parsing; refusals are the one error shape.
  */
 const MB = 1024 * 1024;
-const nested = (bytes: number) => { const n = Math.floor(bytes / 8); return `${'{"a":['.repeat(n)}1${']}'.repeat(n)}`; };
+const nested = (bytes: number) => {
+  const n = Math.floor(bytes / 8);
+  return `${'{"a":['.repeat(n)}1${']}'.repeat(n)}`;
+};
 const manyKeys = (bytes: number) => {
   const parts: string[] = [];
-  for (let i = 0, size = 2; size < bytes; i++) { const p = `"k${i}":${i}`; parts.push(p); size += p.length + 1; }
+  for (let i = 0, size = 2; size < bytes; i++) {
+    const p = `"k${i}":${i}`;
+    parts.push(p);
+    size += p.length + 1;
+  }
   return `{"email":"a@b.c","password":"x",${parts.join(',')}}`;
 };
 
@@ -42,10 +49,18 @@ describe('JSON bodies are bounded before they are parsed (security issue 30)', (
     const t = await makeApp();
     const deep = await t.json('POST', '/api/auth/login/', null, `{"email":${'['.repeat(10)}1${']'.repeat(10)},"password":"x"}`);
     expect(deep.status).toBe(400);
-    expect(deep.body).toMatchObject({ success: false, code: 'validation_error', message: expect.stringContaining(`${JSON_SMALL.depth} deep`) });
+    expect(deep.body).toMatchObject({
+      success: false,
+      code: 'validation_error',
+      message: expect.stringContaining(`${JSON_SMALL.depth} deep`),
+    });
     const keys = await t.json('POST', '/api/auth/login/', null, manyKeys(4 * 1024));
     expect(keys.status).toBe(400);
-    expect(keys.body).toMatchObject({ success: false, code: 'validation_error', message: expect.stringContaining(`${JSON_SMALL.keys} keys`) });
+    expect(keys.body).toMatchObject({
+      success: false,
+      code: 'validation_error',
+      message: expect.stringContaining(`${JSON_SMALL.keys} keys`),
+    });
     // Brackets and colons inside strings are text, not structure.
     const text = await t.json('POST', '/api/auth/login/', null, { email: 'nobody@example.com', password: '[[[[[[{{{{{:::::::'.repeat(2) });
     expect(text.status).toBe(401);
@@ -59,9 +74,17 @@ describe('JSON bodies are bounded before they are parsed (security issue 30)', (
     const over = await t.json('POST', '/api/package/', admin.token, `{"hawb":"X","pad":"${'x'.repeat(JSON_DEFAULT.bytes)}"}`);
     expect(over.status).toBe(413);
     expect(over.body).toMatchObject({ success: false, code: 'payload_too_large' });
-    const deep = await t.json('POST', '/api/package/', admin.token, `{"hawb":"X","pad":${'['.repeat(JSON_DEFAULT.depth + 1)}${']'.repeat(JSON_DEFAULT.depth + 1)}}`);
+    const deep = await t.json(
+      'POST',
+      '/api/package/',
+      admin.token,
+      `{"hawb":"X","pad":${'['.repeat(JSON_DEFAULT.depth + 1)}${']'.repeat(JSON_DEFAULT.depth + 1)}}`,
+    );
     expect(deep.status).toBe(400);
-    const doc = await t.json<{ paths: Record<string, Record<string, { requestBody?: { description?: string } }>> }>('GET', '/api/openapi.json');
+    const doc = await t.json<{ paths: Record<string, Record<string, { requestBody?: { description?: string } }>> }>(
+      'GET',
+      '/api/openapi.json',
+    );
     expect(doc.body.paths['/auth/login/'].post.requestBody?.description).toContain('at most 8 KiB');
     expect(doc.body.paths['/package/'].post.requestBody?.description).toContain('at most 256 KiB');
   });

@@ -12,7 +12,12 @@ import { moneyWorld, shipper, type Json } from './money-fixtures';
  * request draws at most MAX_LABELS_PER_REQUEST labels (more: 400 before anything is drawn), and
  * labels, manifests and invoices are drawn in a worker thread behind a queue fair per company.
  */
-const pages = (pdf: ArrayBuffer) => (Buffer.from(pdf).toString('latin1').match(/\/Type \/Page\b/g) ?? []).length;
+const pages = (pdf: ArrayBuffer) =>
+  (
+    Buffer.from(pdf)
+      .toString('latin1')
+      .match(/\/Type \/Page\b/g) ?? []
+  ).length;
 
 describe('PDFs do not freeze other users (security issue 30)', () => {
   it('990 labels are refused with the one error shape; 198 are drawn off the request thread while another user polls', async () => {
@@ -21,7 +26,13 @@ describe('PDFs do not freeze other users (security issue 30)', () => {
     const other = await t.login('company');
     const ids: number[] = [];
     for (let i = 0; i < 10; i++) {
-      const r = await t.json<{ id: number }>('POST', '/api/package/', co.token, { hawb: `MANY-${i}`, customer_name: 'Rita', customer_address: '1 King St', postcode: 2000, count: 99 });
+      const r = await t.json<{ id: number }>('POST', '/api/package/', co.token, {
+        hawb: `MANY-${i}`,
+        customer_name: 'Rita',
+        customer_address: '1 King St',
+        postcode: 2000,
+        count: 99,
+      });
       expect(r.status).toBe(201);
       ids.push(r.body.id);
     }
@@ -53,16 +64,25 @@ describe('PDFs do not freeze other users (security issue 30)', () => {
       const w = await ensureWallet(t, co.companyId);
       for (let i = 0; i < 3000; i++) await append(t, w.id, { kind: 'charge', amount_cents: -(100 + (i % 7)), reference: `B${i}` });
     });
-    const inv = await t.json<Json>('POST', '/api/invoice/generate-invoice/', admin.token, { company: co.companyId, period_from: '2026-01-01', period_to: '2026-01-31' });
+    const inv = await t.json<Json>('POST', '/api/invoice/generate-invoice/', admin.token, {
+      company: co.companyId,
+      period_from: '2026-01-01',
+      period_to: '2026-01-31',
+    });
     expect(inv.status).toBe(201);
     const other = await t.login('supervisor');
-    const drawn = await whilePolling(async () => {
-      const res = await t.call('GET', `/api/invoice/${inv.body.id}/pdf/`, co.token);
-      return { status: res.status, bytes: await res.arrayBuffer() };
-    }, async () => expect((await t.call('GET', '/api/profile/', other.token)).status).toBe(200));
+    const drawn = await whilePolling(
+      async () => {
+        const res = await t.call('GET', `/api/invoice/${inv.body.id}/pdf/`, co.token);
+        return { status: res.status, bytes: await res.arrayBuffer() };
+      },
+      async () => expect((await t.call('GET', '/api/profile/', other.token)).status).toBe(200),
+    );
     expect(drawn.result.status).toBe(200);
     expect(pages(drawn.result.bytes)).toBeGreaterThan(40);
-    console.log(`3,000-line invoice: event-loop delay max ${drawn.maxMs.toFixed(0)} ms, p99 ${drawn.p99Ms.toFixed(0)} ms, ${drawn.polls} polls`);
+    console.log(
+      `3,000-line invoice: event-loop delay max ${drawn.maxMs.toFixed(0)} ms, p99 ${drawn.p99Ms.toFixed(0)} ms, ${drawn.polls} polls`,
+    );
     expect(drawn.p99Ms).toBeLessThan(300);
     expect(drawn.maxMs).toBeLessThan(1000);
   }, 180_000);
@@ -71,20 +91,23 @@ describe('PDFs do not freeze other users (security issue 30)', () => {
     const t = await makeApp();
     const greedy = await t.login('company');
     const polite = await t.login('company');
-    const make = async (token: string, hawb: string) => (await t.json<{ id: number }>('POST', '/api/package/', token, { hawb, postcode: 2000 })).body.id;
+    const make = async (token: string, hawb: string) =>
+      (await t.json<{ id: number }>('POST', '/api/package/', token, { hawb, postcode: 2000 })).body.id;
     const mine = await make(greedy.token, 'G-1');
     const theirs = await make(polite.token, 'P-1');
     // Two draw at once and four of one company may wait (services/documents/renderer.ts): the rest are refused at once.
     const flood = Array.from({ length: 7 }, () => t.call('GET', `/api/package/${mine}/label/`, greedy.token));
     const polite1 = t.call('GET', `/api/package/${theirs}/label/`, polite.token);
-    const statuses = await Promise.all(flood.map(async (p) => {
-      const res = await p;
-      if (res.status === 503) {
-        expect(res.headers.get('retry-after')).toBeTruthy();
-        expect(await res.json()).toMatchObject({ success: false, code: 'service_unavailable' });
-      }
-      return res.status;
-    }));
+    const statuses = await Promise.all(
+      flood.map(async (p) => {
+        const res = await p;
+        if (res.status === 503) {
+          expect(res.headers.get('retry-after')).toBeTruthy();
+          expect(await res.json()).toMatchObject({ success: false, code: 'service_unavailable' });
+        }
+        return res.status;
+      }),
+    );
     // At most six are taken (two drawing, four waiting); how many exactly depends on when each request
     // reaches the queue (the label route reads the door's and cash's words first, a round trip each on
     // PostgreSQL), so the bound is what is checked: some of the flood is refused, none fails otherwise.

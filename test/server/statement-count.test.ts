@@ -20,7 +20,9 @@ async function world() {
   }
   expect((await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: ids })).status).toBe(200);
   const seen: string[] = [];
-  t.db.$engine.onStatement = (text) => { seen.push(text); };
+  t.db.$engine.onStatement = (text) => {
+    seen.push(text);
+  };
   /** The statements one request sent, and its answer. */
   const counted = async (method: string, path: string, body?: unknown) => {
     seen.length = 0;

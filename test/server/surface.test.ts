@@ -6,7 +6,11 @@ import { makeApp } from '../helpers/app';
  * Walks the OpenAPI document so every route added later is covered without anyone remembering to:
  * protected routes answer 401 without a token, and hostile input never yields a 5xx.
  */
-interface Operation { security?: unknown[]; 'x-catalogue'?: string[]; requestBody?: { content?: Record<string, unknown> } }
+interface Operation {
+  security?: unknown[];
+  'x-catalogue'?: string[];
+  requestBody?: { content?: Record<string, unknown> };
+}
 type Doc = { paths: Record<string, Record<string, Operation>> };
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -53,8 +57,14 @@ describe('API surface', () => {
     const driver = await t.login('driver');
     const company = await t.login('company');
     const bodies: unknown[] = [
-      '{"broken":', '[]', 'null', '"text"', { id: 'x'.repeat(100_000) }, { deleted: ['a', -1, 1e308] },
-      { name: 123, email: ['x'], barcode: { $gt: '' }, page: -1 }, { __proto__: { admin: true } },
+      '{"broken":',
+      '[]',
+      'null',
+      '"text"',
+      { id: 'x'.repeat(100_000) },
+      { deleted: ['a', -1, 1e308] },
+      { name: 123, email: ['x'], barcode: { $gt: '' }, page: -1 },
+      { __proto__: { admin: true } },
     ];
     const ids = ['0', '99999999999999999999', '-1', '1'];
     const failures: string[] = [];

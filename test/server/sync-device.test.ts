@@ -8,9 +8,15 @@ async function world() {
   const driver = await t.login('driver');
   const other = await t.login('driver');
   const company = await t.company();
-  const made = await t.json<{ id: number; hawb: string }>('POST', '/api/package/', admin.token, { hawb: 'DV1', company, customer_name: 'Receiver DV1' });
+  const made = await t.json<{ id: number; hawb: string }>('POST', '/api/package/', admin.token, {
+    hawb: 'DV1',
+    company,
+    customer_name: 'Receiver DV1',
+  });
   expect(made.status).toBe(201);
-  expect((await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: [made.body.id] })).status).toBe(200);
+  expect(
+    (await t.json('POST', '/api/assign-package/assign-driver/', admin.token, { driver: driver.id, packages: [made.body.id] })).status,
+  ).toBe(200);
   return { t, driver, other };
 }
 
@@ -18,7 +24,13 @@ const lastSeq = (t: TestApp, token: string, deviceId: string) =>
   t.json<SyncDevice>('GET', `/api/sync/device/?device_id=${encodeURIComponent(deviceId)}`, token);
 
 const send = (t: TestApp, token: string, deviceId: string, seq: number, key: string, barcode: string) =>
-  t.json('POST', '/api/scan-package-api/inbound-scan/', token, { barcode }, { 'idempotency-key': key, 'x-device-id': deviceId, 'x-device-seq': String(seq) });
+  t.json(
+    'POST',
+    '/api/scan-package-api/inbound-scan/',
+    token,
+    { barcode },
+    { 'idempotency-key': key, 'x-device-id': deviceId, 'x-device-seq': String(seq) },
+  );
 
 describe('GET sync/device/', () => {
   it('answers 0 for a device the server never saw, then the highest seq it recorded (rejections included)', async () => {

@@ -65,7 +65,9 @@ describe('GET sync/changes/', () => {
     // The synced copy: the Package answer plus `attempts` (issue 31: the phone's must-return rule reads it).
     for (const p of snap.body.upserts.packages) expect(SyncPackage.strict().safeParse(p).success).toBe(true);
     for (const p of snap.body.upserts.packages) expect(p).toMatchObject({ attempts: 0 });
-    expect(snap.body.upserts.failed_delivery_statuses).toEqual([expect.objectContaining({ id: status.body.id, name: 'Nobody home', is_active: true })]);
+    expect(snap.body.upserts.failed_delivery_statuses).toEqual([
+      expect.objectContaining({ id: status.body.id, name: 'Nobody home', is_active: true }),
+    ]);
     const maxSeq = (await t.db.select({ n: count() }).from(changeLog).get())?.n ?? 0;
     expect(snap.body.cursor).toBe(maxSeq);
 
@@ -78,7 +80,9 @@ describe('GET sync/changes/', () => {
     const scan = await t.json('POST', '/api/scan-package-api/inbound-scan/', s.a.token, { barcode: 'SY1' });
     expect(scan.status).toBe(200);
     await s.assign(s.b.id, [mine[1]]);
-    expect((await t.json('PATCH', `/api/failed-delivery-status/${status.body.id}/`, s.admin.token, { name: 'No answer' })).status).toBe(200);
+    expect((await t.json('PATCH', `/api/failed-delivery-status/${status.body.id}/`, s.admin.token, { name: 'No answer' })).status).toBe(
+      200,
+    );
 
     const next = await changes(t, s.a.token, snap.body.cursor);
     expect(next.body.upserts.packages.map((p) => [p.id, p.status])).toEqual([[mine[0], 'out_for_delivery']]);
@@ -126,7 +130,13 @@ describe('GET sync/changes/', () => {
     const ahead = await changes(t, s.a.token, snap.body.cursor + 100);
     expect(ahead.body).toMatchObject({ reset: true, cursor: 0 });
 
-    await t.json('POST', '/api/scan-package-api/inbound-scan/', s.a.token, { barcode: 'RS1' }, { 'idempotency-key': 'prune-key-0001', 'x-device-id': 'dev-prune', 'x-device-seq': '7' });
+    await t.json(
+      'POST',
+      '/api/scan-package-api/inbound-scan/',
+      s.a.token,
+      { barcode: 'RS1' },
+      { 'idempotency-key': 'prune-key-0001', 'x-device-id': 'dev-prune', 'x-device-seq': '7' },
+    );
     t.clock.advance(91 * DAY);
     // Tokens expired meanwhile: log in again.
     s.admin.token = (await t.login('admin')).token;

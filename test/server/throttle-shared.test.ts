@@ -20,7 +20,13 @@ import { memoryRateLimiter, type RateLimiter } from '../../server/http/rateLimit
 import { databaseRateLimiter, pruneThrottle } from '../../server/http/sharedRateLimit';
 import { hashPasswordSync } from '../../server/services/auth/passwords';
 import {
-  databaseLoginThrottle, FAILURE_MEMORY, IP_LIMIT, IP_WINDOW, memoryLoginThrottle, PAIR_FREE, type LoginThrottle,
+  databaseLoginThrottle,
+  FAILURE_MEMORY,
+  IP_LIMIT,
+  IP_WINDOW,
+  memoryLoginThrottle,
+  PAIR_FREE,
+  type LoginThrottle,
 } from '../../server/services/auth/throttle';
 import { runSyncMaintenance } from '../../server/services/sync/maintenance';
 
@@ -34,7 +40,8 @@ async function outcome(work: () => Promise<unknown>): Promise<string> {
     await work();
     return 'ok';
   } catch (err) {
-    if (err instanceof ApiError && err.status === 429) return `429/${String((err.details as { retry_after?: number } | undefined)?.retry_after ?? '')}`;
+    if (err instanceof ApiError && err.status === 429)
+      return `429/${String((err.details as { retry_after?: number } | undefined)?.retry_after ?? '')}`;
     throw err;
   }
 }
@@ -113,7 +120,9 @@ describe('the database login throttle (both engines)', () => {
       let now = T0;
       const attempt = async (account: string, ip: string, right: boolean) => {
         let begun: Awaited<ReturnType<LoginThrottle['begin']>> | undefined;
-        const r = await outcome(async () => { begun = await t.begin('login', account, ip, now); });
+        const r = await outcome(async () => {
+          begun = await t.begin('login', account, ip, now);
+        });
         if (right && begun) await begun.succeeded();
         out.push(`${account} ${ip} ${r}`);
       };
@@ -142,21 +151,34 @@ describe('the database login throttle (both engines)', () => {
 });
 
 /** Two apps, each on a connection pool of its own, on one PostgreSQL database: two server processes. */
-async function twoApps(poolSize = 4): Promise<{ apps: [CourierApp, CourierApp]; dbs: [Db, Db]; clock: ReturnType<typeof manualClock>; email: string }> {
+async function twoApps(
+  poolSize = 4,
+): Promise<{ apps: [CourierApp, CourierApp]; dbs: [Db, Db]; clock: ReturnType<typeof manualClock>; email: string }> {
   const url = await freshPostgresDatabase(admin as string, PG_MIGRATIONS_DIR);
   const dbs: [Db, Db] = [postgresDb(url, { poolSize }), postgresDb(url, { poolSize })];
   const clock = manualClock(T0);
   const email = 'driver@thr.test';
-  await dbs[0].insert(user).values({
-    name: 'Driver', email, role: 'driver', password_hash: hashPasswordSync(PASSWORD, 1024), created_at: T0, updated_at: T0,
-  }).run();
-  const make = (db: Db) => createApp({ db, files: diskFileStore(mkdtempSync(join(tmpdir(), 'courier-thr-'))), clock, config: { trustProxy: 1 } });
+  await dbs[0]
+    .insert(user)
+    .values({
+      name: 'Driver',
+      email,
+      role: 'driver',
+      password_hash: hashPasswordSync(PASSWORD, 1024),
+      created_at: T0,
+      updated_at: T0,
+    })
+    .run();
+  const make = (db: Db) =>
+    createApp({ db, files: diskFileStore(mkdtempSync(join(tmpdir(), 'courier-thr-'))), clock, config: { trustProxy: 1 } });
   return { apps: [make(dbs[0]), make(dbs[1])], dbs, clock, email };
 }
 
 async function login(app: CourierApp, email: string, password: string, ip: string): Promise<number> {
   const res = await app.request('/api/auth/login/', {
-    method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip }, body: JSON.stringify({ email, password }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+    body: JSON.stringify({ email, password }),
   });
   await res.text();
   return res.status;
@@ -178,7 +200,9 @@ describe.skipIf(!admin)('two apps (processes) on one PostgreSQL database', () =>
   it('the per-address limit holds across both apps: guesses at many accounts, then the right password is refused', async () => {
     const { apps, email, clock } = await twoApps();
     const ip = '10.9.0.1';
-    const guesses = await Promise.all(Array.from({ length: IP_LIMIT }, (_, i) => login(apps[i % 2] as CourierApp, `nobody${i}@thr.test`, 'wrong', ip)));
+    const guesses = await Promise.all(
+      Array.from({ length: IP_LIMIT }, (_, i) => login(apps[i % 2] as CourierApp, `nobody${i}@thr.test`, 'wrong', ip)),
+    );
     expect(guesses.every((s) => s === 401)).toBe(true);
     expect(await login(apps[0], email, PASSWORD, ip)).toBe(429);
     expect(await login(apps[1], email, PASSWORD, ip)).toBe(429);
@@ -189,9 +213,13 @@ describe.skipIf(!admin)('two apps (processes) on one PostgreSQL database', () =>
     expect(await apps[0].deps.limiter.count(`login-ip:${ip}`, clock.now())).toBe(0);
   });
 
-  it('100 parallel hits through both apps\' limiters: exactly the limit gets through', async () => {
+  it("100 parallel hits through both apps' limiters: exactly the limit gets through", async () => {
     const { apps, clock } = await twoApps();
-    const results = await Promise.all(Array.from({ length: 100 }, (_, i) => outcome(() => (apps[i % 2] as CourierApp).deps.limiter.hit('track:10.0.0.9', 30, 60_000, clock.now()))));
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        outcome(() => (apps[i % 2] as CourierApp).deps.limiter.hit('track:10.0.0.9', 30, 60_000, clock.now())),
+      ),
+    );
     expect(results.filter((r) => r === 'ok')).toHaveLength(30);
     expect(await apps[0].deps.limiter.count('track:10.0.0.9', clock.now())).toBe(100);
   });
@@ -210,22 +238,51 @@ describe.skipIf(!admin)('two apps (processes) on one PostgreSQL database', () =>
   it('public recipient actions count before their unit: a burst on a 2-connection pool is answered, each call counted once', async () => {
     const { apps, dbs, clock } = await twoApps(2);
     const [app] = apps;
-    const co = (await dbs[0].insert(company).values({ name: 'Shipper', code: 'SHP', email: 'co@thr.test', status: 'active', created_at: T0, updated_at: T0 }).returning().get()).id;
-    await dbs[0].insert(user).values({
-      name: 'Shipper', email: 'shipper@thr.test', role: 'company', company_id: co, password_hash: hashPasswordSync(PASSWORD, 1024), created_at: T0, updated_at: T0,
-    }).run();
+    const co = (
+      await dbs[0]
+        .insert(company)
+        .values({ name: 'Shipper', code: 'SHP', email: 'co@thr.test', status: 'active', created_at: T0, updated_at: T0 })
+        .returning()
+        .get()
+    ).id;
+    await dbs[0]
+      .insert(user)
+      .values({
+        name: 'Shipper',
+        email: 'shipper@thr.test',
+        role: 'company',
+        company_id: co,
+        password_hash: hashPasswordSync(PASSWORD, 1024),
+        created_at: T0,
+        updated_at: T0,
+      })
+      .run();
     const call = async (method: string, path: string, token: string | null, body?: unknown) => {
       const res = await app.request(path, {
-        method, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json', 'x-forwarded-for': '10.7.0.1' },
+        method,
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          'content-type': 'application/json',
+          'x-forwarded-for': '10.7.0.1',
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       return { status: res.status, body: (await res.json()) as Record<string, unknown> };
     };
-    const token = (await call('POST', '/api/auth/web-login/', null, { email: 'shipper@thr.test', password: PASSWORD })).body.token as string;
-    const parcel = (await dbs[0].insert(pkg).values({ hawb: 'THR-1', customer_name: 'R', company_id: co, created_at: T0, updated_at: T0 }).returning().get()).id;
+    const token = (await call('POST', '/api/auth/web-login/', null, { email: 'shipper@thr.test', password: PASSWORD })).body
+      .token as string;
+    const parcel = (
+      await dbs[0]
+        .insert(pkg)
+        .values({ hawb: 'THR-1', customer_name: 'R', company_id: co, created_at: T0, updated_at: T0 })
+        .returning()
+        .get()
+    ).id;
     const link = (await call('GET', `/api/package/${parcel}/tracking-link/`, token)).body.token as string;
     // Each action a unit holding one of the two connections: counted inside it, the count would wait for the pool for good.
-    const burst = await Promise.all(Array.from({ length: 12 }, (_, i) => call('POST', `/api/public/track/${link}/instructions/`, null, { instructions: `Door ${i}` })));
+    const burst = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => call('POST', `/api/public/track/${link}/instructions/`, null, { instructions: `Door ${i}` })),
+    );
     expect(burst.map((r) => r.status)).toEqual(Array(12).fill(200));
     expect(await apps[1].deps.limiter.count('recipient:10.7.0.1', clock.now())).toBe(12);
   });

@@ -15,19 +15,41 @@ describe('units that conflict are run again, and counted', () => {
   it('two units closing the last two zones: exactly one closes, the loser is retried', async () => {
     const { db, app } = await makeApp();
     const now = Date.now();
-    await db.insert(zone).values([{ name: 'north', created_at: now, updated_at: now }, { name: 'south', created_at: now, updated_at: now }]).run();
+    await db
+      .insert(zone)
+      .values([
+        { name: 'north', created_at: now, updated_at: now },
+        { name: 'south', created_at: now, updated_at: now },
+      ])
+      .run();
     const postgres = db.$engine.kind === 'postgres';
     let arrived = 0;
     let release!: () => void;
-    const bothRead = new Promise<void>((ok) => { release = ok; });
-    const attempts = { north: 0, south: 0 };
-    const close = (mine: 'north' | 'south') => app.deps.writes.run(async () => {
-      attempts[mine] += 1;
-      const open = await db.select({ id: zone.id }).from(zone).where(inArray(zone.name, ['north', 'south'])).all();
-      // PostgreSQL: the first tries overlap (both have read before either writes). SQLite would wait forever here.
-      if (postgres) { arrived += 1; if (arrived === 2) release(); await bothRead; }
-      if (open.length === 2) await db.update(zone).set({ name: `${mine} (closed)` }).where(eq(zone.name, mine)).run();
+    const bothRead = new Promise<void>((ok) => {
+      release = ok;
     });
+    const attempts = { north: 0, south: 0 };
+    const close = (mine: 'north' | 'south') =>
+      app.deps.writes.run(async () => {
+        attempts[mine] += 1;
+        const open = await db
+          .select({ id: zone.id })
+          .from(zone)
+          .where(inArray(zone.name, ['north', 'south']))
+          .all();
+        // PostgreSQL: the first tries overlap (both have read before either writes). SQLite would wait forever here.
+        if (postgres) {
+          arrived += 1;
+          if (arrived === 2) release();
+          await bothRead;
+        }
+        if (open.length === 2)
+          await db
+            .update(zone)
+            .set({ name: `${mine} (closed)` })
+            .where(eq(zone.name, mine))
+            .run();
+      });
     await Promise.all([close('north'), close('south')]);
 
     const names = (await db.select({ name: zone.name }).from(zone).orderBy(zone.id).all()).map((r) => r.name);

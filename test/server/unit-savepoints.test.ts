@@ -17,14 +17,26 @@ describe('savepoints inside a unit of work', () => {
     const now = Date.now();
     const add = (name: string) => db.insert(zone).values({ name, created_at: now, updated_at: now }).run();
     const refused = new Error('refused');
-    const fails = (work: () => Promise<unknown>) => engine.savepoint(async () => { await work(); throw refused; }).catch((err: unknown) => {
-      expect(err).toBe(refused);
-    });
+    const fails = (work: () => Promise<unknown>) =>
+      engine
+        .savepoint(async () => {
+          await work();
+          throw refused;
+        })
+        .catch((err: unknown) => {
+          expect(err).toBe(refused);
+        });
     await writes.run(async () => {
       await fails(() => add('first-undone'));
       await add('kept-1');
-      await fails(async () => { await add('later-undone'); await engine.savepoint(() => add('inner-undone-with-outer')); });
-      await engine.savepoint(async () => { await add('kept-2'); await fails(() => add('inner-undone')); });
+      await fails(async () => {
+        await add('later-undone');
+        await engine.savepoint(() => add('inner-undone-with-outer'));
+      });
+      await engine.savepoint(async () => {
+        await add('kept-2');
+        await fails(() => add('inner-undone'));
+      });
       // A savepoint that did nothing and failed leaves the unit as it was.
       await fails(async () => undefined);
       await add('kept-3');

@@ -12,7 +12,8 @@ const header = rowXml(1, ['hawb', 'customer_name']);
 /** Identical rows without `r`: a generator's cheapest way to declare an enormous sheet in a small file. */
 const filler = (n: number) => '<row><c t="inlineStr"><is><t>HAWB</t></is></c><c t="inlineStr"><is><t>x</t></is></c></row>'.repeat(n);
 /** `n` well-formed numbered rows after the header (~60 bytes each). */
-const numbered = (n: number) => Array.from({ length: n }, (_, i) => `<row r="${i + 2}"><c r="A${i + 2}"><v>${i}</v></c><c r="B${i + 2}"><v>1</v></c></row>`).join('');
+const numbered = (n: number) =>
+  Array.from({ length: n }, (_, i) => `<row r="${i + 2}"><c r="A${i + 2}"><v>${i}</v></c><c r="B${i + 2}"><v>1</v></c></row>`).join('');
 
 describe('spreadsheet and CSV uploads are read off the request thread, bounded, and stop early', () => {
   it('a small .xlsx honestly declaring ~130 MB is refused unopened', async () => {
@@ -20,7 +21,12 @@ describe('spreadsheet and CSV uploads are read off the request thread, bounded, 
     const co = await t.login('company');
     const bomb = xlsxOf(header + filler(1_300_000), 'A1:B1300001');
     expect(bomb.byteLength).toBeLessThan(1024 * 1024);
-    const res = await t.json<{ code: string; message: string }>('POST', '/api/company-package/excel-upload/', co.token, form(bomb, 'p.xlsx'));
+    const res = await t.json<{ code: string; message: string }>(
+      'POST',
+      '/api/company-package/excel-upload/',
+      co.token,
+      form(bomb, 'p.xlsx'),
+    );
     expect(res.status).toBe(413);
     expect(res.body.message).toContain('unpacks to more');
     expect(await t.db.select().from(pkg).all()).toHaveLength(0);
@@ -32,8 +38,9 @@ describe('spreadsheet and CSV uploads are read off the request thread, bounded, 
     const other = await t.login('admin');
     const file = xlsxOf(header + numbered(200_000), 'A1:B200001');
     let finished = false;
-    const upload = t.json<{ message: string }>('POST', '/api/company-package/excel-upload/', co.token, form(file, 'p.xlsx'))
-      .finally(() => { finished = true; });
+    const upload = t.json<{ message: string }>('POST', '/api/company-package/excel-upload/', co.token, form(file, 'p.xlsx')).finally(() => {
+      finished = true;
+    });
     // Several answers to someone else come back while the file is still being read.
     for (let i = 0; i < 3; i += 1) {
       const me = await t.json<{ email: string }>('GET', '/api/profile/', other.token);
@@ -53,7 +60,11 @@ describe('spreadsheet and CSV uploads are read off the request thread, bounded, 
     const wide = `hawb,${Array.from({ length: 300 }, (_, i) => `c${i}`).join(',')}\nA,1\n`;
     const fat = `hawb,customer_name\nA,${'x'.repeat(20_000)}\n`;
     const long = `hawb\n${Array.from({ length: 50_001 }, (_, i) => `H${i}`).join('\n')}\n`;
-    for (const [name, csv, words] of [['wide', wide, 'columns'], ['fat', fat, ''], ['long', long, 'rows']] as const) {
+    for (const [name, csv, words] of [
+      ['wide', wide, 'columns'],
+      ['fat', fat, ''],
+      ['long', long, 'rows'],
+    ] as const) {
       const res = await t.json<{ message: string }>('POST', '/api/package/bulk-upload/', admin.token, form(csv, `${name}.csv`));
       expect([name, res.status]).toEqual([name, 413]);
       expect(res.body.message).toContain(words);
@@ -65,7 +76,12 @@ describe('spreadsheet and CSV uploads are read off the request thread, bounded, 
     // The geo sheet upload has the same bounds.
     expect((await t.json('POST', '/api/pincode/bulk-upload/', admin.token, form(wide, 'g.csv'))).status).toBe(413);
     // A sound file still goes through the same path.
-    const ok = await t.json<{ created: number }>('POST', '/api/package/excel-upload/', admin.token, form(xlsxOf(header + rowXml(2, ['OK-1', 'Ann'])), 'ok.xlsx'));
+    const ok = await t.json<{ created: number }>(
+      'POST',
+      '/api/package/excel-upload/',
+      admin.token,
+      form(xlsxOf(header + rowXml(2, ['OK-1', 'Ann'])), 'ok.xlsx'),
+    );
     expect([ok.status, ok.body.created]).toEqual([200, 1]);
   });
 

@@ -7,7 +7,10 @@ describe('package.created reaches the webhook queue from every creation path, on
   it('single create and bulk upload each queue one package.created per parcel', async () => {
     const t = await makeApp();
     const co = await companyWithKey(t, 'Hooked Ltd');
-    const ep = await t.json('POST', '/api/webhook-endpoint/', co.login.token, { url: 'https://hooks.example.com/in', events: ['package.created'] });
+    const ep = await t.json('POST', '/api/webhook-endpoint/', co.login.token, {
+      url: 'https://hooks.example.com/in',
+      events: ['package.created'],
+    });
     expect(ep.status).toBe(201);
 
     const one = await t.json<{ id: number }>('POST', '/api/package/', co.login.token, { hawb: 'HOOK-1' });

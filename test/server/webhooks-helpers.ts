@@ -6,7 +6,12 @@ import type { TestApp } from '../helpers/app';
 /** Signs as a company's system would, written from the documented scheme rather than the server's code. */
 export function signed(secret: string, body: string, timestamp: number, companyRef: string): Record<string, string> {
   const mac = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
-  return { 'content-type': 'application/json', 'x-courier-company': companyRef, 'x-courier-timestamp': String(timestamp), 'x-courier-signature': `sha256=${mac}` };
+  return {
+    'content-type': 'application/json',
+    'x-courier-company': companyRef,
+    'x-courier-timestamp': String(timestamp),
+    'x-courier-signature': `sha256=${mac}`,
+  };
 }
 
 export async function companyWithKey(t: TestApp, name: string) {
@@ -21,8 +26,19 @@ export async function companyWithKey(t: TestApp, name: string) {
 export const packageCount = async (t: TestApp) => (await t.db.select({ n: count() }).from(pkg).get())?.n ?? 0;
 
 /** Sends a signed webhook call; `at` is the signing time in ms (default: the server's clock). */
-export function webhookCall(t: TestApp, method: 'POST' | 'PATCH', co: { secret: string; code: string }, payload: unknown, at = t.clock.now()) {
+export function webhookCall(
+  t: TestApp,
+  method: 'POST' | 'PATCH',
+  co: { secret: string; code: string },
+  payload: unknown,
+  at = t.clock.now(),
+) {
   const body = JSON.stringify(payload);
-  return t.json<Record<string, unknown> & { package: Record<string, unknown> }>(method, '/api/pickup-package/webhook/', null, body,
-    signed(co.secret, body, Math.floor(at / 1000), co.code));
+  return t.json<Record<string, unknown> & { package: Record<string, unknown> }>(
+    method,
+    '/api/pickup-package/webhook/',
+    null,
+    body,
+    signed(co.secret, body, Math.floor(at / 1000), co.code),
+  );
 }

@@ -9,10 +9,22 @@ import { makeApp, type TestApp } from '../helpers/app';
 import { companyWithKey } from './webhooks-helpers';
 
 type Json = Record<string, unknown>;
-interface Received { headers: IncomingHttpHeaders; body: string }
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
 
 const servers: Server[] = [];
-afterEach(async () => { await Promise.all(servers.splice(0).map((s) => new Promise((r) => { s.close(r); }))); });
+afterEach(async () => {
+  await Promise.all(
+    servers.splice(0).map(
+      (s) =>
+        new Promise((r) => {
+          s.close(r);
+        }),
+    ),
+  );
+});
 
 /** A real receiver on loopback that records what it gets and answers `status`. */
 function receiver(port = 0, status = 204): Promise<{ url: string; port: number; got: Received[] }> {
@@ -20,7 +32,11 @@ function receiver(port = 0, status = 204): Promise<{ url: string; port: number; 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => { got.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }); res.statusCode = status; res.end(); });
+    req.on('end', () => {
+      got.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.statusCode = status;
+      res.end();
+    });
   });
   servers.push(server);
   return new Promise((resolve, reject) => {
@@ -35,9 +51,13 @@ function receiver(port = 0, status = 204): Promise<{ url: string; port: number; 
 /** A port nothing listens on (bound, then released). */
 async function closedPort(): Promise<number> {
   const s = createServer();
-  await new Promise<void>((r) => { s.listen(0, '127.0.0.1', r); });
+  await new Promise<void>((r) => {
+    s.listen(0, '127.0.0.1', r);
+  });
   const { port } = s.address() as AddressInfo;
-  await new Promise((r) => { s.close(r); });
+  await new Promise((r) => {
+    s.close(r);
+  });
   return port;
 }
 
@@ -65,7 +85,10 @@ describe('outbound webhooks', () => {
     const t = await makeApp({ config: { webhookAllow: LOOPBACK } });
     const co = await companyWithKey(t, 'Hooked');
     const rx = await receiver();
-    const ep = await t.json<Json>('POST', '/api/webhook-endpoint/', co.login.token, { url: rx.url, events: ['package.received', 'package.delivered'] });
+    const ep = await t.json<Json>('POST', '/api/webhook-endpoint/', co.login.token, {
+      url: rx.url,
+      events: ['package.received', 'package.delivered'],
+    });
     expect(ep.status).toBe(201);
     expect(ep.body).toMatchObject({ company: co.id, url: rx.url, events: ['package.delivered', 'package.received'], is_active: true });
 
@@ -80,13 +103,23 @@ describe('outbound webhooks', () => {
     expect(verify(co.secret, got)).toBe(true);
     expect(got.headers['x-courier-event']).toBe('package.received');
     const payload = JSON.parse(got.body) as { id: string; type: string; data: { package: Json } };
-    expect(payload).toMatchObject({ id: queued[0]?.event_id, type: 'package.received', data: { package: { id, hawb: 'WH-1', status: 'received', previous_status: 'created' } } });
+    expect(payload).toMatchObject({
+      id: queued[0]?.event_id,
+      type: 'package.received',
+      data: { package: { id, hawb: 'WH-1', status: 'received', previous_status: 'created' } },
+    });
     expect(got.headers['x-courier-event-id']).toBe(payload.id);
     expect((await deliveries(t))[0]).toMatchObject({ status: 'delivered', attempts: 1, last_status_code: 204, last_error: null });
     expect(await dispatcher.runOnce()).toBe(0);
 
     const list = await t.json<{ count: number; results: Json[] }>('GET', '/api/webhook-delivery/', co.login.token);
-    expect(list.body.results[0]).toMatchObject({ event: 'package.received', status: 'delivered', attempts: 1, package: id, last_status_class: '2xx' });
+    expect(list.body.results[0]).toMatchObject({
+      event: 'package.received',
+      status: 'delivered',
+      attempts: 1,
+      package: id,
+      last_status_class: '2xx',
+    });
     // The receiver lost it: send it again, same event id.
     const replay = await t.json<Json>('POST', `/api/webhook-delivery/${queued[0]?.id}/replay/`, co.login.token);
     expect(replay.body).toMatchObject({ status: 'pending', attempts: 0 });
@@ -123,9 +156,15 @@ describe('outbound webhooks', () => {
 
     // A receiver that always answers 500 is given up on after maxAttempts.
     const broken = await receiver(0, 500);
-    const ep2 = await t.json<{ id: number }>('POST', '/api/webhook-endpoint/', co.login.token, { url: broken.url, events: ['package.received'] });
+    const ep2 = await t.json<{ id: number }>('POST', '/api/webhook-endpoint/', co.login.token, {
+      url: broken.url,
+      events: ['package.received'],
+    });
     await receivedParcel(t, co.login.token, 'WH-3');
-    for (let i = 0; i < 3; i++) { await dispatcher.runOnce(); t.clock.advance(10 * 60_000); }
+    for (let i = 0; i < 3; i++) {
+      await dispatcher.runOnce();
+      t.clock.advance(10 * 60_000);
+    }
     const dead = (await deliveries(t)).find((d) => d.endpoint_id === ep2.body.id);
     expect(dead).toMatchObject({ status: 'dead', attempts: 3, last_status_code: 500 });
     expect(broken.got).toHaveLength(3);
@@ -142,13 +181,26 @@ describe('outbound webhooks', () => {
     const b = await companyWithKey(t, 'Bravo');
     const admin = await t.login('admin');
     const noKey = await t.login('company');
-    expect((await t.json('POST', '/api/webhook-endpoint/', noKey.token, { url: 'https://x.example.com/', events: ['package.created'] })).status).toBe(409);
-    expect((await t.json('POST', '/api/webhook-endpoint/', a.login.token, { url: 'ftp://x.example.com/', events: ['package.created'] })).status).toBe(400);
-    expect((await t.json('POST', '/api/webhook-endpoint/', a.login.token, { url: 'https://x.example.com/', events: ['package.lost'] })).status).toBe(400);
-    expect((await t.json('POST', '/api/webhook-endpoint/', admin.token, { url: 'https://x.example.com/', events: ['package.created'] })).status).toBe(400);
+    expect(
+      (await t.json('POST', '/api/webhook-endpoint/', noKey.token, { url: 'https://x.example.com/', events: ['package.created'] })).status,
+    ).toBe(409);
+    expect(
+      (await t.json('POST', '/api/webhook-endpoint/', a.login.token, { url: 'ftp://x.example.com/', events: ['package.created'] })).status,
+    ).toBe(400);
+    expect(
+      (await t.json('POST', '/api/webhook-endpoint/', a.login.token, { url: 'https://x.example.com/', events: ['package.lost'] })).status,
+    ).toBe(400);
+    expect(
+      (await t.json('POST', '/api/webhook-endpoint/', admin.token, { url: 'https://x.example.com/', events: ['package.created'] })).status,
+    ).toBe(400);
 
-    expect((await t.json('POST', '/api/webhook-endpoint/', a.login.token, { url: 'http://127.0.0.1:9/x', events: ['package.received'] })).status).toBe(400);
-    const ep = await t.json<{ id: number }>('POST', '/api/webhook-endpoint/', a.login.token, { url: 'http://hooks.example.com:9/x', events: ['package.received'] });
+    expect(
+      (await t.json('POST', '/api/webhook-endpoint/', a.login.token, { url: 'http://127.0.0.1:9/x', events: ['package.received'] })).status,
+    ).toBe(400);
+    const ep = await t.json<{ id: number }>('POST', '/api/webhook-endpoint/', a.login.token, {
+      url: 'http://hooks.example.com:9/x',
+      events: ['package.received'],
+    });
     expect((await t.json('GET', `/api/webhook-endpoint/${ep.body.id}/`, b.login.token)).status).toBe(404);
     expect((await t.json('PATCH', `/api/webhook-endpoint/${ep.body.id}/`, b.login.token, { is_active: false })).status).toBe(404);
     expect((await t.json('DELETE', `/api/webhook-endpoint/${ep.body.id}/`, b.login.token)).status).toBe(404);
@@ -160,8 +212,20 @@ describe('outbound webhooks', () => {
     expect((await t.json('GET', `/api/webhook-delivery/${queued?.id}/`, b.login.token)).status).toBe(404);
     expect((await t.json('POST', `/api/webhook-delivery/${queued?.id}/replay/`, b.login.token)).status).toBe(404);
     // The name resolves to loopback by send time (DNS changed): refused then too.
-    await createWebhookDispatcher({ db: t.db, clock: t.clock, resolve: () => Promise.resolve([{ address: '127.0.0.1', family: 4 }]) }).runOnce();
-    expect((await t.db.select().from(webhookDelivery).where(eq(webhookDelivery.id, queued?.id ?? 0)).get())?.last_error).toContain('private, loopback');
+    await createWebhookDispatcher({
+      db: t.db,
+      clock: t.clock,
+      resolve: () => Promise.resolve([{ address: '127.0.0.1', family: 4 }]),
+    }).runOnce();
+    expect(
+      (
+        await t.db
+          .select()
+          .from(webhookDelivery)
+          .where(eq(webhookDelivery.id, queued?.id ?? 0))
+          .get()
+      )?.last_error,
+    ).toContain('private, loopback');
 
     const off = await t.json<Json>('PATCH', `/api/webhook-endpoint/${ep.body.id}/`, a.login.token, { is_active: false });
     expect(off.body).toMatchObject({ is_active: false });
@@ -188,7 +252,8 @@ describe('company integrations', () => {
     expect(JSON.stringify(keys.body)).not.toContain(made.body.key);
     expect((await t.json<{ count: number }>('GET', '/api/company-api-key/', b.login.token)).body.count).toBe(0);
 
-    const read = (key: string, q = '') => t.json<{ count: number; results: Json[] }>('GET', `/api/company-key/package/${q}`, null, undefined, { 'x-api-key': key });
+    const read = (key: string, q = '') =>
+      t.json<{ count: number; results: Json[] }>('GET', `/api/company-key/package/${q}`, null, undefined, { 'x-api-key': key });
     const all = await read(made.body.key);
     expect(all.status).toBe(200);
     expect(all.body.results.map((p) => p.hawb)).toEqual(['K-2', 'K-1']);
@@ -209,9 +274,18 @@ describe('company integrations', () => {
     const co = await companyWithKey(t, 'Uploader');
     const admin = await t.login('admin');
     await t.json('POST', '/api/webhook-endpoint/', co.login.token, { url: 'https://hooks.example.com/in', events: ['package.created'] });
-    const form = (text: string, name = 'p.csv') => { const f = new FormData(); f.set('file', new File([text], name)); return f; };
+    const form = (text: string, name = 'p.csv') => {
+      const f = new FormData();
+      f.set('file', new File([text], name));
+      return f;
+    };
 
-    const ok = await t.json<{ created: number; report: Json[] }>('POST', '/api/company-package/csv-upload/', co.login.token, form('hawb,customer_name\nC-1,Ann\nC-2,Ben\n'));
+    const ok = await t.json<{ created: number; report: Json[] }>(
+      'POST',
+      '/api/company-package/csv-upload/',
+      co.login.token,
+      form('hawb,customer_name\nC-1,Ann\nC-2,Ben\n'),
+    );
     expect(ok.status).toBe(200);
     expect(ok.body.created).toBe(2);
     expect((await deliveries(t)).map((d) => d.event)).toEqual(['package.created', 'package.created']);

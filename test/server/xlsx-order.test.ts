@@ -27,7 +27,13 @@ describe('an .xlsx is given to the streaming reader in the order it reads safely
     const ordered = xlsxInReadingOrder(bytes, zipDirectory(bytes)!);
     expect(ordered).not.toBeNull();
     const parts = unzipSync(ordered!);
-    expect(Object.keys(parts)).toEqual(['xl/_rels/workbook.xml.rels', 'xl/workbook.xml', 'xl/sharedStrings.xml', 'xl/styles.xml', 'xl/worksheets/sheet1.xml']);
+    expect(Object.keys(parts)).toEqual([
+      'xl/_rels/workbook.xml.rels',
+      'xl/workbook.xml',
+      'xl/sharedStrings.xml',
+      'xl/styles.xml',
+      'xl/worksheets/sheet1.xml',
+    ]);
     const original = unzipSync(bytes);
     for (const [name, data] of Object.entries(parts)) expect(data, name).toEqual(original[name]);
   });
@@ -67,7 +73,10 @@ describe('an .xlsx is given to the streaming reader in the order it reads safely
     for (let i = 0; i + 30 < bytes.length; i += 1) {
       const sig = view.getUint32(i, true);
       const field = sig === 0x04034b50 ? i + 22 : sig === 0x02014b50 ? i + 24 : -1;
-      if (field >= 0 && view.getUint32(field, true) === size) { view.setUint32(field, size >> 1, true); patched += 1; }
+      if (field >= 0 && view.getUint32(field, true) === size) {
+        view.setUint32(field, size >> 1, true);
+        patched += 1;
+      }
     }
     expect(patched).toBe(2);
     // Inflated into its declared size (as fflate's unzipSync does), the table lost its second half
@@ -79,12 +88,20 @@ describe('an .xlsx is given to the streaming reader in the order it reads safely
 
   it('a workbook without shared strings, one without a worksheet, and one without a workbook part', async () => {
     const book = '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheets/></workbook>';
-    const sheet = '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
-      + '<row r="1"><c r="A1" t="inlineStr"><is><t>hawb</t></is></c></row><row r="2"><c r="A2"><v>7</v></c></row></sheetData></worksheet>';
-    expect(await readXlsx(zip({ 'xl/worksheets/sheet1.xml': sheet, 'xl/workbook.xml': book, 'xl/_rels/workbook.xml.rels': '<Relationships/>' })))
-      .toEqual({ header: ['hawb'], rows: [{ row: 2, cells: [7] }] });
-    await expect(readXlsx(zip({ 'xl/workbook.xml': book }))).rejects.toMatchObject({ status: 400, message: 'The workbook has no worksheet' });
-    await expect(readXlsx(zip({ 'xl/worksheets/sheet1.xml': sheet }))).rejects.toMatchObject({ status: 400, message: 'The file is not a readable .xlsx workbook' });
+    const sheet =
+      '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>' +
+      '<row r="1"><c r="A1" t="inlineStr"><is><t>hawb</t></is></c></row><row r="2"><c r="A2"><v>7</v></c></row></sheetData></worksheet>';
+    expect(
+      await readXlsx(zip({ 'xl/worksheets/sheet1.xml': sheet, 'xl/workbook.xml': book, 'xl/_rels/workbook.xml.rels': '<Relationships/>' })),
+    ).toEqual({ header: ['hawb'], rows: [{ row: 2, cells: [7] }] });
+    await expect(readXlsx(zip({ 'xl/workbook.xml': book }))).rejects.toMatchObject({
+      status: 400,
+      message: 'The workbook has no worksheet',
+    });
+    await expect(readXlsx(zip({ 'xl/worksheets/sheet1.xml': sheet }))).rejects.toMatchObject({
+      status: 400,
+      message: 'The file is not a readable .xlsx workbook',
+    });
 
     // A sheet whose compressed bytes are garbage is refused, not waited on until the worker's time limit.
     const good = zip({ 'xl/workbook.xml': book, 'xl/worksheets/sheet1.xml': sheet.repeat(20) });

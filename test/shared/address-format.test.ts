@@ -2,8 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { formatAddress, type AddressParts } from '../../shared/address';
 
-const p = (customer_address: string | null, more: Partial<AddressParts> = {}): AddressParts =>
-  ({ customer_address, suburb_name: 'Newtown', postcode_name: 'Newtown', postcode: 2042, state_name: 'NSW', ...more });
+const p = (customer_address: string | null, more: Partial<AddressParts> = {}): AddressParts => ({
+  customer_address,
+  suburb_name: 'Newtown',
+  postcode_name: 'Newtown',
+  postcode: 2042,
+  state_name: 'NSW',
+  ...more,
+});
 
 describe('formatAddress', () => {
   it('adds suburb, state and postcode to a bare street line', () => {

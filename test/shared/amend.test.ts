@@ -8,7 +8,7 @@ const line = (a: number, b: number) => Math.abs(X[a] - X[b]) * 60;
 const stop = (id: number, location: number, extra: Partial<AmendStop> = {}): AmendStop => ({ id, location, service: 60, ...extra });
 
 describe('amendRoutes: new stops join running routes', () => {
-  it('puts a new stop where it adds the least and keeps the driver\'s order', () => {
+  it("puts a new stop where it adds the least and keeps the driver's order", () => {
     const route: AmendRoute = { id: 1, from: 0, startAt: 0, end: 0, stops: [stop(11, 2), stop(12, 4), stop(13, 8)] };
     const r = amendRoutes({ routes: [route], jobs: [stop(99, 6)], travel: line });
     expect(r.routes[0].stops).toEqual([11, 12, 99, 13]);
@@ -18,9 +18,20 @@ describe('amendRoutes: new stops join running routes', () => {
 
   it('chooses the route that adds the least, within capacity, and leaves out what fits nowhere', () => {
     const west: AmendRoute = { id: 1, from: 0, startAt: 0, end: 0, stops: [stop(11, 1, { demand: [1] }), stop(12, 2, { demand: [1] })] };
-    const east: AmendRoute = { id: 2, from: 10, startAt: 0, end: 10, capacity: [3], stops: [stop(21, 9, { demand: [1] }), stop(22, 8, { demand: [1] })] };
+    const east: AmendRoute = {
+      id: 2,
+      from: 10,
+      startAt: 0,
+      end: 10,
+      capacity: [3],
+      stops: [stop(21, 9, { demand: [1] }), stop(22, 8, { demand: [1] })],
+    };
     // 97 is next to west's stops; 96 next to east's; 95 too, but east then has no room (3 parcels), so it goes west.
-    const r = amendRoutes({ routes: [west, east], jobs: [stop(97, 3, { demand: [1] }), stop(96, 7, { demand: [1] }), stop(95, 7, { demand: [1] })], travel: line });
+    const r = amendRoutes({
+      routes: [west, east],
+      jobs: [stop(97, 3, { demand: [1] }), stop(96, 7, { demand: [1] }), stop(95, 7, { demand: [1] })],
+      travel: line,
+    });
     expect(r.routes.find((x) => x.id === 1)!.stops).toContain(97);
     const eastStops = r.routes.find((x) => x.id === 2)!.stops;
     expect(eastStops.filter((id) => id > 90)).toHaveLength(1);
@@ -54,7 +65,11 @@ describe('amendRoutes: new stops join running routes', () => {
     expect(cheap.moved.length).toBeGreaterThan(0);
     const before = amendSchedule(route, [...route.stops, stop(99, 8)], line);
     const byId = new Map([...route.stops, stop(99, 8)].map((s) => [s.id, s]));
-    const after = amendSchedule(route, cheap.routes[0].stops.map((id) => byId.get(id)!), line);
+    const after = amendSchedule(
+      route,
+      cheap.routes[0].stops.map((id) => byId.get(id)!),
+      line,
+    );
     expect(after.back).toBeLessThan(before.back);
     const dear = amendRoutes({ routes: [route], jobs: [stop(99, 8)], travel: line, movePenalty: 1e9 });
     expect(dear.moved).toEqual([]);
@@ -64,7 +79,7 @@ describe('amendRoutes: new stops join running routes', () => {
     expect(untouched.routes[0].stops).toEqual([11, 12, 13]);
   });
 
-  it('re-homes the stops of a route that cannot run, keeping each remaining route\'s locks', () => {
+  it("re-homes the stops of a route that cannot run, keeping each remaining route's locks", () => {
     // The caller starts each route after its locked stops: `from` is where the next stop is.
     const a: AmendRoute = { id: 1, from: 3, startAt: 1000, end: 0, endBy: 20_000, stops: [stop(11, 4), stop(12, 5)] };
     const b: AmendRoute = { id: 2, from: 7, startAt: 1000, end: 10, endBy: 20_000, stops: [stop(21, 8)] };

@@ -14,7 +14,8 @@ describe('stopEtas (the one ETA function of server, board and phone)', () => {
     expect(leg).toBeGreaterThan(160);
     expect(leg).toBeLessThan(190);
     const [s1, s2, s3] = stopEtas({
-      from: A, startAt: T0,
+      from: A,
+      startAt: T0,
       stops: [
         { id: 1, ...B, serviceS: 120, window: [T0 + 30 * 60_000, T0 + 60 * 60_000] },
         { id: 2, latitude: null, longitude: null, serviceS: 60 },
@@ -34,7 +35,15 @@ describe('stopEtas (the one ETA function of server, board and phone)', () => {
   });
 
   it('uses the road matrix legs when given', () => {
-    const [s1, s2] = stopEtas({ from: A, startAt: T0, legs: [600, 300], stops: [{ id: 1, ...B, serviceS: 60 }, { id: 2, ...A, serviceS: 60 }] });
+    const [s1, s2] = stopEtas({
+      from: A,
+      startAt: T0,
+      legs: [600, 300],
+      stops: [
+        { id: 1, ...B, serviceS: 60 },
+        { id: 2, ...A, serviceS: 60 },
+      ],
+    });
     expect(s1!.arrive).toBe(T0 + 600_000);
     expect(s2!.arrive).toBe(T0 + 600_000 + 60_000 + 300_000);
   });
@@ -48,14 +57,48 @@ describe('stopEtas (the one ETA function of server, board and phone)', () => {
 
 describe('board edits', () => {
   const stop = (pkg: number, lat: number) => ({
-    package: pkg, hawb: `H${pkg}`, customer_name: null, address: '', latitude: lat, longitude: 151.2, window_start: null, window_end: null,
-    service_s: 180, time_zone: 'Australia/Sydney', kg: 2, m3: 0, eta: '', late: false, locked: false,
+    package: pkg,
+    hawb: `H${pkg}`,
+    customer_name: null,
+    address: '',
+    latitude: lat,
+    longitude: 151.2,
+    window_start: null,
+    window_end: null,
+    service_s: 180,
+    time_zone: 'Australia/Sydney',
+    kg: 2,
+    m3: 0,
+    eta: '',
+    late: false,
+    locked: false,
   });
   const route = (driver: number, stops: ReturnType<typeof stop>[]): PlanRoute => ({
-    driver, driver_name: `D${driver}`, vehicle: null, vehicle_name: null, shift_start: '09:00', shift_end: '17:00', time_zone: 'Australia/Sydney', depart: new Date(T0).toISOString(),
-    start: A, end: null, capacity: { kg: null, m3: null, parcels: 3 }, load: { kg: 0, m3: 0, parcels: 0 }, distance_m: 0, duration_s: 0, fixed: false, stops,
+    driver,
+    driver_name: `D${driver}`,
+    vehicle: null,
+    vehicle_name: null,
+    shift_start: '09:00',
+    shift_end: '17:00',
+    time_zone: 'Australia/Sydney',
+    depart: new Date(T0).toISOString(),
+    start: A,
+    end: null,
+    capacity: { kg: null, m3: null, parcels: 3 },
+    load: { kg: 0, m3: 0, parcels: 0 },
+    distance_m: 0,
+    duration_s: 0,
+    fixed: false,
+    stops,
   });
-  const p: Proposal = { date: '2026-01-05', routes: [route(1, [stop(10, -33.88), stop(11, -33.89)]), route(2, [stop(20, -33.86)])], unassigned: [], parcels: 3, distance_m: 0, solve_ms: 1 };
+  const p: Proposal = {
+    date: '2026-01-05',
+    routes: [route(1, [stop(10, -33.88), stop(11, -33.89)]), route(2, [stop(20, -33.86)])],
+    unassigned: [],
+    parcels: 3,
+    distance_m: 0,
+    solve_ms: 1,
+  };
 
   it('moves a stop before another, locks it, retimes both routes, and builds the re-plan and commit bodies', () => {
     const next = moveStop(p, 11, 2, 20);

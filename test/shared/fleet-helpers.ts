@@ -54,26 +54,44 @@ export function replayRoute(input: FleetInput, veh: Veh, jobs: Job[], balance = 
       travel += M[here][job.location];
       distance += DM[here][job.location];
       here = job.location;
-      for (const sk of job.skills ?? []) if (!(veh.skills ?? []).includes(sk)) problems.push(`vehicle ${veh.id}: job ${job.id} needs skill ${sk}`);
+      for (const sk of job.skills ?? [])
+        if (!(veh.skills ?? []).includes(sk)) problems.push(`vehicle ${veh.id}: job ${job.id} needs skill ${sk}`);
     }
     if (veh.end !== undefined && jobs.length > 0) {
       travel += M[here][veh.end];
       distance += DM[here][veh.end];
     }
   }
-  if (veh.maxStops !== undefined && jobs.length > veh.maxStops) problems.push(`vehicle ${veh.id}: ${jobs.length} stops, over ${veh.maxStops}`);
-  const empty: Replay = { ok: problems.length === 0, problems, travel, distance, departure: shiftStart, end: shiftStart, duration: 0, cost: 0, starts: [], breaks: [] };
+  if (veh.maxStops !== undefined && jobs.length > veh.maxStops)
+    problems.push(`vehicle ${veh.id}: ${jobs.length} stops, over ${veh.maxStops}`);
+  const empty: Replay = {
+    ok: problems.length === 0,
+    problems,
+    travel,
+    distance,
+    departure: shiftStart,
+    end: shiftStart,
+    duration: 0,
+    cost: 0,
+    starts: [],
+    breaks: [],
+  };
   if (jobs.length === 0) return empty;
 
   /** The day as items: drive to a stop, breaks taken there (or before the return), serve it; then the drive back. */
-  type Item = { kind: 'drive'; time: number } | { kind: 'break'; lo: number; hi: number; dur: number; before: number } | { kind: 'serve'; job: Job };
+  type Item =
+    { kind: 'drive'; time: number } | { kind: 'break'; lo: number; hi: number; dur: number; before: number } | { kind: 'serve'; job: Job };
   const forward = (items: Item[], from: number) => {
     let t = from;
     const starts: number[] = [];
     const br: Replay['breaks'] = [];
     const his: number[] = [];
     for (const it of items) {
-      if (it.kind === 'drive') { t += it.time; his.push(Infinity); continue; }
+      if (it.kind === 'drive') {
+        t += it.time;
+        his.push(Infinity);
+        continue;
+      }
       if (it.kind === 'break') {
         const s = Math.max(t, it.lo);
         if (s > it.hi + TOL) return { broken: `break starts at ${s}, after ${it.hi}` } as const;
@@ -86,7 +104,11 @@ export function replayRoute(input: FleetInput, veh: Veh, jobs: Job[], balance = 
       let hi = Infinity;
       if (it.job.windows && it.job.windows.length > 0) {
         s = Infinity;
-        for (const [a, b] of it.job.windows) if (t <= b + TOL && Math.max(t, a) < s) { s = Math.max(t, a); hi = b; }
+        for (const [a, b] of it.job.windows)
+          if (t <= b + TOL && Math.max(t, a) < s) {
+            s = Math.max(t, a);
+            hi = b;
+          }
         if (s === Infinity) return { broken: `job ${it.job.id} reached at ${t} after its windows` } as const;
       }
       starts.push(s);
@@ -105,25 +127,39 @@ export function replayRoute(input: FleetInput, veh: Veh, jobs: Job[], balance = 
         items.push({ kind: 'drive', time: M[here][jobs[g].location] });
         here = jobs[g].location;
       }
-      breaks.forEach((b, i) => { if (place[i] === g) items.push({ kind: 'break', lo: b.window[0], hi: b.window[1], dur: b.duration, before: g }); });
+      breaks.forEach((b, i) => {
+        if (place[i] === g) items.push({ kind: 'break', lo: b.window[0], hi: b.window[1], dur: b.duration, before: g });
+      });
       if (g < jobs.length) items.push({ kind: 'serve', job: jobs[g] });
     }
     if (veh.end !== undefined) items.push({ kind: 'drive', time: M[here][veh.end] });
     const f = forward(items, shiftStart);
-    if ('broken' in f) { why = f.broken ?? ''; continue; }
+    if ('broken' in f) {
+      why = f.broken ?? '';
+      continue;
+    }
     const end = f.end;
-    if (end > shiftEnd + TOL) { why = `done at ${end}, after shift end ${shiftEnd}`; continue; }
+    if (end > shiftEnd + TOL) {
+      why = `done at ${end}, after shift end ${shiftEnd}`;
+      continue;
+    }
     const skipped = breaks.filter((_, i) => place[i] > jobs.length);
-    if (skipped.some((b) => b.window[0] < end - TOL)) { why = `a break (window from ${skipped[0].window[0]}) not taken though the route ends at ${end}`; continue; }
+    if (skipped.some((b) => b.window[0] < end - TOL)) {
+      why = `a break (window from ${skipped[0].window[0]}) not taken though the route ends at ${end}`;
+      continue;
+    }
     // Backward: the latest start of each item that still ends at `end` inside the same windows.
     let latest = end;
     for (let k = items.length - 1; k >= 0; k--) {
       const it = items[k];
-      const dur = it.kind === 'drive' ? it.time : it.kind === 'break' ? it.dur : it.job.service ?? 0;
+      const dur = it.kind === 'drive' ? it.time : it.kind === 'break' ? it.dur : (it.job.service ?? 0);
       latest = Math.min(f.his[k], latest - dur);
     }
     const departure = Math.max(shiftStart, latest);
-    if (veh.maxDuration !== undefined && end - departure > veh.maxDuration + TOL) { why = `duration ${end - departure} over ${veh.maxDuration}`; continue; }
+    if (veh.maxDuration !== undefined && end - departure > veh.maxDuration + TOL) {
+      why = `duration ${end - departure} over ${veh.maxDuration}`;
+      continue;
+    }
     if (!best || end < best.end - TOL || (end < best.end + TOL && departure > best.departure + TOL)) best = { end, departure, items };
   }
   if (!best) {
@@ -137,7 +173,18 @@ export function replayRoute(input: FleetInput, veh: Veh, jobs: Job[], balance = 
   // The schedule as driven, from that departure.
   const driven = forward(best.items, best.departure);
   if ('broken' in driven) throw new Error('the latest departure broke the schedule');
-  return { ok: problems.length === 0, problems, travel, distance, departure: best.departure, end: best.end, duration, cost, starts: driven.starts, breaks: driven.breaks };
+  return {
+    ok: problems.length === 0,
+    problems,
+    travel,
+    distance,
+    departure: best.departure,
+    end: best.end,
+    duration,
+    cost,
+    starts: driven.starts,
+    breaks: driven.breaks,
+  };
 }
 
 /**
@@ -147,7 +194,10 @@ export function replayRoute(input: FleetInput, veh: Veh, jobs: Job[], balance = 
  * jobs left out) and how many jobs without a penalty were left out. Where the result reports a
  * schedule (departure, service starts, breaks, cost), it must be the one the rules give.
  */
-export function checkPlan(input: FleetInput, res: FleetResult): { violations: string[]; travel: number; served: number; cost: number; hardUnserved: number } {
+export function checkPlan(
+  input: FleetInput,
+  res: FleetResult,
+): { violations: string[]; travel: number; served: number; cost: number; hardUnserved: number } {
   const v: string[] = [];
   const jobs = new Map(input.jobs.map((j) => [j.id, j]));
   const vehicles = new Map(input.vehicles.map((x) => [x.id, x]));
@@ -174,7 +224,9 @@ export function checkPlan(input: FleetInput, res: FleetResult): { violations: st
       if (seen.has(id)) v.push(`job ${id} served twice`);
       seen.add(id);
       list.push(job);
-      (job.demand ?? []).forEach((q, k) => { load[k] = (load[k] ?? 0) + q; });
+      (job.demand ?? []).forEach((q, k) => {
+        load[k] = (load[k] ?? 0) + q;
+      });
     }
     load.forEach((q, k) => {
       const c = veh.capacity?.[k];
@@ -186,9 +238,15 @@ export function checkPlan(input: FleetInput, res: FleetResult): { violations: st
     cost += r.cost;
     if (!r.ok) continue;
     const near = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(b));
-    if (route.departure !== undefined && !near(route.departure, r.departure)) v.push(`vehicle ${veh.id}: departure ${route.departure}, the rules give ${r.departure}`);
-    if (route.starts && route.starts.some((s, k) => !near(s, r.starts[k]))) v.push(`vehicle ${veh.id}: service starts differ from the rules'`);
-    if (route.breaks && (route.breaks.length !== r.breaks.length || route.breaks.some((b, k) => b.before !== r.breaks[k].before || !near(b.start, r.breaks[k].start)))) {
+    if (route.departure !== undefined && !near(route.departure, r.departure))
+      v.push(`vehicle ${veh.id}: departure ${route.departure}, the rules give ${r.departure}`);
+    if (route.starts && route.starts.some((s, k) => !near(s, r.starts[k])))
+      v.push(`vehicle ${veh.id}: service starts differ from the rules'`);
+    if (
+      route.breaks &&
+      (route.breaks.length !== r.breaks.length ||
+        route.breaks.some((b, k) => b.before !== r.breaks[k].before || !near(b.start, r.breaks[k].start)))
+    ) {
       v.push(`vehicle ${veh.id}: breaks ${JSON.stringify(route.breaks)}, the rules give ${JSON.stringify(r.breaks)}`);
     }
     if (route.cost !== undefined && !near(route.cost, r.cost)) v.push(`vehicle ${veh.id}: cost ${route.cost}, the rules give ${r.cost}`);
@@ -214,10 +272,12 @@ export function randomFleet(seed: number, opts: { jobs: number; vehicles: number
   const nLoc = opts.jobs + 2;
   const xs = Array.from({ length: nLoc }, () => rng.next() * 100);
   const ys = Array.from({ length: nLoc }, () => rng.next() * 100);
-  const matrix = xs.map((_, i) => xs.map((__, j) => {
-    const base = Math.hypot(xs[i] - xs[j], ys[i] - ys[j]);
-    return i === j ? 0 : opts.asymmetric ? Math.round(base * (1 + 0.5 * rng.next())) : Math.round(base);
-  }));
+  const matrix = xs.map((_, i) =>
+    xs.map((__, j) => {
+      const base = Math.hypot(xs[i] - xs[j], ys[i] - ys[j]);
+      return i === j ? 0 : opts.asymmetric ? Math.round(base * (1 + 0.5 * rng.next())) : Math.round(base);
+    }),
+  );
   const vehicles = Array.from({ length: opts.vehicles }, (_, k) => {
     const start = rng.int(2);
     const kind = rng.int(3);
@@ -254,7 +314,13 @@ export function randomFleet(seed: number, opts: { jobs: number; vehicles: number
  * Exhaustive optimum: fewest jobs without a penalty left out, then least cost (travel by default). Depth-first over "append one more
  * job to one vehicle", pruning a branch as soon as a route breaks a rule.
  */
-export function bruteForceFleet(input: FleetInput): { served: number; travel: number; cost: number; hardUnserved: number; plan?: FleetResult } {
+export function bruteForceFleet(input: FleetInput): {
+  served: number;
+  travel: number;
+  cost: number;
+  hardUnserved: number;
+  plan?: FleetResult;
+} {
   const routes: number[][] = input.vehicles.map(() => []);
   const used = new Set<number>();
   let best: ReturnType<typeof bruteForceFleet> = { served: -1, travel: Infinity, cost: Infinity, hardUnserved: Infinity };
@@ -272,8 +338,14 @@ export function bruteForceFleet(input: FleetInput): { served: number; travel: nu
   const feasiblePrefix = (k: number): boolean => {
     // Only route k changed: check it alone, ignoring the return, breaks and duration (more jobs may follow).
     const veh = input.vehicles[k];
-    const res: FleetResult = { routes: [{ vehicle: veh.id, jobs: routes[k] }], unassigned: input.jobs.filter((j) => !routes[k].includes(j.id)).map((j) => j.id) };
-    const relaxed: FleetInput = { ...input, vehicles: [{ ...veh, end: undefined, shift: [veh.shift?.[0] ?? 0, Infinity], breaks: undefined, maxDuration: undefined }] };
+    const res: FleetResult = {
+      routes: [{ vehicle: veh.id, jobs: routes[k] }],
+      unassigned: input.jobs.filter((j) => !routes[k].includes(j.id)).map((j) => j.id),
+    };
+    const relaxed: FleetInput = {
+      ...input,
+      vehicles: [{ ...veh, end: undefined, shift: [veh.shift?.[0] ?? 0, Infinity], breaks: undefined, maxDuration: undefined }],
+    };
     return checkPlan(relaxed, res).violations.length === 0;
   };
   const dfs = (): void => {

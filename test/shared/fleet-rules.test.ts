@@ -49,8 +49,12 @@ const VARIANTS: Record<string, Variant> = {
       vehicles: input.vehicles.map((v) => {
         const a = (v.shift?.[0] ?? 0) + 10 + rng.int(40);
         return {
-          ...v, costs: { perTime: 1, perDistance: 0.5 },
-          breaks: [{ duration: 5 + rng.int(10), window: [a, a + 30] as [number, number] }, { duration: 5, window: [a + 60, a + 120] as [number, number] }],
+          ...v,
+          costs: { perTime: 1, perDistance: 0.5 },
+          breaks: [
+            { duration: 5 + rng.int(10), window: [a, a + 30] as [number, number] },
+            { duration: 5, window: [a + 60, a + 120] as [number, number] },
+          ],
         };
       }),
     };
@@ -65,31 +69,42 @@ const VARIANTS: Record<string, Variant> = {
 
 describe('optimizeFleet: every issue-32 rule against the brute-force optimum', () => {
   for (const [name, variant] of Object.entries(VARIANTS)) {
-    it(name, () => {
-      for (let seed = 1; seed <= 4; seed++) {
-        const base = randomFleet(seed * 104729, { jobs: seed === 4 ? 6 : 5, vehicles: seed === 4 ? 1 : 2, asymmetric: seed % 2 === 0 });
-        const input = variant(base, seed);
-        const exact = bruteForceFleet(input);
-        const res = optimizeFleet({ ...input, timeLimitMs: 10_000, seed });
-        const check = checkPlan(input, res);
-        expect(check.violations, `seed ${seed}`).toEqual([]);
-        expect(check.hardUnserved, `seed ${seed}`).toBe(exact.hardUnserved);
-        expect(check.cost, `seed ${seed}`).toBeCloseTo(exact.cost, 6);
-        expect(res.cost, `seed ${seed}`).toBeCloseTo(check.cost, 6);
-      }
-    }, 120_000);
+    it(
+      name,
+      () => {
+        for (let seed = 1; seed <= 4; seed++) {
+          const base = randomFleet(seed * 104729, { jobs: seed === 4 ? 6 : 5, vehicles: seed === 4 ? 1 : 2, asymmetric: seed % 2 === 0 });
+          const input = variant(base, seed);
+          const exact = bruteForceFleet(input);
+          const res = optimizeFleet({ ...input, timeLimitMs: 10_000, seed });
+          const check = checkPlan(input, res);
+          expect(check.violations, `seed ${seed}`).toEqual([]);
+          expect(check.hardUnserved, `seed ${seed}`).toBe(exact.hardUnserved);
+          expect(check.cost, `seed ${seed}`).toBeCloseTo(exact.cost, 6);
+          expect(res.cost, `seed ${seed}`).toBeCloseTo(check.cost, 6);
+        }
+      },
+      120_000,
+    );
   }
 });
 
 describe('what the plan reports', () => {
   // Depot 0, stops 1 and 2 on a line, 10 apart.
-  const matrix = [[0, 10, 20], [10, 0, 10], [20, 10, 0]];
+  const matrix = [
+    [0, 10, 20],
+    [10, 0, 10],
+    [20, 10, 0],
+  ];
 
   it('leaves as late as the schedule allows and reports each wait', () => {
     const res = optimizeFleet({
       matrix,
       vehicles: [{ id: 1, start: 0, end: 0, shift: [0, 500] }],
-      jobs: [{ id: 1, location: 1, service: 5, windows: [[100, 120]] }, { id: 2, location: 2, service: 5, windows: [[150, 160]] }],
+      jobs: [
+        { id: 1, location: 1, service: 5, windows: [[100, 120]] },
+        { id: 2, location: 2, service: 5, windows: [[150, 160]] },
+      ],
     });
     const r = res.routes[0];
     // Leaving at 0 waits 90 at stop 1 and 35 at stop 2; leaving at 110 serves stop 1 at 120 (its
@@ -101,7 +116,10 @@ describe('what the plan reports', () => {
     const res = optimizeFleet({
       matrix,
       vehicles: [{ id: 1, start: 0, end: 0, shift: [0, 500], breaks: [{ duration: 30, window: [100, 130] }] }],
-      jobs: [{ id: 1, location: 1, service: 5, windows: [[100, 120]] }, { id: 2, location: 2, service: 5, windows: [[140, 200]] }],
+      jobs: [
+        { id: 1, location: 1, service: 5, windows: [[100, 120]] },
+        { id: 2, location: 2, service: 5, windows: [[140, 200]] },
+      ],
     });
     const r = res.routes[0];
     // Stop 1 at 100-105; the break cannot precede it (its window closes at 120) nor wait until
@@ -109,14 +127,32 @@ describe('what the plan reports', () => {
     // wait for that stop's window. The van leaves at 90, not at 0.
     expect(r.breaks).toEqual([{ before: 1, start: 115, end: 145 }]);
     expect(r).toMatchObject({ departure: 90, starts: [100, 145], end: 170 });
-    expect(checkPlan({ matrix, vehicles: [{ id: 1, start: 0, end: 0, shift: [0, 500], breaks: [{ duration: 30, window: [100, 130] }] }], jobs: [{ id: 1, location: 1, service: 5, windows: [[100, 120]] }, { id: 2, location: 2, service: 5, windows: [[140, 200]] }] }, res).violations).toEqual([]);
+    expect(
+      checkPlan(
+        {
+          matrix,
+          vehicles: [{ id: 1, start: 0, end: 0, shift: [0, 500], breaks: [{ duration: 30, window: [100, 130] }] }],
+          jobs: [
+            { id: 1, location: 1, service: 5, windows: [[100, 120]] },
+            { id: 2, location: 2, service: 5, windows: [[140, 200]] },
+          ],
+        },
+        res,
+      ).violations,
+    ).toEqual([]);
   });
 
   it('names the missing skill of a job no vehicle can take', () => {
     const input: FleetInput = {
       matrix,
-      vehicles: [{ id: 1, start: 0, skills: ['tail-lift'] }, { id: 2, start: 0, skills: ['fridge'] }],
-      jobs: [{ id: 1, location: 1, skills: ['fridge', 'two-person'] }, { id: 2, location: 2, skills: ['fridge'] }],
+      vehicles: [
+        { id: 1, start: 0, skills: ['tail-lift'] },
+        { id: 2, start: 0, skills: ['fridge'] },
+      ],
+      jobs: [
+        { id: 1, location: 1, skills: ['fridge', 'two-person'] },
+        { id: 2, location: 2, skills: ['fridge'] },
+      ],
     };
     const res = optimizeFleet(input);
     expect(res.unassigned).toEqual([1]);

@@ -23,7 +23,9 @@ describe('optimizeFleet on Solomon instances', () => {
       expect(check.violations).toEqual([]);
       expect(res.unassigned).toEqual([]);
       expect(check.served).toBe(100);
-      const bks = (JSON.parse(readFileSync(join(SOLOMON, 'bks-distance.json'), 'utf8')) as Record<string, { best_known_distance: number }>)[name];
+      const bks = (JSON.parse(readFileSync(join(SOLOMON, 'bks-distance.json'), 'utf8')) as Record<string, { best_known_distance: number }>)[
+        name
+      ];
       expect(check.travel).toBeGreaterThanOrEqual(bks.best_known_distance - 0.01);
     });
   }
@@ -52,7 +54,11 @@ describe('optimizeFleet on Solomon instances', () => {
 describe('optimizeFleet on random instances (property)', () => {
   it('never breaks a rule: windows, capacities, shift ends, each job at most once', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1e9 }), fc.integer({ min: 0, max: 25 }), fc.integer({ min: 0, max: 4 }), fc.boolean(),
+      fc.property(
+        fc.integer({ min: 1, max: 1e9 }),
+        fc.integer({ min: 0, max: 25 }),
+        fc.integer({ min: 0, max: 4 }),
+        fc.boolean(),
         (seed, jobs, vehicles, asymmetric) => {
           const input = randomFleet(seed, { jobs, vehicles, asymmetric });
           const res = optimizeFleet({ ...input, timeLimitMs: 10, seed });
@@ -62,7 +68,8 @@ describe('optimizeFleet on random instances (property)', () => {
           for (const job of input.jobs) {
             if (unassignedReason(input, job.id) !== 'no_vehicle') expect(res.unassigned).toContain(job.id);
           }
-        }),
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -70,7 +77,11 @@ describe('optimizeFleet on random instances (property)', () => {
   it('matches the brute-force optimum on small instances', () => {
     for (let seed = 1; seed <= 24; seed++) {
       // Six jobs with three vans is ~10 s of brute force: keep that case to five jobs.
-      const input = randomFleet(seed * 7919, { jobs: seed % 3 === 2 ? 5 : 5 + (seed % 2), vehicles: 1 + (seed % 3), asymmetric: seed % 2 === 0 });
+      const input = randomFleet(seed * 7919, {
+        jobs: seed % 3 === 2 ? 5 : 5 + (seed % 2),
+        vehicles: 1 + (seed % 3),
+        asymmetric: seed % 2 === 0,
+      });
       const exact = bruteForceFleet(input);
       const res = optimizeFleet({ ...input, timeLimitMs: 10_000, seed });
       const check = checkPlan(input, res);
@@ -101,17 +112,43 @@ describe('determinism and input rules', () => {
   });
 
   it('rejects malformed input with a RangeError', () => {
-    const base: FleetInput = { matrix: [[0, 1], [1, 0]], vehicles: [{ id: 1, start: 0 }], jobs: [{ id: 1, location: 1 }] };
+    const base: FleetInput = {
+      matrix: [
+        [0, 1],
+        [1, 0],
+      ],
+      vehicles: [{ id: 1, start: 0 }],
+      jobs: [{ id: 1, location: 1 }],
+    };
     expect(() => optimizeFleet({ ...base, matrix: [[0, 1]] })).toThrow(RangeError);
     expect(() => optimizeFleet({ ...base, jobs: [{ id: 1, location: 2 }] })).toThrow(RangeError);
-    expect(() => optimizeFleet({ ...base, jobs: [{ id: 1, location: 1 }, { id: 1, location: 0 }] })).toThrow(RangeError);
+    expect(() =>
+      optimizeFleet({
+        ...base,
+        jobs: [
+          { id: 1, location: 1 },
+          { id: 1, location: 0 },
+        ],
+      }),
+    ).toThrow(RangeError);
     expect(() => optimizeFleet({ ...base, jobs: [{ id: 1, location: 1, windows: [[5, 2]] }] })).toThrow(RangeError);
     expect(() => optimizeFleet({ ...base, vehicles: [{ id: 1, start: 0, shift: [10, 5] }] })).toThrow(RangeError);
-    expect(() => optimizeFleet({ ...base, matrix: [[0, -1], [1, 0]] })).toThrow(RangeError);
+    expect(() =>
+      optimizeFleet({
+        ...base,
+        matrix: [
+          [0, -1],
+          [1, 0],
+        ],
+      }),
+    ).toThrow(RangeError);
   });
 
   it('empty fleet or no jobs', () => {
-    const m = [[0, 1], [1, 0]];
+    const m = [
+      [0, 1],
+      [1, 0],
+    ];
     expect(optimizeFleet({ matrix: m, vehicles: [], jobs: [{ id: 3, location: 1 }] })).toEqual({ routes: [], unassigned: [3], cost: 0 });
     expect(optimizeFleet({ matrix: m, vehicles: [{ id: 1, start: 0 }], jobs: [] })).toEqual({ routes: [], unassigned: [], cost: 0 });
   });
@@ -142,7 +179,12 @@ describe('unassignedReason and multiple windows', () => {
     expect(unassignedReason(input, 1)).toBe('capacity');
     expect(unassignedReason(input, 2)).toBe('window');
     expect(unassignedReason(input, 3)).toBe('shift');
-    expect(unassignedReason(input, res.unassigned.find((id) => id === 4 || id === 5)!)).toBe('no_vehicle');
+    expect(
+      unassignedReason(
+        input,
+        res.unassigned.find((id) => id === 4 || id === 5)!,
+      ),
+    ).toBe('no_vehicle');
     expect(unassignedReason({ ...input, vehicles: [] }, 4)).toBe('no_vehicle');
   });
 
@@ -150,12 +192,26 @@ describe('unassignedReason and multiple windows', () => {
     const input: FleetInput = {
       matrix,
       vehicles: [{ id: 9, start: 0, shift: [0, 1000] }],
-      jobs: [{ id: 1, location: 1, service: 5, windows: [[0, 5], [40, 60]] }, { id: 2, location: 2, windows: [[80, 90]] }],
+      jobs: [
+        {
+          id: 1,
+          location: 1,
+          service: 5,
+          windows: [
+            [0, 5],
+            [40, 60],
+          ],
+        },
+        { id: 2, location: 2, windows: [[80, 90]] },
+      ],
     };
     const res = optimizeFleet({ ...input, timeLimitMs: 200, seed: 1 });
     expect(res).toMatchObject({ routes: [{ vehicle: 9, jobs: [1, 2] }], unassigned: [] });
     const s = routeSchedule(input, res.routes[0]);
-    expect(s.stops.map((x) => [x.arrival, x.start, x.departure])).toEqual([[10, 40, 45], [90, 90, 90]]);
+    expect(s.stops.map((x) => [x.arrival, x.start, x.departure])).toEqual([
+      [10, 40, 45],
+      [90, 90, 90],
+    ]);
     expect(s.returnArrival).toBeNull();
     expect(s.feasible).toBe(true);
     // Served in the other order, job 1 is late: the schedule says so and still times it.
@@ -196,9 +252,18 @@ describe('unassignedReasons (security issue 30)', () => {
   it('gives, in one pass over one model, the reason unassignedReason gives each job', async () => {
     const { unassignedReasons } = await import('../../shared/routing');
     const input: FleetInput = {
-      matrix: [[0, 10, 500], [10, 0, 500], [500, 500, 0]],
+      matrix: [
+        [0, 10, 500],
+        [10, 0, 500],
+        [500, 500, 0],
+      ],
       vehicles: [{ id: 7, start: 0, capacity: [5], shift: [0, 100] }],
-      jobs: [{ id: 1, location: 1, demand: [9] }, { id: 2, location: 1, demand: [1], windows: [[0, 5]] }, { id: 3, location: 2, demand: [1] }, { id: 4, location: 1, demand: [1] }],
+      jobs: [
+        { id: 1, location: 1, demand: [9] },
+        { id: 2, location: 1, demand: [1], windows: [[0, 5]] },
+        { id: 3, location: 2, demand: [1] },
+        { id: 4, location: 1, demand: [1] },
+      ],
     };
     const ids = [4, 3, 2, 1];
     expect(unassignedReasons(input, ids)).toEqual(ids.map((id) => unassignedReason(input, id)));

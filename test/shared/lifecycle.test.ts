@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  allowedTransitions, CANCELLABLE_STATUSES, offerableToDriver, canTransition, FINAL_STATUSES, isFinal, mustReturn, PACKAGE_STATUSES, STATUS_LABELS,
+  allowedTransitions,
+  CANCELLABLE_STATUSES,
+  offerableToDriver,
+  canTransition,
+  FINAL_STATUSES,
+  isFinal,
+  mustReturn,
+  PACKAGE_STATUSES,
+  STATUS_LABELS,
   transitionProblem,
 } from '../../shared/lifecycle';
 
@@ -28,22 +36,26 @@ describe('package lifecycle table', () => {
   });
 
   it('every status has a label and a table row; every target is a status', () => {
-    fc.assert(fc.property(fc.constantFrom(...PACKAGE_STATUSES), (s) => {
-      expect(STATUS_LABELS[s]).toMatch(/\S/);
-      for (const to of allowedTransitions(s)) expect(PACKAGE_STATUSES).toContain(to);
-      expect(isFinal(s)).toBe(allowedTransitions(s).length === 0);
-    }));
+    fc.assert(
+      fc.property(fc.constantFrom(...PACKAGE_STATUSES), (s) => {
+        expect(STATUS_LABELS[s]).toMatch(/\S/);
+        for (const to of allowedTransitions(s)) expect(PACKAGE_STATUSES).toContain(to);
+        expect(isFinal(s)).toBe(allowedTransitions(s).length === 0);
+      }),
+    );
   });
 
   it('after the last attempt a failed parcel may only be returned, even when an admin forces it', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 10 }), fc.integer({ min: 1, max: 6 }), (attempts, max) => {
-      const must = mustReturn(attempts, max);
-      expect(must).toBe(attempts >= max);
-      expect(transitionProblem('failed', 'out_for_delivery', { attempts, maxAttempts: max })).toBe(must ? 'must_return' : null);
-      expect(transitionProblem('failed', 'returned', { attempts, maxAttempts: max })).toBeNull();
-      expect(transitionProblem('failed', 'delivered', { attempts, maxAttempts: max, force: true })).toBe(must ? 'must_return' : null);
-      expect(offerableToDriver('failed', attempts, max)).toBe(!must);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10 }), fc.integer({ min: 1, max: 6 }), (attempts, max) => {
+        const must = mustReturn(attempts, max);
+        expect(must).toBe(attempts >= max);
+        expect(transitionProblem('failed', 'out_for_delivery', { attempts, maxAttempts: max })).toBe(must ? 'must_return' : null);
+        expect(transitionProblem('failed', 'returned', { attempts, maxAttempts: max })).toBeNull();
+        expect(transitionProblem('failed', 'delivered', { attempts, maxAttempts: max, force: true })).toBe(must ? 'must_return' : null);
+        expect(offerableToDriver('failed', attempts, max)).toBe(!must);
+      }),
+    );
     expect(transitionProblem('failed', 'failed', { force: true })).toBe('not_allowed');
     expect(transitionProblem('assigned', 'delivered', { force: true })).toBeNull();
   });

@@ -1,13 +1,32 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  canChangeInvoice, canDebit, chargeableKg, driverRateFor, formatMinor, invoiceNumber, post, priceOnLine, selectRate, sumOf,
-  volumetricKg, type DriverRateLine, type RateLine, type WalletState,
+  canChangeInvoice,
+  canDebit,
+  chargeableKg,
+  driverRateFor,
+  formatMinor,
+  invoiceNumber,
+  post,
+  priceOnLine,
+  selectRate,
+  sumOf,
+  volumetricKg,
+  type DriverRateLine,
+  type RateLine,
+  type WalletState,
 } from '../../shared/money';
 
 const line = (over: Partial<RateLine> & { id: number }): RateLine => ({
-  zone_id: null, package_type_id: null, kg_factor: 1, min_weight: 0, max_weight: null, base_cents: 1000, per_unit_cents: 0,
-  volumetric_divisor: 5000, ...over,
+  zone_id: null,
+  package_type_id: null,
+  kg_factor: 1,
+  min_weight: 0,
+  max_weight: null,
+  base_cents: 1000,
+  per_unit_cents: 0,
+  volumetric_divisor: 5000,
+  ...over,
 });
 
 describe('formatting money', () => {
@@ -40,10 +59,14 @@ describe('pricing', () => {
 
   it('chargeable weight is never below either weight', () => {
     const dim = fc.double({ min: 0, max: 300, noNaN: true });
-    fc.assert(fc.property(fc.double({ min: 0, max: 1000, noNaN: true }), dim, dim, dim, (w, l, wd, h) => {
-      const c = chargeableKg({ weight: w, length: l, width: wd, height: h });
-      return c >= w - 1e-6 && c >= volumetricKg({ length: l, width: wd, height: h }) - 1e-6 && c <= Math.max(w, (l * wd * h) / 5000) + 0.001;
-    }));
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1000, noNaN: true }), dim, dim, dim, (w, l, wd, h) => {
+        const c = chargeableKg({ weight: w, length: l, width: wd, height: h });
+        return (
+          c >= w - 1e-6 && c >= volumetricKg({ length: l, width: wd, height: h }) - 1e-6 && c <= Math.max(w, (l * wd * h) / 5000) + 0.001
+        );
+      }),
+    );
   });
 
   it('bands are start-inclusive and end-exclusive; extra units are started units above the start', () => {
@@ -56,56 +79,95 @@ describe('pricing', () => {
   });
 
   it('a heavier parcel never costs less on the same line', () => {
-    const arb = fc.record({ base: fc.integer({ min: 0, max: 100_000 }), per: fc.integer({ min: 0, max: 10_000 }), factor: fc.constantFrom(1, 0.45359237, 0.001) });
-    fc.assert(fc.property(arb, fc.double({ min: 0, max: 500, noNaN: true }), fc.double({ min: 0, max: 500, noNaN: true }), ({ base, per, factor }, a, b) => {
-      const l = line({ id: 1, base_cents: base, per_unit_cents: per, kg_factor: factor });
-      const [lo, hi] = a <= b ? [a, b] : [b, a];
-      const pl = priceOnLine(l, { weight: lo });
-      const ph = priceOnLine(l, { weight: hi });
-      return pl != null && ph != null && Number.isSafeInteger(ph.price_cents) && ph.price_cents >= pl.price_cents;
-    }));
+    const arb = fc.record({
+      base: fc.integer({ min: 0, max: 100_000 }),
+      per: fc.integer({ min: 0, max: 10_000 }),
+      factor: fc.constantFrom(1, 0.45359237, 0.001),
+    });
+    fc.assert(
+      fc.property(
+        arb,
+        fc.double({ min: 0, max: 500, noNaN: true }),
+        fc.double({ min: 0, max: 500, noNaN: true }),
+        ({ base, per, factor }, a, b) => {
+          const l = line({ id: 1, base_cents: base, per_unit_cents: per, kg_factor: factor });
+          const [lo, hi] = a <= b ? [a, b] : [b, a];
+          const pl = priceOnLine(l, { weight: lo });
+          const ph = priceOnLine(l, { weight: hi });
+          return pl != null && ph != null && Number.isSafeInteger(ph.price_cents) && ph.price_cents >= pl.price_cents;
+        },
+      ),
+    );
   });
 
   it('the chosen line does not depend on the order lines are read in, and is the most specific that fits', () => {
     const arbLine = fc.record({
-      zone_id: fc.constantFrom(null, 1, 2), package_type_id: fc.constantFrom(null, 7), min_weight: fc.constantFrom(0, 1, 5),
-      max_weight: fc.constantFrom(null, 5, 20), base_cents: fc.integer({ min: 0, max: 5000 }),
+      zone_id: fc.constantFrom(null, 1, 2),
+      package_type_id: fc.constantFrom(null, 7),
+      min_weight: fc.constantFrom(0, 1, 5),
+      max_weight: fc.constantFrom(null, 5, 20),
+      base_cents: fc.integer({ min: 0, max: 5000 }),
     });
-    const parcel = fc.record({ zone_id: fc.constantFrom(null, 1, 2), package_type_id: fc.constantFrom(null, 7), weight: fc.double({ min: 0, max: 30, noNaN: true }) });
-    fc.assert(fc.property(fc.array(arbLine, { maxLength: 8 }), parcel, fc.integer(), (raw, p, seed) => {
-      const lines = raw.map((r, i) => line({ ...r, id: i + 1 })).filter((l) => l.max_weight == null || l.max_weight > l.min_weight);
-      const shuffled = [...lines].sort((a, b) => ((a.id * 7919 + seed) % 13) - ((b.id * 7919 + seed) % 13));
-      const x = selectRate(lines, p);
-      const y = selectRate(shuffled, p);
-      if (x?.line.id !== y?.line.id) return false;
-      if (!x) return lines.every((l) => (l.zone_id != null && l.zone_id !== p.zone_id) || (l.package_type_id != null && l.package_type_id !== p.package_type_id) || priceOnLine(l, p) == null);
-      const spec = (l: RateLine) => (l.zone_id != null ? 2 : 0) + (l.package_type_id != null ? 1 : 0);
-      return lines.every((l) => {
-        const fits = (l.zone_id == null || l.zone_id === p.zone_id) && (l.package_type_id == null || l.package_type_id === p.package_type_id) && priceOnLine(l, p) != null;
-        return !fits || spec(l) <= spec(x.line);
-      });
-    }));
+    const parcel = fc.record({
+      zone_id: fc.constantFrom(null, 1, 2),
+      package_type_id: fc.constantFrom(null, 7),
+      weight: fc.double({ min: 0, max: 30, noNaN: true }),
+    });
+    fc.assert(
+      fc.property(fc.array(arbLine, { maxLength: 8 }), parcel, fc.integer(), (raw, p, seed) => {
+        const lines = raw.map((r, i) => line({ ...r, id: i + 1 })).filter((l) => l.max_weight == null || l.max_weight > l.min_weight);
+        const shuffled = [...lines].sort((a, b) => ((a.id * 7919 + seed) % 13) - ((b.id * 7919 + seed) % 13));
+        const x = selectRate(lines, p);
+        const y = selectRate(shuffled, p);
+        if (x?.line.id !== y?.line.id) return false;
+        if (!x)
+          return lines.every(
+            (l) =>
+              (l.zone_id != null && l.zone_id !== p.zone_id) ||
+              (l.package_type_id != null && l.package_type_id !== p.package_type_id) ||
+              priceOnLine(l, p) == null,
+          );
+        const spec = (l: RateLine) => (l.zone_id != null ? 2 : 0) + (l.package_type_id != null ? 1 : 0);
+        return lines.every((l) => {
+          const fits =
+            (l.zone_id == null || l.zone_id === p.zone_id) &&
+            (l.package_type_id == null || l.package_type_id === p.package_type_id) &&
+            priceOnLine(l, p) != null;
+          return !fits || spec(l) <= spec(x.line);
+        });
+      }),
+    );
   });
 });
 
 describe('ledger rules', () => {
   type Op = { kind: 'credit' | 'debit'; amount: number };
-  const ops = fc.array(fc.record({ kind: fc.constantFrom<'credit' | 'debit'>('credit', 'debit'), amount: fc.integer({ min: 1, max: 1_000_000 }) }), { maxLength: 60 });
+  const ops = fc.array(
+    fc.record({ kind: fc.constantFrom<'credit' | 'debit'>('credit', 'debit'), amount: fc.integer({ min: 1, max: 1_000_000 }) }),
+    { maxLength: 60 },
+  );
 
   it('a prepaid wallet never goes below zero and its balance is the sum of what was posted', () => {
-    fc.assert(fc.property(ops, fc.constantFrom<WalletState['billing']>('prepaid', 'postpaid'), fc.option(fc.integer({ min: 0, max: 2_000_000 }), { nil: null }), (list: Op[], billing, limit) => {
-      const w: WalletState = { billing, balance_cents: 0, credit_limit_cents: limit };
-      const posted: { amount_cents: number }[] = [];
-      for (const op of list) {
-        if (op.kind === 'debit' && !canDebit(w, op.amount)) continue;
-        const signed = op.kind === 'credit' ? op.amount : -op.amount;
-        w.balance_cents = post(w.balance_cents, signed);
-        posted.push({ amount_cents: signed });
-        if (billing === 'prepaid' && w.balance_cents < 0) return false;
-        if (billing === 'postpaid' && limit != null && w.balance_cents < -limit) return false;
-      }
-      return w.balance_cents === sumOf(posted);
-    }));
+    fc.assert(
+      fc.property(
+        ops,
+        fc.constantFrom<WalletState['billing']>('prepaid', 'postpaid'),
+        fc.option(fc.integer({ min: 0, max: 2_000_000 }), { nil: null }),
+        (list: Op[], billing, limit) => {
+          const w: WalletState = { billing, balance_cents: 0, credit_limit_cents: limit };
+          const posted: { amount_cents: number }[] = [];
+          for (const op of list) {
+            if (op.kind === 'debit' && !canDebit(w, op.amount)) continue;
+            const signed = op.kind === 'credit' ? op.amount : -op.amount;
+            w.balance_cents = post(w.balance_cents, signed);
+            posted.push({ amount_cents: signed });
+            if (billing === 'prepaid' && w.balance_cents < 0) return false;
+            if (billing === 'postpaid' && limit != null && w.balance_cents < -limit) return false;
+          }
+          return w.balance_cents === sumOf(posted);
+        },
+      ),
+    );
   });
 
   it('refuses negative, fractional and out-of-range debits', () => {
@@ -119,7 +181,14 @@ describe('ledger rules', () => {
 
 describe('driver rates', () => {
   const rate = (over: Partial<DriverRateLine> & { id: number }): DriverRateLine => ({
-    driver_id: null, zone_id: null, package_type_id: null, amount_cents: 400, currency: 'AUD', effective_from: 0, effective_to: null, ...over,
+    driver_id: null,
+    zone_id: null,
+    package_type_id: null,
+    amount_cents: 400,
+    currency: 'AUD',
+    effective_from: 0,
+    effective_to: null,
+    ...over,
   });
   it('takes the most specific rate in force at delivery time', () => {
     const rates = [
@@ -137,13 +206,18 @@ describe('driver rates', () => {
   });
   it('does not depend on the order rates are read in', () => {
     const arb = fc.record({
-      driver_id: fc.constantFrom(null, 1, 2), zone_id: fc.constantFrom(null, 3), package_type_id: fc.constantFrom(null, 4),
-      effective_from: fc.integer({ min: 0, max: 10 }), effective_to: fc.constantFrom(null, 5, 11),
+      driver_id: fc.constantFrom(null, 1, 2),
+      zone_id: fc.constantFrom(null, 3),
+      package_type_id: fc.constantFrom(null, 4),
+      effective_from: fc.integer({ min: 0, max: 10 }),
+      effective_to: fc.constantFrom(null, 5, 11),
     });
-    fc.assert(fc.property(fc.array(arb, { maxLength: 8 }), fc.integer({ min: 0, max: 12 }), (raw, at) => {
-      const rates = raw.map((r, i) => rate({ ...r, id: i + 1 }));
-      const d = { driver_id: 1, zone_id: 3, package_type_id: 4, delivered_at: at };
-      return driverRateFor(rates, d)?.id === driverRateFor([...rates].reverse(), d)?.id;
-    }));
+    fc.assert(
+      fc.property(fc.array(arb, { maxLength: 8 }), fc.integer({ min: 0, max: 12 }), (raw, at) => {
+        const rates = raw.map((r, i) => rate({ ...r, id: i + 1 }));
+        const d = { driver_id: 1, zone_id: 3, package_type_id: 4, delivered_at: at };
+        return driverRateFor(rates, d)?.id === driverRateFor([...rates].reverse(), d)?.id;
+      }),
+    );
   });
 });

@@ -11,13 +11,23 @@ const stop = (id: number, serviceS = 120, window: [number, number] | null = null
 const min = 60_000;
 
 /** Road legs of 10 minutes each along depot -> 1 -> 2 -> 3 (slower than the estimate). */
-const LEGS = [{ from: null, to: 1, durationS: 600 }, { from: 1, to: 2, durationS: 600 }, { from: 2, to: 3, durationS: 600 }];
+const LEGS = [
+  { from: null, to: 1, durationS: 600 },
+  { from: 1, to: 2, durationS: 600 },
+  { from: 2, to: 3, durationS: 600 },
+];
 const base = (over: Partial<RoadEtaInput> = {}): RoadEtaInput => ({
-  now: T0 - 30 * min, shiftStart: T0, origin: { kind: 'start', at: DEPOT }, stops: [stop(1), stop(2), stop(3)], legs: LEGS, model: DEFAULT_TRAVEL, ...over,
+  now: T0 - 30 * min,
+  shiftStart: T0,
+  origin: { kind: 'start', at: DEPOT },
+  stops: [stop(1), stop(2), stop(3)],
+  legs: LEGS,
+  model: DEFAULT_TRAVEL,
+  ...over,
 });
 
 describe('roadEtas: stored road legs, service time and real progress', () => {
-  it('walks the stored legs from the shift start, with each stop\'s time at the door', () => {
+  it("walks the stored legs from the shift start, with each stop's time at the door", () => {
     const e = roadEtas(base());
     expect(e.map((x) => (x.arrive - T0) / min)).toEqual([10, 22, 34]);
     expect(e.map((x) => (x.depart - x.arrive) / 1000)).toEqual([120, 120, 120]);
@@ -39,22 +49,34 @@ describe('roadEtas: stored road legs, service time and real progress', () => {
     expect((e[0].arrive - done) / min).toBe(10);
     expect((e[1].arrive - done) / min).toBe(22);
     // Half an hour later with no news: stop 2 is due now, stop 3 a leg and a door later.
-    const late = roadEtas(base({ now: done + 30 * min, origin: { kind: 'stop', id: 1, at: at(1), since: done }, stops: [stop(2), stop(3)] }));
+    const late = roadEtas(
+      base({ now: done + 30 * min, origin: { kind: 'stop', id: 1, at: at(1), since: done }, stops: [stop(2), stop(3)] }),
+    );
     expect(late[0].arrive).toBe(done + 30 * min);
     expect(late[1].arrive - late[0].arrive).toBe(12 * min);
   });
 
-  it('from a position off the plan: the estimate scaled by how slow this route\'s roads are', () => {
+  it("from a position off the plan: the estimate scaled by how slow this route's roads are", () => {
     // Stop 1 was worked: only legs between places still known (2 -> 3) calibrate the estimate.
-    const places = new Map<number | null, LatLng>([[null, DEPOT], [2, at(2)], [3, at(3)]]);
+    const places = new Map<number | null, LatLng>([
+      [null, DEPOT],
+      [2, at(2)],
+      [3, at(3)],
+    ]);
     const f = roadFactor(LEGS, places, DEFAULT_TRAVEL);
     expect(f).toBeGreaterThan(1);
     const here = { latitude: (at(1).latitude + at(2).latitude) / 2, longitude: (at(1).longitude + at(2).longitude) / 2 };
-    const legs = remainingLegs({ origin: { kind: 'position', at: here, since: T0 }, stops: [stop(2), stop(3)], legs: LEGS, model: DEFAULT_TRAVEL }, DEPOT);
+    const legs = remainingLegs(
+      { origin: { kind: 'position', at: here, since: T0 }, stops: [stop(2), stop(3)], legs: LEGS, model: DEFAULT_TRAVEL },
+      DEPOT,
+    );
     expect(legs[0]).toBeCloseTo(travelSeconds(here, at(2)) * f, 6);
     // From stop 2 on, the stored leg again.
     expect(legs[1]).toBe(600);
-    const e = roadEtas(base({ now: T0 + 20 * min, origin: { kind: 'position', at: here, since: T0 + 20 * min }, stops: [stop(2), stop(3)] }), DEPOT);
+    const e = roadEtas(
+      base({ now: T0 + 20 * min, origin: { kind: 'position', at: here, since: T0 + 20 * min }, stops: [stop(2), stop(3)] }),
+      DEPOT,
+    );
     expect(e[0].arrive).toBe(T0 + 20 * min + Math.round(legs[0] * 1000));
   });
 

@@ -1,13 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  euc2dMatrix,
-  haversineMatrix,
-  haversineProvider,
-  optimizeRoute,
-  parseTsplib,
-  routeCost,
-} from '../../shared/routing';
+import { euc2dMatrix, haversineMatrix, haversineProvider, optimizeRoute, parseTsplib, routeCost } from '../../shared/routing';
 import { bruteForce, endFor, expectValidRoute, randomMatrix, type Mode } from './routing-helpers';
 
 const MODES: Mode[] = ['closed', 'fixed', 'open'];
@@ -106,10 +99,44 @@ describe('optimizeRoute input validation', () => {
   const ok = randomMatrix(4, 1, true);
   const cases: [string, () => unknown][] = [
     ['empty matrix', () => optimizeRoute({ matrix: [], start: 0, end: 0 })],
-    ['non-square matrix', () => optimizeRoute({ matrix: [[0, 1], [1, 0], [2, 2]], start: 0, end: 0 })],
+    [
+      'non-square matrix',
+      () =>
+        optimizeRoute({
+          matrix: [
+            [0, 1],
+            [1, 0],
+            [2, 2],
+          ],
+          start: 0,
+          end: 0,
+        }),
+    ],
     ['ragged row', () => optimizeRoute({ matrix: [[0, 1], [1]], start: 0, end: 0 })],
-    ['NaN entry', () => optimizeRoute({ matrix: [[0, NaN], [1, 0]], start: 0, end: 0 })],
-    ['Infinity entry', () => optimizeRoute({ matrix: [[0, Infinity], [1, 0]], start: 0, end: 0 })],
+    [
+      'NaN entry',
+      () =>
+        optimizeRoute({
+          matrix: [
+            [0, NaN],
+            [1, 0],
+          ],
+          start: 0,
+          end: 0,
+        }),
+    ],
+    [
+      'Infinity entry',
+      () =>
+        optimizeRoute({
+          matrix: [
+            [0, Infinity],
+            [1, 0],
+          ],
+          start: 0,
+          end: 0,
+        }),
+    ],
     ['start out of range', () => optimizeRoute({ matrix: ok, start: 4, end: null })],
     ['negative start', () => optimizeRoute({ matrix: ok, start: -1, end: null })],
     ['fractional start', () => optimizeRoute({ matrix: ok, start: 0.5, end: null })],
@@ -157,9 +184,7 @@ describe('TSPLIB', () => {
   });
 
   it('rejects unsupported weight types', () => {
-    expect(() => parseTsplib('NAME: x\nDIMENSION: 1\nEDGE_WEIGHT_TYPE: GEO\nNODE_COORD_SECTION\n1 0 0\nEOF')).toThrow(
-      RangeError,
-    );
+    expect(() => parseTsplib('NAME: x\nDIMENSION: 1\nEDGE_WEIGHT_TYPE: GEO\nNODE_COORD_SECTION\n1 0 0\nEOF')).toThrow(RangeError);
   });
 });
 
@@ -187,8 +212,6 @@ describe('haversine', () => {
   });
 
   it('haversineProvider resolves to the same matrix', async () => {
-    await expect(haversineProvider.matrix([sydney, melbourne])).resolves.toEqual(
-      haversineMatrix([sydney, melbourne]),
-    );
+    await expect(haversineProvider.matrix([sydney, melbourne])).resolves.toEqual(haversineMatrix([sydney, melbourne]));
   });
 });

@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import {
-  addDays, daysBetween, isDay, isTimeZone, localClock, localDay, localDayRange, localDaysRange, localTimeToInstant,
-  monthOf, offsetAt, resolveLocalTime, startOfLocalDay,
+  addDays,
+  daysBetween,
+  isDay,
+  isTimeZone,
+  localClock,
+  localDay,
+  localDayRange,
+  localDaysRange,
+  localTimeToInstant,
+  monthOf,
+  offsetAt,
+  resolveLocalTime,
+  startOfLocalDay,
 } from '../../shared/time/zone';
 
 const at = (iso: string) => Date.parse(iso);
@@ -102,7 +113,7 @@ describe('Adelaide: half-hour offsets (+9:30 winter, +10:30 summer)', () => {
 });
 
 describe('Perth: no daylight saving (+8 all year)', () => {
-  it('keeps 24-hour days on Sydney\'s change days', () => {
+  it("keeps 24-hour days on Sydney's change days", () => {
     for (const d of ['2026-04-05', '2026-10-04', '2026-01-10', '2026-07-10']) {
       const { start, end } = localDayRange(d, PER);
       expect(end - start).toBe(24 * H);

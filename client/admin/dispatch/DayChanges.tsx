@@ -25,25 +25,47 @@ export function DayChanges({ date, undated }: { date: string; undated: boolean }
   useEffect(() => {
     let on = true;
     setProposal(null);
-    api.get<{ results: RouteEtas[] }>(DISPATCH_PATHS.dayEtas, { date }).then((r) => { if (on) setLive(r.results); }, () => { if (on) setLive([]); });
-    return () => { on = false; };
+    api.get<{ results: RouteEtas[] }>(DISPATCH_PATHS.dayEtas, { date }).then(
+      (r) => {
+        if (on) setLive(r.results);
+      },
+      () => {
+        if (on) setLive([]);
+      },
+    );
+    return () => {
+      on = false;
+    };
   }, [date, tick]);
 
   const preview = async () => {
-    setBusy(true); setError(null); setDone(null);
+    setBusy(true);
+    setError(null);
+    setDone(null);
     try {
       setProposal(await api.post<AmendProposal>(DISPATCH_PATHS.amend, { date, include_undated: undated, drop_routes: [...drop] }));
-    } catch (e) { setError(errorMessage(e)); } finally { setBusy(false); }
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
   };
   const commit = async () => {
     if (!proposal) return;
-    setBusy(true); setError(null);
+    setBusy(true);
+    setError(null);
     try {
       const r = await api.post<{ message: string }>(DISPATCH_PATHS.amendCommit, amendCommitBody(proposal));
       setDone(`${r.message}: the drivers' phones have the new order.`);
       toast(r.message, 'ok');
-      setProposal(null); setDrop(new Set()); setTick(tick + 1);
-    } catch (e) { setError(errorMessage(e)); } finally { setBusy(false); }
+      setProposal(null);
+      setDrop(new Set());
+      setTick(tick + 1);
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
   };
 
   const changes = proposal ? amendCommitBody(proposal) : null;
@@ -51,15 +73,29 @@ export function DayChanges({ date, undated }: { date: string; undated: boolean }
   return (
     <section class="card day-changes" aria-label="Routes on the road" data-testid="day-changes">
       <h2>Routes on the road ({live.length})</h2>
-      {live.length === 0 ? <p class="muted">No committed routes for this day yet.</p> : (
+      {live.length === 0 ? (
+        <p class="muted">No committed routes for this day yet.</p>
+      ) : (
         <>
-          <p class="muted small">New parcels due this day join these routes; stops done and each driver's next stop stay put. Mark a route that cannot run to share its stops out.</p>
-          <fieldset class="chips"><legend>Cannot run</legend>
+          <p class="muted small">
+            New parcels due this day join these routes; stops done and each driver's next stop stay put. Mark a route that cannot run to
+            share its stops out.
+          </p>
+          <fieldset class="chips">
+            <legend>Cannot run</legend>
             {live.map((r) => (
               <label key={r.route} class={`chip${drop.has(r.route) ? ' on' : ''}`} data-testid="amend-drop">
-                <input type="checkbox" checked={drop.has(r.route)} onChange={(e) => {
-                  const n = new Set(drop); if ((e.currentTarget as HTMLInputElement).checked) n.add(r.route); else n.delete(r.route); setDrop(n);
-                }} /> {r.driver_name ?? r.name}
+                <input
+                  type="checkbox"
+                  checked={drop.has(r.route)}
+                  onChange={(e) => {
+                    const n = new Set(drop);
+                    if ((e.currentTarget as HTMLInputElement).checked) n.add(r.route);
+                    else n.delete(r.route);
+                    setDrop(n);
+                  }}
+                />{' '}
+                {r.driver_name ?? r.name}
               </label>
             ))}
           </fieldset>
@@ -67,25 +103,58 @@ export function DayChanges({ date, undated }: { date: string; undated: boolean }
             <Button size="big" onClick={() => void preview()} busy={busy && !proposal} data-testid="amend-preview">
               {drop.size ? 'Re-plan the rest of the day' : 'Insert new parcels'}
             </Button>
-            {proposal && <Button variant="primary" size="big" onClick={() => void commit()} busy={busy} disabled={nothing} data-testid="amend-commit">Commit changes</Button>}
+            {proposal && (
+              <Button variant="primary" size="big" onClick={() => void commit()} busy={busy} disabled={nothing} data-testid="amend-commit">
+                Commit changes
+              </Button>
+            )}
           </div>
         </>
       )}
-      {error && <div class="form-error" role="alert" data-testid="amend-error">{error}</div>}
-      {done && <div class="committed" role="status" data-testid="amend-done">{done}</div>}
+      {error && (
+        <div class="form-error" role="alert" data-testid="amend-error">
+          {error}
+        </div>
+      )}
+      {done && (
+        <div class="committed" role="status" data-testid="amend-done">
+          {done}
+        </div>
+      )}
       {proposal && (
         <div class="amend-diff" data-testid="amend-diff">
-          {nothing && <p class="muted" data-testid="amend-nothing">Nothing to change: no new parcels due, nothing to move.</p>}
+          {nothing && (
+            <p class="muted" data-testid="amend-nothing">
+              Nothing to change: no new parcels due, nothing to move.
+            </p>
+          )}
           {proposal.routes.map((r) => (
-            <article key={r.route} class={`amend-route${r.dropped ? ' dropped' : ''}`} data-testid="amend-route" data-route={r.route}
-              data-added={r.added.length} data-moved={r.moved.length} data-removed={r.removed.length}>
+            <article
+              key={r.route}
+              class={`amend-route${r.dropped ? ' dropped' : ''}`}
+              data-testid="amend-route"
+              data-route={r.route}
+              data-added={r.added.length}
+              data-moved={r.moved.length}
+              data-removed={r.removed.length}
+            >
               <header>
-                <strong>{r.driver_name}</strong> <span class="muted small">{r.name} · {r.done} done</span>
+                <strong>{r.driver_name}</strong>{' '}
+                <span class="muted small">
+                  {r.name} · {r.done} done
+                </span>
                 <span class="amend-counts small">
-                  {r.dropped ? <span class="bad-text">cannot run: {r.removed.length} stop{r.removed.length === 1 ? '' : 's'} to share out</span> : <>
-                    <span data-testid="amend-added">+{r.added.length} added</span> · <span data-testid="amend-moved">{r.moved.length} moved</span> · <span>{r.removed.length} removed</span>
-                    {r.back && <> · back {hhmm(r.back, r.time_zone)}</>}
-                  </>}
+                  {r.dropped ? (
+                    <span class="bad-text">
+                      cannot run: {r.removed.length} stop{r.removed.length === 1 ? '' : 's'} to share out
+                    </span>
+                  ) : (
+                    <>
+                      <span data-testid="amend-added">+{r.added.length} added</span> ·{' '}
+                      <span data-testid="amend-moved">{r.moved.length} moved</span> · <span>{r.removed.length} removed</span>
+                      {r.back && <> · back {hhmm(r.back, r.time_zone)}</>}
+                    </>
+                  )}
                 </span>
               </header>
               {!r.dropped && (r.added.length > 0 || r.moved.length > 0) && (
@@ -103,7 +172,11 @@ export function DayChanges({ date, undated }: { date: string; undated: boolean }
           ))}
           {proposal.unassigned.length > 0 && (
             <ul class="amend-left" data-testid="amend-unassigned">
-              {proposal.unassigned.map((u) => <li key={u.package}><span class="mono">{u.hawb}</span> <span class="muted">{u.message}</span></li>)}
+              {proposal.unassigned.map((u) => (
+                <li key={u.package}>
+                  <span class="mono">{u.hawb}</span> <span class="muted">{u.message}</span>
+                </li>
+              ))}
             </ul>
           )}
         </div>

@@ -19,9 +19,22 @@ const dropped = (e: DragEvent): number | null => {
  * finish, then the stops with their ETAs. Stops drag between cards (or move with the select, for
  * keyboards); a stop can be locked to this driver, or the whole route kept as it is.
  */
-export function RouteCard({ route, colour, drivers, fixed, onMove, onLock, onFix }: {
-  route: PlanRoute; colour: string; drivers: { id: number; name: string }[]; fixed: boolean;
-  onMove: (pkg: number, toDriver: number, before: number | null) => void; onLock: (pkg: number) => void; onFix: (on: boolean) => void;
+export function RouteCard({
+  route,
+  colour,
+  drivers,
+  fixed,
+  onMove,
+  onLock,
+  onFix,
+}: {
+  route: PlanRoute;
+  colour: string;
+  drivers: { id: number; name: string }[];
+  fixed: boolean;
+  onMove: (pkg: number, toDriver: number, before: number | null) => void;
+  onLock: (pkg: number) => void;
+  onFix: (on: boolean) => void;
 }) {
   const load = loadShare(route);
   const over = load.share > 1;
@@ -29,21 +42,46 @@ export function RouteCard({ route, colour, drivers, fixed, onMove, onLock, onFix
   const late = route.stops.filter((s) => s.late).length;
   // Waiting for windows and breaks, as the optimiser planned them (issue 32).
   const waitMin = Math.round(route.stops.reduce((a, s) => a + (s.wait_s ?? 0), 0) / 60);
-  const allow = (e: DragEvent) => { e.preventDefault(); if (e.dataTransfer) e.dataTransfer.dropEffect = 'move'; };
+  const allow = (e: DragEvent) => {
+    e.preventDefault();
+    if (e.dataTransfer) e.dataTransfer.dropEffect = 'move';
+  };
   return (
-    <section class={`plan-card${fixed ? ' fixed' : ''}`} style={{ borderLeftColor: colour }} data-testid="plan-route" data-driver={route.driver}
+    <section
+      class={`plan-card${fixed ? ' fixed' : ''}`}
+      style={{ borderLeftColor: colour }}
+      data-testid="plan-route"
+      data-driver={route.driver}
       aria-label={`Route of ${route.driver_name}`}
-      onDragOver={allow} onDrop={(e) => { e.preventDefault(); const p = dropped(e); if (p != null) onMove(p, route.driver, null); }}>
+      onDragOver={allow}
+      onDrop={(e) => {
+        e.preventDefault();
+        const p = dropped(e);
+        if (p != null) onMove(p, route.driver, null);
+      }}
+    >
       <header class="plan-card-head">
         <span class="swatch" style={{ background: colour }} aria-hidden="true" />
         <div class="who">
           <strong>{route.driver_name}</strong>
-          <span class="muted small">{route.vehicle_name ?? 'No vehicle'} · {route.shift_start}–{route.shift_end}</span>
+          <span class="muted small">
+            {route.vehicle_name ?? 'No vehicle'} · {route.shift_start}–{route.shift_end}
+          </span>
         </div>
-        <span class="count" data-testid="plan-stop-count">{route.stops.length}</span>
+        <span class="count" data-testid="plan-stop-count">
+          {route.stops.length}
+        </span>
       </header>
-      <div class={`load-bar${over ? ' over' : ''}`} role="meter" aria-label={`Load of ${route.driver_name}`} aria-valuemin={0} aria-valuemax={100}
-        aria-valuenow={Math.round(load.share * 100)} aria-valuetext={load.label} data-testid="load-bar">
+      <div
+        class={`load-bar${over ? ' over' : ''}`}
+        role="meter"
+        aria-label={`Load of ${route.driver_name}`}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={Math.round(load.share * 100)}
+        aria-valuetext={load.label}
+        data-testid="load-bar"
+      >
         <div style={{ width: `${Math.min(100, Math.round(load.share * 100))}%`, background: over ? undefined : colour }} />
       </div>
       <div class="plan-facts small">
@@ -55,33 +93,86 @@ export function RouteCard({ route, colour, drivers, fixed, onMove, onLock, onFix
       {(waitMin > 0 || (route.breaks?.length ?? 0) > 0) && (
         <div class="plan-facts small" data-testid="plan-waits">
           {waitMin > 0 && <span>waits {waitMin} min</span>}
-          {route.breaks?.map((b) => <span key={b.start}>break {hhmm(b.start, routeZone(route))}–{hhmm(b.end, routeZone(route))}</span>)}
+          {route.breaks?.map((b) => (
+            <span key={b.start}>
+              break {hhmm(b.start, routeZone(route))}–{hhmm(b.end, routeZone(route))}
+            </span>
+          ))}
         </div>
       )}
       <label class="check small">
-        <input type="checkbox" checked={fixed} onChange={(e) => onFix((e.currentTarget as HTMLInputElement).checked)} /> Keep this route as it is on re-plan
+        <input type="checkbox" checked={fixed} onChange={(e) => onFix((e.currentTarget as HTMLInputElement).checked)} /> Keep this route as
+        it is on re-plan
       </label>
-      {route.stops.length === 0 ? <p class="muted small drop-hint">No stops. Drag stops here.</p> : (
+      {route.stops.length === 0 ? (
+        <p class="muted small drop-hint">No stops. Drag stops here.</p>
+      ) : (
         <ol class="plan-stops">
           {route.stops.map((s, i) => (
-            <li key={s.package} draggable data-testid="plan-stop" data-package={s.package} data-hawb={s.hawb} class={s.late ? 'late' : ''}
-              onDragStart={dragStart(s.package)} onDragOver={allow}
-              onDrop={(e) => { e.preventDefault(); e.stopPropagation(); const p = dropped(e); if (p != null && p !== s.package) onMove(p, route.driver, s.package); }}>
-              <span class="seq" style={{ background: colour }}>{i + 1}</span>
-              <span class="what">
-                <span class="mono">{s.hawb}</span> <span class="eta" data-testid="plan-eta">{hhmm(s.eta, stopZone(s, route))}</span>
-                {s.window_start && <span class={`win${s.late ? ' bad-text' : ''}`}> · window {s.window_start}–{s.window_end}</span>}
-                {(s.wait_s ?? 0) >= 60 && <span class="muted small"> · waits {Math.round((s.wait_s ?? 0) / 60)} min</span>}
-                <span class="muted small addr">{s.customer_name ?? ''}{s.address ? ` · ${s.address}` : ''}</span>
+            <li
+              key={s.package}
+              draggable
+              data-testid="plan-stop"
+              data-package={s.package}
+              data-hawb={s.hawb}
+              class={s.late ? 'late' : ''}
+              onDragStart={dragStart(s.package)}
+              onDragOver={allow}
+              onDrop={(e) => {
+                e.preventDefault();
+                e.stopPropagation();
+                const p = dropped(e);
+                if (p != null && p !== s.package) onMove(p, route.driver, s.package);
+              }}
+            >
+              <span class="seq" style={{ background: colour }}>
+                {i + 1}
               </span>
-              <button class={`lock${s.locked ? ' on' : ''}`} aria-pressed={s.locked} title={s.locked ? 'Locked to this driver' : 'Lock to this driver'}
-                aria-label={`${s.locked ? 'Unlock' : 'Lock'} ${s.hawb}`} onClick={() => onLock(s.package)} data-testid="lock">
+              <span class="what">
+                <span class="mono">{s.hawb}</span>{' '}
+                <span class="eta" data-testid="plan-eta">
+                  {hhmm(s.eta, stopZone(s, route))}
+                </span>
+                {s.window_start && (
+                  <span class={`win${s.late ? ' bad-text' : ''}`}>
+                    {' '}
+                    · window {s.window_start}–{s.window_end}
+                  </span>
+                )}
+                {(s.wait_s ?? 0) >= 60 && <span class="muted small"> · waits {Math.round((s.wait_s ?? 0) / 60)} min</span>}
+                <span class="muted small addr">
+                  {s.customer_name ?? ''}
+                  {s.address ? ` · ${s.address}` : ''}
+                </span>
+              </span>
+              <button
+                class={`lock${s.locked ? ' on' : ''}`}
+                aria-pressed={s.locked}
+                title={s.locked ? 'Locked to this driver' : 'Lock to this driver'}
+                aria-label={`${s.locked ? 'Unlock' : 'Lock'} ${s.hawb}`}
+                onClick={() => onLock(s.package)}
+                data-testid="lock"
+              >
                 {s.locked ? 'Locked' : 'Lock'}
               </button>
-              <select class="move" aria-label={`Move ${s.hawb} to`} value="" data-testid="move"
-                onChange={(e) => { const v = Number((e.currentTarget as HTMLSelectElement).value); if (v) onMove(s.package, v, null); }}>
+              <select
+                class="move"
+                aria-label={`Move ${s.hawb} to`}
+                value=""
+                data-testid="move"
+                onChange={(e) => {
+                  const v = Number((e.currentTarget as HTMLSelectElement).value);
+                  if (v) onMove(s.package, v, null);
+                }}
+              >
                 <option value="">Move…</option>
-                {drivers.filter((d) => d.id !== route.driver).map((d) => <option key={d.id} value={d.id}>{d.name}</option>)}
+                {drivers
+                  .filter((d) => d.id !== route.driver)
+                  .map((d) => (
+                    <option key={d.id} value={d.id}>
+                      {d.name}
+                    </option>
+                  ))}
               </select>
             </li>
           ))}

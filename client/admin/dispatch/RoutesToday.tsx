@@ -16,8 +16,19 @@ export function RoutesToday({ tick }: { tick: number }) {
   const [rows, setRows] = useState<RouteEtas[] | null>(null);
   useEffect(() => {
     let live = true;
-    api.get<{ results: RouteEtas[] }>('dispatch/eta/') /* the server's today: the business's local day */.then((r) => { if (live) setRows(r.results); }, () => { if (live) setRows(null); });
-    return () => { live = false; };
+    api
+      .get<{ results: RouteEtas[] }>('dispatch/eta/') /* the server's today: the business's local day */
+      .then(
+        (r) => {
+          if (live) setRows(r.results);
+        },
+        () => {
+          if (live) setRows(null);
+        },
+      );
+    return () => {
+      live = false;
+    };
   }, [tick]);
   if (!rows || rows.length === 0) return null;
   const late = rows.filter((r) => r.running_late).length;
@@ -31,18 +42,40 @@ export function RoutesToday({ tick }: { tick: number }) {
       </div>
       <div class="table-wrap" style={{ marginTop: '0.75rem' }}>
         <table class="data">
-          <thead><tr><th>Route</th><th>Driver</th><th>Stops left</th><th>Next stop</th><th>Finish</th><th>Behind plan</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Route</th>
+              <th>Driver</th>
+              <th>Stops left</th>
+              <th>Next stop</th>
+              <th>Finish</th>
+              <th>Behind plan</th>
+            </tr>
+          </thead>
           <tbody>
             {rows.map((r) => (
-              <tr key={r.route} class={r.running_late ? 'late-row' : ''} data-testid="route-eta-row" data-late={r.running_late ? 'true' : 'false'}>
-                <td><a href={`#/routes/${r.route}`}>{r.name}</a></td>
+              <tr
+                key={r.route}
+                class={r.running_late ? 'late-row' : ''}
+                data-testid="route-eta-row"
+                data-late={r.running_late ? 'true' : 'false'}
+              >
+                <td>
+                  <a href={`#/routes/${r.route}`}>{r.name}</a>
+                </td>
                 <td>{r.driver_name ?? '—'}</td>
                 <td>{r.open}</td>
                 <td>{clock(r.stops[0]?.eta, r.time_zone)}</td>
                 <td>{clock(r.finish, r.time_zone)}</td>
                 <td>
-                  {r.running_late ? <Badge tone="bad">{r.delay_min > 0 ? `${r.delay_min} min late` : 'Late'}{r.late_stops ? ` · ${r.late_stops} window${r.late_stops === 1 ? '' : 's'} missed` : ''}</Badge>
-                    : <Badge tone="ok">On time</Badge>}
+                  {r.running_late ? (
+                    <Badge tone="bad">
+                      {r.delay_min > 0 ? `${r.delay_min} min late` : 'Late'}
+                      {r.late_stops ? ` · ${r.late_stops} window${r.late_stops === 1 ? '' : 's'} missed` : ''}
+                    </Badge>
+                  ) : (
+                    <Badge tone="ok">On time</Badge>
+                  )}
                 </td>
               </tr>
             ))}

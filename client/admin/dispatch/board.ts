@@ -20,7 +20,8 @@ export const DISPATCH_PATHS = {
 /** What to send back to apply an amended day: only the routes that change, and those dropped. */
 export function amendCommitBody(p: AmendProposal) {
   return {
-    routes: p.routes.filter((r) => !r.dropped && (r.added.length || r.moved.length || r.removed.length))
+    routes: p.routes
+      .filter((r) => !r.dropped && (r.added.length || r.moved.length || r.removed.length))
       .map((r) => ({ route: r.route, packages: r.stops.map((s) => s.package) })),
     drop_routes: p.routes.filter((r) => r.dropped).map((r) => r.route),
   };
@@ -30,7 +31,20 @@ export function amendCommitBody(p: AmendProposal) {
  * One colour per driver: hues far apart (and distinct for common colour blindness in the first
  * eight); the card, the line and the pins share it, and the card names the driver.
  */
-export const ROUTE_COLOURS = ['#1f77b4', '#d95f02', '#1b9e77', '#7570b3', '#e7298a', '#66a61e', '#a6761d', '#e6ab02', '#17becf', '#8c564b', '#bcbd22', '#525252'];
+export const ROUTE_COLOURS = [
+  '#1f77b4',
+  '#d95f02',
+  '#1b9e77',
+  '#7570b3',
+  '#e7298a',
+  '#66a61e',
+  '#a6761d',
+  '#e6ab02',
+  '#17becf',
+  '#8c564b',
+  '#bcbd22',
+  '#525252',
+];
 export const colourFor = (i: number) => ROUTE_COLOURS[i % ROUTE_COLOURS.length] as string;
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
@@ -38,23 +52,38 @@ const round = (n: number) => Math.round(n * 1000) / 1000;
 /** Loads, distance-free timing and ETAs of a route after an edit, with the same function the server and the phone use. */
 export function retime(date: string, route: PlanRoute): PlanRoute {
   // A window is the parcel's depot's wall clock (issue 31), wherever the van comes from.
-  const windows = (s: PlanStop): [number, number] | null => (s.window_start && s.window_end
-    ? [timeOnDay(date, s.window_start, stopZone(s, route)), timeOnDay(date, s.window_end, stopZone(s, route))] : null);
+  const windows = (s: PlanStop): [number, number] | null =>
+    s.window_start && s.window_end
+      ? [timeOnDay(date, s.window_start, stopZone(s, route)), timeOnDay(date, s.window_end, stopZone(s, route))]
+      : null;
   const startAt = Date.parse(route.depart);
   const etas = stopEtas({
-    from: route.start, startAt,
-    stops: route.stops.map((s) => ({ id: s.package, latitude: s.latitude, longitude: s.longitude, serviceS: s.service_s, window: windows(s) })),
+    from: route.start,
+    startAt,
+    stops: route.stops.map((s) => ({
+      id: s.package,
+      latitude: s.latitude,
+      longitude: s.longitude,
+      serviceS: s.service_s,
+      window: windows(s),
+    })),
   });
   const last = etas.at(-1);
   // The drive back to the end depot counts (issue 32), timed as the server times it without a road matrix.
   const lastPlaced = [...route.stops].reverse().find((s) => s.latitude != null && s.longitude != null);
-  const home = last && route.end && lastPlaced ? travelSeconds({ latitude: lastPlaced.latitude!, longitude: lastPlaced.longitude! }, route.end) : 0;
+  const home =
+    last && route.end && lastPlaced ? travelSeconds({ latitude: lastPlaced.latitude!, longitude: lastPlaced.longitude! }, route.end) : 0;
   const back = last ? last.depart + Math.round(home * 1000) : startAt;
   return {
     ...route,
     stops: route.stops.map((s, i) => ({ ...s, eta: new Date(etas[i]!.arrive).toISOString(), late: etas[i]!.late })),
-    load: { kg: round(route.stops.reduce((a, s) => a + s.kg, 0)), m3: round(route.stops.reduce((a, s) => a + s.m3, 0)), parcels: route.stops.length },
-    duration_s: Math.round((back - startAt) / 1000), back: new Date(back).toISOString(),
+    load: {
+      kg: round(route.stops.reduce((a, s) => a + s.kg, 0)),
+      m3: round(route.stops.reduce((a, s) => a + s.m3, 0)),
+      parcels: route.stops.length,
+    },
+    duration_s: Math.round((back - startAt) / 1000),
+    back: new Date(back).toISOString(),
   };
 }
 
@@ -78,13 +107,18 @@ export function moveStop(p: Proposal, pkg: number, toDriver: number, before: num
 }
 
 export function toggleLock(p: Proposal, pkg: number): Proposal {
-  return { ...p, routes: p.routes.map((r) => ({ ...r, stops: r.stops.map((s) => (s.package === pkg ? { ...s, locked: !s.locked } : s)) })) };
+  return {
+    ...p,
+    routes: p.routes.map((r) => ({ ...r, stops: r.stops.map((s) => (s.package === pkg ? { ...s, locked: !s.locked } : s)) })),
+  };
 }
 
 /** What a re-plan keeps: locked stops stay with their driver, fixed routes stay as they are. */
 export function replanBody(p: Proposal, fixed: ReadonlySet<number>) {
   return {
-    locks: p.routes.filter((r) => !fixed.has(r.driver)).flatMap((r) => r.stops.filter((s) => s.locked).map((s) => ({ package: s.package, driver: r.driver }))),
+    locks: p.routes
+      .filter((r) => !fixed.has(r.driver))
+      .flatMap((r) => r.stops.filter((s) => s.locked).map((s) => ({ package: s.package, driver: r.driver }))),
     fixed_routes: p.routes.filter((r) => fixed.has(r.driver)).map((r) => ({ driver: r.driver, packages: r.stops.map((s) => s.package) })),
   };
 }
@@ -121,7 +155,8 @@ export function routeLine(r: PlanRoute): [number, number][] {
 /** Share of the tightest capacity a route uses (0..1+), and which one it is. */
 export function loadShare(r: PlanRoute): { share: number; label: string } {
   const parts: { share: number; label: string }[] = [];
-  if (r.capacity.parcels) parts.push({ share: r.load.parcels / r.capacity.parcels, label: `${r.load.parcels} / ${r.capacity.parcels} parcels` });
+  if (r.capacity.parcels)
+    parts.push({ share: r.load.parcels / r.capacity.parcels, label: `${r.load.parcels} / ${r.capacity.parcels} parcels` });
   if (r.capacity.kg) parts.push({ share: r.load.kg / r.capacity.kg, label: `${Math.round(r.load.kg)} / ${r.capacity.kg} kg` });
   if (r.capacity.m3) parts.push({ share: r.load.m3 / r.capacity.m3, label: `${r.load.m3.toFixed(2)} / ${r.capacity.m3} m³` });
   if (!parts.length) return { share: 0, label: `${r.load.parcels} parcels, no limit` };

@@ -25,12 +25,19 @@ export default function DepotPositions() {
 
   useEffect(() => {
     let live = true;
-    api.get<{ results: DepotPosition[] }>('dispatch/depot/').then((r) => {
-      if (!live) return;
-      setDepots(r.results);
-      setChosen((c) => c || (r.results[0] ? String(r.results[0].warehouse) : ''));
-    }, (err: unknown) => { if (live) setError(err); });
-    return () => { live = false; };
+    api.get<{ results: DepotPosition[] }>('dispatch/depot/').then(
+      (r) => {
+        if (!live) return;
+        setDepots(r.results);
+        setChosen((c) => c || (r.results[0] ? String(r.results[0].warehouse) : ''));
+      },
+      (err: unknown) => {
+        if (live) setError(err);
+      },
+    );
+    return () => {
+      live = false;
+    };
   }, [tick]);
 
   const current = depots?.find((d) => String(d.warehouse) === chosen);
@@ -63,28 +70,80 @@ export default function DepotPositions() {
     const la = mine && lat !== '' ? Number(lat) : d.latitude;
     const ln = mine && lng !== '' ? Number(lng) : d.longitude;
     return la != null && ln != null && Number.isFinite(la) && Number.isFinite(ln)
-      ? [{ key: `d${d.warehouse}`, lat: la, lng: ln, label: 'D', color: mine ? '#b91c1c' : '#1d4ed8', shape: 'square' as const, title: d.name || `Depot #${d.warehouse}` }]
+      ? [
+          {
+            key: `d${d.warehouse}`,
+            lat: la,
+            lng: ln,
+            label: 'D',
+            color: mine ? '#b91c1c' : '#1d4ed8',
+            shape: 'square' as const,
+            title: d.name || `Depot #${d.warehouse}`,
+          },
+        ]
       : [];
   });
 
   return (
     <section class="stack" aria-labelledby="depots-title">
-      <div class="page-head"><h1 id="depots-title">Depot positions</h1></div>
+      <div class="page-head">
+        <h1 id="depots-title">Depot positions</h1>
+      </div>
       {depots.length === 0 ? (
-        <div class="card"><Empty title="No depots yet">Create a warehouse first: <a href="#/r/warehouse">Warehouses</a>.</Empty></div>
+        <div class="card">
+          <Empty title="No depots yet">
+            Create a warehouse first: <a href="#/r/warehouse">Warehouses</a>.
+          </Empty>
+        </div>
       ) : (
         <>
           <div class="card stack">
-            <SelectField name="depot" label="Depot" value={chosen} onValue={setChosen}
-              options={depots.map((d) => ({ value: String(d.warehouse), label: `${d.name || `Depot #${d.warehouse}`}${d.latitude == null ? ' (not placed)' : ''}` }))} />
+            <SelectField
+              name="depot"
+              label="Depot"
+              value={chosen}
+              onValue={setChosen}
+              options={depots.map((d) => ({
+                value: String(d.warehouse),
+                label: `${d.name || `Depot #${d.warehouse}`}${d.latitude == null ? ' (not placed)' : ''}`,
+              }))}
+            />
             <div class="form-grid">
-              <TextField name="latitude" label="Latitude" value={lat} onValue={setLat} inputMode="decimal" error={errors.latitude} hint="e.g. -33.8688" />
-              <TextField name="longitude" label="Longitude" value={lng} onValue={setLng} inputMode="decimal" error={errors.longitude} hint="e.g. 151.2093" />
+              <TextField
+                name="latitude"
+                label="Latitude"
+                value={lat}
+                onValue={setLat}
+                inputMode="decimal"
+                error={errors.latitude}
+                hint="e.g. -33.8688"
+              />
+              <TextField
+                name="longitude"
+                label="Longitude"
+                value={lng}
+                onValue={setLng}
+                inputMode="decimal"
+                error={errors.longitude}
+                hint="e.g. 151.2093"
+              />
             </div>
-            <div><Button variant="primary" busy={busy} disabled={!chosen || lat === '' || lng === ''} onClick={() => void save()}>Save position</Button></div>
+            <div>
+              <Button variant="primary" busy={busy} disabled={!chosen || lat === '' || lng === ''} onClick={() => void save()}>
+                Save position
+              </Button>
+            </div>
           </div>
-          <MapView label="Depots on the map" markers={markers} height={360} pickHint="Click the map to put the chosen depot's pin there, then save."
-            onPick={(la, ln) => { setLat(la.toFixed(6)); setLng(ln.toFixed(6)); }} />
+          <MapView
+            label="Depots on the map"
+            markers={markers}
+            height={360}
+            pickHint="Click the map to put the chosen depot's pin there, then save."
+            onPick={(la, ln) => {
+              setLat(la.toFixed(6));
+              setLng(ln.toFixed(6));
+            }}
+          />
         </>
       )}
     </section>

@@ -38,12 +38,23 @@ export default function ShiftWeek() {
   const monday = mondayOf(from);
 
   useEffect(() => {
-    if (!driver) { setShifts(null); return; }
+    if (!driver) {
+      setShifts(null);
+      return;
+    }
     let live = true;
-    fetchAll<Shift>(`driver-shift/?driver=${driver}`).then((rows) => {
-      if (live) setShifts(rows.filter((s) => s.date >= monday && s.date <= addDays(monday, 6)).sort((a, b) => a.date.localeCompare(b.date)));
-    }, (err: unknown) => { if (live) toast(errorMessage(err), 'bad'); });
-    return () => { live = false; };
+    fetchAll<Shift>(`driver-shift/?driver=${driver}`).then(
+      (rows) => {
+        if (live)
+          setShifts(rows.filter((s) => s.date >= monday && s.date <= addDays(monday, 6)).sort((a, b) => a.date.localeCompare(b.date)));
+      },
+      (err: unknown) => {
+        if (live) toast(errorMessage(err), 'bad');
+      },
+    );
+    return () => {
+      live = false;
+    };
   }, [driver, monday, tick]);
 
   const setDay = (i: number, patch: Partial<WeekPattern[number]>) => setPattern((p) => p.map((d, j) => (j === i ? { ...d, ...patch } : d)));
@@ -59,8 +70,11 @@ export default function ShiftWeek() {
     for (const s of planned) {
       try {
         await api.post('driver-shift/', {
-          driver: Number(driver), ...s, vehicle: vehicle ? Number(vehicle) : null,
-          start_warehouse: depot ? Number(depot) : null, end_warehouse: depot ? Number(depot) : null,
+          driver: Number(driver),
+          ...s,
+          vehicle: vehicle ? Number(vehicle) : null,
+          start_warehouse: depot ? Number(depot) : null,
+          end_warehouse: depot ? Number(depot) : null,
         });
         made += 1;
       } catch (err) {
@@ -84,47 +98,137 @@ export default function ShiftWeek() {
 
   return (
     <section class="stack" aria-labelledby="shifts-title">
-      <div class="page-head"><h1 id="shifts-title">Driver shifts</h1></div>
+      <div class="page-head">
+        <h1 id="shifts-title">Driver shifts</h1>
+      </div>
       <div class="card stack">
         <div class="form-grid">
-          <SelectField name="driver" label="Driver" value={driver} onValue={setDriver} options={drivers.options} placeholder="Choose…" required />
-          <SelectField name="vehicle" label="Vehicle" value={vehicle} onValue={setVehicle} options={vehicles.options} placeholder="— none —" />
-          <SelectField name="depot" label="Depot (start and end)" value={depot} onValue={setDepot} options={depots.options} placeholder="— none —" />
+          <SelectField
+            name="driver"
+            label="Driver"
+            value={driver}
+            onValue={setDriver}
+            options={drivers.options}
+            placeholder="Choose…"
+            required
+          />
+          <SelectField
+            name="vehicle"
+            label="Vehicle"
+            value={vehicle}
+            onValue={setVehicle}
+            options={vehicles.options}
+            placeholder="— none —"
+          />
+          <SelectField
+            name="depot"
+            label="Depot (start and end)"
+            value={depot}
+            onValue={setDepot}
+            options={depots.options}
+            placeholder="— none —"
+          />
           <TextField name="from" label="Week starting" type="date" value={from} onValue={setFrom} hint={`From Monday ${monday}`} />
           <TextField name="weeks" label="Weeks" inputMode="numeric" value={weeks} onValue={setWeeks} hint="1 to 8" />
         </div>
         <div class="table-wrap">
-        <table class="table" aria-label="Week pattern">
-          <thead><tr><th>Day</th><th>Works</th><th>Start</th><th>End</th></tr></thead>
-          <tbody>
-            {pattern.map((d, i) => (
-              <tr key={WEEKDAYS[i]}>
-                <td>{WEEKDAYS[i]}</td>
-                <td><input type="checkbox" aria-label={`${WEEKDAYS[i]} works`} checked={d.works} onChange={(e) => setDay(i, { works: (e.currentTarget as HTMLInputElement).checked })} /></td>
-                <td><input class="input" type="time" aria-label={`${WEEKDAYS[i]} start`} value={d.start} disabled={!d.works} onInput={(e) => setDay(i, { start: (e.currentTarget as HTMLInputElement).value })} /></td>
-                <td><input class="input" type="time" aria-label={`${WEEKDAYS[i]} end`} value={d.end} disabled={!d.works} onInput={(e) => setDay(i, { end: (e.currentTarget as HTMLInputElement).value })} /></td>
+          <table class="table" aria-label="Week pattern">
+            <thead>
+              <tr>
+                <th>Day</th>
+                <th>Works</th>
+                <th>Start</th>
+                <th>End</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {pattern.map((d, i) => (
+                <tr key={WEEKDAYS[i]}>
+                  <td>{WEEKDAYS[i]}</td>
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`${WEEKDAYS[i]} works`}
+                      checked={d.works}
+                      onChange={(e) => setDay(i, { works: (e.currentTarget as HTMLInputElement).checked })}
+                    />
+                  </td>
+                  <td>
+                    <input
+                      class="input"
+                      type="time"
+                      aria-label={`${WEEKDAYS[i]} start`}
+                      value={d.start}
+                      disabled={!d.works}
+                      onInput={(e) => setDay(i, { start: (e.currentTarget as HTMLInputElement).value })}
+                    />
+                  </td>
+                  <td>
+                    <input
+                      class="input"
+                      type="time"
+                      aria-label={`${WEEKDAYS[i]} end`}
+                      value={d.end}
+                      disabled={!d.works}
+                      onInput={(e) => setDay(i, { end: (e.currentTarget as HTMLInputElement).value })}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         </div>
-        {problems.length > 0 && <ul class="form-error" role="alert">{problems.map((p) => <li key={p}>{p}</li>)}</ul>}
-        <div><Button variant="primary" busy={busy} disabled={!driver} onClick={() => void apply()}>Create shifts</Button></div>
+        {problems.length > 0 && (
+          <ul class="form-error" role="alert">
+            {problems.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
+        )}
+        <div>
+          <Button variant="primary" busy={busy} disabled={!driver} onClick={() => void apply()}>
+            Create shifts
+          </Button>
+        </div>
       </div>
       <div class="card">
         <h2 style={{ marginTop: 0 }}>Week of {monday}</h2>
-        {!driver ? <p class="muted">Choose a driver to see their shifts.</p>
-          : !shifts ? <p class="muted">Loading…</p>
-            : shifts.length === 0 ? <Empty title="No shifts this week" />
-              : (
-                <div class="table-wrap"><table class="table" data-testid="week-shifts">
-                  <thead><tr><th>Date</th><th>Time</th><th>Vehicle</th><th /></tr></thead>
-                  <tbody>{shifts.map((s) => (
-                    <tr key={s.id}><td>{s.date}</td><td>{s.start_time}–{s.end_time}</td><td>{s.vehicle_name ?? '—'}</td>
-                      <td><Button size="small" onClick={() => void remove(s)}>Remove</Button></td></tr>
-                  ))}</tbody>
-                </table></div>
-              )}
+        {!driver ? (
+          <p class="muted">Choose a driver to see their shifts.</p>
+        ) : !shifts ? (
+          <p class="muted">Loading…</p>
+        ) : shifts.length === 0 ? (
+          <Empty title="No shifts this week" />
+        ) : (
+          <div class="table-wrap">
+            <table class="table" data-testid="week-shifts">
+              <thead>
+                <tr>
+                  <th>Date</th>
+                  <th>Time</th>
+                  <th>Vehicle</th>
+                  <th />
+                </tr>
+              </thead>
+              <tbody>
+                {shifts.map((s) => (
+                  <tr key={s.id}>
+                    <td>{s.date}</td>
+                    <td>
+                      {s.start_time}–{s.end_time}
+                    </td>
+                    <td>{s.vehicle_name ?? '—'}</td>
+                    <td>
+                      <Button size="small" onClick={() => void remove(s)}>
+                        Remove
+                      </Button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
       </div>
     </section>
   );

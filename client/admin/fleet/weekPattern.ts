@@ -1,7 +1,11 @@
 /** A driver's week as a pattern of working days, turned into the dated shifts the planner reads. */
 export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 
-export interface DayPattern { works: boolean; start: string; end: string }
+export interface DayPattern {
+  works: boolean;
+  start: string;
+  end: string;
+}
 export type WeekPattern = DayPattern[];
 
 export function defaultPattern(): WeekPattern {
@@ -24,7 +28,11 @@ export function addDays(day: string, n: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-export interface PlannedShift { date: string; start_time: string; end_time: string }
+export interface PlannedShift {
+  date: string;
+  start_time: string;
+  end_time: string;
+}
 
 /**
  * The shifts of `weeks` weeks from the Monday of `from`, one per working day. Days whose times are

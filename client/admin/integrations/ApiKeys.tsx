@@ -28,7 +28,10 @@ export function ApiKeys({ isCompany, canManage }: IntegrationProps) {
   const [revoking, setRevoking] = useState<Key | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    api.get<{ results: Key[] }>('company-api-key/', { company }).then((r) => { setKeys(r.results); setError(null); }, setError);
+    api.get<{ results: Key[] }>('company-api-key/', { company }).then((r) => {
+      setKeys(r.results);
+      setError(null);
+    }, setError);
   }, [company, tick]);
 
   const revoke = async () => {
@@ -51,33 +54,107 @@ export function ApiKeys({ isCompany, canManage }: IntegrationProps) {
     { key: 'prefix', label: 'Key', render: (k) => <span class="mono">{k.prefix}…</span> },
     ...(isCompany ? [] : [{ key: 'company', label: 'Company', render: (k: Key) => companies.name(k.company) }]),
     { key: 'created_at', label: 'Created', render: (k) => shortDateTime(k.created_at) },
-    { key: 'last_used_at', label: 'Last used', render: (k) => (k.last_used_at ? shortDateTime(k.last_used_at) : <span class="muted">Never</span>) },
-    { key: 'revoked_at', label: 'Status', render: (k) => (k.revoked_at ? <Badge tone="muted">Revoked {new Date(k.revoked_at).toLocaleDateString()}</Badge> : <Badge tone="ok">Active</Badge>) },
+    {
+      key: 'last_used_at',
+      label: 'Last used',
+      render: (k) => (k.last_used_at ? shortDateTime(k.last_used_at) : <span class="muted">Never</span>),
+    },
+    {
+      key: 'revoked_at',
+      label: 'Status',
+      render: (k) =>
+        k.revoked_at ? <Badge tone="muted">Revoked {new Date(k.revoked_at).toLocaleDateString()}</Badge> : <Badge tone="ok">Active</Badge>,
+    },
   ];
 
   return (
     <>
-      <p class="integration-intro muted">Your systems read your packages from <code>GET /api/company-key/package/</code> with the header <code>X-Api-Key</code>. Give each system its own key so one can be revoked without the others.</p>
+      <p class="integration-intro muted">
+        Your systems read your packages from <code>GET /api/company-key/package/</code> with the header <code>X-Api-Key</code>. Give each
+        system its own key so one can be revoked without the others.
+      </p>
       <div class="filters-bar">
-        {!isCompany && <SelectField label="Company" name="filter-company" value={company} onValue={setCompany} options={companies.options} placeholder="All companies" />}
+        {!isCompany && (
+          <SelectField
+            label="Company"
+            name="filter-company"
+            value={company}
+            onValue={setCompany}
+            options={companies.options}
+            placeholder="All companies"
+          />
+        )}
         <span class="spacer" />
-        {canManage && <Button variant="primary" onClick={() => setCreating(true)}>New API key</Button>}
+        {canManage && (
+          <Button variant="primary" onClick={() => setCreating(true)}>
+            New API key
+          </Button>
+        )}
       </div>
-      {error ? <ErrorState error={error} onRetry={() => setTick((n) => n + 1)} />
-        : !keys ? <Loading />
-          : keys.length === 0 ? <div class="card"><Empty title="No API keys yet" /></div>
-            : <DataTable<Key> columns={columns} rows={keys} rowKey={(k) => k.id} caption="API keys"
-              actions={canManage ? (k) => (k.revoked_at ? null : <Button size="small" variant="ghost" onClick={() => setRevoking(k)}>Revoke</Button>) : undefined} />}
-      {creating && <CreateKeyDialog isCompany={isCompany} companies={companies.options} initialCompany={company}
-        onClose={() => { setCreating(false); setTick((n) => n + 1); }} />}
-      {revoking && <ConfirmDialog title={`Revoke ${revoking.name || revoking.prefix}?`} danger busy={busy} confirmLabel="Revoke" onConfirm={() => void revoke()} onClose={() => setRevoking(null)}
-        message={<p>Calls with this key are refused from now on. This cannot be undone; make a new key if a system still needs access.</p>} />}
+      {error ? (
+        <ErrorState error={error} onRetry={() => setTick((n) => n + 1)} />
+      ) : !keys ? (
+        <Loading />
+      ) : keys.length === 0 ? (
+        <div class="card">
+          <Empty title="No API keys yet" />
+        </div>
+      ) : (
+        <DataTable<Key>
+          columns={columns}
+          rows={keys}
+          rowKey={(k) => k.id}
+          caption="API keys"
+          actions={
+            canManage
+              ? (k) =>
+                  k.revoked_at ? null : (
+                    <Button size="small" variant="ghost" onClick={() => setRevoking(k)}>
+                      Revoke
+                    </Button>
+                  )
+              : undefined
+          }
+        />
+      )}
+      {creating && (
+        <CreateKeyDialog
+          isCompany={isCompany}
+          companies={companies.options}
+          initialCompany={company}
+          onClose={() => {
+            setCreating(false);
+            setTick((n) => n + 1);
+          }}
+        />
+      )}
+      {revoking && (
+        <ConfirmDialog
+          title={`Revoke ${revoking.name || revoking.prefix}?`}
+          danger
+          busy={busy}
+          confirmLabel="Revoke"
+          onConfirm={() => void revoke()}
+          onClose={() => setRevoking(null)}
+          message={
+            <p>Calls with this key are refused from now on. This cannot be undone; make a new key if a system still needs access.</p>
+          }
+        />
+      )}
     </>
   );
 }
 
-function CreateKeyDialog({ isCompany, companies, initialCompany, onClose }: {
-  isCompany: boolean; companies: { value: string; label: string }[]; initialCompany: string; onClose: () => void;
+function CreateKeyDialog({
+  isCompany,
+  companies,
+  initialCompany,
+  onClose,
+}: {
+  isCompany: boolean;
+  companies: { value: string; label: string }[];
+  initialCompany: string;
+  onClose: () => void;
 }) {
   const [name, setName] = useState('');
   const [company, setCompany] = useState(initialCompany);
@@ -86,11 +163,19 @@ function CreateKeyDialog({ isCompany, companies, initialCompany, onClose }: {
   const [busy, setBusy] = useState(false);
   const submit = async (e: Event) => {
     e.preventDefault();
-    if (!isCompany && !company) { setErrors({ company: 'Choose the company' }); return; }
+    if (!isCompany && !company) {
+      setErrors({ company: 'Choose the company' });
+      return;
+    }
     setBusy(true);
     setErrors({});
     try {
-      setCreated(await api.post<Created>('company-api-key/', { ...(isCompany ? {} : { company: Number(company) }), ...(name.trim() ? { name: name.trim() } : {}) }));
+      setCreated(
+        await api.post<Created>('company-api-key/', {
+          ...(isCompany ? {} : { company: Number(company) }),
+          ...(name.trim() ? { name: name.trim() } : {}),
+        }),
+      );
     } catch (err) {
       setErrors(formErrors(err));
     } finally {
@@ -99,19 +184,51 @@ function CreateKeyDialog({ isCompany, companies, initialCompany, onClose }: {
   };
   if (created) {
     return (
-      <Dialog title="API key created" onClose={onClose} footer={<Button variant="primary" onClick={onClose}>I have stored it</Button>}>
+      <Dialog
+        title="API key created"
+        onClose={onClose}
+        footer={
+          <Button variant="primary" onClick={onClose}>
+            I have stored it
+          </Button>
+        }
+      >
         <ShownOnce label={`Key ${created.name ? `“${created.name}”` : ''}`} value={created.key} />
       </Dialog>
     );
   }
   return (
-    <Dialog title="New API key" narrow onClose={onClose} footer={<>
-      <Button onClick={onClose}>Cancel</Button>
-      <Button variant="primary" type="submit" form="key-form" busy={busy}>Create key</Button>
-    </>}>
+    <Dialog
+      title="New API key"
+      narrow
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button variant="primary" type="submit" form="key-form" busy={busy}>
+            Create key
+          </Button>
+        </>
+      }
+    >
       <form id="key-form" class="stack" onSubmit={(e) => void submit(e)} noValidate>
-        {errors._ && <div class="form-error" role="alert">{errors._}</div>}
-        {!isCompany && <SelectField label="Company" name="company" value={company} onValue={setCompany} options={companies} placeholder="Choose a company" error={errors.company} required />}
+        {errors._ && (
+          <div class="form-error" role="alert">
+            {errors._}
+          </div>
+        )}
+        {!isCompany && (
+          <SelectField
+            label="Company"
+            name="company"
+            value={company}
+            onValue={setCompany}
+            options={companies}
+            placeholder="Choose a company"
+            error={errors.company}
+            required
+          />
+        )}
         <TextField label="Name" value={name} onValue={setName} error={errors.name} hint="Which system uses it, e.g. Warehouse ERP" />
       </form>
     </Dialog>

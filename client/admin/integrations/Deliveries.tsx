@@ -49,47 +49,132 @@ export function Deliveries({ isCompany, canManage }: IntegrationProps) {
 
   const columns: Column<Delivery>[] = [
     { key: 'created_at', label: 'Raised', render: (d) => <span class="nowrap">{shortDateTime(d.created_at)}</span> },
-    { key: 'event', label: 'Event', render: (d) => <button type="button" class="link-button mono" onClick={() => setOpen(d)} aria-label={`Details of ${d.event} #${d.id}`}>{d.event}</button> },
+    {
+      key: 'event',
+      label: 'Event',
+      render: (d) => (
+        <button type="button" class="link-button mono" onClick={() => setOpen(d)} aria-label={`Details of ${d.event} #${d.id}`}>
+          {d.event}
+        </button>
+      ),
+    },
     ...(isCompany ? [] : [{ key: 'company', label: 'Company', render: (d: Delivery) => companies.name(d.company) }]),
     { key: 'package', label: 'Package', render: (d) => (d.package != null ? <a href={`#/packages/${d.package}`}>#{d.package}</a> : '—') },
     { key: 'status', label: 'Status', render: (d) => <Badge tone={TONE[d.status]}>{LABEL[d.status]}</Badge> },
     { key: 'attempts', label: 'Attempts', numeric: true },
-    { key: 'last', label: 'Last answer', render: (d) => <span class={d.last_status_class === '2xx' ? undefined : 'muted'}>{lastResult(d)}</span> },
-    { key: 'next_attempt_at', label: 'Next try', render: (d) => (d.status === 'pending' ? <span class="nowrap">{shortDateTime(d.next_attempt_at)}</span> : '—') },
+    {
+      key: 'last',
+      label: 'Last answer',
+      render: (d) => <span class={d.last_status_class === '2xx' ? undefined : 'muted'}>{lastResult(d)}</span>,
+    },
+    {
+      key: 'next_attempt_at',
+      label: 'Next try',
+      render: (d) => (d.status === 'pending' ? <span class="nowrap">{shortDateTime(d.next_attempt_at)}</span> : '—'),
+    },
   ];
 
   return (
     <>
       <div class="filters-bar">
-        <SelectField label="Status" name="filter-status" value={f.status ?? ''} onValue={(v) => list.setFilter('status', v)} placeholder="All" options={WEBHOOK_DELIVERY_STATUSES.map((s) => ({ value: s, label: LABEL[s] }))} />
-        {!isCompany && <SelectField label="Company" name="filter-company" value={f.company ?? ''} onValue={(v) => list.setFilter('company', v)} options={companies.options} placeholder="All companies" />}
+        <SelectField
+          label="Status"
+          name="filter-status"
+          value={f.status ?? ''}
+          onValue={(v) => list.setFilter('status', v)}
+          placeholder="All"
+          options={WEBHOOK_DELIVERY_STATUSES.map((s) => ({ value: s, label: LABEL[s] }))}
+        />
+        {!isCompany && (
+          <SelectField
+            label="Company"
+            name="filter-company"
+            value={f.company ?? ''}
+            onValue={(v) => list.setFilter('company', v)}
+            options={companies.options}
+            placeholder="All companies"
+          />
+        )}
         <span class="spacer" />
         <Button onClick={list.reload}>Refresh</Button>
       </div>
-      {list.error ? <ErrorState error={list.error} onRetry={list.reload} />
-        : !data ? <Loading />
-          : data.results.length === 0 ? <div class="card"><Empty title="No events sent yet">Events appear here when a package of a company with an active endpoint changes.</Empty></div>
-            : (
+      {list.error ? (
+        <ErrorState error={list.error} onRetry={list.reload} />
+      ) : !data ? (
+        <Loading />
+      ) : data.results.length === 0 ? (
+        <div class="card">
+          <Empty title="No events sent yet">Events appear here when a package of a company with an active endpoint changes.</Empty>
+        </div>
+      ) : (
+        <>
+          <DataTable<Delivery>
+            columns={columns}
+            rows={data.results}
+            rowKey={(d) => d.id}
+            caption="Webhook deliveries"
+            onRowClick={setOpen}
+            actions={
+              canManage
+                ? (d) => (
+                    <Button size="small" busy={busy === d.id} onClick={() => void replay(d)}>
+                      Replay
+                    </Button>
+                  )
+                : undefined
+            }
+          />
+          <Pager
+            page={list.params.page}
+            pageSize={list.params.pageSize}
+            count={data.count}
+            onPage={(p) => list.setParams({ page: p })}
+            onPageSize={(n) => list.setParams({ pageSize: n })}
+          />
+        </>
+      )}
+      {open && (
+        <Dialog
+          title={`${open.event} · ${LABEL[open.status]}`}
+          onClose={() => setOpen(null)}
+          footer={
+            <>
+              {canManage && (
+                <Button busy={busy === open.id} onClick={() => void replay(open)}>
+                  Replay
+                </Button>
+              )}
+              <Button variant="primary" onClick={() => setOpen(null)}>
+                Close
+              </Button>
+            </>
+          }
+        >
+          <dl class="dl" style={{ marginBottom: '0.75rem' }}>
+            <dt>Event id</dt>
+            <dd class="mono">{open.event_id}</dd>
+            <dt>Attempts</dt>
+            <dd>{open.attempts}</dd>
+            <dt>Last attempt</dt>
+            <dd>{dateTime(open.last_attempt_at)}</dd>
+            <dt>Last answer</dt>
+            <dd>{lastResult(open)}</dd>
+            {open.delivered_at && (
               <>
-                <DataTable<Delivery> columns={columns} rows={data.results} rowKey={(d) => d.id} caption="Webhook deliveries" onRowClick={setOpen}
-                  actions={canManage ? (d) => <Button size="small" busy={busy === d.id} onClick={() => void replay(d)}>Replay</Button> : undefined} />
-                <Pager page={list.params.page} pageSize={list.params.pageSize} count={data.count} onPage={(p) => list.setParams({ page: p })} onPageSize={(n) => list.setParams({ pageSize: n })} />
+                <dt>Delivered</dt>
+                <dd>{dateTime(open.delivered_at)}</dd>
               </>
             )}
-      {open && (
-        <Dialog title={`${open.event} · ${LABEL[open.status]}`} onClose={() => setOpen(null)} footer={<>
-          {canManage && <Button busy={busy === open.id} onClick={() => void replay(open)}>Replay</Button>}
-          <Button variant="primary" onClick={() => setOpen(null)}>Close</Button>
-        </>}>
-          <dl class="dl" style={{ marginBottom: '0.75rem' }}>
-            <dt>Event id</dt><dd class="mono">{open.event_id}</dd>
-            <dt>Attempts</dt><dd>{open.attempts}</dd>
-            <dt>Last attempt</dt><dd>{dateTime(open.last_attempt_at)}</dd>
-            <dt>Last answer</dt><dd>{lastResult(open)}</dd>
-            {open.delivered_at && <><dt>Delivered</dt><dd>{dateTime(open.delivered_at)}</dd></>}
-            {open.status === 'pending' && <><dt>Next try</dt><dd>{dateTime(open.next_attempt_at)}</dd></>}
+            {open.status === 'pending' && (
+              <>
+                <dt>Next try</dt>
+                <dd>{dateTime(open.next_attempt_at)}</dd>
+              </>
+            )}
           </dl>
-          <pre class="payload" aria-label="Payload">{JSON.stringify(open.payload, null, 2)}</pre>
+          <pre class="payload" aria-label="Payload">
+            {JSON.stringify(open.payload, null, 2)}
+          </pre>
         </Dialog>
       )}
     </>

@@ -26,15 +26,25 @@ const TABS: readonly { id: string; label: string; Panel: ComponentType<Integrati
 export default function Integrations({ session, tab }: { session: Session; tab: string }) {
   const current = TABS.find((t) => t.id === tab) ?? TABS[0]!;
   const props: IntegrationProps = {
-    isCompany: session.user.role === 'company', canManage: can(session.user.role, 'webhook.manage'), companyId: session.user.company,
+    isCompany: session.user.role === 'company',
+    canManage: can(session.user.role, 'webhook.manage'),
+    companyId: session.user.company,
   };
   return (
     <section aria-labelledby="integrations-title">
-      <div class="page-head"><h1 id="integrations-title">Integrations</h1></div>
-      <div class="tabs" role="tablist" aria-label="Integrations">
-        {TABS.map((t) => <a key={t.id} role="tab" href={`#/integrations/${t.id}`} aria-selected={t.id === current.id ? 'true' : 'false'}>{t.label}</a>)}
+      <div class="page-head">
+        <h1 id="integrations-title">Integrations</h1>
       </div>
-      <div role="tabpanel" aria-label={current.label}><current.Panel key={current.id} {...props} /></div>
+      <div class="tabs" role="tablist" aria-label="Integrations">
+        {TABS.map((t) => (
+          <a key={t.id} role="tab" href={`#/integrations/${t.id}`} aria-selected={t.id === current.id ? 'true' : 'false'}>
+            {t.label}
+          </a>
+        ))}
+      </div>
+      <div role="tabpanel" aria-label={current.label}>
+        <current.Panel key={current.id} {...props} />
+      </div>
     </section>
   );
 }

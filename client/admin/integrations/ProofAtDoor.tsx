@@ -25,7 +25,10 @@ export function ProofAtDoor({ isCompany }: IntegrationProps) {
   useEffect(() => {
     if (!ready) return;
     setForm(null);
-    api.get<{ requirements: ProofRequirements }>(`company-proof-rules/${query}`).then((r) => setForm({ ...NO_REQUIREMENTS, ...r.requirements })).catch(setError);
+    api
+      .get<{ requirements: ProofRequirements }>(`company-proof-rules/${query}`)
+      .then((r) => setForm({ ...NO_REQUIREMENTS, ...r.requirements }))
+      .catch(setError);
   }, [company]);
 
   const save = async () => {
@@ -46,18 +49,53 @@ export function ProofAtDoor({ isCompany }: IntegrationProps) {
     <div class="card" data-testid="proof-at-door">
       <h2>Proof at the door</h2>
       {!isCompany && (
-        <SelectField label="Company" name="proof-company" value={company} onValue={setCompany} placeholder="Choose a company" options={companies.options} />
+        <SelectField
+          label="Company"
+          name="proof-company"
+          value={company}
+          onValue={setCompany}
+          placeholder="Choose a company"
+          options={companies.options}
+        />
       )}
-      {error ? <ErrorState error={error} /> : !ready ? null : !form ? <Loading /> : (
-        <form onSubmit={(e) => { e.preventDefault(); void save(); }}>
+      {error ? (
+        <ErrorState error={error} />
+      ) : !ready ? null : !form ? (
+        <Loading />
+      ) : (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save();
+          }}
+        >
           <CheckField label="Signature" checked={form.signature} onValue={(v) => set({ signature: v })} />
           <CheckField label="Recipient's name" checked={form.recipient_name} onValue={(v) => set({ recipient_name: v })} />
           <CheckField label="Scan the parcel's barcode at the door" checked={form.scan} onValue={(v) => set({ scan: v })} />
-          <CheckField label="One-time code (sent to the recipient with &quot;on its way&quot;)" checked={form.code} onValue={(v) => set({ code: v })} />
-          <TextField label="Photos" type="number" min={0} max={MAX_DOOR_PHOTOS} value={String(form.photos)} onValue={(v) => set({ photos: Math.max(0, Math.min(MAX_DOOR_PHOTOS, Number(v) || 0)) })} />
-          <TextField label="Minimum age (ID check; empty for none)" type="number" min={1} max={99} value={form.min_age == null ? '' : String(form.min_age)}
-            onValue={(v) => set({ min_age: v.trim() === '' ? null : Number(v) })} />
-          <Button variant="primary" type="submit" busy={busy}>Save proof rules</Button>
+          <CheckField
+            label='One-time code (sent to the recipient with "on its way")'
+            checked={form.code}
+            onValue={(v) => set({ code: v })}
+          />
+          <TextField
+            label="Photos"
+            type="number"
+            min={0}
+            max={MAX_DOOR_PHOTOS}
+            value={String(form.photos)}
+            onValue={(v) => set({ photos: Math.max(0, Math.min(MAX_DOOR_PHOTOS, Number(v) || 0)) })}
+          />
+          <TextField
+            label="Minimum age (ID check; empty for none)"
+            type="number"
+            min={1}
+            max={99}
+            value={form.min_age == null ? '' : String(form.min_age)}
+            onValue={(v) => set({ min_age: v.trim() === '' ? null : Number(v) })}
+          />
+          <Button variant="primary" type="submit" busy={busy}>
+            Save proof rules
+          </Button>
         </form>
       )}
     </div>

@@ -18,13 +18,31 @@ export function ShownOnce({ label, value }: { label: string; value: string }) {
   let input: HTMLInputElement | null = null;
   return (
     <div class="shown-once" data-testid="shown-once">
-      <p class="warn-note" role="note"><strong>Copy it now.</strong> It is shown only this once; the server keeps only a fingerprint of it.</p>
-      <label class="label" for="shown-once-value">{label}</label>
+      <p class="warn-note" role="note">
+        <strong>Copy it now.</strong> It is shown only this once; the server keeps only a fingerprint of it.
+      </p>
+      <label class="label" for="shown-once-value">
+        {label}
+      </label>
       <div class="row" style={{ flexWrap: 'nowrap' }}>
-        <input id="shown-once-value" ref={(el) => { input = el; }} class="input mono" readOnly value={value} onFocus={(e) => (e.currentTarget as HTMLInputElement).select()} data-testid="secret-value" />
-        <Button variant="primary" onClick={() => void copy(value, input).then((ok) => setState(ok ? 'copied' : 'select'))}>Copy</Button>
+        <input
+          id="shown-once-value"
+          ref={(el) => {
+            input = el;
+          }}
+          class="input mono"
+          readOnly
+          value={value}
+          onFocus={(e) => (e.currentTarget as HTMLInputElement).select()}
+          data-testid="secret-value"
+        />
+        <Button variant="primary" onClick={() => void copy(value, input).then((ok) => setState(ok ? 'copied' : 'select'))}>
+          Copy
+        </Button>
       </div>
-      <span class="muted" aria-live="polite">{state === 'copied' ? 'Copied to the clipboard.' : state === 'select' ? 'Selected: press Ctrl+C (⌘C) to copy.' : ''}</span>
+      <span class="muted" aria-live="polite">
+        {state === 'copied' ? 'Copied to the clipboard.' : state === 'select' ? 'Selected: press Ctrl+C (⌘C) to copy.' : ''}
+      </span>
     </div>
   );
 }

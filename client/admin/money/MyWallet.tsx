@@ -16,9 +16,17 @@ export default function MyWallet({ session }: { session: Session }) {
   const [error, setError] = useState<unknown>(null);
   const [tick, setTick] = useState(0);
   useEffect(() => {
-    api.get<WalletDetailsT>('wallet/login-company-wallet-details/').then((d) => { setData(d); setError(null); }, setError);
+    api.get<WalletDetailsT>('wallet/login-company-wallet-details/').then((d) => {
+      setData(d);
+      setError(null);
+    }, setError);
   }, [tick]);
-  if (session.user.company == null) return <div class="card"><Empty title="This login is not linked to a company" /></div>;
+  if (session.user.company == null)
+    return (
+      <div class="card">
+        <Empty title="This login is not linked to a company" />
+      </div>
+    );
   if (error) return <ErrorState error={error} onRetry={() => setTick((n) => n + 1)} />;
   if (!data) return <Loading />;
   const w = data.wallet;
@@ -31,16 +39,40 @@ export default function MyWallet({ session }: { session: Session }) {
         <span class="spacer" />
         <LinkButton href="#/money/invoices">Invoices</LinkButton>
       </div>
-      <BalanceCards wallet={w} extra={data.outstanding_invoices > 0 ? [{ label: `${data.outstanding_invoices} unpaid invoice(s)`, cents: data.outstanding_cents, tone: 'warn' }] : []} />
+      <BalanceCards
+        wallet={w}
+        extra={
+          data.outstanding_invoices > 0
+            ? [{ label: `${data.outstanding_invoices} unpaid invoice(s)`, cents: data.outstanding_cents, tone: 'warn' }]
+            : []
+        }
+      />
       {w.billing_type === 'prepaid' && w.balance_cents <= 0 && (
-        <p class="note">Your balance is empty: new parcels cannot be charged until the wallet is recharged. Contact the courier to top up.</p>
+        <p class="note">
+          Your balance is empty: new parcels cannot be charged until the wallet is recharged. Contact the courier to top up.
+        </p>
       )}
       <dl class="totals card" aria-label="Totals since the wallet opened">
-        <div><dt>Money in</dt><dd class="money">{money(data.totals.credited_cents, w.currency)}</dd></div>
-        <div><dt>Money out</dt><dd class="money">{money(data.totals.debited_cents, w.currency)}</dd></div>
-        <div><dt>Delivery charges</dt><dd class="money">{money(data.totals.charges_cents, w.currency)}</dd></div>
-        <div><dt>Refunds</dt><dd class="money">{money(data.totals.refunds_cents, w.currency)}</dd></div>
-        <div><dt>Transactions</dt><dd>{data.totals.transactions}</dd></div>
+        <div>
+          <dt>Money in</dt>
+          <dd class="money">{money(data.totals.credited_cents, w.currency)}</dd>
+        </div>
+        <div>
+          <dt>Money out</dt>
+          <dd class="money">{money(data.totals.debited_cents, w.currency)}</dd>
+        </div>
+        <div>
+          <dt>Delivery charges</dt>
+          <dd class="money">{money(data.totals.charges_cents, w.currency)}</dd>
+        </div>
+        <div>
+          <dt>Refunds</dt>
+          <dd class="money">{money(data.totals.refunds_cents, w.currency)}</dd>
+        </div>
+        <div>
+          <dt>Transactions</dt>
+          <dd>{data.totals.transactions}</dd>
+        </div>
       </dl>
       <h2>Transactions</h2>
       <TxnTable path="wallet/login-company-transaction/" />

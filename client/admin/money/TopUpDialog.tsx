@@ -11,9 +11,19 @@ import { money, parseMoney } from './format';
 import { MoneyField } from './MoneyField';
 import type { InvoiceT, TxnT, WalletT } from './types';
 
-interface CompanyInfo { id: number; label: string; billing: 'prepaid' | 'postpaid'; currency: string }
+interface CompanyInfo {
+  id: number;
+  label: string;
+  billing: 'prepaid' | 'postpaid';
+  currency: string;
+}
 
-export interface TopUpResult { message: string; wallet: WalletT; transaction: TxnT; receipt: InvoiceT }
+export interface TopUpResult {
+  message: string;
+  wallet: WalletT;
+  transaction: TxnT;
+  receipt: InvoiceT;
+}
 
 /**
  * Money received from a company: a recharge of a prepaid wallet or a payment on a postpaid account
@@ -32,16 +42,28 @@ export function TopUpDialog({ companyId, onClose, onDone }: { companyId?: number
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    loadRefs('company').then((rows) => setCompanies(rows.map((r) => ({
-      id: r.id, label: `${String(r.name)} (${String(r.code)})`, billing: r.billing_type === 'postpaid' ? 'postpaid' : 'prepaid', currency: String(r.currency ?? 'AUD'),
-    }))), () => setErrors({ _: 'Companies could not be loaded' }));
+    loadRefs('company').then(
+      (rows) =>
+        setCompanies(
+          rows.map((r) => ({
+            id: r.id,
+            label: `${String(r.name)} (${String(r.code)})`,
+            billing: r.billing_type === 'postpaid' ? 'postpaid' : 'prepaid',
+            currency: String(r.currency ?? 'AUD'),
+          })),
+        ),
+      () => setErrors({ _: 'Companies could not be loaded' }),
+    );
   }, []);
   const co = companies.find((c) => String(c.id) === company);
   useEffect(() => {
     setInvoice('');
     setOpenInvoices([]);
     if (!co || co.billing !== 'postpaid') return;
-    api.get<Page<InvoiceT>>('invoice/', { company: co.id, status: 'issued', kind: 'statement', page_size: 100 }).then((p) => setOpenInvoices(p.results), () => undefined);
+    api.get<Page<InvoiceT>>('invoice/', { company: co.id, status: 'issued', kind: 'statement', page_size: 100 }).then(
+      (p) => setOpenInvoices(p.results),
+      () => undefined,
+    );
   }, [co?.id, co?.billing]);
 
   const currency = co?.currency ?? 'AUD';
@@ -50,13 +72,19 @@ export function TopUpDialog({ companyId, onClose, onDone }: { companyId?: number
 
   const submit = async (e: Event) => {
     e.preventDefault();
-    if (!co) { setErrors({ company: 'Choose the company' }); return; }
+    if (!co) {
+      setErrors({ company: 'Choose the company' });
+      return;
+    }
     const cents = picked ? picked.total_cents : parseMoney(amount, currency);
     const body = { company: co.id, amount_cents: cents, reference, note, ...(picked ? { invoice: picked.id } : {}) };
     const parsed = (co.billing === 'postpaid' ? CompanyPaymentBody : CompanyRechargeBody).safeParse(body);
     const errs = parsed.success ? {} : zodErrors(parsed.error);
     if (cents == null || cents <= 0) errs.amount_cents = 'Enter an amount above zero, such as 100.00';
-    if (Object.keys(errs).length) { setErrors(errs); return; }
+    if (Object.keys(errs).length) {
+      setErrors(errs);
+      return;
+    }
     setErrors({});
     setBusy(true);
     try {
@@ -70,21 +98,77 @@ export function TopUpDialog({ companyId, onClose, onDone }: { companyId?: number
 
   const title = !co ? 'Top up a wallet' : co.billing === 'prepaid' ? `Recharge ${co.label}` : `Payment from ${co.label}`;
   return (
-    <Dialog title={title} narrow onClose={onClose} footer={<>
-      <Button onClick={onClose}>Cancel</Button>
-      <Button variant="primary" type="submit" form="topup-form" busy={busy}>{co?.billing === 'postpaid' ? 'Record payment' : 'Recharge'}</Button>
-    </>}>
+    <Dialog
+      title={title}
+      narrow
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button variant="primary" type="submit" form="topup-form" busy={busy}>
+            {co?.billing === 'postpaid' ? 'Record payment' : 'Recharge'}
+          </Button>
+        </>
+      }
+    >
       <form id="topup-form" class="stack" onSubmit={(e) => void submit(e)} noValidate>
-        {errors._ && <div class="form-error" role="alert">{errors._}</div>}
-        {companyId == null && <SelectField label="Company" name="company" value={company} onValue={setCompany} options={options} placeholder="Choose a company" error={errors.company} required />}
-        {co && <p class="note" style={{ margin: 0 }}>{co.billing === 'prepaid' ? 'Prepaid: the amount is added to the balance that parcels are charged from.' : 'Postpaid: a payment received on account. Choose a statement to settle it in full.'}</p>}
-        {co?.billing === 'postpaid' && openInvoices.length > 0 && (
-          <SelectField label="Settles statement" name="invoice" value={invoice} onValue={setInvoice} placeholder="None (payment on account)" error={errors.invoice}
-            options={openInvoices.map((i) => ({ value: String(i.id), label: `${i.number} · ${money(i.total_cents, i.currency)}` }))} />
+        {errors._ && (
+          <div class="form-error" role="alert">
+            {errors._}
+          </div>
         )}
-        {picked ? <p><strong>Amount:</strong> {money(picked.total_cents, picked.currency)} (the statement's total)</p>
-          : <MoneyField label="Amount" name="amount" currency={currency} value={amount} onValue={setAmount} error={errors.amount_cents} required />}
-        <TextField label="Reference" value={reference} onValue={setReference} error={errors.reference} hint="Bank transfer or receipt number" />
+        {companyId == null && (
+          <SelectField
+            label="Company"
+            name="company"
+            value={company}
+            onValue={setCompany}
+            options={options}
+            placeholder="Choose a company"
+            error={errors.company}
+            required
+          />
+        )}
+        {co && (
+          <p class="note" style={{ margin: 0 }}>
+            {co.billing === 'prepaid'
+              ? 'Prepaid: the amount is added to the balance that parcels are charged from.'
+              : 'Postpaid: a payment received on account. Choose a statement to settle it in full.'}
+          </p>
+        )}
+        {co?.billing === 'postpaid' && openInvoices.length > 0 && (
+          <SelectField
+            label="Settles statement"
+            name="invoice"
+            value={invoice}
+            onValue={setInvoice}
+            placeholder="None (payment on account)"
+            error={errors.invoice}
+            options={openInvoices.map((i) => ({ value: String(i.id), label: `${i.number} · ${money(i.total_cents, i.currency)}` }))}
+          />
+        )}
+        {picked ? (
+          <p>
+            <strong>Amount:</strong> {money(picked.total_cents, picked.currency)} (the statement's total)
+          </p>
+        ) : (
+          <MoneyField
+            label="Amount"
+            name="amount"
+            currency={currency}
+            value={amount}
+            onValue={setAmount}
+            error={errors.amount_cents}
+            required
+          />
+        )}
+        <TextField
+          label="Reference"
+          value={reference}
+          onValue={setReference}
+          error={errors.reference}
+          hint="Bank transfer or receipt number"
+        />
         <TextField label="Note" value={note} onValue={setNote} error={errors.note} />
       </form>
     </Dialog>

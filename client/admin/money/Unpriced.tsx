@@ -24,17 +24,26 @@ export default function Unpriced({ session }: { session: Session }) {
   const [busy, run] = useBusy();
   const { data } = list;
   const columns: Column<Row>[] = [
-    { key: 'hawb', label: 'Tracking no', render: (r) => <a class="mono" href={`#/packages/${r.package}`}>{r.hawb}</a> },
+    {
+      key: 'hawb',
+      label: 'Tracking no',
+      render: (r) => (
+        <a class="mono" href={`#/packages/${r.package}`}>
+          {r.hawb}
+        </a>
+      ),
+    },
     ...(staff ? [{ key: 'company', label: 'Company', render: (r: Row) => r.company_name ?? `#${r.company}` }] : []),
     { key: 'weight', label: 'Weight', numeric: true, render: (r) => (r.weight == null ? '—' : `${r.weight} kg`) },
     { key: 'reason', label: 'Why', render: (r) => <Badge tone="warn">{REASON[r.reason] ?? r.reason}</Badge> },
     { key: 'since', label: 'Created', render: (r) => <span class="nowrap">{shortDateTime(r.since)}</span> },
   ];
-  const priceNow = () => run(async () => {
-    const r = await api.post<{ message: string }>('package/unpriced/price/', {});
-    toast(r.message, 'ok');
-    list.reload();
-  });
+  const priceNow = () =>
+    run(async () => {
+      const r = await api.post<{ message: string }>('package/unpriced/price/', {});
+      toast(r.message, 'ok');
+      list.reload();
+    });
   return (
     <section aria-labelledby="unpriced-title">
       <div class="page-head">
@@ -42,18 +51,35 @@ export default function Unpriced({ session }: { session: Session }) {
         {data && <Badge tone={data.count ? 'warn' : 'ok'}>{data.count}</Badge>}
         <span class="spacer" />
         {staff && <Button onClick={() => navigate('/money/rate-cards')}>Rate cards</Button>}
-        {staff && <Button variant="primary" busy={busy} onClick={() => void priceNow()}>Price now</Button>}
+        {staff && (
+          <Button variant="primary" busy={busy} onClick={() => void priceNow()}>
+            Price now
+          </Button>
+        )}
       </div>
-      <p class="muted">Accepted without a charge because no rate line fitted. Adding a rate line prices them at once; each is charged exactly once.</p>
-      {list.error ? <ErrorState error={list.error} onRetry={list.reload} />
-        : !data ? <Loading />
-          : data.results.length === 0 ? <div class="card"><Empty title="Every parcel is priced" /></div>
-            : (
-              <>
-                <DataTable<Row> columns={columns} rows={data.results} rowKey={(r) => r.package} caption="Unpriced parcels" />
-                <Pager page={list.params.page} pageSize={list.params.pageSize} count={data.count} onPage={(p) => list.setParams({ page: p })} onPageSize={(n) => list.setParams({ pageSize: n })} />
-              </>
-            )}
+      <p class="muted">
+        Accepted without a charge because no rate line fitted. Adding a rate line prices them at once; each is charged exactly once.
+      </p>
+      {list.error ? (
+        <ErrorState error={list.error} onRetry={list.reload} />
+      ) : !data ? (
+        <Loading />
+      ) : data.results.length === 0 ? (
+        <div class="card">
+          <Empty title="Every parcel is priced" />
+        </div>
+      ) : (
+        <>
+          <DataTable<Row> columns={columns} rows={data.results} rowKey={(r) => r.package} caption="Unpriced parcels" />
+          <Pager
+            page={list.params.page}
+            pageSize={list.params.pageSize}
+            count={data.count}
+            onPage={(p) => list.setParams({ page: p })}
+            onPageSize={(n) => list.setParams({ pageSize: n })}
+          />
+        </>
+      )}
     </section>
   );
 }

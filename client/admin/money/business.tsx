@@ -23,7 +23,11 @@ const load = {
 };
 
 function NotAllowed() {
-  return <div class="card"><Empty title="Not available for your role">Ask an administrator if you need this screen.</Empty></div>;
+  return (
+    <div class="card">
+      <Empty title="Not available for your role">Ask an administrator if you need this screen.</Empty>
+    </div>
+  );
 }
 
 /**
@@ -40,7 +44,8 @@ export function businessRoute(path: string, query: URLSearchParams, session: Ses
 
   if (path === '/money/rate-cards') return gate('rate.view', () => <Lazy load={load.rateCards} props={props} />);
   if (path === '/money/calculator') return gate('rate.view', () => <Lazy load={load.calculator} props={props} />);
-  if (path === '/money/wallet' || (isCompany && path === '/money/wallets')) return gate('wallet.view', () => <Lazy load={load.myWallet} props={props} />);
+  if (path === '/money/wallet' || (isCompany && path === '/money/wallets'))
+    return gate('wallet.view', () => <Lazy load={load.myWallet} props={props} />);
   if (path === '/money/wallets') return gate('wallet.view', () => <Lazy load={load.wallets} props={props} />);
   const wallet = match('/money/wallets/:id', path);
   if (wallet && /^\d+$/.test(wallet.id ?? '')) {
@@ -57,5 +62,11 @@ export function businessRoute(path: string, query: URLSearchParams, session: Ses
   if (rep) return gate('report.view', () => <Lazy load={load.reports} props={{ ...props, tab: rep.tab ?? '' }} />);
   const integ = path === '/integrations' ? { tab: '' } : match('/integrations/:tab', path);
   if (integ) return gate('webhook.view', () => <Lazy load={load.integrations} props={{ ...props, tab: integ.tab ?? '' }} />);
-  return <div class="card"><Empty title="Page not found"><a href="#/">Go to the dashboard</a></Empty></div>;
+  return (
+    <div class="card">
+      <Empty title="Page not found">
+        <a href="#/">Go to the dashboard</a>
+      </Empty>
+    </div>
+  );
 }

@@ -18,9 +18,16 @@ export function useRefData(refName: keyof typeof REFS, enabled = true): RefData 
   useEffect(() => {
     if (!ref || !enabled) return;
     let live = true;
-    loadRefs(ref.endpoint).then((rows) => { if (live) setOptions(rows.map((r) => ({ value: String(r.id), label: ref.label(r) }))); }, () => undefined);
-    return () => { live = false; };
+    loadRefs(ref.endpoint).then(
+      (rows) => {
+        if (live) setOptions(rows.map((r) => ({ value: String(r.id), label: ref.label(r) })));
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
   }, [ref?.endpoint, enabled]);
   const byId = new Map(options.map((o) => [o.value, o.label]));
-  return { options, name: (id, none = '—') => (id == null ? none : byId.get(String(id)) ?? `#${id}`) };
+  return { options, name: (id, none = '—') => (id == null ? none : (byId.get(String(id)) ?? `#${id}`)) };
 }

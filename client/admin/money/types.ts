@@ -10,7 +10,17 @@ export type InvoiceDetailsT = z.infer<typeof InvoiceDetails>;
 export type AdjustmentT = z.infer<typeof Adjustment>;
 
 export const TXN_LABELS: Record<TxnT['kind'], string> = {
-  recharge: 'Recharge', payment: 'Payment', charge: 'Charge', refund: 'Refund', adjustment: 'Adjustment', reprice: 'Re-price',
-  cod_collected: 'Cash on delivery collected', cod_payout: 'Cash on delivery paid out',
+  recharge: 'Recharge',
+  payment: 'Payment',
+  charge: 'Charge',
+  refund: 'Refund',
+  adjustment: 'Adjustment',
+  reprice: 'Re-price',
+  cod_collected: 'Cash on delivery collected',
+  cod_payout: 'Cash on delivery paid out',
 };
-export const INVOICE_KIND_LABELS: Record<InvoiceT['kind'], string> = { statement: 'Statement', receipt: 'Receipt', adjustment: 'Adjustment note' };
+export const INVOICE_KIND_LABELS: Record<InvoiceT['kind'], string> = {
+  statement: 'Statement',
+  receipt: 'Receipt',
+  adjustment: 'Adjustment note',
+};

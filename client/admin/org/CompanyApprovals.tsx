@@ -22,7 +22,12 @@ const COLUMNS: Column<CompanyRow>[] = [
   { key: 'email', label: 'E-mail' },
   { key: 'phone', label: 'Phone' },
   { key: 'abn', label: 'ABN' },
-  { key: 'created_at', label: 'Registered', sort: 'created_at', render: (c) => new Date(c.created_at).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' }) },
+  {
+    key: 'created_at',
+    label: 'Registered',
+    sort: 'created_at',
+    render: (c) => new Date(c.created_at).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' }),
+  },
 ];
 
 /** Self-registered companies waiting for approval: approve (active) or refuse (suspended). */
@@ -52,28 +57,59 @@ export default function CompanyApprovals() {
         <a href="#/r/company">All companies</a>
       </div>
       <p class="muted">Companies that registered themselves cannot sign in until they are approved.</p>
-      {list.error ? <ErrorState error={list.error} onRetry={list.reload} />
-        : !data ? <Loading />
-          : data.results.length === 0 ? <div class="card"><Empty title="No registration waiting" /></div> : (
-            <div aria-busy={list.loading ? 'true' : undefined}>
-              <DataTable<CompanyRow> columns={COLUMNS} rows={data.results} rowKey={(c) => c.id} caption="Pending companies"
-                ordering={params.ordering} onOrdering={(o) => list.setParams({ ordering: o })}
-                actions={(c) => (
-                  <div class="row">
-                    <Button size="small" variant="primary" onClick={() => setDecision({ company: c, status: 'active' })}>Approve</Button>
-                    <Button size="small" onClick={() => setDecision({ company: c, status: 'suspended' })}>Refuse</Button>
-                  </div>
-                )} />
-              <Pager page={params.page} pageSize={params.pageSize} count={data.count} onPage={(p) => list.setParams({ page: p })} onPageSize={(n) => list.setParams({ pageSize: n })} />
-            </div>
-          )}
+      {list.error ? (
+        <ErrorState error={list.error} onRetry={list.reload} />
+      ) : !data ? (
+        <Loading />
+      ) : data.results.length === 0 ? (
+        <div class="card">
+          <Empty title="No registration waiting" />
+        </div>
+      ) : (
+        <div aria-busy={list.loading ? 'true' : undefined}>
+          <DataTable<CompanyRow>
+            columns={COLUMNS}
+            rows={data.results}
+            rowKey={(c) => c.id}
+            caption="Pending companies"
+            ordering={params.ordering}
+            onOrdering={(o) => list.setParams({ ordering: o })}
+            actions={(c) => (
+              <div class="row">
+                <Button size="small" variant="primary" onClick={() => setDecision({ company: c, status: 'active' })}>
+                  Approve
+                </Button>
+                <Button size="small" onClick={() => setDecision({ company: c, status: 'suspended' })}>
+                  Refuse
+                </Button>
+              </div>
+            )}
+          />
+          <Pager
+            page={params.page}
+            pageSize={params.pageSize}
+            count={data.count}
+            onPage={(p) => list.setParams({ page: p })}
+            onPageSize={(n) => list.setParams({ pageSize: n })}
+          />
+        </div>
+      )}
       {decision && (
-        <ConfirmDialog title={decision.status === 'active' ? `Approve ${decision.company.name}?` : `Refuse ${decision.company.name}?`}
-          confirmLabel={decision.status === 'active' ? 'Approve' : 'Refuse'} danger={decision.status === 'suspended'} busy={busy}
-          message={decision.status === 'active'
-            ? <p>Its logins can sign in and send packages.</p>
-            : <p>The company is suspended: its logins cannot sign in. You can reactivate it later from Companies.</p>}
-          onConfirm={() => void decide()} onClose={() => setDecision(null)} />
+        <ConfirmDialog
+          title={decision.status === 'active' ? `Approve ${decision.company.name}?` : `Refuse ${decision.company.name}?`}
+          confirmLabel={decision.status === 'active' ? 'Approve' : 'Refuse'}
+          danger={decision.status === 'suspended'}
+          busy={busy}
+          message={
+            decision.status === 'active' ? (
+              <p>Its logins can sign in and send packages.</p>
+            ) : (
+              <p>The company is suspended: its logins cannot sign in. You can reactivate it later from Companies.</p>
+            )
+          }
+          onConfirm={() => void decide()}
+          onClose={() => setDecision(null)}
+        />
       )}
     </section>
   );

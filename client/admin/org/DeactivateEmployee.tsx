@@ -9,7 +9,8 @@ import type { RefDecl, Row } from '../resource/types';
 import './deactivate.css';
 
 interface OpenWork {
-  open_parcels: number; open_routes: number;
+  open_parcels: number;
+  open_routes: number;
   parcels: { id: number; hawb: string; status: string; must_return: boolean }[];
   routes: { id: number; name: string; status: string }[];
 }
@@ -18,7 +19,11 @@ const DRIVERS: RefDecl = { endpoint: 'employee/driver-list', label: (r) => Strin
 /** The dialog lists this many tracking numbers; the count says how many there are in all. */
 const SHOWN = 12;
 
-const hawbs = (list: { hawb: string }[]) => list.slice(0, SHOWN).map((p) => p.hawb).join(', ') + (list.length > SHOWN ? ` and ${list.length - SHOWN} more` : '');
+const hawbs = (list: { hawb: string }[]) =>
+  list
+    .slice(0, SHOWN)
+    .map((p) => p.hawb)
+    .join(', ') + (list.length > SHOWN ? ` and ${list.length - SHOWN} more` : '');
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /**
@@ -53,10 +58,15 @@ export function DeactivateEmployeeDialog({ row, onDone, onClose }: { row: Row; o
   // Nobody to hand over to (the last driver leaves, or the list did not load): the depot is the only choice.
   const loadedDrivers = options.length > 0 || driversFailed;
   const noTaker = loadedDrivers && others.length === 0;
-  useEffect(() => { if (noTaker) setChoice('depot'); }, [noTaker]);
+  useEffect(() => {
+    if (noTaker) setChoice('depot');
+  }, [noTaker]);
 
   const submit = async () => {
-    if (hasWork && choice === 'driver' && !driver) { setError('Choose the driver who takes over'); return; }
+    if (hasWork && choice === 'driver' && !driver) {
+      setError('Choose the driver who takes over');
+      return;
+    }
     setBusy(true);
     setError('');
     try {
@@ -64,11 +74,13 @@ export function DeactivateEmployeeDialog({ row, onDone, onClose }: { row: Row; o
       await api.post(`employee/${row.id}/status-change/`, { is_active: false, ...(handover ? { handover } : {}) });
       // The account is no longer a driver anyone can hand work to.
       forgetRefs(DRIVERS.endpoint);
-      const summary = !hasWork || !work ? `${name} is now inactive`
-        : choice === 'driver'
-          ? `${name} is now inactive; ${count(work.open_parcels - mustReturn.length, 'parcel', 'parcels')} and ${count(work.open_routes, 'route', 'routes')} went to ${taker}`
-            + (mustReturn.length ? `, ${count(mustReturn.length, 'parcel', 'parcels')} back to the depot` : '')
-          : `${name} is now inactive; ${count(work.open_parcels, 'parcel', 'parcels')} and ${count(work.open_routes, 'route', 'routes')} back to the depot`;
+      const summary =
+        !hasWork || !work
+          ? `${name} is now inactive`
+          : choice === 'driver'
+            ? `${name} is now inactive; ${count(work.open_parcels - mustReturn.length, 'parcel', 'parcels')} and ${count(work.open_routes, 'route', 'routes')} went to ${taker}` +
+              (mustReturn.length ? `, ${count(mustReturn.length, 'parcel', 'parcels')} back to the depot` : '')
+            : `${name} is now inactive; ${count(work.open_parcels, 'parcel', 'parcels')} and ${count(work.open_routes, 'route', 'routes')} back to the depot`;
       // Whatever the server could not move stays listed here rather than vanishing with the account.
       const after = hasWork ? await fetchWork().catch(() => null) : null;
       if (after && (after.open_parcels > 0 || after.open_routes > 0)) setLeft(after);
@@ -84,9 +96,21 @@ export function DeactivateEmployeeDialog({ row, onDone, onClose }: { row: Row; o
 
   if (left) {
     return (
-      <Dialog title={`${name} is inactive`} onClose={() => onDone()} narrow footer={<Button variant="primary" onClick={() => onDone()}>Close</Button>}>
+      <Dialog
+        title={`${name} is inactive`}
+        onClose={() => onDone()}
+        narrow
+        footer={
+          <Button variant="primary" onClick={() => onDone()}>
+            Close
+          </Button>
+        }
+      >
         <div data-testid="remaining-work" role="alert">
-          <p><strong>Still with this account:</strong> {count(left.open_parcels, 'parcel', 'parcels')} and {count(left.open_routes, 'route', 'routes')}.</p>
+          <p>
+            <strong>Still with this account:</strong> {count(left.open_parcels, 'parcel', 'parcels')} and{' '}
+            {count(left.open_routes, 'route', 'routes')}.
+          </p>
           {left.parcels.length > 0 && <p class="mono">{hawbs(left.parcels)}</p>}
           {left.routes.length > 0 && <p>Routes: {left.routes.map((r) => r.name).join(', ')}</p>}
           <p class="muted">Open them from the packages list (filter by this driver) and assign or return them one by one.</p>
@@ -96,38 +120,105 @@ export function DeactivateEmployeeDialog({ row, onDone, onClose }: { row: Row; o
   }
 
   return (
-    <Dialog title={`Deactivate ${name}?`} onClose={onClose} narrow footer={<>
-      <Button onClick={onClose}>Cancel</Button>
-      <Button variant="danger" busy={busy} disabled={!work} onClick={() => void submit()}>Deactivate</Button>
-    </>}>
+    <Dialog
+      title={`Deactivate ${name}?`}
+      onClose={onClose}
+      narrow
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button variant="danger" busy={busy} disabled={!work} onClick={() => void submit()}>
+            Deactivate
+          </Button>
+        </>
+      }
+    >
       <p>The account can no longer log in and its sessions end at once.</p>
-      {failed ? <ErrorState error={failed} onRetry={load} /> : !work ? <Loading label="Looking for open parcels and routes…" /> : hasWork ? (
+      {failed ? (
+        <ErrorState error={failed} onRetry={load} />
+      ) : !work ? (
+        <Loading label="Looking for open parcels and routes…" />
+      ) : hasWork ? (
         <div class="handover">
           <p>
-            <strong>{count(work.open_parcels, 'open parcel', 'open parcels')}</strong> and <strong>{count(work.open_routes, 'open route', 'open routes')}</strong> are
-            still with this driver:
+            <strong>{count(work.open_parcels, 'open parcel', 'open parcels')}</strong> and{' '}
+            <strong>{count(work.open_routes, 'open route', 'open routes')}</strong> are still with this driver:
           </p>
-          {work.parcels.length > 0 && <p class="mono handover-list" data-testid="open-parcels">{hawbs(work.parcels)}</p>}
-          {work.routes.length > 0 && <p class="handover-list" data-testid="open-routes">Routes: {work.routes.map((r) => r.name).join(', ')}</p>}
+          {work.parcels.length > 0 && (
+            <p class="mono handover-list" data-testid="open-parcels">
+              {hawbs(work.parcels)}
+            </p>
+          )}
+          {work.routes.length > 0 && (
+            <p class="handover-list" data-testid="open-routes">
+              Routes: {work.routes.map((r) => r.name).join(', ')}
+            </p>
+          )}
           <fieldset>
             <legend>What happens to them?</legend>
-            <label class="check"><input type="radio" name="handover" checked={choice === 'driver'} disabled={noTaker} onChange={() => { setChoice('driver'); setError(''); }} /> Hand them to another driver</label>
-            {noTaker && <p class="muted" style={{ margin: 0 }}>{driversFailed ? 'The list of drivers could not be loaded.' : 'There is no other active driver.'}</p>}
-            <label class="check"><input type="radio" name="handover" checked={choice === 'depot'} onChange={() => { setChoice('depot'); setError(''); }} /> Return them to the depot (unassigned)</label>
+            <label class="check">
+              <input
+                type="radio"
+                name="handover"
+                checked={choice === 'driver'}
+                disabled={noTaker}
+                onChange={() => {
+                  setChoice('driver');
+                  setError('');
+                }}
+              />{' '}
+              Hand them to another driver
+            </label>
+            {noTaker && (
+              <p class="muted" style={{ margin: 0 }}>
+                {driversFailed ? 'The list of drivers could not be loaded.' : 'There is no other active driver.'}
+              </p>
+            )}
+            <label class="check">
+              <input
+                type="radio"
+                name="handover"
+                checked={choice === 'depot'}
+                onChange={() => {
+                  setChoice('depot');
+                  setError('');
+                }}
+              />{' '}
+              Return them to the depot (unassigned)
+            </label>
           </fieldset>
           {choice === 'driver' && (
-            <SelectField name="handover-driver" label="Driver" value={driver} onValue={(v) => { setDriver(v); setError(''); }} options={others}
-              placeholder="Choose a driver" required error={error === 'Choose the driver who takes over' ? error : undefined} />
+            <SelectField
+              name="handover-driver"
+              label="Driver"
+              value={driver}
+              onValue={(v) => {
+                setDriver(v);
+                setError('');
+              }}
+              options={others}
+              placeholder="Choose a driver"
+              required
+              error={error === 'Choose the driver who takes over' ? error : undefined}
+            />
           )}
           {choice === 'driver' && mustReturn.length > 0 && (
             <p class="handover-note" data-testid="must-return">
-              {hawbs(mustReturn)} used {mustReturn.length === 1 ? 'its' : 'their'} delivery attempts: {mustReturn.length === 1 ? 'it goes' : 'they go'} back
-              to the depot, not to the driver.
+              {hawbs(mustReturn)} used {mustReturn.length === 1 ? 'its' : 'their'} delivery attempts:{' '}
+              {mustReturn.length === 1 ? 'it goes' : 'they go'} back to the depot, not to the driver.
             </p>
           )}
         </div>
-      ) : <p class="muted" data-testid="no-open-work">No open parcels or routes.</p>}
-      {error && error !== 'Choose the driver who takes over' && <p class="form-error" role="alert">{error}</p>}
+      ) : (
+        <p class="muted" data-testid="no-open-work">
+          No open parcels or routes.
+        </p>
+      )}
+      {error && error !== 'Choose the driver who takes over' && (
+        <p class="form-error" role="alert">
+          {error}
+        </p>
+      )}
     </Dialog>
   );
 }

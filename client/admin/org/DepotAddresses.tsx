@@ -17,25 +17,41 @@ const str = (v: unknown) => (v == null ? '' : String(v));
 export default function DepotAddresses({ session }: { session: Session }) {
   const companies = useRefOptions(REFS.company);
   const names = useMemo(() => new Map(companies.options.map((o) => [o.value, o.label])), [companies.options]);
-  const decl = useMemo((): ResourceDecl => ({
-    name: ORG_PATHS.depots, title: 'Company depot addresses', singular: 'Depot address', view: 'company.view', manage: 'company.view',
-    create: DepotAddressCreate, update: DepotAddressUpdate, ordering: 'name',
-    labels: { additional_details: 'Additional details', contact_phone: 'Contact phone', is_default: 'Default depot of the company' },
-    hints: { company: 'A company login always writes its own', latitude: 'For pickup routes and the map', name: 'e.g. Main warehouse' },
-    columns: [
-      { key: 'company', label: 'Company', render: (r) => names.get(str(r.company)) ?? `#${str(r.company)}` },
-      { key: 'name', label: 'Name', sort: 'name' },
-      { key: 'street_address', label: 'Street address' },
-      { key: 'suburb', label: 'Suburb', sort: 'suburb' },
-      { key: 'postcode', label: 'Postcode', sort: 'postcode' },
-      { key: 'contact_phone', label: 'Phone', optional: true },
-      { key: 'is_default', label: 'Default', render: (r) => (r.is_default ? <Badge tone="info">Default</Badge> : '') },
-      { key: 'is_active', label: 'Status', render: (r) => <ActiveBadge active={r.is_active === true} /> },
-    ],
-    filters: [
-      { name: 'company', label: 'Company', options: REFS.company! },
-      { name: 'is_active', label: 'Status', options: [{ value: 'true', label: 'Active' }, { value: 'false', label: 'Inactive' }] },
-    ],
-  }), [names]);
+  const decl = useMemo(
+    (): ResourceDecl => ({
+      name: ORG_PATHS.depots,
+      title: 'Company depot addresses',
+      singular: 'Depot address',
+      view: 'company.view',
+      manage: 'company.view',
+      create: DepotAddressCreate,
+      update: DepotAddressUpdate,
+      ordering: 'name',
+      labels: { additional_details: 'Additional details', contact_phone: 'Contact phone', is_default: 'Default depot of the company' },
+      hints: { company: 'A company login always writes its own', latitude: 'For pickup routes and the map', name: 'e.g. Main warehouse' },
+      columns: [
+        { key: 'company', label: 'Company', render: (r) => names.get(str(r.company)) ?? `#${str(r.company)}` },
+        { key: 'name', label: 'Name', sort: 'name' },
+        { key: 'street_address', label: 'Street address' },
+        { key: 'suburb', label: 'Suburb', sort: 'suburb' },
+        { key: 'postcode', label: 'Postcode', sort: 'postcode' },
+        { key: 'contact_phone', label: 'Phone', optional: true },
+        { key: 'is_default', label: 'Default', render: (r) => (r.is_default ? <Badge tone="info">Default</Badge> : '') },
+        { key: 'is_active', label: 'Status', render: (r) => <ActiveBadge active={r.is_active === true} /> },
+      ],
+      filters: [
+        { name: 'company', label: 'Company', options: REFS.company! },
+        {
+          name: 'is_active',
+          label: 'Status',
+          options: [
+            { value: 'true', label: 'Active' },
+            { value: 'false', label: 'Inactive' },
+          ],
+        },
+      ],
+    }),
+    [names],
+  );
   return <ResourceScreen decl={decl} session={session} archived={false} />;
 }

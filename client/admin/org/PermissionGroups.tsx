@@ -17,7 +17,12 @@ import './org.css';
 const COLUMNS: Column<Group>[] = [
   { key: 'name', label: 'Group', sort: 'name', render: (g) => <strong>{g.name}</strong> },
   { key: 'description', label: 'Description' },
-  { key: 'permissions', label: 'Permissions', numeric: true, render: (g) => <span title={g.permissions.join(', ')}>{g.permissions.length}</span> },
+  {
+    key: 'permissions',
+    label: 'Permissions',
+    numeric: true,
+    render: (g) => <span title={g.permissions.join(', ')}>{g.permissions.length}</span>,
+  },
   { key: 'users', label: 'Members', numeric: true, render: (g) => g.users.length },
 ];
 
@@ -32,8 +37,13 @@ export default function PermissionGroups({ session }: { session: Session }) {
   const [tick, setTick] = useState(0);
   const { data, params } = list;
 
-  useEffect(() => { fetchAll<Group>(ORG_PATHS.groups).then(setAll, () => setAll([])); }, [tick]);
-  const changed = () => { list.reload(); setTick((n) => n + 1); };
+  useEffect(() => {
+    fetchAll<Group>(ORG_PATHS.groups).then(setAll, () => setAll([]));
+  }, [tick]);
+  const changed = () => {
+    list.reload();
+    setTick((n) => n + 1);
+  };
 
   const remove = async () => {
     if (!deleting) return;
@@ -55,7 +65,11 @@ export default function PermissionGroups({ session }: { session: Session }) {
       <div class="page-head">
         <h1 id="groups-title">Permission groups</h1>
         <span class="spacer" />
-        {canManage && <Button variant="primary" onClick={() => setEditing('new')}>New group</Button>}
+        {canManage && (
+          <Button variant="primary" onClick={() => setEditing('new')}>
+            New group
+          </Button>
+        )}
       </div>
       <p class="muted">A group adds permissions to its members on top of their role's defaults.</p>
       <div class="org-split">
@@ -63,39 +77,87 @@ export default function PermissionGroups({ session }: { session: Session }) {
           <div class="toolbar">
             <div class="field search">
               <label for="group-search">Search</label>
-              <input id="group-search" class="input" type="search" placeholder="Name or description" value={params.search ?? ''}
-                onInput={(e) => list.setParams({ search: (e.currentTarget as HTMLInputElement).value })} />
+              <input
+                id="group-search"
+                class="input"
+                type="search"
+                placeholder="Name or description"
+                value={params.search ?? ''}
+                onInput={(e) => list.setParams({ search: (e.currentTarget as HTMLInputElement).value })}
+              />
             </div>
           </div>
-          {list.error ? <ErrorState error={list.error} onRetry={list.reload} />
-            : !data ? <Loading />
-              : data.results.length === 0 ? (
-                <div class="card"><Empty title={params.search ? 'No group matches' : 'No permission groups yet'}>
-                  {canManage && !params.search && <Button variant="primary" onClick={() => setEditing('new')}>Create the first one</Button>}
-                </Empty></div>
-              ) : (
-                <div aria-busy={list.loading ? 'true' : undefined}>
-                  <DataTable<Group> columns={COLUMNS} rows={data.results} rowKey={(g) => g.id} caption="Permission groups"
-                    ordering={params.ordering} onOrdering={(o) => list.setParams({ ordering: o })}
-                    actions={canManage ? (g) => (
-                      <div class="row">
-                        <Button size="small" onClick={() => setEditing(g)}>Edit</Button>
-                        <Button size="small" variant="ghost" onClick={() => setDeleting(g)}>Delete</Button>
-                      </div>
-                    ) : undefined} />
-                  <Pager page={params.page} pageSize={params.pageSize} count={data.count} onPage={(p) => list.setParams({ page: p })} onPageSize={(n) => list.setParams({ pageSize: n })} />
-                </div>
-              )}
+          {list.error ? (
+            <ErrorState error={list.error} onRetry={list.reload} />
+          ) : !data ? (
+            <Loading />
+          ) : data.results.length === 0 ? (
+            <div class="card">
+              <Empty title={params.search ? 'No group matches' : 'No permission groups yet'}>
+                {canManage && !params.search && (
+                  <Button variant="primary" onClick={() => setEditing('new')}>
+                    Create the first one
+                  </Button>
+                )}
+              </Empty>
+            </div>
+          ) : (
+            <div aria-busy={list.loading ? 'true' : undefined}>
+              <DataTable<Group>
+                columns={COLUMNS}
+                rows={data.results}
+                rowKey={(g) => g.id}
+                caption="Permission groups"
+                ordering={params.ordering}
+                onOrdering={(o) => list.setParams({ ordering: o })}
+                actions={
+                  canManage
+                    ? (g) => (
+                        <div class="row">
+                          <Button size="small" onClick={() => setEditing(g)}>
+                            Edit
+                          </Button>
+                          <Button size="small" variant="ghost" onClick={() => setDeleting(g)}>
+                            Delete
+                          </Button>
+                        </div>
+                      )
+                    : undefined
+                }
+              />
+              <Pager
+                page={params.page}
+                pageSize={params.pageSize}
+                count={data.count}
+                onPage={(p) => list.setParams({ page: p })}
+                onPageSize={(n) => list.setParams({ pageSize: n })}
+              />
+            </div>
+          )}
         </div>
         <UserGroups groups={all} canManage={canManage} onSaved={changed} />
       </div>
       {editing && (
-        <GroupForm group={editing === 'new' ? null : editing} onClose={() => setEditing(null)}
-          onSaved={(g) => { toast(`${editing === 'new' ? 'Group created' : 'Group saved'}: ${g.name}`, 'ok'); setEditing(null); changed(); }} />
+        <GroupForm
+          group={editing === 'new' ? null : editing}
+          onClose={() => setEditing(null)}
+          onSaved={(g) => {
+            toast(`${editing === 'new' ? 'Group created' : 'Group saved'}: ${g.name}`, 'ok');
+            setEditing(null);
+            changed();
+          }}
+        />
       )}
       {deleting && (
-        <ConfirmDialog title={`Delete ${deleting.name}?`} confirmLabel="Delete" danger busy={busy} onConfirm={() => void remove()} onClose={() => setDeleting(null)}
-          message={<p>Its {deleting.users.length} member(s) lose its permissions from their next request.</p>} />
+        <ConfirmDialog
+          title={`Delete ${deleting.name}?`}
+          confirmLabel="Delete"
+          danger
+          busy={busy}
+          onConfirm={() => void remove()}
+          onClose={() => setDeleting(null)}
+          message={<p>Its {deleting.users.length} member(s) lose its permissions from their next request.</p>}
+        />
       )}
     </section>
   );

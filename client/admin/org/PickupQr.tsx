@@ -34,20 +34,48 @@ export default function PickupQr() {
       <div class="toolbar">
         <div class="field search">
           <label for="qr-search">Search</label>
-          <input id="qr-search" class="input" type="search" placeholder="Contact, address" value={params.search ?? ''}
-            onInput={(e) => list.setParams({ search: (e.currentTarget as HTMLInputElement).value })} />
+          <input
+            id="qr-search"
+            class="input"
+            type="search"
+            placeholder="Contact, address"
+            value={params.search ?? ''}
+            onInput={(e) => list.setParams({ search: (e.currentTarget as HTMLInputElement).value })}
+          />
         </div>
       </div>
-      {list.error ? <ErrorState error={list.error} onRetry={list.reload} />
-        : !data ? <Loading />
-          : data.results.length === 0 ? <div class="card"><Empty title="No pickup points" /></div> : (
-            <div>
-              <DataTable<Row> columns={COLUMNS} rows={data.results} rowKey={(r) => r.id} caption="Pickup points"
-                ordering={params.ordering} onOrdering={(o) => list.setParams({ ordering: o })}
-                actions={(r) => <Button size="small" onClick={() => setShown(r)}>QR code</Button>} />
-              <Pager page={params.page} pageSize={params.pageSize} count={data.count} onPage={(p) => list.setParams({ page: p })} onPageSize={(n) => list.setParams({ pageSize: n })} />
-            </div>
-          )}
+      {list.error ? (
+        <ErrorState error={list.error} onRetry={list.reload} />
+      ) : !data ? (
+        <Loading />
+      ) : data.results.length === 0 ? (
+        <div class="card">
+          <Empty title="No pickup points" />
+        </div>
+      ) : (
+        <div>
+          <DataTable<Row>
+            columns={COLUMNS}
+            rows={data.results}
+            rowKey={(r) => r.id}
+            caption="Pickup points"
+            ordering={params.ordering}
+            onOrdering={(o) => list.setParams({ ordering: o })}
+            actions={(r) => (
+              <Button size="small" onClick={() => setShown(r)}>
+                QR code
+              </Button>
+            )}
+          />
+          <Pager
+            page={params.page}
+            pageSize={params.pageSize}
+            count={data.count}
+            onPage={(p) => list.setParams({ page: p })}
+            onPageSize={(n) => list.setParams({ pageSize: n })}
+          />
+        </div>
+      )}
       {shown && <QrDialog point={shown} onClose={() => setShown(null)} />}
     </section>
   );
@@ -71,22 +99,47 @@ function QrDialog({ point, onClose }: { point: Row; onClose: () => void }) {
         setSrc(url);
         setCode(text);
       })
-      .catch((err: unknown) => { if (live) setError(errorMessage(err)); });
-    return () => { live = false; if (url) URL.revokeObjectURL(url); };
+      .catch((err: unknown) => {
+        if (live) setError(errorMessage(err));
+      });
+    return () => {
+      live = false;
+      if (url) URL.revokeObjectURL(url);
+    };
   }, [point.id]);
 
   const print = () => {
     document.body.classList.add('printing-qr');
-    const done = () => { document.body.classList.remove('printing-qr'); window.removeEventListener('afterprint', done); };
+    const done = () => {
+      document.body.classList.remove('printing-qr');
+      window.removeEventListener('afterprint', done);
+    };
     window.addEventListener('afterprint', done);
     window.print();
   };
 
   const where = [str(point.address), str(point.suburb), str(point.pincode)].filter(Boolean).join(', ');
   return (
-    <Dialog title={`QR code — ${str(point.person_name) || `pickup point ${point.id}`}`} narrow onClose={onClose}
-      footer={<><Button onClick={onClose}>Close</Button><Button variant="primary" disabled={!src} onClick={print}>Print</Button></>}>
-      {error ? <div class="form-error" role="alert">{error}</div> : !src ? <Loading label="Making the code…" /> : (
+    <Dialog
+      title={`QR code — ${str(point.person_name) || `pickup point ${point.id}`}`}
+      narrow
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>Close</Button>
+          <Button variant="primary" disabled={!src} onClick={print}>
+            Print
+          </Button>
+        </>
+      }
+    >
+      {error ? (
+        <div class="form-error" role="alert">
+          {error}
+        </div>
+      ) : !src ? (
+        <Loading label="Making the code…" />
+      ) : (
         <div class="qr-sheet">
           <img src={src} alt={`QR code of pickup point ${point.id}`} data-testid="qr-image" />
           <div class="qr-name">{str(point.person_name)}</div>

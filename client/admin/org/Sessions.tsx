@@ -11,9 +11,20 @@ import { toast } from '../../ui/toast';
 import { ORG_PATHS } from '../routes/paths';
 import './org.css';
 
-interface Employee { id: number; name: string; email: string; role: Role }
+interface Employee {
+  id: number;
+  name: string;
+  email: string;
+  role: Role;
+}
 interface Device {
-  id: number; kind: 'web' | 'mobile'; device_id: string | null; created_at: string; last_used_at: string | null; expires_at: string; current: boolean;
+  id: number;
+  kind: 'web' | 'mobile';
+  device_id: string | null;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string;
+  current: boolean;
 }
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
@@ -43,10 +54,16 @@ export default function Sessions({ session }: { session: Session }) {
     if (!who) return;
     let live = true;
     api.get<{ results: Device[] }>(ORG_PATHS.sessions(Number(who))).then(
-      (r) => { if (live) setDevices(r.results); },
-      (err: unknown) => { if (live) setError(err); },
+      (r) => {
+        if (live) setDevices(r.results);
+      },
+      (err: unknown) => {
+        if (live) setError(err);
+      },
     );
-    return () => { live = false; };
+    return () => {
+      live = false;
+    };
   }, [who, tick]);
 
   const signOut = async (d: Device) => {
@@ -64,12 +81,24 @@ export default function Sessions({ session }: { session: Session }) {
 
   return (
     <section aria-labelledby="sessions-title" class="stack">
-      <div class="page-head"><h1 id="sessions-title">Signed-in devices</h1></div>
-      <p class="muted">Sign out a lost or stolen phone, or a browser left open. Office sessions also end by themselves after a period without use.</p>
+      <div class="page-head">
+        <h1 id="sessions-title">Signed-in devices</h1>
+      </div>
+      <p class="muted">
+        Sign out a lost or stolen phone, or a browser left open. Office sessions also end by themselves after a period without use.
+      </p>
       <div class="card stack">
-        {people === null && !error ? <Loading /> : (
-          <SelectField name="employee" label="Employee" value={who} onValue={setWho} placeholder="Choose an employee…"
-            options={(people ?? []).map((p) => ({ value: String(p.id), label: `${p.name} — ${ROLE_LABELS[p.role] ?? p.role}` }))} />
+        {people === null && !error ? (
+          <Loading />
+        ) : (
+          <SelectField
+            name="employee"
+            label="Employee"
+            value={who}
+            onValue={setWho}
+            placeholder="Choose an employee…"
+            options={(people ?? []).map((p) => ({ value: String(p.id), label: `${p.name} — ${ROLE_LABELS[p.role] ?? p.role}` }))}
+          />
         )}
         {error != null && <ErrorState error={error} onRetry={() => setTick((n) => n + 1)} />}
         {who && devices === null && error == null && <Loading />}
@@ -79,11 +108,23 @@ export default function Sessions({ session }: { session: Session }) {
             {devices.map((d) => (
               <li key={d.id} class="session-row">
                 <div>
-                  <strong>{d.kind === 'mobile' ? 'Phone app' : 'Web browser'}{d.device_id ? ` · ${d.device_id}` : ''}</strong>
-                  <div class="muted small">Last used {when(d.last_used_at)} · signed in {when(d.created_at)}</div>
+                  <strong>
+                    {d.kind === 'mobile' ? 'Phone app' : 'Web browser'}
+                    {d.device_id ? ` · ${d.device_id}` : ''}
+                  </strong>
+                  <div class="muted small">
+                    Last used {when(d.last_used_at)} · signed in {when(d.created_at)}
+                  </div>
                 </div>
-                <Button variant="danger" size="big" busy={busy === d.id} onClick={() => void signOut(d)}
-                  aria-label={`Sign out ${d.device_id ?? `session ${d.id}`}`}>Sign out this device</Button>
+                <Button
+                  variant="danger"
+                  size="big"
+                  busy={busy === d.id}
+                  onClick={() => void signOut(d)}
+                  aria-label={`Sign out ${d.device_id ?? `session ${d.id}`}`}
+                >
+                  Sign out this device
+                </Button>
               </li>
             ))}
           </ul>

@@ -10,8 +10,17 @@ import { toast } from '../../ui/toast';
 import { ORG_PATHS } from '../routes/paths';
 import type { Group } from './GroupForm';
 
-interface Employee { id: number; name: string; email: string; role: Role }
-interface UserGroupsAnswer { user: number; groups: { id: number; name: string }[]; permissions: Permission[] }
+interface Employee {
+  id: number;
+  name: string;
+  email: string;
+  role: Role;
+}
+interface UserGroupsAnswer {
+  user: number;
+  groups: { id: number; name: string }[];
+  permissions: Permission[];
+}
 
 /** Which groups one employee belongs to (PUT replaces the whole set). */
 export function UserGroups({ groups, canManage, onSaved }: { groups: readonly Group[]; canManage: boolean; onSaved: () => void }) {
@@ -32,12 +41,17 @@ export function UserGroups({ groups, canManage, onSaved }: { groups: readonly Gr
     setCurrent(null);
     if (!who) return;
     let live = true;
-    api.get<UserGroupsAnswer>(ORG_PATHS.userGroups(Number(who))).then((r) => {
-      if (!live) return;
-      setCurrent(r);
-      setChosen(new Set(r.groups.map((g) => g.id)));
-    }, (err: unknown) => toast(errorMessage(err), 'bad'));
-    return () => { live = false; };
+    api.get<UserGroupsAnswer>(ORG_PATHS.userGroups(Number(who))).then(
+      (r) => {
+        if (!live) return;
+        setCurrent(r);
+        setChosen(new Set(r.groups.map((g) => g.id)));
+      },
+      (err: unknown) => toast(errorMessage(err), 'bad'),
+    );
+    return () => {
+      live = false;
+    };
   }, [who]);
 
   const save = async () => {
@@ -57,31 +71,55 @@ export function UserGroups({ groups, canManage, onSaved }: { groups: readonly Gr
 
   const toggle = (id: number, on: boolean) => {
     const next = new Set(chosen);
-    if (on) next.add(id); else next.delete(id);
+    if (on) next.add(id);
+    else next.delete(id);
     setChosen(next);
   };
 
   return (
     <div class="card stack" aria-labelledby="user-groups-title">
-      <h2 id="user-groups-title" style={{ margin: 0 }}>Groups of an employee</h2>
-      <SelectField name="employee" label="Employee" value={who} onValue={setWho} placeholder="Choose an employee…"
-        options={people.map((p) => ({ value: String(p.id), label: `${p.name} — ${ROLE_LABELS[p.role] ?? p.role}` }))} />
+      <h2 id="user-groups-title" style={{ margin: 0 }}>
+        Groups of an employee
+      </h2>
+      <SelectField
+        name="employee"
+        label="Employee"
+        value={who}
+        onValue={setWho}
+        placeholder="Choose an employee…"
+        options={people.map((p) => ({ value: String(p.id), label: `${p.name} — ${ROLE_LABELS[p.role] ?? p.role}` }))}
+      />
       {who && !current && <p class="muted">Loading…</p>}
       {current && (
         <>
-          {groups.length === 0 ? <p class="muted">Create a group first.</p> : (
+          {groups.length === 0 ? (
+            <p class="muted">Create a group first.</p>
+          ) : (
             <div class="group-checks" role="group" aria-label="Permission groups">
               {groups.map((g) => (
                 <label key={g.id} class="check">
-                  <input type="checkbox" name={`group-${g.id}`} checked={chosen.has(g.id)} disabled={!canManage}
-                    onChange={(e) => toggle(g.id, (e.currentTarget as HTMLInputElement).checked)} />
+                  <input
+                    type="checkbox"
+                    name={`group-${g.id}`}
+                    checked={chosen.has(g.id)}
+                    disabled={!canManage}
+                    onChange={(e) => toggle(g.id, (e.currentTarget as HTMLInputElement).checked)}
+                  />
                   {g.name}
                 </label>
               ))}
             </div>
           )}
-          <p class="muted small" data-testid="effective-permissions">{current.permissions.length} permission(s) in effect (role defaults and groups).</p>
-          {canManage && <div class="row end"><Button variant="primary" busy={busy} onClick={() => void save()}>Save groups</Button></div>}
+          <p class="muted small" data-testid="effective-permissions">
+            {current.permissions.length} permission(s) in effect (role defaults and groups).
+          </p>
+          {canManage && (
+            <div class="row end">
+              <Button variant="primary" busy={busy} onClick={() => void save()}>
+                Save groups
+              </Button>
+            </div>
+          )}
         </>
       )}
     </div>

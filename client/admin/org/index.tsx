@@ -4,7 +4,11 @@ import { Lazy } from '../../app/Lazy';
 import type { Session } from '../../app/session';
 import { Empty } from '../../ui/States';
 
-type Screen = { permission: Permission; staffOnly?: boolean; load: () => Promise<{ default: (p: { session: Session }) => preact.JSX.Element }> };
+type Screen = {
+  permission: Permission;
+  staffOnly?: boolean;
+  load: () => Promise<{ default: (p: { session: Session }) => preact.JSX.Element }>;
+};
 
 /** `#/org/<screen>`: organisation screens, each its own chunk. */
 const SCREENS: Record<string, Screen> = {
@@ -20,10 +24,21 @@ const SCREENS: Record<string, Screen> = {
 
 export default function OrgArea({ path, session }: { path: string; session: Session }) {
   const screen = SCREENS[path];
-  if (!screen) return <div class="card"><Empty title="Page not found"><a href="#/">Go to the dashboard</a></Empty></div>;
+  if (!screen)
+    return (
+      <div class="card">
+        <Empty title="Page not found">
+          <a href="#/">Go to the dashboard</a>
+        </Empty>
+      </div>
+    );
   const role = session.user.role;
   if (!can(role, screen.permission) || (screen.staffOnly && role === 'company')) {
-    return <div class="card"><Empty title="Not available for your role">Ask an administrator if you need this screen.</Empty></div>;
+    return (
+      <div class="card">
+        <Empty title="Not available for your role">Ask an administrator if you need this screen.</Empty>
+      </div>
+    );
   }
   return <Lazy key={path} load={screen.load} props={{ session }} />;
 }

@@ -14,7 +14,10 @@ export function AssignDialog({ ids, onClose, onDone }: { ids: number[]; onClose:
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const submit = async () => {
-    if (!driver) { setError('Choose a driver'); return; }
+    if (!driver) {
+      setError('Choose a driver');
+      return;
+    }
     setBusy(true);
     setError('');
     try {
@@ -27,12 +30,30 @@ export function AssignDialog({ ids, onClose, onDone }: { ids: number[]; onClose:
     }
   };
   return (
-    <Dialog title={`Assign ${ids.length} package(s)`} narrow onClose={onClose} footer={<>
-      <Button onClick={onClose}>Cancel</Button>
-      <Button variant="primary" busy={busy} onClick={() => void submit()}>Assign</Button>
-    </>}>
-      <SelectField name="driver" label="Driver" value={driver} onValue={setDriver} options={options} placeholder="Choose a driver…" required
-        error={error || undefined} hint={failed ? 'The driver list could not be loaded' : options.length === 0 ? 'Loading drivers…' : undefined} />
+    <Dialog
+      title={`Assign ${ids.length} package(s)`}
+      narrow
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button variant="primary" busy={busy} onClick={() => void submit()}>
+            Assign
+          </Button>
+        </>
+      }
+    >
+      <SelectField
+        name="driver"
+        label="Driver"
+        value={driver}
+        onValue={setDriver}
+        options={options}
+        placeholder="Choose a driver…"
+        required
+        error={error || undefined}
+        hint={failed ? 'The driver list could not be loaded' : options.length === 0 ? 'Loading drivers…' : undefined}
+      />
     </Dialog>
   );
 }

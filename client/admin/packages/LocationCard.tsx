@@ -24,14 +24,29 @@ export function LocationCard({ id, canPin, onMoved }: { id: number; canPin: bool
 
   useEffect(() => {
     let live = true;
-    api.get<PackageLocation>(PATHS.packageLocation(id)).then((l) => { if (live) { setLoc(l); setError(null); } }, (err: unknown) => { if (live) setError(errorMessage(err)); });
-    return () => { live = false; };
+    api.get<PackageLocation>(PATHS.packageLocation(id)).then(
+      (l) => {
+        if (live) {
+          setLoc(l);
+          setError(null);
+        }
+      },
+      (err: unknown) => {
+        if (live) setError(errorMessage(err));
+      },
+    );
+    return () => {
+      live = false;
+    };
   }, [id, tick]);
 
   const save = async (lat: number, lng: number) => {
     setSaving(true);
     try {
-      const r = await api.patch<{ message: string; location: PackageLocation }>(PATHS.packageLocation(id), { latitude: Number(lat.toFixed(6)), longitude: Number(lng.toFixed(6)) });
+      const r = await api.patch<{ message: string; location: PackageLocation }>(PATHS.packageLocation(id), {
+        latitude: Number(lat.toFixed(6)),
+        longitude: Number(lng.toFixed(6)),
+      });
       setLoc(r.location);
       toast(`Pin saved for this address (${r.message})`, 'ok');
       onMoved();
@@ -51,28 +66,55 @@ export function LocationCard({ id, canPin, onMoved }: { id: number; canPin: bool
       if (!handle.current) {
         const map = createMap(L, el.current, () => setTilesFailed(true));
         handle.current = { L, map, marker: null };
-        if (canPin) map.map.on('click', (e: Leaflet.LeafletMouseEvent) => { if (!handle.current?.marker) void save(e.latlng.lat, e.latlng.lng); });
+        if (canPin)
+          map.map.on('click', (e: Leaflet.LeafletMouseEvent) => {
+            if (!handle.current?.marker) void save(e.latlng.lat, e.latlng.lng);
+          });
       }
       const h = handle.current;
       h.map.layer.clearLayers();
       h.marker = null;
       if (loc.latitude != null && loc.longitude != null) {
         const marker = h.L.marker([loc.latitude, loc.longitude], {
-          icon: pinIcon(h.L, { color: PIN_COLOR[loc.precision] ?? '#555', size: 30 }), draggable: canPin, keyboard: true,
+          icon: pinIcon(h.L, { color: PIN_COLOR[loc.precision] ?? '#555', size: 30 }),
+          draggable: canPin,
+          keyboard: true,
           title: canPin ? 'Drag to the door' : loc.hawb,
         });
-        if (canPin) marker.on('dragend', () => { const p = marker.getLatLng(); void save(p.lat, p.lng); });
+        if (canPin)
+          marker.on('dragend', () => {
+            const p = marker.getLatLng();
+            void save(p.lat, p.lng);
+          });
         marker.addTo(h.map.layer);
         h.marker = marker;
-        h.map.map.setView([loc.latitude, loc.longitude], loc.precision === 'exact' ? 17 : loc.precision === 'street' ? 16 : 14, { animate: false });
+        h.map.map.setView([loc.latitude, loc.longitude], loc.precision === 'exact' ? 17 : loc.precision === 'street' ? 16 : 14, {
+          animate: false,
+        });
       }
     });
-    return () => { cancelled = true; };
+    return () => {
+      cancelled = true;
+    };
   }, [loc, canPin]);
 
-  useEffect(() => () => { handle.current?.map.destroy(); handle.current = null; }, []);
+  useEffect(
+    () => () => {
+      handle.current?.map.destroy();
+      handle.current = null;
+    },
+    [],
+  );
 
-  if (error) return <div class="card"><h2 style={{ marginTop: 0 }}>Location</h2><p class="form-error" role="alert">{error}</p></div>;
+  if (error)
+    return (
+      <div class="card">
+        <h2 style={{ marginTop: 0 }}>Location</h2>
+        <p class="form-error" role="alert">
+          {error}
+        </p>
+      </div>
+    );
   return (
     <div class="card stack" data-testid="location-card">
       <div class="row" style={{ alignItems: 'center', gap: '0.5rem' }}>
@@ -81,14 +123,23 @@ export function LocationCard({ id, canPin, onMoved }: { id: number; canPin: bool
       </div>
       {loc && (
         <p class="muted small" style={{ margin: 0 }}>
-          {loc.latitude != null ? `${loc.latitude.toFixed(5)}, ${loc.longitude?.toFixed(5)} · from ${sourceText(loc.source)}` : 'No position yet: correct the address, or place the pin.'}
+          {loc.latitude != null
+            ? `${loc.latitude.toFixed(5)}, ${loc.longitude?.toFixed(5)} · from ${sourceText(loc.source)}`
+            : 'No position yet: correct the address, or place the pin.'}
           {loc.address_book && loc.source !== 'office' && loc.address_book.source === 'office' ? ' · the office pinned this address' : ''}
         </p>
       )}
       <div ref={el} class="map-frame" style={{ height: '260px' }} role="application" aria-label="Map of the delivery address" />
       {tilesFailed && <div class="map-note warn">Map tiles cannot be loaded; the pin still works.</div>}
-      {canPin && <p class="muted small" style={{ margin: 0 }} role="status">{saving ? 'Saving the pin…'
-        : loc?.latitude != null ? 'Drag the pin to the door: every later parcel to this address goes there.' : 'Click the map where the door is.'}</p>}
+      {canPin && (
+        <p class="muted small" style={{ margin: 0 }} role="status">
+          {saving
+            ? 'Saving the pin…'
+            : loc?.latitude != null
+              ? 'Drag the pin to the door: every later parcel to this address goes there.'
+              : 'Click the map where the door is.'}
+        </p>
+      )}
     </div>
   );
 }

@@ -9,9 +9,12 @@ import './packageCards.css';
 
 /** The orders a phone user can pick instead of clicking table headers (the server's `ordering` fields). */
 export const CARD_ORDERINGS = [
-  { value: '-created_at', label: 'Newest first' }, { value: 'created_at', label: 'Oldest first' },
-  { value: 'hawb', label: 'Tracking no' }, { value: 'customer_name', label: 'Customer' },
-  { value: 'status', label: 'Status' }, { value: 'delivery_date', label: 'Delivery date' },
+  { value: '-created_at', label: 'Newest first' },
+  { value: 'created_at', label: 'Oldest first' },
+  { value: 'hawb', label: 'Tracking no' },
+  { value: 'customer_name', label: 'Customer' },
+  { value: 'status', label: 'Status' },
+  { value: 'delivery_date', label: 'Delivery date' },
 ] as const;
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
@@ -23,9 +26,20 @@ const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyl
  * as the table. Re-attempt and force-deliver on a failed parcel stay on its detail page, which first
  * asks whether it used its attempts.
  */
-export function PackageCards({ rows, role, isCompany, selected, onSelected, precisions, onAction }: {
-  rows: readonly PackageRow[]; role: Role; isCompany: boolean;
-  selected?: ReadonlySet<number>; onSelected?: (next: Set<number>) => void;
+export function PackageCards({
+  rows,
+  role,
+  isCompany,
+  selected,
+  onSelected,
+  precisions,
+  onAction,
+}: {
+  rows: readonly PackageRow[];
+  role: Role;
+  isCompany: boolean;
+  selected?: ReadonlySet<number>;
+  onSelected?: (next: Set<number>) => void;
   precisions: ReadonlyMap<number, PrecisionInfo>;
   onAction: (kind: ActionKind, p: PackageRow) => void;
 }) {
@@ -33,18 +47,25 @@ export function PackageCards({ rows, role, isCompany, selected, onSelected, prec
   const toggle = (id: number) => {
     if (!onSelected) return;
     const next = new Set(selected);
-    if (next.has(id)) next.delete(id); else next.add(id);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
     onSelected(next);
   };
   return (
     <div class="pkg-cards-wrap">
       {onSelected && (
         <label class="check pkg-select-all">
-          <input type="checkbox" checked={allSelected} onChange={() => {
-            const next = new Set(selected);
-            for (const p of rows) if (allSelected) next.delete(p.id); else next.add(p.id);
-            onSelected(next);
-          }} />
+          <input
+            type="checkbox"
+            checked={allSelected}
+            onChange={() => {
+              const next = new Set(selected);
+              for (const p of rows)
+                if (allSelected) next.delete(p.id);
+                else next.add(p.id);
+              onSelected(next);
+            }}
+          />
           Select all {rows.length} on this page
         </label>
       )}
@@ -63,23 +84,50 @@ export function PackageCards({ rows, role, isCompany, selected, onSelected, prec
                     <input type="checkbox" checked={isSel} aria-label={`Select ${p.hawb}`} onChange={() => toggle(p.id)} />
                   </label>
                 )}
-                <a class="mono pkg-hawb" href={`#/packages/${p.id}`}>{p.hawb}</a>
+                <a class="mono pkg-hawb" href={`#/packages/${p.id}`}>
+                  {p.hawb}
+                </a>
                 <StatusBadge status={p.status} />
               </div>
               <div class="pkg-card-body">
                 <div class="pkg-who">{p.customer_name ?? <span class="muted">No recipient name</span>}</div>
                 <div class={address ? '' : 'muted'}>{address || 'No address'}</div>
                 <dl class="pkg-facts">
-                  {!isCompany && <><dt>Company</dt><dd>{p.company_name ?? '—'}</dd></>}
-                  <dt>Driver</dt><dd>{p.assigned_to?.name ?? <span class="muted">Unassigned</span>}</dd>
-                  {p.zone_name && <><dt>Zone</dt><dd>{p.zone_name}</dd></>}
-                  <dt>Created</dt><dd>{when(p.created_at)}</dd>
-                  {place && <><dt>Location</dt><dd><PrecisionBadge precision={place.precision} pending={place.pending} /></dd></>}
+                  {!isCompany && (
+                    <>
+                      <dt>Company</dt>
+                      <dd>{p.company_name ?? '—'}</dd>
+                    </>
+                  )}
+                  <dt>Driver</dt>
+                  <dd>{p.assigned_to?.name ?? <span class="muted">Unassigned</span>}</dd>
+                  {p.zone_name && (
+                    <>
+                      <dt>Zone</dt>
+                      <dd>{p.zone_name}</dd>
+                    </>
+                  )}
+                  <dt>Created</dt>
+                  <dd>{when(p.created_at)}</dd>
+                  {place && (
+                    <>
+                      <dt>Location</dt>
+                      <dd>
+                        <PrecisionBadge precision={place.precision} pending={place.pending} />
+                      </dd>
+                    </>
+                  )}
                 </dl>
               </div>
               <div class="pkg-card-actions">
-                <LinkButton href={`#/packages/${p.id}`} variant="primary">Open</LinkButton>
-                {p.customer_phone && <a class="btn" href={`tel:${p.customer_phone.replace(/[^\d+]/g, '')}`} aria-label={`Call ${p.customer_name ?? p.hawb}`}>Call</a>}
+                <LinkButton href={`#/packages/${p.id}`} variant="primary">
+                  Open
+                </LinkButton>
+                {p.customer_phone && (
+                  <a class="btn" href={`tel:${p.customer_phone.replace(/[^\d+]/g, '')}`} aria-label={`Call ${p.customer_name ?? p.hawb}`}>
+                    Call
+                  </a>
+                )}
                 {kinds.map((k) => (
                   <Button key={k} onClick={() => onAction(k, p)} aria-label={`${ACTIONS[k].label} ${p.hawb}`}>
                     {ACTIONS[k].label}

@@ -33,11 +33,21 @@ async function optional<T>(path: string): Promise<T | null> {
   }
 }
 
-
 const FIELDS: [keyof PackageRow, string][] = [
-  ['customer_name', 'Customer'], ['customer_phone', 'Phone'], ['customer_address', 'Address'], ['postcode', 'Postcode'],
-  ['suburb_name', 'Suburb'], ['zone_name', 'Zone'], ['company_name', 'Company'], ['description_of_goods', 'Goods'], ['count', 'Pieces'],
-  ['weight', 'Weight'], ['price', 'Price'], ['delivery_date', 'Delivery date'], ['shipper_name', 'Shipper'], ['created_at', 'Created'],
+  ['customer_name', 'Customer'],
+  ['customer_phone', 'Phone'],
+  ['customer_address', 'Address'],
+  ['postcode', 'Postcode'],
+  ['suburb_name', 'Suburb'],
+  ['zone_name', 'Zone'],
+  ['company_name', 'Company'],
+  ['description_of_goods', 'Goods'],
+  ['count', 'Pieces'],
+  ['weight', 'Weight'],
+  ['price', 'Price'],
+  ['delivery_date', 'Delivery date'],
+  ['shipper_name', 'Shipper'],
+  ['created_at', 'Created'],
 ];
 
 export default function PackageDetail({ id, session }: { id: number; session?: Session }) {
@@ -50,13 +60,25 @@ export default function PackageDetail({ id, session }: { id: number; session?: S
   useEffect(() => {
     let live = true;
     setError(null);
-    api.get<PackageRow>(PATHS.package(id)).then((p) => { if (live) setPkg(p); }, (err: unknown) => { if (live) setError(err); });
-    optional<{ events: Event[]; proof: Proof | null }>(PATHS.packageHistory(id)).then((r) => {
-      if (!live || !r) return;
-      setEvents(r.events);
-      setProof(r.proof);
-    }, () => undefined);
-    return () => { live = false; };
+    api.get<PackageRow>(PATHS.package(id)).then(
+      (p) => {
+        if (live) setPkg(p);
+      },
+      (err: unknown) => {
+        if (live) setError(err);
+      },
+    );
+    optional<{ events: Event[]; proof: Proof | null }>(PATHS.packageHistory(id)).then(
+      (r) => {
+        if (!live || !r) return;
+        setEvents(r.events);
+        setProof(r.proof);
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
   }, [id, tick]);
 
   if (error) return <ErrorState error={error} onRetry={() => setTick((n) => n + 1)} />;
@@ -65,7 +87,9 @@ export default function PackageDetail({ id, session }: { id: number; session?: S
   return (
     <section class="stack" aria-labelledby="package-title">
       <div class="page-head">
-        <h1 id="package-title"><span class="mono">{pkg.hawb}</span></h1>
+        <h1 id="package-title">
+          <span class="mono">{pkg.hawb}</span>
+        </h1>
         <StatusBadge status={pkg.status} />
         {pkg.is_scanned && <Badge tone="info">On van</Badge>}
         <span class="spacer" />
@@ -83,27 +107,41 @@ export default function PackageDetail({ id, session }: { id: number; session?: S
               const text = v == null || v === '' ? '—' : key === 'created_at' ? new Date(String(v)).toLocaleString() : String(v);
               return [<dt key={`${key}-t`}>{label}</dt>, <dd key={`${key}-d`}>{text}</dd>];
             })}
-            <dt>Driver</dt><dd>{pkg.assigned_to?.name ?? 'Unassigned'}</dd>
+            <dt>Driver</dt>
+            <dd>{pkg.assigned_to?.name ?? 'Unassigned'}</dd>
           </dl>
         </div>
         <div class="card">
           <h2 style={{ marginTop: 0 }}>Status history</h2>
-          {events === null ? <p class="muted">No history is available for this package.</p>
-            : events.length === 0 ? <p class="muted">No events yet.</p> : (
-              <ol class="timeline">
-                {events.map((e) => (
-                  <li key={e.id}>
-                    <strong>{eventLabel(e.action, e.to_status ? statusLabel(e.to_status) : null)}</strong>
-                    <div class="muted">{new Date(e.occurred_at).toLocaleString()}{e.actor ? ` · ${e.actor.name}` : ''}</div>
-                    {e.note && <div>{e.note}</div>}
-                  </li>
-                ))}
-              </ol>
-            )}
+          {events === null ? (
+            <p class="muted">No history is available for this package.</p>
+          ) : events.length === 0 ? (
+            <p class="muted">No events yet.</p>
+          ) : (
+            <ol class="timeline">
+              {events.map((e) => (
+                <li key={e.id}>
+                  <strong>{eventLabel(e.action, e.to_status ? statusLabel(e.to_status) : null)}</strong>
+                  <div class="muted">
+                    {new Date(e.occurred_at).toLocaleString()}
+                    {e.actor ? ` · ${e.actor.name}` : ''}
+                  </div>
+                  {e.note && <div>{e.note}</div>}
+                </li>
+              ))}
+            </ol>
+          )}
           {pkg.package_failed_delivery_status.length > 0 && (
             <>
               <h3>Failed attempts</h3>
-              <ul>{pkg.package_failed_delivery_status.map((f) => <li key={f.id}>{f.name} · {new Date(f.created_at).toLocaleString()}{f.note ? ` — ${f.note}` : ''}</li>)}</ul>
+              <ul>
+                {pkg.package_failed_delivery_status.map((f) => (
+                  <li key={f.id}>
+                    {f.name} · {new Date(f.created_at).toLocaleString()}
+                    {f.note ? ` — ${f.note}` : ''}
+                  </li>
+                ))}
+              </ul>
             </>
           )}
         </div>
@@ -113,17 +151,36 @@ export default function PackageDetail({ id, session }: { id: number; session?: S
         <div class="card">
           <h2 style={{ marginTop: 0 }}>Proof of delivery</h2>
           <dl class="dl">
-            <dt>Delivered</dt><dd>{proof.delivered_at ? new Date(proof.delivered_at).toLocaleString() : '—'}</dd>
-            <dt>Received by</dt><dd>{proof.recipient_name ?? '—'}</dd>
-            <dt>Driver</dt><dd>{proof.driver?.name ?? '—'}</dd>
-            {proof.note && <><dt>Note</dt><dd>{proof.note}</dd></>}
-            {proof.flagged && <><dt>Flag</dt><dd><Badge tone="bad">Flagged</Badge> {proof.flag_reason}</dd></>}
+            <dt>Delivered</dt>
+            <dd>{proof.delivered_at ? new Date(proof.delivered_at).toLocaleString() : '—'}</dd>
+            <dt>Received by</dt>
+            <dd>{proof.recipient_name ?? '—'}</dd>
+            <dt>Driver</dt>
+            <dd>{proof.driver?.name ?? '—'}</dd>
+            {proof.note && (
+              <>
+                <dt>Note</dt>
+                <dd>{proof.note}</dd>
+              </>
+            )}
+            {proof.flagged && (
+              <>
+                <dt>Flag</dt>
+                <dd>
+                  <Badge tone="bad">Flagged</Badge> {proof.flag_reason}
+                </dd>
+              </>
+            )}
           </dl>
           {slots.length > 0 ? (
             <div class="photos" style={{ marginTop: '1rem' }}>
-              {slots.map((s) => <AuthImage key={s} linked url={proof[s]!.url} alt={s === 'signature' ? 'Signature' : `Photo ${s.replace('photo_', '')}`} />)}
+              {slots.map((s) => (
+                <AuthImage key={s} linked url={proof[s]!.url} alt={s === 'signature' ? 'Signature' : `Photo ${s.replace('photo_', '')}`} />
+              ))}
             </div>
-          ) : <p class="muted">No photos or signature.</p>}
+          ) : (
+            <p class="muted">No photos or signature.</p>
+          )}
         </div>
       )}
       <RefusedDeliveries id={id} />

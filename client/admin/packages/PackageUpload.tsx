@@ -39,20 +39,31 @@ export default function PackageUpload({ session }: { session: Session }) {
     setAnswer(null);
     setError('');
     if (!f) return;
-    if (!/\.(csv|xlsx)$/i.test(f.name)) { setError('Choose a .csv or .xlsx file'); return; }
-    if (f.size > MAX_BYTES) { setError('The file is larger than 10 MB; split it into smaller files'); return; }
+    if (!/\.(csv|xlsx)$/i.test(f.name)) {
+      setError('Choose a .csv or .xlsx file');
+      return;
+    }
+    if (f.size > MAX_BYTES) {
+      setError('The file is larger than 10 MB; split it into smaller files');
+      return;
+    }
     setFile(f);
   };
 
   const send = async () => {
-    if (!file) { setError('Choose a file first'); return; }
+    if (!file) {
+      setError('Choose a file first');
+      return;
+    }
     const form = new FormData();
     form.append('file', file, file.name);
     if (company) form.append('company', company);
     setError('');
     setAnswer(null);
     setProgress(0);
-    const job = uploadWithProgress<Answer>(isExcel(file) ? PATHS.packageExcelUpload : PATHS.packageCsvUpload, form, setProgress, { partial: partial ? 'true' : 'false' });
+    const job = uploadWithProgress<Answer>(isExcel(file) ? PATHS.packageExcelUpload : PATHS.packageCsvUpload, form, setProgress, {
+      partial: partial ? 'true' : 'false',
+    });
     abort.current = job.abort;
     try {
       setAnswer(await job.promise);
@@ -79,30 +90,75 @@ export default function PackageUpload({ session }: { session: Session }) {
             number) is required and unique; the rest are optional:
           </p>
           <ul style={{ margin: '0.35rem 0', paddingLeft: '1.2rem' }}>
-            <li><span class="mono">customer_name</span>, <span class="mono">customer_address</span>, <span class="mono">postcode</span>,
-              <span class="mono"> postcode_name</span> (the suburb, as written on the parcel)</li>
-            <li><span class="mono">customer_phone</span> (stored in international form, e.g. 0417 123 456 becomes +61417123456) and
-              <span class="mono"> recipient_email</span> (where the recipient's messages go)</li>
-            <li><span class="mono">weight</span> (kg), <span class="mono">length</span>, <span class="mono">width</span>, <span class="mono">height</span> (cm),
-              <span class="mono"> count</span>, <span class="mono">description_of_goods</span>, <span class="mono">delivery_date</span> (YYYY-MM-DD)</li>
-            <li><span class="mono">window_start</span>, <span class="mono">window_end</span> (HH:MM, the delivery window), <span class="mono">service_s</span> (seconds at the door)</li>
+            <li>
+              <span class="mono">customer_name</span>, <span class="mono">customer_address</span>, <span class="mono">postcode</span>,
+              <span class="mono"> postcode_name</span> (the suburb, as written on the parcel)
+            </li>
+            <li>
+              <span class="mono">customer_phone</span> (stored in international form, e.g. 0417 123 456 becomes +61417123456) and
+              <span class="mono"> recipient_email</span> (where the recipient's messages go)
+            </li>
+            <li>
+              <span class="mono">weight</span> (kg), <span class="mono">length</span>, <span class="mono">width</span>,{' '}
+              <span class="mono">height</span> (cm),
+              <span class="mono"> count</span>, <span class="mono">description_of_goods</span>, <span class="mono">delivery_date</span>{' '}
+              (YYYY-MM-DD)
+            </li>
+            <li>
+              <span class="mono">window_start</span>, <span class="mono">window_end</span> (HH:MM, the delivery window),{' '}
+              <span class="mono">service_s</span> (seconds at the door)
+            </li>
           </ul>
-          <Button size="small" onClick={downloadTemplate}>Download a template (CSV)</Button>
+          <Button size="small" onClick={downloadTemplate}>
+            Download a template (CSV)
+          </Button>
         </div>
-        <label class={`dropzone${over ? ' over' : ''}`}
-          onDragOver={(e) => { e.preventDefault(); setOver(true); }} onDragLeave={() => setOver(false)}
-          onDrop={(e) => { e.preventDefault(); setOver(false); choose(e.dataTransfer?.files[0]); }}>
+        <label
+          class={`dropzone${over ? ' over' : ''}`}
+          onDragOver={(e) => {
+            e.preventDefault();
+            setOver(true);
+          }}
+          onDragLeave={() => setOver(false)}
+          onDrop={(e) => {
+            e.preventDefault();
+            setOver(false);
+            choose(e.dataTransfer?.files[0]);
+          }}
+        >
           <div style={{ fontWeight: 700, fontSize: '1.1rem' }}>{file ? file.name : 'Drop a file here or choose one'}</div>
-          {file && <div class="muted">{(file.size / 1024).toFixed(1)} KB · {isExcel(file) ? 'Excel' : 'CSV'}</div>}
-          <input type="file" name="file" accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-            style={{ marginTop: '0.75rem' }} onChange={(e) => choose((e.currentTarget as HTMLInputElement).files?.[0])} />
+          {file && (
+            <div class="muted">
+              {(file.size / 1024).toFixed(1)} KB · {isExcel(file) ? 'Excel' : 'CSV'}
+            </div>
+          )}
+          <input
+            type="file"
+            name="file"
+            accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            style={{ marginTop: '0.75rem' }}
+            onChange={(e) => choose((e.currentTarget as HTMLInputElement).files?.[0])}
+          />
         </label>
         <div class="form-grid">
-          {!isCompany && <SelectField name="company" label="Company" value={company} onValue={setCompany} options={companies.options}
-            placeholder="From the file's company column" hint="For rows that do not name their company" />}
+          {!isCompany && (
+            <SelectField
+              name="company"
+              label="Company"
+              value={company}
+              onValue={setCompany}
+              options={companies.options}
+              placeholder="From the file's company column"
+              hint="For rows that do not name their company"
+            />
+          )}
           <CheckField name="partial" label="Keep the good rows when some are rejected" checked={partial} onValue={setPartial} />
         </div>
-        {error && <div class="form-error" role="alert">{error}</div>}
+        {error && (
+          <div class="form-error" role="alert">
+            {error}
+          </div>
+        )}
         {progress !== null && (
           <div class="stack" role="status" aria-live="polite">
             <div class="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(progress * 100)}>
@@ -112,7 +168,9 @@ export default function PackageUpload({ session }: { session: Session }) {
           </div>
         )}
         <div class="row">
-          <Button variant="primary" busy={progress !== null} disabled={!file} onClick={() => void send()}>Upload</Button>
+          <Button variant="primary" busy={progress !== null} disabled={!file} onClick={() => void send()}>
+            Upload
+          </Button>
           {progress !== null && <Button onClick={() => abort.current?.()}>Cancel</Button>}
         </div>
       </div>
@@ -129,13 +187,22 @@ export default function PackageUpload({ session }: { session: Session }) {
             <div class="table-wrap">
               <table class="data">
                 <caption class="sr-only">Rejected rows</caption>
-                <thead><tr><th>Row</th><th>Tracking no</th><th>Result</th><th>Problems</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th>Row</th>
+                    <th>Tracking no</th>
+                    <th>Result</th>
+                    <th>Problems</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {rejected.slice(0, 500).map((r) => (
                     <tr key={r.row}>
                       <td class="num">{r.row}</td>
                       <td class="mono">{r.hawb ?? '—'}</td>
-                      <td><Badge tone="bad">rejected</Badge></td>
+                      <td>
+                        <Badge tone="bad">rejected</Badge>
+                      </td>
                       <td>{r.errors.map((e) => `${e.path ? `${e.path}: ` : ''}${e.message}`).join('; ')}</td>
                     </tr>
                   ))}
@@ -145,8 +212,13 @@ export default function PackageUpload({ session }: { session: Session }) {
           )}
           {answer.created > 0 && (
             <div class="row">
-              <LinkButton href="#/packages?status=created" variant="primary">See the new packages</LinkButton>
-              <PrintLabels ids={answer.report.flatMap((r: UploadReportRow) => (r.id != null && r.status !== 'rejected' ? [r.id] : []))} label="Labels for this upload" />
+              <LinkButton href="#/packages?status=created" variant="primary">
+                See the new packages
+              </LinkButton>
+              <PrintLabels
+                ids={answer.report.flatMap((r: UploadReportRow) => (r.id != null && r.status !== 'rejected' ? [r.id] : []))}
+                label="Labels for this upload"
+              />
             </div>
           )}
         </div>

@@ -15,8 +15,15 @@ export function RefusedDeliveries({ id }: { id: number }) {
   const [list, setList] = useState<Refused[]>([]);
   useEffect(() => {
     let live = true;
-    api.get<{ results: Refused[] }>(`package-delivered/${id}/refused/`).then((r) => { if (live) setList(r.results); }, () => undefined);
-    return () => { live = false; };
+    api.get<{ results: Refused[] }>(`package-delivered/${id}/refused/`).then(
+      (r) => {
+        if (live) setList(r.results);
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
   }, [id]);
   if (!list.length) return null;
   return (
@@ -25,14 +32,31 @@ export function RefusedDeliveries({ id }: { id: number }) {
       {list.map((r) => (
         <div key={r.id} class="stack">
           <dl class="dl">
-            <dt>When</dt><dd>{new Date(r.occurred_at).toLocaleString()} (received {new Date(r.received_at).toLocaleString()})</dd>
-            <dt>Why refused</dt><dd>{r.message}</dd>
-            <dt>Received by</dt><dd>{r.recipient_name ?? '—'}</dd>
-            {r.note && <><dt>Note</dt><dd>{r.note}</dd></>}
+            <dt>When</dt>
+            <dd>
+              {new Date(r.occurred_at).toLocaleString()} (received {new Date(r.received_at).toLocaleString()})
+            </dd>
+            <dt>Why refused</dt>
+            <dd>{r.message}</dd>
+            <dt>Received by</dt>
+            <dd>{r.recipient_name ?? '—'}</dd>
+            {r.note && (
+              <>
+                <dt>Note</dt>
+                <dd>{r.note}</dd>
+              </>
+            )}
           </dl>
           {r.files.length > 0 && (
             <div class="photos">
-              {r.files.map((f) => <AuthImage key={f.id} linked url={f.url} alt={f.slot === 'signature' ? 'Signature' : `Photo ${f.slot.replace('photo_', '')}`} />)}
+              {r.files.map((f) => (
+                <AuthImage
+                  key={f.id}
+                  linked
+                  url={f.url}
+                  alt={f.slot === 'signature' ? 'Signature' : `Photo ${f.slot.replace('photo_', '')}`}
+                />
+              ))}
             </div>
           )}
         </div>

@@ -21,9 +21,26 @@ export function ArrivalAccuracy({ tick }: { tick: number }) {
   const [period, setPeriod] = useState<{ from: string; to: string } | null>(null);
   useEffect(() => {
     let live = true;
-    api.get<{ results: ArrivalRow[]; period: { from: string; to: string } }>('report/arrival-accuracy/', { by, from: weekAgo(), to: today() })
-      .then((r) => { if (live) { setRows(r.results); setPeriod(r.period); } }, () => { if (live) setRows(null); });
-    return () => { live = false; };
+    api
+      .get<{ results: ArrivalRow[]; period: { from: string; to: string } }>('report/arrival-accuracy/', {
+        by,
+        from: weekAgo(),
+        to: today(),
+      })
+      .then(
+        (r) => {
+          if (live) {
+            setRows(r.results);
+            setPeriod(r.period);
+          }
+        },
+        () => {
+          if (live) setRows(null);
+        },
+      );
+    return () => {
+      live = false;
+    };
   }, [tick, by]);
   if (!rows) return null;
   return (
@@ -31,20 +48,45 @@ export function ArrivalAccuracy({ tick }: { tick: number }) {
       <div class="row">
         <h2 style={{ margin: 0 }}>Arrival times: planned against actual</h2>
         <span class="spacer" />
-        <label>By{' '}
+        <label>
+          By{' '}
           <select value={by} onChange={(e) => setBy((e.target as HTMLSelectElement).value as By)}>
-            {ARRIVAL_GROUPS.map((g) => <option key={g} value={g}>{LABEL[g].toLowerCase()}</option>)}
+            {ARRIVAL_GROUPS.map((g) => (
+              <option key={g} value={g}>
+                {LABEL[g].toLowerCase()}
+              </option>
+            ))}
           </select>
         </label>
       </div>
-      {rows.length === 0 ? <p class="muted">No planned stops worked in the last 7 days.</p> : (
+      {rows.length === 0 ? (
+        <p class="muted">No planned stops worked in the last 7 days.</p>
+      ) : (
         <div class="table-wrap" style={{ marginTop: '0.75rem' }}>
           <table class="data">
-            <thead><tr><th>{LABEL[by]}</th><th>Stops</th><th>Mean error</th><th>90% within</th><th>Bias</th><th>In window</th><th>In promised band</th></tr></thead>
+            <thead>
+              <tr>
+                <th>{LABEL[by]}</th>
+                <th>Stops</th>
+                <th>Mean error</th>
+                <th>90% within</th>
+                <th>Bias</th>
+                <th>In window</th>
+                <th>In promised band</th>
+              </tr>
+            </thead>
             <tbody>
               {rows.map((r) => (
                 <tr key={`${r.date}-${r.driver}-${r.route}`} data-testid="arrival-row">
-                  <td>{by === 'route' ? <a href={`#/routes/${r.route}`}>{r.route_name}</a> : by === 'driver' ? (r.driver_name ?? '—') : r.date}</td>
+                  <td>
+                    {by === 'route' ? (
+                      <a href={`#/routes/${r.route}`}>{r.route_name}</a>
+                    ) : by === 'driver' ? (
+                      (r.driver_name ?? '—')
+                    ) : (
+                      r.date
+                    )}
+                  </td>
                   <td>{r.stops}</td>
                   <td>{mins(r.mean_abs_error_min)}</td>
                   <td>{mins(r.p90_abs_error_min)}</td>
@@ -57,7 +99,18 @@ export function ArrivalAccuracy({ tick }: { tick: number }) {
           </table>
         </div>
       )}
-      {period && <ExportButtons targets={[{ label: 'Export CSV', path: 'report/arrival-accuracy/export/', query: { by, from: period.from, to: period.to, format: 'csv' }, fallbackName: `arrival-accuracy_${by}.csv` }]} />}
+      {period && (
+        <ExportButtons
+          targets={[
+            {
+              label: 'Export CSV',
+              path: 'report/arrival-accuracy/export/',
+              query: { by, from: period.from, to: period.to, format: 'csv' },
+              fallbackName: `arrival-accuracy_${by}.csv`,
+            },
+          ]}
+        />
+      )}
     </div>
   );
 }
@@ -65,4 +118,8 @@ export function ArrivalAccuracy({ tick }: { tick: number }) {
 /** Local days (the browser's clock is the office's; the server counts route days in the depot's zone). */
 const dayOf = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 const today = () => dayOf(new Date());
-const weekAgo = () => { const d = new Date(); d.setDate(d.getDate() - 6); return dayOf(d); };
+const weekAgo = () => {
+  const d = new Date();
+  d.setDate(d.getDate() - 6);
+  return dayOf(d);
+};

@@ -11,11 +11,18 @@ export interface ExportTarget {
   fallbackName: string;
 }
 
-type State = { kind: 'idle' } | { kind: 'running'; label: string; progress: DownloadProgress } | { kind: 'done'; label: string; progress: DownloadProgress; name: string };
+type State =
+  | { kind: 'idle' }
+  | { kind: 'running'; label: string; progress: DownloadProgress }
+  | { kind: 'done'; label: string; progress: DownloadProgress; name: string };
 
 function describe(p: DownloadProgress): string {
-  const rows = p.rows != null && p.totalRows != null ? `${p.rows.toLocaleString()} of ${p.totalRows.toLocaleString()} rows`
-    : p.totalRows != null ? `${p.totalRows.toLocaleString()} rows` : '';
+  const rows =
+    p.rows != null && p.totalRows != null
+      ? `${p.rows.toLocaleString()} of ${p.totalRows.toLocaleString()} rows`
+      : p.totalRows != null
+        ? `${p.totalRows.toLocaleString()} rows`
+        : '';
   return [rows, formatBytes(p.bytes)].filter(Boolean).join(' · ');
 }
 
@@ -34,7 +41,13 @@ export function ExportButtons({ targets, disabled }: { targets: readonly ExportT
     const start: DownloadProgress = { bytes: 0, rows: null, totalRows: null, fraction: null };
     setState({ kind: 'running', label: t.label, progress: start });
     try {
-      const file = await fetchWithProgress(t.path, t.query, t.fallbackName, (progress) => setState({ kind: 'running', label: t.label, progress }), c.signal);
+      const file = await fetchWithProgress(
+        t.path,
+        t.query,
+        t.fallbackName,
+        (progress) => setState({ kind: 'running', label: t.label, progress }),
+        c.signal,
+      );
       saveBlob(file.blob, file.name);
       setState({ kind: 'done', label: t.label, progress: file.progress, name: file.name });
     } catch (err) {
@@ -52,18 +65,33 @@ export function ExportButtons({ targets, disabled }: { targets: readonly ExportT
     <div class="export-box">
       <div class="row">
         {targets.map((t) => (
-          <Button key={t.label} disabled={disabled || running} busy={running && state.label === t.label} onClick={() => void run(t)}>{t.label}</Button>
+          <Button key={t.label} disabled={disabled || running} busy={running && state.label === t.label} onClick={() => void run(t)}>
+            {t.label}
+          </Button>
         ))}
-        {running && <Button variant="danger" onClick={() => ctrl.current?.abort()}>Cancel</Button>}
+        {running && (
+          <Button variant="danger" onClick={() => ctrl.current?.abort()}>
+            Cancel
+          </Button>
+        )}
       </div>
       {state.kind !== 'idle' && (
         <div class="export-progress" data-testid="export-progress" data-state={state.kind}>
-          <div class="progress" role="progressbar" aria-label={`${state.label} progress`} aria-valuemin={0} aria-valuemax={100}
-            aria-valuenow={pct ?? undefined} aria-valuetext={pct == null ? 'Downloading' : `${pct}%`}>
+          <div
+            class="progress"
+            role="progressbar"
+            aria-label={`${state.label} progress`}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={pct ?? undefined}
+            aria-valuetext={pct == null ? 'Downloading' : `${pct}%`}
+          >
             <div class={pct == null ? 'indeterminate' : undefined} style={{ width: `${pct ?? 35}%` }} />
           </div>
           <span class="muted" aria-live="polite">
-            {state.kind === 'done' ? `Saved ${state.name} · ${describe(state.progress)}` : `${pct == null ? 'Downloading' : `${pct}%`} · ${describe(state.progress)}`}
+            {state.kind === 'done'
+              ? `Saved ${state.name} · ${describe(state.progress)}`
+              : `${pct == null ? 'Downloading' : `${pct}%`} · ${describe(state.progress)}`}
           </span>
         </div>
       )}

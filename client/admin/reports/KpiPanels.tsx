@@ -19,11 +19,18 @@ function kpiColumns(group: 'driver' | 'company', byDay: boolean): Column<Kpi>[] 
     { key: 'failed', label: 'Failed', numeric: true },
     { key: 'first_attempt_success_rate', label: 'First-attempt success', numeric: true, render: (r) => pct(r.first_attempt_success_rate) },
     { key: 'on_time_rate', label: 'On time', numeric: true, render: (r) => pct(r.on_time_rate) },
-    { key: 'parcels_per_hour', label: 'Parcels / hour', numeric: true, render: (r) => (r.parcels_per_hour == null ? '—' : r.parcels_per_hour.toFixed(1)) },
-    ...(byDay ? [
-      { key: 'first', label: 'First', render: (r: Kpi) => time(r.first_delivery_at) },
-      { key: 'last', label: 'Last', render: (r: Kpi) => time(r.last_delivery_at) },
-    ] : []),
+    {
+      key: 'parcels_per_hour',
+      label: 'Parcels / hour',
+      numeric: true,
+      render: (r) => (r.parcels_per_hour == null ? '—' : r.parcels_per_hour.toFixed(1)),
+    },
+    ...(byDay
+      ? [
+          { key: 'first', label: 'First', render: (r: Kpi) => time(r.first_delivery_at) },
+          { key: 'last', label: 'Last', render: (r: Kpi) => time(r.last_delivery_at) },
+        ]
+      : []),
   ];
 }
 
@@ -34,10 +41,19 @@ function exportsOf(path: string, query: ReturnType<typeof reportQuery>, name: st
   ];
 }
 
-interface KpiPage { count: number; results: Kpi[] }
+interface KpiPage {
+  count: number;
+  results: Kpi[];
+}
 
 /** A paged KPI table (by day), with the charts of the whole period above it. */
-function PagedKpi({ filters, path, exportPath, group, name }: PanelProps & { path: string; exportPath: string; group: 'driver' | 'company'; name: string }) {
+function PagedKpi({
+  filters,
+  path,
+  exportPath,
+  group,
+  name,
+}: PanelProps & { path: string; exportPath: string; group: 'driver' | 'company'; name: string }) {
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(50);
   const q = reportQuery(filters);
@@ -46,27 +62,60 @@ function PagedKpi({ filters, path, exportPath, group, name }: PanelProps & { pat
   const data = rows.data;
   return (
     <>
-      <div class="report-actions"><ExportButtons targets={exportsOf(exportPath, q, name)} /></div>
-      {all.error ? <ErrorState error={all.error} onRetry={all.reload} /> : !all.data ? <Loading label="Preparing charts…" /> : (
+      <div class="report-actions">
+        <ExportButtons targets={exportsOf(exportPath, q, name)} />
+      </div>
+      {all.error ? (
+        <ErrorState error={all.error} onRetry={all.reload} />
+      ) : !all.data ? (
+        <Loading label="Preparing charts…" />
+      ) : (
         <div class={group === 'driver' ? 'chart-grid' : undefined}>
-          <BarChart title="Deliveries per day" valueLabel="Deliveries" data={perDay(all.data, filters.from, filters.to)}
-            description={`Parcels delivered each day from ${day(filters.from)} to ${day(filters.to)}.`} />
+          <BarChart
+            title="Deliveries per day"
+            valueLabel="Deliveries"
+            data={perDay(all.data, filters.from, filters.to)}
+            description={`Parcels delivered each day from ${day(filters.from)} to ${day(filters.to)}.`}
+          />
           {group === 'driver' && (
-            <HBarChart title="Success rate by driver" valueLabel="Success rate" data={successByDriver(all.data)}
-              description="Share of each driver's attempts in the period that ended delivered (delivered ÷ delivered + failed)." />
+            <HBarChart
+              title="Success rate by driver"
+              valueLabel="Success rate"
+              data={successByDriver(all.data)}
+              description="Share of each driver's attempts in the period that ended delivered (delivered ÷ delivered + failed)."
+            />
           )}
         </div>
       )}
       <h2>{group === 'driver' ? 'Drivers by day' : 'Companies by day'}</h2>
-      {rows.error ? <ErrorState error={rows.error} onRetry={rows.reload} />
-        : !data ? <Loading />
-          : data.results.length === 0 ? <div class="card"><Empty title="No deliveries or failures in this period" /></div>
-            : (
-              <div aria-busy={rows.loading ? 'true' : undefined}>
-                <DataTable<Kpi> columns={kpiColumns(group, true)} rows={data.results} rowKey={(r) => `${r.date}-${r.driver ?? r.company ?? ''}`} caption={name} />
-                <Pager page={page} pageSize={pageSize} count={data.count} onPage={setPage} onPageSize={(n) => { setPageSize(n); setPage(1); }} />
-              </div>
-            )}
+      {rows.error ? (
+        <ErrorState error={rows.error} onRetry={rows.reload} />
+      ) : !data ? (
+        <Loading />
+      ) : data.results.length === 0 ? (
+        <div class="card">
+          <Empty title="No deliveries or failures in this period" />
+        </div>
+      ) : (
+        <div aria-busy={rows.loading ? 'true' : undefined}>
+          <DataTable<Kpi>
+            columns={kpiColumns(group, true)}
+            rows={data.results}
+            rowKey={(r) => `${r.date}-${r.driver ?? r.company ?? ''}`}
+            caption={name}
+          />
+          <Pager
+            page={page}
+            pageSize={pageSize}
+            count={data.count}
+            onPage={setPage}
+            onPageSize={(n) => {
+              setPageSize(n);
+              setPage(1);
+            }}
+          />
+        </div>
+      )}
     </>
   );
 }
@@ -76,7 +125,9 @@ export function DriverKpiPanel(props: PanelProps) {
 }
 
 export function CompanyKpiPanel(props: PanelProps) {
-  return <PagedKpi {...props} path="report/company-kpi/" exportPath="report/company-kpi/excel-download/" group="company" name="Company KPI" />;
+  return (
+    <PagedKpi {...props} path="report/company-kpi/" exportPath="report/company-kpi/excel-download/" group="company" name="Company KPI" />
+  );
 }
 
 /** Per driver over the whole period, and who delivers what share of their attempts. */
@@ -85,17 +136,33 @@ export function DriversPanel({ filters }: PanelProps) {
   const rep = useReport<{ results: Kpi[] }>('report/driver/delivery-report/', q);
   return (
     <>
-      <div class="report-actions"><ExportButtons targets={exportsOf('report/driver/excel-download/', q, 'drivers')} /></div>
-      {rep.error ? <ErrorState error={rep.error} onRetry={rep.reload} />
-        : !rep.data ? <Loading />
-          : rep.data.results.length === 0 ? <div class="card"><Empty title="No driver delivered or failed a parcel in this period" /></div>
-            : (
-              <>
-                <HBarChart title="Success rate by driver" valueLabel="Success rate" data={successByDriver(rep.data.results)}
-                  description="Share of each driver's attempts in the period that ended delivered (delivered ÷ delivered + failed)." />
-                <DataTable<Kpi> columns={kpiColumns('driver', false)} rows={rep.data.results} rowKey={(r) => String(r.driver ?? 'none')} caption="Drivers" />
-              </>
-            )}
+      <div class="report-actions">
+        <ExportButtons targets={exportsOf('report/driver/excel-download/', q, 'drivers')} />
+      </div>
+      {rep.error ? (
+        <ErrorState error={rep.error} onRetry={rep.reload} />
+      ) : !rep.data ? (
+        <Loading />
+      ) : rep.data.results.length === 0 ? (
+        <div class="card">
+          <Empty title="No driver delivered or failed a parcel in this period" />
+        </div>
+      ) : (
+        <>
+          <HBarChart
+            title="Success rate by driver"
+            valueLabel="Success rate"
+            data={successByDriver(rep.data.results)}
+            description="Share of each driver's attempts in the period that ended delivered (delivered ÷ delivered + failed)."
+          />
+          <DataTable<Kpi>
+            columns={kpiColumns('driver', false)}
+            rows={rep.data.results}
+            rowKey={(r) => String(r.driver ?? 'none')}
+            caption="Drivers"
+          />
+        </>
+      )}
     </>
   );
 }
@@ -121,11 +188,20 @@ export function CompaniesPanel({ filters }: PanelProps) {
   ];
   return (
     <>
-      <div class="report-actions"><ExportButtons targets={exportsOf('report/company/excel-download/', q, 'companies')} /></div>
-      {rep.error ? <ErrorState error={rep.error} onRetry={rep.reload} />
-        : !rep.data ? <Loading />
-          : rep.data.results.length === 0 ? <div class="card"><Empty title="No parcels in this period" /></div>
-            : <DataTable<CompanyRow> columns={columns} rows={rep.data.results} rowKey={(r) => r.company} caption="Companies" />}
+      <div class="report-actions">
+        <ExportButtons targets={exportsOf('report/company/excel-download/', q, 'companies')} />
+      </div>
+      {rep.error ? (
+        <ErrorState error={rep.error} onRetry={rep.reload} />
+      ) : !rep.data ? (
+        <Loading />
+      ) : rep.data.results.length === 0 ? (
+        <div class="card">
+          <Empty title="No parcels in this period" />
+        </div>
+      ) : (
+        <DataTable<CompanyRow> columns={columns} rows={rep.data.results} rowKey={(r) => r.company} caption="Companies" />
+      )}
     </>
   );
 }

@@ -8,7 +8,12 @@ import { CompaniesPanel, CompanyKpiPanel, DriverKpiPanel, DriversPanel } from '.
 import { DeliveriesPanel, FailedPanel, PackagesPanel, PodPanel } from './ListPanels';
 import './reports.css';
 
-interface Tab { id: string; label: string; staffOnly?: boolean; Panel: ComponentType<PanelProps> }
+interface Tab {
+  id: string;
+  label: string;
+  staffOnly?: boolean;
+  Panel: ComponentType<PanelProps>;
+}
 
 const TABS: readonly Tab[] = [
   { id: 'deliveries', label: 'Deliveries', Panel: DeliveriesPanel },
@@ -45,18 +50,47 @@ export default function Reports({ session, query, tab }: { session: Session; que
 
   return (
     <section aria-labelledby="reports-title">
-      <div class="page-head"><h1 id="reports-title">Reports</h1></div>
+      <div class="page-head">
+        <h1 id="reports-title">Reports</h1>
+      </div>
       <div class="tabs" role="tablist" aria-label="Reports">
         {tabs.map((t) => (
-          <a key={t.id} role="tab" href={`#/reports/${t.id}${qs ? `?${qs}` : ''}`} aria-selected={t.id === current.id ? 'true' : 'false'}>{t.label}</a>
+          <a key={t.id} role="tab" href={`#/reports/${t.id}${qs ? `?${qs}` : ''}`} aria-selected={t.id === current.id ? 'true' : 'false'}>
+            {t.label}
+          </a>
         ))}
       </div>
       <form class="filters-bar report-filters" aria-label="Report filters" onSubmit={(e) => e.preventDefault()}>
         <TextField label="From" type="date" value={filters.from} max={filters.to} onValue={(v) => v && setFilter('from', v)} />
         <TextField label="To" type="date" value={filters.to} min={filters.from} onValue={(v) => v && setFilter('to', v)} />
-        {!isCompany && <SelectField label="Company" name="report-company" value={filters.company} onValue={(v) => setFilter('company', v)} options={companies.options} placeholder="All companies" />}
-        {!isCompany && <SelectField label="Driver" name="report-driver" value={filters.driver} onValue={(v) => setFilter('driver', v)} options={drivers.options} placeholder="All drivers" />}
-        <SelectField label="Zone" name="report-zone" value={filters.zone} onValue={(v) => setFilter('zone', v)} options={zones.options} placeholder="All zones" />
+        {!isCompany && (
+          <SelectField
+            label="Company"
+            name="report-company"
+            value={filters.company}
+            onValue={(v) => setFilter('company', v)}
+            options={companies.options}
+            placeholder="All companies"
+          />
+        )}
+        {!isCompany && (
+          <SelectField
+            label="Driver"
+            name="report-driver"
+            value={filters.driver}
+            onValue={(v) => setFilter('driver', v)}
+            options={drivers.options}
+            placeholder="All drivers"
+          />
+        )}
+        <SelectField
+          label="Zone"
+          name="report-zone"
+          value={filters.zone}
+          onValue={(v) => setFilter('zone', v)}
+          options={zones.options}
+          placeholder="All zones"
+        />
       </form>
       <div role="tabpanel" aria-label={current.label}>
         <current.Panel key={current.id} filters={filters} isCompany={isCompany} />

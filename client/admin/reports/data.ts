@@ -8,10 +8,19 @@ export type Kpi = z.infer<typeof KpiRow>;
 export type FailedRow = z.infer<typeof FailedReportRow>;
 export type CompanyRow = z.infer<typeof CompanyReportRow>;
 
-export interface ReportFilters { from: string; to: string; company: string; driver: string; zone: string }
+export interface ReportFilters {
+  from: string;
+  to: string;
+  company: string;
+  driver: string;
+  zone: string;
+}
 
 /** What every report tab is given (Reports.tsx). */
-export interface PanelProps { filters: ReportFilters; isCompany: boolean }
+export interface PanelProps {
+  filters: ReportFilters;
+  isCompany: boolean;
+}
 
 export const FILTER_KEYS = ['from', 'to', 'company', 'driver', 'zone'] as const;
 
@@ -24,7 +33,13 @@ export function defaultFilters(): ReportFilters {
 
 export function filtersFrom(query: URLSearchParams): ReportFilters {
   const d = defaultFilters();
-  return { from: query.get('from') || d.from, to: query.get('to') || d.to, company: query.get('company') ?? '', driver: query.get('driver') ?? '', zone: query.get('zone') ?? '' };
+  return {
+    from: query.get('from') || d.from,
+    to: query.get('to') || d.to,
+    company: query.get('company') ?? '',
+    driver: query.get('driver') ?? '',
+    zone: query.get('zone') ?? '',
+  };
 }
 
 /** Days are the business's local days (the server's default zone, daylight saving included; issue 31), wherever the browser is. */
@@ -32,7 +47,12 @@ export function reportQuery(f: ReportFilters, extra: Query = {}): Query {
   return { from: f.from, to: f.to, company: f.company, driver: f.driver, zone: f.zone, ...extra };
 }
 
-export interface Loaded<T> { data: T | null; error: unknown; loading: boolean; reload: () => void }
+export interface Loaded<T> {
+  data: T | null;
+  error: unknown;
+  loading: boolean;
+  reload: () => void;
+}
 
 /** One GET whose answer follows its query; the newest request wins when filters change quickly. */
 export function useReport<T>(path: string | null, query: Query): Loaded<T> {
@@ -46,15 +66,28 @@ export function useReport<T>(path: string | null, query: Query): Loaded<T> {
     const ctrl = new AbortController();
     setLoading(true);
     api.get<T>(path, query, ctrl.signal).then(
-      (d) => { setData(d); setError(null); setLoading(false); },
-      (err: unknown) => { if (!(err instanceof DOMException && err.name === 'AbortError')) { setError(err); setLoading(false); } },
+      (d) => {
+        setData(d);
+        setError(null);
+        setLoading(false);
+      },
+      (err: unknown) => {
+        if (!(err instanceof DOMException && err.name === 'AbortError')) {
+          setError(err);
+          setLoading(false);
+        }
+      },
     );
     return () => ctrl.abort();
   }, [path, key, tick]);
   return { data, error, loading, reload: () => setTick((n) => n + 1) };
 }
 
-interface KpiPage { count: number; next: string | null; results: Kpi[] }
+interface KpiPage {
+  count: number;
+  next: string | null;
+  results: Kpi[];
+}
 
 /** Every KPI row of the period (for charts), a page of 500 at a time, bounded at 20 pages. */
 export function useAllKpis(path: string, query: Query): Loaded<Kpi[]> {
@@ -111,9 +144,12 @@ export function successByDriver(rows: readonly Kpi[]): { label: string; value: n
     s.f += r.failed;
     by.set(name, s);
   }
-  return [...by.entries()].filter(([, s]) => s.d + s.f > 0).map(([label, s]) => ({ label, value: s.d / (s.d + s.f) }))
+  return [...by.entries()]
+    .filter(([, s]) => s.d + s.f > 0)
+    .map(([label, s]) => ({ label, value: s.d / (s.d + s.f) }))
     .sort((a, b) => b.value - a.value || a.label.localeCompare(b.label));
 }
 
 export const pct = (v: number | null | undefined) => (v == null ? '—' : `${Math.round(v * 1000) / 10}%`);
-export const time = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' }) : '—');
+export const time = (iso: string | null | undefined) =>
+  iso ? new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' }) : '—';

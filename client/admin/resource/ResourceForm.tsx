@@ -17,44 +17,109 @@ export function labelOf(decl: ResourceDecl, name: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-function RefField({ spec, label, value, onValue, error, hint, refDecl }: {
-  spec: FieldSpec; label: string; value: string; onValue: (v: string) => void; error?: string; hint?: string; refDecl: RefDecl;
+function RefField({
+  spec,
+  label,
+  value,
+  onValue,
+  error,
+  hint,
+  refDecl,
+}: {
+  spec: FieldSpec;
+  label: string;
+  value: string;
+  onValue: (v: string) => void;
+  error?: string;
+  hint?: string;
+  refDecl: RefDecl;
 }) {
   const { options, failed } = useRefOptions(refDecl);
   // A value the list does not hold (archived, or the list failed) still shows rather than vanishing.
   const all = value && !options.some((o) => o.value === value) ? [...options, { value, label: `#${value}` }] : options;
   return (
-    <SelectField name={spec.name} label={label} value={value} onValue={onValue} options={all} error={error}
-      hint={failed ? 'The list could not be loaded' : hint} required={spec.required} placeholder={spec.required ? 'Choose…' : '— none —'} />
+    <SelectField
+      name={spec.name}
+      label={label}
+      value={value}
+      onValue={onValue}
+      options={all}
+      error={error}
+      hint={failed ? 'The list could not be loaded' : hint}
+      required={spec.required}
+      placeholder={spec.required ? 'Choose…' : '— none —'}
+    />
   );
 }
 
-function Control({ decl, spec, value, onValue, error }: { decl: ResourceDecl; spec: FieldSpec; value: string | boolean; onValue: (v: string | boolean) => void; error?: string }) {
+function Control({
+  decl,
+  spec,
+  value,
+  onValue,
+  error,
+}: {
+  decl: ResourceDecl;
+  spec: FieldSpec;
+  value: string | boolean;
+  onValue: (v: string | boolean) => void;
+  error?: string;
+}) {
   const label = labelOf(decl, spec.name);
   const hint = decl.hints?.[spec.name];
   const refDecl = decl.refs?.[spec.name] ?? (spec.kind === 'integer' ? REFS[spec.name] : undefined);
-  if (spec.kind === 'boolean') return <CheckField name={spec.name} label={label} checked={value === true} onValue={onValue} error={error} />;
+  if (spec.kind === 'boolean')
+    return <CheckField name={spec.name} label={label} checked={value === true} onValue={onValue} error={error} />;
   const text = typeof value === 'string' ? value : '';
   if (refDecl) return <RefField spec={spec} label={label} value={text} onValue={onValue} error={error} hint={hint} refDecl={refDecl} />;
   if (spec.kind === 'enum') {
-    return <SelectField name={spec.name} label={label} value={text} onValue={onValue} error={error} hint={hint} required={spec.required}
-      placeholder={spec.required ? 'Choose…' : '—'} options={(spec.options ?? []).map((o) => ({ value: o, label: o.replace(/_/g, ' ') }))} />;
+    return (
+      <SelectField
+        name={spec.name}
+        label={label}
+        value={text}
+        onValue={onValue}
+        error={error}
+        hint={hint}
+        required={spec.required}
+        placeholder={spec.required ? 'Choose…' : '—'}
+        options={(spec.options ?? []).map((o) => ({ value: o, label: o.replace(/_/g, ' ') }))}
+      />
+    );
   }
   if (spec.kind === 'textarea') {
     return (
       <Field label={label} error={error} hint={hint} required={spec.required} wide>
         {({ id, describedBy, invalid }) => (
-          <textarea id={id} name={spec.name} class="input" value={text} maxLength={spec.maxLength} aria-invalid={invalid ? 'true' : undefined}
-            aria-describedby={describedBy} onInput={(e) => onValue((e.currentTarget as HTMLTextAreaElement).value)} />
+          <textarea
+            id={id}
+            name={spec.name}
+            class="input"
+            value={text}
+            maxLength={spec.maxLength}
+            aria-invalid={invalid ? 'true' : undefined}
+            aria-describedby={describedBy}
+            onInput={(e) => onValue((e.currentTarget as HTMLTextAreaElement).value)}
+          />
         )}
       </Field>
     );
   }
   const type = spec.kind === 'integer' || spec.kind === 'number' ? 'text' : spec.kind;
   return (
-    <TextField name={spec.name} label={label} type={type} value={text} onValue={onValue} error={error} hint={hint} required={spec.required}
-      maxLength={spec.maxLength} inputMode={spec.kind === 'integer' ? 'numeric' : spec.kind === 'number' ? 'decimal' : undefined}
-      autoComplete={spec.kind === 'password' ? 'new-password' : 'off'} />
+    <TextField
+      name={spec.name}
+      label={label}
+      type={type}
+      value={text}
+      onValue={onValue}
+      error={error}
+      hint={hint}
+      required={spec.required}
+      maxLength={spec.maxLength}
+      inputMode={spec.kind === 'integer' ? 'numeric' : spec.kind === 'number' ? 'decimal' : undefined}
+      autoComplete={spec.kind === 'password' ? 'new-password' : 'off'}
+    />
   );
 }
 
@@ -63,11 +128,27 @@ function Control({ decl, spec, value, onValue, error }: { decl: ResourceDecl; sp
  * validates with, so most mistakes are caught before sending; the server's errors[] land on the
  * same fields when it finds more (duplicates, missing parents).
  */
-export function ResourceForm({ decl, record, onClose, onSaved }: { decl: ResourceDecl; record: Row | null; onClose: () => void; onSaved: (row: Row | null) => void }) {
+export function ResourceForm({
+  decl,
+  record,
+  onClose,
+  onSaved,
+}: {
+  decl: ResourceDecl;
+  record: Row | null;
+  onClose: () => void;
+  onSaved: (row: Row | null) => void;
+}) {
   const mode = record ? 'edit' : 'create';
-  const schema = (mode === 'edit' ? decl.update ?? decl.create?.partial() : decl.create) as z.ZodObject;
-  const fields = useMemo(() => fieldsOf(schema).filter((f) => !decl.omit?.includes(f.name) && (mode === 'create' || !decl.createOnly?.includes(f.name))), [schema, mode]);
-  const refNames = useMemo(() => new Set(fields.filter((f) => decl.refs?.[f.name] || (f.kind === 'integer' && REFS[f.name])).map((f) => f.name)), [fields]);
+  const schema = (mode === 'edit' ? (decl.update ?? decl.create?.partial()) : decl.create) as z.ZodObject;
+  const fields = useMemo(
+    () => fieldsOf(schema).filter((f) => !decl.omit?.includes(f.name) && (mode === 'create' || !decl.createOnly?.includes(f.name))),
+    [schema, mode],
+  );
+  const refNames = useMemo(
+    () => new Set(fields.filter((f) => decl.refs?.[f.name] || (f.kind === 'integer' && REFS[f.name])).map((f) => f.name)),
+    [fields],
+  );
   const [values, setValues] = useState<FormValues>(() => initialValues(fields, record ?? undefined));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState('');
@@ -82,7 +163,9 @@ export function ResourceForm({ decl, record, onClose, onSaved }: { decl: Resourc
       const found = zodErrors(parsed.error);
       setErrors(found);
       // A mistake on a field the form does not show is named, never left as "the marked fields" with nothing marked.
-      const unseen = Object.entries(found).filter(([k]) => !fields.some((f) => f.name === k)).map(([k, m]) => `${labelOf(decl, k)}: ${m}`);
+      const unseen = Object.entries(found)
+        .filter(([k]) => !fields.some((f) => f.name === k))
+        .map(([k, m]) => `${labelOf(decl, k)}: ${m}`);
       setFailure(unseen.length ? `Please correct: ${unseen.join('; ')}` : 'Please correct the marked fields.');
       return;
     }
@@ -106,17 +189,34 @@ export function ResourceForm({ decl, record, onClose, onSaved }: { decl: Resourc
   };
 
   return (
-    <Dialog title={record ? `Edit ${decl.singular.toLowerCase()} #${record.id}` : `New ${decl.singular.toLowerCase()}`} onClose={onClose}
-      footer={<>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button variant="primary" type="submit" busy={busy} form="resource-form">{record ? 'Save changes' : `Create ${decl.singular.toLowerCase()}`}</Button>
-      </>}>
+    <Dialog
+      title={record ? `Edit ${decl.singular.toLowerCase()} #${record.id}` : `New ${decl.singular.toLowerCase()}`}
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button variant="primary" type="submit" busy={busy} form="resource-form">
+            {record ? 'Save changes' : `Create ${decl.singular.toLowerCase()}`}
+          </Button>
+        </>
+      }
+    >
       <form id="resource-form" class="stack" onSubmit={save} noValidate>
-        {failure && <div class="form-error" role="alert" data-testid="form-error">{failure}</div>}
+        {failure && (
+          <div class="form-error" role="alert" data-testid="form-error">
+            {failure}
+          </div>
+        )}
         <div class="form-grid">
           {fields.map((f) => (
-            <Control key={f.name} decl={decl} spec={f} value={values[f.name] ?? ''} error={errors[f.name]}
-              onValue={(v) => setValues((prev) => ({ ...prev, [f.name]: v }))} />
+            <Control
+              key={f.name}
+              decl={decl}
+              spec={f}
+              value={values[f.name] ?? ''}
+              error={errors[f.name]}
+              onValue={(v) => setValues((prev) => ({ ...prev, [f.name]: v }))}
+            />
           ))}
         </div>
         {errors._ && <div class="form-error">{errors._}</div>}

@@ -17,9 +17,18 @@ import type { FilterDecl, ResourceDecl, Row } from './types';
 function FilterControl({ filter, value, onValue }: { filter: FilterDecl; value: string; onValue: (v: string) => void }) {
   const ref = typeof filter.options === 'object' && 'endpoint' in filter.options ? filter.options : undefined;
   const { options: refOptions } = useRefOptions(ref);
-  const options = filter.options === 'boolean' ? [{ value: 'true', label: 'Yes' }, { value: 'false', label: 'No' }]
-    : ref ? refOptions : (filter.options as readonly { value: string; label: string }[]);
-  return <SelectField name={`filter-${filter.name}`} label={filter.label} value={value} onValue={onValue} options={options} placeholder="All" />;
+  const options =
+    filter.options === 'boolean'
+      ? [
+          { value: 'true', label: 'Yes' },
+          { value: 'false', label: 'No' },
+        ]
+      : ref
+        ? refOptions
+        : (filter.options as readonly { value: string; label: string }[]);
+  return (
+    <SelectField name={`filter-${filter.name}`} label={filter.label} value={value} onValue={onValue} options={options} placeholder="All" />
+  );
 }
 
 type Pending = { kind: 'archive' | 'restore'; ids: number[] } | null;
@@ -77,12 +86,25 @@ export function ResourceScreen({ decl, session, archived }: { decl: ResourceDecl
     if (status.kind === 'active') {
       const on = row.is_active === true;
       const toggle = () => (on && decl.deactivateDialog ? setDeactivating(row) : void setStatus(row, !on));
-      return <Button size="small" onClick={toggle}>{on ? 'Deactivate' : 'Activate'}</Button>;
+      return (
+        <Button size="small" onClick={toggle}>
+          {on ? 'Deactivate' : 'Activate'}
+        </Button>
+      );
     }
     return (
-      <select class="input" style={{ width: 'auto', minHeight: '36px', display: 'inline-block' }} aria-label={`Status of #${row.id}`}
-        value={String(row[status.field] ?? '')} onChange={(e) => void setStatus(row, (e.currentTarget as HTMLSelectElement).value)}>
-        {status.options.map((o) => <option key={o} value={o}>{o}</option>)}
+      <select
+        class="input"
+        style={{ width: 'auto', minHeight: '36px', display: 'inline-block' }}
+        aria-label={`Status of #${row.id}`}
+        value={String(row[status.field] ?? '')}
+        onChange={(e) => void setStatus(row, (e.currentTarget as HTMLSelectElement).value)}
+      >
+        {status.options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
       </select>
     );
   };
@@ -92,22 +114,39 @@ export function ResourceScreen({ decl, session, archived }: { decl: ResourceDecl
   return (
     <section aria-labelledby="resource-title">
       <div class="page-head">
-        <h1 id="resource-title">{decl.title}{archived && ' — archive'}</h1>
+        <h1 id="resource-title">
+          {decl.title}
+          {archived && ' — archive'}
+        </h1>
         <span class="spacer" />
-        {canManage && !archived && decl.create && <Button variant="primary" onClick={() => setEditing('new')}>New {decl.singular.toLowerCase()}</Button>}
+        {canManage && !archived && decl.create && (
+          <Button variant="primary" onClick={() => setEditing('new')}>
+            New {decl.singular.toLowerCase()}
+          </Button>
+        )}
       </div>
       {decl.archive && (
         <div class="tabs" role="tablist">
-          <button role="tab" aria-selected={!archived} onClick={() => navigate(`/r/${decl.name}`)}>Current</button>
-          <button role="tab" aria-selected={archived} onClick={() => navigate(`/r/${decl.name}/archive`)}>Archived</button>
+          <button role="tab" aria-selected={!archived} onClick={() => navigate(`/r/${decl.name}`)}>
+            Current
+          </button>
+          <button role="tab" aria-selected={archived} onClick={() => navigate(`/r/${decl.name}/archive`)}>
+            Archived
+          </button>
         </div>
       )}
       <div class="toolbar">
         {decl.searchable !== false && (
           <div class="field search">
             <label for="resource-search">Search</label>
-            <input id="resource-search" class="input" type="search" placeholder={`Search ${decl.title.toLowerCase()}`}
-              value={params.search ?? ''} onInput={(e) => list.setParams({ search: (e.currentTarget as HTMLInputElement).value })} />
+            <input
+              id="resource-search"
+              class="input"
+              type="search"
+              placeholder={`Search ${decl.title.toLowerCase()}`}
+              value={params.search ?? ''}
+              onInput={(e) => list.setParams({ search: (e.currentTarget as HTMLInputElement).value })}
+            />
           </div>
         )}
         {decl.filters?.map((f) => (
@@ -119,60 +158,130 @@ export function ResourceScreen({ decl, session, archived }: { decl: ResourceDecl
       {canManage && decl.archive && ids.length > 0 && (
         <div class="selection-bar" role="status">
           {ids.length} selected
-          {archived
-            ? <Button variant="primary" onClick={() => setPending({ kind: 'restore', ids })}>Restore selected</Button>
-            : <Button variant="danger" onClick={() => setPending({ kind: 'archive', ids })}>Archive selected</Button>}
-          <Button variant="ghost" onClick={() => setSelected(new Set())}>Clear</Button>
+          {archived ? (
+            <Button variant="primary" onClick={() => setPending({ kind: 'restore', ids })}>
+              Restore selected
+            </Button>
+          ) : (
+            <Button variant="danger" onClick={() => setPending({ kind: 'archive', ids })}>
+              Archive selected
+            </Button>
+          )}
+          <Button variant="ghost" onClick={() => setSelected(new Set())}>
+            Clear
+          </Button>
         </div>
       )}
-      {list.error ? <ErrorState error={list.error} onRetry={list.reload} />
-        : !data ? <Loading />
-          : data.results.length === 0 ? (
-            <div class="card">
-              <Empty title={params.search || Object.values(params.filters ?? {}).some(Boolean) ? 'Nothing matches' : archived ? 'The archive is empty' : `No ${decl.title.toLowerCase()} yet`}>
-                {canManage && !archived && decl.create && !params.search && <Button variant="primary" onClick={() => setEditing('new')}>Create the first one</Button>}
-              </Empty>
-            </div>
-          ) : (
-            <div aria-busy={list.loading ? 'true' : undefined} style={{ opacity: list.loading ? 0.6 : 1 }}>
-              <DataTable<Row> columns={decl.columns} rows={data.results} rowKey={(r) => r.id} visible={visible} caption={decl.title}
-                ordering={params.ordering} onOrdering={(o) => list.setParams({ ordering: o })}
-                selected={canManage && decl.archive ? selected : undefined} onSelected={canManage && decl.archive ? setSelected : undefined}
-                actions={canManage ? (row) => (
-                  <div class="row" style={{ justifyContent: 'flex-end' }}>
-                    {statusAction(row)}
-                    {!archived && decl.create && <Button size="small" onClick={() => setEditing(row)}>Edit</Button>}
-                    {decl.archive && (archived
-                      ? <Button size="small" onClick={() => setPending({ kind: 'restore', ids: [row.id] })}>Restore</Button>
-                      : <Button size="small" onClick={() => setPending({ kind: 'archive', ids: [row.id] })}>Archive</Button>)}
-                  </div>
-                ) : undefined} />
-              <Pager page={params.page} pageSize={params.pageSize} count={data.count} onPage={(p) => list.setParams({ page: p })}
-                onPageSize={(n) => list.setParams({ pageSize: n })} />
-            </div>
-          )}
+      {list.error ? (
+        <ErrorState error={list.error} onRetry={list.reload} />
+      ) : !data ? (
+        <Loading />
+      ) : data.results.length === 0 ? (
+        <div class="card">
+          <Empty
+            title={
+              params.search || Object.values(params.filters ?? {}).some(Boolean)
+                ? 'Nothing matches'
+                : archived
+                  ? 'The archive is empty'
+                  : `No ${decl.title.toLowerCase()} yet`
+            }
+          >
+            {canManage && !archived && decl.create && !params.search && (
+              <Button variant="primary" onClick={() => setEditing('new')}>
+                Create the first one
+              </Button>
+            )}
+          </Empty>
+        </div>
+      ) : (
+        <div aria-busy={list.loading ? 'true' : undefined} style={{ opacity: list.loading ? 0.6 : 1 }}>
+          <DataTable<Row>
+            columns={decl.columns}
+            rows={data.results}
+            rowKey={(r) => r.id}
+            visible={visible}
+            caption={decl.title}
+            ordering={params.ordering}
+            onOrdering={(o) => list.setParams({ ordering: o })}
+            selected={canManage && decl.archive ? selected : undefined}
+            onSelected={canManage && decl.archive ? setSelected : undefined}
+            actions={
+              canManage
+                ? (row) => (
+                    <div class="row" style={{ justifyContent: 'flex-end' }}>
+                      {statusAction(row)}
+                      {!archived && decl.create && (
+                        <Button size="small" onClick={() => setEditing(row)}>
+                          Edit
+                        </Button>
+                      )}
+                      {decl.archive &&
+                        (archived ? (
+                          <Button size="small" onClick={() => setPending({ kind: 'restore', ids: [row.id] })}>
+                            Restore
+                          </Button>
+                        ) : (
+                          <Button size="small" onClick={() => setPending({ kind: 'archive', ids: [row.id] })}>
+                            Archive
+                          </Button>
+                        ))}
+                    </div>
+                  )
+                : undefined
+            }
+          />
+          <Pager
+            page={params.page}
+            pageSize={params.pageSize}
+            count={data.count}
+            onPage={(p) => list.setParams({ page: p })}
+            onPageSize={(n) => list.setParams({ pageSize: n })}
+          />
+        </div>
+      )}
       {editing && (
-        <ResourceForm decl={decl} record={editing === 'new' ? null : editing} onClose={() => setEditing(null)}
+        <ResourceForm
+          decl={decl}
+          record={editing === 'new' ? null : editing}
+          onClose={() => setEditing(null)}
           onSaved={(row) => {
             toast(editing === 'new' ? `${decl.singular} created${row ? ` (#${row.id})` : ''}` : `${decl.singular} saved`, 'ok');
             setEditing(null);
             changed();
-          }} />
+          }}
+        />
       )}
       {deactivating && decl.deactivateDialog && (
-        <decl.deactivateDialog row={deactivating} onClose={() => setDeactivating(null)} onDone={(message) => {
-          toast(message ?? `${decl.singular} #${deactivating.id} is now inactive`, 'ok');
-          setDeactivating(null);
-          changed();
-        }} />
+        <decl.deactivateDialog
+          row={deactivating}
+          onClose={() => setDeactivating(null)}
+          onDone={(message) => {
+            toast(message ?? `${decl.singular} #${deactivating.id} is now inactive`, 'ok');
+            setDeactivating(null);
+            changed();
+          }}
+        />
       )}
       {pending && (
-        <ConfirmDialog title={pending.kind === 'archive' ? `Archive ${pending.ids.length} record(s)?` : `Restore ${pending.ids.length} record(s)?`}
-          message={pending.kind === 'archive'
-            ? <p>Archived {decl.title.toLowerCase()} disappear from lists and choices but keep their history. You can restore them from the Archived tab.</p>
-            : <p>The records come back to the current list.</p>}
-          confirmLabel={pending.kind === 'archive' ? 'Archive' : 'Restore'} danger={pending.kind === 'archive'} busy={busy}
-          onConfirm={() => void runArchive()} onClose={() => setPending(null)} />
+        <ConfirmDialog
+          title={pending.kind === 'archive' ? `Archive ${pending.ids.length} record(s)?` : `Restore ${pending.ids.length} record(s)?`}
+          message={
+            pending.kind === 'archive' ? (
+              <p>
+                Archived {decl.title.toLowerCase()} disappear from lists and choices but keep their history. You can restore them from the
+                Archived tab.
+              </p>
+            ) : (
+              <p>The records come back to the current list.</p>
+            )
+          }
+          confirmLabel={pending.kind === 'archive' ? 'Archive' : 'Restore'}
+          danger={pending.kind === 'archive'}
+          busy={busy}
+          onConfirm={() => void runArchive()}
+          onClose={() => setPending(null)}
+        />
       )}
     </section>
   );

@@ -28,10 +28,16 @@ export function useRefOptions(ref: RefDecl | undefined): { options: Option[]; fa
     if (!ref) return;
     let live = true;
     loadRefs(ref.endpoint).then(
-      (rows) => { if (live) setOptions(rows.map((r) => ({ value: String(r.id), label: ref.label(r) }))); },
-      () => { if (live) setFailed(true); },
+      (rows) => {
+        if (live) setOptions(rows.map((r) => ({ value: String(r.id), label: ref.label(r) })));
+      },
+      () => {
+        if (live) setFailed(true);
+      },
     );
-    return () => { live = false; };
+    return () => {
+      live = false;
+    };
   }, [ref?.endpoint]);
   return { options, failed };
 }

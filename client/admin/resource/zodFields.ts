@@ -39,9 +39,21 @@ function unwrap(schema: z.ZodType): Unwrapped {
   let hasDefault = false;
   let defaultValue: unknown;
   for (let i = 0; i < 20; i++) {
-    if (s instanceof z.ZodNonOptional) { forced = true; s = s.unwrap() as z.ZodType; continue; }
-    if (s instanceof z.ZodOptional || s instanceof z.ZodExactOptional) { if (!forced) optional = true; s = s.unwrap() as z.ZodType; continue; }
-    if (s instanceof z.ZodNullable) { nullable = true; s = s.unwrap() as z.ZodType; continue; }
+    if (s instanceof z.ZodNonOptional) {
+      forced = true;
+      s = s.unwrap() as z.ZodType;
+      continue;
+    }
+    if (s instanceof z.ZodOptional || s instanceof z.ZodExactOptional) {
+      if (!forced) optional = true;
+      s = s.unwrap() as z.ZodType;
+      continue;
+    }
+    if (s instanceof z.ZodNullable) {
+      nullable = true;
+      s = s.unwrap() as z.ZodType;
+      continue;
+    }
     if (s instanceof z.ZodDefault || s instanceof z.ZodPrefault) {
       if (!forced) {
         hasDefault = true;
@@ -51,9 +63,18 @@ function unwrap(schema: z.ZodType): Unwrapped {
       s = s.unwrap() as z.ZodType;
       continue;
     }
-    if (s instanceof z.ZodCatch) { s = s.unwrap() as z.ZodType; continue; }
-    if (s instanceof z.ZodReadonly) { s = s.unwrap() as z.ZodType; continue; }
-    if (s instanceof z.ZodLazy) { s = s.unwrap() as z.ZodType; continue; }
+    if (s instanceof z.ZodCatch) {
+      s = s.unwrap() as z.ZodType;
+      continue;
+    }
+    if (s instanceof z.ZodReadonly) {
+      s = s.unwrap() as z.ZodType;
+      continue;
+    }
+    if (s instanceof z.ZodLazy) {
+      s = s.unwrap() as z.ZodType;
+      continue;
+    }
     break;
   }
   return { inner: s, optional, nullable, hasDefault, defaultValue };
@@ -73,15 +94,25 @@ function kindOf(name: string, s: z.ZodType): Kind | null {
     if (fromIn) return fromIn;
     return out instanceof z.ZodTransform ? null : kindOf(name, out);
   }
-  if (s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault || s instanceof z.ZodNonOptional
-    || s instanceof z.ZodPrefault || s instanceof z.ZodCatch || s instanceof z.ZodReadonly) {
+  if (
+    s instanceof z.ZodOptional ||
+    s instanceof z.ZodNullable ||
+    s instanceof z.ZodDefault ||
+    s instanceof z.ZodNonOptional ||
+    s instanceof z.ZodPrefault ||
+    s instanceof z.ZodCatch ||
+    s instanceof z.ZodReadonly
+  ) {
     return kindOf(name, unwrap(s).inner);
   }
   if (s instanceof z.ZodUnion) {
     // e.g. a postcode or '' / a date or a datetime: the first member that a control can hold decides.
     const literals = s.options.filter((o): o is z.ZodLiteral => o instanceof z.ZodLiteral);
     if (literals.length === s.options.length) {
-      const options = literals.flatMap((l) => [...l.values]).filter((v) => v !== '').map(String);
+      const options = literals
+        .flatMap((l) => [...l.values])
+        .filter((v) => v !== '')
+        .map(String);
       return { kind: 'enum', options };
     }
     for (const o of s.options) {
@@ -164,11 +195,19 @@ export function initialValues(fields: readonly FieldSpec[], record?: Record<stri
  * Form strings -> the typed body the schema expects. Empty inputs become `undefined` on create (so
  * defaults apply) and `null` for nullable fields on edit (so a value can be cleared).
  */
-export function toBody(fields: readonly FieldSpec[], values: FormValues, mode: 'create' | 'edit', refFields: ReadonlySet<string>): Record<string, unknown> {
+export function toBody(
+  fields: readonly FieldSpec[],
+  values: FormValues,
+  mode: 'create' | 'edit',
+  refFields: ReadonlySet<string>,
+): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const f of fields) {
     const raw = values[f.name];
-    if (typeof raw === 'boolean') { body[f.name] = raw; continue; }
+    if (typeof raw === 'boolean') {
+      body[f.name] = raw;
+      continue;
+    }
     const text = (raw ?? '').trim();
     const numeric = f.kind === 'number' || f.kind === 'integer' || refFields.has(f.name);
     if (text === '') {

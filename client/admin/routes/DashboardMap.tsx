@@ -26,8 +26,14 @@ const ago = (iso: string): string => {
 function parcelMarker(p: MapPackage, holder: string): MapMarker | null {
   if (p.latitude == null || p.longitude == null) return null;
   return {
-    key: `p${p.id}`, lat: p.latitude, lng: p.longitude, color: colourOf(p.status), shape: 'dot', label: '',
-    title: `${p.hawb} · ${statusLabel(p.status)}`, detail: [holder, p.customer_name, p.customer_address].filter(Boolean).join(' — '),
+    key: `p${p.id}`,
+    lat: p.latitude,
+    lng: p.longitude,
+    color: colourOf(p.status),
+    shape: 'dot',
+    label: '',
+    title: `${p.hawb} · ${statusLabel(p.status)}`,
+    detail: [holder, p.customer_name, p.customer_address].filter(Boolean).join(' — '),
   };
 }
 
@@ -43,8 +49,16 @@ export default function DashboardMap() {
   const load = useCallback(() => {
     setLoading(true);
     api.get<MapData>(ROUTE_PATHS.map, { driver: driver || undefined }).then(
-      (d) => { setData(d); setError(null); setAt(new Date()); setLoading(false); },
-      (e: unknown) => { setError(e); setLoading(false); },
+      (d) => {
+        setData(d);
+        setError(null);
+        setAt(new Date());
+        setLoading(false);
+      },
+      (e: unknown) => {
+        setError(e);
+        setLoading(false);
+      },
     );
   }, [driver]);
   useEffect(load, [load]);
@@ -53,15 +67,33 @@ export default function DashboardMap() {
     const out: MapMarker[] = [];
     const seen = new Set<string>();
     for (const d of data?.drivers ?? []) {
-      for (const p of d.packages) { const m = parcelMarker(p, d.driver.name); if (m) { out.push(m); seen.add(p.status); } }
+      for (const p of d.packages) {
+        const m = parcelMarker(p, d.driver.name);
+        if (m) {
+          out.push(m);
+          seen.add(p.status);
+        }
+      }
     }
-    for (const p of data?.unassigned ?? []) { const m = parcelMarker(p, 'No driver'); if (m) { out.push(m); seen.add(p.status); } }
+    for (const p of data?.unassigned ?? []) {
+      const m = parcelMarker(p, 'No driver');
+      if (m) {
+        out.push(m);
+        seen.add(p.status);
+      }
+    }
     // Drivers last, so they draw above the parcels.
     for (const d of data?.drivers ?? []) {
       if (!d.position) continue;
       out.push({
-        key: `d${d.driver.id}`, lat: d.position.latitude, lng: d.position.longitude, label: initials(d.driver.name), color: DRIVER_COLOUR, shape: 'square',
-        title: d.driver.name, detail: `Seen ${ago(d.position.occurred_at)}${d.route ? ` · ${d.route.name}` : ''}`,
+        key: `d${d.driver.id}`,
+        lat: d.position.latitude,
+        lng: d.position.longitude,
+        label: initials(d.driver.name),
+        color: DRIVER_COLOUR,
+        shape: 'square',
+        title: d.driver.name,
+        detail: `Seen ${ago(d.position.occurred_at)}${d.route ? ` · ${d.route.name}` : ''}`,
       });
     }
     return { markers: out, statuses: [...seen].sort() };
@@ -73,46 +105,102 @@ export default function DashboardMap() {
       <div class="page-head">
         <h1 id="map-title">Live map</h1>
         <span class="spacer" />
-        <label class="row inline-select">Driver
+        <label class="row inline-select">
+          Driver
           <select name="map-driver" class="input" value={driver} onChange={(e) => setDriver((e.currentTarget as HTMLSelectElement).value)}>
             <option value="">All drivers</option>
-            {drivers.options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+            {drivers.options.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
           </select>
         </label>
         {at && <span class="muted">Updated {at.toLocaleTimeString()}</span>}
-        <Button onClick={load} busy={loading && data != null}>Refresh</Button>
+        <Button onClick={load} busy={loading && data != null}>
+          Refresh
+        </Button>
       </div>
-      {error ? <ErrorState error={error} onRetry={load} /> : !data ? <Loading /> : (
+      {error ? (
+        <ErrorState error={error} onRetry={load} />
+      ) : !data ? (
+        <Loading />
+      ) : (
         <div class="live-layout">
           <div class="live-map">
             <ul class="legend" aria-label="Legend">
-              <li><span class="map-pin square legend-pin" style={{ background: DRIVER_COLOUR }}>AB</span> Driver (last position)</li>
-              {statuses.map((s) => <li key={s}><span class="map-pin dot legend-dot" style={{ background: colourOf(s) }} /> {statusLabel(s)}</li>)}
+              <li>
+                <span class="map-pin square legend-pin" style={{ background: DRIVER_COLOUR }}>
+                  AB
+                </span>{' '}
+                Driver (last position)
+              </li>
+              {statuses.map((s) => (
+                <li key={s}>
+                  <span class="map-pin dot legend-dot" style={{ background: colourOf(s) }} /> {statusLabel(s)}
+                </li>
+              ))}
             </ul>
             <MapView label="Drivers and parcels" markers={markers} height={500} />
           </div>
           <div class="live-list">
-            <h2>Drivers <span class="muted small">({located} of {data.drivers.length} reporting)</span></h2>
-            {data.drivers.length === 0 ? <Empty title="No active drivers" /> : (
+            <h2>
+              Drivers{' '}
+              <span class="muted small">
+                ({located} of {data.drivers.length} reporting)
+              </span>
+            </h2>
+            {data.drivers.length === 0 ? (
+              <Empty title="No active drivers" />
+            ) : (
               <ul class="driver-list" data-testid="driver-list">
                 {data.drivers.map((d) => (
                   <li key={d.driver.id} data-testid="map-driver">
-                    <div class="row"><strong>{d.driver.name}</strong>{d.route && <span class="muted">{d.route.name} · {ROUTE_STATUS_LABELS[d.route.status]}</span>}</div>
-                    <div class="muted small">
-                      {d.position ? <>At {d.position.latitude.toFixed(5)}, {d.position.longitude.toFixed(5)} · {ago(d.position.occurred_at)}</> : 'No position reported'}
+                    <div class="row">
+                      <strong>{d.driver.name}</strong>
+                      {d.route && (
+                        <span class="muted">
+                          {d.route.name} · {ROUTE_STATUS_LABELS[d.route.status]}
+                        </span>
+                      )}
                     </div>
-                    <div class="small">{d.packages.length} open parcel(s){d.packages.length > 0 && ': '}{summary(d.packages)}</div>
+                    <div class="muted small">
+                      {d.position ? (
+                        <>
+                          At {d.position.latitude.toFixed(5)}, {d.position.longitude.toFixed(5)} · {ago(d.position.occurred_at)}
+                        </>
+                      ) : (
+                        'No position reported'
+                      )}
+                    </div>
+                    <div class="small">
+                      {d.packages.length} open parcel(s){d.packages.length > 0 && ': '}
+                      {summary(d.packages)}
+                    </div>
                   </li>
                 ))}
               </ul>
             )}
-            <h2>Without a driver <span class="muted small">({data.unassigned.length})</span></h2>
-            {data.unassigned.length === 0 ? <p class="muted">Every open parcel has a driver.</p> : (
+            <h2>
+              Without a driver <span class="muted small">({data.unassigned.length})</span>
+            </h2>
+            {data.unassigned.length === 0 ? (
+              <p class="muted">Every open parcel has a driver.</p>
+            ) : (
               <ul class="parcel-list">
                 {data.unassigned.slice(0, 50).map((p) => (
-                  <li key={p.id}><a class="mono" href={`#/packages/${p.id}`}>{p.hawb}</a> <StatusBadge status={p.status} /> <span class="muted small">{p.customer_address ?? ''}</span></li>
+                  <li key={p.id}>
+                    <a class="mono" href={`#/packages/${p.id}`}>
+                      {p.hawb}
+                    </a>{' '}
+                    <StatusBadge status={p.status} /> <span class="muted small">{p.customer_address ?? ''}</span>
+                  </li>
                 ))}
-                {data.unassigned.length > 50 && <li class="muted"><a href="#/packages">…and {data.unassigned.length - 50} more in the package list</a></li>}
+                {data.unassigned.length > 50 && (
+                  <li class="muted">
+                    <a href="#/packages">…and {data.unassigned.length - 50} more in the package list</a>
+                  </li>
+                )}
               </ul>
             )}
           </div>

@@ -41,8 +41,21 @@ function popup(m: MapMarker): HTMLElement {
  * cached) it says so and the screen's list carries the data; without tiles it draws on a blank
  * background. `onPick` turns clicks into coordinates (choosing a route's start).
  */
-export function MapView({ markers, lines = [], onPick, pickHint, label, height = 440, onFailed }: {
-  markers: readonly MapMarker[]; lines?: readonly MapLine[]; onPick?: (lat: number, lng: number) => void; pickHint?: string; label: string; height?: number;
+export function MapView({
+  markers,
+  lines = [],
+  onPick,
+  pickHint,
+  label,
+  height = 440,
+  onFailed,
+}: {
+  markers: readonly MapMarker[];
+  lines?: readonly MapLine[];
+  onPick?: (lat: number, lng: number) => void;
+  pickHint?: string;
+  label: string;
+  height?: number;
   /** Tells the screen when Leaflet could not load, so it can give the list the map's room. */
   onFailed?: (failed: boolean) => void;
 }) {
@@ -54,18 +67,25 @@ export function MapView({ markers, lines = [], onPick, pickHint, label, height =
   const [tilesFailed, setTilesFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
   const [settings, setSettings] = useState(false);
-  useEffect(() => { onFailed?.(state === 'failed'); }, [state]);
+  useEffect(() => {
+    onFailed?.(state === 'failed');
+  }, [state]);
 
   useEffect(() => {
     let live = true;
     setState('loading');
-    loadLeaflet().then((L) => {
-      if (!live || !el.current) return;
-      const h = createMap(L, el.current, () => setTilesFailed(true));
-      h.map.on('click', (e: { latlng: { lat: number; lng: number } }) => pick.current?.(e.latlng.lat, e.latlng.lng));
-      handle.current = { L, h };
-      setState('ready');
-    }, () => { if (live) setState('failed'); });
+    loadLeaflet().then(
+      (L) => {
+        if (!live || !el.current) return;
+        const h = createMap(L, el.current, () => setTilesFailed(true));
+        h.map.on('click', (e: { latlng: { lat: number; lng: number } }) => pick.current?.(e.latlng.lat, e.latlng.lng));
+        handle.current = { L, h };
+        setState('ready');
+      },
+      () => {
+        if (live) setState('failed');
+      },
+    );
     return () => {
       live = false;
       handle.current?.h.destroy();
@@ -80,34 +100,66 @@ export function MapView({ markers, lines = [], onPick, pickHint, label, height =
     const { L, h } = cur;
     h.layer.clearLayers();
     for (const line of lines) {
-      if (line.points.length > 1) L.polyline(line.points, { color: line.color, weight: 4, opacity: 0.85, dashArray: line.dashed ? '6 8' : undefined }).addTo(h.layer);
+      if (line.points.length > 1)
+        L.polyline(line.points, { color: line.color, weight: 4, opacity: 0.85, dashArray: line.dashed ? '6 8' : undefined }).addTo(h.layer);
     }
     for (const m of markers) {
       L.marker([m.lat, m.lng], { icon: pinIcon(L, { label: m.label, color: m.color, shape: m.shape }), title: m.title, keyboard: true })
-        .bindPopup(popup(m)).addTo(h.layer);
+        .bindPopup(popup(m))
+        .addTo(h.layer);
     }
     fitTo(L, h.map, [...markers.map((m): [number, number] => [m.lat, m.lng]), ...lines.flatMap((l) => l.points)]);
   }, [state, signature]);
 
   return (
     <div class="map-box">
-      <div ref={el} class={`map-frame${onPick ? ' picking' : ''}`} style={{ height: `${height}px` }} role="region" aria-label={label}
-        data-testid="map" data-state={state} hidden={state === 'failed'} />
-      {state === 'loading' && <div class="map-note" role="status">Loading the map…</div>}
+      <div
+        ref={el}
+        class={`map-frame${onPick ? ' picking' : ''}`}
+        style={{ height: `${height}px` }}
+        role="region"
+        aria-label={label}
+        data-testid="map"
+        data-state={state}
+        hidden={state === 'failed'}
+      />
+      {state === 'loading' && (
+        <div class="map-note" role="status">
+          Loading the map…
+        </div>
+      )}
       {state === 'failed' && (
         <div class="map-note warn" role="status">
           The map could not be loaded; the list shows the same stops.{' '}
-          <button class="linkish" onClick={() => setAttempt((n) => n + 1)}>Try again</button>
+          <button class="linkish" onClick={() => setAttempt((n) => n + 1)}>
+            Try again
+          </button>
         </div>
       )}
       {state === 'ready' && (
         <div class="map-foot">
-          {tilesFailed ? <span class="warn-text">No map tiles (offline?): markers on a blank background.</span>
-            : onPick && pickHint ? <span>{pickHint}</span> : <span />}
-          <button class="linkish" onClick={() => setSettings(true)}>Map tiles…</button>
+          {tilesFailed ? (
+            <span class="warn-text">No map tiles (offline?): markers on a blank background.</span>
+          ) : onPick && pickHint ? (
+            <span>{pickHint}</span>
+          ) : (
+            <span />
+          )}
+          <button class="linkish" onClick={() => setSettings(true)}>
+            Map tiles…
+          </button>
         </div>
       )}
-      {settings && <TileSettings onClose={() => setSettings(false)} onSaved={() => { setSettings(false); setTilesFailed(false); setAttempt((n) => n + 1); }} />}
+      {settings && (
+        <TileSettings
+          onClose={() => setSettings(false)}
+          onSaved={() => {
+            setSettings(false);
+            setTilesFailed(false);
+            setAttempt((n) => n + 1);
+          }}
+        />
+      )}
     </div>
   );
 }

@@ -14,14 +14,27 @@ export interface OptimiseResult {
   message: string;
 }
 
-export interface Start { lat: string; lng: string }
+export interface Start {
+  lat: string;
+  lng: string;
+}
 
 /**
  * Orders the route from a start point: typed, or clicked on the map (the screen passes the click in
  * through `start`). Without a start the server picks the best first stop.
  */
-export function OptimisePanel({ route, start, onStart, onDone, disabled }: {
-  route: RouteRecord; start: Start; onStart: (s: Start) => void; onDone: (r: OptimiseResult) => void; disabled?: boolean;
+export function OptimisePanel({
+  route,
+  start,
+  onStart,
+  onDone,
+  disabled,
+}: {
+  route: RouteRecord;
+  start: Start;
+  onStart: (s: Start) => void;
+  onDone: (r: OptimiseResult) => void;
+  disabled?: boolean;
 }) {
   const [back, setBack] = useState(false);
   const [keep, setKeep] = useState(true);
@@ -32,13 +45,19 @@ export function OptimisePanel({ route, start, onStart, onDone, disabled }: {
     const lat = start.lat.trim();
     const lng = start.lng.trim();
     if ((lat === '') !== (lng === '')) {
-      setErrors(lat === '' ? { start_latitude: 'Give both coordinates or neither' } : { start_longitude: 'Give both coordinates or neither' });
+      setErrors(
+        lat === '' ? { start_latitude: 'Give both coordinates or neither' } : { start_longitude: 'Give both coordinates or neither' },
+      );
       return;
     }
     const parsed = OptimizeBody.safeParse({
-      ...(lat !== '' ? { start_latitude: Number(lat), start_longitude: Number(lng) } : {}), return_to_start: back,
+      ...(lat !== '' ? { start_latitude: Number(lat), start_longitude: Number(lng) } : {}),
+      return_to_start: back,
     });
-    if (!parsed.success) { setErrors(zodErrors(parsed.error)); return; }
+    if (!parsed.success) {
+      setErrors(zodErrors(parsed.error));
+      return;
+    }
     setErrors({});
     setBusy(true);
     try {
@@ -62,10 +81,24 @@ export function OptimisePanel({ route, start, onStart, onDone, disabled }: {
     <div class="panel" aria-labelledby="optimise-title">
       <h2 id="optimise-title">Optimise</h2>
       <div class="row start-fields">
-        <TextField label="Start latitude" name="start_latitude" value={start.lat} onValue={(v) => onStart({ ...start, lat: v })} inputMode="decimal"
-          error={errors.start_latitude} placeholder="e.g. -33.8688" />
-        <TextField label="Start longitude" name="start_longitude" value={start.lng} onValue={(v) => onStart({ ...start, lng: v })} inputMode="decimal"
-          error={errors.start_longitude} placeholder="e.g. 151.2093" />
+        <TextField
+          label="Start latitude"
+          name="start_latitude"
+          value={start.lat}
+          onValue={(v) => onStart({ ...start, lat: v })}
+          inputMode="decimal"
+          error={errors.start_latitude}
+          placeholder="e.g. -33.8688"
+        />
+        <TextField
+          label="Start longitude"
+          name="start_longitude"
+          value={start.lng}
+          onValue={(v) => onStart({ ...start, lng: v })}
+          inputMode="decimal"
+          error={errors.start_longitude}
+          placeholder="e.g. 151.2093"
+        />
       </div>
       <p class="hint muted">Click the map to set the start. Empty: the route begins at the best stop.</p>
       <div class="row">
@@ -73,8 +106,14 @@ export function OptimisePanel({ route, start, onStart, onDone, disabled }: {
         <CheckField name="return_to_start" label="Return to start" checked={back} onValue={setBack} />
       </div>
       <div class="row end">
-        {(start.lat || start.lng) && <Button variant="ghost" size="small" onClick={() => onStart({ lat: '', lng: '' })}>Clear start</Button>}
-        <Button variant="primary" busy={busy} disabled={disabled} onClick={() => void run()}>Optimise route</Button>
+        {(start.lat || start.lng) && (
+          <Button variant="ghost" size="small" onClick={() => onStart({ lat: '', lng: '' })}>
+            Clear start
+          </Button>
+        )}
+        <Button variant="primary" busy={busy} disabled={disabled} onClick={() => void run()}>
+          Optimise route
+        </Button>
       </div>
     </div>
   );

@@ -31,8 +31,16 @@ export function PackagePicker({ selected, onSelected }: { selected: Set<number>;
   return <PickerList key={String(free)} free={free} setFree={setFree} selected={selected} onSelected={onSelected} />;
 }
 
-function PickerList({ free, setFree, selected, onSelected }: {
-  free: boolean; setFree: (v: boolean) => void; selected: Set<number>; onSelected: (next: Set<number>) => void;
+function PickerList({
+  free,
+  setFree,
+  selected,
+  onSelected,
+}: {
+  free: boolean;
+  setFree: (v: boolean) => void;
+  selected: Set<number>;
+  onSelected: (next: Set<number>) => void;
 }) {
   const path = free ? ROUTE_PATHS.routable : ROUTE_PATHS.packages;
   const list = useList<PackageRow>(path, { pageSize: 50, filters: free ? {} : { status: 'received' } });
@@ -64,29 +72,84 @@ function PickerList({ free, setFree, selected, onSelected }: {
         {!free && (
           <div class="field search">
             <label for="picker-search">Search</label>
-            <input id="picker-search" class="input" type="search" placeholder="Tracking no, customer, address" value={params.search ?? ''}
-              onInput={(e) => list.setParams({ search: (e.currentTarget as HTMLInputElement).value })} />
+            <input
+              id="picker-search"
+              class="input"
+              type="search"
+              placeholder="Tracking no, customer, address"
+              value={params.search ?? ''}
+              onInput={(e) => list.setParams({ search: (e.currentTarget as HTMLInputElement).value })}
+            />
           </div>
         )}
-        {!free && <SelectField name="pick-status" label="Status" value={f.status ?? ''} onValue={(v) => list.setFilter('status', v)} options={STATUS_OPTIONS} placeholder="All" />}
-        {!free && <SelectField name="pick-company" label="Company" value={f.company ?? ''} onValue={(v) => list.setFilter('company', v)} options={companies.options} placeholder="All" />}
-        <SelectField name="pick-zone" label="Zone" value={f.zone ?? ''} onValue={(v) => list.setFilter('zone', v)} options={zones.options} placeholder="All" />
-        <SelectField name="pick-driver" label="Held by driver" value={f.driver ?? ''} onValue={(v) => list.setFilter('driver', v)} options={drivers.options} placeholder="Anyone" />
+        {!free && (
+          <SelectField
+            name="pick-status"
+            label="Status"
+            value={f.status ?? ''}
+            onValue={(v) => list.setFilter('status', v)}
+            options={STATUS_OPTIONS}
+            placeholder="All"
+          />
+        )}
+        {!free && (
+          <SelectField
+            name="pick-company"
+            label="Company"
+            value={f.company ?? ''}
+            onValue={(v) => list.setFilter('company', v)}
+            options={companies.options}
+            placeholder="All"
+          />
+        )}
+        <SelectField
+          name="pick-zone"
+          label="Zone"
+          value={f.zone ?? ''}
+          onValue={(v) => list.setFilter('zone', v)}
+          options={zones.options}
+          placeholder="All"
+        />
+        <SelectField
+          name="pick-driver"
+          label="Held by driver"
+          value={f.driver ?? ''}
+          onValue={(v) => list.setFilter('driver', v)}
+          options={drivers.options}
+          placeholder="Anyone"
+        />
         <span class="spacer" />
         <Button busy={busy} disabled={!data || data.count === 0} onClick={() => void selectAll()}>
           Select all {data ? data.count : ''} matching
         </Button>
       </div>
-      {list.error ? <ErrorState error={list.error} onRetry={list.reload} />
-        : !data ? <Loading />
-          : data.results.length === 0 ? <div class="card"><Empty title="No parcel matches">Change the filters, or untick “Only parcels on no route”.</Empty></div>
-            : (
-              <div aria-busy={list.loading ? 'true' : undefined} style={{ opacity: list.loading ? 0.6 : 1 }}>
-                <DataTable<PackageRow> columns={COLUMNS} rows={data.results} rowKey={(p) => p.id} caption="Parcels to choose from"
-                  selected={selected} onSelected={onSelected} />
-                <Pager page={params.page} pageSize={params.pageSize} count={data.count} onPage={(p) => list.setParams({ page: p })} onPageSize={(n) => list.setParams({ pageSize: n })} />
-              </div>
-            )}
+      {list.error ? (
+        <ErrorState error={list.error} onRetry={list.reload} />
+      ) : !data ? (
+        <Loading />
+      ) : data.results.length === 0 ? (
+        <div class="card">
+          <Empty title="No parcel matches">Change the filters, or untick “Only parcels on no route”.</Empty>
+        </div>
+      ) : (
+        <div aria-busy={list.loading ? 'true' : undefined} style={{ opacity: list.loading ? 0.6 : 1 }}>
+          <DataTable<PackageRow>
+            columns={COLUMNS}
+            rows={data.results}
+            rowKey={(p) => p.id}
+            caption="Parcels to choose from"
+            selected={selected}
+            onSelected={onSelected}
+          />
+          <Pager
+            page={params.page}
+            pageSize={params.pageSize}
+            count={data.count}
+            onPage={(p) => list.setParams({ page: p })}
+            onPageSize={(n) => list.setParams({ pageSize: n })}
+          />
+        </div>
+      )}
     </div>
   );
 }

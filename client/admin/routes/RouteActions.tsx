@@ -10,7 +10,10 @@ import { useRefOptions } from '../resource/refOptions';
 import { NEXT_STATUS, ROUTE_STATUS_LABELS } from './format';
 import { ROUTE_PATHS } from './paths';
 
-interface AssignAnswer { message: string; skipped: { package: number; reason: string }[] }
+interface AssignAnswer {
+  message: string;
+  skipped: { package: number; reason: string }[];
+}
 
 /** First driver through assign-driver; a route that has one moves with assign-other-driver. */
 export function AssignPanel({ route, onDone }: { route: RouteRecord; onDone: () => void }) {
@@ -27,7 +30,8 @@ export function AssignPanel({ route, onDone }: { route: RouteRecord; onDone: () 
       const path = other ? ROUTE_PATHS.assignOtherDriver(route.id) : ROUTE_PATHS.assignDriver(route.id);
       const res = await api.post<AssignAnswer>(path, { driver: Number(driver) });
       toast(res.message, 'ok');
-      if (res.skipped.length) toast(`${res.skipped.length} parcel(s) skipped: ${res.skipped.map((s) => s.reason).join('; ')}`, 'info', 8000);
+      if (res.skipped.length)
+        toast(`${res.skipped.length} parcel(s) skipped: ${res.skipped.map((s) => s.reason).join('; ')}`, 'info', 8000);
       setDriver('');
       onDone();
     } catch (err) {
@@ -40,11 +44,27 @@ export function AssignPanel({ route, onDone }: { route: RouteRecord; onDone: () 
   return (
     <div class="panel" aria-labelledby="assign-title">
       <h2 id="assign-title">Driver</h2>
-      <p class="current-driver">{route.driver_name ? <>Assigned to <strong>{route.driver_name}</strong></> : <span class="muted">No driver yet</span>}</p>
+      <p class="current-driver">
+        {route.driver_name ? (
+          <>
+            Assigned to <strong>{route.driver_name}</strong>
+          </>
+        ) : (
+          <span class="muted">No driver yet</span>
+        )}
+      </p>
       <div class="row assign-row">
-        <SelectField name="assign-driver" label={other ? 'Move to another driver' : 'Assign to driver'} value={driver} onValue={setDriver}
-          options={options} placeholder="Choose a driver…" />
-        <Button variant="primary" busy={busy} disabled={!driver || !live} onClick={() => void run()}>{other ? 'Move route' : 'Assign'}</Button>
+        <SelectField
+          name="assign-driver"
+          label={other ? 'Move to another driver' : 'Assign to driver'}
+          value={driver}
+          onValue={setDriver}
+          options={options}
+          placeholder="Choose a driver…"
+        />
+        <Button variant="primary" busy={busy} disabled={!driver || !live} onClick={() => void run()}>
+          {other ? 'Move route' : 'Assign'}
+        </Button>
       </div>
       {!live && <p class="hint muted">Only planned or running routes change driver.</p>}
     </div>
@@ -76,12 +96,25 @@ export function StatusPanel({ route, onDone }: { route: RouteRecord; onDone: () 
   return (
     <div class="row status-actions">
       {next.map((s) => (
-        <Button key={s} onClick={() => setPending(s)}>{VERB[s]}</Button>
+        <Button key={s} onClick={() => setPending(s)}>
+          {VERB[s]}
+        </Button>
       ))}
       {pending && (
-        <ConfirmDialog title={`${VERB[pending]}: ${route.name}?`} confirmLabel={VERB[pending]} danger={pending === 'cancelled'} busy={busy}
-          message={<p>The route becomes “{ROUTE_STATUS_LABELS[pending]}”.{pending === 'cancelled' ? ' Its parcels keep their driver and can go on another route.' : ''}</p>}
-          onConfirm={() => void run(pending)} onClose={() => setPending(null)} />
+        <ConfirmDialog
+          title={`${VERB[pending]}: ${route.name}?`}
+          confirmLabel={VERB[pending]}
+          danger={pending === 'cancelled'}
+          busy={busy}
+          message={
+            <p>
+              The route becomes “{ROUTE_STATUS_LABELS[pending]}”.
+              {pending === 'cancelled' ? ' Its parcels keep their driver and can go on another route.' : ''}
+            </p>
+          }
+          onConfirm={() => void run(pending)}
+          onClose={() => setPending(null)}
+        />
       )}
     </div>
   );

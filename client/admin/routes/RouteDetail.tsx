@@ -16,7 +16,10 @@ import { AssignPanel, StatusPanel } from './RouteActions';
 import { StopList } from './StopList';
 import './routes.css';
 
-interface Data { route: RouteRecord; packages: Package[] }
+interface Data {
+  route: RouteRecord;
+  packages: Package[];
+}
 
 const num = (v: number | null) => (v == null ? '' : String(v));
 
@@ -36,16 +39,31 @@ export default function RouteDetail({ id, session }: { id: number; session: Sess
 
   useEffect(() => {
     let live = true;
-    api.get<Data>(ROUTE_PATHS.routePackages(id)).then((d) => {
-      if (!live) return;
-      setData(d);
-      setError(null);
-      // The saved start shows until the planner picks another one.
-      setStart((s) => (s.lat || s.lng ? s : { lat: num(d.route.start_latitude), lng: num(d.route.start_longitude) }));
-    }, (err: unknown) => { if (live) setError(err); });
+    api.get<Data>(ROUTE_PATHS.routePackages(id)).then(
+      (d) => {
+        if (!live) return;
+        setData(d);
+        setError(null);
+        // The saved start shows until the planner picks another one.
+        setStart((s) => (s.lat || s.lng ? s : { lat: num(d.route.start_latitude), lng: num(d.route.start_longitude) }));
+      },
+      (err: unknown) => {
+        if (live) setError(err);
+      },
+    );
     // Arrival times of the stops still to visit (issue 16); the list works without them.
-    api.get<RouteEtas>(ROUTE_PATHS.eta(id)).then((e) => { if (live) { setEtas(new Map(e.stops.map((s) => [s.package, s]))); setEtaZone(e.time_zone); } }, () => undefined);
-    return () => { live = false; };
+    api.get<RouteEtas>(ROUTE_PATHS.eta(id)).then(
+      (e) => {
+        if (live) {
+          setEtas(new Map(e.stops.map((s) => [s.package, s])));
+          setEtaZone(e.time_zone);
+        }
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
   }, [id, tick]);
 
   const unplaced = useMemo(() => new Set(result?.unplaced ?? []), [result]);
@@ -61,8 +79,15 @@ export default function RouteDetail({ id, session }: { id: number; session: Sess
     data?.packages.forEach((p, i) => {
       const at = coordsOf(p);
       if (!at) return;
-      out.push({ key: `p${p.id}`, lat: at[0], lng: at[1], label: String(i + 1), color: colourOf(p.status), title: `${i + 1}. ${p.hawb}`,
-        detail: [p.customer_name, p.customer_address].filter(Boolean).join(' — ') });
+      out.push({
+        key: `p${p.id}`,
+        lat: at[0],
+        lng: at[1],
+        label: String(i + 1),
+        color: colourOf(p.status),
+        title: `${i + 1}. ${p.hawb}`,
+        detail: [p.customer_name, p.customer_address].filter(Boolean).join(' — '),
+      });
       pts.push(at);
     });
     return { markers: out, line: pts };
@@ -79,7 +104,9 @@ export default function RouteDetail({ id, session }: { id: number; session: Sess
         <h2>Stops</h2>
         {noLocation > 0 && <span class="muted small">{noLocation} without location</span>}
         <span class="spacer" />
-        <Button size="small" onClick={reload}>Refresh</Button>
+        <Button size="small" onClick={reload}>
+          Refresh
+        </Button>
       </div>
       <StopList packages={packages} unplaced={unplaced} etas={etas} timeZone={etaZone} />
     </>
@@ -96,30 +123,75 @@ export default function RouteDetail({ id, session }: { id: number; session: Sess
         <LinkButton href="#/routes">All routes</LinkButton>
       </div>
       <dl class="route-facts">
-        <div><dt>Date</dt><dd>{route.date}</dd></div>
-        <div><dt>Driver</dt><dd>{route.driver_name ?? '—'}</dd></div>
-        <div><dt>Parcels</dt><dd>{route.package_count} ({route.done_count} done, {route.open_count} open)</dd></div>
-        <div><dt>Distance</dt><dd data-testid="route-distance">{route.optimized_at ? distance(route.total_distance_m) : 'Not optimised'}</dd></div>
-        {route.warehouse_name && <div><dt>Warehouse</dt><dd>{route.warehouse_name}</dd></div>}
+        <div>
+          <dt>Date</dt>
+          <dd>{route.date}</dd>
+        </div>
+        <div>
+          <dt>Driver</dt>
+          <dd>{route.driver_name ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Parcels</dt>
+          <dd>
+            {route.package_count} ({route.done_count} done, {route.open_count} open)
+          </dd>
+        </div>
+        <div>
+          <dt>Distance</dt>
+          <dd data-testid="route-distance">{route.optimized_at ? distance(route.total_distance_m) : 'Not optimised'}</dd>
+        </div>
+        {route.warehouse_name && (
+          <div>
+            <dt>Warehouse</dt>
+            <dd>{route.warehouse_name}</dd>
+          </div>
+        )}
       </dl>
       <div class="route-layout">
         <div class="route-side">
           {result && (
             <div class="note optimise-result" role="status" data-testid="optimise-result">
               Optimised: <strong>{distance(result.total_distance_m)}</strong> in total.{' '}
-              {result.unplaced.length > 0
-                ? <>{result.unplaced.length} parcel(s) have no coordinates and were kept at the end: {packages.filter((p) => unplaced.has(p.id)).map((p) => p.hawb).join(', ')}.</>
-                : 'Every open parcel has a place in the order.'}
+              {result.unplaced.length > 0 ? (
+                <>
+                  {result.unplaced.length} parcel(s) have no coordinates and were kept at the end:{' '}
+                  {packages
+                    .filter((p) => unplaced.has(p.id))
+                    .map((p) => p.hawb)
+                    .join(', ')}
+                  .
+                </>
+              ) : (
+                'Every open parcel has a place in the order.'
+              )}
             </div>
           )}
-          {canManage && live && <OptimisePanel route={route} start={start} onStart={setStart} disabled={route.open_count === 0} onDone={(r) => { setResult(r); reload(); }} />}
+          {canManage && live && (
+            <OptimisePanel
+              route={route}
+              start={start}
+              onStart={setStart}
+              disabled={route.open_count === 0}
+              onDone={(r) => {
+                setResult(r);
+                reload();
+              }}
+            />
+          )}
           {canManage && <AssignPanel route={route} onDone={reload} />}
           {!mapFailed && stops}
         </div>
         <div class={`route-map${mapFailed ? ' static' : ''}`}>
-          <MapView label={`Map of route ${route.name}`} markers={markers} lines={[{ points: line, color: LINE_COLOUR }]} height={540}
+          <MapView
+            label={`Map of route ${route.name}`}
+            markers={markers}
+            lines={[{ points: line, color: LINE_COLOUR }]}
+            height={540}
             onPick={canManage && live ? (lat, lng) => setStart({ lat: lat.toFixed(6), lng: lng.toFixed(6) }) : undefined}
-            pickHint="Click the map to set the start point." onFailed={setMapFailed} />
+            pickHint="Click the map to set the start point."
+            onFailed={setMapFailed}
+          />
           {mapFailed && stops}
         </div>
       </div>

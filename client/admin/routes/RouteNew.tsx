@@ -29,8 +29,11 @@ export default function RouteNew() {
   const submit = async (e: Event) => {
     e.preventDefault();
     const body = {
-      name: name.trim() || `Route ${date}`, date, packages: [...selected],
-      warehouse: warehouse ? Number(warehouse) : null, driver: driver ? Number(driver) : null,
+      name: name.trim() || `Route ${date}`,
+      date,
+      packages: [...selected],
+      warehouse: warehouse ? Number(warehouse) : null,
+      driver: driver ? Number(driver) : null,
     };
     const parsed = RouteCreate.safeParse(body);
     if (!parsed.success) {
@@ -65,22 +68,62 @@ export default function RouteNew() {
       </div>
       <form class="card stack" onSubmit={(e) => void submit(e)} noValidate>
         <div class="form-grid">
-          <TextField label="Route name" name="name" value={name} onValue={setName} error={errors.name} placeholder={`Route ${date}`} maxLength={200} />
+          <TextField
+            label="Route name"
+            name="name"
+            value={name}
+            onValue={setName}
+            error={errors.name}
+            placeholder={`Route ${date}`}
+            maxLength={200}
+          />
           <TextField label="Date" name="date" type="date" value={date} onValue={setDate} error={errors.date} required />
-          <SelectField label="Warehouse" name="warehouse" value={warehouse} onValue={setWarehouse} options={warehouses.options} placeholder="— none —" error={errors.warehouse} />
-          <SelectField label="Driver" name="driver" value={driver} onValue={setDriver} options={drivers.options} placeholder="Assign later" error={errors.driver}
-            hint="With a driver, the parcels are assigned to them" />
+          <SelectField
+            label="Warehouse"
+            name="warehouse"
+            value={warehouse}
+            onValue={setWarehouse}
+            options={warehouses.options}
+            placeholder="— none —"
+            error={errors.warehouse}
+          />
+          <SelectField
+            label="Driver"
+            name="driver"
+            value={driver}
+            onValue={setDriver}
+            options={drivers.options}
+            placeholder="Assign later"
+            error={errors.driver}
+            hint="With a driver, the parcels are assigned to them"
+          />
         </div>
-        {(formError || errors.packages) && <div class="form-error" role="alert" data-testid="form-error">{formError ?? errors.packages}</div>}
+        {(formError || errors.packages) && (
+          <div class="form-error" role="alert" data-testid="form-error">
+            {formError ?? errors.packages}
+          </div>
+        )}
         <div class="row sticky-actions">
           <strong data-testid="picked-count">{selected.size} parcel(s) chosen</strong>
-          {selected.size > 0 && <Button variant="ghost" onClick={() => setSelected(new Set())}>Clear</Button>}
+          {selected.size > 0 && (
+            <Button variant="ghost" onClick={() => setSelected(new Set())}>
+              Clear
+            </Button>
+          )}
           <span class="spacer" />
-          <Button type="submit" variant="primary" busy={busy}>Create route</Button>
+          <Button type="submit" variant="primary" busy={busy}>
+            Create route
+          </Button>
         </div>
       </form>
       <h2>Parcels</h2>
-      <PackagePicker selected={selected} onSelected={(next) => { setSelected(next); setFormError(null); }} />
+      <PackagePicker
+        selected={selected}
+        onSelected={(next) => {
+          setSelected(next);
+          setFormError(null);
+        }}
+      />
     </section>
   );
 }

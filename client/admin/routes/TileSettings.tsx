@@ -17,13 +17,30 @@ export function TileSettings({ onClose, onSaved }: { onClose: () => void; onSave
     }
   };
   return (
-    <Dialog title="Map tiles" narrow onClose={onClose} footer={<>
-      <Button onClick={() => setUrl(DEFAULT_TILE_URL)}>Use OpenStreetMap</Button>
-      <Button onClick={onClose}>Cancel</Button>
-      <Button variant="primary" onClick={save}>Save</Button>
-    </>}>
-      <TextField label="Tile URL" value={url} onValue={(v) => { setUrl(v); setError(undefined); }} error={error}
-        hint="With {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png. Saved in this browser." />
+    <Dialog
+      title="Map tiles"
+      narrow
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={() => setUrl(DEFAULT_TILE_URL)}>Use OpenStreetMap</Button>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button variant="primary" onClick={save}>
+            Save
+          </Button>
+        </>
+      }
+    >
+      <TextField
+        label="Tile URL"
+        value={url}
+        onValue={(v) => {
+          setUrl(v);
+          setError(undefined);
+        }}
+        error={error}
+        hint="With {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png. Saved in this browser."
+      />
     </Dialog>
   );
 }

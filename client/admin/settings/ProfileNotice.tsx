@@ -24,8 +24,15 @@ export function ProfileNotice() {
   const [missing, setMissing] = useState<string[]>([]);
   useEffect(() => {
     let live = true;
-    api.get<Profile>('settings/business-profile/').then((p) => { if (live) setMissing(missingFromProfile(p)); }, () => undefined);
-    return () => { live = false; };
+    api.get<Profile>('settings/business-profile/').then(
+      (p) => {
+        if (live) setMissing(missingFromProfile(p));
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
   }, []);
   if (!missing.length) return null;
   return (

@@ -6,7 +6,9 @@
 /** Basis points as the percentage an admin types: 1000 -> "10", 1250 -> "12.5". */
 export function gstPercentText(bp: number): string {
   const whole = Math.trunc(bp / 100);
-  const frac = String(bp % 100).padStart(2, '0').replace(/0+$/, '');
+  const frac = String(bp % 100)
+    .padStart(2, '0')
+    .replace(/0+$/, '');
   return frac ? `${whole}.${frac}` : String(whole);
 }
 

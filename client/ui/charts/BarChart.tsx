@@ -8,8 +8,20 @@ const PAD = { top: 18, right: 8, bottom: 30, left: 40 };
  * Vertical bars (deliveries per day). Each bar is focusable and names its value; hovering or focusing
  * one shows the value above it, so nobody has to read it off the axis.
  */
-export function BarChart({ title, description, data, valueLabel = 'Value', format = (v) => v.toLocaleString(), integer = true }: {
-  title: string; description: string; data: readonly Datum[]; valueLabel?: string; format?: (v: number) => string; integer?: boolean;
+export function BarChart({
+  title,
+  description,
+  data,
+  valueLabel = 'Value',
+  format = (v) => v.toLocaleString(),
+  integer = true,
+}: {
+  title: string;
+  description: string;
+  data: readonly Datum[];
+  valueLabel?: string;
+  format?: (v: number) => string;
+  integer?: boolean;
 }) {
   const [active, setActive] = useState<number | null>(null);
   const ticks = niceTicks(Math.max(0, ...data.map((d) => d.value)), integer);
@@ -25,13 +37,24 @@ export function BarChart({ title, description, data, valueLabel = 'Value', forma
         const every = Math.max(1, Math.ceil(data.length / Math.max(1, Math.floor(innerW / 52))));
         const y = (v: number) => PAD.top + innerH - (v / max) * innerH;
         return (
-          <svg class="chart-svg" width={W} height={H} viewBox={`0 0 ${W} ${H}`} role="group" aria-labelledby={titleId} aria-describedby={descId} data-testid="bar-chart">
+          <svg
+            class="chart-svg"
+            width={W}
+            height={H}
+            viewBox={`0 0 ${W} ${H}`}
+            role="group"
+            aria-labelledby={titleId}
+            aria-describedby={descId}
+            data-testid="bar-chart"
+          >
             <title>{title}</title>
             <desc>{description}</desc>
             {ticks.map((t) => (
               <g key={t} class="tick" aria-hidden="true">
                 <line x1={PAD.left} x2={W - PAD.right} y1={y(t)} y2={y(t)} />
-                <text x={PAD.left - 6} y={y(t)} dy="0.32em" text-anchor="end">{format(t)}</text>
+                <text x={PAD.left - 6} y={y(t)} dy="0.32em" text-anchor="end">
+                  {format(t)}
+                </text>
               </g>
             ))}
             {data.map((d, i) => {
@@ -39,14 +62,31 @@ export function BarChart({ title, description, data, valueLabel = 'Value', forma
               const top = y(d.value);
               const on = active === i;
               return (
-                <g key={d.label} class={`bar${on ? ' on' : ''}`} tabIndex={0} role="img" aria-label={`${d.label}: ${format(d.value)}`}
-                  onMouseEnter={() => setActive(i)} onMouseLeave={() => setActive(null)} onFocus={() => setActive(i)} onBlur={() => setActive(null)}>
+                <g
+                  key={d.label}
+                  class={`bar${on ? ' on' : ''}`}
+                  tabIndex={0}
+                  role="img"
+                  aria-label={`${d.label}: ${format(d.value)}`}
+                  onMouseEnter={() => setActive(i)}
+                  onMouseLeave={() => setActive(null)}
+                  onFocus={() => setActive(i)}
+                  onBlur={() => setActive(null)}
+                >
                   <title>{`${d.label}: ${format(d.value)}`}</title>
                   {/* A full-height hit area so thin or zero bars can still be hovered. */}
                   <rect class="hit" x={PAD.left + slot * i} y={PAD.top} width={slot} height={innerH} />
                   <rect class="fill" x={x} y={top} width={barW} height={Math.max(0, PAD.top + innerH - top)} rx="2" />
-                  {i % every === 0 && <text class="axis-label" x={x + barW / 2} y={H - PAD.bottom + 18} text-anchor="middle" aria-hidden="true">{d.label}</text>}
-                  {on && <text class="value" x={x + barW / 2} y={Math.max(PAD.top - 4, top - 6)} text-anchor="middle" aria-hidden="true">{format(d.value)}</text>}
+                  {i % every === 0 && (
+                    <text class="axis-label" x={x + barW / 2} y={H - PAD.bottom + 18} text-anchor="middle" aria-hidden="true">
+                      {d.label}
+                    </text>
+                  )}
+                  {on && (
+                    <text class="value" x={x + barW / 2} y={Math.max(PAD.top - 4, top - 6)} text-anchor="middle" aria-hidden="true">
+                      {format(d.value)}
+                    </text>
+                  )}
                 </g>
               );
             })}

@@ -44,8 +44,19 @@ function useWidth(): [RefObject<HTMLDivElement>, number] {
  * Title, description and a "Table" toggle around a chart: the same numbers as a table for anyone who
  * would rather read, and for screen readers (the SVG also carries title/desc).
  */
-export function ChartFrame({ title, description, data, format, valueLabel, children }: {
-  title: string; description: string; data: readonly Datum[]; format: (v: number) => string; valueLabel: string;
+export function ChartFrame({
+  title,
+  description,
+  data,
+  format,
+  valueLabel,
+  children,
+}: {
+  title: string;
+  description: string;
+  data: readonly Datum[];
+  format: (v: number) => string;
+  valueLabel: string;
   children: (ids: { titleId: string; descId: string; width: number }) => ComponentChildren;
 }) {
   const [table, setTable] = useState(false);
@@ -56,22 +67,43 @@ export function ChartFrame({ title, description, data, format, valueLabel, child
   return (
     <figure class="chart card" aria-labelledby={titleId}>
       <div class="chart-head">
-        <figcaption id={titleId} class="chart-title">{title}</figcaption>
+        <figcaption id={titleId} class="chart-title">
+          {title}
+        </figcaption>
         <span class="spacer" />
-        <Button size="small" aria-pressed={table} onClick={() => setTable(!table)}>{table ? 'Show chart' : 'Show table'}</Button>
+        <Button size="small" aria-pressed={table} onClick={() => setTable(!table)}>
+          {table ? 'Show chart' : 'Show table'}
+        </Button>
       </div>
-      <p id={descId} class="chart-desc muted">{description}</p>
+      <p id={descId} class="chart-desc muted">
+        {description}
+      </p>
       <div ref={body} class="chart-body">
-      {data.length === 0 ? <p class="muted chart-empty">Nothing to show for this period.</p>
-        : table ? (
+        {data.length === 0 ? (
+          <p class="muted chart-empty">Nothing to show for this period.</p>
+        ) : table ? (
           <div class="table-wrap chart-table">
             <table class="data">
               <caption class="sr-only">{title}</caption>
-              <thead><tr><th scope="col">Label</th><th scope="col">{valueLabel}</th></tr></thead>
-              <tbody>{data.map((d) => <tr key={d.label}><th scope="row">{d.label}</th><td class="num">{format(d.value)}</td></tr>)}</tbody>
+              <thead>
+                <tr>
+                  <th scope="col">Label</th>
+                  <th scope="col">{valueLabel}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.map((d) => (
+                  <tr key={d.label}>
+                    <th scope="row">{d.label}</th>
+                    <td class="num">{format(d.value)}</td>
+                  </tr>
+                ))}
+              </tbody>
             </table>
           </div>
-        ) : children({ titleId, descId, width })}
+        ) : (
+          children({ titleId, descId, width })
+        )}
       </div>
     </figure>
   );

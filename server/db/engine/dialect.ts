@@ -5,7 +5,9 @@ import type { EngineKind } from './types';
  * The one place for SQL that differs between the engines. Everything else is drizzle's query builder
  * and plain SQL both engines read alike (docs/decisions-data-layer.md); add here, never inline.
  */
-interface HasEngine { $engine: { kind: EngineKind } }
+interface HasEngine {
+  $engine: { kind: EngineKind };
+}
 const kindOf = (db: HasEngine | EngineKind): EngineKind => (typeof db === 'string' ? db : db.$engine.kind);
 
 /** Every foreign key as (from_table, from_column, to_table) rows. */
@@ -77,7 +79,9 @@ function postgresObject(members: [string, SQL | SQLWrapper][]): SQL {
   }
   if (parts.length === 1) return sql`json_build_object(${sql.join(keys(members), sql`, `)})`;
   // '{"a" : 1}' and '{"b" : 2}' make '{"a" : 1, "b" : 2}'.
-  const inner = parts.map((p, i) => (i === 0 ? sql`left(${p}, -1)` : i === parts.length - 1 ? sql`substr(${p}, 2)` : sql`substr(left(${p}, -1), 2)`));
+  const inner = parts.map((p, i) =>
+    i === 0 ? sql`left(${p}, -1)` : i === parts.length - 1 ? sql`substr(${p}, 2)` : sql`substr(left(${p}, -1), 2)`,
+  );
   return sql`(${sql.join(inner, sql` || ', ' || `)})::json`;
 }
 

@@ -2,8 +2,11 @@
 export type ConstraintKind = 'unique' | 'foreign_key' | 'not_null' | 'check';
 
 const SQLITE: Record<string, ConstraintKind> = {
-  SQLITE_CONSTRAINT_UNIQUE: 'unique', SQLITE_CONSTRAINT_PRIMARYKEY: 'unique', SQLITE_CONSTRAINT_FOREIGNKEY: 'foreign_key',
-  SQLITE_CONSTRAINT_NOTNULL: 'not_null', SQLITE_CONSTRAINT_CHECK: 'check',
+  SQLITE_CONSTRAINT_UNIQUE: 'unique',
+  SQLITE_CONSTRAINT_PRIMARYKEY: 'unique',
+  SQLITE_CONSTRAINT_FOREIGNKEY: 'foreign_key',
+  SQLITE_CONSTRAINT_NOTNULL: 'not_null',
+  SQLITE_CONSTRAINT_CHECK: 'check',
 };
 /** PostgreSQL's SQLSTATE class 23, integrity constraint violation. */
 const POSTGRES: Record<string, ConstraintKind> = { 23505: 'unique', 23503: 'foreign_key', 23502: 'not_null', 23514: 'check' };

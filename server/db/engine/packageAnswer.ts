@@ -34,31 +34,85 @@ const lookup = (key: keyof typeof LOOKUPS): SQL => {
 /** The Package answer as one JSON expression in the engine's own functions. */
 function packageExpression(j: JsonSql): SQL {
   const failures = j.arrayOf(
-    j.object([['id', packageFailure.status_id], ['name', packageFailure.name], ['note', packageFailure.note], ['created_at', j.iso(packageFailure.created_at)]]),
-    sql`from ${packageFailure} where ${packageFailure.package_id} = ${pkg.id}`, sql`${packageFailure.id}`);
+    j.object([
+      ['id', packageFailure.status_id],
+      ['name', packageFailure.name],
+      ['note', packageFailure.note],
+      ['created_at', j.iso(packageFailure.created_at)],
+    ]),
+    sql`from ${packageFailure} where ${packageFailure.package_id} = ${pkg.id}`,
+    sql`${packageFailure.id}`,
+  );
   /** Every Package key in answer order; `satisfies` keeps it in step with the schema. */
   const fields = {
-    id: pkg.id, hawb: pkg.hawb, customer_code: pkg.customer_code, customer_name: pkg.customer_name,
-    customer_address: pkg.customer_address, customer_phone: pkg.customer_phone, postcode: pkg.postcode,
-    postcode_name: pkg.postcode_name, description_of_goods: pkg.description_of_goods, count: pkg.count, landed: j.bool(pkg.landed),
-    company: pkg.company_id, company_name: lookup('company_name'), weight: pkg.weight, price: pkg.price,
-    shipper_code: pkg.shipper_code, shipper_name: pkg.shipper_name, shipper_address: pkg.shipper_address,
-    shipper_city: pkg.shipper_city, shipper_state: pkg.shipper_state, shipper_postcode: pkg.shipper_postcode,
-    shipper_country: pkg.shipper_country, origin: pkg.origin, port: pkg.port, total_value: pkg.total_value,
-    goods_currency: pkg.goods_currency, sac: j.bool(pkg.sac), fr_reference: pkg.fr_reference, sub_master: pkg.sub_master,
-    pkg_type: pkg.pkg_type, country_of_origin: pkg.country_of_origin, cyber_vendor_account: pkg.cyber_vendor_account,
-    customs_code: pkg.customs_code, cyber_importer_account: pkg.cyber_importer_account, importer_abn: pkg.importer_abn,
-    importer_cac: pkg.importer_cac, cyber_supplier_account: pkg.cyber_supplier_account,
-    supplier_customs_code: pkg.supplier_customs_code, is_scanned: j.bool(pkg.is_scanned), parcel_no: pkg.parcel_no,
-    sequence_no: pkg.sequence_no, status: pkg.status, zone: pkg.zone_id, zone_name: lookup('zone_name'),
-    suburb: pkg.suburb_id, suburb_name: lookup('suburb_name'), state: pkg.state_id, state_name: lookup('state_name'),
-    country: pkg.country_id, country_name: lookup('country_name'), height: pkg.height, length: pkg.length,
-    volume_weighted: pkg.volume_weighted, assigned_to_id: pkg.assigned_to_id,
-    assigned_to: sql`case when ${pkg.assigned_to_id} is null then null else ${j.object([['id', pkg.assigned_to_id], ['name', sql`coalesce(${lookup('driver_name')}, '')`]])} end`,
+    id: pkg.id,
+    hawb: pkg.hawb,
+    customer_code: pkg.customer_code,
+    customer_name: pkg.customer_name,
+    customer_address: pkg.customer_address,
+    customer_phone: pkg.customer_phone,
+    postcode: pkg.postcode,
+    postcode_name: pkg.postcode_name,
+    description_of_goods: pkg.description_of_goods,
+    count: pkg.count,
+    landed: j.bool(pkg.landed),
+    company: pkg.company_id,
+    company_name: lookup('company_name'),
+    weight: pkg.weight,
+    price: pkg.price,
+    shipper_code: pkg.shipper_code,
+    shipper_name: pkg.shipper_name,
+    shipper_address: pkg.shipper_address,
+    shipper_city: pkg.shipper_city,
+    shipper_state: pkg.shipper_state,
+    shipper_postcode: pkg.shipper_postcode,
+    shipper_country: pkg.shipper_country,
+    origin: pkg.origin,
+    port: pkg.port,
+    total_value: pkg.total_value,
+    goods_currency: pkg.goods_currency,
+    sac: j.bool(pkg.sac),
+    fr_reference: pkg.fr_reference,
+    sub_master: pkg.sub_master,
+    pkg_type: pkg.pkg_type,
+    country_of_origin: pkg.country_of_origin,
+    cyber_vendor_account: pkg.cyber_vendor_account,
+    customs_code: pkg.customs_code,
+    cyber_importer_account: pkg.cyber_importer_account,
+    importer_abn: pkg.importer_abn,
+    importer_cac: pkg.importer_cac,
+    cyber_supplier_account: pkg.cyber_supplier_account,
+    supplier_customs_code: pkg.supplier_customs_code,
+    is_scanned: j.bool(pkg.is_scanned),
+    parcel_no: pkg.parcel_no,
+    sequence_no: pkg.sequence_no,
+    status: pkg.status,
+    zone: pkg.zone_id,
+    zone_name: lookup('zone_name'),
+    suburb: pkg.suburb_id,
+    suburb_name: lookup('suburb_name'),
+    state: pkg.state_id,
+    state_name: lookup('state_name'),
+    country: pkg.country_id,
+    country_name: lookup('country_name'),
+    height: pkg.height,
+    length: pkg.length,
+    volume_weighted: pkg.volume_weighted,
+    assigned_to_id: pkg.assigned_to_id,
+    assigned_to: sql`case when ${pkg.assigned_to_id} is null then null else ${j.object([
+      ['id', pkg.assigned_to_id],
+      ['name', sql`coalesce(${lookup('driver_name')}, '')`],
+    ])} end`,
     coordinates: sql`case when ${pkg.latitude} is null or ${pkg.longitude} is null then null
-      else ${j.object([['latitude', pkg.latitude], ['longitude', pkg.longitude]])} end`,
-    delivery_date: pkg.delivery_date, latitude: pkg.latitude, longitude: pkg.longitude,
-    created_at: j.iso(pkg.created_at), package_failed_delivery_status: failures,
+      else ${j.object([
+        ['latitude', pkg.latitude],
+        ['longitude', pkg.longitude],
+      ])} end`,
+    delivery_date: pkg.delivery_date,
+    latitude: pkg.latitude,
+    longitude: pkg.longitude,
+    created_at: j.iso(pkg.created_at),
+    package_failed_delivery_status: failures,
   } satisfies Record<keyof Package, SQLiteColumn | SQL>;
   return j.object(Object.entries(fields));
 }
@@ -82,7 +136,10 @@ const PACKAGE_JSON: Record<EngineKind, SQL<string>> = { sqlite: render('sqlite')
  * with no stored answer. The store is read by a left join (ANSWER_JOIN): a correlated subquery per
  * row cost a 200-parcel list about 50 µs more in SQLite.
  */
-export const packageAnswer = sqliteTable('package_answer', { package_id: integer('package_id').primaryKey(), json: text('json').notNull() });
+export const packageAnswer = sqliteTable('package_answer', {
+  package_id: integer('package_id').primaryKey(),
+  json: text('json').notNull(),
+});
 export const ANSWER_JOIN = eq(packageAnswer.package_id, pkg.id);
 const STORED = sql`${packageAnswer.json}`;
 const BUILT: Record<EngineKind, SQL<string>> = { sqlite: PACKAGE_JSON.sqlite, postgres: sql<string>`(${PACKAGE_JSON.postgres})::text` };
@@ -93,7 +150,10 @@ const ANSWER: Record<EngineKind, SQL<string>> = {
 
 /** What the engine's answer store is made from: the built answer over every parcel, and what it reads. */
 export function answerSource(kind: EngineKind): AnswerSource {
-  const q = new QueryBuilder().select({ id: pkg.id, json: sql<string>`${BUILT[kind]}`.as('json') }).from(pkg).toSQL();
+  const q = new QueryBuilder()
+    .select({ id: pkg.id, json: sql<string>`${BUILT[kind]}`.as('json') })
+    .from(pkg)
+    .toSQL();
   if (q.params.length) throw new Error('package answer select must not bind parameters');
   return {
     select: q.sql,

@@ -41,7 +41,10 @@ export function identityDefaults(text: string, identities: Readonly<Record<strin
     if (items[at] === 'null') items[at] = 'default';
     out += `(${items.join(', ')})`;
     i = j + 1;
-    if (text.startsWith(', (', i)) { out += ', '; i += 2; } else break;
+    if (text.startsWith(', (', i)) {
+      out += ', ';
+      i += 2;
+    } else break;
   }
   return out + text.slice(i);
 }
@@ -64,14 +67,21 @@ export function forPostgres(text: string, identities: Readonly<Record<string, st
  * (undated stops first...), so each ASC/DESC drizzle renders gets SQLite's placement of NULLs.
  */
 export function sqliteNullOrder(text: string): string {
-  return text.replace(/ (asc|desc)(?=,|\)| limit | offset |$)/g, (_, dir: string) => (dir === 'asc' ? ' asc nulls first' : ' desc nulls last'));
+  return text.replace(/ (asc|desc)(?=,|\)| limit | offset |$)/g, (_, dir: string) =>
+    dir === 'asc' ? ' asc nulls first' : ' desc nulls last',
+  );
 }
 
 /**
  * A unit's connection; `ended` once it committed or rolled back (work it started may outlive it).
  * `pending`: transaction control not sent yet (see `postgresEngine`).
  */
-interface Scope { client: pg.PoolClient; ended: boolean; after: (() => void)[]; pending: string[] }
+interface Scope {
+  client: pg.PoolClient;
+  ended: boolean;
+  after: (() => void)[];
+  pending: string[];
+}
 
 const BEGIN = 'begin isolation level serializable';
 const SAVEPOINT = 'savepoint nested';
@@ -91,7 +101,11 @@ export interface PostgresOptions {
  * another unit), `deadlock` (40P01), `unique` (a twin's row seen late). A cost to watch (tests, benches):
  * each retry is the whole unit's work again.
  */
-export interface RetryCounts { serialization: number; deadlock: number; unique: number }
+export interface RetryCounts {
+  serialization: number;
+  deadlock: number;
+  unique: number;
+}
 
 export type PostgresEngine = Engine & { kind: 'postgres'; pool: pg.Pool; readonly retried: RetryCounts };
 
@@ -163,7 +177,8 @@ export function postgresEngine(url: string, options: PostgresOptions = {}): Post
   // began (a session touch, a file row before its old bytes go); outside any caller, for all of them.
   const inflight = new Set<Promise<unknown>>();
   const callers = new AsyncLocalStorage<Set<Promise<unknown>>>();
-  const waitFor = (units: Set<Promise<unknown>>): Promise<void> => (units.size ? Promise.allSettled([...units]).then(() => undefined) : Promise.resolve());
+  const waitFor = (units: Set<Promise<unknown>>): Promise<void> =>
+    units.size ? Promise.allSettled([...units]).then(() => undefined) : Promise.resolve();
 
   const units: Units = {
     run<T>(work: () => T | Promise<T>): Promise<T> {
@@ -172,7 +187,10 @@ export function postgresEngine(url: string, options: PostgresOptions = {}): Post
       const mine = callers.getStore();
       inflight.add(unit);
       mine?.add(unit);
-      const forget = () => { inflight.delete(unit); mine?.delete(unit); };
+      const forget = () => {
+        inflight.delete(unit);
+        mine?.delete(unit);
+      };
       unit.then(forget, forget);
       return unit;
     },
@@ -218,7 +236,14 @@ export function postgresEngine(url: string, options: PostgresOptions = {}): Post
         // A unique violation may be a twin that committed after this unit's snapshot was taken (an
         // Idempotency-Key, a device sequence): run again, the twin's row is seen and its answer given.
         const code = codeOf(err);
-        const why = code === '40001' ? 'serialization' : code === '40P01' ? 'deadlock' : constraintOf(err) === 'unique' && attempt < 3 ? 'unique' : null;
+        const why =
+          code === '40001'
+            ? 'serialization'
+            : code === '40P01'
+              ? 'deadlock'
+              : constraintOf(err) === 'unique' && attempt < 3
+                ? 'unique'
+                : null;
         if (!why || attempt >= MAX_TRIES) throw err;
         retried[why] += 1;
         // Let the unit that won go first; randomness keeps two losers from meeting again, and the wait

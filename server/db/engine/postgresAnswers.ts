@@ -22,18 +22,28 @@ function functions(src: AnswerSource, tag: string): { name: string; ddl: string[
     };
   };
   const out = [
-    fn('package', `
+    fn(
+      'package',
+      `
       if tg_op = 'DELETE' then delete from package_answer where package_id = old.id; return null; end if;
       if new.status in (${src.finalStatuses}) then delete from package_answer where package_id = new.id; return null; end if;
-      ${put('"package"."id" = new.id')}`, ['after insert or update or delete on "package"']),
+      ${put('"package"."id" = new.id')}`,
+      ['after insert or update or delete on "package"'],
+    ),
   ];
   for (const { table, column } of src.lookups) {
     out.push(fn(table, put(`"package"."${column}" = new.id`), [`after update of name on "${table}"`]));
   }
   for (const { table, column } of src.children) {
-    out.push(fn(table, `
+    out.push(
+      fn(
+        table,
+        `
       if tg_op <> 'INSERT' then ${put(`"package"."id" = old."${column}"`)} end if;
-      if tg_op <> 'DELETE' then ${put(`"package"."id" = new."${column}"`)} end if;`, [`after insert or update or delete on "${table}"`]));
+      if tg_op <> 'DELETE' then ${put(`"package"."id" = new."${column}"`)} end if;`,
+        [`after insert or update or delete on "${table}"`],
+      ),
+    );
   }
   return out;
 }
@@ -42,8 +52,10 @@ function functions(src: AnswerSource, tag: string): { name: string; ddl: string[
 export async function installPostgresAnswerStore(client: pg.ClientBase, src: AnswerSource): Promise<void> {
   const tag = answerTag(src);
   const want = functions(src, tag);
-  const have = (await client.query<{ name: string }>(`select p.proname as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-    where n.nspname = current_schema() and p.proname like '${ANSWER_PREFIX}%'`)).rows.map((r) => r.name);
+  const have = (
+    await client.query<{ name: string }>(`select p.proname as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+    where n.nspname = current_schema() and p.proname like '${ANSWER_PREFIX}%'`)
+  ).rows.map((r) => r.name);
   if (have.length === want.length && want.every((f) => have.includes(f.name))) return;
   await client.query('begin');
   try {

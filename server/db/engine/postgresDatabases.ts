@@ -11,7 +11,10 @@ let made = 0;
 /** The migrations' fingerprint: a template made from other migrations is never reused. */
 function fingerprint(folder: string, extra: string): string {
   const hash = createHash('sha1').update(extra);
-  for (const name of readdirSync(folder).filter((n) => n.endsWith('.sql')).sort()) hash.update(readFileSync(join(folder, name)));
+  for (const name of readdirSync(folder)
+    .filter((n) => n.endsWith('.sql'))
+    .sort())
+    hash.update(readFileSync(join(folder, name)));
   return hash.digest('hex').slice(0, 12);
 }
 
@@ -27,7 +30,12 @@ function withDatabase(url: string, name: string): string {
  * where migrating anew would take a second. Several test processes share the template under a lock.
  */
 /** `after` runs on the template after its migrations; `afterKey` names what it makes, so another version gets its own template. */
-export async function freshPostgresDatabase(adminUrl: string, folder: string, after?: (client: pg.ClientBase) => Promise<void>, afterKey = ''): Promise<string> {
+export async function freshPostgresDatabase(
+  adminUrl: string,
+  folder: string,
+  after?: (client: pg.ClientBase) => Promise<void>,
+  afterKey = '',
+): Promise<string> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {

@@ -66,11 +66,21 @@ function rolledBack(): Error {
 }
 
 /** `note` hears each transaction-control statement (the engine's debug seam, `onStatement`). */
-export function sqliteUnits(sqlite: Database.Database, gate: UnitGate, options: UnitOptions = {}, note: (text: string) => void = () => undefined): Units {
+export function sqliteUnits(
+  sqlite: Database.Database,
+  gate: UnitGate,
+  options: UnitOptions = {},
+  note: (text: string) => void = () => undefined,
+): Units {
   const maxUnits = options.maxUnits ?? DEFAULT_MAX_UNITS;
   const control = (text: string) => {
     const stmt = sqlite.prepare(text);
-    return { run: () => { note(text); return stmt.run(); } };
+    return {
+      run: () => {
+        note(text);
+        return stmt.run();
+      },
+    };
   };
   const begin = control('BEGIN IMMEDIATE');
   const commit = control('COMMIT');
@@ -151,7 +161,10 @@ export function sqliteUnits(sqlite: Database.Database, gate: UnitGate, options: 
     begin.run();
     let resolve: () => void = () => undefined;
     let reject: (err: unknown) => void = () => undefined;
-    const done = new Promise<void>((ok, ko) => { resolve = ok; reject = ko; });
+    const done = new Promise<void>((ok, ko) => {
+      resolve = ok;
+      reject = ko;
+    });
     // A batch nobody waits on (only background writes in it) must not fail as an unhandled rejection.
     done.catch(() => undefined);
     const batch: Batch = { units: 0, small, done, resolve, reject, capped: false, timer: setImmediate(() => finish(batch)) };
@@ -164,7 +177,9 @@ export function sqliteUnits(sqlite: Database.Database, gate: UnitGate, options: 
   async function unit<T>(work: () => T | Promise<T>, small: boolean): Promise<T> {
     const before = queue;
     let leave: () => void = () => undefined;
-    const mine = new Promise<void>((ok) => { leave = ok; });
+    const mine = new Promise<void>((ok) => {
+      leave = ok;
+    });
     queue = mine;
     await before;
     // Nobody holds the connection (the unit before us left it): a batch with its journal in memory

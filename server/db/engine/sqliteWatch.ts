@@ -41,7 +41,14 @@ export function sqliteWatcher(sqlite: Database.Database, undone: () => number): 
     return all;
   };
   const stored = (): Map<string, string> =>
-    new Map((sqlite.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE '${PREFIX}%'`).all() as { name: string; sql: string }[]).map((r) => [r.name, r.sql]));
+    new Map(
+      (
+        sqlite.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE '${PREFIX}%'`).all() as {
+          name: string;
+          sql: string;
+        }[]
+      ).map((r) => [r.name, r.sql]),
+    );
   const inPlace = (): boolean => {
     const have = stored();
     for (const [name, sql] of wanted()) if (have.get(name) !== sql) return false;
@@ -91,7 +98,9 @@ export function sqliteWatcher(sqlite: Database.Database, undone: () => number): 
     intact = false;
     if (!warned && watched.size > 0) {
       warned = true;
-      console.error('[courier] the change triggers behind the session cache are missing; sessions are read on every request until they are back');
+      console.error(
+        '[courier] the change triggers behind the session cache are missing; sessions are read on every request until they are back',
+      );
     }
     return null;
   };
@@ -120,7 +129,10 @@ function triggersOf(sqlite: Database.Database, { name, ignore = [] }: WatchedTab
   return [
     [`${PREFIX}${name}_insert`, `CREATE TRIGGER ${quote(`${PREFIX}${name}_insert`)} AFTER INSERT ${on}`],
     [`${PREFIX}${name}_delete`, `CREATE TRIGGER ${quote(`${PREFIX}${name}_delete`)} AFTER DELETE ${on}`],
-    [`${PREFIX}${name}_update`, `CREATE TRIGGER ${quote(`${PREFIX}${name}_update`)} AFTER UPDATE OF ${updated.map(quote).join(', ')} ${on}`],
+    [
+      `${PREFIX}${name}_update`,
+      `CREATE TRIGGER ${quote(`${PREFIX}${name}_update`)} AFTER UPDATE OF ${updated.map(quote).join(', ')} ${on}`,
+    ],
   ];
 }
 

@@ -14,31 +14,41 @@ export const vehicle = sqliteTable('vehicle', {
   capacity_kg: real('capacity_kg'),
   capacity_m3: real('capacity_m3'),
   capacity_parcels: integer('capacity_parcels'),
-  ...activeFlag(), ...archivable(), ...timestamps(),
+  ...activeFlag(),
+  ...archivable(),
+  ...timestamps(),
 });
 
 /**
  * A driver working a day: from `start_time` to `end_time` (`HH:MM`, UTC like the rest of the
  * server's days), leaving from one depot and returning to another (or the same).
  */
-export const driverShift = sqliteTable('driver_shift', {
-  id: id(),
-  driver_id: integer('driver_id').notNull().references(() => user.id),
-  date: text('date').notNull(),
-  start_time: text('start_time').notNull(),
-  end_time: text('end_time').notNull(),
-  start_warehouse_id: integer('start_warehouse_id').references(() => warehouse.id),
-  end_warehouse_id: integer('end_warehouse_id').references(() => warehouse.id),
-  vehicle_id: integer('vehicle_id').references(() => vehicle.id),
-  ...timestamps(),
-}, (t) => [uniqueIndex('driver_shift_driver_date_uq').on(t.driver_id, t.date), index('driver_shift_date_idx').on(t.date)]);
+export const driverShift = sqliteTable(
+  'driver_shift',
+  {
+    id: id(),
+    driver_id: integer('driver_id')
+      .notNull()
+      .references(() => user.id),
+    date: text('date').notNull(),
+    start_time: text('start_time').notNull(),
+    end_time: text('end_time').notNull(),
+    start_warehouse_id: integer('start_warehouse_id').references(() => warehouse.id),
+    end_warehouse_id: integer('end_warehouse_id').references(() => warehouse.id),
+    vehicle_id: integer('vehicle_id').references(() => vehicle.id),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex('driver_shift_driver_date_uq').on(t.driver_id, t.date), index('driver_shift_date_idx').on(t.date)],
+);
 
 /**
  * Where a depot is on the map. Warehouses carry an address only; vans leave from and return to
  * these coordinates when a plan starts at the depot.
  */
 export const depotPosition = sqliteTable('depot_position', {
-  warehouse_id: integer('warehouse_id').primaryKey().references(() => warehouse.id),
+  warehouse_id: integer('warehouse_id')
+    .primaryKey()
+    .references(() => warehouse.id),
   latitude: real('latitude').notNull(),
   longitude: real('longitude').notNull(),
   updated_at: integer('updated_at').notNull(),
@@ -49,7 +59,9 @@ export const depotPosition = sqliteTable('depot_position', {
  * the package row because the spec's Package shape (2.1) is exact.
  */
 export const packageWindow = sqliteTable('package_window', {
-  package_id: integer('package_id').primaryKey().references(() => pkg.id),
+  package_id: integer('package_id')
+    .primaryKey()
+    .references(() => pkg.id),
   window_start: text('window_start'),
   window_end: text('window_end'),
   /** Seconds at the door; null = the company's default. */
@@ -59,7 +71,9 @@ export const packageWindow = sqliteTable('package_window', {
 
 /** A company's default time at the door, in seconds (no row = the courier's default). */
 export const companyServiceTime = sqliteTable('company_service_time', {
-  company_id: integer('company_id').primaryKey().references(() => company.id),
+  company_id: integer('company_id')
+    .primaryKey()
+    .references(() => company.id),
   service_s: integer('service_s').notNull(),
   updated_at: integer('updated_at').notNull(),
 });
@@ -80,7 +94,9 @@ export const dispatchPlan = sqliteTable('dispatch_plan', {
   started_at: integer('started_at'),
   finished_at: integer('finished_at'),
   committed_at: integer('committed_at'),
-  created_by: integer('created_by').notNull().references(() => user.id),
+  created_by: integer('created_by')
+    .notNull()
+    .references(() => user.id),
   created_at: integer('created_at').notNull(),
 });
 
@@ -89,18 +105,24 @@ export const dispatchPlan = sqliteTable('dispatch_plan', {
  * when the route was planned; `eta_at` moves as the driver works (stops done or skipped, positions).
  * Recipients' messages read these through `etaFor()` (server/services/dispatch/eta.ts).
  */
-export const stopEta = sqliteTable('stop_eta', {
-  package_id: integer('package_id').primaryKey().references(() => pkg.id),
-  /** No foreign key: a planned route may be deleted; `etaFor` checks the parcel is still on it. */
-  route_id: integer('route_id').notNull(),
-  eta_at: integer('eta_at').notNull(),
-  planned_at: integer('planned_at').notNull(),
-  /** Minutes waited for the window to open. */
-  wait_s: integer('wait_s').notNull().default(0),
-  /** Arrives after the window closes. */
-  late: integer('late', { mode: 'boolean' }).notNull().default(false),
-  computed_at: integer('computed_at').notNull(),
-}, (t) => [index('stop_eta_route_idx').on(t.route_id)]);
+export const stopEta = sqliteTable(
+  'stop_eta',
+  {
+    package_id: integer('package_id')
+      .primaryKey()
+      .references(() => pkg.id),
+    /** No foreign key: a planned route may be deleted; `etaFor` checks the parcel is still on it. */
+    route_id: integer('route_id').notNull(),
+    eta_at: integer('eta_at').notNull(),
+    planned_at: integer('planned_at').notNull(),
+    /** Minutes waited for the window to open. */
+    wait_s: integer('wait_s').notNull().default(0),
+    /** Arrives after the window closes. */
+    late: integer('late', { mode: 'boolean' }).notNull().default(false),
+    computed_at: integer('computed_at').notNull(),
+  },
+  (t) => [index('stop_eta_route_idx').on(t.route_id)],
+);
 
 /**
  * The road legs a committed plan used (issue 31): for each stop of a route, the leg that reaches it
@@ -109,15 +131,21 @@ export const stopEta = sqliteTable('stop_eta', {
  * Every ETA is walked over these; `planned_at` is the arrival promised at commit, kept after the stop
  * is worked so the planned-against-actual report can compare it with the real arrival.
  */
-export const routeLeg = sqliteTable('route_leg', {
-  id: id(),
-  route_id: integer('route_id').notNull(),
-  package_id: integer('package_id').notNull().references(() => pkg.id),
-  from_package_id: integer('from_package_id'),
-  seq: integer('seq').notNull(),
-  duration_s: real('duration_s').notNull(),
-  distance_m: real('distance_m'),
-  source: text('source').notNull(),
-  planned_at: integer('planned_at').notNull(),
-  created_at: integer('created_at').notNull(),
-}, (t) => [uniqueIndex('route_leg_route_package_uq').on(t.route_id, t.package_id), index('route_leg_package_idx').on(t.package_id)]);
+export const routeLeg = sqliteTable(
+  'route_leg',
+  {
+    id: id(),
+    route_id: integer('route_id').notNull(),
+    package_id: integer('package_id')
+      .notNull()
+      .references(() => pkg.id),
+    from_package_id: integer('from_package_id'),
+    seq: integer('seq').notNull(),
+    duration_s: real('duration_s').notNull(),
+    distance_m: real('distance_m'),
+    source: text('source').notNull(),
+    planned_at: integer('planned_at').notNull(),
+    created_at: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('route_leg_route_package_uq').on(t.route_id, t.package_id), index('route_leg_package_idx').on(t.package_id)],
+);

@@ -4,7 +4,9 @@ import { company } from './people';
 
 /** A company's default proof at the door (issue 34, shared/door.ts); no row means none required. */
 export const companyProofRules = sqliteTable('company_proof_rules', {
-  company_id: integer('company_id').primaryKey().references(() => company.id),
+  company_id: integer('company_id')
+    .primaryKey()
+    .references(() => company.id),
   /** JSON ProofRequirements. */
   requirements: text('requirements').notNull(),
   ...timestamps(),

@@ -96,32 +96,46 @@ export const pkg = sqliteTable('package', packageColumns(), (tb) => [
   // not grow with the weeks of delivered parcels a driver keeps until they move to history. The
   // lists' other conditions read the trailing columns, so SQLite never reads the parcel's row
   // (its answer is stored: server/db/engine/sqliteAnswers.ts).
-  index('package_live_driver_idx').on(tb.assigned_to_id, tb.is_scanned, tb.sequence_no, tb.id, tb.status, tb.attempts, tb.deleted_at).where(isLive(tb.status)),
+  index('package_live_driver_idx')
+    .on(tb.assigned_to_id, tb.is_scanned, tb.sequence_no, tb.id, tb.status, tb.attempts, tb.deleted_at)
+    .where(isLive(tb.status)),
 ]);
 
 /** Every transition and scan of a parcel (DESIGN.md section 7): who, device time, server time, where. */
-export const packageEvent = sqliteTable('package_event', {
-  id: id(),
-  package_id: integer('package_id').notNull().references(() => pkg.id),
-  action: text('action').notNull(),
-  from_status: text('from_status'),
-  to_status: text('to_status'),
-  actor_id: integer('actor_id').references(() => user.id),
-  device_id: text('device_id'),
-  occurred_at: integer('occurred_at').notNull(),
-  received_at: integer('received_at').notNull(),
-  latitude: real('latitude'),
-  longitude: real('longitude'),
-  note: text('note'),
-  data: text('data'),
-}, (tb) => [index('package_event_pkg_idx').on(tb.package_id, tb.id), index('package_event_actor_idx').on(tb.actor_id, tb.received_at)]);
+export const packageEvent = sqliteTable(
+  'package_event',
+  {
+    id: id(),
+    package_id: integer('package_id')
+      .notNull()
+      .references(() => pkg.id),
+    action: text('action').notNull(),
+    from_status: text('from_status'),
+    to_status: text('to_status'),
+    actor_id: integer('actor_id').references(() => user.id),
+    device_id: text('device_id'),
+    occurred_at: integer('occurred_at').notNull(),
+    received_at: integer('received_at').notNull(),
+    latitude: real('latitude'),
+    longitude: real('longitude'),
+    note: text('note'),
+    data: text('data'),
+  },
+  (tb) => [index('package_event_pkg_idx').on(tb.package_id, tb.id), index('package_event_actor_idx').on(tb.actor_id, tb.received_at)],
+);
 
 /** Failed-delivery reasons recorded against a package (spec 2.1 `package_failed_delivery_status`). */
-export const packageFailure = sqliteTable('package_failure', {
-  id: id(),
-  package_id: integer('package_id').notNull().references(() => pkg.id),
-  status_id: integer('status_id').notNull(),
-  name: text('name').notNull(),
-  note: text('note'),
-  created_at: integer('created_at').notNull(),
-}, (tb) => [index('package_failure_pkg_idx').on(tb.package_id)]);
+export const packageFailure = sqliteTable(
+  'package_failure',
+  {
+    id: id(),
+    package_id: integer('package_id')
+      .notNull()
+      .references(() => pkg.id),
+    status_id: integer('status_id').notNull(),
+    name: text('name').notNull(),
+    note: text('note'),
+    created_at: integer('created_at').notNull(),
+  },
+  (tb) => [index('package_failure_pkg_idx').on(tb.package_id)],
+);

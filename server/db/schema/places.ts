@@ -10,7 +10,9 @@ export const warehouse = sqliteTable('warehouse', {
   suburb: str('suburb'),
   state: str('state'),
   postcode: str('postcode'),
-  ...activeFlag(), ...archivable(), ...timestamps(),
+  ...activeFlag(),
+  ...archivable(),
+  ...timestamps(),
 });
 
 export const pickupPoint = sqliteTable('pickup_point', {
@@ -26,17 +28,23 @@ export const pickupPoint = sqliteTable('pickup_point', {
   company_id: integer('company_id').references(() => company.id),
   latitude: real('latitude'),
   longitude: real('longitude'),
-  ...activeFlag(), ...archivable(), ...timestamps(),
+  ...activeFlag(),
+  ...archivable(),
+  ...timestamps(),
 });
 
 export const packageType = sqliteTable('package_type', {
   id: id(),
   package_type: text('package_type').notNull(),
-  ...activeFlag(), ...archivable(), ...timestamps(),
+  ...activeFlag(),
+  ...archivable(),
+  ...timestamps(),
 });
 
 export const failedDeliveryStatus = sqliteTable('failed_delivery_status', {
   id: id(),
   name: text('name').notNull(),
-  ...activeFlag(), ...archivable(), ...timestamps(),
+  ...activeFlag(),
+  ...archivable(),
+  ...timestamps(),
 });

@@ -6,7 +6,9 @@ import { warehouse } from './places';
  * No row = the business's zone. Beside the warehouse because the spec's warehouse shape is its own.
  */
 export const depotTimeZone = sqliteTable('depot_time_zone', {
-  warehouse_id: integer('warehouse_id').primaryKey().references(() => warehouse.id),
+  warehouse_id: integer('warehouse_id')
+    .primaryKey()
+    .references(() => warehouse.id),
   /** IANA name, e.g. Australia/Perth. */
   time_zone: text('time_zone').notNull(),
   updated_at: integer('updated_at').notNull(),

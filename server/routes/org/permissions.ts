@@ -14,13 +14,23 @@ const GROUP = 'web/Group Permission';
 
 export function permissionGroupRoutes(app: App): void {
   defineResource(app, {
-    path: 'group-permission', table: permissionGroup, label: 'Permission group', tags: ['Group Permission'],
-    view: 'permission.view', manage: 'permission.manage',
+    path: 'group-permission',
+    table: permissionGroup,
+    label: 'Permission group',
+    tags: ['Group Permission'],
+    view: 'permission.view',
+    manage: 'permission.manage',
     ops: { list: ops(GROUP, 'Get'), create: ops(GROUP, 'Create'), retrieve: ops(GROUP, 'Retrieve'), update: ops(GROUP, 'Update') },
-    record: PermissionGroup, create: PermissionGroupCreate, update: PermissionGroupUpdate,
+    record: PermissionGroup,
+    create: PermissionGroupCreate,
+    update: PermissionGroupUpdate,
     toApi: async (r, db) => ({
-      id: r.id, name: r.name, description: r.description, permissions: parsePermissions(String(r.permissions)),
-      users: await membersOf(db, r.id as number), created_at: iso(r.created_at as number),
+      id: r.id,
+      name: r.name,
+      description: r.description,
+      permissions: parsePermissions(String(r.permissions)),
+      users: await membersOf(db, r.id as number),
+      created_at: iso(r.created_at as number),
     }),
     toRow: groupRow,
     validate: validateGroup,
@@ -29,14 +39,30 @@ export function permissionGroupRoutes(app: App): void {
     auditView: (r) => ({ ...r, permissions: parsePermissions(String(r.permissions)) }),
   });
 
-  defineRoute(app, {
-    method: 'delete', path: '/group-permission/{id}/', tags: ['Group Permission'], access: 'permission.manage',
-    catalogue: ops(GROUP, 'Delete'), params: IdParams, response: SuccessMessage,
-    summary: 'Delete a permission group', description: 'Its members lose its permissions from their next request.',
-  }, async ({ deps, user, params }) => {
-    const before = await deleteGroup(deps, user, params.id);
-    await audit(deps.db, deps.clock.now(), user.id, 'permission_group.delete', `permission_group:${params.id}`,
-      changes({ ...before, permissions: parsePermissions(before.permissions) }, null));
-    return { success: true, message: `Permission group ${params.id} deleted` };
-  });
+  defineRoute(
+    app,
+    {
+      method: 'delete',
+      path: '/group-permission/{id}/',
+      tags: ['Group Permission'],
+      access: 'permission.manage',
+      catalogue: ops(GROUP, 'Delete'),
+      params: IdParams,
+      response: SuccessMessage,
+      summary: 'Delete a permission group',
+      description: 'Its members lose its permissions from their next request.',
+    },
+    async ({ deps, user, params }) => {
+      const before = await deleteGroup(deps, user, params.id);
+      await audit(
+        deps.db,
+        deps.clock.now(),
+        user.id,
+        'permission_group.delete',
+        `permission_group:${params.id}`,
+        changes({ ...before, permissions: parsePermissions(before.permissions) }, null),
+      );
+      return { success: true, message: `Permission group ${params.id} deleted` };
+    },
+  );
 }

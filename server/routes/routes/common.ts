@@ -12,7 +12,12 @@ export const STAFF_AND_DRIVERS: readonly Role[] = [...STAFF_ROLES, 'driver'];
  * The driver a view is about. A driver is always themself (naming another is outside their scope:
  * 404); staff must name one unless `optional`.
  */
-export async function whichDriver(db: Db, me: SessionUser, requested: number | undefined, optional = false): Promise<{ id: number; name: string } | null> {
+export async function whichDriver(
+  db: Db,
+  me: SessionUser,
+  requested: number | undefined,
+  optional = false,
+): Promise<{ id: number; name: string } | null> {
   if (me.role === 'driver') {
     if (requested != null && requested !== me.id) throw notFound(`Driver ${requested} not found`);
     return { id: me.id, name: me.name };

@@ -17,16 +17,30 @@ function clean(details: Record<string, unknown> | undefined): string | null {
 }
 
 // Most staff mutations write a line: built once per database.
-const auditInsert = (db: Db) => db.insert(auditLog).values({
-  at: sql.placeholder('at'), actor_id: sql.placeholder('actor_id'), action: sql.placeholder('action'), target: sql.placeholder('target'),
-  details: sql.placeholder('details'),
-}).prepare();
+const auditInsert = (db: Db) =>
+  db
+    .insert(auditLog)
+    .values({
+      at: sql.placeholder('at'),
+      actor_id: sql.placeholder('actor_id'),
+      action: sql.placeholder('action'),
+      target: sql.placeholder('target'),
+      details: sql.placeholder('details'),
+    })
+    .prepare();
 
 /**
  * One line of the admin audit trail. Called inside the transaction of the action it describes,
  * so the action and its record commit (or roll back) together.
  */
-export async function audit(db: Db, now: number, actorId: number | null, action: string, target: string, details?: Record<string, unknown>): Promise<void> {
+export async function audit(
+  db: Db,
+  now: number,
+  actorId: number | null,
+  action: string,
+  target: string,
+  details?: Record<string, unknown>,
+): Promise<void> {
   await prepared(db, 'audit.insert', auditInsert).run({ at: now, actor_id: actorId, action, target, details: clean(details) });
 }
 
@@ -42,7 +56,10 @@ function visible(row: Record<string, unknown>): Record<string, unknown> {
  * create or delete, where one side is null). Secrets and contact details never enter the trail, not
  * even nested here, since `clean` only looks at the top-level keys.
  */
-export function changes(before: Record<string, unknown> | null, after: Record<string, unknown> | null): { before: Record<string, unknown> | null; after: Record<string, unknown> | null } {
+export function changes(
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown> | null,
+): { before: Record<string, unknown> | null; after: Record<string, unknown> | null } {
   if (!before || !after) return { before: before && visible(before), after: after && visible(after) };
   const b = visible(before);
   const a = visible(after);
@@ -51,10 +68,22 @@ export function changes(before: Record<string, unknown> | null, after: Record<st
 }
 
 /** `entity` is the part of `target` before the colon (`company`, `user`, `wallet`...). */
-export interface AuditFilter { action?: string; target?: string; entity?: string; actor?: number; from?: number; to?: number }
+export interface AuditFilter {
+  action?: string;
+  target?: string;
+  entity?: string;
+  actor?: number;
+  from?: number;
+  to?: number;
+}
 
 export interface AuditEntry {
-  id: number; at: string; actor: { id: number; name: string } | null; action: string; target: string; details: Record<string, unknown> | null;
+  id: number;
+  at: string;
+  actor: { id: number; name: string } | null;
+  action: string;
+  target: string;
+  details: Record<string, unknown> | null;
 }
 
 function where(f: AuditFilter): SQL | undefined {
@@ -70,10 +99,21 @@ function where(f: AuditFilter): SQL | undefined {
 }
 
 async function entries(db: Db, w: SQL | undefined, limit: number, offset: number): Promise<AuditEntry[]> {
-  const rows = await db.select({ a: auditLog, name: user.name }).from(auditLog).leftJoin(user, eq(user.id, auditLog.actor_id))
-    .where(w).orderBy(desc(auditLog.id)).limit(limit).offset(offset).all();
+  const rows = await db
+    .select({ a: auditLog, name: user.name })
+    .from(auditLog)
+    .leftJoin(user, eq(user.id, auditLog.actor_id))
+    .where(w)
+    .orderBy(desc(auditLog.id))
+    .limit(limit)
+    .offset(offset)
+    .all();
   return rows.map(({ a, name }) => ({
-    id: a.id, at: iso(a.at) ?? '', actor: a.actor_id != null ? { id: a.actor_id, name: name ?? '' } : null, action: a.action, target: a.target,
+    id: a.id,
+    at: iso(a.at) ?? '',
+    actor: a.actor_id != null ? { id: a.actor_id, name: name ?? '' } : null,
+    action: a.action,
+    target: a.target,
     details: a.details ? (JSON.parse(a.details) as Record<string, unknown>) : null,
   }));
 }
@@ -81,7 +121,14 @@ async function entries(db: Db, w: SQL | undefined, limit: number, offset: number
 /** Newest first. */
 export async function auditPage(db: Db, f: AuditFilter, page: number, pageSize: number): Promise<{ count: number; results: AuditEntry[] }> {
   const w = where(f);
-  const count = (await db.select({ n: sql<number>`count(*)` }).from(auditLog).where(w).get())?.n ?? 0;
+  const count =
+    (
+      await db
+        .select({ n: sql<number>`count(*)` })
+        .from(auditLog)
+        .where(w)
+        .get()
+    )?.n ?? 0;
   return { count, results: await entries(db, w, pageSize, (page - 1) * pageSize) };
 }
 
@@ -91,13 +138,32 @@ export const AUDIT_EXPORT_MAX = 50_000;
 /** Every line the filters match, newest first, as CSV with formula-safe cells (before/after as JSON text). */
 export async function auditCsv(db: Db, f: AuditFilter): Promise<string> {
   const w = where(f);
-  const count = (await db.select({ n: sql<number>`count(*)` }).from(auditLog).where(w).get())?.n ?? 0;
+  const count =
+    (
+      await db
+        .select({ n: sql<number>`count(*)` })
+        .from(auditLog)
+        .where(w)
+        .get()
+    )?.n ?? 0;
   if (count > AUDIT_EXPORT_MAX) throw badRequest(`${count} audit lines match; narrow the filters to at most ${AUDIT_EXPORT_MAX}`);
   const rows = (await entries(db, w, AUDIT_EXPORT_MAX, 0)).map((e) => {
     const { before, after, ...rest } = e.details ?? {};
     const json = (v: unknown) => (v === undefined ? '' : JSON.stringify(v));
-    return csvSafeRow([e.id, e.at, e.actor?.id ?? '', e.actor?.name ?? '', e.action, e.target, json(before), json(after),
-      Object.keys(rest).length ? JSON.stringify(rest) : '']);
+    return csvSafeRow([
+      e.id,
+      e.at,
+      e.actor?.id ?? '',
+      e.actor?.name ?? '',
+      e.action,
+      e.target,
+      json(before),
+      json(after),
+      Object.keys(rest).length ? JSON.stringify(rest) : '',
+    ]);
   });
-  return stringify(rows, { header: true, columns: ['id', 'at', 'actor_id', 'actor_name', 'action', 'target', 'before', 'after', 'details'] });
+  return stringify(rows, {
+    header: true,
+    columns: ['id', 'at', 'actor_id', 'actor_name', 'action', 'target', 'before', 'after', 'details'],
+  });
 }

@@ -17,14 +17,27 @@ export type BootstrapOutcome =
 export async function bootstrapSuperAdmin(db: Db, clock: Clock, email?: string, password?: string): Promise<BootstrapOutcome> {
   if (!email || !password) return { kind: 'not_set' };
   const normalized = email.trim().toLowerCase();
-  const n = (await db.select({ n: sql<number>`count(*)` }).from(user).get())?.n ?? 0;
+  const n =
+    (
+      await db
+        .select({ n: sql<number>`count(*)` })
+        .from(user)
+        .get()
+    )?.n ?? 0;
   if (n > 0) return { kind: 'ignored', email: normalized, users: n };
   if (password.length < MIN_ADMIN_PASSWORD) throw new Error(`ADMIN_PASSWORD must be at least ${MIN_ADMIN_PASSWORD} characters`);
   const now = clock.now();
-  await db.insert(user).values({
-    name: 'Super Admin', email: normalized, role: 'super_admin', password_hash: await hashPassword(password),
-    created_at: now, updated_at: now,
-  }).run();
+  await db
+    .insert(user)
+    .values({
+      name: 'Super Admin',
+      email: normalized,
+      role: 'super_admin',
+      password_hash: await hashPassword(password),
+      created_at: now,
+      updated_at: now,
+    })
+    .run();
   return { kind: 'created', email: normalized };
 }
 
@@ -38,8 +51,10 @@ export async function ensureSuperAdmin(db: Db, clock: Clock, email?: string, pas
 export function bootstrapMessage(r: BootstrapOutcome): string | null {
   if (r.kind === 'created') return `[courier] created super admin ${r.email}`;
   if (r.kind === 'ignored') {
-    return `[courier] ADMIN_EMAIL/ADMIN_PASSWORD ignored: the database already has ${r.users} user(s), and these variables only create the first one. `
-      + `To create or reset an admin: ADMIN_EMAIL=${r.email} ADMIN_PASSWORD=<new password> npm run admin`;
+    return (
+      `[courier] ADMIN_EMAIL/ADMIN_PASSWORD ignored: the database already has ${r.users} user(s), and these variables only create the first one. ` +
+      `To create or reset an admin: ADMIN_EMAIL=${r.email} ADMIN_PASSWORD=<new password> npm run admin`
+    );
   }
   return null;
 }
@@ -64,15 +79,50 @@ export async function createOrResetAdmin(db: Db, clock: Clock, email: string, pa
       if (existing.role !== 'super_admin' && existing.role !== 'admin') {
         throw new Error(`${normalized} is a ${existing.role} account, not an admin: change its role in the app or choose another e-mail`);
       }
-      await tx.update(user).set({ password_hash: hash, is_active: true, deleted_at: null, updated_at: now }).where(eq(user.id, existing.id)).run();
-      await tx.update(authToken).set({ revoked_at: now }).where(and(eq(authToken.user_id, existing.id), isNull(authToken.revoked_at))).run();
-      await tx.insert(auditLog).values({ at: now, actor_id: null, action: 'user.admin_reset', target: `user:${existing.id}`, details: JSON.stringify({ via: 'npm run admin' }) }).run();
+      await tx
+        .update(user)
+        .set({ password_hash: hash, is_active: true, deleted_at: null, updated_at: now })
+        .where(eq(user.id, existing.id))
+        .run();
+      await tx
+        .update(authToken)
+        .set({ revoked_at: now })
+        .where(and(eq(authToken.user_id, existing.id), isNull(authToken.revoked_at)))
+        .run();
+      await tx
+        .insert(auditLog)
+        .values({
+          at: now,
+          actor_id: null,
+          action: 'user.admin_reset',
+          target: `user:${existing.id}`,
+          details: JSON.stringify({ via: 'npm run admin' }),
+        })
+        .run();
       return { kind: 'reset' as const, email: normalized, id: existing.id };
     }
-    const row = await tx.insert(user).values({
-      name: 'Super Admin', email: normalized, role: 'super_admin', password_hash: hash, created_at: now, updated_at: now,
-    }).returning({ id: user.id }).get();
-    await tx.insert(auditLog).values({ at: now, actor_id: null, action: 'user.admin_create', target: `user:${row.id}`, details: JSON.stringify({ via: 'npm run admin', role: 'super_admin' }) }).run();
+    const row = await tx
+      .insert(user)
+      .values({
+        name: 'Super Admin',
+        email: normalized,
+        role: 'super_admin',
+        password_hash: hash,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning({ id: user.id })
+      .get();
+    await tx
+      .insert(auditLog)
+      .values({
+        at: now,
+        actor_id: null,
+        action: 'user.admin_create',
+        target: `user:${row.id}`,
+        details: JSON.stringify({ via: 'npm run admin', role: 'super_admin' }),
+      })
+      .run();
     return { kind: 'created' as const, email: normalized, id: row.id };
   });
 }

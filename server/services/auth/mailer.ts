@@ -1,8 +1,15 @@
 import type { Db } from '../../db/client';
 import { enqueueMessage } from '../messages/outbox';
 
-export interface Mail { to: string; subject: string; body: string; kind?: string }
-export interface Mailer { send(mail: Mail): Promise<void> }
+export interface Mail {
+  to: string;
+  subject: string;
+  body: string;
+  kind?: string;
+}
+export interface Mailer {
+  send(mail: Mail): Promise<void>;
+}
 
 /**
  * Account mail (password resets, registrations) joins the one message outbox, written in the
@@ -12,7 +19,13 @@ export interface Mailer { send(mail: Mail): Promise<void> }
 export function outboxMailer(db: Db, now: () => number): Mailer {
   return {
     async send(mail) {
-      await enqueueMessage(db, now(), { channel: 'email', to: mail.to, kind: mail.kind ?? 'account', subject: mail.subject, body: mail.body });
+      await enqueueMessage(db, now(), {
+        channel: 'email',
+        to: mail.to,
+        kind: mail.kind ?? 'account',
+        subject: mail.subject,
+        body: mail.body,
+      });
     },
   };
 }

@@ -1,7 +1,11 @@
 import { randomBytes, scrypt, scryptSync, timingSafeEqual } from 'node:crypto';
 
 // N=2^15 keeps a verify near 50 ms on this hardware: slow for guessing, fine for a login.
-const N = 32768, R = 8, P = 1, KEYLEN = 32, MAXMEM = 64 * 1024 * 1024;
+const N = 32768,
+  R = 8,
+  P = 1,
+  KEYLEN = 32,
+  MAXMEM = 64 * 1024 * 1024;
 
 function derive(password: string, salt: Buffer, n: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {

@@ -13,11 +13,14 @@ import type { PermissionGroupCreate } from '../../../shared/schemas/org';
 import type { z } from 'zod';
 import { parsePermissions } from './storedPermissions';
 
-
 // Read on every authenticated request, never cached (a changed group applies at once): built once per database.
-const permissionsOfUser = (db: Db) => db.select({ permissions: permissionGroup.permissions }).from(userPermissionGroup)
-  .innerJoin(permissionGroup, eq(permissionGroup.id, userPermissionGroup.group_id))
-  .where(eq(userPermissionGroup.user_id, sql.placeholder('user'))).prepare();
+const permissionsOfUser = (db: Db) =>
+  db
+    .select({ permissions: permissionGroup.permissions })
+    .from(userPermissionGroup)
+    .innerJoin(permissionGroup, eq(permissionGroup.id, userPermissionGroup.group_id))
+    .where(eq(userPermissionGroup.user_id, sql.placeholder('user')))
+    .prepare();
 
 /** The default permission source: the union of the permissions of the user's groups. */
 export const groupPermissions: PermissionSource = async (db, userId) => {
@@ -27,14 +30,24 @@ export const groupPermissions: PermissionSource = async (db, userId) => {
 };
 
 export async function groupsOf(db: Db, userId: number): Promise<{ id: number; name: string }[]> {
-  return await db.select({ id: permissionGroup.id, name: permissionGroup.name }).from(userPermissionGroup)
+  return await db
+    .select({ id: permissionGroup.id, name: permissionGroup.name })
+    .from(userPermissionGroup)
     .innerJoin(permissionGroup, eq(permissionGroup.id, userPermissionGroup.group_id))
-    .where(eq(userPermissionGroup.user_id, userId)).orderBy(permissionGroup.name).all();
+    .where(eq(userPermissionGroup.user_id, userId))
+    .orderBy(permissionGroup.name)
+    .all();
 }
 
 export async function membersOf(db: Db, groupId: number): Promise<number[]> {
-  return (await db.select({ id: userPermissionGroup.user_id }).from(userPermissionGroup)
-    .where(eq(userPermissionGroup.group_id, groupId)).orderBy(userPermissionGroup.user_id).all()).map((r) => r.id);
+  return (
+    await db
+      .select({ id: userPermissionGroup.user_id })
+      .from(userPermissionGroup)
+      .where(eq(userPermissionGroup.group_id, groupId))
+      .orderBy(userPermissionGroup.user_id)
+      .all()
+  ).map((r) => r.id);
 }
 
 /** Replaces the user's groups; unknown group ids are a 400 naming them, nothing changed. */
@@ -44,14 +57,22 @@ export async function setUserGroups(deps: Deps, me: SessionUser, target: { id: n
   const known = new Set(found.map((r) => r.id));
   const missing = wanted.filter((id) => !known.has(id));
   if (missing.length) {
-    throw new ApiError(400, 'validation_error', `Unknown permission group ids: ${missing.join(', ')}`,
-      missing.map((id) => ({ path: 'groups', message: `no permission group ${id}` })));
+    throw new ApiError(
+      400,
+      'validation_error',
+      `Unknown permission group ids: ${missing.join(', ')}`,
+      missing.map((id) => ({ path: 'groups', message: `no permission group ${id}` })),
+    );
   }
   const granted = new Set(found.flatMap((g) => parsePermissions(g.permissions)));
   assertMayGrant(me, target.role as Role, [...granted], 'groups');
   await deps.db.delete(userPermissionGroup).where(eq(userPermissionGroup.user_id, target.id)).run();
   const now = deps.clock.now();
-  if (wanted.length) await deps.db.insert(userPermissionGroup).values(wanted.map((group_id) => ({ user_id: target.id, group_id, created_at: now }))).run();
+  if (wanted.length)
+    await deps.db
+      .insert(userPermissionGroup)
+      .values(wanted.map((group_id) => ({ user_id: target.id, group_id, created_at: now })))
+      .run();
 }
 
 /**
@@ -63,8 +84,12 @@ export function assertMayGrant(me: SessionUser, role: Role, permissions: Permiss
   if (notHeld.length) throw forbidden(`You cannot grant permissions you do not hold: ${notHeld.join(', ')}`);
   const outside = permissions.filter((p) => !grantableTo(role, p));
   if (outside.length) {
-    throw new ApiError(400, 'validation_error', `A ${role.replace('_', ' ')} login cannot hold ${outside.join(', ')}: these act outside its company`,
-      outside.map((p) => ({ path, message: `${p} cannot be granted to a ${role} login` })));
+    throw new ApiError(
+      400,
+      'validation_error',
+      `A ${role.replace('_', ' ')} login cannot hold ${outside.join(', ')}: these act outside its company`,
+      outside.map((p) => ({ path, message: `${p} cannot be granted to a ${role} login` })),
+    );
   }
 }
 
@@ -73,12 +98,26 @@ export function assertMayGrant(me: SessionUser, role: Role, permissions: Permiss
  * above every member (changing a group changes what its members can do), and no company login in it
  * would receive a permission outside its company.
  */
-export async function assertMayWriteGroup(deps: Deps, me: SessionUser, groupId: number | undefined, permissions: Permission[]): Promise<void> {
-  const members = groupId == null ? [] : await deps.db.select({ id: user.id, role: user.role }).from(userPermissionGroup)
-    .innerJoin(user, eq(user.id, userPermissionGroup.user_id)).where(eq(userPermissionGroup.group_id, groupId)).all();
+export async function assertMayWriteGroup(
+  deps: Deps,
+  me: SessionUser,
+  groupId: number | undefined,
+  permissions: Permission[],
+): Promise<void> {
+  const members =
+    groupId == null
+      ? []
+      : await deps.db
+          .select({ id: user.id, role: user.role })
+          .from(userPermissionGroup)
+          .innerJoin(user, eq(user.id, userPermissionGroup.user_id))
+          .where(eq(userPermissionGroup.group_id, groupId))
+          .all();
   for (const m of members) {
     if (m.id === me.id ? me.role !== 'super_admin' : !outranks(me.role, m.role as Role)) {
-      throw forbidden(`Permission group ${groupId} includes an account of your rank or above (user ${m.id}); only a higher rank can change it`);
+      throw forbidden(
+        `Permission group ${groupId} includes an account of your rank or above (user ${m.id}); only a higher rank can change it`,
+      );
     }
   }
   assertMayGrant(me, me.role, permissions, 'permissions');
@@ -92,7 +131,10 @@ export async function effectivePermissions(db: Db, userId: number, role: Role): 
 }
 
 /** API input -> columns of a group, once the writer may grant what it holds; stored sorted, without repeats. */
-export async function groupRow(input: Partial<z.output<typeof PermissionGroupCreate>>, { deps, user: me, existing }: ResourceContext): Promise<Row> {
+export async function groupRow(
+  input: Partial<z.output<typeof PermissionGroupCreate>>,
+  { deps, user: me, existing }: ResourceContext,
+): Promise<Row> {
   const { permissions, ...rest } = input;
   const current = existing ? parsePermissions(String(existing.permissions)) : [];
   await assertMayWriteGroup(deps, me, existing?.id as number | undefined, permissions ?? current);

@@ -38,19 +38,40 @@ export type PermissionSource = (db: Db, userId: number) => Promise<Permission[]>
  */
 function sessionQuery(db: Db) {
   const json = jsonSql(db);
-  const groups = json.text(json.arrayOf(sql`${permissionGroup.permissions}`,
-    sql`from ${userPermissionGroup} inner join ${permissionGroup} on ${permissionGroup.id} = ${userPermissionGroup.group_id} where ${userPermissionGroup.user_id} = ${user.id}`,
-    sql`${permissionGroup.id}`));
+  const groups = json.text(
+    json.arrayOf(
+      sql`${permissionGroup.permissions}`,
+      sql`from ${userPermissionGroup} inner join ${permissionGroup} on ${permissionGroup.id} = ${userPermissionGroup.group_id} where ${userPermissionGroup.user_id} = ${user.id}`,
+      sql`${permissionGroup.id}`,
+    ),
+  );
   return db
     .select({
-      tokenId: authToken.id, lastUsedAt: authToken.last_used_at, createdAt: authToken.created_at, expiresAt: authToken.expires_at, id: user.id, name: user.name, email: user.email, role: user.role,
-      companyId: user.company_id, isActive: user.is_active, deletedAt: user.deleted_at,
-      companyStatus: company.status, companyDeleted: company.deleted_at, groups,
+      tokenId: authToken.id,
+      lastUsedAt: authToken.last_used_at,
+      createdAt: authToken.created_at,
+      expiresAt: authToken.expires_at,
+      id: user.id,
+      name: user.name,
+      email: user.email,
+      role: user.role,
+      companyId: user.company_id,
+      isActive: user.is_active,
+      deletedAt: user.deleted_at,
+      companyStatus: company.status,
+      companyDeleted: company.deleted_at,
+      groups,
     })
     .from(authToken)
     .innerJoin(user, eq(user.id, authToken.user_id))
     .leftJoin(company, eq(company.id, user.company_id))
-    .where(and(eq(authToken.token_hash, sql.placeholder('hash')), isNull(authToken.revoked_at), gt(authToken.expires_at, sql.placeholder('now'))))
+    .where(
+      and(
+        eq(authToken.token_hash, sql.placeholder('hash')),
+        isNull(authToken.revoked_at),
+        gt(authToken.expires_at, sql.placeholder('now')),
+      ),
+    )
     .prepare();
 }
 
@@ -61,7 +82,13 @@ function sessionQuery(db: Db) {
  * because a phone may stay offline for days, and are revoked per device by an admin instead.
  * Group permissions a role may not hold (a company login given staff-wide powers) are ignored.
  */
-export async function loadSession(db: Db, token: string, now: number, extra?: PermissionSource, idleMs = Infinity): Promise<SessionUser | null> {
+export async function loadSession(
+  db: Db,
+  token: string,
+  now: number,
+  extra?: PermissionSource,
+  idleMs = Infinity,
+): Promise<SessionUser | null> {
   const hash = hashToken(token);
   // A permission source is a caller's own (tests): what it answers is not watched, so never kept.
   const cache = extra ? null : sessionCacheOf<Session>(db);
@@ -105,8 +132,12 @@ function groupsGrant(groups: string | null): Permission[] {
   return lists.flatMap((list) => parsePermissions(list));
 }
 
-const touchQuery = (db: Db) => db.update(authToken).set({ last_used_at: sql`${sql.placeholder('now')}` })
-  .where(eq(authToken.id, sql.placeholder('id'))).prepare();
+const touchQuery = (db: Db) =>
+  db
+    .update(authToken)
+    .set({ last_used_at: sql`${sql.placeholder('now')}` })
+    .where(eq(authToken.id, sql.placeholder('id')))
+    .prepare();
 
 export async function touchSession(db: Db, tokenId: number, now: number): Promise<void> {
   await prepared(db, 'session.touch', touchQuery).run({ id: tokenId, now });

@@ -7,15 +7,25 @@ import type { Deps } from '../../deps';
 import { authToken } from '../../db/schema/index';
 import { notFound } from '../../errors';
 
-const live = (userId: number, now: number) => and(eq(authToken.user_id, userId), isNull(authToken.revoked_at), gt(authToken.expires_at, now));
+const live = (userId: number, now: number) =>
+  and(eq(authToken.user_id, userId), isNull(authToken.revoked_at), gt(authToken.expires_at, now));
 
 /** The account's sessions that still work (idle staff sessions included until they are used again). */
 export async function listSessions(deps: Deps, userId: number, currentTokenId: number | null): Promise<z.output<typeof Session>[]> {
-  const rows = await deps.db.select().from(authToken).where(live(userId, deps.clock.now()))
-    .orderBy(desc(authToken.last_used_at), desc(authToken.id)).all();
+  const rows = await deps.db
+    .select()
+    .from(authToken)
+    .where(live(userId, deps.clock.now()))
+    .orderBy(desc(authToken.last_used_at), desc(authToken.id))
+    .all();
   return rows.map((r) => ({
-    id: r.id, kind: r.kind === 'mobile' ? 'mobile' : 'web', device_id: r.device_id, created_at: iso(r.created_at) ?? '',
-    last_used_at: iso(r.last_used_at), expires_at: iso(r.expires_at) ?? '', current: r.id === currentTokenId,
+    id: r.id,
+    kind: r.kind === 'mobile' ? 'mobile' : 'web',
+    device_id: r.device_id,
+    created_at: iso(r.created_at) ?? '',
+    last_used_at: iso(r.last_used_at),
+    expires_at: iso(r.expires_at) ?? '',
+    current: r.id === currentTokenId,
   }));
 }
 
@@ -26,8 +36,18 @@ export async function listSessions(deps: Deps, userId: number, currentTokenId: n
  */
 export async function revokeSession(deps: Deps, userId: number, sessionId: number): Promise<number> {
   const now = deps.clock.now();
-  const row = await deps.db.select().from(authToken).where(and(live(userId, now), eq(authToken.id, sessionId))).get();
+  const row = await deps.db
+    .select()
+    .from(authToken)
+    .where(and(live(userId, now), eq(authToken.id, sessionId)))
+    .get();
   if (!row) throw notFound(`Session ${sessionId} not found`);
   const which = row.device_id != null ? eq(authToken.device_id, row.device_id) : eq(authToken.id, row.id);
-  return changedRows(await deps.db.update(authToken).set({ revoked_at: now }).where(and(live(userId, now), which)).run());
+  return changedRows(
+    await deps.db
+      .update(authToken)
+      .set({ revoked_at: now })
+      .where(and(live(userId, now), which))
+      .run(),
+  );
 }

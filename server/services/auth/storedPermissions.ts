@@ -6,6 +6,10 @@ const KNOWN = new Set<string>(ALL_PERMISSIONS);
 /** Stored JSON back to permissions; anything no longer known (a retired area) is dropped, not trusted. */
 export function parsePermissions(json: string): Permission[] {
   let value: unknown;
-  try { value = JSON.parse(json); } catch { return []; }
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return [];
+  }
   return Array.isArray(value) ? value.filter((p): p is Permission => typeof p === 'string' && KNOWN.has(p)) : [];
 }

@@ -30,7 +30,11 @@ export const FAILURE_MEMORY = 60 * 60_000;
 /** How long an address that signed in to an account stays known to it. */
 export const KNOWN_FOR = 30 * 24 * 3600_000;
 
-interface Failures { fails: number; nextAt: number; lastAt: number }
+interface Failures {
+  fails: number;
+  nextAt: number;
+  lastAt: number;
+}
 
 export interface LoginAttempt {
   /** The password was right: the account's failures are forgotten, the address gets its attempt back. */
@@ -51,11 +55,17 @@ export function delayAfter(fails: number, free: number, max: number): number {
 }
 
 export function memoryLoginThrottle(limiter: RateLimiter, capacity = LIMITER_CAPACITY): LoginThrottle {
-  const failures = new BoundedTable<Failures>(capacity,
+  const failures = new BoundedTable<Failures>(
+    capacity,
     (f, now) => f.nextAt <= now && now - f.lastAt >= FAILURE_MEMORY,
-    (f, now) => f.nextAt > now);
+    (f, now) => f.nextAt > now,
+  );
 
-  const known = new BoundedTable<number>(capacity, (at, now) => now - at >= KNOWN_FOR, () => false);
+  const known = new BoundedTable<number>(
+    capacity,
+    (at, now) => now - at >= KNOWN_FOR,
+    () => false,
+  );
   const check = (key: string, now: number) => {
     const f = failures.get(key, now);
     if (f && f.nextAt > now) throw tooMany(f.nextAt - now, 'Too many failed logins for this account');
@@ -130,7 +140,10 @@ export function databaseLoginThrottle(db: Db, limiter: RateLimiter): LoginThrott
 
   const refuse = async (key: string, now: number, until?: number): Promise<never> => {
     // Refused by the upsert: the delay it saw (gone by now, maybe; then the shortest retry).
-    const at = until ?? (await outside(() => db.select({ until: throttle.until_at }).from(throttle).where(eq(throttle.key, key)).get()))?.until ?? now;
+    const at =
+      until ??
+      (await outside(() => db.select({ until: throttle.until_at }).from(throttle).where(eq(throttle.key, key)).get()))?.until ??
+      now;
     throw tooMany(at - now, 'Too many failed logins for this account');
   };
 
@@ -140,15 +153,19 @@ export function databaseLoginThrottle(db: Db, limiter: RateLimiter): LoginThrott
     const fails = sql`case when ${throttle.expires_at} <= ${now} then 1 else ${throttle.n} + 1 end`;
     const until = sql`${epochMs(now)} + ${delaySql(fails, free, max)}`;
     const first = now + delayAfter(1, free, max);
-    const row = await outside(() => db.insert(throttle)
-      .values({ key, n: 1, until_at: first, expires_at: Math.max(first, now + FAILURE_MEMORY) })
-      .onConflictDoUpdate({
-        target: throttle.key,
-        set: { n: fails, until_at: until, expires_at: greatest(db, until, epochMs(now + FAILURE_MEMORY)) },
-        // Delayed: nothing changes, nothing is returned.
-        setWhere: sql`${throttle.until_at} <= ${now}`,
-      })
-      .returning({ n: throttle.n }).get());
+    const row = await outside(() =>
+      db
+        .insert(throttle)
+        .values({ key, n: 1, until_at: first, expires_at: Math.max(first, now + FAILURE_MEMORY) })
+        .onConflictDoUpdate({
+          target: throttle.key,
+          set: { n: fails, until_at: until, expires_at: greatest(db, until, epochMs(now + FAILURE_MEMORY)) },
+          // Delayed: nothing changes, nothing is returned.
+          setWhere: sql`${throttle.until_at} <= ${now}`,
+        })
+        .returning({ n: throttle.n })
+        .get(),
+    );
     if (!row) await refuse(key, now);
   };
 
@@ -157,10 +174,18 @@ export function databaseLoginThrottle(db: Db, limiter: RateLimiter): LoginThrott
       const { ipKey, pairKey, accountKey, knownKey } = keysOf(scope, account, ip, '|');
       // The address first: a client over its limit adds nothing to any account's rows.
       await limiter.hit(ipKey, IP_LIMIT, IP_WINDOW, now);
-      const rows = await outside(() => db.select().from(throttle)
-        .where(and(inArray(throttle.key, [pairKey, accountKey, knownKey]), gt(throttle.expires_at, now))).all());
+      const rows = await outside(() =>
+        db
+          .select()
+          .from(throttle)
+          .where(and(inArray(throttle.key, [pairKey, accountKey, knownKey]), gt(throttle.expires_at, now)))
+          .all(),
+      );
       const row = (key: string) => rows.find((r) => r.key === key);
-      const delayed = (key: string) => { const r = row(key); return r && r.until_at > now ? r.until_at : undefined; };
+      const delayed = (key: string) => {
+        const r = row(key);
+        return r && r.until_at > now ? r.until_at : undefined;
+      };
       const pairUntil = delayed(pairKey);
       if (pairUntil !== undefined) await refuse(pairKey, now, pairUntil);
       const familiar = row(knownKey) !== undefined;
@@ -170,10 +195,20 @@ export function databaseLoginThrottle(db: Db, limiter: RateLimiter): LoginThrott
       if (!familiar) await count(accountKey, ACCOUNT_FREE, ACCOUNT_MAX_DELAY, now);
       return {
         async succeeded() {
-          await outside(() => db.delete(throttle).where(inArray(throttle.key, [pairKey, accountKey])).run());
+          await outside(() =>
+            db
+              .delete(throttle)
+              .where(inArray(throttle.key, [pairKey, accountKey]))
+              .run(),
+          );
           const knownUntil = now + KNOWN_FOR;
-          await outside(() => db.insert(throttle).values({ key: knownKey, n: 0, until_at: now, expires_at: knownUntil })
-            .onConflictDoUpdate({ target: throttle.key, set: { n: 0, until_at: now, expires_at: knownUntil } }).run());
+          await outside(() =>
+            db
+              .insert(throttle)
+              .values({ key: knownKey, n: 0, until_at: now, expires_at: knownUntil })
+              .onConflictDoUpdate({ target: throttle.key, set: { n: 0, until_at: now, expires_at: knownUntil } })
+              .run(),
+          );
           await limiter.refund(ipKey, now);
         },
       };

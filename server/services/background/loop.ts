@@ -8,18 +8,25 @@ export interface BackgroundLoop {
   stop(): Promise<void>;
 }
 
-export function backgroundLoop(pass: () => Promise<number>, opts: { name: string; intervalMs: number; log?: (line: string) => void }): BackgroundLoop {
+export function backgroundLoop(
+  pass: () => Promise<number>,
+  opts: { name: string; intervalMs: number; log?: (line: string) => void },
+): BackgroundLoop {
   let running: Promise<number> | null = null;
   let timer: NodeJS.Timeout | null = null;
   const runOnce = (): Promise<number> => {
-    running ??= pass().finally(() => { running = null; });
+    running ??= pass().finally(() => {
+      running = null;
+    });
     return running;
   };
   return {
     runOnce,
     start(intervalMs = opts.intervalMs) {
       if (timer) return;
-      timer = setInterval(() => { runOnce().catch((err: unknown) => opts.log?.(`[${opts.name}] dispatcher error: ${String(err)}`)); }, intervalMs);
+      timer = setInterval(() => {
+        runOnce().catch((err: unknown) => opts.log?.(`[${opts.name}] dispatcher error: ${String(err)}`));
+      }, intervalMs);
       timer.unref();
     },
     async stop() {

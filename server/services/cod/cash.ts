@@ -29,55 +29,130 @@ export async function dayOf(deps: CashDeps, day: string | undefined): Promise<st
 }
 
 async function sumOf(db: Db, driverId: number, day: string, account: string, kind?: string): Promise<number> {
-  const row = await db.select({ s: sql<number | null>`sum(${driverCashTxn.amount_cents})` }).from(driverCashTxn)
-    .where(and(eq(driverCashTxn.driver_id, driverId), eq(driverCashTxn.day, day), eq(driverCashTxn.account, account), kind ? eq(driverCashTxn.kind, kind) : undefined)).get();
+  const row = await db
+    .select({ s: sql<number | null>`sum(${driverCashTxn.amount_cents})` })
+    .from(driverCashTxn)
+    .where(
+      and(
+        eq(driverCashTxn.driver_id, driverId),
+        eq(driverCashTxn.day, day),
+        eq(driverCashTxn.account, account),
+        kind ? eq(driverCashTxn.kind, kind) : undefined,
+      ),
+    )
+    .get();
   return Number(row?.s ?? 0);
 }
 
 /** The float the depot gives a driver for the day's change: cash in hand, brought back at the hand-over. */
-export async function issueFloat(deps: CashDeps, actorId: number, input: { driver: number; day?: string; amount_cents: number; note?: string }, currency: string): Promise<void> {
+export async function issueFloat(
+  deps: CashDeps,
+  actorId: number,
+  input: { driver: number; day?: string; amount_cents: number; note?: string },
+  currency: string,
+): Promise<void> {
   await requireDriver(deps.db, input.driver);
   const day = await dayOf(deps, input.day);
-  if (await handoverOf(deps.db, input.driver, day, currency)) throw conflict(`Driver ${input.driver}'s cash for ${day} was handed over already`, { driver: input.driver, day });
+  if (await handoverOf(deps.db, input.driver, day, currency))
+    throw conflict(`Driver ${input.driver}'s cash for ${day} was handed over already`, { driver: input.driver, day });
   const now = deps.clock.now();
-  await deps.db.insert(driverCashTxn).values({
-    driver_id: input.driver, day, account: 'cash', kind: 'float', amount_cents: input.amount_cents, currency, reason: input.note ?? '', created_by: actorId, created_at: now,
-  }).run();
+  await deps.db
+    .insert(driverCashTxn)
+    .values({
+      driver_id: input.driver,
+      day,
+      account: 'cash',
+      kind: 'float',
+      amount_cents: input.amount_cents,
+      currency,
+      reason: input.note ?? '',
+      created_by: actorId,
+      created_at: now,
+    })
+    .run();
   await audit(deps.db, now, actorId, 'cod.float', `user:${input.driver}`, { day, amount_cents: input.amount_cents });
 }
 
 export async function handoverOf(db: Db, driverId: number, day: string, currency: string): Promise<HandoverRow | undefined> {
-  return await db.select().from(cashHandover)
-    .where(and(eq(cashHandover.driver_id, driverId), eq(cashHandover.day, day), eq(cashHandover.currency, currency))).get();
+  return await db
+    .select()
+    .from(cashHandover)
+    .where(and(eq(cashHandover.driver_id, driverId), eq(cashHandover.day, day), eq(cashHandover.currency, currency)))
+    .get();
 }
 
 /** The depot counts a driver's cash for a day, once. */
-export async function handOver(deps: CashDeps, actorId: number, input: { driver: number; day?: string; counted_cents: number; note?: string }, currency: string): Promise<HandoverRow> {
+export async function handOver(
+  deps: CashDeps,
+  actorId: number,
+  input: { driver: number; day?: string; counted_cents: number; note?: string },
+  currency: string,
+): Promise<HandoverRow> {
   const { db } = deps;
   await requireDriver(db, input.driver);
   const day = await dayOf(deps, input.day);
-  if (await handoverOf(db, input.driver, day, currency)) throw conflict(`Driver ${input.driver}'s cash for ${day} was handed over already`, { driver: input.driver, day });
+  if (await handoverOf(db, input.driver, day, currency))
+    throw conflict(`Driver ${input.driver}'s cash for ${day} was handed over already`, { driver: input.driver, day });
   const now = deps.clock.now();
   const expected = await sumOf(db, input.driver, day, 'cash');
   const { difference_cents, shortfall_cents } = handoverOutcome(expected, input.counted_cents);
-  const row = await db.insert(cashHandover).values({
-    driver_id: input.driver, day, currency, expected_cents: expected, counted_cents: input.counted_cents, difference_cents, note: input.note ?? '',
-    counted_by: actorId, created_at: now,
-  }).onConflictDoNothing().returning().get();
+  const row = await db
+    .insert(cashHandover)
+    .values({
+      driver_id: input.driver,
+      day,
+      currency,
+      expected_cents: expected,
+      counted_cents: input.counted_cents,
+      difference_cents,
+      note: input.note ?? '',
+      counted_by: actorId,
+      created_at: now,
+    })
+    .onConflictDoNothing()
+    .returning()
+    .get();
   if (!row) throw conflict(`Driver ${input.driver}'s cash for ${day} was handed over meanwhile`, { driver: input.driver, day });
   const base = { driver_id: input.driver, day, currency, handover_id: row.id, created_by: actorId, created_at: now };
-  await db.insert(driverCashTxn).values({ ...base, account: 'cash', kind: 'handover', amount_cents: 0 - expected, reason: `counted ${input.counted_cents}` }).run();
+  await db
+    .insert(driverCashTxn)
+    .values({ ...base, account: 'cash', kind: 'handover', amount_cents: 0 - expected, reason: `counted ${input.counted_cents}` })
+    .run();
   if (shortfall_cents !== 0) {
-    await db.insert(driverCashTxn).values({ ...base, account: 'debt', kind: shortfall_cents > 0 ? 'shortfall' : 'surplus', amount_cents: shortfall_cents, reason: input.note ?? '' }).run();
+    await db
+      .insert(driverCashTxn)
+      .values({
+        ...base,
+        account: 'debt',
+        kind: shortfall_cents > 0 ? 'shortfall' : 'surplus',
+        amount_cents: shortfall_cents,
+        reason: input.note ?? '',
+      })
+      .run();
   }
-  await audit(db, now, actorId, 'cod.handover', `user:${input.driver}`, { day, expected_cents: expected, counted_cents: input.counted_cents, difference_cents, note: input.note });
+  await audit(db, now, actorId, 'cod.handover', `user:${input.driver}`, {
+    day,
+    expected_cents: expected,
+    counted_cents: input.counted_cents,
+    difference_cents,
+    note: input.note,
+  });
   return row;
 }
 
 export function handoverJson(r: HandoverRow, float: number) {
   return {
-    id: r.id, driver: r.driver_id, day: r.day, currency: r.currency, float_cents: float, cash_collected_cents: r.expected_cents - float,
-    expected_cents: r.expected_cents, counted_cents: r.counted_cents, difference_cents: r.difference_cents, note: r.note, created_at: iso(r.created_at) ?? '',
+    id: r.id,
+    driver: r.driver_id,
+    day: r.day,
+    currency: r.currency,
+    float_cents: float,
+    cash_collected_cents: r.expected_cents - float,
+    expected_cents: r.expected_cents,
+    counted_cents: r.counted_cents,
+    difference_cents: r.difference_cents,
+    note: r.note,
+    created_at: iso(r.created_at) ?? '',
   };
 }
 
@@ -86,13 +161,34 @@ export async function driverCash(deps: CashDeps, driverId: number, day: string, 
   const { db } = deps;
   const float = await sumOf(db, driverId, day, 'cash', 'float');
   const cash = await sumOf(db, driverId, day, 'cash', 'collected');
-  const card = Number((await db.select({ s: sql<number | null>`sum(${packageCod.collected_cents})` }).from(packageCod)
-    .where(and(eq(packageCod.collected_by, driverId), eq(packageCod.collected_day, day), eq(packageCod.method, 'card'))).get())?.s ?? 0);
+  const card = Number(
+    (
+      await db
+        .select({ s: sql<number | null>`sum(${packageCod.collected_cents})` })
+        .from(packageCod)
+        .where(and(eq(packageCod.collected_by, driverId), eq(packageCod.collected_day, day), eq(packageCod.method, 'card')))
+        .get()
+    )?.s ?? 0,
+  );
   const h = await handoverOf(db, driverId, day, currency);
-  const debt = Number((await db.select({ s: sql<number | null>`sum(${driverCashTxn.amount_cents})` }).from(driverCashTxn)
-    .where(and(eq(driverCashTxn.driver_id, driverId), eq(driverCashTxn.account, 'debt'))).get())?.s ?? 0);
+  const debt = Number(
+    (
+      await db
+        .select({ s: sql<number | null>`sum(${driverCashTxn.amount_cents})` })
+        .from(driverCashTxn)
+        .where(and(eq(driverCashTxn.driver_id, driverId), eq(driverCashTxn.account, 'debt')))
+        .get()
+    )?.s ?? 0,
+  );
   return {
-    driver: driverId, day, currency, float_cents: float, cash_collected_cents: cash, card_collected_cents: card,
-    handed_over: h ? handoverJson(h, float) : null, cash_held_cents: await sumOf(db, driverId, day, 'cash'), debt_cents: debt,
+    driver: driverId,
+    day,
+    currency,
+    float_cents: float,
+    cash_collected_cents: cash,
+    card_collected_cents: card,
+    handed_over: h ? handoverJson(h, float) : null,
+    cash_held_cents: await sumOf(db, driverId, day, 'cash'),
+    debt_cents: debt,
   };
 }

@@ -19,7 +19,11 @@ import { businessZone } from '../time/zones';
  */
 
 export type CodRow = typeof packageCod.$inferSelect;
-interface Parcel { id: number; hawb: string; company_id: number | null }
+interface Parcel {
+  id: number;
+  hawb: string;
+  company_id: number | null;
+}
 
 export async function codRow(db: Db, packageId: number): Promise<CodRow | undefined> {
   return await db.select().from(packageCod).where(eq(packageCod.package_id, packageId)).get();
@@ -27,9 +31,16 @@ export async function codRow(db: Db, packageId: number): Promise<CodRow | undefi
 
 export function codJson(r: CodRow): PackageCod {
   return {
-    package: r.package_id, amount_cents: r.amount_cents, currency: r.currency, waived_cents: r.waived_cents, waive_reason: r.waive_reason,
-    required_cents: Math.max(0, r.amount_cents - r.waived_cents), collected_cents: r.collected_cents,
-    method: r.method === 'cash' || r.method === 'card' ? r.method : null, collected_at: iso(r.collected_at), collected_by: r.collected_by,
+    package: r.package_id,
+    amount_cents: r.amount_cents,
+    currency: r.currency,
+    waived_cents: r.waived_cents,
+    waive_reason: r.waive_reason,
+    required_cents: Math.max(0, r.amount_cents - r.waived_cents),
+    collected_cents: r.collected_cents,
+    method: r.method === 'cash' || r.method === 'card' ? r.method : null,
+    collected_at: iso(r.collected_at),
+    collected_by: r.collected_by,
   };
 }
 
@@ -39,18 +50,33 @@ export function codJson(r: CodRow): PackageCod {
  */
 export async function setCodAmount(db: Db, now: number, row: Parcel, amount: number | null): Promise<void> {
   const existing = await codRow(db, row.id);
-  if (existing?.collected_at != null) throw conflict(`The amount to collect on ${row.hawb} was collected already; it cannot change`, { package: row.id });
+  if (existing?.collected_at != null)
+    throw conflict(`The amount to collect on ${row.hawb} was collected already; it cannot change`, { package: row.id });
   if (amount == null) {
-    if (existing) await db.delete(packageCod).where(and(eq(packageCod.package_id, row.id), isNull(packageCod.collected_at))).run();
+    if (existing)
+      await db
+        .delete(packageCod)
+        .where(and(eq(packageCod.package_id, row.id), isNull(packageCod.collected_at)))
+        .run();
     return;
   }
-  if (row.company_id == null) throw badRequest('Cash on delivery needs the parcel\'s company: the amount collected is owed to it', [{ path: 'cod_amount_cents', message: 'the parcel has no company' }]);
+  if (row.company_id == null)
+    throw badRequest("Cash on delivery needs the parcel's company: the amount collected is owed to it", [
+      { path: 'cod_amount_cents', message: 'the parcel has no company' },
+    ]);
   const co = await db.select({ currency: company.currency }).from(company).where(eq(company.id, row.company_id)).get();
   const currency = co?.currency ?? 'AUD';
   if (existing) {
-    await db.update(packageCod).set({ amount_cents: amount, company_id: row.company_id, currency, updated_at: now }).where(eq(packageCod.package_id, row.id)).run();
+    await db
+      .update(packageCod)
+      .set({ amount_cents: amount, company_id: row.company_id, currency, updated_at: now })
+      .where(eq(packageCod.package_id, row.id))
+      .run();
   } else {
-    await db.insert(packageCod).values({ package_id: row.id, company_id: row.company_id, amount_cents: amount, currency, created_at: now, updated_at: now }).run();
+    await db
+      .insert(packageCod)
+      .values({ package_id: row.id, company_id: row.company_id, amount_cents: amount, currency, created_at: now, updated_at: now })
+      .run();
   }
 }
 
@@ -60,8 +86,12 @@ export async function collectionDue(db: Db, row: Parcel, collection: Collection 
   const check = checkCollection(due ?? null, collection);
   if (!check.ok) {
     throw conflict(`Parcel ${row.hawb}: ${check.message}`, {
-      reason: `cod_${check.reason}`, package: row.id, amount_cents: due?.amount_cents ?? 0, waived_cents: due?.waived_cents ?? 0,
-      required_cents: check.required_cents, collected_cents: collection?.amount_cents ?? null,
+      reason: `cod_${check.reason}`,
+      package: row.id,
+      amount_cents: due?.amount_cents ?? 0,
+      waived_cents: due?.waived_cents ?? 0,
+      required_cents: check.required_cents,
+      collected_cents: collection?.amount_cents ?? null,
     });
   }
   return due ?? null;
@@ -71,27 +101,63 @@ export async function collectionDue(db: Db, row: Parcel, collection: Collection 
  * Records what the driver collected, once, inside the delivery's transaction: the parcel's row, the
  * shipper's credit (owed to it) and, for cash, the driver's cash in hand for the local day.
  */
-export async function recordCollection(deps: Pick<Deps, 'db' | 'clock' | 'config'>, due: CodRow, collection: Collection | undefined, driverId: number, at: number): Promise<void> {
+export async function recordCollection(
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  due: CodRow,
+  collection: Collection | undefined,
+  driverId: number,
+  at: number,
+): Promise<void> {
   const { db } = deps;
   const now = deps.clock.now();
   const got = collection?.amount_cents ?? 0;
   const method = collection?.method ?? 'cash';
   const day = localDay(at, await businessZone(deps));
-  const done = await db.update(packageCod).set({ collected_cents: got, method, collected_by: driverId, collected_at: at, collected_day: day, updated_at: now })
-    .where(and(eq(packageCod.package_id, due.package_id), isNull(packageCod.collected_at))).returning().get();
+  const done = await db
+    .update(packageCod)
+    .set({ collected_cents: got, method, collected_by: driverId, collected_at: at, collected_day: day, updated_at: now })
+    .where(and(eq(packageCod.package_id, due.package_id), isNull(packageCod.collected_at)))
+    .returning()
+    .get();
   if (!done || got === 0) return;
   const w = await ensureWallet(deps, due.company_id);
-  await append(deps, w.id, { kind: 'cod_collected', amount_cents: got, package_id: due.package_id, reason: `Collected on delivery (${method})`, created_by: driverId }, false);
+  await append(
+    deps,
+    w.id,
+    {
+      kind: 'cod_collected',
+      amount_cents: got,
+      package_id: due.package_id,
+      reason: `Collected on delivery (${method})`,
+      created_by: driverId,
+    },
+    false,
+  );
   if (method === 'cash') {
-    await db.insert(driverCashTxn).values({
-      driver_id: driverId, day, account: 'cash', kind: 'collected', amount_cents: got, currency: due.currency, package_id: due.package_id,
-      created_by: driverId, created_at: now,
-    }).run();
+    await db
+      .insert(driverCashTxn)
+      .values({
+        driver_id: driverId,
+        day,
+        account: 'cash',
+        kind: 'collected',
+        amount_cents: got,
+        currency: due.currency,
+        package_id: due.package_id,
+        created_by: driverId,
+        created_at: now,
+      })
+      .run();
   }
 }
 
 /** The office excuses part or all of what is due (the recipient paid short, or nothing): audited. */
-export async function waiveCod(deps: Ledger, actorId: number, row: Parcel, input: { reason: string; amount_cents?: number }): Promise<CodRow> {
+export async function waiveCod(
+  deps: Ledger,
+  actorId: number,
+  row: Parcel,
+  input: { reason: string; amount_cents?: number },
+): Promise<CodRow> {
   const { db } = deps;
   const due = await codRow(db, row.id);
   if (!due) throw conflict(`Parcel ${row.hawb} has nothing to collect on delivery`, { package: row.id });
@@ -100,11 +166,19 @@ export async function waiveCod(deps: Ledger, actorId: number, row: Parcel, input
   const waive = input.amount_cents ?? open;
   if (waive > open) throw badRequest(`Only ${open} is still due on ${row.hawb}`, [{ path: 'amount_cents', message: `at most ${open}` }]);
   const now = deps.clock.now();
-  const updated = await db.update(packageCod).set({ waived_cents: due.waived_cents + waive, waived_by: actorId, waived_at: now, waive_reason: input.reason, updated_at: now })
-    .where(and(eq(packageCod.package_id, row.id), eq(packageCod.waived_cents, due.waived_cents), isNull(packageCod.collected_at))).returning().get();
+  const updated = await db
+    .update(packageCod)
+    .set({ waived_cents: due.waived_cents + waive, waived_by: actorId, waived_at: now, waive_reason: input.reason, updated_at: now })
+    .where(and(eq(packageCod.package_id, row.id), eq(packageCod.waived_cents, due.waived_cents), isNull(packageCod.collected_at)))
+    .returning()
+    .get();
   if (!updated) throw conflict(`The collection on ${row.hawb} changed meanwhile; look again`, { package: row.id });
   await audit(db, now, actorId, 'package.cod_waive', `package:${row.id}`, {
-    hawb: row.hawb, reason: input.reason, before: { waived_cents: due.waived_cents }, after: { waived_cents: updated.waived_cents }, amount_cents: due.amount_cents,
+    hawb: row.hawb,
+    reason: input.reason,
+    before: { waived_cents: due.waived_cents },
+    after: { waived_cents: updated.waived_cents },
+    amount_cents: due.amount_cents,
   });
   return updated;
 }
@@ -120,7 +194,15 @@ export async function withCodDue<T extends { id: number }>(db: Db, parcels: T[])
   const ids = parcels.map((p) => p.id);
   const rows = new Map<number, CodRow>();
   for (let i = 0; i < ids.length; i += 500) {
-    for (const r of await db.select().from(packageCod).where(inArray(packageCod.package_id, ids.slice(i, i + 500))).all()) rows.set(r.package_id, r);
+    for (const r of await db
+      .select()
+      .from(packageCod)
+      .where(inArray(packageCod.package_id, ids.slice(i, i + 500)))
+      .all())
+      rows.set(r.package_id, r);
   }
-  return parcels.map((p) => { const r = rows.get(p.id); return { ...p, cod_due: r ? codDueText(r) : null }; });
+  return parcels.map((p) => {
+    const r = rows.get(p.id);
+    return { ...p, cod_due: r ? codDueText(r) : null };
+  });
 }

@@ -24,16 +24,25 @@ import { depotZones } from '../time/zones';
 const PLANNABLE = ['created', 'received', 'assigned'] as const;
 const UNLIMITED = Number.POSITIVE_INFINITY;
 const placed = (p: { latitude: number | null; longitude: number | null }): p is LatLng => p.latitude != null && p.longitude != null;
-const addressOf = (p: PackageRow) => [p.customer_address, p.postcode_name ?? (p.postcode != null ? String(p.postcode) : null)]
-  .filter((x): x is string => !!x && x.trim() !== '').join(', ');
+const addressOf = (p: PackageRow) =>
+  [p.customer_address, p.postcode_name ?? (p.postcode != null ? String(p.postcode) : null)]
+    .filter((x): x is string => !!x && x.trim() !== '')
+    .join(', ');
 
 /** One live route as it stands: what is done, the locked next stop, the stops still changeable. */
 export interface LiveRoute {
-  row: RouteRow; driverName: string; zone: string;
-  done: number; next: PackageRow | null; rest: PackageRow[];
+  row: RouteRow;
+  driverName: string;
+  zone: string;
+  done: number;
+  next: PackageRow | null;
+  rest: PackageRow[];
   /** Open but not to be visited today (failed, waiting for another attempt): kept after the rest. */
   parked: PackageRow[];
-  from: LatLng | null; startAt: number; end: LatLng | null; endBy: number;
+  from: LatLng | null;
+  startAt: number;
+  end: LatLng | null;
+  endBy: number;
   capacity: [number, number, number];
 }
 
@@ -52,23 +61,38 @@ export async function liveRoute(deps: Deps, row: RouteRow, driverName: string): 
   const shift = await shiftOf(deps.db, row);
   const zone = await routeZone(deps, row, shift ?? null);
   const { from, startAt } = await restartPoint(deps, row, worked, shift);
-  const startDepot = row.start_latitude != null && row.start_longitude != null ? { latitude: row.start_latitude, longitude: row.start_longitude } : await depotPoint(deps, shift?.start_warehouse_id);
+  const startDepot =
+    row.start_latitude != null && row.start_longitude != null
+      ? { latitude: row.start_latitude, longitude: row.start_longitude }
+      : await depotPoint(deps, shift?.start_warehouse_id);
   const end = shift?.end_warehouse_id != null ? await depotPoint(deps, shift.end_warehouse_id) : startDepot;
   const van = shift?.vehicle_id != null ? await deps.db.select().from(vehicle).where(eq(vehicle.id, shift.vehicle_id)).get() : undefined;
   const underWay = row.status === 'in_progress' && visit.length > 0;
   return {
-    row, driverName, zone, done: parcels.filter((p) => p.status === 'delivered').length,
-    next: underWay ? visit[0] : null, rest: underWay ? visit.slice(1) : visit, parked,
-    from, startAt, end, endBy: timeOnDay(row.date, shift?.end_time ?? DEFAULT_SHIFT.end, zone),
+    row,
+    driverName,
+    zone,
+    done: parcels.filter((p) => p.status === 'delivered').length,
+    next: underWay ? visit[0] : null,
+    rest: underWay ? visit.slice(1) : visit,
+    parked,
+    from,
+    startAt,
+    end,
+    endBy: timeOnDay(row.date, shift?.end_time ?? DEFAULT_SHIFT.end, zone),
     capacity: [van?.capacity_kg ?? UNLIMITED, van?.capacity_m3 ?? UNLIMITED, van?.capacity_parcels ?? UNLIMITED],
   };
 }
 
 /** The day's live delivery routes with a driver, each as its driver has it. */
 export async function liveRoutes(deps: Deps, date: string): Promise<LiveRoute[]> {
-  const rows = await deps.db.select({ r: deliveryRoute, name: user.name }).from(deliveryRoute).innerJoin(user, eq(user.id, deliveryRoute.driver_id))
+  const rows = await deps.db
+    .select({ r: deliveryRoute, name: user.name })
+    .from(deliveryRoute)
+    .innerJoin(user, eq(user.id, deliveryRoute.driver_id))
     .where(and(eq(deliveryRoute.date, date), eq(deliveryRoute.kind, 'delivery'), inArray(deliveryRoute.status, [...LIVE_ROUTE])))
-    .orderBy(deliveryRoute.id).all();
+    .orderBy(deliveryRoute.id)
+    .all();
   const out: LiveRoute[] = [];
   for (const x of rows) out.push(await liveRoute(deps, x.r, x.name));
   return out;
@@ -76,23 +100,48 @@ export async function liveRoutes(deps: Deps, date: string): Promise<LiveRoute[]>
 
 /** Parcels free to join a route: open, not out, on no live route. */
 async function freeParcels(deps: Deps, req: AmendRequest): Promise<PackageRow[]> {
-  const live = deps.db.select({ id: deliveryRoute.id }).from(deliveryRoute).where(inArray(deliveryRoute.status, [...LIVE_ROUTE]));
-  const rows = await deps.db.select().from(pkg).where(and(
-    isNull(pkg.deleted_at), inArray(pkg.status, [...PLANNABLE]), or(isNull(pkg.route_id), notInArray(pkg.route_id, live)),
-    req.packages ? inArray(pkg.id, req.packages.length ? req.packages : [-1]) : dueBy(req.date, req.include_undated),
-  )).orderBy(pkg.id).limit(200).all();
+  const live = deps.db
+    .select({ id: deliveryRoute.id })
+    .from(deliveryRoute)
+    .where(inArray(deliveryRoute.status, [...LIVE_ROUTE]));
+  const rows = await deps.db
+    .select()
+    .from(pkg)
+    .where(
+      and(
+        isNull(pkg.deleted_at),
+        inArray(pkg.status, [...PLANNABLE]),
+        or(isNull(pkg.route_id), notInArray(pkg.route_id, live)),
+        req.packages ? inArray(pkg.id, req.packages.length ? req.packages : [-1]) : dueBy(req.date, req.include_undated),
+      ),
+    )
+    .orderBy(pkg.id)
+    .limit(200)
+    .all();
   if (req.packages) {
     const found = new Set(rows.map((r) => r.id));
     const bad = req.packages.filter((id) => !found.has(id));
-    if (bad.length) throw new ApiError(400, 'validation_error', `Parcels that cannot join a route: ${bad.join(', ')}`, bad.map((id) => ({ path: 'packages', message: `package ${id} is unknown, already out or on a live route` })));
+    if (bad.length)
+      throw new ApiError(
+        400,
+        'validation_error',
+        `Parcels that cannot join a route: ${bad.join(', ')}`,
+        bad.map((id) => ({ path: 'packages', message: `package ${id} is unknown, already out or on a live route` })),
+      );
   }
   return rows;
 }
 
-interface Stopped { row: PackageRow; window: WindowInfo | undefined; zone: string }
+interface Stopped {
+  row: PackageRow;
+  window: WindowInfo | undefined;
+  zone: string;
+}
 
-const windowAt = (date: string, s: Stopped): [number, number] | null => (s.window?.window_start && s.window.window_end
-  ? [timeOnDay(date, s.window.window_start, s.zone), timeOnDay(date, s.window.window_end, s.zone)] : null);
+const windowAt = (date: string, s: Stopped): [number, number] | null =>
+  s.window?.window_start && s.window.window_end
+    ? [timeOnDay(date, s.window.window_start, s.zone), timeOnDay(date, s.window.window_end, s.zone)]
+    : null;
 
 /**
  * Proposes the change: new parcels (and the open stops of `drop_routes`) placed into the other live
@@ -104,30 +153,52 @@ export async function proposeAmend(deps: Deps, req: AmendRequest): Promise<Amend
   const routes = await liveRoutes(deps, req.date);
   const ids = new Set(routes.map((r) => r.row.id));
   const unknown = req.drop_routes.filter((id) => !ids.has(id));
-  if (unknown.length) throw new ApiError(400, 'validation_error', `Routes that are not live on ${req.date}: ${unknown.join(', ')}`, unknown.map((id) => ({ path: 'drop_routes', message: `route ${id}` })));
+  if (unknown.length)
+    throw new ApiError(
+      400,
+      'validation_error',
+      `Routes that are not live on ${req.date}: ${unknown.join(', ')}`,
+      unknown.map((id) => ({ path: 'drop_routes', message: `route ${id}` })),
+    );
   const dropped = new Set(req.drop_routes);
   const keep = routes.filter((r) => !dropped.has(r.row.id));
   const fresh = await freeParcels(deps, req);
   // A dropped route gives up everything still to visit, its next stop too: that van is not going there.
   const homeless = [...routes.filter((r) => dropped.has(r.row.id)).flatMap((r) => [...(r.next ? [r.next] : []), ...r.rest]), ...fresh];
   const all = [...keep.flatMap((r) => [...(r.next ? [r.next] : []), ...r.rest]), ...homeless];
-  const windows = await windowsOf(deps.db, all.map((p) => p.id));
+  const windows = await windowsOf(
+    deps.db,
+    all.map((p) => p.id),
+  );
   const zoneOf = new Map<number, string>();
   for (const r of routes) for (const p of [...(r.next ? [r.next] : []), ...r.rest]) zoneOf.set(p.id, r.zone);
   // A new parcel's window is its depot's wall clock (issue 31); a route's stops are timed in the route's zone, as refreshRouteEtas does.
-  const freshZones = await depotZones(deps, fresh.map((p) => p.warehouse_id));
-  const stopped = (p: PackageRow): Stopped => ({ row: p, window: windows.get(p.id), zone: zoneOf.get(p.id) ?? freshZones.of(p.warehouse_id) });
+  const freshZones = await depotZones(
+    deps,
+    fresh.map((p) => p.warehouse_id),
+  );
+  const stopped = (p: PackageRow): Stopped => ({
+    row: p,
+    window: windows.get(p.id),
+    zone: zoneOf.get(p.id) ?? freshZones.of(p.warehouse_id),
+  });
 
   // Places: index into `points` (null = unknown: no travel to or from it). Seconds from `base`.
   const base = deps.clock.now();
   const points: (LatLng | null)[] = [];
-  const at = (p: LatLng | null) => { points.push(p); return points.length - 1; };
+  const at = (p: LatLng | null) => {
+    points.push(p);
+    return points.length - 1;
+  };
   const toS = (ms: number) => (ms - base) / 1000;
   const stopOf = (s: Stopped): AmendStop => {
     const w = windowAt(req.date, s);
     return {
-      id: s.row.id, location: at(placed(s.row) ? { latitude: s.row.latitude, longitude: s.row.longitude } : null), service: s.window?.service_s ?? 0,
-      window: w ? [toS(w[0]), toS(w[1])] : null, demand: [s.row.weight ?? 0, volumeOf(s.row), 1],
+      id: s.row.id,
+      location: at(placed(s.row) ? { latitude: s.row.latitude, longitude: s.row.longitude } : null),
+      service: s.window?.service_s ?? 0,
+      window: w ? [toS(w[0]), toS(w[1])] : null,
+      demand: [s.row.weight ?? 0, volumeOf(s.row), 1],
     };
   };
   const amendInput: AmendRoute[] = keep.map((r) => {
@@ -140,16 +211,27 @@ export async function proposeAmend(deps: Deps, req: AmendRequest): Promise<Amend
       const [eta] = stopEtas({ from, startAt, stops: [etaStop(req.date, s)], model });
       if (placed(r.next)) from = { latitude: r.next.latitude, longitude: r.next.longitude };
       startAt = eta.depart;
-      lockedDemand[0] = r.next.weight ?? 0; lockedDemand[1] = volumeOf(r.next); lockedDemand[2] = 1;
+      lockedDemand[0] = r.next.weight ?? 0;
+      lockedDemand[1] = volumeOf(r.next);
+      lockedDemand[2] = 1;
     }
     return {
-      id: r.row.id, from: at(from), startAt: toS(startAt), ...(r.end ? { end: at(r.end) } : {}), endBy: toS(r.endBy),
-      capacity: r.capacity.map((c, k) => c - lockedDemand[k]), stops: r.rest.map((p) => stopOf(stopped(p))),
+      id: r.row.id,
+      from: at(from),
+      startAt: toS(startAt),
+      ...(r.end ? { end: at(r.end) } : {}),
+      endBy: toS(r.endBy),
+      capacity: r.capacity.map((c, k) => c - lockedDemand[k]),
+      stops: r.rest.map((p) => stopOf(stopped(p))),
     };
   });
   const noPlace = homeless.filter((p) => !placed(p));
   const jobs = homeless.filter(placed).map((p) => stopOf(stopped(p)));
-  const travel = (a: number, b: number) => { const p = points[a]; const q = points[b]; return p && q ? travelSeconds(p, q, model) : 0; };
+  const travel = (a: number, b: number) => {
+    const p = points[a];
+    const q = points[b];
+    return p && q ? travelSeconds(p, q, model) : 0;
+  };
   const result = amendRoutes({ routes: amendInput, jobs, travel, movePenalty: req.move_penalty_s });
 
   const byId = new Map(all.map((p) => [p.id, p]));
@@ -163,32 +245,81 @@ export async function proposeAmend(deps: Deps, req: AmendRequest): Promise<Amend
     const etas = stopEtas({ from: r.from, startAt: r.startAt, stops: parcels.map((s) => etaStop(req.date, s)), model });
     const last = etas.at(-1);
     const lastPlaced = [...parcels].reverse().find((s) => placed(s.row));
-    const home = last && r.end && lastPlaced && placed(lastPlaced.row) ? travelSeconds({ latitude: lastPlaced.row.latitude, longitude: lastPlaced.row.longitude }, r.end, model) : 0;
+    const home =
+      last && r.end && lastPlaced && placed(lastPlaced.row)
+        ? travelSeconds({ latitude: lastPlaced.row.latitude, longitude: lastPlaced.row.longitude }, r.end, model)
+        : 0;
     const added = new Set(diff.added);
     const moved = new Set(diff.moved);
     return {
-      route: r.row.id, name: r.row.name, status: r.row.status, driver: r.row.driver_id as number, driver_name: r.driverName, time_zone: r.zone,
-      start: r.from, end: r.end, done: r.done, before,
+      route: r.row.id,
+      name: r.row.name,
+      status: r.row.status,
+      driver: r.row.driver_id as number,
+      driver_name: r.driverName,
+      time_zone: r.zone,
+      start: r.from,
+      end: r.end,
+      done: r.done,
+      before,
       stops: parcels.map((s, i) => ({
-        package: s.row.id, hawb: s.row.hawb, customer_name: s.row.customer_name, address: addressOf(s.row),
-        latitude: s.row.latitude, longitude: s.row.longitude, window_start: s.window?.window_start ?? null, window_end: s.window?.window_end ?? null,
-        eta: iso(etas[i].arrive) ?? '', late: etas[i].late,
-        state: r.next?.id === s.row.id ? 'next' as const : added.has(s.row.id) ? 'added' as const : moved.has(s.row.id) ? 'moved' as const : 'kept' as const,
+        package: s.row.id,
+        hawb: s.row.hawb,
+        customer_name: s.row.customer_name,
+        address: addressOf(s.row),
+        latitude: s.row.latitude,
+        longitude: s.row.longitude,
+        window_start: s.window?.window_start ?? null,
+        window_end: s.window?.window_end ?? null,
+        eta: iso(etas[i].arrive) ?? '',
+        late: etas[i].late,
+        state:
+          r.next?.id === s.row.id
+            ? ('next' as const)
+            : added.has(s.row.id)
+              ? ('added' as const)
+              : moved.has(s.row.id)
+                ? ('moved' as const)
+                : ('kept' as const),
       })),
-      added: diff.added, moved: diff.moved, removed: diff.removed,
-      back: last ? iso(last.depart + Math.round(home * 1000)) : null, dropped: isDropped,
+      added: diff.added,
+      moved: diff.moved,
+      removed: diff.removed,
+      back: last ? iso(last.depart + Math.round(home * 1000)) : null,
+      dropped: isDropped,
     };
   });
   const left = new Set(result.unassigned);
   return {
-    date: req.date, routes: shaped,
+    date: req.date,
+    routes: shaped,
     unassigned: [
-      ...noPlace.map((p) => ({ package: p.id, hawb: p.hawb, address: addressOf(p), reason: 'no_coordinates' as const, message: 'No coordinates: resolve the address first' })),
-      ...homeless.filter((p) => left.has(p.id)).map((p) => ({ package: p.id, hawb: p.hawb, address: addressOf(p), reason: 'no_room' as const, message: 'No route can take it without a late stop, an overfull van or a shift overrun' })),
+      ...noPlace.map((p) => ({
+        package: p.id,
+        hawb: p.hawb,
+        address: addressOf(p),
+        reason: 'no_coordinates' as const,
+        message: 'No coordinates: resolve the address first',
+      })),
+      ...homeless
+        .filter((p) => left.has(p.id))
+        .map((p) => ({
+          package: p.id,
+          hawb: p.hawb,
+          address: addressOf(p),
+          reason: 'no_room' as const,
+          message: 'No route can take it without a late stop, an overfull van or a shift overrun',
+        })),
     ],
   };
 }
 
 function etaStop(date: string, s: Stopped): EtaStop {
-  return { id: s.row.id, latitude: s.row.latitude, longitude: s.row.longitude, serviceS: s.window?.service_s ?? 0, window: windowAt(date, s) };
+  return {
+    id: s.row.id,
+    latitude: s.row.latitude,
+    longitude: s.row.longitude,
+    serviceS: s.window?.service_s ?? 0,
+    window: windowAt(date, s),
+  };
 }

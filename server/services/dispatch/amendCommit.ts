@@ -15,7 +15,8 @@ import { liveRoute, type LiveRoute } from './amend';
 import { refreshRouteEtas } from './eta';
 
 const PLANNABLE = new Set(['created', 'received', 'assigned']);
-const stale = (message: string, details: Record<string, unknown> = {}) => conflict(`${message}; the day has moved on since the preview: preview again`, details);
+const stale = (message: string, details: Record<string, unknown> = {}) =>
+  conflict(`${message}; the day has moved on since the preview: preview again`, details);
 
 /**
  * Applies an amended day as the board sends it back, all in the request's one transaction:
@@ -31,21 +32,50 @@ const stale = (message: string, details: Record<string, unknown> = {}) => confli
  */
 export async function commitAmend(deps: Deps, actor: SessionUser, body: AmendCommit): Promise<RouteRecord[]> {
   const named = [...body.routes.map((r) => r.route), ...body.drop_routes];
-  if (new Set(named).size !== named.length) throw new ApiError(400, 'validation_error', 'A route is named twice', [{ path: 'routes', message: 'each route once, kept or dropped' }]);
-  const rows = await deps.db.select({ r: deliveryRoute, name: user.name }).from(deliveryRoute).innerJoin(user, eq(user.id, deliveryRoute.driver_id))
-    .where(and(inArray(deliveryRoute.id, named), eq(deliveryRoute.kind, 'delivery'), inArray(deliveryRoute.status, [...LIVE_ROUTE]))).all();
+  if (new Set(named).size !== named.length)
+    throw new ApiError(400, 'validation_error', 'A route is named twice', [
+      { path: 'routes', message: 'each route once, kept or dropped' },
+    ]);
+  const rows = await deps.db
+    .select({ r: deliveryRoute, name: user.name })
+    .from(deliveryRoute)
+    .innerJoin(user, eq(user.id, deliveryRoute.driver_id))
+    .where(and(inArray(deliveryRoute.id, named), eq(deliveryRoute.kind, 'delivery'), inArray(deliveryRoute.status, [...LIVE_ROUTE])))
+    .all();
   const found = new Map(rows.map((x) => [x.r.id, x]));
   const missing = named.filter((id) => !found.has(id));
   if (missing.length) throw stale(`Routes not live with a driver: ${missing.join(', ')}`, { routes: missing });
   const live = new Map<number, LiveRoute>();
-  for (const id of named) { const x = found.get(id)!; live.set(id, await liveRoute(deps, x.r, x.name)); }
+  for (const id of named) {
+    const x = found.get(id)!;
+    live.set(id, await liveRoute(deps, x.r, x.name));
+  }
 
   const wanted = body.routes.flatMap((r) => r.packages);
-  if (new Set(wanted).size !== wanted.length) throw new ApiError(400, 'validation_error', 'A parcel is named twice', [{ path: 'routes', message: 'each parcel on one route once' }]);
+  if (new Set(wanted).size !== wanted.length)
+    throw new ApiError(400, 'validation_error', 'A parcel is named twice', [{ path: 'routes', message: 'each parcel on one route once' }]);
   const droppedStops = new Map<number, number>();
-  for (const id of body.drop_routes) for (const p of [...(live.get(id)!.next ? [live.get(id)!.next!] : []), ...live.get(id)!.rest]) droppedStops.set(p.id, id);
-  const parcels = new Map((wanted.length ? await deps.db.select().from(pkg).where(and(inArray(pkg.id, wanted), isNull(pkg.deleted_at))).all() : []).map((p) => [p.id, p]));
-  const liveIds = new Set((await deps.db.select({ id: deliveryRoute.id }).from(deliveryRoute).where(inArray(deliveryRoute.status, [...LIVE_ROUTE])).all()).map((r) => r.id));
+  for (const id of body.drop_routes)
+    for (const p of [...(live.get(id)!.next ? [live.get(id)!.next!] : []), ...live.get(id)!.rest]) droppedStops.set(p.id, id);
+  const parcels = new Map(
+    (wanted.length
+      ? await deps.db
+          .select()
+          .from(pkg)
+          .where(and(inArray(pkg.id, wanted), isNull(pkg.deleted_at)))
+          .all()
+      : []
+    ).map((p) => [p.id, p]),
+  );
+  const liveIds = new Set(
+    (
+      await deps.db
+        .select({ id: deliveryRoute.id })
+        .from(deliveryRoute)
+        .where(inArray(deliveryRoute.status, [...LIVE_ROUTE]))
+        .all()
+    ).map((r) => r.id),
+  );
 
   const changed: { route: RouteRow; ordered: PackageRow[]; joining: PackageRow[] }[] = [];
   for (const r of body.routes) {
@@ -53,8 +83,12 @@ export async function commitAmend(deps: Deps, actor: SessionUser, body: AmendCom
     const had = [...(now.next ? [now.next] : []), ...now.rest];
     const given = new Set(r.packages);
     const lost = had.filter((p) => !given.has(p.id));
-    if (lost.length) throw stale(`Route ${now.row.name} would lose stops it carries: ${lost.map((p) => p.hawb).join(', ')}`, { packages: lost.map((p) => p.id) });
-    if (now.next && r.packages[0] !== now.next.id) throw stale(`Route ${now.row.name}: the driver is heading to ${now.next.hawb}; it stays the next stop`, { next: now.next.id });
+    if (lost.length)
+      throw stale(`Route ${now.row.name} would lose stops it carries: ${lost.map((p) => p.hawb).join(', ')}`, {
+        packages: lost.map((p) => p.id),
+      });
+    if (now.next && r.packages[0] !== now.next.id)
+      throw stale(`Route ${now.row.name}: the driver is heading to ${now.next.hawb}; it stays the next stop`, { next: now.next.id });
     const mine = new Set(had.map((p) => p.id));
     const joining: PackageRow[] = [];
     for (const id of r.packages) {
@@ -63,7 +97,10 @@ export async function commitAmend(deps: Deps, actor: SessionUser, body: AmendCom
       if (!p) throw new ApiError(400, 'validation_error', `Unknown package ${id}`, [{ path: 'routes', message: `no package ${id}` }]);
       const fromDropped = droppedStops.has(id);
       const free = PLANNABLE.has(p.status) && (p.route_id == null || !liveIds.has(p.route_id));
-      if (!fromDropped && !free) throw stale(`Parcel ${p.hawb} is ${p.status}${p.route_id != null && liveIds.has(p.route_id) ? ' on another route' : ''}`, { package: id });
+      if (!fromDropped && !free)
+        throw stale(`Parcel ${p.hawb} is ${p.status}${p.route_id != null && liveIds.has(p.route_id) ? ' on another route' : ''}`, {
+          package: id,
+        });
       joining.push(p);
     }
     const byId = new Map([...had, ...joining].map((p) => [p.id, p]));
@@ -84,16 +121,36 @@ export async function commitAmend(deps: Deps, actor: SessionUser, body: AmendCom
       if (placedIds.has(p.id)) continue;
       // Left without a route: back on the office's list for the next plan or insertion.
       const row = await deps.db.select().from(pkg).where(eq(pkg.id, p.id)).get();
-      if (row) await updatePackage(deps.db, nowMs, row, { route_id: null, sequence_no: null }, 'route_remove', { userId: actor.id }, { data: { route: id, reason: 'route_dropped' } });
+      if (row)
+        await updatePackage(
+          deps.db,
+          nowMs,
+          row,
+          { route_id: null, sequence_no: null },
+          'route_remove',
+          { userId: actor.id },
+          { data: { route: id, reason: 'route_dropped' } },
+        );
     }
     records.push(await routeRecord(deps.db, await changeStatus(deps, actor, r.row, 'cancelled')));
     await refreshRouteEtas(deps, id);
   }
   for (const c of changed) {
     // The whole day's length, stops done included, as POST route/{id}/sequence/ measures it.
-    const stops = (await routeParcels(deps.db, c.route.id)).filter((p) => p.latitude != null && p.longitude != null).map((p) => ({ latitude: p.latitude as number, longitude: p.longitude as number }));
-    const start = c.route.start_latitude != null && c.route.start_longitude != null ? { latitude: c.route.start_latitude, longitude: c.route.start_longitude } : null;
-    const row = await deps.db.update(deliveryRoute).set({ total_distance_m: pathMetres(start, stops), updated_at: nowMs }).where(eq(deliveryRoute.id, c.route.id)).returning().get() ?? c.route;
+    const stops = (await routeParcels(deps.db, c.route.id))
+      .filter((p) => p.latitude != null && p.longitude != null)
+      .map((p) => ({ latitude: p.latitude as number, longitude: p.longitude as number }));
+    const start =
+      c.route.start_latitude != null && c.route.start_longitude != null
+        ? { latitude: c.route.start_latitude, longitude: c.route.start_longitude }
+        : null;
+    const row =
+      (await deps.db
+        .update(deliveryRoute)
+        .set({ total_distance_m: pathMetres(start, stops), updated_at: nowMs })
+        .where(eq(deliveryRoute.id, c.route.id))
+        .returning()
+        .get()) ?? c.route;
     await refreshRouteEtas(deps, row.id, { replan: true });
     records.push(await routeRecord(deps.db, row));
   }

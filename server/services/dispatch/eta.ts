@@ -16,7 +16,10 @@ import { windowsOf, type WindowInfo } from './windows';
 import { depotZone } from '../time/zones';
 
 /** The great-circle model of the configured travel times (TRAVEL_SPEED_KMH, DETOUR_FACTOR); the phone gets it with the plan. */
-export const travelModel = (config: Deps['config']): TravelModel => ({ speedKmh: config.travelSpeedKmh ?? DEFAULT_TRAVEL.speedKmh, detourFactor: config.detourFactor ?? DEFAULT_TRAVEL.detourFactor });
+export const travelModel = (config: Deps['config']): TravelModel => ({
+  speedKmh: config.travelSpeedKmh ?? DEFAULT_TRAVEL.speedKmh,
+  detourFactor: config.detourFactor ?? DEFAULT_TRAVEL.detourFactor,
+});
 
 /** Stops still to be driven to: failed ones were skipped today, delivered ones are done. */
 export const TO_VISIT = new Set(['created', 'received', 'assigned', 'out_for_delivery']);
@@ -25,11 +28,16 @@ const FRESH_POSITION_MS = 30 * 60_000;
 /** A route whose next stop runs this far behind its planned time is "running late". */
 export const LATE_AFTER_MIN = 15;
 
-const placed = (p: { latitude: number | null; longitude: number | null }): p is { latitude: number; longitude: number } => p.latitude != null && p.longitude != null;
+const placed = (p: { latitude: number | null; longitude: number | null }): p is { latitude: number; longitude: number } =>
+  p.latitude != null && p.longitude != null;
 
 export async function shiftOf(db: Db, route: RouteRow) {
   return route.driver_id != null
-    ? await db.select().from(driverShift).where(and(eq(driverShift.driver_id, route.driver_id), eq(driverShift.date, route.date))).get()
+    ? await db
+        .select()
+        .from(driverShift)
+        .where(and(eq(driverShift.driver_id, route.driver_id), eq(driverShift.date, route.date)))
+        .get()
     : undefined;
 }
 
@@ -37,15 +45,23 @@ export async function shiftOf(db: Db, route: RouteRow) {
  * The zone a route's shift and windows are typed in: its depot's, else its driver's start depot that
  * day, else the business's (issue 31). A route serves one depot's parcels, so its stops share it.
  */
-export async function routeZone(deps: Pick<Deps, 'db' | 'config'>, route: RouteRow, shift?: Awaited<ReturnType<typeof shiftOf>> | null): Promise<string> {
+export async function routeZone(
+  deps: Pick<Deps, 'db' | 'config'>,
+  route: RouteRow,
+  shift?: Awaited<ReturnType<typeof shiftOf>> | null,
+): Promise<string> {
   const s = shift === undefined ? await shiftOf(deps.db, route) : shift;
   return depotZone(deps, route.warehouse_id ?? s?.start_warehouse_id ?? null);
 }
 
 /** Where the route starts: its own start point, else its driver's depot that day. */
 async function routeStart(db: Db, route: RouteRow, shift: Awaited<ReturnType<typeof shiftOf>>): Promise<LatLng | null> {
-  if (route.start_latitude != null && route.start_longitude != null) return { latitude: route.start_latitude, longitude: route.start_longitude };
-  const depot = shift?.start_warehouse_id != null ? await db.select().from(depotPosition).where(eq(depotPosition.warehouse_id, shift.start_warehouse_id)).get() : undefined;
+  if (route.start_latitude != null && route.start_longitude != null)
+    return { latitude: route.start_latitude, longitude: route.start_longitude };
+  const depot =
+    shift?.start_warehouse_id != null
+      ? await db.select().from(depotPosition).where(eq(depotPosition.warehouse_id, shift.start_warehouse_id)).get()
+      : undefined;
   return depot ? { latitude: depot.latitude, longitude: depot.longitude } : null;
 }
 
@@ -53,7 +69,12 @@ async function routeStart(db: Db, route: RouteRow, shift: Awaited<ReturnType<typ
  * Where and when the rest of a route starts now, for inserting parcels into it (amend.ts): the van's
  * last known place, from now but never before the shift starts.
  */
-export async function restartPoint(deps: Deps, route: RouteRow, worked: { id: number; latitude: number | null; longitude: number | null }[], shift: Awaited<ReturnType<typeof shiftOf>>): Promise<{ from: LatLng | null; startAt: number }> {
+export async function restartPoint(
+  deps: Deps,
+  route: RouteRow,
+  worked: { id: number; latitude: number | null; longitude: number | null }[],
+  shift: Awaited<ReturnType<typeof shiftOf>>,
+): Promise<{ from: LatLng | null; startAt: number }> {
   const o = await origin(deps, route, worked, shift);
   const shiftStart = timeOnDay(route.date, shift?.start_time ?? DEFAULT_SHIFT.start, await routeZone(deps, route, shift ?? null));
   return { from: o.at, startAt: Math.max(deps.clock.now(), shiftStart) };
@@ -63,15 +84,33 @@ export async function restartPoint(deps: Deps, route: RouteRow, worked: { id: nu
  * Where the van was last known (issue 31): its fresh position on a running route, else the stop it
  * worked last (by the time it was worked, so a stop done out of order counts), else the route's start.
  */
-export async function origin(deps: Deps, route: RouteRow, worked: { id: number; latitude: number | null; longitude: number | null }[], shift: Awaited<ReturnType<typeof shiftOf>>): Promise<EtaOrigin> {
+export async function origin(
+  deps: Deps,
+  route: RouteRow,
+  worked: { id: number; latitude: number | null; longitude: number | null }[],
+  shift: Awaited<ReturnType<typeof shiftOf>>,
+): Promise<EtaOrigin> {
   const now = deps.clock.now();
   if (route.driver_id != null && route.status === 'in_progress') {
     const pos = await lastPositionOf(deps.db, route.driver_id);
-    if (pos && now - pos.occurred_at <= FRESH_POSITION_MS) return { kind: 'position', at: { latitude: pos.latitude, longitude: pos.longitude }, since: Math.min(pos.occurred_at, now) };
+    if (pos && now - pos.occurred_at <= FRESH_POSITION_MS)
+      return { kind: 'position', at: { latitude: pos.latitude, longitude: pos.longitude }, since: Math.min(pos.occurred_at, now) };
   }
-  const times = await workedAt(deps.db, worked.map((p) => p.id));
-  const last = worked.map((p, i) => ({ p, i, at: times.get(p.id) })).sort((a, b) => (a.at ?? -Infinity) - (b.at ?? -Infinity) || a.i - b.i).at(-1);
-  if (last) return { kind: 'stop', id: last.p.id, at: placed(last.p) ? { latitude: last.p.latitude, longitude: last.p.longitude } : null, since: last.at != null ? Math.min(last.at, now) : null };
+  const times = await workedAt(
+    deps.db,
+    worked.map((p) => p.id),
+  );
+  const last = worked
+    .map((p, i) => ({ p, i, at: times.get(p.id) }))
+    .sort((a, b) => (a.at ?? -Infinity) - (b.at ?? -Infinity) || a.i - b.i)
+    .at(-1);
+  if (last)
+    return {
+      kind: 'stop',
+      id: last.p.id,
+      at: placed(last.p) ? { latitude: last.p.latitude, longitude: last.p.longitude } : null,
+      since: last.at != null ? Math.min(last.at, now) : null,
+    };
   return { kind: 'start', at: await routeStart(deps.db, route, shift) };
 }
 
@@ -88,30 +127,63 @@ export async function refreshRouteEtas(deps: Deps, routeId: number, opts: { repl
   const visit = parcels.filter((p) => TO_VISIT.has(p.status));
   const worked = parcels.filter((p) => !TO_VISIT.has(p.status) && p.sequence_no != null);
   const keep = new Set(visit.map((p) => p.id));
-  const stale = (await deps.db.select({ id: stopEta.package_id }).from(stopEta).where(eq(stopEta.route_id, route.id)).all()).map((r) => r.id).filter((id) => !keep.has(id));
+  const stale = (await deps.db.select({ id: stopEta.package_id }).from(stopEta).where(eq(stopEta.route_id, route.id)).all())
+    .map((r) => r.id)
+    .filter((id) => !keep.has(id));
   if (stale.length) await deps.db.delete(stopEta).where(inArray(stopEta.package_id, stale)).run();
   if (!visit.length) return;
-  const windows = await windowsOf(deps.db, visit.map((p) => p.id));
+  const windows = await windowsOf(
+    deps.db,
+    visit.map((p) => p.id),
+  );
   const zone = await routeZone(deps, route);
   const stops: EtaStop[] = visit.map((p) => {
     const w = windows.get(p.id);
     return {
-      id: p.id, latitude: p.latitude, longitude: p.longitude, serviceS: w?.service_s ?? 0,
-      window: w?.window_start && w.window_end ? [timeOnDay(route.date, w.window_start, zone), timeOnDay(route.date, w.window_end, zone)] : null,
+      id: p.id,
+      latitude: p.latitude,
+      longitude: p.longitude,
+      serviceS: w?.service_s ?? 0,
+      window:
+        w?.window_start && w.window_end ? [timeOnDay(route.date, w.window_start, zone), timeOnDay(route.date, w.window_end, zone)] : null,
     };
   });
   const shift = await shiftOf(deps.db, route);
   const now = deps.clock.now();
-  const etas = roadEtas({
-    now, shiftStart: timeOnDay(route.date, shift?.start_time ?? DEFAULT_SHIFT.start, zone), origin: await origin(deps, route, worked, shift),
-    stops, legs: await storedLegs(deps.db, route.id), model: opts.model ?? travelModel(deps.config),
-  }, await routeStart(deps.db, route, shift));
-  const existing = new Map((await deps.db.select().from(stopEta).where(inArray(stopEta.package_id, visit.map((p) => p.id))).all()).map((r) => [r.package_id, r]));
+  const etas = roadEtas(
+    {
+      now,
+      shiftStart: timeOnDay(route.date, shift?.start_time ?? DEFAULT_SHIFT.start, zone),
+      origin: await origin(deps, route, worked, shift),
+      stops,
+      legs: await storedLegs(deps.db, route.id),
+      model: opts.model ?? travelModel(deps.config),
+    },
+    await routeStart(deps.db, route, shift),
+  );
+  const existing = new Map(
+    (
+      await deps.db
+        .select()
+        .from(stopEta)
+        .where(
+          inArray(
+            stopEta.package_id,
+            visit.map((p) => p.id),
+          ),
+        )
+        .all()
+    ).map((r) => [r.package_id, r]),
+  );
   for (const e of etas) {
     const prev = existing.get(e.id);
     const planned = !opts.replan && prev && prev.route_id === route.id ? prev.planned_at : e.arrive;
     const values = { route_id: route.id, eta_at: e.arrive, planned_at: planned, wait_s: e.waitS, late: e.late, computed_at: now };
-    await deps.db.insert(stopEta).values({ package_id: e.id, ...values }).onConflictDoUpdate({ target: stopEta.package_id, set: values }).run();
+    await deps.db
+      .insert(stopEta)
+      .values({ package_id: e.id, ...values })
+      .onConflictDoUpdate({ target: stopEta.package_id, set: values })
+      .run();
   }
   if (opts.replan) await promiseLegs(deps.db, route.id, new Map(etas.map((e) => [e.id, e.arrive])));
 }
@@ -125,16 +197,35 @@ export async function refreshParcelRouteEtas(deps: Deps, packageId: number): Pro
 function shapeEta(r: typeof stopEta.$inferSelect, sequence: number | null, w: WindowInfo | undefined): StopEtaRecord {
   const [from, to] = etaBand(r.eta_at);
   return {
-    package: r.package_id, route: r.route_id, sequence_no: sequence, eta: iso(r.eta_at) ?? '', planned: iso(r.planned_at) ?? '',
-    from: iso(from) ?? '', to: iso(to) ?? '', late: r.late, delay_min: Math.max(0, Math.round((r.eta_at - r.planned_at) / 60_000)),
-    service_s: w?.service_s ?? 0, window_start: w?.window_start ?? null, window_end: w?.window_end ?? null,
+    package: r.package_id,
+    route: r.route_id,
+    sequence_no: sequence,
+    eta: iso(r.eta_at) ?? '',
+    planned: iso(r.planned_at) ?? '',
+    from: iso(from) ?? '',
+    to: iso(to) ?? '',
+    late: r.late,
+    delay_min: Math.max(0, Math.round((r.eta_at - r.planned_at) / 60_000)),
+    service_s: w?.service_s ?? 0,
+    window_start: w?.window_start ?? null,
+    window_end: w?.window_end ?? null,
   };
 }
 
 // Asked each time a parcel goes out for delivery with a recipient to tell: built once per database.
-const etaOfParcel = (db: Db) => db.select().from(stopEta).where(eq(stopEta.package_id, sql.placeholder('pkg'))).prepare();
-const parcelRoute = (db: Db) => db.select({ seq: pkg.sequence_no, route: pkg.route_id, status: pkg.status, live: deliveryRoute.status }).from(pkg)
-  .leftJoin(deliveryRoute, eq(deliveryRoute.id, pkg.route_id)).where(eq(pkg.id, sql.placeholder('pkg'))).prepare();
+const etaOfParcel = (db: Db) =>
+  db
+    .select()
+    .from(stopEta)
+    .where(eq(stopEta.package_id, sql.placeholder('pkg')))
+    .prepare();
+const parcelRoute = (db: Db) =>
+  db
+    .select({ seq: pkg.sequence_no, route: pkg.route_id, status: pkg.status, live: deliveryRoute.status })
+    .from(pkg)
+    .leftJoin(deliveryRoute, eq(deliveryRoute.id, pkg.route_id))
+    .where(eq(pkg.id, sql.placeholder('pkg')))
+    .prepare();
 
 /**
  * A parcel's arrival time and the band to tell its recipient ("arriving 14:10–14:40"), or null when
@@ -149,33 +240,56 @@ export async function etaFor(db: Db, packageId: number): Promise<StopEtaRecord |
   return shapeEta(r, p.seq, (await windowsOf(db, [packageId])).get(packageId));
 }
 
-export async function routeEtas(deps: Pick<Deps, 'db' | 'config'>, route: RouteRow, driverName: string | null, model: TravelModel = DEFAULT_TRAVEL): Promise<RouteEtas> {
+export async function routeEtas(
+  deps: Pick<Deps, 'db' | 'config'>,
+  route: RouteRow,
+  driverName: string | null,
+  model: TravelModel = DEFAULT_TRAVEL,
+): Promise<RouteEtas> {
   const { db } = deps;
   const parcels = await routeParcels(db, route.id);
   const seq = new Map(parcels.map((p) => [p.id, p.sequence_no]));
-  const rows = (await db.select().from(stopEta).where(eq(stopEta.route_id, route.id)).all())
-    .sort((a, b) => (seq.get(a.package_id) ?? Infinity) - (seq.get(b.package_id) ?? Infinity) || a.eta_at - b.eta_at);
-  const windows = await windowsOf(db, rows.map((r) => r.package_id));
+  const rows = (await db.select().from(stopEta).where(eq(stopEta.route_id, route.id)).all()).sort(
+    (a, b) => (seq.get(a.package_id) ?? Infinity) - (seq.get(b.package_id) ?? Infinity) || a.eta_at - b.eta_at,
+  );
+  const windows = await windowsOf(
+    db,
+    rows.map((r) => r.package_id),
+  );
   const stops = rows.map((r) => shapeEta(r, seq.get(r.package_id) ?? null, windows.get(r.package_id)));
   const next = stops[0];
   const shift = await shiftOf(db, route);
   const lateStops = stops.filter((s) => s.late).length;
   const delay = next?.delay_min ?? 0;
   return {
-    route: route.id, name: route.name, driver: route.driver_id, driver_name: driverName, status: route.status, open: stops.length,
-    delay_min: delay, late_stops: lateStops, running_late: delay >= LATE_AFTER_MIN || lateStops > 0,
+    route: route.id,
+    name: route.name,
+    driver: route.driver_id,
+    driver_name: driverName,
+    status: route.status,
+    open: stops.length,
+    delay_min: delay,
+    late_stops: lateStops,
+    running_late: delay >= LATE_AFTER_MIN || lateStops > 0,
     finish: rows.length ? iso(Math.max(...rows.map((r) => r.eta_at))) : null,
-    shift_start: shift?.start_time ?? DEFAULT_SHIFT.start, time_zone: await routeZone(deps, route, shift ?? null),
-    start: await routeStart(db, route, shift), travel: model, stops,
+    shift_start: shift?.start_time ?? DEFAULT_SHIFT.start,
+    time_zone: await routeZone(deps, route, shift ?? null),
+    start: await routeStart(db, route, shift),
+    travel: model,
+    stops,
   };
 }
 
 /** The day's planned and running delivery routes with their ETAs, the late-running ones first. */
 export async function dayEtas(deps: Pick<Deps, 'db' | 'config'>, date: string, model: TravelModel = DEFAULT_TRAVEL): Promise<RouteEtas[]> {
   const { db } = deps;
-  const routes = await db.select({ r: deliveryRoute, name: user.name }).from(deliveryRoute).leftJoin(user, eq(user.id, deliveryRoute.driver_id))
+  const routes = await db
+    .select({ r: deliveryRoute, name: user.name })
+    .from(deliveryRoute)
+    .leftJoin(user, eq(user.id, deliveryRoute.driver_id))
     .where(and(eq(deliveryRoute.date, date), eq(deliveryRoute.kind, 'delivery'), inArray(deliveryRoute.status, [...LIVE_ROUTE])))
-    .orderBy(desc(deliveryRoute.id)).all();
+    .orderBy(desc(deliveryRoute.id))
+    .all();
   const out: RouteEtas[] = [];
   for (const x of routes) out.push(await routeEtas(deps, x.r, x.name, model));
   return out.sort((a, b) => Number(b.running_late) - Number(a.running_late) || b.delay_min - a.delay_min);

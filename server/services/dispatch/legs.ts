@@ -8,9 +8,20 @@ import { TravelTimeError } from '../../../shared/routing/provider';
 import type { RouteLegTime } from '../../../shared/routing/roadEta';
 
 /** One stop of a route about to be stored, in order; unplaced stops cost no travel. */
-export interface LegStop { id: number; latitude: number | null; longitude: number | null }
+export interface LegStop {
+  id: number;
+  latitude: number | null;
+  longitude: number | null;
+}
 /** A stop's incoming leg as stored. */
-export interface PlannedLeg { to: number; from: number | null; seq: number; durationS: number; distanceM: number | null; source: string }
+export interface PlannedLeg {
+  to: number;
+  from: number | null;
+  seq: number;
+  durationS: number;
+  distanceM: number | null;
+  source: string;
+}
 
 const placed = (s: LegStop): s is LegStop & LatLng => s.latitude != null && s.longitude != null;
 
@@ -18,7 +29,12 @@ const placed = (s: LegStop): s is LegStop & LatLng => s.latitude != null && s.lo
  * The legs of a route in this order: the road engine's (OSRM_URL) or the estimate, and the
  * estimate when the engine fails (planning never depends on it). Called before a transaction.
  */
-export async function routeLegs(deps: Pick<Deps, 'config'>, start: LatLng | null, stops: readonly LegStop[], fetchFn?: typeof fetch): Promise<PlannedLeg[]> {
+export async function routeLegs(
+  deps: Pick<Deps, 'config'>,
+  start: LatLng | null,
+  stops: readonly LegStop[],
+  fetchFn?: typeof fetch,
+): Promise<PlannedLeg[]> {
   const gc = { speedKmh: deps.config.travelSpeedKmh, detourFactor: deps.config.detourFactor };
   const placedStops = stops.filter(placed);
   const points: LatLng[] = [...(start ? [start] : []), ...placedStops.map((s) => ({ latitude: s.latitude, longitude: s.longitude }))];
@@ -37,7 +53,14 @@ export async function routeLegs(deps: Pick<Deps, 'config'>, start: LatLng | null
     if (!placed(s)) return { to: s.id, from, seq, durationS: 0, distanceM: null, source: 'unplaced' };
     const leg = k + offset >= 0 ? legs[k + offset] : undefined;
     k++;
-    const out = { to: s.id, from, seq, durationS: leg?.durationS ?? 0, distanceM: leg?.distanceM ?? null, source: leg?.source ?? 'no_start' };
+    const out = {
+      to: s.id,
+      from,
+      seq,
+      durationS: leg?.durationS ?? 0,
+      distanceM: leg?.distanceM ?? null,
+      source: leg?.source ?? 'no_start',
+    };
     from = s.id;
     return out;
   });
@@ -47,10 +70,20 @@ export async function routeLegs(deps: Pick<Deps, 'config'>, start: LatLng | null
 export async function storeLegs(db: Db, routeId: number, legs: readonly PlannedLeg[], now: number): Promise<void> {
   await db.delete(routeLeg).where(eq(routeLeg.route_id, routeId)).run();
   for (const l of legs) {
-    await db.insert(routeLeg).values({
-      route_id: routeId, package_id: l.to, from_package_id: l.from, seq: l.seq, duration_s: l.durationS, distance_m: l.distanceM,
-      source: l.source, planned_at: 0, created_at: now,
-    }).run();
+    await db
+      .insert(routeLeg)
+      .values({
+        route_id: routeId,
+        package_id: l.to,
+        from_package_id: l.from,
+        seq: l.seq,
+        duration_s: l.durationS,
+        distance_m: l.distanceM,
+        source: l.source,
+        planned_at: 0,
+        created_at: now,
+      })
+      .run();
   }
 }
 
@@ -62,7 +95,11 @@ export async function storedLegs(db: Db, routeId: number): Promise<RouteLegTime[
 /** The promised arrival of each stop, set with the ETAs of a new plan or order. */
 export async function promiseLegs(db: Db, routeId: number, planned: ReadonlyMap<number, number>): Promise<void> {
   for (const [id, at] of planned) {
-    await db.update(routeLeg).set({ planned_at: at }).where(and(eq(routeLeg.route_id, routeId), eq(routeLeg.package_id, id))).run();
+    await db
+      .update(routeLeg)
+      .set({ planned_at: at })
+      .where(and(eq(routeLeg.route_id, routeId), eq(routeLeg.package_id, id)))
+      .run();
   }
 }
 
@@ -73,11 +110,19 @@ export async function promiseLegs(db: Db, routeId: number, planned: ReadonlyMap<
 export async function workedAt(db: Db, ids: readonly number[]): Promise<Map<number, number>> {
   const out = new Map<number, number>();
   if (!ids.length) return out;
-  const attempts = await db.select({ id: deliveryAttempt.package_id, at: max(deliveryAttempt.occurred_at) }).from(deliveryAttempt)
-    .where(inArray(deliveryAttempt.package_id, [...ids])).groupBy(deliveryAttempt.package_id).all();
+  const attempts = await db
+    .select({ id: deliveryAttempt.package_id, at: max(deliveryAttempt.occurred_at) })
+    .from(deliveryAttempt)
+    .where(inArray(deliveryAttempt.package_id, [...ids]))
+    .groupBy(deliveryAttempt.package_id)
+    .all();
   for (const a of attempts) if (a.at != null) out.set(a.id, Number(a.at));
-  const delivered = await db.select({ id: deliveryRecord.package_id, at: deliveryRecord.occurred_at }).from(deliveryRecord)
-    .where(inArray(deliveryRecord.package_id, [...ids])).orderBy(desc(deliveryRecord.occurred_at)).all();
+  const delivered = await db
+    .select({ id: deliveryRecord.package_id, at: deliveryRecord.occurred_at })
+    .from(deliveryRecord)
+    .where(inArray(deliveryRecord.package_id, [...ids]))
+    .orderBy(desc(deliveryRecord.occurred_at))
+    .all();
   for (const d of delivered) out.set(d.id, d.at);
   return out;
 }

@@ -4,17 +4,26 @@ import type { WindowInfo } from './windows';
 
 /** A driver and a parcel as a day's plan sees them: shared by the problem, its rules and the proposal. */
 export interface PlanDriver {
-  id: number; name: string; vehicleId: number | null; vehicleName: string | null;
-  shiftStart: string; shiftEnd: string;
+  id: number;
+  name: string;
+  vehicleId: number | null;
+  vehicleName: string | null;
+  shiftStart: string;
+  shiftEnd: string;
   /** Epoch ms the van can leave: the shift start, or now when planning a day already under way. */
   departAt: number;
-  start: LatLng | null; end: LatLng | null; startWarehouse: number | null;
+  start: LatLng | null;
+  end: LatLng | null;
+  startWarehouse: number | null;
   /** IANA zone the shift is typed in: its start depot's, else the business's (issue 31). */
   zone: string;
   capacity: { kg: number | null; m3: number | null; parcels: number | null };
 }
 export interface PlanParcel {
-  row: PackageRow; window: WindowInfo; kg: number; m3: number;
+  row: PackageRow;
+  window: WindowInfo;
+  kg: number;
+  m3: number;
   /** The window as instants: `HH:MM` on the plan's day in the parcel's depot's zone (`zone`). */
   windowAt: [number, number] | null;
   zone: string;

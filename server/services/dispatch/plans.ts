@@ -25,7 +25,8 @@ const WORKER_MARGIN_MS = 30_000;
 export const MAX_RUNNING_PLANS = 2;
 
 /** A plan still "running" well past its budget was lost (the server restarted while it ran). */
-const lost = (row: PlanRow, now: number) => row.status === 'running' && row.started_at != null && now - row.started_at > row.time_limit_ms * CPU_CAP_FACTOR + 2 * WORKER_MARGIN_MS;
+const lost = (row: PlanRow, now: number) =>
+  row.status === 'running' && row.started_at != null && now - row.started_at > row.time_limit_ms * CPU_CAP_FACTOR + 2 * WORKER_MARGIN_MS;
 
 /** Solves a day off the request thread (the app's fleet planner); `key` is whose fair share it uses. */
 export type FleetRunner = (problem: DayProblem, hardLimitMs: number, key: string) => Promise<DaySolution>;
@@ -36,8 +37,14 @@ export function shapePlan(row: PlanRow, now: number): PlanJob {
   // The optimiser uses its whole budget, so elapsed time over the budget is an honest progress figure.
   const progress = row.status === 'done' ? 1 : running ? Math.min(0.95, 0.05 + (now - (row.started_at as number)) / row.time_limit_ms) : 0;
   return {
-    id: row.id, date: row.date, status: row.status as PlanJob['status'], progress: Math.round(progress * 100) / 100, message: row.message,
-    proposal: row.proposal ? Proposal.parse(JSON.parse(row.proposal)) : null, committed_at: iso(row.committed_at), created_at: iso(row.created_at) ?? '',
+    id: row.id,
+    date: row.date,
+    status: row.status as PlanJob['status'],
+    progress: Math.round(progress * 100) / 100,
+    message: row.message,
+    proposal: row.proposal ? Proposal.parse(JSON.parse(row.proposal)) : null,
+    committed_at: iso(row.committed_at),
+    created_at: iso(row.created_at) ?? '',
   };
 }
 
@@ -61,37 +68,65 @@ export async function planTravel(deps: Deps, req: PlanRequest): Promise<RoadTrav
  * and nothing runs), then solved in a worker thread; the plan row reports progress and, at the end,
  * the proposal or why it failed.
  */
-export async function startPlan(deps: Deps, actor: SessionUser, req: PlanRequest, run: FleetRunner, road: RoadTravel | null = null): Promise<PlanJob> {
+export async function startPlan(
+  deps: Deps,
+  actor: SessionUser,
+  req: PlanRequest,
+  run: FleetRunner,
+  road: RoadTravel | null = null,
+): Promise<PlanJob> {
   const now = deps.clock.now();
   const running = (await deps.db.select().from(dispatchPlan).where(eq(dispatchPlan.status, 'running')).all()).filter((r) => !lost(r, now));
   if (running.length >= MAX_RUNNING_PLANS) {
-    throw new ApiError(409, 'conflict', `${running.length} plans are being made already; try again when one has finished`, [], { running: running.map((r) => r.id) });
+    throw new ApiError(409, 'conflict', `${running.length} plans are being made already; try again when one has finished`, [], {
+      running: running.map((r) => r.id),
+    });
   }
   const { ctx, problem } = await buildPlan(deps, req, travelModel(deps.config), road);
-  const row = await deps.db.insert(dispatchPlan).values({
-    date: req.date, status: 'running', request: JSON.stringify(req), time_limit_ms: req.time_limit_ms,
-    started_at: now, created_by: actor.id, created_at: now,
-  }).returning().get();
+  const row = await deps.db
+    .insert(dispatchPlan)
+    .values({
+      date: req.date,
+      status: 'running',
+      request: JSON.stringify(req),
+      time_limit_ms: req.time_limit_ms,
+      started_at: now,
+      created_by: actor.id,
+      created_at: now,
+    })
+    .returning()
+    .get();
   const finish = async (patch: Partial<PlanRow>) => {
-    await deps.db.update(dispatchPlan).set({ ...patch, finished_at: deps.clock.now() }).where(eq(dispatchPlan.id, row.id)).run();
+    await deps.db
+      .update(dispatchPlan)
+      .set({ ...patch, finished_at: deps.clock.now() })
+      .where(eq(dispatchPlan.id, row.id))
+      .run();
   };
   const t0 = performance.now();
   // Nothing to optimise: answer at once rather than start a thread.
   // (Without vehicles every job is left out for want of one: no model is needed to say so.)
-  const solving = problem.jobs.length && problem.vehicles.length
-    // The search's budget is CPU time with a cap of CPU_CAP_FACTOR x the limit (issue 32).
-    ? run(problem, Math.ceil(req.time_limit_ms * CPU_CAP_FACTOR) + WORKER_MARGIN_MS, shareKey(actor))
-    : Promise.resolve<DaySolution>({
-      result: { routes: [], unassigned: problem.jobs.map((j) => j.id) }, reasons: problem.jobs.map(() => 'no_vehicle' as const), legs: [],
-    });
+  const solving =
+    problem.jobs.length && problem.vehicles.length
+      ? // The search's budget is CPU time with a cap of CPU_CAP_FACTOR x the limit (issue 32).
+        run(problem, Math.ceil(req.time_limit_ms * CPU_CAP_FACTOR) + WORKER_MARGIN_MS, shareKey(actor))
+      : Promise.resolve<DaySolution>({
+          result: { routes: [], unassigned: problem.jobs.map((j) => j.id) },
+          reasons: problem.jobs.map(() => 'no_vehicle' as const),
+          legs: [],
+        });
   // Its failure is reported through the plan row; a unit that failed leaves nobody to report to.
   solving.catch(() => undefined);
   // Written back once this request's unit is durable, so the plan row is there to update.
   deps.writes.after(() => {
-    void solving.then(
-      (result) => finish({ status: 'done', proposal: JSON.stringify(toProposal(ctx, problem, result, performance.now() - t0)) }),
-      (err: unknown) => finish({ status: 'failed', message: err instanceof Error ? err.message : String(err) }),
-    ).catch(() => { /* the database is gone (app closed): nothing to report to */ });
+    void solving
+      .then(
+        (result) => finish({ status: 'done', proposal: JSON.stringify(toProposal(ctx, problem, result, performance.now() - t0)) }),
+        (err: unknown) => finish({ status: 'failed', message: err instanceof Error ? err.message : String(err) }),
+      )
+      .catch(() => {
+        /* the database is gone (app closed): nothing to report to */
+      });
   });
   return shapePlan(row, now);
 }
@@ -115,12 +150,28 @@ export async function commitTravel(deps: Deps, planId: number, body: CommitBody)
   const plan = await deps.db.select({ date: dispatchPlan.date }).from(dispatchPlan).where(eq(dispatchPlan.id, planId)).get();
   if (!plan) return [];
   const ids = body.routes.flatMap((r) => r.packages);
-  const parcels = new Map((ids.length ? await deps.db.select({ id: pkg.id, latitude: pkg.latitude, longitude: pkg.longitude }).from(pkg).where(inArray(pkg.id, ids)).all() : []).map((p) => [p.id, p]));
+  const parcels = new Map(
+    (ids.length
+      ? await deps.db.select({ id: pkg.id, latitude: pkg.latitude, longitude: pkg.longitude }).from(pkg).where(inArray(pkg.id, ids)).all()
+      : []
+    ).map((p) => [p.id, p]),
+  );
   const out: PlannedLeg[][] = [];
   for (const r of body.routes) {
-    const shift = await deps.db.select().from(driverShift).where(and(eq(driverShift.date, plan.date), eq(driverShift.driver_id, r.driver))).get();
-    const depot = shift?.start_warehouse_id != null ? await deps.db.select().from(depotPosition).where(eq(depotPosition.warehouse_id, shift.start_warehouse_id)).get() : undefined;
-    const stops = r.packages.map((id) => ({ id, latitude: parcels.get(id)?.latitude ?? null, longitude: parcels.get(id)?.longitude ?? null }));
+    const shift = await deps.db
+      .select()
+      .from(driverShift)
+      .where(and(eq(driverShift.date, plan.date), eq(driverShift.driver_id, r.driver)))
+      .get();
+    const depot =
+      shift?.start_warehouse_id != null
+        ? await deps.db.select().from(depotPosition).where(eq(depotPosition.warehouse_id, shift.start_warehouse_id)).get()
+        : undefined;
+    const stops = r.packages.map((id) => ({
+      id,
+      latitude: parcels.get(id)?.latitude ?? null,
+      longitude: parcels.get(id)?.longitude ?? null,
+    }));
     out.push(await routeLegs(deps, depot ? { latitude: depot.latitude, longitude: depot.longitude } : null, stops));
   }
   return out;
@@ -128,21 +179,46 @@ export async function commitTravel(deps: Deps, planId: number, body: CommitBody)
 
 export async function commitPlan(deps: Deps, actor: SessionUser, plan: PlanRow, body: CommitBody, legs: PlannedLeg[][] = []) {
   if (plan.committed_at != null) throw conflict(`Plan ${plan.id} was already committed`, { committed_at: iso(plan.committed_at) });
-  if (plan.status !== 'done') throw conflict(`Plan ${plan.id} is ${plan.status}; only a finished plan can be committed`, { status: plan.status });
+  if (plan.status !== 'done')
+    throw conflict(`Plan ${plan.id} is ${plan.status}; only a finished plan can be committed`, { status: plan.status });
   const drivers = body.routes.map((r) => r.driver);
-  if (new Set(drivers).size !== drivers.length) throw new ApiError(400, 'validation_error', 'One route per driver', [{ path: 'routes', message: 'a driver is named twice' }]);
-  const shifts = new Map((await deps.db.select().from(driverShift).where(and(eq(driverShift.date, plan.date), inArray(driverShift.driver_id, drivers))).all()).map((s) => [s.driver_id, s]));
-  const names = new Map((await deps.db.select({ id: user.id, name: user.name }).from(user).where(inArray(user.id, drivers)).all()).map((u) => [u.id, u.name]));
+  if (new Set(drivers).size !== drivers.length)
+    throw new ApiError(400, 'validation_error', 'One route per driver', [{ path: 'routes', message: 'a driver is named twice' }]);
+  const shifts = new Map(
+    (
+      await deps.db
+        .select()
+        .from(driverShift)
+        .where(and(eq(driverShift.date, plan.date), inArray(driverShift.driver_id, drivers)))
+        .all()
+    ).map((s) => [s.driver_id, s]),
+  );
+  const names = new Map(
+    (await deps.db.select({ id: user.id, name: user.name }).from(user).where(inArray(user.id, drivers)).all()).map((u) => [u.id, u.name]),
+  );
   const ids = body.routes.flatMap((r) => r.packages);
-  const parcels = new Map((await deps.db.select({ id: pkg.id, latitude: pkg.latitude, longitude: pkg.longitude }).from(pkg).where(inArray(pkg.id, ids)).all()).map((p) => [p.id, p]));
+  const parcels = new Map(
+    (
+      await deps.db.select({ id: pkg.id, latitude: pkg.latitude, longitude: pkg.longitude }).from(pkg).where(inArray(pkg.id, ids)).all()
+    ).map((p) => [p.id, p]),
+  );
   const created: RouteRow[] = [];
   const now = deps.clock.now();
   for (const [k, r] of body.routes.entries()) {
     const shift = shifts.get(r.driver);
-    const depot = shift?.start_warehouse_id != null ? await deps.db.select().from(depotPosition).where(eq(depotPosition.warehouse_id, shift.start_warehouse_id)).get() : undefined;
+    const depot =
+      shift?.start_warehouse_id != null
+        ? await deps.db.select().from(depotPosition).where(eq(depotPosition.warehouse_id, shift.start_warehouse_id)).get()
+        : undefined;
     const { route } = await createRoute(deps, actor, {
-      name: r.name ?? `${names.get(r.driver) ?? `Driver ${r.driver}`} ${plan.date}`, date: plan.date, kind: 'delivery', driver: r.driver,
-      warehouse: shift?.start_warehouse_id ?? null, start_latitude: depot?.latitude ?? null, start_longitude: depot?.longitude ?? null, packages: r.packages,
+      name: r.name ?? `${names.get(r.driver) ?? `Driver ${r.driver}`} ${plan.date}`,
+      date: plan.date,
+      kind: 'delivery',
+      driver: r.driver,
+      warehouse: shift?.start_warehouse_id ?? null,
+      start_latitude: depot?.latitude ?? null,
+      start_longitude: depot?.longitude ?? null,
+      packages: r.packages,
     });
     // The route's length as POST route/{id}/sequence/ measures it (metres from the start through the stops).
     const stops = r.packages.flatMap((id) => {
@@ -151,13 +227,29 @@ export async function commitPlan(deps: Deps, actor: SessionUser, plan: PlanRow, 
     });
     const start = depot ? { latitude: depot.latitude, longitude: depot.longitude } : null;
     // The legs asked before the transaction, when they match this order (else the estimate now).
-    const asked = legs[k]?.length === r.packages.length && legs[k].every((l, i) => l.to === r.packages[i]) ? legs[k]
-      : await routeLegs({ config: { ...deps.config, osrmUrl: undefined } }, start, r.packages.map((id) => ({ id, latitude: parcels.get(id)?.latitude ?? null, longitude: parcels.get(id)?.longitude ?? null })));
+    const asked =
+      legs[k]?.length === r.packages.length && legs[k].every((l, i) => l.to === r.packages[i])
+        ? legs[k]
+        : await routeLegs(
+            { config: { ...deps.config, osrmUrl: undefined } },
+            start,
+            r.packages.map((id) => ({ id, latitude: parcels.get(id)?.latitude ?? null, longitude: parcels.get(id)?.longitude ?? null })),
+          );
     await storeLegs(deps.db, route.id, asked, now);
     // Road metres when the engine gave every leg's; else straight-line metres as POST route/{id}/sequence/ measures.
     const driven = asked.filter((l) => l.source !== 'unplaced' && l.source !== 'no_start');
-    const roadMetres = driven.length && driven.every((l) => l.source.startsWith('osrm') && l.distanceM != null) ? driven.reduce((s, l) => s + (l.distanceM ?? 0), 0) : null;
-    created.push(await deps.db.update(deliveryRoute).set({ total_distance_m: roadMetres ?? pathMetres(start, stops) }).where(eq(deliveryRoute.id, route.id)).returning().get() ?? route);
+    const roadMetres =
+      driven.length && driven.every((l) => l.source.startsWith('osrm') && l.distanceM != null)
+        ? driven.reduce((s, l) => s + (l.distanceM ?? 0), 0)
+        : null;
+    created.push(
+      (await deps.db
+        .update(deliveryRoute)
+        .set({ total_distance_m: roadMetres ?? pathMetres(start, stops) })
+        .where(eq(deliveryRoute.id, route.id))
+        .returning()
+        .get()) ?? route,
+    );
   }
   await deps.db.update(dispatchPlan).set({ committed_at: now }).where(eq(dispatchPlan.id, plan.id)).run();
   for (const route of created) await refreshRouteEtas(deps, route.id, { replan: true });

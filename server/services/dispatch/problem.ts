@@ -41,13 +41,18 @@ export interface PlanContext {
 
 export type { RoadTravel } from './solveDay';
 
-export const volumeOf = (p: PackageRow) => (p.length != null && p.width != null && p.height != null ? (p.length * p.width * p.height) / 1e6 : 0);
+export const volumeOf = (p: PackageRow) =>
+  p.length != null && p.width != null && p.height != null ? (p.length * p.width * p.height) / 1e6 : 0;
 const located = (p: PackageRow) => p.latitude != null && p.longitude != null;
 
 async function depots(db: Db, ids: number[]): Promise<Map<number, LatLng>> {
   if (!ids.length) return new Map();
-  return new Map((await db.select().from(depotPosition).where(inArray(depotPosition.warehouse_id, ids)).all())
-    .map((r) => [r.warehouse_id, { latitude: r.latitude, longitude: r.longitude }]));
+  return new Map(
+    (await db.select().from(depotPosition).where(inArray(depotPosition.warehouse_id, ids)).all()).map((r) => [
+      r.warehouse_id,
+      { latitude: r.latitude, longitude: r.longitude },
+    ]),
+  );
 }
 
 async function planDrivers(deps: Deps, date: string, ids: number[], fallback: LatLng | null): Promise<PlanDriver[]> {
@@ -56,23 +61,49 @@ async function planDrivers(deps: Deps, date: string, ids: number[], fallback: La
   if (unique.length !== ids.length) throw badRequest('A driver is named twice', [{ path: 'drivers', message: 'duplicate ids' }]);
   const drivers: Awaited<ReturnType<typeof activeDriver>>[] = [];
   for (const id of unique) drivers.push(await activeDriver(deps, id));
-  const shifts = new Map((await deps.db.select().from(driverShift).where(and(eq(driverShift.date, date), inArray(driverShift.driver_id, unique))).all()).map((s) => [s.driver_id, s]));
+  const shifts = new Map(
+    (
+      await deps.db
+        .select()
+        .from(driverShift)
+        .where(and(eq(driverShift.date, date), inArray(driverShift.driver_id, unique)))
+        .all()
+    ).map((s) => [s.driver_id, s]),
+  );
   const vehicleIds = [...shifts.values()].map((s) => s.vehicle_id).filter((v): v is number => v != null);
-  const vans = new Map(vehicleIds.length ? (await deps.db.select().from(vehicle).where(inArray(vehicle.id, vehicleIds)).all()).map((v) => [v.id, v]) : []);
-  const houses = await depots(deps.db, [...shifts.values()].flatMap((s) => [s.start_warehouse_id, s.end_warehouse_id]).filter((v): v is number => v != null));
-  const zones = await depotZones(deps, [...shifts.values()].map((s) => s.start_warehouse_id));
+  const vans = new Map(
+    vehicleIds.length ? (await deps.db.select().from(vehicle).where(inArray(vehicle.id, vehicleIds)).all()).map((v) => [v.id, v]) : [],
+  );
+  const houses = await depots(
+    deps.db,
+    [...shifts.values()].flatMap((s) => [s.start_warehouse_id, s.end_warehouse_id]).filter((v): v is number => v != null),
+  );
+  const zones = await depotZones(
+    deps,
+    [...shifts.values()].map((s) => s.start_warehouse_id),
+  );
   return drivers.map((d) => {
     const s = shifts.get(d.id);
     const van = s?.vehicle_id != null ? vans.get(s.vehicle_id) : undefined;
     const start = (s?.start_warehouse_id != null ? houses.get(s.start_warehouse_id) : undefined) ?? fallback;
-    const end = (s?.end_warehouse_id != null ? houses.get(s.end_warehouse_id) : undefined) ?? (s?.end_warehouse_id == null && s?.start_warehouse_id != null ? start : null);
+    const end =
+      (s?.end_warehouse_id != null ? houses.get(s.end_warehouse_id) : undefined) ??
+      (s?.end_warehouse_id == null && s?.start_warehouse_id != null ? start : null);
     const shiftStart = s?.start_time ?? DEFAULT_SHIFT.start;
     const shiftEnd = s?.end_time ?? DEFAULT_SHIFT.end;
     const zone = zones.of(s?.start_warehouse_id);
     return {
-      id: d.id, name: d.name, vehicleId: van?.id ?? null, vehicleName: van?.name ?? null, shiftStart, shiftEnd,
+      id: d.id,
+      name: d.name,
+      vehicleId: van?.id ?? null,
+      vehicleName: van?.name ?? null,
+      shiftStart,
+      shiftEnd,
       departAt: Math.min(Math.max(timeOnDay(date, shiftStart, zone), now), timeOnDay(date, shiftEnd, zone)),
-      start, end, startWarehouse: s?.start_warehouse_id ?? null, zone,
+      start,
+      end,
+      startWarehouse: s?.start_warehouse_id ?? null,
+      zone,
       capacity: { kg: van?.capacity_kg ?? null, m3: van?.capacity_m3 ?? null, parcels: van?.capacity_parcels ?? null },
     };
   });
@@ -81,7 +112,9 @@ async function planDrivers(deps: Deps, date: string, ids: number[], fallback: La
 /** Zones to plan: those named plus those of the depots named; none named = every zone. */
 async function zonesOf(db: Db, req: PlanRequest): Promise<number[] | null> {
   if (!req.zones.length && !req.warehouses.length) return null;
-  const fromDepots = req.warehouses.length ? (await db.select({ id: zone.id }).from(zone).where(inArray(zone.warehouse_id, req.warehouses)).all()).map((z) => z.id) : [];
+  const fromDepots = req.warehouses.length
+    ? (await db.select({ id: zone.id }).from(zone).where(inArray(zone.warehouse_id, req.warehouses)).all()).map((z) => z.id)
+    : [];
   return [...new Set([...req.zones, ...fromDepots])];
 }
 
@@ -99,15 +132,27 @@ export function dueBy(date: string, includeUndated: boolean, locked: number[] = 
 async function pool(db: Db, req: PlanRequest, excluded: number[]): Promise<PackageRow[]> {
   const zones = await zonesOf(db, req);
   const locked = req.locks.map((l) => l.package);
-  const live = db.select({ id: deliveryRoute.id }).from(deliveryRoute).where(inArray(deliveryRoute.status, [...LIVE_ROUTE]));
+  const live = db
+    .select({ id: deliveryRoute.id })
+    .from(deliveryRoute)
+    .where(inArray(deliveryRoute.status, [...LIVE_ROUTE]));
   const inZones = zones == null ? undefined : zones.length ? inArray(pkg.zone_id, zones) : sql`1 = 0`;
-  return await db.select().from(pkg).where(and(
-    isNull(pkg.deleted_at), inArray(pkg.status, [...PLANNABLE]),
-    or(isNull(pkg.route_id), notInArray(pkg.route_id, live)),
-    locked.length && inZones ? or(inZones, inArray(pkg.id, locked)) : inZones,
-    excluded.length ? notInArray(pkg.id, excluded) : undefined,
-    dueBy(req.date, req.include_undated, locked),
-  )).orderBy(pkg.id).limit(5000).all();
+  return await db
+    .select()
+    .from(pkg)
+    .where(
+      and(
+        isNull(pkg.deleted_at),
+        inArray(pkg.status, [...PLANNABLE]),
+        or(isNull(pkg.route_id), notInArray(pkg.route_id, live)),
+        locked.length && inZones ? or(inZones, inArray(pkg.id, locked)) : inZones,
+        excluded.length ? notInArray(pkg.id, excluded) : undefined,
+        dueBy(req.date, req.include_undated, locked),
+      ),
+    )
+    .orderBy(pkg.id)
+    .limit(5000)
+    .all();
 }
 
 const secondsFrom = (dayStart: number, at: number): number => Math.round((at - dayStart) / 1000);
@@ -120,44 +165,87 @@ const secondsFrom = (dayStart: number, at: number): number => Math.round((at - d
  * only that driver's vehicle has room for, so the optimiser cannot move it elsewhere. Travel
  * times come from `road` (read by `planTravel` before the transaction) where it has them.
  */
-export async function buildPlan(deps: Deps, req: PlanRequest, model: TravelModel = DEFAULT_TRAVEL, road: RoadTravel | null = null): Promise<{ ctx: PlanContext; problem: DayProblem }> {
+export async function buildPlan(
+  deps: Deps,
+  req: PlanRequest,
+  model: TravelModel = DEFAULT_TRAVEL,
+  road: RoadTravel | null = null,
+): Promise<{ ctx: PlanContext; problem: DayProblem }> {
   const date = req.date;
   const fixedIds = req.fixed_routes.flatMap((f) => f.packages);
-  if (new Set(fixedIds).size !== fixedIds.length) throw badRequest('A parcel is on two fixed routes', [{ path: 'fixed_routes', message: 'duplicate parcel' }]);
-  const fixedRows = fixedIds.length ? await deps.db.select().from(pkg).where(and(inArray(pkg.id, fixedIds), isNull(pkg.deleted_at))).all() : [];
-  if (fixedRows.length !== new Set(fixedIds).size) throw badRequest('A fixed route names an unknown parcel', [{ path: 'fixed_routes', message: 'unknown parcel' }]);
+  if (new Set(fixedIds).size !== fixedIds.length)
+    throw badRequest('A parcel is on two fixed routes', [{ path: 'fixed_routes', message: 'duplicate parcel' }]);
+  const fixedRows = fixedIds.length
+    ? await deps.db
+        .select()
+        .from(pkg)
+        .where(and(inArray(pkg.id, fixedIds), isNull(pkg.deleted_at)))
+        .all()
+    : [];
+  if (fixedRows.length !== new Set(fixedIds).size)
+    throw badRequest('A fixed route names an unknown parcel', [{ path: 'fixed_routes', message: 'unknown parcel' }]);
   const rows = await pool(deps.db, req, fixedIds);
   const lockedWanted = new Set(req.locks.map((l) => l.package));
   const missingLocks = [...lockedWanted].filter((id) => !rows.some((r) => r.id === id));
   if (missingLocks.length) {
-    throw new ApiError(400, 'validation_error', `Locked parcels that cannot be planned: ${missingLocks.join(', ')}`, missingLocks.map((id) => ({ path: 'locks', message: `package ${id} is not open or already on a route` })));
+    throw new ApiError(
+      400,
+      'validation_error',
+      `Locked parcels that cannot be planned: ${missingLocks.join(', ')}`,
+      missingLocks.map((id) => ({ path: 'locks', message: `package ${id} is not open or already on a route` })),
+    );
   }
   const placedRows = rows.filter(located);
   const centroid = placedRows.length
-    ? { latitude: placedRows.reduce((s, r) => s + (r.latitude as number), 0) / placedRows.length, longitude: placedRows.reduce((s, r) => s + (r.longitude as number), 0) / placedRows.length }
+    ? {
+        latitude: placedRows.reduce((s, r) => s + (r.latitude as number), 0) / placedRows.length,
+        longitude: placedRows.reduce((s, r) => s + (r.longitude as number), 0) / placedRows.length,
+      }
     : null;
   const drivers = await planDrivers(deps, date, req.drivers, centroid);
   const byDriver = new Map(drivers.map((d) => [d.id, d]));
-  for (const f of req.fixed_routes) if (!byDriver.has(f.driver)) throw badRequest(`Fixed route of driver ${f.driver}, who is not in this plan`, [{ path: 'fixed_routes', message: 'driver not planned' }]);
+  for (const f of req.fixed_routes)
+    if (!byDriver.has(f.driver))
+      throw badRequest(`Fixed route of driver ${f.driver}, who is not in this plan`, [
+        { path: 'fixed_routes', message: 'driver not planned' },
+      ]);
   for (const l of req.locks) {
-    if (!byDriver.has(l.driver)) throw badRequest(`Parcel ${l.package} is locked to driver ${l.driver}, who is not in this plan`, [{ path: 'locks', message: 'driver not planned' }]);
-    if (req.fixed_routes.some((f) => f.driver === l.driver)) throw badRequest(`Driver ${l.driver} has a fixed route; lock the parcel into it instead`, [{ path: 'locks', message: 'driver is fixed' }]);
+    if (!byDriver.has(l.driver))
+      throw badRequest(`Parcel ${l.package} is locked to driver ${l.driver}, who is not in this plan`, [
+        { path: 'locks', message: 'driver not planned' },
+      ]);
+    if (req.fixed_routes.some((f) => f.driver === l.driver))
+      throw badRequest(`Driver ${l.driver} has a fixed route; lock the parcel into it instead`, [
+        { path: 'locks', message: 'driver is fixed' },
+      ]);
   }
-  const windows = await windowsOf(deps.db, [...rows, ...fixedRows].map((r) => r.id));
+  const windows = await windowsOf(
+    deps.db,
+    [...rows, ...fixedRows].map((r) => r.id),
+  );
   // A window is the recipient's wall clock: the zone of the parcel's depot (issue 31).
-  const parcelZones = await depotZones(deps, [...rows, ...fixedRows].map((r) => r.warehouse_id));
+  const parcelZones = await depotZones(
+    deps,
+    [...rows, ...fixedRows].map((r) => r.warehouse_id),
+  );
   const parcelOf = (row: PackageRow): PlanParcel => {
     const window = windows.get(row.id) as WindowInfo;
     const zone = parcelZones.of(row.warehouse_id);
-    const windowAt: PlanParcel['windowAt'] = window.window_start && window.window_end
-      ? [timeOnDay(date, window.window_start, zone), timeOnDay(date, window.window_end, zone)] : null;
+    const windowAt: PlanParcel['windowAt'] =
+      window.window_start && window.window_end
+        ? [timeOnDay(date, window.window_start, zone), timeOnDay(date, window.window_end, zone)]
+        : null;
     return { row, window, kg: row.weight ?? 0, m3: volumeOf(row), windowAt, zone };
   };
   const fixedById = new Map(fixedRows.map((r) => [r.id, r]));
-  const fixed = req.fixed_routes.map((f) => ({ driver: byDriver.get(f.driver) as PlanDriver, parcels: f.packages.map((id) => parcelOf(fixedById.get(id) as PackageRow)) }));
+  const fixed = req.fixed_routes.map((f) => ({
+    driver: byDriver.get(f.driver) as PlanDriver,
+    parcels: f.packages.map((id) => parcelOf(fixedById.get(id) as PackageRow)),
+  }));
   const active = drivers.filter((d) => !req.fixed_routes.some((f) => f.driver === d.id));
 
-  const preUnassigned: PlanContext['preUnassigned'] = rows.filter((r) => !located(r))
+  const preUnassigned: PlanContext['preUnassigned'] = rows
+    .filter((r) => !located(r))
     .map((r) => ({ parcel: parcelOf(r), reason: 'no_coordinates' as const, message: 'No coordinates: resolve the address first' }));
   const parcels = placedRows.map(parcelOf);
   // Seconds are counted from the earliest local midnight among the zones involved, so none is negative.
@@ -171,25 +259,43 @@ export async function buildPlan(deps: Deps, req: PlanRequest, model: TravelModel
     points.push(s);
     const start = points.length - 1;
     let end: number | undefined;
-    if (d.end) { points.push(d.end); end = points.length - 1; }
+    if (d.end) {
+      points.push(d.end);
+      end = points.length - 1;
+    }
     return { start, end };
   });
-  const jobLocation = parcels.map((p) => { points.push({ latitude: p.row.latitude as number, longitude: p.row.longitude as number }); return points.length - 1; });
+  const jobLocation = parcels.map((p) => {
+    points.push({ latitude: p.row.latitude as number, longitude: p.row.longitude as number });
+    return points.length - 1;
+  });
 
   const lockDrivers = [...new Set(req.locks.map((l) => l.driver))];
   const locks = new Map(req.locks.map((l) => [l.package, l.driver]));
   const problem: DayProblem = {
-    points, travel: model, road,
+    points,
+    travel: model,
+    road,
     vehicles: active.map((d, v) => ({
-      id: v, start: vehicleAt[v].start, ...(vehicleAt[v].end != null ? { end: vehicleAt[v].end } : {}),
-      capacity: [d.capacity.kg ?? UNLIMITED, d.capacity.m3 ?? UNLIMITED, d.capacity.parcels ?? UNLIMITED, ...lockDrivers.map((ld) => (ld === d.id ? UNLIMITED : 0))],
+      id: v,
+      start: vehicleAt[v].start,
+      ...(vehicleAt[v].end != null ? { end: vehicleAt[v].end } : {}),
+      capacity: [
+        d.capacity.kg ?? UNLIMITED,
+        d.capacity.m3 ?? UNLIMITED,
+        d.capacity.parcels ?? UNLIMITED,
+        ...lockDrivers.map((ld) => (ld === d.id ? UNLIMITED : 0)),
+      ],
       shift: [secondsFrom(dayStart, d.departAt), secondsFrom(dayStart, timeOnDay(date, d.shiftEnd, d.zone))],
     })),
     jobs: parcels.map((p, j) => ({
-      id: j, location: jobLocation[j],
+      id: j,
+      location: jobLocation[j],
       demand: [p.kg, p.m3, 1, ...lockDrivers.map((ld) => (locks.get(p.row.id) === ld ? 1 : 0))],
       service: p.window.service_s,
-      ...(p.windowAt ? { windows: [[secondsFrom(dayStart, p.windowAt[0]), secondsFrom(dayStart, p.windowAt[1])] as [number, number]] } : {}),
+      ...(p.windowAt
+        ? { windows: [[secondsFrom(dayStart, p.windowAt[0]), secondsFrom(dayStart, p.windowAt[1])] as [number, number]] }
+        : {}),
     })),
     timeLimitMs: req.time_limit_ms,
     seed: 1,
@@ -208,8 +314,10 @@ const REASON_TEXT: Record<FleetReason, { reason: UnassignedReason; message: stri
 
 /** Why the optimiser left a job out (fleet's `unassignedReasons`, worked out in the worker), in the board's words. */
 export function unassignedWhy(reason: FleetReason, missingSkills?: string[]): { reason: UnassignedReason; message: string } {
-  if (reason === 'skill' && missingSkills?.length) return { reason, message: `No driver on shift has the skill it needs: ${missingSkills.join(', ')}` };
+  if (reason === 'skill' && missingSkills?.length)
+    return { reason, message: `No driver on shift has the skill it needs: ${missingSkills.join(', ')}` };
   return REASON_TEXT[reason];
 }
 
-export const pathMetres = (points: LatLng[], model: TravelModel) => points.reduce((m, p, i) => (i ? m + haversineDistance(points[i - 1], p) * model.detourFactor : 0), 0);
+export const pathMetres = (points: LatLng[], model: TravelModel) =>
+  points.reduce((m, p, i) => (i ? m + haversineDistance(points[i - 1], p) * model.detourFactor : 0), 0);

@@ -9,46 +9,101 @@ import type { SessionUser } from '../auth/session';
 /** Vehicles and driver shifts (issue 16): shapes and the checks that need the database. */
 export function toVehicle(r: Row) {
   return {
-    id: r.id, name: r.name, type: r.type, registration: r.registration, capacity_kg: r.capacity_kg ?? null, capacity_m3: r.capacity_m3 ?? null,
-    capacity_parcels: r.capacity_parcels ?? null, is_active: r.is_active, created_at: iso(r.created_at as number), updated_at: iso(r.updated_at as number),
+    id: r.id,
+    name: r.name,
+    type: r.type,
+    registration: r.registration,
+    capacity_kg: r.capacity_kg ?? null,
+    capacity_m3: r.capacity_m3 ?? null,
+    capacity_parcels: r.capacity_parcels ?? null,
+    is_active: r.is_active,
+    created_at: iso(r.created_at as number),
+    updated_at: iso(r.updated_at as number),
   };
 }
 
 export async function toShift(r: Row, db: Db) {
-  const driver = await db.select({ name: user.name }).from(user).where(eq(user.id, r.driver_id as number)).get();
-  const van = r.vehicle_id != null ? await db.select({ name: vehicle.name }).from(vehicle).where(eq(vehicle.id, r.vehicle_id as number)).get() : undefined;
+  const driver = await db
+    .select({ name: user.name })
+    .from(user)
+    .where(eq(user.id, r.driver_id as number))
+    .get();
+  const van =
+    r.vehicle_id != null
+      ? await db
+          .select({ name: vehicle.name })
+          .from(vehicle)
+          .where(eq(vehicle.id, r.vehicle_id as number))
+          .get()
+      : undefined;
   return {
-    id: r.id, driver: r.driver_id, driver_name: driver?.name ?? '', date: r.date, start_time: r.start_time, end_time: r.end_time,
-    start_warehouse: r.start_warehouse_id ?? null, end_warehouse: r.end_warehouse_id ?? null, vehicle: r.vehicle_id ?? null,
-    vehicle_name: van?.name ?? null, created_at: iso(r.created_at as number), updated_at: iso(r.updated_at as number),
+    id: r.id,
+    driver: r.driver_id,
+    driver_name: driver?.name ?? '',
+    date: r.date,
+    start_time: r.start_time,
+    end_time: r.end_time,
+    start_warehouse: r.start_warehouse_id ?? null,
+    end_warehouse: r.end_warehouse_id ?? null,
+    vehicle: r.vehicle_id ?? null,
+    vehicle_name: van?.name ?? null,
+    created_at: iso(r.created_at as number),
+    updated_at: iso(r.updated_at as number),
   };
 }
 
 export const shiftToRow = (input: Row): Row => {
-  const map: Record<string, string> = { driver: 'driver_id', start_warehouse: 'start_warehouse_id', end_warehouse: 'end_warehouse_id', vehicle: 'vehicle_id' };
+  const map: Record<string, string> = {
+    driver: 'driver_id',
+    start_warehouse: 'start_warehouse_id',
+    end_warehouse: 'end_warehouse_id',
+    vehicle: 'vehicle_id',
+  };
   return Object.fromEntries(Object.entries(input).map(([k, v]) => [map[k] ?? k, v]));
 };
 
 /** A shift belongs to an active driver, ends after it starts, names live depots and vehicle, and is the driver's only one that day. */
 export async function shiftRule(v: Row, { deps: { db }, existing }: ResourceContext): Promise<void> {
-  const driver = await db.select().from(user).where(and(eq(user.id, v.driver_id as number), isNull(user.deleted_at))).get();
-  if (!driver || driver.role !== 'driver') throw badRequest(`Employee ${String(v.driver_id)} is not a driver`, [{ path: 'driver', message: 'not a driver' }]);
-  if ((v.end_time as string) <= (v.start_time as string)) throw badRequest('A shift ends after it starts', [{ path: 'end_time', message: 'must be later than start_time' }]);
-  for (const [key, path] of [['start_warehouse_id', 'start_warehouse'], ['end_warehouse_id', 'end_warehouse']] as const) {
+  const driver = await db
+    .select()
+    .from(user)
+    .where(and(eq(user.id, v.driver_id as number), isNull(user.deleted_at)))
+    .get();
+  if (!driver || driver.role !== 'driver')
+    throw badRequest(`Employee ${String(v.driver_id)} is not a driver`, [{ path: 'driver', message: 'not a driver' }]);
+  if ((v.end_time as string) <= (v.start_time as string))
+    throw badRequest('A shift ends after it starts', [{ path: 'end_time', message: 'must be later than start_time' }]);
+  for (const [key, path] of [
+    ['start_warehouse_id', 'start_warehouse'],
+    ['end_warehouse_id', 'end_warehouse'],
+  ] as const) {
     const id = v[key] as number | null | undefined;
     if (id == null) continue;
     const w = await db.select({ deleted: warehouse.deleted_at }).from(warehouse).where(eq(warehouse.id, id)).get();
     if (!w || w.deleted != null) throw badRequest(`Depot ${id} does not exist`, [{ path, message: 'unknown depot' }]);
   }
   if (v.vehicle_id != null) {
-    const van = await db.select({ deleted: vehicle.deleted_at, active: vehicle.is_active }).from(vehicle).where(eq(vehicle.id, v.vehicle_id as number)).get();
-    if (!van || van.deleted != null) throw badRequest(`Vehicle ${String(v.vehicle_id)} does not exist`, [{ path: 'vehicle', message: 'unknown vehicle' }]);
-    const twice = (await db.select({ id: driverShift.id }).from(driverShift)
-      .where(and(eq(driverShift.vehicle_id, v.vehicle_id as number), eq(driverShift.date, v.date as string))).all())
-      .filter((s) => s.id !== existing?.id);
+    const van = await db
+      .select({ deleted: vehicle.deleted_at, active: vehicle.is_active })
+      .from(vehicle)
+      .where(eq(vehicle.id, v.vehicle_id as number))
+      .get();
+    if (!van || van.deleted != null)
+      throw badRequest(`Vehicle ${String(v.vehicle_id)} does not exist`, [{ path: 'vehicle', message: 'unknown vehicle' }]);
+    const twice = (
+      await db
+        .select({ id: driverShift.id })
+        .from(driverShift)
+        .where(and(eq(driverShift.vehicle_id, v.vehicle_id as number), eq(driverShift.date, v.date as string)))
+        .all()
+    ).filter((s) => s.id !== existing?.id);
     if (twice.length) throw conflict(`Vehicle ${String(v.vehicle_id)} is already on another shift that day`, { shift: twice[0].id });
   }
-  const same = await db.select({ id: driverShift.id }).from(driverShift).where(and(eq(driverShift.driver_id, v.driver_id as number), eq(driverShift.date, v.date as string))).get();
+  const same = await db
+    .select({ id: driverShift.id })
+    .from(driverShift)
+    .where(and(eq(driverShift.driver_id, v.driver_id as number), eq(driverShift.date, v.date as string)))
+    .get();
   if (same && same.id !== existing?.id) throw conflict(`${driver.name} already has a shift on ${String(v.date)}`, { shift: same.id });
 }
 

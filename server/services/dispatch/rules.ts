@@ -9,7 +9,11 @@ import type { DayProblem } from './solveDay';
  * out), one break per shift, route limits, balance and skills. Without rules the problem is left
  * as it was, and the plan minimises distance as before.
  */
-export function applyPlanRules(problem: DayProblem, rules: Partial<PlanRules>, at: { date: string; dayStart: number; drivers: PlanDriver[]; parcels: PlanParcel[] }): void {
+export function applyPlanRules(
+  problem: DayProblem,
+  rules: Partial<PlanRules>,
+  at: { date: string; dayStart: number; drivers: PlanDriver[]; parcels: PlanParcel[] },
+): void {
   const { costs } = rules;
   const driverSkills = new Map((rules.driver_skills ?? []).map((d) => [d.driver, d.skills]));
   const parcelSkills = new Map((rules.parcel_skills ?? []).map((p) => [p.package, p.skills]));
@@ -27,7 +31,9 @@ export function applyPlanRules(problem: DayProblem, rules: Partial<PlanRules>, a
     if (rules.break) {
       // Minutes into the shift as it is rostered, even when the plan starts later in the day.
       const shiftStart = Math.round((timeOnDay(at.date, d.shiftStart, d.zone) - at.dayStart) / 1000);
-      next.breaks = [{ duration: rules.break.minutes * 60, window: [shiftStart + rules.break.after_min * 60, shiftStart + rules.break.after_max * 60] }];
+      next.breaks = [
+        { duration: rules.break.minutes * 60, window: [shiftStart + rules.break.after_min * 60, shiftStart + rules.break.after_max * 60] },
+      ];
     }
     if (veh.shift) longestShift = Math.max(longestShift, veh.shift[1] - veh.shift[0]);
     return next;
@@ -47,8 +53,9 @@ export function applyPlanRules(problem: DayProblem, rules: Partial<PlanRules>, a
     // shift costs w x that shift's time again. Stops: a route with the mean stop count costs w
     // hours more.
     const meanStops = Math.max(1, problem.jobs.length / Math.max(1, problem.vehicles.length));
-    problem.balance = rules.balance.by === 'duration'
-      ? { by: 'duration', weight: (w * perSecond) / longestShift }
-      : { by: 'stops', weight: (w * perSecond * 3600) / meanStops };
+    problem.balance =
+      rules.balance.by === 'duration'
+        ? { by: 'duration', weight: (w * perSecond) / longestShift }
+        : { by: 'stops', weight: (w * perSecond * 3600) / meanStops };
   }
 }

@@ -1,7 +1,14 @@
 import { travelSeconds, type TravelModel } from '../../../shared/routing/eta';
 import type { LatLng } from '../../../shared/routing/haversine';
 import { haversineDistance } from '../../../shared/routing/haversine';
-import { optimizeFleet, unassignedDetails, type FleetInput, type FleetResult, type FleetRunOptions, type UnassignedReason } from '../../../shared/routing/fleet/index';
+import {
+  optimizeFleet,
+  unassignedDetails,
+  type FleetInput,
+  type FleetResult,
+  type FleetRunOptions,
+  type UnassignedReason,
+} from '../../../shared/routing/fleet/index';
 
 /**
  * The part of planning a day that grows with the square of the parcels: the travel matrix, the
@@ -11,7 +18,10 @@ import { optimizeFleet, unassignedDetails, type FleetInput, type FleetResult, ty
  */
 
 /** A road matrix fetched before the plan's transaction (OSRM `table`, or its great-circle stand-in), over the points it was asked for. */
-export interface RoadTravel { points: LatLng[]; matrix: number[][] }
+export interface RoadTravel {
+  points: LatLng[];
+  matrix: number[][];
+}
 
 /** A day's fleet problem before its matrix: locations as points, the rest as `optimizeFleet` takes it. */
 export interface DayProblem extends Omit<FleetInput, 'matrix'> {
@@ -45,8 +55,12 @@ export function dayMatrix(points: LatLng[], model: TravelModel, road: RoadTravel
   const roadIndex = new Int32Array(points.length).fill(-1);
   if (road) {
     const at = new Map<string, number>();
-    road.points.forEach((p, i) => { if (!at.has(pointKey(p))) at.set(pointKey(p), i); });
-    points.forEach((p, i) => { roadIndex[i] = at.get(pointKey(p)) ?? -1; });
+    road.points.forEach((p, i) => {
+      if (!at.has(pointKey(p))) at.set(pointKey(p), i);
+    });
+    points.forEach((p, i) => {
+      roadIndex[i] = at.get(pointKey(p)) ?? -1;
+    });
   }
   return points.map((a, i) => {
     const ri = roadIndex[i];

@@ -27,29 +27,39 @@ function timeOf(cell: Cell): unknown {
 /** Each sheet row's window columns, checked like `PUT package/{id}/window/`; rows without them are absent. */
 export function readPlanColumns(sheet: Sheet, headerName: (h: string) => string): Map<number, Parsed> {
   const at = new Map<string, number>();
-  sheet.header.forEach((h, i) => { const n = headerName(h); if (PLAN_COLUMNS.has(n)) at.set(n, i); });
+  sheet.header.forEach((h, i) => {
+    const n = headerName(h);
+    if (PLAN_COLUMNS.has(n)) at.set(n, i);
+  });
   const out = new Map<number, Parsed>();
   if (!at.size) return out;
   for (const r of sheet.rows) {
     const raw: Record<string, unknown> = {};
     const ws = at.has('window_start') ? timeOf(r.cells[at.get('window_start')!] ?? null) : undefined;
     const we = at.has('window_end') ? timeOf(r.cells[at.get('window_end')!] ?? null) : undefined;
-    const sv = at.has('service_s') ? r.cells[at.get('service_s')!] ?? null : null;
+    const sv = at.has('service_s') ? (r.cells[at.get('service_s')!] ?? null) : null;
     if (ws !== undefined) raw.window_start = ws;
     if (we !== undefined) raw.window_end = we;
     if (sv != null && String(sv).trim() !== '') raw.service_s = typeof sv === 'number' ? sv : Number(String(sv).trim());
     if (!Object.keys(raw).length) continue;
     const parsed = PackageWindowBody.safeParse(raw);
     const errors = parsed.success ? [] : parsed.error.issues.map((i) => ({ path: i.path.join('.') || 'window', message: i.message }));
-    if (parsed.success && (parsed.data.window_start == null) !== (parsed.data.window_end == null)) errors.push({ path: 'window_end', message: 'give both window_start and window_end, or neither' });
-    if (parsed.success && parsed.data.window_start && parsed.data.window_end && parsed.data.window_end <= parsed.data.window_start) errors.push({ path: 'window_end', message: 'must be later than window_start' });
+    if (parsed.success && (parsed.data.window_start == null) !== (parsed.data.window_end == null))
+      errors.push({ path: 'window_end', message: 'give both window_start and window_end, or neither' });
+    if (parsed.success && parsed.data.window_start && parsed.data.window_end && parsed.data.window_end <= parsed.data.window_start)
+      errors.push({ path: 'window_end', message: 'must be later than window_start' });
     out.set(r.row, { value: errors.length ? null : (parsed.data ?? null), errors });
   }
   return out;
 }
 
 /** Stores the windows of the rows that were created. */
-export async function saveUploadWindows(db: Db, now: number, parsed: Map<number, Parsed>, created: { row: number; id: number | null }[]): Promise<void> {
+export async function saveUploadWindows(
+  db: Db,
+  now: number,
+  parsed: Map<number, Parsed>,
+  created: { row: number; id: number | null }[],
+): Promise<void> {
   for (const c of created) {
     const w = parsed.get(c.row)?.value;
     if (c.id != null && w) await setWindow(db, now, c.id, w);

@@ -5,7 +5,12 @@ import type { LabelLayout, LabelParcel, ManifestInfo } from '../labels/pdf';
 
 /** A PDF to draw in the document worker: plain data in, the file's bytes out. */
 export type PdfJob =
-  | { kind: 'labels'; parcels: LabelParcel[]; layout: LabelLayout; /** What each parcel needs at the door (issue 34), by id. */ door?: Record<number, string> }
+  | {
+      kind: 'labels';
+      parcels: LabelParcel[];
+      layout: LabelLayout;
+      /** What each parcel needs at the door (issue 34), by id. */ door?: Record<number, string>;
+    }
   | { kind: 'manifest'; info: ManifestInfo; parcels: Package[] }
   | { kind: 'invoice'; invoice: Invoice; lines: InvoiceLine[]; parties: InvoiceParties };
 

@@ -10,9 +10,12 @@ import type { PdfAnswer, PdfJob } from './pdfJobs';
  */
 function draw(job: PdfJob): Promise<Uint8Array> {
   switch (job.kind) {
-    case 'labels': return labelsPdf(job.parcels, job.layout, undefined, job.door);
-    case 'manifest': return manifestPdf(job.info, job.parcels);
-    case 'invoice': return invoicePdf(job.invoice, job.lines, job.parties);
+    case 'labels':
+      return labelsPdf(job.parcels, job.layout, undefined, job.door);
+    case 'manifest':
+      return manifestPdf(job.info, job.parcels);
+    case 'invoice':
+      return invoicePdf(job.invoice, job.lines, job.parties);
   }
 }
 

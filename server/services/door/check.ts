@@ -29,35 +29,65 @@ export async function checkDoor(deps: Deps, row: PackageRow, input: DoorInput, o
   const choice = choiceOf(door);
   let codeOk: boolean | undefined;
   if (input.code !== undefined && requirements.code) {
-    const wrong = (await db.select({ n: count() }).from(refusedDelivery)
-      .where(and(eq(refusedDelivery.package_id, row.id), like(refusedDelivery.message, `%${WRONG_CODE_MESSAGE}%`))).get())?.n ?? 0;
+    const wrong =
+      (
+        await db
+          .select({ n: count() })
+          .from(refusedDelivery)
+          .where(and(eq(refusedDelivery.package_id, row.id), like(refusedDelivery.message, `%${WRONG_CODE_MESSAGE}%`)))
+          .get()
+      )?.n ?? 0;
     if (wrong >= WRONG_CODE_LIMIT) {
-      throw new ApiError(409, 'conflict', `Too many wrong codes for parcel ${row.hawb}: the office must check it and deliver it`, [], { package: row.id, wrong_codes: wrong });
+      throw new ApiError(409, 'conflict', `Too many wrong codes for parcel ${row.hawb}: the office must check it and deliver it`, [], {
+        package: row.id,
+        wrong_codes: wrong,
+      });
     }
     codeOk = codeIs(door?.code, input.code);
   }
   const proof: DoorProof = {
-    outcome: input.outcome, photos: input.photos.length, signature: input.signature !== undefined, recipient_name: input.recipient_name,
-    door_scan: input.door_scan, age: input.age, code_ok: codeOk,
+    outcome: input.outcome,
+    photos: input.photos.length,
+    signature: input.signature !== undefined,
+    recipient_name: input.recipient_name,
+    door_scan: input.door_scan,
+    age: input.age,
+    code_ok: codeOk,
   };
   const today = localDay(occurredAt, await depotZone(deps, row.warehouse_id));
   const gaps = proofMissing(requirements, proof, { barcodes: [row.hawb], today, choice });
   if (gaps.length) {
-    const message = gaps.length === 1 ? gaps[0]!.message : `Parcel ${row.hawb} lacks required proof: ${gaps.map((g) => g.message).join('; ')}`;
+    const message =
+      gaps.length === 1 ? gaps[0]!.message : `Parcel ${row.hawb} lacks required proof: ${gaps.map((g) => g.message).join('; ')}`;
     throw new ApiError(422, 'validation_error', message, gaps, { package: row.id, requirements });
   }
   return checkedOf(requirements, proof, input, today, choice);
 }
 
-function checkedOf(requirements: ProofRequirements, proof: DoorProof, input: DoorInput, today: string, choice: DoorChecked['choice']): DoorChecked {
+function checkedOf(
+  requirements: ProofRequirements,
+  proof: DoorProof,
+  input: DoorInput,
+  today: string,
+  choice: DoorChecked['choice'],
+): DoorChecked {
   const outcome = input.outcome ?? 'handed';
   const dob = input.age?.dob;
   // The age on the day, never the date of birth itself, is what is kept.
   const years = dob ? ageOn(dob, today) : null;
   return {
-    outcome, requirements, signature: proof.signature, photos: proof.photos, recipient_name: !!input.recipient_name?.trim(),
-    door_scan: !!input.door_scan, age: requirements.min_age != null && outcome === 'handed' ? { years, id_type: input.age?.id_type ?? null, min: requirements.min_age } : null,
-    code: proof.code_ok === true, choice,
+    outcome,
+    requirements,
+    signature: proof.signature,
+    photos: proof.photos,
+    recipient_name: !!input.recipient_name?.trim(),
+    door_scan: !!input.door_scan,
+    age:
+      requirements.min_age != null && outcome === 'handed'
+        ? { years, id_type: input.age?.id_type ?? null, min: requirements.min_age }
+        : null,
+    code: proof.code_ok === true,
+    choice,
   };
 }
 
@@ -65,6 +95,9 @@ function checkedOf(requirements: ProofRequirements, proof: DoorProof, input: Doo
 export async function saveChecked(deps: Deps, packageId: number, checked: DoorChecked): Promise<void> {
   const now = deps.clock.now();
   const json = JSON.stringify(checked);
-  await deps.db.insert(packageDoor).values({ package_id: packageId, checked: json, created_at: now, updated_at: now })
-    .onConflictDoUpdate({ target: packageDoor.package_id, set: { checked: json, updated_at: now } }).run();
+  await deps.db
+    .insert(packageDoor)
+    .values({ package_id: packageId, checked: json, created_at: now, updated_at: now })
+    .onConflictDoUpdate({ target: packageDoor.package_id, set: { checked: json, updated_at: now } })
+    .run();
 }

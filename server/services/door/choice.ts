@@ -10,7 +10,11 @@ import { logPackageChange } from '../sync/changes';
 import type { PackageRow } from '../packages/shape';
 import type { DoorRow } from './rules';
 
-interface StoredChoice { kind: ChoiceKind; note: string | null; neighbour: string | null }
+interface StoredChoice {
+  kind: ChoiceKind;
+  note: string | null;
+  neighbour: string | null;
+}
 
 export function choiceOf(door: DoorRow | undefined): RecipientChoice | null {
   if (!door?.choice || door.choice_at == null) return null;
@@ -30,13 +34,33 @@ export async function chooseAtDoor(deps: Deps, t: { parcel: PackageRow }, body: 
   }
   const now = deps.clock.now();
   const late = parcel.status === 'out_for_delivery';
-  const stored: StoredChoice | null = body.kind === 'none' ? null : {
-    kind: body.kind, note: 'note' in body ? body.note || null : null, neighbour: body.kind === 'neighbour' ? body.neighbour : null,
+  const stored: StoredChoice | null =
+    body.kind === 'none'
+      ? null
+      : {
+          kind: body.kind,
+          note: 'note' in body ? body.note || null : null,
+          neighbour: body.kind === 'neighbour' ? body.neighbour : null,
+        };
+  const set = {
+    choice: stored ? JSON.stringify(stored) : null,
+    choice_at: stored ? now : null,
+    choice_late: stored ? late : false,
+    updated_at: now,
   };
-  const set = { choice: stored ? JSON.stringify(stored) : null, choice_at: stored ? now : null, choice_late: stored ? late : false, updated_at: now };
-  await deps.db.insert(packageDoor).values({ package_id: parcel.id, ...set, created_at: now })
-    .onConflictDoUpdate({ target: packageDoor.package_id, set }).run();
-  await recordEvent(deps.db, now, parcel, 'recipient_choice', { userId: null }, { note: stored ? `${stored.kind}${late ? ' (late)' : ''}` : 'withdrawn', data: { ...stored, late } });
+  await deps.db
+    .insert(packageDoor)
+    .values({ package_id: parcel.id, ...set, created_at: now })
+    .onConflictDoUpdate({ target: packageDoor.package_id, set })
+    .run();
+  await recordEvent(
+    deps.db,
+    now,
+    parcel,
+    'recipient_choice',
+    { userId: null },
+    { note: stored ? `${stored.kind}${late ? ' (late)' : ''}` : 'withdrawn', data: { ...stored, late } },
+  );
   await logPackageChange(deps.db, parcel.id, { driverId: parcel.assigned_to_id, companyId: parcel.company_id }, now);
   return stored ? { ...stored, at: iso(now) ?? '', late } : null;
 }

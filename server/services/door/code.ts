@@ -21,7 +21,11 @@ export async function ensureCode(db: Db, now: number, row: { id: number; company
   const hash = await hashCode(code, salt, CODE_ITERATIONS);
   const values = { code, code_salt: salt, code_hash: hash, code_iterations: CODE_ITERATIONS, updated_at: now };
   if (door) await db.update(packageDoor).set(values).where(eq(packageDoor.package_id, row.id)).run();
-  else await db.insert(packageDoor).values({ package_id: row.id, ...values, created_at: now }).run();
+  else
+    await db
+      .insert(packageDoor)
+      .values({ package_id: row.id, ...values, created_at: now })
+      .run();
   return code;
 }
 

@@ -17,16 +17,26 @@ const ID_PREFIX = /^\{\s*"id"\s*:\s*(\d+)\s*[,}]/;
 export async function withDoor(db: Db, packages: RawJson[], timeZone: string): Promise<RawJson[]> {
   if (!packages.length) return packages;
   const ids = packages.map((p) => Number(ID_PREFIX.exec(p.text)?.[1]));
-  const parcels = new Map((await db.select({ id: pkg.id, company: pkg.company_id, warehouse: pkg.warehouse_id }).from(pkg).where(inArray(pkg.id, ids)).all())
-    .map((r) => [r.id, r]));
+  const parcels = new Map(
+    (await db.select({ id: pkg.id, company: pkg.company_id, warehouse: pkg.warehouse_id }).from(pkg).where(inArray(pkg.id, ids)).all()).map(
+      (r) => [r.id, r],
+    ),
+  );
   const companies = [...new Set([...parcels.values()].map((p) => p.company).filter((c): c is number => c != null))];
-  const rules = new Map<number, ProofRequirements>(companies.length
-    ? (await db.select().from(companyProofRules).where(inArray(companyProofRules.company_id, companies)).all())
-      .map((r) => [r.company_id, { ...NO_REQUIREMENTS, ...JSON.parse(r.requirements) as ProofRequirements }])
-    : []);
+  const rules = new Map<number, ProofRequirements>(
+    companies.length
+      ? (await db.select().from(companyProofRules).where(inArray(companyProofRules.company_id, companies)).all()).map((r) => [
+          r.company_id,
+          { ...NO_REQUIREMENTS, ...(JSON.parse(r.requirements) as ProofRequirements) },
+        ])
+      : [],
+  );
   const doors = await doorRows(db, ids);
   if (!rules.size && !doors.size) return packages;
-  const zones = await depotZones({ db, config: { timeZone } }, [...parcels.values()].map((p) => p.warehouse));
+  const zones = await depotZones(
+    { db, config: { timeZone } },
+    [...parcels.values()].map((p) => p.warehouse),
+  );
   return packages.map((p, i) => {
     const parcel = parcels.get(ids[i]!);
     if (!parcel) return p;
@@ -36,8 +46,12 @@ export async function withDoor(db: Db, packages: RawJson[], timeZone: string): P
     if (!hasRequirements(requirements) && !choice) return p;
     const info: DoorInfo = {
       requirements,
-      code: requirements.code && door?.code_hash && door.code_salt ? { hash: door.code_hash, salt: door.code_salt, iterations: door.code_iterations ?? 0 } : null,
-      choice, time_zone: zones.of(parcel.warehouse),
+      code:
+        requirements.code && door?.code_hash && door.code_salt
+          ? { hash: door.code_hash, salt: door.code_salt, iterations: door.code_iterations ?? 0 }
+          : null,
+      choice,
+      time_zone: zones.of(parcel.warehouse),
     };
     return new RawJson(`${p.text.slice(0, -1)},"door":${JSON.stringify(info)}}`);
   });
@@ -48,10 +62,14 @@ export async function doorLabelWords(db: Db, parcels: { id: number; company: num
   const ids = parcels.map((p) => p.id);
   if (!ids.length) return {};
   const companies = [...new Set(parcels.map((p) => p.company).filter((c): c is number => c != null))];
-  const rules = new Map<number, ProofRequirements>(companies.length
-    ? (await db.select().from(companyProofRules).where(inArray(companyProofRules.company_id, companies)).all())
-      .map((r) => [r.company_id, { ...NO_REQUIREMENTS, ...JSON.parse(r.requirements) as ProofRequirements }])
-    : []);
+  const rules = new Map<number, ProofRequirements>(
+    companies.length
+      ? (await db.select().from(companyProofRules).where(inArray(companyProofRules.company_id, companies)).all()).map((r) => [
+          r.company_id,
+          { ...NO_REQUIREMENTS, ...(JSON.parse(r.requirements) as ProofRequirements) },
+        ])
+      : [],
+  );
   const doors = await doorRows(db, ids);
   const out: Record<number, string> = {};
   for (const p of parcels) {

@@ -24,11 +24,20 @@ export const RATE_WINDOW_MS = 60_000;
 export const ACCOUNT_QUOTA_DAYS = 30;
 
 /** An upload's reservation; `release` once its row committed (or the upload failed). Safe to call twice. */
-export interface UploadHold { release(): Promise<void> }
+export interface UploadHold {
+  release(): Promise<void>;
+}
 
 const MiB = (n: number) => Math.round(n / 1024 / 1024);
 
-interface Scope { key: string; owned: SQL; since: number | null; quota: number; who: string; full: string }
+interface Scope {
+  key: string;
+  owned: SQL;
+  since: number | null;
+  quota: number;
+  who: string;
+  full: string;
+}
 
 async function scopeOf(deps: Deps, ownerId: number): Promise<Scope> {
   const owner = await deps.db.select({ company: user.company_id }).from(user).where(eq(user.id, ownerId)).get();
@@ -36,13 +45,21 @@ async function scopeOf(deps: Deps, ownerId: number): Promise<Scope> {
   if (owner?.company != null) {
     const q = deps.config.uploadQuotaBytes;
     return {
-      key: `company:${owner.company}`, owned: eq(user.company_id, owner.company), since: null, quota: q, who: 'Your company',
+      key: `company:${owner.company}`,
+      owned: eq(user.company_id, owner.company),
+      since: null,
+      quota: q,
+      who: 'Your company',
       full: `Your company's storage of ${MiB(q)} MiB is full; ask an administrator`,
     };
   }
   const q = deps.config.uploadAccountQuotaBytes;
   return {
-    key: `user:${ownerId}`, owned: eq(user.id, ownerId), since: now - ACCOUNT_QUOTA_DAYS * 86_400_000, quota: q, who: 'You',
+    key: `user:${ownerId}`,
+    owned: eq(user.id, ownerId),
+    since: now - ACCOUNT_QUOTA_DAYS * 86_400_000,
+    quota: q,
+    who: 'You',
     full: `You uploaded ${MiB(q)} MiB in the last ${ACCOUNT_QUOTA_DAYS} days, the most one account may; ask an administrator`,
   };
 }
@@ -55,8 +72,12 @@ function committedBytes(scope: Scope): SQL {
 
 async function committedNow(deps: Deps, scope: Scope): Promise<number> {
   const where = scope.since == null ? scope.owned : and(scope.owned, gte(storedFile.created_at, scope.since));
-  const row = await deps.db.select({ n: sql<number | string>`coalesce(sum(${storedFile.size}), 0)` }).from(storedFile)
-    .innerJoin(user, eq(user.id, storedFile.owner_id)).where(where).get();
+  const row = await deps.db
+    .select({ n: sql<number | string>`coalesce(sum(${storedFile.size}), 0)` })
+    .from(storedFile)
+    .innerJoin(user, eq(user.id, storedFile.owner_id))
+    .where(where)
+    .get();
   return Number(row?.n ?? 0);
 }
 
@@ -65,11 +86,20 @@ async function committedNow(deps: Deps, scope: Scope): Promise<number> {
  * whose `restart` condition holds starts again from `size`. Answers the row's window end, or
  * undefined when refused (nothing changed).
  */
-async function reserve(deps: Deps, key: string, size: number, windowMs: number, restart: SQL, fits: (held: SQL) => SQL): Promise<number | undefined> {
+async function reserve(
+  deps: Deps,
+  key: string,
+  size: number,
+  windowMs: number,
+  restart: SQL,
+  fits: (held: SQL) => SQL,
+): Promise<number | undefined> {
   const now = deps.clock.now();
   const end = now + windowMs;
   const held = sql`case when ${restart} then 0 else ${throttle.n} end`;
-  const row = await deps.db.insert(throttle).values({ key, n: size, until_at: end, expires_at: end })
+  const row = await deps.db
+    .insert(throttle)
+    .values({ key, n: size, until_at: end, expires_at: end })
     .onConflictDoUpdate({
       target: throttle.key,
       set: {
@@ -79,14 +109,18 @@ async function reserve(deps: Deps, key: string, size: number, windowMs: number, 
       },
       setWhere: fits(held),
     })
-    .returning({ until: throttle.until_at }).get();
+    .returning({ until: throttle.until_at })
+    .get();
   return row?.until;
 }
 
 /** Takes `size` back from the row `key` of window `until` (a later window is someone else's). */
 async function giveBack(deps: Deps, key: string, size: number, until: number): Promise<void> {
-  await deps.db.update(throttle).set({ n: sql`${throttle.n} - ${epochMs(size)}` })
-    .where(and(eq(throttle.key, key), eq(throttle.until_at, until), gte(throttle.n, size))).run();
+  await deps.db
+    .update(throttle)
+    .set({ n: sql`${throttle.n} - ${epochMs(size)}` })
+    .where(and(eq(throttle.key, key), eq(throttle.until_at, until), gte(throttle.n, size)))
+    .run();
 }
 
 /**
@@ -98,19 +132,34 @@ export async function reserveUpload(deps: Deps, ownerId: number, size: number): 
   const now = deps.clock.now();
   const limit = deps.config.uploadBytesPerMinute;
   const rateKey = `upload-rate:${scope.key}`;
-  const tooFast = () => new ApiError(429, 'rate_limited', `${scope.who} uploaded more than ${MiB(limit)} MiB in the last minute; try again shortly`, [], { retry_after: 60 });
+  const tooFast = () =>
+    new ApiError(429, 'rate_limited', `${scope.who} uploaded more than ${MiB(limit)} MiB in the last minute; try again shortly`, [], {
+      retry_after: 60,
+    });
   if (size > limit) throw tooFast();
-  const rateUntil = await reserve(deps, rateKey, size, RATE_WINDOW_MS, sql`${throttle.until_at} <= ${now}`,
-    (held) => sql`${held} + ${epochMs(size)} <= ${epochMs(limit)}`);
+  const rateUntil = await reserve(
+    deps,
+    rateKey,
+    size,
+    RATE_WINDOW_MS,
+    sql`${throttle.until_at} <= ${now}`,
+    (held) => sql`${held} + ${epochMs(size)} <= ${epochMs(limit)}`,
+  );
   if (rateUntil === undefined) throw tooFast();
 
   const heldKey = `upload-held:${scope.key}`;
   const committed = committedBytes(scope);
   let heldUntil: number | undefined;
   // The first reservation of a scope inserts its row: the quota is checked here for that one.
-  if (await committedNow(deps, scope) + size <= scope.quota) {
-    heldUntil = await reserve(deps, heldKey, size, HOLD_MS, sql`(${throttle.until_at} <= ${now} or ${throttle.n} <= 0)`,
-      (held) => sql`${committed} + ${held} + ${epochMs(size)} <= ${epochMs(scope.quota)}`);
+  if ((await committedNow(deps, scope)) + size <= scope.quota) {
+    heldUntil = await reserve(
+      deps,
+      heldKey,
+      size,
+      HOLD_MS,
+      sql`(${throttle.until_at} <= ${now} or ${throttle.n} <= 0)`,
+      (held) => sql`${committed} + ${held} + ${epochMs(size)} <= ${epochMs(scope.quota)}`,
+    );
   }
   if (heldUntil === undefined) {
     await giveBack(deps, rateKey, size, rateUntil);

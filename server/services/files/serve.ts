@@ -12,7 +12,9 @@ export function userFileResponse(file: Pick<StoredFile, 'id' | 'mime'>, bytes: U
   return new Response(bytes as Uint8Array<ArrayBuffer>, {
     status: 200,
     headers: {
-      'Content-Type': file.mime, 'Cache-Control': cacheControl, 'X-Content-Type-Options': 'nosniff',
+      'Content-Type': file.mime,
+      'Cache-Control': cacheControl,
+      'X-Content-Type-Options': 'nosniff',
       'Content-Disposition': INLINE.has(file.mime) ? 'inline' : `attachment; filename="file-${file.id}.${ext}"`,
     },
   });

@@ -22,28 +22,44 @@ export const PROOF_KINDS: readonly FileKind[] = ['photo', 'signature', 'pod'];
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 const IMAGE_TYPES: readonly FileType[] = ['image/jpeg', 'image/png', 'image/webp'];
 const ACCEPTED: Record<FileKind, readonly FileType[]> = {
-  photo: IMAGE_TYPES, signature: IMAGE_TYPES, profile: IMAGE_TYPES, pod: IMAGE_TYPES, logo: IMAGE_TYPES,
+  photo: IMAGE_TYPES,
+  signature: IMAGE_TYPES,
+  profile: IMAGE_TYPES,
+  pod: IMAGE_TYPES,
+  logo: IMAGE_TYPES,
   document: [...IMAGE_TYPES, 'application/pdf'],
 };
 
-export interface CheckedUpload { bytes: Uint8Array; mime: FileType; sha256: string }
+export interface CheckedUpload {
+  bytes: Uint8Array;
+  mime: FileType;
+  sha256: string;
+}
 
 /** Size, type by content and optional declared hash: everything checked before a byte is stored. */
 export function checkUpload(bytes: Uint8Array, kind: FileKind, declaredSha256?: string): CheckedUpload {
   if (bytes.byteLength === 0) throw new ApiError(400, 'validation_error', 'The file is empty', [{ path: 'file', message: 'empty' }]);
-  if (bytes.byteLength > MAX_FILE_BYTES) throw new ApiError(413, 'payload_too_large', `Files are limited to ${MAX_FILE_BYTES / 1024 / 1024} MiB`);
+  if (bytes.byteLength > MAX_FILE_BYTES)
+    throw new ApiError(413, 'payload_too_large', `Files are limited to ${MAX_FILE_BYTES / 1024 / 1024} MiB`);
   const mime = sniff(bytes);
   if (!mime || !ACCEPTED[kind].includes(mime)) {
-    throw new ApiError(415, 'unsupported_media_type', `A ${kind} must be ${ACCEPTED[kind].join(', ')}`, [{ path: 'file', message: 'unsupported type' }]);
+    throw new ApiError(415, 'unsupported_media_type', `A ${kind} must be ${ACCEPTED[kind].join(', ')}`, [
+      { path: 'file', message: 'unsupported type' },
+    ]);
   }
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   if (declaredSha256 && declaredSha256.toLowerCase() !== sha256) {
-    throw new ApiError(400, 'validation_error', 'The file does not match its sha256; it was damaged on the way', [{ path: 'sha256', message: 'mismatch' }]);
+    throw new ApiError(400, 'validation_error', 'The file does not match its sha256; it was damaged on the way', [
+      { path: 'sha256', message: 'mismatch' },
+    ]);
   }
   return { bytes, mime, sha256 };
 }
 
-export interface WrittenBytes { key: string; hold: UploadHold }
+export interface WrittenBytes {
+  key: string;
+  hold: UploadHold;
+}
 
 /**
  * Writes the bytes (async, before any transaction) and returns the storage key; the row is
@@ -76,17 +92,40 @@ export async function settleUpload(deps: Deps, written: WrittenBytes): Promise<v
   await dropIfUnused(deps, written.key);
 }
 
-export async function recordFile(db: Db, now: number, ownerId: number, key: string, upload: CheckedUpload, kind: FileKind, clientId: string | null): Promise<StoredFile> {
+export async function recordFile(
+  db: Db,
+  now: number,
+  ownerId: number,
+  key: string,
+  upload: CheckedUpload,
+  kind: FileKind,
+  clientId: string | null,
+): Promise<StoredFile> {
   if (clientId) {
-    const existing = await db.select().from(storedFile).where(and(eq(storedFile.owner_id, ownerId), eq(storedFile.client_id, clientId))).get();
+    const existing = await db
+      .select()
+      .from(storedFile)
+      .where(and(eq(storedFile.owner_id, ownerId), eq(storedFile.client_id, clientId)))
+      .get();
     if (existing) {
       if (existing.sha256 !== upload.sha256) throw conflict(`File ${clientId} was already uploaded with other content`);
       return existing;
     }
   }
-  return await db.insert(storedFile).values({
-    key, client_id: clientId, sha256: upload.sha256, mime: upload.mime, size: upload.bytes.byteLength, kind, owner_id: ownerId, created_at: now,
-  }).returning().get();
+  return await db
+    .insert(storedFile)
+    .values({
+      key,
+      client_id: clientId,
+      sha256: upload.sha256,
+      mime: upload.mime,
+      size: upload.bytes.byteLength,
+      kind,
+      owner_id: ownerId,
+      created_at: now,
+    })
+    .returning()
+    .get();
 }
 
 export async function fileById(db: Db, id: number): Promise<StoredFile | undefined> {
@@ -103,12 +142,20 @@ export async function requireFiles(db: Db, ownerId: number, refs: (number | stri
   const clientIds = refs.filter((r): r is string => typeof r === 'string');
   const rows = [
     ...(ids.length ? await db.select().from(storedFile).where(inArray(storedFile.id, ids)).all() : []),
-    ...(clientIds.length ? await db.select().from(storedFile).where(and(eq(storedFile.owner_id, ownerId), inArray(storedFile.client_id, clientIds))).all() : []),
+    ...(clientIds.length
+      ? await db
+          .select()
+          .from(storedFile)
+          .where(and(eq(storedFile.owner_id, ownerId), inArray(storedFile.client_id, clientIds)))
+          .all()
+      : []),
   ];
   const found = new Set<number | string>([...rows.map((r) => r.id), ...rows.map((r) => r.client_id ?? '')]);
   const missing = refs.filter((r) => !found.has(r));
   if (missing.length) {
-    throw new ApiError(409, 'conflict', `The server does not have file(s) ${missing.join(', ')} yet; upload them first`, [], { missing_files: missing });
+    throw new ApiError(409, 'conflict', `The server does not have file(s) ${missing.join(', ')} yet; upload them first`, [], {
+      missing_files: missing,
+    });
   }
   return refs.map((r) => rows.find((row) => row.id === r || row.client_id === r) as StoredFile);
 }

@@ -25,8 +25,22 @@ export async function sweepOrphanFiles(deps: Pick<Deps, 'db' | 'files' | 'clock'
   let removed = 0;
   let chunk: FileEntry[] = [];
   const settle = async () => {
-    const named = new Set(chunk.length ? (await deps.db.select({ key: storedFile.key }).from(storedFile)
-      .where(inArray(storedFile.key, chunk.map((f) => f.key))).all()).map((r) => r.key) : []);
+    const named = new Set(
+      chunk.length
+        ? (
+            await deps.db
+              .select({ key: storedFile.key })
+              .from(storedFile)
+              .where(
+                inArray(
+                  storedFile.key,
+                  chunk.map((f) => f.key),
+                ),
+              )
+              .all()
+          ).map((r) => r.key)
+        : [],
+    );
     for (const f of chunk) {
       if (named.has(f.key)) continue;
       await deps.files.delete(f.key);
@@ -37,7 +51,10 @@ export async function sweepOrphanFiles(deps: Pick<Deps, 'db' | 'files' | 'clock'
   // Listed page by page (a bucket may hold millions of objects), looked up 500 at a time.
   for await (const f of deps.files.list()) {
     if (f.partial) {
-      if (f.writtenAt < partialCutoff) { await deps.files.delete(f.key); removed += 1; }
+      if (f.writtenAt < partialCutoff) {
+        await deps.files.delete(f.key);
+        removed += 1;
+      }
       continue;
     }
     if (f.writtenAt >= cutoff) continue;

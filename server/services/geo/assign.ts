@@ -21,9 +21,12 @@ export async function assignSuburbsToZone(deps: Deps, zoneId: number | null, sub
       ...missing.map((id) => ({ path: 'suburbs', message: `no suburb ${id}` })),
       ...archived.map((id) => ({ path: 'suburbs', message: `suburb ${id} is archived` })),
     ];
-    const parts = [missing.length ? `unknown suburb ids: ${missing.join(', ')}` : '', archived.length ? `archived suburb ids: ${archived.join(', ')}` : ''];
+    const parts = [
+      missing.length ? `unknown suburb ids: ${missing.join(', ')}` : '',
+      archived.length ? `archived suburb ids: ${archived.join(', ')}` : '',
+    ];
     throw new ApiError(400, 'validation_error', `Nothing assigned: ${parts.filter(Boolean).join('; ')}`, errors, { missing, archived });
   }
   await db.update(suburb).set({ zone_id: zoneId, updated_at: deps.clock.now() }).where(inArray(suburb.id, wanted)).run();
-  return await db.select().from(suburb).where(inArray(suburb.id, wanted)).orderBy(suburb.name, suburb.id).all() as Row[];
+  return (await db.select().from(suburb).where(inArray(suburb.id, wanted)).orderBy(suburb.name, suburb.id).all()) as Row[];
 }

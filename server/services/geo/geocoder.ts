@@ -8,7 +8,13 @@ import { geocodeCacheKey, geocodeQuery } from './resolve';
 
 export type GeocodeFailure = 'failed' | 'timeout' | 'rate_limited';
 export class GeocodeError extends Error {
-  constructor(readonly kind: GeocodeFailure, message: string, readonly retryAfterMs: number | null = null) { super(message); }
+  constructor(
+    readonly kind: GeocodeFailure,
+    message: string,
+    readonly retryAfterMs: number | null = null,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -22,7 +28,10 @@ export async function geocodeSearch(baseUrl: string, query: string, timeoutMs: n
   url.searchParams.set('limit', '1');
   let res: Response;
   try {
-    res = await fetch(url, { headers: { accept: 'application/json', 'user-agent': 'Courier/1 (parcel geocoding)' }, signal: AbortSignal.timeout(timeoutMs) });
+    res = await fetch(url, {
+      headers: { accept: 'application/json', 'user-agent': 'Courier/1 (parcel geocoding)' },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
   } catch (err) {
     const name = err instanceof Error ? err.name : '';
     if (name === 'TimeoutError' || name === 'AbortError') throw new GeocodeError('timeout', `no answer within ${timeoutMs} ms`);
@@ -31,7 +40,11 @@ export async function geocodeSearch(baseUrl: string, query: string, timeoutMs: n
   if (res.status === 429) {
     const after = Number(res.headers.get('retry-after'));
     await res.body?.cancel();
-    throw new GeocodeError('rate_limited', 'the geocoder asked us to slow down (429)', Number.isFinite(after) && after >= 0 ? after * 1000 : null);
+    throw new GeocodeError(
+      'rate_limited',
+      'the geocoder asked us to slow down (429)',
+      Number.isFinite(after) && after >= 0 ? after * 1000 : null,
+    );
   }
   if (!res.ok) {
     await res.body?.cancel();
@@ -55,7 +68,14 @@ export interface GeocodeWorkerOptions {
   rateLimitBackoffMs?: number;
 }
 
-export interface GeocodeRun { asked: number; located: number; notFound: number; failed: number; rateLimited: boolean; fromCache: number }
+export interface GeocodeRun {
+  asked: number;
+  located: number;
+  notFound: number;
+  failed: number;
+  rateLimited: boolean;
+  fromCache: number;
+}
 
 /**
  * The background geocoder: takes parcels waiting for it (each company's oldest in turn), asks the configured server
@@ -66,7 +86,12 @@ export interface GeocodeRun { asked: number; located: number; notFound: number; 
  */
 export function createGeocodeWorker(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'writes'>, opts: GeocodeWorkerOptions = {}) {
   const now = opts.now ?? Date.now;
-  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => { setTimeout(r, ms); }));
+  const sleep =
+    opts.sleep ??
+    ((ms: number) =>
+      new Promise<void>((r) => {
+        setTimeout(r, ms);
+      }));
   const log = opts.log ?? (() => undefined);
   let lastRequest = Number.NEGATIVE_INFINITY;
   let pausedUntil = 0;
@@ -86,10 +111,19 @@ export function createGeocodeWorker(deps: Pick<Deps, 'db' | 'clock' | 'config' |
    */
   async function waiting(limit: number) {
     const { db } = deps;
-    const oldest = await db.select({ at: pkg.created_at }).from(packageLocation).innerJoin(pkg, eq(pkg.id, packageLocation.package_id))
-      .where(eq(packageLocation.pending, true)).orderBy(asc(packageLocation.package_id)).limit(1).get();
+    const oldest = await db
+      .select({ at: pkg.created_at })
+      .from(packageLocation)
+      .innerJoin(pkg, eq(pkg.id, packageLocation.package_id))
+      .where(eq(packageLocation.pending, true))
+      .orderBy(asc(packageLocation.package_id))
+      .limit(1)
+      .get();
     if (!oldest) return [];
-    const owners: (number | null)[] = [...(await db.select({ id: company.id }).from(company).orderBy(asc(company.id)).all()).map((c) => c.id), null];
+    const owners: (number | null)[] = [
+      ...(await db.select({ id: company.id }).from(company).orderBy(asc(company.id)).all()).map((c) => c.id),
+      null,
+    ];
     const queues: { company: number | null; rows: Awaited<ReturnType<typeof oldestOf>>; more: boolean }[] = [];
     const start = turn % owners.length;
     const share = Math.max(1, Math.ceil(limit / owners.length));
@@ -120,34 +154,75 @@ export function createGeocodeWorker(deps: Pick<Deps, 'db' | 'clock' | 'config' |
     return picked;
   }
 
-  const oldestOf = (owner: number | null, since: number, n: number, skip = 0) => deps.db.select(columns)
-    .from(pkg).innerJoin(packageLocation, eq(packageLocation.package_id, pkg.id)).leftJoin(suburb, eq(suburb.id, pkg.suburb_id))
-    .where(and(owner == null ? isNull(pkg.company_id) : eq(pkg.company_id, owner), gte(pkg.created_at, since), eq(packageLocation.pending, true)))
-    .orderBy(asc(pkg.created_at), asc(pkg.id)).limit(n).offset(skip).all();
+  const oldestOf = (owner: number | null, since: number, n: number, skip = 0) =>
+    deps.db
+      .select(columns)
+      .from(pkg)
+      .innerJoin(packageLocation, eq(packageLocation.package_id, pkg.id))
+      .leftJoin(suburb, eq(suburb.id, pkg.suburb_id))
+      .where(
+        and(
+          owner == null ? isNull(pkg.company_id) : eq(pkg.company_id, owner),
+          gte(pkg.created_at, since),
+          eq(packageLocation.pending, true),
+        ),
+      )
+      .orderBy(asc(pkg.created_at), asc(pkg.id))
+      .limit(n)
+      .offset(skip)
+      .all();
 
-  const settle = (packageId: number, status: string | null) => deps.writes.run(async () => {
-    const { db } = deps;
-    const loc = await db.select().from(packageLocation).where(and(eq(packageLocation.package_id, packageId), eq(packageLocation.pending, true))).get();
-    const row = await findPackage(db, packageId);
-    if (!loc || !row) return false;
-    const t = deps.clock.now();
-    // Suburb and zone stay as they were at acceptance (the price was read from them); only the point improves.
-    const r = await resolverFor(deps).resolve({ ...locationInput(row), latitude: null, longitude: null });
-    const better = r.source === 'geocoder' || r.source === 'address_book' || r.source === 'office';
-    if (better && (r.latitude !== row.latitude || r.longitude !== row.longitude)) {
-      await updatePackage(db, t, row, { latitude: r.latitude, longitude: r.longitude }, 'geocoded', { userId: null }, { data: { precision: r.precision, source: r.source } });
-    }
-    if (better) await recordLocation(db, packageId, { ...r, pending: false }, t, loc.job_id);
-    else await db.update(packageLocation).set({ pending: false, geocode_status: status, resolved_at: t }).where(eq(packageLocation.package_id, packageId)).run();
-    return better;
-  });
+  const settle = (packageId: number, status: string | null) =>
+    deps.writes.run(async () => {
+      const { db } = deps;
+      const loc = await db
+        .select()
+        .from(packageLocation)
+        .where(and(eq(packageLocation.package_id, packageId), eq(packageLocation.pending, true)))
+        .get();
+      const row = await findPackage(db, packageId);
+      if (!loc || !row) return false;
+      const t = deps.clock.now();
+      // Suburb and zone stay as they were at acceptance (the price was read from them); only the point improves.
+      const r = await resolverFor(deps).resolve({ ...locationInput(row), latitude: null, longitude: null });
+      const better = r.source === 'geocoder' || r.source === 'address_book' || r.source === 'office';
+      if (better && (r.latitude !== row.latitude || r.longitude !== row.longitude)) {
+        await updatePackage(
+          db,
+          t,
+          row,
+          { latitude: r.latitude, longitude: r.longitude },
+          'geocoded',
+          { userId: null },
+          { data: { precision: r.precision, source: r.source } },
+        );
+      }
+      if (better) await recordLocation(db, packageId, { ...r, pending: false }, t, loc.job_id);
+      else
+        await db
+          .update(packageLocation)
+          .set({ pending: false, geocode_status: status, resolved_at: t })
+          .where(eq(packageLocation.package_id, packageId))
+          .run();
+      return better;
+    });
 
-  const remember = (key: string, hit: GeocodeHit | null) => deps.writes.run(async () => {
-    await deps.db.insert(geocodeCache).values({
-      query: key, found: hit != null, latitude: hit?.latitude ?? null, longitude: hit?.longitude ?? null, precision: hit?.precision ?? null,
-      label: hit?.label ?? null, fetched_at: deps.clock.now(),
-    }).onConflictDoNothing().run();
-  });
+  const remember = (key: string, hit: GeocodeHit | null) =>
+    deps.writes.run(async () => {
+      await deps.db
+        .insert(geocodeCache)
+        .values({
+          query: key,
+          found: hit != null,
+          latitude: hit?.latitude ?? null,
+          longitude: hit?.longitude ?? null,
+          precision: hit?.precision ?? null,
+          label: hit?.label ?? null,
+          fetched_at: deps.clock.now(),
+        })
+        .onConflictDoNothing()
+        .run();
+    });
 
   async function run(limit: number): Promise<GeocodeRun> {
     const out: GeocodeRun = { asked: 0, located: 0, notFound: 0, failed: 0, rateLimited: false, fromCache: 0 };
@@ -155,7 +230,10 @@ export function createGeocodeWorker(deps: Pick<Deps, 'db' | 'clock' | 'config' |
     if (!base || now() < pausedUntil) return out;
     for (const w of await waiting(limit)) {
       const query = geocodeQuery(w.address, w.place ?? w.suburbName, w.postcode);
-      if (!query) { await settle(w.id, null); continue; }
+      if (!query) {
+        await settle(w.id, null);
+        continue;
+      }
       const key = geocodeCacheKey(query);
       const cached = await deps.db.select().from(geocodeCache).where(eq(geocodeCache.query, key)).get();
       if (cached) {
@@ -178,7 +256,9 @@ export function createGeocodeWorker(deps: Pick<Deps, 'db' | 'clock' | 'config' |
         if (err.kind === 'rate_limited') {
           out.rateLimited = true;
           pausedUntil = now() + (err.retryAfterMs ?? opts.rateLimitBackoffMs ?? 60_000);
-          await deps.writes.run(() => deps.db.update(packageLocation).set({ geocode_status: 'rate_limited' }).where(eq(packageLocation.package_id, w.id)).run());
+          await deps.writes.run(() =>
+            deps.db.update(packageLocation).set({ geocode_status: 'rate_limited' }).where(eq(packageLocation.package_id, w.id)).run(),
+          );
           break;
         }
         out.failed += 1;
@@ -193,13 +273,26 @@ export function createGeocodeWorker(deps: Pick<Deps, 'db' | 'clock' | 'config' |
   return {
     /** One pass over up to `limit` waiting parcels; concurrent calls share the pass in progress. */
     runOnce(limit = 50): Promise<GeocodeRun> {
-      if (!running) running = run(limit).finally(() => { running = null; });
+      if (!running)
+        running = run(limit).finally(() => {
+          running = null;
+        });
       return running;
     },
     /** How many parcels wait for the geocoder. */
     async waiting(): Promise<number> {
-      return (await deps.db.select({ n: sql<number>`count(*)` }).from(packageLocation).where(eq(packageLocation.pending, true)).get())?.n ?? 0;
+      return (
+        (
+          await deps.db
+            .select({ n: sql<number>`count(*)` })
+            .from(packageLocation)
+            .where(eq(packageLocation.pending, true))
+            .get()
+        )?.n ?? 0
+      );
     },
-    get pausedUntil() { return pausedUntil; },
+    get pausedUntil() {
+      return pausedUntil;
+    },
   };
 }

@@ -16,8 +16,15 @@ export function resolverFor(deps: Pick<Deps, 'db' | 'config'>): Resolver {
 /** The address fields of a package row (or of values about to be written). */
 export function locationInput(v: PackageInsert | LocationInput): LocationInput {
   return {
-    customer_address: v.customer_address, postcode: v.postcode, postcode_name: v.postcode_name, suburb_id: v.suburb_id,
-    zone_id: v.zone_id, state_id: v.state_id, country_id: v.country_id, latitude: v.latitude, longitude: v.longitude,
+    customer_address: v.customer_address,
+    postcode: v.postcode,
+    postcode_name: v.postcode_name,
+    suburb_id: v.suburb_id,
+    zone_id: v.zone_id,
+    state_id: v.state_id,
+    country_id: v.country_id,
+    latitude: v.latitude,
+    longitude: v.longitude,
   };
 }
 
@@ -31,23 +38,51 @@ export function applyResolution(values: PackageInsert, r: Resolution): void {
   values.country_id = r.country_id;
 }
 
-const upsert = (db: Db) => db.insert(packageLocation).values({
-  package_id: sql.placeholder('package_id'), precision: sql.placeholder('precision'), source: sql.placeholder('source'),
-  address_key: sql.placeholder('address_key'), pending: sql.placeholder('pending'), job_id: sql.placeholder('job_id'),
-  geocode_status: sql.placeholder('geocode_status'), resolved_at: sql.placeholder('resolved_at'),
-}).onConflictDoUpdate({
-  target: packageLocation.package_id,
-  set: {
-    precision: sql`excluded.precision`, source: sql`excluded.source`, address_key: sql`excluded.address_key`, pending: sql`excluded.pending`,
-    job_id: sql`excluded.job_id`, geocode_status: sql`excluded.geocode_status`, resolved_at: sql`excluded.resolved_at`,
-  },
-}).prepare();
+const upsert = (db: Db) =>
+  db
+    .insert(packageLocation)
+    .values({
+      package_id: sql.placeholder('package_id'),
+      precision: sql.placeholder('precision'),
+      source: sql.placeholder('source'),
+      address_key: sql.placeholder('address_key'),
+      pending: sql.placeholder('pending'),
+      job_id: sql.placeholder('job_id'),
+      geocode_status: sql.placeholder('geocode_status'),
+      resolved_at: sql.placeholder('resolved_at'),
+    })
+    .onConflictDoUpdate({
+      target: packageLocation.package_id,
+      set: {
+        precision: sql`excluded.precision`,
+        source: sql`excluded.source`,
+        address_key: sql`excluded.address_key`,
+        pending: sql`excluded.pending`,
+        job_id: sql`excluded.job_id`,
+        geocode_status: sql`excluded.geocode_status`,
+        resolved_at: sql`excluded.resolved_at`,
+      },
+    })
+    .prepare();
 
 /** Records how a parcel was located (one row per parcel, replaced on every re-resolution). */
-export async function recordLocation(db: Db, packageId: number, r: Resolution, now: number, jobId: number | null = null, geocodeStatus: string | null = null): Promise<void> {
+export async function recordLocation(
+  db: Db,
+  packageId: number,
+  r: Resolution,
+  now: number,
+  jobId: number | null = null,
+  geocodeStatus: string | null = null,
+): Promise<void> {
   await prepared(db, 'location.upsert', upsert).run({
-    package_id: packageId, precision: r.precision, source: r.source, address_key: r.address_key, pending: r.pending ? 1 : 0,
-    job_id: jobId, geocode_status: geocodeStatus, resolved_at: now,
+    package_id: packageId,
+    precision: r.precision,
+    source: r.source,
+    address_key: r.address_key,
+    pending: r.pending ? 1 : 0,
+    job_id: jobId,
+    geocode_status: geocodeStatus,
+    resolved_at: now,
   });
 }
 
@@ -56,7 +91,16 @@ export function locationRow(db: Db, packageId: number) {
 }
 
 /** Fields whose change means the parcel must be located again. */
-export const LOCATION_FIELDS = ['customer_address', 'postcode', 'postcode_name', 'suburb_id', 'zone_id', 'state_id', 'latitude', 'longitude'] as const;
+export const LOCATION_FIELDS = [
+  'customer_address',
+  'postcode',
+  'postcode_name',
+  'suburb_id',
+  'zone_id',
+  'state_id',
+  'latitude',
+  'longitude',
+] as const;
 export const touchesLocation = (values: PackageInsert) => LOCATION_FIELDS.some((f) => values[f] !== undefined);
 
 const ADDRESS_FIELDS = ['customer_address', 'postcode', 'postcode_name', 'suburb_id'] as const;
@@ -67,7 +111,11 @@ const ADDRESS_FIELDS = ['customer_address', 'postcode', 'postcode_name', 'suburb
  * change; a changed address re-derives suburb, zone and state unless those are sent too.
  * Returns null when the edit touches no address field.
  */
-export async function relocate(deps: Pick<Deps, 'db' | 'config'>, row: typeof pkg.$inferSelect, values: PackageInsert): Promise<Resolution | null> {
+export async function relocate(
+  deps: Pick<Deps, 'db' | 'config'>,
+  row: typeof pkg.$inferSelect,
+  values: PackageInsert,
+): Promise<Resolution | null> {
   if (!touchesLocation(values)) return null;
   const addressChanged = ADDRESS_FIELDS.some((f) => values[f] !== undefined && values[f] !== row[f]);
   const input: LocationInput = locationInput(row);
@@ -75,7 +123,10 @@ export async function relocate(deps: Pick<Deps, 'db' | 'config'>, row: typeof pk
   if (values.latitude === undefined && values.longitude === undefined) {
     const prev = await locationRow(deps.db, row.id);
     const callersPoint = prev ? prev.source === 'caller' : true;
-    if (addressChanged || !callersPoint) { input.latitude = null; input.longitude = null; }
+    if (addressChanged || !callersPoint) {
+      input.latitude = null;
+      input.longitude = null;
+    }
   }
   if (addressChanged) {
     if (values.suburb_id === undefined) input.suburb_id = null;

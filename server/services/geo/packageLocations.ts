@@ -17,11 +17,21 @@ const precisionSql = sql<string>`coalesce(${packageLocation.precision}, case whe
 const sourceSql = sql<string>`coalesce(${packageLocation.source}, case when ${pkg.latitude} is null then 'none' else 'caller' end)`;
 
 function select(db: Db) {
-  return db.select({
-    p: pkg, precision: precisionSql, source: sourceSql, pending: packageLocation.pending, geocode_status: packageLocation.geocode_status,
-    resolved_at: packageLocation.resolved_at, suburb_name: suburb.name, zone_name: zone.name,
-  }).from(pkg).leftJoin(packageLocation, eq(packageLocation.package_id, pkg.id))
-    .leftJoin(suburb, eq(suburb.id, pkg.suburb_id)).leftJoin(zone, eq(zone.id, pkg.zone_id));
+  return db
+    .select({
+      p: pkg,
+      precision: precisionSql,
+      source: sourceSql,
+      pending: packageLocation.pending,
+      geocode_status: packageLocation.geocode_status,
+      resolved_at: packageLocation.resolved_at,
+      suburb_name: suburb.name,
+      zone_name: zone.name,
+    })
+    .from(pkg)
+    .leftJoin(packageLocation, eq(packageLocation.package_id, pkg.id))
+    .leftJoin(suburb, eq(suburb.id, pkg.suburb_id))
+    .leftJoin(zone, eq(zone.id, pkg.zone_id));
 }
 type Selected = Awaited<ReturnType<ReturnType<typeof select>['all']>>[number];
 
@@ -36,16 +46,32 @@ async function shape(db: Db, r: Selected, withBook: boolean, user: SessionUser):
   const book = withBook && office ? await bookEntry(db, keyOfPackage(r.p)) : null;
   const place = office ? placeOf(r) : await ownPlace(createResolver(db, { geocoder: false, addressBook: false }), r);
   return {
-    package: r.p.id, hawb: r.p.hawb, customer_address: r.p.customer_address, postcode: r.p.postcode, postcode_name: r.p.postcode_name,
-    ...place, pending: !!r.pending, geocode_status: r.geocode_status ?? null, suburb: r.p.suburb_id, suburb_name: r.suburb_name ?? null,
-    zone: r.p.zone_id, zone_name: r.zone_name ?? null,
-    address_book: book ? { latitude: book.latitude, longitude: book.longitude, source: book.source as 'deliveries' | 'office', samples: book.samples } : null,
+    package: r.p.id,
+    hawb: r.p.hawb,
+    customer_address: r.p.customer_address,
+    postcode: r.p.postcode,
+    postcode_name: r.p.postcode_name,
+    ...place,
+    pending: !!r.pending,
+    geocode_status: r.geocode_status ?? null,
+    suburb: r.p.suburb_id,
+    suburb_name: r.suburb_name ?? null,
+    zone: r.p.zone_id,
+    zone_name: r.zone_name ?? null,
+    address_book: book
+      ? { latitude: book.latitude, longitude: book.longitude, source: book.source as 'deliveries' | 'office', samples: book.samples }
+      : null,
     resolved_at: r.resolved_at != null ? iso(r.resolved_at) : null,
   };
 }
 
 type Place = { latitude: number | null; longitude: number | null; precision: Precision; source: LocationSource };
-const placeOf = (r: Selected): Place => ({ latitude: r.p.latitude, longitude: r.p.longitude, precision: r.precision as Precision, source: r.source as LocationSource });
+const placeOf = (r: Selected): Place => ({
+  latitude: r.p.latitude,
+  longitude: r.p.longitude,
+  precision: r.precision as Precision,
+  source: r.source as LocationSource,
+});
 
 /** The place as a non-office caller sees it: a point from the shared book (deliveries' or an office pin for the address) becomes master data's. */
 async function ownPlace(resolver: Resolver, r: Selected): Promise<Place> {
@@ -64,9 +90,27 @@ export async function packageLocationOf(db: Db, packageId: number, user: Session
 /** Open parcels located at `worst` precision or worse, for the office to check (oldest first). */
 export async function reviewList(db: Db, user: SessionUser, worst: Precision, page: number, pageSize: number) {
   const levels = PRECISIONS.slice(PRECISIONS.indexOf(worst));
-  const where: SQL | undefined = and(isNull(pkg.deleted_at), packageScope(user), notInArray(pkg.status, [...FINAL_STATUSES]), inArray(precisionSql, levels));
-  const count = (await db.select({ n: sql<number>`count(*)` }).from(pkg).leftJoin(packageLocation, eq(packageLocation.package_id, pkg.id)).where(where).get())?.n ?? 0;
-  const rows = await select(db).where(where).orderBy(asc(pkg.id)).limit(pageSize).offset((page - 1) * pageSize).all();
+  const where: SQL | undefined = and(
+    isNull(pkg.deleted_at),
+    packageScope(user),
+    notInArray(pkg.status, [...FINAL_STATUSES]),
+    inArray(precisionSql, levels),
+  );
+  const count =
+    (
+      await db
+        .select({ n: sql<number>`count(*)` })
+        .from(pkg)
+        .leftJoin(packageLocation, eq(packageLocation.package_id, pkg.id))
+        .where(where)
+        .get()
+    )?.n ?? 0;
+  const rows = await select(db)
+    .where(where)
+    .orderBy(asc(pkg.id))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .all();
   const results: PackageLocation[] = [];
   for (const r of rows) results.push(await shape(db, r, false, user));
   return { count, results };
@@ -74,7 +118,9 @@ export async function reviewList(db: Db, user: SessionUser, worst: Precision, pa
 
 /** Precision badges for a page of the package list; parcels outside the caller's scope are left out. */
 export async function precisionsOf(db: Db, user: SessionUser, ids: number[]) {
-  const rows = await select(db).where(and(inArray(pkg.id, ids), packageScope(user), isNull(pkg.deleted_at))).all();
+  const rows = await select(db)
+    .where(and(inArray(pkg.id, ids), packageScope(user), isNull(pkg.deleted_at)))
+    .all();
   const office = isStaff(user.role);
   const resolver = createResolver(db, { geocoder: false, addressBook: false });
   const out = [];

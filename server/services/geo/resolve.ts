@@ -4,7 +4,13 @@ import { prepared } from '../../db/prepared';
 import { addressBook, geocodeCache } from '../../db/schema/index';
 import { badRequest } from '../../errors';
 import {
-  addressKey, atLeast, containsWords, normaliseAddress, validCoordinates, type LocationSource, type Precision,
+  addressKey,
+  atLeast,
+  containsWords,
+  normaliseAddress,
+  validCoordinates,
+  type LocationSource,
+  type Precision,
 } from '../../../shared/geo/address';
 import { haversineDistance } from '../../../shared/routing/haversine';
 import { masterData, type SuburbRow } from './masterData';
@@ -47,9 +53,16 @@ export interface ResolverOptions {
 }
 
 /** The geocoder cache key of an address: one normalised line, so spelling variants share an answer. */
-export function geocodeQuery(address: string | null | undefined, place: string | null | undefined, postcode: number | string | null | undefined): string | null {
+export function geocodeQuery(
+  address: string | null | undefined,
+  place: string | null | undefined,
+  postcode: number | string | null | undefined,
+): string | null {
   if (!normaliseAddress(address)) return null;
-  return [address, place, postcode].filter((p) => p != null && String(p).trim() !== '').map((p) => String(p).trim()).join(', ');
+  return [address, place, postcode]
+    .filter((p) => p != null && String(p).trim() !== '')
+    .map((p) => String(p).trim())
+    .join(', ');
 }
 export const geocodeCacheKey = (query: string) => normaliseAddress(query);
 
@@ -62,8 +75,18 @@ const centroid = (rows: SuburbRow[]) => {
   };
 };
 
-const bookEntry = (db: Db) => db.select().from(addressBook).where(eq(addressBook.address_key, sql.placeholder('key'))).prepare();
-const cacheEntry = (db: Db) => db.select().from(geocodeCache).where(eq(geocodeCache.query, sql.placeholder('q'))).prepare();
+const bookEntry = (db: Db) =>
+  db
+    .select()
+    .from(addressBook)
+    .where(eq(addressBook.address_key, sql.placeholder('key')))
+    .prepare();
+const cacheEntry = (db: Db) =>
+  db
+    .select()
+    .from(geocodeCache)
+    .where(eq(geocodeCache.query, sql.placeholder('q')))
+    .prepare();
 
 /**
  * The one resolver of parcel locations (issue 16), used by every path a parcel comes in by.
@@ -78,20 +101,29 @@ export function createResolver(db: Db, opts: ResolverOptions) {
   const book = prepared(db, 'geo.addressBook', bookEntry);
   const cache = prepared(db, 'geo.geocodeCache', cacheEntry);
 
-  async function pickSuburb(input: LocationInput, candidates: SuburbRow[], normAddress: string, point: { latitude: number; longitude: number } | null): Promise<SuburbRow | null> {
+  async function pickSuburb(
+    input: LocationInput,
+    candidates: SuburbRow[],
+    normAddress: string,
+    point: { latitude: number; longitude: number } | null,
+  ): Promise<SuburbRow | null> {
     if (input.suburb_id != null) {
       const s = await md.suburb(input.suburb_id);
       if (!s) throw badRequest(`Suburb ${input.suburb_id} does not exist`, [{ path: 'suburb', message: 'unknown suburb' }]);
       // The suburb is part of the address, not a price lever: one the postcode does not cover is refused.
       if (s.deleted_at == null && candidates.length && !candidates.some((c) => c.id === s.id)) {
-        throw badRequest(`Suburb ${s.name} is not in postcode ${String(input.postcode)}`, [{ path: 'suburb', message: 'not in this postcode' }]);
+        throw badRequest(`Suburb ${s.name} is not in postcode ${String(input.postcode)}`, [
+          { path: 'suburb', message: 'not in this postcode' },
+        ]);
       }
       return s;
     }
     const name = normaliseAddress(input.postcode_name);
     const inState = (rows: SuburbRow[]) => (input.state_id != null ? rows.filter((r) => r.state_id === input.state_id) : rows);
     if (name) {
-      const named = candidates.length ? candidates.filter((c) => normaliseAddress(c.name) === name) : inState(await md.suburbsNamed(input.postcode_name ?? ''));
+      const named = candidates.length
+        ? candidates.filter((c) => normaliseAddress(c.name) === name)
+        : inState(await md.suburbsNamed(input.postcode_name ?? ''));
       if (named.length) return named[0];
     }
     if (normAddress && candidates.length > 1) {
@@ -104,8 +136,12 @@ export function createResolver(db: Db, opts: ResolverOptions) {
       // A known point and a postcode shared by several suburbs: the nearest of them.
       const placed = candidates.filter((c) => c.latitude != null && c.longitude != null);
       if (placed.length) {
-        return placed.reduce((best, c) => (haversineDistance(point, c as { latitude: number; longitude: number })
-          < haversineDistance(point, best as { latitude: number; longitude: number }) ? c : best));
+        return placed.reduce((best, c) =>
+          haversineDistance(point, c as { latitude: number; longitude: number }) <
+          haversineDistance(point, best as { latitude: number; longitude: number })
+            ? c
+            : best,
+        );
       }
     }
     return null;
@@ -115,9 +151,12 @@ export function createResolver(db: Db, opts: ResolverOptions) {
     async resolve(input: LocationInput): Promise<Resolution> {
       const hasLat = input.latitude != null;
       if (hasLat !== (input.longitude != null)) {
-        throw badRequest('Send latitude and longitude together', [{ path: hasLat ? 'longitude' : 'latitude', message: 'required with the other coordinate' }]);
+        throw badRequest('Send latitude and longitude together', [
+          { path: hasLat ? 'longitude' : 'latitude', message: 'required with the other coordinate' },
+        ]);
       }
-      if (input.zone_id != null && !(await md.zoneLive(input.zone_id))) throw badRequest(`Zone ${input.zone_id} does not exist`, [{ path: 'zone', message: 'unknown zone' }]);
+      if (input.zone_id != null && !(await md.zoneLive(input.zone_id)))
+        throw badRequest(`Zone ${input.zone_id} does not exist`, [{ path: 'zone', message: 'unknown zone' }]);
       const code = input.postcode != null ? String(input.postcode) : null;
       const candidates = code ? await md.suburbsOfPostcode(code) : [];
       const normAddress = normaliseAddress(input.customer_address);
@@ -144,7 +183,7 @@ export function createResolver(db: Db, opts: ResolverOptions) {
       // The zone follows the address: master data's zone wins over one sent with it (a sender naming a
       // cheaper zone for a Bondi address changes nothing). A given zone only places an address master
       // data cannot; the office's per-parcel override is its own audited action (packages/zoneOverride.ts).
-      const addressZone = s ? s.zone_id : candidates.find((c) => c.zone_id != null)?.zone_id ?? null;
+      const addressZone = s ? s.zone_id : (candidates.find((c) => c.zone_id != null)?.zone_id ?? null);
       const zoneId = addressZone ?? input.zone_id ?? null;
       const states = new Set(candidates.map((c) => c.state_id));
       const stateId = input.state_id ?? s?.state_id ?? (states.size === 1 ? candidates[0].state_id : null);
@@ -155,16 +194,24 @@ export function createResolver(db: Db, opts: ResolverOptions) {
       if (!point) {
         // Master data: a street of the suburb named in the address, the suburb, the postcode's centroid.
         let master: { point: { latitude: number; longitude: number }; precision: Precision } | null = null;
-        const st = s && normAddress ? (await md.streetsOf(s.id)).filter((r) => containsWords(normAddress, r.name)).sort((a, b) => b.name.length - a.name.length)[0] : undefined;
+        const st =
+          s && normAddress
+            ? (await md.streetsOf(s.id)).filter((r) => containsWords(normAddress, r.name)).sort((a, b) => b.name.length - a.name.length)[0]
+            : undefined;
         if (st) master = { point: { latitude: st.latitude, longitude: st.longitude }, precision: 'street' };
-        else if (s && s.latitude != null && s.longitude != null) master = { point: { latitude: s.latitude, longitude: s.longitude }, precision: 'suburb' };
+        else if (s && s.latitude != null && s.longitude != null)
+          master = { point: { latitude: s.latitude, longitude: s.longitude }, precision: 'suburb' };
         else if (!s) {
           const c = centroid(candidates);
           if (c) master = { point: c, precision: 'postcode' };
         }
         const cached = query ? await cache.get({ q: geocodeCacheKey(query) }) : undefined;
-        if (cached?.found && cached.latitude != null && cached.longitude != null
-          && (!master || atLeast(cached.precision as Precision, master.precision))) {
+        if (
+          cached?.found &&
+          cached.latitude != null &&
+          cached.longitude != null &&
+          (!master || atLeast(cached.precision as Precision, master.precision))
+        ) {
           point = { latitude: cached.latitude, longitude: cached.longitude };
           precision = cached.precision as Precision;
           source = 'geocoder';
@@ -176,8 +223,17 @@ export function createResolver(db: Db, opts: ResolverOptions) {
         pending = opts.geocoder && query != null && cached === undefined;
       }
       return {
-        latitude: point?.latitude ?? null, longitude: point?.longitude ?? null, suburb_id: s?.id ?? null, zone_id: zoneId,
-        state_id: stateId, country_id: countryId, precision, source, address_key: key, geocode_query: query, pending,
+        latitude: point?.latitude ?? null,
+        longitude: point?.longitude ?? null,
+        suburb_id: s?.id ?? null,
+        zone_id: zoneId,
+        state_id: stateId,
+        country_id: countryId,
+        precision,
+        source,
+        address_key: key,
+        geocode_query: query,
+        pending,
       };
     },
   };

@@ -19,10 +19,15 @@ export interface TravelMatrix {
 const KEEP_DAYS = 7;
 
 const pointsHash = (points: LatLng[]) =>
-  createHash('sha256').update(points.map((p) => `${p.latitude.toFixed(6)},${p.longitude.toFixed(6)}`).join(';')).digest('hex');
+  createHash('sha256')
+    .update(points.map((p) => `${p.latitude.toFixed(6)},${p.longitude.toFixed(6)}`).join(';'))
+    .digest('hex');
 
 /** The configured providers: OSRM's table when OSRM_URL is set, else (and as its stand-in) the great-circle estimate. */
-export function travelProviders(config: Deps['config'], fetchFn?: typeof fetch): { primary: TravelTimeProvider; fallback: TravelTimeProvider } {
+export function travelProviders(
+  config: Deps['config'],
+  fetchFn?: typeof fetch,
+): { primary: TravelTimeProvider; fallback: TravelTimeProvider } {
   const gc = { speedKmh: config.travelSpeedKmh, detourFactor: config.detourFactor };
   const fallback = greatCircleProvider(gc);
   const primary = config.osrmUrl ? osrmTableProvider({ baseUrl: config.osrmUrl, unroutable: gc, fetch: fetchFn }) : fallback;
@@ -35,12 +40,20 @@ export function travelProviders(config: Deps['config'], fetchFn?: typeof fetch):
  * road engine never stops planning: the great-circle estimate answers (not cached, so the engine is
  * asked again next time) and says why.
  */
-export async function travelMatrix(deps: Pick<Deps, 'db' | 'config' | 'writes' | 'clock'>, points: LatLng[], day: string, fetchFn?: typeof fetch): Promise<TravelMatrix> {
+export async function travelMatrix(
+  deps: Pick<Deps, 'db' | 'config' | 'writes' | 'clock'>,
+  points: LatLng[],
+  day: string,
+  fetchFn?: typeof fetch,
+): Promise<TravelMatrix> {
   const { primary, fallback } = travelProviders(deps.config, fetchFn);
   const hash = pointsHash(points);
   const name = primary.name ?? 'unnamed';
-  const hit = await deps.db.select().from(travelMatrixCache)
-    .where(and(eq(travelMatrixCache.day, day), eq(travelMatrixCache.provider, name), eq(travelMatrixCache.points_hash, hash))).get();
+  const hit = await deps.db
+    .select()
+    .from(travelMatrixCache)
+    .where(and(eq(travelMatrixCache.day, day), eq(travelMatrixCache.provider, name), eq(travelMatrixCache.points_hash, hash)))
+    .get();
   if (hit) return { matrix: JSON.parse(hit.matrix) as number[][], source: name, cached: true, fallback: null };
   let matrix: number[][];
   try {
@@ -52,8 +65,11 @@ export async function travelMatrix(deps: Pick<Deps, 'db' | 'config' | 'writes' |
   const oldest = new Date(Date.parse(`${day}T00:00:00Z`) - KEEP_DAYS * 86_400_000).toISOString().slice(0, 10);
   await deps.writes.run(async () => {
     await deps.db.delete(travelMatrixCache).where(lt(travelMatrixCache.day, oldest)).run();
-    await deps.db.insert(travelMatrixCache).values({ day, provider: name, points_hash: hash, matrix: JSON.stringify(matrix), created_at: deps.clock.now() })
-      .onConflictDoNothing().run();
+    await deps.db
+      .insert(travelMatrixCache)
+      .values({ day, provider: name, points_hash: hash, matrix: JSON.stringify(matrix), created_at: deps.clock.now() })
+      .onConflictDoNothing()
+      .run();
   });
   return { matrix, source: name, cached: false, fallback: null };
 }

@@ -1,8 +1,18 @@
 import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
-  deliveryRating, deliveryRecordHistory, packageEvent, packageHistory, packageHistoryRow, packageHistoryToken, packagePhoto, packageRecipient,
-  refusedDelivery, refusedDeliveryFile, storedFile, user,
+  deliveryRating,
+  deliveryRecordHistory,
+  packageEvent,
+  packageHistory,
+  packageHistoryRow,
+  packageHistoryToken,
+  packagePhoto,
+  packageRecipient,
+  refusedDelivery,
+  refusedDeliveryFile,
+  storedFile,
+  user,
 } from '../../db/schema/index';
 import type { StoredFile } from '../files/store';
 import { findPackage } from '../packages/lifecycle';
@@ -21,12 +31,19 @@ export const isCold = (row: PackageRow): row is HistoryRow => 'moved_at' in row;
 
 /** The parcel `id` on either side, hot first (callers check scope as for a hot one). */
 export async function anyPackage(db: Db, id: number): Promise<PackageRow | undefined> {
-  return (await findPackage(db, id)) ?? await historyRow(db, id);
+  return (await findPackage(db, id)) ?? (await historyRow(db, id));
 }
 
 /** The cold parcel a tracking-link token names, with its recipient row as it was kept (the token's own index finds it). */
-export async function keptRecipientByToken(db: Db, token: string): Promise<{ recipient: typeof packageRecipient.$inferSelect; parcel: HistoryRow } | undefined> {
-  const link = await db.select({ id: packageHistoryToken.package_id }).from(packageHistoryToken).where(eq(packageHistoryToken.token, token)).get();
+export async function keptRecipientByToken(
+  db: Db,
+  token: string,
+): Promise<{ recipient: typeof packageRecipient.$inferSelect; parcel: HistoryRow } | undefined> {
+  const link = await db
+    .select({ id: packageHistoryToken.package_id })
+    .from(packageHistoryToken)
+    .where(eq(packageHistoryToken.token, token))
+    .get();
   const parcel = link ? await historyRow(db, link.id) : undefined;
   const recipient = parcel ? (await historyRowsOf<typeof packageRecipient.$inferSelect>(db, parcel.id, 'package_recipient'))[0] : undefined;
   return parcel && recipient ? { recipient, parcel } : undefined;
@@ -46,16 +63,27 @@ export async function keptDeliveryRecord(db: Db, packageId: number) {
 /** Proof photos of cold parcels with their files (the files themselves never move). */
 export async function keptPhotos(db: Db, packageIds: readonly number[]): Promise<{ p: typeof packagePhoto.$inferSelect; f: StoredFile }[]> {
   if (!packageIds.length) return [];
-  const rows = await db.select({ data: packageHistoryRow.data }).from(packageHistoryRow)
-    .where(and(inArray(packageHistoryRow.package_id, [...packageIds]), eq(packageHistoryRow.source, 'package_photo'))).all();
+  const rows = await db
+    .select({ data: packageHistoryRow.data })
+    .from(packageHistoryRow)
+    .where(and(inArray(packageHistoryRow.package_id, [...packageIds]), eq(packageHistoryRow.source, 'package_photo')))
+    .all();
   const photos = rows.map((r) => JSON.parse(r.data) as typeof packagePhoto.$inferSelect);
-  const files = await filesById(db, photos.map((p) => p.file_id));
-  return photos.flatMap((p) => { const f = files.get(p.file_id); return f ? [{ p, f }] : []; });
+  const files = await filesById(
+    db,
+    photos.map((p) => p.file_id),
+  );
+  return photos.flatMap((p) => {
+    const f = files.get(p.file_id);
+    return f ? [{ p, f }] : [];
+  });
 }
 
 async function filesById(db: Db, ids: number[]): Promise<Map<number, StoredFile>> {
   const unique = [...new Set(ids)];
-  return new Map(unique.length ? (await db.select().from(storedFile).where(inArray(storedFile.id, unique)).all()).map((f) => [f.id, f]) : []);
+  return new Map(
+    unique.length ? (await db.select().from(storedFile).where(inArray(storedFile.id, unique)).all()).map((f) => [f.id, f]) : [],
+  );
 }
 
 /**
@@ -63,9 +91,15 @@ async function filesById(db: Db, ids: number[]): Promise<Map<number, StoredFile>
  * the cold tables under those names), newest first, as `attemptsWhere` reads hot ones.
  */
 export async function keptAttemptRowsWhere(db: Db, where: SQL | undefined, limit = 500) {
-  return await db.select({ a: coldDeliveryAttempt, hawb: coldPkg.hawb, driver_name: user.name }).from(coldDeliveryAttempt)
-    .innerJoin(coldPkg, eq(coldPkg.id, coldDeliveryAttempt.package_id)).leftJoin(user, eq(user.id, coldDeliveryAttempt.driver_id))
-    .where(where).orderBy(desc(coldDeliveryAttempt.id)).limit(limit).all();
+  return await db
+    .select({ a: coldDeliveryAttempt, hawb: coldPkg.hawb, driver_name: user.name })
+    .from(coldDeliveryAttempt)
+    .innerJoin(coldPkg, eq(coldPkg.id, coldDeliveryAttempt.package_id))
+    .leftJoin(user, eq(user.id, coldDeliveryAttempt.driver_id))
+    .where(where)
+    .orderBy(desc(coldDeliveryAttempt.id))
+    .limit(limit)
+    .all();
 }
 
 /** Failed attempts of one cold parcel. */
@@ -73,24 +107,46 @@ export const keptAttemptRows = (db: Db, packageId: number) => keptAttemptRowsWhe
 
 /** How many failed attempts of cold parcels match a filter written over `deliveryAttempt` and `pkg`. */
 export async function countKeptAttempts(db: Db, where: SQL | undefined): Promise<number> {
-  return (await db.select({ n: count() }).from(coldDeliveryAttempt).innerJoin(coldPkg, eq(coldPkg.id, coldDeliveryAttempt.package_id)).where(where).get())?.n ?? 0;
+  return (
+    (
+      await db
+        .select({ n: count() })
+        .from(coldDeliveryAttempt)
+        .innerJoin(coldPkg, eq(coldPkg.id, coldDeliveryAttempt.package_id))
+        .where(where)
+        .get()
+    )?.n ?? 0
+  );
 }
 
 /** Refused deliveries of a cold parcel, newest first, with their files' rows. */
 export async function keptRefusals(db: Db, packageId: number) {
   const refusals = (await historyRowsOf<typeof refusedDelivery.$inferSelect>(db, packageId, 'refused_delivery')).reverse();
   const links = await historyRowsOf<typeof refusedDeliveryFile.$inferSelect>(db, packageId, 'refused_delivery_file');
-  const files = await filesById(db, links.map((l) => l.file_id));
-  return { refusals, files: links.flatMap((rf) => { const f = files.get(rf.file_id); return f ? [{ rf, f }] : []; }) };
+  const files = await filesById(
+    db,
+    links.map((l) => l.file_id),
+  );
+  return {
+    refusals,
+    files: links.flatMap((rf) => {
+      const f = files.get(rf.file_id);
+      return f ? [{ rf, f }] : [];
+    }),
+  };
 }
 
 type RatingRow = typeof deliveryRating.$inferSelect;
 
 /** Ratings of cold parcels (of one company, or all), newest first, at most `limit`, with the parcel's hawb. */
 export async function keptRatings(db: Db, companyId: number | undefined, limit: number): Promise<{ r: RatingRow; hawb: string }[]> {
-  const rows = await db.select({ data: packageHistoryRow.data, hawb: packageHistory.hawb }).from(packageHistoryRow)
+  const rows = await db
+    .select({ data: packageHistoryRow.data, hawb: packageHistory.hawb })
+    .from(packageHistoryRow)
     .innerJoin(packageHistory, eq(packageHistory.id, packageHistoryRow.package_id))
     .where(and(eq(packageHistoryRow.source, 'delivery_rating'), companyId != null ? eq(packageHistory.company_id, companyId) : undefined))
-    .orderBy(desc(packageHistoryRow.row_id)).limit(limit).all();
+    .orderBy(desc(packageHistoryRow.row_id))
+    .limit(limit)
+    .all();
   return rows.map((x) => ({ r: JSON.parse(x.data) as RatingRow, hawb: x.hawb }));
 }

@@ -4,9 +4,27 @@ import type { Db } from '../../db/client';
 import { atomically } from '../../db/atomically';
 import type { Units } from '../../db/engine/types';
 import {
-  addressSighting, deliveryAttempt, deliveryAttemptHistory, deliveryRating, deliveryRecord, deliveryRecordHistory, packageEvent,
-  packageFailure, packageHistory, packageHistoryAnswer, packageHistoryRow, packageLocation, packagePhoto, packagePricing, packageRecipient, packageWindow,
-  pkg, refusedDelivery, refusedDeliveryFile, routeLeg, stopEta,
+  addressSighting,
+  deliveryAttempt,
+  deliveryAttemptHistory,
+  deliveryRating,
+  deliveryRecord,
+  deliveryRecordHistory,
+  packageEvent,
+  packageFailure,
+  packageHistory,
+  packageHistoryAnswer,
+  packageHistoryRow,
+  packageLocation,
+  packagePhoto,
+  packagePricing,
+  packageRecipient,
+  packageWindow,
+  pkg,
+  refusedDelivery,
+  refusedDeliveryFile,
+  routeLeg,
+  stopEta,
 } from '../../db/schema/index';
 import { FINAL_STATUSES } from '../../../shared/lifecycle';
 import { FINAL_KEPT_MS } from '../sync/scope';
@@ -45,7 +63,10 @@ const KEPT_AS_JSON: { source: string; table: SQLiteTable; packageId: SQLiteColum
  */
 export const historyChangedBefore = (now: number) => now - HISTORY_MIN_DAYS * DAY_MS;
 
-export interface HistoryRun { moved: number; batches: number }
+export interface HistoryRun {
+  moved: number;
+  batches: number;
+}
 
 /** HISTORY_AFTER_DAYS: unset = 90, `0` = off, else whole days of at least HISTORY_MIN_DAYS. */
 export function parseHistoryAfterDays(value: string | undefined): number {
@@ -64,7 +85,10 @@ export function parseHistoryAfterDays(value: string | undefined): number {
  */
 function eligible(cutoff: number): SQL | undefined {
   return and(
-    inArray(pkg.status, [...FINAL_STATUSES]), lt(pkg.updated_at, cutoff), isNull(pkg.deleted_at), eq(pkg.flagged, false),
+    inArray(pkg.status, [...FINAL_STATUSES]),
+    lt(pkg.updated_at, cutoff),
+    isNull(pkg.deleted_at),
+    eq(pkg.flagged, false),
     sql`not exists (select 1 from ${packagePricing} where ${packagePricing.package_id} = ${pkg.id} and ${packagePricing.state} = 'unpriced')`,
   );
 }
@@ -76,13 +100,47 @@ export async function moveBatch(db: Db, now: number, cutoff: number, limit: numb
   if (!found.length) return 0;
   // Claim the rows first (a no-op update takes their row locks on PostgreSQL): a second mover, or a
   // request changing one of them, waits and then retries its unit instead of copying a parcel twice.
-  await db.update(pkg).set({ updated_at: sql`${pkg.updated_at}` }).where(inArray(pkg.id, found.map((r) => r.id))).run();
-  const ids = (await db.select({ id: pkg.id }).from(pkg).where(and(inArray(pkg.id, found.map((r) => r.id)), eligible(cutoff))).all()).map((r) => r.id);
+  await db
+    .update(pkg)
+    .set({ updated_at: sql`${pkg.updated_at}` })
+    .where(
+      inArray(
+        pkg.id,
+        found.map((r) => r.id),
+      ),
+    )
+    .run();
+  const ids = (
+    await db
+      .select({ id: pkg.id })
+      .from(pkg)
+      .where(
+        and(
+          inArray(
+            pkg.id,
+            found.map((r) => r.id),
+          ),
+          eligible(cutoff),
+        ),
+      )
+      .all()
+  ).map((r) => r.id);
   if (!ids.length) return 0;
   // Row and answer copied in one statement, in the same unit as the move: what GET answered just
   // before is what it answers after.
-  await db.insert(packageHistory).select(db.select({ ...getTableColumns(pkg), moved_at: sql<number>`${now}`.as('moved_at') }).from(pkg).where(inArray(pkg.id, ids))).run();
-  await db.insert(packageHistoryAnswer).select(packageAnswerRows(db).where(inArray(pkg.id, ids))).run();
+  await db
+    .insert(packageHistory)
+    .select(
+      db
+        .select({ ...getTableColumns(pkg), moved_at: sql<number>`${now}`.as('moved_at') })
+        .from(pkg)
+        .where(inArray(pkg.id, ids)),
+    )
+    .run();
+  await db
+    .insert(packageHistoryAnswer)
+    .select(packageAnswerRows(db).where(inArray(pkg.id, ids)))
+    .run();
   await writeLookups(db, ids);
 
   const records = await db.select().from(deliveryRecord).where(inArray(deliveryRecord.package_id, ids)).all();
@@ -94,9 +152,14 @@ export async function moveBatch(db: Db, now: number, cutoff: number, limit: numb
 
   const kept: (typeof packageHistoryRow.$inferInsert)[] = [];
   for (const child of KEPT_AS_JSON) {
-    const found = await db.select().from(child.table).where(inArray(child.packageId, ids)).all() as Record<string, unknown>[];
+    const found = (await db.select().from(child.table).where(inArray(child.packageId, ids)).all()) as Record<string, unknown>[];
     for (const r of found) {
-      kept.push({ package_id: r.package_id as number, source: child.source, row_id: child.rowId ? r[child.rowId.name] as number : null, data: JSON.stringify(r) });
+      kept.push({
+        package_id: r.package_id as number,
+        source: child.source,
+        row_id: child.rowId ? (r[child.rowId.name] as number) : null,
+        data: JSON.stringify(r),
+      });
     }
     if (found.length) await db.delete(child.table).where(inArray(child.packageId, ids)).run();
   }
@@ -104,13 +167,26 @@ export async function moveBatch(db: Db, now: number, cutoff: number, limit: numb
   const refused = await db.select().from(refusedDelivery).where(inArray(refusedDelivery.package_id, ids)).all();
   if (refused.length) {
     const owner = new Map(refused.map((r) => [r.id, r.package_id]));
-    const files = await db.select().from(refusedDeliveryFile).where(inArray(refusedDeliveryFile.refused_id, [...owner.keys()])).all();
-    for (const f of files) kept.push({ package_id: owner.get(f.refused_id) ?? 0, source: 'refused_delivery_file', row_id: f.id, data: JSON.stringify(f) });
+    const files = await db
+      .select()
+      .from(refusedDeliveryFile)
+      .where(inArray(refusedDeliveryFile.refused_id, [...owner.keys()]))
+      .all();
+    for (const f of files)
+      kept.push({ package_id: owner.get(f.refused_id) ?? 0, source: 'refused_delivery_file', row_id: f.id, data: JSON.stringify(f) });
     for (const r of refused) kept.push({ package_id: r.package_id, source: 'refused_delivery', row_id: r.id, data: JSON.stringify(r) });
-    if (files.length) await db.delete(refusedDeliveryFile).where(inArray(refusedDeliveryFile.refused_id, [...owner.keys()])).run();
+    if (files.length)
+      await db
+        .delete(refusedDeliveryFile)
+        .where(inArray(refusedDeliveryFile.refused_id, [...owner.keys()]))
+        .run();
     await db.delete(refusedDelivery).where(inArray(refusedDelivery.package_id, ids)).run();
   }
-  for (let i = 0; i < kept.length; i += 200) await db.insert(packageHistoryRow).values(kept.slice(i, i + 200)).run();
+  for (let i = 0; i < kept.length; i += 200)
+    await db
+      .insert(packageHistoryRow)
+      .values(kept.slice(i, i + 200))
+      .run();
   await db.delete(pkg).where(inArray(pkg.id, ids)).run();
   return ids.length;
 }
@@ -142,12 +218,17 @@ export async function moveToHistory(
 
 /** The job as the server runs it: every hour in the background worker, each pass until nothing is left. */
 export function historyMover(
-  deps: { db: Db; writes: Units; clock: { now(): number }; config: { historyAfterDays: number } }, signal: AbortSignal, log?: (line: string) => void,
+  deps: { db: Db; writes: Units; clock: { now(): number }; config: { historyAfterDays: number } },
+  signal: AbortSignal,
+  log?: (line: string) => void,
 ): BackgroundLoop {
-  return backgroundLoop(async () => {
-    // A shutdown stops the pass between two batches; the next start continues where it stopped.
-    const run = await moveToHistory(deps, { afterDays: deps.config.historyAfterDays, signal });
-    if (run.moved) log?.(`[history] moved ${run.moved} final parcel(s) to cold storage in ${run.batches} batch(es)`);
-    return run.moved;
-  }, { name: 'history', intervalMs: 3600_000, log });
+  return backgroundLoop(
+    async () => {
+      // A shutdown stops the pass between two batches; the next start continues where it stopped.
+      const run = await moveToHistory(deps, { afterDays: deps.config.historyAfterDays, signal });
+      if (run.moved) log?.(`[history] moved ${run.moved} final parcel(s) to cold storage in ${run.batches} batch(es)`);
+      return run.moved;
+    },
+    { name: 'history', intervalMs: 3600_000, log },
+  );
 }

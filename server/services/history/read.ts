@@ -1,7 +1,14 @@
 import { and, asc, count, eq, gt, inArray, max, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
-import { deliveryAttemptHistory, deliveryRecordHistory, packageHistory, packageHistoryAnswer, packageHistoryRow, pkg } from '../../db/schema/index';
+import {
+  deliveryAttemptHistory,
+  deliveryRecordHistory,
+  packageHistory,
+  packageHistoryAnswer,
+  packageHistoryRow,
+  pkg,
+} from '../../db/schema/index';
 import { RawJson } from '../../http/rawJson';
 import type { SessionUser } from '../auth/session';
 import { canSeePackage } from '../packages/scope';
@@ -43,14 +50,28 @@ export async function countHistory(db: Db, where: SQL | undefined): Promise<numb
 
 /** When the newest parcel in history was created (from its index), or null while history is empty. */
 export async function newestInHistory(db: Db): Promise<number | null> {
-  return (await db.select({ at: max(packageHistory.created_at) }).from(packageHistory).get())?.at ?? null;
+  return (
+    (
+      await db
+        .select({ at: max(packageHistory.created_at) })
+        .from(packageHistory)
+        .get()
+    )?.at ?? null
+  );
 }
 
 /** The ordering columns a package list may sort by, the id, and which side a row came from. */
 export function sortKeys(t: typeof pkg | typeof coldPkg, cold: 0 | 1) {
   return {
-    id: t.id, created_at: t.created_at, hawb: t.hawb, status: t.status, sequence_no: t.sequence_no,
-    customer_name: t.customer_name, updated_at: t.updated_at, delivery_date: t.delivery_date, delivered_at: t.delivered_at,
+    id: t.id,
+    created_at: t.created_at,
+    hawb: t.hawb,
+    status: t.status,
+    sequence_no: t.sequence_no,
+    customer_name: t.customer_name,
+    updated_at: t.updated_at,
+    delivery_date: t.delivery_date,
+    delivered_at: t.delivered_at,
     cold: sql<number>`${sql.raw(String(cold))}`.as('cold'),
   };
 }
@@ -63,11 +84,26 @@ export function sortKeys(t: typeof pkg | typeof coldPkg, cold: 0 | 1) {
  * Hot parcels are built now, cold ones answer as they were frozen.
  */
 export async function unionPage(
-  db: Db, where: SQL | undefined, coldWhere: SQL | undefined, order: (SQLiteColumn | SQL)[], limit: number, offset: number,
+  db: Db,
+  where: SQL | undefined,
+  coldWhere: SQL | undefined,
+  order: (SQLiteColumn | SQL)[],
+  limit: number,
+  offset: number,
 ): Promise<RawJson[]> {
   const top = limit + offset;
-  const hot = db.select(sortKeys(pkg, 0)).from(pkg).where(where).orderBy(...order).limit(top);
-  const cold = db.select(sortKeys(coldPkg, 1)).from(coldPkg).where(coldWhere).orderBy(...order).limit(top);
+  const hot = db
+    .select(sortKeys(pkg, 0))
+    .from(pkg)
+    .where(where)
+    .orderBy(...order)
+    .limit(top);
+  const cold = db
+    .select(sortKeys(coldPkg, 1))
+    .from(coldPkg)
+    .where(coldWhere)
+    .orderBy(...order)
+    .limit(top);
   return await unionOf(db, hot, cold, order, limit, offset);
 }
 
@@ -75,14 +111,31 @@ export async function unionPage(
  * The page cut from two candidate lists, `hot` and `cold`, each selecting `sortKeys` in `order` and
  * at most offset + limit rows (for lists that join more than the parcel, e.g. its delivery record).
  */
-export async function unionOf(db: Db, hot: SQLWrapper, cold: SQLWrapper, order: (SQLiteColumn | SQL)[], limit: number, offset: number): Promise<RawJson[]> {
+export async function unionOf(
+  db: Db,
+  hot: SQLWrapper,
+  cold: SQLWrapper,
+  order: (SQLiteColumn | SQL)[],
+  limit: number,
+  offset: number,
+): Promise<RawJson[]> {
   const page = await unionKeys(db, hot, cold, order, limit, offset);
-  const hotJson = await packageJsonByIds(db, page.filter((p) => !p.cold).map((p) => p.id));
-  const coldJson = await historyAnswers(db, page.filter((p) => p.cold).map((p) => p.id));
+  const hotJson = await packageJsonByIds(
+    db,
+    page.filter((p) => !p.cold).map((p) => p.id),
+  );
+  const coldJson = await historyAnswers(
+    db,
+    page.filter((p) => p.cold).map((p) => p.id),
+  );
   let h = 0;
   const out: RawJson[] = [];
   for (const p of page) {
-    if (!p.cold) { const j = hotJson[h++]; if (j) out.push(j); continue; }
+    if (!p.cold) {
+      const j = hotJson[h++];
+      if (j) out.push(j);
+      continue;
+    }
     const text = coldJson.get(p.id);
     if (text !== undefined) out.push(new RawJson(text));
   }
@@ -90,8 +143,17 @@ export async function unionOf(db: Db, hot: SQLWrapper, cold: SQLWrapper, order: 
 }
 
 /** The ids (and side) of the page cut from two candidate lists as `unionOf` cuts it, in page order. */
-export async function unionKeys(db: Db, hot: SQLWrapper, cold: SQLWrapper, order: (SQLiteColumn | SQL)[], limit: number, offset: number): Promise<{ id: number; cold: boolean }[]> {
-  const rows = await db.all<[number, number]>(sql`select "package"."id", "package"."cold" from (select * from (${hot}) as hot union all select * from (${cold}) as cold) as "package"
+export async function unionKeys(
+  db: Db,
+  hot: SQLWrapper,
+  cold: SQLWrapper,
+  order: (SQLiteColumn | SQL)[],
+  limit: number,
+  offset: number,
+): Promise<{ id: number; cold: boolean }[]> {
+  const rows = await db.all<
+    [number, number]
+  >(sql`select "package"."id", "package"."cold" from (select * from (${hot}) as hot union all select * from (${cold}) as cold) as "package"
     order by ${sql.join(order, sql`, `)} limit ${limit} offset ${offset}`);
   return rows.map((r) => ({ id: Number(r[0]), cold: Number(r[1]) === 1 }));
 }
@@ -101,22 +163,35 @@ export async function historyAnswers(db: Db, ids: readonly number[]): Promise<Ma
   const out = new Map<number, string>();
   for (let i = 0; i < ids.length; i += 500) {
     const part = ids.slice(i, i + 500);
-    for (const r of await db.select({ id: packageHistoryAnswer.package_id, answer: packageHistoryAnswer.answer }).from(packageHistoryAnswer)
-      .where(inArray(packageHistoryAnswer.package_id, part)).all()) out.set(r.id, r.answer);
+    for (const r of await db
+      .select({ id: packageHistoryAnswer.package_id, answer: packageHistoryAnswer.answer })
+      .from(packageHistoryAnswer)
+      .where(inArray(packageHistoryAnswer.package_id, part))
+      .all())
+      out.set(r.id, r.answer);
   }
   return out;
 }
 
 /** The kept rows of one source table for a cold parcel, in their original order, as they were. */
 export async function historyRowsOf<T>(db: Db, packageId: number, source: string): Promise<T[]> {
-  const rows = await db.select({ data: packageHistoryRow.data }).from(packageHistoryRow)
-    .where(and(eq(packageHistoryRow.package_id, packageId), eq(packageHistoryRow.source, source))).orderBy(asc(packageHistoryRow.row_id), asc(packageHistoryRow.id)).all();
+  const rows = await db
+    .select({ data: packageHistoryRow.data })
+    .from(packageHistoryRow)
+    .where(and(eq(packageHistoryRow.package_id, packageId), eq(packageHistoryRow.source, source)))
+    .orderBy(asc(packageHistoryRow.row_id), asc(packageHistoryRow.id))
+    .all();
   return rows.map((r) => JSON.parse(r.data) as T);
 }
 
 /** Cold parcels with their frozen answers under a filter written over `pkg`, by id after `after` (keyset pages). */
 export function historyJsonAfter(db: Db, where: SQL | undefined, after: number, limit: number) {
-  return db.select({ id: coldPkg.id, json: packageHistoryAnswer.answer }).from(coldPkg)
+  return db
+    .select({ id: coldPkg.id, json: packageHistoryAnswer.answer })
+    .from(coldPkg)
     .innerJoin(packageHistoryAnswer, eq(packageHistoryAnswer.package_id, pkg.id))
-    .where(and(where, gt(pkg.id, after))).orderBy(asc(pkg.id)).limit(limit).all();
+    .where(and(where, gt(pkg.id, after)))
+    .orderBy(asc(pkg.id))
+    .limit(limit)
+    .all();
 }

@@ -34,68 +34,145 @@ function toBytes(doc: PDFKit.PDFDocument): Promise<Uint8Array<ArrayBuffer>> {
 export function addressLines(p: Pick<Package, 'customer_address' | 'suburb_name' | 'postcode_name' | 'postcode' | 'state_name'>): string[] {
   const street = (p.customer_address ?? '').trim();
   const place = p.suburb_name ?? p.postcode_name ?? '';
-  const tail = [place && !street.toLowerCase().includes(place.toLowerCase()) ? place : '', p.state_name ?? '', p.postcode != null ? String(p.postcode) : '']
-    .filter(Boolean).join(' ');
+  const tail = [
+    place && !street.toLowerCase().includes(place.toLowerCase()) ? place : '',
+    p.state_name ?? '',
+    p.postcode != null ? String(p.postcode) : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   return [street, tail].filter((s) => s.trim() !== '');
 }
 
 /** A parcel as its label prints it: with what the driver collects on delivery (issue 34), if anything. */
 export type LabelParcel = Package & { cod_due?: string | null };
-interface Piece { p: LabelParcel; n: number; of: number; bar: Buffer; qr: Buffer; door?: string | undefined }
+interface Piece {
+  p: LabelParcel;
+  n: number;
+  of: number;
+  bar: Buffer;
+  qr: Buffer;
+  door?: string | undefined;
+}
 
 function drawLabel(doc: PDFKit.PDFDocument, x: number, y: number, w: number, h: number, piece: Piece, sender: string): void {
   const { p } = piece;
   const pad = 12;
   const inner = w - 2 * pad;
-  doc.save().lineWidth(1.5).rect(x + 2, y + 2, w - 4, h - 4).stroke().restore();
+  doc
+    .save()
+    .lineWidth(1.5)
+    .rect(x + 2, y + 2, w - 4, h - 4)
+    .stroke()
+    .restore();
   let cy = y + pad;
-  doc.font('Helvetica').fontSize(8).fillColor('black').text(`FROM: ${sender}`, x + pad, cy, { width: inner, lineBreak: false, ellipsis: true });
+  doc
+    .font('Helvetica')
+    .fontSize(8)
+    .fillColor('black')
+    .text(`FROM: ${sender}`, x + pad, cy, { width: inner, lineBreak: false, ellipsis: true });
   cy += 14;
   // Zone, big: the depot reads it from across the bay.
   const zone = (p.zone_name ?? 'NO ZONE').toUpperCase();
   doc.rect(x + pad, cy, inner, 64).fill('black');
-  doc.fillColor('white').font('Helvetica-Bold').fontSize(zone.length > 10 ? 28 : 40)
+  doc
+    .fillColor('white')
+    .font('Helvetica-Bold')
+    .fontSize(zone.length > 10 ? 28 : 40)
     .text(zone, x + pad, cy + (zone.length > 10 ? 18 : 12), { width: inner, align: 'center', lineBreak: false, ellipsis: true });
   doc.fillColor('black');
   cy += 72;
-  doc.font('Helvetica').fontSize(8).text('TO:', x + pad, cy);
+  doc
+    .font('Helvetica')
+    .fontSize(8)
+    .text('TO:', x + pad, cy);
   cy += 10;
-  doc.font('Helvetica-Bold').fontSize(15).text(p.customer_name ?? '—', x + pad, cy, { width: inner, height: 36, ellipsis: true });
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(15)
+    .text(p.customer_name ?? '—', x + pad, cy, { width: inner, height: 36, ellipsis: true });
   cy = doc.y + 2;
   doc.font('Helvetica').fontSize(12);
-  for (const line of addressLines(p)) { doc.text(line, x + pad, cy, { width: inner, height: 30, ellipsis: true }); cy = doc.y; }
-  if (p.customer_phone) { doc.fontSize(10).text(`Ph ${p.customer_phone}`, x + pad, cy + 2, { width: inner }); cy = doc.y; }
+  for (const line of addressLines(p)) {
+    doc.text(line, x + pad, cy, { width: inner, height: 30, ellipsis: true });
+    cy = doc.y;
+  }
+  if (p.customer_phone) {
+    doc.fontSize(10).text(`Ph ${p.customer_phone}`, x + pad, cy + 2, { width: inner });
+    cy = doc.y;
+  }
   // What the driver must check at the door (issue 34), so the depot and the driver see it on the parcel.
-  if (piece.door) { doc.font('Helvetica-Bold').fontSize(10).text(`AT THE DOOR: ${piece.door}`, x + pad, cy + 4, { width: inner, height: 26, ellipsis: true }); cy = doc.y; }
+  if (piece.door) {
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(10)
+      .text(`AT THE DOOR: ${piece.door}`, x + pad, cy + 4, { width: inner, height: 26, ellipsis: true });
+    cy = doc.y;
+  }
   // Bottom block, anchored to the bottom edge whatever the address length.
   const barH = 64;
   const bottom = y + h - pad;
   const barTop = bottom - barH - 16;
   const infoTop = barTop - 74;
-  doc.moveTo(x + pad, infoTop - 6).lineTo(x + w - pad, infoTop - 6).stroke();
+  doc
+    .moveTo(x + pad, infoTop - 6)
+    .lineTo(x + w - pad, infoTop - 6)
+    .stroke();
   doc.image(piece.qr, x + w - pad - 66, infoTop, { fit: [66, 66] });
-  doc.font('Helvetica-Bold').fontSize(13).text(`Weight: ${p.weight != null ? `${p.weight} kg` : '—'}`, x + pad, infoTop + 4);
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(13)
+    .text(`Weight: ${p.weight != null ? `${p.weight} kg` : '—'}`, x + pad, infoTop + 4);
   doc.text(`Piece ${piece.n} of ${piece.of}`, x + pad, infoTop + 24);
-  doc.font('Helvetica').fontSize(8).text(p.company_name ?? '', x + pad, infoTop + 46, { width: inner - 80, lineBreak: false, ellipsis: true });
-  if (p.cod_due) doc.font('Helvetica-Bold').fontSize(11).text(`COLLECT ${p.cod_due}`, x + pad, infoTop + 56, { width: inner - 80, lineBreak: false, ellipsis: true });
+  doc
+    .font('Helvetica')
+    .fontSize(8)
+    .text(p.company_name ?? '', x + pad, infoTop + 46, { width: inner - 80, lineBreak: false, ellipsis: true });
+  if (p.cod_due)
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(11)
+      .text(`COLLECT ${p.cod_due}`, x + pad, infoTop + 56, { width: inner - 80, lineBreak: false, ellipsis: true });
   doc.image(piece.bar, x + pad, barTop, { fit: [inner, barH], align: 'center' });
-  doc.font('Courier-Bold').fontSize(13).text(p.hawb, x + pad, bottom - 13, { width: inner, align: 'center' });
+  doc
+    .font('Courier-Bold')
+    .fontSize(13)
+    .text(p.hawb, x + pad, bottom - 13, { width: inner, align: 'center' });
 }
 
 /** Labels for parcels, one per piece (`count`, at least 1), in the order given. */
-export async function labelsPdf(parcels: LabelParcel[], layout: LabelLayout, sender = 'Courier', door: Record<number, string> = {}): Promise<Uint8Array<ArrayBuffer>> {
+export async function labelsPdf(
+  parcels: LabelParcel[],
+  layout: LabelLayout,
+  sender = 'Courier',
+  door: Record<number, string> = {},
+): Promise<Uint8Array<ArrayBuffer>> {
   const pieces: Piece[] = [];
   for (const p of parcels) {
     const [bar, code] = await Promise.all([code128(p.hawb), qr(p.hawb)]);
     const of = labelPieces(p.count);
     for (let n = 1; n <= of; n++) pieces.push({ p, n, of, bar, qr: code, door: door[p.id] });
   }
-  const doc = layout === '4x6'
-    ? new PDFDocument({ size: [LABEL.w, LABEL.h], margin: 0, autoFirstPage: false, info: { Title: 'Shipping labels', Author: 'Courier' } })
-    : new PDFDocument({ size: 'A4', margin: 0, autoFirstPage: false, info: { Title: 'Shipping labels (A4, 4 per sheet)', Author: 'Courier' } });
+  const doc =
+    layout === '4x6'
+      ? new PDFDocument({
+          size: [LABEL.w, LABEL.h],
+          margin: 0,
+          autoFirstPage: false,
+          info: { Title: 'Shipping labels', Author: 'Courier' },
+        })
+      : new PDFDocument({
+          size: 'A4',
+          margin: 0,
+          autoFirstPage: false,
+          info: { Title: 'Shipping labels (A4, 4 per sheet)', Author: 'Courier' },
+        });
   const out = toBytes(doc);
   if (layout === '4x6') {
-    for (const piece of pieces) { doc.addPage(); drawLabel(doc, 0, 0, LABEL.w, LABEL.h, piece, sender); }
+    for (const piece of pieces) {
+      doc.addPage();
+      drawLabel(doc, 0, 0, LABEL.w, LABEL.h, piece, sender);
+    }
   } else {
     // A4 (595 x 842 pt) in four quarters, each about 4x6 inch; cut along the page's middle lines.
     const w = 595.28 / 2;
@@ -111,39 +188,69 @@ export async function labelsPdf(parcels: LabelParcel[], layout: LabelLayout, sen
   return out;
 }
 
-export interface ManifestInfo { title: string; driver: string | null; date: string; generatedAt: string }
+export interface ManifestInfo {
+  title: string;
+  driver: string | null;
+  date: string;
+  generatedAt: string;
+}
 
 /** A driver's or route's manifest on A4: one row per parcel in delivery order, totals, and signature lines. */
 export async function manifestPdf(info: ManifestInfo, parcels: Package[]): Promise<Uint8Array<ArrayBuffer>> {
   const doc = new PDFDocument({ size: 'A4', margin: 40, info: { Title: info.title, Author: 'Courier' } });
   const out = toBytes(doc);
   doc.font('Helvetica-Bold').fontSize(18).text(info.title);
-  doc.font('Helvetica').fontSize(10).text(`Driver: ${info.driver ?? 'unassigned'}    Date: ${info.date}    Printed: ${info.generatedAt}`);
+  doc
+    .font('Helvetica')
+    .fontSize(10)
+    .text(`Driver: ${info.driver ?? 'unassigned'}    Date: ${info.date}    Printed: ${info.generatedAt}`);
   const pieces = parcels.reduce((s, p) => s + Math.max(1, p.count ?? 1), 0);
   const kg = parcels.reduce((s, p) => s + (p.weight ?? 0), 0);
   doc.text(`${parcels.length} parcel(s), ${pieces} piece(s), ${Math.round(kg * 100) / 100} kg`);
   doc.moveDown(0.5);
   const cols = [
-    { key: '#', w: 24 }, { key: 'Tracking no', w: 92 }, { key: 'Recipient', w: 110 }, { key: 'Address', w: 160 },
-    { key: 'Zone', w: 52 }, { key: 'Kg', w: 34 }, { key: 'Pcs', w: 28 }, { key: 'Status', w: 15 },
+    { key: '#', w: 24 },
+    { key: 'Tracking no', w: 92 },
+    { key: 'Recipient', w: 110 },
+    { key: 'Address', w: 160 },
+    { key: 'Zone', w: 52 },
+    { key: 'Kg', w: 34 },
+    { key: 'Pcs', w: 28 },
+    { key: 'Status', w: 15 },
   ];
   const left = doc.page.margins.left;
   const header = () => {
     let x = left;
     doc.font('Helvetica-Bold').fontSize(9);
     const y = doc.y;
-    for (const c of cols.slice(0, 7)) { doc.text(c.key, x, y, { width: c.w, lineBreak: false }); x += c.w; }
+    for (const c of cols.slice(0, 7)) {
+      doc.text(c.key, x, y, { width: c.w, lineBreak: false });
+      x += c.w;
+    }
     doc.text('OK', x, y, { lineBreak: false });
     doc.x = left;
-    doc.moveTo(left, doc.y + 2).lineTo(doc.page.width - doc.page.margins.right, doc.y + 2).stroke();
+    doc
+      .moveTo(left, doc.y + 2)
+      .lineTo(doc.page.width - doc.page.margins.right, doc.y + 2)
+      .stroke();
     doc.y += 6;
   };
   header();
   parcels.forEach((p, i) => {
-    if (doc.y > doc.page.height - 120) { doc.addPage(); header(); }
+    if (doc.y > doc.page.height - 120) {
+      doc.addPage();
+      header();
+    }
     const y = doc.y;
-    const cells = [String(p.sequence_no ?? i + 1), p.hawb, p.customer_name ?? '—', addressLines(p).join(', ') || '—', p.zone_name ?? '—',
-      p.weight != null ? String(p.weight) : '—', String(Math.max(1, p.count ?? 1))];
+    const cells = [
+      String(p.sequence_no ?? i + 1),
+      p.hawb,
+      p.customer_name ?? '—',
+      addressLines(p).join(', ') || '—',
+      p.zone_name ?? '—',
+      p.weight != null ? String(p.weight) : '—',
+      String(Math.max(1, p.count ?? 1)),
+    ];
     let x = left;
     let bottom = y;
     doc.font('Helvetica').fontSize(9);
@@ -155,7 +262,13 @@ export async function manifestPdf(info: ManifestInfo, parcels: Package[]): Promi
     });
     doc.rect(x + 4, y, 10, 10).stroke();
     doc.y = bottom + 4;
-    doc.save().strokeColor('#bbbbbb').moveTo(left, doc.y - 2).lineTo(doc.page.width - doc.page.margins.right, doc.y - 2).stroke().restore();
+    doc
+      .save()
+      .strokeColor('#bbbbbb')
+      .moveTo(left, doc.y - 2)
+      .lineTo(doc.page.width - doc.page.margins.right, doc.y - 2)
+      .stroke()
+      .restore();
   });
   doc.moveDown(2).font('Helvetica').fontSize(10);
   doc.text('Loaded by (depot): ____________________________    Time: __________', left);

@@ -17,20 +17,39 @@ export async function parcelsToLabel(db: Db, caller: SessionUser, ids: readonly 
 }
 
 /** A driver's open parcels, or a route's parcels, in delivery order, with the title of the manifest. */
-export async function manifestParcels(db: Db, q: { driver?: number; route?: number }): Promise<{ title: string; driver: string | null; date: string | null; parcels: Package[] }> {
+export async function manifestParcels(
+  db: Db,
+  q: { driver?: number; route?: number },
+): Promise<{ title: string; driver: string | null; date: string | null; parcels: Package[] }> {
   if (q.route != null) {
     const r = await db.select().from(deliveryRoute).where(eq(deliveryRoute.id, q.route)).get();
     if (!r) throw notFound(`Route ${q.route} not found`);
-    const driver = r.driver_id != null ? (await db.select({ name: user.name }).from(user).where(eq(user.id, r.driver_id)).get())?.name ?? null : null;
-    const ids = (await db.select({ id: pkg.id }).from(pkg).where(and(eq(pkg.route_id, r.id), isNull(pkg.deleted_at)))
-      .orderBy(...routeOrder()).all()).map((x) => x.id);
+    const driver =
+      r.driver_id != null ? ((await db.select({ name: user.name }).from(user).where(eq(user.id, r.driver_id)).get())?.name ?? null) : null;
+    const ids = (
+      await db
+        .select({ id: pkg.id })
+        .from(pkg)
+        .where(and(eq(pkg.route_id, r.id), isNull(pkg.deleted_at)))
+        .orderBy(...routeOrder())
+        .all()
+    ).map((x) => x.id);
     return { title: `Route manifest: ${r.name}`, driver, date: r.date, parcels: await orderOf(db, ids) };
   }
-  const d = await db.select().from(user).where(and(eq(user.id, q.driver ?? 0), eq(user.role, 'driver'))).get();
+  const d = await db
+    .select()
+    .from(user)
+    .where(and(eq(user.id, q.driver ?? 0), eq(user.role, 'driver')))
+    .get();
   if (!d) throw notFound(`Driver ${q.driver} not found`);
-  const ids = (await db.select({ id: pkg.id }).from(pkg)
-    .where(and(eq(pkg.assigned_to_id, d.id), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES])))
-    .orderBy(...routeOrder()).all()).map((x) => x.id);
+  const ids = (
+    await db
+      .select({ id: pkg.id })
+      .from(pkg)
+      .where(and(eq(pkg.assigned_to_id, d.id), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES])))
+      .orderBy(...routeOrder())
+      .all()
+  ).map((x) => x.id);
   return { title: `Driver manifest: ${d.name}`, driver: d.name, date: null, parcels: await orderOf(db, ids) };
 }
 

@@ -69,22 +69,37 @@ export function createMessageDispatcher(opts: MessageDispatcherOptions): Message
   async function settle(row: OutboxRow, attempts: number, outcome: SendOutcome): Promise<void> {
     const at = clock.now();
     if (outcome.ok) {
-      await db.update(messageOutbox).set({ status: 'sent', sent_at: at, provider_id: outcome.providerId ?? null, last_error: null, updated_at: at })
-        .where(eq(messageOutbox.id, row.id)).run();
+      await db
+        .update(messageOutbox)
+        .set({ status: 'sent', sent_at: at, provider_id: outcome.providerId ?? null, last_error: null, updated_at: at })
+        .where(eq(messageOutbox.id, row.id))
+        .run();
       return;
     }
     const dead = !outcome.retry || attempts >= maxAttempts;
     const wait = Math.max(backoffDelay(attempts, baseDelay, maxDelay), outcome.retryAfterMs ?? 0);
-    await db.update(messageOutbox).set({
-      status: dead ? 'dead' : 'pending', last_error: outcome.error, next_attempt_at: dead ? at : at + wait, claimed_at: null, updated_at: at,
-    }).where(eq(messageOutbox.id, row.id)).run();
+    await db
+      .update(messageOutbox)
+      .set({
+        status: dead ? 'dead' : 'pending',
+        last_error: outcome.error,
+        next_attempt_at: dead ? at : at + wait,
+        claimed_at: null,
+        updated_at: at,
+      })
+      .where(eq(messageOutbox.id, row.id))
+      .run();
     opts.log?.(`[messages] ${row.channel} ${row.id} (${row.kind}) attempt ${attempts} failed: ${outcome.error}${dead ? ' (dead)' : ''}`);
   }
 
   async function sendOne(row: OutboxRow): Promise<void> {
     await committed();
     // The claim below is conditional on `pending` and committed (its own unit) before the send.
-    const fresh = await db.select().from(messageOutbox).where(and(eq(messageOutbox.id, row.id), eq(messageOutbox.status, 'pending'))).get();
+    const fresh = await db
+      .select()
+      .from(messageOutbox)
+      .where(and(eq(messageOutbox.id, row.id), eq(messageOutbox.status, 'pending')))
+      .get();
     if (!fresh) return;
     const now = clock.now();
     let subject = fresh.subject;
@@ -93,7 +108,11 @@ export function createMessageDispatcher(opts: MessageDispatcherOptions): Message
     if (opts.render && fresh.kind !== 'account') {
       const r = await opts.render(fresh);
       if ('skip' in r) {
-        await db.update(messageOutbox).set({ status: 'skipped', last_error: r.skip, updated_at: now }).where(eq(messageOutbox.id, fresh.id)).run();
+        await db
+          .update(messageOutbox)
+          .set({ status: 'skipped', last_error: r.skip, updated_at: now })
+          .where(eq(messageOutbox.id, fresh.id))
+          .run();
         return;
       }
       subject = r.subject;
@@ -101,16 +120,33 @@ export function createMessageDispatcher(opts: MessageDispatcherOptions): Message
       senderName = r.senderName ?? null;
     }
     if (body == null) {
-      await db.update(messageOutbox).set({ status: 'dead', last_error: 'nothing to send', updated_at: now }).where(eq(messageOutbox.id, fresh.id)).run();
+      await db
+        .update(messageOutbox)
+        .set({ status: 'dead', last_error: 'nothing to send', updated_at: now })
+        .where(eq(messageOutbox.id, fresh.id))
+        .run();
       return;
     }
     const attempts = fresh.attempts + 1;
-    const claimed = changedRows(await durably(() => db.update(messageOutbox).set({ status: 'sending', claimed_at: now, attempts, subject, body, updated_at: now })
-      .where(and(eq(messageOutbox.id, fresh.id), eq(messageOutbox.status, 'pending'))).run()));
+    const claimed = changedRows(
+      await durably(() =>
+        db
+          .update(messageOutbox)
+          .set({ status: 'sending', claimed_at: now, attempts, subject, body, updated_at: now })
+          .where(and(eq(messageOutbox.id, fresh.id), eq(messageOutbox.status, 'pending')))
+          .run(),
+      ),
+    );
     if (claimed === 0) return;
-    const outcome = fresh.channel === 'email'
-      ? await opts.email.send({ from: `${quoteName(senderName ?? 'Courier')} <${opts.fromAddress}>`, to: fresh.to, subject: subject ?? '', text: body })
-      : await opts.sms.send({ to: fresh.to, body });
+    const outcome =
+      fresh.channel === 'email'
+        ? await opts.email.send({
+            from: `${quoteName(senderName ?? 'Courier')} <${opts.fromAddress}>`,
+            to: fresh.to,
+            subject: subject ?? '',
+            text: body,
+          })
+        : await opts.sms.send({ to: fresh.to, body });
     await settle(fresh, attempts, outcome);
     if (outcome.ok && (fresh.channel === 'email' ? opts.email.kind : opts.sms.kind) === 'log') {
       await db.update(messageOutbox).set({ status: 'logged' }).where(eq(messageOutbox.id, fresh.id)).run();
@@ -120,12 +156,21 @@ export function createMessageDispatcher(opts: MessageDispatcherOptions): Message
   async function run(): Promise<number> {
     await committed();
     const now = clock.now();
-    const stale = changedRows(await db.update(messageOutbox).set({ status: 'uncertain', last_error: 'stopped while sending; not retried (it may have gone)', updated_at: now })
-      .where(and(eq(messageOutbox.status, 'sending'), lt(messageOutbox.claimed_at, now - leaseMs))).run());
+    const stale = changedRows(
+      await db
+        .update(messageOutbox)
+        .set({ status: 'uncertain', last_error: 'stopped while sending; not retried (it may have gone)', updated_at: now })
+        .where(and(eq(messageOutbox.status, 'sending'), lt(messageOutbox.claimed_at, now - leaseMs)))
+        .run(),
+    );
     if (stale) opts.log?.(`[messages] ${stale} message(s) cut off mid-send marked uncertain`);
-    const due = await db.select().from(messageOutbox)
+    const due = await db
+      .select()
+      .from(messageOutbox)
       .where(and(eq(messageOutbox.status, 'pending'), lte(messageOutbox.next_attempt_at, now)))
-      .orderBy(asc(messageOutbox.next_attempt_at), asc(messageOutbox.id)).limit(batch).all();
+      .orderBy(asc(messageOutbox.next_attempt_at), asc(messageOutbox.id))
+      .limit(batch)
+      .all();
     for (const row of due) await sendOne(row);
     return due.length;
   }

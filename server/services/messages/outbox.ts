@@ -18,15 +18,34 @@ export interface QueuedMessage {
   dedupeKey?: string | null;
 }
 
-const insertRow = (db: Db) => db.insert(messageOutbox).values({
-  channel: sql.placeholder('channel'), to: sql.placeholder('to'), kind: sql.placeholder('kind'), subject: sql.placeholder('subject'),
-  body: sql.placeholder('body'), data: sql.placeholder('data'), company_id: sql.placeholder('company_id'),
-  package_id: sql.placeholder('package_id'), dedupe_key: sql.placeholder('dedupe_key'), status: 'pending', attempts: 0,
-  next_attempt_at: sql.placeholder('now'), created_at: sql.placeholder('now'), updated_at: sql.placeholder('now'),
-}).onConflictDoNothing().prepare();
+const insertRow = (db: Db) =>
+  db
+    .insert(messageOutbox)
+    .values({
+      channel: sql.placeholder('channel'),
+      to: sql.placeholder('to'),
+      kind: sql.placeholder('kind'),
+      subject: sql.placeholder('subject'),
+      body: sql.placeholder('body'),
+      data: sql.placeholder('data'),
+      company_id: sql.placeholder('company_id'),
+      package_id: sql.placeholder('package_id'),
+      dedupe_key: sql.placeholder('dedupe_key'),
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: sql.placeholder('now'),
+      created_at: sql.placeholder('now'),
+      updated_at: sql.placeholder('now'),
+    })
+    .onConflictDoNothing()
+    .prepare();
 
-const optedOut = (db: Db) => db.select({ id: messageOptOut.id }).from(messageOptOut)
-  .where(and(eq(messageOptOut.company_id, sql.placeholder('company')), eq(messageOptOut.address, sql.placeholder('address')))).prepare();
+const optedOut = (db: Db) =>
+  db
+    .select({ id: messageOptOut.id })
+    .from(messageOptOut)
+    .where(and(eq(messageOptOut.company_id, sql.placeholder('company')), eq(messageOptOut.address, sql.placeholder('address'))))
+    .prepare();
 
 /** E-mails compare case-insensitively; phone numbers without spaces, dashes or brackets. */
 export function normaliseAddress(channel: Channel, address: string): string {
@@ -35,7 +54,10 @@ export function normaliseAddress(channel: Channel, address: string): string {
 
 export async function isOptedOut(db: Db, companyId: number | null | undefined, channel: Channel, address: string): Promise<boolean> {
   if (companyId == null) return false;
-  return (await prepared(db, 'messages.optedOut', optedOut).get({ company: companyId, address: normaliseAddress(channel, address) })) !== undefined;
+  return (
+    (await prepared(db, 'messages.optedOut', optedOut).get({ company: companyId, address: normaliseAddress(channel, address) })) !==
+    undefined
+  );
 }
 
 /**
@@ -45,13 +67,24 @@ export async function isOptedOut(db: Db, companyId: number | null | undefined, c
 export async function enqueueMessage(db: Db, now: number, m: QueuedMessage): Promise<boolean> {
   if (await isOptedOut(db, m.companyId, m.channel, m.to)) return false;
   const result = await prepared(db, 'messages.insert', insertRow).run({
-    channel: m.channel, to: m.to.trim(), kind: m.kind, subject: m.subject ?? null, body: m.body ?? null,
-    data: m.data ? JSON.stringify(m.data) : null, company_id: m.companyId ?? null, package_id: m.packageId ?? null,
-    dedupe_key: m.dedupeKey ?? null, now,
+    channel: m.channel,
+    to: m.to.trim(),
+    kind: m.kind,
+    subject: m.subject ?? null,
+    body: m.body ?? null,
+    data: m.data ? JSON.stringify(m.data) : null,
+    company_id: m.companyId ?? null,
+    package_id: m.packageId ?? null,
+    dedupe_key: m.dedupeKey ?? null,
+    now,
   });
   return changedRows(result) > 0;
 }
 
 export async function recordOptOut(db: Db, now: number, companyId: number, channel: Channel, address: string): Promise<void> {
-  await db.insert(messageOptOut).values({ company_id: companyId, address: normaliseAddress(channel, address), created_at: now }).onConflictDoNothing().run();
+  await db
+    .insert(messageOptOut)
+    .values({ company_id: companyId, address: normaliseAddress(channel, address), created_at: now })
+    .onConflictDoNothing()
+    .run();
 }

@@ -13,7 +13,10 @@ export interface MessagingEnv {
 }
 
 /** SMTP_URL -> nodemailer, else the log; SMS_URL with its credentials -> the Twilio-style HTTP API, else the log. */
-export function transportsFromEnv(env: MessagingEnv, log: (line: string) => void): { email: EmailTransport; sms: SmsProvider; fromAddress: string } {
+export function transportsFromEnv(
+  env: MessagingEnv,
+  log: (line: string) => void,
+): { email: EmailTransport; sms: SmsProvider; fromAddress: string } {
   const email = env.SMTP_URL ? smtpTransport(env.SMTP_URL) : logEmailTransport(log);
   let sms: SmsProvider = logSmsProvider(log);
   if (env.SMS_URL) {
@@ -28,12 +31,20 @@ export function transportsFromEnv(env: MessagingEnv, log: (line: string) => void
 
 /** The app's message dispatcher: its database, clock and group commit, recipient notices rendered with its PUBLIC_URL. */
 export function messageDispatcherFor(
-  deps: Deps, transports: { email: EmailTransport; sms: SmsProvider; fromAddress: string },
+  deps: Deps,
+  transports: { email: EmailTransport; sms: SmsProvider; fromAddress: string },
   extra: Partial<Omit<MessageDispatcherOptions, 'db' | 'clock' | 'email' | 'sms' | 'fromAddress'>> = {},
 ): MessageDispatcher {
   return createMessageDispatcher({
-    db: deps.db, clock: deps.clock, writes: deps.writes, ...transports,
-    render: recipientRenderer(deps.db, { publicUrl: deps.config.publicUrl, maxAttempts: deps.config.maxAttempts, timeZone: deps.config.timeZone }),
+    db: deps.db,
+    clock: deps.clock,
+    writes: deps.writes,
+    ...transports,
+    render: recipientRenderer(deps.db, {
+      publicUrl: deps.config.publicUrl,
+      maxAttempts: deps.config.maxAttempts,
+      timeZone: deps.config.timeZone,
+    }),
     ...extra,
   });
 }

@@ -1,16 +1,32 @@
 import nodemailer from 'nodemailer';
 
 /** What one attempt came to: sent, worth another try later (`retryAfterMs` when the provider said), or never going to work. */
-export type SendOutcome =
-  | { ok: true; providerId?: string | null }
-  | { ok: false; retry: boolean; error: string; retryAfterMs?: number };
+export type SendOutcome = { ok: true; providerId?: string | null } | { ok: false; retry: boolean; error: string; retryAfterMs?: number };
 
-export interface OutgoingEmail { from: string; to: string; subject: string; text: string }
-export interface EmailTransport { readonly kind: 'smtp' | 'log'; send(mail: OutgoingEmail): Promise<SendOutcome> }
-export interface OutgoingSms { to: string; body: string }
-export interface SmsProvider { readonly kind: 'http' | 'log'; send(sms: OutgoingSms): Promise<SendOutcome> }
+export interface OutgoingEmail {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+}
+export interface EmailTransport {
+  readonly kind: 'smtp' | 'log';
+  send(mail: OutgoingEmail): Promise<SendOutcome>;
+}
+export interface OutgoingSms {
+  to: string;
+  body: string;
+}
+export interface SmsProvider {
+  readonly kind: 'http' | 'log';
+  send(sms: OutgoingSms): Promise<SendOutcome>;
+}
 
-interface SmtpError { responseCode?: number; code?: string; message?: string }
+interface SmtpError {
+  responseCode?: number;
+  code?: string;
+  message?: string;
+}
 
 /**
  * E-mail over SMTP_URL (nodemailer). A 5xx reply from the server is final (bad address, refused);
@@ -27,7 +43,11 @@ export function smtpTransport(url: string): EmailTransport {
       } catch (err) {
         const e = err as SmtpError;
         const code = e.responseCode;
-        return { ok: false, retry: !(code != null && code >= 500), error: `${code != null ? `SMTP ${code}: ` : ''}${e.message ?? String(err)}`.slice(0, 500) };
+        return {
+          ok: false,
+          retry: !(code != null && code >= 500),
+          error: `${code != null ? `SMTP ${code}: ` : ''}${e.message ?? String(err)}`.slice(0, 500),
+        };
       }
     },
   };
@@ -87,11 +107,20 @@ export function httpSmsProvider(opts: HttpSmsOptions): SmsProvider {
         const text = await res.text().catch(() => '');
         if (res.ok) {
           let sid: string | null = null;
-          try { sid = (JSON.parse(text) as { sid?: unknown }).sid as string ?? null; } catch { /* a 2xx without JSON is still sent */ }
+          try {
+            sid = ((JSON.parse(text) as { sid?: unknown }).sid as string) ?? null;
+          } catch {
+            /* a 2xx without JSON is still sent */
+          }
           return { ok: true, providerId: typeof sid === 'string' ? sid : null };
         }
         const retry = res.status === 429 || res.status >= 500;
-        return { ok: false, retry, error: `HTTP ${res.status}${text ? `: ${text.slice(0, 200)}` : ''}`, retryAfterMs: retryAfterMs(res.headers.get('retry-after'), Date.now()) };
+        return {
+          ok: false,
+          retry,
+          error: `HTTP ${res.status}${text ? `: ${text.slice(0, 200)}` : ''}`,
+          retryAfterMs: retryAfterMs(res.headers.get('retry-after'), Date.now()),
+        };
       } catch (err) {
         return { ok: false, retry: true, error: (err instanceof Error ? err.message : String(err)).slice(0, 500) };
       }

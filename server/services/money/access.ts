@@ -63,7 +63,7 @@ export function companyConds(user: SessionUser, column: SQLiteColumn, requested:
  */
 export function requireQuoteAccess(user: SessionUser, companyId: number | null): void {
   if (!user.permissions.has('rate.view')) throw forbidden('Quotes need permission to read rate cards (rate.view)');
-  if (companyId != null && !canSeeCompany(user, companyId)) throw forbidden('You may be quoted only your own company\'s prices');
+  if (companyId != null && !canSeeCompany(user, companyId)) throw forbidden("You may be quoted only your own company's prices");
 }
 
 /** "Login company" operations belong to a company's own login. */
@@ -77,5 +77,5 @@ export function loginCompany(user: SessionUser): number {
  * login may hold `wallet.manage` for its own screens, but never credits itself.
  */
 export function requireMoneyStaff(user: SessionUser): void {
-  if (!isStaff(user.role)) throw forbidden('Only the courier\'s staff can move money between wallets');
+  if (!isStaff(user.role)) throw forbidden("Only the courier's staff can move money between wallets");
 }

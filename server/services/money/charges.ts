@@ -13,7 +13,12 @@ import { atomically } from '../../db/atomically';
  * No rate line fits: unpriced (listed for the office) or refused, as the company's terms say
  * (`priceAtCreation` in parcelPricing.ts). Returns the row with its `price` set.
  */
-export async function chargeForPackage(deps: Ledger, companyId: number | null | undefined, row: PackageRow, actorId: number | null = null): Promise<PackageRow> {
+export async function chargeForPackage(
+  deps: Ledger,
+  companyId: number | null | undefined,
+  row: PackageRow,
+  actorId: number | null = null,
+): Promise<PackageRow> {
   if (companyId == null) return row;
   return await priceAtCreation(deps, { ...row, company_id: companyId }, actorId);
 }
@@ -22,7 +27,12 @@ export async function chargeForPackage(deps: Ledger, companyId: number | null | 
  * Gives back what a parcel was charged (its charge and any re-prices), once: the lifecycle calls it
  * when a parcel is cancelled. Returns the refund, or null when nothing was charged or it was already refunded.
  */
-export async function refundPackage(deps: Ledger, row: Pick<PackageRow, 'id' | 'hawb'>, actorId: number | null = null, reason = 'cancelled'): Promise<TxnRow | null> {
+export async function refundPackage(
+  deps: Ledger,
+  row: Pick<PackageRow, 'id' | 'hawb'>,
+  actorId: number | null = null,
+  reason = 'cancelled',
+): Promise<TxnRow | null> {
   return await refundAll(deps, row, actorId, reason);
 }
 
@@ -40,17 +50,22 @@ export type RepriceOutcome =
 export async function repriceForZone(deps: UnitLedger, row: PackageRow, actorId: number | null = null): Promise<RepriceOutcome> {
   if (row.company_id == null) return { status: 'unchanged', price: row.price };
   // One rule for every re-price (parcelPricing.ts, issue 18): settle to what the parcel now implies, or list it unpriced.
-  const before = await netCharged(deps.db, row.id) + 0;
-  const wasCharged = (await deps.db.select({ id: walletTxn.id }).from(walletTxn).where(and(eq(walletTxn.package_id, row.id), eq(walletTxn.kind, 'charge'))).get()) != null;
+  const before = (await netCharged(deps.db, row.id)) + 0;
+  const wasCharged =
+    (await deps.db
+      .select({ id: walletTxn.id })
+      .from(walletTxn)
+      .where(and(eq(walletTxn.package_id, row.id), eq(walletTxn.kind, 'charge')))
+      .get()) != null;
   try {
     return await atomically(deps, async () => {
       const updated = await repriceParcel(deps, row, actorId, 'zone changed');
       if ((await pricingOf(deps.db, row.id)).state === 'unpriced') {
         return { status: 'unpriced' as const, price: updated.price, reason: 'no line of the rate card fits the new zone' };
       }
-      const after = await netCharged(deps.db, row.id) + 0;
+      const after = (await netCharged(deps.db, row.id)) + 0;
       if (after === before) return { status: 'unchanged' as const, price: updated.price };
-      return { status: wasCharged ? 'repriced' as const : 'charged' as const, price: updated.price };
+      return { status: wasCharged ? ('repriced' as const) : ('charged' as const), price: updated.price };
     });
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;

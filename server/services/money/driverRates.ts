@@ -34,7 +34,12 @@ export async function validateDriverRate(values: Row, { deps }: ResourceContext)
     throw badRequest('effective_to must be after effective_from', [{ path: 'effective_to', message: 'must be after effective_from' }]);
   }
   if (values.driver_id != null) {
-    const d = await deps.db.select({ role: user.role }).from(user).where(eq(user.id, Number(values.driver_id))).get();
-    if (d?.role !== 'driver') throw badRequest(`User ${String(values.driver_id)} is not a driver`, [{ path: 'driver', message: 'not a driver' }]);
+    const d = await deps.db
+      .select({ role: user.role })
+      .from(user)
+      .where(eq(user.id, Number(values.driver_id)))
+      .get();
+    if (d?.role !== 'driver')
+      throw badRequest(`User ${String(values.driver_id)} is not a driver`, [{ path: 'driver', message: 'not a driver' }]);
   }
 }

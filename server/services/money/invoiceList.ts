@@ -41,6 +41,10 @@ export async function invoicesForCsv(db: Db, user: SessionUser, q: Partial<Invoi
 export async function invoiceDetails(db: Db, row: InvoiceRow) {
   const api = (await invoicesApi(db, [row]))[0];
   const lines = await invoiceLines(db, row.id);
-  const gst = gstForLines(lines.map((l) => l.amount_cents), api.gst_rate_bp, api.prices_include_gst);
+  const gst = gstForLines(
+    lines.map((l) => l.amount_cents),
+    api.gst_rate_bp,
+    api.prices_include_gst,
+  );
   return { ...api, lines: lines.map((l, i) => ({ ...l, gst: gst.lines[i] })), gst: gst.total };
 }

@@ -14,14 +14,25 @@ export interface PaymentInput {
   invoice?: number;
 }
 
-export interface PaymentResult { wallet: WalletRow; transaction: TxnRow; receipt: InvoiceRow; settled: InvoiceRow | null }
+export interface PaymentResult {
+  wallet: WalletRow;
+  transaction: TxnRow;
+  receipt: InvoiceRow;
+  settled: InvoiceRow | null;
+}
 
 /**
  * Money received from a company: a prepaid recharge or a postpaid payment, each with its receipt,
  * all in one transaction. The mode must match the company's billing type, so a prepaid top-up is
  * never booked as a postpaid settlement or the other way round.
  */
-export async function receivePayment(deps: Ledger, user: SessionUser, companyId: number, mode: 'prepaid' | 'postpaid', input: PaymentInput): Promise<PaymentResult> {
+export async function receivePayment(
+  deps: Ledger,
+  user: SessionUser,
+  companyId: number,
+  mode: 'prepaid' | 'postpaid',
+  input: PaymentInput,
+): Promise<PaymentResult> {
   requireMoneyStaff(user);
   const co = await findCompany(deps.db, companyId);
   // A statement issued while the company was postpaid can still be settled after it switched.
@@ -38,23 +49,38 @@ export async function receivePayment(deps: Ledger, user: SessionUser, companyId:
     }
     if (statement.total_cents !== input.amount_cents) {
       throw conflict(
-        `Invoice ${statement.number} totals ${formatMinor(statement.total_cents, statement.currency)} ${statement.currency}; `
-        + `a payment settling it must be exactly that`,
+        `Invoice ${statement.number} totals ${formatMinor(statement.total_cents, statement.currency)} ${statement.currency}; ` +
+          `a payment settling it must be exactly that`,
         { total_cents: statement.total_cents },
       );
     }
   }
   const w = await ensureWallet(deps, companyId, user.id);
   const transaction = await append(deps, w.id, {
-    kind: mode === 'prepaid' ? 'recharge' : 'payment', amount_cents: input.amount_cents, created_by: user.id,
-    reference: input.reference, reason: input.note || (statement ? `Payment of ${statement.number}` : mode === 'prepaid' ? 'Wallet recharge' : 'Payment on account'),
+    kind: mode === 'prepaid' ? 'recharge' : 'payment',
+    amount_cents: input.amount_cents,
+    created_by: user.id,
+    reference: input.reference,
+    reason: input.note || (statement ? `Payment of ${statement.number}` : mode === 'prepaid' ? 'Wallet recharge' : 'Payment on account'),
   });
   const receipt = await issueInvoice(deps, {
-    companyId, kind: 'receipt', status: 'paid', currency: w.currency, createdBy: user.id, correctsId: null,
-    lines: [{
-      txn: transaction, amount_cents: input.amount_cents,
-      description: statement ? `Payment received for ${statement.number}` : mode === 'prepaid' ? 'Prepaid wallet recharge' : 'Payment received on account',
-    }],
+    companyId,
+    kind: 'receipt',
+    status: 'paid',
+    currency: w.currency,
+    createdBy: user.id,
+    correctsId: null,
+    lines: [
+      {
+        txn: transaction,
+        amount_cents: input.amount_cents,
+        description: statement
+          ? `Payment received for ${statement.number}`
+          : mode === 'prepaid'
+            ? 'Prepaid wallet recharge'
+            : 'Payment received on account',
+      },
+    ],
   });
   const settled = statement ? await setInvoiceStatus(deps, statement, 'paid', { paymentTxnId: transaction.id }) : null;
   return { wallet: await ensureWallet(deps, companyId), transaction, receipt, settled };
@@ -67,7 +93,10 @@ export async function receivePayment(deps: Ledger, user: SessionUser, companyId:
 export async function markPaid(deps: Ledger, user: SessionUser, row: InvoiceRow, reference: string, note: string): Promise<InvoiceRow> {
   requireMoneyStaff(user);
   if (row.kind === 'statement' && row.total_cents > 0 && row.status === 'issued') {
-    return (await receivePayment(deps, user, row.company_id, 'postpaid', { amount_cents: row.total_cents, reference, note, invoice: row.id })).settled ?? row;
+    return (
+      (await receivePayment(deps, user, row.company_id, 'postpaid', { amount_cents: row.total_cents, reference, note, invoice: row.id }))
+        .settled ?? row
+    );
   }
   return await setInvoiceStatus(deps, row, 'paid', {});
 }

@@ -26,15 +26,24 @@ export async function applicableRates(db: Db, user: SessionUser, query: z.output
   if (query.company != null) {
     const co = await findCompanyInScope(db, user, query.company);
     const card = await cardFor(db, co.id, co.currency);
-    conds.push(card.source === 'company' ? eq(deliveryRate.company_id, co.id) : isNull(deliveryRate.company_id), eq(deliveryRate.currency, co.currency));
+    conds.push(
+      card.source === 'company' ? eq(deliveryRate.company_id, co.id) : isNull(deliveryRate.company_id),
+      eq(deliveryRate.currency, co.currency),
+    );
   }
   if (query.zone != null) conds.push(or(isNull(deliveryRate.zone_id), eq(deliveryRate.zone_id, query.zone)));
-  if (query.package_type != null) conds.push(or(isNull(deliveryRate.package_type_id), eq(deliveryRate.package_type_id, query.package_type)));
+  if (query.package_type != null)
+    conds.push(or(isNull(deliveryRate.package_type_id), eq(deliveryRate.package_type_id, query.package_type)));
   if (query.unit != null) conds.push(eq(deliveryRate.unit_id, query.unit));
   if (query.currency) conds.push(eq(deliveryRate.currency, query.currency));
   if (query.is_active) conds.push(eq(deliveryRate.is_active, query.is_active === 'true'));
-  let rows = await db.select({ r: deliveryRate, f: unitOfMeasurement.kg_factor }).from(deliveryRate)
-    .leftJoin(unitOfMeasurement, eq(unitOfMeasurement.id, deliveryRate.unit_id)).where(and(...conds)).orderBy(deliveryRate.id).all();
+  let rows = await db
+    .select({ r: deliveryRate, f: unitOfMeasurement.kg_factor })
+    .from(deliveryRate)
+    .leftJoin(unitOfMeasurement, eq(unitOfMeasurement.id, deliveryRate.unit_id))
+    .where(and(...conds))
+    .orderBy(deliveryRate.id)
+    .all();
   if (query.weight != null) {
     const kg = query.weight;
     rows = rows.filter(({ r, f }) => {
@@ -65,10 +74,16 @@ export async function validateRate(values: Row, { deps }: ResourceContext): Prom
     throw badRequest('max_weight must be above min_weight', [{ path: 'max_weight', message: 'must be above min_weight' }]);
   }
   if (values.company_id != null) {
-    const co = await deps.db.select().from(company).where(eq(company.id, Number(values.company_id))).get();
+    const co = await deps.db
+      .select()
+      .from(company)
+      .where(eq(company.id, Number(values.company_id)))
+      .get();
     if (!co) throw badRequest(`Company ${String(values.company_id)} does not exist`, [{ path: 'company', message: 'unknown company' }]);
     if (co.currency !== values.currency) {
-      throw badRequest(`${co.name} is billed in ${co.currency}; its rates must be too`, [{ path: 'currency', message: `must be ${co.currency}` }]);
+      throw badRequest(`${co.name} is billed in ${co.currency}; its rates must be too`, [
+        { path: 'currency', message: `must be ${co.currency}` },
+      ]);
     }
   }
 }
@@ -80,5 +95,10 @@ export async function afterRateWrite(db: Db, ids: number[], { deps, user }: Reso
   // The line itself is audited by defineResource (before/after); parcels it priced are a separate consequence.
   const one = companies.size === 1 && !companies.has(null) ? [...companies][0] : undefined;
   const r = await priceUnpriced(deps, user.id, one);
-  if (r.priced) await audit(db, deps.clock.now(), user.id, 'package.priced_later', one != null ? `company:${one}` : 'package:unpriced', { priced: r.priced, remaining: r.remaining, rate_lines: lines.map((l) => l.id) });
+  if (r.priced)
+    await audit(db, deps.clock.now(), user.id, 'package.priced_later', one != null ? `company:${one}` : 'package:unpriced', {
+      priced: r.priced,
+      remaining: r.remaining,
+      rate_lines: lines.map((l) => l.id),
+    });
 }

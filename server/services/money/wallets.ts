@@ -34,9 +34,18 @@ export async function ensureWallet(deps: Ledger, companyId: number, createdBy: n
   if (existing) return existing;
   const co = await findCompany(deps.db, companyId);
   const now = deps.clock.now();
-  return await deps.db.insert(wallet).values({
-    company_id: companyId, currency: co.currency, balance_cents: 0, created_by: createdBy, created_at: now, updated_at: now,
-  }).returning().get();
+  return await deps.db
+    .insert(wallet)
+    .values({
+      company_id: companyId,
+      currency: co.currency,
+      balance_cents: 0,
+      created_by: createdBy,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning()
+    .get();
 }
 
 export function stateOf(w: WalletRow, co: CompanyRow): WalletState {
@@ -57,8 +66,8 @@ export interface Posting {
 
 export function insufficientFunds(co: CompanyRow, w: WalletRow, needed: number) {
   return conflict(
-    `Insufficient wallet balance for ${co.name}: ${formatMinor(w.balance_cents, w.currency)} ${w.currency} available, `
-    + `${formatMinor(needed, w.currency)} ${w.currency} needed. Recharge the wallet first.`,
+    `Insufficient wallet balance for ${co.name}: ${formatMinor(w.balance_cents, w.currency)} ${w.currency} available, ` +
+      `${formatMinor(needed, w.currency)} ${w.currency} needed. Recharge the wallet first.`,
     { wallet: w.id, company: co.id, balance_cents: w.balance_cents, required_cents: needed, currency: w.currency },
   );
 }
@@ -68,26 +77,51 @@ const NO_FLOOR = Number.MIN_SAFE_INTEGER;
 
 function ledgerStatements(db: Db) {
   return {
-    find: db.select({ w: wallet, co: company }).from(wallet).innerJoin(company, eq(company.id, wallet.company_id))
-      .where(eq(wallet.id, sql.placeholder('id'))).prepare(),
-    move: db.update(wallet)
+    find: db
+      .select({ w: wallet, co: company })
+      .from(wallet)
+      .innerJoin(company, eq(company.id, wallet.company_id))
+      .where(eq(wallet.id, sql.placeholder('id')))
+      .prepare(),
+    move: db
+      .update(wallet)
       .set({ balance_cents: sql`${wallet.balance_cents} + ${sql.placeholder('amount')}`, updated_at: sql`${sql.placeholder('now')}` })
-      .where(and(eq(wallet.id, sql.placeholder('id')), gte(sql`${wallet.balance_cents} + ${sql.placeholder('amount')}`, sql.placeholder('floor'))))
-      .returning({ balance: wallet.balance_cents }).prepare(),
-    insert: db.insert(walletTxn).values({
-      wallet_id: sql.placeholder('wallet_id'), company_id: sql.placeholder('company_id'), kind: sql.placeholder('kind'),
-      amount_cents: sql.placeholder('amount_cents'), balance_after_cents: sql.placeholder('balance_after_cents'),
-      currency: sql.placeholder('currency'), billing: sql.placeholder('billing'), package_id: sql.placeholder('package_id'),
-      reason: sql.placeholder('reason'), reference: sql.placeholder('reference'), created_by: sql.placeholder('created_by'),
-      created_at: sql.placeholder('created_at'),
-    }).returning().prepare(),
+      .where(
+        and(
+          eq(wallet.id, sql.placeholder('id')),
+          gte(sql`${wallet.balance_cents} + ${sql.placeholder('amount')}`, sql.placeholder('floor')),
+        ),
+      )
+      .returning({ balance: wallet.balance_cents })
+      .prepare(),
+    insert: db
+      .insert(walletTxn)
+      .values({
+        wallet_id: sql.placeholder('wallet_id'),
+        company_id: sql.placeholder('company_id'),
+        kind: sql.placeholder('kind'),
+        amount_cents: sql.placeholder('amount_cents'),
+        balance_after_cents: sql.placeholder('balance_after_cents'),
+        currency: sql.placeholder('currency'),
+        billing: sql.placeholder('billing'),
+        package_id: sql.placeholder('package_id'),
+        reason: sql.placeholder('reason'),
+        reference: sql.placeholder('reference'),
+        created_by: sql.placeholder('created_by'),
+        created_at: sql.placeholder('created_at'),
+      })
+      .returning()
+      .prepare(),
   };
 }
 // Built once per database: a bulk upload appends one transaction per parcel.
 const statements = new WeakMap<Db, ReturnType<typeof ledgerStatements>>();
 function stmts(db: Db) {
   let s = statements.get(db);
-  if (!s) { s = ledgerStatements(db); statements.set(db, s); }
+  if (!s) {
+    s = ledgerStatements(db);
+    statements.set(db, s);
+  }
   return s;
 }
 
@@ -106,14 +140,24 @@ export async function append(deps: Ledger, walletId: number, p: Posting, enforce
   const debit = p.amount_cents < 0;
   const state = stateOf(w, co);
   if (debit && enforceFloor && !canDebit(state, -p.amount_cents)) throw insufficientFunds(co, w, -p.amount_cents);
-  const floor = !debit || !enforceFloor ? null : state.billing === 'prepaid' ? 0 : state.credit_limit_cents == null ? null : -state.credit_limit_cents;
+  const floor =
+    !debit || !enforceFloor ? null : state.billing === 'prepaid' ? 0 : state.credit_limit_cents == null ? null : -state.credit_limit_cents;
   const now = deps.clock.now();
   const moved = await q.move.get({ id: w.id, amount: p.amount_cents, now, floor: floor ?? NO_FLOOR });
   if (!moved) throw insufficientFunds(co, w, -p.amount_cents);
   const row = await q.insert.get({
-    wallet_id: w.id, company_id: w.company_id, kind: p.kind, amount_cents: p.amount_cents, balance_after_cents: moved.balance,
-    currency: w.currency, billing: p.billing ?? state.billing, package_id: p.package_id ?? null, reason: p.reason ?? '', reference: p.reference ?? '',
-    created_by: p.created_by ?? null, created_at: now,
+    wallet_id: w.id,
+    company_id: w.company_id,
+    kind: p.kind,
+    amount_cents: p.amount_cents,
+    balance_after_cents: moved.balance,
+    currency: w.currency,
+    billing: p.billing ?? state.billing,
+    package_id: p.package_id ?? null,
+    reason: p.reason ?? '',
+    reference: p.reference ?? '',
+    created_by: p.created_by ?? null,
+    created_at: now,
   });
   if (!row) throw new Error(`wallet ${w.id}: the transaction insert returned nothing`);
   return row;

@@ -30,7 +30,10 @@ export const REGISTER_WINDOW_MS = 3600_000;
 
 /** `Acme Freight Pty` -> `ACMEFREI-3F9A`: readable, and the random tail keeps it unique. */
 function deriveCode(name: string): string {
-  const letters = name.toUpperCase().replace(/[^A-Z0-9]/g, '').slice(0, 8);
+  const letters = name
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, '')
+    .slice(0, 8);
   // A code holds a letter (shared/schemas/people.ts companyCode): `123 Pty` -> `C123PTY-...`.
   const stem = /[A-Z]/.test(letters) ? letters : `C${letters}`;
   return `${stem}-${randomBytes(2).toString('hex').toUpperCase()}`;
@@ -47,12 +50,15 @@ export const registeredMessage = (email: string) =>
  * included) gets the same answer as a new one, so the endpoint cannot tell who has an account: the
  * account's owner is told by e-mail instead and nothing else changes (`existing` names it).
  */
-export async function registerCompany(deps: Deps, body: z.output<typeof RegisterCompanyBody>, passwordHash: string)
-  : Promise<{ company: CompanyRow; user: typeof user.$inferSelect } | { existing: number }> {
+export async function registerCompany(
+  deps: Deps,
+  body: z.output<typeof RegisterCompanyBody>,
+  passwordHash: string,
+): Promise<{ company: CompanyRow; user: typeof user.$inferSelect } | { existing: number }> {
   const now = deps.clock.now();
   // The code first: its conflict is the same answer whoever owns the e-mail.
   const code = body.code ?? deriveCode(body.name);
-  if ((await deps.db.select({ id: company.id }).from(company).where(eq(company.code, code)).get())) {
+  if (await deps.db.select({ id: company.id }).from(company).where(eq(company.code, code)).get()) {
     throw conflict(`Company code ${code} is already used; choose another`);
   }
   const taken = await deps.db.select({ id: user.id }).from(user).where(eq(user.email, body.email)).get();
@@ -60,19 +66,41 @@ export async function registerCompany(deps: Deps, body: z.output<typeof Register
     await deps.mailer.send({
       to: body.email,
       subject: 'Someone tried to register a company with your e-mail address',
-      body: 'Someone asked to register a company on Courier with this e-mail address, which already has an account. '
-        + 'Nothing was changed. If it was you, log in instead (or reset your password from the login page); otherwise you can ignore this message.',
+      body:
+        'Someone asked to register a company on Courier with this e-mail address, which already has an account. ' +
+        'Nothing was changed. If it was you, log in instead (or reset your password from the login page); otherwise you can ignore this message.',
     });
     return { existing: taken.id };
   }
-  const co = await deps.db.insert(company).values({
-    name: body.name, email: body.email, phone: body.phone, address: body.address, abn: body.abn, code,
-    status: 'pending', created_at: now, updated_at: now,
-  }).returning().get();
-  const login = await deps.db.insert(user).values({
-    name: body.contact_name ?? body.name, email: body.email, phone: body.phone, role: 'company', company_id: co.id,
-    password_hash: passwordHash, created_at: now, updated_at: now,
-  }).returning().get();
+  const co = await deps.db
+    .insert(company)
+    .values({
+      name: body.name,
+      email: body.email,
+      phone: body.phone,
+      address: body.address,
+      abn: body.abn,
+      code,
+      status: 'pending',
+      created_at: now,
+      updated_at: now,
+    })
+    .returning()
+    .get();
+  const login = await deps.db
+    .insert(user)
+    .values({
+      name: body.contact_name ?? body.name,
+      email: body.email,
+      phone: body.phone,
+      role: 'company',
+      company_id: co.id,
+      password_hash: passwordHash,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning()
+    .get();
   await deps.mailer.send({
     to: body.email,
     subject: 'Your Courier registration is waiting for approval',
@@ -86,7 +114,12 @@ export async function registerCompany(deps: Deps, body: z.output<typeof Register
  * is not active (the session check reads the status), and its new packages are refused. Answers
  * the row before and after, for the audit line.
  */
-export async function changeCompanyStatus(deps: Deps, me: SessionUser, id: number, status: CompanyStatus): Promise<{ before: CompanyRow; after: CompanyRow }> {
+export async function changeCompanyStatus(
+  deps: Deps,
+  me: SessionUser,
+  id: number,
+  status: CompanyStatus,
+): Promise<{ before: CompanyRow; after: CompanyRow }> {
   // Another company is outside a company login's scope (404); its own status is staff's decision.
   if (me.companyId != null && me.companyId !== id) throw notFound(`Company ${id} not found`);
   if (me.companyId != null) throw forbidden('A company cannot change its own status');
@@ -95,10 +128,17 @@ export async function changeCompanyStatus(deps: Deps, me: SessionUser, id: numbe
   if (existing.status === status) return { before: existing, after: existing };
   const row = await deps.db.update(company).set({ status, updated_at: deps.clock.now() }).where(eq(company.id, id)).returning().get();
   if (existing.status === 'pending' && status === 'active') {
-    const logins = await deps.db.select({ email: user.email }).from(user)
-      .where(and(eq(user.company_id, id), eq(user.role, 'company'), isNull(user.deleted_at))).all();
+    const logins = await deps.db
+      .select({ email: user.email })
+      .from(user)
+      .where(and(eq(user.company_id, id), eq(user.role, 'company'), isNull(user.deleted_at)))
+      .all();
     for (const l of logins) {
-      await deps.mailer.send({ to: l.email, subject: 'Your Courier account is approved', body: `${row.name} is approved; you can log in now.` });
+      await deps.mailer.send({
+        to: l.email,
+        subject: 'Your Courier account is approved',
+        body: `${row.name} is approved; you can log in now.`,
+      });
     }
   }
   return { before: existing, after: row };

@@ -35,7 +35,11 @@ export async function depotOwner(values: Row, { deps, user }: ResourceContext): 
 
 /** Deletes a depot address the caller may write; outside scope is 404. */
 export async function deleteDepot(deps: Deps, user: SessionUser, id: number): Promise<void> {
-  const row = await deps.db.select().from(companyDepotAddress).where(and(depotScope(user), eq(companyDepotAddress.id, id))).get();
+  const row = await deps.db
+    .select()
+    .from(companyDepotAddress)
+    .where(and(depotScope(user), eq(companyDepotAddress.id, id)))
+    .get();
   if (!row) throw notFound(`Depot address ${id} not found`);
   await depotOwner(row, { deps, user });
   await deps.db.delete(companyDepotAddress).where(eq(companyDepotAddress.id, id)).run();
@@ -43,9 +47,18 @@ export async function deleteDepot(deps: Deps, user: SessionUser, id: number): Pr
 
 /** A company has at most one default depot: marking one clears the flag on the others. */
 export async function keepOneDefault(db: Db, ids: number[]): Promise<void> {
-  const rows = ids.length ? await db.select().from(companyDepotAddress).where(and(inArray(companyDepotAddress.id, ids), eq(companyDepotAddress.is_default, true))).all() : [];
+  const rows = ids.length
+    ? await db
+        .select()
+        .from(companyDepotAddress)
+        .where(and(inArray(companyDepotAddress.id, ids), eq(companyDepotAddress.is_default, true)))
+        .all()
+    : [];
   for (const r of rows) {
-    await db.update(companyDepotAddress).set({ is_default: false })
-      .where(and(eq(companyDepotAddress.company_id, r.company_id), ne(companyDepotAddress.id, r.id))).run();
+    await db
+      .update(companyDepotAddress)
+      .set({ is_default: false })
+      .where(and(eq(companyDepotAddress.company_id, r.company_id), ne(companyDepotAddress.id, r.id)))
+      .run();
   }
 }

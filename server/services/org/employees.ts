@@ -23,7 +23,8 @@ export type UserRow = typeof user.$inferSelect;
  */
 export function assertMayManage(me: SessionUser, target: { id: number; role: string }, self: 'allow' | 'deny' = 'allow'): void {
   if (target.id === me.id && self === 'allow') return;
-  if (target.id === me.id && me.role !== 'super_admin') throw forbidden('You cannot do this to your own account; ask someone of a higher rank');
+  if (target.id === me.id && me.role !== 'super_admin')
+    throw forbidden('You cannot do this to your own account; ask someone of a higher rank');
   if (!outranks(me.role, target.role as Role)) {
     throw forbidden(`Only someone of a higher rank than ${target.role.replace('_', ' ')} can change this account`);
   }
@@ -41,7 +42,11 @@ export function employeeScope(me: SessionUser): SQL | undefined {
 
 /** An employee the caller may see (archived ones included); outside scope is 404. */
 export async function findEmployee(db: Db, me: SessionUser, id: number): Promise<UserRow> {
-  const row = await db.select().from(user).where(and(employeeScope(me), eq(user.id, id))).get();
+  const row = await db
+    .select()
+    .from(user)
+    .where(and(employeeScope(me), eq(user.id, id)))
+    .get();
   if (!row) throw notFound(`Employee ${id} not found`);
   return row;
 }
@@ -70,7 +75,12 @@ export function companyDriversWhere(me: SessionUser, companyId: number | undefin
 }
 
 export function excludeDriversWhere(me: SessionUser, exclude: string | undefined): SQL | undefined {
-  const ids = (exclude ?? '').split(',').map((s) => s.trim()).filter(Boolean).map(Number).slice(0, 500);
+  const ids = (exclude ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map(Number)
+    .slice(0, 500);
   return driverWhere(me, ids.length ? notInArray(user.id, ids) : undefined);
 }
 

@@ -28,12 +28,20 @@ export interface OpenWork {
 
 /** Parcels still with the driver (not final, not archived) and routes still planned or running. */
 export async function openWork(db: Db, driverId: number, maxAttempts?: number): Promise<OpenWork> {
-  const parcels = (await db.select({ id: pkg.id, hawb: pkg.hawb, status: pkg.status, route: pkg.route_id, attempts: pkg.attempts }).from(pkg)
-    .where(and(eq(pkg.assigned_to_id, driverId), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES])))
-    .orderBy(pkg.id).all())
-    .map(({ attempts, ...p }) => ({ ...p, must_return: p.status === 'failed' && mustReturn(attempts, maxAttempts) }));
-  const routes = await db.select({ id: deliveryRoute.id, name: deliveryRoute.name, status: deliveryRoute.status }).from(deliveryRoute)
-    .where(and(eq(deliveryRoute.driver_id, driverId), inArray(deliveryRoute.status, [...LIVE_ROUTE]))).orderBy(deliveryRoute.id).all();
+  const parcels = (
+    await db
+      .select({ id: pkg.id, hawb: pkg.hawb, status: pkg.status, route: pkg.route_id, attempts: pkg.attempts })
+      .from(pkg)
+      .where(and(eq(pkg.assigned_to_id, driverId), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES])))
+      .orderBy(pkg.id)
+      .all()
+  ).map(({ attempts, ...p }) => ({ ...p, must_return: p.status === 'failed' && mustReturn(attempts, maxAttempts) }));
+  const routes = await db
+    .select({ id: deliveryRoute.id, name: deliveryRoute.name, status: deliveryRoute.status })
+    .from(deliveryRoute)
+    .where(and(eq(deliveryRoute.driver_id, driverId), inArray(deliveryRoute.status, [...LIVE_ROUTE])))
+    .orderBy(deliveryRoute.id)
+    .all();
   return { parcels, routes };
 }
 
@@ -44,20 +52,32 @@ const hasWork = (w: OpenWork) => w.parcels.length > 0 || w.routes.length > 0;
  * simply be switched off: their parcels would stay with an account that can no longer log in, so
  * without a choice the request answers 409 with the list the web shows in its confirmation.
  */
-export async function handOverOnDeactivate(deps: Deps, me: SessionUser, row: { id: number; role: string; is_active: boolean }, choice: HandoverChoice | undefined): Promise<OpenWork | null> {
+export async function handOverOnDeactivate(
+  deps: Deps,
+  me: SessionUser,
+  row: { id: number; role: string; is_active: boolean },
+  choice: HandoverChoice | undefined,
+): Promise<OpenWork | null> {
   if (row.role !== 'driver' || !row.is_active) return null;
   const work = await openWork(deps.db, row.id, deps.config.maxAttempts);
   if (!hasWork(work)) return null;
   if (!choice) {
-    throw conflict(`The driver still has ${work.parcels.length} open parcel(s) and ${work.routes.length} open route(s); choose a driver to hand them to or return them to the depot`, {
-      open_parcels: work.parcels.length, open_routes: work.routes.length,
-      parcels: work.parcels.map((p) => p.hawb), routes: work.routes.map((r) => r.name),
-    });
+    throw conflict(
+      `The driver still has ${work.parcels.length} open parcel(s) and ${work.routes.length} open route(s); choose a driver to hand them to or return them to the depot`,
+      {
+        open_parcels: work.parcels.length,
+        open_routes: work.routes.length,
+        parcels: work.parcels.map((p) => p.hawb),
+        routes: work.routes.map((r) => r.name),
+      },
+    );
   }
   const remaining = 'to_driver' in choice ? await reassignAll(deps, me, row.id, choice.to_driver) : await returnAll(deps, me, row.id);
   await audit(deps.db, deps.clock.now(), me.id, 'user.handover', `user:${row.id}`, {
     choice: 'to_driver' in choice ? { to_driver: choice.to_driver } : { return_to_depot: true },
-    parcels: work.parcels.length, routes: work.routes.length, remaining: remaining.parcels.map((p) => p.hawb),
+    parcels: work.parcels.length,
+    routes: work.routes.length,
+    remaining: remaining.parcels.map((p) => p.hawb),
   });
   return remaining;
 }
@@ -70,17 +90,28 @@ export async function refuseArchiveWithOpenWork(db: Db, row: { id: number; role:
   if (row.role !== 'driver') return;
   const work = await openWork(db, row.id);
   if (!hasWork(work)) return;
-  throw conflict(`Driver ${row.id} still has ${work.parcels.length} open parcel(s) and ${work.routes.length} open route(s); deactivate with a handover first`, {
-    open_parcels: work.parcels.length, open_routes: work.routes.length,
-    parcels: work.parcels.map((p) => p.hawb), routes: work.routes.map((r) => r.name),
-  });
+  throw conflict(
+    `Driver ${row.id} still has ${work.parcels.length} open parcel(s) and ${work.routes.length} open route(s); deactivate with a handover first`,
+    {
+      open_parcels: work.parcels.length,
+      open_routes: work.routes.length,
+      parcels: work.parcels.map((p) => p.hawb),
+      routes: work.routes.map((r) => r.name),
+    },
+  );
 }
 
 /** Routes move through the route service, then any parcel off a route through the assign service. */
 async function reassignAll(deps: Deps, me: SessionUser, fromId: number, toId: number): Promise<OpenWork> {
   if (toId === fromId) throw badRequest('Hand the work to another driver', [{ path: 'handover.to_driver', message: 'same driver' }]);
   // Only a driver the caller may see (a company login: its own people), and an active, live one.
-  if (!(await deps.db.select({ id: user.id }).from(user).where(and(employeeScope(me), eq(user.id, toId))).get())) {
+  if (
+    !(await deps.db
+      .select({ id: user.id })
+      .from(user)
+      .where(and(employeeScope(me), eq(user.id, toId)))
+      .get())
+  ) {
     throw badRequest(`Employee ${toId} is not a driver`, [{ path: 'handover.to_driver', message: 'not a driver' }]);
   }
   await activeDriver(deps, toId);
@@ -90,16 +121,23 @@ async function reassignAll(deps: Deps, me: SessionUser, fromId: number, toId: nu
     if (route) await reassignRoute(deps, me, route, toId);
   }
   const now = deps.clock.now();
-  const left = await deps.db.select().from(pkg)
-    .where(and(eq(pkg.assigned_to_id, fromId), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES]))).all();
+  const left = await deps.db
+    .select()
+    .from(pkg)
+    .where(and(eq(pkg.assigned_to_id, fromId), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES])))
+    .all();
   const delivery: number[] = [];
   for (const p of left) {
     // A pickup is not in the delivery lifecycle yet: only the collector changes (as route handover does).
-    if (p.status === 'pickup_requested' || p.status === 'picked_up') await updatePackage(deps.db, now, p, { assigned_to_id: toId }, 'assign_pickup', { userId: me.id }, meta);
+    if (p.status === 'pickup_requested' || p.status === 'picked_up')
+      await updatePackage(deps.db, now, p, { assigned_to_id: toId }, 'assign_pickup', { userId: me.id }, meta);
     // A parcel that used its attempts may only go back to the depot (shared/lifecycle.ts), so it does, as with
     // "return to the depot": left with an account that can no longer log in, nobody would see it again.
     else if (p.status === 'failed' && mustReturn(p.attempts, deps.config.maxAttempts)) {
-      await transition(deps.db, now, p, 'returned', 'handover_return', { userId: me.id }, meta, { assigned_to_id: null, is_scanned: false });
+      await transition(deps.db, now, p, 'returned', 'handover_return', { userId: me.id }, meta, {
+        assigned_to_id: null,
+        is_scanned: false,
+      });
     } else delivery.push(p.id);
   }
   if (delivery.length) await assignDriver(deps, me, toId, delivery, meta);
@@ -110,10 +148,16 @@ async function reassignAll(deps: Deps, me: SessionUser, fromId: number, toId: nu
 async function returnAll(deps: Deps, me: SessionUser, fromId: number): Promise<OpenWork> {
   const now = deps.clock.now();
   const meta = { data: { driver: fromId, handover: 'return_to_depot' } };
-  await deps.db.update(deliveryRoute).set({ driver_id: null, updated_at: now })
-    .where(and(eq(deliveryRoute.driver_id, fromId), inArray(deliveryRoute.status, [...LIVE_ROUTE]))).run();
-  const rows = await deps.db.select().from(pkg)
-    .where(and(eq(pkg.assigned_to_id, fromId), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES]))).all();
+  await deps.db
+    .update(deliveryRoute)
+    .set({ driver_id: null, updated_at: now })
+    .where(and(eq(deliveryRoute.driver_id, fromId), inArray(deliveryRoute.status, [...LIVE_ROUTE])))
+    .run();
+  const rows = await deps.db
+    .select()
+    .from(pkg)
+    .where(and(eq(pkg.assigned_to_id, fromId), isNull(pkg.deleted_at), notInArray(pkg.status, [...FINAL_STATUSES])))
+    .all();
   const toUnassign: number[] = [];
   for (let p of rows) {
     if (p.status === 'out_for_delivery') {
@@ -121,7 +165,11 @@ async function returnAll(deps: Deps, me: SessionUser, fromId: number): Promise<O
       p = await transition(deps.db, now, p, 'assigned', 'handover_unload', { userId: me.id }, meta);
     }
     if (p.status === 'assigned') toUnassign.push(p.id);
-    else if (p.status === 'failed') await transition(deps.db, now, p, 'returned', 'handover_return', { userId: me.id }, meta, { assigned_to_id: null, is_scanned: false });
+    else if (p.status === 'failed')
+      await transition(deps.db, now, p, 'returned', 'handover_return', { userId: me.id }, meta, {
+        assigned_to_id: null,
+        is_scanned: false,
+      });
     else await updatePackage(deps.db, now, p, { assigned_to_id: null }, 'handover_unassign', { userId: me.id }, meta);
   }
   if (toUnassign.length) await unassignPackages(deps, me, toUnassign, meta);

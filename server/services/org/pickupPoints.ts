@@ -16,14 +16,21 @@ export function pickupPointScope(user: SessionUser): SQL | undefined {
 }
 
 /** A pickup at this point (waiting or collected) is assigned to the driver. */
-export const assignedPointOf = (driverId: number): SQL => sql`exists (select 1 from ${pkg} where ${and(
-  eq(pkg.pickup_point_id, pickupPoint.id), eq(pkg.assigned_to_id, driverId), inArray(pkg.status, ['pickup_requested', 'picked_up']), isNull(pkg.deleted_at),
-)})`;
+export const assignedPointOf = (driverId: number): SQL =>
+  sql`exists (select 1 from ${pkg} where ${and(
+    eq(pkg.pickup_point_id, pickupPoint.id),
+    eq(pkg.assigned_to_id, driverId),
+    inArray(pkg.status, ['pickup_requested', 'picked_up']),
+    isNull(pkg.deleted_at),
+  )})`;
 
 /** A live pickup point the caller may see; archived or outside scope is 404. */
 export async function findPickupPoint(db: Db, user: SessionUser, id: number): Promise<{ id: number }> {
-  const point = await db.select({ id: pickupPoint.id }).from(pickupPoint)
-    .where(and(eq(pickupPoint.id, id), isNull(pickupPoint.deleted_at), pickupPointScope(user))).get();
+  const point = await db
+    .select({ id: pickupPoint.id })
+    .from(pickupPoint)
+    .where(and(eq(pickupPoint.id, id), isNull(pickupPoint.deleted_at), pickupPointScope(user)))
+    .get();
   if (!point) throw notFound(`Pickup point ${id} not found`);
   return point;
 }

@@ -7,12 +7,15 @@ const PREFIX = 'COURIER-PP';
 const SECRET = 'pickup-point-qr';
 
 async function tag(db: Db, id: number, now: number): Promise<string> {
-  return createHmac('sha256', await serverSecretValue(db, SECRET, now)).update(`${PREFIX}:${id}`).digest('hex').slice(0, 8);
+  return createHmac('sha256', await serverSecretValue(db, SECRET, now))
+    .update(`${PREFIX}:${id}`)
+    .digest('hex')
+    .slice(0, 8);
 }
 
 /** What a pickup point's QR code holds: `COURIER-PP:<id>:<first 8 hex of HMAC-SHA256>`. */
 export async function pickupPointCode(db: Db, id: number, now: number): Promise<string> {
-  return `${PREFIX}:${id}:${(await tag(db, id, now))}`;
+  return `${PREFIX}:${id}:${await tag(db, id, now)}`;
 }
 
 /** The pickup point id a scanned text names, or null when it is not a code this server printed. */

@@ -10,7 +10,11 @@ import { serverSecret } from '../../db/schema/index';
 export async function serverSecretValue(db: Db, name: string, now: number): Promise<Buffer> {
   const found = await db.select().from(serverSecret).where(eq(serverSecret.name, name)).get();
   if (found) return Buffer.from(found.value, 'base64');
-  await db.insert(serverSecret).values({ name, value: randomBytes(32).toString('base64'), created_at: now }).onConflictDoNothing().run();
+  await db
+    .insert(serverSecret)
+    .values({ name, value: randomBytes(32).toString('base64'), created_at: now })
+    .onConflictDoNothing()
+    .run();
   const row = await db.select().from(serverSecret).where(eq(serverSecret.name, name)).get();
   if (!row) throw new Error(`server secret ${name} could not be stored`);
   return Buffer.from(row.value, 'base64');

@@ -40,7 +40,9 @@ async function discard(db: Db, fileId: number | null): Promise<string[]> {
  */
 async function removeBytes(deps: Deps, keys: string[]): Promise<void> {
   for (const key of keys) {
-    await deps.files.delete(key).catch((err: unknown) => console.error('[courier] file left for the sweep:', err instanceof Error ? err.message : err));
+    await deps.files
+      .delete(key)
+      .catch((err: unknown) => console.error('[courier] file left for the sweep:', err instanceof Error ? err.message : err));
   }
 }
 
@@ -60,7 +62,11 @@ export async function attachUserFile(deps: Deps, userId: number, slot: UserFileS
       if (!row) throw notFound(`Employee ${userId} not found`);
       // The employee owns their documents, so they can also fetch them through GET file/{id}/.
       const rec = await recordFile(deps.db, deps.clock.now(), userId, key, upload, kind, null);
-      await deps.db.update(user).set({ [column]: rec.id, updated_at: deps.clock.now() }).where(eq(user.id, userId)).run();
+      await deps.db
+        .update(user)
+        .set({ [column]: rec.id, updated_at: deps.clock.now() })
+        .where(eq(user.id, userId))
+        .run();
       stale = await discard(deps.db, row[column]);
       return rec;
     });
@@ -85,7 +91,11 @@ export async function detachUserFile(deps: Deps, userId: number, slot: UserFileS
   const stale = await atomically(deps, async () => {
     const row = await deps.db.select().from(user).where(eq(user.id, userId)).get();
     if (!row || row[column] == null) throw notFound(`No ${label} is stored for this user`);
-    await deps.db.update(user).set({ [column]: null, updated_at: deps.clock.now() }).where(eq(user.id, userId)).run();
+    await deps.db
+      .update(user)
+      .set({ [column]: null, updated_at: deps.clock.now() })
+      .where(eq(user.id, userId))
+      .run();
     return discard(deps.db, row[column]);
   });
   await deps.writes.settled();

@@ -18,7 +18,11 @@ export async function generateWebhookKey(deps: Deps, me: SessionUser, requested:
   if (!co || co.deleted != null) throw notFound(`Company ${companyId} not found`);
   const secret = randomBytes(32).toString('hex');
   const now = deps.clock.now();
-  const existing = await deps.db.select({ id: companySecret.company_id }).from(companySecret).where(eq(companySecret.company_id, companyId)).get();
+  const existing = await deps.db
+    .select({ id: companySecret.company_id })
+    .from(companySecret)
+    .where(eq(companySecret.company_id, companyId))
+    .get();
   if (existing) await deps.db.update(companySecret).set({ secret, updated_at: now }).where(eq(companySecret.company_id, companyId)).run();
   else await deps.db.insert(companySecret).values({ company_id: companyId, secret, created_at: now, updated_at: now }).run();
   return { company: companyId, secret, regenerated: existing != null, now };
@@ -26,5 +30,6 @@ export async function generateWebhookKey(deps: Deps, me: SessionUser, requested:
 
 /** The key to verify a company's webhook signatures with, if it has generated one. */
 export async function companyWebhookSecret(db: Db, companyId: number): Promise<string | undefined> {
-  return (await db.select({ secret: companySecret.secret }).from(companySecret).where(eq(companySecret.company_id, companyId)).get())?.secret;
+  return (await db.select({ secret: companySecret.secret }).from(companySecret).where(eq(companySecret.company_id, companyId)).get())
+    ?.secret;
 }

@@ -2,7 +2,10 @@ import type { Db } from '../../db/client';
 import type { PackageStatus } from '../../../shared/lifecycle';
 import type { PackageRow } from './shape';
 
-export interface Actor { userId: number | null; deviceId?: string | null }
+export interface Actor {
+  userId: number | null;
+  deviceId?: string | null;
+}
 export interface ActionMeta {
   /** Device time of the action (epoch ms); the server time is recorded beside it. */
   occurredAt?: number;

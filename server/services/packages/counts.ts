@@ -21,13 +21,18 @@ export interface PackageCounts {
  */
 export async function packageCounts(db: Db, user: SessionUser): Promise<PackageCounts> {
   const scope = packageScope(user);
-  const rows = await db.select({
-    status: pkg.status,
-    n: sql<number>`count(*)`,
-    unassigned: sql<number>`sum(case when ${pkg.assigned_to_id} is null then 1 else 0 end)`,
-    waiting: sql<number>`sum(case when ${pkg.assigned_to_id} is not null and ${pkg.is_scanned} = 0 then 1 else 0 end)`,
-    flagged: sql<number>`sum(case when ${pkg.flagged} = 1 then 1 else 0 end)`,
-  }).from(pkg).where(and(isNull(pkg.deleted_at), scope)).groupBy(pkg.status).all();
+  const rows = await db
+    .select({
+      status: pkg.status,
+      n: sql<number>`count(*)`,
+      unassigned: sql<number>`sum(case when ${pkg.assigned_to_id} is null then 1 else 0 end)`,
+      waiting: sql<number>`sum(case when ${pkg.assigned_to_id} is not null and ${pkg.is_scanned} = 0 then 1 else 0 end)`,
+      flagged: sql<number>`sum(case when ${pkg.flagged} = 1 then 1 else 0 end)`,
+    })
+    .from(pkg)
+    .where(and(isNull(pkg.deleted_at), scope))
+    .groupBy(pkg.status)
+    .all();
   const by_status = Object.fromEntries(PACKAGE_STATUSES.map((s) => [s, 0])) as Record<PackageStatus, number>;
   const out: PackageCounts = { total: 0, by_status, unassigned: 0, assigned_not_scanned: 0, flagged: 0 };
   for (const r of rows) {

@@ -39,12 +39,22 @@ export function withoutSenderZone<T extends { zone?: number | null }>(input: T):
 
 /** The zone a caller's quote or parcel may name: staff's, never a sender's (see withoutSenderZone). */
 export function senderZone(user: SessionUser, zone: number | null | undefined): number | undefined {
-  return isStaff(user.role) ? zone ?? undefined : undefined;
+  return isStaff(user.role) ? (zone ?? undefined) : undefined;
 }
 
 /** Package fields an input maps to: the API names ids `zone`, the table `zone_id`. */
 export function packageValues(input: Partial<PackageCreate>): PackageValues {
-  const { company: companyId, zone: zoneId, suburb: suburbId, state: stateId, country: countryId, recipient_email: _email, proof_requirements: _proof, cod_amount_cents: _cod, ...rest } = input;
+  const {
+    company: companyId,
+    zone: zoneId,
+    suburb: suburbId,
+    state: stateId,
+    country: countryId,
+    recipient_email: _email,
+    proof_requirements: _proof,
+    cod_amount_cents: _cod,
+    ...rest
+  } = input;
   const out: PackageValues = { ...rest };
   if (companyId !== undefined) out.company_id = companyId;
   if (zoneId !== undefined) out.zone_id = zoneId;
@@ -68,7 +78,8 @@ export function owningCompany(user: SessionUser, requested: number | null | unde
 /** A suspended or archived company sends nothing new. */
 export async function checkCompanyActive(db: Db, companyId: number): Promise<void> {
   const co = await db.select().from(company).where(eq(company.id, companyId)).get();
-  if (!co || co.deleted_at != null) throw badRequest(`Company ${companyId} does not exist`, [{ path: 'company', message: 'unknown company' }]);
+  if (!co || co.deleted_at != null)
+    throw badRequest(`Company ${companyId} does not exist`, [{ path: 'company', message: 'unknown company' }]);
   if (co.status !== 'active') throw forbidden(`Company ${co.name} is ${co.status}; it cannot send new packages`);
 }
 
@@ -90,8 +101,15 @@ export function foreignKeyError(err: unknown): never {
  * located before pricing, so the charge reads the zone a quote for the same address would; then its
  * charge, first event, change-feed row and `created` webhook in the caller's unit.
  */
-export async function insertNewPackage(deps: Deps, values: PackageValues, hawb: string, status: 'created' | 'pickup_requested',
-  dims: Pick<PackageCreate, 'length' | 'width' | 'height' | 'recipient_email'>, actor: Actor, action: string): Promise<PackageRow> {
+export async function insertNewPackage(
+  deps: Deps,
+  values: PackageValues,
+  hawb: string,
+  status: 'created' | 'pickup_requested',
+  dims: Pick<PackageCreate, 'length' | 'width' | 'height' | 'recipient_email'>,
+  actor: Actor,
+  action: string,
+): Promise<PackageRow> {
   const { db } = deps;
   const now = deps.clock.now();
   await normaliseRecipientPhone(db, values);
@@ -101,8 +119,14 @@ export async function insertNewPackage(deps: Deps, values: PackageValues, hawb: 
   values.volume_weighted = volumetricWeight(dims.length, dims.width, dims.height);
   let row: PackageRow;
   try {
-    row = await db.insert(pkg).values({ ...values, hawb, status, created_at: now, updated_at: now }).returning().get();
-  } catch (err) { foreignKeyError(err); }
+    row = await db
+      .insert(pkg)
+      .values({ ...values, hawb, status, created_at: now, updated_at: now })
+      .returning()
+      .get();
+  } catch (err) {
+    foreignKeyError(err);
+  }
   await recordLocation(db, row.id, located, now);
   // Every way in (staff, shipper, API, pickup webhook) keeps the recipient's e-mail (issue 36).
   if (dims.recipient_email) await setRecipientEmail(db, now, row.id, dims.recipient_email);

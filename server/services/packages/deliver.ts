@@ -25,21 +25,46 @@ import { checkDoor, saveChecked } from '../door/check';
 import { collectionDue, recordCollection } from '../cod/parcel';
 
 export type DeliverInput = Omit<DeliverBody, 'occurred_at' | 'latitude' | 'longitude'>;
-export interface DeliverResult { row: PackageRow; flagged: boolean }
+export interface DeliverResult {
+  row: PackageRow;
+  flagged: boolean;
+}
 
 // A delivery runs these once each: built once per database, since building drizzle's SQL cost more than running it.
-const nameOfUser = (db: Db) => db.select({ name: user.name }).from(user).where(eq(user.id, sql.placeholder('id'))).prepare();
-const recordUpsert = (db: Db) => db.insert(deliveryRecord).values({
-  package_id: sql.placeholder('package_id'), driver_id: sql.placeholder('driver_id'), recipient_name: sql.placeholder('recipient_name'),
-  note: sql.placeholder('note'), occurred_at: sql.placeholder('occurred_at'), received_at: sql.placeholder('received_at'),
-  latitude: sql.placeholder('latitude'), longitude: sql.placeholder('longitude'), forced: false, updated_at: sql.placeholder('received_at'),
-}).onConflictDoUpdate({
-  target: deliveryRecord.package_id,
-  set: {
-    driver_id: bound('driver_id'), recipient_name: bound('recipient_name'), note: bound('note'), occurred_at: bound('occurred_at'),
-    received_at: bound('received_at'), forced: false, updated_at: bound('received_at'),
-  },
-}).prepare();
+const nameOfUser = (db: Db) =>
+  db
+    .select({ name: user.name })
+    .from(user)
+    .where(eq(user.id, sql.placeholder('id')))
+    .prepare();
+const recordUpsert = (db: Db) =>
+  db
+    .insert(deliveryRecord)
+    .values({
+      package_id: sql.placeholder('package_id'),
+      driver_id: sql.placeholder('driver_id'),
+      recipient_name: sql.placeholder('recipient_name'),
+      note: sql.placeholder('note'),
+      occurred_at: sql.placeholder('occurred_at'),
+      received_at: sql.placeholder('received_at'),
+      latitude: sql.placeholder('latitude'),
+      longitude: sql.placeholder('longitude'),
+      forced: false,
+      updated_at: sql.placeholder('received_at'),
+    })
+    .onConflictDoUpdate({
+      target: deliveryRecord.package_id,
+      set: {
+        driver_id: bound('driver_id'),
+        recipient_name: bound('recipient_name'),
+        note: bound('note'),
+        occurred_at: bound('occurred_at'),
+        received_at: bound('received_at'),
+        forced: false,
+        updated_at: bound('received_at'),
+      },
+    })
+    .prepare();
 
 /** Final states win: a later conflicting action is refused with the current state, and stays on record. */
 export function refuseIfFinal(deps: Deps, row: PackageRow, to: PackageStatus, action: string, ctx: ScanContext): void {
@@ -61,7 +86,13 @@ async function driverName(db: Db, id: number | null): Promise<string> {
  * lifecycle refuses (cancelled, final, out of attempts) keeps its proof with the refusal and flags
  * the parcel too (`keepRefusedDelivery`).
  */
-export async function deliver(deps: Deps, ctx: ScanContext, row: PackageRow, input: DeliverInput, action = 'deliver'): Promise<DeliverResult> {
+export async function deliver(
+  deps: Deps,
+  ctx: ScanContext,
+  row: PackageRow,
+  input: DeliverInput,
+  action = 'deliver',
+): Promise<DeliverResult> {
   try {
     // However it was delivered (by id, scanned at the door, typed), the rest of its route moves: the
     // ETA subscriber of the delivered change (services/dispatch/onParcelChange.ts).
@@ -93,7 +124,8 @@ export async function actionParcel(db: Db, me: SessionUser, id: number): Promise
  */
 export async function deliverByCode(deps: Deps, ctx: ScanContext, code: string, input: DeliverInput): Promise<DeliverResult> {
   const row = await parcelByCode(deps, code, 'deliver', ctx);
-  if (row.assigned_to_id !== ctx.actor.id && !(await wasDriversParcel(deps.db, row.id, ctx.actor.id))) throw notYours(deps, row, 'deliver', ctx);
+  if (row.assigned_to_id !== ctx.actor.id && !(await wasDriversParcel(deps.db, row.id, ctx.actor.id)))
+    throw notYours(deps, row, 'deliver', ctx);
   // The label in hand was scanned: that is the scan at the door.
   return deliver(deps, ctx, row, { ...input, door_scan: input.door_scan ?? code }, 'scan_deliver');
 }
@@ -101,8 +133,11 @@ export async function deliverByCode(deps: Deps, ctx: ScanContext, code: string, 
 /** The answer to a driver's delivery (by id or by code): the parcel as it is now and its proof. */
 export async function deliveryAnswer(db: Db, { row, flagged }: DeliverResult): Promise<RawJson> {
   return rawObject({
-    success: true, message: flagged ? `Parcel ${row.hawb} delivered and flagged for a supervisor: it had been reassigned` : `Parcel ${row.hawb} delivered`,
-    flagged, package: await packageJson(db, row.id), proof: await proofOf(db, row),
+    success: true,
+    message: flagged ? `Parcel ${row.hawb} delivered and flagged for a supervisor: it had been reassigned` : `Parcel ${row.hawb} delivered`,
+    flagged,
+    package: await packageJson(db, row.id),
+    proof: await proofOf(db, row),
   });
 }
 
@@ -114,7 +149,11 @@ async function deliverOrRefuse(deps: Deps, ctx: ScanContext, row: PackageRow, in
   const reassigned = row.assigned_to_id !== driver.id;
   const opts = { maxAttempts: deps.config.maxAttempts, current: true };
   // The shared rules decide (shared/driverActions.ts): the phone predicted with the same function.
-  const out = driverOutcome('deliver', parcelState(row), { driverId: driver.id, maxAttempts: opts.maxAttempts, wasDrivers: !reassigned || await wasDriversParcel(db, row.id, driver.id) });
+  const out = driverOutcome('deliver', parcelState(row), {
+    driverId: driver.id,
+    maxAttempts: opts.maxAttempts,
+    wasDrivers: !reassigned || (await wasDriversParcel(db, row.id, driver.id)),
+  });
   if (!out.ok) throw driverRefusal(deps, row, out, action, ctx);
   // The door's rule (shared/door.ts), the one the phone applied offline: before anything changes.
   const checked = await checkDoor(deps, row, input, ctx.meta.occurredAt ?? now);
@@ -127,20 +166,44 @@ async function deliverOrRefuse(deps: Deps, ctx: ScanContext, row: PackageRow, in
   // Every caller read `row` in this unit (the route's handler), and each step's row is the one before it patched.
   let current = row;
   if (out.flagged) {
-    const reason = `Delivered by ${driver.name} (offline) after it was reassigned to ${(await driverName(db, row.assigned_to_id))}`;
-    current = await transition(db, now, current, 'delivered', action, actor, { ...ctx.meta, data: { flagged: true, previous_driver: row.assigned_to_id } },
-      { assigned_to_id: driver.id, delivered_at: deliveredAt, flagged: true, flag_reason: reason }, { ...opts, force: true });
+    const reason = `Delivered by ${driver.name} (offline) after it was reassigned to ${await driverName(db, row.assigned_to_id)}`;
+    current = await transition(
+      db,
+      now,
+      current,
+      'delivered',
+      action,
+      actor,
+      { ...ctx.meta, data: { flagged: true, previous_driver: row.assigned_to_id } },
+      { assigned_to_id: driver.id, delivered_at: deliveredAt, flagged: true, flag_reason: reason },
+      { ...opts, force: true },
+    );
   } else {
     // An assigned (unscanned) or failed (reattempt) parcel is loaded first, each step an event.
     for (const to of out.steps) {
       const from = current;
-      const step = to === 'delivered' ? { name: action, patch: { delivered_at: deliveredAt } } : { name: 'implicit_load', patch: { is_scanned: true } };
-      current = await recordedTransition(deps, ctx, async () => await transition(db, now, from, to, step.name, actor, ctx.meta, step.patch, opts), from, action);
+      const step =
+        to === 'delivered'
+          ? { name: action, patch: { delivered_at: deliveredAt } }
+          : { name: 'implicit_load', patch: { is_scanned: true } };
+      current = await recordedTransition(
+        deps,
+        ctx,
+        async () => await transition(db, now, from, to, step.name, actor, ctx.meta, step.patch, opts),
+        from,
+        action,
+      );
     }
   }
   await prepared(db, 'deliver.recordUpsert', recordUpsert).run({
-    package_id: row.id, driver_id: driver.id, recipient_name: input.recipient_name ?? null, note: input.note ?? null,
-    occurred_at: ctx.meta.occurredAt ?? now, received_at: now, latitude: ctx.meta.latitude ?? null, longitude: ctx.meta.longitude ?? null,
+    package_id: row.id,
+    driver_id: driver.id,
+    recipient_name: input.recipient_name ?? null,
+    note: input.note ?? null,
+    occurred_at: ctx.meta.occurredAt ?? now,
+    received_at: now,
+    latitude: ctx.meta.latitude ?? null,
+    longitude: ctx.meta.longitude ?? null,
   });
   await writeSlots(deps, driver, current, deliverySlots(input.photos, input.signature), ctx.deviceId, true);
   await saveChecked(deps, row.id, checked);
@@ -151,18 +214,47 @@ async function deliverOrRefuse(deps: Deps, ctx: ScanContext, row: PackageRow, in
 }
 
 /** Admin force delivery: no scan or proof needed, never over a final state; recorded as forced and in the audit log. */
-export async function forceDeliver(deps: Deps, ctx: ScanContext, row: PackageRow, input: { note: string; recipient_name?: string }): Promise<PackageRow> {
+export async function forceDeliver(
+  deps: Deps,
+  ctx: ScanContext,
+  row: PackageRow,
+  input: { note: string; recipient_name?: string },
+): Promise<PackageRow> {
   const now = deps.clock.now();
   refuseIfFinal(deps, row, 'delivered', 'force_deliver', ctx);
-  const updated = await transition(deps.db, now, row, 'delivered', 'force_deliver', { userId: ctx.actor.id, deviceId: ctx.deviceId }, ctx.meta,
-    { delivered_at: Math.min(ctx.meta.occurredAt ?? now, now) }, { force: true, maxAttempts: deps.config.maxAttempts });
-  await deps.db.insert(deliveryRecord).values({
-    package_id: row.id, driver_id: row.assigned_to_id, recipient_name: input.recipient_name ?? null, note: input.note,
-    occurred_at: ctx.meta.occurredAt ?? now, received_at: now, latitude: ctx.meta.latitude ?? null, longitude: ctx.meta.longitude ?? null,
-    forced: true, updated_at: now,
-  }).onConflictDoUpdate({ target: deliveryRecord.package_id, set: { note: input.note, forced: true, received_at: now, updated_at: now } }).run();
-  await audit(deps.db, deps.clock.now(), ctx.actor.id, 'package.force_deliver', `package:${updated.id}`,
-    { hawb: updated.hawb, note: input.note, before: { status: row.status }, after: { status: updated.status } });
+  const updated = await transition(
+    deps.db,
+    now,
+    row,
+    'delivered',
+    'force_deliver',
+    { userId: ctx.actor.id, deviceId: ctx.deviceId },
+    ctx.meta,
+    { delivered_at: Math.min(ctx.meta.occurredAt ?? now, now) },
+    { force: true, maxAttempts: deps.config.maxAttempts },
+  );
+  await deps.db
+    .insert(deliveryRecord)
+    .values({
+      package_id: row.id,
+      driver_id: row.assigned_to_id,
+      recipient_name: input.recipient_name ?? null,
+      note: input.note,
+      occurred_at: ctx.meta.occurredAt ?? now,
+      received_at: now,
+      latitude: ctx.meta.latitude ?? null,
+      longitude: ctx.meta.longitude ?? null,
+      forced: true,
+      updated_at: now,
+    })
+    .onConflictDoUpdate({ target: deliveryRecord.package_id, set: { note: input.note, forced: true, received_at: now, updated_at: now } })
+    .run();
+  await audit(deps.db, deps.clock.now(), ctx.actor.id, 'package.force_deliver', `package:${updated.id}`, {
+    hawb: updated.hawb,
+    note: input.note,
+    before: { status: row.status },
+    after: { status: updated.status },
+  });
   return updated;
 }
 
@@ -170,8 +262,15 @@ export async function forceDeliver(deps: Deps, ctx: ScanContext, row: PackageRow
 export async function flaggedPage(db: Db, q: { page: number; page_size: number }, url: string): Promise<RawJson> {
   const { ids, ...page } = await latestChangedIds(db, and(eq(pkg.flagged, true), isNull(pkg.deleted_at)), q, url);
   // Each with why it was flagged, so the supervisor's list says it (issue 35); a page is at most a few dozen.
-  const reasons = new Map((ids.length ? await db.select({ id: pkg.id, flag_reason: pkg.flag_reason }).from(pkg).where(inArray(pkg.id, [...ids])) : [])
-    .map((r) => [r.id, r.flag_reason]));
+  const reasons = new Map(
+    (ids.length
+      ? await db
+          .select({ id: pkg.id, flag_reason: pkg.flag_reason })
+          .from(pkg)
+          .where(inArray(pkg.id, [...ids]))
+      : []
+    ).map((r) => [r.id, r.flag_reason]),
+  );
   const results = (await packageJsonByIds(db, ids)).map((raw) => {
     const p = JSON.parse(raw.text) as { id: number };
     return { ...p, flag_reason: reasons.get(p.id) ?? null };
@@ -182,6 +281,13 @@ export async function flaggedPage(db: Db, q: { page: number; page_size: number }
 /** Staff clear a delivery flag once they have looked at it. */
 export async function resolveFlag(deps: Deps, ctx: ScanContext, row: PackageRow): Promise<PackageRow> {
   if (!row.flagged) return row;
-  return await updatePackage(deps.db, deps.clock.now(), row, { flagged: false }, 'flag_resolved', { userId: ctx.actor.id, deviceId: ctx.deviceId },
-    { ...ctx.meta, data: { reason: row.flag_reason } });
+  return await updatePackage(
+    deps.db,
+    deps.clock.now(),
+    row,
+    { flagged: false },
+    'flag_resolved',
+    { userId: ctx.actor.id, deviceId: ctx.deviceId },
+    { ...ctx.meta, data: { reason: row.flag_reason } },
+  );
 }

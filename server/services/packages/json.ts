@@ -20,7 +20,11 @@ import type { Package } from '../../../shared/schemas/package';
  * answers `json` values as text too (no type parser for them is set), so callers see the same.
  */
 export function packageJsonSelect(db: Db) {
-  return db.select({ id: pkg.id, json: answerSql(db) }).from(pkg).leftJoin(packageAnswer, ANSWER_JOIN).$dynamic();
+  return db
+    .select({ id: pkg.id, json: answerSql(db) })
+    .from(pkg)
+    .leftJoin(packageAnswer, ANSWER_JOIN)
+    .$dynamic();
 }
 
 /**
@@ -28,12 +32,20 @@ export function packageJsonSelect(db: Db) {
  * an id beside each answer cost a 200-parcel list about 40 µs in SQLite, an array and an integer per row.
  */
 export function packageAnswerSelect(db: Db) {
-  return db.select({ json: answerSql(db) }).from(pkg).leftJoin(packageAnswer, ANSWER_JOIN).$dynamic();
+  return db
+    .select({ json: answerSql(db) })
+    .from(pkg)
+    .leftJoin(packageAnswer, ANSWER_JOIN)
+    .$dynamic();
 }
 
 /** Parcel id and answer, as `package_history_answer` holds them: moving a parcel copies its answer in one statement. */
 export function packageAnswerRows(db: Db) {
-  return db.select({ package_id: pkg.id, answer: answerSql(db).as('answer') }).from(pkg).leftJoin(packageAnswer, ANSWER_JOIN).$dynamic();
+  return db
+    .select({ package_id: pkg.id, answer: answerSql(db).as('answer') })
+    .from(pkg)
+    .leftJoin(packageAnswer, ANSWER_JOIN)
+    .$dynamic();
 }
 
 /** Decodes `.values()` of packageAnswerSelect(). */
@@ -47,10 +59,18 @@ export function parsePackages(rows: readonly { json: string }[]): Package[] {
 }
 
 // The ids travel as one JSON text so that one statement serves any number of them.
-const byIds = (db: Db) => prepared(db, 'package-json-by-ids', (d) => packageJsonSelect(d)
-  .where(inJsonIds(d, pkg.id, sql.placeholder('ids'))).prepare());
-const byId = (db: Db) => prepared(db, 'package-json-by-id', (d) => packageAnswerSelect(d)
-  .where(eq(pkg.id, sql.placeholder('id'))).prepare());
+const byIds = (db: Db) =>
+  prepared(db, 'package-json-by-ids', (d) =>
+    packageJsonSelect(d)
+      .where(inJsonIds(d, pkg.id, sql.placeholder('ids')))
+      .prepare(),
+  );
+const byId = (db: Db) =>
+  prepared(db, 'package-json-by-id', (d) =>
+    packageAnswerSelect(d)
+      .where(eq(pkg.id, sql.placeholder('id')))
+      .prepare(),
+  );
 
 /** The packages of `ids` in that order; ids with no package are skipped. */
 export async function packageJsonByIds(db: Db, ids: readonly number[]): Promise<RawJson[]> {
@@ -74,7 +94,11 @@ export async function packageJson(db: Db, id: number): Promise<RawJson | undefin
   return rawPackages((await byId(db).values({ id })) as unknown[][])[0];
 }
 
-export interface PackageJsonQuery { orderBy?: (SQLiteColumn | SQL)[]; limit?: number; offset?: number }
+export interface PackageJsonQuery {
+  orderBy?: (SQLiteColumn | SQL)[];
+  limit?: number;
+  offset?: number;
+}
 
 /**
  * Packages under a dynamic filter (package columns only), for list endpoints. A page is found by
@@ -92,5 +116,8 @@ export async function packageJsonWhere(db: Db, where: SQL | undefined, q: Packag
   // Both engines read a limit this large as "no limit" (PostgreSQL refuses SQLite's -1).
   page = page.limit(q.limit ?? Number.MAX_SAFE_INTEGER);
   if (q.offset) page = page.offset(q.offset);
-  return packageJsonByIds(db, (await page.all()).map((r) => r.id));
+  return packageJsonByIds(
+    db,
+    (await page.all()).map((r) => r.id),
+  );
 }

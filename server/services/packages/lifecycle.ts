@@ -24,14 +24,36 @@ export interface TransitionOptions {
 
 // Every scan and delivery runs these several times: built once per database, since building
 // drizzle's SQL cost more than SQLite running it.
-const byId = (db: Db) => db.select().from(pkg).where(eq(pkg.id, sql.placeholder('id'))).prepare();
-const byHawb = (db: Db) => db.select().from(pkg).where(eq(pkg.hawb, sql.placeholder('hawb'))).prepare();
-const eventInsert = (db: Db) => db.insert(packageEvent).values({
-  package_id: sql.placeholder('package_id'), action: sql.placeholder('action'), from_status: sql.placeholder('from_status'),
-  to_status: sql.placeholder('to_status'), actor_id: sql.placeholder('actor_id'), device_id: sql.placeholder('device_id'),
-  occurred_at: sql.placeholder('occurred_at'), received_at: sql.placeholder('received_at'), latitude: sql.placeholder('latitude'),
-  longitude: sql.placeholder('longitude'), note: sql.placeholder('note'), data: sql.placeholder('data'),
-}).prepare();
+const byId = (db: Db) =>
+  db
+    .select()
+    .from(pkg)
+    .where(eq(pkg.id, sql.placeholder('id')))
+    .prepare();
+const byHawb = (db: Db) =>
+  db
+    .select()
+    .from(pkg)
+    .where(eq(pkg.hawb, sql.placeholder('hawb')))
+    .prepare();
+const eventInsert = (db: Db) =>
+  db
+    .insert(packageEvent)
+    .values({
+      package_id: sql.placeholder('package_id'),
+      action: sql.placeholder('action'),
+      from_status: sql.placeholder('from_status'),
+      to_status: sql.placeholder('to_status'),
+      actor_id: sql.placeholder('actor_id'),
+      device_id: sql.placeholder('device_id'),
+      occurred_at: sql.placeholder('occurred_at'),
+      received_at: sql.placeholder('received_at'),
+      latitude: sql.placeholder('latitude'),
+      longitude: sql.placeholder('longitude'),
+      note: sql.placeholder('note'),
+      data: sql.placeholder('data'),
+    })
+    .prepare();
 
 export async function findPackage(db: Db, id: number): Promise<PackageRow | undefined> {
   return await prepared(db, 'package.byId', byId).get({ id });
@@ -41,13 +63,26 @@ export async function findByBarcode(db: Db, barcode: string): Promise<PackageRow
 }
 
 export async function recordEvent(
-  db: Db, now: number, row: Pick<PackageRow, 'id' | 'status'>, action: string, actor: Actor, meta: ActionMeta,
+  db: Db,
+  now: number,
+  row: Pick<PackageRow, 'id' | 'status'>,
+  action: string,
+  actor: Actor,
+  meta: ActionMeta,
   to: PackageStatus | null = null,
 ): Promise<void> {
   await prepared(db, 'package.eventInsert', eventInsert).run({
-    package_id: row.id, action, from_status: row.status, to_status: to, actor_id: actor.userId,
-    device_id: actor.deviceId ?? null, occurred_at: meta.occurredAt ?? now, received_at: now,
-    latitude: meta.latitude ?? null, longitude: meta.longitude ?? null, note: meta.note ?? null,
+    package_id: row.id,
+    action,
+    from_status: row.status,
+    to_status: to,
+    actor_id: actor.userId,
+    device_id: actor.deviceId ?? null,
+    occurred_at: meta.occurredAt ?? now,
+    received_at: now,
+    latitude: meta.latitude ?? null,
+    longitude: meta.longitude ?? null,
+    note: meta.note ?? null,
     data: meta.data ? JSON.stringify(meta.data) : null,
   });
 }
@@ -56,7 +91,11 @@ type PackagePatch = Partial<typeof pkg.$inferInsert>;
 const PKG_COLUMNS = getTableColumns(pkg);
 /** Not a column name, so it never meets a SET placeholder. */
 const ROW_ID = 'row id';
-const patchOf = (db: Db, keys: readonly string[]) => db.update(pkg).set(placeholderSet(keys)).where(eq(pkg.id, sql.placeholder(ROW_ID)));
+const patchOf = (db: Db, keys: readonly string[]) =>
+  db
+    .update(pkg)
+    .set(placeholderSet(keys))
+    .where(eq(pkg.id, sql.placeholder(ROW_ID)));
 const patchUpdate = (keys: readonly string[]) => (db: Db) => patchOf(db, keys).returning().prepare();
 const patchOnly = (keys: readonly string[]) => (db: Db) => patchOf(db, keys).prepare();
 
@@ -78,12 +117,20 @@ const words = (s: string) => s.replace(/_/g, ' ');
 /** The 409 for a refused change, naming the parcel and its state; `details` carries what a device needs to reconcile. */
 export function refusal(row: PackageRow, to: PackageStatus | string, problem: string, maxAttempts = DEFAULT_MAX_ATTEMPTS) {
   const from = row.status as PackageStatus;
-  const why = problem === 'final' ? ' (final)'
-    : problem === 'must_return' ? ` after ${row.attempts} of ${maxAttempts} attempts and must be returned to the depot` : '';
-  return invalidTransition(
-    `Parcel ${row.hawb} is ${words(from)}${why}; it cannot become ${words(to)}`,
-    { package: row.id, hawb: row.hawb, status: from, attempts: row.attempts, allowed: problem === 'final' ? [] : allowedTransitions(from), reason: problem },
-  );
+  const why =
+    problem === 'final'
+      ? ' (final)'
+      : problem === 'must_return'
+        ? ` after ${row.attempts} of ${maxAttempts} attempts and must be returned to the depot`
+        : '';
+  return invalidTransition(`Parcel ${row.hawb} is ${words(from)}${why}; it cannot become ${words(to)}`, {
+    package: row.id,
+    hawb: row.hawb,
+    status: from,
+    attempts: row.attempts,
+    allowed: problem === 'final' ? [] : allowedTransitions(from),
+    reason: problem,
+  });
 }
 
 /**
@@ -92,18 +139,36 @@ export function refusal(row: PackageRow, to: PackageStatus | string, problem: st
  * follow it as subscribers). Must run inside the caller's transaction.
  */
 export async function transition(
-  db: Db, now: number, row: PackageRow, to: PackageStatus, action: string, actor: Actor, meta: ActionMeta = {},
-  patch: Partial<typeof pkg.$inferInsert> = {}, opts: TransitionOptions = {},
+  db: Db,
+  now: number,
+  row: PackageRow,
+  to: PackageStatus,
+  action: string,
+  actor: Actor,
+  meta: ActionMeta = {},
+  patch: Partial<typeof pkg.$inferInsert> = {},
+  opts: TransitionOptions = {},
 ): Promise<PackageRow> {
-  const problem = transitionProblem(row.status as PackageStatus, to, { attempts: row.attempts, maxAttempts: opts.maxAttempts, force: opts.force });
+  const problem = transitionProblem(row.status as PackageStatus, to, {
+    attempts: row.attempts,
+    maxAttempts: opts.maxAttempts,
+    force: opts.force,
+  });
   if (problem) throw refusal(row, to, problem, opts.maxAttempts);
   return await updatePackage(db, now, row, { ...patch, status: to }, action, actor, meta, to, opts.current);
 }
 
 /** A change that is not a transition (sequence, zone) still writes an event and reaches devices. */
 export async function updatePackage(
-  db: Db, now: number, row: PackageRow, patch: Partial<typeof pkg.$inferInsert>, action: string, actor: Actor,
-  meta: ActionMeta = {}, to: PackageStatus | null = null, current = false,
+  db: Db,
+  now: number,
+  row: PackageRow,
+  patch: Partial<typeof pkg.$inferInsert>,
+  action: string,
+  actor: Actor,
+  meta: ActionMeta = {},
+  to: PackageStatus | null = null,
+  current = false,
 ): Promise<PackageRow> {
   const updated = await applyPatch(db, row, { ...patch, updated_at: now }, current);
   if (!updated) throw new Error(`package ${row.id} vanished inside its transaction`);

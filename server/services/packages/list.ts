@@ -15,7 +15,14 @@ import { businessZone } from '../time/zones';
 export const PACKAGE_LIST: ListSpec = {
   search: ['hawb', 'customer_name', 'customer_phone', 'customer_address', 'customer_code'],
   ordering: ['created_at', 'hawb', 'status', 'sequence_no', 'customer_name', 'updated_at', 'delivery_date'],
-  filters: { status: 'status', company: 'company_id', zone: 'zone_id', driver: 'assigned_to_id', route: 'route_id', is_scanned: 'is_scanned' },
+  filters: {
+    status: 'status',
+    company: 'company_id',
+    zone: 'zone_id',
+    driver: 'assigned_to_id',
+    route: 'route_id',
+    is_scanned: 'is_scanned',
+  },
 };
 
 /**
@@ -24,7 +31,10 @@ export const PACKAGE_LIST: ListSpec = {
  * route (`withZone`), so these filters stay plain and synchronous.
  */
 export type ZonedListQuery = PackageListQuery & { localZone: string };
-export async function withZone<Q extends PackageListQuery>(deps: Parameters<typeof businessZone>[0], q: Q): Promise<Q & { localZone: string }> {
+export async function withZone<Q extends PackageListQuery>(
+  deps: Parameters<typeof businessZone>[0],
+  q: Q,
+): Promise<Q & { localZone: string }> {
   return { ...q, localZone: await businessZone(deps) };
 }
 const dayStart = (d: string, zone: string) => startOfLocalDay(d, zone);
@@ -34,7 +44,13 @@ function listFilter(user: SessionUser, q: ZonedListQuery, more: (SQL | undefined
   return and(
     packageScope(user),
     ...listConditions(pkg, PACKAGE_LIST, {
-      search: q.search, status: q.status, company: q.company, zone: q.zone, driver: q.driver, route: q.route, is_scanned: q.is_scanned,
+      search: q.search,
+      status: q.status,
+      company: q.company,
+      zone: q.zone,
+      driver: q.driver,
+      route: q.route,
+      is_scanned: q.is_scanned,
     }),
     q.created_from ? sql`${pkg.created_at} >= ${dayStart(q.created_from, q.localZone)}` : undefined,
     q.created_to ? sql`${pkg.created_at} < ${dayStart(addDays(q.created_to, 1), q.localZone)}` : undefined,
@@ -57,7 +73,11 @@ export type HistorySide = { where: SQL | undefined } | null;
  * shorter when older parcels moved, so the setting alone is no safe bound).
  */
 export async function historyCanMatch(db: Db, q: ZonedListQuery): Promise<boolean> {
-  const statuses = q.status?.split(',').slice(0, 100).map((s) => s.trim()) ?? [];
+  const statuses =
+    q.status
+      ?.split(',')
+      .slice(0, 100)
+      .map((s) => s.trim()) ?? [];
   if (statuses.some(Boolean) && !statuses.some((s) => (FINAL_STATUSES as readonly string[]).includes(s))) return false;
   if (q.created_from) {
     const newest = await newestInHistory(db);
@@ -71,8 +91,14 @@ export async function historyCanMatch(db: Db, q: ZonedListQuery): Promise<boolea
  * history. Cold parcels are never archived (archived ones never move), so their side leaves the
  * archive flag out: that lets the count use a narrow index instead of reading every cold row.
  */
-export async function packageList(db: Db, user: SessionUser, q: ZonedListQuery, url: string, ...more: (SQL | undefined)[]): Promise<RawJson> {
-  const history = await historyCanMatch(db, q) ? { where: listFilter(user, q, more) } : null;
+export async function packageList(
+  db: Db,
+  user: SessionUser,
+  q: ZonedListQuery,
+  url: string,
+  ...more: (SQL | undefined)[]
+): Promise<RawJson> {
+  const history = (await historyCanMatch(db, q)) ? { where: listFilter(user, q, more) } : null;
   return packagePage(db, packageListWhere(user, q, false, ...more), q, url, history);
 }
 
@@ -80,15 +106,29 @@ export async function packageList(db: Db, user: SessionUser, q: ZonedListQuery, 
 export const assignedTo = (driverId: number): SQL => eq(pkg.assigned_to_id, driverId);
 
 /** A PackageListAnswer whose results the database serialised (packages/json.ts); hot parcels only unless `history` is given. */
-export async function packagePage(db: Db, where: SQL | undefined, q: PackageListQuery, url: string, history: HistorySide = null): Promise<RawJson> {
-  const hot = (await db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get())?.n ?? 0;
+export async function packagePage(
+  db: Db,
+  where: SQL | undefined,
+  q: PackageListQuery,
+  url: string,
+  history: HistorySide = null,
+): Promise<RawJson> {
+  const hot =
+    (
+      await db
+        .select({ n: sql<number>`count(*)` })
+        .from(pkg)
+        .where(where)
+        .get()
+    )?.n ?? 0;
   const cold = history ? await countHistory(db, history.where) : 0;
   const order = orderBy(pkg, PACKAGE_LIST, q.ordering);
   const page = { limit: q.page_size, offset: (q.page - 1) * q.page_size };
   // Only when some cold parcel matches is the union read.
-  const results = history && cold
-    ? await unionPage(db, where, history.where, order, page.limit, page.offset)
-    : await packageJsonWhere(db, where, { orderBy: order, ...page });
+  const results =
+    history && cold
+      ? await unionPage(db, where, history.where, order, page.limit, page.offset)
+      : await packageJsonWhere(db, where, { orderBy: order, ...page });
   const count = hot + cold;
   return rawObject({ count, ...pageLinks(url, q.page, q.page_size, count), results: rawArray(results) });
 }

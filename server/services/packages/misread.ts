@@ -19,14 +19,19 @@ export async function looksMisread(db: Db, actor: Pick<SessionUser, 'id' | 'role
   const part = code.trim();
   if (part.length < MIN_PART) return false;
   if (actor.role === 'driver') {
-    const mine = await db.select({ hawb: pkg.hawb }).from(pkg)
+    const mine = await db
+      .select({ hawb: pkg.hawb })
+      .from(pkg)
       .where(and(eq(pkg.assigned_to_id, actor.id), isNull(pkg.deleted_at), isLive(pkg.status)));
     if (mine.some((r) => r.hawb !== part && r.hawb.includes(part))) return true;
   }
   if (!isStaff(actor.role)) return false;
   // The range can hold labels that sort there without starting with the code (a collation's
   // ordering); startsWith decides.
-  const near = await db.select({ hawb: pkg.hawb }).from(pkg)
-    .where(and(gte(pkg.hawb, part), lt(pkg.hawb, `${part}${PREFIX_END}`), isNull(pkg.deleted_at))).limit(5);
+  const near = await db
+    .select({ hawb: pkg.hawb })
+    .from(pkg)
+    .where(and(gte(pkg.hawb, part), lt(pkg.hawb, `${part}${PREFIX_END}`), isNull(pkg.deleted_at)))
+    .limit(5);
   return near.some((r) => r.hawb !== part && r.hawb.startsWith(part));
 }

@@ -39,16 +39,29 @@ export interface PriceQuote {
 export async function priceFor(db: Db, input: PriceInput): Promise<PriceQuote & { zoneId: number | null }> {
   // The zone a creation of this parcel would get: the same resolver, so quote and charge agree.
   const zoneId = await zoneOfAddress(db, {
-    zone_id: input.zoneId, postcode: input.postcode, suburb_id: input.suburbId, postcode_name: input.postcodeName, customer_address: input.customerAddress,
+    zone_id: input.zoneId,
+    postcode: input.postcode,
+    suburb_id: input.suburbId,
+    postcode_name: input.postcodeName,
+    customer_address: input.customerAddress,
   });
   const p = await priceParcel(db, {
-    companyId: input.companyId, zoneId, pkgType: input.pkgType, weightKg: input.weightKg,
-    lengthCm: input.lengthCm, widthCm: input.widthCm, heightCm: input.heightCm,
+    companyId: input.companyId,
+    zoneId,
+    pkgType: input.pkgType,
+    weightKg: input.weightKg,
+    lengthCm: input.lengthCm,
+    widthCm: input.widthCm,
+    heightCm: input.heightCm,
   });
   if (!p.priced) throw notFound('No delivery rate applies to this parcel: no line of its rate card fits its zone, package type and weight');
   const hasDims = !!(input.lengthCm && input.widthCm && input.heightCm);
   return {
-    currency: p.currency, amount: p.priced.price_cents, chargeableWeight: p.chargeable_kg,
-    volumetricWeight: hasDims ? p.volumetric_kg : null, method: `rate_card:${p.source ?? 'default'}:${p.priced.line.id}`, zoneId,
+    currency: p.currency,
+    amount: p.priced.price_cents,
+    chargeableWeight: p.chargeable_kg,
+    volumetricWeight: hasDims ? p.volumetric_kg : null,
+    method: `rate_card:${p.source ?? 'default'}:${p.priced.line.id}`,
+    zoneId,
   };
 }

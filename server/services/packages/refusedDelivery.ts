@@ -13,15 +13,32 @@ import type { SessionUser } from '../auth/session';
 import { anyPackage, isCold, keptRefusals } from '../history/kept';
 import { visiblePackage } from './scope';
 
-export interface RefusedInput { photos: FileRef[]; signature?: FileRef; recipient_name?: string; note?: string }
+export interface RefusedInput {
+  photos: FileRef[];
+  signature?: FileRef;
+  recipient_name?: string;
+  note?: string;
+}
 
 /** The driver's own uploads an action names; a ref the server lacks is skipped (nothing to keep). */
 async function ownFiles(db: Db, ownerId: number, refs: FileRef[]): Promise<Map<FileRef, StoredFile>> {
   const ids = refs.filter((r): r is number => typeof r === 'number');
   const clientIds = refs.filter((r): r is string => typeof r === 'string');
   const rows = [
-    ...(ids.length ? await db.select().from(storedFile).where(and(eq(storedFile.owner_id, ownerId), inArray(storedFile.id, ids))).all() : []),
-    ...(clientIds.length ? await db.select().from(storedFile).where(and(eq(storedFile.owner_id, ownerId), inArray(storedFile.client_id, clientIds))).all() : []),
+    ...(ids.length
+      ? await db
+          .select()
+          .from(storedFile)
+          .where(and(eq(storedFile.owner_id, ownerId), inArray(storedFile.id, ids)))
+          .all()
+      : []),
+    ...(clientIds.length
+      ? await db
+          .select()
+          .from(storedFile)
+          .where(and(eq(storedFile.owner_id, ownerId), inArray(storedFile.client_id, clientIds)))
+          .all()
+      : []),
   ];
   const out = new Map<FileRef, StoredFile>();
   for (const r of refs) {
@@ -47,11 +64,24 @@ export function keepRefusedDelivery(deps: Deps, ctx: ScanContext, row: PackageRo
     const { db } = deps;
     const driver = ctx.actor;
     const current = (await findPackage(db, row.id)) ?? row;
-    const refused = await db.insert(refusedDelivery).values({
-      package_id: row.id, driver_id: driver.id, device_id: ctx.deviceId ?? null, code: err.code, message: err.message, status: current.status,
-      recipient_name: input.recipient_name ?? null, note: input.note ?? null, occurred_at: ctx.meta.occurredAt ?? now, received_at: now,
-      latitude: ctx.meta.latitude ?? null, longitude: ctx.meta.longitude ?? null,
-    }).returning({ id: refusedDelivery.id }).get();
+    const refused = await db
+      .insert(refusedDelivery)
+      .values({
+        package_id: row.id,
+        driver_id: driver.id,
+        device_id: ctx.deviceId ?? null,
+        code: err.code,
+        message: err.message,
+        status: current.status,
+        recipient_name: input.recipient_name ?? null,
+        note: input.note ?? null,
+        occurred_at: ctx.meta.occurredAt ?? now,
+        received_at: now,
+        latitude: ctx.meta.latitude ?? null,
+        longitude: ctx.meta.longitude ?? null,
+      })
+      .returning({ id: refusedDelivery.id })
+      .get();
     const slots = deliverySlots(input.photos, input.signature);
     const files = await ownFiles(db, driver.id, Object.values(slots));
     let kept = 0;
@@ -63,18 +93,38 @@ export function keepRefusedDelivery(deps: Deps, ctx: ScanContext, row: PackageRo
     }
     const cause = current.status === 'cancelled' ? 'the office had cancelled it' : `it was ${words(current.status)}`;
     const reason = `Delivery by ${driver.name} refused (${cause}); ${kept} proof file${kept === 1 ? '' : 's'} kept with the refusal`;
-    await updatePackage(db, now, current, { flagged: true, flag_reason: reason }, 'delivery_refused_flagged', { userId: driver.id, deviceId: ctx.deviceId },
-      { ...ctx.meta, data: { refused_delivery: refused.id, code: err.code } });
+    await updatePackage(
+      db,
+      now,
+      current,
+      { flagged: true, flag_reason: reason },
+      'delivery_refused_flagged',
+      { userId: driver.id, deviceId: ctx.deviceId },
+      { ...ctx.meta, data: { refused_delivery: refused.id, code: err.code } },
+    );
   });
 }
 
 /** Refused deliveries of a parcel with their proof, newest first (for the supervisor who clears the flag). */
 export async function refusedDeliveriesOf(db: Db, packageId: number) {
-  const rows = await db.select().from(refusedDelivery).where(eq(refusedDelivery.package_id, packageId)).orderBy(desc(refusedDelivery.id)).all();
+  const rows = await db
+    .select()
+    .from(refusedDelivery)
+    .where(eq(refusedDelivery.package_id, packageId))
+    .orderBy(desc(refusedDelivery.id))
+    .all();
   if (!rows.length) return [];
-  const files = await db.select({ rf: refusedDeliveryFile, f: storedFile }).from(refusedDeliveryFile)
+  const files = await db
+    .select({ rf: refusedDeliveryFile, f: storedFile })
+    .from(refusedDeliveryFile)
     .innerJoin(storedFile, eq(storedFile.id, refusedDeliveryFile.file_id))
-    .where(inArray(refusedDeliveryFile.refused_id, rows.map((r) => r.id))).all();
+    .where(
+      inArray(
+        refusedDeliveryFile.refused_id,
+        rows.map((r) => r.id),
+      ),
+    )
+    .all();
   return shapeRefusals(rows, files);
 }
 
@@ -90,12 +140,22 @@ export async function refusedDeliveriesFor(db: Db, me: SessionUser, id: number) 
 }
 
 function shapeRefusals(
-  rows: (typeof refusedDelivery.$inferSelect)[], files: { rf: typeof refusedDeliveryFile.$inferSelect; f: StoredFile }[],
+  rows: (typeof refusedDelivery.$inferSelect)[],
+  files: { rf: typeof refusedDeliveryFile.$inferSelect; f: StoredFile }[],
 ) {
   return rows.map((r) => ({
-    id: r.id, package: r.package_id, driver: r.driver_id, code: r.code, message: r.message, status: r.status,
-    recipient_name: r.recipient_name, note: r.note, occurred_at: new Date(r.occurred_at).toISOString(), received_at: new Date(r.received_at).toISOString(),
-    latitude: r.latitude, longitude: r.longitude,
+    id: r.id,
+    package: r.package_id,
+    driver: r.driver_id,
+    code: r.code,
+    message: r.message,
+    status: r.status,
+    recipient_name: r.recipient_name,
+    note: r.note,
+    occurred_at: new Date(r.occurred_at).toISOString(),
+    received_at: new Date(r.received_at).toISOString(),
+    latitude: r.latitude,
+    longitude: r.longitude,
     files: files.filter((x) => x.rf.refused_id === r.id).map((x) => ({ slot: x.rf.slot, ...fileInfo(x.f) })),
   }));
 }

@@ -38,8 +38,23 @@ export async function returnScan(deps: Deps, ctx: ScanContext, barcode: string):
     return { row, already: true };
   }
   refuseIfFinal(deps, row, 'returned', 'return', ctx);
-  const updated = await recordedTransition(deps, ctx, async () => await transition(deps.db, now, row, 'returned', 'return_scan', actorOf(ctx),
-    { ...ctx.meta, data: { driver: row.assigned_to_id } }, { assigned_to_id: null, is_scanned: false, landed: true }), row, 'return');
+  const updated = await recordedTransition(
+    deps,
+    ctx,
+    async () =>
+      await transition(
+        deps.db,
+        now,
+        row,
+        'returned',
+        'return_scan',
+        actorOf(ctx),
+        { ...ctx.meta, data: { driver: row.assigned_to_id } },
+        { assigned_to_id: null, is_scanned: false, landed: true },
+      ),
+    row,
+    'return',
+  );
   return { row: updated, already: false };
 }
 
@@ -49,7 +64,13 @@ export type DepotOutcome = 'returned' | 'returned_to_sender' | 'redeliver';
  * The depot manager settles a parcel that came back: keep it on the shelf, send it back to the
  * shipper (final), or give it to a driver again, which starts a fresh count of attempts.
  */
-export async function depotReturn(deps: Deps, ctx: ScanContext, barcode: string, outcome: DepotOutcome, driverId?: number): Promise<PackageRow> {
+export async function depotReturn(
+  deps: Deps,
+  ctx: ScanContext,
+  barcode: string,
+  outcome: DepotOutcome,
+  driverId?: number,
+): Promise<PackageRow> {
   let row = await parcelByCode(deps, barcode, 'return', ctx);
   if (row.status === 'failed') row = (await returnScan(deps, ctx, barcode)).row;
   if (outcome === 'returned') {
@@ -58,15 +79,29 @@ export async function depotReturn(deps: Deps, ctx: ScanContext, barcode: string,
   }
   refuseIfFinal(deps, row, outcome === 'redeliver' ? 'assigned' : 'returned_to_sender', 'return', ctx);
   if (row.status !== 'returned') {
-    throw recordedRefusal(deps, refusal(row, outcome === 'redeliver' ? 'assigned' : 'returned_to_sender', 'not_allowed'), row, 'return_rejected', ctx);
+    throw recordedRefusal(
+      deps,
+      refusal(row, outcome === 'redeliver' ? 'assigned' : 'returned_to_sender', 'not_allowed'),
+      row,
+      'return_rejected',
+      ctx,
+    );
   }
   const now = deps.clock.now();
   if (outcome === 'returned_to_sender') {
     return transition(deps.db, now, row, 'returned_to_sender', 'return_to_sender', actorOf(ctx), ctx.meta);
   }
   const driver = await activeDriver(deps, driverId ?? 0);
-  return transition(deps.db, now, row, 'assigned', 'redeliver', actorOf(ctx), { ...ctx.meta, data: { driver: driver.id, previous_attempts: row.attempts } },
-    { assigned_to_id: driver.id, is_scanned: false, attempts: 0 });
+  return transition(
+    deps.db,
+    now,
+    row,
+    'assigned',
+    'redeliver',
+    actorOf(ctx),
+    { ...ctx.meta, data: { driver: driver.id, previous_attempts: row.attempts } },
+    { assigned_to_id: driver.id, is_scanned: false, attempts: 0 },
+  );
 }
 
 /** Staff or the owning company call a parcel off before it leaves on a van. */
@@ -75,8 +110,16 @@ export async function cancelPackage(deps: Deps, ctx: ScanContext, row: PackageRo
   if (!CANCELLABLE_STATUSES.includes(row.status as PackageStatus)) {
     throw recordedRefusal(deps, refusal(row, 'cancelled', 'not_allowed'), row, 'cancel_rejected', ctx);
   }
-  return await transition(deps.db, deps.clock.now(), row, 'cancelled', 'cancel', actorOf(ctx), { ...ctx.meta, data: { driver: row.assigned_to_id } },
-    { assigned_to_id: null, is_scanned: false });
+  return await transition(
+    deps.db,
+    deps.clock.now(),
+    row,
+    'cancelled',
+    'cancel',
+    actorOf(ctx),
+    { ...ctx.meta, data: { driver: row.assigned_to_id } },
+    { assigned_to_id: null, is_scanned: false },
+  );
 }
 
 /** Scope of the return screens: staff see all, a company its own, a driver what they brought back. */
@@ -88,7 +131,13 @@ export function returnScope(user: SessionUser): SQL | undefined {
 
 export async function returnCounts(deps: Deps, user: SessionUser) {
   const count = async (...where: (SQL | undefined)[]) =>
-    (await deps.db.select({ n: sql<number>`count(*)` }).from(pkg).where(and(isNull(pkg.deleted_at), returnScope(user), ...where)).get())?.n ?? 0;
+    (
+      await deps.db
+        .select({ n: sql<number>`count(*)` })
+        .from(pkg)
+        .where(and(isNull(pkg.deleted_at), returnScope(user), ...where))
+        .get()
+    )?.n ?? 0;
   const max = deps.config.maxAttempts;
   return {
     returned: await count(eq(pkg.status, 'returned')),
@@ -106,7 +155,13 @@ export async function returnCounts(deps: Deps, user: SessionUser) {
  * driver's scope there is the parcels they failed (their return scans are kept only as JSON).
  */
 /** `zone`: the business's; `date_from`/`date_to` are its local days. */
-export async function returnsPage(db: Db, zone: string, user: SessionUser, q: z.output<typeof ReturnListQuery>, url: string): Promise<Page<Package> | RawJson> {
+export async function returnsPage(
+  db: Db,
+  zone: string,
+  user: SessionUser,
+  q: z.output<typeof ReturnListQuery>,
+  url: string,
+): Promise<Page<Package> | RawJson> {
   const statuses = q.status ? [q.status] : ['returned', 'returned_to_sender'];
   const attemptBy = (attempts: typeof deliveryAttempt | typeof deliveryAttemptHistory, driverId: number) =>
     sql`exists (select 1 from ${attempts} a where a.package_id = ${pkg.id} and a.driver_id = ${driverId})`;
@@ -114,19 +169,41 @@ export async function returnsPage(db: Db, zone: string, user: SessionUser, q: z.
     q.date_from ? gte(pkg.updated_at, startOfLocalDay(q.date_from, zone)) : undefined,
     q.date_to ? lt(pkg.updated_at, localDayRange(q.date_to, zone).end) : undefined,
   ];
-  const where = and(isNull(pkg.deleted_at), inArray(pkg.status, statuses), returnScope(user),
-    q.driver != null && user.role !== 'driver' ? attemptBy(deliveryAttempt, q.driver) : undefined, ...common);
+  const where = and(
+    isNull(pkg.deleted_at),
+    inArray(pkg.status, statuses),
+    returnScope(user),
+    q.driver != null && user.role !== 'driver' ? attemptBy(deliveryAttempt, q.driver) : undefined,
+    ...common,
+  );
   const order = [desc(pkg.updated_at), desc(pkg.id)];
   const page = { limit: q.page_size, offset: (q.page - 1) * q.page_size };
   const coldStatuses = statuses.filter((s) => (FINAL_STATUSES as readonly string[]).includes(s));
   const coldDriver = user.role === 'driver' ? user.id : q.driver;
-  const coldWhere = coldStatuses.length ? and(inArray(pkg.status, coldStatuses), user.role === 'company' ? eq(pkg.company_id, user.companyId ?? -1) : undefined,
-    coldDriver != null ? attemptBy(deliveryAttemptHistory, coldDriver) : undefined, ...common) : undefined;
+  const coldWhere = coldStatuses.length
+    ? and(
+        inArray(pkg.status, coldStatuses),
+        user.role === 'company' ? eq(pkg.company_id, user.companyId ?? -1) : undefined,
+        coldDriver != null ? attemptBy(deliveryAttemptHistory, coldDriver) : undefined,
+        ...common,
+      )
+    : undefined;
   const cold = coldWhere ? await countHistory(db, coldWhere) : 0;
   if (!cold) {
     const { ids, ...hotPage } = await latestChangedIds(db, where, q, url);
     return { ...hotPage, results: await packagesByIds(db, ids) };
   }
-  const count = ((await db.select({ n: sql<number>`count(*)` }).from(pkg).where(where).get())?.n ?? 0) + cold;
-  return rawObject({ count, ...pageLinks(url, q.page, q.page_size, count), results: rawArray(await unionPage(db, where, coldWhere, order, page.limit, page.offset)) });
+  const count =
+    ((
+      await db
+        .select({ n: sql<number>`count(*)` })
+        .from(pkg)
+        .where(where)
+        .get()
+    )?.n ?? 0) + cold;
+  return rawObject({
+    count,
+    ...pageLinks(url, q.page, q.page_size, count),
+    results: rawArray(await unionPage(db, where, coldWhere, order, page.limit, page.offset)),
+  });
 }

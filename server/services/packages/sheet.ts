@@ -7,14 +7,26 @@ import { xlsxRows } from '../uploads/xlsxStream';
 
 /** A value as a spreadsheet holds it; uploads convert it to the field's type. */
 export type Cell = string | number | boolean | Date | null;
-export interface SheetRow { row: number; cells: Cell[] }
+export interface SheetRow {
+  row: number;
+  cells: Cell[];
+}
 /** `row` numbers count the header as row 1, as a spreadsheet shows them. */
-export interface Sheet { header: string[]; rows: SheetRow[] }
+export interface Sheet {
+  header: string[];
+  rows: SheetRow[];
+}
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
-export const PACKAGE_SHEET_LIMITS: SheetLimits = { rows: UPLOAD_MAX_ROWS, columns: MAX_COLUMNS, cellChars: MAX_CELL_CHARS, inflatedBytes: MAX_XLSX_INFLATED };
+export const PACKAGE_SHEET_LIMITS: SheetLimits = {
+  rows: UPLOAD_MAX_ROWS,
+  columns: MAX_COLUMNS,
+  cellChars: MAX_CELL_CHARS,
+  inflatedBytes: MAX_XLSX_INFLATED,
+};
 
-const unsupported = (message: string) => new ApiError(415, 'unsupported_media_type', message, [{ path: 'file', message: 'unsupported type' }]);
+const unsupported = (message: string) =>
+  new ApiError(415, 'unsupported_media_type', message, [{ path: 'file', message: 'unsupported type' }]);
 const tooManyRows = () => tooLarge(`An upload holds at most ${UPLOAD_MAX_ROWS} rows; split the file`);
 
 export function checkUploadSize(size: number): void {
@@ -45,12 +57,19 @@ export function readCsv(bytes: Uint8Array): Sheet {
     // One line past the limit is enough to know the file is too long; a record over the cell and
     // column bounds stops the parser where it is.
     records = parse(text, {
-      bom: true, relax_column_count: true, to_line: UPLOAD_MAX_ROWS + 2, max_record_size: MAX_CELL_CHARS * 4,
-      on_record: (record: string[], { lines }) => { checkRowShape(PACKAGE_SHEET_LIMITS, lines, record.length, record); return record; },
+      bom: true,
+      relax_column_count: true,
+      to_line: UPLOAD_MAX_ROWS + 2,
+      max_record_size: MAX_CELL_CHARS * 4,
+      on_record: (record: string[], { lines }) => {
+        checkRowShape(PACKAGE_SHEET_LIMITS, lines, record.length, record);
+        return record;
+      },
     }) as string[][];
   } catch (err) {
     if (err instanceof ApiError) throw err;
-    if (err instanceof CsvError && err.code === 'CSV_MAX_RECORD_SIZE') throw tooLarge(`A row holds more than ${MAX_CELL_CHARS * 4} characters`);
+    if (err instanceof CsvError && err.code === 'CSV_MAX_RECORD_SIZE')
+      throw tooLarge(`A row holds more than ${MAX_CELL_CHARS * 4} characters`);
     if (err instanceof CsvError) {
       throw new ApiError(400, 'validation_error', `The CSV is malformed: ${err.message}`, [{ path: 'file', message: err.message }]);
     }
@@ -85,6 +104,7 @@ export async function readXlsx(bytes: Uint8Array): Promise<Sheet> {
     if (header === null) header = cells.map((c) => (c == null ? '' : String(c)));
     else rows.push({ row: row.number, cells });
   }
-  if (header === null) throw new ApiError(400, 'validation_error', 'The workbook has no worksheet', [{ path: 'file', message: 'no worksheet' }]);
+  if (header === null)
+    throw new ApiError(400, 'validation_error', 'The workbook has no worksheet', [{ path: 'file', message: 'no worksheet' }]);
   return { header, rows };
 }

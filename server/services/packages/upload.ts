@@ -24,17 +24,38 @@ type Field = keyof PackageCreate;
 const WRITABLE = new Set<string>(Object.keys(PackageCreate.shape));
 /** Columns of a CSV download that are not inputs: accepted and ignored, so a download can be re-uploaded. */
 const READ_ONLY = new Set<string>(Object.keys(Package.shape).filter((k) => !WRITABLE.has(k)));
-const NUMBERS = new Set<Field>(['weight', 'price', 'height', 'length', 'width', 'latitude', 'longitude',
-  'postcode', 'count', 'parcel_no', 'company', 'zone', 'suburb', 'state', 'country', 'cod_amount_cents']);
+const NUMBERS = new Set<Field>([
+  'weight',
+  'price',
+  'height',
+  'length',
+  'width',
+  'latitude',
+  'longitude',
+  'postcode',
+  'count',
+  'parcel_no',
+  'company',
+  'zone',
+  'suburb',
+  'state',
+  'country',
+  'cod_amount_cents',
+]);
 const BOOLEANS = new Set<Field>(['sac']);
 const DATES = new Set<Field>(['delivery_date']);
 const TRUE = new Set(['true', '1', 'yes', 'y']);
 const FALSE = new Set(['false', '0', 'no', 'n']);
 const NUMERIC = /^-?\d+(\.\d+)?$/;
 
-export interface UploadOptions { partial: boolean; defaultCompany?: number }
+export interface UploadOptions {
+  partial: boolean;
+  defaultCompany?: number;
+}
 export interface UploadResult {
-  created: number; rejected: number; report: UploadReportRow[];
+  created: number;
+  rejected: number;
+  report: UploadReportRow[];
   /** Created parcels no rate line priced (charged nothing yet, listed for the office). */
   unpriced: number;
   /** How precisely the created parcels were located, and the background geocoding job of those waiting for the geocoder. */
@@ -43,9 +64,19 @@ export interface UploadResult {
 }
 
 type ErrorList = UploadReportRow['errors'];
-interface Candidate { row: number; hawb: string | null; input?: PackageCreate; errors: ErrorList; id: number | null }
+interface Candidate {
+  row: number;
+  hawb: string | null;
+  input?: PackageCreate;
+  errors: ErrorList;
+  id: number | null;
+}
 
-const headerName = (h: string) => h.trim().toLowerCase().replace(/[\s-]+/g, '_');
+const headerName = (h: string) =>
+  h
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 
 /** Which column holds which field; unknown or repeated headers stop the upload before any row is read. */
 function mapHeader(header: string[]): Map<Field, number> {
@@ -55,7 +86,10 @@ function mapHeader(header: string[]): Map<Field, number> {
   header.forEach((raw, i) => {
     const name = headerName(raw);
     if (!name || READ_ONLY.has(name) || PLAN_COLUMNS.has(name)) return;
-    if (!WRITABLE.has(name)) { unknown.push(raw); return; }
+    if (!WRITABLE.has(name)) {
+      unknown.push(raw);
+      return;
+    }
     if (columns.has(name as Field)) repeated.push(raw);
     columns.set(name as Field, i);
   });
@@ -65,7 +99,12 @@ function mapHeader(header: string[]): Map<Field, number> {
   ];
   if (!columns.has('hawb')) problems.push({ path: 'header.hawb', message: 'the hawb column is required' });
   if (problems.length) {
-    throw new ApiError(400, 'validation_error', `The header row is not usable: ${problems.map((p) => `${p.path.slice(7)} (${p.message})`).join(', ')}`, problems);
+    throw new ApiError(
+      400,
+      'validation_error',
+      `The header row is not usable: ${problems.map((p) => `${p.path.slice(7)} (${p.message})`).join(', ')}`,
+      problems,
+    );
   }
   return columns;
 }
@@ -100,12 +139,23 @@ function parseRow(columns: Map<Field, number>, row: number, cells: Cell[]): Cand
   const hawb = typeof raw.hawb === 'string' ? raw.hawb.trim() || null : null;
   const parsed = PackageCreate.safeParse(raw);
   if (!parsed.success) {
-    return { row, hawb, id: null, errors: parsed.error.issues.map((i) => ({ path: i.path.join('.') || 'row', message: readableIssue(i) })) };
+    return {
+      row,
+      hawb,
+      id: null,
+      errors: parsed.error.issues.map((i) => ({ path: i.path.join('.') || 'row', message: readableIssue(i) })),
+    };
   }
   return { row, hawb: parsed.data.hawb, input: parsed.data, errors: [], id: null };
 }
 
-const KIND_WORDS: Record<string, string> = { string: 'text', number: 'a number', int: 'a whole number', boolean: 'yes or no', date: 'a date' };
+const KIND_WORDS: Record<string, string> = {
+  string: 'text',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'yes or no',
+  date: 'a date',
+};
 
 /**
  * A row error a person can act on: zod's "Invalid input: expected string, received undefined" reads
@@ -114,12 +164,17 @@ const KIND_WORDS: Record<string, string> = { string: 'text', number: 'a number',
 function readableIssue(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined || issue.input === null ? 'the cell is empty; this column is required'
+      return issue.input === undefined || issue.input === null
+        ? 'the cell is empty; this column is required'
         : `should be ${KIND_WORDS[issue.expected] ?? issue.expected}`;
     case 'too_big':
       return issue.origin === 'string' ? `at most ${String(issue.maximum)} characters` : `at most ${String(issue.maximum)}`;
     case 'too_small':
-      return issue.origin === 'string' ? (Number(issue.minimum) <= 1 ? 'the cell is empty; this column is required' : `at least ${String(issue.minimum)} characters`) : `at least ${String(issue.minimum)}`;
+      return issue.origin === 'string'
+        ? Number(issue.minimum) <= 1
+          ? 'the cell is empty; this column is required'
+          : `at least ${String(issue.minimum)} characters`
+        : `at least ${String(issue.minimum)}`;
     case 'invalid_format':
       return issue.format === 'email' ? 'not an e-mail address' : issue.format === 'date' ? 'a date as YYYY-MM-DD' : issue.message;
     default:
@@ -151,10 +206,13 @@ export async function importPackages(deps: Deps, user: SessionUser, sheet: Sheet
   // Delivery windows and times at the door (issue 16) live beside the package row.
   const windows = readPlanColumns(sheet, headerName);
   for (const c of candidates) c.errors.push(...(windows.get(c.row)?.errors ?? []));
-  if (!candidates.length) throw new ApiError(400, 'validation_error', 'The file has no package rows', [{ path: 'file', message: 'no rows' }]);
+  if (!candidates.length)
+    throw new ApiError(400, 'validation_error', 'The file has no package rows', [{ path: 'file', message: 'no rows' }]);
 
   const good = () => candidates.filter((c): c is Candidate & { input: PackageCreate } => c.input !== undefined && c.errors.length === 0);
-  const reject = (c: Candidate, path: string, message: string) => { c.errors.push({ path, message }); };
+  const reject = (c: Candidate, path: string, message: string) => {
+    c.errors.push({ path, message });
+  };
 
   const firstRow = new Map<string, number>();
   const readPhone = await phoneReader(db);
@@ -183,25 +241,59 @@ export async function importPackages(deps: Deps, user: SessionUser, sheet: Sheet
   const hawbs = [...firstRow.keys()];
   const taken = new Set<string>();
   for (let i = 0; i < hawbs.length; i += 500) {
-    for (const r of (await db.select({ hawb: pkg.hawb }).from(pkg).where(inArray(pkg.hawb, hawbs.slice(i, i + 500))).all())) taken.add(r.hawb);
+    for (const r of await db
+      .select({ hawb: pkg.hawb })
+      .from(pkg)
+      .where(inArray(pkg.hawb, hawbs.slice(i, i + 500)))
+      .all())
+      taken.add(r.hawb);
   }
   const idsOf = (key: 'company' | 'zone' | 'suburb' | 'state' | 'country') =>
-    new Set(good().map((c) => c.input[key]).filter((v): v is number => v != null));
-  const liveCompanies = await existing(db, idsOf('company'), async (ids) => (await db.select({ id: company.id }).from(company)
-    .where(and(inArray(company.id, ids), isNull(company.deleted_at), inArray(company.status, ['active']))).all()).map((r) => r.id));
-  const zones = await existing(db, idsOf('zone'), async (ids) => (await db.select({ id: zone.id }).from(zone).where(and(inArray(zone.id, ids), isNull(zone.deleted_at))).all()).map((r) => r.id));
-  const states = await existing(db, idsOf('state'), async (ids) => (await db.select({ id: state.id }).from(state).where(inArray(state.id, ids)).all()).map((r) => r.id));
-  const countries = await existing(db, idsOf('country'), async (ids) => (await db.select({ id: country.id }).from(country).where(inArray(country.id, ids)).all()).map((r) => r.id));
+    new Set(
+      good()
+        .map((c) => c.input[key])
+        .filter((v): v is number => v != null),
+    );
+  const liveCompanies = await existing(db, idsOf('company'), async (ids) =>
+    (
+      await db
+        .select({ id: company.id })
+        .from(company)
+        .where(and(inArray(company.id, ids), isNull(company.deleted_at), inArray(company.status, ['active'])))
+        .all()
+    ).map((r) => r.id),
+  );
+  const zones = await existing(db, idsOf('zone'), async (ids) =>
+    (
+      await db
+        .select({ id: zone.id })
+        .from(zone)
+        .where(and(inArray(zone.id, ids), isNull(zone.deleted_at)))
+        .all()
+    ).map((r) => r.id),
+  );
+  const states = await existing(db, idsOf('state'), async (ids) =>
+    (await db.select({ id: state.id }).from(state).where(inArray(state.id, ids)).all()).map((r) => r.id),
+  );
+  const countries = await existing(db, idsOf('country'), async (ids) =>
+    (await db.select({ id: country.id }).from(country).where(inArray(country.id, ids)).all()).map((r) => r.id),
+  );
   const suburbZone = new Map<number, number | null>();
   const suburbIds = [...idsOf('suburb')];
   for (let i = 0; i < suburbIds.length; i += 500) {
-    for (const r of (await db.select({ id: suburb.id, zone: suburb.zone_id }).from(suburb).where(inArray(suburb.id, suburbIds.slice(i, i + 500))).all())) suburbZone.set(r.id, r.zone);
+    for (const r of await db
+      .select({ id: suburb.id, zone: suburb.zone_id })
+      .from(suburb)
+      .where(inArray(suburb.id, suburbIds.slice(i, i + 500)))
+      .all())
+      suburbZone.set(r.id, r.zone);
   }
 
   for (const c of good()) {
     const input = c.input;
     if (taken.has(input.hawb)) reject(c, 'hawb', `a package with hawb ${input.hawb} already exists`);
-    if (input.company != null && !liveCompanies.has(input.company)) reject(c, 'company', `company ${input.company} does not exist or is not active`);
+    if (input.company != null && !liveCompanies.has(input.company))
+      reject(c, 'company', `company ${input.company} does not exist or is not active`);
     if (input.zone != null && !zones.has(input.zone)) reject(c, 'zone', `zone ${input.zone} does not exist`);
     if (input.suburb != null && !suburbZone.has(input.suburb)) reject(c, 'suburb', `suburb ${input.suburb} does not exist`);
     if (input.state != null && !states.has(input.state)) reject(c, 'state', `state ${input.state} does not exist`);
@@ -221,12 +313,22 @@ export async function importPackages(deps: Deps, user: SessionUser, sheet: Sheet
   if (rejected.length && !opts.partial) {
     // Nothing of this call survives: the route's transaction rolls back what insertRows wrote.
     for (const c of candidates) c.id = null;
-    throw new ApiError(400, 'validation_error',
+    throw new ApiError(
+      400,
+      'validation_error',
       `${rejected.length} of ${candidates.length} row(s) rejected; nothing was imported (send ?partial=true to import the good rows)`,
       rejected.slice(0, 100).flatMap((c) => c.errors.map((e) => ({ path: `row ${c.row}.${e.path}`, message: e.message }))),
-      { created: 0, rejected: rejected.length, report: rejected.map(reportRow) });
+      { created: 0, rejected: rejected.length, report: rejected.map(reportRow) },
+    );
   }
-  return { created: candidates.length - rejected.length, rejected: rejected.length, unpriced, report: candidates.map(reportRow), located, geocode_job: job };
+  return {
+    created: candidates.length - rejected.length,
+    rejected: rejected.length,
+    unpriced,
+    report: candidates.map(reportRow),
+    located,
+    geocode_job: job,
+  };
 }
 
 function reportRow(c: Candidate): UploadReportRow {
@@ -235,13 +337,20 @@ function reportRow(c: Candidate): UploadReportRow {
 
 /** API field -> column where they differ (`zone` -> `zone_id`). */
 const COLUMN_OF: Partial<Record<Field, keyof typeof pkg.$inferInsert>> = {
-  company: 'company_id', zone: 'zone_id', suburb: 'suburb_id', state: 'state_id', country: 'country_id',
+  company: 'company_id',
+  zone: 'zone_id',
+  suburb: 'suburb_id',
+  state: 'state_id',
+  country: 'country_id',
 };
 /** Input fields kept beside the parcel rather than in its row (the recipient's e-mail: package_recipient). */
 const ELSEWHERE = new Set<string>(['recipient_email', 'cod_amount_cents', 'proof_requirements']);
 const INSERT_COLUMNS: (keyof typeof pkg.$inferInsert)[] = [
   ...[...WRITABLE].filter((f) => !ELSEWHERE.has(f)).map((f) => COLUMN_OF[f as Field] ?? (f as keyof typeof pkg.$inferInsert)),
-  'status', 'volume_weighted', 'created_at', 'updated_at',
+  'status',
+  'volume_weighted',
+  'created_at',
+  'updated_at',
 ];
 
 /**
@@ -261,32 +370,74 @@ const INSERT_CHUNK = 100;
  * create charges it, in the file's order; a refused charge (a prepaid wallet without the balance)
  * takes its row back out and rejects that row alone.
  */
-async function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { input: PackageCreate })[], located: Record<Precision, number>): Promise<{ job: number | null; unpriced: number }> {
+async function insertRows(
+  deps: Deps,
+  user: SessionUser,
+  rows: (Candidate & { input: PackageCreate })[],
+  located: Record<Precision, number>,
+): Promise<{ job: number | null; unpriced: number }> {
   const { db } = deps;
   let unpriced = 0;
   const now = deps.clock.now();
-  const removePackage = db.delete(pkg).where(eq(pkg.id, sql.placeholder('id'))).prepare();
-  const insertEvent = db.insert(packageEvent).values({
-    package_id: sql.placeholder('id'), action: 'upload', from_status: 'created', to_status: 'created', actor_id: user.id,
-    device_id: null, occurred_at: now, received_at: now, latitude: null, longitude: null, note: null, data: null,
-  }).prepare();
-  const insertChange = db.insert(changeLog).values({
-    entity: 'package', entity_id: sql.placeholder('id'), op: 'upsert', driver_id: null, company_id: sql.placeholder('company'), created_at: now,
-  }).prepare();
+  const removePackage = db
+    .delete(pkg)
+    .where(eq(pkg.id, sql.placeholder('id')))
+    .prepare();
+  const insertEvent = db
+    .insert(packageEvent)
+    .values({
+      package_id: sql.placeholder('id'),
+      action: 'upload',
+      from_status: 'created',
+      to_status: 'created',
+      actor_id: user.id,
+      device_id: null,
+      occurred_at: now,
+      received_at: now,
+      latitude: null,
+      longitude: null,
+      note: null,
+      data: null,
+    })
+    .prepare();
+  const insertChange = db
+    .insert(changeLog)
+    .values({
+      entity: 'package',
+      entity_id: sql.placeholder('id'),
+      op: 'upsert',
+      driver_id: null,
+      company_id: sql.placeholder('company'),
+      created_at: now,
+    })
+    .prepare();
   const charger = uploadCharger(deps, user.id);
   await feedOrder(db);
   // One resolver for the whole file: each postcode and suburb is looked up once.
   const resolver = resolverFor(deps);
   let job: number | null = null;
-  const blank: Record<string, unknown> = { ...Object.fromEntries(INSERT_COLUMNS.map((col) => [col, null])), sac: false, status: 'created', created_at: now, updated_at: now };
+  const blank: Record<string, unknown> = {
+    ...Object.fromEntries(INSERT_COLUMNS.map((col) => [col, null])),
+    sac: false,
+    status: 'created',
+    created_at: now,
+    updated_at: now,
+  };
 
   for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-    const ready: { c: Candidate & { input: PackageCreate }; params: Record<string, unknown>; where: Awaited<ReturnType<typeof resolver.resolve>>; cost: Awaited<ReturnType<typeof charger.price>>; companyId: number | null }[] = [];
+    const ready: {
+      c: Candidate & { input: PackageCreate };
+      params: Record<string, unknown>;
+      where: Awaited<ReturnType<typeof resolver.resolve>>;
+      cost: Awaited<ReturnType<typeof charger.price>>;
+      companyId: number | null;
+    }[] = [];
     for (const c of rows.slice(start, start + INSERT_CHUNK)) {
       const params: Record<string, unknown> = { ...blank };
-      for (const [field, value] of Object.entries(c.input)) if (value !== undefined && !ELSEWHERE.has(field)) params[COLUMN_OF[field as Field] ?? field] = value;
+      for (const [field, value] of Object.entries(c.input))
+        if (value !== undefined && !ELSEWHERE.has(field)) params[COLUMN_OF[field as Field] ?? field] = value;
       if (c.input.cod_amount_cents != null && c.input.company == null) {
-        c.errors.push({ path: 'cod_amount_cents', message: 'cash on delivery needs the parcel\'s company' });
+        c.errors.push({ path: 'cod_amount_cents', message: "cash on delivery needs the parcel's company" });
         continue;
       }
       params.volume_weighted = volumetricWeight(c.input.length, c.input.width, c.input.height);
@@ -302,21 +453,37 @@ async function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { in
       applyResolution(params as Partial<typeof pkg.$inferInsert>, where);
       const companyId = c.input.company ?? null;
       const cost = await charger.price({
-        company_id: companyId, zone_id: where.zone_id, pkg_type: c.input.pkg_type ?? null,
-        weight: c.input.weight ?? null, length: c.input.length ?? null, width: c.input.width ?? null, height: c.input.height ?? null,
+        company_id: companyId,
+        zone_id: where.zone_id,
+        pkg_type: c.input.pkg_type ?? null,
+        weight: c.input.weight ?? null,
+        length: c.input.length ?? null,
+        width: c.input.width ?? null,
+        height: c.input.height ?? null,
       });
       if (cost) params.price = cost.price;
       // No rate line fits: the company's terms say refuse (a row error) or accept it unpriced (listed for the office).
       if (!cost && companyId != null && (await companyPolicy(db, companyId)).unpriced_policy === 'refuse') {
-        c.errors.push({ path: 'rate', message: unpricedRefusal({ hawb: c.input.hawb, zone_id: where.zone_id, weight: c.input.weight ?? null, company_id: companyId }).message });
+        c.errors.push({
+          path: 'rate',
+          message: unpricedRefusal({ hawb: c.input.hawb, zone_id: where.zone_id, weight: c.input.weight ?? null, company_id: companyId })
+            .message,
+        });
         continue;
       }
       ready.push({ c, params, where, cost, companyId });
     }
     if (!ready.length) continue;
     // RETURNING's order is not promised: the hawb (unique, checked above) says which id is whose.
-    const ids = new Map((await db.insert(pkg).values(ready.map((r) => r.params as typeof pkg.$inferInsert))
-      .returning({ id: pkg.id, hawb: pkg.hawb }).all()).map((r) => [r.hawb, r.id]));
+    const ids = new Map(
+      (
+        await db
+          .insert(pkg)
+          .values(ready.map((r) => r.params as typeof pkg.$inferInsert))
+          .returning({ id: pkg.id, hawb: pkg.hawb })
+          .all()
+      ).map((r) => [r.hawb, r.id]),
+    );
     const states: NewState[] = [];
     for (const { c, where, cost, companyId } of ready) {
       const id = ids.get(c.input.hawb);
@@ -332,11 +499,19 @@ async function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { in
         }
       }
       if (companyId != null) {
-        states.push({ packageId: id, companyId, currency: await charger.currency(companyId), state: cost ? 'priced' : 'unpriced', cents: cost ? cost.cents : null, reason: cost ? '' : 'no_rate_line' });
+        states.push({
+          packageId: id,
+          companyId,
+          currency: await charger.currency(companyId),
+          state: cost ? 'priced' : 'unpriced',
+          cents: cost ? cost.cents : null,
+          reason: cost ? '' : 'no_rate_line',
+        });
         if (!cost) unpriced += 1;
       }
       c.id = id;
-      if (c.input.cod_amount_cents != null) await setCodAmount(db, now, { id, hawb: c.input.hawb, company_id: companyId }, c.input.cod_amount_cents);
+      if (c.input.cod_amount_cents != null)
+        await setCodAmount(db, now, { id, hawb: c.input.hawb, company_id: companyId }, c.input.cod_amount_cents);
       // The recipient's e-mail from the `recipient_email` column (issue 36: 0 of 60 were kept).
       if (c.input.recipient_email) await setRecipientEmail(db, now, id, c.input.recipient_email);
       if (where.pending && job == null) job = await openGeocodeJob(db, user, now);
@@ -347,6 +522,10 @@ async function insertRows(deps: Deps, user: SessionUser, rows: (Candidate & { in
     }
     await writeNewStates(db, now, states);
   }
-  await enqueueCreated(db, now, rows.flatMap((c) => (c.id != null ? [c.id] : [])));
+  await enqueueCreated(
+    db,
+    now,
+    rows.flatMap((c) => (c.id != null ? [c.id] : [])),
+  );
   return { job, unpriced };
 }

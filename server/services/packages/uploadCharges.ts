@@ -4,8 +4,13 @@ import { cardFor, currencyOf, packageTypeIdByName, toRateLines } from '../money/
 import { append, ensureWallet } from '../money/wallets';
 
 export interface ChargeableRow {
-  company_id: number | null; zone_id: number | null; pkg_type: string | null;
-  weight: number | null; length: number | null; width: number | null; height: number | null;
+  company_id: number | null;
+  zone_id: number | null;
+  pkg_type: string | null;
+  weight: number | null;
+  length: number | null;
+  width: number | null;
+  height: number | null;
 }
 
 /**
@@ -37,13 +42,20 @@ export function uploadCharger(deps: Deps, actorId: number) {
 
   return {
     /** What the parcel costs, or null when no line of its company's card fits (it is then accepted uncharged). */
-    async currency(companyId: number): Promise<string> { return (await cardOf(companyId)).currency; },
+    async currency(companyId: number): Promise<string> {
+      return (await cardOf(companyId)).currency;
+    },
     async price(row: ChargeableRow): Promise<{ cents: number; price: number } | null> {
       if (row.company_id == null) return null;
       const card = await cardOf(row.company_id);
       if (!card.lines.length) return null;
       const priced = selectRate(card.lines, {
-        weight: row.weight, length: row.length, width: row.width, height: row.height, zone_id: row.zone_id, package_type_id: await typeIdOf(row.pkg_type),
+        weight: row.weight,
+        length: row.length,
+        width: row.width,
+        height: row.height,
+        zone_id: row.zone_id,
+        package_type_id: await typeIdOf(row.pkg_type),
       });
       return priced ? { cents: priced.price_cents, price: toMajor(priced.price_cents, card.currency) } : null;
     },
@@ -55,7 +67,14 @@ export function uploadCharger(deps: Deps, actorId: number) {
         walletId = (await ensureWallet(deps, companyId, actorId)).id;
         wallets.set(companyId, walletId);
       }
-      await append(deps, walletId, { kind: 'charge', amount_cents: -cents, package_id: packageId, created_by: actorId, reason: `Delivery of ${hawb}`, reference: hawb });
+      await append(deps, walletId, {
+        kind: 'charge',
+        amount_cents: -cents,
+        package_id: packageId,
+        created_by: actorId,
+        reason: `Delivery of ${hawb}`,
+        reference: hawb,
+      });
     },
   };
 }

@@ -11,11 +11,22 @@ import { packageAnswerSelect, packageJsonWhere, rawPackages } from './json';
 import { routeOrder } from './shape';
 
 /** Prepared once per database: drivers poll this list, and building its SQL cost more than running it. */
-const remainingQuery = (db: Db) => prepared(db, 'remaining-packages-json', (d) => packageAnswerSelect(d)
-  // Same rule as offerableToDriver (shared/lifecycle.ts): a failed parcel past its attempts must come back, so it is not offered.
-  .where(and(eq(pkg.assigned_to_id, sql.placeholder('driver')), eq(pkg.is_scanned, false), isNull(pkg.deleted_at), isLive(pkg.status),
-    sql`not (${pkg.status} = 'failed' and ${pkg.attempts} >= ${sql.placeholder('max')})`))
-  .orderBy(...routeOrder()).prepare());
+const remainingQuery = (db: Db) =>
+  prepared(db, 'remaining-packages-json', (d) =>
+    packageAnswerSelect(d)
+      // Same rule as offerableToDriver (shared/lifecycle.ts): a failed parcel past its attempts must come back, so it is not offered.
+      .where(
+        and(
+          eq(pkg.assigned_to_id, sql.placeholder('driver')),
+          eq(pkg.is_scanned, false),
+          isNull(pkg.deleted_at),
+          isLive(pkg.status),
+          sql`not (${pkg.status} = 'failed' and ${pkg.attempts} >= ${sql.placeholder('max')})`,
+        ),
+      )
+      .orderBy(...routeOrder())
+      .prepare(),
+  );
 
 /**
  * Whose van lists a caller may read: a driver only their own (the id is their employee id), staff
@@ -32,7 +43,7 @@ export async function remainingPackages(deps: Pick<Deps, 'db' | 'config'>, drive
 
 /** A driver's parcels on the van and not yet in a final state, in route order, as answer JSON. */
 export function scannedPackages(db: Db, driverId: number): Promise<RawJson[]> {
-  return packageJsonWhere(db,
-    and(eq(pkg.assigned_to_id, driverId), eq(pkg.is_scanned, true), isNull(pkg.deleted_at), isLive(pkg.status)),
-    { orderBy: routeOrder() });
+  return packageJsonWhere(db, and(eq(pkg.assigned_to_id, driverId), eq(pkg.is_scanned, true), isNull(pkg.deleted_at), isLive(pkg.status)), {
+    orderBy: routeOrder(),
+  });
 }

@@ -11,19 +11,31 @@ import type { PackageRow } from '../packages/shape';
 /** Pickups in the caller's scope by id, all or nothing: unknown (or another company's) ids are named in a 400. */
 async function pickupsOrUnknown(deps: Deps, user: SessionUser, ids: number[]): Promise<PackageRow[]> {
   const wanted = [...new Set(ids)];
-  const rows = await deps.db.select().from(pkg).where(and(inArray(pkg.id, wanted), isNull(pkg.deleted_at), packageScope(user))).all();
+  const rows = await deps.db
+    .select()
+    .from(pkg)
+    .where(and(inArray(pkg.id, wanted), isNull(pkg.deleted_at), packageScope(user)))
+    .all();
   const found = new Set(rows.map((r) => r.id));
   const missing = wanted.filter((id) => !found.has(id));
   if (missing.length) {
-    throw new ApiError(400, 'validation_error', `Unknown package ids: ${missing.join(', ')}`, missing.map((id) => ({ path: 'packages', message: `no package ${id}` })));
+    throw new ApiError(
+      400,
+      'validation_error',
+      `Unknown package ids: ${missing.join(', ')}`,
+      missing.map((id) => ({ path: 'packages', message: `no package ${id}` })),
+    );
   }
   return rows;
 }
 
-const notWaiting = (row: PackageRow, what: string) => invalidTransition(
-  `Parcel ${row.hawb} is ${row.status.replace(/_/g, ' ')}; only a pickup not yet collected can be ${what}`,
-  { package: row.id, hawb: row.hawb, status: row.status, allowed: ['pickup_requested'] },
-);
+const notWaiting = (row: PackageRow, what: string) =>
+  invalidTransition(`Parcel ${row.hawb} is ${row.status.replace(/_/g, ' ')}; only a pickup not yet collected can be ${what}`, {
+    package: row.id,
+    hawb: row.hawb,
+    status: row.status,
+    allowed: ['pickup_requested'],
+  });
 
 /**
  * Sends a driver to collect parcels. The status stays `pickup_requested` (the lifecycle moves on
@@ -37,8 +49,19 @@ export async function assignPickups(deps: Deps, actor: SessionUser, driverId: nu
   const now = deps.clock.now();
   const out: PackageRow[] = [];
   for (const row of rows) {
-    out.push(row.assigned_to_id === driver.id ? row
-      : await updatePackage(deps.db, now, row, { assigned_to_id: driver.id }, 'pickup_assign', { userId: actor.id }, { data: { driver: driver.id, previous: row.assigned_to_id } }));
+    out.push(
+      row.assigned_to_id === driver.id
+        ? row
+        : await updatePackage(
+            deps.db,
+            now,
+            row,
+            { assigned_to_id: driver.id },
+            'pickup_assign',
+            { userId: actor.id },
+            { data: { driver: driver.id, previous: row.assigned_to_id } },
+          ),
+    );
   }
   return out;
 }
@@ -50,8 +73,19 @@ export async function unassignPickups(deps: Deps, actor: SessionUser, ids: numbe
   const now = deps.clock.now();
   const out: PackageRow[] = [];
   for (const row of rows) {
-    out.push(row.assigned_to_id == null ? row
-      : await updatePackage(deps.db, now, row, { assigned_to_id: null }, 'pickup_unassign', { userId: actor.id }, { data: { driver: row.assigned_to_id } }));
+    out.push(
+      row.assigned_to_id == null
+        ? row
+        : await updatePackage(
+            deps.db,
+            now,
+            row,
+            { assigned_to_id: null },
+            'pickup_unassign',
+            { userId: actor.id },
+            { data: { driver: row.assigned_to_id } },
+          ),
+    );
   }
   return out;
 }

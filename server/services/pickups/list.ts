@@ -10,7 +10,10 @@ import { PICKUP_STATUSES } from './create';
  * collection or collected; `pickup_point` narrows to one point.
  */
 export function pickupListFilters(q: { status?: string; pickup_point?: number }): (SQL | undefined)[] {
-  return [q.status ? undefined : inArray(pkg.status, [...PICKUP_STATUSES]), q.pickup_point != null ? eq(pkg.pickup_point_id, q.pickup_point) : undefined];
+  return [
+    q.status ? undefined : inArray(pkg.status, [...PICKUP_STATUSES]),
+    q.pickup_point != null ? eq(pkg.pickup_point_id, q.pickup_point) : undefined,
+  ];
 }
 
 /** Pickups (requested or collected, unless `status` says otherwise) the caller may see. */

@@ -20,16 +20,25 @@ export interface FleetPlanner {
   readonly queued: number;
 }
 
-export interface PlanOptions { signal?: AbortSignal; key?: string }
+export interface PlanOptions {
+  signal?: AbortSignal;
+  key?: string;
+}
 
 export function createFleetPlanner(options: { concurrency?: number; maxQueued?: number; maxQueuedPerKey?: number } = {}): FleetPlanner {
   const queue = createFairQueue({
-    concurrency: options.concurrency ?? 1, maxQueued: options.maxQueued ?? 8, maxQueuedPerKey: options.maxQueuedPerKey ?? 2,
+    concurrency: options.concurrency ?? 1,
+    maxQueued: options.maxQueued ?? 8,
+    maxQueuedPerKey: options.maxQueuedPerKey ?? 2,
     busyMessage: 'Other plans are being made right now; plan again in a few seconds',
   });
   return {
-    get running() { return queue.running; },
-    get queued() { return queue.queued; },
+    get running() {
+      return queue.running;
+    },
+    get queued() {
+      return queue.queued;
+    },
     plan: (input, opts = {}) => queue.run(opts.key ?? '', () => runFleet(input, opts), opts).catch(renameAbort),
     planDay: (problem, opts = {}) => queue.run(opts.key ?? '', () => runDay(problem, opts), opts).catch(renameAbort),
   };

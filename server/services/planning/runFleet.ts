@@ -8,9 +8,7 @@ import type { DayProblem, DaySolution } from '../dispatch/solveDay';
 /** What a worker does: a bare `optimizeFleet`, or a whole day (matrix, plan and reasons). */
 export type FleetTask = { kind: 'fleet'; input: FleetInput } | { kind: 'day'; problem: DayProblem };
 
-export type FleetWorkerReply =
-  | { ok: true; result: FleetResult | DaySolution }
-  | { ok: false; message: string; range: boolean };
+export type FleetWorkerReply = { ok: true; result: FleetResult | DaySolution } | { ok: false; message: string; range: boolean };
 
 /**
  * The worker is TypeScript like the rest of the server. A tiny CommonJS bootstrap loads it

@@ -21,8 +21,11 @@ export async function leaveInstructions(deps: Deps, t: Tracked, instructions: st
     throw conflict('This parcel is no longer on its way; instructions can no longer reach the driver', { status: parcel.status });
   }
   const now = deps.clock.now();
-  await deps.db.update(packageRecipient).set({ instructions: instructions || null, instructions_at: now, updated_at: now })
-    .where(eq(packageRecipient.package_id, parcel.id)).run();
+  await deps.db
+    .update(packageRecipient)
+    .set({ instructions: instructions || null, instructions_at: now, updated_at: now })
+    .where(eq(packageRecipient.package_id, parcel.id))
+    .run();
   await recordEvent(deps.db, now, parcel, 'recipient_instructions', RECIPIENT, { note: instructions || null });
   await logPackageChange(deps.db, parcel.id, { driverId: parcel.assigned_to_id, companyId: parcel.company_id }, now);
 }
@@ -38,7 +41,15 @@ export async function chooseAnotherDay(deps: Deps, t: Tracked, date: string): Pr
     throw badRequest(`Choose a day from ${window.earliest} to ${window.latest}`, [{ path: 'date', message: 'outside the allowed days' }]);
   }
   const now = deps.clock.now();
-  await updatePackage(deps.db, now, t.parcel, { delivery_date: date, route_id: null, sequence_no: null }, 'recipient_reschedule', RECIPIENT, { data: { date } });
+  await updatePackage(
+    deps.db,
+    now,
+    t.parcel,
+    { delivery_date: date, route_id: null, sequence_no: null },
+    'recipient_reschedule',
+    RECIPIENT,
+    { data: { date } },
+  );
   return date;
 }
 
@@ -48,11 +59,22 @@ export async function rateDelivery(deps: Deps, t: Tracked, rating: number, comme
   if (await ratingOf(deps, t.parcel)) throw conflict('This delivery was already rated');
   // A parcel in history is read-only: its rating was the one change left (docs/decisions-data-layer.md, "Cold storage").
   if (isCold(t.parcel)) throw inHistory(t.parcel.id);
-  const record = await deps.db.select({ driver: deliveryRecord.driver_id }).from(deliveryRecord).where(eq(deliveryRecord.package_id, t.parcel.id)).get();
-  await deps.db.insert(deliveryRating).values({
-    package_id: t.parcel.id, driver_id: record?.driver ?? t.parcel.assigned_to_id, company_id: t.parcel.company_id,
-    rating, comment: comment || null, created_at: deps.clock.now(),
-  }).run();
+  const record = await deps.db
+    .select({ driver: deliveryRecord.driver_id })
+    .from(deliveryRecord)
+    .where(eq(deliveryRecord.package_id, t.parcel.id))
+    .get();
+  await deps.db
+    .insert(deliveryRating)
+    .values({
+      package_id: t.parcel.id,
+      driver_id: record?.driver ?? t.parcel.assigned_to_id,
+      company_id: t.parcel.company_id,
+      rating,
+      comment: comment || null,
+      created_at: deps.clock.now(),
+    })
+    .run();
 }
 
 /**
@@ -69,7 +91,14 @@ export async function optOut(deps: Deps, t: Tracked): Promise<void> {
   // A parcel in history is never changed and nothing more is sent about it, but the company's list is
   // not the parcel's: a recipient stopping messages from an old link is heard for the next parcel.
   if (isCold(parcel)) return;
-  await deps.db.update(packageRecipient).set({ opted_out_at: now, updated_at: now }).where(eq(packageRecipient.package_id, parcel.id)).run();
-  await deps.db.update(messageOutbox).set({ status: 'skipped', last_error: 'recipient opted out', updated_at: now })
-    .where(and(eq(messageOutbox.package_id, parcel.id), inArray(messageOutbox.status, ['pending']))).run();
+  await deps.db
+    .update(packageRecipient)
+    .set({ opted_out_at: now, updated_at: now })
+    .where(eq(packageRecipient.package_id, parcel.id))
+    .run();
+  await deps.db
+    .update(messageOutbox)
+    .set({ status: 'skipped', last_error: 'recipient opted out', updated_at: now })
+    .where(and(eq(messageOutbox.package_id, parcel.id), inArray(messageOutbox.status, ['pending'])))
+    .run();
 }

@@ -28,8 +28,13 @@ export function settingsCompany(me: SessionUser, requested: number | undefined):
  * whose uploads are proof and ID documents), and the staff member saving for it.
  */
 export async function logoUploaders(deps: Deps, me: SessionUser, companyId: number): Promise<number[]> {
-  const logins = (await deps.db.select({ id: userTable.id }).from(userTable)
-    .where(and(eq(userTable.company_id, companyId), eq(userTable.role, 'company'), isNull(userTable.deleted_at))).all()).map((u) => u.id);
+  const logins = (
+    await deps.db
+      .select({ id: userTable.id })
+      .from(userTable)
+      .where(and(eq(userTable.company_id, companyId), eq(userTable.role, 'company'), isNull(userTable.deleted_at)))
+      .all()
+  ).map((u) => u.id);
   return isStaff(me.role) ? [...logins, me.id] : logins;
 }
 
@@ -47,7 +52,13 @@ const RATINGS_READ = 5000;
 
 async function driverNames(deps: Deps, ids: (number | null)[]): Promise<Map<number, string>> {
   const wanted = [...new Set(ids.filter((id): id is number => id != null))];
-  return new Map(wanted.length ? (await deps.db.select({ id: userTable.id, name: userTable.name }).from(userTable).where(inArray(userTable.id, wanted)).all()).map((u) => [u.id, u.name]) : []);
+  return new Map(
+    wanted.length
+      ? (await deps.db.select({ id: userTable.id, name: userTable.name }).from(userTable).where(inArray(userTable.id, wanted)).all()).map(
+          (u) => [u.id, u.name],
+        )
+      : [],
+  );
 }
 
 /** Ratings per driver, best known first: staff see every company's, a company only its own parcels'. */
@@ -56,25 +67,53 @@ export async function driverRatings(deps: Deps, me: SessionUser, companyId: numb
   if (me.role === 'company') scope = me.companyId ?? -1;
   else if (isStaff(me.role)) scope = companyId;
   else throw forbidden('Only companies and staff read ratings');
-  const hot = await deps.db.select({ r: deliveryRating, hawb: pkg.hawb, name: userTable.name }).from(deliveryRating)
-    .innerJoin(pkg, eq(pkg.id, deliveryRating.package_id)).leftJoin(userTable, eq(userTable.id, deliveryRating.driver_id))
-    .where(scope != null ? eq(deliveryRating.company_id, scope) : undefined).orderBy(desc(deliveryRating.id)).limit(RATINGS_READ).all();
+  const hot = await deps.db
+    .select({ r: deliveryRating, hawb: pkg.hawb, name: userTable.name })
+    .from(deliveryRating)
+    .innerJoin(pkg, eq(pkg.id, deliveryRating.package_id))
+    .leftJoin(userTable, eq(userTable.id, deliveryRating.driver_id))
+    .where(scope != null ? eq(deliveryRating.company_id, scope) : undefined)
+    .orderBy(desc(deliveryRating.id))
+    .limit(RATINGS_READ)
+    .all();
   // Ratings of parcels moved to history count as before (rating ids are never reused: newest first across both).
   const cold = await keptRatings(deps.db, scope, RATINGS_READ);
-  const names = await driverNames(deps, cold.map((c) => c.r.driver_id));
-  const all = [...hot, ...cold.map((c) => ({ ...c, name: c.r.driver_id != null ? names.get(c.r.driver_id) ?? null : null }))]
-    .sort((a, b) => b.r.id - a.r.id).slice(0, RATINGS_READ);
-  const byDriver = new Map<number | null, { driver: number | null; driver_name: string | null; sum: number; count: number; recent: { rating: number; comment: string | null; hawb: string; at: string }[] }>();
+  const names = await driverNames(
+    deps,
+    cold.map((c) => c.r.driver_id),
+  );
+  const all = [...hot, ...cold.map((c) => ({ ...c, name: c.r.driver_id != null ? (names.get(c.r.driver_id) ?? null) : null }))]
+    .sort((a, b) => b.r.id - a.r.id)
+    .slice(0, RATINGS_READ);
+  const byDriver = new Map<
+    number | null,
+    {
+      driver: number | null;
+      driver_name: string | null;
+      sum: number;
+      count: number;
+      recent: { rating: number; comment: string | null; hawb: string; at: string }[];
+    }
+  >();
   for (const { r, hawb, name } of all) {
     let d = byDriver.get(r.driver_id);
-    if (!d) { d = { driver: r.driver_id, driver_name: name, sum: 0, count: 0, recent: [] }; byDriver.set(r.driver_id, d); }
+    if (!d) {
+      d = { driver: r.driver_id, driver_name: name, sum: 0, count: 0, recent: [] };
+      byDriver.set(r.driver_id, d);
+    }
     d.sum += r.rating;
     d.count += 1;
     if (d.recent.length < 5) d.recent.push({ rating: r.rating, comment: r.comment, hawb, at: iso(r.created_at) ?? '' });
   }
   return {
     results: [...byDriver.values()]
-      .map((d) => ({ driver: d.driver, driver_name: d.driver_name, count: d.count, average: Math.round((d.sum / d.count) * 100) / 100, recent: d.recent }))
+      .map((d) => ({
+        driver: d.driver,
+        driver_name: d.driver_name,
+        count: d.count,
+        average: Math.round((d.sum / d.count) * 100) / 100,
+        recent: d.recent,
+      }))
       .sort((a, b) => b.average - a.average || b.count - a.count),
   };
 }

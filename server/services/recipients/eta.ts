@@ -2,7 +2,10 @@ import type { Db } from '../../db/client';
 import { etaFor } from '../dispatch/eta';
 
 /** An expected arrival window, epoch ms. */
-export interface EtaWindow { from: number; to: number }
+export interface EtaWindow {
+  from: number;
+  to: number;
+}
 
 /**
  * The window to tell a recipient ("arriving 14:10–14:40"): the planned stop's ETA band from the

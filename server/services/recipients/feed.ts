@@ -5,8 +5,12 @@ import { prepared } from '../../db/prepared';
 import { packageRecipient } from '../../db/schema/index';
 import { RawJson } from '../../http/rawJson';
 
-const instructionsOf = (db: Db) => db.select({ id: packageRecipient.package_id, text: packageRecipient.instructions }).from(packageRecipient)
-  .where(and(isNotNull(packageRecipient.instructions), inJsonIds(db, packageRecipient.package_id, sql.placeholder('ids')))).prepare();
+const instructionsOf = (db: Db) =>
+  db
+    .select({ id: packageRecipient.package_id, text: packageRecipient.instructions })
+    .from(packageRecipient)
+    .where(and(isNotNull(packageRecipient.instructions), inJsonIds(db, packageRecipient.package_id, sql.placeholder('ids'))))
+    .prepare();
 
 // SQLite writes `{"id":1,`, PostgreSQL `{"id" : 1, `.
 const ID_PREFIX = /^\{\s*"id"\s*:\s*(\d+)\s*[,}]/;
@@ -19,7 +23,9 @@ const ID_PREFIX = /^\{\s*"id"\s*:\s*(\d+)\s*[,}]/;
 export async function withRecipientInstructions(db: Db, packages: RawJson[]): Promise<RawJson[]> {
   if (!packages.length) return packages;
   const ids = packages.map((p) => Number(ID_PREFIX.exec(p.text)?.[1]));
-  const found = new Map((await prepared(db, 'recipients.instructionsOf', instructionsOf).all({ ids: JSON.stringify(ids) })).map((r) => [r.id, r.text]));
+  const found = new Map(
+    (await prepared(db, 'recipients.instructionsOf', instructionsOf).all({ ids: JSON.stringify(ids) })).map((r) => [r.id, r.text]),
+  );
   if (!found.size) return packages;
   return packages.map((p, i) => {
     const text = found.get(ids[i]!);

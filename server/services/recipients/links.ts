@@ -24,4 +24,5 @@ export function optOutUrl(publicUrl: string | undefined, token: string): string 
   return origin ? `${origin}/track.html#${token}/stop` : null;
 }
 
-export const NO_PUBLIC_URL_WARNING = 'PUBLIC_URL is not set: recipient messages go out without tracking or opt-out links. Set PUBLIC_URL to the address recipients reach this server at.';
+export const NO_PUBLIC_URL_WARNING =
+  'PUBLIC_URL is not set: recipient messages go out without tracking or opt-out links. Set PUBLIC_URL to the address recipients reach this server at.';

@@ -30,14 +30,31 @@ export async function messageLog(deps: Deps, me: SessionUser, query: z.output<ty
   else if (query.status) where.push(eq(messageOutbox.status, query.status));
   const filter = and(...where);
   const total = (await deps.db.select({ n: count() }).from(messageOutbox).where(filter).get())?.n ?? 0;
-  const rows = await deps.db.select({ m: messageOutbox, hawb: pkg.hawb }).from(messageOutbox)
-    .leftJoin(pkg, eq(pkg.id, messageOutbox.package_id)).where(filter).orderBy(desc(messageOutbox.id))
-    .limit(query.page_size).offset((query.page - 1) * query.page_size).all();
+  const rows = await deps.db
+    .select({ m: messageOutbox, hawb: pkg.hawb })
+    .from(messageOutbox)
+    .leftJoin(pkg, eq(pkg.id, messageOutbox.package_id))
+    .where(filter)
+    .orderBy(desc(messageOutbox.id))
+    .limit(query.page_size)
+    .offset((query.page - 1) * query.page_size)
+    .all();
   return {
     count: Number(total),
     results: rows.map(({ m, hawb }) => ({
-      id: m.id, package: m.package_id, hawb, company: m.company_id, channel: m.channel, to: m.to, kind: m.kind, subject: m.subject,
-      status: m.status, attempts: m.attempts, last_error: m.last_error, created_at: iso(m.created_at) ?? '', sent_at: m.sent_at ? iso(m.sent_at) ?? null : null,
+      id: m.id,
+      package: m.package_id,
+      hawb,
+      company: m.company_id,
+      channel: m.channel,
+      to: m.to,
+      kind: m.kind,
+      subject: m.subject,
+      status: m.status,
+      attempts: m.attempts,
+      last_error: m.last_error,
+      created_at: iso(m.created_at) ?? '',
+      sent_at: m.sent_at ? (iso(m.sent_at) ?? null) : null,
     })),
   };
 }

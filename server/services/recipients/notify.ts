@@ -25,7 +25,13 @@ const EVENT_OF: Partial<Record<PackageStatus, RecipientEvent>> = {
 type MessageData = Record<string, unknown> | (() => Promise<Record<string, unknown>>);
 
 export async function notifyRecipient(
-  db: Db, now: number, row: Pick<PackageRow, 'id' | 'company_id' | 'customer_phone'>, event: RecipientEvent, occurrence: string, given: MessageData = {}): Promise<number> {
+  db: Db,
+  now: number,
+  row: Pick<PackageRow, 'id' | 'company_id' | 'customer_phone'>,
+  event: RecipientEvent,
+  occurrence: string,
+  given: MessageData = {},
+): Promise<number> {
   if (row.company_id == null) return 0;
   const settings = await effectiveSettings(db, row.company_id);
   if (!settings || !settings.events.includes(event)) return 0;
@@ -39,10 +45,18 @@ export async function notifyRecipient(
   const data = typeof given === 'function' ? await given() : given;
   let queued = 0;
   for (const t of targets) {
-    if (await enqueueMessage(db, now, {
-      channel: t.channel, to: t.to, kind: event, data, companyId: row.company_id, packageId: row.id,
-      dedupeKey: `${event}:${row.id}:${occurrence}:${t.channel}`,
-    })) queued += 1;
+    if (
+      await enqueueMessage(db, now, {
+        channel: t.channel,
+        to: t.to,
+        kind: event,
+        data,
+        companyId: row.company_id,
+        packageId: row.id,
+        dedupeKey: `${event}:${row.id}:${occurrence}:${t.channel}`,
+      })
+    )
+      queued += 1;
   }
   return queued;
 }
@@ -51,7 +65,14 @@ export async function notifyRecipient(
  * The lifecycle's hook (lifecycle.ts `updatePackage`), in the transaction of the change: the
  * parcel's own event, and "arriving soon" for the driver's next parcels when a stop is done.
  */
-export async function recipientHook(db: Db, now: number, before: PackageRow, after: PackageRow, to: PackageStatus | null, reason: string | null): Promise<void> {
+export async function recipientHook(
+  db: Db,
+  now: number,
+  before: PackageRow,
+  after: PackageRow,
+  to: PackageStatus | null,
+  reason: string | null,
+): Promise<void> {
   if (to == null) return;
   const event = EVENT_OF[to];
   if (event === 'out_for_delivery') {
@@ -66,7 +87,8 @@ export async function recipientHook(db: Db, now: number, before: PackageRow, aft
   } else if (event) {
     await notifyRecipient(db, now, after, event, 'final');
   }
-  if (before.status === 'out_for_delivery' && to !== 'out_for_delivery' && before.assigned_to_id != null) await arrivingSoon(db, now, before.assigned_to_id);
+  if (before.status === 'out_for_delivery' && to !== 'out_for_delivery' && before.assigned_to_id != null)
+    await arrivingSoon(db, now, before.assigned_to_id);
 }
 
 /** After a stop is done: each of the driver's parcels now within its company's N stops hears so, once per attempt. */

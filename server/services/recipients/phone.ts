@@ -10,8 +10,13 @@ import { DEFAULT_PHONE_COUNTRY, readPhone } from '../../../shared/phone';
  * profile column is needed: the geography already says where the business delivers.
  */
 export async function businessCountry(db: Db): Promise<string> {
-  const row = await db.select({ iso2: country.iso2 }).from(country)
-    .where(and(isNull(country.deleted_at), eq(country.is_active, true), ne(country.iso2, ''))).orderBy(asc(country.id)).limit(1).get();
+  const row = await db
+    .select({ iso2: country.iso2 })
+    .from(country)
+    .where(and(isNull(country.deleted_at), eq(country.is_active, true), ne(country.iso2, '')))
+    .orderBy(asc(country.id))
+    .limit(1)
+    .get();
   return row?.iso2 || DEFAULT_PHONE_COUNTRY;
 }
 
@@ -29,8 +34,12 @@ export async function phoneReader(db: Db): Promise<PhoneReader> {
 export async function normaliseRecipientPhone(db: Db, values: { customer_phone?: string | null }, read?: PhoneReader): Promise<void> {
   const typed = values.customer_phone;
   if (typed == null) return;
-  if (typed.trim() === '') { values.customer_phone = null; return; }
-  const reading = (read ?? await phoneReader(db))(typed);
-  if (!reading.ok) throw badRequest(`The recipient's phone "${typed}" is ${reading.message}`, [{ path: 'customer_phone', message: reading.message }]);
+  if (typed.trim() === '') {
+    values.customer_phone = null;
+    return;
+  }
+  const reading = (read ?? (await phoneReader(db)))(typed);
+  if (!reading.ok)
+    throw badRequest(`The recipient's phone "${typed}" is ${reading.message}`, [{ path: 'customer_phone', message: reading.message }]);
   values.customer_phone = reading.e164;
 }

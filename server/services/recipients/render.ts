@@ -26,7 +26,10 @@ const isEvent = (k: string): k is RecipientEvent => (RECIPIENT_EVENTS as readonl
 
 /** `{name}` placeholders from `values`; unknown ones stay as written, so a typo shows instead of vanishing. */
 export function fillTemplate(template: string, values: Record<string, string>): string {
-  return template.replace(/\{([a-z_]+)\}/g, (whole, key: string) => (key in values ? values[key]! : whole)).replace(/[ \t]+([.,])/g, '$1').trim();
+  return template
+    .replace(/\{([a-z_]+)\}/g, (whole, key: string) => (key in values ? values[key]! : whole))
+    .replace(/[ \t]+([.,])/g, '$1')
+    .trim();
 }
 
 export function nextStepText(attempts: number, maxAttempts: number): string {
@@ -50,8 +53,14 @@ export function recipientRenderer(db: Db, opts: RenderOptions) {
     const recipient = await recipientOf(db, row.package_id);
     const settings = await effectiveSettings(db, row.company_id);
     if (!parcel || !recipient || !settings) return { skip: 'parcel gone' };
-    if (recipient.opted_out_at != null || await isOptedOut(db, row.company_id, row.channel as Channel, row.to)) return { skip: 'recipient opted out' };
-    const data = (row.data ? JSON.parse(row.data) : {}) as { eta_from?: number; eta_to?: number; reason?: string | null; stops_away?: number };
+    if (recipient.opted_out_at != null || (await isOptedOut(db, row.company_id, row.channel as Channel, row.to)))
+      return { skip: 'recipient opted out' };
+    const data = (row.data ? JSON.parse(row.data) : {}) as {
+      eta_from?: number;
+      eta_to?: number;
+      reason?: string | null;
+      stops_away?: number;
+    };
     const link = trackingUrl(opts.publicUrl, recipient.token);
     const stops = data.stops_away ?? 1;
     const zone = data.eta_from != null ? await depotZone({ db, config: { timeZone: opts.timeZone } }, parcel.warehouse_id) : opts.timeZone;
@@ -66,11 +75,19 @@ export function recipientRenderer(db: Db, opts: RenderOptions) {
     };
     let body = fillTemplate(settings.templates[row.kind], link ? values : { ...values, link: NO_LINK });
     // Without PUBLIC_URL there is no link: the sentence that offered it goes, rather than end on "Track it: ".
-    if (!link) body = body.replace(/[^.!?]*\u0000[^.!?]*[.!?]?/g, '').replace(/\s+/g, ' ').trim();
+    if (!link)
+      body = body
+        .replace(/[^.!?]*\u0000[^.!?]*[.!?]?/g, '')
+        .replace(/\s+/g, ' ')
+        .trim();
     // The one-time code goes with "out for delivery" whatever the company's template says (issue 34).
     if (row.kind === 'out_for_delivery') {
       const code = (await doorRow(db, parcel.id))?.code;
-      if (code) body += row.channel === 'sms' ? ` Delivery code: ${code} (give it to the driver only).` : `\n\nYour delivery code: ${code}\nGive it to the driver only, when they hand you the parcel.`;
+      if (code)
+        body +=
+          row.channel === 'sms'
+            ? ` Delivery code: ${code} (give it to the driver only).`
+            : `\n\nYour delivery code: ${code}\nGive it to the driver only, when they hand you the parcel.`;
     }
     const stop = optOutUrl(opts.publicUrl, recipient.token);
     if (stop) body += row.channel === 'sms' ? ` Stop: ${stop}` : `\n\nTo stop these messages: ${stop}`;

@@ -5,7 +5,13 @@ import { prepared } from '../../db/prepared';
 import { company, recipientSettings, storedFile } from '../../db/schema/index';
 import { badRequest, notFound } from '../../errors';
 import {
-  MESSAGE_CHANNELS, RECIPIENT_EVENTS, STOPS_AWAY_DEFAULT, type MessageChannel, type RecipientEvent, type RecipientSettings, type RecipientSettingsUpdate,
+  MESSAGE_CHANNELS,
+  RECIPIENT_EVENTS,
+  STOPS_AWAY_DEFAULT,
+  type MessageChannel,
+  type RecipientEvent,
+  type RecipientSettings,
+  type RecipientSettingsUpdate,
 } from '../../../shared/schemas/recipients';
 
 /** Short enough for one SMS segment or two; `{link}` is left out when PUBLIC_URL is not configured. */
@@ -37,20 +43,25 @@ export interface EffectiveSettings {
   rescheduleDays: number;
 }
 
-const settingsOf = (db: Db) => db.select({ s: recipientSettings, name: company.name }).from(company)
-  .leftJoin(recipientSettings, eq(recipientSettings.company_id, company.id)).where(eq(company.id, sql.placeholder('company'))).prepare();
+const settingsOf = (db: Db) =>
+  db
+    .select({ s: recipientSettings, name: company.name })
+    .from(company)
+    .leftJoin(recipientSettings, eq(recipientSettings.company_id, company.id))
+    .where(eq(company.id, sql.placeholder('company')))
+    .prepare();
 
 /** A company's settings with the defaults filled in (every event, both channels, its own name). */
 export async function effectiveSettings(db: Db, companyId: number): Promise<EffectiveSettings | undefined> {
   const row = await prepared(db, 'recipients.settingsOf', settingsOf).get({ company: companyId });
   if (!row) return undefined;
   const s = row.s;
-  const templates = { ...DEFAULT_TEMPLATES, ...(s ? JSON.parse(s.templates) as Partial<Record<RecipientEvent, string>> : {}) };
+  const templates = { ...DEFAULT_TEMPLATES, ...(s ? (JSON.parse(s.templates) as Partial<Record<RecipientEvent, string>>) : {}) };
   return {
     companyId,
     companyName: row.name,
-    events: s ? JSON.parse(s.events) as RecipientEvent[] : [...RECIPIENT_EVENTS],
-    channels: s ? JSON.parse(s.channels) as MessageChannel[] : [...MESSAGE_CHANNELS],
+    events: s ? (JSON.parse(s.events) as RecipientEvent[]) : [...RECIPIENT_EVENTS],
+    channels: s ? (JSON.parse(s.channels) as MessageChannel[]) : [...MESSAGE_CHANNELS],
     senderName: s?.sender_name || row.name,
     templates,
     logoFileId: s?.logo_file_id ?? null,
@@ -61,8 +72,14 @@ export async function effectiveSettings(db: Db, companyId: number): Promise<Effe
 
 export function shapeSettings(e: EffectiveSettings): RecipientSettings {
   return {
-    company: e.companyId, events: e.events, channels: e.channels, sender_name: e.senderName, templates: e.templates,
-    logo_file: e.logoFileId, stops_away: e.stopsAway, reschedule_days: e.rescheduleDays,
+    company: e.companyId,
+    events: e.events,
+    channels: e.channels,
+    sender_name: e.senderName,
+    templates: e.templates,
+    logo_file: e.logoFileId,
+    stops_away: e.stopsAway,
+    reschedule_days: e.rescheduleDays,
   };
 }
 
@@ -73,29 +90,47 @@ export async function readSettings(db: Db, companyId: number): Promise<Recipient
 }
 
 /** Partial update; the logo must be an image uploaded as a logo (`kind: logo`) by the company's own logins. */
-export async function saveSettings(db: Db, now: number, companyId: number, uploaderIds: number[], body: z.output<typeof RecipientSettingsUpdate>): Promise<RecipientSettings> {
+export async function saveSettings(
+  db: Db,
+  now: number,
+  companyId: number,
+  uploaderIds: number[],
+  body: z.output<typeof RecipientSettingsUpdate>,
+): Promise<RecipientSettings> {
   const current = await effectiveSettings(db, companyId);
   if (!current) throw notFound(`Company ${companyId} not found`);
   if (body.logo_file != null) {
     const f = await db.select().from(storedFile).where(eq(storedFile.id, body.logo_file)).get();
-    if (!f || !uploaderIds.includes(f.owner_id ?? -1)) throw badRequest(`File ${body.logo_file} is not one of your uploads`, [{ path: 'logo_file', message: 'unknown file' }]);
-    if (!f.mime.startsWith('image/')) throw badRequest(`File ${body.logo_file} is not an image`, [{ path: 'logo_file', message: 'not an image' }]);
+    if (!f || !uploaderIds.includes(f.owner_id ?? -1))
+      throw badRequest(`File ${body.logo_file} is not one of your uploads`, [{ path: 'logo_file', message: 'unknown file' }]);
+    if (!f.mime.startsWith('image/'))
+      throw badRequest(`File ${body.logo_file} is not an image`, [{ path: 'logo_file', message: 'not an image' }]);
     // A file serves the purpose it was uploaded for: a photo or an ID document never becomes a public logo.
-    if (f.kind !== 'logo') throw badRequest(`File ${body.logo_file} was not uploaded as a logo (kind logo)`, [{ path: 'logo_file', message: 'not uploaded as a logo' }]);
+    if (f.kind !== 'logo')
+      throw badRequest(`File ${body.logo_file} was not uploaded as a logo (kind logo)`, [
+        { path: 'logo_file', message: 'not uploaded as a logo' },
+      ]);
   }
-  const customised = Object.fromEntries(Object.entries({ ...current.templates, ...body.templates })
-    .filter(([k, v]) => v !== DEFAULT_TEMPLATES[k as RecipientEvent] && v !== ''));
+  const customised = Object.fromEntries(
+    Object.entries({ ...current.templates, ...body.templates }).filter(
+      ([k, v]) => v !== DEFAULT_TEMPLATES[k as RecipientEvent] && v !== '',
+    ),
+  );
   const values = {
     events: JSON.stringify(body.events ?? current.events),
     channels: JSON.stringify(body.channels ?? current.channels),
-    sender_name: body.sender_name !== undefined ? (body.sender_name || null) : (current.senderName === current.companyName ? null : current.senderName),
+    sender_name:
+      body.sender_name !== undefined ? body.sender_name || null : current.senderName === current.companyName ? null : current.senderName,
     templates: JSON.stringify(customised),
     logo_file_id: body.logo_file !== undefined ? body.logo_file : current.logoFileId,
     stops_away: body.stops_away ?? current.stopsAway,
     reschedule_days: body.reschedule_days ?? current.rescheduleDays,
     updated_at: now,
   };
-  await db.insert(recipientSettings).values({ company_id: companyId, ...values, created_at: now })
-    .onConflictDoUpdate({ target: recipientSettings.company_id, set: values }).run();
+  await db
+    .insert(recipientSettings)
+    .values({ company_id: companyId, ...values, created_at: now })
+    .onConflictDoUpdate({ target: recipientSettings.company_id, set: values })
+    .run();
   return readSettings(db, companyId);
 }

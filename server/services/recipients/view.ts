@@ -41,7 +41,11 @@ export const coarse = (deg: number) => Math.round(Math.round(deg / POSITION_GRID
 
 const fileUrl = (token: string, fileId: number) => `/api/public/track/${token}/file/${fileId}/`;
 
-export interface Tracked { recipient: RecipientRow; parcel: PackageRow; settings: EffectiveSettings }
+export interface Tracked {
+  recipient: RecipientRow;
+  parcel: PackageRow;
+  settings: EffectiveSettings;
+}
 
 /**
  * Counts a public recipient call from `address`; 429 past the limit. Call it before any unit of
@@ -78,9 +82,13 @@ export async function findTracked(deps: Deps, token: string): Promise<Tracked> {
 /** When the parcel last went out for delivery (null when it is not out now). */
 async function outSince(deps: Deps, parcel: PackageRow): Promise<number | null> {
   if (parcel.status !== 'out_for_delivery') return null;
-  const e = await deps.db.select({ at: packageEvent.received_at }).from(packageEvent)
+  const e = await deps.db
+    .select({ at: packageEvent.received_at })
+    .from(packageEvent)
     .where(and(eq(packageEvent.package_id, parcel.id), eq(packageEvent.to_status, 'out_for_delivery')))
-    .orderBy(desc(packageEvent.id)).limit(1).get();
+    .orderBy(desc(packageEvent.id))
+    .limit(1)
+    .get();
   return e?.at ?? null;
 }
 
@@ -107,22 +115,39 @@ export async function visiblePosition(deps: Deps, parcel: PackageRow, settings: 
 /** The parcel's proof photos with their files' ids and types, a cold parcel's from its kept rows. */
 async function proofFiles(deps: Deps, parcel: PackageRow): Promise<{ slot: string; id: number; mime: string }[]> {
   if (isCold(parcel)) return (await keptPhotos(deps.db, [parcel.id])).map(({ p, f }) => ({ slot: p.slot, id: f.id, mime: f.mime }));
-  return await deps.db.select({ slot: packagePhoto.slot, id: storedFile.id, mime: storedFile.mime }).from(packagePhoto)
-    .innerJoin(storedFile, eq(storedFile.id, packagePhoto.file_id)).where(eq(packagePhoto.package_id, parcel.id)).all();
+  return await deps.db
+    .select({ slot: packagePhoto.slot, id: storedFile.id, mime: storedFile.mime })
+    .from(packagePhoto)
+    .innerJoin(storedFile, eq(storedFile.id, packagePhoto.file_id))
+    .where(eq(packagePhoto.package_id, parcel.id))
+    .all();
 }
 
 async function proofOfParcel(deps: Deps, token: string, parcel: PackageRow): Promise<RecipientView['proof']> {
   if (parcel.status !== 'delivered') return null;
-  const d = isCold(parcel) ? await keptDeliveryRecord(deps.db, parcel.id) : await deps.db.select().from(deliveryRecord).where(eq(deliveryRecord.package_id, parcel.id)).get();
+  const d = isCold(parcel)
+    ? await keptDeliveryRecord(deps.db, parcel.id)
+    : await deps.db.select().from(deliveryRecord).where(eq(deliveryRecord.package_id, parcel.id)).get();
   const files = await proofFiles(deps, parcel);
   const link = (f: { id: number; mime: string }) => ({ url: fileUrl(token, f.id), mime: f.mime });
-  const photos = PHOTO_SLOTS.map((s) => files.find((f) => f.slot === s)).filter((f): f is NonNullable<typeof f> => f != null).map(link);
+  const photos = PHOTO_SLOTS.map((s) => files.find((f) => f.slot === s))
+    .filter((f): f is NonNullable<typeof f> => f != null)
+    .map(link);
   const signature = files.find((f) => f.slot === ('signature' satisfies ProofSlot));
-  return { delivered_at: iso(parcel.delivered_at), recipient_name: d?.recipient_name ?? null, photos, signature: signature ? link(signature) : null };
+  return {
+    delivered_at: iso(parcel.delivered_at),
+    recipient_name: d?.recipient_name ?? null,
+    photos,
+    signature: signature ? link(signature) : null,
+  };
 }
 
 /** The last day a failed parcel may be moved to, and the first (tomorrow), or null when it cannot be moved. */
-export async function rescheduleWindow(deps: Deps, parcel: PackageRow, settings: EffectiveSettings): Promise<{ earliest: string; latest: string } | null> {
+export async function rescheduleWindow(
+  deps: Deps,
+  parcel: PackageRow,
+  settings: EffectiveSettings,
+): Promise<{ earliest: string; latest: string } | null> {
   if (parcel.status !== 'failed' || mustReturn(parcel.attempts, deps.config.maxAttempts)) return null;
   // Days on the recipient's calendar: the parcel's depot's (issue 31).
   const today = localDay(deps.clock.now(), await depotZone(deps, parcel.warehouse_id));
@@ -133,8 +158,10 @@ export async function rescheduleWindow(deps: Deps, parcel: PackageRow, settings:
 async function doorView(db: Deps['db'], parcel: PackageRow, open: boolean): Promise<RecipientView['door']> {
   const door = await doorRow(db, parcel.id);
   return {
-    requirements: await parcelRequirements(db, parcel, door ?? null), choice: choiceOf(door),
-    checked: door?.checked ? JSON.parse(door.checked) as DoorChecked : null, can_choose: open,
+    requirements: await parcelRequirements(db, parcel, door ?? null),
+    choice: choiceOf(door),
+    checked: door?.checked ? (JSON.parse(door.checked) as DoorChecked) : null,
+    can_choose: open,
   };
 }
 
@@ -143,22 +170,36 @@ export async function recipientView(deps: Deps, t: Tracked): Promise<RecipientVi
   const { parcel, recipient, settings } = t;
   const token = recipient.token;
   const status = parcel.status as PackageStatus;
-  const place = parcel.suburb_id != null
-    ? (await db.select({ name: suburb.name }).from(suburb).where(eq(suburb.id, parcel.suburb_id)).get())?.name ?? parcel.postcode_name
-    : parcel.postcode_name;
+  const place =
+    parcel.suburb_id != null
+      ? ((await db.select({ name: suburb.name }).from(suburb).where(eq(suburb.id, parcel.suburb_id)).get())?.name ?? parcel.postcode_name)
+      : parcel.postcode_name;
   const cold = isCold(parcel);
   const moves = cold
-    ? (await keptEvents(db, parcel.id)).filter((e) => e.to_status != null).map((e) => ({ to: e.to_status, at: e.occurred_at, received: e.received_at }))
-    : await db.select({ to: packageEvent.to_status, at: packageEvent.occurred_at, received: packageEvent.received_at }).from(packageEvent)
-      .where(and(eq(packageEvent.package_id, parcel.id), isNotNull(packageEvent.to_status))).orderBy(asc(packageEvent.id)).all();
+    ? (await keptEvents(db, parcel.id))
+        .filter((e) => e.to_status != null)
+        .map((e) => ({ to: e.to_status, at: e.occurred_at, received: e.received_at }))
+    : await db
+        .select({ to: packageEvent.to_status, at: packageEvent.occurred_at, received: packageEvent.received_at })
+        .from(packageEvent)
+        .where(and(eq(packageEvent.package_id, parcel.id), isNotNull(packageEvent.to_status)))
+        .orderBy(asc(packageEvent.id))
+        .all();
   const events = moves
     .filter((e): e is { to: PackageStatus; at: number; received: number } => e.to != null && isPackageStatus(e.to))
     .filter((e, i, all) => i === 0 || all[i - 1]?.to !== e.to);
   const stops = await stopsBefore(db, parcel);
   const eta = status === 'out_for_delivery' ? await etaWindowFor(db, parcel.id) : null;
-  const lastFailure = status === 'failed'
-    ? await db.select({ reason: deliveryAttempt.reason }).from(deliveryAttempt).where(eq(deliveryAttempt.package_id, parcel.id)).orderBy(desc(deliveryAttempt.id)).limit(1).get()
-    : undefined;
+  const lastFailure =
+    status === 'failed'
+      ? await db
+          .select({ reason: deliveryAttempt.reason })
+          .from(deliveryAttempt)
+          .where(eq(deliveryAttempt.package_id, parcel.id))
+          .orderBy(desc(deliveryAttempt.id))
+          .limit(1)
+          .get()
+      : undefined;
   const rating = await ratingOf(deps, parcel);
   const open = !['delivered', 'returned', 'returned_to_sender', 'cancelled'].includes(status);
   return {
@@ -172,15 +213,21 @@ export async function recipientView(deps: Deps, t: Tracked): Promise<RecipientVi
     stops_before: stops,
     driver_position: await visiblePosition(deps, parcel, settings, stops),
     proof: await proofOfParcel(deps, token, parcel),
-    failure: status === 'failed' ? { reason: lastFailure?.reason ?? null, next_step: nextStepText(parcel.attempts, deps.config.maxAttempts) } : null,
-    company: { name: settings.senderName, logo: settings.logoFileId != null ? { url: fileUrl(token, settings.logoFileId), mime: 'image' } : null },
+    failure:
+      status === 'failed'
+        ? { reason: lastFailure?.reason ?? null, next_step: nextStepText(parcel.attempts, deps.config.maxAttempts) }
+        : null,
+    company: {
+      name: settings.senderName,
+      logo: settings.logoFileId != null ? { url: fileUrl(token, settings.logoFileId), mime: 'image' } : null,
+    },
     instructions: recipient.instructions,
     can_leave_instructions: open,
     reschedule: await rescheduleWindow(deps, parcel, settings),
     rating: rating ? { rating: rating.rating, comment: rating.comment } : null,
     // A parcel in history is never changed: its page no longer offers a rating (one would be refused).
     can_rate: status === 'delivered' && !rating && !cold,
-    opted_out: recipient.opted_out_at != null || await onOptOutList(deps, parcel, recipient),
+    opted_out: recipient.opted_out_at != null || (await onOptOutList(deps, parcel, recipient)),
     door: await doorView(deps.db, parcel, open),
   };
 }
@@ -192,24 +239,35 @@ export async function recipientView(deps: Deps, t: Tracked): Promise<RecipientVi
  * same list (render.ts); one address listed and the other not means messages still come.
  */
 async function onOptOutList(deps: Deps, parcel: PackageRow, recipient: RecipientRow): Promise<boolean> {
-  const addresses = ([['email', recipient.email], ['sms', parcel.customer_phone?.trim()]] as const)
-    .filter((pair): pair is readonly [Channel, string] => !!pair[1]);
-  for (const [channel, address] of addresses) if (!await isOptedOut(deps.db, parcel.company_id, channel, address)) return false;
+  const addresses = (
+    [
+      ['email', recipient.email],
+      ['sms', parcel.customer_phone?.trim()],
+    ] as const
+  ).filter((pair): pair is readonly [Channel, string] => !!pair[1]);
+  for (const [channel, address] of addresses) if (!(await isOptedOut(deps.db, parcel.company_id, channel, address))) return false;
   return addresses.length > 0;
 }
 
 /** The recipient's rating of this parcel, a cold parcel's from its kept rows. */
 export async function ratingOf(deps: Deps, parcel: PackageRow) {
-  return isCold(parcel) ? await keptRating(deps.db, parcel.id) : await deps.db.select().from(deliveryRating).where(eq(deliveryRating.package_id, parcel.id)).get();
+  return isCold(parcel)
+    ? await keptRating(deps.db, parcel.id)
+    : await deps.db.select().from(deliveryRating).where(eq(deliveryRating.package_id, parcel.id)).get();
 }
 
 /** A file the tracking page of this parcel may show: its proof once delivered, or its company's logo. Anything else is a 404. */
 export async function trackedFile(deps: Deps, t: Tracked, fileId: number) {
   const isLogo = t.settings.logoFileId === fileId;
-  const isProof = t.parcel.status === 'delivered' && (isCold(t.parcel)
-    ? (await keptPhotos(deps.db, [t.parcel.id])).some(({ p }) => p.file_id === fileId)
-    : await deps.db.select({ id: packagePhoto.id }).from(packagePhoto)
-      .where(and(eq(packagePhoto.package_id, t.parcel.id), eq(packagePhoto.file_id, fileId))).get() !== undefined);
+  const isProof =
+    t.parcel.status === 'delivered' &&
+    (isCold(t.parcel)
+      ? (await keptPhotos(deps.db, [t.parcel.id])).some(({ p }) => p.file_id === fileId)
+      : (await deps.db
+          .select({ id: packagePhoto.id })
+          .from(packagePhoto)
+          .where(and(eq(packagePhoto.package_id, t.parcel.id), eq(packagePhoto.file_id, fileId)))
+          .get()) !== undefined);
   if (!isLogo && !isProof) throw notFound('No such file on this tracking page');
   const row = await deps.db.select().from(storedFile).where(eq(storedFile.id, fileId)).get();
   // Shown publicly only for the purpose it was uploaded for: the logo slot serves only a logo upload,

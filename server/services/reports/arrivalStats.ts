@@ -31,7 +31,10 @@ export function percentile(values: readonly number[], p: number): number | null 
 }
 
 /** Whether the actual arrival fell inside the half-hour band told to the recipient for the planned one. */
-export const inBand = (s: ArrivalSample) => { const [from, to] = etaBand(s.planned); return s.actual >= from && s.actual <= to; };
+export const inBand = (s: ArrivalSample) => {
+  const [from, to] = etaBand(s.planned);
+  return s.actual >= from && s.actual <= to;
+};
 
 export function arrivalStats(samples: readonly ArrivalSample[]): ArrivalStats {
   const errors = samples.map((s) => (s.actual - s.planned) / 60_000);
@@ -45,7 +48,9 @@ export function arrivalStats(samples: readonly ArrivalSample[]): ArrivalStats {
     p90_abs_error_min: p90 == null ? null : round2(p90),
     mean_error_min: mean(errors),
     windowed: windowed.length,
-    in_window: windowed.length ? round2(windowed.filter((s) => s.actual >= s.window![0] && s.actual <= s.window![1]).length / windowed.length) : null,
+    in_window: windowed.length
+      ? round2(windowed.filter((s) => s.actual >= s.window![0] && s.actual <= s.window![1]).length / windowed.length)
+      : null,
     in_band: samples.length ? round2(samples.filter(inBand).length / samples.length) : null,
   };
 }

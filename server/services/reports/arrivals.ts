@@ -11,7 +11,13 @@ import type { ReportFilter } from './period';
 
 export type ArrivalGroup = 'route' | 'driver' | 'day';
 
-interface Sample extends ArrivalSample { route: number; routeName: string; driver: number | null; driverName: string | null; date: string }
+interface Sample extends ArrivalSample {
+  route: number;
+  routeName: string;
+  driver: number | null;
+  driverName: string | null;
+  date: string;
+}
 
 /** Route ids asked of the database at once. */
 const CHUNK = 500;
@@ -23,22 +29,58 @@ const CHUNK = 500;
  */
 async function samples(deps: Pick<Deps, 'db' | 'config'>, f: ReportFilter): Promise<Sample[]> {
   const { db } = deps;
-  const routes = await db.select({ r: deliveryRoute, name: user.name }).from(deliveryRoute).leftJoin(user, eq(user.id, deliveryRoute.driver_id))
-    .where(and(gte(deliveryRoute.date, f.from), lte(deliveryRoute.date, f.to), eq(deliveryRoute.kind, 'delivery'),
-      f.driverId != null ? eq(deliveryRoute.driver_id, f.driverId) : undefined))
-    .orderBy(asc(deliveryRoute.date), asc(deliveryRoute.id)).all();
+  const routes = await db
+    .select({ r: deliveryRoute, name: user.name })
+    .from(deliveryRoute)
+    .leftJoin(user, eq(user.id, deliveryRoute.driver_id))
+    .where(
+      and(
+        gte(deliveryRoute.date, f.from),
+        lte(deliveryRoute.date, f.to),
+        eq(deliveryRoute.kind, 'delivery'),
+        f.driverId != null ? eq(deliveryRoute.driver_id, f.driverId) : undefined,
+      ),
+    )
+    .orderBy(asc(deliveryRoute.date), asc(deliveryRoute.id))
+    .all();
   const out: Sample[] = [];
   for (let i = 0; i < routes.length; i += CHUNK) {
     const part = routes.slice(i, i + CHUNK);
-    const legs = await db.select().from(routeLeg).where(and(inArray(routeLeg.route_id, part.map((x) => x.r.id)), gt(routeLeg.planned_at, 0))).all();
+    const legs = await db
+      .select()
+      .from(routeLeg)
+      .where(
+        and(
+          inArray(
+            routeLeg.route_id,
+            part.map((x) => x.r.id),
+          ),
+          gt(routeLeg.planned_at, 0),
+        ),
+      )
+      .all();
     if (!legs.length) continue;
     const ids = [...new Set(legs.map((l) => l.package_id))];
     const worked = new Map<number, number[]>();
-    const add = (id: number, at: number) => { const xs = worked.get(id) ?? []; xs.push(at); worked.set(id, xs); };
+    const add = (id: number, at: number) => {
+      const xs = worked.get(id) ?? [];
+      xs.push(at);
+      worked.set(id, xs);
+    };
     for (let k = 0; k < ids.length; k += CHUNK) {
       const some = ids.slice(k, k + CHUNK);
-      for (const d of await db.select({ id: deliveryRecord.package_id, at: deliveryRecord.occurred_at }).from(deliveryRecord).where(inArray(deliveryRecord.package_id, some)).all()) add(d.id, d.at);
-      for (const a of await db.select({ id: deliveryAttempt.package_id, at: deliveryAttempt.occurred_at }).from(deliveryAttempt).where(inArray(deliveryAttempt.package_id, some)).all()) add(a.id, a.at);
+      for (const d of await db
+        .select({ id: deliveryRecord.package_id, at: deliveryRecord.occurred_at })
+        .from(deliveryRecord)
+        .where(inArray(deliveryRecord.package_id, some))
+        .all())
+        add(d.id, d.at);
+      for (const a of await db
+        .select({ id: deliveryAttempt.package_id, at: deliveryAttempt.occurred_at })
+        .from(deliveryAttempt)
+        .where(inArray(deliveryAttempt.package_id, some))
+        .all())
+        add(a.id, a.at);
     }
     const windows = await windowsOf(db, ids);
     const byRoute = new Map(part.map((x) => [x.r.id, x]));
@@ -46,15 +88,24 @@ async function samples(deps: Pick<Deps, 'db' | 'config'>, f: ReportFilter): Prom
     for (const l of legs) {
       const x = byRoute.get(l.route_id)!;
       let zone = zones.get(x.r.id);
-      if (!zone) { zone = await routeZone(deps, x.r); zones.set(x.r.id, zone); }
+      if (!zone) {
+        zone = await routeZone(deps, x.r);
+        zones.set(x.r.id, zone);
+      }
       // The stop's work on the route's own day: the first thing the driver recorded there that day.
       const that = (worked.get(l.package_id) ?? []).filter((at) => localDay(at, zone) === x.r.date).sort((a, b) => a - b)[0];
       if (that == null) continue;
       const w = windows.get(l.package_id);
       out.push({
-        route: x.r.id, routeName: x.r.name, driver: x.r.driver_id, driverName: x.name, date: x.r.date,
-        planned: l.planned_at, actual: that - (w?.service_s ?? 0) * 1000,
-        window: w?.window_start && w.window_end ? [timeOnDay(x.r.date, w.window_start, zone), timeOnDay(x.r.date, w.window_end, zone)] : null,
+        route: x.r.id,
+        routeName: x.r.name,
+        driver: x.r.driver_id,
+        driverName: x.name,
+        date: x.r.date,
+        planned: l.planned_at,
+        actual: that - (w?.service_s ?? 0) * 1000,
+        window:
+          w?.window_start && w.window_end ? [timeOnDay(x.r.date, w.window_start, zone), timeOnDay(x.r.date, w.window_end, zone)] : null,
       });
     }
   }
@@ -74,11 +125,18 @@ export async function arrivalReport(deps: Pick<Deps, 'db' | 'config'>, f: Report
     const s = xs[0]!;
     return {
       date: by === 'driver' ? null : s.date,
-      driver: by === 'day' ? null : s.driver, driver_name: by === 'day' ? null : s.driverName,
-      route: by === 'route' ? s.route : null, route_name: by === 'route' ? s.routeName : null,
+      driver: by === 'day' ? null : s.driver,
+      driver_name: by === 'day' ? null : s.driverName,
+      route: by === 'route' ? s.route : null,
+      route_name: by === 'route' ? s.routeName : null,
       ...arrivalStats(xs),
     };
   });
-  return rows.sort((a, b) => (a.date ?? '').localeCompare(b.date ?? '') || (a.driver_name ?? '').localeCompare(b.driver_name ?? '')
-    || (a.driver ?? 0) - (b.driver ?? 0) || (a.route ?? 0) - (b.route ?? 0));
+  return rows.sort(
+    (a, b) =>
+      (a.date ?? '').localeCompare(b.date ?? '') ||
+      (a.driver_name ?? '').localeCompare(b.driver_name ?? '') ||
+      (a.driver ?? 0) - (b.driver ?? 0) ||
+      (a.route ?? 0) - (b.route ?? 0),
+  );
 }

@@ -17,7 +17,13 @@ export const deliveryColumns = (zone: string): Column<DeliveryRow>[] => [
   { header: 'Driver', value: (r) => r.driver_name, width: 18 },
   { header: 'Delivered at (UTC)', value: (r) => iso(r.occurred_at), width: 24 },
   { header: 'Delivery date', value: (r) => r.delivery_date, width: 12 },
-  { header: 'On time', value: (r) => { const ok = onTime(r.occurred_at, r.delivery_date, zone); return ok == null ? null : ok ? 'yes' : 'no'; } },
+  {
+    header: 'On time',
+    value: (r) => {
+      const ok = onTime(r.occurred_at, r.delivery_date, zone);
+      return ok == null ? null : ok ? 'yes' : 'no';
+    },
+  },
   { header: 'Recipient', value: (r) => r.recipient_name, width: 18 },
   { header: 'Failed attempts before', value: (r) => r.failed_attempts },
   { header: 'Forced', value: (r) => (r.forced ? 'yes' : 'no') },
@@ -71,8 +77,26 @@ export const companyColumns = (statuses: readonly string[]): Column<CompanyRepor
 ];
 
 const PACKAGE_FIELDS = [
-  'id', 'hawb', 'status', 'company', 'company_name', 'customer_code', 'customer_name', 'customer_address', 'customer_phone', 'postcode',
-  'postcode_name', 'suburb_name', 'zone_name', 'description_of_goods', 'count', 'weight', 'price', 'delivery_date', 'landed', 'is_scanned',
+  'id',
+  'hawb',
+  'status',
+  'company',
+  'company_name',
+  'customer_code',
+  'customer_name',
+  'customer_address',
+  'customer_phone',
+  'postcode',
+  'postcode_name',
+  'suburb_name',
+  'zone_name',
+  'description_of_goods',
+  'count',
+  'weight',
+  'price',
+  'delivery_date',
+  'landed',
+  'is_scanned',
   'created_at',
 ] as const satisfies readonly (keyof Package)[];
 

@@ -25,7 +25,16 @@ export async function companyReport(db: Db, f: ReportFilter): Promise<CompanyRep
   const rowOf = (id: number) => {
     let r = rows.get(id);
     if (!r) {
-      r = { company: id, company_name: null, created: 0, by_status: {}, delivered: 0, failed: 0, first_attempt_success_rate: null, on_time_rate: null };
+      r = {
+        company: id,
+        company_name: null,
+        created: 0,
+        by_status: {},
+        delivered: 0,
+        failed: 0,
+        first_attempt_success_rate: null,
+        on_time_rate: null,
+      };
       rows.set(id, r);
     }
     return r;
@@ -46,7 +55,11 @@ export async function companyReport(db: Db, f: ReportFilter): Promise<CompanyRep
   }
   const ids = [...rows.keys()];
   for (let i = 0; i < ids.length; i += 500) {
-    for (const c of await db.select({ id: company.id, name: company.name }).from(company).where(inArray(company.id, ids.slice(i, i + 500))).all()) {
+    for (const c of await db
+      .select({ id: company.id, name: company.name })
+      .from(company)
+      .where(inArray(company.id, ids.slice(i, i + 500)))
+      .all()) {
       const r = rows.get(c.id);
       if (r) r.company_name = c.name;
     }

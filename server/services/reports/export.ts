@@ -5,7 +5,11 @@ import { stringify } from 'csv-stringify/sync';
 import { csvSafe } from '../../../shared/csvSafe';
 
 export type CellValue = string | number | boolean | null;
-export interface Column<R> { header: string; width?: number; value: (row: R) => CellValue }
+export interface Column<R> {
+  header: string;
+  width?: number;
+  value: (row: R) => CellValue;
+}
 /** Rows a page at a time; an empty page ends the export. Pages are read lazily, as the client downloads. */
 export type PageSource<R> = () => Promise<R[]>;
 
@@ -28,19 +32,25 @@ export function safeCell(value: CellValue): CellValue {
 function csvStream<R>(spec: ExportSpec<R>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let started = false;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!started) {
-        started = true;
-        // A BOM so Excel opens UTF-8 text as UTF-8.
-        controller.enqueue(encoder.encode(`\uFEFF${stringify([spec.columns.map((c) => c.header)])}`));
-        return;
-      }
-      const rows = await spec.next();
-      if (!rows.length) { controller.close(); return; }
-      controller.enqueue(encoder.encode(stringify(rows.map((r) => spec.columns.map((c) => csvSafe(c.value(r)))))));
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (!started) {
+          started = true;
+          // A BOM so Excel opens UTF-8 text as UTF-8.
+          controller.enqueue(encoder.encode(`\uFEFF${stringify([spec.columns.map((c) => c.header)])}`));
+          return;
+        }
+        const rows = await spec.next();
+        if (!rows.length) {
+          controller.close();
+          return;
+        }
+        controller.enqueue(encoder.encode(stringify(rows.map((r) => spec.columns.map((c) => csvSafe(c.value(r)))))));
+      },
     },
-  }, { highWaterMark: 1 });
+    { highWaterMark: 1 },
+  );
 }
 
 /** Pauses the producer while the client has not taken what was written. */
@@ -59,7 +69,11 @@ function xlsxStream<R>(spec: ExportSpec<R>): ReadableStream<Uint8Array> {
   const out = new PassThrough({ highWaterMark: 256 * 1024 });
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
   const sheet = workbook.addWorksheet(spec.sheet);
-  sheet.columns = spec.columns.map((c, i) => ({ header: c.header, key: `c${i}`, width: c.width ?? Math.min(40, Math.max(10, c.header.length + 2)) }));
+  sheet.columns = spec.columns.map((c, i) => ({
+    header: c.header,
+    key: `c${i}`,
+    width: c.width ?? Math.min(40, Math.max(10, c.header.length + 2)),
+  }));
   const produce = async () => {
     for (;;) {
       if (out.destroyed) return;
@@ -97,5 +111,9 @@ export function exportResponse<R>(spec: ExportSpec<R>): Response {
 /** A page source over an in-memory list (aggregated reports, whose size is bounded by days and drivers). */
 export function pagesOf<R>(rows: R[], size = 1000): PageSource<R> {
   let at = 0;
-  return async () => { const page = rows.slice(at, at + size); at += size; return page; };
+  return async () => {
+    const page = rows.slice(at, at + size);
+    at += size;
+    return page;
+  };
 }

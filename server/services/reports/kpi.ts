@@ -67,7 +67,18 @@ export async function kpis(db: Db, f: ReportFilter, by: KpiBy, byDay: boolean): 
     const id = `${date}|${key}`;
     let c = cells.get(id);
     if (!c) {
-      c = { date, key, delivered: 0, failed: 0, firstAttempts: 0, firstSuccess: 0, onTimeEligible: 0, onTime: 0, firstAt: null, lastAt: null };
+      c = {
+        date,
+        key,
+        delivered: 0,
+        failed: 0,
+        firstAttempts: 0,
+        firstSuccess: 0,
+        onTimeEligible: 0,
+        onTime: 0,
+        firstAt: null,
+        lastAt: null,
+      };
       cells.set(id, c);
     }
     return c;
@@ -80,14 +91,23 @@ export async function kpis(db: Db, f: ReportFilter, by: KpiBy, byDay: boolean): 
       c.delivered += 1;
       c.firstAt = c.firstAt == null ? d.occurred_at : Math.min(c.firstAt, d.occurred_at);
       c.lastAt = c.lastAt == null ? d.occurred_at : Math.max(c.lastAt, d.occurred_at);
-      if (d.failed_attempts === 0) { c.firstAttempts += 1; c.firstSuccess += 1; }
+      if (d.failed_attempts === 0) {
+        c.firstAttempts += 1;
+        c.firstSuccess += 1;
+      }
       const ok = onTime(d.occurred_at, d.delivery_date, f.zone);
-      if (ok !== null) { c.onTimeEligible += 1; if (ok) c.onTime += 1; }
+      if (ok !== null) {
+        c.onTimeEligible += 1;
+        if (ok) c.onTime += 1;
+      }
     }
   }
   const attempts = keyset((after) => attemptPage(db, f, after));
   for (let page = await attempts(); page.length; page = await attempts()) {
-    const firsts = await firstAttemptIds(db, page.map((a) => a.package));
+    const firsts = await firstAttemptIds(
+      db,
+      page.map((a) => a.package),
+    );
     for (const a of page) {
       const c = cellOf(a.occurred_at, by === 'driver' ? a.driver : a.company);
       c.failed += 1;
@@ -98,11 +118,17 @@ export async function kpis(db: Db, f: ReportFilter, by: KpiBy, byDay: boolean): 
   const keys = [...new Set([...cells.values()].map((c) => c.key).filter((k): k is number => k != null))];
   const names = await namesOf(db, by, keys);
   return [...cells.values()]
-    .sort((a, b) => (a.date ?? '').localeCompare(b.date ?? '') || (names.get(a.key ?? 0) ?? '').localeCompare(names.get(b.key ?? 0) ?? '') || (a.key ?? 0) - (b.key ?? 0))
+    .sort(
+      (a, b) =>
+        (a.date ?? '').localeCompare(b.date ?? '') ||
+        (names.get(a.key ?? 0) ?? '').localeCompare(names.get(b.key ?? 0) ?? '') ||
+        (a.key ?? 0) - (b.key ?? 0),
+    )
     .map((c) => ({
       date: c.date,
-      ...(by === 'driver' ? { driver: c.key, driver_name: c.key == null ? null : names.get(c.key) ?? null }
-        : { company: c.key, company_name: c.key == null ? null : names.get(c.key) ?? null }),
+      ...(by === 'driver'
+        ? { driver: c.key, driver_name: c.key == null ? null : (names.get(c.key) ?? null) }
+        : { company: c.key, company_name: c.key == null ? null : (names.get(c.key) ?? null) }),
       delivered: c.delivered,
       failed: c.failed,
       first_attempts: c.firstAttempts,
@@ -119,9 +145,10 @@ async function namesOf(db: Db, by: KpiBy, ids: number[]): Promise<Map<number, st
   const out = new Map<number, string>();
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
-    const rows = by === 'driver'
-      ? await db.select({ id: user.id, name: user.name }).from(user).where(inArray(user.id, chunk)).all()
-      : await db.select({ id: company.id, name: company.name }).from(company).where(inArray(company.id, chunk)).all();
+    const rows =
+      by === 'driver'
+        ? await db.select({ id: user.id, name: user.name }).from(user).where(inArray(user.id, chunk)).all()
+        : await db.select({ id: company.id, name: company.name }).from(company).where(inArray(company.id, chunk)).all();
     for (const r of rows) out.set(r.id, r.name);
   }
   return out;

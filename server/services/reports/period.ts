@@ -34,7 +34,9 @@ export async function reportFilter(deps: Pick<Deps, 'db' | 'config' | 'clock'>, 
   const from = q.from ?? addDays(to, -(DEFAULT_REPORT_DAYS - 1));
   if (daysBetween(from, to) < 0) throw badRequest('`from` must not be after `to`', [{ path: 'from', message: 'after to' }]);
   if (daysBetween(from, to) + 1 > MAX_REPORT_DAYS) {
-    throw badRequest(`A report covers at most ${MAX_REPORT_DAYS} days`, [{ path: 'to', message: `more than ${MAX_REPORT_DAYS} days after from` }]);
+    throw badRequest(`A report covers at most ${MAX_REPORT_DAYS} days`, [
+      { path: 'to', message: `more than ${MAX_REPORT_DAYS} days after from` },
+    ]);
   }
   const { start, end } = localDaysRange(from, to, zone);
   return { fromMs: start, toMs: end, zone, from, to, companyId: companyFilter(user, q.company), driverId: q.driver, zoneId: q.zone };

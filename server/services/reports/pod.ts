@@ -17,14 +17,29 @@ const EMBEDDABLE = new Set(['image/jpeg', 'image/png']);
 const THUMB_W = 160;
 const THUMB_H = 120;
 
-interface Photo { package_id: number; slot: string; key: string; mime: string; size: number }
+interface Photo {
+  package_id: number;
+  slot: string;
+  key: string;
+  mime: string;
+  size: number;
+}
 
 async function photosOf(deps: Deps, packageIds: number[]): Promise<Map<number, Photo[]>> {
   const out = new Map<number, Photo[]>();
   if (!packageIds.length) return out;
-  const rows = await deps.db.select({ package_id: packagePhoto.package_id, slot: packagePhoto.slot, key: storedFile.key, mime: storedFile.mime, size: storedFile.size })
-    .from(packagePhoto).innerJoin(storedFile, eq(storedFile.id, packagePhoto.file_id))
-    .where(and(inArray(packagePhoto.package_id, packageIds))).all();
+  const rows = await deps.db
+    .select({
+      package_id: packagePhoto.package_id,
+      slot: packagePhoto.slot,
+      key: storedFile.key,
+      mime: storedFile.mime,
+      size: storedFile.size,
+    })
+    .from(packagePhoto)
+    .innerJoin(storedFile, eq(storedFile.id, packagePhoto.file_id))
+    .where(and(inArray(packagePhoto.package_id, packageIds)))
+    .all();
   for (const r of rows) {
     const list = out.get(r.package_id) ?? [];
     list.push(r);
@@ -37,7 +52,13 @@ async function photosOf(deps: Deps, packageIds: number[]): Promise<Map<number, P
 /** The delivery's wall-clock time in the report's zone, with the offset it had then (AEDT or AEST shows as +11:00 or +10:00). */
 const when = (ms: number, zone: string) => `${localDay(ms, zone)} ${localClock(ms, zone)} (UTC${fixedOffsetZone(offsetAt(ms, zone))})`;
 
-export interface PodSpec { filter: ReportFilter; title: string; page: number; pageSize: number; total: number }
+export interface PodSpec {
+  filter: ReportFilter;
+  title: string;
+  page: number;
+  pageSize: number;
+  total: number;
+}
 
 /**
  * Proof-of-delivery PDF, streamed: one block per delivery with its details, photos and signature
@@ -53,20 +74,31 @@ export function podPdf(deps: Deps, spec: PodSpec): ReadableStream<Uint8Array> {
     doc.fontSize(16).text(spec.title);
     const first = (spec.page - 1) * spec.pageSize + 1;
     const last = Math.min(spec.total, spec.page * spec.pageSize);
-    doc.fontSize(9).fillColor('#555').text(`Period ${f.from} to ${f.to}. Deliveries ${spec.total ? `${first}-${last}` : '0'} of ${spec.total}.`).fillColor('black');
+    doc
+      .fontSize(9)
+      .fillColor('#555')
+      .text(`Period ${f.from} to ${f.to}. Deliveries ${spec.total ? `${first}-${last}` : '0'} of ${spec.total}.`)
+      .fillColor('black');
     doc.moveDown();
   };
 
   const placeImage = async (p: Photo, x: number, y: number): Promise<void> => {
     const box = () => doc.rect(x, y, THUMB_W, THUMB_H).stroke('#ccc');
-    const say = (msg: string) => { box(); doc.fontSize(8).text(msg, x + 6, y + 6, { width: THUMB_W - 12 }); };
+    const say = (msg: string) => {
+      box();
+      doc.fontSize(8).text(msg, x + 6, y + 6, { width: THUMB_W - 12 });
+    };
     if (!EMBEDDABLE.has(p.mime)) return say(`${p.slot}: ${p.mime} (not embeddable)`);
     if (p.size > MAX_EMBED_BYTES) return say(`${p.slot}: ${(p.size / 1e6).toFixed(1)} MB, too large to embed; see it online`);
     if (p.size > imageBudget) return say(`${p.slot}: image budget of this PDF used; see it online`);
     const bytes = await deps.files.get(p.key);
     if (!bytes) return say(`${p.slot}: file missing`);
     try {
-      doc.image(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), x, y, { fit: [THUMB_W, THUMB_H], align: 'center', valign: 'center' });
+      doc.image(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), x, y, {
+        fit: [THUMB_W, THUMB_H],
+        align: 'center',
+        valign: 'center',
+      });
       imageBudget -= p.size;
     } catch {
       say(`${p.slot}: unreadable image`);
@@ -80,10 +112,16 @@ export function podPdf(deps: Deps, spec: PodSpec): ReadableStream<Uint8Array> {
     if (doc.y + needed > doc.page.height - doc.page.margins.bottom) doc.addPage();
     const left = doc.page.margins.left;
     doc.fontSize(11).text(`${d.hawb}  ${d.customer_name ?? ''}`, left, doc.y);
-    doc.fontSize(8).fillColor('#333')
+    doc
+      .fontSize(8)
+      .fillColor('#333')
       .text(`${d.customer_address ?? ''}${d.suburb_name ? `, ${d.suburb_name}` : ''}`)
-      .text(`Delivered ${when(d.occurred_at, f.zone)} by ${d.driver_name ?? 'unknown driver'}${d.forced ? ' (forced by an administrator)' : ''}`)
-      .text(`Received by ${d.recipient_name ?? '-'}${d.note ? `. Note: ${d.note}` : ''}${d.delivery_date ? `. Due ${d.delivery_date}` : ''}`)
+      .text(
+        `Delivered ${when(d.occurred_at, f.zone)} by ${d.driver_name ?? 'unknown driver'}${d.forced ? ' (forced by an administrator)' : ''}`,
+      )
+      .text(
+        `Received by ${d.recipient_name ?? '-'}${d.note ? `. Note: ${d.note}` : ''}${d.delivery_date ? `. Due ${d.delivery_date}` : ''}`,
+      )
       .fillColor('black');
     let y = doc.y + 4;
     if (!photos.length) doc.fontSize(8).text('No photos or signature on record.');
@@ -94,7 +132,10 @@ export function podPdf(deps: Deps, spec: PodSpec): ReadableStream<Uint8Array> {
     }
     doc.x = left;
     doc.y = photos.length ? y + THUMB_H + 16 : doc.y;
-    doc.moveTo(left, doc.y).lineTo(doc.page.width - doc.page.margins.right, doc.y).stroke('#ddd');
+    doc
+      .moveTo(left, doc.y)
+      .lineTo(doc.page.width - doc.page.margins.right, doc.y)
+      .stroke('#ddd');
     doc.moveDown(0.5);
   };
 
@@ -104,7 +145,10 @@ export function podPdf(deps: Deps, spec: PodSpec): ReadableStream<Uint8Array> {
     if (!rows.length) doc.fontSize(10).text('No deliveries in this period.');
     for (let i = 0; i < rows.length; i += 50) {
       const chunk = rows.slice(i, i + 50);
-      const photos = await photosOf(deps, chunk.map((r) => r.package));
+      const photos = await photosOf(
+        deps,
+        chunk.map((r) => r.package),
+      );
       for (const d of chunk) {
         if (doc.destroyed) return;
         await block(d, photos.get(d.package) ?? []);

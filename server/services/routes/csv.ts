@@ -4,8 +4,24 @@ import type { Db } from '../../db/client';
 import { routePackages, routeRecords, type RouteRow } from './shape';
 
 export const ROUTE_CSV_COLUMNS = [
-  'route_id', 'route_name', 'date', 'kind', 'route_status', 'driver', 'sequence_no', 'package_id', 'hawb', 'package_status',
-  'customer_name', 'customer_address', 'customer_phone', 'postcode', 'suburb_name', 'latitude', 'longitude', 'company_name',
+  'route_id',
+  'route_name',
+  'date',
+  'kind',
+  'route_status',
+  'driver',
+  'sequence_no',
+  'package_id',
+  'hawb',
+  'package_status',
+  'customer_name',
+  'customer_address',
+  'customer_phone',
+  'postcode',
+  'suburb_name',
+  'latitude',
+  'longitude',
+  'company_name',
 ] as const;
 
 /**
@@ -19,8 +35,21 @@ export async function routesCsv(db: Db, rows: RouteRow[]): Promise<string> {
     const parcels = await routePackages(db, route.id);
     if (!parcels.length) lines.push([...head, ...new Array<null>(ROUTE_CSV_COLUMNS.length - head.length).fill(null)]);
     for (const p of parcels) {
-      lines.push([...head, p.sequence_no, p.id, p.hawb, p.status, p.customer_name, p.customer_address, p.customer_phone, p.postcode,
-        p.suburb_name, p.latitude, p.longitude, p.company_name]);
+      lines.push([
+        ...head,
+        p.sequence_no,
+        p.id,
+        p.hawb,
+        p.status,
+        p.customer_name,
+        p.customer_address,
+        p.customer_phone,
+        p.postcode,
+        p.suburb_name,
+        p.latitude,
+        p.longitude,
+        p.company_name,
+      ]);
     }
   }
   // A BOM so spreadsheet programs read UTF-8 names correctly.

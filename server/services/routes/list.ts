@@ -15,9 +15,13 @@ const ORDERING = { ordering: ['date', 'name', 'status', 'created_at', 'updated_a
 
 function oneOf<T extends string>(raw: string | undefined, allowed: readonly T[], path: string): T[] {
   if (!raw) return [];
-  const values = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const values = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = values.filter((v) => !(allowed as readonly string[]).includes(v));
-  if (bad.length) throw badRequest(`Unknown ${path}: ${bad.join(', ')}; allowed: ${allowed.join(', ')}`, [{ path, message: `unknown ${path}` }]);
+  if (bad.length)
+    throw badRequest(`Unknown ${path}: ${bad.join(', ')}; allowed: ${allowed.join(', ')}`, [{ path, message: `unknown ${path}` }]);
   return values as T[];
 }
 
@@ -40,11 +44,18 @@ function routeWhere(me: SessionUser, q: RouteFilter): SQL | undefined {
 
 /** One page of the routes the caller may see (a driver: their own), newest day first by default. */
 export function routePage(db: Db, me: SessionUser, q: RouteFilter, url: string) {
-  return listPage(db, deliveryRoute, routeWhere(me, q), orderBy(deliveryRoute, ORDERING, q.ordering), q, url, (rows) => routeRecords(db, rows));
+  return listPage(db, deliveryRoute, routeWhere(me, q), orderBy(deliveryRoute, ORDERING, q.ordering), q, url, (rows) =>
+    routeRecords(db, rows),
+  );
 }
 
 /** The routes a CSV download holds: the list's filters and order, at most CSV_MAX_ROUTES. */
 export async function routesForCsv(db: Db, me: SessionUser, q: RouteFilter): Promise<RouteRow[]> {
-  return await db.select().from(deliveryRoute).where(routeWhere(me, q))
-    .orderBy(...orderBy(deliveryRoute, ORDERING, q.ordering)).limit(CSV_MAX_ROUTES).all();
+  return await db
+    .select()
+    .from(deliveryRoute)
+    .where(routeWhere(me, q))
+    .orderBy(...orderBy(deliveryRoute, ORDERING, q.ordering))
+    .limit(CSV_MAX_ROUTES)
+    .all();
 }

@@ -32,7 +32,7 @@ const startable = (route: RouteRow | undefined, driverId: number): route is Rout
 export async function startRouteOfParcel(deps: Deps, driver: SessionUser, parcel: { route_id: number | null }): Promise<void> {
   if (parcel.route_id == null) return;
   const route = await deps.db.select().from(deliveryRoute).where(eq(deliveryRoute.id, parcel.route_id)).get();
-  if (!startable(route, driver.id) || route.date > await localToday(deps, route.warehouse_id)) return;
+  if (!startable(route, driver.id) || route.date > (await localToday(deps, route.warehouse_id))) return;
   await start(deps, driver, route);
 }
 
@@ -41,11 +41,15 @@ export async function startRouteOfParcel(deps: Deps, driver: SessionUser, parcel
  * first one starts today's first planned delivery route, when none of theirs is running yet.
  */
 export async function startRouteOnPosition(deps: Deps, driver: SessionUser): Promise<number | null> {
-  const mine = await deps.db.select().from(deliveryRoute)
-    .where(and(eq(deliveryRoute.driver_id, driver.id), eq(deliveryRoute.kind, 'delivery'))).orderBy(asc(deliveryRoute.date), asc(deliveryRoute.id)).all();
+  const mine = await deps.db
+    .select()
+    .from(deliveryRoute)
+    .where(and(eq(deliveryRoute.driver_id, driver.id), eq(deliveryRoute.kind, 'delivery')))
+    .orderBy(asc(deliveryRoute.date), asc(deliveryRoute.id))
+    .all();
   if (mine.some((r) => r.status === 'in_progress')) return null;
   for (const route of mine) {
-    if (!startable(route, driver.id) || route.date !== await localToday(deps, route.warehouse_id)) continue;
+    if (!startable(route, driver.id) || route.date !== (await localToday(deps, route.warehouse_id))) continue;
     await start(deps, driver, route);
     return route.id;
   }
@@ -60,12 +64,21 @@ export async function startRouteOnPosition(deps: Deps, driver: SessionUser): Pro
  */
 export async function refreshEtasFromPosition(deps: Deps, driverId: number): Promise<number[]> {
   const now = deps.clock.now();
-  const running = await deps.db.select().from(deliveryRoute)
-    .where(and(eq(deliveryRoute.driver_id, driverId), eq(deliveryRoute.status, 'in_progress'), eq(deliveryRoute.kind, 'delivery'))).all();
+  const running = await deps.db
+    .select()
+    .from(deliveryRoute)
+    .where(and(eq(deliveryRoute.driver_id, driverId), eq(deliveryRoute.status, 'in_progress'), eq(deliveryRoute.kind, 'delivery')))
+    .all();
   const done: number[] = [];
   for (const route of running) {
-    if (route.date > await localToday(deps, route.warehouse_id)) continue;
-    const last = (await deps.db.select({ at: max(stopEta.computed_at) }).from(stopEta).where(eq(stopEta.route_id, route.id)).get())?.at;
+    if (route.date > (await localToday(deps, route.warehouse_id))) continue;
+    const last = (
+      await deps.db
+        .select({ at: max(stopEta.computed_at) })
+        .from(stopEta)
+        .where(eq(stopEta.route_id, route.id))
+        .get()
+    )?.at;
     if (last != null && now - last < POSITION_ETA_EVERY_MS) continue;
     await refreshRouteEtas(deps, route.id);
     done.push(route.id);

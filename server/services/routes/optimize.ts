@@ -28,11 +28,14 @@ function requireLive(route: RouteRow): void {
 
 function startOf(route: RouteRow, body: { start_latitude?: number; start_longitude?: number }): LatLng | null {
   if ((body.start_latitude == null) !== (body.start_longitude == null)) {
-    throw new ApiError(400, 'validation_error', 'Give both start_latitude and start_longitude, or neither',
-      [{ path: body.start_latitude == null ? 'start_latitude' : 'start_longitude', message: 'required with the other coordinate' }]);
+    throw new ApiError(400, 'validation_error', 'Give both start_latitude and start_longitude, or neither', [
+      { path: body.start_latitude == null ? 'start_latitude' : 'start_longitude', message: 'required with the other coordinate' },
+    ]);
   }
-  if (body.start_latitude != null && body.start_longitude != null) return { latitude: body.start_latitude, longitude: body.start_longitude };
-  if (route.start_latitude != null && route.start_longitude != null) return { latitude: route.start_latitude, longitude: route.start_longitude };
+  if (body.start_latitude != null && body.start_longitude != null)
+    return { latitude: body.start_latitude, longitude: body.start_longitude };
+  if (route.start_latitude != null && route.start_longitude != null)
+    return { latitude: route.start_latitude, longitude: route.start_longitude };
   return null;
 }
 
@@ -84,7 +87,14 @@ export async function optimise(deps: Deps, actor: SessionUser, route: RouteRow, 
  * The phone's own order (re-optimised offline with the same function), applied as an ordinary
  * action: it must name exactly the route's open parcels, each once.
  */
-export async function resequence(deps: Deps, actor: SessionUser, route: RouteRow, body: z.output<typeof SequenceBody>, meta: ActionMeta, deviceId: string | null) {
+export async function resequence(
+  deps: Deps,
+  actor: SessionUser,
+  route: RouteRow,
+  body: z.output<typeof SequenceBody>,
+  meta: ActionMeta,
+  deviceId: string | null,
+) {
   requireLive(route);
   const open = await openParcels(deps.db, route);
   const byId = new Map(open.map((p) => [p.id, p]));
@@ -109,6 +119,12 @@ export async function resequence(deps: Deps, actor: SessionUser, route: RouteRow
 
 async function saveDistance(deps: Deps, route: RouteRow, metres: number, optimised: boolean): Promise<RouteRow> {
   const now = deps.clock.now();
-  return (await deps.db.update(deliveryRoute).set({ total_distance_m: metres, updated_at: now, ...(optimised ? { optimized_at: now } : {}) })
-    .where(eq(deliveryRoute.id, route.id)).returning().get() ?? route);
+  return (
+    (await deps.db
+      .update(deliveryRoute)
+      .set({ total_distance_m: metres, updated_at: now, ...(optimised ? { optimized_at: now } : {}) })
+      .where(eq(deliveryRoute.id, route.id))
+      .returning()
+      .get()) ?? route
+  );
 }

@@ -41,15 +41,23 @@ export function routeScope(me: SessionUser): SQL | undefined {
 
 /** A route in the caller's scope, else 404 so route ids do not reveal other drivers' work. */
 export async function findRoute(db: Db, me: SessionUser, id: number): Promise<RouteRow> {
-  const row = await db.select().from(deliveryRoute).where(and(eq(deliveryRoute.id, id), routeScope(me))).get();
+  const row = await db
+    .select()
+    .from(deliveryRoute)
+    .where(and(eq(deliveryRoute.id, id), routeScope(me)))
+    .get();
   if (!row) throw notFound(`Route ${id} not found`);
   return row;
 }
 
 /** Every live parcel of a route, sequence order first, unsequenced last. */
 export function routeParcels(db: Db, routeId: number) {
-  return db.select().from(pkg).where(and(eq(pkg.route_id, routeId), isNull(pkg.deleted_at)))
-    .orderBy(sql`${pkg.sequence_no} is null`, asc(pkg.sequence_no), asc(pkg.id)).all();
+  return db
+    .select()
+    .from(pkg)
+    .where(and(eq(pkg.route_id, routeId), isNull(pkg.deleted_at)))
+    .orderBy(sql`${pkg.sequence_no} is null`, asc(pkg.sequence_no), asc(pkg.id))
+    .all();
 }
 
 /** Sequence order: sequenced stops first by their number, then the rest, each by id (as `routeParcels` sorts in SQL). */
@@ -62,7 +70,11 @@ const bySequence = (a: { id: number; sequence_no: number | null }, b: { id: numb
  * is read by its route index.
  */
 export async function shownRouteParcels(db: Db, routeId: number): Promise<PackageRow[]> {
-  const cold = await db.select().from(packageHistory).where(and(eq(packageHistory.route_id, routeId), isNull(packageHistory.deleted_at))).all();
+  const cold = await db
+    .select()
+    .from(packageHistory)
+    .where(and(eq(packageHistory.route_id, routeId), isNull(packageHistory.deleted_at)))
+    .all();
   const hot = await routeParcels(db, routeId);
   return cold.length ? [...hot, ...cold].sort(bySequence) : hot;
 }
@@ -75,21 +87,33 @@ export async function routeRecords(db: Db, rows: RouteRow[]): Promise<RouteRecor
   if (!rows.length) return [];
   const names = new Map<number, string>();
   const people = [...new Set(rows.map((r) => r.driver_id).filter((v): v is number => v != null))];
-  if (people.length) for (const u of await db.select({ id: user.id, name: user.name }).from(user).where(inArray(user.id, people)).all()) names.set(u.id, u.name);
+  if (people.length)
+    for (const u of await db.select({ id: user.id, name: user.name }).from(user).where(inArray(user.id, people)).all())
+      names.set(u.id, u.name);
   const houses = new Map<number, string>();
   const whIds = [...new Set(rows.map((r) => r.warehouse_id).filter((v): v is number => v != null))];
   if (whIds.length) {
-    for (const w of await db.select({ id: warehouse.id, name: warehouse.name, street: warehouse.street_address }).from(warehouse).where(inArray(warehouse.id, whIds)).all()) {
+    for (const w of await db
+      .select({ id: warehouse.id, name: warehouse.name, street: warehouse.street_address })
+      .from(warehouse)
+      .where(inArray(warehouse.id, whIds))
+      .all()) {
       houses.set(w.id, w.name || w.street);
     }
   }
   const routeIds = rows.map((r) => r.id);
-  const parcels = await db.select({ id: pkg.id, route: pkg.route_id, status: pkg.status, sequence_no: pkg.sequence_no }).from(pkg)
+  const parcels = await db
+    .select({ id: pkg.id, route: pkg.route_id, status: pkg.status, sequence_no: pkg.sequence_no })
+    .from(pkg)
     .where(and(inArray(pkg.route_id, routeIds), isNull(pkg.deleted_at)))
-    .orderBy(sql`${pkg.sequence_no} is null`, asc(pkg.sequence_no), asc(pkg.id)).all();
+    .orderBy(sql`${pkg.sequence_no} is null`, asc(pkg.sequence_no), asc(pkg.id))
+    .all();
   // Parcels of these routes moved to history still count on them (their route index finds them).
-  const cold = await db.select({ id: coldPkg.id, route: coldPkg.route_id, status: coldPkg.status, sequence_no: coldPkg.sequence_no }).from(coldPkg)
-    .where(and(inArray(coldPkg.route_id, routeIds), isNull(coldPkg.deleted_at))).all();
+  const cold = await db
+    .select({ id: coldPkg.id, route: coldPkg.route_id, status: coldPkg.status, sequence_no: coldPkg.sequence_no })
+    .from(coldPkg)
+    .where(and(inArray(coldPkg.route_id, routeIds), isNull(coldPkg.deleted_at)))
+    .all();
   if (cold.length) {
     parcels.push(...cold);
     parcels.sort(bySequence);
@@ -100,17 +124,27 @@ export async function routeRecords(db: Db, rows: RouteRow[]): Promise<RouteRecor
     const kind = kindOf(r);
     const list = byRoute.get(r.id) ?? [];
     return {
-      id: r.id, name: r.name, date: r.date, kind, status: r.status as RouteStatus,
-      driver: r.driver_id, driver_name: r.driver_id != null ? names.get(r.driver_id) ?? null : null,
-      warehouse: r.warehouse_id, warehouse_name: r.warehouse_id != null ? houses.get(r.warehouse_id) ?? null : null,
-      start_latitude: r.start_latitude, start_longitude: r.start_longitude,
+      id: r.id,
+      name: r.name,
+      date: r.date,
+      kind,
+      status: r.status as RouteStatus,
+      driver: r.driver_id,
+      driver_name: r.driver_id != null ? (names.get(r.driver_id) ?? null) : null,
+      warehouse: r.warehouse_id,
+      warehouse_name: r.warehouse_id != null ? (houses.get(r.warehouse_id) ?? null) : null,
+      start_latitude: r.start_latitude,
+      start_longitude: r.start_longitude,
       total_distance_m: r.total_distance_m == null ? null : Math.round(r.total_distance_m),
-      optimized_at: iso(r.optimized_at), started_at: iso(r.started_at), completed_at: iso(r.completed_at),
+      optimized_at: iso(r.optimized_at),
+      started_at: iso(r.started_at),
+      completed_at: iso(r.completed_at),
       package_count: list.length,
       open_count: list.filter((p) => isOpen(kind, p.status)).length,
       done_count: list.filter((p) => (DONE[kind] as readonly string[]).includes(p.status)).length,
       packages: list.map((p) => p.id),
-      created_at: iso(r.created_at) ?? '', updated_at: iso(r.updated_at) ?? '',
+      created_at: iso(r.created_at) ?? '',
+      updated_at: iso(r.updated_at) ?? '',
     };
   });
 }
@@ -130,22 +164,52 @@ export async function routePackages(db: Db, routeId: number, me?: SessionUser): 
 
 /** Package answers of parcels hot or cold, in the order given. */
 async function routeAnswers(db: Db, rows: PackageRow[]): Promise<Package[]> {
-  const hot = new Map((await packagesByIds(db, rows.filter((r) => !isCold(r)).map((r) => r.id))).map((p) => [p.id, p]));
-  const cold = await historyAnswers(db, rows.filter(isCold).map((r) => r.id));
+  const hot = new Map(
+    (
+      await packagesByIds(
+        db,
+        rows.filter((r) => !isCold(r)).map((r) => r.id),
+      )
+    ).map((p) => [p.id, p]),
+  );
+  const cold = await historyAnswers(
+    db,
+    rows.filter(isCold).map((r) => r.id),
+  );
   return rows.flatMap((r) => {
     const text = isCold(r) ? cold.get(r.id) : undefined;
-    const p = text !== undefined ? JSON.parse(text) as Package : hot.get(r.id);
+    const p = text !== undefined ? (JSON.parse(text) as Package) : hot.get(r.id);
     return p ? [p] : [];
   });
 }
 
 /** Routes with their parcels in sequence, for the driver and dashboard views. */
-export async function routesWithPackages(db: Db, rows: RouteRow[], me?: SessionUser): Promise<{ route: RouteRecord; packages: Package[] }[]> {
+export async function routesWithPackages(
+  db: Db,
+  rows: RouteRow[],
+  me?: SessionUser,
+): Promise<{ route: RouteRecord; packages: Package[] }[]> {
   const records = await routeRecords(db, rows);
-  const all = new Map((await packagesByIds(db, records.flatMap((r) => r.packages))).filter(seenBy(me)).map((p) => [p.id, p]));
+  const all = new Map(
+    (
+      await packagesByIds(
+        db,
+        records.flatMap((r) => r.packages),
+      )
+    )
+      .filter(seenBy(me))
+      .map((p) => [p.id, p]),
+  );
   const moved = records.flatMap((r) => r.packages).filter((id) => !all.has(id));
-  if (moved.length) for (const [id, text] of await historyAnswers(db, moved)) { const p = JSON.parse(text) as Package; if (seenBy(me)(p)) all.set(id, p); }
-  return records.map((route) => ({ route, packages: route.packages.map((id) => all.get(id)).filter((p): p is Package => p !== undefined) }));
+  if (moved.length)
+    for (const [id, text] of await historyAnswers(db, moved)) {
+      const p = JSON.parse(text) as Package;
+      if (seenBy(me)(p)) all.set(id, p);
+    }
+  return records.map((route) => ({
+    route,
+    packages: route.packages.map((id) => all.get(id)).filter((p): p is Package => p !== undefined),
+  }));
 }
 
 /** The driver a route view is about: a driver is always themself; staff name one. */

@@ -24,7 +24,11 @@ export function isoWeekday(day: string): number {
 }
 
 /** Whether a rule makes a parcel on a local day (pure: the job and its tests share it). */
-export function runsOn(rule: Pick<StandingRule, 'weekdays' | 'starts_on' | 'ends_on' | 'is_active' | 'deleted_at'>, day: string, holidays: ReadonlySet<string>): boolean {
+export function runsOn(
+  rule: Pick<StandingRule, 'weekdays' | 'starts_on' | 'ends_on' | 'is_active' | 'deleted_at'>,
+  day: string,
+  holidays: ReadonlySet<string>,
+): boolean {
   if (!rule.is_active || rule.deleted_at != null) return false;
   if (rule.starts_on && day < rule.starts_on) return false;
   if (rule.ends_on && day > rule.ends_on) return false;
@@ -40,15 +44,35 @@ type RunDeps = Deps;
 async function runRule(deps: RunDeps, rule: StandingRule, day: string, zone: string): Promise<boolean> {
   return await atomically(deps, async () => {
     const now = deps.clock.now();
-    const claim = await deps.db.insert(standingRun).values({ rule_id: rule.id, day, due_at: localTimeToInstant(day, rule.at_time, zone), created_at: now })
-      .onConflictDoNothing().returning().get();
+    const claim = await deps.db
+      .insert(standingRun)
+      .values({ rule_id: rule.id, day, due_at: localTimeToInstant(day, rule.at_time, zone), created_at: now })
+      .onConflictDoNothing()
+      .returning()
+      .get();
     if (!claim) return false;
     await checkCompanyActive(deps.db, rule.company_id);
-    const row = await insertNewPackage(deps, {
-      company_id: rule.company_id, shipper_name: rule.shipper_name, shipper_address: rule.shipper_address, customer_name: rule.customer_name,
-      customer_address: rule.customer_address, customer_phone: rule.customer_phone, postcode: rule.postcode, suburb_id: rule.suburb_id,
-      description_of_goods: rule.description_of_goods || rule.name, weight: rule.weight, delivery_date: day,
-    }, standingHawb(rule.id, day), 'created', {}, { userId: rule.created_by }, 'standing_create');
+    const row = await insertNewPackage(
+      deps,
+      {
+        company_id: rule.company_id,
+        shipper_name: rule.shipper_name,
+        shipper_address: rule.shipper_address,
+        customer_name: rule.customer_name,
+        customer_address: rule.customer_address,
+        customer_phone: rule.customer_phone,
+        postcode: rule.postcode,
+        suburb_id: rule.suburb_id,
+        description_of_goods: rule.description_of_goods || rule.name,
+        weight: rule.weight,
+        delivery_date: day,
+      },
+      standingHawb(rule.id, day),
+      'created',
+      {},
+      { userId: rule.created_by },
+      'standing_create',
+    );
     await deps.db.update(standingRun).set({ package_id: row.id }).where(eq(standingRun.id, claim.id)).run();
     return true;
   });
@@ -62,10 +86,17 @@ async function runRule(deps: RunDeps, rule: StandingRule, day: string, zone: str
 export async function runStandingDeliveries(deps: RunDeps, log?: (line: string) => void): Promise<number> {
   const zone = await businessZone(deps);
   const day = localDay(deps.clock.now(), zone);
-  const holiday = await deps.db.select({ id: publicHoliday.id }).from(publicHoliday)
-    .where(and(eq(publicHoliday.day, day), eq(publicHoliday.is_active, true), isNull(publicHoliday.deleted_at))).get();
+  const holiday = await deps.db
+    .select({ id: publicHoliday.id })
+    .from(publicHoliday)
+    .where(and(eq(publicHoliday.day, day), eq(publicHoliday.is_active, true), isNull(publicHoliday.deleted_at)))
+    .get();
   const holidays = new Set(holiday ? [day] : []);
-  const rules = await deps.db.select().from(standingDelivery).where(and(eq(standingDelivery.is_active, true), isNull(standingDelivery.deleted_at))).all();
+  const rules = await deps.db
+    .select()
+    .from(standingDelivery)
+    .where(and(eq(standingDelivery.is_active, true), isNull(standingDelivery.deleted_at)))
+    .all();
   let created = 0;
   for (const rule of rules) {
     if (!runsOn(rule, day, holidays)) continue;

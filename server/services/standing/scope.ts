@@ -6,7 +6,11 @@ import type { SessionUser } from '../auth/session';
 
 /** A standing delivery names a live company (the route module builds no queries). */
 export async function checkStandingCompany(db: Db, companyId: number): Promise<void> {
-  const co = await db.select({ id: company.id }).from(company).where(and(eq(company.id, companyId), isNull(company.deleted_at))).get();
+  const co = await db
+    .select({ id: company.id })
+    .from(company)
+    .where(and(eq(company.id, companyId), isNull(company.deleted_at)))
+    .get();
   if (!co) throw badRequest(`Company ${companyId} does not exist`, [{ path: 'company', message: 'unknown company' }]);
 }
 

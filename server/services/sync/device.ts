@@ -11,7 +11,11 @@ import { ApiError } from '../../errors';
  * cannot be probed.
  */
 export async function deviceLastSeq(db: Db, userId: number, deviceId: string): Promise<SyncDevice> {
-  const row = await db.select({ user_id: device.user_id, last_seq: device.last_seq }).from(device).where(eq(device.device_id, deviceId)).get();
+  const row = await db
+    .select({ user_id: device.user_id, last_seq: device.last_seq })
+    .from(device)
+    .where(eq(device.device_id, deviceId))
+    .get();
   if (!row) return { device_id: deviceId, last_seq: 0 };
   if (row.user_id !== userId) throw new ApiError(404, 'not_found', 'No such device');
   return { device_id: deviceId, last_seq: row.last_seq };

@@ -13,7 +13,11 @@ import { withAttempts } from './attempts';
 import { packageFeedRows, packagesInScope, sharedFeedRows, statusesInScope, type FeedScope } from './scope';
 
 type Entity = 'package' | 'failed_delivery_status';
-interface FeedKey { entity: Entity; id: number; seq: number }
+interface FeedKey {
+  entity: Entity;
+  id: number;
+  seq: number;
+}
 /** A SyncChanges page whose packages SQLite serialised (packages/json.ts). */
 type FeedPage = Omit<SyncChanges, 'upserts'> & { upserts: Omit<SyncChanges['upserts'], 'packages'> & { packages: RawJson[] } };
 
@@ -34,22 +38,39 @@ const FEED_ROWS: Record<FeedRows, SQL | undefined> = {
 };
 
 // Every device polls: these are prepared once per database rather than built per request.
-const latestQuery = (db: Db, rows: FeedRows) => prepared(db, `feed-latest-${rows}`, (d) => {
-  const latest = max(changeLog.seq);
-  return d.select({ entity: changeLog.entity, id: changeLog.entity_id, seq: latest }).from(changeLog)
-    .where(and(FEED_ROWS[rows], gt(changeLog.seq, sql.placeholder('cursor'))))
-    .groupBy(changeLog.entity, changeLog.entity_id).orderBy(asc(latest)).limit(sql.placeholder('take')).prepare();
-});
-const firstQuery = (db: Db) => prepared(db, 'feed-first', (d) => d.select({ v: min(changeLog.seq) }).from(changeLog).prepare());
-const lastQuery = (db: Db) => prepared(db, 'feed-last', (d) => d.select({ v: max(changeLog.seq) }).from(changeLog).prepare());
+const latestQuery = (db: Db, rows: FeedRows) =>
+  prepared(db, `feed-latest-${rows}`, (d) => {
+    const latest = max(changeLog.seq);
+    return d
+      .select({ entity: changeLog.entity, id: changeLog.entity_id, seq: latest })
+      .from(changeLog)
+      .where(and(FEED_ROWS[rows], gt(changeLog.seq, sql.placeholder('cursor'))))
+      .groupBy(changeLog.entity, changeLog.entity_id)
+      .orderBy(asc(latest))
+      .limit(sql.placeholder('take'))
+      .prepare();
+  });
+const firstQuery = (db: Db) =>
+  prepared(db, 'feed-first', (d) =>
+    d
+      .select({ v: min(changeLog.seq) })
+      .from(changeLog)
+      .prepare(),
+  );
+const lastQuery = (db: Db) =>
+  prepared(db, 'feed-last', (d) =>
+    d
+      .select({ v: max(changeLog.seq) })
+      .from(changeLog)
+      .prepare(),
+  );
 
 /**
  * Each record changed after `cursor` once, at its latest feed row, oldest first: a record that
  * changed twice is sent once, in its current state, and the cursor never skips a record.
  */
 async function latestChanges(db: Db, rows: FeedRows, owner: number, cursor: number, take: number): Promise<FeedKey[]> {
-  return (await latestQuery(db, rows).all({ owner, cursor, take }))
-    .map((r) => ({ entity: r.entity as Entity, id: r.id, seq: r.seq ?? 0 }));
+  return (await latestQuery(db, rows).all({ owner, cursor, take })).map((r) => ({ entity: r.entity as Entity, id: r.id, seq: r.seq ?? 0 }));
 }
 
 /**
@@ -64,26 +85,51 @@ async function shapeStatuses(db: Db, ids: number[]) {
   if (!ids.length) return [];
   const rows = [];
   for (const part of chunks(ids)) {
-    rows.push(...await db.select().from(failedDeliveryStatus).where(and(inArray(failedDeliveryStatus.id, part), statusesInScope)).all());
+    rows.push(
+      ...(await db
+        .select()
+        .from(failedDeliveryStatus)
+        .where(and(inArray(failedDeliveryStatus.id, part), statusesInScope))
+        .all()),
+    );
   }
   return rows.map((r) => ({ id: r.id, name: r.name, is_active: r.is_active, created_at: iso(r.created_at) ?? '' }));
 }
 
 /** Splits touched ids into those still in scope (sent whole) and those that left it (removed). */
-async function resolve(db: Db, scope: FeedScope, keys: FeedKey[], now: number, withRemoves: boolean, timeZone: string): Promise<Pick<FeedPage, 'upserts' | 'removes'>> {
+async function resolve(
+  db: Db,
+  scope: FeedScope,
+  keys: FeedKey[],
+  now: number,
+  withRemoves: boolean,
+  timeZone: string,
+): Promise<Pick<FeedPage, 'upserts' | 'removes'>> {
   const packageIds = keys.filter((k) => k.entity === 'package').map((k) => k.id);
   const statusIds = keys.filter((k) => k.entity === 'failed_delivery_status').map((k) => k.id);
   const inScope = packagesInScope(scope, now);
   const keptPackages: number[] = [];
   if (inScope && packageIds.length) {
     for (const part of chunks(packageIds)) {
-      keptPackages.push(...(await db.select({ id: pkg.id }).from(pkg).where(and(inScope, inArray(pkg.id, part))).all()).map((r) => r.id));
+      keptPackages.push(
+        ...(
+          await db
+            .select({ id: pkg.id })
+            .from(pkg)
+            .where(and(inScope, inArray(pkg.id, part)))
+            .all()
+        ).map((r) => r.id),
+      );
     }
   }
   const statuses = await shapeStatuses(db, statusIds);
   const keptSet = new Set(keptPackages);
   const statusSet = new Set(statuses.map((s) => s.id));
-  const packages = await withDoor(db, await withAttempts(db, await withRecipientInstructions(db, await packageJsonByIds(db, keptPackages))), timeZone);
+  const packages = await withDoor(
+    db,
+    await withAttempts(db, await withRecipientInstructions(db, await packageJsonByIds(db, keptPackages))),
+    timeZone,
+  );
   return {
     upserts: { packages, failed_delivery_statuses: statuses },
     removes: {
@@ -94,8 +140,11 @@ async function resolve(db: Db, scope: FeedScope, keys: FeedKey[], now: number, w
 }
 
 const RESET: FeedPage = {
-  reset: true, upserts: { packages: [], failed_delivery_statuses: [] }, removes: { packages: [], failed_delivery_statuses: [] },
-  cursor: 0, has_more: true,
+  reset: true,
+  upserts: { packages: [], failed_delivery_statuses: [] },
+  removes: { packages: [], failed_delivery_statuses: [] },
+  cursor: 0,
+  has_more: true,
 };
 
 /**
@@ -111,8 +160,12 @@ async function snapshot(db: Db, scope: FeedScope, limit: number, now: number, la
   if (feed) {
     for (const part of chunks(ids)) {
       const latest = max(changeLog.seq);
-      for (const r of (await db.select({ id: changeLog.entity_id, seq: latest }).from(changeLog)
-        .where(and(feed, inArray(changeLog.entity_id, part))).groupBy(changeLog.entity_id).all())) {
+      for (const r of await db
+        .select({ id: changeLog.entity_id, seq: latest })
+        .from(changeLog)
+        .where(and(feed, inArray(changeLog.entity_id, part)))
+        .groupBy(changeLog.entity_id)
+        .all()) {
         latestOf.set(r.id, r.seq ?? 0);
       }
     }
@@ -123,11 +176,26 @@ async function snapshot(db: Db, scope: FeedScope, limit: number, now: number, la
   while (end < ordered.length && end > 0 && ordered[end].seq === ordered[end - 1].seq) end += 1;
   const page = ordered.slice(0, end);
   const hasMore = end < ordered.length;
-  const statusIds = (await db.select({ id: failedDeliveryStatus.id }).from(failedDeliveryStatus).where(statusesInScope).all()).map((r) => r.id);
+  const statusIds = (await db.select({ id: failedDeliveryStatus.id }).from(failedDeliveryStatus).where(statusesInScope).all()).map(
+    (r) => r.id,
+  );
   return {
     reset: false,
     upserts: {
-      packages: await withDoor(db, await withAttempts(db, await withRecipientInstructions(db, await packageJsonByIds(db, page.map((p) => p.id)))), timeZone),
+      packages: await withDoor(
+        db,
+        await withAttempts(
+          db,
+          await withRecipientInstructions(
+            db,
+            await packageJsonByIds(
+              db,
+              page.map((p) => p.id),
+            ),
+          ),
+        ),
+        timeZone,
+      ),
       failed_delivery_statuses: await shapeStatuses(db, statusIds),
     },
     removes: { packages: [], failed_delivery_statuses: [] },
@@ -141,11 +209,21 @@ async function snapshot(db: Db, scope: FeedScope, limit: number, now: number, la
  * read to last, so in one process nothing commits in between: the answer is one consistent state
  * of the database.
  */
-export async function changesSince(db: Db, scope: FeedScope, cursor: number, limit: number, now: number, timeZone = DEFAULT_TIME_ZONE): Promise<RawJson> {
+export async function changesSince(
+  db: Db,
+  scope: FeedScope,
+  cursor: number,
+  limit: number,
+  now: number,
+  timeZone = DEFAULT_TIME_ZONE,
+): Promise<RawJson> {
   const { reset, upserts, removes, cursor: next, has_more } = await feedPage(db, scope, cursor, limit, now, timeZone);
   return rawObject({
-    reset, upserts: rawObject({ packages: rawArray(upserts.packages), failed_delivery_statuses: upserts.failed_delivery_statuses }),
-    removes, cursor: next, has_more,
+    reset,
+    upserts: rawObject({ packages: rawArray(upserts.packages), failed_delivery_statuses: upserts.failed_delivery_statuses }),
+    removes,
+    cursor: next,
+    has_more,
   });
 }
 
@@ -154,15 +232,18 @@ async function feedPage(db: Db, scope: FeedScope, cursor: number, limit: number,
   if (cursor === 0) return await snapshot(db, scope, limit, now, last ?? 0, timeZone);
   // Newer than anything here (a restored database) or older than what pruning kept: unservable.
   if (last == null || cursor > last || (first != null && cursor < first - 1)) return RESET;
-  const own = scope.kind === 'driver' ? await latestChanges(db, 'driver', scope.driverId, cursor, limit + 1)
-    : scope.kind === 'company' ? await latestChanges(db, 'company', scope.companyId, cursor, limit + 1) : [];
-  const merged = [...own, ...await latestChanges(db, 'shared', 0, cursor, limit + 1)]
-    .sort((a, b) => a.seq - b.seq);
+  const own =
+    scope.kind === 'driver'
+      ? await latestChanges(db, 'driver', scope.driverId, cursor, limit + 1)
+      : scope.kind === 'company'
+        ? await latestChanges(db, 'company', scope.companyId, cursor, limit + 1)
+        : [];
+  const merged = [...own, ...(await latestChanges(db, 'shared', 0, cursor, limit + 1))].sort((a, b) => a.seq - b.seq);
   const page = merged.slice(0, limit);
   const hasMore = merged.length > limit;
   return {
     reset: false,
-    ...await resolve(db, scope, page, now, true, timeZone),
+    ...(await resolve(db, scope, page, now, true, timeZone)),
     cursor: hasMore ? page[page.length - 1].seq : last,
     has_more: hasMore,
   };
@@ -175,5 +256,10 @@ async function feedPage(db: Db, scope: FeedScope, cursor: number, limit: number,
 export async function pruneChanges(db: Db, olderThan: number): Promise<number> {
   const { last } = await feedBounds(db);
   if (last == null) return 0;
-  return changedRows(await db.delete(changeLog).where(and(sql`${changeLog.created_at} < ${olderThan}`, sql`${changeLog.seq} < ${last}`)).run());
+  return changedRows(
+    await db
+      .delete(changeLog)
+      .where(and(sql`${changeLog.created_at} < ${olderThan}`, sql`${changeLog.seq} < ${last}`))
+      .run(),
+  );
 }

@@ -6,7 +6,11 @@ import { pruneChanges } from './feed';
 /** A device offline longer than this re-pulls everything instead of reading the feed. */
 export const CHANGE_RETENTION_MS = 90 * 24 * 3600_000;
 
-export interface MaintenanceResult { answersPruned: number; changesPruned: number; throttlePruned: number }
+export interface MaintenanceResult {
+  answersPruned: number;
+  changesPruned: number;
+  throttlePruned: number;
+}
 
 /**
  * Housekeeping the server runs on a timer (server/main.ts): Idempotency-Keys past their retention

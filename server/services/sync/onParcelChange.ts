@@ -9,6 +9,11 @@ import { logPackageChange } from './changes';
 export const feedSubscriber: ParcelSubscriber = {
   name: 'feed',
   async receive({ db, now, before, after }) {
-    await logPackageChange(db, before.id, { driverId: after.assigned_to_id, previousDriverId: before.assigned_to_id, companyId: after.company_id }, now);
+    await logPackageChange(
+      db,
+      before.id,
+      { driverId: after.assigned_to_id, previousDriverId: before.assigned_to_id, companyId: after.company_id },
+      now,
+    );
   },
 };

@@ -11,10 +11,7 @@ export const FINAL_KEPT_MS = 3 * 24 * 3600_000;
  * Whose copies a device keeps. Drivers: their assigned parcels. Companies: their own parcels. Staff
  * work online against the list endpoints, so their devices keep only the shared records.
  */
-export type FeedScope =
-  | { kind: 'driver'; driverId: number }
-  | { kind: 'company'; companyId: number }
-  | { kind: 'shared' };
+export type FeedScope = { kind: 'driver'; driverId: number } | { kind: 'company'; companyId: number } | { kind: 'shared' };
 
 export function feedScopeOf(user: SessionUser): FeedScope {
   if (user.role === 'driver') return { kind: 'driver', driverId: user.id };
@@ -24,8 +21,12 @@ export function feedScopeOf(user: SessionUser): FeedScope {
 
 /** Packages this scope holds right now; null when the scope holds none. */
 export function packagesInScope(scope: FeedScope, now: number): SQL | null {
-  const owner = scope.kind === 'driver' ? eq(pkg.assigned_to_id, scope.driverId)
-    : scope.kind === 'company' ? eq(pkg.company_id, scope.companyId) : null;
+  const owner =
+    scope.kind === 'driver'
+      ? eq(pkg.assigned_to_id, scope.driverId)
+      : scope.kind === 'company'
+        ? eq(pkg.company_id, scope.companyId)
+        : null;
   if (!owner) return null;
   const recent = or(notInArray(pkg.status, [...FINAL_STATUSES]), gte(pkg.updated_at, now - FINAL_KEPT_MS));
   return and(owner, isNull(pkg.deleted_at), recent) ?? null;

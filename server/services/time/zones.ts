@@ -11,7 +11,10 @@ import { notFound } from '../../errors';
  * zone, else the business profile's, else the configured TIME_ZONE.
  */
 
-interface ZoneDeps { db: Db; config: { timeZone: string } }
+interface ZoneDeps {
+  db: Db;
+  config: { timeZone: string };
+}
 
 /** TIME_ZONE: unset = Australia/Sydney; an unknown name stops the server at start rather than counting days wrongly. */
 export function parseTimeZone(value: string | undefined): string {
@@ -28,11 +31,18 @@ export async function businessZone({ db, config }: ZoneDeps): Promise<string> {
 }
 
 /** The zone of each depot named (absent ids and null follow the business). */
-export async function depotZones(deps: ZoneDeps, ids: readonly (number | null | undefined)[]): Promise<{ of(id: number | null | undefined): string }> {
+export async function depotZones(
+  deps: ZoneDeps,
+  ids: readonly (number | null | undefined)[],
+): Promise<{ of(id: number | null | undefined): string }> {
   const wanted = [...new Set(ids.filter((i): i is number => i != null))];
-  const own = new Map(wanted.length
-    ? (await deps.db.select().from(depotTimeZone).where(inArray(depotTimeZone.warehouse_id, wanted)).all()).map((r) => [r.warehouse_id, r.time_zone] as const)
-    : []);
+  const own = new Map(
+    wanted.length
+      ? (await deps.db.select().from(depotTimeZone).where(inArray(depotTimeZone.warehouse_id, wanted)).all()).map(
+          (r) => [r.warehouse_id, r.time_zone] as const,
+        )
+      : [],
+  );
   const fallback = await businessZone(deps);
   return { of: (id) => (id != null ? own.get(id) : undefined) ?? fallback };
 }
@@ -49,19 +59,31 @@ export async function today(deps: ZoneDeps & { clock: { now(): number } }, wareh
 
 /** The depot's own zone and the one in effect; 404 for a warehouse unknown or archived. */
 export async function getDepotTimeZone(deps: ZoneDeps, warehouseId: number): Promise<z.infer<typeof DepotTimeZone>> {
-  const w = await deps.db.select({ id: warehouse.id }).from(warehouse).where(and(eq(warehouse.id, warehouseId), isNull(warehouse.deleted_at))).get();
+  const w = await deps.db
+    .select({ id: warehouse.id })
+    .from(warehouse)
+    .where(and(eq(warehouse.id, warehouseId), isNull(warehouse.deleted_at)))
+    .get();
   if (!w) throw notFound(`Warehouse ${warehouseId} not found`);
   const own = await deps.db.select().from(depotTimeZone).where(eq(depotTimeZone.warehouse_id, warehouseId)).get();
-  return { warehouse: warehouseId, time_zone: own?.time_zone ?? null, effective_time_zone: own?.time_zone ?? await businessZone(deps) };
+  return { warehouse: warehouseId, time_zone: own?.time_zone ?? null, effective_time_zone: own?.time_zone ?? (await businessZone(deps)) };
 }
 
 /** Sets (or with null, clears) a depot's own zone. */
-export async function setDepotTimeZone(deps: ZoneDeps, now: number, warehouseId: number, zone: string | null): Promise<z.infer<typeof DepotTimeZone>> {
+export async function setDepotTimeZone(
+  deps: ZoneDeps,
+  now: number,
+  warehouseId: number,
+  zone: string | null,
+): Promise<z.infer<typeof DepotTimeZone>> {
   await getDepotTimeZone(deps, warehouseId);
   if (zone == null) await deps.db.delete(depotTimeZone).where(eq(depotTimeZone.warehouse_id, warehouseId)).run();
   else {
-    await deps.db.insert(depotTimeZone).values({ warehouse_id: warehouseId, time_zone: zone, updated_at: now })
-      .onConflictDoUpdate({ target: depotTimeZone.warehouse_id, set: { time_zone: zone, updated_at: now } }).run();
+    await deps.db
+      .insert(depotTimeZone)
+      .values({ warehouse_id: warehouseId, time_zone: zone, updated_at: now })
+      .onConflictDoUpdate({ target: depotTimeZone.warehouse_id, set: { time_zone: zone, updated_at: now } })
+      .run();
   }
   return getDepotTimeZone(deps, warehouseId);
 }

@@ -41,11 +41,14 @@ export function createSheetParser(options: SheetParserOptions = {}): SheetParser
     const worker = new Worker(BOOTSTRAP, {
       workerData: { entry: ENTRY },
       resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: 32 },
-      stdout: false, stderr: false,
+      stdout: false,
+      stderr: false,
     });
     worker.unref();
     // A spare that dies idle (it should not) is simply replaced at the next file.
-    worker.once('exit', () => { if (spare === worker) spare = null; });
+    worker.once('exit', () => {
+      if (spare === worker) spare = null;
+    });
     worker.on('error', () => undefined);
     return worker;
   };
@@ -54,7 +57,11 @@ export function createSheetParser(options: SheetParserOptions = {}): SheetParser
     spare = spawn();
     // A spare nobody needed for a while is ended: an idle server holds no extra thread.
     if (idle) clearTimeout(idle);
-    idle = setTimeout(() => { const s = spare; spare = null; void s?.terminate(); }, SPARE_IDLE_MS);
+    idle = setTimeout(() => {
+      const s = spare;
+      spare = null;
+      void s?.terminate();
+    }, SPARE_IDLE_MS);
     idle.unref();
     return worker;
   };
@@ -73,17 +80,25 @@ export function createSheetParser(options: SheetParserOptions = {}): SheetParser
         // The worker's whole heap goes with it.
         void worker.terminate();
       };
-      const timer = setTimeout(() => finish(() => reject(tooLarge('The file took too long to read; split it into smaller files'))), timeoutMs);
+      const timer = setTimeout(
+        () => finish(() => reject(tooLarge('The file took too long to read; split it into smaller files'))),
+        timeoutMs,
+      );
       worker.on('message', (answer: WorkerAnswer | 'ready') => {
         if (answer === 'ready') return;
         finish(() => {
           if (answer.ok) resolve(answer.sheet);
-          else reject(new ApiError(answer.error.status, answer.error.code, answer.error.message, answer.error.errors, answer.error.details));
+          else
+            reject(new ApiError(answer.error.status, answer.error.code, answer.error.message, answer.error.errors, answer.error.details));
         });
       });
-      worker.on('error', (err: Error & { code?: string }) => finish(() => {
-        reject(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooLarge('The file needs more memory to read than an upload may use; split it') : err);
-      }));
+      worker.on('error', (err: Error & { code?: string }) =>
+        finish(() => {
+          reject(
+            err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooLarge('The file needs more memory to read than an upload may use; split it') : err,
+          );
+        }),
+      );
       worker.once('exit', () => finish(() => reject(new Error('the upload reader stopped without an answer'))));
       // Posted at once: a worker still booting gets it when its listener is in place.
       worker.postMessage({ reader, bytes });
@@ -91,10 +106,14 @@ export function createSheetParser(options: SheetParserOptions = {}): SheetParser
   }
 
   return {
-    get busy() { return busy; },
+    get busy() {
+      return busy;
+    },
     async parse(reader, bytes) {
       if (busy >= concurrency) {
-        throw new ApiError(503, 'service_unavailable', 'Other files are being read right now; send this one again in a few seconds', [], { retry_after: PARSE_RETRY_AFTER_S });
+        throw new ApiError(503, 'service_unavailable', 'Other files are being read right now; send this one again in a few seconds', [], {
+          retry_after: PARSE_RETRY_AFTER_S,
+        });
       }
       busy += 1;
       try {

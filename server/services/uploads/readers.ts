@@ -13,5 +13,11 @@ export const READERS = {
 export type ReaderName = keyof typeof READERS;
 export type SheetOf<K extends ReaderName> = Awaited<ReturnType<(typeof READERS)[K]>>;
 
-export interface SerializedError { status: ErrorStatus; code: ErrorCode; message: string; errors: ErrorDetail[]; details?: Record<string, unknown> }
+export interface SerializedError {
+  status: ErrorStatus;
+  code: ErrorCode;
+  message: string;
+  errors: ErrorDetail[];
+  details?: Record<string, unknown>;
+}
 export type WorkerAnswer = { ok: true; sheet: unknown } | { ok: false; error: SerializedError };

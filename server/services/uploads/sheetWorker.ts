@@ -10,8 +10,17 @@ async function read(reader: ReaderName, bytes: Uint8Array): Promise<WorkerAnswer
   try {
     return { ok: true, sheet: await READERS[reader](bytes) };
   } catch (err) {
-    if (err instanceof ApiError) return { ok: false, error: { status: err.status, code: err.code, message: err.message, errors: err.errors, details: err.details } };
-    return { ok: false, error: { status: 400, code: 'validation_error', message: 'The file could not be read', errors: [{ path: 'file', message: 'unreadable' }] } };
+    if (err instanceof ApiError)
+      return { ok: false, error: { status: err.status, code: err.code, message: err.message, errors: err.errors, details: err.details } };
+    return {
+      ok: false,
+      error: {
+        status: 400,
+        code: 'validation_error',
+        message: 'The file could not be read',
+        errors: [{ path: 'file', message: 'unreadable' }],
+      },
+    };
   }
 }
 

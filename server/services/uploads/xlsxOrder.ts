@@ -16,7 +16,9 @@ import { entryData, zipOf, type ZipEntry, type ZipPart } from './zipEntries';
 const WORKBOOK_PARTS = ['xl/_rels/workbook.xml.rels', 'xl/workbook.xml', 'xl/sharedStrings.xml', 'xl/styles.xml'] as const;
 const SHEET = /^xl\/worksheets\/sheet\d+\.xml$/;
 /** A workbook with no text cells has no shared strings; an empty table keeps the sheet on the direct path. */
-const EMPTY_STRINGS = Buffer.from('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="0" uniqueCount="0"/>');
+const EMPTY_STRINGS = Buffer.from(
+  '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="0" uniqueCount="0"/>',
+);
 
 /**
  * The reordered workbook, or null when it has no worksheet. `entries` is the zip's directory, read
@@ -36,7 +38,8 @@ export function xlsxInReadingOrder(bytes: Uint8Array, entries: readonly ZipEntry
   for (const name of WORKBOOK_PARTS) {
     const e = byName.get(name);
     if (e) parts.push(copy(e));
-    else if (name === 'xl/sharedStrings.xml') parts.push({ name, method: 0, crc: crc32(EMPTY_STRINGS), inflated: EMPTY_STRINGS.length, data: EMPTY_STRINGS });
+    else if (name === 'xl/sharedStrings.xml')
+      parts.push({ name, method: 0, crc: crc32(EMPTY_STRINGS), inflated: EMPTY_STRINGS.length, data: EMPTY_STRINGS });
   }
   parts.push(copy(sheet));
   return zipOf(parts);

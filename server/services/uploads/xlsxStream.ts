@@ -5,9 +5,13 @@ import { xlsxInReadingOrder } from './xlsxOrder';
 import { checkRowShape, declaredSize, tooLarge, type SheetLimits } from './limits';
 import { zipDirectory } from './zipEntries';
 
-export interface XlsxRow { number: number; values: ExcelJS.CellValue[] }
+export interface XlsxRow {
+  number: number;
+  values: ExcelJS.CellValue[];
+}
 
-export const unreadableWorkbook = () => new ApiError(400, 'validation_error', 'The file is not a readable .xlsx workbook', [{ path: 'file', message: 'unreadable workbook' }]);
+export const unreadableWorkbook = () =>
+  new ApiError(400, 'validation_error', 'The file is not a readable .xlsx workbook', [{ path: 'file', message: 'unreadable workbook' }]);
 
 /**
  * The rows of the first worksheet, read as a stream: the sheet's XML is never held whole, and the
@@ -17,7 +21,8 @@ export const unreadableWorkbook = () => new ApiError(400, 'validation_error', 'T
 export async function* xlsxRows(bytes: Uint8Array, limits: SheetLimits): AsyncGenerator<XlsxRow> {
   const entries = zipDirectory(bytes);
   if (entries === null) throw unreadableWorkbook();
-  if (declaredSize(entries) > limits.inflatedBytes) throw tooLarge('The spreadsheet unpacks to more than this server reads; split the file');
+  if (declaredSize(entries) > limits.inflatedBytes)
+    throw tooLarge('The spreadsheet unpacks to more than this server reads; split the file');
   let ordered: Uint8Array | null;
   try {
     ordered = xlsxInReadingOrder(bytes, entries);
@@ -29,7 +34,11 @@ export async function* xlsxRows(bytes: Uint8Array, limits: SheetLimits): AsyncGe
   const { default: excel } = await import('exceljs');
   const source = new WatchedSource(ordered);
   const reader = new excel.stream.xlsx.WorkbookReader(source, {
-    worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', entries: 'ignore',
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    hyperlinks: 'ignore',
+    styles: 'cache',
+    entries: 'ignore',
   });
   let seen = 0;
   try {
@@ -43,7 +52,14 @@ export async function* xlsxRows(bytes: Uint8Array, limits: SheetLimits): AsyncGe
       seen += 1;
       // The header plus `rows` data rows; one more is enough to know the file is too long.
       if (seen > limits.rows + 1) throw tooLarge(`An upload holds at most ${limits.rows} rows; split the file`);
-      checkRowShape(limits, row.number, values.length, values.map((v) => (typeof v === 'string' ? v : typeof v === 'object' && v && 'richText' in v ? v.richText.map((r) => r.text).join('') : null)));
+      checkRowShape(
+        limits,
+        row.number,
+        values.length,
+        values.map((v) =>
+          typeof v === 'string' ? v : typeof v === 'object' && v && 'richText' in v ? v.richText.map((r) => r.text).join('') : null,
+        ),
+      );
       yield { number: row.number, values };
     }
     // The first worksheet only: the reordered zip holds no other.

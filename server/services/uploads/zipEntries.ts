@@ -58,7 +58,13 @@ export function entryData(b: Uint8Array, e: ZipEntry): Uint8Array | null {
   return start + e.compressed <= b.length ? b.subarray(start, start + e.compressed) : null;
 }
 
-export interface ZipPart { name: string; method: number; crc: number; inflated: number; data: Uint8Array }
+export interface ZipPart {
+  name: string;
+  method: number;
+  crc: number;
+  inflated: number;
+  data: Uint8Array;
+}
 
 /** A zip of `parts` in this order, each copied as given, with its sizes in its local header. */
 export function zipOf(parts: readonly ZipPart[]): Uint8Array {
@@ -69,11 +75,24 @@ export function zipOf(parts: readonly ZipPart[]): Uint8Array {
     const name = Buffer.from(p.name, 'utf8');
     // Sizes up front, never in a descriptor after the data (flag bit 3 off); UTF-8 names (bit 11).
     const local = Buffer.alloc(30);
-    local.writeUInt32LE(LOCAL, 0); local.writeUInt16LE(20, 4); local.writeUInt16LE(0x800, 6); local.writeUInt16LE(p.method, 8);
-    local.writeUInt32LE(p.crc, 14); local.writeUInt32LE(p.data.length, 18); local.writeUInt32LE(p.inflated, 22); local.writeUInt16LE(name.length, 26);
+    local.writeUInt32LE(LOCAL, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x800, 6);
+    local.writeUInt16LE(p.method, 8);
+    local.writeUInt32LE(p.crc, 14);
+    local.writeUInt32LE(p.data.length, 18);
+    local.writeUInt32LE(p.inflated, 22);
+    local.writeUInt16LE(name.length, 26);
     const entry = Buffer.alloc(46);
-    entry.writeUInt32LE(CENTRAL, 0); entry.writeUInt16LE(20, 4); entry.writeUInt16LE(20, 6); entry.writeUInt16LE(0x800, 8); entry.writeUInt16LE(p.method, 10);
-    entry.writeUInt32LE(p.crc, 16); entry.writeUInt32LE(p.data.length, 20); entry.writeUInt32LE(p.inflated, 24); entry.writeUInt16LE(name.length, 28);
+    entry.writeUInt32LE(CENTRAL, 0);
+    entry.writeUInt16LE(20, 4);
+    entry.writeUInt16LE(20, 6);
+    entry.writeUInt16LE(0x800, 8);
+    entry.writeUInt16LE(p.method, 10);
+    entry.writeUInt32LE(p.crc, 16);
+    entry.writeUInt32LE(p.data.length, 20);
+    entry.writeUInt32LE(p.inflated, 24);
+    entry.writeUInt16LE(name.length, 28);
     entry.writeUInt32LE(offset, 42);
     chunks.push(local, name, p.data);
     central.push(entry, name);
@@ -81,7 +100,10 @@ export function zipOf(parts: readonly ZipPart[]): Uint8Array {
   }
   const dir = Buffer.concat(central);
   const end = Buffer.alloc(22);
-  end.writeUInt32LE(END, 0); end.writeUInt16LE(parts.length, 8); end.writeUInt16LE(parts.length, 10);
-  end.writeUInt32LE(dir.length, 12); end.writeUInt32LE(offset, 16);
+  end.writeUInt32LE(END, 0);
+  end.writeUInt16LE(parts.length, 8);
+  end.writeUInt16LE(parts.length, 10);
+  end.writeUInt32LE(dir.length, 12);
+  end.writeUInt32LE(offset, 16);
   return new Uint8Array(Buffer.concat([...chunks, dir, end]));
 }

@@ -67,7 +67,12 @@ export function createWebhookDispatcher(opts: DispatcherOptions): WebhookDispatc
   const policy = outboundPolicy(opts.allow);
   const maxResponseBytes = opts.maxResponseBytes ?? 64 * 1024;
 
-  interface Attempt { ok: boolean; status: number | null; shown: string | null; detail: string | null }
+  interface Attempt {
+    ok: boolean;
+    status: number | null;
+    shown: string | null;
+    detail: string | null;
+  }
 
   async function attempt(row: typeof webhookDelivery.$inferSelect, url: string): Promise<Attempt> {
     const secret = await companyWebhookSecret(db, row.company_id);
@@ -76,45 +81,64 @@ export function createWebhookDispatcher(opts: DispatcherOptions): WebhookDispatc
     try {
       // Vetted now, at send time, whatever was checked when the endpoint was saved: DNS may have changed.
       const target = await vetTarget(url, policy, opts.resolve);
-      const { status } = await postVetted(target, {
-        'content-type': 'application/json',
-        'user-agent': 'Courier-Webhooks/1',
-        'x-courier-event': row.event,
-        'x-courier-event-id': row.event_id,
-        'x-courier-delivery': String(row.id),
-        'x-courier-timestamp': String(timestamp),
-        'x-courier-signature': signBody(secret, timestamp, row.payload),
-      }, row.payload, { timeoutMs, maxResponseBytes });
+      const { status } = await postVetted(
+        target,
+        {
+          'content-type': 'application/json',
+          'user-agent': 'Courier-Webhooks/1',
+          'x-courier-event': row.event,
+          'x-courier-event-id': row.event_id,
+          'x-courier-delivery': String(row.id),
+          'x-courier-timestamp': String(timestamp),
+          'x-courier-signature': signBody(secret, timestamp, row.payload),
+        },
+        row.payload,
+        { timeoutMs, maxResponseBytes },
+      );
       const ok = status >= 200 && status < 300;
       return { ok, status, shown: ok ? null : `failed: ${statusClass(status)}`, detail: ok ? null : `HTTP ${status}` };
     } catch (err) {
       const detail = `${err instanceof Error ? err.message : String(err)}`.slice(0, 300);
-      return { ok: false, status: null, shown: err instanceof TargetRefused ? DELIVERY_FAILURES.refused : DELIVERY_FAILURES.noAnswer, detail };
+      return {
+        ok: false,
+        status: null,
+        shown: err instanceof TargetRefused ? DELIVERY_FAILURES.refused : DELIVERY_FAILURES.noAnswer,
+        detail,
+      };
     }
   }
 
   async function run(): Promise<number> {
     const now = clock.now();
-    const due = await db.select({ row: webhookDelivery, url: webhookEndpoint.url }).from(webhookDelivery)
+    const due = await db
+      .select({ row: webhookDelivery, url: webhookEndpoint.url })
+      .from(webhookDelivery)
       .innerJoin(webhookEndpoint, eq(webhookEndpoint.id, webhookDelivery.endpoint_id))
       .where(and(eq(webhookDelivery.status, 'pending'), lte(webhookDelivery.next_attempt_at, now)))
-      .orderBy(asc(webhookDelivery.next_attempt_at), asc(webhookDelivery.id)).limit(batch).all();
+      .orderBy(asc(webhookDelivery.next_attempt_at), asc(webhookDelivery.id))
+      .limit(batch)
+      .all();
     for (const { row, url } of due) {
       const result = await attempt(row, url);
       const at = clock.now();
       const attempts = row.attempts + 1;
       const dead = !result.ok && attempts >= maxAttempts;
-      await db.update(webhookDelivery).set({
-        attempts,
-        status: result.ok ? 'delivered' : dead ? 'dead' : 'pending',
-        last_attempt_at: at,
-        last_status_code: result.status,
-        last_error: result.shown,
-        delivered_at: result.ok ? at : null,
-        next_attempt_at: result.ok || dead ? at : at + backoffDelay(attempts, baseDelay, maxDelay),
-        updated_at: at,
-      }).where(eq(webhookDelivery.id, row.id)).run();
-      if (!result.ok) opts.log?.(`[webhooks] delivery ${row.id} (${row.event}) attempt ${attempts} failed: ${result.detail}${dead ? ' (dead)' : ''}`);
+      await db
+        .update(webhookDelivery)
+        .set({
+          attempts,
+          status: result.ok ? 'delivered' : dead ? 'dead' : 'pending',
+          last_attempt_at: at,
+          last_status_code: result.status,
+          last_error: result.shown,
+          delivered_at: result.ok ? at : null,
+          next_attempt_at: result.ok || dead ? at : at + backoffDelay(attempts, baseDelay, maxDelay),
+          updated_at: at,
+        })
+        .where(eq(webhookDelivery.id, row.id))
+        .run();
+      if (!result.ok)
+        opts.log?.(`[webhooks] delivery ${row.id} (${row.event}) attempt ${attempts} failed: ${result.detail}${dead ? ' (dead)' : ''}`);
     }
     return due.length;
   }

@@ -6,7 +6,11 @@ import { webhookDelivery, webhookEndpoint } from '../../db/schema/index';
 import { conflict, notFound } from '../../errors';
 import { iso } from '../../clock';
 import type {
-  WebhookDeliveryQuery, WebhookEndpointCreate, WebhookEndpointQuery, WebhookEndpointUpdate, WebhookEvent,
+  WebhookDeliveryQuery,
+  WebhookEndpointCreate,
+  WebhookEndpointQuery,
+  WebhookEndpointUpdate,
+  WebhookEvent,
 } from '../../../shared/schemas/webhooks';
 import type { SessionUser } from '../auth/session';
 import { companyWebhookSecret } from '../org/webhookKey';
@@ -17,15 +21,31 @@ type EndpointRow = typeof webhookEndpoint.$inferSelect;
 type DeliveryRow = typeof webhookDelivery.$inferSelect;
 
 export const toEndpoint = (r: EndpointRow) => ({
-  id: r.id, company: r.company_id, url: r.url, events: JSON.parse(r.events) as WebhookEvent[], description: r.description,
-  is_active: r.is_active, created_at: iso(r.created_at) ?? '', updated_at: iso(r.updated_at) ?? '',
+  id: r.id,
+  company: r.company_id,
+  url: r.url,
+  events: JSON.parse(r.events) as WebhookEvent[],
+  description: r.description,
+  is_active: r.is_active,
+  created_at: iso(r.created_at) ?? '',
+  updated_at: iso(r.updated_at) ?? '',
 });
 
 export const toDelivery = (r: DeliveryRow) => ({
-  id: r.id, endpoint: r.endpoint_id, company: r.company_id, event_id: r.event_id, event: r.event as WebhookEvent,
-  package: r.package_id, status: r.status as 'pending' | 'delivered' | 'dead', attempts: r.attempts,
-  next_attempt_at: r.status === 'pending' ? iso(r.next_attempt_at) : null, last_attempt_at: iso(r.last_attempt_at),
-  last_status_class: r.last_status_code == null ? null : statusClass(r.last_status_code), last_error: r.last_error, delivered_at: iso(r.delivered_at), created_at: iso(r.created_at) ?? '',
+  id: r.id,
+  endpoint: r.endpoint_id,
+  company: r.company_id,
+  event_id: r.event_id,
+  event: r.event as WebhookEvent,
+  package: r.package_id,
+  status: r.status as 'pending' | 'delivered' | 'dead',
+  attempts: r.attempts,
+  next_attempt_at: r.status === 'pending' ? iso(r.next_attempt_at) : null,
+  last_attempt_at: iso(r.last_attempt_at),
+  last_status_class: r.last_status_code == null ? null : statusClass(r.last_status_code),
+  last_error: r.last_error,
+  delivered_at: iso(r.delivered_at),
+  created_at: iso(r.created_at) ?? '',
   payload: JSON.parse(r.payload) as unknown,
 });
 
@@ -41,8 +61,14 @@ export async function listEndpoints(db: Db, me: SessionUser, q: z.output<typeof 
   const companyId = companyFilter(me, q.company);
   const where = companyId != null ? eq(webhookEndpoint.company_id, companyId) : undefined;
   const total = (await db.select({ n: count() }).from(webhookEndpoint).where(where).get())?.n ?? 0;
-  const rows = await db.select().from(webhookEndpoint).where(where).orderBy(desc(webhookEndpoint.id))
-    .limit(q.page_size).offset((q.page - 1) * q.page_size).all();
+  const rows = await db
+    .select()
+    .from(webhookEndpoint)
+    .where(where)
+    .orderBy(desc(webhookEndpoint.id))
+    .limit(q.page_size)
+    .offset((q.page - 1) * q.page_size)
+    .all();
   return { total, rows: rows.map(toEndpoint) };
 }
 
@@ -50,13 +76,26 @@ export async function createEndpoint(deps: Deps, me: SessionUser, body: z.output
   const companyId = await owningCompany(deps.db, me, body.company);
   // Events are signed with the company key; without one a receiver could not check anything.
   if (!(await companyWebhookSecret(deps.db, companyId))) {
-    throw conflict('Generate a webhook secret key first (POST webhook-secret-key/generate-key/): deliveries are signed with it', { reason: 'no_webhook_key' });
+    throw conflict('Generate a webhook secret key first (POST webhook-secret-key/generate-key/): deliveries are signed with it', {
+      reason: 'no_webhook_key',
+    });
   }
   const now = deps.clock.now();
-  return toEndpoint(await deps.db.insert(webhookEndpoint).values({
-    company_id: companyId, url: body.url, events: dedupe(body.events), description: body.description ?? '', is_active: body.is_active,
-    created_at: now, updated_at: now,
-  }).returning().get());
+  return toEndpoint(
+    await deps.db
+      .insert(webhookEndpoint)
+      .values({
+        company_id: companyId,
+        url: body.url,
+        events: dedupe(body.events),
+        description: body.description ?? '',
+        is_active: body.is_active,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning()
+      .get(),
+  );
 }
 
 export async function updateEndpoint(deps: Deps, me: SessionUser, id: number, body: z.output<typeof WebhookEndpointUpdate>) {
@@ -87,8 +126,14 @@ export async function listDeliveries(db: Db, me: SessionUser, q: z.output<typeof
   ];
   const where = and(...conds);
   const total = (await db.select({ n: count() }).from(webhookDelivery).where(where).get())?.n ?? 0;
-  const rows = await db.select().from(webhookDelivery).where(where).orderBy(desc(webhookDelivery.id))
-    .limit(q.page_size).offset((q.page - 1) * q.page_size).all();
+  const rows = await db
+    .select()
+    .from(webhookDelivery)
+    .where(where)
+    .orderBy(desc(webhookDelivery.id))
+    .limit(q.page_size)
+    .offset((q.page - 1) * q.page_size)
+    .all();
   return { total, rows: rows.map(toDelivery) };
 }
 
@@ -102,6 +147,12 @@ export async function findDelivery(db: Db, me: SessionUser, id: number): Promise
 export async function replayDelivery(deps: Deps, me: SessionUser, id: number) {
   await findDelivery(deps.db, me, id);
   const now = deps.clock.now();
-  return toDelivery((await deps.db.update(webhookDelivery).set({ status: 'pending', attempts: 0, next_attempt_at: now, delivered_at: null, updated_at: now })
-    .where(eq(webhookDelivery.id, id)).returning().get()) as DeliveryRow);
+  return toDelivery(
+    (await deps.db
+      .update(webhookDelivery)
+      .set({ status: 'pending', attempts: 0, next_attempt_at: now, delivered_at: null, updated_at: now })
+      .where(eq(webhookDelivery.id, id))
+      .returning()
+      .get()) as DeliveryRow,
+  );
 }

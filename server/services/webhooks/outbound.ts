@@ -13,17 +13,39 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
 /** Addresses no company-chosen call may reach: loopback, private, link-local, multicast, reserved. */
 const FORBIDDEN_V4 = new BlockList();
 for (const [net, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) FORBIDDEN_V4.addSubnet(net, bits, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  FORBIDDEN_V4.addSubnet(net, bits, 'ipv4');
 
 const FORBIDDEN_V6 = new BlockList();
 for (const [net, bits] of [
-  ['::', 128], ['::1', 128], ['fe80::', 10], ['fec0::', 10], ['fc00::', 7], ['ff00::', 8], ['2001:db8::', 32],
+  ['::', 128],
+  ['::1', 128],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['fc00::', 7],
+  ['ff00::', 8],
+  ['2001:db8::', 32],
   // Teredo and ORCHID tunnel to addresses we cannot judge.
-  ['2001::', 32], ['2001:10::', 28], ['100::', 64],
-] as const) FORBIDDEN_V6.addSubnet(net, bits, 'ipv6');
+  ['2001::', 32],
+  ['2001:10::', 28],
+  ['100::', 64],
+] as const)
+  FORBIDDEN_V6.addSubnet(net, bits, 'ipv6');
 
 /** The eight 16-bit groups of an IPv6 address (dotted-quad tails included), or null. */
 function hextets(address: string): number[] | null {
@@ -84,7 +106,10 @@ export function outboundPolicy(allow: readonly string[] = []): OutboundPolicy {
     const [net = '', bitsText] = entry.split('/');
     const bare = net.replace(/^\[|\]$/g, '');
     const family = isIP(bare);
-    if (family === 0) { hosts.add(entry); continue; }
+    if (family === 0) {
+      hosts.add(entry);
+      continue;
+    }
     const type = family === 4 ? 'ipv4' : 'ipv6';
     const bits = bitsText === undefined ? (family === 4 ? 32 : 128) : Number(bitsText);
     if (!Number.isInteger(bits)) throw new Error(`WEBHOOK_ALLOW_HOSTS: "${raw}" is not a host name or CIDR`);
@@ -101,12 +126,17 @@ export function outboundPolicy(allow: readonly string[] = []): OutboundPolicy {
 
 export class TargetRefused extends Error {}
 
-export interface Vetted { url: URL; host: string; addresses: LookupAddress[] }
+export interface Vetted {
+  url: URL;
+  host: string;
+  addresses: LookupAddress[];
+}
 
 export type Resolver = (host: string) => Promise<LookupAddress[]>;
-const systemResolver: Resolver = (host) => new Promise((ok, fail) => {
-  dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => (err ? fail(err) : ok(addresses)));
-});
+const systemResolver: Resolver = (host) =>
+  new Promise((ok, fail) => {
+    dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => (err ? fail(err) : ok(addresses)));
+  });
 
 /**
  * Resolves `target` and checks every address; throws TargetRefused when any is forbidden and not
@@ -115,7 +145,11 @@ const systemResolver: Resolver = (host) => new Promise((ok, fail) => {
  */
 export async function vetTarget(target: string, policy: OutboundPolicy, resolve: Resolver = systemResolver): Promise<Vetted> {
   let url: URL;
-  try { url = new URL(target); } catch { throw new TargetRefused('not a URL'); }
+  try {
+    url = new URL(target);
+  } catch {
+    throw new TargetRefused('not a URL');
+  }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TargetRefused('only http and https targets');
   if (url.username || url.password) throw new TargetRefused('credentials in the URL are not allowed');
   const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -125,20 +159,28 @@ export async function vetTarget(target: string, policy: OutboundPolicy, resolve:
   if (addresses.length === 0) throw new Error(`${host} has no address`);
   if (!policy.allowsHost(host)) {
     for (const a of addresses) {
-      if (forbiddenAddress(a.address) && !policy.allowsAddress(a.address)) throw new TargetRefused('the target resolves to a private, loopback or reserved address');
+      if (forbiddenAddress(a.address) && !policy.allowsAddress(a.address))
+        throw new TargetRefused('the target resolves to a private, loopback or reserved address');
     }
   }
   return { url, host, addresses };
 }
 
-export interface PostResult { status: number }
+export interface PostResult {
+  status: number;
+}
 
 /**
  * POSTs `body` to a vetted target, connecting only to its vetted addresses (the socket's lookup is
  * answered from them). No redirects are followed (a 3xx is just an answer), the whole exchange is
  * bounded by `timeoutMs`, and at most `maxResponseBytes` of the answer are read before the socket is dropped.
  */
-export function postVetted(target: Vetted, headers: Record<string, string>, body: string, opts: { timeoutMs: number; maxResponseBytes: number }): Promise<PostResult> {
+export function postVetted(
+  target: Vetted,
+  headers: Record<string, string>,
+  body: string,
+  opts: { timeoutMs: number; maxResponseBytes: number },
+): Promise<PostResult> {
   const pinned: LookupFunction = (_host, options, callback) => {
     const first = target.addresses[0] as LookupAddress;
     if ((options as { all?: boolean }).all) (callback as (e: null, a: LookupAddress[]) => void)(null, target.addresses);
@@ -146,21 +188,27 @@ export function postVetted(target: Vetted, headers: Record<string, string>, body
   };
   const request = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const req = request(target.url, {
-      method: 'POST', lookup: pinned, agent: false,
-      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)), connection: 'close' },
-      signal: AbortSignal.timeout(opts.timeoutMs),
-    }, (res: IncomingMessage) => {
-      let seen = 0;
-      res.on('data', (chunk: Buffer) => {
-        seen += chunk.length;
-        if (seen > opts.maxResponseBytes) res.destroy();
-      });
-      const done = () => resolve({ status: res.statusCode ?? 0 });
-      res.on('end', done);
-      res.on('close', done);
-      res.on('error', done);
-    });
+    const req = request(
+      target.url,
+      {
+        method: 'POST',
+        lookup: pinned,
+        agent: false,
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)), connection: 'close' },
+        signal: AbortSignal.timeout(opts.timeoutMs),
+      },
+      (res: IncomingMessage) => {
+        let seen = 0;
+        res.on('data', (chunk: Buffer) => {
+          seen += chunk.length;
+          if (seen > opts.maxResponseBytes) res.destroy();
+        });
+        const done = () => resolve({ status: res.statusCode ?? 0 });
+        res.on('end', done);
+        res.on('close', done);
+        res.on('error', done);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -174,7 +222,9 @@ export async function refusedAtSave(target: string, allow: readonly string[], re
   try {
     await Promise.race([
       vetTarget(target, outboundPolicy(allow), resolve),
-      new Promise((ok) => { setTimeout(ok, 5_000).unref(); }),
+      new Promise((ok) => {
+        setTimeout(ok, 5_000).unref();
+      }),
     ]);
     return null;
   } catch (err) {

@@ -14,8 +14,16 @@ export function signBody(secret: string, timestamp: number | string, body: Uint8
   return `sha256=${mac.digest('hex')}`;
 }
 
-export interface SignedHeaders { company?: string; timestamp?: string; signature?: string }
-export interface VerifiedCall { companyId: number; signature: string; expiresAt: number }
+export interface SignedHeaders {
+  company?: string;
+  timestamp?: string;
+  signature?: string;
+}
+export interface VerifiedCall {
+  companyId: number;
+  signature: string;
+  expiresAt: number;
+}
 
 /** One message for every refusal, so a caller learns nothing about which part was wrong. */
 const refused = (why: string) => unauthenticated(`Webhook signature refused: ${why}`);
@@ -38,7 +46,8 @@ export async function verifySignedCall(db: Db, h: SignedHeaders, raw: Uint8Array
   if (!ref || !h.timestamp || !h.signature) throw refused('X-Courier-Company, X-Courier-Timestamp and X-Courier-Signature are required');
   if (!/^\d{1,12}$/.test(h.timestamp.trim())) throw refused('X-Courier-Timestamp must be unix seconds');
   const ts = Number(h.timestamp.trim());
-  if (Math.abs(now / 1000 - ts) > WEBHOOK_WINDOW_SECONDS) throw refused(`the timestamp is more than ${WEBHOOK_WINDOW_SECONDS} seconds from the server time`);
+  if (Math.abs(now / 1000 - ts) > WEBHOOK_WINDOW_SECONDS)
+    throw refused(`the timestamp is more than ${WEBHOOK_WINDOW_SECONDS} seconds from the server time`);
   const co = await companyOf(db, ref);
   const secret = co && co.deleted_at == null ? await companyWebhookSecret(db, co.id) : undefined;
   if (!co || !secret) throw refused('unknown company or no webhook key generated');
@@ -54,8 +63,14 @@ export async function verifySignedCall(db: Db, h: SignedHeaders, raw: Uint8Array
  */
 export async function claimSignature(db: Db, call: VerifiedCall, now: number): Promise<void> {
   await db.delete(webhookNonce).where(lt(webhookNonce.expires_at, now)).run();
-  const seen = await db.select({ s: webhookNonce.signature }).from(webhookNonce)
-    .where(and(eq(webhookNonce.signature, call.signature), eq(webhookNonce.company_id, call.companyId))).get();
+  const seen = await db
+    .select({ s: webhookNonce.signature })
+    .from(webhookNonce)
+    .where(and(eq(webhookNonce.signature, call.signature), eq(webhookNonce.company_id, call.companyId)))
+    .get();
   if (seen) throw refused('this request was already received (replay)');
-  await db.insert(webhookNonce).values({ signature: call.signature, company_id: call.companyId, expires_at: call.expiresAt, created_at: now }).run();
+  await db
+    .insert(webhookNonce)
+    .values({ signature: call.signature, company_id: call.companyId, expires_at: call.expiresAt, created_at: now })
+    .run();
 }

@@ -62,11 +62,18 @@ export function createFairQueue(options: FairQueueOptions = {}): FairQueue {
   };
 
   return {
-    get running() { return running; },
-    get queued() { return queued; },
+    get running() {
+      return running;
+    },
+    get queued() {
+      return queued;
+    },
     run<T>(key: string, task: () => Promise<T>, opts: { signal?: AbortSignal } = {}) {
       return new Promise<T>((resolve, reject) => {
-        if (opts.signal?.aborted) { reject(abortedError('the task was')); return; }
+        if (opts.signal?.aborted) {
+          reject(abortedError('the task was'));
+          return;
+        }
         const mine = waiting.get(key)?.length ?? 0;
         const mustWait = running >= concurrency;
         if (mustWait && (queued >= maxQueued || mine >= maxPerKey)) {
@@ -77,14 +84,26 @@ export function createFairQueue(options: FairQueueOptions = {}): FairQueue {
           opts.signal?.removeEventListener('abort', onAbort);
           running++;
           let p: Promise<T>;
-          try { p = task(); } catch (err) { p = Promise.reject(err); }
-          p.then(resolve, reject).finally(() => { running--; next(); });
+          try {
+            p = task();
+          } catch (err) {
+            p = Promise.reject(err);
+          }
+          p.then(resolve, reject).finally(() => {
+            running--;
+            next();
+          });
         };
-        const onAbort = (): void => { if (remove(key, start)) reject(abortedError('the task was')); };
+        const onAbort = (): void => {
+          if (remove(key, start)) reject(abortedError('the task was'));
+        };
         opts.signal?.addEventListener('abort', onAbort, { once: true });
         const list = waiting.get(key);
         if (list) list.push(start);
-        else { waiting.set(key, [start]); turns.push(key); }
+        else {
+          waiting.set(key, [start]);
+          turns.push(key);
+        }
         queued++;
         next();
       });

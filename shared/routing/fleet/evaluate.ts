@@ -55,7 +55,16 @@ let simShift = 0;
  * One schedule for a placement (`place[i]` = gap of break i, len + 1 = not taken). Sets simEnd /
  * simShift (the departure delay); false when a window, the shift end or a break rule is broken.
  */
-function simulate(m: FleetModel, v: number, seq: ArrayLike<number>, len: number, place: Int32Array, nb: number, detail: RouteDetail | null, from = m.shiftStart[v]): boolean {
+function simulate(
+  m: FleetModel,
+  v: number,
+  seq: ArrayLike<number>,
+  len: number,
+  place: Int32Array,
+  nb: number,
+  detail: RouteDetail | null,
+  from = m.shiftStart[v],
+): boolean {
   const { d, n, loc, service } = m;
   const b0 = m.bOff[v];
   let t = from;
@@ -162,7 +171,10 @@ export function evaluateRoute(m: FleetModel, v: number, seq: ArrayLike<number>, 
     const walk = (i: number, from: number): void => {
       if (i === nb) {
         m.counter.work += len;
-        if (simulate(m, v, seq, len, place, nb, null) && (simEnd < bestEnd - EPS || (simEnd < bestEnd + EPS && simShift > bestShift + EPS))) {
+        if (
+          simulate(m, v, seq, len, place, nb, null) &&
+          (simEnd < bestEnd - EPS || (simEnd < bestEnd + EPS && simShift > bestShift + EPS))
+        ) {
           bestEnd = simEnd;
           bestShift = simShift;
           best.set(place.subarray(0, nb));

@@ -106,7 +106,12 @@ export function buildModel(input: FleetInput): FleetModel {
     }
   }
   let symmetric = true;
-  for (let i = 0; i < n && symmetric; i++) for (let j = 0; j < i; j++) if (d[i * n + j] !== d[j * n + i]) { symmetric = false; break; }
+  for (let i = 0; i < n && symmetric; i++)
+    for (let j = 0; j < i; j++)
+      if (d[i * n + j] !== d[j * n + i]) {
+        symmetric = false;
+        break;
+      }
   let dT = d;
   if (!symmetric) {
     dT = new Float64Array(n * n);
@@ -199,12 +204,14 @@ export function buildModel(input: FleetInput): FleetModel {
       lo.push(-Infinity);
       hi.push(Infinity);
     } else {
-      const sorted = ws.map((w, k) => {
-        if (!Array.isArray(w) || w.length !== 2 || !finiteNumber(w[0]) || !finiteNumber(w[1]) || w[0] > w[1]) {
-          fail(`job ${job.id}: window ${k} must be [start, end] with start <= end`);
-        }
-        return [w[0], w[1]] as const;
-      }).sort((a, b) => a[0] - b[0]);
+      const sorted = ws
+        .map((w, k) => {
+          if (!Array.isArray(w) || w.length !== 2 || !finiteNumber(w[0]) || !finiteNumber(w[1]) || w[0] > w[1]) {
+            fail(`job ${job.id}: window ${k} must be [start, end] with start <= end`);
+          }
+          return [w[0], w[1]] as const;
+        })
+        .sort((a, b) => a[0] - b[0]);
       for (const [a, b] of sorted) {
         const last = lo.length - 1;
         if (last >= wOff[j] && a <= hi[last]) hi[last] = Math.max(hi[last], b);
@@ -277,11 +284,14 @@ export function buildModel(input: FleetInput): FleetModel {
     bOff[k] = bLo.length;
     if (v.breaks !== undefined) {
       if (!Array.isArray(v.breaks)) fail(`vehicle ${v.id}: breaks must be an array`);
-      const bs = v.breaks.map((br, i) => {
-        const w = br?.window;
-        if (!Array.isArray(w) || w.length !== 2 || !finiteNumber(w[0]) || !finiteNumber(w[1]) || w[0] > w[1]) fail(`vehicle ${v.id}: break ${i} window must be [start, end] with start <= end`);
-        return { lo: w[0], hi: w[1], dur: nonNegative(br.duration, `break ${i} duration`) };
-      }).sort((x, y) => x.lo - y.lo || x.hi - y.hi);
+      const bs = v.breaks
+        .map((br, i) => {
+          const w = br?.window;
+          if (!Array.isArray(w) || w.length !== 2 || !finiteNumber(w[0]) || !finiteNumber(w[1]) || w[0] > w[1])
+            fail(`vehicle ${v.id}: break ${i} window must be [start, end] with start <= end`);
+          return { lo: w[0], hi: w[1], dur: nonNegative(br.duration, `break ${i} duration`) };
+        })
+        .sort((x, y) => x.lo - y.lo || x.hi - y.hi);
       for (const br of bs) {
         bLo.push(br.lo);
         bHi.push(br.hi);
@@ -301,10 +311,44 @@ export function buildModel(input: FleetInput): FleetModel {
   });
 
   return {
-    n, d, dT, J, jobIds, loc, service, D, demand, wOff, wLo: Float64Array.from(lo), wHi: Float64Array.from(hi),
-    V, vehicleIds, vStart, vEnd, cap, shiftStart, shiftEnd, vType,
-    rich, dist, vFixed, vPerTime, vPerDist, vMaxDuration, vMaxStops, vSkills, jSkills, skillNames: [...skillIndex.keys()], penalty,
-    bOff, bLo: Float64Array.from(bLo), bHi: Float64Array.from(bHi), bDur: Float64Array.from(bDur), balanceBy, balanceWeight, counter: { work: 0 },
+    n,
+    d,
+    dT,
+    J,
+    jobIds,
+    loc,
+    service,
+    D,
+    demand,
+    wOff,
+    wLo: Float64Array.from(lo),
+    wHi: Float64Array.from(hi),
+    V,
+    vehicleIds,
+    vStart,
+    vEnd,
+    cap,
+    shiftStart,
+    shiftEnd,
+    vType,
+    rich,
+    dist,
+    vFixed,
+    vPerTime,
+    vPerDist,
+    vMaxDuration,
+    vMaxStops,
+    vSkills,
+    jSkills,
+    skillNames: [...skillIndex.keys()],
+    penalty,
+    bOff,
+    bLo: Float64Array.from(bLo),
+    bHi: Float64Array.from(bHi),
+    bDur: Float64Array.from(bDur),
+    balanceBy,
+    balanceWeight,
+    counter: { work: 0 },
   };
 }
 

@@ -61,8 +61,16 @@ export function fleetResult(input: FleetInput, res: Pick<SearchResult, 'routes' 
     if (c < Infinity) {
       cost += c;
       Object.assign(route, {
-        departure: det.departure, arrivals: det.arrivals, starts: det.starts, waits: det.arrivals.map((a, k) => det.starts[k] - a),
-        breaks: det.breaks, end: det.end, duration: det.duration, travel: det.travel, distance: det.distance, cost: c,
+        departure: det.departure,
+        arrivals: det.arrivals,
+        starts: det.starts,
+        waits: det.arrivals.map((a, k) => det.starts[k] - a),
+        breaks: det.breaks,
+        end: det.end,
+        duration: det.duration,
+        travel: det.travel,
+        distance: det.distance,
+        cost: c,
       });
     }
     routes.push(route);
@@ -93,7 +101,10 @@ export function optimizeFleet(input: FleetInput, options: FleetRunOptions = {}):
   if (!Number.isFinite(seed)) throw new RangeError('optimizeFleet: seed must be a finite number');
   const model = buildModel(input);
   const res = solveFleetModel(model, {
-    seed, work: workBudget(model.n, timeLimitMs), timeLimitMs: timeLimitMs * CPU_CAP_FACTOR, cpuNow: options.cpuNow ?? defaultCpuNow(),
+    seed,
+    work: workBudget(model.n, timeLimitMs),
+    timeLimitMs: timeLimitMs * CPU_CAP_FACTOR,
+    cpuNow: options.cpuNow ?? defaultCpuNow(),
   });
   return fleetResult(input, res, model);
 }

@@ -62,7 +62,10 @@ function missingSkills(m: FleetModel, j: number): string[] {
 }
 
 /** `unassignedReasons` with the missing skills named where skills keep a job out. */
-export function unassignedDetails(input: Pick<FleetInput, 'matrix' | 'vehicles' | 'jobs'> & Partial<Pick<FleetInput, 'distance' | 'balance'>>, jobIds: readonly number[]): UnassignedDetail[] {
+export function unassignedDetails(
+  input: Pick<FleetInput, 'matrix' | 'vehicles' | 'jobs'> & Partial<Pick<FleetInput, 'distance' | 'balance'>>,
+  jobIds: readonly number[],
+): UnassignedDetail[] {
   const m = buildModel({ ...input });
   const index = new Map(m.jobIds.map((id, j) => [id, j]));
   return jobIds.map((jobId) => {

@@ -18,7 +18,10 @@ export class Route {
   readonly load: Float64Array;
   cost = 0;
 
-  constructor(readonly v: number, D: number) {
+  constructor(
+    readonly v: number,
+    D: number,
+  ) {
     this.load = new Float64Array(D);
   }
 

@@ -34,7 +34,10 @@ const TOLERANCE = 1e-6;
  * for a window when early, serve, drive on. Late stops are still timed (service starts on
  * arrival), so a dispatcher sees how late, not just that it is. Throws on unknown ids.
  */
-export function routeSchedule(input: Pick<FleetInput, 'matrix' | 'vehicles' | 'jobs'>, route: { vehicle: number; jobs: number[] }): RouteSchedule {
+export function routeSchedule(
+  input: Pick<FleetInput, 'matrix' | 'vehicles' | 'jobs'>,
+  route: { vehicle: number; jobs: number[] },
+): RouteSchedule {
   const vehicle = input.vehicles.find((v) => v.id === route.vehicle);
   if (!vehicle) throw new RangeError(`routeSchedule: unknown vehicle ${route.vehicle}`);
   const byId = new Map(input.jobs.map((j) => [j.id, j]));
@@ -63,7 +66,9 @@ export function routeSchedule(input: Pick<FleetInput, 'matrix' | 'vehicles' | 'j
     const departure = start + (job.service ?? 0);
     stops.push({ job: id, location: job.location, arrival, start, departure, waiting: start - arrival, late });
     if (late) feasible = false;
-    (job.demand ?? []).forEach((q, k) => { load[k] = (load[k] ?? 0) + q; });
+    (job.demand ?? []).forEach((q, k) => {
+      load[k] = (load[k] ?? 0) + q;
+    });
     t = departure;
     at = job.location;
   }

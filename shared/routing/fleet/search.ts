@@ -109,7 +109,15 @@ export function solveFleetModel(m: FleetModel, opts: SearchOptions): SearchResul
   let maxType = 0;
   for (let v = 0; v < m.V; v++) maxType = Math.max(maxType, m.vType[v] + 1);
   const ctx: RecreateContext = {
-    m, rng, depotDistance, emptyOf: new Int32Array(maxType), routeStamp: new Int32Array(m.V), adj, near: opts.near ?? NEAR_ROUTES, stamp: 0, work: 0,
+    m,
+    rng,
+    depotDistance,
+    emptyOf: new Int32Array(maxType),
+    routeStamp: new Int32Array(m.V),
+    adj,
+    near: opts.near ?? NEAR_ROUTES,
+    stamp: 0,
+    work: 0,
   };
 
   const work = new Solution(m);
@@ -175,8 +183,7 @@ export function solveFleetModel(m: FleetModel, opts: SearchOptions): SearchResul
     const newAbsent = pen.hard;
     let newCost = curCost - curPenalty + pen.soft;
     for (const r of touchedList) newCost += work.routes[r].cost - cur.routes[r].cost;
-    const accept = newAbsent < curAbsent
-      || (newAbsent === curAbsent && newCost < curCost - temp * Math.log(rng.next()));
+    const accept = newAbsent < curAbsent || (newAbsent === curAbsent && newCost < curCost - temp * Math.log(rng.next()));
     if (accept) {
       for (const r of touchedList) {
         cur.routes[r].copyFrom(work.routes[r]);

@@ -39,8 +39,16 @@ export function parseSolomon(text: string): SolomonInstance {
     capacity,
     input: {
       matrix,
-      vehicles: Array.from({ length: vehicles }, (_, k) => ({ id: k + 1, start: 0, end: 0, capacity: [capacity], shift: [rows[0][4], horizon] as [number, number] })),
-      jobs: rows.slice(1).map((r, k) => ({ id: k + 1, location: k + 1, demand: [r[3]], service: r[6], windows: [[r[4], r[5]]] as [number, number][] })),
+      vehicles: Array.from({ length: vehicles }, (_, k) => ({
+        id: k + 1,
+        start: 0,
+        end: 0,
+        capacity: [capacity],
+        shift: [rows[0][4], horizon] as [number, number],
+      })),
+      jobs: rows
+        .slice(1)
+        .map((r, k) => ({ id: k + 1, location: k + 1, demand: [r[3]], service: r[6], windows: [[r[4], r[5]]] as [number, number][] })),
     },
   };
 }

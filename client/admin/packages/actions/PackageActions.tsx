@@ -18,28 +18,51 @@ export function PackageActions({ pkg, role, onChanged }: { pkg: PackageRow; role
     setMust(false);
     if (pkg.status !== 'failed') return;
     let live = true;
-    api.get<{ must_return: boolean }>(`return-parcel/${pkg.id}/`).then((r) => { if (live) setMust(r.must_return); }, () => undefined);
-    return () => { live = false; };
+    api.get<{ must_return: boolean }>(`return-parcel/${pkg.id}/`).then(
+      (r) => {
+        if (live) setMust(r.must_return);
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
   }, [pkg.id, pkg.status]);
 
   const kinds = allowedActions(pkg, role, must);
   const canEdit = can(role, 'package.manage') && !['delivered', 'returned_to_sender', 'cancelled'].includes(pkg.status);
   const printable = role !== 'driver' && !['delivered', 'returned_to_sender', 'cancelled'].includes(pkg.status);
   if (!kinds.length && !canEdit && !printable) return null;
-  const done = (message: string) => { toast(message, 'ok'); setOpen(null); onChanged(); };
+  const done = (message: string) => {
+    toast(message, 'ok');
+    setOpen(null);
+    onChanged();
+  };
   return (
     <div class="card" data-testid="package-actions">
       <h2 style={{ marginTop: 0 }}>Actions</h2>
-      {must && <p class="muted">This parcel used all its delivery attempts: it must come back to the depot (return it to the sender, or redeliver it from the depot).</p>}
+      {must && (
+        <p class="muted">
+          This parcel used all its delivery attempts: it must come back to the depot (return it to the sender, or redeliver it from the
+          depot).
+        </p>
+      )}
       <div class="row">
         {canEdit && <Button onClick={() => setOpen('edit')}>Correct details</Button>}
         {kinds.map((k) => (
-          <Button key={k} variant={ACTIONS[k].danger ? 'danger' : 'primary'} onClick={() => setOpen(k)}>{ACTIONS[k].label}</Button>
+          <Button key={k} variant={ACTIONS[k].danger ? 'danger' : 'primary'} onClick={() => setOpen(k)}>
+            {ACTIONS[k].label}
+          </Button>
         ))}
         {printable && <PrintLabels ids={[pkg.id]} label="Label" />}
       </div>
       {open === 'edit' && (
-        <PackageForm pkg={pkg} isCompany={role === 'company'} onClose={() => setOpen(null)} onSaved={() => done(`Parcel ${pkg.hawb} corrected`)} />
+        <PackageForm
+          pkg={pkg}
+          isCompany={role === 'company'}
+          onClose={() => setOpen(null)}
+          onSaved={() => done(`Parcel ${pkg.hawb} corrected`)}
+        />
       )}
       {open && open !== 'edit' && <ActionDialog kind={open} packages={[pkg]} onClose={() => setOpen(null)} onDone={done} />}
     </div>

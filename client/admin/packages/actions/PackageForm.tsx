@@ -11,15 +11,29 @@ import type { PackageRow } from '../columns';
 const TEXT = ['customer_name', 'customer_phone', 'customer_address', 'description_of_goods'] as const;
 type Key = (typeof TEXT)[number] | 'postcode' | 'count' | 'weight' | 'hawb' | 'company';
 const LABELS: Record<Key, string> = {
-  hawb: 'Tracking no (HAWB)', customer_name: 'Recipient', customer_phone: 'Phone', customer_address: 'Address', description_of_goods: 'Goods',
-  postcode: 'Postcode', count: 'Pieces', weight: 'Weight (kg)', company: 'Company',
+  hawb: 'Tracking no (HAWB)',
+  customer_name: 'Recipient',
+  customer_phone: 'Phone',
+  customer_address: 'Address',
+  description_of_goods: 'Goods',
+  postcode: 'Postcode',
+  count: 'Pieces',
+  weight: 'Weight (kg)',
+  company: 'Company',
 };
 
 function initial(p: PackageRow | null): Record<Key, string> {
   const v = (x: unknown) => (x == null ? '' : String(x));
   return {
-    hawb: v(p?.hawb), customer_name: v(p?.customer_name), customer_phone: v(p?.customer_phone), customer_address: v(p?.customer_address),
-    description_of_goods: v(p?.description_of_goods), postcode: v(p?.postcode), count: v(p?.count ?? (p ? null : 1)), weight: v(p?.weight), company: v(p?.company),
+    hawb: v(p?.hawb),
+    customer_name: v(p?.customer_name),
+    customer_phone: v(p?.customer_phone),
+    customer_address: v(p?.customer_address),
+    description_of_goods: v(p?.description_of_goods),
+    postcode: v(p?.postcode),
+    count: v(p?.count ?? (p ? null : 1)),
+    weight: v(p?.weight),
+    company: v(p?.company),
   };
 }
 
@@ -27,8 +41,16 @@ function initial(p: PackageRow | null): Record<Key, string> {
  * Create one parcel (no `pkg`) or correct one (address, phone, weight...). A correction sends only
  * what changed; the server records it in the history and re-prices a weight change.
  */
-export function PackageForm({ pkg, isCompany, onClose, onSaved }: {
-  pkg: PackageRow | null; isCompany: boolean; onClose: () => void; onSaved: (p: PackageRow) => void;
+export function PackageForm({
+  pkg,
+  isCompany,
+  onClose,
+  onSaved,
+}: {
+  pkg: PackageRow | null;
+  isCompany: boolean;
+  onClose: () => void;
+  onSaved: (p: PackageRow) => void;
 }) {
   const companies = useRefOptions(pkg || isCompany ? undefined : REFS.company);
   const start = initial(pkg);
@@ -44,19 +66,31 @@ export function PackageForm({ pkg, isCompany, onClose, onSaved }: {
       if (pkg && (values[k] === start[k] || k === 'hawb' || k === 'company')) continue;
       const raw = values[k].trim();
       if (k === 'hawb' || k === 'company' || (TEXT as readonly string[]).includes(k)) {
-        if (k === 'company') { if (raw) body.company = Number(raw); continue; }
+        if (k === 'company') {
+          if (raw) body.company = Number(raw);
+          continue;
+        }
         body[k] = raw === '' ? (k === 'hawb' ? undefined : null) : raw;
         continue;
       }
-      if (raw === '') { body[k] = null; continue; }
+      if (raw === '') {
+        body[k] = null;
+        continue;
+      }
       const n = Number(raw);
-      if (!Number.isFinite(n) || n < 0 || (k !== 'weight' && !Number.isInteger(n))) { errs[k] = k === 'weight' ? 'A weight in kg, e.g. 1.5' : 'A whole number'; continue; }
+      if (!Number.isFinite(n) || n < 0 || (k !== 'weight' && !Number.isInteger(n))) {
+        errs[k] = k === 'weight' ? 'A weight in kg, e.g. 1.5' : 'A whole number';
+        continue;
+      }
       body[k] = n;
     }
     if (!pkg && !values.hawb.trim()) errs.hawb = 'Required: the number on the label';
     setErrors(errs);
     if (Object.keys(errs).length) return;
-    if (pkg && Object.keys(body).length === 0) { onClose(); return; }
+    if (pkg && Object.keys(body).length === 0) {
+      onClose();
+      return;
+    }
     setBusy(true);
     try {
       const saved = pkg ? await api.patch<PackageRow>(`package/${pkg.id}/`, body) : await api.post<PackageRow>('package/', body);
@@ -72,14 +106,30 @@ export function PackageForm({ pkg, isCompany, onClose, onSaved }: {
     <TextField name={k} label={LABELS[k]} value={values[k]} onValue={set(k)} error={errors[k]} {...extra} />
   );
   return (
-    <Dialog title={pkg ? `Correct parcel ${pkg.hawb}` : 'New package'} onClose={onClose} footer={<>
-      <Button onClick={onClose}>Back</Button>
-      <Button variant="primary" busy={busy} onClick={() => void submit()} data-testid="package-save">{pkg ? 'Save corrections' : 'Create package'}</Button>
-    </>}>
+    <Dialog
+      title={pkg ? `Correct parcel ${pkg.hawb}` : 'New package'}
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>Back</Button>
+          <Button variant="primary" busy={busy} onClick={() => void submit()} data-testid="package-save">
+            {pkg ? 'Save corrections' : 'Create package'}
+          </Button>
+        </>
+      }
+    >
       <div class="form-grid">
         {!pkg && text('hawb', { required: true, autoComplete: 'off' })}
         {!pkg && !isCompany && (
-          <SelectField name="company" label={LABELS.company} value={values.company} onValue={set('company')} options={companies.options} placeholder="No company" error={errors.company} />
+          <SelectField
+            name="company"
+            label={LABELS.company}
+            value={values.company}
+            onValue={set('company')}
+            options={companies.options}
+            placeholder="No company"
+            error={errors.company}
+          />
         )}
         {text('customer_name')}
         {text('customer_phone', { type: 'tel', inputMode: 'tel' })}
@@ -89,7 +139,11 @@ export function PackageForm({ pkg, isCompany, onClose, onSaved }: {
         {text('count', { inputMode: 'numeric' })}
         {text('description_of_goods', { wide: true })}
       </div>
-      {errors._ && <p class="error" role="alert">{errors._}</p>}
+      {errors._ && (
+        <p class="error" role="alert">
+          {errors._}
+        </p>
+      )}
     </Dialog>
   );
 }

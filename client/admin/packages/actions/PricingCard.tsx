@@ -12,7 +12,10 @@ import { money } from '../../money/format';
 import type { PackageRow } from '../columns';
 
 type Pricing = z.infer<typeof ParcelPricing>;
-const REASONS: Record<string, string> = { no_rate_line: 'no rate line fits its zone and weight', insufficient_balance: "its company's prepaid wallet could not pay" };
+const REASONS: Record<string, string> = {
+  no_rate_line: 'no rate line fits its zone and weight',
+  insufficient_balance: "its company's prepaid wallet could not pay",
+};
 
 /** What the parcel costs and what was charged; staff adjust its weight with a reason (re-priced once). */
 export function PricingCard({ pkg, role, onChanged }: { pkg: PackageRow; role: Role; onChanged: () => void }) {
@@ -20,8 +23,15 @@ export function PricingCard({ pkg, role, onChanged }: { pkg: PackageRow; role: R
   const [adjusting, setAdjusting] = useState(false);
   useEffect(() => {
     let live = true;
-    api.get<Pricing>(`package/${pkg.id}/pricing/`).then((p) => { if (live) setPricing(p); }, () => undefined);
-    return () => { live = false; };
+    api.get<Pricing>(`package/${pkg.id}/pricing/`).then(
+      (p) => {
+        if (live) setPricing(p);
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
   }, [pkg.id, pkg.weight, pkg.status]);
   if (!pricing || pricing.state === 'none') return null;
   const open = !['delivered', 'returned_to_sender', 'cancelled'].includes(pkg.status);
@@ -29,13 +39,29 @@ export function PricingCard({ pkg, role, onChanged }: { pkg: PackageRow; role: R
   return (
     <div class="card" data-testid="pricing-card">
       <h2 style={{ marginTop: 0 }}>Price</h2>
-      {pricing.state === 'unpriced'
-        ? <p><Badge tone="warn">Unpriced</Badge> Not charged: {REASONS[pricing.reason] ?? pricing.reason}. It is listed under <a href="#/money/unpriced">Unpriced parcels</a> and is charged once when a rate line fits.</p>
-        : <p><Badge tone="ok">Priced</Badge> {money(pricing.price_cents ?? 0, cur)} · charged so far {money(pricing.charged_cents, cur)}</p>}
+      {pricing.state === 'unpriced' ? (
+        <p>
+          <Badge tone="warn">Unpriced</Badge> Not charged: {REASONS[pricing.reason] ?? pricing.reason}. It is listed under{' '}
+          <a href="#/money/unpriced">Unpriced parcels</a> and is charged once when a rate line fits.
+        </p>
+      ) : (
+        <p>
+          <Badge tone="ok">Priced</Badge> {money(pricing.price_cents ?? 0, cur)} · charged so far {money(pricing.charged_cents, cur)}
+        </p>
+      )}
       {open && STAFF_ROLES.includes(role) && (
         <Button onClick={() => setAdjusting(true)}>{pkg.landed ? 'Record measured weight' : 'Adjust weight'}</Button>
       )}
-      {adjusting && <WeightDialog pkg={pkg} onClose={() => setAdjusting(false)} onDone={() => { setAdjusting(false); onChanged(); }} />}
+      {adjusting && (
+        <WeightDialog
+          pkg={pkg}
+          onClose={() => setAdjusting(false)}
+          onDone={() => {
+            setAdjusting(false);
+            onChanged();
+          }}
+        />
+      )}
     </div>
   );
 }
@@ -65,17 +91,48 @@ function WeightDialog({ pkg, onClose, onDone }: { pkg: PackageRow; onClose: () =
     }
   };
   return (
-    <Dialog title={`Weight of ${pkg.hawb}`} narrow onClose={onClose} footer={<>
-      <Button onClick={onClose}>Back</Button>
-      <Button variant="primary" busy={busy} onClick={() => void submit()}>Save and re-price</Button>
-    </>}>
+    <Dialog
+      title={`Weight of ${pkg.hawb}`}
+      narrow
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>Back</Button>
+          <Button variant="primary" busy={busy} onClick={() => void submit()}>
+            Save and re-price
+          </Button>
+        </>
+      }
+    >
       <div class="stack">
-        <p>{pkg.landed ? "The parcel is at the depot: the weight measured there is what is billed." : 'The parcel has not reached the depot yet.'} Now {pkg.weight ?? '—'} kg. The difference in price is charged or refunded once.</p>
-        <TextField name="weight" label="Weight (kg)" value={weight} onValue={setWeight} inputMode="decimal" error={errors.weight} required />
+        <p>
+          {pkg.landed
+            ? 'The parcel is at the depot: the weight measured there is what is billed.'
+            : 'The parcel has not reached the depot yet.'}{' '}
+          Now {pkg.weight ?? '—'} kg. The difference in price is charged or refunded once.
+        </p>
+        <TextField
+          name="weight"
+          label="Weight (kg)"
+          value={weight}
+          onValue={setWeight}
+          inputMode="decimal"
+          error={errors.weight}
+          required
+        />
         <Field label="Reason" required error={errors.reason}>
           {({ id, describedBy, invalid }) => (
-            <textarea id={id} name="reason" class="input" rows={2} maxLength={1000} value={reason} aria-invalid={invalid ? 'true' : undefined}
-              aria-describedby={describedBy} onInput={(e) => setReason((e.currentTarget as HTMLTextAreaElement).value)} />
+            <textarea
+              id={id}
+              name="reason"
+              class="input"
+              rows={2}
+              maxLength={1000}
+              value={reason}
+              aria-invalid={invalid ? 'true' : undefined}
+              aria-describedby={describedBy}
+              onInput={(e) => setReason((e.currentTarget as HTMLTextAreaElement).value)}
+            />
           )}
         </Field>
       </div>

@@ -23,8 +23,12 @@ export function PrintLabels({ ids, label = 'Print labels' }: { ids: readonly num
   };
   return (
     <span class="row" role="group" aria-label={label}>
-      <Button busy={busy === '4x6'} disabled={!ids.length} onClick={() => void get('4x6')}>{label} (4×6)</Button>
-      <Button busy={busy === 'a4'} disabled={!ids.length} onClick={() => void get('a4')}>{label} (A4 ×4)</Button>
+      <Button busy={busy === '4x6'} disabled={!ids.length} onClick={() => void get('4x6')}>
+        {label} (4×6)
+      </Button>
+      <Button busy={busy === 'a4'} disabled={!ids.length} onClick={() => void get('a4')}>
+        {label} (A4 ×4)
+      </Button>
     </span>
   );
 }
@@ -34,7 +38,17 @@ export function DriverManifest({ driver }: { driver: number }) {
   const [busy, setBusy] = useState(false);
   const get = async () => {
     setBusy(true);
-    try { await downloadFile('package/manifest/', { driver }, 'manifest.pdf'); } catch (err) { toast(errorMessage(err), 'bad'); } finally { setBusy(false); }
+    try {
+      await downloadFile('package/manifest/', { driver }, 'manifest.pdf');
+    } catch (err) {
+      toast(errorMessage(err), 'bad');
+    } finally {
+      setBusy(false);
+    }
   };
-  return <Button busy={busy} onClick={() => void get()}>Driver manifest (PDF)</Button>;
+  return (
+    <Button busy={busy} onClick={() => void get()}>
+      Driver manifest (PDF)
+    </Button>
+  );
 }

@@ -1,19 +1,50 @@
 /** History lines say what a person did, not only the state it led to (a forced delivery reads as forced). */
 const ACTION_LABELS: Record<string, string> = {
-  create: 'Created', upload: 'Created by upload', update: 'Details corrected', cancel: 'Cancelled', force_deliver: 'Force delivered',
-  force_fail: 'Force failed', return_to_sender: 'Returned to sender', redeliver: 'Redelivery assigned', assign: 'Assigned to a driver',
-  reprice: 'Re-priced', priced: 'Priced', weight_adjusted: 'Weight adjusted',
+  create: 'Created',
+  upload: 'Created by upload',
+  update: 'Details corrected',
+  cancel: 'Cancelled',
+  force_deliver: 'Force delivered',
+  force_fail: 'Force failed',
+  return_to_sender: 'Returned to sender',
+  redeliver: 'Redelivery assigned',
+  assign: 'Assigned to a driver',
+  reprice: 'Re-priced',
+  priced: 'Priced',
+  weight_adjusted: 'Weight adjusted',
   // Issue 36: the history showed raw event names ("route add").
-  archive: 'Archived', restore: 'Restored', unassign: 'Taken off the driver', assign_pickup: 'Pickup assigned to a driver',
-  pickup_assign: 'Pickup assigned to a driver', pickup_unassign: 'Pickup taken off the driver', pickup_scan: 'Collected at the pickup point',
-  pickup_upload: 'Pickup created by upload', inbound_scan: 'Scanned onto the van', depot_scan: 'Scanned in at the depot', return_scan: 'Scanned back at the depot',
-  scan_repeat: 'Scanned again', delivery_update: 'Delivery details updated', proof_update: 'Proof of delivery updated',
-  delivery_refused_flagged: 'Delivery refused and flagged', supervisor_check: 'Checked by a supervisor', geocoded: 'Placed on the map',
-  location_pinned: 'Pin moved on the map', handover_return: 'Handed back to the depot', handover_unassign: 'Taken off a departing driver',
-  handover_unload: 'Unloaded from the van', recipient_instructions: 'Recipient left instructions', recipient_reschedule: 'Recipient chose another day',
-  webhook_create: 'Created by the shipper\'s system', webhook_update: 'Updated by the shipper\'s system', webhook_cancel: 'Cancelled by the shipper\'s system',
-  route_add: 'Added to a route', route_remove: 'Taken off a route', route_sequence: 'Stop order changed', route_optimize: 'Route optimised',
-  route_status: 'Route status changed', zone_override: 'Zone set by hand',
+  archive: 'Archived',
+  restore: 'Restored',
+  unassign: 'Taken off the driver',
+  assign_pickup: 'Pickup assigned to a driver',
+  pickup_assign: 'Pickup assigned to a driver',
+  pickup_unassign: 'Pickup taken off the driver',
+  pickup_scan: 'Collected at the pickup point',
+  pickup_upload: 'Pickup created by upload',
+  inbound_scan: 'Scanned onto the van',
+  depot_scan: 'Scanned in at the depot',
+  return_scan: 'Scanned back at the depot',
+  scan_repeat: 'Scanned again',
+  delivery_update: 'Delivery details updated',
+  proof_update: 'Proof of delivery updated',
+  delivery_refused_flagged: 'Delivery refused and flagged',
+  supervisor_check: 'Checked by a supervisor',
+  geocoded: 'Placed on the map',
+  location_pinned: 'Pin moved on the map',
+  handover_return: 'Handed back to the depot',
+  handover_unassign: 'Taken off a departing driver',
+  handover_unload: 'Unloaded from the van',
+  recipient_instructions: 'Recipient left instructions',
+  recipient_reschedule: 'Recipient chose another day',
+  webhook_create: "Created by the shipper's system",
+  webhook_update: "Updated by the shipper's system",
+  webhook_cancel: "Cancelled by the shipper's system",
+  route_add: 'Added to a route',
+  route_remove: 'Taken off a route',
+  route_sequence: 'Stop order changed',
+  route_optimize: 'Route optimised',
+  route_status: 'Route status changed',
+  zone_override: 'Zone set by hand',
 };
 
 /** Known actions by name; an unknown one reads as a sentence ("some_new_step" -> "Some new step"), never as a raw name. */
@@ -22,5 +53,5 @@ export function eventLabel(action: string, statusText: string | null): string {
   if (known) return known;
   if (statusText && !/_/.test(action)) return statusText;
   const words = action.replace(/_/g, ' ').trim();
-  return words ? words.charAt(0).toUpperCase() + words.slice(1) : statusText ?? '';
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : (statusText ?? '');
 }

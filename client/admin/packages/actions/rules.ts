@@ -18,17 +18,32 @@ export interface ActionSpec {
 }
 
 export const ACTIONS: Record<ActionKind, ActionSpec> = {
-  cancel: { kind: 'cancel', label: 'Cancel', danger: true, needsDriver: false, explain: 'The parcel is called off: it leaves its driver, and any charge is refunded once.' },
+  cancel: {
+    kind: 'cancel',
+    label: 'Cancel',
+    danger: true,
+    needsDriver: false,
+    explain: 'The parcel is called off: it leaves its driver, and any charge is refunded once.',
+  },
   return_to_sender: {
-    kind: 'return_to_sender', label: 'Return to sender', danger: true, needsDriver: false,
+    kind: 'return_to_sender',
+    label: 'Return to sender',
+    danger: true,
+    needsDriver: false,
     explain: 'The parcel goes back to the shipper. This is final. A failed parcel is first received back at the depot.',
   },
   force_deliver: {
-    kind: 'force_deliver', label: 'Force deliver', danger: true, needsDriver: false,
+    kind: 'force_deliver',
+    label: 'Force deliver',
+    danger: true,
+    needsDriver: false,
     explain: 'Marks the parcel delivered without a scan or proof. It is recorded as forced, with your name and reason.',
   },
   reattempt: {
-    kind: 'reattempt', label: 'Re-attempt', danger: false, needsDriver: true,
+    kind: 'reattempt',
+    label: 'Re-attempt',
+    danger: false,
+    needsDriver: true,
     explain: 'The parcel goes to a driver for another delivery attempt.',
   },
 };
@@ -53,7 +68,11 @@ export function allowedActions(p: Pick<PackageRow, 'status'>, role: Role, must =
   return out;
 }
 
-export interface ActionInput { note: string; driver?: number; recipient_name?: string }
+export interface ActionInput {
+  note: string;
+  driver?: number;
+  recipient_name?: string;
+}
 
 /** One action on one parcel through the existing operations; the server records the event with the note. */
 export async function runAction(kind: ActionKind, p: Pick<PackageRow, 'id' | 'hawb' | 'status'>, input: ActionInput): Promise<void> {
@@ -66,11 +85,15 @@ export async function runAction(kind: ActionKind, p: Pick<PackageRow, 'id' | 'ha
       await api.post('return-parcel/depot-manager/', { barcode: p.hawb, outcome: 'returned_to_sender', note });
       return;
     case 'force_deliver':
-      await api.post(`package-delivered/${p.id}/force-deliver/`, { note, ...(input.recipient_name?.trim() ? { recipient_name: input.recipient_name.trim() } : {}) });
+      await api.post(`package-delivered/${p.id}/force-deliver/`, {
+        note,
+        ...(input.recipient_name?.trim() ? { recipient_name: input.recipient_name.trim() } : {}),
+      });
       return;
     case 'reattempt':
       if (input.driver == null) throw new Error('Choose a driver');
-      if (p.status === 'returned') await api.post('return-parcel/depot-manager/', { barcode: p.hawb, outcome: 'redeliver', driver: input.driver, note });
+      if (p.status === 'returned')
+        await api.post('return-parcel/depot-manager/', { barcode: p.hawb, outcome: 'redeliver', driver: input.driver, note });
       else await api.post(`assign-package/${p.id}/assign-driver/`, { driver: input.driver, note });
       return;
   }

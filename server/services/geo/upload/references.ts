@@ -1,9 +1,19 @@
 import type { Db } from '../../../db/client';
 import { pincode, state, suburb, zone } from '../../../db/schema/index';
 
-interface Ref { id: number; name: string; deleted_at: number | null }
-export interface SuburbRef extends Ref { state_id: number; zone_id: number | null }
-export interface PincodeRef { id: number; deleted_at: number | null }
+interface Ref {
+  id: number;
+  name: string;
+  deleted_at: number | null;
+}
+export interface SuburbRef extends Ref {
+  state_id: number;
+  zone_id: number | null;
+}
+export interface PincodeRef {
+  id: number;
+  deleted_at: number | null;
+}
 
 /** Everything an upload resolves names against, read once so 50,000 rows cost 4 queries, not 200,000. */
 export interface ReferenceIndex {
@@ -22,16 +32,25 @@ export const pincodeKey = (code: string, suburbId: number) => `${code}|${suburbI
 function push<T>(map: Map<string, T[]>, k: string, v: T): void {
   if (!k) return;
   const list = map.get(k);
-  if (list) { if (!list.includes(v)) list.push(v); } else map.set(k, [v]);
+  if (list) {
+    if (!list.includes(v)) list.push(v);
+  } else map.set(k, [v]);
 }
 
 export async function loadReferences(db: Db): Promise<ReferenceIndex> {
   const idx: ReferenceIndex = {
-    suburbById: new Map(), suburbsByName: new Map(), stateById: new Map(), statesByKey: new Map(),
-    zoneById: new Map(), zonesByKey: new Map(), pincodes: new Map(),
+    suburbById: new Map(),
+    suburbsByName: new Map(),
+    stateById: new Map(),
+    statesByKey: new Map(),
+    zoneById: new Map(),
+    zonesByKey: new Map(),
+    pincodes: new Map(),
   };
-  const suburbs = await db.select({ id: suburb.id, name: suburb.name, deleted_at: suburb.deleted_at, state_id: suburb.state_id, zone_id: suburb.zone_id })
-    .from(suburb).all();
+  const suburbs = await db
+    .select({ id: suburb.id, name: suburb.name, deleted_at: suburb.deleted_at, state_id: suburb.state_id, zone_id: suburb.zone_id })
+    .from(suburb)
+    .all();
   for (const s of suburbs) {
     idx.suburbById.set(s.id, s);
     push(idx.suburbsByName, key(s.name), s);
@@ -46,7 +65,10 @@ export async function loadReferences(db: Db): Promise<ReferenceIndex> {
     push(idx.zonesByKey, key(z.name), z);
     push(idx.zonesByKey, key(z.code), z);
   }
-  for (const p of await db.select({ id: pincode.id, code: pincode.code, suburb_id: pincode.suburb_id, deleted_at: pincode.deleted_at }).from(pincode).all()) {
+  for (const p of await db
+    .select({ id: pincode.id, code: pincode.code, suburb_id: pincode.suburb_id, deleted_at: pincode.deleted_at })
+    .from(pincode)
+    .all()) {
     idx.pincodes.set(pincodeKey(p.code, p.suburb_id), { id: p.id, deleted_at: p.deleted_at });
   }
   return idx;
