@@ -45,6 +45,7 @@ export default function Admin({ path, query, session }: { path: string; query: U
     return <Lazy load={loadRoutes} props={{ path, query, session }} />;
   // Same roles as the API (GET|PATCH settings/business-profile/): admins only.
   if (path === '/settings/business-profile') return isAdmin(role) ? <Lazy load={loadBusinessProfile} props={{}} /> : <NotAllowed />;
+  if (path === '/fleet/plan-settings') return can(role, 'route.manage') ? <Lazy load={loadFleet} props={{ path }} /> : <NotAllowed />;
   if (path === '/fleet/shifts') return can(role, 'route.manage') ? <Lazy load={loadFleet} props={{ path }} /> : <NotAllowed />;
   if (path === '/fleet/depots') return can(role, 'warehouse.manage') ? <Lazy load={loadFleet} props={{ path }} /> : <NotAllowed />;
   if (path.startsWith('/org/')) return <Lazy load={loadOrg} props={{ path, session }} />;

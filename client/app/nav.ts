@@ -24,6 +24,7 @@ export const NAV: readonly NavItem[] = [
   { href: '/map', label: 'Live map', group: 'Work', permission: 'route.view' },
   { href: '/r/vehicle', label: 'Vehicles', group: 'Fleet', permission: 'route.view' },
   { href: '/fleet/shifts', label: 'Driver shifts', group: 'Fleet', permission: 'route.manage' },
+  { href: '/fleet/plan-settings', label: 'Plan settings', group: 'Fleet', permission: 'route.manage' },
   { href: '/r/warehouse', label: 'Warehouses', group: 'Places', permission: 'warehouse.view' },
   { href: '/fleet/depots', label: 'Depot positions', group: 'Places', permission: 'warehouse.manage' },
   { href: '/r/pickup-point', label: 'Pickup points', group: 'Places', permission: 'pickup_point.view' },

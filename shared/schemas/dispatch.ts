@@ -11,6 +11,10 @@ const positive = z.number().positive().max(1_000_000);
 
 export const VEHICLE_TYPES = ['van', 'truck', 'car', 'bike', 'other'] as const;
 
+/** Skills a van, a driver or a stop names: refrigerated, tail-lift, two-person... (lower case, trimmed). */
+const skillList = z.array(z.string().trim().toLowerCase().min(1).max(40)).max(16);
+const rate = z.number().min(0).max(1_000_000);
+
 export const VehicleCreate = z.object({
   name: requiredText(100),
   type: z.enum(VEHICLE_TYPES).default('van'),
@@ -19,6 +23,11 @@ export const VehicleCreate = z.object({
   capacity_kg: positive.nullable().optional(),
   capacity_m3: positive.nullable().optional(),
   capacity_parcels: z.number().int().positive().max(100_000).nullable().optional(),
+  skills: skillList.default([]),
+  /** This van's own rates (per km, per hour, per day used); null = the plan settings' rates. */
+  cost_per_km: rate.nullable().optional(),
+  cost_per_hour: rate.nullable().optional(),
+  cost_fixed: rate.nullable().optional(),
   is_active: z.boolean().default(true),
 });
 export const Vehicle = z.object({
@@ -29,6 +38,10 @@ export const Vehicle = z.object({
   capacity_kg: z.number().nullable(),
   capacity_m3: z.number().nullable(),
   capacity_parcels: z.number().int().nullable(),
+  skills: z.array(z.string()),
+  cost_per_km: z.number().nullable(),
+  cost_per_hour: z.number().nullable(),
+  cost_fixed: z.number().nullable(),
   is_active: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -43,6 +56,10 @@ export const ShiftCreate = z.object({
   start_warehouse: idParam.nullable().optional(),
   end_warehouse: idParam.nullable().optional(),
   vehicle: idParam.nullable().optional(),
+  /** This shift's break: minutes long, starting between after_min and after_max minutes in; null = the plan settings'. */
+  break_minutes: z.number().int().min(1).max(240).nullable().optional(),
+  break_after_min: z.number().int().min(0).max(1440).nullable().optional(),
+  break_after_max: z.number().int().min(0).max(1440).nullable().optional(),
 });
 export const Shift = z.object({
   id: z.number().int(),
@@ -55,6 +72,9 @@ export const Shift = z.object({
   end_warehouse: z.number().int().nullable(),
   vehicle: z.number().int().nullable(),
   vehicle_name: z.string().nullable(),
+  break_minutes: z.number().int().nullable(),
+  break_after_min: z.number().int().nullable(),
+  break_after_max: z.number().int().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -80,6 +100,8 @@ export const PackageWindowBody = z.object({
     .max(4 * 3600)
     .nullable()
     .optional(),
+  /** Skills the stop needs (two-person, refrigerated...); null or [] = none. */
+  skills: skillList.nullable().optional(),
 });
 export const PackageWindow = z.object({
   package: z.number().int(),
@@ -88,6 +110,7 @@ export const PackageWindow = z.object({
   /** Seconds at the door in effect (the parcel's own, else its company's default, else the courier's). */
   service_s: z.number().int(),
   service_source: z.enum(['package', 'company', 'default']),
+  skills: z.array(z.string()),
 });
 export type PackageWindow = z.infer<typeof PackageWindow>;
 export const CompanyServiceTimeBody = z.object({
@@ -104,7 +127,6 @@ export const PlanLock = z.object({ package: idParam, driver: idParam });
 /** A whole route kept as it is, order included: its driver and parcels sit out the re-plan. */
 export const PlanFixedRoute = z.object({ driver: idParam, packages: z.array(idParam).max(2000) });
 
-const skillList = z.array(z.string().trim().min(1).max(40)).max(16);
 /**
  * What the plan costs and must respect (issue 32), every part optional: without `costs` the plan
  * minimises distance as before. Rates are the office's; `unserved_penalty` lets the plan leave a
@@ -143,6 +165,16 @@ export const PlanRules = z.object({
     .default([]),
 });
 export type PlanRules = z.infer<typeof PlanRules>;
+
+/**
+ * The office's stored plan settings: the rules every plan starts from (a plan request's own
+ * fields win). Skills are stored on vans, drivers and parcels instead.
+ */
+export const PlanSettings = PlanRules.omit({ driver_skills: true, parcel_skills: true });
+export type PlanSettings = z.infer<typeof PlanSettings>;
+export const DriverSkillsBody = z.object({ skills: skillList });
+export const DriverSkills = z.object({ driver: z.number().int(), driver_name: z.string(), skills: z.array(z.string()) });
+export type DriverSkills = z.infer<typeof DriverSkills>;
 
 export const PlanRequest = z.object({
   date: day,

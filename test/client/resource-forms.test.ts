@@ -152,7 +152,10 @@ describe('zod constructs the form builder understands', () => {
     expect(f.j).toMatchObject({ kind: 'text', required: false });
   });
   it('refuses to build a form that would silently lack a required field', () => {
-    expect(() => fieldsOf(z.object({ tags: z.array(z.string()) }))).toThrow(/tags/);
-    expect(fieldsOf(z.object({ tags: z.array(z.string()).optional() }))).toEqual([]);
+    // A list of words is one text line (a van's skills); a list of records has no control.
+    const stops = z.array(z.object({ at: z.string() }));
+    expect(() => fieldsOf(z.object({ stops }))).toThrow(/stops/);
+    expect(fieldsOf(z.object({ stops: stops.optional() }))).toEqual([]);
+    expect(fieldsOf(z.object({ tags: z.array(z.string()) }))[0]).toMatchObject({ name: 'tags', kind: 'list' });
   });
 });

@@ -87,4 +87,66 @@ describe('plan rules (issue 32)', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.success).toBe(false);
   }, 120_000);
+
+  it("stored settings, van and driver skills, van rates, a shift's own break and a parcel's stored needs steer a plan whose request names no rule", async () => {
+    const w = await world();
+    const { t, admin } = w;
+    // The office's settings: a driver may not change them; the office can, and reads them back.
+    const settings = { costs: { per_hour: 40, per_km: 0.6, per_vehicle: 20 }, max_stops: 5 };
+    expect((await t.json('PUT', '/api/dispatch/settings/', w.d1.token, settings)).status).toBe(403);
+    expect((await t.json('PUT', '/api/dispatch/settings/', admin.token, { max_stops: 0 })).status).toBe(400);
+    expect((await t.json('PUT', '/api/dispatch/settings/', admin.token, settings)).status).toBe(200);
+    const read = await t.json<Json>('GET', '/api/dispatch/settings/', admin.token);
+    expect(read.body).toMatchObject({ max_stops: 5, costs: { per_hour: 40, per_km: 0.6, per_vehicle: 20 } });
+
+    // The fridge van (its skill typed in capitals) with its own hourly rate, on Dana's shift with her own break.
+    const van = await t.json<Json>('POST', '/api/vehicle/', admin.token, {
+      name: 'Fridge van',
+      skills: ['Refrigerated'],
+      cost_per_hour: 55,
+    });
+    expect(van.status, JSON.stringify(van.body)).toBe(201);
+    expect(van.body).toMatchObject({ skills: ['refrigerated'], cost_per_hour: 55, cost_per_km: null });
+    const shifts = await t.json<{ results: { id: number; driver: number }[] }>('GET', `/api/driver-shift/?date=${DAY}`, admin.token);
+    const danas = shifts.body.results.find((s) => s.driver === w.d1.id)!;
+    const half = await t.json<Json>('PATCH', `/api/driver-shift/${danas.id}/`, admin.token, { break_minutes: 30 });
+    expect(half.status).toBe(400);
+    const backwards = { break_minutes: 30, break_after_min: 240, break_after_max: 180 };
+    expect((await t.json('PATCH', `/api/driver-shift/${danas.id}/`, admin.token, backwards)).status).toBe(400);
+    const shift = await t.json<Json>('PATCH', `/api/driver-shift/${danas.id}/`, admin.token, {
+      vehicle: van.body.id,
+      break_minutes: 30,
+      break_after_min: 180,
+      break_after_max: 240,
+    });
+    expect(shift.status, JSON.stringify(shift.body)).toBe(200);
+    expect(shift.body).toMatchObject({ break_minutes: 30, break_after_min: 180, break_after_max: 240 });
+    // The other driver can lift with a second person, whatever van he drives.
+    expect((await t.json('PUT', `/api/dispatch/driver-skills/${w.d2.id}/`, w.d1.token, { skills: ['two-person'] })).status).toBe(403);
+    expect((await t.json('PUT', `/api/dispatch/driver-skills/${w.d2.id}/`, admin.token, { skills: ['two-person'] })).status).toBe(200);
+    expect((await t.json('PUT', `/api/dispatch/driver-skills/${w.d2.id}/`, admin.token, { skills: [''] })).status).toBe(400);
+    const skills = await t.json<{ results: { driver: number; skills: string[] }[] }>('GET', '/api/dispatch/driver-skills/', admin.token);
+    expect(skills.body.results.find((r) => r.driver === w.d2.id)?.skills).toEqual(['two-person']);
+    // A chilled parcel in the afternoon; one that needs both skills, which no single driver has.
+    const chilled = await t.json<Json>('PUT', `/api/package/${w.ids[0]}/window/`, admin.token, {
+      window_start: '13:00',
+      window_end: '13:30',
+      skills: ['refrigerated'],
+    });
+    expect(chilled.body).toMatchObject({ skills: ['refrigerated'] });
+    await t.json('PUT', `/api/package/${w.ids[1]}/window/`, admin.token, { skills: ['refrigerated', 'two-person'] });
+    await t.json('PUT', `/api/package/${w.ids[2]}/window/`, admin.token, { skills: ['two-person'] });
+
+    const p = (await planned(w, {})).proposal!;
+    const routeOf = (pkgId: number) => p.routes.find((r) => r.stops.some((s) => s.package === pkgId));
+    expect(routeOf(w.ids[0])?.driver).toBe(w.d1.id);
+    expect(routeOf(w.ids[2])?.driver).toBe(w.d2.id);
+    expect(p.unassigned).toEqual([expect.objectContaining({ package: w.ids[1], reason: 'skill' })]);
+    expect(routeOf(w.ids[0])!.breaks).toHaveLength(1);
+    for (const r of p.routes) expect(r.stops.length).toBeLessThanOrEqual(5);
+
+    // The request's own limit wins over the stored one.
+    const tight = (await planned(w, { max_stops: 2 })).proposal!;
+    for (const r of tight.routes) expect(r.stops.length).toBeLessThanOrEqual(2);
+  }, 120_000);
 });

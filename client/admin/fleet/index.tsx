@@ -1,8 +1,10 @@
 import DepotPositions from './DepotPositions';
+import PlanSettings from './PlanSettings';
 import ShiftWeek from './ShiftWeek';
 
-/** Fleet setup screens (issue 36): `/fleet/shifts`, `/fleet/depots`; vehicles are a resource screen. */
+/** Fleet setup screens (issues 32, 36): `/fleet/shifts`, `/fleet/depots`, `/fleet/plan-settings`; vehicles are a resource screen. */
 export default function Fleet({ path }: { path: string }) {
   if (path === '/fleet/depots') return <DepotPositions />;
+  if (path === '/fleet/plan-settings') return <PlanSettings />;
   return <ShiftWeek />;
 }

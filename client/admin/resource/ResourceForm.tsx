@@ -105,7 +105,7 @@ function Control({
       </Field>
     );
   }
-  const type = spec.kind === 'integer' || spec.kind === 'number' ? 'text' : spec.kind;
+  const type = spec.kind === 'integer' || spec.kind === 'number' || spec.kind === 'list' ? 'text' : spec.kind;
   return (
     <TextField
       name={spec.name}

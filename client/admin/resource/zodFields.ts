@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-export type FieldKind = 'text' | 'email' | 'password' | 'textarea' | 'date' | 'number' | 'integer' | 'boolean' | 'enum';
+/** `list` is a list of short words (a van's skills) typed as one line, separated by commas. */
+export type FieldKind = 'text' | 'email' | 'password' | 'textarea' | 'date' | 'number' | 'integer' | 'boolean' | 'enum' | 'list';
 
 /** What a form needs to know about one property of a zod object, read from the schema itself. */
 export interface FieldSpec {
@@ -138,6 +139,7 @@ function kindOf(name: string, s: z.ZodType): Kind | null {
     return { kind: s.isInt ? 'integer' : 'number', min: s.minValue ?? undefined, max: s.maxValue ?? undefined };
   }
   if (s instanceof z.ZodBoolean) return { kind: 'boolean' };
+  if (s instanceof z.ZodArray && kindOf(name, unwrap(s.element as z.ZodType).inner)?.kind === 'text') return { kind: 'list' };
   if (s instanceof z.ZodEnum) return { kind: 'enum', options: s.options.map(String) };
   return null;
 }
@@ -186,6 +188,7 @@ export function initialValues(fields: readonly FieldSpec[], record?: Record<stri
     const v = record ? record[f.name] : f.defaultValue;
     if (f.kind === 'boolean') values[f.name] = typeof v === 'boolean' ? v : f.name === 'is_active';
     else if (f.kind === 'password') values[f.name] = '';
+    else if (f.kind === 'list') values[f.name] = Array.isArray(v) ? v.map(String).join(', ') : '';
     else values[f.name] = v == null ? '' : String(v);
   }
   return values;
@@ -210,6 +213,13 @@ export function toBody(
     }
     const text = (raw ?? '').trim();
     const numeric = f.kind === 'number' || f.kind === 'integer' || refFields.has(f.name);
+    if (f.kind === 'list') {
+      body[f.name] = text
+        .split(',')
+        .map((w) => w.trim())
+        .filter(Boolean);
+      continue;
+    }
     if (text === '') {
       if (f.kind === 'password') continue;
       if (f.nullable && (mode === 'edit' || f.present)) body[f.name] = null;

@@ -428,6 +428,15 @@ export const dispatchPlan = pgTable("dispatch_plan", {
   foreignKey({ columns: [t.created_by], foreignColumns: [user.id], name: "dispatch_plan_created_by_user_id_fk" }),
 ]);
 
+export const dispatchSetting = pgTable("dispatch_setting", {
+  id: bigint("id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+  rules: text("rules").notNull(),
+  updated_at: bigint("updated_at", { mode: 'number' }).notNull(),
+  updated_by: bigint("updated_by", { mode: 'number' }),
+}, (t): PgTableExtraConfigValue[] => [
+  foreignKey({ columns: [t.updated_by], foreignColumns: [user.id], name: "dispatch_setting_updated_by_user_id_fk" }),
+]);
+
 export const driverCashTxn = pgTable("driver_cash_txn", {
   id: bigint("id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
   driver_id: bigint("driver_id", { mode: 'number' }).notNull(),
@@ -492,6 +501,9 @@ export const driverShift = pgTable("driver_shift", {
   start_warehouse_id: bigint("start_warehouse_id", { mode: 'number' }),
   end_warehouse_id: bigint("end_warehouse_id", { mode: 'number' }),
   vehicle_id: bigint("vehicle_id", { mode: 'number' }),
+  break_minutes: bigint("break_minutes", { mode: 'number' }),
+  break_after_min: bigint("break_after_min", { mode: 'number' }),
+  break_after_max: bigint("break_after_max", { mode: 'number' }),
   created_at: bigint("created_at", { mode: 'number' }).notNull(),
   updated_at: bigint("updated_at", { mode: 'number' }).notNull(),
 }, (t): PgTableExtraConfigValue[] => [
@@ -501,6 +513,14 @@ export const driverShift = pgTable("driver_shift", {
   foreignKey({ columns: [t.vehicle_id], foreignColumns: [vehicle.id], name: "driver_shift_vehicle_id_vehicle_id_fk" }),
   uniqueIndex("driver_shift_driver_date_uq").on(t.driver_id, t.date),
   index("driver_shift_date_idx").on(t.date),
+]);
+
+export const driverSkill = pgTable("driver_skill", {
+  driver_id: bigint("driver_id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+  skills: text("skills").notNull(),
+  updated_at: bigint("updated_at", { mode: 'number' }).notNull(),
+}, (t): PgTableExtraConfigValue[] => [
+  foreignKey({ columns: [t.driver_id], foreignColumns: [user.id], name: "driver_skill_driver_id_user_id_fk" }),
 ]);
 
 export const failedDeliveryStatus = pgTable("failed_delivery_status", {
@@ -903,6 +923,7 @@ export const packageWindow = pgTable("package_window", {
   window_start: text("window_start"),
   window_end: text("window_end"),
   service_s: bigint("service_s", { mode: 'number' }),
+  skills: text("skills"),
   updated_at: bigint("updated_at", { mode: 'number' }).notNull(),
 }, (t): PgTableExtraConfigValue[] => [
   foreignKey({ columns: [t.package_id], foreignColumns: [pkg.id], name: "package_window_package_id_package_id_fk" }),
@@ -1369,6 +1390,10 @@ export const vehicle = pgTable("vehicle", {
   capacity_kg: doublePrecision("capacity_kg"),
   capacity_m3: doublePrecision("capacity_m3"),
   capacity_parcels: bigint("capacity_parcels", { mode: 'number' }),
+  skills: text("skills").notNull().default("[]"),
+  cost_per_km: doublePrecision("cost_per_km"),
+  cost_per_hour: doublePrecision("cost_per_hour"),
+  cost_fixed: doublePrecision("cost_fixed"),
   is_active: smallint("is_active").notNull().default(1),
   deleted_at: bigint("deleted_at", { mode: 'number' }),
   created_at: bigint("created_at", { mode: 'number' }).notNull(),

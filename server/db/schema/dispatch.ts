@@ -14,6 +14,12 @@ export const vehicle = sqliteTable('vehicle', {
   capacity_kg: real('capacity_kg'),
   capacity_m3: real('capacity_m3'),
   capacity_parcels: integer('capacity_parcels'),
+  /** JSON array of what the van can do: refrigerated, tail-lift... (issue 32). */
+  skills: text('skills').notNull().default('[]'),
+  /** What this van costs, overriding the office's plan settings; null = the settings' rate. */
+  cost_per_km: real('cost_per_km'),
+  cost_per_hour: real('cost_per_hour'),
+  cost_fixed: real('cost_fixed'),
   ...activeFlag(),
   ...archivable(),
   ...timestamps(),
@@ -36,6 +42,10 @@ export const driverShift = sqliteTable(
     start_warehouse_id: integer('start_warehouse_id').references(() => warehouse.id),
     end_warehouse_id: integer('end_warehouse_id').references(() => warehouse.id),
     vehicle_id: integer('vehicle_id').references(() => vehicle.id),
+    /** This shift's break (minutes long, starting between after_min and after_max minutes in); null = the plan settings'. */
+    break_minutes: integer('break_minutes'),
+    break_after_min: integer('break_after_min'),
+    break_after_max: integer('break_after_max'),
     ...timestamps(),
   },
   (t) => [uniqueIndex('driver_shift_driver_date_uq').on(t.driver_id, t.date), index('driver_shift_date_idx').on(t.date)],
@@ -66,6 +76,8 @@ export const packageWindow = sqliteTable('package_window', {
   window_end: text('window_end'),
   /** Seconds at the door; null = the company's default. */
   service_s: integer('service_s'),
+  /** JSON array of skills the stop needs (two-person, refrigerated...); null = none (issue 32). */
+  skills: text('skills'),
   updated_at: integer('updated_at').notNull(),
 });
 
@@ -149,3 +161,23 @@ export const routeLeg = sqliteTable(
   },
   (t) => [uniqueIndex('route_leg_route_package_uq').on(t.route_id, t.package_id), index('route_leg_package_idx').on(t.package_id)],
 );
+
+/** What a driver can do, whatever van they drive (ID-check trained, dangerous goods...): a JSON array. */
+export const driverSkill = sqliteTable('driver_skill', {
+  driver_id: integer('driver_id')
+    .primaryKey()
+    .references(() => user.id),
+  skills: text('skills').notNull(),
+  updated_at: integer('updated_at').notNull(),
+});
+
+/**
+ * The office's plan settings (issue 32): costs, the default break, route limits and balance, as
+ * JSON checked by `PlanSettings`. One row (id = 1); absent = distance only, as before.
+ */
+export const dispatchSetting = sqliteTable('dispatch_setting', {
+  id: integer('id').primaryKey(),
+  rules: text('rules').notNull(),
+  updated_at: integer('updated_at').notNull(),
+  updated_by: integer('updated_by').references(() => user.id),
+});

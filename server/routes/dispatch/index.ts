@@ -29,6 +29,7 @@ import { companyService, setCompanyService, setWindow, windowOf } from '../../se
 import { driverRef, findRoute } from '../../services/routes/shape';
 import { STAFF } from '../routes/common';
 import { dispatchResourceRoutes } from './resources';
+import { dispatchSettingRoutes } from './settings';
 import { livePackage } from '../../services/history/live';
 import { proposeAmend } from '../../services/dispatch/amend';
 import { commitAmend } from '../../services/dispatch/amendCommit';
@@ -39,6 +40,7 @@ const DateQuery = z.object({ date: z.iso.date().optional() });
 /** Planning the day (issue 16): vehicles, shifts, depots, windows, plans in a worker thread, commit, arrival times. */
 export function dispatchRoutes(app: App): void {
   dispatchResourceRoutes(app);
+  dispatchSettingRoutes(app);
   // This app's worker threads (fleet's queue); startPlan refuses more than it runs at once.
   const planner = createFleetPlanner({ concurrency: MAX_RUNNING_PLANS });
 

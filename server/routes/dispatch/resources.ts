@@ -3,7 +3,7 @@ import { ShiftCreate, Shift, Vehicle, VehicleCreate } from '../../../shared/sche
 import { driverShift, vehicle } from '../../db/schema/index';
 import type { App } from '../../http/env';
 import { defineResource } from '../../resources/crud';
-import { shiftRule, shiftScope, shiftToRow, toShift, toVehicle } from '../../services/dispatch/resources';
+import { shiftRule, shiftScope, shiftToRow, toShift, toVehicle, vehicleToRow } from '../../services/dispatch/resources';
 
 const tags = ['Dispatch'];
 const filters = (...names: string[]) => z.object(Object.fromEntries(names.map((n) => [n, z.string().trim().max(2000).optional()])));
@@ -21,6 +21,7 @@ export function dispatchResourceRoutes(app: App): void {
     record: Vehicle,
     create: VehicleCreate,
     toApi: toVehicle,
+    toRow: vehicleToRow,
     list: {
       search: ['name', 'registration'],
       ordering: ['name', 'type', 'created_at'],

@@ -18,6 +18,12 @@ export interface PlanDriver {
   /** IANA zone the shift is typed in: its start depot's, else the business's (issue 31). */
   zone: string;
   capacity: { kg: number | null; m3: number | null; parcels: number | null };
+  /** What the driver and the van can do together (issue 32). */
+  skills: string[];
+  /** The van's own rates; null parts take the plan settings'. */
+  rates: { per_km: number | null; per_hour: number | null; fixed: number | null };
+  /** The shift's own break, else null (the settings' break applies). */
+  break: { minutes: number; after_min: number; after_max: number } | null;
 }
 export interface PlanParcel {
   row: PackageRow;

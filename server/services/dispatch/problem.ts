@@ -15,6 +15,8 @@ import { startOfLocalDay } from '../../../shared/time/zone';
 import { windowsOf, type WindowInfo } from './windows';
 import { depotZones } from '../time/zones';
 import { applyPlanRules } from './rules';
+import { effectiveRules, planSettings } from './settings';
+import { driverSkillsOf, skillsOf } from './skills';
 import type { PlanDriver, PlanParcel } from './planTypes';
 
 /** Parcels a plan may take: not yet out, on no planned or running route (as `optimize-route-packages`). */
@@ -82,6 +84,7 @@ async function planDrivers(deps: Deps, date: string, ids: number[], fallback: La
     deps,
     [...shifts.values()].map((s) => s.start_warehouse_id),
   );
+  const skillsOfDriver = await driverSkillsOf(deps.db, unique);
   return drivers.map((d) => {
     const s = shifts.get(d.id);
     const van = s?.vehicle_id != null ? vans.get(s.vehicle_id) : undefined;
@@ -105,6 +108,12 @@ async function planDrivers(deps: Deps, date: string, ids: number[], fallback: La
       startWarehouse: s?.start_warehouse_id ?? null,
       zone,
       capacity: { kg: van?.capacity_kg ?? null, m3: van?.capacity_m3 ?? null, parcels: van?.capacity_parcels ?? null },
+      skills: [...new Set([...(skillsOfDriver.get(d.id) ?? []), ...skillsOf(van?.skills)])],
+      rates: { per_km: van?.cost_per_km ?? null, per_hour: van?.cost_per_hour ?? null, fixed: van?.cost_fixed ?? null },
+      break:
+        s?.break_minutes != null && s.break_after_min != null && s.break_after_max != null
+          ? { minutes: s.break_minutes, after_min: s.break_after_min, after_max: s.break_after_max }
+          : null,
     };
   });
 }
@@ -300,7 +309,7 @@ export async function buildPlan(
     timeLimitMs: req.time_limit_ms,
     seed: 1,
   };
-  applyPlanRules(problem, req, { date, dayStart, drivers: active, parcels });
+  applyPlanRules(problem, effectiveRules(await planSettings(deps.db), req), { date, dayStart, drivers: active, parcels });
   return { ctx: { date, dayStart, drivers: active, parcels, points, jobLocation, locks, fixed, preUnassigned, model }, problem };
 }
 

@@ -5,6 +5,10 @@ import { driverShift, user, vehicle, warehouse } from '../../db/schema/index';
 import { badRequest, conflict } from '../../errors';
 import type { ResourceContext, Row } from '../../resources/crud';
 import type { SessionUser } from '../auth/session';
+import { skillsOf } from './skills';
+
+/** A vehicle's skills are stored as JSON text. */
+export const vehicleToRow = (input: Row): Row => (Array.isArray(input.skills) ? { ...input, skills: JSON.stringify(input.skills) } : input);
 
 /** Vehicles and driver shifts (issue 16): shapes and the checks that need the database. */
 export function toVehicle(r: Row) {
@@ -16,6 +20,10 @@ export function toVehicle(r: Row) {
     capacity_kg: r.capacity_kg ?? null,
     capacity_m3: r.capacity_m3 ?? null,
     capacity_parcels: r.capacity_parcels ?? null,
+    skills: skillsOf(r.skills as string | null),
+    cost_per_km: r.cost_per_km ?? null,
+    cost_per_hour: r.cost_per_hour ?? null,
+    cost_fixed: r.cost_fixed ?? null,
     is_active: r.is_active,
     created_at: iso(r.created_at as number),
     updated_at: iso(r.updated_at as number),
@@ -47,6 +55,9 @@ export async function toShift(r: Row, db: Db) {
     end_warehouse: r.end_warehouse_id ?? null,
     vehicle: r.vehicle_id ?? null,
     vehicle_name: van?.name ?? null,
+    break_minutes: r.break_minutes ?? null,
+    break_after_min: r.break_after_min ?? null,
+    break_after_max: r.break_after_max ?? null,
     created_at: iso(r.created_at as number),
     updated_at: iso(r.updated_at as number),
   };
@@ -73,6 +84,7 @@ export async function shiftRule(v: Row, { deps: { db }, existing }: ResourceCont
     throw badRequest(`Employee ${String(v.driver_id)} is not a driver`, [{ path: 'driver', message: 'not a driver' }]);
   if ((v.end_time as string) <= (v.start_time as string))
     throw badRequest('A shift ends after it starts', [{ path: 'end_time', message: 'must be later than start_time' }]);
+  breakRule(v);
   for (const [key, path] of [
     ['start_warehouse_id', 'start_warehouse'],
     ['end_warehouse_id', 'end_warehouse'],
@@ -110,4 +122,20 @@ export async function shiftRule(v: Row, { deps: { db }, existing }: ResourceCont
 /** A driver sees only their own shifts; staff every driver's. */
 export function shiftScope(me: SessionUser) {
   return me.role === 'driver' ? eq(driverShift.driver_id, me.id) : undefined;
+}
+
+/** A shift's own break names its length and both ends of its window, the earliest first; or none of them. */
+function breakRule(v: Row): void {
+  const parts = ['break_minutes', 'break_after_min', 'break_after_max'] as const;
+  const given = parts.filter((k) => v[k] != null);
+  if (given.length && given.length < parts.length) {
+    const missing = parts.find((k) => v[k] == null) as string;
+    throw badRequest('A break needs its length and the earliest and latest start', [
+      { path: missing, message: 'required with the other break fields' },
+    ]);
+  }
+  if (given.length && (v.break_after_min as number) > (v.break_after_max as number))
+    throw badRequest('The break window ends before it starts', [
+      { path: 'break_after_max', message: 'must not be less than break_after_min' },
+    ]);
 }

@@ -5,7 +5,9 @@ import type { DayProblem } from './solveDay';
 
 /**
  * The office's plan rules (issue 32) onto the day's fleet problem, whose times are seconds from
- * `dayStart`: costs (per hour of a route, waits included; per km; per van used; per parcel left
+ * `dayStart`. The rules are the stored settings with the request's own parts on top
+ * (`effectiveRules`); each van's own rates, each shift's own break and the skills stored on
+ * drivers, vans and parcels join them here. Costs (per hour of a route, waits included; per km; per van used; per parcel left
  * out), one break per shift, route limits, balance and skills. Without rules the problem is left
  * as it was, and the plan minimises distance as before.
  */
@@ -17,36 +19,48 @@ export function applyPlanRules(
   const { costs } = rules;
   const driverSkills = new Map((rules.driver_skills ?? []).map((d) => [d.driver, d.skills]));
   const parcelSkills = new Map((rules.parcel_skills ?? []).map((p) => [p.package, p.skills]));
+  // Costs apply when the office set rates, or a van has its own; vans without their own take the settings'.
+  const priced = costs !== undefined || at.drivers.some((d) => d.rates.per_km != null || d.rates.per_hour != null || d.rates.fixed != null);
+  const rateOf = (d: PlanDriver) => ({
+    per_km: d.rates.per_km ?? costs?.per_km ?? 0,
+    per_hour: d.rates.per_hour ?? costs?.per_hour ?? 0,
+    fixed: d.rates.fixed ?? costs?.per_vehicle ?? 0,
+  });
   // The cost of a second of route: the hourly rate, else one unit per second of travel.
   const perSecond = costs && costs.per_hour > 0 ? costs.per_hour / 3600 : 1;
   let longestShift = 1;
+  let perKm = false;
   problem.vehicles = problem.vehicles.map((veh, v) => {
     const d = at.drivers[v];
     const next = { ...veh };
-    if (costs) next.costs = { fixed: costs.per_vehicle, perTime: costs.per_hour / 3600, perDistance: costs.per_km / 1000 };
-    const skills = driverSkills.get(d.id);
-    if (skills?.length) next.skills = skills;
+    if (priced) {
+      const r = rateOf(d);
+      next.costs = { fixed: r.fixed, perTime: r.per_hour / 3600, perDistance: r.per_km / 1000 };
+      if (r.per_km > 0) perKm = true;
+    }
+    const skills = [...new Set([...d.skills, ...(driverSkills.get(d.id) ?? [])])];
+    if (skills.length) next.skills = skills;
     if (rules.max_route_minutes !== undefined) next.maxDuration = rules.max_route_minutes * 60;
     if (rules.max_stops !== undefined) next.maxStops = rules.max_stops;
-    if (rules.break) {
+    const pause = d.break ?? rules.break;
+    if (pause) {
       // Minutes into the shift as it is rostered, even when the plan starts later in the day.
       const shiftStart = Math.round((timeOnDay(at.date, d.shiftStart, d.zone) - at.dayStart) / 1000);
-      next.breaks = [
-        { duration: rules.break.minutes * 60, window: [shiftStart + rules.break.after_min * 60, shiftStart + rules.break.after_max * 60] },
-      ];
+      next.breaks = [{ duration: pause.minutes * 60, window: [shiftStart + pause.after_min * 60, shiftStart + pause.after_max * 60] }];
     }
     if (veh.shift) longestShift = Math.max(longestShift, veh.shift[1] - veh.shift[0]);
     return next;
   });
   problem.jobs = problem.jobs.map((job, j) => {
-    const skills = parcelSkills.get(at.parcels[j].row.id);
+    const p = at.parcels[j];
+    const skills = [...new Set([...p.window.skills, ...(parcelSkills.get(p.row.id) ?? [])])];
     return {
       ...job,
-      ...(skills?.length ? { skills } : {}),
+      ...(skills.length ? { skills } : {}),
       ...(costs?.unserved_penalty !== undefined ? { penalty: costs.unserved_penalty } : {}),
     };
   });
-  if (costs && costs.per_km > 0) problem.distances = true;
+  if (perKm) problem.distances = true;
   if (rules.balance && rules.balance.weight > 0) {
     const w = rules.balance.weight;
     // Quadratic in the share, so even shares cost least. Duration: a route as long as the longest

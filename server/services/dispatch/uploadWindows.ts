@@ -5,9 +5,10 @@ import { setWindow } from './windows';
 
 /**
  * Upload columns that are not Package fields (the spec's shape is exact): a parcel's delivery
- * window and time at the door, stored beside it (package_window).
+ * window, time at the door and the skills it needs (`two-person; refrigerated`), stored beside it
+ * (package_window).
  */
-export const PLAN_COLUMNS = new Set(['window_start', 'window_end', 'service_s']);
+export const PLAN_COLUMNS = new Set(['window_start', 'window_end', 'service_s', 'skills']);
 
 type Parsed = { value: ReturnType<typeof PackageWindowBody.parse> | null; errors: { path: string; message: string }[] };
 
@@ -41,6 +42,12 @@ export function readPlanColumns(sheet: Sheet, headerName: (h: string) => string)
     if (ws !== undefined) raw.window_start = ws;
     if (we !== undefined) raw.window_end = we;
     if (sv != null && String(sv).trim() !== '') raw.service_s = typeof sv === 'number' ? sv : Number(String(sv).trim());
+    const sk = at.has('skills') ? (r.cells[at.get('skills')!] ?? null) : null;
+    if (sk != null && String(sk).trim() !== '')
+      raw.skills = String(sk)
+        .split(/[;,]/)
+        .map((x) => x.trim())
+        .filter(Boolean);
     if (!Object.keys(raw).length) continue;
     const parsed = PackageWindowBody.safeParse(raw);
     const errors = parsed.success ? [] : parsed.error.issues.map((i) => ({ path: i.path.join('.') || 'window', message: i.message }));

@@ -5,12 +5,15 @@ import type { PackageWindow, PackageWindowBody } from '../../../shared/schemas/d
 import type { Db } from '../../db/client';
 import { company, companyServiceTime, packageWindow, pkg } from '../../db/schema/index';
 import { badRequest, notFound } from '../../errors';
+import { skillsOf } from './skills';
 
 export interface WindowInfo {
   window_start: string | null;
   window_end: string | null;
   service_s: number;
   service_source: PackageWindow['service_source'];
+  /** Skills the stop needs (issue 32). */
+  skills: string[];
 }
 
 function checkOrder(start: string | null, end: string | null): void {
@@ -50,7 +53,13 @@ export async function windowsOf(db: Db, ids: number[]): Promise<Map<number, Wind
         : companyDefault != null
           ? [companyDefault, 'company']
           : [DEFAULT_SERVICE_S, 'default'];
-    out.set(id, { window_start: w?.window_start ?? null, window_end: w?.window_end ?? null, service_s, service_source });
+    out.set(id, {
+      window_start: w?.window_start ?? null,
+      window_end: w?.window_end ?? null,
+      service_s,
+      service_source,
+      skills: skillsOf(w?.skills),
+    });
   }
   return out;
 }
@@ -67,6 +76,7 @@ export async function setWindow(db: Db, now: number, packageId: number, body: z.
     window_start: body.window_start !== undefined ? body.window_start : (cur?.window_start ?? null),
     window_end: body.window_end !== undefined ? body.window_end : (cur?.window_end ?? null),
     service_s: body.service_s !== undefined ? body.service_s : (cur?.service_s ?? null),
+    skills: body.skills !== undefined ? (body.skills?.length ? JSON.stringify(body.skills) : null) : (cur?.skills ?? null),
   };
   checkOrder(next.window_start, next.window_end);
   if ((next.window_start == null) !== (next.window_end == null)) {
