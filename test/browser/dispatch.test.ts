@@ -355,4 +355,38 @@ describe.skipIf(!hasChromium)('dispatch board in Chromium', () => {
       await ctx.close();
     }
   }, 120_000);
+
+  // Last: the settings it saves would price every later plan in this file.
+  it("the office sets the plan's rates, break and limits and a driver's skills from the browser", async () => {
+    const ctx = await br.context(TABLET);
+    const page = await ctx.newPage();
+    await login(page, srv.url, admin);
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await page.goto(`${srv.url}/#/fleet/plan-settings`);
+    await page.getByRole('heading', { name: 'Plan settings' }).waitFor();
+    await page.getByLabel('Per hour of route ($)').fill('45');
+    await page.getByLabel('Per km ($)').fill('0.7');
+    await page.getByLabel('Break (minutes)').fill('30');
+    await page.getByLabel('Earliest, hours into the shift').fill('4.5');
+    await page.getByLabel('Latest, hours into the shift').fill('5.5');
+    await page.getByLabel('Most stops per route').fill('35');
+    await page.getByLabel('Driver B').fill('Two-person, dangerous goods');
+    await page.getByRole('button', { name: 'Save Driver B’s skills' }).click();
+    await page.getByText('Driver B: skills saved').waitFor();
+    await page.getByRole('button', { name: 'Save plan settings' }).click();
+    await page.getByText('Plan settings saved').waitFor();
+    await screenshot(page, 'plan-settings');
+    const saved = await srv.api<Record<string, unknown>>(admin, 'GET', 'dispatch/settings/');
+    expect(saved.body).toEqual({
+      costs: { per_hour: 45, per_km: 0.7, per_vehicle: 0 },
+      break: { minutes: 30, after_min: 270, after_max: 330 },
+      max_stops: 35,
+    });
+    const skills = await srv.api<{ results: { driver: number; skills: string[] }[] }>(admin, 'GET', 'dispatch/driver-skills/');
+    expect(skills.body.results.find((r) => r.driver === drivers[1]!.id)?.skills).toEqual(['two-person', 'dangerous goods']);
+    // The screen reads back what was stored, hours as hours.
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Latest, hours into the shift').inputValue()).toBe('5.5');
+    await ctx.close();
+  }, 90_000);
 });
