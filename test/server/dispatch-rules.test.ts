@@ -149,4 +149,75 @@ describe('plan rules (issue 32)', () => {
     const tight = (await planned(w, { max_stops: 2 })).proposal!;
     for (const r of tight.routes) expect(r.stops.length).toBeLessThanOrEqual(2);
   }, 120_000);
+
+  it('several depots in one plan: each van starts and ends where its shift says and takes the parcels near it', async () => {
+    const w = await routeWorld();
+    const { t, admin } = w;
+    const CITY: [number, number] = [-33.87, 151.2];
+    const WEST: [number, number] = [-33.815, 151.0];
+    const west = await t.json<{ id: number }>('POST', '/api/warehouse/', admin.token, {
+      name: 'Parramatta depot',
+      street_address: '2 Depot Rd',
+      suburb: 'Parramatta',
+      state: 'NSW',
+      postcode: '2150',
+    });
+    expect(west.status, JSON.stringify(west.body)).toBe(201);
+    for (const [id, at] of [
+      [w.warehouseId, CITY],
+      [west.body.id, WEST],
+    ] as const)
+      expect((await t.json('PUT', `/api/warehouse/${id}/position/`, admin.token, { latitude: at[0], longitude: at[1] })).status).toBe(200);
+    // Dana works from the city; Eli from Parramatta, 20 km west.
+    for (const [driver, from, to] of [
+      [w.d1.id, w.warehouseId, w.warehouseId],
+      [w.d2.id, west.body.id, west.body.id],
+    ] as const) {
+      const r = await t.json('POST', '/api/driver-shift/', admin.token, {
+        driver,
+        date: DAY,
+        start_time: '08:00',
+        end_time: '17:00',
+        start_warehouse: from,
+        end_warehouse: to,
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+    }
+    const near = async (prefix: string, at: [number, number]) => {
+      const ids: number[] = [];
+      for (let k = 0; k < 3; k++)
+        ids.push(await w.parcel(`${prefix}${k}`, { latitude: at[0] + 0.004 * (k + 1), longitude: at[1] - 0.003 * k, weight: 1 }));
+      return ids;
+    };
+    const cityIds = await near('C', CITY);
+    const westIds = await near('W', WEST);
+    const start = await t.json<PlanJob>('POST', '/api/dispatch/plan/', admin.token, {
+      date: DAY,
+      include_undated: true,
+      time_limit_ms: 200,
+      drivers: [w.d1.id, w.d2.id],
+      // No zones in this world: every zone (both depots) is planned.
+    });
+    expect(start.status, JSON.stringify(start.body)).toBe(202);
+    let plan: PlanJob | undefined;
+    for (let i = 0; i < 600 && !plan; i++) {
+      const r = await t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, admin.token);
+      if (r.body.status === 'done' || r.body.status === 'failed') plan = r.body;
+      else await new Promise((res) => setTimeout(res, 100));
+    }
+    expect(plan?.status, plan?.message ?? '').toBe('done');
+    const routes = plan!.proposal!.routes;
+    const dana = routes.find((r) => r.driver === w.d1.id)!;
+    const eli = routes.find((r) => r.driver === w.d2.id)!;
+    expect(dana.start).toEqual({ latitude: CITY[0], longitude: CITY[1] });
+    expect(eli.start).toEqual({ latitude: WEST[0], longitude: WEST[1] });
+    expect(eli.end).toEqual({ latitude: WEST[0], longitude: WEST[1] });
+    expect(plan!.proposal!.unassigned).toEqual([]);
+    // Eli passes the city parcels on his way to the city depot, so he may take some; Dana never drives west.
+    expect(dana.stops.map((s) => s.package).filter((id) => westIds.includes(id))).toEqual([]);
+    expect(eli.stops.map((s) => s.package)).toEqual(expect.arrayContaining(westIds));
+    expect([...dana.stops, ...eli.stops].map((s) => s.package).sort((a, b) => a - b)).toEqual(
+      [...cityIds, ...westIds].sort((a, b) => a - b),
+    );
+  }, 120_000);
 });
