@@ -47,7 +47,7 @@ export function createApp(options: AppOptions) {
   const config: Config = { ...defaultConfig, ...options.config };
   // PostgreSQL may be served by several processes (WORKERS=N): their throttles count in one table.
   // SQLite is served by one process: memory. Built here, outside any unit of work (see outsideUnits).
-  const shared = options.db.$engine.kind === 'postgres';
+  const shared = options.db.$engine.shared;
   const limiter = shared ? databaseRateLimiter(options.db) : memoryRateLimiter(config.limiterCapacity);
   const deps: Deps = {
     db: options.db,

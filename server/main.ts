@@ -4,8 +4,7 @@ import { uploadQuotas } from './services/files/allowance';
 import { resolve } from 'node:path';
 import { createApp } from './app';
 import { systemClock } from './clock';
-import { startCheckpointer } from './db/checkpointer';
-import { openDatabase, sqliteOf } from './db/client';
+import { openDatabase } from './db/client';
 import { listen } from './http/listen';
 import { openFileStore } from './files/index';
 import { bootstrapMessage, bootstrapSuperAdmin } from './services/auth/bootstrap';
@@ -67,9 +66,8 @@ if (workers > 1 && cluster.isPrimary) {
 async function serve(): Promise<void> {
   const worker = Number(env.COURIER_WORKER ?? 1);
   const db = await openDatabase({ url: databaseUrl, path: databasePath, poolSize: poolSize || undefined });
-  const sqlite = sqliteOf(db);
-  // WAL checkpoints in a worker thread: inside a COMMIT they stalled every request behind it.
-  const checkpoints = sqlite ? startCheckpointer(sqlite, { log: (line) => console.error(line) }) : null;
+  // SQLite's WAL checkpoints run in a worker thread: inside a COMMIT they stalled every request behind it.
+  const upkeep = db.$engine.startUpkeep((line) => console.error(line));
   // Under WORKERS=N the primary did this already.
   if (!env.COURIER_WORKER) {
     const bootstrapLine = bootstrapMessage(await bootstrapSuperAdmin(db, systemClock, env.ADMIN_EMAIL, env.ADMIN_PASSWORD));
@@ -199,7 +197,7 @@ async function serve(): Promise<void> {
     server.close(async () => {
       await background;
       await writes.flush();
-      await checkpoints?.stop().catch(() => undefined);
+      await upkeep.stop().catch(() => undefined);
       await db.$engine.close().catch(() => undefined);
       process.exit(0);
     });

@@ -1,6 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import { changedRows, type Db } from '../db/client';
+import type { Outside } from '../db/engine/types';
 import { throttle } from '../db/schema/index';
 import { tooMany, type RateLimiter } from './rateLimit';
 
@@ -13,20 +13,15 @@ import { tooMany, type RateLimiter } from './rateLimit';
  */
 
 /**
- * Runs throttle statements outside any unit of work, on the pool: a refused request's rollback
- * never takes its count back, a retried unit cannot collide with a hot counter row, and a count
- * never waits for anyone's commit. Must be made outside a unit (when the app is built): the
- * function runs its work in the async context of that moment, where no unit is open.
- * Call the limiter before a unit starts (a transactional route counts in `prepare`): a unit holds a
- * pooled connection, and units that all wait for a count would wait for the pool for good.
+ * Runs throttle statements outside any unit of work, on the pool (`Engine.detached`): a refused
+ * request's rollback never takes its count back, a retried unit cannot collide with a hot counter
+ * row, and a count never waits for anyone's commit. Must be made outside a unit (when the app is
+ * built). Call the limiter before a unit starts (a transactional route counts in `prepare`): a unit
+ * holds a pooled connection, and units that all wait for a count would wait for the pool for good.
  * On SQLite (one process, one connection) statements run where they are called.
  */
-export type Outside = <T>(work: () => Promise<T>) => Promise<T>;
-
 export function outsideUnits(db: Db): Outside {
-  if (db.$engine.kind !== 'postgres') return (work) => work();
-  const snapshot = AsyncLocalStorage.snapshot();
-  return (work) => snapshot(work);
+  return db.$engine.detached();
 }
 
 /** Epoch milliseconds as a bound parameter PostgreSQL types as bigint even in arithmetic. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EngineKind } from './types';
+import { isDistinctFrom } from './dialect';
 
 /**
  * The stored Package answers (`package_answer`), kept by triggers on either engine
@@ -33,7 +34,7 @@ export function answerTag(src: AnswerSource): string {
  * there (an ended or deleted parcel): always 0 unless a trigger misses a case. Tests run it after each test.
  */
 export function answerDriftQuery(kind: EngineKind, src: AnswerSource): string {
-  const differs = kind === 'postgres' ? 'is distinct from' : 'is not';
+  const differs = isDistinctFrom(kind);
   const live = liveWhere(src);
   return `select
       (select count(*) from (${src.select} where ${live}) b left join package_answer a on a.package_id = b.id where a.json ${differs} b.json)

@@ -38,7 +38,7 @@ export function inJsonIds(db: HasEngine, column: SQLWrapper, ids: SQLWrapper): S
 /**
  * An ORDER BY term with its NULLs placed explicitly (issue 31: a bare column sorted NULL first on
  * SQLite, last on PostgreSQL). Both engines read `nulls first|last` (SQLite since 3.30), and the
- * PostgreSQL engine's own placement of a bare ASC/DESC (postgres.ts `sqliteNullOrder`) leaves such a
+ * PostgreSQL translation's placement of a bare ASC/DESC (`sqliteNullOrder` below) leaves such a
  * term alone. Every ORDER BY on a nullable column says where its NULLs go, with this.
  */
 export function orderNulls(column: SQLWrapper, dir: 'asc' | 'desc', nulls: 'first' | 'last'): SQL {
@@ -110,3 +110,104 @@ const FEED_LOCK = 0x66656564; // "feed"
 export async function feedOrder(db: HasEngine & { run(query: SQL): Promise<unknown> }): Promise<void> {
   if (kindOf(db) === 'postgres') await db.run(sql`select pg_advisory_xact_lock(${sql.raw(String(FEED_LOCK))})`);
 }
+
+/*
+ * PostgreSQL's text for a statement drizzle's SQLite dialect wrote. Services are written once,
+ * against drizzle's SQLite query builder (docs/decisions-data-layer.md); the PostgreSQL engine runs
+ * what it renders after the few rewrites below, made once per statement text and cached
+ * (postgres.ts). Why a translation and not drizzle's own pg dialect: docs/decisions-engine-joint.md.
+ * test/server/drizzle-sql.test.ts snapshots drizzle's real output and this translation of it for every
+ * statement shape the services use, so a drizzle upgrade that changes either shows its diff.
+ */
+
+/** A statement as PostgreSQL runs it, and how many parameters it binds. */
+export interface PostgresText {
+  text: string;
+  params: number;
+}
+
+/**
+ * SQLite's dialect binds every parameter as `?`; PostgreSQL numbers them `$1, $2...` in the same
+ * order. A `?` inside a quoted string or identifier is text, not a parameter.
+ */
+function numberParams(text: string): PostgresText {
+  let out = '';
+  let n = 0;
+  let from = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text[i];
+    if (ch === "'" || ch === '"') {
+      const close = text.indexOf(ch, i + 1);
+      // A doubled quote inside is an escaped one: the scan ends at one close and starts again at the next.
+      i = close < 0 ? text.length : close;
+    } else if (ch === '?') {
+      n += 1;
+      out += `${text.slice(from, i)}$${n}`;
+      from = i + 1;
+    }
+  }
+  return { text: out + text.slice(from), params: n };
+}
+
+/**
+ * SQLite's dialect writes NULL for an identity column (`identities`: table -> column) an insert leaves out (SQLite numbers such a rowid itself);
+ * PostgreSQL's identity column wants DEFAULT there.
+ */
+function identityDefaults(text: string, identities: Readonly<Record<string, string>>): string {
+  const head = /^insert into "([^"]+)" \(([^)]*)\) values /.exec(text);
+  const column = head ? identities[head[1]!] : undefined;
+  if (!head || !column) return text;
+  const at = head[2]!.split(', ').indexOf(`"${column}"`);
+  if (at < 0) return text;
+  let out = text.slice(0, head[0].length);
+  let i = head[0].length;
+  // Each tuple `( ... )` at depth 0: its top-level items split by ", ".
+  while (text[i] === '(') {
+    let depth = 0;
+    let j = i;
+    const starts = [i + 1];
+    for (; j < text.length; j += 1) {
+      const ch = text[j];
+      if (ch === '(') depth += 1;
+      else if (ch === ')' && --depth === 0) break;
+      else if (ch === ',' && depth === 1) starts.push(j + 2);
+    }
+    const items = starts.map((st, k) => text.slice(st, k + 1 < starts.length ? starts[k + 1]! - 2 : j));
+    if (items[at] === 'null') items[at] = 'default';
+    out += `(${items.join(', ')})`;
+    i = j + 1;
+    if (text.startsWith(', (', i)) {
+      out += ', ';
+      i += 2;
+    } else break;
+  }
+  return out + text.slice(i);
+}
+
+/** SQLite's dialect names conflict targets with their table (`"t"."c"`); PostgreSQL takes bare columns. */
+function conflictTargets(text: string): string {
+  return text.replace(/ on conflict \(([^)]*)\)/g, (_, cols: string) => ` on conflict (${cols.replace(/"[^"]+"\.("[^"]+")/g, '$1')})`);
+}
+
+/**
+ * SQLite sorts NULL below every value, PostgreSQL above: the queries are written for SQLite's order
+ * (undated stops first...), so each ASC/DESC drizzle renders gets SQLite's placement of NULLs.
+ */
+function sqliteNullOrder(text: string): string {
+  return text.replace(/ (asc|desc)(?=,|\)| limit | offset |$)/g, (_, dir: string) =>
+    dir === 'asc' ? ' asc nulls first' : ' desc nulls last',
+  );
+}
+
+/**
+ * The text PostgreSQL runs for `sqliteText` (drizzle's SQLite dialect output): numbered parameters,
+ * identity columns asked for, bare conflict targets, SQLite's placement of NULLs. `identities` maps
+ * each table to its identity column (its single integer primary key).
+ */
+export function forPostgres(sqliteText: string, identities: Readonly<Record<string, string>>): PostgresText {
+  const { text, params } = numberParams(sqliteText);
+  return { text: identityDefaults(conflictTargets(sqliteNullOrder(text)), identities), params };
+}
+
+/** The comparison that treats two NULLs as equal and a NULL and a value as different. */
+export const isDistinctFrom = (kind: EngineKind): string => (kind === 'postgres' ? 'is distinct from' : 'is not');

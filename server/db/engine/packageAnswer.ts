@@ -142,7 +142,10 @@ export const packageAnswer = sqliteTable('package_answer', {
 });
 export const ANSWER_JOIN = eq(packageAnswer.package_id, pkg.id);
 const STORED = sql`${packageAnswer.json}`;
-const BUILT: Record<EngineKind, SQL<string>> = { sqlite: PACKAGE_JSON.sqlite, postgres: sql<string>`(${PACKAGE_JSON.postgres})::text` };
+const BUILT: Record<EngineKind, SQL<string>> = {
+  sqlite: jsonSql('sqlite').text(PACKAGE_JSON.sqlite),
+  postgres: jsonSql('postgres').text(PACKAGE_JSON.postgres),
+};
 const ANSWER: Record<EngineKind, SQL<string>> = {
   sqlite: sql<string>`coalesce(${STORED}, ${BUILT.sqlite})`,
   postgres: sql<string>`coalesce(${STORED}, ${BUILT.postgres})`,

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Engine, Method, QueryResult, Units } from './types';
 import { codeOf, constraintOf } from './errors';
+import { forPostgres } from './dialect';
 
 /** node-postgres answers 64-bit integers and numerics as strings; every such value here fits a double (ids, epoch ms, counts, sums). */
 const PARSERS: Record<number, (text: string) => unknown> = { 20: Number, 1700: Number };
@@ -13,64 +14,6 @@ const types = {
 };
 
 const MAX_TRIES = 10;
-
-/**
- * SQLite's dialect writes NULL for an identity column (`identities`: table -> column) an insert leaves out (SQLite numbers such a rowid itself);
- * PostgreSQL's identity column wants DEFAULT there.
- */
-export function identityDefaults(text: string, identities: Readonly<Record<string, string>>): string {
-  const head = /^insert into "([^"]+)" \(([^)]*)\) values /.exec(text);
-  const column = head ? identities[head[1]!] : undefined;
-  if (!head || !column) return text;
-  const at = head[2]!.split(', ').indexOf(`"${column}"`);
-  if (at < 0) return text;
-  let out = text.slice(0, head[0].length);
-  let i = head[0].length;
-  // Each tuple `( ... )` at depth 0: its top-level items split by ", ".
-  while (text[i] === '(') {
-    let depth = 0;
-    let j = i;
-    const starts = [i + 1];
-    for (; j < text.length; j += 1) {
-      const ch = text[j];
-      if (ch === '(') depth += 1;
-      else if (ch === ')' && --depth === 0) break;
-      else if (ch === ',' && depth === 1) starts.push(j + 2);
-    }
-    const items = starts.map((st, k) => text.slice(st, k + 1 < starts.length ? starts[k + 1]! - 2 : j));
-    if (items[at] === 'null') items[at] = 'default';
-    out += `(${items.join(', ')})`;
-    i = j + 1;
-    if (text.startsWith(', (', i)) {
-      out += ', ';
-      i += 2;
-    } else break;
-  }
-  return out + text.slice(i);
-}
-
-/** SQLite's dialect names conflict targets with their table (`"t"."c"`); PostgreSQL takes bare columns. */
-export function conflictTargets(text: string): string {
-  return text.replace(/ on conflict \(([^)]*)\)/g, (_, cols: string) => ` on conflict (${cols.replace(/"[^"]+"\.("[^"]+")/g, '$1')})`);
-}
-
-/**
- * The text PostgreSQL runs for a statement drizzle's SQLite dialect wrote: the few places where the
- * SQL both engines read differs (see the functions above and below).
- */
-export function forPostgres(text: string, identities: Readonly<Record<string, string>>): string {
-  return identityDefaults(conflictTargets(sqliteNullOrder(text)), identities);
-}
-
-/**
- * SQLite sorts NULL below every value, PostgreSQL above: the queries are written for SQLite's order
- * (undated stops first...), so each ASC/DESC drizzle renders gets SQLite's placement of NULLs.
- */
-export function sqliteNullOrder(text: string): string {
-  return text.replace(/ (asc|desc)(?=,|\)| limit | offset |$)/g, (_, dir: string) =>
-    dir === 'asc' ? ' asc nulls first' : ' desc nulls last',
-  );
-}
 
 /**
  * A unit's connection; `ended` once it committed or rolled back (work it started may outlive it).
@@ -125,11 +68,11 @@ export function postgresEngine(url: string, options: PostgresOptions = {}): Post
   const retried: RetryCounts = { serialization: 0, deadlock: 0, unique: 0 };
   const identities = options.identities ?? {};
   // Named statements are parsed and planned once per connection; the text PostgreSQL gets is made once.
-  const statements = new Map<string, { name: string; text: string }>();
+  const statements = new Map<string, { name: string; text: string; params: number }>();
   const statementOf = (source: string) => {
     let stmt = statements.get(source);
     if (!stmt) {
-      stmt = { name: `q${createHash('sha1').update(source).digest('hex').slice(0, 20)}`, text: forPostgres(source, identities) };
+      stmt = { name: `q${createHash('sha1').update(source).digest('hex').slice(0, 20)}`, ...forPostgres(source, identities) };
       if (statements.size > 2000) statements.clear();
       statements.set(source, stmt);
     }
@@ -165,7 +108,9 @@ export function postgresEngine(url: string, options: PostgresOptions = {}): Post
     const scope = current();
     if (scope) await sendPending(scope);
     const target = scope?.client ?? pool;
-    const { name, text } = statementOf(sql);
+    const { name, text, params: bound } = statementOf(sql);
+    // A parameter the translation numbered wrongly would bind a value to the wrong place: refuse instead.
+    if (bound !== params.length) throw new Error(`statement binds ${bound} parameters, given ${params.length}: ${text}`);
     engine.onStatement?.(text);
     const res = await target.query({ name, text, values: params, rowMode: 'array' });
     if (method === 'run') return { rows: [], changes: res.rowCount ?? 0 };
@@ -264,6 +209,12 @@ export function postgresEngine(url: string, options: PostgresOptions = {}): Post
 
   const engine: PostgresEngine = {
     kind: 'postgres',
+    shared: true,
+    detached() {
+      const snapshot = AsyncLocalStorage.snapshot();
+      return (work) => snapshot(work);
+    },
+    startUpkeep: () => ({ stop: async () => undefined }),
     pool,
     retried,
     onStatement: null,

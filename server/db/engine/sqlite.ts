@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import Database from 'better-sqlite3';
 import type { Engine, Method, QueryResult, UnitOptions, Units } from './types';
 import { cacheStatements } from '../statementCache';
+import { startCheckpointer } from '../checkpointer';
 import { sqliteUnits, UNIT_SAVEPOINT, type UnitGate } from './sqliteUnits';
 import { sqliteWatcher } from './sqliteWatch';
 
@@ -46,6 +47,9 @@ export function sqliteEngine(sqlite: Database.Database): Engine & { sqlite: Data
 
   const engine: Engine & { sqlite: Database.Database } = {
     kind: 'sqlite',
+    shared: false,
+    detached: () => (work) => work(),
+    startUpkeep: (log) => startCheckpointer(sqlite, { log }),
     sqlite,
     onStatement: null,
     execute,

@@ -70,8 +70,26 @@ export interface UnitOptions {
   beforeCommit?: () => void;
 }
 
+/** Runs `work` outside any unit of work where the engine can (see `Engine.detached`). */
+export type Outside = <T>(work: () => Promise<T>) => Promise<T>;
+
 export interface Engine {
+  /** Which engine this is: asked only under server/db/engine/ (test/server/architecture.test.ts). */
   readonly kind: EngineKind;
+  /**
+   * Whether several server processes may share this database (PostgreSQL: WORKERS=N, or several
+   * machines). State they must agree on (throttle counts) then lives in the database, not in memory.
+   */
+  readonly shared: boolean;
+  /**
+   * A runner for statements that must not join the caller's unit (a throttle count a rollback must
+   * not take back). PostgreSQL: they run on the pool, in the async context of the moment the runner
+   * was made, so make it outside any unit (when the app is built). SQLite (one connection, whose open
+   * group commit every statement joins): they run where they are called.
+   */
+  detached(): Outside;
+  /** Starts the engine's own upkeep (SQLite: WAL checkpoints off the event loop, server/db/checkpointer.ts); none on PostgreSQL. */
+  startUpkeep(log: (line: string) => void): { stop(): Promise<void> };
   /**
    * Debug seam (tests, benches): called with every statement the engine sends, transaction control
    * included. On PostgreSQL each is a round trip, so their number per request is a cost worth watching.
