@@ -60,7 +60,7 @@ interface Piece {
  * from `max` down, else wrapped onto two lines, shrinking until pdfkit's own measure says it fits. A zone
  * like "EASTERN SUBURBS" prints whole instead of its second line falling off the banner (issue 36).
  */
-export function fitText(doc: PDFKit.PDFDocument, text: string, x: number, y: number, w: number, h: number, max: number, min = 9): void {
+function fitText(doc: PDFKit.PDFDocument, text: string, x: number, y: number, w: number, h: number, max: number, min = 9): void {
   let size = max;
   let oneLine = true;
   for (; size > min; size -= 1) {
