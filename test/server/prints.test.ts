@@ -128,5 +128,5 @@ describe('prints read back from their pixels and words (issue 36)', () => {
     expect(overprinted(sw)).toEqual([]);
     const page = await greyPage(statement, 1, 50);
     expect(page.data.some((v) => v < 64)).toBe(true); // drawn, not blank
-  }, 60_000);
+  }, 180_000);
 });
