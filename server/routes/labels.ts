@@ -13,6 +13,7 @@ import { shareKey } from '../services/workers/shareKey';
 import { manifestParcels, parcelsToLabel } from '../services/labels/select';
 import { doorLabelWords } from '../services/door/feed';
 import { withCodDue } from '../services/cod/parcel';
+import { courierName } from '../services/money/businessProfile';
 
 const tags = ['Labels'];
 const pdf = (bytes: Uint8Array<ArrayBuffer>, name: string) =>
@@ -38,7 +39,13 @@ export function labelRoutes(app: App): void {
   };
   const labels = async (deps: Deps, user: SessionUser, parcels: Package[], layout: LabelLayout) =>
     deps.pdfs.render(
-      { kind: 'labels', parcels: await withCodDue(deps.db, capped(parcels)), layout, door: await doorLabelWords(deps.db, parcels) },
+      {
+        kind: 'labels',
+        parcels: await withCodDue(deps.db, capped(parcels)),
+        layout,
+        door: await doorLabelWords(deps.db, parcels),
+        courier: await courierName(deps.db),
+      },
       shareKey(user),
     );
 
@@ -104,6 +111,7 @@ export function labelRoutes(app: App): void {
       const now = deps.clock.now();
       const info = {
         title: m.title,
+        courier: await courierName(deps.db),
         driver: m.driver,
         date: m.date ?? (iso(now) ?? '').slice(0, 10),
         generatedAt: (iso(now) ?? '').slice(0, 16).replace('T', ' '),

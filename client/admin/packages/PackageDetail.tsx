@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { z } from 'zod';
 import { PROOF_SLOTS, type PackageEvent, type Proof } from '../../../shared/schemas/delivery';
-import { statusLabel } from '../../../shared/lifecycle';
+import { isFinal, statusLabel } from '../../../shared/lifecycle';
 import { ApiError, api } from '../../api/client';
 import { PATHS } from '../../api/paths';
 import { Badge, StatusBadge } from '../../ui/Badge';
@@ -91,7 +91,8 @@ export default function PackageDetail({ id, session }: { id: number; session?: S
           <span class="mono">{pkg.hawb}</span>
         </h1>
         <StatusBadge status={pkg.status} />
-        {pkg.is_scanned && <Badge tone="info">On van</Badge>}
+        {/* A delivered, returned or cancelled parcel is off the van whatever its last scan said. */}
+        {pkg.is_scanned && !isFinal(pkg.status) && <Badge tone="info">On van</Badge>}
         <span class="spacer" />
         {session && session.user.role !== 'driver' && <TrackingLinkButton id={id} />}
         <LinkButton href="#/packages">Back to packages</LinkButton>

@@ -9,6 +9,7 @@ export type PdfJob =
       kind: 'labels';
       parcels: LabelParcel[];
       layout: LabelLayout;
+      /** The courier's trading name, printed beside the shipper's (issue 36). */ courier?: string;
       /** What each parcel needs at the door (issue 34), by id. */ door?: Record<number, string>;
     }
   | { kind: 'manifest'; info: ManifestInfo; parcels: Package[] }

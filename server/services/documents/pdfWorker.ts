@@ -11,7 +11,7 @@ import type { PdfAnswer, PdfJob } from './pdfJobs';
 function draw(job: PdfJob): Promise<Uint8Array> {
   switch (job.kind) {
     case 'labels':
-      return labelsPdf(job.parcels, job.layout, undefined, job.door);
+      return labelsPdf(job.parcels, job.layout, job.courier, job.door);
     case 'manifest':
       return manifestPdf(job.info, job.parcels);
     case 'invoice':

@@ -55,7 +55,30 @@ interface Piece {
   door?: string | undefined;
 }
 
-function drawLabel(doc: PDFKit.PDFDocument, x: number, y: number, w: number, h: number, piece: Piece, sender: string): void {
+/**
+ * Writes `text` as large as it fits in a box (`w` x `h`), centred both ways: one line at the largest size
+ * from `max` down, else wrapped onto two lines, shrinking until pdfkit's own measure says it fits. A zone
+ * like "EASTERN SUBURBS" prints whole instead of its second line falling off the banner (issue 36).
+ */
+function fitText(doc: PDFKit.PDFDocument, text: string, x: number, y: number, w: number, h: number, max: number, min = 9): void {
+  let size = max;
+  let oneLine = true;
+  for (; size > min; size -= 1) {
+    doc.fontSize(size);
+    if (doc.widthOfString(text) <= w && doc.currentLineHeight(true) <= h) break;
+    // Below two thirds of the largest size, two lines of a bigger type read better than one tiny line.
+    if (size <= max * 0.66 && doc.heightOfString(text, { width: w, lineGap: -size * 0.1 }) <= h) {
+      oneLine = false;
+      break;
+    }
+  }
+  doc.fontSize(size);
+  const opts = { width: w, align: 'center' as const, lineGap: -size * 0.1 };
+  const used = oneLine ? doc.currentLineHeight(true) : Math.min(h, doc.heightOfString(text, opts));
+  doc.text(text, x, y + (h - used) / 2, oneLine ? { ...opts, lineBreak: false } : { ...opts, height: h, ellipsis: true });
+}
+
+function drawLabel(doc: PDFKit.PDFDocument, x: number, y: number, w: number, h: number, piece: Piece, courier: string): void {
   const { p } = piece;
   const pad = 12;
   const inner = w - 2 * pad;
@@ -66,22 +89,29 @@ function drawLabel(doc: PDFKit.PDFDocument, x: number, y: number, w: number, h: 
     .stroke()
     .restore();
   let cy = y + pad;
+  // Who sent it (the shipper), and the courier carrying it: never the software's name (issue 36).
+  const shipper = p.company_name?.trim() || courier || '—';
+  const carrierW =
+    courier && courier !== shipper ? Math.min(inner / 2, doc.font('Helvetica-Bold').fontSize(8).widthOfString(courier) + 2) : 0;
   doc
     .font('Helvetica')
     .fontSize(8)
     .fillColor('black')
-    .text(`FROM: ${sender}`, x + pad, cy, { width: inner, lineBreak: false, ellipsis: true });
+    .text(`FROM: ${shipper}`, x + pad, cy, { width: inner - carrierW - 6, lineBreak: false, ellipsis: true });
+  if (carrierW)
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(8)
+      .text(courier, x + w - pad - carrierW, cy, { width: carrierW, align: 'right', lineBreak: false, ellipsis: true });
   cy += 14;
   // Zone, big: the depot reads it from across the bay.
   const zone = (p.zone_name ?? 'NO ZONE').toUpperCase();
-  doc.rect(x + pad, cy, inner, 64).fill('black');
-  doc
-    .fillColor('white')
-    .font('Helvetica-Bold')
-    .fontSize(zone.length > 10 ? 28 : 40)
-    .text(zone, x + pad, cy + (zone.length > 10 ? 18 : 12), { width: inner, align: 'center', lineBreak: false, ellipsis: true });
+  const banner = 64;
+  doc.rect(x + pad, cy, inner, banner).fill('black');
+  doc.fillColor('white').font('Helvetica-Bold');
+  fitText(doc, zone, x + pad + 6, cy + 4, inner - 12, banner - 8, 40);
   doc.fillColor('black');
-  cy += 72;
+  cy += banner + 8;
   doc
     .font('Helvetica')
     .fontSize(8)
@@ -124,10 +154,6 @@ function drawLabel(doc: PDFKit.PDFDocument, x: number, y: number, w: number, h: 
     .fontSize(13)
     .text(`Weight: ${p.weight != null ? `${p.weight} kg` : '—'}`, x + pad, infoTop + 4);
   doc.text(`Piece ${piece.n} of ${piece.of}`, x + pad, infoTop + 24);
-  doc
-    .font('Helvetica')
-    .fontSize(8)
-    .text(p.company_name ?? '', x + pad, infoTop + 46, { width: inner - 80, lineBreak: false, ellipsis: true });
   if (p.cod_due)
     doc
       .font('Helvetica-Bold')
@@ -144,7 +170,8 @@ function drawLabel(doc: PDFKit.PDFDocument, x: number, y: number, w: number, h: 
 export async function labelsPdf(
   parcels: LabelParcel[],
   layout: LabelLayout,
-  sender = 'Courier',
+  /** The courier's trading name from the business profile ('' before one is saved). */
+  courier = '',
   door: Record<number, string> = {},
 ): Promise<Uint8Array<ArrayBuffer>> {
   const pieces: Piece[] = [];
@@ -159,19 +186,19 @@ export async function labelsPdf(
           size: [LABEL.w, LABEL.h],
           margin: 0,
           autoFirstPage: false,
-          info: { Title: 'Shipping labels', Author: 'Courier' },
+          info: { Title: 'Shipping labels', Author: courier || 'Courier' },
         })
       : new PDFDocument({
           size: 'A4',
           margin: 0,
           autoFirstPage: false,
-          info: { Title: 'Shipping labels (A4, 4 per sheet)', Author: 'Courier' },
+          info: { Title: 'Shipping labels (A4, 4 per sheet)', Author: courier || 'Courier' },
         });
   const out = toBytes(doc);
   if (layout === '4x6') {
     for (const piece of pieces) {
       doc.addPage();
-      drawLabel(doc, 0, 0, LABEL.w, LABEL.h, piece, sender);
+      drawLabel(doc, 0, 0, LABEL.w, LABEL.h, piece, courier);
     }
   } else {
     // A4 (595 x 842 pt) in four quarters, each about 4x6 inch; cut along the page's middle lines.
@@ -180,7 +207,7 @@ export async function labelsPdf(
     pieces.forEach((piece, i) => {
       if (i % 4 === 0) doc.addPage();
       const q = i % 4;
-      drawLabel(doc, (q % 2) * w, Math.floor(q / 2) * h, w, h, piece, sender);
+      drawLabel(doc, (q % 2) * w, Math.floor(q / 2) * h, w, h, piece, courier);
     });
   }
   if (!pieces.length) doc.addPage().fontSize(14).text('No parcels to label.', 40, 40);
@@ -190,6 +217,8 @@ export async function labelsPdf(
 
 export interface ManifestInfo {
   title: string;
+  /** The courier's trading name (business profile), '' before one is saved. */
+  courier?: string;
   driver: string | null;
   date: string;
   generatedAt: string;
@@ -197,8 +226,9 @@ export interface ManifestInfo {
 
 /** A driver's or route's manifest on A4: one row per parcel in delivery order, totals, and signature lines. */
 export async function manifestPdf(info: ManifestInfo, parcels: Package[]): Promise<Uint8Array<ArrayBuffer>> {
-  const doc = new PDFDocument({ size: 'A4', margin: 40, info: { Title: info.title, Author: 'Courier' } });
+  const doc = new PDFDocument({ size: 'A4', margin: 40, info: { Title: info.title, Author: info.courier || 'Courier' } });
   const out = toBytes(doc);
+  if (info.courier) doc.font('Helvetica-Bold').fontSize(11).text(info.courier);
   doc.font('Helvetica-Bold').fontSize(18).text(info.title);
   doc
     .font('Helvetica')
@@ -219,21 +249,24 @@ export async function manifestPdf(info: ManifestInfo, parcels: Package[]): Promi
     { key: 'Status', w: 15 },
   ];
   const left = doc.page.margins.left;
+  // The header row's rule sits below its measured height, and the first row starts below the rule:
+  // text drawn with lineBreak off leaves doc.y where it was, which had the first row overprint it.
   const header = () => {
     let x = left;
     doc.font('Helvetica-Bold').fontSize(9);
     const y = doc.y;
     for (const c of cols.slice(0, 7)) {
-      doc.text(c.key, x, y, { width: c.w, lineBreak: false });
+      doc.text(c.key, x, y, { width: c.w - 4, lineBreak: false });
       x += c.w;
     }
     doc.text('OK', x, y, { lineBreak: false });
-    doc.x = left;
+    const rule = y + doc.heightOfString('Tracking no', { width: 200 }) + 2;
     doc
-      .moveTo(left, doc.y + 2)
-      .lineTo(doc.page.width - doc.page.margins.right, doc.y + 2)
+      .moveTo(left, rule)
+      .lineTo(doc.page.width - doc.page.margins.right, rule)
       .stroke();
-    doc.y += 6;
+    doc.x = left;
+    doc.y = rule + 4;
   };
   header();
   parcels.forEach((p, i) => {

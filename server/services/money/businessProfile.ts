@@ -32,6 +32,12 @@ export async function getBusinessProfile(db: Db): Promise<BusinessProfileRow> {
   );
 }
 
+/** The name the courier trades under, as labels and manifests print it: trading name, else legal name, else ''. */
+export async function courierName(db: Db): Promise<string> {
+  const p = await getBusinessProfile(db);
+  return p.trading_name.trim() || p.legal_name.trim();
+}
+
 /** `defaultZone`: the configured TIME_ZONE the business follows while its own is null. */
 export function shapeBusinessProfile(row: BusinessProfileRow, defaultZone: string) {
   const { id: _id, updated_at, ...rest } = row;
