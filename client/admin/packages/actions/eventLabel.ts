@@ -45,6 +45,7 @@ const ACTION_LABELS: Record<string, string> = {
   route_optimize: 'Route optimised',
   route_status: 'Route status changed',
   zone_override: 'Zone set by hand',
+  placed: 'Placed when its suburb or postcode was added',
 };
 
 /** Known actions by name; an unknown one reads as a sentence ("some_new_step" -> "Some new step"), never as a raw name. */
