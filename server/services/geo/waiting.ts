@@ -7,7 +7,7 @@ import { updatePackage } from '../packages/lifecycle';
 import { applyResolution, locationInput, recordLocation, resolverFor, type PackageInsert } from './location';
 
 /** What master data has just gained: postcodes (suburbs' own or pincode rows), suburb names, suburbs (a zone given). */
-export interface Gained {
+interface Gained {
   postcodes?: readonly string[];
   names?: readonly string[];
   suburbs?: readonly number[];
