@@ -30,8 +30,9 @@ const TRANSITIONS: Record<PackageStatus, readonly PackageStatus[]> = {
   // Back to `assigned` is the driver unloading it (reset scan) or staff reassigning it.
   out_for_delivery: ['delivered', 'failed', 'assigned'],
   delivered: [],
-  // Reattempt by the same driver, by another driver, or back to the depot.
-  failed: ['out_for_delivery', 'assigned', 'returned'],
+  // Reattempt by the same driver, by another driver, back to the depot, or (the office decides while it
+  // is still with its driver) straight back to the sender: no depot receipt is recorded that did not happen.
+  failed: ['out_for_delivery', 'assigned', 'returned', 'returned_to_sender'],
   returned: ['assigned', 'returned_to_sender'],
   returned_to_sender: [],
   cancelled: [],
@@ -76,8 +77,8 @@ export function mustReturn(attempts: number, maxAttempts = DEFAULT_MAX_ATTEMPTS)
  * `force` (admin force-deliver / force-fail) skips the table but never leaves a final state.
  *
  * The attempt limit is decided here, once, for every path (issue 18): it binds forced actions too.
- * A failed parcel that used its attempts may only go back to the depot (`returned`); from there the
- * depot returns it to the sender or starts a new delivery cycle (redelivery resets the count). So
+ * A failed parcel that used its attempts may only go back: to the depot (`returned`), or to the sender;
+ * from the depot it goes to the sender or starts a new delivery cycle (redelivery resets the count). So
  * an admin cannot force-deliver it, and no driver list offers it (`offerableToDriver`).
  */
 export function transitionProblem(
@@ -88,7 +89,8 @@ export function transitionProblem(
   if (isFinal(from)) return 'final';
   // Forcing a parcel into the state it is already in would only count a second attempt.
   if ((!opts.force || from === to) && !canTransition(from, to)) return 'not_allowed';
-  if (from === 'failed' && to !== 'returned' && mustReturn(opts.attempts ?? 0, opts.maxAttempts)) return 'must_return';
+  if (from === 'failed' && to !== 'returned' && to !== 'returned_to_sender' && mustReturn(opts.attempts ?? 0, opts.maxAttempts))
+    return 'must_return';
   return null;
 }
 

@@ -7,7 +7,8 @@ import { Empty, Loading } from '../ui/States';
 import { failures } from './day';
 import { engine } from './engine';
 import { position } from './geo';
-import { useFailedStatuses } from './hooks';
+import { noReasonsNote } from './failReasons';
+import { useFailedStatuses, useSyncStatus } from './hooks';
 import { PhotoPicker } from './PhotoPicker';
 import { maxAttempts } from './routeCache';
 import { hold } from './undo';
@@ -18,6 +19,7 @@ import { canFail, usePackage } from './usePackage';
 export default function Fail({ id }: { id: number }) {
   const { p, loaded } = usePackage(id);
   const reasons = useFailedStatuses();
+  const sync = useSyncStatus();
   const max = useStore(maxAttempts);
   const [reason, setReason] = useState<number | null>(null);
   const [note, setNote] = useState('');
@@ -34,6 +36,7 @@ export default function Fail({ id }: { id: number }) {
       </Empty>
     );
   const attempt = failures(p) + 1;
+  const none = noReasonsNote(reasons.length, sync.lastSyncedAt);
   const last = attempt >= max;
 
   const confirm = async () => {
@@ -74,7 +77,11 @@ export default function Fail({ id }: { id: number }) {
       </div>
       <fieldset class="reasons">
         <legend>What went wrong?</legend>
-        {reasons.length === 0 && <p class="muted">No reasons on the phone yet: open Sync with signal once.</p>}
+        {none && (
+          <p class="note" role="status" data-testid="no-reasons">
+            {none}
+          </p>
+        )}
         {reasons.map((r) => (
           <label key={r.id} class={`reason${reason === r.id ? ' chosen' : ''}`}>
             <input type="radio" name="reason" value={r.id} checked={reason === r.id} onChange={() => setReason(r.id)} />
@@ -89,7 +96,7 @@ export default function Fail({ id }: { id: number }) {
           {error}
         </div>
       )}
-      <Button variant="danger" class="xl" busy={busy} onClick={() => void confirm()} data-testid="confirm-fail">
+      <Button variant="danger" class="xl" busy={busy} disabled={!!none} onClick={() => void confirm()} data-testid="confirm-fail">
         Record failed delivery
       </Button>
     </div>

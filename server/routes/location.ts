@@ -33,7 +33,9 @@ export function locationRoutes(app: App): void {
       response: ReviewAnswer,
       catalogue: [],
       summary: 'Open parcels located only to their suburb or worse, for the office to check',
-      description: '`precision` is the best level listed (default `suburb`: suburb, postcode and none). Companies see their own parcels.',
+      description:
+        '`precision` is the best level listed (default `suburb`: suburb, postcode and none). Parcels flagged for review (`review`: a PO box, ' +
+        'a place name its postcode does not cover) are listed at any precision. Companies see their own parcels.',
     },
     async ({ deps, user, query, c }) => {
       const { count, results } = await reviewList(deps.db, user, query.precision, query.page, query.page_size);

@@ -67,7 +67,8 @@ export function returnRoutes(app: App): void {
       summary:
         'The depot settles a parcel that came back: keep it (returned), send it to the shipper (returned_to_sender), or redeliver with a driver',
       description:
-        'A failed parcel is first received back (failed -> returned). Redelivery (returned -> assigned) starts a fresh count of attempts.',
+        'A failed parcel is first received back (failed -> returned), except when it goes to the sender: that is one step (failed -> returned_to_sender), ' +
+        'no depot receipt recorded. Redelivery (returned -> assigned) starts a fresh count of attempts.',
     },
     async ({ deps, user, body, device }) => {
       const row = await depotReturn(deps, scanContext(user, body, device), body.barcode, body.outcome, body.driver);

@@ -44,6 +44,38 @@ const ABBREVIATIONS: Record<string, string> = {
   sth: 'south',
 };
 
+/**
+ * Why a placed address still needs the office's eyes (issue 36: these were accepted silently):
+ * `po_box` - a post-office box, locked bag or the like, which no van can deliver to;
+ * `postcode_mismatch` - the place the shipper wrote is not in the postcode they wrote.
+ */
+export const REVIEW_REASONS = ['po_box', 'postcode_mismatch'] as const;
+export type ReviewReason = (typeof REVIEW_REASONS)[number];
+
+// "PO Box 12", "P.O. Box", "GPO Box", "Post Office Box", "Locked Bag 5", "Private Bag", "Parcel Locker 3".
+const PO_BOX = /\b(?:(?:g\.?\s*)?p\.?\s*o\.?\s*box|post\s*office\s*box|locked\s*bag|private\s*bag|parcel\s*locker|po\s*box)\b/i;
+
+/** A stored review reason read back (null for none or a value this version does not know). */
+export const reviewOf = (v: string | null | undefined): ReviewReason | null =>
+  (REVIEW_REASONS as readonly string[]).includes(v ?? '') ? (v as ReviewReason) : null;
+
+/** Whether an address line is a box or bag at a post office rather than a door. */
+export function isPoBox(address: string | null | undefined): boolean {
+  return !!address && PO_BOX.test(address.replace(/[.]/g, ' ').replace(/\s+/g, ' '));
+}
+
+/** The sentence the office reads for a review reason. */
+export function reviewMessage(
+  reason: ReviewReason,
+  p: { postcode: number | string | null; postcode_name: string | null; suburb_name: string | null },
+): string {
+  if (reason === 'po_box') return 'A PO box or locked bag: a courier cannot deliver to it. Ask for a street address.';
+  const wrote = [p.postcode_name, p.postcode].filter((v) => v != null && String(v).trim() !== '').join(' ');
+  return p.suburb_name
+    ? `The shipper wrote "${wrote}", but that place is not in that postcode; it was placed in ${p.suburb_name}. Check the suburb and postcode.`
+    : `The shipper wrote "${wrote}", but that place is not in that postcode. Check the suburb and postcode.`;
+}
+
 /** Lower case, punctuation to spaces, common street-type abbreviations spelled out: "12 Campbell Pde." -> "12 campbell parade". */
 export function normaliseAddress(text: string | null | undefined): string {
   if (!text) return '';

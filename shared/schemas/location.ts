@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LOCATION_SOURCES, PRECISIONS } from '../geo/address';
+import { LOCATION_SOURCES, PRECISIONS, REVIEW_REASONS } from '../geo/address';
 import { ListQuery } from './common';
 import { latitude, longitude } from './common';
 
@@ -18,6 +18,8 @@ export const PackageLocation = z.object({
   pending: z.boolean(),
   /** What the geocoder last said when it could not help (not_found, failed, rate_limited), else null. */
   geocode_status: z.string().nullable(),
+  /** Why the office should check this address although it was placed (a PO box, a place its postcode does not cover), else null. */
+  review: z.object({ reason: z.enum(REVIEW_REASONS), message: z.string() }).nullable(),
   suburb: z.number().int().nullable(),
   suburb_name: z.string().nullable(),
   zone: z.number().int().nullable(),
@@ -34,7 +36,7 @@ export const PinBody = z.object({ latitude, longitude });
 export const PinAnswer = z.object({ success: z.boolean(), message: z.string(), moved: z.number().int(), location: PackageLocation });
 
 export const ReviewQuery = ListQuery.omit({ ordering: true }).extend({
-  /** The worst precision to list down to: `suburb` lists suburb, postcode and none. */
+  /** The worst precision to list down to: `suburb` lists suburb, postcode and none; parcels flagged for review are always listed. */
   precision: z.enum(['street', 'suburb', 'postcode', 'none']).default('suburb'),
 });
 export const ReviewAnswer = z.object({

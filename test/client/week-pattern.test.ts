@@ -33,6 +33,11 @@ describe('smaller office items', () => {
     expect(eventLabel('route_add', 'Assigned')).toBe('Added to a route');
     expect(eventLabel('some_new_step', null)).toBe('Some new step');
     expect(eventLabel('delivered', 'Delivered')).toBe('Delivered');
+    // Issue 36: the office's hand-set status, refusals and placing by new master data read as sentences too.
+    expect(eventLabel('status_change', 'Received at depot')).toBe('Set by the office to Received at depot');
+    expect(eventLabel('cancel_rejected', null)).toBe('Cancellation refused');
+    expect(eventLabel('some_step_rejected', null)).toBe('Some step refused');
+    expect(eventLabel('placed', 'Created')).toBe('Placed when its suburb or postcode was added');
   });
   it('the upload template names only columns an upload reads', () => {
     const writable = new Set([...Object.keys(PackageCreate.shape), 'window_start', 'window_end', 'service_s']);

@@ -317,6 +317,33 @@ describe('planning the day', () => {
     expect((await t.json('GET', `/api/route/${other.id}/eta/`, w.shipper.token)).status).toBe(403);
   });
 
+  it('a committed route says it is optimised, and is under way once its driver works a stop, scanned onto the van or not (issue 36)', async () => {
+    const w = await world();
+    const { t, admin, d1 } = w;
+    const plan = await planned(w, { drivers: [d1.id] });
+    const order = plan.proposal!.routes[0].stops.map((s) => s.package);
+    const c = await t.json<{ routes: (RouteJson & { optimized_at: string | null })[] }>(
+      'POST',
+      `/api/dispatch/plan/${plan.id}/commit/`,
+      admin.token,
+      { routes: [{ driver: d1.id, packages: order }] },
+    );
+    expect(c.status).toBe(201);
+    const routeId = c.body.routes[0].id;
+    expect(c.body.routes[0]).toMatchObject({ status: 'planned', optimized_at: expect.any(String) });
+    const route = async () =>
+      (await t.json<{ status: string; optimized_at: string | null }>('GET', `/api/route/${routeId}/`, admin.token)).body;
+    t.clock.set(Date.parse(`${DAY}T00:30:00Z`));
+    // The office failing a stop is not the driver starting the route.
+    expect((await t.json('POST', `/api/package-delivered/${order[0]}/force-fail/`, admin.token, { note: 'closed' })).status).toBe(200);
+    expect((await route()).status).toBe('planned');
+    // The driver delivers the next stop at the door without a load scan: the route is in progress.
+    const hawb = (await t.json<PackageJson>('GET', `/api/package/${order[1]}/`, admin.token)).body.hawb;
+    const done = await t.json('POST', '/api/scan-package-api/scan-deliver/', d1.token, { barcode: hawb, recipient_name: 'At the door' });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(await route()).toMatchObject({ status: 'in_progress', optimized_at: expect.any(String) });
+  });
+
   it('moves ETAs when the driver reports positions and when stops are worked', async () => {
     const w = await world();
     const { t, admin, d1 } = w;

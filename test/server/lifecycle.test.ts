@@ -211,6 +211,26 @@ describe('package lifecycle over HTTP', () => {
     expect(await t.db.select().from(deliveryAttempt).where(eq(deliveryAttempt.package_id, id)).all()).toHaveLength(3);
   });
 
+  it('return to sender of a failed parcel still with its driver records that, not a depot receipt (issue 36)', async () => {
+    const w = await world();
+    const { t } = w;
+    const id = await w.parcel('HAWB-RTS');
+    await w.assign(w.d1.id, [id]);
+    await post(t, '/api/scan-package-api/inbound-scan/', w.d1.token, { barcode: 'HAWB-RTS' });
+    await post(t, `/api/package-delivered/${id}/fail/`, w.d1.token, { failed_delivery_status: w.reasonId });
+    const before = await t.db.select().from(packageEvent).where(eq(packageEvent.package_id, id)).all();
+    const rts = await post(t, '/api/return-parcel/depot-manager/', w.depot.token, {
+      barcode: 'HAWB-RTS',
+      outcome: 'returned_to_sender',
+      note: 'shipper asked for it back',
+    });
+    expect(rts.status).toBe(200);
+    expect(await w.status(id)).toMatchObject({ status: 'returned_to_sender', assigned_to_id: null, is_scanned: false });
+    const added = (await t.db.select().from(packageEvent).where(eq(packageEvent.package_id, id)).all()).slice(before.length);
+    expect(added.map((e) => [e.action, e.from_status, e.to_status])).toEqual([['return_to_sender', 'failed', 'returned_to_sender']]);
+    expect(added[0].note).toBe('shipper asked for it back');
+  });
+
   it('a returned parcel can be redelivered with a fresh count of attempts', async () => {
     const w = await world();
     const { t } = w;

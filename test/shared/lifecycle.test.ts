@@ -52,6 +52,8 @@ describe('package lifecycle table', () => {
         expect(must).toBe(attempts >= max);
         expect(transitionProblem('failed', 'out_for_delivery', { attempts, maxAttempts: max })).toBe(must ? 'must_return' : null);
         expect(transitionProblem('failed', 'returned', { attempts, maxAttempts: max })).toBeNull();
+        // Issue 36: or straight back to the sender (no depot receipt recorded that did not happen).
+        expect(transitionProblem('failed', 'returned_to_sender', { attempts, maxAttempts: max })).toBeNull();
         expect(transitionProblem('failed', 'delivered', { attempts, maxAttempts: max, force: true })).toBe(must ? 'must_return' : null);
         expect(offerableToDriver('failed', attempts, max)).toBe(!must);
       }),

@@ -13,7 +13,7 @@ const PIN_COLOR: Record<string, string> = { exact: '#137333', street: '#1a5fb4',
  * Where the parcel is, on a small map. The office drags the pin (or clicks the map when there is
  * none) to the door: the address book remembers it for every later parcel to this address.
  */
-export function LocationCard({ id, canPin, onMoved }: { id: number; canPin: boolean; onMoved: () => void }) {
+export function LocationCard({ id, version = 0, canPin, onMoved }: { id: number; version?: number; canPin: boolean; onMoved: () => void }) {
   const [loc, setLoc] = useState<PackageLocation | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [tilesFailed, setTilesFailed] = useState(false);
@@ -38,7 +38,8 @@ export function LocationCard({ id, canPin, onMoved }: { id: number; canPin: bool
     return () => {
       live = false;
     };
-  }, [id, tick]);
+    // `version`: the page reloaded the parcel (its address corrected): where it is placed is read again too.
+  }, [id, tick, version]);
 
   const save = async (lat: number, lng: number) => {
     setSaving(true);
@@ -127,6 +128,11 @@ export function LocationCard({ id, canPin, onMoved }: { id: number; canPin: bool
             ? `${loc.latitude.toFixed(5)}, ${loc.longitude?.toFixed(5)} · from ${sourceText(loc.source)}`
             : 'No position yet: correct the address, or place the pin.'}
           {loc.address_book && loc.source !== 'office' && loc.address_book.source === 'office' ? ' · the office pinned this address' : ''}
+        </p>
+      )}
+      {loc?.review && (
+        <p class="form-error" role="status" data-testid="location-review" style={{ margin: 0 }}>
+          {loc.review.message}
         </p>
       )}
       <div ref={el} class="map-frame" style={{ height: '260px' }} role="application" aria-label="Map of the delivery address" />

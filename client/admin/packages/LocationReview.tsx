@@ -33,6 +33,12 @@ const COLUMNS: Column<PackageLocation>[] = [
     ),
   },
   { key: 'precision', label: 'Located to', render: (r) => <PrecisionBadge precision={r.precision} pending={r.pending} /> },
+  // Why a placed parcel is here anyway (a PO box, a place its postcode does not cover): said, not coded.
+  {
+    key: 'review',
+    label: 'Check',
+    render: (r) => (r.review ? <span data-testid="review-reason">{r.review.message}</span> : <span class="muted">its place</span>),
+  },
   { key: 'customer_address', label: 'Address', render: (r) => r.customer_address ?? <span class="muted">no address</span> },
   {
     key: 'place',
@@ -65,8 +71,9 @@ export default function LocationReview({ query }: { query: URLSearchParams }) {
         <LinkButton href="#/packages">Back to packages</LinkButton>
       </div>
       <p class="muted" style={{ margin: 0 }}>
-        Parcels not yet delivered that are placed only at their suburb, postcode or nowhere. Open one to correct its address or drag its
-        pin; a pin you place is remembered for every later parcel to the same address.
+        Parcels not yet delivered that are placed only at their suburb, postcode or nowhere, and any whose address needs a look (a PO box, a
+        place its postcode does not cover). Open one to correct its address or drag its pin; a pin you place is remembered for every later
+        parcel to the same address.
       </p>
       <div class="toolbar">
         <SelectField

@@ -38,6 +38,8 @@ const FIELDS: [keyof PackageRow, string][] = [
   ['customer_phone', 'Phone'],
   ['customer_address', 'Address'],
   ['postcode', 'Postcode'],
+  // What the shipper typed, beside where master data placed it (issue 36: it was hidden).
+  ['postcode_name', 'Place (as the shipper wrote it)'],
   ['suburb_name', 'Suburb'],
   ['zone_name', 'Zone'],
   ['company_name', 'Company'],
@@ -98,7 +100,7 @@ export default function PackageDetail({ id, session }: { id: number; session?: S
         <LinkButton href="#/packages">Back to packages</LinkButton>
       </div>
       {session && <PackageActions pkg={pkg} role={session.user.role} onChanged={() => setTick((n) => n + 1)} />}
-      {session && <PricingCard pkg={pkg} role={session.user.role} onChanged={() => setTick((n) => n + 1)} />}
+      {session && <PricingCard pkg={pkg} role={session.user.role} version={tick} onChanged={() => setTick((n) => n + 1)} />}
       <div class="grid-2">
         <div class="card">
           <h2 style={{ marginTop: 0 }}>Details</h2>
@@ -147,7 +149,7 @@ export default function PackageDetail({ id, session }: { id: number; session?: S
           )}
         </div>
       </div>
-      <LocationCard id={id} canPin={PINNERS.has(session?.user.role ?? '')} onMoved={() => setTick((n) => n + 1)} />
+      <LocationCard id={id} version={tick} canPin={PINNERS.has(session?.user.role ?? '')} onMoved={() => setTick((n) => n + 1)} />
       {proof && (
         <div class="card">
           <h2 style={{ marginTop: 0 }}>Proof of delivery</h2>

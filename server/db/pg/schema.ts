@@ -858,6 +858,7 @@ export const packageLocation = pgTable("package_location", {
   pending: smallint("pending").notNull().default(0),
   job_id: bigint("job_id", { mode: 'number' }),
   geocode_status: text("geocode_status"),
+  review_reason: text("review_reason"),
   resolved_at: bigint("resolved_at", { mode: 'number' }).notNull(),
 }, (t): PgTableExtraConfigValue[] => [
   foreignKey({ columns: [t.package_id], foreignColumns: [pkg.id], name: "package_location_package_id_package_id_fk" }),

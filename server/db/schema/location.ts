@@ -26,6 +26,8 @@ export const packageLocation = sqliteTable(
     job_id: integer('job_id'),
     /** What the geocoder last said when it could not help: not_found, failed, rate_limited. */
     geocode_status: text('geocode_status'),
+    /** Why the office should look at this address although it was placed: po_box | postcode_mismatch (issue 36). */
+    review_reason: text('review_reason'),
     resolved_at: integer('resolved_at').notNull(),
   },
   (t) => [

@@ -17,6 +17,7 @@ import type { Db } from '../../db/client';
 import { ops } from '../../http/catalogue';
 import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
+import { gainedBySuburbs, placeWaiting } from '../../services/geo/waiting';
 import { assignSuburbsToZone } from '../../services/geo/assign';
 import {
   areasBySuburb,
@@ -85,8 +86,10 @@ export function geoExtraRoutes(app: App): void {
       response: AssignSuburbsAnswer,
       description: '`zone: null` takes them out of any zone. Unknown or archived suburb ids: 400 naming them, nothing changed.',
     },
-    async ({ deps, body }) => {
+    async ({ deps, body, user }) => {
       const rows = await assignSuburbsToZone(deps, body.zone, body.suburbs);
+      // Their parcels still waiting for a zone are zoned and priced with them.
+      await placeWaiting(deps, user.id, await gainedBySuburbs(deps, body.suburbs));
       const where = body.zone == null ? 'out of any zone' : `into zone ${body.zone}`;
       const results = [];
       for (const r of rows) results.push(await toSuburb(r, deps.db));
@@ -187,8 +190,10 @@ export function geoExtraRoutes(app: App): void {
         'answer 400 with the report in `details` and nothing applied.',
       prepare: async ({ body, deps }) => deps.sheets.parse('geo-sheet', new Uint8Array(await body.file.arrayBuffer())),
     },
-    async ({ deps, query, prepared }) => {
+    async ({ deps, query, prepared, user }) => {
       const out = await uploadPincodes(deps, prepared, query.partial);
+      const codes = out.report.flatMap((r) => (r.status !== 'rejected' && r.code != null ? [r.code] : []));
+      await placeWaiting(deps, user.id, { postcodes: codes });
       const message = `${out.created} created, ${out.updated} updated, ${out.rejected} rejected`;
       return { success: true, message, ...out };
     },

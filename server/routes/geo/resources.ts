@@ -43,6 +43,7 @@ import {
   zoneRule,
 } from '../../services/geo/rules';
 import { toArea, toCity, toCountry, toPincode, toState, toStreet, toSuburb, toZone } from '../../services/geo/shape';
+import { gainedByPincodes, gainedBySuburbs, placeWaiting } from '../../services/geo/waiting';
 
 const VIEW = 'geo.view';
 const MANAGE = 'geo.manage';
@@ -174,6 +175,10 @@ export function geoResourceRoutes(app: App): void {
     toApi: toSuburb,
     validate: suburbRule,
     toRow: suburbToRow,
+    // Parcels waiting for this suburb (its name, its postcode, or a zone) are placed and priced in the same unit (issue 36).
+    afterWrite: async (_db, ids, { deps, user }) => {
+      await placeWaiting(deps, user.id, await gainedBySuburbs(deps, ids));
+    },
     list: {
       search: ['name', 'postcode'],
       ordering: ['name', 'postcode', 'created_at'],
@@ -243,6 +248,9 @@ export function geoResourceRoutes(app: App): void {
     toApi: toPincode,
     validate: pincodeRule,
     toRow: renamer({ suburb: 'suburb_id' }),
+    afterWrite: async (_db, ids, { deps, user }) => {
+      await placeWaiting(deps, user.id, await gainedByPincodes(deps, ids));
+    },
     list: {
       search: ['code'],
       ordering: ['code', 'created_at'],

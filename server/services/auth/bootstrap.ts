@@ -3,6 +3,7 @@ import type { Clock } from '../../clock';
 import type { Db } from '../../db/client';
 import { auditLog, authToken, user } from '../../db/schema/index';
 import { hashPassword } from './passwords';
+import { seedFailureReasons } from '../packages/failureReasons';
 
 export const MIN_ADMIN_PASSWORD = 8;
 
@@ -27,17 +28,15 @@ export async function bootstrapSuperAdmin(db: Db, clock: Clock, email?: string, 
   if (n > 0) return { kind: 'ignored', email: normalized, users: n };
   if (password.length < MIN_ADMIN_PASSWORD) throw new Error(`ADMIN_PASSWORD must be at least ${MIN_ADMIN_PASSWORD} characters`);
   const now = clock.now();
-  await db
-    .insert(user)
-    .values({
-      name: 'Super Admin',
-      email: normalized,
-      role: 'super_admin',
-      password_hash: await hashPassword(password),
-      created_at: now,
-      updated_at: now,
-    })
-    .run();
+  const hash = await hashPassword(password);
+  await db.$engine.units().run(async () => {
+    await db
+      .insert(user)
+      .values({ name: 'Super Admin', email: normalized, role: 'super_admin', password_hash: hash, created_at: now, updated_at: now })
+      .run();
+    // A new courier: its drivers can record a failed delivery from day one (issue 36).
+    await seedFailureReasons(db, now);
+  });
   return { kind: 'created', email: normalized };
 }
 
@@ -123,6 +122,7 @@ export async function createOrResetAdmin(db: Db, clock: Clock, email: string, pa
         details: JSON.stringify({ via: 'npm run admin', role: 'super_admin' }),
       })
       .run();
+    await seedFailureReasons(tx, now);
     return { kind: 'created' as const, email: normalized, id: row.id };
   });
 }

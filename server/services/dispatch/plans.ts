@@ -245,7 +245,8 @@ export async function commitPlan(deps: Deps, actor: SessionUser, plan: PlanRow, 
     created.push(
       (await deps.db
         .update(deliveryRoute)
-        .set({ total_distance_m: roadMetres ?? pathMetres(start, stops) })
+        // The solver ordered these stops: the route is optimised (issue 36: it said "Not optimised" after commit).
+        .set({ total_distance_m: roadMetres ?? pathMetres(start, stops), optimized_at: now })
         .where(eq(deliveryRoute.id, route.id))
         .returning()
         .get()) ?? route,

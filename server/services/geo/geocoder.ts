@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, isNull, sql } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { company, geocodeCache, packageLocation, pkg, suburb } from '../../db/schema/index';
-import { readGeocodeAnswer, type GeocodeHit } from '../../../shared/geo/address';
+import { readGeocodeAnswer, reviewOf, type GeocodeHit } from '../../../shared/geo/address';
 import { findPackage, updatePackage } from '../packages/lifecycle';
 import { locationInput, recordLocation, resolverFor } from './location';
 import { geocodeCacheKey, geocodeQuery } from './resolve';
@@ -197,7 +197,9 @@ export function createGeocodeWorker(deps: Pick<Deps, 'db' | 'clock' | 'config' |
           { data: { precision: r.precision, source: r.source } },
         );
       }
-      if (better) await recordLocation(db, packageId, { ...r, pending: false }, t, loc.job_id);
+      // A better point does not settle what the office was asked to check (the suburb is carried over, not re-chosen).
+      if (better)
+        await recordLocation(db, packageId, { ...r, pending: false, review: r.review ?? reviewOf(loc.review_reason) }, t, loc.job_id);
       else
         await db
           .update(packageLocation)

@@ -49,6 +49,7 @@ const upsert = (db: Db) =>
       pending: sql.placeholder('pending'),
       job_id: sql.placeholder('job_id'),
       geocode_status: sql.placeholder('geocode_status'),
+      review_reason: sql.placeholder('review_reason'),
       resolved_at: sql.placeholder('resolved_at'),
     })
     .onConflictDoUpdate({
@@ -60,6 +61,7 @@ const upsert = (db: Db) =>
         pending: sql`excluded.pending`,
         job_id: sql`excluded.job_id`,
         geocode_status: sql`excluded.geocode_status`,
+        review_reason: sql`excluded.review_reason`,
         resolved_at: sql`excluded.resolved_at`,
       },
     })
@@ -82,6 +84,7 @@ export async function recordLocation(
     pending: r.pending ? 1 : 0,
     job_id: jobId,
     geocode_status: geocodeStatus,
+    review_reason: r.review,
     resolved_at: now,
   });
 }
@@ -120,8 +123,8 @@ export async function relocate(
   const addressChanged = ADDRESS_FIELDS.some((f) => values[f] !== undefined && values[f] !== row[f]);
   const input: LocationInput = locationInput(row);
   for (const f of LOCATION_FIELDS) if (values[f] !== undefined) (input as Record<string, unknown>)[f] = values[f];
+  const prev = await locationRow(deps.db, row.id);
   if (values.latitude === undefined && values.longitude === undefined) {
-    const prev = await locationRow(deps.db, row.id);
     const callersPoint = prev ? prev.source === 'caller' : true;
     if (addressChanged || !callersPoint) {
       input.latitude = null;
@@ -140,6 +143,10 @@ export async function relocate(
     const kept = await standingZoneOverride(deps.db, row);
     if (kept != null) r.zone_id = kept;
   }
+  // The suburb carried over from before is not a new choice: a mismatch the shipper's own place name
+  // raised stands until the address or the suburb is corrected.
+  if (!addressChanged && values.suburb_id === undefined && r.review == null && prev?.review_reason === 'postcode_mismatch')
+    r.review = 'postcode_mismatch';
   applyResolution(values, r);
   return r;
 }

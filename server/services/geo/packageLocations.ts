@@ -1,8 +1,8 @@
-import { and, asc, eq, inArray, isNull, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { packageLocation, pkg, suburb, zone } from '../../db/schema/index';
 import { iso } from '../../clock';
-import { PRECISIONS, type LocationSource, type Precision } from '../../../shared/geo/address';
+import { PRECISIONS, reviewMessage, reviewOf, type LocationSource, type Precision } from '../../../shared/geo/address';
 import { FINAL_STATUSES } from '../../../shared/lifecycle';
 import type { PackageLocation } from '../../../shared/schemas/location';
 import type { SessionUser } from '../auth/session';
@@ -24,6 +24,7 @@ function select(db: Db) {
       source: sourceSql,
       pending: packageLocation.pending,
       geocode_status: packageLocation.geocode_status,
+      review_reason: packageLocation.review_reason,
       resolved_at: packageLocation.resolved_at,
       suburb_name: suburb.name,
       zone_name: zone.name,
@@ -45,6 +46,7 @@ async function shape(db: Db, r: Selected, withBook: boolean, user: SessionUser):
   const office = isStaff(user.role);
   const book = withBook && office ? await bookEntry(db, keyOfPackage(r.p)) : null;
   const place = office ? placeOf(r) : await ownPlace(createResolver(db, { geocoder: false, addressBook: false }), r);
+  const reason = reviewOf(r.review_reason);
   return {
     package: r.p.id,
     hawb: r.p.hawb,
@@ -54,6 +56,9 @@ async function shape(db: Db, r: Selected, withBook: boolean, user: SessionUser):
     ...place,
     pending: !!r.pending,
     geocode_status: r.geocode_status ?? null,
+    review: reason
+      ? { reason, message: reviewMessage(reason, { postcode: r.p.postcode, postcode_name: r.p.postcode_name, suburb_name: r.suburb_name }) }
+      : null,
     suburb: r.p.suburb_id,
     suburb_name: r.suburb_name ?? null,
     zone: r.p.zone_id,
@@ -87,14 +92,15 @@ export async function packageLocationOf(db: Db, packageId: number, user: Session
   return await shape(db, r, true, user);
 }
 
-/** Open parcels located at `worst` precision or worse, for the office to check (oldest first). */
+/** Open parcels located at `worst` precision or worse, or flagged for review, for the office to check (oldest first). */
 export async function reviewList(db: Db, user: SessionUser, worst: Precision, page: number, pageSize: number) {
   const levels = PRECISIONS.slice(PRECISIONS.indexOf(worst));
   const where: SQL | undefined = and(
     isNull(pkg.deleted_at),
     packageScope(user),
     notInArray(pkg.status, [...FINAL_STATUSES]),
-    inArray(precisionSql, levels),
+    // A placed address the office must still check (PO box, postcode mismatch) is listed whatever its precision.
+    or(inArray(precisionSql, levels), isNotNull(packageLocation.review_reason)),
   );
   const count =
     (

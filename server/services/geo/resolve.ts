@@ -7,10 +7,12 @@ import {
   addressKey,
   atLeast,
   containsWords,
+  isPoBox,
   normaliseAddress,
   validCoordinates,
   type LocationSource,
   type Precision,
+  type ReviewReason,
 } from '../../../shared/geo/address';
 import { haversineDistance } from '../../../shared/routing/haversine';
 import { masterData, type SuburbRow } from './masterData';
@@ -43,6 +45,8 @@ export interface Resolution {
   geocode_query: string | null;
   /** The background geocoder should try this address (configured, not yet asked, nothing better known). */
   pending: boolean;
+  /** Placed or not, the office should look at it: a PO box, or a place name the postcode does not cover. */
+  review: ReviewReason | null;
 }
 
 export interface ResolverOptions {
@@ -106,6 +110,7 @@ export function createResolver(db: Db, opts: ResolverOptions) {
     candidates: SuburbRow[],
     normAddress: string,
     point: { latitude: number; longitude: number } | null,
+    mismatch: { found: boolean },
   ): Promise<SuburbRow | null> {
     if (input.suburb_id != null) {
       const s = await md.suburb(input.suburb_id);
@@ -124,6 +129,9 @@ export function createResolver(db: Db, opts: ResolverOptions) {
       const named = candidates.length
         ? candidates.filter((c) => normaliseAddress(c.name) === name)
         : inState(await md.suburbsNamed(input.postcode_name ?? ''));
+      // The shipper named a place their postcode does not cover (master data knows the postcode, or
+      // placed the name under another one): placed as well as can be, and flagged, never silently.
+      if (input.postcode != null && (candidates.length ? !named.length : named.length > 0)) mismatch.found = true;
       if (named.length) return named[0];
     }
     if (normAddress && candidates.length > 1) {
@@ -179,7 +187,8 @@ export function createResolver(db: Db, opts: ResolverOptions) {
         }
       }
 
-      const s = await pickSuburb(input, candidates, normAddress, point);
+      const mismatch = { found: false };
+      const s = await pickSuburb(input, candidates, normAddress, point, mismatch);
       // The zone follows the address: master data's zone wins over one sent with it (a sender naming a
       // cheaper zone for a Bondi address changes nothing). A given zone only places an address master
       // data cannot; the office's per-parcel override is its own audited action (packages/zoneOverride.ts).
@@ -234,6 +243,7 @@ export function createResolver(db: Db, opts: ResolverOptions) {
         address_key: key,
         geocode_query: query,
         pending,
+        review: isPoBox(input.customer_address) ? 'po_box' : mismatch.found ? 'postcode_mismatch' : null,
       };
     },
   };

@@ -72,6 +72,21 @@ export async function depotReturn(
   driverId?: number,
 ): Promise<PackageRow> {
   let row = await parcelByCode(deps, barcode, 'return', ctx);
+  // Issue 36: a failed parcel sent back to the sender is one step, not a depot receipt that did not
+  // happen followed by the return: it leaves its driver, whose name the event keeps (they bring it in).
+  if (row.status === 'failed' && outcome === 'returned_to_sender') {
+    refuseIfFinal(deps, row, 'returned_to_sender', 'return', ctx);
+    return transition(
+      deps.db,
+      deps.clock.now(),
+      row,
+      'returned_to_sender',
+      'return_to_sender',
+      actorOf(ctx),
+      { ...ctx.meta, data: { driver: row.assigned_to_id, from: 'failed' } },
+      { assigned_to_id: null, is_scanned: false },
+    );
+  }
   if (row.status === 'failed') row = (await returnScan(deps, ctx, barcode)).row;
   if (outcome === 'returned') {
     if (row.status !== 'returned') throw recordedRefusal(deps, refusal(row, 'returned', 'not_allowed'), row, 'return_rejected', ctx);

@@ -4,7 +4,7 @@ import { deliveryRoute, stopEta } from '../../db/schema/index';
 import type { SessionUser } from '../auth/session';
 import { refreshRouteEtas } from '../dispatch/eta';
 import { today as localToday } from '../time/zones';
-import { changeStatus } from './manage';
+import { changeStatus, setRouteStatus } from './manage';
 import type { RouteRow } from './shape';
 
 /**
@@ -34,6 +34,18 @@ export async function startRouteOfParcel(deps: Deps, driver: SessionUser, parcel
   const route = await deps.db.select().from(deliveryRoute).where(eq(deliveryRoute.id, parcel.route_id)).get();
   if (!startable(route, driver.id) || route.date > (await localToday(deps, route.warehouse_id))) return;
   await start(deps, driver, route);
+}
+
+/**
+ * The route's driver worked a stop on it (delivered or failed, by whatever path: a scan, the phone's
+ * queue, the office on their behalf is not them): a planned route of today or earlier is under way
+ * (issue 36: routes said "Planned" all day when the driver delivered without a load scan).
+ */
+export async function startRouteWorked(deps: Deps, driverId: number, routeId: number): Promise<boolean> {
+  const route = await deps.db.select().from(deliveryRoute).where(eq(deliveryRoute.id, routeId)).get();
+  if (!startable(route, driverId) || route.date > (await localToday(deps, route.warehouse_id))) return false;
+  await setRouteStatus(deps, route, 'in_progress');
+  return true;
 }
 
 /**

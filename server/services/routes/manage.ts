@@ -231,6 +231,11 @@ export async function changeStatus(deps: Deps, actor: SessionUser, route: RouteR
   if (actor.role === 'driver' && !DRIVER_MOVES.includes(`${from}>${to}`))
     throw forbidden('A driver may only start or complete their route');
   if (to === 'in_progress' && route.driver_id == null) throw conflict(`Route ${route.name} has no driver`);
+  return await setRouteStatus(deps, route, to);
+}
+
+/** Writes a move `changeStatus` (or the route's own driver working a stop) has allowed, with its times. */
+export async function setRouteStatus(deps: Pick<Deps, 'db' | 'clock'>, route: RouteRow, to: RouteStatus): Promise<RouteRow> {
   const now = deps.clock.now();
   const patch: Partial<typeof deliveryRoute.$inferInsert> = { status: to, updated_at: now };
   if (to === 'in_progress') patch.started_at = now;

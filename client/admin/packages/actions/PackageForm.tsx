@@ -6,6 +6,8 @@ import { SelectField, TextField } from '../../../ui/Field';
 import { REFS } from '../../resource/declarations';
 import { useRefOptions } from '../../resource/refOptions';
 import type { PackageRow } from '../columns';
+import { PlaceField } from './PlaceField';
+import { matchPlace, placeLabel, type PlaceOption } from './places';
 
 /** The fields the office creates a parcel with, or corrects on one (the rest come from uploads and scans). */
 const TEXT = ['customer_name', 'customer_phone', 'customer_address', 'description_of_goods'] as const;
@@ -58,6 +60,15 @@ export function PackageForm({
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const set = (k: Key) => (v: string) => setValues((s) => ({ ...s, [k]: v }));
+  // The suburb picked from master data's suggestions (a correction only): it brings its postcode with it.
+  const [place, setPlace] = useState('');
+  const [seen, setSeen] = useState<PlaceOption[]>([]);
+  const remember = (o: PlaceOption[]) => setSeen((prev) => [...prev.filter((p) => !o.some((n) => n.id === p.id)), ...o]);
+  const choosePlace = (text: string) => {
+    setPlace(text);
+    const picked = matchPlace(text, seen);
+    if (picked && /^\d+$/.test(picked.postcode)) setValues((s) => ({ ...s, postcode: picked.postcode }));
+  };
 
   const submit = async () => {
     const body: Record<string, unknown> = {};
@@ -85,6 +96,11 @@ export function PackageForm({
       body[k] = n;
     }
     if (!pkg && !values.hawb.trim()) errs.hawb = 'Required: the number on the label';
+    if (pkg && place.trim()) {
+      const picked = matchPlace(place, seen);
+      if (!picked) errs.place = 'Choose a suburb from the list (type part of its name or its postcode)';
+      else if (picked.id !== pkg.suburb) body.suburb = picked.id;
+    }
     setErrors(errs);
     if (Object.keys(errs).length) return;
     if (pkg && Object.keys(body).length === 0) {
@@ -134,6 +150,26 @@ export function PackageForm({
         {text('customer_name')}
         {text('customer_phone', { type: 'tel', inputMode: 'tel' })}
         {text('customer_address', { wide: true })}
+        {pkg && (
+          <PlaceField
+            value={place}
+            onValue={choosePlace}
+            onOptions={remember}
+            shipperWrote={pkg.postcode_name}
+            current={
+              pkg.suburb_name
+                ? placeLabel({
+                    id: pkg.suburb ?? 0,
+                    name: pkg.suburb_name,
+                    postcode: String(pkg.postcode ?? ''),
+                    state_name: pkg.state_name,
+                  })
+                : null
+            }
+            postcode={values.postcode}
+            error={errors.place}
+          />
+        )}
         {text('postcode', { inputMode: 'numeric' })}
         {text('weight', { inputMode: 'decimal' })}
         {text('count', { inputMode: 'numeric' })}

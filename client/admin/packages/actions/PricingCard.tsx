@@ -17,8 +17,12 @@ const REASONS: Record<string, string> = {
   insufficient_balance: "its company's prepaid wallet could not pay",
 };
 
-/** What the parcel costs and what was charged; staff adjust its weight with a reason (re-priced once). */
-export function PricingCard({ pkg, role, onChanged }: { pkg: PackageRow; role: Role; onChanged: () => void }) {
+/**
+ * What the parcel costs and what was charged; staff adjust its weight with a reason (re-priced once).
+ * `version` moves whenever the page reloads the parcel (a correction, an action): the price is read
+ * again then, so the card never shows a figure the Details card has moved on from (issue 36).
+ */
+export function PricingCard({ pkg, role, version, onChanged }: { pkg: PackageRow; role: Role; version: number; onChanged: () => void }) {
   const [pricing, setPricing] = useState<Pricing | null>(null);
   const [adjusting, setAdjusting] = useState(false);
   useEffect(() => {
@@ -32,7 +36,7 @@ export function PricingCard({ pkg, role, onChanged }: { pkg: PackageRow; role: R
     return () => {
       live = false;
     };
-  }, [pkg.id, pkg.weight, pkg.status]);
+  }, [pkg.id, pkg.weight, pkg.status, pkg.price, pkg.zone, version]);
   if (!pricing || pricing.state === 'none') return null;
   const open = !['delivered', 'returned_to_sender', 'cancelled'].includes(pkg.status);
   const cur = pricing.currency ?? 'AUD';

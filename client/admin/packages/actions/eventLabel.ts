@@ -45,12 +45,31 @@ const ACTION_LABELS: Record<string, string> = {
   route_optimize: 'Route optimised',
   route_status: 'Route status changed',
   zone_override: 'Zone set by hand',
+  placed: 'Placed when its suburb or postcode was added',
+  reset_scan: 'Taken off the van',
+  flag_resolved: 'Flag resolved by a supervisor',
+};
+
+/** What a refused step was, for "<step>_rejected" events (the refusal is recorded with the step's name). */
+const REFUSED: Record<string, string> = {
+  cancel: 'Cancellation refused',
+  return: 'Return refused',
+  depot_scan: 'Depot scan refused',
+  pickup_scan: 'Pickup scan refused',
+  load: 'Loading onto the van refused',
+  deliver: 'Delivery refused by the system',
+  fail: 'Failed delivery refused by the system',
 };
 
 /** Known actions by name; an unknown one reads as a sentence ("some_new_step" -> "Some new step"), never as a raw name. */
 export function eventLabel(action: string, statusText: string | null): string {
   const known = ACTION_LABELS[action];
   if (known) return known;
+  if (action === 'status_change') return statusText ? `Set by the office to ${statusText}` : 'Status set by the office';
+  if (action.endsWith('_rejected')) {
+    const step = action.slice(0, -'_rejected'.length);
+    return REFUSED[step] ?? `${step.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase())} refused`;
+  }
   if (statusText && !/_/.test(action)) return statusText;
   const words = action.replace(/_/g, ' ').trim();
   return words ? words.charAt(0).toUpperCase() + words.slice(1) : (statusText ?? '');

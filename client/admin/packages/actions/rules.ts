@@ -30,7 +30,8 @@ export const ACTIONS: Record<ActionKind, ActionSpec> = {
     label: 'Return to sender',
     danger: true,
     needsDriver: false,
-    explain: 'The parcel goes back to the shipper. This is final. A failed parcel is first received back at the depot.',
+    explain:
+      'The parcel goes back to the shipper. This is final. A failed parcel still with its driver leaves the driver: they bring it back to the depot.',
   },
   force_deliver: {
     kind: 'force_deliver',

@@ -1,0 +1,1 @@
+ALTER TABLE `package_location` ADD `review_reason` text;
