@@ -73,7 +73,7 @@ describe('round three: the address book learns only from agreement no one driver
     // Nor does a pinned address the book does not know yet become an entry, however many drivers deliver at the pin.
     for (const d of honest) await delivered(w, w.shipper, d, `N-${d.id}`, '9 New St', FAKE, true);
     expect(await loc(await probe('R-3', '9 New St'))).toMatchObject({ source: 'suburb', address_book: null });
-  });
+  }, 120_000);
 
   it("a shipper's parcel shows only what concerns it: not whether, how often or where the courier delivered there for others", async () => {
     const w = await locateWorld();
@@ -166,5 +166,5 @@ describe('round three: the address book learns only from agreement no one driver
     expect(pinned.length).toBe(1);
     expect(pinned[0]!.latitude).toBeNull();
     expect(JSON.stringify(story.body)).not.toContain(String(PIN.latitude));
-  });
+  }, 120_000);
 });
