@@ -153,6 +153,8 @@ describe('dispatch plan of a busy day does not freeze other users (security issu
     console.log(
       `amend 2 x 150 stops + 200 parcels: event-loop delay max ${maxMs.toFixed(0)} ms, p99 ${p99Ms.toFixed(0)} ms, ${polls} polls`,
     );
-    expect(maxMs).toBeLessThan(1000);
+    // Searched on the request thread (checked) the worst delay was 1.3 s on this busy machine; in the worker 0.2-0.4 s.
+    expect(maxMs).toBeLessThan(800);
+    expect(polls).toBeGreaterThan(5);
   }, 180_000);
 });
