@@ -51,7 +51,7 @@ export function assignRoutes(app: App): void {
       description: `Without a status filter: ${ASSIGNABLE.join(', ')}. \`assigned=true|false\` keeps those with or without a driver. ${LIST_FILTERS_DOC}`,
     },
     async ({ deps, user, query, c }) =>
-      packagePage(deps.db, packageListWhere(user, await withZone(deps, query), false, ...assignListFilters(query)), query, c.req.url),
+      packagePage(deps.db, user, packageListWhere(user, await withZone(deps, query), false, ...assignListFilters(query)), query, c.req.url),
   );
 
   defineRoute(

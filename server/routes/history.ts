@@ -7,6 +7,7 @@ import { defineRoute } from '../http/route';
 import type { SessionUser } from '../services/auth/session';
 import { driverHistory, historyDriver, historyVisible, packagesForDay, packageStory, pickupPackages } from '../services/packages/history';
 import { findPackage } from '../services/packages/lifecycle';
+import { storyFor } from '../services/geo/senderView';
 import { businessZone } from '../services/time/zones';
 import { fixedOffsetZone, localDay, localDayRange } from '../../shared/time/zone';
 
@@ -47,7 +48,11 @@ export function historyRoutes(app: App): void {
     },
     async ({ deps, user, params }) => ({
       success: true,
-      ...(await packageStory(deps.db, await historyVisible(deps.db, user, await findPackage(deps.db, params.id), params.id))),
+      ...(await storyFor(
+        deps.db,
+        user,
+        await packageStory(deps.db, await historyVisible(deps.db, user, await findPackage(deps.db, params.id), params.id)),
+      )),
     }),
   );
 

@@ -71,7 +71,7 @@ export function packageFileRoutes(app: App): void {
     },
     async ({ deps, user, query }) => {
       const day = new Date(deps.clock.now()).toISOString().slice(0, 10);
-      return new Response(packagesCsvStream(deps.db, packageListWhere(user, await withZone(deps, query))), {
+      return new Response(packagesCsvStream(deps.db, user, packageListWhere(user, await withZone(deps, query))), {
         headers: {
           'content-type': 'text/csv; charset=utf-8',
           'content-disposition': `attachment; filename="packages-${day}.csv"`,

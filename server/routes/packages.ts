@@ -28,6 +28,9 @@ import { findPackage } from '../services/packages/lifecycle';
 import { priceFor, type PriceQuote } from '../services/packages/price';
 import { visiblePackage } from '../services/packages/scope';
 import { packageJson, packageJsonByIds } from '../services/packages/json';
+import { answerFor, answersFor } from '../services/geo/senderView';
+import type { Db } from '../db/client';
+import type { SessionUser } from '../services/auth/session';
 import { assignedTo, packageList, packageListWhere, packagePage, withZone } from '../services/packages/list';
 import { livePackage } from '../services/history/live';
 import { frozenAnswer, visibleInHistory } from '../services/history/read';
@@ -37,7 +40,8 @@ import { requireQuoteAccess } from '../services/money/access';
 const tags = ['Package'];
 const pm = (...names: string[]) => ops('web/Package Model', ...names);
 
-const one = packageJson;
+/** One parcel's answer as the caller may see it (a sender never sees the shared address book's point). */
+const one = async (db: Db, user: SessionUser, id: number) => answerFor(db, user, await packageJson(db, id));
 
 const priceAnswer = (packageId: number | null, q: PriceQuote & { zoneId: number | null }) => ({
   success: true,
@@ -81,7 +85,7 @@ export function packageRoutes(app: App): void {
       catalogue: pm('Create', 'Create Package by Company'),
       summary: 'Create a package (a company user creates for its own company)',
     },
-    async ({ deps, user, body }) => one(deps.db, (await createPackage(deps, user, body)).id),
+    async ({ deps, user, body }) => one(deps.db, user, (await createPackage(deps, user, body)).id),
   );
 
   defineRoute(
@@ -97,7 +101,8 @@ export function packageRoutes(app: App): void {
       summary: 'List archived packages',
       description: LIST_FILTERS_DOC,
     },
-    async ({ deps, user, query, c }) => packagePage(deps.db, packageListWhere(user, await withZone(deps, query), true), query, c.req.url),
+    async ({ deps, user, query, c }) =>
+      packagePage(deps.db, user, packageListWhere(user, await withZone(deps, query), true), query, c.req.url),
   );
 
   for (const archive of [true, false]) {
@@ -118,7 +123,11 @@ export function packageRoutes(app: App): void {
           (archive ? 'A parcel with a driver (assigned, out for delivery, failed) cannot be archived (409).' : ''),
       },
       async ({ deps, user, body }) => {
-        const data = await packageJsonByIds(deps.db, await setPackagesArchived(deps, user, body.deleted, archive));
+        const data = await answersFor(
+          deps.db,
+          user,
+          await packageJsonByIds(deps.db, await setPackagesArchived(deps, user, body.deleted, archive)),
+        );
         return rawObject({ count: data.length, next: null, previous: null, results: rawObject({ success: true, data: rawArray(data) }) });
       },
     );
@@ -254,9 +263,9 @@ export function packageRoutes(app: App): void {
       const row = await findPackage(deps.db, params.id);
       // A parcel moved to history answers what it answered the moment it moved.
       const cold = row ? undefined : await visibleInHistory(deps.db, user, params.id);
-      if (cold) return frozenAnswer(deps.db, cold);
+      if (cold) return answerFor(deps.db, user, await frozenAnswer(deps.db, cold));
       visiblePackage(user, row, params.id);
-      return one(deps.db, params.id);
+      return one(deps.db, user, params.id);
     },
   );
 
@@ -276,7 +285,7 @@ export function packageRoutes(app: App): void {
         'Partial: only the fields sent change; PUT is a synonym. Status and driver are not editable here ' +
         '(status-change, assign and unassign are). A final package answers 409; the hawb changes only while the package is `created`.',
     },
-    async ({ deps, user, params, body }) => one(deps.db, (await editPackage(deps, user, params.id, body)).id),
+    async ({ deps, user, params, body }) => one(deps.db, user, (await editPackage(deps, user, params.id, body)).id),
   );
 
   defineRoute(
@@ -296,7 +305,7 @@ export function packageRoutes(app: App): void {
         '(charging or refunding the difference), goes into its history and the audit log, and holds while the address stays the same ' +
         '(a depot scan keeps it; a new address is located again). A final parcel answers 409, an unknown zone 400.',
     },
-    async ({ deps, user, params, body }) => one(deps.db, (await overrideZone(deps, user, params.id, body)).id),
+    async ({ deps, user, params, body }) => one(deps.db, user, (await overrideZone(deps, user, params.id, body)).id),
   );
 
   defineRoute(
@@ -334,6 +343,6 @@ export function packageRoutes(app: App): void {
         'Goes through the lifecycle table: a change it does not allow answers 409 invalid_transition. `received` also takes the ' +
         'parcel off its driver. Assigning, loading, delivering and failing have their own operations.',
     },
-    async ({ deps, user, params, body }) => one(deps.db, (await changeStatus(deps, user, params.id, body.status, body.note)).id),
+    async ({ deps, user, params, body }) => one(deps.db, user, (await changeStatus(deps, user, params.id, body.status, body.note)).id),
   );
 }

@@ -22,6 +22,7 @@ import { cancelPackage, depotReturn, returnCounts, returnScan, returnsPage } fro
 import { scanContext } from '../services/packages/scan';
 import { packagesByIds } from '../services/packages/shape';
 import { livePackage } from '../services/history/live';
+import { packagesFor, storyFor } from '../services/geo/senderView';
 import { businessZone } from '../services/time/zones';
 
 const tags = ['Scan Return Parcel'];
@@ -129,7 +130,7 @@ export function returnRoutes(app: App): void {
     },
     async ({ deps, user, params }) => {
       const row = await historyVisible(deps.db, user, await findPackage(deps.db, params.id), params.id);
-      const story = await packageStory(deps.db, row);
+      const story = await storyFor(deps.db, user, await packageStory(deps.db, row));
       return {
         success: true,
         package: story.package,
@@ -157,7 +158,7 @@ export function returnRoutes(app: App): void {
     },
     async ({ deps, user, params, body, device }) => {
       const row = await cancelPackage(deps, scanContext(user, body, device), await livePackage(deps.db, user, params.id));
-      return (await packagesByIds(deps.db, [row.id]))[0] as z.infer<typeof Package>;
+      return (await packagesFor(deps.db, user, await packagesByIds(deps.db, [row.id])))[0] as z.infer<typeof Package>;
     },
   );
 }

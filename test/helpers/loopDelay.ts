@@ -19,6 +19,10 @@ export async function whilePolling<T>(attack: () => Promise<T>, poll: () => Prom
   let done = false;
   let polls = 0;
   h.enable();
+  // The monitor records a delay only from its second tick on: an attack whose synchronous part starts
+  // in this same turn (an in-process SQLite read then the drawing) would block before the monitor's
+  // first tick and be missed altogether. Wait until it has recorded samples before attacking.
+  while (h.count < 2) await new Promise((r) => setTimeout(r, 10));
   const poller = (async () => {
     while (!done) {
       await poll();

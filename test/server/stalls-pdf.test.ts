@@ -57,12 +57,16 @@ describe('PDFs do not freeze other users (security issue 30)', () => {
     expect(drawn.maxMs).toBeLessThan(1000);
   }, 180_000);
 
-  it('a 3,000-line invoice PDF is drawn off the request thread while another user polls', async () => {
+  it('an invoice of 5,000 long lines (seconds of drawing) is drawn off the request thread while another user polls', async () => {
     const { t, admin } = await moneyWorld();
     const co = await shipper(t, 'postpaid');
+    // References as long as the API takes (120 characters) wrap each line over three rows: drawing is
+    // what grows here (seconds if drawn on the request thread: 7.2 s here once; reading the lines is
+    // a few tens of ms), so the bound below fails if the PDF is drawn on the request thread again.
+    const reference = (i: number) => `B${i} ${'consignment reference for the long haul route '.repeat(3)}`.slice(0, 120);
     await atomically(t.app.deps, async () => {
       const w = await ensureWallet(t, co.companyId);
-      for (let i = 0; i < 3000; i++) await append(t, w.id, { kind: 'charge', amount_cents: -(100 + (i % 7)), reference: `B${i}` });
+      for (let i = 0; i < 5000; i++) await append(t, w.id, { kind: 'charge', amount_cents: -(100 + (i % 7)), reference: reference(i) });
     });
     const inv = await t.json<Json>('POST', '/api/invoice/generate-invoice/', admin.token, {
       company: co.companyId,
@@ -79,12 +83,13 @@ describe('PDFs do not freeze other users (security issue 30)', () => {
       async () => expect((await t.call('GET', '/api/profile/', other.token)).status).toBe(200),
     );
     expect(drawn.result.status).toBe(200);
-    expect(pages(drawn.result.bytes)).toBeGreaterThan(40);
+    expect(pages(drawn.result.bytes)).toBeGreaterThan(200);
     console.log(
-      `3,000-line invoice: event-loop delay max ${drawn.maxMs.toFixed(0)} ms, p99 ${drawn.p99Ms.toFixed(0)} ms, ${drawn.polls} polls`,
+      `5,000-line invoice: event-loop delay max ${drawn.maxMs.toFixed(0)} ms, p99 ${drawn.p99Ms.toFixed(0)} ms, ${drawn.polls} polls`,
     );
-    expect(drawn.p99Ms).toBeLessThan(300);
-    expect(drawn.maxMs).toBeLessThan(1000);
+    // Drawn on the request thread (checked by doing so) the worst delay was 7.2 s on this busy machine.
+    expect(drawn.maxMs).toBeLessThan(700);
+    expect(drawn.polls).toBeGreaterThan(3);
   }, 180_000);
 
   it('the PDF queue is bounded per company: one company flooding it gets 503, another still gets its labels', async () => {

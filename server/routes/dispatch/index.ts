@@ -32,6 +32,7 @@ import { dispatchResourceRoutes } from './resources';
 import { dispatchSettingRoutes } from './settings';
 import { livePackage } from '../../services/history/live';
 import { proposeAmend } from '../../services/dispatch/amend';
+import { shareKey } from '../../services/workers/shareKey';
 import { commitAmend } from '../../services/dispatch/amendCommit';
 
 const tags = ['Dispatch'];
@@ -220,12 +221,15 @@ export function dispatchRoutes(app: App): void {
       catalogue: [],
       body: AmendRequest,
       response: AmendProposal,
+      // Nothing is written, and the search waits for the planning worker: no unit of work held meanwhile.
+      transactional: false,
       summary:
         "Proposes a change to the day's committed routes: new parcels inserted, or the stops of routes that cannot run moved to the others (nothing is written)",
       description:
         'Stops done and the next stop of a route under way stay put; the other stops keep their driver and move only when that saves more than `move_penalty_s`. Each route says what was added, moved and removed against what its driver has.',
     },
-    ({ deps, body }) => proposeAmend(deps, body),
+    ({ deps, user, body }) =>
+      proposeAmend(deps, body, (task) => planner.amend(task, { key: shareKey(user), signal: AbortSignal.timeout(60_000) })),
   );
 
   defineRoute(

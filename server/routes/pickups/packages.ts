@@ -72,7 +72,7 @@ export function pickupPackageRoutes(app: App): void {
       summary: 'Pickup packages (requested or collected)',
       description: `Without \`status\`: pickup_requested and picked_up. \`pickup_point\` filters by pickup point. ${LIST_FILTERS_DOC}`,
     },
-    async ({ deps, user, query, c }) => packagePage(deps.db, pickupWhere(user, await withZone(deps, query)), query, c.req.url),
+    async ({ deps, user, query, c }) => packagePage(deps.db, user, pickupWhere(user, await withZone(deps, query)), query, c.req.url),
   );
 
   const upload = (path: string, id: string, kind: string, read: 'package-csv' | 'package-xlsx', companyOnly: boolean) =>

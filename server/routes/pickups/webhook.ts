@@ -9,6 +9,7 @@ import type { AppEnv } from '../../http/env';
 import { defineRoute } from '../../http/route';
 import type { Context } from 'hono';
 import { packagesByIds } from '../../services/packages/shape';
+import { packagesFor } from '../../services/geo/senderView';
 import { createPickup, updatePickup } from '../../services/pickups/create';
 import { claimSignature, verifySignedCall, type VerifiedCall } from '../../services/webhooks/signature';
 import { packagePage, withZone } from '../../services/packages/list';
@@ -40,6 +41,9 @@ async function verified(c: Context<AppEnv>, now: number): Promise<VerifiedCall> 
   );
 }
 
+/** A signed company call sees what a company login sees. */
+const SENDER = { role: 'company' } as const;
+
 export function pickupWebhookRoutes(app: App): void {
   defineRoute(
     app,
@@ -57,7 +61,7 @@ export function pickupWebhookRoutes(app: App): void {
     },
     async ({ deps, user, query, c }) => {
       if (user.role !== 'company') throw forbidden('This list is for company logins; staff use pickup-package/');
-      return packagePage(deps.db, pickupWhere(user, await withZone(deps, query)), query, c.req.url);
+      return packagePage(deps.db, user, pickupWhere(user, await withZone(deps, query)), query, c.req.url);
     },
   );
 
@@ -80,7 +84,11 @@ export function pickupWebhookRoutes(app: App): void {
     async ({ deps, body, prepared }) => {
       await claimSignature(deps.db, prepared, deps.clock.now());
       const row = await createPickup(deps, prepared.companyId, body, { userId: null, deviceId: null });
-      return { success: true, message: `Pickup ${row.hawb} requested`, package: (await packagesByIds(deps.db, [row.id]))[0] };
+      return {
+        success: true,
+        message: `Pickup ${row.hawb} requested`,
+        package: (await packagesFor(deps.db, SENDER, await packagesByIds(deps.db, [row.id])))[0],
+      };
     },
   );
 
@@ -102,7 +110,11 @@ export function pickupWebhookRoutes(app: App): void {
     async ({ deps, body, prepared }) => {
       await claimSignature(deps.db, prepared, deps.clock.now());
       const row = await updatePickup(deps, prepared.companyId, body, { userId: null, deviceId: null });
-      return { success: true, message: `Pickup ${row.hawb} updated`, package: (await packagesByIds(deps.db, [row.id]))[0] };
+      return {
+        success: true,
+        message: `Pickup ${row.hawb} updated`,
+        package: (await packagesFor(deps.db, SENDER, await packagesByIds(deps.db, [row.id])))[0],
+      };
     },
   );
 }

@@ -12,6 +12,7 @@ import { companyName, kpis } from '../../services/reports/kpi';
 import { periodOf, reportFilter } from '../../services/reports/period';
 import { podPdf } from '../../services/reports/pod';
 import { countDeliveries, countPackages, packageListPage, packagePages } from '../../services/reports/rows';
+import { packagesFor } from '../../services/geo/senderView';
 import { EXPORT_DOC, FILTER_DOC, pageOfList, stamp, tags } from './common';
 
 const cr = (...names: string[]) => ops('web/Company/Company Report', ...names);
@@ -130,7 +131,7 @@ export function companyReportRoutes(app: App): void {
       return {
         count: total,
         ...pageLinks(c.req.url, query.page, query.page_size, total),
-        results: await packageListPage(deps.db, f, query.page, query.page_size),
+        results: await packagesFor(deps.db, user, await packageListPage(deps.db, f, query.page, query.page_size)),
       };
     },
   );

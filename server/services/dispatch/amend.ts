@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull, notInArray, or } from 'drizzle-orm';
-import { amendRoutes, type AmendRoute, type AmendStop } from '../../../shared/routing/amend';
+import type { AmendResult, AmendRoute, AmendStop } from '../../../shared/routing/amend';
+import type { AmendTask } from '../planning/runFleet';
 import { stopEtas, timeOnDay, travelSeconds, type EtaStop, type TravelModel } from '../../../shared/routing/eta';
 import type { LatLng } from '../../../shared/routing/haversine';
 import { routeDiff } from '../../../shared/routing/routeDiff';
@@ -148,7 +149,11 @@ const windowAt = (date: string, s: Stopped): [number, number] | null =>
  * routes of the day by `amendRoutes`, with each route's diff against what its driver has.
  * Bounded (200 parcels, the day's routes): it runs inside the request.
  */
-export async function proposeAmend(deps: Deps, req: AmendRequest): Promise<AmendProposal> {
+export async function proposeAmend(
+  deps: Deps,
+  req: AmendRequest,
+  search: (task: AmendTask) => Promise<AmendResult>,
+): Promise<AmendProposal> {
   const model: TravelModel = travelModel(deps.config);
   const routes = await liveRoutes(deps, req.date);
   const ids = new Set(routes.map((r) => r.row.id));
@@ -227,12 +232,8 @@ export async function proposeAmend(deps: Deps, req: AmendRequest): Promise<Amend
   });
   const noPlace = homeless.filter((p) => !placed(p));
   const jobs = homeless.filter(placed).map((p) => stopOf(stopped(p)));
-  const travel = (a: number, b: number) => {
-    const p = points[a];
-    const q = points[b];
-    return p && q ? travelSeconds(p, q, model) : 0;
-  };
-  const result = amendRoutes({ routes: amendInput, jobs, travel, movePenalty: req.move_penalty_s });
+  // The search runs in the planning worker (planning/fleetWorker.ts): ~100 ms at 40 routes x 60 stops.
+  const result = await search({ routes: amendInput, jobs, points, model, movePenalty: req.move_penalty_s });
 
   const byId = new Map(all.map((p) => [p.id, p]));
   const newOrder = new Map(result.routes.map((r) => [r.id, r.stops]));

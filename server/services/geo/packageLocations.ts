@@ -11,6 +11,7 @@ import { bookEntry, keyOfPackage } from './addressBook';
 import { locationInput } from './location';
 import { createResolver, type Resolver } from './resolve';
 import { isStaff } from '../../../shared/roles';
+import { seesAddressBook } from './senderView';
 
 /** A parcel located before the resolver existed has no location row: its own point counts as the caller's. */
 const precisionSql = sql<string>`coalesce(${packageLocation.precision}, case when ${pkg.latitude} is null then 'none' else 'exact' end)`;
@@ -39,13 +40,14 @@ type Selected = Awaited<ReturnType<ReturnType<typeof select>['all']>>[number];
 /**
  * What the shared address book may tell a caller: staff see it all. Anyone else sees only what
  * concerns their own parcel (issue 30, section 5): never the book's entry (whether, how often and
- * where the courier delivered there for others), and a point the book gave this parcel is shown as
- * master data places the address (its street, suburb or postcode), as if the book had no entry.
+ * where the courier delivered there for others). A sender is shown a point the book gave this parcel
+ * as master data places the address (its street, suburb or postcode), as if the book had no entry;
+ * the parcel's driver sees the point they are sent to, as their Package answer does.
  */
 async function shape(db: Db, r: Selected, withBook: boolean, user: SessionUser): Promise<PackageLocation> {
-  const office = isStaff(user.role);
-  const book = withBook && office ? await bookEntry(db, keyOfPackage(r.p)) : null;
-  const place = office ? placeOf(r) : await ownPlace(createResolver(db, { geocoder: false, addressBook: false }), r);
+  const book = withBook && isStaff(user.role) ? await bookEntry(db, keyOfPackage(r.p)) : null;
+  // The parcel's point as its Package answer shows it to this caller (geo/senderView.ts).
+  const place = seesAddressBook(user) ? placeOf(r) : await ownPlace(createResolver(db, { geocoder: false, addressBook: false }), r);
   const reason = reviewOf(r.review_reason);
   return {
     package: r.p.id,
@@ -127,11 +129,11 @@ export async function precisionsOf(db: Db, user: SessionUser, ids: number[]) {
   const rows = await select(db)
     .where(and(inArray(pkg.id, ids), packageScope(user), isNull(pkg.deleted_at)))
     .all();
-  const office = isStaff(user.role);
+  const sees = seesAddressBook(user);
   const resolver = createResolver(db, { geocoder: false, addressBook: false });
   const out = [];
   for (const r of rows) {
-    const place = office ? placeOf(r) : await ownPlace(resolver, r);
+    const place = sees ? placeOf(r) : await ownPlace(resolver, r);
     out.push({ package: r.p.id, precision: place.precision, source: place.source, pending: !!r.pending });
   }
   return out;

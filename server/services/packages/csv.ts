@@ -5,6 +5,8 @@ import { pkg } from '../../db/schema/index';
 import { csvSafe } from '../../../shared/csvSafe';
 import type { Package } from '../../../shared/schemas/package';
 import { packageJsonSelect, parsePackages } from './json';
+import { packagesFor } from '../geo/senderView';
+import type { SessionUser } from '../auth/session';
 import { historyJsonAfter } from '../history/read';
 
 /** Spec 2.1 fields, flat: nested objects become their useful scalar. */
@@ -83,7 +85,7 @@ function cell(p: Package, column: (typeof CSV_COLUMNS)[number]): string {
  * The packages under `where` as CSV, read a page at a time by id (keyset paging) while the client
  * downloads, so memory stays flat however many rows match. Every cell is formula-safe.
  */
-export function packagesCsvStream(db: Db, where: SQL | undefined): ReadableStream<Uint8Array> {
+export function packagesCsvStream(db: Db, viewer: Pick<SessionUser, 'role'>, where: SQL | undefined): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let lastId = 0;
   let headerSent = false;
@@ -109,7 +111,7 @@ export function packagesCsvStream(db: Db, where: SQL | undefined): ReadableStrea
           return;
         }
         lastId = rows[rows.length - 1].id;
-        const records = parsePackages(rows).map((p) => CSV_COLUMNS.map((c) => cell(p, c)));
+        const records = (await packagesFor(db, viewer, parsePackages(rows))).map((p) => CSV_COLUMNS.map((c) => cell(p, c)));
         controller.enqueue(encoder.encode(stringify(records)));
         if (hot.length < CSV_PAGE && cold.length < CSV_PAGE && rows.length === hot.length + cold.length) controller.close();
       },

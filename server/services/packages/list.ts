@@ -8,6 +8,7 @@ import type { PackageListQuery } from '../../../shared/schemas/package';
 import type { SessionUser } from '../auth/session';
 import { countHistory, newestInHistory, unionPage } from '../history/read';
 import { packageJsonWhere } from './json';
+import { answersFor } from '../geo/senderView';
 import { packageScope } from './scope';
 import { addDays, startOfLocalDay } from '../../../shared/time/zone';
 import { businessZone } from '../time/zones';
@@ -99,7 +100,7 @@ export async function packageList(
   ...more: (SQL | undefined)[]
 ): Promise<RawJson> {
   const history = (await historyCanMatch(db, q)) ? { where: listFilter(user, q, more) } : null;
-  return packagePage(db, packageListWhere(user, q, false, ...more), q, url, history);
+  return packagePage(db, user, packageListWhere(user, q, false, ...more), q, url, history);
 }
 
 /** The parcels assigned to one driver: a driver's own list. */
@@ -108,6 +109,7 @@ export const assignedTo = (driverId: number): SQL => eq(pkg.assigned_to_id, driv
 /** A PackageListAnswer whose results the database serialised (packages/json.ts); hot parcels only unless `history` is given. */
 export async function packagePage(
   db: Db,
+  viewer: Pick<SessionUser, 'role'>,
   where: SQL | undefined,
   q: PackageListQuery,
   url: string,
@@ -125,10 +127,13 @@ export async function packagePage(
   const order = orderBy(pkg, PACKAGE_LIST, q.ordering);
   const page = { limit: q.page_size, offset: (q.page - 1) * q.page_size };
   // Only when some cold parcel matches is the union read.
-  const results =
+  const results = await answersFor(
+    db,
+    viewer,
     history && cold
       ? await unionPage(db, where, history.where, order, page.limit, page.offset)
-      : await packageJsonWhere(db, where, { orderBy: order, ...page });
+      : await packageJsonWhere(db, where, { orderBy: order, ...page }),
+  );
   const count = hot + cold;
   return rawObject({ count, ...pageLinks(url, q.page, q.page_size, count), results: rawArray(results) });
 }

@@ -19,6 +19,7 @@ import { refusal, recordEvent, transition, type Actor } from './lifecycle';
 import { notYoursNow, parcelByCode, recordedRefusal, recordedTransition, type ScanContext } from './scan';
 import { latestChangedIds } from './changedPage';
 import { packagesByIds, type PackageRow } from './shape';
+import { answersFor, packagesFor } from '../geo/senderView';
 
 const actorOf = (ctx: ScanContext): Actor => ({ userId: ctx.actor.id, deviceId: ctx.deviceId });
 
@@ -206,7 +207,7 @@ export async function returnsPage(
   const cold = coldWhere ? await countHistory(db, coldWhere) : 0;
   if (!cold) {
     const { ids, ...hotPage } = await latestChangedIds(db, where, q, url);
-    return { ...hotPage, results: await packagesByIds(db, ids) };
+    return { ...hotPage, results: await packagesFor(db, user, await packagesByIds(db, ids)) };
   }
   const count =
     ((
@@ -219,6 +220,6 @@ export async function returnsPage(
   return rawObject({
     count,
     ...pageLinks(url, q.page, q.page_size, count),
-    results: rawArray(await unionPage(db, where, coldWhere, order, page.limit, page.offset)),
+    results: rawArray(await answersFor(db, user, await unionPage(db, where, coldWhere, order, page.limit, page.offset))),
   });
 }

@@ -5,16 +5,35 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { optimizeFleet } from '../../../shared/routing';
+import { amendRoutes } from '../../../shared/routing/amend';
+import { travelSeconds } from '../../../shared/routing/eta';
 import { solveDay } from '../dispatch/solveDay';
 import { threadCpuClock } from './threadCpu';
-import type { FleetTask, FleetWorkerReply } from './runFleet';
+import type { AmendTask, FleetTask, FleetWorkerReply } from './runFleet';
+
+function amend(t: AmendTask) {
+  const travel = (a: number, b: number) => {
+    const p = t.points[a];
+    const q = t.points[b];
+    return p && q ? travelSeconds(p, q, t.model) : 0;
+  };
+  return amendRoutes({ routes: t.routes, jobs: t.jobs, travel, movePenalty: t.movePenalty });
+}
 
 let reply: FleetWorkerReply;
 try {
   const task = (workerData as { task: FleetTask }).task;
   // The search's CPU cap counts this thread's time only (issue 32).
   const cpuNow = threadCpuClock();
-  reply = { ok: true, result: task.kind === 'day' ? solveDay(task.problem, { cpuNow }) : optimizeFleet(task.input, { cpuNow }) };
+  reply = {
+    ok: true,
+    result:
+      task.kind === 'day'
+        ? solveDay(task.problem, { cpuNow })
+        : task.kind === 'amend'
+          ? amend(task.task)
+          : optimizeFleet(task.input, { cpuNow }),
+  };
 } catch (err) {
   reply = { ok: false, message: err instanceof Error ? err.message : String(err), range: err instanceof RangeError };
 }

@@ -1,7 +1,8 @@
 import type { FleetInput, FleetResult } from '../../../shared/routing';
 import type { DayProblem, DaySolution } from '../dispatch/solveDay';
 import { createFairQueue } from '../workers/fairQueue';
-import { runDay, runFleet } from './runFleet';
+import type { AmendResult } from '../../../shared/routing/amend';
+import { runAmend, runDay, runFleet, type AmendTask } from './runFleet';
 
 /**
  * Queues fleet plans so at most `concurrency` worker threads plan at once: each plan keeps a core
@@ -15,6 +16,8 @@ export interface FleetPlanner {
   plan(input: FleetInput, options?: PlanOptions): Promise<FleetResult>;
   /** A day's problem: matrix, plan and reasons, all in the worker. */
   planDay(problem: DayProblem, options?: PlanOptions): Promise<DaySolution>;
+  /** An amendment's search (dispatch/amend.ts), in the worker, behind the same queue. */
+  amend(task: AmendTask, options?: PlanOptions): Promise<AmendResult>;
   /** Plans running now / waiting for a slot. */
   readonly running: number;
   readonly queued: number;
@@ -41,6 +44,7 @@ export function createFleetPlanner(options: { concurrency?: number; maxQueued?: 
     },
     plan: (input, opts = {}) => queue.run(opts.key ?? '', () => runFleet(input, opts), opts).catch(renameAbort),
     planDay: (problem, opts = {}) => queue.run(opts.key ?? '', () => runDay(problem, opts), opts).catch(renameAbort),
+    amend: (task, opts = {}) => queue.run(opts.key ?? '', () => runAmend(task, opts), opts).catch(renameAbort),
   };
 }
 

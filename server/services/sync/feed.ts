@@ -6,6 +6,7 @@ import { prepared } from '../../db/prepared';
 import { changeLog, failedDeliveryStatus, pkg } from '../../db/schema/index';
 import { rawArray, rawObject, type RawJson } from '../../http/rawJson';
 import { packageJsonByIds } from '../packages/json';
+import { answersFor } from '../geo/senderView';
 import { withRecipientInstructions } from '../recipients/feed';
 import { withDoor } from '../door/feed';
 import { DEFAULT_TIME_ZONE } from '../../../shared/time/zone';
@@ -30,6 +31,9 @@ function chunks<T>(items: T[]): T[][] {
 }
 
 type FeedRows = 'driver' | 'company' | 'shared';
+/** A company's feed shows its parcels as a sender sees them (geo/senderView.ts); drivers' and the office's as they are. */
+const viewerOf = (scope: FeedScope) => ({ role: scope.kind === 'company' ? ('company' as const) : ('driver' as const) });
+
 /** Whose feed rows: the scope's own package rows (by driver or company column) or the shared ones. */
 const FEED_ROWS: Record<FeedRows, SQL | undefined> = {
   driver: and(eq(changeLog.entity, 'package'), eq(changeLog.driver_id, sql.placeholder('owner'))),
@@ -127,7 +131,10 @@ async function resolve(
   const statusSet = new Set(statuses.map((s) => s.id));
   const packages = await withDoor(
     db,
-    await withAttempts(db, await withRecipientInstructions(db, await packageJsonByIds(db, keptPackages))),
+    await withAttempts(
+      db,
+      await withRecipientInstructions(db, await answersFor(db, viewerOf(scope), await packageJsonByIds(db, keptPackages))),
+    ),
     timeZone,
   );
   return {
@@ -188,9 +195,13 @@ async function snapshot(db: Db, scope: FeedScope, limit: number, now: number, la
           db,
           await withRecipientInstructions(
             db,
-            await packageJsonByIds(
+            await answersFor(
               db,
-              page.map((p) => p.id),
+              viewerOf(scope),
+              await packageJsonByIds(
+                db,
+                page.map((p) => p.id),
+              ),
             ),
           ),
         ),

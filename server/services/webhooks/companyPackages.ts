@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { pkg } from '../../db/schema/index';
 import { pageLinks, type ListOptions } from '../../resources/list';
 import { packageJsonSelect, parsePackages } from '../packages/json';
+import { packagesFor } from '../geo/senderView';
 
 export interface KeyPackageFilter extends ListOptions {
   hawb?: string;
@@ -34,5 +35,9 @@ export async function companyPackagePage(db: Db, companyId: number, q: KeyPackag
     .limit(q.page_size)
     .offset((q.page - 1) * q.page_size)
     .all();
-  return { count: total, ...pageLinks(url, q.page, q.page_size, total), results: parsePackages(rows) };
+  return {
+    count: total,
+    ...pageLinks(url, q.page, q.page_size, total),
+    results: await packagesFor(db, { role: 'company' }, parsePackages(rows)),
+  };
 }
