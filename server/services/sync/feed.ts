@@ -8,6 +8,7 @@ import { rawArray, rawObject, type RawJson } from '../../http/rawJson';
 import { packageJsonByIds } from '../packages/json';
 import { withRecipientInstructions } from '../recipients/feed';
 import { withDoor } from '../door/feed';
+import { withCod } from '../cod/feed';
 import { DEFAULT_TIME_ZONE } from '../../../shared/time/zone';
 import { withAttempts } from './attempts';
 import { packageFeedRows, packagesInScope, sharedFeedRows, statusesInScope, type FeedScope } from './scope';
@@ -125,10 +126,9 @@ async function resolve(
   const statuses = await shapeStatuses(db, statusIds);
   const keptSet = new Set(keptPackages);
   const statusSet = new Set(statuses.map((s) => s.id));
-  const packages = await withDoor(
+  const packages = await withCod(
     db,
-    await withAttempts(db, await withRecipientInstructions(db, await packageJsonByIds(db, keptPackages))),
-    timeZone,
+    await withDoor(db, await withAttempts(db, await withRecipientInstructions(db, await packageJsonByIds(db, keptPackages))), timeZone),
   );
   return {
     upserts: { packages, failed_delivery_statuses: statuses },
@@ -182,19 +182,22 @@ async function snapshot(db: Db, scope: FeedScope, limit: number, now: number, la
   return {
     reset: false,
     upserts: {
-      packages: await withDoor(
+      packages: await withCod(
         db,
-        await withAttempts(
+        await withDoor(
           db,
-          await withRecipientInstructions(
+          await withAttempts(
             db,
-            await packageJsonByIds(
+            await withRecipientInstructions(
               db,
-              page.map((p) => p.id),
+              await packageJsonByIds(
+                db,
+                page.map((p) => p.id),
+              ),
             ),
           ),
+          timeZone,
         ),
-        timeZone,
       ),
       failed_delivery_statuses: await shapeStatuses(db, statusIds),
     },
