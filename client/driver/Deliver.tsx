@@ -12,7 +12,7 @@ import {
 } from '../../shared/door';
 import { localDay } from '../../shared/time/zone';
 import { checkCollection, COD_METHODS, minimumToCollect, type CodMethod, type CodOnPhone, type Collection } from '../../shared/cod';
-import { majorText, parseMoney } from '../admin/money/format';
+import { formatMinor, parseMinor } from '../../shared/money';
 import { CodDue, codMoney } from './CodDue';
 import { navigate } from '../app/router';
 import { useStore } from '../app/store';
@@ -84,7 +84,7 @@ export default function Deliver({ id }: { id: number }) {
   // What was collected (issue 34): filled with what is due, the driver corrects it to what was paid.
   // Null until the driver types: the parcel's copy may load after the first render.
   const [typedAmount, setCodAmount] = useState<string | null>(draft?.codAmount ?? null);
-  const codAmount = typedAmount ?? (p?.cod ? majorText(minimumToCollect(p.cod), p.cod.currency) : '');
+  const codAmount = typedAmount ?? (p?.cod ? formatMinor(minimumToCollect(p.cod), p.cod.currency) : '');
   const [codMethod, setCodMethod] = useState<CodMethod>(draft?.codMethod ?? 'cash');
   // Never kept in a draft: the code is typed again after an undo.
   const [code, setCode] = useState('');
@@ -139,9 +139,9 @@ export default function Deliver({ id }: { id: number }) {
         // Cash on delivery: the same rule the server applies (shared/cod.ts), with no signal too.
         let collection: Collection | undefined;
         if (p.cod) {
-          const cents = parseMoney(codAmount, p.cod.currency);
+          const cents = parseMinor(codAmount, p.cod.currency);
           if (cents == null) {
-            setError(`Type the amount collected, e.g. ${majorText(minimumToCollect(p.cod), p.cod.currency)}`);
+            setError(`Type the amount collected, e.g. ${formatMinor(minimumToCollect(p.cod), p.cod.currency)}`);
             return false;
           }
           collection = { amount_cents: cents, method: codMethod };
