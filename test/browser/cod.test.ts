@@ -142,7 +142,7 @@ describe.skipIf(!hasChromium)('a cash-on-delivery day in Chromium (issue 34)', (
 
     // The shipper's statement: 95.00 collected (50 + 25 cash, 20 card) is owed; paid out, nothing is.
     await office.goto(`${srv.url}/#/cod/shippers`);
-    await office.getByLabel('Shipper').selectOption({ label: 'Corner Pharmacy (PHARM)' });
+    await office.getByLabel('Shipper', { exact: true }).selectOption({ label: 'Corner Pharmacy (PHARM)' });
     await office.getByTestId('pos-owed').filter({ hasText: '95.00' }).waitFor({ timeout: 30_000 });
     await screenshot(office, 'cod-statement-owed');
     await office.getByLabel(/^Amount/).fill('95.00');
