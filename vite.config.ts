@@ -37,13 +37,14 @@ export default defineConfig({
         // restyle that app's page (the dispatch board's `.count` grew and its drag missed). So the shared
         // routing helpers (ETAs, distances: the board and the driver's day) go with `app`; the build
         // fails if another screen imports the day (driverPrecache in scripts/vitePlugins.ts). The door's rule
-        // (shared/door.ts, issue 34) is read by the day's stop card, the tracking page and the office: `shell`.
+        // (shared/door.ts, issue 34) is read by the day's stop card, the tracking page and the office: `shell`;
+        // so are the money helpers and the cash-on-delivery rule (the stop card shows the amount to collect).
         codeSplitting: {
           groups: [
             {
               name: 'shell',
               priority: 3,
-              test: /node_modules[\\/](preact|@preact)[\\/]|[\\/]client[\\/]ui[\\/](Button|Badge)\.tsx|[\\/]shared[\\/](lifecycle|door)\.ts|rolldown[:\\/]runtime|vite[\\/](preload-helper|modulepreload-polyfill)|defineProperty|toPropertyKey|toPrimitive|typeof/,
+              test: /node_modules[\\/](preact|@preact)[\\/]|[\\/]client[\\/]ui[\\/](Button|Badge)\.tsx|[\\/]shared[\\/](lifecycle|door|money|cod)\.ts|rolldown[:\\/]runtime|vite[\\/](preload-helper|modulepreload-polyfill)|defineProperty|toPropertyKey|toPrimitive|typeof/,
             },
             {
               name: 'app',

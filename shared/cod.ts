@@ -11,6 +11,10 @@ export interface CodDue {
   amount_cents: number;
   waived_cents: number;
 }
+/** What the phone keeps of a parcel's amount to collect (from the sync feed; absent when nothing is due). */
+export interface CodOnPhone extends CodDue {
+  currency: string;
+}
 export interface Collection {
   amount_cents: number;
   method: CodMethod;

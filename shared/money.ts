@@ -35,6 +35,18 @@ export function formatMinor(cents: number, currency: string): string {
   return `${sign}${Math.floor(abs / scale)}.${String(abs % scale).padStart(digits, '0')}`;
 }
 
+/** Typed major units ("12.50", "1,200") as integer minor units; null when it is not an amount of this currency. */
+export function parseMinor(input: string, currency: string): number | null {
+  const digits = minorDigits(currency || 'AUD');
+  const s = input.trim().replace(/[,\s]/g, '');
+  const m = /^(\d+)(?:\.(\d*))?$/.exec(s);
+  if (!m) return null;
+  const frac = m[2] ?? '';
+  if (frac.length > digits) return null;
+  const cents = Number(m[1]) * 10 ** digits + Number(frac.padEnd(digits, '0') || '0');
+  return Number.isSafeInteger(cents) ? cents : null;
+}
+
 /** Minor units to the major-unit number a Package `price` field carries. */
 export function toMajor(cents: number, currency: string): number {
   return cents / 10 ** minorDigits(currency);

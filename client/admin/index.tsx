@@ -18,6 +18,7 @@ const loadOrg = () => import('./org/index');
 const loadDispatch = () => import('./dispatch/Board');
 const loadBusinessProfile = () => import('./settings/BusinessProfile');
 const loadFleet = () => import('./fleet/index');
+const loadCod = () => import('./cod/index');
 
 function NotAllowed() {
   return (
@@ -48,6 +49,8 @@ export default function Admin({ path, query, session }: { path: string; query: U
   if (path === '/fleet/plan-settings') return can(role, 'route.manage') ? <Lazy load={loadFleet} props={{ path }} /> : <NotAllowed />;
   if (path === '/fleet/shifts') return can(role, 'route.manage') ? <Lazy load={loadFleet} props={{ path }} /> : <NotAllowed />;
   if (path === '/fleet/depots') return can(role, 'warehouse.manage') ? <Lazy load={loadFleet} props={{ path }} /> : <NotAllowed />;
+  // The server checks each call's roles again (server/routes/cod.ts).
+  if (path.startsWith('/cod/')) return <Lazy key={path} load={loadCod} props={{ path, session }} />;
   if (path.startsWith('/org/')) return <Lazy load={loadOrg} props={{ path, session }} />;
   const business = businessRoute(path, query, session);
   if (business) return business;

@@ -11,6 +11,9 @@ import {
   type IdType,
 } from '../../shared/door';
 import { localDay } from '../../shared/time/zone';
+import { checkCollection, COD_METHODS, minimumToCollect, type CodMethod, type CodOnPhone, type Collection } from '../../shared/cod';
+import { formatMinor, parseMinor } from '../../shared/money';
+import { CodDue, codMoney } from './CodDue';
 import { navigate } from '../app/router';
 import { useStore } from '../app/store';
 import type { DoorFieldsIn } from '../sync/actions';
@@ -40,9 +43,22 @@ interface Draft {
   scanned: string;
   dob: string;
   idType: string;
+  codAmount: string;
+  codMethod: CodMethod;
 }
 /** What an undone delivery held, so the driver gets the form back as it was. */
 const drafts = new Map<number, Draft>();
+
+const METHOD_LABELS: Record<CodMethod, string> = { cash: 'Cash', card: "Card (company's terminal)" };
+
+/** Why the phone refuses the collection, in the driver's words and money. */
+function collectionProblem(reason: 'missing' | 'short' | 'over', cod: CodOnPhone, got: number): string {
+  const due = minimumToCollect(cod);
+  if (reason === 'over') return `Only ${codMoney(cod.amount_cents, cod.currency)} is due: do not take more`;
+  if (reason === 'short')
+    return `Collected ${codMoney(got, cod.currency)} of the ${codMoney(due, cod.currency)} due. Call the office to waive the rest, sync, then deliver`;
+  return `Collect ${codMoney(due, cod.currency)} on delivery, or ask the office to waive it`;
+}
 
 const OUTCOME_LABELS: Record<DoorOutcome, string> = {
   handed: 'Handed over',
@@ -65,6 +81,11 @@ export default function Deliver({ id }: { id: number }) {
   const [scanned, setScanned] = useState(draft?.scanned ?? '');
   const [dob, setDob] = useState(draft?.dob ?? '');
   const [idType, setIdType] = useState(draft?.idType ?? '');
+  // What was collected (issue 34): filled with what is due, the driver corrects it to what was paid.
+  // Null until the driver types: the parcel's copy may load after the first render.
+  const [typedAmount, setCodAmount] = useState<string | null>(draft?.codAmount ?? null);
+  const codAmount = typedAmount ?? (p?.cod ? formatMinor(minimumToCollect(p.cod), p.cod.currency) : '');
+  const [codMethod, setCodMethod] = useState<CodMethod>(draft?.codMethod ?? 'cash');
   // Never kept in a draft: the code is typed again after an undo.
   const [code, setCode] = useState('');
   const [hasInk, setInk] = useState(false);
@@ -115,6 +136,21 @@ export default function Deliver({ id }: { id: number }) {
           setError('Add a photo, a signature, or a note saying where you left the parcel.');
           return false;
         }
+        // Cash on delivery: the same rule the server applies (shared/cod.ts), with no signal too.
+        let collection: Collection | undefined;
+        if (p.cod) {
+          const cents = parseMinor(codAmount, p.cod.currency);
+          if (cents == null) {
+            setError(`Type the amount collected, e.g. ${formatMinor(minimumToCollect(p.cod), p.cod.currency)}`);
+            return false;
+          }
+          collection = { amount_cents: cents, method: codMethod };
+          const check = checkCollection(p.cod, collection);
+          if (!check.ok) {
+            setError(collectionProblem(check.reason, p.cod, cents));
+            return false;
+          }
+        }
         const place = await position(3000);
         const fields: DoorFieldsIn = {
           ...(outcome !== 'handed' ? { outcome } : {}),
@@ -132,9 +168,10 @@ export default function Deliver({ id }: { id: number }) {
           note: note.trim() || undefined,
           parcel: p,
           door: fields,
+          ...(collection ? { collection } : {}),
           ...place,
         });
-        const saved: Draft = { photos, signature, recipient, note, outcome, scanned, dob, idType };
+        const saved: Draft = { photos, signature, recipient, note, outcome, scanned, dob, idType, codAmount, codMethod };
         await hold(`Delivered ${p.hawb}`, action, p.id, () => {
           drafts.set(p.id, saved);
           unlock();
@@ -155,6 +192,7 @@ export default function Deliver({ id }: { id: number }) {
       <p class="muted">
         {p.customer_name ?? ''} · {addressOf(p)}
       </p>
+      <CodDue cod={p.cod} />
       <DoorNeeds door={door} />
       {outcomes.length > 1 && (
         <div class="door-outcomes" role="radiogroup" aria-label="How it was delivered">
@@ -228,6 +266,34 @@ export default function Deliver({ id }: { id: number }) {
           autoComplete="off"
           data-testid="door-code"
         />
+      )}
+      {p.cod && (
+        <fieldset class="cod-collect" data-testid="cod-collect">
+          <legend>Payment collected</legend>
+          <TextField
+            label={`Amount collected (${p.cod.currency})`}
+            value={codAmount}
+            onValue={setCodAmount}
+            inputMode="decimal"
+            autoComplete="off"
+            data-testid="cod-collected"
+          />
+          <div role="radiogroup" aria-label="How it was paid" class="row">
+            {COD_METHODS.map((m) => (
+              <label key={m} class="check">
+                <input
+                  type="radio"
+                  name="cod-method"
+                  value={m}
+                  checked={codMethod === m}
+                  onChange={() => setCodMethod(m)}
+                  data-testid={`cod-${m}`}
+                />{' '}
+                {METHOD_LABELS[m]}
+              </label>
+            ))}
+          </div>
+        </fieldset>
       )}
       <TextField label="Note" value={note} onValue={setNote} placeholder="e.g. left with the neighbour at no. 12" />
       {error && (

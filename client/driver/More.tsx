@@ -2,6 +2,7 @@ import type { SessionInfo } from '../sync/index';
 
 const LINKS = [
   { href: '#/driver/history', label: 'History', hint: 'Parcels you delivered, failed or returned' },
+  { href: '#/driver/cash', label: 'Cash', hint: 'Your float and cash collected today' },
   { href: '#/driver/earnings', label: 'Earnings', hint: 'This month, by day' },
   { href: '#/driver/support', label: 'Support', hint: 'Ask the office for help' },
   { href: '#/driver/profile', label: 'Profile', hint: 'Your details, password, log out' },

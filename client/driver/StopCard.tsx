@@ -4,6 +4,7 @@ import { failures, mustReturn } from './day';
 import { addressOf, mapsHref, telHref } from './maps';
 import { RecipientNote } from './RecipientNote';
 import { DoorNeeds } from './DoorNeeds';
+import { CodDue } from './CodDue';
 import { storyOf } from './refusal';
 
 /** Where to go, who to give it to and how to reach them: what a driver needs at a glance at the kerb. */
@@ -35,6 +36,7 @@ export function StopCard({ p, max, title, eta }: { p: ViewPackage; max: number; 
         {p.customer_phone ? <span class="phone"> · {p.customer_phone}</span> : null}
       </div>
       <RecipientNote text={p.recipient_instructions} />
+      <CodDue cod={p.cod} />
       <DoorNeeds door={p.door} />
       {notes.length > 0 && (
         <ul class="notes">

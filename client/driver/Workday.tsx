@@ -20,6 +20,7 @@ const loadMore = () => import('./More');
 const loadHistory = () => import('./History');
 const loadHistoryDetail = () => import('./HistoryDetail');
 const loadEarnings = () => import('./Earnings');
+const loadCash = () => import('./Cash');
 const loadSupport = () => import('./Support');
 const loadProfile = () => import('./Profile');
 
@@ -39,6 +40,7 @@ function Screen({ path, me }: { path: string; me: SessionInfo }) {
   if (sub === '/more') return <Lazy key="more" load={loadMore} props={{ me }} />;
   if (sub === '/history') return <Lazy key="history" load={loadHistory} props={{}} />;
   if (sub === '/earnings') return <Lazy key="earnings" load={loadEarnings} props={{}} />;
+  if (sub === '/cash') return <Lazy key="cash" load={loadCash} props={{}} />;
   if (sub === '/support') return <Lazy key="support" load={loadSupport} props={{}} />;
   if (sub === '/profile') return <Lazy key="profile" load={loadProfile} props={{ me }} />;
   const stop = id('/stop/:id');

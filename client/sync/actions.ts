@@ -66,6 +66,8 @@ export function actionBuilders(now: () => number, newId: () => string) {
         note?: string;
         parcel?: LabelOf;
         door?: DoorFieldsIn;
+        /** What was collected at the door (cash on delivery, shared/cod.ts); the server checks it with the same rule. */
+        collection?: { amount_cents: number; method: 'cash' | 'card' };
       } & Place = {},
     ): ActionInput {
       const photos = named(opts.photos ?? [], newId).map((f) => ({ ...f, kind: f.kind ?? ('photo' as const) }));
@@ -76,6 +78,7 @@ export function actionBuilders(now: () => number, newId: () => string) {
       if (opts.note) body.note = opts.note;
       // What the door needed (issue 34): the server checks it with the same rule the phone did.
       for (const [k, v] of Object.entries(opts.door ?? {})) if (v !== undefined) body[k] = v;
+      if (opts.collection) body.collection = opts.collection;
       return {
         path: DRIVER_ACTIONS.deliver.path(packageId),
         body,

@@ -1,4 +1,5 @@
 import type { DoorInfo } from '../../shared/door';
+import type { CodOnPhone } from '../../shared/cod';
 import type { Package } from '../../shared/schemas/package';
 import type { SyncUpserts } from '../../shared/schemas/sync';
 
@@ -101,7 +102,13 @@ export interface BlobRow {
  * `recipient_instructions` and `attempts` arrive with the sync feed only (shared/schemas/sync.ts
  * SyncPackage); a copy saved before the feed carried `attempts` has none.
  */
-export type StoredPackage = Package & { recipient_instructions?: string | null; attempts?: number; door?: DoorInfo; syncedAt: number };
+export type StoredPackage = Package & {
+  recipient_instructions?: string | null;
+  attempts?: number;
+  door?: DoorInfo;
+  cod?: CodOnPhone;
+  syncedAt: number;
+};
 export type StoredStatus = FailedStatus & { syncedAt: number };
 /** Barcodes of parcels that left this device's scope, so a scan says "not yours" rather than "unknown". */
 export interface GoneRow {
@@ -187,6 +194,8 @@ export type ViewPackage = Package & {
   recipient_instructions?: string | null;
   /** What the door needs and what the recipient chose (issue 34, shared/door.ts), from the sync feed (absent when nothing). */
   door?: DoorInfo;
+  /** What the driver must collect on delivery (issue 34, shared/cod.ts), from the sync feed (absent when nothing). */
+  cod?: CodOnPhone;
   /**
    * Failed attempts in this delivery cycle, as the server counts them (a queued failure counted in):
    * what the must-return rule reads (shared/driverActions.ts), never a display label.

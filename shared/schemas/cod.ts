@@ -16,6 +16,9 @@ const currency = () =>
 /** What the driver collected at the door, sent with the delivery (and queued with it offline). */
 export const CollectionBody = z.object({ amount_cents: cents(), method: z.enum(COD_METHODS) });
 
+/** A parcel's amount to collect as the phone keeps it (sync feed). */
+export const CodOnPhoneSchema = z.object({ amount_cents: z.number().int(), waived_cents: z.number().int(), currency: z.string() });
+
 export const CodWaiveBody = z.object({
   reason: text(500).pipe(z.string().min(1, 'say why')),
   /** Waived amount; default all that is still due. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Package } from './package';
 import { FailedDeliveryStatus } from './places';
 import { DoorInfoSchema } from './door';
+import { CodOnPhoneSchema } from './cod';
 
 export const SYNC_PAGE_DEFAULT = 500;
 export const SYNC_PAGE_MAX = 1000;
@@ -24,6 +25,8 @@ export const SyncPackage = Package.extend({
   attempts: z.number().int().min(0).optional(),
   /** What the door needs (issue 34): absent when nothing is required and the recipient chose nothing. */
   door: DoorInfoSchema.optional(),
+  /** What the driver must collect (issue 34, shared/cod.ts CodOnPhone): absent when nothing is due or it was collected. */
+  cod: CodOnPhoneSchema.optional(),
 });
 export type SyncPackage = z.infer<typeof SyncPackage>;
 

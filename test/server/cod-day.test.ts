@@ -4,6 +4,7 @@ import { auditLog, driverCashTxn, pkg, wallet, walletTxn } from '../../server/db
 import { atomically } from '../../server/db/atomically';
 import { transition } from '../../server/services/packages/lifecycle';
 import { withCodDue } from '../../server/services/cod/parcel';
+import { parcelRequirements } from '../../server/services/door/rules';
 import { makeApp } from '../helpers/app';
 import { shipper, type Json } from './money-fixtures';
 
@@ -237,4 +238,57 @@ describe('cash on delivery: a day', () => {
     );
     expect((await t.json('GET', '/api/cod/report/', co.token)).status).toBe(403);
   }, 120_000);
+
+  it("the driver's phone gets each parcel's amount from the sync feed, a waiver reaches it, and a cancelled parcel has nothing to waive", async () => {
+    const { t, supervisor, driver, co, parcel } = await codWorld();
+    const a = await parcel('COD-F1', 4500);
+    const plain = await parcel('COD-F2');
+    type Feed = { cursor: number; upserts: { packages: (Json & { id: number; cod?: Json })[] } };
+    const snap = (await t.json<Feed>('GET', '/api/sync/changes/?cursor=0&limit=1000', driver.token)).body;
+    const byId = new Map(snap.upserts.packages.map((p) => [p.id, p]));
+    expect(byId.get(a)?.cod).toEqual({ amount_cents: 4500, waived_cents: 0, currency: 'AUD' });
+    expect(byId.get(plain)).not.toHaveProperty('cod');
+    expect((await t.json('POST', `/api/package/${a}/cod/waive/`, supervisor.token, { reason: 'paid 40', amount_cents: 500 })).status).toBe(
+      200,
+    );
+    const next = (await t.json<Feed>('GET', `/api/sync/changes/?cursor=${snap.cursor}&limit=1000`, driver.token)).body;
+    expect(next.upserts.packages.find((p) => p.id === a)?.cod).toEqual({ amount_cents: 4500, waived_cents: 500, currency: 'AUD' });
+    // Cancelled: nothing will be collected, so nothing is waived (the property test found this accepted).
+    const c = (
+      await t.json<Json>('POST', '/api/package/', co.token, { hawb: 'COD-F3', customer_address: '1 George St', cod_amount_cents: 900 })
+    ).body.id as number;
+    await atomically(t.app.deps, async () => {
+      const row = await t.db.select().from(pkg).where(eq(pkg.id, c)).get();
+      await transition(t.db, t.clock.now(), row!, 'cancelled', 'cancel', { userId: supervisor.id }, {}, {}, { force: true });
+    });
+    const refused = await t.json<Json>('POST', `/api/package/${c}/cod/waive/`, supervisor.token, { reason: 'x' });
+    expect(refused.status).toBe(409);
+    expect((await t.json<Json>('GET', `/api/package/${c}/cod/`, supervisor.token)).body).toMatchObject({ cod: { waived_cents: 0 } });
+  }, 60_000);
+
+  it('reads cod_amount_cents and proof_requirements (in words) as upload columns; an unknown word is the row error', async () => {
+    const { t, co } = await codWorld();
+    const upload = (csv: string) => {
+      const form = new FormData();
+      form.append('file', new File([csv], 'p.csv', { type: 'text/csv' }));
+      return t
+        .call('POST', '/api/package/bulk-upload/', co.token, form)
+        .then(async (res) => ({ status: res.status, body: (await res.json()) as Json }));
+    };
+    const bad = await upload(
+      'hawb,customer_address,cod_amount_cents,proof_requirements\nU-1,1 George St,4550,signature + age:18\nU-2,2 George St,,signature + fingerprint\n',
+    );
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('fingerprint');
+    expect(await t.db.select().from(pkg).where(eq(pkg.hawb, 'U-1')).all()).toHaveLength(0);
+    const ok = await upload(
+      'hawb,customer_address,cod_amount_cents,proof_requirements\nU-1,1 George St,4550,signature + age:18 + code\nU-2,2 George St,,photos:2; scan\n',
+    );
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    const row = async (hawb: string) => (await t.db.select().from(pkg).where(eq(pkg.hawb, hawb)).get())!;
+    const u1 = await row('U-1');
+    expect((await t.json<Json>('GET', `/api/package/${u1.id}/cod/`, co.token)).body).toMatchObject({ cod: { amount_cents: 4550 } });
+    expect(await parcelRequirements(t.db, u1)).toMatchObject({ signature: true, min_age: 18, code: true });
+    expect(await parcelRequirements(t.db, await row('U-2'))).toMatchObject({ photos: 2, scan: true, signature: false });
+  }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { minorDigits } from '../../../shared/money';
+import { minorDigits, parseMinor } from '../../../shared/money';
 
 const formatters = new Map<string, Intl.NumberFormat>();
 
@@ -36,14 +36,7 @@ export function signedMoney(cents: number, currency: string): string {
  * 0.1 + 0.2 never happens. Null when it is not a non-negative amount with at most the currency's digits.
  */
 export function parseMoney(input: string, currency: string): number | null {
-  const digits = minorDigits(currency || 'AUD');
-  const s = input.trim().replace(/[,\s]/g, '');
-  const m = /^(\d+)(?:\.(\d*))?$/.exec(s);
-  if (!m) return null;
-  const frac = m[2] ?? '';
-  if (frac.length > digits) return null;
-  const cents = Number(m[1]) * 10 ** digits + Number(frac.padEnd(digits, '0') || '0');
-  return Number.isSafeInteger(cents) ? cents : null;
+  return parseMinor(input, currency);
 }
 
 /** Minor units back to the text a money input shows ("12.50"). */

@@ -15,6 +15,7 @@ import { PackageActions } from './actions/PackageActions';
 import { PricingCard } from './actions/PricingCard';
 import { eventLabel } from './actions/eventLabel';
 import { LocationCard } from './LocationCard';
+import { CodCard } from './CodCard';
 import { TrackingLinkButton } from './TrackingLinkButton';
 import { MessageLog } from '../integrations/MessageLog';
 
@@ -149,6 +150,7 @@ export default function PackageDetail({ id, session }: { id: number; session?: S
           )}
         </div>
       </div>
+      <CodCard key={`cod-${tick}`} id={id} session={session} />
       <LocationCard id={id} version={tick} canPin={PINNERS.has(session?.user.role ?? '')} onMoved={() => setTick((n) => n + 1)} />
       {proof && (
         <div class="card">

@@ -1,3 +1,4 @@
+import { PROOF_WORDS_HELP } from '../../../shared/proofWords';
 import { useRef, useState } from 'preact/hooks';
 import type { UploadAnswer, UploadReportRow } from '../../../shared/schemas/package';
 import type { z } from 'zod';
@@ -107,6 +108,11 @@ export default function PackageUpload({ session }: { session: Session }) {
             <li>
               <span class="mono">window_start</span>, <span class="mono">window_end</span> (HH:MM, the delivery window),{' '}
               <span class="mono">service_s</span> (seconds at the door)
+            </li>
+            <li>
+              <span class="mono">cod_amount_cents</span> (cash to collect on delivery, in cents: 4550 is $45.50; needs the parcel's company)
+              and <span class="mono">proof_requirements</span> (what the door needs beyond the company's default: {PROOF_WORDS_HELP}, e.g.{' '}
+              <span class="mono">signature + age:18 + code</span>)
             </li>
           </ul>
           <Button size="small" onClick={downloadTemplate}>

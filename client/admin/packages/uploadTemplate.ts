@@ -16,6 +16,8 @@ export const TEMPLATE_COLUMNS = [
   'delivery_date',
   'window_start',
   'window_end',
+  'cod_amount_cents',
+  'proof_requirements',
 ] as const;
 const SAMPLE: Record<(typeof TEMPLATE_COLUMNS)[number], string> = {
   hawb: 'ABC123456',
@@ -34,6 +36,8 @@ const SAMPLE: Record<(typeof TEMPLATE_COLUMNS)[number], string> = {
   delivery_date: '',
   window_start: '09:00',
   window_end: '12:00',
+  cod_amount_cents: '',
+  proof_requirements: 'signature',
 };
 
 export function templateCsv(): string {

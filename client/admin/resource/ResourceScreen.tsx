@@ -88,7 +88,7 @@ export function ResourceScreen({ decl, session, archived }: { decl: ResourceDecl
       const toggle = () => (on && decl.deactivateDialog ? setDeactivating(row) : void setStatus(row, !on));
       return (
         <Button size="small" onClick={toggle}>
-          {on ? 'Deactivate' : 'Activate'}
+          {on ? (status.verbs?.[0] ?? 'Deactivate') : (status.verbs?.[1] ?? 'Activate')}
         </Button>
       );
     }

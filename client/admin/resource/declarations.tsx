@@ -34,6 +34,7 @@ import {
   EmployeeUpdate,
 } from '../../../shared/schemas/people';
 import { VEHICLE_TYPES, VehicleCreate } from '../../../shared/schemas/dispatch';
+import { PublicHolidayCreate, PublicHolidayUpdate, StandingDeliveryCreate, StandingDeliveryUpdate } from '../../../shared/schemas/standing';
 import { updateOf } from '../../../shared/schemas/common';
 import {
   FailedDeliveryStatusCreate,
@@ -65,6 +66,15 @@ export const REFS: Record<string, RefDecl> = {
   unit: { endpoint: 'unit-of-measurement', label: (r) => `${str(r.name)} (${str(r.symbol)})` },
   driver: { endpoint: 'employee/driver-list', label: byName },
 };
+
+const WEEKDAY_NAMES = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+/** ISO weekday digits in words: "12345" -> "Mon–Fri", "135" -> "Mon, Wed, Fri". */
+function weekdayWords(digits: string): string {
+  const days = [...new Set(digits.split('').map(Number))].filter((d) => d >= 1 && d <= 7).sort((a, b) => a - b);
+  const run = days.length > 2 && days.every((d, i) => i === 0 || d === days[i - 1]! + 1);
+  if (run) return `${WEEKDAY_NAMES[days[0]! - 1]}–${WEEKDAY_NAMES[days.at(-1)! - 1]}`;
+  return days.map((d) => WEEKDAY_NAMES[d - 1]).join(', ');
+}
 
 const active: Column<Row> = { key: 'is_active', label: 'Status', render: (r) => <ActiveBadge active={r.is_active === true} /> };
 const created: Column<Row> = {
@@ -475,6 +485,74 @@ export const RESOURCES: readonly ResourceDecl[] = [
       active,
     ],
     filters: [{ name: 'type', label: 'Type', options: VEHICLE_TYPES.map((t) => ({ value: t, label: t })) }, activeFilter],
+  },
+  {
+    // Issue 34: recurring deliveries for business shippers; the server's job creates each day's parcel.
+    name: 'standing-delivery',
+    title: 'Standing deliveries',
+    singular: 'Standing delivery',
+    view: 'package.view',
+    manage: 'package.manage',
+    create: StandingDeliveryCreate,
+    update: StandingDeliveryUpdate,
+    refs: { company: REFS.company!, suburb: REFS.suburb! },
+    labels: {
+      weekdays: 'Weekdays',
+      at_time: 'Time (local)',
+      starts_on: 'First day',
+      ends_on: 'Last day',
+      shipper_name: 'From (name)',
+      shipper_address: 'From (address)',
+      customer_name: 'To (recipient)',
+      customer_address: 'To (address)',
+      customer_phone: "Recipient's phone",
+      description_of_goods: 'Goods',
+      is_active: 'Running',
+    },
+    hints: {
+      weekdays: 'ISO weekday digits: 12345 = Mon–Fri, 6 = Sat, 7 = Sun',
+      at_time: '24-hour, the depot’s local time, e.g. 08:00',
+      starts_on: 'Empty: from today',
+      ends_on: 'Empty: no end',
+    },
+    columns: [
+      id,
+      { key: 'name', label: 'Name', sort: 'name' },
+      { key: 'company', label: 'Company', render: (r) => `#${str(r.company)}` },
+      { key: 'weekdays', label: 'Days', render: (r) => weekdayWords(str(r.weekdays)) },
+      { key: 'at_time', label: 'At', sort: 'at_time' },
+      { key: 'shipper_address', label: 'From' },
+      {
+        key: 'customer_address',
+        label: 'To',
+        render: (r) => `${str(r.customer_name)}${r.customer_name ? ', ' : ''}${str(r.customer_address)}`,
+      },
+      {
+        key: 'is_active',
+        label: 'Status',
+        render: (r) => <Badge tone={r.is_active === true ? 'ok' : 'warn'}>{r.is_active === true ? 'Running' : 'Paused'}</Badge>,
+      },
+    ],
+    filters: [activeFilter, { name: 'company', label: 'Company', options: REFS.company! }],
+    searchable: true,
+    archive: true,
+    status: { kind: 'active', verbs: ['Pause', 'Resume'] },
+  },
+  {
+    name: 'public-holiday',
+    title: 'Public holidays',
+    singular: 'Public holiday',
+    view: 'package.view',
+    manage: 'company.manage',
+    create: PublicHolidayCreate,
+    update: PublicHolidayUpdate,
+    labels: { day: 'Day', is_active: 'Observed' },
+    hints: { day: 'Standing deliveries skip this day' },
+    columns: [id, { key: 'day', label: 'Day', sort: 'day' }, { key: 'name', label: 'Name', sort: 'name' }, active],
+    ordering: 'day',
+    searchable: true,
+    archive: true,
+    status: { kind: 'active' },
   },
 ];
 

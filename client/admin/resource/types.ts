@@ -20,7 +20,8 @@ export interface FilterDecl {
 }
 
 export type StatusDecl =
-  | { kind: 'active' }
+  /** `verbs`: the buttons' words when not Deactivate/Activate (standing deliveries: Pause/Resume). */
+  | { kind: 'active'; verbs?: readonly [off: string, on: string] }
   /** A named state set with `{ [field]: value }` (companies: pending/active/suspended). */
   | { kind: 'enum'; field: string; options: readonly string[] };
 

@@ -4,13 +4,15 @@ import { checkCollection, type Collection } from '../../../shared/cod';
 import { localDay } from '../../../shared/time/zone';
 import type { PackageCod } from '../../../shared/schemas/cod';
 import type { Db } from '../../db/client';
-import { company, driverCashTxn, packageCod } from '../../db/schema/index';
+import { company, driverCashTxn, packageCod, pkg } from '../../db/schema/index';
+import { isFinal, type PackageStatus } from '../../../shared/lifecycle';
 import type { Deps } from '../../deps';
 import { badRequest, conflict } from '../../errors';
 import { iso } from '../../clock';
 import { audit } from '../audit/record';
 import { append, ensureWallet, type Ledger } from '../money/wallets';
 import { businessZone } from '../time/zones';
+import { logPackageChange } from '../sync/changes';
 
 /**
  * A parcel's cash on delivery (issue 34, docs/decisions-cod.md): the amount set on create or update,
@@ -23,6 +25,8 @@ interface Parcel {
   id: number;
   hawb: string;
   company_id: number | null;
+  /** Whose phone shows the parcel: a waiver reaches it through the parcel's feed row. */
+  assigned_to_id?: number | null;
 }
 
 export async function codRow(db: Db, packageId: number): Promise<CodRow | undefined> {
@@ -162,6 +166,13 @@ export async function waiveCod(
   const due = await codRow(db, row.id);
   if (!due) throw conflict(`Parcel ${row.hawb} has nothing to collect on delivery`, { package: row.id });
   if (due.collected_at != null) throw conflict(`Parcel ${row.hawb} was delivered with its collection already`, { package: row.id });
+  // A parcel that will not be delivered (cancelled, returned, or delivered with nothing collected) has nothing left to
+  // waive; one moved to history is final too. The property test found a cancelled parcel's amount being waived.
+  const live = await db.select({ status: pkg.status }).from(pkg).where(eq(pkg.id, row.id)).get();
+  if (!live || isFinal(live.status as PackageStatus))
+    throw conflict(`Parcel ${row.hawb} is ${live ? live.status.replace(/_/g, ' ') : 'closed'}: there is nothing left to collect`, {
+      package: row.id,
+    });
   const open = due.amount_cents - due.waived_cents;
   const waive = input.amount_cents ?? open;
   if (waive > open) throw badRequest(`Only ${open} is still due on ${row.hawb}`, [{ path: 'amount_cents', message: `at most ${open}` }]);
@@ -180,6 +191,8 @@ export async function waiveCod(
     after: { waived_cents: updated.waived_cents },
     amount_cents: due.amount_cents,
   });
+  // The driver's phone asks for less from its next sync (offline it still holds the old amount, and the server is the judge).
+  await logPackageChange(db, row.id, { driverId: row.assigned_to_id ?? null, companyId: row.company_id }, now);
   return updated;
 }
 

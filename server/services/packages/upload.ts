@@ -7,6 +7,8 @@ import type { Db } from '../../db/client';
 import { changeLog, company, country, packageEvent, pkg, state, suburb, zone } from '../../db/schema/index';
 import { ApiError, forbidden } from '../../errors';
 import { setCodAmount } from '../cod/parcel';
+import { setParcelRequirements } from '../door/rules';
+import { parseProofWords } from '../../../shared/proofWords';
 import { Package, PackageCreate, type UploadReportRow } from '../../../shared/schemas/package';
 import type { SessionUser } from '../auth/session';
 import { volumetricWeight } from './create';
@@ -137,6 +139,12 @@ function parseRow(columns: Map<Field, number>, row: number, cells: Cell[]): Cand
     delete raw.suburb;
   }
   const hawb = typeof raw.hawb === 'string' ? raw.hawb.trim() || null : null;
+  // What the door needs, in words ("signature + age:18 + code", issue 34); an unknown word is the row's error.
+  if (typeof raw.proof_requirements === 'string') {
+    const words = parseProofWords(raw.proof_requirements);
+    if (!words.ok) return { row, hawb, id: null, errors: [{ path: 'proof_requirements', message: words.message }] };
+    raw.proof_requirements = words.value;
+  }
   const parsed = PackageCreate.safeParse(raw);
   if (!parsed.success) {
     return {
@@ -512,6 +520,7 @@ async function insertRows(
       c.id = id;
       if (c.input.cod_amount_cents != null)
         await setCodAmount(db, now, { id, hawb: c.input.hawb, company_id: companyId }, c.input.cod_amount_cents);
+      if (c.input.proof_requirements) await setParcelRequirements(db, now, id, c.input.proof_requirements);
       // The recipient's e-mail from the `recipient_email` column (issue 36: 0 of 60 were kept).
       if (c.input.recipient_email) await setRecipientEmail(db, now, id, c.input.recipient_email);
       if (where.pending && job == null) job = await openGeocodeJob(db, user, now);

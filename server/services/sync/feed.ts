@@ -9,6 +9,7 @@ import { packageJsonByIds } from '../packages/json';
 import { answersFor } from '../geo/senderView';
 import { withRecipientInstructions } from '../recipients/feed';
 import { withDoor } from '../door/feed';
+import { withCod } from '../cod/feed';
 import { DEFAULT_TIME_ZONE } from '../../../shared/time/zone';
 import { withAttempts } from './attempts';
 import { packageFeedRows, packagesInScope, sharedFeedRows, statusesInScope, type FeedScope } from './scope';
@@ -100,6 +101,14 @@ async function shapeStatuses(db: Db, ids: number[]) {
   return rows.map((r) => ({ id: r.id, name: r.name, is_active: r.is_active, created_at: iso(r.created_at) ?? '' }));
 }
 
+/**
+ * Parcels as the feed sends them to this device: each one's answer as its caller may see it, with
+ * the recipient's instructions, attempts, the door's rules and the cash still due.
+ */
+async function feedPackages(db: Db, scope: FeedScope, ids: number[], timeZone: string) {
+  const answers = await answersFor(db, viewerOf(scope), await packageJsonByIds(db, ids));
+  return withCod(db, await withDoor(db, await withAttempts(db, await withRecipientInstructions(db, answers)), timeZone));
+}
 /** Splits touched ids into those still in scope (sent whole) and those that left it (removed). */
 async function resolve(
   db: Db,
@@ -129,14 +138,7 @@ async function resolve(
   const statuses = await shapeStatuses(db, statusIds);
   const keptSet = new Set(keptPackages);
   const statusSet = new Set(statuses.map((s) => s.id));
-  const packages = await withDoor(
-    db,
-    await withAttempts(
-      db,
-      await withRecipientInstructions(db, await answersFor(db, viewerOf(scope), await packageJsonByIds(db, keptPackages))),
-    ),
-    timeZone,
-  );
+  const packages = await feedPackages(db, scope, keptPackages, timeZone);
   return {
     upserts: { packages, failed_delivery_statuses: statuses },
     removes: {
@@ -189,22 +191,10 @@ async function snapshot(db: Db, scope: FeedScope, limit: number, now: number, la
   return {
     reset: false,
     upserts: {
-      packages: await withDoor(
+      packages: await feedPackages(
         db,
-        await withAttempts(
-          db,
-          await withRecipientInstructions(
-            db,
-            await answersFor(
-              db,
-              viewerOf(scope),
-              await packageJsonByIds(
-                db,
-                page.map((p) => p.id),
-              ),
-            ),
-          ),
-        ),
+        scope,
+        page.map((p) => p.id),
         timeZone,
       ),
       failed_delivery_statuses: await shapeStatuses(db, statusIds),
