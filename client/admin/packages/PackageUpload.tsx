@@ -107,7 +107,8 @@ export default function PackageUpload({ session }: { session: Session }) {
             </li>
             <li>
               <span class="mono">window_start</span>, <span class="mono">window_end</span> (HH:MM, the delivery window),{' '}
-              <span class="mono">service_s</span> (seconds at the door)
+              <span class="mono">service_s</span> (seconds at the door), <span class="mono">skills</span> (what the stop needs of the van
+              and driver, separated by semicolons: refrigerated; two-person)
             </li>
             <li>
               <span class="mono">cod_amount_cents</span> (cash to collect on delivery, in cents: 4550 is $45.50; needs the parcel's company)
