@@ -20,7 +20,12 @@ const TABS = [
   },
   { href: '#/driver/scan', label: 'Scan', icon: '▦', match: (p: string) => p.startsWith('/driver/scan') },
   { href: '#/driver/sync', label: 'Sync', icon: '⇅', match: (p: string) => p.startsWith('/driver/sync') },
-  { href: '#/driver/more', label: 'More', icon: '☰', match: (p: string) => /^\/driver\/(more|history|earnings|support|profile)/.test(p) },
+  {
+    href: '#/driver/more',
+    label: 'More',
+    icon: '☰',
+    match: (p: string) => /^\/driver\/(more|history|earnings|support|profile|pickups)/.test(p),
+  },
 ] as const;
 
 /** Phone layout: sync state on top, the screen, the undo bar, and four big tabs under the thumb. */

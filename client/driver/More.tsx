@@ -1,6 +1,7 @@
 import type { SessionInfo } from '../sync/index';
 
 const LINKS = [
+  { href: '#/driver/pickups', label: 'Pickups', hint: 'Collect parcels at pickup points' },
   { href: '#/driver/history', label: 'History', hint: 'Parcels you delivered, failed or returned' },
   { href: '#/driver/earnings', label: 'Earnings', hint: 'This month, by day' },
   { href: '#/driver/support', label: 'Support', hint: 'Ask the office for help' },
