@@ -46,7 +46,7 @@ function measure(): Problem[] {
     const cs = getComputedStyle(el);
     return r.width > 2 && r.height > 2 && cs.visibility !== 'hidden' && !el.closest('.sr-only, [aria-hidden=true], svg, video');
   };
-  const rgba = (c: string) => (c.match(/[\d.]+/g) ?? []).map(Number) as [number, number, number, number?];
+  const rgba = (c: string): number[] => (c.match(/[\d.]+/g) ?? []).map(Number);
   const lum = ([r, g, b]: number[]) => {
     const f = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
     return 0.2126 * f(r!) + 0.7152 * f(g!) + 0.0722 * f(b!);

@@ -116,9 +116,9 @@ async function calm(page: Page, cdp: CDPSession): Promise<void> {
   await page.evaluate(() => clearInterval((window as unknown as { busy: number }).busy));
 }
 
-async function takenAll(page: Page, n: number, timeout = 120_000): Promise<string[]> {
+async function takenAll(page: Page, n: number): Promise<string[]> {
   await page.waitForFunction((want) => (window as unknown as { taken: string[] }).taken.length >= want, n, {
-    timeout,
+    timeout: 120_000,
     polling: 250,
   });
   await sleep(500);
@@ -143,34 +143,29 @@ describe.skipIf(!hasChromium)('one scanner input: 500 wedge bursts on a slow, bu
     await srv?.close();
   });
 
-  // The van's Scan and the pickups screen, each in a tab of its own on one phone (one login, one
-  // outbox), replayed side by side: two busy pages at once, and no second run of the suite's longest case.
-  it('driver Scan and Pickups screens: every code exact, in order, each answered on screen', async () => {
-    const ctx = await br.context(PHONE);
-    const first = await ctx.newPage();
-    await loginDriver(first, srv.url, driver, 0);
-    const screens = [
-      { hash: 'scan', testid: 'scan-screen', prefix: 'D', page: first },
-      { hash: 'pickups', testid: 'pickups-screen', prefix: 'K', page: await ctx.newPage() },
-    ];
-    await Promise.all(
-      screens.map(async ({ hash, testid, prefix, page }) => {
-        await page.goto(`${srv.url}/#/driver/${hash}`);
-        await page.getByTestId(testid).waitFor();
-        const list = codes(prefix);
-        const cdp = await makeHostile(page);
-        await replay(cdp, list);
-        const got = await takenAll(page, CODES, 300_000);
-        await calm(page, cdp);
-        expect(got).toEqual(list);
-        // The screen answered each one (sound, vibration and the code shown with its verdict).
-        await page.locator(`[data-testid=scan-log][data-total="${CODES}"]`).waitFor({ timeout: 300_000 });
-        expect(await page.getByTestId('scan-result').textContent()).toContain(list.at(-1));
-        await screenshot(page, `scanner-driver-${hash}-500`);
-      }),
-    );
-    await ctx.close();
-  }, 900_000);
+  for (const [hash, testid, prefix] of [
+    ['scan', 'scan-screen', 'D'],
+    ['pickups', 'pickups-screen', 'K'],
+  ] as const) {
+    it(`driver ${hash} screen: every code exact, in order, each answered on screen`, async () => {
+      const ctx = await br.context(PHONE);
+      const page = await ctx.newPage();
+      await loginDriver(page, srv.url, driver, 0);
+      await page.goto(`${srv.url}/#/driver/${hash}`);
+      await page.getByTestId(testid).waitFor();
+      const list = codes(prefix);
+      const cdp = await makeHostile(page);
+      await replay(cdp, list);
+      const got = await takenAll(page, CODES);
+      await calm(page, cdp);
+      expect(got).toEqual(list);
+      // The screen answered each one (sound, vibration and the code shown with its verdict).
+      await page.locator(`[data-testid=scan-log][data-total="${CODES}"]`).waitFor({ timeout: 180_000 });
+      expect(await page.getByTestId('scan-result').textContent()).toContain(list.at(-1));
+      await screenshot(page, `scanner-driver-${hash}-500`);
+      await ctx.close();
+    }, 600_000);
+  }
 
   for (const [mode, path] of [
     ['inbound', 'inbound'],
