@@ -67,6 +67,8 @@ export async function request<T>(method: string, path: string, options: RequestO
     body = JSON.stringify(options.body);
     headers['content-type'] = 'application/json';
   }
+  // No signal: the same answer as a failed request, without the request and its console error (issue 35).
+  if (!navigator.onLine) throw new ApiError(0, 'network_error', 'You are offline');
   let res: Response;
   try {
     res = await fetch(apiUrl(path, options.query), { method, headers, body, signal: options.signal });

@@ -15,6 +15,7 @@ interface PrecacheList {
 const PREVIOUS = (list: string) => `courier.offline.${list}`;
 
 async function fetchList(listUrl: string): Promise<string[] | null> {
+  if (!navigator.onLine) return null;
   try {
     const res = await fetch(listUrl, { cache: 'no-cache' });
     return res.ok ? ((await res.json()) as PrecacheList).files : null;

@@ -140,20 +140,22 @@ export default function Depot({ path, session }: { path: string; session: Sessio
       <div class="depot-bar">
         <span class="title">{mode ? MODE_TITLES[mode.kind] : 'Depot scanning'}</span>
         <span class="spacer" />
-        {OFFLINE_WORDS[offline] && (
-          <span class={`offline-state ${offline}`} role="status" data-testid="depot-offline" data-state={offline}>
-            {OFFLINE_WORDS[offline]}
+        <span class="states">
+          {OFFLINE_WORDS[offline] && (
+            <span class={`offline-state ${offline}`} role="status" data-testid="depot-offline" data-state={offline}>
+              {OFFLINE_WORDS[offline]}
+            </span>
+          )}
+          {/* What the tablet holds, said plainly: "Works offline" alone hid unsent scans (issue 35). */}
+          <span
+            class={`offline-state ${outbox.unsent ? 'failed' : 'ready'}`}
+            role="status"
+            data-testid="depot-unsent"
+            data-count={outbox.unsent}
+            data-online={outbox.online}
+          >
+            {outbox.unsent ? `${outbox.unsent} saved, will send` : outbox.online ? 'All sent' : 'No signal: scans are saved here'}
           </span>
-        )}
-        {/* What the tablet holds, said plainly: "Works offline" alone hid unsent scans (issue 35). */}
-        <span
-          class={`offline-state ${outbox.unsent ? 'failed' : 'ready'}`}
-          role="status"
-          data-testid="depot-unsent"
-          data-count={outbox.unsent}
-          data-online={outbox.online}
-        >
-          {outbox.unsent ? `${outbox.unsent} saved, will send` : outbox.online ? 'All sent' : 'No signal: scans are saved here'}
         </span>
         {mode &&
           modes.map((x) => (

@@ -24,7 +24,7 @@ const TABS = [
     href: '#/driver/more',
     label: 'More',
     icon: '☰',
-    match: (p: string) => /^\/driver\/(more|history|earnings|cash|support|profile)/.test(p),
+    match: (p: string) => /^\/driver\/(more|history|earnings|cash|support|profile|pickups)/.test(p),
   },
 ] as const;
 

@@ -1,6 +1,7 @@
 import type { SessionInfo } from '../sync/index';
 
 const LINKS = [
+  { href: '#/driver/pickups', label: 'Pickups', hint: 'Collect parcels at pickup points' },
   { href: '#/driver/history', label: 'History', hint: 'Parcels you delivered, failed or returned' },
   { href: '#/driver/cash', label: 'Cash', hint: 'Your float and cash collected today' },
   { href: '#/driver/earnings', label: 'Earnings', hint: 'This month, by day' },

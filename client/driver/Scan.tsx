@@ -6,6 +6,7 @@ import { feedback, isMuted, setMuted, type Feedback } from '../ui/feedback';
 import { useScanner } from '../ui/useScanner';
 import { mustReturn } from './day';
 import { engine } from './engine';
+import { partOfLabel } from './labels';
 import { maxAttempts } from './routeCache';
 import { recentPlace, warmPosition } from './geo';
 
@@ -28,13 +29,6 @@ const VERDICT: Record<Result['result'], { text: string; tone: 'ok' | 'warn' | 'b
   not_loadable: { text: 'Cannot load', tone: 'bad', fb: 'error' },
   error: { text: 'Not saved', tone: 'bad', fb: 'error' },
 };
-
-/** A label on the phone's list that contains the code: the scanner read only part of it. */
-async function partOfLabel(code: string): Promise<string | null> {
-  if (code.length < 3) return null;
-  const labels = (await engine().db.packages.orderBy('hawb').keys()) as string[];
-  return labels.find((h) => h !== code && h.includes(code)) ?? null;
-}
 
 /** Another driver's parcel: taken off this phone (the office gave it away) or never on it. */
 function notYoursWords(p: ViewPackage | null): string {

@@ -136,6 +136,7 @@ export function Today({ me }: { me: SessionInfo }) {
     mine.filter((p) => !heldIds.has(p.id)),
     max,
   );
+  const pickups = mine.filter((p) => p.status === 'pickup_requested').length;
   const ordered = groups.flatMap((g) => g.packages);
   const next = nextStop(ordered, heldIds, max);
   const pendingRoutes = useMemo(
@@ -184,6 +185,11 @@ export function Today({ me }: { me: SessionInfo }) {
           <span>Failed</span>
         </div>
       </div>
+      {pickups > 0 && (
+        <BigLink href="#/driver/pickups" testId="pickups-link">
+          Collect {pickups} pickup{pickups === 1 ? '' : 's'}
+        </BigLink>
+      )}
       {counts.back > 0 && (
         <div class="must-return">
           {counts.back} parcel{counts.back === 1 ? '' : 's'} must go back to the depot.

@@ -12,6 +12,7 @@ import './driver.css';
 
 // Screens used less often load on first visit (the service worker has them precached for offline use).
 const loadScan = () => import('./Scan');
+const loadPickups = () => import('./Pickups');
 const loadStop = () => import('./Stop');
 const loadDeliver = () => import('./Deliver');
 const loadFail = () => import('./Fail');
@@ -36,6 +37,7 @@ function Screen({ path, me }: { path: string; me: SessionInfo }) {
   };
   if (sub === '/' || sub === '') return <Today me={me} />;
   if (sub === '/scan') return <Lazy key="scan" load={loadScan} props={{}} />;
+  if (sub === '/pickups') return <Lazy key="pickups" load={loadPickups} props={{}} />;
   if (sub === '/sync') return <Lazy key="sync" load={loadSync} props={{}} />;
   if (sub === '/more') return <Lazy key="more" load={loadMore} props={{ me }} />;
   if (sub === '/history') return <Lazy key="history" load={loadHistory} props={{}} />;

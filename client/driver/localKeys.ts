@@ -10,6 +10,7 @@ export const LOCAL_KEYS = {
   used: 'courier.driver',
   positions: 'courier.driver.positions',
   locationNote: 'courier.driver.locationNote',
+  pickupPoint: 'courier.driver.pickupPoint',
 } as const;
 
 /** This phone has had a driver's day on it (set at login, removed by the wipe at logout). */

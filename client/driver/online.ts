@@ -28,6 +28,8 @@ interface ErrorBody {
 
 /** Reads and writes that only make sense online; actions of the delivery day go through the outbox instead. */
 export async function online<T>(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown): Promise<T> {
+  // No signal: said at once, without a request that can only fail (and log an error) (issue 35).
+  if (!navigator.onLine) throw new OnlineError('You are offline. This needs signal.', 0);
   const t = await token();
   const headers: Record<string, string> = { accept: 'application/json' };
   if (t) headers.authorization = `Bearer ${t}`;

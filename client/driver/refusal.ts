@@ -17,8 +17,9 @@ export interface StoryContext {
   hadIt?: boolean;
 }
 
-type Act = 'deliver' | 'fail' | 'scan' | 'other';
+type Act = 'deliver' | 'fail' | 'pickup' | 'scan' | 'other';
 function actOf(path: string): Act {
+  if (/^pickup-point-scan\//.test(path)) return 'pickup';
   if (/\/deliver\/$|scan-deliver\/$|deliver-by-tracking\/$/.test(path)) return 'deliver';
   if (/\/fail\/$/.test(path)) return 'fail';
   if (/scan/.test(path)) return 'scan';
@@ -57,9 +58,50 @@ function finalStory(status: string, act: Act, hadIt: boolean): Story {
   return { what: 'The office returned this parcel to the sender.', todo: hadIt ? BRING_BACK : LEAVE, keepParcel: hadIt };
 }
 
+const LEAVE_AT_POINT = 'Leave it at the pickup point and tell the office.';
+
+/** A collection at a pickup point refused: the parcel is still at the point, never the depot's. */
+function pickupStory(rejection: Rejection | null, reason: string | null, status: string | null): Story {
+  if (reason === 'pickup_point_not_scanned')
+    return {
+      what: 'This parcel waits at a pickup point for any driver: the point’s QR code must be scanned first.',
+      todo: 'Scan the pickup point’s QR code, then the parcel again.',
+      keepParcel: false,
+    };
+  if (reason === 'wrong_pickup_point')
+    return { what: 'This parcel waits at another pickup point.', todo: `Do not take it. ${LEAVE_AT_POINT}`, keepParcel: false };
+  if (reason === 'not_assigned')
+    return { what: 'This pickup is not assigned to you yet.', todo: `Do not take it. ${LEAVE_AT_POINT}`, keepParcel: false };
+  if (reason === 'not_yours' || reason === 'reassigned')
+    return { what: 'Another driver collects this parcel.', todo: `Do not take it. ${LEAVE_AT_POINT}`, keepParcel: false };
+  if (reason === 'misread')
+    return { what: 'The scanner read only part of the label.', todo: 'Scan the label again. Nothing was recorded.', keepParcel: false };
+  if (reason === 'unknown_code' || rejection?.code === 'not_found')
+    return {
+      what: 'No parcel has this code.',
+      todo: `Check the label and scan it again. If it is still unknown, ${LEAVE_AT_POINT.toLowerCase()}`,
+      keepParcel: false,
+    };
+  if (status === 'cancelled')
+    return { what: 'The office cancelled this pickup.', todo: `Do not take it. ${LEAVE_AT_POINT}`, keepParcel: false };
+  if (status)
+    return {
+      what: `This parcel is no longer waiting for a pickup (it is ${status.replace(/_/g, ' ')}).`,
+      todo: 'If you have taken it, call the office before doing anything with it.',
+      keepParcel: false,
+    };
+  return {
+    what: 'The office refused this pickup.',
+    todo: 'Retry when the office has fixed the problem, or discard it.',
+    keepParcel: false,
+  };
+}
+
 export function storyOf(rejection: Rejection | null, path = '', ctx: StoryContext = {}): Story {
   const d = rejection?.details ?? {};
   const act = actOf(path);
+  if (act === 'pickup')
+    return pickupStory(rejection, typeof d.reason === 'string' ? d.reason : null, typeof d.status === 'string' ? d.status : null);
   // Delivering or failing a parcel means the driver had it; a scan says so only if the phone knew the parcel.
   const hadIt = ctx.hadIt ?? (act === 'deliver' || act === 'fail');
   const refusedStatus = typeof d.status === 'string' ? d.status : null;

@@ -23,6 +23,9 @@ export interface LabelOf {
 }
 const labelOf = (p: LabelOf) => (p.customer_name ? `${p.hawb} · ${p.customer_name}` : p.hawb);
 
+/** The driver's pickup scan at a pickup point (server/routes/pickups/scan.ts), queued in the outbox. */
+const PICKUP_SCAN_PATH = 'pickup-point-scan/package-scan/';
+
 function named(files: FileInput[], newId: () => string): FileInput[] {
   return files.map((f) => ({ ...f, clientId: f.clientId ?? newId() }));
 }
@@ -55,6 +58,30 @@ export function actionBuilders(now: () => number, newId: () => string) {
           patch: { status: 'out_for_delivery', is_scanned: true },
         },
         label: `Load ${parcel ? labelOf(parcel) : code}`,
+      };
+    },
+    /**
+     * A parcel collected at a pickup point (`pickup_requested -> picked_up`), queued like a scan onto
+     * the van. `point`: the pickup point whose QR code the driver scanned there, sent with its code so
+     * the server can let the driver collect what waits there for nobody.
+     */
+    pickupScan(
+      barcode: string,
+      point?: { id: number; code: string } | null,
+      place?: Place,
+      parcel?: LabelOf & { id?: number },
+    ): ActionInput {
+      const code = barcode.trim();
+      const body: Record<string, unknown> = { barcode: code, ...stamp(now(), place) };
+      if (point) {
+        body.pickup_point = point.id;
+        body.code = point.code;
+      }
+      return {
+        path: PICKUP_SCAN_PATH,
+        body,
+        effect: { hawb: code, ...(parcel?.id != null ? { packageId: parcel.id } : {}), patch: { status: 'picked_up' } },
+        label: `Pick up ${parcel ? labelOf(parcel) : code}`,
       };
     },
     deliver(

@@ -329,9 +329,17 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     }
   }
 
-  /** Runs a pass, or asks the running one to go again: triggers never overlap or get lost. */
-  function kick(force: boolean): Promise<void> {
+  /**
+   * Runs a pass, or asks the running one to go again: triggers never overlap or get lost. Without
+   * signal only the driver's own "Sync now" (`asked`) tries: every other attempt would be a failed
+   * request and a console error (issue 35); the browser's 'online' event starts the next one.
+   */
+  function kick(force: boolean, asked = false): Promise<void> {
     if (closed) return Promise.resolve();
+    if (!asked && !onlineNow()) {
+      if (state.online || state.reach !== 'no_signal') publish({ online: false, reach: 'no_signal' });
+      return running ?? Promise.resolve();
+    }
     if (!force && state.nextRetryAt != null && state.nextRetryAt > now()) return running ?? Promise.resolve();
     if (running) {
       again = true;
@@ -509,7 +517,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       return ok;
     },
     async syncNow() {
-      await kick(true);
+      await kick(true, true);
       return state;
     },
     async start() {

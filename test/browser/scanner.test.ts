@@ -1,7 +1,8 @@
 /**
  * The one scanner input (client/ui/useScanner.ts) on every scanning screen, against what broke it in
  * issue 35: a keyboard-wedge scanner's bursts at 2-10 ms per key, back to back, on a CPU slowed 4x
- * with the page busy 30-80 ms at a time, and the focus not in the code box. The keys go in over CDP
+ * with the page busy 30-80 ms at a time, and the focus not in the code box (driver Scan and Pickups,
+ * depot inbound, supervisor and returns). The keys go in over CDP
  * with the times a scanner would have typed them (Input.dispatchKeyEvent `timestamp`), paced in real
  * time, so the page's stalls delay handling exactly as on a phone. 500 codes per screen, all exact.
  */
@@ -142,24 +143,29 @@ describe.skipIf(!hasChromium)('one scanner input: 500 wedge bursts on a slow, bu
     await srv?.close();
   });
 
-  it('driver Scan screen: every code exact, in order, each answered on screen', async () => {
-    const ctx = await br.context(PHONE);
-    const page = await ctx.newPage();
-    await loginDriver(page, srv.url, driver, 0);
-    await page.goto(`${srv.url}/#/driver/scan`);
-    await page.getByTestId('scan-screen').waitFor();
-    const list = codes('D');
-    const cdp = await makeHostile(page);
-    await replay(cdp, list);
-    const got = await takenAll(page, CODES);
-    await calm(page, cdp);
-    expect(got).toEqual(list);
-    // The screen answered each one (sound, vibration and the code shown with its verdict).
-    await page.locator(`[data-testid=scan-log][data-total="${CODES}"]`).waitFor({ timeout: 120_000 });
-    expect(await page.getByTestId('scan-result').textContent()).toContain(list.at(-1));
-    await screenshot(page, 'scanner-driver-500');
-    await ctx.close();
-  }, 600_000);
+  for (const [hash, testid, prefix] of [
+    ['scan', 'scan-screen', 'D'],
+    ['pickups', 'pickups-screen', 'K'],
+  ] as const) {
+    it(`driver ${hash} screen: every code exact, in order, each answered on screen`, async () => {
+      const ctx = await br.context(PHONE);
+      const page = await ctx.newPage();
+      await loginDriver(page, srv.url, driver, 0);
+      await page.goto(`${srv.url}/#/driver/${hash}`);
+      await page.getByTestId(testid).waitFor();
+      const list = codes(prefix);
+      const cdp = await makeHostile(page);
+      await replay(cdp, list);
+      const got = await takenAll(page, CODES);
+      await calm(page, cdp);
+      expect(got).toEqual(list);
+      // The screen answered each one (sound, vibration and the code shown with its verdict).
+      await page.locator(`[data-testid=scan-log][data-total="${CODES}"]`).waitFor({ timeout: 180_000 });
+      expect(await page.getByTestId('scan-result').textContent()).toContain(list.at(-1));
+      await screenshot(page, `scanner-driver-${hash}-500`);
+      await ctx.close();
+    }, 600_000);
+  }
 
   for (const [mode, path] of [
     ['inbound', 'inbound'],

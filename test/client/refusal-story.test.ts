@@ -89,4 +89,22 @@ describe('refusal stories', () => {
     const r = { ...row(LOAD), rejection: notYours } as unknown as OutboxRow;
     expect(storyOfRow(r).todo).toMatch(/Do not load it/);
   });
+  it('a pickup refused at the point: why, and the parcel stays at the pickup point (never the depot)', () => {
+    const PICKUP = 'pickup-point-scan/package-scan/';
+    const cases: [Rejection, RegExp][] = [
+      [refused(409, 'conflict', { barcode: 'P1', reason: 'pickup_point_not_scanned' }), /QR code/],
+      [refused(409, 'conflict', { pickup_point: 3, reason: 'wrong_pickup_point' }), /another pickup point/],
+      [refused(409, 'conflict', { barcode: 'P1', reason: 'not_assigned' }), /not assigned to you/],
+      [notYours, /Another driver collects/],
+      [unknown, /No parcel has this code/],
+      [misread, /only part of the label/],
+      [refused(409, 'invalid_transition', { status: 'cancelled', reason: 'final' }), /cancelled this pickup/],
+    ];
+    for (const [r, what] of cases) {
+      const s = storyOf(r, PICKUP);
+      expect(s.what).toMatch(what);
+      expect(`${s.what} ${s.todo}`).not.toMatch(/depot/i);
+      expect(s.keepParcel).toBe(false);
+    }
+  });
 });
