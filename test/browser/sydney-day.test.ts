@@ -219,7 +219,7 @@ describe.skipIf(!hasChromium)("a Sydney courier's day in Chromium", () => {
       await setTime(hhmm);
       await phoneCtx.setGeolocation({ latitude: s.latitude, longitude: s.longitude });
       // The server took the position (refreshing the ETAs) and the live map moved.
-      await expect.poll(vanText, { timeout: 90_000, intervals: [1000] }).toContain(s.latitude.toFixed(5));
+      await expect.poll(vanText, { timeout: 90_000, interval: 1000 }).toContain(s.latitude.toFixed(5));
       const serverEta = async () =>
         (await srv.api<{ stops: StopEta[]; time_zone: string }>(admin, 'GET', `route/${routeId}/eta/`)).body.stops.find(
           (x) => x.package === ids[i],
