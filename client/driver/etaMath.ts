@@ -59,5 +59,5 @@ export function phoneEtas(
       };
     }),
   });
-  return new Map(etas.map((e) => [e.id, e.arrive]));
+  return new Map(etas.map((e) => [e.id, e.begin]));
 }

@@ -115,7 +115,9 @@ export function flushPositions(force = false): Promise<void> {
 
 function onFix(p: GeolocationPosition): void {
   locationRefused.set(false);
-  const at = Number.isFinite(p.timestamp) && p.timestamp > 0 ? p.timestamp : Date.now();
+  // The phone's own clock, as every other action it queues: a fix's own timestamp may come from another
+  // clock (GPS time on some phones) and would then sort against the phone's deliveries wrongly.
+  const at = Date.now();
   const next: Reading = {
     latitude: p.coords.latitude,
     longitude: p.coords.longitude,

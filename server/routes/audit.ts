@@ -6,6 +6,8 @@ import { defineRoute } from '../http/route';
 import { csvFile } from '../http/csvFile';
 import { pageLinks } from '../resources/list';
 import { auditCsv, auditPage, type AuditFilter } from '../services/audit/record';
+import { businessZone } from '../services/time/zones';
+import { addDays, startOfLocalDay } from '../../shared/time/zone';
 
 const AuditQuery = ListQuery.pick({ page: true, page_size: true }).extend({
   action: z.string().max(100).optional(),
@@ -29,15 +31,14 @@ const AuditEntry = z.object({
   details: z.record(z.string(), z.unknown()).nullable(),
 });
 
-const day = (d: string) => Date.parse(`${d}T00:00:00Z`);
-
-const filterOf = (q: z.output<typeof AuditQuery>): AuditFilter => ({
+/** `from`/`to` are the business's local days (issue 31), turned into instants here. */
+const filterOf = (q: z.output<typeof AuditQuery>, zone: string): AuditFilter => ({
   action: q.action,
   target: q.target,
   entity: q.entity,
   actor: q.actor,
-  from: q.from ? day(q.from) : undefined,
-  to: q.to ? day(q.to) + 86_400_000 : undefined,
+  from: q.from ? startOfLocalDay(q.from, zone) : undefined,
+  to: q.to ? startOfLocalDay(addDays(q.to, 1), zone) : undefined,
 });
 
 /** Kept beside the service (not in server/routes/) only because that directory has other owners; it holds no rules. */
@@ -59,7 +60,7 @@ export function auditRoutes(app: App): void {
         'Filters: `action` (e.g. `package.force_deliver`), `target` (`package:12`), `entity` (`company`, `user`, `wallet`...), `actor` (user id), `from`/`to` (UTC dates, `to` inclusive).',
     },
     async ({ deps, query, c }) => {
-      const page = await auditPage(deps.db, filterOf(query), query.page, query.page_size);
+      const page = await auditPage(deps.db, filterOf(query, await businessZone(deps)), query.page, query.page_size);
       return { count: page.count, ...pageLinks(c.req.url, query.page, query.page_size, page.count), results: page.results };
     },
   );
@@ -78,6 +79,7 @@ export function auditRoutes(app: App): void {
       description:
         'The same filters as the list, every matching line newest first; `before` and `after` are JSON text. 400 past 50,000 lines.',
     },
-    async ({ deps, query }) => csvFile(await auditCsv(deps.db, filterOf({ ...query, page: 1, page_size: 1 })), 'audit-log.csv'),
+    async ({ deps, query }) =>
+      csvFile(await auditCsv(deps.db, filterOf({ ...query, page: 1, page_size: 1 }, await businessZone(deps))), 'audit-log.csv'),
   );
 }

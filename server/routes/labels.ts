@@ -2,7 +2,8 @@ import { IdParams } from '../../shared/schemas/common';
 import { labelPieces, LabelQuery, LabelsQuery, ManifestQuery, MAX_LABELS_PER_REQUEST } from '../../shared/schemas/labels';
 import type { Package } from '../../shared/schemas/package';
 import { STAFF_ROLES } from '../../shared/roles';
-import { iso } from '../clock';
+import { businessZone } from '../services/time/zones';
+import { localClock, localDay } from '../../shared/time/zone';
 import { badRequest, forbidden } from '../errors';
 import type { App } from '../http/env';
 import { defineRoute } from '../http/route';
@@ -109,12 +110,14 @@ export function labelRoutes(app: App): void {
     async ({ deps, user, query }) => {
       const m = await manifestParcels(deps.db, query);
       const now = deps.clock.now();
+      // The manifest's day and time are the business's wall clock (issue 31).
+      const zone = await businessZone(deps);
       const info = {
         title: m.title,
         courier: await courierName(deps.db),
         driver: m.driver,
-        date: m.date ?? (iso(now) ?? '').slice(0, 10),
-        generatedAt: (iso(now) ?? '').slice(0, 16).replace('T', ' '),
+        date: m.date ?? localDay(now, zone),
+        generatedAt: `${localDay(now, zone)} ${localClock(now, zone)}`,
       };
       const bytes = await deps.pdfs.render({ kind: 'manifest', info, parcels: m.parcels }, shareKey(user));
       return pdf(bytes, 'manifest.pdf');

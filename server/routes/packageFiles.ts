@@ -1,6 +1,7 @@
 import { LIST_FILTERS_DOC, PackageListQuery, UploadAnswer, UploadBody, UploadQuery, UPLOAD_MAX_ROWS } from '../../shared/schemas/package';
 import { ops } from '../http/catalogue';
 import type { App } from '../http/env';
+import { today } from '../services/time/zones';
 import { defineRoute } from '../http/route';
 import { packagesCsvStream } from '../services/packages/csv';
 import { checkUploadSize, MAX_UPLOAD_BYTES } from '../services/packages/sheet';
@@ -70,7 +71,7 @@ export function packageFileRoutes(app: App): void {
         'Cells that a spreadsheet would run as a formula (starting with = + - @, tab or CR) are prefixed with an apostrophe.',
     },
     async ({ deps, user, query }) => {
-      const day = new Date(deps.clock.now()).toISOString().slice(0, 10);
+      const day = await today(deps);
       return new Response(packagesCsvStream(deps.db, user, packageListWhere(user, await withZone(deps, query))), {
         headers: {
           'content-type': 'text/csv; charset=utf-8',

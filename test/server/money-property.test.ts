@@ -90,7 +90,7 @@ describe('ledger property (real database)', () => {
           if (o.kind === 'recharge') {
             expect(
               await attempt(async () =>
-                receivePayment(t, admin, companies[o.co], billing[o.co], { amount_cents: o.amount, reference: '', note: '' }),
+                receivePayment(t.app.deps, admin, companies[o.co], billing[o.co], { amount_cents: o.amount, reference: '', note: '' }),
               ),
             ).toBe(true);
             model[o.co] += o.amount;
@@ -135,7 +135,7 @@ describe('ledger property (real database)', () => {
           } else {
             const expected = o.credit || billing[o.co] === 'postpaid' || canDebit(state(o.co), o.amount);
             const ok = await attempt(() =>
-              createAdjustment(t, admin, {
+              createAdjustment(t.app.deps, admin, {
                 company: companies[o.co],
                 direction: o.credit ? 'credit' : 'debit',
                 amount_cents: o.amount,

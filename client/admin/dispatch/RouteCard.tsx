@@ -139,7 +139,7 @@ export function RouteCard({
                     · window {s.window_start}–{s.window_end}
                   </span>
                 )}
-                {(s.wait_s ?? 0) >= 60 && <span class="muted small"> · waits {Math.round((s.wait_s ?? 0) / 60)} min</span>}
+                {(s.wait_s ?? 0) >= 60 && <span class="muted small"> · there {Math.round((s.wait_s ?? 0) / 60)} min early</span>}
                 <span class="muted small addr">
                   {s.customer_name ?? ''}
                   {s.address ? ` · ${s.address}` : ''}

@@ -76,7 +76,7 @@ export function retime(date: string, route: PlanRoute): PlanRoute {
   const back = last ? last.depart + Math.round(home * 1000) : startAt;
   return {
     ...route,
-    stops: route.stops.map((s, i) => ({ ...s, eta: new Date(etas[i]!.arrive).toISOString(), late: etas[i]!.late })),
+    stops: route.stops.map((s, i) => ({ ...s, eta: new Date(etas[i]!.begin).toISOString(), late: etas[i]!.late })),
     load: {
       kg: round(route.stops.reduce((a, s) => a + s.kg, 0)),
       m3: round(route.stops.reduce((a, s) => a + s.m3, 0)),

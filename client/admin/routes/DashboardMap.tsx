@@ -37,6 +37,8 @@ function parcelMarker(p: MapPackage, holder: string): MapMarker | null {
   };
 }
 
+const LIVE_REFRESH_MS = 15_000;
+
 /** Where the drivers are and where their open parcels go, coloured by status; the same data as lists below. */
 export default function DashboardMap() {
   const [data, setData] = useState<MapData | null>(null);
@@ -62,6 +64,13 @@ export default function DashboardMap() {
     );
   }, [driver]);
   useEffect(load, [load]);
+  // A live map (issue 31): vans report about every 30 s, so it asks again every 15 s while it is shown.
+  useEffect(() => {
+    const id = setInterval(() => {
+      if (document.visibilityState === 'visible') load();
+    }, LIVE_REFRESH_MS);
+    return () => clearInterval(id);
+  }, [load]);
 
   const { markers, statuses } = useMemo(() => {
     const out: MapMarker[] = [];

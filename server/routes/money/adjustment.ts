@@ -43,7 +43,7 @@ export function adjustmentRoutes(app: App): void {
         message: `${body.direction === 'credit' ? 'Credited' : 'Debited'} ${formatMinor(body.amount_cents, r.wallet.currency)} ${r.wallet.currency}`,
         wallet: await walletApi(deps.db, r.wallet),
         transaction: (await txnsApi(deps.db, [r.transaction]))[0],
-        note: (await invoicesApi(deps.db, [r.note]))[0],
+        note: (await invoicesApi(deps, [r.note]))[0],
       };
     },
   );
@@ -60,6 +60,6 @@ export function adjustmentRoutes(app: App): void {
       response: pageOf(Adjustment),
       summary: 'Adjustments with their notes, newest first (a company sees its own)',
     },
-    ({ deps, user, query, c }) => adjustmentPage(deps.db, user, query, c.req.url),
+    ({ deps, user, query, c }) => adjustmentPage(deps, user, query, c.req.url),
   );
 }

@@ -12,6 +12,7 @@ import { invoiceDetails, invoicePage, invoicesForCsv } from '../../services/mone
 import { findInvoice, generateStatement, invoiceParties, setInvoiceStatus } from '../../services/money/invoices';
 import { markPaid } from '../../services/money/payments';
 import { invoiceLines, invoicesApi } from '../../services/money/shape';
+import { businessZone } from '../../services/time/zones';
 
 const tags = ['Invoice'];
 
@@ -35,7 +36,7 @@ export function invoiceRoutes(app: App): void {
       requireMoneyStaff(user);
       const inv = await generateStatement(deps, user, body.company, body.period_from, body.period_to);
       await audit(deps.db, deps.clock.now(), user.id, 'invoice.issue', `invoice:${inv.id}`, changes(null, inv));
-      return invoiceDetails(deps.db, inv);
+      return invoiceDetails(deps, inv);
     },
   );
 
@@ -52,7 +53,7 @@ export function invoiceRoutes(app: App): void {
       summary: 'List invoices, receipts and notes (a company sees its own)',
       description: 'Filters: company, kind (statement, receipt, adjustment), status, from/to (issue day), search (number).',
     },
-    ({ deps, user, query, c }) => invoicePage(deps.db, user, query, c.req.url),
+    ({ deps, user, query, c }) => invoicePage(deps, user, query, c.req.url),
   );
 
   defineRoute(
@@ -67,7 +68,7 @@ export function invoiceRoutes(app: App): void {
       response: pageOf(Invoice),
       summary: 'Receipts of prepaid recharges (a company sees its own)',
     },
-    ({ deps, user, query, c }) => invoicePage(deps.db, user, { ...query, kind: 'receipt' }, c.req.url),
+    ({ deps, user, query, c }) => invoicePage(deps, user, { ...query, kind: 'receipt' }, c.req.url),
   );
 
   defineRoute(
@@ -83,7 +84,7 @@ export function invoiceRoutes(app: App): void {
       summary: 'Invoices as CSV (same filters as the list; a company gets its own)',
       description: 'Cells that could start a spreadsheet formula (= + - @) are prefixed with an apostrophe.',
     },
-    async ({ deps, user, query }) => csvFile(invoicesCsv(await invoicesForCsv(deps.db, user, query)), 'invoices.csv'),
+    async ({ deps, user, query }) => csvFile(invoicesCsv(await invoicesForCsv(deps, user, query)), 'invoices.csv'),
   );
 
   defineRoute(
@@ -100,7 +101,7 @@ export function invoiceRoutes(app: App): void {
     },
     async ({ deps, user, query }) => {
       const companyId = loginCompany(user);
-      return csvFile(invoicesCsv(await invoicesForCsv(deps.db, user, { ...query, company: companyId })), `invoices-${companyId}.csv`);
+      return csvFile(invoicesCsv(await invoicesForCsv(deps, user, { ...query, company: companyId })), `invoices-${companyId}.csv`);
     },
   );
 
@@ -116,7 +117,7 @@ export function invoiceRoutes(app: App): void {
       response: InvoiceDetails,
       summary: 'An invoice with its lines',
     },
-    async ({ deps, user, params }) => invoiceDetails(deps.db, await findInvoice(deps.db, user, params.id)),
+    async ({ deps, user, params }) => invoiceDetails(deps, await findInvoice(deps.db, user, params.id)),
   );
 
   defineRoute(
@@ -135,9 +136,15 @@ export function invoiceRoutes(app: App): void {
     },
     async ({ deps, user, params }) => {
       const row = await findInvoice(deps.db, user, params.id);
-      const api = (await invoicesApi(deps.db, [row]))[0];
+      const api = (await invoicesApi(deps, [row]))[0];
       const bytes = await deps.pdfs.render(
-        { kind: 'invoice', invoice: api, lines: await invoiceLines(deps.db, row.id), parties: await invoiceParties(deps.db, row) },
+        {
+          kind: 'invoice',
+          invoice: api,
+          lines: await invoiceLines(deps.db, row.id),
+          parties: await invoiceParties(deps.db, row),
+          zone: await businessZone(deps),
+        },
         shareKey(user),
       );
       return new Response(bytes, {
@@ -173,7 +180,7 @@ export function invoiceRoutes(app: App): void {
         ...changes(row, updated),
         ...(body.status === 'void' ? { reason: body.reason } : { reference: body.reference }),
       });
-      return invoiceDetails(deps.db, updated);
+      return invoiceDetails(deps, updated);
     },
   );
 }

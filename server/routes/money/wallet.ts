@@ -52,7 +52,7 @@ async function paid(deps: Deps, user: SessionUser, r: PaymentResult, what: strin
     message: `${what} of ${formatMinor(r.transaction.amount_cents, r.transaction.currency)} ${r.transaction.currency} recorded`,
     wallet: await walletApi(db, r.wallet),
     transaction: (await txnsApi(db, [r.transaction]))[0],
-    receipt: (await invoicesApi(db, [r.receipt]))[0],
+    receipt: (await invoicesApi(deps, [r.receipt]))[0],
   };
 }
 
@@ -124,7 +124,7 @@ export function walletRoutes(app: App): void {
       response: pageOf(Txn),
       summary: "The logged-in company's wallet transactions, newest first",
     },
-    ({ deps, user, query, c }) => txnPage(deps.db, { companyId: loginCompany(user) }, query, c.req.url),
+    ({ deps, user, query, c }) => txnPage(deps, { companyId: loginCompany(user) }, query, c.req.url),
   );
 
   defineRoute(
@@ -179,7 +179,7 @@ export function walletRoutes(app: App): void {
       const t = await findTxn(deps.db, user, params.id);
       const inv = await invoiceOfTxn(deps.db, t.id);
       if (!inv) throw notFound(`Transaction ${params.id} is not on an invoice yet`);
-      return (await invoicesApi(deps.db, [inv]))[0];
+      return (await invoicesApi(deps, [inv]))[0];
     },
   );
 
@@ -287,6 +287,6 @@ export function walletRoutes(app: App): void {
       summary: "A wallet's transactions, newest first",
     },
     async ({ deps, user, params, query, c }) =>
-      txnPage(deps.db, { walletId: (await findWallet(deps.db, user, params.id)).id }, query, c.req.url),
+      txnPage(deps, { walletId: (await findWallet(deps.db, user, params.id)).id }, query, c.req.url),
   );
 }

@@ -15,6 +15,7 @@ import { ops } from '../../http/catalogue';
 import type { App } from '../../http/env';
 import { csvFile } from '../../http/csvFile';
 import { defineRoute } from '../../http/route';
+import { today } from '../../services/time/zones';
 import { proofsOf } from '../../services/packages/proof';
 import { routesCsv } from '../../services/routes/csv';
 import { routePage, routesForCsv } from '../../services/routes/list';
@@ -61,7 +62,7 @@ export function routeCrudRoutes(app: App): void {
     },
     async ({ deps, user, query }) => {
       const rows = await routesForCsv(deps.db, user, query);
-      return csvFile(await routesCsv(deps.db, rows), `routes-${new Date(deps.clock.now()).toISOString().slice(0, 10)}.csv`);
+      return csvFile(await routesCsv(deps.db, rows), `routes-${await today(deps)}.csv`);
     },
   );
 

@@ -272,7 +272,7 @@ export async function proposeAmend(
         longitude: s.row.longitude,
         window_start: s.window?.window_start ?? null,
         window_end: s.window?.window_end ?? null,
-        eta: iso(etas[i].arrive) ?? '',
+        eta: iso(etas[i].begin) ?? '',
         late: etas[i].late,
         state:
           r.next?.id === s.row.id

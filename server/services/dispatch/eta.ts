@@ -175,17 +175,19 @@ export async function refreshRouteEtas(deps: Deps, routeId: number, opts: { repl
         .all()
     ).map((r) => [r.package_id, r]),
   );
+  // A stop's time is when its service begins (issue 31): a van early for a 13:00 window is at that door at 13:00,
+  // which is what the recipient is told and what the delivery is measured against.
   for (const e of etas) {
     const prev = existing.get(e.id);
-    const planned = !opts.replan && prev && prev.route_id === route.id ? prev.planned_at : e.arrive;
-    const values = { route_id: route.id, eta_at: e.arrive, planned_at: planned, wait_s: e.waitS, late: e.late, computed_at: now };
+    const planned = !opts.replan && prev && prev.route_id === route.id ? prev.planned_at : e.begin;
+    const values = { route_id: route.id, eta_at: e.begin, planned_at: planned, wait_s: e.waitS, late: e.late, computed_at: now };
     await deps.db
       .insert(stopEta)
       .values({ package_id: e.id, ...values })
       .onConflictDoUpdate({ target: stopEta.package_id, set: values })
       .run();
   }
-  if (opts.replan) await promiseLegs(deps.db, route.id, new Map(etas.map((e) => [e.id, e.arrive])));
+  if (opts.replan) await promiseLegs(deps.db, route.id, new Map(etas.map((e) => [e.id, e.begin])));
 }
 
 /** After a stop is worked (delivered, failed, returned): the rest of its route moves. */

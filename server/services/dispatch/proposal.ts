@@ -48,7 +48,8 @@ function planRoute(
     time_zone: p.zone,
     kg: p.kg,
     m3: p.m3,
-    eta: iso(sched?.arrivals ? at(sched.arrivals[i]) : etas[i].arrive) ?? '',
+    // When service begins (after any wait for the window), as stored at commit and told to the recipient.
+    eta: iso(sched?.arrivals ? at(sched.arrivals[i]) + Math.round((sched.waits?.[i] ?? 0) * 1000) : etas[i].begin) ?? '',
     late: etas[i].late,
     locked: ctx.locks.get(p.row.id) === driver.id,
     ...(sched?.waits ? { wait_s: Math.round(sched.waits[i]) } : {}),

@@ -13,6 +13,6 @@ export type PdfJob =
       /** What each parcel needs at the door (issue 34), by id. */ door?: Record<number, string>;
     }
   | { kind: 'manifest'; info: ManifestInfo; parcels: Package[] }
-  | { kind: 'invoice'; invoice: Invoice; lines: InvoiceLine[]; parties: InvoiceParties };
+  | { kind: 'invoice'; invoice: Invoice; lines: InvoiceLine[]; parties: InvoiceParties; zone: string };
 
 export type PdfAnswer = { ok: true; bytes: Uint8Array } | { ok: false; message: string };

@@ -15,7 +15,7 @@ function draw(job: PdfJob): Promise<Uint8Array> {
     case 'manifest':
       return manifestPdf(job.info, job.parcels);
     case 'invoice':
-      return invoicePdf(job.invoice, job.lines, job.parties);
+      return invoicePdf(job.invoice, job.lines, job.parties, job.zone);
   }
 }
 

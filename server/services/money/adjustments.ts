@@ -1,9 +1,10 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../../db/client';
 import { invoice, invoiceLine, walletTxn } from '../../db/schema/index';
 import { badRequest } from '../../errors';
 import { listPage, type ListOptions } from '../../resources/list';
 import type { SessionUser } from '../auth/session';
+import type { Deps } from '../../deps';
+import type { ZoneDeps } from '../time/zones';
 import { companyConds, requireMoneyStaff } from './access';
 import { findInvoice, issueInvoice } from './invoices';
 import { invoicesApi, txnsApi, type InvoiceRow } from './shape';
@@ -23,7 +24,7 @@ export interface AdjustmentInput {
  * takes a prepaid wallet below zero; a postpaid one may go past its limit, since staff decided it.
  */
 export async function createAdjustment(
-  deps: Ledger,
+  deps: Ledger & Pick<Deps, 'config'>,
   user: SessionUser,
   input: AdjustmentInput,
 ): Promise<{ wallet: WalletRow; transaction: TxnRow; note: InvoiceRow }> {
@@ -71,7 +72,8 @@ export async function createAdjustment(
 }
 
 /** One page of adjustments, newest first: each note with the transaction it documents (a company sees its own). */
-export function adjustmentPage(db: Db, user: SessionUser, q: ListOptions & { company?: number }, url: string) {
+export function adjustmentPage(deps: ZoneDeps, user: SessionUser, q: ListOptions & { company?: number }, url: string) {
+  const { db } = deps;
   const where = and(eq(invoice.kind, 'adjustment'), ...companyConds(user, invoice.company_id, q.company));
   return listPage(db, invoice, where, [desc(invoice.id)], q, url, async (notes) => {
     const links = notes.length
@@ -88,7 +90,7 @@ export function adjustmentPage(db: Db, user: SessionUser, q: ListOptions & { com
           .all()
       : [];
     const txnOf = new Map(links.map((l) => [l.invoice, l.t]));
-    const shapedNotes = await invoicesApi(db, notes);
+    const shapedNotes = await invoicesApi(deps, notes);
     const results = [];
     for (const [i, n] of notes.entries()) {
       const t = txnOf.get(n.id);

@@ -5,6 +5,7 @@ import { formatAbn, gstForLines } from '../../../shared/gst';
 import { formatMinor, toMajor } from '../../../shared/money';
 import type { Invoice, InvoiceLine } from '../../../shared/schemas/money';
 import type { BusinessProfileRow } from './businessProfile';
+import { daysBetween, localDay } from '../../../shared/time/zone';
 
 const KIND_TITLE: Record<Invoice['kind'], string> = { statement: 'Tax invoice', receipt: 'Receipt', adjustment: 'Adjustment note' };
 
@@ -25,17 +26,13 @@ export interface InvoiceParties {
 /** The rounding rule, printed on every document that shows GST (see shared/gst.ts). */
 export const GST_ROUNDING_RULE = 'GST is calculated on each line and rounded half-up to the cent; totals are the sums of the lines.';
 
-/** Whole days from one `YYYY-MM-DD` to another. */
-function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
-}
-
 /**
  * One invoice as a PDF. A statement is an Australian tax invoice: the words "Tax invoice", the seller's
  * legal name, ABN and address, the buyer's name and ABN, number, issue and due dates, each line with its
  * amount excluding GST, the GST and the total, GST totals, the rounding rule and how to pay.
+ * Its dates are the business's local days in `zone` (issue 31), like the period and due date it was given.
  */
-export function invoicePdf(inv: Invoice, lines: InvoiceLine[], ctx: InvoiceParties): Promise<Uint8Array<ArrayBuffer>> {
+export function invoicePdf(inv: Invoice, lines: InvoiceLine[], ctx: InvoiceParties, zone: string): Promise<Uint8Array<ArrayBuffer>> {
   return new Promise((resolve, reject) => {
     const { seller, buyer: co } = ctx;
     const title = KIND_TITLE[inv.kind];
@@ -68,7 +65,7 @@ export function invoicePdf(inv: Invoice, lines: InvoiceLine[], ctx: InvoiceParti
     const sellerEnd = doc.y;
 
     // Document facts on the right, buyer below.
-    const issued = inv.issued_at.slice(0, 10);
+    const issued = localDay(Date.parse(inv.issued_at), zone);
     const facts: [string, string][] = [
       [`${title} number`, inv.number],
       ['Issue date', issued],
@@ -94,7 +91,7 @@ export function invoicePdf(inv: Invoice, lines: InvoiceLine[], ctx: InvoiceParti
       doc
         .moveDown(0.5)
         .fillColor('red')
-        .text(`VOID ${inv.voided_at?.slice(0, 10) ?? ''}: ${inv.void_reason}`)
+        .text(`VOID ${inv.voided_at ? localDay(Date.parse(inv.voided_at), zone) : ''}: ${inv.void_reason}`)
         .fillColor('black');
     doc.moveDown();
 

@@ -12,18 +12,18 @@ import type { InvoiceRow } from './shape';
 import { billingOf, findCompany, type CompanyRow, type TxnRow, type Ledger } from './wallets';
 import type { Deps } from '../../deps';
 import { businessZone } from '../time/zones';
-import { daysBetween, localDaysRange } from '../../../shared/time/zone';
+import { addDays, daysBetween, localDay, localDaysRange, startOfLocalDay } from '../../../shared/time/zone';
 
-export const DAY_MS = 86_400_000;
 const MAX_PERIOD_DAYS = 366;
 const LINE_BATCH = 500;
 
 /**
- * The next number of the issuing year. The counter moves in the transaction that inserts the
- * invoice, so a rolled-back issue gives its number back and numbers never skip.
+ * The next number of the issuing year, the business's local year (issue 31: an invoice issued at 09:00 on
+ * 1 January in Sydney is that year's, though it is still 31 December in UTC). The counter moves in the
+ * transaction that inserts the invoice, so a rolled-back issue gives its number back and numbers never skip.
  */
-export async function allocateNumber(db: Db, now: number): Promise<string> {
-  const year = new Date(now).getUTCFullYear();
+export async function allocateNumber(db: Db, now: number, zone: string): Promise<string> {
+  const year = Number(localDay(now, zone).slice(0, 4));
   const row = await db
     .insert(invoiceCounter)
     .values({ year, last: 1 })
@@ -66,15 +66,17 @@ export async function invoiceParties(db: Db, row: InvoiceRow): Promise<InvoicePa
 }
 
 /** Writes an invoice and its lines once; nothing here is ever updated except the status columns. */
-export async function issueInvoice(deps: Ledger, input: IssueInput): Promise<InvoiceRow> {
+export async function issueInvoice(deps: Ledger & Pick<Deps, 'config'>, input: IssueInput): Promise<InvoiceRow> {
   const { db } = deps;
   const now = deps.clock.now();
+  const zone = await businessZone(deps);
   const total = input.lines.reduce((s, l) => s + l.amount_cents, 0);
   // GST settings and the due day are fixed at issue, so the document never changes when the profile or terms do.
   const profile = await getBusinessProfile(db);
+  // Due: the start of the local day `payment_terms_days` after the local issue day.
   const dueAt =
     input.kind === 'statement'
-      ? Math.floor(now / DAY_MS) * DAY_MS + (await companyPolicy(db, input.companyId)).payment_terms_days * DAY_MS
+      ? startOfLocalDay(addDays(localDay(now, zone), (await companyPolicy(db, input.companyId)).payment_terms_days), zone)
       : null;
   // The parties are frozen once the seller can stand on a tax invoice (legal name and ABN). Until then the
   // document follows the profile, so setting it up completes what was issued before (as the invoice's notice says).
@@ -86,7 +88,7 @@ export async function issueInvoice(deps: Ledger, input: IssueInput): Promise<Inv
       gst_rate_bp: profile.gst_rate_bp,
       prices_include_gst: profile.prices_include_gst,
       parties,
-      number: await allocateNumber(db, now),
+      number: await allocateNumber(db, now, zone),
       company_id: input.companyId,
       kind: input.kind,
       status: input.status,
@@ -138,8 +140,6 @@ function lineDescription(t: TxnRow, hawb: string | null): string {
   if (t.kind === 'cod_payout') return `Cash on delivery paid out${t.reference ? ` (${t.reference})` : ''}`;
   return `${LINE_WORDS[t.kind] ?? t.kind} ${hawb ?? t.reference}`;
 }
-
-export const dayStart = (d: string) => Date.parse(`${d}T00:00:00Z`);
 
 /**
  * A postpaid company's statement for a period: every charge and refund made in it, while it was

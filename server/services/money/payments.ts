@@ -1,6 +1,7 @@
 import { formatMinor } from '../../../shared/money';
 import { conflict } from '../../errors';
 import type { SessionUser } from '../auth/session';
+import type { Deps } from '../../deps';
 import { requireMoneyStaff } from './access';
 import { findInvoice, issueInvoice, setInvoiceStatus } from './invoices';
 import type { InvoiceRow } from './shape';
@@ -27,7 +28,7 @@ export interface PaymentResult {
  * never booked as a postpaid settlement or the other way round.
  */
 export async function receivePayment(
-  deps: Ledger,
+  deps: Ledger & Pick<Deps, 'config'>,
   user: SessionUser,
   companyId: number,
   mode: 'prepaid' | 'postpaid',
@@ -90,7 +91,13 @@ export async function receivePayment(
  * Marking a statement paid records the payment that paid it, so the wallet and the invoice never
  * disagree; other documents (receipts, notes) are settled when issued.
  */
-export async function markPaid(deps: Ledger, user: SessionUser, row: InvoiceRow, reference: string, note: string): Promise<InvoiceRow> {
+export async function markPaid(
+  deps: Ledger & Pick<Deps, 'config'>,
+  user: SessionUser,
+  row: InvoiceRow,
+  reference: string,
+  note: string,
+): Promise<InvoiceRow> {
   requireMoneyStaff(user);
   if (row.kind === 'statement' && row.total_cents > 0 && row.status === 'issued') {
     return (

@@ -6,12 +6,15 @@ import type { Invoice, InvoiceLine, Txn, Wallet } from '../../../shared/schemas/
 import { iso } from '../../clock';
 import type { Db } from '../../db/client';
 import { company, invoice, invoiceLine, packageHistory, pkg } from '../../db/schema/index';
+import { businessZone, type ZoneDeps } from '../time/zones';
+import { localDay } from '../../../shared/time/zone';
 import { billingOf, findCompany, stateOf, type TxnRow, type WalletRow } from './wallets';
 
 export type InvoiceRow = typeof invoice.$inferSelect;
 type LineRow = typeof invoiceLine.$inferSelect;
 
-const day = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString().slice(0, 10));
+/** The business's local day of an instant (issue 31): a period starting at Sydney's midnight is that day, not the UTC day before. */
+const day = (ms: number | null, zone: string) => (ms == null ? null : localDay(ms, zone));
 
 export async function walletApi(db: Db, w: WalletRow): Promise<z.infer<typeof Wallet>> {
   const co = await findCompany(db, w.company_id);
@@ -74,7 +77,10 @@ export async function companyNames(db: Db, ids: number[]): Promise<Map<number, s
     : new Map<number, string>();
 }
 
-export async function invoicesApi(db: Db, rows: InvoiceRow[]): Promise<z.infer<typeof Invoice>[]> {
+/** Invoices as answered; their days (period, due date) are the business's local days. */
+export async function invoicesApi(deps: ZoneDeps, rows: InvoiceRow[]): Promise<z.infer<typeof Invoice>[]> {
+  const { db } = deps;
+  const zone = rows.length ? await businessZone(deps) : deps.config.timeZone;
   const names = await companyNames(
     db,
     rows.map((r) => r.company_id),
@@ -87,9 +93,9 @@ export async function invoicesApi(db: Db, rows: InvoiceRow[]): Promise<z.infer<t
     kind: r.kind as InvoiceKind,
     status: r.status as InvoiceStatus,
     currency: r.currency,
-    period_from: day(r.period_from),
+    period_from: day(r.period_from, zone),
     // Stored as the exclusive end; shown as the last day the period covers.
-    period_to: r.period_to == null ? null : day(r.period_to - 1),
+    period_to: r.period_to == null ? null : day(r.period_to - 1, zone),
     total_cents: r.total_cents,
     total: formatMinor(r.total_cents, r.currency),
     issued_at: iso(r.issued_at) ?? '',
@@ -98,7 +104,7 @@ export async function invoicesApi(db: Db, rows: InvoiceRow[]): Promise<z.infer<t
     voided_at: iso(r.voided_at),
     void_reason: r.void_reason,
     corrects_invoice: r.corrects_invoice_id,
-    due_date: day(r.due_at),
+    due_date: day(r.due_at, zone),
     // Invoices issued before GST was recorded were priced as rate cards always were: 10 %, inclusive.
     gst_rate_bp: r.gst_rate_bp ?? DEFAULT_GST_RATE_BP,
     prices_include_gst: r.prices_include_gst ?? true,

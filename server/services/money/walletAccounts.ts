@@ -7,7 +7,8 @@ import { conflict } from '../../errors';
 import { listPage, type ListOptions } from '../../resources/list';
 import type { SessionUser } from '../auth/session';
 import { companyConds, inScope } from './access';
-import { dayStart, DAY_MS } from './invoices';
+import { businessZone, type ZoneDeps } from '../time/zones';
+import { addDays, startOfLocalDay } from '../../../shared/time/zone';
 import { txnsApi, walletApi } from './shape';
 import { ensureWallet, findCompany, walletOfCompany, type Ledger, type TxnRow, type WalletRow } from './wallets';
 
@@ -30,13 +31,15 @@ export function walletPage(db: Db, user: SessionUser, q: ListOptions & { company
   });
 }
 
-/** One page of a wallet's (or a company's) transactions, newest first, filtered by kind and UTC days. */
-export function txnPage(db: Db, of: { walletId: number } | { companyId: number }, q: z.output<typeof TxnQuery>, url: string) {
+/** One page of a wallet's (or a company's) transactions, newest first, filtered by kind and the business's local days. */
+export async function txnPage(deps: ZoneDeps, of: { walletId: number } | { companyId: number }, q: z.output<typeof TxnQuery>, url: string) {
+  const { db } = deps;
+  const zone = q.from || q.to ? await businessZone(deps) : deps.config.timeZone;
   const conds = and(
     'walletId' in of ? eq(walletTxn.wallet_id, of.walletId) : eq(walletTxn.company_id, of.companyId),
     q.kind ? eq(walletTxn.kind, q.kind) : undefined,
-    q.from ? gte(walletTxn.created_at, dayStart(q.from)) : undefined,
-    q.to ? lt(walletTxn.created_at, dayStart(q.to) + DAY_MS) : undefined,
+    q.from ? gte(walletTxn.created_at, startOfLocalDay(q.from, zone)) : undefined,
+    q.to ? lt(walletTxn.created_at, startOfLocalDay(addDays(q.to, 1), zone)) : undefined,
   );
   return listPage(db, walletTxn, conds, [desc(walletTxn.id)], q, url, (rows) => txnsApi(db, rows));
 }

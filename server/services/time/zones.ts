@@ -11,7 +11,7 @@ import { notFound } from '../../errors';
  * zone, else the business profile's, else the configured TIME_ZONE.
  */
 
-interface ZoneDeps {
+export interface ZoneDeps {
   db: Db;
   config: { timeZone: string };
 }
