@@ -171,6 +171,7 @@ describe.skipIf(!hasChromium)("a newcomer's first day, from an empty database to
     await form.locator('[name="hawb"]').fill('FIRST-0001');
     await form.locator('[name="customer_name"]').fill('Rita Reader');
     await form.locator('[name="customer_phone"]').fill('0417 123 456');
+    await form.locator('[name="recipient_email"]').fill('rita@example.com');
     await form.locator('[name="customer_address"]').fill('5 Campbell Pde');
     await form.locator('[name="postcode"]').fill('2026');
     await form.locator('[name="weight"]').fill('1.2');

@@ -108,7 +108,15 @@ export default function PackageDetail({ id, session }: { id: number; session?: S
           <dl class="dl">
             {FIELDS.map(([key, label]) => {
               const v = pkg[key];
-              const text = v == null || v === '' ? '—' : key === 'created_at' ? new Date(String(v)).toLocaleString() : String(v);
+              const text =
+                v == null || v === ''
+                  ? '—'
+                  : key === 'created_at'
+                    ? new Date(String(v)).toLocaleString()
+                    : // Major units in the company's currency, written as the Price card writes them (9.90, not 9.9).
+                      key === 'price'
+                      ? Number(v).toFixed(2)
+                      : String(v);
               return [<dt key={`${key}-t`}>{label}</dt>, <dd key={`${key}-d`}>{text}</dd>];
             })}
             <dt>Driver</dt>

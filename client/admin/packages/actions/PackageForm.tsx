@@ -10,12 +10,13 @@ import { PlaceField } from './PlaceField';
 import { matchPlace, placeLabel, type PlaceOption } from './places';
 
 /** The fields the office creates a parcel with, or corrects on one (the rest come from uploads and scans). */
-const TEXT = ['customer_name', 'customer_phone', 'customer_address', 'description_of_goods'] as const;
+const TEXT = ['customer_name', 'customer_phone', 'recipient_email', 'customer_address', 'description_of_goods'] as const;
 type Key = (typeof TEXT)[number] | 'postcode' | 'count' | 'weight' | 'hawb' | 'company';
 const LABELS: Record<Key, string> = {
   hawb: 'Tracking no (HAWB)',
   customer_name: 'Recipient',
   customer_phone: 'Phone',
+  recipient_email: 'E-mail',
   customer_address: 'Address',
   description_of_goods: 'Goods',
   postcode: 'Postcode',
@@ -30,6 +31,8 @@ function initial(p: PackageRow | null): Record<Key, string> {
     hawb: v(p?.hawb),
     customer_name: v(p?.customer_name),
     customer_phone: v(p?.customer_phone),
+    // Kept beside the parcel, not in its answer (spec 2.1): a correction sends it only when typed.
+    recipient_email: '',
     customer_address: v(p?.customer_address),
     description_of_goods: v(p?.description_of_goods),
     postcode: v(p?.postcode),
@@ -149,6 +152,11 @@ export function PackageForm({
         )}
         {text('customer_name')}
         {text('customer_phone', { type: 'tel', inputMode: 'tel' })}
+        {text('recipient_email', {
+          type: 'email',
+          inputMode: 'email',
+          hint: pkg ? 'Empty: keep the one on file' : 'Where the recipient’s messages go',
+        })}
         {text('customer_address', { wide: true })}
         {pkg && (
           <PlaceField
