@@ -106,7 +106,11 @@ export async function makeApp(
     if (token) h.authorization = `Bearer ${token}`;
     let payload: BodyInit | undefined;
     if (body instanceof FormData) payload = body;
-    else if (body !== undefined) {
+    else if (body instanceof Uint8Array) {
+      // Bytes go as they are: a test that times the server encodes its big bodies before the clock starts.
+      payload = body.slice();
+      h['content-type'] ??= 'application/json';
+    } else if (body !== undefined) {
       payload = typeof body === 'string' ? body : JSON.stringify(body);
       h['content-type'] ??= 'application/json';
     }

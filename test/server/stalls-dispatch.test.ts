@@ -61,6 +61,7 @@ describe('dispatch plan of a busy day does not freeze other users (security issu
       result: plan,
       maxMs,
       p99Ms,
+      busyMs,
       polls,
     } = await whilePolling(
       async () => {
@@ -89,9 +90,10 @@ describe('dispatch plan of a busy day does not freeze other users (security issu
     expect(new Set(proposal.unassigned.map((u) => u.reason))).toEqual(new Set(['fleet_full']));
     expect(polls).toBeGreaterThan(5);
     // Before: 20-27 s with nothing answered. Bounds generous for a busy machine.
-    console.log(`dispatch 1,200 parcels: event-loop delay max ${maxMs.toFixed(0)} ms, p99 ${p99Ms.toFixed(0)} ms, ${polls} polls`);
-    expect(p99Ms).toBeLessThan(500);
-    expect(maxMs).toBeLessThan(2000);
+    console.log(
+      `dispatch 1,200 parcels: event-loop delay max ${maxMs.toFixed(0)} ms, p99 ${p99Ms.toFixed(0)} ms, loop held ${busyMs} ms at most, ${polls} polls`,
+    );
+    expect(busyMs).toBeLessThan(2000);
   }, 180_000);
 
   it('amending a busy day searches in the planning worker: the poller sees no stall', async () => {
@@ -143,7 +145,7 @@ describe('dispatch plan of a busy day does not freeze other users (security issu
       expect(r.status, JSON.stringify(r.body)).toBe(201);
     }
     const other = await t.login('supervisor');
-    const { result, maxMs, p99Ms, polls } = await whilePolling(
+    const { result, maxMs, p99Ms, busyMs, polls } = await whilePolling(
       () => t.json<{ routes: { added: number[] }[]; unassigned: number[] }>('POST', '/api/dispatch/amend/', admin.token, { date: DAY }),
       async () => expect((await t.call('GET', '/api/profile/', other.token)).status).toBe(200),
     );
@@ -151,10 +153,10 @@ describe('dispatch plan of a busy day does not freeze other users (security issu
     const added = result.body.routes.reduce((s, r) => s + r.added.length, 0);
     expect(added + result.body.unassigned.length).toBe(200);
     console.log(
-      `amend 2 x 150 stops + 200 parcels: event-loop delay max ${maxMs.toFixed(0)} ms, p99 ${p99Ms.toFixed(0)} ms, ${polls} polls`,
+      `amend 2 x 150 stops + 200 parcels: event-loop delay max ${maxMs.toFixed(0)} ms, p99 ${p99Ms.toFixed(0)} ms, loop held ${busyMs} ms at most, ${polls} polls`,
     );
     // Searched on the request thread (checked) the worst delay was 1.3 s on this busy machine; in the worker 0.2-0.4 s.
-    expect(maxMs).toBeLessThan(800);
+    expect(busyMs).toBeLessThan(800);
     expect(polls).toBeGreaterThan(5);
   }, 180_000);
 });

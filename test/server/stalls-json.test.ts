@@ -30,8 +30,14 @@ describe('JSON bodies are bounded before they are parsed (security issue 30)', (
     const other = await t.login('supervisor');
     const poll = async () => expect((await t.call('GET', '/api/profile/', other.token)).status).toBe(200);
     // Just under the 1 MiB every JSON body could be before, so the old code parsed them.
-    const bodies = [nested(0.95 * MB), manyKeys(0.95 * MB), nested(0.95 * MB), manyKeys(0.95 * MB), nested(0.95 * MB), manyKeys(0.95 * MB)];
-    const { result, maxMs, p99Ms } = await whilePolling(async () => {
+    // Encoded before polling starts: this process is both client and server, and turning a 1 MB
+    // string built by concatenation into a request body costs the client ~0.5 s, which the monitor
+    // would charge to the server.
+    const bodies = [nested, manyKeys, nested, manyKeys, nested, manyKeys].map((make) => new TextEncoder().encode(make(0.95 * MB)));
+    // The hot path first: a first request through a fresh app also compiles its code.
+    await t.json('POST', '/api/auth/login/', null, bodies[0]);
+    await poll();
+    const { result, maxMs, p99Ms, busyMs } = await whilePolling(async () => {
       const out = [];
       for (const body of bodies) {
         const r = await t.json('POST', '/api/auth/login/', null, body);
@@ -39,9 +45,11 @@ describe('JSON bodies are bounded before they are parsed (security issue 30)', (
       }
       return out;
     }, poll);
-    console.log(`0.95 MB JSON x6 to auth/login: event-loop delay max ${maxMs.toFixed(0)} ms, p99 ${p99Ms.toFixed(0)} ms`);
+    console.log(
+      `0.95 MB JSON x6 to auth/login: event-loop delay max ${maxMs.toFixed(0)} ms, p99 ${p99Ms.toFixed(0)} ms, loop held ${busyMs} ms at most`,
+    );
     // Generous for a busy machine (the bodies are still read, not parsed); parsing them held the loop far longer.
-    expect(maxMs).toBeLessThan(1000);
+    expect(busyMs).toBeLessThan(1000);
     for (const r of result) expect(r).toMatchObject({ status: 413, body: { success: false, code: 'payload_too_large' } });
   }, 120_000);
 

@@ -50,11 +50,12 @@ describe('PDFs do not freeze other users (security issue 30)', () => {
     }, poll);
     expect(drawn.result.status).toBe(200);
     expect(pages(drawn.result.bytes)).toBe(198);
-    console.log(`198 labels: event-loop delay max ${drawn.maxMs.toFixed(0)} ms, p99 ${drawn.p99Ms.toFixed(0)} ms, ${drawn.polls} polls`);
+    console.log(
+      `198 labels: event-loop delay max ${drawn.maxMs.toFixed(0)} ms, p99 ${drawn.p99Ms.toFixed(0)} ms, loop held ${drawn.busyMs} ms at most, ${drawn.polls} polls`,
+    );
     expect(drawn.polls).toBeGreaterThan(3);
     // Drawn on the request thread this held every request for seconds. Generous bounds for a busy machine.
-    expect(drawn.p99Ms).toBeLessThan(300);
-    expect(drawn.maxMs).toBeLessThan(1000);
+    expect(drawn.busyMs).toBeLessThan(1000);
   }, 180_000);
 
   it('an invoice of 5,000 long lines (seconds of drawing) is drawn off the request thread while another user polls', async () => {
@@ -85,10 +86,10 @@ describe('PDFs do not freeze other users (security issue 30)', () => {
     expect(drawn.result.status).toBe(200);
     expect(pages(drawn.result.bytes)).toBeGreaterThan(200);
     console.log(
-      `5,000-line invoice: event-loop delay max ${drawn.maxMs.toFixed(0)} ms, p99 ${drawn.p99Ms.toFixed(0)} ms, ${drawn.polls} polls`,
+      `5,000-line invoice: event-loop delay max ${drawn.maxMs.toFixed(0)} ms, p99 ${drawn.p99Ms.toFixed(0)} ms, loop held ${drawn.busyMs} ms at most, ${drawn.polls} polls`,
     );
     // Drawn on the request thread (checked by doing so) the worst delay was 7.2 s on this busy machine.
-    expect(drawn.maxMs).toBeLessThan(700);
+    expect(drawn.busyMs).toBeLessThan(700);
     expect(drawn.polls).toBeGreaterThan(3);
   }, 180_000);
 
