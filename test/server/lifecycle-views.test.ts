@@ -91,7 +91,12 @@ describe('public tracking and the status list', () => {
       final: true,
       next: [],
     });
-    expect(res.body.results.find((s) => s.value === 'failed')?.next).toEqual(['out_for_delivery', 'assigned', 'returned']);
+    expect(res.body.results.find((s) => s.value === 'failed')?.next).toEqual([
+      'out_for_delivery',
+      'assigned',
+      'returned',
+      'returned_to_sender',
+    ]);
     expect((await w.t.json('GET', '/api/delivery-status/', null)).status).toBe(401);
   });
 });
