@@ -10,7 +10,8 @@ import { RESOURCES, REFS } from '../../client/admin/resource/declarations';
 import { fieldsOf, initialValues, schemaRequires, toBody, type FieldSpec, type FormValues } from '../../client/admin/resource/zodFields';
 import type { ResourceDecl } from '../../client/admin/resource/types';
 
-const TEXTS = ['Sample name', 'AU', 'AUD', '2000', '0412 345 678', 'SYD1', 'Sample'];
+// Ordinary things typed into text boxes: names, codes, a postcode, a phone, weekdays (Mon-Fri as 12345), a time.
+const TEXTS = ['Sample name', 'AU', 'AUD', '2000', '0412 345 678', 'SYD1', 'Sample', '12345', '08:00'];
 
 function candidates(f: FieldSpec): (string | boolean)[] {
   switch (f.kind) {
