@@ -217,6 +217,8 @@ describe.skipIf(!hasChromium)('the driver and depot in the field: glanceable, an
         expect(rows).toBe(1);
       }
     }
+    // Both refusals come back from the office before "Clear all handled" shows (it needs two rows).
+    await station.locator('[data-testid=exception-count]', { hasText: '2' }).waitFor({ timeout: 60_000 });
     await station.getByTestId('clear-exceptions').click();
     await station.getByRole('button', { name: 'Clear all', exact: true }).click();
     await station.locator('[data-testid=exception-count]', { hasText: '0' }).waitFor();
