@@ -4,6 +4,7 @@ import { api, errorMessage, fieldErrors } from '../../api/client';
 import { Button } from '../../ui/Button';
 import { SelectField, TextField } from '../../ui/Field';
 import { ErrorState, Loading } from '../../ui/States';
+import { listWords } from '../resource/zodFields';
 import { toast } from '../../ui/toast';
 import { formToSettings, settingsToForm, type SettingsForm } from './planSettingsForm';
 
@@ -59,10 +60,7 @@ export default function PlanSettings() {
     }
   };
   const saveSkills = async (d: DriverSkills) => {
-    const skills = (skillText[d.driver] ?? '')
-      .split(',')
-      .map((w) => w.trim())
-      .filter(Boolean);
+    const skills = listWords(skillText[d.driver] ?? '');
     try {
       await api.put(`dispatch/driver-skills/${d.driver}/`, { skills });
       toast(`${d.driver_name}: skills saved`, 'ok');

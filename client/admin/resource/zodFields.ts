@@ -179,6 +179,13 @@ export function fieldsOf(schema: z.ZodObject): FieldSpec[] {
   return out;
 }
 
+/** A `list` field's line as its words: `refrigerated, tail-lift,` -> ['refrigerated', 'tail-lift']. */
+export const listWords = (line: string): string[] =>
+  line
+    .split(',')
+    .map((w) => w.trim())
+    .filter(Boolean);
+
 /** A form holds strings and booleans; this is what an empty form shows. */
 export type FormValues = Record<string, string | boolean>;
 
@@ -214,10 +221,7 @@ export function toBody(
     const text = (raw ?? '').trim();
     const numeric = f.kind === 'number' || f.kind === 'integer' || refFields.has(f.name);
     if (f.kind === 'list') {
-      body[f.name] = text
-        .split(',')
-        .map((w) => w.trim())
-        .filter(Boolean);
+      body[f.name] = listWords(text);
       continue;
     }
     if (text === '') {
