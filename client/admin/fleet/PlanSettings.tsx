@@ -46,8 +46,15 @@ export default function PlanSettings() {
   );
 
   const save = async () => {
+    // Numbers are checked here, on the field typed in: the server's answer names `break.minutes`, not the box.
+    const bad = Object.fromEntries(
+      (Object.keys(form) as (keyof SettingsForm)[])
+        .filter((k) => k !== 'balance_by' && form[k].trim() !== '' && !Number.isFinite(Number(form[k].trim().replace(',', '.'))))
+        .map((k) => [k, 'A number, e.g. 30']),
+    );
+    setErrors(bad);
+    if (Object.keys(bad).length) return;
     setBusy(true);
-    setErrors({});
     try {
       await api.put('dispatch/settings/', formToSettings(form));
       toast('Plan settings saved: the next plan uses them', 'ok');
