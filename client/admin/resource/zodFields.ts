@@ -179,10 +179,11 @@ export function fieldsOf(schema: z.ZodObject): FieldSpec[] {
   return out;
 }
 
-/** A `list` field's line as its words: `refrigerated, tail-lift,` -> ['refrigerated', 'tail-lift']. */
+/** A `list` field's line as its words: `refrigerated; tail-lift,` -> ['refrigerated', 'tail-lift']. */
 export const listWords = (line: string): string[] =>
   line
-    .split(',')
+    // Commas or semicolons, as the upload's skills column takes them.
+    .split(/[;,]/)
     .map((w) => w.trim())
     .filter(Boolean);
 
