@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import type { z } from 'zod';
 import type { SupervisorScanItem } from '../../shared/schemas/delivery';
 import { api } from '../api/client';
@@ -110,7 +110,8 @@ function useOfflineReady(): OfflineState {
  */
 function useDepotOutbox(session: Session): { unsent: number; online: boolean } {
   const [state, setState] = useState({ unsent: 0, online: navigator.onLine });
-  useEffect(() => {
+  // Before paint: a scan in the station's first instant waits for this adoption (scanQueue.saveScan).
+  useLayoutEffect(() => {
     let off: (() => void) | null = null;
     let live = true;
     void startDepotEngine(session).then(

@@ -60,8 +60,18 @@ export function depotAction(kind: ScanKind, barcode: string, now = Date.now()): 
   return { path: ENDPOINT[kind], body, effect: null, label: `${VERB[kind]} ${code}` };
 }
 
+// The station mounts and the wedge may fire in the same instant: a scan waits for the session to be
+// adopted instead of failing with "log in once with signal" on a tablet that is logged in.
+let adopting: Promise<unknown> = Promise.resolve();
+
 /** The web login's session, adopted by the tablet's engine so its outbox sends under the same user. */
-export async function startDepotEngine(s: Session): Promise<SyncEngine> {
+export function startDepotEngine(s: Session): Promise<SyncEngine> {
+  const started = adopt(s);
+  adopting = started.catch(() => undefined);
+  return started;
+}
+
+async function adopt(s: Session): Promise<SyncEngine> {
   const e = engine();
   const user: SessionInfo = { id: s.user.id, name: s.user.name, email: s.user.email, role: s.user.role, company: s.user.company };
   const current = await e.session();
@@ -166,6 +176,7 @@ export async function settled(e: SyncEngine, kind: ScanKind, barcode: string, ke
 /** Saves one depot scan in the outbox: durable before anything is said. Answers its row, or the error result. */
 export async function saveScan(kind: ScanKind, barcode: string, at = Date.now()): Promise<OutboxRow | ScanResult> {
   try {
+    await adopting;
     return await engine().enqueue(depotAction(kind, barcode, at));
   } catch (err) {
     return {
