@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { BarcodeFormat, BinaryBitmap, DecodeHintType, HybridBinarizer, MultiFormatReader, RGBLuminanceSource } from '@zxing/library';
+import { BarcodeFormat } from '@zxing/library';
 import { describe, expect, it } from 'vitest';
 import { makeApp } from '../helpers/app';
+import { decodeBarcode, greyPage } from '../helpers/pdfRead';
 
 const run = promisify(execFile);
 const OUT = process.env.LABEL_PNG_DIR ?? mkdtempSync(join(tmpdir(), 'courier-labels-'));
@@ -16,28 +17,6 @@ async function render(bytes: ArrayBuffer, name: string, dpi = 150): Promise<stri
   writeFileSync(pdf, Buffer.from(bytes));
   await run('pdftoppm', ['-png', '-r', String(dpi), '-f', '1', '-l', '1', '-singlefile', pdf, join(OUT, name)]);
   return join(OUT, `${name}.png`);
-}
-
-/** Page 1 as a greyscale PGM (P5): width, height and one byte per pixel, nothing to decode. */
-async function grey(pdf: string, dpi = 150): Promise<{ width: number; height: number; data: Uint8Array }> {
-  await run('pdftoppm', ['-gray', '-r', String(dpi), '-f', '1', '-l', '1', '-singlefile', pdf, `${pdf}-grey`]);
-  const buf = readFileSync(`${pdf}-grey.pgm`);
-  const m = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(buf.subarray(0, 40).toString('latin1'));
-  if (!m) throw new Error('not a PGM');
-  return { width: Number(m[1]), height: Number(m[2]), data: buf.subarray(m[0].length) };
-}
-
-/** Reads the barcodes on a rendered page with ZXing: what a scanner would read. */
-function decode(img: { width: number; height: number; data: Uint8Array }, formats: BarcodeFormat[]): string {
-  const lum = new Uint8ClampedArray(img.data);
-  const reader = new MultiFormatReader();
-  reader.setHints(
-    new Map<DecodeHintType, unknown>([
-      [DecodeHintType.POSSIBLE_FORMATS, formats],
-      [DecodeHintType.TRY_HARDER, true],
-    ]),
-  );
-  return reader.decode(new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(lum, img.width, img.height)))).getText();
 }
 
 const pages = (pdf: ArrayBuffer) =>
@@ -77,9 +56,9 @@ describe('shipping labels and manifests (PDF)', () => {
     const bytes = await one.arrayBuffer();
     expect(pages(bytes)).toBe(2); // two pieces
     await render(bytes, 'label-4x6');
-    const img = await grey(join(OUT, 'label-4x6.pdf'));
-    expect(decode(img, [BarcodeFormat.CODE_128])).toBe('LBL-000123');
-    expect(decode(img, [BarcodeFormat.QR_CODE])).toBe('LBL-000123');
+    const img = await greyPage(join(OUT, 'label-4x6.pdf'));
+    expect(decodeBarcode(img, [BarcodeFormat.CODE_128])).toBe('LBL-000123');
+    expect(decodeBarcode(img, [BarcodeFormat.QR_CODE])).toBe('LBL-000123');
     expect([img.width, img.height]).toEqual([600, 900]); // 4 x 6 inches at 150 dpi
 
     const sheet = await t.call('GET', `/api/package/labels/?ids=${a},${b}&layout=a4`, admin.token);
