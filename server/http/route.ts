@@ -1,29 +1,17 @@
 import type { Context } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import type { Deps } from '../deps';
-import { ApiError, forbidden, unauthenticated } from '../errors';
+import { ApiError } from '../errors';
 import type { SessionUser } from '../services/auth/session';
-import { loadSession, touchSession } from '../services/auth/session';
 import type { App, AppEnv } from './env';
-import { errorResponse, toApiError, validationError } from './errorHandler';
-import {
-  bodyHash,
-  deviceOf,
-  findAnswer,
-  idempotencyOf,
-  isUniqueViolation,
-  noteDevice,
-  storeAnswer,
-  type DeviceInfo,
-  type IdempotencyInfo,
-  type StoredAnswer,
-} from './idempotency';
+import { deviceOf, idempotencyOf, type DeviceInfo } from './idempotency';
 import { registerOperation } from './openapi';
-import { RawJson } from './rawJson';
-import { jsonAnswer } from './answerHeaders';
-import { isRetryable } from '../db/engine/errors';
 import { checkJsonShape, jsonLimitsOf, tooLargeBody, type JsonLimits } from './jsonLimits';
+import { callerOf } from './route/caller';
+import { refusalKept, keyedRequest, storedReplay } from './route/idempotency';
+import { parseWith, withUser } from './route/input';
+import { settlement } from './route/settle';
+import { answer, runUnit } from './route/unit';
 
 import type { Access, Method } from './routeTypes';
 
@@ -88,52 +76,12 @@ export interface Input<P extends Schema, Q extends Schema, B extends Schema, X> 
 }
 
 type Result = unknown;
-/** What a transactional request's unit of work ends with; answered once its batch committed. */
-type Outcome = { result: Result } | { replayed: StoredAnswer } | { rejected: unknown };
 export type Handler<P extends Schema, Q extends Schema, B extends Schema, X> = (input: Input<P, Q, B, X>) => Result | Promise<Result>;
-
-/** Units that write one row (a session's last use, a refused request's answer). */
-const SMALL = { small: true } as const;
 
 const ID_PARAM = /^(id|number|.*_id|.*Id)$/;
 
 export function routingPath(path: string): string {
   return path.replace(/\{([A-Za-z0-9_]+)\}/g, (_, name: string) => (ID_PARAM.test(name) ? `:${name}{[0-9]+}` : `:${name}`));
-}
-
-export async function authenticate(c: Context<AppEnv>): Promise<SessionUser | undefined> {
-  const cached = c.get('user');
-  if (cached) return cached;
-  const header = c.req.header('authorization');
-  if (!header) return undefined;
-  const match = /^Bearer\s+([A-Za-z0-9._~+/=-]{16,256})$/i.exec(header.trim());
-  if (!match?.[1]) throw unauthenticated('Malformed Authorization header: expected "Bearer <token>"');
-  const deps = c.get('deps');
-  const now = deps.clock.now();
-  const user = await loadSession(deps.db, match[1], now, deps.permissionSource, deps.config.staffIdleMs);
-  if (!user) throw unauthenticated('Invalid or expired token');
-  // In the group commit (one fsync shared with other writes); a failed touch only shortens the idle clock.
-  if (user.stale) deps.writes.run(() => touchSession(deps.db, user.tokenId, now), SMALL).catch(() => undefined);
-  c.set('user', user);
-  return user;
-}
-
-export function checkAccess(user: SessionUser | undefined, access: Access): void {
-  if (access === 'public') return;
-  if (!user) throw unauthenticated();
-  if (access === 'authenticated') return;
-  if (typeof access === 'string') {
-    if (!user.permissions.has(access)) throw forbidden(`You need the "${access}" permission`);
-    return;
-  }
-  if (!access.roles.includes(user.role)) throw forbidden(`Only ${access.roles.join(', ')} may do this`);
-}
-
-function parseWith<S extends Schema>(schema: S, value: unknown, where: string): Out<S> {
-  if (!schema) return undefined as Out<S>;
-  const result = schema.safeParse(value);
-  if (!result.success) throw validationError(result.error, where);
-  return result.data as Out<S>;
 }
 
 async function readBody(c: Context<AppEnv>, kind: 'json' | 'multipart', limits: JsonLimits): Promise<{ raw: Uint8Array; value: unknown }> {
@@ -168,8 +116,6 @@ async function readBody(c: Context<AppEnv>, kind: 'json' | 'multipart', limits: 
   return { raw, value: form };
 }
 
-const RECORDED = new Set([400, 403, 404, 409, 413, 415, 422]);
-
 /**
  * Declares one operation: OpenAPI entry with its catalogue ids, access check, validation, and for
  * mutations the transaction and Idempotency-Key handling of DESIGN.md section 6.
@@ -190,175 +136,34 @@ export function defineRoute<P extends Schema = undefined, Q extends Schema = und
     routingPath(spec.path),
     async (c) => {
       const deps = c.get('deps');
-      // Reads are held back in server/app.ts; a mutation's answer waits here (docs/architecture.md).
-      const write = c.req.method !== 'GET' && c.req.method !== 'HEAD';
-      const since = deps.writes.failures;
-      let settle: (() => Promise<void>) | null = null;
-      const settled = async (res: Response): Promise<Response> => {
-        if (!settle) return res;
-        await deps.writes.settled(since).catch(() => undefined);
-        await settle().catch((err: unknown) => console.error('[courier] settle failed', c.req.method, c.req.path, err));
-        return res;
-      };
+      const end = settlement(c);
       try {
-        const maybeUser = await (spec.access === 'public' ? tryAuthenticate(c) : authenticate(c));
-        checkAccess(maybeUser, spec.access);
+        const maybeUser = await callerOf(c, spec.access);
         const params = parseWith(spec.params as P, c.req.param(), 'path');
         const query = parseWith(spec.query as Q, c.req.query(), 'query');
         const idem = transactional && maybeUser ? idempotencyOf(c) : null;
         const device = idem?.device ?? deviceOf(c);
         const bodyRead = spec.body ? await readBody(c, spec.bodyKind ?? 'json', jsonLimitsOf(spec)) : null;
-        const hash = idem ? bodyHash(c.req.method, c.req.path, bodyRead?.raw ?? new Uint8Array()) : '';
-        const userId = maybeUser?.id ?? 0;
+        const keyed = keyedRequest(c, idem, maybeUser?.id ?? 0, bodyRead?.raw);
+        const stored = await storedReplay(keyed);
+        if (stored) return stored;
 
-        if (idem) {
-          const stored = await findAnswer(deps.db, idem.key, userId, hash);
-          if (stored) {
-            // It may be a twin's answer in the batch still open: replayed once that batch committed.
-            await deps.writes.settled();
-            return replay(c, stored.status, stored.body);
-          }
-        }
-
-        let body: Out<B>;
-        try {
-          body = parseWith(spec.body as B, bodyRead?.value, 'body');
-        } catch (err) {
-          if (idem) await deps.writes.run(() => recordRejection(deps, idem, userId, c, hash, err), SMALL);
-          throw err;
-        }
-        const userGetter = {
-          get() {
-            if (!maybeUser) throw unauthenticated();
-            return maybeUser;
-          },
-          enumerable: true,
-        };
-        const make = <T>(prepared: T) =>
-          Object.defineProperty({ c, deps, params, query, body, device, prepared, maybeUser }, 'user', userGetter) as Input<P, Q, B, T>;
-        let prepared: X;
-        try {
-          prepared = spec.prepare ? await spec.prepare(make(undefined)) : (undefined as X);
-          const done = prepared;
-          if (spec.settle) settle = () => (spec.settle as NonNullable<typeof spec.settle>)(done, deps);
-        } catch (err) {
-          // A refused upload is an answer like any other rejection: replayed, never re-run.
-          if (idem) await deps.writes.run(() => recordRejection(deps, idem, userId, c, hash, err), SMALL);
-          throw err;
-        }
+        const body = await refusalKept(keyed, () => parseWith(spec.body as B, bodyRead?.value, 'body'));
+        const make = <T>(prepared: T) => withUser({ c, deps, params, query, body, device, prepared, maybeUser }) as Input<P, Q, B, T>;
+        const prepared = await refusalKept(keyed, async () => (spec.prepare ? await spec.prepare(make(undefined)) : (undefined as X)));
+        const settle = spec.settle;
+        if (settle) end.after(() => settle(prepared, deps));
         const input = make(prepared);
 
         if (!transactional) {
           const result = await handler(input);
-          // Its writes joined whichever batch was open at the time; a failed one may have taken them.
-          if (write) await deps.writes.settled(since);
-          return settled(answer(c, result, status));
+          await end.batchCommitted();
+          return end.send(answer(c, result, status));
         }
-
-        // One unit of the open write batch: the effect with its stored answer or, failing that, the
-        // rejection stored instead; one savepoint inside the unit so the rejection outlives the effect.
-        const outcome = await deps.writes.run(
-          async (): Promise<Outcome> => {
-            try {
-              return {
-                result: await deps.db.$engine.savepoint(async () => {
-                  const out = await handler(input);
-                  if (!(out instanceof Response)) {
-                    if (idem)
-                      await storeAnswer(deps.db, idem, userId, c.req.method, c.req.path, hash, { status, body: out }, deps.clock.now());
-                    else if (maybeUser) await noteDevice(deps.db, device, maybeUser.id, deps.clock.now());
-                  }
-                  return out;
-                }),
-              };
-            } catch (err) {
-              // PostgreSQL could not serialize this unit: it runs again from the start (server/db/engine/postgres.ts).
-              if (isRetryable(err)) throw err;
-              if (idem) {
-                // A twin with the same key got there first (our insert of the key failed, or our handler
-                // saw the twin's effect and refused), maybe earlier in this same batch: its answer is ours.
-                const stored = await findAnswer(deps.db, idem.key, userId, hash);
-                if (stored) return { replayed: stored };
-              }
-              // Nothing to keep: failing the unit lets the batch see the error itself (disk full...).
-              if (!(await recordRejection(deps, idem, userId, c, hash, err))) throw err;
-              return { rejected: err };
-            }
-          },
-          { small: spec.small === true },
-        );
-        if ('replayed' in outcome) return settled(replay(c, outcome.replayed.status, outcome.replayed.body));
-        if ('rejected' in outcome) throw outcome.rejected;
-        return settled(answer(c, outcome.result, status));
+        return end.send(await runUnit(keyed, () => handler(input), { status, small: spec.small === true, device, maybeUser }));
       } catch (err) {
-        if (write) {
-          // An error answer may rest on rows of a batch still open (a twin's key, a revoked token).
-          try {
-            await deps.writes.settled(since);
-          } catch (batchErr) {
-            return settled(errorResponse(c, batchErr));
-          }
-        }
-        return settled(errorResponse(c, err));
+        return end.fail(err);
       }
     },
   );
-}
-
-function answer(c: Context<AppEnv>, result: Result, status: number): Response {
-  if (result instanceof Response) return result;
-  return jsonAnswer(c, result instanceof RawJson ? result.body() : JSON.stringify(result), status);
-}
-
-async function tryAuthenticate(c: Context<AppEnv>): Promise<SessionUser | undefined> {
-  try {
-    return await authenticate(c);
-  } catch {
-    return undefined;
-  }
-}
-
-function replay(c: Context<AppEnv>, status: number, body: unknown): Response {
-  const res = c.json(body as object, status as ContentfulStatusCode);
-  res.headers.set('Idempotent-Replayed', 'true');
-  return res;
-}
-
-/**
- * A business rejection is an answer too: stored so one bad queued action never blocks the queue,
- * together with whatever the rejection must leave behind (a refused scan is recorded). Runs inside
- * a unit of the write batch; answers whether it wrote anything.
- */
-async function recordRejection(
-  deps: Deps,
-  idem: IdempotencyInfo | null,
-  userId: number,
-  c: Context<AppEnv>,
-  hash: string,
-  err: unknown,
-): Promise<boolean> {
-  const apiError = toApiError(err);
-  const keep = idem != null && RECORDED.has(apiError.status) && !apiError.retryable;
-  if (!keep && !apiError.record) return false;
-  try {
-    await deps.db.$engine.savepoint(async () => {
-      await apiError.record?.();
-      if (keep && idem) {
-        await storeAnswer(
-          deps.db,
-          idem,
-          userId,
-          c.req.method,
-          c.req.path,
-          hash,
-          { status: apiError.status, body: apiError.toBody() },
-          deps.clock.now(),
-        );
-      }
-    });
-    return true;
-  } catch (storeErr) {
-    if (!isUniqueViolation(storeErr)) throw storeErr;
-    return false;
-  }
 }
