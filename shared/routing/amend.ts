@@ -21,6 +21,8 @@ export interface AmendStop {
   window?: readonly [number, number] | null;
   /** Per capacity dimension (kg, m³, parcels...). */
   demand?: readonly number[];
+  /** What the van and driver must have (refrigerated, two-person...); none: any route. */
+  skills?: readonly string[];
 }
 
 export interface AmendRoute {
@@ -36,6 +38,8 @@ export interface AmendRoute {
   capacity?: readonly number[];
   /** The changeable stops in the order the driver has them. */
   stops: readonly AmendStop[];
+  /** What this van and its driver can do; a new stop needing a skill joins only a route that has it. */
+  skills?: readonly string[];
 }
 
 export interface AmendInput {
@@ -49,7 +53,7 @@ export interface AmendInput {
 
 export interface AmendResult {
   routes: { id: number; stops: number[] }[];
-  /** Jobs no route could take without making someone late, over capacity or past a shift. */
+  /** Jobs no route could take without making someone late, over capacity or past a shift, or that need a skill no route has. */
   unassigned: number[];
   /** Existing stops moved within their route because it paid. */
   moved: number[];
@@ -183,6 +187,7 @@ const addLoad = (load: number[], d: readonly number[] | undefined) => {
 };
 const roomFor = (w: Working, d: readonly number[] | undefined) =>
   !d || d.every((x, k) => (w.load[k] ?? 0) + x <= (w.route.capacity?.[k] ?? Infinity) + 1e-9);
+const skilled = (w: Working, job: AmendStop) => !job.skills?.length || job.skills.every((s) => w.route.skills?.includes(s));
 
 /** Cheapest feasible place for one stop over all routes, or null: O(stops) constant-time checks. */
 function bestInsertion(
@@ -193,7 +198,7 @@ function bestInsertion(
 ): { k: number; at: number; cost: number } | null {
   let best: { k: number; at: number; cost: number } | null = null;
   ws.forEach((w, k) => {
-    if (!roomFor(w, job.demand)) return;
+    if (!roomFor(w, job.demand) || !skilled(w, job)) return;
     for (let at = 0; at <= w.stops.length; at++) {
       const cost = insertionCost(w, w.stops, slacks[k], job, at, travel);
       if (cost != null && (!best || cost < best.cost - 1e-9)) best = { k, at, cost };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanJob } from '../../shared/schemas/dispatch';
+import { waitFor } from '../../server/services/dispatch/proposal';
 import { routeWorld, type Json } from './routes-helpers';
 
 /** Issue 32 through the real app: the office's costs, a break, skills, limits reach the optimiser and come back on the proposal. */
@@ -46,6 +47,59 @@ async function planned(w: Awaited<ReturnType<typeof world>>, body: Json): Promis
 }
 
 describe('plan rules (issue 32)', () => {
+  it('a van left without stops drives nowhere: no distance, no time, even when its shift ends at another depot', async () => {
+    const w = await routeWorld();
+    const { t, admin } = w;
+    const WEST: [number, number] = [-33.815, 151.0];
+    const west = await t.json<{ id: number }>('POST', '/api/warehouse/', admin.token, {
+      name: 'Parramatta depot',
+      street_address: '2 Depot Rd',
+      suburb: 'Parramatta',
+      state: 'NSW',
+      postcode: '2150',
+    });
+    expect(west.status).toBe(201);
+    for (const [id, at] of [
+      [w.warehouseId, DEPOT],
+      [west.body.id, WEST],
+    ] as const)
+      expect((await t.json('PUT', `/api/warehouse/${id}/position/`, admin.token, { latitude: at[0], longitude: at[1] })).status).toBe(200);
+    for (const [driver, to] of [
+      [w.d1.id, w.warehouseId],
+      [w.d2.id, west.body.id],
+    ] as const)
+      expect(
+        (
+          await t.json('POST', '/api/driver-shift/', admin.token, {
+            driver,
+            date: DAY,
+            start_time: '08:00',
+            end_time: '17:00',
+            start_warehouse: w.warehouseId,
+            end_warehouse: to,
+          })
+        ).status,
+      ).toBe(201);
+    // The one parcel needs the fridge, which only Dana has: Eli's van stays in the yard.
+    expect((await t.json('PUT', `/api/dispatch/driver-skills/${w.d1.id}/`, admin.token, { skills: ['refrigerated'] })).status).toBe(200);
+    const id = await w.parcel('COLD', { latitude: DEPOT[0] + 0.01, longitude: DEPOT[1], weight: 1 });
+    expect((await t.json('PUT', `/api/package/${id}/window/`, admin.token, { skills: ['refrigerated'] })).status).toBe(200);
+    const plan = await planned({ ...w, ids: [id] }, {});
+    expect(plan.status, plan.message ?? '').toBe('done');
+    const eli = plan.proposal!.routes.find((r) => r.driver === w.d2.id)!;
+    const dana = plan.proposal!.routes.find((r) => r.driver === w.d1.id)!;
+    expect(eli.stops).toEqual([]);
+    expect([eli.distance_m, eli.duration_s]).toEqual([0, 0]);
+    expect(dana.stops.map((s) => s.package)).toEqual([id]);
+    expect(plan.proposal!.distance_m).toBe(dana.distance_m);
+  }, 60_000);
+
+  it("a stop's wait is for its window only: a break taken there is shown as the break", () => {
+    const sched = { vehicle: 0, jobs: [1, 2], waits: [1800, 2400], breaks: [{ before: 1, start: 100, end: 1900 }] };
+    expect([waitFor(sched, 0), waitFor(sched, 1)]).toEqual([1800, 600]);
+    expect(waitFor({ vehicle: 0, jobs: [1], breaks: [{ before: 0, start: 0, end: 1800 }], waits: [1800] }, 0)).toBe(0);
+  });
+
   it('skills steer parcels and name what is missing; a break and the waits show on the route; bad rules are 400', async () => {
     const w = await world();
     const { t, admin } = w;

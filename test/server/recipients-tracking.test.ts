@@ -54,6 +54,18 @@ describe('the recipient tracking link', () => {
     expect((await w.t.json('GET', `/api/package/${a.id}/tracking-link/`, w.otherShipper.token)).status).toBe(404);
     expect((await w.t.json('GET', `/api/package/${a.id}/tracking-link/`, w.driver.token)).status).toBe(404);
 
+    // A parcel without a shipper has no page (its view needs a shipper's settings): no link that would say "not valid".
+    const own = await w.t.json<{ id: number }>('POST', '/api/package/', w.admin.token, { hawb: 'TRK-OWN', customer_name: 'Own' });
+    expect(own.status).toBe(201);
+    const ownLink = await w.t.json<{ url: string | null; token: string; warning: string }>(
+      'GET',
+      `/api/package/${own.body.id}/tracking-link/`,
+      w.admin.token,
+    );
+    expect(ownLink.body.url).toBeNull();
+    expect(ownLink.body.warning).toMatch(/no shipper/);
+    expect((await w.view(ownLink.body.token)).status).toBe(404);
+
     const va = await w.view(a.token);
     expect(va.status).toBe(200);
     expect(va.body).toMatchObject({ hawb: 'TRK-A', status: 'created', driver_position: null, proof: null, opted_out: false });

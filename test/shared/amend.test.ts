@@ -40,6 +40,20 @@ describe('amendRoutes: new stops join running routes', () => {
     expect(tooBig.unassigned).toEqual([94]);
   });
 
+  it('gives a stop that needs a skill only to a route whose van and driver have it', () => {
+    const near: AmendRoute = { id: 1, from: 0, startAt: 0, end: 0, stops: [stop(11, 5)] };
+    const fridge: AmendRoute = { id: 2, from: 10, startAt: 0, end: 10, skills: ['refrigerated', 'tail-lift'], stops: [stop(21, 9)] };
+    const r = amendRoutes({
+      routes: [near, fridge],
+      jobs: [stop(97, 5, { skills: ['refrigerated'] }), stop(96, 5), stop(95, 5, { skills: ['two-person'] })],
+      travel: line,
+    });
+    // 97 is beside route 1's stop, yet only route 2 has the fridge; nobody has two people.
+    expect(r.routes.find((x) => x.id === 2)!.stops).toContain(97);
+    expect(r.routes.find((x) => x.id === 1)!.stops).toContain(96);
+    expect(r.unassigned).toEqual([95]);
+  });
+
   it('never makes a stop late that was on time, nor brings the van back after its shift', () => {
     // The existing stop at 20 km must start by 1200 + 60 s; going to 60 km first would break it.
     const route: AmendRoute = { id: 1, from: 0, startAt: 0, end: 0, endBy: 10_000, stops: [stop(11, 2, { window: [0, 1300] })] };

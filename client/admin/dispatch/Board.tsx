@@ -36,6 +36,7 @@ const REASON_LABEL: Record<string, string> = {
   window: 'Window unreachable',
   shift: 'Outside every shift',
   fleet_full: 'Fleet full',
+  skill: 'Skill missing',
 };
 
 function Toggle({ label, on, onChange, testid }: { label: string; on: boolean; onChange: (v: boolean) => void; testid?: string }) {
@@ -357,7 +358,7 @@ export default function DispatchBoard() {
         )}
       </section>
 
-      <DayChanges date={date} undated={undated} />
+      <DayChanges date={date} undated={undated} version={committed} />
 
       {!proposal ? (
         !planning && (

@@ -12,8 +12,9 @@ const STATE_LABEL = { next: 'next', kept: '', moved: 'moved', added: 'new' } as 
  * inserted into them, or the remainder is re-planned without routes that cannot run (a driver off
  * sick, a van broken down). The board first shows what would change against what each driver has
  * (stops added, moved, removed); nothing reaches the phones until "Commit changes".
+ * `version` changes when the board commits a plan: the routes just created are on the road too.
  */
-export function DayChanges({ date, undated }: { date: string; undated: boolean }) {
+export function DayChanges({ date, undated, version }: { date: string; undated: boolean; version?: unknown }) {
   const [live, setLive] = useState<RouteEtas[]>([]);
   const [drop, setDrop] = useState<Set<number>>(new Set());
   const [proposal, setProposal] = useState<AmendProposal | null>(null);
@@ -36,7 +37,7 @@ export function DayChanges({ date, undated }: { date: string; undated: boolean }
     return () => {
       on = false;
     };
-  }, [date, tick]);
+  }, [date, tick, version]);
 
   const preview = async () => {
     setBusy(true);

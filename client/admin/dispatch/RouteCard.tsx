@@ -1,6 +1,6 @@
 import type { PlanRoute } from '../../../shared/schemas/dispatch';
 import { distance } from '../routes/format';
-import { backAt, hhmm, loadShare, routeZone, stopZone } from './board';
+import { backAt, duration, hhmm, loadShare, routeZone, stopZone } from './board';
 
 const DRAG_TYPE = 'text/plain';
 
@@ -87,6 +87,11 @@ export function RouteCard({
       <div class="plan-facts small">
         <span>{load.label}</span>
         <span>{distance(route.distance_m)}</span>
+        {last && (
+          <span data-testid="plan-duration" title="From leaving the depot to back at the end depot, the drive back included">
+            {duration(route.duration_s)}
+          </span>
+        )}
         <span data-testid="plan-back">back {last ? hhmm(backAt(route), routeZone(route)) : '—'}</span>
         {late > 0 && <span class="bad-text">{late} late</span>}
       </div>

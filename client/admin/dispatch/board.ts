@@ -137,6 +137,12 @@ export function hhmm(iso: string, zone: string): string {
   return iso ? localClock(Date.parse(iso), zone) : '—';
 }
 
+/** A route's length as a dispatcher reads it: `7 h 05`. */
+export function duration(seconds: number): string {
+  const total = Math.round(seconds / 60);
+  return `${Math.floor(total / 60)} h ${String(total % 60).padStart(2, '0')}`;
+}
+
 /** When the van is back at its depot: the proposal's own, else (a plan stored before issue 32) the last stop's departure. */
 export function backAt(r: PlanRoute): string {
   if (r.back) return r.back;

@@ -15,6 +15,7 @@ import { restartPoint, routeZone, shiftOf, TO_VISIT, travelModel } from './eta';
 import { DEFAULT_SHIFT, dueBy, volumeOf } from './problem';
 import { windowsOf, type WindowInfo } from './windows';
 import { depotZones } from '../time/zones';
+import { driverSkillsOf, skillsOf } from './skills';
 
 /**
  * The day after the plan (issue 32): reads the day's live routes as the drivers have them, shapes
@@ -45,6 +46,8 @@ export interface LiveRoute {
   end: LatLng | null;
   endBy: number;
   capacity: [number, number, number];
+  /** What the van and the driver can do (issue 32): a new parcel needing a skill joins only such a route. */
+  skills: string[];
 }
 
 async function depotPoint(deps: Deps, id: number | null | undefined): Promise<LatLng | null> {
@@ -82,6 +85,12 @@ export async function liveRoute(deps: Deps, row: RouteRow, driverName: string): 
     end,
     endBy: timeOnDay(row.date, shift?.end_time ?? DEFAULT_SHIFT.end, zone),
     capacity: [van?.capacity_kg ?? UNLIMITED, van?.capacity_m3 ?? UNLIMITED, van?.capacity_parcels ?? UNLIMITED],
+    skills: [
+      ...new Set([
+        ...(row.driver_id != null ? ((await driverSkillsOf(deps.db, [row.driver_id])).get(row.driver_id) ?? []) : []),
+        ...skillsOf(van?.skills),
+      ]),
+    ],
   };
 }
 
@@ -204,6 +213,7 @@ export async function proposeAmend(
       service: s.window?.service_s ?? 0,
       window: w ? [toS(w[0]), toS(w[1])] : null,
       demand: [s.row.weight ?? 0, volumeOf(s.row), 1],
+      ...(s.window?.skills.length ? { skills: s.window.skills } : {}),
     };
   };
   const amendInput: AmendRoute[] = keep.map((r) => {
@@ -228,6 +238,7 @@ export async function proposeAmend(
       endBy: toS(r.endBy),
       capacity: r.capacity.map((c, k) => c - lockedDemand[k]),
       stops: r.rest.map((p) => stopOf(stopped(p))),
+      skills: r.skills,
     };
   });
   const noPlace = homeless.filter((p) => !placed(p));
@@ -309,10 +320,18 @@ export async function proposeAmend(
           hawb: p.hawb,
           address: addressOf(p),
           reason: 'no_room' as const,
-          message: 'No route can take it without a late stop, an overfull van or a shift overrun',
+          message: unskilled(windows.get(p.id)?.skills ?? [], keep)
+            ? `No route on the road has the skill it needs: ${unskilled(windows.get(p.id)?.skills ?? [], keep)}`
+            : 'No route can take it without a late stop, an overfull van or a shift overrun',
         })),
     ],
   };
+}
+
+/** The skills a parcel needs that no route on the road has, as text; '' when some route has them all. */
+function unskilled(needs: string[], routes: LiveRoute[]): string {
+  if (!needs.length || routes.some((r) => needs.every((n) => r.skills.includes(n)))) return '';
+  return needs.filter((n) => !routes.some((r) => r.skills.includes(n))).join(', ') || needs.join(', ');
 }
 
 function etaStop(date: string, s: Stopped): EtaStop {

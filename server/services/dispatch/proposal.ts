@@ -52,12 +52,14 @@ function planRoute(
     eta: iso(sched?.arrivals ? at(sched.arrivals[i]) + Math.round((sched.waits?.[i] ?? 0) * 1000) : etas[i].begin) ?? '',
     late: etas[i].late,
     locked: ctx.locks.get(p.row.id) === driver.id,
-    ...(sched?.waits ? { wait_s: Math.round(sched.waits[i]) } : {}),
+    ...(sched?.waits ? { wait_s: waitFor(sched, i) } : {}),
   }));
   const placed = parcels
     .filter((p) => p.row.latitude != null && p.row.longitude != null)
     .map((p) => ({ latitude: p.row.latitude as number, longitude: p.row.longitude as number }));
-  const path: LatLng[] = [...(driver.start ? [driver.start] : []), ...placed, ...(driver.end ? [driver.end] : [])];
+  // A van with no stops does not leave: no distance, as no time (a shift from one depot to another
+  // used to show the drive between them with a zero duration).
+  const path: LatLng[] = placed.length ? [...(driver.start ? [driver.start] : []), ...placed, ...(driver.end ? [driver.end] : [])] : [];
   const last = etas.at(-1);
   // The drive back to the end depot is part of the day (issue 32): the road matrix's leg when the
   // optimiser had one, else the same great-circle time the ETAs use.
@@ -94,6 +96,16 @@ function planRoute(
   };
 }
 const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/**
+ * Seconds the van waits at stop `i` for its window. The optimiser's wait is everything between
+ * arrival and service, a break taken there included; the break is shown as a break, so a stop
+ * without a window no longer reads "there 30 min early" for the driver's lunch.
+ */
+export function waitFor(sched: FleetRoute, i: number): number {
+  const pause = (sched.breaks ?? []).filter((b) => b.before === i).reduce((s, b) => s + (b.end - b.start), 0);
+  return Math.max(0, Math.round((sched.waits?.[i] ?? 0) - pause));
+}
 
 function unassignedOf(p: PlanParcel, reason: PlanUnassigned['reason'], message: string): PlanUnassigned {
   return {

@@ -38,11 +38,17 @@ export async function logoUploaders(deps: Deps, me: SessionUser, companyId: numb
   return isStaff(me.role) ? [...logins, me.id] : logins;
 }
 
+const NO_SHIPPER_WARNING =
+  'This parcel has no shipper: tracking pages follow a shipper’s recipient settings, so it has no tracking page. Give it its company first.';
+
 /** The parcel's tracking link for the shipper to share (created on first ask); the same link the messages carry. */
 export async function trackingLinkOf(deps: Deps, me: SessionUser, packageId: number) {
   const row = visiblePackage(me, await findPackage(deps.db, packageId), packageId);
   if (me.role === 'driver') throw forbidden('Drivers do not hand out tracking links');
   const recipient = await ensureRecipient(deps.db, deps.clock.now(), row.id);
+  // The page shows a shipper's parcel under that shipper's recipient settings: without a shipper it
+  // would only say "not valid", so no link is handed out (issue 32's dispatcher found this).
+  if (row.company_id == null) return { package: row.id, url: null, token: recipient.token, warning: NO_SHIPPER_WARNING };
   const url = trackingUrl(deps.config.publicUrl, recipient.token);
   return { package: row.id, url, token: recipient.token, warning: url ? null : NO_PUBLIC_URL_WARNING };
 }
