@@ -15,6 +15,7 @@ import { messageDispatcherFor, transportsFromEnv } from './services/messages/set
 import { NO_PUBLIC_URL_WARNING } from './services/recipients/links';
 import { securityConfig } from './securityConfig';
 import { createGeocodeWorker } from './services/geo/geocoder';
+import { jobLease } from './services/background/lease';
 import { historyMover, parseHistoryAfterDays } from './services/history/move';
 import { parseTimeZone } from './services/time/zones';
 
@@ -108,13 +109,20 @@ async function serve(): Promise<void> {
   const writes = app.deps.writes;
 
   // Old idempotency answers (30 days) and change-feed rows (90 days) go; each device's last seq stays.
-  // Background work runs in the first worker of a machine; several machines may each run it: every job
-  // claims its rows in the database, so two runners never send one message or webhook twice.
+  // Background work runs in the first worker of a machine; several machines may each run it: messages
+  // and webhooks are claimed row by row in the database, so two runners never send one twice; the
+  // sweeps, the geocoder and the history mover run only on the machine holding their job's lease
+  // (server/services/background/lease.ts).
   const background = worker === 1;
+  const maintenanceLease = jobLease(db, systemClock, 'sync-maintenance', 2 * 3600_000);
+  const sweepLease = jobLease(db, systemClock, 'file-sweep', 2 * 3600_000);
   const maintenance = !background
     ? null
     : setInterval(() => {
-        writes.run(() => runSyncMaintenance(app.deps)).catch((err: unknown) => console.error('[courier] sync maintenance failed', err));
+        maintenanceLease
+          .hold()
+          .then((mine) => (mine ? writes.run(() => runSyncMaintenance(app.deps)) : undefined))
+          .catch((err: unknown) => console.error('[courier] sync maintenance failed', err));
       }, 3600_000);
   maintenance?.unref();
 
@@ -122,7 +130,9 @@ async function serve(): Promise<void> {
   const fileSweep = !background
     ? null
     : setInterval(() => {
-        sweepOrphanFiles(app.deps)
+        sweepLease
+          .hold()
+          .then((mine) => (mine ? sweepOrphanFiles(app.deps) : 0))
           .then((n) => {
             if (n) console.log(`[courier] removed ${n} unreferenced file(s)`);
           })

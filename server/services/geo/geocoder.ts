@@ -5,6 +5,7 @@ import { readGeocodeAnswer, reviewOf, type GeocodeHit } from '../../../shared/ge
 import { findPackage, updatePackage } from '../packages/lifecycle';
 import { locationInput, recordLocation, resolverFor } from './location';
 import { geocodeCacheKey, geocodeQuery } from './resolve';
+import { jobLease } from '../background/lease';
 
 export type GeocodeFailure = 'failed' | 'timeout' | 'rate_limited';
 export class GeocodeError extends Error {
@@ -96,6 +97,9 @@ export function createGeocodeWorker(deps: Pick<Deps, 'db' | 'clock' | 'config' |
   let lastRequest = Number.NEGATIVE_INFINITY;
   let pausedUntil = 0;
   let running: Promise<GeocodeRun> | null = null;
+  // One machine asks the geocoder at a time (its rate limit is the service's, not each machine's);
+  // renewed before each request, so a pass longer than the lease never overlaps another machine's.
+  const lease = jobLease(deps.db, deps.clock, 'geocoder', 120_000);
 
   const columns = { id: pkg.id, address: pkg.customer_address, place: pkg.postcode_name, postcode: pkg.postcode, suburbName: suburb.name };
   // Which company is served first in the next pass: turns rotate, so with more companies waiting
@@ -229,7 +233,7 @@ export function createGeocodeWorker(deps: Pick<Deps, 'db' | 'clock' | 'config' |
   async function run(limit: number): Promise<GeocodeRun> {
     const out: GeocodeRun = { asked: 0, located: 0, notFound: 0, failed: 0, rateLimited: false, fromCache: 0 };
     const base = deps.config.geocoderUrl;
-    if (!base || now() < pausedUntil) return out;
+    if (!base || now() < pausedUntil || !(await lease.hold())) return out;
     for (const w of await waiting(limit)) {
       const query = geocodeQuery(w.address, w.place ?? w.suburbName, w.postcode);
       if (!query) {
@@ -245,6 +249,7 @@ export function createGeocodeWorker(deps: Pick<Deps, 'db' | 'clock' | 'config' |
       }
       const wait = lastRequest + deps.config.geocoderIntervalMs - now();
       if (wait > 0) await sleep(wait);
+      if (!(await lease.hold())) break;
       lastRequest = now();
       out.asked += 1;
       try {

@@ -3,6 +3,7 @@ import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { atomically } from '../../db/atomically';
 import type { Units } from '../../db/engine/types';
+import { jobLease } from '../background/lease';
 import {
   addressSighting,
   deliveryAttempt,
@@ -222,8 +223,11 @@ export function historyMover(
   signal: AbortSignal,
   log?: (line: string) => void,
 ): BackgroundLoop {
+  // One machine moves at a time (several share a PostgreSQL database); the lease outlasts the hourly pass.
+  const lease = jobLease(deps.db, deps.clock, 'history', 2 * 3600_000);
   return backgroundLoop(
     async () => {
+      if (!(await lease.hold())) return 0;
       // A shutdown stops the pass between two batches; the next start continues where it stopped.
       const run = await moveToHistory(deps, { afterDays: deps.config.historyAfterDays, signal });
       if (run.moved) log?.(`[history] moved ${run.moved} final parcel(s) to cold storage in ${run.batches} batch(es)`);

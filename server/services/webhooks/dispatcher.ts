@@ -1,4 +1,5 @@
 import { and, asc, eq, lte } from 'drizzle-orm';
+import { changedRows } from '../../db/client';
 import { backgroundLoop } from '../background/loop';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/client';
@@ -25,6 +26,11 @@ export interface DispatcherOptions {
   resolve?: Resolver;
   /** How much of a receiver's answer is read before the connection is dropped. */
   maxResponseBytes?: number;
+  /**
+   * How long a claimed delivery is kept from other dispatchers (other machines on one PostgreSQL
+   * database). One whose sender died is tried again after it: at least once, never twice at once.
+   */
+  claimMs?: number;
   log?: (message: string) => void;
 }
 
@@ -66,6 +72,7 @@ export function createWebhookDispatcher(opts: DispatcherOptions): WebhookDispatc
   const batch = opts.batchSize ?? 25;
   const policy = outboundPolicy(opts.allow);
   const maxResponseBytes = opts.maxResponseBytes ?? 64 * 1024;
+  const claimMs = opts.claimMs ?? Math.max(60_000, timeoutMs * 3);
 
   interface Attempt {
     ok: boolean;
@@ -118,7 +125,26 @@ export function createWebhookDispatcher(opts: DispatcherOptions): WebhookDispatc
       .orderBy(asc(webhookDelivery.next_attempt_at), asc(webhookDelivery.id))
       .limit(batch)
       .all();
+    let attempted = 0;
     for (const { row, url } of due) {
+      // The claim: moving the row's due time on, if no other dispatcher moved it since it was read.
+      // One statement outside any unit: a second dispatcher's waits on the row lock, then finds the
+      // time changed and leaves the delivery to the first.
+      const claimed = changedRows(
+        await db
+          .update(webhookDelivery)
+          .set({ next_attempt_at: clock.now() + claimMs })
+          .where(
+            and(
+              eq(webhookDelivery.id, row.id),
+              eq(webhookDelivery.status, 'pending'),
+              eq(webhookDelivery.next_attempt_at, row.next_attempt_at),
+            ),
+          )
+          .run(),
+      );
+      if (claimed === 0) continue;
+      attempted += 1;
       const result = await attempt(row, url);
       const at = clock.now();
       const attempts = row.attempts + 1;
@@ -140,7 +166,7 @@ export function createWebhookDispatcher(opts: DispatcherOptions): WebhookDispatc
       if (!result.ok)
         opts.log?.(`[webhooks] delivery ${row.id} (${row.event}) attempt ${attempts} failed: ${result.detail}${dead ? ' (dead)' : ''}`);
     }
-    return due.length;
+    return attempted;
   }
 
   return backgroundLoop(run, { name: 'webhooks', intervalMs: 5_000, log: opts.log });
