@@ -55,34 +55,38 @@ let seq = 0;
  * triggers promise (server/db/engine/answerStore.ts): the whole suite doubles as their test.
  */
 const opened = new Set<Db>();
-afterEach(async () => {
-  for (const db of opened) {
-    const sqlite = sqliteOf(db);
-    if (sqlite && !sqlite.open) {
-      opened.delete(db);
-      continue;
-    }
-    let drift: number;
-    try {
-      drift = await answerDrift(db);
-    } catch (err) {
-      // A test that closed its PostgreSQL pool itself is done with it.
-      if (/pool after calling end/i.test(`${String(err)} ${String((err as { cause?: unknown }).cause)}`)) {
+// Only under vitest: the benches (bench/retries.ts under tsx) build apps with this helper too.
+const underVitest = Boolean(process.env.VITEST);
+if (underVitest)
+  afterEach(async () => {
+    for (const db of opened) {
+      const sqlite = sqliteOf(db);
+      if (sqlite && !sqlite.open) {
         opened.delete(db);
         continue;
       }
-      throw err;
+      let drift: number;
+      try {
+        drift = await answerDrift(db);
+      } catch (err) {
+        // A test that closed its PostgreSQL pool itself is done with it.
+        if (/pool after calling end/i.test(`${String(err)} ${String((err as { cause?: unknown }).cause)}`)) {
+          opened.delete(db);
+          continue;
+        }
+        throw err;
+      }
+      expect(drift, 'parcels whose stored answer is stale').toBe(0);
     }
-    expect(drift, 'parcels whose stored answer is stale').toBe(0);
-  }
-});
+  });
 
 /** Each test app's files directory, removed once the test file is done (they piled up in /tmp by the ten thousand). */
 const filesDirs = new Set<string>();
-afterAll(() => {
-  for (const dir of filesDirs) rmSync(dir, { recursive: true, force: true });
-  filesDirs.clear();
-});
+if (underVitest)
+  afterAll(() => {
+    for (const dir of filesDirs) rmSync(dir, { recursive: true, force: true });
+    filesDirs.clear();
+  });
 
 /**
  * `writeBatch` reaches the app's group commit (server/db/writeBatch.ts), e.g. to fail a COMMIT.
