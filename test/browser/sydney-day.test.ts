@@ -48,6 +48,15 @@ async function setTime(hhmm: string): Promise<void> {
   for (const c of contexts) await c.clock.setSystemTime(base);
 }
 
+/**
+ * Moves every clock forward by `ms` at once, firing the browsers' due timers (the phone's batch of
+ * positions, the live map's refresh) instead of waiting for them in real time.
+ */
+async function advance(ms: number): Promise<void> {
+  base += ms;
+  for (const c of contexts) await c.clock.fastForward(ms);
+}
+
 /** Waits for a state, not for a time. */
 async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
   const end = Date.now() + timeoutMs;
@@ -200,9 +209,11 @@ describe.skipIf(!hasChromium)("a Sydney courier's day in Chromium", () => {
       await phone.getByTestId('scan-result').filter({ hasText: s.hawb }).waitFor();
     }
     await until('the route to start', routeStatus, (s) => s === 'in_progress');
-    const positions = async () =>
-      (await srv.api<{ results: { occurred_at: string; latitude: number }[] }>(admin, 'GET', `route/${routeId}/positions/`)).body;
-    void positions;
+    // Where the server last has the van (the office's positions list).
+    const serverLat = async () =>
+      (
+        await srv.api<{ results: { driver: { id: number }; position: { latitude: number } }[] }>(admin, 'GET', 'driver-position/')
+      ).body.results.find((r) => r.driver.id === driver.id)?.position.latitude;
 
     // The live map: the van at the depot.
     const mapPage = await office.newPage();
@@ -221,8 +232,15 @@ describe.skipIf(!hasChromium)("a Sydney courier's day in Chromium", () => {
       const s = STOPS[i]!;
       await setTime(hhmm);
       await phoneCtx.setGeolocation({ latitude: s.latitude, longitude: s.longitude });
-      // The server took the position (refreshing the ETAs) and the live map moved.
-      await expect.poll(vanText, { timeout: 90_000, interval: 1000 }).toContain(s.latitude.toFixed(5));
+      // The phone keeps the fix and sends its batch half a minute later; the server takes it (refreshing the ETAs).
+      const kept = () =>
+        phone.evaluate((lat) => (localStorage.getItem('courier.driver.positions') ?? '').includes(String(lat)), s.latitude);
+      await until('the phone to keep the fix', kept, (yes) => yes);
+      await advance(31_000);
+      await until('the position on the server', serverLat, (lat) => lat === s.latitude, 60_000);
+      // The live map moves at its next refresh.
+      await advance(16_000);
+      await expect.poll(vanText, { timeout: 30_000 }).toContain(s.latitude.toFixed(5));
       const serverEta = async () =>
         (await srv.api<{ stops: StopEta[]; time_zone: string }>(admin, 'GET', `route/${routeId}/eta/`)).body.stops.find(
           (x) => x.package === ids[i],
