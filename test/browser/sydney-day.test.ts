@@ -83,6 +83,9 @@ const hm = (hhmm: string) => minutesOf(hhmm);
 interface StopEta {
   package: number;
   eta: string;
+  /** The arrival promised at commit, which the day's report measures against. */
+  planned: string;
+  service_s: number;
 }
 
 describe.skipIf(!hasChromium)("a Sydney courier's day in Chromium", () => {
@@ -227,6 +230,7 @@ describe.skipIf(!hasChromium)("a Sydney courier's day in Chromium", () => {
     for (const id of ids) tokens.push((await srv.api<{ token: string }>(admin, 'GET', `package/${id}/tracking-link/`)).body.token);
     const trackPage = await (await sydneyContext(PHONE)).newPage();
 
+    const promised = new Map<number, { planned: number; serviceMs: number }>();
     /** Drives to a stop at `hhmm` and checks the phone, the office and the recipient agree on its arrival time. */
     const arrive = async (i: number, hhmm: string) => {
       const s = STOPS[i]!;
@@ -246,6 +250,7 @@ describe.skipIf(!hasChromium)("a Sydney courier's day in Chromium", () => {
           (x) => x.package === ids[i],
         );
       const stored = await until('an ETA for the stop', serverEta, (e) => e != null);
+      promised.set(ids[i]!, { planned: Date.parse(stored!.planned), serviceMs: stored!.service_s * 1000 });
       expect(Date.parse(stored!.eta)).toBeGreaterThanOrEqual(at(s.window[0]) - 60_000);
       const etaMin = hm(
         new Intl.DateTimeFormat('en-GB', { timeZone: ZONE, hour: '2-digit', minute: '2-digit' }).format(Date.parse(stored!.eta)),
@@ -275,6 +280,22 @@ describe.skipIf(!hasChromium)("a Sydney courier's day in Chromium", () => {
       expect(etaMin).toBeGreaterThanOrEqual(from! + 10);
       expect(etaMin).toBeLessThanOrEqual(to! - 10);
       await screenshot(trackPage, `sydney-track-${hhmm.replace(':', '')}`);
+      if (i === 0) {
+        // The shipper's office in Perth opens the same link: the same Sydney wall clock as the message and the phone.
+        // (Its own clock: Playwright's fake Date, which the others need, upsets @date-fns/tz's zone arithmetic.)
+        const perth = await (await br.context(PHONE, { ...LOCALE, timezoneId: 'Australia/Perth' })).newPage();
+        await perth.goto(`${srv.url}/track.html#${tokens[i]!}`);
+        await expect
+          .poll(
+            async () =>
+              (await perth
+                .locator('.trk-detail')
+                .textContent()
+                .catch(() => null)) ?? '',
+          )
+          .toBe(await band.textContent());
+        await perth.context().close();
+      }
       await screenshot(phone, `sydney-phone-${hhmm.replace(':', '')}`);
       await screenshot(mapPage, `sydney-map-${hhmm.replace(':', '')}`);
     };
@@ -305,13 +326,27 @@ describe.skipIf(!hasChromium)("a Sydney courier's day in Chromium", () => {
     await deliver(2, '18:12');
 
     // The day's report: 1 December, Sydney's day, though every stop was worked on 30 November or 1 December UTC.
-    const report = await srv.api<{ results: { date: string; stops: number }[] }>(
-      admin,
-      'GET',
-      `report/arrival-accuracy/?by=day&from=${DAY}&to=${DAY}`,
-    );
+    // Each stop's error: its arrival (the delivery as recorded, less the time at the door) against the promise at commit.
+    const errors: number[] = [];
+    for (const id of ids) {
+      const p = await srv.api<{ delivered_at: string }>(admin, 'GET', `photo-upload/${id}/`);
+      const { planned, serviceMs } = promised.get(id)!;
+      errors.push((Date.parse(p.body.delivered_at) - serviceMs - planned) / 60_000);
+    }
+    const meanAbs = errors.reduce((a, e) => a + Math.abs(e), 0) / errors.length;
+    const report = await srv.api<{
+      results: { date: string; stops: number; mean_abs_error_min: number; p90_abs_error_min: number; in_window: number }[];
+    }>(admin, 'GET', `report/arrival-accuracy/?by=day&from=${DAY}&to=${DAY}`);
     expect(report.status).toBe(200);
     expect(report.body.results.map((r) => [r.date, r.stops])).toEqual([[DAY, 3]]);
+    const day = report.body.results[0]!;
+    expect(Math.abs(day.mean_abs_error_min - meanAbs)).toBeLessThan(0.1);
+    expect(Math.abs(day.p90_abs_error_min - Math.max(...errors.map(Math.abs)))).toBeLessThan(0.1);
+    // Every delivery was inside its window (09:05, 13:10, 18:12 against 09–12, 13–15, 18–19).
+    expect(day.in_window).toBe(1);
+    // Nothing on 30 November, Sydney's yesterday, though the morning's stops were worked on that UTC day.
+    const before = await srv.api<{ results: unknown[] }>(admin, 'GET', `report/arrival-accuracy/?by=day&from=2026-11-30&to=2026-11-30`);
+    expect(before.body.results).toEqual([]);
     const dash = await office.newPage();
     await dash.goto(`${srv.url}/#/`);
     const accuracy = dash.getByTestId('arrival-accuracy');
