@@ -272,9 +272,13 @@ describe.skipIf(!hasChromium)("a Sydney courier's day in Chromium", () => {
       await routePage.close();
 
       // The recipient's page, on their own Sydney phone: the half-hour band around the same time, in local time.
-      const band = trackPage.locator('.trk-detail');
+      // (The link opens in the same tab as the last stop's: wait for this parcel's headline, not the previous one's.)
+      const headline = trackPage.locator('.trk-status');
+      const band = headline.locator('.trk-detail');
       await trackPage.goto(`${srv.url}/track.html#${tokens[i]!}`);
-      await expect.poll(async () => (await band.textContent().catch(() => null)) ?? '', { timeout: 30_000 }).toMatch(/^Arriving between/);
+      await expect
+        .poll(async () => (await headline.textContent().catch(() => null)) ?? '', { timeout: 30_000 })
+        .toMatch(new RegExp(`Parcel ${s.hawb}[\\s\\S]*Arriving between`));
       const [from, to] = [...(await band.textContent())!.matchAll(/\d{1,2}:\d\d\s*(?:am|pm)?/gi)].map((m) => minutesOf(m[0]));
       expect(to! - from!).toBe(30);
       expect(etaMin).toBeGreaterThanOrEqual(from!);
