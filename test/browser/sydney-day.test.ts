@@ -6,6 +6,8 @@
  * (a 07:00 shift, windows typed as 09:00–12:00...), the driver loads the van and drives with emulated
  * geolocation; the phone, the office's route page and the recipient's tracking page show the same
  * arrival time in local time, the van moves on the live map, and the day's arrival report is 1 December.
+ * The phone's batch of positions and the map's refresh are due after half a minute: the test moves every
+ * clock forward (`advance`) and waits for the server and the pages to show the new state, never for a time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
