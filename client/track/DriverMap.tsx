@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { createMap, loadLeaflet, pinIcon, type Leaflet } from '../ui/map';
+import { clockIn } from './time';
 
 /** The van's last position; the map library loads only when there is a position to show. */
-export function DriverMap({ position }: { position: { latitude: number; longitude: number; at: string } }) {
+export function DriverMap({ position, zone }: { position: { latitude: number; longitude: number; at: string }; zone: string }) {
   const box = useRef<HTMLDivElement>(null);
   const map = useRef<{ map: Leaflet.Map; marker: Leaflet.Marker } | null>(null);
   const [noTiles, setNoTiles] = useState(false);
@@ -43,10 +44,10 @@ export function DriverMap({ position }: { position: { latitude: number; longitud
         class="trk-map"
         data-testid="driver-map"
         role="img"
-        aria-label={`Driver's position at ${new Date(position.at).toLocaleTimeString()}`}
+        aria-label={`Driver's position at ${clockIn(position.at, zone)}`}
       />
       {noTiles && <p class="trk-muted">The street map could not load; the pin still shows where your driver is.</p>}
-      <p class="trk-muted">Updated {new Date(position.at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })}</p>
+      <p class="trk-muted">Updated {clockIn(position.at, zone)}</p>
     </section>
   );
 }

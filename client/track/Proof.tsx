@@ -1,12 +1,13 @@
 import type { RecipientView } from './api';
+import { whenIn } from './time';
 
-export function Proof({ proof }: { proof: NonNullable<RecipientView['proof']> }) {
+export function Proof({ proof, zone }: { proof: NonNullable<RecipientView['proof']>; zone: string }) {
   return (
     <section class="trk-card" aria-labelledby="trk-proof">
       <h2 id="trk-proof">Proof of delivery</h2>
       {proof.delivered_at && (
         <p>
-          Delivered {new Date(proof.delivered_at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}
+          Delivered {whenIn(proof.delivered_at, zone)}
           {proof.recipient_name ? `, received by ${proof.recipient_name}` : ''}.
         </p>
       )}

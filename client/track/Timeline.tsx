@@ -1,10 +1,8 @@
 import type { RecipientView } from './api';
-
-const when = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+import { whenIn } from './time';
 
 /** Newest first, as a recipient reads it. */
-export function Timeline({ events }: { events: RecipientView['timeline'] }) {
+export function Timeline({ events, zone }: { events: RecipientView['timeline']; zone: string }) {
   if (!events.length) return null;
   return (
     <section class="trk-card" aria-labelledby="trk-history">
@@ -15,7 +13,7 @@ export function Timeline({ events }: { events: RecipientView['timeline'] }) {
           .reverse()
           .map((e) => (
             <li key={`${e.status}-${e.time}`}>
-              <strong>{e.label}</strong> <time dateTime={e.time}>{when(e.time)}</time>
+              <strong>{e.label}</strong> <time dateTime={e.time}>{whenIn(e.time, zone)}</time>
             </li>
           ))}
       </ol>

@@ -8,16 +8,15 @@ import { Proof } from './Proof';
 import { Rating } from './Rating';
 import { Reschedule } from './Reschedule';
 import { Timeline } from './Timeline';
+import { clockIn } from './time';
 
 /** While the parcel is out the page refreshes itself (position, stops); otherwise once is enough. */
 const POLL_MS = 30_000;
 
-const time = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-
 function Headline({ v }: { v: RecipientView }) {
   let detail: string | null = null;
   if (v.status === 'out_for_delivery') {
-    if (v.eta) detail = `Arriving between ${time(v.eta.from)} and ${time(v.eta.to)}`;
+    if (v.eta) detail = `Arriving between ${clockIn(v.eta.from, v.time_zone)} and ${clockIn(v.eta.to, v.time_zone)}`;
     else if (v.stops_before === 0) detail = 'You are the next stop';
     else if (v.stops_before != null) detail = `${v.stops_before} stop${v.stops_before === 1 ? '' : 's'} before yours`;
   } else if (v.status === 'failed' && v.delivery_date) detail = `Next delivery day: ${v.delivery_date}`;
@@ -120,7 +119,7 @@ export function TrackApp() {
         )}
         {stop && <OptOut token={token} optedOut={view.opted_out} onDone={load} />}
         <Headline v={view} />
-        {view.driver_position && <DriverMap position={view.driver_position} />}
+        {view.driver_position && <DriverMap position={view.driver_position} zone={view.time_zone} />}
         {view.failure && (
           <section class="trk-card trk-failure" aria-labelledby="trk-failed">
             <h2 id="trk-failed">We missed you</h2>
@@ -131,11 +130,11 @@ export function TrackApp() {
             {view.reschedule && <Reschedule token={token} window={view.reschedule} current={view.delivery_date} onDone={load} />}
           </section>
         )}
-        {view.proof && <Proof proof={view.proof} />}
+        {view.proof && <Proof proof={view.proof} zone={view.time_zone} />}
         {view.door && <Door token={token} door={view.door} onDone={load} />}
         {view.can_leave_instructions && <Instructions token={token} current={view.instructions} onDone={load} />}
         {(view.can_rate || view.rating) && <Rating token={token} rating={view.rating} onDone={load} />}
-        <Timeline events={view.timeline} />
+        <Timeline events={view.timeline} zone={view.time_zone} />
         {!stop && !view.opted_out && (
           <p class="trk-foot">
             <a href={`#${token}/stop`}>Stop messages about this parcel</a>

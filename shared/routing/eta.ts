@@ -90,9 +90,14 @@ export function timeOnDay(date: string, hhmm: string, zone: string): number {
   return localTimeToInstant(date, hhmm, zone);
 }
 
-/** The half-hour band a recipient is told ("arriving 14:10–14:40"), centred on the ETA and rounded to 5 minutes. */
-export function etaBand(ms: number, widthMin = 30): [number, number] {
+/**
+ * The half-hour band a recipient is told ("arriving 14:10–14:40"), centred on the ETA and rounded to 5
+ * minutes, but never starting before `opensAt`, the stop's window opening when known: a van early for an
+ * 18:00–19:00 window waits and is at that door at 18:00, so "17:45–18:15" would promise what cannot happen.
+ */
+export function etaBand(ms: number, opensAt: number | null = null, widthMin = 30): [number, number] {
   const five = 5 * 60_000;
-  const from = Math.round((ms - (widthMin / 2) * 60_000) / five) * five;
+  const centred = Math.round((ms - (widthMin / 2) * 60_000) / five) * five;
+  const from = opensAt != null && opensAt <= ms ? Math.max(centred, opensAt) : centred;
   return [from, from + widthMin * 60_000];
 }

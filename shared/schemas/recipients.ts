@@ -67,6 +67,8 @@ export const RecipientView = z.object({
   delivery_date: z.string().nullable(),
   timeline: z.array(z.object({ status: z.enum(PACKAGE_STATUSES), label: z.string(), time: z.string() })),
   eta: z.object({ from: z.string(), to: z.string() }).nullable(),
+  /** The parcel's depot's IANA zone (issue 31): the page shows every time as that wall clock, as its messages do. */
+  time_zone: z.string(),
   stops_before: z.number().int().nullable(),
   /** Only on the day of delivery, while the parcel is out and within the company's last stops. */
   driver_position: z.object({ latitude: z.number(), longitude: z.number(), at: z.string() }).nullable(),

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { messageOutbox, pkg } from '../../server/db/schema/index';
+import { messageOutbox, pkg, warehouse } from '../../server/db/schema/index';
 import type { RecipientView } from '../../shared/schemas/recipients';
 import { makeApp } from '../helpers/app';
 
@@ -294,6 +294,27 @@ describe('the recipient tracking link', () => {
     const v = await w.view(a.token);
     expect(v.body.company.logo?.url).toBe(`/api/public/track/${a.token}/file/${logo}/`);
     expect((await w.t.call('GET', v.body.company.logo!.url)).status).toBe(200);
+  });
+
+  it("names the zone its times read in: the parcel's depot's, else the business's (the messages' and the phone's wall clock)", async () => {
+    const w = await world();
+    const a = await w.parcel('TRK-ZONE');
+    // No depot and no business zone: the configured TIME_ZONE (UTC in these tests).
+    expect((await w.view(a.token)).body.time_zone).toBe('UTC');
+    expect((await w.t.json('PATCH', '/api/settings/business-profile/', w.admin.token, { time_zone: 'Australia/Sydney' })).status).toBe(200);
+    expect((await w.view(a.token)).body.time_zone).toBe('Australia/Sydney');
+    // A Perth depot's parcel reads in Perth, though the business is in Sydney.
+    const now = w.t.clock.now();
+    const perth = (
+      await w.t.db
+        .insert(warehouse)
+        .values({ name: 'Perth', street_address: '1 Perth Rd', created_at: now, updated_at: now })
+        .returning()
+        .get()
+    ).id;
+    expect((await w.t.json('PUT', `/api/warehouse/${perth}/time-zone/`, w.admin.token, { time_zone: 'Australia/Perth' })).status).toBe(200);
+    await w.t.db.update(pkg).set({ warehouse_id: perth }).where(eq(pkg.id, a.id)).run();
+    expect((await w.view(a.token)).body.time_zone).toBe('Australia/Perth');
   });
 
   it('limits public calls per address', async () => {

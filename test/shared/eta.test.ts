@@ -53,6 +53,16 @@ describe('stopEtas (the one ETA function of server, board and phone)', () => {
     expect(new Date(from).toISOString().slice(11, 16)).toBe('14:10');
     expect(new Date(to).toISOString().slice(11, 16)).toBe('14:40');
   });
+
+  it('never starts the band before the window opens (a van early for 18:00 waits and rings at 18:00)', () => {
+    const opens = Date.UTC(2026, 0, 5, 18, 0);
+    const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+    expect(etaBand(opens, opens).map(hhmm)).toEqual(['18:00', '18:30']);
+    expect(etaBand(opens + 5 * 60_000, opens).map(hhmm)).toEqual(['18:00', '18:30']);
+    // Well inside the window, or no window known: centred as before.
+    expect(etaBand(opens + 40 * 60_000, opens).map(hhmm)).toEqual(['18:25', '18:55']);
+    expect(etaBand(opens).map(hhmm)).toEqual(['17:45', '18:15']);
+  });
 });
 
 describe('board edits', () => {

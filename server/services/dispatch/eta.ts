@@ -197,7 +197,8 @@ export async function refreshParcelRouteEtas(deps: Deps, packageId: number): Pro
 }
 
 function shapeEta(r: typeof stopEta.$inferSelect, sequence: number | null, w: WindowInfo | undefined): StopEtaRecord {
-  const [from, to] = etaBand(r.eta_at);
+  // A van waiting for the window (wait_s) begins at its opening, the stored time: the band starts there.
+  const [from, to] = etaBand(r.eta_at, r.wait_s > 0 ? r.eta_at : null);
   return {
     package: r.package_id,
     route: r.route_id,

@@ -210,6 +210,7 @@ export async function recipientView(deps: Deps, t: Tracked): Promise<RecipientVi
     delivery_date: parcel.delivery_date,
     timeline: events.map((e) => ({ status: e.to, label: STATUS_LABELS[e.to], time: iso(Math.min(e.at, e.received)) ?? '' })),
     eta: eta ? { from: iso(eta.from) ?? '', to: iso(eta.to) ?? '' } : null,
+    time_zone: await depotZone(deps, parcel.warehouse_id),
     stops_before: stops,
     driver_position: await visiblePosition(deps, parcel, settings, stops),
     proof: await proofOfParcel(deps, token, parcel),

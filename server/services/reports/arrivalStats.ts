@@ -32,7 +32,7 @@ export function percentile(values: readonly number[], p: number): number | null 
 
 /** Whether the actual arrival fell inside the half-hour band told to the recipient for the planned one. */
 export const inBand = (s: ArrivalSample) => {
-  const [from, to] = etaBand(s.planned);
+  const [from, to] = etaBand(s.planned, s.window?.[0] ?? null);
   return s.actual >= from && s.actual <= to;
 };
 
