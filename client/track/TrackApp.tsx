@@ -36,8 +36,12 @@ function Headline({ v }: { v: RecipientView }) {
 
 export function TrackApp() {
   const [{ token, stop }, setHash] = useState(() => readHash(location.hash));
-  const [view, setView] = useState<RecipientView | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // Each answer is kept with the link it answers: opening another parcel's link in the same tab never
+  // shows the previous parcel while the new one loads, nor lets a late answer for it land.
+  const [shown, setShown] = useState<{ token: string; view: RecipientView } | null>(null);
+  const [failed, setFailed] = useState<{ token: string; error: string } | null>(null);
+  const view = shown && shown.token === token ? shown.view : null;
+  const error = failed && failed.token === token ? failed.error : null;
 
   useEffect(() => {
     const onHash = () => setHash(readHash(location.hash));
@@ -48,16 +52,21 @@ export function TrackApp() {
   const load = useCallback(async () => {
     if (!token) return;
     try {
-      setView(await trackApi.view(token));
-      setError(null);
+      const answer = await trackApi.view(token);
+      if (readHash(location.hash).token !== token) return;
+      setShown({ token, view: answer });
+      setFailed(null);
     } catch (err) {
-      setError(
-        err instanceof TrackError && err.status === 404
-          ? 'This tracking link is not valid. Check the link in your message.'
-          : err instanceof TrackError && err.status === 429
-            ? 'Too many requests from your connection. Wait a minute and reload.'
-            : 'We could not load your parcel. Check your connection and reload.',
-      );
+      if (readHash(location.hash).token !== token) return;
+      setFailed({
+        token,
+        error:
+          err instanceof TrackError && err.status === 404
+            ? 'This tracking link is not valid. Check the link in your message.'
+            : err instanceof TrackError && err.status === 429
+              ? 'Too many requests from your connection. Wait a minute and reload.'
+              : 'We could not load your parcel. Check your connection and reload.',
+      });
     }
   }, [token]);
 

@@ -243,6 +243,23 @@ describe.skipIf(!hasChromium)('recipient tracking in Chromium', () => {
       .filter({ hasText: `We will deliver on ${tomorrow}` })
       .waitFor();
     await screenshot(sam, 'recipient-rescheduled');
+    // Another parcel's link opened in the same tab: while its answer is on its way, the page says it is
+    // loading; it never shows the parcel before under the new link.
+    const other = linkIn(delivered).split('#')[1]!;
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await sam.route(`**/api/public/track/${other}/`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await sam.evaluate((hash) => (location.hash = hash), other);
+    await sam.locator('.trk-loading').waitFor();
+    expect(await sam.getByRole('heading', { name: 'We missed you' }).count()).toBe(0);
+    release();
+    await sam
+      .locator('#trk-status')
+      .filter({ hasText: /delivered/i })
+      .waitFor();
     expect(await srv.db.select().from(pkg).where(eq(pkg.id, ids['RCP-2']!)).get()).toMatchObject({
       delivery_date: tomorrow,
       route_id: null,
