@@ -4,6 +4,7 @@ import { runApiBench } from './api';
 import { runArrivalBench } from './arrivals';
 import { runFleetBench } from './fleet';
 import { runOptimizerBench } from './optimizer';
+import { runPdptwBench } from './pdptw';
 
 /** `npm run bench`: every benchmark in one run on this machine; figures go in closing notes, never in tests. */
 async function optional(file: string, fn: string): Promise<void> {
@@ -23,6 +24,8 @@ console.log('\n## Route optimiser (bench/optimizer.ts, TSPLIB)');
 await runOptimizerBench((line: string) => console.log(line));
 console.log('\n## Fleet optimiser (bench/fleet.ts, Solomon VRPTW + Gehring & Homberger 1000)');
 await runFleetBench((line: string) => console.log(line));
+console.log('\n## Pickup and delivery (bench/pdptw.ts, Li & Lim PDPTW 100 tasks)');
+runPdptwBench((line: string) => console.log(line));
 console.log('\n## Arrival times planned against actual (bench/arrivals.ts, simulated days on road legs)');
 runArrivalBench((line: string) => console.log(line));
 await optional('./sync.ts', 'runSyncBench');

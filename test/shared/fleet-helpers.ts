@@ -190,16 +190,25 @@ export function replayRoute(input: FleetInput, veh: Veh, jobs: Job[], balance = 
 /**
  * Feasibility checker written apart from the solver (no shared code): replays every route from
  * the raw input and lists every broken rule (windows, capacity, shift, skills, stops, breaks,
- * maximum duration). Also returns total travel, the objective (route costs plus the penalties of
+ * maximum duration; pairs: both halves on one vehicle, pickup first, the load counted at every point
+ * of the route). `openPairs`: a pickup whose delivery nobody serves yet is allowed (a partial plan). Also returns total travel, the objective (route costs plus the penalties of
  * jobs left out) and how many jobs without a penalty were left out. Where the result reports a
  * schedule (departure, service starts, breaks, cost), it must be the one the rules give.
  */
 export function checkPlan(
   input: FleetInput,
   res: FleetResult,
+  opts: { openPairs?: boolean } = {},
 ): { violations: string[]; travel: number; served: number; cost: number; hardUnserved: number } {
   const v: string[] = [];
   const jobs = new Map(input.jobs.map((j) => [j.id, j]));
+  // Pairs: the pickup's demand rides from the pickup to the delivery; unpaired demand from the start.
+  const pairOf = new Map<number, { pickup: number; delivery: number }>();
+  for (const p of input.pairs ?? []) {
+    pairOf.set(p.pickup, p);
+    pairOf.set(p.delivery, p);
+  }
+  const servedIds = new Set(res.routes.flatMap((r) => r.jobs));
   const vehicles = new Map(input.vehicles.map((x) => [x.id, x]));
   const seen = new Set<number>();
   const usedVehicles = new Set<number>();
@@ -215,22 +224,41 @@ export function checkPlan(
     usedVehicles.add(veh.id);
     const list: Job[] = [];
     const load: number[] = [];
-    for (const id of route.jobs) {
+    const demandOf = (id: number): number[] => jobs.get(id)?.demand ?? [];
+    const change = (q: number[], sign: number) =>
+      q.forEach((x, k) => {
+        load[k] = (load[k] ?? 0) + sign * x;
+      });
+    const checkLoad = (where: string) =>
+      load.forEach((q, k) => {
+        const c = veh.capacity?.[k];
+        if (c !== undefined && q > c + TOL) v.push(`vehicle ${veh.id}: load ${q} over capacity ${c} (dimension ${k}) ${where}`);
+      });
+    for (const id of route.jobs) if (!pairOf.has(id)) change(demandOf(id), 1);
+    checkLoad('leaving the start');
+    route.jobs.forEach((id, at) => {
       const job = jobs.get(id);
       if (!job) {
         v.push(`unknown job ${id}`);
-        continue;
+        return;
       }
       if (seen.has(id)) v.push(`job ${id} served twice`);
       seen.add(id);
       list.push(job);
-      (job.demand ?? []).forEach((q, k) => {
-        load[k] = (load[k] ?? 0) + q;
-      });
-    }
-    load.forEach((q, k) => {
-      const c = veh.capacity?.[k];
-      if (c !== undefined && q > c + TOL) v.push(`vehicle ${veh.id}: load ${q} over capacity ${c} (dimension ${k})`);
+      const pair = pairOf.get(id);
+      if (!pair) change(demandOf(id), -1);
+      else if (id === pair.pickup) {
+        change(demandOf(id), 1);
+        const d = route.jobs.indexOf(pair.delivery);
+        if (d < 0 && !(opts.openPairs && !servedIds.has(pair.delivery)))
+          v.push(`pair ${pair.pickup}->${pair.delivery}: the delivery is not on vehicle ${veh.id} with its pickup`);
+        if (d >= 0 && d < at) v.push(`pair ${pair.pickup}->${pair.delivery}: delivered before its pickup`);
+      } else {
+        change(demandOf(pair.pickup), -1);
+        if (!route.jobs.includes(pair.pickup))
+          v.push(`pair ${pair.pickup}->${pair.delivery}: delivered without its pickup on vehicle ${veh.id}`);
+      }
+      checkLoad(`after job ${id}`);
     });
     const r = replayRoute(input, veh, list);
     v.push(...r.problems);
@@ -255,6 +283,9 @@ export function checkPlan(
     if (!jobs.has(id)) v.push(`unknown unassigned job ${id}`);
     if (seen.has(id)) v.push(`job ${id} both served and unassigned`);
   }
+  if (!opts.openPairs)
+    for (const p of input.pairs ?? [])
+      if (seen.has(p.pickup) !== seen.has(p.delivery)) v.push(`pair ${p.pickup}->${p.delivery}: one half served, the other not`);
   const accounted = new Set([...seen, ...res.unassigned]);
   for (const id of jobs.keys()) if (!accounted.has(id)) v.push(`job ${id} neither served nor unassigned`);
   let hardUnserved = 0;
@@ -346,7 +377,7 @@ export function bruteForceFleet(input: FleetInput): {
       ...input,
       vehicles: [{ ...veh, end: undefined, shift: [veh.shift?.[0] ?? 0, Infinity], breaks: undefined, maxDuration: undefined }],
     };
-    return checkPlan(relaxed, res).violations.length === 0;
+    return checkPlan(relaxed, res, { openPairs: true }).violations.length === 0;
   };
   const dfs = (): void => {
     evaluate();

@@ -69,6 +69,15 @@ export interface FleetModel {
   /** 0: no balance; 1: by duration; 2: by stops. */
   balanceBy: number;
   balanceWeight: number;
+  /**
+   * Pickup-and-delivery pairs (issue 32). `role[j]`: 0 unpaired (loaded at the start, dropped at
+   * j), 1 a pair's pickup, 2 its delivery; `partner[j]` the other job of the pair, -1 unpaired. A
+   * delivery's demand is its pickup's. Without pairs (`hasPairs` false) every hot path is the
+   * unpaired one.
+   */
+  hasPairs: boolean;
+  role: Uint8Array;
+  partner: Int32Array;
   /** Work done by full route evaluations (route stops walked), added to the search's work clock. */
   counter: { work: number };
 }
@@ -310,6 +319,29 @@ export function buildModel(input: FleetInput): FleetModel {
     vType[k] = t;
   });
 
+  const role = new Uint8Array(J);
+  const partner = new Int32Array(J).fill(-1);
+  const pairs = input.pairs ?? [];
+  if (!Array.isArray(pairs)) fail('pairs must be an array');
+  const jobIndex = new Map(jobIds.map((id, j) => [id, j]));
+  pairs.forEach((pair, i) => {
+    const p = jobIndex.get(pair?.pickup);
+    const q = jobIndex.get(pair?.delivery);
+    if (p === undefined || q === undefined) fail(`pair ${i}: pickup and delivery must be job ids`);
+    if (p === q) fail(`pair ${i}: pickup and delivery must be two jobs`);
+    if (partner[p] >= 0 || partner[q] >= 0) fail(`pair ${i}: a job belongs to one pair at most`);
+    const given = jobs[q].demand;
+    for (let k = 0; k < D; k++) {
+      if (given !== undefined && (given[k] ?? 0) !== demand[p * D + k])
+        fail(`pair ${i}: the delivery's demand must be absent or the pickup's`);
+      demand[q * D + k] = demand[p * D + k];
+    }
+    role[p] = 1;
+    role[q] = 2;
+    partner[p] = q;
+    partner[q] = p;
+  });
+
   return {
     n,
     d,
@@ -348,6 +380,9 @@ export function buildModel(input: FleetInput): FleetModel {
     bDur: Float64Array.from(bDur),
     balanceBy,
     balanceWeight,
+    hasPairs: pairs.length > 0,
+    role,
+    partner,
     counter: { work: 0 },
   };
 }

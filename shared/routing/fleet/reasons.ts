@@ -12,6 +12,9 @@ import type { FleetInput } from './types';
  *   (or keep its maximum route duration, or fit its breaks);
  * - 'no_vehicle': some vehicle could serve it alone, but the fleet has no room or time left for it
  *   in this plan (or there are no vehicles at all).
+ * A job of a pickup-and-delivery pair is judged with its pair (both halves, pickup first, in one
+ * vehicle: 'window' when the delivery cannot be reached in its windows after the pickup), and its
+ * detail names the pair.
  */
 export type UnassignedReason = 'skill' | 'capacity' | 'window' | 'shift' | 'no_vehicle';
 
@@ -21,6 +24,8 @@ export interface UnassignedDetail {
   reason: UnassignedReason;
   /** For 'skill': the skills missing on the vehicle that lacks the fewest of them. */
   missingSkills?: string[];
+  /** For a job of a pair: the pair (job ids), which is left out whole. */
+  pair?: { pickup: number; delivery: number };
 }
 
 function aloneReason(m: FleetModel, v: number, j: number): UnassignedReason {
@@ -37,8 +42,25 @@ function aloneReason(m: FleetModel, v: number, j: number): UnassignedReason {
   return 'no_vehicle';
 }
 
+/** Why a pair (pickup a, delivery b) cannot be served by vehicle v alone: the two stops in order from the start. */
+function pairAloneReason(m: FleetModel, v: number, a: number, b: number): UnassignedReason {
+  if (!skilled(m, v, a) || !skilled(m, v, b)) return 'skill';
+  if (!fits(m, v, new Float64Array(m.D), a)) return 'capacity';
+  const sa = earliestStart(m, a, m.shiftStart[v] + m.d[m.vStart[v] * m.n + m.loc[a]]);
+  if (sa === Infinity) return 'window';
+  const sb = earliestStart(m, b, sa + m.service[a] + m.d[m.loc[a] * m.n + m.loc[b]]);
+  if (sb === Infinity) return 'window';
+  const back = m.vEnd[v] >= 0 ? m.d[m.loc[b] * m.n + m.vEnd[v]] : 0;
+  if (sb + m.service[b] + back > m.shiftEnd[v] + EPS) return 'shift';
+  if (m.vMaxStops[v] < 2 || evaluateRoute(m, v, [a, b], 2) === Infinity) return 'shift';
+  return 'no_vehicle';
+}
+
 /** Why one job is left out. Builds the model: for several jobs use `unassignedReasons`. */
-export function unassignedReason(input: Pick<FleetInput, 'matrix' | 'vehicles' | 'jobs'>, jobId: number): UnassignedReason {
+export function unassignedReason(
+  input: Pick<FleetInput, 'matrix' | 'vehicles' | 'jobs'> & Partial<Pick<FleetInput, 'pairs'>>,
+  jobId: number,
+): UnassignedReason {
   return unassignedReasons(input, [jobId])[0];
 }
 
@@ -47,15 +69,20 @@ export function unassignedReason(input: Pick<FleetInput, 'matrix' | 'vehicles' |
  * built once for all of them: rebuilding it per job made a 1,200-parcel plan with few drivers
  * hold the event loop for 20 s and a 5,000-parcel one for minutes (security issue 30).
  */
-export function unassignedReasons(input: Pick<FleetInput, 'matrix' | 'vehicles' | 'jobs'>, jobIds: readonly number[]): UnassignedReason[] {
+export function unassignedReasons(
+  input: Pick<FleetInput, 'matrix' | 'vehicles' | 'jobs'> & Partial<Pick<FleetInput, 'pairs'>>,
+  jobIds: readonly number[],
+): UnassignedReason[] {
   return unassignedDetails(input, jobIds).map((x) => x.reason);
 }
 
 function missingSkills(m: FleetModel, j: number): string[] {
   let fewest: number[] | null = null;
+  // A pair needs what either half needs.
+  const need = m.partner[j] >= 0 ? m.jSkills[j] | m.jSkills[m.partner[j]] : m.jSkills[j];
   for (let v = 0; v < m.V; v++) {
     const missing: number[] = [];
-    for (let b = 0; b < m.skillNames.length; b++) if ((m.jSkills[j] >>> b) & 1 && !((m.vSkills[v] >>> b) & 1)) missing.push(b);
+    for (let b = 0; b < m.skillNames.length; b++) if ((need >>> b) & 1 && !((m.vSkills[v] >>> b) & 1)) missing.push(b);
     if (fewest === null || missing.length < fewest.length) fewest = missing;
   }
   return (fewest ?? []).map((b) => m.skillNames[b]);
@@ -63,7 +90,7 @@ function missingSkills(m: FleetModel, j: number): string[] {
 
 /** `unassignedReasons` with the missing skills named where skills keep a job out. */
 export function unassignedDetails(
-  input: Pick<FleetInput, 'matrix' | 'vehicles' | 'jobs'> & Partial<Pick<FleetInput, 'distance' | 'balance'>>,
+  input: Pick<FleetInput, 'matrix' | 'vehicles' | 'jobs'> & Partial<Pick<FleetInput, 'distance' | 'balance' | 'pairs'>>,
   jobIds: readonly number[],
 ): UnassignedDetail[] {
   const m = buildModel({ ...input });
@@ -71,12 +98,16 @@ export function unassignedDetails(
   return jobIds.map((jobId) => {
     const j = index.get(jobId);
     if (j === undefined) throw new RangeError(`unassignedReason: unknown job ${jobId}`);
+    const o = m.partner[j];
+    const a = m.role[j] === 2 ? o : j;
     let best: UnassignedReason | null = null;
     for (let v = 0; v < m.V; v++) {
-      const r = aloneReason(m, v, j);
+      const r = o < 0 ? aloneReason(m, v, j) : pairAloneReason(m, v, a, m.partner[a]);
       if (best === null || RANK[r] > RANK[best]) best = r;
     }
     const reason = best ?? 'no_vehicle';
-    return reason === 'skill' ? { reason, missingSkills: missingSkills(m, j) } : { reason };
+    const detail: UnassignedDetail = reason === 'skill' ? { reason, missingSkills: missingSkills(m, j) } : { reason };
+    if (o >= 0) detail.pair = { pickup: m.jobIds[a], delivery: m.jobIds[m.partner[a]] };
+    return detail;
   });
 }

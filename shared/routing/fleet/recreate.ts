@@ -1,5 +1,6 @@
 import type { Rng } from '../rng';
 import { fits, skilled, type FleetModel } from './model';
+import { pairAt } from './route';
 import type { Solution } from './solution';
 
 /** Chance to skip a position while inserting ("blinks" in SISR): cheap diversification. */
@@ -65,7 +66,9 @@ const LOG_KEEP = Math.log(1 - BLINK_RATE);
 /**
  * Greedy insertion with blinks of every absent job at its cheapest feasible place. Only routes
  * that serve one of the job's nearest neighbours (plus one empty vehicle per type) are tried:
- * the cheapest place is almost always next to a near job, and it keeps big plans fast.
+ * the cheapest place is almost always next to a near job, and it keeps big plans fast. A
+ * pickup-and-delivery pair goes in together at its pickup's turn: the best pickup place with the
+ * best delivery place after it (Route.pairInsertion), in a route near either half.
  */
 export function recreate(ctx: RecreateContext, sol: Solution, touch: (r: number) => void): void {
   const routes = sol.routes;
@@ -79,19 +82,33 @@ export function recreate(ctx: RecreateContext, sol: Solution, touch: (r: number)
   const routeOf = sol.routeOf;
   const candidates: number[] = [];
   let gap = blinkGap(rng);
+  const skip = (): boolean => {
+    if (gap-- === 0) {
+      gap = blinkGap(rng);
+      return true;
+    }
+    return false;
+  };
+  const { hasPairs, role, partner } = m;
   for (const u of absent) {
+    // A pair goes in as one, when its pickup's turn comes.
+    if (hasPairs && role[u] === 2) continue;
+    const b = hasPairs && role[u] === 1 ? partner[u] : -1;
     let best = Infinity;
     let bestR = -1;
     let bestP = -1;
+    let bestQ = -1;
     const stamp = ++ctx.stamp;
     candidates.length = 0;
-    const list = adj[u];
-    const k = Math.min(near, list.length);
-    for (let i = 0; i < k; i++) {
-      const r = routeOf[list[i]];
-      if (r >= 0 && routeStamp[r] !== stamp) {
-        routeStamp[r] = stamp;
-        candidates.push(r);
+    for (let half = 0; half < (b >= 0 ? 2 : 1); half++) {
+      const list = adj[half === 0 ? u : b];
+      const k = Math.min(near, list.length);
+      for (let i = 0; i < k; i++) {
+        const r = routeOf[list[i]];
+        if (r >= 0 && routeStamp[r] !== stamp) {
+          routeStamp[r] = stamp;
+          candidates.push(r);
+        }
       }
     }
     for (let t = 0; t < emptyOf.length; t++) if (emptyOf[t] >= 0) candidates.push(emptyOf[t]);
@@ -103,8 +120,21 @@ export function recreate(ctx: RecreateContext, sol: Solution, touch: (r: number)
       }
       for (const r of candidates) {
         const route = routes[r];
-        if (!fits(m, r, route.load, u) || !skilled(m, r, u)) continue;
         const len = route.jobs.length;
+        if (b >= 0) {
+          if (!skilled(m, r, u) || !skilled(m, r, b) || len + 2 > m.vMaxStops[r]) continue;
+          const before = pairAt.work;
+          const c = route.pairInsertion(m, u, b, skip);
+          ctx.work += pairAt.work - before;
+          if (c < best) {
+            best = c;
+            bestR = r;
+            bestP = pairAt.p;
+            bestQ = pairAt.q;
+          }
+          continue;
+        }
+        if (!fits(m, r, route.load, u) || !skilled(m, r, u)) continue;
         if (len >= m.vMaxStops[r]) continue;
         ctx.work += len + 1;
         for (let p = 0; p <= len; p++) {
@@ -112,6 +142,7 @@ export function recreate(ctx: RecreateContext, sol: Solution, touch: (r: number)
             gap = blinkGap(rng);
             continue;
           }
+          if (hasPairs && !route.fitsAt(m, u, p)) continue;
           const c = route.insertionCost(m, u, p);
           if (c < best) {
             best = c;
@@ -122,10 +153,14 @@ export function recreate(ctx: RecreateContext, sol: Solution, touch: (r: number)
       }
     }
     // A job with a penalty stays out when serving it costs more than leaving it out.
-    if (bestR < 0 || best >= m.penalty[u]) left.push(u);
-    else {
+    const penalty = b >= 0 ? m.penalty[u] + m.penalty[b] : m.penalty[u];
+    if (bestR < 0 || best >= penalty) {
+      left.push(u);
+      if (b >= 0) left.push(b);
+    } else {
       if (routes[bestR].jobs.length === 0) findEmpty(ctx, sol, m.vType[bestR], bestR);
-      sol.insert(u, bestR, bestP);
+      if (b >= 0) sol.insertPair(u, b, bestR, bestP, bestQ);
+      else sol.insert(u, bestR, bestP);
       ctx.work += routes[bestR].jobs.length;
       touch(bestR);
     }

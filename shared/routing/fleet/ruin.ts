@@ -4,7 +4,8 @@ import type { Solution } from './solution';
 /**
  * SISR ruin (Christiaens & Vanden Berghe, "Slack Induction by String Removals", 2020): remove
  * a few strings of consecutive stops from routes that lie near a random seed job, so the removed
- * jobs are close in space and the routes around them get slack to be rebuilt differently.
+ * jobs are close in space and the routes around them get slack to be rebuilt differently. The
+ * other half of a pickup-and-delivery pair leaves with its half.
  */
 export interface RuinParams {
   /** Mean number of jobs removed. */
@@ -73,6 +74,19 @@ export function ruin(sol: Solution, adj: Int32Array[], rng: Rng, p: RuinParams, 
       const kept = segment.splice(keepAt, m);
       jobs.splice(a, 0, ...kept);
       removed = segment;
+    }
+    for (const j of removed) routeOf[j] = -1;
+    if (sol.m.hasPairs) {
+      // A pair leaves together: the other half of each removed pair goes too.
+      const partner = sol.m.partner;
+      for (let i = 0, e = removed.length; i < e; i++) {
+        const o = partner[removed[i]];
+        if (o >= 0 && routeOf[o] === r) {
+          routeOf[o] = -1;
+          removed.push(o);
+          jobs.splice(jobs.indexOf(o), 1);
+        }
+      }
     }
     for (const j of removed) {
       routeOf[j] = -1;

@@ -21,9 +21,12 @@ export interface RouteSchedule {
   returnArrival: number | null;
   /** Total travel time (the optimiser's cost). */
   travel: number;
-  /** Sum of each dimension over the route's jobs. */
+  /**
+   * Most the vehicle carries at once, per dimension: the sum over the route's jobs, or with pairs
+   * the peak along the route (unpaired demand loaded at the start, each pair's between its stops).
+   */
   load: number[];
-  /** Every window met, every capacity and the shift end kept. */
+  /** Every window met, every capacity and the shift end kept, each pair whole and pickup first. */
   feasible: boolean;
 }
 
@@ -32,10 +35,12 @@ const TOLERANCE = 1e-6;
 /**
  * ETA math for one route, the same rules the optimiser plans by: leave at the shift start, wait
  * for a window when early, serve, drive on. Late stops are still timed (service starts on
- * arrival), so a dispatcher sees how late, not just that it is. Throws on unknown ids.
+ * arrival), so a dispatcher sees how late, not just that it is. With `pairs`, the load is counted
+ * along the route and a pair split or served delivery first makes the route infeasible. Throws
+ * on unknown ids.
  */
 export function routeSchedule(
-  input: Pick<FleetInput, 'matrix' | 'vehicles' | 'jobs'>,
+  input: Pick<FleetInput, 'matrix' | 'vehicles' | 'jobs'> & Partial<Pick<FleetInput, 'pairs'>>,
   route: { vehicle: number; jobs: number[] },
 ): RouteSchedule {
   const vehicle = input.vehicles.find((v) => v.id === route.vehicle);
@@ -47,8 +52,22 @@ export function routeSchedule(
   let at = vehicle.start;
   let travel = 0;
   let feasible = true;
-  const load: number[] = [];
   const stops: StopTimes[] = [];
+  const pickupOf = new Map<number, number>();
+  const deliveryOf = new Map<number, number>();
+  for (const p of input.pairs ?? []) {
+    pickupOf.set(p.delivery, p.pickup);
+    deliveryOf.set(p.pickup, p.delivery);
+  }
+  // Load on board: unpaired demand from the start; a pair's (its pickup's demand) between its stops.
+  const onBoard: number[] = [];
+  const add = (demand: number[] | undefined, sign: number): void =>
+    (demand ?? []).forEach((q, k) => {
+      onBoard[k] = (onBoard[k] ?? 0) + sign * q;
+    });
+  for (const id of route.jobs) if (!pickupOf.has(id) && !deliveryOf.has(id)) add(byId.get(id)?.demand, 1);
+  const load = onBoard.slice();
+  const seen = new Set<number>();
   for (const id of route.jobs) {
     const job = byId.get(id);
     if (!job) throw new RangeError(`routeSchedule: unknown job ${id}`);
@@ -66,8 +85,17 @@ export function routeSchedule(
     const departure = start + (job.service ?? 0);
     stops.push({ job: id, location: job.location, arrival, start, departure, waiting: start - arrival, late });
     if (late) feasible = false;
-    (job.demand ?? []).forEach((q, k) => {
-      load[k] = (load[k] ?? 0) + q;
+    const pickup = pickupOf.get(id);
+    if (deliveryOf.has(id)) {
+      add(job.demand, 1);
+      if (!route.jobs.includes(deliveryOf.get(id) ?? NaN)) feasible = false;
+    } else if (pickup !== undefined) {
+      add(byId.get(pickup)?.demand, -1);
+      if (!seen.has(pickup)) feasible = false;
+    } else add(job.demand, -1);
+    seen.add(id);
+    onBoard.forEach((q, k) => {
+      if (q > (load[k] ?? 0)) load[k] = q;
     });
     t = departure;
     at = job.location;

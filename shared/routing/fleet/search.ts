@@ -56,6 +56,12 @@ export function servableBy(m: FleetModel, v: number, j: number): boolean {
   return empty.travelInsertion(m, j, 0) < Infinity;
 }
 
+/** Can vehicle v serve the pair (pickup a, delivery b) alone? Breaks and the maximum duration aside, as for one job. */
+export function pairServableBy(m: FleetModel, v: number, a: number, b: number): boolean {
+  if (!skilled(m, v, a) || !skilled(m, v, b) || m.vMaxStops[v] < 2) return false;
+  return new Route(v, m.D).pairInsertion(m, a, b, () => false, false) < Infinity;
+}
+
 /** Penalties of absent jobs that have one (the others count apart, before any cost). */
 function penaltyOf(m: FleetModel, absent: number[]): { hard: number; soft: number } {
   let hard = 0;
@@ -92,7 +98,9 @@ export function solveFleetModel(m: FleetModel, opts: SearchOptions): SearchResul
   const never: number[] = [];
   for (let j = 0; j < m.J; j++) {
     let ok = false;
-    for (let v = 0; v < m.V && !ok; v++) ok = servableBy(m, v, j);
+    const o = m.partner[j];
+    const a = m.role[j] === 2 ? o : j;
+    for (let v = 0; v < m.V && !ok; v++) ok = o < 0 ? servableBy(m, v, j) : pairServableBy(m, v, a, m.partner[a]);
     (ok ? jobs : never).push(j);
   }
   const neverPenalty = penaltyOf(m, never).soft;

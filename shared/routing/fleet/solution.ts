@@ -43,4 +43,13 @@ export class Solution {
     route.update(this.m);
     this.index(r);
   }
+
+  /** Pickup a before stop p and delivery b before stop q >= p (positions of the route before either goes in). */
+  insertPair(a: number, b: number, r: number, p: number, q: number): void {
+    const route = this.routes[r];
+    route.jobs.splice(q, 0, b);
+    route.jobs.splice(p, 0, a);
+    route.update(this.m);
+    this.index(r);
+  }
 }

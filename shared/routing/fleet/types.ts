@@ -62,6 +62,18 @@ export interface FleetJob {
   penalty?: number;
 }
 
+/**
+ * A shipment (issue 32): `pickup` and `delivery` are ids of two jobs served by the same vehicle,
+ * the pickup first. The pickup's `demand` is loaded there and carried until the delivery (whose own
+ * `demand`, if given, must be the same), so capacity is checked at every point of the route: a
+ * vehicle leaves with the demand of its unpaired jobs (deliveries from the depot), drops each at
+ * its stop, and picks up and drops each pair's load on the way. Both are served or neither is.
+ */
+export interface FleetPair {
+  pickup: number;
+  delivery: number;
+}
+
 /** Balance work across vehicles: adds `weight` x (route duration, or stops)² per route, so equal shares cost least. */
 export interface FleetBalance {
   by: 'duration' | 'stops';
@@ -76,6 +88,8 @@ export interface FleetInput {
   vehicles: FleetVehicle[];
   jobs: FleetJob[];
   balance?: FleetBalance;
+  /** Pickup-and-delivery pairs; absent: every job is a delivery from the vehicle's start. */
+  pairs?: FleetPair[];
   /**
    * Budget. The search spends a deterministic amount of work derived from it (what one quiet core
    * of the benchmark machine does in that time), so a seed and a limit give one plan; the thread's
