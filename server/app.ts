@@ -1,7 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, Next } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { bodyLimit } from 'hono/body-limit';
 import { existsSync } from 'node:fs';
 import type { Db } from './db/client';
 import type { UnitOptions as WriteBatchOptions } from './db/engine/types';
@@ -14,6 +13,7 @@ import { docsRoutes } from './http/docs';
 import { reachRoute } from './http/reach';
 import { answerHeaders } from './http/answerHeaders';
 import { compressJson, staticCacheControl } from './http/compress';
+import { UPLOAD_LIMIT } from './http/bodyReader';
 import { errorResponse } from './http/errorHandler';
 import { requestIdOf, requestLogLine } from './http/logging';
 import { openApiDocument } from './http/openapi';
@@ -39,9 +39,8 @@ export interface AppOptions {
   writeBatch?: WriteBatchOptions;
 }
 
-/** Uploads (photos, documents, spreadsheets) may be larger than any JSON body. */
+/** The most any JSON body may declare; each route reads at most its own, smaller limit (server/http/jsonLimits.ts). */
 export const JSON_LIMIT = 1024 * 1024;
-export const UPLOAD_LIMIT = 15 * 1024 * 1024;
 
 export function createApp(options: AppOptions) {
   const config: Config = { ...defaultConfig, ...options.config };
@@ -100,15 +99,15 @@ export function createApp(options: AppOptions) {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     const type = c.req.header('content-type') ?? '';
     const limit = type.startsWith('multipart/') ? UPLOAD_LIMIT : JSON_LIMIT;
-    const tooLarge = () => {
-      throw new ApiError(413, 'payload_too_large', `Request body is larger than ${Math.round(limit / 1024)} KiB`);
-    };
-    // A declared length is decided from the header (Node's parser never delivers more than it says),
-    // as bodyLimit does, but without asking for `c.req.raw.body`: that builds a whole undici Request
-    // and stream (~6% of a scan), where the body is otherwise read straight off the socket.
+    // A declared length over any route's limit is refused unread, from the header (Node's parser never
+    // delivers more than it says). A body without one (chunked) is not read here: the route reads it
+    // with its own, smaller limit applied while it arrives (server/http/bodyReader.ts), so a refusal
+    // costs one chunk rather than a whole megabyte; a route that takes no body never reads it.
     const length = c.req.header('content-length');
-    if (length !== undefined && c.req.header('transfer-encoding') === undefined) return Number(length) > limit ? tooLarge() : next();
-    return bodyLimit({ maxSize: limit, onError: tooLarge })(c, next);
+    if (length !== undefined && c.req.header('transfer-encoding') === undefined && Number(length) > limit) {
+      throw new ApiError(413, 'payload_too_large', `Request body is larger than ${Math.round(limit / 1024)} KiB`);
+    }
+    return next();
   });
 
   const api = new OpenAPIHono<AppEnv>({ strict: true });

@@ -1,7 +1,7 @@
 import { getRequestListener } from '@hono/node-server';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { UPLOAD_LIMIT } from '../app';
+import { UPLOAD_LIMIT } from './bodyReader';
 
 /**
  * The HTTP server around the app, with one rule the fetch layer cannot keep: every request gets an

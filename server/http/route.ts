@@ -12,6 +12,7 @@ import { refusalKept, keyedRequest, storedReplay } from './route/idempotency';
 import { parseWith, withUser } from './route/input';
 import { settlement } from './route/settle';
 import { answer, runUnit } from './route/unit';
+import { readCappedBody, UPLOAD_LIMIT } from './bodyReader';
 
 import type { Access, Method } from './routeTypes';
 
@@ -84,15 +85,16 @@ export function routingPath(path: string): string {
   return path.replace(/\{([A-Za-z0-9_]+)\}/g, (_, name: string) => (ID_PARAM.test(name) ? `:${name}{[0-9]+}` : `:${name}`));
 }
 
+const tooLargeUpload = () => new ApiError(413, 'payload_too_large', `Request body is larger than ${Math.round(UPLOAD_LIMIT / 1024)} KiB`);
+
 async function readBody(c: Context<AppEnv>, kind: 'json' | 'multipart', limits: JsonLimits): Promise<{ raw: Uint8Array; value: unknown }> {
   const type = (c.req.header('content-type') ?? '').toLowerCase();
   if (kind === 'json') {
     if (!/^application\/([a-z.+-]*\+)?json\b/.test(type)) {
       throw new ApiError(415, 'unsupported_media_type', 'Send the body as application/json');
     }
-    // A declared length over the limit is refused unread.
-    if (Number(c.req.header('content-length') ?? 0) > limits.bytes) throw tooLargeBody(limits);
-    const raw = new Uint8Array(await c.req.arrayBuffer());
+    // The route's own limit, applied while the body arrives: a refusal costs one chunk's read.
+    const raw = await readCappedBody(c, limits.bytes, () => tooLargeBody(limits));
     if (raw.byteLength === 0) throw new ApiError(400, 'validation_error', 'Request body is empty: a JSON object was expected');
     checkJsonShape(raw, limits);
     let value: unknown;
@@ -106,7 +108,7 @@ async function readBody(c: Context<AppEnv>, kind: 'json' | 'multipart', limits: 
   if (!type.startsWith('multipart/form-data')) {
     throw new ApiError(415, 'unsupported_media_type', 'Send the body as multipart/form-data');
   }
-  const raw = new Uint8Array(await c.req.arrayBuffer());
+  const raw = await readCappedBody(c, UPLOAD_LIMIT, tooLargeUpload);
   let form: Record<string, unknown>;
   try {
     form = await c.req.parseBody({ all: true });

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Readable } from 'node:stream';
 import { Client } from 'undici';
 import { listen } from '../../server/http/listen';
 import type { TestApp } from './app';
@@ -30,7 +31,8 @@ export async function served(t: TestApp) {
   });
   const client = new Client(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { pipelining: 1 });
   open.push({ server, client });
-  const send = async (method: string, path: string, headers: Record<string, string>, body?: Buffer | string) => {
+  /** A `Readable` body goes without Content-Length (chunked), as a streaming client sends it. */
+  const send = async (method: string, path: string, headers: Record<string, string>, body?: Buffer | string | Readable) => {
     const res = await client.request({ method: method as 'GET', path, headers, body });
     const text = await res.body.text();
     return { status: res.statusCode, connection: String(res.headers.connection), text };

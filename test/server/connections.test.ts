@@ -1,10 +1,15 @@
+import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeApp } from '../helpers/app';
+import { formOf, makeApp } from '../helpers/app';
 import { closeServed, served } from '../helpers/served';
 
 afterEach(closeServed);
 
 const json = { 'content-type': 'application/json' };
+// 1x1 PNG.
+const PNG = Uint8Array.from(
+  Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64'),
+);
 
 describe('every request gets an HTTP answer, even when its body is never read', () => {
   it('refusals before the body keep the connection: logout with 300 KB, an expired token with an upload, a 413, an unknown route', async () => {
@@ -51,5 +56,39 @@ describe('every request gets an HTTP answer, even when its body is never read', 
     expect(JSON.parse(huge.text)).toMatchObject({ code: 'payload_too_large' });
     expect((await send('GET', '/api/profile/', auth)).status).toBe(200);
     expect(connections()).toBe(2);
+  });
+
+  it('chunked bodies (no Content-Length) meet the route own limit while they arrive: 413 at once, the client goes on', async () => {
+    const t = await makeApp();
+    const admin = await t.login('admin');
+    const auth = { authorization: `Bearer ${admin.token}` };
+    const { send, connections } = await served(t);
+    // 64 KiB pieces, 2 MiB in all: over auth/login's 8 KiB at the first piece, and over the 1 MiB
+    // every JSON body could be read to before.
+    const piece = Buffer.alloc(64 * 1024, 0x20);
+    const chunked = () => Readable.from(Array.from({ length: 32 }, () => piece));
+    const refused = await send('POST', '/api/auth/login/', json, chunked());
+    expect(refused.status).toBe(413);
+    expect(JSON.parse(refused.text)).toMatchObject({ success: false, code: 'payload_too_large' });
+    expect(JSON.parse(refused.text).message).toContain('8 KiB');
+    expect((await send('GET', '/api/profile/', auth)).status).toBe(200);
+    // Within the limits, a chunked body is read as any other: a JSON login, and a multipart upload.
+    const login = await send(
+      'POST',
+      '/api/auth/web-login/',
+      json,
+      Readable.from([Buffer.from(`{"email":"${admin.email}",`), Buffer.from('"password":"wrong"}')]),
+    );
+    expect(login.status).toBe(401);
+    const form = new Response(formOf({ kind: 'photo', file: PNG }));
+    const bytes = Buffer.from(await form.arrayBuffer());
+    const upload = await send(
+      'POST',
+      '/api/file/',
+      { ...auth, 'content-type': form.headers.get('content-type')! },
+      Readable.from([bytes.subarray(0, 100), bytes.subarray(100)]),
+    );
+    expect(upload.status, upload.text).toBe(201);
+    expect(connections()).toBe(1);
   });
 });

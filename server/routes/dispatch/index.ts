@@ -23,7 +23,7 @@ import { defineRoute } from '../../http/route';
 import { depotPositions, setDepotPosition } from '../../services/dispatch/depots';
 import { today } from '../../services/time/zones';
 import { dayEtas, etaFor, routeEtas, travelModel } from '../../services/dispatch/eta';
-import { commitPlan, commitTravel, findPlan, MAX_RUNNING_PLANS, planTravel, shapePlan, startPlan } from '../../services/dispatch/plans';
+import { commitPlan, commitTravel, findPlan, MAX_RUNNING_PLANS, preparePlan, shapePlan, startPlan } from '../../services/dispatch/plans';
 import { createFleetPlanner } from '../../services/planning/planner';
 import { companyService, setCompanyService, setWindow, windowOf } from '../../services/dispatch/windows';
 import { driverRef, findRoute } from '../../services/routes/shape';
@@ -161,15 +161,15 @@ export function dispatchRoutes(app: App): void {
       summary: 'Plans a day: one route per driver on shift, in a worker thread; poll the plan for progress and the proposal',
       description:
         "Parcels: created, received or assigned, on no planned or running route, in the zones named or the zones of the depots named (none = all). `locks` pin a parcel to a driver; `fixed_routes` keep a driver's route as given.",
-      // The road engine is asked before the transaction (OSRM_URL; great-circle when unset or failing).
-      prepare: ({ deps, body }) => planTravel(deps, body),
+      // Read (a page per turn) before the transaction, with the road engine's matrix (OSRM_URL; great-circle when unset or failing).
+      prepare: ({ deps, body }) => preparePlan(deps, body),
     },
     ({ deps, user, body, prepared }) =>
       startPlan(
         deps,
         user,
         body,
-        (problem, hardLimitMs, key) => planner.planDay(problem, { signal: AbortSignal.timeout(hardLimitMs), key }),
+        (task, hardLimitMs, key) => planner.planDay(task, { signal: AbortSignal.timeout(hardLimitMs), key }),
         prepared,
       ),
   );

@@ -1,5 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { Proposal, type CommitBody, type PlanJob, type PlanRequest } from '../../../shared/schemas/dispatch';
+import type { CommitBody, PlanJob, PlanRequest } from '../../../shared/schemas/dispatch';
 import type { RouteRecord } from '../../../shared/schemas/routes';
 import { iso } from '../../clock';
 import type { Deps } from '../../deps';
@@ -9,11 +9,11 @@ import { ApiError, conflict, notFound } from '../../errors';
 import type { SessionUser } from '../auth/session';
 import { createRoute } from '../routes/manage';
 import { routeRecord, type RouteRow } from '../routes/shape';
-import type { DayProblem, DaySolution } from './solveDay';
 import { refreshRouteEtas, travelModel } from './eta';
-import { buildPlan, type RoadTravel } from './problem';
+import { buildPlan } from './problem';
 import { travelMatrix } from '../geo/travelTimes';
-import { toProposal } from './proposal';
+import { proposalContext, proposeDay, type DayPlanTask } from './proposal';
+import { RawJson, rawObject } from '../../http/rawJson';
 import { CPU_CAP_FACTOR } from '../../../shared/routing/fleet/optimize';
 import { shareKey } from '../workers/shareKey';
 import { routeLegs, storeLegs, type PlannedLeg } from './legs';
@@ -28,10 +28,17 @@ export const MAX_RUNNING_PLANS = 2;
 const lost = (row: PlanRow, now: number) =>
   row.status === 'running' && row.started_at != null && now - row.started_at > row.time_limit_ms * CPU_CAP_FACTOR + 2 * WORKER_MARGIN_MS;
 
-/** Solves a day off the request thread (the app's fleet planner); `key` is whose fair share it uses. */
-export type FleetRunner = (problem: DayProblem, hardLimitMs: number, key: string) => Promise<DaySolution>;
+/**
+ * Plans a day and shapes its proposal off the request thread (the app's fleet planner), answering
+ * the proposal's JSON text; `key` is whose fair share it uses.
+ */
+export type FleetRunner = (task: DayPlanTask, hardLimitMs: number, key: string) => Promise<string>;
 
-export function shapePlan(row: PlanRow, now: number): PlanJob {
+/** Parcels a plan with nothing to search (no van, or no parcel with a place) shapes here rather than in a worker. */
+const SHAPED_HERE_MAX = 100;
+
+/** A plan's status without its proposal. */
+function planStatus(row: PlanRow, now: number): PlanJob & { proposal: null } {
   if (lost(row, now)) row = { ...row, status: 'failed', message: 'The plan was interrupted (the server restarted); plan again' };
   const running = row.status === 'running' && row.started_at != null;
   // The optimiser uses its whole budget, so elapsed time over the budget is an honest progress figure.
@@ -42,39 +49,48 @@ export function shapePlan(row: PlanRow, now: number): PlanJob {
     status: row.status as PlanJob['status'],
     progress: Math.round(progress * 100) / 100,
     message: row.message,
-    proposal: row.proposal ? Proposal.parse(JSON.parse(row.proposal)) : null,
+    proposal: null,
     committed_at: iso(row.committed_at),
     created_at: iso(row.created_at) ?? '',
   };
 }
 
 /**
- * The road matrix for a plan, fetched before its transaction (a route's `prepare`: handlers of
- * mutations await only the database). Only when a road engine is configured: without one the great-circle
- * estimate is computed inside the request as before, with nothing cached. The plan's points are
- * read here once to know what to ask; `travelMatrix` caches per day and falls back to the
- * great-circle estimate when the engine fails, so planning never depends on it.
+ * A plan as the board reads it (a PlanJob). The proposal is spliced into the answer as the worker
+ * wrote it: parsing it, checking it and writing it out again on every poll grew with the parcels,
+ * on the request thread (security issue 30).
  */
-export async function planTravel(deps: Deps, req: PlanRequest): Promise<RoadTravel | null> {
-  if (!deps.config.osrmUrl) return null;
-  const { ctx } = await buildPlan(deps, req, travelModel(deps.config));
-  if (ctx.points.length < 2) return null;
-  const travel = await travelMatrix(deps, ctx.points, req.date);
-  return { points: ctx.points, matrix: travel.matrix };
+export function shapePlan(row: PlanRow, now: number): PlanJob | RawJson {
+  const job = planStatus(row, now);
+  return row.proposal ? rawObject({ ...job, proposal: new RawJson(row.proposal) }) : job;
+}
+
+/** A day's plan read and shaped, ready for the worker. */
+export type BuiltPlan = Awaited<ReturnType<typeof buildPlan>>;
+
+/**
+ * Reads and shapes a day's plan before its transaction (a route's `prepare`): bad input answers 400
+ * and nothing runs. The reads are many (up to 5,000 parcels) and go a page per turn of the event
+ * loop, which inside a unit of work would hold every other request's reads on SQLite; outside it
+ * they interleave with them (security issue 30). With a road engine configured (OSRM_URL) its
+ * matrix over the plan's points is fetched here too; `travelMatrix` caches per day and falls back
+ * to the great-circle estimate when the engine fails, so planning never depends on it. Without one
+ * the worker builds the great-circle matrix itself.
+ */
+export async function preparePlan(deps: Deps, req: PlanRequest): Promise<BuiltPlan> {
+  const built = await buildPlan(deps, req, travelModel(deps.config));
+  if (!deps.config.osrmUrl || built.ctx.points.length < 2) return built;
+  const travel = await travelMatrix(deps, built.ctx.points, req.date);
+  built.problem.road = { points: built.ctx.points, matrix: travel.matrix };
+  return built;
 }
 
 /**
- * Starts planning a day: the problem is read and checked inside the request (bad input answers 400
- * and nothing runs), then solved in a worker thread; the plan row reports progress and, at the end,
- * the proposal or why it failed.
+ * Starts planning a day read by `preparePlan`: the plan row is written, and the plan solved and its
+ * proposal shaped in a worker thread; the row reports progress and, at the end, the proposal or why
+ * it failed. Nothing here grows with the parcels but handing them to the worker.
  */
-export async function startPlan(
-  deps: Deps,
-  actor: SessionUser,
-  req: PlanRequest,
-  run: FleetRunner,
-  road: RoadTravel | null = null,
-): Promise<PlanJob> {
+export async function startPlan(deps: Deps, actor: SessionUser, req: PlanRequest, run: FleetRunner, built: BuiltPlan): Promise<PlanJob> {
   const now = deps.clock.now();
   const running = (await deps.db.select().from(dispatchPlan).where(eq(dispatchPlan.status, 'running')).all()).filter((r) => !lost(r, now));
   if (running.length >= MAX_RUNNING_PLANS) {
@@ -82,7 +98,7 @@ export async function startPlan(
       running: running.map((r) => r.id),
     });
   }
-  const { ctx, problem } = await buildPlan(deps, req, travelModel(deps.config), road);
+  const { ctx, problem } = built;
   const row = await deps.db
     .insert(dispatchPlan)
     .values({
@@ -103,32 +119,29 @@ export async function startPlan(
       .where(eq(dispatchPlan.id, row.id))
       .run();
   };
-  const t0 = performance.now();
-  // Nothing to optimise: answer at once rather than start a thread.
-  // (Without vehicles every job is left out for want of one: no model is needed to say so.)
+  const task: DayPlanTask = { problem, context: proposalContext(ctx), startedAt: performance.timeOrigin + performance.now() };
+  const parcels = ctx.parcels.length + ctx.preUnassigned.length + ctx.fixed.reduce((s, f) => s + f.parcels.length, 0);
+  // Nothing to search and little to shape: shaped at once rather than in a thread. Anything that
+  // grows with the parcels (the search, the reasons, the proposal) runs in the worker.
   const solving =
-    problem.jobs.length && problem.vehicles.length
-      ? // The search's budget is CPU time with a cap of CPU_CAP_FACTOR x the limit (issue 32).
-        run(problem, Math.ceil(req.time_limit_ms * CPU_CAP_FACTOR) + WORKER_MARGIN_MS, shareKey(actor))
-      : Promise.resolve<DaySolution>({
-          result: { routes: [], unassigned: problem.jobs.map((j) => j.id) },
-          reasons: problem.jobs.map(() => 'no_vehicle' as const),
-          legs: [],
-        });
+    (!problem.jobs.length || !problem.vehicles.length) && parcels <= SHAPED_HERE_MAX
+      ? new Promise<string>((resolve) => resolve(proposeDay(task)))
+      : // The search's budget is CPU time with a cap of CPU_CAP_FACTOR x the limit (issue 32).
+        run(task, Math.ceil(req.time_limit_ms * CPU_CAP_FACTOR) + WORKER_MARGIN_MS, shareKey(actor));
   // Its failure is reported through the plan row; a unit that failed leaves nobody to report to.
   solving.catch(() => undefined);
   // Written back once this request's unit is durable, so the plan row is there to update.
   deps.writes.after(() => {
     void solving
       .then(
-        (result) => finish({ status: 'done', proposal: JSON.stringify(toProposal(ctx, problem, result, performance.now() - t0)) }),
+        (proposal) => finish({ status: 'done', proposal }),
         (err: unknown) => finish({ status: 'failed', message: err instanceof Error ? err.message : String(err) }),
       )
       .catch(() => {
         /* the database is gone (app closed): nothing to report to */
       });
   });
-  return shapePlan(row, now);
+  return planStatus(row, now);
 }
 
 export async function findPlan(deps: Deps, id: number): Promise<PlanRow> {

@@ -1,6 +1,5 @@
-import { and, eq, inArray, isNull, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
-import { haversineDistance, type LatLng } from '../../../shared/routing/haversine';
-import type { UnassignedReason as FleetReason } from '../../../shared/routing/fleet/index';
+import { and, eq, gt, inArray, isNull, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import type { LatLng } from '../../../shared/routing/haversine';
 import { DEFAULT_TRAVEL, timeOnDay, type TravelModel } from '../../../shared/routing/eta';
 import type { PlanRequest, UnassignedReason } from '../../../shared/schemas/dispatch';
 import type { Deps } from '../../deps';
@@ -10,7 +9,7 @@ import { ApiError, badRequest } from '../../errors';
 import { activeDriver } from '../packages/assign';
 import type { PackageRow } from '../packages/shape';
 import { LIVE_ROUTE } from '../routes/shape';
-import type { DayProblem, RoadTravel } from './solveDay';
+import type { DayProblem } from './solveDay';
 import { startOfLocalDay } from '../../../shared/time/zone';
 import { windowsOf, type WindowInfo } from './windows';
 import { depotZones } from '../time/zones';
@@ -40,8 +39,6 @@ export interface PlanContext {
   preUnassigned: { parcel: PlanParcel; reason: UnassignedReason; message: string }[];
   model: TravelModel;
 }
-
-export type { RoadTravel } from './solveDay';
 
 export const volumeOf = (p: PackageRow) =>
   p.length != null && p.width != null && p.height != null ? (p.length * p.width * p.height) / 1e6 : 0;
@@ -138,6 +135,14 @@ export function dueBy(date: string, includeUndated: boolean, locked: number[] = 
   return (locked.length ? or(due, inArray(pkg.id, locked)) : due) as SQL;
 }
 
+/** The most parcels one plan takes. */
+const POOL_MAX = 5000;
+/** Rows read per turn of the event loop: a page costs a few milliseconds, the whole pool tens. */
+const POOL_PAGE = 250;
+
+/** Lets the event loop serve others between two pieces of a plan's reading (security issue 30). */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 async function pool(db: Db, req: PlanRequest, excluded: number[]): Promise<PackageRow[]> {
   const zones = await zonesOf(db, req);
   const locked = req.locks.map((l) => l.package);
@@ -146,22 +151,31 @@ async function pool(db: Db, req: PlanRequest, excluded: number[]): Promise<Packa
     .from(deliveryRoute)
     .where(inArray(deliveryRoute.status, [...LIVE_ROUTE]));
   const inZones = zones == null ? undefined : zones.length ? inArray(pkg.zone_id, zones) : sql`1 = 0`;
-  return await db
-    .select()
-    .from(pkg)
-    .where(
-      and(
-        isNull(pkg.deleted_at),
-        inArray(pkg.status, [...PLANNABLE]),
-        or(isNull(pkg.route_id), notInArray(pkg.route_id, live)),
-        locked.length && inZones ? or(inZones, inArray(pkg.id, locked)) : inZones,
-        excluded.length ? notInArray(pkg.id, excluded) : undefined,
-        dueBy(req.date, req.include_undated, locked),
-      ),
-    )
-    .orderBy(pkg.id)
-    .limit(5000)
-    .all();
+  const where = and(
+    isNull(pkg.deleted_at),
+    inArray(pkg.status, [...PLANNABLE]),
+    or(isNull(pkg.route_id), notInArray(pkg.route_id, live)),
+    locked.length && inZones ? or(inZones, inArray(pkg.id, locked)) : inZones,
+    excluded.length ? notInArray(pkg.id, excluded) : undefined,
+    dueBy(req.date, req.include_undated, locked),
+  );
+  // In id order a page at a time, each after the one before in a turn of its own: the same rows as
+  // one read of the first POOL_MAX, without holding the event loop for all of them.
+  const rows: PackageRow[] = [];
+  for (let last = 0; rows.length < POOL_MAX;) {
+    const page = await db
+      .select()
+      .from(pkg)
+      .where(and(where, gt(pkg.id, last)))
+      .orderBy(pkg.id)
+      .limit(Math.min(POOL_PAGE, POOL_MAX - rows.length))
+      .all();
+    rows.push(...page);
+    if (page.length < POOL_PAGE) break;
+    last = page[page.length - 1].id;
+    await nextTurn();
+  }
+  return rows;
 }
 
 const secondsFrom = (dayStart: number, at: number): number => Math.round((at - dayStart) / 1000);
@@ -171,14 +185,14 @@ const secondsFrom = (dayStart: number, at: number): number => Math.round((at - d
  * depot and van's capacities), one job per parcel with coordinates (weight, volume, one parcel;
  * window; time at the door). The travel matrix is not built here: the worker builds it from the
  * points (server/services/dispatch/solveDay.ts), so nothing n x n runs on this thread. A stop locked to a driver gets one unit of an extra dimension that
- * only that driver's vehicle has room for, so the optimiser cannot move it elsewhere. Travel
- * times come from `road` (read by `planTravel` before the transaction) where it has them.
+ * only that driver's vehicle has room for, so the optimiser cannot move it elsewhere. The road
+ * engine's matrix, when there is one, is added by `preparePlan` (plans.ts). The parcels are read a
+ * page per turn of the event loop, with a turn between the other reads and steps (security issue 30).
  */
 export async function buildPlan(
   deps: Deps,
   req: PlanRequest,
   model: TravelModel = DEFAULT_TRAVEL,
-  road: RoadTravel | null = null,
 ): Promise<{ ctx: PlanContext; problem: DayProblem }> {
   const date = req.date;
   const fixedIds = req.fixed_routes.flatMap((f) => f.packages);
@@ -194,8 +208,10 @@ export async function buildPlan(
   if (fixedRows.length !== new Set(fixedIds).size)
     throw badRequest('A fixed route names an unknown parcel', [{ path: 'fixed_routes', message: 'unknown parcel' }]);
   const rows = await pool(deps.db, req, fixedIds);
+  await nextTurn();
   const lockedWanted = new Set(req.locks.map((l) => l.package));
-  const missingLocks = [...lockedWanted].filter((id) => !rows.some((r) => r.id === id));
+  const pooled = new Set(rows.map((r) => r.id));
+  const missingLocks = [...lockedWanted].filter((id) => !pooled.has(id));
   if (missingLocks.length) {
     throw new ApiError(
       400,
@@ -212,6 +228,7 @@ export async function buildPlan(
       }
     : null;
   const drivers = await planDrivers(deps, date, req.drivers, centroid);
+  await nextTurn();
   const byDriver = new Map(drivers.map((d) => [d.id, d]));
   for (const f of req.fixed_routes)
     if (!byDriver.has(f.driver))
@@ -232,6 +249,7 @@ export async function buildPlan(
     deps.db,
     [...rows, ...fixedRows].map((r) => r.id),
   );
+  await nextTurn();
   // A window is the recipient's wall clock: the zone of the parcel's depot (issue 31).
   const parcelZones = await depotZones(
     deps,
@@ -246,6 +264,7 @@ export async function buildPlan(
         : null;
     return { row, window, kg: row.weight ?? 0, m3: volumeOf(row), windowAt, zone };
   };
+  await nextTurn();
   const fixedById = new Map(fixedRows.map((r) => [r.id, r]));
   const fixed = req.fixed_routes.map((f) => ({
     driver: byDriver.get(f.driver) as PlanDriver,
@@ -279,12 +298,13 @@ export async function buildPlan(
     return points.length - 1;
   });
 
+  await nextTurn();
   const lockDrivers = [...new Set(req.locks.map((l) => l.driver))];
   const locks = new Map(req.locks.map((l) => [l.package, l.driver]));
   const problem: DayProblem = {
     points,
     travel: model,
-    road,
+    road: null,
     vehicles: active.map((d, v) => ({
       id: v,
       start: vehicleAt[v].start,
@@ -309,24 +329,7 @@ export async function buildPlan(
     timeLimitMs: req.time_limit_ms,
     seed: 1,
   };
+  await nextTurn();
   applyPlanRules(problem, effectiveRules(await planSettings(deps.db), req), { date, dayStart, drivers: active, parcels });
   return { ctx: { date, dayStart, drivers: active, parcels, points, jobLocation, locks, fixed, preUnassigned, model }, problem };
 }
-
-const REASON_TEXT: Record<FleetReason, { reason: UnassignedReason; message: string }> = {
-  capacity: { reason: 'capacity', message: 'Too heavy or too big for every van that may take it' },
-  window: { reason: 'window', message: 'No driver can get there before its delivery window closes' },
-  shift: { reason: 'shift', message: 'No driver could get there and back inside their shift' },
-  no_vehicle: { reason: 'fleet_full', message: 'The vans on shift are full or out of time' },
-  skill: { reason: 'skill', message: 'No driver on shift has the skills it needs' },
-};
-
-/** Why the optimiser left a job out (fleet's `unassignedReasons`, worked out in the worker), in the board's words. */
-export function unassignedWhy(reason: FleetReason, missingSkills?: string[]): { reason: UnassignedReason; message: string } {
-  if (reason === 'skill' && missingSkills?.length)
-    return { reason, message: `No driver on shift has the skill it needs: ${missingSkills.join(', ')}` };
-  return REASON_TEXT[reason];
-}
-
-export const pathMetres = (points: LatLng[], model: TravelModel) =>
-  points.reduce((m, p, i) => (i ? m + haversineDistance(points[i - 1], p) * model.detourFactor : 0), 0);

@@ -1,18 +1,82 @@
-import { stopEtas, travelSeconds, type EtaStop } from '../../../shared/routing/eta';
-import type { LatLng } from '../../../shared/routing/haversine';
-import type { FleetRoute } from '../../../shared/routing/fleet/index';
-import type { PlanRoute, PlanStop, PlanUnassigned, Proposal } from '../../../shared/schemas/dispatch';
+import { stopEtas, travelSeconds, type EtaStop, type TravelModel } from '../../../shared/routing/eta';
+import { haversineDistance, type LatLng } from '../../../shared/routing/haversine';
+import type { FleetRoute, FleetRunOptions, UnassignedReason as FleetReason } from '../../../shared/routing/fleet/index';
+import type { PlanRoute, PlanStop, PlanUnassigned, Proposal, UnassignedReason } from '../../../shared/schemas/dispatch';
 import { iso } from '../../clock';
-import type { DayProblem, DaySolution } from './solveDay';
-import { pathMetres, unassignedWhy, type PlanContext } from './problem';
+import type { PackageRow } from '../packages/shape';
+import { solveDay, type DayProblem, type DaySolution } from './solveDay';
+import type { PlanContext } from './problem';
 import type { PlanDriver, PlanParcel } from './planTypes';
 
-const addressOf = (p: PlanParcel) =>
+/**
+ * Shaping a plan's answer grows with the parcels (a stop or a reason for each), so it runs in the
+ * fleet worker with the search (server/services/planning/fleetWorker.ts), never on the thread that
+ * answers requests (security issue 30): plain data in, the proposal's JSON text out. This module is
+ * loaded by that worker, so it imports no database code.
+ */
+
+/** The columns of a parcel's row the proposal shows: the rest stays on the request thread. */
+type ProposalRow = Pick<
+  PackageRow,
+  'id' | 'hawb' | 'customer_name' | 'customer_address' | 'postcode_name' | 'postcode' | 'latitude' | 'longitude'
+>;
+type ProposalParcel = Omit<PlanParcel, 'row'> & { row: ProposalRow };
+
+/** What the proposal needs of a plan's context, as the worker gets it. */
+export interface ProposalContext {
+  date: string;
+  dayStart: number;
+  drivers: PlanDriver[];
+  parcels: ProposalParcel[];
+  locks: Map<number, number>;
+  fixed: { driver: PlanDriver; parcels: ProposalParcel[] }[];
+  preUnassigned: { parcel: ProposalParcel; reason: UnassignedReason; message: string }[];
+  model: TravelModel;
+}
+
+const slim = (p: PlanParcel): ProposalParcel => {
+  const { id, hawb, customer_name, customer_address, postcode_name, postcode, latitude, longitude } = p.row;
+  return { ...p, row: { id, hawb, customer_name, customer_address, postcode_name, postcode, latitude, longitude } };
+};
+
+/** The context cut to what the proposal shows, so little is copied to the worker. */
+export function proposalContext(ctx: PlanContext): ProposalContext {
+  return {
+    date: ctx.date,
+    dayStart: ctx.dayStart,
+    drivers: ctx.drivers,
+    parcels: ctx.parcels.map(slim),
+    locks: ctx.locks,
+    fixed: ctx.fixed.map((f) => ({ driver: f.driver, parcels: f.parcels.map(slim) })),
+    preUnassigned: ctx.preUnassigned.map((u) => ({ ...u, parcel: slim(u.parcel) })),
+    model: ctx.model,
+  };
+}
+
+const REASON_TEXT: Record<FleetReason, { reason: UnassignedReason; message: string }> = {
+  capacity: { reason: 'capacity', message: 'Too heavy or too big for every van that may take it' },
+  window: { reason: 'window', message: 'No driver can get there before its delivery window closes' },
+  shift: { reason: 'shift', message: 'No driver could get there and back inside their shift' },
+  no_vehicle: { reason: 'fleet_full', message: 'The vans on shift are full or out of time' },
+  skill: { reason: 'skill', message: 'No driver on shift has the skills it needs' },
+};
+
+/** Why the optimiser left a job out (fleet's `unassignedReasons`, worked out in the worker), in the board's words. */
+function unassignedWhy(reason: FleetReason, missingSkills?: string[]): { reason: UnassignedReason; message: string } {
+  if (reason === 'skill' && missingSkills?.length)
+    return { reason, message: `No driver on shift has the skill it needs: ${missingSkills.join(', ')}` };
+  return REASON_TEXT[reason];
+}
+
+const pathMetres = (points: LatLng[], model: TravelModel) =>
+  points.reduce((m, p, i) => (i ? m + haversineDistance(points[i - 1], p) * model.detourFactor : 0), 0);
+
+const addressOf = (p: ProposalParcel) =>
   [p.row.customer_address, p.row.postcode_name ?? (p.row.postcode != null ? String(p.row.postcode) : null)]
     .filter((x): x is string => !!x && x.trim() !== '')
     .join(', ');
 
-export const etaStop = (p: PlanParcel): EtaStop => ({
+const etaStop = (p: ProposalParcel): EtaStop => ({
   id: p.row.id,
   latitude: p.row.latitude,
   longitude: p.row.longitude,
@@ -22,9 +86,9 @@ export const etaStop = (p: PlanParcel): EtaStop => ({
 
 /** One driver's route as the board shows it: stops with ETAs (the shared function), load against capacity, distance. */
 function planRoute(
-  ctx: PlanContext,
+  ctx: ProposalContext,
   driver: PlanDriver,
-  parcels: PlanParcel[],
+  parcels: ProposalParcel[],
   fixed: boolean,
   legs?: number[],
   returnS?: number,
@@ -107,7 +171,7 @@ export function waitFor(sched: FleetRoute, i: number): number {
   return Math.max(0, Math.round((sched.waits?.[i] ?? 0) - pause));
 }
 
-function unassignedOf(p: PlanParcel, reason: PlanUnassigned['reason'], message: string): PlanUnassigned {
+function unassignedOf(p: ProposalParcel, reason: PlanUnassigned['reason'], message: string): PlanUnassigned {
   return {
     package: p.row.id,
     hawb: p.row.hawb,
@@ -122,9 +186,9 @@ function unassignedOf(p: PlanParcel, reason: PlanUnassigned['reason'], message: 
 
 /**
  * The optimiser's answer as the board's proposal: every driver gets a route (empty if nothing
- * fitted). Linear in the parcels: the legs and the reasons came from the worker with the plan.
+ * fitted). Linear in the parcels: the legs and the reasons came with the plan.
  */
-export function toProposal(ctx: PlanContext, problem: DayProblem, solution: DaySolution, solveMs: number): Proposal {
+export function toProposal(ctx: ProposalContext, problem: Pick<DayProblem, 'vehicles'>, solution: DaySolution, solveMs: number): Proposal {
   const { result } = solution;
   const byVehicle = new Map(
     result.routes.map((r, k) => [r.vehicle, { jobs: r.jobs, legs: solution.legs[k], sched: r, back: solution.returns?.[k] }]),
@@ -157,4 +221,27 @@ export function toProposal(ctx: PlanContext, problem: DayProblem, solution: DayS
     distance_m: routes.reduce((s, r) => s + r.distance_m, 0),
     solve_ms: Math.round(solveMs),
   };
+}
+
+/** A day to plan as the fleet worker gets it: the problem, what its proposal shows, and when planning began. */
+export interface DayPlanTask {
+  problem: DayProblem;
+  context: ProposalContext;
+  /** Epoch milliseconds (`performance.timeOrigin + performance.now()`, comparable across threads). */
+  startedAt: number;
+}
+
+/** Nothing to search (no van, or no parcel with a place): every parcel is left out for want of a van. */
+const nothingToSearch = (problem: DayProblem): DaySolution => ({
+  result: { routes: [], unassigned: problem.jobs.map((j) => j.id) },
+  reasons: problem.jobs.map(() => 'no_vehicle' as const),
+  legs: [],
+});
+
+/** Plans the day and shapes its proposal: the JSON text the plan row keeps and the board is sent as is. */
+export function proposeDay(task: DayPlanTask, run: FleetRunOptions = {}): string {
+  const { problem } = task;
+  const solution = problem.jobs.length && problem.vehicles.length ? solveDay(problem, run) : nothingToSearch(problem);
+  const solveMs = performance.timeOrigin + performance.now() - task.startedAt;
+  return JSON.stringify(toProposal(task.context, problem, solution, solveMs));
 }

@@ -1,13 +1,14 @@
 /**
  * Worker-thread entry for fleet planning: one plan per worker, so a 30-second plan of a
  * 1,000-parcel day never holds up the event loop that answers requests. A `day` task also builds
- * the travel matrix and the reasons for parcels left out here (security issue 30).
+ * the travel matrix, the reasons for parcels left out and the proposal's JSON text here (security
+ * issue 30).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { optimizeFleet } from '../../../shared/routing';
 import { amendRoutes } from '../../../shared/routing/amend';
 import { travelSeconds } from '../../../shared/routing/eta';
-import { solveDay } from '../dispatch/solveDay';
+import { proposeDay } from '../dispatch/proposal';
 import { threadCpuClock } from './threadCpu';
 import type { AmendTask, FleetTask, FleetWorkerReply } from './runFleet';
 
@@ -29,7 +30,7 @@ try {
     ok: true,
     result:
       task.kind === 'day'
-        ? solveDay(task.problem, { cpuNow })
+        ? proposeDay(task.task, { cpuNow })
         : task.kind === 'amend'
           ? amend(task.task)
           : optimizeFleet(task.input, { cpuNow }),

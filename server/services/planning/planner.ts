@@ -1,5 +1,5 @@
 import type { FleetInput, FleetResult } from '../../../shared/routing';
-import type { DayProblem, DaySolution } from '../dispatch/solveDay';
+import type { DayPlanTask } from '../dispatch/proposal';
 import { createFairQueue } from '../workers/fairQueue';
 import type { AmendResult } from '../../../shared/routing/amend';
 import { runAmend, runDay, runFleet, type AmendTask } from './runFleet';
@@ -14,8 +14,8 @@ import { runAmend, runDay, runFleet, type AmendTask } from './runFleet';
  */
 export interface FleetPlanner {
   plan(input: FleetInput, options?: PlanOptions): Promise<FleetResult>;
-  /** A day's problem: matrix, plan and reasons, all in the worker. */
-  planDay(problem: DayProblem, options?: PlanOptions): Promise<DaySolution>;
+  /** A day: matrix, plan, reasons and the proposal's JSON text, all in the worker. */
+  planDay(task: DayPlanTask, options?: PlanOptions): Promise<string>;
   /** An amendment's search (dispatch/amend.ts), in the worker, behind the same queue. */
   amend(task: AmendTask, options?: PlanOptions): Promise<AmendResult>;
   /** Plans running now / waiting for a slot. */
@@ -43,7 +43,7 @@ export function createFleetPlanner(options: { concurrency?: number; maxQueued?: 
       return queue.queued;
     },
     plan: (input, opts = {}) => queue.run(opts.key ?? '', () => runFleet(input, opts), opts).catch(renameAbort),
-    planDay: (problem, opts = {}) => queue.run(opts.key ?? '', () => runDay(problem, opts), opts).catch(renameAbort),
+    planDay: (task, opts = {}) => queue.run(opts.key ?? '', () => runDay(task, opts), opts).catch(renameAbort),
     amend: (task, opts = {}) => queue.run(opts.key ?? '', () => runAmend(task, opts), opts).catch(renameAbort),
   };
 }

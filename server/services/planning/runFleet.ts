@@ -6,7 +6,7 @@ import type { FleetInput, FleetResult } from '../../../shared/routing';
 import type { AmendResult, AmendStop, AmendRoute } from '../../../shared/routing/amend';
 import type { TravelModel } from '../../../shared/routing/eta';
 import type { LatLng } from '../../../shared/routing/haversine';
-import type { DayProblem, DaySolution } from '../dispatch/solveDay';
+import type { DayPlanTask } from '../dispatch/proposal';
 
 /**
  * An amendment's search (issue 32) as plain data for the worker: travel between `points` (index,
@@ -20,11 +20,11 @@ export interface AmendTask {
   movePenalty?: number;
 }
 
-/** What a worker does: a bare `optimizeFleet`, or a whole day (matrix, plan and reasons). */
-export type FleetTask = { kind: 'fleet'; input: FleetInput } | { kind: 'day'; problem: DayProblem } | { kind: 'amend'; task: AmendTask };
+/** What a worker does: a bare `optimizeFleet`, or a whole day (matrix, plan, reasons and the proposal's JSON text). */
+export type FleetTask = { kind: 'fleet'; input: FleetInput } | { kind: 'day'; task: DayPlanTask } | { kind: 'amend'; task: AmendTask };
 
-export type FleetWorkerReply =
-  { ok: true; result: FleetResult | DaySolution | AmendResult } | { ok: false; message: string; range: boolean };
+type FleetAnswer = FleetResult | string | AmendResult;
+export type FleetWorkerReply = { ok: true; result: FleetAnswer } | { ok: false; message: string; range: boolean };
 
 /**
  * The worker is TypeScript like the rest of the server. A tiny CommonJS bootstrap loads it
@@ -50,9 +50,12 @@ export function runFleet(input: FleetInput, options: { signal?: AbortSignal } = 
   return runTask({ kind: 'fleet', input }, options) as Promise<FleetResult>;
 }
 
-/** Plans a day in a worker thread: the matrix, the plan and the reasons all off the request thread. */
-export function runDay(problem: DayProblem, options: { signal?: AbortSignal } = {}): Promise<DaySolution> {
-  return runTask({ kind: 'day', problem }, options) as Promise<DaySolution>;
+/**
+ * Plans a day in a worker thread: the matrix, the plan, the reasons and the proposal's JSON text
+ * all off the request thread (security issue 30: shaping 1,200 parcels' proposal held it ~70 ms).
+ */
+export function runDay(task: DayPlanTask, options: { signal?: AbortSignal } = {}): Promise<string> {
+  return runTask({ kind: 'day', task }, options) as Promise<string>;
 }
 
 /** An amendment's search in a worker thread: at 40 routes x 60 stops it held the request thread ~100 ms (security issue 30). */
@@ -60,8 +63,8 @@ export function runAmend(task: AmendTask, options: { signal?: AbortSignal } = {}
   return runTask({ kind: 'amend', task }, options) as Promise<AmendResult>;
 }
 
-function runTask(task: FleetTask, options: { signal?: AbortSignal }): Promise<FleetResult | DaySolution | AmendResult> {
-  return new Promise<FleetResult | DaySolution | AmendResult>((resolve, reject) => {
+function runTask(task: FleetTask, options: { signal?: AbortSignal }): Promise<FleetAnswer> {
+  return new Promise<FleetAnswer>((resolve, reject) => {
     if (options.signal?.aborted) {
       reject(new Error('fleet planning aborted'));
       return;
