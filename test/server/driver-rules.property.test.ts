@@ -181,6 +181,14 @@ describe('driver rules: the phone predicts what the server does (issue 31)', () 
           } else if (s.do === 'retry') {
             const refused = (await e.outbox()).find((r) => r.status === 'rejected' && driverActionOfPath(r.path));
             if (!refused) continue;
+            // A retry the rules still refuse (the must-return load) is queued against what the phone
+            // offers, like a stale tap: the phone shows it as taken until the server answers (view.ts).
+            const again = driverOutcome(driverActionOfPath(refused.path)!.kind, p ? stateOf(p) : await serverState(parcel), {
+              driverId: me.id,
+              maxAttempts: MAX,
+              wasDrivers: true,
+            });
+            if (!p || !again.ok) unforeseen = true;
             await e.retryRejected(refused.id!);
             if (online) await settle();
           } else if (s.do === 'lose-answer') {
