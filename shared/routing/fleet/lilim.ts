@@ -1,3 +1,4 @@
+import { depotFleet, euclideanMatrix } from './solomon';
 import type { FleetInput, FleetPair } from './types';
 
 /**
@@ -22,13 +23,7 @@ export function parseLiLim(text: string): LiLimInstance {
     throw new RangeError('li-lim: first line must be "vehicles capacity speed"');
   const rows = lines.slice(1).map((l) => l.split(/\s+/).map(Number));
   if (rows.some((r) => r.length < 9 || !r.every(Number.isFinite))) throw new RangeError('li-lim: every task row has 9 numbers');
-  const n = rows.length;
-  const matrix: number[][] = [];
-  for (let i = 0; i < n; i++) {
-    const row = new Array<number>(n);
-    for (let j = 0; j < n; j++) row[j] = Math.hypot(rows[i][1] - rows[j][1], rows[i][2] - rows[j][2]);
-    matrix.push(row);
-  }
+  const matrix = euclideanMatrix(rows);
   const pairs: FleetPair[] = [];
   for (const r of rows.slice(1)) if (r[3] > 0 && r[8] > 0) pairs.push({ pickup: r[0], delivery: r[8] });
   return {
@@ -36,13 +31,7 @@ export function parseLiLim(text: string): LiLimInstance {
     capacity,
     input: {
       matrix,
-      vehicles: Array.from({ length: vehicles }, (_, k) => ({
-        id: k + 1,
-        start: 0,
-        end: 0,
-        capacity: [capacity],
-        shift: [rows[0][4], rows[0][5]] as [number, number],
-      })),
+      vehicles: depotFleet(vehicles, capacity, [rows[0][4], rows[0][5]]),
       // A delivery's load is its pickup's (the pair's).
       jobs: rows.slice(1).map((r) => ({
         id: r[0],
