@@ -19,9 +19,8 @@ import {
   type Browser,
   type Seeded,
   type TestServer,
+  SYDNEY,
 } from './harness';
-
-const AU = { locale: 'en-AU', timezoneId: 'Australia/Sydney' };
 
 describe.skipIf(!hasChromium)('a cash-on-delivery day in Chromium (issue 34)', () => {
   let srv: TestServer;
@@ -67,7 +66,7 @@ describe.skipIf(!hasChromium)('a cash-on-delivery day in Chromium (issue 34)', (
     ).toBe(200);
     expect((await srv.api(admin, 'POST', 'cod/float/', { driver: driver.id, amount_cents: 10_000 })).status).toBe(201);
 
-    const phoneCtx = await br.context(PHONE, AU);
+    const phoneCtx = await br.context(PHONE, SYDNEY);
     const phone = await phoneCtx.newPage();
     phone.on('pageerror', (e) => errors.push(e.message));
     await loginDriver(phone, srv.url, driver, 3);
@@ -100,7 +99,7 @@ describe.skipIf(!hasChromium)('a cash-on-delivery day in Chromium (issue 34)', (
     await screenshot(phone, 'cod-short-refused');
 
     // The office waives the 5.00 on the parcel's page.
-    const office = await (await br.context(DESKTOP, AU)).newPage();
+    const office = await (await br.context(DESKTOP, SYDNEY)).newPage();
     office.on('pageerror', (e) => errors.push(e.message));
     await login(office, srv.url, admin);
     await office.getByRole('heading', { name: 'Dashboard' }).waitFor({ timeout: 30_000 });

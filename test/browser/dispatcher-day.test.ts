@@ -25,11 +25,11 @@ import {
   type Browser,
   type Seeded,
   type TestServer,
+  SYDNEY,
 } from './harness';
 import { loginDriver } from './driverKit';
 
 const ZONE = 'Australia/Sydney';
-const LOCALE = { locale: 'en-AU', timezoneId: ZONE };
 const DAY = '2026-12-01';
 const at = (hhmm: string) => localTimeToInstant(DAY, hhmm, ZONE);
 const NORTH = { latitude: -33.7969, longitude: 151.183 }; // Chatswood
@@ -175,7 +175,7 @@ describe.skipIf(!hasChromium)("a dispatcher's day in Chromium: rules, skills, tw
   }
 
   async function sydneyContext(viewport?: { width: number; height: number }): Promise<BrowserContext> {
-    const ctx = await br.context(viewport, LOCALE);
+    const ctx = await br.context(viewport, SYDNEY);
     await ctx.clock.install({ time: clock.now() });
     contexts.push(ctx);
     return ctx;

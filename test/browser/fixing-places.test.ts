@@ -6,9 +6,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { area, company, country, state, street, suburb, zone } from '../../server/db/schema/index';
-import { DESKTOP, browsers, buildPwa, hasChromium, login, type Browser, type Seeded, type TestServer, startServer } from './harness';
-
-const SYDNEY = { locale: 'en-AU', timezoneId: 'Australia/Sydney' };
+import {
+  DESKTOP,
+  browsers,
+  buildPwa,
+  hasChromium,
+  login,
+  type Browser,
+  type Seeded,
+  type TestServer,
+  startServer,
+  SYDNEY,
+} from './harness';
 
 describe.skipIf(!hasChromium)('fixing places from the browser (Chromium)', () => {
   let srv: TestServer;

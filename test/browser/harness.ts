@@ -210,6 +210,9 @@ export async function apiRoutes(url: string): Promise<Set<string>> {
   return out;
 }
 
+/** A Sydney office's browser: its zone and locale, as the courier's people have them. */
+export const SYDNEY = { locale: 'en-AU', timezoneId: 'Australia/Sydney' } as const;
+
 export interface Browser {
   /** A new context with its own fresh profile directory. */
   context(viewport?: { width: number; height: number }, opts?: { locale?: string; timezoneId?: string }): Promise<BrowserContext>;

@@ -12,12 +12,23 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { DESKTOP, PHONE, browsers, buildPwa, hasChromium, login, screenshot, startServer, type Browser, type TestServer } from './harness';
+import {
+  DESKTOP,
+  PHONE,
+  browsers,
+  buildPwa,
+  hasChromium,
+  login,
+  screenshot,
+  startServer,
+  type Browser,
+  type TestServer,
+  SYDNEY,
+} from './harness';
 import { drawSignature } from './driverKit';
 import { mediaDir, photoJpeg } from './fixtures/media';
 
 const run = promisify(execFile);
-const SYDNEY = { locale: 'en-AU', timezoneId: 'Australia/Sydney' };
 const DRIVER_PASSWORD = 'first-driver-pass-1';
 
 /** Picks the option whose text contains `label` once the list has loaded it. */

@@ -18,9 +18,8 @@ import {
   type Browser,
   type Seeded,
   type TestServer,
+  SYDNEY,
 } from './harness';
-
-const SYDNEY = { locale: 'en-AU', timezoneId: 'Australia/Sydney' };
 
 /** The page has drawn its content: a heading in main, nothing still loading. */
 async function settled(page: Page, route: string): Promise<void> {

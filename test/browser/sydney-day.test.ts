@@ -23,11 +23,11 @@ import {
   type Browser,
   type Seeded,
   type TestServer,
+  SYDNEY,
 } from './harness';
 import { drawSignature, loginDriver } from './driverKit';
 
 const ZONE = 'Australia/Sydney';
-const LOCALE = { locale: 'en-AU', timezoneId: ZONE };
 const DAY = '2026-12-01';
 const at = (hhmm: string) => localTimeToInstant(DAY, hhmm, ZONE);
 const DEPOT = { latitude: -33.8611, longitude: 151.2107 }; // Circular Quay
@@ -157,7 +157,7 @@ describe.skipIf(!hasChromium)("a Sydney courier's day in Chromium", () => {
 
   /** A Sydney browser whose clock is the test's. */
   async function sydneyContext(viewport?: { width: number; height: number }): Promise<BrowserContext> {
-    const ctx = await br.context(viewport, LOCALE);
+    const ctx = await br.context(viewport, SYDNEY);
     await ctx.clock.install({ time: clock.now() });
     contexts.push(ctx);
     return ctx;
@@ -291,7 +291,7 @@ describe.skipIf(!hasChromium)("a Sydney courier's day in Chromium", () => {
       if (i === 0) {
         // The shipper's office in Perth opens the same link: the same Sydney wall clock as the message and the phone.
         // (Its own clock: Playwright's fake Date, which the others need, upsets @date-fns/tz's zone arithmetic.)
-        const perth = await (await br.context(PHONE, { ...LOCALE, timezoneId: 'Australia/Perth' })).newPage();
+        const perth = await (await br.context(PHONE, { ...SYDNEY, timezoneId: 'Australia/Perth' })).newPage();
         await perth.goto(`${srv.url}/track.html#${tokens[i]!}`);
         await expect
           .poll(
