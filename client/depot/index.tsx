@@ -13,6 +13,7 @@ import { logout } from '../app/Shell';
 import { Button, LinkButton } from '../ui/Button';
 import { MODE_TITLES, ScanStation } from './ScanStation';
 import { startDepotEngine, type ScanKind } from './scanQueue';
+import { clock } from '../ui/when';
 
 type SupervisorItem = z.infer<typeof SupervisorScanItem>;
 
@@ -57,8 +58,7 @@ function SupervisorList() {
               <div style={{ flex: 1 }}>
                 <div class="code">{it.package.hawb}</div>
                 <div class="why">
-                  {new Date(it.event.occurred_at).toLocaleTimeString()} · {it.event.actor?.name ?? ''} ·{' '}
-                  {it.package.status.replace(/_/g, ' ')}
+                  {clock(it.event.occurred_at)} · {it.event.actor?.name ?? ''} · {it.package.status.replace(/_/g, ' ')}
                 </div>
               </div>
             </li>

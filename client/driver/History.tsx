@@ -4,6 +4,7 @@ import { StatusBadge } from '../ui/Badge';
 import { Button } from '../ui/Button';
 import { OnlineState } from './OnlineState';
 import { useOnline } from './useOnline';
+import { dateTime } from '../ui/when';
 
 interface Item {
   package: Package;
@@ -50,7 +51,7 @@ export default function History() {
                         <span class="mono">{it.package.hawb}</span> <StatusBadge status={it.package.status} />
                       </span>
                       <span class="line2">
-                        {it.package.customer_name ?? '—'} · {new Date(it.last_at).toLocaleString()}
+                        {it.package.customer_name ?? '—'} · {dateTime(it.last_at)}
                       </span>
                     </span>
                   </a>

@@ -7,6 +7,7 @@ import { engine } from './engine';
 import { addressOf } from './maps';
 import { OnlineState } from './OnlineState';
 import { useOnline } from './useOnline';
+import { dateTime } from '../ui/when';
 
 interface EventRow {
   id: number;
@@ -79,7 +80,7 @@ export default function HistoryDetail({ id }: { id: number }) {
                   {d.attempts.map((a) => (
                     <li key={a.id}>
                       #{a.attempt_no} {a.reason}
-                      {a.note ? ` — ${a.note}` : ''} · {new Date(a.occurred_at).toLocaleString()}
+                      {a.note ? ` — ${a.note}` : ''} · {dateTime(a.occurred_at)}
                     </li>
                   ))}
                 </ul>
@@ -91,7 +92,7 @@ export default function HistoryDetail({ id }: { id: number }) {
                 <li key={e.id}>
                   <strong>{e.action.replace(/_/g, ' ')}</strong> {e.to_status ? `→ ${e.to_status.replace(/_/g, ' ')}` : ''}
                   <div class="muted small">
-                    {new Date(e.occurred_at).toLocaleString()}
+                    {dateTime(e.occurred_at)}
                     {e.actor ? ` · ${e.actor.name}` : ''}
                   </div>
                 </li>

@@ -9,10 +9,10 @@ import { ConfirmDialog, Dialog } from '../../ui/Dialog';
 import { SelectField, TextField } from '../../ui/Field';
 import { Empty, ErrorState, Loading } from '../../ui/States';
 import { toast } from '../../ui/toast';
-import { shortDateTime } from '../money/format';
 import { useRefData } from '../money/refs';
 import type { IntegrationProps } from './props';
 import { ShownOnce } from './ShownOnce';
+import { day, shortDateTime } from '../../ui/when';
 
 type Key = z.infer<typeof ApiKey>;
 type Created = z.infer<typeof ApiKeyCreated>;
@@ -62,8 +62,7 @@ export function ApiKeys({ isCompany, canManage }: IntegrationProps) {
     {
       key: 'revoked_at',
       label: 'Status',
-      render: (k) =>
-        k.revoked_at ? <Badge tone="muted">Revoked {new Date(k.revoked_at).toLocaleDateString()}</Badge> : <Badge tone="ok">Active</Badge>,
+      render: (k) => (k.revoked_at ? <Badge tone="muted">Revoked {day(k.revoked_at)}</Badge> : <Badge tone="ok">Active</Badge>),
     },
   ];
 

@@ -10,7 +10,7 @@ import { Dialog } from '../../ui/Dialog';
 import { SelectField } from '../../ui/Field';
 import { Empty, ErrorState, Loading } from '../../ui/States';
 import { toast } from '../../ui/toast';
-import { dateTime, shortDateTime } from '../money/format';
+import { dateTime, shortDateTime } from '../../ui/when';
 import { useRefData } from '../money/refs';
 import type { IntegrationProps } from './props';
 

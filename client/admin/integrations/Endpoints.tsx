@@ -11,7 +11,7 @@ import { ConfirmDialog, Dialog } from '../../ui/Dialog';
 import { CheckField, SelectField, TextField } from '../../ui/Field';
 import { Empty, ErrorState, Loading } from '../../ui/States';
 import { toast } from '../../ui/toast';
-import { dateTime } from '../money/format';
+import { dateTime } from '../../ui/when';
 import { useRefData } from '../money/refs';
 import type { IntegrationProps } from './props';
 

@@ -5,6 +5,7 @@ import { api } from '../../api/client';
 import { Badge, type Tone } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { ErrorState, Loading } from '../../ui/States';
+import { dateTime } from '../../ui/when';
 
 type Answer = z.infer<typeof MessageLogAnswer>;
 
@@ -94,7 +95,7 @@ export function MessageLog({
                 const s = STATUS[m.status] ?? { label: m.status, tone: 'muted' as Tone };
                 return (
                   <tr key={m.id} data-status={m.status}>
-                    <td>{new Date(m.sent_at ?? m.created_at).toLocaleString()}</td>
+                    <td>{dateTime(m.sent_at ?? m.created_at)}</td>
                     {pkg == null && (
                       <td>
                         {m.package != null ? (

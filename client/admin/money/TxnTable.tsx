@@ -4,7 +4,8 @@ import { Badge, type Tone } from '../../ui/Badge';
 import { DataTable, Pager, type Column } from '../../ui/DataTable';
 import { SelectField, TextField } from '../../ui/Field';
 import { Empty, ErrorState, Loading } from '../../ui/States';
-import { money, shortDateTime, signedMoney } from './format';
+import { money, signedMoney } from './format';
+import { shortDateTime } from '../../ui/when';
 import { TXN_LABELS, type TxnT } from './types';
 
 const KIND_TONE: Record<TxnT['kind'], Tone> = {

@@ -11,7 +11,7 @@ import { DataTable, Pager, type Column } from '../../ui/DataTable';
 import { Empty, ErrorState, Loading } from '../../ui/States';
 import { toast } from '../../ui/toast';
 import { useBusy } from '../../ui/useBusy';
-import { shortDateTime } from './format';
+import { shortDateTime } from '../../ui/when';
 import './money.css';
 
 type Row = z.infer<typeof UnpricedParcel>;

@@ -48,19 +48,6 @@ export function majorText(cents: number | null | undefined, currency: string): s
   return `${cents < 0 ? '-' : ''}${Math.floor(abs / 10 ** digits)}.${String(abs % 10 ** digits).padStart(digits, '0')}`;
 }
 
-export function dateTime(iso: string | null | undefined): string {
-  return iso ? new Date(iso).toLocaleString() : '—';
-}
-
-/** Compact date and time for table cells ("21/11/26, 2:32 pm"). */
-export function shortDateTime(iso: string | null | undefined): string {
-  return iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' }) : '—';
-}
-
-export function day(iso: string | null | undefined): string {
-  return iso ? new Date(iso.length === 10 ? `${iso}T00:00:00` : iso).toLocaleDateString() : '—';
-}
-
 /** yyyy-mm-dd of a local date, for <input type=date>. */
 export function isoDay(d: Date): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;

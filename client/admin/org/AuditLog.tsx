@@ -6,6 +6,7 @@ import { TextField } from '../../ui/Field';
 import { Empty, ErrorState, Loading } from '../../ui/States';
 import { ORG_PATHS } from '../routes/paths';
 import './org.css';
+import { dateTime, shortDateTime } from '../../ui/when';
 
 interface Entry {
   id: number;
@@ -29,7 +30,7 @@ function Target({ target }: { target: string }) {
 }
 
 const COLUMNS: Column<Entry>[] = [
-  { key: 'at', label: 'When', render: (e) => new Date(e.at).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' }) },
+  { key: 'at', label: 'When', render: (e) => shortDateTime(e.at) },
   { key: 'actor', label: 'Who', render: (e) => e.actor?.name ?? <span class="muted">System</span> },
   { key: 'action', label: 'Action', render: (e) => <span class="mono">{e.action}</span> },
   { key: 'target', label: 'Target', render: (e) => <Target target={e.target} /> },
@@ -93,7 +94,7 @@ export default function AuditLog() {
         <Dialog title={`${open.action} — ${open.target}`} onClose={() => setOpen(null)}>
           <dl class="dl">
             <dt>When</dt>
-            <dd>{new Date(open.at).toLocaleString()}</dd>
+            <dd>{dateTime(open.at)}</dd>
             <dt>Who</dt>
             <dd>{open.actor ? `${open.actor.name} (#${open.actor.id})` : 'System'}</dd>
           </dl>

@@ -12,6 +12,7 @@ import { toast } from '../../ui/toast';
 import { useBusy } from '../../ui/useBusy';
 import { forgetRefs } from '../resource/refOptions';
 import { ORG_PATHS } from '../routes/paths';
+import { shortDateTime } from '../../ui/when';
 
 type CompanyRow = z.infer<typeof Company>;
 type Decision = { company: CompanyRow; status: 'active' | 'suspended' } | null;
@@ -26,7 +27,7 @@ const COLUMNS: Column<CompanyRow>[] = [
     key: 'created_at',
     label: 'Registered',
     sort: 'created_at',
-    render: (c) => new Date(c.created_at).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' }),
+    render: (c) => shortDateTime(c.created_at),
   },
 ];
 

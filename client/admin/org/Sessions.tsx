@@ -10,6 +10,7 @@ import { Empty, ErrorState, Loading } from '../../ui/States';
 import { toast } from '../../ui/toast';
 import { ORG_PATHS } from '../routes/paths';
 import './org.css';
+import { dateTime } from '../../ui/when';
 
 interface Employee {
   id: number;
@@ -27,7 +28,7 @@ interface Device {
   current: boolean;
 }
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
+const when = (iso: string | null) => dateTime(iso, 'never');
 
 /**
  * `#/org/sessions`: where an account is signed in, and signing out one device (a lost or stolen

@@ -16,9 +16,10 @@ import { REFS } from '../resource/declarations';
 import { useRefOptions } from '../resource/refOptions';
 import { ORG_PATHS } from '../routes/paths';
 import './org.css';
+import { shortDateTime } from '../../ui/when';
 
 type Ticket = z.infer<typeof SupportTicket>;
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' }) : '—');
+const when = (iso: string | null) => shortDateTime(iso);
 
 const COLUMNS: Column<Ticket>[] = [
   { key: 'subject', label: 'Subject', render: (t) => <strong>{t.subject}</strong> },

@@ -7,6 +7,7 @@ import { TextField } from '../../ui/Field';
 import { toast } from '../../ui/toast';
 import { money, parseMoney } from '../money/format';
 import { MoneyField } from '../money/MoneyField';
+import { dateTime } from '../../ui/when';
 
 const WAIVERS = new Set(['super_admin', 'admin', 'supervisor', 'depot_manager']);
 
@@ -72,7 +73,7 @@ export function CodCard({ id, session, onChanged }: { id: number; session: Sessi
         <dt>{cod.collected_at ? 'Collected' : 'To collect'}</dt>
         <dd data-testid="cod-collected">
           {cod.collected_at
-            ? `${money(cod.collected_cents, c)} by ${cod.method === 'card' ? "card (company's terminal)" : 'cash'}, ${new Date(cod.collected_at).toLocaleString()}`
+            ? `${money(cod.collected_cents, c)} by ${cod.method === 'card' ? "card (company's terminal)" : 'cash'}, ${dateTime(cod.collected_at)}`
             : money(cod.required_cents, c)}
         </dd>
       </dl>

@@ -6,6 +6,7 @@ import type { PackageRow } from './columns';
 import { PrecisionBadge, type PrecisionInfo } from './precision';
 import { ACTIONS, allowedActions, type ActionKind } from './actions/rules';
 import './packageCards.css';
+import { shortDateTime } from '../../ui/when';
 
 /** The orders a phone user can pick instead of clicking table headers (the server's `ordering` fields). */
 export const CARD_ORDERINGS = [
@@ -17,7 +18,7 @@ export const CARD_ORDERINGS = [
   { value: 'delivery_date', label: 'Delivery date' },
 ] as const;
 
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
+const when = (iso: string) => shortDateTime(iso);
 
 /**
  * The package list on a phone or small tablet: one card per parcel with what the office looks for

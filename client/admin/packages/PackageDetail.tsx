@@ -18,6 +18,7 @@ import { LocationCard } from './LocationCard';
 import { CodCard } from './CodCard';
 import { TrackingLinkButton } from './TrackingLinkButton';
 import { MessageLog } from '../integrations/MessageLog';
+import { dateTime } from '../../ui/when';
 
 /** Who may move a parcel's pin (server: PUT package/{id}/location/). */
 const PINNERS = new Set(['super_admin', 'admin', 'supervisor']);
@@ -112,7 +113,7 @@ export default function PackageDetail({ id, session }: { id: number; session?: S
                 v == null || v === ''
                   ? '—'
                   : key === 'created_at'
-                    ? new Date(String(v)).toLocaleString()
+                    ? dateTime(String(v))
                     : // Major units in the company's currency, written as the Price card writes them (9.90, not 9.9).
                       key === 'price'
                       ? Number(v).toFixed(2)
@@ -135,7 +136,7 @@ export default function PackageDetail({ id, session }: { id: number; session?: S
                 <li key={e.id}>
                   <strong>{eventLabel(e.action, e.to_status ? statusLabel(e.to_status) : null)}</strong>
                   <div class="muted">
-                    {new Date(e.occurred_at).toLocaleString()}
+                    {dateTime(e.occurred_at)}
                     {e.actor ? ` · ${e.actor.name}` : ''}
                   </div>
                   {e.note && <div>{e.note}</div>}
@@ -149,7 +150,7 @@ export default function PackageDetail({ id, session }: { id: number; session?: S
               <ul>
                 {pkg.package_failed_delivery_status.map((f) => (
                   <li key={f.id}>
-                    {f.name} · {new Date(f.created_at).toLocaleString()}
+                    {f.name} · {dateTime(f.created_at)}
                     {f.note ? ` — ${f.note}` : ''}
                   </li>
                 ))}
@@ -165,7 +166,7 @@ export default function PackageDetail({ id, session }: { id: number; session?: S
           <h2 style={{ marginTop: 0 }}>Proof of delivery</h2>
           <dl class="dl">
             <dt>Delivered</dt>
-            <dd>{proof.delivered_at ? new Date(proof.delivered_at).toLocaleString() : '—'}</dd>
+            <dd>{dateTime(proof.delivered_at)}</dd>
             <dt>Received by</dt>
             <dd>{proof.recipient_name ?? '—'}</dd>
             <dt>Driver</dt>

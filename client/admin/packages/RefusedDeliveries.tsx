@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { RefusedDelivery } from '../../../shared/schemas/delivery';
 import { api } from '../../api/client';
 import { AuthImage } from '../../ui/AuthImage';
+import { dateTime } from '../../ui/when';
 
 type Refused = z.infer<typeof RefusedDelivery>;
 
@@ -34,7 +35,7 @@ export function RefusedDeliveries({ id }: { id: number }) {
           <dl class="dl">
             <dt>When</dt>
             <dd>
-              {new Date(r.occurred_at).toLocaleString()} (received {new Date(r.received_at).toLocaleString()})
+              {dateTime(r.occurred_at)} (received {dateTime(r.received_at)})
             </dd>
             <dt>Why refused</dt>
             <dd>{r.message}</dd>

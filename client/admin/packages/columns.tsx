@@ -3,6 +3,7 @@ import type { Package } from '../../../shared/schemas/package';
 import { DEFAULT_PACKAGE_COLUMNS } from '../../../shared/schemas/org';
 import { StatusBadge } from '../../ui/Badge';
 import type { Column } from '../../ui/DataTable';
+import { shortDateTime } from '../../ui/when';
 
 export type PackageRow = Package;
 
@@ -44,7 +45,7 @@ const RENDER: Partial<Record<string, (p: PackageRow) => ComponentChildren>> = {
   ),
   status: (p) => <StatusBadge status={p.status} />,
   assigned_to: (p) => p.assigned_to?.name ?? <span class="muted">Unassigned</span>,
-  created_at: (p) => new Date(p.created_at).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' }),
+  created_at: (p) => shortDateTime(p.created_at),
   coordinates: (p) => (p.coordinates ? `${p.coordinates.latitude.toFixed(5)}, ${p.coordinates.longitude.toFixed(5)}` : '—'),
   package_failed_delivery_status: (p) =>
     p.package_failed_delivery_status.length ? p.package_failed_delivery_status.map((f) => f.name).join(', ') : '—',

@@ -4,7 +4,7 @@ import { BarChart } from '../../ui/charts/BarChart';
 import { HBarChart } from '../../ui/charts/HBarChart';
 import { DataTable, Pager, type Column } from '../../ui/DataTable';
 import { Empty, ErrorState, Loading } from '../../ui/States';
-import { day } from '../money/format';
+import { day } from '../../ui/when';
 import { perDay, pct, reportQuery, successByDriver, time, useAllKpis, useReport, type CompanyRow, type Kpi } from './data';
 import { ExportButtons, type ExportTarget } from './ExportButton';
 import type { PanelProps } from './data';

@@ -5,7 +5,7 @@ import { DataTable, Pager, type Column } from '../../ui/DataTable';
 import { TextField } from '../../ui/Field';
 import { Empty, ErrorState, Loading } from '../../ui/States';
 import { PACKAGE_COLUMNS, type PackageRow } from '../packages/columns';
-import { dateTime, day } from '../money/format';
+import { dateTime, day } from '../../ui/when';
 import { perDay, reportQuery, useAllKpis, useReport, type FailedRow } from './data';
 import { ExportButtons } from './ExportButton';
 import type { PanelProps } from './data';

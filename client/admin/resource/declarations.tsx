@@ -48,6 +48,7 @@ import { ActiveBadge, Badge, type Tone } from '../../ui/Badge';
 import type { Column } from '../../ui/DataTable';
 import type { RefDecl, ResourceDecl, Row } from './types';
 import { DeactivateEmployeeDialog } from '../org/DeactivateEmployee';
+import { dateTime } from '../../ui/when';
 
 const str = (v: unknown) => (v == null ? '' : String(v));
 const byName: RefDecl['label'] = (r) => str(r.name ?? r.code ?? r.id);
@@ -82,7 +83,7 @@ const created: Column<Row> = {
   label: 'Created',
   sort: 'created_at',
   optional: true,
-  render: (r) => (r.created_at ? new Date(str(r.created_at)).toLocaleString() : '—'),
+  render: (r) => dateTime(str(r.created_at)),
 };
 const id: Column<Row> = { key: 'id', label: 'ID', sort: 'id', numeric: true, optional: true };
 const activeFilter = {

@@ -11,6 +11,7 @@ import { colourOf, DRIVER_COLOUR, initials, ROUTE_STATUS_LABELS } from './format
 import { MapView, type MapMarker } from './MapView';
 import { ROUTE_PATHS } from './paths';
 import './routes.css';
+import { clock, day } from '../../ui/when';
 
 type MapData = z.infer<typeof MapAnswer>;
 type MapPackage = MapData['unassigned'][number];
@@ -20,7 +21,7 @@ const ago = (iso: string): string => {
   if (min < 1) return 'just now';
   if (min < 60) return `${min} min ago`;
   const h = Math.round(min / 60);
-  return h < 48 ? `${h} h ago` : new Date(iso).toLocaleDateString();
+  return h < 48 ? `${h} h ago` : day(iso);
 };
 
 function parcelMarker(p: MapPackage, holder: string): MapMarker | null {
@@ -125,7 +126,7 @@ export default function DashboardMap() {
             ))}
           </select>
         </label>
-        {at && <span class="muted">Updated {at.toLocaleTimeString()}</span>}
+        {at && <span class="muted">Updated {clock(at)}</span>}
         <Button onClick={load} busy={loading && data != null}>
           Refresh
         </Button>

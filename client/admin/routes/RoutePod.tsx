@@ -8,6 +8,7 @@ import { Empty, ErrorState, Loading } from '../../ui/States';
 import { ROUTE_PATHS } from './paths';
 import './routes.css';
 import { AuthImage } from '../../ui/AuthImage';
+import { dateTime } from '../../ui/when';
 
 interface Pod {
   route: RouteRecord;
@@ -71,7 +72,7 @@ export default function RoutePod({ id }: { id: number }) {
                 </div>
                 <dl class="dl">
                   <dt>Delivered</dt>
-                  <dd>{p.delivered_at ? new Date(p.delivered_at).toLocaleString() : '—'}</dd>
+                  <dd>{dateTime(p.delivered_at)}</dd>
                   <dt>Received by</dt>
                   <dd>{p.recipient_name ?? '—'}</dd>
                   <dt>Driver</dt>

@@ -10,6 +10,7 @@ import { ErrorState, Loading } from '../../ui/States';
 import { toast } from '../../ui/toast';
 import { gstPercentText, parseGstPercent } from './gstRate';
 import './settings.css';
+import { dateTime } from '../../ui/when';
 
 type Profile = z.infer<typeof BusinessProfile>;
 type Form = Omit<Record<keyof Profile, string>, 'prices_include_gst' | 'updated_at' | 'gst_rate_bp'> & { gst_percent: string };
@@ -46,7 +47,7 @@ function focusFirstInvalid(): void {
   requestAnimationFrame(() => document.querySelector<HTMLElement>('.profile-form [aria-invalid="true"]')?.focus());
 }
 
-const savedAt = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : null);
+const savedAt = (iso: string | null) => (iso ? dateTime(iso) : null);
 
 /**
  * `#/settings/business-profile` (admins): the courier's legal and payment details and its GST rate,
