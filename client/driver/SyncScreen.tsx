@@ -1,12 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Notice, OutboxRow } from '../sync/index';
+import { useStore } from '../app/store';
+import type { Notice, OutboxRow, ViewPackage } from '../sync/index';
 import { Button } from '../ui/Button';
 import { ConfirmDialog } from '../ui/Dialog';
 import { toast } from '../ui/toast';
 import { engine } from './engine';
 import { useOutbox, useSyncStatus } from './hooks';
 import { LoginForm } from './Login';
-import { storyOfRow } from './refusal';
+import { retryOffered, storyOfRow } from './refusal';
+import { maxAttempts } from './routeCache';
 import { reachWords, timeOf, waitingOf } from './SyncChip';
 
 function stateOf(row: OutboxRow): string {
@@ -22,11 +24,13 @@ function stateOf(row: OutboxRow): string {
   }
 }
 
-function Row({ row, status }: { row: OutboxRow; status?: string | null }) {
+function Row({ row, copy = null }: { row: OutboxRow; copy?: ViewPackage | null }) {
   const [confirm, setConfirm] = useState<null | { unsent: number }>(null);
   const e = engine();
+  const max = useStore(maxAttempts);
   const rejected = row.status === 'rejected';
-  const story = rejected ? storyOfRow(row, status) : null;
+  const story = rejected ? storyOfRow(row, copy?.status) : null;
+  const retry = rejected && retryOffered(row, copy, max);
   const ask = async () => setConfirm({ unsent: await e.unsentFiles(row.id as number) });
   return (
     <li class={`outbox-row ${row.status}`} data-testid="outbox-row" data-status={row.status}>
@@ -44,15 +48,22 @@ function Row({ row, status }: { row: OutboxRow; status?: string | null }) {
             {story.todo}
           </div>
           <div class="muted small">Office said: {row.rejection?.message ?? 'refused'}</div>
+          {!retry && (
+            <div class="muted small" data-testid="no-retry">
+              Sending it again would be refused again{copy ? `: it is ${copy.status.replace(/_/g, ' ')} on your list` : ''}.
+            </div>
+          )}
           <div class="actions-2">
-            <Button
-              class="xl"
-              onClick={() =>
-                void e.retryRejected(row.id as number).then((ok) => toast(ok ? 'Queued again' : 'Already handled', ok ? 'ok' : 'info'))
-              }
-            >
-              Retry
-            </Button>
+            {retry && (
+              <Button
+                class="xl"
+                onClick={() =>
+                  void e.retryRejected(row.id as number).then((ok) => toast(ok ? 'Queued again' : 'Already handled', ok ? 'ok' : 'info'))
+                }
+              >
+                Retry
+              </Button>
+            )}
             <Button class="xl" variant="danger" onClick={() => void ask()}>
               Discard
             </Button>
@@ -91,8 +102,9 @@ function Row({ row, status }: { row: OutboxRow; status?: string | null }) {
 }
 
 /** The phone's current status of each parcel (by id and by label), so a refusal tells the same story as the stop. */
-function useParcelStatuses(refused: number): Map<number | string, string> {
-  const [map, setMap] = useState(new Map<number | string, string>());
+/** The phone's latest copies of the parcels, by id and by code: what a refusal's story and Retry are judged against. */
+function useParcelCopies(refused: number): Map<number | string, ViewPackage> {
+  const [map, setMap] = useState(new Map<number | string, ViewPackage>());
   useEffect(() => {
     if (!refused) return;
     void engine()
@@ -103,9 +115,9 @@ function useParcelStatuses(refused: number): Map<number | string, string> {
             view.flatMap(
               (p) =>
                 [
-                  [p.id, p.status],
-                  [p.hawb, p.status],
-                ] as [number | string, string][],
+                  [p.id, p],
+                  [p.hawb, p],
+                ] as [number | string, ViewPackage][],
             ),
           ),
         ),
@@ -114,7 +126,7 @@ function useParcelStatuses(refused: number): Map<number | string, string> {
   return map;
 }
 
-function statusOf(map: Map<number | string, string>, row: OutboxRow): string | null {
+function copyOf(map: Map<number | string, ViewPackage>, row: OutboxRow): ViewPackage | null {
   const e = row.effect;
   return (e?.packageId != null ? map.get(e.packageId) : undefined) ?? (e?.hawb != null ? map.get(e.hawb) : undefined) ?? null;
 }
@@ -195,7 +207,7 @@ export default function SyncScreen() {
   const [busy, setBusy] = useState(false);
   const waiting = waitingOf(status);
   const rejected = rows.filter((r) => r.status === 'rejected');
-  const statuses = useParcelStatuses(rejected.length);
+  const copies = useParcelCopies(rejected.length);
   const queued = rows.filter((r) => r.status !== 'rejected');
   const reach = reachWords(status);
   return (
@@ -265,7 +277,7 @@ export default function SyncScreen() {
       {rejected.length > 1 && <ClearAll rows={rejected} />}
       <ul class="outbox">
         {rejected.map((r) => (
-          <Row key={r.id} row={r} status={statusOf(statuses, r)} />
+          <Row key={r.id} row={r} copy={copyOf(copies, r)} />
         ))}
       </ul>
       <h2>Waiting ({queued.length})</h2>

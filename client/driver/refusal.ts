@@ -1,3 +1,4 @@
+import { driverActionOfPath, driverOutcome, type ParcelState } from '../../shared/driverActions';
 import type { OutboxRow, Rejection } from '../sync/index';
 
 /** What happened and what to do with the parcel in hand, in a driver's words, from the server's refusal. */
@@ -166,3 +167,19 @@ export function hadParcel(row: Pick<OutboxRow, 'path' | 'effect'>): boolean {
 }
 
 export const storyOfRow = (row: OutboxRow, status?: string | null) => storyOf(row.rejection, row.path, { status, hadIt: hadParcel(row) });
+
+/**
+ * Whether "Retry" is worth offering on a refused driver action: the shared rules (the function the
+ * server decides with) run on the phone's latest copy of the parcel. A load past the attempt limit, a
+ * delivery of a cancelled parcel or a failure before loading would only be refused again, so the phone
+ * does not offer it. Without a copy (a scan by barcode of a parcel the phone never had, a request that
+ * is not a driver action) the server is the only judge, unless it said the parcel's state is final.
+ */
+export function retryOffered(row: Pick<OutboxRow, 'path' | 'rejection'>, copy: ParcelState | null, maxAttempts: number): boolean {
+  const action = driverActionOfPath(row.path);
+  if (!action) return true;
+  // A final state (delivered, cancelled, returned to the sender) never changes back: the parcel has left the phone's list.
+  if (row.rejection?.details?.reason === 'final') return false;
+  if (!copy) return true;
+  return driverOutcome(action.kind, copy, { driverId: copy.assigned_to_id ?? 0, maxAttempts, wasDrivers: true }).ok;
+}

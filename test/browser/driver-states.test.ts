@@ -156,6 +156,9 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('driver app: what the top bar and Sy
     expect(await refused.getByTestId('refusal-todo').textContent()).toMatch(
       /keep it and bring it back to the depot.*A supervisor has your photos/,
     );
+    // Cancelled is final: sending the delivery again would only be refused again, so it is not offered.
+    expect(await refused.getByRole('button', { name: 'Retry' }).count()).toBe(0);
+    expect(await refused.getByTestId('no-retry').textContent()).toContain('would be refused again');
     const notice = page.getByTestId('notice');
     expect(await notice.textContent()).toContain(`Deliver ${p3.hawb}`);
     expect(await notice.textContent()).toMatch(/flagged for a supervisor: it had been reassigned/);

@@ -4,7 +4,8 @@
  * Issue 35: every refusal used to say "given to another driver, bring it back to the depot".
  */
 import { describe, expect, it } from 'vitest';
-import { hadParcel, storyOf, storyOfRow } from '../../client/driver/refusal';
+import { hadParcel, retryOffered, storyOf, storyOfRow } from '../../client/driver/refusal';
+import type { PackageStatus } from '../../shared/lifecycle';
 import type { OutboxRow, Rejection } from '../../client/sync/index';
 
 const LOAD = 'scan-package-api/inbound-scan/';
@@ -106,5 +107,24 @@ describe('refusal stories', () => {
       expect(`${s.what} ${s.todo}`).not.toMatch(/depot/i);
       expect(s.keepParcel).toBe(false);
     }
+  });
+});
+
+describe('Retry on a refused action', () => {
+  const copy = (status: PackageStatus, attempts = 0, is_scanned = false) => ({ status, attempts, is_scanned, assigned_to_id: 5 });
+  it('is not offered where the shared rules would refuse it again on the phone’s copy', () => {
+    // Two failed attempts of two: the parcel only goes back to the depot, a load is refused again.
+    expect(retryOffered({ path: LOAD, rejection: null }, copy('failed', 2), 2)).toBe(false);
+    expect(retryOffered({ path: DELIVER, rejection: null }, copy('cancelled'), 2)).toBe(false);
+    // A failure refused before loading: still refused until the parcel is scanned onto the van.
+    expect(retryOffered({ path: FAIL, rejection: null }, copy('assigned'), 2)).toBe(false);
+    // Cancelled at the office: the parcel left the phone's list, and the server said its state is final.
+    expect(retryOffered({ path: DELIVER, rejection: cancelled }, null, 2)).toBe(false);
+  });
+  it('is offered where the rules now allow it, or where only the server can judge', () => {
+    expect(retryOffered({ path: FAIL, rejection: null }, copy('out_for_delivery', 0, true), 2)).toBe(true);
+    expect(retryOffered({ path: LOAD, rejection: null }, copy('failed', 1), 2)).toBe(true);
+    expect(retryOffered({ path: LOAD, rejection: unknown }, null, 2)).toBe(true);
+    expect(retryOffered({ path: 'pickup-point-scan/', rejection: notYours }, copy('cancelled'), 2)).toBe(true);
   });
 });
