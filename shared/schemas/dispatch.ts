@@ -245,6 +245,11 @@ export const PlanRoute = z.object({
   /** Kept exactly as given (a fixed route). */
   fixed: z.boolean(),
   stops: z.array(PlanStop),
+  /**
+   * What the route costs at the rates it was planned with (the van's fixed cost, per hour of
+   * `duration_s`, per km of `distance_m`), in the office's currency; absent when the plan had no rates.
+   */
+  cost: z.number().optional(),
   /** Driver breaks the optimiser placed (issue 32): taken on arrival at `before` (index in `stops`; = stops.length: before the return). */
   breaks: z.array(z.object({ before: z.number().int(), start: z.string(), end: z.string() })).optional(),
 });
@@ -270,6 +275,8 @@ export const Proposal = z.object({
   unassigned: z.array(PlanUnassigned),
   parcels: z.number().int(),
   distance_m: z.number(),
+  /** The routes' costs summed (fixed routes, kept as given, have none); absent when the plan had no rates. */
+  cost: z.number().optional(),
   solve_ms: z.number(),
 });
 export type Proposal = z.infer<typeof Proposal>;

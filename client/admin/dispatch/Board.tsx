@@ -8,7 +8,7 @@ import { Empty } from '../../ui/States';
 import { toast } from '../../ui/toast';
 import { distance, START_COLOUR, today } from '../routes/format';
 import { MapView, type MapLine, type MapMarker } from '../routes/MapView';
-import { colourFor, commitBody, DISPATCH_PATHS, hhmm, moveStop, replanBody, routeLine, stopZone, toggleLock } from './board';
+import { colourFor, commitBody, DISPATCH_PATHS, hhmm, moveStop, planCost, replanBody, routeLine, stopZone, toggleLock } from './board';
 import { RouteCard } from './RouteCard';
 import { DayChanges } from './DayChanges';
 import '../routes/routes.css';
@@ -370,7 +370,14 @@ export default function DispatchBoard() {
         <>
           <div class="plan-summary" data-testid="plan-summary">
             <strong>{proposal.routes.reduce((s, r) => s + r.stops.length, 0)}</strong> of {proposal.parcels} parcels on{' '}
-            <strong>{planned}</strong> routes · {distance(proposal.distance_m)} · solved in {(proposal.solve_ms / 1000).toFixed(1)} s
+            <strong>{planned}</strong> routes · {distance(proposal.distance_m)}
+            {proposal.cost !== undefined && (
+              <>
+                {' '}
+                · <span data-testid="plan-total-cost">{planCost(proposal.cost)}</span> at your rates
+              </>
+            )}{' '}
+            · solved in {(proposal.solve_ms / 1000).toFixed(1)} s
             {proposal.unassigned.length > 0 && (
               <>
                 {' '}

@@ -1,6 +1,6 @@
 import type { PlanRoute } from '../../../shared/schemas/dispatch';
 import { distance } from '../routes/format';
-import { backAt, duration, hhmm, loadShare, routeZone, stopZone } from './board';
+import { backAt, duration, hhmm, loadShare, planCost, routeZone, stopZone } from './board';
 
 const DRAG_TYPE = 'text/plain';
 
@@ -93,6 +93,14 @@ export function RouteCard({
           </span>
         )}
         <span data-testid="plan-back">back {last ? hhmm(backAt(route), routeZone(route)) : '—'}</span>
+        {route.cost !== undefined && last && (
+          <span
+            data-testid="plan-cost"
+            title="At the rates it was planned with: per km, per hour (waits and the drive back included), per van"
+          >
+            {planCost(route.cost)}
+          </span>
+        )}
         {late > 0 && <span class="bad-text">{late} late</span>}
       </div>
       {(waitMin > 0 || (route.breaks?.length ?? 0) > 0) && (

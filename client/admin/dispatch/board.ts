@@ -138,6 +138,9 @@ export function hhmm(iso: string, zone: string): string {
 }
 
 /** A route's length as a dispatcher reads it: `7 h 05`. */
+/** A plan's cost at the office's rates, whole dollars ("$741"): the rates themselves are set in dollars (Plan settings). */
+export const planCost = (amount: number): string => `$${Math.round(amount).toLocaleString()}`;
+
 export function duration(seconds: number): string {
   const total = Math.round(seconds / 60);
   return `${Math.floor(total / 60)} h ${String(total % 60).padStart(2, '0')}`;

@@ -4,6 +4,7 @@ import type { FleetRoute, FleetRunOptions, UnassignedReason as FleetReason } fro
 import type { PlanRoute, PlanStop, PlanUnassigned, Proposal, UnassignedReason } from '../../../shared/schemas/dispatch';
 import { iso } from '../../clock';
 import type { PackageRow } from '../packages/shape';
+import { routeCost } from './cost';
 import { solveDay, type DayProblem, type DaySolution } from './solveDay';
 import type { PlanContext } from './problem';
 import type { PlanDriver, PlanParcel } from './planTypes';
@@ -195,7 +196,7 @@ export function toProposal(ctx: ProposalContext, problem: Pick<DayProblem, 'vehi
   );
   const routes = ctx.drivers.map((d, v) => {
     const got = byVehicle.get(problem.vehicles[v].id);
-    return planRoute(
+    const route = planRoute(
       ctx,
       d,
       (got?.jobs ?? []).map((j) => ctx.parcels[j]),
@@ -204,6 +205,8 @@ export function toProposal(ctx: ProposalContext, problem: Pick<DayProblem, 'vehi
       got?.back,
       got?.sched,
     );
+    const costs = problem.vehicles[v].costs;
+    return costs ? { ...route, cost: routeCost(costs, route) } : route;
   });
   for (const f of ctx.fixed) routes.push(planRoute(ctx, f.driver, f.parcels, true));
   const unassigned = [
@@ -219,6 +222,7 @@ export function toProposal(ctx: ProposalContext, problem: Pick<DayProblem, 'vehi
     unassigned,
     parcels: ctx.parcels.length + ctx.preUnassigned.length + ctx.fixed.reduce((s, f) => s + f.parcels.length, 0),
     distance_m: routes.reduce((s, r) => s + r.distance_m, 0),
+    ...(routes.some((r) => r.cost !== undefined) ? { cost: Math.round(routes.reduce((s, r) => s + (r.cost ?? 0) * 100, 0)) / 100 } : {}),
     solve_ms: Math.round(solveMs),
   };
 }

@@ -4,4 +4,4 @@ export { routeSchedule } from './schedule';
 export { unassignedReason, unassignedReasons, unassignedDetails } from './reasons';
 export type { UnassignedReason } from './reasons';
 export { parseSolomon } from './solomon';
-export type { FleetInput, FleetResult, FleetRoute } from './types';
+export type { FleetCosts, FleetInput, FleetResult, FleetRoute } from './types';
