@@ -214,7 +214,11 @@ export async function apiRoutes(url: string): Promise<Set<string>> {
 export const SYDNEY = { locale: 'en-AU', timezoneId: 'Australia/Sydney' } as const;
 
 export interface Browser {
-  /** A new context with its own fresh profile directory. */
+  /**
+   * A new context with its own fresh profile directory. Its people are the Sydney office's unless a
+   * test says otherwise (a shipper in Perth, a phone left on UTC): the zone and locale the screens
+   * are written for.
+   */
   context(viewport?: { width: number; height: number }, opts?: { locale?: string; timezoneId?: string }): Promise<BrowserContext>;
   close(): Promise<void>;
 }
@@ -234,12 +238,14 @@ export const CHROMIUM_ARGS = [
 export function browsers(extraArgs: string[] = []): Browser {
   const open: { ctx: BrowserContext; dir: string }[] = [];
   return {
-    async context(viewport = DESKTOP, opts = {}) {
+    async context(viewport = DESKTOP, opts: { locale?: string; timezoneId?: string } = SYDNEY) {
       const dir = mkdtempSync(join(tmpdir(), 'courier-chromium-'));
       const ctx = await chromium.launchPersistentContext(dir, {
         executablePath: CHROMIUM,
         headless: true,
-        args: [...CHROMIUM_ARGS, ...extraArgs],
+        // The context's locale reaches navigator.language and Intl; the date inputs' own dd/mm/yyyy
+        // follows the browser's language, which only this flag sets.
+        args: [...CHROMIUM_ARGS, ...extraArgs, ...(opts.locale ? [`--lang=${opts.locale}`] : [])],
         viewport,
         ...opts,
       });

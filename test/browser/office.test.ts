@@ -269,7 +269,7 @@ describe.skipIf(!hasChromium)('office exceptions from the web (Chromium)', () =>
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     const save = async (click: () => Promise<void>, name: string) => {
       const [download] = await Promise.all([
-        page.waitForEvent('download', { timeout: 10_000 }).catch(async (e: unknown) => {
+        page.waitForEvent('download', { timeout: 30_000 }).catch(async (e: unknown) => {
           await screenshot(page, `fail-${name}`);
           throw e;
         }),
