@@ -108,7 +108,7 @@ export const DEFAULT_RELOAD_S = 600;
 /** Each move costs the driver a re-read; a handful per route is already a lot (and bounds the work). */
 const MAX_MOVES_PER_ROUTE = 8;
 /** Full evaluations tried per route and job, among the places the constant-time test lets through (cheapest first). */
-const FULL_CHECKS = 6;
+const FULL_CHECKS = 4;
 /**
  * Work allowed to the moves, counted in schedule steps (not in time, so the answer does not depend
  * on how busy the machine is): keeps a request well under the event-loop budget. Insertion itself
@@ -186,7 +186,7 @@ function simulate(route: AmendRoute, stops: readonly AmendStop[], input: AmendIn
       go(route.depot!);
       const arrive = at;
       at += input.reloadService ?? DEFAULT_RELOAD_S;
-      reload = { before: i, arrive, depart: at, parcels: stops.filter((x) => x.atDepot).length };
+      reload = { before: i, arrive, depart: at, parcels: 0 };
     }
     go(s.location);
     const arrive = at;
@@ -197,6 +197,7 @@ function simulate(route: AmendRoute, stops: readonly AmendStop[], input: AmendIn
   });
   if (gap === stops.length) pause(stops.length);
   if (route.end != null) go(route.end);
+  if (reload) for (const s of stops) if (s.atDepot) reload.parcels++;
   return { times, back: at, travelS, metres, reload, brk };
 }
 
@@ -213,7 +214,12 @@ interface Working {
   sim: Sim;
 }
 
-/** Gaps where the break may go, from the plain schedule: the last one reached by the window's opening through the last reached before it closes. */
+/**
+ * Gaps where the break may go, from the plain schedule (each later one reached no earlier): from the
+ * last reached by the window's opening to the last reached before it closes. Of those, only the
+ * first, the last (which delays the fewest stops) and those with a wait to fill are tried: between
+ * two such, any other gap ends the same or later.
+ */
 function breakGaps(w: Working, plain: Sim): number[] {
   const b = w.brk;
   if (!b) return [-1];
@@ -222,9 +228,13 @@ function breakGaps(w: Working, plain: Sim): number[] {
   // Done (back) before the window opens: no break to take.
   if (plain.back <= b.window[0]) return [-1];
   let first = 0;
-  for (let g = 0; g <= n; g++) if (reach(g) <= b.window[0]) first = g;
-  const gaps: number[] = [];
-  for (let g = first; g <= n && reach(g) <= b.window[1]; g++) gaps.push(g);
+  while (first < n && reach(first + 1) <= b.window[0]) first++;
+  let last = first;
+  while (last < n && reach(last + 1) <= b.window[1]) last++;
+  if (reach(first) > b.window[1]) return [first];
+  const gaps = [first];
+  for (let g = first + 1; g < last; g++) if (plain.times[g].begin > plain.times[g].arrive) gaps.push(g);
+  if (last > first) gaps.push(last);
   return gaps;
 }
 
@@ -278,6 +288,8 @@ interface Slack {
   depart: number[];
   latest: number[];
   back: number;
+  /** All the waiting for windows: the most that later delays can be absorbed by. */
+  waits: number;
 }
 
 function slackOf(w: Working, stops: readonly AmendStop[], travel: AmendInput['travel']): Slack {
@@ -289,10 +301,15 @@ function slackOf(w: Working, stops: readonly AmendStop[], travel: AmendInput['tr
     latest[i] = Math.min(w.close.get(stops[i].id) ?? Infinity, leave - stops[i].service);
     leave = i > 0 ? latest[i] - travel(stops[i - 1].location, stops[i].location) : 0;
   }
-  return { begin: times.map((t) => t.begin), depart: times.map((t) => t.depart), latest, back };
+  const waits = times.reduce((sum, t) => sum + t.begin - t.arrive, 0);
+  return { begin: times.map((t) => t.begin), depart: times.map((t) => t.depart), latest, back, waits };
 }
 
-/** Travel and delay added by putting `job` before position `at` on the plain route, or null when it cannot fit. */
+/**
+ * Travel and delay added by putting `job` before position `at` on the plain route, or null when it
+ * cannot fit: on time, and back by the shift's end even with `more` seconds added that no wait can
+ * absorb beyond the route's waits (the break it already takes, a first depot visit).
+ */
 function quickCost(
   w: Working,
   stops: readonly AmendStop[],
@@ -300,6 +317,7 @@ function quickCost(
   job: AmendStop,
   at: number,
   travel: AmendInput['travel'],
+  more: number,
 ): number | null {
   const prev = at === 0 ? w.route.from : stops[at - 1].location;
   const leave = at === 0 ? w.route.startAt : sl.depart[at - 1];
@@ -312,10 +330,14 @@ function quickCost(
     const out = travel(job.location, next.location);
     const nextBegin = Math.max(done + out, next.window?.[0] ?? -Infinity);
     if (nextBegin > sl.latest[at]) return null;
-    return into + out - travel(prev, next.location) + (nextBegin - sl.begin[at]);
+    const detour = into + out - travel(prev, next.location);
+    if (more > 0 && sl.back + detour + more - sl.waits > w.endBy) return null;
+    return detour + (nextBegin - sl.begin[at]);
   }
   const home = w.route.end != null ? travel(job.location, w.route.end) : 0;
   if (done + home > w.endBy) return null;
+  // The break may also fill this stop's own wait.
+  if (more > 0 && done + home + more - sl.waits - (begin - leave - into) > w.endBy) return null;
   const wasHome = w.route.end != null ? travel(prev, w.route.end) : 0;
   return into + home - wasHome + (done + home - sl.back);
 }
@@ -328,14 +350,23 @@ function placeIn(
   input: AmendInput,
   steps: { left: number },
   skip = -1,
+  more = 0,
 ): { stops: AmendStop[]; sim: Sim; cost: number } | null {
   const sl = slackOf(w, stops, input.travel);
   steps.left -= stops.length + 1;
   const quick: { at: number; cost: number }[] = [];
+  // A parcel at the depot placed before the route's first one (or as its first) moves the depot visit: ranked with its detour.
+  const firstAtDepot = w.route.depot != null && job.atDepot ? stops.findIndex((s) => s.atDepot) : -2;
   for (let at = 0; at <= stops.length; at++) {
     if (at === skip) continue;
-    const c = quickCost(w, stops, sl, job, at, input.travel);
-    if (c != null) quick.push({ at, cost: c });
+    const c = quickCost(w, stops, sl, job, at, input.travel, more);
+    if (c == null) continue;
+    const depot = w.route.depot as number;
+    const viaDepot =
+      firstAtDepot !== -2 && (firstAtDepot === -1 || at <= firstAtDepot)
+        ? input.travel(at === 0 ? w.route.from : stops[at - 1].location, depot) + input.travel(depot, job.location)
+        : 0;
+    quick.push({ at, cost: c + viaDepot });
   }
   quick.sort((a, b) => a.cost - b.cost || a.at - b.at);
   let best: { stops: AmendStop[]; sim: Sim; cost: number } | null = null;
@@ -395,7 +426,10 @@ function bestInsertion(ws: Working[], job: AmendStop, input: AmendInput): { k: n
   const steps = { left: Infinity };
   ws.forEach((w, k) => {
     if (!roomFor(w, job.demand) || !skilled(w, job) || w.stops.length + 1 > w.maxStops) return;
-    const p = placeIn(w, w.stops, job, input, steps);
+    // Time no wait can absorb beyond the route's own: the break it takes already (it still will, the van only gets back later), a first depot visit.
+    const firstReload = w.route.depot != null && job.atDepot && !w.stops.some((s) => s.atDepot);
+    const more = (w.sim.brk ? w.sim.brk.end - w.sim.brk.start : 0) + (firstReload ? (input.reloadService ?? DEFAULT_RELOAD_S) : 0);
+    const p = placeIn(w, w.stops, job, input, steps, -1, more);
     if (!p) return;
     const delta = p.cost - w.cost;
     if (!best || delta < best.delta - 1e-9) best = { k, ...p, delta };
