@@ -6,7 +6,8 @@
  *   each route after them: `from`, `startAt`);
  * - the remaining stops keep their driver (their parcels are on that van) and their order;
  * - a parcel still at the depot (`atDepot`) reaches a van that has left only through a visit back
- *   to the depot (`depot`), made just before the first such stop and priced like any leg;
+ *   to the depot (`depot`), made before the first such stop (where the van passes nearest) and
+ *   priced like any leg;
  * - each route keeps its break (taken in whichever gap fits), its stop limit and its shift;
  * - each new stop goes where it costs the courier least (cheapest insertion, tightest window
  *   first): hours and kilometres at the office's rates, plus the balance term when the office wants
@@ -87,7 +88,7 @@ export interface AmendRouteResult {
   stops: number[];
   /** Per stop: arrival and start of service. */
   times: { arrive: number; begin: number }[];
-  /** The visit back to the depot, made before `stops[before]`. */
+  /** The visit back to the depot, made before `stops[before]` (at or before the first parcel it loads). */
   reload?: { before: number; arrive: number; depart: number; parcels: number };
   /** The break, taken on arrival at `stops[before]` (= stops.length: after the last stop, before the return). */
   break?: { before: number; start: number; end: number };
@@ -148,7 +149,7 @@ export function amendSchedule(
   return { times, back: at + home, travelS: travelS + home };
 }
 
-/** The route with a depot visit before its first parcel at the depot (for a van on the road) and its break in gap `gap` (-1: none). */
+/** The route with its depot visit before stop `reloadAt` (-1: none) and its break in gap `gap` (-1: none). */
 interface Sim {
   times: Timed[];
   back: number;
@@ -158,10 +159,9 @@ interface Sim {
   brk?: { before: number; start: number; end: number };
 }
 
-function simulate(route: AmendRoute, stops: readonly AmendStop[], input: AmendInput, gap: number): Sim {
+function simulate(route: AmendRoute, stops: readonly AmendStop[], input: AmendInput, gap: number, reloadAt: number): Sim {
   const { travel } = input;
   const dist = input.distance ?? travel;
-  const reloadAt = route.depot != null ? stops.findIndex((s) => s.atDepot) : -1;
   let at = route.startAt;
   let here = route.from;
   let travelS = 0;
@@ -263,18 +263,41 @@ function fits(w: Working, stops: readonly AmendStop[], sim: Sim): boolean {
 /** The cheapest way to run `stops` on this route (its break in the best gap), or null when none fits. `steps` counts the work. */
 function evaluate(w: Working, stops: readonly AmendStop[], input: AmendInput, steps: { left: number }): { sim: Sim; cost: number } | null {
   if (stops.length > w.maxStops) return null;
-  const plain = simulate(w.route, stops, input, -1);
-  steps.left -= stops.length + 1;
-  const gaps = breakGaps(w, plain);
   let best: { sim: Sim; cost: number } | null = null;
-  for (const g of gaps) {
-    const sim = g === -1 ? plain : simulate(w.route, stops, input, g);
-    if (g !== -1) steps.left -= stops.length + 1;
-    if (!fits(w, stops, sim)) continue;
-    const cost = courierCost(w, sim, stops.length, input);
-    if (!best || cost < best.cost - 1e-9) best = { sim, cost };
+  for (const r of reloadPlaces(w.route, stops, input)) {
+    const plain = simulate(w.route, stops, input, -1, r);
+    steps.left -= stops.length + 1;
+    for (const g of breakGaps(w, plain)) {
+      const sim = g === -1 ? plain : simulate(w.route, stops, input, g, r);
+      if (g !== -1) steps.left -= stops.length + 1;
+      if (!fits(w, stops, sim)) continue;
+      const cost = courierCost(w, sim, stops.length, input);
+      if (!best || cost < best.cost - 1e-9) best = { sim, cost };
+    }
   }
   return best;
+}
+
+/**
+ * Where the depot visit may go: it must come before the first parcel still at the depot, and may
+ * come earlier, where the way back passes closest to the depot (the van drops what it carries on the
+ * way out, and fetches the new parcels when it is near). Both are tried.
+ */
+function reloadPlaces(route: AmendRoute, stops: readonly AmendStop[], input: AmendInput): number[] {
+  const first = route.depot != null ? stops.findIndex((s) => s.atDepot) : -1;
+  if (first <= 0) return [first];
+  const depot = route.depot as number;
+  let best = first;
+  let bestDetour = Infinity;
+  for (let g = 0; g <= first; g++) {
+    const prev = g === 0 ? route.from : stops[g - 1].location;
+    const detour = input.travel(prev, depot) + input.travel(depot, stops[g].location) - input.travel(prev, stops[g].location);
+    if (detour < bestDetour - 1e-9) {
+      bestDetour = detour;
+      best = g;
+    }
+  }
+  return best === first ? [first] : [best, first];
 }
 
 /**
@@ -404,10 +427,11 @@ function working(route: AmendRoute, input: AmendInput): Working {
     brk: route.break ?? null,
     load,
     cost: 0,
-    sim: simulate(route, route.stops, input, -1),
+    sim: simulate(route, route.stops, input, -1, -1),
   };
-  const plain = w.sim;
-  const candidates = breakGaps(w, plain).map((g) => (g === -1 ? plain : simulate(route, route.stops, input, g)));
+  const reloadAt = reloadPlaces(route, route.stops, input)[0];
+  const plain = simulate(route, route.stops, input, -1, reloadAt);
+  const candidates = breakGaps(w, plain).map((g) => (g === -1 ? plain : simulate(route, route.stops, input, g, reloadAt)));
   const onTime = candidates.filter((s) => !s.brk || s.brk.start <= (w.brk?.window[1] ?? Infinity));
   if (!onTime.length) w.brk = null;
   const lateness = (s: Sim) => route.stops.reduce((sum, x, i) => sum + Math.max(0, s.times[i].begin - (x.window?.[1] ?? Infinity)), 0);

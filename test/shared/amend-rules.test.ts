@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { amendRoutes, DEFAULT_RELOAD_S, type AmendInput, type AmendResult, type AmendRoute, type AmendStop } from '../../shared/routing/amend';
+import {
+  amendRoutes,
+  DEFAULT_RELOAD_S,
+  type AmendInput,
+  type AmendResult,
+  type AmendRoute,
+  type AmendStop,
+} from '../../shared/routing/amend';
 import { createRng } from '../../shared/routing/rng';
 
 /**
@@ -31,7 +38,7 @@ const inputOf = (c: Case): AmendInput => ({
 /**
  * An independent check of each route of an answer: every job once, load within room, stop limit,
  * windows (a stop on time before stays on time), the break inside its window and long enough, the
- * shift's end, and a depot visit before the first parcel still at the depot on a van that has left;
+ * shift's end, and a depot visit at or before the first parcel still at the depot on a van that has left;
  * the times the answer gives are those this walk finds.
  */
 function replay(c: Case, r: AmendResult): void {
@@ -49,7 +56,7 @@ function replay(c: Case, r: AmendResult): void {
     load.forEach((x, k) => expect(x).toBeLessThanOrEqual(route.capacity?.[k] ?? Infinity));
     const firstNew = stops.findIndex((s) => s.atDepot);
     if (route.depot != null && firstNew >= 0) {
-      expect(out.reload?.before).toBe(firstNew);
+      expect(out.reload?.before).toBeLessThanOrEqual(firstNew);
       expect(out.reload?.parcels).toBe(stops.filter((s) => s.atDepot).length);
     } else expect(out.reload).toBeUndefined();
     let t = route.startAt;
