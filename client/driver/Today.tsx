@@ -1,4 +1,6 @@
+import { Fragment } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { RouteEtas } from '../../shared/schemas/dispatch';
 import { useStore } from '../app/store';
 import type { SessionInfo, ViewPackage } from '../sync/index';
 import { StatusBadge } from '../ui/Badge';
@@ -57,6 +59,30 @@ function StopRow({ p, n, max, heldIds, eta }: { p: ViewPackage; n: number; max: 
   );
 }
 
+/**
+ * The trip back to the depot a route still needs (issue 32): parcels that joined it after the van
+ * left wait there until scanned on. Gone once none of the route's parcels is left to load.
+ */
+function pendingReload(group: RouteGroup, plan: RouteEtas | undefined, max: number): RouteEtas['reload'] {
+  const r = plan?.reload;
+  if (!r || !group.packages.some((p) => p.id === r.before && isOpen(p)) || !group.packages.some((p) => toLoad(p, max))) return null;
+  return r;
+}
+
+function ReloadRow({ reload, zone }: { reload: NonNullable<RouteEtas['reload']>; zone?: string }) {
+  const at = reload.eta ? clockOf(Date.parse(reload.eta), zone) : null;
+  return (
+    <li class="visit" data-testid="reload-row" data-parcels={reload.parcels}>
+      <span class="body">
+        <span class="line1">
+          Back to the depot to load {reload.parcels} parcel{reload.parcels === 1 ? '' : 's'}
+          {at && <b class="eta"> ~{at}</b>}
+        </span>
+      </span>
+    </li>
+  );
+}
+
 function RouteBlock({
   group,
   max,
@@ -64,6 +90,8 @@ function RouteBlock({
   localOrder,
   etaText,
   rows,
+  reload,
+  zone,
 }: {
   group: RouteGroup;
   max: number;
@@ -71,6 +99,8 @@ function RouteBlock({
   localOrder: boolean;
   etaText: (id: number) => string | null;
   rows: number;
+  reload: RouteEtas['reload'];
+  zone?: string;
 }) {
   const [busy, setBusy] = useState(false);
   // The result is said here, beside the list it changed: a toast would cover the stops.
@@ -114,7 +144,10 @@ function RouteBlock({
       )}
       <ol class="stops">
         {packages.slice(0, rows).map((p, i) => (
-          <StopRow key={p.id} p={p} n={i + 1} max={max} heldIds={heldIds} eta={etaText(p.id)} />
+          <Fragment key={p.id}>
+            {reload?.before === p.id && <ReloadRow reload={reload} zone={zone} />}
+            <StopRow p={p} n={i + 1} max={max} heldIds={heldIds} eta={etaText(p.id)} />
+          </Fragment>
         ))}
       </ol>
     </section>
@@ -139,6 +172,15 @@ export function Today({ me }: { me: SessionInfo }) {
   const pickups = mine.filter((p) => p.status === 'pickup_requested').length;
   const ordered = groups.flatMap((g) => g.packages);
   const next = nextStop(ordered, heldIds, max);
+  const plans = useStore(routePlans);
+  // The depot comes first when the next stop's route goes back there before it (or the stop waits there).
+  const nextGroup = next ? groups.find((g) => g.packages.includes(next)) : undefined;
+  const nextReload = nextGroup?.route ? pendingReload(nextGroup, plans[nextGroup.route.id], max) : null;
+  const openInGroup = nextGroup ? nextGroup.packages.filter((p) => isOpen(p) && !heldIds.has(p.id)) : [];
+  const depotFirst =
+    nextReload && openInGroup.findIndex((p) => p.id === nextReload.before) <= openInGroup.findIndex((p) => p.id === next?.id)
+      ? nextReload
+      : null;
   const pendingRoutes = useMemo(
     () => new Set(cache.routes.filter((r) => outbox.some((o) => o.path === sequencePath(r.id))).map((r) => r.id)),
     [outbox, cache],
@@ -147,7 +189,6 @@ export function Today({ me }: { me: SessionInfo }) {
     settleLocalOrders(pendingRoutes);
   }, [pendingRoutes, cache.fetchedAt]);
   // Arrival times computed here, offline, with the function the server uses (issue 16).
-  const plans = useStore(routePlans);
   const allRows = useAfterFirstFrame();
   const etas = useMemo(
     () =>
@@ -195,7 +236,22 @@ export function Today({ me }: { me: SessionInfo }) {
           {counts.back} parcel{counts.back === 1 ? '' : 's'} must go back to the depot.
         </div>
       )}
-      {next ? (
+      {depotFirst ? (
+        <>
+          <div class="depot-first" data-testid="next-depot">
+            <h2>Next: back to the depot</h2>
+            <p>
+              Load {depotFirst.parcels} new parcel{depotFirst.parcels === 1 ? '' : 's'}
+              {depotFirst.eta && (
+                <> · ~{clockOf(Date.parse(depotFirst.eta), nextGroup?.route ? plans[nextGroup.route.id]?.time_zone : undefined)}</>
+              )}
+            </p>
+          </div>
+          <BigLink href="#/driver/scan" primary>
+            Scan parcels onto the van
+          </BigLink>
+        </>
+      ) : next ? (
         <>
           <StopCard p={next} max={max} title="Next stop" eta={etaText(next.id)} />
           {toLoad(next, max) ? (
@@ -228,6 +284,8 @@ export function Today({ me }: { me: SessionInfo }) {
             localOrder={g.route ? orders[g.route.id] !== undefined : false}
             etaText={etaText}
             rows={rows}
+            reload={g.route ? pendingReload(g, plans[g.route.id], max) : null}
+            zone={g.route ? plans[g.route.id]?.time_zone : undefined}
           />
         );
       })}

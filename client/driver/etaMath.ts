@@ -1,3 +1,4 @@
+import { DEFAULT_RELOAD_S } from '../../shared/routing/amend';
 import { DEFAULT_SERVICE_S, stopEtas, timeOnDay } from '../../shared/routing/eta';
 import type { LatLng } from '../../shared/routing/haversine';
 import type { RouteEtas } from '../../shared/schemas/dispatch';
@@ -41,6 +42,8 @@ export function phoneEtas(
       : lastWorked
         ? { latitude: lastWorked.latitude as number, longitude: lastWorked.longitude as number }
         : (plan?.start ?? null);
+  // The trip back to the depot for parcels that joined after the van left, while one still waits there (issue 32).
+  const reload = plan?.reload && plan.start && visit.some((p) => p.status !== 'out_for_delivery') ? plan.reload : null;
   const etas = stopEtas({
     from,
     startAt,
@@ -48,6 +51,7 @@ export function phoneEtas(
     stops: visit.map((p) => {
       const s = info.get(p.id);
       return {
+        ...(reload && reload.before === p.id ? { via: { at: plan!.start!, serviceS: DEFAULT_RELOAD_S } } : {}),
         id: p.id,
         latitude: p.latitude,
         longitude: p.longitude,

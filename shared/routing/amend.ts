@@ -5,7 +5,13 @@
  * - the stops already done and the driver's next stop are not given here at all (the caller starts
  *   each route after them: `from`, `startAt`);
  * - the remaining stops keep their driver (their parcels are on that van) and their order;
- * - each new stop goes where it adds the least (cheapest insertion, tightest window first),
+ * - a parcel still at the depot (`atDepot`) reaches a van that has left only through a visit back
+ *   to the depot (`depot`), made before the first such stop (where the van passes nearest) and
+ *   priced like any leg;
+ * - each route keeps its break (taken in whichever gap fits), its stop limit and its shift;
+ * - each new stop goes where it costs the courier least (cheapest insertion, tightest window
+ *   first): hours and kilometres at the office's rates, plus the balance term when the office wants
+ *   work shared, so a stop piles onto a busy van only when that is cheaper than spreading;
  *   never making a stop late that was not, nor the van back after its shift;
  * - then a stop already on the route moves to another place on it only when that saves more than
  *   `movePenalty` seconds (a driver re-reading their day has a cost too).
@@ -23,6 +29,14 @@ export interface AmendStop {
   demand?: readonly number[];
   /** What the van and driver must have (refrigerated, two-person...); none: any route. */
   skills?: readonly string[];
+  /** The parcel waits at the depot: a van that has left (`AmendRoute.depot`) must go back for it first. */
+  atDepot?: boolean;
+}
+
+/** A break still to take: `duration` seconds, starting inside `window`. */
+export interface AmendBreak {
+  duration: number;
+  window: readonly [number, number];
 }
 
 export interface AmendRoute {
@@ -40,6 +54,16 @@ export interface AmendRoute {
   stops: readonly AmendStop[];
   /** What this van and its driver can do; a new stop needing a skill joins only a route that has it. */
   skills?: readonly string[];
+  /** Where a van already on the road loads parcels still at the depot; absent: it has not left, they go on before it does. */
+  depot?: number;
+  /** The driver's break, when not taken yet; not taken when the route is done before its window opens. */
+  break?: AmendBreak | null;
+  /** Most changeable stops this route may have (the office's limit less the stops done and locked). */
+  maxStops?: number;
+  /** When the route really left (for balance by duration); default `startAt`. */
+  departedAt?: number;
+  /** Stops done or locked before `from` (for balance by stops). */
+  doneStops?: number;
 }
 
 export interface AmendInput {
@@ -47,12 +71,32 @@ export interface AmendInput {
   /** Stops to place: new parcels, or those of a route that cannot run. */
   jobs: readonly AmendStop[];
   travel: (from: number, to: number) => number;
+  /** Metres between locations, for the per-km rate; absent: travel seconds stand in. */
+  distance?: (from: number, to: number) => number;
   /** Seconds a move of an existing stop must save to be made. */
   movePenalty?: number;
+  /** The courier's rates; absent: cost = travel seconds + seconds out (the historic measure). */
+  costs?: { perSecond: number; perMetre: number };
+  /** Added per route: weight x (route duration in s, or its stops)², so even shares cost least. */
+  balance?: { by: 'duration' | 'stops'; weight: number } | null;
+  /** Seconds at the depot to load the parcels of a reload visit. */
+  reloadService?: number;
+}
+
+export interface AmendRouteResult {
+  id: number;
+  stops: number[];
+  /** Per stop: arrival and start of service. */
+  times: { arrive: number; begin: number }[];
+  /** The visit back to the depot, made before `stops[before]` (at or before the first parcel it loads). */
+  reload?: { before: number; arrive: number; depart: number; parcels: number };
+  /** The break, taken on arrival at `stops[before]` (= stops.length: after the last stop, before the return). */
+  break?: { before: number; start: number; end: number };
+  back: number;
 }
 
 export interface AmendResult {
-  routes: { id: number; stops: number[] }[];
+  routes: AmendRouteResult[];
   /** Jobs no route could take without making someone late, over capacity or past a shift, or that need a skill no route has. */
   unassigned: number[];
   /** Existing stops moved within their route because it paid. */
@@ -60,14 +104,18 @@ export interface AmendResult {
 }
 
 export const DEFAULT_MOVE_PENALTY_S = 300;
+/** Loading a few parcels at the depot: parking, scanning, stowing. */
+export const DEFAULT_RELOAD_S = 600;
 /** Each move costs the driver a re-read; a handful per route is already a lot (and bounds the work). */
 const MAX_MOVES_PER_ROUTE = 8;
+/** Full evaluations tried per route and job, among the places the constant-time test lets through (cheapest first). */
+const FULL_CHECKS = 4;
 /**
- * Work allowed to the moves, counted in schedule steps and positions tried (not in time, so the
- * answer does not depend on how busy the machine is): about a million travel look-ups at most,
- * which keeps a request well under the event-loop budget. Insertion itself is not bounded by it.
+ * Work allowed to the moves, counted in schedule steps (not in time, so the answer does not depend
+ * on how busy the machine is): keeps a request well under the event-loop budget. Insertion itself
+ * is not bounded by it.
  */
-const IMPROVE_BUDGET = 250_000;
+const IMPROVE_BUDGET = 400_000;
 
 interface Timed {
   arrive: number;
@@ -75,7 +123,11 @@ interface Timed {
   depart: number;
 }
 
-/** Arrival, start of service and departure of each stop, and when the van is back. */
+/**
+ * Arrival, start of service and departure of each stop, and when the van is back, on the plain
+ * route (no break, no reload): every break or depot visit only makes things later, so what does not
+ * fit here fits nowhere.
+ */
 export function amendSchedule(
   route: AmendRoute,
   stops: readonly AmendStop[],
@@ -97,19 +149,56 @@ export function amendSchedule(
   return { times, back: at + home, travelS: travelS + home };
 }
 
-/**
- * A stop already late (or a shift already overrun) cannot be fixed by an insertion; it must only not
- * get worse: its limit is the later of its window's close and the time service begins now.
- */
-function limits(
-  route: AmendRoute,
-  stops: readonly AmendStop[],
-  sched: ReturnType<typeof amendSchedule>,
-): { close: number[]; endBy: number } {
-  return {
-    close: stops.map((s, i) => Math.max(s.window?.[1] ?? Infinity, sched.times[i].begin)),
-    endBy: Math.max(route.endBy ?? Infinity, sched.back),
+/** The route with its depot visit before stop `reloadAt` (-1: none) and its break in gap `gap` (-1: none). */
+interface Sim {
+  times: Timed[];
+  back: number;
+  travelS: number;
+  metres: number;
+  reload?: { before: number; arrive: number; depart: number; parcels: number };
+  brk?: { before: number; start: number; end: number };
+}
+
+function simulate(route: AmendRoute, stops: readonly AmendStop[], input: AmendInput, gap: number, reloadAt: number): Sim {
+  const { travel } = input;
+  const dist = input.distance ?? travel;
+  let at = route.startAt;
+  let here = route.from;
+  let travelS = 0;
+  let metres = 0;
+  let reload: Sim['reload'];
+  let brk: Sim['brk'];
+  const pause = (before: number) => {
+    const b = route.break!;
+    const start = Math.max(at, b.window[0]);
+    brk = { before, start, end: start + b.duration };
+    at = brk.end;
   };
+  const go = (to: number) => {
+    const leg = travel(here, to);
+    travelS += leg;
+    metres += dist(here, to);
+    at += leg;
+    here = to;
+  };
+  const times = stops.map((s, i) => {
+    if (i === reloadAt) {
+      go(route.depot!);
+      const arrive = at;
+      at += input.reloadService ?? DEFAULT_RELOAD_S;
+      reload = { before: i, arrive, depart: at, parcels: 0 };
+    }
+    go(s.location);
+    const arrive = at;
+    if (gap === i) pause(i);
+    const begin = Math.max(at, s.window?.[0] ?? at);
+    at = begin + s.service;
+    return { arrive, begin, depart: at };
+  });
+  if (gap === stops.length) pause(stops.length);
+  if (route.end != null) go(route.end);
+  if (reload) for (const s of stops) if (s.atDepot) reload.parcels++;
+  return { times, back: at, travelS, metres, reload, brk };
 }
 
 interface Working {
@@ -117,24 +206,117 @@ interface Working {
   stops: AmendStop[];
   close: Map<number, number>;
   endBy: number;
+  maxStops: number;
+  /** The break still required (dropped when it fits nowhere even before any change). */
+  brk: AmendBreak | null;
   load: number[];
+  cost: number;
+  sim: Sim;
 }
 
 /**
- * A route's timing with, per stop, the latest its service may begin so that every later stop stays
- * inside its limit and the van inside its shift: with it, whether a stop fits between two others is
- * answered in constant time (the classic forward/backward slack of insertion heuristics).
+ * Gaps where the break may go, from the plain schedule (each later one reached no earlier): from the
+ * last reached by the window's opening to the last reached before it closes. Of those, only the
+ * first, the last (which delays the fewest stops) and those with a wait to fill are tried: between
+ * two such, any other gap ends the same or later.
+ */
+function breakGaps(w: Working, plain: Sim): number[] {
+  const b = w.brk;
+  if (!b) return [-1];
+  const n = plain.times.length;
+  const reach = (g: number) => (g < n ? plain.times[g].arrive : n ? plain.times[n - 1].depart : w.route.startAt);
+  // Done (back) before the window opens: no break to take.
+  if (plain.back <= b.window[0]) return [-1];
+  let first = 0;
+  while (first < n && reach(first + 1) <= b.window[0]) first++;
+  let last = first;
+  while (last < n && reach(last + 1) <= b.window[1]) last++;
+  if (reach(first) > b.window[1]) return [first];
+  const gaps = [first];
+  for (let g = first + 1; g < last; g++) if (plain.times[g].begin > plain.times[g].arrive) gaps.push(g);
+  if (last > first) gaps.push(last);
+  return gaps;
+}
+
+const courierCost = (w: Working, sim: Sim, stops: number, input: AmendInput): number => {
+  const duration = sim.back - w.route.startAt;
+  let cost = input.costs ? input.costs.perSecond * duration + input.costs.perMetre * sim.metres : sim.travelS + duration;
+  const bal = input.balance;
+  if (bal && bal.weight > 0) {
+    const share = bal.by === 'duration' ? sim.back - (w.route.departedAt ?? w.route.startAt) : (w.route.doneStops ?? 0) + stops;
+    cost += bal.weight * share * share;
+  }
+  return cost;
+};
+
+/** Within every limit: windows (as relaxed), the break's window, the shift's end. */
+function fits(w: Working, stops: readonly AmendStop[], sim: Sim): boolean {
+  if (sim.back > w.endBy + 1e-9) return false;
+  if (w.brk && sim.brk && sim.brk.start > w.brk.window[1] + 1e-9) return false;
+  for (let i = 0; i < stops.length; i++) {
+    const close = w.close.get(stops[i].id) ?? stops[i].window?.[1] ?? Infinity;
+    if (sim.times[i].begin > close + 1e-9) return false;
+  }
+  return true;
+}
+
+/** The cheapest way to run `stops` on this route (its break in the best gap), or null when none fits. `steps` counts the work. */
+function evaluate(w: Working, stops: readonly AmendStop[], input: AmendInput, steps: { left: number }): { sim: Sim; cost: number } | null {
+  if (stops.length > w.maxStops) return null;
+  let best: { sim: Sim; cost: number } | null = null;
+  for (const r of reloadPlaces(w.route, stops, input)) {
+    const plain = simulate(w.route, stops, input, -1, r);
+    steps.left -= stops.length + 1;
+    for (const g of breakGaps(w, plain)) {
+      const sim = g === -1 ? plain : simulate(w.route, stops, input, g, r);
+      if (g !== -1) steps.left -= stops.length + 1;
+      if (!fits(w, stops, sim)) continue;
+      const cost = courierCost(w, sim, stops.length, input);
+      if (!best || cost < best.cost - 1e-9) best = { sim, cost };
+    }
+  }
+  return best;
+}
+
+/**
+ * Where the depot visit may go: it must come before the first parcel still at the depot, and may
+ * come earlier, where the way back passes closest to the depot (the van drops what it carries on the
+ * way out, and fetches the new parcels when it is near). Both are tried.
+ */
+function reloadPlaces(route: AmendRoute, stops: readonly AmendStop[], input: AmendInput): number[] {
+  const first = route.depot != null ? stops.findIndex((s) => s.atDepot) : -1;
+  if (first <= 0) return [first];
+  const depot = route.depot as number;
+  let best = first;
+  let bestDetour = Infinity;
+  for (let g = 0; g <= first; g++) {
+    const prev = g === 0 ? route.from : stops[g - 1].location;
+    const detour = input.travel(prev, depot) + input.travel(depot, stops[g].location) - input.travel(prev, stops[g].location);
+    if (detour < bestDetour - 1e-9) {
+      bestDetour = detour;
+      best = g;
+    }
+  }
+  return best === first ? [first] : [best, first];
+}
+
+/**
+ * Per stop, the latest its service may begin so that every later stop stays inside its limit and
+ * the van inside its shift, on the plain route: whether a stop fits between two others is then a
+ * constant-time necessary condition (the classic forward/backward slack of insertion heuristics);
+ * the full evaluation (depot visit, break, cost) runs only on the places that pass it.
  */
 interface Slack {
   begin: number[];
   depart: number[];
   latest: number[];
   back: number;
-  travelS: number;
+  /** All the waiting for windows: the most that later delays can be absorbed by. */
+  waits: number;
 }
 
 function slackOf(w: Working, stops: readonly AmendStop[], travel: AmendInput['travel']): Slack {
-  const { times, back, travelS } = amendSchedule(w.route, stops, travel);
+  const { times, back } = amendSchedule(w.route, stops, travel);
   const n = stops.length;
   const latest = new Array<number>(n);
   let leave = w.endBy - (n && w.route.end != null ? travel(stops[n - 1].location, w.route.end) : 0);
@@ -142,24 +324,23 @@ function slackOf(w: Working, stops: readonly AmendStop[], travel: AmendInput['tr
     latest[i] = Math.min(w.close.get(stops[i].id) ?? Infinity, leave - stops[i].service);
     leave = i > 0 ? latest[i] - travel(stops[i - 1].location, stops[i].location) : 0;
   }
-  return { begin: times.map((t) => t.begin), depart: times.map((t) => t.depart), latest, back, travelS };
+  const waits = times.reduce((sum, t) => sum + t.begin - t.arrive, 0);
+  return { begin: times.map((t) => t.begin), depart: times.map((t) => t.depart), latest, back, waits };
 }
 
-/** The courier pays for kilometres and hours: travel plus the time the van is out. */
-const costOf = (route: AmendRoute, s: { back: number; travelS: number }) => s.travelS + (s.back - route.startAt);
-
 /**
- * Extra cost of putting `job` before position `at` (at = length: last), or null when it does not
- * fit. The time part is the delay pushed onto the next stop (or onto the return), an upper bound of
- * how much later the van is back: waits downstream may absorb some of it.
+ * Travel and delay added by putting `job` before position `at` on the plain route, or null when it
+ * cannot fit: on time, and back by the shift's end even with `more` seconds added that no wait can
+ * absorb beyond the route's waits (the break it already takes, a first depot visit).
  */
-function insertionCost(
+function quickCost(
   w: Working,
   stops: readonly AmendStop[],
   sl: Slack,
   job: AmendStop,
   at: number,
   travel: AmendInput['travel'],
+  more: number,
 ): number | null {
   const prev = at === 0 ? w.route.from : stops[at - 1].location;
   const leave = at === 0 ? w.route.startAt : sl.depart[at - 1];
@@ -172,12 +353,52 @@ function insertionCost(
     const out = travel(job.location, next.location);
     const nextBegin = Math.max(done + out, next.window?.[0] ?? -Infinity);
     if (nextBegin > sl.latest[at]) return null;
-    return into + out - travel(prev, next.location) + (nextBegin - sl.begin[at]);
+    const detour = into + out - travel(prev, next.location);
+    if (more > 0 && sl.back + detour + more - sl.waits > w.endBy) return null;
+    return detour + (nextBegin - sl.begin[at]);
   }
   const home = w.route.end != null ? travel(job.location, w.route.end) : 0;
   if (done + home > w.endBy) return null;
+  // The break may also fill this stop's own wait.
+  if (more > 0 && done + home + more - sl.waits - (begin - leave - into) > w.endBy) return null;
   const wasHome = w.route.end != null ? travel(prev, w.route.end) : 0;
   return into + home - wasHome + (done + home - sl.back);
+}
+
+/** The cheapest full placement of `job` in `stops` (skipping position `skip`), trying the FULL_CHECKS best quick places. */
+function placeIn(
+  w: Working,
+  stops: readonly AmendStop[],
+  job: AmendStop,
+  input: AmendInput,
+  steps: { left: number },
+  skip = -1,
+  more = 0,
+): { stops: AmendStop[]; sim: Sim; cost: number } | null {
+  const sl = slackOf(w, stops, input.travel);
+  steps.left -= stops.length + 1;
+  const quick: { at: number; cost: number }[] = [];
+  // A parcel at the depot placed before the route's first one (or as its first) moves the depot visit: ranked with its detour.
+  const firstAtDepot = w.route.depot != null && job.atDepot ? stops.findIndex((s) => s.atDepot) : -2;
+  for (let at = 0; at <= stops.length; at++) {
+    if (at === skip) continue;
+    const c = quickCost(w, stops, sl, job, at, input.travel, more);
+    if (c == null) continue;
+    const depot = w.route.depot as number;
+    const viaDepot =
+      firstAtDepot !== -2 && (firstAtDepot === -1 || at <= firstAtDepot)
+        ? input.travel(at === 0 ? w.route.from : stops[at - 1].location, depot) + input.travel(depot, job.location)
+        : 0;
+    quick.push({ at, cost: c + viaDepot });
+  }
+  quick.sort((a, b) => a.cost - b.cost || a.at - b.at);
+  let best: { stops: AmendStop[]; sim: Sim; cost: number } | null = null;
+  for (const q of quick.slice(0, FULL_CHECKS)) {
+    const next = [...stops.slice(0, q.at), job, ...stops.slice(q.at)];
+    const e = evaluate(w, next, input, steps);
+    if (e && (!best || e.cost < best.cost - 1e-9)) best = { stops: next, ...e };
+  }
+  return best;
 }
 
 const addLoad = (load: number[], d: readonly number[] | undefined) => {
@@ -189,61 +410,82 @@ const roomFor = (w: Working, d: readonly number[] | undefined) =>
   !d || d.every((x, k) => (w.load[k] ?? 0) + x <= (w.route.capacity?.[k] ?? Infinity) + 1e-9);
 const skilled = (w: Working, job: AmendStop) => !job.skills?.length || job.skills.every((s) => w.route.skills?.includes(s));
 
-/** Cheapest feasible place for one stop over all routes, or null: O(stops) constant-time checks. */
-function bestInsertion(
-  ws: Working[],
-  slacks: Slack[],
-  job: AmendStop,
-  travel: AmendInput['travel'],
-): { k: number; at: number; cost: number } | null {
-  let best: { k: number; at: number; cost: number } | null = null;
+/**
+ * The route as the driver has it, with limits that cannot get worse: a stop already late (or a
+ * shift already overrun) cannot be fixed by an insertion, so its limit is the later of its window's
+ * close and when service begins now; a break that fits nowhere even now is left to the driver.
+ */
+function working(route: AmendRoute, input: AmendInput): Working {
+  const load: number[] = [];
+  for (const s of route.stops) addLoad(load, s.demand);
+  const w: Working = {
+    route,
+    stops: [...route.stops],
+    close: new Map(),
+    endBy: Infinity,
+    maxStops: Math.max(route.maxStops ?? Infinity, route.stops.length),
+    brk: route.break ?? null,
+    load,
+    cost: 0,
+    sim: simulate(route, route.stops, input, -1, -1),
+  };
+  const reloadAt = reloadPlaces(route, route.stops, input)[0];
+  const plain = simulate(route, route.stops, input, -1, reloadAt);
+  const candidates = breakGaps(w, plain).map((g) => (g === -1 ? plain : simulate(route, route.stops, input, g, reloadAt)));
+  const onTime = candidates.filter((s) => !s.brk || s.brk.start <= (w.brk?.window[1] ?? Infinity));
+  if (!onTime.length) w.brk = null;
+  const lateness = (s: Sim) => route.stops.reduce((sum, x, i) => sum + Math.max(0, s.times[i].begin - (x.window?.[1] ?? Infinity)), 0);
+  const ref = onTime.length ? onTime.reduce((a, b) => (lateness(b) < lateness(a) ? b : a)) : plain;
+  route.stops.forEach((s, i) => w.close.set(s.id, Math.max(s.window?.[1] ?? Infinity, ref.times[i].begin)));
+  w.endBy = Math.max(route.endBy ?? Infinity, ref.back);
+  const e = evaluate(w, w.stops, input, { left: Infinity });
+  w.sim = e?.sim ?? ref;
+  w.cost = e?.cost ?? courierCost(w, ref, w.stops.length, input);
+  return w;
+}
+
+/** Cheapest feasible place for one stop over all routes (in added cost), or null. */
+function bestInsertion(ws: Working[], job: AmendStop, input: AmendInput): { k: number; stops: AmendStop[]; sim: Sim; cost: number } | null {
+  let best: { k: number; stops: AmendStop[]; sim: Sim; cost: number; delta: number } | null = null;
+  const steps = { left: Infinity };
   ws.forEach((w, k) => {
-    if (!roomFor(w, job.demand) || !skilled(w, job)) return;
-    for (let at = 0; at <= w.stops.length; at++) {
-      const cost = insertionCost(w, w.stops, slacks[k], job, at, travel);
-      if (cost != null && (!best || cost < best.cost - 1e-9)) best = { k, at, cost };
-    }
+    if (!roomFor(w, job.demand) || !skilled(w, job) || w.stops.length + 1 > w.maxStops) return;
+    // Time no wait can absorb beyond the route's own: the break it takes already (it still will, the van only gets back later), a first depot visit.
+    const firstReload = w.route.depot != null && job.atDepot && !w.stops.some((s) => s.atDepot);
+    const more = (w.sim.brk ? w.sim.brk.end - w.sim.brk.start : 0) + (firstReload ? (input.reloadService ?? DEFAULT_RELOAD_S) : 0);
+    const p = placeIn(w, w.stops, job, input, steps, -1, more);
+    if (!p) return;
+    const delta = p.cost - w.cost;
+    if (!best || delta < best.delta - 1e-9) best = { k, ...p, delta };
   });
   return best;
 }
 
 /**
  * Moves an existing stop elsewhere on its route when that saves more than the penalty; repeats
- * while it pays (at most MAX_MOVES_PER_ROUTE times). O(stops²) per round.
+ * while it pays (at most MAX_MOVES_PER_ROUTE times).
  */
-function improve(
-  w: Working,
-  movable: ReadonlySet<number>,
-  penalty: number,
-  travel: AmendInput['travel'],
-  moved: Set<number>,
-  budget: { left: number },
-): void {
+function improve(w: Working, movable: ReadonlySet<number>, input: AmendInput, moved: Set<number>, budget: { left: number }): void {
+  // The penalty is in seconds of the driver's time; priced like any other second of the route.
+  const penalty = (input.movePenalty ?? DEFAULT_MOVE_PENALTY_S) * (input.costs ? input.costs.perSecond : 1);
   for (let round = 0; round < Math.min(w.stops.length, MAX_MOVES_PER_ROUTE); round++) {
-    // A round costs about stops²; one that does not fit in what is left is not started.
-    const roundCost = w.stops.length * (2 * w.stops.length + 1);
-    if (roundCost > budget.left) return;
-    budget.left -= roundCost;
-    const cur = costOf(w.route, amendSchedule(w.route, w.stops, travel));
-    let best: { stops: AmendStop[]; gain: number; id: number } | null = null;
+    let best: { stops: AmendStop[]; sim: Sim; cost: number; gain: number; id: number } | null = null;
     for (let i = 0; i < w.stops.length; i++) {
       const stop = w.stops[i];
       if (!movable.has(stop.id)) continue;
+      // A move's work is about FULL_CHECKS full evaluations; one that does not fit in what is left is not started.
+      if (budget.left < (FULL_CHECKS + 2) * 2 * (w.stops.length + 1)) return;
       const rest = [...w.stops.slice(0, i), ...w.stops.slice(i + 1)];
-      const sl = slackOf(w, rest, travel);
-      const base = costOf(w.route, sl);
-      for (let at = 0; at <= rest.length; at++) {
-        if (at === i) continue;
-        const extra = insertionCost(w, rest, sl, stop, at, travel);
-        if (extra == null) continue;
-        // A stop moved once already costs nothing more to move again.
-        const gain = cur - (base + extra) - (moved.has(stop.id) ? 0 : penalty);
-        if (gain > 1e-9 && (!best || gain > best.gain))
-          best = { stops: [...rest.slice(0, at), stop, ...rest.slice(at)], gain, id: stop.id };
-      }
+      const p = placeIn(w, rest, stop, input, budget, i);
+      if (!p) continue;
+      // A stop moved once already costs nothing more to move again.
+      const gain = w.cost - p.cost - (moved.has(stop.id) ? 0 : penalty);
+      if (gain > 1e-9 && (!best || gain > best.gain)) best = { ...p, gain, id: stop.id };
     }
     if (!best) return;
     w.stops = best.stops;
+    w.sim = best.sim;
+    w.cost = best.cost;
     moved.add(best.id);
   }
 }
@@ -252,28 +494,20 @@ function improve(
 const byUrgency = (a: AmendStop, b: AmendStop) => (a.window?.[1] ?? Infinity) - (b.window?.[1] ?? Infinity) || a.id - b.id;
 
 export function amendRoutes(input: AmendInput): AmendResult {
-  const { travel } = input;
-  const penalty = input.movePenalty ?? DEFAULT_MOVE_PENALTY_S;
-  const ws: Working[] = input.routes.map((route) => {
-    const sched = amendSchedule(route, route.stops, travel);
-    const lim = limits(route, route.stops, sched);
-    const load: number[] = [];
-    for (const s of route.stops) addLoad(load, s.demand);
-    return { route, stops: [...route.stops], close: new Map(route.stops.map((s, i) => [s.id, lim.close[i]])), endBy: lim.endBy, load };
-  });
-  const unassigned: number[] = [];
-  const slacks = ws.map((w) => slackOf(w, w.stops, travel));
+  const ws = input.routes.map((route) => working(route, input));
+  const unassigned = new Set<number>();
   for (const job of [...input.jobs].sort(byUrgency)) {
-    const best = bestInsertion(ws, slacks, job, travel);
+    const best = bestInsertion(ws, job, input);
     if (!best) {
-      unassigned.push(job.id);
+      unassigned.add(job.id);
       continue;
     }
     const w = ws[best.k];
-    w.stops.splice(best.at, 0, job);
+    w.stops = best.stops;
+    w.sim = best.sim;
+    w.cost = best.cost;
     w.close.set(job.id, job.window?.[1] ?? Infinity);
     addLoad(w.load, job.demand);
-    slacks[best.k] = slackOf(w, w.stops, travel);
   }
   // Only the routes that changed are reconsidered: the others stay exactly as the drivers have them.
   const moved = new Set<number>();
@@ -281,11 +515,18 @@ export function amendRoutes(input: AmendInput): AmendResult {
   const budget = { left: IMPROVE_BUDGET };
   for (const w of ws) {
     if (w.stops.length === w.route.stops.length) continue;
-    improve(w, existing, penalty, travel, moved, budget);
+    improve(w, existing, input, moved, budget);
   }
   return {
-    routes: ws.map((w) => ({ id: w.route.id, stops: w.stops.map((s) => s.id) })),
-    unassigned: input.jobs.map((j) => j.id).filter((id) => unassigned.includes(id)),
+    routes: ws.map((w) => ({
+      id: w.route.id,
+      stops: w.stops.map((s) => s.id),
+      times: w.sim.times.map((t) => ({ arrive: t.arrive, begin: t.begin })),
+      ...(w.sim.reload ? { reload: w.sim.reload } : {}),
+      ...(w.sim.brk ? { break: w.sim.brk } : {}),
+      back: w.sim.back,
+    })),
+    unassigned: input.jobs.map((j) => j.id).filter((id) => unassigned.has(id)),
     moved: [...moved],
   };
 }

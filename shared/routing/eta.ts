@@ -28,6 +28,14 @@ export interface EtaStop {
   serviceS: number;
   /** Epoch ms; service starts inside it (arriving early means waiting). */
   window?: readonly [number, number] | null;
+  /** A visit made on the way to this stop: back to the depot to load parcels that joined the route after the van left (issue 32). */
+  via?: { at: LatLng; serviceS: number } | null;
+}
+
+/** Seconds from `here` to `s` by way of its `via` visit, if any; `est` times one leg. */
+export function legVia(here: LatLng | null, s: EtaStop & LatLng, est: (a: LatLng, b: LatLng) => number): number {
+  if (!s.via) return here ? est(here, s) : 0;
+  return (here ? est(here, s.via.at) : 0) + s.via.serviceS + est(s.via.at, s);
 }
 
 export interface StopEta {
@@ -71,7 +79,7 @@ export function stopEtas(input: EtaInput): StopEta[] {
     const given = input.legs?.[i];
     let leg = 0;
     if (given != null && Number.isFinite(given)) leg = given;
-    else if (here && placed(s)) leg = travelSeconds(here, s, model);
+    else if (placed(s)) leg = legVia(here, s, (a, b) => travelSeconds(a, b, model));
     const arrive = at + Math.round(leg * 1000);
     const open = s.window?.[0] ?? arrive;
     const begin = Math.max(arrive, open);

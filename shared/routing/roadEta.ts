@@ -1,4 +1,4 @@
-import { stopEtas, travelSeconds, type EtaStop, type StopEta, type TravelModel } from './eta';
+import { legVia, stopEtas, travelSeconds, type EtaStop, type StopEta, type TravelModel } from './eta';
 import type { LatLng } from './haversine';
 
 /**
@@ -74,8 +74,9 @@ export function remainingLegs(input: Pick<RoadEtaInput, 'origin' | 'stops' | 'le
   let here: LatLng | null = o.at;
   return input.stops.map((s) => {
     if (!placed(s)) return 0;
-    const given = fromId !== undefined ? stored.get(key(fromId, s.id)) : undefined;
-    const leg = given ?? (here ? travelSeconds(here, s, input.model) * factor : 0);
+    // A leg by way of the depot (a reload) was never planned as stored: estimated, both halves.
+    const given = fromId !== undefined && !s.via ? stored.get(key(fromId, s.id)) : undefined;
+    const leg = given ?? legVia(here, s, (a, b) => travelSeconds(a, b, input.model) * factor);
     fromId = s.id;
     here = { latitude: s.latitude, longitude: s.longitude };
     return leg;

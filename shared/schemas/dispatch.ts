@@ -344,6 +344,11 @@ export const RouteEtas = z.object({
   /** The travel model the server times by, so the phone times the same way. */
   travel: z.object({ speedKmh: z.number(), detourFactor: z.number() }),
   stops: z.array(StopEtaRecord),
+  /**
+   * Parcels handed to the route after the van left and not loaded yet wait at the depot (issue 32):
+   * the driver goes back for them before stop `before` (a package id); `eta` is the arrival there.
+   */
+  reload: z.object({ before: z.number().int(), parcels: z.number().int(), eta: z.string().nullable() }).nullable().optional(),
 });
 export type RouteEtas = z.infer<typeof RouteEtas>;
 
@@ -401,6 +406,10 @@ export const AmendRouteShape = z.object({
   back: z.string().nullable(),
   /** The route cannot run: its stops go elsewhere. */
   dropped: z.boolean(),
+  /** A van on the road goes back to the depot to load the parcels that join it, before `stops[before]` (issue 32). */
+  reload: z.object({ before: z.number().int(), parcels: z.number().int(), eta: z.string() }).nullable().optional(),
+  /** The driver's break on the proposed order, taken on arrival at `stops[before]` (= stops.length: before the return). */
+  break: z.object({ before: z.number().int(), start: z.string(), end: z.string() }).nullable().optional(),
 });
 export type AmendRouteShape = z.infer<typeof AmendRouteShape>;
 export const AmendProposal = z.object({
@@ -421,7 +430,14 @@ export type AmendProposal = z.infer<typeof AmendProposal>;
 export const AmendCommit = z.object({
   /** Each changed route's stops still to visit, in the new order (the next stop first on a route under way). */
   routes: z
-    .array(z.object({ route: idParam, packages: z.array(idParam).max(2000) }))
+    .array(
+      z.object({
+        route: idParam,
+        packages: z.array(idParam).max(2000),
+        /** The stop before which the van goes back to the depot for parcels waiting there (the proposal's `reload`). */
+        reload_before: idParam.optional(),
+      }),
+    )
     .min(1)
     .max(200),
   drop_routes: z.array(idParam).max(200).default([]),

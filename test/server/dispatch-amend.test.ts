@@ -103,22 +103,25 @@ describe('inserting parcels into running routes', () => {
     const phoneCursor = (await feed(w, d1.token, 0)).cursor;
 
     t.clock.set(at('11:00'));
-    // The vans report where they are at 11:00, so the times before the change are today's.
-    for (const d of [d1, d2])
+    // The vans report where they are at 11:00 (out in their areas), so the times before the change are today's.
+    for (const [d, lat] of [
+      [d1, DEPOT[0] + 0.025],
+      [d2, DEPOT[0] - 0.025],
+    ] as const)
       expect(
         (
           await t.json('POST', '/api/driver-position/', d.token, {
-            positions: [{ latitude: DEPOT[0], longitude: DEPOT[1], occurred_at: `${DAY}T11:00:00Z` }],
+            positions: [{ latitude: lat, longitude: DEPOT[1], occurred_at: `${DAY}T11:00:00Z` }],
           })
         ).status,
       ).toBe(200);
     const etaBefore = new Map<number, number | undefined>();
     for (const id of [...w.north, ...w.south]) etaBefore.set(id, await etaOf(w, id));
-    // Three parcels due today arrive near driver 1's remaining stops; one undated, one for tomorrow.
+    // Three parcels due today arrive: two near driver 1's remaining stops, one among driver 2's furthest; one undated, one for tomorrow.
     const fresh = [
       await w.parcel('LATE-1', { latitude: DEPOT[0] + 0.031, longitude: DEPOT[1] + 0.006, delivery_date: DAY }),
       await w.parcel('LATE-2', { latitude: DEPOT[0] + 0.047, longitude: DEPOT[1] - 0.002, delivery_date: DAY }),
-      await w.parcel('LATE-3', { latitude: DEPOT[0] - 0.035, longitude: DEPOT[1] + 0.003, delivery_date: DAY }),
+      await w.parcel('LATE-3', { latitude: DEPOT[0] - 0.05, longitude: DEPOT[1] + 0.003, delivery_date: DAY }),
     ];
     const undated = await w.parcel('UNDATED', { latitude: DEPOT[0] + 0.03, longitude: DEPOT[1] });
     const tomorrow = await w.parcel('TOMORROW', { latitude: DEPOT[0] + 0.03, longitude: DEPOT[1], delivery_date: '2026-01-06' });
@@ -140,7 +143,7 @@ describe('inserting parcels into running routes', () => {
     expect(p.unassigned).toEqual([]);
     const a1 = p.routes.find((r) => r.route === r1)!;
     const a2 = p.routes.find((r) => r.route === r2)!;
-    // Each new parcel went to the van that passes by it.
+    // Each new parcel went to the van that passes by it (each must fetch it from the depot: the far one is worth the trip).
     expect(a1.added.sort()).toEqual([fresh[0], fresh[1]].sort());
     expect(a2.added).toEqual([fresh[2]]);
     // The delivered stop is done and not offered for change; the next stop stays first.
@@ -154,11 +157,32 @@ describe('inserting parcels into running routes', () => {
         s.package === next1 ? 'next' : a1.added.includes(s.package) ? 'added' : a1.moved.includes(s.package) ? 'moved' : 'kept',
       );
     expect(Date.parse(a1.back!)).toBeGreaterThan(Date.parse(a1.stops.at(-1)!.eta));
+    // The new parcels are at the depot, the vans out: each goes back for them after its next stop and
+    // before its first new one (where it passes nearest the depot), and that trip is in the times.
+    for (const [a, n] of [
+      [a1, 2],
+      [a2, 1],
+    ] as const) {
+      const firstNew = a.stops.findIndex((s) => s.state === 'added');
+      expect(a.reload).toMatchObject({ parcels: n });
+      expect(a.reload!.before).toBeGreaterThan(0);
+      expect(a.reload!.before).toBeLessThanOrEqual(firstNew);
+      expect(Date.parse(a.reload!.eta)).toBeGreaterThanOrEqual(Date.parse(a.stops[a.reload!.before - 1].eta));
+      for (const s of a.stops.slice(a.reload!.before))
+        expect(Date.parse(s.eta)).toBeGreaterThanOrEqual(Date.parse(a.reload!.eta) + 600_000);
+    }
     // The preview wrote nothing.
     expect(await orderOf(w, r1)).toEqual(order1);
 
     // A commit that moves the stop the driver is heading to is refused, and changes nothing.
-    const body = { routes: p.routes.map((r) => ({ route: r.route, packages: r.stops.map((s) => s.package) })) };
+    // As the board sends it: each route's stops, and where its van goes back to the depot.
+    const body = {
+      routes: p.routes.map((r) => ({
+        route: r.route,
+        packages: r.stops.map((s) => s.package),
+        ...(r.reload ? { reload_before: r.stops[r.reload.before].package } : {}),
+      })),
+    };
     const swapped = { routes: body.routes.map((r) => (r.route === r1 ? { ...r, packages: [...r.packages.slice(1), r.packages[0]] } : r)) };
     expect((await t.json('POST', '/api/dispatch/amend/commit/', admin.token, swapped)).status).toBe(409);
     // Dropping a stop a van carries is refused too.
@@ -195,6 +219,17 @@ describe('inserting parcels into running routes', () => {
     else expect(Date.parse(eta.body.finish!)).toBeGreaterThan(Math.max(...[...etaBefore.values()].filter((x): x is number => x != null)));
     const pkgEta = await t.json<{ eta: { from: string; to: string } | null }>('GET', `/api/package/${fresh[0]}/eta/`, shipper.token);
     expect(pkgEta.body.eta).not.toBeNull();
+    // The phone's plan names the trip back to the depot before the first new stop, and the stored
+    // times count it: the new parcels are reached after loading.
+    expect(eta.body.reload).toMatchObject({ before: a1.stops[a1.reload!.before].package, parcels: 2 });
+    for (const s of a1.stops.slice(a1.reload!.before))
+      expect((await etaOf(w, s.package))!).toBeGreaterThanOrEqual(Date.parse(eta.body.reload!.eta!) + 600_000);
+    // Once the driver has scanned them onto the van at the depot, there is no trip left to make.
+    for (const id of a1.added) {
+      const hawb = (await t.json<PackageJson>('GET', `/api/package/${id}/`, admin.token)).body.hawb;
+      expect((await t.json('POST', '/api/scan-package-api/inbound-scan/', d1.token, { barcode: hawb })).status).toBe(200);
+    }
+    expect((await t.json<RouteEtas>('GET', `/api/route/${r1}/eta/`, admin.token)).body.reload ?? null).toBeNull();
 
     // Nothing left to insert: a second preview changes nothing anywhere.
     const again = await t.json<AmendProposal>('POST', '/api/dispatch/amend/', admin.token, { date: DAY });
@@ -204,6 +239,10 @@ describe('inserting parcels into running routes', () => {
   it('re-plans the remainder without a driver who went home sick: their stops go to the others, locks kept', async () => {
     const w = await onTheRoad();
     const { t, admin, d1, d2, r1, r2 } = w;
+    // The office's break: 30 minutes starting 2.5 to 4 hours into the day, counted from when the van left (08:05).
+    expect(
+      (await t.json('PUT', '/api/dispatch/settings/', admin.token, { break: { minutes: 30, after_min: 150, after_max: 240 } })).status,
+    ).toBe(200);
     t.clock.set(at('10:00'));
     const order1 = await orderOf(w, r1);
     const order2 = await orderOf(w, r2);
@@ -226,6 +265,12 @@ describe('inserting parcels into running routes', () => {
     // Driver 1 keeps every stop they had, the one they are heading to first, and takes the four left.
     expect(kept.stops[0]).toMatchObject({ package: order1[0], state: 'next' });
     expect(kept.added.sort()).toEqual(order2.slice(1).sort());
+    // Van 2's parcels wait at the depot for van 1, which goes back for them; its break is inside its window.
+    expect(kept.reload).toMatchObject({ parcels: 4 });
+    expect(kept.break).toBeTruthy();
+    expect(Date.parse(kept.break!.start)).toBeGreaterThanOrEqual(at('10:35'));
+    expect(Date.parse(kept.break!.start)).toBeLessThanOrEqual(at('12:05'));
+    expect(Date.parse(kept.break!.end) - Date.parse(kept.break!.start)).toBe(30 * 60_000);
     expect(
       kept.stops
         .map((s) => s.package)

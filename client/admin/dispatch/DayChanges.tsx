@@ -1,3 +1,4 @@
+import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { AmendProposal, RouteEtas } from '../../../shared/schemas/dispatch';
 import { api, errorMessage } from '../../api/client';
@@ -160,13 +161,23 @@ export function DayChanges({ date, undated, version }: { date: string; undated: 
               </header>
               {!r.dropped && (r.added.length > 0 || r.moved.length > 0) && (
                 <ol class="amend-stops small">
-                  {r.stops.map((s) => (
-                    <li key={s.package} data-testid="amend-stop" data-state={s.state} class={s.state}>
-                      <span class="mono">{s.hawb}</span> {hhmm(s.eta, r.time_zone)}
-                      {STATE_LABEL[s.state] && <span class={`tag ${s.state}`}> {STATE_LABEL[s.state]}</span>}
-                      {s.late && <span class="bad-text"> late</span>}
-                    </li>
+                  {r.stops.map((s, i) => (
+                    <Fragment key={s.package}>
+                      {r.reload?.before === i && (
+                        <li class="visit" data-testid="amend-reload" data-parcels={r.reload.parcels}>
+                          Back to the depot to load {r.reload.parcels} parcel{r.reload.parcels === 1 ? '' : 's'} ·{' '}
+                          {hhmm(r.reload.eta, r.time_zone)}
+                        </li>
+                      )}
+                      {r.break?.before === i && <BreakRow b={r.break} zone={r.time_zone} />}
+                      <li data-testid="amend-stop" data-state={s.state} class={s.state}>
+                        <span class="mono">{s.hawb}</span> {hhmm(s.eta, r.time_zone)}
+                        {STATE_LABEL[s.state] && <span class={`tag ${s.state}`}> {STATE_LABEL[s.state]}</span>}
+                        {s.late && <span class="bad-text"> late</span>}
+                      </li>
+                    </Fragment>
                   ))}
+                  {r.break?.before === r.stops.length && <BreakRow b={r.break} zone={r.time_zone} />}
                 </ol>
               )}
             </article>
@@ -183,5 +194,14 @@ export function DayChanges({ date, undated, version }: { date: string; undated: 
         </div>
       )}
     </section>
+  );
+}
+
+/** The driver's break where the proposed order puts it. */
+function BreakRow({ b, zone }: { b: { start: string; end: string }; zone: string }) {
+  return (
+    <li class="visit" data-testid="amend-break">
+      Break {hhmm(b.start, zone)}–{hhmm(b.end, zone)}
+    </li>
   );
 }

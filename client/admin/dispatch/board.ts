@@ -22,7 +22,11 @@ export function amendCommitBody(p: AmendProposal) {
   return {
     routes: p.routes
       .filter((r) => !r.dropped && (r.added.length || r.moved.length || r.removed.length))
-      .map((r) => ({ route: r.route, packages: r.stops.map((s) => s.package) })),
+      .map((r) => ({
+        route: r.route,
+        packages: r.stops.map((s) => s.package),
+        ...(r.reload ? { reload_before: r.stops[r.reload.before]?.package } : {}),
+      })),
     drop_routes: p.routes.filter((r) => r.dropped).map((r) => r.route),
   };
 }

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, notInArray, or } from 'drizzle-orm';
-import type { AmendResult, AmendRoute, AmendStop } from '../../../shared/routing/amend';
+import { DEFAULT_RELOAD_S, type AmendResult, type AmendRoute, type AmendStop } from '../../../shared/routing/amend';
 import type { AmendTask } from '../planning/runFleet';
-import { stopEtas, timeOnDay, travelSeconds, type EtaStop, type TravelModel } from '../../../shared/routing/eta';
+import { stopEtas, timeOnDay, type EtaStop, type TravelModel } from '../../../shared/routing/eta';
 import type { LatLng } from '../../../shared/routing/haversine';
 import { routeDiff } from '../../../shared/routing/routeDiff';
 import type { AmendProposal, AmendRequest, AmendRouteShape } from '../../../shared/schemas/dispatch';
@@ -16,6 +16,10 @@ import { DEFAULT_SHIFT, dueBy, volumeOf } from './problem';
 import { windowsOf, type WindowInfo } from './windows';
 import { depotZones } from '../time/zones';
 import { driverSkillsOf, skillsOf } from './skills';
+import { depotWait } from './reload';
+import { breakWindow } from './rules';
+import { planSettings } from './settings';
+import type { PlanSettings } from '../../../shared/schemas/dispatch';
 
 /**
  * The day after the plan (issue 32): reads the day's live routes as the drivers have them, shapes
@@ -48,6 +52,17 @@ export interface LiveRoute {
   capacity: [number, number, number];
   /** What the van and the driver can do (issue 32): a new parcel needing a skill joins only such a route. */
   skills: string[];
+  /** Where the van loads: its start depot. */
+  depot: LatLng | null;
+  /** The van has left the depot: a parcel still there needs a trip back for it. */
+  left: boolean;
+  /** Its stops still at the depot (handed over after the van left, not scanned on since). */
+  atDepot: Set<number>;
+  /** Epoch ms of the rostered shift start, and the shift's own break (else the plan settings'). */
+  shiftStart: number;
+  break: { minutes: number; after_min: number; after_max: number } | null;
+  /** Stops worked today (delivered or failed). */
+  worked: number;
 }
 
 async function depotPoint(deps: Deps, id: number | null | undefined): Promise<LatLng | null> {
@@ -72,6 +87,7 @@ export async function liveRoute(deps: Deps, row: RouteRow, driverName: string): 
   const end = shift?.end_warehouse_id != null ? await depotPoint(deps, shift.end_warehouse_id) : startDepot;
   const van = shift?.vehicle_id != null ? await deps.db.select().from(vehicle).where(eq(vehicle.id, shift.vehicle_id)).get() : undefined;
   const underWay = row.status === 'in_progress' && visit.length > 0;
+  const atDepot = (await depotWait(deps.db, row, visit)).ids;
   return {
     row,
     driverName,
@@ -91,6 +107,16 @@ export async function liveRoute(deps: Deps, row: RouteRow, driverName: string): 
         ...skillsOf(van?.skills),
       ]),
     ],
+    depot: startDepot,
+    // A driver starts the route as the van leaves the depot.
+    left: row.status === 'in_progress',
+    atDepot,
+    shiftStart: timeOnDay(row.date, shift?.start_time ?? DEFAULT_SHIFT.start, zone),
+    break:
+      shift?.break_minutes != null && shift.break_after_min != null && shift.break_after_max != null
+        ? { minutes: shift.break_minutes, after_min: shift.break_after_min, after_max: shift.break_after_max }
+        : null,
+    worked: worked.length,
   };
 }
 
@@ -216,6 +242,8 @@ export async function proposeAmend(
       ...(s.window?.skills.length ? { skills: s.window.skills } : {}),
     };
   };
+  const settings = await planSettings(deps.db);
+  const rules = amendRules(settings, keep, fresh.length);
   const amendInput: AmendRoute[] = keep.map((r) => {
     // The changeable part starts where the locked next stop is, when the driver leaves it.
     let from = r.from;
@@ -223,46 +251,61 @@ export async function proposeAmend(
     const lockedDemand = [0, 0, 0];
     if (r.next) {
       const s = stopped(r.next);
-      const [eta] = stopEtas({ from, startAt, stops: [etaStop(req.date, s)], model });
+      const [eta] = stopEtas({ from, startAt, stops: [etaStop(req.date, s, r)], model });
       if (placed(r.next)) from = { latitude: r.next.latitude, longitude: r.next.longitude };
       startAt = eta.depart;
       lockedDemand[0] = r.next.weight ?? 0;
       lockedDemand[1] = volumeOf(r.next);
       lockedDemand[2] = 1;
     }
+    const departed = r.row.started_at ?? r.shiftStart;
+    const pause = r.break ?? settings.break ?? null;
+    // A break whose window closed before now is taken to be taken (nothing records it).
+    const window = pause ? breakWindow(pause, r.shiftStart, r.row.started_at) : null;
+    const locked = r.worked + (r.next ? 1 : 0);
+    const maxEnd = settings.max_route_minutes != null ? departed + settings.max_route_minutes * 60_000 : Infinity;
     return {
       id: r.row.id,
       from: at(from),
       startAt: toS(startAt),
       ...(r.end ? { end: at(r.end) } : {}),
-      endBy: toS(r.endBy),
+      endBy: toS(Math.min(r.endBy, maxEnd)),
       capacity: r.capacity.map((c, k) => c - lockedDemand[k]),
-      stops: r.rest.map((p) => stopOf(stopped(p))),
+      stops: r.rest.map((p) => ({ ...stopOf(stopped(p)), ...(r.atDepot.has(p.id) ? { atDepot: true } : {}) })),
       skills: r.skills,
+      ...(r.left && r.depot ? { depot: at(r.depot) } : {}),
+      ...(pause && window && window[1] >= startAt
+        ? { break: { duration: pause.minutes * 60, window: [toS(window[0]), toS(window[1])] as const } }
+        : {}),
+      ...(settings.max_stops != null ? { maxStops: Math.max(0, settings.max_stops - locked) } : {}),
+      departedAt: toS(departed),
+      doneStops: locked,
     };
   });
   const noPlace = homeless.filter((p) => !placed(p));
-  const jobs = homeless.filter(placed).map((p) => stopOf(stopped(p)));
+  // New parcels are at the depot; so are a dropped route's (a van that broke down is emptied there).
+  const jobs = homeless.filter(placed).map((p) => ({ ...stopOf(stopped(p)), atDepot: true }));
   // The search runs in the planning worker (planning/fleetWorker.ts): ~100 ms at 40 routes x 60 stops.
-  const result = await search({ routes: amendInput, jobs, points, model, movePenalty: req.move_penalty_s });
+  const result = await search({ routes: amendInput, jobs, points, model, movePenalty: req.move_penalty_s, ...rules });
 
   const byId = new Map(all.map((p) => [p.id, p]));
-  const newOrder = new Map(result.routes.map((r) => [r.id, r.stops]));
+  const planned = new Map(result.routes.map((r) => [r.id, r]));
+  const msOf = (sec: number) => base + Math.round(sec * 1000);
   const shaped: AmendRouteShape[] = routes.map((r) => {
     const before = [...(r.next ? [r.next.id] : []), ...r.rest.map((p) => p.id)];
     const isDropped = dropped.has(r.row.id);
-    const after = isDropped ? [] : [...(r.next ? [r.next.id] : []), ...(newOrder.get(r.row.id) ?? [])];
+    const plan = isDropped ? undefined : planned.get(r.row.id);
+    const after = isDropped ? [] : [...(r.next ? [r.next.id] : []), ...(plan?.stops ?? [])];
     const diff = routeDiff(before, after);
     const parcels = after.map((id) => stopped(byId.get(id) as PackageRow));
-    const etas = stopEtas({ from: r.from, startAt: r.startAt, stops: parcels.map((s) => etaStop(req.date, s)), model });
-    const last = etas.at(-1);
-    const lastPlaced = [...parcels].reverse().find((s) => placed(s.row));
-    const home =
-      last && r.end && lastPlaced && placed(lastPlaced.row)
-        ? travelSeconds({ latitude: lastPlaced.row.latitude, longitude: lastPlaced.row.longitude }, r.end, model)
-        : 0;
+    // The locked next stop as the phone times it; the rest as the search scheduled them (depot visit and break included).
+    const nextEta =
+      r.next && !isDropped ? stopEtas({ from: r.from, startAt: r.startAt, stops: [etaStop(req.date, parcels[0], r)], model })[0] : null;
+    const off = nextEta ? 1 : 0;
+    const beginOf = (i: number) => (i < off ? nextEta!.begin : msOf(plan!.times[i - off].begin));
     const added = new Set(diff.added);
     const moved = new Set(diff.moved);
+    const back = plan && (plan.stops.length || r.next) ? msOf(plan.back) : null;
     return {
       route: r.row.id,
       name: r.row.name,
@@ -274,31 +317,41 @@ export async function proposeAmend(
       end: r.end,
       done: r.done,
       before,
-      stops: parcels.map((s, i) => ({
-        package: s.row.id,
-        hawb: s.row.hawb,
-        customer_name: s.row.customer_name,
-        address: addressOf(s.row),
-        latitude: s.row.latitude,
-        longitude: s.row.longitude,
-        window_start: s.window?.window_start ?? null,
-        window_end: s.window?.window_end ?? null,
-        eta: iso(etas[i].begin) ?? '',
-        late: etas[i].late,
-        state:
-          r.next?.id === s.row.id
-            ? ('next' as const)
-            : added.has(s.row.id)
-              ? ('added' as const)
-              : moved.has(s.row.id)
-                ? ('moved' as const)
-                : ('kept' as const),
-      })),
+      stops: parcels.map((s, i) => {
+        const w = windowAt(req.date, s);
+        const begin = beginOf(i);
+        return {
+          package: s.row.id,
+          hawb: s.row.hawb,
+          customer_name: s.row.customer_name,
+          address: addressOf(s.row),
+          latitude: s.row.latitude,
+          longitude: s.row.longitude,
+          window_start: s.window?.window_start ?? null,
+          window_end: s.window?.window_end ?? null,
+          eta: iso(begin) ?? '',
+          late: i < off ? nextEta!.late : w != null && begin > w[1],
+          state:
+            r.next?.id === s.row.id
+              ? ('next' as const)
+              : added.has(s.row.id)
+                ? ('added' as const)
+                : moved.has(s.row.id)
+                  ? ('moved' as const)
+                  : ('kept' as const),
+        };
+      }),
       added: diff.added,
       moved: diff.moved,
       removed: diff.removed,
-      back: last ? iso(last.depart + Math.round(home * 1000)) : null,
+      back: iso(back),
       dropped: isDropped,
+      reload: plan?.reload
+        ? { before: plan.reload.before + off, parcels: plan.reload.parcels, eta: iso(msOf(plan.reload.arrive)) ?? '' }
+        : null,
+      break: plan?.break
+        ? { before: plan.break.before + off, start: iso(msOf(plan.break.start)) ?? '', end: iso(msOf(plan.break.end)) ?? '' }
+        : null,
     };
   });
   const left = new Set(result.unassigned);
@@ -334,12 +387,37 @@ function unskilled(needs: string[], routes: LiveRoute[]): string {
   return needs.filter((n) => !routes.some((r) => r.skills.includes(n))).join(', ') || needs.join(', ');
 }
 
-function etaStop(date: string, s: Stopped): EtaStop {
+/** A stop as the phone times it; the locked next stop waiting at the depot is reached through it (`route`). */
+function etaStop(date: string, s: Stopped, route?: LiveRoute): EtaStop {
   return {
     id: s.row.id,
     latitude: s.row.latitude,
     longitude: s.row.longitude,
     serviceS: s.window?.service_s ?? 0,
     window: windowAt(date, s),
+    ...(route?.left && route.depot && route.atDepot.has(s.row.id) ? { via: { at: route.depot, serviceS: DEFAULT_RELOAD_S } } : {}),
+  };
+}
+
+/**
+ * The office's rates and balance (plan settings) as amendRoutes prices them, like the plan's
+ * (rules.ts): a second costs the hourly rate (else one unit), balance by duration counts against
+ * the longest shift, by stops against the mean count.
+ */
+function amendRules(settings: PlanSettings, routes: LiveRoute[], fresh: number): Pick<AmendTask, 'costs' | 'balance'> {
+  const c = settings.costs;
+  const costs = c && (c.per_hour > 0 || c.per_km > 0) ? { perSecond: c.per_hour / 3600, perMetre: c.per_km / 1000 } : undefined;
+  const perSecond = c && c.per_hour > 0 ? c.per_hour / 3600 : 1;
+  const b = settings.balance;
+  if (!b || b.weight <= 0 || !routes.length) return { costs };
+  const longest = Math.max(1, ...routes.map((r) => (r.endBy - r.shiftStart) / 1000));
+  const stops = routes.reduce((n, r) => n + r.worked + r.rest.length + (r.next ? 1 : 0), fresh);
+  const meanStops = Math.max(1, stops / routes.length);
+  return {
+    costs,
+    balance:
+      b.by === 'duration'
+        ? { by: 'duration', weight: (b.weight * perSecond) / longest }
+        : { by: 'stops', weight: (b.weight * perSecond * 3600) / meanStops },
   };
 }

@@ -77,7 +77,7 @@ export async function commitAmend(deps: Deps, actor: SessionUser, body: AmendCom
     ).map((r) => r.id),
   );
 
-  const changed: { route: RouteRow; ordered: PackageRow[]; joining: PackageRow[] }[] = [];
+  const changed: { route: RouteRow; ordered: PackageRow[]; joining: PackageRow[]; reloadBefore?: number }[] = [];
   for (const r of body.routes) {
     const now = live.get(r.route)!;
     const had = [...(now.next ? [now.next] : []), ...now.rest];
@@ -105,12 +105,25 @@ export async function commitAmend(deps: Deps, actor: SessionUser, body: AmendCom
     }
     const byId = new Map([...had, ...joining].map((p) => [p.id, p]));
     // Failed stops waiting for another attempt keep their place after the ones to visit.
-    changed.push({ route: now.row, ordered: [...r.packages.map((id) => byId.get(id)!), ...now.parked], joining });
+    if (r.reload_before != null && !r.packages.includes(r.reload_before))
+      throw new ApiError(400, 'validation_error', `The depot visit of route ${now.row.name} is before a stop it does not have`, [
+        { path: 'routes.reload_before', message: `package ${r.reload_before} is not among its stops` },
+      ]);
+    changed.push({
+      route: now.row,
+      ordered: [...r.packages.map((id) => byId.get(id)!), ...now.parked],
+      joining,
+      reloadBefore: r.reload_before,
+    });
   }
 
   for (const c of changed) {
     await placeParcels(deps, actor, c.route, c.ordered, 'route_amend');
-    if (c.joining.length) await handOver(deps, actor, c.route, c.route.driver_id as number, c.joining, { data: { amended: true } });
+    // Where the van goes back to the depot for them rides with the hand-over (reload.ts reads it back).
+    if (c.joining.length)
+      await handOver(deps, actor, c.route, c.route.driver_id as number, c.joining, {
+        data: { amended: true, ...(c.reloadBefore != null ? { reload_before: c.reloadBefore } : {}) },
+      });
   }
   const placedIds = new Set(wanted);
   const records: RouteRecord[] = [];

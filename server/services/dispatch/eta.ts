@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { prepared } from '../../db/prepared';
-import { DEFAULT_TRAVEL, etaBand, timeOnDay, type EtaStop, type TravelModel } from '../../../shared/routing/eta';
+import { DEFAULT_RELOAD_S } from '../../../shared/routing/amend';
+import { DEFAULT_TRAVEL, etaBand, timeOnDay, travelSeconds, type EtaStop, type TravelModel } from '../../../shared/routing/eta';
 import type { LatLng } from '../../../shared/routing/haversine';
 import { roadEtas, type EtaOrigin } from '../../../shared/routing/roadEta';
 import { promiseLegs, storedLegs, workedAt } from './legs';
@@ -14,6 +15,7 @@ import { LIVE_ROUTE, routeParcels, type RouteRow } from '../routes/shape';
 import { DEFAULT_SHIFT } from './problem';
 import { windowsOf, type WindowInfo } from './windows';
 import { depotZone } from '../time/zones';
+import { depotWait, withReload } from './reload';
 
 /** The great-circle model of the configured travel times (TRAVEL_SPEED_KMH, DETOUR_FACTOR); the phone gets it with the plan. */
 export const travelModel = (config: Deps['config']): TravelModel => ({
@@ -150,16 +152,19 @@ export async function refreshRouteEtas(deps: Deps, routeId: number, opts: { repl
   });
   const shift = await shiftOf(deps.db, route);
   const now = deps.clock.now();
+  const startPlace = await routeStart(deps.db, route, shift);
+  // Parcels that joined after the van left are reached through a trip back to the depot (issue 32).
+  const reload = withReload(stops, await depotWait(deps.db, route, visit), startPlace);
   const etas = roadEtas(
     {
       now,
       shiftStart: timeOnDay(route.date, shift?.start_time ?? DEFAULT_SHIFT.start, zone),
       origin: await origin(deps, route, worked, shift),
-      stops,
+      stops: reload.stops,
       legs: await storedLegs(deps.db, route.id),
       model: opts.model ?? travelModel(deps.config),
     },
-    await routeStart(deps.db, route, shift),
+    startPlace,
   );
   const existing = new Map(
     (
@@ -262,6 +267,26 @@ export async function routeEtas(
   const stops = rows.map((r) => shapeEta(r, seq.get(r.package_id) ?? null, windows.get(r.package_id)));
   const next = stops[0];
   const shift = await shiftOf(db, route);
+  const start = await routeStart(db, route, shift);
+  // The depot visit as the stored times were walked (refreshRouteEtas): before the chosen stop.
+  const wait = await depotWait(
+    db,
+    route,
+    parcels.filter((p) => rows.some((r) => r.package_id === p.id)),
+  );
+  const order: EtaStop[] = rows.map((r) => ({ id: r.package_id, latitude: null, longitude: null, serviceS: 0 }));
+  const visit = withReload(order, wait, start);
+  const beforeRow = visit.before >= 0 ? rows[visit.before] : undefined;
+  const beforeParcel = beforeRow ? parcels.find((p) => p.id === beforeRow.package_id) : undefined;
+  // At the depot: that stop's time less its wait, the drive out and the loading.
+  const reloadAt =
+    beforeRow && start && beforeParcel?.latitude != null && beforeParcel.longitude != null
+      ? beforeRow.eta_at -
+        beforeRow.wait_s * 1000 -
+        Math.round(
+          (travelSeconds(start, { latitude: beforeParcel.latitude, longitude: beforeParcel.longitude }, model) + DEFAULT_RELOAD_S) * 1000,
+        )
+      : null;
   const lateStops = stops.filter((s) => s.late).length;
   const delay = next?.delay_min ?? 0;
   return {
@@ -277,9 +302,10 @@ export async function routeEtas(
     finish: rows.length ? iso(Math.max(...rows.map((r) => r.eta_at))) : null,
     shift_start: shift?.start_time ?? DEFAULT_SHIFT.start,
     time_zone: await routeZone(deps, route, shift ?? null),
-    start: await routeStart(db, route, shift),
+    start,
     travel: model,
     stops,
+    reload: beforeRow ? { before: beforeRow.package_id, parcels: visit.parcels, eta: iso(reloadAt) } : null,
   };
 }
 

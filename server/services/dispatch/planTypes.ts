@@ -24,6 +24,8 @@ export interface PlanDriver {
   rates: { per_km: number | null; per_hour: number | null; fixed: number | null };
   /** The shift's own break, else null (the settings' break applies). */
   break: { minutes: number; after_min: number; after_max: number } | null;
+  /** Epoch ms the driver's route that day really left (its `started_at`), when one has: the break counts from it. */
+  startedAt?: number | null;
 }
 export interface PlanParcel {
   row: PackageRow;

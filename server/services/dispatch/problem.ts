@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNull, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, isNull, lte, min, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { LatLng } from '../../../shared/routing/haversine';
 import { DEFAULT_TRAVEL, timeOnDay, type TravelModel } from '../../../shared/routing/eta';
 import type { PlanRequest, UnassignedReason } from '../../../shared/schemas/dispatch';
@@ -82,6 +82,7 @@ async function planDrivers(deps: Deps, date: string, ids: number[], fallback: La
     [...shifts.values()].map((s) => s.start_warehouse_id),
   );
   const skillsOfDriver = await driverSkillsOf(deps.db, unique);
+  const startedAt = await departures(deps.db, date, unique);
   return drivers.map((d) => {
     const s = shifts.get(d.id);
     const van = s?.vehicle_id != null ? vans.get(s.vehicle_id) : undefined;
@@ -111,8 +112,21 @@ async function planDrivers(deps: Deps, date: string, ids: number[], fallback: La
         s?.break_minutes != null && s.break_after_min != null && s.break_after_max != null
           ? { minutes: s.break_minutes, after_min: s.break_after_min, after_max: s.break_after_max }
           : null,
+      startedAt: startedAt.get(d.id) ?? null,
     };
   });
+}
+
+/** When each driver's first route of the day really left (its `started_at`): their break counts from it (rules.ts). */
+async function departures(db: Db, date: string, drivers: number[]): Promise<Map<number, number>> {
+  if (!drivers.length) return new Map();
+  const rows = await db
+    .select({ driver: deliveryRoute.driver_id, at: min(deliveryRoute.started_at) })
+    .from(deliveryRoute)
+    .where(and(eq(deliveryRoute.date, date), inArray(deliveryRoute.driver_id, drivers), isNotNull(deliveryRoute.started_at)))
+    .groupBy(deliveryRoute.driver_id)
+    .all();
+  return new Map(rows.filter((r) => r.driver != null && r.at != null).map((r) => [r.driver as number, Number(r.at)]));
 }
 
 /** Zones to plan: those named plus those of the depots named; none named = every zone. */

@@ -4,6 +4,20 @@ import type { PlanDriver, PlanParcel } from './planTypes';
 import type { DayProblem } from './solveDay';
 
 /**
+ * A break's window as epoch ms: minutes into the working day, counted from when the driver really
+ * set off (the route's `started_at`) where known, else from the rostered shift start (a driver who
+ * left at 09:40 for an 08:00 shift takes lunch later, not sooner).
+ */
+export function breakWindow(
+  pause: { after_min: number; after_max: number },
+  rosteredStart: number,
+  startedAt?: number | null,
+): [number, number] {
+  const from = startedAt ?? rosteredStart;
+  return [from + pause.after_min * 60_000, from + pause.after_max * 60_000];
+}
+
+/**
  * The office's plan rules (issue 32) onto the day's fleet problem, whose times are seconds from
  * `dayStart`. The rules are the stored settings with the request's own parts on top
  * (`effectiveRules`); each van's own rates, each shift's own break and the skills stored on
@@ -44,9 +58,10 @@ export function applyPlanRules(
     if (rules.max_stops !== undefined) next.maxStops = rules.max_stops;
     const pause = d.break ?? rules.break;
     if (pause) {
-      // Minutes into the shift as it is rostered, even when the plan starts later in the day.
-      const shiftStart = Math.round((timeOnDay(at.date, d.shiftStart, d.zone) - at.dayStart) / 1000);
-      next.breaks = [{ duration: pause.minutes * 60, window: [shiftStart + pause.after_min * 60, shiftStart + pause.after_max * 60] }];
+      const [open, close] = breakWindow(pause, timeOnDay(at.date, d.shiftStart, d.zone), d.startedAt);
+      next.breaks = [
+        { duration: pause.minutes * 60, window: [Math.round((open - at.dayStart) / 1000), Math.round((close - at.dayStart) / 1000)] },
+      ];
     }
     if (veh.shift) longestShift = Math.max(longestShift, veh.shift[1] - veh.shift[0]);
     return next;

@@ -74,7 +74,8 @@ export async function assignDriver(
         'assigned',
         'assign',
         { userId: actor.id },
-        { ...meta, data: { driver: driver.id } },
+        // The caller's own facts (the route it joins, an amendment's depot visit) ride along with the driver.
+        { ...meta, data: { ...meta.data, driver: driver.id } },
         { assigned_to_id: driver.id, is_scanned: false },
       ),
     );

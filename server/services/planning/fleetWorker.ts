@@ -8,6 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { optimizeFleet } from '../../../shared/routing';
 import { amendRoutes } from '../../../shared/routing/amend';
 import { travelSeconds } from '../../../shared/routing/eta';
+import { haversineDistance } from '../../../shared/routing/haversine';
 import { proposeDay } from '../dispatch/proposal';
 import { threadCpuClock } from './threadCpu';
 import type { AmendTask, FleetTask, FleetWorkerReply } from './runFleet';
@@ -18,7 +19,21 @@ function amend(t: AmendTask) {
     const q = t.points[b];
     return p && q ? travelSeconds(p, q, t.model) : 0;
   };
-  return amendRoutes({ routes: t.routes, jobs: t.jobs, travel, movePenalty: t.movePenalty });
+  // Metres on the ground for the per-km rate: the same detour the travel times assume.
+  const distance = (a: number, b: number) => {
+    const p = t.points[a];
+    const q = t.points[b];
+    return p && q ? haversineDistance(p, q) * t.model.detourFactor : 0;
+  };
+  return amendRoutes({
+    routes: t.routes,
+    jobs: t.jobs,
+    travel,
+    distance,
+    movePenalty: t.movePenalty,
+    costs: t.costs,
+    balance: t.balance,
+  });
 }
 
 let reply: FleetWorkerReply;

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { FleetInput, FleetResult } from '../../../shared/routing';
-import type { AmendResult, AmendStop, AmendRoute } from '../../../shared/routing/amend';
+import type { AmendInput, AmendResult, AmendStop, AmendRoute } from '../../../shared/routing/amend';
 import type { TravelModel } from '../../../shared/routing/eta';
 import type { LatLng } from '../../../shared/routing/haversine';
 import type { DayPlanTask } from '../dispatch/proposal';
@@ -18,6 +18,9 @@ export interface AmendTask {
   points: (LatLng | null)[];
   model: TravelModel;
   movePenalty?: number;
+  /** The courier's rates and the office's balance (plan settings), as amendRoutes takes them. */
+  costs?: AmendInput['costs'];
+  balance?: AmendInput['balance'];
 }
 
 /** What a worker does: a bare `optimizeFleet`, or a whole day (matrix, plan, reasons and the proposal's JSON text). */

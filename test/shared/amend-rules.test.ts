@@ -1,0 +1,256 @@
+import { describe, expect, it } from 'vitest';
+import {
+  amendRoutes,
+  DEFAULT_RELOAD_S,
+  type AmendInput,
+  type AmendResult,
+  type AmendRoute,
+  type AmendStop,
+} from '../../shared/routing/amend';
+import { createRng } from '../../shared/routing/rng';
+
+/**
+ * The day after the plan with the rules a real day has (issue 32, section 2): a parcel still at
+ * the depot reaches a van on the road only through a visit back there, each route keeps its break
+ * and limits, and work spreads when the courier's cost says so. Every answer is replayed by
+ * `replay`, written apart from amend.ts.
+ */
+
+/** Places on a plane, 1 unit = 1 km; 60 s per km; metres = 1000 per km. */
+type P = [number, number];
+const km = (a: P, b: P) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+
+interface Case {
+  points: P[];
+  routes: AmendRoute[];
+  jobs: AmendStop[];
+  extra?: Partial<AmendInput>;
+}
+
+const inputOf = (c: Case): AmendInput => ({
+  routes: c.routes,
+  jobs: c.jobs,
+  travel: (a, b) => km(c.points[a], c.points[b]) * 60,
+  distance: (a, b) => km(c.points[a], c.points[b]) * 1000,
+  ...c.extra,
+});
+
+/**
+ * An independent check of each route of an answer: every job once, load within room, stop limit,
+ * windows (a stop on time before stays on time), the break inside its window and long enough, the
+ * shift's end, and a depot visit at or before the first parcel still at the depot on a van that has left;
+ * the times the answer gives are those this walk finds.
+ */
+function replay(c: Case, r: AmendResult): void {
+  const input = inputOf(c);
+  const byId = new Map([...c.jobs, ...c.routes.flatMap((x) => x.stops)].map((s) => [s.id, s]));
+  const seen = [...r.routes.flatMap((x) => x.stops), ...r.unassigned].sort((a, b) => a - b);
+  expect(seen).toEqual([...byId.keys()].sort((a, b) => a - b));
+  for (const out of r.routes) {
+    const route = c.routes.find((x) => x.id === out.id)!;
+    const stops = out.stops.map((id) => byId.get(id)!);
+    // Stops it had stay on it.
+    for (const s of route.stops) expect(out.stops).toContain(s.id);
+    if (route.maxStops != null) expect(stops.length).toBeLessThanOrEqual(Math.max(route.maxStops, route.stops.length));
+    const load = stops.reduce<number[]>((l, s) => (s.demand ?? []).map((d, k) => d + (l[k] ?? 0)), []);
+    load.forEach((x, k) => expect(x).toBeLessThanOrEqual(route.capacity?.[k] ?? Infinity));
+    const firstNew = stops.findIndex((s) => s.atDepot);
+    if (route.depot != null && firstNew >= 0) {
+      expect(out.reload?.before).toBeLessThanOrEqual(firstNew);
+      expect(out.reload?.parcels).toBe(stops.filter((s) => s.atDepot).length);
+    } else expect(out.reload).toBeUndefined();
+    let t = route.startAt;
+    let here = route.from;
+    stops.forEach((s, i) => {
+      if (out.reload?.before === i) {
+        t += input.travel(here, route.depot!);
+        here = route.depot!;
+        expect(out.reload.arrive).toBeCloseTo(t, 6);
+        t += DEFAULT_RELOAD_S;
+      }
+      t += input.travel(here, s.location);
+      here = s.location;
+      expect(out.times[i].arrive).toBeCloseTo(t, 6);
+      if (out.break?.before === i) {
+        expect(out.break.start).toBeGreaterThanOrEqual(t - 1e-6);
+        t = out.break.end;
+      }
+      t = Math.max(t, s.window?.[0] ?? t);
+      expect(out.times[i].begin).toBeCloseTo(t, 6);
+      const wasOnTime = !route.stops.some((x) => x.id === s.id) || onTimeBefore(c, route, s.id);
+      if (wasOnTime) expect(t).toBeLessThanOrEqual((s.window?.[1] ?? Infinity) + 1e-6);
+      t += s.service;
+    });
+    if (out.break?.before === stops.length) {
+      expect(out.break.start).toBeGreaterThanOrEqual(t - 1e-6);
+      t = out.break.end;
+    }
+    if (route.end != null) t += input.travel(here, route.end);
+    expect(out.back).toBeCloseTo(t, 6);
+    if (route.endBy != null) expect(t).toBeLessThanOrEqual(route.endBy + 1e-6);
+    const b = route.break;
+    if (b && out.back > b.window[0] && out.stops.length > route.stops.length) {
+      expect(out.break, `route ${route.id} keeps its break`).toBeDefined();
+      expect(out.break!.end - out.break!.start).toBe(b.duration);
+      expect(out.break!.start).toBeGreaterThanOrEqual(b.window[0]);
+      expect(out.break!.start).toBeLessThanOrEqual(b.window[1] + 1e-6);
+    }
+  }
+}
+
+/** Whether stop `id` met its window on the route as given (no break, no reload: the tests' routes start on time). */
+function onTimeBefore(c: Case, route: AmendRoute, id: number): boolean {
+  const input = inputOf(c);
+  let t = route.startAt;
+  let here = route.from;
+  for (const s of route.stops) {
+    t = Math.max(t + input.travel(here, s.location), s.window?.[0] ?? 0);
+    here = s.location;
+    if (s.id === id) return t <= (s.window?.[1] ?? Infinity);
+    t += s.service;
+  }
+  return true;
+}
+
+const stop = (id: number, location: number, extra: Partial<AmendStop> = {}): AmendStop => ({ id, location, service: 120, ...extra });
+
+describe('amendRoutes: parcels that arrive after the vans left', () => {
+  it('sends a van on the road back to the depot before its first new stop, and prices that trip', () => {
+    // Depot at 0; the van is at (10,0) at 11:00 with two stops left further east; a new parcel at (12,0).
+    const c: Case = {
+      points: [
+        [0, 0],
+        [10, 0],
+        [12, 0],
+        [14, 0],
+        [11, 0],
+      ],
+      routes: [{ id: 1, from: 1, startAt: 39_600, end: 0, depot: 0, stops: [stop(11, 2), stop(12, 3)] }],
+      jobs: [stop(99, 4, { atDepot: true })],
+    };
+    const r = amendRoutes(inputOf(c));
+    replay(c, r);
+    const out = r.routes[0];
+    // Back to the depot (10 km) and out again: the new stop goes where the trip hurts least, after the van has dropped what it carries on the way.
+    expect(out.reload).toBeDefined();
+    expect(out.back).toBeGreaterThan(39_600 + (10 + 14 + 14) * 60);
+    // Without the depot visit (the parcel is on the van), the same stop is a small detour only.
+    const onVan = amendRoutes(inputOf({ ...c, jobs: [stop(99, 4)] }));
+    expect(onVan.routes[0].reload).toBeUndefined();
+    expect(onVan.routes[0].back).toBeLessThan(out.back);
+  });
+
+  it('gives a parcel at the depot to a van still there before one on the road that must come back for it', () => {
+    const c: Case = {
+      points: [
+        [0, 0],
+        [8, 0],
+        [9, 0],
+        [7, 0],
+      ],
+      routes: [
+        // On the road at 8 km with one stop left beyond.
+        { id: 1, from: 1, startAt: 39_600, end: 0, depot: 0, stops: [stop(11, 2)] },
+        // Not left yet: its parcels are loaded before it goes (no `depot`).
+        { id: 2, from: 0, startAt: 39_600, end: 0, stops: [stop(21, 2)] },
+      ],
+      jobs: [stop(99, 3, { atDepot: true })],
+    };
+    const r = amendRoutes(inputOf(c));
+    replay(c, r);
+    expect(r.routes.find((x) => x.id === 2)!.stops).toContain(99);
+  });
+
+  it("keeps each route's break inside its window, and will not insert what would push it out", () => {
+    // A 30-minute break to start between 12:00 and 12:30 (43_200..45_000); the van is out from 11:00.
+    const brk = { duration: 1800, window: [43_200, 45_000] as const };
+    const points: P[] = [[0, 0], ...Array.from({ length: 12 }, (_, i): P => [i + 1, 0])];
+    const route: AmendRoute = {
+      id: 1,
+      from: 0,
+      startAt: 39_600,
+      end: 0,
+      endBy: 39_600 + 6 * 3600,
+      break: brk,
+      stops: [stop(11, 2, { service: 900 }), stop(12, 4, { service: 900 }), stop(13, 6, { service: 900 }), stop(14, 8, { service: 900 })],
+    };
+    const c: Case = { points, routes: [route], jobs: [stop(91, 3, { service: 900 }), stop(92, 10, { service: 900 })] };
+    const r = amendRoutes(inputOf(c));
+    replay(c, r);
+    expect(r.routes[0].break).toBeDefined();
+    expect(r.unassigned).toEqual([]);
+    // An hour's stop at 12 km fits the shift (back 13:24 of 13:30) only without the break: refused.
+    const tight: Case = { ...c, routes: [{ ...route, endBy: 39_600 + 9000 }], jobs: [stop(93, 12, { service: 3600 })] };
+    const t = amendRoutes(inputOf(tight));
+    replay(tight, t);
+    expect(t.unassigned).toEqual([93]);
+  });
+
+  it('spreads ten parcels over the drivers when balance or the stop limit says so, and piles them when that is cheapest', () => {
+    // Ten parcels in the south (around (0,-20)); route 1 already works there, route 2 is in the centre with one stop.
+    const points: P[] = [[0, 0], [0, -18], [2, 0], ...Array.from({ length: 10 }, (_, i): P => [i % 5, -20 - Math.floor(i / 5)])];
+    const routes: AmendRoute[] = [
+      { id: 1, from: 1, startAt: 39_600, end: 0, stops: [stop(11, 1)] },
+      { id: 2, from: 2, startAt: 39_600, end: 0, stops: [stop(21, 2)] },
+    ];
+    const jobs = Array.from({ length: 10 }, (_, i) => stop(100 + i, 3 + i));
+    const costs = { perSecond: 40 / 3600, perMetre: 0.5 / 1000 };
+    const piled: Case = { points, routes, jobs, extra: { costs } };
+    const p = amendRoutes(inputOf(piled));
+    replay(piled, p);
+    expect(p.routes.find((x) => x.id === 1)!.stops).toHaveLength(11);
+    // The office wants stops shared: the same parcels go to both drivers.
+    const shared: Case = { ...piled, extra: { costs, balance: { by: 'stops', weight: 40 / 6 } } };
+    const s = amendRoutes(inputOf(shared));
+    replay(shared, s);
+    const counts = s.routes.map((x) => x.stops.length).sort();
+    expect(counts[0]).toBeGreaterThanOrEqual(4);
+    // A stop limit of 6 caps route 1; the rest go to route 2.
+    const capped: Case = { ...piled, routes: routes.map((x) => ({ ...x, maxStops: 6 })) };
+    const m = amendRoutes(inputOf(capped));
+    replay(capped, m);
+    expect(m.routes.map((x) => x.stops.length)).toEqual([6, 6]);
+    expect(m.unassigned).toEqual([]);
+  });
+
+  it('passes the independent check on random days (reloads, breaks, windows, limits, capacity)', () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const rng = createRng(seed);
+      const rnd = () => rng.next();
+      const points: P[] = Array.from({ length: 40 }, () => [rnd() * 30 - 15, rnd() * 30 - 15]);
+      points[0] = [0, 0];
+      let id = 1;
+      const routes: AmendRoute[] = Array.from({ length: 1 + Math.floor(rnd() * 4) }, (_, k) => {
+        const n = Math.floor(rnd() * 8);
+        const start = 36_000 + Math.floor(rnd() * 7200);
+        return {
+          id: k + 1,
+          from: 1 + Math.floor(rnd() * 39),
+          startAt: start,
+          end: 0,
+          endBy: start + 4 * 3600 + Math.floor(rnd() * 4 * 3600),
+          capacity: [6 + Math.floor(rnd() * 10)],
+          ...(rnd() < 0.7 ? { depot: 0 } : {}),
+          ...(rnd() < 0.6 ? { break: { duration: 1800, window: [start + 3600, start + 3600 + Math.floor(rnd() * 5400)] as const } } : {}),
+          ...(rnd() < 0.3 ? { maxStops: 8 } : {}),
+          stops: Array.from({ length: n }, () => stop(id++, 1 + Math.floor(rnd() * 39), { demand: [1] })),
+        };
+      });
+      const jobs = Array.from({ length: Math.floor(rnd() * 14) }, () => {
+        const open = 36_000 + Math.floor(rnd() * 20_000);
+        return stop(1000 + id++, 1 + Math.floor(rnd() * 39), {
+          demand: [1],
+          atDepot: rnd() < 0.8,
+          ...(rnd() < 0.5 ? { window: [open, open + 3600 + Math.floor(rnd() * 7200)] as const } : {}),
+        });
+      });
+      const c: Case = {
+        points,
+        routes,
+        jobs,
+        extra: rnd() < 0.5 ? { costs: { perSecond: 0.01, perMetre: 0.0005 }, balance: { by: 'duration', weight: 1e-6 } } : {},
+      };
+      replay(c, amendRoutes(inputOf(c)));
+    }
+  });
+});
