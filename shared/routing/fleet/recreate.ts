@@ -1,5 +1,5 @@
 import type { Rng } from '../rng';
-import { fits, skilled, type FleetModel } from './model';
+import { EPS, fits, skilled, type FleetModel } from './model';
 import { pairAt } from './route';
 import type { Solution } from './solution';
 
@@ -89,11 +89,12 @@ export function recreate(ctx: RecreateContext, sol: Solution, touch: (r: number)
     }
     return false;
   };
-  const { hasPairs, role, partner } = m;
+  const { hasPairs, role, partner, service } = m;
   for (const u of absent) {
     // A pair goes in as one, when its pickup's turn comes.
     if (hasPairs && role[u] === 2) continue;
     const b = hasPairs && role[u] === 1 ? partner[u] : -1;
+    const close = m.wHi[m.wOff[u + 1] - 1] + EPS;
     let best = Infinity;
     let bestR = -1;
     let bestP = -1;
@@ -136,8 +137,14 @@ export function recreate(ctx: RecreateContext, sol: Solution, touch: (r: number)
         }
         if (!fits(m, r, route.load, u) || !skilled(m, r, u)) continue;
         if (len >= m.vMaxStops[r]) continue;
+        // Work counts every place of the route, tried or cut off below, so the budget's CPU stays put.
         ctx.work += len + 1;
+        const early = route.early;
+        const rj = route.jobs;
         for (let p = 0; p <= len; p++) {
+          // Departures only grow along a route (waiting allowed, travel non-negative): once the
+          // stop before p is left after u's last window has closed, no later place can serve u.
+          if (p > 0 && early[p - 1] + service[rj[p - 1]] > close) break;
           if (gap-- === 0) {
             gap = blinkGap(rng);
             continue;
