@@ -35,8 +35,12 @@ export interface SearchResult {
 
 /** Neighbours of each job kept for the ruin step, nearest first. */
 const NEIGHBOURS = 100;
-/** An insertion tries the routes of this many nearest jobs. */
-export const NEAR_ROUTES = 30;
+/**
+ * An insertion tries the routes of this many nearest jobs. 15 rather than 30: an insertion then
+ * tries about half the routes, and the iterations that buys beat the rare better place farther
+ * off (hard Solomon instances at 2 s, two seeds: mean gap 1.19% against 1.64% with 30, 1.51% with 10).
+ */
+export const NEAR_ROUTES = 15;
 /** Iterations without a new best before stopping early, so small plans answer fast. */
 export function stallLimit(J: number): number {
   return 2000 + 1000 * J;
