@@ -3,6 +3,9 @@ import { EPS, fits, skilled, type FleetModel } from './model';
 import { pairAt } from './route';
 import type { Solution } from './solution';
 
+/** An insertion lists at least this many routes (when the neighbour list reaches them). */
+const MIN_ROUTES = 3;
+
 /** Chance to skip a position while inserting ("blinks" in SISR): cheap diversification. */
 export const BLINK_RATE = 0.01;
 
@@ -104,7 +107,11 @@ export function recreate(ctx: RecreateContext, sol: Solution, touch: (r: number)
     for (let half = 0; half < (b >= 0 ? 2 : 1); half++) {
       const list = adj[half === 0 ? u : b];
       const k = Math.min(near, list.length);
-      for (let i = 0; i < k; i++) {
+      const found = candidates.length;
+      // The nearest jobs' routes, and farther ones until MIN_ROUTES distinct routes are listed: in
+      // a cluster served by one long route, every near job is on that route and the job could
+      // never move to another.
+      for (let i = 0; i < list.length && (i < k || candidates.length - found < MIN_ROUTES); i++) {
         const r = routeOf[list[i]];
         if (r >= 0 && routeStamp[r] !== stamp) {
           routeStamp[r] = stamp;
