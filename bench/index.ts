@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { runApiBench } from './api';
 import { runArrivalBench } from './arrivals';
 import { runFleetBench } from './fleet';
+import { runFleetDayBench } from './fleetDay';
 import { runOptimizerBench } from './optimizer';
 import { runPdptwBench } from './pdptw';
 
@@ -24,6 +25,8 @@ console.log('\n## Route optimiser (bench/optimizer.ts, TSPLIB)');
 await runOptimizerBench((line: string) => console.log(line));
 console.log('\n## Fleet optimiser (bench/fleet.ts, Solomon VRPTW + Gehring & Homberger 1000)');
 await runFleetBench((line: string) => console.log(line));
+console.log('\n## A Sydney-sized day: first plan and memory (bench/fleetDay.ts, 3,000 parcels, 40 drivers)');
+runFleetDayBench((line: string) => console.log(line));
 console.log('\n## Pickup and delivery (bench/pdptw.ts, Li & Lim PDPTW 100 tasks)');
 runPdptwBench((line: string) => console.log(line));
 console.log('\n## Arrival times planned against actual (bench/arrivals.ts, simulated days on road legs)');

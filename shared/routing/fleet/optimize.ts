@@ -15,14 +15,16 @@ export const FLEET_DEFAULT_SEED = 0x5eed;
 export const CPU_CAP_FACTOR = 1.5;
 /**
  * Work units (insertion positions evaluated) per millisecond of `timeLimitMs` for a matrix of n
- * locations, measured on one core of the benchmark machine (about 17,900 at 100 locations,
- * 4,800 at 1,000, where the matrix no longer fits in cache). The search anneals over this
+ * locations, measured on one core of the benchmark machine (about 17,000 at 100 locations,
+ * 6,500 at 1,000, where the matrix no longer fits in cache; issue 32 raised the 1,000 figure
+ * from 4,800 when insertions began trying fewer routes, which left a third of a 30 s budget's
+ * CPU unspent on the Gehring & Homberger instances). The search anneals over this
  * deterministic budget rather than over the clock, so a given input, seed and time limit give
  * the same plan on every run; the clock takes over only on a machine too slow (or too loaded)
  * to spend the budget in time.
  */
 export function workPerMs(n: number): number {
-  return 24000 / (1 + n / 250);
+  return 20900 / (1 + n / 450);
 }
 
 /** The deterministic work budget `optimizeFleet` gives a search of `timeLimitMs`. */

@@ -1,7 +1,10 @@
 import type { Rng } from '../rng';
-import { fits, skilled, type FleetModel } from './model';
+import { EPS, fits, skilled, type FleetModel } from './model';
 import { pairAt } from './route';
 import type { Solution } from './solution';
+
+/** An insertion lists at least this many routes (when the neighbour list reaches them). */
+const MIN_ROUTES = 3;
 
 /** Chance to skip a position while inserting ("blinks" in SISR): cheap diversification. */
 export const BLINK_RATE = 0.01;
@@ -89,11 +92,12 @@ export function recreate(ctx: RecreateContext, sol: Solution, touch: (r: number)
     }
     return false;
   };
-  const { hasPairs, role, partner } = m;
+  const { hasPairs, role, partner, service } = m;
   for (const u of absent) {
     // A pair goes in as one, when its pickup's turn comes.
     if (hasPairs && role[u] === 2) continue;
     const b = hasPairs && role[u] === 1 ? partner[u] : -1;
+    const close = m.wHi[m.wOff[u + 1] - 1] + EPS;
     let best = Infinity;
     let bestR = -1;
     let bestP = -1;
@@ -103,7 +107,11 @@ export function recreate(ctx: RecreateContext, sol: Solution, touch: (r: number)
     for (let half = 0; half < (b >= 0 ? 2 : 1); half++) {
       const list = adj[half === 0 ? u : b];
       const k = Math.min(near, list.length);
-      for (let i = 0; i < k; i++) {
+      const found = candidates.length;
+      // The nearest jobs' routes, and farther ones until MIN_ROUTES distinct routes are listed: in
+      // a cluster served by one long route, every near job is on that route and the job could
+      // never move to another.
+      for (let i = 0; i < list.length && (i < k || candidates.length - found < MIN_ROUTES); i++) {
         const r = routeOf[list[i]];
         if (r >= 0 && routeStamp[r] !== stamp) {
           routeStamp[r] = stamp;
@@ -136,8 +144,14 @@ export function recreate(ctx: RecreateContext, sol: Solution, touch: (r: number)
         }
         if (!fits(m, r, route.load, u) || !skilled(m, r, u)) continue;
         if (len >= m.vMaxStops[r]) continue;
+        // Work counts every place of the route, tried or cut off below, so the budget's CPU stays put.
         ctx.work += len + 1;
+        const early = route.early;
+        const rj = route.jobs;
         for (let p = 0; p <= len; p++) {
+          // Departures only grow along a route (waiting allowed, travel non-negative): once the
+          // stop before p is left after u's last window has closed, no later place can serve u.
+          if (p > 0 && early[p - 1] + service[rj[p - 1]] > close) break;
           if (gap-- === 0) {
             gap = blinkGap(rng);
             continue;

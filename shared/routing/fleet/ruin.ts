@@ -18,7 +18,7 @@ export interface RuinParams {
   splitDepth: number;
 }
 
-export const RUIN: RuinParams = { avgRemoved: 15, maxString: 15, splitRate: 0.5, splitDepth: 0.01 };
+export const RUIN: RuinParams = { avgRemoved: 10, maxString: 10, splitRate: 0.5, splitDepth: 0.01 };
 
 /** Removes strings; appends removed jobs to `sol.absent` and calls `touch(r)` for each route changed. */
 export function ruin(sol: Solution, adj: Int32Array[], rng: Rng, p: RuinParams, touch: (r: number) => void): void {

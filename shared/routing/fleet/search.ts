@@ -3,7 +3,7 @@ import { createRng } from '../rng';
 import { fits, skilled, type FleetModel } from './model';
 import { recreate, type RecreateContext } from './recreate';
 import { Route } from './route';
-import { RUIN, ruin } from './ruin';
+import { RUIN, ruin, type RuinParams } from './ruin';
 import { Solution } from './solution';
 
 export interface SearchOptions {
@@ -18,6 +18,8 @@ export interface SearchOptions {
   temperatures?: [number, number];
   /** Nearest jobs whose routes an insertion tries (tuning only). */
   near?: number;
+  /** Ruin parameters (tuning only). */
+  ruin?: Partial<RuinParams>;
 }
 
 export interface SearchResult {
@@ -33,15 +35,19 @@ export interface SearchResult {
 
 /** Neighbours of each job kept for the ruin step, nearest first. */
 const NEIGHBOURS = 100;
-/** An insertion tries the routes of this many nearest jobs. */
-export const NEAR_ROUTES = 30;
+/**
+ * An insertion tries the routes of this many nearest jobs. 15 rather than 30: an insertion then
+ * tries about half the routes, and the iterations that buys beat the rare better place farther
+ * off (hard Solomon instances at 2 s, two seeds: mean gap 1.19% against 1.64% with 30, 1.51% with 10).
+ */
+export const NEAR_ROUTES = 15;
 /** Iterations without a new best before stopping early, so small plans answer fast. */
 export function stallLimit(J: number): number {
   return 2000 + 1000 * J;
 }
 /** Annealing temperatures as multiples of the mean travel per job of the first plan. */
-const TEMP_START = 1;
-const TEMP_END = 0.01;
+const TEMP_START = 3;
+const TEMP_END = 0.02;
 /** The clock is read only every this many iterations. */
 const CLOCK_EVERY = 16;
 
@@ -74,17 +80,52 @@ function penaltyOf(m: FleetModel, absent: number[]): { hard: number; soft: numbe
   return { hard, soft };
 }
 
+/**
+ * The k nearest other jobs of each job (by travel there and back, then index), nearest first.
+ * A bounded max-heap per job keeps this O(J² log k): sorting all J for each job took seconds at
+ * 3,000 jobs, longer than building the first plan.
+ */
 function neighbourLists(m: FleetModel, jobs: number[]): Int32Array[] {
   const { d, n, loc } = m;
   const adj: Int32Array[] = new Array<Int32Array>(m.J);
   const k = Math.min(NEIGHBOURS, jobs.length - 1);
+  const heap = new Int32Array(Math.max(k, 1));
+  const key = new Float64Array(m.J);
+  // x ranks after y: farther, or as far with a higher index.
+  const after = (x: number, y: number): boolean => key[x] > key[y] || (key[x] === key[y] && x > y);
   for (const a of jobs) {
     const la = loc[a];
-    const others = jobs.filter((b) => b !== a);
-    const key = new Float64Array(m.J);
-    for (const b of others) key[b] = d[la * n + loc[b]] + d[loc[b] * n + la];
-    others.sort((x, y) => key[x] - key[y] || x - y);
-    adj[a] = Int32Array.from(others.slice(0, k));
+    let size = 0;
+    for (const b of jobs) {
+      if (b === a) continue;
+      key[b] = d[la * n + loc[b]] + d[loc[b] * n + la];
+      if (size < k) {
+        // Sift up.
+        let i = size++;
+        while (i > 0) {
+          const p = (i - 1) >> 1;
+          if (!after(b, heap[p])) break;
+          heap[i] = heap[p];
+          i = p;
+        }
+        heap[i] = b;
+      } else if (k > 0 && after(heap[0], b)) {
+        // Replace the farthest kept and sift down.
+        let i = 0;
+        for (;;) {
+          const l = 2 * i + 1;
+          if (l >= k) break;
+          const c = l + 1 < k && after(heap[l + 1], heap[l]) ? l + 1 : l;
+          if (!after(heap[c], b)) break;
+          heap[i] = heap[c];
+          i = c;
+        }
+        heap[i] = b;
+      }
+    }
+    const list = Array.from(heap.subarray(0, size));
+    list.sort((x, y) => key[x] - key[y] || x - y);
+    adj[a] = Int32Array.from(list);
   }
   return adj;
 }
@@ -161,6 +202,7 @@ export function solveFleetModel(m: FleetModel, opts: SearchOptions): SearchResul
   const tStart = (opts.temperatures?.[0] ?? TEMP_START) * scale;
   const tEnd = (opts.temperatures?.[1] ?? TEMP_END) * scale;
   const stall = stallLimit(jobs.length);
+  const ruinParams: RuinParams = { ...RUIN, ...opts.ruin };
 
   let it = 0;
   let lastImprovement = 0;
@@ -179,7 +221,7 @@ export function solveFleetModel(m: FleetModel, opts: SearchOptions): SearchResul
     it++;
     const temp = tStart * Math.pow(tEnd / tStart, progress);
 
-    ruin(work, adj, rng, RUIN, touch);
+    ruin(work, adj, rng, ruinParams, touch);
     for (const r of touchedList) {
       work.routes[r].update(m);
       work.index(r);
