@@ -2,17 +2,20 @@ import type pg from 'pg';
 import type { PostgresEngine } from '../server/db/engine/postgres';
 
 /**
- * The serial section of PostgreSQL writes: from the moment a unit is granted the change feed's lock
- * (`feedOrder`, server/db/engine/dialect.ts) to the moment its COMMIT returns. No two units of one
- * database are in it at once, so 1,000 / its mean in ms bounds the feed-writing units per second
- * whatever the cores. Measured on the engine's own pooled connections (each one's queries timed as
- * they return): for benches, never for tests.
+ * The serial section of PostgreSQL writes: from the moment a connection is granted a transaction
+ * advisory lock to the moment its COMMIT returns. Before issue 33 every feed-writing unit took the
+ * feed's lock (`feedOrder`); now only the feed's placement does (server/db/engine/feedPlacement.ts).
+ * No two holders of one database are in it at once, so 1,000 / its mean in ms bounds how many times
+ * per second it can run whatever the cores. Measured on the engine's own pooled connections (each
+ * one's queries timed as they return): for benches, never for tests.
  */
 interface SerialSection {
   /** Milliseconds each unit that took the lock held it, in the order they committed. */
   readonly held: number[];
   /** Milliseconds each unit waited for the lock. */
   readonly waited: number[];
+  /** Rows each placement of the feed placed (the rows its COMMIT's statement changed). */
+  readonly placed: number[];
 }
 
 type Query = (...args: unknown[]) => Promise<unknown>;
@@ -21,6 +24,7 @@ const textOf = (arg: unknown): string => (typeof arg === 'string' ? arg : ((arg 
 export function timeSerialSection(engine: PostgresEngine): SerialSection {
   const held: number[] = [];
   const waited: number[] = [];
+  const placed: number[] = [];
   const lockedAt = new WeakMap<pg.PoolClient, number>();
   const wrapped = new WeakSet<pg.PoolClient>();
   const pool = engine.pool as unknown as { connect: (...args: unknown[]) => unknown };
@@ -52,6 +56,9 @@ export function timeSerialSection(engine: PostgresEngine): SerialSection {
         } else if (/(^|; )commit$/.test(text)) {
           const from = lockedAt.get(client);
           if (from !== undefined) held.push(at - from);
+          // The placement sends its UPDATE and COMMIT as one query: node-postgres answers one result each.
+          if (from !== undefined && Array.isArray(res) && text.includes('update change_log'))
+            placed.push((res[0] as { rowCount?: number | null }).rowCount ?? 0);
           lockedAt.delete(client);
         } else if (/(^|; )rollback$/.test(text)) lockedAt.delete(client);
         return res;
@@ -61,7 +68,7 @@ export function timeSerialSection(engine: PostgresEngine): SerialSection {
       }
     };
   }
-  return { held, waited };
+  return { held, waited, placed };
 }
 
 /** Mean and percentiles of a list of milliseconds, as one line. */

@@ -138,8 +138,11 @@ export async function seedScale(
         case j.x when 0 then 'assigned' when 1 then 'out_for_delivery' else 'delivered' end,
         case j.x when 0 then ${adminId} else p."assigned_to_id" end, ${at}, ${at}
       from "package" p, ${steps} where ${range} order by p."id", j.x`);
-    await c.exec(`insert into "change_log" ("entity", "entity_id", "op", "driver_id", "company_id", "created_at")
-      select 'package', p."id", 'upsert', p."assigned_to_id", p."company_id", ${at}
+    // Each row's seq given, in order after the last: on PostgreSQL a seq left to the table is a pending
+    // one, placed when the feed is next read (server/db/engine/feedPlacement.ts), 10M rows at once.
+    await c.exec(`insert into "change_log" ("seq", "entity", "entity_id", "op", "driver_id", "company_id", "created_at")
+      select (select coalesce(max("seq"), 0) from "change_log" where "seq" > 0) + row_number() over (order by p."id", j.x),
+        'package', p."id", 'upsert', p."assigned_to_id", p."company_id", ${at}
       from "package" p, ${steps} where ${range} order by p."id", j.x`);
     // The tracking link's row, made at the inbound scan: every parcel that was scanned has one.
     await c.exec(`insert into "package_recipient" ("package_id", "token", "created_at", "updated_at")

@@ -97,20 +97,6 @@ export function jsonSql(db: HasEngine | EngineKind): JsonSql {
   return kindOf(db) === 'postgres' ? postgresJson : sqliteJson;
 }
 
-/** Any fixed number: the one lock every writer of the change feed takes (see `feedOrder`). */
-const FEED_LOCK = 0x66656564; // "feed"
-
-/**
- * Call in a unit before appending to the change feed. Devices read the feed by `seq` and remember
- * the last one seen, so rows must become visible in `seq` order. SQLite runs one unit at a time, so
- * they do. On PostgreSQL two transactions could take seq 10 and 11 and commit 11 first: a device
- * reading then would skip 10 for good. A transaction lock held to COMMIT makes feed writers take
- * their numbers and commit one after another.
- */
-export async function feedOrder(db: HasEngine & { run(query: SQL): Promise<unknown> }): Promise<void> {
-  if (kindOf(db) === 'postgres') await db.run(sql`select pg_advisory_xact_lock(${sql.raw(String(FEED_LOCK))})`);
-}
-
 /*
  * PostgreSQL's text for a statement drizzle's SQLite dialect wrote. Services are written once,
  * against drizzle's SQLite query builder (docs/decisions-data-layer.md); the PostgreSQL engine runs

@@ -1,4 +1,3 @@
-import { feedOrder } from '../../db/engine/dialect';
 import { setRecipientEmail } from '../recipients/recipient';
 import { normaliseRecipientPhone } from '../recipients/phone';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
@@ -180,7 +179,6 @@ export async function deletePackage(deps: Deps, user: SessionUser, id: number): 
   await db.delete(packagePricing).where(eq(packagePricing.package_id, id)).run();
   await db.delete(pkg).where(eq(pkg.id, id)).run();
   // Company screens and any device holding it learn that it is gone.
-  await feedOrder(db);
   await db
     .insert(changeLog)
     .values({ entity: 'package', entity_id: id, op: 'remove', driver_id: null, company_id: row.company_id, created_at: deps.clock.now() })

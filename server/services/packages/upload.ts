@@ -1,4 +1,3 @@
-import { feedOrder } from '../../db/engine/dialect';
 import { enqueueCreated } from '../webhooks/events';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -420,7 +419,6 @@ async function insertRows(
     })
     .prepare();
   const charger = uploadCharger(deps, user.id);
-  await feedOrder(db);
   // One resolver for the whole file: each postcode and suburb is looked up once.
   const resolver = resolverFor(deps);
   let job: number | null = null;

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { feedOrder } from '../../db/engine/dialect';
 import { prepared } from '../../db/prepared';
 import { changeLog } from '../../db/schema/index';
 
@@ -31,7 +30,6 @@ export async function logPackageChange(
   now: number,
 ): Promise<void> {
   const insert = prepared(db, 'changeLog.packageInsert', packageInsert);
-  await feedOrder(db);
   // The remove first: a device reading the feed in order ends with the parcel's current scope.
   if (scope.previousDriverId != null && scope.previousDriverId !== scope.driverId) {
     await insert.run({ entity_id: packageId, op: 'remove', driver_id: scope.previousDriverId, company_id: null, created_at: now });
@@ -42,7 +40,6 @@ export async function logPackageChange(
 /** Records shared by every device (failed-delivery statuses, etc.): driver_id null. */
 export async function logSharedChange(db: Db, entity: string, ids: number[], op: ChangeOp, now: number): Promise<void> {
   if (!ids.length) return;
-  await feedOrder(db);
   await db
     .insert(changeLog)
     .values(ids.map((id) => ({ entity, entity_id: id, op, driver_id: null, company_id: null, created_at: now })))

@@ -2,6 +2,7 @@ import { and, asc, eq, gt, inArray, max, min, sql, type SQL } from 'drizzle-orm'
 import type { SyncChanges } from '../../../shared/schemas/sync';
 import { iso } from '../../clock';
 import { changedRows, type Db } from '../../db/client';
+import { placeFeedRows } from '../../db/engine/feedPlacement';
 import { prepared } from '../../db/prepared';
 import { changeLog, failedDeliveryStatus, pkg } from '../../db/schema/index';
 import { rawArray, rawObject, type RawJson } from '../../http/rawJson';
@@ -42,6 +43,13 @@ const FEED_ROWS: Record<FeedRows, SQL | undefined> = {
   shared: sharedFeedRows,
 };
 
+/**
+ * Rows in their final place in the feed. On PostgreSQL a unit's rows are written pending (seq < 0)
+ * and placed after they committed (server/db/engine/feedPlacement.ts); no read of the feed counts a
+ * pending one. On SQLite every seq is final.
+ */
+const placed = gt(changeLog.seq, 0);
+
 // Every device polls: these are prepared once per database rather than built per request.
 const latestQuery = (db: Db, rows: FeedRows) =>
   prepared(db, `feed-latest-${rows}`, (d) => {
@@ -60,6 +68,7 @@ const firstQuery = (db: Db) =>
     d
       .select({ v: min(changeLog.seq) })
       .from(changeLog)
+      .where(placed)
       .prepare(),
   );
 const lastQuery = (db: Db) =>
@@ -67,6 +76,7 @@ const lastQuery = (db: Db) =>
     d
       .select({ v: max(changeLog.seq) })
       .from(changeLog)
+      .where(placed)
       .prepare(),
   );
 
@@ -172,7 +182,7 @@ async function snapshot(db: Db, scope: FeedScope, limit: number, now: number, la
       for (const r of await db
         .select({ id: changeLog.entity_id, seq: latest })
         .from(changeLog)
-        .where(and(feed, inArray(changeLog.entity_id, part)))
+        .where(and(feed, placed, inArray(changeLog.entity_id, part)))
         .groupBy(changeLog.entity_id)
         .all()) {
         latestOf.set(r.id, r.seq ?? 0);
@@ -229,6 +239,8 @@ export async function changesSince(
 }
 
 async function feedPage(db: Db, scope: FeedScope, cursor: number, limit: number, now: number, timeZone: string): Promise<FeedPage> {
+  // What committed before this request is read at its final seq; what commits later is placed above `last`.
+  await placeFeedRows(db);
   const { first, last } = await feedBounds(db);
   if (cursor === 0) return await snapshot(db, scope, limit, now, last ?? 0, timeZone);
   // Newer than anything here (a restored database) or older than what pruning kept: unservable.
@@ -255,12 +267,13 @@ async function feedPage(db: Db, scope: FeedScope, cursor: number, limit: number,
  * whose cursor falls before what is left is told to reset.
  */
 export async function pruneChanges(db: Db, olderThan: number): Promise<number> {
+  await placeFeedRows(db);
   const { last } = await feedBounds(db);
   if (last == null) return 0;
   return changedRows(
     await db
       .delete(changeLog)
-      .where(and(sql`${changeLog.created_at} < ${olderThan}`, sql`${changeLog.seq} < ${last}`))
+      .where(and(sql`${changeLog.created_at} < ${olderThan}`, placed, sql`${changeLog.seq} < ${last}`))
       .run(),
   );
 }
