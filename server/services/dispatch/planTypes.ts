@@ -25,6 +25,13 @@ export interface PlanDriver {
   /** The shift's own break, else null (the settings' break applies). */
   break: { minutes: number; after_min: number; after_max: number } | null;
 }
+/** Where a paired pickup is collected (issue 32): its pickup point. */
+export interface PickupOrigin {
+  point: number;
+  latitude: number;
+  longitude: number;
+  address: string;
+}
 export interface PlanParcel {
   row: PackageRow;
   window: WindowInfo;
@@ -33,4 +40,6 @@ export interface PlanParcel {
   /** The window as instants: `HH:MM` on the plan's day in the parcel's depot's zone (`zone`). */
   windowAt: [number, number] | null;
   zone: string;
+  /** A pickup planned as a pair: where the van collects it before delivering it. */
+  pickup?: PickupOrigin;
 }

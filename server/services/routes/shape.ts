@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { deliveryRoute, packageHistory, pkg, user, warehouse } from '../../db/schema/index';
+import { deliveryRoute, packageHistory, pkg, routePickup, user, warehouse } from '../../db/schema/index';
 import { iso } from '../../clock';
 import { notFound } from '../../errors';
 import { isStaff } from '../../../shared/roles';
@@ -120,6 +120,17 @@ export async function routeRecords(db: Db, rows: RouteRow[]): Promise<RouteRecor
   }
   const byRoute = new Map<number, { id: number; status: string }[]>();
   for (const p of parcels) if (p.route != null) byRoute.set(p.route, [...(byRoute.get(p.route) ?? []), p]);
+  // Collections of parcels a route picks up and then delivers (issue 32), while the parcel is still on it.
+  const onRoute = new Set(parcels.map((p) => `${p.route}:${p.id}`));
+  const pickups = new Map<number, { package: number; sequence_no: number }[]>();
+  for (const c of await db
+    .select()
+    .from(routePickup)
+    .where(inArray(routePickup.route_id, routeIds))
+    .orderBy(asc(routePickup.sequence_no))
+    .all())
+    if (onRoute.has(`${c.route_id}:${c.package_id}`))
+      pickups.set(c.route_id, [...(pickups.get(c.route_id) ?? []), { package: c.package_id, sequence_no: c.sequence_no }]);
   return rows.map((r) => {
     const kind = kindOf(r);
     const list = byRoute.get(r.id) ?? [];
@@ -143,6 +154,7 @@ export async function routeRecords(db: Db, rows: RouteRow[]): Promise<RouteRecor
       open_count: list.filter((p) => isOpen(kind, p.status)).length,
       done_count: list.filter((p) => (DONE[kind] as readonly string[]).includes(p.status)).length,
       packages: list.map((p) => p.id),
+      ...(pickups.has(r.id) ? { pickup_stops: pickups.get(r.id) } : {}),
       created_at: iso(r.created_at) ?? '',
       updated_at: iso(r.updated_at) ?? '',
     };
