@@ -13,7 +13,7 @@ import { routeWorld, type Json, type RouteJson } from './routes-helpers';
 
 const DAY = '2026-01-05';
 const DEPOT: [number, number] = [-33.87, 151.2];
-type Route = RouteJson & { pickup_stops?: { package: number; sequence_no: number }[] };
+type Route = RouteJson & { pickup_stops?: { package: number; sequence_no: number; address: string | null }[] };
 
 async function world() {
   const w = await routeWorld();
@@ -144,7 +144,13 @@ describe('pickups planned with deliveries (issue 32)', () => {
     const driver = route.driver === w.d1.id ? w.d1 : w.d2;
     // The route delivers every parcel once; its collections sit at their places in the order.
     expect(route.packages).toEqual(order.filter((id, i) => order.indexOf(id) !== i || order.lastIndexOf(id) === i));
-    expect(route.pickup_stops).toContainEqual({ package: w.pu1, sequence_no: order.indexOf(w.pu1) + 1 });
+    expect(route.pickup_stops).toContainEqual({
+      package: w.pu1,
+      sequence_no: order.indexOf(w.pu1) + 1,
+      address: 'Back dock, 1 Dock Rd, Botany',
+      latitude: DEPOT[0] + 0.04,
+      longitude: DEPOT[1] - 0.03,
+    });
     const row = await w.row(w.pu1);
     expect(row).toMatchObject({
       status: 'pickup_requested',

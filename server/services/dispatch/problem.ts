@@ -198,7 +198,8 @@ export async function buildPlan(
   model: TravelModel = DEFAULT_TRAVEL,
 ): Promise<{ ctx: PlanContext; problem: DayProblem }> {
   const date = req.date;
-  const fixedIds = req.fixed_routes.flatMap((f) => f.packages);
+  // A fixed route may name a paired pickup twice, its collection then its delivery (issue 32).
+  const fixedIds = req.fixed_routes.flatMap((f) => [...new Set(f.packages)]);
   if (new Set(fixedIds).size !== fixedIds.length)
     throw badRequest('A parcel is on two fixed routes', [{ path: 'fixed_routes', message: 'duplicate parcel' }]);
   const fixedRows = fixedIds.length
@@ -214,11 +215,21 @@ export async function buildPlan(
   await nextTurn();
   // Pickups due that day, paired with their deliveries (issue 32), only when the office asks.
   const pickupRows = req.include_pickups
-    ? await pickupPool(deps.db, req, await zonesOf(deps.db, req), dueBy(req.date, req.include_undated))
+    ? await pickupPool(
+        deps.db,
+        req,
+        await zonesOf(deps.db, req),
+        dueBy(
+          req.date,
+          req.include_undated,
+          req.locks.map((l) => l.package),
+        ),
+      )
     : [];
   const origins = await pickupOrigins(deps.db, pickupRows);
   const lockedWanted = new Set(req.locks.map((l) => l.package));
-  const pooled = new Set(rows.map((r) => r.id));
+  // A paired pickup may be locked too (both its stops go to that driver).
+  const pooled = new Set([...rows, ...pickupRows].map((r) => r.id));
   const missingLocks = [...lockedWanted].filter((id) => !pooled.has(id));
   if (missingLocks.length) {
     throw new ApiError(
@@ -274,9 +285,17 @@ export async function buildPlan(
   };
   await nextTurn();
   const fixedById = new Map(fixedRows.map((r) => [r.id, r]));
+  const fixedOrigins = await pickupOrigins(
+    deps.db,
+    fixedRows.filter((r) => r.status === 'pickup_requested'),
+  );
   const fixed = req.fixed_routes.map((f) => ({
     driver: byDriver.get(f.driver) as PlanDriver,
-    parcels: f.packages.map((id) => parcelOf(fixedById.get(id) as PackageRow)),
+    parcels: f.packages.map((id) => {
+      const p = parcelOf(fixedById.get(id) as PackageRow);
+      const from = fixedOrigins.get(id);
+      return from && f.packages.indexOf(id) !== f.packages.lastIndexOf(id) ? { ...p, pickup: from } : p;
+    }),
   }));
   const active = drivers.filter((d) => !req.fixed_routes.some((f) => f.driver === d.id));
 

@@ -215,7 +215,16 @@ export function toProposal(ctx: ProposalContext, problem: Pick<DayProblem, 'vehi
     const got = byVehicle.get(problem.vehicles[v].id);
     return planRoute(ctx, d, (got?.jobs ?? []).map(stopOf), false, got?.legs ?? [], got?.back, got?.sched);
   });
-  for (const f of ctx.fixed) routes.push(planRoute(ctx, f.driver, f.parcels, true));
+  // A fixed route's paired pickup is named twice: collected at the first, delivered at the second.
+  for (const f of ctx.fixed)
+    routes.push(
+      planRoute(
+        ctx,
+        f.driver,
+        f.parcels.map((p, i) => (p.pickup && f.parcels.findIndex((x) => x.row.id === p.row.id) === i ? pickupStop(p) : p)),
+        true,
+      ),
+    );
   const unassigned = [
     ...ctx.preUnassigned.map((u) => unassignedOf(u.parcel, u.reason, u.message)),
     ...result.unassigned.flatMap((j, k) => {
@@ -233,7 +242,11 @@ export function toProposal(ctx: ProposalContext, problem: Pick<DayProblem, 'vehi
     date: ctx.date,
     routes,
     unassigned,
-    parcels: ctx.parcels.length - pickupJob.size + ctx.preUnassigned.length + ctx.fixed.reduce((s, f) => s + f.parcels.length, 0),
+    parcels:
+      ctx.parcels.length -
+      pickupJob.size +
+      ctx.preUnassigned.length +
+      ctx.fixed.reduce((s, f) => s + new Set(f.parcels.map((p) => p.row.id)).size, 0),
     distance_m: routes.reduce((s, r) => s + r.distance_m, 0),
     solve_ms: Math.round(solveMs),
   };
