@@ -158,6 +158,19 @@ describe('pickups planned with deliveries (issue 32)', () => {
       assigned_to_id: driver.id,
       sequence_no: order.lastIndexOf(w.pu1) + 1,
     });
+    // Every delivery has a stored ETA, the paired ones' too (the collection's time is driven through, not promised to anyone).
+    const etas = await t.json<{ stops: { package: number; eta: string }[] }>('GET', `/api/route/${route.id}/eta/`, admin.token);
+    expect(etas.body.stops.map((s) => s.package)).toEqual(route.packages);
+    // ...and they drive through the collections still to make: each is the plan's time for that door
+    // (a paired delivery, at least, comes after the detour to the dock, ~5 km from the depot).
+    const plannedAt = new Map(
+      plan
+        .proposal!.routes.find((r) => r.driver === route.driver)!
+        .stops.filter((x) => !x.pickup)
+        .map((x) => [x.package, Date.parse(x.eta)]),
+    );
+    for (const x of etas.body.stops)
+      expect(Math.abs(Date.parse(x.eta) - plannedAt.get(x.package)!), `parcel ${x.package}`).toBeLessThan(60_000);
     // The driver's phone reads the same route, collections included, and the parcel through its feed.
     const mine = await t.json<{ results: Route[] }>('GET', '/api/route/driver-routes/', driver.token);
     expect(mine.body.results.find((r) => r.id === route.id)?.pickup_stops).toEqual(route.pickup_stops);
