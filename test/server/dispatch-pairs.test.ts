@@ -39,17 +39,23 @@ async function world() {
       await w.parcel(`D${k}`, { latitude: DEPOT[0] + 0.02 * Math.cos(k), longitude: DEPOT[1] + 0.02 * Math.sin(k), weight: 5 }),
     );
   const co = await companyWithKey(t, 'Acme Widgets');
-  const point = await t.json<{ id: number }>('POST', '/api/pickup-point/', co.login.token, {
-    person_name: 'Back dock',
-    email: 'dock@example.com',
-    phone: '0400 111 222',
-    address: '1 Dock Rd',
-    suburb: 'Botany',
-    state: 'NSW',
-    pincode: '2019',
-    latitude: DEPOT[0] + 0.04,
-    longitude: DEPOT[1] - 0.03,
-  });
+  const point = await t.json<{ id: number }>(
+    'POST',
+    '/api/pickup-point/',
+    co.login.token,
+    {
+      person_name: 'Back dock',
+      email: 'dock@example.com',
+      phone: '0400 111 222',
+      address: '1 Dock Rd',
+      suburb: 'Botany',
+      state: 'NSW',
+      pincode: '2019',
+      latitude: DEPOT[0] + 0.04,
+      longitude: DEPOT[1] - 0.03,
+    },
+    120_000,
+  );
   expect(point.status, JSON.stringify(point.body)).toBe(201);
   const pickup = async (hawb: string, extra: Json) => {
     const r = await webhookCall(t, 'POST', co, { hawb, customer_name: `Recipient ${hawb}`, postcode: 2000, weight: 3, ...extra });
@@ -65,13 +71,19 @@ async function world() {
 }
 
 async function planned(w: Awaited<ReturnType<typeof world>>, body: Json): Promise<PlanJob> {
-  const start = await w.t.json<PlanJob>('POST', '/api/dispatch/plan/', w.admin.token, {
-    date: DAY,
-    time_limit_ms: 300,
-    include_undated: true,
-    drivers: [w.d1.id, w.d2.id],
-    ...body,
-  });
+  const start = await w.t.json<PlanJob>(
+    'POST',
+    '/api/dispatch/plan/',
+    w.admin.token,
+    {
+      date: DAY,
+      time_limit_ms: 300,
+      include_undated: true,
+      drivers: [w.d1.id, w.d2.id],
+      ...body,
+    },
+    120_000,
+  );
   expect(start.status, JSON.stringify(start.body)).toBe(202);
   for (let i = 0; i < 300; i++) {
     const r = await w.t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, w.admin.token);
@@ -118,7 +130,7 @@ describe('pickups planned with deliveries (issue 32)', () => {
     expect(why['PU-NOPOINT'].message).toMatch(/pickup point/);
     expect(why['PU-HEAVY']).toMatchObject({ reason: 'capacity' });
     expect(why['PU-HEAVY'].message).toMatch(/^Pickup at Back dock, 1 Dock Rd.* with its delivery to .*: Too heavy/);
-  });
+  }, 120_000);
 
   it('commits both stops; the driver sees them, collects the parcel onto the van at the point and delivers it', async () => {
     const w = await world();
@@ -199,5 +211,5 @@ describe('pickups planned with deliveries (issue 32)', () => {
       events.filter((e) => e.to_status && e.to_status !== e.from_status && e.to_status !== 'pickup_requested').map((e) => e.to_status),
     ).toEqual(['picked_up', 'out_for_delivery', 'delivered']);
     expect((await t.db.select().from(routePickup).where(eq(routePickup.package_id, w.pu1)).get())?.route_id).toBe(route.id);
-  });
+  }, 120_000);
 });
