@@ -39,23 +39,17 @@ async function world() {
       await w.parcel(`D${k}`, { latitude: DEPOT[0] + 0.02 * Math.cos(k), longitude: DEPOT[1] + 0.02 * Math.sin(k), weight: 5 }),
     );
   const co = await companyWithKey(t, 'Acme Widgets');
-  const point = await t.json<{ id: number }>(
-    'POST',
-    '/api/pickup-point/',
-    co.login.token,
-    {
-      person_name: 'Back dock',
-      email: 'dock@example.com',
-      phone: '0400 111 222',
-      address: '1 Dock Rd',
-      suburb: 'Botany',
-      state: 'NSW',
-      pincode: '2019',
-      latitude: DEPOT[0] + 0.04,
-      longitude: DEPOT[1] - 0.03,
-    },
-    120_000,
-  );
+  const point = await t.json<{ id: number }>('POST', '/api/pickup-point/', co.login.token, {
+    person_name: 'Back dock',
+    email: 'dock@example.com',
+    phone: '0400 111 222',
+    address: '1 Dock Rd',
+    suburb: 'Botany',
+    state: 'NSW',
+    pincode: '2019',
+    latitude: DEPOT[0] + 0.04,
+    longitude: DEPOT[1] - 0.03,
+  });
   expect(point.status, JSON.stringify(point.body)).toBe(201);
   const pickup = async (hawb: string, extra: Json) => {
     const r = await webhookCall(t, 'POST', co, { hawb, customer_name: `Recipient ${hawb}`, postcode: 2000, weight: 3, ...extra });
@@ -71,19 +65,13 @@ async function world() {
 }
 
 async function planned(w: Awaited<ReturnType<typeof world>>, body: Json): Promise<PlanJob> {
-  const start = await w.t.json<PlanJob>(
-    'POST',
-    '/api/dispatch/plan/',
-    w.admin.token,
-    {
-      date: DAY,
-      time_limit_ms: 300,
-      include_undated: true,
-      drivers: [w.d1.id, w.d2.id],
-      ...body,
-    },
-    120_000,
-  );
+  const start = await w.t.json<PlanJob>('POST', '/api/dispatch/plan/', w.admin.token, {
+    date: DAY,
+    time_limit_ms: 300,
+    include_undated: true,
+    drivers: [w.d1.id, w.d2.id],
+    ...body,
+  });
   expect(start.status, JSON.stringify(start.body)).toBe(202);
   for (let i = 0; i < 300; i++) {
     const r = await w.t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, w.admin.token);
