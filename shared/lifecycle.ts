@@ -21,7 +21,8 @@ export const CANCELLABLE_STATUSES: readonly PackageStatus[] = ['pickup_requested
 
 const TRANSITIONS: Record<PackageStatus, readonly PackageStatus[]> = {
   pickup_requested: ['picked_up', 'cancelled'],
-  picked_up: ['received', 'cancelled'],
+  // Straight onto the van when the driver who collected it delivers it on the same route (issue 32, pickup-and-delivery pairs).
+  picked_up: ['received', 'out_for_delivery', 'cancelled'],
   // A parcel may be given to a driver before it is scanned in at the depot (direct-to-driver runs).
   created: ['received', 'assigned', 'cancelled'],
   received: ['assigned', 'cancelled'],

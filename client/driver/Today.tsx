@@ -9,7 +9,17 @@ import { Loading } from '../ui/States';
 import { countDay, isOpen, mustReturn, nextStop, toLoad } from './day';
 import { usePackages, useOutbox } from './hooks';
 import { addressOf } from './maps';
-import { groupByRoute, localOrders, maxAttempts, routes, sequencePath, settleLocalOrders, type RouteGroup } from './routeCache';
+import {
+  groupByRoute,
+  localOrders,
+  maxAttempts,
+  routes,
+  sequencePath,
+  settleLocalOrders,
+  stopRows,
+  type PickupStop,
+  type RouteGroup,
+} from './routeCache';
 import { BigLink } from './BigLink';
 import { StopCard } from './StopCard';
 import { clockOf, phoneEtas, routePlans } from './eta';
@@ -32,11 +42,44 @@ function useAfterFirstFrame(): boolean {
   return after;
 }
 
-function StopRow({ p, n, max, heldIds, eta }: { p: ViewPackage; n: number; max: number; heldIds: Set<number>; eta?: string | null }) {
-  const done = !isOpen(p) || heldIds.has(p.id);
+/** Where the van collects a parcel it delivers later on this route (issue 32): the pickup screen scans it there. */
+function PickupRow({ p, n, stop }: { p: ViewPackage; n: number; stop: PickupStop }) {
+  const done = p.status !== 'pickup_requested';
   return (
     <li class={done ? 'done' : ''}>
-      <a href={`#/driver/stop/${p.id}`} data-testid="stop-row" data-hawb={p.hawb}>
+      <a href="#/driver/pickups" data-testid="stop-row" data-stop="pickup" data-hawb={p.hawb}>
+        <span class="seq">{n}</span>
+        <span class="body">
+          <span class="line1">
+            <span class="mono">{p.hawb}</span> <b>Pickup</b> <StatusBadge status={p.status} />
+          </span>
+          <span class="line2">Collect from {stop.address ?? 'the pickup point'}</span>
+        </span>
+      </a>
+    </li>
+  );
+}
+
+function StopRow({
+  p,
+  n,
+  max,
+  heldIds,
+  eta,
+  paired,
+}: {
+  p: ViewPackage;
+  n: number;
+  max: number;
+  heldIds: Set<number>;
+  eta?: string | null;
+  paired?: boolean;
+}) {
+  // A paired parcel still to collect is a delivery still to make.
+  const done = (!isOpen(p) && !(paired && p.status === 'pickup_requested')) || heldIds.has(p.id);
+  return (
+    <li class={done ? 'done' : ''}>
+      <a href={`#/driver/stop/${p.id}`} data-testid="stop-row" data-stop="delivery" data-hawb={p.hawb}>
         <span class="seq">{n}</span>
         <span class="body">
           <span class="line1">
@@ -107,6 +150,7 @@ function RouteBlock({
   const [said, setSaid] = useState<{ text: string; ok: boolean } | null>(null);
   const { route, packages } = group;
   const open = packages.filter((p) => isOpen(p) && !heldIds.has(p.id));
+  const paired = new Set((route?.pickup_stops ?? []).map((s) => s.package));
   const reoptimise = async () => {
     if (!route) return;
     setBusy(true);
@@ -143,12 +187,18 @@ function RouteBlock({
         </div>
       )}
       <ol class="stops">
-        {packages.slice(0, rows).map((p, i) => (
-          <Fragment key={p.id}>
-            {reload?.before === p.id && <ReloadRow reload={reload} zone={zone} />}
-            <StopRow p={p} n={i + 1} max={max} heldIds={heldIds} eta={etaText(p.id)} />
-          </Fragment>
-        ))}
+        {stopRows(group)
+          .slice(0, rows)
+          .map((row, i) =>
+            row.pickup ? (
+              <PickupRow key={`${row.p.id}:pickup`} p={row.p} n={i + 1} stop={row.pickup} />
+            ) : (
+              <Fragment key={row.p.id}>
+                {reload?.before === row.p.id && <ReloadRow reload={reload} zone={zone} />}
+                <StopRow p={row.p} n={i + 1} max={max} heldIds={heldIds} eta={etaText(row.p.id)} paired={paired.has(row.p.id)} />
+              </Fragment>
+            ),
+          )}
       </ol>
     </section>
   );
@@ -274,7 +324,7 @@ export function Today({ me }: { me: SessionInfo }) {
       )}
       {groups.map((g, i) => {
         const before = groups.slice(0, i).reduce((n, x) => n + x.packages.length, 0);
-        const rows = allRows ? g.packages.length : Math.max(0, FIRST_FRAME_ROWS - before);
+        const rows = allRows ? g.packages.length + (g.route?.pickup_stops?.length ?? 0) : Math.max(0, FIRST_FRAME_ROWS - before);
         return (
           <RouteBlock
             key={g.route?.id ?? 'none'}

@@ -102,3 +102,32 @@ export function groupByRoute(packages: ViewPackage[], list: RouteRecord[], order
   if (rest.length) groups.push({ route: null, packages: rest });
   return groups;
 }
+
+export type PickupStop = NonNullable<RouteRecord['pickup_stops']>[number];
+/** A row of a route on the phone: a parcel's delivery, or (`pickup`) where it is collected first. */
+export interface StopRow {
+  p: ViewPackage;
+  pickup?: PickupStop;
+}
+
+/**
+ * A route's rows in the order to drive them: each parcel at its delivery, and each parcel the route
+ * collects before delivering it (issue 32) also at its collection, placed by its `sequence_no`
+ * among the deliveries'.
+ */
+export function stopRows(group: RouteGroup): StopRow[] {
+  const stops = [...(group.route?.pickup_stops ?? [])].sort((a, b) => a.sequence_no - b.sequence_no);
+  if (!stops.length) return group.packages.map((p) => ({ p }));
+  const byId = new Map(group.packages.map((p) => [p.id, p]));
+  const out: StopRow[] = [];
+  const collect = (s: PickupStop) => {
+    const p = byId.get(s.package);
+    if (p) out.push({ p, pickup: s });
+  };
+  for (const p of group.packages) {
+    while (stops.length && (p.sequence_no == null || stops[0]!.sequence_no < p.sequence_no)) collect(stops.shift()!);
+    out.push({ p });
+  }
+  stops.forEach(collect);
+  return out;
+}

@@ -191,6 +191,12 @@ export const PlanRequest = z.object({
    * takes the parcels due that day (and those overdue, still not delivered).
    */
   include_undated: z.boolean().default(false),
+  /**
+   * Pickups join the plan as pairs (issue 32): each parcel waiting for collection (`pickup_requested`)
+   * due that day is collected at its pickup point and delivered to its recipient by the same van,
+   * pickup first. Off by default: a plan takes only parcels already in the courier's hands.
+   */
+  include_pickups: z.boolean().default(false),
   ...PlanRules.shape,
 });
 export type PlanRequest = z.infer<typeof PlanRequest>;
@@ -219,6 +225,11 @@ export const PlanStop = z.object({
   locked: z.boolean(),
   /** Seconds the van waits there for the window (issue 32); absent when not planned by the optimiser. */
   wait_s: z.number().optional(),
+  /**
+   * Present on the pickup half of a pair (issue 32): the van collects the parcel here (its pickup
+   * point), and delivers it at a later stop of the same route. `address` and the coordinates are the pickup point's.
+   */
+  pickup: z.literal(true).optional(),
 });
 export type PlanStop = z.infer<typeof PlanStop>;
 
@@ -297,6 +308,10 @@ export type PlanJob = z.infer<typeof PlanJob>;
 
 export const CommitRoute = z.object({
   driver: idParam,
+  /**
+   * The stops in order, by parcel. A parcel named twice is a pickup-and-delivery pair (issue 32):
+   * collected at its first place in the list, delivered at its second.
+   */
   packages: z.array(idParam).min(1).max(2000),
   name: requiredText(200).optional(),
 });

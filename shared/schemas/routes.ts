@@ -35,6 +35,22 @@ export const RouteRecord = z.object({
   done_count: z.number().int(),
   /** Every parcel of the route, in sequence order (unsequenced last). */
   packages: z.array(z.number().int()),
+  /**
+   * Pickup stops of parcels this route collects and then delivers (issue 32), each at its place in
+   * the route's order (`sequence_no` counts with the parcels' own). Absent when the route has none.
+   */
+  pickup_stops: z
+    .array(
+      z.object({
+        package: z.number().int(),
+        sequence_no: z.number().int(),
+        /** The pickup point the parcel is collected from: its name and address, and where it is. */
+        address: z.string().nullable(),
+        latitude: z.number().nullable(),
+        longitude: z.number().nullable(),
+      }),
+    )
+    .optional(),
   created_at: z.string(),
   updated_at: z.string(),
 });

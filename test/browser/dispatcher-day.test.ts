@@ -8,7 +8,9 @@
  * morning's stops delivered, 20 more parcels arrive and are inserted into the routes on the road from
  * the board, which shows what changes before committing; then the phone shows the new stops through
  * its feed and a recipient's tracking page moves its time.
- * Pickups paired with deliveries are not in this day yet (the optimiser's pairs are being built).
+ * Two pickups waiting at a shipper's pickup point are planned with the day as pairs: collected
+ * there, then delivered by the same van (both need two people, so Sam's); the phone lists each
+ * collection before its delivery, and the scan at the point puts the parcel on the van.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -91,6 +93,8 @@ describe.skipIf(!hasChromium)("a dispatcher's day in Chromium: rules, skills, tw
   const drivers: Record<'fiona' | 'nate' | 'sam' | 'sue', Seeded> = {} as never;
   const ids = new Map<string, number>();
   let shipper = 0;
+  let pickupPoint = 0;
+  const PICKUPS = ['P-01', 'P-02'];
 
   beforeAll(async () => {
     const dist = await buildPwa();
@@ -143,6 +147,7 @@ describe.skipIf(!hasChromium)("a dispatcher's day in Chromium: rules, skills, tw
     // A shipper's parcels: a recipient's tracking page needs the company's recipient settings.
     shipper = await srv.addCompany('Harbour Grocer', 'HARB');
     for (const p of MORNING) await addParcel(p);
+    await addPickups();
     br = browsers();
   }, 400_000);
 
@@ -172,6 +177,49 @@ describe.skipIf(!hasChromium)("a dispatcher's day in Chromium: rules, skills, tw
       expect(w.status, JSON.stringify(w.body)).toBe(200);
     }
     return r.body.id;
+  }
+
+  /** Two parcels Harbour Grocer asks to have collected at its back dock and delivered today (issue 32, pairs). */
+  async function addPickups(): Promise<void> {
+    const point = await srv.api<{ id: number }>(admin, 'POST', 'pickup-point/', {
+      person_name: 'Harbour Grocer dock',
+      email: 'dock@example.com',
+      phone: '0400 111 222',
+      address: '5 Dock Lane',
+      suburb: 'Botany',
+      state: 'NSW',
+      pincode: '2019',
+      company: shipper,
+      ...spot(SOUTH, 40),
+    });
+    expect(point.status, JSON.stringify(point.body)).toBe(201);
+    pickupPoint = point.body.id;
+    const rows = PICKUPS.map((h, k) => {
+      const to = spot(SOUTH, 50 + k);
+      return `${h},Recipient ${h},${60 + k} Test Street,+61 400 000 300,3,${DAY},${to.latitude},${to.longitude}`;
+    });
+    const form = new FormData();
+    form.set(
+      'file',
+      new File(
+        [`hawb,customer_name,customer_address,customer_phone,weight,delivery_date,latitude,longitude\n${rows.join('\n')}\n`],
+        'p.csv',
+      ),
+    );
+    form.set('company', String(shipper));
+    form.set('pickup_point', String(pickupPoint));
+    const up = await fetch(`${srv.url}/api/pickup-package/bulk-upload/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await srv.token(admin)}` },
+      body: form,
+    });
+    const body = (await up.json()) as { created: number; report: { id: number | null }[] };
+    expect(body.created, JSON.stringify(body)).toBe(PICKUPS.length);
+    for (const [k, h] of PICKUPS.entries()) {
+      const id = body.report[k]!.id!;
+      ids.set(h, id);
+      expect((await srv.api(admin, 'PUT', `package/${id}/window/`, { skills: ['two-person'] })).status).toBe(200);
+    }
   }
 
   async function sydneyContext(viewport?: { width: number; height: number }): Promise<BrowserContext> {
@@ -222,6 +270,7 @@ describe.skipIf(!hasChromium)("a dispatcher's day in Chromium: rules, skills, tw
     await page.getByRole('heading', { name: 'Dispatch board' }).waitFor();
     await page.getByTestId('plan-date').fill(DAY);
     await expect.poll(() => page.getByTestId('driver-chip').count()).toBe(4);
+    await page.getByTestId('include-pickups').click();
     await page.getByTestId('plan').click();
     await page.getByTestId('plan-summary').waitFor({ timeout: 90_000 });
     await expect.poll(() => plans.last != null).toBe(true);
@@ -232,6 +281,13 @@ describe.skipIf(!hasChromium)("a dispatcher's day in Chromium: rules, skills, tw
     // Skilled parcels on the vans that can take them: the fridge van (even from the south), two people with Sam.
     for (const h of ['N-02', 'N-05', 'S-06']) expect(await onCard(drivers.fiona, h).count(), h).toBe(1);
     for (const h of ['S-03', 'S-08']) expect(await onCard(drivers.sam, h).count(), h).toBe(1);
+    // Each pickup is collected at the dock and delivered later by the same van, the card tagging both stops.
+    for (const h of PICKUPS)
+      expect(await onCard(drivers.sam, h).evaluateAll((els) => els.map((e) => e.getAttribute('data-stop'))), h).toEqual([
+        'pickup',
+        'delivery',
+      ]);
+    expect(plan.parcels).toBe(MORNING.length + PICKUPS.length);
     // Balanced: every driver on shift has work.
     for (const r of plan.routes) expect(r.stops.length, r.driver_name).toBeGreaterThan(2);
 
@@ -279,24 +335,55 @@ describe.skipIf(!hasChromium)("a dispatcher's day in Chromium: rules, skills, tw
     expect(await page.getByTestId('committed').textContent()).toContain('4 routes created');
     // The routes just committed are listed as on the road at once, ready for the day's changes.
     await expect.poll(() => page.getByTestId('amend-drop').count()).toBe(4);
-    const routes = (await srv.api<{ results: { id: number; driver: number; packages: number[] }[] }>(admin, 'GET', `route/?date=${DAY}`))
-      .body.results;
+    const routes = (
+      await srv.api<{ results: { id: number; driver: number; packages: number[]; pickup_stops?: { package: number }[] }[] }>(
+        admin,
+        'GET',
+        `route/?date=${DAY}`,
+      )
+    ).body.results;
     expect(routes).toHaveLength(4);
+    const collected = new Set(routes.flatMap((r) => (r.pickup_stops ?? []).map((s) => s.package)));
+    expect([...collected].sort()).toEqual(PICKUPS.map((h) => ids.get(h)!).sort());
 
     // 07:00: Sam's phone has the route; every van is loaded (the scans start the routes).
     await setTime('07:00');
     const samRoute = routes.find((r) => r.driver === drivers.sam.id)!;
     const phoneCtx = await sydneyContext(PHONE);
     const phone = await phoneCtx.newPage();
-    await loginDriver(phone, srv.url, drivers.sam, samRoute.packages.length);
+    // The pickups are not at the depot: nothing to load for them.
+    await loginDriver(phone, srv.url, drivers.sam, samRoute.packages.length - PICKUPS.length);
+    // Sam's phone lists each collection at the dock before its delivery.
+    await expect.poll(() => phone.getByTestId('stop-row').count(), { timeout: 30_000 }).toBe(samRoute.packages.length + PICKUPS.length);
+    const rowsOnPhone = await phone
+      .getByTestId('stop-row')
+      .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-hawb')}:${e.getAttribute('data-stop')}`));
+    for (const h of PICKUPS) {
+      expect(rowsOnPhone.indexOf(`${h}:pickup`), h).toBeGreaterThanOrEqual(0);
+      expect(rowsOnPhone.indexOf(`${h}:pickup`), h).toBeLessThan(rowsOnPhone.indexOf(`${h}:delivery`));
+    }
+    expect(await phone.locator('[data-testid=stop-row][data-stop=pickup]').first().textContent()).toContain(
+      'Harbour Grocer dock, 5 Dock Lane',
+    );
     const hawbOf = new Map([...ids].map(([h, id]) => [id, h]));
     for (const r of routes) {
       const who = Object.values(drivers).find((d) => d.id === r.driver)!;
-      for (const id of r.packages)
+      for (const id of r.packages.filter((x) => !collected.has(x)))
         expect((await srv.api(who, 'POST', 'scan-package-api/inbound-scan/', { barcode: hawbOf.get(id) })).status).toBe(200);
     }
+    // At the dock Sam scans the two parcels: collected, and on the van for their deliveries.
+    for (const h of PICKUPS) {
+      const got = await srv.api<{ package: { status: string } }>(drivers.sam, 'POST', 'pickup-point-scan/package-scan/', {
+        barcode: h,
+        pickup_point: pickupPoint,
+      });
+      expect(got.status, JSON.stringify(got.body)).toBe(200);
+      expect(got.body.package.status).toBe('out_for_delivery');
+    }
     await phone.reload();
-    await expect.poll(() => phone.getByTestId('stop-row').count(), { timeout: 30_000 }).toBe(samRoute.packages.length);
+    await expect
+      .poll(() => phone.getByTestId('count-to-deliver').textContent(), { timeout: 30_000 })
+      .toBe(String(samRoute.packages.length));
     await screenshot(phone, 'dispatcher-day-phone-morning');
 
     // 11:00: the stops due before now are delivered; 20 parcels for today arrive.

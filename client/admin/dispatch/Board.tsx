@@ -69,6 +69,7 @@ export default function DispatchBoard() {
   const [pickedZones, setPickedZones] = useState<Set<number>>(new Set());
   const [pickedDrivers, setPickedDrivers] = useState<Set<number>>(new Set());
   const [undated, setUndated] = useState(false);
+  const [pickups, setPickups] = useState(false);
   const [job, setJob] = useState<PlanJob | null>(null);
   const [proposal, setProposal] = useState<Proposal | null>(null);
   const [fixed, setFixed] = useState<Set<number>>(new Set());
@@ -143,6 +144,7 @@ export default function DispatchBoard() {
         zones: [...pickedZones],
         drivers: [...pickedDrivers],
         include_undated: undated,
+        include_pickups: pickups,
         ...extra,
       });
       setJob(j);
@@ -182,12 +184,12 @@ export default function DispatchBoard() {
         if (s.latitude == null || s.longitude == null) return;
         // Dots, not numbered pins: a day of 300 stops would bury the map; the popup and the card number them.
         m.push({
-          key: `s${s.package}`,
+          key: `s${s.package}${s.pickup ? 'p' : ''}`,
           lat: s.latitude,
           lng: s.longitude,
           color: colour,
           shape: 'dot',
-          title: `${r.driver_name} · stop ${i + 1} · ${s.hawb}`,
+          title: `${r.driver_name} · stop ${i + 1} · ${s.pickup ? 'pickup of ' : ''}${s.hawb}`,
           detail: `ETA ${hhmm(s.eta, stopZone(s, r))}${s.window_start ? ` (window ${s.window_start}–${s.window_end})` : ''}`,
         });
       });
@@ -257,6 +259,7 @@ export default function DispatchBoard() {
           <fieldset class="chips">
             <legend>Parcels</legend>
             <Toggle label="Also parcels with no delivery date" on={undated} onChange={setUndated} testid="include-undated" />
+            <Toggle label="Also pickups: collect and deliver them" on={pickups} onChange={setPickups} testid="include-pickups" />
           </fieldset>
           <fieldset class="chips">
             <legend>Zones {pickedDepots.size + pickedZones.size === 0 && <span class="muted small">(none chosen: all)</span>}</legend>
@@ -369,8 +372,8 @@ export default function DispatchBoard() {
       ) : (
         <>
           <div class="plan-summary" data-testid="plan-summary">
-            <strong>{proposal.routes.reduce((s, r) => s + r.stops.length, 0)}</strong> of {proposal.parcels} parcels on{' '}
-            <strong>{planned}</strong> routes · {distance(proposal.distance_m)}
+            <strong>{proposal.routes.reduce((s, r) => s + r.stops.filter((x) => !x.pickup).length, 0)}</strong> of {proposal.parcels}{' '}
+            parcels on <strong>{planned}</strong> routes · {distance(proposal.distance_m)}
             {proposal.cost !== undefined && (
               <>
                 {' '}

@@ -41,6 +41,8 @@ export function RouteCard({
   const last = route.stops.at(-1);
   const late = route.stops.filter((s) => s.late).length;
   // Waiting for windows and breaks, as the optimiser planned them (issue 32).
+  // Parcels this route collects and then delivers (issue 32): both their stops say which they are.
+  const paired = new Set(route.stops.filter((s) => s.pickup).map((s) => s.package));
   const waitMin = Math.round(route.stops.reduce((a, s) => a + (s.wait_s ?? 0), 0) / 60);
   const allow = (e: DragEvent) => {
     e.preventDefault();
@@ -123,11 +125,12 @@ export function RouteCard({
         <ol class="plan-stops">
           {route.stops.map((s, i) => (
             <li
-              key={s.package}
+              key={`${s.package}${s.pickup ? ':pickup' : ''}`}
               draggable
               data-testid="plan-stop"
               data-package={s.package}
               data-hawb={s.hawb}
+              data-stop={s.pickup ? 'pickup' : 'delivery'}
               class={s.late ? 'late' : ''}
               onDragStart={dragStart(s.package)}
               onDragOver={allow}
@@ -143,6 +146,17 @@ export function RouteCard({
               </span>
               <span class="what">
                 <span class="mono">{s.hawb}</span>{' '}
+                {s.pickup ? (
+                  <span class="pair-tag" data-testid="pair-tag">
+                    Pickup
+                  </span>
+                ) : (
+                  paired.has(s.package) && (
+                    <span class="pair-tag" data-testid="pair-tag">
+                      Delivery
+                    </span>
+                  )
+                )}{' '}
                 <span class="eta" data-testid="plan-eta">
                   {hhmm(s.eta, stopZone(s, route))}
                 </span>

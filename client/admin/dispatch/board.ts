@@ -73,6 +73,8 @@ export function retime(date: string, route: PlanRoute): PlanRoute {
     })),
   });
   const last = etas.at(-1);
+  // A paired parcel rides between its two stops: counted once, at its delivery (issue 32).
+  const carried = route.stops.filter((s) => !s.pickup);
   // The drive back to the end depot counts (issue 32), timed as the server times it without a road matrix.
   const lastPlaced = [...route.stops].reverse().find((s) => s.latitude != null && s.longitude != null);
   const home =
@@ -82,9 +84,9 @@ export function retime(date: string, route: PlanRoute): PlanRoute {
     ...route,
     stops: route.stops.map((s, i) => ({ ...s, eta: new Date(etas[i]!.begin).toISOString(), late: etas[i]!.late })),
     load: {
-      kg: round(route.stops.reduce((a, s) => a + s.kg, 0)),
-      m3: round(route.stops.reduce((a, s) => a + s.m3, 0)),
-      parcels: route.stops.length,
+      kg: round(carried.reduce((a, s) => a + s.kg, 0)),
+      m3: round(carried.reduce((a, s) => a + s.m3, 0)),
+      parcels: carried.length,
     },
     duration_s: Math.round((back - startAt) / 1000),
     back: new Date(back).toISOString(),
@@ -93,17 +95,18 @@ export function retime(date: string, route: PlanRoute): PlanRoute {
 
 /**
  * Moves a stop to another driver's route (before `before`, else at the end). A stop moved by hand
- * is locked to its new driver, so a re-plan keeps the dispatcher's decision.
+ * is locked to its new driver, so a re-plan keeps the dispatcher's decision. A paired pickup's two
+ * stops (issue 32) move together, collection then delivery: one van carries it between them.
  */
 export function moveStop(p: Proposal, pkg: number, toDriver: number, before: number | null = null): Proposal {
   const from = p.routes.find((r) => r.stops.some((s) => s.package === pkg));
   if (!from) return p;
-  const stop = { ...(from.stops.find((s) => s.package === pkg) as PlanStop), locked: true };
+  const moving = from.stops.filter((s) => s.package === pkg).map((s) => ({ ...s, locked: true }));
   const routes = p.routes.map((r) => {
     let stops = r.stops.filter((s) => s.package !== pkg);
     if (r.driver === toDriver) {
       const at = before != null ? stops.findIndex((s) => s.package === before) : -1;
-      stops = at >= 0 ? [...stops.slice(0, at), stop, ...stops.slice(at)] : [...stops, stop];
+      stops = at >= 0 ? [...stops.slice(0, at), ...moving, ...stops.slice(at)] : [...stops, ...moving];
     }
     return stops === r.stops ? r : retime(p.date, { ...r, stops });
   });
@@ -127,6 +130,7 @@ export function replanBody(p: Proposal, fixed: ReadonlySet<number>) {
   };
 }
 
+/** A parcel named twice on a route is a pair: collected at its first stop, delivered at its second (issue 32). */
 export const commitBody = (p: Proposal) => ({
   routes: p.routes.filter((r) => r.stops.length > 0).map((r) => ({ driver: r.driver, packages: r.stops.map((s) => s.package) })),
 });

@@ -1145,6 +1145,16 @@ export const routeLeg = pgTable("route_leg", {
   index("route_leg_package_idx").on(t.package_id),
 ]);
 
+export const routePickup = pgTable("route_pickup", {
+  package_id: bigint("package_id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+  route_id: bigint("route_id", { mode: 'number' }).notNull(),
+  sequence_no: bigint("sequence_no", { mode: 'number' }).notNull(),
+  created_at: bigint("created_at", { mode: 'number' }).notNull(),
+}, (t): PgTableExtraConfigValue[] => [
+  foreignKey({ columns: [t.package_id], foreignColumns: [pkg.id], name: "route_pickup_package_id_package_id_fk" }),
+  index("route_pickup_route_idx").on(t.route_id),
+]);
+
 export const scanException = pgTable("scan_exception", {
   id: bigint("id", { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
   code: text("code").notNull(),

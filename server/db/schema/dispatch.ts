@@ -137,6 +137,25 @@ export const stopEta = sqliteTable(
 );
 
 /**
+ * The pickup stop of a parcel a route collects and then delivers (issue 32, pickup-and-delivery
+ * pairs): its delivery stop is the parcel's own `route_id` and `sequence_no`; this row is the one
+ * extra place in the route's order (`sequence_no`, counted with the parcels'), where the van
+ * collects it from its pickup point. One per parcel: a parcel is collected once.
+ */
+export const routePickup = sqliteTable(
+  'route_pickup',
+  {
+    package_id: integer('package_id')
+      .primaryKey()
+      .references(() => pkg.id),
+    route_id: integer('route_id').notNull(),
+    sequence_no: integer('sequence_no').notNull(),
+    created_at: integer('created_at').notNull(),
+  },
+  (t) => [index('route_pickup_route_idx').on(t.route_id)],
+);
+
+/**
  * The road legs a committed plan used (issue 31): for each stop of a route, the leg that reaches it
  * from the stop before (or the route's start when `from_package_id` is null), in seconds and metres
  * as the road engine gave them (`source` `osrm:driving`) or the great-circle estimate (`estimate`).

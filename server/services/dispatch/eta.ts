@@ -15,6 +15,7 @@ import { LIVE_ROUTE, routeParcels, type RouteRow } from '../routes/shape';
 import { DEFAULT_SHIFT } from './problem';
 import { windowsOf, type WindowInfo } from './windows';
 import { depotZone } from '../time/zones';
+import { pendingCollections } from './pickupPairs';
 import { depotWait, withReload } from './reload';
 
 /** The great-circle model of the configured travel times (TRAVEL_SPEED_KMH, DETOUR_FACTOR); the phone gets it with the plan. */
@@ -25,6 +26,8 @@ export const travelModel = (config: Deps['config']): TravelModel => ({
 
 /** Stops still to be driven to: failed ones were skipped today, delivered ones are done. */
 export const TO_VISIT = new Set(['created', 'received', 'assigned', 'out_for_delivery']);
+/** A parcel a route collects before delivering it (issue 32), not yet collected. */
+const AWAITING_COLLECTION = new Set(['pickup_requested']);
 /** A position older than this says little about where the van is now. */
 const FRESH_POSITION_MS = 30 * 60_000;
 /** A route whose next stop runs this far behind its planned time is "running late". */
@@ -126,23 +129,25 @@ export async function refreshRouteEtas(deps: Deps, routeId: number, opts: { repl
   if (!route) return;
   const live = (LIVE_ROUTE as readonly string[]).includes(route.status) && route.kind === 'delivery';
   const parcels = live ? await routeParcels(deps.db, route.id) : [];
-  const visit = parcels.filter((p) => TO_VISIT.has(p.status));
-  const worked = parcels.filter((p) => !TO_VISIT.has(p.status) && p.sequence_no != null);
+  // Collections still to make on the way (issue 32): their parcels' deliveries are stops to visit too.
+  const pending = live ? await pendingCollections(deps.db, route.id) : [];
+  const collecting = new Set(pending.map((c) => c.package));
+  const visit = parcels.filter((p) => TO_VISIT.has(p.status) || collecting.has(p.id));
+  // A parcel the route still has to collect (issue 32) is not a stop worked.
+  const worked = parcels.filter((p) => !TO_VISIT.has(p.status) && !AWAITING_COLLECTION.has(p.status) && p.sequence_no != null);
   const keep = new Set(visit.map((p) => p.id));
   const stale = (await deps.db.select({ id: stopEta.package_id }).from(stopEta).where(eq(stopEta.route_id, route.id)).all())
     .map((r) => r.id)
     .filter((id) => !keep.has(id));
   if (stale.length) await deps.db.delete(stopEta).where(inArray(stopEta.package_id, stale)).run();
   if (!visit.length) return;
-  const windows = await windowsOf(
-    deps.db,
-    visit.map((p) => p.id),
-  );
+  const windows = await windowsOf(deps.db, [...visit.map((p) => p.id), ...pending.map((c) => c.package)]);
   const zone = await routeZone(deps, route);
-  const stops: EtaStop[] = visit.map((p) => {
+  const deliveries: (EtaStop & { seq: number })[] = visit.map((p) => {
     const w = windows.get(p.id);
     return {
       id: p.id,
+      seq: p.sequence_no ?? Number.MAX_SAFE_INTEGER,
       latitude: p.latitude,
       longitude: p.longitude,
       serviceS: w?.service_s ?? 0,
@@ -150,12 +155,25 @@ export async function refreshRouteEtas(deps: Deps, routeId: number, opts: { repl
         w?.window_start && w.window_end ? [timeOnDay(route.date, w.window_start, zone), timeOnDay(route.date, w.window_end, zone)] : null,
     };
   });
+  // Collections still to make on the way (issue 32) are stops too, at their pickup points: the van
+  // spends the time getting there. Their ids are the parcels' negated; only deliveries' times are kept.
+  const collections = pending.map((c) => ({
+    id: -c.package,
+    seq: c.sequence_no,
+    latitude: c.latitude,
+    longitude: c.longitude,
+    serviceS: windows.get(c.package)?.service_s ?? 0,
+    window: null,
+  }));
+  const stops: EtaStop[] = collections.length
+    ? [...deliveries, ...collections].sort((a, b) => a.seq - b.seq).map(({ seq: _seq, ...s }) => s)
+    : deliveries.map(({ seq: _seq, ...s }) => s);
   const shift = await shiftOf(deps.db, route);
   const now = deps.clock.now();
   const startPlace = await routeStart(deps.db, route, shift);
   // Parcels that joined after the van left are reached through a trip back to the depot (issue 32).
   const reload = withReload(stops, await depotWait(deps.db, route, visit), startPlace);
-  const etas = roadEtas(
+  const all = roadEtas(
     {
       now,
       shiftStart: timeOnDay(route.date, shift?.start_time ?? DEFAULT_SHIFT.start, zone),
@@ -166,6 +184,7 @@ export async function refreshRouteEtas(deps: Deps, routeId: number, opts: { repl
     },
     startPlace,
   );
+  const etas = all.filter((e) => e.id > 0);
   const existing = new Map(
     (
       await deps.db

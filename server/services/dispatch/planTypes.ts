@@ -27,6 +27,13 @@ export interface PlanDriver {
   /** Epoch ms the driver's route that day really left (its `started_at`), when one has: the break counts from it. */
   startedAt?: number | null;
 }
+/** Where a paired pickup is collected (issue 32): its pickup point. */
+export interface PickupOrigin {
+  point: number;
+  latitude: number;
+  longitude: number;
+  address: string;
+}
 export interface PlanParcel {
   row: PackageRow;
   window: WindowInfo;
@@ -35,4 +42,6 @@ export interface PlanParcel {
   /** The window as instants: `HH:MM` on the plan's day in the parcel's depot's zone (`zone`). */
   windowAt: [number, number] | null;
   zone: string;
+  /** A pickup planned as a pair: where the van collects it before delivering it. */
+  pickup?: PickupOrigin;
 }

@@ -17,6 +17,7 @@ import { RawJson, rawObject } from '../../http/rawJson';
 import { CPU_CAP_FACTOR } from '../../../shared/routing/fleet/optimize';
 import { shareKey } from '../workers/shareKey';
 import { routeLegs, storeLegs, type PlannedLeg } from './legs';
+import { deliveryOrder, placePairs, routeStops } from './pairCommit';
 
 type PlanRow = typeof dispatchPlan.$inferSelect;
 /** The worker gets the time limit plus this before it counts as lost. */
@@ -120,7 +121,7 @@ export async function startPlan(deps: Deps, actor: SessionUser, req: PlanRequest
       .run();
   };
   const task: DayPlanTask = { problem, context: proposalContext(ctx), startedAt: performance.timeOrigin + performance.now() };
-  const parcels = ctx.parcels.length + ctx.preUnassigned.length + ctx.fixed.reduce((s, f) => s + f.parcels.length, 0);
+  const parcels = ctx.parcels.length - ctx.pairs.length + ctx.preUnassigned.length + ctx.fixed.reduce((s, f) => s + f.parcels.length, 0);
   // Nothing to search and little to shape: shaped at once rather than in a thread. Anything that
   // grows with the parcels (the search, the reasons, the proposal) runs in the worker.
   const solving =
@@ -180,7 +181,7 @@ export async function commitTravel(deps: Deps, planId: number, body: CommitBody)
       shift?.start_warehouse_id != null
         ? await deps.db.select().from(depotPosition).where(eq(depotPosition.warehouse_id, shift.start_warehouse_id)).get()
         : undefined;
-    const stops = r.packages.map((id) => ({
+    const stops = deliveryOrder(r.packages).map((id) => ({
       id,
       latitude: parcels.get(id)?.latitude ?? null,
       longitude: parcels.get(id)?.longitude ?? null,
@@ -217,36 +218,47 @@ export async function commitPlan(deps: Deps, actor: SessionUser, plan: PlanRow, 
   );
   const created: RouteRow[] = [];
   const now = deps.clock.now();
+  // A parcel named twice on a route is collected at its first place and delivered at its second (issue 32).
+  const plannedStops = body.routes.map((r) => routeStops(r.packages));
   for (const [k, r] of body.routes.entries()) {
+    const { deliveries, sequences, pairs } = plannedStops[k];
     const shift = shifts.get(r.driver);
     const depot =
       shift?.start_warehouse_id != null
         ? await deps.db.select().from(depotPosition).where(eq(depotPosition.warehouse_id, shift.start_warehouse_id)).get()
         : undefined;
-    const { route } = await createRoute(deps, actor, {
-      name: r.name ?? `${names.get(r.driver) ?? `Driver ${r.driver}`} ${plan.date}`,
-      date: plan.date,
-      kind: 'delivery',
-      driver: r.driver,
-      warehouse: shift?.start_warehouse_id ?? null,
-      start_latitude: depot?.latitude ?? null,
-      start_longitude: depot?.longitude ?? null,
-      packages: r.packages,
-    });
+    const unpaired = new Set(deliveries.filter((id) => !pairs.some((p) => p.package === id)));
+    const { route } = await createRoute(
+      deps,
+      actor,
+      {
+        name: r.name ?? `${names.get(r.driver) ?? `Driver ${r.driver}`} ${plan.date}`,
+        date: plan.date,
+        kind: 'delivery',
+        driver: r.driver,
+        warehouse: shift?.start_warehouse_id ?? null,
+        start_latitude: depot?.latitude ?? null,
+        start_longitude: depot?.longitude ?? null,
+        packages: deliveries.filter((id) => unpaired.has(id)),
+      },
+      pairs.length ? sequences.filter((_, i) => unpaired.has(deliveries[i])) : undefined,
+    );
+    await placePairs(deps, actor, route, r.driver, pairs);
     // The route's length as POST route/{id}/sequence/ measures it (metres from the start through the stops).
-    const stops = r.packages.flatMap((id) => {
+    const stops = deliveries.flatMap((id) => {
       const p = parcels.get(id);
       return p?.latitude != null && p.longitude != null ? [{ latitude: p.latitude, longitude: p.longitude }] : [];
     });
     const start = depot ? { latitude: depot.latitude, longitude: depot.longitude } : null;
     // The legs asked before the transaction, when they match this order (else the estimate now).
+    // Legs between the deliveries: a collection on the way is not a stop of its own there (its time is the plan's, not the legs').
     const asked =
-      legs[k]?.length === r.packages.length && legs[k].every((l, i) => l.to === r.packages[i])
+      legs[k]?.length === deliveries.length && legs[k].every((l, i) => l.to === deliveries[i])
         ? legs[k]
         : await routeLegs(
             { config: { ...deps.config, osrmUrl: undefined } },
             start,
-            r.packages.map((id) => ({ id, latitude: parcels.get(id)?.latitude ?? null, longitude: parcels.get(id)?.longitude ?? null })),
+            deliveries.map((id) => ({ id, latitude: parcels.get(id)?.latitude ?? null, longitude: parcels.get(id)?.longitude ?? null })),
           );
     await storeLegs(deps.db, route.id, asked, now);
     // Road metres when the engine gave every leg's; else straight-line metres as POST route/{id}/sequence/ measures.

@@ -17,6 +17,7 @@ import { applyPlanRules } from './rules';
 import { effectiveRules, planSettings } from './settings';
 import { driverSkillsOf, skillsOf } from './skills';
 import type { PlanDriver, PlanParcel } from './planTypes';
+import { pickupOrigins, pickupPool, unpairable } from './pickupPairs';
 
 /** Parcels a plan may take: not yet out, on no planned or running route (as `optimize-route-packages`). */
 const PLANNABLE = ['created', 'received', 'assigned'] as const;
@@ -29,8 +30,10 @@ export interface PlanContext {
   /** The optimiser's time origin: the earliest local midnight of the plan's day among the zones involved. */
   dayStart: number;
   drivers: PlanDriver[];
-  /** Jobs of the fleet problem, by job id (= index in this list). */
+  /** Jobs of the fleet problem, by job id (= index in this list); a paired pickup is two jobs, its pickup then its delivery. */
   parcels: PlanParcel[];
+  /** Pickup-and-delivery pairs among the jobs (issue 32), by job id. */
+  pairs: { pickup: number; delivery: number }[];
   /** Locations: vehicles' starts and ends first, then one per job. */
   points: LatLng[];
   jobLocation: number[];
@@ -130,7 +133,7 @@ async function departures(db: Db, date: string, drivers: number[]): Promise<Map<
 }
 
 /** Zones to plan: those named plus those of the depots named; none named = every zone. */
-async function zonesOf(db: Db, req: PlanRequest): Promise<number[] | null> {
+export async function zonesOf(db: Db, req: PlanRequest): Promise<number[] | null> {
   if (!req.zones.length && !req.warehouses.length) return null;
   const fromDepots = req.warehouses.length
     ? (await db.select({ id: zone.id }).from(zone).where(inArray(zone.warehouse_id, req.warehouses)).all()).map((z) => z.id)
@@ -209,7 +212,8 @@ export async function buildPlan(
   model: TravelModel = DEFAULT_TRAVEL,
 ): Promise<{ ctx: PlanContext; problem: DayProblem }> {
   const date = req.date;
-  const fixedIds = req.fixed_routes.flatMap((f) => f.packages);
+  // A fixed route may name a paired pickup twice, its collection then its delivery (issue 32).
+  const fixedIds = req.fixed_routes.flatMap((f) => [...new Set(f.packages)]);
   if (new Set(fixedIds).size !== fixedIds.length)
     throw badRequest('A parcel is on two fixed routes', [{ path: 'fixed_routes', message: 'duplicate parcel' }]);
   const fixedRows = fixedIds.length
@@ -223,8 +227,23 @@ export async function buildPlan(
     throw badRequest('A fixed route names an unknown parcel', [{ path: 'fixed_routes', message: 'unknown parcel' }]);
   const rows = await pool(deps.db, req, fixedIds);
   await nextTurn();
+  // Pickups due that day, paired with their deliveries (issue 32), only when the office asks.
+  const pickupRows = req.include_pickups
+    ? await pickupPool(
+        deps.db,
+        req,
+        await zonesOf(deps.db, req),
+        dueBy(
+          req.date,
+          req.include_undated,
+          req.locks.map((l) => l.package),
+        ),
+      )
+    : [];
+  const origins = await pickupOrigins(deps.db, pickupRows);
   const lockedWanted = new Set(req.locks.map((l) => l.package));
-  const pooled = new Set(rows.map((r) => r.id));
+  // A paired pickup may be locked too (both its stops go to that driver).
+  const pooled = new Set([...rows, ...pickupRows].map((r) => r.id));
   const missingLocks = [...lockedWanted].filter((id) => !pooled.has(id));
   if (missingLocks.length) {
     throw new ApiError(
@@ -261,13 +280,13 @@ export async function buildPlan(
   }
   const windows = await windowsOf(
     deps.db,
-    [...rows, ...fixedRows].map((r) => r.id),
+    [...rows, ...fixedRows, ...pickupRows].map((r) => r.id),
   );
   await nextTurn();
   // A window is the recipient's wall clock: the zone of the parcel's depot (issue 31).
   const parcelZones = await depotZones(
     deps,
-    [...rows, ...fixedRows].map((r) => r.warehouse_id),
+    [...rows, ...fixedRows, ...pickupRows].map((r) => r.warehouse_id),
   );
   const parcelOf = (row: PackageRow): PlanParcel => {
     const window = windows.get(row.id) as WindowInfo;
@@ -280,9 +299,17 @@ export async function buildPlan(
   };
   await nextTurn();
   const fixedById = new Map(fixedRows.map((r) => [r.id, r]));
+  const fixedOrigins = await pickupOrigins(
+    deps.db,
+    fixedRows.filter((r) => r.status === 'pickup_requested'),
+  );
   const fixed = req.fixed_routes.map((f) => ({
     driver: byDriver.get(f.driver) as PlanDriver,
-    parcels: f.packages.map((id) => parcelOf(fixedById.get(id) as PackageRow)),
+    parcels: f.packages.map((id) => {
+      const p = parcelOf(fixedById.get(id) as PackageRow);
+      const from = fixedOrigins.get(id);
+      return from && f.packages.indexOf(id) !== f.packages.lastIndexOf(id) ? { ...p, pickup: from } : p;
+    }),
   }));
   const active = drivers.filter((d) => !req.fixed_routes.some((f) => f.driver === d.id));
 
@@ -290,8 +317,24 @@ export async function buildPlan(
     .filter((r) => !located(r))
     .map((r) => ({ parcel: parcelOf(r), reason: 'no_coordinates' as const, message: 'No coordinates: resolve the address first' }));
   const parcels = placedRows.map(parcelOf);
+  // Each pickup that can be paired is two jobs, its collection then its delivery, on one van.
+  const pairs: PlanContext['pairs'] = [];
+  for (const r of pickupRows) {
+    const why = unpairable(r, origins.get(r.id));
+    if (why) {
+      preUnassigned.push({ parcel: parcelOf(r), reason: 'no_coordinates', message: why });
+      continue;
+    }
+    const paired: PlanParcel = { ...parcelOf(r), pickup: origins.get(r.id) };
+    pairs.push({ pickup: parcels.length, delivery: parcels.length + 1 });
+    parcels.push(paired, paired);
+  }
+  const pickupJob = new Set(pairs.map((p) => p.pickup));
   // Seconds are counted from the earliest local midnight among the zones involved, so none is negative.
-  const zonesUsed = new Set([...drivers.map((d) => d.zone), ...[...rows, ...fixedRows].map((r) => parcelZones.of(r.warehouse_id))]);
+  const zonesUsed = new Set([
+    ...drivers.map((d) => d.zone),
+    ...[...rows, ...fixedRows, ...pickupRows].map((r) => parcelZones.of(r.warehouse_id)),
+  ]);
   const dayStart = Math.min(...[...zonesUsed].map((z) => startOfLocalDay(date, z)), startOfLocalDay(date, parcelZones.of(null)));
 
   // Locations: each active vehicle's start and end, then the jobs.
@@ -307,8 +350,12 @@ export async function buildPlan(
     }
     return { start, end };
   });
-  const jobLocation = parcels.map((p) => {
-    points.push({ latitude: p.row.latitude as number, longitude: p.row.longitude as number });
+  const jobLocation = parcels.map((p, j) => {
+    points.push(
+      pickupJob.has(j) && p.pickup
+        ? { latitude: p.pickup.latitude, longitude: p.pickup.longitude }
+        : { latitude: p.row.latitude as number, longitude: p.row.longitude as number },
+    );
     return points.length - 1;
   });
 
@@ -336,14 +383,18 @@ export async function buildPlan(
       location: jobLocation[j],
       demand: [p.kg, p.m3, 1, ...lockDrivers.map((ld) => (locks.get(p.row.id) === ld ? 1 : 0))],
       service: p.window.service_s,
-      ...(p.windowAt
+      // The recipient's window binds the delivery, not the collection.
+      ...(p.windowAt && !pickupJob.has(j)
         ? { windows: [[secondsFrom(dayStart, p.windowAt[0]), secondsFrom(dayStart, p.windowAt[1])] as [number, number]] }
         : {}),
     })),
+    ...(pairs.length ? { pairs } : {}),
     timeLimitMs: req.time_limit_ms,
     seed: 1,
   };
   await nextTurn();
   applyPlanRules(problem, effectiveRules(await planSettings(deps.db), req), { date, dayStart, drivers: active, parcels });
-  return { ctx: { date, dayStart, drivers: active, parcels, points, jobLocation, locks, fixed, preUnassigned, model }, problem };
+  // A pair left out costs one parcel's penalty, not two: its delivery's.
+  for (const j of pickupJob) if (problem.jobs[j].penalty !== undefined) problem.jobs[j] = { ...problem.jobs[j], penalty: 0 };
+  return { ctx: { date, dayStart, drivers: active, parcels, pairs, points, jobLocation, locks, fixed, preUnassigned, model }, problem };
 }

@@ -29,6 +29,8 @@ export interface ProposalContext {
   dayStart: number;
   drivers: PlanDriver[];
   parcels: ProposalParcel[];
+  /** Pickup-and-delivery pairs among the jobs (issue 32), by job id; absent in tasks made before them. */
+  pairs?: { pickup: number; delivery: number }[];
   locks: Map<number, number>;
   fixed: { driver: PlanDriver; parcels: ProposalParcel[] }[];
   preUnassigned: { parcel: ProposalParcel; reason: UnassignedReason; message: string }[];
@@ -47,6 +49,7 @@ export function proposalContext(ctx: PlanContext): ProposalContext {
     dayStart: ctx.dayStart,
     drivers: ctx.drivers,
     parcels: ctx.parcels.map(slim),
+    pairs: ctx.pairs,
     locks: ctx.locks,
     fixed: ctx.fixed.map((f) => ({ driver: f.driver, parcels: f.parcels.map(slim) })),
     preUnassigned: ctx.preUnassigned.map((u) => ({ ...u, parcel: slim(u.parcel) })),
@@ -72,10 +75,20 @@ function unassignedWhy(reason: FleetReason, missingSkills?: string[]): { reason:
 const pathMetres = (points: LatLng[], model: TravelModel) =>
   points.reduce((m, p, i) => (i ? m + haversineDistance(points[i - 1], p) * model.detourFactor : 0), 0);
 
-const addressOf = (p: ProposalParcel) =>
-  [p.row.customer_address, p.row.postcode_name ?? (p.row.postcode != null ? String(p.row.postcode) : null)]
-    .filter((x): x is string => !!x && x.trim() !== '')
-    .join(', ');
+/**
+ * A stop of a route: a parcel's delivery, or (`atPickup`) the collection of a paired pickup at its
+ * pickup point, whose place stands in for the recipient's and which has no delivery window.
+ */
+type RouteStop = ProposalParcel & { atPickup?: true };
+const pickupStop = (p: ProposalParcel): RouteStop =>
+  p.pickup ? { ...p, atPickup: true, windowAt: null, row: { ...p.row, latitude: p.pickup.latitude, longitude: p.pickup.longitude } } : p;
+
+const addressOf = (p: RouteStop) =>
+  p.atPickup && p.pickup
+    ? p.pickup.address
+    : [p.row.customer_address, p.row.postcode_name ?? (p.row.postcode != null ? String(p.row.postcode) : null)]
+        .filter((x): x is string => !!x && x.trim() !== '')
+        .join(', ');
 
 const etaStop = (p: ProposalParcel): EtaStop => ({
   id: p.row.id,
@@ -89,7 +102,7 @@ const etaStop = (p: ProposalParcel): EtaStop => ({
 function planRoute(
   ctx: ProposalContext,
   driver: PlanDriver,
-  parcels: ProposalParcel[],
+  parcels: RouteStop[],
   fixed: boolean,
   legs?: number[],
   returnS?: number,
@@ -107,8 +120,8 @@ function planRoute(
     address: addressOf(p),
     latitude: p.row.latitude,
     longitude: p.row.longitude,
-    window_start: p.window.window_start,
-    window_end: p.window.window_end,
+    window_start: p.atPickup ? null : p.window.window_start,
+    window_end: p.atPickup ? null : p.window.window_end,
     service_s: p.window.service_s,
     time_zone: p.zone,
     kg: p.kg,
@@ -118,7 +131,10 @@ function planRoute(
     late: etas[i].late,
     locked: ctx.locks.get(p.row.id) === driver.id,
     ...(sched?.waits ? { wait_s: waitFor(sched, i) } : {}),
+    ...(p.atPickup ? { pickup: true as const } : {}),
   }));
+  // A paired parcel is on the van between its two stops: counted once, at its delivery.
+  const carried = parcels.filter((p) => !p.atPickup);
   const placed = parcels
     .filter((p) => p.row.latitude != null && p.row.longitude != null)
     .map((p) => ({ latitude: p.row.latitude as number, longitude: p.row.longitude as number }));
@@ -149,7 +165,7 @@ function planRoute(
     start: driver.start,
     end: driver.end,
     capacity: driver.capacity,
-    load: { kg: round(parcels.reduce((s, p) => s + p.kg, 0)), m3: round(parcels.reduce((s, p) => s + p.m3, 0)), parcels: parcels.length },
+    load: { kg: round(carried.reduce((s, p) => s + p.kg, 0)), m3: round(carried.reduce((s, p) => s + p.m3, 0)), parcels: carried.length },
     distance_m: Math.round(pathMetres(path, ctx.model)),
     duration_s: Math.round((back - startAt) / 1000),
     back: iso(back) ?? '',
@@ -172,7 +188,7 @@ export function waitFor(sched: FleetRoute, i: number): number {
   return Math.max(0, Math.round((sched.waits?.[i] ?? 0) - pause));
 }
 
-function unassignedOf(p: ProposalParcel, reason: PlanUnassigned['reason'], message: string): PlanUnassigned {
+function unassignedOf(p: RouteStop, reason: PlanUnassigned['reason'], message: string): PlanUnassigned {
   return {
     package: p.row.id,
     hawb: p.row.hawb,
@@ -194,33 +210,46 @@ export function toProposal(ctx: ProposalContext, problem: Pick<DayProblem, 'vehi
   const byVehicle = new Map(
     result.routes.map((r, k) => [r.vehicle, { jobs: r.jobs, legs: solution.legs[k], sched: r, back: solution.returns?.[k] }]),
   );
+  const pickupJob = new Set((ctx.pairs ?? []).map((p) => p.pickup));
+  const stopOf = (j: number): RouteStop => (pickupJob.has(j) ? pickupStop(ctx.parcels[j]) : ctx.parcels[j]);
   const routes = ctx.drivers.map((d, v) => {
     const got = byVehicle.get(problem.vehicles[v].id);
-    const route = planRoute(
-      ctx,
-      d,
-      (got?.jobs ?? []).map((j) => ctx.parcels[j]),
-      false,
-      got?.legs ?? [],
-      got?.back,
-      got?.sched,
-    );
+    const route = planRoute(ctx, d, (got?.jobs ?? []).map(stopOf), false, got?.legs ?? [], got?.back, got?.sched);
     const costs = problem.vehicles[v].costs;
     return costs ? { ...route, cost: routeCost(costs, route) } : route;
   });
-  for (const f of ctx.fixed) routes.push(planRoute(ctx, f.driver, f.parcels, true));
+  // A fixed route's paired pickup is named twice: collected at the first, delivered at the second.
+  for (const f of ctx.fixed)
+    routes.push(
+      planRoute(
+        ctx,
+        f.driver,
+        f.parcels.map((p, i) => (p.pickup && f.parcels.findIndex((x) => x.row.id === p.row.id) === i ? pickupStop(p) : p)),
+        true,
+      ),
+    );
   const unassigned = [
     ...ctx.preUnassigned.map((u) => unassignedOf(u.parcel, u.reason, u.message)),
-    ...result.unassigned.map((j, k) => {
+    ...result.unassigned.flatMap((j, k) => {
+      // A pair is left out whole: told once, at its delivery, naming both its stops.
+      if (pickupJob.has(j)) return [];
       const r = unassignedWhy(solution.reasons[k], solution.missingSkills?.[k] ?? undefined);
-      return unassignedOf(ctx.parcels[j], r.reason, r.message);
+      const p = ctx.parcels[j];
+      const message = p.pickup
+        ? `Pickup at ${p.pickup.address} with its delivery to ${addressOf(p) || 'the recipient'}: ${r.message}`
+        : r.message;
+      return [unassignedOf(p, r.reason, message)];
     }),
   ];
   return {
     date: ctx.date,
     routes,
     unassigned,
-    parcels: ctx.parcels.length + ctx.preUnassigned.length + ctx.fixed.reduce((s, f) => s + f.parcels.length, 0),
+    parcels:
+      ctx.parcels.length -
+      pickupJob.size +
+      ctx.preUnassigned.length +
+      ctx.fixed.reduce((s, f) => s + new Set(f.parcels.map((p) => p.row.id)).size, 0),
     distance_m: routes.reduce((s, r) => s + r.distance_m, 0),
     ...(routes.some((r) => r.cost !== undefined) ? { cost: Math.round(routes.reduce((s, r) => s + (r.cost ?? 0) * 100, 0)) / 100 } : {}),
     solve_ms: Math.round(solveMs),

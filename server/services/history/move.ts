@@ -25,6 +25,7 @@ import {
   refusedDelivery,
   refusedDeliveryFile,
   routeLeg,
+  routePickup,
   stopEta,
 } from '../../db/schema/index';
 import { FINAL_STATUSES } from '../../../shared/lifecycle';
@@ -53,6 +54,7 @@ const KEPT_AS_JSON: { source: string; table: SQLiteTable; packageId: SQLiteColum
   { source: 'package_window', table: packageWindow, packageId: packageWindow.package_id },
   { source: 'stop_eta', table: stopEta, packageId: stopEta.package_id },
   { source: 'route_leg', table: routeLeg, packageId: routeLeg.package_id, rowId: routeLeg.id },
+  { source: 'route_pickup', table: routePickup, packageId: routePickup.package_id },
   { source: 'delivery_rating', table: deliveryRating, packageId: deliveryRating.package_id, rowId: deliveryRating.id },
   { source: 'address_sighting', table: addressSighting, packageId: addressSighting.package_id },
 ];

@@ -9,6 +9,7 @@ import { parsePickupPointCode } from '../org/pickupQr';
 import { recordEvent, refusal, transition, type ActionMeta } from '../packages/lifecycle';
 import { notYours, parcelByCode, recordedRefusal, recordedTransition, recordScanException, type ScanContext } from '../packages/scan';
 import type { PackageRow } from '../packages/shape';
+import { pairedRoute } from '../dispatch/pairCommit';
 
 type PointRow = typeof pickupPoint.$inferSelect;
 
@@ -141,6 +142,15 @@ export async function collectPickup(
     await recordEvent(deps.db, now, row, 'scan_repeat', { userId: driver.id, deviceId: ctx.deviceId }, ctx.meta);
     return { row, already: true };
   }
+  // Collected already and loaded for its delivery on the driver's route (issue 32): a repeat scan, harmless.
+  if (
+    row.status === 'out_for_delivery' &&
+    row.assigned_to_id === driver.id &&
+    (await pairedRoute(deps, row.id, row.route_id, driver.id)) != null
+  ) {
+    await recordEvent(deps.db, now, row, 'scan_repeat', { userId: driver.id, deviceId: ctx.deviceId }, ctx.meta);
+    return { row, already: true };
+  }
   if (row.status === 'pickup_requested' && row.assigned_to_id != null && row.assigned_to_id !== driver.id)
     throw notYours(deps, row, 'pickup_scan', ctx);
   if (row.status !== 'pickup_requested') {
@@ -172,7 +182,7 @@ export async function collectPickup(
     throw recordedRefusal(deps, err, row, 'pickup_scan_rejected', ctx);
   }
   const meta: ActionMeta = { ...ctx.meta, data: { pickup_point: pointId ?? row.pickup_point_id } };
-  const updated = await recordedTransition(
+  const collected = await recordedTransition(
     deps,
     ctx,
     () =>
@@ -183,6 +193,21 @@ export async function collectPickup(
     row,
     'pickup_scan',
   );
+  // Collected to be delivered on the same route (issue 32): it is on the van now, as a scan onto it would say.
+  const route = await pairedRoute(deps, row.id, row.route_id, driver.id);
+  const updated =
+    route == null
+      ? collected
+      : await transition(
+          deps.db,
+          now,
+          collected,
+          'out_for_delivery',
+          'pickup_load',
+          { userId: driver.id, deviceId: ctx.deviceId },
+          { ...ctx.meta, data: { route } },
+          { is_scanned: true },
+        );
   return { row: updated, already: false };
 }
 

@@ -98,7 +98,11 @@ export async function sequenceBase(deps: Deps, route: RouteRow): Promise<number>
     .reduce((m, p) => Math.max(m, p.sequence_no ?? 0), 0);
 }
 
-/** Writes `route_id` and `sequence_no` where they change, through the lifecycle so devices hear of it. */
+/**
+ * Writes `route_id` and `sequence_no` where they change, through the lifecycle so devices hear of it.
+ * `sequences`: the numbers to give, in order (a plan with pickup stops between them, issue 32); else
+ * they follow the parcels already worked.
+ */
 export async function placeParcels(
   deps: Deps,
   actor: SessionUser,
@@ -107,11 +111,12 @@ export async function placeParcels(
   action: string,
   meta: ActionMeta = {},
   deviceId: string | null = null,
+  sequences?: number[],
 ): Promise<void> {
   const now = deps.clock.now();
   const base = await sequenceBase(deps, route);
   for (const [i, p] of ordered.entries()) {
-    const seq = base + i + 1;
+    const seq = sequences?.[i] ?? base + i + 1;
     if (p.route_id === route.id && p.sequence_no === seq) continue;
     await updatePackage(
       deps.db,
@@ -140,7 +145,7 @@ async function detach(deps: Deps, actor: SessionUser, route: RouteRow, parcels: 
   }
 }
 
-export async function createRoute(deps: Deps, actor: SessionUser, body: z.output<typeof RouteCreate>) {
+export async function createRoute(deps: Deps, actor: SessionUser, body: z.output<typeof RouteCreate>, sequences?: number[]) {
   checkStart(body.start_latitude, body.start_longitude);
   await checkWarehouse(deps, body.warehouse);
   if (body.driver != null) await activeDriver(deps, body.driver);
@@ -163,7 +168,7 @@ export async function createRoute(deps: Deps, actor: SessionUser, body: z.output
     })
     .returning()
     .get();
-  await placeParcels(deps, actor, route, parcels, 'route_add');
+  await placeParcels(deps, actor, route, parcels, 'route_add', {}, null, sequences);
   const handover =
     route.driver_id != null
       ? await handOver(deps, actor, route, route.driver_id, await openParcels(deps.db, route))

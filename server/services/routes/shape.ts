@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { deliveryRoute, packageHistory, pkg, user, warehouse } from '../../db/schema/index';
+import { deliveryRoute, packageHistory, pickupPoint, pkg, routePickup, user, warehouse } from '../../db/schema/index';
 import { iso } from '../../clock';
 import { notFound } from '../../errors';
 import { isStaff } from '../../../shared/roles';
@@ -120,6 +120,31 @@ export async function routeRecords(db: Db, rows: RouteRow[]): Promise<RouteRecor
   }
   const byRoute = new Map<number, { id: number; status: string }[]>();
   for (const p of parcels) if (p.route != null) byRoute.set(p.route, [...(byRoute.get(p.route) ?? []), p]);
+  // Collections of parcels a route picks up and then delivers (issue 32), while the parcel is still on it.
+  const pickups = new Map<number, NonNullable<RouteRecord['pickup_stops']>>();
+  for (const c of await db
+    .select({
+      route: routePickup.route_id,
+      package: routePickup.package_id,
+      sequence_no: routePickup.sequence_no,
+      name: pickupPoint.person_name,
+      street: pickupPoint.address,
+      suburb: pickupPoint.suburb,
+      latitude: pickupPoint.latitude,
+      longitude: pickupPoint.longitude,
+    })
+    .from(routePickup)
+    .innerJoin(pkg, and(eq(pkg.id, routePickup.package_id), eq(pkg.route_id, routePickup.route_id)))
+    .leftJoin(pickupPoint, eq(pickupPoint.id, pkg.pickup_point_id))
+    .where(inArray(routePickup.route_id, routeIds))
+    .orderBy(asc(routePickup.sequence_no))
+    .all()) {
+    const address = [c.name, c.street, c.suburb].filter((x): x is string => !!x && x.trim() !== '').join(', ');
+    pickups.set(c.route, [
+      ...(pickups.get(c.route) ?? []),
+      { package: c.package, sequence_no: c.sequence_no, address: address || null, latitude: c.latitude, longitude: c.longitude },
+    ]);
+  }
   return rows.map((r) => {
     const kind = kindOf(r);
     const list = byRoute.get(r.id) ?? [];
@@ -143,6 +168,7 @@ export async function routeRecords(db: Db, rows: RouteRow[]): Promise<RouteRecor
       open_count: list.filter((p) => isOpen(kind, p.status)).length,
       done_count: list.filter((p) => (DONE[kind] as readonly string[]).includes(p.status)).length,
       packages: list.map((p) => p.id),
+      ...(pickups.has(r.id) ? { pickup_stops: pickups.get(r.id) } : {}),
       created_at: iso(r.created_at) ?? '',
       updated_at: iso(r.updated_at) ?? '',
     };

@@ -1,0 +1,203 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import type { PlanJob } from '../../shared/schemas/dispatch';
+import { packageEvent, routePickup } from '../../server/db/schema/index';
+import { companyWithKey, webhookCall } from './webhooks-helpers';
+import { routeWorld, type Json, type RouteJson } from './routes-helpers';
+
+/**
+ * Issue 32, pickup-and-delivery pairs on the server: a plan that includes pickups collects each at
+ * its pickup point and delivers it on the same route, later; the commit keeps both stops; the
+ * driver's scan at the point puts the parcel on the van, and it is delivered as any other.
+ */
+
+const DAY = '2026-01-05';
+const DEPOT: [number, number] = [-33.87, 151.2];
+type Route = RouteJson & { pickup_stops?: { package: number; sequence_no: number; address: string | null }[] };
+
+async function world() {
+  const w = await routeWorld();
+  const { t, admin } = w;
+  expect(
+    (await t.json('PUT', `/api/warehouse/${w.warehouseId}/position/`, admin.token, { latitude: DEPOT[0], longitude: DEPOT[1] })).status,
+  ).toBe(200);
+  for (const d of [w.d1.id, w.d2.id]) {
+    const van = await t.json<{ id: number }>('POST', '/api/vehicle/', admin.token, { name: `Van ${d}`, type: 'van', capacity_kg: 500 });
+    const r = await t.json('POST', '/api/driver-shift/', admin.token, {
+      driver: d,
+      date: DAY,
+      start_time: '09:00',
+      end_time: '17:00',
+      start_warehouse: w.warehouseId,
+      vehicle: van.body.id,
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+  }
+  const deliveries: number[] = [];
+  for (let k = 0; k < 4; k++)
+    deliveries.push(
+      await w.parcel(`D${k}`, { latitude: DEPOT[0] + 0.02 * Math.cos(k), longitude: DEPOT[1] + 0.02 * Math.sin(k), weight: 5 }),
+    );
+  const co = await companyWithKey(t, 'Acme Widgets');
+  const point = await t.json<{ id: number }>('POST', '/api/pickup-point/', co.login.token, {
+    person_name: 'Back dock',
+    email: 'dock@example.com',
+    phone: '0400 111 222',
+    address: '1 Dock Rd',
+    suburb: 'Botany',
+    state: 'NSW',
+    pincode: '2019',
+    latitude: DEPOT[0] + 0.04,
+    longitude: DEPOT[1] - 0.03,
+  });
+  expect(point.status, JSON.stringify(point.body)).toBe(201);
+  const pickup = async (hawb: string, extra: Json) => {
+    const r = await webhookCall(t, 'POST', co, { hawb, customer_name: `Recipient ${hawb}`, postcode: 2000, weight: 3, ...extra });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    return r.body.package.id as number;
+  };
+  // Recipients on the far side of the depot from the point: each pair crosses the map.
+  const pu1 = await pickup('PU-1', { pickup_point: point.body.id, latitude: DEPOT[0] - 0.03, longitude: DEPOT[1] + 0.02 });
+  const pu2 = await pickup('PU-2', { pickup_point: point.body.id, latitude: DEPOT[0] - 0.02, longitude: DEPOT[1] + 0.04 });
+  const noPlace = await pickup('PU-NOPOINT', { latitude: DEPOT[0] - 0.01, longitude: DEPOT[1] });
+  const tooHeavy = await pickup('PU-HEAVY', { pickup_point: point.body.id, latitude: DEPOT[0] - 0.01, longitude: DEPOT[1], weight: 900 });
+  return { ...w, co, point: point.body.id, deliveries, pu1, pu2, noPlace, tooHeavy };
+}
+
+async function planned(w: Awaited<ReturnType<typeof world>>, body: Json): Promise<PlanJob> {
+  const start = await w.t.json<PlanJob>('POST', '/api/dispatch/plan/', w.admin.token, {
+    date: DAY,
+    time_limit_ms: 300,
+    include_undated: true,
+    drivers: [w.d1.id, w.d2.id],
+    ...body,
+  });
+  expect(start.status, JSON.stringify(start.body)).toBe(202);
+  for (let i = 0; i < 300; i++) {
+    const r = await w.t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, w.admin.token);
+    if (r.body.status === 'done' || r.body.status === 'failed') return r.body;
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  throw new Error('plan did not finish');
+}
+
+describe('pickups planned with deliveries (issue 32)', () => {
+  it('a plan leaves pickups alone unless asked; asked, each is collected then delivered on one route, and the reasons name the pair', async () => {
+    const w = await world();
+    const plain = await planned(w, {});
+    expect(plain.status, plain.message ?? '').toBe('done');
+    const plainIds = [
+      ...plain.proposal!.routes.flatMap((r) => r.stops.map((s) => s.package)),
+      ...plain.proposal!.unassigned.map((u) => u.package),
+    ];
+    expect(plainIds.sort((a, b) => a - b)).toEqual([...w.deliveries].sort((a, b) => a - b));
+    expect(plain.proposal!.routes.flatMap((r) => r.stops).some((s) => s.pickup)).toBe(false);
+
+    const plan = await planned(w, { include_pickups: true });
+    expect(plan.status, plan.message ?? '').toBe('done');
+    const p = plan.proposal!;
+    expect(p.parcels).toBe(8);
+    for (const id of [w.pu1, w.pu2]) {
+      const route = p.routes.filter((r) => r.stops.some((s) => s.package === id));
+      expect(route, `parcel ${id} on one route`).toHaveLength(1);
+      const stops = route[0].stops;
+      const at = stops.flatMap((s, i) => (s.package === id ? [i] : []));
+      expect(at).toHaveLength(2);
+      // Collected first, at the point, with no window; delivered later at the recipient's.
+      expect(stops[at[0]]).toMatchObject({ pickup: true, latitude: DEPOT[0] + 0.04, longitude: DEPOT[1] - 0.03, window_start: null });
+      expect(stops[at[0]].address).toContain('1 Dock Rd');
+      expect(stops[at[1]].pickup).toBeUndefined();
+      expect(stops[at[1]].latitude).toBeLessThan(DEPOT[0]);
+      expect(Date.parse(stops[at[0]].eta)).toBeLessThan(Date.parse(stops[at[1]].eta));
+    }
+    // The load counts each parcel once.
+    expect(p.routes.reduce((s, r) => s + r.load.parcels, 0)).toBe(6);
+    const why = Object.fromEntries(p.unassigned.map((u) => [u.hawb, u]));
+    expect(Object.keys(why).sort()).toEqual(['PU-HEAVY', 'PU-NOPOINT']);
+    expect(why['PU-NOPOINT']).toMatchObject({ reason: 'no_coordinates' });
+    expect(why['PU-NOPOINT'].message).toMatch(/pickup point/);
+    expect(why['PU-HEAVY']).toMatchObject({ reason: 'capacity' });
+    expect(why['PU-HEAVY'].message).toMatch(/^Pickup at Back dock, 1 Dock Rd.* with its delivery to .*: Too heavy/);
+  }, 120_000);
+
+  it('commits both stops; the driver sees them, collects the parcel onto the van at the point and delivers it', async () => {
+    const w = await world();
+    const { t, admin } = w;
+    const plan = await planned(w, { include_pickups: true });
+    const routes = plan
+      .proposal!.routes.filter((r) => r.stops.length)
+      .map((r) => ({ driver: r.driver, packages: r.stops.map((s) => s.package) }));
+
+    // Refused, changing nothing: a parcel three times, or a parcel named twice that is not a pickup.
+    const thrice = routes.map((r) => (r.packages.includes(w.pu1) ? { ...r, packages: [...r.packages, w.pu1] } : r));
+    expect((await t.json('POST', `/api/dispatch/plan/${plan.id}/commit/`, admin.token, { routes: thrice })).status).toBe(400);
+    const plain = w.deliveries.find((id) => routes.some((r) => r.packages.includes(id)))!;
+    const notPickup = routes.map((r) => (r.packages.includes(plain) ? { ...r, packages: [plain, ...r.packages] } : r));
+    expect((await t.json('POST', `/api/dispatch/plan/${plan.id}/commit/`, admin.token, { routes: notPickup })).status).toBe(400);
+    expect((await t.json<{ count: number }>('GET', '/api/route/', admin.token)).body.count).toBe(0);
+    expect((await w.row(w.pu1))?.route_id).toBeNull();
+
+    const c = await t.json<{ routes: Route[] }>('POST', `/api/dispatch/plan/${plan.id}/commit/`, admin.token, { routes });
+    expect(c.status, JSON.stringify(c.body)).toBe(201);
+    const route = c.body.routes.find((r) => r.packages.includes(w.pu1))!;
+    const order = routes.find((r) => r.driver === route.driver)!.packages;
+    const driver = route.driver === w.d1.id ? w.d1 : w.d2;
+    // The route delivers every parcel once; its collections sit at their places in the order.
+    expect(route.packages).toEqual(order.filter((id, i) => order.indexOf(id) !== i || order.lastIndexOf(id) === i));
+    expect(route.pickup_stops).toContainEqual({
+      package: w.pu1,
+      sequence_no: order.indexOf(w.pu1) + 1,
+      address: 'Back dock, 1 Dock Rd, Botany',
+      latitude: DEPOT[0] + 0.04,
+      longitude: DEPOT[1] - 0.03,
+    });
+    const row = await w.row(w.pu1);
+    expect(row).toMatchObject({
+      status: 'pickup_requested',
+      route_id: route.id,
+      assigned_to_id: driver.id,
+      sequence_no: order.lastIndexOf(w.pu1) + 1,
+    });
+    // Every delivery has a stored ETA, the paired ones' too (the collection's time is driven through, not promised to anyone).
+    const etas = await t.json<{ stops: { package: number; eta: string }[] }>('GET', `/api/route/${route.id}/eta/`, admin.token);
+    expect(etas.body.stops.map((s) => s.package)).toEqual(route.packages);
+    // ...and they drive through the collections still to make: each is the plan's time for that door
+    // (a paired delivery, at least, comes after the detour to the dock, ~5 km from the depot).
+    const plannedAt = new Map(
+      plan
+        .proposal!.routes.find((r) => r.driver === route.driver)!
+        .stops.filter((x) => !x.pickup)
+        .map((x) => [x.package, Date.parse(x.eta)]),
+    );
+    for (const x of etas.body.stops)
+      expect(Math.abs(Date.parse(x.eta) - plannedAt.get(x.package)!), `parcel ${x.package}`).toBeLessThan(60_000);
+    // The driver's phone reads the same route, collections included, and the parcel through its feed.
+    const mine = await t.json<{ results: Route[] }>('GET', '/api/route/driver-routes/', driver.token);
+    expect(mine.body.results.find((r) => r.id === route.id)?.pickup_stops).toEqual(route.pickup_stops);
+    const feed = await t.json<{ upserts: { packages: Json[] } }>('GET', '/api/sync/changes/?cursor=0', driver.token);
+    expect(feed.body.upserts.packages.find((x) => x.id === w.pu1)).toMatchObject({ status: 'pickup_requested', assigned_to_id: driver.id });
+
+    // At the point: collected and straight onto the van; a second scan is harmless.
+    const picked = await t.json<Json>('POST', '/api/pickup-point-scan/package-scan/', driver.token, {
+      barcode: 'PU-1',
+      pickup_point: w.point,
+    });
+    expect(picked.status, JSON.stringify(picked.body)).toBe(200);
+    expect(picked.body).toMatchObject({ already_scanned: false, package: { status: 'out_for_delivery', assigned_to_id: driver.id } });
+    const again = await t.json<Json>('POST', '/api/pickup-point-scan/package-scan/', driver.token, {
+      barcode: 'PU-1',
+      pickup_point: w.point,
+    });
+    expect(again.body).toMatchObject({ already_scanned: true });
+    const done = await t.json('POST', '/api/scan-package-api/scan-deliver/', driver.token, {
+      barcode: 'PU-1',
+      recipient_name: 'At the door',
+    });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    const events = await t.db.select().from(packageEvent).where(eq(packageEvent.package_id, w.pu1)).all();
+    expect(
+      events.filter((e) => e.to_status && e.to_status !== e.from_status && e.to_status !== 'pickup_requested').map((e) => e.to_status),
+    ).toEqual(['picked_up', 'out_for_delivery', 'delivered']);
+    expect((await t.db.select().from(routePickup).where(eq(routePickup.package_id, w.pu1)).get())?.route_id).toBe(route.id);
+  }, 120_000);
+});
