@@ -39,7 +39,14 @@ function placements(nb: number, len: number): number[][] {
  * Replays one route from the raw input, written apart from the solver: a forward pass per break
  * placement, then a backward pass for the latest departure that keeps the end.
  */
-export function replayRoute(input: FleetInput, veh: Veh, jobs: Job[], balance = input.balance): Replay {
+/**
+ * `departure`: the departure the plan reports. With jobs of several windows the rules allow a range
+ * of departures that keep the same end (the forward pass's windows give the earliest latest one; a
+ * later window, where what follows waits anyway, a later one); a reported departure inside that range
+ * is replayed as given, and one outside it is replayed at the range's end (and so differs).
+ */
+export function replayRoute(input: FleetInput, veh: Veh, jobs: Job[], balance = input.balance, departure?: number): Replay {
+  const departure_ = departure;
   const M = input.matrix;
   const DM = input.distance ?? input.matrix;
   const problems: string[] = [];
@@ -149,13 +156,27 @@ export function replayRoute(input: FleetInput, veh: Veh, jobs: Job[], balance = 
       continue;
     }
     // Backward: the latest start of each item that still ends at `end` inside the same windows.
+    let latestSame = end;
+    for (let k = items.length - 1; k >= 0; k--) {
+      const it = items[k];
+      latestSame = Math.min(f.his[k], latestSame - (it.kind === 'drive' ? it.time : it.kind === 'break' ? it.dur : (it.job.service ?? 0)));
+    }
     let latest = end;
     for (let k = items.length - 1; k >= 0; k--) {
       const it = items[k];
       const dur = it.kind === 'drive' ? it.time : it.kind === 'break' ? it.dur : (it.job.service ?? 0);
-      latest = Math.min(f.his[k], latest - dur);
+      const by = latest - dur;
+      if (it.kind === 'serve' && it.job.windows && it.job.windows.length > 1) {
+        // A job with several windows may be served in a later one than the forward pass chose, when
+        // what follows waits anyway: the latest start is the latest window that opens by then.
+        let s = -Infinity;
+        for (const [a, b] of it.job.windows) if (a <= by + TOL) s = Math.max(s, Math.min(b, by));
+        latest = s;
+      } else latest = Math.min(f.his[k], by);
     }
-    const departure = Math.max(shiftStart, latest);
+    const lo = Math.max(shiftStart, latestSame);
+    const hi = Math.max(shiftStart, latest);
+    const departure = departure_ !== undefined && departure_ >= lo - TOL && departure_ <= hi + TOL ? departure_ : hi;
     if (veh.maxDuration !== undefined && end - departure > veh.maxDuration + TOL) {
       why = `duration ${end - departure} over ${veh.maxDuration}`;
       continue;
@@ -260,7 +281,7 @@ export function checkPlan(
       }
       checkLoad(`after job ${id}`);
     });
-    const r = replayRoute(input, veh, list);
+    const r = replayRoute(input, veh, list, input.balance, route.departure);
     v.push(...r.problems);
     travel += r.travel;
     cost += r.cost;
