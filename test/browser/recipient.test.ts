@@ -44,8 +44,10 @@ async function waitForMail(mails: ReceivedMail[], match: (m: ReceivedMail) => bo
   }
 }
 
+// The token's alphabet ends in '-' and '_': a token ending in '-' has no word boundary after it, so
+// the end is where no token character or '/stop' follows.
 const linkIn = (m: ReceivedMail) => {
-  const link = /(http:\/\/127\.0\.0\.1:\d+\/track\.html#[A-Za-z0-9_-]{32})(?!\/stop)\b/.exec(m.text)?.[1];
+  const link = /(http:\/\/127\.0\.0\.1:\d+\/track\.html#[A-Za-z0-9_-]{32})(?![A-Za-z0-9_/-])/.exec(m.text)?.[1];
   if (!link) throw new Error(`no tracking link in: ${m.text}`);
   return link;
 };
