@@ -341,6 +341,9 @@ describe.skipIf(!hasChromium)('dispatch board in Chromium', () => {
       await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
       await page.goto(`${srv.url}/#/dispatch`);
       await page.getByRole('heading', { name: 'Dispatch board' }).waitFor();
+      // The board opens on the browser's own day in Sydney; the suite's shifts are on the server clock's day,
+      // which is the day before from 13:00 UTC.
+      await page.getByTestId('plan-date').fill(DAY);
       await expect.poll(() => page.getByTestId('driver-chip').count()).toBe(DRIVERS);
       await screenshot(page, 'dispatch-board');
       // Nothing on the board is wider than the board (the shell's own top bar is another screen's matter).
