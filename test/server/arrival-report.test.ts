@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
-import type { PlanJob } from '../../shared/schemas/dispatch';
 import type { ArrivalRow } from '../../shared/schemas/reports';
 import { etaBand, timeOnDay } from '../../shared/routing/eta';
 import type { LatLng } from '../../shared/routing/haversine';
 import { deliveryRecord, routeLeg } from '../../server/db/schema/index';
 import { arrivalStats, percentile } from '../../server/services/reports/arrivalStats';
-import { routeWorld, type RouteJson } from './routes-helpers';
+import { planDay, routeWorld, type RouteJson } from './routes-helpers';
 
 const DAY = '2026-01-06';
 const DEPOT: LatLng = { latitude: -33.87, longitude: 151.2 };
@@ -59,18 +58,12 @@ describe('GET report/arrival-accuracy/ (issue 31)', () => {
     expect(
       (await t.json('PUT', `/api/package/${ids[1]}/window/`, admin.token, { window_start: '08:00', window_end: '08:20' })).status,
     ).toBe(200);
-    const start = await t.json<PlanJob>('POST', '/api/dispatch/plan/', admin.token, {
+    const plan = await planDay(t, admin.token, {
       date: DAY,
       include_undated: true,
       time_limit_ms: 200,
       drivers: [d1.id],
     });
-    expect(start.status, JSON.stringify(start.body)).toBe(202);
-    let plan = start.body;
-    for (let i = 0; i < 300 && plan.status !== 'done' && plan.status !== 'failed'; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      plan = (await t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, admin.token)).body;
-    }
     const order = plan.proposal!.routes[0].stops.map((x) => x.package);
     const c = await t.json<{ routes: RouteJson[] }>('POST', `/api/dispatch/plan/${plan.id}/commit/`, admin.token, {
       routes: [{ driver: d1.id, packages: order }],

@@ -3,7 +3,7 @@ import type { PlanJob, PlanRoute } from '../../shared/schemas/dispatch';
 import { travelSeconds } from '../../shared/routing/eta';
 import { haversineDistance, type LatLng } from '../../shared/routing/haversine';
 import { sendJson, standIn } from './geo-standins';
-import { routeWorld, type Json } from './routes-helpers';
+import { planDay, routeWorld, type Json } from './routes-helpers';
 
 const DAY = '2026-01-05';
 const DEPOT: LatLng = { latitude: -33.87, longitude: 151.2 };
@@ -65,20 +65,7 @@ async function world(osrmUrl: string) {
 }
 
 async function planned(w: Awaited<ReturnType<typeof world>>, body: Json = {}): Promise<PlanJob> {
-  const start = await w.t.json<PlanJob>('POST', '/api/dispatch/plan/', w.admin.token, {
-    date: DAY,
-    time_limit_ms: 300,
-    drivers: [w.d1.id],
-    include_undated: true,
-    ...body,
-  });
-  expect(start.status, JSON.stringify(start.body)).toBe(202);
-  for (let i = 0; i < 300; i++) {
-    const r = await w.t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, w.admin.token);
-    if (r.body.status === 'done' || r.body.status === 'failed') return r.body;
-    await new Promise((res) => setTimeout(res, 100));
-  }
-  throw new Error('plan did not finish');
+  return planDay(w.t, w.admin.token, { date: DAY, time_limit_ms: 300, drivers: [w.d1.id], include_undated: true, ...body });
 }
 
 /** The ETAs a route's order implies under a travel function (no windows here: arrive, serve, drive on). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanJob } from '../../shared/schemas/dispatch';
 import { waitFor } from '../../server/services/dispatch/proposal';
-import { routeWorld, type Json } from './routes-helpers';
+import { planDay, routeWorld, type Json } from './routes-helpers';
 
 /** Issue 32 through the real app: the office's costs, a break, skills, limits reach the optimiser and come back on the proposal. */
 const DAY = '2026-01-05';
@@ -30,20 +30,7 @@ async function world() {
 }
 
 async function planned(w: Awaited<ReturnType<typeof world>>, body: Json): Promise<PlanJob> {
-  const start = await w.t.json<PlanJob>('POST', '/api/dispatch/plan/', w.admin.token, {
-    date: DAY,
-    include_undated: true,
-    time_limit_ms: 200,
-    drivers: [w.d1.id, w.d2.id],
-    ...body,
-  });
-  expect(start.status, JSON.stringify(start.body)).toBe(202);
-  for (let i = 0; i < 600; i++) {
-    const r = await w.t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, w.admin.token);
-    if (r.body.status === 'done' || r.body.status === 'failed') return r.body;
-    await new Promise((res) => setTimeout(res, 100));
-  }
-  throw new Error('plan did not finish');
+  return planDay(w.t, w.admin.token, { date: DAY, include_undated: true, time_limit_ms: 200, drivers: [w.d1.id, w.d2.id], ...body });
 }
 
 describe('plan rules (issue 32)', () => {
@@ -245,21 +232,9 @@ describe('plan rules (issue 32)', () => {
     };
     const cityIds = await near('C', CITY);
     const westIds = await near('W', WEST);
-    const start = await t.json<PlanJob>('POST', '/api/dispatch/plan/', admin.token, {
-      date: DAY,
-      include_undated: true,
-      time_limit_ms: 200,
-      drivers: [w.d1.id, w.d2.id],
-      // No zones in this world: every zone (both depots) is planned.
-    });
-    expect(start.status, JSON.stringify(start.body)).toBe(202);
-    let plan: PlanJob | undefined;
-    for (let i = 0; i < 600 && !plan; i++) {
-      const r = await t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, admin.token);
-      if (r.body.status === 'done' || r.body.status === 'failed') plan = r.body;
-      else await new Promise((res) => setTimeout(res, 100));
-    }
-    expect(plan?.status, plan?.message ?? '').toBe('done');
+    // No zones in this world: every zone (both depots) is planned.
+    const plan = await planDay(t, admin.token, { date: DAY, include_undated: true, time_limit_ms: 200, drivers: [w.d1.id, w.d2.id] });
+    expect(plan.status, plan.message ?? '').toBe('done');
     const routes = plan!.proposal!.routes;
     const dana = routes.find((r) => r.driver === w.d1.id)!;
     const eli = routes.find((r) => r.driver === w.d2.id)!;

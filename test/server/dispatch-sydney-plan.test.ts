@@ -8,8 +8,8 @@
  * the route, and only the date's parcels go.
  */
 import { describe, expect, it } from 'vitest';
-import type { PlanJob, Proposal } from '../../shared/schemas/dispatch';
-import { routeWorld, type Json } from './routes-helpers';
+import type { Proposal } from '../../shared/schemas/dispatch';
+import { planDay, routeWorld, type Json } from './routes-helpers';
 
 const DAY = '2026-11-30';
 const DEPOT: [number, number] = [-33.925, 151.19]; // Mascot
@@ -56,21 +56,15 @@ describe("the Sydney office's day, planned at the courier's cost (issue 32)", ()
     const undated = await w.parcel('UNDATED', spot(62));
 
     const plan = async (extra: Json): Promise<Proposal> => {
-      const start = await t.json<PlanJob>('POST', '/api/dispatch/plan/', admin.token, {
+      const job = await planDay(t, admin.token, {
         date: DAY,
         drivers: drivers.map((d) => d.id),
         time_limit_ms: 1500,
         costs: RATES,
         ...extra,
       });
-      expect(start.status, JSON.stringify(start.body)).toBe(202);
-      for (let i = 0; i < 1200; i++) {
-        const r = await t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, admin.token);
-        expect(r.body.status, r.body.message ?? '').not.toBe('failed');
-        if (r.body.status === 'done') return r.body.proposal!;
-        await new Promise((res) => setTimeout(res, 100));
-      }
-      throw new Error('plan did not finish');
+      expect(job.status, job.message ?? '').toBe('done');
+      return job.proposal!;
     };
     const summary = (p: Proposal) =>
       JSON.stringify(

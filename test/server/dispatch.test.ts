@@ -4,7 +4,7 @@ import type { PlanJob, RouteEtas } from '../../shared/schemas/dispatch';
 import { pkg, stopEta } from '../../server/db/schema/index';
 import { etaFor } from '../../server/services/dispatch/eta';
 import { phoneEtas } from '../../client/driver/etaMath';
-import { routeWorld, type Json, type PackageJson, type RouteJson } from './routes-helpers';
+import { planDay, routeWorld, type Json, type PackageJson, type RouteJson } from './routes-helpers';
 
 const DAY = '2026-01-05';
 const DEPOT: [number, number] = [-33.87, 151.2];
@@ -52,21 +52,7 @@ async function world() {
 }
 
 async function planned(w: Awaited<ReturnType<typeof world>>, body: Json): Promise<PlanJob> {
-  const start = await w.t.json<PlanJob>('POST', '/api/dispatch/plan/', w.admin.token, {
-    date: DAY,
-    time_limit_ms: 300,
-    include_undated: true,
-    ...body,
-  });
-  expect(start.status, JSON.stringify(start.body)).toBe(202);
-  expect(start.body.status).toBe('running');
-  for (let i = 0; i < 300; i++) {
-    const r = await w.t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, w.admin.token);
-    expect(r.status).toBe(200);
-    if (r.body.status === 'done' || r.body.status === 'failed') return r.body;
-    await new Promise((res) => setTimeout(res, 100));
-  }
-  throw new Error('plan did not finish');
+  return planDay(w.t, w.admin.token, { date: DAY, time_limit_ms: 300, include_undated: true, ...body });
 }
 
 describe('vehicles, shifts, depots, windows', () => {
@@ -200,19 +186,9 @@ describe('planning the day', () => {
     const overdue = await w.parcel('OVERDUE', { latitude: DEPOT[0], longitude: DEPOT[1] + 0.02, delivery_date: '2026-01-02' });
     const tomorrow = await w.parcel('TOMORROW', { latitude: DEPOT[0] - 0.02, longitude: DEPOT[1], delivery_date: '2026-01-06' });
     const run = async (body: Json) => {
-      const start = await t.json<PlanJob>('POST', '/api/dispatch/plan/', admin.token, {
-        date: DAY,
-        time_limit_ms: 200,
-        drivers: [d1.id],
-        ...body,
-      });
-      expect(start.status, JSON.stringify(start.body)).toBe(202);
-      for (let i = 0; i < 300; i++) {
-        const r = await t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, admin.token);
-        if (r.body.status === 'done') return r.body.proposal!;
-        await new Promise((res) => setTimeout(res, 50));
-      }
-      throw new Error('plan did not finish');
+      const plan = await planDay(t, admin.token, { date: DAY, time_limit_ms: 200, drivers: [d1.id], ...body });
+      expect(plan.status, plan.message ?? '').toBe('done');
+      return plan.proposal!;
     };
     const dated = await run({});
     const all = (p: typeof dated) =>

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { PlanJob, RouteEtas } from '../../shared/schemas/dispatch';
+import type { RouteEtas } from '../../shared/schemas/dispatch';
 import { deliveryRecord, pkg, stopEta, warehouse } from '../../server/db/schema/index';
 import type { TestApp } from '../helpers/app';
-import { routeWorld, type Json, type RouteJson } from './routes-helpers';
+import { planDay, routeWorld, type Json, type RouteJson } from './routes-helpers';
 
 /**
  * Issue 31: the courier's own time. The test app's configured zone is UTC; each test sets the business
@@ -103,7 +103,7 @@ describe("shifts and windows typed as the depot's wall clock", () => {
       (await t.json('PUT', `/api/package/${windowed}/window/`, admin.token, { window_start: '09:00', window_end: '10:00' })).status,
     ).toBe(200);
 
-    const start = await t.json<PlanJob>('POST', '/api/dispatch/plan/', admin.token, {
+    const plan = await planDay(t, admin.token, {
       date: DAY,
       drivers: [d1.id, d2.id],
       time_limit_ms: 300,
@@ -113,12 +113,6 @@ describe("shifts and windows typed as the depot's wall clock", () => {
         { package: plain, driver: d1.id },
       ],
     });
-    expect(start.status, JSON.stringify(start.body)).toBe(202);
-    let plan = start.body;
-    for (let i = 0; i < 300 && plan.status !== 'done' && plan.status !== 'failed'; i++) {
-      await new Promise((res) => setTimeout(res, 100));
-      plan = (await t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, admin.token)).body;
-    }
     expect(plan.status, plan.message ?? '').toBe('done');
     const sydney = plan.proposal!.routes.find((r) => r.driver === d1.id)!;
     const west = plan.proposal!.routes.find((r) => r.driver === d2.id)!;

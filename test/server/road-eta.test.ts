@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
-import type { PlanJob, RouteEtas } from '../../shared/schemas/dispatch';
+import type { RouteEtas } from '../../shared/schemas/dispatch';
 import type { RecipientView } from '../../shared/schemas/recipients';
 import { etaBand, timeOnDay } from '../../shared/routing/eta';
 import { haversineDistance, type LatLng } from '../../shared/routing/haversine';
 import { deliveryRecord, routeLeg, stopEta } from '../../server/db/schema/index';
 import { phoneEtas } from '../../client/driver/etaMath';
 import { sendJson, standIn } from './geo-standins';
-import { routeWorld, type RouteJson } from './routes-helpers';
+import { planDay, routeWorld, type RouteJson } from './routes-helpers';
 
 const DAY = '2026-01-05';
 const DEPOT: LatLng = { latitude: -33.87, longitude: 151.2 };
@@ -87,18 +87,12 @@ describe('road arrival times (issue 31)', () => {
         }),
       );
     }
-    const start = await t.json<PlanJob>('POST', '/api/dispatch/plan/', admin.token, {
+    const plan = await planDay(t, admin.token, {
       date: DAY,
       include_undated: true,
       time_limit_ms: 200,
       drivers: [d1.id],
     });
-    expect(start.status, JSON.stringify(start.body)).toBe(202);
-    let plan = start.body;
-    for (let i = 0; i < 300 && plan.status !== 'done' && plan.status !== 'failed'; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      plan = (await t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, admin.token)).body;
-    }
     expect(plan.status).toBe('done');
     const order = plan.proposal!.routes[0].stops.map((x) => x.package);
     expect(order.length).toBe(4);

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { deliveryRoute, pkg, warehouse } from '../../server/db/schema/index';
-import { makeApp } from '../helpers/app';
+import type { PlanJob } from '../../shared/schemas/dispatch';
+import { makeApp, type TestApp } from '../helpers/app';
 
 export type Json = Record<string, unknown>;
 export interface RouteJson {
@@ -65,4 +66,20 @@ export async function routeWorld() {
     t.json<Json>('POST', path, token, body, headers);
   const get = <T = Json>(path: string, token: string) => t.json<T>('GET', path, token);
   return { t, admin, depot, d1, d2, shipper, warehouseId, parcel, row, routeRow, post, get };
+}
+
+/**
+ * Starts a plan and waits for its worker, polling as the board does: the job once it is done or failed.
+ * The body is the request as sent (each test states its date, drivers and budget).
+ */
+export async function planDay(t: Pick<TestApp, 'json'>, token: string, body: Json): Promise<PlanJob> {
+  const start = await t.json<PlanJob>('POST', '/api/dispatch/plan/', token, body);
+  expect(start.status, JSON.stringify(start.body)).toBe(202);
+  for (let i = 0; i < 1200; i++) {
+    const r = await t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, token);
+    expect(r.status).toBe(200);
+    if (r.body.status === 'done' || r.body.status === 'failed') return r.body;
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  throw new Error('plan did not finish');
 }

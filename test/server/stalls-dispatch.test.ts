@@ -1,9 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { PlanJob } from '../../shared/schemas/dispatch';
 import { pkg } from '../../server/db/schema/index';
 import { whilePolling } from '../helpers/loopDelay';
-import { routeWorld, type Json } from './routes-helpers';
+import { planDay, routeWorld, type Json } from './routes-helpers';
 
 /**
  * Security issue 30, dispatch: a depot manager plans 1,200 parcels with two small vans, so most
@@ -66,19 +65,7 @@ describe('dispatch plan of a busy day does not freeze other users (security issu
       polls,
     } = await whilePolling(
       async () => {
-        const start = await t.json<PlanJob>('POST', '/api/dispatch/plan/', w.depot.token, {
-          date: DAY,
-          time_limit_ms: 500,
-          drivers: [w.d1.id, w.d2.id],
-          include_undated: true,
-        });
-        expect(start.status, JSON.stringify(start.body)).toBe(202);
-        for (let i = 0; i < 1200; i++) {
-          const r = await t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, w.depot.token);
-          if (r.body.status !== 'running') return r.body;
-          await new Promise((res) => setTimeout(res, 100));
-        }
-        throw new Error('the plan did not finish');
+        return planDay(t, w.depot.token, { date: DAY, time_limit_ms: 500, drivers: [w.d1.id, w.d2.id], include_undated: true });
       },
       async () => expect((await t.call('GET', '/api/profile/', other.token)).status).toBe(200),
     );
