@@ -268,8 +268,9 @@ describe.skipIf(!hasChromium)('office exceptions from the web (Chromium)', () =>
     await login(page, srv.url, admin);
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     const save = async (click: () => Promise<void>, name: string) => {
+      // The first PDF starts the documents worker (pdfkit and bwip-js load in it): slow on a loaded machine.
       const [download] = await Promise.all([
-        page.waitForEvent('download', { timeout: 30_000 }).catch(async (e: unknown) => {
+        page.waitForEvent('download', { timeout: 60_000 }).catch(async (e: unknown) => {
           await screenshot(page, `fail-${name}`);
           throw e;
         }),
@@ -293,7 +294,7 @@ describe.skipIf(!hasChromium)('office exceptions from the web (Chromium)', () =>
     expect(manifest).toContain('WEB-0010');
     await screenshot(page, 'office-driver-filter');
     await ctx.close();
-  }, 120_000);
+  }, 180_000);
 
   it('shell on a phone: skip-to-content is the first Tab stop, the drawer closes on Escape and on a tap outside, Log out fits', async () => {
     const ctx = await br.context(PHONE);
