@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { PlanJob } from '../../shared/schemas/dispatch';
+import { phoneEtas } from '../../client/driver/etaMath';
+import type { PlanJob, RouteEtas } from '../../shared/schemas/dispatch';
 import { packageEvent, routePickup } from '../../server/db/schema/index';
 import { companyWithKey, webhookCall } from './webhooks-helpers';
 import { routeWorld, type Json, type RouteJson } from './routes-helpers';
@@ -13,7 +14,10 @@ import { routeWorld, type Json, type RouteJson } from './routes-helpers';
 
 const DAY = '2026-01-05';
 const DEPOT: [number, number] = [-33.87, 151.2];
-type Route = RouteJson & { pickup_stops?: { package: number; sequence_no: number; address: string | null }[] };
+type PhoneParcel = { id: number; status: string; latitude: number | null; longitude: number | null; sequence_no: number | null };
+type Route = RouteJson & {
+  pickup_stops?: { package: number; sequence_no: number; address: string | null; latitude?: number | null; longitude?: number | null }[];
+};
 
 async function world() {
   const w = await routeWorld();
@@ -227,6 +231,31 @@ describe('a collection on the route (issue 32)', () => {
       expect(Date.parse(x.eta!)).toBeLessThan(Date.parse(before.stops.find((s) => s.package === x.package)!.eta));
     }
 
+    // The phone times the same offline (its copy of the route and plan, no stored time): through the
+    // collections still to make, and without a collection it recorded as not made.
+    const sync = await t.json<{ upserts: { packages: Json[] } }>('GET', '/api/sync/changes/?cursor=0', driver.token);
+    const copies = new Map(sync.body.upserts.packages.map((p) => [p.id as number, p as unknown as PhoneParcel]));
+    const ordered = route.packages.map((id) => copies.get(id)!);
+    const copy = (await t.json<RouteEtas>('GET', `/api/route/${route.id}/eta/`, driver.token)).body;
+    const offline = { ...copy, stops: copy.stops.map((x) => ({ ...x, eta: '' })), collections: [] };
+    const pending = route.pickup_stops!.map((x) => ({ ...x, latitude: x.latitude ?? null, longitude: x.longitude ?? null }));
+    const onPhone = phoneEtas({ date: DAY }, ordered, offline, {}, t.clock.now(), new Set(), pending);
+    for (const x of before.collections!)
+      expect(Math.abs(onPhone.get(-x.package)! - Date.parse(x.eta!)), `collection ${x.package}`).toBeLessThan(60_000);
+    for (const x of before.stops) expect(Math.abs(onPhone.get(x.package)! - Date.parse(x.eta)), `parcel ${x.package}`).toBeLessThan(60_000);
+    // With the server's times at hand, the phone shows them as they are.
+    const stored = phoneEtas({ date: DAY }, ordered, copy, {}, t.clock.now(), new Set(), pending);
+    for (const x of before.collections!) expect(stored.get(-x.package)).toBe(Date.parse(x.eta!));
+    const dropped = phoneEtas(
+      { date: DAY },
+      ordered,
+      copy,
+      {},
+      t.clock.now(),
+      new Set([w.pu1]),
+      pending.filter((x) => x.package !== w.pu1),
+    );
+
     // Refused, changing nothing: a reason not on the list; a driver it never was for.
     const fail = (who: { token: string }, id: number, body: Json) =>
       t.json<Json>('POST', `/api/pickup-point-scan/${id}/fail/`, who.token, body);
@@ -255,6 +284,9 @@ describe('a collection on the route (issue 32)', () => {
         Date.parse(before.stops.find((b) => b.package === s.package)!.eta),
       );
     expect(after.stops.some((s) => Date.parse(s.eta) < Date.parse(before.stops.find((b) => b.package === s.package)!.eta))).toBe(true);
+    // ...as the phone had them offline once it recorded the failure.
+    expect(dropped.has(w.pu1) || dropped.has(-w.pu1)).toBe(false);
+    for (const x of after.stops) expect(Math.abs(dropped.get(x.package)! - Date.parse(x.eta)), `parcel ${x.package}`).toBeLessThan(60_000);
 
     // Once more (the office took it back meanwhile): refused as the sync engine knows it, recorded.
     const again = await fail(driver, w.pu1, { reason: 'closed' });
