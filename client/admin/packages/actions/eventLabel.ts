@@ -41,6 +41,7 @@ const ACTION_LABELS: Record<string, string> = {
   webhook_update: "Updated by the shipper's system",
   webhook_cancel: "Cancelled by the shipper's system",
   route_add: 'Added to a route',
+  route_add_pickup: 'Added to a route, to collect and deliver',
   route_remove: 'Taken off a route',
   route_sequence: 'Stop order changed',
   route_optimize: 'Route optimised',
