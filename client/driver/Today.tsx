@@ -42,20 +42,36 @@ function useAfterFirstFrame(): boolean {
   return after;
 }
 
-/** Where the van collects a parcel it delivers later on this route (issue 32): the pickup screen scans it there. */
-function PickupRow({ p, n, stop }: { p: ViewPackage; n: number; stop: PickupStop }) {
-  const done = p.status !== 'pickup_requested';
+/**
+ * Where the van collects a parcel it delivers later on this route (issue 32): the pickup screen scans
+ * it there, with its arrival time as the deliveries have theirs; or the driver records that it could
+ * not be collected (`dropped`: recorded on this phone, the office takes it off the route).
+ */
+function PickupRow({ p, n, stop, eta, dropped }: { p: ViewPackage; n: number; stop: PickupStop; eta?: string | null; dropped: boolean }) {
+  const done = p.status !== 'pickup_requested' || dropped;
   return (
     <li class={done ? 'done' : ''}>
       <a href="#/driver/pickups" data-testid="stop-row" data-stop="pickup" data-hawb={p.hawb}>
         <span class="seq">{n}</span>
         <span class="body">
           <span class="line1">
-            <span class="mono">{p.hawb}</span> <b>Pickup</b> <StatusBadge status={p.status} />
+            <span class="mono">{p.hawb}</span> <b>Pickup</b> <StatusBadge status={dropped ? 'Not collected' : p.status} />
+            {eta && !done && (
+              <b class="eta" data-testid="stop-eta">
+                {' '}
+                ~{eta}
+              </b>
+            )}
           </span>
           <span class="line2">Collect from {stop.address ?? 'the pickup point'}</span>
+          {p.rejected && <span class="line2 bad">Refused: {p.rejected.message}</span>}
         </span>
       </a>
+      {!done && (
+        <a class="row-action" href={`#/driver/collect-fail/${p.id}`} data-testid="collect-fail-link">
+          Could not collect
+        </a>
+      )}
     </li>
   );
 }
@@ -75,7 +91,7 @@ function StopRow({
   eta?: string | null;
   paired?: boolean;
 }) {
-  // A paired parcel still to collect is a delivery still to make.
+  // A paired parcel still to collect is a delivery still to make (unless its collection failed: `paired` is false then).
   const done = (!isOpen(p) && !(paired && p.status === 'pickup_requested')) || heldIds.has(p.id);
   return (
     <li class={done ? 'done' : ''}>
@@ -135,6 +151,7 @@ function RouteBlock({
   rows,
   reload,
   zone,
+  dropped,
 }: {
   group: RouteGroup;
   max: number;
@@ -144,13 +161,15 @@ function RouteBlock({
   rows: number;
   reload: RouteEtas['reload'];
   zone?: string;
+  /** Parcels whose collection failed on this phone (issue 32): off the route once the office has it. */
+  dropped: ReadonlySet<number>;
 }) {
   const [busy, setBusy] = useState(false);
   // The result is said here, beside the list it changed: a toast would cover the stops.
   const [said, setSaid] = useState<{ text: string; ok: boolean } | null>(null);
   const { route, packages } = group;
   const open = packages.filter((p) => isOpen(p) && !heldIds.has(p.id));
-  const paired = new Set((route?.pickup_stops ?? []).map((s) => s.package));
+  const paired = new Set((route?.pickup_stops ?? []).map((s) => s.package).filter((id) => !dropped.has(id)));
   const reoptimise = async () => {
     if (!route) return;
     setBusy(true);
@@ -191,7 +210,14 @@ function RouteBlock({
           .slice(0, rows)
           .map((row, i) =>
             row.pickup ? (
-              <PickupRow key={`${row.p.id}:pickup`} p={row.p} n={i + 1} stop={row.pickup} />
+              <PickupRow
+                key={`${row.p.id}:pickup`}
+                p={row.p}
+                n={i + 1}
+                stop={row.pickup}
+                eta={etaText(-row.p.id)}
+                dropped={dropped.has(row.p.id)}
+              />
             ) : (
               <Fragment key={row.p.id}>
                 {reload?.before === row.p.id && <ReloadRow reload={reload} zone={zone} />}
@@ -219,7 +245,7 @@ export function Today({ me }: { me: SessionInfo }) {
     mine.filter((p) => !heldIds.has(p.id)),
     max,
   );
-  const pickups = mine.filter((p) => p.status === 'pickup_requested').length;
+  const pickups = mine.filter((p) => p.status === 'pickup_requested' && p.assigned_to_id === me.id).length;
   const ordered = groups.flatMap((g) => g.packages);
   const next = nextStop(ordered, heldIds, max);
   const plans = useStore(routePlans);
@@ -240,16 +266,35 @@ export function Today({ me }: { me: SessionInfo }) {
   }, [pendingRoutes, cache.fetchedAt]);
   // Arrival times computed here, offline, with the function the server uses (issue 16).
   const allRows = useAfterFirstFrame();
+  // A collection the driver recorded as not made (issue 32): queued, the parcel is nobody's on this phone.
+  const dropped = useMemo(
+    () => new Set(mine.filter((p) => p.status === 'pickup_requested' && p.assigned_to_id !== me.id).map((p) => p.id)),
+    [mine.map((p) => `${p.id}:${p.status}:${p.assigned_to_id}`).join()],
+  );
   const etas = useMemo(
     () =>
       new Map(
-        groups.flatMap((g) => (g.route ? [...phoneEtas(g.route, g.packages, plans[g.route.id], recentPlace(), Date.now(), heldIds)] : [])),
+        groups.flatMap((g) => {
+          if (!g.route) return [];
+          // Collections still to make are stops on the way (issue 32): a dropped one and its delivery are not.
+          const waiting = new Set(g.packages.filter((p) => p.status === 'pickup_requested' && !dropped.has(p.id)).map((p) => p.id));
+          const collections = (g.route.pickup_stops ?? []).filter((s) => waiting.has(s.package));
+          const done = dropped.size ? new Set([...heldIds, ...dropped]) : heldIds;
+          return [...phoneEtas(g.route, g.packages, plans[g.route.id], recentPlace(), Date.now(), done, collections)];
+        }),
       ),
-    [groups.map((g) => g.packages.map((p) => `${p.id}:${p.status}`).join()).join('|'), plans, heldIds],
+    [groups.map((g) => g.packages.map((p) => `${p.id}:${p.status}`).join()).join('|'), plans, heldIds, dropped],
   );
-  // Shown as the depot's wall clock: each parcel's route's zone.
+  // Shown as the depot's wall clock: each parcel's route's zone (a collection's under its parcel's id negated).
   const zoneOf = useMemo(
-    () => new Map(groups.flatMap((g) => (g.route ? g.packages.map((p) => [p.id, plans[g.route!.id]?.time_zone] as const) : []))),
+    () =>
+      new Map(
+        groups.flatMap((g) =>
+          g.route
+            ? g.packages.flatMap((p) => [[p.id, plans[g.route!.id]?.time_zone] as const, [-p.id, plans[g.route!.id]?.time_zone] as const])
+            : [],
+        ),
+      ),
     [groups, plans],
   );
   const etaText = (id: number) => clockOf(etas.get(id), zoneOf.get(id));
@@ -336,6 +381,7 @@ export function Today({ me }: { me: SessionInfo }) {
             rows={rows}
             reload={g.route ? pendingReload(g, plans[g.route.id], max) : null}
             zone={g.route ? plans[g.route.id]?.time_zone : undefined}
+            dropped={dropped}
           />
         );
       })}

@@ -16,6 +16,7 @@ const loadPickups = () => import('./Pickups');
 const loadStop = () => import('./Stop');
 const loadDeliver = () => import('./Deliver');
 const loadFail = () => import('./Fail');
+const loadCollectFail = () => import('./CollectFail');
 const loadSync = () => import('./SyncScreen');
 const loadMore = () => import('./More');
 const loadHistory = () => import('./History');
@@ -51,6 +52,8 @@ function Screen({ path, me }: { path: string; me: SessionInfo }) {
   if (deliver != null) return <Lazy key={`deliver-${deliver}`} load={loadDeliver} props={{ id: deliver }} />;
   const fail = id('/fail/:id');
   if (fail != null) return <Lazy key={`fail-${fail}`} load={loadFail} props={{ id: fail }} />;
+  const notCollected = id('/collect-fail/:id');
+  if (notCollected != null) return <Lazy key={`collect-fail-${notCollected}`} load={loadCollectFail} props={{ id: notCollected, me }} />;
   const hist = id('/history/:id');
   if (hist != null) return <Lazy key="historydetail" load={loadHistoryDetail} props={{ id: hist }} />;
   return <Today me={me} />;

@@ -18,19 +18,27 @@ const placed = (p: { latitude: number | null; longitude: number | null }): p is 
  */
 export function phoneEtas(
   route: Pick<RouteRecord, 'date'>,
-  ordered: readonly { id: number; status: string; latitude: number | null; longitude: number | null }[],
+  ordered: readonly { id: number; status: string; latitude: number | null; longitude: number | null; sequence_no?: number | null }[],
   plan: RouteEtas | undefined,
   here: Partial<LatLng>,
   now: number,
   done: ReadonlySet<number> = new Set(),
+  collections: readonly Collection[] = [],
 ): Map<number, number> {
-  const visit = ordered.filter((p) => TO_VISIT.has(p.status) && !done.has(p.id));
+  // Collections still to make (issue 32) are stops on the way, keyed by the parcel's id negated (as
+  // the server walks them); their parcels' deliveries are still to make too.
+  const collecting = collections.filter((c) => !done.has(c.package));
+  const awaiting = new Set(collecting.map((c) => c.package));
+  const visit = ordered.filter((p) => (TO_VISIT.has(p.status) || awaiting.has(p.id)) && !done.has(p.id));
   // The server's stored ETA (road legs, progress, position; issue 31) is what the recipient's page
   // shows too: the phone shows it as long as it has nothing of this route the server has not seen.
   const stored = new Map((plan?.stops ?? []).flatMap((s) => (s.eta ? [[s.package, Date.parse(s.eta)] as const] : [])));
-  if (plan && !ordered.some((p) => done.has(p.id)) && visit.every((p) => stored.has(p.id)))
-    return new Map(visit.map((p) => [p.id, stored.get(p.id) as number]));
-  const worked = ordered.filter((p) => !visit.includes(p));
+  for (const c of plan?.collections ?? []) if (c.eta) stored.set(-c.package, Date.parse(c.eta));
+  const keys = [...visit.map((p) => p.id), ...collecting.map((c) => -c.package)];
+  if (plan && !ordered.some((p) => done.has(p.id)) && keys.every((k) => stored.has(k)))
+    return new Map(keys.map((k) => [k, stored.get(k) as number]));
+  // A parcel still waiting at its pickup point (a collection not made) was never at its door: not a stop worked.
+  const worked = ordered.filter((p) => !visit.includes(p) && p.status !== 'pickup_requested');
   const info = new Map((plan?.stops ?? []).map((s) => [s.package, s]));
   // Shift and windows are the depot's wall clock; a plan fetched before issue 31 has no zone: the phone's own.
   const zone = plan?.time_zone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -43,25 +51,71 @@ export function phoneEtas(
         ? { latitude: lastWorked.latitude as number, longitude: lastWorked.longitude as number }
         : (plan?.start ?? null);
   // The trip back to the depot for parcels that joined after the van left, while one still waits there (issue 32).
-  const reload = plan?.reload && plan.start && visit.some((p) => p.status !== 'out_for_delivery') ? plan.reload : null;
+  const reload =
+    plan?.reload && plan.start && visit.some((p) => p.status !== 'out_for_delivery' && !awaiting.has(p.id)) ? plan.reload : null;
+  const deliveries = visit.map((p) => {
+    const s = info.get(p.id);
+    return {
+      ...(reload && reload.before === p.id ? { via: { at: plan!.start!, serviceS: DEFAULT_RELOAD_S } } : {}),
+      id: p.id,
+      latitude: p.latitude,
+      longitude: p.longitude,
+      serviceS: s?.service_s ?? DEFAULT_SERVICE_S,
+      window:
+        s?.window_start && s.window_end
+          ? ([timeOnDay(route.date, s.window_start, zone), timeOnDay(route.date, s.window_end, zone)] as const)
+          : null,
+    };
+  });
   const etas = stopEtas({
     from,
     startAt,
     model: plan?.travel,
-    stops: visit.map((p) => {
-      const s = info.get(p.id);
-      return {
-        ...(reload && reload.before === p.id ? { via: { at: plan!.start!, serviceS: DEFAULT_RELOAD_S } } : {}),
-        id: p.id,
-        latitude: p.latitude,
-        longitude: p.longitude,
-        serviceS: s?.service_s ?? DEFAULT_SERVICE_S,
-        window:
-          s?.window_start && s.window_end
-            ? ([timeOnDay(route.date, s.window_start, zone), timeOnDay(route.date, s.window_end, zone)] as const)
-            : null,
-      };
-    }),
+    stops: inRouteOrder(
+      visit,
+      deliveries,
+      collecting.map((c) => ({
+        id: -c.package,
+        latitude: c.latitude,
+        longitude: c.longitude,
+        serviceS: info.get(c.package)?.service_s ?? DEFAULT_SERVICE_S,
+        window: null,
+        seq: c.sequence_no,
+      })),
+    ),
   });
   return new Map(etas.map((e) => [e.id, e.begin]));
+}
+
+/** A collection still to make on a route (its `pickup_stops` entry): where, and its place in the order. */
+export interface Collection {
+  package: number;
+  sequence_no: number;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+/**
+ * The collections placed among the deliveries as the route lists them (client/driver/routeCache.ts
+ * `stopRows`): each before the first delivery whose place in the order comes after its own.
+ */
+function inRouteOrder<S, C extends { seq: number }>(
+  visit: readonly { sequence_no?: number | null }[],
+  deliveries: readonly S[],
+  collections: readonly C[],
+): (S | Omit<C, 'seq'>)[] {
+  if (!collections.length) return [...deliveries];
+  const left = [...collections].sort((a, b) => a.seq - b.seq);
+  const out: (S | Omit<C, 'seq'>)[] = [];
+  const take = () => {
+    const { seq: _seq, ...c } = left.shift() as C;
+    out.push(c);
+  };
+  deliveries.forEach((d, i) => {
+    const seq = visit[i]?.sequence_no;
+    while (left.length && (seq == null || left[0]!.seq < seq)) take();
+    out.push(d);
+  });
+  while (left.length) take();
+  return out;
 }

@@ -1,3 +1,4 @@
+import { COLLECTION_FAIL, type CollectionFailReason } from '../../shared/collection';
 import { DRIVER_ACTIONS } from '../../shared/driverActions';
 import type { ActionInput, FileInput } from './types';
 
@@ -128,6 +129,20 @@ export function actionBuilders(now: () => number, newId: () => string) {
         files: photo ? [photo] : [],
         effect: { packageId, patch: { status: 'failed' } },
         label: `Could not deliver ${opts.parcel ? labelOf(opts.parcel) : `parcel ${packageId}`}`,
+      };
+    },
+    /**
+     * A collection that could not be made at the pickup point (issue 32, shared/collection.ts): the
+     * parcel leaves the driver and the route, so the phone shows it as nobody's until the server answers.
+     */
+    collectionFail(packageId: number, opts: { reason: CollectionFailReason; note?: string; parcel?: LabelOf } & Place): ActionInput {
+      const body: Record<string, unknown> = { reason: opts.reason, ...stamp(now(), opts) };
+      if (opts.note) body.note = opts.note;
+      return {
+        path: COLLECTION_FAIL.path(packageId),
+        body,
+        effect: { packageId, patch: { assigned_to_id: null } },
+        label: `Not collected ${opts.parcel ? labelOf(opts.parcel) : `parcel ${packageId}`}`,
       };
     },
   };

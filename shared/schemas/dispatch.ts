@@ -364,6 +364,11 @@ export const RouteEtas = z.object({
    * the driver goes back for them before stop `before` (a package id); `eta` is the arrival there.
    */
   reload: z.object({ before: z.number().int(), parcels: z.number().int(), eta: z.string().nullable() }).nullable().optional(),
+  /**
+   * Collections still to make (issue 32, pickup-and-delivery pairs): each parcel's pickup stop, at its
+   * place in the order, with the arrival there (ISO) the same walk gave the deliveries; absent from older servers.
+   */
+  collections: z.array(z.object({ package: z.number().int(), sequence_no: z.number().int(), eta: z.string().nullable() })).optional(),
 });
 export type RouteEtas = z.infer<typeof RouteEtas>;
 

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { PlanJob } from '../../shared/schemas/dispatch';
+import { phoneEtas } from '../../client/driver/etaMath';
+import type { PlanJob, RouteEtas } from '../../shared/schemas/dispatch';
 import { packageEvent, routePickup } from '../../server/db/schema/index';
 import { companyWithKey, webhookCall } from './webhooks-helpers';
 import { routeWorld, type Json, type RouteJson } from './routes-helpers';
@@ -13,7 +14,10 @@ import { routeWorld, type Json, type RouteJson } from './routes-helpers';
 
 const DAY = '2026-01-05';
 const DEPOT: [number, number] = [-33.87, 151.2];
-type Route = RouteJson & { pickup_stops?: { package: number; sequence_no: number; address: string | null }[] };
+type PhoneParcel = { id: number; status: string; latitude: number | null; longitude: number | null; sequence_no: number | null };
+type Route = RouteJson & {
+  pickup_stops?: { package: number; sequence_no: number; address: string | null; latitude?: number | null; longitude?: number | null }[];
+};
 
 async function world() {
   const w = await routeWorld();
@@ -199,5 +203,103 @@ describe('pickups planned with deliveries (issue 32)', () => {
       events.filter((e) => e.to_status && e.to_status !== e.from_status && e.to_status !== 'pickup_requested').map((e) => e.to_status),
     ).toEqual(['picked_up', 'out_for_delivery', 'delivered']);
     expect((await t.db.select().from(routePickup).where(eq(routePickup.package_id, w.pu1)).get())?.route_id).toBe(route.id);
+  }, 120_000);
+});
+
+describe('a collection on the route (issue 32)', () => {
+  it('has its arrival time from the walk that times the deliveries; a failed one leaves the route with its delivery, back for the office to plan', async () => {
+    const w = await world();
+    const { t, admin } = w;
+    const plan = await planned(w, { include_pickups: true });
+    const proposed = plan.proposal!.routes.filter((r) => r.stops.length);
+    const routes = proposed.map((r) => ({ driver: r.driver, packages: r.stops.map((s) => s.package) }));
+    const c = await t.json<{ routes: Route[] }>('POST', `/api/dispatch/plan/${plan.id}/commit/`, admin.token, { routes });
+    expect(c.status, JSON.stringify(c.body)).toBe(201);
+    const route = c.body.routes.find((r) => r.packages.includes(w.pu1))!;
+    const driver = route.driver === w.d1.id ? w.d1 : w.d2;
+    const other = driver === w.d1 ? w.d2 : w.d1;
+    type Etas = { stops: { package: number; eta: string }[]; collections?: { package: number; sequence_no: number; eta: string | null }[] };
+    const before = (await t.json<Etas>('GET', `/api/route/${route.id}/eta/`, driver.token)).body;
+
+    // Each collection's time is the plan's time at the dock (the same walk), and comes before its delivery.
+    const stops = proposed.find((r) => r.driver === route.driver)!.stops;
+    const ours = route.pickup_stops!.map((s) => s.package);
+    expect(before.collections?.map((x) => x.package).sort()).toEqual([...ours].sort());
+    for (const x of before.collections!) {
+      const atDock = stops.find((s) => s.package === x.package && s.pickup)!;
+      expect(Math.abs(Date.parse(x.eta!) - Date.parse(atDock.eta)), `collection ${x.package}`).toBeLessThan(60_000);
+      expect(Date.parse(x.eta!)).toBeLessThan(Date.parse(before.stops.find((s) => s.package === x.package)!.eta));
+    }
+
+    // The phone times the same offline (its copy of the route and plan, no stored time): through the
+    // collections still to make, and without a collection it recorded as not made.
+    const sync = await t.json<{ upserts: { packages: Json[] } }>('GET', '/api/sync/changes/?cursor=0', driver.token);
+    const copies = new Map(sync.body.upserts.packages.map((p) => [p.id as number, p as unknown as PhoneParcel]));
+    const ordered = route.packages.map((id) => copies.get(id)!);
+    const copy = (await t.json<RouteEtas>('GET', `/api/route/${route.id}/eta/`, driver.token)).body;
+    const offline = { ...copy, stops: copy.stops.map((x) => ({ ...x, eta: '' })), collections: [] };
+    const pending = route.pickup_stops!.map((x) => ({ ...x, latitude: x.latitude ?? null, longitude: x.longitude ?? null }));
+    const onPhone = phoneEtas({ date: DAY }, ordered, offline, {}, t.clock.now(), new Set(), pending);
+    for (const x of before.collections!)
+      expect(Math.abs(onPhone.get(-x.package)! - Date.parse(x.eta!)), `collection ${x.package}`).toBeLessThan(60_000);
+    for (const x of before.stops) expect(Math.abs(onPhone.get(x.package)! - Date.parse(x.eta)), `parcel ${x.package}`).toBeLessThan(60_000);
+    // With the server's times at hand, the phone shows them as they are.
+    const stored = phoneEtas({ date: DAY }, ordered, copy, {}, t.clock.now(), new Set(), pending);
+    for (const x of before.collections!) expect(stored.get(-x.package)).toBe(Date.parse(x.eta!));
+    const dropped = phoneEtas(
+      { date: DAY },
+      ordered,
+      copy,
+      {},
+      t.clock.now(),
+      new Set([w.pu1]),
+      pending.filter((x) => x.package !== w.pu1),
+    );
+
+    // Refused, changing nothing: a reason not on the list; a driver it never was for.
+    const fail = (who: { token: string }, id: number, body: Json) =>
+      t.json<Json>('POST', `/api/pickup-point-scan/${id}/fail/`, who.token, body);
+    expect((await fail(driver, w.pu1, { reason: 'raining' })).status).toBe(400);
+    expect((await fail(other, w.pu1, { reason: 'closed' })).status).toBe(404);
+    expect(await w.row(w.pu1)).toMatchObject({ status: 'pickup_requested', route_id: route.id, assigned_to_id: driver.id });
+
+    const r = await fail(driver, w.pu1, { reason: 'closed', note: 'Roller door down at 10:40', occurred_at: '2026-01-05T00:00:00Z' });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    // Waiting for collection again, on no route and nobody's: what a plan takes (pickupPool).
+    expect(await w.row(w.pu1)).toMatchObject({ status: 'pickup_requested', route_id: null, assigned_to_id: null, sequence_no: null });
+    expect(await t.db.select().from(routePickup).where(eq(routePickup.package_id, w.pu1)).get()).toBeUndefined();
+    // The office reads the attempt on the parcel's history, with the reason and the driver's words.
+    const history = await t.json<{ events: { action: string; note: string | null }[] }>('GET', `/api/history/${w.pu1}/`, admin.token);
+    expect(history.status, JSON.stringify(history.body)).toBe(200);
+    expect(history.body.events.find((e) => e.action === 'pickup_failed')).toMatchObject({
+      note: 'Shipper closed: Roller door down at 10:40',
+    });
+
+    // The route's times: neither the dock detour for it nor its door; the others' stops moved with it.
+    const after = (await t.json<Etas>('GET', `/api/route/${route.id}/eta/`, driver.token)).body;
+    expect(after.stops.map((s) => s.package)).toEqual(before.stops.map((s) => s.package).filter((id) => id !== w.pu1));
+    expect(after.collections?.map((x) => x.package)).toEqual(before.collections!.map((x) => x.package).filter((id) => id !== w.pu1));
+    for (const s of after.stops)
+      expect(Date.parse(s.eta), `parcel ${s.package}`).toBeLessThanOrEqual(
+        Date.parse(before.stops.find((b) => b.package === s.package)!.eta),
+      );
+    expect(after.stops.some((s) => Date.parse(s.eta) < Date.parse(before.stops.find((b) => b.package === s.package)!.eta))).toBe(true);
+    // ...as the phone had them offline once it recorded the failure.
+    expect(dropped.has(w.pu1) || dropped.has(-w.pu1)).toBe(false);
+    for (const x of after.stops) expect(Math.abs(dropped.get(x.package)! - Date.parse(x.eta)), `parcel ${x.package}`).toBeLessThan(60_000);
+
+    // Once more (the office took it back meanwhile): refused as the sync engine knows it, recorded.
+    const again = await fail(driver, w.pu1, { reason: 'closed' });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ details: { reason: 'reassigned' } });
+    // A collection made already cannot fail.
+    const second = c.body.routes.find((x) => x.packages.includes(w.pu2))!.driver === w.d1.id ? w.d1 : w.d2;
+    expect(
+      (await t.json('POST', '/api/pickup-point-scan/package-scan/', second.token, { barcode: 'PU-2', pickup_point: w.point })).status,
+    ).toBe(200);
+    const made = await fail(second, w.pu2, { reason: 'not_ready' });
+    expect(made.status).toBe(409);
+    expect(made.body).toMatchObject({ details: { reason: 'not_allowed' } });
+    expect((await w.row(w.pu2))?.status).toBe('out_for_delivery');
   }, 120_000);
 });

@@ -1150,6 +1150,7 @@ export const routePickup = pgTable("route_pickup", {
   route_id: bigint("route_id", { mode: 'number' }).notNull(),
   sequence_no: bigint("sequence_no", { mode: 'number' }).notNull(),
   created_at: bigint("created_at", { mode: 'number' }).notNull(),
+  eta_at: bigint("eta_at", { mode: 'number' }),
 }, (t): PgTableExtraConfigValue[] => [
   foreignKey({ columns: [t.package_id], foreignColumns: [pkg.id], name: "route_pickup_package_id_package_id_fk" }),
   index("route_pickup_route_idx").on(t.route_id),

@@ -151,6 +151,11 @@ export const routePickup = sqliteTable(
     route_id: integer('route_id').notNull(),
     sequence_no: integer('sequence_no').notNull(),
     created_at: integer('created_at').notNull(),
+    /**
+     * When the van is expected at the pickup point (epoch ms), walked with the route's delivery ETAs
+     * (`refreshRouteEtas`); null once collected or before the route's times are first computed.
+     */
+    eta_at: integer('eta_at'),
   },
   (t) => [index('route_pickup_route_idx').on(t.route_id)],
 );

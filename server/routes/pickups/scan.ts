@@ -7,6 +7,9 @@ import type { App } from '../../http/env';
 import { defineRoute } from '../../http/route';
 import { scanContext } from '../../services/packages/scan';
 import { packagesByIds } from '../../services/packages/shape';
+import { COLLECTION_FAIL } from '../../../shared/collection';
+import { CollectionFailBody } from '../../../shared/schemas/collection';
+import { failCollection } from '../../services/pickups/failCollection';
 import { collectPickup, markCollected, pickupsAtPoint, scannedPoint, scanPickupPoint, visiblePoint } from '../../services/pickups/scan';
 
 const tags = ['Pickup Point QR Scan'];
@@ -161,6 +164,32 @@ export function pickupScanRoutes(app: App): void {
     async ({ deps, user, params, query, device }) => {
       const access = await visiblePoint(deps, scanContext(user, {}, device), params.id, query.code);
       return await at(deps.db, user, access, `Pickup point ${access.point.person_name}`);
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'post',
+      path: COLLECTION_FAIL.route,
+      tags,
+      access: { roles: ['driver'] },
+      params: IdParams,
+      body: CollectionFailBody,
+      response: z.object({ success: z.boolean(), message: z.string(), package: Package }),
+      catalogue: qr('Status Change'),
+      summary: 'Driver could not collect a parcel at the pickup point',
+      description:
+        "Issue 32: the parcel was not there, the shipper was closed... (`reason`, shared/collection.ts). The parcel stays `pickup_requested` with nobody on it and leaves the driver's route, its collection and its delivery both (the route's ETAs move); the attempt is on its history as `pickup_failed`, and the office plans it again. " +
+        'Only the driver it waits for: one the office gave to someone else (or took back) is 409 `reassigned`, one collected already 409 `not_allowed`, a cancelled one 409 `final` (all recorded); one never theirs is 404. Works offline through the outbox (Idempotency-Key).',
+    },
+    async ({ deps, user, params, body, device }) => {
+      const row = await failCollection(deps, scanContext(user, body, device), params.id, body);
+      return {
+        success: true,
+        message: `Collection of parcel ${row.hawb} recorded as not made`,
+        package: (await packagesByIds(deps.db, [row.id]))[0],
+      };
     },
   );
 

@@ -9,7 +9,7 @@ import type { RouteEtas, StopEtaRecord } from '../../../shared/schemas/dispatch'
 import { iso } from '../../clock';
 import type { Deps } from '../../deps';
 import type { Db } from '../../db/client';
-import { deliveryRoute, depotPosition, driverShift, pkg, stopEta, user } from '../../db/schema/index';
+import { deliveryRoute, depotPosition, driverShift, pkg, routePickup, stopEta, user } from '../../db/schema/index';
 import { lastPositionOf } from '../routes/positions';
 import { LIVE_ROUTE, routeParcels, type RouteRow } from '../routes/shape';
 import { DEFAULT_SHIFT } from './problem';
@@ -211,6 +211,14 @@ export async function refreshRouteEtas(deps: Deps, routeId: number, opts: { repl
       .onConflictDoUpdate({ target: stopEta.package_id, set: values })
       .run();
   }
+  // Each collection's time, from the same walk (the phone shows it on the collection's row).
+  for (const e of all)
+    if (e.id < 0)
+      await deps.db
+        .update(routePickup)
+        .set({ eta_at: e.begin })
+        .where(and(eq(routePickup.package_id, -e.id), eq(routePickup.route_id, route.id)))
+        .run();
   if (opts.replan) await promiseLegs(deps.db, route.id, new Map(etas.map((e) => [e.id, e.begin])));
 }
 
@@ -306,6 +314,12 @@ export async function routeEtas(
           (travelSeconds(start, { latitude: beforeParcel.latitude, longitude: beforeParcel.longitude }, model) + DEFAULT_RELOAD_S) * 1000,
         )
       : null;
+  // Collections still to make (issue 32), at the times the same walk gave them.
+  const collections = (await pendingCollections(db, route.id)).map((c) => ({
+    package: c.package,
+    sequence_no: c.sequence_no,
+    eta: iso(c.eta_at),
+  }));
   const lateStops = stops.filter((s) => s.late).length;
   const delay = next?.delay_min ?? 0;
   return {
@@ -325,6 +339,7 @@ export async function routeEtas(
     travel: model,
     stops,
     reload: beforeRow ? { before: beforeRow.package_id, parcels: visit.parcels, eta: iso(reloadAt) } : null,
+    collections,
   };
 }
 

@@ -100,11 +100,12 @@ export function unpairable(row: PackageRow, origin: PickupOrigin | undefined): s
 export async function pendingCollections(
   db: Db,
   routeId: number,
-): Promise<{ package: number; sequence_no: number; latitude: number | null; longitude: number | null }[]> {
+): Promise<{ package: number; sequence_no: number; latitude: number | null; longitude: number | null; eta_at: number | null }[]> {
   return await db
     .select({
       package: routePickup.package_id,
       sequence_no: routePickup.sequence_no,
+      eta_at: routePickup.eta_at,
       latitude: pickupPoint.latitude,
       longitude: pickupPoint.longitude,
     })

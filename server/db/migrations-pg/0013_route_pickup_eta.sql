@@ -1,0 +1,1 @@
+ALTER TABLE "route_pickup" ADD COLUMN "eta_at" bigint;

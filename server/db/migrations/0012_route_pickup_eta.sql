@@ -1,0 +1,1 @@
+ALTER TABLE `route_pickup` ADD `eta_at` integer;
