@@ -14,7 +14,12 @@
  *   work shared, so a stop piles onto a busy van only when that is cheaper than spreading;
  *   never making a stop late that was not, nor the van back after its shift;
  * - then a stop already on the route moves to another place on it only when that saves more than
- *   `movePenalty` seconds (a driver re-reading their day has a cost too).
+ *   `movePenalty` seconds (a driver re-reading their day has a cost too);
+ * - each van is priced at its own rates where it has them (`AmendRoute.costs`), else the office's;
+ * - a driver on shift with no route yet is a route not opened (`opens`): it costs nothing while
+ *   empty and its fixed cost plus its hours and kilometres once it has a stop, so it is opened only
+ *   where that is the cheapest place for a parcel (or the only one);
+ * - a collection still to make (`pickupFor`) stays on its route before the delivery it feeds.
  * Plain data in and out; times in seconds on any one clock; `travel` between location indices.
  */
 
@@ -31,6 +36,19 @@ export interface AmendStop {
   skills?: readonly string[];
   /** The parcel waits at the depot: a van that has left (`AmendRoute.depot`) must go back for it first. */
   atDepot?: boolean;
+  /**
+   * A collection still to make on the route that has it: the parcel is then delivered at stop
+   * `pickupFor` of the same route, which must stay after it. Only among a route's own stops (a
+   * new job is a delivery). Its load is counted on the route's total as its delivery's is.
+   */
+  pickupFor?: number;
+}
+
+/** A route's own rates: per second of its duration, per metre, and (for a route not opened yet) its fixed cost. */
+export interface AmendCosts {
+  perSecond: number;
+  perMetre: number;
+  fixed?: number;
 }
 
 /** A break still to take: `duration` seconds, starting inside `window`. */
@@ -64,6 +82,13 @@ export interface AmendRoute {
   departedAt?: number;
   /** Stops done or locked before `from` (for balance by stops). */
   doneStops?: number;
+  /** This van's own rates; absent: the office's (`AmendInput.costs`). */
+  costs?: AmendCosts;
+  /**
+   * Not opened yet (a driver on shift with no route): free while it has no stop; with one, its
+   * `costs.fixed` is added. It starts at its depot (`from`), loaded before it leaves (no `depot`).
+   */
+  opens?: boolean;
 }
 
 export interface AmendInput {
@@ -75,8 +100,8 @@ export interface AmendInput {
   distance?: (from: number, to: number) => number;
   /** Seconds a move of an existing stop must save to be made. */
   movePenalty?: number;
-  /** The courier's rates; absent: cost = travel seconds + seconds out (the historic measure). */
-  costs?: { perSecond: number; perMetre: number };
+  /** The courier's rates; absent (and no route's own): cost = travel seconds + seconds out (the historic measure). */
+  costs?: AmendCosts;
   /** Added per route: weight x (route duration in s, or its stops)², so even shares cost least. */
   balance?: { by: 'duration' | 'stops'; weight: number } | null;
   /** Seconds at the depot to load the parcels of a reload visit. */
@@ -238,9 +263,16 @@ function breakGaps(w: Working, plain: Sim): number[] {
   return gaps;
 }
 
+/** The rates a route is priced at: its own, else the office's; none: the historic measure. */
+const ratesOf = (route: AmendRoute, input: AmendInput): AmendCosts | undefined => route.costs ?? input.costs;
+
 const courierCost = (w: Working, sim: Sim, stops: number, input: AmendInput): number => {
+  // A route not opened costs nothing until it has a stop.
+  if (w.route.opens && stops === 0) return 0;
   const duration = sim.back - w.route.startAt;
-  let cost = input.costs ? input.costs.perSecond * duration + input.costs.perMetre * sim.metres : sim.travelS + duration;
+  const rates = ratesOf(w.route, input);
+  let cost = rates ? rates.perSecond * duration + rates.perMetre * sim.metres : sim.travelS + duration;
+  if (w.route.opens) cost += rates?.fixed ?? 0;
   const bal = input.balance;
   if (bal && bal.weight > 0) {
     const share = bal.by === 'duration' ? sim.back - (w.route.departedAt ?? w.route.startAt) : (w.route.doneStops ?? 0) + stops;
@@ -380,7 +412,8 @@ function placeIn(
   const quick: { at: number; cost: number }[] = [];
   // A parcel at the depot placed before the route's first one (or as its first) moves the depot visit: ranked with its detour.
   const firstAtDepot = w.route.depot != null && job.atDepot ? stops.findIndex((s) => s.atDepot) : -2;
-  for (let at = 0; at <= stops.length; at++) {
+  const [lo, hi] = pairBounds(stops, job);
+  for (let at = lo; at <= hi; at++) {
     if (at === skip) continue;
     const c = quickCost(w, stops, sl, job, at, input.travel, more);
     if (c == null) continue;
@@ -399,6 +432,20 @@ function placeIn(
     if (e && (!best || e.cost < best.cost - 1e-9)) best = { stops: next, ...e };
   }
   return best;
+}
+
+/**
+ * The positions `job` may take in `stops` with every collection before its delivery: after its own
+ * collection when it is a delivery, no later than its delivery when it is a collection.
+ */
+function pairBounds(stops: readonly AmendStop[], job: AmendStop): [number, number] {
+  let lo = 0;
+  let hi = stops.length;
+  stops.forEach((s, i) => {
+    if (s.pickupFor === job.id) lo = i + 1;
+    if (job.pickupFor != null && s.id === job.pickupFor) hi = i;
+  });
+  return [lo, hi];
 }
 
 const addLoad = (load: number[], d: readonly number[] | undefined) => {
@@ -467,7 +514,8 @@ function bestInsertion(ws: Working[], job: AmendStop, input: AmendInput): { k: n
  */
 function improve(w: Working, movable: ReadonlySet<number>, input: AmendInput, moved: Set<number>, budget: { left: number }): void {
   // The penalty is in seconds of the driver's time; priced like any other second of the route.
-  const penalty = (input.movePenalty ?? DEFAULT_MOVE_PENALTY_S) * (input.costs ? input.costs.perSecond : 1);
+  const rates = ratesOf(w.route, input);
+  const penalty = (input.movePenalty ?? DEFAULT_MOVE_PENALTY_S) * (rates ? rates.perSecond : 1);
   for (let round = 0; round < Math.min(w.stops.length, MAX_MOVES_PER_ROUTE); round++) {
     let best: { stops: AmendStop[]; sim: Sim; cost: number; gain: number; id: number } | null = null;
     for (let i = 0; i < w.stops.length; i++) {

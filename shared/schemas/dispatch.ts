@@ -404,9 +404,13 @@ export const AmendStopShape = z.object({
   late: z.boolean(),
   /** `next`: the stop the driver is heading to (locked); `kept`, `moved` or `added` against the committed order. */
   state: z.enum(AMEND_STOP_STATES),
+  /** A collection still to make at the parcel's pickup point (issue 32): the parcel is named again later, at its delivery. */
+  collect: z.boolean().optional(),
 });
 export const AmendRouteShape = z.object({
-  route: z.number().int(),
+  /** Null for a route the change opens (`opens`) for a driver on shift with no route yet: the commit creates it. */
+  route: z.number().int().nullable(),
+  opens: z.boolean().optional(),
   name: z.string(),
   status: z.string(),
   driver: z.number().int(),
@@ -448,6 +452,8 @@ export const AmendProposal = z.object({
 export type AmendProposal = z.infer<typeof AmendProposal>;
 
 export const AmendCommit = z.object({
+  /** The day, needed to open routes (`open_routes`). */
+  date: day.optional(),
   /** Each changed route's stops still to visit, in the new order (the next stop first on a route under way). */
   routes: z
     .array(
@@ -458,8 +464,13 @@ export const AmendCommit = z.object({
         reload_before: idParam.optional(),
       }),
     )
-    .min(1)
-    .max(200),
+    .max(200)
+    .default([]),
   drop_routes: z.array(idParam).max(200).default([]),
+  /** Routes to open for drivers on shift with none yet (the proposal's `opens`): each driver's stops in order. */
+  open_routes: z
+    .array(z.object({ driver: idParam, packages: z.array(idParam).min(1).max(2000) }))
+    .max(200)
+    .default([]),
 });
 export type AmendCommit = z.infer<typeof AmendCommit>;

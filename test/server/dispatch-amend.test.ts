@@ -292,3 +292,91 @@ describe('inserting parcels into running routes', () => {
     expect((await t.json('POST', '/api/dispatch/amend/commit/', admin.token, body)).status).toBe(409);
   }, 120_000);
 });
+
+describe("insertion at each van's own rates, and a route opened for a driver on shift with none yet", () => {
+  it('prices each van at its own rates; opens a route for the idle driver only when that is cheaper; the commit creates it for their phone', async () => {
+    const w = await onTheRoad();
+    const { t, admin, d1 } = w;
+    expect(
+      (await t.json('PUT', '/api/dispatch/settings/', admin.token, { costs: { per_hour: 40, per_km: 0.5, per_vehicle: 0 } })).status,
+    ).toBe(200);
+    // A third driver is on shift with a van but was given no route; sending that van out costs 1,000.
+    const d3 = await t.login('driver', { name: 'Ida Idle' });
+    const van3 = await t.json<{ id: number }>('POST', '/api/vehicle/', admin.token, { name: 'Van 3', cost_fixed: 1000 });
+    expect(van3.status, JSON.stringify(van3.body)).toBe(201);
+    expect(
+      (
+        await t.json('POST', '/api/driver-shift/', admin.token, {
+          driver: d3.id,
+          date: DAY,
+          start_time: '08:00',
+          end_time: '17:00',
+          start_warehouse: w.warehouseId,
+          vehicle: van3.body.id,
+        })
+      ).status,
+    ).toBe(201);
+    t.clock.set(at('11:00'));
+    // A parcel north of the depot, on van 1's side.
+    const late = await w.parcel('LATE-N', { latitude: DEPOT[0] + 0.03, longitude: DEPOT[1] + 0.002, delivery_date: DAY });
+    const preview = async () => {
+      const r = await t.json<AmendProposal>('POST', '/api/dispatch/amend/', admin.token, { date: DAY, packages: [late] });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return r.body;
+    };
+    const holder = (p: AmendProposal) => p.routes.find((r) => r.stops.some((s) => s.package === late));
+    expect(holder(await preview())).toMatchObject({ route: w.r1 });
+
+    // Van 1 costs ten times the office's rates: the same parcel goes to van 2 (a van's own rates count, issue 32).
+    const vans = await t.json<{ results: { id: number; name: string }[] }>('GET', '/api/vehicle/', admin.token);
+    const van1 = vans.body.results.find((v) => v.name === 'Van 1')!;
+    const dear = await t.json('PATCH', `/api/vehicle/${van1.id}/`, admin.token, { cost_per_hour: 400, cost_per_km: 5 });
+    expect(dear.status, JSON.stringify(dear.body)).toBe(200);
+    const second = await preview();
+    expect(holder(second)).toMatchObject({ route: w.r2 });
+    expect(second.routes.some((r) => r.opens)).toBe(false);
+
+    // Van 3 now costs 5 to send out: opening a route from the depot beats van 2's detour.
+    expect((await t.json('PATCH', `/api/vehicle/${van3.body.id}/`, admin.token, { cost_fixed: 5 })).status).toBe(200);
+    const third = await preview();
+    const opened = holder(third)!;
+    expect(opened).toMatchObject({ route: null, opens: true, driver: d3.id, done: 0, before: [], added: [late] });
+    expect(opened.stops).toMatchObject([{ package: late, state: 'added' }]);
+    // It leaves the depot now (11:00), not at the start of the shift.
+    expect(Date.parse(opened.stops[0].eta)).toBeGreaterThan(at('11:00'));
+    expect(third.routes.filter((r) => r.route != null).every((r) => !r.added.length)).toBe(true);
+
+    // Committed as the board sends it: the route is created for the driver, whose phone gets the parcel.
+    const body = {
+      date: DAY,
+      routes: [],
+      open_routes: [{ driver: d3.id, packages: [late] }],
+    };
+    // Not for a driver who has a route already, nor with a parcel another route holds.
+    expect(
+      (await t.json('POST', '/api/dispatch/amend/commit/', admin.token, { ...body, open_routes: [{ driver: d1.id, packages: [late] }] }))
+        .status,
+    ).toBe(409);
+    expect(
+      (
+        await t.json('POST', '/api/dispatch/amend/commit/', admin.token, {
+          ...body,
+          open_routes: [{ driver: d3.id, packages: [w.north[0]] }],
+        })
+      ).status,
+    ).toBe(409);
+    expect((await t.json('POST', '/api/dispatch/amend/commit/', admin.token, { open_routes: body.open_routes })).status).toBe(400);
+    const c = await t.json<{ routes: RouteJson[] }>('POST', '/api/dispatch/amend/commit/', admin.token, body);
+    expect(c.status, JSON.stringify(c.body)).toBe(200);
+    const made = c.body.routes.find((r) => r.driver === d3.id)!;
+    expect(made).toMatchObject({ status: 'planned', date: DAY, kind: 'delivery', name: `Ida Idle ${DAY}` });
+    expect(await orderOf(w, made.id)).toEqual([late]);
+    const phone = await feed(w, d3.token, 0);
+    expect(phone.upserts.packages.find((x) => x.id === late)).toMatchObject({ assigned_to_id: d3.id, status: 'assigned' });
+    expect(await etaOf(w, late)).toBeGreaterThan(at('11:00'));
+    // The driver has a route now: the next insertion treats it as one on the road, and opens nothing more.
+    const after = await t.json<AmendProposal>('POST', '/api/dispatch/amend/', admin.token, { date: DAY });
+    expect(after.body.routes.find((r) => r.route === made.id)).toMatchObject({ before: [late], added: [] });
+    expect(after.body.routes.some((r) => r.opens)).toBe(false);
+  }, 120_000);
+});

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { phoneEtas } from '../../client/driver/etaMath';
-import type { PlanJob, RouteEtas } from '../../shared/schemas/dispatch';
+import type { AmendProposal, PlanJob, RouteEtas } from '../../shared/schemas/dispatch';
 import { packageEvent, routePickup } from '../../server/db/schema/index';
 import { companyWithKey, webhookCall } from './webhooks-helpers';
 import { routeWorld, type Json, type RouteJson } from './routes-helpers';
@@ -203,6 +203,54 @@ describe('pickups planned with deliveries (issue 32)', () => {
       events.filter((e) => e.to_status && e.to_status !== e.from_status && e.to_status !== 'pickup_requested').map((e) => e.to_status),
     ).toEqual(['picked_up', 'out_for_delivery', 'delivered']);
     expect((await t.db.select().from(routePickup).where(eq(routePickup.package_id, w.pu1)).get())?.route_id).toBe(route.id);
+  }, 120_000);
+
+  it('a parcel joins a route that still has a collection to make around it: collected before delivered, and the commit keeps both', async () => {
+    const w = await world();
+    const { t, admin } = w;
+    const plan = await planned(w, {});
+    const [d0, d1, d2, d3] = w.deliveries;
+    // Driver 1 delivers D0, collects PU-1 at the dock, delivers D1, then PU-1; driver 2 has the others.
+    const routes = [
+      { driver: w.d1.id, packages: [d0, w.pu1, d1, w.pu1] },
+      { driver: w.d2.id, packages: [d2, d3] },
+    ];
+    const c = await t.json<{ routes: Route[] }>('POST', `/api/dispatch/plan/${plan.id}/commit/`, admin.token, { routes });
+    expect(c.status, JSON.stringify(c.body)).toBe(201);
+    const r1 = c.body.routes.find((r) => r.driver === w.d1.id)!.id;
+    // A parcel for D1's door arrives.
+    const late = await w.parcel('LATE-1', { latitude: DEPOT[0] + 0.02 * Math.cos(1), longitude: DEPOT[1] + 0.02 * Math.sin(1) });
+    const preview = await t.json<AmendProposal>('POST', '/api/dispatch/amend/', admin.token, {
+      date: DAY,
+      packages: [late],
+      move_penalty_s: 0,
+    });
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    const a1 = preview.body.routes.find((r) => r.route === r1)!;
+    // The collection is a stop still to make (not a stop worked): named first, collected, later delivered.
+    expect(a1.before).toEqual([d0, w.pu1, d1, w.pu1]);
+    expect(a1.done).toBe(0);
+    const at = a1.stops.flatMap((s, i) => (s.package === w.pu1 ? [i] : []));
+    expect(at).toHaveLength(2);
+    expect(a1.stops[at[0]]).toMatchObject({ collect: true, latitude: DEPOT[0] + 0.04, longitude: DEPOT[1] - 0.03, window_start: null });
+    expect(a1.stops[at[1]].collect).toBeUndefined();
+    expect(Date.parse(a1.stops[at[0]].eta)).toBeLessThan(Date.parse(a1.stops[at[1]].eta));
+    expect(a1.added).toEqual([late]);
+
+    // A body naming a parcel twice that is no collection still to make is out of date: nothing changes.
+    const body = { routes: [{ route: r1, packages: a1.stops.map((s) => s.package) }] };
+    const wrong = { routes: [{ route: r1, packages: [...body.routes[0].packages, d0] }] };
+    expect((await t.json('POST', '/api/dispatch/amend/commit/', admin.token, wrong)).status).toBe(409);
+    const done = await t.json<{ routes: Route[] }>('POST', '/api/dispatch/amend/commit/', admin.token, body);
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    const route = done.body.routes.find((r) => r.id === r1)!;
+    // Deliveries in the new order; the collection keeps its own place in the same count, before the delivery.
+    const order = a1.stops.map((s) => s.package);
+    expect(route.packages).toEqual(order.filter((id, i) => order.indexOf(id) !== i || order.lastIndexOf(id) === i));
+    const stop = await t.db.select().from(routePickup).where(eq(routePickup.package_id, w.pu1)).get();
+    expect(stop).toMatchObject({ route_id: r1, sequence_no: order.indexOf(w.pu1) + 1 });
+    expect(await w.row(w.pu1)).toMatchObject({ status: 'pickup_requested', route_id: r1, sequence_no: order.lastIndexOf(w.pu1) + 1 });
+    expect(await w.row(late)).toMatchObject({ route_id: r1, sequence_no: order.indexOf(late) + 1 });
   }, 120_000);
 });
 

@@ -51,6 +51,10 @@ function replay(c: Case, r: AmendResult): void {
     const stops = out.stops.map((id) => byId.get(id)!);
     // Stops it had stay on it.
     for (const s of route.stops) expect(out.stops).toContain(s.id);
+    // A collection still to make stays on its route, before the delivery it feeds.
+    stops.forEach((s, i) => {
+      if (s.pickupFor != null) expect(out.stops.indexOf(s.pickupFor), `collection ${s.id} before its delivery`).toBeGreaterThan(i);
+    });
     if (route.maxStops != null) expect(stops.length).toBeLessThanOrEqual(Math.max(route.maxStops, route.stops.length));
     const load = stops.reduce<number[]>((l, s) => (s.demand ?? []).map((d, k) => d + (l[k] ?? 0)), []);
     load.forEach((x, k) => expect(x).toBeLessThanOrEqual(route.capacity?.[k] ?? Infinity));
@@ -233,7 +237,10 @@ describe('amendRoutes: parcels that arrive after the vans left', () => {
           ...(rnd() < 0.7 ? { depot: 0 } : {}),
           ...(rnd() < 0.6 ? { break: { duration: 1800, window: [start + 3600, start + 3600 + Math.floor(rnd() * 5400)] as const } } : {}),
           ...(rnd() < 0.3 ? { maxStops: 8 } : {}),
-          stops: Array.from({ length: n }, () => stop(id++, 1 + Math.floor(rnd() * 39), { demand: [1] })),
+          stops: withPair(
+            Array.from({ length: n }, () => stop(id++, 1 + Math.floor(rnd() * 39), { demand: [1] })),
+            rnd() < 0.5 ? 1 + Math.floor(rnd() * 39) : null,
+          ),
         };
       });
       const jobs = Array.from({ length: Math.floor(rnd() * 14) }, () => {
@@ -252,5 +259,197 @@ describe('amendRoutes: parcels that arrive after the vans left', () => {
       };
       replay(c, amendRoutes(inputOf(c)));
     }
+  });
+});
+
+/** The route with a collection still to make (at `place`) before its last stop, when `place` is given. */
+function withPair(stops: AmendStop[], place: number | null): AmendStop[] {
+  if (place == null || !stops.length) return stops;
+  const last = stops[stops.length - 1];
+  const at = Math.floor(stops.length / 2);
+  return [...stops.slice(0, at), stop(-last.id, place, { pickupFor: last.id }), ...stops.slice(at)];
+}
+
+/**
+ * What a route costs the courier, written apart from amend.ts: its own rates (else the office's)
+ * over its time out and its kilometres, plus its fixed cost when it is opened for the change; an
+ * unopened route with no stop costs nothing. Plain routes (no break, no depot visit, no windows).
+ */
+function routeCost(c: Case, route: AmendRoute, ids: number[]): number {
+  if (route.opens && !ids.length) return 0;
+  const input = inputOf(c);
+  const byId = new Map([...c.jobs, ...c.routes.flatMap((x) => x.stops)].map((s) => [s.id, s]));
+  const rates = route.costs ?? input.costs!;
+  let t = route.startAt;
+  let m = 0;
+  let here = route.from;
+  for (const id of ids) {
+    const s = byId.get(id)!;
+    t += input.travel(here, s.location) + s.service;
+    m += input.distance!(here, s.location);
+    here = s.location;
+  }
+  if (route.end != null) {
+    t += input.travel(here, route.end);
+    m += input.distance!(here, route.end);
+  }
+  if (route.endBy != null && t > route.endBy + 1e-9) return Infinity;
+  return rates.perSecond * (t - route.startAt) + rates.perMetre * m + (route.opens ? (rates.fixed ?? 0) : 0);
+}
+
+describe("amendRoutes: each van's own rates, drivers on shift with no route yet, collections still to make", () => {
+  const office = { perSecond: 40 / 3600, perMetre: 0.5 / 1000 };
+
+  it('gives a parcel to the van whose own rates make it cheaper, not to the one the office rate would pick', () => {
+    // Two vans out east with one stop left each; the new parcel is on van 1's way home, a little off van 2's.
+    const points: P[] = [
+      [0, 0],
+      [5, 0],
+      [5, 3],
+      [5, 1],
+    ];
+    const routes: AmendRoute[] = [
+      { id: 1, from: 1, startAt: 39_600, end: 0, stops: [stop(11, 1)], costs: { perSecond: 90 / 3600, perMetre: 1.2 / 1000 } },
+      { id: 2, from: 2, startAt: 39_600, end: 0, stops: [stop(21, 2)], costs: { perSecond: 30 / 3600, perMetre: 0.3 / 1000 } },
+    ];
+    const c: Case = { points, routes, jobs: [stop(99, 3)], extra: { costs: office } };
+    const r = amendRoutes(inputOf(c));
+    replay(c, r);
+    expect(r.routes.find((x) => x.id === 2)!.stops).toContain(99);
+    // At the office's rate for both, the nearer van takes it.
+    const flat: Case = { ...c, routes: routes.map(({ costs: _c, ...x }) => x) };
+    expect(amendRoutes(inputOf(flat)).routes.find((x) => x.id === 1)!.stops).toContain(99);
+  });
+
+  it('opens a route for a driver with none yet only where that is cheaper, or where no route on the road can take the parcel', () => {
+    // Van 1 is out east; the idle driver's depot is 20 km west, where the new parcel is.
+    const points: P[] = [
+      [0, 0],
+      [10, 0],
+      [-20, 0],
+      [-21, 0],
+    ];
+    const onRoad: AmendRoute = { id: 1, from: 1, startAt: 39_600, end: 0, endBy: 39_600 + 8 * 3600, stops: [stop(11, 1)] };
+    const idle = (fixed: number): AmendRoute => ({
+      id: 2,
+      from: 2,
+      startAt: 39_600,
+      end: 2,
+      endBy: 39_600 + 8 * 3600,
+      stops: [],
+      opens: true,
+      costs: { ...office, fixed },
+    });
+    const cheap: Case = { points, routes: [onRoad, idle(20)], jobs: [stop(99, 3)], extra: { costs: office } };
+    const a = amendRoutes(inputOf(cheap));
+    replay(cheap, a);
+    expect(a.routes.find((x) => x.id === 2)!.stops).toEqual([99]);
+    // A van that costs 500 to send out is not worth the 40 km van 1 drives for it.
+    const dear: Case = { ...cheap, routes: [onRoad, idle(500)] };
+    const b = amendRoutes(inputOf(dear));
+    replay(dear, b);
+    expect(b.routes.find((x) => x.id === 1)!.stops).toContain(99);
+    expect(b.routes.find((x) => x.id === 2)!.stops).toEqual([]);
+    // Van 1 cannot get there and back within its shift: the dear route opens rather than leave the parcel.
+    const late: Case = { ...dear, routes: [{ ...onRoad, endBy: 39_600 + 1800 }, idle(500)] };
+    const l = amendRoutes(inputOf(late));
+    replay(late, l);
+    expect(l.routes.find((x) => x.id === 2)!.stops).toEqual([99]);
+    expect(l.unassigned).toEqual([]);
+  });
+
+  it('places one parcel where the courier pays least, as brute force over every route and place finds (own rates, routes to open)', () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const rng = createRng(1000 + seed);
+      const rnd = () => rng.next();
+      const points: P[] = Array.from({ length: 30 }, () => [rnd() * 30 - 15, rnd() * 30 - 15]);
+      let id = 1;
+      const routes: AmendRoute[] = Array.from({ length: 2 + Math.floor(rnd() * 3) }, (_, k) => {
+        const opens = rnd() < 0.4;
+        const own = rnd() < 0.6;
+        return {
+          id: k + 1,
+          from: Math.floor(rnd() * 30),
+          startAt: 36_000,
+          end: Math.floor(rnd() * 30),
+          endBy: 36_000 + 2 * 3600 + Math.floor(rnd() * 4 * 3600),
+          stops: opens ? [] : Array.from({ length: Math.floor(rnd() * 6) }, () => stop(id++, Math.floor(rnd() * 30))),
+          ...(opens ? { opens: true } : {}),
+          ...(own || opens
+            ? { costs: { perSecond: (20 + rnd() * 60) / 3600, perMetre: (0.2 + rnd()) / 1000, fixed: opens ? rnd() * 80 : 0 } }
+            : {}),
+        };
+      });
+      const c: Case = { points, routes, jobs: [stop(999, Math.floor(rnd() * 30))], extra: { costs: office, movePenalty: 1e9 } };
+      const r = amendRoutes(inputOf(c));
+      replay(c, r);
+      const before = routes.reduce(
+        (sum, x) =>
+          sum +
+          routeCost(
+            c,
+            x,
+            x.stops.map((s) => s.id),
+          ),
+        0,
+      );
+      let best = Infinity;
+      for (const x of routes)
+        for (let at = 0; at <= x.stops.length; at++) {
+          const ids = x.stops.map((s) => s.id);
+          ids.splice(at, 0, 999);
+          best = Math.min(
+            best,
+            routeCost(c, x, ids) -
+              routeCost(
+                c,
+                x,
+                x.stops.map((s) => s.id),
+              ),
+          );
+        }
+      if (best === Infinity) {
+        expect(r.unassigned).toEqual([999]);
+        continue;
+      }
+      const after = r.routes.reduce(
+        (sum, x) =>
+          sum +
+          routeCost(
+            c,
+            routes.find((y) => y.id === x.id)!,
+            x.stops,
+          ),
+        0,
+      );
+      expect(after - before, `seed ${seed}`).toBeCloseTo(best, 6);
+    }
+  });
+
+  it('keeps a collection still to make before its delivery, even where moving the delivery first would save time', () => {
+    // The van is at the depot; it collects at 10 km east and delivers 1 km east; another stop at 2 km.
+    const points: P[] = [
+      [0, 0],
+      [10, 0],
+      [1, 0],
+      [2, 0],
+      [3, 0],
+    ];
+    const route: AmendRoute = {
+      id: 1,
+      from: 0,
+      startAt: 36_000,
+      end: 0,
+      stops: [stop(-5, 1, { pickupFor: 5 }), stop(5, 2), stop(6, 3)],
+    };
+    const c: Case = { points, routes: [route], jobs: [stop(7, 4)], extra: { movePenalty: 0 } };
+    const r = amendRoutes(inputOf(c));
+    replay(c, r);
+    const out = r.routes[0].stops;
+    expect(out.indexOf(-5)).toBeLessThan(out.indexOf(5));
+    // Without the pair the delivery would go first (the check above can fail).
+    const loose: Case = { ...c, routes: [{ ...route, stops: [stop(-5, 1), stop(5, 2), stop(6, 3)] }] };
+    const free = amendRoutes(inputOf(loose)).routes[0].stops;
+    expect(free.indexOf(5)).toBeLessThan(free.indexOf(-5));
   });
 });

@@ -71,7 +71,7 @@ export function DayChanges({ date, undated, version }: { date: string; undated: 
   };
 
   const changes = proposal ? amendCommitBody(proposal) : null;
-  const nothing = !!changes && changes.routes.length === 0 && changes.drop_routes.length === 0;
+  const nothing = !!changes && changes.routes.length === 0 && changes.drop_routes.length === 0 && changes.open_routes.length === 0;
   return (
     <section class="card day-changes" aria-label="Routes on the road" data-testid="day-changes">
       <h2>Routes on the road ({live.length})</h2>
@@ -132,10 +132,11 @@ export function DayChanges({ date, undated, version }: { date: string; undated: 
           )}
           {proposal.routes.map((r) => (
             <article
-              key={r.route}
-              class={`amend-route${r.dropped ? ' dropped' : ''}`}
+              key={r.route ?? `new-${r.driver}`}
+              class={`amend-route${r.dropped ? ' dropped' : ''}${r.opens ? ' opens' : ''}`}
               data-testid="amend-route"
-              data-route={r.route}
+              data-route={r.route ?? undefined}
+              data-opens={r.opens ? 'true' : undefined}
               data-added={r.added.length}
               data-moved={r.moved.length}
               data-removed={r.removed.length}
@@ -143,7 +144,13 @@ export function DayChanges({ date, undated, version }: { date: string; undated: 
               <header>
                 <strong>{r.driver_name}</strong>{' '}
                 <span class="muted small">
-                  {r.name} · {r.done} done
+                  {r.opens ? (
+                    <span data-testid="amend-opens">new route from the depot · {r.name}</span>
+                  ) : (
+                    <>
+                      {r.name} · {r.done} done
+                    </>
+                  )}
                 </span>
                 <span class="amend-counts small">
                   {r.dropped ? (
@@ -162,7 +169,7 @@ export function DayChanges({ date, undated, version }: { date: string; undated: 
               {!r.dropped && (r.added.length > 0 || r.moved.length > 0) && (
                 <ol class="amend-stops small">
                   {r.stops.map((s, i) => (
-                    <Fragment key={s.package}>
+                    <Fragment key={`${s.package}${s.collect ? '-collect' : ''}`}>
                       {r.reload?.before === i && (
                         <li class="visit" data-testid="amend-reload" data-parcels={r.reload.parcels}>
                           Back to the depot to load {r.reload.parcels} parcel{r.reload.parcels === 1 ? '' : 's'} ·{' '}
@@ -171,6 +178,7 @@ export function DayChanges({ date, undated, version }: { date: string; undated: 
                       )}
                       {r.break?.before === i && <BreakRow b={r.break} zone={r.time_zone} />}
                       <li data-testid="amend-stop" data-state={s.state} class={s.state}>
+                        {s.collect && <span class="muted">Collect </span>}
                         <span class="mono">{s.hawb}</span> {hhmm(s.eta, r.time_zone)}
                         {STATE_LABEL[s.state] && <span class={`tag ${s.state}`}> {STATE_LABEL[s.state]}</span>}
                         {s.late && <span class="bad-text"> late</span>}

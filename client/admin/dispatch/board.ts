@@ -19,15 +19,22 @@ export const DISPATCH_PATHS = {
 
 /** What to send back to apply an amended day: only the routes that change, and those dropped. */
 export function amendCommitBody(p: AmendProposal) {
+  // A parcel collected on the way is named twice, collected first (the server reads the order so).
+  const onRoad = p.routes.filter((r): r is typeof r & { route: number } => r.route != null);
   return {
-    routes: p.routes
+    date: p.date,
+    routes: onRoad
       .filter((r) => !r.dropped && (r.added.length || r.moved.length || r.removed.length))
       .map((r) => ({
         route: r.route,
         packages: r.stops.map((s) => s.package),
         ...(r.reload ? { reload_before: r.stops[r.reload.before]?.package } : {}),
       })),
-    drop_routes: p.routes.filter((r) => r.dropped).map((r) => r.route),
+    drop_routes: onRoad.filter((r) => r.dropped).map((r) => r.route),
+    // Routes opened for drivers on shift with none yet (issue 32).
+    open_routes: p.routes
+      .filter((r) => r.opens && r.stops.length)
+      .map((r) => ({ driver: r.driver, packages: r.stops.map((s) => s.package) })),
   };
 }
 

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, notInArray, or } from 'drizzle-orm';
-import { DEFAULT_RELOAD_S, type AmendResult, type AmendRoute, type AmendStop } from '../../../shared/routing/amend';
+import { DEFAULT_RELOAD_S, type AmendCosts, type AmendResult, type AmendRoute, type AmendStop } from '../../../shared/routing/amend';
 import type { AmendTask } from '../planning/runFleet';
 import { stopEtas, timeOnDay, type EtaStop, type TravelModel } from '../../../shared/routing/eta';
 import type { LatLng } from '../../../shared/routing/haversine';
@@ -17,9 +17,12 @@ import { windowsOf, type WindowInfo } from './windows';
 import { depotZones } from '../time/zones';
 import { driverSkillsOf, skillsOf } from './skills';
 import { depotWait } from './reload';
-import { breakWindow } from './rules';
+import { breakWindow, vehicleRates } from './rules';
 import { planSettings } from './settings';
 import type { PlanSettings } from '../../../shared/schemas/dispatch';
+import { pendingCollections } from './pickupPairs';
+import { idleDrivers } from './idleDrivers';
+import type { PlanDriver } from './planTypes';
 
 /**
  * The day after the plan (issue 32): reads the day's live routes as the drivers have them, shapes
@@ -34,6 +37,13 @@ const addressOf = (p: PackageRow) =>
   [p.customer_address, p.postcode_name ?? (p.postcode != null ? String(p.postcode) : null)]
     .filter((x): x is string => !!x && x.trim() !== '')
     .join(', ');
+
+/**
+ * A collection still to make stands in a route's stops as its parcel with the id negated and the
+ * pickup point's place (as refreshRouteEtas orders them); the board and the commit name it by the
+ * parcel, twice: collected first, then delivered (pairCommit.ts).
+ */
+export const isCollection = (p: { id: number }) => p.id < 0;
 
 /** One live route as it stands: what is done, the locked next stop, the stops still changeable. */
 export interface LiveRoute {
@@ -63,6 +73,8 @@ export interface LiveRoute {
   break: { minutes: number; after_min: number; after_max: number } | null;
   /** Stops worked today (delivered or failed). */
   worked: number;
+  /** The van's own rates (null parts: the office's). */
+  rates: PlanDriver['rates'];
 }
 
 async function depotPoint(deps: Deps, id: number | null | undefined): Promise<LatLng | null> {
@@ -74,9 +86,22 @@ async function depotPoint(deps: Deps, id: number | null | undefined): Promise<La
 /** The route as its driver has it now. The next stop is locked only on a route under way: the driver is heading there. */
 export async function liveRoute(deps: Deps, row: RouteRow, driverName: string): Promise<LiveRoute> {
   const parcels = await routeParcels(deps.db, row.id);
-  const visit = parcels.filter((p) => TO_VISIT.has(p.status));
+  // A paired parcel not collected yet is two stops to make (issue 32): its collection, then its delivery.
+  const pending = await pendingCollections(deps.db, row.id);
+  const collecting = new Set(pending.map((c) => c.package));
+  const deliveries = parcels.filter((p) => TO_VISIT.has(p.status) || collecting.has(p.id));
+  const byId = new Map(parcels.map((p) => [p.id, p]));
+  const visit = [
+    ...deliveries.map((p) => ({ p, seq: p.sequence_no ?? Number.MAX_SAFE_INTEGER })),
+    ...pending.map((c) => ({
+      p: { ...(byId.get(c.package) as PackageRow), id: -c.package, latitude: c.latitude, longitude: c.longitude },
+      seq: c.sequence_no,
+    })),
+  ]
+    .sort((a, b) => a.seq - b.seq)
+    .map((x) => x.p);
   const parked = parcels.filter((p) => p.status === 'failed');
-  const worked = parcels.filter((p) => !TO_VISIT.has(p.status) && p.sequence_no != null);
+  const worked = parcels.filter((p) => !TO_VISIT.has(p.status) && !collecting.has(p.id) && p.sequence_no != null);
   const shift = await shiftOf(deps.db, row);
   const zone = await routeZone(deps, row, shift ?? null);
   const { from, startAt } = await restartPoint(deps, row, worked, shift);
@@ -87,7 +112,7 @@ export async function liveRoute(deps: Deps, row: RouteRow, driverName: string): 
   const end = shift?.end_warehouse_id != null ? await depotPoint(deps, shift.end_warehouse_id) : startDepot;
   const van = shift?.vehicle_id != null ? await deps.db.select().from(vehicle).where(eq(vehicle.id, shift.vehicle_id)).get() : undefined;
   const underWay = row.status === 'in_progress' && visit.length > 0;
-  const atDepot = (await depotWait(deps.db, row, visit)).ids;
+  const atDepot = (await depotWait(deps.db, row, deliveries)).ids;
   return {
     row,
     driverName,
@@ -117,6 +142,7 @@ export async function liveRoute(deps: Deps, row: RouteRow, driverName: string): 
         ? { minutes: shift.break_minutes, after_min: shift.break_after_min, after_max: shift.break_after_max }
         : null,
     worked: worked.length,
+    rates: { per_km: van?.cost_per_km ?? null, per_hour: van?.cost_per_hour ?? null, fixed: van?.cost_fixed ?? null },
   };
 }
 
@@ -174,8 +200,9 @@ interface Stopped {
   zone: string;
 }
 
+/** The recipient's window binds the delivery, not the collection. */
 const windowAt = (date: string, s: Stopped): [number, number] | null =>
-  s.window?.window_start && s.window.window_end
+  !isCollection(s.row) && s.window?.window_start && s.window.window_end
     ? [timeOnDay(date, s.window.window_start, s.zone), timeOnDay(date, s.window.window_end, s.zone)]
     : null;
 
@@ -204,12 +231,15 @@ export async function proposeAmend(
   const keep = routes.filter((r) => !dropped.has(r.row.id));
   const fresh = await freeParcels(deps, req);
   // A dropped route gives up everything still to visit, its next stop too: that van is not going there.
-  const homeless = [...routes.filter((r) => dropped.has(r.row.id)).flatMap((r) => [...(r.next ? [r.next] : []), ...r.rest]), ...fresh];
+  // A pickup it had still to collect goes back to the office's pickups (it is not at the depot to hand on).
+  const droppedStops = routes.filter((r) => dropped.has(r.row.id)).flatMap((r) => [...(r.next ? [r.next] : []), ...r.rest]);
+  const uncollected = new Set(droppedStops.filter(isCollection).map((p) => -p.id));
+  const released = droppedStops.filter((p) => !isCollection(p) && uncollected.has(p.id));
+  const homeless = [...droppedStops.filter((p) => !isCollection(p) && !uncollected.has(p.id)), ...fresh];
   const all = [...keep.flatMap((r) => [...(r.next ? [r.next] : []), ...r.rest]), ...homeless];
-  const windows = await windowsOf(
-    deps.db,
-    all.map((p) => p.id),
-  );
+  const windows = await windowsOf(deps.db, [...new Set(all.map((p) => Math.abs(p.id)))]);
+  // Drivers on shift with no route yet may get one (issue 32): priced at their van's rates with its fixed cost.
+  const idle = await idleDrivers(deps, req.date);
   const zoneOf = new Map<number, string>();
   for (const r of routes) for (const p of [...(r.next ? [r.next] : []), ...r.rest]) zoneOf.set(p.id, r.zone);
   // A new parcel's window is its depot's wall clock (issue 31); a route's stops are timed in the route's zone, as refreshRouteEtas does.
@@ -219,7 +249,7 @@ export async function proposeAmend(
   );
   const stopped = (p: PackageRow): Stopped => ({
     row: p,
-    window: windows.get(p.id),
+    window: windows.get(Math.abs(p.id)),
     zone: zoneOf.get(p.id) ?? freshZones.of(p.warehouse_id),
   });
 
@@ -238,12 +268,14 @@ export async function proposeAmend(
       location: at(placed(s.row) ? { latitude: s.row.latitude, longitude: s.row.longitude } : null),
       service: s.window?.service_s ?? 0,
       window: w ? [toS(w[0]), toS(w[1])] : null,
-      demand: [s.row.weight ?? 0, volumeOf(s.row), 1],
+      // A collection's load is counted at its delivery (on the route's total, see AmendStop.pickupFor).
+      ...(isCollection(s.row) ? { pickupFor: -s.row.id } : { demand: [s.row.weight ?? 0, volumeOf(s.row), 1] }),
       ...(s.window?.skills.length ? { skills: s.window.skills } : {}),
     };
   };
   const settings = await planSettings(deps.db);
   const rules = amendRules(settings, keep, fresh.length);
+  const ratesOf = vanRates(settings, [...keep.map((r) => r.rates), ...idle.map((d) => d.rates)]);
   const amendInput: AmendRoute[] = keep.map((r) => {
     // The changeable part starts where the locked next stop is, when the driver leaves it.
     let from = r.from;
@@ -254,9 +286,11 @@ export async function proposeAmend(
       const [eta] = stopEtas({ from, startAt, stops: [etaStop(req.date, s, r)], model });
       if (placed(r.next)) from = { latitude: r.next.latitude, longitude: r.next.longitude };
       startAt = eta.depart;
-      lockedDemand[0] = r.next.weight ?? 0;
-      lockedDemand[1] = volumeOf(r.next);
-      lockedDemand[2] = 1;
+      if (!isCollection(r.next)) {
+        lockedDemand[0] = r.next.weight ?? 0;
+        lockedDemand[1] = volumeOf(r.next);
+        lockedDemand[2] = 1;
+      }
     }
     const departed = r.row.started_at ?? r.shiftStart;
     const pause = r.break ?? settings.break ?? null;
@@ -280,8 +314,36 @@ export async function proposeAmend(
       ...(settings.max_stops != null ? { maxStops: Math.max(0, settings.max_stops - locked) } : {}),
       departedAt: toS(departed),
       doneStops: locked,
+      ...ratesOf(r.rates),
     };
   });
+  // An idle driver's route, not opened yet: from their depot when they may leave, loaded before it goes.
+  const idleId = (d: PlanDriver) => -d.id;
+  for (const d of idle) {
+    const shiftStart = timeOnDay(req.date, d.shiftStart, d.zone);
+    const pause = d.break ?? settings.break ?? null;
+    const window = pause ? breakWindow(pause, shiftStart, null) : null;
+    const maxEnd = settings.max_route_minutes != null ? d.departAt + settings.max_route_minutes * 60_000 : Infinity;
+    const start = at(d.start);
+    amendInput.push({
+      id: idleId(d),
+      from: start,
+      startAt: toS(d.departAt),
+      end: d.end ? at(d.end) : start,
+      endBy: toS(Math.min(timeOnDay(req.date, d.shiftEnd, d.zone), maxEnd)),
+      capacity: [d.capacity.kg ?? UNLIMITED, d.capacity.m3 ?? UNLIMITED, d.capacity.parcels ?? UNLIMITED],
+      stops: [],
+      skills: d.skills,
+      ...(pause && window && window[1] >= d.departAt
+        ? { break: { duration: pause.minutes * 60, window: [toS(window[0]), toS(window[1])] as const } }
+        : {}),
+      ...(settings.max_stops != null ? { maxStops: settings.max_stops } : {}),
+      departedAt: toS(d.departAt),
+      doneStops: 0,
+      opens: true,
+      ...ratesOf(d.rates),
+    });
+  }
   const noPlace = homeless.filter((p) => !placed(p));
   // New parcels are at the depot; so are a dropped route's (a van that broke down is emptied there).
   const jobs = homeless.filter(placed).map((p) => ({ ...stopOf(stopped(p)), atDepot: true }));
@@ -291,37 +353,75 @@ export async function proposeAmend(
   const byId = new Map(all.map((p) => [p.id, p]));
   const planned = new Map(result.routes.map((r) => [r.id, r]));
   const msOf = (sec: number) => base + Math.round(sec * 1000);
-  const shaped: AmendRouteShape[] = routes.map((r) => {
+  // The routes on the road, then the routes the change would open (only those given stops).
+  const views: RouteView[] = [
+    ...routes.map((r) => ({
+      id: r.row.id,
+      live: r,
+      name: r.row.name,
+      status: r.row.status,
+      driver: r.row.driver_id as number,
+      driverName: r.driverName,
+      zone: r.zone,
+      from: r.from,
+      end: r.end,
+      done: r.done,
+      next: r.next,
+      rest: r.rest,
+    })),
+    ...idle
+      .filter((d) => planned.get(idleId(d))?.stops.length)
+      .map((d) => ({
+        id: idleId(d),
+        name: newRouteName(d.name, req.date),
+        status: 'new',
+        driver: d.id,
+        driverName: d.name,
+        zone: d.zone,
+        from: d.start,
+        end: d.end ?? d.start,
+        done: 0,
+        next: null,
+        rest: [],
+      })),
+  ];
+  const shaped: AmendRouteShape[] = views.map((r) => {
     const before = [...(r.next ? [r.next.id] : []), ...r.rest.map((p) => p.id)];
-    const isDropped = dropped.has(r.row.id);
-    const plan = isDropped ? undefined : planned.get(r.row.id);
+    const isDropped = dropped.has(r.id);
+    const plan = isDropped ? undefined : planned.get(r.id);
     const after = isDropped ? [] : [...(r.next ? [r.next.id] : []), ...(plan?.stops ?? [])];
     const diff = routeDiff(before, after);
     const parcels = after.map((id) => stopped(byId.get(id) as PackageRow));
     // The locked next stop as the phone times it; the rest as the search scheduled them (depot visit and break included).
     const nextEta =
-      r.next && !isDropped ? stopEtas({ from: r.from, startAt: r.startAt, stops: [etaStop(req.date, parcels[0], r)], model })[0] : null;
+      r.next && r.live && !isDropped
+        ? stopEtas({ from: r.from, startAt: r.live.startAt, stops: [etaStop(req.date, parcels[0], r.live)], model })[0]
+        : null;
     const off = nextEta ? 1 : 0;
     const beginOf = (i: number) => (i < off ? nextEta!.begin : msOf(plan!.times[i - off].begin));
     const added = new Set(diff.added);
     const moved = new Set(diff.moved);
     const back = plan && (plan.stops.length || r.next) ? msOf(plan.back) : null;
+    // A collection and its delivery are one parcel, named twice (collected first), as a plan's commit names them.
+    const parcel = (ids: number[]) => [...new Set(ids.map(Math.abs))];
     return {
-      route: r.row.id,
-      name: r.row.name,
-      status: r.row.status,
-      driver: r.row.driver_id as number,
+      route: r.id > 0 ? r.id : null,
+      ...(r.id > 0 ? {} : { opens: true }),
+      name: r.name,
+      status: r.status,
+      driver: r.driver,
       driver_name: r.driverName,
       time_zone: r.zone,
       start: r.from,
       end: r.end,
       done: r.done,
-      before,
+      before: before.map(Math.abs),
       stops: parcels.map((s, i) => {
         const w = windowAt(req.date, s);
         const begin = beginOf(i);
         return {
-          package: s.row.id,
+          package: Math.abs(s.row.id),
+          ...(isCollection(s.row) ? { collect: true } : {}),
           hawb: s.row.hawb,
           customer_name: s.row.customer_name,
           address: addressOf(s.row),
@@ -341,9 +441,9 @@ export async function proposeAmend(
                   : ('kept' as const),
         };
       }),
-      added: diff.added,
-      moved: diff.moved,
-      removed: diff.removed,
+      added: parcel(diff.added),
+      moved: parcel(diff.moved),
+      removed: parcel(diff.removed),
       back: iso(back),
       dropped: isDropped,
       reload: plan?.reload
@@ -355,10 +455,18 @@ export async function proposeAmend(
     };
   });
   const left = new Set(result.unassigned);
+  const skilledRoutes = [...keep.map((r) => r.skills), ...idle.map((d) => d.skills)];
   return {
     date: req.date,
     routes: shaped,
     unassigned: [
+      ...released.map((p) => ({
+        package: p.id,
+        hawb: p.hawb,
+        address: addressOf(p),
+        reason: 'no_room' as const,
+        message: 'A pickup not collected yet: back with the pickups to plan',
+      })),
       ...noPlace.map((p) => ({
         package: p.id,
         hawb: p.hawb,
@@ -373,8 +481,8 @@ export async function proposeAmend(
           hawb: p.hawb,
           address: addressOf(p),
           reason: 'no_room' as const,
-          message: unskilled(windows.get(p.id)?.skills ?? [], keep)
-            ? `No route on the road has the skill it needs: ${unskilled(windows.get(p.id)?.skills ?? [], keep)}`
+          message: unskilled(windows.get(p.id)?.skills ?? [], skilledRoutes)
+            ? `No route on the road has the skill it needs: ${unskilled(windows.get(p.id)?.skills ?? [], skilledRoutes)}`
             : 'No route can take it without a late stop, an overfull van or a shift overrun',
         })),
     ],
@@ -382,9 +490,45 @@ export async function proposeAmend(
 }
 
 /** The skills a parcel needs that no route on the road has, as text; '' when some route has them all. */
-function unskilled(needs: string[], routes: LiveRoute[]): string {
-  if (!needs.length || routes.some((r) => needs.every((n) => r.skills.includes(n)))) return '';
-  return needs.filter((n) => !routes.some((r) => r.skills.includes(n))).join(', ') || needs.join(', ');
+function unskilled(needs: string[], routes: string[][]): string {
+  if (!needs.length || routes.some((r) => needs.every((n) => r.includes(n)))) return '';
+  return needs.filter((n) => !routes.some((r) => r.includes(n))).join(', ') || needs.join(', ');
+}
+
+/** A route the board shows: one on the road (`live`), or one the change would open for an idle driver (negative `id`). */
+interface RouteView {
+  id: number;
+  live?: LiveRoute;
+  name: string;
+  status: string;
+  driver: number;
+  driverName: string;
+  zone: string;
+  from: LatLng | null;
+  end: LatLng | null;
+  done: number;
+  next: PackageRow | null;
+  rest: PackageRow[];
+}
+
+/** A route opened for a driver is named as a plan's commit names it. */
+export const newRouteName = (driverName: string, date: string) => `${driverName} ${date}`;
+
+/**
+ * Each van's rates as amendRoutes takes them (issue 32): its own, else the office's, as the plan
+ * prices them (rules.ts `vehicleRates`). Priced when some van or the office has a rate per hour or
+ * km; else nothing (the historic measure, the same for every route).
+ */
+function vanRates(settings: PlanSettings, vans: PlanDriver['rates'][]): (own: PlanDriver['rates']) => { costs?: AmendCosts } {
+  const priced = vans.some((own) => {
+    const r = vehicleRates(own, settings.costs);
+    return r.per_hour > 0 || r.per_km > 0;
+  });
+  return (own) => {
+    if (!priced) return {};
+    const r = vehicleRates(own, settings.costs);
+    return { costs: { perSecond: r.per_hour / 3600, perMetre: r.per_km / 1000, fixed: r.fixed } };
+  };
 }
 
 /** A stop as the phone times it; the locked next stop waiting at the depot is reached through it (`route`). */

@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { AmendCommit } from '../../../shared/schemas/dispatch';
 import type { RouteRecord } from '../../../shared/schemas/routes';
 import type { Deps } from '../../deps';
-import { deliveryRoute, pkg, user } from '../../db/schema/index';
+import { deliveryRoute, driverShift, pkg, routePickup, user } from '../../db/schema/index';
 import { ApiError, conflict } from '../../errors';
 import type { SessionUser } from '../auth/session';
 import { updatePackage } from '../packages/lifecycle';
@@ -11,8 +11,10 @@ import { handOver } from '../routes/assign';
 import { changeStatus, placeParcels } from '../routes/manage';
 import { pathMetres } from '../routes/optimize';
 import { LIVE_ROUTE, routeParcels, routeRecord, type RouteRow } from '../routes/shape';
-import { liveRoute, type LiveRoute } from './amend';
+import { isCollection, liveRoute, newRouteName, type LiveRoute } from './amend';
 import { refreshRouteEtas } from './eta';
+import { idleDrivers } from './idleDrivers';
+import { openRoute } from './openRoute';
 
 const PLANNABLE = new Set(['created', 'received', 'assigned']);
 const stale = (message: string, details: Record<string, unknown> = {}) =>
@@ -28,6 +30,10 @@ const stale = (message: string, details: Record<string, unknown> = {}) =>
  * - a dropped route gives up its stops (those not placed elsewhere leave it) and is cancelled;
  * - the arrival times of every changed route are recomputed and become the new promise, so
  *   recipients' times move.
+ * - a parcel a route still has to collect is named twice, collected first (as a plan's commit names
+ *   it); the collection keeps its own place in the order (its `route_pickup` row);
+ * - an open route (`open_routes`) is created for a driver on shift with no route yet, as a plan's
+ *   commit creates routes (openRoute.ts), with free parcels or a dropped route's;
  * Anything out of date (a stop worked meanwhile, a parcel taken) answers 409 and changes nothing.
  */
 export async function commitAmend(deps: Deps, actor: SessionUser, body: AmendCommit): Promise<RouteRecord[]> {
@@ -35,6 +41,17 @@ export async function commitAmend(deps: Deps, actor: SessionUser, body: AmendCom
   if (new Set(named).size !== named.length)
     throw new ApiError(400, 'validation_error', 'A route is named twice', [
       { path: 'routes', message: 'each route once, kept or dropped' },
+    ]);
+  if (!named.length && !body.open_routes.length)
+    throw new ApiError(400, 'validation_error', 'Nothing to change', [{ path: 'routes', message: 'name a route to change, drop or open' }]);
+  const opening = body.open_routes.map((o) => o.driver);
+  if (new Set(opening).size !== opening.length)
+    throw new ApiError(400, 'validation_error', 'One route to open per driver', [
+      { path: 'open_routes', message: 'a driver is named twice' },
+    ]);
+  if (opening.length && !body.date)
+    throw new ApiError(400, 'validation_error', 'The day of the routes to open is missing', [
+      { path: 'date', message: 'required with open_routes' },
     ]);
   const rows = await deps.db
     .select({ r: deliveryRoute, name: user.name })
@@ -51,12 +68,12 @@ export async function commitAmend(deps: Deps, actor: SessionUser, body: AmendCom
     live.set(id, await liveRoute(deps, x.r, x.name));
   }
 
-  const wanted = body.routes.flatMap((r) => r.packages);
-  if (new Set(wanted).size !== wanted.length)
+  // A parcel is on one route; twice on it only as a collection still to make and its delivery (checked per route below).
+  const wanted = [...body.routes.map((r) => [...new Set(r.packages)]), ...body.open_routes.map((o) => o.packages)].flat();
+  if (new Set(wanted).size !== wanted.length || body.open_routes.some((o) => new Set(o.packages).size !== o.packages.length))
     throw new ApiError(400, 'validation_error', 'A parcel is named twice', [{ path: 'routes', message: 'each parcel on one route once' }]);
   const droppedStops = new Map<number, number>();
-  for (const id of body.drop_routes)
-    for (const p of [...(live.get(id)!.next ? [live.get(id)!.next!] : []), ...live.get(id)!.rest]) droppedStops.set(p.id, id);
+  for (const id of body.drop_routes) for (const p of openStops(live.get(id)!)) droppedStops.set(p.id, id);
   const parcels = new Map(
     (wanted.length
       ? await deps.db
@@ -77,21 +94,22 @@ export async function commitAmend(deps: Deps, actor: SessionUser, body: AmendCom
     ).map((r) => r.id),
   );
 
-  const changed: { route: RouteRow; ordered: PackageRow[]; joining: PackageRow[]; reloadBefore?: number }[] = [];
+  const changed: { route: RouteRow; ordered: PackageRow[]; joining: PackageRow[]; reloadBefore?: number; parked: PackageRow[] }[] = [];
   for (const r of body.routes) {
     const now = live.get(r.route)!;
     const had = [...(now.next ? [now.next] : []), ...now.rest];
-    const given = new Set(r.packages);
+    const stops = signedStops(now, had, r.packages);
+    const given = new Set(stops);
     const lost = had.filter((p) => !given.has(p.id));
     if (lost.length)
       throw stale(`Route ${now.row.name} would lose stops it carries: ${lost.map((p) => p.hawb).join(', ')}`, {
         packages: lost.map((p) => p.id),
       });
-    if (now.next && r.packages[0] !== now.next.id)
+    if (now.next && stops[0] !== now.next.id)
       throw stale(`Route ${now.row.name}: the driver is heading to ${now.next.hawb}; it stays the next stop`, { next: now.next.id });
     const mine = new Set(had.map((p) => p.id));
     const joining: PackageRow[] = [];
-    for (const id of r.packages) {
+    for (const id of stops) {
       if (mine.has(id)) continue;
       const p = parcels.get(id);
       if (!p) throw new ApiError(400, 'validation_error', `Unknown package ${id}`, [{ path: 'routes', message: `no package ${id}` }]);
@@ -111,14 +129,16 @@ export async function commitAmend(deps: Deps, actor: SessionUser, body: AmendCom
       ]);
     changed.push({
       route: now.row,
-      ordered: [...r.packages.map((id) => byId.get(id)!), ...now.parked],
+      ordered: stops.map((id) => byId.get(id)!),
       joining,
       reloadBefore: r.reload_before,
+      parked: now.parked,
     });
   }
+  const opened = await openable(deps, body, droppedStops, parcels, liveIds);
 
+  for (const c of changed) await placeStops(deps, actor, c.route, c.ordered, c.parked);
   for (const c of changed) {
-    await placeParcels(deps, actor, c.route, c.ordered, 'route_amend');
     // Where the van goes back to the depot for them rides with the hand-over (reload.ts reads it back).
     if (c.joining.length)
       await handOver(deps, actor, c.route, c.route.driver_id as number, c.joining, {
@@ -148,6 +168,11 @@ export async function commitAmend(deps: Deps, actor: SessionUser, body: AmendCom
     records.push(await routeRecord(deps.db, await changeStatus(deps, actor, r.row, 'cancelled')));
     await refreshRouteEtas(deps, id);
   }
+  for (const o of opened) {
+    const row = await openRoute(deps, actor, { date: body.date as string, ...o });
+    await refreshRouteEtas(deps, row.id, { replan: true });
+    records.push(await routeRecord(deps.db, row));
+  }
   for (const c of changed) {
     // The whole day's length, stops done included, as POST route/{id}/sequence/ measures it.
     const stops = (await routeParcels(deps.db, c.route.id))
@@ -168,4 +193,113 @@ export async function commitAmend(deps: Deps, actor: SessionUser, body: AmendCom
     records.push(await routeRecord(deps.db, row));
   }
   return records;
+}
+
+/**
+ * A route's stops as the body names them, with each collection still to make as its parcel's id
+ * negated (LiveRoute's form): a parcel of those named twice is collected at its first naming and
+ * delivered at its second. Another parcel named twice, or a collection named after its delivery
+ * would be, is out of date (collected meanwhile) or wrong: 409, nothing changes.
+ */
+function signedStops(now: LiveRoute, had: PackageRow[], packages: number[]): number[] {
+  const collecting = new Set(had.filter(isCollection).map((p) => -p.id));
+  const seen = new Set<number>();
+  return packages.map((id) => {
+    if (!seen.has(id)) {
+      seen.add(id);
+      return collecting.has(id) ? -id : id;
+    }
+    if (!collecting.has(id))
+      throw stale(`Route ${now.row.name}: parcel ${id} is named twice but is no collection still to make`, { package: id });
+    return id;
+  });
+}
+
+/**
+ * Writes a route's new order: deliveries as `sequence_no` after the stops worked, each collection
+ * still to make as its `route_pickup` row's place in the same count, failed stops after all.
+ */
+async function placeStops(deps: Deps, actor: SessionUser, route: RouteRow, ordered: PackageRow[], parked: PackageRow[]): Promise<void> {
+  const rows = await routeParcels(deps.db, route.id);
+  const collecting = new Set(ordered.filter(isCollection).map((p) => -p.id));
+  // After every stop worked: deliveries done or failed, collections made (a pending one's delivery is not worked).
+  const pickups = await deps.db.select().from(routePickup).where(eq(routePickup.route_id, route.id)).all();
+  const base = Math.max(
+    0,
+    ...rows
+      .filter((p) => !PLANNABLE.has(p.status) && p.status !== 'out_for_delivery' && !collecting.has(p.id))
+      .map((p) => p.sequence_no ?? 0),
+    ...pickups.filter((p) => !collecting.has(p.package_id)).map((p) => p.sequence_no),
+  );
+  const deliveries = ordered.map((p, i) => ({ p, seq: base + i + 1 })).filter((x) => !isCollection(x.p));
+  const open = [...deliveries, ...parked.map((p, k) => ({ p, seq: base + ordered.length + k + 1 }))];
+  await placeParcels(
+    deps,
+    actor,
+    route,
+    open.map((x) => x.p),
+    'route_amend',
+    {},
+    null,
+    open.map((x) => x.seq),
+  );
+  for (const [i, p] of ordered.entries())
+    if (isCollection(p))
+      await deps.db
+        .update(routePickup)
+        .set({ sequence_no: base + i + 1 })
+        .where(and(eq(routePickup.package_id, -p.id), eq(routePickup.route_id, route.id)))
+        .run();
+}
+
+/**
+ * The routes to open, checked before anything is written: each driver on shift that day with a van
+ * and a placed depot and no live route (idleDrivers.ts), each parcel free or from a dropped route.
+ */
+async function openable(
+  deps: Deps,
+  body: AmendCommit,
+  droppedStops: Map<number, number>,
+  parcels: Map<number, PackageRow>,
+  liveIds: Set<number>,
+): Promise<{ driver: number; name: string; packages: number[]; shift: typeof driverShift.$inferSelect | undefined }[]> {
+  if (!body.open_routes.length) return [];
+  const date = body.date as string;
+  const idle = new Map(
+    (
+      await idleDrivers(
+        deps,
+        date,
+        body.open_routes.map((o) => o.driver),
+      )
+    ).map((d) => [d.id, d]),
+  );
+  const out = [];
+  for (const o of body.open_routes) {
+    const d = idle.get(o.driver);
+    if (!d) throw stale(`Driver ${o.driver} has no shift with a van and a depot on ${date}, or has a route already`, { driver: o.driver });
+    for (const id of o.packages) {
+      const p = parcels.get(id);
+      if (!p) throw new ApiError(400, 'validation_error', `Unknown package ${id}`, [{ path: 'open_routes', message: `no package ${id}` }]);
+      const free = PLANNABLE.has(p.status) && (p.route_id == null || !liveIds.has(p.route_id));
+      if (!droppedStops.has(id) && !free)
+        throw stale(`Parcel ${p.hawb} is ${p.status}${p.route_id != null && liveIds.has(p.route_id) ? ' on another route' : ''}`, {
+          package: id,
+        });
+    }
+    const shift = await deps.db
+      .select()
+      .from(driverShift)
+      .where(and(eq(driverShift.driver_id, o.driver), eq(driverShift.date, date)))
+      .get();
+    out.push({ driver: o.driver, name: newRouteName(d.name, date), packages: o.packages, shift });
+  }
+  return out;
+}
+
+/** A dropped route's stops that may go to another route: not a collection still to make, nor the delivery that waits for it (back with the pickups). */
+function openStops(r: LiveRoute): PackageRow[] {
+  const all = [...(r.next ? [r.next] : []), ...r.rest];
+  const uncollected = new Set(all.filter(isCollection).map((p) => -p.id));
+  return all.filter((p) => !isCollection(p) && !uncollected.has(p.id));
 }

@@ -3,11 +3,9 @@ import type { CommitBody, PlanJob, PlanRequest } from '../../../shared/schemas/d
 import type { RouteRecord } from '../../../shared/schemas/routes';
 import { iso } from '../../clock';
 import type { Deps } from '../../deps';
-import { deliveryRoute, depotPosition, dispatchPlan, driverShift, pkg, user } from '../../db/schema/index';
-import { pathMetres } from '../routes/optimize';
+import { depotPosition, dispatchPlan, driverShift, pkg, user } from '../../db/schema/index';
 import { ApiError, conflict, notFound } from '../../errors';
 import type { SessionUser } from '../auth/session';
-import { createRoute } from '../routes/manage';
 import { routeRecord, type RouteRow } from '../routes/shape';
 import { refreshRouteEtas, travelModel } from './eta';
 import { buildPlan } from './problem';
@@ -16,8 +14,9 @@ import { proposalContext, proposeDay, type DayPlanTask } from './proposal';
 import { RawJson, rawObject } from '../../http/rawJson';
 import { CPU_CAP_FACTOR } from '../../../shared/routing/fleet/optimize';
 import { shareKey } from '../workers/shareKey';
-import { routeLegs, storeLegs, type PlannedLeg } from './legs';
-import { deliveryOrder, placePairs, routeStops } from './pairCommit';
+import { routeLegs, type PlannedLeg } from './legs';
+import { deliveryOrder, routeStops } from './pairCommit';
+import { openRoute } from './openRoute';
 
 type PlanRow = typeof dispatchPlan.$inferSelect;
 /** The worker gets the time limit plus this before it counts as lost. */
@@ -210,73 +209,21 @@ export async function commitPlan(deps: Deps, actor: SessionUser, plan: PlanRow, 
   const names = new Map(
     (await deps.db.select({ id: user.id, name: user.name }).from(user).where(inArray(user.id, drivers)).all()).map((u) => [u.id, u.name]),
   );
-  const ids = body.routes.flatMap((r) => r.packages);
-  const parcels = new Map(
-    (
-      await deps.db.select({ id: pkg.id, latitude: pkg.latitude, longitude: pkg.longitude }).from(pkg).where(inArray(pkg.id, ids)).all()
-    ).map((p) => [p.id, p]),
-  );
   const created: RouteRow[] = [];
   const now = deps.clock.now();
-  // A parcel named twice on a route is collected at its first place and delivered at its second (issue 32).
-  const plannedStops = body.routes.map((r) => routeStops(r.packages));
-  for (const [k, r] of body.routes.entries()) {
-    const { deliveries, sequences, pairs } = plannedStops[k];
-    const shift = shifts.get(r.driver);
-    const depot =
-      shift?.start_warehouse_id != null
-        ? await deps.db.select().from(depotPosition).where(eq(depotPosition.warehouse_id, shift.start_warehouse_id)).get()
-        : undefined;
-    const unpaired = new Set(deliveries.filter((id) => !pairs.some((p) => p.package === id)));
-    const { route } = await createRoute(
-      deps,
-      actor,
-      {
-        name: r.name ?? `${names.get(r.driver) ?? `Driver ${r.driver}`} ${plan.date}`,
-        date: plan.date,
-        kind: 'delivery',
-        driver: r.driver,
-        warehouse: shift?.start_warehouse_id ?? null,
-        start_latitude: depot?.latitude ?? null,
-        start_longitude: depot?.longitude ?? null,
-        packages: deliveries.filter((id) => unpaired.has(id)),
-      },
-      pairs.length ? sequences.filter((_, i) => unpaired.has(deliveries[i])) : undefined,
-    );
-    await placePairs(deps, actor, route, r.driver, pairs);
-    // The route's length as POST route/{id}/sequence/ measures it (metres from the start through the stops).
-    const stops = deliveries.flatMap((id) => {
-      const p = parcels.get(id);
-      return p?.latitude != null && p.longitude != null ? [{ latitude: p.latitude, longitude: p.longitude }] : [];
-    });
-    const start = depot ? { latitude: depot.latitude, longitude: depot.longitude } : null;
-    // The legs asked before the transaction, when they match this order (else the estimate now).
-    // Legs between the deliveries: a collection on the way is not a stop of its own there (its time is the plan's, not the legs').
-    const asked =
-      legs[k]?.length === deliveries.length && legs[k].every((l, i) => l.to === deliveries[i])
-        ? legs[k]
-        : await routeLegs(
-            { config: { ...deps.config, osrmUrl: undefined } },
-            start,
-            deliveries.map((id) => ({ id, latitude: parcels.get(id)?.latitude ?? null, longitude: parcels.get(id)?.longitude ?? null })),
-          );
-    await storeLegs(deps.db, route.id, asked, now);
-    // Road metres when the engine gave every leg's; else straight-line metres as POST route/{id}/sequence/ measures.
-    const driven = asked.filter((l) => l.source !== 'unplaced' && l.source !== 'no_start');
-    const roadMetres =
-      driven.length && driven.every((l) => l.source.startsWith('osrm') && l.distanceM != null)
-        ? driven.reduce((s, l) => s + (l.distanceM ?? 0), 0)
-        : null;
+  // A parcel named twice on a route is collected at its first place and delivered at its second (issue 32): checked before anything is written.
+  for (const r of body.routes) routeStops(r.packages);
+  for (const [k, r] of body.routes.entries())
     created.push(
-      (await deps.db
-        .update(deliveryRoute)
-        // The solver ordered these stops: the route is optimised (issue 36: it said "Not optimised" after commit).
-        .set({ total_distance_m: roadMetres ?? pathMetres(start, stops), optimized_at: now })
-        .where(eq(deliveryRoute.id, route.id))
-        .returning()
-        .get()) ?? route,
+      await openRoute(deps, actor, {
+        date: plan.date,
+        driver: r.driver,
+        name: r.name ?? `${names.get(r.driver) ?? `Driver ${r.driver}`} ${plan.date}`,
+        packages: r.packages,
+        shift: shifts.get(r.driver),
+        legs: legs[k],
+      }),
     );
-  }
   await deps.db.update(dispatchPlan).set({ committed_at: now }).where(eq(dispatchPlan.id, plan.id)).run();
   for (const route of created) await refreshRouteEtas(deps, route.id, { replan: true });
   const records: RouteRecord[] = [];

@@ -57,7 +57,8 @@ async function depots(db: Db, ids: number[]): Promise<Map<number, LatLng>> {
   );
 }
 
-async function planDrivers(deps: Deps, date: string, ids: number[], fallback: LatLng | null): Promise<PlanDriver[]> {
+/** The drivers of a day as a plan sees them (shift, depot, van, skills, rates, break); also the insertion's idle drivers (idleDrivers.ts). */
+export async function planDrivers(deps: Deps, date: string, ids: number[], fallback: LatLng | null): Promise<PlanDriver[]> {
   const now = deps.clock.now();
   const unique = [...new Set(ids)];
   if (unique.length !== ids.length) throw badRequest('A driver is named twice', [{ path: 'drivers', message: 'duplicate ids' }]);

@@ -17,6 +17,16 @@ export function breakWindow(
   return [from + pause.after_min * 60_000, from + pause.after_max * 60_000];
 }
 
+/** A van with a rate of its own. */
+const hasOwnRates = (own: PlanDriver['rates']) => own.per_km != null || own.per_hour != null || own.fixed != null;
+
+/** A van's rates: its own where it has them, else the office's (plan settings), else nothing. Shared by the plan and the insertion (amend.ts). */
+export const vehicleRates = (own: PlanDriver['rates'], costs: PlanRules['costs'] | undefined) => ({
+  per_km: own.per_km ?? costs?.per_km ?? 0,
+  per_hour: own.per_hour ?? costs?.per_hour ?? 0,
+  fixed: own.fixed ?? costs?.per_vehicle ?? 0,
+});
+
 /**
  * The office's plan rules (issue 32) onto the day's fleet problem, whose times are seconds from
  * `dayStart`. The rules are the stored settings with the request's own parts on top
@@ -34,12 +44,8 @@ export function applyPlanRules(
   const driverSkills = new Map((rules.driver_skills ?? []).map((d) => [d.driver, d.skills]));
   const parcelSkills = new Map((rules.parcel_skills ?? []).map((p) => [p.package, p.skills]));
   // Costs apply when the office set rates, or a van has its own; vans without their own take the settings'.
-  const priced = costs !== undefined || at.drivers.some((d) => d.rates.per_km != null || d.rates.per_hour != null || d.rates.fixed != null);
-  const rateOf = (d: PlanDriver) => ({
-    per_km: d.rates.per_km ?? costs?.per_km ?? 0,
-    per_hour: d.rates.per_hour ?? costs?.per_hour ?? 0,
-    fixed: d.rates.fixed ?? costs?.per_vehicle ?? 0,
-  });
+  const priced = costs !== undefined || at.drivers.some((d) => hasOwnRates(d.rates));
+  const rateOf = (d: PlanDriver) => vehicleRates(d.rates, costs);
   // The cost of a second of route: the hourly rate, else one unit per second of travel.
   const perSecond = costs && costs.per_hour > 0 ? costs.per_hour / 3600 : 1;
   let longestShift = 1;
