@@ -20,7 +20,7 @@ import { depotWait } from './reload';
 import { breakWindow, vehicleRates } from './rules';
 import { planSettings } from './settings';
 import type { PlanSettings } from '../../../shared/schemas/dispatch';
-import { pendingCollections } from './pickupPairs';
+import { pendingCollections } from '../routes/collections';
 import { idleDrivers } from './idleDrivers';
 import type { PlanDriver } from './planTypes';
 

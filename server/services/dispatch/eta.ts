@@ -15,7 +15,7 @@ import { LIVE_ROUTE, routeParcels, type RouteRow } from '../routes/shape';
 import { DEFAULT_SHIFT } from './problem';
 import { windowsOf, type WindowInfo } from './windows';
 import { depotZone } from '../time/zones';
-import { pendingCollections } from './pickupPairs';
+import { pendingCollections } from '../routes/collections';
 import { depotWait, withReload } from './reload';
 
 /** The great-circle model of the configured travel times (TRAVEL_SPEED_KMH, DETOUR_FACTOR); the phone gets it with the plan. */

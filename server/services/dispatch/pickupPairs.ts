@@ -1,7 +1,7 @@
-import { and, eq, gt, inArray, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, gt, inArray, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { PlanRequest } from '../../../shared/schemas/dispatch';
 import type { Db } from '../../db/client';
-import { deliveryRoute, pickupPoint, pkg, routePickup } from '../../db/schema/index';
+import { deliveryRoute, pickupPoint, pkg } from '../../db/schema/index';
 import type { PackageRow } from '../packages/shape';
 import { LIVE_ROUTE } from '../routes/shape';
 import type { PickupOrigin } from './planTypes';
@@ -90,29 +90,4 @@ export function unpairable(row: PackageRow, origin: PickupOrigin | undefined): s
       : 'Its pickup point has no coordinates: place the pickup point first';
   if (row.latitude == null || row.longitude == null) return 'Pickup whose recipient has no coordinates: resolve the address first';
   return null;
-}
-
-/**
- * Collections still to make on a committed route (issue 32): the parcels it collects before
- * delivering them that still wait at their pickup point, with the point's place and the stop's
- * place in the route's order. A committed route's ETAs drive through these too.
- */
-export async function pendingCollections(
-  db: Db,
-  routeId: number,
-): Promise<{ package: number; sequence_no: number; latitude: number | null; longitude: number | null; eta_at: number | null }[]> {
-  return await db
-    .select({
-      package: routePickup.package_id,
-      sequence_no: routePickup.sequence_no,
-      eta_at: routePickup.eta_at,
-      latitude: pickupPoint.latitude,
-      longitude: pickupPoint.longitude,
-    })
-    .from(routePickup)
-    .innerJoin(pkg, and(eq(pkg.id, routePickup.package_id), eq(pkg.route_id, routePickup.route_id)))
-    .leftJoin(pickupPoint, eq(pickupPoint.id, pkg.pickup_point_id))
-    .where(and(eq(routePickup.route_id, routeId), eq(pkg.status, 'pickup_requested'), isNull(pkg.deleted_at)))
-    .orderBy(routePickup.sequence_no)
-    .all();
 }

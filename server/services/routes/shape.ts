@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { deliveryRoute, packageHistory, pickupPoint, pkg, routePickup, user, warehouse } from '../../db/schema/index';
+import { deliveryRoute, packageHistory, pkg, user, warehouse } from '../../db/schema/index';
+import { collectionStops } from './collections';
 import { iso } from '../../clock';
 import { notFound } from '../../errors';
 import { isStaff } from '../../../shared/roles';
@@ -122,23 +123,7 @@ export async function routeRecords(db: Db, rows: RouteRow[]): Promise<RouteRecor
   for (const p of parcels) if (p.route != null) byRoute.set(p.route, [...(byRoute.get(p.route) ?? []), p]);
   // Collections of parcels a route picks up and then delivers (issue 32), while the parcel is still on it.
   const pickups = new Map<number, NonNullable<RouteRecord['pickup_stops']>>();
-  for (const c of await db
-    .select({
-      route: routePickup.route_id,
-      package: routePickup.package_id,
-      sequence_no: routePickup.sequence_no,
-      name: pickupPoint.person_name,
-      street: pickupPoint.address,
-      suburb: pickupPoint.suburb,
-      latitude: pickupPoint.latitude,
-      longitude: pickupPoint.longitude,
-    })
-    .from(routePickup)
-    .innerJoin(pkg, and(eq(pkg.id, routePickup.package_id), eq(pkg.route_id, routePickup.route_id)))
-    .leftJoin(pickupPoint, eq(pickupPoint.id, pkg.pickup_point_id))
-    .where(inArray(routePickup.route_id, routeIds))
-    .orderBy(asc(routePickup.sequence_no))
-    .all()) {
+  for (const c of await collectionStops(db, routeIds)) {
     const address = [c.name, c.street, c.suburb].filter((x): x is string => !!x && x.trim() !== '').join(', ');
     pickups.set(c.route, [
       ...(pickups.get(c.route) ?? []),
