@@ -21,7 +21,7 @@ export function localSearchApplies(m: FleetModel): boolean {
 }
 
 /** Nearest jobs tried per job. */
-const LS_NEAR = 10;
+export const LS_NEAR = 10;
 
 export class LocalSearch {
   /** Prefix loads per route ((len + 1) * D), rebuilt when the route changes. */
@@ -37,6 +37,7 @@ export class LocalSearch {
   constructor(
     private readonly m: FleetModel,
     private readonly adj: Int32Array[],
+    private readonly near = LS_NEAR,
   ) {
     this.pre = Array.from({ length: m.V }, () => new Float64Array(0));
     this.preStamp = new Int32Array(m.V).fill(-1);
@@ -79,7 +80,7 @@ export class LocalSearch {
 
   private changed(sol: Solution, a: number, b: number): void {
     const m = this.m;
-    for (const r of [a, b]) {
+    for (const r of a === b ? [a] : [a, b]) {
       sol.routes[r].update(m);
       sol.index(r);
       this.routeStamp[r] = ++this.stamp;
@@ -110,14 +111,23 @@ export class LocalSearch {
     for (let k = 0; k < A.jobs.length; k++) {
       const u = A.jobs[k];
       const list = this.adj[u];
-      const e = Math.min(LS_NEAR, list.length);
+      const e = Math.min(this.near, list.length);
       for (let i = 0; i < e; i++) {
         const w = list[i];
         const rb = routeOf[w];
-        if (rb < 0 || rb === r) continue;
+        if (rb < 0) continue;
+        if (rb === r) {
+          this.work += 2;
+          const l = posOf[w];
+          if (this.moveWithin(A, k, l) || this.moveWithin(A, k, l + 1)) {
+            this.changed(sol, r, r);
+            return r;
+          }
+          continue;
+        }
         const B = sol.routes[rb];
         const l = posOf[w];
-        this.work += 6;
+        this.work += 4;
         if (this.relocate(sol, A, k, B, l) || this.relocate(sol, A, k, B, l + 1)) return rb;
         if (this.swap(sol, A, k, B, l)) return rb;
         if (m.vType[r] === m.vType[rb]) {
@@ -129,6 +139,63 @@ export class LocalSearch {
       }
     }
     return -1;
+  }
+
+  /** Location of stop k of `route`, its start for k = -1, its end for k = length (-1: open, no end). */
+  private locOf(route: Route, k: number): number {
+    const m = this.m;
+    if (k < 0) return m.vStart[route.v];
+    if (k >= route.jobs.length) return m.vEnd[route.v];
+    return m.loc[route.jobs[k]];
+  }
+
+  private leg(a: number, b: number): number {
+    return a < 0 || b < 0 ? 0 : this.m.d[a * this.m.n + b];
+  }
+
+  /**
+   * Or-opt of one stop: moves stop k of `route` to just before its stop p (positions before the
+   * move) when that shortens it and the whole route, replayed from its start, keeps every window
+   * and the shift. The saving is computed first in O(1); only a saving is replayed.
+   */
+  private moveWithin(route: Route, k: number, p: number): boolean {
+    if (p === k || p === k + 1) return false;
+    const lk = this.locOf(route, k);
+    const prevK = this.locOf(route, k - 1);
+    const nextK = this.locOf(route, k + 1);
+    const prevP = this.locOf(route, p - 1);
+    const atP = this.locOf(route, p);
+    const delta =
+      this.leg(prevK, nextK) - this.leg(prevK, lk) - this.leg(lk, nextK) + this.leg(prevP, lk) + this.leg(lk, atP) - this.leg(prevP, atP);
+    if (delta >= -1e-7) return false;
+    const jobs = route.jobs;
+    const seq = scratch;
+    seq.length = 0;
+    for (let i = 0; i <= jobs.length; i++) {
+      if (i === p) seq.push(jobs[k]);
+      if (i < jobs.length && i !== k) seq.push(jobs[i]);
+    }
+    this.work += seq.length;
+    if (!this.feasible(route.v, seq)) return false;
+    for (let i = 0; i < seq.length; i++) jobs[i] = seq[i];
+    return true;
+  }
+
+  /** Replays a sequence on vehicle v from its shift start: every window and the shift end kept? */
+  private feasible(v: number, seq: readonly number[]): boolean {
+    const m = this.m;
+    const { d, n, loc, service } = m;
+    let prev = m.vStart[v];
+    let t = m.shiftStart[v];
+    for (const j of seq) {
+      const st = earliestStart(m, j, t + d[prev * n + loc[j]]);
+      if (st === Infinity) return false;
+      t = st + service[j];
+      prev = loc[j];
+    }
+    const end = m.vEnd[v];
+    if (end >= 0) t += d[prev * n + end];
+    return t <= m.shiftEnd[v] + EPS;
   }
 
   /** Departure from the stop before position p (the start before position 0) and its location. */
@@ -286,3 +353,6 @@ export class LocalSearch {
     return true;
   }
 }
+
+/** Candidate sequence of an intra-route move (single-threaded search: one buffer). */
+const scratch: number[] = [];

@@ -23,6 +23,8 @@ export interface SearchOptions {
   ruin?: Partial<RuinParams>;
   /** Inter-route local search after each recreate where the model allows it (tuning only; default on). */
   localSearch?: boolean;
+  /** Nearest jobs each job's local-search moves try (tuning only). */
+  lsNear?: number;
 }
 
 export interface SearchResult {
@@ -183,7 +185,7 @@ export function solveFleetModel(m: FleetModel, opts: SearchOptions): SearchResul
     }
   };
 
-  const ls = opts.localSearch !== false && localSearchApplies(m) ? new LocalSearch(m, adj) : undefined;
+  const ls = opts.localSearch !== false && localSearchApplies(m) ? new LocalSearch(m, adj, opts.lsNear) : undefined;
   const improve = (): void => {
     if (!ls) return;
     const before = ls.work;
