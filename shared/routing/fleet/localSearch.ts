@@ -117,7 +117,7 @@ export class LocalSearch {
         const rb = routeOf[w];
         if (rb < 0) continue;
         if (rb === r) {
-          this.work += 2;
+          this.work += 1;
           const l = posOf[w];
           if (this.moveWithin(A, k, l) || this.moveWithin(A, k, l + 1)) {
             this.changed(sol, r, r);
@@ -127,7 +127,7 @@ export class LocalSearch {
         }
         const B = sol.routes[rb];
         const l = posOf[w];
-        this.work += 4;
+        this.work += 3;
         if (this.relocate(sol, A, k, B, l) || this.relocate(sol, A, k, B, l + 1)) return rb;
         if (this.swap(sol, A, k, B, l)) return rb;
         if (m.vType[r] === m.vType[rb]) {
@@ -175,7 +175,7 @@ export class LocalSearch {
       if (i === p) seq.push(jobs[k]);
       if (i < jobs.length && i !== k) seq.push(jobs[i]);
     }
-    this.work += seq.length;
+    this.work += seq.length >> 1;
     if (!this.feasible(route.v, seq)) return false;
     for (let i = 0; i < seq.length; i++) jobs[i] = seq[i];
     return true;
