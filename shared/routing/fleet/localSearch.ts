@@ -16,9 +16,17 @@ import type { Solution } from './solution';
  * distances or pickup-and-delivery pairs (`applies`). Skills, stop limits, multiple windows,
  * open routes and capacity in several dimensions are checked here.
  */
-export function localSearchApplies(m: FleetModel): boolean {
-  return !m.rich && !m.hasPairs;
+export function localSearchApplies(m: FleetModel, jobs: number): boolean {
+  return !m.rich && !m.hasPairs && jobs <= LS_MAX_JOBS;
 }
+
+/**
+ * Above this many jobs the search runs without it: on the 1,000-customer Gehring & Homberger
+ * instances at 30 s the ruin-and-recreate iterations it takes were worth more (r1 +4.50% without
+ * against +4.70% with, rc1 +3.39% against +3.74%, c2 +0.07% against +1.08%; r2 and rc2 gained 1.3
+ * points with it). On the 100-customer Solomon instances it lowered the mean gap from +0.56% to +0.31%.
+ */
+const LS_MAX_JOBS = 500;
 
 /** Nearest jobs tried per job. */
 export const LS_NEAR = 10;

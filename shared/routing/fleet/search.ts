@@ -185,7 +185,7 @@ export function solveFleetModel(m: FleetModel, opts: SearchOptions): SearchResul
     }
   };
 
-  const ls = opts.localSearch !== false && localSearchApplies(m) ? new LocalSearch(m, adj, opts.lsNear) : undefined;
+  const ls = opts.localSearch !== false && localSearchApplies(m, jobs.length) ? new LocalSearch(m, adj, opts.lsNear) : undefined;
   const improve = (): void => {
     if (!ls) return;
     const before = ls.work;
