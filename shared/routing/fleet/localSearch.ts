@@ -29,7 +29,7 @@ export function localSearchApplies(m: FleetModel, jobs: number): boolean {
 const LS_MAX_JOBS = 500;
 
 /** Nearest jobs tried per job. */
-export const LS_NEAR = 10;
+const LS_NEAR = 10;
 
 export class LocalSearch {
   /** Prefix loads per route ((len + 1) * D), rebuilt when the route changes. */
