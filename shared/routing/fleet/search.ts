@@ -1,5 +1,6 @@
 import { now } from '../clock';
 import { createRng } from '../rng';
+import { LocalSearch, localSearchApplies } from './localSearch';
 import { fits, skilled, type FleetModel } from './model';
 import { recreate, type RecreateContext } from './recreate';
 import { Route } from './route';
@@ -20,6 +21,10 @@ export interface SearchOptions {
   near?: number;
   /** Ruin parameters (tuning only). */
   ruin?: Partial<RuinParams>;
+  /** Inter-route local search after each recreate where the model allows it (tuning only; default on). */
+  localSearch?: boolean;
+  /** Nearest jobs each job's local-search moves try (tuning only). */
+  lsNear?: number;
 }
 
 export interface SearchResult {
@@ -180,8 +185,17 @@ export function solveFleetModel(m: FleetModel, opts: SearchOptions): SearchResul
     }
   };
 
+  const ls = opts.localSearch !== false && localSearchApplies(m, jobs.length) ? new LocalSearch(m, adj, opts.lsNear) : undefined;
+  const improve = (): void => {
+    if (!ls) return;
+    const before = ls.work;
+    ls.run(work, touchedList.slice(), touch);
+    ctx.work += ls.work - before;
+  };
+
   work.absent = jobs.slice();
   recreate(ctx, work, touch);
+  improve();
   for (const r of touchedList) cur.routes[r].copyFrom(work.routes[r]);
   cur.absent = work.absent.slice();
   touchedList.length = 0;
@@ -228,6 +242,7 @@ export function solveFleetModel(m: FleetModel, opts: SearchOptions): SearchResul
       ctx.work += work.routes[r].jobs.length;
     }
     recreate(ctx, work, touch);
+    improve();
 
     const pen = penaltyOf(m, work.absent);
     const newAbsent = pen.hard;
