@@ -4,7 +4,7 @@ import { phoneEtas } from '../../client/driver/etaMath';
 import type { AmendProposal, PlanJob, RouteEtas } from '../../shared/schemas/dispatch';
 import { packageEvent, routePickup } from '../../server/db/schema/index';
 import { companyWithKey, webhookCall } from './webhooks-helpers';
-import { routeWorld, type Json, type RouteJson } from './routes-helpers';
+import { planDay, routeWorld, type Json, type RouteJson } from './routes-helpers';
 
 /**
  * Issue 32, pickup-and-delivery pairs on the server: a plan that includes pickups collects each at
@@ -69,20 +69,7 @@ async function world() {
 }
 
 async function planned(w: Awaited<ReturnType<typeof world>>, body: Json): Promise<PlanJob> {
-  const start = await w.t.json<PlanJob>('POST', '/api/dispatch/plan/', w.admin.token, {
-    date: DAY,
-    time_limit_ms: 300,
-    include_undated: true,
-    drivers: [w.d1.id, w.d2.id],
-    ...body,
-  });
-  expect(start.status, JSON.stringify(start.body)).toBe(202);
-  for (let i = 0; i < 300; i++) {
-    const r = await w.t.json<PlanJob>('GET', `/api/dispatch/plan/${start.body.id}/`, w.admin.token);
-    if (r.body.status === 'done' || r.body.status === 'failed') return r.body;
-    await new Promise((res) => setTimeout(res, 50));
-  }
-  throw new Error('plan did not finish');
+  return planDay(w.t, w.admin.token, { date: DAY, time_limit_ms: 300, include_undated: true, drivers: [w.d1.id, w.d2.id], ...body });
 }
 
 describe('pickups planned with deliveries (issue 32)', () => {
