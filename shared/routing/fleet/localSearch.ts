@@ -1,3 +1,4 @@
+import { evaluateRoute } from './evaluate';
 import { EPS, earliestStart, fits, skilled, type FleetModel } from './model';
 import type { Route } from './route';
 import type { Solution } from './solution';
@@ -11,13 +12,21 @@ import type { Solution } from './solution';
  * - 2-opt*: exchange the routes' tails so that the job is followed by its neighbour (or the
  *   neighbour by the job), between vehicles of one type only (same start, end, shift, capacity
  *   and rules, so the tails' latest starts stay valid).
- * Every test is O(1) on the routes' earliest / latest schedules (route.ts), so it runs only on
- * models that route.ts decides alone: no costs, breaks, duration limits, balance, separate
- * distances or pickup-and-delivery pairs (`applies`). Skills, stop limits, multiple windows,
- * open routes and capacity in several dimensions are checked here.
+ * Every test is O(1) on the routes' earliest / latest schedules (route.ts). On models that
+ * route.ts decides alone (no costs, breaks, duration limits, balance, separate distances or
+ * pickup-and-delivery pairs) that test decides; skills, stop limits, multiple windows, open
+ * routes and capacity in several dimensions are checked here.
+ *
+ * On the others (`full`: rich models or pairs) the O(1) tests are a filter: they are necessary
+ * conditions (breaks only delay a schedule, limits only forbid) and the travel saving they compute
+ * picks which moves are worth a look. A move that passes is then decided by the full evaluation
+ * (evaluate.ts, the one the recreate step uses) of both changed routes: kept only when both stay
+ * feasible and the sum of their costs (fixed, per distance, per time, balance) falls. Paired jobs
+ * never move alone between routes; every candidate route is checked for its pairs (both halves,
+ * pickup first) and its load on every leg. Absent jobs do not change, so penalties do not either.
  */
-export function localSearchApplies(m: FleetModel, jobs: number): boolean {
-  return !m.rich && !m.hasPairs && jobs <= LS_MAX_JOBS;
+export function localSearchApplies(_m: FleetModel, jobs: number): boolean {
+  return jobs <= LS_MAX_JOBS;
 }
 
 /**
@@ -39,8 +48,17 @@ export class LocalSearch {
   private queued: Uint8Array;
   private queue: number[] = [];
   private stamp = 1;
-  /** Move evaluations, the search's deterministic clock. */
+  /** Move evaluations, the search's deterministic clock (full evaluations add to `m.counter`). */
   work = 0;
+  /** Moves are decided by the full evaluation (rich models, pairs). */
+  private readonly full: boolean;
+  /** Candidate sequences of the two changed routes (full models). */
+  private readonly seqA: number[] = [];
+  private readonly seqB: number[] = [];
+  /** Pair check: pickups seen in the candidate route, by stamp. */
+  private readonly seen: Int32Array;
+  private seenStamp = 0;
+  private readonly load: Float64Array;
 
   constructor(
     private readonly m: FleetModel,
@@ -51,6 +69,57 @@ export class LocalSearch {
     this.preStamp = new Int32Array(m.V).fill(-1);
     this.routeStamp = new Int32Array(m.V);
     this.queued = new Uint8Array(m.V);
+    this.full = m.rich || m.hasPairs;
+    this.seen = new Int32Array(m.hasPairs ? m.J : 0);
+    this.load = new Float64Array(m.D);
+  }
+
+  /**
+   * With pairs: every delivery after its pickup, every pickup with its delivery, and the load on
+   * every leg within capacity (unpaired demand from the start, a pair's from pickup to delivery).
+   */
+  private pairsHold(v: number, seq: readonly number[]): boolean {
+    const m = this.m;
+    const { D, demand, role, partner, cap } = m;
+    const seen = this.seen;
+    const stamp = ++this.seenStamp;
+    const load = this.load;
+    load.fill(0);
+    let open = 0;
+    for (const j of seq) {
+      const r = role[j];
+      if (r === 0) for (let q = 0; q < D; q++) load[q] += demand[j * D + q];
+      else if (r === 1) {
+        seen[j] = stamp;
+        open++;
+      } else if (seen[partner[j]] !== stamp) return false;
+      else open--;
+    }
+    if (open !== 0) return false;
+    for (let q = 0; q < D; q++) if (load[q] > cap[v * D + q] + EPS) return false;
+    for (const j of seq) {
+      const sign = role[j] === 1 ? 1 : -1;
+      for (let q = 0; q < D; q++) {
+        load[q] += sign * demand[j * D + q];
+        if (load[q] > cap[v * D + q] + EPS) return false;
+      }
+    }
+    return true;
+  }
+
+  /** Full models: the cost of vehicle v serving `seq` by the full evaluation (pairs and loads checked first), Infinity when infeasible. */
+  private costOf(v: number, seq: readonly number[]): number {
+    if (this.m.hasPairs && !this.pairsHold(v, seq)) return Infinity;
+    return evaluateRoute(this.m, v, seq, seq.length);
+  }
+
+  /** Full models: do `seqA` on A (and `seqB` on B) cost less in all than the routes do now, both feasible? */
+  private improves(A: Route, B: Route | null): boolean {
+    const ca = this.costOf(A.v, this.seqA);
+    if (ca === Infinity) return false;
+    if (!B) return ca < A.cost - 1e-7;
+    const cb = this.costOf(B.v, this.seqB);
+    return cb < Infinity && ca + cb < A.cost + B.cost - 1e-7;
   }
 
   /** Improves `sol` around the listed routes; `touch` is called for every route a move changes. */
@@ -184,7 +253,12 @@ export class LocalSearch {
       if (i < jobs.length && i !== k) seq.push(jobs[i]);
     }
     this.work += seq.length >> 1;
-    if (!this.feasible(route.v, seq)) return false;
+    if (this.full) {
+      const a = this.seqA;
+      a.length = 0;
+      for (const x of seq) a.push(x);
+      if (!this.improves(route, null)) return false;
+    } else if (!this.feasible(route.v, seq)) return false;
     for (let i = 0; i < seq.length; i++) jobs[i] = seq[i];
     return true;
   }
@@ -243,11 +317,23 @@ export class LocalSearch {
     const m = this.m;
     const u = A.jobs[k];
     const vb = B.v;
+    if (m.role[u] !== 0) return false;
     if (B.jobs.length >= m.vMaxStops[vb] || !skilled(m, vb, u) || !fits(m, vb, B.load, u)) return false;
     const ins = B.travelInsertion(m, u, p);
     if (ins === Infinity) return false;
     const gain = this.removalGain(A, k);
     if (ins - gain >= -1e-7) return false;
+    if (this.full) {
+      const { seqA, seqB } = this;
+      seqA.length = 0;
+      for (let i = 0; i < A.jobs.length; i++) if (i !== k) seqA.push(A.jobs[i]);
+      seqB.length = 0;
+      for (let i = 0; i <= B.jobs.length; i++) {
+        if (i === p) seqB.push(u);
+        if (i < B.jobs.length) seqB.push(B.jobs[i]);
+      }
+      if (!this.improves(A, B)) return false;
+    }
     A.jobs.splice(k, 1);
     B.jobs.splice(p, 0, u);
     this.changed(sol, A.v, vb);
@@ -288,6 +374,7 @@ export class LocalSearch {
     const w = B.jobs[l];
     const va = A.v;
     const vb = B.v;
+    if (m.role[u] !== 0 || m.role[w] !== 0) return false;
     if (!skilled(m, va, w) || !skilled(m, vb, u)) return false;
     const D = m.D;
     for (let q = 0; q < D; q++) {
@@ -300,6 +387,16 @@ export class LocalSearch {
     if (ca === Infinity) return false;
     const cb = this.replaceCost(B, l, u);
     if (cb === Infinity || ca + cb >= -1e-7) return false;
+    if (this.full) {
+      const { seqA, seqB } = this;
+      seqA.length = 0;
+      for (const x of A.jobs) seqA.push(x);
+      seqA[k] = w;
+      seqB.length = 0;
+      for (const x of B.jobs) seqB.push(x);
+      seqB[l] = u;
+      if (!this.improves(A, B)) return false;
+    }
     A.jobs[k] = w;
     B.jobs[l] = u;
     this.changed(sol, va, vb);
@@ -345,13 +442,26 @@ export class LocalSearch {
     // empty costs nothing, and its only leg left was the one at the cut (newA / newB are 0 then).
     const delta = newA + newB - A.legs[i + 1] - B.legs[j + 1];
     if (delta >= -1e-7) return false;
-    const D = m.D;
-    const pa = this.prefix(A);
-    const pb = this.prefix(B);
-    for (let q = 0; q < D; q++) {
-      const cap = m.cap[A.v * D + q] + EPS;
-      if (pa[(i + 1) * D + q] + pb[lb * D + q] - pb[(j + 1) * D + q] > cap) return false;
-      if (pb[(j + 1) * D + q] + pa[la * D + q] - pa[(i + 1) * D + q] > cap) return false;
+    // With pairs the load is checked leg by leg below (a delivery's demand is not carried from the start).
+    if (!m.hasPairs) {
+      const D = m.D;
+      const pa = this.prefix(A);
+      const pb = this.prefix(B);
+      for (let q = 0; q < D; q++) {
+        const cap = m.cap[A.v * D + q] + EPS;
+        if (pa[(i + 1) * D + q] + pb[lb * D + q] - pb[(j + 1) * D + q] > cap) return false;
+        if (pb[(j + 1) * D + q] + pa[la * D + q] - pa[(i + 1) * D + q] > cap) return false;
+      }
+    }
+    if (this.full) {
+      const { seqA, seqB } = this;
+      seqA.length = 0;
+      for (let x = 0; x <= i; x++) seqA.push(A.jobs[x]);
+      for (let x = j + 1; x < lb; x++) seqA.push(B.jobs[x]);
+      seqB.length = 0;
+      for (let x = 0; x <= j; x++) seqB.push(B.jobs[x]);
+      for (let x = i + 1; x < la; x++) seqB.push(A.jobs[x]);
+      if (!this.improves(A, B)) return false;
     }
     const tailA = A.jobs.splice(i + 1);
     const tailB = B.jobs.splice(j + 1);
