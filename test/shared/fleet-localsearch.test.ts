@@ -132,4 +132,12 @@ describe('local search on rich models', () => {
     // The search does move on rich models (it was off for them before).
     expect(improved).toBeGreaterThan(runs / 4);
   }, 120_000);
+
+  it('the search with it stays a function of seed and work budget on rich models with pairs', () => {
+    const input = VARIANTS[3](randomFleet(4243, { jobs: 40, vehicles: 4 }), 7);
+    const solve = (): number[][] => solveFleetModel(buildModel(input), { seed: 3, work: 300_000, timeLimitMs: 1e9 }).routes;
+    const a = solve();
+    expect(solve()).toEqual(a);
+    expect(a.some((r) => r.length > 0)).toBe(true);
+  }, 60_000);
 });
