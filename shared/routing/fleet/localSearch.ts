@@ -1,6 +1,6 @@
 import { evaluateRoute } from './evaluate';
 import { EPS, earliestStart, fits, skilled, type FleetModel } from './model';
-import type { Route } from './route';
+import { pairAt, type Route } from './route';
 import type { Solution } from './solution';
 
 /**
@@ -59,6 +59,10 @@ export class LocalSearch {
   private readonly seen: Int32Array;
   private seenStamp = 0;
   private readonly load: Float64Array;
+  /** Pair moves: routes already tried for the present job (by stamp), and its route's cost without the pair (NaN: not yet known). */
+  private readonly pairTried: Int32Array;
+  private pairStamp = 0;
+  private pairCost = NaN;
 
   constructor(
     private readonly m: FleetModel,
@@ -72,6 +76,41 @@ export class LocalSearch {
     this.full = m.rich || m.hasPairs;
     this.seen = new Int32Array(m.hasPairs ? m.J : 0);
     this.load = new Float64Array(m.D);
+    this.pairTried = new Int32Array(m.hasPairs ? m.V : 0);
+  }
+
+  /**
+   * Moves the pair of job u (pickup and delivery together) from A to its best place in B
+   * (Route.pairInsertion, the recreate step's test, in full on rich models) when the plan's cost
+   * falls. A without the pair is evaluated in full once per job.
+   */
+  private relocatePair(sol: Solution, A: Route, u: number, B: Route): boolean {
+    const m = this.m;
+    const a = m.role[u] === 1 ? u : m.partner[u];
+    const b = m.partner[a];
+    const vb = B.v;
+    if (B.jobs.length + 2 > m.vMaxStops[vb] || !skilled(m, vb, a) || !skilled(m, vb, b)) return false;
+    const seqA = this.seqA;
+    if (Number.isNaN(this.pairCost)) {
+      seqA.length = 0;
+      for (const x of A.jobs) if (x !== a && x !== b) seqA.push(x);
+      this.pairCost = evaluateRoute(m, A.v, seqA, seqA.length);
+    }
+    const gain = A.cost - this.pairCost;
+    if (!(gain > 1e-7)) return false;
+    const before = pairAt.work;
+    const ins = B.pairInsertion(m, a, b, never);
+    this.work += pairAt.work - before;
+    if (ins >= gain - 1e-7) return false;
+    const { p, q } = pairAt;
+    seqA.length = 0;
+    for (const x of A.jobs) if (x !== a && x !== b) seqA.push(x);
+    A.jobs.length = 0;
+    for (const x of seqA) A.jobs.push(x);
+    B.jobs.splice(q, 0, b);
+    B.jobs.splice(p, 0, a);
+    this.changed(sol, A.v, vb);
+    return true;
   }
 
   /**
@@ -187,6 +226,8 @@ export class LocalSearch {
     const { routeOf, posOf } = sol;
     for (let k = 0; k < A.jobs.length; k++) {
       const u = A.jobs[k];
+      const pairStamp = ++this.pairStamp;
+      this.pairCost = NaN;
       const list = this.adj[u];
       const e = Math.min(this.near, list.length);
       for (let i = 0; i < e; i++) {
@@ -205,6 +246,10 @@ export class LocalSearch {
         const B = sol.routes[rb];
         const l = posOf[w];
         this.work += 3;
+        if (m.role[u] !== 0 && this.pairTried[rb] !== pairStamp) {
+          this.pairTried[rb] = pairStamp;
+          if (this.relocatePair(sol, A, u, B)) return rb;
+        }
         if (this.relocate(sol, A, k, B, l) || this.relocate(sol, A, k, B, l + 1)) return rb;
         if (this.swap(sol, A, k, B, l)) return rb;
         if (m.vType[r] === m.vType[rb]) {
@@ -471,6 +516,9 @@ export class LocalSearch {
     return true;
   }
 }
+
+/** Pair moves skip no position (the recreate's blinks are its own). */
+const never = (): boolean => false;
 
 /** Candidate sequence of an intra-route move (single-threaded search: one buffer). */
 const scratch: number[] = [];
