@@ -22,8 +22,9 @@ import type { Solution } from './solution';
  * picks which moves are worth a look. A move that passes is then decided by the full evaluation
  * (evaluate.ts, the one the recreate step uses) of both changed routes: kept only when both stay
  * feasible and the sum of their costs (fixed, per distance, per time, balance) falls. Paired jobs
- * never move alone between routes; every candidate route is checked for its pairs (both halves,
- * pickup first) and its load on every leg. Absent jobs do not change, so penalties do not either.
+ * never move alone between routes: a pair moves whole, to its best place in the neighbour's route
+ * (`relocatePair`); every candidate route is checked for its pairs (both halves, pickup first)
+ * and its load on every leg. Absent jobs do not change, so penalties do not either.
  */
 export function localSearchApplies(_m: FleetModel, jobs: number): boolean {
   return jobs <= LS_MAX_JOBS;
