@@ -6,6 +6,7 @@ import { Button } from '../ui/Button';
 import { TextField } from '../ui/Field';
 import { Empty, Loading } from '../ui/States';
 import { engine } from './engine';
+import { ReasonChoice } from './ReasonChoice';
 import { position } from './geo';
 import { useConfirmOnce } from './useConfirmOnce';
 import { usePackage } from './usePackage';
@@ -56,15 +57,11 @@ export default function CollectFail({ id, me }: { id: number; me: SessionInfo })
     <div class="drv-screen" data-testid="collect-fail-screen">
       <h1>Could not collect {p.hawb}</h1>
       <div class="note">The parcel and its delivery come off your route; the office plans the collection again.</div>
-      <fieldset class="reasons">
-        <legend>What went wrong?</legend>
-        {COLLECTION_FAIL_REASONS.map((r) => (
-          <label key={r} class={`reason${reason === r ? ' chosen' : ''}`}>
-            <input type="radio" name="reason" value={r} checked={reason === r} onChange={() => setReason(r)} />
-            {COLLECTION_FAIL_LABELS[r]}
-          </label>
-        ))}
-      </fieldset>
+      <ReasonChoice
+        options={COLLECTION_FAIL_REASONS.map((r) => ({ id: r, name: COLLECTION_FAIL_LABELS[r] }))}
+        chosen={reason}
+        onChoose={setReason}
+      />
       <TextField label="Note" value={note} onValue={setNote} placeholder="e.g. roller door down, no answer on the phone" />
       {error && (
         <div class="form-error" role="alert">

@@ -10,6 +10,7 @@ import { position } from './geo';
 import { noReasonsNote } from './failReasons';
 import { useFailedStatuses, useSyncStatus } from './hooks';
 import { PhotoPicker } from './PhotoPicker';
+import { ReasonChoice } from './ReasonChoice';
 import { maxAttempts } from './routeCache';
 import { hold } from './undo';
 import { useConfirmOnce } from './useConfirmOnce';
@@ -75,20 +76,13 @@ export default function Fail({ id }: { id: number }) {
         Attempt {attempt} of {max}.
         {last ? ' After this the parcel must go back to the depot.' : ' It can be tried again: scan it onto the van next time.'}
       </div>
-      <fieldset class="reasons">
-        <legend>What went wrong?</legend>
+      <ReasonChoice options={reasons} chosen={reason} onChoose={setReason}>
         {none && (
           <p class="note" role="status" data-testid="no-reasons">
             {none}
           </p>
         )}
-        {reasons.map((r) => (
-          <label key={r.id} class={`reason${reason === r.id ? ' chosen' : ''}`}>
-            <input type="radio" name="reason" value={r.id} checked={reason === r.id} onChange={() => setReason(r.id)} />
-            {r.name}
-          </label>
-        ))}
-      </fieldset>
+      </ReasonChoice>
       <TextField label="Note" value={note} onValue={setNote} placeholder="e.g. gate locked, no answer on the phone" />
       <PhotoPicker photos={photos} onChange={setPhotos} max={1} label="Add a photo" />
       {error && (
