@@ -230,7 +230,9 @@ export default function SyncScreen() {
         </div>
         <div class="wide">
           <dt>Last synced</dt>
-          <dd>{timeOf(status.lastSyncedAt)}</dd>
+          <dd data-testid="sync-last" data-at={status.lastSyncedAt ?? 0}>
+            {timeOf(status.lastSyncedAt)}
+          </dd>
         </div>
       </dl>
       {reach && (

@@ -33,6 +33,8 @@ export interface KeyIn {
   modified: boolean;
   /** The scan box's text when the key is Enter or Tab there. */
   fieldValue?: string;
+  /** When the page handled the key (performance.now()), if later than its timeStamp: see idle(). */
+  handledAt?: number;
 }
 
 export type Verdict =
@@ -56,6 +58,10 @@ const isTerminator = (key: string): key is Terminator => key === 'Enter' || key 
 export class ScanBurst {
   private buffer = '';
   private last = -Infinity;
+  /** When the newest key was handled: a congested page hears keys late, and the quiet starts then. */
+  private heard = -Infinity;
+  /** The idle check has already waited once more for a page that ran it late (one extra wait per burst). */
+  private lookedAgain = false;
   private inTextField = false;
   learned: Terminator | null;
 
@@ -94,6 +100,8 @@ export class ScanBurst {
   reset(): void {
     this.buffer = '';
     this.last = -Infinity;
+    this.heard = -Infinity;
+    this.lookedAgain = false;
     this.inTextField = false;
   }
 
@@ -140,18 +148,27 @@ export class ScanBurst {
     if (startsBurst) this.inTextField = k.place === 'text_field';
     this.buffer += k.key;
     this.last = k.timeStamp;
+    this.heard = Math.max(k.timeStamp, k.handledAt ?? k.timeStamp);
+    this.lookedAgain = false;
     return done ?? { kind: 'held', startsBurst };
   }
 
   /**
-   * The idle check, at `now` on the same clock as the keys' timeStamps (performance.now()). Input
-   * events are dispatched before timers, so by the time this runs every key pressed before `now`
-   * has been seen: a gap measured here is a real pause of the scanner, not a stalled page.
+   * The idle check, at `now` on the same clock as the keys' timeStamps (performance.now()), run by a
+   * timer `lateBy` ms after it was due. Only a code with no terminator known ends here, so the check
+   * is cautious where the page is congested: the browser may hold a burst's next key (it sends keys
+   * one at a time, each after the page answered the last) while a timer runs, so a pause seen here
+   * is counted from when the newest key was handled, not only pressed, and a timer that ran more
+   * than a key gap late (a stalled page) waits one idle period more before it decides.
    */
-  idle(now: number): Verdict | { kind: 'wait'; ms: number } | null {
+  idle(now: number, lateBy = 0): Verdict | { kind: 'wait'; ms: number } | null {
     if (!this.buffer || !this.endsOnPause) return null;
-    const quiet = now - this.last;
+    const quiet = now - Math.max(this.last, this.heard);
     if (quiet < this.options.idleMs) return { kind: 'wait', ms: this.options.idleMs - quiet };
+    if (lateBy > this.options.maxGapMs && !this.lookedAgain) {
+      this.lookedAgain = true;
+      return { kind: 'wait', ms: this.options.idleMs };
+    }
     if (!this.qualifies()) {
       this.reset();
       return null;

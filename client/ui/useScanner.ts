@@ -92,9 +92,11 @@ export function useScanner({ onScan, enabled = true, burst }: ScannerOptions): v
     };
     const armIdle = (ms: number) => {
       if (timer) clearTimeout(timer);
+      const due = performance.now() + ms;
       timer = setTimeout(() => {
         timer = null;
-        const v = state.idle(performance.now());
+        const now = performance.now();
+        const v = state.idle(now, now - due);
         if (!v) return;
         if (v.kind === 'wait') armIdle(v.ms);
         else if (v.kind === 'code') deliver(v.code, v.restoreField);
@@ -106,6 +108,7 @@ export function useScanner({ onScan, enabled = true, burst }: ScannerOptions): v
       const v = state.key({
         key: e.key,
         timeStamp: e.timeStamp,
+        handledAt: performance.now(),
         place,
         modified: e.ctrlKey || e.altKey || e.metaKey,
         fieldValue: place === 'scan_field' && field ? field.value : undefined,

@@ -6,7 +6,7 @@
  * its settlement (a pay-out).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { drawSignature, loginDriver, waitChip } from './driverKit';
+import { drawSignature, loginDriver, syncNow, waitChip } from './driverKit';
 import {
   buildPwa,
   browsers,
@@ -73,7 +73,7 @@ describe.skipIf(!hasChromium)('a cash-on-delivery day in Chromium (issue 34)', (
     for (const hawb of Object.keys(ids))
       expect((await srv.api(driver, 'POST', 'scan-package-api/inbound-scan/', { barcode: hawb })).status).toBe(200);
     await phone.goto(`${srv.url}/#/driver/sync`);
-    await phone.getByRole('button', { name: 'Send and refresh now' }).click();
+    await syncNow(phone);
 
     // The stop shows the amount before the driver knocks.
     await phone.goto(`${srv.url}/#/driver/stop/${ids['COD-A']}`);
@@ -112,7 +112,7 @@ describe.skipIf(!hasChromium)('a cash-on-delivery day in Chromium (issue 34)', (
 
     // The waiver reaches the phone with its next sync; then 25.00 is enough.
     await phone.goto(`${srv.url}/#/driver/sync`);
-    await phone.getByRole('button', { name: 'Send and refresh now' }).click();
+    await syncNow(phone);
     await phone.goto(`${srv.url}/#/driver/stop/${ids['COD-B']}`);
     await phone.getByTestId('cod-amount').filter({ hasText: 'AUD 25.00' }).waitFor({ timeout: 30_000 });
     await deliver('COD-B', '25.00');

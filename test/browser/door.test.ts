@@ -13,7 +13,7 @@ import type { MessageDispatcher } from '../../server/services/messages/dispatche
 import { messageDispatcherFor } from '../../server/services/messages/setup';
 import { httpSmsProvider, smtpTransport } from '../../server/services/messages/transports';
 import { startSmsStandIn, startSmtp, type ReceivedMail } from '../helpers/messaging';
-import { drawSignature, loginDriver, waitChip } from './driverKit';
+import { drawSignature, loginDriver, syncNow, waitChip } from './driverKit';
 import {
   buildPwa,
   browsers,
@@ -151,7 +151,7 @@ describe.skipIf(!hasChromium)('proof at the door in Chromium (issue 34)', () => 
     expect(text.form.get('Body')).toContain(`Delivery code: ${code!}`);
 
     await phone.goto(`${srv.url}/#/driver/sync`);
-    await phone.getByRole('button', { name: 'Send and refresh now' }).click();
+    await syncNow(phone);
     await phone.goto(`${srv.url}/#/driver/deliver/${wine}`);
     await phone
       .getByTestId('door-requirements')

@@ -98,6 +98,25 @@ export async function waitChip(page: Page, attrs: Record<string, string | number
   await page.locator(`[data-testid=sync-chip]${sel}`).waitFor({ timeout });
 }
 
+/**
+ * The driver taps "Send and refresh now" on the Sync screen and waits for a pass that began after
+ * the tap to finish, as they would watch "Last synced" change: only then is the office's news on
+ * the phone (a pass already running when they tapped may have pulled before it).
+ */
+export async function syncNow(page: Page, timeout = 60_000): Promise<void> {
+  const tapped = await page.evaluate(() => Date.now());
+  await page.getByTestId('sync-now').click();
+  await page.waitForFunction(
+    (t) => {
+      const at = Number(document.querySelector('[data-testid=sync-last]')?.getAttribute('data-at') ?? 0);
+      const busy = document.querySelector('[data-testid=sync-now]')?.getAttribute('aria-busy') === 'true';
+      return at > t && !busy;
+    },
+    tapped,
+    { timeout, polling: 100 },
+  );
+}
+
 /** A Chromium started here (not by Playwright), driven over CDP: it can be killed like a phone's browser dies. */
 export interface OwnChromium {
   proc: ChildProcess;

@@ -16,6 +16,7 @@ import type { MessageDispatcher } from '../../server/services/messages/dispatche
 import { messageDispatcherFor } from '../../server/services/messages/setup';
 import { logSmsProvider, smtpTransport } from '../../server/services/messages/transports';
 import { startSmtp, type ReceivedMail } from '../helpers/messaging';
+import { syncNow } from './driverKit';
 import {
   buildPwa,
   browsers,
@@ -183,7 +184,7 @@ describe.skipIf(!hasChromium)('recipient tracking in Chromium', () => {
 
     // The driver's phone pulls the change with signal, then shows it with none, after a reload too.
     await phone.goto(`${srv.url}/#/driver/sync`);
-    await phone.getByRole('button', { name: 'Send and refresh now' }).click();
+    await syncNow(phone);
     await phone.goto(`${srv.url}/#/driver/stop/${ids['RCP-1']!}`);
     await phone.getByTestId('recipient-note').filter({ hasText: 'behind the side gate' }).waitFor({ timeout: 30_000 });
     await phoneCtx.setOffline(true);

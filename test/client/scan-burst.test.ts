@@ -84,6 +84,31 @@ describe('scanner bursts by key timestamps', () => {
     expect(s.idle(b.t + DEFAULT_BURST.idleMs)).toMatchObject({ kind: 'code', code: 'BBB222', by: 'pause' });
   });
 
+  it('a first code on a congested page: the pause counts from when a key was handled, and a late timer looks again', () => {
+    // No terminator learned yet (a fresh station), so only the idle check could end the code early.
+    const s = new ScanBurst();
+    const keys = (code: string, t0: number, handledAt: number) =>
+      [...code].map((key, i) => s.key({ key, timeStamp: t0 + i * 5, handledAt, place: 'other', modified: false }));
+    // Pressed 5 ms apart, but the page got to "I0LX9Z" only at 1,200 ms (a busy task held it).
+    keys('I0LX9Z', 1000, 1200);
+    // Due by the keys' clock (last press 1,025 + 250), but only 80 ms after the page heard them: not yet.
+    expect(s.idle(1025 + DEFAULT_BURST.idleMs)).toMatchObject({ kind: 'wait' });
+    // 260 ms after they were heard, the timer itself ran 120 ms late: the page was stalled, look again.
+    expect(s.idle(1460, 120)).toEqual({ kind: 'wait', ms: DEFAULT_BURST.idleMs });
+    // The rest of the burst was behind the stall; its timestamps carry on 5 ms apart: one code.
+    keys('YF604', 1030, 1500);
+    expect(s.key({ key: 'Enter', timeStamp: 1060, handledAt: 1510, place: 'other', modified: false })).toMatchObject({
+      kind: 'code',
+      code: 'I0LX9ZYF604',
+      by: 'Enter',
+    });
+    // A scanner with no terminator on a stalled page still gets its code, after one extra look.
+    const n = new ScanBurst({ ...DEFAULT_BURST, mode: 'none' });
+    const a = feed(n, 'NOEND42', { end: null });
+    expect(n.idle(a.t + 300, 200)).toMatchObject({ kind: 'wait' });
+    expect(n.idle(a.t + 600, 200)).toMatchObject({ kind: 'code', code: 'NOEND42', by: 'pause' });
+  });
+
   it('in auto mode, once Enter is known, only Enter ends a code; a complete burst left without it is still kept', () => {
     const s = new ScanBurst(DEFAULT_BURST, 'Enter');
     expect(s.endsOnPause).toBe(false);
