@@ -113,7 +113,7 @@ function replay(c: Case, r: AmendResult): void {
  * The most the van carries along `stops`: it leaves with every delivery it neither collects on the
  * way nor fetches at the depot visit (before `reloadAt`; default: the first parcel at the depot).
  */
-function peakOf(route: AmendRoute, stops: AmendStop[], byId: Map<number, AmendStop>, reloadAt?: number): number[] {
+function peakOf(route: AmendRoute, stops: readonly AmendStop[], byId: Map<number, AmendStop>, reloadAt?: number): number[] {
   const firstNew = route.depot != null ? stops.findIndex((s) => s.atDepot) : -1;
   const visit = reloadAt ?? firstNew;
   const collectedHere = new Set(stops.filter((s) => s.pickupFor != null).map((s) => s.pickupFor));
