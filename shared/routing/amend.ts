@@ -307,7 +307,7 @@ function evaluate(w: Working, stops: readonly AmendStop[], input: AmendInput, st
   if (stops.length > w.maxStops) return null;
   let best: { sim: Sim; cost: number } | null = null;
   for (const r of reloadPlaces(w.route, stops, input)) {
-    if (!loadFits(w.cap, peakLoad(w.route, stops, r))) continue;
+    if (w.cap.some((c) => c < Infinity) && !loadFits(w.cap, peakLoad(w.route, stops, r))) continue;
     const plain = simulate(w.route, stops, input, -1, r);
     steps.left -= stops.length + 1;
     for (const g of breakGaps(w, plain)) {
@@ -474,20 +474,22 @@ const roomFor = (w: Working, d: readonly number[] | undefined) => !d || loadFits
  * the depot visit, loads the depot's parcels there, and each collected parcel at its collection.
  */
 function peakLoad(route: AmendRoute, stops: readonly AmendStop[], reloadAt: number): number[] {
-  const collected = new Set(stops.flatMap((s) => (s.pickupFor != null ? [s.pickupFor] : [])));
+  // Most routes collect nothing: no lookups to build then (this runs on every full evaluation).
+  const paired = stops.some((s) => s.pickupFor != null);
+  const collected = paired ? new Set(stops.flatMap((s) => (s.pickupFor != null ? [s.pickupFor] : []))) : null;
+  const demandOf = paired ? new Map(stops.map((s) => [s.id, s.demand])) : null;
   const fetched = (s: AmendStop) => reloadAt >= 0 && route.depot != null && !!s.atDepot;
-  const demandOf = new Map(stops.map((s) => [s.id, s.demand]));
   const load: number[] = [];
-  for (const s of stops) if (s.pickupFor == null && !collected.has(s.id) && !fetched(s)) addLoad(load, s.demand);
+  for (const s of stops) if (s.pickupFor == null && !collected?.has(s.id) && !fetched(s)) addLoad(load, s.demand);
   const peak = [...load];
   const top = () => load.forEach((x, k) => (peak[k] = Math.max(peak[k] ?? 0, x)));
   stops.forEach((s, i) => {
     if (i === reloadAt) {
-      for (const d of stops) if (d.pickupFor == null && !collected.has(d.id) && fetched(d)) addLoad(load, d.demand);
+      for (const d of stops) if (d.pickupFor == null && !collected?.has(d.id) && fetched(d)) addLoad(load, d.demand);
       top();
     }
     if (s.pickupFor != null) {
-      addLoad(load, demandOf.get(s.pickupFor));
+      addLoad(load, demandOf?.get(s.pickupFor));
       top();
     } else addLoad(load, s.demand, -1);
   });
