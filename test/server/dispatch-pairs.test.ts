@@ -464,4 +464,29 @@ describe('a pickup that arrives after the plan (issue 32)', () => {
     expect(picked.status, JSON.stringify(picked.body)).toBe(200);
     expect(picked.body).toMatchObject({ package: { status: 'out_for_delivery', assigned_to_id: driver.id } });
   }, 120_000);
+
+  it('opens a route for a driver on shift with none yet that collects a pickup and delivers it', async () => {
+    const w = await world();
+    const { t, admin } = w;
+    t.clock.set(Date.parse(`${DAY}T09:05:00Z`));
+    const open = (packages: number[]) =>
+      t.json<{ routes: Route[] }>('POST', '/api/dispatch/amend/commit/', admin.token, {
+        date: DAY,
+        open_routes: [{ driver: w.d1.id, packages }],
+      });
+    // A pickup with no point to collect it from is refused, and nothing is created.
+    const refused = await open([w.deliveries[0], w.noPlace, w.noPlace]);
+    expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+    expect((await t.json<{ count: number }>('GET', '/api/route/', admin.token)).body.count).toBe(0);
+    // Named once, a pickup still to collect is no parcel at the depot: out of date.
+    expect((await open([w.deliveries[0], w.pu2])).status).toBe(409);
+    const done = await open([w.deliveries[0], w.pu2, w.deliveries[1], w.pu2]);
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    const route = done.body.routes[0];
+    expect(route.packages).toEqual([w.deliveries[0], w.deliveries[1], w.pu2]);
+    expect(route.pickup_stops).toContainEqual(expect.objectContaining({ package: w.pu2, sequence_no: 2 }));
+    expect(await w.row(w.pu2)).toMatchObject({ status: 'pickup_requested', route_id: route.id, assigned_to_id: w.d1.id, sequence_no: 4 });
+    const etas = await t.json<RouteEtas>('GET', `/api/route/${route.id}/eta/`, w.d1.token);
+    expect(etas.body.collections?.map((x) => x.package)).toEqual([w.pu2]);
+  }, 120_000);
 });
