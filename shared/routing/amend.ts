@@ -19,7 +19,12 @@
  * - a driver on shift with no route yet is a route not opened (`opens`): it costs nothing while
  *   empty and its fixed cost plus its hours and kilometres once it has a stop, so it is opened only
  *   where that is the cheapest place for a parcel (or the only one);
- * - a collection still to make (`pickupFor`) stays on its route before the delivery it feeds.
+ * - a collection still to make (`pickupFor`) stays on its route before the delivery it feeds; a new
+ *   parcel still to collect is a pair of jobs (its collection names its delivery), placed together
+ *   on one route, collected first;
+ * - the load is followed along the route: the van carries what it left with (less each delivery),
+ *   picks up what waits at the depot at its visit there, and each parcel it collects until it
+ *   delivers it; the van's capacity bounds the load at every point, not the route's total.
  * Plain data in and out; times in seconds on any one clock; `travel` between location indices.
  */
 
@@ -37,9 +42,10 @@ export interface AmendStop {
   /** The parcel waits at the depot: a van that has left (`AmendRoute.depot`) must go back for it first. */
   atDepot?: boolean;
   /**
-   * A collection still to make on the route that has it: the parcel is then delivered at stop
-   * `pickupFor` of the same route, which must stay after it. Only among a route's own stops (a
-   * new job is a delivery). Its load is counted on the route's total as its delivery's is.
+   * A collection: the parcel is then delivered at stop `pickupFor` of the same route, which must
+   * stay after it. Among a route's own stops, one still to make; among the jobs, a new parcel still
+   * to collect, placed together with its delivery (the job whose id is `pickupFor`). It carries no
+   * demand: the delivery's is on the van from here to there.
    */
   pickupFor?: number;
 }
@@ -66,7 +72,10 @@ export interface AmendRoute {
   end?: number;
   /** Back at `end` (or done with the last stop) no later than this. */
   endBy?: number;
-  /** Room left for the changeable stops, per dimension; absent dimensions are unlimited. */
+  /**
+   * The van's room, per dimension, for what it carries from `from` on (its changeable stops' parcels
+   * on board, those it loads at the depot or collects); absent dimensions are unlimited.
+   */
   capacity?: readonly number[];
   /** The changeable stops in the order the driver has them. */
   stops: readonly AmendStop[];
@@ -234,7 +243,8 @@ interface Working {
   maxStops: number;
   /** The break still required (dropped when it fits nowhere even before any change). */
   brk: AmendBreak | null;
-  load: number[];
+  /** Room per dimension: the van's capacity, or the route's peak load as the driver has it when that is higher. */
+  cap: number[];
   cost: number;
   sim: Sim;
 }
@@ -297,6 +307,7 @@ function evaluate(w: Working, stops: readonly AmendStop[], input: AmendInput, st
   if (stops.length > w.maxStops) return null;
   let best: { sim: Sim; cost: number } | null = null;
   for (const r of reloadPlaces(w.route, stops, input)) {
+    if (w.cap.some((c) => c < Infinity) && !loadFits(w.cap, peakLoad(w.route, stops, r))) continue;
     const plain = simulate(w.route, stops, input, -1, r);
     steps.left -= stops.length + 1;
     for (const g of breakGaps(w, plain)) {
@@ -448,13 +459,42 @@ function pairBounds(stops: readonly AmendStop[], job: AmendStop): [number, numbe
   return [lo, hi];
 }
 
-const addLoad = (load: number[], d: readonly number[] | undefined) => {
+const addLoad = (load: number[], d: readonly number[] | undefined, sign = 1) => {
   d?.forEach((x, k) => {
-    load[k] = (load[k] ?? 0) + x;
+    load[k] = (load[k] ?? 0) + sign * x;
   });
 };
-const roomFor = (w: Working, d: readonly number[] | undefined) =>
-  !d || d.every((x, k) => (w.load[k] ?? 0) + x <= (w.route.capacity?.[k] ?? Infinity) + 1e-9);
+const loadFits = (cap: readonly number[], load: readonly number[]) => load.every((x, k) => x <= (cap[k] ?? Infinity) + 1e-9);
+/** A parcel alone fits the van (the cheap filter; the load along the route is checked in `evaluate`). */
+const roomFor = (w: Working, d: readonly number[] | undefined) => !d || loadFits(w.cap, d);
+
+/**
+ * The most the van carries at any point of `stops` (depot visit before `stops[reloadAt]`, -1: none),
+ * per dimension: it leaves `from` with every delivery neither collected on the way nor fetched at
+ * the depot visit, loads the depot's parcels there, and each collected parcel at its collection.
+ */
+function peakLoad(route: AmendRoute, stops: readonly AmendStop[], reloadAt: number): number[] {
+  // Most routes collect nothing: no lookups to build then (this runs on every full evaluation).
+  const paired = stops.some((s) => s.pickupFor != null);
+  const collected = paired ? new Set(stops.flatMap((s) => (s.pickupFor != null ? [s.pickupFor] : []))) : null;
+  const demandOf = paired ? new Map(stops.map((s) => [s.id, s.demand])) : null;
+  const fetched = (s: AmendStop) => reloadAt >= 0 && route.depot != null && !!s.atDepot;
+  const load: number[] = [];
+  for (const s of stops) if (s.pickupFor == null && !collected?.has(s.id) && !fetched(s)) addLoad(load, s.demand);
+  const peak = [...load];
+  const top = () => load.forEach((x, k) => (peak[k] = Math.max(peak[k] ?? 0, x)));
+  stops.forEach((s, i) => {
+    if (i === reloadAt) {
+      for (const d of stops) if (d.pickupFor == null && !collected?.has(d.id) && fetched(d)) addLoad(load, d.demand);
+      top();
+    }
+    if (s.pickupFor != null) {
+      addLoad(load, demandOf?.get(s.pickupFor));
+      top();
+    } else addLoad(load, s.demand, -1);
+  });
+  return peak;
+}
 const skilled = (w: Working, job: AmendStop) => !job.skills?.length || job.skills.every((s) => w.route.skills?.includes(s));
 
 /**
@@ -463,8 +503,10 @@ const skilled = (w: Working, job: AmendStop) => !job.skills?.length || job.skill
  * close and when service begins now; a break that fits nowhere even now is left to the driver.
  */
 function working(route: AmendRoute, input: AmendInput): Working {
-  const load: number[] = [];
-  for (const s of route.stops) addLoad(load, s.demand);
+  // A van already fuller than its stated room (a wrong capacity, a parcel weighed late) is not made worse.
+  const asIs = peakLoad(route, route.stops, reloadPlaces(route, route.stops, input).at(-1) as number);
+  const cap = asIs.map((x, k) => Math.max(x, route.capacity?.[k] ?? Infinity));
+  route.capacity?.forEach((c, k) => (cap[k] ??= c));
   const w: Working = {
     route,
     stops: [...route.stops],
@@ -472,7 +514,7 @@ function working(route: AmendRoute, input: AmendInput): Working {
     endBy: Infinity,
     maxStops: Math.max(route.maxStops ?? Infinity, route.stops.length),
     brk: route.break ?? null,
-    load,
+    cap,
     cost: 0,
     sim: simulate(route, route.stops, input, -1, -1),
   };
@@ -491,16 +533,52 @@ function working(route: AmendRoute, input: AmendInput): Working {
   return w;
 }
 
-/** Cheapest feasible place for one stop over all routes (in added cost), or null. */
-function bestInsertion(ws: Working[], job: AmendStop, input: AmendInput): { k: number; stops: AmendStop[]; sim: Sim; cost: number } | null {
+/** Collection places tried per route for a new pair, the cheapest by the constant-time test first. */
+const PAIR_PICKUP_PLACES = 6;
+
+/**
+ * The cheapest full placement of a new pair: its collection at one of the PAIR_PICKUP_PLACES
+ * cheapest places, then its delivery at its best place after it (`placeIn` keeps it after).
+ */
+function placePairIn(
+  w: Working,
+  pickup: AmendStop,
+  job: AmendStop,
+  input: AmendInput,
+  steps: { left: number },
+  more: number,
+): { stops: AmendStop[]; sim: Sim; cost: number } | null {
+  const sl = slackOf(w, w.stops, input.travel);
+  const quick: { at: number; cost: number }[] = [];
+  for (let at = 0; at <= w.stops.length; at++) {
+    const c = quickCost(w, w.stops, sl, pickup, at, input.travel, more);
+    if (c != null) quick.push({ at, cost: c });
+  }
+  quick.sort((a, b) => a.cost - b.cost || a.at - b.at);
+  let best: { stops: AmendStop[]; sim: Sim; cost: number } | null = null;
+  for (const q of quick.slice(0, PAIR_PICKUP_PLACES)) {
+    const p = placeIn(w, [...w.stops.slice(0, q.at), pickup, ...w.stops.slice(q.at)], job, input, steps, -1, more);
+    if (p && (!best || p.cost < best.cost - 1e-9)) best = p;
+  }
+  return best;
+}
+
+/** Cheapest feasible place for one stop (with its collection first, for a new pair) over all routes (in added cost), or null. */
+function bestInsertion(
+  ws: Working[],
+  job: AmendStop,
+  input: AmendInput,
+  pickup?: AmendStop,
+): { k: number; stops: AmendStop[]; sim: Sim; cost: number } | null {
   let best: { k: number; stops: AmendStop[]; sim: Sim; cost: number; delta: number } | null = null;
   const steps = { left: Infinity };
+  const added = pickup ? 2 : 1;
   ws.forEach((w, k) => {
-    if (!roomFor(w, job.demand) || !skilled(w, job) || w.stops.length + 1 > w.maxStops) return;
+    if (!roomFor(w, job.demand) || !skilled(w, job) || w.stops.length + added > w.maxStops) return;
     // Time no wait can absorb beyond the route's own: the break it takes already (it still will, the van only gets back later), a first depot visit.
     const firstReload = w.route.depot != null && job.atDepot && !w.stops.some((s) => s.atDepot);
     const more = (w.sim.brk ? w.sim.brk.end - w.sim.brk.start : 0) + (firstReload ? (input.reloadService ?? DEFAULT_RELOAD_S) : 0);
-    const p = placeIn(w, w.stops, job, input, steps, -1, more);
+    const p = pickup ? placePairIn(w, pickup, job, input, steps, more) : placeIn(w, w.stops, job, input, steps, -1, more);
     if (!p) return;
     const delta = p.cost - w.cost;
     if (!best || delta < best.delta - 1e-9) best = { k, ...p, delta };
@@ -544,10 +622,16 @@ const byUrgency = (a: AmendStop, b: AmendStop) => (a.window?.[1] ?? Infinity) - 
 export function amendRoutes(input: AmendInput): AmendResult {
   const ws = input.routes.map((route) => working(route, input));
   const unassigned = new Set<number>();
-  for (const job of [...input.jobs].sort(byUrgency)) {
-    const best = bestInsertion(ws, job, input);
+  // A new pair is placed as one: its delivery's urgency orders it, its collection comes along.
+  const pickups = new Map(input.jobs.flatMap((j) => (j.pickupFor != null ? [[j.pickupFor, j] as const] : [])));
+  for (const p of pickups.values())
+    if (!input.jobs.some((j) => j.id === p.pickupFor && j.pickupFor == null)) throw new Error(`collection ${p.id} has no delivery job`);
+  for (const job of input.jobs.filter((j) => j.pickupFor == null).sort(byUrgency)) {
+    const pickup = pickups.get(job.id);
+    const best = bestInsertion(ws, job, input, pickup);
     if (!best) {
       unassigned.add(job.id);
+      if (pickup) unassigned.add(pickup.id);
       continue;
     }
     const w = ws[best.k];
@@ -555,7 +639,7 @@ export function amendRoutes(input: AmendInput): AmendResult {
     w.sim = best.sim;
     w.cost = best.cost;
     w.close.set(job.id, job.window?.[1] ?? Infinity);
-    addLoad(w.load, job.demand);
+    if (pickup) w.close.set(pickup.id, pickup.window?.[1] ?? Infinity);
   }
   // Only the routes that changed are reconsidered: the others stay exactly as the drivers have them.
   const moved = new Set<number>();

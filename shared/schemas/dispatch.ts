@@ -379,9 +379,15 @@ export type RouteEtas = z.infer<typeof RouteEtas>;
  */
 export const AmendRequest = z.object({
   date: day,
-  /** Parcels to add; absent = the day's parcels due (as a plan takes them) that are on no live route. */
+  /**
+   * Parcels to add; absent = the day's parcels due (as a plan takes them) that are on no live route.
+   * A parcel still waiting for collection (`pickup_requested`) joins as a pair: collected at its
+   * pickup point, then delivered, by the same van.
+   */
   packages: z.array(idParam).max(200).optional(),
   include_undated: z.boolean().default(false),
+  /** With no `packages`: the day's pickups waiting for collection join too, as pairs (as a plan's `include_pickups`). */
+  include_pickups: z.boolean().default(false),
   /** Routes that cannot run (a driver called in sick, a van broke down): their open stops go to the others. */
   drop_routes: z.array(idParam).max(200).default([]),
   /** Seconds a change of an existing stop's place must save to be proposed. */

@@ -338,3 +338,155 @@ describe('a collection on the route (issue 32)', () => {
     expect((await w.row(w.pu2))?.status).toBe('out_for_delivery');
   }, 120_000);
 });
+
+describe('a pickup that arrives after the plan (issue 32)', () => {
+  it('joins a route on the road as a pair: collected, then delivered, by one van; the phone gets both stops and the collection its time', async () => {
+    const w = await world();
+    const { t, admin } = w;
+    const at = (hhmm: string) => Date.parse(`${DAY}T${hhmm}:00Z`); // the test app's business zone is UTC
+    const plan = await planned(w, {});
+    const [d0, d1, d2, d3] = w.deliveries;
+    const c = await t.json<{ routes: Route[] }>('POST', `/api/dispatch/plan/${plan.id}/commit/`, admin.token, {
+      routes: [
+        { driver: w.d1.id, packages: [d0, d1] },
+        { driver: w.d2.id, packages: [d2, d3] },
+      ],
+    });
+    expect(c.status, JSON.stringify(c.body)).toBe(201);
+    const ids = new Map(c.body.routes.map((r) => [r.driver, r.id]));
+    // Both vans leave at 09:05; the phones sync and go on their way.
+    t.clock.set(at('09:05'));
+    for (const d of [w.d1, w.d2])
+      expect((await t.json('POST', `/api/route/${ids.get(d.id)}/status-change/`, d.token, { status: 'in_progress' })).status).toBe(200);
+    const cursors = new Map<number, number>();
+    for (const d of [w.d1, w.d2])
+      cursors.set(d.id, (await t.json<{ cursor: number }>('GET', '/api/sync/changes/?cursor=0&limit=1000', d.token)).body.cursor);
+
+    // 11:00: Acme asks for PU-1 to be collected from its dock today; PU-NOPOINT has no place to collect it.
+    t.clock.set(at('11:00'));
+    const preview = await t.json<AmendProposal>('POST', '/api/dispatch/amend/', admin.token, {
+      date: DAY,
+      packages: [w.pu1, w.noPlace],
+      move_penalty_s: 0,
+    });
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    const p = preview.body;
+    const onIt = p.routes.filter((r) => r.stops.some((s) => s.package === w.pu1));
+    expect(onIt, 'one van collects and delivers it').toHaveLength(1);
+    const a = onIt[0];
+    expect(a.route).not.toBeNull();
+    const pos = a.stops.flatMap((s, i) => (s.package === w.pu1 ? [i] : []));
+    expect(pos).toHaveLength(2);
+    expect(a.stops[pos[0]]).toMatchObject({ collect: true, state: 'added', latitude: DEPOT[0] + 0.04, longitude: DEPOT[1] - 0.03 });
+    expect(a.stops[pos[0]].address).toContain('1 Dock Rd');
+    expect(a.stops[pos[1]]).toMatchObject({ state: 'added', latitude: DEPOT[0] - 0.03, longitude: DEPOT[1] + 0.02 });
+    expect(a.stops[pos[1]].collect).toBeUndefined();
+    expect(Date.parse(a.stops[pos[0]].eta)).toBeLessThan(Date.parse(a.stops[pos[1]].eta));
+    expect(a.added).toEqual([w.pu1]);
+    // Collected on the way: no trip back to the depot for it.
+    expect(a.reload ?? null).toBeNull();
+    // Left out, with why: no pickup point to collect it from.
+    expect(p.unassigned).toHaveLength(1);
+    expect(p.unassigned[0]).toMatchObject({ package: w.noPlace, reason: 'no_coordinates' });
+    expect(p.unassigned[0].message).toMatch(/pickup point/);
+    // Without a package list the day's pickups join only when asked.
+    const plain = await t.json<AmendProposal>('POST', '/api/dispatch/amend/', admin.token, { date: DAY, include_undated: true });
+    expect(plain.body.routes.flatMap((r) => r.added)).toEqual([]);
+    const asked = await t.json<AmendProposal>('POST', '/api/dispatch/amend/', admin.token, {
+      date: DAY,
+      include_undated: true,
+      include_pickups: true,
+    });
+    expect(asked.body.routes.flatMap((r) => r.added)).toContain(w.pu1);
+
+    const route = a.route!;
+    const driver = a.driver === w.d1.id ? w.d1 : w.d2;
+    const order = a.stops.map((s) => s.package);
+    // Refused, changing nothing: the parcel with no pickup point named as a pair.
+    const refused = await t.json<Json>('POST', '/api/dispatch/amend/commit/', admin.token, {
+      routes: [{ route, packages: [...order, w.noPlace, w.noPlace] }],
+    });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+    expect(JSON.stringify(refused.body)).toMatch(/PU-NOPOINT.*pickup point/);
+    expect(await w.row(w.pu1)).toMatchObject({ route_id: null, assigned_to_id: null });
+    expect(await w.row(w.noPlace)).toMatchObject({ route_id: null });
+
+    const done = await t.json<{ routes: Route[] }>('POST', '/api/dispatch/amend/commit/', admin.token, {
+      routes: [{ route, packages: order }],
+    });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    // Both stops committed: the delivery in the route's order, the collection at its place before it.
+    expect(await w.row(w.pu1)).toMatchObject({
+      status: 'pickup_requested',
+      route_id: route,
+      assigned_to_id: driver.id,
+      sequence_no: (await w.row(order[0]))!.sequence_no! + pos[1],
+    });
+    const stop = await t.db.select().from(routePickup).where(eq(routePickup.package_id, w.pu1)).get();
+    expect(stop).toMatchObject({ route_id: route, sequence_no: (await w.row(order[0]))!.sequence_no! + pos[0] });
+
+    // The driver's phone, from where it left off: the parcel through its feed, the route with its collection stop.
+    const feed = await t.json<{ upserts: { packages: (Json & { id: number })[] } }>(
+      'GET',
+      `/api/sync/changes/?cursor=${cursors.get(driver.id)}&limit=1000`,
+      driver.token,
+    );
+    expect(feed.body.upserts.packages.find((x) => x.id === w.pu1)).toMatchObject({
+      status: 'pickup_requested',
+      assigned_to_id: driver.id,
+      sequence_no: (await w.row(w.pu1))!.sequence_no,
+    });
+    const mine = await t.json<{ results: Route[] }>('GET', '/api/route/driver-routes/', driver.token);
+    const onPhone = mine.body.results.find((r) => r.id === route)!;
+    expect(onPhone.packages).toContain(w.pu1);
+    expect(onPhone.pickup_stops).toContainEqual({
+      package: w.pu1,
+      sequence_no: stop!.sequence_no,
+      address: 'Back dock, 1 Dock Rd, Botany',
+      latitude: DEPOT[0] + 0.04,
+      longitude: DEPOT[1] - 0.03,
+    });
+    // The collection's time, before the delivery's, each near the proposal's.
+    const etas = await t.json<RouteEtas>('GET', `/api/route/${route}/eta/`, driver.token);
+    expect(etas.status).toBe(200);
+    const collected = etas.body.collections?.find((x) => x.package === w.pu1);
+    const delivered = etas.body.stops.find((x) => x.package === w.pu1);
+    expect(collected?.eta).toBeTruthy();
+    expect(Date.parse(collected!.eta!)).toBeLessThan(Date.parse(delivered!.eta!));
+    expect(Math.abs(Date.parse(collected!.eta!) - Date.parse(a.stops[pos[0]].eta))).toBeLessThan(60_000);
+    expect(Math.abs(Date.parse(delivered!.eta!) - Date.parse(a.stops[pos[1]].eta))).toBeLessThan(60_000);
+
+    // The driver collects it at the dock and delivers it as any other.
+    const picked = await t.json<Json>('POST', '/api/pickup-point-scan/package-scan/', driver.token, {
+      barcode: 'PU-1',
+      pickup_point: w.point,
+    });
+    expect(picked.status, JSON.stringify(picked.body)).toBe(200);
+    expect(picked.body).toMatchObject({ package: { status: 'out_for_delivery', assigned_to_id: driver.id } });
+  }, 120_000);
+
+  it('opens a route for a driver on shift with none yet that collects a pickup and delivers it', async () => {
+    const w = await world();
+    const { t, admin } = w;
+    t.clock.set(Date.parse(`${DAY}T09:05:00Z`));
+    const open = (packages: number[]) =>
+      t.json<{ routes: Route[] }>('POST', '/api/dispatch/amend/commit/', admin.token, {
+        date: DAY,
+        open_routes: [{ driver: w.d1.id, packages }],
+      });
+    // A pickup with no point to collect it from is refused, and nothing is created.
+    const refused = await open([w.deliveries[0], w.noPlace, w.noPlace]);
+    expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+    expect((await t.json<{ count: number }>('GET', '/api/route/', admin.token)).body.count).toBe(0);
+    // Named once, a pickup still to collect is no parcel at the depot: out of date.
+    expect((await open([w.deliveries[0], w.pu2])).status).toBe(409);
+    const done = await open([w.deliveries[0], w.pu2, w.deliveries[1], w.pu2]);
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    const route = done.body.routes[0];
+    expect(route.packages).toEqual([w.deliveries[0], w.deliveries[1], w.pu2]);
+    expect(route.pickup_stops).toContainEqual(expect.objectContaining({ package: w.pu2, sequence_no: 2 }));
+    expect(await w.row(w.pu2)).toMatchObject({ status: 'pickup_requested', route_id: route.id, assigned_to_id: w.d1.id, sequence_no: 4 });
+    const etas = await t.json<RouteEtas>('GET', `/api/route/${route.id}/eta/`, w.d1.token);
+    expect(etas.body.collections?.map((x) => x.package)).toEqual([w.pu2]);
+  }, 120_000);
+});

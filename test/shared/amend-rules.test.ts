@@ -46,6 +46,12 @@ function replay(c: Case, r: AmendResult): void {
   const byId = new Map([...c.jobs, ...c.routes.flatMap((x) => x.stops)].map((s) => [s.id, s]));
   const seen = [...r.routes.flatMap((x) => x.stops), ...r.unassigned].sort((a, b) => a - b);
   expect(seen).toEqual([...byId.keys()].sort((a, b) => a - b));
+  // A pair is placed whole or not at all.
+  for (const id of r.unassigned) {
+    const s = byId.get(id)!;
+    if (s.pickupFor != null) expect(r.unassigned).toContain(s.pickupFor);
+    else if (byId.has(-id) && byId.get(-id)!.pickupFor === id) expect(r.unassigned).toContain(-id);
+  }
   for (const out of r.routes) {
     const route = c.routes.find((x) => x.id === out.id)!;
     const stops = out.stops.map((id) => byId.get(id)!);
@@ -56,8 +62,9 @@ function replay(c: Case, r: AmendResult): void {
       if (s.pickupFor != null) expect(out.stops.indexOf(s.pickupFor), `collection ${s.id} before its delivery`).toBeGreaterThan(i);
     });
     if (route.maxStops != null) expect(stops.length).toBeLessThanOrEqual(Math.max(route.maxStops, route.stops.length));
-    const load = stops.reduce<number[]>((l, s) => (s.demand ?? []).map((d, k) => d + (l[k] ?? 0)), []);
-    load.forEach((x, k) => expect(x).toBeLessThanOrEqual(route.capacity?.[k] ?? Infinity));
+    // The load along the route within room (or no worse than the route as the driver had it).
+    const room = (route.capacity ?? []).map((x, k) => Math.max(x, peakOf(route, route.stops, byId)[k] ?? 0));
+    peakOf(route, stops, byId, out.reload?.before).forEach((x, k) => expect(x).toBeLessThanOrEqual((room[k] ?? Infinity) + 1e-9));
     const firstNew = stops.findIndex((s) => s.atDepot);
     if (route.depot != null && firstNew >= 0) {
       expect(out.reload?.before).toBeLessThanOrEqual(firstNew);
@@ -100,6 +107,30 @@ function replay(c: Case, r: AmendResult): void {
       expect(out.break!.start).toBeLessThanOrEqual(b.window[1] + 1e-6);
     }
   }
+}
+
+/**
+ * The most the van carries along `stops`: it leaves with every delivery it neither collects on the
+ * way nor fetches at the depot visit (before `reloadAt`; default: the first parcel at the depot).
+ */
+function peakOf(route: AmendRoute, stops: readonly AmendStop[], byId: Map<number, AmendStop>, reloadAt?: number): number[] {
+  const firstNew = route.depot != null ? stops.findIndex((s) => s.atDepot) : -1;
+  const visit = reloadAt ?? firstNew;
+  const collectedHere = new Set(stops.filter((s) => s.pickupFor != null).map((s) => s.pickupFor));
+  const atVisit = (s: AmendStop) => visit >= 0 && route.depot != null && !!s.atDepot;
+  const onBoard = stops.filter((s) => s.pickupFor == null && !collectedHere.has(s.id));
+  let load = onBoard.filter((s) => !atVisit(s)).reduce<number[]>((l, s) => (s.demand ?? []).map((d, k) => d + (l[k] ?? 0)), []);
+  let peak = [...load];
+  const add = (d: readonly number[] | undefined, sign: number) => {
+    load = (d ?? []).map((x, k) => (load[k] ?? 0) + sign * x).concat(load.slice((d ?? []).length));
+    peak = load.map((x, k) => Math.max(x, peak[k] ?? 0));
+  };
+  stops.forEach((s, i) => {
+    if (i === visit) for (const d of onBoard.filter(atVisit)) add(d.demand, 1);
+    if (s.pickupFor != null) add(byId.get(s.pickupFor)?.demand, 1);
+    else add(s.demand, -1);
+  });
+  return peak;
 }
 
 /** Whether stop `id` met its window on the route as given (no break, no reload: the tests' routes start on time). */
@@ -245,12 +276,15 @@ describe('amendRoutes: parcels that arrive after the vans left', () => {
       });
       const jobs = Array.from({ length: Math.floor(rnd() * 14) }, () => {
         const open = 36_000 + Math.floor(rnd() * 20_000);
-        return stop(1000 + id++, 1 + Math.floor(rnd() * 39), {
-          demand: [1],
-          atDepot: rnd() < 0.8,
+        const collect = rnd() < 0.3;
+        const job = stop(1000 + id++, 1 + Math.floor(rnd() * 39), {
+          demand: [1 + Math.floor(rnd() * 3)],
+          atDepot: !collect && rnd() < 0.8,
           ...(rnd() < 0.5 ? { window: [open, open + 3600 + Math.floor(rnd() * 7200)] as const } : {}),
         });
-      });
+        // A new parcel still to collect: its collection is a job too, naming its delivery.
+        return collect ? [stop(-job.id, 1 + Math.floor(rnd() * 39), { pickupFor: job.id }), job] : [job];
+      }).flat();
       const c: Case = {
         points,
         routes,
@@ -451,5 +485,75 @@ describe("amendRoutes: each van's own rates, drivers on shift with no route yet,
     const loose: Case = { ...c, routes: [{ ...route, stops: [stop(-5, 1), stop(5, 2), stop(6, 3)] }] };
     const free = amendRoutes(inputOf(loose)).routes[0].stops;
     expect(free.indexOf(5)).toBeLessThan(free.indexOf(-5));
+  });
+
+  it('places a new parcel still to collect as a pair: its collection and then its delivery on the one route where that costs least', () => {
+    // Route 1 runs east along y = 0, route 2 along y = 10; the parcel waits at (4, 9), for (6, 9).
+    const points: P[] = [
+      [0, 0],
+      [2, 0],
+      [5, 0],
+      [8, 0],
+      [0, 10],
+      [2, 10],
+      [5, 10],
+      [8, 10],
+      [4, 9],
+      [6, 9],
+    ];
+    const east = (id: number, from: number, at: number[]): AmendRoute => ({
+      id,
+      from,
+      startAt: 36_000,
+      end: from,
+      stops: at.map((l, k) => stop(id * 10 + k, l, { demand: [1] })),
+    });
+    const c: Case = {
+      points,
+      routes: [east(1, 0, [1, 2, 3]), east(2, 4, [5, 6, 7])],
+      jobs: [stop(99, 9, { demand: [1] }), stop(-99, 8, { pickupFor: 99 })],
+    };
+    const r = amendRoutes(inputOf(c));
+    replay(c, r);
+    expect(r.unassigned).toEqual([]);
+    const two = r.routes.find((x) => x.id === 2)!.stops;
+    expect(two.indexOf(-99)).toBeGreaterThanOrEqual(0);
+    expect(two.indexOf(-99)).toBeLessThan(two.indexOf(99));
+    expect(r.routes.find((x) => x.id === 1)!.stops).toEqual([10, 11, 12]);
+    // The delivery alone would go where it is cheapest for itself; with no place for the pair, neither goes.
+    const noRoom = amendRoutes(inputOf({ ...c, routes: c.routes.map((x) => ({ ...x, maxStops: 4 })) }));
+    expect(noRoom.unassigned.sort((a, b) => a - b)).toEqual([-99, 99]);
+  });
+
+  it("counts a van's load along its route: a full van takes a pair collected after its first delivery, not before", () => {
+    // Room for two parcels, two on board; the collection is between the two doors, the delivery after both.
+    const points: P[] = [
+      [0, 0],
+      [2, 0],
+      [3, 0],
+      [4, 0],
+      [6, 0],
+    ];
+    const route: AmendRoute = {
+      id: 1,
+      from: 0,
+      startAt: 36_000,
+      capacity: [2],
+      stops: [stop(1, 1, { demand: [1] }), stop(2, 3, { demand: [1] })],
+    };
+    const c: Case = { points, routes: [route], jobs: [stop(99, 4, { demand: [1] }), stop(-99, 2, { pickupFor: 99 })] };
+    const r = amendRoutes(inputOf(c));
+    replay(c, r);
+    // Counted on the route's total (3 parcels for room for 2) it would be refused.
+    expect(r.unassigned).toEqual([]);
+    expect(r.routes[0].stops).toEqual([1, -99, 2, 99]);
+    // Two parcels' worth collected after the first door is one too many until the second: collected after both.
+    const heavy: Case = { ...c, jobs: [stop(99, 4, { demand: [2] }), stop(-99, 2, { pickupFor: 99 })] };
+    const h = amendRoutes(inputOf(heavy));
+    replay(heavy, h);
+    expect(h.routes[0].stops).toEqual([1, 2, -99, 99]);
+    // Three is more than the van holds anywhere: refused, both stops.
+    const tooBig: Case = { ...c, jobs: [stop(99, 4, { demand: [3] }), stop(-99, 2, { pickupFor: 99 })] };
+    expect(amendRoutes(inputOf(tooBig)).unassigned.sort((a, b) => a - b)).toEqual([-99, 99]);
   });
 });

@@ -361,7 +361,7 @@ export default function DispatchBoard() {
         )}
       </section>
 
-      <DayChanges date={date} undated={undated} version={committed} />
+      <DayChanges date={date} undated={undated} pickups={pickups} version={committed} />
 
       {!proposal ? (
         !planning && (

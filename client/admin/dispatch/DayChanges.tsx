@@ -14,8 +14,9 @@ const STATE_LABEL = { next: 'next', kept: '', moved: 'moved', added: 'new' } as 
  * sick, a van broken down). The board first shows what would change against what each driver has
  * (stops added, moved, removed); nothing reaches the phones until "Commit changes".
  * `version` changes when the board commits a plan: the routes just created are on the road too.
+ * `pickups`: the day's pickups still to collect join as pairs (collected, then delivered, by one van).
  */
-export function DayChanges({ date, undated, version }: { date: string; undated: boolean; version?: unknown }) {
+export function DayChanges({ date, undated, pickups, version }: { date: string; undated: boolean; pickups?: boolean; version?: unknown }) {
   const [live, setLive] = useState<RouteEtas[]>([]);
   const [drop, setDrop] = useState<Set<number>>(new Set());
   const [proposal, setProposal] = useState<AmendProposal | null>(null);
@@ -45,7 +46,14 @@ export function DayChanges({ date, undated, version }: { date: string; undated: 
     setError(null);
     setDone(null);
     try {
-      setProposal(await api.post<AmendProposal>(DISPATCH_PATHS.amend, { date, include_undated: undated, drop_routes: [...drop] }));
+      setProposal(
+        await api.post<AmendProposal>(DISPATCH_PATHS.amend, {
+          date,
+          include_undated: undated,
+          include_pickups: !!pickups,
+          drop_routes: [...drop],
+        }),
+      );
     } catch (e) {
       setError(errorMessage(e));
     } finally {

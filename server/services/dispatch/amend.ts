@@ -22,6 +22,7 @@ import { planSettings } from './settings';
 import type { PlanSettings } from '../../../shared/schemas/dispatch';
 import { pendingCollections } from '../routes/collections';
 import { idleDrivers } from './idleDrivers';
+import { pickupOrigins, unpairable } from './pickupPairs';
 import type { PlanDriver } from './planTypes';
 
 /**
@@ -160,8 +161,12 @@ export async function liveRoutes(deps: Deps, date: string): Promise<LiveRoute[]>
   return out;
 }
 
-/** Parcels free to join a route: open, not out, on no live route. */
+/**
+ * Parcels free to join a route: open, not out, on no live route; a pickup still to collect when
+ * named, or with `include_pickups`.
+ */
 async function freeParcels(deps: Deps, req: AmendRequest): Promise<PackageRow[]> {
+  const statuses = req.packages || req.include_pickups ? [...PLANNABLE, 'pickup_requested'] : [...PLANNABLE];
   const live = deps.db
     .select({ id: deliveryRoute.id })
     .from(deliveryRoute)
@@ -172,7 +177,7 @@ async function freeParcels(deps: Deps, req: AmendRequest): Promise<PackageRow[]>
     .where(
       and(
         isNull(pkg.deleted_at),
-        inArray(pkg.status, [...PLANNABLE]),
+        inArray(pkg.status, statuses),
         or(isNull(pkg.route_id), notInArray(pkg.route_id, live)),
         req.packages ? inArray(pkg.id, req.packages.length ? req.packages : [-1]) : dueBy(req.date, req.include_undated),
       ),
@@ -229,14 +234,36 @@ export async function proposeAmend(
     );
   const dropped = new Set(req.drop_routes);
   const keep = routes.filter((r) => !dropped.has(r.row.id));
-  const fresh = await freeParcels(deps, req);
+  const pool = await freeParcels(deps, req);
+  // A new parcel still to collect is a pair (issue 32): its collection at its pickup point (the
+  // plan's rule, pickupPairs.ts), then its delivery; one with no place to collect it is left out, with why.
+  const pickupRows = pool.filter((p) => p.status === 'pickup_requested');
+  const origins = await pickupOrigins(deps.db, pickupRows);
+  const unpaired = pickupRows.flatMap((p) => {
+    const why = unpairable(p, origins.get(p.id));
+    return why ? [{ p, why }] : [];
+  });
+  const pairing = pickupRows.filter((p) => !unpaired.some((u) => u.p === p));
+  const collections = pairing.map((p) => {
+    const o = origins.get(p.id)!;
+    return {
+      ...p,
+      id: -p.id,
+      latitude: o.latitude,
+      longitude: o.longitude,
+      customer_address: o.address,
+      postcode_name: null,
+      postcode: null,
+    };
+  });
+  const fresh = pool.filter((p) => p.status !== 'pickup_requested');
   // A dropped route gives up everything still to visit, its next stop too: that van is not going there.
   // A pickup it had still to collect goes back to the office's pickups (it is not at the depot to hand on).
   const droppedStops = routes.filter((r) => dropped.has(r.row.id)).flatMap((r) => [...(r.next ? [r.next] : []), ...r.rest]);
   const uncollected = new Set(droppedStops.filter(isCollection).map((p) => -p.id));
   const released = droppedStops.filter((p) => !isCollection(p) && uncollected.has(p.id));
   const homeless = [...droppedStops.filter((p) => !isCollection(p) && !uncollected.has(p.id)), ...fresh];
-  const all = [...keep.flatMap((r) => [...(r.next ? [r.next] : []), ...r.rest]), ...homeless];
+  const all = [...keep.flatMap((r) => [...(r.next ? [r.next] : []), ...r.rest]), ...homeless, ...collections, ...pairing];
   const windows = await windowsOf(deps.db, [...new Set(all.map((p) => Math.abs(p.id)))]);
   // Drivers on shift with no route yet may get one (issue 32): priced at their van's rates with its fixed cost.
   const idle = await idleDrivers(deps, req.date);
@@ -245,7 +272,7 @@ export async function proposeAmend(
   // A new parcel's window is its depot's wall clock (issue 31); a route's stops are timed in the route's zone, as refreshRouteEtas does.
   const freshZones = await depotZones(
     deps,
-    fresh.map((p) => p.warehouse_id),
+    [...fresh, ...pairing].map((p) => p.warehouse_id),
   );
   const stopped = (p: PackageRow): Stopped => ({
     row: p,
@@ -274,23 +301,17 @@ export async function proposeAmend(
     };
   };
   const settings = await planSettings(deps.db);
-  const rules = amendRules(settings, keep, fresh.length);
+  const rules = amendRules(settings, keep, fresh.length + pairing.length);
   const ratesOf = vanRates(settings, [...keep.map((r) => r.rates), ...idle.map((d) => d.rates)]);
   const amendInput: AmendRoute[] = keep.map((r) => {
     // The changeable part starts where the locked next stop is, when the driver leaves it.
     let from = r.from;
     let startAt = r.startAt;
-    const lockedDemand = [0, 0, 0];
     if (r.next) {
       const s = stopped(r.next);
       const [eta] = stopEtas({ from, startAt, stops: [etaStop(req.date, s, r)], model });
       if (placed(r.next)) from = { latitude: r.next.latitude, longitude: r.next.longitude };
       startAt = eta.depart;
-      if (!isCollection(r.next)) {
-        lockedDemand[0] = r.next.weight ?? 0;
-        lockedDemand[1] = volumeOf(r.next);
-        lockedDemand[2] = 1;
-      }
     }
     const departed = r.row.started_at ?? r.shiftStart;
     const pause = r.break ?? settings.break ?? null;
@@ -304,7 +325,9 @@ export async function proposeAmend(
       startAt: toS(startAt),
       ...(r.end ? { end: at(r.end) } : {}),
       endBy: toS(Math.min(r.endBy, maxEnd)),
-      capacity: r.capacity.map((c, k) => c - lockedDemand[k]),
+      // The whole van: amendRoutes follows the load from here on (the next stop's parcel is off it by then,
+      // the parcel it collects there is on it until its delivery among the rest).
+      capacity: r.capacity,
       stops: r.rest.map((p) => ({ ...stopOf(stopped(p)), ...(r.atDepot.has(p.id) ? { atDepot: true } : {}) })),
       skills: r.skills,
       ...(r.left && r.depot ? { depot: at(r.depot) } : {}),
@@ -346,7 +369,12 @@ export async function proposeAmend(
   }
   const noPlace = homeless.filter((p) => !placed(p));
   // New parcels are at the depot; so are a dropped route's (a van that broke down is emptied there).
-  const jobs = homeless.filter(placed).map((p) => ({ ...stopOf(stopped(p)), atDepot: true }));
+  const jobs = [
+    ...homeless.filter(placed).map((p) => ({ ...stopOf(stopped(p)), atDepot: true })),
+    // A pair's parcel is at its pickup point, not the depot: the van collects it on the way.
+    ...collections.map((p) => stopOf(stopped(p))),
+    ...pairing.map((p) => stopOf(stopped(p))),
+  ];
   // The search runs in the planning worker (planning/fleetWorker.ts): ~100 ms at 40 routes x 60 stops.
   const result = await search({ routes: amendInput, jobs, points, model, movePenalty: req.move_penalty_s, ...rules });
 
@@ -467,6 +495,22 @@ export async function proposeAmend(
         reason: 'no_room' as const,
         message: 'A pickup not collected yet: back with the pickups to plan',
       })),
+      ...unpaired.map(({ p, why }) => ({
+        package: p.id,
+        hawb: p.hawb,
+        address: addressOf(p),
+        reason: 'no_coordinates' as const,
+        message: why,
+      })),
+      ...pairing
+        .filter((p) => left.has(p.id))
+        .map((p) => ({
+          package: p.id,
+          hawb: p.hawb,
+          address: addressOf(p),
+          reason: 'no_room' as const,
+          message: 'No route can collect it and then deliver it without a late stop, an overfull van or a shift overrun',
+        })),
       ...noPlace.map((p) => ({
         package: p.id,
         hawb: p.hawb,

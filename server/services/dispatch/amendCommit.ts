@@ -15,6 +15,8 @@ import { isCollection, liveRoute, newRouteName, type LiveRoute } from './amend';
 import { refreshRouteEtas } from './eta';
 import { idleDrivers } from './idleDrivers';
 import { openRoute } from './openRoute';
+import { placePairs } from './pairCommit';
+import { pickupOrigins, unpairable } from './pickupPairs';
 
 const PLANNABLE = new Set(['created', 'received', 'assigned']);
 const stale = (message: string, details: Record<string, unknown> = {}) =>
@@ -32,6 +34,9 @@ const stale = (message: string, details: Record<string, unknown> = {}) =>
  *   recipients' times move.
  * - a parcel a route still has to collect is named twice, collected first (as a plan's commit names
  *   it); the collection keeps its own place in the order (its `route_pickup` row);
+ * - a new parcel still to collect (`pickup_requested`, on no live route) named twice joins as a
+ *   pair: collected at its first place, delivered at its second, as a plan's commit places pairs
+ *   (`placePairs`: its `route_pickup` row, the driver's, the feed to the phone);
  * - an open route (`open_routes`) is created for a driver on shift with no route yet, as a plan's
  *   commit creates routes (openRoute.ts), with free parcels or a dropped route's;
  * Anything out of date (a stop worked meanwhile, a parcel taken) answers 409 and changes nothing.
@@ -69,8 +74,8 @@ export async function commitAmend(deps: Deps, actor: SessionUser, body: AmendCom
   }
 
   // A parcel is on one route; twice on it only as a collection still to make and its delivery (checked per route below).
-  const wanted = [...body.routes.map((r) => [...new Set(r.packages)]), ...body.open_routes.map((o) => o.packages)].flat();
-  if (new Set(wanted).size !== wanted.length || body.open_routes.some((o) => new Set(o.packages).size !== o.packages.length))
+  const wanted = [...body.routes.map((r) => [...new Set(r.packages)]), ...body.open_routes.map((o) => [...new Set(o.packages)])].flat();
+  if (new Set(wanted).size !== wanted.length)
     throw new ApiError(400, 'validation_error', 'A parcel is named twice', [{ path: 'routes', message: 'each parcel on one route once' }]);
   const droppedStops = new Map<number, number>();
   for (const id of body.drop_routes) for (const p of openStops(live.get(id)!)) droppedStops.set(p.id, id);
@@ -94,11 +99,19 @@ export async function commitAmend(deps: Deps, actor: SessionUser, body: AmendCom
     ).map((r) => r.id),
   );
 
-  const changed: { route: RouteRow; ordered: PackageRow[]; joining: PackageRow[]; reloadBefore?: number; parked: PackageRow[] }[] = [];
+  const changed: {
+    route: RouteRow;
+    ordered: PackageRow[];
+    joining: PackageRow[];
+    pairs: Set<number>;
+    reloadBefore?: number;
+    parked: PackageRow[];
+  }[] = [];
   for (const r of body.routes) {
     const now = live.get(r.route)!;
     const had = [...(now.next ? [now.next] : []), ...now.rest];
-    const stops = signedStops(now, had, r.packages);
+    const pairs = newPairs(r.packages, parcels, liveIds);
+    const stops = signedStops(now, had, r.packages, pairs);
     const given = new Set(stops);
     const lost = had.filter((p) => !given.has(p.id));
     if (lost.length)
@@ -110,7 +123,7 @@ export async function commitAmend(deps: Deps, actor: SessionUser, body: AmendCom
     const mine = new Set(had.map((p) => p.id));
     const joining: PackageRow[] = [];
     for (const id of stops) {
-      if (mine.has(id)) continue;
+      if (mine.has(id) || pairs.has(Math.abs(id))) continue;
       const p = parcels.get(id);
       if (!p) throw new ApiError(400, 'validation_error', `Unknown package ${id}`, [{ path: 'routes', message: `no package ${id}` }]);
       const fromDropped = droppedStops.has(id);
@@ -121,7 +134,8 @@ export async function commitAmend(deps: Deps, actor: SessionUser, body: AmendCom
         });
       joining.push(p);
     }
-    const byId = new Map([...had, ...joining].map((p) => [p.id, p]));
+    const paired = [...pairs].map((id) => parcels.get(id)!);
+    const byId = new Map([...had, ...joining, ...paired, ...paired.map((p) => ({ ...p, id: -p.id }))].map((p) => [p.id, p]));
     // Failed stops waiting for another attempt keep their place after the ones to visit.
     if (r.reload_before != null && !r.packages.includes(r.reload_before))
       throw new ApiError(400, 'validation_error', `The depot visit of route ${now.row.name} is before a stop it does not have`, [
@@ -131,13 +145,19 @@ export async function commitAmend(deps: Deps, actor: SessionUser, body: AmendCom
       route: now.row,
       ordered: stops.map((id) => byId.get(id)!),
       joining,
+      pairs,
       reloadBefore: r.reload_before,
       parked: now.parked,
     });
   }
   const opened = await openable(deps, body, droppedStops, parcels, liveIds);
+  await placeable(
+    deps,
+    [...changed.flatMap((c) => [...c.pairs]), ...opened.flatMap((o) => [...newPairs(o.packages, parcels, liveIds)])],
+    parcels,
+  );
 
-  for (const c of changed) await placeStops(deps, actor, c.route, c.ordered, c.parked);
+  for (const c of changed) await placeStops(deps, actor, c.route, c.ordered, c.parked, c.pairs);
   for (const c of changed) {
     // Where the van goes back to the depot for them rides with the hand-over (reload.ts reads it back).
     if (c.joining.length)
@@ -201,8 +221,8 @@ export async function commitAmend(deps: Deps, actor: SessionUser, body: AmendCom
  * delivered at its second. Another parcel named twice, or a collection named after its delivery
  * would be, is out of date (collected meanwhile) or wrong: 409, nothing changes.
  */
-function signedStops(now: LiveRoute, had: PackageRow[], packages: number[]): number[] {
-  const collecting = new Set(had.filter(isCollection).map((p) => -p.id));
+function signedStops(now: LiveRoute, had: PackageRow[], packages: number[], pairs: Set<number>): number[] {
+  const collecting = new Set([...had.filter(isCollection).map((p) => -p.id), ...pairs]);
   const seen = new Set<number>();
   return packages.map((id) => {
     if (!seen.has(id)) {
@@ -215,11 +235,45 @@ function signedStops(now: LiveRoute, had: PackageRow[], packages: number[]): num
   });
 }
 
+/** New pairs the van can collect: each needs a placed pickup point, as a plan's pairs do (pickupPairs.ts); else 400, nothing changes. */
+async function placeable(deps: Deps, ids: number[], parcels: Map<number, PackageRow>): Promise<void> {
+  const rows = ids.map((id) => parcels.get(id)!);
+  const origins = await pickupOrigins(deps.db, rows);
+  const bad = rows.flatMap((p) => {
+    const why = unpairable(p, origins.get(p.id));
+    return why ? [{ path: 'routes', message: `package ${p.id} (${p.hawb}): ${why}` }] : [];
+  });
+  if (bad.length) throw new ApiError(400, 'validation_error', 'Pickups that cannot be collected on the way', bad);
+}
+
+/**
+ * The parcels of a route's body that join it as new pairs: named twice, still waiting for
+ * collection, deleted by no one and on no live route. Any other parcel named twice is checked by
+ * `signedStops` (a collection the route still has to make, else out of date).
+ */
+function newPairs(packages: number[], parcels: Map<number, PackageRow>, liveIds: Set<number>): Set<number> {
+  const twice = packages.filter((id, i) => packages.indexOf(id) !== i);
+  return new Set(
+    twice.filter((id) => {
+      const p = parcels.get(id);
+      return p?.status === 'pickup_requested' && (p.route_id == null || !liveIds.has(p.route_id));
+    }),
+  );
+}
+
 /**
  * Writes a route's new order: deliveries as `sequence_no` after the stops worked, each collection
- * still to make as its `route_pickup` row's place in the same count, failed stops after all.
+ * still to make as its `route_pickup` row's place in the same count, failed stops after all; a new
+ * pair (`pairs`) is put on the route by `placePairs`, as a plan's commit does.
  */
-async function placeStops(deps: Deps, actor: SessionUser, route: RouteRow, ordered: PackageRow[], parked: PackageRow[]): Promise<void> {
+async function placeStops(
+  deps: Deps,
+  actor: SessionUser,
+  route: RouteRow,
+  ordered: PackageRow[],
+  parked: PackageRow[],
+  pairs: Set<number>,
+): Promise<void> {
   const rows = await routeParcels(deps.db, route.id);
   const collecting = new Set(ordered.filter(isCollection).map((p) => -p.id));
   // After every stop worked: deliveries done or failed, collections made (a pending one's delivery is not worked).
@@ -231,7 +285,8 @@ async function placeStops(deps: Deps, actor: SessionUser, route: RouteRow, order
       .map((p) => p.sequence_no ?? 0),
     ...pickups.filter((p) => !collecting.has(p.package_id)).map((p) => p.sequence_no),
   );
-  const deliveries = ordered.map((p, i) => ({ p, seq: base + i + 1 })).filter((x) => !isCollection(x.p));
+  const seqOf = new Map(ordered.map((p, i) => [p.id, base + i + 1]));
+  const deliveries = ordered.map((p, i) => ({ p, seq: base + i + 1 })).filter((x) => !isCollection(x.p) && !pairs.has(x.p.id));
   const open = [...deliveries, ...parked.map((p, k) => ({ p, seq: base + ordered.length + k + 1 }))];
   await placeParcels(
     deps,
@@ -243,8 +298,15 @@ async function placeStops(deps: Deps, actor: SessionUser, route: RouteRow, order
     null,
     open.map((x) => x.seq),
   );
+  await placePairs(
+    deps,
+    actor,
+    route,
+    route.driver_id as number,
+    [...pairs].map((id) => ({ package: id, pickup: seqOf.get(-id)!, delivery: seqOf.get(id)! })),
+  );
   for (const [i, p] of ordered.entries())
-    if (isCollection(p))
+    if (isCollection(p) && !pairs.has(-p.id))
       await deps.db
         .update(routePickup)
         .set({ sequence_no: base + i + 1 })
@@ -278,10 +340,12 @@ async function openable(
   for (const o of body.open_routes) {
     const d = idle.get(o.driver);
     if (!d) throw stale(`Driver ${o.driver} has no shift with a van and a depot on ${date}, or has a route already`, { driver: o.driver });
-    for (const id of o.packages) {
+    // A parcel named twice is a new pair: openRoute puts it on the route collected first (pairCommit.ts), and refuses any other.
+    const pairs = newPairs(o.packages, parcels, liveIds);
+    for (const id of new Set(o.packages)) {
       const p = parcels.get(id);
       if (!p) throw new ApiError(400, 'validation_error', `Unknown package ${id}`, [{ path: 'open_routes', message: `no package ${id}` }]);
-      const free = PLANNABLE.has(p.status) && (p.route_id == null || !liveIds.has(p.route_id));
+      const free = (PLANNABLE.has(p.status) || pairs.has(id)) && (p.route_id == null || !liveIds.has(p.route_id));
       if (!droppedStops.has(id) && !free)
         throw stale(`Parcel ${p.hawb} is ${p.status}${p.route_id != null && liveIds.has(p.route_id) ? ' on another route' : ''}`, {
           package: id,
