@@ -69,7 +69,7 @@ function evaluate(input: FleetInput, res: FleetResult): { distance: number; feas
  * shortens travel, so every plan feasible with the unrounded travel is feasible there and costs
  * no more: that optimum bounds the unrounded one from below (our 13-route R109 plan of 1152.45
  * costs 1147.70 truncated). These two are measured against the bound; a gap to a lower bound can
- * only overstate the true gap. Every other entry is at or above its instance's published optimum.
+ * only overstate the true gap. The other C1, C2, R1 and RC1 entries are at or above the optima.
  */
 const SOLOMON_LOWER_BOUNDS: Readonly<Record<string, number>> = { R109: 1146.9, RC103: 1258.0 };
 
