@@ -16,9 +16,16 @@ export interface RuinParams {
   splitRate: number;
   /** Per-step chance to keep one more stop in place inside a split string. */
   splitDepth: number;
+  /**
+   * Chance that a ruin empties the route with the fewest stops instead: the recreate then either
+   * fits its jobs into the other routes (one vehicle fewer) or opens one again. Strings alone
+   * rarely free a whole route, and a plan one vehicle above the optimum's count stays trapped
+   * there (issue 32: Li & Lim lrc201, Solomon RC104, RC101).
+   */
+  routeRate: number;
 }
 
-export const RUIN: RuinParams = { avgRemoved: 10, maxString: 10, splitRate: 0.5, splitDepth: 0.01 };
+export const RUIN: RuinParams = { avgRemoved: 10, maxString: 10, splitRate: 0.5, splitDepth: 0.01, routeRate: 0.05 };
 
 /** Removes strings; appends removed jobs to `sol.absent` and calls `touch(r)` for each route changed. */
 export function ruin(sol: Solution, adj: Int32Array[], rng: Rng, p: RuinParams, touch: (r: number) => void): void {
@@ -32,6 +39,21 @@ export function ruin(sol: Solution, adj: Int32Array[], rng: Rng, p: RuinParams, 
     }
   }
   if (served === 0) return;
+  if (p.routeRate > 0 && rng.next() < p.routeRate) {
+    let best = -1;
+    for (let r = 0; r < routes.length; r++) {
+      const n = routes[r].jobs.length;
+      if (n > 0 && (best < 0 || n < routes[best].jobs.length)) best = r;
+    }
+    for (const j of routes[best].jobs) {
+      routeOf[j] = -1;
+      posOf[j] = -1;
+      sol.absent.push(j);
+    }
+    routes[best].jobs.length = 0;
+    touch(best);
+    return;
+  }
   const lsMax = Math.min(p.maxString, served / used);
   const ksMax = (4 * p.avgRemoved) / (1 + lsMax) - 1;
   const ks = Math.floor(rng.next() * ksMax) + 1;
