@@ -488,49 +488,33 @@ export async function proposeAmend(
     date: req.date,
     routes: shaped,
     unassigned: [
-      ...released.map((p) => ({
-        package: p.id,
-        hawb: p.hawb,
-        address: addressOf(p),
-        reason: 'no_room' as const,
-        message: 'A pickup not collected yet: back with the pickups to plan',
-      })),
-      ...unpaired.map(({ p, why }) => ({
-        package: p.id,
-        hawb: p.hawb,
-        address: addressOf(p),
-        reason: 'no_coordinates' as const,
-        message: why,
-      })),
+      ...released.map((p) => leftOut(p, 'no_room', 'A pickup not collected yet: back with the pickups to plan')),
+      ...unpaired.map(({ p, why }) => leftOut(p, 'no_coordinates', why)),
       ...pairing
         .filter((p) => left.has(p.id))
-        .map((p) => ({
-          package: p.id,
-          hawb: p.hawb,
-          address: addressOf(p),
-          reason: 'no_room' as const,
-          message: 'No route can collect it and then deliver it without a late stop, an overfull van or a shift overrun',
-        })),
-      ...noPlace.map((p) => ({
-        package: p.id,
-        hawb: p.hawb,
-        address: addressOf(p),
-        reason: 'no_coordinates' as const,
-        message: 'No coordinates: resolve the address first',
-      })),
+        .map((p) =>
+          leftOut(p, 'no_room', 'No route can collect it and then deliver it without a late stop, an overfull van or a shift overrun'),
+        ),
+      ...noPlace.map((p) => leftOut(p, 'no_coordinates', 'No coordinates: resolve the address first')),
       ...homeless
         .filter((p) => left.has(p.id))
-        .map((p) => ({
-          package: p.id,
-          hawb: p.hawb,
-          address: addressOf(p),
-          reason: 'no_room' as const,
-          message: unskilled(windows.get(p.id)?.skills ?? [], skilledRoutes)
-            ? `No route on the road has the skill it needs: ${unskilled(windows.get(p.id)?.skills ?? [], skilledRoutes)}`
-            : 'No route can take it without a late stop, an overfull van or a shift overrun',
-        })),
+        .map((p) => {
+          const missing = unskilled(windows.get(p.id)?.skills ?? [], skilledRoutes);
+          return leftOut(
+            p,
+            'no_room',
+            missing
+              ? `No route on the road has the skill it needs: ${missing}`
+              : 'No route can take it without a late stop, an overfull van or a shift overrun',
+          );
+        }),
     ],
   };
+}
+
+/** A parcel the change leaves out, as the board lists it. */
+function leftOut(p: PackageRow, reason: 'no_room' | 'no_coordinates', message: string) {
+  return { package: p.id, hawb: p.hawb, address: addressOf(p), reason, message };
 }
 
 /** The skills a parcel needs that no route on the road has, as text; '' when some route has them all. */
